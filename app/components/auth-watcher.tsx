@@ -1,0 +1,57 @@
+// The client side of the session (spec §4, §8): saves a token arriving in the URL, re-checks the
+// session every 5 minutes, and signs out on 401, 403 or an identity mismatch.
+import { useLocation, useNavigate } from "@remix-run/react";
+import { useEffect } from "react";
+import { toast } from "sonner";
+import { AUTH_URL_PARAMS, clearToken, readToken, storeToken } from "~/lib/auth-token";
+import { checkSession, AUTH_RECHECK_MS } from "~/lib/session-check";
+
+export function AuthWatcher({ userId }: { userId: string }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+
+  // A token handed over in the address (…?token=…&auth=success) is saved, stripped, and the page reloads.
+  useEffect(() => {
+    const params = new URLSearchParams(location.search);
+    const token = params.get("token");
+    if (params.get("auth") === "success" && token) {
+      storeToken(token);
+      for (const key of AUTH_URL_PARAMS) params.delete(key);
+      const search = params.toString();
+      navigate(`${location.pathname}${search ? `?${search}` : ""}`, { replace: true });
+      window.location.reload();
+    }
+  }, [location.search, location.pathname, navigate]);
+
+  useEffect(() => {
+    let stopped = false;
+    async function run() {
+      const token = readToken();
+      const outcome = await checkSession(fetch, token, userId);
+      if (stopped) return;
+      switch (outcome.kind) {
+        case "ok":
+          return;
+        case "network":
+          toast.error("Network connection issue. Please check your internet connection.");
+          return;
+        case "error":
+          clearToken();
+          toast.error("Authentication error. Please log in again.");
+          return;
+        case "signout":
+          clearToken();
+          window.location.assign(outcome.to);
+          return;
+      }
+    }
+    void run();
+    const timer = setInterval(run, AUTH_RECHECK_MS);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, [userId]);
+
+  return null;
+}

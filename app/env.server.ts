@@ -1,0 +1,90 @@
+// The only module that reads process.env. Everything is validated with zod at first use, so a
+// bad setting stops the server with a message that says which variable and why.
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const booleanish = z
+  .enum(["true", "false", "1", "0", "yes", "no", "on", "off", ""])
+  .transform((v) => ["true", "1", "yes", "on"].includes(v));
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  DATA_DIR: z.string().default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^file:/, "DATABASE_URL must be a SQLite URL like file:./data/crm.db")
+    .optional(),
+  PUBLIC_URL: z.string().url("PUBLIC_URL must be a full URL like https://crm.example.com").optional(),
+  SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters").optional(),
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  // Where Google's OAuth endpoints live. Only the test suite's local fake changes it.
+  GOOGLE_OAUTH_BASE_URL: z.string().url().optional(),
+  LOCAL_AUTH: booleanish.optional(),
+  TOKEN_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(24 * 7),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+});
+
+export type Env = z.infer<typeof EnvSchema> & {
+  databaseUrl: string;
+  databaseFile: string;
+  publicUrl: string;
+  sessionSecret: string;
+  googleEnabled: boolean;
+  localAuthEnabled: boolean;
+};
+
+let cached: Env | undefined;
+
+export function getEnv(): Env {
+  if (cached) return cached;
+  const raw = Object.fromEntries(
+    Object.entries(process.env).filter(([, v]) => v !== undefined && v !== ""),
+  );
+  const parsed = EnvSchema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join("\n")}\nFix these variables (see README, Configuration).`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const databaseUrl = e.DATABASE_URL ?? `file:${path.join(dataDir, "crm.db")}`;
+  const databaseFile = databaseUrl.replace(/^file:/, "");
+  const production = e.NODE_ENV === "production";
+  const googleEnabled = Boolean(e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET);
+  // Local sign-in is the embedded default: on without Google outside production, or when asked
+  // for explicitly. Never silently on in production.
+  const localAuthEnabled = e.LOCAL_AUTH ?? (!production && !googleEnabled);
+  if (production && !e.SESSION_SECRET && !localAuthEnabled) {
+    throw new Error("Invalid environment:\n  SESSION_SECRET: required in production (32+ random characters)");
+  }
+  cached = {
+    ...e,
+    databaseUrl,
+    databaseFile,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
+    sessionSecret: e.SESSION_SECRET ?? localSecret(dataDir),
+    googleEnabled,
+    localAuthEnabled,
+  };
+  return cached;
+}
+
+/** A secret generated once and kept under the data directory, for the embedded local mode. */
+function localSecret(dataDir: string): string {
+  const file = path.join(dataDir, "session-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString("hex");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+/** For tests that change the environment between cases. */
+export function resetEnvCache() {
+  cached = undefined;
+}

@@ -1,0 +1,51 @@
+// One session check (spec §4, §7, §8), written as a pure function of fetch so it is unit-tested.
+import { tokenUserId } from "~/lib/auth-token";
+
+export const AUTH_RECHECK_MS = 5 * 60 * 1000;
+export const REQUEST_TIMEOUT_MS = 10_000;
+
+export type SessionOutcome =
+  | { kind: "ok" }
+  | { kind: "network" }
+  | { kind: "error" }
+  | { kind: "signout"; to: string };
+
+export async function checkSession(
+  fetchImpl: typeof fetch,
+  token: string | null,
+  pageUserId: string,
+  timeoutMs = REQUEST_TIMEOUT_MS,
+): Promise<SessionOutcome> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  let response: Response;
+  try {
+    response = await fetchImpl(`/api/auth/current_user?_t=${Date.now()}`, {
+      credentials: "include",
+      cache: "no-store",
+      headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), "Cache-Control": "no-cache", Pragma: "no-cache" },
+      signal: controller.signal,
+    });
+  } catch {
+    // Time-out or no network: keep the token and say so.
+    return { kind: "network" };
+  } finally {
+    clearTimeout(timer);
+  }
+  if (response.status === 401) return { kind: "signout", to: "/auth/signout?error=session_expired" };
+  if (response.status === 403) return { kind: "signout", to: "/auth/signout?error=access_denied" };
+  if (!response.ok) return { kind: "error" };
+  const headerId = response.headers.get("X-User-Id");
+  const expected = token ? tokenUserId(token) ?? pageUserId : pageUserId;
+  if (headerId && headerId !== expected) return { kind: "signout", to: "/auth/signout?error=tenant_isolation_error" };
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    return { kind: "error" };
+  }
+  if (!body || typeof body !== "object" || !("isAuthenticated" in body) || body.isAuthenticated !== true) {
+    return { kind: "signout", to: "/auth/signout" };
+  }
+  return { kind: "ok" };
+}

@@ -1,0 +1,78 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  data,
+  isRouteErrorResponse,
+  useLoaderData,
+  useRouteError,
+} from "@remix-run/react";
+import { Toaster } from "sonner";
+import { FlashMessages } from "~/components/flash";
+import { SnackbarProvider } from "~/components/snackbar";
+import { readFlash } from "~/services/session.server";
+import styles from "~/tailwind.css?url";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+export const meta: MetaFunction = () => [
+  { title: "Campaign CRM" },
+  { name: "description", content: "Customers, segments and campaigns in one place" },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { flash, headers } = await readFlash(request);
+  return data({ flash }, { headers });
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen bg-background font-sans antialiased">
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const { flash } = useLoaderData<typeof loader>();
+  return (
+    <SnackbarProvider>
+      <Outlet />
+      <Toaster position="top-right" duration={5000} richColors closeButton />
+      <FlashMessages flash={flash} />
+    </SnackbarProvider>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const title = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : "Something went wrong";
+  return (
+    <main className="mx-auto max-w-lg p-8">
+      <div className="card p-6">
+        <h1 className="text-xl font-semibold">{title}</h1>
+        <p className="mt-2 text-slate-600">
+          {isRouteErrorResponse(error)
+            ? String(error.data ?? "")
+            : "An unexpected error occurred. Reload the page; if it happens again, check the server log."}
+        </p>
+        <a href="/" className="btn-primary mt-4">
+          Go to the dashboard
+        </a>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,23 @@
+// Google sends the browser back here: remix-auth exchanges the code, the verify callback creates or
+// updates the user, and we open our own session and hand the token to /auth/callback.
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { getEnv } from "~/env.server";
+import { googleAuthenticator } from "~/services/auth.server";
+import { signInAndRedirect } from "~/services/session.server";
+import { issueToken } from "~/services/token.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (!getEnv().googleEnabled) throw redirect("/login?error=access_denied");
+  if (new URL(request.url).searchParams.get("error")) throw redirect("/login?error=access_denied");
+  let user;
+  try {
+    user = await googleAuthenticator().authenticate("google", request);
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    console.error("Google sign-in failed", error);
+    throw redirect("/login?error=access_denied");
+  }
+  const token = await issueToken(user.id);
+  return signInAndRedirect(request, user.id, `/auth/callback?token=${encodeURIComponent(token)}&auth=success`);
+}

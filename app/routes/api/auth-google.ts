@@ -1,0 +1,14 @@
+// Starts Google sign-in: remix-auth redirects the browser to Google's consent screen.
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { getEnv } from "~/env.server";
+import { googleAuthenticator } from "~/services/auth.server";
+import { checkSignInRate } from "~/services/rate-limit.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (!getEnv().googleEnabled) throw redirect("/login?error=access_denied");
+  if (checkSignInRate(request)) throw new Response("Too many sign-in attempts. Wait a minute and try again.", { status: 429 });
+  return googleAuthenticator().authenticate("google", request);
+}
+
+export const action = loader;

@@ -1,0 +1,8 @@
+// PUT (or POST) /api/notifications/read-all: marks every notification of the caller read.
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { withApi } from "~/services/auth.server";
+import { markAllRead } from "~/services/notifications.server";
+
+export async function action({ request }: ActionFunctionArgs) {
+  return withApi(request, async (user) => ({ success: true, updated: await markAllRead(user.id) }));
+}

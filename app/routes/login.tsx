@@ -1,0 +1,111 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useEffect } from "react";
+import { getEnv } from "~/env.server";
+import { BRAND } from "~/lib/brand";
+import { LOGIN_ERRORS, clearToken } from "~/lib/auth-token";
+import { optionalUser } from "~/services/auth.server";
+
+export const meta: MetaFunction = () => [{ title: `Sign in · ${BRAND}` }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (await optionalUser(request)) throw redirect("/");
+  const env = getEnv();
+  return { googleEnabled: env.googleEnabled, localAuthEnabled: env.localAuthEnabled };
+}
+
+export { action } from "./auth-local";
+
+export default function Login() {
+  const { googleEnabled, localAuthEnabled } = useLoaderData<typeof loader>();
+  const actionData = useActionData<{ fields?: Record<string, string>; values?: Record<string, string> }>();
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const error = params.get("error");
+  const errorText = error ? LOGIN_ERRORS[error] ?? "Sign-in failed. Please try again." : null;
+
+  // Whoever lands here is not signed in: a stored token is stale (spec §4).
+  useEffect(() => clearToken(), []);
+
+  return (
+    <main className="flex min-h-screen items-center justify-center p-4">
+      <div className="card w-full max-w-md p-8">
+        <div className="mb-6 flex items-center gap-3">
+          <div className="flex h-11 w-11 items-center justify-center rounded-xl bg-primary text-lg font-bold text-white">C</div>
+          <span className="text-lg font-semibold text-slate-800">{BRAND}</span>
+        </div>
+        <h1 className="text-2xl font-bold text-slate-900">Welcome to {BRAND}</h1>
+        <p className="mt-2 text-slate-600">Sign in to access your customer relationship management dashboard</p>
+
+        {errorText ? (
+          <p role="alert" className="mt-4 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
+            {errorText}
+          </p>
+        ) : null}
+
+        <div className="mt-6">
+          {googleEnabled ? (
+            <a href="/api/auth/google" className="btn-secondary w-full py-3">
+              <GoogleMark /> Sign in with Google
+            </a>
+          ) : (
+            <>
+              <button type="button" disabled className="btn-secondary w-full py-3">
+                <GoogleMark /> Sign in with Google
+              </button>
+              <p className="mt-2 text-xs text-slate-500">
+                Google sign-in is not configured on this server. An admin can enable it with
+                GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET.
+              </p>
+            </>
+          )}
+        </div>
+
+        {localAuthEnabled ? (
+          <section aria-labelledby="local-heading" className="mt-6 border-t border-slate-200 pt-6">
+            <h2 id="local-heading" className="text-sm font-semibold text-slate-800">
+              Local sign-in
+            </h2>
+            <p className="mt-1 text-xs text-slate-500">
+              Local accounts are on for this server: sign in with a name and e-mail, no password.
+              Use it on your own machine; turn it off with LOCAL_AUTH=false.
+            </p>
+            <Form method="post" action="/login" className="mt-3 space-y-3" noValidate>
+              <div>
+                <label htmlFor="name" className="label">Name</label>
+                <input id="name" name="name" className="input" autoComplete="name" defaultValue={actionData?.values?.name}
+                  aria-invalid={Boolean(actionData?.fields?.name)} />
+                {actionData?.fields?.name ? <p className="field-error">{actionData.fields.name}</p> : null}
+              </div>
+              <div>
+                <label htmlFor="email" className="label">E-mail</label>
+                <input id="email" name="email" type="email" className="input" autoComplete="email"
+                  defaultValue={actionData?.values?.email} aria-invalid={Boolean(actionData?.fields?.email)} />
+                {actionData?.fields?.email ? <p className="field-error">{actionData.fields.email}</p> : null}
+              </div>
+              <button type="submit" className="btn-primary w-full" disabled={navigation.state !== "idle"}>
+                {navigation.state !== "idle" ? "Signing in..." : "Sign in locally"}
+              </button>
+            </Form>
+          </section>
+        ) : null}
+
+        <p className="mt-6 text-center text-xs text-slate-500">
+          By signing in, you agree to our Terms of Service and Privacy Policy.
+        </p>
+      </div>
+    </main>
+  );
+}
+
+function GoogleMark() {
+  return (
+    <svg aria-hidden="true" width="18" height="18" viewBox="0 0 48 48">
+      <path fill="#FFC107" d="M43.6 20.5H42V20H24v8h11.3C33.7 32.7 29.2 36 24 36c-6.6 0-12-5.4-12-12s5.4-12 12-12c3.1 0 5.8 1.2 7.9 3l5.7-5.7C34 6.1 29.3 4 24 4 12.9 4 4 12.9 4 24s8.9 20 20 20 20-8.9 20-20c0-1.3-.1-2.4-.4-3.5z" />
+      <path fill="#FF3D00" d="m6.3 14.7 6.6 4.8C14.7 15.1 19 12 24 12c3.1 0 5.8 1.2 7.9 3l5.7-5.7C34 6.1 29.3 4 24 4 16.3 4 9.7 8.3 6.3 14.7z" />
+      <path fill="#4CAF50" d="M24 44c5.2 0 9.9-2 13.4-5.2l-6.2-5.2C29.2 35.1 26.7 36 24 36c-5.2 0-9.6-3.3-11.3-8l-6.5 5C9.5 39.6 16.2 44 24 44z" />
+      <path fill="#1976D2" d="M43.6 20.5H42V20H24v8h11.3c-.8 2.2-2.2 4.2-4.1 5.6l6.2 5.2C37 39.2 44 34 44 24c0-1.3-.1-2.4-.4-3.5z" />
+    </svg>
+  );
+}

@@ -1,0 +1,132 @@
+// Who is asking. Pages use the cookie session; /api accepts the cookie or a bearer token. Both
+// resolve to one user id, and every service call is scoped to it.
+import { redirect } from "@remix-run/node";
+import { Authenticator } from "remix-auth";
+import { GoogleStrategy } from "remix-auth-google";
+import { getEnv } from "~/env.server";
+import type { User } from "~/generated/prisma/client";
+import { ApiError, errorResponse } from "~/lib/api.server";
+import { sessionStorage, sessionUserId } from "~/services/session.server";
+import { verifyToken } from "~/services/token.server";
+import { getUser, upsertGoogleUser } from "~/services/users.server";
+
+let authenticator: Authenticator<User> | undefined;
+
+/** remix-auth with the Google strategy, pointed at a local fake when GOOGLE_OAUTH_BASE_URL is set. */
+export function googleAuthenticator(): Authenticator<User> {
+  if (authenticator) return authenticator;
+  const env = getEnv();
+  if (!env.googleEnabled) throw new ApiError("not_found", "Google sign-in is not configured");
+  const auth = new Authenticator<User>(sessionStorage(), { throwOnError: true });
+  const strategy = new GoogleStrategy(
+    {
+      clientID: env.GOOGLE_CLIENT_ID!,
+      clientSecret: env.GOOGLE_CLIENT_SECRET!,
+      callbackURL: `${env.publicUrl}/api/auth/google/callback`,
+      prompt: "select_account",
+    },
+    async ({ profile }) => {
+      const email = profile.emails?.[0]?.value;
+      if (!email) throw new Error("Google did not share an e-mail address");
+      return upsertGoogleUser({
+        googleId: profile.id,
+        email,
+        displayName: profile.displayName,
+        firstName: profile.name?.givenName,
+        lastName: profile.name?.familyName,
+        profileImage: profile.photos?.[0]?.value ?? null,
+      });
+    },
+  );
+  if (env.GOOGLE_OAUTH_BASE_URL) {
+    const base = env.GOOGLE_OAUTH_BASE_URL.replace(/\/$/, "");
+    const s = strategy as unknown as { authorizationURL: string; tokenURL: string; userInfoURL: string };
+    s.authorizationURL = `${base}/o/oauth2/v2/auth`;
+    s.tokenURL = `${base}/token`;
+    s.userInfoURL = `${base}/oauth2/v3/userinfo`;
+  }
+  auth.use(strategy);
+  authenticator = auth;
+  return auth;
+}
+
+/** The signed-in user of a page request, or a redirect to /login. */
+export async function requireUser(request: Request): Promise<User> {
+  const id = await sessionUserId(request);
+  const user = id ? await getUser(id) : null;
+  if (!user) throw redirect("/login");
+  return user;
+}
+
+export async function optionalUser(request: Request): Promise<User | null> {
+  const id = await sessionUserId(request);
+  return id ? getUser(id) : null;
+}
+
+function bearerToken(request: Request): string | null {
+  const header = request.headers.get("Authorization");
+  if (!header) return null;
+  const match = /^Bearer\s+(.+)$/i.exec(header.trim());
+  return match ? match[1].trim() : "";
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** Mutations carried by the cookie must come from our own pages (CSRF). */
+export function checkOrigin(request: Request) {
+  if (SAFE_METHODS.has(request.method)) return;
+  const origin = request.headers.get("Origin");
+  if (!origin) return; // non-browser clients and same-origin navigations in older browsers
+  const allowed = new Set([new URL(request.url).origin, getEnv().publicUrl]);
+  if (!allowed.has(origin)) throw new ApiError("forbidden", "Cross-origin request refused");
+}
+
+/** Resolves the /api caller: a bearer token if one is sent (it must be valid), else the cookie. */
+export async function authenticateApi(request: Request): Promise<User> {
+  const token = bearerToken(request);
+  let userId: string | null;
+  if (token !== null) {
+    userId = token ? await verifyToken(token) : null;
+    if (!userId) throw new ApiError("unauthorized", "Session expired");
+  } else {
+    userId = await sessionUserId(request);
+    if (!userId) throw new ApiError("unauthorized", "Not signed in");
+    checkOrigin(request);
+  }
+  const user = await getUser(userId);
+  if (!user) throw new ApiError("unauthorized", "Session expired");
+  return user;
+}
+
+/**
+ * Runs an /api handler for the signed-in caller. Every answer carries X-User-Id; an ApiError
+ * becomes its JSON error; anything unexpected is logged and answered as a 500 without details.
+ */
+export async function withApi(
+  request: Request,
+  handler: (user: User) => Promise<Response | unknown>,
+): Promise<Response> {
+  let user: User | undefined;
+  try {
+    user = await authenticateApi(request);
+    const result = await handler(user);
+    const response =
+      result instanceof Response
+        ? result
+        : new Response(JSON.stringify(result), {
+            headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
+          });
+    response.headers.set("X-User-Id", user.id);
+    return response;
+  } catch (error) {
+    return apiFailure(error, user?.id);
+  }
+}
+
+export function apiFailure(error: unknown, userId?: string): Response {
+  const headers = userId ? { "X-User-Id": userId } : undefined;
+  if (error instanceof ApiError) return errorResponse(error, headers);
+  if (error instanceof Response) return error;
+  console.error(error);
+  return errorResponse(new ApiError("internal", "Something went wrong on our side. Please try again."), headers);
+}

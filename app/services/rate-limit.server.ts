@@ -1,0 +1,22 @@
+// A fixed-window limit on sign-in attempts per client address, kept in memory (per instance).
+const WINDOW_MS = 60_000;
+const MAX_ATTEMPTS = 20;
+const hits = new Map<string, { start: number; count: number }>();
+
+function clientKey(request: Request) {
+  return request.headers.get("X-Forwarded-For")?.split(",")[0]?.trim() || request.headers.get("X-Real-IP") || "local";
+}
+
+/** Returns a message when the caller has tried too often, else counts the attempt. */
+export function checkSignInRate(request: Request, now = Date.now()): string | null {
+  const key = clientKey(request);
+  const entry = hits.get(key);
+  if (!entry || now - entry.start > WINDOW_MS) {
+    hits.set(key, { start: now, count: 1 });
+    if (hits.size > 10_000) hits.clear();
+    return null;
+  }
+  entry.count += 1;
+  if (entry.count > MAX_ATTEMPTS) return "Too many sign-in attempts. Wait a minute and try again.";
+  return null;
+}

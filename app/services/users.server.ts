@@ -1,0 +1,126 @@
+// Users: created or updated at sign-in (Google or local), read by the shell, edited on /profile.
+import { db } from "~/db.server";
+import type { User } from "~/generated/prisma/client";
+import { newId } from "~/lib/id";
+import { ApiError } from "~/lib/api.server";
+import type { ProfileInput } from "~/schemas/profile";
+import { notify } from "~/services/notifications.server";
+import type { PublicUser } from "~/lib/dto";
+
+export type { PublicUser };
+
+export function toPublicUser(user: User): PublicUser {
+  return {
+    _id: user.id,
+    id: user.id,
+    displayName: user.displayName,
+    email: user.email,
+    profileImage: user.profileImage,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    phone: user.phone,
+    company: user.company,
+    position: user.position,
+    provider: user.provider,
+    createdAt: user.createdAt.toISOString(),
+  };
+}
+
+export function getUser(id: string) {
+  return db().user.findUnique({ where: { id } });
+}
+
+export function findUserByEmail(email: string) {
+  return db().user.findUnique({ where: { email: email.toLowerCase() } });
+}
+
+export function listUsers() {
+  return db().user.findMany({ orderBy: { createdAt: "asc" } });
+}
+
+async function welcome(user: User) {
+  await notify(user.id, {
+    type: "SYSTEM",
+    title: "Welcome to the CRM",
+    details: `Hello ${user.displayName}! Add customers, build segments and launch your first campaign.`,
+  });
+}
+
+export type GoogleProfile = {
+  googleId: string;
+  email: string;
+  displayName: string;
+  firstName?: string;
+  lastName?: string;
+  profileImage?: string | null;
+};
+
+/** Creates the user at their first Google sign-in, or refreshes what Google says about them. */
+export async function upsertGoogleUser(profile: GoogleProfile): Promise<User> {
+  const email = profile.email.toLowerCase();
+  const existing = await db().user.findFirst({
+    where: { OR: [{ googleId: profile.googleId }, { email }] },
+  });
+  if (existing) {
+    return db().user.update({
+      where: { id: existing.id },
+      data: {
+        googleId: profile.googleId,
+        provider: "google",
+        displayName: profile.displayName || existing.displayName,
+        profileImage: profile.profileImage ?? existing.profileImage,
+        firstName: existing.firstName || profile.firstName || "",
+        lastName: existing.lastName || profile.lastName || "",
+      },
+    });
+  }
+  const user = await db().user.create({
+    data: {
+      id: newId(),
+      email,
+      googleId: profile.googleId,
+      provider: "google",
+      displayName: profile.displayName || email,
+      firstName: profile.firstName ?? "",
+      lastName: profile.lastName ?? "",
+      profileImage: profile.profileImage ?? null,
+    },
+  });
+  await welcome(user);
+  return user;
+}
+
+/** Local sign-in (embedded mode) and `crm users create`: reuses the account with that e-mail. */
+export async function upsertLocalUser(input: { email: string; name: string }): Promise<User> {
+  const email = input.email.toLowerCase();
+  const existing = await db().user.findUnique({ where: { email } });
+  if (existing) return existing;
+  const [firstName, ...rest] = input.name.trim().split(/\s+/);
+  const user = await db().user.create({
+    data: {
+      id: newId(),
+      email,
+      provider: "local",
+      displayName: input.name.trim(),
+      firstName: firstName ?? "",
+      lastName: rest.join(" "),
+    },
+  });
+  await welcome(user);
+  return user;
+}
+
+export async function updateProfile(userId: string, input: ProfileInput): Promise<User> {
+  const email = input.email.toLowerCase();
+  const clash = await db().user.findFirst({ where: { email, NOT: { id: userId } }, select: { id: true } });
+  if (clash) {
+    throw new ApiError("conflict", "Another account already uses this e-mail", {
+      email: "Another account already uses this e-mail",
+    });
+  }
+  const displayName = [input.firstName, input.lastName].filter(Boolean).join(" ");
+  return db().user.update({
+    where: { id: userId },
+    data: { ...input, email, ...(displayName ? { displayName } : {}) },
+  });
+}

@@ -1,0 +1,50 @@
+// The production server: migrate the database, then serve the Remix build with Express.
+// `npm start` builds first; the container runs this directly.
+import compression from "compression";
+import express from "express";
+import { createRequestHandler } from "@remix-run/express";
+import type { ServerBuild } from "@remix-run/node";
+import path from "node:path";
+import { getEnv } from "../app/env.server.ts";
+import { migrateDatabase } from "../app/db/migrate.server.ts";
+import { tuneDatabase, db } from "../app/db.server.ts";
+
+const env = getEnv();
+const started = Date.now();
+const { applied, total } = migrateDatabase(env.databaseFile, {
+  onApply: (name) => console.log(`Applied migration ${name}`),
+});
+console.log(`Database ${env.databaseFile}: ${total} migrations, ${applied.length} applied now.`);
+await tuneDatabase(db());
+
+const root = path.resolve(import.meta.dirname, "..");
+const buildPath = path.join(root, "build/server/index.js");
+const build = (await import(buildPath)) as ServerBuild;
+
+const app = express();
+app.disable("x-powered-by");
+app.set("trust proxy", true);
+// Server-Sent Events must not be buffered by compression.
+app.use(compression({ filter: (req, res) => !req.path.endsWith("/stream") && compression.filter(req, res) }));
+app.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
+app.use(express.static(path.join(root, "build/client"), { maxAge: "1h" }));
+app.use((_req, res, next) => {
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+  res.setHeader("X-Frame-Options", "DENY");
+  next();
+});
+app.all("*", createRequestHandler({ build, mode: env.NODE_ENV === "production" ? "production" : "development" }));
+
+const server = app.listen(env.PORT, env.HOST, () => {
+  const mode = [env.googleEnabled ? "Google sign-in" : null, env.localAuthEnabled ? "local sign-in" : null].filter(Boolean).join(" + ");
+  console.log(`CRM ready on ${env.publicUrl} (${mode || "no sign-in method configured"}) in ${Date.now() - started} ms`);
+});
+
+function shutdown(signal: string) {
+  console.log(`${signal}: closing`);
+  server.close(() => process.exit(0));
+  setTimeout(() => process.exit(0), 5000).unref();
+}
+process.on("SIGTERM", () => shutdown("SIGTERM"));
+process.on("SIGINT", () => shutdown("SIGINT"));

@@ -1,0 +1,37 @@
+import { vitePlugin as remix } from "@remix-run/dev";
+import tailwindcss from "@tailwindcss/vite";
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+declare module "@remix-run/node" {
+  interface Future {
+    v3_singleFetch: true;
+  }
+}
+
+export default defineConfig({
+  plugins: [
+    tailwindcss(),
+    !process.env.VITEST &&
+      remix({
+        ignoredRouteFiles: ["**/*"],
+        future: {
+          v3_fetcherPersist: true,
+          v3_relativeSplatPath: true,
+          v3_throwAbortReason: true,
+          v3_singleFetch: true,
+          v3_lazyRouteDiscovery: true,
+          v3_routeConfig: true,
+        },
+      }),
+  ],
+  resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
+  server: { port: 3000 },
+  test: {
+    include: ["app/**/*.test.ts", "app/**/*.test.tsx", "cli/**/*.test.ts", "tests/**/*.test.ts", "prisma/**/*.test.ts", "jobs/**/*.test.ts"],
+    exclude: ["tests/e2e/**", "node_modules/**"],
+    pool: "forks",
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
