@@ -80,6 +80,7 @@ export function migrateDatabase(
         if (db.inTransaction) db.exec("ROLLBACK");
         throw new Error(
           `Migration ${name} failed: ${error instanceof Error ? error.message : String(error)}. The database was left as it was before this migration.`,
+          { cause: error },
         );
       }
     }
