@@ -1,0 +1,68 @@
+import type { Command } from "commander";
+import { z } from "zod";
+import { getEnv } from "../../app/env.server.ts";
+import { migrateDatabase } from "../../app/db/migrate.server.ts";
+import { findUserByEmail, listUsers, upsertLocalUser } from "../../app/services/users.server.ts";
+import { issueToken } from "../../app/services/token.server.ts";
+import { parseCliInput } from "../validate.ts";
+
+const Email = z.string().trim().toLowerCase().email("--email must be an e-mail address like ops@example.com");
+
+export function registerUserCommands(program: Command) {
+  const users = program.command("users").description("Manage user accounts");
+
+  users
+    .command("create")
+    .description("Create a local user (or report the existing one with that e-mail)")
+    .requiredOption("--email <email>", "the user's e-mail address")
+    .requiredOption("--name <name>", "the user's display name")
+    .action(async (opts: { email: string; name: string }) => {
+      const input = parseCliInput(
+        z.object({ email: Email, name: z.string().trim().min(1, "--name must not be empty").max(100) }),
+        opts,
+      );
+      migrateDatabase(getEnv().databaseFile);
+      const existing = await findUserByEmail(input.email);
+      const user = existing ?? (await upsertLocalUser(input));
+      console.log(`${existing ? "Exists" : "Created"}: ${user.id}  ${user.email}  ${user.displayName}`);
+    });
+
+  users
+    .command("list")
+    .description("List all users")
+    .option("--json", "print JSON instead of a table")
+    .action(async (opts: { json?: boolean }) => {
+      migrateDatabase(getEnv().databaseFile);
+      const all = await listUsers();
+      if (opts.json) {
+        console.log(JSON.stringify(all.map((u) => ({ id: u.id, email: u.email, name: u.displayName, provider: u.provider, createdAt: u.createdAt })), null, 2));
+        return;
+      }
+      if (all.length === 0) {
+        console.log("No users yet. Create one with: crm users create --email you@example.com --name 'Your Name'");
+        return;
+      }
+      for (const u of all) {
+        console.log(`${u.id}  ${u.email.padEnd(32)}  ${u.provider.padEnd(6)}  ${u.displayName}`);
+      }
+    });
+
+  users
+    .command("token")
+    .description("Print a bearer token for the /api for the user with this e-mail")
+    .argument("<email>", "the user's e-mail address")
+    .option("--hours <hours>", "how long the token is valid, in hours", "168")
+    .action(async (email: string, opts: { hours: string }) => {
+      const input = parseCliInput(
+        z.object({
+          email: Email,
+          hours: z.coerce.number({ message: "--hours must be a number of hours, like 24" }).int("--hours must be a whole number").min(1, "--hours must be at least 1").max(24 * 365, "--hours must be at most 8760"),
+        }),
+        { email, hours: opts.hours },
+      );
+      migrateDatabase(getEnv().databaseFile);
+      const user = await findUserByEmail(input.email);
+      if (!user) throw new Error(`No user with e-mail ${input.email}. Create one with: crm users create --email ${input.email} --name NAME`);
+      console.log(await issueToken(user.id, input.hours));
+    });
+}

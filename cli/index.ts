@@ -1,0 +1,22 @@
+#!/usr/bin/env -S npx tsx
+// `crm`: the admin CLI. Each command group lives in cli/commands/ and registers itself here.
+import { Command, CommanderError } from "commander";
+import { registerDbCommands } from "./commands/db.ts";
+import { registerUserCommands } from "./commands/users.ts";
+
+const program = new Command()
+  .name("crm")
+  .description("Admin commands for the CRM: database, users, tokens, imports and seeding.")
+  .showHelpAfterError("(run with --help for usage)")
+  .exitOverride();
+
+registerDbCommands(program);
+registerUserCommands(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) process.exit(error.exitCode);
+  console.error(`Error: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
