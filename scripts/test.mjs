@@ -1,0 +1,36 @@
+// `npm test`: the whole suite, in order — typecheck, lint, unit and service tests (Vitest, real
+// SQLite), production build, end-to-end tests (Playwright in Debian's Chromium) — then one closing
+// line with the totals. Every stage runs even if an earlier one failed, so one run shows everything.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
+
+rmSync("reports", { recursive: true, force: true });
+mkdirSync("reports", { recursive: true });
+
+const stages = [
+  ["typecheck", "npx", ["tsc", "--noEmit"]],
+  ["lint", "npx", ["eslint", "."]],
+  ["unit", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", "--outputFile.json=reports/vitest.json"]],
+  ["build", "npx", ["remix", "vite:build"]],
+  ["e2e", "npx", ["playwright", "test", "--reporter=list,json"]],
+];
+
+const failed = [];
+for (const [name, cmd, args] of stages) {
+  if (name === "e2e" && failed.includes("build")) {
+    failed.push(name);
+    continue;
+  }
+  console.log(`\n=== ${name}: ${cmd} ${args.join(" ")}`);
+  const started = Date.now();
+  const r = spawnSync(cmd, args, {
+    stdio: "inherit",
+    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_FILE: "reports/playwright.json", PLAYWRIGHT_JSON_OUTPUT_NAME: "reports/playwright.json" },
+  });
+  console.log(`=== ${name}: ${r.status === 0 ? "ok" : "FAILED"} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (r.status !== 0) failed.push(name);
+}
+
+const summary = spawnSync("node", ["scripts/test-summary.mjs"], { stdio: "inherit" });
+if (failed.length) console.error(`failed stages: ${failed.join(", ")}`);
+process.exit(failed.length || summary.status !== 0 ? 1 : 0);
