@@ -50,8 +50,16 @@ export function googleAuthenticator(): Authenticator<User> {
   return auth;
 }
 
-/** The signed-in user of a page request, or a redirect to /login. */
+/**
+ * The signed-in user of a page request, or a redirect to /login. Form posts carried by the cookie
+ * must come from our own pages (CSRF): a foreign Origin is a 403.
+ */
 export async function requireUser(request: Request): Promise<User> {
+  try {
+    checkOrigin(request);
+  } catch {
+    throw new Response("Cross-origin request refused", { status: 403 });
+  }
   const id = await sessionUserId(request);
   const user = id ? await getUser(id) : null;
   if (!user) throw redirect("/login");
