@@ -26,6 +26,8 @@ const EnvSchema = z.object({
   GOOGLE_OAUTH_BASE_URL: z.string().url().optional(),
   LOCAL_AUTH: booleanish.optional(),
   TOKEN_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(24 * 7),
+  // Sign-in attempts allowed per client address and minute (local and Google alike).
+  SIGN_IN_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 

@@ -3,6 +3,8 @@
 import { Command, CommanderError } from "commander";
 import { registerDbCommands } from "./commands/db.ts";
 import { registerUserCommands } from "./commands/users.ts";
+import { registerCustomerCommands } from "./commands/customers.ts";
+import { registerSeedCommand } from "./commands/seed.ts";
 
 const program = new Command()
   .name("crm")
@@ -12,6 +14,8 @@ const program = new Command()
 
 registerDbCommands(program);
 registerUserCommands(program);
+registerCustomerCommands(program);
+registerSeedCommand(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,5 +1,5 @@
 import { Menu, MenuButton, MenuItem, MenuItems } from "@headlessui/react";
-import { Form, Link, useNavigate } from "@remix-run/react";
+import { Link, useNavigate } from "@remix-run/react";
 import { LogOut, Settings, User as UserIcon } from "lucide-react";
 import { toast } from "sonner";
 import { Avatar } from "~/components/avatar";
@@ -9,8 +9,9 @@ import type { PublicUser } from "~/lib/dto";
 export function AvatarMenu({ user }: { user: PublicUser }) {
   const navigate = useNavigate();
 
-  async function logout(event: React.FormEvent) {
-    event.preventDefault();
+  // A plain click handler: a form inside the menu would be unmounted by the menu closing before
+  // the browser submits it.
+  async function logout() {
     try {
       const response = await fetch("/api/auth/logout", { credentials: "same-origin", cache: "no-store" });
       if (!response.ok) throw new Error(String(response.status));
@@ -45,13 +46,15 @@ export function AvatarMenu({ user }: { user: PublicUser }) {
             <Settings className="h-4 w-4" /> Account Settings
           </button>
         </MenuItem>
-        <Form method="post" action="/auth/signout" onSubmit={logout}>
-          <MenuItem>
-            <button type="submit" className="flex w-full items-center gap-2 px-4 py-2 text-sm text-red-600 data-[focus]:bg-red-50">
-              <LogOut className="h-4 w-4" /> Logout
-            </button>
-          </MenuItem>
-        </Form>
+        <MenuItem>
+          <button
+            type="button"
+            onClick={() => void logout()}
+            className="flex w-full items-center gap-2 px-4 py-2 text-sm text-red-600 data-[focus]:bg-red-50"
+          >
+            <LogOut className="h-4 w-4" /> Logout
+          </button>
+        </MenuItem>
       </MenuItems>
     </Menu>
   );

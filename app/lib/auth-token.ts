@@ -10,7 +10,8 @@ export function tokenUserId(token: string): string | null {
   try {
     const base64 = parts[1].replace(/-/g, "+").replace(/_/g, "/");
     const padded = base64 + "=".repeat((4 - (base64.length % 4)) % 4);
-    const json = typeof atob === "function" ? atob(padded) : Buffer.from(padded, "base64").toString("binary");
+    // The payload is UTF-8 JSON: decode the bytes, not atob's Latin-1 string.
+    const json = new TextDecoder().decode(Uint8Array.from(atob(padded), (c) => c.charCodeAt(0)));
     const payload: unknown = JSON.parse(json);
     if (payload && typeof payload === "object" && "id" in payload && typeof payload.id === "string") {
       return payload.id;

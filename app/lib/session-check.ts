@@ -35,9 +35,12 @@ export async function checkSession(
   if (response.status === 401) return { kind: "signout", to: "/auth/signout?error=session_expired" };
   if (response.status === 403) return { kind: "signout", to: "/auth/signout?error=access_denied" };
   if (!response.ok) return { kind: "error" };
+  // The server must answer as the user the token names and the page was rendered for.
   const headerId = response.headers.get("X-User-Id");
-  const expected = token ? tokenUserId(token) ?? pageUserId : pageUserId;
-  if (headerId && headerId !== expected) return { kind: "signout", to: "/auth/signout?error=tenant_isolation_error" };
+  const tokenId = token ? tokenUserId(token) : null;
+  if (headerId && (headerId !== pageUserId || (tokenId !== null && headerId !== tokenId))) {
+    return { kind: "signout", to: "/auth/signout?error=tenant_isolation_error" };
+  }
   let body: unknown;
   try {
     body = await response.json();

@@ -1,7 +1,7 @@
 import { Dialog, DialogPanel, DialogTitle, Menu, MenuButton, MenuItem, MenuItems } from "@headlessui/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useFetcher, useLoaderData, useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
 import { CheckCheck, Filter, MoreVertical } from "lucide-react";
 import { z } from "zod";
 import { NotificationBadgeIcon } from "~/components/notification-icon";
@@ -51,6 +51,7 @@ export default function Notifications() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const navigation = useNavigation();
+  const fetcher = useFetcher();
   const deleting = params.get("delete");
   const activeFilter = NOTIFICATION_FILTERS.find((f) => f.key === filter);
   const withParams = (changes: Record<string, string | null>) => {
@@ -133,14 +134,17 @@ export default function Notifications() {
                     <MoreVertical className="h-4 w-4" />
                   </MenuButton>
                   <MenuItems anchor={{ to: "bottom end", gap: 4 }} className="z-50 w-52 rounded-xl border border-slate-200 bg-white py-1 shadow-xl focus:outline-none">
-                    <Form method="post">
-                      <input type="hidden" name="id" value={n.id} />
-                      <MenuItem disabled={n.read}>
-                        <button type="submit" name="intent" value="read" className="block w-full px-4 py-2 text-left text-sm data-[disabled]:opacity-40 data-[focus]:bg-slate-100">
-                          Mark as read
-                        </button>
-                      </MenuItem>
-                    </Form>
+                    {/* A click handler, not a form: the menu unmounts its items as it closes, before a
+                        form inside it could be submitted. */}
+                    <MenuItem disabled={n.read}>
+                      <button
+                        type="button"
+                        onClick={() => fetcher.submit({ intent: "read", id: n.id }, { method: "post" })}
+                        className="block w-full px-4 py-2 text-left text-sm data-[disabled]:opacity-40 data-[focus]:bg-slate-100"
+                      >
+                        Mark as read
+                      </button>
+                    </MenuItem>
                     <MenuItem>
                       <Link to={withParams({ delete: n.id })} preventScrollReset className="block px-4 py-2 text-sm text-red-600 data-[focus]:bg-red-50">
                         Delete notification
@@ -186,7 +190,8 @@ export default function Notifications() {
           <DialogPanel className="card w-full max-w-md p-6">
             <DialogTitle className="text-lg font-semibold text-slate-900">Delete Notification</DialogTitle>
             <p className="mt-2 text-sm text-slate-600">Are you sure you want to delete this notification? This action cannot be undone.</p>
-            <Form method="post" action={`/notifications${withParams({ delete: null })}`} className="mt-6 flex justify-end gap-2" onSubmit={() => setTimeout(closeDialog, 0)}>
+            {/* The submission lands on the form's address, without ?delete=, which closes the dialog. */}
+            <Form method="post" action={`/notifications${withParams({ delete: null })}`} className="mt-6 flex justify-end gap-2">
               <input type="hidden" name="id" value={deleting ?? ""} />
               <Link to={withParams({ delete: null })} replace preventScrollReset className="btn-secondary">Cancel</Link>
               <button type="submit" name="intent" value="delete" className="btn-danger" disabled={navigation.state === "submitting"}>

@@ -1,6 +1,7 @@
 // A fixed-window limit on sign-in attempts per client address, kept in memory (per instance).
+import { getEnv } from "~/env.server";
+
 const WINDOW_MS = 60_000;
-const MAX_ATTEMPTS = 20;
 const hits = new Map<string, { start: number; count: number }>();
 
 function clientKey(request: Request) {
@@ -8,7 +9,7 @@ function clientKey(request: Request) {
 }
 
 /** Returns a message when the caller has tried too often, else counts the attempt. */
-export function checkSignInRate(request: Request, now = Date.now()): string | null {
+export function checkSignInRate(request: Request, now = Date.now(), max = getEnv().SIGN_IN_RATE_LIMIT): string | null {
   const key = clientKey(request);
   const entry = hits.get(key);
   if (!entry || now - entry.start > WINDOW_MS) {
@@ -17,6 +18,6 @@ export function checkSignInRate(request: Request, now = Date.now()): string | nu
     return null;
   }
   entry.count += 1;
-  if (entry.count > MAX_ATTEMPTS) return "Too many sign-in attempts. Wait a minute and try again.";
+  if (entry.count > max) return "Too many sign-in attempts. Wait a minute and try again.";
   return null;
 }

@@ -1,0 +1,222 @@
+// The Audience Preview panel (300 px, scrolls) and the 'Use AI' dialog of the segment form.
+import { Dialog, DialogPanel, DialogTitle } from "@headlessui/react";
+import { Loader2, Sparkles, Users } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { toast } from "sonner";
+import { formatRupees } from "~/lib/money";
+import { type Conditions, describeTree, previewNote, toConditions } from "~/lib/segments";
+import { interpretDescription } from "~/lib/segments-ai";
+import { type BuilderGroup, MESSAGES, builderToTree, validateConditions } from "~/lib/segments-builder";
+
+export type PreviewCustomer = {
+  _id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  totalSpend: number;
+};
+export type PreviewData = { count: number; customers: PreviewCustomer[] };
+
+type ApiFailure = { error?: { message?: string } };
+
+/** POST /api/segments/preview with the page's cookie. */
+export async function fetchPreview(conditions: Conditions, signal?: AbortSignal): Promise<PreviewData> {
+  const response = await fetch("/api/segments/preview", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ conditions }),
+    signal,
+  });
+  const body = (await response.json().catch(() => ({}))) as PreviewData & ApiFailure;
+  if (!response.ok) throw new Error(body.error?.message ?? `The server answered ${response.status}`);
+  return body;
+}
+
+const PREVIEW_DEBOUNCE_MS = 400;
+
+/** The live preview: re-counted (debounced) whenever the builder's conditions change and are valid. */
+export function useLivePreview(root: BuilderGroup, initial: PreviewData | null) {
+  const [preview, setPreview] = useState<PreviewData | null>(initial);
+  const [loading, setLoading] = useState(false);
+  const problem = validateConditions(root);
+  const key = problem ? null : JSON.stringify(toConditions(builderToTree(root)));
+  const first = useRef(true);
+
+  useEffect(() => {
+    // The server already rendered the preview of the conditions the page opened with.
+    if (first.current) {
+      first.current = false;
+      if (initial) return;
+    }
+    if (!key) {
+      setPreview(null);
+      setLoading(false);
+      return;
+    }
+    const controller = new AbortController();
+    setLoading(true);
+    const timer = setTimeout(() => {
+      fetchPreview(JSON.parse(key) as Conditions, controller.signal)
+        .then((data) => {
+          setPreview(data);
+          toast.success("Audience preview loaded with real data", { id: "audience-preview" });
+        })
+        .catch((error: unknown) => {
+          if (controller.signal.aborted) return;
+          setPreview(null);
+          toast.error(`Failed to preview audience: ${error instanceof Error ? error.message : String(error)}`, { id: "audience-preview" });
+        })
+        .finally(() => {
+          if (!controller.signal.aborted) setLoading(false);
+        });
+    }, PREVIEW_DEBOUNCE_MS);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [key, initial]);
+
+  return { preview, loading, problem };
+}
+
+export function AudiencePreviewPanel({ preview, loading, problem }: { preview: PreviewData | null; loading: boolean; problem?: string }) {
+  const note = preview ? previewNote(preview.count) : null;
+  return (
+    <section className="card flex flex-col p-4" aria-labelledby="audience-preview-title" aria-busy={loading}>
+      <div className="flex items-center justify-between gap-2">
+        <h3 id="audience-preview-title" className="font-semibold text-slate-900">Audience Preview</h3>
+        {loading ? <Loader2 className="h-4 w-4 animate-spin text-primary" aria-label="Loading preview" /> : null}
+      </div>
+      {preview ? (
+        <div className="mt-2">
+          <p className="text-3xl font-bold text-primary" data-testid="preview-count">{preview.count.toLocaleString("en-IN")}</p>
+          <p className="text-sm text-slate-600">{preview.count === 1 ? "customer matches" : "customers match"} these conditions</p>
+          {note ? <p className="mt-1 text-xs text-slate-500" data-testid="preview-note">{note} · first 10 listed below</p> : null}
+        </div>
+      ) : (
+        <p className="mt-2 text-sm text-slate-500" data-testid="preview-empty">
+          {problem ? "Complete the conditions to see which customers match." : loading ? "Loading preview..." : "No preview yet."}
+        </p>
+      )}
+      <div className="mt-3 h-[300px] overflow-y-auto rounded-lg border border-slate-100" data-testid="preview-list">
+        {preview && preview.customers.length > 0 ? (
+          <ul className="divide-y divide-slate-100">
+            {preview.customers.map((c) => {
+              const name = `${c.firstName ?? ""} ${c.lastName ?? ""}`.trim() || "Unknown Customer";
+              return (
+                <li key={c._id} className="flex items-start justify-between gap-3 px-3 py-2 text-sm">
+                  <div className="min-w-0">
+                    <p className="truncate font-medium text-slate-800">{name}</p>
+                    <p className="truncate text-xs text-slate-500">{c.email || "No email provided"}</p>
+                    <p className="truncate text-xs text-slate-400">{c.phone || "No phone provided"}</p>
+                  </div>
+                  <span className="shrink-0 text-xs font-medium text-slate-700">{formatRupees(c.totalSpend ?? 0)}</span>
+                </li>
+              );
+            })}
+          </ul>
+        ) : (
+          <div className="flex h-full flex-col items-center justify-center gap-2 px-4 text-center text-sm text-slate-400">
+            <Users className="h-8 w-8" aria-hidden="true" />
+            {preview ? "No customers match these conditions" : "Matching customers appear here"}
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** 'Use AI': a description becomes conditions (locally, by keyword); the count shows before applying. */
+export function UseAiDialog({ open, onClose, onApply }: { open: boolean; onClose: () => void; onApply: (b: BuilderGroup) => void }) {
+  const [text, setText] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [built, setBuilt] = useState<BuilderGroup | null>(null);
+  const [count, setCount] = useState<number | null>(null);
+  const [counting, setCounting] = useState(false);
+
+  const reset = () => {
+    setError(null);
+    setBuilt(null);
+    setCount(null);
+  };
+  const close = () => {
+    reset();
+    onClose();
+  };
+  const generate = () => {
+    reset();
+    const result = interpretDescription(text);
+    if (!result.ok) {
+      setError(result.message);
+      if (result.message === MESSAGES.aiFailed) toast.error(result.message);
+      return;
+    }
+    setBuilt(result.builder);
+    setCounting(true);
+    fetchPreview(toConditions(builderToTree(result.builder)))
+      .then((data) => setCount(data.count))
+      .catch((e: unknown) => setError(`Failed to preview audience: ${e instanceof Error ? e.message : String(e)}`))
+      .finally(() => setCounting(false));
+  };
+
+  return (
+    <Dialog open={open} onClose={close} className="relative z-50">
+      <div className="fixed inset-0 bg-black/30" aria-hidden="true" />
+      <div className="fixed inset-0 flex items-center justify-center p-4">
+        <DialogPanel className="card w-full max-w-lg p-6">
+          <DialogTitle className="flex items-center gap-2 text-lg font-semibold text-slate-900">
+            <Sparkles className="h-5 w-5 text-secondary" aria-hidden="true" /> Create conditions with AI
+          </DialogTitle>
+          <p className="mt-1 text-sm text-slate-600">
+            Describe the customers you want: how much they spent, how often they visited, how recently they were active.
+          </p>
+          <label htmlFor="ai-description" className="label mt-4">Description</label>
+          <textarea
+            id="ai-description"
+            rows={3}
+            className="input"
+            value={text}
+            placeholder="e.g. Customers who spent more than 5000 and visited at least 3 times in the last 60 days"
+            onChange={(e) => {
+              setText(e.target.value);
+              reset();
+            }}
+            aria-invalid={Boolean(error)}
+            aria-describedby={error ? "ai-error" : undefined}
+          />
+          {error ? <p id="ai-error" role="alert" className="field-error">{error}</p> : null}
+          {built ? (
+            <div className="mt-4 rounded-lg border border-primary/30 bg-primary-light/30 p-3 text-sm" data-testid="ai-result">
+              <p className="font-medium text-slate-800">{describeTree(builderToTree(built))}</p>
+              <p className="mt-1 text-slate-600">
+                {counting ? "Counting customers..." : count === null ? "" : `${count.toLocaleString("en-IN")} ${count === 1 ? "customer matches" : "customers match"}`}
+              </p>
+            </div>
+          ) : null}
+          <div className="mt-6 flex justify-end gap-2">
+            <button type="button" className="btn-secondary" onClick={close}>Cancel</button>
+            {built ? (
+              <button
+                type="button"
+                className="btn-primary"
+                onClick={() => {
+                  onApply(built);
+                  toast.success("Query created from description");
+                  setText("");
+                  close();
+                }}
+              >
+                Apply conditions
+              </button>
+            ) : (
+              <button type="button" className="btn-primary" onClick={generate}>
+                <Sparkles className="h-4 w-4" aria-hidden="true" /> Generate
+              </button>
+            )}
+          </div>
+        </DialogPanel>
+      </div>
+    </Dialog>
+  );
+}

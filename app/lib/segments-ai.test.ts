@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { AI_DEFAULTS, daysAgo, interpretDescription } from "~/lib/segments-ai";
+import { builderToTree, validateConditions } from "~/lib/segments-builder";
+import { toConditions } from "~/lib/segments";
+
+const NOW = new Date("2025-06-15T06:00:00Z"); // 15 June, 11:30 IST
+
+const conditions = (text: string) => {
+  const r = interpretDescription(text, NOW);
+  if (!r.ok) throw new Error(r.message);
+  expect(validateConditions(r.builder)).toBeUndefined();
+  return toConditions(builderToTree(r.builder));
+};
+
+describe("Use AI: keywords to conditions (spec §5)", () => {
+  it("asks for a description when it is empty", () => {
+    expect(interpretDescription("   ", NOW)).toEqual({ ok: false, message: "Please enter a description" });
+  });
+
+  it("fails with the spec's message on text it cannot read", () => {
+    expect(interpretDescription("12345 !!!", NOW)).toEqual({ ok: false, message: "Failed to process your request. Please try different wording." });
+    expect(interpretDescription("customers who spent more than 99999999999999", NOW)).toEqual({
+      ok: false,
+      message: "Failed to process your request. Please try different wording.",
+    });
+  });
+
+  it("reads spend with a number, in words and with units", () => {
+    expect(conditions("customers who spent more than 5000")).toEqual({ totalSpend: { $gt: 5000 } });
+    expect(conditions("spend under ₹2,500")).toEqual({ totalSpend: { $lt: 2500 } });
+    expect(conditions("spending at least 10k")).toEqual({ totalSpend: { $gte: 10000 } });
+    expect(conditions("purchases of 2 lakh or more")).toEqual({ totalSpend: { $gte: 200000 } });
+  });
+
+  it("defaults spend to greater than 1000 without a number", () => {
+    expect(conditions("big spenders")).toEqual({ totalSpend: { $gt: AI_DEFAULTS.spend } });
+    expect(AI_DEFAULTS.spend).toBe(1000);
+  });
+
+  it("reads visits, defaulting to greater than 3", () => {
+    expect(conditions("frequent visitors")).toEqual({ visits: { $gt: 3 } });
+    expect(conditions("visited fewer than 2 times")).toEqual({ visits: { $lt: 2 } });
+  });
+
+  it("reads days of activity, defaulting to 30 days, and inactivity", () => {
+    expect(conditions("active customers")).toEqual({ lastActiveDate: { $gte: "2025-05-16" } });
+    expect(conditions("active in the last 7 days")).toEqual({ lastActiveDate: { $gte: "2025-06-08" } });
+    expect(conditions("inactive for 2 months")).toEqual({ lastActiveDate: { $lt: daysAgo(60, NOW) } });
+  });
+
+  it("combines several with AND, or OR when the text says or", () => {
+    expect(conditions("customers who spent over 5000 and visited at least 3 times in the last 60 days")).toEqual({
+      $and: [{ totalSpend: { $gt: 5000 } }, { visits: { $gte: 3 } }, { lastActiveDate: { $gte: "2025-04-16" } }],
+    });
+    expect(conditions("spent more than 100 or visits above 10")).toEqual({ $or: [{ totalSpend: { $gt: 100 } }, { visits: { $gt: 10 } }] });
+  });
+
+  it("falls back to totalSpend greater than 500 when nothing matched", () => {
+    expect(conditions("my favourite people")).toEqual({ totalSpend: { $gt: 500 } });
+  });
+});

@@ -1,0 +1,27 @@
+// GET /api/customers/{id}: the customer with segments and recent orders (spec §3).
+// PUT /api/customers/{id}: replaces the fields (same body as POST). DELETE: removes the customer
+// and their orders in one transaction. Another tenant's id, or a malformed one, is a 404.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { ApiError, parseOrThrow, readJson } from "~/lib/api.server";
+import { CustomerApiSchema } from "~/schemas/customer";
+import { withApi } from "~/services/auth.server";
+import { customerDetail, deleteCustomer, updateCustomer } from "~/services/customers.server";
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  return withApi(request, (user) => customerDetail(user.id, params.id ?? ""));
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  return withApi(request, async (user) => {
+    const id = params.id ?? "";
+    if (request.method === "PUT" || request.method === "PATCH") {
+      const input = parseOrThrow(CustomerApiSchema, await readJson(request));
+      return updateCustomer(user.id, id, input);
+    }
+    if (request.method === "DELETE") {
+      const { ordersDeleted } = await deleteCustomer(user.id, id);
+      return { success: true, message: "Customer deleted successfully", ordersDeleted };
+    }
+    throw new ApiError("bad_request", "Use PUT to update a customer or DELETE to remove one");
+  });
+}

@@ -1,0 +1,27 @@
+// POST /api/customers/import: a CSV file as the request body (Content-Type text/csv), streamed
+// into the import engine, never buffered. Upserts on e-mail; answers the counts and every bad row
+// with its line number and reason (the first 10,000 listed). A malformed file is refused with 422
+// and nothing is written. Columns are guessed from the header; map.<field>=<column index> query
+// parameters override the guess.
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { Readable } from "node:stream";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import { ApiError } from "~/lib/api.server";
+import { mappingFromForm } from "~/lib/customer-csv";
+import { withApi } from "~/services/auth.server";
+import { importCustomers } from "~/services/customer-import.server";
+
+export async function action({ request }: ActionFunctionArgs) {
+  return withApi(request, async (user) => {
+    if (request.method !== "POST") throw new ApiError("bad_request", "Use POST with a CSV body to import customers");
+    const type = request.headers.get("Content-Type") ?? "";
+    if (type && !/^(text\/csv|text\/plain|application\/csv|application\/octet-stream)\b/i.test(type)) {
+      throw new ApiError("bad_request", "Send the CSV file as the body with Content-Type: text/csv");
+    }
+    if (!request.body) throw new ApiError("unprocessable", "The file is empty: it needs a header row and at least one customer.");
+    const params = new URL(request.url).searchParams;
+    const mapping = mappingFromForm((name) => params.get(name));
+    const body = Readable.fromWeb(request.body as unknown as NodeReadableStream<Uint8Array>);
+    return importCustomers(user.id, body, { mapping });
+  });
+}

@@ -1,0 +1,50 @@
+// GET /api/customers?q=&limit=&cursor=: a page of the caller's customers, newest added first, as
+// an array (spec §7). X-Total-Count says how many match (exact without q; with q, counted up to
+// 1000, and X-Total-Count-Capped: true beyond), X-Next-Cursor the cursor of the next page (absent
+// on the last page). POST /api/customers: creates one (201); a duplicate e-mail is a 409.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { ApiError, parseOrThrow, readJson } from "~/lib/api.server";
+import { CustomerApiSchema } from "~/schemas/customer";
+import { withApi } from "~/services/auth.server";
+import { createCustomer, DEFAULT_LIST_LIMIT, listCustomers, MAX_LIST_LIMIT } from "~/services/customers.server";
+
+export const ListQuerySchema = z.object({
+  q: z.string().max(200, "q must be at most 200 characters").optional(),
+  limit: z.coerce
+    .number({ message: "limit must be a number" })
+    .int("limit must be a whole number")
+    .min(1, "limit must be at least 1")
+    .max(MAX_LIST_LIMIT, `limit must be at most ${MAX_LIST_LIMIT}`)
+    .default(DEFAULT_LIST_LIMIT),
+  cursor: z.string().max(40).optional(),
+  _t: z.string().optional(),
+});
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  return withApi(request, async (user) => {
+    const query = parseOrThrow(ListQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
+    const page = await listCustomers(user.id, query);
+    const headers = new Headers({
+      "Content-Type": "application/json; charset=utf-8",
+      "Cache-Control": "no-store",
+      "X-Total-Count": String(page.total),
+      "Access-Control-Expose-Headers": "X-Total-Count, X-Total-Count-Capped, X-Next-Cursor, X-User-Id",
+    });
+    if (page.totalCapped) headers.set("X-Total-Count-Capped", "true");
+    if (page.nextCursor) headers.set("X-Next-Cursor", page.nextCursor);
+    return new Response(JSON.stringify(page.customers), { headers });
+  });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  return withApi(request, async (user) => {
+    if (request.method !== "POST") throw new ApiError("bad_request", "Use POST to create a customer");
+    const input = parseOrThrow(CustomerApiSchema, await readJson(request));
+    const customer = await createCustomer(user.id, input);
+    return new Response(JSON.stringify(customer), {
+      status: 201,
+      headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", Location: `/api/customers/${customer.id}` },
+    });
+  });
+}

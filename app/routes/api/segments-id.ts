@@ -1,0 +1,28 @@
+// GET, PUT and DELETE /api/segments/{id}. Another tenant's segment, or a malformed id, is a 404.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { ApiError, parseOrThrow, readJson } from "~/lib/api.server";
+import { SegmentInputSchema } from "~/schemas/segment";
+import { withApi } from "~/services/auth.server";
+import { deleteSegment, getSegment, segmentAudienceCount, updateSegment } from "~/services/segments.server";
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  return withApi(request, async (user) => {
+    const { tree: _tree, ...segment } = await getSegment(user.id, params.id ?? "");
+    return { ...segment, customerCount: await segmentAudienceCount(user.id, segment.id) };
+  });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  return withApi(request, async (user) => {
+    const id = params.id ?? "";
+    if (request.method === "PUT") {
+      const input = parseOrThrow(SegmentInputSchema, await readJson(request));
+      return updateSegment(user.id, id, input);
+    }
+    if (request.method === "DELETE") {
+      await deleteSegment(user.id, id);
+      return { success: true };
+    }
+    throw new ApiError("bad_request", `Use PUT to update or DELETE to remove a segment, not ${request.method}`);
+  });
+}

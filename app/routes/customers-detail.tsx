@@ -1,0 +1,156 @@
+// /customers/{id} (spec §2): contact information, additional information (created, last active,
+// total spend, segments as chips), recent orders linking to /orders/{id}, and the Back to
+// Customers and Edit Customer buttons.
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { ArrowLeft, Building2, Mail, MapPin, Pencil, Phone, ShoppingBag } from "lucide-react";
+import { ApiError } from "~/lib/api.server";
+import { BRAND } from "~/lib/brand";
+import { customerDisplayName, isVisitsHighlighted } from "~/lib/customers";
+import { formatDateTime, formatLongDate, formatShortDate } from "~/lib/dates";
+import { formatRupees } from "~/lib/money";
+import { CHIP_CLASSES, shortOrderId, statusColour } from "~/lib/orders";
+import { requireUser } from "~/services/auth.server";
+import { customerDetail } from "~/services/customers.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
+  { title: `${d?.customer ? customerDisplayName(d.customer) : "Customer"} · ${BRAND}` },
+];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  try {
+    return { customer: await customerDetail(user.id, params.id ?? "") };
+  } catch (error) {
+    if (error instanceof ApiError) return data({ customer: null }, { status: error.status });
+    throw error;
+  }
+}
+
+export default function CustomerDetail() {
+  const { customer } = useLoaderData<typeof loader>();
+  if (!customer) {
+    return (
+      <div className="mx-auto max-w-3xl">
+        <div className="card p-8 text-center">
+          <p role="alert" className="font-medium text-red-700">Failed to load customer data. Please try again.</p>
+          <Link to="/customers" className="btn-secondary mt-4"><ArrowLeft className="h-4 w-4" aria-hidden /> Back to Customers</Link>
+        </div>
+      </div>
+    );
+  }
+  const name = customerDisplayName(customer);
+  return (
+    <div className="mx-auto max-w-5xl space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div className="flex items-center gap-3">
+          <span className="flex h-12 w-12 items-center justify-center rounded-full bg-primary-light text-lg font-semibold text-primary" aria-hidden>
+            {name.charAt(0).toUpperCase()}
+          </span>
+          <div>
+            <h2 className="text-2xl font-bold text-slate-900">{name}</h2>
+            {customer.company ? <p className="text-slate-600">{customer.company}</p> : null}
+          </div>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Link to="/customers" className="btn-secondary"><ArrowLeft className="h-4 w-4" aria-hidden /> Back to Customers</Link>
+          <Link to={`/customers/edit/${customer.id}`} className="btn-primary"><Pencil className="h-4 w-4" aria-hidden /> Edit Customer</Link>
+        </div>
+      </div>
+
+      <div className="grid gap-4 md:grid-cols-2">
+        <section className="card p-6" aria-labelledby="contact-heading">
+          <h3 id="contact-heading" className="mb-4 font-semibold text-slate-900">Contact Information</h3>
+          <dl className="space-y-3 text-sm">
+            <div className="flex items-start gap-3">
+              <Mail className="mt-0.5 h-4 w-4 text-slate-400" aria-hidden />
+              <div><dt className="text-slate-500">Email</dt><dd className="text-slate-900">{customer.email || "No Email"}</dd></div>
+            </div>
+            <div className="flex items-start gap-3">
+              <Phone className="mt-0.5 h-4 w-4 text-slate-400" aria-hidden />
+              <div><dt className="text-slate-500">Phone</dt><dd className="text-slate-900">{customer.phone || "N/A"}</dd></div>
+            </div>
+            <div className="flex items-start gap-3">
+              <MapPin className="mt-0.5 h-4 w-4 text-slate-400" aria-hidden />
+              <div><dt className="text-slate-500">Address</dt><dd className="whitespace-pre-line text-slate-900">{customer.address || "N/A"}</dd></div>
+            </div>
+            {customer.company ? (
+              <div className="flex items-start gap-3">
+                <Building2 className="mt-0.5 h-4 w-4 text-slate-400" aria-hidden />
+                <div><dt className="text-slate-500">Company</dt><dd className="text-slate-900">{customer.company}</dd></div>
+              </div>
+            ) : null}
+          </dl>
+        </section>
+
+        <section className="card p-6" aria-labelledby="additional-heading">
+          <h3 id="additional-heading" className="mb-4 font-semibold text-slate-900">Additional Information</h3>
+          <dl className="grid grid-cols-2 gap-4 text-sm">
+            <div><dt className="text-slate-500">Created</dt><dd className="text-slate-900">{formatLongDate(customer.createdAt)}</dd></div>
+            <div><dt className="text-slate-500">Last Active</dt><dd className="text-slate-900">{customer.lastActive ? formatLongDate(customer.lastActive) : "Never"}</dd></div>
+            <div><dt className="text-slate-500">Total Spend</dt><dd className="text-lg font-semibold text-slate-900">{formatRupees(customer.totalSpend)}</dd></div>
+            <div>
+              <dt className="text-slate-500">Visits</dt>
+              <dd>
+                <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${isVisitsHighlighted(customer.visits) ? "bg-primary text-white" : "bg-slate-100 text-slate-700"}`}>
+                  {customer.visits}
+                </span>
+              </dd>
+            </div>
+            <div className="col-span-2">
+              <dt className="text-slate-500">Segments</dt>
+              <dd className="mt-1 flex flex-wrap gap-2">
+                {customer.segments.length === 0 ? (
+                  <span className="text-slate-500">Not in any segment</span>
+                ) : (
+                  customer.segments.map((s) => (
+                    <Link key={s.id} to={`/segments/${s.id}`} className="rounded-full bg-secondary-light px-3 py-1 text-xs font-medium text-orange-800 hover:underline">
+                      {s.name}
+                    </Link>
+                  ))
+                )}
+              </dd>
+            </div>
+          </dl>
+          {customer.notes ? (
+            <div className="mt-4 border-t border-slate-100 pt-4 text-sm">
+              <p className="text-slate-500">Notes</p>
+              <p className="whitespace-pre-line text-slate-900">{customer.notes}</p>
+            </div>
+          ) : null}
+        </section>
+      </div>
+
+      <section className="card" aria-labelledby="orders-heading">
+        <div className="flex items-center justify-between border-b border-slate-100 px-6 py-4">
+          <h3 id="orders-heading" className="font-semibold text-slate-900">Recent Orders</h3>
+          <Link to="/orders/new" className="text-sm font-medium text-primary hover:underline">New order</Link>
+        </div>
+        {customer.orders.length === 0 ? (
+          <div className="px-6 py-10 text-center text-sm text-slate-500">
+            <ShoppingBag className="mx-auto mb-2 h-6 w-6 text-slate-300" aria-hidden />
+            No orders yet
+          </div>
+        ) : (
+          <ul className="divide-y divide-slate-100">
+            {customer.orders.map((o) => (
+              <li key={o.id}>
+                <Link to={`/orders/${o.id}`} className="flex flex-wrap items-center justify-between gap-2 px-6 py-3 hover:bg-slate-50">
+                  <span>
+                    <span className="font-medium text-slate-900">Order #{shortOrderId(o.id)}</span>
+                    <span className="block text-xs text-slate-500" title={formatDateTime(o.date)}>{formatShortDate(o.date)}</span>
+                  </span>
+                  <span className="flex items-center gap-3">
+                    <span className="font-medium tabular-nums text-slate-900">{formatRupees(o.amount)}</span>
+                    <span className={`rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ring-inset ${CHIP_CLASSES[statusColour(o.status)]}`}>{o.status}</span>
+                  </span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}

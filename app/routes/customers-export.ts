@@ -1,0 +1,10 @@
+// GET /customers/export?q=: the signed-in user's customers (all, or the current search) as a CSV
+// download for the Export CSV button, streamed.
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { customersCsvResponse } from "~/routes/api/customers-export";
+import { requireUser } from "~/services/auth.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  return customersCsvResponse(user.id, new URL(request.url).searchParams.get("q"));
+}

@@ -1,0 +1,289 @@
+// /customers/import: upload a CSV of customers. With JavaScript the browser previews the first
+// rows and offers a column mapping guessed from the header; without it the server guesses. The
+// file is streamed into the import engine (never held in memory); the result gives the counts and
+// a downloadable report of the bad rows with their line numbers and reasons.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { parse } from "csv-parse/browser/esm/sync";
+import { AlertTriangle, ArrowLeft, CheckCircle2, Download, FileUp, Upload } from "lucide-react";
+import { useEffect, useMemo, useState } from "react";
+import { toast } from "sonner";
+import { ApiError } from "~/lib/api.server";
+import { BRAND } from "~/lib/brand";
+import {
+  IMPORT_FIELDS,
+  REQUIRED_IMPORT_FIELDS,
+  guessMapping,
+  importFieldLabel,
+  mappingFromForm,
+  missingRequired,
+  type ColumnMapping,
+} from "~/lib/customer-csv";
+import { requireUser } from "~/services/auth.server";
+import { errorReportCsv, importCustomers, type ImportResult } from "~/services/customer-import.server";
+
+export const meta: MetaFunction = () => [{ title: `Import Customers · ${BRAND}` }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request);
+  return null;
+}
+
+type Outcome =
+  | { ok: true; result: Omit<ImportResult, "errors" | "mapping"> & { errors: ImportResult["errors"] }; report: string | null }
+  | { ok: false; message: string };
+
+const SHOWN_ERRORS = 50;
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const fields = new Map<string, string>();
+  let result: ImportResult | undefined;
+  let failure: string | undefined;
+  const handler: UploadHandler = async ({ name, filename, data: chunks }) => {
+    if (filename !== undefined) {
+      if (name !== "file" || result || failure) {
+        for await (const chunk of chunks) void chunk;
+        return undefined;
+      }
+      if (!filename) {
+        for await (const chunk of chunks) void chunk;
+        failure = "Choose a CSV file to import.";
+        return undefined;
+      }
+      try {
+        result = await importCustomers(user.id, chunks, { mapping: mappingFromForm((n) => fields.get(n)) });
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        failure = error.message;
+        for await (const chunk of chunks) void chunk;
+      }
+      return undefined;
+    }
+    let text = "";
+    const decoder = new TextDecoder();
+    for await (const chunk of chunks) {
+      text += decoder.decode(chunk, { stream: true });
+      if (text.length > 1000) break;
+    }
+    fields.set(name, text);
+    return text;
+  };
+  try {
+    await unstable_parseMultipartFormData(request, handler);
+  } catch (error) {
+    if (error instanceof ApiError) failure = error.message;
+    else if (!result) failure = "The upload could not be read. Choose the file again and retry.";
+  }
+  if (!result) return data<Outcome>({ ok: false, message: failure ?? "Choose a CSV file to import." }, { status: 422 });
+  const report = result.failed > 0 ? `data:text/csv;charset=utf-8,${encodeURIComponent(errorReportCsv(result.errors))}` : null;
+  return data<Outcome>({
+    ok: true,
+    result: { ...result, errors: result.errors.slice(0, SHOWN_ERRORS) },
+    report,
+  });
+}
+
+type Preview = { header: string[]; rows: string[][]; mapping: ColumnMapping; name: string };
+
+/** Reads the first rows of the chosen file in the browser for the preview and the mapping guess. */
+async function readPreview(file: File): Promise<Preview | string> {
+  const head = await file.slice(0, 64 * 1024).text();
+  // Cut at the last complete line so a partly read row does not look malformed.
+  const cut = head.length === file.size ? head : head.slice(0, Math.max(0, head.lastIndexOf("\n")));
+  try {
+    const records = parse(cut, { bom: true, relax_column_count: true, skip_empty_lines: true, to_line: 7 }) as string[][];
+    if (records.length === 0) return "The file is empty: it needs a header row and at least one customer.";
+    const header = records[0].map((h) => h.trim());
+    return { header, rows: records.slice(1, 6), mapping: guessMapping(header), name: file.name };
+  } catch (error) {
+    return `The file is not a valid CSV file: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+export default function ImportCustomers() {
+  const outcome = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [previewError, setPreviewError] = useState<string | null>(null);
+  const [mapping, setMapping] = useState<ColumnMapping>({});
+  const missing = useMemo(() => (preview ? missingRequired(mapping) : []), [preview, mapping]);
+
+  useEffect(() => {
+    if (!outcome) return;
+    if (outcome.ok) {
+      const r = outcome.result;
+      toast.success(`Imported ${r.imported.toLocaleString("en-IN")} customers`);
+    } else toast.error(outcome.message);
+  }, [outcome]);
+
+  return (
+    <div className="mx-auto max-w-5xl space-y-4">
+      <div className="flex items-center gap-3">
+        <Link to="/customers" className="btn-ghost" aria-label="Back to Customers"><ArrowLeft className="h-5 w-5" aria-hidden /></Link>
+        <div>
+          <h2 className="text-2xl font-bold text-slate-900">Import Customers</h2>
+          <p className="text-slate-600">Upload a CSV file. Customers are matched on email: existing ones are updated, new ones added.</p>
+        </div>
+      </div>
+
+      {outcome && !outcome.ok ? (
+        <p role="alert" className="flex items-start gap-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
+          <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden /> {outcome.message}
+        </p>
+      ) : null}
+
+      {outcome && outcome.ok ? (
+        <section className="card space-y-4 p-6" aria-labelledby="result-heading">
+          <h3 id="result-heading" className="flex items-center gap-2 font-semibold text-slate-900">
+            <CheckCircle2 className="h-5 w-5 text-green-600" aria-hidden /> Import finished
+          </h3>
+          <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
+            {[
+              ["Rows read", outcome.result.rows],
+              ["New customers", outcome.result.created],
+              ["Updated", outcome.result.updated],
+              ["Rows with errors", outcome.result.failed],
+            ].map(([label, value]) => (
+              <div key={label} className="rounded-lg bg-slate-50 p-3">
+                <dt className="text-slate-500">{label}</dt>
+                <dd className="text-xl font-semibold text-slate-900" data-testid={`result-${String(label).toLowerCase().replace(/\s+/g, "-")}`}>
+                  {Number(value).toLocaleString("en-IN")}
+                </dd>
+              </div>
+            ))}
+          </dl>
+          {outcome.result.failed > 0 ? (
+            <div className="space-y-2">
+              <div className="flex flex-wrap items-center justify-between gap-2">
+                <p className="text-sm text-slate-700">
+                  These rows were skipped; every other row was imported.
+                  {outcome.result.errorsTruncated ? " The report lists the first 10,000." : ""}
+                </p>
+                {outcome.report ? (
+                  <a href={outcome.report} download="customer-import-errors.csv" className="btn-secondary">
+                    <Download className="h-4 w-4" aria-hidden /> Download error report
+                  </a>
+                ) : null}
+              </div>
+              <div className="overflow-x-auto rounded-lg border border-slate-200">
+                <table className="min-w-full text-sm">
+                  <thead className="bg-slate-50 text-left text-xs uppercase text-slate-500">
+                    <tr><th className="px-3 py-2">Line</th><th className="px-3 py-2">Email</th><th className="px-3 py-2">Reason</th></tr>
+                  </thead>
+                  <tbody className="divide-y divide-slate-100">
+                    {outcome.result.errors.map((e) => (
+                      <tr key={`${e.line}-${e.email}`}>
+                        <td className="px-3 py-2 tabular-nums">{e.line}</td>
+                        <td className="px-3 py-2">{e.email || "—"}</td>
+                        <td className="px-3 py-2 text-red-700">{e.reason}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </div>
+          ) : null}
+          <div className="flex gap-2">
+            <Link to="/customers" className="btn-primary">Go to Customers</Link>
+          </div>
+        </section>
+      ) : null}
+
+      <Form method="post" encType="multipart/form-data" className="card space-y-5 p-6" reloadDocument={false}>
+        {/* The mapping comes before the file so the server has it when the file streams in. */}
+        {preview ? (
+          <fieldset className="space-y-3">
+            <legend className="font-semibold text-slate-900">Match the columns</legend>
+            <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+              {IMPORT_FIELDS.map((field) => (
+                <div key={field}>
+                  <label htmlFor={`map-${field}`} className="label">
+                    {importFieldLabel(field)}
+                    {(REQUIRED_IMPORT_FIELDS as readonly string[]).includes(field) ? <span className="text-red-600" aria-hidden> *</span> : null}
+                  </label>
+                  <select
+                    id={`map-${field}`}
+                    name={`map.${field}`}
+                    className="input"
+                    value={mapping[field] ?? ""}
+                    onChange={(e) => {
+                      const v = e.currentTarget.value;
+                      setMapping((m) => ({ ...m, [field]: v === "" ? undefined : Number(v) }));
+                    }}
+                  >
+                    <option value="">Do not import</option>
+                    {preview.header.map((h, i) => (
+                      <option key={i} value={i}>{h || `Column ${i + 1}`}</option>
+                    ))}
+                  </select>
+                </div>
+              ))}
+            </div>
+            {missing.length ? (
+              <p role="alert" className="field-error">Choose a column for {missing.map(importFieldLabel).join(", ")}.</p>
+            ) : null}
+          </fieldset>
+        ) : null}
+
+        <div>
+          <label htmlFor="file" className="label">CSV file</label>
+          <div className="flex flex-wrap items-center gap-3 rounded-lg border-2 border-dashed border-slate-300 p-4">
+            <FileUp className="h-6 w-6 text-slate-400" aria-hidden />
+            <input
+              id="file"
+              name="file"
+              type="file"
+              accept=".csv,text/csv"
+              required
+              className="text-sm"
+              onChange={async (e) => {
+                const file = e.currentTarget.files?.[0];
+                setPreview(null);
+                setPreviewError(null);
+                if (!file) return;
+                const p = await readPreview(file);
+                if (typeof p === "string") setPreviewError(p);
+                else {
+                  setPreview(p);
+                  setMapping(p.mapping);
+                }
+              }}
+            />
+          </div>
+          <p className="mt-1 text-xs text-slate-500">
+            The first row names the columns, e.g. firstName, lastName, email, phone, address, company, notes, totalSpend, visits, lastActive.
+          </p>
+          {previewError ? <p role="alert" className="field-error">{previewError}</p> : null}
+        </div>
+
+        {preview ? (
+          <section aria-label="Preview" className="space-y-2">
+            <h3 className="text-sm font-semibold text-slate-900">Preview of {preview.name}</h3>
+            <div className="overflow-x-auto rounded-lg border border-slate-200">
+              <table className="min-w-full text-sm">
+                <thead className="bg-slate-50 text-left text-xs text-slate-500">
+                  <tr>{preview.header.map((h, i) => <th key={i} className="whitespace-nowrap px-3 py-2">{h}</th>)}</tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {preview.rows.map((row, r) => (
+                    <tr key={r}>{preview.header.map((_, i) => <td key={i} className="whitespace-nowrap px-3 py-2">{row[i] ?? ""}</td>)}</tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </section>
+        ) : null}
+
+        <div className="flex justify-end gap-2">
+          <Link to="/customers" className="btn-secondary">Cancel</Link>
+          <button type="submit" className="btn-primary" disabled={busy || missing.length > 0 || Boolean(previewError)}>
+            <Upload className="h-4 w-4" aria-hidden /> {busy ? "Importing..." : "Import"}
+          </button>
+        </div>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,142 @@
+// /orders/{id} (spec §2): the order summary with its status, date and time, the customer, the
+// subtotal, tax and total, and the items.
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { ArrowLeft, Mail, Pencil, Phone, User } from "lucide-react";
+import { OrderStatusChip } from "~/components/order-status-chip";
+import { ApiError } from "~/lib/api.server";
+import { BRAND } from "~/lib/brand";
+import { formatDateTime } from "~/lib/dates";
+import { formatRupees } from "~/lib/money";
+import { customerName, shortOrderId } from "~/lib/orders";
+import { requireUser } from "~/services/auth.server";
+import { getOrder } from "~/services/orders.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
+  { title: d?.order ? `Order #${shortOrderId(d.order._id)} · ${BRAND}` : `Order · ${BRAND}` },
+];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  try {
+    return { order: await getOrder(user.id, params.id ?? "") };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return data({ order: null }, { status: 404 });
+    throw error;
+  }
+}
+
+export default function OrderDetail() {
+  const { order } = useLoaderData<typeof loader>();
+  if (!order) {
+    return (
+      <div className="mx-auto max-w-xl">
+        <div className="card p-6 text-center" role="alert">
+          <p className="font-medium text-slate-800">Failed to load order data. Please try again.</p>
+          <Link to="/orders" className="btn-secondary mt-4">
+            <ArrowLeft className="h-4 w-4" aria-hidden="true" /> Back
+          </Link>
+        </div>
+      </div>
+    );
+  }
+  const c = order.customer;
+  return (
+    <div className="mx-auto max-w-5xl space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <Link to="/orders" className="btn-secondary">
+          <ArrowLeft className="h-4 w-4" aria-hidden="true" /> Back to Orders
+        </Link>
+        <Link to={`/orders/edit/${order._id}`} className="btn-primary">
+          <Pencil className="h-4 w-4" aria-hidden="true" /> Edit Order
+        </Link>
+      </div>
+
+      <div className="grid gap-4 lg:grid-cols-3">
+        <section className="card p-6 lg:col-span-2" aria-labelledby="order-summary">
+          <div className="flex flex-wrap items-start justify-between gap-3">
+            <div>
+              <p className="text-sm text-slate-500">Order Summary</p>
+              <h2 id="order-summary" className="font-mono text-2xl font-bold text-slate-900" title={order._id}>
+                Order #{shortOrderId(order._id)}
+              </h2>
+              <p className="mt-1 text-sm text-slate-600">
+                <time dateTime={order.createdAt}>{formatDateTime(order.createdAt)}</time>
+              </p>
+            </div>
+            <OrderStatusChip status={order.status} />
+          </div>
+          {order.notes ? (
+            <div className="mt-4 rounded-lg bg-slate-50 p-3 text-sm text-slate-700">
+              <p className="mb-1 font-medium text-slate-800">Notes</p>
+              <p className="whitespace-pre-line">{order.notes}</p>
+            </div>
+          ) : null}
+          <dl className="mt-6 space-y-2 border-t border-slate-100 pt-4 text-sm">
+            <div className="flex justify-between">
+              <dt className="text-slate-600">Subtotal</dt>
+              <dd className="tabular-nums" data-testid="order-subtotal">{formatRupees(order.amount)}</dd>
+            </div>
+            <div className="flex justify-between">
+              <dt className="text-slate-600">Tax</dt>
+              <dd className="tabular-nums" data-testid="order-tax">{formatRupees(order.tax)}</dd>
+            </div>
+            <div className="flex justify-between border-t border-slate-100 pt-2 text-base font-semibold text-slate-900">
+              <dt>Total</dt>
+              <dd className="tabular-nums" data-testid="order-total">{formatRupees(order.total)}</dd>
+            </div>
+          </dl>
+        </section>
+
+        <section className="card p-6" aria-labelledby="order-customer">
+          <h3 id="order-customer" className="mb-3 font-semibold text-slate-900">Customer</h3>
+          {c ? (
+            <div className="space-y-2 text-sm">
+              <Link to={`/customers/${c._id}`} className="flex items-center gap-2 font-medium text-primary hover:underline">
+                <User className="h-4 w-4" aria-hidden="true" /> {customerName(c)}
+              </Link>
+              <p className="flex items-center gap-2 break-all text-slate-600">
+                <Mail className="h-4 w-4 shrink-0" aria-hidden="true" /> {c.email || "No Email"}
+              </p>
+              <p className="flex items-center gap-2 text-slate-600">
+                <Phone className="h-4 w-4 shrink-0" aria-hidden="true" /> {c.phone || "N/A"}
+              </p>
+            </div>
+          ) : (
+            <p className="text-sm text-slate-500">Unknown Customer</p>
+          )}
+        </section>
+      </div>
+
+      <section className="card" aria-labelledby="order-items">
+        <h3 id="order-items" className="border-b border-slate-100 px-6 py-4 font-semibold text-slate-900">Items</h3>
+        <div className="overflow-x-auto">
+          <table className="min-w-full text-sm">
+            <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
+              <tr>
+                <th scope="col" className="px-6 py-3">Item</th>
+                <th scope="col" className="px-6 py-3 text-right">Quantity</th>
+                <th scope="col" className="px-6 py-3 text-right">Unit Price</th>
+                <th scope="col" className="px-6 py-3 text-right">Total</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {order.items.map((item, i) => (
+                <tr key={i} data-testid="order-item">
+                  <td className="px-6 py-3">
+                    <div className="font-medium text-slate-900">{item.name}</div>
+                    {item.description ? <div className="text-xs text-slate-500">{item.description}</div> : null}
+                  </td>
+                  <td className="px-6 py-3 text-right tabular-nums">{item.quantity}</td>
+                  <td className="px-6 py-3 text-right tabular-nums">{formatRupees(item.price)}</td>
+                  <td className="px-6 py-3 text-right tabular-nums">{formatRupees(item.total)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+    </div>
+  );
+}

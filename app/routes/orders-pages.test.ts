@@ -1,0 +1,190 @@
+// The order screens' loaders and actions with a real session and database: what the form answers
+// (the spec's messages, the no-JavaScript row buttons) and the toasts the next page shows.
+import { describe, expect, it } from "vitest";
+import { createTestUser, useTestDatabase as setUpTestDatabase } from "../../tests/helpers/db";
+
+setUpTestDatabase();
+
+const { db } = await import("~/db.server");
+const { newId } = await import("~/lib/id");
+const { signInAndRedirect, readFlash } = await import("~/services/session.server");
+const { createOrder, getOrder } = await import("~/services/orders.server");
+const { OrderSchema } = await import("~/schemas/order");
+const formRoute = await import("~/routes/orders-form");
+const listRoute = await import("~/routes/orders");
+const detailRoute = await import("~/routes/orders-detail");
+const optionsRoute = await import("~/routes/orders-customer-options");
+
+const BASE = "http://localhost";
+
+async function signedIn() {
+  const user = await createTestUser();
+  const res = await signInAndRedirect(new Request(`${BASE}/login`), user.id, "/");
+  const cookie = (res.headers.get("Set-Cookie") ?? "").split(";")[0];
+  const customer = await db().customer.create({
+    data: { id: newId(), userId: user.id, firstName: "Rohan", lastName: "Verma", email: `rohan-${user.id}@example.in` },
+  });
+  return { user, cookie, customer };
+}
+
+function formRequest(cookie: string, path: string, fields: Record<string, string>) {
+  const body = new FormData();
+  for (const [k, v] of Object.entries(fields)) body.set(k, v);
+  return new Request(`${BASE}${path}`, { method: "POST", headers: { Cookie: cookie }, body });
+}
+
+async function flashOf(res: Response) {
+  const cookie = (res.headers.get("Set-Cookie") ?? "").split(";")[0];
+  const { flash } = await readFlash(new Request(BASE, { headers: { Cookie: cookie } }));
+  return flash;
+}
+
+type FormResult = { values: { items: unknown[]; customer: string }; fields: Record<string, string>; message: string | null };
+async function resultOf(res: unknown): Promise<{ status: number; body: FormResult }> {
+  // Actions answer data(...) objects (single fetch) or Responses (redirects).
+  if (res instanceof Response) return { status: res.status, body: (await res.json()) as FormResult };
+  const d = res as { data: FormResult; init?: { status?: number } };
+  return { status: d.init?.status ?? 200, body: d.data };
+}
+
+const args = (request: Request, params: Record<string, string> = {}) => ({ request, params, context: {} });
+
+describe("the order form", () => {
+  it("creates an order from the customer's e-mail (no JavaScript) and says so in a toast", async () => {
+    const { cookie, customer, user } = await signedIn();
+    const res = await formRoute.action(
+      args(
+        formRequest(cookie, "/orders/new", {
+          intent: "save",
+          customer: customer.email.toUpperCase(),
+          status: "Pending",
+          tax: "18",
+          "items[0].name": "Notebook",
+          "items[0].quantity": "abc",
+          "items[0].price": "120.50",
+          "items[1].name": "Pen",
+          "items[1].quantity": "3",
+          "items[1].price": "10",
+        }),
+      ),
+    );
+    expect(res).toBeInstanceOf(Response);
+    const r = res as Response;
+    expect(r.status).toBe(302);
+    expect(r.headers.get("Location")).toBe("/orders");
+    expect(await flashOf(r)).toEqual({ kind: "toast", type: "success", message: "Order created successfully" });
+    const order = await db().order.findFirstOrThrow({ where: { userId: user.id }, include: { items: { orderBy: { position: "asc" } } } });
+    expect(order.items.map((i) => [i.name, i.quantity, i.pricePaise])).toEqual([["Notebook", 1, 12_050], ["Pen", 3, 1_000]]);
+    expect(order.amountPaise).toBe(15_050);
+    expect(order.taxPaise).toBe(1_800);
+  });
+
+  it("answers 'Please select a customer' and 'Please fill in all item names'", async () => {
+    const { cookie } = await signedIn();
+    const none = await resultOf(await formRoute.action(args(formRequest(cookie, "/orders/new", { intent: "save", "items[0].name": "A", "items[0].quantity": "1", "items[0].price": "1" }))));
+    expect(none.status).toBe(400);
+    expect(none.body.message).toBe("Please select a customer");
+    expect(none.body.fields.customerId).toBe("Please select a customer");
+
+    const unknown = await resultOf(await formRoute.action(args(formRequest(cookie, "/orders/new", { intent: "save", customer: "nobody@example.in", "items[0].name": "A", "items[0].quantity": "1", "items[0].price": "1" }))));
+    expect(unknown.body.fields.customerId).toBe("Please select a customer");
+    expect(unknown.body.values.customer).toBe("nobody@example.in");
+
+    const { customer } = await signedIn();
+    const { cookie: c2 } = await signedIn();
+    const otherTenant = await resultOf(await formRoute.action(args(formRequest(c2, "/orders/new", { intent: "save", customerId: customer.id, "items[0].name": "A", "items[0].quantity": "1", "items[0].price": "1" }))));
+    expect(otherTenant.body.fields.customerId).toBe("Please select a customer");
+  });
+
+  it("asks for every item name", async () => {
+    const { cookie, customer } = await signedIn();
+    const res = await resultOf(
+      await formRoute.action(
+        args(formRequest(cookie, "/orders/new", { intent: "save", customerId: customer.id, "items[0].name": "A", "items[0].quantity": "1", "items[0].price": "1", "items[1].name": " ", "items[1].quantity": "1", "items[1].price": "1" })),
+      ),
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe("Please fill in all item names");
+    expect(res.body.fields["items.1.name"]).toBe("Please fill in all item names");
+  });
+
+  it("adds and removes rows without JavaScript, keeping at least one", async () => {
+    const { cookie, customer } = await signedIn();
+    const added = await resultOf(await formRoute.action(args(formRequest(cookie, "/orders/new", { intent: "add-item", customer: customer.email, "items[0].name": "A", "items[0].quantity": "2", "items[0].price": "5" }))));
+    expect(added.body.values.items).toEqual([
+      { name: "A", description: "", quantity: "2", price: "5" },
+      { name: "", description: "", quantity: "1", price: "0" },
+    ]);
+    expect(added.body.values.customer).toBe(customer.email);
+    const removed = await resultOf(await formRoute.action(args(formRequest(cookie, "/orders/new", { intent: "remove-item:0", "items[0].name": "A", "items[0].quantity": "2", "items[0].price": "5" }))));
+    expect(removed.body.values.items).toHaveLength(1);
+  });
+
+  it("updates an order, keeps its customer, and toasts 'Order updated successfully'", async () => {
+    const { cookie, customer, user } = await signedIn();
+    const order = await createOrder(user.id, OrderSchema.parse({ customerId: customer.id, items: [{ name: "Mug", quantity: 1, price: 250 }] }));
+    const loaded = (await formRoute.loader(args(new Request(`${BASE}/orders/edit/${order._id}`, { headers: { Cookie: cookie } }), { id: order._id }))) as { values: { items: unknown[] } };
+    expect(loaded.values.items).toEqual([{ name: "Mug", description: "", quantity: "1", price: "250" }]);
+    const res = await formRoute.action(
+      args(
+        formRequest(cookie, `/orders/edit/${order._id}`, { intent: "save", customerId: newId(), status: "Completed", tax: "45", "items[0].name": "Mug", "items[0].quantity": "4", "items[0].price": "250" }),
+        { id: order._id },
+      ),
+    );
+    expect(await flashOf(res as Response)).toEqual({ kind: "toast", type: "success", message: "Order updated successfully" });
+    const after = await getOrder(user.id, order._id);
+    expect(after).toMatchObject({ customerId: customer.id, status: "Completed", amount: 1000, tax: 45 });
+    const c = await db().customer.findUniqueOrThrow({ where: { id: customer.id } });
+    expect(c.totalSpendPaise).toBe(104_500);
+  });
+
+  it("another tenant's order cannot be loaded or saved", async () => {
+    const alice = await signedIn();
+    const bob = await signedIn();
+    const order = await createOrder(alice.user.id, OrderSchema.parse({ customerId: alice.customer.id, items: [{ name: "Mug", quantity: 1, price: 250 }] }));
+    const loaded = await formRoute.loader(args(new Request(`${BASE}/orders/edit/${order._id}`, { headers: { Cookie: bob.cookie } }), { id: order._id }));
+    expect((loaded as { data: { values: null } }).data.values).toBeNull();
+    const saved = await resultOf(await formRoute.action(args(formRequest(bob.cookie, `/orders/edit/${order._id}`, { intent: "save", "items[0].name": "X", "items[0].quantity": "1", "items[0].price": "1" }), { id: order._id })));
+    expect(saved.status).toBe(404);
+    expect(saved.body.message).toBe("Failed to save order: Order not found");
+    const detail = await detailRoute.loader(args(new Request(`${BASE}/orders/${order._id}`, { headers: { Cookie: bob.cookie } }), { id: order._id }));
+    expect((detail as { data: { order: null } }).data.order).toBeNull();
+  });
+
+  it("redirects to /login without a session", async () => {
+    await expect(formRoute.loader(args(new Request(`${BASE}/orders/new`)))).rejects.toMatchObject({ status: 302 });
+  });
+});
+
+describe("the order list", () => {
+  it("deletes with a toast, and says 'Delete failed: …' for an order that is not there", async () => {
+    const { cookie, customer, user } = await signedIn();
+    const order = await createOrder(user.id, OrderSchema.parse({ customerId: customer.id, items: [{ name: "Mug", quantity: 1, price: 250 }] }));
+    const res = (await listRoute.action(args(formRequest(cookie, "/orders?q=rohan", { intent: "delete", id: order._id })))) as Response;
+    expect(res.headers.get("Location")).toBe("/orders?q=rohan");
+    expect(await flashOf(res)).toMatchObject({ type: "success", message: "Order deleted successfully" });
+    const again = (await listRoute.action(args(formRequest(cookie, "/orders", { intent: "delete", id: order._id })))) as Response;
+    expect(await flashOf(again)).toMatchObject({ type: "error", message: "Delete failed: Order not found" });
+    const c = await db().customer.findUniqueOrThrow({ where: { id: customer.id } });
+    expect([c.totalSpendPaise, c.visits]).toEqual([0, 0]);
+  });
+
+  it("lists a page with the total and searches", async () => {
+    const { cookie, customer, user } = await signedIn();
+    for (let i = 0; i < 3; i++) await createOrder(user.id, OrderSchema.parse({ customerId: customer.id, items: [{ name: "Mug", quantity: 1, price: 250 }] }));
+    const page = await listRoute.loader(args(new Request(`${BASE}/orders?q=verma`, { headers: { Cookie: cookie } })));
+    expect(page.page.total).toBe(3);
+    expect(page.page.start).toBe(1);
+    const none = await listRoute.loader(args(new Request(`${BASE}/orders?q=nobody&cursor=bad`, { headers: { Cookie: cookie } })));
+    expect(none.page.orders).toEqual([]);
+  });
+
+  it("the customer picker finds the signed-in user's customers only", async () => {
+    const alice = await signedIn();
+    const bob = await signedIn();
+    const found = await optionsRoute.loader(args(new Request(`${BASE}/orders/customer-options?q=rohan`, { headers: { Cookie: alice.cookie } })));
+    const customers = (found as unknown as { data: { customers: { _id: string }[] } }).data.customers;
+    expect(customers.map((c) => c._id)).toEqual([alice.customer.id]);
+    expect(customers.map((c) => c._id)).not.toContain(bob.customer.id);
+  });
+});

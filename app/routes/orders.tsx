@@ -1,0 +1,236 @@
+// /orders (spec §2): the order list, searchable by customer name or order id, paged on the server,
+// with a confirmed delete.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
+import { ChevronLeft, ChevronRight, Eye, Pencil, Plus, Search, ShoppingCart, Trash2 } from "lucide-react";
+import { useEffect, useRef } from "react";
+import { ConfirmDialog } from "~/components/confirm-dialog";
+import { OrderStatusChip } from "~/components/order-status-chip";
+import { ApiError } from "~/lib/api.server";
+import { BRAND } from "~/lib/brand";
+import { formatShortDate } from "~/lib/dates";
+import { isId } from "~/lib/id";
+import { formatRupees } from "~/lib/money";
+import { customerName, shortOrderId } from "~/lib/orders";
+import { requireUser } from "~/services/auth.server";
+import { deleteOrder, listOrders } from "~/services/orders.server";
+import { redirectWithFlash } from "~/services/session.server";
+
+export const meta: MetaFunction = () => [{ title: `Orders · ${BRAND}` }];
+
+const PAGE_SIZE = 50;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const url = new URL(request.url);
+  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 200);
+  const cursor = url.searchParams.get("cursor") ?? undefined;
+  const before = url.searchParams.get("before") ?? undefined;
+  const page = await listOrders(user.id, {
+    q,
+    limit: PAGE_SIZE,
+    cursor: cursor && isId(cursor) ? cursor : undefined,
+    before: !cursor && before && isId(before) ? before : undefined,
+  });
+  return { q, page };
+}
+
+/** Where to go after an action: the list as it was, without the dialog's parameter. */
+function listAddress(request: Request) {
+  const url = new URL(request.url);
+  const next = new URLSearchParams();
+  for (const key of ["q", "cursor", "before"]) {
+    const v = url.searchParams.get(key);
+    if (v) next.set(key, v);
+  }
+  const s = next.toString();
+  return s ? `/orders?${s}` : "/orders";
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const form = await request.formData();
+  const back = listAddress(request);
+  if (form.get("intent") !== "delete") {
+    return redirectWithFlash(request, back, { kind: "toast", type: "error", message: "Failed to delete order. Please try again." });
+  }
+  try {
+    await deleteOrder(user.id, String(form.get("id") ?? ""));
+  } catch (error) {
+    if (error instanceof ApiError) {
+      return redirectWithFlash(request, back, { kind: "toast", type: "error", message: `Delete failed: ${error.message}` });
+    }
+    console.error(error);
+    return redirectWithFlash(request, back, { kind: "toast", type: "error", message: "Failed to delete order. Please try again." });
+  }
+  return redirectWithFlash(request, back, { kind: "toast", type: "success", message: "Order deleted successfully" });
+}
+
+export default function Orders() {
+  const { q, page } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const submit = useSubmit();
+  const navigation = useNavigation();
+  const searchRef = useRef<HTMLInputElement>(null);
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  useEffect(() => () => clearTimeout(timer.current), []);
+  useEffect(() => {
+    if (searchRef.current && document.activeElement !== searchRef.current) searchRef.current.value = q;
+  }, [q]);
+
+  const href = (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(changes)) {
+      if (v === null) next.delete(k);
+      else next.set(k, v);
+    }
+    const s = next.toString();
+    return s ? `/orders?${s}` : "/orders";
+  };
+  const deleting = params.get("delete");
+  const deletingOrder = page.orders.find((o) => o._id === deleting);
+  const end = page.start ? page.start + page.orders.length - 1 : 0;
+  const searching = navigation.state === "loading" && navigation.location.pathname === "/orders";
+
+  return (
+    <div className="mx-auto max-w-6xl space-y-4">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h2 className="text-2xl font-bold text-slate-900">Orders</h2>
+          <p className="text-slate-600">Track and manage your customers&apos; orders</p>
+        </div>
+        <Link to="/orders/new" className="btn-primary">
+          <Plus className="h-4 w-4" aria-hidden="true" /> Create Order
+        </Link>
+      </div>
+
+      <section className="card">
+        <Form method="get" role="search" className="flex gap-2 border-b border-slate-100 p-4">
+          <label htmlFor="order-search" className="sr-only">Search orders</label>
+          <div className="relative flex-1">
+            <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-400" aria-hidden="true" />
+            <input
+              ref={searchRef}
+              id="order-search"
+              type="search"
+              name="q"
+              defaultValue={q}
+              placeholder="Search by customer name or order ID"
+              className="input pl-9"
+              onChange={(e) => {
+                const form = e.currentTarget.form;
+                clearTimeout(timer.current);
+                timer.current = setTimeout(() => submit(form, { replace: true }), 300);
+              }}
+            />
+          </div>
+          <button type="submit" className="btn-secondary">Search</button>
+        </Form>
+
+        <div className={`overflow-x-auto ${searching ? "opacity-60" : ""}`}>
+          <table className="min-w-full text-sm">
+            <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
+              <tr>
+                <th scope="col" className="px-4 py-3">Order ID</th>
+                <th scope="col" className="px-4 py-3">Customer</th>
+                <th scope="col" className="px-4 py-3 text-right">Amount</th>
+                <th scope="col" className="px-4 py-3">Status</th>
+                <th scope="col" className="hidden px-4 py-3 sm:table-cell">Date</th>
+                <th scope="col" className="px-4 py-3 text-right">Actions</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {page.orders.length === 0 ? (
+                <tr>
+                  <td colSpan={6} className="px-4 py-14 text-center">
+                    <ShoppingCart className="mx-auto mb-2 h-8 w-8 text-slate-300" aria-hidden="true" />
+                    <p className="font-medium text-slate-700">No orders found</p>
+                  </td>
+                </tr>
+              ) : (
+                page.orders.map((o) => (
+                  <tr key={o._id} data-testid="order-row" className="hover:bg-slate-50">
+                    <td className="px-4 py-3 font-mono">
+                      <Link to={`/orders/${o._id}`} className="font-medium text-primary hover:underline" title={o._id}>
+                        #{shortOrderId(o._id)}
+                      </Link>
+                    </td>
+                    <td className="px-4 py-3">
+                      <div className="font-medium text-slate-900">{customerName(o.customer)}</div>
+                      <div className="hidden text-xs text-slate-500 md:block">{o.customer?.email || "No Email"}</div>
+                    </td>
+                    <td className="px-4 py-3 text-right tabular-nums">{formatRupees(o.amount)}</td>
+                    <td className="px-4 py-3"><OrderStatusChip status={o.status} /></td>
+                    <td className="hidden whitespace-nowrap px-4 py-3 text-slate-600 sm:table-cell">{formatShortDate(o.createdAt)}</td>
+                    <td className="px-4 py-3">
+                      <div className="flex justify-end gap-1">
+                        <Link to={`/orders/${o._id}`} className="btn-ghost" aria-label={`View order ${shortOrderId(o._id)}`} title="View">
+                          <Eye className="h-4 w-4" aria-hidden="true" />
+                        </Link>
+                        <Link to={`/orders/edit/${o._id}`} className="btn-ghost" aria-label={`Edit order ${shortOrderId(o._id)}`} title="Edit">
+                          <Pencil className="h-4 w-4" aria-hidden="true" />
+                        </Link>
+                        <Link
+                          to={href({ delete: o._id })}
+                          preventScrollReset
+                          className="btn-ghost text-red-600 hover:bg-red-50"
+                          aria-label={`Delete order ${shortOrderId(o._id)}`}
+                          title="Delete"
+                        >
+                          <Trash2 className="h-4 w-4" aria-hidden="true" />
+                        </Link>
+                      </div>
+                    </td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+
+        <nav aria-label="Pages" className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 px-4 py-3 text-sm text-slate-600">
+          <p data-testid="order-range">
+            {page.total === 0
+              ? "0 orders"
+              : `Showing ${page.start.toLocaleString("en-IN")}–${end.toLocaleString("en-IN")} of ${page.total.toLocaleString("en-IN")} ${page.total === 1 ? "order" : "orders"}`}
+          </p>
+          <div className="flex gap-2">
+            {page.prevCursor ? (
+              <Link to={href({ before: page.prevCursor, cursor: null, delete: null })} className="btn-secondary" rel="prev">
+                <ChevronLeft className="h-4 w-4" aria-hidden="true" /> Previous
+              </Link>
+            ) : (
+              <span className="btn-secondary pointer-events-none opacity-50" aria-disabled="true">
+                <ChevronLeft className="h-4 w-4" aria-hidden="true" /> Previous
+              </span>
+            )}
+            {page.nextCursor ? (
+              <Link to={href({ cursor: page.nextCursor, before: null, delete: null })} className="btn-secondary" rel="next">
+                Next <ChevronRight className="h-4 w-4" aria-hidden="true" />
+              </Link>
+            ) : (
+              <span className="btn-secondary pointer-events-none opacity-50" aria-disabled="true">
+                Next <ChevronRight className="h-4 w-4" aria-hidden="true" />
+              </span>
+            )}
+          </div>
+        </nav>
+      </section>
+
+      <ConfirmDialog
+        open={Boolean(deleting)}
+        title="Delete Order"
+        message={
+          <>
+            Are you sure you want to delete order{" "}
+            <strong className="font-mono">#{shortOrderId(deleting ?? "")}</strong>
+            {deletingOrder ? <> for {customerName(deletingOrder.customer)}</> : null}? This action cannot be undone.
+          </>
+        }
+        cancelHref={href({ delete: null })}
+        action={href({ delete: null })}
+        fields={{ intent: "delete", id: deleting ?? "" }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,131 @@
+// /segments/{id}: name, created date, description, audience size, the conditions as formatted
+// JSON, the first 10 customers with view links, and Edit Segment / Create Campaign.
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { ArrowLeft, Eye, Megaphone, Pencil } from "lucide-react";
+import { ApiError } from "~/lib/api.server";
+import { BRAND } from "~/lib/brand";
+import { formatLongDate } from "~/lib/dates";
+import { formatRupees } from "~/lib/money";
+import { describeTree, segmentChipClass } from "~/lib/segments";
+import { requireUser } from "~/services/auth.server";
+import { segmentOverview } from "~/services/segments.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.segment.name ?? "Segment"} · ${BRAND}` },
+];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  try {
+    const { segment, count, customers } = await segmentOverview(user.id, params.id ?? "");
+    const { tree, ...rest } = segment;
+    return { segment: { ...rest, summary: describeTree(tree) }, count, customers };
+  } catch (error) {
+    if (error instanceof ApiError) throw data("Failed to load segment data. Please try again.", { status: error.status });
+    throw error;
+  }
+}
+
+export default function SegmentDetail() {
+  const { segment, count, customers } = useLoaderData<typeof loader>();
+  return (
+    <div className="mx-auto max-w-5xl space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div className="flex min-w-0 items-center gap-2">
+          <Link to="/segments" className="btn-ghost" aria-label="Back to Segments">
+            <ArrowLeft className="h-5 w-5" />
+          </Link>
+          <h2 className="truncate text-2xl font-bold text-slate-900">{segment.name}</h2>
+          <span className={`hidden rounded-full px-2.5 py-0.5 text-xs font-medium sm:inline ${segmentChipClass(segment.name)}`}>Segment</span>
+        </div>
+        <div className="flex gap-2">
+          <Link to={`/segments/edit/${segment.id}`} className="btn-secondary">
+            <Pencil className="h-4 w-4" aria-hidden="true" /> Edit Segment
+          </Link>
+          <Link to={`/campaigns/new?segmentId=${segment.id}`} className="btn-primary">
+            <Megaphone className="h-4 w-4" aria-hidden="true" /> Create Campaign
+          </Link>
+        </div>
+      </div>
+
+      <section className="card grid gap-4 p-5 sm:grid-cols-3" aria-label="Segment details">
+        <div>
+          <p className="text-xs uppercase tracking-wide text-slate-500">Created</p>
+          <p className="font-medium text-slate-800">{formatLongDate(segment.createdAt)}</p>
+        </div>
+        <div>
+          <p className="text-xs uppercase tracking-wide text-slate-500">Audience Size</p>
+          <p className="text-2xl font-bold text-primary" data-testid="audience-size">{count.toLocaleString("en-IN")}</p>
+        </div>
+        <div className="sm:col-span-3">
+          <p className="text-xs uppercase tracking-wide text-slate-500">Description</p>
+          <p className="text-slate-700">{segment.description || "No description"}</p>
+        </div>
+      </section>
+
+      <section className="card p-5" aria-labelledby="conditions-title">
+        <h3 id="conditions-title" className="font-semibold text-slate-900">Query Conditions</h3>
+        <p className="mt-1 text-sm text-slate-600">{segment.summary}</p>
+        <pre className="mt-3 overflow-x-auto rounded-lg bg-slate-900 p-4 text-xs leading-relaxed text-slate-100" data-testid="conditions-json">
+          {JSON.stringify(segment.conditions, null, 2)}
+        </pre>
+      </section>
+
+      <section className="card" aria-labelledby="audience-title">
+        <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-100 px-5 py-4">
+          <h3 id="audience-title" className="font-semibold text-slate-900">Audience</h3>
+          <p className="text-sm text-slate-500" data-testid="audience-note">
+            Showing {customers.length.toLocaleString("en-IN")} of {count.toLocaleString("en-IN")}
+          </p>
+        </div>
+        {customers.length === 0 ? (
+          <p className="px-5 py-10 text-center text-sm text-slate-500">No customers match this segment yet.</p>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="w-full min-w-[560px] text-left text-sm">
+              <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+                <tr>
+                  <th scope="col" className="px-4 py-3 font-medium">Customer</th>
+                  <th scope="col" className="px-4 py-3 font-medium">Contact</th>
+                  <th scope="col" className="px-4 py-3 font-medium">Total Spend</th>
+                  <th scope="col" className="px-4 py-3 text-right font-medium">Actions</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {customers.map((c) => {
+                  const name = `${c.firstName} ${c.lastName}`.trim() || "Unknown Customer";
+                  return (
+                    <tr key={c.id} data-testid="audience-row">
+                      <td className="px-4 py-3 font-medium text-slate-800">{name}</td>
+                      <td className="px-4 py-3">
+                        <p className="text-slate-700">{c.email || "No email provided"}</p>
+                        <p className="text-xs text-slate-500">{c.phone || "No phone provided"}</p>
+                      </td>
+                      <td className="px-4 py-3 text-slate-700">{formatRupees(c.totalSpend)}</td>
+                      <td className="px-4 py-3 text-right">
+                        <Link to={`/customers/${c.id}`} className="btn-ghost" aria-label={`View ${name}`} title="View customer">
+                          <Eye className="h-4 w-4" />
+                        </Link>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <div className="card mx-auto max-w-lg p-6 text-center">
+      <p className="font-semibold text-slate-900">Failed to load segment data. Please try again.</p>
+      <Link to="/segments" className="btn-secondary mt-4">Back</Link>
+    </div>
+  );
+}

@@ -1,0 +1,259 @@
+// /segments: Customer Segments (spec §2): four stat cards, the searchable and sortable table, the
+// empty state, and delete with a confirmation that works with and without JavaScript.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, isRouteErrorResponse, useActionData, useLoaderData, useRouteError, useSearchParams, useSubmit } from "@remix-run/react";
+import { ArrowDownWideNarrow, ArrowUpNarrowWide, Eye, Megaphone, Pencil, Plus, Search, Target, Trash2, Users } from "lucide-react";
+import { useEffect, useRef } from "react";
+import { toast } from "sonner";
+import { z } from "zod";
+import { ConfirmDialog } from "~/components/confirm-dialog";
+import { ApiError } from "~/lib/api.server";
+import { BRAND } from "~/lib/brand";
+import { formatShortDate } from "~/lib/dates";
+import { segmentChipClass } from "~/lib/segments";
+import { requireUser } from "~/services/auth.server";
+import { redirectWithFlash } from "~/services/session.server";
+import { deleteSegment, listSegments, segmentStats } from "~/services/segments.server";
+
+export const meta: MetaFunction = () => [{ title: `Customer Segments · ${BRAND}` }];
+
+const QuerySchema = z.object({
+  q: z.string().trim().max(200).catch(""),
+  sort: z.enum(["date", "name", "size"]).catch("date"),
+  dir: z.enum(["asc", "desc"]).optional().catch(undefined),
+});
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const query = QuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const dir = query.dir ?? (query.sort === "name" ? "asc" : "desc");
+  const [segments, all] = await Promise.all([
+    listSegments(user.id, { q: query.q, sort: query.sort, dir }),
+    query.q ? listSegments(user.id) : null,
+  ]);
+  const stats = await segmentStats(user.id, all ?? segments);
+  return { segments, stats, q: query.q, sort: query.sort, dir };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const form = await request.formData();
+  const id = String(form.get("id") ?? "");
+  if (form.get("intent") !== "delete") return data({ message: "Unknown action" }, { status: 400 });
+  try {
+    await deleteSegment(user.id, id);
+  } catch (error) {
+    if (error instanceof ApiError) return data({ message: `Delete failed: ${error.message}` }, { status: error.status });
+    return data({ message: "Failed to delete segment. Please try again." }, { status: 500 });
+  }
+  const back = new URL(request.url);
+  back.searchParams.delete("delete");
+  back.searchParams.delete("index");
+  return redirectWithFlash(request, `/segments${back.search}`, {
+    kind: "toast",
+    type: "success",
+    message: "Segment deleted successfully",
+  });
+}
+
+const SORTS = [
+  { value: "date", label: "Date created" },
+  { value: "name", label: "Name" },
+  { value: "size", label: "Audience size" },
+] as const;
+
+function StatCard({ label, value, icon: Icon }: { label: string; value: string; icon: typeof Target }) {
+  return (
+    <div className="card flex items-center gap-4 p-4">
+      <div className="flex h-11 w-11 shrink-0 items-center justify-center rounded-lg bg-primary-light text-primary">
+        <Icon className="h-5 w-5" aria-hidden="true" />
+      </div>
+      <div className="min-w-0">
+        <p className="text-sm text-slate-500">{label}</p>
+        <p className="text-2xl font-semibold text-slate-900" data-testid={`stat-${label}`}>{value}</p>
+      </div>
+    </div>
+  );
+}
+
+export default function Segments() {
+  const { segments, stats, q, sort, dir } = useLoaderData<typeof loader>();
+  const failure = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  const submit = useSubmit();
+  const searchForm = useRef<HTMLFormElement>(null);
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  const deleting = segments.find((s) => s.id === params.get("delete"));
+
+  useEffect(() => {
+    if (failure?.message) toast.error(failure.message);
+  }, [failure]);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const withParams = (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(changes)) {
+      if (v === null) next.delete(k);
+      else next.set(k, v);
+    }
+    const s = next.toString();
+    return s ? `?${s}` : "?";
+  };
+  const submitSearch = (delay: number) => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      if (searchForm.current) submit(searchForm.current, { replace: true, preventScrollReset: true });
+    }, delay);
+  };
+  const number = (n: number) => n.toLocaleString("en-IN");
+
+  return (
+    <div className="mx-auto max-w-6xl space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h2 className="text-2xl font-bold text-slate-900">Customer Segments</h2>
+          <p className="text-slate-600">Group customers by spend, visits and activity, and target them with campaigns.</p>
+        </div>
+        <Link to="/segments/new" className="btn-primary">
+          <Plus className="h-4 w-4" aria-hidden="true" /> Create Segment
+        </Link>
+      </div>
+
+      <section aria-label="Segment statistics" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <StatCard label="Total Segments" value={number(stats.totalSegments)} icon={Target} />
+        <StatCard label="Total Audience" value={number(stats.totalAudience)} icon={Users} />
+        <StatCard label="Avg. Segment Size" value={number(stats.avgSegmentSize)} icon={Users} />
+        <StatCard label="Campaigns Created" value={number(stats.campaignsCreated)} icon={Megaphone} />
+      </section>
+
+      <section className="card" aria-label="Segments">
+        <Form
+          ref={searchForm}
+          method="get"
+          role="search"
+          className="flex flex-wrap items-center gap-2 border-b border-slate-100 p-4"
+          onChange={(e) => submitSearch((e.target as HTMLElement).getAttribute("name") === "q" ? 300 : 0)}
+        >
+          <div className="relative min-w-48 flex-1">
+            <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-400" aria-hidden="true" />
+            <input
+              type="search"
+              name="q"
+              defaultValue={q}
+              placeholder="Search segments by name"
+              aria-label="Search segments by name"
+              className="input pl-9"
+            />
+          </div>
+          <label className="flex items-center gap-2 text-sm text-slate-600">
+            <span>Sort by</span>
+            <select name="sort" defaultValue={sort} className="input w-auto" aria-label="Sort by">
+              {SORTS.map((s) => (
+                <option key={s.value} value={s.value}>{s.label}</option>
+              ))}
+            </select>
+          </label>
+          <input type="hidden" name="dir" value={dir} />
+          <Link
+            to={withParams({ dir: dir === "asc" ? "desc" : "asc", delete: null })}
+            replace
+            preventScrollReset
+            className="btn-ghost"
+            aria-label={dir === "asc" ? "Sorted ascending, switch to descending" : "Sorted descending, switch to ascending"}
+            title={dir === "asc" ? "Ascending" : "Descending"}
+          >
+            {dir === "asc" ? <ArrowUpNarrowWide className="h-4 w-4" /> : <ArrowDownWideNarrow className="h-4 w-4" />}
+          </Link>
+          <noscript>
+            <button type="submit" className="btn-secondary">Apply</button>
+          </noscript>
+        </Form>
+
+        {segments.length === 0 ? (
+          <div className="px-6 py-14 text-center">
+            <Target className="mx-auto h-10 w-10 text-slate-300" aria-hidden="true" />
+            {q ? (
+              <>
+                <p className="mt-3 font-semibold text-slate-800">No segments match "{q}"</p>
+                <p className="mt-1 text-sm text-slate-500">Try another name, or clear the search.</p>
+                <Link to="/segments" className="btn-secondary mt-4">Clear search</Link>
+              </>
+            ) : (
+              <>
+                <p className="mt-3 font-semibold text-slate-800">No segments yet</p>
+                <p className="mt-1 text-sm text-slate-500">Create your first segment to group customers by spend, visits and activity.</p>
+                <Link to="/segments/new" className="btn-primary mt-4">
+                  <Plus className="h-4 w-4" aria-hidden="true" /> Create Segment
+                </Link>
+              </>
+            )}
+          </div>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="w-full min-w-[640px] text-left text-sm">
+              <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+                <tr>
+                  <th scope="col" className="px-4 py-3 font-medium">Segment Name</th>
+                  <th scope="col" className="px-4 py-3 font-medium">Audience Size</th>
+                  <th scope="col" className="px-4 py-3 font-medium">Created</th>
+                  <th scope="col" className="px-4 py-3 text-right font-medium">Actions</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {segments.map((s) => (
+                  <tr key={s.id} data-testid="segment-row" className="hover:bg-slate-50/60">
+                    <td className="px-4 py-3">
+                      <Link to={`/segments/${s.id}`} className={`inline-flex max-w-xs items-center truncate rounded-full px-3 py-1 text-sm font-medium ${segmentChipClass(s.name)}`}>
+                        {s.name}
+                      </Link>
+                      {s.description ? <p className="mt-1 max-w-md truncate text-xs text-slate-500">{s.description}</p> : null}
+                    </td>
+                    <td className="px-4 py-3 font-medium text-slate-800">{number(s.customerCount)} customers</td>
+                    <td className="px-4 py-3 text-slate-600">{formatShortDate(s.createdAt)}</td>
+                    <td className="px-4 py-3">
+                      <div className="flex justify-end gap-1">
+                        <Link to={`/segments/${s.id}`} className="btn-ghost" aria-label={`View ${s.name}`} title="View">
+                          <Eye className="h-4 w-4" />
+                        </Link>
+                        <Link to={`/segments/edit/${s.id}`} className="btn-ghost" aria-label={`Edit ${s.name}`} title="Edit">
+                          <Pencil className="h-4 w-4" />
+                        </Link>
+                        <Link to={`/campaigns/new?segmentId=${s.id}`} className="btn-ghost" aria-label={`Create campaign for ${s.name}`} title="Create campaign">
+                          <Megaphone className="h-4 w-4" />
+                        </Link>
+                        <Link to={withParams({ delete: s.id })} preventScrollReset className="btn-ghost text-red-600 hover:bg-red-50" aria-label={`Delete ${s.name}`} title="Delete">
+                          <Trash2 className="h-4 w-4" />
+                        </Link>
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      <ConfirmDialog
+        open={Boolean(deleting)}
+        title="Delete Segment"
+        message={<>Are you sure you want to delete the segment &ldquo;{deleting?.name}&rdquo;? This action cannot be undone.</>}
+        cancelHref={withParams({ delete: null })}
+        action={`/segments${withParams({ delete: null })}`}
+        fields={{ intent: "delete", id: deleting?.id ?? "" }}
+      />
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  return (
+    <div className="card mx-auto max-w-lg p-6 text-center">
+      <p className="font-semibold text-slate-900">Failed to load segments.</p>
+      {isRouteErrorResponse(error) ? <p className="mt-1 text-sm text-slate-500">{String(error.data ?? "")}</p> : null}
+      <Link to="/segments" reloadDocument className="btn-secondary mt-4">Try again</Link>
+    </div>
+  );
+}

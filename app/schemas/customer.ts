@@ -1,0 +1,90 @@
+import { z } from "zod";
+
+// The customer form of spec §5 and the /api payload of spec §7: firstName, lastName and email are
+// required; phone, address, company and notes are optional. One schema for the form (server and
+// live validation in the browser), /api and the CSV import.
+export const CUSTOMER_MESSAGES = {
+  firstName: "First name is required",
+  lastName: "Last name is required",
+  email: "Email is required",
+  emailInvalid: "Enter a valid email address",
+  duplicateEmail: "A customer with this email already exists",
+  totalSpend: "Total spend must be a number of rupees, 0 or more",
+  visits: "Visits must be a whole number, 0 or more",
+  lastActive: "Last active must be a date like 2024-05-31",
+} as const;
+
+export const CUSTOMER_FIELDS = ["firstName", "lastName", "email", "phone", "address", "company", "notes"] as const;
+export type CustomerField = (typeof CUSTOMER_FIELDS)[number];
+
+const optionalText = (label: string, max: number) =>
+  z
+    .string({ message: `${label} must be text` })
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`)
+    .default("");
+
+const requiredText = (message: string, label: string, max: number) =>
+  z
+    .string({ message })
+    .trim()
+    .min(1, message)
+    .max(max, `${label} must be at most ${max} characters`);
+
+/** The seven fields a person types. */
+export const CustomerFormSchema = z.object({
+  firstName: requiredText(CUSTOMER_MESSAGES.firstName, "First name", 100),
+  lastName: requiredText(CUSTOMER_MESSAGES.lastName, "Last name", 100),
+  email: z
+    .string({ message: CUSTOMER_MESSAGES.email })
+    .trim()
+    .min(1, CUSTOMER_MESSAGES.email)
+    .max(254, "Email must be at most 254 characters")
+    .pipe(z.email(CUSTOMER_MESSAGES.emailInvalid))
+    .transform((e) => e.toLowerCase()),
+  phone: optionalText("Phone", 40),
+  address: optionalText("Address", 500),
+  company: optionalText("Company", 200),
+  notes: optionalText("Notes", 5000),
+});
+
+const MAX_SPEND_RUPEES = 10_000_000_000;
+
+/** Starting values a program or an import may give (orders keep them up to date afterwards). */
+export const CustomerStartingValuesSchema = z.object({
+  totalSpend: z
+    .number({ message: CUSTOMER_MESSAGES.totalSpend })
+    .finite(CUSTOMER_MESSAGES.totalSpend)
+    .min(0, CUSTOMER_MESSAGES.totalSpend)
+    .max(MAX_SPEND_RUPEES, CUSTOMER_MESSAGES.totalSpend)
+    .optional(),
+  visits: z
+    .number({ message: CUSTOMER_MESSAGES.visits })
+    .int(CUSTOMER_MESSAGES.visits)
+    .min(0, CUSTOMER_MESSAGES.visits)
+    .max(1_000_000_000, CUSTOMER_MESSAGES.visits)
+    .optional(),
+  lastActive: z
+    .union([z.string(), z.null()], { message: CUSTOMER_MESSAGES.lastActive })
+    .transform((v, ctx) => {
+      if (v === null || v.trim() === "") return null;
+      const d = new Date(v.trim());
+      if (Number.isNaN(d.getTime())) {
+        ctx.addIssue({ code: "custom", message: CUSTOMER_MESSAGES.lastActive });
+        return z.NEVER;
+      }
+      return d;
+    })
+    .optional(),
+});
+
+/** POST /api/customers and PUT /api/customers/{id}. */
+export const CustomerApiSchema = CustomerFormSchema.extend(CustomerStartingValuesSchema.shape);
+
+export type CustomerFormInput = z.infer<typeof CustomerFormSchema>;
+export type CustomerApiInput = z.infer<typeof CustomerApiSchema>;
+
+/** The form's text values, read from a submitted form. */
+export function customerFormValues(form: FormData): Record<CustomerField, string> {
+  return Object.fromEntries(CUSTOMER_FIELDS.map((k) => [k, String(form.get(k) ?? "")])) as Record<CustomerField, string>;
+}

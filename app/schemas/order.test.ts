@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { fieldErrors } from "~/lib/api.server";
+import { ORDER_MESSAGES, OrderSchema, OrderUpdateSchema, orderFormPayload, orderFormValues } from "~/schemas/order";
+
+const CUSTOMER = "6741f0a2b3c4d5e6f7a8b9c0";
+const valid = { customerId: CUSTOMER, items: [{ name: "Kurta", quantity: 2, price: 499.5 }] };
+
+function errorsOf(input: unknown, schema = OrderSchema) {
+  const result = schema.safeParse(input);
+  if (result.success) return {};
+  return fieldErrors(result.error);
+}
+
+describe("order schema: the spec's messages (§5)", () => {
+  it("accepts a minimal order with the defaults", () => {
+    const order = OrderSchema.parse(valid);
+    expect(order).toEqual({
+      customerId: CUSTOMER,
+      status: "Pending",
+      notes: "",
+      tax: 0,
+      items: [{ name: "Kurta", description: "", quantity: 2, price: 499.5 }],
+    });
+  });
+
+  it("'Please select a customer' when no customer is given", () => {
+    expect(errorsOf({ ...valid, customerId: "" }).customerId).toBe("Please select a customer");
+    expect(errorsOf({ items: valid.items }).customerId).toBe("Please select a customer");
+    expect(errorsOf({ ...valid, customerId: 42 }).customerId).toBe("Please select a customer");
+  });
+
+  it("takes the customer from customerId, or from customer as an id or an object", () => {
+    expect(OrderSchema.parse({ items: valid.items, customer: CUSTOMER }).customerId).toBe(CUSTOMER);
+    expect(OrderSchema.parse({ items: valid.items, customer: { _id: CUSTOMER, firstName: "A" } }).customerId).toBe(CUSTOMER);
+    expect(OrderSchema.parse({ items: valid.items, customer: { id: CUSTOMER } }).customerId).toBe(CUSTOMER);
+  });
+
+  it("'Please fill in all item names' for a blank or missing item name", () => {
+    const errors = errorsOf({ ...valid, items: [{ name: "Kurta", quantity: 1, price: 1 }, { name: "  ", quantity: 1, price: 1 }] });
+    expect(errors["items.1.name"]).toBe("Please fill in all item names");
+    expect(errorsOf({ ...valid, items: [{ quantity: 1, price: 1 }] })["items.0.name"]).toBe("Please fill in all item names");
+  });
+
+  it("needs at least one item", () => {
+    expect(errorsOf({ ...valid, items: [] }).items).toBe(ORDER_MESSAGES.items);
+    expect(errorsOf({ customerId: CUSTOMER }).items).toBe(ORDER_MESSAGES.items);
+  });
+
+  it("quantity has a minimum of 1 and must be a whole number", () => {
+    expect(errorsOf({ ...valid, items: [{ name: "A", quantity: 0, price: 1 }] })["items.0.quantity"]).toBe("Quantity must be at least 1");
+    expect(errorsOf({ ...valid, items: [{ name: "A", quantity: 1.5, price: 1 }] })["items.0.quantity"]).toBe(ORDER_MESSAGES.quantityWhole);
+    expect(errorsOf({ ...valid, items: [{ name: "A", quantity: "lots", price: 1 }] })["items.0.quantity"]).toBe(ORDER_MESSAGES.quantityNumber);
+  });
+
+  it("price has a minimum of 0 with step 0.01", () => {
+    expect(errorsOf({ ...valid, items: [{ name: "A", quantity: 1, price: -1 }] })["items.0.price"]).toBe("Price must be 0 or more");
+    expect(errorsOf({ ...valid, items: [{ name: "A", quantity: 1, price: 1.005 }] })["items.0.price"]).toBe(ORDER_MESSAGES.priceStep);
+    expect(errorsOf({ ...valid, items: [{ name: "A", quantity: 1, price: "x" }] })["items.0.price"]).toBe(ORDER_MESSAGES.priceNumber);
+    expect(errorsOf({ ...valid, items: [{ name: "A", quantity: 1 }] })["items.0.price"]).toBe(ORDER_MESSAGES.priceNumber);
+    expect(OrderSchema.parse({ ...valid, items: [{ name: "A", quantity: 1, price: 0 }] }).items[0].price).toBe(0);
+  });
+
+  it("tax has a minimum of 0", () => {
+    expect(errorsOf({ ...valid, tax: -0.01 }).tax).toBe("Tax must be 0 or more");
+    expect(errorsOf({ ...valid, tax: "abc" }).tax).toBe(ORDER_MESSAGES.taxNumber);
+    expect(errorsOf({ ...valid, tax: 1.234 }).tax).toBe(ORDER_MESSAGES.taxStep);
+    expect(OrderSchema.parse({ ...valid, tax: "18.50" }).tax).toBe(18.5);
+  });
+
+  it("status is one of the four, in any case, Pending by default", () => {
+    expect(OrderSchema.parse({ ...valid, status: "completed" }).status).toBe("Completed");
+    expect(OrderSchema.parse({ ...valid, status: "" }).status).toBe("Pending");
+    expect(errorsOf({ ...valid, status: "Shipped" }).status).toBe(ORDER_MESSAGES.status);
+  });
+
+  it("refuses a total above one crore", () => {
+    expect(errorsOf({ ...valid, items: [{ name: "A", quantity: 100, price: 100_001 }] }).items).toBe(ORDER_MESSAGES.total);
+  });
+
+  it("refuses a body that is not an object", () => {
+    expect(OrderSchema.safeParse([]).success).toBe(false);
+    expect(OrderSchema.safeParse("order").success).toBe(false);
+  });
+
+  it("the update schema may leave the customer out", () => {
+    expect(OrderUpdateSchema.parse({ items: valid.items }).customerId).toBeUndefined();
+  });
+});
+
+describe("order form fields", () => {
+  it("reads item rows in their order and turns a non-numeric quantity into 1", () => {
+    const form = new FormData();
+    form.set("customerId", CUSTOMER);
+    form.set("status", "Processing");
+    form.set("tax", "10");
+    form.set("items[1].name", "Second");
+    form.set("items[1].quantity", "abc");
+    form.set("items[1].price", "2");
+    form.set("items[0].name", "First");
+    form.set("items[0].quantity", "3");
+    form.set("items[0].price", "1.50");
+    const values = orderFormValues(form);
+    expect(values.items.map((i) => i.name)).toEqual(["First", "Second"]);
+    const order = OrderSchema.parse(orderFormPayload(values));
+    expect(order.items[1].quantity).toBe(1);
+    expect(order.items[0]).toEqual({ name: "First", description: "", quantity: 3, price: 1.5 });
+    expect(order.status).toBe("Processing");
+    expect(order.tax).toBe(10);
+  });
+
+  it("keeps at least one row", () => {
+    expect(orderFormValues(new FormData()).items).toHaveLength(1);
+  });
+});

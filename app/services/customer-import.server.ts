@@ -1,0 +1,422 @@
+// The CSV import and export of customers, shared by the screen, /api and the CLI.
+//
+// Import streams the file through csv-parse (never held in memory), validates every row with the
+// customer schema, and stages good rows in a temporary table of its own connection. Only when
+// the whole file has parsed does one transaction upsert them on (tenant, e-mail) and index the
+// new ones for search; a malformed file is refused before anything is written. Bad rows are
+// reported with their line number and reason; good rows are kept.
+//
+// Export streams the tenant's customers (all, or those matching a search) as CSV, a page at a
+// time, so a million rows never sit in memory.
+import { Readable } from "node:stream";
+import { parse } from "csv-parse";
+import { stringify } from "csv-stringify/sync";
+import { z } from "zod";
+import { openSqlite, type Sqlite } from "~/db/sqlite.server";
+import { ApiError } from "~/lib/api.server";
+import { newId } from "~/lib/id";
+import { rupeesToPaise } from "~/lib/money";
+import { CUSTOMER_FIELDS, CUSTOMER_MESSAGES, CustomerFormSchema } from "~/schemas/customer";
+import { recordNewCustomers } from "~/services/customer-events.server";
+import { customerMatchSql, normaliseQuery } from "~/services/customers.server";
+import {
+  IMPORT_FIELDS,
+  REQUIRED_IMPORT_FIELDS,
+  guessMapping,
+  importFieldLabel,
+  type ColumnMapping,
+  type ImportField,
+} from "~/lib/customer-csv";
+
+export { guessMapping, IMPORT_FIELDS, type ColumnMapping, type ImportField };
+
+/** At most this many bad rows are listed (all are counted). */
+export const MAX_REPORTED_ERRORS = 10_000;
+const BATCH = 5000;
+
+export type ImportRowError = { line: number; email: string; reason: string };
+
+export type ImportResult = {
+  /** Data rows read (the header excluded). */
+  rows: number;
+  /** Good rows written: created + updated. */
+  imported: number;
+  created: number;
+  updated: number;
+  failed: number;
+  errors: ImportRowError[];
+  errorsTruncated: boolean;
+  mapping: ColumnMapping;
+  durationMs: number;
+};
+
+export type ImportProgress = { rows: number; bytes: number };
+
+export type ImportOptions = {
+  /** Which column (0-based) holds each field; guessed from the header when absent. */
+  mapping?: ColumnMapping;
+  onProgress?: (progress: ImportProgress) => void;
+  /** The database file (the configured one by default). */
+  file?: string;
+};
+
+const rupeesText = z
+  .string()
+  .trim()
+  .transform((v, ctx) => {
+    if (v === "") return undefined;
+    const n = Number(v.replace(/[₹,\s]/g, ""));
+    if (!Number.isFinite(n) || n < 0 || n > 10_000_000_000) {
+      ctx.addIssue({ code: "custom", message: CUSTOMER_MESSAGES.totalSpend });
+      return z.NEVER;
+    }
+    return rupeesToPaise(n);
+  });
+
+const visitsText = z
+  .string()
+  .trim()
+  .transform((v, ctx) => {
+    if (v === "") return undefined;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0 || n > 1_000_000_000) {
+      ctx.addIssue({ code: "custom", message: CUSTOMER_MESSAGES.visits });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+const dateText = z
+  .string()
+  .trim()
+  .transform((v, ctx) => {
+    if (v === "") return undefined;
+    const ms = Date.parse(v);
+    if (Number.isNaN(ms)) {
+      ctx.addIssue({ code: "custom", message: CUSTOMER_MESSAGES.lastActive });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
+/** One CSV row: the customer form's rules plus the starting values as text. */
+export const CustomerImportRowSchema = CustomerFormSchema.extend({
+  totalSpend: rupeesText.optional(),
+  visits: visitsText.optional(),
+  lastActive: dateText.optional(),
+});
+
+function refuse(message: string): ApiError {
+  return new ApiError("unprocessable", message);
+}
+
+function checkMapping(mapping: ColumnMapping, columns: number) {
+  for (const field of REQUIRED_IMPORT_FIELDS) {
+    if (mapping[field] === undefined) {
+      throw refuse(
+        `The file has no column for ${importFieldLabel(field)}. Name a header column "${field}" (or map one) and try again.`,
+      );
+    }
+  }
+  for (const [field, index] of Object.entries(mapping)) {
+    if (index !== undefined && (!Number.isInteger(index) || index < 0 || index >= columns)) {
+      throw refuse(`The column chosen for ${importFieldLabel(field as ImportField)} is not in the file.`);
+    }
+  }
+}
+
+function toInput(source: AsyncIterable<Uint8Array | string> | Readable): Readable {
+  return source instanceof Readable ? source : Readable.from(source, { objectMode: false });
+}
+
+/** Imports customers for the tenant from a CSV stream; see the module comment for the rules. */
+export async function importCustomers(
+  userId: string,
+  source: AsyncIterable<Uint8Array | string> | Readable,
+  options: ImportOptions = {},
+): Promise<ImportResult> {
+  const started = Date.now();
+  const sqlite = openSqlite(options.file);
+  try {
+    const result = await stageAndMerge(sqlite, userId, toInput(source), options);
+    if (result.created > 0) await recordNewCustomers(userId, result.created);
+    return { ...result, durationMs: Date.now() - started };
+  } finally {
+    sqlite.close();
+  }
+}
+
+async function stageAndMerge(
+  sqlite: Sqlite,
+  userId: string,
+  input: Readable,
+  options: ImportOptions,
+): Promise<Omit<ImportResult, "durationMs">> {
+  // Staged rows are appended in file order; the merge keeps the last row of each e-mail, as an
+  // upsert row by row would.
+  sqlite.exec(`CREATE TEMP TABLE IF NOT EXISTS import_rows (
+    id TEXT NOT NULL, firstName TEXT NOT NULL, lastName TEXT NOT NULL, email TEXT NOT NULL,
+    phone TEXT NOT NULL, address TEXT NOT NULL, company TEXT NOT NULL, notes TEXT NOT NULL,
+    totalSpendPaise INTEGER, visits INTEGER, lastActive INTEGER)`);
+  sqlite.exec("DELETE FROM temp.import_rows");
+  const stage = sqlite.prepare(`INSERT INTO temp.import_rows VALUES (?,?,?,?,?,?,?,?,?,?,?)`);
+  const flush = sqlite.transaction((batch: unknown[][]) => {
+    for (const row of batch) stage.run(row);
+  });
+
+  const parser = parse({
+    bom: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    info: true,
+    max_record_size: 1_000_000,
+  });
+  input.on("error", (error) => parser.destroy(error));
+  input.pipe(parser);
+
+  let mapping: ColumnMapping | undefined = options.mapping;
+  let header: string[] | undefined;
+  let rows = 0;
+  let failed = 0;
+  let staged = 0;
+  const errors: ImportRowError[] = [];
+  let batch: unknown[][] = [];
+  const fail = (line: number, email: string, reason: string) => {
+    failed += 1;
+    if (errors.length < MAX_REPORTED_ERRORS) errors.push({ line, email, reason });
+  };
+  const fields = CUSTOMER_FIELDS;
+  let lastProgress = 0;
+
+  try {
+    for await (const item of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      const record = item.record;
+      if (!header) {
+        header = record.map((h) => h.trim());
+        if (header.some((h) => h.includes("\u0000"))) throw refuse("The file is not a CSV text file.");
+        mapping ??= guessMapping(header);
+        checkMapping(mapping, header.length);
+        continue;
+      }
+      rows += 1;
+      const line = item.info.lines;
+      if (record.length === 1 && record[0].trim() === "") continue;
+      const m = mapping!;
+      const raw: Record<string, string> = {};
+      for (const field of IMPORT_FIELDS) {
+        const index = m[field];
+        if (index !== undefined) raw[field] = record[index] ?? "";
+      }
+      if (record.length !== header.length) {
+        fail(line, raw.email ?? "", `The row has ${record.length} columns; the header has ${header.length}`);
+        continue;
+      }
+      const parsed = CustomerImportRowSchema.safeParse(raw);
+      if (!parsed.success) {
+        const reasons = parsed.error.issues.map((i) => i.message);
+        fail(line, raw.email ?? "", [...new Set(reasons)].join("; "));
+        continue;
+      }
+      const v = parsed.data;
+      batch.push([
+        newId(),
+        ...fields.map((f) => v[f]),
+        v.totalSpend ?? null,
+        v.visits ?? null,
+        v.lastActive ?? null,
+      ]);
+      if (batch.length >= BATCH) {
+        flush(batch);
+        staged += batch.length;
+        batch = [];
+        if (options.onProgress && rows - lastProgress >= 10_000) {
+          lastProgress = rows;
+          options.onProgress({ rows, bytes: parser.info.bytes });
+        }
+      }
+    }
+  } catch (error) {
+    input.destroy();
+    if (error instanceof ApiError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    throw refuse(`The file is not a valid CSV file, so nothing was imported: ${message}`);
+  }
+  if (!header) throw refuse("The file is empty: it needs a header row and at least one customer.");
+  if (batch.length) {
+    flush(batch);
+    staged += batch.length;
+  }
+  options.onProgress?.({ rows, bytes: parser.info.bytes });
+
+  const merged = merge(sqlite, userId, mapping!);
+  return {
+    rows,
+    imported: staged,
+    created: merged.created,
+    updated: staged - merged.created,
+    failed,
+    errors,
+    errorsTruncated: failed > errors.length,
+    mapping: mapping!,
+  };
+}
+
+/** One transaction: upsert the staged rows, index the new ones for search. */
+function merge(sqlite: Sqlite, userId: string, mapping: ColumnMapping) {
+  const now = Date.now();
+  // On an update, only the columns the file has are changed.
+  const keep = (field: ImportField, column: string, value = `excluded."${column}"`) =>
+    mapping[field] !== undefined ? `"${column}" = ${value}` : null;
+  const sets = [
+    keep("firstName", "firstName"),
+    keep("lastName", "lastName"),
+    keep("phone", "phone"),
+    keep("address", "address"),
+    keep("company", "company"),
+    keep("notes", "notes"),
+    keep("totalSpend", "totalSpendPaise", `coalesce(excluded."totalSpendPaise", "Customer"."totalSpendPaise")`),
+    keep("visits", "visits", `coalesce(excluded."visits", "Customer"."visits")`),
+    keep("lastActive", "lastActive", `coalesce(excluded."lastActive", "Customer"."lastActive")`),
+    `"updatedAt" = excluded."updatedAt"`,
+  ].filter(Boolean);
+  const run = sqlite.transaction(() => {
+    const maxBefore = (sqlite.prepare(`SELECT coalesce(max(rowid), 0) AS m FROM "Customer"`).get() as { m: number }).m;
+    const tally = () =>
+      (sqlite.prepare(`SELECT coalesce((SELECT "customers" FROM "CustomerTally" WHERE "userId" = ?), 0) AS n`).get(userId) as { n: number }).n;
+    const before = tally();
+    sqlite
+      .prepare(
+        `INSERT INTO "Customer" ("id", "userId", "firstName", "lastName", "email", "phone", "address", "company", "notes",
+           "totalSpendPaise", "visits", "lastActive", "createdAt", "updatedAt")
+         SELECT id, ?, firstName, lastName, email, phone, address, company, notes,
+           coalesce(totalSpendPaise, 0), coalesce(visits, 0), lastActive, ?, ?
+         FROM temp.import_rows
+         WHERE rowid IN (SELECT max(rowid) FROM temp.import_rows GROUP BY email)
+         ON CONFLICT ("userId", "email") DO UPDATE SET ${sets.join(", ")}`,
+      )
+      .run(userId, now, now);
+    sqlite
+      .prepare(
+        `INSERT INTO "customer_search" (rowid, name, email)
+         SELECT rowid, "firstName" || ' ' || "lastName", "email" FROM "Customer" WHERE rowid > ?`,
+      )
+      .run(maxBefore);
+    const created = tally() - before;
+    return { created };
+  });
+  const result = run.immediate();
+  sqlite.exec("DELETE FROM temp.import_rows");
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Export
+
+export const EXPORT_COLUMNS = [
+  "id",
+  "firstName",
+  "lastName",
+  "email",
+  "phone",
+  "address",
+  "company",
+  "notes",
+  "totalSpend",
+  "visits",
+  "lastActive",
+  "createdAt",
+] as const;
+
+type ExportRow = {
+  r: number;
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  address: string;
+  company: string;
+  notes: string;
+  totalSpendPaise: number;
+  visits: number;
+  lastActive: number | null;
+  createdAt: number;
+};
+
+const iso = (ms: number | null) => (ms === null ? "" : new Date(ms).toISOString());
+
+/** The tenant's customers (all, or those matching `q`) as a CSV byte stream, newest added first. */
+export function exportCustomersCsv(userId: string, q?: string | null, options: { file?: string; pageSize?: number } = {}): ReadableStream<Uint8Array> {
+  const term = normaliseQuery(q);
+  const pageSize = options.pageSize ?? 2000;
+  const encoder = new TextEncoder();
+  let sqlite: Sqlite | undefined;
+  let after: number | null = null;
+  let headerSent = false;
+  const close = () => {
+    sqlite?.close();
+    sqlite = undefined;
+  };
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      try {
+        sqlite ??= openSqlite(options.file, { readonly: true });
+        let chunk = "";
+        if (!headerSent) {
+          chunk += stringify([[...EXPORT_COLUMNS]]);
+          headerSent = true;
+        }
+        const match = customerMatchSql(userId, term, after);
+        const rows = sqlite
+          .prepare(
+            `WITH m AS (${match.sql} LIMIT ${pageSize})
+             SELECT m.r AS r, c."id", c."firstName", c."lastName", c."email", c."phone", c."address", c."company", c."notes",
+               c."totalSpendPaise", c."visits", c."lastActive", c."createdAt"
+             FROM m JOIN "Customer" c ON c.rowid = m.r ORDER BY m.r DESC`,
+          )
+          .all(...match.params) as ExportRow[];
+        if (rows.length) {
+          chunk += stringify(
+            rows.map((c) => [
+              c.id,
+              c.firstName,
+              c.lastName,
+              c.email,
+              c.phone,
+              c.address,
+              c.company,
+              c.notes,
+              (c.totalSpendPaise / 100).toFixed(2),
+              c.visits,
+              iso(c.lastActive),
+              iso(c.createdAt),
+            ]),
+          );
+          after = rows[rows.length - 1].r;
+        }
+        if (chunk) controller.enqueue(encoder.encode(chunk));
+        if (rows.length < pageSize) {
+          close();
+          controller.close();
+        }
+      } catch (error) {
+        close();
+        controller.error(error);
+      }
+    },
+    cancel() {
+      close();
+    },
+  });
+}
+
+/** A file name for an export: customers-2024-05-31.csv (or customers-search-….csv). */
+export function exportFileName(q?: string | null, now = new Date()): string {
+  const day = now.toISOString().slice(0, 10);
+  return normaliseQuery(q) ? `customers-search-${day}.csv` : `customers-${day}.csv`;
+}
+
+/** The bad rows as a CSV the user can download: line, email, reason. */
+export function errorReportCsv(errors: readonly ImportRowError[]): string {
+  return stringify([["line", "email", "reason"], ...errors.map((e) => [e.line, e.email, e.reason])]);
+}

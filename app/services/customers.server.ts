@@ -1,0 +1,282 @@
+// Customers: create, update, delete, read, and the paged list with search on name or e-mail.
+// Every function takes the tenant id first and puts it in every query; another tenant's customer
+// is "not found". The order totals (totalSpend, visits, lastActive) are kept by the orders
+// service; here they only take starting values (API and import).
+//
+// The list is built for a million customers a tenant: it pages by rowid (newest added first) on
+// the (userId) index with a keyset cursor, reads its exact total from CustomerTally (kept by
+// triggers), and searches through the trigram index customer_search (migration customer_search),
+// whose match count is capped at SEARCH_COUNT_CAP so a common term never counts a million rows.
+import { db } from "~/db.server";
+import type { Customer } from "~/generated/prisma/client";
+import { Prisma } from "~/generated/prisma/client";
+import { ApiError, notFound } from "~/lib/api.server";
+import { isId, newId } from "~/lib/id";
+import { paiseToRupees, rupeesToPaise } from "~/lib/money";
+import { CUSTOMER_MESSAGES, type CustomerApiInput } from "~/schemas/customer";
+import { recordNewCustomers } from "~/services/customer-events.server";
+import { recentOrdersForCustomer, type RecentOrder } from "~/services/orders.server";
+
+export const DEFAULT_LIST_LIMIT = 100;
+export const MAX_LIST_LIMIT = 1000;
+/** A search counts its matches up to this many; beyond it the screen says "1,000+". */
+export const SEARCH_COUNT_CAP = 1000;
+export const MAX_QUERY_LENGTH = 100;
+
+export type CustomerSegmentRef = { _id: string; id: string; name: string };
+
+export type CustomerDto = {
+  _id: string;
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  address: string;
+  company: string;
+  notes: string;
+  /** Rupees. */
+  totalSpend: number;
+  visits: number;
+  lastActive: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type CustomerDetailDto = CustomerDto & { segments: CustomerSegmentRef[]; orders: RecentOrder[] };
+
+export function toCustomerDto(c: Customer): CustomerDto {
+  return {
+    _id: c.id,
+    id: c.id,
+    firstName: c.firstName,
+    lastName: c.lastName,
+    email: c.email,
+    phone: c.phone,
+    address: c.address,
+    company: c.company,
+    notes: c.notes,
+    totalSpend: paiseToRupees(c.totalSpendPaise),
+    visits: c.visits,
+    lastActive: c.lastActive ? c.lastActive.toISOString() : null,
+    createdAt: c.createdAt.toISOString(),
+    updatedAt: c.updatedAt.toISOString(),
+  };
+}
+
+function duplicateEmail(): ApiError {
+  return new ApiError("conflict", CUSTOMER_MESSAGES.duplicateEmail, { email: CUSTOMER_MESSAGES.duplicateEmail });
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+}
+
+function startingValues(input: Partial<CustomerApiInput>) {
+  return {
+    ...(input.totalSpend !== undefined ? { totalSpendPaise: rupeesToPaise(input.totalSpend) } : {}),
+    ...(input.visits !== undefined ? { visits: input.visits } : {}),
+    ...(input.lastActive !== undefined ? { lastActive: input.lastActive } : {}),
+  };
+}
+
+function personalFields(input: CustomerApiInput) {
+  return {
+    firstName: input.firstName,
+    lastName: input.lastName,
+    email: input.email,
+    phone: input.phone,
+    address: input.address,
+    company: input.company,
+    notes: input.notes,
+  };
+}
+
+/** The SQL that adds one customer row to the search index (inserts are indexed by the services). */
+export const INDEX_CUSTOMER_SQL = `INSERT INTO "customer_search" (rowid, name, email)
+  SELECT rowid, "firstName" || ' ' || "lastName", "email" FROM "Customer" WHERE "id" = ?`;
+
+export async function createCustomer(userId: string, input: CustomerApiInput): Promise<CustomerDto> {
+  const id = newId();
+  let created: Customer;
+  try {
+    created = await db().$transaction(async (tx) => {
+      const row = await tx.customer.create({ data: { id, userId, ...personalFields(input), ...startingValues(input) } });
+      await tx.$executeRawUnsafe(INDEX_CUSTOMER_SQL, id);
+      return row;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicateEmail();
+    throw error;
+  }
+  await recordNewCustomers(userId, 1);
+  return toCustomerDto(created);
+}
+
+export async function updateCustomer(userId: string, id: string, input: CustomerApiInput): Promise<CustomerDto> {
+  if (!isId(id)) throw notFound("Customer");
+  try {
+    return await db().$transaction(async (tx) => {
+      const existing = await tx.customer.findFirst({ where: { id, userId }, select: { id: true } });
+      if (!existing) throw notFound("Customer");
+      const row = await tx.customer.update({ where: { id }, data: { ...personalFields(input), ...startingValues(input) } });
+      return toCustomerDto(row);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicateEmail();
+    throw error;
+  }
+}
+
+/** Deletes the customer and their orders (and the orders' items) in one transaction. */
+export async function deleteCustomer(userId: string, id: string): Promise<{ ordersDeleted: number }> {
+  if (!isId(id)) throw notFound("Customer");
+  return db().$transaction(async (tx) => {
+    const existing = await tx.customer.findFirst({ where: { id, userId }, select: { id: true } });
+    if (!existing) throw notFound("Customer");
+    const orders = await tx.order.deleteMany({ where: { userId, customerId: id } });
+    await tx.customer.delete({ where: { id } });
+    return { ordersDeleted: orders.count };
+  });
+}
+
+export async function getCustomer(userId: string, id: string): Promise<CustomerDto> {
+  if (!isId(id)) throw notFound("Customer");
+  const row = await db().customer.findFirst({ where: { id, userId } });
+  if (!row) throw notFound("Customer");
+  return toCustomerDto(row);
+}
+
+/** How many orders the customer has (the delete dialog says they go too). */
+export async function customerOrderCount(userId: string, id: string): Promise<number> {
+  if (!isId(id)) return 0;
+  return db().order.count({ where: { userId, customerId: id } });
+}
+
+/** The segments the customer belongs to (the segments service answers; none until it exists). */
+async function segmentsOf(userId: string, customerId: string): Promise<CustomerSegmentRef[]> {
+  void userId;
+  void customerId;
+  return [];
+}
+
+/** The customer detail of spec §3: the customer with their segments and recent orders. */
+export async function customerDetail(userId: string, id: string, recentOrders = 10): Promise<CustomerDetailDto> {
+  const customer = await getCustomer(userId, id);
+  const [orders, segments] = await Promise.all([recentOrdersForCustomer(userId, id, recentOrders), segmentsOf(userId, id)]);
+  return { ...customer, segments, orders };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The list
+
+export type ListCustomersOptions = { q?: string; limit?: number; cursor?: string | null };
+
+export type CustomerPage = {
+  customers: CustomerDto[];
+  /** Exact without a search; with one, exact up to SEARCH_COUNT_CAP (then `totalCapped`). */
+  total: number;
+  totalCapped: boolean;
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+};
+
+/** Normalises a search term: trimmed, inner whitespace collapsed, at most MAX_QUERY_LENGTH. */
+export function normaliseQuery(q: string | null | undefined): string {
+  return (q ?? "").trim().replace(/\s+/g, " ").slice(0, MAX_QUERY_LENGTH);
+}
+
+/** A cursor is the rowid of the last customer of the previous page. */
+export function parseCursor(cursor: string | null | undefined): number | null {
+  if (!cursor) return null;
+  if (!/^\d{1,15}$/.test(cursor)) throw new ApiError("bad_request", "cursor is not valid: pass the X-Next-Cursor of the previous page", { cursor: "Invalid cursor" });
+  return Number(cursor);
+}
+
+/** The phrase a trigram MATCH looks for: the whole term, quotes doubled. */
+function ftsPhrase(q: string): string {
+  return `"${q.replace(/"/g, '""')}"`;
+}
+
+/**
+ * The SQL selecting the tenant's customers matching `q` (all of them without a term), newest
+ * added first, as `id` and `r` (the rowid). Terms of three characters or more go through the
+ * trigram index; shorter ones scan (they stop at the page size on any common letter pair).
+ */
+export function customerMatchSql(userId: string, q: string, afterRowid: number | null): { sql: string; params: (string | number)[] } {
+  const page = (column: string) => (afterRowid !== null ? ` AND ${column} < ?` : "");
+  const cursorParams = afterRowid !== null ? [afterRowid] : [];
+  if (!q) {
+    return {
+      sql: `SELECT c."id" AS id, c.rowid AS r FROM "Customer" c INDEXED BY "Customer_userId_idx"
+        WHERE c."userId" = ?${page("c.rowid")} ORDER BY c.rowid DESC`,
+      params: [userId, ...cursorParams],
+    };
+  }
+  if ([...q].length >= 3) {
+    return {
+      sql: `SELECT c."id" AS id, c.rowid AS r FROM "customer_search" s JOIN "Customer" c ON c.rowid = s.rowid
+        WHERE "customer_search" MATCH ? AND c."userId" = ?${page("s.rowid")} ORDER BY s.rowid DESC`,
+      params: [ftsPhrase(q), userId, ...cursorParams],
+    };
+  }
+  const needle = q.toLowerCase();
+  return {
+    sql: `SELECT c."id" AS id, c.rowid AS r FROM "Customer" c INDEXED BY "Customer_userId_idx"
+      WHERE c."userId" = ?${page("c.rowid")}
+      AND (instr(lower(c."firstName" || ' ' || c."lastName"), ?) > 0 OR instr(lower(c."email"), ?) > 0) ORDER BY c.rowid DESC`,
+    params: [userId, ...cursorParams, needle, needle],
+  };
+}
+
+type MatchRow = { id: string; r: number | bigint };
+
+export async function listCustomers(userId: string, options: ListCustomersOptions = {}): Promise<CustomerPage> {
+  const q = normaliseQuery(options.q);
+  const limit = Math.min(Math.max(1, Math.trunc(options.limit ?? DEFAULT_LIST_LIMIT)), MAX_LIST_LIMIT);
+  const after = parseCursor(options.cursor);
+  const match = customerMatchSql(userId, q, after);
+  const client = db();
+  const [rows, count] = await Promise.all([
+    client.$queryRawUnsafe<MatchRow[]>(`${match.sql} LIMIT ${limit + 1}`, ...match.params),
+    countCustomers(userId, q),
+  ]);
+  const pageRows = rows.slice(0, limit);
+  const ids = pageRows.map((r) => r.id);
+  const found = ids.length ? await client.customer.findMany({ where: { userId, id: { in: ids } } }) : [];
+  const byId = new Map(found.map((c) => [c.id, c]));
+  const customers = ids.flatMap((id) => {
+    const c = byId.get(id);
+    return c ? [toCustomerDto(c)] : [];
+  });
+  const last = pageRows[pageRows.length - 1];
+  return {
+    customers,
+    total: count.total,
+    totalCapped: count.capped,
+    nextCursor: rows.length > limit && last ? String(last.r) : null,
+  };
+}
+
+/** The tenant's customer count (exact, one row read), or a search's match count (capped). */
+export async function countCustomers(userId: string, q = ""): Promise<{ total: number; capped: boolean }> {
+  const client = db();
+  if (!q) {
+    const tally = await client.customerTally.findUnique({ where: { userId } });
+    return { total: Math.max(0, tally?.customers ?? 0), capped: false };
+  }
+  const match = customerMatchSql(userId, q, null);
+  const [row] = await client.$queryRawUnsafe<{ n: number | bigint }[]>(
+    `SELECT count(*) AS n FROM (${match.sql} LIMIT ${SEARCH_COUNT_CAP + 1})`,
+    ...match.params,
+  );
+  const n = Number(row?.n ?? 0);
+  return { total: Math.min(n, SEARCH_COUNT_CAP), capped: n > SEARCH_COUNT_CAP };
+}
+
+/** "1–50 of 1,00,000" style position text for the list's footer. */
+export function pageSummary(start: number, shown: number, total: number, capped: boolean): string {
+  const fmt = (n: number) => n.toLocaleString("en-IN");
+  if (shown === 0) return capped ? `0 of ${fmt(total)}+` : `0 of ${fmt(total)}`;
+  return `${fmt(start)}–${fmt(start + shown - 1)} of ${fmt(total)}${capped ? "+" : ""}`;
+}

@@ -1,0 +1,337 @@
+// Orders: create, update, delete, read and list (paged on the server, searchable by customer name or
+// order id), scoped to the tenant. Items live in OrderItem in their form order (position).
+//
+// The amount of an order is its subtotal (sum of price × quantity), always computed here from the
+// items; whatever amount a caller sends is ignored. Total = amount + tax.
+//
+// Customer totals (spec §3, DESIGN §4): a customer's totalSpend, visits and lastActive follow their
+// non-cancelled orders and change in the SAME transaction as every order write. The rule is a delta,
+// not a recount, so that starting values given by an import or the API are kept:
+//   - an order "counts" unless it is Cancelled; a counting order contributes its TOTAL
+//     (subtotal + tax: what the customer paid is what they spent) and one visit;
+//   - every write removes the order's old contribution and adds its new one (create: nothing → new;
+//     update, including a change to or from Cancelled: old → new; delete: old → nothing);
+//     totals never go below zero;
+//   - lastActive only moves forward: when an order starts counting (created, or un-cancelled),
+//     lastActive = max(lastActive, order date). Cancelling or deleting an order leaves it alone:
+//     the customer was active on that day all the same.
+import { db } from "~/db.server";
+import type { Prisma } from "~/generated/prisma/client";
+import { ApiError, notFound } from "~/lib/api.server";
+import { isId, newId } from "~/lib/id";
+import { paiseToRupees } from "~/lib/money";
+import { DEFAULT_ORDER_STATUS, orderContribution, subtotalPaise, toPaise, totalPaise } from "~/lib/orders";
+import { ORDER_MESSAGES, type OrderInput, type OrderUpdateInput } from "~/schemas/order";
+
+type Tx = Prisma.TransactionClient;
+
+export type OrderCustomerDto = {
+  _id: string;
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+};
+
+export type OrderItemDto = {
+  name: string;
+  description: string;
+  quantity: number;
+  /** Unit price in rupees. */
+  price: number;
+  /** price × quantity in rupees. */
+  total: number;
+};
+
+/** An order as pages and /api callers see it: spec §3, amounts in rupees, ids as _id (and id). */
+export type OrderDto = {
+  _id: string;
+  id: string;
+  customerId: string;
+  customer: OrderCustomerDto | null;
+  status: string;
+  /** The subtotal in rupees. */
+  amount: number;
+  tax: number;
+  total: number;
+  notes: string;
+  items: OrderItemDto[];
+  createdAt: string;
+  updatedAt: string;
+};
+
+const customerSelect = { id: true, firstName: true, lastName: true, email: true, phone: true } as const;
+const orderInclude = {
+  customer: { select: customerSelect },
+  items: { orderBy: { position: "asc" } },
+} as const satisfies Prisma.OrderInclude;
+
+type OrderRow = Prisma.OrderGetPayload<{ include: typeof orderInclude }>;
+
+export function toCustomerDto(c: { id: string; firstName: string; lastName: string; email: string; phone: string }): OrderCustomerDto {
+  return { _id: c.id, id: c.id, firstName: c.firstName, lastName: c.lastName, email: c.email, phone: c.phone };
+}
+
+export function toOrderDto(order: OrderRow): OrderDto {
+  return {
+    _id: order.id,
+    id: order.id,
+    customerId: order.customerId,
+    customer: order.customer ? toCustomerDto(order.customer) : null,
+    status: order.status,
+    amount: paiseToRupees(order.amountPaise),
+    tax: paiseToRupees(order.taxPaise),
+    total: paiseToRupees(totalPaise(order.amountPaise, order.taxPaise)),
+    notes: order.notes,
+    items: order.items.map((i) => ({
+      name: i.name,
+      description: i.description,
+      quantity: i.quantity,
+      price: paiseToRupees(i.pricePaise),
+      total: paiseToRupees(i.quantity * i.pricePaise),
+    })),
+    createdAt: order.createdAt.toISOString(),
+    updatedAt: order.updatedAt.toISOString(),
+  };
+}
+
+function itemRows(orderId: string, items: OrderInput["items"]) {
+  return items.map((item, position) => ({
+    id: newId(),
+    orderId,
+    position,
+    name: item.name,
+    description: item.description,
+    quantity: item.quantity,
+    pricePaise: toPaise(item.price),
+  }));
+}
+
+type Contribution = { status: string; amountPaise: number; taxPaise: number; createdAt: Date };
+
+/** Applies (new contribution − old contribution) to the customer's stored totals. */
+async function applyToCustomer(tx: Tx, userId: string, customerId: string, before: Contribution | null, after: Contribution | null) {
+  const old = before ? orderContribution(before) : { spendPaise: 0, visits: 0 };
+  const now = after ? orderContribution(after) : { spendPaise: 0, visits: 0 };
+  const startsCounting = after !== null && now.visits > 0 && old.visits === 0;
+  if (old.spendPaise === now.spendPaise && old.visits === now.visits && !startsCounting) return;
+  const customer = await tx.customer.findFirst({
+    where: { id: customerId, userId },
+    select: { totalSpendPaise: true, visits: true, lastActive: true },
+  });
+  if (!customer) return; // deleted with its orders in the same transaction
+  let lastActive = customer.lastActive;
+  if (startsCounting && after && (!lastActive || lastActive < after.createdAt)) lastActive = after.createdAt;
+  await tx.customer.update({
+    where: { id: customerId },
+    data: {
+      totalSpendPaise: Math.max(0, customer.totalSpendPaise - old.spendPaise + now.spendPaise),
+      visits: Math.max(0, customer.visits - old.visits + now.visits),
+      lastActive,
+    },
+  });
+}
+
+async function requireCustomer(tx: Tx, userId: string, customerId: string) {
+  const customer = isId(customerId)
+    ? await tx.customer.findFirst({ where: { id: customerId, userId }, select: { id: true } })
+    : null;
+  if (!customer) throw new ApiError("not_found", "Customer not found", { customerId: ORDER_MESSAGES.customer });
+  return customer;
+}
+
+export async function createOrder(userId: string, input: OrderInput): Promise<OrderDto> {
+  const id = newId();
+  const amountPaise = subtotalPaise(input.items.map((i) => ({ quantity: i.quantity, pricePaise: toPaise(i.price) })));
+  const taxPaise = toPaise(input.tax);
+  const status = input.status ?? DEFAULT_ORDER_STATUS;
+  const order = await db().$transaction(async (tx) => {
+    await requireCustomer(tx, userId, input.customerId);
+    const created = await tx.order.create({
+      data: { id, userId, customerId: input.customerId, status, amountPaise, taxPaise, notes: input.notes },
+    });
+    await tx.orderItem.createMany({ data: itemRows(id, input.items) });
+    await applyToCustomer(tx, userId, input.customerId, null, created);
+    return tx.order.findUniqueOrThrow({ where: { id }, include: orderInclude });
+  });
+  return toOrderDto(order);
+}
+
+export async function updateOrder(userId: string, id: string, input: OrderUpdateInput): Promise<OrderDto> {
+  if (!isId(id)) throw notFound("Order");
+  const amountPaise = subtotalPaise(input.items.map((i) => ({ quantity: i.quantity, pricePaise: toPaise(i.price) })));
+  const taxPaise = toPaise(input.tax);
+  const order = await db().$transaction(async (tx) => {
+    const before = await tx.order.findFirst({ where: { id, userId } });
+    if (!before) throw notFound("Order");
+    if (input.customerId !== undefined && input.customerId !== before.customerId) {
+      throw new ApiError("bad_request", ORDER_MESSAGES.customerFixed, { customerId: ORDER_MESSAGES.customerFixed });
+    }
+    const after = await tx.order.update({
+      where: { id },
+      data: { status: input.status, amountPaise, taxPaise, notes: input.notes },
+    });
+    await tx.orderItem.deleteMany({ where: { orderId: id } });
+    await tx.orderItem.createMany({ data: itemRows(id, input.items) });
+    await applyToCustomer(tx, userId, before.customerId, before, after);
+    return tx.order.findUniqueOrThrow({ where: { id }, include: orderInclude });
+  });
+  return toOrderDto(order);
+}
+
+export async function deleteOrder(userId: string, id: string): Promise<void> {
+  if (!isId(id)) throw notFound("Order");
+  await db().$transaction(async (tx) => {
+    const before = await tx.order.findFirst({ where: { id, userId } });
+    if (!before) throw notFound("Order");
+    await tx.order.delete({ where: { id } });
+    await applyToCustomer(tx, userId, before.customerId, before, null);
+  });
+}
+
+export async function getOrder(userId: string, id: string): Promise<OrderDto> {
+  if (!isId(id)) throw notFound("Order");
+  const order = await db().order.findFirst({ where: { id, userId }, include: orderInclude });
+  if (!order) throw notFound("Order");
+  return toOrderDto(order);
+}
+
+export const DEFAULT_LIST_LIMIT = 100;
+export const MAX_LIST_LIMIT = 1000;
+
+export type ListOrdersOptions = {
+  q?: string;
+  limit?: number;
+  /** The id of the last order of the previous page: the next page starts after it. */
+  cursor?: string;
+  /** The id of the first order of the current page: the page before it. */
+  before?: string;
+};
+
+export type OrderPage = {
+  orders: OrderDto[];
+  total: number;
+  /** 1-based position of the first order of this page among all matches (0 when empty). */
+  start: number;
+  nextCursor: string | null;
+  prevCursor: string | null;
+};
+
+/** Search on customer name (every word must match the first or last name) or order id. */
+function searchWhere(q: string | undefined): Prisma.OrderWhereInput {
+  const terms = (q ?? "").trim().split(/\s+/).filter(Boolean).slice(0, 5);
+  if (!terms.length) return {};
+  return {
+    AND: terms.map((term) => {
+      const or: Prisma.OrderWhereInput[] = [
+        { customer: { firstName: { contains: term } } },
+        { customer: { lastName: { contains: term } } },
+      ];
+      if (/^[0-9a-f]{1,24}$/i.test(term)) or.push({ id: { contains: term.toLowerCase() } });
+      return { OR: or };
+    }),
+  };
+}
+
+/** Orders newest first (ids are time-ordered), a page at a time, with the count of all matches. */
+export async function listOrders(userId: string, options: ListOrdersOptions = {}): Promise<OrderPage> {
+  const limit = Math.min(Math.max(1, Math.trunc(options.limit ?? DEFAULT_LIST_LIMIT)), MAX_LIST_LIMIT);
+  for (const c of [options.cursor, options.before]) {
+    if (c !== undefined && !isId(c)) throw new ApiError("bad_request", "cursor is not valid", { cursor: "cursor is not valid" });
+  }
+  const base: Prisma.OrderWhereInput = { userId, ...searchWhere(options.q) };
+  let rows: OrderRow[];
+  if (options.before) {
+    rows = await db().order.findMany({
+      where: { ...base, id: { gt: options.before } },
+      orderBy: { id: "asc" },
+      take: limit,
+      include: orderInclude,
+    });
+    rows.reverse();
+  } else {
+    rows = await db().order.findMany({
+      where: { ...base, ...(options.cursor ? { id: { lt: options.cursor } } : {}) },
+      orderBy: { id: "desc" },
+      take: limit + 1,
+      include: orderInclude,
+    });
+  }
+  const first = rows[0];
+  const [total, newer] = await Promise.all([
+    db().order.count({ where: base }),
+    first ? db().order.count({ where: { ...base, id: { gt: first.id } } }) : Promise.resolve(0),
+  ]);
+  let hasMore: boolean;
+  if (options.before) {
+    hasMore = newer + rows.length < total;
+  } else {
+    hasMore = rows.length > limit;
+    rows = rows.slice(0, limit);
+  }
+  const last = rows.at(-1);
+  return {
+    orders: rows.map(toOrderDto),
+    total,
+    start: first ? newer + 1 : 0,
+    nextCursor: hasMore && last ? last.id : null,
+    prevCursor: first && newer > 0 ? first.id : null,
+  };
+}
+
+export type RecentOrder = { _id: string; id: string; date: string; amount: number; total: number; status: string };
+
+/** The customer's latest orders (spec §3: id, date, amount, status) for the customer detail screen. */
+export async function recentOrdersForCustomer(userId: string, customerId: string, take = 10): Promise<RecentOrder[]> {
+  if (!isId(customerId)) return [];
+  const rows = await db().order.findMany({
+    where: { userId, customerId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: Math.min(Math.max(1, take), 100),
+    select: { id: true, createdAt: true, amountPaise: true, taxPaise: true, status: true },
+  });
+  return rows.map((o) => ({
+    _id: o.id,
+    id: o.id,
+    date: o.createdAt.toISOString(),
+    amount: paiseToRupees(o.amountPaise),
+    total: paiseToRupees(totalPaise(o.amountPaise, o.taxPaise)),
+    status: o.status,
+  }));
+}
+
+export type CustomerOption = OrderCustomerDto;
+
+/**
+ * Customers for the order form's customer picker: matched by name or e-mail (every word must match),
+ * newest first, at most `take`. The walk follows the (userId, id) index and stops at `take` matches.
+ */
+export async function findCustomerOptions(userId: string, q: string, take = 20): Promise<CustomerOption[]> {
+  const limit = Math.min(Math.max(1, take), 50);
+  const terms = q.trim().split(/\s+/).filter(Boolean).slice(0, 5);
+  const rows = await db().customer.findMany({
+    where: {
+      userId,
+      AND: terms.map((t) => ({
+        OR: [{ firstName: { contains: t } }, { lastName: { contains: t } }, { email: { contains: t } }],
+      })),
+    },
+    orderBy: { id: "desc" },
+    take: limit,
+    select: customerSelect,
+  });
+  return rows.map(toCustomerDto);
+}
+
+/** One of the tenant's customers by id or by e-mail (the form's no-JavaScript fallback). */
+export async function findCustomerByRef(userId: string, ref: string): Promise<CustomerOption | null> {
+  const value = ref.trim();
+  if (!value) return null;
+  const lower = value.toLowerCase();
+  const row = await db().customer.findFirst({
+    where: isId(lower) ? { userId, id: lower } : { userId, email: { in: [...new Set([value, lower])] } },
+    select: customerSelect,
+  });
+  return row ? toCustomerDto(row) : null;
+}

@@ -1,0 +1,223 @@
+// Segments: rule-based audiences of one tenant. Every function takes the tenant first and scopes
+// every query to it; another tenant's segment is "not found". Audiences are evaluated in the
+// database by the compiler in segment-sql.server.ts.
+import { db } from "~/db.server";
+import type { Segment } from "~/generated/prisma/client";
+import { notFound } from "~/lib/api.server";
+import { isId, newId } from "~/lib/id";
+import { paiseToRupees } from "~/lib/money";
+import { AUDIENCE_SAMPLE_SIZE, type Conditions, type Logic, type SegmentNode, parseConditions, toConditions, topLogic } from "~/lib/segments";
+import { notify } from "~/services/notifications.server";
+import {
+  type AudienceRow,
+  sqlAudienceCount,
+  sqlAudiencePage,
+  sqlAudiencePreview,
+  sqlMatchesForCustomer,
+} from "~/services/segment-sql.server";
+
+export type SegmentDto = {
+  _id: string;
+  id: string;
+  name: string;
+  description: string;
+  logicType: Logic;
+  conditions: Conditions;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type SegmentWithCount = SegmentDto & { customerCount: number };
+
+/** A customer as audience lists show it (spec §3, audience sample customer). */
+export type AudienceCustomer = {
+  _id: string;
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  totalSpend: number;
+  visits: number;
+  lastActive: string | null;
+};
+
+export type SegmentWriteInput = { name: string; description: string; tree: SegmentNode };
+
+export function audienceCustomer(row: AudienceRow): AudienceCustomer {
+  return {
+    _id: row.id,
+    id: row.id,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    email: row.email,
+    phone: row.phone,
+    totalSpend: paiseToRupees(row.totalSpendPaise),
+    visits: row.visits,
+    lastActive: row.lastActive === null ? null : new Date(Number(row.lastActive)).toISOString(),
+  };
+}
+
+/** The stored tree; a row is only ever written from a validated tree. */
+export function segmentTree(segment: Pick<Segment, "id" | "conditions">): SegmentNode {
+  const parsed = parseConditions(JSON.parse(segment.conditions));
+  if (!parsed.ok) throw new Error(`Segment ${segment.id} has stored conditions that no longer validate: ${parsed.message}`);
+  return parsed.tree;
+}
+
+export function toSegmentDto(segment: Segment): SegmentDto {
+  return {
+    _id: segment.id,
+    id: segment.id,
+    name: segment.name,
+    description: segment.description,
+    logicType: segment.logicType === "OR" ? "OR" : "AND",
+    conditions: JSON.parse(segment.conditions) as Conditions,
+    createdAt: segment.createdAt.toISOString(),
+    updatedAt: segment.updatedAt.toISOString(),
+  };
+}
+
+async function findSegment(userId: string, id: string): Promise<Segment> {
+  if (!isId(id)) throw notFound("Segment");
+  const segment = await db().segment.findFirst({ where: { id, userId } });
+  if (!segment) throw notFound("Segment");
+  return segment;
+}
+
+export type SegmentSort = "date" | "name" | "size";
+export type SortDirection = "asc" | "desc";
+
+/** The tenant's segments with their audience sizes, searched by name and sorted. */
+export async function listSegments(
+  userId: string,
+  options: { q?: string; sort?: SegmentSort; dir?: SortDirection; take?: number } = {},
+): Promise<SegmentWithCount[]> {
+  const q = options.q?.trim();
+  const rows = await db().segment.findMany({
+    where: { userId, ...(q ? { name: { contains: q } } : {}) },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: options.take ?? 500,
+  });
+  const list = rows.map((s) => ({ ...toSegmentDto(s), customerCount: sqlAudienceCount(userId, segmentTree(s)) }));
+  const sort = options.sort ?? "date";
+  const dir = options.dir ?? (sort === "name" ? "asc" : "desc");
+  const sign = dir === "asc" ? 1 : -1;
+  const collator = new Intl.Collator("en", { sensitivity: "base", numeric: true });
+  list.sort((a, b) => {
+    const d =
+      sort === "name"
+        ? collator.compare(a.name, b.name)
+        : sort === "size"
+          ? a.customerCount - b.customerCount
+          : a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
+    return d * sign || a.id.localeCompare(b.id);
+  });
+  return list;
+}
+
+/** The four cards of /segments. */
+export async function segmentStats(userId: string, segments: SegmentWithCount[]) {
+  const campaignsCreated = await db().campaign.count({ where: { userId } });
+  const totalSegments = segments.length;
+  const totalAudience = segments.reduce((n, s) => n + s.customerCount, 0);
+  return {
+    totalSegments,
+    totalAudience,
+    avgSegmentSize: totalSegments === 0 ? 0 : Math.round(totalAudience / totalSegments),
+    campaignsCreated,
+  };
+}
+
+export async function getSegment(userId: string, id: string): Promise<SegmentDto & { tree: SegmentNode }> {
+  const segment = await findSegment(userId, id);
+  return { ...toSegmentDto(segment), tree: segmentTree(segment) };
+}
+
+export async function createSegment(userId: string, input: SegmentWriteInput): Promise<SegmentWithCount> {
+  const conditions = toConditions(input.tree);
+  const segment = await db().segment.create({
+    data: {
+      id: newId(),
+      userId,
+      name: input.name,
+      description: input.description,
+      logicType: topLogic(input.tree),
+      conditions: JSON.stringify(conditions),
+    },
+  });
+  const customerCount = sqlAudienceCount(userId, input.tree);
+  await notify(userId, {
+    type: "NEW_SEGMENT",
+    title: "New segment created",
+    details: `Segment "${segment.name}" was created with ${customerCount.toLocaleString("en-IN")} customer${customerCount === 1 ? "" : "s"}.`,
+  });
+  return { ...toSegmentDto(segment), customerCount };
+}
+
+export async function updateSegment(userId: string, id: string, input: SegmentWriteInput): Promise<SegmentWithCount> {
+  await findSegment(userId, id);
+  const segment = await db().segment.update({
+    where: { id },
+    data: {
+      name: input.name,
+      description: input.description,
+      logicType: topLogic(input.tree),
+      conditions: JSON.stringify(toConditions(input.tree)),
+    },
+  });
+  return { ...toSegmentDto(segment), customerCount: sqlAudienceCount(userId, input.tree) };
+}
+
+export async function deleteSegment(userId: string, id: string): Promise<void> {
+  if (!isId(id)) throw notFound("Segment");
+  const result = await db().segment.deleteMany({ where: { id, userId } });
+  if (result.count === 0) throw notFound("Segment");
+}
+
+/** GET /api/segments/{id}/audience-count. */
+export async function segmentAudienceCount(userId: string, id: string): Promise<number> {
+  const segment = await findSegment(userId, id);
+  return sqlAudienceCount(userId, segmentTree(segment));
+}
+
+/** A page of a segment's audience in creation order; `nextCursor` is null on the last page. */
+export async function segmentAudience(
+  userId: string,
+  id: string,
+  options: { limit: number; cursor?: string },
+): Promise<{ customers: AudienceCustomer[]; nextCursor: string | null }> {
+  const segment = await findSegment(userId, id);
+  const rows = sqlAudiencePage(userId, segmentTree(segment), options.limit + 1, options.cursor);
+  const page = rows.slice(0, options.limit);
+  return {
+    customers: page.map(audienceCustomer),
+    nextCursor: rows.length > options.limit ? page[page.length - 1].id : null,
+  };
+}
+
+/** POST /api/segments/preview and the live preview: the count and up to 10 sample customers. */
+export function previewAudience(userId: string, tree: SegmentNode, sample = AUDIENCE_SAMPLE_SIZE) {
+  const { count, rows } = sqlAudiencePreview(userId, tree, sample);
+  return { count, customers: rows.map(audienceCustomer) };
+}
+
+/** The detail screen: the count and the first 10 customers in creation order. */
+export async function segmentOverview(userId: string, id: string) {
+  const segment = await getSegment(userId, id);
+  const count = sqlAudienceCount(userId, segment.tree);
+  const rows = count === 0 ? [] : sqlAudiencePage(userId, segment.tree, AUDIENCE_SAMPLE_SIZE);
+  return { segment, count, customers: rows.map(audienceCustomer) };
+}
+
+/** The tenant's segments that contain one customer (chips on the customer detail), in one query. */
+export async function segmentsForCustomer(userId: string, customerId: string): Promise<{ id: string; name: string }[]> {
+  if (!isId(customerId)) return [];
+  const segments = await db().segment.findMany({
+    where: { userId },
+    orderBy: [{ name: "asc" }, { id: "asc" }],
+    select: { id: true, name: true, conditions: true },
+  });
+  const matches = sqlMatchesForCustomer(userId, customerId, segments.map(segmentTree));
+  return segments.filter((_, i) => matches[i]).map((s) => ({ id: s.id, name: s.name }));
+}

@@ -1,0 +1,92 @@
+// `crm import customers FILE --user EMAIL` and `crm export customers --user EMAIL [--q TEXT] [--out FILE]`:
+// the CSV import and export of the customers screen, from the command line.
+import { createReadStream, createWriteStream, statSync } from "node:fs";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import cliProgress from "cli-progress";
+import type { Command } from "commander";
+import { z } from "zod";
+import { migrateDatabase } from "../../app/db/migrate.server.ts";
+import { getEnv } from "../../app/env.server.ts";
+import { ApiError } from "../../app/lib/api.server.ts";
+import { errorReportCsv, exportCustomersCsv, importCustomers } from "../../app/services/customer-import.server.ts";
+import { findUserByEmail } from "../../app/services/users.server.ts";
+import { parseCliInput } from "../validate.ts";
+
+const Email = z.string().trim().toLowerCase().email("--user must be the e-mail address of a user, like ops@example.com");
+
+export async function tenantByEmail(email: string) {
+  const input = parseCliInput(z.object({ email: Email }), { email });
+  migrateDatabase(getEnv().databaseFile);
+  const user = await findUserByEmail(input.email);
+  if (!user) throw new Error(`No user with e-mail ${input.email}. Create one with: crm users create --email ${input.email} --name NAME`);
+  return user;
+}
+
+export function registerCustomerCommands(program: Command) {
+  const importCmd = program.commands.find((c) => c.name() === "import") ?? program.command("import").description("Import data from files");
+  importCmd
+    .command("customers")
+    .description("Import customers from a CSV file (upsert on e-mail); bad rows are reported with their line numbers")
+    .argument("<file>", "the CSV file; its header row names the columns (firstName, lastName, email, ...)")
+    .requiredOption("--user <email>", "the e-mail of the user (tenant) who owns the customers")
+    .option("--errors <file>", "write the bad rows (line, email, reason) to this CSV file")
+    .action(async (file: string, opts: { user: string; errors?: string }) => {
+      let size: number;
+      try {
+        size = statSync(file).size;
+      } catch {
+        throw new Error(`Cannot read ${file}: no such file`);
+      }
+      const user = await tenantByEmail(opts.user);
+      const bar = new cliProgress.SingleBar(
+        { format: "Importing [{bar}] {percentage}% | {rows} rows | {eta_formatted} left", hideCursor: true, noTTYOutput: true, notTTYSchedule: 5000 },
+        cliProgress.Presets.shades_classic,
+      );
+      bar.start(size, 0, { rows: 0 });
+      let result;
+      try {
+        result = await importCustomers(user.id, createReadStream(file, { highWaterMark: 1 << 20 }), {
+          onProgress: ({ rows, bytes }) => bar.update(bytes, { rows: rows.toLocaleString("en-IN") }),
+        });
+        bar.update(size);
+      } catch (error) {
+        bar.stop();
+        if (error instanceof ApiError) throw new Error(error.message);
+        throw error;
+      }
+      bar.stop();
+      const seconds = result.durationMs / 1000;
+      console.log(
+        `Imported ${result.imported.toLocaleString("en-IN")} of ${result.rows.toLocaleString("en-IN")} rows in ${seconds.toFixed(1)} s ` +
+          `(${result.created.toLocaleString("en-IN")} new, ${result.updated.toLocaleString("en-IN")} updated, ${result.failed.toLocaleString("en-IN")} with errors).`,
+      );
+      for (const e of result.errors.slice(0, 20)) console.log(`  line ${e.line}: ${e.reason}${e.email ? ` (${e.email})` : ""}`);
+      if (result.failed > 20) console.log(`  … and ${(result.failed - 20).toLocaleString("en-IN")} more${opts.errors ? "" : " (use --errors FILE for the full report)"}`);
+      if (opts.errors && result.failed > 0) {
+        const { writeFileSync } = await import("node:fs");
+        writeFileSync(opts.errors, errorReportCsv(result.errors));
+        console.log(`Error report written to ${opts.errors}`);
+      }
+      if (result.failed > 0) process.exitCode = 2;
+    });
+
+  const exportCmd = program.commands.find((c) => c.name() === "export") ?? program.command("export").description("Export data as files");
+  exportCmd
+    .command("customers")
+    .description("Export customers (all, or those matching --q) as CSV, to stdout or --out FILE")
+    .requiredOption("--user <email>", "the e-mail of the user (tenant) who owns the customers")
+    .option("--q <text>", "only customers whose name or e-mail contains this text")
+    .option("--out <file>", "write to this file instead of standard output")
+    .action(async (opts: { user: string; q?: string; out?: string }) => {
+      const user = await tenantByEmail(opts.user);
+      const source = Readable.fromWeb(exportCustomersCsv(user.id, opts.q) as unknown as NodeReadableStream<Uint8Array>);
+      if (opts.out) {
+        await pipeline(source, createWriteStream(opts.out));
+        console.error(`Customers written to ${opts.out}`);
+      } else {
+        await pipeline(source, process.stdout);
+      }
+    });
+}

@@ -1,0 +1,68 @@
+// End-to-end tests: Debian's Chromium (never a downloaded browser) against the production build,
+// with Google's OAuth endpoints answered by a local fake (tests/fakes/google.ts).
+import { defineConfig, devices } from "@playwright/test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+// One port for the runner and its workers (they inherit process.env). A random high port by
+// default, so that two runs on one machine do not collide; E2E_PORT pins it.
+process.env.E2E_PORT ??= String(20_000 + Math.floor(Math.random() * 20_000));
+const port = Number(process.env.E2E_PORT);
+// The server's data directory, known to the workers too (tests/e2e/fixtures.ts seeds through it).
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "crm-e2e-"));
+const baseURL = `http://localhost:${port}`;
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  testMatch: "**/*.spec.ts",
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  forbidOnly: Boolean(process.env.CI),
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],
+  outputDir: "test-results",
+  use: {
+    baseURL,
+    actionTimeout: 15_000,
+    navigationTimeout: 30_000,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    locale: "en-IN",
+    timezoneId: "Asia/Kolkata",
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        channel: undefined,
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+          headless: true,
+          args: [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: "tsx tests/e2e/start-servers.ts",
+    url: `${baseURL}/healthz`,
+    env: { E2E_PORT: String(port), E2E_DATA_DIR: process.env.E2E_DATA_DIR },
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "pipe",
+    stderr: "pipe",
+    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
+  },
+});

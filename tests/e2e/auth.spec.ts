@@ -1,0 +1,244 @@
+// Sign-in (Google against the local fake, and local), the login page, /auth/callback, the guards,
+// the session check's 401 and identity handling, and logout.
+import type { Page } from "@playwright/test";
+import { expect, signIn, test, uniqueEmail } from "./fixtures";
+
+const TOKEN_KEY = "crm_auth_token";
+const readStoredToken = (page: Page) => page.evaluate((key) => localStorage.getItem(key), TOKEN_KEY);
+
+/** The id in a token's payload (the signature is not checked here). */
+function tokenId(token: string): string {
+  const payload = JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString("utf8")) as { id: string };
+  return payload.id;
+}
+
+test.describe("the login page", () => {
+  test("shows the welcome, the subtitle, the Google button, the local sign-in and the terms", async ({ page }) => {
+    await page.goto("/login");
+    await expect(page.getByRole("heading", { name: "Welcome to Campaign CRM" })).toBeVisible();
+    await expect(page.getByText("Sign in to access your customer relationship management dashboard")).toBeVisible();
+    const google = page.getByRole("link", { name: "Sign in with Google" });
+    await expect(google).toHaveAttribute("href", "/api/auth/google");
+    await expect(page.getByRole("heading", { name: "Local sign-in" })).toBeVisible();
+    await expect(page.getByText(/Local accounts are on for this server/)).toBeVisible();
+    await expect(page.getByText("By signing in, you agree to our Terms of Service and Privacy Policy.")).toBeVisible();
+    await expect(page).toHaveTitle(/Sign in/);
+  });
+
+  for (const [error, message] of [
+    ["session_expired", "Your session has expired. Please sign in again."],
+    ["access_denied", "Access denied - possible tenant isolation issue. Please sign in again."],
+    ["tenant_isolation_error", "Authentication error: User context mismatch. Please sign in again."],
+  ] as const) {
+    test(`explains ?error=${error}`, async ({ page }) => {
+      await page.goto(`/login?error=${error}`);
+      await expect(page.getByRole("alert")).toHaveText(message);
+    });
+  }
+
+  test("the local form refuses a bad e-mail with a field message and keeps the name", async ({ page }) => {
+    await page.goto("/login");
+    await page.getByLabel("Name", { exact: true }).fill("Priya Sharma");
+    await page.getByLabel("E-mail", { exact: true }).fill("not-an-email");
+    await page.getByRole("button", { name: "Sign in locally" }).click();
+    await expect(page.getByText("Enter a valid e-mail address")).toBeVisible();
+    await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Priya Sharma");
+    await expect(page).toHaveURL(/\/login$/);
+  });
+});
+
+test.describe("Google sign-in (against the local fake)", () => {
+  test("button → consent → callback → dashboard, with the token stored and the welcome notification", async ({ page }) => {
+    const email = uniqueEmail("google");
+    await page.goto("/login");
+    await page.getByRole("link", { name: "Sign in with Google" }).click();
+
+    // The fake's "Choose an account" page, reached by a real browser redirect.
+    await expect(page.getByRole("heading", { name: "Choose an account" })).toBeVisible();
+    expect(new URL(page.url()).pathname).toBe("/o/oauth2/v2/auth");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Name").fill("Grace Hopper");
+    await page.getByRole("button", { name: "Continue" }).click();
+
+    await expect(page.getByText("Login successful! Redirecting...")).toBeVisible();
+    await expect(page).toHaveURL(/\/auth\/callback\?token=[^&]+&auth=success/);
+    await expect(page.getByText("Welcome back!")).toBeVisible();
+    await expect(page).toHaveURL(/\/dashboard$/);
+
+    const token = await readStoredToken(page);
+    expect(token?.split(".")).toHaveLength(3);
+
+    // The account was created from Google's userinfo: names, e-mail and picture.
+    await expect(page.getByTestId("welcome")).toHaveText("Welcome, Grace Hopper!");
+    await page.getByRole("button", { name: "Account menu" }).click();
+    await expect(page.getByRole("menu").getByText(email)).toBeVisible();
+    await expect(page.getByRole("button", { name: "Account menu" }).locator("img")).toHaveAttribute("src", /\/avatar\/\d+\.svg$/);
+    await page.keyboard.press("Escape");
+
+    // The API agrees about who this is, by token.
+    const me = await page.request.get("/api/auth/current_user", { headers: { Authorization: `Bearer ${token}` } });
+    expect(me.status()).toBe(200);
+    const body = (await me.json()) as { isAuthenticated: boolean; user: { email: string; firstName: string; lastName: string; _id: string } };
+    expect(body).toMatchObject({ isAuthenticated: true, user: { email, firstName: "Grace", lastName: "Hopper" } });
+    expect(me.headers()["x-user-id"]).toBe(body.user._id);
+    expect(tokenId(token!)).toBe(body.user._id);
+
+    // First sign-in: a SYSTEM notification welcomes the user.
+    await expect(page.getByTestId("notification-badge")).toHaveText("1");
+    await page.getByRole("button", { name: /^Notifications/ }).click();
+    await expect(page.getByTestId("notification-menu").getByText("Welcome to the CRM")).toBeVisible();
+  });
+
+  test("signing in again with the same Google account reuses it (no second welcome)", async ({ page }) => {
+    const email = uniqueEmail("google-again");
+    for (let round = 0; round < 2; round += 1) {
+      await page.goto("/login");
+      await page.getByRole("link", { name: "Sign in with Google" }).click();
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Name").fill("Linus Pauling");
+      await page.getByRole("button", { name: "Continue" }).click();
+      await expect(page.getByText("Welcome back!")).toBeVisible();
+      if (round === 0) {
+        await page.getByRole("button", { name: "Account menu" }).click();
+        await page.getByRole("menuitem", { name: "Logout" }).click();
+        await expect(page.getByRole("heading", { name: "Welcome to Campaign CRM" })).toBeVisible();
+      }
+    }
+    await expect(page.getByTestId("notification-badge")).toHaveText("1");
+  });
+
+  test("cancelling at Google comes back to /login with access_denied", async ({ page }) => {
+    await page.goto("/login");
+    await page.getByRole("link", { name: "Sign in with Google" }).click();
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await expect(page).toHaveURL(/\/login\?error=access_denied$/);
+    await expect(page.getByRole("alert")).toHaveText("Access denied - possible tenant isolation issue. Please sign in again.");
+  });
+
+  test("a forged callback (no state, made-up code) does not sign anyone in", async ({ page }) => {
+    await page.goto("/api/auth/google/callback?code=4/made-up&state=whatever");
+    await expect(page).toHaveURL(/\/login\?error=access_denied$/);
+    await page.goto("/profile");
+    await expect(page).toHaveURL(/\/login$/);
+  });
+});
+
+test.describe("local sign-in and the guards", () => {
+  test("local sign-in opens the shell; the same e-mail later reuses the account", async ({ page }) => {
+    const { email } = await signIn(page, { name: "Meera Nair" });
+    await expect(page.getByTestId("welcome")).toHaveText("Welcome, Meera Nair!");
+    expect((await readStoredToken(page))?.split(".")).toHaveLength(3);
+    await page.context().clearCookies();
+    await signIn(page, { name: "Someone Else", email });
+    await expect(page.getByTestId("welcome")).toHaveText("Welcome, Meera Nair!");
+  });
+
+  test("signed-out visitors are sent to /login from every protected route", async ({ page }) => {
+    for (const path of ["/", "/dashboard", "/profile", "/notifications", "/no/such/page"]) {
+      await page.goto(path);
+      await expect(page).toHaveURL(/\/login$/);
+    }
+    await expect(page.getByRole("heading", { name: "Welcome to Campaign CRM" })).toBeVisible();
+  });
+
+  test("a signed-in visitor at /login goes to /, and an unknown path goes to /", async ({ page }) => {
+    await signIn(page);
+    await page.goto("/login");
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByText("Welcome back!")).toBeVisible();
+    await page.goto("/this/path/does-not-exist");
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByText("Welcome back!")).toBeVisible();
+  });
+});
+
+test.describe("/auth/callback", () => {
+  test("success: stores the token, says so, and lands on /dashboard after a second", async ({ page }) => {
+    await signIn(page);
+    const token = (await readStoredToken(page))!;
+    await page.evaluate((key) => localStorage.removeItem(key), TOKEN_KEY);
+    await page.goto(`/auth/callback?token=${encodeURIComponent(token)}&auth=success`);
+    await expect(page.getByText("Login successful! Redirecting...")).toBeVisible();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByText("Welcome back!")).toBeVisible();
+    expect(await readStoredToken(page)).toBe(token);
+  });
+
+  test("failure: no token", async ({ page }) => {
+    await page.goto("/auth/callback?auth=success");
+    await expect(page.getByRole("heading", { name: "Login failed" })).toBeVisible();
+    await expect(page.getByText("Error: No authentication token received")).toBeVisible();
+    expect(await readStoredToken(page)).toBeNull();
+  });
+
+  test("failure: auth is not success", async ({ page }) => {
+    await page.goto("/auth/callback?token=a.b.c&auth=failed");
+    await expect(page.getByRole("heading", { name: "Login failed" })).toBeVisible();
+    await expect(page.getByText("Error: Authentication was not successful")).toBeVisible();
+    expect(await readStoredToken(page)).toBeNull();
+    await page.getByRole("link", { name: "Back to sign in" }).click();
+    await expect(page).toHaveURL(/\/login$/);
+  });
+});
+
+test.describe("the session check", () => {
+  test("a forged token gets a 401: signed out to /login?error=session_expired", async ({ page }) => {
+    await signIn(page);
+    const token = (await readStoredToken(page))!;
+    const [header, payload] = token.split(".");
+    const forged = `${header}.${payload}.${Buffer.from("not the real signature").toString("base64url")}`;
+    await page.evaluate(([key, value]) => localStorage.setItem(key, value), [TOKEN_KEY, forged] as const);
+    await page.reload();
+    await expect(page).toHaveURL(/\/login\?error=session_expired$/);
+    await expect(page.getByRole("alert")).toHaveText("Your session has expired. Please sign in again.");
+    expect(await readStoredToken(page)).toBeNull();
+    // The cookie session ended too.
+    await page.goto("/profile");
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test("a token of another user than the page's: signed out with tenant_isolation_error", async ({ page, browser }) => {
+    const other = await browser.newContext();
+    const otherPage = await other.newPage();
+    await signIn(otherPage);
+    const otherToken = (await readStoredToken(otherPage))!;
+    await other.close();
+
+    await signIn(page);
+    await page.evaluate(([key, value]) => localStorage.setItem(key, value), [TOKEN_KEY, otherToken] as const);
+    await page.reload();
+    await expect(page).toHaveURL(/\/login\?error=tenant_isolation_error$/);
+    await expect(page.getByRole("alert")).toHaveText("Authentication error: User context mismatch. Please sign in again.");
+  });
+
+  test("the /api answers 401 JSON to a forged bearer token", async ({ request }) => {
+    const res = await request.get("/api/auth/current_user", { headers: { Authorization: "Bearer a.b.c" } });
+    expect(res.status()).toBe(401);
+    expect(await res.json()).toEqual({ error: { code: "unauthorized", message: "Session expired" } });
+  });
+});
+
+test("logout from the avatar menu: toast, /login, token and session gone", async ({ page }) => {
+  await signIn(page);
+  await page.getByRole("button", { name: "Account menu" }).click();
+  await page.getByRole("menuitem", { name: "Logout" }).click();
+  await expect(page.getByText("Logged out successfully")).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await readStoredToken(page)).toBeNull();
+  await page.goto("/notifications");
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test("local sign-in works without JavaScript (the callback offers a link)", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/login");
+  await page.getByLabel("Name", { exact: true }).fill("No Script");
+  await page.getByLabel("E-mail", { exact: true }).fill(uniqueEmail("nojs"));
+  await page.getByRole("button", { name: "Sign in locally" }).click();
+  await expect(page.getByText("Processing login...")).toBeVisible();
+  await page.getByRole("link", { name: "Continue to the dashboard" }).click();
+  await expect(page.getByText("Welcome back!")).toBeVisible();
+  await expect(page.getByTestId("welcome")).toHaveText("Welcome, No Script!");
+  await context.close();
+});

@@ -1,0 +1,84 @@
+// Playwright's webServer: the local Google fake plus the production server (`npm run build` has
+// already run) on a fresh temporary database. Both stop when Playwright stops this process.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { startFakeGoogle } from "../fakes/google.ts";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const port = Number(process.env.E2E_PORT ?? 3210);
+const baseUrl = `http://localhost:${port}`;
+const clientId = "e2e-client.apps.googleusercontent.com";
+const clientSecret = `e2e-secret-${randomBytes(8).toString("hex")}`;
+
+const dataDir = process.env.E2E_DATA_DIR || mkdtempSync(path.join(tmpdir(), "crm-e2e-"));
+const google = await startFakeGoogle({ clientId, clientSecret });
+console.log(`[e2e] Google fake on ${google.url}; data in ${dataDir}`);
+
+const tsx = path.join(root, "node_modules/.bin/tsx");
+const app: ChildProcess = spawn(tsx, ["server/index.ts"], {
+  cwd: root,
+  stdio: ["ignore", "inherit", "inherit"],
+  env: {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    PUBLIC_URL: baseUrl,
+    DATA_DIR: dataDir,
+    DATABASE_URL: `file:${path.join(dataDir, "crm.db")}`,
+    SESSION_SECRET: randomBytes(32).toString("hex"),
+    GOOGLE_CLIENT_ID: clientId,
+    GOOGLE_CLIENT_SECRET: clientSecret,
+    GOOGLE_OAUTH_BASE_URL: google.url,
+    LOCAL_AUTH: "true",
+    // Every test signs a fresh user in from the same address.
+    SIGN_IN_RATE_LIMIT: "100000",
+    LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+  },
+});
+
+let stopping = false;
+async function stop(code: number) {
+  if (stopping) return;
+  stopping = true;
+  if (app.exitCode === null && app.signalCode === null) {
+    app.kill("SIGTERM");
+    await Promise.race([
+      new Promise((resolve) => app.once("exit", resolve)),
+      new Promise((resolve) => setTimeout(resolve, 5000)),
+    ]);
+    if (app.exitCode === null && app.signalCode === null) app.kill("SIGKILL");
+  }
+  await google.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  process.exit(code);
+}
+
+app.once("exit", (code, signal) => {
+  if (!stopping) {
+    console.error(`[e2e] the app server exited (${signal ?? code}) before the tests ended`);
+    void stop(1);
+  }
+});
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void stop(0));
+
+// Playwright waits on /healthz too; this only makes a start-up failure say so quickly.
+const deadline = Date.now() + 90_000;
+for (;;) {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+    if (res.ok) break;
+  } catch {
+    // not listening yet
+  }
+  if (stopping) break;
+  if (Date.now() > deadline) {
+    console.error(`[e2e] ${baseUrl}/healthz did not answer within 90 s`);
+    await stop(1);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 250));
+}
+console.log(`[e2e] app ready on ${baseUrl}`);
