@@ -1,5 +1,5 @@
 import { Dialog, DialogPanel } from "@headlessui/react";
-import { Link, NavLink, useLocation } from "@remix-run/react";
+import { Link, useLocation } from "@remix-run/react";
 import { CircleHelp, LayoutDashboard, Megaphone, Menu as MenuIcon, Settings, ShoppingCart, Target, Users, X } from "lucide-react";
 import { useEffect, useState } from "react";
 import { AuthWatcher } from "~/components/auth-watcher";
@@ -34,7 +34,8 @@ function SideNav({ user, onNavigate }: { user: PublicUser; onNavigate?: () => vo
           const Icon = NAV_ICONS[item.label];
           const active = isNavActive(item.to, pathname);
           return (
-            <NavLink
+            // A plain Link: NavLink would set aria-current by its own rule (/ is not active at /dashboard).
+            <Link
               key={item.to}
               to={item.to}
               onClick={onNavigate}
@@ -45,7 +46,7 @@ function SideNav({ user, onNavigate }: { user: PublicUser; onNavigate?: () => vo
             >
               <Icon className="h-4 w-4" aria-hidden="true" />
               {item.label}
-            </NavLink>
+            </Link>
           );
         })}
       </nav>

@@ -8,6 +8,7 @@ export type ApiErrorCode =
   | "unauthorized"
   | "forbidden"
   | "not_found"
+  | "method_not_allowed"
   | "conflict"
   | "payload_too_large"
   | "unprocessable"
@@ -19,6 +20,7 @@ const statusOf: Record<ApiErrorCode, number> = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
   unprocessable: 422,
@@ -90,6 +92,15 @@ export async function readJson(request: Request, maxBytes = 1_000_000): Promise<
   } catch {
     throw new ApiError("bad_request", "The body is not valid JSON");
   }
+}
+
+/**
+ * For the method a resource route does not serve: a 405 in the /api error shape (Remix's own
+ * answer would be `{"message":"Unexpected Server Error"}`). Export it as the route's loader or action.
+ */
+export function methodNotAllowed(allowed: string) {
+  return ({ request }: { request: Request }) =>
+    errorResponse(new ApiError("method_not_allowed", `Use ${allowed} for ${new URL(request.url).pathname}`), { Allow: allowed });
 }
 
 export function apiJson<T>(body: T, init: { status?: number; headers?: HeadersInit } = {}) {

@@ -14,6 +14,8 @@ const formRoute = await import("~/routes/orders-form");
 const listRoute = await import("~/routes/orders");
 const detailRoute = await import("~/routes/orders-detail");
 const optionsRoute = await import("~/routes/orders-customer-options");
+const { createCustomer } = await import("~/services/customers.server");
+const { CustomerApiSchema } = await import("~/schemas/customer");
 
 const BASE = "http://localhost";
 
@@ -179,12 +181,18 @@ describe("the order list", () => {
     expect(none.page.orders).toEqual([]);
   });
 
-  it("the customer picker finds the signed-in user's customers only", async () => {
+  it("the customer picker finds the signed-in user's customers by name or e-mail, and only theirs", async () => {
     const alice = await signedIn();
     const bob = await signedIn();
-    const found = await optionsRoute.loader(args(new Request(`${BASE}/orders/customer-options?q=rohan`, { headers: { Cookie: alice.cookie } })));
-    const customers = (found as unknown as { data: { customers: { _id: string }[] } }).data.customers;
-    expect(customers.map((c) => c._id)).toEqual([alice.customer.id]);
-    expect(customers.map((c) => c._id)).not.toContain(bob.customer.id);
+    const meera = await createCustomer(alice.user.id, CustomerApiSchema.parse({ firstName: "Meera", lastName: "Pillai", email: `meera-${alice.user.id}@example.in` }));
+    await createCustomer(bob.user.id, CustomerApiSchema.parse({ firstName: "Meera", lastName: "Pillai", email: `meera-${bob.user.id}@example.in` }));
+    const pick = async (cookie: string, q: string) => {
+      const found = await optionsRoute.loader(args(new Request(`${BASE}/orders/customer-options?q=${encodeURIComponent(q)}`, { headers: { Cookie: cookie } })));
+      return (found as unknown as { data: { customers: { _id: string; firstName: string; email: string }[] } }).data.customers;
+    };
+    expect((await pick(alice.cookie, "meera pil")).map((c) => c._id)).toEqual([meera._id]);
+    expect((await pick(alice.cookie, `meera-${alice.user.id}`)).map((c) => c._id)).toEqual([meera._id]);
+    expect((await pick(alice.cookie, "")).map((c) => c.firstName).sort()).toEqual(["Meera", "Rohan"]);
+    expect(await pick(alice.cookie, "nobody")).toEqual([]);
   });
 });

@@ -83,6 +83,7 @@ export default function Segments() {
   const [params] = useSearchParams();
   const submit = useSubmit();
   const searchForm = useRef<HTMLFormElement>(null);
+  const dirInput = useRef<HTMLInputElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>();
   const deleting = segments.find((s) => s.id === params.get("delete"));
 
@@ -133,7 +134,12 @@ export default function Segments() {
           method="get"
           role="search"
           className="flex flex-wrap items-center gap-2 border-b border-slate-100 p-4"
-          onChange={(e) => submitSearch((e.target as HTMLElement).getAttribute("name") === "q" ? 300 : 0)}
+          onChange={(e) => {
+            const changed = (e.target as HTMLElement).getAttribute("name");
+            // A new sort starts in its natural direction (names A to Z, sizes and dates largest first).
+            if (changed === "sort" && dirInput.current) dirInput.current.value = "";
+            submitSearch(changed === "q" ? 300 : 0);
+          }}
         >
           <div className="relative min-w-48 flex-1">
             <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-400" aria-hidden="true" />
@@ -154,7 +160,7 @@ export default function Segments() {
               ))}
             </select>
           </label>
-          <input type="hidden" name="dir" value={dir} />
+          <input ref={dirInput} type="hidden" name="dir" defaultValue={dir} key={`${sort}-${dir}`} />
           <Link
             to={withParams({ dir: dir === "asc" ? "desc" : "asc", delete: null })}
             replace

@@ -1,9 +1,9 @@
 // Notifications against a real SQLite database: newest 50 kept, per-user scoping of every change,
 // and the events open pages receive.
 import { describe, expect, it } from "vitest";
-import { createTestUser, useTestDatabase } from "../../tests/helpers/db";
+import { createTestUser, useTestDatabase as setUpTestDatabase } from "../../tests/helpers/db";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const svc = await import("~/services/notifications.server");
 const { db } = await import("~/db.server");

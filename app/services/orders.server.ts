@@ -303,27 +303,6 @@ export async function recentOrdersForCustomer(userId: string, customerId: string
 
 export type CustomerOption = OrderCustomerDto;
 
-/**
- * Customers for the order form's customer picker: matched by name or e-mail (every word must match),
- * newest first, at most `take`. The walk follows the (userId, id) index and stops at `take` matches.
- */
-export async function findCustomerOptions(userId: string, q: string, take = 20): Promise<CustomerOption[]> {
-  const limit = Math.min(Math.max(1, take), 50);
-  const terms = q.trim().split(/\s+/).filter(Boolean).slice(0, 5);
-  const rows = await db().customer.findMany({
-    where: {
-      userId,
-      AND: terms.map((t) => ({
-        OR: [{ firstName: { contains: t } }, { lastName: { contains: t } }, { email: { contains: t } }],
-      })),
-    },
-    orderBy: { id: "desc" },
-    take: limit,
-    select: customerSelect,
-  });
-  return rows.map(toCustomerDto);
-}
-
 /** One of the tenant's customers by id or by e-mail (the form's no-JavaScript fallback). */
 export async function findCustomerByRef(userId: string, ref: string): Promise<CustomerOption | null> {
   const value = ref.trim();

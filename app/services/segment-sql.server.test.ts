@@ -3,7 +3,7 @@
 // filter of the same customers on random trees and data.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, useTestDatabase } from "../../tests/helpers/db";
+import { createTestUser, useTestDatabase as setUpTestDatabase } from "../../tests/helpers/db";
 import { db } from "~/db.server";
 import { newId } from "~/lib/id";
 import { type ConditionNode, type Operator, type SegmentNode, parseConditions } from "~/lib/segments";
@@ -16,9 +16,10 @@ import {
   sqlAudiencePage,
   sqlAudiencePreview,
   sqlMatchesForCustomer,
+  segmentSqlTuning,
 } from "~/services/segment-sql.server";
 
-useTestDatabase();
+setUpTestDatabase();
 
 type Row = { id: string; totalSpendPaise: number; visits: number; lastActive: number | null };
 
@@ -235,7 +236,11 @@ const customerArb = fc.record({
 });
 
 describe("property: the SQL count equals a JavaScript filter", () => {
-  it("on random trees over a fixed random set of customers", async () => {
+  it.each([
+    ["the plain WHERE", 1e9],
+    ["the disjoint OR count too", 0],
+  ])("on random trees over a fixed random set of customers, through %s", async (_, threshold) => {
+    segmentSqlTuning.shapeChoiceMinCustomers = threshold;
     const userId = (await createTestUser("Property fixed")).id;
     const customers = await insertCustomers(userId, fc.sample(customerArb, { numRuns: 300, seed: 42 }));
     fc.assert(
@@ -250,6 +255,7 @@ describe("property: the SQL count equals a JavaScript filter", () => {
   });
 
   it("on random data and random trees together", async () => {
+    segmentSqlTuning.shapeChoiceMinCustomers = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(customerArb, { minLength: 0, maxLength: 40 }), treeArb, async (data, conditions) => {
         const parsed = parseConditions(conditions);
@@ -261,5 +267,16 @@ describe("property: the SQL count equals a JavaScript filter", () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it("counts a top-level OR as disjoint parts, and falls back to one scan when they grow too big", async () => {
+    segmentSqlTuning.shapeChoiceMinCustomers = 0;
+    const userId = (await createTestUser("Disjoint")).id;
+    await insertCustomers(userId, Array.from({ length: 50 }, (_, i) => ({ totalSpendPaise: i * 100, visits: i % 5, lastActive: null })));
+    // Narrow: the parts scan 2 + 10 rows, within 40% of 50.
+    expect(sqlAudienceCount(userId, tree({ $or: [{ totalSpend: { $gte: 48 } }, { visits: { $eq: 0 } }] }))).toBe(12);
+    // Broad: the parts would scan 50 + 40 rows; the plain scan answers.
+    expect(sqlAudienceCount(userId, tree({ $or: [{ totalSpend: { $gte: 0 } }, { visits: { $gt: 0 } }] }))).toBe(50);
+    segmentSqlTuning.shapeChoiceMinCustomers = 20_000;
   });
 });

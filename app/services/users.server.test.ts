@@ -1,9 +1,9 @@
 // Users against a real SQLite database: sign-in upserts (Google and local), the welcome
 // notification at the first sign-in only, and profile updates.
 import { describe, expect, it } from "vitest";
-import { useTestDatabase } from "../../tests/helpers/db";
+import { useTestDatabase as setUpTestDatabase } from "../../tests/helpers/db";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const users = await import("~/services/users.server");
 const { listNotifications } = await import("~/services/notifications.server");

@@ -211,6 +211,37 @@ test.describe("the session check", () => {
     await expect(page.getByRole("alert")).toHaveText("Authentication error: User context mismatch. Please sign in again.");
   });
 
+  test("re-checks every 5 minutes: a network failure keeps the token, a 401 then signs out", async ({ page }) => {
+    await signIn(page);
+    const token = (await readStoredToken(page))!;
+    await page.clock.install();
+    await page.reload();
+    await expect(page.getByText("Welcome back!")).toBeVisible();
+
+    // The next check cannot reach the server: a toast, and the token stays.
+    await page.route("**/api/auth/current_user*", (route) => route.abort("internetdisconnected"));
+    await page.clock.fastForward("05:01");
+    await expect(page.getByText("Network connection issue. Please check your internet connection.")).toBeVisible();
+    expect(await readStoredToken(page)).toBe(token);
+    await expect(page).toHaveURL(/\/dashboard$/);
+
+    // The server is back but the token no longer verifies: the check after that signs out.
+    await page.unroute("**/api/auth/current_user*");
+    await page.evaluate(([key, value]) => localStorage.setItem(key, value), [TOKEN_KEY, `${token.slice(0, -4)}AAAA`] as const);
+    await page.clock.fastForward("05:01");
+    await expect(page).toHaveURL(/\/login\?error=session_expired$/);
+  });
+
+  test("the dashboard saves a token handed over in its address and strips the auth parameters", async ({ page }) => {
+    await signIn(page);
+    const token = (await readStoredToken(page))!;
+    await page.evaluate((key) => localStorage.removeItem(key), TOKEN_KEY);
+    await page.goto(`/dashboard?token=${encodeURIComponent(token)}&auth=success&t=123&user=someone&keep=1`);
+    await expect(page).toHaveURL(/\/dashboard\?keep=1$/);
+    await expect(page.getByText("Welcome back!")).toBeVisible();
+    expect(await readStoredToken(page)).toBe(token);
+  });
+
   test("the /api answers 401 JSON to a forged bearer token", async ({ request }) => {
     const res = await request.get("/api/auth/current_user", { headers: { Authorization: "Bearer a.b.c" } });
     expect(res.status()).toBe(401);

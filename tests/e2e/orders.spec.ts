@@ -113,13 +113,14 @@ test.describe("orders", () => {
 
     // Delete, after confirming.
     await row.getByRole("link", { name: /Delete order/ }).click();
-    const dialog = page.getByRole("dialog", { name: "Delete Order" });
-    await expect(dialog).toBeVisible();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog.getByRole("heading", { name: "Delete Order" })).toBeVisible();
+    await expect(dialog.getByText("Are you sure you want to delete order")).toBeVisible();
     await dialog.getByRole("link", { name: "Cancel" }).click();
-    await expect(dialog).toBeHidden();
+    await expect(dialog).toHaveCount(0);
     await expect(row).toHaveCount(1);
     await row.getByRole("link", { name: /Delete order/ }).click();
-    await page.getByRole("dialog", { name: "Delete Order" }).getByRole("button", { name: "Delete" }).click();
+    await dialog.getByRole("button", { name: "Delete" }).click();
     await expect(page.getByText("Order deleted successfully")).toBeVisible();
     await expect(page.getByText("No orders found")).toBeVisible();
   });
@@ -162,7 +163,7 @@ test.describe("orders without JavaScript", () => {
     await page.getByRole("button", { name: "Create Order" }).click();
 
     await expect(page).toHaveURL(/\/orders$/);
-    await expect(page.getByText("Order created successfully")).toBeVisible();
+    await expect(page.getByRole("status")).toHaveText("Order created successfully");
     const row = page.getByTestId("order-row").filter({ hasText: "Vikram Nair" });
     // 2 × 350 + 1 × 199.99 (a non-numeric quantity became 1)
     await expect(row).toContainText("₹899.99");
@@ -175,15 +176,15 @@ test.describe("orders without JavaScript", () => {
     await page.getByRole("button", { name: "Remove item 2" }).click();
     await expect(page.getByTestId("item-row")).toHaveCount(1);
     await page.getByRole("button", { name: "Update Order" }).click();
-    await expect(page.getByText("Order updated successfully")).toBeVisible();
+    await expect(page.getByRole("status")).toHaveText("Order updated successfully");
     await expect(row).toContainText("₹700.00");
     await expect(row.getByTestId("order-status")).toHaveText("Cancelled");
 
     await row.getByRole("link", { name: /Delete order/ }).click();
     const dialog = page.getByRole("dialog", { name: "Delete Order" });
-    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole("heading", { name: "Delete Order" })).toBeVisible();
     await dialog.getByRole("button", { name: "Delete" }).click();
-    await expect(page.getByText("Order deleted successfully")).toBeVisible();
+    await expect(page.getByRole("status")).toHaveText("Order deleted successfully");
     await expect(page.getByText("No orders found")).toBeVisible();
     await context.close();
   });

@@ -1,10 +1,10 @@
 // The auth and profile part of the /api contract (spec §7, DESIGN.md §6), through the route
 // modules with real Requests and a real migrated SQLite database.
 import { describe, expect, it } from "vitest";
-import { createTestUser, useTestDatabase } from "../helpers/db";
+import { createTestUser, useTestDatabase as setUpTestDatabase } from "../helpers/db";
 import { args, bearerFor, cookieFor, expiredTokenFor, forgedTokenFor, makeRequest } from "../helpers/requests";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const currentUser = await import("~/routes/api/auth-current-user");
 const profile = await import("~/routes/api/auth-profile");
@@ -270,5 +270,13 @@ describe("unknown /api paths", () => {
     expect(await json(res)).toEqual({ error: { code: "not_found", message: "No API route for GET /api/nothing/here" } });
     const post = notFoundRoute.action({ request: makeRequest("/api/nothing", { method: "POST" }) });
     expect(post.status).toBe(404);
+  });
+});
+
+describe("POST /api/auth/current_user", () => {
+  it("is a 405 JSON", async () => {
+    const res = currentUser.action({ request: makeRequest("/api/auth/current_user", { method: "POST" }) });
+    expect(res.status).toBe(405);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("method_not_allowed");
   });
 });

@@ -1,9 +1,9 @@
 // The notification routes under /api/notifications and the SSE stream, against a real database.
 import { describe, expect, it } from "vitest";
-import { createTestUser, useTestDatabase } from "../helpers/db";
+import { createTestUser, useTestDatabase as setUpTestDatabase } from "../helpers/db";
 import { args, bearerFor, cookieFor, makeRequest } from "../helpers/requests";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const list = await import("~/routes/api/notifications");
 const readOne = await import("~/routes/api/notifications-id-read");
@@ -12,7 +12,6 @@ const byId = await import("~/routes/api/notifications-id");
 const stream = await import("~/routes/api/notifications-stream");
 const { notify, listNotifications } = await import("~/services/notifications.server");
 
-type Json = Record<string, unknown>;
 type ListBody = { notifications: { id: string; type: string; title: string; read: boolean; date: string; details: string }[]; unreadCount: number };
 
 async function userWithToken() {
@@ -182,5 +181,24 @@ describe("GET /api/notifications/stream", () => {
     controller.abort();
     const end = await reader.read();
     expect(end.done).toBe(true);
+  });
+});
+
+describe("a method a route does not serve", () => {
+  it("is a 405 in the /api error shape, naming the allowed method", async () => {
+    const cases: [Response, string][] = [
+      [readAll.loader({ request: makeRequest("/api/notifications/read-all") }), "PUT"],
+      [byId.loader({ request: makeRequest("/api/notifications/abc") }), "DELETE"],
+      [readOne.loader({ request: makeRequest("/api/notifications/abc/read") }), "PUT"],
+      [list.action({ request: makeRequest("/api/notifications", { method: "DELETE" }) }), "GET"],
+      [stream.action({ request: makeRequest("/api/notifications/stream", { method: "POST" }) }), "GET"],
+    ];
+    for (const [res, allowed] of cases) {
+      expect(res.status).toBe(405);
+      expect(res.headers.get("Allow")).toBe(allowed);
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe("method_not_allowed");
+      expect(body.error.message).toMatch(new RegExp(`^Use ${allowed} for /api/notifications`));
+    }
   });
 });

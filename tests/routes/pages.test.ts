@@ -1,10 +1,10 @@
 // Page loaders and actions of the foundation: guards, local sign-in, sign-out, the profile form,
 // the notifications screen's actions, and /healthz.
 import { describe, expect, it } from "vitest";
-import { createTestUser, useTestDatabase } from "../helpers/db";
+import { createTestUser, useTestDatabase as setUpTestDatabase } from "../helpers/db";
 import { ORIGIN, args, cookieFor, formRequest, makeRequest } from "../helpers/requests";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const login = await import("~/routes/login");
 const authLocal = await import("~/routes/auth-local");

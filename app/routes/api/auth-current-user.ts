@@ -4,6 +4,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiFailure, authenticateApi } from "~/services/auth.server";
 import { sessionUserId } from "~/services/session.server";
 import { toPublicUser } from "~/services/users.server";
+import { methodNotAllowed } from "~/lib/api.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const hasBearer = request.headers.has("Authorization");
@@ -20,3 +21,5 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return apiFailure(error);
   }
 }
+
+export const action = methodNotAllowed("GET");

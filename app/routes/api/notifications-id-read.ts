@@ -2,6 +2,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { withApi } from "~/services/auth.server";
 import { markRead } from "~/services/notifications.server";
+import { methodNotAllowed } from "~/lib/api.server";
 
 export async function action({ request, params }: ActionFunctionArgs) {
   return withApi(request, async (user) => {
@@ -9,3 +10,5 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return { success: true };
   });
 }
+
+export const loader = methodNotAllowed("PUT");

@@ -1,6 +1,6 @@
 // DELETE /api/notifications/{id}: removes one of the caller's notifications; another's is a 404.
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { ApiError } from "~/lib/api.server";
+import { ApiError, methodNotAllowed } from "~/lib/api.server";
 import { withApi } from "~/services/auth.server";
 import { deleteNotification } from "~/services/notifications.server";
 
@@ -11,3 +11,5 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return { success: true };
   });
 }
+
+export const loader = methodNotAllowed("DELETE");

@@ -2,7 +2,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { withApi } from "~/services/auth.server";
 import { markAllRead } from "~/services/notifications.server";
+import { methodNotAllowed } from "~/lib/api.server";
 
 export async function action({ request }: ActionFunctionArgs) {
   return withApi(request, async (user) => ({ success: true, updated: await markAllRead(user.id) }));
 }
+
+export const loader = methodNotAllowed("PUT");

@@ -3,6 +3,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiFailure, authenticateApi } from "~/services/auth.server";
 import { notificationBus, type NotificationEvent } from "~/services/notifications.server";
+import { methodNotAllowed } from "~/lib/api.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   let userId: string;
@@ -53,3 +54,5 @@ export async function loader({ request }: LoaderFunctionArgs) {
     },
   });
 }
+
+export const action = methodNotAllowed("GET");

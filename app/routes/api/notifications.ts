@@ -1,7 +1,7 @@
 // GET /api/notifications?type=: the caller's notifications (newest first, at most 50) and unread count.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { parseOrThrow } from "~/lib/api.server";
+import { parseOrThrow, methodNotAllowed } from "~/lib/api.server";
 import { NOTIFICATION_FILTERS, NOTIFICATION_TYPES } from "~/lib/notifications";
 import { withApi } from "~/services/auth.server";
 import { listNotifications } from "~/services/notifications.server";
@@ -22,3 +22,5 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return listNotifications(user.id, { type: query.type, take: query.limit });
   });
 }
+
+export const action = methodNotAllowed("GET");

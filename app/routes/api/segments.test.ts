@@ -1,9 +1,9 @@
 // The segment calls of spec §7 through their route modules, with a bearer token: what a caller
 // gets back, tenant isolation, and bad payloads answered with 400s that name the bad part.
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, useTestDatabase } from "../../../tests/helpers/db";
+import { createTestUser, useTestDatabase as setUpTestDatabase } from "../../../tests/helpers/db";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const { db } = await import("~/db.server");
 const { newId } = await import("~/lib/id");
