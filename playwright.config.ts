@@ -23,7 +23,8 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],
-  outputDir: "test-results",
+  // Per run, so that two runs on one tree do not delete each other's traces at start.
+  outputDir: `test-results/e2e-${port}`,
   use: {
     baseURL,
     actionTimeout: 15_000,
@@ -38,7 +39,6 @@ export default defineConfig({
       name: "chromium",
       use: {
         ...devices["Desktop Chrome"],
-        channel: undefined,
         launchOptions: {
           executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
           headless: true,

@@ -1,6 +1,6 @@
 // The client side of the session (spec §4, §8): saves a token arriving in the URL, re-checks the
 // session every 5 minutes, and signs out on 401, 403 or an identity mismatch.
-import { useLocation, useNavigate } from "@remix-run/react";
+import { useLocation } from "@remix-run/react";
 import { useEffect } from "react";
 import { toast } from "sonner";
 import { AUTH_URL_PARAMS, clearToken, readToken, storeToken } from "~/lib/auth-token";
@@ -8,7 +8,6 @@ import { checkSession, AUTH_RECHECK_MS } from "~/lib/session-check";
 
 export function AuthWatcher({ userId }: { userId: string }) {
   const location = useLocation();
-  const navigate = useNavigate();
 
   // A token handed over in the address (…?token=…&auth=success) is saved, stripped, and the page reloads.
   useEffect(() => {
@@ -18,10 +17,11 @@ export function AuthWatcher({ userId }: { userId: string }) {
       storeToken(token);
       for (const key of AUTH_URL_PARAMS) params.delete(key);
       const search = params.toString();
-      navigate(`${location.pathname}${search ? `?${search}` : ""}`, { replace: true });
-      window.location.reload();
+      // One step: replace the address and reload (a client-side navigate() is asynchronous, so a
+      // reload right after it would load the old address again, token and all, forever).
+      window.location.replace(`${location.pathname}${search ? `?${search}` : ""}${location.hash}`);
     }
-  }, [location.search, location.pathname, navigate]);
+  }, [location.search, location.pathname, location.hash]);
 
   useEffect(() => {
     let stopped = false;

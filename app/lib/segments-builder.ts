@@ -34,8 +34,11 @@ export const MESSAGES = {
 /** Group nesting the builder offers: groups inside the top level, and groups inside those. */
 export const BUILDER_MAX_GROUP_DEPTH = 2;
 
+// React keys for builder rows. The server and the browser both make them (the page opens with the
+// server's builder), so each process gets its own prefix and no two rows ever share a key.
+const ID_PREFIX = Math.random().toString(36).slice(2, 8);
 let nextId = 0;
-export const builderId = () => `n${(nextId += 1)}`;
+export const builderId = () => `${ID_PREFIX}${(nextId += 1).toString(36)}`;
 
 /** A new segment starts with one condition: totalSpend, greater than, empty value (spec §4). */
 export function newCondition(field: SegmentField = "totalSpend"): BuilderCondition {

@@ -14,7 +14,7 @@ const formRoute = await import("~/routes/orders-form");
 const listRoute = await import("~/routes/orders");
 const detailRoute = await import("~/routes/orders-detail");
 const optionsRoute = await import("~/routes/orders-customer-options");
-const { createCustomer } = await import("~/services/customers.server");
+const { createCustomer, INDEX_CUSTOMER_SQL } = await import("~/services/customers.server");
 const { CustomerApiSchema } = await import("~/schemas/customer");
 
 const BASE = "http://localhost";
@@ -26,6 +26,7 @@ async function signedIn() {
   const customer = await db().customer.create({
     data: { id: newId(), userId: user.id, firstName: "Rohan", lastName: "Verma", email: `rohan-${user.id}@example.in` },
   });
+  await db().$executeRawUnsafe(INDEX_CUSTOMER_SQL, customer.id); // searchable, as the customer services make it
   return { user, cookie, customer };
 }
 

@@ -161,7 +161,7 @@ function SegmentEditor({
       <Form
         method="post"
         noValidate
-        className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_340px]"
+        className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_340px]"
         onSubmit={(e) => {
           const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
           if (submitter?.value && submitter.value !== "save") return;

@@ -18,7 +18,7 @@ import { newId } from "~/lib/id";
 import { rupeesToPaise } from "~/lib/money";
 import { CUSTOMER_FIELDS, CUSTOMER_MESSAGES, CustomerFormSchema } from "~/schemas/customer";
 import { recordNewCustomers } from "~/services/customer-events.server";
-import { customerMatchSql, normaliseQuery } from "~/services/customers.server";
+import { ADD_TO_TALLY_SQL, customerMatchSql, normaliseQuery } from "~/services/customers.server";
 import {
   IMPORT_FIELDS,
   REQUIRED_IMPORT_FIELDS,
@@ -138,6 +138,8 @@ export async function importCustomers(
   const started = Date.now();
   const sqlite = openSqlite(options.file);
   try {
+    // Room for the indexes the upsert walks in random order (e-mail, spend, dates).
+    sqlite.pragma("cache_size = -131072");
     const result = await stageAndMerge(sqlite, userId, toInput(source), options);
     if (result.created > 0) await recordNewCustomers(userId, result.created);
     return { ...result, durationMs: Date.now() - started };
@@ -281,9 +283,6 @@ function merge(sqlite: Sqlite, userId: string, mapping: ColumnMapping) {
   ].filter(Boolean);
   const run = sqlite.transaction(() => {
     const maxBefore = (sqlite.prepare(`SELECT coalesce(max(rowid), 0) AS m FROM "Customer"`).get() as { m: number }).m;
-    const tally = () =>
-      (sqlite.prepare(`SELECT coalesce((SELECT "customers" FROM "CustomerTally" WHERE "userId" = ?), 0) AS n`).get(userId) as { n: number }).n;
-    const before = tally();
     sqlite
       .prepare(
         `INSERT INTO "Customer" ("id", "userId", "firstName", "lastName", "email", "phone", "address", "company", "notes",
@@ -295,13 +294,14 @@ function merge(sqlite: Sqlite, userId: string, mapping: ColumnMapping) {
          ON CONFLICT ("userId", "email") DO UPDATE SET ${sets.join(", ")}`,
       )
       .run(userId, now, now);
+    const created = (sqlite.prepare(`SELECT count(*) AS n FROM "Customer" WHERE rowid > ?`).get(maxBefore) as { n: number }).n;
     sqlite
       .prepare(
         `INSERT INTO "customer_search" (rowid, name, email)
          SELECT rowid, "firstName" || ' ' || "lastName", "email" FROM "Customer" WHERE rowid > ?`,
       )
       .run(maxBefore);
-    const created = tally() - before;
+    if (created > 0) sqlite.prepare(ADD_TO_TALLY_SQL).run(userId, created);
     return { created };
   });
   const result = run.immediate();

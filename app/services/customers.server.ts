@@ -4,8 +4,8 @@
 // service; here they only take starting values (API and import).
 //
 // The list is built for a million customers a tenant: it pages by rowid (newest added first) on
-// the (userId) index with a keyset cursor, reads its exact total from CustomerTally (kept by
-// triggers), and searches through the trigram index customer_search (migration customer_search),
+// the (userId) index with a keyset cursor, reads its exact total from CustomerTally (added to
+// by the services that insert, taken from by a delete trigger), and searches through the trigram index customer_search (migration customer_search),
 // whose match count is capped at SEARCH_COUNT_CAP so a common term never counts a million rows.
 import { db } from "~/db.server";
 import type { Customer } from "~/generated/prisma/client";
@@ -96,6 +96,10 @@ function personalFields(input: CustomerApiInput) {
 export const INDEX_CUSTOMER_SQL = `INSERT INTO "customer_search" (rowid, name, email)
   SELECT rowid, "firstName" || ' ' || "lastName", "email" FROM "Customer" WHERE "id" = ?`;
 
+/** Adds n to the tenant's customer count (every path that inserts customers runs it). */
+export const ADD_TO_TALLY_SQL = `INSERT INTO "CustomerTally" ("userId", "customers") VALUES (?, ?)
+  ON CONFLICT ("userId") DO UPDATE SET "customers" = "customers" + excluded."customers"`;
+
 export async function createCustomer(userId: string, input: CustomerApiInput): Promise<CustomerDto> {
   const id = newId();
   let created: Customer;
@@ -103,6 +107,7 @@ export async function createCustomer(userId: string, input: CustomerApiInput): P
     created = await db().$transaction(async (tx) => {
       const row = await tx.customer.create({ data: { id, userId, ...personalFields(input), ...startingValues(input) } });
       await tx.$executeRawUnsafe(INDEX_CUSTOMER_SQL, id);
+      await tx.$executeRawUnsafe(ADD_TO_TALLY_SQL, userId, 1);
       return row;
     });
   } catch (error) {
@@ -263,7 +268,15 @@ export async function countCustomers(userId: string, q = ""): Promise<{ total: n
   const client = db();
   if (!q) {
     const tally = await client.customerTally.findUnique({ where: { userId } });
-    return { total: Math.max(0, tally?.customers ?? 0), capped: false };
+    if (tally) return { total: Math.max(0, tally.customers), capped: false };
+    // No tally yet (customers written before it existed, or by another tool): count once, keep it.
+    const n = await client.customer.count({ where: { userId } });
+    await client.$executeRawUnsafe(
+      `INSERT INTO "CustomerTally" ("userId", "customers") VALUES (?, ?) ON CONFLICT ("userId") DO UPDATE SET "customers" = excluded."customers"`,
+      userId,
+      n,
+    );
+    return { total: n, capped: false };
   }
   const match = customerMatchSql(userId, q, null);
   const [row] = await client.$queryRawUnsafe<{ n: number | bigint }[]>(

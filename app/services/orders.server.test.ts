@@ -9,9 +9,10 @@ const { db } = await import("~/db.server");
 const { newId } = await import("~/lib/id");
 const orders = await import("~/services/orders.server");
 const { OrderSchema, OrderUpdateSchema } = await import("~/schemas/order");
+const { INDEX_CUSTOMER_SQL } = await import("~/services/customers.server");
 
 async function makeCustomer(userId: string, data: Partial<{ firstName: string; lastName: string; email: string; totalSpendPaise: number; visits: number; lastActive: Date }> = {}) {
-  return db().customer.create({
+  const customer = await db().customer.create({
     data: {
       id: newId(),
       userId,
@@ -23,6 +24,9 @@ async function makeCustomer(userId: string, data: Partial<{ firstName: string; l
       lastActive: data.lastActive ?? null,
     },
   });
+  // Searchable by name, as the customer services make every customer they write.
+  await db().$executeRawUnsafe(INDEX_CUSTOMER_SQL, customer.id);
+  return customer;
 }
 
 const totals = async (id: string) => {
@@ -199,6 +203,9 @@ describe("listing", () => {
     expect((await orders.listOrders(userId, { q: "priya" })).total).toBe(4);
     expect((await orders.listOrders(userId, { q: "ARJUN mehta" })).total).toBe(3);
     expect((await orders.listOrders(userId, { q: "Priya Mehta" })).total).toBe(0);
+    expect((await orders.listOrders(userId, { q: "ya sh" })).total).toBe(4); // across first and last name
+    expect((await orders.listOrders(userId, { q: "Me" })).total).toBe(3); // short terms too
+    expect((await orders.listOrders(userId, { q: '"; DROP TABLE "Order"; --' })).total).toBe(0);
     const byId = await orders.listOrders(userId, { q: ids[2].slice(-6).toUpperCase() });
     expect(byId.orders.map((o) => o._id)).toEqual([ids[2]]);
     expect((await orders.listOrders(userId, { q: "nobody" })).orders).toEqual([]);

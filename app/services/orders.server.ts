@@ -218,21 +218,40 @@ export type OrderPage = {
   prevCursor: string | null;
 };
 
-/** Search on customer name (every word must match the first or last name) or order id. */
-function searchWhere(q: string | undefined): Prisma.OrderWhereInput {
-  const terms = (q ?? "").trim().split(/\s+/).filter(Boolean).slice(0, 5);
-  if (!terms.length) return {};
-  return {
-    AND: terms.map((term) => {
-      const or: Prisma.OrderWhereInput[] = [
-        { customer: { firstName: { contains: term } } },
-        { customer: { lastName: { contains: term } } },
-      ];
-      if (/^[0-9a-f]{1,24}$/i.test(term)) or.push({ id: { contains: term.toLowerCase() } });
-      return { OR: or };
-    }),
-  };
+/**
+ * The WHERE clause (on "Order" o) of a search on customer name or order id, as raw SQL so that it
+ * stays fast with a million customers:
+ *   - the name is matched as one phrase against "first last" (so "priya sharma" works), through the
+ *     customers' trigram index (customer_search, migration customer_search) for three characters
+ *     or more, and by a per-order customer lookup for shorter terms;
+ *   - an order id matches on any part of it (the list shows its last 6 characters).
+ * SQLite walks the tenant's orders newest first on (userId, id) and stops at the page size.
+ */
+function searchSql(userId: string, q: string | undefined): { where: string; params: (string | number)[] } {
+  const term = (q ?? "").trim().replace(/\s+/g, " ").slice(0, 100);
+  if (!term) return { where: `o."userId" = ?`, params: [userId] };
+  const needle = term.toLowerCase();
+  const name =
+    [...term].length >= 3
+      ? `o."customerId" IN (SELECT c."id" FROM "customer_search" s JOIN "Customer" c ON c.rowid = s.rowid
+           WHERE "customer_search" MATCH ? AND c."userId" = ?)`
+      : `EXISTS (SELECT 1 FROM "Customer" c WHERE c."id" = o."customerId"
+           AND instr(lower(c."firstName" || ' ' || c."lastName"), ?) > 0)`;
+  const nameParams = [...term].length >= 3 ? [`"${term.replace(/"/g, '""')}"`, userId] : [needle];
+  if (/^[0-9a-f]{1,24}$/.test(needle)) {
+    return { where: `o."userId" = ? AND (instr(o."id", ?) > 0 OR ${name})`, params: [userId, needle, ...nameParams] };
+  }
+  return { where: `o."userId" = ? AND ${name}`, params: [userId, ...nameParams] };
 }
+
+async function orderRows(ids: string[]): Promise<OrderRow[]> {
+  if (!ids.length) return [];
+  const rows = await db().order.findMany({ where: { id: { in: ids } }, include: orderInclude });
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+const countOf = (rows: { n: number | bigint }[]) => Number(rows[0]?.n ?? 0);
 
 /** Orders newest first (ids are time-ordered), a page at a time, with the count of all matches. */
 export async function listOrders(userId: string, options: ListOrdersOptions = {}): Promise<OrderPage> {
@@ -240,43 +259,48 @@ export async function listOrders(userId: string, options: ListOrdersOptions = {}
   for (const c of [options.cursor, options.before]) {
     if (c !== undefined && !isId(c)) throw new ApiError("bad_request", "cursor is not valid", { cursor: "cursor is not valid" });
   }
-  const base: Prisma.OrderWhereInput = { userId, ...searchWhere(options.q) };
-  let rows: OrderRow[];
+  const { where, params } = searchSql(userId, options.q);
+  const client = db();
+  let ids: string[];
   if (options.before) {
-    rows = await db().order.findMany({
-      where: { ...base, id: { gt: options.before } },
-      orderBy: { id: "asc" },
-      take: limit,
-      include: orderInclude,
-    });
-    rows.reverse();
+    const rows = await client.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT o."id" AS id FROM "Order" o WHERE ${where} AND o."id" > ? ORDER BY o."id" ASC LIMIT ${limit}`,
+      ...params,
+      options.before,
+    );
+    ids = rows.map((r) => r.id).reverse();
   } else {
-    rows = await db().order.findMany({
-      where: { ...base, ...(options.cursor ? { id: { lt: options.cursor } } : {}) },
-      orderBy: { id: "desc" },
-      take: limit + 1,
-      include: orderInclude,
-    });
+    const rows = await client.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT o."id" AS id FROM "Order" o WHERE ${where}${options.cursor ? ` AND o."id" < ?` : ""} ORDER BY o."id" DESC LIMIT ${limit + 1}`,
+      ...params,
+      ...(options.cursor ? [options.cursor] : []),
+    );
+    ids = rows.map((r) => r.id);
   }
-  const first = rows[0];
+  const first = ids[0];
   const [total, newer] = await Promise.all([
-    db().order.count({ where: base }),
-    first ? db().order.count({ where: { ...base, id: { gt: first.id } } }) : Promise.resolve(0),
+    client.$queryRawUnsafe<{ n: number | bigint }[]>(`SELECT count(*) AS n FROM "Order" o WHERE ${where}`, ...params).then(countOf),
+    first
+      ? client
+          .$queryRawUnsafe<{ n: number | bigint }[]>(`SELECT count(*) AS n FROM "Order" o WHERE ${where} AND o."id" > ?`, ...params, first)
+          .then(countOf)
+      : Promise.resolve(0),
   ]);
   let hasMore: boolean;
   if (options.before) {
-    hasMore = newer + rows.length < total;
+    hasMore = newer + ids.length < total;
   } else {
-    hasMore = rows.length > limit;
-    rows = rows.slice(0, limit);
+    hasMore = ids.length > limit;
+    ids = ids.slice(0, limit);
   }
-  const last = rows.at(-1);
+  const rows = await orderRows(ids);
+  const last = ids.at(-1);
   return {
     orders: rows.map(toOrderDto),
     total,
     start: first ? newer + 1 : 0,
-    nextCursor: hasMore && last ? last.id : null,
-    prevCursor: first && newer > 0 ? first.id : null,
+    nextCursor: hasMore && last ? last : null,
+    prevCursor: first && newer > 0 ? first : null,
   };
 }
 

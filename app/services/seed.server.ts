@@ -8,6 +8,7 @@ import { fakerEN_IN } from "@faker-js/faker";
 import { openSqlite } from "~/db/sqlite.server";
 import { newId } from "~/lib/id";
 import { recordNewCustomers } from "~/services/customer-events.server";
+import { ADD_TO_TALLY_SQL } from "~/services/customers.server";
 
 export type SeedOptions = {
   customers: number;
@@ -76,6 +77,7 @@ export async function seedTenant(userId: string, options: SeedOptions): Promise<
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("userId", "email") DO NOTHING`);
     const indexNew = sqlite.prepare(`INSERT INTO "customer_search" (rowid, name, email)
       SELECT rowid, "firstName" || ' ' || "lastName", "email" FROM "Customer" WHERE rowid > ?`);
+    const addToTally = sqlite.prepare(ADD_TO_TALLY_SQL);
     const maxRow = sqlite.prepare(`SELECT coalesce(max(rowid), 0) AS m FROM "Customer"`);
     const span = 730 * DAY;
     const span0 = now - span - DAY;
@@ -113,6 +115,7 @@ export async function seedTenant(userId: string, options: SeedOptions): Promise<
         }
       }
       indexNew.run(before);
+      if (created > 0) addToTally.run(userId, created);
       return created;
     });
 
@@ -128,21 +131,25 @@ export async function seedTenant(userId: string, options: SeedOptions): Promise<
       const insertItem = sqlite.prepare(`INSERT INTO "OrderItem" ("id", "orderId", "position", "name", "description", "quantity", "pricePaise")
         VALUES (?, ?, ?, ?, ?, ?, ?)`);
       const statuses = ["Completed", "Completed", "Completed", "Completed", "Completed", "Completed", "Pending", "Processing", "Processing", "Cancelled"];
-      const orderBatch = sqlite.transaction((count: number) => {
-        for (let n = 0; n < count; n++) {
+      const orderBatch = sqlite.transaction((howMany: number) => {
+        for (let n = 0; n < howMany; n++) {
           const c = rng.int(0, customerIds.length - 1);
           const createdAt = Math.min(now, customerCreated[c] + rng.int(0, Math.max(1, now - customerCreated[c])));
           const orderId = newId(new Date(createdAt));
-          const items = rng.int(1, 3);
+          const count = rng.int(1, 3);
+          const items: [number, number][] = [];
           let subtotal = 0;
-          for (let position = 0; position < items; position++) {
+          for (let position = 0; position < count; position++) {
             const quantity = rng.int(1, 4);
             const price = rng.int(99, 4999) * 100 + (rng.next() < 0.3 ? 0 : 99) - (rng.next() < 0.3 ? 0 : 99);
             subtotal += quantity * price;
-            insertItem.run(newId(new Date(createdAt)), orderId, position, rng.pick(p.products), rng.pick(p.descriptions), quantity, price);
+            items.push([quantity, price]);
           }
           const tax = Math.round(subtotal * 0.18);
           insertOrder.run(orderId, userId, customerIds[c], rng.pick(statuses), subtotal, tax, "", createdAt, createdAt);
+          items.forEach(([quantity, price], position) => {
+            insertItem.run(newId(new Date(createdAt)), orderId, position, rng.pick(p.products), rng.pick(p.descriptions), quantity, price);
+          });
         }
       });
       for (let done = 0; done < options.orders; ) {

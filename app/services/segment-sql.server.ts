@@ -168,7 +168,7 @@ function disjointOrCount(userId: string, children: SegmentNode[], budget: number
   return total;
 }
 
-export function sqlAudienceCount(userId: string, tree: SegmentNode): number {
+export function sqlAudienceCount(userId: string, tree: SegmentNode, where?: CompiledWhere): number {
   if (tree.kind === "group" && tree.logic === "OR" && tree.children.length > 1 && tree.children.length <= 8) {
     const size = tenantSize(userId);
     if (size !== null && size >= segmentSqlTuning.shapeChoiceMinCustomers) {
@@ -176,7 +176,7 @@ export function sqlAudienceCount(userId: string, tree: SegmentNode): number {
       if (count !== null) return count;
     }
   }
-  return runCount(countSql(compileSegmentWhere(userId, tree)));
+  return runCount(countSql(where ?? compileSegmentWhere(userId, tree)));
 }
 
 /** The SQL of the disjoint OR count's parts (for the bench report). */
@@ -195,8 +195,9 @@ export function sqlAudienceSample(userId: string, tree: SegmentNode, limit: numb
 
 /** Count and sample from one compiled WHERE; an empty audience skips the sample. */
 export function sqlAudiencePreview(userId: string, tree: SegmentNode, limit: number) {
-  const count = sqlAudienceCount(userId, tree);
-  const rows = count === 0 ? [] : runRows(sampleSql(compileSegmentWhere(userId, tree), limit));
+  const where = compileSegmentWhere(userId, tree);
+  const count = sqlAudienceCount(userId, tree, where);
+  const rows = count === 0 ? [] : runRows(sampleSql(where, limit));
   return { count, rows };
 }
 

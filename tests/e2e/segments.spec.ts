@@ -178,7 +178,7 @@ test.describe("segments without JavaScript", () => {
     await page.getByRole("button", { name: "Create Segment" }).click();
 
     await expect(page).toHaveURL(/\/segments$/);
-    await expect(page.getByText("Segment created successfully")).toBeVisible();
+    await expect(page.getByRole("status")).toHaveText("Segment created successfully");
     // spend > 4,000 AND visits > 9 → customers 10, 11 and 12.
     await expect(page.getByTestId("segment-row").filter({ hasText: "Loyal big spenders" })).toContainText("3 customers");
     await context.close();

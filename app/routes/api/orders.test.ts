@@ -9,6 +9,7 @@ const { db } = await import("~/db.server");
 const { newId } = await import("~/lib/id");
 const { issueToken } = await import("~/services/token.server");
 const list = await import("~/routes/api/orders");
+const { INDEX_CUSTOMER_SQL } = await import("~/services/customers.server");
 const one = await import("~/routes/api/orders-id");
 
 type Json = Record<string, unknown>;
@@ -20,6 +21,7 @@ async function caller(name = "Api User") {
   const customer = await db().customer.create({
     data: { id: newId(), userId: user.id, firstName: "Kavya", lastName: "Iyer", email: `kavya-${user.id}@example.in`, phone: "+91 98450 12345" },
   });
+  await db().$executeRawUnsafe(INDEX_CUSTOMER_SQL, customer.id); // searchable, as the customer services make it
   return { user, token, customer };
 }
 

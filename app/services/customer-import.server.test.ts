@@ -1,0 +1,166 @@
+// CSV import and export against a real SQLite database: line numbers and reasons for bad rows,
+// upsert on e-mail, a malformed file refused with nothing written, export content and search.
+import { Readable } from "node:stream";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase, createTestUser } from "../../tests/helpers/db";
+
+useTestDatabase();
+
+import { db } from "~/db.server";
+import type { User } from "~/generated/prisma/client";
+import { action as importAction } from "~/routes/api/customers-import";
+import { loader as exportLoader } from "~/routes/api/customers-export";
+import { errorReportCsv, exportCustomersCsv, importCustomers } from "~/services/customer-import.server";
+import { createCustomer, getCustomer, listCustomers } from "~/services/customers.server";
+import { seedTenant } from "~/services/seed.server";
+import { issueToken } from "~/services/token.server";
+
+const csv = (text: string) => Readable.from([Buffer.from(text)]);
+const readAll = async (stream: ReadableStream<Uint8Array>) => new Response(stream).text();
+
+let user: User;
+beforeAll(async () => {
+  user = await createTestUser("Importer");
+});
+
+describe("importCustomers", () => {
+  it("keeps good rows, reports each bad row with its line number and reason", async () => {
+    const file = [
+      "First Name,Last Name,Email,Phone,Total Spend,Visits,Last Active",
+      "Rahul,Sharma,rahul@example.com,+91 98111 22233,1250.50,4,2024-03-01",
+      ",Verma,verma@example.com,,,,",
+      "Priya,Patel,not-an-email,,,,",
+      '"Meera","Nair","meera@example.com","",abc,2,',
+      "Karan,Mehta,karan@example.com,,,1.5,",
+      "Divya,Joshi",
+      "Sanjay,Gupta,sanjay@example.com,,,,someday",
+      "",
+      "Arjun,Reddy,ARJUN@example.com,,,,",
+    ].join("\n");
+    const result = await importCustomers(user.id, csv(file));
+    expect(result).toMatchObject({ rows: 8, imported: 2, created: 2, updated: 0, failed: 6 });
+    expect(result.errors).toEqual([
+      { line: 3, email: "verma@example.com", reason: "First name is required" },
+      { line: 4, email: "not-an-email", reason: "Enter a valid email address" },
+      { line: 5, email: "meera@example.com", reason: "Total spend must be a number of rupees, 0 or more" },
+      { line: 6, email: "karan@example.com", reason: "Visits must be a whole number, 0 or more" },
+      { line: 7, email: "", reason: "The row has 2 columns; the header has 7" },
+      { line: 8, email: "sanjay@example.com", reason: "Last active must be a date like 2024-05-31" },
+    ]);
+    const page = await listCustomers(user.id, { q: "rahul" });
+    expect(page.customers[0]).toMatchObject({ firstName: "Rahul", email: "rahul@example.com", totalSpend: 1250.5, visits: 4, lastActive: "2024-03-01T00:00:00.000Z" });
+    expect((await listCustomers(user.id, { q: "arjun@" })).customers[0].email).toBe("arjun@example.com");
+    expect(errorReportCsv(result.errors).split("\n")[0]).toBe("line,email,reason");
+    expect(errorReportCsv(result.errors)).toContain("4,not-an-email,Enter a valid email address");
+  });
+
+  it("upserts on e-mail: updates the columns the file has and keeps the rest", async () => {
+    const existing = await createCustomer(user.id, { firstName: "Old", lastName: "Name", email: "upsert@example.com", phone: "111", address: "Pune", company: "Acme", notes: "", totalSpend: 500 });
+    const result = await importCustomers(user.id, csv("email,firstName,lastName\nUPSERT@example.com,Neha,Kapoor\nnew1@example.com,New,One\n"));
+    expect(result).toMatchObject({ created: 1, updated: 1, failed: 0 });
+    expect(await getCustomer(user.id, existing.id)).toMatchObject({ firstName: "Neha", lastName: "Kapoor", phone: "111", address: "Pune", totalSpend: 500 });
+    expect((await listCustomers(user.id, { q: "kapoor" })).customers.map((c) => c.id)).toEqual([existing.id]);
+    expect((await listCustomers(user.id, { q: "Old Name" })).customers).toEqual([]);
+  });
+
+  it("uses a given column mapping over the guess", async () => {
+    const result = await importCustomers(user.id, csv("a,b,c\nmapped@example.com,Zoya,Khan\n"), { mapping: { email: 0, firstName: 1, lastName: 2 } });
+    expect(result.created).toBe(1);
+    expect((await listCustomers(user.id, { q: "zoya" })).customers[0].email).toBe("mapped@example.com");
+  });
+
+  it("refuses a malformed file with a clear message and writes nothing", async () => {
+    const before = await db().customer.count({ where: { userId: user.id } });
+    const broken = 'firstName,lastName,email\nGood,Row,good-before-break@example.com\n"Unclosed,Quote,x@example.com\n';
+    await expect(importCustomers(user.id, csv(broken))).rejects.toMatchObject({
+      status: 422,
+      message: expect.stringMatching(/^The file is not a valid CSV file, so nothing was imported: /),
+    });
+    await expect(importCustomers(user.id, csv("name,phone\nA,1\n"))).rejects.toMatchObject({
+      status: 422,
+      message: 'The file has no column for First Name. Name a header column "firstName" (or map one) and try again.',
+    });
+    await expect(importCustomers(user.id, csv(""))).rejects.toMatchObject({ message: "The file is empty: it needs a header row and at least one customer." });
+    expect(await db().customer.count({ where: { userId: user.id } })).toBe(before);
+    expect((await listCustomers(user.id, { q: "good-before-break" })).customers).toEqual([]);
+  });
+
+  it("counts new customers toward the NEW_CUSTOMERS notification", async () => {
+    const tenant = await createTestUser("Bulk");
+    const rows = Array.from({ length: 20 }, (_, i) => `F${i},L${i},bulk${i}@example.com`).join("\n");
+    await importCustomers(tenant.id, csv(`firstName,lastName,email\n${rows}\n`));
+    expect(await db().notification.count({ where: { userId: tenant.id, type: "NEW_CUSTOMERS" } })).toBe(1);
+  });
+});
+
+describe("export", () => {
+  it("streams all customers or the search as CSV that imports back", async () => {
+    const tenant = await createTestUser("Exporter");
+    await importCustomers(tenant.id, csv("firstName,lastName,email,notes,totalSpend\nAsha,Bose,asha@example.com,\"Likes, commas\",10\nRavi,Kumar,ravi@example.com,,20.5\n"));
+    const all = await readAll(exportCustomersCsv(tenant.id, null, { pageSize: 1 }));
+    const lines = all.trim().split("\n");
+    expect(lines[0]).toBe("id,firstName,lastName,email,phone,address,company,notes,totalSpend,visits,lastActive,createdAt");
+    expect(lines).toHaveLength(3);
+    expect(all).toContain('Asha,Bose,asha@example.com,,,,"Likes, commas",10.00,0');
+    const search = await readAll(exportCustomersCsv(tenant.id, "ravi"));
+    expect(search.trim().split("\n")).toHaveLength(2);
+    expect(search).toContain("ravi@example.com");
+    const again = await importCustomers(tenant.id, csv(all));
+    expect(again).toMatchObject({ created: 0, updated: 2, failed: 0 });
+  });
+});
+
+describe("/api/customers/import and /api/customers/export", () => {
+  it("imports a streamed body and exports with the tenant's token only", async () => {
+    const tenant = await createTestUser("ApiImport");
+    const other = await createTestUser("Other");
+    const auth = { Authorization: `Bearer ${await issueToken(tenant.id)}` };
+    const request = new Request("http://localhost/api/customers/import", {
+      method: "POST",
+      headers: { ...auth, "Content-Type": "text/csv" },
+      body: "firstName,lastName,email\nTara,Singh,tara@example.com\nbad,,bad@example.com\n",
+    });
+    const response = (await importAction({ request, params: {}, context: {} })) as Response;
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body).toMatchObject({ created: 1, failed: 1, errors: [{ line: 3, reason: "Last name is required" }] });
+    const malformed = (await importAction({
+      request: new Request("http://localhost/api/customers/import", { method: "POST", headers: { ...auth, "Content-Type": "text/csv" }, body: 'firstName,lastName,email\n"x,y,z\n' }),
+      params: {},
+      context: {},
+    })) as Response;
+    expect(malformed.status).toBe(422);
+    const exported = (await exportLoader({ request: new Request("http://localhost/api/customers/export", { headers: auth }), params: {}, context: {} })) as Response;
+    expect(exported.headers.get("Content-Type")).toContain("text/csv");
+    expect(await exported.text()).toContain("tara@example.com");
+    const theirs = (await exportLoader({
+      request: new Request("http://localhost/api/customers/export", { headers: { Authorization: `Bearer ${await issueToken(other.id)}` } }),
+      params: {},
+      context: {},
+    })) as Response;
+    expect(await theirs.text()).not.toContain("tara@example.com");
+  });
+});
+
+describe("seedTenant", () => {
+  it("adds customers whose totals follow their non-cancelled orders", async () => {
+    const tenant = await createTestUser("Seeder");
+    const result = await seedTenant(tenant.id, { customers: 200, orders: 600, seed: 42 });
+    expect(result).toMatchObject({ customersCreated: 200, ordersCreated: 600 });
+    expect((await listCustomers(tenant.id)).total).toBe(200);
+    const customers = await db().customer.findMany({ where: { userId: tenant.id }, include: { orders: true } });
+    for (const c of customers) {
+      const counted = c.orders.filter((o) => o.status !== "Cancelled");
+      expect(c.totalSpendPaise).toBe(counted.reduce((s, o) => s + o.amountPaise + o.taxPaise, 0));
+      expect(c.visits).toBe(counted.length);
+      expect(c.phone).toMatch(/^\+91 [6-9]\d{4} \d{5}$/);
+    }
+    const items = await db().orderItem.findMany({ where: { order: { userId: tenant.id } } });
+    const byOrder = new Map<string, number>();
+    for (const i of items) byOrder.set(i.orderId, (byOrder.get(i.orderId) ?? 0) + i.quantity * i.pricePaise);
+    const orders = await db().order.findMany({ where: { userId: tenant.id } });
+    for (const o of orders) expect(o.amountPaise).toBe(byOrder.get(o.id));
+    const name = customers[0].firstName;
+    expect((await listCustomers(tenant.id, { q: name })).total).toBeGreaterThan(0);
+  });
+});

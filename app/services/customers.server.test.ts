@@ -1,0 +1,223 @@
+// Customers against a real SQLite database: the service rules and the /api routes.
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase, createTestUser } from "../../tests/helpers/db";
+
+useTestDatabase();
+
+import { db } from "~/db.server";
+import type { User } from "~/generated/prisma/client";
+import { ApiError } from "~/lib/api.server";
+import { loader as listLoader, action as createAction } from "~/routes/api/customers";
+import { loader as getLoader, action as idAction } from "~/routes/api/customers-id";
+import { createOrder, updateOrder } from "~/services/orders.server";
+import { issueToken } from "~/services/token.server";
+import {
+  createCustomer,
+  customerDetail,
+  deleteCustomer,
+  getCustomer,
+  listCustomers,
+  pageSummary,
+  SEARCH_COUNT_CAP,
+  updateCustomer,
+} from "~/services/customers.server";
+import { CustomerApiSchema } from "~/schemas/customer";
+
+const input = (over: Record<string, unknown> = {}) =>
+  CustomerApiSchema.parse({ firstName: "Priya", lastName: "Sharma", email: `priya${Math.random().toString(36).slice(2)}@example.com`, ...over });
+
+async function call(
+  handler: (args: LoaderFunctionArgs) => Promise<unknown>,
+  user: User,
+  path: string,
+  init: { method?: string; body?: unknown; params?: Record<string, string> } = {},
+) {
+  const request = new Request(`http://localhost${path}`, {
+    method: init.method ?? "GET",
+    headers: { Authorization: `Bearer ${await issueToken(user.id)}`, "Content-Type": "application/json" },
+    body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body),
+  });
+  const response = (await handler({ request, params: init.params ?? {}, context: {} } as LoaderFunctionArgs)) as Response;
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+}
+
+let alice: User;
+let bob: User;
+beforeAll(async () => {
+  alice = await createTestUser("Alice");
+  bob = await createTestUser("Bob");
+});
+
+describe("customers service", () => {
+  it("creates, reads, updates and lists a customer with rupee amounts", async () => {
+    const c = await createCustomer(alice.id, input({ firstName: "Rahul", lastName: "Verma", totalSpend: 1500.25, visits: 7, lastActive: "2024-05-01" }));
+    expect(c).toMatchObject({ _id: c.id, firstName: "Rahul", totalSpend: 1500.25, visits: 7, lastActive: "2024-05-01T00:00:00.000Z" });
+    const updated = await updateCustomer(alice.id, c.id, input({ firstName: "Rahul", lastName: "Varma", email: c.email }));
+    expect(updated.lastName).toBe("Varma");
+    expect(updated.totalSpend).toBe(1500.25); // not given: kept
+    expect((await getCustomer(alice.id, c.id)).lastName).toBe("Varma");
+    const found = await listCustomers(alice.id, { q: "varma" });
+    expect(found.customers.map((x) => x.id)).toEqual([c.id]);
+  });
+
+  it("refuses a duplicate e-mail in the tenant with a 409 (case-insensitive), allows it in another tenant", async () => {
+    const email = "dup@example.com";
+    await createCustomer(alice.id, input({ email }));
+    const error = await createCustomer(alice.id, input({ email: "DUP@example.com" })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(409);
+    expect((error as ApiError).message).toBe("A customer with this email already exists");
+    await expect(createCustomer(bob.id, input({ email }))).resolves.toMatchObject({ email });
+    const other = await createCustomer(alice.id, input());
+    await expect(updateCustomer(alice.id, other.id, input({ email }))).rejects.toMatchObject({ status: 409 });
+  });
+
+  it("hides another tenant's customer as not found", async () => {
+    const c = await createCustomer(alice.id, input());
+    await expect(getCustomer(bob.id, c.id)).rejects.toMatchObject({ status: 404, message: "Customer not found" });
+    await expect(updateCustomer(bob.id, c.id, input())).rejects.toMatchObject({ status: 404 });
+    await expect(deleteCustomer(bob.id, c.id)).rejects.toMatchObject({ status: 404 });
+    await expect(getCustomer(alice.id, "not-an-id")).rejects.toMatchObject({ status: 404 });
+    expect((await listCustomers(bob.id, { q: c.email })).customers).toEqual([]);
+  });
+
+  it("deletes a customer with their orders in one go", async () => {
+    const c = await createCustomer(alice.id, input());
+    await createOrder(alice.id, { customerId: c.id, status: "Completed", notes: "", tax: 18, items: [{ name: "Kurta", description: "", quantity: 2, price: 500 }] });
+    await createOrder(alice.id, { customerId: c.id, status: "Pending", notes: "", tax: 0, items: [{ name: "Saree", description: "", quantity: 1, price: 1200 }] });
+    const detail = await customerDetail(alice.id, c.id);
+    expect(detail.orders).toHaveLength(2);
+    expect(detail.segments).toEqual([]);
+    expect(detail.totalSpend).toBe(2218);
+    expect(detail.visits).toBe(2);
+    expect(await deleteCustomer(alice.id, c.id)).toEqual({ ordersDeleted: 2 });
+    expect(await db().order.count({ where: { customerId: c.id } })).toBe(0);
+    await expect(getCustomer(alice.id, c.id)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("follows order totals: cancelling an order takes it out of totalSpend and visits", async () => {
+    const c = await createCustomer(alice.id, input());
+    const o = await createOrder(alice.id, { customerId: c.id, status: "Pending", notes: "", tax: 0, items: [{ name: "Tea", description: "", quantity: 3, price: 100 }] });
+    expect((await getCustomer(alice.id, c.id)).totalSpend).toBe(300);
+    await updateOrder(alice.id, o.id, { status: "Cancelled", notes: "", tax: 0, items: [{ name: "Tea", description: "", quantity: 3, price: 100 }] });
+    expect(await getCustomer(alice.id, c.id)).toMatchObject({ totalSpend: 0, visits: 0 });
+  });
+});
+
+describe("the paged list", () => {
+  let tenant: User;
+  beforeAll(async () => {
+    tenant = await createTestUser("Pager");
+    for (let i = 0; i < 7; i++) await createCustomer(tenant.id, input({ firstName: i % 2 ? "Anjali" : "Vikram", lastName: `Nair${i}`, email: `p${i}@shop.in` }));
+  });
+
+  it("pages newest first with an exact total and a cursor that walks every customer once", async () => {
+    const first = await listCustomers(tenant.id, { limit: 3 });
+    expect(first.total).toBe(7);
+    expect(first.customers.map((c) => c.email)).toEqual(["p6@shop.in", "p5@shop.in", "p4@shop.in"]);
+    const second = await listCustomers(tenant.id, { limit: 3, cursor: first.nextCursor });
+    const third = await listCustomers(tenant.id, { limit: 3, cursor: second.nextCursor });
+    expect([...second.customers, ...third.customers].map((c) => c.email)).toEqual(["p3@shop.in", "p2@shop.in", "p1@shop.in", "p0@shop.in"]);
+    expect(third.nextCursor).toBeNull();
+  });
+
+  it("searches name or e-mail case-insensitively, with short and long terms", async () => {
+    expect((await listCustomers(tenant.id, { q: "ANJALI" })).total).toBe(3);
+    expect((await listCustomers(tenant.id, { q: "vikram nair4" })).customers.map((c) => c.email)).toEqual(["p4@shop.in"]);
+    expect((await listCustomers(tenant.id, { q: "p5@SHOP" })).customers).toHaveLength(1);
+    expect((await listCustomers(tenant.id, { q: "r3" })).customers.map((c) => c.email)).toEqual(["p3@shop.in"]);
+    expect((await listCustomers(tenant.id, { q: 'x"y' })).customers).toEqual([]);
+  });
+
+  it("keeps the total right after a delete", async () => {
+    const c = await createCustomer(tenant.id, input());
+    expect((await listCustomers(tenant.id)).total).toBe(8);
+    await deleteCustomer(tenant.id, c.id);
+    expect((await listCustomers(tenant.id)).total).toBe(7);
+  });
+
+  it("says where the user is", () => {
+    expect(pageSummary(1, 50, 100000, false)).toBe("1–50 of 1,00,000");
+    expect(pageSummary(51, 50, SEARCH_COUNT_CAP, true)).toBe("51–100 of 1,000+");
+    expect(pageSummary(1, 0, 0, false)).toBe("0 of 0");
+  });
+});
+
+describe("/api/customers", () => {
+  it("POST creates (201), GET lists with X-Total-Count and X-Next-Cursor, GET id includes segments and orders", async () => {
+    const user = await createTestUser("Api");
+    const created = await call(createAction, user, "/api/customers", {
+      method: "POST",
+      body: { firstName: "Sneha", lastName: "Iyer", email: "sneha@example.com", phone: "+91 98765 43210", totalSpend: 99.5 },
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers.get("X-User-Id")).toBe(user.id);
+    expect(created.body).toMatchObject({ firstName: "Sneha", email: "sneha@example.com", totalSpend: 99.5, visits: 0 });
+    await call(createAction, user, "/api/customers", { method: "POST", body: { firstName: "Kavya", lastName: "Reddy", email: "kavya@example.com" } });
+    const page = await call(listLoader, user, "/api/customers?limit=1");
+    expect(page.status).toBe(200);
+    expect(Array.isArray(page.body)).toBe(true);
+    expect(page.body[0].email).toBe("kavya@example.com");
+    expect(page.headers.get("X-Total-Count")).toBe("2");
+    const next = page.headers.get("X-Next-Cursor");
+    expect(next).toBeTruthy();
+    const rest = await call(listLoader, user, `/api/customers?limit=1&cursor=${next}`);
+    expect(rest.body.map((c: { email: string }) => c.email)).toEqual(["sneha@example.com"]);
+    expect(rest.headers.get("X-Next-Cursor")).toBeNull();
+    const one = await call(getLoader, user, `/api/customers/${created.body.id}`, { params: { id: created.body.id } });
+    expect(one.body).toMatchObject({ id: created.body.id, segments: [], orders: [] });
+  });
+
+  it("answers 400 with a message per bad field", async () => {
+    const user = await createTestUser("Bad");
+    const bad = await call(createAction, user, "/api/customers", {
+      method: "POST",
+      body: { firstName: "", lastName: 5, email: "nope", phone: "1".repeat(41), totalSpend: "lots", visits: -2, lastActive: "someday" },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.fields).toEqual({
+      firstName: "First name is required",
+      lastName: "Last name is required",
+      email: "Enter a valid email address",
+      phone: "Phone must be at most 40 characters",
+      totalSpend: "Total spend must be a number of rupees, 0 or more",
+      visits: "Visits must be a whole number, 0 or more",
+      lastActive: "Last active must be a date like 2024-05-31",
+    });
+    expect((await call(createAction, user, "/api/customers", { method: "POST", body: "{not json" })).status).toBe(400);
+    expect((await call(listLoader, user, "/api/customers?limit=5000")).body.error.fields.limit).toBe("limit must be at most 1000");
+    expect((await call(listLoader, user, "/api/customers?cursor=abc")).status).toBe(400);
+  });
+
+  it("answers 409 for a duplicate e-mail and 404 for another tenant's or a malformed id", async () => {
+    const owner = await createTestUser("Owner");
+    const stranger = await createTestUser("Stranger");
+    const body = { firstName: "Arjun", lastName: "Das", email: "arjun@example.com" };
+    const c = await call(createAction, owner, "/api/customers", { method: "POST", body });
+    const dup = await call(createAction, owner, "/api/customers", { method: "POST", body });
+    expect(dup.status).toBe(409);
+    expect(dup.body.error).toMatchObject({ code: "conflict", message: "A customer with this email already exists" });
+    const id = c.body.id as string;
+    for (const [handler, method] of [[getLoader, "GET"], [idAction, "PUT"], [idAction, "DELETE"]] as const) {
+      const r = await call(handler, stranger, `/api/customers/${id}`, { method, params: { id }, body: method === "PUT" ? body : undefined });
+      expect(r.status).toBe(404);
+    }
+    expect((await call(getLoader, owner, "/api/customers/zzz", { params: { id: "zzz" } })).status).toBe(404);
+    const put = await call(idAction, owner, `/api/customers/${id}`, { method: "PUT", params: { id }, body: { ...body, company: "Das & Sons" } });
+    expect(put.body.company).toBe("Das & Sons");
+    const del = await call(idAction, owner, `/api/customers/${id}`, { method: "DELETE", params: { id } });
+    expect(del.status).toBe(200);
+    expect((await call(getLoader, owner, `/api/customers/${id}`, { params: { id } })).status).toBe(404);
+  });
+
+  it("sends a NEW_CUSTOMERS notification after every 15 new customers", async () => {
+    const user = await createTestUser("Notify");
+    for (let i = 0; i < 14; i++) await createCustomer(user.id, input());
+    const count = () => db().notification.count({ where: { userId: user.id, type: "NEW_CUSTOMERS" } });
+    expect(await count()).toBe(0);
+    await createCustomer(user.id, input());
+    expect(await count()).toBe(1);
+  });
+});

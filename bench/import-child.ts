@@ -1,0 +1,18 @@
+// Runs one CSV import in its own process for the customers bench section, so the peak RSS it
+// reports is the import's own. Usage: tsx bench/import-child.ts FILE USER_ID (DATABASE_URL set).
+import { createReadStream } from "node:fs";
+import { importCustomers } from "../app/services/customer-import.server.ts";
+
+const [file, userId] = process.argv.slice(2);
+let peak = process.memoryUsage().rss;
+const timer = setInterval(() => {
+  peak = Math.max(peak, process.memoryUsage().rss);
+}, 50);
+const baseline = process.memoryUsage().rss;
+const result = await importCustomers(userId, createReadStream(file, { highWaterMark: 1 << 20 }));
+clearInterval(timer);
+peak = Math.max(peak, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);
+process.stdout.write(
+  `${JSON.stringify({ rows: result.rows, created: result.created, failed: result.failed, durationMs: result.durationMs, peakRssBytes: peak, startRssBytes: baseline })}\n`,
+);
+process.exit(0);

@@ -1,0 +1,262 @@
+// Customers bench section: CSV import of 1,000,000 rows through the import path (rows/s, peak RSS
+// of the importing process, ratio to raw better-sqlite3 inserting the same rows), and the real
+// production server on a random port: GET /api/customers/{id} at 50 connections, and a 50-row page
+// of the list (API and rendered screen) with and without a search term.
+import { spawn, execFileSync } from "node:child_process";
+import { once } from "node:events";
+import { createWriteStream, copyFileSync, statSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import Database from "better-sqlite3";
+import type { BenchContext, BenchSection } from "../types.ts";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const tsx = path.join(root, "node_modules/.bin/tsx");
+
+const FIRST = ["Aarav", "Vivaan", "Aditya", "Vihaan", "Arjun", "Sai", "Reyansh", "Krishna", "Ishaan", "Rohan", "Ananya", "Diya", "Priya", "Aadhya", "Kavya", "Meera", "Saanvi", "Pooja", "Sneha", "Lakshmi", "Rahul", "Amit", "Sanjay", "Deepika", "Nikhil"];
+const LAST = ["Sharma", "Verma", "Patel", "Iyer", "Reddy", "Nair", "Gupta", "Singh", "Kumar", "Das", "Mehta", "Joshi", "Menon", "Pillai", "Rao", "Chopra", "Bose", "Banerjee", "Kulkarni", "Desai"];
+const CITIES = ["Mumbai, Maharashtra", "Bengaluru, Karnataka", "Chennai, Tamil Nadu", "Kolkata, West Bengal", "Hyderabad, Telangana", "Pune, Maharashtra", "Jaipur, Rajasthan", "Kochi, Kerala"];
+
+type Row = [string, string, string, string, string, string, string, string, string, string];
+
+function row(i: number): Row {
+  const first = FIRST[i % FIRST.length];
+  const last = LAST[(i * 7) % LAST.length];
+  return [
+    first,
+    last,
+    `${first.toLowerCase()}.${last.toLowerCase()}.${i}@example.in`,
+    `+91 9${String((i * 7919) % 10000).padStart(4, "0")} ${String(i % 100000).padStart(5, "0")}`,
+    `${(i % 400) + 1}, ${["MG Road", "Park Street", "Anna Salai", "Linking Road"][i % 4]}, ${CITIES[i % CITIES.length]} ${400000 + (i % 99999)}`,
+    i % 3 === 0 ? `${last} Traders Pvt Ltd` : "",
+    i % 5 === 0 ? "Prefers WhatsApp, evenings" : "",
+    ((i * 37) % 250000 / 100).toFixed(2),
+    String(i % 25),
+    new Date(Date.UTC(2024, i % 12, (i % 28) + 1)).toISOString().slice(0, 10),
+  ];
+}
+
+const quote = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+
+async function writeCsv(file: string, n: number) {
+  const out = createWriteStream(file);
+  out.write("firstName,lastName,email,phone,address,company,notes,totalSpend,visits,lastActive\n");
+  let chunk = "";
+  for (let i = 0; i < n; i++) {
+    chunk += `${row(i).map(quote).join(",")}\n`;
+    if (chunk.length > 1 << 20) {
+      if (!out.write(chunk)) await once(out, "drain");
+      chunk = "";
+    }
+  }
+  out.end(chunk);
+  await once(out, "finish");
+}
+
+function percentile(sorted: number[], p: number) {
+  if (!sorted.length) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function stats(samples: number[]) {
+  const s = [...samples].sort((a, b) => a - b);
+  const round = (n: number) => Math.round(n * 100) / 100;
+  return { count: s.length, p50: round(percentile(s, 50)), p95: round(percentile(s, 95)), p99: round(percentile(s, 99)), max: round(s[s.length - 1] ?? 0) };
+}
+
+/** Runs `total` requests over `connections` concurrent loops; latencies in ms. */
+async function load(connections: number, total: number, request: (i: number) => Promise<void>) {
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (next < total) {
+        const i = next++;
+        const t = performance.now();
+        await request(i);
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  return { ...stats(latencies), requestsPerSecond: Math.round(total / ((performance.now() - started) / 1000)) };
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const port = (server.address() as net.AddressInfo).port;
+  server.close();
+  return port;
+}
+
+function rawTimes(n: number, run: (i: number) => void) {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    run(i);
+    out.push(performance.now() - t);
+  }
+  return stats(out);
+}
+
+export default async function customersSection(ctx: BenchContext): Promise<BenchSection> {
+  const rows = Number(process.env.BENCH_IMPORT_ROWS ?? 1_000_000);
+  const goals: BenchSection["goals"] = [];
+  const figures: Record<string, unknown> = {};
+  const { upsertLocalUser } = await import("../../app/services/users.server.ts");
+  const { issueToken } = await import("../../app/services/token.server.ts");
+  const { sessionStorage } = await import("../../app/services/session.server.ts");
+  const { migrateDatabase } = await import("../../app/db/migrate.server.ts");
+
+  // ---- CSV import through the import path, in a child process -----------------------------
+  const csvFile = path.join(ctx.workDir, "customers.csv");
+  ctx.log(`customers: writing a CSV of ${rows.toLocaleString("en-IN")} rows`);
+  await writeCsv(csvFile, rows);
+  const bytes = statSync(csvFile).size;
+  const importer = await upsertLocalUser({ email: "bench-import@example.com", name: "Bench Importer" });
+  ctx.log(`customers: importing ${(bytes / 1e6).toFixed(0)} MB in a child process`);
+  const childOut = execFileSync(tsx, [path.join(import.meta.dirname, "../import-child.ts"), csvFile, importer.id], {
+    cwd: root,
+    env: process.env,
+    maxBuffer: 1 << 20,
+  }).toString();
+  const child = JSON.parse(childOut.trim().split("\n").pop() ?? "{}") as { rows: number; created: number; failed: number; durationMs: number; peakRssBytes: number; startRssBytes: number };
+  const importRate = child.rows / (child.durationMs / 1000);
+
+  // Baseline: raw better-sqlite3 inserting the same rows (already parsed) into the same schema.
+  ctx.log("customers: raw better-sqlite3 baseline for the import");
+  const baseFile = path.join(ctx.workDir, "baseline.db");
+  migrateDatabase(baseFile);
+  const base = new Database(baseFile);
+  base.pragma("journal_mode = WAL");
+  base.pragma("synchronous = NORMAL");
+  base.prepare(`INSERT INTO "User" ("id", "email", "displayName", "updatedAt") VALUES ('u', 'u@example.com', 'U', 0)`).run();
+  const insert = base.prepare(`INSERT INTO "Customer" ("id", "userId", "firstName", "lastName", "email", "phone", "address", "company", "notes",
+    "totalSpendPaise", "visits", "lastActive", "createdAt", "updatedAt") VALUES (?, 'u', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)`);
+  const batch = base.transaction((from: number, to: number) => {
+    for (let i = from; i < to; i++) {
+      const r = row(i);
+      insert.run(String(i).padStart(24, "0"), r[0], r[1], r[2], r[3], r[4], r[5], r[6], Math.round(Number(r[7]) * 100), Number(r[8]), Date.parse(r[9]));
+    }
+  });
+  const tb = performance.now();
+  for (let i = 0; i < rows; i += 10_000) batch(i, Math.min(rows, i + 10_000));
+  const baseMs = performance.now() - tb;
+  base.close();
+  figures.import = {
+    rows: child.rows,
+    created: child.created,
+    failed: child.failed,
+    fileMegabytes: Math.round(bytes / 1e5) / 10,
+    seconds: child.durationMs / 1000,
+    rowsPerSecond: Math.round(importRate),
+    peakRssMegabytes: Math.round(child.peakRssBytes / 1e6),
+    processStartRssMegabytes: Math.round(child.startRssBytes / 1e6),
+    rawBetterSqlite3: { seconds: baseMs / 1000, rowsPerSecond: Math.round(rows / (baseMs / 1000)), what: "pre-parsed rows, one prepared INSERT, 10,000 a transaction, same schema (no CSV parsing, validation, upsert or search index)" },
+    ratioToRaw: Math.round((child.durationMs / baseMs) * 100) / 100,
+  };
+  goals.push({ goal: "CSV import rows/s (at least)", value: importRate, limit: 50_000, unit: "rows/s", met: importRate >= 50_000 });
+  goals.push({ goal: "CSV import peak RSS", value: child.peakRssBytes / 1e6, limit: 300, unit: "MB", met: child.peakRssBytes / 1e6 < 300 });
+
+  // ---- The real server ------------------------------------------------------------------------
+  const port = await freePort();
+  ctx.log(`customers: starting the production server on port ${port}`);
+  const server = spawn(tsx, ["server/index.ts"], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: `http://127.0.0.1:${port}`, LOCAL_AUTH: "true", LOG_LEVEL: "warn" },
+  });
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(`${base}/healthz`)).ok) break;
+      } catch {
+        /* not up yet */
+      }
+      if (i > 600) throw new Error("the server did not start");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const token = await issueToken(ctx.userId);
+    const auth = { Authorization: `Bearer ${token}` };
+    const session = await sessionStorage().getSession();
+    session.set("userId", ctx.userId);
+    const cookie = (await sessionStorage().commitSession(session)).split(";")[0];
+
+    // Ids to read: spread over the tenant (raw read of a sample).
+    const raw = new Database(ctx.dbFile, { readonly: true });
+    const ids = (raw.prepare(`SELECT "id" FROM "Customer" WHERE "userId" = ? AND rowid % 97 = 0 LIMIT 5000`).all(ctx.userId) as { id: string }[]).map((r) => r.id);
+    const term = (raw.prepare(`SELECT "lastName" FROM "Customer" WHERE "userId" = ? LIMIT 1`).get(ctx.userId) as { lastName: string }).lastName.toLowerCase();
+    const rareTerm = (raw.prepare(`SELECT "email" FROM "Customer" WHERE "userId" = ? AND rowid % 1013 = 0 LIMIT 1`).get(ctx.userId) as { email: string }).email.split("@")[0];
+
+    const check = async (url: string, headers: Record<string, string>) => {
+      const r = await fetch(url, { headers });
+      if (!r.ok) throw new Error(`${url} answered ${r.status}`);
+      await r.arrayBuffer();
+    };
+    // Warm up.
+    for (let i = 0; i < 200; i++) await check(`${base}/api/customers/${ids[i % ids.length]}`, auth);
+    await check(`${base}/api/customers?limit=50`, auth);
+    await check(`${base}/customers`, { Cookie: cookie });
+
+    const n = Number(process.env.BENCH_REQUESTS ?? 5000);
+    ctx.log(`customers: GET /api/customers/{id} x ${n} at 50 connections`);
+    const byId = await load(50, n, (i) => check(`${base}/api/customers/${ids[i % ids.length]}`, auth));
+    const pages = Math.max(200, Math.floor(n / 10));
+    const page = async (label: string, url: (i: number) => string, headers: Record<string, string>, connections: number) => {
+      ctx.log(`customers: ${label} x ${pages} at ${connections} connections`);
+      return load(connections, pages, (i) => check(url(i), headers));
+    };
+    const listConnections = Number(process.env.BENCH_LIST_CONNECTIONS ?? 10);
+    const apiList = await page("API list page", () => `${base}/api/customers?limit=50`, auth, listConnections);
+    const apiSearch = await page(`API search "${term}"`, () => `${base}/api/customers?limit=50&q=${encodeURIComponent(term)}`, auth, listConnections);
+    const apiRare = await page(`API search "${rareTerm}"`, () => `${base}/api/customers?limit=50&q=${encodeURIComponent(rareTerm)}`, auth, listConnections);
+    const screenList = await page("screen /customers", () => `${base}/customers`, { Cookie: cookie }, listConnections);
+    const screenSearch = await page(`screen /customers?q=${term}`, () => `${base}/customers?q=${encodeURIComponent(term)}`, { Cookie: cookie }, listConnections);
+
+    // Raw better-sqlite3 doing the same reads, sequentially, for the ratios.
+    const rawById = rawTimes(5000, (i) => raw.prepare(`SELECT * FROM "Customer" WHERE "id" = ? AND "userId" = ?`).get(ids[i % ids.length], ctx.userId));
+    const rawList = rawTimes(500, () => {
+      raw.prepare(`SELECT * FROM "Customer" INDEXED BY "Customer_userId_idx" WHERE "userId" = ? ORDER BY rowid DESC LIMIT 51`).all(ctx.userId);
+      raw.prepare(`SELECT "customers" FROM "CustomerTally" WHERE "userId" = ?`).get(ctx.userId);
+    });
+    const rawSearch = rawTimes(500, () => {
+      raw.prepare(`SELECT c.* FROM "customer_search" s JOIN "Customer" c ON c.rowid = s.rowid WHERE "customer_search" MATCH ? AND c."userId" = ? ORDER BY s.rowid DESC LIMIT 51`).all(`"${term}"`, ctx.userId);
+      raw.prepare(`SELECT count(*) FROM (SELECT 1 FROM "customer_search" s JOIN "Customer" c ON c.rowid = s.rowid WHERE "customer_search" MATCH ? AND c."userId" = ? LIMIT 1001)`).get(`"${term}"`, ctx.userId);
+    });
+    raw.close();
+
+    const ratio = (a: number, b: number) => Math.round((a / Math.max(b, 0.001)) * 10) / 10;
+    figures.getById = { connections: 50, ...byId, rawBetterSqlite3: rawById, p99RatioToRaw: ratio(byId.p99, rawById.p99) };
+    figures.listPage = {
+      connections: listConnections,
+      pageSize: 50,
+      searchTerm: term,
+      rareSearchTerm: rareTerm,
+      api: apiList,
+      apiSearch,
+      apiRareSearch: apiRare,
+      screen: screenList,
+      screenSearch,
+      rawBetterSqlite3: { list: rawList, search: rawSearch },
+      p99RatioToRaw: { api: ratio(apiList.p99, rawList.p99), apiSearch: ratio(apiSearch.p99, rawSearch.p99) },
+    };
+    goals.push({ goal: "GET /api/customers/{id} p99 at 50 connections", value: byId.p99, limit: 25, unit: "ms", met: byId.p99 < 25 });
+    for (const [label, s] of [
+      ["API list page (50 rows) p99", apiList],
+      ["API list page with search p99", apiSearch],
+      ["API list page with a rare search p99", apiRare],
+      ["screen /customers p99", screenList],
+      ["screen /customers with search p99", screenSearch],
+    ] as const) {
+      goals.push({ goal: label, value: s.p99, limit: 50, unit: "ms", met: s.p99 < 50 });
+    }
+  } finally {
+    server.kill("SIGTERM");
+    await once(server, "exit").catch(() => undefined);
+  }
+  void copyFileSync;
+  return { name: "customers", figures, goals };
+}
