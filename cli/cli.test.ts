@@ -34,7 +34,7 @@ function run(dataDir: string, argv: string[]): Promise<Run> {
   });
 }
 
-describe.concurrent("crm", () => {
+describe.concurrent("crm", { timeout: 120_000 }, () => {
   it("--help lists the command groups; each command has its own help", async () => {
     const crm = cliIn("help");
     const [top, create] = await Promise.all([crm("--help"), crm("users", "create", "--help")]);

@@ -12,3 +12,10 @@ export function customerDisplayName(c: { firstName?: string | null; lastName?: s
   const name = `${c.firstName ?? ""} ${c.lastName ?? ""}`.trim();
   return name || "No Name";
 }
+
+/** "1–50 of 1,00,000" style position text for the list's footer. */
+export function pageSummary(start: number, shown: number, total: number, capped: boolean): string {
+  const fmt = (n: number) => n.toLocaleString("en-IN");
+  if (shown === 0) return capped ? `0 of ${fmt(total)}+` : `0 of ${fmt(total)}`;
+  return `${fmt(start)}–${fmt(start + shown - 1)} of ${fmt(total)}${capped ? "+" : ""}`;
+}

@@ -1,7 +1,7 @@
 // GET /customers/export?q=: the signed-in user's customers (all, or the current search) as a CSV
 // download for the Export CSV button, streamed.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { customersCsvResponse } from "~/routes/api/customers-export";
+import { customersCsvResponse } from "~/services/customer-import.server";
 import { requireUser } from "~/services/auth.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {

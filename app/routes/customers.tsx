@@ -10,7 +10,7 @@ import { z } from "zod";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
-import { isVisitsHighlighted, customerDisplayName } from "~/lib/customers";
+import { customerDisplayName, isVisitsHighlighted, pageSummary } from "~/lib/customers";
 import { formatShortDate } from "~/lib/dates";
 import { formatRupees } from "~/lib/money";
 import { requireUser } from "~/services/auth.server";
@@ -20,11 +20,10 @@ import {
   getCustomer,
   listCustomers,
   normaliseQuery,
-  pageSummary,
 } from "~/services/customers.server";
 import { redirectWithFlash } from "~/services/session.server";
 
-export const PAGE_SIZE = 50;
+const PAGE_SIZE = 50;
 
 export const meta: MetaFunction = () => [{ title: `Customers · ${BRAND}` }];
 

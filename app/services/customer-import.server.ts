@@ -139,7 +139,7 @@ export async function importCustomers(
   const sqlite = openSqlite(options.file);
   try {
     // Room for the indexes the upsert walks in random order (e-mail, spend, dates).
-    sqlite.pragma("cache_size = -131072");
+    sqlite.pragma("cache_size = -65536");
     const result = await stageAndMerge(sqlite, userId, toInput(source), options);
     if (result.created > 0) await recordNewCustomers(userId, result.created);
     return { ...result, durationMs: Date.now() - started };
@@ -414,6 +414,17 @@ export function exportCustomersCsv(userId: string, q?: string | null, options: {
 export function exportFileName(q?: string | null, now = new Date()): string {
   const day = now.toISOString().slice(0, 10);
   return normaliseQuery(q) ? `customers-search-${day}.csv` : `customers-${day}.csv`;
+}
+
+/** A streamed CSV download of the tenant's customers (all, or those matching q). */
+export function customersCsvResponse(userId: string, q: string | null): Response {
+  return new Response(exportCustomersCsv(userId, q), {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${exportFileName(q)}"`,
+      "Cache-Control": "no-store",
+    },
+  });
 }
 
 /** The bad rows as a CSV the user can download: line, email, reason. */

@@ -18,11 +18,11 @@ import {
   deleteCustomer,
   getCustomer,
   listCustomers,
-  pageSummary,
   SEARCH_COUNT_CAP,
   updateCustomer,
 } from "~/services/customers.server";
 import { CustomerApiSchema } from "~/schemas/customer";
+import { pageSummary } from "~/lib/customers";
 
 const input = (over: Record<string, unknown> = {}) =>
   CustomerApiSchema.parse({ firstName: "Priya", lastName: "Sharma", email: `priya${Math.random().toString(36).slice(2)}@example.com`, ...over });

@@ -286,10 +286,3 @@ export async function countCustomers(userId: string, q = ""): Promise<{ total: n
   const n = Number(row?.n ?? 0);
   return { total: Math.min(n, SEARCH_COUNT_CAP), capped: n > SEARCH_COUNT_CAP };
 }
-
-/** "1–50 of 1,00,000" style position text for the list's footer. */
-export function pageSummary(start: number, shown: number, total: number, capped: boolean): string {
-  const fmt = (n: number) => n.toLocaleString("en-IN");
-  if (shown === 0) return capped ? `0 of ${fmt(total)}+` : `0 of ${fmt(total)}`;
-  return `${fmt(start)}–${fmt(start + shown - 1)} of ${fmt(total)}${capped ? "+" : ""}`;
-}

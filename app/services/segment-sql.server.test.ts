@@ -16,6 +16,7 @@ import {
   sqlAudiencePage,
   sqlAudiencePreview,
   sqlMatchesForCustomer,
+  disjointOrSql,
   segmentSqlTuning,
 } from "~/services/segment-sql.server";
 
@@ -237,10 +238,10 @@ const customerArb = fc.record({
 
 describe("property: the SQL count equals a JavaScript filter", () => {
   it.each([
-    ["the plain WHERE", 1e9],
-    ["the disjoint OR count too", 0],
-  ])("on random trees over a fixed random set of customers, through %s", async (_, threshold) => {
-    segmentSqlTuning.shapeChoiceMinCustomers = threshold;
+    ["the plain WHERE", { sampleSize: 1e9, narrowOr: 0.35 }],
+    ["the disjoint OR count for every top-level OR", { sampleSize: 1, narrowOr: Infinity }],
+  ])("on random trees over a fixed random set of customers, through %s", async (_, tuning) => {
+    Object.assign(segmentSqlTuning, tuning);
     const userId = (await createTestUser("Property fixed")).id;
     const customers = await insertCustomers(userId, fc.sample(customerArb, { numRuns: 300, seed: 42 }));
     fc.assert(
@@ -255,7 +256,7 @@ describe("property: the SQL count equals a JavaScript filter", () => {
   });
 
   it("on random data and random trees together", async () => {
-    segmentSqlTuning.shapeChoiceMinCustomers = 0;
+    Object.assign(segmentSqlTuning, { sampleSize: 1, narrowOr: Infinity });
     await fc.assert(
       fc.asyncProperty(fc.array(customerArb, { minLength: 0, maxLength: 40 }), treeArb, async (data, conditions) => {
         const parsed = parseConditions(conditions);
@@ -269,14 +270,18 @@ describe("property: the SQL count equals a JavaScript filter", () => {
     );
   });
 
-  it("counts a top-level OR as disjoint parts, and falls back to one scan when they grow too big", async () => {
-    segmentSqlTuning.shapeChoiceMinCustomers = 0;
+  it("counts a narrow top-level OR as disjoint parts and a broad one in one scan, with the same answers", async () => {
+    Object.assign(segmentSqlTuning, { sampleSize: 10, narrowOr: 0.35 });
     const userId = (await createTestUser("Disjoint")).id;
     await insertCustomers(userId, Array.from({ length: 50 }, (_, i) => ({ totalSpendPaise: i * 100, visits: i % 5, lastActive: null })));
-    // Narrow: the parts scan 2 + 10 rows, within 40% of 50.
-    expect(sqlAudienceCount(userId, tree({ $or: [{ totalSpend: { $gte: 48 } }, { visits: { $eq: 0 } }] }))).toBe(12);
-    // Broad: the parts would scan 50 + 40 rows; the plain scan answers.
+    const narrow = tree({ $or: [{ totalSpend: { $gte: 48 } }, { visits: { $eq: 0 } }, { lastActiveDate: { $gt: "2020-01-01" } }] });
+    expect(disjointOrSql(userId, narrow)?.sql).toBe(
+      `SELECT (SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "totalSpendPaise" >= ?)` +
+        ` + (SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "visits" = ? AND ("totalSpendPaise" >= ?) IS NOT TRUE)` +
+        ` + (SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "lastActive" >= ? AND ("totalSpendPaise" >= ?) IS NOT TRUE AND ("visits" = ?) IS NOT TRUE)`,
+    );
+    expect(sqlAudienceCount(userId, narrow)).toBe(12);
     expect(sqlAudienceCount(userId, tree({ $or: [{ totalSpend: { $gte: 0 } }, { visits: { $gt: 0 } }] }))).toBe(50);
-    segmentSqlTuning.shapeChoiceMinCustomers = 20_000;
+    Object.assign(segmentSqlTuning, { sampleSize: 2000, narrowOr: 0.35 });
   });
 });

@@ -128,69 +128,54 @@ export function runRows(q: CompiledWhere): AudienceRow[] {
   return statement(q.sql).all(...q.params) as AudienceRow[];
 }
 
-/** The tenant's customer count, kept by triggers in "CustomerTally"; null if that table is absent. */
-function tenantSize(userId: string): number | null {
-  try {
-    return Number(statement(`SELECT "customers" FROM "CustomerTally" WHERE "userId" = ?`).pluck().get(userId) ?? 0);
-  } catch {
-    return null;
-  }
-}
-
-/** Below this many customers every shape answers in a few milliseconds: no need to choose. */
-export const segmentSqlTuning = { shapeChoiceMinCustomers: 20_000 };
-/** How much of the tenant the disjoint OR count may scan before the plain scan is cheaper. */
-const DISJOINT_OR_BUDGET = 0.4;
+/** How the count's shape is chosen (tests lower the sample to reach the disjoint form on small data). */
+export const segmentSqlTuning = {
+  /** Customers sampled (oldest first) to estimate how much of the tenant an OR's parts cover. */
+  sampleSize: 2000,
+  /** Below this estimated share the OR is counted as disjoint parts. */
+  narrowOr: 0.35,
+};
 
 /**
- * A top-level OR counted as a sum of disjoint parts: count(C1) + count(C2 and C1 not true) + …
- * Each part is a range scan of its own condition's covering index, where SQLite plans the plain
- * OR as a scan of the whole tenant (EXPLAIN QUERY PLAN: `USING COVERING INDEX … (userId=?)`), many
- * times slower for a narrow OR. Parts are capped: once they have scanned more than the budget the
- * answer is null and the caller scans instead, so a broad OR costs at most budget + one scan.
+ * Estimates, from a sample of the tenant, the share of customers each part of an OR matches,
+ * summed: roughly how much of the tenant the disjoint parts would scan. Null for a tenant smaller
+ * than the sample, where every shape answers in a few milliseconds.
  */
-function disjointOrCount(userId: string, children: SegmentNode[], budget: number): number | null {
-  const compiled = children.map((c) => compileTree(c));
-  let scanned = 0;
-  let total = 0;
-  for (let i = 0; i < compiled.length; i++) {
-    const earlier = compiled.slice(0, i);
-    const keep = earlier.length ? earlier.map((c) => `(${c.sql}) IS NOT TRUE`).join(" AND ") : "1";
-    const sql = `SELECT count(*) AS "scanned", coalesce(sum("keep"), 0) AS "kept" FROM (SELECT ${keep} AS "keep" FROM "Customer" WHERE "userId" = ? AND ${compiled[i].sql} LIMIT ?)`;
-    const row = statement(sql).get(...earlier.flatMap((c) => c.params), userId, ...compiled[i].params, budget - scanned + 1) as {
-      scanned: number;
-      kept: number;
-    };
-    scanned += row.scanned;
-    if (scanned > budget) return null;
-    total += row.kept;
-  }
-  return total;
+function orPartsShare(userId: string, parts: CompiledWhere[]): number | null {
+  const sums = parts.map((c, i) => `coalesce(sum(${c.sql}), 0) AS "p${i}"`).join(", ");
+  const sql = `SELECT count(*) AS "n", ${sums} FROM (SELECT "totalSpendPaise", "visits", "lastActive" FROM "Customer" WHERE "userId" = ? ORDER BY "id" LIMIT ?)`;
+  const row = statement(sql).get(...parts.flatMap((c) => c.params), userId, segmentSqlTuning.sampleSize) as Record<string, number>;
+  if (row.n < segmentSqlTuning.sampleSize) return null;
+  return parts.reduce((sum, _, i) => sum + row[`p${i}`], 0) / row.n;
+}
+
+/**
+ * A top-level OR as a sum of disjoint parts: count(C1) + count(C2 and C1 not true) + … Each part
+ * is a range scan of its own condition's covering index, where SQLite plans the plain OR as a scan
+ * of the whole tenant (EXPLAIN QUERY PLAN: `USING COVERING INDEX … (userId=?)`), many times
+ * slower for a narrow OR. The parts scan about the sum of the conditions' sizes, so this shape is
+ * only chosen when a sample says that sum is well under the tenant.
+ */
+export function disjointOrSql(userId: string, tree: SegmentNode): CompiledWhere | null {
+  if (tree.kind !== "group" || tree.logic !== "OR" || tree.children.length < 2) return null;
+  const parts = tree.children.map((c) => compileTree(c));
+  const params: SqlParam[] = [];
+  const terms = parts.map((c, i) => {
+    const earlier = parts.slice(0, i);
+    params.push(userId, ...c.params, ...earlier.flatMap((e) => e.params));
+    const keep = earlier.map((e) => ` AND (${e.sql}) IS NOT TRUE`).join("");
+    return `(SELECT count(*) FROM "Customer" WHERE "userId" = ? AND ${c.sql}${keep})`;
+  });
+  return { sql: `SELECT ${terms.join(" + ")}`, params };
 }
 
 export function sqlAudienceCount(userId: string, tree: SegmentNode, where?: CompiledWhere): number {
   if (tree.kind === "group" && tree.logic === "OR" && tree.children.length > 1 && tree.children.length <= 8) {
-    const size = tenantSize(userId);
-    if (size !== null && size >= segmentSqlTuning.shapeChoiceMinCustomers) {
-      const count = disjointOrCount(userId, tree.children, Math.floor(size * DISJOINT_OR_BUDGET));
-      if (count !== null) return count;
-    }
+    const share = orPartsShare(userId, tree.children.map((c) => compileTree(c)));
+    const disjoint = share !== null && share <= segmentSqlTuning.narrowOr ? disjointOrSql(userId, tree) : null;
+    if (disjoint) return runCount(disjoint);
   }
   return runCount(countSql(where ?? compileSegmentWhere(userId, tree)));
-}
-
-/** The SQL of the disjoint OR count's parts (for the bench report). */
-export function disjointOrSql(userId: string, tree: SegmentNode): string[] {
-  if (tree.kind !== "group" || tree.logic !== "OR") return [];
-  const compiled = tree.children.map((c) => compileTree(c));
-  return compiled.map((c, i) => {
-    const keep = compiled.slice(0, i).map((e) => `(${e.sql}) IS NOT TRUE`);
-    return `SELECT count(*) FROM "Customer" WHERE "userId" = ? AND ${[c.sql, ...keep].join(" AND ")}`;
-  });
-}
-
-export function sqlAudienceSample(userId: string, tree: SegmentNode, limit: number): AudienceRow[] {
-  return runRows(sampleSql(compileSegmentWhere(userId, tree), limit));
 }
 
 /** Count and sample from one compiled WHERE; an empty audience skips the sample. */

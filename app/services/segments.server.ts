@@ -10,6 +10,8 @@ import { AUDIENCE_SAMPLE_SIZE, type Conditions, type Logic, type SegmentNode, pa
 import { notify } from "~/services/notifications.server";
 import {
   type AudienceRow,
+  type CompiledWhere,
+  compileSegmentWhere,
   sqlAudienceCount,
   sqlAudiencePage,
   sqlAudiencePreview,
@@ -173,6 +175,15 @@ export async function deleteSegment(userId: string, id: string): Promise<void> {
   if (!isId(id)) throw notFound("Segment");
   const result = await db().segment.deleteMany({ where: { id, userId } });
   if (result.count === 0) throw notFound("Segment");
+}
+
+/**
+ * The WHERE of a stored segment over "Customer" (tenant first, values bound), for the campaign
+ * snapshot's one `INSERT … SELECT … FROM "Customer" WHERE …`.
+ */
+export async function segmentWhere(userId: string, id: string): Promise<CompiledWhere> {
+  const segment = await findSegment(userId, id);
+  return compileSegmentWhere(userId, segmentTree(segment));
 }
 
 /** GET /api/segments/{id}/audience-count. */

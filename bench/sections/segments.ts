@@ -1,6 +1,6 @@
 // Segments at a million customers: for segments of 1 to 4 conditions matching from about 0.1% to
-// 90% of the tenant, the audience count plus a 10-row preview through the product's own path
-// (parse the mapping, compile, run), against raw better-sqlite3 running the best hand-written SQL
+// 90% of the tenant, the audience count plus a 10-row preview through the product's own service
+// (compile, choose the count's shape, run, map the rows), against raw better-sqlite3 running the best hand-written SQL
 // for the same segment in the same run. Thresholds come from the seeded data's quantiles, so the
 // selectivities hold whatever distribution the seed used; the report shows the measured ones.
 //
@@ -170,12 +170,9 @@ export default async function segmentsBench(ctx: BenchContext): Promise<BenchSec
     const parsed = parseConditions(c.conditions);
     if (!parsed.ok) throw new Error(`Bench segment ${c.name} does not validate: ${parsed.message}`);
 
-    // The product's path, as POST /api/segments/preview runs it (minus HTTP).
-    const ours = () => {
-      const p = parseConditions(c.conditions);
-      if (!p.ok) throw new Error(p.message);
-      return previewAudience(userId, p.tree);
-    };
+    // The product's path for a validated tree, as POST /api/segments/preview and the live preview
+    // run it after validating the body: compile, choose the count's shape, count, sample, map.
+    const ours = () => previewAudience(userId, parsed.tree);
     const handStatements = c.hand.map((h) => ({ h, count: raw.prepare(h.count).pluck(), sample: raw.prepare(h.sample) }));
     const runHand = (i: number) => {
       const s = handStatements[i];
@@ -236,7 +233,11 @@ export default async function segmentsBench(ctx: BenchContext): Promise<BenchSec
       ratioP95: round(ratio),
       rawBestSql: c.hand[bestIndex].count,
       compiledWhere: where.sql,
-      disjointOrParts: disjointOrSql(userId, parsed.tree),
+      disjointOrCount: disjointOrSql(userId, parsed.tree)?.sql ?? null,
+      planDisjointOrCount: (() => {
+        const d = disjointOrSql(userId, parsed.tree);
+        return d ? explainPlan(d) : null;
+      })(),
       planCount: explainPlan(countSql(where)),
       planPreview: explainPlan(sampleSql(where, 10)),
     });

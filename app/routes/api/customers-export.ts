@@ -2,18 +2,8 @@
 // download, streamed a page at a time.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { withApi } from "~/services/auth.server";
-import { exportCustomersCsv, exportFileName } from "~/services/customer-import.server";
+import { customersCsvResponse } from "~/services/customer-import.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return withApi(request, async (user) => customersCsvResponse(user.id, new URL(request.url).searchParams.get("q")));
-}
-
-export function customersCsvResponse(userId: string, q: string | null) {
-  return new Response(exportCustomersCsv(userId, q), {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${exportFileName(q)}"`,
-      "Cache-Control": "no-store",
-    },
-  });
 }

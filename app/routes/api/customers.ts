@@ -9,7 +9,7 @@ import { CustomerApiSchema } from "~/schemas/customer";
 import { withApi } from "~/services/auth.server";
 import { createCustomer, DEFAULT_LIST_LIMIT, listCustomers, MAX_LIST_LIMIT } from "~/services/customers.server";
 
-export const ListQuerySchema = z.object({
+const ListQuerySchema = z.object({
   q: z.string().max(200, "q must be at most 200 characters").optional(),
   limit: z.coerce
     .number({ message: "limit must be a number" })

@@ -1,0 +1,247 @@
+// Customers as a user clicks them: add (with the form's messages), search, view, edit, delete with
+// confirmation; import a CSV with some bad rows and download the error report; export. And the
+// same basics with JavaScript off.
+import { readFileSync } from "node:fs";
+import type { Page } from "@playwright/test";
+import { expect, signIn, test, uniqueEmail } from "./fixtures";
+
+async function addCustomer(page: Page, c: { firstName: string; lastName: string; email: string; phone?: string; company?: string }) {
+  await page.goto("/customers/new");
+  await expect(page.getByRole("heading", { name: "Add New Customer" })).toBeVisible();
+  await page.getByLabel("First Name").fill(c.firstName);
+  await page.getByLabel("Last Name").fill(c.lastName);
+  await page.getByLabel("Email").fill(c.email);
+  if (c.phone) await page.getByLabel("Phone").fill(c.phone);
+  if (c.company) await page.getByLabel("Company").fill(c.company);
+  await page.getByRole("button", { name: "Save Customer" }).click();
+  await expect(page).toHaveURL(/\/customers$/);
+}
+
+const rows = (page: Page) => page.getByTestId("customer-row");
+
+test.describe("customers", () => {
+  test("add, search, view, edit and delete a customer", async ({ page }) => {
+    await signIn(page, { name: "Customer Manager" });
+    await page.goto("/customers");
+    await expect(page.getByText("No customers found")).toBeVisible();
+    await expect(page.getByTestId("page-summary")).toHaveText("0 of 0");
+
+    // The form's messages (spec §5), live while typing and on submit.
+    await page.getByRole("link", { name: "Add Customer" }).click();
+    await expect(page.getByRole("heading", { name: "Add New Customer" })).toBeVisible();
+    await expect(page.getByLabel("Email")).toHaveAttribute("type", "email");
+    await page.getByLabel("Email").fill("kavya@");
+    await expect(page.locator("#email-error")).toHaveText("Enter a valid email address");
+    await page.getByRole("button", { name: "Save Customer" }).click();
+    await expect(page.locator("#firstName-error")).toHaveText("First name is required");
+    await expect(page.locator("#lastName-error")).toHaveText("Last name is required");
+
+    const kavya = uniqueEmail("kavya");
+    await page.getByLabel("First Name").fill("Kavya");
+    await page.getByLabel("Last Name").fill("Menon");
+    await page.getByLabel("Email").fill(kavya);
+    await page.getByLabel("Phone").fill("+91 98450 12345");
+    await page.getByLabel("Company").fill("Menon Textiles");
+    await page.getByRole("button", { name: "Save Customer" }).click();
+    await expect(page).toHaveURL(/\/customers$/);
+    await expect(page.getByText("Customer created successfully")).toBeVisible();
+    await expect(rows(page)).toHaveCount(1);
+
+    const rohan = uniqueEmail("rohan");
+    await addCustomer(page, { firstName: "Rohan", lastName: "Kulkarni", email: rohan });
+    await expect(rows(page)).toHaveCount(2);
+    await expect(page.getByTestId("page-summary")).toHaveText("1–2 of 2");
+
+    // A duplicate e-mail is refused with a clear message.
+    await page.goto("/customers/new");
+    await page.getByLabel("First Name").fill("Another");
+    await page.getByLabel("Last Name").fill("Kavya");
+    await page.getByLabel("Email").fill(kavya.toUpperCase());
+    await page.getByRole("button", { name: "Save Customer" }).click();
+    await expect(page.locator("#email-error")).toHaveText("A customer with this email already exists");
+    await expect(page.getByRole("alert").filter({ hasText: "Failed to save customer. Please try again." })).toBeVisible();
+
+    // Search on name or e-mail, case-insensitive.
+    await page.goto("/customers");
+    await page.getByLabel("Search customers").fill("KULKARNI");
+    await expect(rows(page)).toHaveCount(1);
+    await expect(rows(page).first()).toContainText("Rohan Kulkarni");
+    await page.getByLabel("Search customers").fill(kavya.slice(0, 12));
+    await expect(rows(page)).toHaveCount(1);
+    await expect(rows(page).first()).toContainText("Kavya Menon");
+
+    // View.
+    await page.getByRole("link", { name: "View Kavya Menon" }).click();
+    await expect(page.getByRole("heading", { name: "Kavya Menon" })).toBeVisible();
+    await expect(page.getByText("Contact Information")).toBeVisible();
+    await expect(page.getByText(kavya)).toBeVisible();
+    await expect(page.getByText("+91 98450 12345")).toBeVisible();
+    await expect(page.getByText("Additional Information")).toBeVisible();
+    await expect(page.getByText("₹0.00")).toBeVisible();
+    await expect(page.getByText("No orders yet")).toBeVisible();
+
+    // Edit.
+    await page.getByRole("link", { name: "Edit Customer" }).click();
+    await expect(page.getByRole("heading", { name: "Edit Customer" })).toBeVisible();
+    await expect(page.getByLabel("First Name")).toHaveValue("Kavya");
+    await page.getByLabel("Last Name").fill("Menon-Pillai");
+    await page.getByRole("button", { name: "Update Customer" }).click();
+    await expect(page).toHaveURL(/\/customers$/);
+    await expect(page.getByText("Customer updated successfully")).toBeVisible();
+    await expect(page.getByText("Kavya Menon-Pillai")).toBeVisible();
+
+    // Delete, with a confirmation that says the orders go too; Cancel first.
+    await page.getByRole("link", { name: "Delete Rohan Kulkarni" }).click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog.getByText("Delete Customer")).toBeVisible();
+    await expect(dialog).toContainText("Their orders are deleted too.");
+    await dialog.getByRole("link", { name: "Cancel" }).click();
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    await expect(rows(page)).toHaveCount(2);
+    await page.getByRole("link", { name: "Delete Rohan Kulkarni" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
+    await expect(page.getByText("Customer deleted successfully")).toBeVisible();
+    await expect(rows(page)).toHaveCount(1);
+    await expect(page.getByText("Rohan Kulkarni")).toHaveCount(0);
+  });
+
+  test("the Visits chip is highlighted above 5 and the list pages with position and total", async ({ page }) => {
+    await signIn(page, { name: "Pager" });
+    const tag = Date.now().toString(36);
+    const body = ["firstName,lastName,email,visits,totalSpend"];
+    for (let i = 0; i < 55; i++) body.push(`Guest${i},Shah,guest${i}.${tag}@example.com,${i === 54 ? 6 : 5},${i === 54 ? "123456.5" : "0"}`);
+    const res = await page.request.post("/api/customers/import", { headers: { "Content-Type": "text/csv" }, data: `${body.join("\n")}\n` });
+    expect(res.ok(), await res.text()).toBeTruthy();
+    await page.goto("/customers");
+    await expect(page.getByTestId("page-summary")).toHaveText("1–50 of 55");
+    const newest = rows(page).first();
+    await expect(newest).toContainText("Guest54 Shah");
+    await expect(newest).toContainText("₹1,23,456.50");
+    await expect(newest.locator("[data-highlighted]")).toHaveAttribute("data-highlighted", "true");
+    await expect(rows(page).nth(1).locator("[data-highlighted]")).toHaveAttribute("data-highlighted", "false");
+    await page.getByRole("link", { name: "Next" }).click();
+    await expect(page.getByTestId("page-summary")).toHaveText("51–55 of 55");
+    await expect(rows(page)).toHaveCount(5);
+    await page.getByRole("link", { name: "Previous" }).click();
+    await expect(page.getByTestId("page-summary")).toHaveText("1–50 of 55");
+  });
+
+  test("import a CSV with some bad rows, download the error report, export", async ({ page }) => {
+    await signIn(page, { name: "Importer" });
+    const tag = Date.now().toString(36);
+    const csv = [
+      "First Name,Surname,E-mail,Mobile,City",
+      `Aditi,Rao,aditi.${tag}@example.com,+91 90000 11111,Mysuru`,
+      `,Nobody,nobody.${tag}@example.com,,`,
+      `Vikram,Seth,not-an-email,,`,
+      `Ishaan,Bose,ishaan.${tag}@example.com,,Kolkata`,
+    ].join("\n");
+    await page.goto("/customers");
+    await page.getByRole("link", { name: "Import CSV" }).click();
+    await expect(page.getByRole("heading", { name: "Import Customers" })).toBeVisible();
+    await page.getByLabel("CSV file").setInputFiles({ name: "customers.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+
+    // Preview and the guessed mapping.
+    const preview = page.getByRole("region", { name: "Preview" });
+    await expect(preview).toContainText("Aditi");
+    await expect(page.getByLabel("Last Name")).toHaveValue("1");
+    await expect(page.getByLabel("Email")).toHaveValue("2");
+    await expect(page.getByLabel("Phone")).toHaveValue("3");
+    await expect(page.getByLabel("Address")).toHaveValue("4");
+
+    await page.getByRole("button", { name: "Import" }).click();
+    await expect(page.getByText("Import finished")).toBeVisible();
+    await expect(page.getByTestId("result-new-customers")).toHaveText("2");
+    await expect(page.getByTestId("result-rows-with-errors")).toHaveText("2");
+    await expect(page.getByRole("row", { name: /3 .*First name is required/ })).toBeVisible();
+    await expect(page.getByRole("row", { name: /4 not-an-email Enter a valid email address/ })).toBeVisible();
+
+    const reportDownload = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Download error report" }).click();
+    const report = readFileSync((await (await reportDownload).path())!, "utf8");
+    expect(report.split("\n")[0]).toBe("line,email,reason");
+    expect(report).toContain(`3,nobody.${tag}@example.com,First name is required`);
+    expect(report).toContain("4,not-an-email,Enter a valid email address");
+
+    await page.getByRole("link", { name: "Go to Customers" }).click();
+    await expect(rows(page)).toHaveCount(2);
+    await expect(page.getByText("Aditi Rao")).toBeVisible();
+
+    // Export all, then only the current search.
+    const all = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Export CSV" }).click();
+    const allText = readFileSync((await (await all).path())!, "utf8");
+    expect(allText.split("\n")[0]).toBe("id,firstName,lastName,email,phone,address,company,notes,totalSpend,visits,lastActive,createdAt");
+    expect(allText).toContain(`aditi.${tag}@example.com`);
+    expect(allText).toContain(`ishaan.${tag}@example.com`);
+
+    await page.getByLabel("Search customers").fill("ishaan");
+    await expect(rows(page)).toHaveCount(1);
+    const some = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Export CSV" }).click();
+    const someText = readFileSync((await (await some).path())!, "utf8");
+    expect(someText).toContain(`ishaan.${tag}@example.com`);
+    expect(someText).not.toContain(`aditi.${tag}@example.com`);
+  });
+
+  test("a malformed file is refused with a clear message", async ({ page }) => {
+    await signIn(page, { name: "Careful Importer" });
+    await page.goto("/customers/import");
+    await page.getByLabel("CSV file").setInputFiles({
+      name: "broken.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from('firstName,lastName,email\nGood,Row,good@example.com\n"Broken,Row,broken@example.com\n'),
+    });
+    await page.getByRole("button", { name: "Import" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "The file is not a valid CSV file, so nothing was imported" })).toBeVisible();
+    await page.goto("/customers");
+    await expect(page.getByText("No customers found")).toBeVisible();
+  });
+});
+
+test.describe("customers without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("add with server validation, search, view, delete with confirm, import", async ({ page }) => {
+    await signIn(page, { name: "No Script" });
+    await page.goto("/customers/new");
+    await page.getByRole("button", { name: "Save Customer" }).click();
+    await expect(page.locator("#firstName-error")).toHaveText("First name is required");
+    await expect(page.locator("#email-error")).toHaveText("Email is required");
+
+    const email = uniqueEmail("meera");
+    await page.getByLabel("First Name").fill("Meera");
+    await page.getByLabel("Last Name").fill("Pillai");
+    await page.getByLabel("Email").fill(email);
+    await page.getByRole("button", { name: "Save Customer" }).click();
+    await expect(page).toHaveURL(/\/customers$/);
+    await expect(page.getByText("Customer created successfully")).toBeVisible();
+    await addCustomer(page, { firstName: "Sanjay", lastName: "Desai", email: uniqueEmail("sanjay") });
+
+    await page.getByLabel("Search customers").fill("pillai");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(rows(page)).toHaveCount(1);
+    await page.getByRole("link", { name: "View Meera Pillai" }).click();
+    await expect(page.getByText(email)).toBeVisible();
+    await page.getByRole("link", { name: "Back to Customers" }).click();
+
+    await page.getByRole("link", { name: "Delete Sanjay Desai" }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete Customer" });
+    await expect(dialog).toContainText("Their orders are deleted too.");
+    await dialog.getByRole("button", { name: "Delete" }).click();
+    await expect(page.getByText("Customer deleted successfully")).toBeVisible();
+    await expect(page.getByText("Sanjay Desai")).toHaveCount(0);
+
+    // Import with the columns guessed on the server.
+    await page.goto("/customers/import");
+    await page.getByLabel("CSV file").setInputFiles({
+      name: "few.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(`email,firstName,lastName\n${uniqueEmail("tara")},Tara,Singh\nbad,Bad,Row\n`),
+    });
+    await page.getByRole("button", { name: "Import" }).click();
+    await expect(page.getByText("Import finished")).toBeVisible();
+    await expect(page.getByTestId("result-new-customers")).toHaveText("1");
+    await expect(page.getByTestId("result-rows-with-errors")).toHaveText("1");
+  });
+});
