@@ -24,6 +24,9 @@ export function AuthWatcher({ userId }: { userId: string }) {
   }, [location.search, location.pathname, location.hash]);
 
   useEffect(() => {
+    // A page that is handing over a token reloads at once: checking now could only race the reload.
+    const handover = new URLSearchParams(window.location.search);
+    if (handover.get("auth") === "success" && handover.get("token")) return;
     let stopped = false;
     async function run() {
       const token = readToken();

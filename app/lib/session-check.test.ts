@@ -103,3 +103,14 @@ describe("checkSession", () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 });
+
+describe("checkSession, cut off while reading the answer", () => {
+  it("is a network issue (token kept), not an error", async () => {
+    const fetchImpl = vi.fn(async () => {
+      const response = new Response("{}", { status: 200, headers: { "X-User-Id": PAGE_USER } });
+      Object.defineProperty(response, "json", { value: () => Promise.reject(new DOMException("aborted", "AbortError")) });
+      return response;
+    });
+    expect(await checkSession(fetchImpl as unknown as typeof fetch, null, PAGE_USER)).toEqual({ kind: "network" });
+  });
+});

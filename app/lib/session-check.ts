@@ -44,7 +44,9 @@ export async function checkSession(
   let body: unknown;
   try {
     body = await response.json();
-  } catch {
+  } catch (error) {
+    // Cut off while reading (time-out, or the page navigating away) is not a verdict on the session.
+    if (error instanceof Error && error.name === "AbortError") return { kind: "network" };
     return { kind: "error" };
   }
   if (!body || typeof body !== "object" || !("isAuthenticated" in body) || body.isAuthenticated !== true) {

@@ -36,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const cursorParam = params.get("cursor");
   const cursor = cursorParam && CURSOR.test(cursorParam) ? cursorParam : null;
   // The cursors of the pages before this one, so Previous works without keeping state.
-  const trail = cursor ? (params.get("trail") ?? "").split(",").filter((c) => c === "" || CURSOR.test(c)).slice(-1000) : [];
+  const trail = cursor ? (params.get("trail") ?? "").split(",").filter((c) => CURSOR.test(c)).slice(-1000) : [];
   const deleteId = params.get("delete");
   const [page, deleting] = await Promise.all([
     listCustomers(user.id, { q, limit: PAGE_SIZE, cursor }),
@@ -100,7 +100,7 @@ export default function Customers() {
     : null;
   const prevHref = cursor
     ? trail.length > 0
-      ? href({ cursor: trail[trail.length - 1] || null, trail: trail.slice(0, -1).join(",") || null, delete: null })
+      ? href({ cursor: trail[trail.length - 1], trail: trail.slice(0, -1).join(",") || null, delete: null })
       : href({ cursor: null, trail: null, delete: null })
     : null;
   const summary = pageSummary(start, page.customers.length, page.total, page.totalCapped);

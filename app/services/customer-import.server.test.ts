@@ -4,6 +4,7 @@ import { Readable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase, createTestUser } from "../../tests/helpers/db";
 
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 useTestDatabase();
 
 import { db } from "~/db.server";

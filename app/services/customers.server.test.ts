@@ -3,6 +3,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase, createTestUser } from "../../tests/helpers/db";
 
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 useTestDatabase();
 
 import { db } from "~/db.server";
@@ -103,6 +104,21 @@ describe("customers service", () => {
     expect((await getCustomer(alice.id, c.id)).totalSpend).toBe(300);
     await updateOrder(alice.id, o.id, { status: "Cancelled", notes: "", tax: 0, items: [{ name: "Tea", description: "", quantity: 3, price: 100 }] });
     expect(await getCustomer(alice.id, c.id)).toMatchObject({ totalSpend: 0, visits: 0 });
+  });
+});
+
+describe("customer detail", () => {
+  it("lists the segments the customer belongs to", async () => {
+    const owner = await createTestUser("Segmenter");
+    const big = await createCustomer(owner.id, input({ totalSpend: 5000 }));
+    const small = await createCustomer(owner.id, input({ totalSpend: 10 }));
+    const { createSegment } = await import("~/services/segments.server");
+    const { parseConditions } = await import("~/lib/segments");
+    const parsed = parseConditions({ totalSpend: { $gt: 1000 } });
+    if (!parsed.ok) throw new Error(parsed.message);
+    const segment = await createSegment(owner.id, { name: "Big spenders", description: "", tree: parsed.tree });
+    expect((await customerDetail(owner.id, big.id)).segments).toEqual([{ _id: segment.id, id: segment.id, name: "Big spenders" }]);
+    expect((await customerDetail(owner.id, small.id)).segments).toEqual([]);
   });
 });
 

@@ -16,6 +16,7 @@ import { paiseToRupees, rupeesToPaise } from "~/lib/money";
 import { CUSTOMER_MESSAGES, type CustomerApiInput } from "~/schemas/customer";
 import { recordNewCustomers } from "~/services/customer-events.server";
 import { recentOrdersForCustomer, type RecentOrder } from "~/services/orders.server";
+import { segmentsForCustomer } from "~/services/segments.server";
 
 export const DEFAULT_LIST_LIMIT = 100;
 export const MAX_LIST_LIMIT = 1000;
@@ -158,11 +159,10 @@ export async function customerOrderCount(userId: string, id: string): Promise<nu
   return db().order.count({ where: { userId, customerId: id } });
 }
 
-/** The segments the customer belongs to (the segments service answers; none until it exists). */
+/** The segments the customer belongs to, as the segments service evaluates them. */
 async function segmentsOf(userId: string, customerId: string): Promise<CustomerSegmentRef[]> {
-  void userId;
-  void customerId;
-  return [];
+  const segments = await segmentsForCustomer(userId, customerId);
+  return segments.map((s) => ({ _id: s.id, id: s.id, name: s.name }));
 }
 
 /** The customer detail of spec §3: the customer with their segments and recent orders. */

@@ -143,8 +143,15 @@ export const segmentSqlTuning = {
  */
 function orPartsShare(userId: string, parts: CompiledWhere[]): number | null {
   const sums = parts.map((c, i) => `coalesce(sum(${c.sql}), 0) AS "p${i}"`).join(", ");
-  const sql = `SELECT count(*) AS "n", ${sums} FROM (SELECT "totalSpendPaise", "visits", "lastActive" FROM "Customer" WHERE "userId" = ? ORDER BY "id" LIMIT ?)`;
-  const row = statement(sql).get(...parts.flatMap((c) => c.params), userId, segmentSqlTuning.sampleSize) as Record<string, number>;
+  // The (userId, id) index walks the oldest customers first; left to itself the planner may sort
+  // the whole tenant instead. Without that index, no estimate: the plain scan answers.
+  const sql = `SELECT count(*) AS "n", ${sums} FROM (SELECT "totalSpendPaise", "visits", "lastActive" FROM "Customer" INDEXED BY "Customer_userId_id_idx" WHERE "userId" = ? ORDER BY "id" LIMIT ?)`;
+  let row: Record<string, number>;
+  try {
+    row = statement(sql).get(...parts.flatMap((c) => c.params), userId, segmentSqlTuning.sampleSize) as Record<string, number>;
+  } catch {
+    return null;
+  }
   if (row.n < segmentSqlTuning.sampleSize) return null;
   return parts.reduce((sum, _, i) => sum + row[`p${i}`], 0) / row.n;
 }

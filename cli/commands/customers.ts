@@ -36,8 +36,8 @@ export function registerCustomerCommands(program: Command) {
       let size: number;
       try {
         size = statSync(file).size;
-      } catch {
-        throw new Error(`Cannot read ${file}: no such file`);
+      } catch (error) {
+        throw new Error(`Cannot read ${file}: no such file`, { cause: error });
       }
       const user = await tenantByEmail(opts.user);
       const bar = new cliProgress.SingleBar(
@@ -53,7 +53,7 @@ export function registerCustomerCommands(program: Command) {
         bar.update(size);
       } catch (error) {
         bar.stop();
-        if (error instanceof ApiError) throw new Error(error.message);
+        if (error instanceof ApiError) throw new Error(error.message, { cause: error });
         throw error;
       }
       bar.stop();
