@@ -23,7 +23,9 @@ const build = (await import(buildPath)) as ServerBuild;
 
 const app = express();
 app.disable("x-powered-by");
-app.set("trust proxy", true);
+// Believe X-Forwarded-For only from proxies on loopback or private networks (a container's
+// reverse proxy), so clients cannot choose their own address for the sign-in rate limit.
+app.set("trust proxy", "loopback, linklocal, uniquelocal");
 // Server-Sent Events must not be buffered by compression.
 app.use(compression({ filter: (req, res) => !req.path.endsWith("/stream") && compression.filter(req, res) }));
 app.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
@@ -34,7 +36,14 @@ app.use((_req, res, next) => {
   res.setHeader("X-Frame-Options", "DENY");
   next();
 });
-app.all("*", createRequestHandler({ build, mode: env.NODE_ENV === "production" ? "production" : "development" }));
+app.all(
+  "*",
+  createRequestHandler({
+    build,
+    mode: env.NODE_ENV === "production" ? "production" : "development",
+    getLoadContext: (req) => ({ clientIp: req.ip }),
+  }),
+);
 
 const server = app.listen(env.PORT, env.HOST, () => {
   const mode = [env.googleEnabled ? "Google sign-in" : null, env.localAuthEnabled ? "local sign-in" : null].filter(Boolean).join(" + ");

@@ -5,7 +5,7 @@ import { data, redirect } from "@remix-run/node";
 import { getEnv } from "~/env.server";
 import { fieldErrors } from "~/lib/api.server";
 import { LocalSignInSchema } from "~/schemas/profile";
-import { checkSignInRate } from "~/services/rate-limit.server";
+import { checkSignInRate, clientAddress } from "~/services/rate-limit.server";
 import { signInAndRedirect } from "~/services/session.server";
 import { issueToken } from "~/services/token.server";
 import { upsertLocalUser } from "~/services/users.server";
@@ -14,9 +14,9 @@ export async function loader() {
   throw redirect("/login");
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   if (!getEnv().localAuthEnabled) throw new Response("Local sign-in is turned off", { status: 404 });
-  const limited = checkSignInRate(request);
+  const limited = checkSignInRate(clientAddress(context));
   if (limited) return data({ fields: { email: limited }, values: {} }, { status: 429 });
   const form = await request.formData();
   const values = { name: String(form.get("name") ?? ""), email: String(form.get("email") ?? "") };

@@ -4,13 +4,16 @@ import { getEnv } from "~/env.server";
 const WINDOW_MS = 60_000;
 const hits = new Map<string, { start: number; count: number }>();
 
-function clientKey(request: Request) {
-  return request.headers.get("X-Forwarded-For")?.split(",")[0]?.trim() || request.headers.get("X-Real-IP") || "local";
+/**
+ * The caller's address as the server saw it: Express's req.ip (which honours X-Forwarded-For only
+ * from private-network proxies), handed over in the load context by server/index.ts.
+ */
+export function clientAddress(context: { clientIp?: string } | undefined): string {
+  return context?.clientIp || "unknown";
 }
 
 /** Returns a message when the caller has tried too often, else counts the attempt. */
-export function checkSignInRate(request: Request, now = Date.now(), max = getEnv().SIGN_IN_RATE_LIMIT): string | null {
-  const key = clientKey(request);
+export function checkSignInRate(key: string, now = Date.now(), max = getEnv().SIGN_IN_RATE_LIMIT): string | null {
   const entry = hits.get(key);
   if (!entry || now - entry.start > WINDOW_MS) {
     hits.set(key, { start: now, count: 1 });
