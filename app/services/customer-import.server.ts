@@ -139,7 +139,7 @@ export async function importCustomers(
   const sqlite = openSqlite(options.file);
   try {
     // Room for the indexes the upsert walks in random order (e-mail, spend, dates).
-    sqlite.pragma("cache_size = -65536");
+    sqlite.pragma("cache_size = -32768");
     const result = await stageAndMerge(sqlite, userId, toInput(source), options);
     if (result.created > 0) await recordNewCustomers(userId, result.created);
     return { ...result, durationMs: Date.now() - started };
