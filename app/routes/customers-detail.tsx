@@ -13,6 +13,7 @@ import { formatRupees } from "~/lib/money";
 import { CHIP_CLASSES, shortOrderId, statusColour } from "~/lib/orders";
 import { requireUser } from "~/services/auth.server";
 import { customerDetail } from "~/services/customers.server";
+import { LoadFailed } from "~/components/load-failed";
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
   { title: `${d?.customer ? customerDisplayName(d.customer) : "Customer"} · ${BRAND}` },
@@ -32,12 +33,7 @@ export default function CustomerDetail() {
   const { customer } = useLoaderData<typeof loader>();
   if (!customer) {
     return (
-      <div className="mx-auto max-w-3xl">
-        <div className="card p-8 text-center">
-          <p role="alert" className="font-medium text-red-700">Failed to load customer data. Please try again.</p>
-          <Link to="/customers" className="btn-secondary mt-4"><ArrowLeft className="h-4 w-4" aria-hidden /> Back to Customers</Link>
-        </div>
-      </div>
+      <LoadFailed message="Failed to load customer data. Please try again." backTo="/customers" backLabel="Back to Customers" />
     );
   }
   const name = customerDisplayName(customer);

@@ -14,6 +14,7 @@ import { CUSTOMER_FIELDS, CustomerFormSchema, customerFormValues, type CustomerF
 import { requireUser } from "~/services/auth.server";
 import { createCustomer, getCustomer, updateCustomer } from "~/services/customers.server";
 import { redirectWithFlash } from "~/services/session.server";
+import { LoadFailed } from "~/components/load-failed";
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
   { title: `${d && "customer" in d && d.customer ? "Edit Customer" : "Add New Customer"} · ${BRAND}` },
@@ -95,12 +96,7 @@ export default function CustomerForm() {
 
   if (loadFailed) {
     return (
-      <div className="mx-auto max-w-3xl">
-        <div className="card p-8 text-center">
-          <p role="alert" className="font-medium text-red-700">Failed to load customer data. Please try again.</p>
-          <Link to="/customers" className="btn-secondary mt-4"><ArrowLeft className="h-4 w-4" aria-hidden /> Back to Customers</Link>
-        </div>
-      </div>
+      <LoadFailed message="Failed to load customer data. Please try again." backTo="/customers" backLabel="Back to Customers" />
     );
   }
 

@@ -12,6 +12,7 @@ import { formatRupees } from "~/lib/money";
 import { customerName, shortOrderId } from "~/lib/orders";
 import { requireUser } from "~/services/auth.server";
 import { getOrder } from "~/services/orders.server";
+import { LoadFailed } from "~/components/load-failed";
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
   { title: d?.order ? `Order #${shortOrderId(d.order._id)} · ${BRAND}` : `Order · ${BRAND}` },
@@ -31,14 +32,7 @@ export default function OrderDetail() {
   const { order } = useLoaderData<typeof loader>();
   if (!order) {
     return (
-      <div className="mx-auto max-w-xl">
-        <div className="card p-6 text-center" role="alert">
-          <p className="font-medium text-slate-800">Failed to load order data. Please try again.</p>
-          <Link to="/orders" className="btn-secondary mt-4">
-            <ArrowLeft className="h-4 w-4" aria-hidden="true" /> Back
-          </Link>
-        </div>
-      </div>
+      <LoadFailed message="Failed to load order data. Please try again." backTo="/orders" />
     );
   }
   const c = order.customer;

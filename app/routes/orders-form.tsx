@@ -36,6 +36,7 @@ import {
 } from "~/services/orders.server";
 import { redirectWithFlash } from "~/services/session.server";
 import type { loader as optionsLoader } from "~/routes/orders-customer-options";
+import { LoadFailed } from "~/components/load-failed";
 
 export const meta: MetaFunction = ({ params }) => [{ title: `${params.id ? "Edit Order" : "Create Order"} · ${BRAND}` }];
 
@@ -181,14 +182,7 @@ export default function OrderFormRoute() {
   const params = useParams();
   if (!loaded.values) {
     return (
-      <div className="mx-auto max-w-xl">
-        <div className="card p-6 text-center" role="alert">
-          <p className="font-medium text-slate-800">Failed to load order data. Please try again.</p>
-          <Link to="/orders" className="btn-secondary mt-4">
-            <ArrowLeft className="h-4 w-4" aria-hidden="true" /> Back
-          </Link>
-        </div>
-      </div>
+      <LoadFailed message="Failed to load order data. Please try again." backTo="/orders" />
     );
   }
   return (
