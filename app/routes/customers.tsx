@@ -22,6 +22,7 @@ import {
   normaliseQuery,
 } from "~/services/customers.server";
 import { redirectWithFlash } from "~/services/session.server";
+import { withSearchParams } from "~/lib/search-params";
 
 const PAGE_SIZE = 50;
 
@@ -85,15 +86,7 @@ export default function Customers() {
   useEffect(() => () => clearTimeout(timer.current), []);
   const searching = navigation.state === "loading" && navigation.location?.pathname === "/customers";
 
-  const href = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(params);
-    for (const [k, v] of Object.entries(changes)) {
-      if (v === null || v === "") next.delete(k);
-      else next.set(k, v);
-    }
-    const s = next.toString();
-    return s ? `/customers?${s}` : "/customers";
-  };
+  const href = (changes: Record<string, string | null>) => withSearchParams(params, changes, "/customers");
   const listHref = href({ delete: null });
   const nextHref = page.nextCursor
     ? href({ cursor: page.nextCursor, trail: cursor ? [...trail, cursor].join(",") : null, delete: null })

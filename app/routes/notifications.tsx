@@ -10,6 +10,7 @@ import { BRAND } from "~/lib/brand";
 import { NOTIFICATION_FILTERS, filterForType, relativeTime } from "~/lib/notifications";
 import { requireUser } from "~/services/auth.server";
 import { deleteNotification, listNotifications, markAllRead, markRead } from "~/services/notifications.server";
+import { withSearchParams } from "~/lib/search-params";
 
 export const meta: MetaFunction = () => [{ title: `Notifications · ${BRAND}` }];
 
@@ -54,15 +55,7 @@ export default function Notifications() {
   const fetcher = useFetcher();
   const deleting = params.get("delete");
   const activeFilter = NOTIFICATION_FILTERS.find((f) => f.key === filter);
-  const withParams = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(params);
-    for (const [k, v] of Object.entries(changes)) {
-      if (v === null) next.delete(k);
-      else next.set(k, v);
-    }
-    const s = next.toString();
-    return s ? `?${s}` : "?";
-  };
+  const withParams = (changes: Record<string, string | null>) => withSearchParams(params, changes);
   const closeDialog = () => navigate(withParams({ delete: null }), { replace: true, preventScrollReset: true });
 
   return (

@@ -15,6 +15,7 @@ import { customerName, shortOrderId } from "~/lib/orders";
 import { requireUser } from "~/services/auth.server";
 import { deleteOrder, listOrders } from "~/services/orders.server";
 import { redirectWithFlash } from "~/services/session.server";
+import { withSearchParams } from "~/lib/search-params";
 
 export const meta: MetaFunction = () => [{ title: `Orders · ${BRAND}` }];
 
@@ -78,15 +79,7 @@ export default function Orders() {
     if (searchRef.current && document.activeElement !== searchRef.current) searchRef.current.value = q;
   }, [q]);
 
-  const href = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(params);
-    for (const [k, v] of Object.entries(changes)) {
-      if (v === null) next.delete(k);
-      else next.set(k, v);
-    }
-    const s = next.toString();
-    return s ? `/orders?${s}` : "/orders";
-  };
+  const href = (changes: Record<string, string | null>) => withSearchParams(params, changes, "/orders");
   const deleting = params.get("delete");
   const deletingOrder = page.orders.find((o) => o._id === deleting);
   const end = page.start ? page.start + page.orders.length - 1 : 0;

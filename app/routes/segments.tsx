@@ -15,6 +15,7 @@ import { segmentChipClass } from "~/lib/segments";
 import { requireUser } from "~/services/auth.server";
 import { redirectWithFlash } from "~/services/session.server";
 import { deleteSegment, listSegments, segmentStats } from "~/services/segments.server";
+import { withSearchParams } from "~/lib/search-params";
 
 export const meta: MetaFunction = () => [{ title: `Customer Segments · ${BRAND}` }];
 
@@ -92,15 +93,7 @@ export default function Segments() {
   }, [failure]);
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  const withParams = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(params);
-    for (const [k, v] of Object.entries(changes)) {
-      if (v === null) next.delete(k);
-      else next.set(k, v);
-    }
-    const s = next.toString();
-    return s ? `?${s}` : "?";
-  };
+  const withParams = (changes: Record<string, string | null>) => withSearchParams(params, changes);
   const submitSearch = (delay: number) => {
     clearTimeout(timer.current);
     timer.current = setTimeout(() => {
