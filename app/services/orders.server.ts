@@ -16,6 +16,7 @@
 //     lastActive = max(lastActive, order date). Cancelling or deleting an order leaves it alone:
 //     the customer was active on that day all the same.
 import { db } from "~/db.server";
+import { readStatement } from "~/db/reader.server";
 import type { Prisma } from "~/generated/prisma/client";
 import { ApiError, notFound } from "~/lib/api.server";
 import { isId, newId } from "~/lib/id";
@@ -309,16 +310,16 @@ export type RecentOrder = { _id: string; id: string; date: string; amount: numbe
 /** The customer's latest orders (spec §3: id, date, amount, status) for the customer detail screen. */
 export async function recentOrdersForCustomer(userId: string, customerId: string, take = 10): Promise<RecentOrder[]> {
   if (!isId(customerId)) return [];
-  const rows = await db().order.findMany({
-    where: { userId, customerId },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: Math.min(Math.max(1, take), 100),
-    select: { id: true, createdAt: true, amountPaise: true, taxPaise: true, status: true },
-  });
+  // Part of every customer detail: a prepared statement on the read connection (see
+  // ~/db/reader.server), on the (customerId, createdAt) index.
+  const rows = readStatement(
+    `SELECT "id", "createdAt", "amountPaise", "taxPaise", "status" FROM "Order"
+     WHERE "userId" = ? AND "customerId" = ? ORDER BY "createdAt" DESC, "id" DESC LIMIT ?`,
+  ).all(userId, customerId, Math.min(Math.max(1, take), 100)) as { id: string; createdAt: number; amountPaise: number; taxPaise: number; status: string }[];
   return rows.map((o) => ({
     _id: o.id,
     id: o.id,
-    date: o.createdAt.toISOString(),
+    date: new Date(o.createdAt).toISOString(),
     amount: paiseToRupees(o.amountPaise),
     total: paiseToRupees(totalPaise(o.amountPaise, o.taxPaise)),
     status: o.status,

@@ -84,6 +84,7 @@ function statement(sql: string): Database.Statement {
 
 /** Closes the audience connection (tests and the CLI call it before removing a database). */
 export function closeSegmentReader() {
+  plans().clear();
   const current = globalForReader.__crmSegmentReader;
   if (current?.db.open) current.db.close();
   globalForReader.__crmSegmentReader = undefined;
@@ -102,12 +103,33 @@ export type AudienceRow = {
 
 const AUDIENCE_COLUMNS = `"id", "firstName", "lastName", "email", "phone", "totalSpendPaise", "visits", "lastActive"`;
 
+/** An audience row as the preview's sample statement returns it (raw mode): the columns above, in order. */
+export type AudienceTuple = [
+  id: string,
+  firstName: string,
+  lastName: string,
+  email: string,
+  phone: string,
+  totalSpendPaise: number,
+  visits: number,
+  lastActive: number | null,
+];
+
+function tupleToRow(t: AudienceTuple): AudienceRow {
+  return { id: t[0], firstName: t[1], lastName: t[2], email: t[3], phone: t[4], totalSpendPaise: t[5], visits: t[6], lastActive: t[7] };
+}
+
 export function countSql(where: CompiledWhere): CompiledWhere {
   return { sql: `SELECT count(*) FROM "Customer" WHERE ${where.sql}`, params: where.params };
 }
 
-/** A sample of the audience: the first rows the chosen index yields, no sort to pay for. */
+/**
+ * A sample of the audience: the first rows the chosen index yields, no sort to pay for. The limit
+ * is the caller's small integer, not a user value, and is written into the SQL: measured on the
+ * bench, a bound LIMIT costs a narrow preview several microseconds more per call.
+ */
 export function sampleSql(where: CompiledWhere, limit: number): CompiledWhere {
+  if (Number.isSafeInteger(limit)) return { sql: `SELECT ${AUDIENCE_COLUMNS} FROM "Customer" WHERE ${where.sql} LIMIT ${limit}`, params: where.params };
   return { sql: `SELECT ${AUDIENCE_COLUMNS} FROM "Customer" WHERE ${where.sql} LIMIT ?`, params: [...where.params, limit] };
 }
 
@@ -137,26 +159,6 @@ export const segmentSqlTuning = {
 };
 
 /**
- * Estimates, from a sample of the tenant, the share of customers each part of an OR matches,
- * summed: roughly how much of the tenant the disjoint parts would scan. Null for a tenant smaller
- * than the sample, where every shape answers in a few milliseconds.
- */
-function orPartsShare(userId: string, parts: CompiledWhere[]): number | null {
-  const sums = parts.map((c, i) => `coalesce(sum(${c.sql}), 0) AS "p${i}"`).join(", ");
-  // The (userId, id) index walks the oldest customers first; left to itself the planner may sort
-  // the whole tenant instead. Without that index, no estimate: the plain scan answers.
-  const sql = `SELECT count(*) AS "n", ${sums} FROM (SELECT "totalSpendPaise", "visits", "lastActive" FROM "Customer" INDEXED BY "Customer_userId_id_idx" WHERE "userId" = ? ORDER BY "id" LIMIT ?)`;
-  let row: Record<string, number>;
-  try {
-    row = statement(sql).get(...parts.flatMap((c) => c.params), userId, segmentSqlTuning.sampleSize) as Record<string, number>;
-  } catch {
-    return null;
-  }
-  if (row.n < segmentSqlTuning.sampleSize) return null;
-  return parts.reduce((sum, _, i) => sum + row[`p${i}`], 0) / row.n;
-}
-
-/**
  * A top-level OR as a sum of disjoint parts: count(C1) + count(C2 and C1 not true) + … Each part
  * is a range scan of its own condition's covering index, where SQLite plans the plain OR as a scan
  * of the whole tenant (EXPLAIN QUERY PLAN: `USING COVERING INDEX … (userId=?)`), many times
@@ -176,20 +178,159 @@ export function disjointOrSql(userId: string, tree: SegmentNode): CompiledWhere 
   return { sql: `SELECT ${terms.join(" + ")}`, params };
 }
 
-export function sqlAudienceCount(userId: string, tree: SegmentNode, where?: CompiledWhere): number {
-  if (tree.kind === "group" && tree.logic === "OR" && tree.children.length > 1 && tree.children.length <= 8) {
-    const share = orPartsShare(userId, tree.children.map((c) => compileTree(c)));
-    const disjoint = share !== null && share <= segmentSqlTuning.narrowOr ? disjointOrSql(userId, tree) : null;
-    if (disjoint) return runCount(disjoint);
-  }
-  return runCount(countSql(where ?? compileSegmentWhere(userId, tree)));
+// ---------------------------------------------------------------------------------------------
+// Audience plans: a tenant's tree compiled once
+
+/**
+ * What the count and the preview of one tenant's tree need, built once and kept in a small LRU:
+ * the compiled WHERE, the prepared count and sample statements with their bound values, and for a
+ * top-level OR the estimate's and the disjoint count's statements plus the last shape chosen. At a
+ * narrow audience the queries take tens of microseconds, so compiling the tree, building the SQL
+ * text and looking statements up on every call would be a large share of the time (issue 4).
+ * A plan is a pure function of the tenant and the tree (values are converted without reference
+ * to the clock or the data), so reusing one never changes an answer.
+ */
+type AudiencePlan = {
+  reader: Reader;
+  where: CompiledWhere;
+  count: Database.Statement;
+  countParams: SqlParam[];
+  /**
+   * The sample for the last limit asked for (the preview always asks for the same one), in raw
+   * mode: rows come back as arrays and are mapped once, straight to what the caller returns.
+   * Prepared for this plan alone, so no other caller sees its mode.
+   */
+  sample: { limit: number; statement: Database.Statement; params: SqlParam[] } | null;
+  /** Only for a top-level OR of 2 to 8 parts: how its count's shape is chosen. */
+  or: OrPlan | null;
+};
+
+type OrPlan = {
+  estimate: Database.Statement;
+  estimateParams: SqlParam[];
+  parts: number;
+  disjoint: Database.Statement;
+  disjointParams: SqlParam[];
+  /** The last choice, kept for a few seconds and only for the tuning it was made under. */
+  choice: { disjoint: boolean; at: number; sampleSize: number; narrowOr: number } | null;
+};
+
+const MAX_CACHED_PLANS = 256;
+/** How long a top-level OR keeps the shape a sample chose before sampling again. */
+const OR_CHOICE_TTL_MS = 5_000;
+const globalForPlans = globalThis as unknown as { __crmSegmentPlans?: Map<string, AudiencePlan> };
+
+function plans(): Map<string, AudiencePlan> {
+  globalForPlans.__crmSegmentPlans ??= new Map();
+  return globalForPlans.__crmSegmentPlans;
 }
 
-/** Count and sample from one compiled WHERE; an empty audience skips the sample. */
-export function sqlAudiencePreview(userId: string, tree: SegmentNode, limit: number) {
+function orEstimateSql(parts: CompiledWhere[]): string {
+  const sums = parts.map((c, i) => `coalesce(sum(${c.sql}), 0) AS "p${i}"`).join(", ");
+  // The (userId, id) index walks the oldest customers first; left to itself the planner may sort
+  // the whole tenant instead.
+  return `SELECT count(*) AS "n", ${sums} FROM (SELECT "totalSpendPaise", "visits", "lastActive" FROM "Customer" INDEXED BY "Customer_userId_id_idx" WHERE "userId" = ? ORDER BY "id" LIMIT ?)`;
+}
+
+function buildOrPlan(userId: string, tree: SegmentNode): OrPlan | null {
+  if (tree.kind !== "group" || tree.logic !== "OR" || tree.children.length < 2 || tree.children.length > 8) return null;
+  const parts = tree.children.map((c) => compileTree(c));
+  const disjoint = disjointOrSql(userId, tree);
+  if (!disjoint) return null;
+  let estimate: Database.Statement;
+  try {
+    estimate = statement(orEstimateSql(parts));
+  } catch {
+    // Without the (userId, id) index, no estimate: the plain scan answers.
+    return null;
+  }
+  return {
+    estimate,
+    estimateParams: [...parts.flatMap((c) => c.params), userId],
+    parts: parts.length,
+    disjoint: statement(disjoint.sql).pluck(),
+    disjointParams: disjoint.params,
+    choice: null,
+  };
+}
+
+function audiencePlan(userId: string, tree: SegmentNode): AudiencePlan {
+  const r = reader();
+  const cache = plans();
+  // JSON never holds a raw newline, so the key's last newline separates the tenant from the tree.
+  const key = `${userId}\n${JSON.stringify(tree)}`;
+  const cached = cache.get(key);
+  if (cached && cached.reader === r) {
+    // Most recently used last: the first key is the one to evict.
+    cache.delete(key);
+    cache.set(key, cached);
+    return cached;
+  }
   const where = compileSegmentWhere(userId, tree);
-  const count = sqlAudienceCount(userId, tree, where);
-  const rows = count === 0 ? [] : runRows(sampleSql(where, limit));
+  const count = countSql(where);
+  const plan: AudiencePlan = {
+    reader: r,
+    where,
+    count: statement(count.sql).pluck(),
+    countParams: count.params,
+    sample: null,
+    or: buildOrPlan(userId, tree),
+  };
+  if (cached) cache.delete(key);
+  else if (cache.size >= MAX_CACHED_PLANS) cache.delete(cache.keys().next().value as string);
+  cache.set(key, plan);
+  return plan;
+}
+
+/**
+ * Whether a top-level OR is counted as disjoint parts: a sample of the tenant (its oldest
+ * customers) estimates the share each part matches, summed, roughly how much of the tenant the
+ * disjoint parts would scan. A tenant smaller than the sample, where every shape answers in a few
+ * milliseconds, gets the plain scan.
+ */
+function countsDisjoint(or: OrPlan): boolean {
+  const { sampleSize, narrowOr } = segmentSqlTuning;
+  const now = Date.now();
+  const last = or.choice;
+  if (last && now - last.at < OR_CHOICE_TTL_MS && last.sampleSize === sampleSize && last.narrowOr === narrowOr) return last.disjoint;
+  const row = or.estimate.get(...or.estimateParams, sampleSize) as Record<string, number>;
+  let disjoint = false;
+  if (row.n >= sampleSize) {
+    let sum = 0;
+    for (let i = 0; i < or.parts; i++) sum += row[`p${i}`];
+    disjoint = sum / row.n <= narrowOr;
+  }
+  or.choice = { disjoint, at: now, sampleSize, narrowOr };
+  return disjoint;
+}
+
+function planCount(plan: AudiencePlan): number {
+  if (plan.or && countsDisjoint(plan.or)) return Number(plan.or.disjoint.pluck().get(...plan.or.disjointParams) ?? 0);
+  return Number(plan.count.pluck().get(...plan.countParams) ?? 0);
+}
+
+export function sqlAudienceCount(userId: string, tree: SegmentNode): number {
+  return planCount(audiencePlan(userId, tree));
+}
+
+/** Count and sample from one plan; an empty audience skips the sample. */
+export function sqlAudiencePreview(userId: string, tree: SegmentNode, limit: number): { count: number; rows: AudienceRow[] } {
+  return sqlAudiencePreviewAs(userId, tree, limit, tupleToRow);
+}
+
+/** sqlAudiencePreview with each sample row mapped from its tuple by `map` (the preview's DTO). */
+export function sqlAudiencePreviewAs<T>(userId: string, tree: SegmentNode, limit: number, map: (row: AudienceTuple) => T): { count: number; rows: T[] } {
+  const plan = audiencePlan(userId, tree);
+  const count = planCount(plan);
+  if (count === 0) return { count, rows: [] };
+  let sample = plan.sample;
+  if (!sample || sample.limit !== limit) {
+    const q = sampleSql(plan.where, limit);
+    sample = plan.sample = { limit, statement: plan.reader.db.prepare(q.sql).raw(), params: q.params };
+  }
+  const tuples = sample.statement.all(...sample.params) as AudienceTuple[];
+  const rows = new Array<T>(tuples.length);
+  for (let i = 0; i < tuples.length; i++) rows[i] = map(tuples[i]);
   return { count, rows };
 }
 

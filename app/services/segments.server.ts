@@ -2,6 +2,7 @@
 // every query to it; another tenant's segment is "not found". Audiences are evaluated in the
 // database by the compiler in segment-sql.server.ts.
 import { db } from "~/db.server";
+import { readStatement } from "~/db/reader.server";
 import type { Segment } from "~/generated/prisma/client";
 import { notFound } from "~/lib/api.server";
 import { isId, newId } from "~/lib/id";
@@ -10,11 +11,12 @@ import { AUDIENCE_SAMPLE_SIZE, type Conditions, type Logic, type SegmentNode, pa
 import { notify } from "~/services/notifications.server";
 import {
   type AudienceRow,
+  type AudienceTuple,
   type CompiledWhere,
   compileSegmentWhere,
   sqlAudienceCount,
   sqlAudiencePage,
-  sqlAudiencePreview,
+  sqlAudiencePreviewAs,
   sqlMatchesForCustomer,
 } from "~/services/segment-sql.server";
 
@@ -60,11 +62,39 @@ export function audienceCustomer(row: AudienceRow): AudienceCustomer {
   };
 }
 
+/** audienceCustomer from a sample row in column order (the preview's raw rows, no object in between). */
+function audienceCustomerFromTuple(t: AudienceTuple): AudienceCustomer {
+  return {
+    _id: t[0],
+    id: t[0],
+    firstName: t[1],
+    lastName: t[2],
+    email: t[3],
+    phone: t[4],
+    totalSpend: paiseToRupees(t[5]),
+    visits: t[6],
+    lastActive: t[7] === null ? null : new Date(Number(t[7])).toISOString(),
+  };
+}
+
 /** The stored tree; a row is only ever written from a validated tree. */
 export function segmentTree(segment: Pick<Segment, "id" | "conditions">): SegmentNode {
   const parsed = parseConditions(JSON.parse(segment.conditions));
   if (!parsed.ok) throw new Error(`Segment ${segment.id} has stored conditions that no longer validate: ${parsed.message}`);
   return parsed.tree;
+}
+
+const parsedTrees = new Map<string, SegmentNode>();
+
+/** segmentTree, remembered by the stored condition text (which alone decides the tree). */
+function cachedSegmentTree(segment: Pick<Segment, "id" | "conditions">): SegmentNode {
+  let tree = parsedTrees.get(segment.conditions);
+  if (!tree) {
+    tree = segmentTree(segment);
+    if (parsedTrees.size >= 1000) parsedTrees.clear();
+    parsedTrees.set(segment.conditions, tree);
+  }
+  return tree;
 }
 
 export function toSegmentDto(segment: Segment): SegmentDto {
@@ -209,8 +239,8 @@ export async function segmentAudience(
 
 /** POST /api/segments/preview and the live preview: the count and up to 10 sample customers. */
 export function previewAudience(userId: string, tree: SegmentNode, sample = AUDIENCE_SAMPLE_SIZE) {
-  const { count, rows } = sqlAudiencePreview(userId, tree, sample);
-  return { count, customers: rows.map(audienceCustomer) };
+  const { count, rows } = sqlAudiencePreviewAs(userId, tree, sample, audienceCustomerFromTuple);
+  return { count, customers: rows };
 }
 
 /** The detail screen: the count and the first 10 customers in creation order. */
@@ -224,11 +254,12 @@ export async function segmentOverview(userId: string, id: string) {
 /** The tenant's segments that contain one customer (chips on the customer detail), in one query. */
 export async function segmentsForCustomer(userId: string, customerId: string): Promise<{ id: string; name: string }[]> {
   if (!isId(customerId)) return [];
-  const segments = await db().segment.findMany({
-    where: { userId },
-    orderBy: [{ name: "asc" }, { id: "asc" }],
-    select: { id: true, name: true, conditions: true },
-  });
-  const matches = sqlMatchesForCustomer(userId, customerId, segments.map(segmentTree));
+  // On every customer detail (GET /api/customers/{id}): a prepared statement on the read
+  // connection, and each stored condition text parsed once (see ~/db/reader.server).
+  const segments = readStatement(`SELECT "id", "name", "conditions" FROM "Segment" WHERE "userId" = ? ORDER BY "name", "id"`).all(
+    userId,
+  ) as Pick<Segment, "id" | "name" | "conditions">[];
+  if (segments.length === 0) return [];
+  const matches = sqlMatchesForCustomer(userId, customerId, segments.map(cachedSegmentTree));
   return segments.filter((_, i) => matches[i]).map((s) => ({ id: s.id, name: s.name }));
 }

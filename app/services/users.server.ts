@@ -1,5 +1,6 @@
 // Users: created or updated at sign-in (Google or local), read by the shell, edited on /profile.
 import { db } from "~/db.server";
+import { readStatement } from "~/db/reader.server";
 import type { User } from "~/generated/prisma/client";
 import { newId } from "~/lib/id";
 import { ApiError } from "~/lib/api.server";
@@ -26,8 +27,18 @@ export function toPublicUser(user: User): PublicUser {
   };
 }
 
-export function getUser(id: string) {
-  return db().user.findUnique({ where: { id } });
+type UserRow = Omit<User, "createdAt" | "updatedAt"> & { createdAt: number; updatedAt: number };
+
+/**
+ * The user by id: every page and /api request resolves its caller here, so it is a prepared
+ * statement on the read connection (see ~/db/reader.server) rather than a Prisma query.
+ */
+export async function getUser(id: string): Promise<User | null> {
+  const row = readStatement(
+    `SELECT "id", "email", "displayName", "firstName", "lastName", "phone", "company", "position", "profileImage",
+       "googleId", "provider", "newCustomersSinceNotice", "createdAt", "updatedAt" FROM "User" WHERE "id" = ?`,
+  ).get(id) as UserRow | undefined;
+  return row ? { ...row, createdAt: new Date(row.createdAt), updatedAt: new Date(row.updatedAt) } : null;
 }
 
 export function findUserByEmail(email: string) {

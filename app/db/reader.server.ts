@@ -1,0 +1,52 @@
+// A read-only better-sqlite3 connection with cached prepared statements, for the hot read paths
+// of the request handlers (the API caller's user, a customer's detail, a page of the list).
+//
+// Why not Prisma there: measured on the bench (1,000,000 customers, 50 connections), a Prisma 7
+// query through the driver adapter costs a few hundred microseconds of CPU in the query
+// compiler, the adapter and the result mapping, and GET /api/customers/{id} ran five of them; the
+// same reads as prepared statements cost tens of microseconds. Writes stay on Prisma. The
+// connection reads in WAL mode, so every statement sees what the Prisma connection committed.
+import Database from "better-sqlite3";
+import { getEnv } from "~/env.server";
+
+type Reader = { file: string; db: Database.Database; statements: Map<string, Database.Statement> };
+const globalForReader = globalThis as unknown as { __crmReader?: Reader };
+const MAX_CACHED_STATEMENTS = 200;
+
+function reader(): Reader {
+  const file = getEnv().databaseFile;
+  const current = globalForReader.__crmReader;
+  if (current && current.file === file && current.db.open) return current;
+  if (current?.db.open) current.db.close();
+  const db = new Database(file, { fileMustExist: true });
+  db.pragma("busy_timeout = 10000");
+  db.pragma("query_only = ON");
+  db.pragma("cache_size = -32768");
+  const next: Reader = { file, db, statements: new Map() };
+  globalForReader.__crmReader = next;
+  return next;
+}
+
+/** A cached prepared statement on the read connection (the SQL must be a constant shape). */
+export function readStatement(sql: string): Database.Statement {
+  const r = reader();
+  let st = r.statements.get(sql);
+  if (!st) {
+    if (r.statements.size >= MAX_CACHED_STATEMENTS) r.statements.delete(r.statements.keys().next().value as string);
+    st = r.db.prepare(sql);
+    r.statements.set(sql, st);
+  }
+  return st;
+}
+
+/** Closes the read connection (before a database file is removed). */
+export function closeReader() {
+  const current = globalForReader.__crmReader;
+  if (current?.db.open) current.db.close();
+  globalForReader.__crmReader = undefined;
+}
+
+/** A stored unixepoch-ms DateTime as a Date (null stays null). */
+export function toDate(ms: number | null): Date | null {
+  return ms === null ? null : new Date(ms);
+}
