@@ -293,7 +293,12 @@ function countsDisjoint(or: OrPlan): boolean {
   const now = Date.now();
   const last = or.choice;
   if (last && now - last.at < OR_CHOICE_TTL_MS && last.sampleSize === sampleSize && last.narrowOr === narrowOr) return last.disjoint;
-  const row = or.estimate.get(...or.estimateParams, sampleSize) as Record<string, number>;
+  let row: Record<string, number>;
+  try {
+    row = or.estimate.get(...or.estimateParams, sampleSize) as Record<string, number>;
+  } catch {
+    return false; // no estimate: the plain scan answers (and the next call samples again)
+  }
   let disjoint = false;
   if (row.n >= sampleSize) {
     let sum = 0;
@@ -335,7 +340,7 @@ export function sqlAudiencePreviewAs<T>(userId: string, tree: SegmentNode, limit
 }
 
 export function sqlAudiencePage(userId: string, tree: SegmentNode, limit: number, cursor?: string): AudienceRow[] {
-  return runRows(pageSql(compileSegmentWhere(userId, tree), limit, cursor));
+  return runRows(pageSql(audiencePlan(userId, tree).where, limit, cursor));
 }
 
 /** Which of the trees match one customer, in one query: `[true, false, …]` in the trees' order. */

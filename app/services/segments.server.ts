@@ -5,6 +5,7 @@ import { db } from "~/db.server";
 import { readStatement } from "~/db/reader.server";
 import type { Segment } from "~/generated/prisma/client";
 import { notFound } from "~/lib/api.server";
+import { isoFromEpochMs } from "~/lib/dates";
 import { isId, newId } from "~/lib/id";
 import { paiseToRupees } from "~/lib/money";
 import { AUDIENCE_SAMPLE_SIZE, type Conditions, type Logic, type SegmentNode, parseConditions, toConditions, topLogic } from "~/lib/segments";
@@ -58,7 +59,7 @@ export function audienceCustomer(row: AudienceRow): AudienceCustomer {
     phone: row.phone,
     totalSpend: paiseToRupees(row.totalSpendPaise),
     visits: row.visits,
-    lastActive: row.lastActive === null ? null : new Date(Number(row.lastActive)).toISOString(),
+    lastActive: row.lastActive === null ? null : isoFromEpochMs(Number(row.lastActive)),
   };
 }
 
@@ -73,7 +74,7 @@ function audienceCustomerFromTuple(t: AudienceTuple): AudienceCustomer {
     phone: t[4],
     totalSpend: paiseToRupees(t[5]),
     visits: t[6],
-    lastActive: t[7] === null ? null : new Date(Number(t[7])).toISOString(),
+    lastActive: t[7] === null ? null : isoFromEpochMs(Number(t[7])),
   };
 }
 
