@@ -12,8 +12,8 @@
 // two fields, so a count is a range scan of one index that never touches the table. A plain
 // (userId, field) index makes the planner fetch every matching row from the table, which at low
 // selectivity is several times slower than scanning.
-import Database from "better-sqlite3";
-import { getEnv } from "~/env.server";
+import type Database from "better-sqlite3";
+import { readConnection as reader, readStatement as statement, type ReadConnection as Reader } from "~/db/reader.server";
 import { type Operator, type SegmentNode, toComparison } from "~/lib/segments";
 
 export type SqlParam = number | string;
@@ -51,44 +51,6 @@ export function compileSegmentWhere(userId: string, tree: SegmentNode, dialect: 
 // ---------------------------------------------------------------------------------------------
 // Execution (SQLite)
 
-type Reader = { file: string; db: Database.Database; statements: Map<string, Database.Statement> };
-const globalForReader = globalThis as unknown as { __crmSegmentReader?: Reader };
-const MAX_CACHED_STATEMENTS = 500;
-
-function reader(): Reader {
-  const file = getEnv().databaseFile;
-  const current = globalForReader.__crmSegmentReader;
-  if (current && current.file === file && current.db.open) return current;
-  if (current?.db.open) current.db.close();
-  const db = new Database(file, { fileMustExist: true });
-  db.pragma("busy_timeout = 10000");
-  db.pragma("query_only = ON");
-  // Audience scans read whole indexes: map the file instead of copying pages through a small cache.
-  db.pragma("mmap_size = 1073741824");
-  db.pragma("cache_size = -65536");
-  const next: Reader = { file, db, statements: new Map() };
-  globalForReader.__crmSegmentReader = next;
-  return next;
-}
-
-function statement(sql: string): Database.Statement {
-  const r = reader();
-  let st = r.statements.get(sql);
-  if (!st) {
-    if (r.statements.size >= MAX_CACHED_STATEMENTS) r.statements.delete(r.statements.keys().next().value as string);
-    st = r.db.prepare(sql);
-    r.statements.set(sql, st);
-  }
-  return st;
-}
-
-/** Closes the audience connection (tests and the CLI call it before removing a database). */
-export function closeSegmentReader() {
-  plans().clear();
-  const current = globalForReader.__crmSegmentReader;
-  if (current?.db.open) current.db.close();
-  globalForReader.__crmSegmentReader = undefined;
-}
 
 export type AudienceRow = {
   id: string;
