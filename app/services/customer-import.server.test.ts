@@ -86,6 +86,31 @@ describe("importCustomers", () => {
     expect((await listCustomers(user.id, { q: "good-before-break" })).customers).toEqual([]);
   });
 
+  it("keeps line numbers across chunks and quoted line breaks, and the last row of a repeated e-mail, over several batches", async () => {
+    const tenant = await createTestUser("Batches");
+    const lines = ["firstName,lastName,email,notes"];
+    for (let i = 0; i < 30; i++) lines.push(i % 4 === 0 ? `F${i},L${i},b${i}@example.com,"two\nlines"` : `F${i},L${i},b${i}@example.com,`);
+    lines.push("Late,Again,b1@example.com,", "Bad,Row,not-an-email,");
+    const text = `${lines.join("\n")}\n`;
+    // Chunks that cut records (and a quoted line break) in two.
+    const chunks = [text.slice(0, 37), text.slice(37, 150), text.slice(150)].map((c) => Buffer.from(c));
+    const progress: string[] = [];
+    const result = await importCustomers(tenant.id, Readable.from(chunks), {
+      mergeBatch: 7,
+      onProgress: (p) => progress.push(p.phase === "saving" ? `saving ${p.saved}/${p.total}` : "reading"),
+    });
+    expect(result).toMatchObject({ rows: 32, imported: 31, created: 30, updated: 1, failed: 1 });
+    // The header, 30 records (8 of them two lines long) on lines 2-39, the repeat on 40: the bad row is on 41.
+    expect(result.errors).toEqual([{ line: 41, email: "not-an-email", reason: "Enter a valid email address" }]);
+    expect(progress.filter((p) => p.startsWith("saving"))).toEqual(["saving 7/31", "saving 14/31", "saving 21/31", "saving 28/31", "saving 31/31"]);
+    const page = await listCustomers(tenant.id, { q: "b1@example.com" });
+    expect(page.customers.map((c) => `${c.firstName} ${c.lastName}`)).toEqual(["Late Again"]);
+    expect((await listCustomers(tenant.id, {})).total).toBe(30);
+    expect((await getCustomer(tenant.id, page.customers[0].id)).notes).toBe("");
+    const first = (await listCustomers(tenant.id, { q: "b0@example.com" })).customers[0];
+    expect(first.notes).toBe("two\nlines");
+  });
+
   it("counts new customers toward the NEW_CUSTOMERS notification", async () => {
     const tenant = await createTestUser("Bulk");
     const rows = Array.from({ length: 20 }, (_, i) => `F${i},L${i},bulk${i}@example.com`).join("\n");

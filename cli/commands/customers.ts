@@ -45,18 +45,38 @@ export function registerCustomerCommands(program: Command) {
         cliProgress.Presets.shades_classic,
       );
       bar.start(size, 0, { rows: 0 });
+      // Set once the file is read (in the progress callback).
+      const saving: { bar?: cliProgress.SingleBar } = {};
       let result;
       try {
         result = await importCustomers(user.id, createReadStream(file, { highWaterMark: 1 << 20 }), {
-          onProgress: ({ rows, bytes }) => bar.update(bytes, { rows: rows.toLocaleString("en-IN") }),
+          onProgress: (progress) => {
+            if (progress.phase === "reading") {
+              bar.update(progress.bytes, { rows: progress.rows.toLocaleString("en-IN") });
+              return;
+            }
+            // The file is read; the second bar is the staged rows written to the database.
+            if (!saving.bar) {
+              bar.update(size);
+              bar.stop();
+              saving.bar = new cliProgress.SingleBar(
+                { format: "Saving    [{bar}] {percentage}% | {value}/{total} rows | {eta_formatted} left", hideCursor: true, noTTYOutput: true, notTTYSchedule: 5000 },
+                cliProgress.Presets.shades_classic,
+              );
+              saving.bar.start(progress.total, 0);
+            }
+            saving.bar.update(progress.saved);
+          },
         });
         bar.update(size);
       } catch (error) {
         bar.stop();
+        saving.bar?.stop();
         if (error instanceof ApiError) throw new Error(error.message, { cause: error });
         throw error;
       }
       bar.stop();
+      saving.bar?.stop();
       const seconds = result.durationMs / 1000;
       console.log(
         `Imported ${result.imported.toLocaleString("en-IN")} of ${result.rows.toLocaleString("en-IN")} rows in ${seconds.toFixed(1)} s ` +
