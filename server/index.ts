@@ -9,6 +9,8 @@ import zlib from "node:zlib";
 import { getEnv } from "../app/env.server.ts";
 import { migrateDatabase } from "../app/db/migrate.server.ts";
 import { tuneDatabase, db } from "../app/db.server.ts";
+import { ensureCustomerStatistics } from "../app/db/planner-statistics.server.ts";
+import { openSqlite } from "../app/db/sqlite.server.ts";
 
 const env = getEnv();
 const started = Date.now();
@@ -17,6 +19,14 @@ const { applied, total } = migrateDatabase(env.databaseFile, {
 });
 console.log(`Database ${env.databaseFile}: ${total} migrations, ${applied.length} applied now.`);
 await tuneDatabase(db());
+{
+  const sqlite = openSqlite(env.databaseFile);
+  try {
+    if (ensureCustomerStatistics(sqlite)) console.log("Gathered the query planner's statistics of the customer table.");
+  } finally {
+    sqlite.close();
+  }
+}
 
 const root = path.resolve(import.meta.dirname, "..");
 const buildPath = path.join(root, "build/server/index.js");

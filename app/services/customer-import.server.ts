@@ -13,6 +13,7 @@ import { Readable } from "node:stream";
 import { parse } from "csv-parse";
 import { stringify } from "csv-stringify/sync";
 import { z } from "zod";
+import { afterCustomerBulkLoad } from "~/db/planner-statistics.server";
 import { openSqlite, type Sqlite } from "~/db/sqlite.server";
 import { ApiError } from "~/lib/api.server";
 import { newId } from "~/lib/id";
@@ -149,6 +150,7 @@ export async function importCustomers(
     // Staging only appends: the temporary database needs little cache of its own.
     sqlite.pragma("temp.cache_size = -4096");
     const result = await stageAndMerge(sqlite, userId, toInput(source), options);
+    afterCustomerBulkLoad(sqlite, result.created);
     if (result.created > 0) await recordNewCustomers(userId, result.created);
     return { ...result, durationMs: Date.now() - started };
   } finally {

@@ -5,6 +5,7 @@
 // 10,000; each batch is indexed for search in one statement. With orders, every customer's
 // totalSpend, visits and lastActive are then computed in SQL from their non-cancelled orders.
 import { fakerEN_IN } from "@faker-js/faker";
+import { afterCustomerBulkLoad } from "~/db/planner-statistics.server";
 import { openSqlite } from "~/db/sqlite.server";
 import { newId } from "~/lib/id";
 import { recordNewCustomers } from "~/services/customer-events.server";
@@ -173,6 +174,7 @@ export async function seedTenant(userId: string, options: SeedOptions): Promise<
         .run(startRow, userId);
       options.onProgress?.("totals", 1, 1);
     }
+    afterCustomerBulkLoad(sqlite, customersCreated);
   } finally {
     sqlite.close();
   }
