@@ -22,7 +22,10 @@ export type SeedOptions = {
 
 export type SeedResult = { customersCreated: number; ordersCreated: number; durationMs: number };
 
-const BATCH = 10_000;
+// Rows a transaction: each commit rewrites the pages of the randomly ordered indexes it touched
+// (e-mail, spend, visits, dates), so fewer, larger commits write far less (measured: 10,000 a
+// transaction slowed from 5 s to 12 s per 100,000 rows as the table grew).
+const BATCH = 100_000;
 const DAY = 86_400_000;
 
 /** mulberry32: a small, fast, seeded generator. */

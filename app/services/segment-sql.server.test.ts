@@ -79,8 +79,12 @@ describe("compileTree", () => {
     const c = compileTree(
       tree({ $or: [{ totalSpend: { $gt: 10 } }, { $and: [{ visits: { $gte: 2 } }, { $or: [{ visits: { $eq: 9 } }, { lastActiveDate: { $lt: "2025-01-01" } }] }] }] }),
     );
-    expect(c.sql).toBe(`("totalSpendPaise" > ? OR ("visits" >= ? AND ("visits" = ? OR "lastActive" < ?)))`);
+    // The OR inside the AND filters only (`+"col"`): the AND's range on visits picks the index.
+    expect(c.sql).toBe(`("totalSpendPaise" > ? OR ("visits" >= ? AND (+"visits" = ? OR +"lastActive" < ?)))`);
     expect(c.params).toHaveLength(4);
+    expect(compileTree(tree({ $and: [{ visits: { $gte: 2 } }, { $or: [{ visits: { $eq: 9 } }, { totalSpend: { $lt: 5 } }] }] }), "postgres").sql).toBe(
+      `("visits" >= $1 AND ("visits" = $2 OR "totalSpendPaise" < $3))`,
+    );
   });
 
   it("puts the tenant first, and numbers placeholders for PostgreSQL", () => {

@@ -29,16 +29,23 @@ const SQL_OPERATORS: Record<Operator, string> = { $gt: ">", $gte: ">=", $lt: "<"
 export function compileTree(tree: SegmentNode, dialect: Dialect = "sqlite", firstParam = 1): CompiledWhere {
   const params: SqlParam[] = [];
   const placeholder = () => (dialect === "postgres" ? `$${firstParam + params.length - 1}` : "?");
-  const walk = (node: SegmentNode): string => {
+  // `filterOnly`: inside an OR that is itself part of an AND, columns are written `+"col"`, which
+  // SQLite cannot drive an index with, so the AND's own ranges choose the index and the OR
+  // filters what they yield. Measured at a million customers (segments bench, nested case): with
+  // planner statistics SQLite otherwise runs the OR's branches as a MULTI-INDEX OR, 2.8x slower
+  // than the range scan; a top-level OR is handled by the disjoint count below instead.
+  const walk = (node: SegmentNode, parent: "AND" | "OR" | null, filterOnly: boolean): string => {
     if (node.kind === "condition") {
       const c = toComparison(node);
       params.push(c.value);
-      return `"${c.column}" ${SQL_OPERATORS[c.op]} ${placeholder()}`;
+      const column = filterOnly && dialect === "sqlite" ? `+"${c.column}"` : `"${c.column}"`;
+      return `${column} ${SQL_OPERATORS[c.op]} ${placeholder()}`;
     }
-    if (node.children.length === 1) return walk(node.children[0]);
-    return `(${node.children.map(walk).join(node.logic === "OR" ? " OR " : " AND ")})`;
+    if (node.children.length === 1) return walk(node.children[0], parent, filterOnly);
+    const inner = filterOnly || (node.logic === "OR" && parent === "AND");
+    return `(${node.children.map((child) => walk(child, node.logic, inner)).join(node.logic === "OR" ? " OR " : " AND ")})`;
   };
-  const sql = walk(tree);
+  const sql = walk(tree, null, false);
   return { sql, params };
 }
 
