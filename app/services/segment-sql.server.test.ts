@@ -18,6 +18,8 @@ import {
   sqlMatchesForCustomer,
   disjointOrSql,
   segmentSqlTuning,
+  complementCountSql,
+  audienceCountShape,
 } from "~/services/segment-sql.server";
 
 setUpTestDatabase();
@@ -242,8 +244,9 @@ const customerArb = fc.record({
 
 describe("property: the SQL count equals a JavaScript filter", () => {
   it.each([
-    ["the plain WHERE", { sampleSize: 1e9, narrowOr: 0.35 }],
-    ["the disjoint OR count for every top-level OR", { sampleSize: 1, narrowOr: Infinity }],
+    ["the plain WHERE", { sampleSize: 1e9, narrowOr: 0.35, broadAnd: 0.75 }],
+    ["the disjoint OR count for every top-level OR", { sampleSize: 1, narrowOr: Infinity, broadAnd: Infinity }],
+    ["the complement count for every top-level AND", { sampleSize: 1, narrowOr: 0, broadAnd: 0 }],
   ])("on random trees over a fixed random set of customers, through %s", async (_, tuning) => {
     Object.assign(segmentSqlTuning, tuning);
     const userId = (await createTestUser("Property fixed")).id;
@@ -260,7 +263,7 @@ describe("property: the SQL count equals a JavaScript filter", () => {
   });
 
   it("on random data and random trees together", async () => {
-    Object.assign(segmentSqlTuning, { sampleSize: 1, narrowOr: Infinity });
+    Object.assign(segmentSqlTuning, { sampleSize: 1, narrowOr: Infinity, broadAnd: 0 });
     await fc.assert(
       fc.asyncProperty(fc.array(customerArb, { minLength: 0, maxLength: 40 }), treeArb, async (data, conditions) => {
         const parsed = parseConditions(conditions);
@@ -275,7 +278,7 @@ describe("property: the SQL count equals a JavaScript filter", () => {
   });
 
   it("counts a narrow top-level OR as disjoint parts and a broad one in one scan, with the same answers", async () => {
-    Object.assign(segmentSqlTuning, { sampleSize: 10, narrowOr: 0.35 });
+    Object.assign(segmentSqlTuning, { sampleSize: 10, narrowOr: 0.35, broadAnd: 0.75 });
     const userId = (await createTestUser("Disjoint")).id;
     await insertCustomers(userId, Array.from({ length: 50 }, (_, i) => ({ totalSpendPaise: i * 100, visits: i % 5, lastActive: null })));
     const narrow = tree({ $or: [{ totalSpend: { $gte: 48 } }, { visits: { $eq: 0 } }, { lastActiveDate: { $gt: "2020-01-01" } }] });
@@ -286,6 +289,35 @@ describe("property: the SQL count equals a JavaScript filter", () => {
     );
     expect(sqlAudienceCount(userId, narrow)).toBe(12);
     expect(sqlAudienceCount(userId, tree({ $or: [{ totalSpend: { $gte: 0 } }, { visits: { $gt: 0 } }] }))).toBe(50);
-    Object.assign(segmentSqlTuning, { sampleSize: 2000, narrowOr: 0.35 });
+    Object.assign(segmentSqlTuning, { sampleSize: 2000, narrowOr: 0.35, broadAnd: 0.75 });
+  });
+
+  it("counts a broad top-level AND by its complement and a narrow one in one scan, with the same answers", async () => {
+    Object.assign(segmentSqlTuning, { sampleSize: 10, narrowOr: 0.35, broadAnd: 0.75 });
+    const userId = (await createTestUser("Complement")).id;
+    // 50 customers: spend 0..49 rupees, visits 0..4, every fifth never active.
+    await insertCustomers(
+      userId,
+      Array.from({ length: 50 }, (_, i) => ({ totalSpendPaise: i * 100, visits: i % 5, lastActive: i % 5 === 0 ? null : BASE_DAY + i * HOUR })),
+    );
+    const broad = tree({ $and: [{ totalSpend: { $gte: 2 } }, { lastActiveDate: { $lt: "2030-01-01" } }, { visits: { $eq: 1 } }] });
+    expect(complementCountSql(userId, broad)?.sql).toBe(
+      `SELECT (SELECT count(*) FROM "Customer" INDEXED BY "Customer_userId_idx" WHERE "userId" = ?) - (SELECT` +
+        ` (SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "totalSpendPaise" < ?)` +
+        ` + (SELECT count(*) FROM "Customer" WHERE "userId" = ? AND ("lastActive" >= ? OR "lastActive" IS NULL) AND ("totalSpendPaise" < ?) IS NOT TRUE)` +
+        ` + (SELECT count(*) FROM "Customer" WHERE "userId" = ? AND ("visits" < ? OR "visits" > ?)` +
+        ` AND ("totalSpendPaise" < ?) IS NOT TRUE AND (("lastActive" >= ? OR "lastActive" IS NULL)) IS NOT TRUE))`,
+    );
+    // Spend of 2 rupees or more (i >= 2), ever active and one visit (i % 5 === 1): i = 6, 11, … 46.
+    expect(sqlAudienceCount(userId, broad)).toBe(9);
+    // Four in five of the sampled oldest match: counted by the complement.
+    const most = tree({ $and: [{ totalSpend: { $gte: 0 } }, { visits: { $lte: 3 } }] });
+    expect(audienceCountShape(userId, most)).toBe("complement");
+    expect(sqlAudienceCount(userId, most)).toBe(40);
+    const few = tree({ $and: [{ totalSpend: { $gte: 45 } }, { visits: { $gte: 0 } }] });
+    expect(audienceCountShape(userId, few)).toBe("plain");
+    expect(sqlAudienceCount(userId, few)).toBe(5);
+    expect(complementCountSql(userId, tree({ $or: [{ visits: { $gt: 1 } }, { visits: { $lt: 1 } }] }))).toBeNull();
+    Object.assign(segmentSqlTuning, { sampleSize: 2000, narrowOr: 0.35, broadAnd: 0.75 });
   });
 });

@@ -55,6 +55,39 @@ export function compileSegmentWhere(userId: string, tree: SegmentNode, dialect: 
   return { sql: `"userId" = ${dialect === "postgres" ? "$1" : "?"} AND ${inner.sql}`, params: [userId, ...inner.params] };
 }
 
+/** Each operator turned round: `NOT (a > b)` is `a <= b` for values that are not NULL. */
+const NEGATED_OPERATORS: Record<Exclude<Operator, "$eq">, string> = { $gt: "<=", $gte: "<", $lt: ">=", $lte: ">" };
+/** Segment columns that may hold NULL (schema.prisma: `lastActive DateTime?`); NULL matches no condition. */
+const NULLABLE_COLUMNS: ReadonlySet<string> = new Set(["lastActive"]);
+
+/**
+ * `(tree) IS NOT TRUE`: the customers a tree does not match, written so SQLite can drive its
+ * indexes with it. De Morgan turns AND into OR and back, each condition's operator is turned round
+ * (`=` becomes a range on either side), and a nullable column also matches when NULL, since a
+ * NULL date matches no condition. SQLite dialect.
+ */
+export function compileComplement(tree: SegmentNode): CompiledWhere {
+  const params: SqlParam[] = [];
+  const walk = (node: SegmentNode): string => {
+    if (node.kind === "condition") {
+      const c = toComparison(node);
+      const column = `"${c.column}"`;
+      let sql: string;
+      if (c.op === "$eq") {
+        params.push(c.value, c.value);
+        sql = `${column} < ? OR ${column} > ?`;
+      } else {
+        params.push(c.value);
+        sql = `${column} ${NEGATED_OPERATORS[c.op]} ?`;
+      }
+      return NULLABLE_COLUMNS.has(c.column) ? `(${sql} OR ${column} IS NULL)` : c.op === "$eq" ? `(${sql})` : sql;
+    }
+    if (node.children.length === 1) return walk(node.children[0]);
+    return `(${node.children.map(walk).join(node.logic === "OR" ? " AND " : " OR ")})`;
+  };
+  return { sql: walk(tree), params };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Execution (SQLite)
 
@@ -125,6 +158,8 @@ export const segmentSqlTuning = {
   sampleSize: 2000,
   /** Below this estimated share the OR is counted as disjoint parts. */
   narrowOr: 0.35,
+  /** From this estimated share on, a top-level AND is counted by its complement. */
+  broadAnd: 0.75,
 };
 
 /**
@@ -136,7 +171,11 @@ export const segmentSqlTuning = {
  */
 export function disjointOrSql(userId: string, tree: SegmentNode): CompiledWhere | null {
   if (tree.kind !== "group" || tree.logic !== "OR" || tree.children.length < 2) return null;
-  const parts = tree.children.map((c) => compileTree(c));
+  return disjointSumSql(userId, tree.children.map((c) => compileTree(c)));
+}
+
+/** The count of `userId AND (p1 OR p2 OR …)` as a sum of disjoint parts (see disjointOrSql). */
+function disjointSumSql(userId: string, parts: CompiledWhere[]): CompiledWhere {
   const params: SqlParam[] = [];
   const terms = parts.map((c, i) => {
     const earlier = parts.slice(0, i);
@@ -147,13 +186,30 @@ export function disjointOrSql(userId: string, tree: SegmentNode): CompiledWhere 
   return { sql: `SELECT ${terms.join(" + ")}`, params };
 }
 
+/**
+ * A broad top-level AND counted by its complement: the tenant's customers (a scan of the narrow
+ * (userId) index) minus those the tree does not match, counted as disjoint parts, one per
+ * condition turned round. Measured at a million customers: a 2-condition AND matching 90% took
+ * 86 ms as one covering-index scan (every entry's second column checked), where the tenant count
+ * takes about 50 ms and the 10% complement a few more.
+ */
+export function complementCountSql(userId: string, tree: SegmentNode): CompiledWhere | null {
+  if (tree.kind !== "group" || tree.logic !== "AND" || tree.children.length < 2) return null;
+  const rest = disjointSumSql(userId, tree.children.map((c) => compileComplement(c)));
+  return {
+    sql: `SELECT (SELECT count(*) FROM "Customer" INDEXED BY "Customer_userId_idx" WHERE "userId" = ?) - (${rest.sql})`,
+    params: [userId, ...rest.params],
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Audience plans: a tenant's tree compiled once
 
 /**
  * What the count and the preview of one tenant's tree need, built once and kept in a small LRU:
  * the compiled WHERE, the prepared count and sample statements with their bound values, and for a
- * top-level OR the estimate's and the disjoint count's statements plus the last shape chosen. At a
+ * top-level OR (or AND) the estimate's and the disjoint (or complement) count's statements plus
+ * the last shape chosen. At a
  * narrow audience the queries take tens of microseconds, so compiling the tree, building the SQL
  * text and looking statements up on every call would be a large share of the time (issue 4).
  * A plan is a pure function of the tenant and the tree (values are converted without reference
@@ -172,6 +228,16 @@ type AudiencePlan = {
   sample: { limit: number; statement: Database.Statement; params: SqlParam[] } | null;
   /** Only for a top-level OR of 2 to 8 parts: how its count's shape is chosen. */
   or: OrPlan | null;
+  /** Only for a top-level AND of 2 to 8 parts: the same for counting by the complement. */
+  and: AndPlan | null;
+};
+
+type AndPlan = {
+  estimate: Database.Statement;
+  estimateParams: SqlParam[];
+  complement: Database.Statement;
+  complementParams: SqlParam[];
+  choice: { complement: boolean; at: number; sampleSize: number; broadAnd: number } | null;
 };
 
 type OrPlan = {
@@ -185,8 +251,8 @@ type OrPlan = {
 };
 
 const MAX_CACHED_PLANS = 256;
-/** How long a top-level OR keeps the shape a sample chose before sampling again. */
-const OR_CHOICE_TTL_MS = 5_000;
+/** How long a top-level OR or AND keeps the shape a sample chose before sampling again. */
+const SHAPE_CHOICE_TTL_MS = 5_000;
 const globalForPlans = globalThis as unknown as { __crmSegmentPlans?: Map<string, AudiencePlan> };
 
 function plans(): Map<string, AudiencePlan> {
@@ -223,6 +289,23 @@ function buildOrPlan(userId: string, tree: SegmentNode): OrPlan | null {
   };
 }
 
+function buildAndPlan(userId: string, tree: SegmentNode): AndPlan | null {
+  if (tree.kind !== "group" || tree.logic !== "AND" || tree.children.length < 2 || tree.children.length > 8) return null;
+  const complement = complementCountSql(userId, tree);
+  if (!complement) return null;
+  const whole = compileTree(tree);
+  let estimate: Database.Statement;
+  let counted: Database.Statement;
+  try {
+    estimate = statement(orEstimateSql([whole]));
+    counted = statement(complement.sql).pluck();
+  } catch {
+    // Without the (userId, id) or (userId) index: the plain scan answers.
+    return null;
+  }
+  return { estimate, estimateParams: [...whole.params, userId], complement: counted, complementParams: complement.params, choice: null };
+}
+
 function audiencePlan(userId: string, tree: SegmentNode): AudiencePlan {
   const r = reader();
   const cache = plans();
@@ -244,6 +327,7 @@ function audiencePlan(userId: string, tree: SegmentNode): AudiencePlan {
     countParams: count.params,
     sample: null,
     or: buildOrPlan(userId, tree),
+    and: buildAndPlan(userId, tree),
   };
   if (cached) cache.delete(key);
   else if (cache.size >= MAX_CACHED_PLANS) cache.delete(cache.keys().next().value as string);
@@ -261,7 +345,7 @@ function countsDisjoint(or: OrPlan): boolean {
   const { sampleSize, narrowOr } = segmentSqlTuning;
   const now = Date.now();
   const last = or.choice;
-  if (last && now - last.at < OR_CHOICE_TTL_MS && last.sampleSize === sampleSize && last.narrowOr === narrowOr) return last.disjoint;
+  if (last && now - last.at < SHAPE_CHOICE_TTL_MS && last.sampleSize === sampleSize && last.narrowOr === narrowOr) return last.disjoint;
   let row: Record<string, number>;
   try {
     row = or.estimate.get(...or.estimateParams, sampleSize) as Record<string, number>;
@@ -278,8 +362,37 @@ function countsDisjoint(or: OrPlan): boolean {
   return disjoint;
 }
 
+/**
+ * Whether a top-level AND is counted by its complement: the same kind of sample as for an OR
+ * estimates the share the tree matches; only a broad one is worth the tenant count.
+ */
+function countsComplement(and: AndPlan): boolean {
+  const { sampleSize, broadAnd } = segmentSqlTuning;
+  const now = Date.now();
+  const last = and.choice;
+  if (last && now - last.at < SHAPE_CHOICE_TTL_MS && last.sampleSize === sampleSize && last.broadAnd === broadAnd) return last.complement;
+  let row: Record<string, number>;
+  try {
+    row = and.estimate.get(...and.estimateParams, sampleSize) as Record<string, number>;
+  } catch {
+    return false;
+  }
+  const complement = row.n >= sampleSize && row.p0 / row.n >= broadAnd;
+  and.choice = { complement, at: now, sampleSize, broadAnd };
+  return complement;
+}
+
+/** Which shape counts a tenant's tree now (for the bench report and tests). */
+export function audienceCountShape(userId: string, tree: SegmentNode): "plain" | "disjoint" | "complement" {
+  const plan = audiencePlan(userId, tree);
+  if (plan.or && countsDisjoint(plan.or)) return "disjoint";
+  if (plan.and && countsComplement(plan.and)) return "complement";
+  return "plain";
+}
+
 function planCount(plan: AudiencePlan): number {
   if (plan.or && countsDisjoint(plan.or)) return Number(plan.or.disjoint.pluck().get(...plan.or.disjointParams) ?? 0);
+  if (plan.and && countsComplement(plan.and)) return Number(plan.and.complement.get(...plan.and.complementParams) ?? 0);
   return Number(plan.count.pluck().get(...plan.countParams) ?? 0);
 }
 

@@ -8,7 +8,7 @@
 import Database from "better-sqlite3";
 import type { BenchContext, BenchSection } from "../types";
 import { parseConditions } from "~/lib/segments";
-import { compileSegmentWhere, countSql, disjointOrSql, explainPlan, sampleSql } from "~/services/segment-sql.server";
+import { audienceCountShape, compileSegmentWhere, complementCountSql, countSql, disjointOrSql, explainPlan, sampleSql } from "~/services/segment-sql.server";
 import { previewAudience } from "~/services/segments.server";
 
 const WARMUP = 3;
@@ -235,6 +235,12 @@ export default async function segmentsBench(ctx: BenchContext): Promise<BenchSec
       ratioP95: round(ratio),
       rawBestSql: c.hand[bestIndex].count,
       compiledWhere: where.sql,
+      countShape: audienceCountShape(userId, parsed.tree),
+      complementCount: complementCountSql(userId, parsed.tree)?.sql ?? null,
+      planComplementCount: (() => {
+        const d = complementCountSql(userId, parsed.tree);
+        return d ? explainPlan(d) : null;
+      })(),
       disjointOrCount: disjointOrSql(userId, parsed.tree)?.sql ?? null,
       planDisjointOrCount: (() => {
         const d = disjointOrSql(userId, parsed.tree);
