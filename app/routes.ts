@@ -36,6 +36,7 @@ export default [
 
   // Signed-in resource routes (JSON for the screens' pickers)
   route("customers/export", "routes/customers-export.ts"),
+  route("customers/import/progress", "routes/customers-import-progress.ts"),
   route("orders/customer-options", "routes/orders-customer-options.ts"),
 
   // Signed-in screens inside the layout shell

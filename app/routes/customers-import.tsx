@@ -7,7 +7,7 @@ import { data, unstable_parseMultipartFormData, type UploadHandler } from "@remi
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { parse } from "csv-parse/browser/esm/sync";
 import { AlertTriangle, ArrowLeft, CheckCircle2, Download, FileUp, Upload } from "lucide-react";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import { ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
@@ -22,6 +22,7 @@ import {
 } from "~/lib/customer-csv";
 import { requireUser } from "~/services/auth.server";
 import { errorReportCsv, importCustomers, type ImportResult } from "~/services/customer-import.server";
+import { ImportProgressKeySchema, trackImport, type ImportProgressState } from "~/services/import-progress.server";
 
 export const meta: MetaFunction = () => [{ title: `Import Customers · ${BRAND}` }];
 
@@ -52,12 +53,20 @@ export async function action({ request }: ActionFunctionArgs) {
         failure = "Choose a CSV file to import.";
         return undefined;
       }
+      // The screen sends a key of its choosing ahead of the file and asks for the progress by it.
+      const key = ImportProgressKeySchema.safeParse(fields.get("progressKey"));
+      const tracker = key.success ? trackImport(user.id, key.data) : null;
       try {
-        result = await importCustomers(user.id, chunks, { mapping: mappingFromForm((n) => fields.get(n)) });
+        result = await importCustomers(user.id, chunks, {
+          mapping: mappingFromForm((n) => fields.get(n)),
+          onProgress: tracker?.onProgress,
+        });
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         failure = error.message;
         for await (const chunk of chunks) void chunk;
+      } finally {
+        tracker?.finish();
       }
       return undefined;
     }
@@ -87,6 +96,33 @@ export async function action({ request }: ActionFunctionArgs) {
 
 type Preview = { header: string[]; rows: string[][]; mapping: ColumnMapping; name: string };
 
+const PROGRESS_POLL_MS = 500;
+
+/** Where a running import is: reading the file (bytes of its size), then saving the good rows. */
+function ImportProgressBar({ progress, fileSize }: { progress: ImportProgressState | null; fileSize: number }) {
+  const n = (v: number) => v.toLocaleString("en-IN");
+  let percent = 0;
+  let label = "Uploading the file…";
+  if (progress && progress.phase === "reading" && progress.rows > 0) {
+    percent = fileSize > 0 ? Math.min(99, Math.round((100 * progress.bytes) / fileSize)) : 0;
+    label = `Reading the file: ${n(progress.rows)} rows`;
+  } else if (progress && progress.phase !== "reading") {
+    percent = progress.total > 0 ? Math.round((100 * progress.saved) / progress.total) : 100;
+    label = `Saving customers: ${n(progress.saved)} of ${n(progress.total)}`;
+  }
+  return (
+    <div className="space-y-1" data-testid="import-progress">
+      <div className="flex justify-between text-sm text-slate-700">
+        <span>{label}</span>
+        <span className="tabular-nums">{percent}%</span>
+      </div>
+      <div role="progressbar" aria-label="Import progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} className="h-2 overflow-hidden rounded-full bg-slate-200">
+        <div className="h-full rounded-full bg-primary transition-[width] duration-300" style={{ width: `${percent}%` }} />
+      </div>
+    </div>
+  );
+}
+
 /** Reads the first rows of the chosen file in the browser for the preview and the mapping guess. */
 async function readPreview(file: File): Promise<Preview | string> {
   const head = await file.slice(0, 64 * 1024).text();
@@ -110,6 +146,32 @@ export default function ImportCustomers() {
   const [previewError, setPreviewError] = useState<string | null>(null);
   const [mapping, setMapping] = useState<ColumnMapping>({});
   const missing = useMemo(() => (preview ? missingRequired(mapping) : []), [preview, mapping]);
+  const [fileSize, setFileSize] = useState(0);
+  const progressKeyInput = useRef<HTMLInputElement>(null);
+  const [progressKey, setProgressKey] = useState<string | null>(null);
+  const [progress, setProgress] = useState<ImportProgressState | null>(null);
+
+  // While the upload runs, ask the server how far the import has got.
+  useEffect(() => {
+    if (!busy || !progressKey) return;
+    let stopped = false;
+    const poll = async () => {
+      try {
+        const r = await fetch(`/customers/import/progress?key=${encodeURIComponent(progressKey)}`, { headers: { Accept: "application/json" } });
+        if (r.ok && !stopped) setProgress((await r.json()) as ImportProgressState);
+      } catch {
+        // The next poll tries again; the import itself is unaffected.
+      }
+    };
+    const timer = window.setInterval(poll, PROGRESS_POLL_MS);
+    return () => {
+      stopped = true;
+      window.clearInterval(timer);
+    };
+  }, [busy, progressKey]);
+  useEffect(() => {
+    if (!busy) setProgress(null);
+  }, [busy]);
 
   useEffect(() => {
     if (!outcome) return;
@@ -192,8 +254,20 @@ export default function ImportCustomers() {
         </section>
       ) : null}
 
-      <Form method="post" encType="multipart/form-data" className="card space-y-5 p-6" reloadDocument={false}>
-        {/* The mapping comes before the file so the server has it when the file streams in. */}
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        className="card space-y-5 p-6"
+        reloadDocument={false}
+        onSubmit={() => {
+          const key = crypto.randomUUID();
+          if (progressKeyInput.current) progressKeyInput.current.value = key;
+          setProgressKey(key);
+          setProgress(null);
+        }}
+      >
+        {/* The key and the mapping come before the file so the server has them when it streams in. */}
+        <input ref={progressKeyInput} type="hidden" name="progressKey" defaultValue="" />
         {preview ? (
           <fieldset className="space-y-3">
             <legend className="font-semibold text-slate-900">Match the columns</legend>
@@ -241,6 +315,7 @@ export default function ImportCustomers() {
               className="text-sm"
               onChange={async (e) => {
                 const file = e.currentTarget.files?.[0];
+                setFileSize(file?.size ?? 0);
                 setPreview(null);
                 setPreviewError(null);
                 if (!file) return;
@@ -276,6 +351,8 @@ export default function ImportCustomers() {
             </div>
           </section>
         ) : null}
+
+        {busy ? <ImportProgressBar progress={progress} fileSize={fileSize} /> : null}
 
         <div className="flex justify-end gap-2">
           <Link to="/customers" className="btn-secondary">Cancel</Link>

@@ -35,7 +35,9 @@ export { guessMapping, IMPORT_FIELDS, type ColumnMapping, type ImportField };
 /** At most this many bad rows are listed (all are counted). */
 export const MAX_REPORTED_ERRORS = 10_000;
 const BATCH = 5000;
-const MERGE_BATCH = 100_000;
+const FIRST_MERGE_BATCH = 10_000;
+const MIN_MERGE_BATCH = 2_000;
+const MAX_MERGE_BATCH = 250_000;
 
 export type ImportRowError = { line: number; email: string; reason: string };
 
@@ -63,8 +65,15 @@ export type ImportOptions = {
   onProgress?: (progress: ImportProgress) => void;
   /** The database file (the configured one by default). */
   file?: string;
-  /** Staged rows written a transaction (MERGE_BATCH by default). */
+  /** Staged rows written a transaction; by default sized as it goes to take about `batchMs`. */
   mergeBatch?: number;
+  /**
+   * How long one write transaction may take (ms, default 1000). The server keeps it short, since
+   * nothing else runs while it does; the CLI, a process of its own, allows more: larger
+   * transactions rewrite the randomly ordered index pages fewer times (measured on 1,000,000 rows
+   * into a table of 1,100,000: 100,000-row transactions 54 s, 50,000-row ones 73 s).
+   */
+  batchMs?: number;
 };
 
 const rupeesText = z
@@ -294,16 +303,17 @@ async function stageAndMerge(
 
 /**
  * Writes the staged rows into the tenant's customers: upserts on e-mail and indexes the new ones
- * for search, MERGE_BATCH rows a transaction. The file has fully parsed by now, so nothing can
- * refuse it half-way; the batches keep the write lock short and let the server answer other
- * requests between them (one transaction of a million rows held both for most of a minute).
+ * for search, in transactions sized to take about `batchMs` each. The file has fully parsed by
+ * now, so nothing can refuse it half-way; the batches keep the write lock short and let the
+ * server answer other requests between them (one transaction of a million rows held both for
+ * most of a minute).
  */
 async function merge(
   sqlite: Sqlite,
   userId: string,
   mapping: ColumnMapping,
   staged: number,
-  { onProgress, mergeBatch = MERGE_BATCH }: ImportOptions,
+  { onProgress, mergeBatch, batchMs = 1000 }: ImportOptions,
 ) {
   const now = Date.now();
   // On an update, only the columns the file has are changed.
@@ -348,11 +358,20 @@ async function merge(
   // Staged rowids run 1..staged (the table was emptied before staging).
   const last = sqlite.prepare(`SELECT coalesce(max(rowid), 0) FROM temp.import_rows`).pluck().get() as number;
   let created = 0;
+  let size = mergeBatch ?? FIRST_MERGE_BATCH;
   try {
-    for (let from = 0; from < last; from += mergeBatch) {
-      created += batch.immediate(from, Math.min(last, from + mergeBatch));
-      onProgress?.({ phase: "saving", saved: Math.min(last, from + mergeBatch), total: staged });
-      await new Promise<void>((resolve) => setImmediate(resolve));
+    for (let from = 0; from < last; ) {
+      const to = Math.min(last, from + size);
+      const started = performance.now();
+      created += batch.immediate(from, to);
+      const took = performance.now() - started;
+      from = to;
+      onProgress?.({ phase: "saving", saved: to, total: staged });
+      // The next transaction is sized to take about batchMs at the rate just measured.
+      if (mergeBatch === undefined) size = Math.max(MIN_MERGE_BATCH, Math.min(MAX_MERGE_BATCH, Math.round((size * batchMs) / Math.max(1, took))));
+      // A timer, not setImmediate: requests that arrived meanwhile get to finish their own async
+      // steps (a session cookie's signature check) before the next transaction holds the thread.
+      await new Promise<void>((resolve) => setTimeout(resolve, 5));
     }
   } finally {
     sqlite.exec("DELETE FROM temp.import_rows");

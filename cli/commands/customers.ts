@@ -50,6 +50,9 @@ export function registerCustomerCommands(program: Command) {
       let result;
       try {
         result = await importCustomers(user.id, createReadStream(file, { highWaterMark: 1 << 20 }), {
+          // A process of its own: longer transactions write faster (the server's requests still
+          // get the database between them).
+          batchMs: 5000,
           onProgress: (progress) => {
             if (progress.phase === "reading") {
               bar.update(progress.bytes, { rows: progress.rows.toLocaleString("en-IN") });
