@@ -28,7 +28,7 @@ export default defineConfig({
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   server: { port: 3000 },
   test: {
-    include: ["app/**/*.test.ts", "app/**/*.test.tsx", "cli/**/*.test.ts", "tests/**/*.test.ts", "prisma/**/*.test.ts", "jobs/**/*.test.ts"],
+    include: ["app/**/*.test.ts", "server/**/*.test.ts", "app/**/*.test.tsx", "cli/**/*.test.ts", "tests/**/*.test.ts", "prisma/**/*.test.ts", "jobs/**/*.test.ts"],
     exclude: ["tests/e2e/**", "node_modules/**"],
     pool: "forks",
     testTimeout: 30_000,

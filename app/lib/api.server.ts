@@ -1,6 +1,5 @@
 // The /api conventions of DESIGN.md §6: JSON errors { error: { code, message, fields? } } with the
 // right status, X-User-Id on every authenticated answer, and zod failures turned into 400s.
-import { data } from "@remix-run/node";
 import type { z } from "zod";
 
 export type ApiErrorCode =
@@ -101,10 +100,4 @@ export async function readJson(request: Request, maxBytes = 1_000_000): Promise<
 export function methodNotAllowed(allowed: string) {
   return ({ request }: { request: Request }) =>
     errorResponse(new ApiError("method_not_allowed", `Use ${allowed} for ${new URL(request.url).pathname}`), { Allow: allowed });
-}
-
-export function apiJson<T>(body: T, init: { status?: number; headers?: HeadersInit } = {}) {
-  const headers = new Headers(init.headers);
-  headers.set("Cache-Control", "no-store");
-  return data(body, { status: init.status ?? 200, headers });
 }
