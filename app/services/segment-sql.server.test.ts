@@ -19,6 +19,7 @@ import {
   disjointOrSql,
   segmentSqlTuning,
   complementCountSql,
+  chooseAndShape,
   audienceCountShape,
 } from "~/services/segment-sql.server";
 
@@ -244,9 +245,11 @@ const customerArb = fc.record({
 
 describe("property: the SQL count equals a JavaScript filter", () => {
   it.each([
-    ["the plain WHERE", { sampleSize: 1e9, narrowOr: 0.35, broadAnd: 0.75 }],
-    ["the disjoint OR count for every top-level OR", { sampleSize: 1, narrowOr: Infinity, broadAnd: Infinity }],
-    ["the complement count for every top-level AND", { sampleSize: 1, narrowOr: 0, broadAnd: 0 }],
+    ["the plain WHERE", { sampleSize: 1e9, narrowOr: 0.35, broadAnd: 0.2, forceAnd: "plain" as const }],
+    ["the disjoint OR count for every top-level OR", { sampleSize: 1, narrowOr: Infinity, broadAnd: Infinity, forceAnd: null }],
+    ["the tenant complement count for every top-level AND", { sampleSize: 1, narrowOr: 0, broadAnd: 0, forceAnd: "complement" as const }],
+    ["the complement anchored on a condition for every top-level AND", { sampleSize: 1, narrowOr: 0, broadAnd: 0, forceAnd: "anchored" as const }],
+    ["the cost model's choice for every top-level AND", { sampleSize: 1, narrowOr: 0, broadAnd: 0, forceAnd: null }],
   ])("on random trees over a fixed random set of customers, through %s", async (_, tuning) => {
     Object.assign(segmentSqlTuning, tuning);
     const userId = (await createTestUser("Property fixed")).id;
@@ -263,7 +266,6 @@ describe("property: the SQL count equals a JavaScript filter", () => {
   });
 
   it("on random data and random trees together", async () => {
-    Object.assign(segmentSqlTuning, { sampleSize: 1, narrowOr: Infinity, broadAnd: 0 });
     await fc.assert(
       fc.asyncProperty(fc.array(customerArb, { minLength: 0, maxLength: 40 }), treeArb, async (data, conditions) => {
         const parsed = parseConditions(conditions);
@@ -271,14 +273,17 @@ describe("property: the SQL count equals a JavaScript filter", () => {
         const userId = (await createTestUser("Property random")).id;
         const customers = await insertCustomers(userId, data);
         const expected = customers.filter((c) => matches(parsed.tree, c)).length;
-        expect(sqlAudienceCount(userId, parsed.tree)).toBe(expected);
+        for (const forceAnd of ["complement", "anchored", null] as const) {
+          Object.assign(segmentSqlTuning, { sampleSize: 1, narrowOr: Infinity, broadAnd: 0, forceAnd });
+          expect(sqlAudienceCount(userId, parsed.tree)).toBe(expected);
+        }
       }),
       { numRuns: 60 },
     );
   });
 
   it("counts a narrow top-level OR as disjoint parts and a broad one in one scan, with the same answers", async () => {
-    Object.assign(segmentSqlTuning, { sampleSize: 10, narrowOr: 0.35, broadAnd: 0.75 });
+    Object.assign(segmentSqlTuning, { sampleSize: 10, narrowOr: 0.35, broadAnd: 0.2, forceAnd: null });
     const userId = (await createTestUser("Disjoint")).id;
     await insertCustomers(userId, Array.from({ length: 50 }, (_, i) => ({ totalSpendPaise: i * 100, visits: i % 5, lastActive: null })));
     const narrow = tree({ $or: [{ totalSpend: { $gte: 48 } }, { visits: { $eq: 0 } }, { lastActiveDate: { $gt: "2020-01-01" } }] });
@@ -289,11 +294,11 @@ describe("property: the SQL count equals a JavaScript filter", () => {
     );
     expect(sqlAudienceCount(userId, narrow)).toBe(12);
     expect(sqlAudienceCount(userId, tree({ $or: [{ totalSpend: { $gte: 0 } }, { visits: { $gt: 0 } }] }))).toBe(50);
-    Object.assign(segmentSqlTuning, { sampleSize: 2000, narrowOr: 0.35, broadAnd: 0.75 });
+    Object.assign(segmentSqlTuning, { sampleSize: 2000, narrowOr: 0.35, broadAnd: 0.2, forceAnd: null });
   });
 
   it("counts a broad top-level AND by its complement and a narrow one in one scan, with the same answers", async () => {
-    Object.assign(segmentSqlTuning, { sampleSize: 10, narrowOr: 0.35, broadAnd: 0.75 });
+    Object.assign(segmentSqlTuning, { sampleSize: 10, narrowOr: 0.35, broadAnd: 0.2, forceAnd: null });
     const userId = (await createTestUser("Complement")).id;
     // 50 customers: spend 0..49 rupees, visits 0..4, every fifth never active.
     await insertCustomers(
@@ -310,14 +315,41 @@ describe("property: the SQL count equals a JavaScript filter", () => {
     );
     // Spend of 2 rupees or more (i >= 2), ever active and one visit (i % 5 === 1): i = 6, 11, … 46.
     expect(sqlAudienceCount(userId, broad)).toBe(9);
-    // Four in five of the sampled oldest match: counted by the complement.
+    // Anchored on the visits condition: its bare range, minus the customers in it the others miss.
+    expect(complementCountSql(userId, broad, 2)?.sql).toBe(
+      `SELECT (SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "visits" = ?) - (SELECT` +
+        ` (SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "totalSpendPaise" < ? AND +"visits" = ?)` +
+        ` + (SELECT count(*) FROM "Customer" WHERE "userId" = ? AND ("lastActive" >= ? OR "lastActive" IS NULL) AND +"visits" = ? AND ("totalSpendPaise" < ?) IS NOT TRUE))`,
+    );
+    expect(complementCountSql(userId, broad, 2)?.params).toEqual([userId, 1, userId, 200, 1, userId, complementCountSql(userId, broad)?.params[4], 1, 200]);
+    // A nested group has no range of its own to anchor on.
+    expect(complementCountSql(userId, tree({ $and: [{ totalSpend: { $gte: 2 } }, { $or: [{ visits: { $gt: 1 } }, { visits: { $lt: 1 } }] }] }), 1)).toBeNull();
+    // Four in five of the sampled oldest match, all spend at least 0: anchored on the visits range.
     const most = tree({ $and: [{ totalSpend: { $gte: 0 } }, { visits: { $lte: 3 } }] });
-    expect(audienceCountShape(userId, most)).toBe("complement");
+    expect(audienceCountShape(userId, most)).toBe("anchored");
     expect(sqlAudienceCount(userId, most)).toBe(40);
     const few = tree({ $and: [{ totalSpend: { $gte: 45 } }, { visits: { $gte: 0 } }] });
     expect(audienceCountShape(userId, few)).toBe("plain");
     expect(sqlAudienceCount(userId, few)).toBe(5);
     expect(complementCountSql(userId, tree({ $or: [{ visits: { $gt: 1 } }, { visits: { $lt: 1 } }] }))).toBeNull();
-    Object.assign(segmentSqlTuning, { sampleSize: 2000, narrowOr: 0.35, broadAnd: 0.75 });
+    Object.assign(segmentSqlTuning, { sampleSize: 2000, narrowOr: 0.35, broadAnd: 0.2, forceAnd: null });
+  });
+});
+
+describe("chooseAndShape", () => {
+  const simple = (share: number) => ({ share, simple: true });
+  it("scans once when the narrowest condition is narrow", () => {
+    expect(chooseAndShape([simple(0.05), simple(0.5)])).toEqual({ shape: "plain" });
+    expect(chooseAndShape([simple(0.5), simple(0.5)])).toEqual({ shape: "plain" });
+  });
+  it("anchors a broad AND on its narrowest condition when the others are broad too (bench: 3 conditions, 70%)", () => {
+    expect(chooseAndShape([simple(0.9), simple(1), simple(0.7)])).toEqual({ shape: "complement", anchor: 2 });
+    expect(chooseAndShape([simple(0.9), simple(1)])).toEqual({ shape: "complement", anchor: 0 });
+  });
+  it("counts by the tenant's complement when every condition is broad and none is narrower", () => {
+    expect(chooseAndShape([simple(0.97), simple(0.97), simple(0.97)])).toEqual({ shape: "complement", anchor: null });
+  });
+  it("costs a nested group's complement as the whole tenant", () => {
+    expect(chooseAndShape([simple(0.5), simple(0.99), { share: 0.4, simple: false }])).toEqual({ shape: "plain" });
   });
 });
