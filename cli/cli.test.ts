@@ -1,6 +1,6 @@
 // The `crm` program as an admin runs it: node bin/crm.mjs … against a temporary data directory.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { jwtVerify } from "jose";
@@ -81,6 +81,52 @@ describe.concurrent("crm", { timeout: 120_000 }, () => {
     const { payload } = await jwtVerify(jwt, new TextEncoder().encode(SECRET));
     expect(payload.id).toBe(id![1]);
     expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(2 * 3600);
+  });
+
+  it("seed fills a tenant with progress bars; export and import carry it to another tenant, bad rows reported", async () => {
+    const crm = cliIn("bulk");
+    const dir = path.join(scratch, "bulk");
+    for (const email of ["seeded@example.com", "copy@example.com"]) {
+      const made = await crm("users", "create", "--email", email, "--name", "Bulk Tester");
+      expect(made.code, made.stderr).toBe(0);
+    }
+    // 60,000 customers into an empty table: the bulk path, segment indexes built at the end.
+    const seeded = await crm("seed", "--user", "seeded@example.com", "--customers", "60000", "--orders", "300", "--seed", "5");
+    expect(seeded.code, seeded.stderr).toBe(0);
+    expect(seeded.stderr).toMatch(/Customers \[.*\] 100% \| 60000\/60000/);
+    expect(seeded.stderr).toMatch(/Orders\s+\[.*\] 100% \| 300\/300/);
+    expect(seeded.stderr).toMatch(/Indexes\s+\[.*\] 100% \| 1\/1/);
+    expect(seeded.stdout).toMatch(/Seeded 60,000 customers and 300 orders for seeded@example.com in [\d.]+ s\./);
+
+    const exported = path.join(dir, "seeded.csv");
+    const out = await crm("export", "customers", "--user", "seeded@example.com", "--out", exported);
+    expect(out.code, out.stderr).toBe(0);
+    const lines = readFileSync(exported, "utf8").trimEnd().split("\n");
+    expect(lines[0]).toBe("id,firstName,lastName,email,phone,address,company,notes,totalSpend,visits,lastActive,createdAt");
+    expect(lines).toHaveLength(60_001);
+
+    const imported = await crm("import", "customers", exported, "--user", "copy@example.com");
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toContain("Building the segment indexes");
+    expect(imported.stdout).toMatch(/Imported 60,000 of 60,000 rows in [\d.]+ s \(60,000 new, 0 updated, 0 with errors\)\./);
+    const copy = await crm("export", "customers", "--user", "copy@example.com");
+    const copied = copy.stdout.trimEnd().split("\n");
+    expect(copied).toHaveLength(60_001);
+    // Same people, spends and visits (ids and creation dates are the new tenant's own).
+    const people = (rows: string[]) => rows.slice(1).map((l) => l.split(",").slice(1, -1).join(",")).sort();
+    expect(people(copied)).toEqual(people(lines));
+
+    const small = path.join(dir, "small.csv");
+    writeFileSync(small, "firstName,lastName,email,totalSpend\nAsha,Rao,asha@example.in,1200.50\nRavi,,ravi@example.in,10\nMeera,Iyer,not-an-email,5\n");
+    const report = path.join(dir, "errors.csv");
+    const partial = await crm("import", "customers", small, "--user", "copy@example.com", "--errors", report);
+    expect(partial.code).toBe(2);
+    expect(partial.stdout).toMatch(/Imported 1 of 3 rows in [\d.]+ s \(1 new, 0 updated, 2 with errors\)\./);
+    expect(partial.stdout).toMatch(/line 3: .*\(ravi@example.in\)/);
+    expect(partial.stdout).toMatch(/line 4: .*\(not-an-email\)/);
+    const errors = readFileSync(report, "utf8");
+    expect(errors.split("\n")[0]).toMatch(/line/i);
+    expect(errors).toContain("ravi@example.in");
   });
 
   it("refuses bad arguments with a clear message and a non-zero exit", async () => {

@@ -42,7 +42,7 @@ export function trackImport(userId: string, key: string) {
       if (progress.phase === "reading") {
         state.rows = progress.rows;
         state.bytes = progress.bytes;
-      } else {
+      } else if (progress.phase === "saving") {
         state.phase = "saving";
         state.saved = progress.saved;
         state.total = progress.total;

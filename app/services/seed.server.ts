@@ -2,9 +2,12 @@
 // and orders, for demos and the benchmark (`crm seed`). Names and places come from
 // @faker-js/faker's en_IN locale, drawn once into pools and combined with a fast seeded generator,
 // so a million customers take seconds. Rows go in through prepared statements in transactions of
-// 10,000; each batch is indexed for search in one statement. With orders, every customer's
+// 100,000; each batch is indexed for search in one statement. With orders, every customer's
 // totalSpend, visits and lastActive are then computed in SQL from their non-cancelled orders.
+// A seed that is a good part of the table builds the segment indexes once at the end, the whole
+// seed one transaction (~/db/bulk-load.server).
 import { fakerEN_IN } from "@faker-js/faker";
+import { customerTableRows, shouldDeferSegmentIndexes, withSegmentIndexesDeferred } from "~/db/bulk-load.server";
 import { afterCustomerBulkLoad } from "~/db/planner-statistics.server";
 import { openSqlite } from "~/db/sqlite.server";
 import { newId } from "~/lib/id";
@@ -17,7 +20,7 @@ export type SeedOptions = {
   /** Makes the data repeatable. */
   seed?: number;
   file?: string;
-  onProgress?: (stage: "customers" | "orders" | "totals", done: number, total: number) => void;
+  onProgress?: (stage: "customers" | "orders" | "totals" | "indexes", done: number, total: number) => void;
 };
 
 export type SeedResult = { customersCreated: number; ordersCreated: number; durationMs: number };
@@ -123,59 +126,67 @@ export async function seedTenant(userId: string, options: SeedOptions): Promise<
       return created;
     });
 
-    for (let from = 0; from < options.customers; from += BATCH) {
-      const to = Math.min(options.customers, from + BATCH);
-      customersCreated += customerBatch(from, to);
-      options.onProgress?.("customers", to, options.customers);
-    }
-
-    if (withOrders && customerIds.length > 0) {
-      const insertOrder = sqlite.prepare(`INSERT INTO "Order" ("id", "userId", "customerId", "status", "amountPaise", "taxPaise", "notes", "createdAt", "updatedAt")
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-      const insertItem = sqlite.prepare(`INSERT INTO "OrderItem" ("id", "orderId", "position", "name", "description", "quantity", "pricePaise")
-        VALUES (?, ?, ?, ?, ?, ?, ?)`);
-      const statuses = ["Completed", "Completed", "Completed", "Completed", "Completed", "Completed", "Pending", "Processing", "Processing", "Cancelled"];
-      const orderBatch = sqlite.transaction((howMany: number) => {
-        for (let n = 0; n < howMany; n++) {
-          const c = rng.int(0, customerIds.length - 1);
-          const createdAt = Math.min(now, customerCreated[c] + rng.int(0, Math.max(1, now - customerCreated[c])));
-          const orderId = newId(new Date(createdAt));
-          const count = rng.int(1, 3);
-          const items: [number, number][] = [];
-          let subtotal = 0;
-          for (let position = 0; position < count; position++) {
-            const quantity = rng.int(1, 4);
-            const price = rng.int(99, 4999) * 100 + (rng.next() < 0.3 ? 0 : 99) - (rng.next() < 0.3 ? 0 : 99);
-            subtotal += quantity * price;
-            items.push([quantity, price]);
-          }
-          const tax = Math.round(subtotal * 0.18);
-          insertOrder.run(orderId, userId, customerIds[c], rng.pick(statuses), subtotal, tax, "", createdAt, createdAt);
-          items.forEach(([quantity, price], position) => {
-            insertItem.run(newId(new Date(createdAt)), orderId, position, rng.pick(p.products), rng.pick(p.descriptions), quantity, price);
-          });
-        }
-      });
-      for (let done = 0; done < options.orders; ) {
-        const count = Math.min(BATCH, options.orders - done);
-        orderBatch(count);
-        done += count;
-        ordersCreated = done;
-        options.onProgress?.("orders", done, options.orders);
+    const load = () => {
+      for (let from = 0; from < options.customers; from += BATCH) {
+        const to = Math.min(options.customers, from + BATCH);
+        customersCreated += customerBatch(from, to);
+        options.onProgress?.("customers", to, options.customers);
       }
-      // The customer totals rule: non-cancelled orders give totalSpend (subtotal + tax), visits
-      // and lastActive.
-      options.onProgress?.("totals", 0, 1);
-      sqlite
-        .prepare(
-          `UPDATE "Customer" SET
-             "totalSpendPaise" = coalesce((SELECT sum(o."amountPaise" + o."taxPaise") FROM "Order" o WHERE o."customerId" = "Customer"."id" AND o."status" <> 'Cancelled'), 0),
-             "visits" = (SELECT count(*) FROM "Order" o WHERE o."customerId" = "Customer"."id" AND o."status" <> 'Cancelled'),
-             "lastActive" = (SELECT max(o."createdAt") FROM "Order" o WHERE o."customerId" = "Customer"."id" AND o."status" <> 'Cancelled')
-           WHERE rowid > ? AND "userId" = ?`,
-        )
-        .run(startRow, userId);
-      options.onProgress?.("totals", 1, 1);
+
+      if (withOrders && customerIds.length > 0) {
+        const insertOrder = sqlite.prepare(`INSERT INTO "Order" ("id", "userId", "customerId", "status", "amountPaise", "taxPaise", "notes", "createdAt", "updatedAt")
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+        const insertItem = sqlite.prepare(`INSERT INTO "OrderItem" ("id", "orderId", "position", "name", "description", "quantity", "pricePaise")
+          VALUES (?, ?, ?, ?, ?, ?, ?)`);
+        const statuses = ["Completed", "Completed", "Completed", "Completed", "Completed", "Completed", "Pending", "Processing", "Processing", "Cancelled"];
+        const orderBatch = sqlite.transaction((howMany: number) => {
+          for (let n = 0; n < howMany; n++) {
+            const c = rng.int(0, customerIds.length - 1);
+            const createdAt = Math.min(now, customerCreated[c] + rng.int(0, Math.max(1, now - customerCreated[c])));
+            const orderId = newId(new Date(createdAt));
+            const count = rng.int(1, 3);
+            const items: [number, number][] = [];
+            let subtotal = 0;
+            for (let position = 0; position < count; position++) {
+              const quantity = rng.int(1, 4);
+              const price = rng.int(99, 4999) * 100 + (rng.next() < 0.3 ? 0 : 99) - (rng.next() < 0.3 ? 0 : 99);
+              subtotal += quantity * price;
+              items.push([quantity, price]);
+            }
+            const tax = Math.round(subtotal * 0.18);
+            insertOrder.run(orderId, userId, customerIds[c], rng.pick(statuses), subtotal, tax, "", createdAt, createdAt);
+            items.forEach(([quantity, price], position) => {
+              insertItem.run(newId(new Date(createdAt)), orderId, position, rng.pick(p.products), rng.pick(p.descriptions), quantity, price);
+            });
+          }
+        });
+        for (let done = 0; done < options.orders; ) {
+          const count = Math.min(BATCH, options.orders - done);
+          orderBatch(count);
+          done += count;
+          ordersCreated = done;
+          options.onProgress?.("orders", done, options.orders);
+        }
+        // The customer totals rule: non-cancelled orders give totalSpend (subtotal + tax), visits
+        // and lastActive.
+        options.onProgress?.("totals", 0, 1);
+        sqlite
+          .prepare(
+            `UPDATE "Customer" SET
+               "totalSpendPaise" = coalesce((SELECT sum(o."amountPaise" + o."taxPaise") FROM "Order" o WHERE o."customerId" = "Customer"."id" AND o."status" <> 'Cancelled'), 0),
+               "visits" = (SELECT count(*) FROM "Order" o WHERE o."customerId" = "Customer"."id" AND o."status" <> 'Cancelled'),
+               "lastActive" = (SELECT max(o."createdAt") FROM "Order" o WHERE o."customerId" = "Customer"."id" AND o."status" <> 'Cancelled')
+             WHERE rowid > ? AND "userId" = ?`,
+          )
+          .run(startRow, userId);
+        options.onProgress?.("totals", 1, 1);
+      }
+    };
+    if (shouldDeferSegmentIndexes(options.customers, customerTableRows(sqlite))) {
+      await withSegmentIndexesDeferred(sqlite, load, () => options.onProgress?.("indexes", 0, 1));
+      options.onProgress?.("indexes", 1, 1);
+    } else {
+      load();
     }
     afterCustomerBulkLoad(sqlite, customersCreated);
   } finally {

@@ -51,11 +51,19 @@ export function registerCustomerCommands(program: Command) {
       try {
         result = await importCustomers(user.id, createReadStream(file, { highWaterMark: 1 << 20 }), {
           // A process of its own: longer transactions write faster (the server's requests still
-          // get the database between them).
+          // get the database between them), and a large file is saved in one transaction with the
+          // segment indexes built at the end (the server's writes wait for it).
           batchMs: 5000,
+          deferIndexes: true,
           onProgress: (progress) => {
             if (progress.phase === "reading") {
               bar.update(progress.bytes, { rows: progress.rows.toLocaleString("en-IN") });
+              return;
+            }
+            if (progress.phase === "indexing") {
+              saving.bar?.stop();
+              saving.bar = undefined;
+              console.log("Building the segment indexes (a bulk load builds them once, at the end)…");
               return;
             }
             // The file is read; the second bar is the staged rows written to the database.

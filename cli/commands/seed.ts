@@ -39,6 +39,14 @@ export function registerSeedCommand(program: Command) {
       );
       const customers = bars.create(input.customers, 0, { stage: "Customers" });
       const orders = input.orders > 0 ? bars.create(input.orders, 0, { stage: "Orders   " }) : null;
+      // The steps after the rows (customer totals from orders, the segment indexes of a large
+      // seed) take seconds each: a bar of their own so the output never looks stuck.
+      const finishing = new Map<string, cliProgress.SingleBar>();
+      const step = (name: string, done: number) => {
+        let bar = finishing.get(name);
+        if (!bar) finishing.set(name, (bar = bars.create(1, 0, { stage: name })));
+        bar.update(done);
+      };
       const result = await seedTenant(user.id, {
         customers: input.customers,
         orders: input.orders,
@@ -46,6 +54,7 @@ export function registerSeedCommand(program: Command) {
         onProgress: (stage, done) => {
           if (stage === "customers") customers.update(done);
           else if (stage === "orders") orders?.update(done);
+          else step(stage === "totals" ? "Totals   " : "Indexes  ", done);
         },
       });
       bars.stop();
