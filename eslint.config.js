@@ -4,7 +4,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/**", "app/generated/**", "node_modules/**", "data/**", "test-results/**", "playwright-report/**", "bench/results/**"] },
+  { ignores: ["build/**", "app/generated/**", "node_modules/**", "data/**", "test-results/**", "playwright-report/**", "bench/results/**", ".prof/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
