@@ -2,6 +2,7 @@
 // bad setting stops the server with a message that says which variable and why.
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { z } from "zod";
 
@@ -29,6 +30,13 @@ const EnvSchema = z.object({
   // Sign-in attempts allowed per client address and minute (local and Google alike).
   SIGN_IN_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  // Worker processes serving HTTP (server/cluster.ts). One per core, at most four, by default.
+  WEB_CONCURRENCY: z.coerce
+    .number({ message: "WEB_CONCURRENCY must be a whole number of worker processes, like 2" })
+    .int("WEB_CONCURRENCY must be a whole number of worker processes, like 2")
+    .min(1, "WEB_CONCURRENCY must be at least 1")
+    .max(64, "WEB_CONCURRENCY must be at most 64")
+    .default(Math.min(4, availableParallelism())),
 });
 
 export type Env = z.infer<typeof EnvSchema> & {

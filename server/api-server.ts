@@ -18,6 +18,7 @@ import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import zlib from "node:zlib";
 import proxyAddr from "proxy-addr";
 import type { AppLoadContext } from "@remix-run/node";
+import { JSON_TEXT } from "../app/lib/api.server.ts";
 
 type RouteFunction = (args: { request: Request; params: Record<string, string | undefined>; context: AppLoadContext }) => unknown;
 export type ApiRouteModule = { loader?: RouteFunction; action?: RouteFunction };
@@ -126,9 +127,19 @@ const compressible = (type: string) => /^(text\/(?!event-stream)|application\/(j
 export function createApiServer(options: ApiServerOptions) {
   const routes = compileApiRoutes(options.routes);
   const trust = proxyAddr.compile(options.trustProxy.split(",").map((s) => s.trim()));
+  // Whether the peer is a trusted proxy, once per connection (keep-alive clients send many requests).
+  const trustedSockets = new WeakMap<object, boolean>();
+  function trustsPeer(req: IncomingMessage): boolean {
+    let trusted = trustedSockets.get(req.socket);
+    if (trusted === undefined) {
+      trusted = trust(req.socket.remoteAddress ?? "", 0);
+      trustedSockets.set(req.socket, trusted);
+    }
+    return trusted;
+  }
 
   function requestUrl(req: IncomingMessage): string {
-    const trusted = trust(req.socket.remoteAddress ?? "", 0);
+    const trusted = trustsPeer(req);
     const forwarded = (name: string) => {
       const value = req.headers[name];
       return trusted && typeof value === "string" ? value.split(",")[0]?.trim() || undefined : undefined;
@@ -177,7 +188,8 @@ export function createApiServer(options: ApiServerOptions) {
       signal: controller.signal,
       ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" } : {}),
     } as RequestInit);
-    const context: AppLoadContext = { clientIp: proxyAddr(req, trust) };
+    // Without X-Forwarded-For the client is the peer, as proxy-addr would answer.
+    const context: AppLoadContext = { clientIp: req.headers["x-forwarded-for"] === undefined ? req.socket.remoteAddress : proxyAddr(req, trust) };
 
     let result: unknown;
     try {
@@ -208,7 +220,8 @@ export function createApiServer(options: ApiServerOptions) {
 
     if (/^application\/json/i.test(type)) {
       // JSON answers are bounded (lists page at 1,000 rows): one buffer, one write.
-      let body = Buffer.from(await response.arrayBuffer());
+      const text = (response as Response & { [JSON_TEXT]?: unknown })[JSON_TEXT];
+      let body = typeof text === "string" && !response.bodyUsed ? Buffer.from(text) : Buffer.from(await response.arrayBuffer());
       if (encoding && body.length >= COMPRESS_FROM_BYTES) {
         body =
           encoding === "br"

@@ -43,15 +43,28 @@ export class ApiError extends Error {
 
 export const notFound = (what = "Record") => new ApiError("not_found", `${what} not found`);
 
+/**
+ * Where a JSON answer made here keeps its text: server/api-server.ts writes it as it is instead of
+ * reading the body stream back (a tenth of the CPU of GET /api/customers/{id}, profiled). A symbol
+ * from the global registry, because that server and the Remix build load this module separately.
+ */
+export const JSON_TEXT = Symbol.for("crm.api.json-text");
+
+/** A JSON Response (no-store) that remembers its text under JSON_TEXT. */
+export function jsonResponse(data: unknown, init: { status?: number; headers?: HeadersInit } = {}): Response {
+  const text = JSON.stringify(data) ?? "null";
+  const headers = new Headers(init.headers);
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  headers.set("Cache-Control", "no-store");
+  const response = new Response(text, { status: init.status ?? 200, headers });
+  Object.defineProperty(response, JSON_TEXT, { value: text });
+  return response;
+}
+
 export function errorResponse(error: ApiError, headers?: HeadersInit) {
-  const h = new Headers(headers);
-  h.set("Content-Type", "application/json; charset=utf-8");
-  h.set("Cache-Control", "no-store");
-  return new Response(
-    JSON.stringify({
-      error: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) },
-    }),
-    { status: error.status, headers: h },
+  return jsonResponse(
+    { error: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) } },
+    { status: error.status, headers },
   );
 }
 

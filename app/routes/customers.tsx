@@ -8,6 +8,7 @@ import { ChevronLeft, ChevronRight, Download, Eye, Plus, Search, Trash2, Upload,
 import { useEffect, useRef } from "react";
 import { z } from "zod";
 import { ConfirmDialog } from "~/components/confirm-dialog";
+import { IconSprite, SpriteIcon, useDelegatedLinks } from "~/components/fast-rows";
 import { ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { customerDisplayName, isVisitsHighlighted, pageSummary } from "~/lib/customers";
@@ -25,6 +26,7 @@ import { redirectWithFlash } from "~/services/session.server";
 import { withSearchParams } from "~/lib/search-params";
 
 const PAGE_SIZE = 50;
+const ROW_ICONS = { view: Eye, delete: Trash2 };
 
 export const meta: MetaFunction = () => [{ title: `Customers · ${BRAND}` }];
 
@@ -81,6 +83,7 @@ export default function Customers() {
   const [params] = useSearchParams();
   const submit = useSubmit();
   const navigation = useNavigation();
+  const onRowsClick = useDelegatedLinks();
   const searchForm = useRef<HTMLFormElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -144,6 +147,7 @@ export default function Customers() {
         <button type="submit" className="btn-secondary">Search</button>
       </Form>
 
+      <IconSprite icons={ROW_ICONS} />
       <section className="card overflow-hidden" aria-label="Customer list" aria-busy={searching}>
         <div className="overflow-x-auto">
           <table className="min-w-full divide-y divide-slate-200 text-sm">
@@ -157,7 +161,7 @@ export default function Customers() {
                 <th scope="col" className="px-4 py-3 text-right">Actions</th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-slate-100">
+            <tbody className="divide-y divide-slate-100" onClick={onRowsClick}>
               {page.customers.length === 0 ? (
                 <tr>
                   <td colSpan={6} className="px-4 py-14 text-center">
@@ -174,7 +178,7 @@ export default function Customers() {
                   return (
                     <tr key={c.id} className="hover:bg-slate-50" data-testid="customer-row">
                       <td className="px-4 py-3">
-                        <Link to={`/customers/${c.id}`} className="flex items-center gap-3">
+                        <a href={`/customers/${c.id}`} className="flex items-center gap-3">
                           <span className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-primary-light font-semibold text-primary" aria-hidden>
                             {name.charAt(0).toUpperCase()}
                           </span>
@@ -182,7 +186,7 @@ export default function Customers() {
                             <span className="block font-medium text-slate-900">{name}</span>
                             {c.company ? <span className="block text-xs text-slate-500">{c.company}</span> : null}
                           </span>
-                        </Link>
+                        </a>
                       </td>
                       <td className="px-4 py-3">
                         <span className="block text-slate-800">{c.email || "No Email"}</span>
@@ -201,12 +205,12 @@ export default function Customers() {
                       </td>
                       <td className="whitespace-nowrap px-4 py-3 text-slate-600">{c.lastActive ? formatShortDate(c.lastActive) : "Never"}</td>
                       <td className="whitespace-nowrap px-4 py-3 text-right">
-                        <Link to={`/customers/${c.id}`} className="btn-ghost" aria-label={`View ${name}`} title="View">
-                          <Eye className="h-4 w-4" aria-hidden />
-                        </Link>
-                        <Link to={href({ delete: c.id })} preventScrollReset className="btn-ghost text-red-600 hover:bg-red-50" aria-label={`Delete ${name}`} title="Delete">
-                          <Trash2 className="h-4 w-4" aria-hidden />
-                        </Link>
+                        <a href={`/customers/${c.id}`} className="btn-ghost" aria-label={`View ${name}`} title="View">
+                          <SpriteIcon id="view" />
+                        </a>
+                        <a href={href({ delete: c.id })} data-prevent-scroll-reset className="btn-ghost text-red-600 hover:bg-red-50" aria-label={`Delete ${name}`} title="Delete">
+                          <SpriteIcon id="delete" />
+                        </a>
                       </td>
                     </tr>
                   );

@@ -5,7 +5,7 @@ import { Authenticator } from "remix-auth";
 import { GoogleStrategy } from "remix-auth-google";
 import { getEnv } from "~/env.server";
 import type { User } from "~/generated/prisma/client";
-import { ApiError, errorResponse } from "~/lib/api.server";
+import { ApiError, errorResponse, jsonResponse } from "~/lib/api.server";
 import { sessionStorage, sessionUserId } from "~/services/session.server";
 import { verifyToken } from "~/services/token.server";
 import { getUser, upsertGoogleUser } from "~/services/users.server";
@@ -118,12 +118,7 @@ export async function withApi(
   try {
     user = await authenticateApi(request);
     const result = await handler(user);
-    const response =
-      result instanceof Response
-        ? result
-        : new Response(JSON.stringify(result), {
-            headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
-          });
+    const response = result instanceof Response ? result : jsonResponse(result);
     response.headers.set("X-User-Id", user.id);
     return response;
   } catch (error) {

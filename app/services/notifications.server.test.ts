@@ -55,16 +55,16 @@ describe("notify", () => {
     const seenByOther: unknown[] = [];
     const listener = (e: unknown) => seen.push(e);
     const otherListener = (e: unknown) => seenByOther.push(e);
-    svc.notificationBus.on(user.id, listener);
-    svc.notificationBus.on(other.id, otherListener);
+    const stop = svc.subscribeNotifications(user.id, listener);
+    const stopOther = svc.subscribeNotifications(other.id, otherListener);
     try {
       const dto = await svc.notify(user.id, { type: "NEW_CAMPAIGN", title: "Launched" });
       await svc.markRead(user.id, dto.id);
       expect(seen).toEqual([{ kind: "created", notification: dto }, { kind: "changed" }]);
       expect(seenByOther).toEqual([]);
     } finally {
-      svc.notificationBus.off(user.id, listener);
-      svc.notificationBus.off(other.id, otherListener);
+      stop();
+      stopOther();
     }
   });
 });

@@ -1,12 +1,12 @@
 // Notifications are stored per user (newest 50 kept) and pushed to that user's open pages over
 // Server-Sent Events. Adding a notification anywhere in the product is one call: notify().
-import { EventEmitter } from "node:events";
 import { db } from "~/db.server";
 import type { Notification } from "~/generated/prisma/client";
 import { newId } from "~/lib/id";
 import { MAX_NOTIFICATIONS, type NotificationType } from "~/lib/notifications";
 import { notFound } from "~/lib/api.server";
 import type { NotificationDto } from "~/lib/dto";
+import { publish as publishOnBus, subscribe } from "~/services/process-bus.server";
 
 export type { NotificationDto };
 
@@ -19,19 +19,20 @@ export const toDto = (n: Notification): NotificationDto => ({
   read: n.read,
 });
 
-// One process-wide bus; each open page subscribes to its user's channel. (Several instances
-// behind a load balancer would each only see their own writes: pages still catch up on reload.)
-const globalBus = globalThis as unknown as { __crmNotificationBus?: EventEmitter };
-export const notificationBus = (globalBus.__crmNotificationBus ??= (() => {
-  const bus = new EventEmitter();
-  bus.setMaxListeners(0);
-  return bus;
-})());
-
+// Each open page subscribes to its user's topic on the process bus, which reaches the pages
+// served by every worker of this machine. (Instances on other machines only see their own
+// writes: pages still catch up on reload.)
 export type NotificationEvent = { kind: "created"; notification: NotificationDto } | { kind: "changed" };
 
+const topic = (userId: string) => `notifications:${userId}`;
+
 function publish(userId: string, event: NotificationEvent) {
-  notificationBus.emit(userId, event);
+  publishOnBus(topic(userId), event);
+}
+
+/** Calls the listener with each change to the user's notifications; returns the call that stops it. */
+export function subscribeNotifications(userId: string, listener: (event: NotificationEvent) => void): () => void {
+  return subscribe<NotificationEvent>(topic(userId), listener);
 }
 
 export async function notify(

@@ -311,7 +311,7 @@ export type RecentOrder = { _id: string; id: string; date: string; amount: numbe
 export async function recentOrdersForCustomer(userId: string, customerId: string, take = 10): Promise<RecentOrder[]> {
   if (!isId(customerId)) return [];
   // Part of every customer detail: a prepared statement on the read connection (see
-  // ~/db/reader.server), on the (customerId, createdAt) index.
+  // ~/db/reader.server), on the (customerId, createdAt, id) index, which gives the order without a sort.
   const rows = readStatement(
     `SELECT "id", "createdAt", "amountPaise", "taxPaise", "status" FROM "Order"
      WHERE "userId" = ? AND "customerId" = ? ORDER BY "createdAt" DESC, "id" DESC LIMIT ?`,

@@ -4,7 +4,7 @@
 // on the last page). POST /api/customers: creates one (201); a duplicate e-mail is a 409.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { ApiError, parseOrThrow, readJson } from "~/lib/api.server";
+import { ApiError, jsonResponse, parseOrThrow, readJson } from "~/lib/api.server";
 import { CustomerApiSchema } from "~/schemas/customer";
 import { withApi } from "~/services/auth.server";
 import { createCustomer, DEFAULT_LIST_LIMIT, listCustomers, MAX_LIST_LIMIT } from "~/services/customers.server";
@@ -26,14 +26,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const query = parseOrThrow(ListQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
     const page = await listCustomers(user.id, query);
     const headers = new Headers({
-      "Content-Type": "application/json; charset=utf-8",
-      "Cache-Control": "no-store",
       "X-Total-Count": String(page.total),
       "Access-Control-Expose-Headers": "X-Total-Count, X-Total-Count-Capped, X-Next-Cursor, X-User-Id",
     });
     if (page.totalCapped) headers.set("X-Total-Count-Capped", "true");
     if (page.nextCursor) headers.set("X-Next-Cursor", page.nextCursor);
-    return new Response(JSON.stringify(page.customers), { headers });
+    return jsonResponse(page.customers, { headers });
   });
 }
 
@@ -42,9 +40,6 @@ export async function action({ request }: ActionFunctionArgs) {
     if (request.method !== "POST") throw new ApiError("bad_request", "Use POST to create a customer");
     const input = parseOrThrow(CustomerApiSchema, await readJson(request));
     const customer = await createCustomer(user.id, input);
-    return new Response(JSON.stringify(customer), {
-      status: 201,
-      headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", Location: `/api/customers/${customer.id}` },
-    });
+    return jsonResponse(customer, { status: 201, headers: { Location: `/api/customers/${customer.id}` } });
   });
 }

@@ -2,7 +2,7 @@
 // update their bell without polling. A comment line every 25 s keeps proxies from closing it.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiFailure, authenticateApi } from "~/services/auth.server";
-import { notificationBus, type NotificationEvent } from "~/services/notifications.server";
+import { subscribeNotifications, type NotificationEvent } from "~/services/notifications.server";
 import { methodNotAllowed } from "~/lib/api.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -25,10 +25,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
       };
       const onEvent = (event: NotificationEvent) => send(`event: notification\ndata: ${JSON.stringify(event)}\n\n`);
       const heartbeat = setInterval(() => send(": keep-alive\n\n"), 25_000);
-      notificationBus.on(userId, onEvent);
+      const unsubscribe = subscribeNotifications(userId, onEvent);
       cleanup = () => {
         clearInterval(heartbeat);
-        notificationBus.off(userId, onEvent);
+        unsubscribe();
       };
       request.signal.addEventListener("abort", () => {
         cleanup();

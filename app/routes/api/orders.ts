@@ -1,7 +1,7 @@
 // GET /api/orders?q=&limit=&cursor=: the caller's orders, newest first, a page at a time (the total in
 // X-Total-Count, the next page's cursor in X-Next-Cursor). POST /api/orders: creates an order.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { ApiError, parseOrThrow, readJson } from "~/lib/api.server";
+import { ApiError, jsonResponse, parseOrThrow, readJson } from "~/lib/api.server";
 import { OrderSchema } from "~/schemas/order";
 import { OrderListQuerySchema } from "~/schemas/order-api";
 import { withApi } from "~/services/auth.server";
@@ -11,13 +11,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return withApi(request, async (user) => {
     const query = parseOrThrow(OrderListQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
     const page = await listOrders(user.id, query);
-    const headers = new Headers({
-      "Content-Type": "application/json; charset=utf-8",
-      "Cache-Control": "no-store",
-      "X-Total-Count": String(page.total),
-    });
+    const headers = new Headers({ "X-Total-Count": String(page.total) });
     if (page.nextCursor) headers.set("X-Next-Cursor", page.nextCursor);
-    return new Response(JSON.stringify(page.orders), { headers });
+    return jsonResponse(page.orders, { headers });
   });
 }
 
@@ -26,9 +22,6 @@ export async function action({ request }: ActionFunctionArgs) {
     if (request.method !== "POST") throw new ApiError("bad_request", "Use POST to create an order");
     const input = parseOrThrow(OrderSchema, await readJson(request));
     const order = await createOrder(user.id, input);
-    return new Response(JSON.stringify(order), {
-      status: 201,
-      headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", Location: `/api/orders/${order._id}` },
-    });
+    return jsonResponse(order, { status: 201, headers: { Location: `/api/orders/${order._id}` } });
   });
 }

@@ -2,7 +2,7 @@
 // name, size or date, `dir`). POST /api/segments: creates one from name, conditions, logicType.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { ApiError, parseOrThrow, readJson } from "~/lib/api.server";
+import { ApiError, jsonResponse, parseOrThrow, readJson } from "~/lib/api.server";
 import { SegmentInputSchema } from "~/schemas/segment";
 import { withApi } from "~/services/auth.server";
 import { createSegment, listSegments } from "~/services/segments.server";
@@ -25,9 +25,6 @@ export async function action({ request }: ActionFunctionArgs) {
   return withApi(request, async (user) => {
     if (request.method !== "POST") throw new ApiError("bad_request", `Use POST to create a segment, not ${request.method}`);
     const input = parseOrThrow(SegmentInputSchema, await readJson(request));
-    return new Response(JSON.stringify(await createSegment(user.id, input)), {
-      status: 201,
-      headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
-    });
+    return jsonResponse(await createSegment(user.id, input), { status: 201 });
   });
 }
