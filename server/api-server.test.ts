@@ -10,7 +10,7 @@ import type { RouteConfigEntry } from "@remix-run/route-config";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase as setUpTestDatabase } from "../tests/helpers/db";
 import { bearerFor, cookieFor, forgedTokenFor } from "../tests/helpers/requests";
-import { type ApiRoute, type ApiRouteModule, chooseEncoding, compileApiRoutes, createApiServer, matchApiRoute } from "./api-server";
+import { type ApiRoute, type ApiRouteModule, ServerRequest, chooseEncoding, compileApiRoutes, createApiServer, matchApiRoute } from "./api-server";
 
 setUpTestDatabase();
 
@@ -80,6 +80,27 @@ describe("chooseEncoding", () => {
     ["gzip;q=0, br;q=0", null],
   ] as const)("Accept-Encoding %j → %j", (header, expected) => {
     expect(chooseEncoding(header)).toBe(expected);
+  });
+});
+
+describe("ServerRequest", () => {
+  it("is a Request whose signal aborts when the client goes, whether asked for before or after", async () => {
+    const early = new ServerRequest("http://localhost/api/notifications/stream", { headers: { Authorization: "Bearer t" } });
+    expect(early).toBeInstanceOf(Request);
+    expect(early.headers.get("authorization")).toBe("Bearer t");
+    const signal = early.signal;
+    expect(signal.aborted).toBe(false);
+    expect(early.signal).toBe(signal);
+    let heard = false;
+    signal.addEventListener("abort", () => (heard = true));
+    early.clientGone();
+    expect(signal.aborted).toBe(true);
+    expect(heard).toBe(true);
+
+    const late = new ServerRequest("http://localhost/api/customers", { method: "POST", body: '{"a":1}', headers: { "Content-Type": "application/json" } });
+    late.clientGone();
+    expect(late.signal.aborted).toBe(true);
+    expect(await late.json()).toEqual({ a: 1 });
   });
 });
 

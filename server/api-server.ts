@@ -121,6 +121,31 @@ export function chooseEncoding(acceptEncoding: string | undefined): "br" | "gzip
 const compressible = (type: string) => /^(text\/(?!event-stream)|application\/(json|javascript|xml))/i.test(type);
 
 /**
+ * The Fetch Request handed to a route, whose `signal` is made when a route first asks for it (the
+ * event stream does; most routes never do) and aborts when the client goes away. Why: measured,
+ * `new Request` with a signal of our own costs ~38 µs against ~13 µs without (undici links the two
+ * signals), on every /api request.
+ */
+export class ServerRequest extends Request {
+  #controller: AbortController | null = null;
+  #gone = false;
+
+  override get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#gone) this.#controller.abort();
+    }
+    return this.#controller.signal;
+  }
+
+  /** The client went away before the answer was written. */
+  clientGone() {
+    this.#gone = true;
+    this.#controller?.abort();
+  }
+}
+
+/**
  * A request listener that answers the /api routes it can and returns true, or returns false
  * (without touching the request) for the caller to hand it on.
  */
@@ -174,20 +199,18 @@ export function createApiServer(options: ApiServerOptions) {
   };
 
   async function serve(req: IncomingMessage, res: ServerResponse, fn: RouteFunction, params: Record<string, string>) {
-    const controller = new AbortController();
-    res.on("close", () => {
-      if (!res.writableFinished) controller.abort();
-    });
     const headers = new Headers();
     for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i] ?? "", req.rawHeaders[i + 1] ?? "");
     const method = req.method ?? "GET";
     const hasBody = method !== "GET";
-    const request = new Request(requestUrl(req), {
+    const request = new ServerRequest(requestUrl(req), {
       method,
       headers,
-      signal: controller.signal,
       ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" } : {}),
     } as RequestInit);
+    res.on("close", () => {
+      if (!res.writableFinished) request.clientGone();
+    });
     // Without X-Forwarded-For the client is the peer, as proxy-addr would answer.
     const context: AppLoadContext = { clientIp: req.headers["x-forwarded-for"] === undefined ? req.socket.remoteAddress : proxyAddr(req, trust) };
 
@@ -210,7 +233,10 @@ export function createApiServer(options: ApiServerOptions) {
     for (const [name, value] of response.headers) if (name !== "set-cookie") res.setHeader(name, value);
     const cookies = response.headers.getSetCookie();
     if (cookies.length) res.setHeader("Set-Cookie", cookies);
-    if (!response.body) {
+    // A JSON answer made by jsonResponse holds its text: written as it is, its body stream never made.
+    const held = (response as Response & { [JSON_TEXT]?: unknown })[JSON_TEXT];
+    const jsonText = typeof held === "string" ? held : null;
+    if (jsonText === null && !response.body) {
       res.end();
       return;
     }
@@ -218,10 +244,9 @@ export function createApiServer(options: ApiServerOptions) {
     const encoding = compressible(type) && !response.headers.has("Content-Encoding") ? chooseEncoding(req.headers["accept-encoding"]) : null;
     if (compressible(type)) res.setHeader("Vary", "Accept-Encoding");
 
-    if (/^application\/json/i.test(type)) {
+    if (jsonText !== null || /^application\/json/i.test(type)) {
       // JSON answers are bounded (lists page at 1,000 rows): one buffer, one write.
-      const text = (response as Response & { [JSON_TEXT]?: unknown })[JSON_TEXT];
-      let body = typeof text === "string" && !response.bodyUsed ? Buffer.from(text) : Buffer.from(await response.arrayBuffer());
+      let body = jsonText !== null ? Buffer.from(jsonText) : Buffer.from(await response.arrayBuffer());
       if (encoding && body.length >= COMPRESS_FROM_BYTES) {
         body =
           encoding === "br"

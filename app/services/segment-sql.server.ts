@@ -127,21 +127,21 @@ export function countSql(where: CompiledWhere): CompiledWhere {
 
 /**
  * A sample of the audience: the first rows the chosen index yields, no sort to pay for. The limit
- * is the caller's small integer, not a user value, and is written into the SQL: measured on the
- * bench, a bound LIMIT costs a narrow preview several microseconds more per call.
+ * is the caller's small integer, not a user value, and is written into the SQL: SQLite (built with
+ * STAT4) prepares a statement with a bound LIMIT again at every call, measured 29 µs against 5 µs
+ * on a narrow read.
  */
 export function sampleSql(where: CompiledWhere, limit: number): CompiledWhere {
   if (Number.isSafeInteger(limit)) return { sql: `SELECT ${AUDIENCE_COLUMNS} FROM "Customer" WHERE ${where.sql} LIMIT ${limit}`, params: where.params };
   return { sql: `SELECT ${AUDIENCE_COLUMNS} FROM "Customer" WHERE ${where.sql} LIMIT ?`, params: [...where.params, limit] };
 }
 
-/** A page of the audience in id (creation) order, after a cursor. */
+/** A page of the audience in id (creation) order, after a cursor. The limit is written in like sampleSql's. */
 export function pageSql(where: CompiledWhere, limit: number, cursor?: string): CompiledWhere {
   const after = cursor ? ` AND "id" > ?` : "";
-  return {
-    sql: `SELECT ${AUDIENCE_COLUMNS} FROM "Customer" WHERE ${where.sql}${after} ORDER BY "id" LIMIT ?`,
-    params: [...where.params, ...(cursor ? [cursor] : []), limit],
-  };
+  const params = [...where.params, ...(cursor ? [cursor] : [])];
+  if (Number.isSafeInteger(limit)) return { sql: `SELECT ${AUDIENCE_COLUMNS} FROM "Customer" WHERE ${where.sql}${after} ORDER BY "id" LIMIT ${limit}`, params };
+  return { sql: `SELECT ${AUDIENCE_COLUMNS} FROM "Customer" WHERE ${where.sql}${after} ORDER BY "id" LIMIT ?`, params: [...params, limit] };
 }
 
 export function runCount(q: CompiledWhere): number {
