@@ -105,14 +105,17 @@ const report = {
   customers: tenantSize,
   otherCustomers: others,
   sections,
-  goalsMet: sections.every((s) => s.goals.every((g) => g.met)),
+  goalsMet: sections.every((s) => !("error" in s.figures) && s.goals.every((g) => g.met)),
 };
 mkdirSync(path.join(import.meta.dirname, "results"), { recursive: true });
 const out = path.join(import.meta.dirname, "results", "report.json");
 writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 for (const s of sections) for (const g of s.goals) log(`${g.met ? "MET " : "MISS"} ${s.name}: ${g.goal}: ${g.value.toFixed(1)} ${g.unit} (limit ${g.limit})`);
+const failedSections = sections.filter((s) => "error" in s.figures);
+for (const s of failedSections) log(`FAILED section ${s.name}: ${String(s.figures.error)}`);
 log(`report written to ${path.relative(process.cwd(), out)}`);
 await db().$disconnect();
 if (process.env.BENCH_KEEP !== "1" && !reuse) rmSync(workDir, { recursive: true, force: true });
 else log(`kept ${workDir}`);
-process.exit(0);
+// A section that broke measured nothing: say so to the shell too.
+process.exit(failedSections.length ? 1 : 0);

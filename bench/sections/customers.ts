@@ -5,7 +5,7 @@
 // screen) with and without a search term, at 1 connection (the goal) and at 10.
 import { spawn, execFileSync } from "node:child_process";
 import { once } from "node:events";
-import { createWriteStream, statSync } from "node:fs";
+import { createWriteStream, rmSync, statSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -112,6 +112,8 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
   // Baseline: raw better-sqlite3 inserting the same rows (already parsed) into the same schema.
   ctx.log("customers: raw better-sqlite3 baseline for the import");
   const baseFile = path.join(ctx.workDir, "baseline.db");
+  // A fresh file every run (BENCH_REUSE keeps the directory of an earlier one).
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${baseFile}${suffix}`, { force: true });
   migrateDatabase(baseFile);
   const base = new Database(baseFile);
   base.pragma("journal_mode = WAL");
