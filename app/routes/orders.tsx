@@ -5,6 +5,7 @@ import { Form, Link, useLoaderData, useNavigation, useSearchParams, useSubmit } 
 import { ChevronLeft, ChevronRight, Eye, Pencil, Plus, Search, ShoppingCart, Trash2 } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { ConfirmDialog } from "~/components/confirm-dialog";
+import { IconSprite, SpriteIcon, useDelegatedLinks } from "~/components/fast-rows";
 import { OrderStatusChip } from "~/components/order-status-chip";
 import { ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
@@ -20,6 +21,7 @@ import { withSearchParams } from "~/lib/search-params";
 export const meta: MetaFunction = () => [{ title: `Orders · ${BRAND}` }];
 
 const PAGE_SIZE = 50;
+const ROW_ICONS = { view: Eye, edit: Pencil, delete: Trash2 };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -72,6 +74,7 @@ export default function Orders() {
   const [params] = useSearchParams();
   const submit = useSubmit();
   const navigation = useNavigation();
+  const onRowsClick = useDelegatedLinks();
   const searchRef = useRef<HTMLInputElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -97,6 +100,7 @@ export default function Orders() {
         </Link>
       </div>
 
+      <IconSprite icons={ROW_ICONS} />
       <section className="card">
         <Form method="get" role="search" className="flex gap-2 border-b border-slate-100 p-4">
           <label htmlFor="order-search" className="sr-only">Search orders</label>
@@ -132,7 +136,7 @@ export default function Orders() {
                 <th scope="col" className="px-4 py-3 text-right">Actions</th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-slate-100">
+            <tbody className="divide-y divide-slate-100" onClick={onRowsClick}>
               {page.orders.length === 0 ? (
                 <tr>
                   <td colSpan={6} className="px-4 py-14 text-center">
@@ -144,9 +148,9 @@ export default function Orders() {
                 page.orders.map((o) => (
                   <tr key={o._id} data-testid="order-row" className="hover:bg-slate-50">
                     <td className="px-4 py-3 font-mono">
-                      <Link to={`/orders/${o._id}`} className="font-medium text-primary hover:underline" title={o._id}>
+                      <a href={`/orders/${o._id}`} className="font-medium text-primary hover:underline" title={o._id}>
                         #{shortOrderId(o._id)}
-                      </Link>
+                      </a>
                     </td>
                     <td className="px-4 py-3">
                       <div className="font-medium text-slate-900">{customerName(o.customer)}</div>
@@ -157,21 +161,21 @@ export default function Orders() {
                     <td className="hidden whitespace-nowrap px-4 py-3 text-slate-600 sm:table-cell">{formatShortDate(o.createdAt)}</td>
                     <td className="px-4 py-3">
                       <div className="flex justify-end gap-1">
-                        <Link to={`/orders/${o._id}`} className="btn-ghost" aria-label={`View order ${shortOrderId(o._id)}`} title="View">
-                          <Eye className="h-4 w-4" aria-hidden="true" />
-                        </Link>
-                        <Link to={`/orders/edit/${o._id}`} className="btn-ghost" aria-label={`Edit order ${shortOrderId(o._id)}`} title="Edit">
-                          <Pencil className="h-4 w-4" aria-hidden="true" />
-                        </Link>
-                        <Link
-                          to={href({ delete: o._id })}
-                          preventScrollReset
+                        <a href={`/orders/${o._id}`} className="btn-ghost" aria-label={`View order ${shortOrderId(o._id)}`} title="View">
+                          <SpriteIcon id="view" />
+                        </a>
+                        <a href={`/orders/edit/${o._id}`} className="btn-ghost" aria-label={`Edit order ${shortOrderId(o._id)}`} title="Edit">
+                          <SpriteIcon id="edit" />
+                        </a>
+                        <a
+                          href={href({ delete: o._id })}
+                          data-prevent-scroll-reset
                           className="btn-ghost text-red-600 hover:bg-red-50"
                           aria-label={`Delete order ${shortOrderId(o._id)}`}
                           title="Delete"
                         >
-                          <Trash2 className="h-4 w-4" aria-hidden="true" />
-                        </Link>
+                          <SpriteIcon id="delete" />
+                        </a>
                       </div>
                     </td>
                   </tr>

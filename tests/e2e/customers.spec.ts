@@ -70,9 +70,11 @@ test.describe("customers", () => {
     await expect(rows(page)).toHaveCount(1);
     await expect(rows(page).first()).toContainText("Kavya Menon");
 
-    // View.
+    // View: the row's plain link navigates inside the app (the document is not reloaded).
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
     await page.getByRole("link", { name: "View Kavya Menon" }).click();
     await expect(page.getByRole("heading", { name: "Kavya Menon" })).toBeVisible();
+    expect(await page.evaluate(() => (window as Window & { sameDocument?: boolean }).sameDocument)).toBe(true);
     await expect(page.getByText("Contact Information")).toBeVisible();
     await expect(page.getByText(kavya)).toBeVisible();
     await expect(page.getByText("+91 98450 12345")).toBeVisible();

@@ -111,10 +111,12 @@ test.describe("orders", () => {
     await search.fill("");
     await expect(row).toHaveCount(1);
 
-    // Delete, after confirming.
+    // Delete, after confirming. The row's plain link opens the dialog inside the app (no reload).
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
     await row.getByRole("link", { name: /Delete order/ }).click();
     const dialog = page.getByRole("dialog");
     await expect(dialog.getByRole("heading", { name: "Delete Order" })).toBeVisible();
+    expect(await page.evaluate(() => (window as Window & { sameDocument?: boolean }).sameDocument)).toBe(true);
     await expect(dialog.getByText("Are you sure you want to delete order")).toBeVisible();
     await dialog.getByRole("link", { name: "Cancel" }).click();
     await expect(dialog).toHaveCount(0);
