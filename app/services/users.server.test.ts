@@ -121,6 +121,21 @@ describe("updateProfile", () => {
     expect(pub.createdAt).toMatch(/^\d{4}-\d\d-\d\dT/);
   });
 
+  it("getUser answers the change at once, though it keeps callers for a moment", async () => {
+    const user = await users.upsertLocalUser({ email: email("c"), name: "Before Change" });
+    expect((await users.getUser(user.id))?.displayName).toBe("Before Change");
+    await users.updateProfile(user.id, profile({ email: email("c2"), firstName: "After", lastName: "Change" }));
+    expect((await users.getUser(user.id))?.displayName).toBe("After Change");
+    // Other workers hear of it on the process bus; a message for this user is what they get.
+    const { publish } = await import("~/services/process-bus.server");
+    const { db } = await import("~/db.server");
+    await db().user.update({ where: { id: user.id }, data: { displayName: "Changed Elsewhere" } });
+    expect((await users.getUser(user.id))?.displayName).toBe("After Change");
+    publish("user-changed", user.id);
+    expect((await users.getUser(user.id))?.displayName).toBe("Changed Elsewhere");
+    expect(await users.getUser("0123456789abcdef01234567")).toBeNull();
+  });
+
   it("keeps the display name when both names are empty", async () => {
     const user = await users.upsertLocalUser({ email: email("keep"), name: "Kept Name" });
     const updated = await users.updateProfile(user.id, profile({ firstName: "", lastName: "", email: user.email }));
