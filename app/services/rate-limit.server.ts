@@ -28,10 +28,10 @@ export function clientAddress(context: { clientIp?: string } | undefined): strin
   return context?.clientIp || "unknown";
 }
 
-/** Returns a message when the caller has tried too often, else counts the attempt. */
 // From the start, so the attempts other workers count before this one's first are not missed.
 subscribeOnce<Attempt>("sign-in-rate", TOPIC, count);
 
+/** Returns a message when the caller has tried too often, else counts the attempt. */
 export function checkSignInRate(key: string, now = Date.now(), max = getEnv().SIGN_IN_RATE_LIMIT): string | null {
   // Counted here at once (the bus calls this process's listener synchronously) and in the other workers.
   publish(TOPIC, { key, now } satisfies Attempt);

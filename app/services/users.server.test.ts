@@ -131,7 +131,7 @@ describe("updateProfile", () => {
     const { db } = await import("~/db.server");
     await db().user.update({ where: { id: user.id }, data: { displayName: "Changed Elsewhere" } });
     expect((await users.getUser(user.id))?.displayName).toBe("After Change");
-    publish("user-changed", user.id);
+    publish(users.USER_CHANGED, user.id);
     expect((await users.getUser(user.id))?.displayName).toBe("Changed Elsewhere");
     expect(await users.getUser("0123456789abcdef01234567")).toBeNull();
   });

@@ -36,7 +36,8 @@ type UserRow = Omit<User, "createdAt" | "updatedAt"> & { createdAt: number; upda
 // the row at once; a change made by another program (the CLI) shows within USER_CACHE_MS.
 const USER_CACHE_MS = 2_000;
 const MAX_CACHED_USERS = 10_000;
-const USER_CHANGED = "user-changed";
+/** The process-bus topic that makes every worker forget a user row (its payload is the id). */
+export const USER_CHANGED = "user-changed";
 const globalForUsers = globalThis as unknown as { __crmUserCache?: Map<string, { user: User; until: number }> };
 const cachedUsers = (globalForUsers.__crmUserCache ??= new Map());
 subscribeOnce<string>("user-cache", USER_CHANGED, (id) => cachedUsers.delete(id));

@@ -4,15 +4,14 @@
 // replaced while the other keeps answering, and SIGTERM stops them all. Requests go over fresh
 // connections, which the primary hands to the workers in turn.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { productionServerEnv, repoRoot as root, tsxBin } from "../helpers/production-server.ts";
 
-const root = path.resolve(import.meta.dirname, "../..");
 const RATE_LIMIT = 4;
 
 async function freePort(): Promise<number> {
@@ -70,23 +69,15 @@ test.describe("two worker processes", () => {
     dataDir = mkdtempSync(path.join(tmpdir(), "crm-cluster-"));
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    server = spawn(path.join(root, "node_modules/.bin/tsx"), ["server/index.ts"], {
+    server = spawn(tsxBin, ["server/index.ts"], {
       cwd: root,
       stdio: ["ignore", "pipe", "pipe"],
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        PUBLIC_URL: base,
-        DATA_DIR: dataDir,
-        DATABASE_URL: `file:${path.join(dataDir, "crm.db")}`,
-        SESSION_SECRET: randomBytes(32).toString("hex"),
-        LOCAL_AUTH: "true",
-        SIGN_IN_RATE_LIMIT: String(RATE_LIMIT),
-        WEB_CONCURRENCY: "2",
-        LOG_LEVEL: "warn",
-      },
+      env: productionServerEnv({
+        port,
+        publicUrl: base,
+        dataDir,
+        extra: { SIGN_IN_RATE_LIMIT: String(RATE_LIMIT), WEB_CONCURRENCY: "2" },
+      }),
     });
     server.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
     server.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startFakeGoogle } from "../fakes/google.ts";
+import { productionServerEnv, repoRoot as root, tsxBin as tsx } from "../helpers/production-server.ts";
 
-const root = path.resolve(import.meta.dirname, "../..");
 const port = Number(process.env.E2E_PORT ?? 3210);
 const baseUrl = `http://localhost:${port}`;
 const clientId = "e2e-client.apps.googleusercontent.com";
@@ -17,27 +17,21 @@ const dataDir = process.env.E2E_DATA_DIR || mkdtempSync(path.join(tmpdir(), "crm
 const google = await startFakeGoogle({ clientId, clientSecret });
 console.log(`[e2e] Google fake on ${google.url}; data in ${dataDir}`);
 
-const tsx = path.join(root, "node_modules/.bin/tsx");
 const app: ChildProcess = spawn(tsx, ["server/index.ts"], {
   cwd: root,
   stdio: ["ignore", "inherit", "inherit"],
-  env: {
-    ...process.env,
-    NODE_ENV: "production",
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    PUBLIC_URL: baseUrl,
-    DATA_DIR: dataDir,
-    DATABASE_URL: `file:${path.join(dataDir, "crm.db")}`,
-    SESSION_SECRET: randomBytes(32).toString("hex"),
-    GOOGLE_CLIENT_ID: clientId,
-    GOOGLE_CLIENT_SECRET: clientSecret,
-    GOOGLE_OAUTH_BASE_URL: google.url,
-    LOCAL_AUTH: "true",
-    // Every test signs a fresh user in from the same address.
-    SIGN_IN_RATE_LIMIT: "100000",
-    LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
-  },
+  env: productionServerEnv({
+    port,
+    publicUrl: baseUrl,
+    dataDir,
+    extra: {
+      GOOGLE_CLIENT_ID: clientId,
+      GOOGLE_CLIENT_SECRET: clientSecret,
+      GOOGLE_OAUTH_BASE_URL: google.url,
+      // Every test signs a fresh user in from the same address.
+      SIGN_IN_RATE_LIMIT: "100000",
+    },
+  }),
 });
 
 let stopping = false;
