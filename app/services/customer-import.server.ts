@@ -92,7 +92,7 @@ export type ImportOptions = {
  * The search index's buffer in a bulk import, smaller than a seed's: the import keeps under 300 MB
  * of memory for a million rows.
  */
-const IMPORT_SEARCH_BUFFER_BYTES = 16 * 1024 * 1024;
+export const IMPORT_SEARCH_BUFFER_BYTES = 16 * 1024 * 1024;
 /** The page cache (KiB) of a bulk import: measured at a million rows, 24 MB peaked at 299 MB, 12 MB at 274 MB and as fast. */
 const BULK_CACHE_KIB = 12_288;
 
