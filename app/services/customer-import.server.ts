@@ -36,6 +36,8 @@ export { guessMapping, IMPORT_FIELDS, type ColumnMapping, type ImportField };
 /** At most this many bad rows are listed (all are counted). */
 export const MAX_REPORTED_ERRORS = 10_000;
 const BATCH = 5000;
+/** Staged rows a statement (BATCH is a multiple of it). */
+const STAGE_ROWS = 50;
 /** A record longer than this (characters) refuses the file: a quote left open swallows the rest. */
 const MAX_RECORD_CHARS = 1_000_000;
 const DECODE_PIECE_BYTES = 64 * 1024;
@@ -200,7 +202,12 @@ async function stageAndMerge(
     phone TEXT NOT NULL, address TEXT NOT NULL, company TEXT NOT NULL, notes TEXT NOT NULL,
     totalSpendPaise INTEGER, visits INTEGER, lastActive INTEGER)`);
   sqlite.exec("DELETE FROM temp.import_rows");
-  const stage = sqlite.prepare(`INSERT INTO temp.import_rows VALUES (?,?,?,?,?,?,?,?,?,?,?)`);
+  const stageOne = sqlite.prepare(`INSERT INTO temp.import_rows VALUES (?,?,?,?,?,?,?,?,?,?,?)`);
+  // Rows go in STAGE_ROWS at a statement: a call into SQLite a row cost as much as the rest of
+  // reading the row (measured 7.8 of 16 µs a row).
+  const stageMany = sqlite.prepare(
+    `INSERT INTO temp.import_rows VALUES ${Array.from({ length: STAGE_ROWS }, () => "(?,?,?,?,?,?,?,?,?,?,?)").join(",")}`,
+  );
   // Only the temporary database is written while the file is read: the tenant's data is
   // untouched until the whole file has parsed.
   const begin = sqlite.prepare("BEGIN");
@@ -218,7 +225,13 @@ async function stageAndMerge(
     if (errors.length < MAX_REPORTED_ERRORS) errors.push({ line, email, reason });
   };
   const fields = CUSTOMER_FIELDS;
-  const values: unknown[] = new Array(11);
+  const values: unknown[] = new Array(11 * STAGE_ROWS);
+  let waiting = 0;
+  const flush = () => {
+    if (waiting === STAGE_ROWS) stageMany.run(values);
+    else for (let r = 0; r < waiting; r++) stageOne.run(values.slice(r * 11, r * 11 + 11));
+    waiting = 0;
+  };
   let lastProgress = 0;
 
   let bytes = 0;
@@ -249,15 +262,17 @@ async function stageAndMerge(
       return;
     }
     const v = parsed.data;
-    values[0] = newId();
-    for (let i = 0; i < fields.length; i++) values[i + 1] = v[fields[i]];
-    values[8] = v.totalSpend ?? null;
-    values[9] = v.visits ?? null;
-    values[10] = v.lastActive ?? null;
+    const at = waiting * 11;
+    values[at] = newId();
+    for (let i = 0; i < fields.length; i++) values[at + i + 1] = v[fields[i]];
+    values[at + 8] = v.totalSpend ?? null;
+    values[at + 9] = v.visits ?? null;
+    values[at + 10] = v.lastActive ?? null;
     if (inBatch === 0) begin.run();
-    stage.run(values);
+    if (++waiting === STAGE_ROWS) flush();
     staged += 1;
     if (++inBatch >= BATCH) {
+      flush();
       commit.run();
       inBatch = 0;
       if (options.onProgress && rows - lastProgress >= 10_000) {
@@ -287,7 +302,10 @@ async function stageAndMerge(
     }
     reader.push(decoder.decode());
     reader.end();
-    if (inBatch > 0) commit.run();
+    if (inBatch > 0) {
+      flush();
+      commit.run();
+    }
   } catch (error) {
     input.destroy();
     if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
