@@ -5,12 +5,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
-import { parse } from "csv-parse/browser/esm/sync";
 import { AlertTriangle, ArrowLeft, CheckCircle2, Download, FileUp, Upload } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import { ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
+import { CsvRecordReader } from "~/lib/csv-records";
 import {
   IMPORT_FIELDS,
   REQUIRED_IMPORT_FIELDS,
@@ -123,20 +123,30 @@ function ImportProgressBar({ progress, fileSize }: { progress: ImportProgressSta
   );
 }
 
-/** Reads the first rows of the chosen file in the browser for the preview and the mapping guess. */
+/**
+ * Reads the first rows of the chosen file in the browser for the preview and the mapping guess,
+ * with the reader the server's import uses, so both see the same records and the same errors.
+ */
 async function readPreview(file: File): Promise<Preview | string> {
-  const head = await file.slice(0, 64 * 1024).text();
-  // Cut at the last complete line so a partly read row does not look malformed.
-  const cut = head.length === file.size ? head : head.slice(0, Math.max(0, head.lastIndexOf("\n")));
+  const whole = file.size <= PREVIEW_BYTES;
+  const head = await file.slice(0, PREVIEW_BYTES).text();
+  const records: string[][] = [];
   try {
-    const records = parse(cut, { bom: true, relax_column_count: true, skip_empty_lines: true, to_line: 7 }) as string[][];
-    if (records.length === 0) return "The file is empty: it needs a header row and at least one customer.";
-    const header = records[0].map((h) => h.trim());
-    return { header, rows: records.slice(1, 6), mapping: guessMapping(header), name: file.name };
+    const reader = new CsvRecordReader((fields) => {
+      if (records.length < 6) records.push(fields);
+    });
+    reader.push(head);
+    // A record the slice cut in two stays unread rather than looking malformed.
+    if (whole) reader.end();
   } catch (error) {
     return `The file is not a valid CSV file: ${error instanceof Error ? error.message : String(error)}`;
   }
+  if (records.length === 0) return "The file is empty: it needs a header row and at least one customer.";
+  const header = records[0].map((h) => h.trim());
+  return { header, rows: records.slice(1, 6), mapping: guessMapping(header), name: file.name };
 }
+
+const PREVIEW_BYTES = 64 * 1024;
 
 export default function ImportCustomers() {
   const outcome = useActionData<typeof action>();

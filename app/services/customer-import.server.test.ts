@@ -111,6 +111,21 @@ describe("importCustomers", () => {
     expect(first.notes).toBe("two\nlines");
   });
 
+  it("reads Windows line endings, reports a bad record by the line it starts on, keeps a stray quote as text, and saves every row", async () => {
+    const tenant = await createTestUser("Crlf");
+    const lines = ["firstName,lastName,email,notes,visits"];
+    // 123 good rows: two full statements of staged rows and a remainder.
+    for (let i = 0; i < 123; i++) lines.push(`F${i},L${i},w${i}@example.com,${i === 5 ? 'said "call me"' : ""},${i}`);
+    lines.push('Bad,Two,w-bad@example.com,"first\r\nsecond",many');
+    const result = await importCustomers(tenant.id, csv(`${lines.join("\r\n")}\r\n`));
+    expect(result).toMatchObject({ rows: 124, created: 123, failed: 1 });
+    expect(result.errors).toEqual([{ line: 125, email: "w-bad@example.com", reason: "Visits must be a whole number, 0 or more" }]);
+    const all = await listCustomers(tenant.id, { limit: 1000 });
+    expect(all.total).toBe(123);
+    expect(new Set(all.customers.map((c) => `${c.email}:${c.visits}`))).toEqual(new Set(Array.from({ length: 123 }, (_, i) => `w${i}@example.com:${i}`)));
+    expect(all.customers.find((c) => c.email === "w5@example.com")?.notes).toBe('said "call me"');
+  });
+
   it("counts new customers toward the NEW_CUSTOMERS notification", async () => {
     const tenant = await createTestUser("Bulk");
     const rows = Array.from({ length: 20 }, (_, i) => `F${i},L${i},bulk${i}@example.com`).join("\n");
