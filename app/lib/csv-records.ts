@@ -44,13 +44,9 @@ export class CsvRecordReader {
     private readonly maxRecordChars = 1_000_000,
   ) {}
 
-  /** Characters read so far (the BOM included). */
-  chars = 0;
-
   /** Feeds the next piece of text (already decoded); calls onRecord for every complete record. */
   push(text: string): void {
     if (this.done) throw new Error("CsvRecordReader: push after end");
-    this.chars += text.length;
     let data = this.pending + text;
     if (!this.started) {
       if (data.length === 0) return;
@@ -67,11 +63,6 @@ export class CsvRecordReader {
     const rest = this.consume(this.pending, true);
     this.pending = "";
     if (rest.length > 0) throw new CsvFormatError(`A quoted field is never closed: the quote on line ${this.line} has no closing quote.`, this.line);
-  }
-
-  /** The line the next record starts on (after end(): one past the last line). */
-  get currentLine(): number {
-    return this.line;
   }
 
   /**
