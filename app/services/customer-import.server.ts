@@ -1,11 +1,11 @@
 // The CSV import and export of customers, shared by the screen, /api and the CLI.
 //
 // Import streams the file through the CSV reader of ~/lib/csv-records (never held in memory) and
-// validates every row with the customer schema. Good rows are staged in a temporary table of the import's own connection;
-// only when the whole file has parsed are they written to the tenant's customers (upserted on
-// e-mail, new ones indexed for search), in batches, so a malformed file is refused before
-// anything is written. Bad rows are reported with their line number and reason; good rows are
-// kept.
+// validates every row with the customer schema. Good rows are staged in a temporary table of the
+// import's own connection; only when the whole file has parsed are they written to the tenant's
+// customers (upserted on e-mail, new ones indexed for search), in batches, so a malformed file is
+// refused before anything is written. Bad rows are reported with the line their record starts on
+// and the reason; good rows are kept.
 //
 // Export streams the tenant's customers (all, or those matching a search) as CSV, a page at a
 // time, so a million rows never sit in memory.
