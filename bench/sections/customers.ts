@@ -101,10 +101,9 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
   await writeCsv(csvFile, rows);
   const bytes = statSync(csvFile).size;
   // The database work alone, on a copy of the database as the import finds it.
-  const { SEGMENT_INDEXES } = await import("../../app/db/bulk-load.server.ts");
   const { IMPORT_SEARCH_BUFFER_BYTES } = await import("../../app/services/customer-import.server.ts");
   ctx.log("customers: the import's database work alone (raw better-sqlite3 floor)");
-  const floor = measureImportFloor(
+  const floor = await measureImportFloor(
     ctx.dbFile,
     path.join(ctx.workDir, "floor.db"),
     rows,
@@ -113,7 +112,6 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
       return [r[0], r[1], r[2], r[3], r[4], r[5], r[6], Math.round(Number(r[7]) * 100), Number(r[8]), Date.parse(r[9])] as const;
     },
     IMPORT_SEARCH_BUFFER_BYTES,
-    SEGMENT_INDEXES,
   );
   const importer = await upsertLocalUser({ email: "bench-import@example.com", name: "Bench Importer" });
   ctx.log(`customers: importing ${(bytes / 1e6).toFixed(0)} MB in a child process`);
