@@ -11,6 +11,7 @@ import {
   useRouteError,
 } from "@remix-run/react";
 import { Toaster } from "sonner";
+import { UNEXPECTED_ERROR, errorMessage } from "~/components/error-boundary";
 import { FlashMessages } from "~/components/flash";
 import { SnackbarProvider } from "~/components/snackbar";
 import { readFlash } from "~/services/session.server";
@@ -59,15 +60,13 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
-  const title = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : "Something went wrong";
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
   return (
     <main className="mx-auto max-w-lg p-8">
       <div className="card p-6">
-        <h1 className="text-xl font-semibold">{title}</h1>
-        <p className="mt-2 text-slate-600">
-          {isRouteErrorResponse(error)
-            ? String(error.data ?? "")
-            : "An unexpected error occurred. Reload the page; if it happens again, check the server log."}
+        <h1 className="text-xl font-semibold">{notFound ? "Page not found" : "Something went wrong"}</h1>
+        <p role="alert" className="mt-2 text-slate-600">
+          {errorMessage(error, notFound ? "There is nothing at this address." : UNEXPECTED_ERROR)}
         </p>
         <a href="/" className="btn-primary mt-4">
           Go to the dashboard

@@ -13,7 +13,7 @@ import { formatRupees } from "~/lib/money";
 import { CHIP_CLASSES, shortOrderId, statusColour } from "~/lib/orders";
 import { requireUser } from "~/services/auth.server";
 import { customerDetail } from "~/services/customers.server";
-import { LoadFailed } from "~/components/load-failed";
+import { LoadFailed } from "~/components/error-boundary";
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
   { title: `${d?.customer ? customerDisplayName(d.customer) : "Customer"} · ${BRAND}` },

@@ -14,7 +14,7 @@ import { CUSTOMER_FIELDS, CustomerFormSchema, customerFormValues, type CustomerF
 import { requireUser } from "~/services/auth.server";
 import { createCustomer, getCustomer, updateCustomer } from "~/services/customers.server";
 import { redirectWithFlash } from "~/services/session.server";
-import { LoadFailed } from "~/components/load-failed";
+import { LoadFailed } from "~/components/error-boundary";
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
   { title: `${d && "customer" in d && d.customer ? "Edit Customer" : "Add New Customer"} · ${BRAND}` },

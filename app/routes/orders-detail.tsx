@@ -12,7 +12,7 @@ import { formatRupees } from "~/lib/money";
 import { customerName, shortOrderId } from "~/lib/orders";
 import { requireUser } from "~/services/auth.server";
 import { getOrder } from "~/services/orders.server";
-import { LoadFailed } from "~/components/load-failed";
+import { LoadFailed } from "~/components/error-boundary";
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
   { title: d?.order ? `Order #${shortOrderId(d.order._id)} · ${BRAND}` : `Order · ${BRAND}` },

@@ -36,7 +36,7 @@ import {
 } from "~/services/orders.server";
 import { redirectWithFlash } from "~/services/session.server";
 import type { loader as optionsLoader } from "~/routes/orders-customer-options";
-import { LoadFailed } from "~/components/load-failed";
+import { LoadFailed } from "~/components/error-boundary";
 
 export const meta: MetaFunction = ({ params }) => [{ title: `${params.id ? "Edit Order" : "Create Order"} · ${BRAND}` }];
 

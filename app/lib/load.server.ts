@@ -1,0 +1,14 @@
+// The one way a screen loads the record it is about. Services throw ApiError for a record that is
+// missing or belongs to another tenant (both "not found"); the screen turns that into a thrown
+// response with its own message, which its error boundary renders with a Back button.
+import { data } from "@remix-run/react";
+import { ApiError } from "~/lib/api.server";
+
+export async function loadOrThrow<T>(load: Promise<T>, message: string): Promise<T> {
+  try {
+    return await load;
+  } catch (error) {
+    if (error instanceof ApiError) throw data(message, { status: error.status });
+    throw error;
+  }
+}
