@@ -2,59 +2,47 @@
 // Customer. firstName, lastName and email are required (e-mail input type); phone, address,
 // company and notes are optional. It submits and validates on the server without JavaScript; with
 // JavaScript each field is checked as it is typed, by the same zod schema.
+import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ArrowLeft, Save } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import { toast } from "sonner";
-import { ApiError, fieldErrors } from "~/lib/api.server";
+import { RouteErrorBoundary } from "~/components/error-boundary";
+import { Field, FormAlert, LIVE_VALIDATION, TextareaField } from "~/components/forms";
 import { BRAND } from "~/lib/brand";
-import { CUSTOMER_FIELDS, CustomerFormSchema, customerFormValues, type CustomerField } from "~/schemas/customer";
+import { replyRefused, replyUnfinished } from "~/lib/forms.server";
+import { loadOrThrow } from "~/lib/load.server";
+import { CUSTOMER_FIELDS, CustomerFormSchema, type CustomerField } from "~/schemas/customer";
 import { requireUser } from "~/services/auth.server";
 import { createCustomer, getCustomer, updateCustomer } from "~/services/customers.server";
 import { redirectWithFlash } from "~/services/session.server";
-import { LoadFailed } from "~/components/error-boundary";
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
-  { title: `${d && "customer" in d && d.customer ? "Edit Customer" : "Add New Customer"} · ${BRAND}` },
+  { title: `${d?.customer ? "Edit Customer" : "Add New Customer"} · ${BRAND}` },
 ];
 
-const EMPTY: Record<CustomerField, string> = { firstName: "", lastName: "", email: "", phone: "", address: "", company: "", notes: "" };
+const LOAD_FAILED = "Failed to load customer data. Please try again.";
+const SAVE_FAILED = "Failed to save customer. Please try again.";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  if (!params.id) return { customer: null, values: EMPTY, loadFailed: false };
-  try {
-    const c = await getCustomer(user.id, params.id);
-    const values = Object.fromEntries(CUSTOMER_FIELDS.map((f) => [f, c[f]])) as Record<CustomerField, string>;
-    return { customer: { id: c.id }, values, loadFailed: false };
-  } catch (error) {
-    if (error instanceof ApiError) return data({ customer: null, values: EMPTY, loadFailed: true }, { status: error.status });
-    throw error;
-  }
+  if (!params.id) return { customer: null, values: null };
+  const c = await loadOrThrow(getCustomer(user.id, params.id), LOAD_FAILED);
+  const values = Object.fromEntries(CUSTOMER_FIELDS.map((f) => [f, c[f]])) as Record<CustomerField, string>;
+  return { customer: { id: c.id }, values };
 }
-
-type ActionResult = { message: string; fields: Record<string, string>; values: Record<CustomerField, string> };
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const values = customerFormValues(await request.formData());
-  const parsed = CustomerFormSchema.safeParse(values);
-  if (!parsed.success) {
-    return data<ActionResult>({ message: "Please correct the highlighted fields.", fields: fieldErrors(parsed.error), values }, { status: 400 });
-  }
+  const submission = parseWithZod(await request.formData(), { schema: CustomerFormSchema });
+  if (submission.status !== "success") return replyUnfinished(submission, "Please correct the highlighted fields.");
   try {
-    if (params.id) await updateCustomer(user.id, params.id, parsed.data);
-    else await createCustomer(user.id, parsed.data);
+    if (params.id) await updateCustomer(user.id, params.id, submission.value);
+    else await createCustomer(user.id, submission.value);
   } catch (error) {
-    if (error instanceof ApiError) {
-      return data<ActionResult>(
-        { message: "Failed to save customer. Please try again.", fields: error.fields ?? {}, values },
-        { status: error.status },
-      );
-    }
-    throw error;
+    return replyRefused(submission, error, SAVE_FAILED);
   }
   return redirectWithFlash(request, "/customers", {
     kind: "toast",
@@ -63,45 +51,24 @@ export async function action({ request, params }: ActionFunctionArgs) {
   });
 }
 
-const FIELDS: { name: CustomerField; label: string; type: string; autoComplete: string; required?: boolean; wide?: boolean; multiline?: boolean }[] = [
-  { name: "firstName", label: "First Name", type: "text", autoComplete: "given-name", required: true },
-  { name: "lastName", label: "Last Name", type: "text", autoComplete: "family-name", required: true },
-  { name: "email", label: "Email", type: "email", autoComplete: "email", required: true },
-  { name: "phone", label: "Phone", type: "tel", autoComplete: "tel" },
-  { name: "company", label: "Company", type: "text", autoComplete: "organization" },
-  { name: "address", label: "Address", type: "text", autoComplete: "street-address", wide: true, multiline: true },
-  { name: "notes", label: "Notes", type: "text", autoComplete: "off", wide: true, multiline: true },
-];
-
-/** The live check of one field: the schema's message for it, if any. */
-function checkField(name: CustomerField, value: string): string | undefined {
-  const result = CustomerFormSchema.shape[name].safeParse(value);
-  return result.success ? undefined : result.error.issues[0]?.message;
-}
-
 export default function CustomerForm() {
-  const { customer, values, loadFailed } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const { customer, values } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
   const saving = navigation.state === "submitting";
   const editing = Boolean(customer);
-  const [touched, setTouched] = useState<Partial<Record<CustomerField, string | undefined>>>({});
+  const [form, fields] = useForm({
+    id: "customer-form",
+    lastResult,
+    defaultValue: values,
+    constraint: getZodConstraint(CustomerFormSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: CustomerFormSchema }),
+    ...LIVE_VALIDATION,
+  });
 
   useEffect(() => {
-    if (result) {
-      setTouched({});
-      if (result.message.startsWith("Failed")) toast.error(result.message);
-    }
-  }, [result]);
-
-  if (loadFailed) {
-    return (
-      <LoadFailed message="Failed to load customer data. Please try again." backTo="/customers" backLabel="Back to Customers" />
-    );
-  }
-
-  const initial = result?.values ?? values;
-  const errorOf = (name: CustomerField) => (name in touched ? touched[name] : result?.fields[name]);
+    if (lastResult?.error?.[""]?.includes(SAVE_FAILED)) toast.error(SAVE_FAILED);
+  }, [lastResult]);
 
   return (
     <div className="mx-auto max-w-3xl space-y-4">
@@ -111,41 +78,54 @@ export default function CustomerForm() {
         </Link>
         <h2 className="text-2xl font-bold text-slate-900">{editing ? "Edit Customer" : "Add New Customer"}</h2>
       </div>
-      {result ? (
-        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">{result.message}</p>
-      ) : null}
-      <Form method="post" noValidate className="card space-y-6 p-6" key={customer?.id ?? "new"}>
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <Form method="post" className="card space-y-6 p-6" {...getFormProps(form)}>
         <div className="grid gap-4 sm:grid-cols-2">
-          {FIELDS.map((f) => {
-            const error = errorOf(f.name);
-            const common = {
-              id: f.name,
-              name: f.name,
-              defaultValue: initial[f.name],
-              autoComplete: f.autoComplete,
-              className: "input",
-              "aria-invalid": Boolean(error),
-              "aria-describedby": error ? `${f.name}-error` : undefined,
-              "aria-required": f.required || undefined,
-              onChange: (event: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
-                const value = event.currentTarget.value;
-                setTouched((t) => ({ ...t, [f.name]: checkField(f.name, value) }));
-              },
-            };
-            return (
-              <div key={f.name} className={f.wide ? "sm:col-span-2" : undefined}>
-                <label htmlFor={f.name} className="label">
-                  {f.label}
-                  {f.required ? <span className="text-red-600" aria-hidden> *</span> : null}
-                </label>
-                {f.multiline ? <textarea rows={3} {...common} /> : <input type={f.type} {...common} />}
-                {error ? <p id={`${f.name}-error`} className="field-error">{error}</p> : null}
-              </div>
-            );
-          })}
+          <Field
+            label="First Name"
+            required
+            inputProps={{ ...getInputProps(fields.firstName, { type: "text" }), autoComplete: "given-name" }}
+            errors={fields.firstName.errors}
+          />
+          <Field
+            label="Last Name"
+            required
+            inputProps={{ ...getInputProps(fields.lastName, { type: "text" }), autoComplete: "family-name" }}
+            errors={fields.lastName.errors}
+          />
+          <Field
+            label="Email"
+            required
+            inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }}
+            errors={fields.email.errors}
+          />
+          <Field
+            label="Phone"
+            inputProps={{ ...getInputProps(fields.phone, { type: "tel" }), autoComplete: "tel" }}
+            errors={fields.phone.errors}
+          />
+          <Field
+            label="Company"
+            inputProps={{ ...getInputProps(fields.company, { type: "text" }), autoComplete: "organization" }}
+            errors={fields.company.errors}
+          />
+          <TextareaField
+            className="sm:col-span-2"
+            label="Address"
+            textareaProps={{ ...getTextareaProps(fields.address), autoComplete: "street-address" }}
+            errors={fields.address.errors}
+          />
+          <TextareaField
+            className="sm:col-span-2"
+            label="Notes"
+            textareaProps={{ ...getTextareaProps(fields.notes), autoComplete: "off" }}
+            errors={fields.notes.errors}
+          />
         </div>
         <div className="flex flex-wrap justify-end gap-2">
-          <Link to="/customers" className="btn-secondary">Cancel</Link>
+          <Link to="/customers" className="btn-secondary">
+            Cancel
+          </Link>
           <button type="submit" className="btn-primary" disabled={saving}>
             <Save className="h-4 w-4" aria-hidden /> {saving ? "Saving..." : editing ? "Update Customer" : "Save Customer"}
           </button>
@@ -153,4 +133,8 @@ export default function CustomerForm() {
       </Form>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteErrorBoundary backTo="/customers" fallback={LOAD_FAILED} />;
 }

@@ -31,10 +31,11 @@ test.describe("customers", () => {
     await expect(page.getByRole("heading", { name: "Add New Customer" })).toBeVisible();
     await expect(page.getByLabel("Email")).toHaveAttribute("type", "email");
     await page.getByLabel("Email").fill("kavya@");
-    await expect(page.locator("#email-error")).toHaveText("Enter a valid email address");
+    await page.getByLabel("Email").blur();
+    await expect(page.getByLabel("Email")).toHaveAccessibleDescription("Enter a valid email address");
     await page.getByRole("button", { name: "Save Customer" }).click();
-    await expect(page.locator("#firstName-error")).toHaveText("First name is required");
-    await expect(page.locator("#lastName-error")).toHaveText("Last name is required");
+    await expect(page.getByLabel("First Name")).toHaveAccessibleDescription("First name is required");
+    await expect(page.getByLabel("Last Name")).toHaveAccessibleDescription("Last name is required");
 
     const kavya = uniqueEmail("kavya");
     await page.getByLabel("First Name").fill("Kavya");
@@ -58,7 +59,7 @@ test.describe("customers", () => {
     await page.getByLabel("Last Name").fill("Kavya");
     await page.getByLabel("Email").fill(kavya.toUpperCase());
     await page.getByRole("button", { name: "Save Customer" }).click();
-    await expect(page.locator("#email-error")).toHaveText("A customer with this email already exists");
+    await expect(page.getByLabel("Email")).toHaveAccessibleDescription("A customer with this email already exists");
     await expect(page.getByRole("alert").filter({ hasText: "Failed to save customer. Please try again." })).toBeVisible();
 
     // Search on name or e-mail, case-insensitive.
@@ -216,8 +217,8 @@ test.describe("customers without JavaScript", () => {
 
     await page.goto("/customers/new");
     await page.getByRole("button", { name: "Save Customer" }).click();
-    await expect(page.locator("#firstName-error")).toHaveText("First name is required");
-    await expect(page.locator("#email-error")).toHaveText("Email is required");
+    await expect(page.getByLabel("First Name")).toHaveAccessibleDescription("First name is required");
+    await expect(page.getByLabel("Email")).toHaveAccessibleDescription("Email is required");
 
     const email = uniqueEmail("meera");
     await page.getByLabel("First Name").fill("Meera");
