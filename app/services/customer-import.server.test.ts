@@ -151,6 +151,36 @@ describe("export", () => {
   });
 });
 
+describe("formula cells", () => {
+  it("exports cells a spreadsheet would run with a quote before them, stores them unchanged, and re-imports them as they were", async () => {
+    const tenant = await createTestUser("Formulas");
+    const file = [
+      "firstName,lastName,email,phone,company,notes",
+      `"=cmd|' /C calc'!A0",Shah,shah@example.com,+91 98450 12345,@SUM(A1),-1+2`,
+      `Tina,Rao,tina@example.com,,,"=HYPERLINK(""x"")"`,
+    ].join("\n");
+    expect(await importCustomers(tenant.id, csv(file))).toMatchObject({ created: 2, failed: 0 });
+    const stored = (await listCustomers(tenant.id, { q: "shah@" })).customers[0];
+    expect(stored).toMatchObject({ firstName: "=cmd|' /C calc'!A0", phone: "+91 98450 12345", company: "@SUM(A1)", notes: "-1+2" });
+
+    const exported = await readAll(exportCustomersCsv(tenant.id, null));
+    expect(exported).toContain(`,'=cmd|' /C calc'!A0,Shah,shah@example.com,'+91 98450 12345,,'@SUM(A1),'-1+2,`);
+    expect(exported).toContain(`"'=HYPERLINK(""x"")"`);
+    for (const line of exported.trim().split("\n").slice(1)) expect(line).not.toMatch(/(^|,)"?[=+\-@]/);
+
+    const copy = await createTestUser("FormulasCopy");
+    expect(await importCustomers(copy.id, csv(exported))).toMatchObject({ created: 2, failed: 0 });
+    const back = (await listCustomers(copy.id, { q: "shah@" })).customers[0];
+    expect(back).toMatchObject({ firstName: "=cmd|' /C calc'!A0", phone: "+91 98450 12345", company: "@SUM(A1)", notes: "-1+2" });
+    expect((await listCustomers(copy.id, { q: "tina@" })).customers[0]).toMatchObject({ notes: '=HYPERLINK("x")' });
+  });
+
+  it("neutralises the import error report too", () => {
+    const report = errorReportCsv([{ line: 2, email: "=1+1", reason: "Enter a valid email address" }]);
+    expect(report.split("\n")[1]).toBe("2,'=1+1,Enter a valid email address");
+  });
+});
+
 describe("/api/customers/import and /api/customers/export", () => {
   it("imports a streamed body and exports with the tenant's token only", async () => {
     const tenant = await createTestUser("ApiImport");

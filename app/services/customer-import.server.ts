@@ -10,7 +10,7 @@
 // Export streams the tenant's customers (all, or those matching a search) as CSV, a page at a
 // time, so a million rows never sit in memory.
 import { Readable } from "node:stream";
-import { stringify } from "csv-stringify/sync";
+import { csvText, importedCell } from "~/lib/csv-cells";
 import { z } from "zod";
 import { customerTableRows, shouldDeferSegmentIndexes, withSegmentIndexesDeferred } from "~/db/bulk-load.server";
 import { afterCustomerBulkLoad } from "~/db/planner-statistics.server";
@@ -249,7 +249,7 @@ async function stageAndMerge(
     const raw: Record<string, string> = {};
     for (const field of IMPORT_FIELDS) {
       const index = m[field];
-      if (index !== undefined) raw[field] = record[index] ?? "";
+      if (index !== undefined) raw[field] = importedCell(record[index] ?? "");
     }
     if (record.length !== header.length) {
       fail(line, raw.email ?? "", `The row has ${record.length} columns; the header has ${header.length}`);
@@ -472,7 +472,7 @@ export function exportCustomersCsv(userId: string, q?: string | null, options: {
         sqlite ??= openSqlite(options.file, { readonly: true });
         let chunk = "";
         if (!headerSent) {
-          chunk += stringify([[...EXPORT_COLUMNS]]);
+          chunk += csvText([[...EXPORT_COLUMNS]]);
           headerSent = true;
         }
         const match = customerMatchSql(userId, term, after);
@@ -485,7 +485,7 @@ export function exportCustomersCsv(userId: string, q?: string | null, options: {
           )
           .all(...match.params) as ExportRow[];
         if (rows.length) {
-          chunk += stringify(
+          chunk += csvText(
             rows.map((c) => [
               c.id,
               c.firstName,
@@ -538,5 +538,5 @@ export function customersCsvResponse(userId: string, q: string | null): Response
 
 /** The bad rows as a CSV the user can download: line, email, reason. */
 export function errorReportCsv(errors: readonly ImportRowError[]): string {
-  return stringify([["line", "email", "reason"], ...errors.map((e) => [e.line, e.email, e.reason])]);
+  return csvText([["line", "email", "reason"], ...errors.map((e) => [e.line, e.email, e.reason])]);
 }
