@@ -2,40 +2,31 @@
 // total spend, segments as chips), recent orders linking to /orders/{id}, and the Back to
 // Customers and Edit Customer buttons.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft, Building2, Mail, MapPin, Pencil, Phone, ShoppingBag } from "lucide-react";
-import { ApiError } from "~/lib/api.server";
+import { RouteErrorBoundary } from "~/components/error-boundary";
 import { BRAND } from "~/lib/brand";
 import { customerDisplayName, isVisitsHighlighted } from "~/lib/customers";
 import { formatDateTime, formatLongDate, formatShortDate } from "~/lib/dates";
+import { loadOrThrow } from "~/lib/load.server";
 import { formatRupees } from "~/lib/money";
 import { CHIP_CLASSES, shortOrderId, statusColour } from "~/lib/orders";
 import { requireUser } from "~/services/auth.server";
 import { customerDetail } from "~/services/customers.server";
-import { LoadFailed } from "~/components/error-boundary";
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
   { title: `${d?.customer ? customerDisplayName(d.customer) : "Customer"} · ${BRAND}` },
 ];
 
+const LOAD_FAILED = "Failed to load customer data. Please try again.";
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  try {
-    return { customer: await customerDetail(user.id, params.id ?? "") };
-  } catch (error) {
-    if (error instanceof ApiError) return data({ customer: null }, { status: error.status });
-    throw error;
-  }
+  return { customer: await loadOrThrow(customerDetail(user.id, params.id ?? ""), LOAD_FAILED) };
 }
 
 export default function CustomerDetail() {
   const { customer } = useLoaderData<typeof loader>();
-  if (!customer) {
-    return (
-      <LoadFailed message="Failed to load customer data. Please try again." backTo="/customers" backLabel="Back to Customers" />
-    );
-  }
   const name = customerDisplayName(customer);
   return (
     <div className="mx-auto max-w-5xl space-y-4">
@@ -149,4 +140,8 @@ export default function CustomerDetail() {
       </section>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteErrorBoundary backTo="/customers" fallback={LOAD_FAILED} />;
 }

@@ -2,12 +2,15 @@
 // rows and offers a column mapping guessed from the header; without it the server guesses. The
 // file is streamed into the import engine (never held in memory); the result gives the counts and
 // a downloadable report of the bad rows with their line numbers and reasons.
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
-import { AlertTriangle, ArrowLeft, CheckCircle2, Download, FileUp, Upload } from "lucide-react";
+import { ArrowLeft, CheckCircle2, Download, FileUp, Upload } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
+import { z } from "zod";
+import { Field, FormAlert, SelectField } from "~/components/forms";
 import { ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { CsvRecordReader } from "~/lib/csv-records";
@@ -16,9 +19,9 @@ import {
   REQUIRED_IMPORT_FIELDS,
   guessMapping,
   importFieldLabel,
-  mappingFromForm,
   missingRequired,
   type ColumnMapping,
+  type ImportField,
 } from "~/lib/customer-csv";
 import { requireUser } from "~/services/auth.server";
 import { errorReportCsv, importCustomers, type ImportResult } from "~/services/customer-import.server";
@@ -37,6 +40,23 @@ type Outcome =
 
 const SHOWN_ERRORS = 50;
 
+const column = z.coerce
+  .number({ message: "Choose one of the file's columns" })
+  .int("Choose one of the file's columns")
+  .min(0, "Choose one of the file's columns")
+  .max(9_999, "Choose one of the file's columns")
+  .optional();
+
+/**
+ * The form's fields that come before the file: the progress key the screen polls with, and the
+ * column chosen for each customer field (map.<field>; none sent means the server guesses from the
+ * header, as it does without JavaScript).
+ */
+const ImportFieldsSchema = z.object({
+  progressKey: ImportProgressKeySchema.optional(),
+  map: z.object(Object.fromEntries(IMPORT_FIELDS.map((f) => [f, column])) as Record<ImportField, typeof column>).optional(),
+});
+
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const fields = new Map<string, string>();
@@ -53,15 +73,22 @@ export async function action({ request }: ActionFunctionArgs) {
         failure = "Choose a CSV file to import.";
         return undefined;
       }
+      const submission = parseWithZod(new URLSearchParams([...fields]), { schema: ImportFieldsSchema });
+      if (submission.status !== "success") {
+        for await (const chunk of chunks) void chunk;
+        failure = Object.values(submission.error ?? {}).flat()[0] ?? "Choose the file again and retry.";
+        return undefined;
+      }
+      const { progressKey, map } = submission.value;
       // The screen sends a key of its choosing ahead of the file and asks for the progress by it.
-      const key = ImportProgressKeySchema.safeParse(fields.get("progressKey"));
-      const tracker = key.success ? trackImport(user.id, key.data) : null;
+      const tracker = progressKey ? trackImport(user.id, progressKey) : null;
       try {
         result = await importCustomers(user.id, chunks, {
-          mapping: mappingFromForm((n) => fields.get(n)),
+          mapping: map ? (Object.fromEntries(Object.entries(map).filter(([, i]) => i !== undefined)) as ColumnMapping) : undefined,
           onProgress: tracker?.onProgress,
         });
       } catch (error) {
+        // A file the import refuses (no header, a column missing) is told on the screen.
         if (!(error instanceof ApiError)) throw error;
         failure = error.message;
         for await (const chunk of chunks) void chunk;
@@ -82,6 +109,8 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     await unstable_parseMultipartFormData(request, handler);
   } catch (error) {
+    // A refusal is told as it is; an upload cut short (the browser went away, a part too big) is
+    // told as one, unless the import had already finished.
     if (error instanceof ApiError) failure = error.message;
     else if (!result) failure = "The upload could not be read. Choose the file again and retry.";
   }
@@ -201,11 +230,7 @@ export default function ImportCustomers() {
         </div>
       </div>
 
-      {outcome && !outcome.ok ? (
-        <p role="alert" className="flex items-start gap-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
-          <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden /> {outcome.message}
-        </p>
-      ) : null}
+      <FormAlert errors={outcome && !outcome.ok ? [outcome.message] : null} />
 
       {outcome && outcome.ok ? (
         <section className="card space-y-4 p-6" aria-labelledby="result-heading">
@@ -283,27 +308,22 @@ export default function ImportCustomers() {
             <legend className="font-semibold text-slate-900">Match the columns</legend>
             <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
               {IMPORT_FIELDS.map((field) => (
-                <div key={field}>
-                  <label htmlFor={`map-${field}`} className="label">
-                    {importFieldLabel(field)}
-                    {(REQUIRED_IMPORT_FIELDS as readonly string[]).includes(field) ? <span className="text-red-600" aria-hidden> *</span> : null}
-                  </label>
-                  <select
-                    id={`map-${field}`}
-                    name={`map.${field}`}
-                    className="input"
-                    value={mapping[field] ?? ""}
-                    onChange={(e) => {
+                <SelectField
+                  key={field}
+                  label={importFieldLabel(field)}
+                  required={(REQUIRED_IMPORT_FIELDS as readonly string[]).includes(field)}
+                  placeholder="Do not import"
+                  options={preview.header.map((h, i) => ({ value: String(i), label: h || `Column ${i + 1}` }))}
+                  selectProps={{
+                    id: `map-${field}`,
+                    name: `map.${field}`,
+                    value: mapping[field] ?? "",
+                    onChange: (e) => {
                       const v = e.currentTarget.value;
                       setMapping((m) => ({ ...m, [field]: v === "" ? undefined : Number(v) }));
-                    }}
-                  >
-                    <option value="">Do not import</option>
-                    {preview.header.map((h, i) => (
-                      <option key={i} value={i}>{h || `Column ${i + 1}`}</option>
-                    ))}
-                  </select>
-                </div>
+                    },
+                  }}
+                />
               ))}
             </div>
             {missing.length ? (
@@ -312,18 +332,21 @@ export default function ImportCustomers() {
           </fieldset>
         ) : null}
 
-        <div>
-          <label htmlFor="file" className="label">CSV file</label>
-          <div className="flex flex-wrap items-center gap-3 rounded-lg border-2 border-dashed border-slate-300 p-4">
-            <FileUp className="h-6 w-6 text-slate-400" aria-hidden />
-            <input
-              id="file"
-              name="file"
-              type="file"
-              accept=".csv,text/csv"
-              required
-              className="text-sm"
-              onChange={async (e) => {
+        <div className="flex flex-wrap items-start gap-3 rounded-lg border-2 border-dashed border-slate-300 p-4">
+          <FileUp className="mt-6 h-6 w-6 text-slate-400" aria-hidden />
+          <Field
+            className="min-w-0 flex-1"
+            label="CSV file"
+            hint="The first row names the columns, e.g. firstName, lastName, email, phone, address, company, notes, totalSpend, visits, lastActive."
+            errors={previewError ? [previewError] : null}
+            inputProps={{
+              id: "file",
+              name: "file",
+              type: "file",
+              accept: ".csv,text/csv",
+              required: true,
+              className: "block text-sm",
+              onChange: async (e) => {
                 const file = e.currentTarget.files?.[0];
                 setFileSize(file?.size ?? 0);
                 setPreview(null);
@@ -335,13 +358,9 @@ export default function ImportCustomers() {
                   setPreview(p);
                   setMapping(p.mapping);
                 }
-              }}
-            />
-          </div>
-          <p className="mt-1 text-xs text-slate-500">
-            The first row names the columns, e.g. firstName, lastName, email, phone, address, company, notes, totalSpend, visits, lastActive.
-          </p>
-          {previewError ? <p role="alert" className="field-error">{previewError}</p> : null}
+              },
+            }}
+          />
         </div>
 
         {preview ? (

@@ -2,6 +2,7 @@
 // above 5, view and delete (with a confirmation that says the customer's orders go too), Add
 // Customer, Import CSV and Export CSV. Pages are read on the server 50 at a time with a keyset
 // cursor; the footer says where the user is and how many there are.
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
 import { ChevronLeft, ChevronRight, Download, Eye, Plus, Search, Trash2, Upload, Users } from "lucide-react";
@@ -54,26 +55,30 @@ async function deletionTarget(userId: string, id: string) {
     const customer = await getCustomer(userId, id);
     return { id, name: customerDisplayName(customer), orders: await customerOrderCount(userId, id) };
   } catch (error) {
-    if (error instanceof ApiError) return null;
-    throw error;
+    if (!(error instanceof ApiError)) throw error;
+    // A customer that is gone, or another user's, opens no dialog: the list shows as it is.
+    return null;
   }
 }
 
+/** The confirm dialog's form: hidden fields only, and where to go back to afterwards. */
 const DeleteSchema = z.object({ intent: z.literal("delete"), id: z.string().min(1), back: z.string().optional() });
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const parsed = DeleteSchema.safeParse(Object.fromEntries(await request.formData()));
-  const back = parsed.success && parsed.data.back?.startsWith("/customers") ? parsed.data.back : "/customers";
-  if (!parsed.success) {
-    return redirectWithFlash(request, back, { kind: "toast", type: "error", message: "Failed to delete customer. Please try again." });
+  const submission = parseWithZod(await request.formData(), { schema: DeleteSchema });
+  if (submission.status !== "success") {
+    return redirectWithFlash(request, "/customers", { kind: "toast", type: "error", message: "Failed to delete customer. Please try again." });
   }
+  const { id, back: asked } = submission.value;
+  const back = asked?.startsWith("/customers") ? asked : "/customers";
   try {
-    await deleteCustomer(user.id, parsed.data.id);
+    await deleteCustomer(user.id, id);
   } catch (error) {
-    const message = error instanceof ApiError ? `Delete failed: ${error.message}` : "Failed to delete customer. Please try again.";
-    if (!(error instanceof ApiError)) console.error(error);
-    return redirectWithFlash(request, back, { kind: "toast", type: "error", message });
+    // A refusal (the customer is gone, or another user's) is told in a toast; anything else is a
+    // fault for the error boundary and the server log.
+    if (!(error instanceof ApiError)) throw error;
+    return redirectWithFlash(request, back, { kind: "toast", type: "error", message: `Delete failed: ${error.message}` });
   }
   return redirectWithFlash(request, back, { kind: "toast", type: "success", message: "Customer deleted successfully" });
 }

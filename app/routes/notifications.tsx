@@ -1,22 +1,30 @@
+// /notifications: the signed-in user's notifications, newest first, with a type filter, Mark All as
+// Read, and a per-item menu to mark one read or delete it (after a confirm dialog). The action also
+// serves the bell menu in the top bar. Everything works without JavaScript as plain forms and links.
+import { parseWithZod } from "@conform-to/zod/v4";
 import { Dialog, DialogPanel, DialogTitle, Menu, MenuButton, MenuItem, MenuItems } from "@headlessui/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Form, Link, useFetcher, useLoaderData, useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
 import { CheckCheck, Filter, MoreVertical } from "lucide-react";
 import { z } from "zod";
 import { NotificationBadgeIcon } from "~/components/notification-icon";
-import { ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
-import { NOTIFICATION_FILTERS, filterForType, relativeTime } from "~/lib/notifications";
+import { replyRefused, replyUnfinished } from "~/lib/forms.server";
+import { NOTIFICATION_FILTERS, filterForType, relativeTime, type NotificationFilterKey } from "~/lib/notifications";
 import { requireUser } from "~/services/auth.server";
 import { deleteNotification, listNotifications, markAllRead, markRead } from "~/services/notifications.server";
 import { withSearchParams } from "~/lib/search-params";
 
 export const meta: MetaFunction = () => [{ title: `Notifications · ${BRAND}` }];
 
+const FILTER_KEYS = NOTIFICATION_FILTERS.map((f) => f.key) as [NotificationFilterKey, ...NotificationFilterKey[]];
+/** ?type= picks one filter; anything else shows all notifications. */
+const FilterSchema = z.object({ type: z.enum(FILTER_KEYS).optional() });
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const key = new URL(request.url).searchParams.get("type");
+  const query = parseWithZod(new URL(request.url).searchParams, { schema: FilterSchema });
+  const key = query.status === "success" ? query.value.type : undefined;
   const filter = NOTIFICATION_FILTERS.find((f) => f.key === key) ?? null;
   const [{ notifications, unreadCount }, all] = await Promise.all([
     listNotifications(user.id, { type: filter?.type }),
@@ -34,17 +42,18 @@ const IntentSchema = z.discriminatedUnion("intent", [
 /** Mark one read, mark all read, delete: used by this screen and by the bell menu. */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const parsed = IntentSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) return data({ ok: false, message: "Unknown notification action" }, { status: 400 });
+  const submission = parseWithZod(await request.formData(), { schema: IntentSchema });
+  if (submission.status !== "success") return replyUnfinished(submission, "Unknown notification action");
+  const intent = submission.value;
   try {
-    if (parsed.data.intent === "read") await markRead(user.id, parsed.data.id);
-    else if (parsed.data.intent === "read-all") await markAllRead(user.id);
-    else await deleteNotification(user.id, parsed.data.id);
+    if (intent.intent === "read") await markRead(user.id, intent.id);
+    else if (intent.intent === "read-all") await markAllRead(user.id);
+    else await deleteNotification(user.id, intent.id);
   } catch (error) {
-    if (error instanceof ApiError) return data({ ok: false, message: error.message }, { status: error.status });
-    throw error;
+    // Another user's notification, or one already deleted, is a 404 like any record that is not found.
+    return replyRefused(submission, error, "Notification not found");
   }
-  return { ok: true, message: null };
+  return submission.reply();
 }
 
 export default function Notifications() {

@@ -1,12 +1,19 @@
+// /profile: the signed-in user's account (avatar, name, e-mail, creation date) and the six profile
+// fields in two sections. Saving redirects back here with the 'Profile updated successfully!'
+// snackbar; a refused save keeps what was typed, shows the field messages and the error snackbar.
+// It submits and validates on the server without JavaScript.
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
 import { Avatar } from "~/components/avatar";
+import { RouteErrorBoundary } from "~/components/error-boundary";
+import { Field, FormAlert, LIVE_VALIDATION } from "~/components/forms";
 import { useSnackbar } from "~/components/snackbar";
-import { ApiError, fieldErrors } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { formatLongDate } from "~/lib/dates";
+import { replyRefused, replyUnfinished } from "~/lib/forms.server";
 import { ProfileSchema } from "~/schemas/profile";
 import { requireUser } from "~/services/auth.server";
 import { redirectWithFlash } from "~/services/session.server";
@@ -14,81 +21,74 @@ import { toPublicUser, updateProfile } from "~/services/users.server";
 
 export const meta: MetaFunction = () => [{ title: `My Profile · ${BRAND}` }];
 
+const LOAD_FAILED = "Failed to load profile data. Please try again.";
+const SAVE_FAILED = "Failed to update profile. Please try again.";
+
 export async function loader({ request }: LoaderFunctionArgs) {
   return { user: toPublicUser(await requireUser(request)) };
 }
 
-type ActionResult = { ok: false; message: string; fields: Record<string, string>; values: Record<string, string> };
-
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await request.formData();
-  const values = Object.fromEntries(
-    ["firstName", "lastName", "email", "phone", "company", "position"].map((k) => [k, String(form.get(k) ?? "")]),
-  );
-  const parsed = ProfileSchema.safeParse(values);
-  if (!parsed.success) {
-    return data<ActionResult>(
-      { ok: false, message: "Failed to update profile. Please try again.", fields: fieldErrors(parsed.error), values },
-      { status: 400 },
-    );
-  }
+  const submission = parseWithZod(await request.formData(), { schema: ProfileSchema });
+  if (submission.status !== "success") return replyUnfinished(submission, SAVE_FAILED);
   try {
-    await updateProfile(user.id, parsed.data);
+    await updateProfile(user.id, submission.value);
   } catch (error) {
-    if (error instanceof ApiError) {
-      return data<ActionResult>(
-        { ok: false, message: "Failed to update profile. Please try again.", fields: error.fields ?? {}, values },
-        { status: error.status },
-      );
-    }
-    throw error;
+    return replyRefused(submission, error, SAVE_FAILED);
   }
   return redirectWithFlash(request, "/profile", { kind: "snackbar", type: "success", message: "Profile updated successfully!" });
 }
 
-const PERSONAL = [
+type ProfileField = "firstName" | "lastName" | "email" | "phone" | "company" | "position";
+type FieldSpec = { name: ProfileField; label: string; type: "text" | "email" | "tel"; autoComplete: string };
+
+const PERSONAL: readonly FieldSpec[] = [
   { name: "firstName", label: "First Name", type: "text", autoComplete: "given-name" },
   { name: "lastName", label: "Last Name", type: "text", autoComplete: "family-name" },
   { name: "email", label: "Email", type: "email", autoComplete: "email" },
   { name: "phone", label: "Phone", type: "tel", autoComplete: "tel" },
-] as const;
-const COMPANY = [
+];
+const COMPANY: readonly FieldSpec[] = [
   { name: "company", label: "Company", type: "text", autoComplete: "organization" },
   { name: "position", label: "Position", type: "text", autoComplete: "organization-title" },
-] as const;
+];
 
 export default function Profile() {
   const { user } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
   const saving = navigation.state === "submitting";
   const showSnackbar = useSnackbar();
+  const [form, fields] = useForm({
+    id: "profile-form",
+    lastResult,
+    defaultValue: {
+      firstName: user.firstName,
+      lastName: user.lastName,
+      email: user.email,
+      phone: user.phone,
+      company: user.company,
+      position: user.position,
+    },
+    constraint: getZodConstraint(ProfileSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileSchema }),
+    ...LIVE_VALIDATION,
+  });
 
   useEffect(() => {
-    if (result && !result.ok) showSnackbar(result.message, "error");
-  }, [result, showSnackbar]);
+    if (lastResult?.error?.[""]?.includes(SAVE_FAILED)) showSnackbar(SAVE_FAILED, "error");
+  }, [lastResult, showSnackbar]);
 
-  const value = (name: keyof typeof user) => (result && !result.ok ? result.values[name] : undefined) ?? String(user[name] ?? "");
-  const field = (f: { name: string; label: string; type: string; autoComplete: string }) => {
-    const error = result && !result.ok ? result.fields[f.name] : undefined;
-    return (
-      <div key={f.name}>
-        <label htmlFor={f.name} className="label">{f.label}</label>
-        <input
-          id={f.name}
-          name={f.name}
-          type={f.type}
-          autoComplete={f.autoComplete}
-          defaultValue={value(f.name as keyof typeof user)}
-          className="input"
-          aria-invalid={Boolean(error)}
-          aria-describedby={error ? `${f.name}-error` : undefined}
-        />
-        {error ? <p id={`${f.name}-error`} className="field-error">{error}</p> : null}
-      </div>
-    );
-  };
+  const formProps = getFormProps(form);
+  const field = (f: FieldSpec) => (
+    <Field
+      key={f.name}
+      label={f.label}
+      inputProps={{ ...getInputProps(fields[f.name], { type: f.type }), autoComplete: f.autoComplete }}
+      errors={fields[f.name].errors}
+    />
+  );
 
   return (
     <div className="mx-auto max-w-3xl space-y-6">
@@ -101,10 +101,18 @@ export default function Profile() {
           <p className="text-xs text-slate-400">Account created on {formatLongDate(user.createdAt)}</p>
         </div>
       </section>
-      {result && !result.ok ? (
-        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">{result.message}</p>
-      ) : null}
-      <Form method="post" className="space-y-6" noValidate>
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <Form
+        method="post"
+        className="space-y-6"
+        {...formProps}
+        onSubmit={(event) => {
+          formProps.onSubmit(event);
+          // The browser's check stopped the save before it reached the server: the same error
+          // snackbar as a save the server refused.
+          if (event.defaultPrevented) showSnackbar(SAVE_FAILED, "error");
+        }}
+      >
         <section className="card p-6">
           <h3 className="mb-4 font-semibold text-slate-900">Personal Information</h3>
           <div className="grid gap-4 sm:grid-cols-2">{PERSONAL.map(field)}</div>
@@ -121,4 +129,8 @@ export default function Profile() {
       </Form>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteErrorBoundary backTo="/dashboard" fallback={LOAD_FAILED} />;
 }

@@ -196,10 +196,30 @@ test.describe("customers", () => {
       buffer: Buffer.from('firstName,lastName,email\nGood,Row,good@example.com\n"Broken,Row,broken@example.com\n'),
     });
     // The preview in the browser already sees the broken quote and keeps the Import button off.
-    await expect(page.getByRole("alert").filter({ hasText: "The file is not a valid CSV file" })).toBeVisible();
+    await expect(page.getByLabel("CSV file")).toHaveAccessibleDescription(/The file is not a valid CSV file/);
     await expect(page.getByRole("button", { name: "Import" })).toBeDisabled();
     await page.goto("/customers");
     await expect(page.getByText("No customers found")).toBeVisible();
+  });
+
+  test("a customer that does not exist, or is another user's, could not be loaded (404)", async ({ page, browser }) => {
+    const other = await browser.newContext();
+    const otherPage = await other.newPage();
+    await signIn(otherPage, { name: "Other Tenant" });
+    const created = await otherPage.request.post("/api/customers", { data: { firstName: "Their", lastName: "Customer", email: uniqueEmail("theirs") } });
+    expect(created.ok(), await created.text()).toBeTruthy();
+    const theirs = ((await created.json()) as { _id: string })._id;
+    await other.close();
+
+    await signIn(page);
+    for (const id of ["0123456789abcdef01234567", theirs]) {
+      const res = await page.goto(`/customers/${id}`);
+      expect(res?.status()).toBe(404);
+      await expect(page.getByText("Failed to load customer data. Please try again.")).toBeVisible();
+      await expect(page.getByText("Their Customer")).toHaveCount(0);
+      await page.getByRole("link", { name: "Back" }).click();
+      await expect(page).toHaveURL(/\/customers$/);
+    }
   });
 });
 

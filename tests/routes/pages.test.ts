@@ -11,12 +11,16 @@ const authLocal = await import("~/routes/auth-local");
 const signout = await import("~/routes/auth-signout");
 const profile = await import("~/routes/profile");
 const notificationsPage = await import("~/routes/notifications");
+const customerDetail = await import("~/routes/customers-detail");
+const customersPage = await import("~/routes/customers");
 const layout = await import("~/routes/app-layout");
 const unknown = await import("~/routes/unknown");
 const healthz = await import("~/routes/healthz");
 const { verifyToken } = await import("~/services/token.server");
 const { sessionUserId } = await import("~/services/session.server");
 const { notify, listNotifications } = await import("~/services/notifications.server");
+const { createCustomer, getCustomer } = await import("~/services/customers.server");
+const { readFlash } = await import("~/services/session.server");
 const { db } = await import("~/db.server");
 
 /** Runs a loader or action and returns what it answered or threw as a Response. */
@@ -33,6 +37,19 @@ async function settle(run: () => Promise<unknown> | unknown): Promise<Response> 
 
 /** Remix's data() results carry their payload in .data and status in .init. */
 type DataResult<T> = { data: T; init: { status?: number } | null };
+
+/** What a form action answers when it does not redirect: Conform's submission.reply(). */
+type Reply = { status?: "success" | "error"; error?: Record<string, string[] | null> | null; initialValue?: Record<string, unknown> | null };
+
+/** Runs a loader that is expected to stop with a thrown data(message, { status }). */
+async function thrownBy(run: () => Promise<unknown>): Promise<DataResult<unknown>> {
+  try {
+    await run();
+  } catch (thrown) {
+    return thrown as DataResult<unknown>;
+  }
+  throw new Error("the loader answered instead of throwing");
+}
 
 const cookieOf = (res: Response) => (res.headers.get("Set-Cookie") ?? "").split(";")[0];
 
@@ -132,7 +149,6 @@ describe("sign-out", () => {
     expect(res.headers.get("Location")).toBe("/login");
     const after = makeRequest("/", { auth: { cookie: cookieOf(res) } });
     expect(await sessionUserId(after)).toBeNull();
-    const { readFlash } = await import("~/services/session.server");
     expect((await readFlash(after)).flash).toEqual({ kind: "toast", type: "success", message: "Logged out successfully" });
   });
 });
@@ -150,20 +166,32 @@ describe("the /profile form", () => {
     const saved = await settle(() => profile.action(args(formRequest("/profile", fields(user.email), { cookie }))));
     expect(saved.status).toBe(302);
     expect(saved.headers.get("Location")).toBe("/profile");
-    const { readFlash } = await import("~/services/session.server");
     const flash = (await readFlash(makeRequest("/profile", { auth: { cookie: cookieOf(saved) } }))).flash;
     expect(flash).toEqual({ kind: "snackbar", type: "success", message: "Profile updated successfully!" });
     expect(await db().user.findUniqueOrThrow({ where: { id: user.id } })).toMatchObject({ company: "Zen", displayName: "Anil Menon" });
   });
 
-  it("answers 400 with field messages and the error snackbar text for bad input", async () => {
+  it("answers 400 with field messages and the error snackbar text for bad input, keeping the values", async () => {
     const user = await createTestUser();
     const res = (await profile.action(
       args(formRequest("/profile", { ...fields("bad"), firstName: "y".repeat(150) }, { cookie: await cookieFor(user.id) })),
-    )) as unknown as DataResult<{ ok: boolean; message: string; fields: Record<string, string> }>;
+    )) as unknown as DataResult<Reply>;
     expect(res.init?.status).toBe(400);
-    expect(res.data.message).toBe("Failed to update profile. Please try again.");
-    expect(res.data.fields).toEqual({ email: "Enter a valid e-mail address", firstName: "At most 100 characters" });
+    expect(res.data.error).toEqual({
+      "": ["Failed to update profile. Please try again."],
+      email: ["Enter a valid e-mail address"],
+      firstName: ["At most 100 characters"],
+    });
+    expect(res.data.initialValue).toMatchObject({ email: "bad", company: "Zen" });
+  });
+
+  it("an emptied e-mail is not a valid address", async () => {
+    const user = await createTestUser();
+    const res = (await profile.action(
+      args(formRequest("/profile", fields(""), { cookie: await cookieFor(user.id) })),
+    )) as unknown as DataResult<Reply>;
+    expect(res.init?.status).toBe(400);
+    expect(res.data.error?.email).toEqual(["Enter a valid e-mail address"]);
   });
 
   it("answers 409 when the e-mail belongs to another account", async () => {
@@ -171,9 +199,12 @@ describe("the /profile form", () => {
     const user = await createTestUser();
     const res = (await profile.action(
       args(formRequest("/profile", fields(taken.email), { cookie: await cookieFor(user.id) })),
-    )) as unknown as DataResult<{ fields: Record<string, string> }>;
+    )) as unknown as DataResult<Reply>;
     expect(res.init?.status).toBe(409);
-    expect(res.data.fields).toEqual({ email: "Another account already uses this e-mail" });
+    expect(res.data.error).toEqual({
+      "": ["Failed to update profile. Please try again."],
+      email: ["Another account already uses this e-mail"],
+    });
   });
 
   it("refuses a form post from another Origin (403)", async () => {
@@ -200,20 +231,21 @@ describe("the /notifications screen's actions", () => {
 
     const theirs = (await notificationsPage.action(
       args(formRequest("/notifications", { intent: "read", id: n.id }, { cookie: strangerCookie })),
-    )) as unknown as DataResult<{ ok: boolean }>;
+    )) as unknown as DataResult<Reply>;
     expect(theirs.init?.status).toBe(404);
+    expect(theirs.data.error?.[""]).toEqual(["Notification not found"]);
 
-    expect(await notificationsPage.action(args(formRequest("/notifications", { intent: "read", id: n.id }, { cookie })))).toEqual({
-      ok: true,
-      message: null,
-    });
+    const mine = (await notificationsPage.action(
+      args(formRequest("/notifications", { intent: "read", id: n.id }, { cookie })),
+    )) as unknown as Reply;
+    expect(mine.status).toBe("success");
     expect((await listNotifications(user.id)).unreadCount).toBe(1);
     await notificationsPage.action(args(formRequest("/notifications", { intent: "read-all" }, { cookie })));
     expect((await listNotifications(user.id)).unreadCount).toBe(0);
 
     const delTheirs = (await notificationsPage.action(
       args(formRequest("/notifications", { intent: "delete", id: n.id }, { cookie: strangerCookie })),
-    )) as unknown as DataResult<{ ok: boolean }>;
+    )) as unknown as DataResult<Reply>;
     expect(delTheirs.init?.status).toBe(404);
     await notificationsPage.action(args(formRequest("/notifications", { intent: "delete", id: n.id }, { cookie })));
     expect((await listNotifications(user.id)).notifications.map((x) => x.title)).toEqual(["Welcome to the CRM"]);
@@ -223,9 +255,9 @@ describe("the /notifications screen's actions", () => {
     const user = await createTestUser();
     const res = (await notificationsPage.action(
       args(formRequest("/notifications", { intent: "explode" }, { cookie: await cookieFor(user.id) })),
-    )) as unknown as DataResult<{ ok: boolean; message: string }>;
+    )) as unknown as DataResult<Reply>;
     expect(res.init?.status).toBe(400);
-    expect(res.data.message).toBe("Unknown notification action");
+    expect(res.data.error?.[""]).toEqual(["Unknown notification action"]);
   });
 
   it("the loader filters by the filter key and still counts all unread", async () => {
@@ -239,6 +271,50 @@ describe("the /notifications screen's actions", () => {
     const bogus = await notificationsPage.loader(args(makeRequest("/notifications?type=bogus", { auth: { cookie } })));
     expect(bogus.filter).toBeNull();
     expect(bogus.notifications).toHaveLength(2);
+  });
+});
+
+describe("a customer that cannot be loaded", () => {
+  const LOAD_FAILED = "Failed to load customer data. Please try again.";
+  const someone = { firstName: "Asha", lastName: "Rao", phone: "", address: "", company: "", notes: "" };
+
+  it("/customers/{id} stops with 404 and the load message for an unknown id, a malformed id and another user's customer", async () => {
+    const user = await createTestUser();
+    const stranger = await createTestUser();
+    const theirs = await createCustomer(stranger.id, { ...someone, email: `asha-${Date.now()}@example.com` });
+    const cookie = await cookieFor(user.id);
+    for (const id of ["0123456789abcdef01234567", "not-an-id", theirs.id]) {
+      const thrown = await thrownBy(() => customerDetail.loader(args(makeRequest(`/customers/${id}`, { auth: { cookie } }), { id })));
+      expect(thrown.init?.status).toBe(404);
+      expect(thrown.data).toBe(LOAD_FAILED);
+    }
+    // The owner sees it.
+    const own = await customerDetail.loader(args(makeRequest(`/customers/${theirs.id}`, { auth: { cookie: await cookieFor(stranger.id) } }), { id: theirs.id }));
+    expect(own.customer).toMatchObject({ id: theirs.id, firstName: "Asha" });
+  });
+
+  it("deleting another user's customer from the list is refused with a toast and deletes nothing", async () => {
+    const user = await createTestUser();
+    const stranger = await createTestUser();
+    const theirs = await createCustomer(stranger.id, { ...someone, email: `asha-${Date.now()}@example.com` });
+    const cookie = await cookieFor(user.id);
+    const res = await settle(() =>
+      customersPage.action(args(formRequest("/customers", { intent: "delete", id: theirs.id, back: "/customers?q=asha" }, { cookie }))),
+    );
+    expect(res.headers.get("Location")).toBe("/customers?q=asha");
+    const flash = (await readFlash(makeRequest("/customers", { auth: { cookie: cookieOf(res) } }))).flash;
+    expect(flash).toEqual({ kind: "toast", type: "error", message: "Delete failed: Customer not found" });
+    expect(await getCustomer(stranger.id, theirs.id)).toMatchObject({ id: theirs.id });
+
+    const bad = await settle(() =>
+      customersPage.action(args(formRequest("/customers", { intent: "explode", back: "//evil.example" }, { cookie }))),
+    );
+    expect(bad.headers.get("Location")).toBe("/customers");
+    expect((await readFlash(makeRequest("/customers", { auth: { cookie: cookieOf(bad) } }))).flash).toEqual({
+      kind: "toast",
+      type: "error",
+      message: "Failed to delete customer. Please try again.",
+    });
   });
 });
 
