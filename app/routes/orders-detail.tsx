@@ -1,40 +1,31 @@
-// /orders/{id} (spec §2): the order summary with its status, date and time, the customer, the
-// subtotal, tax and total, and the items.
+// /orders/{id}: the order summary with its status, date and time, the customer, the subtotal, tax
+// and total, and the items. An order that is not there (or not the user's) is the error boundary's.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft, Mail, Pencil, Phone, User } from "lucide-react";
+import { RouteErrorBoundary } from "~/components/error-boundary";
 import { OrderStatusChip } from "~/components/order-status-chip";
-import { ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { formatDateTime } from "~/lib/dates";
+import { loadOrThrow } from "~/lib/load.server";
 import { formatRupees } from "~/lib/money";
 import { customerName, shortOrderId } from "~/lib/orders";
 import { requireUser } from "~/services/auth.server";
 import { getOrder } from "~/services/orders.server";
-import { LoadFailed } from "~/components/error-boundary";
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
   { title: d?.order ? `Order #${shortOrderId(d.order._id)} · ${BRAND}` : `Order · ${BRAND}` },
 ];
 
+const LOAD_FAILED = "Failed to load order data. Please try again.";
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  try {
-    return { order: await getOrder(user.id, params.id ?? "") };
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return data({ order: null }, { status: 404 });
-    throw error;
-  }
+  return { order: await loadOrThrow(getOrder(user.id, params.id ?? ""), LOAD_FAILED) };
 }
 
 export default function OrderDetail() {
   const { order } = useLoaderData<typeof loader>();
-  if (!order) {
-    return (
-      <LoadFailed message="Failed to load order data. Please try again." backTo="/orders" />
-    );
-  }
   const c = order.customer;
   return (
     <div className="mx-auto max-w-5xl space-y-4">
@@ -133,4 +124,8 @@ export default function OrderDetail() {
       </section>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteErrorBoundary backTo="/orders" fallback={LOAD_FAILED} />;
 }

@@ -42,7 +42,11 @@ async function flashOf(res: Response) {
   return flash;
 }
 
-type FormResult = { values: { items: unknown[]; customer: string }; fields: Record<string, string>; message: string | null };
+/** The form's answer as useForm reads it (Conform's submission.reply()). */
+type FormResult = {
+  initialValue: { items?: unknown[]; customer?: string } | null;
+  error?: Record<string, string[] | null>;
+};
 async function resultOf(res: unknown): Promise<{ status: number; body: FormResult }> {
   // Actions answer data(...) objects (single fetch) or Responses (redirects).
   if (res instanceof Response) return { status: res.status, body: (await res.json()) as FormResult };
@@ -58,7 +62,6 @@ describe("the order form", () => {
     const res = await formRoute.action(
       args(
         formRequest(cookie, "/orders/new", {
-          intent: "save",
           customer: customer.email.toUpperCase(),
           status: "Pending",
           tax: "18",
@@ -84,43 +87,55 @@ describe("the order form", () => {
 
   it("answers 'Please select a customer' and 'Please fill in all item names'", async () => {
     const { cookie } = await signedIn();
-    const none = await resultOf(await formRoute.action(args(formRequest(cookie, "/orders/new", { intent: "save", "items[0].name": "A", "items[0].quantity": "1", "items[0].price": "1" }))));
+    const none = await resultOf(await formRoute.action(args(formRequest(cookie, "/orders/new", { "items[0].name": "A", "items[0].quantity": "1", "items[0].price": "1" }))));
     expect(none.status).toBe(400);
-    expect(none.body.message).toBe("Please select a customer");
-    expect(none.body.fields.customerId).toBe("Please select a customer");
+    expect(none.body.error?.[""]).toEqual(["Please select a customer"]);
+    expect(none.body.error?.customerId).toEqual(["Please select a customer"]);
 
-    const unknown = await resultOf(await formRoute.action(args(formRequest(cookie, "/orders/new", { intent: "save", customer: "nobody@example.in", "items[0].name": "A", "items[0].quantity": "1", "items[0].price": "1" }))));
-    expect(unknown.body.fields.customerId).toBe("Please select a customer");
-    expect(unknown.body.values.customer).toBe("nobody@example.in");
+    const unknown = await resultOf(await formRoute.action(args(formRequest(cookie, "/orders/new", { customer: "nobody@example.in", "items[0].name": "A", "items[0].quantity": "1", "items[0].price": "1" }))));
+    expect(unknown.body.error?.customerId).toEqual(["Please select a customer"]);
+    expect(unknown.body.initialValue?.customer).toBe("nobody@example.in");
 
     const { customer } = await signedIn();
     const { cookie: c2 } = await signedIn();
-    const otherTenant = await resultOf(await formRoute.action(args(formRequest(c2, "/orders/new", { intent: "save", customerId: customer.id, "items[0].name": "A", "items[0].quantity": "1", "items[0].price": "1" }))));
-    expect(otherTenant.body.fields.customerId).toBe("Please select a customer");
+    const otherTenant = await resultOf(await formRoute.action(args(formRequest(c2, "/orders/new", { customerId: customer.id, "items[0].name": "A", "items[0].quantity": "1", "items[0].price": "1" }))));
+    expect(otherTenant.status).toBe(400);
+    expect(otherTenant.body.error?.customerId).toEqual(["Please select a customer"]);
   });
 
   it("asks for every item name", async () => {
     const { cookie, customer } = await signedIn();
     const res = await resultOf(
       await formRoute.action(
-        args(formRequest(cookie, "/orders/new", { intent: "save", customerId: customer.id, "items[0].name": "A", "items[0].quantity": "1", "items[0].price": "1", "items[1].name": " ", "items[1].quantity": "1", "items[1].price": "1" })),
+        args(formRequest(cookie, "/orders/new", { customerId: customer.id, "items[0].name": "A", "items[0].quantity": "1", "items[0].price": "1", "items[1].name": " ", "items[1].quantity": "1", "items[1].price": "1" })),
       ),
     );
     expect(res.status).toBe(400);
-    expect(res.body.message).toBe("Please fill in all item names");
-    expect(res.body.fields["items.1.name"]).toBe("Please fill in all item names");
+    expect(res.body.error?.[""]).toEqual(["Please fill in all item names"]);
+    expect(res.body.error?.["items[1].name"]).toEqual(["Please fill in all item names"]);
+    expect(res.body.error?.["items[0].name"]).toBeUndefined();
   });
 
-  it("adds and removes rows without JavaScript, keeping at least one", async () => {
-    const { cookie, customer } = await signedIn();
-    const added = await resultOf(await formRoute.action(args(formRequest(cookie, "/orders/new", { intent: "add-item", customer: customer.email, "items[0].name": "A", "items[0].quantity": "2", "items[0].price": "5" }))));
-    expect(added.body.values.items).toEqual([
-      { name: "A", description: "", quantity: "2", price: "5" },
-      { name: "", description: "", quantity: "1", price: "0" },
+  it("adds and removes rows without JavaScript (Conform's insert and remove intents), saving nothing", async () => {
+    const { cookie, customer, user } = await signedIn();
+    // What the Add Item and Remove buttons send (form.insert / form.remove getButtonProps).
+    const INTENT = "__intent__";
+    const insert = JSON.stringify({ type: "insert", payload: { name: "items", defaultValue: { name: "", description: "", quantity: "1", price: "0" } } });
+    const row = { "items[0].name": "A", "items[0].description": "Blue", "items[0].quantity": "2", "items[0].price": "5" };
+    const added = await resultOf(await formRoute.action(args(formRequest(cookie, "/orders/new", { [INTENT]: insert, customer: customer.email, ...row }))));
+    expect(added.status).toBe(200);
+    expect(added.body.initialValue?.items).toEqual([
+      { name: "A", description: "Blue", quantity: "2", price: "5" },
+      { quantity: "1", price: "0" },
     ]);
-    expect(added.body.values.customer).toBe(customer.email);
-    const removed = await resultOf(await formRoute.action(args(formRequest(cookie, "/orders/new", { intent: "remove-item:0", "items[0].name": "A", "items[0].quantity": "2", "items[0].price": "5" }))));
-    expect(removed.body.values.items).toHaveLength(1);
+    expect(added.body.initialValue?.customer).toBe(customer.email);
+    const remove = JSON.stringify({ type: "remove", payload: { name: "items", index: 0 } });
+    const removed = await resultOf(
+      await formRoute.action(args(formRequest(cookie, "/orders/new", { [INTENT]: remove, ...row, "items[1].name": "B", "items[1].quantity": "1", "items[1].price": "3" }))),
+    );
+    expect(removed.status).toBe(200);
+    expect(removed.body.initialValue?.items).toEqual([{ name: "B", quantity: "1", price: "3" }]);
+    expect(await db().order.count({ where: { userId: user.id } })).toBe(0);
   });
 
   it("updates an order, keeps its customer, and toasts 'Order updated successfully'", async () => {
@@ -130,7 +145,7 @@ describe("the order form", () => {
     expect(loaded.values.items).toEqual([{ name: "Mug", description: "", quantity: "1", price: "250" }]);
     const res = await formRoute.action(
       args(
-        formRequest(cookie, `/orders/edit/${order._id}`, { intent: "save", customerId: newId(), status: "Completed", tax: "45", "items[0].name": "Mug", "items[0].quantity": "4", "items[0].price": "250" }),
+        formRequest(cookie, `/orders/edit/${order._id}`, { customerId: newId(), status: "Completed", tax: "45", "items[0].name": "Mug", "items[0].quantity": "4", "items[0].price": "250" }),
         { id: order._id },
       ),
     );
@@ -145,13 +160,14 @@ describe("the order form", () => {
     const alice = await signedIn();
     const bob = await signedIn();
     const order = await createOrder(alice.user.id, OrderSchema.parse({ customerId: alice.customer.id, items: [{ name: "Mug", quantity: 1, price: 250 }] }));
-    const loaded = await formRoute.loader(args(new Request(`${BASE}/orders/edit/${order._id}`, { headers: { Cookie: bob.cookie } }), { id: order._id }));
-    expect((loaded as { data: { values: null } }).data.values).toBeNull();
-    const saved = await resultOf(await formRoute.action(args(formRequest(bob.cookie, `/orders/edit/${order._id}`, { intent: "save", "items[0].name": "X", "items[0].quantity": "1", "items[0].price": "1" }), { id: order._id })));
+    // The screens throw the spec's message with a 404, for their error boundary to show.
+    const notFound = { data: "Failed to load order data. Please try again.", init: { status: 404 } };
+    await expect(formRoute.loader(args(new Request(`${BASE}/orders/edit/${order._id}`, { headers: { Cookie: bob.cookie } }), { id: order._id }))).rejects.toMatchObject(notFound);
+    const saved = await resultOf(await formRoute.action(args(formRequest(bob.cookie, `/orders/edit/${order._id}`, { "items[0].name": "X", "items[0].quantity": "1", "items[0].price": "1" }), { id: order._id })));
     expect(saved.status).toBe(404);
-    expect(saved.body.message).toBe("Failed to save order: Order not found");
-    const detail = await detailRoute.loader(args(new Request(`${BASE}/orders/${order._id}`, { headers: { Cookie: bob.cookie } }), { id: order._id }));
-    expect((detail as { data: { order: null } }).data.order).toBeNull();
+    expect(saved.body.error?.[""]).toEqual(["Failed to save order: Order not found"]);
+    await expect(detailRoute.loader(args(new Request(`${BASE}/orders/${order._id}`, { headers: { Cookie: bob.cookie } }), { id: order._id }))).rejects.toMatchObject(notFound);
+    expect(await getOrder(alice.user.id, order._id)).toMatchObject({ items: [{ name: "Mug" }] });
   });
 
   it("redirects to /login without a session", async () => {

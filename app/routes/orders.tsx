@@ -1,10 +1,13 @@
-// /orders (spec §2): the order list, searchable by customer name or order id, paged on the server,
-// with a confirmed delete.
+// /orders: the order list, searchable by customer name or order id, paged on the server, with a
+// confirmed delete.
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
 import { ChevronLeft, ChevronRight, Eye, Pencil, Plus, Search, ShoppingCart, Trash2 } from "lucide-react";
 import { useEffect, useRef } from "react";
+import { z } from "zod";
 import { ConfirmDialog } from "~/components/confirm-dialog";
+import { RouteErrorBoundary } from "~/components/error-boundary";
 import { IconSprite, SpriteIcon, useDelegatedLinks } from "~/components/fast-rows";
 import { OrderStatusChip } from "~/components/order-status-chip";
 import { ApiError } from "~/lib/api.server";
@@ -21,6 +24,10 @@ import { withSearchParams } from "~/lib/search-params";
 export const meta: MetaFunction = () => [{ title: `Orders · ${BRAND}` }];
 
 const PAGE_SIZE = 50;
+const LOAD_FAILED = "Failed to load order data. Please try again.";
+const DELETE_FAILED = "Failed to delete order. Please try again.";
+/** What the delete dialog's form sends. */
+const DeleteSchema = z.object({ intent: z.literal("delete"), id: z.string().trim().min(1) });
 const ROW_ICONS = { view: Eye, edit: Pencil, delete: Trash2 };
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -52,19 +59,19 @@ function listAddress(request: Request) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await request.formData();
+  const submission = parseWithZod(await request.formData(), { schema: DeleteSchema });
   const back = listAddress(request);
-  if (form.get("intent") !== "delete") {
-    return redirectWithFlash(request, back, { kind: "toast", type: "error", message: "Failed to delete order. Please try again." });
+  if (submission.status !== "success") {
+    return redirectWithFlash(request, back, { kind: "toast", type: "error", message: DELETE_FAILED });
   }
   try {
-    await deleteOrder(user.id, String(form.get("id") ?? ""));
+    await deleteOrder(user.id, submission.value.id);
   } catch (error) {
     if (error instanceof ApiError) {
       return redirectWithFlash(request, back, { kind: "toast", type: "error", message: `Delete failed: ${error.message}` });
     }
     console.error(error);
-    return redirectWithFlash(request, back, { kind: "toast", type: "error", message: "Failed to delete order. Please try again." });
+    return redirectWithFlash(request, back, { kind: "toast", type: "error", message: DELETE_FAILED });
   }
   return redirectWithFlash(request, back, { kind: "toast", type: "success", message: "Order deleted successfully" });
 }
@@ -230,4 +237,8 @@ export default function Orders() {
       />
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteErrorBoundary backTo="/dashboard" fallback={LOAD_FAILED} />;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fieldErrors } from "~/lib/api.server";
-import { ORDER_MESSAGES, OrderSchema, OrderUpdateSchema, orderFormPayload, orderFormValues } from "~/schemas/order";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { ORDER_MESSAGES, OrderFormSchema, OrderFormUpdateSchema, OrderSchema, OrderUpdateSchema } from "~/schemas/order";
 
 const CUSTOMER = "6741f0a2b3c4d5e6f7a8b9c0";
 const valid = { customerId: CUSTOMER, items: [{ name: "Kurta", quantity: 2, price: 499.5 }] };
@@ -88,6 +89,13 @@ describe("order schema: the spec's messages (§5)", () => {
 });
 
 describe("order form fields", () => {
+  const parse = (form: FormData, schema: typeof OrderFormSchema | typeof OrderFormUpdateSchema = OrderFormSchema) =>
+    parseWithZod(form, { schema, disableAutoCoercion: true });
+  const errorsOf = (form: FormData) => {
+    const submission = parse(form);
+    return submission.status === "error" ? submission.error : undefined;
+  };
+
   it("reads item rows in their order and turns a non-numeric quantity into 1", () => {
     const form = new FormData();
     form.set("customerId", CUSTOMER);
@@ -97,18 +105,45 @@ describe("order form fields", () => {
     form.set("items[1].quantity", "abc");
     form.set("items[1].price", "2");
     form.set("items[0].name", "First");
-    form.set("items[0].quantity", "3");
+    form.set("items[0].quantity", "3.7");
     form.set("items[0].price", "1.50");
-    const values = orderFormValues(form);
-    expect(values.items.map((i) => i.name)).toEqual(["First", "Second"]);
-    const order = OrderSchema.parse(orderFormPayload(values));
-    expect(order.items[1].quantity).toBe(1);
-    expect(order.items[0]).toEqual({ name: "First", description: "", quantity: 3, price: 1.5 });
-    expect(order.status).toBe("Processing");
-    expect(order.tax).toBe(10);
+    const submission = parse(form);
+    expect(submission.status).toBe("success");
+    const order = submission.status === "success" ? submission.value : null;
+    expect(order?.items).toEqual([
+      { name: "First", description: "", quantity: 3, price: 1.5 },
+      { name: "Second", description: "", quantity: 1, price: 2 },
+    ]);
+    expect(order).toMatchObject({ customerId: CUSTOMER, status: "Processing", tax: 10, notes: "" });
   });
 
-  it("keeps at least one row", () => {
-    expect(orderFormValues(new FormData()).items).toHaveLength(1);
+  it("takes the customer from customerId only: the typed box counts once the server has resolved it", () => {
+    const form = new FormData();
+    form.set("customer", CUSTOMER);
+    form.set("items[0].name", "A");
+    form.set("items[0].price", "1");
+    expect(errorsOf(form)).toEqual({ customerId: [ORDER_MESSAGES.customer] });
+    expect(parse(form, OrderFormUpdateSchema).status).toBe("success");
+  });
+
+  it("names the fields as the form does (items[1].name) with the spec's messages", () => {
+    const form = new FormData();
+    form.set("customerId", CUSTOMER);
+    form.set("tax", "-1");
+    form.set("items[0].name", "A");
+    form.set("items[0].price", "1");
+    form.set("items[1].name", " ");
+    form.set("items[1].price", "1.005");
+    expect(errorsOf(form)).toEqual({
+      tax: [ORDER_MESSAGES.tax],
+      "items[1].name": [ORDER_MESSAGES.itemNames],
+      "items[1].price": [ORDER_MESSAGES.priceStep],
+    });
+  });
+
+  it("needs at least one row", () => {
+    const form = new FormData();
+    form.set("customerId", CUSTOMER);
+    expect(errorsOf(form)).toEqual({ items: [ORDER_MESSAGES.items] });
   });
 });

@@ -122,11 +122,12 @@ export type OrderInput = z.infer<typeof OrderSchema>;
 export type OrderUpdateInput = z.infer<typeof OrderUpdateSchema>;
 export type OrderItemInput = z.infer<typeof OrderItemSchema>;
 
-/** The form's values as text, the way inputs hold them. */
+/** The order form's values as text, the way its inputs hold them. */
 export type OrderFormItem = { name: string; description: string; quantity: string; price: string };
 export type OrderFormValues = {
+  /** The customer chosen in the picker. */
   customerId: string;
-  /** The no-JavaScript fallback: a customer's e-mail or id typed by hand. */
+  /** Without JavaScript: the customer's e-mail or id typed by hand; the server resolves it into customerId. */
   customer: string;
   status: string;
   notes: string;
@@ -136,60 +137,30 @@ export type OrderFormValues = {
 
 export const emptyOrderItem = (): OrderFormItem => ({ name: "", description: "", quantity: "1", price: "0" });
 
-/** Reads the order form's fields (items[0].name, items[0].quantity, …) into form values. */
-export function orderFormValues(form: FormData): OrderFormValues {
-  const str = (k: string) => {
-    const v = form.get(k);
-    return typeof v === "string" ? v : "";
-  };
-  const rows = new Map<number, OrderFormItem>();
-  for (const key of form.keys()) {
-    const m = /^items\[(\d+)\]\.(name|description|quantity|price)$/.exec(key);
-    if (!m) continue;
-    const index = Number(m[1]);
-    if (index >= MAX_ITEMS * 2) continue;
-    const row = rows.get(index) ?? { name: "", description: "", quantity: "", price: "" };
-    row[m[2] as keyof OrderFormItem] = str(key);
-    rows.set(index, row);
-  }
-  const items = [...rows.entries()].sort((a, b) => a[0] - b[0]).map(([, row]) => row);
-  return {
-    customerId: str("customerId").trim(),
-    customer: str("customer").trim(),
-    status: str("status"),
-    notes: str("notes"),
-    tax: str("tax"),
-    items: items.length ? items : [emptyOrderItem()],
-  };
+/**
+ * The order form's fields (as Conform reads them from the form) to the order payload: the customer
+ * is customerId alone (the typed `customer` box counts only once the server has resolved it), and a
+ * quantity that is not a whole number of at least 1 becomes one, as the quantity input does.
+ */
+function fromForm(form: OrderFormValues): unknown {
+  // Typed as the form it reads (so Conform knows the field names), checked as anything.
+  const raw: unknown = form;
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) return raw;
+  const { customer: _typed, ...order } = raw as Record<string, unknown>;
+  const items = Array.isArray(order.items)
+    ? order.items.map((item: unknown) =>
+        item && typeof item === "object" ? { ...item, quantity: toQuantity((item as Record<string, unknown>).quantity) } : item,
+      )
+    : order.items;
+  return { ...order, items };
 }
 
-/** Form values to the payload the schema checks (spec §5: a non-numeric quantity becomes 1). */
-export function orderFormPayload(values: OrderFormValues) {
-  return {
-    customerId: values.customerId,
-    status: values.status,
-    notes: values.notes,
-    tax: values.tax,
-    items: values.items.map((i) => ({
-      name: i.name,
-      description: i.description,
-      quantity: normalizeQuantityText(i.quantity),
-      price: i.price,
-    })),
-  };
-}
+/** The order form when creating: the same rules as the API, on the form's fields. */
+export const OrderFormSchema = z.preprocess(fromForm, OrderSchema);
+/** The order form when editing (the customer is fixed and not sent). */
+export const OrderFormUpdateSchema = z.preprocess(fromForm, OrderUpdateSchema);
 
-/** Spec §5 on the quantity input: a non-numeric value becomes 1, the minimum is 1. */
+/** The quantity input's rule: a non-numeric value becomes 1 (decimals are cut), shown when the field is left. */
 export function normalizeQuantityText(value: string): string {
   return String(toQuantity(value));
-}
-
-/** Field messages keyed by dotted path (items.0.name), the first per field: for the browser too. */
-export function orderFieldErrors(error: z.ZodError): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.join(".") || "_";
-    fields[key] ??= issue.message;
-  }
-  return fields;
 }
