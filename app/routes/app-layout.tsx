@@ -1,4 +1,4 @@
-// The signed-in shell of spec §2: side navigation, top bar with bell and avatar, and the client
+// The signed-in shell: side navigation, top bar with bell and avatar, and the client
 // side of the session (token from the URL, 5-minute re-check, identity check).
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";

@@ -1,4 +1,4 @@
-// /customers/{id} (spec §2): contact information, additional information (created, last active,
+// /customers/{id}: contact information, additional information (created, last active,
 // total spend, segments as chips), recent orders linking to /orders/{id}, and the Back to
 // Customers and Edit Customer buttons.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";

@@ -62,6 +62,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const fields = new Map<string, string>();
   let result: ImportResult | undefined;
   let failure: string | undefined;
+  let fault: unknown;
   const handler: UploadHandler = async ({ name, filename, data: chunks }) => {
     if (filename !== undefined) {
       if (name !== "file" || result || failure) {
@@ -89,7 +90,10 @@ export async function action({ request }: ActionFunctionArgs) {
         });
       } catch (error) {
         // A file the import refuses (no header, a column missing) is told on the screen.
-        if (!(error instanceof ApiError)) throw error;
+        if (!(error instanceof ApiError)) {
+          fault = error;
+          throw error;
+        }
         failure = error.message;
         for await (const chunk of chunks) void chunk;
       } finally {
@@ -108,11 +112,11 @@ export async function action({ request }: ActionFunctionArgs) {
   };
   try {
     await unstable_parseMultipartFormData(request, handler);
-  } catch (error) {
-    // A refusal is told as it is; an upload cut short (the browser went away, a part too big) is
-    // told as one, unless the import had already finished.
-    if (error instanceof ApiError) failure = error.message;
-    else if (!result) failure = "The upload could not be read. Choose the file again and retry.";
+  } catch {
+    // A fault of the import itself goes on to the error boundary and the server log; anything else
+    // here is an upload cut short (the browser went away), told as one unless the import had finished.
+    if (fault !== undefined) throw fault;
+    if (!result) failure = "The upload could not be read. Choose the file again and retry.";
   }
   if (!result) return data<Outcome>({ ok: false, message: failure ?? "Choose a CSV file to import." }, { status: 422 });
   const report = result.failed > 0 ? `data:text/csv;charset=utf-8,${encodeURIComponent(errorReportCsv(result.errors))}` : null;

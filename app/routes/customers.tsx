@@ -1,4 +1,4 @@
-// /customers (spec §2): search on name or e-mail, the six columns, the Visits chip highlighted
+// /customers: search on name or e-mail, the six columns, the Visits chip highlighted
 // above 5, view and delete (with a confirmation that says the customer's orders go too), Add
 // Customer, Import CSV and Export CSV. Pages are read on the server 50 at a time with a keyset
 // cursor; the footer says where the user is and how many there are.

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 const text = (max: number) => z.string().trim().max(max, `At most ${max} characters`);
 
-/** The six profile fields of spec §7, shared by the /profile form and PUT /api/auth/profile. */
+/** The six profile fields, shared by the /profile form and PUT /api/auth/profile. */
 export const ProfileSchema = z.object({
   firstName: text(100).default(""),
   lastName: text(100).default(""),

@@ -44,7 +44,7 @@ test("saving shows 'Profile updated successfully!' for 6 seconds and keeps the n
   // The shell follows the new name at once.
   await expect(page.getByTestId("welcome")).toHaveText("Welcome, Sunita Williams!");
   await expect(page.getByRole("main").getByText(email, { exact: true })).toBeVisible();
-  // It hides itself after 6 s (spec §9).
+  // It hides itself after 6 s.
   await expect(snackbar).toBeHidden({ timeout: 9_000 });
 
   await page.reload();

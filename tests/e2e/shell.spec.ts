@@ -1,4 +1,4 @@
-// The layout shell of spec §2: side navigation, top bar, avatar menu, theme, and the mobile drawer.
+// The layout shell: side navigation, top bar, avatar menu, theme, and the mobile drawer.
 import { expect, signIn, test } from "./fixtures";
 
 test.describe("on a wide screen", () => {
