@@ -6,7 +6,8 @@ import { toast } from "sonner";
 import { formatRupees } from "~/lib/money";
 import { type Conditions, describeTree, previewNote, toConditions } from "~/lib/segments";
 import { interpretDescription } from "~/lib/segments-ai";
-import { type BuilderGroup, MESSAGES, builderToTree, validateConditions } from "~/lib/segments-builder";
+import { type BuilderGroup, MESSAGES, builderToTree } from "~/lib/segments-builder";
+import { BuilderConditionsSchema } from "~/schemas/segment";
 
 export type PreviewCustomer = {
   _id: string;
@@ -35,12 +36,16 @@ export async function fetchPreview(conditions: Conditions, signal?: AbortSignal)
 
 const PREVIEW_DEBOUNCE_MS = 400;
 
-/** The live preview: re-counted (debounced) whenever the builder's conditions change and are valid. */
-export function useLivePreview(root: BuilderGroup, initial: PreviewData | null) {
+/**
+ * The live preview: re-counted (debounced) whenever the builder's rows (the form's `conditions`
+ * value) change and pass the same schema the save does.
+ */
+export function useLivePreview(rows: unknown, initial: PreviewData | null) {
   const [preview, setPreview] = useState<PreviewData | null>(initial);
   const [loading, setLoading] = useState(false);
-  const problem = validateConditions(root);
-  const key = problem ? null : JSON.stringify(toConditions(builderToTree(root)));
+  const parsed = BuilderConditionsSchema.safeParse(rows ?? {});
+  const problem = parsed.success ? undefined : (parsed.error.issues[0]?.message ?? MESSAGES.oneCondition);
+  const key = parsed.success ? JSON.stringify(toConditions(parsed.data)) : null;
   const first = useRef(true);
 
   useEffect(() => {

@@ -1,88 +1,85 @@
 import { describe, expect, it } from "vitest";
 import {
+  type BuilderRows,
   MESSAGES,
-  addCondition,
-  addGroup,
-  builderFormEntries,
-  builderFromForm,
+  builderRows,
   builderToTree,
   newBuilder,
-  removeNode,
-  setLogic,
+  newGroupRow,
+  rowsToConditions,
   treeToBuilder,
-  updateCondition,
-  validateBuilder,
+  validateConditions,
 } from "~/lib/segments-builder";
-import { toConditions } from "~/lib/segments";
+import { parseConditions, toConditions } from "~/lib/segments";
 
-const strip = (value: unknown): unknown =>
-  JSON.parse(JSON.stringify(value, (k, v: unknown) => (k === "id" ? undefined : v)));
+const condition = (field: string, op: string, value: string) => ({ kind: "condition" as const, field, op, value });
 
-describe("the segment form (spec §4, §5)", () => {
-  it("starts with one condition: totalSpend, greater than, empty value", () => {
-    expect(strip(newBuilder())).toEqual({ kind: "group", logic: "AND", children: [{ kind: "condition", field: "totalSpend", op: "$gt", value: "" }] });
+describe("the segment builder's rows", () => {
+  it("start with one condition: totalSpend, greater than, empty value", () => {
+    expect(builderRows(newBuilder())).toEqual({ logic: "AND", children: [condition("totalSpend", "$gt", "")] });
   });
 
-  it("resets the operator when the field changes", () => {
-    let b = updateCondition(newBuilder(), [0], { op: "$eq", value: "12" });
-    b = updateCondition(b, [0], { field: "lastActiveDate" });
-    expect(strip(b.children[0])).toEqual({ kind: "condition", field: "lastActiveDate", op: "$gt", value: "" });
-    b = updateCondition(b, [0], { op: "$lte", value: "2025-01-01" });
-    b = updateCondition(b, [0], { field: "visits" });
-    expect(strip(b.children[0])).toEqual({ kind: "condition", field: "visits", op: "$gt", value: "" });
+  it("give the builder's messages", () => {
+    const one = (value: string, field = "totalSpend"): BuilderRows => ({ logic: "AND", children: [condition(field, "$gt", value)] });
+    expect(validateConditions(one(""))).toBe("All condition values are required");
+    expect(validateConditions(one("  "))).toBe(MESSAGES.valuesRequired);
+    expect(validateConditions(one("12abc"))).toBe("Invalid numeric value");
+    expect(validateConditions(one("2025-02-30", "lastActiveDate"))).toBe("Invalid date value");
+    expect(validateConditions({ logic: "AND", children: [] })).toBe("At least one condition is required");
+    expect(validateConditions({ logic: "AND", children: [condition("visits", "$gt", "1"), { kind: "group", logic: "OR", children: [] }] })).toBe(
+      MESSAGES.oneCondition,
+    );
+    expect(validateConditions(one("12.5"))).toBeUndefined();
+    // A field outside the whitelist is the conditions schema's to refuse, with the API's message.
+    expect(validateConditions(one("1", "zzz"))).toBeUndefined();
   });
 
-  it("gives every validation message of spec §5", () => {
-    expect(validateBuilder("", newBuilder())).toEqual({ name: MESSAGES.nameRequired, conditions: MESSAGES.valuesRequired });
-    expect(validateBuilder("x", updateCondition(newBuilder(), [0], { value: "12abc" }))).toEqual({ conditions: "Invalid numeric value" });
-    expect(validateBuilder("x", removeNode(newBuilder(), [0]))).toEqual({ conditions: "At least one condition is required" });
-    expect(validateBuilder("x", updateCondition(newBuilder(), [0], { value: "12.5" }))).toEqual({});
-    expect(MESSAGES).toMatchObject({
-      nameRequired: "Segment name is required",
-      valuesRequired: "All condition values are required",
-      oneCondition: "At least one condition is required",
+  it("become the API's mapping, nested groups with their own logic, a single row alone", () => {
+    const rows: BuilderRows = {
+      logic: "AND",
+      children: [
+        condition("totalSpend", "$gt", " 1000 "),
+        { kind: "group", logic: "OR", children: [condition("visits", "$gt", "3"), condition("lastActiveDate", "$gte", "2025-01-01")] },
+      ],
+    };
+    expect(rowsToConditions(rows)).toEqual({
+      $and: [{ totalSpend: { $gt: "1000" } }, { $or: [{ visits: { $gt: "3" } }, { lastActiveDate: { $gte: "2025-01-01" } }] }],
     });
-  });
-
-  it("builds nested groups with their own AND/OR", () => {
-    let b = updateCondition(newBuilder(), [0], { value: "1000" });
-    b = addGroup(b);
-    b = updateCondition(b, [1, 0], { field: "visits", value: "3" });
-    b = addCondition(b, [1]);
-    b = updateCondition(b, [1, 1], { field: "lastActiveDate", op: "$gte", value: "2025-01-01" });
-    b = setLogic(b, [1], "OR");
-    expect(validateBuilder("Regulars", b)).toEqual({});
-    expect(toConditions(builderToTree(b))).toEqual({
+    const parsed = parseConditions(rowsToConditions(rows));
+    expect(parsed.ok && toConditions(parsed.tree)).toEqual({
       $and: [{ totalSpend: { $gt: 1000 } }, { $or: [{ visits: { $gt: 3 } }, { lastActiveDate: { $gte: "2025-01-01" } }] }],
     });
-    expect(validateBuilder("x", removeNode(removeNode(b, [1, 0]), [1, 0]))).toEqual({ conditions: MESSAGES.oneCondition });
+    expect(rowsToConditions({ logic: "OR", children: [condition("visits", "$lte", "2")] })).toEqual({ visits: { $lte: "2" } });
   });
 
-  it("posts as plain form fields and reads back the same builder", () => {
-    let b = updateCondition(newBuilder(), [0], { value: "5" });
-    b = addGroup(b);
-    b = updateCondition(b, [1, 0], { field: "visits", op: "$lte", value: "2" });
-    b = addGroup(b, [1]);
-    b = updateCondition(b, [1, 1, 0], { value: "7" });
-    b = setLogic(b, [], "OR");
-    const back = builderFromForm(builderFormEntries(b));
-    expect(strip(back)).toEqual(strip(b));
-    expect(strip(treeToBuilder(builderToTree(b)))).toEqual(strip(b));
+  it("keep what was posted, so an unknown field or operator reaches the schema as it was sent", () => {
+    const mapping = rowsToConditions({ logic: "AND", children: [condition("zzz", "$where", "1"), condition("__proto__", "$gt", "1")] });
+    expect(mapping).toEqual({ $and: [{ zzz: { $where: "1" } }, { ["__proto__"]: { $gt: "1" } }] });
+    expect(parseConditions(mapping)).toMatchObject({ ok: false, message: expect.stringContaining('unknown field "zzz"') });
   });
 
-  it("keeps a valid operator when a field changed without JavaScript", () => {
-    const back = builderFromForm([
-      ["n.0.kind", "condition"],
-      ["n.0.field", "lastActiveDate"],
-      ["n.0.op", "$eq"],
-      ["n.0.value", "2025-01-01"],
-      ["n.1.field", "bogus"],
-      ["n.1.op", "$nope"],
-      ["n.9.9.field", "visits"],
-    ]);
-    expect(strip(back.children)).toEqual([
-      { kind: "condition", field: "lastActiveDate", op: "$gt", value: "2025-01-01" },
-      { kind: "condition", field: "totalSpend", op: "$gt", value: "" },
-    ]);
+  it("show a saved tree and read back the same tree", () => {
+    const tree = builderToTree(
+      treeToBuilder({
+        kind: "group",
+        logic: "OR",
+        children: [
+          { kind: "condition", field: "totalSpend", op: "$gt", value: 5 },
+          { kind: "group", logic: "AND", children: [{ kind: "condition", field: "visits", op: "$lte", value: 2 }] },
+        ],
+      }),
+    );
+    const rows = builderRows(treeToBuilder(tree));
+    expect(rows).toEqual({
+      logic: "OR",
+      children: [condition("totalSpend", "$gt", "5"), { kind: "group", logic: "AND", children: [condition("visits", "$lte", "2")] }],
+    });
+    const parsed = parseConditions(rowsToConditions(rows));
+    expect(parsed.ok && toConditions(parsed.tree)).toEqual(toConditions(tree));
+  });
+
+  it("add a group with the other logic and one empty condition", () => {
+    expect(newGroupRow("AND")).toEqual({ kind: "group", logic: "OR", children: [condition("totalSpend", "$gt", "")] });
+    expect(newGroupRow("OR").logic).toBe("AND");
   });
 });

@@ -1,12 +1,12 @@
 // /segments/{id}: name, created date, description, audience size, the conditions as formatted
 // JSON, the first 10 customers with view links, and Edit Segment / Create Campaign.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft, Eye, Megaphone, Pencil } from "lucide-react";
-import { ApiError } from "~/lib/api.server";
+import { RouteErrorBoundary } from "~/components/error-boundary";
 import { BRAND } from "~/lib/brand";
 import { formatLongDate } from "~/lib/dates";
+import { loadOrThrow } from "~/lib/load.server";
 import { formatRupees } from "~/lib/money";
 import { describeTree, segmentChipClass } from "~/lib/segments";
 import { requireUser } from "~/services/auth.server";
@@ -16,16 +16,13 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.segment.name ?? "Segment"} · ${BRAND}` },
 ];
 
+const LOAD_FAILED = "Failed to load segment data. Please try again.";
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  try {
-    const { segment, count, customers } = await segmentOverview(user.id, params.id ?? "");
-    const { tree, ...rest } = segment;
-    return { segment: { ...rest, summary: describeTree(tree) }, count, customers };
-  } catch (error) {
-    if (error instanceof ApiError) throw data("Failed to load segment data. Please try again.", { status: error.status });
-    throw error;
-  }
+  const { segment, count, customers } = await loadOrThrow(segmentOverview(user.id, params.id ?? ""), LOAD_FAILED);
+  const { tree, ...rest } = segment;
+  return { segment: { ...rest, summary: describeTree(tree) }, count, customers };
 }
 
 export default function SegmentDetail() {
@@ -122,10 +119,5 @@ export default function SegmentDetail() {
 }
 
 export function ErrorBoundary() {
-  return (
-    <div className="card mx-auto max-w-lg p-6 text-center">
-      <p className="font-semibold text-slate-900">Failed to load segment data. Please try again.</p>
-      <Link to="/segments" className="btn-secondary mt-4">Back</Link>
-    </div>
-  );
+  return <RouteErrorBoundary backTo="/segments" fallback={LOAD_FAILED} />;
 }

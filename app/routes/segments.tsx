@@ -2,15 +2,17 @@
 // empty state, and delete with a confirmation that works with and without JavaScript.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, isRouteErrorResponse, useActionData, useLoaderData, useRouteError, useSearchParams, useSubmit } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useSearchParams, useSubmit } from "@remix-run/react";
 import { ArrowDownWideNarrow, ArrowUpNarrowWide, Eye, Megaphone, Pencil, Plus, Search, Target, Trash2, Users } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
 import { ConfirmDialog } from "~/components/confirm-dialog";
+import { RouteErrorBoundary } from "~/components/error-boundary";
 import { ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { formatShortDate } from "~/lib/dates";
+import { loadOrThrow } from "~/lib/load.server";
 import { segmentChipClass } from "~/lib/segments";
 import { requireUser } from "~/services/auth.server";
 import { redirectWithFlash } from "~/services/session.server";
@@ -25,15 +27,17 @@ const QuerySchema = z.object({
   dir: z.enum(["asc", "desc"]).optional().catch(undefined),
 });
 
+const LOAD_FAILED = "Failed to load segments.";
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const query = QuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const dir = query.dir ?? (query.sort === "name" ? "asc" : "desc");
-  const [segments, all] = await Promise.all([
-    listSegments(user.id, { q: query.q, sort: query.sort, dir }),
-    query.q ? listSegments(user.id) : null,
-  ]);
-  const stats = await segmentStats(user.id, all ?? segments);
+  const [segments, all] = await loadOrThrow(
+    Promise.all([listSegments(user.id, { q: query.q, sort: query.sort, dir }), query.q ? listSegments(user.id) : null]),
+    LOAD_FAILED,
+  );
+  const stats = await loadOrThrow(segmentStats(user.id, all ?? segments), LOAD_FAILED);
   return { segments, stats, q: query.q, sort: query.sort, dir };
 }
 
@@ -247,12 +251,5 @@ export default function Segments() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  return (
-    <div className="card mx-auto max-w-lg p-6 text-center">
-      <p className="font-semibold text-slate-900">Failed to load segments.</p>
-      {isRouteErrorResponse(error) ? <p className="mt-1 text-sm text-slate-500">{String(error.data ?? "")}</p> : null}
-      <Link to="/segments" reloadDocument className="btn-secondary mt-4">Try again</Link>
-    </div>
-  );
+  return <RouteErrorBoundary backTo="/" fallback={LOAD_FAILED} />;
 }

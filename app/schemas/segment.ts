@@ -1,8 +1,9 @@
-// Segment payloads (spec §7), shared by the /api routes and the segment form. The conditions are
-// the Mongo-style mapping, checked against the whitelist of fields and operators; a bad tree is
-// refused with a message that names the bad part.
+// Segment payloads, shared by the /api routes and the segment form. The conditions are the
+// Mongo-style mapping, checked against the whitelist of fields and operators; a bad tree is refused
+// with a message that names the bad part. The form's builder rows are turned into that mapping and
+// judged by the same schema, so the form refuses exactly what the API refuses.
 import { z } from "zod";
-import { MESSAGES, builderToTree, validateConditions, type BuilderGroup } from "~/lib/segments-builder";
+import { type BuilderRow, MESSAGES, rowsToConditions, validateConditions } from "~/lib/segments-builder";
 import { type SegmentNode, parseConditions, topLogic } from "~/lib/segments";
 
 /** The condition tree: in, the mapping; out, the validated tree. */
@@ -63,19 +64,61 @@ export const AudienceQuerySchema = z.object({
     .optional(),
 });
 
-/** The segment form: name, description and the builder, validated with spec §5's messages. */
+// The segment form. Conform posts the builder as nested lists: `conditions.logic`, then for each
+// row `conditions.children[i].kind` and either `.field`, `.op`, `.value` or `.logic` and its own
+// `.children[j]…`. Field, operator and value stay text until the conditions schema judges them.
+
+/** A builder row as the form holds it before parsing (a value may be missing). */
+export type BuilderRowInput =
+  | { kind: "condition"; field?: string; op?: string; value?: string }
+  | { kind: "group"; logic?: "AND" | "OR"; children?: BuilderRowInput[] };
+
+const ConditionRowSchema = z.object({
+  kind: z.literal("condition"),
+  field: z.string().default(""),
+  op: z.string().default(""),
+  value: z.string().default(""),
+});
+
+const GroupRowSchema = z.object({
+  kind: z.literal("group"),
+  logic: logicType.default("AND"),
+  children: z.lazy(() => BuilderRowListSchema),
+});
+
+const BuilderRowListSchema: z.ZodType<BuilderRow[], BuilderRowInput[] | undefined> = z
+  .array(z.discriminatedUnion("kind", [ConditionRowSchema, GroupRowSchema], { message: "Each row must be a condition or a group" }))
+  .default([]);
+
+/**
+ * The builder's rows, judged first with the builder's own messages (a missing or non-numeric
+ * value…) and then, as the API's conditions mapping, by ConditionsSchema.
+ */
+export const BuilderConditionsSchema = z
+  .object({ logic: logicType.default("AND"), children: BuilderRowListSchema })
+  // The mapping goes on as unknown input: judging it is ConditionsSchema's job, as for the API.
+  .transform((rows, ctx): unknown => {
+    const problem = validateConditions(rows);
+    if (problem) {
+      ctx.addIssue({ code: "custom", message: problem });
+      return z.NEVER;
+    }
+    return rowsToConditions(rows);
+  })
+  .pipe(ConditionsSchema);
+
+/** The segment form: name, description and the builder's rows, refused with the builder's messages. */
 export const SegmentFormSchema = z
   .object({
-    name: z.string().trim().max(120, "At most 120 characters"),
-    description: description,
-    builder: z.custom<BuilderGroup>(),
+    name,
+    description: description.default(""),
+    conditions: BuilderConditionsSchema,
   })
-  .superRefine((value, ctx) => {
-    if (value.name === "") ctx.addIssue({ code: "custom", path: ["name"], message: MESSAGES.nameRequired });
-    const problem = validateConditions(value.builder);
-    if (problem) ctx.addIssue({ code: "custom", path: ["conditions"], message: problem });
-  })
-  .transform((value) => {
-    const tree = builderToTree(value.builder);
-    return { name: value.name, description: value.description, tree, logicType: topLogic(tree) };
-  });
+  .transform((input) => ({
+    name: input.name,
+    description: input.description,
+    tree: input.conditions,
+    logicType: topLogic(input.conditions),
+  }));
+
+export type SegmentFormInput = z.input<typeof SegmentFormSchema>;
