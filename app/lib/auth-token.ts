@@ -57,4 +57,6 @@ export const LOGIN_ERRORS: Record<string, string> = {
   session_expired: "Your session has expired. Please sign in again.",
   access_denied: "Access denied - possible tenant isolation issue. Please sign in again.",
   tenant_isolation_error: "Authentication error: User context mismatch. Please sign in again.",
+  email_not_verified:
+    "An account with this e-mail already exists, but its address was never verified, so Google sign-in cannot open it. Sign in to that account with its password instead.",
 };

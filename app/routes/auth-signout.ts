@@ -3,7 +3,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { LOGIN_ERRORS } from "~/lib/auth-token";
-import { getSession, sessionStorage } from "~/services/session.server";
+import { closeSession, getSession, readSession, sessionStorage } from "~/services/session.server";
+import { endSessions } from "~/services/users.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const reason = new URL(request.url).searchParams.get("error") ?? "";
@@ -12,9 +13,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return redirect(to, { headers: { "Set-Cookie": await sessionStorage().destroySession(session) } });
 }
 
+// Only the POST ends the user's other sessions and tokens too: a GET can be triggered by any
+// page linking here, which must not be able to sign someone out everywhere.
 export async function action({ request }: ActionFunctionArgs) {
+  const state = await readSession(request);
+  if (state.kind === "user") await endSessions(state.user.id);
   const session = await getSession(request);
-  session.unset("userId");
+  closeSession(session);
   session.flash("flash", { kind: "toast", type: "success", message: "Logged out successfully" });
   return redirect("/login", { headers: { "Set-Cookie": await sessionStorage().commitSession(session) } });
 }

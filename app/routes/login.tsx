@@ -1,11 +1,20 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
+// /login: Google sign-in and, when local accounts are on, the local form. A new e-mail signs up
+// (the account gets that password); a known one signs in with its password. Works without
+// JavaScript; errors come back under the fields with real status codes (400, 401, 429).
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect } from "react";
+import { Field, FormAlert, LIVE_VALIDATION } from "~/components/forms";
 import { getEnv } from "~/env.server";
+import { ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { LOGIN_ERRORS, clearToken } from "~/lib/auth-token";
+import { SignInSchema } from "~/schemas/sign-in";
 import { optionalUser } from "~/services/auth.server";
+import { ensureLocalAuth, localSignIn, readForm } from "./auth-local";
 
 export const meta: MetaFunction = () => [{ title: `Sign in · ${BRAND}` }];
 
@@ -15,15 +24,38 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { googleEnabled: env.googleEnabled, localAuthEnabled: env.localAuthEnabled };
 }
 
-export { action } from "./auth-local";
+export async function action({ request, context }: ActionFunctionArgs) {
+  ensureLocalAuth();
+  let form: FormData;
+  try {
+    form = await readForm(request);
+  } catch (error) {
+    if (error instanceof ApiError) throw new Response(error.message, { status: 400 });
+    throw error;
+  }
+  const result = await localSignIn(request, context, form);
+  if ("response" in result) return result.response;
+  const { status, message, fields = {} } = result.refusal;
+  const fieldErrors = Object.fromEntries(Object.entries(fields).filter((e): e is [string, string] => Boolean(e[1])).map(([k, v]) => [k, [v]]));
+  // A message already shown under its field is not repeated above the form.
+  const formErrors = Object.values(fields).includes(message) || (status === 400 && Object.keys(fieldErrors).length) ? [] : [message];
+  return data(result.submission.reply({ formErrors, fieldErrors, hideFields: ["password"] }), { status });
+}
 
 export default function Login() {
   const { googleEnabled, localAuthEnabled } = useLoaderData<typeof loader>();
-  const actionData = useActionData<{ fields?: Record<string, string>; values?: Record<string, string> }>();
+  const lastResult = useActionData<typeof action>();
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const error = params.get("error");
   const errorText = error ? LOGIN_ERRORS[error] ?? "Sign-in failed. Please try again." : null;
+  const [form, fields] = useForm({
+    id: "local-sign-in",
+    lastResult,
+    constraint: getZodConstraint(SignInSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignInSchema }),
+    ...LIVE_VALIDATION,
+  });
 
   // Whoever lands here is not signed in: a stored token is stale (spec §4).
   useEffect(() => clearToken(), []);
@@ -68,22 +100,28 @@ export default function Login() {
               Local sign-in
             </h2>
             <p className="mt-1 text-xs text-slate-500">
-              Local accounts are on for this server: sign in with a name and e-mail, no password.
-              Use it on your own machine; turn it off with LOCAL_AUTH=false.
+              Local accounts are on for this server. A new e-mail creates an account with the name and
+              password you enter (at least 10 characters, not a common one); after that, sign in with
+              the same e-mail and password. Turn local accounts off with LOCAL_AUTH=false.
             </p>
-            <Form method="post" action="/login" className="mt-3 space-y-3" noValidate>
-              <div>
-                <label htmlFor="name" className="label">Name</label>
-                <input id="name" name="name" className="input" autoComplete="name" defaultValue={actionData?.values?.name}
-                  aria-invalid={Boolean(actionData?.fields?.name)} />
-                {actionData?.fields?.name ? <p className="field-error">{actionData.fields.name}</p> : null}
-              </div>
-              <div>
-                <label htmlFor="email" className="label">E-mail</label>
-                <input id="email" name="email" type="email" className="input" autoComplete="email"
-                  defaultValue={actionData?.values?.email} aria-invalid={Boolean(actionData?.fields?.email)} />
-                {actionData?.fields?.email ? <p className="field-error">{actionData.fields.email}</p> : null}
-              </div>
+            <Form method="post" action="/login" className="mt-3 space-y-3" {...getFormProps(form)}>
+              <FormAlert id={form.errorId} errors={form.errors} />
+              <Field
+                label="Name"
+                hint="Only needed to create a new account"
+                inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "name" }}
+                errors={fields.name.errors}
+              />
+              <Field
+                label="E-mail"
+                inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }}
+                errors={fields.email.errors}
+              />
+              <Field
+                label="Password"
+                inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "current-password" }}
+                errors={fields.password.errors}
+              />
               <button type="submit" className="btn-primary w-full" disabled={navigation.state !== "idle"}>
                 {navigation.state !== "idle" ? "Signing in..." : "Sign in locally"}
               </button>

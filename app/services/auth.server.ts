@@ -6,9 +6,9 @@ import { GoogleStrategy } from "remix-auth-google";
 import { getEnv } from "~/env.server";
 import type { User } from "~/generated/prisma/client";
 import { ApiError, errorResponse, jsonResponse } from "~/lib/api.server";
-import { sessionStorage, sessionUserId } from "~/services/session.server";
-import { verifyToken } from "~/services/token.server";
-import { getUser, upsertGoogleUser } from "~/services/users.server";
+import { destroySessionHeader, readSession, sessionStorage } from "~/services/session.server";
+import { verifyTokenClaims } from "~/services/token.server";
+import { getUser, upsertGoogleUser, userStillExists } from "~/services/users.server";
 
 let authenticator: Authenticator<User> | undefined;
 
@@ -31,6 +31,7 @@ export function googleAuthenticator(): Authenticator<User> {
       return upsertGoogleUser({
         googleId: profile.id,
         email,
+        emailVerified: profile._json.email_verified === true,
         displayName: profile.displayName,
         firstName: profile.name?.givenName,
         lastName: profile.name?.familyName,
@@ -60,15 +61,18 @@ export async function requireUser(request: Request): Promise<User> {
   } catch {
     throw new Response("Cross-origin request refused", { status: 403 });
   }
-  const id = await sessionUserId(request);
-  const user = id ? await getUser(id) : null;
-  if (!user) throw redirect("/login");
-  return user;
+  const state = await readSession(request);
+  if (state.kind !== "user") {
+    // An expired or ended session is dropped from the browser too.
+    const headers = state.kind === "ended" ? { "Set-Cookie": await destroySessionHeader(request) } : undefined;
+    throw redirect("/login", { headers });
+  }
+  return state.user;
 }
 
 export async function optionalUser(request: Request): Promise<User | null> {
-  const id = await sessionUserId(request);
-  return id ? getUser(id) : null;
+  const state = await readSession(request);
+  return state.kind === "user" ? state.user : null;
 }
 
 function bearerToken(request: Request): string | null {
@@ -89,20 +93,25 @@ export function checkOrigin(request: Request) {
   if (!allowed.has(origin)) throw new ApiError("forbidden", "Cross-origin request refused");
 }
 
-/** Resolves the /api caller: a bearer token if one is sent (it must be valid), else the cookie. */
+/**
+ * Resolves the /api caller: a bearer token if one is sent (it must be valid and carry the user's
+ * current session version), else the cookie session.
+ */
 export async function authenticateApi(request: Request): Promise<User> {
   const token = bearerToken(request);
-  let userId: string | null;
+  let user: User;
   if (token !== null) {
-    userId = token ? await verifyToken(token) : null;
-    if (!userId) throw new ApiError("unauthorized", "Session expired");
+    const claims = token ? await verifyTokenClaims(token) : null;
+    const found = claims ? await getUser(claims.userId) : null;
+    if (!claims || !found || found.sessionVersion !== claims.version) throw new ApiError("unauthorized", "Session expired");
+    user = found;
   } else {
-    userId = await sessionUserId(request);
-    if (!userId) throw new ApiError("unauthorized", "Not signed in");
+    const state = await readSession(request);
+    if (state.kind === "none") throw new ApiError("unauthorized", "Not signed in");
+    if (state.kind === "ended") throw new ApiError("unauthorized", "Session expired");
     checkOrigin(request);
+    user = state.user;
   }
-  const user = await getUser(userId);
-  if (!user) throw new ApiError("unauthorized", "Session expired");
   return user;
 }
 
@@ -122,6 +131,11 @@ export async function withApi(
     response.headers.set("X-User-Id", user.id);
     return response;
   } catch (error) {
+    // A user deleted by another program can stay cached for a moment; their write then fails on
+    // a foreign key. That is an ended session, not a fault of ours.
+    if (user && !(error instanceof ApiError) && !(error instanceof Response) && !userStillExists(user.id)) {
+      return apiFailure(new ApiError("unauthorized", "Session expired"));
+    }
     return apiFailure(error, user?.id);
   }
 }

@@ -1,13 +1,18 @@
 // The browser's credential: an httpOnly, SameSite=Lax cookie session (Secure in production).
 // Also carries one-time flash messages (toasts and snackbars) from an action to the next page.
-import { createCookieSessionStorage, redirect } from "@remix-run/node";
+// A session names the user, when it was opened and the user's session version then: the server
+// refuses it once TOKEN_TTL_HOURS have passed (whatever the cookie's own expiry says) or once the
+// user's version moved on (logout, a password change).
+import { createCookieSessionStorage, redirect, type Session } from "@remix-run/node";
 import { getEnv } from "~/env.server";
+import type { User } from "~/generated/prisma/client";
+import { currentSessionVersion, getUser } from "~/services/users.server";
 
 import type { FlashMessage } from "~/lib/flash";
 
 export type { FlashMessage };
 
-type SessionData = { userId: string };
+type SessionData = { userId: string; issuedAt: number; version: number };
 type SessionFlash = { flash: FlashMessage };
 
 let storage: ReturnType<typeof createCookieSessionStorage<SessionData, SessionFlash>> | undefined;
@@ -34,22 +39,56 @@ export function getSession(request: Request) {
   return sessionStorage().getSession(request.headers.get("Cookie"));
 }
 
-export async function sessionUserId(request: Request): Promise<string | null> {
+/** What a request's cookie says: no session, one that no longer holds, or the signed-in user. */
+export type SessionState = { kind: "none" } | { kind: "ended" } | { kind: "user"; user: User };
+
+export async function readSession(request: Request): Promise<SessionState> {
   const session = await getSession(request);
-  const id = session.get("userId");
-  return typeof id === "string" ? id : null;
+  const userId = session.get("userId");
+  if (typeof userId !== "string") return { kind: "none" };
+  const issuedAt = session.get("issuedAt");
+  const version = session.get("version");
+  // Sessions opened before they carried these (or tampered with under a leaked secret) end here.
+  if (typeof issuedAt !== "number" || typeof version !== "number") return { kind: "ended" };
+  const now = Date.now();
+  if (issuedAt > now + 60_000 || now - issuedAt >= getEnv().TOKEN_TTL_HOURS * 3_600_000) return { kind: "ended" };
+  const user = await getUser(userId);
+  if (!user || user.sessionVersion !== version) return { kind: "ended" };
+  return { kind: "user", user };
+}
+
+/** The signed-in user's id, or null for no session or one that expired or was ended. */
+export async function sessionUserId(request: Request): Promise<string | null> {
+  const state = await readSession(request);
+  return state.kind === "user" ? state.user.id : null;
+}
+
+/** Puts the user in the session with the issue time and their current session version. */
+export async function openSession(session: Session<SessionData, SessionFlash>, userId: string) {
+  const version = await currentSessionVersion(userId);
+  if (version === null) throw new Error(`No user ${userId} to open a session for`);
+  session.set("userId", userId);
+  session.set("issuedAt", Date.now());
+  session.set("version", version);
 }
 
 /** Opens a session for the user and redirects, carrying the Set-Cookie header. */
 export async function signInAndRedirect(request: Request, userId: string, to: string) {
   const session = await getSession(request);
-  session.set("userId", userId);
+  await openSession(session, userId);
   return redirect(to, { headers: { "Set-Cookie": await sessionStorage().commitSession(session) } });
 }
 
 export async function destroySessionHeader(request: Request) {
   const session = await getSession(request);
   return sessionStorage().destroySession(session);
+}
+
+/** Takes the user out of the session, keeping the rest (a flash message set after). */
+export function closeSession(session: Session<SessionData, SessionFlash>) {
+  session.unset("userId");
+  session.unset("issuedAt");
+  session.unset("version");
 }
 
 /** Sets a one-time message shown by the next page the browser renders. */

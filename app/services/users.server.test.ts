@@ -1,5 +1,5 @@
 // Users against a real SQLite database: sign-in upserts (Google and local), the welcome
-// notification at the first sign-in only, and profile updates.
+// notification at the first sign-in only, profile updates, passwords, session versions and deletion.
 import { describe, expect, it } from "vitest";
 import { useTestDatabase as setUpTestDatabase } from "../../tests/helpers/db";
 
@@ -19,6 +19,7 @@ describe("upsertGoogleUser", () => {
     const created = await users.upsertGoogleUser({
       googleId: `g-${n}`,
       email: address,
+      emailVerified: true,
       displayName: "Grace Hopper",
       firstName: "Grace",
       lastName: "Hopper",
@@ -28,6 +29,7 @@ describe("upsertGoogleUser", () => {
     expect(created).toMatchObject({
       email: address.toLowerCase(),
       provider: "google",
+      emailVerified: true,
       displayName: "Grace Hopper",
       firstName: "Grace",
       lastName: "Hopper",
@@ -41,11 +43,12 @@ describe("upsertGoogleUser", () => {
 
   it("updates the same account at the next sign-in (by Google id), keeping names the user edited", async () => {
     const address = email("again");
-    const first = await users.upsertGoogleUser({ googleId: `g-again-${n}`, email: address, displayName: "Old Name", firstName: "Old" });
+    const first = await users.upsertGoogleUser({ googleId: `g-again-${n}`, email: address, emailVerified: true, displayName: "Old Name", firstName: "Old" });
     await users.updateProfile(first.id, { firstName: "Edited", lastName: "", email: address, phone: "", company: "", position: "" });
     const second = await users.upsertGoogleUser({
       googleId: `g-again-${n}`,
       email: address,
+      emailVerified: true,
       displayName: "New Name",
       firstName: "New",
       profileImage: "https://example.com/new.png",
@@ -57,14 +60,64 @@ describe("upsertGoogleUser", () => {
     expect((await listNotifications(first.id)).notifications).toHaveLength(1);
   });
 
-  it("links a Google sign-in to an existing local account with the same e-mail", async () => {
-    const address = email("linked");
+  it("refuses a Google sign-in whose e-mail belongs to a local account (its address was never verified)", async () => {
+    const address = email("claimed");
     const local = await users.upsertLocalUser({ email: address, name: "Local Person" });
-    const google = await users.upsertGoogleUser({ googleId: `g-linked-${n}`, email: address.toUpperCase(), displayName: "Local Person" });
+    const failure = await users
+      .upsertGoogleUser({ googleId: `g-claimed-${n}`, email: address.toUpperCase(), emailVerified: true, displayName: "Real Owner" })
+      .catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(users.GoogleLinkRefused);
+    const after = await users.findUserByEmail(address);
+    expect(after).toMatchObject({ id: local.id, googleId: null, provider: "local", displayName: "Local Person" });
+  });
+
+  it("links by e-mail to an account whose address is verified and has no Google id yet", async () => {
+    const address = email("verified");
+    const local = await users.upsertLocalUser({ email: address, name: "Verified Person" });
+    const { db } = await import("~/db.server");
+    await db().user.update({ where: { id: local.id }, data: { emailVerified: true } });
+    const google = await users.upsertGoogleUser({ googleId: `g-verified-${n}`, email: address, emailVerified: true, displayName: "Verified Person" });
     expect(google.id).toBe(local.id);
-    expect(google.provider).toBe("google");
-    expect(google.googleId).toBe(`g-linked-${n}`);
+    expect(google.googleId).toBe(`g-verified-${n}`);
     expect((await listNotifications(local.id)).notifications).toHaveLength(1);
+    // A second Google account with the same address does not take it over.
+    await expect(
+      users.upsertGoogleUser({ googleId: `g-other-${n}`, email: address, emailVerified: true, displayName: "Someone Else" }),
+    ).rejects.toBeInstanceOf(users.GoogleLinkRefused);
+  });
+
+  it("matches by Google id even after a profile e-mail change, which un-verifies the address", async () => {
+    const address = email("moved");
+    const googleId = `g-moved-${n}`;
+    const first = await users.upsertGoogleUser({ googleId, email: address, emailVerified: true, displayName: "Mover" });
+    const moved = await users.updateProfile(first.id, { firstName: "", lastName: "", email: email("typed"), phone: "", company: "", position: "" });
+    expect(moved.emailVerified).toBe(false);
+    const again = await users.upsertGoogleUser({ googleId, email: address, emailVerified: true, displayName: "Mover" });
+    expect(again.id).toBe(first.id);
+    expect(again.email).toBe(moved.email);
+    expect(again.emailVerified).toBe(false);
+  });
+});
+
+describe("passwords, session versions and deletion", () => {
+  it("a new password bumps the session version; endSessions bumps it again", async () => {
+    const user = await users.upsertLocalUser({ email: email("pw"), name: "Pass Word", passwordHash: "h1" });
+    expect(user.passwordHash).toBe("h1");
+    expect(user.sessionVersion).toBe(0);
+    const changed = await users.setPasswordHash(user.id, "h2");
+    expect(changed).toMatchObject({ passwordHash: "h2", sessionVersion: 1 });
+    expect((await users.getUser(user.id))?.sessionVersion).toBe(1);
+    await users.endSessions(user.id);
+    expect(await users.currentSessionVersion(user.id)).toBe(2);
+    expect((await users.getUser(user.id))?.sessionVersion).toBe(2);
+  });
+
+  it("deleting a user makes getUser answer null at once, though it was cached", async () => {
+    const user = await users.upsertLocalUser({ email: email("gone"), name: "Gone Soon" });
+    expect(await users.getUser(user.id)).not.toBeNull();
+    expect(await users.deleteUser(user.id)).toBe(true);
+    expect(await users.getUser(user.id)).toBeNull();
+    expect(users.userStillExists(user.id)).toBe(false);
   });
 });
 

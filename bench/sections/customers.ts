@@ -92,7 +92,7 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
   const figures: Record<string, unknown> = {};
   const { upsertLocalUser } = await import("../../app/services/users.server.ts");
   const { issueToken } = await import("../../app/services/token.server.ts");
-  const { sessionStorage } = await import("../../app/services/session.server.ts");
+  const { openSession, sessionStorage } = await import("../../app/services/session.server.ts");
   const { migrateDatabase } = await import("../../app/db/migrate.server.ts");
 
   // ---- CSV import through the import path, in a child process -----------------------------
@@ -184,7 +184,7 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
     const token = await issueToken(ctx.userId);
     const auth = { Authorization: `Bearer ${token}` };
     const session = await sessionStorage().getSession();
-    session.set("userId", ctx.userId);
+    await openSession(session, ctx.userId);
     const cookie = (await sessionStorage().commitSession(session)).split(";")[0];
 
     // Ids to read: spread over the tenant (raw read of a sample).

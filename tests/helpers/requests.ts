@@ -1,7 +1,7 @@
 // Builds the Requests a route module's loader or action receives, for route tests without a server.
 import { SignJWT } from "jose";
 import { getEnv } from "~/env.server";
-import { sessionStorage } from "~/services/session.server";
+import { openSession, sessionStorage } from "~/services/session.server";
 import { issueToken } from "~/services/token.server";
 
 export const ORIGIN = "http://localhost:3000";
@@ -15,7 +15,7 @@ export async function bearerFor(userId: string) {
 /** The session cookie the browser would hold after signing in as this user. */
 export async function cookieFor(userId: string) {
   const session = await sessionStorage().getSession();
-  session.set("userId", userId);
+  await openSession(session, userId);
   const setCookie = await sessionStorage().commitSession(session);
   return setCookie.split(";")[0];
 }

@@ -6,6 +6,7 @@ import { getEnv } from "~/env.server";
 import { googleAuthenticator } from "~/services/auth.server";
 import { signInAndRedirect } from "~/services/session.server";
 import { issueToken } from "~/services/token.server";
+import { GoogleLinkRefused } from "~/services/users.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   if (!getEnv().googleEnabled) throw redirect("/login?error=access_denied");
@@ -15,6 +16,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     user = await googleAuthenticator().authenticate("google", request);
   } catch (error) {
     if (error instanceof Response) throw error;
+    // remix-auth wraps what the verify callback throws; the cause says why.
+    const cause = error instanceof Error ? error.cause : undefined;
+    if (cause instanceof GoogleLinkRefused) throw redirect("/login?error=email_not_verified");
     console.error("Google sign-in failed", error);
     throw redirect("/login?error=access_denied");
   }
