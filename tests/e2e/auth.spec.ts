@@ -1,7 +1,7 @@
 // Sign-in (Google against the local fake, and local), the login page, /auth/callback, the guards,
 // the session check's 401 and identity handling, and logout.
 import type { Page } from "@playwright/test";
-import { expect, signIn, test, uniqueEmail } from "./fixtures";
+import { E2E_PASSWORD, expect, signIn, test, uniqueEmail } from "./fixtures";
 
 const TOKEN_KEY = "crm_auth_token";
 const readStoredToken = (page: Page) => page.evaluate((key) => localStorage.getItem(key), TOKEN_KEY);
@@ -21,6 +21,8 @@ test.describe("the login page", () => {
     await expect(google).toHaveAttribute("href", "/api/auth/google");
     await expect(page.getByRole("heading", { name: "Local sign-in" })).toBeVisible();
     await expect(page.getByText(/Local accounts are on for this server/)).toBeVisible();
+    await expect(page.getByText(/A new e-mail creates an account with the name and\s+password you enter/)).toBeVisible();
+    await expect(page.getByLabel("Password", { exact: true })).toHaveAttribute("type", "password");
     await expect(page.getByText("By signing in, you agree to our Terms of Service and Privacy Policy.")).toBeVisible();
     await expect(page).toHaveTitle(/Sign in/);
   });
@@ -272,10 +274,101 @@ test("local sign-in works without JavaScript (the callback offers a link)", asyn
   await page.goto("/login");
   await page.getByLabel("Name", { exact: true }).fill("No Script");
   await page.getByLabel("E-mail", { exact: true }).fill(uniqueEmail("nojs"));
+  await page.getByLabel("Password", { exact: true }).fill(E2E_PASSWORD);
   await page.getByRole("button", { name: "Sign in locally" }).click();
   await expect(page.getByText("Processing login...")).toBeVisible();
   await page.getByRole("link", { name: "Continue to the dashboard" }).click();
   await expect(page.getByText("Welcome back!")).toBeVisible();
   await expect(page.getByTestId("welcome")).toHaveText("Welcome, No Script!");
   await context.close();
+});
+
+test.describe("local accounts have passwords", () => {
+  test("sign-up, then sign-in with the password; a wrong password says so and stays on /login", async ({ page }) => {
+    const { email } = await signIn(page, { name: "Pass Holder", password: "my own long passphrase" });
+    await page.context().clearCookies();
+
+    await page.goto("/login");
+    await page.getByLabel("E-mail", { exact: true }).fill(email);
+    await page.getByLabel("Password", { exact: true }).fill("not my passphrase at all");
+    const answer = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/login"));
+    await page.getByRole("button", { name: "Sign in locally" }).click();
+    expect((await answer).status()).toBe(401);
+    await expect(page.getByText("Wrong password for this e-mail. Check it and try again.")).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByLabel("E-mail", { exact: true })).toHaveValue(email);
+    await expect(page.getByLabel("Password", { exact: true })).toHaveValue("");
+
+    await page.getByLabel("Password", { exact: true }).fill("my own long passphrase");
+    await page.getByRole("button", { name: "Sign in locally" }).click();
+    await expect(page.getByText("Welcome back!")).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByTestId("welcome")).toHaveText("Welcome, Pass Holder!");
+  });
+
+  test("a sign-up with a common or short password is refused under the field", async ({ page }) => {
+    await page.goto("/login");
+    await page.getByLabel("Name", { exact: true }).fill("Weak Choice");
+    await page.getByLabel("E-mail", { exact: true }).fill(uniqueEmail("weak"));
+    await page.getByLabel("Password", { exact: true }).fill("password123");
+    await page.getByRole("button", { name: "Sign in locally" }).click();
+    await expect(page.getByText("This password is too common. Choose one that is harder to guess")).toBeVisible();
+    await page.getByLabel("Password", { exact: true }).fill("short");
+    await page.getByRole("button", { name: "Sign in locally" }).click();
+    await expect(page.getByText("Use at least 10 characters")).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test("without JavaScript a wrong password is a real 401 page with the message", async ({ browser }) => {
+    const setup = await browser.newPage();
+    const { email } = await signIn(setup, { name: "No Script Owner" });
+    await setup.close();
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/login");
+    await page.getByLabel("E-mail", { exact: true }).fill(email);
+    await page.getByLabel("Password", { exact: true }).fill("definitely the wrong one");
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST"),
+      page.getByRole("button", { name: "Sign in locally" }).click(),
+    ]);
+    expect(response.status()).toBe(401);
+    await expect(page.getByText("Wrong password for this e-mail. Check it and try again.")).toBeVisible();
+    await context.close();
+  });
+
+  test("logout ends the session on the server: the old cookie replayed is refused", async ({ page, context }) => {
+    await signIn(page);
+    const before = await context.cookies();
+    const session = before.find((c) => c.name === "__crm_session");
+    expect(session).toBeTruthy();
+    await page.getByRole("button", { name: "Account menu" }).click();
+    await page.getByRole("menuitem", { name: "Logout" }).click();
+    await expect(page).toHaveURL(/\/login$/);
+
+    // Someone kept a copy of the cookie and puts it back.
+    await context.addCookies([session!]);
+    const api = await page.request.get("/api/auth/current_user");
+    expect(api.status()).toBe(401);
+    expect(await api.json()).toEqual({ error: { code: "unauthorized", message: "Session expired" } });
+    await page.goto("/dashboard");
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole("heading", { name: "Welcome to Campaign CRM" })).toBeVisible();
+  });
+});
+
+test("Google sign-in does not open a local account that claims the same e-mail", async ({ page }) => {
+  const email = uniqueEmail("claimed");
+  await signIn(page, { name: "Local Claimer", email });
+  await page.context().clearCookies();
+  await page.goto("/login");
+  await page.getByRole("link", { name: "Sign in with Google" }).click();
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Name").fill("Real Owner");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(/\/login\?error=email_not_verified$/);
+  await expect(page.getByRole("alert")).toHaveText(
+    "An account with this e-mail already exists, but its address was never verified, so Google sign-in cannot open it. Sign in to that account with its password instead.",
+  );
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/login$/);
 });

@@ -3,7 +3,7 @@
 // same basics with JavaScript off.
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { expect, signIn, test, uniqueEmail } from "./fixtures";
+import { E2E_PASSWORD, expect, signIn, test, uniqueEmail } from "./fixtures";
 
 async function addCustomer(page: Page, c: { firstName: string; lastName: string; email: string; phone?: string; company?: string }) {
   await page.goto("/customers/new");
@@ -231,6 +231,7 @@ test.describe("customers without JavaScript", () => {
     await page.goto("/login");
     await page.getByLabel("Name", { exact: true }).fill("No Script");
     await page.getByLabel("E-mail", { exact: true }).fill(uniqueEmail("nojs"));
+    await page.getByLabel("Password", { exact: true }).fill(E2E_PASSWORD);
     await page.getByRole("button", { name: "Sign in locally" }).click();
     await page.getByRole("link", { name: "Continue to the dashboard" }).click();
     await expect(page.getByText("Welcome back!")).toBeVisible();

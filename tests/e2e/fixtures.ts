@@ -16,16 +16,20 @@ export function uniqueEmail(prefix = "e2e") {
   return `${prefix}-${Date.now().toString(36)}-${process.pid}-${counter}-${random}@example.com`;
 }
 
+/** The password signIn() gives the accounts it creates (and signs in with later). */
+export const E2E_PASSWORD = "e2e correct horse battery staple";
+
 /**
  * Signs a user in through the /login page's local sign-in form and waits for the dashboard.
- * Without an e-mail a brand-new user is created, so every test has its own tenant.
+ * Without an e-mail a brand-new user is created (a sign-up), so every test has its own tenant.
  */
-export async function signIn(page: Page, options: { name?: string; email?: string } = {}) {
+export async function signIn(page: Page, options: { name?: string; email?: string; password?: string } = {}) {
   const name = options.name ?? "Test User";
   const email = options.email ?? uniqueEmail();
   await page.goto("/login");
   await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByLabel("E-mail", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(options.password ?? E2E_PASSWORD);
   await page.getByRole("button", { name: "Sign in locally" }).click();
   await expect(page.getByText("Welcome back!")).toBeVisible({ timeout: 20_000 });
   return { name, email };
