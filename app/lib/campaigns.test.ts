@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import {
+  campaignStatus,
+  deliveryChip,
+  deliveryId,
+  deliveryStats,
+  listSuccessChip,
+  parseDeliveryId,
+  percent,
+  performanceRates,
+  personalise,
+  previewMessage,
+  progressPercent,
+  successBand,
+} from "~/lib/campaigns";
+
+const counters = { audienceSize: 100, pendingCount: 10, sentCount: 5, deliveredCount: 70, failedCount: 10, bouncedCount: 5, openedCount: 20, clickedCount: 4 };
+
+describe("campaign rules", () => {
+  it("reads a missing or unknown status as Completed, any case as itself", () => {
+    expect(campaignStatus(undefined)).toBe("Completed");
+    expect(campaignStatus("")).toBe("Completed");
+    expect(campaignStatus("active")).toBe("Active");
+    expect(campaignStatus("PAUSED")).toBe("Paused");
+    expect(campaignStatus("nonsense")).toBe("Completed");
+  });
+
+  it("labels and colours delivery statuses without case, anything else Unknown", () => {
+    expect(deliveryChip("DELIVERED")).toEqual({ label: "Delivered", colour: "success" });
+    expect(deliveryChip("pending")).toEqual({ label: "Pending", colour: "warning" });
+    expect(deliveryChip("Sent")).toEqual({ label: "Sent", colour: "primary" });
+    expect(deliveryChip("bounced")).toEqual({ label: "Bounced", colour: "error" });
+    expect(deliveryChip("failed")).toEqual({ label: "Failed", colour: "error" });
+    expect(deliveryChip("opened")).toEqual({ label: "Unknown", colour: "default" });
+    expect(deliveryChip(null)).toEqual({ label: "Unknown", colour: "default" });
+  });
+
+  it("makes the delivery figures from the counters, adding up to the audience", () => {
+    const s = deliveryStats(counters);
+    expect(s).toEqual({ sent: 80, delivered: 70, failed: 10, bounced: 5, opened: 20, clicked: 4, pending: 10, attempted: 85, successRate: "82.4%" });
+    expect(s.pending + counters.sentCount + s.delivered + s.failed + s.bounced).toBe(counters.audienceSize);
+    expect(deliveryStats({ ...counters, deliveredCount: 0, failedCount: 0, bouncedCount: 0 }).successRate).toBe("0.0%");
+    expect(progressPercent(counters)).toBe(90);
+    expect(progressPercent({ audienceSize: 0, pendingCount: 0 })).toBe(0);
+  });
+
+  it("bands the success rate: 90 Excellent, 70 Good, 50 Fair, below Poor", () => {
+    expect([95, 90, 89.9, 70, 69.9, 50, 49.9, 0].map(successBand)).toEqual(["Excellent", "Excellent", "Good", "Good", "Fair", "Fair", "Poor", "Poor"]);
+  });
+
+  it("colours the list chip: below 60 error, below 90 warning, else success", () => {
+    expect(listSuccessChip(59, 41)).toEqual({ value: 59, colour: "error" });
+    expect(listSuccessChip(60, 40)).toEqual({ value: 60, colour: "warning" });
+    expect(listSuccessChip(89, 11)).toEqual({ value: 89, colour: "warning" });
+    expect(listSuccessChip(90, 10)).toEqual({ value: 90, colour: "success" });
+    expect(listSuccessChip(0, 0)).toEqual({ value: 0, colour: "error" });
+  });
+
+  it("gives the notification's rates with one decimal, the open rate only when something was opened", () => {
+    expect(performanceRates({ audienceSize: 3, sent: 2, opened: 1 })).toEqual({ deliveryRate: 66.7, openRate: 50 });
+    expect(performanceRates({ audienceSize: 3, sent: 2, opened: 0 })).toEqual({ deliveryRate: 66.7, openRate: null });
+    expect(percent(1, 0)).toBe(0);
+  });
+
+  it("makes delivery ids from the campaign's time and the row, and reads them back", () => {
+    const id = deliveryId("6743a1b2c3d4e5f601234567", 255);
+    expect(id).toBe("6743a1b200000000000000ff");
+    expect(parseDeliveryId(id)).toEqual({ prefix: "6743a1b2", seq: 255 });
+    expect(parseDeliveryId("6743a1b2000000000000000")).toBeNull();
+    expect(parseDeliveryId("6743a1b20000000000000000")).toBeNull();
+    expect(parseDeliveryId("zz43a1b2000000000000000f")).toBeNull();
+  });
+
+  it("personalises every {NAME}; the preview replaces only the first", () => {
+    expect(personalise("Hi {NAME}, {NAME}!", "Asha")).toBe("Hi Asha, Asha!");
+    expect(personalise("Hi {NAME}", "  ")).toBe("Hi Customer");
+    expect(previewMessage("Hi {NAME}, {NAME}!", "Asha")).toBe("Hi Asha, {NAME}!");
+  });
+});

@@ -1,0 +1,150 @@
+// The rules of campaigns and their delivery that screens, /api, notifications and the engine share:
+// statuses, the figures made from a campaign's counters, rates, bands and colours, delivery ids and
+// personalisation (docs/rules.md, "Campaigns").
+
+export const CAMPAIGN_STATUSES = ["Draft", "Active", "Paused", "Cancelled", "Completed"] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+/** A stored status as shown; a campaign without one counts as completed. */
+export function campaignStatus(status: string | null | undefined): CampaignStatus {
+  const found = CAMPAIGN_STATUSES.find((s) => s.toLowerCase() === (status ?? "").trim().toLowerCase());
+  return found ?? "Completed";
+}
+
+/** Whether the delivery job still has work for a campaign in this status. */
+export const isSending = (status: CampaignStatus) => status === "Active";
+
+export const DELIVERY_STATUSES = ["pending", "sent", "delivered", "failed", "bounced"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export type ChipColour = "success" | "warning" | "primary" | "secondary" | "info" | "error" | "default";
+
+const DELIVERY_CHIPS: Record<DeliveryStatus, { label: string; colour: ChipColour }> = {
+  delivered: { label: "Delivered", colour: "success" },
+  pending: { label: "Pending", colour: "warning" },
+  sent: { label: "Sent", colour: "primary" },
+  bounced: { label: "Bounced", colour: "error" },
+  failed: { label: "Failed", colour: "error" },
+};
+
+/** A delivery log row's chip: its status read without case; anything else is 'Unknown'. */
+export function deliveryChip(status: string | null | undefined): { label: string; colour: ChipColour } {
+  const key = (status ?? "").trim().toLowerCase() as DeliveryStatus;
+  return DELIVERY_CHIPS[key] ?? { label: "Unknown", colour: "default" };
+}
+
+/** The counters a campaign keeps (rows by state; opened and clicked are subsets of delivered). */
+export type CampaignCounters = {
+  audienceSize: number;
+  pendingCount: number;
+  sentCount: number;
+  deliveredCount: number;
+  failedCount: number;
+  bouncedCount: number;
+  openedCount: number;
+  clickedCount: number;
+};
+
+export type DeliveryStats = {
+  /** Accepted by the channel: sent, delivered or bounced afterwards. */
+  sent: number;
+  delivered: number;
+  failed: number;
+  bounced: number;
+  opened: number;
+  clicked: number;
+  /** Not yet accepted by the channel (queued, in flight or waiting for a retry). */
+  pending: number;
+  /** Rows with a final outcome: delivered, failed or bounced. */
+  attempted: number;
+  /** delivered / attempted as a percentage with one decimal, e.g. "92.5%". */
+  successRate: string;
+};
+
+/** One decimal, as every rate is shown: 0 when there is nothing to divide by. */
+export function percent(part: number, whole: number): number {
+  if (!whole || whole <= 0) return 0;
+  return Math.round((part / whole) * 1000) / 10;
+}
+
+export function deliveryStats(c: CampaignCounters): DeliveryStats {
+  const attempted = c.deliveredCount + c.failedCount + c.bouncedCount;
+  return {
+    sent: c.sentCount + c.deliveredCount + c.bouncedCount,
+    delivered: c.deliveredCount,
+    failed: c.failedCount,
+    bounced: c.bouncedCount,
+    opened: c.openedCount,
+    clicked: c.clickedCount,
+    pending: c.pendingCount,
+    attempted,
+    successRate: `${percent(c.deliveredCount, attempted).toFixed(1)}%`,
+  };
+}
+
+/** How far a campaign has got: rows no longer pending out of the audience, 0–100. */
+export function progressPercent(c: Pick<CampaignCounters, "audienceSize" | "pendingCount">): number {
+  if (c.audienceSize <= 0) return 0;
+  return Math.floor(((c.audienceSize - c.pendingCount) / c.audienceSize) * 100);
+}
+
+export type SuccessBand = "Excellent" | "Good" | "Fair" | "Poor";
+
+/** The detail screen's band of a delivery success rate (a percentage). */
+export function successBand(rate: number): SuccessBand {
+  if (rate >= 90) return "Excellent";
+  if (rate >= 70) return "Good";
+  if (rate >= 50) return "Fair";
+  return "Poor";
+}
+
+export const successBandColour: Record<SuccessBand, ChipColour> = {
+  Excellent: "success",
+  Good: "primary",
+  Fair: "warning",
+  Poor: "error",
+};
+
+/** A campaign counts as successful at a delivery success rate of 90 or more. */
+export const isSuccessful = (rate: number) => rate >= 90;
+
+/** The list's and dashboard's success chip: sent / (sent + failed), rounded, and its colour. */
+export function listSuccessChip(sent: number, failed: number): { value: number; colour: ChipColour } {
+  const value = sent + failed > 0 ? Math.round((sent / (sent + failed)) * 100) : 0;
+  return { value, colour: value < 60 ? "error" : value < 90 ? "warning" : "success" };
+}
+
+/** The figures of the CAMPAIGN_PERFORMANCE notification: sent / audience and opened / sent. */
+export function performanceRates(c: { audienceSize: number; sent: number; opened: number }) {
+  return { deliveryRate: percent(c.sent, c.audienceSize), openRate: c.opened > 0 ? percent(c.opened, c.sent) : null };
+}
+
+// Delivery ids: the campaign id's 8 time characters, then the row's seq in 16 hex digits.
+const DELIVERY_ID = /^([0-9a-f]{8})([0-9a-f]{16})$/;
+
+export function deliveryId(campaignId: string, seq: number): string {
+  return campaignId.slice(0, 8) + seq.toString(16).padStart(16, "0");
+}
+
+/** The row a delivery id names, or null for text that is not one. */
+export function parseDeliveryId(id: string): { prefix: string; seq: number } | null {
+  const m = DELIVERY_ID.exec(id);
+  if (!m) return null;
+  const seq = Number.parseInt(m[2], 16);
+  return Number.isSafeInteger(seq) && seq > 0 ? { prefix: m[1], seq } : null;
+}
+
+/** What {NAME} becomes when a recipient has no name. */
+export const NAME_FALLBACK = "Customer";
+
+/** The message as one recipient reads it: every {NAME} replaced by their name. */
+export function personalise(message: string, name: string): string {
+  return message.replaceAll("{NAME}", name.trim() || NAME_FALLBACK);
+}
+
+/** The wizard's preview: only the first {NAME} is replaced, with a sample name. */
+export function previewMessage(message: string, sampleName: string): string {
+  return message.replace("{NAME}", sampleName);
+}
+
+export const hasNamePlaceholder = (message: string) => message.includes("{NAME}");

@@ -1,0 +1,32 @@
+// What the delivery engine hands a batch to: the built-in vendor's HTTP API or SMTP. Each message
+// carries its delivery id as the idempotency key, so a batch sent again after a crash is recognised
+// as the same messages.
+
+export type OutgoingMessage = {
+  /** The delivery id: the idempotency key, and the base of the e-mail's Message-ID. */
+  key: string;
+  to: { name: string; email: string; phone: string };
+  subject: string;
+  text: string;
+};
+
+export type ChannelResult =
+  /** Accepted (or already accepted under this key earlier): the row is sent. */
+  | { key: string; status: "accepted"; details: string }
+  /** Refused for good: the row fails, or bounces when the address does not exist. */
+  | { key: string; status: "failed" | "bounced"; details: string }
+  /** Not accepted this time (rate limited, server busy, network): try again later. */
+  | { key: string; status: "retry"; details: string; countsAsError: boolean };
+
+export interface DeliveryChannel {
+  readonly name: "simulated" | "smtp";
+  /** Whether the channel reports outcomes later on the receipts endpoint. */
+  readonly receipts: boolean;
+  send(batch: readonly OutgoingMessage[]): Promise<ChannelResult[]>;
+  close(): Promise<void>;
+}
+
+/** Every message of a batch that could not be handed over at all. */
+export function retryAll(batch: readonly OutgoingMessage[], details: string, countsAsError = true): ChannelResult[] {
+  return batch.map((m) => ({ key: m.key, status: "retry", details, countsAsError }));
+}

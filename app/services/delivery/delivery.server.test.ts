@@ -1,0 +1,322 @@
+// The delivery engine on a real SQLite database: the launch snapshot, claims and leases, outcomes,
+// receipts, the campaign controls, and a whole campaign through the built-in vendor over HTTP.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestUser, useTestDatabase } from "../../../tests/helpers/db";
+
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
+const { file } = useTestDatabase();
+
+import { openSqlite, type Sqlite } from "~/db/sqlite.server";
+import { deliveryId, deliveryStats } from "~/lib/campaigns";
+import { newId } from "~/lib/id";
+import { parseConditions } from "~/lib/segments";
+import type { DeliveryChannel, OutgoingMessage } from "~/services/delivery/channel.server";
+import { claimBatch } from "~/services/delivery/claim.server";
+import { createDeliveryEngine } from "~/services/delivery/engine.server";
+import { verifyReceipts } from "~/services/delivery/receipt-signature.server";
+import { simulatedChannel } from "~/services/delivery/simulated-channel.server";
+import { startSimulatedVendor } from "~/services/delivery/simulated-vendor.server";
+import {
+  applyReceipts,
+  type CampaignRow,
+  CAMPAIGN_COLUMNS,
+  launchCampaign,
+  recordOutcomes,
+  retryFailed,
+  setCampaignStatus,
+  type Receipt,
+} from "~/services/delivery/store.server";
+import { seedTenant } from "~/services/seed.server";
+import { compileSegmentWhere, sqlAudienceCount } from "~/services/segment-sql.server";
+
+let sqlite: Sqlite;
+let tenant: { id: string };
+let other: { id: string };
+
+const tree = (conditions: unknown) => {
+  const parsed = parseConditions(conditions);
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.tree;
+};
+const everyone = tree({ totalSpend: { $gte: 0 } });
+
+function campaign(id: string): CampaignRow {
+  return sqlite.prepare(`SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "id" = ?`).get(id) as CampaignRow;
+}
+function rows(campaignId: string) {
+  return sqlite.prepare(`SELECT * FROM "Delivery" WHERE "campaignId" = ? ORDER BY "seq"`).all(campaignId) as {
+    seq: number;
+    customerId: string;
+    userId: string;
+    status: string;
+    attempts: number;
+    details: string;
+    openedAt: number | null;
+    clickedAt: number | null;
+  }[];
+}
+function expectCountersAddUp(id: string) {
+  const c = campaign(id);
+  const byStatus = Object.fromEntries(
+    (sqlite.prepare(`SELECT "status", count(*) AS n FROM "Delivery" WHERE "campaignId" = ? GROUP BY "status"`).all(id) as { status: string; n: number }[]).map((r) => [r.status, r.n]),
+  );
+  expect({ pending: c.pendingCount, sent: c.sentCount, delivered: c.deliveredCount, failed: c.failedCount, bounced: c.bouncedCount }).toEqual({
+    pending: byStatus.pending ?? 0,
+    sent: byStatus.sent ?? 0,
+    delivered: byStatus.delivered ?? 0,
+    failed: byStatus.failed ?? 0,
+    bounced: byStatus.bounced ?? 0,
+  });
+  expect(c.pendingCount + c.sentCount + c.deliveredCount + c.failedCount + c.bouncedCount).toBe(c.audienceSize);
+  const engaged = sqlite.prepare(`SELECT count("openedAt") AS opened, count("clickedAt") AS clicked FROM "Delivery" WHERE "campaignId" = ?`).get(id) as {
+    opened: number;
+    clicked: number;
+  };
+  expect({ opened: c.openedCount, clicked: c.clickedCount }).toEqual(engaged);
+}
+
+function launch(userId: string, conditions = everyone, name = "Diwali offer") {
+  const id = newId();
+  const segmentId = newId();
+  sqlite
+    .prepare(`INSERT INTO "Segment" ("id", "userId", "name", "conditions", "createdAt", "updatedAt") VALUES (?, ?, 'Everyone', '{}', ?, ?)`)
+    .run(segmentId, userId, Date.now(), Date.now());
+  const size = launchCampaign(
+    sqlite,
+    { id, userId, segmentId, segmentName: "Everyone", name, subject: "Hello {NAME}", description: "", message: "Hi {NAME}, 10% off" },
+    compileSegmentWhere(userId, conditions),
+  );
+  return { id, size };
+}
+
+beforeAll(async () => {
+  tenant = await createTestUser("Sender");
+  other = await createTestUser("Other tenant");
+  await seedTenant(tenant.id, { customers: 400, orders: 0, seed: 7, file });
+  await seedTenant(other.id, { customers: 50, orders: 0, seed: 8, file });
+  sqlite = openSqlite(file);
+});
+afterAll(() => sqlite.close());
+
+describe("launch", () => {
+  it("freezes the segment's audience as one pending row per customer, the tenant's only", () => {
+    const rich = tree({ totalSpend: { $gt: 20000 } });
+    const expected = sqlAudienceCount(tenant.id, rich);
+    expect(expected).toBeGreaterThan(0);
+    const { id, size } = launch(tenant.id, rich);
+    expect(size).toBe(expected);
+    const all = rows(id);
+    expect(all).toHaveLength(expected);
+    expect(new Set(all.map((r) => r.customerId)).size).toBe(expected);
+    expect(all.every((r) => r.userId === tenant.id && r.status === "pending")).toBe(true);
+    expect(campaign(id)).toMatchObject({ status: "Active", audienceSize: expected, pendingCount: expected });
+    expectCountersAddUp(id);
+  });
+
+  it("writes nothing for a segment with no customers", () => {
+    const nobody = tree({ visits: { $gt: 1_000_000 } });
+    const { id, size } = launch(tenant.id, nobody);
+    expect(size).toBe(0);
+    expect(sqlite.prepare(`SELECT count(*) FROM "Campaign" WHERE "id" = ?`).pluck().get(id)).toBe(0);
+  });
+
+  it("keeps each campaign's rows apart even for customers in both", () => {
+    const a = launch(tenant.id);
+    const b = launch(tenant.id);
+    expect(rows(a.id).map((r) => r.customerId)).toEqual(rows(b.id).map((r) => r.customerId));
+    expect(new Set([...rows(a.id), ...rows(b.id)].map((r) => r.seq)).size).toBe(a.size + b.size);
+  });
+});
+
+describe("claims and outcomes", () => {
+  it("two claimers never get the same row, and an expired lease is claimed again", () => {
+    const { id, size } = launch(other.id);
+    const second = openSqlite(file);
+    const t = Date.now();
+    const a = claimBatch(sqlite, { campaignId: id, limit: 20, now: t, leaseMs: 60_000 });
+    const b = claimBatch(second, { campaignId: id, limit: 20, now: t, leaseMs: 60_000 });
+    const rest = claimBatch(second, { campaignId: id, limit: 1000, now: t, leaseMs: 60_000 });
+    second.close();
+    const seqs = [...a, ...b, ...rest].map((r) => r.seq);
+    expect(seqs).toHaveLength(size);
+    expect(new Set(seqs).size).toBe(size);
+    expect(claimBatch(sqlite, { campaignId: id, limit: 10, now: t + 59_000, leaseMs: 60_000 })).toEqual([]);
+    const again = claimBatch(sqlite, { campaignId: id, limit: 10, now: t + 60_001, leaseMs: 60_000 });
+    expect(again.map((r) => r.seq)).toEqual(a.slice(0, 10).map((r) => r.seq));
+    expect(again[0].attempts).toBe(2);
+
+    // The first claimer's late outcome carries an old attempt number: it changes nothing.
+    recordOutcomes(sqlite, id, [{ seq: a[0].seq, attempts: 1, outcome: "sent", details: "" }]);
+    expect(rows(id).find((r) => r.seq === a[0].seq)?.status).toBe("pending");
+    recordOutcomes(sqlite, id, [
+      { seq: again[0].seq, attempts: 2, outcome: "sent", details: "" },
+      { seq: again[1].seq, attempts: 2, outcome: "bounced", details: "550 no such user", error: false },
+      { seq: again[2].seq, attempts: 2, outcome: "retry", details: "timeout", retryAt: t + 120_000 },
+    ]);
+    const after = new Map(rows(id).map((r) => [r.seq, r]));
+    expect(after.get(again[0].seq)?.status).toBe("sent");
+    expect(after.get(again[1].seq)).toMatchObject({ status: "bounced", details: "550 no such user" });
+    expect(after.get(again[2].seq)).toMatchObject({ status: "pending", details: "timeout" });
+    expect(campaign(id).sendErrors).toBe(1);
+    expectCountersAddUp(id);
+  });
+});
+
+describe("receipts", () => {
+  it("are idempotent and never move a row back", () => {
+    const { id } = launch(other.id);
+    const [r1, r2, r3, r4] = rows(id);
+    const at = Date.now();
+    const key = (seq: number) => deliveryId(id, seq);
+    const receipts: Receipt[] = [
+      { id: key(r1.seq), event: "delivered", at },
+      { id: key(r1.seq), event: "clicked", at: at + 2 },
+      { id: key(r1.seq), event: "opened", at: at + 3 },
+      { id: key(r2.seq), event: "bounced", at, details: "550 5.1.1 unknown user" },
+      { id: key(r2.seq), event: "delivered", at: at + 5 },
+      { id: key(r3.seq), event: "opened", at },
+      { id: key(r4.seq), event: "failed", at, details: "Mailbox full" },
+      { id: "not-a-delivery-id", event: "delivered", at },
+      { id: deliveryId("ffffffff0000000000000000", r1.seq), event: "failed", at },
+    ];
+    expect(applyReceipts(sqlite, receipts)).toEqual({ applied: 5, ignored: 4 });
+    const again = applyReceipts(sqlite, receipts);
+    expect(again.applied).toBe(0);
+    const byId = new Map(rows(id).map((r) => [r.seq, r]));
+    expect(byId.get(r1.seq)).toMatchObject({ status: "delivered", openedAt: at + 2, clickedAt: at + 2 });
+    expect(byId.get(r2.seq)).toMatchObject({ status: "bounced", details: "550 5.1.1 unknown user" });
+    expect(byId.get(r3.seq)).toMatchObject({ status: "delivered", openedAt: at, clickedAt: null });
+    expect(byId.get(r4.seq)).toMatchObject({ status: "failed", details: "Mailbox full" });
+    expect(campaign(id)).toMatchObject({ deliveredCount: 2, bouncedCount: 1, failedCount: 1, openedCount: 2, clickedCount: 1 });
+    expectCountersAddUp(id);
+
+    // Retry failed: only the failed row goes back to the queue; bounced addresses are not retried.
+    expect(retryFailed(sqlite, other.id, id)).toBe(1);
+    expect(retryFailed(sqlite, tenant.id, id)).toBeNull();
+    expect(byIdAfterRetry(id, r4.seq)).toMatchObject({ status: "pending", attempts: 0, details: "" });
+    expectCountersAddUp(id);
+  });
+});
+
+function byIdAfterRetry(id: string, seq: number) {
+  return rows(id).find((r) => r.seq === seq);
+}
+
+describe("controls", () => {
+  it("pause, resume and cancel follow the status, for the tenant only", () => {
+    const { id } = launch(other.id);
+    expect(setCampaignStatus(sqlite, tenant.id, id, "Paused", ["Active"])).toBeNull();
+    expect(setCampaignStatus(sqlite, other.id, id, "Paused", ["Active"])).toEqual({ before: "Active", changed: true });
+    expect(setCampaignStatus(sqlite, other.id, id, "Paused", ["Active"])).toEqual({ before: "Paused", changed: false });
+    expect(setCampaignStatus(sqlite, other.id, id, "Active", ["Paused"])).toEqual({ before: "Paused", changed: true });
+    expect(setCampaignStatus(sqlite, other.id, id, "Cancelled", ["Active", "Paused"])).toEqual({ before: "Active", changed: true });
+    expect(setCampaignStatus(sqlite, other.id, id, "Active", ["Paused"])).toEqual({ before: "Cancelled", changed: false });
+  });
+});
+
+/** A receipts endpoint for the vendor to post to, applying what it gets like the real route. */
+async function receiptsServer(secret: string) {
+  let signedWrong = 0;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      if (!verifyReceipts(body, secret, req.headers["x-signature"] as string | undefined ?? null)) {
+        signedWrong += 1;
+        res.writeHead(401).end();
+        return;
+      }
+      applyReceipts(sqlite, (JSON.parse(body.toString()) as { receipts: Receipt[] }).receipts);
+      res.writeHead(200).end("{}");
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/receipts`, server, signedWrong: () => signedWrong };
+}
+
+describe("a whole campaign through the built-in vendor", () => {
+  it("sends every recipient once, personalised, and every row ends final with the counters adding up", async () => {
+    const secret = "receipts-secret-for-tests";
+    const receipts = await receiptsServer(secret);
+    const vendor = await startSimulatedVendor({ apiKey: "vendor-key", receiptsUrl: receipts.url, receiptsSecret: secret, delayFactor: 0.01 });
+    const { id, size } = launch(tenant.id);
+    const events: string[] = [];
+    const engine = createDeliveryEngine({
+      sqlite,
+      channel: simulatedChannel({ url: vendor.url, apiKey: "vendor-key" }),
+      settings: { batchSize: 50, concurrency: 3, idleMs: 20, receiptWaitMs: 60_000 },
+      onEvent: (e) => {
+        if (e.type !== "progress") events.push(`${e.type}:${"campaign" in e ? e.campaign.id : e.message}`);
+      },
+    });
+    const running = engine.run();
+    // Other campaigns launched above are active too: wait for this one.
+    for (let i = 0; i < 400 && campaign(id).status !== "Completed"; i++) await new Promise((r) => setTimeout(r, 50));
+    await engine.stop();
+    await running;
+    await vendor.close();
+    receipts.server.close();
+
+    const c = campaign(id);
+    expect(c.status).toBe("Completed");
+    expect(events).toContain(`completed:${id}`);
+    const final = rows(id);
+    expect(final).toHaveLength(size);
+    expect(final.filter((r) => r.status === "pending" || r.status === "sent")).toEqual([]);
+    expectCountersAddUp(id);
+    const stats = deliveryStats(c);
+    expect(stats.delivered / size).toBeGreaterThan(0.8);
+    expect(stats.failed + stats.bounced).toBeGreaterThan(0);
+    expect(stats.opened).toBeGreaterThan(0);
+    expect(receipts.signedWrong()).toBe(0);
+
+    // Every key was accepted once, and the message carries the recipient's name.
+    const accepted = vendor.accepted();
+    const keys = final.map((r) => deliveryId(id, r.seq));
+    expect(keys.every((k) => accepted.has(k))).toBe(true);
+    const first = sqlite.prepare(`SELECT "name" FROM "Delivery" WHERE "seq" = ?`).pluck().get(final[0].seq) as string;
+    expect(accepted.get(keys[0])).toMatchObject({ subject: `Hello ${first}`, text: `Hi ${first}, 10% off` });
+  }, 60_000);
+
+  it("a message sent again under its key is accepted once; transient failures are retried, then failed", async () => {
+    const secret = "s";
+    const receipts = await receiptsServer(secret);
+    const vendor = await startSimulatedVendor({ apiKey: "k", receiptsUrl: receipts.url, receiptsSecret: secret, delayFactor: 0.01 });
+    const channel = simulatedChannel({ url: vendor.url, apiKey: "k" });
+    const message: OutgoingMessage = { key: "abc", to: { name: "A", email: "a@example.com", phone: "" }, subject: "s", text: "t" };
+    expect((await channel.send([message]))[0]).toMatchObject({ status: "accepted", details: "" });
+    expect((await channel.send([message]))[0]).toMatchObject({ status: "accepted", details: "Accepted earlier under the same key" });
+    expect(vendor.stats()).toMatchObject({ accepted: 1, duplicates: 1 });
+    expect((await simulatedChannel({ url: vendor.url, apiKey: "wrong" }).send([message]))[0]).toMatchObject({ status: "retry", countsAsError: true });
+    await vendor.close();
+    receipts.server.close();
+
+    // A channel that never answers: every attempt is retried with a delay until the last fails,
+    // and the error cap pauses the campaign.
+    const down: DeliveryChannel = { name: "simulated", receipts: true, send: async (batch) => batch.map((m) => ({ key: m.key, status: "retry", details: "connection refused", countsAsError: true })), close: async () => {} };
+    const { id, size } = launch(other.id, tree({ visits: { $gte: 0 } }));
+    // Only this campaign is active now.
+    sqlite.prepare(`UPDATE "Campaign" SET "status" = 'Completed' WHERE "status" = 'Active' AND "id" <> ?`).run(id);
+    const engine = createDeliveryEngine({ sqlite, channel: down, settings: { batchSize: 100, retryBaseMs: 1, maxAttempts: 3, errorCap: 10_000, idleMs: 5 } });
+    const running = engine.run();
+    for (let i = 0; i < 200 && campaign(id).pendingCount > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await engine.stop();
+    await running;
+    const final = rows(id);
+    expect(final.every((r) => r.status === "failed" && r.attempts === 3 && r.details.startsWith("Gave up after 3 attempts: connection refused"))).toBe(true);
+    expect(campaign(id).failedCount).toBe(size);
+
+    retryFailed(sqlite, other.id, id);
+    const capped = createDeliveryEngine({ sqlite, channel: down, settings: { batchSize: 10, retryBaseMs: 1, maxAttempts: 3, errorCap: 25, idleMs: 5 } });
+    const run2 = capped.run();
+    for (let i = 0; i < 200 && campaign(id).status === "Active"; i++) await new Promise((r) => setTimeout(r, 20));
+    await capped.stop();
+    await run2;
+    expect(campaign(id)).toMatchObject({ status: "Paused" });
+    expect(campaign(id).statusDetail).toMatch(/^Paused after \d+ send errors/);
+    expectCountersAddUp(id);
+  }, 60_000);
+});

@@ -1,0 +1,225 @@
+// The delivery engine: drains the delivery table of every active campaign through a channel.
+//
+// One loop claims a batch of due rows (claim.server.ts: a lease, no lock held), personalises each
+// message, hands the batch to the channel and records what it said (store.server.ts), with up to
+// `concurrency` batches out at once and at most `ratePerSecond` messages a second. Transient
+// failures are retried with a growing delay up to `maxAttempts`; send errors past `errorCap`
+// pause the campaign. Runs in the delivery job's worker thread with its own connection; tests run
+// it in-process.
+import type { Sqlite } from "~/db/sqlite.server";
+import { deliveryId, personalise } from "~/lib/campaigns";
+import type { ChannelResult, DeliveryChannel, OutgoingMessage } from "~/services/delivery/channel.server";
+import { claimBatch, type ClaimedDelivery } from "~/services/delivery/claim.server";
+import {
+  type CampaignRow,
+  completeFinished,
+  nextDueAt,
+  pauseOnErrorCap,
+  recordOutcomes,
+  type SendOutcome,
+  sendingCampaigns,
+} from "~/services/delivery/store.server";
+
+export type EngineSettings = {
+  /** Rows claimed per batch. */
+  batchSize: number;
+  /** Batches handed to the channel at the same time. */
+  concurrency: number;
+  /** Messages per second at most (0: no limit). */
+  ratePerSecond: number;
+  /** How long a claimed batch is ours before another claimer may take it again. */
+  leaseMs: number;
+  /** Attempts before a transiently failing message is failed for good. */
+  maxAttempts: number;
+  /** The first retry's delay; each later one doubles it. */
+  retryBaseMs: number;
+  /** Send errors after which a campaign is paused. */
+  errorCap: number;
+  /** How long after its last change a campaign with rows still awaiting receipts is completed anyway. */
+  receiptWaitMs: number;
+  /** How long the loop sleeps when there is nothing to do (a launch wakes it sooner). */
+  idleMs: number;
+};
+
+export const DEFAULT_ENGINE_SETTINGS: EngineSettings = {
+  batchSize: 500,
+  concurrency: 4,
+  ratePerSecond: 0,
+  leaseMs: 60_000,
+  maxAttempts: 5,
+  retryBaseMs: 5_000,
+  errorCap: 1_000,
+  receiptWaitMs: 10 * 60_000,
+  idleMs: 1_000,
+};
+
+export type EngineEvent =
+  | { type: "completed"; campaign: CampaignRow }
+  | { type: "paused"; campaign: CampaignRow }
+  | { type: "progress"; campaignId: string; userId: string }
+  | { type: "error"; message: string };
+
+export type DeliveryEngine = {
+  /** Runs until stop(); resolves when the loop has ended and every batch out has been recorded. */
+  run(): Promise<void>;
+  /** Ends the loop after the batches out come back (their leases expire if they never do). */
+  stop(): Promise<void>;
+  /** Look for work now (after a launch, resume or retry). */
+  wake(): void;
+};
+
+export function createDeliveryEngine(options: {
+  sqlite: Sqlite;
+  channel: DeliveryChannel;
+  settings?: Partial<EngineSettings>;
+  onEvent?: (event: EngineEvent) => void;
+  now?: () => number;
+}): DeliveryEngine {
+  const settings = { ...DEFAULT_ENGINE_SETTINGS, ...options.settings };
+  const { sqlite, channel } = options;
+  const now = options.now ?? Date.now;
+  const emit = (event: EngineEvent) => options.onEvent?.(event);
+
+  let stopping = false;
+  let wakeUp: (() => void) | null = null;
+  const inFlight = new Set<Promise<void>>();
+  let finished: Promise<void> | null = null;
+
+  // Token bucket for the rate limit.
+  let tokens = settings.ratePerSecond || Number.POSITIVE_INFINITY;
+  let refilledAt = now();
+  const refill = () => {
+    if (!settings.ratePerSecond) return;
+    const t = now();
+    tokens = Math.min(settings.ratePerSecond, tokens + ((t - refilledAt) / 1000) * settings.ratePerSecond);
+    refilledAt = t;
+  };
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        wakeUp = null;
+        resolve();
+      }, ms);
+      wakeUp = () => {
+        clearTimeout(timer);
+        wakeUp = null;
+        resolve();
+      };
+    });
+
+  const outcomeFor = (row: ClaimedDelivery, result: ChannelResult | undefined): SendOutcome => {
+    if (!result) return retryOrFail(row, "No answer from the channel for this message", true);
+    if (result.status === "accepted") return { seq: row.seq, attempts: row.attempts, outcome: "sent", details: result.details };
+    if (result.status === "retry") return retryOrFail(row, result.details, result.countsAsError);
+    return { seq: row.seq, attempts: row.attempts, outcome: result.status, details: result.details, error: false };
+  };
+
+  const retryOrFail = (row: ClaimedDelivery, details: string, countsAsError: boolean): SendOutcome => {
+    if (row.attempts >= settings.maxAttempts) {
+      return { seq: row.seq, attempts: row.attempts, outcome: "failed", details: `Gave up after ${row.attempts} attempts: ${details}`, error: countsAsError };
+    }
+    const delay = settings.retryBaseMs * 2 ** (row.attempts - 1);
+    return { seq: row.seq, attempts: row.attempts, outcome: "retry", details: `Attempt ${row.attempts} failed, retrying: ${details}`, retryAt: now() + delay };
+  };
+
+  const sendBatch = async (campaign: { id: string; userId: string; subject: string; message: string }, rows: ClaimedDelivery[]) => {
+    const messages: OutgoingMessage[] = rows.map((r) => ({
+      key: deliveryId(r.campaignId, r.seq),
+      to: { name: r.name, email: r.email, phone: r.phone },
+      subject: personalise(campaign.subject, r.name),
+      text: personalise(campaign.message, r.name),
+    }));
+    let results: ChannelResult[];
+    try {
+      results = await channel.send(messages);
+    } catch (error) {
+      results = messages.map((m) => ({ key: m.key, status: "retry", details: (error as Error).message, countsAsError: true }));
+    }
+    const byKey = new Map(results.map((r) => [r.key, r]));
+    const outcomes = rows.map((row, i) => outcomeFor(row, byKey.get(messages[i].key)));
+    recordOutcomes(sqlite, campaign.id, outcomes, now());
+    if (outcomes.some((o) => o.outcome === "retry" || ("error" in o && o.error))) {
+      const paused = pauseOnErrorCap(sqlite, campaign.id, settings.errorCap, now());
+      if (paused) emit({ type: "paused", campaign: paused });
+    }
+    emit({ type: "progress", campaignId: campaign.id, userId: campaign.userId });
+  };
+
+  const dispatch = (campaign: { id: string; userId: string; subject: string; message: string }, rows: ClaimedDelivery[]) => {
+    const job = sendBatch(campaign, rows)
+      .catch((error: unknown) => emit({ type: "error", message: `Recording a batch of campaign ${campaign.id} failed: ${(error as Error).message}` }))
+      .finally(() => {
+        inFlight.delete(job);
+        wakeUp?.();
+      });
+    inFlight.add(job);
+  };
+
+  let lastCompletionCheck = 0;
+  const checkCompletion = () => {
+    const t = now();
+    if (t - lastCompletionCheck < 500) return;
+    lastCompletionCheck = t;
+    const waitMs = channel.receipts ? settings.receiptWaitMs : 0;
+    for (const campaign of completeFinished(sqlite, waitMs, t)) emit({ type: "completed", campaign });
+  };
+
+  const loop = async () => {
+    while (!stopping) {
+      let claimed = 0;
+      let soonest = Number.POSITIVE_INFINITY;
+      try {
+        checkCompletion();
+        const campaigns = sendingCampaigns(sqlite);
+        // One batch per campaign per round, so a large campaign does not hold up a small one.
+        for (const campaign of campaigns) {
+          if (stopping || inFlight.size >= settings.concurrency) break;
+          refill();
+          const allowed = Math.min(settings.batchSize, Math.floor(tokens));
+          if (allowed < 1) {
+            soonest = Math.min(soonest, now() + Math.ceil(1000 / settings.ratePerSecond));
+            break;
+          }
+          const rows = claimBatch(sqlite, { campaignId: campaign.id, limit: allowed, now: now(), leaseMs: settings.leaseMs });
+          if (rows.length === 0) {
+            const due = nextDueAt(sqlite, campaign.id);
+            if (due !== null) soonest = Math.min(soonest, due);
+            continue;
+          }
+          tokens -= rows.length;
+          claimed += rows.length;
+          dispatch(campaign, rows);
+        }
+      } catch (error) {
+        emit({ type: "error", message: `The delivery loop failed: ${(error as Error).message}` });
+        await sleep(settings.idleMs);
+        continue;
+      }
+      if (stopping) break;
+      if (inFlight.size >= settings.concurrency) {
+        await Promise.race(inFlight);
+      } else if (claimed === 0) {
+        const wait = Number.isFinite(soonest) ? Math.max(10, Math.min(settings.idleMs, soonest - now())) : settings.idleMs;
+        if (inFlight.size > 0) await Promise.race([...inFlight, sleep(wait)]);
+        else await sleep(wait);
+      }
+    }
+    await Promise.allSettled([...inFlight]);
+  };
+
+  return {
+    run() {
+      finished ??= loop();
+      return finished;
+    },
+    async stop() {
+      stopping = true;
+      wakeUp?.();
+      await finished;
+    },
+    wake() {
+      wakeUp?.();
+    },
+  };
+}

@@ -1,0 +1,412 @@
+// The delivery table's writes: the launch snapshot, the outcomes of a sent batch, receipts, the
+// campaign controls and completion. Every function takes a better-sqlite3 connection (the server's
+// writer, the delivery job's own connection in its worker thread, or a test's) and runs as one
+// transaction, changing the campaign's counters together with its rows, so the counters always
+// add up to the audience.
+import type { Sqlite } from "~/db/sqlite.server";
+import { parseDeliveryId } from "~/lib/campaigns";
+import type { CompiledWhere } from "~/services/segment-sql.server";
+
+export type CampaignRow = {
+  id: string;
+  userId: string;
+  segmentId: string | null;
+  segmentName: string;
+  name: string;
+  subject: string;
+  description: string;
+  message: string;
+  status: string;
+  statusDetail: string;
+  audienceSize: number;
+  pendingCount: number;
+  sentCount: number;
+  deliveredCount: number;
+  failedCount: number;
+  bouncedCount: number;
+  openedCount: number;
+  clickedCount: number;
+  sendErrors: number;
+  launchedAt: number | null;
+  completedAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+};
+
+export const CAMPAIGN_COLUMNS = `"id", "userId", "segmentId", "segmentName", "name", "subject", "description", "message", "status",
+  "statusDetail", "audienceSize", "pendingCount", "sentCount", "deliveredCount", "failedCount", "bouncedCount", "openedCount",
+  "clickedCount", "sendErrors", "launchedAt", "completedAt", "createdAt", "updatedAt"`;
+
+export type NewCampaign = {
+  id: string;
+  userId: string;
+  segmentId: string;
+  segmentName: string;
+  name: string;
+  subject: string;
+  description: string;
+  message: string;
+};
+
+/** Writes a draft: no delivery rows yet; audienceSize is the count when it was saved. */
+export function insertDraft(sqlite: Sqlite, c: NewCampaign, audienceSize: number, now = Date.now()): void {
+  sqlite
+    .prepare(
+      `INSERT INTO "Campaign" ("id", "userId", "segmentId", "segmentName", "name", "subject", "description", "message", "status",
+         "audienceSize", "createdAt", "updatedAt")
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Draft', ?, ?, ?)`,
+    )
+    .run(c.id, c.userId, c.segmentId, c.segmentName, c.name, c.subject, c.description, c.message, audienceSize, now, now);
+}
+
+/** Replaces a draft's content (only while it is a draft). Returns false when there was no such draft. */
+export function updateDraft(sqlite: Sqlite, c: NewCampaign, audienceSize: number, now = Date.now()): boolean {
+  const result = sqlite
+    .prepare(
+      `UPDATE "Campaign" SET "segmentId" = ?, "segmentName" = ?, "name" = ?, "subject" = ?, "description" = ?, "message" = ?,
+         "audienceSize" = ?, "updatedAt" = ?
+       WHERE "id" = ? AND "userId" = ? AND "status" = 'Draft'`,
+    )
+    .run(c.segmentId, c.segmentName, c.name, c.subject, c.description, c.message, audienceSize, now, c.id, c.userId);
+  return result.changes === 1;
+}
+
+/**
+ * Launches a campaign: the campaign row (new, or an existing draft of the same id) and one pending
+ * delivery row per customer the segment's WHERE matches, written by one INSERT … SELECT in one
+ * transaction, so the audience is frozen as it was at this moment. No customer passes through
+ * JavaScript. Returns the audience size; 0 means nothing was written (a segment with no customers
+ * cannot be launched).
+ */
+export function launchCampaign(sqlite: Sqlite, c: NewCampaign, where: CompiledWhere, now = Date.now()): number {
+  const launch = sqlite.transaction(() => {
+    const existing = sqlite.prepare(`SELECT "status" FROM "Campaign" WHERE "id" = ? AND "userId" = ?`).get(c.id, c.userId) as
+      | { status: string }
+      | undefined;
+    if (existing && existing.status !== "Draft") throw new Error(`Campaign ${c.id} has already been launched`);
+    if (existing) {
+      sqlite
+        .prepare(
+          `UPDATE "Campaign" SET "segmentId" = ?, "segmentName" = ?, "name" = ?, "subject" = ?, "description" = ?, "message" = ?,
+             "status" = 'Active', "launchedAt" = ?, "updatedAt" = ? WHERE "id" = ?`,
+        )
+        .run(c.segmentId, c.segmentName, c.name, c.subject, c.description, c.message, now, now, c.id);
+    } else {
+      sqlite
+        .prepare(
+          `INSERT INTO "Campaign" ("id", "userId", "segmentId", "segmentName", "name", "subject", "description", "message", "status",
+             "launchedAt", "createdAt", "updatedAt")
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Active', ?, ?, ?)`,
+        )
+        .run(c.id, c.userId, c.segmentId, c.segmentName, c.name, c.subject, c.description, c.message, now, now, now);
+    }
+    const base = Number(sqlite.prepare(`SELECT coalesce(max("seq"), 0) FROM "Delivery"`).pluck().get());
+    // Rows go in customer rowid order and seq follows it, so the primary key and both indexes are
+    // appended to rather than written at random places.
+    const inserted = sqlite
+      .prepare(
+        `INSERT INTO "Delivery" ("seq", "campaignId", "userId", "customerId", "name", "email", "phone", "status", "nextAttemptAt", "updatedAt")
+         SELECT ? + row_number() OVER (ORDER BY "rowid"), ?, "userId", "id", trim("firstName" || ' ' || "lastName"), "email", "phone",
+           'pending', ?, ?
+         FROM "Customer" WHERE ${where.sql} ORDER BY "rowid"`,
+      )
+      .run(base, c.id, now, now, ...where.params).changes;
+    if (inserted === 0) throw new EmptyAudience();
+    sqlite
+      .prepare(`UPDATE "Campaign" SET "audienceSize" = ?, "pendingCount" = ? WHERE "id" = ?`)
+      .run(inserted, inserted, c.id);
+    return inserted;
+  });
+  try {
+    return launch.immediate();
+  } catch (error) {
+    if (error instanceof EmptyAudience) return 0;
+    throw error;
+  }
+}
+
+class EmptyAudience extends Error {}
+
+export type SendOutcome =
+  | { seq: number; attempts: number; outcome: "sent"; details: string }
+  | { seq: number; attempts: number; outcome: "failed" | "bounced"; details: string; error: boolean }
+  | { seq: number; attempts: number; outcome: "retry"; details: string; retryAt: number };
+
+/**
+ * Records what the channel said about a claimed batch of one campaign. A row is changed only while
+ * it is still pending with the attempt number of this claim (its lease token); an outcome for a row
+ * whose lease ran out and was claimed again, or that a receipt already moved on, changes nothing.
+ * Refusals and transient failures count toward the campaign's error cap.
+ */
+export function recordOutcomes(sqlite: Sqlite, campaignId: string, outcomes: readonly SendOutcome[], now = Date.now()): void {
+  const finish = sqlite.prepare(
+    `UPDATE "Delivery" SET "status" = ?, "details" = ?, "updatedAt" = ?, "nextAttemptAt" = 0
+     WHERE "seq" = ? AND "status" = 'pending' AND "attempts" = ?`,
+  );
+  const retry = sqlite.prepare(
+    `UPDATE "Delivery" SET "nextAttemptAt" = ?, "details" = ?, "updatedAt" = ?
+     WHERE "seq" = ? AND "status" = 'pending' AND "attempts" = ?`,
+  );
+  const counters = sqlite.prepare(
+    `UPDATE "Campaign" SET "pendingCount" = "pendingCount" - ?, "sentCount" = "sentCount" + ?, "failedCount" = "failedCount" + ?,
+       "bouncedCount" = "bouncedCount" + ?, "sendErrors" = "sendErrors" + ?, "updatedAt" = ?
+     WHERE "id" = ?`,
+  );
+  sqlite
+    .transaction(() => {
+      let sent = 0;
+      let failed = 0;
+      let bounced = 0;
+      let errors = 0;
+      for (const o of outcomes) {
+        if (o.outcome === "retry") {
+          if (retry.run(o.retryAt, o.details, now, o.seq, o.attempts).changes) errors += 1;
+          continue;
+        }
+        if (!finish.run(o.outcome, o.details, now, o.seq, o.attempts).changes) continue;
+        if (o.outcome === "sent") sent += 1;
+        else {
+          if (o.outcome === "failed") failed += 1;
+          else bounced += 1;
+          if (o.error) errors += 1;
+        }
+      }
+      counters.run(sent + failed + bounced, sent, failed, bounced, errors, now, campaignId);
+    })
+    .immediate();
+}
+
+export const RECEIPT_EVENTS = ["delivered", "failed", "bounced", "opened", "clicked"] as const;
+export type ReceiptEvent = (typeof RECEIPT_EVENTS)[number];
+export type Receipt = { id: string; event: ReceiptEvent; at: number; details?: string };
+
+type RowState = {
+  seq: number;
+  campaignId: string;
+  status: string;
+  details: string;
+  updatedAt: number;
+  openedAt: number | null;
+  clickedAt: number | null;
+  changed: boolean;
+};
+
+type CounterDelta = { pending: number; sent: number; delivered: number; failed: number; bounced: number; opened: number; clicked: number };
+const STATE_COUNTER: Record<string, keyof CounterDelta | undefined> = {
+  pending: "pending",
+  sent: "sent",
+  delivered: "delivered",
+  failed: "failed",
+  bounced: "bounced",
+};
+
+/**
+ * Applies receipts in one transaction. Idempotent and monotonic: a row moves from pending or sent
+ * to delivered, failed or bounced once; opened and clicked only add to a delivered row (and deliver
+ * it if its receipt has not come yet); nothing moves a row back, so a late "opened" never undoes a
+ * "clicked" and a repeated receipt changes nothing. Receipts for ids that are not delivery rows are
+ * counted as ignored.
+ */
+export function applyReceipts(sqlite: Sqlite, receipts: readonly Receipt[]): { applied: number; ignored: number } {
+  const read = sqlite.prepare(
+    `SELECT "seq", "campaignId", "status", "details", "updatedAt", "openedAt", "clickedAt" FROM "Delivery" WHERE "seq" = ?`,
+  );
+  const write = sqlite.prepare(
+    `UPDATE "Delivery" SET "status" = ?, "details" = ?, "updatedAt" = ?, "openedAt" = ?, "clickedAt" = ? WHERE "seq" = ?`,
+  );
+  const counters = sqlite.prepare(
+    `UPDATE "Campaign" SET "pendingCount" = "pendingCount" + ?, "sentCount" = "sentCount" + ?, "deliveredCount" = "deliveredCount" + ?,
+       "failedCount" = "failedCount" + ?, "bouncedCount" = "bouncedCount" + ?, "openedCount" = "openedCount" + ?,
+       "clickedCount" = "clickedCount" + ?, "updatedAt" = max("updatedAt", ?)
+     WHERE "id" = ?`,
+  );
+  return sqlite
+    .transaction(() => {
+      const rows = new Map<number, RowState | null>();
+      const deltas = new Map<string, CounterDelta>();
+      const delta = (campaignId: string) => {
+        let d = deltas.get(campaignId);
+        if (!d) deltas.set(campaignId, (d = { pending: 0, sent: 0, delivered: 0, failed: 0, bounced: 0, opened: 0, clicked: 0 }));
+        return d;
+      };
+      const move = (row: RowState, to: "delivered" | "failed" | "bounced", at: number, details: string | undefined) => {
+        const d = delta(row.campaignId);
+        const from = STATE_COUNTER[row.status];
+        if (from) d[from] -= 1;
+        d[to] += 1;
+        row.status = to;
+        if (details !== undefined) row.details = details;
+        row.updatedAt = at;
+        row.changed = true;
+      };
+      let applied = 0;
+      let ignored = 0;
+      let latest = 0;
+      for (const r of receipts) {
+        const id = parseDeliveryId(r.id);
+        if (!id) {
+          ignored += 1;
+          continue;
+        }
+        let row = rows.get(id.seq);
+        if (row === undefined) {
+          const found = read.get(id.seq) as Omit<RowState, "changed"> | undefined;
+          row = found && found.campaignId.startsWith(id.prefix) ? { ...found, changed: false } : null;
+          rows.set(id.seq, row);
+        }
+        if (!row) {
+          ignored += 1;
+          continue;
+        }
+        const open = row.status === "pending" || row.status === "sent";
+        let changed = false;
+        if (r.event === "delivered" || r.event === "failed" || r.event === "bounced") {
+          if (open) {
+            move(row, r.event, r.at, r.details ?? row.details);
+            changed = true;
+          }
+        } else if (open || row.status === "delivered") {
+          if (open) {
+            move(row, "delivered", r.at, row.details);
+            changed = true;
+          }
+          const d = delta(row.campaignId);
+          if (row.openedAt === null) {
+            row.openedAt = r.at;
+            d.opened += 1;
+            changed = true;
+          }
+          if (r.event === "clicked" && row.clickedAt === null) {
+            row.clickedAt = r.at;
+            d.clicked += 1;
+            changed = true;
+          }
+          if (changed) row.changed = true;
+        }
+        if (changed) {
+          applied += 1;
+          latest = Math.max(latest, r.at);
+        } else ignored += 1;
+      }
+      for (const row of rows.values()) {
+        if (row?.changed) write.run(row.status, row.details, row.updatedAt, row.openedAt, row.clickedAt, row.seq);
+      }
+      for (const [campaignId, d] of deltas) {
+        counters.run(d.pending, d.sent, d.delivered, d.failed, d.bounced, d.opened, d.clicked, latest, campaignId);
+      }
+      return { applied, ignored };
+    })
+    .immediate();
+}
+
+/** Campaigns the delivery job should work on now. */
+export function sendingCampaigns(sqlite: Sqlite): { id: string; userId: string; subject: string; message: string; sendErrors: number }[] {
+  return sqlite
+    .prepare(`SELECT "id", "userId", "subject", "message", "sendErrors" FROM "Campaign" WHERE "status" = 'Active' ORDER BY "launchedAt", "id"`)
+    .all() as { id: string; userId: string; subject: string; message: string; sendErrors: number }[];
+}
+
+/** The earliest time a pending row of an active campaign becomes claimable (null: none left). */
+export function nextDueAt(sqlite: Sqlite, campaignId: string): number | null {
+  const v = sqlite
+    .prepare(`SELECT min("nextAttemptAt") FROM "Delivery" WHERE "campaignId" = ? AND "status" = 'pending'`)
+    .pluck()
+    .get(campaignId) as number | null;
+  return v ?? null;
+}
+
+/**
+ * Moves an active campaign to Paused (with why), Active again, or Cancelled, when its current
+ * status allows it. Returns the status it had, or null when the campaign is not the tenant's.
+ */
+export function setCampaignStatus(
+  sqlite: Sqlite,
+  userId: string,
+  id: string,
+  to: "Active" | "Paused" | "Cancelled",
+  from: readonly string[],
+  detail = "",
+  now = Date.now(),
+): { before: string; changed: boolean } | null {
+  return sqlite
+    .transaction(() => {
+      const row = sqlite.prepare(`SELECT "status" FROM "Campaign" WHERE "id" = ? AND "userId" = ?`).get(id, userId) as
+        | { status: string }
+        | undefined;
+      if (!row) return null;
+      if (!from.includes(row.status)) return { before: row.status, changed: false };
+      sqlite
+        .prepare(
+          `UPDATE "Campaign" SET "status" = ?, "statusDetail" = ?, "updatedAt" = ?,
+             "sendErrors" = CASE WHEN ? = 'Active' THEN 0 ELSE "sendErrors" END WHERE "id" = ?`,
+        )
+        .run(to, detail, now, to, id);
+      if (to === "Active") {
+        // Rows waiting for a retry or a lease when the campaign was paused are due again now.
+        sqlite.prepare(`UPDATE "Delivery" SET "nextAttemptAt" = ? WHERE "campaignId" = ? AND "status" = 'pending' AND "nextAttemptAt" > ?`).run(now, id, now);
+      }
+      return { before: row.status, changed: true };
+    })
+    .immediate();
+}
+
+/**
+ * Puts the failed rows of a campaign back in the queue with fresh attempts (bounced addresses are
+ * not retried: the receiving server said the address does not exist) and makes the campaign
+ * active again. Returns how many rows were queued, or null when the campaign is not the tenant's.
+ */
+export function retryFailed(sqlite: Sqlite, userId: string, id: string, now = Date.now()): number | null {
+  return sqlite
+    .transaction(() => {
+      const row = sqlite.prepare(`SELECT "status" FROM "Campaign" WHERE "id" = ? AND "userId" = ?`).get(id, userId) as
+        | { status: string }
+        | undefined;
+      if (!row) return null;
+      const queued = sqlite
+        .prepare(
+          `UPDATE "Delivery" SET "status" = 'pending', "attempts" = 0, "nextAttemptAt" = ?, "details" = '', "updatedAt" = ?
+           WHERE "campaignId" = ? AND "status" = 'failed'`,
+        )
+        .run(now, now, id).changes;
+      if (queued > 0) {
+        sqlite
+          .prepare(
+            `UPDATE "Campaign" SET "failedCount" = "failedCount" - ?, "pendingCount" = "pendingCount" + ?, "sendErrors" = 0,
+               "status" = CASE WHEN "status" = 'Paused' THEN 'Paused' ELSE 'Active' END, "statusDetail" = '',
+               "completedAt" = NULL, "updatedAt" = ?
+             WHERE "id" = ?`,
+          )
+          .run(queued, queued, now, id);
+      }
+      return queued;
+    })
+    .immediate();
+}
+
+/**
+ * Marks active campaigns whose sending is over as Completed and returns them: no pending row left,
+ * and either no row still waiting for a receipt or the last change older than `receiptWaitMs`
+ * (a channel without receipts, like SMTP, passes 0).
+ */
+export function completeFinished(sqlite: Sqlite, receiptWaitMs: number, now = Date.now()): CampaignRow[] {
+  return sqlite
+    .prepare(
+      `UPDATE "Campaign" SET "status" = 'Completed', "completedAt" = ?, "statusDetail" = ''
+       WHERE "status" = 'Active' AND "pendingCount" = 0 AND ("sentCount" = 0 OR "updatedAt" <= ?)
+       RETURNING ${CAMPAIGN_COLUMNS}`,
+    )
+    .all(now, now - receiptWaitMs) as CampaignRow[];
+}
+
+/** Pauses a campaign whose send errors passed the cap; returns it if it was paused now. */
+export function pauseOnErrorCap(sqlite: Sqlite, campaignId: string, cap: number, now = Date.now()): CampaignRow | null {
+  const row = sqlite
+    .prepare(
+      `UPDATE "Campaign" SET "status" = 'Paused', "updatedAt" = ?,
+         "statusDetail" = 'Paused after ' || "sendErrors" || ' send errors: check the delivery settings, then resume.'
+       WHERE "id" = ? AND "status" = 'Active' AND "sendErrors" >= ?
+       RETURNING ${CAMPAIGN_COLUMNS}`,
+    )
+    .get(now, campaignId, cap) as CampaignRow | undefined;
+  return row ?? null;
+}
