@@ -3,6 +3,8 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import argon2 from "argon2";
+import Database from "better-sqlite3";
 import { jwtVerify } from "jose";
 import { afterAll, describe, expect, it } from "vitest";
 
@@ -19,7 +21,8 @@ function cliIn(name: string) {
   return (...argv: string[]) => run(dataDir, argv);
 }
 
-function run(dataDir: string, argv: string[]): Promise<Run> {
+/** Standard input is a pipe, never a terminal: `input` is what a script would pipe in. */
+function run(dataDir: string, argv: string[], input = ""): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(root, "bin/crm.mjs"), ...argv], {
       cwd: root,
@@ -31,6 +34,7 @@ function run(dataDir: string, argv: string[]): Promise<Run> {
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
   });
 }
 
@@ -81,6 +85,50 @@ describe.concurrent("crm", { timeout: 120_000 }, () => {
     const { payload } = await jwtVerify(jwt, new TextEncoder().encode(SECRET));
     expect(payload.id).toBe(id![1]);
     expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(2 * 3600);
+  });
+
+  it("users create --password and users set-password read the password from stdin, hash it with argon2id and check it", async () => {
+    const dataDir = path.join(scratch, "passwords");
+    const crm = (input: string, ...argv: string[]) => run(dataDir, argv, input);
+    const email = `pw.${Date.now()}@example.com`;
+    const stored = () => {
+      const sqlite = new Database(path.join(dataDir, "crm.db"), { readonly: true });
+      try {
+        return sqlite.prepare(`SELECT "passwordHash", "sessionVersion" FROM "User" WHERE "email" = ?`).get(email) as
+          | { passwordHash: string | null; sessionVersion: number }
+          | undefined;
+      } finally {
+        sqlite.close();
+      }
+    };
+
+    const common = await crm("password1234\n", "users", "create", "--email", email, "--name", "Pass Word", "--password");
+    expect(common.code).not.toBe(0);
+    expect(common.stderr).toContain("Password refused: This password is too common");
+    const short = await crm("short\n", "users", "create", "--email", email, "--name", "Pass Word", "--password");
+    expect(short.stderr).toContain("Password refused: Use at least 10 characters");
+
+    const created = await crm("first long passphrase\n", "users", "create", "--email", email, "--name", "Pass Word", "--password");
+    expect(created.code, created.stderr).toBe(0);
+    // "Created", not "Exists": the refused attempts made no account.
+    expect(created.stdout).toMatch(/^Created: [0-9a-f]{24}\s+/m);
+    expect(created.stdout).not.toContain("first long passphrase");
+    const first = stored()!;
+    expect(first.passwordHash).toMatch(/^\$argon2id\$/);
+    expect(await argon2.verify(first.passwordHash!, "first long passphrase")).toBe(true);
+
+    const changed = await crm("second long passphrase\n", "users", "set-password", email.toUpperCase());
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(changed.stdout).toContain(`Password set for ${email}. Their earlier sessions and tokens no longer work.`);
+    const second = stored()!;
+    expect(await argon2.verify(second.passwordHash!, "second long passphrase")).toBe(true);
+    expect(second.sessionVersion).toBe(first.sessionVersion + 1);
+
+    const unknown = await crm("whatever long one\n", "users", "set-password", "nobody@example.com");
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain("No user with e-mail nobody@example.com");
+    const badEmail = await crm("", "users", "set-password", "not-an-email");
+    expect(badEmail.stderr).toContain("--email must be an e-mail address");
   });
 
   it("seed fills a tenant with progress bars; export and import carry it to another tenant, bad rows reported", async () => {

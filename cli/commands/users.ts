@@ -2,11 +2,20 @@ import type { Command } from "commander";
 import { z } from "zod";
 import { getEnv } from "../../app/env.server.ts";
 import { migrateDatabase } from "../../app/db/migrate.server.ts";
-import { findUserByEmail, listUsers, upsertLocalUser } from "../../app/services/users.server.ts";
+import { findUserByEmail, listUsers, setPasswordHash, upsertLocalUser } from "../../app/services/users.server.ts";
+import { hashPassword, passwordProblem } from "../../app/services/passwords.server.ts";
 import { issueToken } from "../../app/services/token.server.ts";
+import { readNewPassword } from "../prompt.ts";
 import { parseCliInput } from "../validate.ts";
 
 const Email = z.string().trim().toLowerCase().email("--email must be an e-mail address like ops@example.com");
+
+/** A new password for this e-mail, by the same rules as a sign-up on /login. */
+const NewPassword = (email: string) =>
+  z.string().superRefine((password, ctx) => {
+    const problem = passwordProblem(password, email);
+    if (problem) ctx.addIssue({ code: "custom", message: `Password refused: ${problem}` });
+  });
 
 export function registerUserCommands(program: Command) {
   const users = program.command("users").description("Manage user accounts");
@@ -16,15 +25,35 @@ export function registerUserCommands(program: Command) {
     .description("Create a local user (or report the existing one with that e-mail)")
     .requiredOption("--email <email>", "the user's e-mail address")
     .requiredOption("--name <name>", "the user's display name")
-    .action(async (opts: { email: string; name: string }) => {
+    .option("--password", "ask for the user's password (typed without echo, or the first line of stdin)")
+    .action(async (opts: { email: string; name: string; password?: boolean }) => {
       const input = parseCliInput(
         z.object({ email: Email, name: z.string().trim().min(1, "--name must not be empty").max(100) }),
-        opts,
+        { email: opts.email, name: opts.name },
       );
+      const password = opts.password ? parseCliInput(NewPassword(input.email), await readNewPassword()) : null;
       migrateDatabase(getEnv().databaseFile);
       const existing = await findUserByEmail(input.email);
-      const user = existing ?? (await upsertLocalUser(input));
+      const user = existing ?? (await upsertLocalUser({ ...input, passwordHash: password ? await hashPassword(password) : null }));
       console.log(`${existing ? "Exists" : "Created"}: ${user.id}  ${user.email}  ${user.displayName}`);
+      if (existing && password) console.log(`Its password was not changed. Use: crm users set-password ${user.email}`);
+      if (!existing && !password) {
+        console.log(`No password: the account cannot sign in on /login until: crm users set-password ${user.email}`);
+      }
+    });
+
+  users
+    .command("set-password")
+    .description("Set a user's password (typed without echo, or the first line of stdin); ends their sessions and tokens")
+    .argument("<email>", "the user's e-mail address")
+    .action(async (email: string) => {
+      const input = parseCliInput(z.object({ email: Email }), { email });
+      migrateDatabase(getEnv().databaseFile);
+      const user = await findUserByEmail(input.email);
+      if (!user) throw new Error(`No user with e-mail ${input.email}. Create one with: crm users create --email ${input.email} --name NAME --password`);
+      const password = parseCliInput(NewPassword(user.email), await readNewPassword());
+      await setPasswordHash(user.id, await hashPassword(password));
+      console.log(`Password set for ${user.email}. Their earlier sessions and tokens no longer work.`);
     });
 
   users
