@@ -1,9 +1,10 @@
 // The only module that reads process.env. Everything is validated with zod at first use, so a
 // bad setting stops the server with a message that says which variable and why.
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
+import { isMainThread } from "node:worker_threads";
 import { z } from "zod";
 
 const booleanish = z
@@ -72,6 +73,7 @@ export function getEnv(): Env {
   if (production && !e.SESSION_SECRET && !localAuthEnabled) {
     throw new Error("Invalid environment:\n  SESSION_SECRET: required in production (32+ random characters)");
   }
+  makeDataPrivate(dataDir, databaseFile);
   cached = {
     ...e,
     databaseUrl,
@@ -92,6 +94,39 @@ function localSecret(dataDir: string): string {
   const secret = randomBytes(48).toString("hex");
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+}
+
+/**
+ * The data directory is the service user's alone: the directory 0700 and every file in it 0600
+ * (the database, its -wal and -shm, the session secret). Files are created that way (a process
+ * umask of 077, so SQLite's own files too), and those an older version left open are fixed here.
+ */
+function makeDataPrivate(dataDir: string, databaseFile: string) {
+  // Only the main thread may set the umask; it holds for the whole process.
+  if (isMainThread) process.umask(0o077);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const tighten = (file: string, depth: number) => {
+    let stat;
+    try {
+      stat = lstatSync(file);
+    } catch {
+      return; // not there (yet)
+    }
+    if (stat.isSymbolicLink()) return; // its target is not ours to change
+    const mode = stat.isDirectory() ? 0o700 : 0o600;
+    try {
+      if ((stat.mode & 0o777) !== mode) chmodSync(file, mode);
+    } catch (error) {
+      console.warn(`Could not make ${file} private (mode ${mode.toString(8)}): ${(error as Error).message}`);
+    }
+    if (stat.isDirectory() && depth < 4) {
+      for (const name of readdirSync(file)) tighten(path.join(file, name), depth + 1);
+    }
+  };
+  tighten(dataDir, 0);
+  if (databaseFile !== ":memory:") {
+    for (const suffix of ["", "-wal", "-shm", "-journal"]) tighten(path.resolve(databaseFile + suffix), 4);
+  }
 }
 
 /** For tests that change the environment between cases. */

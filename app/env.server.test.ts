@@ -1,0 +1,59 @@
+// The data directory is private to the service user: 0700, every file in it 0600, fixed at start
+// for files an older version left readable, and new files (SQLite's included) created that way.
+import Database from "better-sqlite3";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { getEnv, resetEnvCache } from "~/env.server";
+
+const scratch = mkdtempSync(path.join(tmpdir(), "crm-env-test-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const modeOf = (file: string) => (statSync(file).mode & 0o777).toString(8);
+
+describe("the data directory", () => {
+  it("is made 0700 with every file in it 0600 at start, and what is created later is private too", () => {
+    const dataDir = path.join(scratch, "data");
+    mkdirSync(path.join(dataDir, "imports"), { recursive: true, mode: 0o755 });
+    chmodSync(dataDir, 0o755);
+    chmodSync(path.join(dataDir, "imports"), 0o755);
+    const db = new Database(path.join(dataDir, "crm.db"));
+    db.pragma("journal_mode = WAL");
+    db.exec("CREATE TABLE t (x)");
+    for (const file of ["crm.db", "crm.db-wal", "crm.db-shm"]) chmodSync(path.join(dataDir, file), 0o644);
+    writeFileSync(path.join(dataDir, "session-secret"), "x".repeat(64), { mode: 0o644 });
+    writeFileSync(path.join(dataDir, "imports", "upload.csv"), "a,b\n", { mode: 0o644 });
+
+    process.env.DATA_DIR = dataDir;
+    delete process.env.DATABASE_URL;
+    delete process.env.SESSION_SECRET;
+    resetEnvCache();
+    expect(getEnv().databaseFile).toBe(path.join(dataDir, "crm.db"));
+
+    expect(modeOf(dataDir)).toBe("700");
+    expect(modeOf(path.join(dataDir, "imports"))).toBe("700");
+    for (const file of ["crm.db", "crm.db-wal", "crm.db-shm", "session-secret", "imports/upload.csv"]) {
+      expect(modeOf(path.join(dataDir, file)), file).toBe("600");
+    }
+    db.close();
+
+    // A database created from now on, with its WAL files, and any other new file: 0600.
+    const fresh = new Database(path.join(dataDir, "other.db"));
+    fresh.pragma("journal_mode = WAL");
+    fresh.exec("CREATE TABLE t (x); INSERT INTO t VALUES (1)");
+    for (const file of ["other.db", "other.db-wal", "other.db-shm"]) expect(modeOf(path.join(dataDir, file)), file).toBe("600");
+    fresh.close();
+    writeFileSync(path.join(dataDir, "later.txt"), "x");
+    expect(modeOf(path.join(dataDir, "later.txt"))).toBe("600");
+  });
+
+  it("a data directory that does not exist yet is created 0700, with the session secret 0600", () => {
+    const dataDir = path.join(scratch, "new", "data");
+    process.env.DATA_DIR = dataDir;
+    resetEnvCache();
+    expect(getEnv().sessionSecret).toMatch(/^[0-9a-f]{96}$/);
+    expect(modeOf(dataDir)).toBe("700");
+    expect(modeOf(path.join(dataDir, "session-secret"))).toBe("600");
+  });
+});
