@@ -21,6 +21,7 @@ import { newId } from "~/lib/id";
 import { rupeesToPaise } from "~/lib/money";
 import { CUSTOMER_FIELDS, CUSTOMER_MESSAGES, CustomerFormSchema } from "~/schemas/customer";
 import { recordNewCustomers } from "~/services/customer-events.server";
+import { INDEX_CUSTOMERS_AFTER_SQL } from "~/services/customer-search.server";
 import { ADD_TO_TALLY_SQL, customerMatchSql, normaliseQuery } from "~/services/customers.server";
 import {
   IMPORT_FIELDS,
@@ -370,10 +371,7 @@ async function merge(
      FROM temp.import_rows WHERE rowid > ? AND rowid <= ? ORDER BY rowid
      ON CONFLICT ("userId", "email") DO UPDATE SET ${sets.join(", ")}`,
   );
-  const index = sqlite.prepare(
-    `INSERT INTO "customer_search" (rowid, name, email)
-     SELECT rowid, "firstName" || ' ' || "lastName", "email" FROM "Customer" WHERE rowid > ?`,
-  );
+  const index = sqlite.prepare(INDEX_CUSTOMERS_AFTER_SQL);
   const tally = sqlite.prepare(ADD_TO_TALLY_SQL);
   const batch = sqlite.transaction((from: number, to: number) => {
     const before = maxRowid.get() as number;

@@ -14,14 +14,19 @@ import { loader as getLoader, action as idAction } from "~/routes/api/customers-
 import { createOrder, updateOrder } from "~/services/orders.server";
 import { issueToken } from "~/services/token.server";
 import {
+  ADD_TO_TALLY_SQL,
+  countCustomers,
   createCustomer,
   customerDetail,
+  customerMatchSql,
   deleteCustomer,
   getCustomer,
   listCustomers,
   SEARCH_COUNT_CAP,
   updateCustomer,
 } from "~/services/customers.server";
+import { INDEX_CUSTOMERS_AFTER_SQL } from "~/services/customer-search.server";
+import { readConnection } from "~/db/reader.server";
 import { CustomerApiSchema } from "~/schemas/customer";
 import { pageSummary } from "~/lib/customers";
 
@@ -158,6 +163,103 @@ describe("the paged list", () => {
     expect(pageSummary(1, 50, 100000, false)).toBe("1–50 of 1,00,000");
     expect(pageSummary(51, 50, SEARCH_COUNT_CAP, true)).toBe("51–100 of 1,000+");
     expect(pageSummary(1, 0, 0, false)).toBe("0 of 0");
+  });
+});
+
+describe("search stays inside its tenant", () => {
+  // A busy tenant with more matches than the count cap, a quiet one with a few of its own.
+  const TERM = "kestrel";
+  let busy: User;
+  let quiet: User;
+  const sqlite = () => readConnection().db;
+  /** The FTS5 scan's line of a statement's query plan. */
+  const ftsScan = (sql: string, params: unknown[]) =>
+    (sqlite().prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).find((d) => d.includes("VIRTUAL TABLE"));
+  const indexed = (phrase: string) => Number(sqlite().prepare(`SELECT count(*) FROM "customer_search" WHERE "customer_search" MATCH ?`).pluck().get(phrase));
+
+  beforeAll(async () => {
+    busy = await createTestUser("Busy");
+    quiet = await createTestUser("Quiet");
+    // The way an import writes a batch: one INSERT ... SELECT, indexed after it in one statement.
+    const before = Number((await db().$queryRawUnsafe<{ m: number | bigint }[]>(`SELECT coalesce(max(rowid), 0) AS m FROM "Customer"`))[0].m);
+    await db().$executeRawUnsafe(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1200)
+       INSERT INTO "Customer" ("id", "userId", "firstName", "lastName", "email", "createdAt", "updatedAt")
+       SELECT printf('%024x', 7000000 + i), ?, 'Kestrel', 'Bird' || i, 'k' || i || '@kestrel.in', 0, 0 FROM n`,
+      busy.id,
+    );
+    await db().$executeRawUnsafe(INDEX_CUSTOMERS_AFTER_SQL, before);
+    await db().$executeRawUnsafe(ADD_TO_TALLY_SQL, busy.id, 1200);
+    for (const [first, email] of [["Kestrel", "one@quiet.in"], ["Meera", "meera.kestrel@quiet.in"], ["Asha", "asha@quiet.in"]]) {
+      await createCustomer(quiet.id, input({ firstName: first, lastName: "Rao", email }));
+    }
+  });
+
+  it("finds, counts and caps only the tenant's own matches", async () => {
+    const own = await listCustomers(quiet.id, { q: TERM });
+    expect(own.customers.map((c) => c.email)).toEqual(["meera.kestrel@quiet.in", "one@quiet.in"]);
+    expect(own).toMatchObject({ total: 2, totalCapped: false, nextCursor: null });
+    expect(await countCustomers(quiet.id, TERM)).toEqual({ total: 2, capped: false });
+    expect(await countCustomers(quiet.id, "bird")).toEqual({ total: 0, capped: false });
+    expect(await countCustomers(busy.id, TERM)).toEqual({ total: SEARCH_COUNT_CAP, capped: true });
+    const headers = (await call(listLoader, quiet, `/api/customers?q=${TERM}`)).headers;
+    expect(headers.get("X-Total-Count")).toBe("2");
+    expect((await call(listLoader, busy, `/api/customers?q=${TERM}`)).headers.get("X-Total-Count")).toBe(String(SEARCH_COUNT_CAP));
+  });
+
+  it("hands FTS5 the tenant's rowid range with the MATCH, so the lookup never reads another tenant's entries", () => {
+    // FTS5 names the constraints it takes in its plan: M for the MATCH, > and < for rowid bounds.
+    for (const [afterRowid, ordered] of [[null, true], [null, false], [123, true]] as const) {
+      const match = customerMatchSql(quiet.id, TERM, afterRowid, ordered);
+      expect(ftsScan(match.sql, match.params)).toMatch(/VIRTUAL TABLE INDEX \d+:M\d*(><|<>)/);
+    }
+    // The range itself: every entry of the tenant inside it, none of the other tenant's.
+    const range = (userId: string) => {
+      const base = Number(sqlite().prepare(`SELECT rowid FROM "User" WHERE "id" = ?`).pluck().get(userId)) * 2 ** 40;
+      return sqlite()
+        .prepare(`SELECT count(*) FROM "customer_search" WHERE "customer_search" MATCH ? AND rowid BETWEEN ? AND ?`)
+        .pluck()
+        .get(`"${TERM}"`, base, base + 2 ** 40 - 1);
+    };
+    expect(range(quiet.id)).toBe(2);
+    expect(range(busy.id)).toBe(1200);
+  });
+
+  it("pages a search with more matches than the cap through the tenant's range, each match once", async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Awaited<ReturnType<typeof listCustomers>> = await listCustomers(busy.id, { q: TERM, limit: 500, cursor });
+      seen.push(...page.customers.map((c) => c.email));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen).toHaveLength(1200);
+    expect(new Set(seen).size).toBe(1200);
+    expect(seen.slice(0, 2)).toEqual(["k1200@kestrel.in", "k1199@kestrel.in"]);
+    expect(seen.at(-1)).toBe("k1@kestrel.in");
+  });
+
+  it("keeps the index right through a rename, a delete and the deletion of a whole tenant", async () => {
+    const c = await createCustomer(quiet.id, input({ firstName: "Falcon", lastName: "Rao", email: "falcon@quiet.in" }));
+    expect((await listCustomers(quiet.id, { q: "falcon" })).total).toBe(1);
+    await updateCustomer(quiet.id, c.id, input({ firstName: "Osprey", lastName: "Rao", email: "osprey@quiet.in" }));
+    expect((await listCustomers(quiet.id, { q: "falcon" })).total).toBe(0);
+    expect((await listCustomers(quiet.id, { q: "osprey" })).customers.map((x) => x.id)).toEqual([c.id]);
+    await deleteCustomer(quiet.id, c.id);
+    expect((await listCustomers(quiet.id, { q: "osprey" })).total).toBe(0);
+    expect(indexed('"osprey"')).toBe(0);
+
+    // A deleted user's customers go by the foreign key's cascade; their index entries go too.
+    expect(indexed('"bird"')).toBe(1200);
+    await db().user.delete({ where: { id: busy.id } });
+    expect(indexed('"bird"')).toBe(0);
+    expect((await listCustomers(quiet.id, { q: TERM })).total).toBe(2);
+    // A user made next may take the deleted user's rowid (SQLite reuses the highest): nothing stale.
+    const next = await createTestUser("Next");
+    expect((await listCustomers(next.id, { q: TERM })).total).toBe(0);
+    await createCustomer(next.id, input({ firstName: "Kestrel", lastName: "New", email: "kestrel@next.in" }));
+    expect((await listCustomers(next.id, { q: TERM })).customers.map((x) => x.email)).toEqual(["kestrel@next.in"]);
+    await db().$executeRawUnsafe(`INSERT INTO "customer_search" ("customer_search", rank) VALUES ('integrity-check', 0)`);
   });
 });
 

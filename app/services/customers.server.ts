@@ -5,8 +5,10 @@
 //
 // The list is built for a million customers a tenant: it pages by rowid (newest added first) on
 // the (userId) index with a keyset cursor, reads its exact total from CustomerTally (added to
-// by the services that insert, taken from by a delete trigger), and searches through the trigram index customer_search (migration customer_search),
-// whose match count is capped at SEARCH_COUNT_CAP so a common term never counts a million rows.
+// by the services that insert, taken from by a delete trigger), and searches through the trigram
+// index customer_search (migrations customer_search, customer_search_by_tenant) inside the
+// tenant's own rowid range of it, its match count capped at SEARCH_COUNT_CAP so a common term
+// never counts a million rows.
 import { db } from "~/db.server";
 import { readStatement } from "~/db/reader.server";
 import type { Customer } from "~/generated/prisma/client";
@@ -18,6 +20,10 @@ import { CUSTOMER_MESSAGES, type CustomerApiInput } from "~/schemas/customer";
 import { recordNewCustomers } from "~/services/customer-events.server";
 import { recentOrdersForCustomer, type RecentOrder } from "~/services/orders.server";
 import { segmentsForCustomer } from "~/services/segments.server";
+import { customerSearchSql, ftsPhrase, INDEX_CUSTOMER_SQL } from "~/services/customer-search.server";
+
+// Tests and routes index the customers they make the way createCustomer does.
+export { INDEX_CUSTOMER_SQL };
 
 export const DEFAULT_LIST_LIMIT = 100;
 export const MAX_LIST_LIMIT = 1000;
@@ -93,10 +99,6 @@ function personalFields(input: CustomerApiInput) {
     notes: input.notes,
   };
 }
-
-/** The SQL that adds one customer row to the search index (inserts are indexed by the services). */
-export const INDEX_CUSTOMER_SQL = `INSERT INTO "customer_search" (rowid, name, email)
-  SELECT rowid, "firstName" || ' ' || "lastName", "email" FROM "Customer" WHERE "id" = ?`;
 
 /** Adds n to the tenant's customer count (every path that inserts customers runs it). */
 export const ADD_TO_TALLY_SQL = `INSERT INTO "CustomerTally" ("userId", "customers") VALUES (?, ?)
@@ -218,15 +220,11 @@ export function parseCursor(cursor: string | null | undefined): number | null {
   return Number(cursor);
 }
 
-/** The phrase a trigram MATCH looks for: the whole term, quotes doubled. */
-function ftsPhrase(q: string): string {
-  return `"${q.replace(/"/g, '""')}"`;
-}
-
 /**
  * The SQL selecting the tenant's customers matching `q` (all of them without a term), newest
  * added first, as `id` and `r` (the rowid). Terms of three characters or more go through the
- * trigram index; shorter ones scan (they stop at the page size on any common letter pair).
+ * trigram index, inside the tenant's range of it; shorter ones scan (they stop at the page size on
+ * any common letter pair).
  */
 export function customerMatchSql(
   userId: string,
@@ -246,11 +244,9 @@ export function customerMatchSql(
     };
   }
   if ([...q].length >= 3) {
-    return {
-      sql: `SELECT c."id" AS id, c.rowid AS r FROM "customer_search" s JOIN "Customer" c ON c.rowid = s.rowid
-        WHERE "customer_search" MATCH ? AND c."userId" = ?${page("s.rowid")}${order("s.rowid")}`,
-      params: [ftsPhrase(q), userId, ...cursorParams],
-    };
+    // The cursor is the range's upper bound, and the range's order is the Customer rowid's.
+    const search = customerSearchSql(userId, ftsPhrase(q), afterRowid);
+    return { sql: `SELECT c."id" AS id, c.rowid AS r FROM ${search.sql}${order("s.rowid")}`, params: search.params };
   }
   const needle = q.toLowerCase();
   return {

@@ -10,6 +10,7 @@ const { newId } = await import("~/lib/id");
 const orders = await import("~/services/orders.server");
 const { OrderSchema, OrderUpdateSchema } = await import("~/schemas/order");
 const { INDEX_CUSTOMER_SQL } = await import("~/services/customers.server");
+const { readConnection } = await import("~/db/reader.server");
 
 async function makeCustomer(userId: string, data: Partial<{ firstName: string; lastName: string; email: string; totalSpendPaise: number; visits: number; lastActive: Date }> = {}) {
   const customer = await db().customer.create({
@@ -209,6 +210,19 @@ describe("listing", () => {
     const byId = await orders.listOrders(userId, { q: ids[2].slice(-6).toUpperCase() });
     expect(byId.orders.map((o) => o._id)).toEqual([ids[2]]);
     expect((await orders.listOrders(userId, { q: "nobody" })).orders).toEqual([]);
+  });
+
+  it("a name search finds only the tenant's orders and looks only in the tenant's part of the search index", async () => {
+    const other = await createTestUser();
+    const otherPriya = await makeCustomer(other.id, { firstName: "Priya", lastName: "Sharma" });
+    await orders.createOrder(other.id, OrderSchema.parse({ customerId: otherPriya.id, items: [{ name: "Kurta", quantity: 1, price: 10 }] }));
+    expect((await orders.listOrders(userId, { q: "priya" })).total).toBe(4);
+    expect((await orders.listOrders(other.id, { q: "priya" })).total).toBe(1);
+    expect((await orders.listOrders(other.id, { q: "arjun" })).total).toBe(0);
+    // FTS5 names the constraints it takes in the plan: M for the MATCH, > and < for rowid bounds.
+    const { where, params } = orders.orderSearchSql(other.id, "priya");
+    const plan = (readConnection().db.prepare(`EXPLAIN QUERY PLAN SELECT o."id" FROM "Order" o WHERE ${where}`).all(...params) as { detail: string }[]).map((r) => r.detail);
+    expect(plan.find((d) => d.includes("VIRTUAL TABLE"))).toMatch(/VIRTUAL TABLE INDEX \d+:M\d*(><|<>)/);
   });
 
   it("refuses a malformed cursor", async () => {

@@ -23,6 +23,7 @@ import { isId, newId } from "~/lib/id";
 import { paiseToRupees } from "~/lib/money";
 import { DEFAULT_ORDER_STATUS, orderContribution, subtotalPaise, toPaise, totalPaise } from "~/lib/orders";
 import { ORDER_MESSAGES, type OrderInput, type OrderUpdateInput } from "~/schemas/order";
+import { customerSearchSql, ftsPhrase } from "~/services/customer-search.server";
 
 type Tx = Prisma.TransactionClient;
 
@@ -223,22 +224,21 @@ export type OrderPage = {
  * The WHERE clause (on "Order" o) of a search on customer name or order id, as raw SQL so that it
  * stays fast with a million customers:
  *   - the name is matched as one phrase against "first last" (so "priya sharma" works), through the
- *     customers' trigram index (customer_search, migration customer_search) for three characters
- *     or more, and by a per-order customer lookup for shorter terms;
+ *     customers' trigram index, inside the tenant's part of it (customerSearchSql), for three
+ *     characters or more, and by a per-order customer lookup for shorter terms;
  *   - an order id matches on any part of it (the list shows its last 6 characters).
  * SQLite walks the tenant's orders newest first on (userId, id) and stops at the page size.
  */
-function searchSql(userId: string, q: string | undefined): { where: string; params: (string | number)[] } {
+export function orderSearchSql(userId: string, q: string | undefined): { where: string; params: (string | number)[] } {
   const term = (q ?? "").trim().replace(/\s+/g, " ").slice(0, 100);
   if (!term) return { where: `o."userId" = ?`, params: [userId] };
   const needle = term.toLowerCase();
-  const name =
-    [...term].length >= 3
-      ? `o."customerId" IN (SELECT c."id" FROM "customer_search" s JOIN "Customer" c ON c.rowid = s.rowid
-           WHERE "customer_search" MATCH ? AND c."userId" = ?)`
-      : `EXISTS (SELECT 1 FROM "Customer" c WHERE c."id" = o."customerId"
+  const search = [...term].length >= 3 ? customerSearchSql(userId, ftsPhrase(term)) : null;
+  const name = search
+    ? `o."customerId" IN (SELECT c."id" FROM ${search.sql})`
+    : `EXISTS (SELECT 1 FROM "Customer" c WHERE c."id" = o."customerId"
            AND instr(lower(c."firstName" || ' ' || c."lastName"), ?) > 0)`;
-  const nameParams = [...term].length >= 3 ? [`"${term.replace(/"/g, '""')}"`, userId] : [needle];
+  const nameParams = search ? search.params : [needle];
   if (/^[0-9a-f]{1,24}$/.test(needle)) {
     return { where: `o."userId" = ? AND (instr(o."id", ?) > 0 OR ${name})`, params: [userId, needle, ...nameParams] };
   }
@@ -260,7 +260,7 @@ export async function listOrders(userId: string, options: ListOrdersOptions = {}
   for (const c of [options.cursor, options.before]) {
     if (c !== undefined && !isId(c)) throw new ApiError("bad_request", "cursor is not valid", { cursor: "cursor is not valid" });
   }
-  const { where, params } = searchSql(userId, options.q);
+  const { where, params } = orderSearchSql(userId, options.q);
   const client = db();
   let ids: string[];
   if (options.before) {

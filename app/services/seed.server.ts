@@ -12,6 +12,7 @@ import { afterCustomerBulkLoad } from "~/db/planner-statistics.server";
 import { openSqlite } from "~/db/sqlite.server";
 import { newId } from "~/lib/id";
 import { recordNewCustomers } from "~/services/customer-events.server";
+import { INDEX_CUSTOMERS_AFTER_SQL } from "~/services/customer-search.server";
 import { ADD_TO_TALLY_SQL } from "~/services/customers.server";
 
 export type SeedOptions = {
@@ -82,8 +83,7 @@ export async function seedTenant(userId: string, options: SeedOptions): Promise<
     const insertCustomer = sqlite.prepare(`INSERT INTO "Customer" ("id", "userId", "firstName", "lastName", "email", "phone", "address",
       "company", "notes", "totalSpendPaise", "visits", "lastActive", "createdAt", "updatedAt")
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("userId", "email") DO NOTHING`);
-    const indexNew = sqlite.prepare(`INSERT INTO "customer_search" (rowid, name, email)
-      SELECT rowid, "firstName" || ' ' || "lastName", "email" FROM "Customer" WHERE rowid > ?`);
+    const indexNew = sqlite.prepare(INDEX_CUSTOMERS_AFTER_SQL);
     const addToTally = sqlite.prepare(ADD_TO_TALLY_SQL);
     const maxRow = sqlite.prepare(`SELECT coalesce(max(rowid), 0) AS m FROM "Customer"`);
     const span = 730 * DAY;

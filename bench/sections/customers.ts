@@ -94,6 +94,8 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
   const { issueToken } = await import("../../app/services/token.server.ts");
   const { openSession, sessionStorage } = await import("../../app/services/session.server.ts");
   const { migrateDatabase } = await import("../../app/db/migrate.server.ts");
+  const { customerMatchSql } = await import("../../app/services/customers.server.ts");
+  const { customerSearchSql } = await import("../../app/services/customer-search.server.ts");
 
   // ---- CSV import through the import path, in a child process -----------------------------
   const csvFile = path.join(ctx.workDir, "customers.csv");
@@ -231,7 +233,6 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
       otherTenantMatches: matchCount.get(importer.id, isolatedTerm) as number,
     };
     const apiIsolated = await page(`API search "${isolatedTerm}" (no own matches)`, `/api/customers?limit=50&q=${encodeURIComponent(isolatedTerm)}`, auth);
-    const { customerMatchSql } = await import("../../app/services/customers.server.ts");
     const isolatedSql = customerMatchSql(ctx.userId, isolatedTerm, null, false);
     const rawIsolated = rawTimes(200, () => raw.prepare(`SELECT count(*) FROM (SELECT r FROM (${isolatedSql.sql}) LIMIT 1001)`).get(...isolatedSql.params));
     const isolatedPlan = (raw.prepare(`EXPLAIN QUERY PLAN ${isolatedSql.sql}`).all(...isolatedSql.params) as { detail: string }[]).map((r) => r.detail);
@@ -242,9 +243,11 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
       raw.prepare(`SELECT * FROM "Customer" INDEXED BY "Customer_userId_idx" WHERE "userId" = ? ORDER BY rowid DESC LIMIT 51`).all(ctx.userId);
       raw.prepare(`SELECT "customers" FROM "CustomerTally" WHERE "userId" = ?`).get(ctx.userId);
     });
+    // The search as raw SQL: the tenant's range of the trigram index (customerSearchSql).
+    const termSearch = customerSearchSql(ctx.userId, `"${term}"`);
     const rawSearch = rawTimes(500, () => {
-      raw.prepare(`SELECT c.* FROM "customer_search" s JOIN "Customer" c ON c.rowid = s.rowid WHERE "customer_search" MATCH ? AND c."userId" = ? ORDER BY s.rowid DESC LIMIT 51`).all(`"${term}"`, ctx.userId);
-      raw.prepare(`SELECT count(*) FROM (SELECT 1 FROM "customer_search" s JOIN "Customer" c ON c.rowid = s.rowid WHERE "customer_search" MATCH ? AND c."userId" = ? LIMIT 1001)`).get(`"${term}"`, ctx.userId);
+      raw.prepare(`SELECT c.* FROM ${termSearch.sql} ORDER BY s.rowid DESC LIMIT 51`).all(...termSearch.params);
+      raw.prepare(`SELECT count(*) FROM (SELECT 1 FROM ${termSearch.sql} LIMIT 1001)`).get(...termSearch.params);
     });
     raw.close();
 

@@ -1,0 +1,58 @@
+// The customer search index (FTS5 trigram table "customer_search", migrations customer_search and
+// customer_search_by_tenant): how rows get into it, and the tenant-scoped lookup every search uses
+// (the customer list and export, the orders list's search on a customer's name).
+//
+// The index's rowid is (User.rowid << 40) | Customer.rowid: each tenant's entries are one contiguous
+// range, and a search hands that range to FTS5 with its MATCH, so it never reads another tenant's
+// entries and takes a time that depends on the tenant's own data only. The table's update and
+// delete triggers compute the same key.
+const CUSTOMER_ROWID_BITS = 40;
+/** The Customer rowid inside a search-index rowid. */
+const CUSTOMER_ROWID_MASK = 2 ** CUSTOMER_ROWID_BITS - 1;
+
+/** Index rows for the customers `where` (on "Customer" c) selects, in rowid order. */
+function indexCustomersSql(where: string): string {
+  return `INSERT INTO "customer_search" (rowid, name, email)
+  SELECT (u.rowid << ${CUSTOMER_ROWID_BITS}) | c.rowid, c."firstName" || ' ' || c."lastName", c."email"
+  FROM "Customer" c JOIN "User" u ON u."id" = c."userId" WHERE ${where} ORDER BY c.rowid`;
+}
+
+/** The SQL that adds one customer row to the search index (inserts are indexed by the services). */
+export const INDEX_CUSTOMER_SQL = indexCustomersSql(`c."id" = ?`);
+
+/** The SQL that indexes every customer above a rowid (a batch just inserted by an import or a seed). */
+export const INDEX_CUSTOMERS_AFTER_SQL = indexCustomersSql(`c.rowid > ?`);
+
+/** The first search-index rowid of the tenant's range (NULL for no such user: nothing matches). */
+const TENANT_SEARCH_BASE = `((SELECT u.rowid FROM "User" u WHERE u."id" = ?) << ${CUSTOMER_ROWID_BITS})`;
+
+/**
+ * The condition keeping a trigram MATCH on "customer_search" (as `s`) inside the tenant's rowid
+ * range, below `afterRowid` when paging. FTS5 takes rowid bounds into its index lookup, so the
+ * search's cost depends on the tenant's own entries only.
+ */
+function tenantSearchRange(userId: string, afterRowid: number | null): { sql: string; params: (string | number)[] } {
+  return {
+    sql: `s.rowid BETWEEN ${TENANT_SEARCH_BASE} AND ${TENANT_SEARCH_BASE} + ?`,
+    params: [userId, userId, afterRowid !== null ? Math.max(0, afterRowid - 1) : CUSTOMER_ROWID_MASK],
+  };
+}
+
+/**
+ * The tenant's customers (as `c`) matching the trigram phrase `phrase`: the FROM and WHERE of a
+ * search. The owner filter stays as well, so a customer is never shown to another tenant even if
+ * the index held a stale key.
+ */
+export function customerSearchSql(userId: string, phrase: string, afterRowid: number | null = null): { sql: string; params: (string | number)[] } {
+  const range = tenantSearchRange(userId, afterRowid);
+  return {
+    sql: `"customer_search" s JOIN "Customer" c ON c.rowid = s.rowid & ${CUSTOMER_ROWID_MASK}
+        WHERE "customer_search" MATCH ? AND ${range.sql} AND c."userId" = ?`,
+    params: [phrase, ...range.params, userId],
+  };
+}
+
+/** The phrase a trigram MATCH looks for: the whole term, quotes doubled. */
+export function ftsPhrase(q: string): string {
+  return `"${q.replace(/"/g, '""')}"`;
+}
