@@ -104,8 +104,9 @@ describe("callbackOutcome (spec §2 /auth/callback)", () => {
 });
 
 describe("messages", () => {
-  it("has the login page's three error texts", () => {
-    expect(Object.keys(LOGIN_ERRORS).sort()).toEqual(["access_denied", "session_expired", "tenant_isolation_error"]);
+  it("has the login page's error texts: the spec's three and the refused Google link", () => {
+    expect(Object.keys(LOGIN_ERRORS).sort()).toEqual(["access_denied", "email_not_verified", "session_expired", "tenant_isolation_error"]);
+    expect(LOGIN_ERRORS.email_not_verified).toMatch(/^An account with this e-mail already exists, but its address was never verified/);
     expect(LOGIN_ERRORS.session_expired).toMatch(/^Your session has expired/);
     expect(LOGIN_ERRORS.access_denied).toMatch(/^Access denied - possible tenant isolation issue/);
     expect(LOGIN_ERRORS.tenant_isolation_error).toMatch(/^Authentication error: User context mismatch/);
