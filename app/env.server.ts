@@ -1,6 +1,6 @@
 // The only module that reads process.env. Everything is validated with zod at first use, so a
 // bad setting stops the server with a message that says which variable and why.
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
@@ -38,6 +38,25 @@ const EnvSchema = z.object({
     .min(1, "WEB_CONCURRENCY must be at least 1")
     .max(64, "WEB_CONCURRENCY must be at most 64")
     .default(Math.min(4, availableParallelism())),
+  // Campaign delivery (README, "Campaign delivery").
+  DELIVERY_CHANNEL: z.enum(["simulated", "smtp"], { message: "DELIVERY_CHANNEL must be simulated or smtp" }).default("simulated"),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, "SMTP_URL must be a URL like smtp://user:password@mail.example.com:587")
+    .optional(),
+  MAIL_FROM: z.string().min(3, "MAIL_FROM must be an address like CRM <news@example.com>").optional(),
+  RECEIPTS_SECRET: z.string().min(16, "RECEIPTS_SECRET must be at least 16 characters").optional(),
+  // The built-in vendor runs inside the server unless this points at one running elsewhere.
+  SIMULATED_VENDOR_URL: z.string().url("SIMULATED_VENDOR_URL must be a URL like http://127.0.0.1:4600").optional(),
+  DELIVERY_RATE_PER_SECOND: z.coerce.number({ message: "DELIVERY_RATE_PER_SECOND must be a number" }).int().min(0).default(0),
+  DELIVERY_CONCURRENCY: z.coerce.number({ message: "DELIVERY_CONCURRENCY must be a number" }).int().min(1).max(64).default(4),
+  DELIVERY_BATCH_SIZE: z.coerce.number({ message: "DELIVERY_BATCH_SIZE must be a number" }).int().min(1).max(1000).default(500),
+  DELIVERY_ERROR_CAP: z.coerce.number({ message: "DELIVERY_ERROR_CAP must be a number" }).int().min(1).default(1000),
+  DELIVERY_MAX_ATTEMPTS: z.coerce.number({ message: "DELIVERY_MAX_ATTEMPTS must be a number" }).int().min(1).max(50).default(5),
+  // An OpenAI-compatible chat-completions endpoint for message suggestions and insights.
+  AI_BASE_URL: z.string().url("AI_BASE_URL must be a URL like https://api.openai.com/v1").optional(),
+  AI_API_KEY: z.string().min(1).optional(),
+  AI_MODEL: z.string().min(1).optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema> & {
@@ -47,6 +66,8 @@ export type Env = z.infer<typeof EnvSchema> & {
   sessionSecret: string;
   googleEnabled: boolean;
   localAuthEnabled: boolean;
+  /** Signs delivery receipts: RECEIPTS_SECRET, or one derived from the session secret. */
+  receiptsSecret: string;
 };
 
 let cached: Env | undefined;
@@ -74,14 +95,19 @@ export function getEnv(): Env {
     throw new Error("Invalid environment:\n  SESSION_SECRET: required in production (32+ random characters)");
   }
   makeDataPrivate(dataDir, databaseFile);
+  if (e.DELIVERY_CHANNEL === "smtp" && (!e.SMTP_URL || !e.MAIL_FROM)) {
+    throw new Error("Invalid environment:\n  DELIVERY_CHANNEL=smtp needs SMTP_URL (smtp://user:password@host:587) and MAIL_FROM");
+  }
+  const sessionSecret = e.SESSION_SECRET ?? localSecret(dataDir);
   cached = {
     ...e,
     databaseUrl,
     databaseFile,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
-    sessionSecret: e.SESSION_SECRET ?? localSecret(dataDir),
+    sessionSecret,
     googleEnabled,
     localAuthEnabled,
+    receiptsSecret: e.RECEIPTS_SECRET ?? createHmac("sha256", sessionSecret).update("delivery-receipts").digest("hex"),
   };
   return cached;
 }

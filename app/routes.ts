@@ -32,6 +32,11 @@ export default [
   route("api/segments/:id", "routes/api/segments-id.ts"),
   route("api/segments/:id/audience-count", "routes/api/segments-id-audience-count.ts"),
   route("api/segments/:id/audience", "routes/api/segments-id-audience.ts"),
+  route("api/campaigns", "routes/api/campaigns.ts"),
+  route("api/campaigns/:id", "routes/api/campaigns-id.ts"),
+  route("api/campaigns/:id/logs", "routes/api/campaigns-id-logs.ts"),
+  route("api/campaigns/:id/:control", "routes/api/campaigns-id-control.ts"),
+  route("api/webhooks/delivery-receipts", "routes/api/webhooks-delivery-receipts.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
   // Signed-in resource routes (JSON for the screens' pickers)

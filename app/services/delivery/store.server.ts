@@ -31,11 +31,13 @@ export type CampaignRow = {
   completedAt: number | null;
   createdAt: number;
   updatedAt: number;
+  firstSeq: number;
+  lastSeq: number;
 };
 
 export const CAMPAIGN_COLUMNS = `"id", "userId", "segmentId", "segmentName", "name", "subject", "description", "message", "status",
   "statusDetail", "audienceSize", "pendingCount", "sentCount", "deliveredCount", "failedCount", "bouncedCount", "openedCount",
-  "clickedCount", "sendErrors", "launchedAt", "completedAt", "createdAt", "updatedAt"`;
+  "clickedCount", "sendErrors", "launchedAt", "completedAt", "createdAt", "updatedAt", "firstSeq", "lastSeq"`;
 
 export type NewCampaign = {
   id: string;
@@ -113,8 +115,8 @@ export function launchCampaign(sqlite: Sqlite, c: NewCampaign, where: CompiledWh
       .run(base, c.id, now, now, ...where.params).changes;
     if (inserted === 0) throw new EmptyAudience();
     sqlite
-      .prepare(`UPDATE "Campaign" SET "audienceSize" = ?, "pendingCount" = ? WHERE "id" = ?`)
-      .run(inserted, inserted, c.id);
+      .prepare(`UPDATE "Campaign" SET "audienceSize" = ?, "pendingCount" = ?, "firstSeq" = ?, "lastSeq" = ? WHERE "id" = ?`)
+      .run(inserted, inserted, base + 1, base + inserted, c.id);
     return inserted;
   });
   try {

@@ -1,0 +1,28 @@
+// POST /api/campaigns/{id}/pause, /resume, /cancel and /retry-failed: { campaign, message }. A
+// control the campaign's status does not allow (resuming one that is not paused) is a 409 that
+// says why; another tenant's campaign is a 404.
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { ApiError } from "~/lib/api.server";
+import { withApi } from "~/services/auth.server";
+import { cancelCampaign, pauseCampaign, resumeCampaign, retryFailedDeliveries } from "~/services/campaigns.server";
+
+const CONTROLS = {
+  pause: pauseCampaign,
+  resume: resumeCampaign,
+  cancel: cancelCampaign,
+  "retry-failed": retryFailedDeliveries,
+} as const;
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  return withApi(request, async (user) => {
+    if (request.method !== "POST") throw new ApiError("bad_request", `Use POST, not ${request.method}`);
+    const name = params.control ?? "";
+    if (!(name in CONTROLS)) throw new ApiError("not_found", "No such campaign action: use pause, resume, cancel or retry-failed");
+    const { campaign, message } = await CONTROLS[name as keyof typeof CONTROLS](user.id, params.id ?? "");
+    return { campaign, message };
+  });
+}
+
+export function loader() {
+  throw new ApiError("method_not_allowed", "Use POST");
+}

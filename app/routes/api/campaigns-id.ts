@@ -1,0 +1,34 @@
+// GET /api/campaigns/{id}: { campaign } with its delivery figures and the first page of its log
+// (campaign.logs; the next page through /api/campaigns/{id}/logs). PUT: changes a draft (or, with
+// status other than "Draft", launches it). DELETE: deletes it and its log; a sending campaign is
+// cancelled first. Another tenant's campaign, or a malformed id, is a 404.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { ApiError, parseOrThrow, readJson } from "~/lib/api.server";
+import { CampaignApiSchema } from "~/schemas/campaign";
+import { withApi } from "~/services/auth.server";
+import { deleteCampaign, deliveryLogs, getCampaign, launch, saveDraft } from "~/services/campaigns.server";
+
+export const FIRST_LOG_PAGE = 50;
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  return withApi(request, async (user) => {
+    const campaign = await getCampaign(user.id, params.id ?? "");
+    const logs = await deliveryLogs(user.id, campaign.id, { limit: FIRST_LOG_PAGE });
+    return { campaign: { ...campaign, logs: logs.logs, logsNextCursor: logs.nextCursor } };
+  });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  return withApi(request, async (user) => {
+    const id = params.id ?? "";
+    if (request.method === "DELETE") {
+      const campaign = await deleteCampaign(user.id, id);
+      return { success: true, message: `Campaign "${campaign.name}" deleted successfully.` };
+    }
+    if (request.method === "PUT") {
+      const { status, audienceSize: _a, launchedAt: _l, ...content } = parseOrThrow(CampaignApiSchema, await readJson(request));
+      return { campaign: status === "Draft" ? await saveDraft(user.id, content, id) : await launch(user.id, content, id) };
+    }
+    throw new ApiError("bad_request", `Use PUT to change a draft or DELETE to remove a campaign, not ${request.method}`);
+  });
+}

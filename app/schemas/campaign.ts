@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { ID_PATTERN } from "~/lib/id";
+
+// A campaign as the wizard and POST /api/campaigns give it (docs/rules.md, "Campaigns"). The
+// audience size and launch time a client sends are not trusted: the server counts and stamps them.
+export const CAMPAIGN_MESSAGES = {
+  name: "Campaign name is required",
+  segment: "Please select a target segment",
+  subject: "Subject line is required",
+  message: "Message content is required",
+  personalise: "Consider adding {NAME} for personalization",
+} as const;
+
+const text = (required: string, label: string, max: number) =>
+  z
+    .string({ message: required })
+    .trim()
+    .min(1, required)
+    .max(max, `${label} must be at most ${max} characters`);
+
+export const CampaignAudienceSchema = z.object({
+  name: text(CAMPAIGN_MESSAGES.name, "Campaign name", 200),
+  segmentId: z.string({ message: CAMPAIGN_MESSAGES.segment }).trim().regex(ID_PATTERN, CAMPAIGN_MESSAGES.segment),
+});
+
+export const CampaignMessageSchema = z.object({
+  subject: text(CAMPAIGN_MESSAGES.subject, "Subject line", 300),
+  message: text(CAMPAIGN_MESSAGES.message, "Message content", 10_000),
+});
+
+export const CampaignContentSchema = CampaignAudienceSchema.extend(CampaignMessageSchema.shape).extend({
+  description: z.string().trim().max(2000, "Description must be at most 2000 characters").default(""),
+});
+export type CampaignContent = z.infer<typeof CampaignContentSchema>;
+
+/** POST /api/campaigns: the content, and status 'Draft' to save without launching. */
+export const CampaignApiSchema = CampaignContentSchema.extend({
+  status: z
+    .string()
+    .trim()
+    .optional()
+    .transform((s) => (s?.toLowerCase() === "draft" ? ("Draft" as const) : ("Active" as const))),
+  // Accepted for compatibility and ignored: the server counts the audience and stamps the launch.
+  audienceSize: z.unknown().optional(),
+  launchedAt: z.unknown().optional(),
+});

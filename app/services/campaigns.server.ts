@@ -1,0 +1,373 @@
+// Campaigns of one tenant: drafts, launch, the list and the detail with its delivery log, and the
+// controls (pause, resume, cancel, retry failed, delete). Every function takes the tenant first and
+// scopes every query to it; another tenant's campaign is "not found". The writes to the delivery
+// table go through app/services/delivery/store.server.ts on the process's write connection.
+import { readStatement } from "~/db/reader.server";
+import { writeConnection } from "~/db/writer.server";
+import { ApiError, notFound } from "~/lib/api.server";
+import {
+  type CampaignStatus,
+  campaignStatus,
+  deliveryId,
+  deliveryStats,
+  type DeliveryStats,
+  DELIVERY_STATUSES,
+  type DeliveryStatus,
+  performanceRates,
+  progressPercent,
+} from "~/lib/campaigns";
+import { isId, newId } from "~/lib/id";
+import type { CampaignContent } from "~/schemas/campaign";
+import {
+  CAMPAIGN_COLUMNS,
+  type CampaignRow,
+  insertDraft,
+  launchCampaign,
+  type NewCampaign,
+  retryFailed as retryFailedRows,
+  setCampaignStatus,
+  updateDraft as updateDraftRow,
+} from "~/services/delivery/store.server";
+import { wakeDelivery } from "~/services/delivery/wake.server";
+import { notify } from "~/services/notifications.server";
+import { getSegment, segmentAudienceCount, segmentWhere } from "~/services/segments.server";
+
+export type CampaignDto = {
+  _id: string;
+  id: string;
+  name: string;
+  subject: string;
+  description: string;
+  message: string;
+  segmentId: string | null;
+  segment: { _id: string; id: string; name: string } | null;
+  audienceSize: number;
+  status: CampaignStatus;
+  statusDetail: string;
+  sentCount: number;
+  deliveredCount: number;
+  failedCount: number;
+  bouncedCount: number;
+  openedCount: number;
+  clickedCount: number;
+  pendingCount: number;
+  deliveryStats: DeliveryStats;
+  progress: number;
+  launchedAt: string | null;
+  completedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export function toCampaignDto(row: CampaignRow): CampaignDto {
+  const stats = deliveryStats(row);
+  return {
+    _id: row.id,
+    id: row.id,
+    name: row.name,
+    subject: row.subject,
+    description: row.description,
+    message: row.message,
+    segmentId: row.segmentId,
+    segment: row.segmentId || row.segmentName ? { _id: row.segmentId ?? "", id: row.segmentId ?? "", name: row.segmentName } : null,
+    audienceSize: row.audienceSize,
+    status: campaignStatus(row.status),
+    statusDetail: row.statusDetail,
+    sentCount: stats.sent,
+    deliveredCount: row.deliveredCount,
+    failedCount: row.failedCount,
+    bouncedCount: row.bouncedCount,
+    openedCount: row.openedCount,
+    clickedCount: row.clickedCount,
+    pendingCount: row.pendingCount,
+    deliveryStats: stats,
+    progress: progressPercent(row),
+    launchedAt: iso(row.launchedAt),
+    completedAt: iso(row.completedAt),
+    createdAt: new Date(row.createdAt).toISOString(),
+    updatedAt: new Date(row.updatedAt).toISOString(),
+  };
+}
+
+function findCampaign(userId: string, id: string): CampaignRow {
+  if (!isId(id)) throw notFound("Campaign");
+  const row = readStatement(`SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "id" = ? AND "userId" = ?`).get(id, userId) as
+    | CampaignRow
+    | undefined;
+  if (!row) throw notFound("Campaign");
+  return row;
+}
+
+export async function getCampaign(userId: string, id: string): Promise<CampaignDto> {
+  return toCampaignDto(findCampaign(userId, id));
+}
+
+/** The tenant's campaigns, newest first, a page at a time (`nextCursor` null on the last page). */
+export async function listCampaigns(
+  userId: string,
+  options: { limit: number; cursor?: string | null } = { limit: 100 },
+): Promise<{ campaigns: CampaignDto[]; nextCursor: string | null }> {
+  const limit = Math.max(1, Math.min(1000, Math.trunc(options.limit)));
+  const cursor = options.cursor && isId(options.cursor) ? findCampaign(userId, options.cursor) : null;
+  const rows = (
+    cursor
+      ? readStatement(
+          `SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "userId" = ? AND ("createdAt", "id") < (?, ?)
+           ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit + 1}`,
+        ).all(userId, cursor.createdAt, cursor.id)
+      : readStatement(`SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "userId" = ? ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit + 1}`).all(
+          userId,
+        )
+  ) as CampaignRow[];
+  const page = rows.slice(0, limit);
+  return { campaigns: page.map(toCampaignDto), nextCursor: rows.length > limit ? page[page.length - 1].id : null };
+}
+
+/** The list screen's cards: how many campaigns, their audiences added up, and distinct segments. */
+export async function campaignTotals(userId: string): Promise<{ campaigns: number; audience: number; segments: number }> {
+  const row = readStatement(
+    `SELECT count(*) AS campaigns, coalesce(sum("audienceSize"), 0) AS audience, count(DISTINCT "segmentId") AS segments
+     FROM "Campaign" WHERE "userId" = ?`,
+  ).get(userId) as { campaigns: number; audience: number; segments: number };
+  return row;
+}
+
+export type DeliveryLogDto = {
+  _id: string;
+  id: string;
+  campaignId: string;
+  customer: { _id: string; id: string; name: string; email: string; phone: string };
+  contact: string;
+  status: DeliveryStatus;
+  timestamp: string | null;
+  details: string;
+  openedAt: string | null;
+  clickedAt: string | null;
+};
+
+type LogRow = {
+  seq: number;
+  customerId: string;
+  name: string;
+  email: string;
+  phone: string;
+  status: DeliveryStatus;
+  details: string;
+  updatedAt: number;
+  nextAttemptAt: number;
+  openedAt: number | null;
+  clickedAt: number | null;
+};
+
+const LOG_COLUMNS = `"seq", "customerId", "name", "email", "phone", "status", "details", "updatedAt", "nextAttemptAt", "openedAt", "clickedAt"`;
+
+function toLogDto(campaignId: string, r: LogRow): DeliveryLogDto {
+  return {
+    _id: deliveryId(campaignId, r.seq),
+    id: deliveryId(campaignId, r.seq),
+    campaignId,
+    customer: { _id: r.customerId, id: r.customerId, name: r.name, email: r.email, phone: r.phone },
+    contact: r.email || r.phone || "",
+    status: r.status,
+    timestamp: r.status === "pending" && r.updatedAt === 0 ? null : new Date(r.updatedAt).toISOString(),
+    details: r.details,
+    openedAt: iso(r.openedAt),
+    clickedAt: iso(r.clickedAt),
+  };
+}
+
+/**
+ * A page of a campaign's delivery log in send order, optionally one status only. Unfiltered pages
+ * are a range of the primary key (the campaign's rows are one seq range); a status filter reads
+ * the (campaign, status, next attempt) index, whose order for a status is (nextAttemptAt, seq), so
+ * the cursor holds both. Either way a page reads about as many rows as it shows.
+ */
+export async function deliveryLogs(
+  userId: string,
+  campaignId: string,
+  options: { limit: number; cursor?: string | null; status?: DeliveryStatus | null },
+): Promise<{ logs: DeliveryLogDto[]; nextCursor: string | null; total: number }> {
+  const campaign = findCampaign(userId, campaignId);
+  const limit = Math.max(1, Math.min(1000, Math.trunc(options.limit)));
+  const status = options.status ?? null;
+  const total = status ? statusCount(campaign, status) : campaign.audienceSize;
+  if (total === 0 || campaign.lastSeq === 0) return { logs: [], nextCursor: null, total };
+  let rows: LogRow[];
+  if (!status) {
+    const after = cursorSeq(options.cursor) ?? campaign.firstSeq - 1;
+    rows = readStatement(`SELECT ${LOG_COLUMNS} FROM "Delivery" WHERE "seq" > ? AND "seq" <= ? ORDER BY "seq" LIMIT ${limit + 1}`).all(
+      after,
+      campaign.lastSeq,
+    ) as LogRow[];
+  } else {
+    const [due, seq] = statusCursor(options.cursor);
+    rows = readStatement(
+      `SELECT ${LOG_COLUMNS} FROM "Delivery" WHERE "campaignId" = ? AND "status" = ? AND ("nextAttemptAt", "seq") > (?, ?)
+       ORDER BY "nextAttemptAt", "seq" LIMIT ${limit + 1}`,
+    ).all(campaign.id, status, due, seq) as LogRow[];
+  }
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  const nextCursor = rows.length > limit && last ? (status ? `${last.nextAttemptAt}.${last.seq}` : String(last.seq)) : null;
+  return { logs: page.map((r) => toLogDto(campaign.id, r)), nextCursor, total };
+}
+
+function statusCount(c: CampaignRow, status: DeliveryStatus): number {
+  return { pending: c.pendingCount, sent: c.sentCount, delivered: c.deliveredCount, failed: c.failedCount, bounced: c.bouncedCount }[status];
+}
+
+function cursorSeq(cursor: string | null | undefined): number | null {
+  if (!cursor || !/^\d{1,15}$/.test(cursor)) return null;
+  return Number(cursor);
+}
+
+function statusCursor(cursor: string | null | undefined): [number, number] {
+  const m = cursor ? /^(\d{1,15})\.(\d{1,15})$/.exec(cursor) : null;
+  return m ? [Number(m[1]), Number(m[2])] : [-1, 0];
+}
+
+export const isDeliveryStatus = (value: unknown): value is DeliveryStatus =>
+  typeof value === "string" && (DELIVERY_STATUSES as readonly string[]).includes(value);
+
+async function content(userId: string, input: CampaignContent): Promise<{ campaign: Omit<NewCampaign, "id">; audience: number }> {
+  const segment = await getSegment(userId, input.segmentId).catch((error: unknown) => {
+    if (error instanceof ApiError && error.status === 404) {
+      throw new ApiError("not_found", "Segment not found", { segmentId: "Segment not found" });
+    }
+    throw error;
+  });
+  const audience = await segmentAudienceCount(userId, segment.id);
+  return {
+    campaign: {
+      userId,
+      segmentId: segment.id,
+      segmentName: segment.name,
+      name: input.name,
+      subject: input.subject,
+      description: input.description,
+      message: input.message,
+    },
+    audience,
+  };
+}
+
+/** Saves a campaign without launching it. */
+export async function saveDraft(userId: string, input: CampaignContent, id?: string): Promise<CampaignDto> {
+  const { campaign, audience } = await content(userId, input);
+  if (id) {
+    findCampaign(userId, id);
+    if (!updateDraftRow(writeConnection(), { ...campaign, id }, audience)) {
+      throw new ApiError("conflict", "Only a draft can be changed; this campaign has been launched. Launch a new one instead.");
+    }
+    return getCampaign(userId, id);
+  }
+  const created = newId();
+  insertDraft(writeConnection(), { ...campaign, id: created }, audience);
+  return getCampaign(userId, created);
+}
+
+/**
+ * Launches a campaign (a new one, or the draft `draftId`): freezes the segment's audience as of
+ * now, tells the user, and wakes the delivery job. A segment with no customers is refused (422).
+ */
+export async function launch(userId: string, input: CampaignContent, draftId?: string): Promise<CampaignDto> {
+  const { campaign } = await content(userId, input);
+  let id = newId();
+  if (draftId) {
+    const draft = findCampaign(userId, draftId);
+    if (draft.status === "Draft") id = draft.id;
+  }
+  const where = await segmentWhere(userId, campaign.segmentId);
+  const audience = launchCampaign(writeConnection(), { ...campaign, id }, where);
+  if (audience === 0) {
+    throw new ApiError("unprocessable", "This segment has no customers: there is nobody to send the campaign to.", {
+      segmentId: "This segment has no customers",
+    });
+  }
+  wakeDelivery();
+  await notify(userId, {
+    type: "NEW_CAMPAIGN",
+    title: "New campaign launched",
+    details: `Campaign "${campaign.name}" is being sent to ${audience.toLocaleString("en-IN")} customer${audience === 1 ? "" : "s"}.`,
+  });
+  return getCampaign(userId, id);
+}
+
+export type ControlResult = { campaign: CampaignDto; message: string };
+
+export async function pauseCampaign(userId: string, id: string): Promise<ControlResult> {
+  return control(userId, id, "Paused", ["Active"], "Campaign paused", (s) => `Only a sending campaign can be paused; this one is ${s.toLowerCase()}.`);
+}
+
+export async function resumeCampaign(userId: string, id: string): Promise<ControlResult> {
+  const result = await control(userId, id, "Active", ["Paused"], "Campaign resumed", (s) => `Only a paused campaign can be resumed; this one is ${s.toLowerCase()}.`);
+  wakeDelivery();
+  return result;
+}
+
+export async function cancelCampaign(userId: string, id: string): Promise<ControlResult> {
+  return control(userId, id, "Cancelled", ["Active", "Paused"], "Campaign cancelled: nothing more will be sent", (s) =>
+    `Only a sending or paused campaign can be cancelled; this one is ${s.toLowerCase()}.`,
+  );
+}
+
+async function control(
+  userId: string,
+  id: string,
+  to: "Active" | "Paused" | "Cancelled",
+  from: readonly string[],
+  done: string,
+  refused: (status: string) => string,
+): Promise<ControlResult> {
+  if (!isId(id)) throw notFound("Campaign");
+  const result = setCampaignStatus(writeConnection(), userId, id, to, from);
+  if (!result) throw notFound("Campaign");
+  if (!result.changed) throw new ApiError("conflict", refused(campaignStatus(result.before)));
+  return { campaign: await getCampaign(userId, id), message: done };
+}
+
+/** Sends again to the recipients whose delivery failed (bounced addresses are not retried). */
+export async function retryFailedDeliveries(userId: string, id: string): Promise<ControlResult & { queued: number }> {
+  if (!isId(id)) throw notFound("Campaign");
+  const current = findCampaign(userId, id);
+  if (current.status === "Draft" || current.status === "Cancelled") {
+    throw new ApiError("conflict", `A ${campaignStatus(current.status).toLowerCase()} campaign has nothing to retry.`);
+  }
+  const queued = retryFailedRows(writeConnection(), userId, id);
+  if (queued === null) throw notFound("Campaign");
+  if (queued > 0) wakeDelivery();
+  const message = queued === 0 ? "No failed deliveries to retry" : `Retrying ${queued.toLocaleString("en-IN")} failed deliver${queued === 1 ? "y" : "ies"}`;
+  return { campaign: await getCampaign(userId, id), message, queued };
+}
+
+/** Deletes a campaign and its delivery log; a sending campaign is cancelled first. */
+export async function deleteCampaign(userId: string, id: string): Promise<CampaignDto> {
+  const campaign = findCampaign(userId, id);
+  const sqlite = writeConnection();
+  setCampaignStatus(sqlite, userId, id, "Cancelled", ["Active", "Paused"]);
+  // Rows go in slices so a million-row log does not hold the write lock for seconds at once.
+  const slice = sqlite.prepare(`DELETE FROM "Delivery" WHERE "seq" IN (SELECT "seq" FROM "Delivery" WHERE "campaignId" = ? LIMIT 20000)`);
+  while (slice.run(id).changes > 0) await new Promise((resolve) => setImmediate(resolve));
+  sqlite.prepare(`DELETE FROM "Campaign" WHERE "id" = ? AND "userId" = ?`).run(id, userId);
+  return toCampaignDto(campaign);
+}
+
+/** The CAMPAIGN_PERFORMANCE notification of a finished campaign. */
+export async function notifyPerformance(row: CampaignRow): Promise<void> {
+  const stats = deliveryStats(row);
+  const { deliveryRate, openRate } = performanceRates({ audienceSize: row.audienceSize, sent: stats.sent, opened: stats.opened });
+  const parts = [`Delivery rate ${deliveryRate.toFixed(1)}%`];
+  if (openRate !== null) parts.push(`open rate ${openRate.toFixed(1)}%`);
+  await notify(row.userId, {
+    type: "CAMPAIGN_PERFORMANCE",
+    title: "Campaign completed",
+    details: `Campaign "${row.name}" finished: ${parts.join(", ")} (${stats.sent.toLocaleString("en-IN")} of ${row.audienceSize.toLocaleString("en-IN")} sent).`,
+  });
+}
+
+/** The notification of a campaign the error cap paused. */
+export async function notifyPaused(row: CampaignRow): Promise<void> {
+  await notify(row.userId, { type: "SYSTEM", title: "Campaign paused", details: `Campaign "${row.name}": ${row.statusDetail}` });
+}
