@@ -67,6 +67,9 @@ export async function requireUser(request: Request): Promise<User> {
     const headers = state.kind === "ended" ? { "Set-Cookie": await destroySessionHeader(request) } : undefined;
     throw redirect("/login", { headers });
   }
+  // A page write by a user another program just deleted (still in this worker's cache) would fail
+  // on a foreign key: form posts are few, so they read the row itself.
+  if (!SAFE_METHODS.has(request.method) && !userStillExists(state.user.id)) throw redirect("/login");
   return state.user;
 }
 

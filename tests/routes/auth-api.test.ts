@@ -17,6 +17,7 @@ const authLocal = await import("~/routes/auth-local");
 const login = await import("~/routes/login");
 const signout = await import("~/routes/auth-signout");
 const layout = await import("~/routes/app-layout");
+const profilePage = await import("~/routes/profile");
 const customers = await import("~/routes/api/customers");
 const { db } = await import("~/db.server");
 const { getEnv } = await import("~/env.server");
@@ -420,6 +421,20 @@ describe("a deleted user", () => {
     expect(res.status).toBe(401);
     expect(await json(res)).toEqual({ error: { code: "unauthorized", message: "Session expired" } });
     expect((await currentUserOf({ bearer: token })).status).toBe(401);
+  });
+
+  it("deleted by another program while cached: a page's form post goes to /login, never a 500", async () => {
+    const user = await createTestUser();
+    const cookie = await cookieFor(user.id);
+    await layout.loader(args(makeRequest("/", { auth: { cookie } }))); // now cached by this worker
+    await db().user.delete({ where: { id: user.id } });
+    const res = await pageAnswer(() =>
+      profilePage.action(
+        args(formRequest("/profile", { firstName: "A", lastName: "B", email: user.email, phone: "", company: "", position: "" }, { cookie })),
+      ),
+    );
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe("/login");
   });
 
   it("deleted through the server: every request is a 401 at once", async () => {
