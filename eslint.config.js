@@ -4,7 +4,20 @@ import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/**", "app/generated/**", "node_modules/**", "data/**", "test-results/**", "playwright-report/**", "bench/results/**", ".prof/**"] },
+  {
+    // Generated or downloaded: never linted (.prettierignore lists the same folders).
+    ignores: [
+      "build/**",
+      "app/generated/**",
+      "node_modules/**",
+      "data/**",
+      "reports/**",
+      "test-results/**",
+      "playwright-report/**",
+      "bench/results/**",
+      ".prof/**",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,6 +1,7 @@
-// `npm test`: the whole suite, in order — typecheck, lint, unit and service tests (Vitest, real
-// SQLite), production build, end-to-end tests (Playwright in Debian's Chromium) — then one closing
-// line with the totals. Every stage runs even if an earlier one failed, so one run shows everything.
+// `npm test`: the whole suite, in order — typecheck, lint, formatting (Prettier), unit and service
+// tests (Vitest, real SQLite), production build, end-to-end tests (Playwright in Debian's Chromium)
+// — then one closing line with the totals. Every stage runs even if an earlier one failed, so one
+// run shows everything.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 
@@ -10,6 +11,7 @@ mkdirSync("reports", { recursive: true });
 const stages = [
   ["typecheck", "npx", ["tsc", "--noEmit"]],
   ["lint", "npx", ["eslint", "."]],
+  ["format", "npx", ["prettier", "--check", "."]],
   ["unit", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", "--outputFile.json=reports/vitest.json"]],
   ["build", "npx", ["remix", "vite:build"]],
   ["e2e", "npx", ["playwright", "test", "--reporter=list,json"]],
@@ -25,7 +27,11 @@ for (const [name, cmd, args] of stages) {
   const started = Date.now();
   const r = spawnSync(cmd, args, {
     stdio: "inherit",
-    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_FILE: "reports/playwright.json", PLAYWRIGHT_JSON_OUTPUT_NAME: "reports/playwright.json" },
+    env: {
+      ...process.env,
+      PLAYWRIGHT_JSON_OUTPUT_FILE: "reports/playwright.json",
+      PLAYWRIGHT_JSON_OUTPUT_NAME: "reports/playwright.json",
+    },
   });
   console.log(`=== ${name}: ${r.status === 0 ? "ok" : "FAILED"} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (r.status !== 0) failed.push(name);
