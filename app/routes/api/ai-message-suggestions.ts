@@ -1,0 +1,21 @@
+// POST /api/ai/message-suggestions: { campaignObjective, segmentId } → { suggestions: [{ message,
+// tone, expectedResponse }], source: "llm" | "local" }, three suggestions made from the segment's
+// real figures. Another tenant's segment is a 404.
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { ApiError, parseOrThrow, readJson } from "~/lib/api.server";
+import { ID_PATTERN } from "~/lib/id";
+import { messageSuggestions } from "~/services/ai.server";
+import { withApi } from "~/services/auth.server";
+
+const InputSchema = z.object({
+  campaignObjective: z.string({ message: "campaignObjective must be text" }).trim().max(500, "campaignObjective must be at most 500 characters").default(""),
+  segmentId: z.string({ message: "segmentId is required" }).regex(ID_PATTERN, "segmentId must be a segment id"),
+});
+
+export async function action({ request }: ActionFunctionArgs) {
+  return withApi(request, async (user) => {
+    if (request.method !== "POST") throw new ApiError("bad_request", `Use POST, not ${request.method}`);
+    return messageSuggestions(user.id, parseOrThrow(InputSchema, await readJson(request)));
+  });
+}
