@@ -27,13 +27,16 @@ export const INDEX_CUSTOMERS_AFTER_SQL = indexCustomersSql(`c.rowid > ?`);
 const TENANT_SEARCH_BASE = `((SELECT u.rowid FROM "User" u WHERE u."id" = ?) << ${CUSTOMER_ROWID_BITS})`;
 
 /**
- * The condition keeping a trigram MATCH on "customer_search" (as `s`) inside the tenant's rowid
- * range, below `afterRowid` when paging. FTS5 takes rowid bounds into its index lookup, so the
- * search's cost depends on the tenant's own entries only.
+ * The bounds of the tenant's rowid range, below `afterRowid` when paging. FTS5 takes rowid bounds
+ * into its index lookup, so a search's cost depends on the tenant's own entries only; but it
+ * ignores a bound that is not an INTEGER, and better-sqlite3 binds every JS number as a REAL, hence
+ * the CAST (measured: without it the upper bound was dropped and a search read every later
+ * tenant's matches).
  */
-function tenantSearchRange(userId: string, afterRowid: number | null): { sql: string; params: (string | number)[] } {
+export function tenantSearchRange(userId: string, afterRowid: number | null): { low: string; high: string; params: (string | number)[] } {
   return {
-    sql: `s.rowid BETWEEN ${TENANT_SEARCH_BASE} AND ${TENANT_SEARCH_BASE} + ?`,
+    low: TENANT_SEARCH_BASE,
+    high: `${TENANT_SEARCH_BASE} + CAST(? AS INTEGER)`,
     params: [userId, userId, afterRowid !== null ? Math.max(0, afterRowid - 1) : CUSTOMER_ROWID_MASK],
   };
 }
@@ -47,7 +50,7 @@ export function customerSearchSql(userId: string, phrase: string, afterRowid: nu
   const range = tenantSearchRange(userId, afterRowid);
   return {
     sql: `"customer_search" s JOIN "Customer" c ON c.rowid = s.rowid & ${CUSTOMER_ROWID_MASK}
-        WHERE "customer_search" MATCH ? AND ${range.sql} AND c."userId" = ?`,
+        WHERE "customer_search" MATCH ? AND s.rowid BETWEEN ${range.low} AND ${range.high} AND c."userId" = ?`,
     params: [phrase, ...range.params, userId],
   };
 }

@@ -25,7 +25,7 @@ import {
   SEARCH_COUNT_CAP,
   updateCustomer,
 } from "~/services/customers.server";
-import { INDEX_CUSTOMERS_AFTER_SQL } from "~/services/customer-search.server";
+import { INDEX_CUSTOMERS_AFTER_SQL, tenantSearchRange } from "~/services/customer-search.server";
 import { readConnection } from "~/db/reader.server";
 import { CustomerApiSchema } from "~/schemas/customer";
 import { pageSummary } from "~/lib/customers";
@@ -212,6 +212,11 @@ describe("search stays inside its tenant", () => {
     for (const [afterRowid, ordered] of [[null, true], [null, false], [123, true]] as const) {
       const match = customerMatchSql(quiet.id, TERM, afterRowid, ordered);
       expect(ftsScan(match.sql, match.params)).toMatch(/VIRTUAL TABLE INDEX \d+:M\d*(><|<>)/);
+    }
+    // FTS5 ignores a rowid bound that is not an INTEGER (and the driver binds numbers as REAL).
+    for (const afterRowid of [null, 123]) {
+      const bounds = tenantSearchRange(quiet.id, afterRowid);
+      expect(sqlite().prepare(`SELECT typeof(${bounds.low}) AS low, typeof(${bounds.high}) AS high`).get(...bounds.params)).toEqual({ low: "integer", high: "integer" });
     }
     // The range itself: every entry of the tenant inside it, none of the other tenant's.
     const range = (userId: string) => {
