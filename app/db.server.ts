@@ -3,6 +3,7 @@
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaClient } from "~/generated/prisma/client";
 import { getEnv } from "~/env.server";
+import { singleton } from "~/lib/singleton.server";
 
 export type Db = PrismaClient;
 
@@ -14,16 +15,17 @@ export function createDb(file: string): PrismaClient {
   return new PrismaClient({ adapter });
 }
 
-const globalForDb = globalThis as unknown as { __crmDb?: PrismaClient; __crmDbFile?: string };
+// Kept across a development reload of this module, which would otherwise open a second client.
+const current = singleton("prisma", () => ({ client: null as PrismaClient | null, file: "" }));
 
 /** The process-wide client for the configured database (tests point DATABASE_URL at their copy). */
 export function db(): PrismaClient {
   const file = getEnv().databaseFile;
-  if (!globalForDb.__crmDb || globalForDb.__crmDbFile !== file) {
-    globalForDb.__crmDb = createDb(file);
-    globalForDb.__crmDbFile = file;
+  if (!current.client || current.file !== file) {
+    current.client = createDb(file);
+    current.file = file;
   }
-  return globalForDb.__crmDb;
+  return current.client;
 }
 
 /** Pragmas that must hold on the connection Prisma uses. Called once at start. */

@@ -8,12 +8,16 @@
 // second with its core saturated; two workers use the second core. SQLite in WAL mode lets every
 // worker read at once; writes take turns on the database's lock (busy timeout 10 s).
 import cluster, { type Worker } from "node:cluster";
-import { isBusMessage } from "../app/services/process-bus.server.ts";
+import type { Logger } from "../app/lib/logger.server.ts";
+import type { BusMessage } from "../app/services/process-bus.server.ts";
 
 export const READY_MESSAGE = "crm:ready";
 
 export type ClusterOptions = {
   workers: number;
+  log: Logger;
+  /** The process bus's own check (handed over by server/index.ts from the app's build). */
+  isBusMessage: (message: unknown) => message is BusMessage;
   /** Called once, when every worker listens. */
   onReady: () => void;
 };
@@ -21,7 +25,7 @@ export type ClusterOptions = {
 const RESTART_DELAY_MS = 1000;
 const STOP_TIMEOUT_MS = 10_000;
 
-export function runCluster({ workers, onReady }: ClusterOptions) {
+export function runCluster({ workers, log, isBusMessage, onReady }: ClusterOptions) {
   let stopping = false;
   let announced = false;
   const ready = new Set<number>();
@@ -49,11 +53,11 @@ export function runCluster({ workers, onReady }: ClusterOptions) {
     if (stopping) return;
     if (!wasReady) {
       // It died before listening (a port in use, a broken build): restarting would only repeat it.
-      console.error(`A server worker stopped while starting (${signal ?? `exit code ${code}`}); see its error above.`);
+      log.error(`A server worker stopped while starting (${signal ?? `exit code ${code}`}); see its error above.`);
       stopAll(1);
       return;
     }
-    console.error(`A server worker stopped (${signal ?? `exit code ${code}`}); starting another.`);
+    log.error(`A server worker stopped (${signal ?? `exit code ${code}`}); starting another.`);
     setTimeout(() => {
       if (!stopping) fork();
     }, RESTART_DELAY_MS).unref();
@@ -77,7 +81,7 @@ export function runCluster({ workers, onReady }: ClusterOptions) {
 
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.on(signal, () => {
-      console.log(`${signal}: stopping ${workers} workers`);
+      log.info(`${signal}: stopping ${workers} workers`);
       stopAll(0);
     });
   }

@@ -1,114 +1,76 @@
-// The production server: migrate the database, then serve the Remix build with Express, from
-// WEB_CONCURRENCY worker processes (server/cluster.ts) or, with 1, from this process.
-// `npm start` builds first; the container runs this directly.
+// The one server, for development and production alike (the Express application is server/app.ts).
+//
+// NODE_ENV=development (`npm run dev`): Vite runs inside this server in middleware mode, serves
+// the client modules with hot reload (its websocket shares this server's port) and the app is
+// read through Vite's module graph on each request, so an edited route is picked up without a
+// restart. Otherwise (`npm start`, the container): the production build, from WEB_CONCURRENCY
+// worker processes (server/cluster.ts) or, with 1, from this process.
+//
+// The app code the server itself needs (the environment, migrations, the logger, the process
+// bus's message check) comes from the app's server entry, out of the same build or module graph
+// as the routes: one copy of each module per process. Only types are imported from app/ here.
 import cluster from "node:cluster";
-import compression from "compression";
-import express from "express";
-import { createRequestHandler } from "@remix-run/express";
-import type { ServerBuild } from "@remix-run/node";
 import http from "node:http";
 import path from "node:path";
-import zlib from "node:zlib";
-import { getEnv } from "../app/env.server.ts";
-import { migrateDatabase } from "../app/db/migrate.server.ts";
-import { tuneDatabase, db } from "../app/db.server.ts";
-import { ensureCustomerStatistics } from "../app/db/planner-statistics.server.ts";
-import { openSqlite } from "../app/db/sqlite.server.ts";
-import { type ApiRoute, type ApiRouteModule, createApiServer } from "./api-server.ts";
+import type { ServerBuild } from "@remix-run/node";
+import { appOf, createServerApp } from "./app.ts";
 import { READY_MESSAGE, runCluster } from "./cluster.ts";
 
-const env = getEnv();
 const started = Date.now();
-const workers = cluster.isWorker ? 1 : env.WEB_CONCURRENCY;
-const mode = [env.googleEnabled ? "Google sign-in" : null, env.localAuthEnabled ? "local sign-in" : null].filter(Boolean).join(" + ");
-const readyLine = () =>
-  `CRM ready on ${env.publicUrl} (${mode || "no sign-in method configured"}${workers > 1 ? `, ${workers} workers` : ""}) in ${Date.now() - started} ms`;
+const root = path.resolve(import.meta.dirname, "..");
+// The app's own default (app/env.server.ts) is development too.
+const mode = process.env.NODE_ENV ?? "development";
+const dev = mode === "development";
 
-if (cluster.isPrimary) {
-  // Once, before any worker opens the database.
-  const { applied, total } = migrateDatabase(env.databaseFile, {
-    onApply: (name) => console.log(`Applied migration ${name}`),
-  });
-  console.log(`Database ${env.databaseFile}: ${total} migrations, ${applied.length} applied now.`);
-  const sqlite = openSqlite(env.databaseFile);
-  try {
-    if (ensureCustomerStatistics(sqlite)) console.log("Gathered the query planner's statistics of the customer table.");
-  } finally {
-    sqlite.close();
-  }
-}
+// Vite's hot-reload websocket attaches to this server, so it exists before Vite does.
+const httpServer = http.createServer();
+const vite = dev
+  ? await import("vite").then((v) => v.createServer({ root, server: { middlewareMode: true, hmr: { server: httpServer } }, appType: "custom" }))
+  : undefined;
+const loadBuild = async () =>
+  vite
+    ? ((await vite.ssrLoadModule("virtual:remix/server-build")) as ServerBuild)
+    : ((await import(path.join(root, "build/server/index.js"))) as ServerBuild);
+
+const build = await loadBuild();
+const app = appOf(build);
+const env = app.getEnv();
+const log = app.logger();
+const workers = dev || cluster.isWorker ? 1 : env.WEB_CONCURRENCY;
+const signIn = [env.googleEnabled ? "Google sign-in" : null, env.localAuthEnabled ? "local sign-in" : null].filter(Boolean).join(" + ");
+const readyLine = () =>
+  `CRM ready on ${env.publicUrl} (${signIn || "no sign-in method configured"}${dev ? ", development with Vite" : ""}${workers > 1 ? `, ${workers} workers` : ""}) in ${Date.now() - started} ms`;
+
+// Once, before any worker opens the database.
+if (cluster.isPrimary) app.prepareDatabase();
 
 if (cluster.isPrimary && workers > 1) {
-  runCluster({ workers, onReady: () => console.log(readyLine()) });
+  runCluster({ workers, log, isBusMessage: app.isBusMessage, onReady: () => log.info(readyLine()) });
 } else {
   await serve();
 }
 
 async function serve() {
-  await tuneDatabase(db());
-
-  const root = path.resolve(import.meta.dirname, "..");
-  const buildPath = path.join(root, "build/server/index.js");
-  const build = (await import(buildPath)) as ServerBuild;
-
-  // Believe X-Forwarded-For only from proxies on loopback or private networks (a container's
-  // reverse proxy), so clients cannot choose their own address for the sign-in rate limit.
-  const trustProxy = "loopback, linklocal, uniquelocal";
-  const securityHeaders = {
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "strict-origin-when-cross-origin",
-    "X-Frame-Options": "DENY",
-  };
-
-  // The /api resource routes, served without Express and Remix's router (see server/api-server.ts).
-  const apiRoutes: ApiRoute[] = Object.values(build.routes)
-    .filter((r) => r.path?.startsWith("api/") || r.path === "api")
-    .map((r) => ({ id: r.id, path: r.path ?? "", module: r.module as ApiRouteModule }));
-  const api = createApiServer({ routes: apiRoutes, trustProxy, headers: securityHeaders });
-
-  const app = express();
-  app.disable("x-powered-by");
-  app.set("trust proxy", trustProxy);
-  // Server-Sent Events must not be buffered by compression. The fastest levels (gzip 1, brotli 1):
-  // zlib was 6-8% of the server's CPU in the bench profile; measured on the 149 KB /customers page,
-  // brotli 1 takes 0.5 ms against 1.3 ms at the default 4 (gzip 1 vs 6: 0.4 vs 1.3 ms), for output
-  // 14% larger (17 KB instead of 15 KB).
-  app.use(
-    compression({
-      level: 1,
-      brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } },
-      filter: (req, res) => !req.path.endsWith("/stream") && compression.filter(req, res),
-    }),
-  );
-  app.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
-  // Public files all have an extension (favicon.ico, robots.txt): pages and /api paths skip the
-  // file-system lookup express.static would otherwise make for every request.
-  const publicFiles = express.static(path.join(root, "build/client"), { maxAge: "1h" });
-  app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
-  app.use((_req, res, next) => {
-    for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
-    next();
+  await app.prepareWorker();
+  const server = createServerApp({
+    // In development the build is read from Vite on every request: an edited module is picked up.
+    build: vite ? loadBuild : build,
+    app,
+    log,
+    mode: mode === "production" ? "production" : "development",
+    vite,
+    clientDir: path.join(root, "build/client"),
   });
-  app.all(
-    "*",
-    createRequestHandler({
-      build,
-      mode: env.NODE_ENV === "production" ? "production" : "development",
-      getLoadContext: (req) => ({ clientIp: req.ip }),
-    }),
-  );
-
-  const server = http.createServer((req, res) => {
-    if (!api(req, res)) app(req, res);
-  });
-  server.listen(env.PORT, env.HOST, () => {
+  httpServer.on("request", server);
+  httpServer.listen(env.PORT, env.HOST, () => {
     if (cluster.isWorker) process.send?.(READY_MESSAGE);
-    else console.log(readyLine());
+    else log.info(readyLine());
   });
 
   function shutdown(signal: string) {
-    if (cluster.isPrimary) console.log(`${signal}: closing`);
-    server.close(() => process.exit(0));
+    if (cluster.isPrimary) log.info(`${signal}: closing`);
+    void vite?.close();
+    httpServer.close(() => process.exit(0));
     // Open event streams keep connections up: give answers in flight a moment, then go.
     setTimeout(() => process.exit(0), 5000).unref();
   }

@@ -9,16 +9,18 @@
 // connection reads in WAL mode, so every statement sees what the Prisma connection committed.
 import Database from "better-sqlite3";
 import { getEnv } from "~/env.server";
+import { singleton } from "~/lib/singleton.server";
 
 export type ReadConnection = { file: string; db: Database.Database; statements: Map<string, Database.Statement> };
 type Reader = ReadConnection;
-const globalForReader = globalThis as unknown as { __crmReader?: Reader };
+// Kept across a development reload of this module, which would otherwise open a second connection.
+const holder = singleton("read-connection", () => ({ reader: undefined as Reader | undefined }));
 const MAX_CACHED_STATEMENTS = 500;
 
 /** The process's read-only connection (reopened when the configured database file changes). */
 export function readConnection(): Reader {
   const file = getEnv().databaseFile;
-  const current = globalForReader.__crmReader;
+  const current = holder.reader;
   if (current && current.file === file && current.db.open) return current;
   if (current?.db.open) current.db.close();
   const db = new Database(file, { fileMustExist: true });
@@ -28,7 +30,7 @@ export function readConnection(): Reader {
   db.pragma("mmap_size = 1073741824");
   db.pragma("cache_size = -65536");
   const next: Reader = { file, db, statements: new Map() };
-  globalForReader.__crmReader = next;
+  holder.reader = next;
   return next;
 }
 
@@ -46,9 +48,9 @@ export function readStatement(sql: string): Database.Statement {
 
 /** Closes the read connection (before a database file is removed). */
 export function closeReader() {
-  const current = globalForReader.__crmReader;
+  const current = holder.reader;
   if (current?.db.open) current.db.close();
-  globalForReader.__crmReader = undefined;
+  holder.reader = undefined;
 }
 
 /** A stored unixepoch-ms DateTime as a Date (null stays null). */

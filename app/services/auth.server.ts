@@ -6,6 +6,7 @@ import { GoogleStrategy } from "remix-auth-google";
 import { getEnv } from "~/env.server";
 import type { User } from "~/generated/prisma/client";
 import { ApiError, errorResponse, jsonResponse } from "~/lib/api.server";
+import { logger, noteRequestUser } from "~/lib/logger.server";
 import { destroySessionHeader, readSession, sessionStorage } from "~/services/session.server";
 import { verifyTokenClaims } from "~/services/token.server";
 import { getUser, upsertGoogleUser, userStillExists } from "~/services/users.server";
@@ -70,12 +71,15 @@ export async function requireUser(request: Request): Promise<User> {
   // A page write by a user another program just deleted (still in this worker's cache) would fail
   // on a foreign key: form posts are few, so they read the row itself.
   if (!SAFE_METHODS.has(request.method) && !userStillExists(state.user.id)) throw redirect("/login");
+  noteRequestUser(state.user.id);
   return state.user;
 }
 
 export async function optionalUser(request: Request): Promise<User | null> {
   const state = await readSession(request);
-  return state.kind === "user" ? state.user : null;
+  if (state.kind !== "user") return null;
+  noteRequestUser(state.user.id);
+  return state.user;
 }
 
 function bearerToken(request: Request): string | null {
@@ -115,6 +119,7 @@ export async function authenticateApi(request: Request): Promise<User> {
     checkOrigin(request);
     user = state.user;
   }
+  noteRequestUser(user.id);
   return user;
 }
 
@@ -147,6 +152,6 @@ export function apiFailure(error: unknown, userId?: string): Response {
   const headers = userId ? { "X-User-Id": userId } : undefined;
   if (error instanceof ApiError) return errorResponse(error, headers);
   if (error instanceof Response) return error;
-  console.error(error);
+  logger().error({ err: error }, "Unexpected error in an /api route");
   return errorResponse(new ApiError("internal", "Something went wrong on our side. Please try again."), headers);
 }

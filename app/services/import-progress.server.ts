@@ -25,11 +25,10 @@ const KEEP_AFTER_DONE_MS = 60_000;
 const MAX_TRACKED = 1000;
 const TOPIC = "import-progress";
 type ProgressUpdate = { id: string; state: ImportProgressState };
-const globalForProgress = globalThis as unknown as { __crmImportProgress?: Map<string, ImportProgressState> };
+const progress = new Map<string, ImportProgressState>();
 
 function registry() {
-  globalForProgress.__crmImportProgress ??= new Map();
-  return globalForProgress.__crmImportProgress;
+  return progress;
 }
 
 /** Keeps the latest state of an import, whichever worker runs it (every update crosses the process bus). */

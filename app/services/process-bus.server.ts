@@ -7,6 +7,7 @@
 // the CLI, WEB_CONCURRENCY=1) it is a plain in-process event emitter.
 import cluster from "node:cluster";
 import { EventEmitter } from "node:events";
+import { singleton } from "~/lib/singleton.server";
 
 export const BUS_MESSAGE = "crm:bus";
 export type BusMessage = { kind: typeof BUS_MESSAGE; topic: string; payload: unknown };
@@ -15,11 +16,9 @@ export function isBusMessage(message: unknown): message is BusMessage {
   return typeof message === "object" && message !== null && (message as { kind?: unknown }).kind === BUS_MESSAGE && typeof (message as { topic?: unknown }).topic === "string";
 }
 
-// One per process, whichever copy of this module (the Remix build or the server's own import) asks.
-const globalForBus = globalThis as unknown as { __crmProcessBus?: EventEmitter };
-
-function bus(): EventEmitter {
-  if (globalForBus.__crmProcessBus) return globalForBus.__crmProcessBus;
+// One per process: in development Vite may evaluate this module again, and a second emitter
+// would split publishers from subscribers. `bridges` holds each module's bridge (subscribeOnce).
+const state = singleton("process-bus", () => {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   if (cluster.isWorker) {
@@ -27,13 +26,12 @@ function bus(): EventEmitter {
       if (isBusMessage(message)) emitter.emit(message.topic, message.payload);
     });
   }
-  globalForBus.__crmProcessBus = emitter;
-  return emitter;
-}
+  return { emitter, bridges: new Map<string, () => void>() };
+});
 
 /** Tells every subscriber of the topic, in this process and the others. The payload must be plain data (it crosses IPC as JSON). */
 export function publish(topic: string, payload: unknown): void {
-  bus().emit(topic, payload);
+  state.emitter.emit(topic, payload);
   if (cluster.isWorker && process.connected && process.send) {
     const message: BusMessage = { kind: BUS_MESSAGE, topic, payload };
     process.send(message);
@@ -42,7 +40,7 @@ export function publish(topic: string, payload: unknown): void {
 
 /** Listens to a topic; returns the call that stops listening. */
 export function subscribe<T>(topic: string, listener: (payload: T) => void): () => void {
-  const emitter = bus();
+  const emitter = state.emitter;
   const handler = listener as (payload: unknown) => void;
   emitter.on(topic, handler);
   return () => {
@@ -50,11 +48,11 @@ export function subscribe<T>(topic: string, listener: (payload: T) => void): () 
   };
 }
 
-/** Subscribes once per process (a module's bridge from the bus into its own state). */
+/**
+ * A module's one bridge from the bus into its own state: subscribing again under the same key
+ * (the module evaluated again in development) replaces the earlier listener instead of adding one.
+ */
 export function subscribeOnce<T>(key: string, topic: string, listener: (payload: T) => void): void {
-  const flag = `__crmBusBridge:${key}`;
-  const g = globalThis as unknown as Record<string, boolean | undefined>;
-  if (g[flag]) return;
-  g[flag] = true;
-  subscribe(topic, listener);
+  state.bridges.get(key)?.();
+  state.bridges.set(key, subscribe(topic, listener));
 }

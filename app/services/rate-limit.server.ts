@@ -7,8 +7,7 @@ import { publish, subscribeOnce } from "~/services/process-bus.server";
 const WINDOW_MS = 60_000;
 const TOPIC = "sign-in-attempt";
 type Attempt = { key: string; now: number };
-const globalForHits = globalThis as unknown as { __crmSignInHits?: Map<string, { start: number; count: number }> };
-const hits = (globalForHits.__crmSignInHits ??= new Map());
+const hits = new Map<string, { start: number; count: number }>();
 
 function count({ key, now }: Attempt) {
   const entry = hits.get(key);

@@ -319,11 +319,10 @@ type OrPlan = {
 const MAX_CACHED_PLANS = 256;
 /** How long a top-level OR or AND keeps the shape a sample chose before sampling again. */
 const SHAPE_CHOICE_TTL_MS = 5_000;
-const globalForPlans = globalThis as unknown as { __crmSegmentPlans?: Map<string, AudiencePlan> };
+const cachedPlans = new Map<string, AudiencePlan>();
 
 function plans(): Map<string, AudiencePlan> {
-  globalForPlans.__crmSegmentPlans ??= new Map();
-  return globalForPlans.__crmSegmentPlans;
+  return cachedPlans;
 }
 
 function orEstimateSql(parts: CompiledWhere[]): string {

@@ -39,8 +39,7 @@ const USER_CACHE_MS = 2_000;
 const MAX_CACHED_USERS = 10_000;
 /** The process-bus topic that makes every worker forget a user row (its payload is the id). */
 export const USER_CHANGED = "user-changed";
-const globalForUsers = globalThis as unknown as { __crmUserCache?: Map<string, { user: User; until: number }> };
-const cachedUsers = (globalForUsers.__crmUserCache ??= new Map());
+const cachedUsers = new Map<string, { user: User; until: number }>();
 subscribeOnce<string>("user-cache", USER_CHANGED, (id) => cachedUsers.delete(id));
 
 /** Drops the user from every worker's cache (after any change to their row). */

@@ -76,7 +76,8 @@ test.describe("two worker processes", () => {
         port,
         publicUrl: base,
         dataDir,
-        extra: { SIGN_IN_RATE_LIMIT: String(RATE_LIMIT), WEB_CONCURRENCY: "2" },
+        // The ready line is logged at info.
+        extra: { SIGN_IN_RATE_LIMIT: String(RATE_LIMIT), WEB_CONCURRENCY: "2", LOG_LEVEL: "info" },
       }),
     });
     server.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -1,0 +1,76 @@
+// Remix's server entry: renders documents (as Remix's default entry does), logs unexpected errors,
+// and hands server/index.ts the app code it needs at start. The server reads those exports from
+// the build (or, in development, from Vite's module graph) rather than importing app/ itself, so
+// the server and the routes share one copy of every module: one database client, one process bus.
+import { PassThrough } from "node:stream";
+import type { ActionFunctionArgs, EntryContext, LoaderFunctionArgs } from "@remix-run/node";
+import { createReadableStreamFromReadable } from "@remix-run/node";
+import { RemixServer } from "@remix-run/react";
+import { isbot } from "isbot";
+import { renderToPipeableStream } from "react-dom/server";
+import { db, tuneDatabase } from "~/db.server";
+import { migrateDatabase } from "~/db/migrate.server";
+import { ensureCustomerStatistics } from "~/db/planner-statistics.server";
+import { openSqlite } from "~/db/sqlite.server";
+import { getEnv } from "~/env.server";
+import { logger } from "~/lib/logger.server";
+
+export { getEnv } from "~/env.server";
+export { logger, withRequestLogState } from "~/lib/logger.server";
+export { isBusMessage } from "~/services/process-bus.server";
+
+const ABORT_DELAY = 5_000;
+
+export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {
+  // Crawlers and SPA mode get the whole document at once; browsers get it streamed.
+  const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false;
+    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />, {
+      [waitForAll ? "onAllReady" : "onShellReady"]() {
+        shellRendered = true;
+        const body = new PassThrough();
+        responseHeaders.set("Content-Type", "text/html");
+        resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+        pipe(body);
+      },
+      onShellError(error: unknown) {
+        reject(error);
+      },
+      onError(error: unknown) {
+        responseStatusCode = 500;
+        // An error before the shell rejects above and reaches handleError; only later ones are logged here.
+        if (shellRendered) logger().error({ err: error }, "Error while streaming a page");
+      },
+    });
+    setTimeout(abort, ABORT_DELAY);
+  });
+}
+
+/** Remix calls this for every unexpected error a loader, an action or a render throws. */
+export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs) {
+  // A client that went away mid-request is not the server's error.
+  if (request.signal.aborted) return;
+  logger().error({ err: error }, "Unexpected error while serving a request");
+}
+
+/** Once per server, before any worker opens the database: migrations, then planner statistics. */
+export function prepareDatabase() {
+  const env = getEnv();
+  const log = logger();
+  const { applied, total } = migrateDatabase(env.databaseFile, {
+    onApply: (name) => log.info({ migration: name }, `Applied migration ${name}`),
+  });
+  log.info(`Database ${env.databaseFile}: ${total} migrations, ${applied.length} applied now.`);
+  const sqlite = openSqlite(env.databaseFile);
+  try {
+    if (ensureCustomerStatistics(sqlite)) log.info("Gathered the query planner's statistics of the customer table.");
+  } finally {
+    sqlite.close();
+  }
+}
+
+/** Once per serving process, before it listens: the pragmas the Prisma connection must hold. */
+export async function prepareWorker() {
+  await tuneDatabase(db());
+}
