@@ -14,7 +14,7 @@ import { BRAND } from "~/lib/brand";
 import { LOGIN_ERRORS, clearToken } from "~/lib/auth-token";
 import { SignInSchema } from "~/schemas/sign-in";
 import { optionalUser } from "~/services/auth.server";
-import { ensureLocalAuth, localSignIn, readForm } from "./auth-local";
+import { ensureLocalAuth, localSignIn, readForm } from "~/services/local-sign-in.server";
 
 export const meta: MetaFunction = () => [{ title: `Sign in · ${BRAND}` }];
 

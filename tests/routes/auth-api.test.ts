@@ -14,6 +14,7 @@ const usersId = await import("~/routes/api/users-id");
 const logout = await import("~/routes/api/auth-logout");
 const notFoundRoute = await import("~/routes/api/not-found");
 const authLocal = await import("~/routes/auth-local");
+const signInMessages = await import("~/services/local-sign-in.server");
 const login = await import("~/routes/login");
 const signout = await import("~/routes/auth-signout");
 const layout = await import("~/routes/app-layout");
@@ -488,14 +489,14 @@ describe("local sign-up and sign-in", () => {
     expect((ok as Response).status).toBe(302);
     const wrong = (await postLogin("10.1.0.2", { name: "Someone Else", email, password: "not the password at all" })) as DataResult;
     expect(wrong.init?.status).toBe(401);
-    expect(wrong.data.error?.password).toEqual([authLocal.WRONG_PASSWORD]);
+    expect(wrong.data.error?.password).toEqual([signInMessages.WRONG_PASSWORD]);
     // What was typed stays, except the password.
     expect(wrong.data.initialValue).toMatchObject({ email, name: "Someone Else" });
     expect(wrong.data.initialValue?.password).toBeUndefined();
     const json401 = await postLocal("10.1.0.2", { email, password: "not the password at all" }, true);
     expect(json401.status).toBe(401);
     expect(await json(json401)).toEqual({
-      error: { code: "unauthorized", message: authLocal.WRONG_PASSWORD, fields: { password: authLocal.WRONG_PASSWORD } },
+      error: { code: "unauthorized", message: signInMessages.WRONG_PASSWORD, fields: { password: signInMessages.WRONG_PASSWORD } },
     });
     expect((await db().user.findMany({ where: { email } })).length).toBe(1);
   });
@@ -561,11 +562,11 @@ describe("local sign-up and sign-in", () => {
     const legacy = await createTestUser("Legacy Local");
     const res = (await postLogin("10.1.0.6", { email: legacy.email, password: PASSWORD })) as DataResult;
     expect(res.init?.status).toBe(401);
-    expect(res.data.error?.[""]).toEqual([authLocal.NO_PASSWORD_YET]);
+    expect(res.data.error?.[""]).toEqual([signInMessages.NO_PASSWORD_YET]);
     expect((await db().user.findUniqueOrThrow({ where: { id: legacy.id } })).passwordHash).toBeNull();
     const google = await users.upsertGoogleUser({ googleId: `g-${Date.now()}`, email: newEmail("g"), emailVerified: true, displayName: "G User" });
     const viaGoogle = (await postLogin("10.1.0.6", { email: google.email, password: PASSWORD })) as DataResult;
     expect(viaGoogle.init?.status).toBe(401);
-    expect(viaGoogle.data.error?.[""]).toEqual([authLocal.GOOGLE_ACCOUNT]);
+    expect(viaGoogle.data.error?.[""]).toEqual([signInMessages.GOOGLE_ACCOUNT]);
   });
 });

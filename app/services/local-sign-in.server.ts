@@ -1,0 +1,78 @@
+// Local sign-in for the embedded default. The first sign-in of a new e-mail is a sign-up: it creates
+// the account with that password. Later sign-ins need the password; the account is found by its
+// current e-mail. Shared by /login's action (errors under the fields) and POST /auth/local (JSON).
+import type { Submission } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { getEnv } from "~/env.server";
+import { ApiError } from "~/lib/api.server";
+import { SignInSchema, type SignInInput } from "~/schemas/sign-in";
+import { hashPassword, passwordProblem, verifyPassword } from "~/services/passwords.server";
+import { checkSignInRate, clientAddress } from "~/services/rate-limit.server";
+import { signInAndRedirect } from "~/services/session.server";
+import { issueToken } from "~/services/token.server";
+import { findUserByEmail, upsertLocalUser } from "~/services/users.server";
+
+export const WRONG_PASSWORD = "Wrong password for this e-mail. Check it and try again.";
+export const GOOGLE_ACCOUNT = "This account signs in with Google. Use Sign in with Google.";
+export const NO_PASSWORD_YET =
+  "This account has no password yet. An administrator can set one with: crm users set-password <e-mail>";
+
+type Refusal = {
+  status: 400 | 401 | 429;
+  message: string;
+  /** Messages for single fields; the rest is about the form as a whole. */
+  fields?: Partial<Record<keyof SignInInput, string>>;
+};
+
+export type SignInResult = { submission: Submission<SignInInput> } & ({ response: Response } | { refusal: Refusal });
+
+/** Signs in or signs up from a local sign-in form, or says why not. */
+export async function localSignIn(request: Request, context: unknown, form: FormData | URLSearchParams): Promise<SignInResult> {
+  const submission = parseWithZod(form, { schema: SignInSchema });
+  // Every attempt counts, valid or not, before any account is looked at.
+  const limited = checkSignInRate(clientAddress(context as { clientIp?: string }));
+  if (limited) return { submission, refusal: { status: 429, message: limited } };
+  if (submission.status !== "success") {
+    const fields = Object.fromEntries(
+      Object.entries(submission.error ?? {}).flatMap(([name, errors]) => (errors?.[0] ? [[name, errors[0]]] : [])),
+    );
+    return { submission, refusal: { status: 400, message: "Check the highlighted fields", fields } };
+  }
+  const { email, password, name } = submission.value;
+  let user = await findUserByEmail(email);
+  if (!user) {
+    const fields: Refusal["fields"] = {};
+    if (!name) fields.name = "Enter your name to create an account";
+    const problem = passwordProblem(password, email);
+    if (problem) fields.password = problem;
+    if (fields.name || fields.password) {
+      return { submission, refusal: { status: 400, message: "No account uses this e-mail yet: fix these to create one", fields } };
+    }
+    const passwordHash = await hashPassword(password);
+    user = await upsertLocalUser({ email, name: name!, passwordHash });
+    // Two sign-ups of one e-mail at once: the one that lost must know the winner's password.
+    if (user.passwordHash !== passwordHash && !(user.passwordHash && (await verifyPassword(user.passwordHash, password)))) {
+      return { submission, refusal: { status: 401, message: WRONG_PASSWORD, fields: { password: WRONG_PASSWORD } } };
+    }
+  } else if (!user.passwordHash) {
+    return { submission, refusal: { status: 401, message: user.googleId ? GOOGLE_ACCOUNT : NO_PASSWORD_YET } };
+  } else if (!(await verifyPassword(user.passwordHash, password))) {
+    return { submission, refusal: { status: 401, message: WRONG_PASSWORD, fields: { password: WRONG_PASSWORD } } };
+  }
+  const token = await issueToken(user.id);
+  const response = await signInAndRedirect(request, user.id, `/auth/callback?token=${encodeURIComponent(token)}&auth=success`);
+  return { submission, response };
+}
+
+export function ensureLocalAuth() {
+  if (!getEnv().localAuthEnabled) throw new Response("Local sign-in is turned off", { status: 404 });
+}
+
+/** The posted form; a body that is not one (wrong content type, broken encoding) is a 400. */
+export async function readForm(request: Request): Promise<FormData> {
+  try {
+    return await request.formData();
+  } catch {
+    throw new ApiError("bad_request", "Send the sign-in as a form (e-mail and password) or as JSON");
+  }
+}
