@@ -278,7 +278,7 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
       unit: "ms",
       met: isolation.ownMatches === 0 && apiIsolated.oneConnection.p99 < 20,
     });
-    goals.push({ goal: "GET /api/customers/{id} p99 at 50 connections", value: byId.p99, limit: 25, unit: "ms", met: byId.p99 < 25 });
+    goals.push({ goal: "GET /api/customers/{id} p99 at 50 connections", value: byId.p99, limit: 50, unit: "ms", met: byId.p99 < 50 });
     for (const [label, s] of [
       ["API list page (50 rows) p99", apiList],
       ["API list page with search p99", apiSearch],
