@@ -25,7 +25,10 @@ export function AvatarMenu({ user }: { user: PublicUser }) {
 
   return (
     <Menu as="div" className="relative">
-      <MenuButton className="rounded-full focus-visible:outline-2 focus-visible:outline-primary" aria-label="Account menu">
+      <MenuButton
+        className="rounded-full focus-visible:outline-2 focus-visible:outline-primary"
+        aria-label="Account menu"
+      >
         <Avatar name={user.displayName} image={user.profileImage} />
       </MenuButton>
       <MenuItems
@@ -37,12 +40,18 @@ export function AvatarMenu({ user }: { user: PublicUser }) {
           <p className="truncate text-xs text-slate-500">{user.email || "No Email"}</p>
         </div>
         <MenuItem>
-          <Link to="/profile" className="flex items-center gap-2 px-4 py-2 text-sm text-slate-700 data-[focus]:bg-slate-100">
+          <Link
+            to="/profile"
+            className="flex items-center gap-2 px-4 py-2 text-sm text-slate-700 data-[focus]:bg-slate-100"
+          >
             <UserIcon className="h-4 w-4" /> My Profile
           </Link>
         </MenuItem>
         <MenuItem>
-          <button type="button" className="flex w-full items-center gap-2 px-4 py-2 text-sm text-slate-700 data-[focus]:bg-slate-100">
+          <button
+            type="button"
+            className="flex w-full items-center gap-2 px-4 py-2 text-sm text-slate-700 data-[focus]:bg-slate-100"
+          >
             <Settings className="h-4 w-4" /> Account Settings
           </button>
         </MenuItem>

@@ -48,7 +48,11 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
   return (
     <>
       <noscript>
-        <div role="dialog" aria-label={props.title} className="fixed inset-0 z-50 flex items-center justify-center bg-black/30 p-4">
+        <div
+          role="dialog"
+          aria-label={props.title}
+          className="fixed inset-0 z-50 flex items-center justify-center bg-black/30 p-4"
+        >
           <div className="card w-full max-w-md p-6">{body("nojs")}</div>
         </div>
       </noscript>

@@ -18,7 +18,13 @@ export function useNotificationStream() {
   }, [revalidate]);
 }
 
-export function NotificationMenu({ notifications, unreadCount }: { notifications: NotificationDto[]; unreadCount: number }) {
+export function NotificationMenu({
+  notifications,
+  unreadCount,
+}: {
+  notifications: NotificationDto[];
+  unreadCount: number;
+}) {
   const fetcher = useFetcher();
   const badge = badgeText(unreadCount);
   return (
@@ -26,7 +32,10 @@ export function NotificationMenu({ notifications, unreadCount }: { notifications
       <PopoverButton className="btn-ghost relative" aria-label={`Notifications${badge ? ` (${badge} unread)` : ""}`}>
         <Bell className="h-5 w-5" />
         {badge ? (
-          <span data-testid="notification-badge" className="absolute -right-0.5 -top-0.5 min-w-5 rounded-full bg-red-600 px-1 text-center text-[11px] font-semibold leading-5 text-white">
+          <span
+            data-testid="notification-badge"
+            className="absolute -right-0.5 -top-0.5 min-w-5 rounded-full bg-red-600 px-1 text-center text-[11px] font-semibold leading-5 text-white"
+          >
             {badge}
           </span>
         ) : null}
@@ -45,7 +54,12 @@ export function NotificationMenu({ notifications, unreadCount }: { notifications
               </div>
               {unreadCount > 0 ? (
                 <fetcher.Form method="post" action="/notifications">
-                  <button type="submit" name="intent" value="read-all" className="text-xs font-medium text-primary hover:underline">
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="read-all"
+                    className="text-xs font-medium text-primary hover:underline"
+                  >
                     Mark all as read
                   </button>
                 </fetcher.Form>
@@ -62,14 +76,19 @@ export function NotificationMenu({ notifications, unreadCount }: { notifications
                       data-testid="notification-item"
                       data-read={n.read}
                       onClick={() => {
-                        if (!n.read) fetcher.submit({ intent: "read", id: n.id }, { method: "post", action: "/notifications" });
+                        if (!n.read)
+                          fetcher.submit({ intent: "read", id: n.id }, { method: "post", action: "/notifications" });
                       }}
                       className={`flex w-full gap-3 px-4 py-3 text-left hover:bg-slate-50 ${n.read ? "" : "bg-primary-light/40"}`}
                     >
                       <NotificationBadgeIcon type={n.type} />
                       <span className="min-w-0 flex-1">
-                        <span className={`flex items-center gap-1.5 text-sm ${n.read ? "text-slate-700" : "font-bold text-slate-900"}`}>
-                          {n.read ? null : <span className="h-2 w-2 shrink-0 rounded-full bg-primary" aria-label="Unread" />}
+                        <span
+                          className={`flex items-center gap-1.5 text-sm ${n.read ? "text-slate-700" : "font-bold text-slate-900"}`}
+                        >
+                          {n.read ? null : (
+                            <span className="h-2 w-2 shrink-0 rounded-full bg-primary" aria-label="Unread" />
+                          )}
                           <span className="truncate">{n.title}</span>
                         </span>
                         <span className="line-clamp-2 text-xs text-slate-600">{n.details}</span>

@@ -32,7 +32,10 @@ export default function CustomerDetail() {
     <div className="mx-auto max-w-5xl space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div className="flex items-center gap-3">
-          <span className="flex h-12 w-12 items-center justify-center rounded-full bg-primary-light text-lg font-semibold text-primary" aria-hidden>
+          <span
+            className="flex h-12 w-12 items-center justify-center rounded-full bg-primary-light text-lg font-semibold text-primary"
+            aria-hidden
+          >
             {name.charAt(0).toUpperCase()}
           </span>
           <div>
@@ -41,46 +44,77 @@ export default function CustomerDetail() {
           </div>
         </div>
         <div className="flex flex-wrap gap-2">
-          <Link to="/customers" className="btn-secondary"><ArrowLeft className="h-4 w-4" aria-hidden /> Back to Customers</Link>
-          <Link to={`/customers/edit/${customer.id}`} className="btn-primary"><Pencil className="h-4 w-4" aria-hidden /> Edit Customer</Link>
+          <Link to="/customers" className="btn-secondary">
+            <ArrowLeft className="h-4 w-4" aria-hidden /> Back to Customers
+          </Link>
+          <Link to={`/customers/edit/${customer.id}`} className="btn-primary">
+            <Pencil className="h-4 w-4" aria-hidden /> Edit Customer
+          </Link>
         </div>
       </div>
 
       <div className="grid gap-4 md:grid-cols-2">
         <section className="card p-6" aria-labelledby="contact-heading">
-          <h3 id="contact-heading" className="mb-4 font-semibold text-slate-900">Contact Information</h3>
+          <h3 id="contact-heading" className="mb-4 font-semibold text-slate-900">
+            Contact Information
+          </h3>
           <dl className="space-y-3 text-sm">
             <div className="flex items-start gap-3">
               <Mail className="mt-0.5 h-4 w-4 text-slate-400" aria-hidden />
-              <div><dt className="text-slate-500">Email</dt><dd className="text-slate-900">{customer.email || "No Email"}</dd></div>
+              <div>
+                <dt className="text-slate-500">Email</dt>
+                <dd className="text-slate-900">{customer.email || "No Email"}</dd>
+              </div>
             </div>
             <div className="flex items-start gap-3">
               <Phone className="mt-0.5 h-4 w-4 text-slate-400" aria-hidden />
-              <div><dt className="text-slate-500">Phone</dt><dd className="text-slate-900">{customer.phone || "N/A"}</dd></div>
+              <div>
+                <dt className="text-slate-500">Phone</dt>
+                <dd className="text-slate-900">{customer.phone || "N/A"}</dd>
+              </div>
             </div>
             <div className="flex items-start gap-3">
               <MapPin className="mt-0.5 h-4 w-4 text-slate-400" aria-hidden />
-              <div><dt className="text-slate-500">Address</dt><dd className="whitespace-pre-line text-slate-900">{customer.address || "N/A"}</dd></div>
+              <div>
+                <dt className="text-slate-500">Address</dt>
+                <dd className="whitespace-pre-line text-slate-900">{customer.address || "N/A"}</dd>
+              </div>
             </div>
             {customer.company ? (
               <div className="flex items-start gap-3">
                 <Building2 className="mt-0.5 h-4 w-4 text-slate-400" aria-hidden />
-                <div><dt className="text-slate-500">Company</dt><dd className="text-slate-900">{customer.company}</dd></div>
+                <div>
+                  <dt className="text-slate-500">Company</dt>
+                  <dd className="text-slate-900">{customer.company}</dd>
+                </div>
               </div>
             ) : null}
           </dl>
         </section>
 
         <section className="card p-6" aria-labelledby="additional-heading">
-          <h3 id="additional-heading" className="mb-4 font-semibold text-slate-900">Additional Information</h3>
+          <h3 id="additional-heading" className="mb-4 font-semibold text-slate-900">
+            Additional Information
+          </h3>
           <dl className="grid grid-cols-2 gap-4 text-sm">
-            <div><dt className="text-slate-500">Created</dt><dd className="text-slate-900">{formatLongDate(customer.createdAt)}</dd></div>
-            <div><dt className="text-slate-500">Last Active</dt><dd className="text-slate-900">{customer.lastActive ? formatLongDate(customer.lastActive) : "Never"}</dd></div>
-            <div><dt className="text-slate-500">Total Spend</dt><dd className="text-lg font-semibold text-slate-900">{formatRupees(customer.totalSpend)}</dd></div>
+            <div>
+              <dt className="text-slate-500">Created</dt>
+              <dd className="text-slate-900">{formatLongDate(customer.createdAt)}</dd>
+            </div>
+            <div>
+              <dt className="text-slate-500">Last Active</dt>
+              <dd className="text-slate-900">{customer.lastActive ? formatLongDate(customer.lastActive) : "Never"}</dd>
+            </div>
+            <div>
+              <dt className="text-slate-500">Total Spend</dt>
+              <dd className="text-lg font-semibold text-slate-900">{formatRupees(customer.totalSpend)}</dd>
+            </div>
             <div>
               <dt className="text-slate-500">Visits</dt>
               <dd>
-                <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${isVisitsHighlighted(customer.visits) ? "bg-primary text-white" : "bg-slate-100 text-slate-700"}`}>
+                <span
+                  className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${isVisitsHighlighted(customer.visits) ? "bg-primary text-white" : "bg-slate-100 text-slate-700"}`}
+                >
                   {customer.visits}
                 </span>
               </dd>
@@ -92,7 +126,11 @@ export default function CustomerDetail() {
                   <span className="text-slate-500">Not in any segment</span>
                 ) : (
                   customer.segments.map((s) => (
-                    <Link key={s.id} to={`/segments/${s.id}`} className="rounded-full bg-secondary-light px-3 py-1 text-xs font-medium text-orange-800 hover:underline">
+                    <Link
+                      key={s.id}
+                      to={`/segments/${s.id}`}
+                      className="rounded-full bg-secondary-light px-3 py-1 text-xs font-medium text-orange-800 hover:underline"
+                    >
                       {s.name}
                     </Link>
                   ))
@@ -111,8 +149,12 @@ export default function CustomerDetail() {
 
       <section className="card" aria-labelledby="orders-heading">
         <div className="flex items-center justify-between border-b border-slate-100 px-6 py-4">
-          <h3 id="orders-heading" className="font-semibold text-slate-900">Recent Orders</h3>
-          <Link to="/orders/new" className="text-sm font-medium text-primary hover:underline">New order</Link>
+          <h3 id="orders-heading" className="font-semibold text-slate-900">
+            Recent Orders
+          </h3>
+          <Link to="/orders/new" className="text-sm font-medium text-primary hover:underline">
+            New order
+          </Link>
         </div>
         {customer.orders.length === 0 ? (
           <div className="px-6 py-10 text-center text-sm text-slate-500">
@@ -123,14 +165,23 @@ export default function CustomerDetail() {
           <ul className="divide-y divide-slate-100">
             {customer.orders.map((o) => (
               <li key={o.id}>
-                <Link to={`/orders/${o.id}`} className="flex flex-wrap items-center justify-between gap-2 px-6 py-3 hover:bg-slate-50">
+                <Link
+                  to={`/orders/${o.id}`}
+                  className="flex flex-wrap items-center justify-between gap-2 px-6 py-3 hover:bg-slate-50"
+                >
                   <span>
                     <span className="font-medium text-slate-900">Order #{shortOrderId(o.id)}</span>
-                    <span className="block text-xs text-slate-500" title={formatDateTime(o.date)}>{formatShortDate(o.date)}</span>
+                    <span className="block text-xs text-slate-500" title={formatDateTime(o.date)}>
+                      {formatShortDate(o.date)}
+                    </span>
                   </span>
                   <span className="flex items-center gap-3">
                     <span className="font-medium tabular-nums text-slate-900">{formatRupees(o.amount)}</span>
-                    <span className={`rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ring-inset ${CHIP_CLASSES[statusColour(o.status)]}`}>{o.status}</span>
+                    <span
+                      className={`rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ring-inset ${CHIP_CLASSES[statusColour(o.status)]}`}
+                    >
+                      {o.status}
+                    </span>
                   </span>
                 </Link>
               </li>

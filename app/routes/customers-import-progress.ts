@@ -8,7 +8,8 @@ import { ImportProgressKeySchema, importProgress } from "~/services/import-progr
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const key = ImportProgressKeySchema.safeParse(new URL(request.url).searchParams.get("key"));
-  if (!key.success) return errorResponse(new ApiError("bad_request", key.error.issues[0]?.message ?? "The progress key is not valid."));
+  if (!key.success)
+    return errorResponse(new ApiError("bad_request", key.error.issues[0]?.message ?? "The progress key is not valid."));
   const progress = importProgress(user.id, key.data);
   if (!progress) return errorResponse(new ApiError("not_found", "No import with this key is running."));
   return Response.json(progress, { headers: { "Cache-Control": "no-store" } });

@@ -35,7 +35,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 type Outcome =
-  | { ok: true; result: Omit<ImportResult, "errors" | "mapping"> & { errors: ImportResult["errors"] }; report: string | null }
+  | {
+      ok: true;
+      result: Omit<ImportResult, "errors" | "mapping"> & { errors: ImportResult["errors"] };
+      report: string | null;
+    }
   | { ok: false; message: string };
 
 const SHOWN_ERRORS = 50;
@@ -54,7 +58,9 @@ const column = z.coerce
  */
 const ImportFieldsSchema = z.object({
   progressKey: ImportProgressKeySchema.optional(),
-  map: z.object(Object.fromEntries(IMPORT_FIELDS.map((f) => [f, column])) as Record<ImportField, typeof column>).optional(),
+  map: z
+    .object(Object.fromEntries(IMPORT_FIELDS.map((f) => [f, column])) as Record<ImportField, typeof column>)
+    .optional(),
 });
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -85,7 +91,9 @@ export async function action({ request }: ActionFunctionArgs) {
       const tracker = progressKey ? trackImport(user.id, progressKey) : null;
       try {
         result = await importCustomers(user.id, chunks, {
-          mapping: map ? (Object.fromEntries(Object.entries(map).filter(([, i]) => i !== undefined)) as ColumnMapping) : undefined,
+          mapping: map
+            ? (Object.fromEntries(Object.entries(map).filter(([, i]) => i !== undefined)) as ColumnMapping)
+            : undefined,
           onProgress: tracker?.onProgress,
         });
       } catch (error) {
@@ -119,7 +127,8 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!result) failure = "The upload could not be read. Choose the file again and retry.";
   }
   if (!result) return data<Outcome>({ ok: false, message: failure ?? "Choose a CSV file to import." }, { status: 422 });
-  const report = result.failed > 0 ? `data:text/csv;charset=utf-8,${encodeURIComponent(errorReportCsv(result.errors))}` : null;
+  const report =
+    result.failed > 0 ? `data:text/csv;charset=utf-8,${encodeURIComponent(errorReportCsv(result.errors))}` : null;
   return data<Outcome>({
     ok: true,
     result: { ...result, errors: result.errors.slice(0, SHOWN_ERRORS) },
@@ -149,8 +158,18 @@ function ImportProgressBar({ progress, fileSize }: { progress: ImportProgressSta
         <span>{label}</span>
         <span className="tabular-nums">{percent}%</span>
       </div>
-      <div role="progressbar" aria-label="Import progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} className="h-2 overflow-hidden rounded-full bg-slate-200">
-        <div className="h-full rounded-full bg-primary transition-[width] duration-300" style={{ width: `${percent}%` }} />
+      <div
+        role="progressbar"
+        aria-label="Import progress"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        className="h-2 overflow-hidden rounded-full bg-slate-200"
+      >
+        <div
+          className="h-full rounded-full bg-primary transition-[width] duration-300"
+          style={{ width: `${percent}%` }}
+        />
       </div>
     </div>
   );
@@ -200,7 +219,9 @@ export default function ImportCustomers() {
     let stopped = false;
     const poll = async () => {
       try {
-        const r = await fetch(`/customers/import/progress?key=${encodeURIComponent(progressKey)}`, { headers: { Accept: "application/json" } });
+        const r = await fetch(`/customers/import/progress?key=${encodeURIComponent(progressKey)}`, {
+          headers: { Accept: "application/json" },
+        });
         if (r.ok && !stopped) setProgress((await r.json()) as ImportProgressState);
       } catch {
         // The next poll tries again; the import itself is unaffected.
@@ -227,10 +248,14 @@ export default function ImportCustomers() {
   return (
     <div className="mx-auto max-w-5xl space-y-4">
       <div className="flex items-center gap-3">
-        <Link to="/customers" className="btn-ghost" aria-label="Back to Customers"><ArrowLeft className="h-5 w-5" aria-hidden /></Link>
+        <Link to="/customers" className="btn-ghost" aria-label="Back to Customers">
+          <ArrowLeft className="h-5 w-5" aria-hidden />
+        </Link>
         <div>
           <h2 className="text-2xl font-bold text-slate-900">Import Customers</h2>
-          <p className="text-slate-600">Upload a CSV file. Customers are matched on email: existing ones are updated, new ones added.</p>
+          <p className="text-slate-600">
+            Upload a CSV file. Customers are matched on email: existing ones are updated, new ones added.
+          </p>
         </div>
       </div>
 
@@ -250,7 +275,10 @@ export default function ImportCustomers() {
             ].map(([label, value]) => (
               <div key={label} className="rounded-lg bg-slate-50 p-3">
                 <dt className="text-slate-500">{label}</dt>
-                <dd className="text-xl font-semibold text-slate-900" data-testid={`result-${String(label).toLowerCase().replace(/\s+/g, "-")}`}>
+                <dd
+                  className="text-xl font-semibold text-slate-900"
+                  data-testid={`result-${String(label).toLowerCase().replace(/\s+/g, "-")}`}
+                >
                   {Number(value).toLocaleString("en-IN")}
                 </dd>
               </div>
@@ -272,7 +300,11 @@ export default function ImportCustomers() {
               <div className="overflow-x-auto rounded-lg border border-slate-200">
                 <table className="min-w-full text-sm">
                   <thead className="bg-slate-50 text-left text-xs uppercase text-slate-500">
-                    <tr><th className="px-3 py-2">Line</th><th className="px-3 py-2">Email</th><th className="px-3 py-2">Reason</th></tr>
+                    <tr>
+                      <th className="px-3 py-2">Line</th>
+                      <th className="px-3 py-2">Email</th>
+                      <th className="px-3 py-2">Reason</th>
+                    </tr>
                   </thead>
                   <tbody className="divide-y divide-slate-100">
                     {outcome.result.errors.map((e) => (
@@ -288,7 +320,9 @@ export default function ImportCustomers() {
             </div>
           ) : null}
           <div className="flex gap-2">
-            <Link to="/customers" className="btn-primary">Go to Customers</Link>
+            <Link to="/customers" className="btn-primary">
+              Go to Customers
+            </Link>
           </div>
         </section>
       ) : null}
@@ -331,7 +365,9 @@ export default function ImportCustomers() {
               ))}
             </div>
             {missing.length ? (
-              <p role="alert" className="field-error">Choose a column for {missing.map(importFieldLabel).join(", ")}.</p>
+              <p role="alert" className="field-error">
+                Choose a column for {missing.map(importFieldLabel).join(", ")}.
+              </p>
             ) : null}
           </fieldset>
         ) : null}
@@ -373,11 +409,23 @@ export default function ImportCustomers() {
             <div className="overflow-x-auto rounded-lg border border-slate-200">
               <table className="min-w-full text-sm">
                 <thead className="bg-slate-50 text-left text-xs text-slate-500">
-                  <tr>{preview.header.map((h, i) => <th key={i} className="whitespace-nowrap px-3 py-2">{h}</th>)}</tr>
+                  <tr>
+                    {preview.header.map((h, i) => (
+                      <th key={i} className="whitespace-nowrap px-3 py-2">
+                        {h}
+                      </th>
+                    ))}
+                  </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-100">
                   {preview.rows.map((row, r) => (
-                    <tr key={r}>{preview.header.map((_, i) => <td key={i} className="whitespace-nowrap px-3 py-2">{row[i] ?? ""}</td>)}</tr>
+                    <tr key={r}>
+                      {preview.header.map((_, i) => (
+                        <td key={i} className="whitespace-nowrap px-3 py-2">
+                          {row[i] ?? ""}
+                        </td>
+                      ))}
+                    </tr>
                   ))}
                 </tbody>
               </table>
@@ -388,7 +436,9 @@ export default function ImportCustomers() {
         {busy ? <ImportProgressBar progress={progress} fileSize={fileSize} /> : null}
 
         <div className="flex justify-end gap-2">
-          <Link to="/customers" className="btn-secondary">Cancel</Link>
+          <Link to="/customers" className="btn-secondary">
+            Cancel
+          </Link>
           <button type="submit" className="btn-primary" disabled={busy || missing.length > 0 || Boolean(previewError)}>
             <Upload className="h-4 w-4" aria-hidden /> {busy ? "Importing..." : "Import"}
           </button>

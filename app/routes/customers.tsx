@@ -40,7 +40,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const cursorParam = params.get("cursor");
   const cursor = cursorParam && CURSOR.test(cursorParam) ? cursorParam : null;
   // The cursors of the pages before this one, so Previous works without keeping state.
-  const trail = cursor ? (params.get("trail") ?? "").split(",").filter((c) => CURSOR.test(c)).slice(-1000) : [];
+  const trail = cursor
+    ? (params.get("trail") ?? "")
+        .split(",")
+        .filter((c) => CURSOR.test(c))
+        .slice(-1000)
+    : [];
   const deleteId = params.get("delete");
   const [page, deleting] = await Promise.all([
     listCustomers(user.id, { q, limit: PAGE_SIZE, cursor }),
@@ -68,7 +73,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const submission = parseWithZod(await request.formData(), { schema: DeleteSchema });
   if (submission.status !== "success") {
-    return redirectWithFlash(request, "/customers", { kind: "toast", type: "error", message: "Failed to delete customer. Please try again." });
+    return redirectWithFlash(request, "/customers", {
+      kind: "toast",
+      type: "error",
+      message: "Failed to delete customer. Please try again.",
+    });
   }
   const { id, back: asked } = submission.value;
   const back = asked?.startsWith("/customers") ? asked : "/customers";
@@ -78,7 +87,11 @@ export async function action({ request }: ActionFunctionArgs) {
     // A refusal (the customer is gone, or another user's) is told in a toast; anything else is a
     // fault for the error boundary and the server log.
     if (!(error instanceof ApiError)) throw error;
-    return redirectWithFlash(request, back, { kind: "toast", type: "error", message: `Delete failed: ${error.message}` });
+    return redirectWithFlash(request, back, {
+      kind: "toast",
+      type: "error",
+      message: `Delete failed: ${error.message}`,
+    });
   }
   return redirectWithFlash(request, back, { kind: "toast", type: "success", message: "Customer deleted successfully" });
 }
@@ -131,7 +144,9 @@ export default function Customers() {
       </div>
 
       <Form ref={searchForm} method="get" role="search" className="card flex items-center gap-2 p-3">
-        <label htmlFor="customer-search" className="sr-only">Search customers</label>
+        <label htmlFor="customer-search" className="sr-only">
+          Search customers
+        </label>
         <Search className="h-4 w-4 shrink-0 text-slate-400" aria-hidden />
         <input
           id="customer-search"
@@ -149,7 +164,9 @@ export default function Customers() {
             }, 250);
           }}
         />
-        <button type="submit" className="btn-secondary">Search</button>
+        <button type="submit" className="btn-secondary">
+          Search
+        </button>
       </Form>
 
       <IconSprite icons={ROW_ICONS} />
@@ -158,12 +175,24 @@ export default function Customers() {
           <table className="min-w-full divide-y divide-slate-200 text-sm">
             <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
               <tr>
-                <th scope="col" className="px-4 py-3">Customer</th>
-                <th scope="col" className="px-4 py-3">Contact</th>
-                <th scope="col" className="px-4 py-3 text-right">Total Spend</th>
-                <th scope="col" className="px-4 py-3 text-center">Visits</th>
-                <th scope="col" className="px-4 py-3">Last Active</th>
-                <th scope="col" className="px-4 py-3 text-right">Actions</th>
+                <th scope="col" className="px-4 py-3">
+                  Customer
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Contact
+                </th>
+                <th scope="col" className="px-4 py-3 text-right">
+                  Total Spend
+                </th>
+                <th scope="col" className="px-4 py-3 text-center">
+                  Visits
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Last Active
+                </th>
+                <th scope="col" className="px-4 py-3 text-right">
+                  Actions
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100" onClick={onRowsClick}>
@@ -173,7 +202,9 @@ export default function Customers() {
                     <Users className="mx-auto h-8 w-8 text-slate-300" aria-hidden />
                     <p className="mt-2 font-semibold text-slate-800">No customers found</p>
                     <p className="text-sm text-slate-500">
-                      {q ? `No customer's name or email contains “${q}”.` : "Add your first customer or import a CSV file."}
+                      {q
+                        ? `No customer's name or email contains “${q}”.`
+                        : "Add your first customer or import a CSV file."}
                     </p>
                   </td>
                 </tr>
@@ -184,7 +215,10 @@ export default function Customers() {
                     <tr key={c.id} className="hover:bg-slate-50" data-testid="customer-row">
                       <td className="px-4 py-3">
                         <a href={`/customers/${c.id}`} className="flex items-center gap-3">
-                          <span className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-primary-light font-semibold text-primary" aria-hidden>
+                          <span
+                            className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-primary-light font-semibold text-primary"
+                            aria-hidden
+                          >
                             {name.charAt(0).toUpperCase()}
                           </span>
                           <span>
@@ -197,7 +231,9 @@ export default function Customers() {
                         <span className="block text-slate-800">{c.email || "No Email"}</span>
                         <span className="block text-xs text-slate-500">{c.phone || "N/A"}</span>
                       </td>
-                      <td className="whitespace-nowrap px-4 py-3 text-right font-medium tabular-nums text-slate-900">{formatRupees(c.totalSpend)}</td>
+                      <td className="whitespace-nowrap px-4 py-3 text-right font-medium tabular-nums text-slate-900">
+                        {formatRupees(c.totalSpend)}
+                      </td>
                       <td className="px-4 py-3 text-center">
                         <span
                           data-highlighted={isVisitsHighlighted(c.visits)}
@@ -208,12 +244,20 @@ export default function Customers() {
                           {c.visits}
                         </span>
                       </td>
-                      <td className="whitespace-nowrap px-4 py-3 text-slate-600">{c.lastActive ? formatShortDate(c.lastActive) : "Never"}</td>
+                      <td className="whitespace-nowrap px-4 py-3 text-slate-600">
+                        {c.lastActive ? formatShortDate(c.lastActive) : "Never"}
+                      </td>
                       <td className="whitespace-nowrap px-4 py-3 text-right">
                         <a href={`/customers/${c.id}`} className="btn-ghost" aria-label={`View ${name}`} title="View">
                           <SpriteIcon id="view" />
                         </a>
-                        <a href={href({ delete: c.id })} data-prevent-scroll-reset className="btn-ghost text-red-600 hover:bg-red-50" aria-label={`Delete ${name}`} title="Delete">
+                        <a
+                          href={href({ delete: c.id })}
+                          data-prevent-scroll-reset
+                          className="btn-ghost text-red-600 hover:bg-red-50"
+                          aria-label={`Delete ${name}`}
+                          title="Delete"
+                        >
                           <SpriteIcon id="delete" />
                         </a>
                       </td>
@@ -224,18 +268,31 @@ export default function Customers() {
             </tbody>
           </table>
         </div>
-        <nav aria-label="Pages" className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-200 px-4 py-3 text-sm">
-          <p className="text-slate-600" data-testid="page-summary">{summary}</p>
+        <nav
+          aria-label="Pages"
+          className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-200 px-4 py-3 text-sm"
+        >
+          <p className="text-slate-600" data-testid="page-summary">
+            {summary}
+          </p>
           <div className="flex gap-2">
             {prevHref ? (
-              <Link to={prevHref} className="btn-secondary" rel="prev"><ChevronLeft className="h-4 w-4" aria-hidden /> Previous</Link>
+              <Link to={prevHref} className="btn-secondary" rel="prev">
+                <ChevronLeft className="h-4 w-4" aria-hidden /> Previous
+              </Link>
             ) : (
-              <span className="btn-secondary pointer-events-none opacity-50" aria-disabled="true"><ChevronLeft className="h-4 w-4" aria-hidden /> Previous</span>
+              <span className="btn-secondary pointer-events-none opacity-50" aria-disabled="true">
+                <ChevronLeft className="h-4 w-4" aria-hidden /> Previous
+              </span>
             )}
             {nextHref ? (
-              <Link to={nextHref} className="btn-secondary" rel="next">Next <ChevronRight className="h-4 w-4" aria-hidden /></Link>
+              <Link to={nextHref} className="btn-secondary" rel="next">
+                Next <ChevronRight className="h-4 w-4" aria-hidden />
+              </Link>
             ) : (
-              <span className="btn-secondary pointer-events-none opacity-50" aria-disabled="true">Next <ChevronRight className="h-4 w-4" aria-hidden /></span>
+              <span className="btn-secondary pointer-events-none opacity-50" aria-disabled="true">
+                Next <ChevronRight className="h-4 w-4" aria-hidden />
+              </span>
             )}
           </div>
         </nav>

@@ -16,13 +16,21 @@ export default function Dashboard() {
     <div className="space-y-6">
       <section>
         <h2 className="text-2xl font-bold text-slate-900">Welcome back!</h2>
-        <p className="mt-1 text-slate-600">Here&apos;s what&apos;s happening with your customers and campaigns today.</p>
+        <p className="mt-1 text-slate-600">
+          Here&apos;s what&apos;s happening with your customers and campaigns today.
+        </p>
       </section>
       <section className="card p-5" aria-labelledby="quick-actions">
-        <h3 id="quick-actions" className="mb-4 font-semibold text-slate-900">Quick Actions</h3>
+        <h3 id="quick-actions" className="mb-4 font-semibold text-slate-900">
+          Quick Actions
+        </h3>
         <div className="grid gap-3 sm:grid-cols-3">
           {QUICK_ACTIONS.map(({ label, to, icon: Icon }) => (
-            <Link key={to} to={to} className="flex items-center gap-3 rounded-lg border border-slate-200 px-4 py-3 text-sm font-medium text-slate-700 hover:border-primary hover:bg-primary-light/40">
+            <Link
+              key={to}
+              to={to}
+              className="flex items-center gap-3 rounded-lg border border-slate-200 px-4 py-3 text-sm font-medium text-slate-700 hover:border-primary hover:bg-primary-light/40"
+            >
               <Icon className="h-5 w-5 text-primary" aria-hidden="true" />
               {label}
             </Link>

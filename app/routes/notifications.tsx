@@ -30,7 +30,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     listNotifications(user.id, { type: filter?.type }),
     filter ? listNotifications(user.id, { take: 1 }) : null,
   ]);
-  return { notifications, unreadCount: all?.unreadCount ?? unreadCount, filter: filter?.key ?? null, now: new Date().toISOString() };
+  return {
+    notifications,
+    unreadCount: all?.unreadCount ?? unreadCount,
+    filter: filter?.key ?? null,
+    now: new Date().toISOString(),
+  };
 }
 
 const IntentSchema = z.discriminatedUnion("intent", [
@@ -79,13 +84,26 @@ export default function Notifications() {
             <MenuButton className="btn-secondary">
               <Filter className="h-4 w-4" /> Filter{activeFilter ? `: ${activeFilter.menu}` : ""}
             </MenuButton>
-            <MenuItems anchor={{ to: "bottom end", gap: 6 }} className="z-50 w-56 rounded-xl border border-slate-200 bg-white py-1 shadow-xl focus:outline-none">
+            <MenuItems
+              anchor={{ to: "bottom end", gap: 6 }}
+              className="z-50 w-56 rounded-xl border border-slate-200 bg-white py-1 shadow-xl focus:outline-none"
+            >
               <MenuItem>
-                <Link to={withParams({ type: null, delete: null })} className="block px-4 py-2 text-sm data-[focus]:bg-slate-100">All Notifications</Link>
+                <Link
+                  to={withParams({ type: null, delete: null })}
+                  className="block px-4 py-2 text-sm data-[focus]:bg-slate-100"
+                >
+                  All Notifications
+                </Link>
               </MenuItem>
               {NOTIFICATION_FILTERS.map((f) => (
                 <MenuItem key={f.key}>
-                  <Link to={withParams({ type: f.key, delete: null })} className="block px-4 py-2 text-sm data-[focus]:bg-slate-100">{f.menu}</Link>
+                  <Link
+                    to={withParams({ type: f.key, delete: null })}
+                    className="block px-4 py-2 text-sm data-[focus]:bg-slate-100"
+                  >
+                    {f.menu}
+                  </Link>
                 </MenuItem>
               ))}
             </MenuItems>
@@ -99,9 +117,13 @@ export default function Notifications() {
       </div>
       <noscript>
         <nav aria-label="Filter" className="flex flex-wrap gap-2 text-sm">
-          <a className="text-primary underline" href="?">All Notifications</a>
+          <a className="text-primary underline" href="?">
+            All Notifications
+          </a>
           {NOTIFICATION_FILTERS.map((f) => (
-            <a key={f.key} className="text-primary underline" href={`?type=${f.key}`}>{f.menu}</a>
+            <a key={f.key} className="text-primary underline" href={`?type=${f.key}`}>
+              {f.menu}
+            </a>
           ))}
         </nav>
       </noscript>
@@ -111,14 +133,21 @@ export default function Notifications() {
           <div className="px-6 py-14 text-center">
             <p className="font-semibold text-slate-800">No notifications found</p>
             <p className="mt-1 text-sm text-slate-500">
-              {activeFilter ? `You don't have any ${activeFilter.label} notifications` : "You don't have any notifications yet"}
+              {activeFilter
+                ? `You don't have any ${activeFilter.label} notifications`
+                : "You don't have any notifications yet"}
             </p>
           </div>
         ) : (
           notifications.map((n) => {
             const chip = filterForType(n.type);
             return (
-              <article key={n.id} data-testid="notification-row" data-read={n.read} className={`flex gap-3 px-4 py-4 sm:px-6 ${n.read ? "" : "bg-primary-light/30"}`}>
+              <article
+                key={n.id}
+                data-testid="notification-row"
+                data-read={n.read}
+                className={`flex gap-3 px-4 py-4 sm:px-6 ${n.read ? "" : "bg-primary-light/30"}`}
+              >
                 <NotificationBadgeIcon type={n.type} />
                 <div className="min-w-0 flex-1">
                   <h3 className={`flex items-center gap-1.5 ${n.read ? "text-slate-800" : "font-bold text-slate-900"}`}>
@@ -127,7 +156,9 @@ export default function Notifications() {
                   </h3>
                   <p className="text-sm text-slate-600">{n.details}</p>
                   <div className="mt-1 flex items-center gap-2 text-xs text-slate-500">
-                    <span className="rounded-full bg-slate-100 px-2 py-0.5 font-medium text-slate-700">{chip?.label ?? "Other"}</span>
+                    <span className="rounded-full bg-slate-100 px-2 py-0.5 font-medium text-slate-700">
+                      {chip?.label ?? "Other"}
+                    </span>
                     <time dateTime={n.date}>{relativeTime(n.date, new Date(now))}</time>
                   </div>
                 </div>
@@ -135,7 +166,10 @@ export default function Notifications() {
                   <MenuButton className="btn-ghost" aria-label={`Actions for ${n.title}`}>
                     <MoreVertical className="h-4 w-4" />
                   </MenuButton>
-                  <MenuItems anchor={{ to: "bottom end", gap: 4 }} className="z-50 w-52 rounded-xl border border-slate-200 bg-white py-1 shadow-xl focus:outline-none">
+                  <MenuItems
+                    anchor={{ to: "bottom end", gap: 4 }}
+                    className="z-50 w-52 rounded-xl border border-slate-200 bg-white py-1 shadow-xl focus:outline-none"
+                  >
                     {/* A click handler, not a form: the menu unmounts its items as it closes, before a
                         form inside it could be submitted. */}
                     <MenuItem disabled={n.read}>
@@ -148,7 +182,11 @@ export default function Notifications() {
                       </button>
                     </MenuItem>
                     <MenuItem>
-                      <Link to={withParams({ delete: n.id })} preventScrollReset className="block px-4 py-2 text-sm text-red-600 data-[focus]:bg-red-50">
+                      <Link
+                        to={withParams({ delete: n.id })}
+                        preventScrollReset
+                        className="block px-4 py-2 text-sm text-red-600 data-[focus]:bg-red-50"
+                      >
                         Delete notification
                       </Link>
                     </MenuItem>
@@ -159,10 +197,14 @@ export default function Notifications() {
                     {n.read ? null : (
                       <form method="post">
                         <input type="hidden" name="id" value={n.id} />
-                        <button type="submit" name="intent" value="read" className="text-primary underline">Mark as read</button>
+                        <button type="submit" name="intent" value="read" className="text-primary underline">
+                          Mark as read
+                        </button>
                       </form>
                     )}
-                    <a href={withParams({ delete: n.id })} className="text-red-600 underline">Delete notification</a>
+                    <a href={withParams({ delete: n.id })} className="text-red-600 underline">
+                      Delete notification
+                    </a>
                   </div>
                 </noscript>
               </article>
@@ -173,14 +215,30 @@ export default function Notifications() {
 
       {deleting ? (
         <noscript>
-          <div role="dialog" aria-labelledby="nojs-delete" className="fixed inset-0 z-50 flex items-center justify-center bg-black/30 p-4">
+          <div
+            role="dialog"
+            aria-labelledby="nojs-delete"
+            className="fixed inset-0 z-50 flex items-center justify-center bg-black/30 p-4"
+          >
             <div className="card w-full max-w-md p-6">
-              <h2 id="nojs-delete" className="text-lg font-semibold text-slate-900">Delete Notification</h2>
-              <p className="mt-2 text-sm text-slate-600">Are you sure you want to delete this notification? This action cannot be undone.</p>
-              <form method="post" action={`/notifications${withParams({ delete: null })}`} className="mt-6 flex justify-end gap-2">
+              <h2 id="nojs-delete" className="text-lg font-semibold text-slate-900">
+                Delete Notification
+              </h2>
+              <p className="mt-2 text-sm text-slate-600">
+                Are you sure you want to delete this notification? This action cannot be undone.
+              </p>
+              <form
+                method="post"
+                action={`/notifications${withParams({ delete: null })}`}
+                className="mt-6 flex justify-end gap-2"
+              >
                 <input type="hidden" name="id" value={deleting} />
-                <a href={withParams({ delete: null })} className="btn-secondary">Cancel</a>
-                <button type="submit" name="intent" value="delete" className="btn-danger">Delete</button>
+                <a href={withParams({ delete: null })} className="btn-secondary">
+                  Cancel
+                </a>
+                <button type="submit" name="intent" value="delete" className="btn-danger">
+                  Delete
+                </button>
               </form>
             </div>
           </div>
@@ -191,12 +249,26 @@ export default function Notifications() {
         <div className="fixed inset-0 flex items-center justify-center p-4">
           <DialogPanel className="card w-full max-w-md p-6">
             <DialogTitle className="text-lg font-semibold text-slate-900">Delete Notification</DialogTitle>
-            <p className="mt-2 text-sm text-slate-600">Are you sure you want to delete this notification? This action cannot be undone.</p>
+            <p className="mt-2 text-sm text-slate-600">
+              Are you sure you want to delete this notification? This action cannot be undone.
+            </p>
             {/* The submission lands on the form's address, without ?delete=, which closes the dialog. */}
-            <Form method="post" action={`/notifications${withParams({ delete: null })}`} className="mt-6 flex justify-end gap-2">
+            <Form
+              method="post"
+              action={`/notifications${withParams({ delete: null })}`}
+              className="mt-6 flex justify-end gap-2"
+            >
               <input type="hidden" name="id" value={deleting ?? ""} />
-              <Link to={withParams({ delete: null })} replace preventScrollReset className="btn-secondary">Cancel</Link>
-              <button type="submit" name="intent" value="delete" className="btn-danger" disabled={navigation.state === "submitting"}>
+              <Link to={withParams({ delete: null })} replace preventScrollReset className="btn-secondary">
+                Cancel
+              </Link>
+              <button
+                type="submit"
+                name="intent"
+                value="delete"
+                className="btn-danger"
+                disabled={navigation.state === "submitting"}
+              >
                 Delete
               </button>
             </Form>

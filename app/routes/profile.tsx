@@ -37,7 +37,11 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     return replyRefused(submission, error, SAVE_FAILED);
   }
-  return redirectWithFlash(request, "/profile", { kind: "snackbar", type: "success", message: "Profile updated successfully!" });
+  return redirectWithFlash(request, "/profile", {
+    kind: "snackbar",
+    type: "success",
+    message: "Profile updated successfully!",
+  });
 }
 
 type ProfileField = "firstName" | "lastName" | "email" | "phone" | "company" | "position";

@@ -7,7 +7,12 @@ export const ProfileSchema = z.object({
   firstName: text(100).default(""),
   lastName: text(100).default(""),
   // A form sends an emptied field as nothing at all: that too is not a valid address.
-  email: z.string({ message: "Enter a valid e-mail address" }).trim().toLowerCase().email("Enter a valid e-mail address").max(254),
+  email: z
+    .string({ message: "Enter a valid e-mail address" })
+    .trim()
+    .toLowerCase()
+    .email("Enter a valid e-mail address")
+    .max(254),
   phone: text(40).default(""),
   company: text(200).default(""),
   position: text(200).default(""),

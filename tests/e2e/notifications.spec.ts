@@ -12,7 +12,12 @@ const rows = (page: Page) => page.getByTestId("notification-row");
 test("the bell: badge, unread text, newest first, type icons, click marks read", async ({ page }) => {
   const { email } = await signIn(page);
   seedNotifications(email, [
-    { type: "NEW_CAMPAIGN", title: "Campaign launched", details: "Diwali Sale went to 120 customers", ageMs: 5 * MINUTE },
+    {
+      type: "NEW_CAMPAIGN",
+      title: "Campaign launched",
+      details: "Diwali Sale went to 120 customers",
+      ageMs: 5 * MINUTE,
+    },
     { type: "NEW_SEGMENT", title: "Segment created", details: "High spenders", ageMs: 3 * MINUTE },
   ]);
   await page.reload();
@@ -51,7 +56,11 @@ test("the bell: at most 5 items, 'Mark all as read', then no badge and no button
   const { email } = await signIn(page);
   seedNotifications(
     email,
-    Array.from({ length: 6 }, (_, i) => ({ type: "SYSTEM" as const, title: `Notice ${i + 1}`, ageMs: (i + 1) * MINUTE })),
+    Array.from({ length: 6 }, (_, i) => ({
+      type: "SYSTEM" as const,
+      title: `Notice ${i + 1}`,
+      ageMs: (i + 1) * MINUTE,
+    })),
   );
   await page.reload();
   await expect(page.getByTestId("notification-badge")).toHaveText("7");
@@ -87,7 +96,12 @@ test("/notifications: list, chips, relative times, filter menu and filtered empt
   const { email } = await signIn(page);
   seedNotifications(email, [
     { type: "NEW_CAMPAIGN", title: "Campaign launched", ageMs: 5 * MINUTE },
-    { type: "NEW_CUSTOMERS", title: "New customers added", details: "15 new customers have been added to your CRM.", ageMs: 3 * 3_600_000 },
+    {
+      type: "NEW_CUSTOMERS",
+      title: "New customers added",
+      details: "15 new customers have been added to your CRM.",
+      ageMs: 3 * 3_600_000,
+    },
     { type: "CAMPAIGN_PERFORMANCE", title: "Campaign performance", ageMs: 2 * 86_400_000, read: true },
   ]);
   await page.goto("/notifications");
@@ -162,7 +176,9 @@ test("/notifications: delete asks first; Cancel keeps it, Delete removes it", as
   await page.getByRole("menuitem", { name: "Delete notification" }).click();
   const dialog = page.getByRole("dialog");
   await expect(dialog.getByRole("heading", { name: "Delete Notification" })).toBeVisible();
-  await expect(dialog.getByText("Are you sure you want to delete this notification? This action cannot be undone.")).toBeVisible();
+  await expect(
+    dialog.getByText("Are you sure you want to delete this notification? This action cannot be undone."),
+  ).toBeVisible();
   await dialog.getByRole("link", { name: "Cancel" }).click();
   await expect(dialog).toHaveCount(0);
   await expect(rows(page)).toHaveCount(2);
@@ -226,7 +242,10 @@ test("live: a change made in another tab reaches the open page without a reload 
 test("live: new customers announce themselves in the open page's bell (SSE)", async ({ page, context }) => {
   await signIn(page);
   const probe = await page.request.get("/api/customers");
-  test.skip(probe.status() === 404, "POST /api/customers does not exist yet: nothing emits a notification from a request");
+  test.skip(
+    probe.status() === 404,
+    "POST /api/customers does not exist yet: nothing emits a notification from a request",
+  );
   await expect(page.getByTestId("notification-badge")).toHaveText("1");
   const origin = new URL(page.url()).origin;
   for (let i = 0; i < 15; i += 1) {

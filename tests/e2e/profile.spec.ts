@@ -12,7 +12,12 @@ test("shows the account and the two sections, reached from the avatar menu", asy
   const main = page.getByRole("main");
   await expect(main.getByText("Ravi Kumar", { exact: true })).toBeVisible();
   await expect(main.getByText(email, { exact: true })).toBeVisible();
-  const today = new Intl.DateTimeFormat("en-IN", { timeZone: "Asia/Kolkata", day: "numeric", month: "long", year: "numeric" }).format(new Date());
+  const today = new Intl.DateTimeFormat("en-IN", {
+    timeZone: "Asia/Kolkata",
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+  }).format(new Date());
   await expect(main.getByText(`Account created on ${today}`)).toBeVisible();
   await expect(main.getByTestId("avatar-letter")).toHaveText("R");
 

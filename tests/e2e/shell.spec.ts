@@ -2,7 +2,9 @@
 import { expect, signIn, test } from "./fixtures";
 
 test.describe("on a wide screen", () => {
-  test("permanent side navigation with the greeting and five entries, the current one highlighted", async ({ page }) => {
+  test("permanent side navigation with the greeting and five entries, the current one highlighted", async ({
+    page,
+  }) => {
     await signIn(page, { name: "Zara Khan" });
     const side = page.getByTestId("side-nav");
     await expect(side).toBeVisible();
@@ -40,7 +42,10 @@ test.describe("on a wide screen", () => {
     await expect(title).toHaveText("Notifications");
     await page.goto("/profile");
     await expect(title).toHaveText("Profile");
-    await expect(page.getByTestId("side-nav").getByRole("link", { name: "Dashboard" })).not.toHaveAttribute("aria-current", "page");
+    await expect(page.getByTestId("side-nav").getByRole("link", { name: "Dashboard" })).not.toHaveAttribute(
+      "aria-current",
+      "page",
+    );
 
     await expect(page.getByRole("button", { name: "Help" })).toBeVisible();
     await expect(page.getByRole("button", { name: "Settings" })).toBeVisible();

@@ -18,7 +18,8 @@ function part(name: string, value: string) {
   return `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
 }
 
-const progressOf = async (key: string, cookie: string) => progressLoader(args(makeRequest(`/customers/import/progress?key=${key}`, { auth: { cookie } })));
+const progressOf = async (key: string, cookie: string) =>
+  progressLoader(args(makeRequest(`/customers/import/progress?key=${key}`, { auth: { cookie } })));
 
 describe("import progress", () => {
   it("reports the rows read while the upload is still arriving, then the end; only to its user", async () => {
@@ -36,7 +37,11 @@ describe("import progress", () => {
     const body = new ReadableStream<Uint8Array>({
       async start(controller) {
         controller.enqueue(encoder.encode(part("progressKey", key)));
-        controller.enqueue(encoder.encode(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="c.csv"\r\nContent-Type: text/csv\r\n\r\n`));
+        controller.enqueue(
+          encoder.encode(
+            `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="c.csv"\r\nContent-Type: text/csv\r\n\r\n`,
+          ),
+        );
         controller.enqueue(encoder.encode(firstHalf));
         await held;
         controller.enqueue(encoder.encode(`${secondHalf}\r\n--${BOUNDARY}--\r\n`));
@@ -72,7 +77,13 @@ describe("import progress", () => {
     expect(result.data).toMatchObject({ ok: true, result: { created: 24_000 } });
     const after = await progressOf(key, cookie);
     expect(after.status).toBe(200);
-    expect(await after.json()).toEqual({ phase: "done", rows: 24_000, bytes: expect.any(Number), saved: 24_000, total: 24_000 });
+    expect(await after.json()).toEqual({
+      phase: "done",
+      rows: 24_000,
+      bytes: expect.any(Number),
+      saved: 24_000,
+      total: 24_000,
+    });
   }, 60_000);
 
   it("answers 400 to a malformed key and 404 to an unknown one", async () => {
@@ -83,6 +94,8 @@ describe("import progress", () => {
     expect(await bad.json()).toEqual({ error: { code: "bad_request", message: "The progress key is not valid." } });
     const unknown = await progressOf("no-such-import-key", cookie);
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toEqual({ error: { code: "not_found", message: "No import with this key is running." } });
+    expect(await unknown.json()).toEqual({
+      error: { code: "not_found", message: "No import with this key is running." },
+    });
   });
 });

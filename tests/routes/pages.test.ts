@@ -39,7 +39,11 @@ async function settle(run: () => Promise<unknown> | unknown): Promise<Response> 
 type DataResult<T> = { data: T; init: { status?: number } | null };
 
 /** What a form action answers when it does not redirect: Conform's submission.reply(). */
-type Reply = { status?: "success" | "error"; error?: Record<string, string[] | null> | null; initialValue?: Record<string, unknown> | null };
+type Reply = {
+  status?: "success" | "error";
+  error?: Record<string, string[] | null> | null;
+  initialValue?: Record<string, unknown> | null;
+};
 
 /** Runs a loader that is expected to stop with a thrown data(message, { status }). */
 async function thrownBy(run: () => Promise<unknown>): Promise<DataResult<unknown>> {
@@ -96,7 +100,9 @@ describe("guards", () => {
 describe("local sign-in (POST /login)", () => {
   it("creates the user, opens a session and goes to /auth/callback with a valid token", async () => {
     const email = `local-${Date.now()}@example.com`;
-    const res = await settle(() => authLocal.action(args(formRequest("/login", { name: "Kavya Iyer", email, password: "kavya-long-passphrase" }))));
+    const res = await settle(() =>
+      authLocal.action(args(formRequest("/login", { name: "Kavya Iyer", email, password: "kavya-long-passphrase" }))),
+    );
     expect(res.status).toBe(302);
     const location = new URL(res.headers.get("Location") ?? "", ORIGIN);
     expect(location.pathname).toBe("/auth/callback");
@@ -129,7 +135,9 @@ describe("sign-out", () => {
   it("GET with a known reason ends the session and shows the reason on /login", async () => {
     const user = await createTestUser();
     const cookie = await cookieFor(user.id);
-    const res = await settle(() => signout.loader(args(makeRequest("/auth/signout?error=tenant_isolation_error", { auth: { cookie } }))));
+    const res = await settle(() =>
+      signout.loader(args(makeRequest("/auth/signout?error=tenant_isolation_error", { auth: { cookie } }))),
+    );
     expect(res.headers.get("Location")).toBe("/login?error=tenant_isolation_error");
     expect(res.headers.get("Set-Cookie")).toMatch(/Expires=Thu, 01 Jan 1970/);
   });
@@ -147,12 +155,23 @@ describe("sign-out", () => {
     expect(res.headers.get("Location")).toBe("/login");
     const after = makeRequest("/", { auth: { cookie: cookieOf(res) } });
     expect(await sessionUserId(after)).toBeNull();
-    expect((await readFlash(after)).flash).toEqual({ kind: "toast", type: "success", message: "Logged out successfully" });
+    expect((await readFlash(after)).flash).toEqual({
+      kind: "toast",
+      type: "success",
+      message: "Logged out successfully",
+    });
   });
 });
 
 describe("the /profile form", () => {
-  const fields = (email: string) => ({ firstName: "Anil", lastName: "Menon", email, phone: "98765", company: "Zen", position: "CTO" });
+  const fields = (email: string) => ({
+    firstName: "Anil",
+    lastName: "Menon",
+    email,
+    phone: "98765",
+    company: "Zen",
+    position: "CTO",
+  });
 
   it("saves and redirects to /profile with the success snackbar", async () => {
     const user = await createTestUser();
@@ -166,13 +185,18 @@ describe("the /profile form", () => {
     expect(saved.headers.get("Location")).toBe("/profile");
     const flash = (await readFlash(makeRequest("/profile", { auth: { cookie: cookieOf(saved) } }))).flash;
     expect(flash).toEqual({ kind: "snackbar", type: "success", message: "Profile updated successfully!" });
-    expect(await db().user.findUniqueOrThrow({ where: { id: user.id } })).toMatchObject({ company: "Zen", displayName: "Anil Menon" });
+    expect(await db().user.findUniqueOrThrow({ where: { id: user.id } })).toMatchObject({
+      company: "Zen",
+      displayName: "Anil Menon",
+    });
   });
 
   it("answers 400 with field messages and the error snackbar text for bad input, keeping the values", async () => {
     const user = await createTestUser();
     const res = (await profile.action(
-      args(formRequest("/profile", { ...fields("bad"), firstName: "y".repeat(150) }, { cookie: await cookieFor(user.id) })),
+      args(
+        formRequest("/profile", { ...fields("bad"), firstName: "y".repeat(150) }, { cookie: await cookieFor(user.id) }),
+      ),
     )) as unknown as DataResult<Reply>;
     expect(res.init?.status).toBe(400);
     expect(res.data.error).toEqual({
@@ -212,7 +236,9 @@ describe("the /profile form", () => {
     );
     expect(res.status).toBe(403);
     const withSession = await settle(async () =>
-      profile.action(args(formRequest("/profile", fields(user.email), { cookie: await cookieFor(user.id) }, "https://evil.example"))),
+      profile.action(
+        args(formRequest("/profile", fields(user.email), { cookie: await cookieFor(user.id) }, "https://evil.example")),
+      ),
     );
     expect(withSession.status).toBe(403);
     expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).company).toBe("");
@@ -262,7 +288,9 @@ describe("the /notifications screen's actions", () => {
     const user = await createTestUser();
     await notify(user.id, { type: "NEW_CUSTOMERS", title: "New customers added" });
     const cookie = await cookieFor(user.id);
-    const data = await notificationsPage.loader(args(makeRequest("/notifications?type=customers", { auth: { cookie } })));
+    const data = await notificationsPage.loader(
+      args(makeRequest("/notifications?type=customers", { auth: { cookie } })),
+    );
     expect(data.filter).toBe("customers");
     expect(data.notifications.map((n) => n.title)).toEqual(["New customers added"]);
     expect(data.unreadCount).toBe(2);
@@ -282,12 +310,18 @@ describe("a customer that cannot be loaded", () => {
     const theirs = await createCustomer(stranger.id, { ...someone, email: `asha-${Date.now()}@example.com` });
     const cookie = await cookieFor(user.id);
     for (const id of ["0123456789abcdef01234567", "not-an-id", theirs.id]) {
-      const thrown = await thrownBy(() => customerDetail.loader(args(makeRequest(`/customers/${id}`, { auth: { cookie } }), { id })));
+      const thrown = await thrownBy(() =>
+        customerDetail.loader(args(makeRequest(`/customers/${id}`, { auth: { cookie } }), { id })),
+      );
       expect(thrown.init?.status).toBe(404);
       expect(thrown.data).toBe(LOAD_FAILED);
     }
     // The owner sees it.
-    const own = await customerDetail.loader(args(makeRequest(`/customers/${theirs.id}`, { auth: { cookie: await cookieFor(stranger.id) } }), { id: theirs.id }));
+    const own = await customerDetail.loader(
+      args(makeRequest(`/customers/${theirs.id}`, { auth: { cookie: await cookieFor(stranger.id) } }), {
+        id: theirs.id,
+      }),
+    );
     expect(own.customer).toMatchObject({ id: theirs.id, firstName: "Asha" });
   });
 
@@ -297,7 +331,9 @@ describe("a customer that cannot be loaded", () => {
     const theirs = await createCustomer(stranger.id, { ...someone, email: `asha-${Date.now()}@example.com` });
     const cookie = await cookieFor(user.id);
     const res = await settle(() =>
-      customersPage.action(args(formRequest("/customers", { intent: "delete", id: theirs.id, back: "/customers?q=asha" }, { cookie }))),
+      customersPage.action(
+        args(formRequest("/customers", { intent: "delete", id: theirs.id, back: "/customers?q=asha" }, { cookie })),
+      ),
     );
     expect(res.headers.get("Location")).toBe("/customers?q=asha");
     const flash = (await readFlash(makeRequest("/customers", { auth: { cookie: cookieOf(res) } }))).flash;
