@@ -37,7 +37,8 @@ export function tenantSearchRange(userId: string, afterRowid: number | null): { 
   return {
     low: TENANT_SEARCH_BASE,
     high: `${TENANT_SEARCH_BASE} + CAST(? AS INTEGER)`,
-    params: [userId, userId, afterRowid !== null ? Math.max(0, afterRowid - 1) : CUSTOMER_ROWID_MASK],
+    // A cursor past the range (only a crafted one can be) must not widen it into the next tenant's.
+    params: [userId, userId, afterRowid !== null ? Math.min(CUSTOMER_ROWID_MASK, Math.max(0, afterRowid - 1)) : CUSTOMER_ROWID_MASK],
   };
 }
 

@@ -218,6 +218,10 @@ describe("search stays inside its tenant", () => {
       const bounds = tenantSearchRange(quiet.id, afterRowid);
       expect(sqlite().prepare(`SELECT typeof(${bounds.low}) AS low, typeof(${bounds.high}) AS high`).get(...bounds.params)).toEqual({ low: "integer", high: "integer" });
     }
+    // A crafted cursor beyond the tenant's range does not reach into the next tenant's.
+    const crafted = tenantSearchRange(quiet.id, 999_999_999_999_999);
+    const [low, high] = sqlite().prepare(`SELECT ${crafted.low}, ${crafted.high}`).raw().get(...crafted.params) as number[];
+    expect(high - low).toBe(2 ** 40 - 1);
     // The range itself: every entry of the tenant inside it, none of the other tenant's.
     const range = (userId: string) => {
       const base = Number(sqlite().prepare(`SELECT rowid FROM "User" WHERE "id" = ?`).pluck().get(userId)) * 2 ** 40;
