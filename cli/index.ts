@@ -5,10 +5,11 @@ import { registerDbCommands } from "./commands/db.ts";
 import { registerUserCommands } from "./commands/users.ts";
 import { registerCustomerCommands } from "./commands/customers.ts";
 import { registerSeedCommand } from "./commands/seed.ts";
+import { registerCampaignCommands } from "./commands/campaigns.ts";
 
 const program = new Command()
   .name("crm")
-  .description("Admin commands for the CRM: database, users, tokens, imports and seeding.")
+  .description("Admin commands for the CRM: database, users, tokens, imports, seeding, campaigns and deliveries.")
   .showHelpAfterError("(run with --help for usage)")
   .exitOverride();
 
@@ -16,6 +17,7 @@ registerDbCommands(program);
 registerUserCommands(program);
 registerCustomerCommands(program);
 registerSeedCommand(program);
+registerCampaignCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -279,7 +279,7 @@ export async function launch(userId: string, input: CampaignContent, draftId?: s
     const draft = findCampaign(userId, draftId);
     if (draft.status === "Draft") id = draft.id;
   }
-  const where = await segmentWhere(userId, campaign.segmentId);
+  const where = await segmentWhere(userId, input.segmentId);
   const audience = launchCampaign(writeConnection(), { ...campaign, id }, where);
   if (audience === 0) {
     throw new ApiError("unprocessable", "This segment has no customers: there is nobody to send the campaign to.", {

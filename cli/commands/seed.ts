@@ -1,8 +1,11 @@
-// `crm seed --user EMAIL --customers N --orders M`: fills a tenant with realistic Indian customers
-// and orders, with a progress bar. A million customers take well under a minute.
+// `crm seed --user EMAIL --customers N --orders M --campaigns C`: fills a tenant with realistic Indian
+// customers and orders, and a history of finished campaigns, with progress bars. A million customers take well under a minute.
 import cliProgress from "cli-progress";
 import type { Command } from "commander";
 import { z } from "zod";
+import { openSqlite } from "../../app/db/sqlite.server.ts";
+import { getEnv } from "../../app/env.server.ts";
+import { seedCampaignHistory } from "../../app/services/delivery/history.server.ts";
 import { seedTenant } from "../../app/services/seed.server.ts";
 import { parseCliInput } from "../validate.ts";
 import { tenantByEmail } from "./customers.ts";
@@ -21,12 +24,14 @@ export function registerSeedCommand(program: Command) {
     .requiredOption("--user <email>", "the e-mail of the user (tenant) to fill")
     .option("--customers <n>", "how many customers to add", "1000")
     .option("--orders <m>", "how many orders to add (spread over the new customers)", "0")
+    .option("--campaigns <n>", "how many finished campaigns to add, with a delivery row per recipient (after the customers)", "0")
     .option("--seed <n>", "a number that makes the data repeatable")
-    .action(async (opts: { user: string; customers: string; orders: string; seed?: string }) => {
+    .action(async (opts: { user: string; customers: string; orders: string; campaigns: string; seed?: string }) => {
       const input = parseCliInput(
         z.object({
           customers: Count("--customers", 10_000_000),
           orders: Count("--orders", 10_000_000),
+          campaigns: Count("--campaigns", 1000),
           seed: Count("--seed", 2 ** 31).optional(),
         }),
         opts,
@@ -37,7 +42,7 @@ export function registerSeedCommand(program: Command) {
         { format: "{stage} [{bar}] {percentage}% | {value}/{total}", hideCursor: true, noTTYOutput: true, notTTYSchedule: 5000 },
         cliProgress.Presets.shades_classic,
       );
-      const customers = bars.create(input.customers, 0, { stage: "Customers" });
+      const customers = input.customers > 0 ? bars.create(input.customers, 0, { stage: "Customers" }) : null;
       const orders = input.orders > 0 ? bars.create(input.orders, 0, { stage: "Orders   " }) : null;
       // The steps after the rows (customer totals from orders, the segment indexes of a large
       // seed) take seconds each: a bar of their own so the output never looks stuck.
@@ -52,14 +57,26 @@ export function registerSeedCommand(program: Command) {
         orders: input.orders,
         seed: input.seed,
         onProgress: (stage, done) => {
-          if (stage === "customers") customers.update(done);
+          if (stage === "customers") customers?.update(done);
           else if (stage === "orders") orders?.update(done);
           else step(stage === "totals" ? "Totals   " : "Indexes  ", done);
         },
       });
+      let history = { campaigns: 0, deliveries: 0 };
+      if (input.campaigns > 0) {
+        const bar = bars.create(input.campaigns, 0, { stage: "Campaigns" });
+        const sqlite = openSqlite(getEnv().databaseFile);
+        try {
+          history = seedCampaignHistory(sqlite, user.id, input.campaigns, { onProgress: (done) => bar.update(done) });
+        } finally {
+          sqlite.close();
+        }
+      }
       bars.stop();
       console.log(
-        `Seeded ${result.customersCreated.toLocaleString("en-IN")} customers and ${result.ordersCreated.toLocaleString("en-IN")} orders for ${user.email} in ${(result.durationMs / 1000).toFixed(1)} s.`,
+        `Seeded ${result.customersCreated.toLocaleString("en-IN")} customers and ${result.ordersCreated.toLocaleString("en-IN")} orders` +
+          (input.campaigns > 0 ? `, ${history.campaigns} campaigns with ${history.deliveries.toLocaleString("en-IN")} deliveries` : "") +
+          ` for ${user.email} in ${(result.durationMs / 1000).toFixed(1)} s.`,
       );
     });
 }

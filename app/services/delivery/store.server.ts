@@ -42,7 +42,7 @@ export const CAMPAIGN_COLUMNS = `"id", "userId", "segmentId", "segmentName", "na
 export type NewCampaign = {
   id: string;
   userId: string;
-  segmentId: string;
+  segmentId: string | null;
   segmentName: string;
   name: string;
   subject: string;
@@ -411,4 +411,52 @@ export function pauseOnErrorCap(sqlite: Sqlite, campaignId: string, cap: number,
     )
     .get(now, campaignId, cap) as CampaignRow | undefined;
   return row ?? null;
+}
+
+/**
+ * Puts rows of a campaign back in the queue to be sent again under their own delivery ids (the
+ * channel's idempotency keys): the CLI's `crm deliveries replay`. A vendor that already accepted a
+ * key answers "duplicate" and sends nothing twice. Returns how many rows were (or, with dryRun,
+ * would be) queued.
+ */
+export function replayDeliveries(sqlite: Sqlite, campaignId: string, status: "failed" | "bounced" | "sent", dryRun: boolean, now = Date.now()): number {
+  return sqlite
+    .transaction(() => {
+      if (dryRun) return Number(sqlite.prepare(`SELECT count(*) FROM "Delivery" WHERE "campaignId" = ? AND "status" = ?`).pluck().get(campaignId, status));
+      const queued = sqlite
+        .prepare(
+          `UPDATE "Delivery" SET "status" = 'pending', "attempts" = 0, "nextAttemptAt" = ?, "details" = 'Replayed', "updatedAt" = ?
+           WHERE "campaignId" = ? AND "status" = ?`,
+        )
+        .run(now, now, campaignId, status).changes;
+      if (queued > 0) {
+        const column = ({ failed: "failedCount", bounced: "bouncedCount", sent: "sentCount" } as const)[status];
+        sqlite
+          .prepare(
+            `UPDATE "Campaign" SET "${column}" = "${column}" - ?, "pendingCount" = "pendingCount" + ?, "sendErrors" = 0,
+               "status" = CASE WHEN "status" IN ('Paused', 'Draft') THEN "status" ELSE 'Active' END, "completedAt" = NULL, "updatedAt" = ?
+             WHERE "id" = ?`,
+          )
+          .run(queued, queued, now, campaignId);
+      }
+      return queued;
+    })
+    .immediate();
+}
+
+/** Sets a campaign's counters from its rows (after rows were written in bulk, as a seed does). */
+export function recountCampaign(sqlite: Sqlite, campaignId: string): void {
+  sqlite
+    .prepare(
+      `UPDATE "Campaign" SET
+         "pendingCount" = (SELECT count(*) FROM "Delivery" WHERE "campaignId" = "Campaign"."id" AND "status" = 'pending'),
+         "sentCount" = (SELECT count(*) FROM "Delivery" WHERE "campaignId" = "Campaign"."id" AND "status" = 'sent'),
+         "deliveredCount" = (SELECT count(*) FROM "Delivery" WHERE "campaignId" = "Campaign"."id" AND "status" = 'delivered'),
+         "failedCount" = (SELECT count(*) FROM "Delivery" WHERE "campaignId" = "Campaign"."id" AND "status" = 'failed'),
+         "bouncedCount" = (SELECT count(*) FROM "Delivery" WHERE "campaignId" = "Campaign"."id" AND "status" = 'bounced'),
+         "openedCount" = (SELECT count("openedAt") FROM "Delivery" WHERE "campaignId" = "Campaign"."id"),
+         "clickedCount" = (SELECT count("clickedAt") FROM "Delivery" WHERE "campaignId" = "Campaign"."id")
+       WHERE "id" = ?`,
+    )
+    .run(campaignId);
 }

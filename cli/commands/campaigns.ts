@@ -1,0 +1,128 @@
+// `crm campaigns list|status|pause|resume|cancel` and `crm deliveries replay`: campaigns from the
+// admin's side. Changes go through the same services as the screens and /api (a running server's
+// delivery job picks them up within seconds).
+import cliProgress from "cli-progress";
+import type { Command } from "commander";
+import { z } from "zod";
+import { migrateDatabase } from "../../app/db/migrate.server.ts";
+import { openSqlite } from "../../app/db/sqlite.server.ts";
+import { getEnv } from "../../app/env.server.ts";
+import { deliveryStats } from "../../app/lib/campaigns.ts";
+import { ID_PATTERN } from "../../app/lib/id.ts";
+import { cancelCampaign, listCampaigns, pauseCampaign, resumeCampaign } from "../../app/services/campaigns.server.ts";
+import { CAMPAIGN_COLUMNS, type CampaignRow, replayDeliveries } from "../../app/services/delivery/store.server.ts";
+import { wakeDelivery } from "../../app/services/delivery/wake.server.ts";
+import { parseCliInput } from "../validate.ts";
+import { tenantByEmail } from "./customers.ts";
+
+const CampaignId = z.string().trim().regex(ID_PATTERN, "The campaign id is 24 hexadecimal characters (see `crm campaigns list --user EMAIL`)");
+
+/** A campaign by id, whoever owns it: the CLI is the admin's. */
+function campaignById(id: string): CampaignRow {
+  const valid = parseCliInput(CampaignId, id);
+  migrateDatabase(getEnv().databaseFile);
+  const sqlite = openSqlite(getEnv().databaseFile, { readonly: true });
+  try {
+    const row = sqlite.prepare(`SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "id" = ?`).get(valid) as CampaignRow | undefined;
+    if (!row) throw new Error(`No campaign ${valid}. List them with: crm campaigns list --user EMAIL`);
+    return row;
+  } finally {
+    sqlite.close();
+  }
+}
+
+function figures(c: CampaignRow): string {
+  const s = deliveryStats(c);
+  return `sent ${s.sent}, delivered ${s.delivered}, failed ${s.failed}, bounced ${s.bounced}, opened ${s.opened}, clicked ${s.clicked}, pending ${s.pending} (success ${s.successRate})`;
+}
+
+export function registerCampaignCommands(program: Command) {
+  const campaigns = program.command("campaigns").description("Look at and steer campaigns");
+
+  campaigns
+    .command("list")
+    .description("A user's campaigns, newest first")
+    .requiredOption("--user <email>", "the e-mail of the user (tenant)")
+    .option("--json", "print JSON instead of a table")
+    .action(async (opts: { user: string; json?: boolean }) => {
+      const user = await tenantByEmail(opts.user);
+      const { campaigns: all } = await listCampaigns(user.id, { limit: 1000 });
+      if (opts.json) {
+        console.log(JSON.stringify(all, null, 2));
+        return;
+      }
+      if (all.length === 0) {
+        console.log(`${user.email} has no campaigns yet.`);
+        return;
+      }
+      for (const c of all) {
+        console.log(`${c.id}  ${c.status.padEnd(9)}  ${String(c.audienceSize).padStart(9)}  ${c.progress}%  ${c.name}`);
+      }
+    });
+
+  campaigns
+    .command("status")
+    .description("A campaign's figures, with a live progress bar until it stops sending")
+    .argument("<id>", "the campaign id")
+    .option("--no-follow", "print the figures once and exit")
+    .action(async (id: string, opts: { follow: boolean }) => {
+      let c = campaignById(id);
+      console.log(`${c.name} (${c.status}), ${c.audienceSize.toLocaleString("en-IN")} recipients`);
+      if (opts.follow && c.status === "Active") {
+        const bar = new cliProgress.SingleBar(
+          { format: "Sending [{bar}] {percentage}% | {value}/{total} handed over | {detail}", hideCursor: true, noTTYOutput: true, notTTYSchedule: 5000 },
+          cliProgress.Presets.shades_classic,
+        );
+        bar.start(c.audienceSize, c.audienceSize - c.pendingCount, { detail: figures(c) });
+        while (c.status === "Active") {
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+          c = campaignById(id);
+          bar.update(c.audienceSize - c.pendingCount, { detail: `${deliveryStats(c).delivered} delivered` });
+        }
+        bar.stop();
+      }
+      console.log(`Status: ${c.status}${c.statusDetail ? ` (${c.statusDetail})` : ""}`);
+      console.log(figures(c));
+    });
+
+  for (const [name, run, done] of [
+    ["pause", pauseCampaign, "Paused"],
+    ["resume", resumeCampaign, "Resumed"],
+    ["cancel", cancelCampaign, "Cancelled"],
+  ] as const) {
+    campaigns
+      .command(name)
+      .description(`${done.replace(/d$/, "")} a campaign`)
+      .argument("<id>", "the campaign id")
+      .action(async (id: string) => {
+        const c = campaignById(id);
+        const result = await run(c.userId, c.id).catch((error: unknown) => {
+          throw new Error(error instanceof Error ? error.message : String(error));
+        });
+        console.log(`${result.message}: ${c.name} is now ${result.campaign.status}.`);
+      });
+  }
+
+  const deliveries = program.command("deliveries").description("A campaign's delivery rows");
+  deliveries
+    .command("replay")
+    .description("Send the chosen rows of a campaign again, under their original idempotency keys")
+    .argument("<id>", "the campaign id")
+    .option("--status <status>", "which rows: failed, bounced or sent", "failed")
+    .option("--dry-run", "only say how many rows would be sent again")
+    .action(async (id: string, opts: { status: string; dryRun?: boolean }) => {
+      const status = parseCliInput(z.enum(["failed", "bounced", "sent"], { message: "--status must be failed, bounced or sent" }), opts.status);
+      const c = campaignById(id);
+      const sqlite = openSqlite(getEnv().databaseFile);
+      try {
+        const n = replayDeliveries(sqlite, c.id, status, Boolean(opts.dryRun));
+        if (opts.dryRun) console.log(`Would send ${n.toLocaleString("en-IN")} ${status} deliveries of ${c.name} again.`);
+        else {
+          wakeDelivery();
+          console.log(`Queued ${n.toLocaleString("en-IN")} ${status} deliveries of ${c.name} again, under their original keys. A running server sends them within seconds.`);
+        }
+      } finally {
+        sqlite.close();
+      }
+    });
+}

@@ -1,0 +1,71 @@
+// The delivery job: a Bree worker thread that drains the delivery table through the configured
+// channel (app/services/delivery/engine.server.ts) with a database connection of its own.
+//
+// Bree starts it at server start and again every few seconds if it is not running; it keeps
+// running while there is work and ends after a quiet spell, so an idle server holds no thread.
+// Messages from the parent: "wake" (a launch, resume or retry: look for work now) and "cancel"
+// (the server is stopping: finish the batches out, then exit; a batch that does not come back in
+// time is claimed again when its lease runs out). What the parent hears: { type: "event", event }
+// for completions and pauses (it writes the notifications), and "done" when the job ends.
+import { parentPort, workerData } from "node:worker_threads";
+import { openSqlite } from "../app/db/sqlite.server.ts";
+import { getEnv } from "../app/env.server.ts";
+import { createChannel } from "../app/services/delivery/channels.server.ts";
+import { createDeliveryEngine, type EngineEvent } from "../app/services/delivery/engine.server.ts";
+import { sendingCampaigns } from "../app/services/delivery/store.server.ts";
+
+type JobData = { vendorUrl?: string; vendorKey?: string; quietMs?: number };
+const data = (workerData ?? {}) as JobData;
+const post = (message: unknown) => parentPort?.postMessage(message);
+
+// An unhandled rejection in a worker thread ends it with exit code 0, which Bree reports as a
+// success: report it and exit with a failure instead.
+process.on("unhandledRejection", (reason) => {
+  post({ type: "event", event: { type: "error", message: `Unhandled rejection in the delivery job: ${String((reason as Error)?.stack ?? reason)}` } satisfies EngineEvent });
+  process.exit(1);
+});
+
+const env = getEnv();
+const sqlite = openSqlite(env.databaseFile);
+const channel = createChannel(env, { vendorUrl: data.vendorUrl, vendorKey: data.vendorKey });
+const engine = createDeliveryEngine({
+  sqlite,
+  channel,
+  settings: {
+    batchSize: env.DELIVERY_BATCH_SIZE,
+    concurrency: env.DELIVERY_CONCURRENCY,
+    ratePerSecond: env.DELIVERY_RATE_PER_SECOND,
+    errorCap: env.DELIVERY_ERROR_CAP,
+    maxAttempts: env.DELIVERY_MAX_ATTEMPTS,
+  },
+  onEvent: (event) => {
+    if (event.type !== "progress") post({ type: "event", event });
+  },
+});
+
+let ending = false;
+async function end() {
+  if (ending) return;
+  ending = true;
+  clearInterval(quietCheck);
+  await engine.stop();
+  await channel.close();
+  sqlite.close();
+  post("done");
+  process.exit(0);
+}
+
+parentPort?.on("message", (message: unknown) => {
+  if (message === "wake") engine.wake();
+  else if (message === "cancel") void end();
+});
+
+// Ends after a quiet spell: no campaign sending for quietMs.
+const quietMs = data.quietMs ?? 30_000;
+let lastBusy = Date.now();
+const quietCheck = setInterval(() => {
+  if (sendingCampaigns(sqlite).length > 0) lastBusy = Date.now();
+  else if (Date.now() - lastBusy >= quietMs) void end();
+}, 1000);
+
+void engine.run();
