@@ -5,7 +5,7 @@
 import { PassThrough } from "node:stream";
 import type { ActionFunctionArgs, EntryContext, LoaderFunctionArgs } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { RemixServer, isRouteErrorResponse } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { db, tuneDatabase } from "~/db.server";
@@ -16,6 +16,7 @@ import { getEnv } from "~/env.server";
 import { logger } from "~/lib/logger.server";
 
 export { getEnv } from "~/env.server";
+export { JSON_TEXT } from "~/lib/api.server";
 export { logger, withRequestLogState } from "~/lib/logger.server";
 export { isBusMessage } from "~/services/process-bus.server";
 
@@ -49,8 +50,9 @@ export default function handleRequest(request: Request, responseStatusCode: numb
 
 /** Remix calls this for every unexpected error a loader, an action or a render throws. */
 export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs) {
-  // A client that went away mid-request is not the server's error.
-  if (request.signal.aborted) return;
+  // A client that went away mid-request is not the server's error, nor is a request Remix answers
+  // with a 4xx of its own (a method a route has no loader or action for).
+  if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return;
   logger().error({ err: error }, "Unexpected error while serving a request");
 }
 

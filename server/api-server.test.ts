@@ -7,7 +7,9 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { type AgnosticRouteObject, matchRoutes } from "@remix-run/router";
 import type { RouteConfigEntry } from "@remix-run/route-config";
+import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { JSON_TEXT } from "~/lib/api.server";
 import { createTestUser, useTestDatabase as setUpTestDatabase } from "../tests/helpers/db";
 import { bearerFor, cookieFor, forgedTokenFor } from "../tests/helpers/requests";
 import { type ApiRoute, type ApiRouteModule, ServerRequest, chooseEncoding, compileApiRoutes, createApiServer, matchApiRoute } from "./api-server";
@@ -117,7 +119,13 @@ describe("over HTTP", () => {
         module: (await import(path.join(appDir, e.file))) as ApiRouteModule,
       })),
     );
-    const api = createApiServer({ routes, trustProxy: "loopback", headers: { "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY" } });
+    const api = createApiServer({
+      routes,
+      trustProxy: "loopback",
+      headers: { "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY" },
+      jsonText: JSON_TEXT,
+      log: pino({ level: "silent" }),
+    });
     server = http.createServer((req, res) => {
       if (api(req, res)) return;
       fellThrough.push(`${req.method} ${req.url}`);

@@ -13,7 +13,7 @@ import cluster from "node:cluster";
 import http from "node:http";
 import path from "node:path";
 import type { ServerBuild } from "@remix-run/node";
-import { appOf, createServerApp } from "./app.ts";
+import { appOf, createRequestListener } from "./app.ts";
 import { READY_MESSAGE, runCluster } from "./cluster.ts";
 
 const started = Date.now();
@@ -52,16 +52,18 @@ if (cluster.isPrimary && workers > 1) {
 
 async function serve() {
   await app.prepareWorker();
-  const server = createServerApp({
+  const listener = createRequestListener({
     // In development the build is read from Vite on every request: an edited module is picked up.
     build: vite ? loadBuild : build,
+    // In production /api is served by server/api-server.ts (see there for why and the figures).
+    fastApi: vite ? undefined : build,
     app,
     log,
     mode: mode === "production" ? "production" : "development",
     vite,
     clientDir: path.join(root, "build/client"),
   });
-  httpServer.on("request", server);
+  httpServer.on("request", listener);
   httpServer.listen(env.PORT, env.HOST, () => {
     if (cluster.isWorker) process.send?.(READY_MESSAGE);
     else log.info(readyLine());

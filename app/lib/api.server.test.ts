@@ -15,6 +15,7 @@ describe("jsonResponse", () => {
     expect(r.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(r.headers.get("cache-control")).toBe("no-store");
     expect(r.headers.get("location")).toBe("/api/customers/c1");
+    expect(r.headers.get("content-length")).toBe(String(Buffer.byteLength(text)));
   });
 
   it.each([

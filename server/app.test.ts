@@ -1,0 +1,215 @@
+// The server's request listener (server/app.ts) over real HTTP, with the app read through Vite's
+// module graph and a real migrated SQLite database, in both its forms: /api through Remix's
+// request handler (as `npm run dev` serves it) and through the /api server (as production does).
+// Either way the answers carry the shared headers, compression and the caller's address, and
+// every request leaves one log line without its query string or credentials.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import zlib from "node:zlib";
+import type { ServerBuild } from "@remix-run/node";
+import { pino } from "pino";
+import { createServer, type ViteDevServer } from "vite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestUser, useTestDatabase as setUpTestDatabase } from "../tests/helpers/db";
+import { bearerFor, cookieFor, forgedTokenFor } from "../tests/helpers/requests";
+import { appOf, createRequestListener } from "./app";
+
+setUpTestDatabase();
+process.env.SIGN_IN_RATE_LIMIT = "2";
+
+const root = path.resolve(import.meta.dirname, "..");
+const customers = await import("~/services/customers.server");
+const createCustomer = (userId: string, fields: { firstName: string; lastName: string; email: string }) =>
+  customers.createCustomer(userId, { phone: "", address: "", company: "", notes: "", ...fields });
+
+type Line = Record<string, unknown>;
+const lines: Line[] = [];
+const bases: Record<string, string> = {};
+const servers: http.Server[] = [];
+let vite: ViteDevServer;
+
+beforeAll(async () => {
+  // vite.config.ts leaves Remix's plugin out under Vitest; the server needs it, as in development.
+  const vitest = process.env.VITEST;
+  delete process.env.VITEST;
+  try {
+    vite = await createServer({ root, logLevel: "error", server: { middlewareMode: true, hmr: false, watch: null }, appType: "custom" });
+  } finally {
+    process.env.VITEST = vitest;
+  }
+  const build = (await vite.ssrLoadModule("virtual:remix/server-build")) as ServerBuild;
+  const log = pino({ level: "info" }, { write: (line: string) => void lines.push(JSON.parse(line) as Line) });
+  for (const [name, fastApi] of [["Remix's handler", undefined], ["the /api server", build]] as const) {
+    const server = http.createServer(createRequestListener({ build, app: appOf(build), log, mode: "production", vite, fastApi }));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    servers.push(server);
+    bases[name] = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+}, 120_000);
+
+afterAll(async () => {
+  for (const server of servers) await new Promise<void>((resolve) => server.close(() => resolve()));
+  await vite.close();
+});
+
+/** The log lines of `send`'s request (written when its answer closed). */
+async function logOf(send: () => Promise<unknown>): Promise<Line[]> {
+  lines.length = 0;
+  await send();
+  await expect.poll(() => lines.some((l) => l.msg === "request")).toBe(true);
+  return [...lines];
+}
+
+describe.each(["Remix's handler", "the /api server"])("/api through %s", (name) => {
+  let base = "";
+  beforeAll(() => {
+    base = bases[name] ?? "";
+  });
+
+  it("answers an authenticated GET with the route's JSON, X-User-Id and the shared headers", async () => {
+    const user = await createTestUser("Meera Iyer");
+    const customer = await createCustomer(user.id, { firstName: "Ravi", lastName: "Kumar", email: "ravi@example.com" });
+    const res = await fetch(`${base}/api/customers/${customer.id}`, { headers: { Authorization: `Bearer ${await bearerFor(user.id)}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-user-id")).toBe(user.id);
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+    expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    expect(res.headers.get("x-powered-by")).toBeNull();
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(await res.json()).toMatchObject({ id: customer.id, email: "ravi@example.com", orders: [] });
+  });
+
+  it("401 JSON for a forged token, 404 for another tenant's customer", async () => {
+    const owner = await createTestUser();
+    const other = await createTestUser();
+    const customer = await createCustomer(owner.id, { firstName: "Anil", lastName: "Das", email: "anil@example.com" });
+    const forged = await fetch(`${base}/api/customers/${customer.id}`, { headers: { Authorization: `Bearer ${await forgedTokenFor(owner.id)}` } });
+    expect(forged.status).toBe(401);
+    expect(((await forged.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
+    const foreign = await fetch(`${base}/api/customers/${customer.id}`, { headers: { Authorization: `Bearer ${await bearerFor(other.id)}` } });
+    expect(foreign.status).toBe(404);
+    expect(foreign.headers.get("x-user-id")).toBe(other.id);
+  });
+
+  it("hands the route the POST body: 201 for a good one, 400 with field messages for a bad one", async () => {
+    const user = await createTestUser();
+    const auth = `Bearer ${await bearerFor(user.id)}`;
+    const good = await fetch(`${base}/api/customers`, {
+      method: "POST",
+      headers: { Authorization: auth, "Content-Type": "application/json" },
+      body: JSON.stringify({ firstName: "Lata", lastName: "Shah", email: "lata@example.com" }),
+    });
+    expect(good.status).toBe(201);
+    expect(await good.json()).toMatchObject({ firstName: "Lata", email: "lata@example.com" });
+    const bad = await fetch(`${base}/api/customers`, {
+      method: "POST",
+      headers: { Authorization: auth, "Content-Type": "application/json" },
+      body: JSON.stringify({ firstName: "", email: "not-an-email" }),
+    });
+    expect(bad.status).toBe(400);
+    const body = (await bad.json()) as { error: { fields: Record<string, string> } };
+    expect(Object.keys(body.error.fields)).toEqual(expect.arrayContaining(["firstName", "email"]));
+  });
+
+  it("refuses a cookie-authenticated mutation from another origin", async () => {
+    const user = await createTestUser();
+    const res = await fetch(`${base}/api/customers`, {
+      method: "POST",
+      headers: { Cookie: await cookieFor(user.id), Origin: "https://evil.example", "Content-Type": "application/json" },
+      body: JSON.stringify({ firstName: "X", lastName: "Y", email: "x@example.com" }),
+    });
+    expect(res.status).toBe(403);
+  });
+
+  it("passes Set-Cookie through (sign-out clears the session)", async () => {
+    const user = await createTestUser();
+    const res = await fetch(`${base}/api/auth/logout`, { headers: { Cookie: await cookieFor(user.id) }, redirect: "manual" });
+    expect(res.headers.getSetCookie().join("\n")).toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/i);
+  });
+
+  it("compresses a large JSON answer when asked, and not a small one", async () => {
+    const user = await createTestUser();
+    for (let i = 0; i < 30; i++) await createCustomer(user.id, { firstName: `Name${i}`, lastName: "Verma", email: `v${i}@example.com` });
+    const auth = `Bearer ${await bearerFor(user.id)}`;
+    const raw = await new Promise<{ encoding?: string; body: Buffer }>((resolve, reject) => {
+      http
+        .get(`${base}/api/customers?limit=30`, { headers: { Authorization: auth, "Accept-Encoding": "gzip" } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => resolve({ encoding: res.headers["content-encoding"], body: Buffer.concat(chunks) }));
+        })
+        .on("error", reject);
+    });
+    expect(raw.encoding).toBe("gzip");
+    const list = JSON.parse(zlib.gunzipSync(raw.body).toString("utf8")) as unknown;
+    expect(Array.isArray(list) ? list.length : (list as { customers: unknown[] }).customers.length).toBe(30);
+
+    const one = await createCustomer(user.id, { firstName: "Small", lastName: "Answer", email: "small@example.com" });
+    const small = await fetch(`${base}/api/customers/${one.id}`, { headers: { Authorization: auth, "Accept-Encoding": "gzip" } });
+    expect(small.status).toBe(200);
+    expect(small.headers.get("content-encoding")).toBeNull();
+    expect(await small.json()).toMatchObject({ id: one.id });
+  });
+
+  it("answers unknown /api paths with the JSON 404, a method a route does not serve with a JSON 405, and HEAD without a body", async () => {
+    const missing = await fetch(`${base}/api/no/such/thing`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(((await missing.json()) as { error: { code: string } }).error.code).toBe("not_found");
+
+    const user = await createTestUser();
+    const auth = `Bearer ${await bearerFor(user.id)}`;
+    const wrong = await fetch(`${base}/api/notifications/read-all`, { headers: { Authorization: auth } });
+    expect(wrong.status).toBe(405);
+    expect(((await wrong.json()) as { error: { code: string } }).error.code).toBe("method_not_allowed");
+
+    const head = await fetch(`${base}/api/customers`, { method: "HEAD", headers: { Authorization: auth } });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe("");
+  });
+
+  it("counts sign-in attempts per client address from the load context, behind a trusted proxy too", async () => {
+    // Every attempt counts, whatever the form holds; past the limit (2 here) the answer is 429.
+    const attempt = async (forwardedFor: string) =>
+      (await fetch(`${base}/auth/local`, { method: "POST", headers: { "X-Forwarded-For": forwardedFor, "Content-Type": "application/x-www-form-urlencoded" }, body: "" })).status;
+    // Addresses of this block's own (the limit is counted per process, across both servers).
+    const [first, second] = name === "Remix's handler" ? ["203.0.113.7", "198.51.100.7"] : ["203.0.113.8", "198.51.100.8"];
+    const statuses = [await attempt(first), await attempt(first), await attempt(first)];
+    expect(statuses.slice(0, 2)).not.toContain(429);
+    expect(statuses[2]).toBe(429);
+    // Another address (the loopback peer is a trusted proxy, so its X-Forwarded-For is believed) has its own budget.
+    expect(await attempt(second)).not.toBe(429);
+  });
+});
+
+describe.each(["Remix's handler", "the /api server"])("request log, /api through %s", (name) => {
+  let base = "";
+  beforeAll(() => {
+    base = bases[name] ?? "";
+  });
+
+  it("writes one line per request with method, path, status, duration and user id, never the query string or credentials", async () => {
+    const user = await createTestUser();
+    const token = await bearerFor(user.id);
+    const logged = await logOf(async () => {
+      const res = await fetch(`${base}/api/customers?q=secret-term&token=${token}`, { headers: { Authorization: `Bearer ${token}`, Cookie: "a=b" } });
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+    });
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ level: 30, msg: "request", method: "GET", path: "/api/customers", status: 200, userId: user.id });
+    expect(typeof logged[0]?.ms).toBe("number");
+    const text = JSON.stringify(logged);
+    expect(text).not.toContain(token);
+    expect(text).not.toContain("secret-term");
+    expect(text).not.toContain("a=b");
+
+    const anonymous = await logOf(() => fetch(`${base}/healthz`).then((r) => r.arrayBuffer()));
+    expect(anonymous).toHaveLength(1);
+    expect(anonymous[0]).toMatchObject({ method: "GET", path: "/healthz", status: 200 });
+    expect(anonymous[0]?.userId).toBeUndefined();
+  });
+});
