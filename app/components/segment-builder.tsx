@@ -23,20 +23,22 @@ export function SegmentBuilder({ form, logic, rows, describedBy }: { form: Form;
 /** The logic a group's rows combine with; a group posted without one combines with AND. */
 const logicOf = (meta: LogicMeta): Logic => (meta.value === "OR" ? "OR" : "AND");
 
-function LogicToggle({ meta, label }: { meta: LogicMeta; label: string }) {
+function LogicToggle({ form, meta, label }: { form: Form; meta: LogicMeta; label: string }) {
   const current = logicOf(meta);
   return (
     <fieldset className="inline-flex rounded-lg border border-slate-300 bg-white p-0.5 text-xs font-semibold" aria-label={label}>
       {(["AND", "OR"] as const).map((l) => {
-        const { key, ...radio } = getInputProps(meta, { type: "radio", value: l });
+        // Checked follows the form's value (an update from Use AI changes it too); without
+        // JavaScript the radios are plain form controls.
+        const { key: _key, defaultChecked: _defaultChecked, id: _id, ...radio } = getInputProps(meta, { type: "radio", value: l });
         return (
           <label
-            key={key ?? l}
+            key={l}
             className={`cursor-pointer rounded-md px-3 py-1 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-primary/40 ${
               current === l ? "bg-primary text-white" : "text-slate-600 hover:bg-slate-100"
             }`}
           >
-            <input {...radio} id={undefined} className="sr-only" />
+            <input {...radio} className="sr-only" checked={current === l} onChange={() => form.update({ name: meta.name, value: l })} />
             {l}
           </label>
         );
@@ -76,7 +78,7 @@ function GroupEditor({
       <div className="flex flex-wrap items-center justify-between gap-2">
         <div className="flex items-center gap-2 text-sm text-slate-600">
           <span>{isRoot ? "Customers matching" : "Group matching"}</span>
-          <LogicToggle meta={logic} label={isRoot ? "Combine conditions with" : `Combine group ${where} with`} />
+          <LogicToggle form={form} meta={logic} label={isRoot ? "Combine conditions with" : `Combine group ${where} with`} />
           <span className="hidden sm:inline">{combine === "AND" ? "all of these" : "any of these"}</span>
         </div>
         {onRemove ? (

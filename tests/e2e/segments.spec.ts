@@ -1,6 +1,6 @@
 // Segments as a user clicks them: build a two-condition segment and watch the live preview
 // change, switch AND/OR, use AI, save, view, edit with a nested group, delete; and saving a
-// segment with JavaScript off (the builder's buttons round-trip through the server).
+// segment with JavaScript off (the builder's add and remove buttons round-trip through the server).
 import type { Page } from "@playwright/test";
 import { expect, signIn, test, uniqueEmail } from "./fixtures";
 
@@ -172,6 +172,14 @@ test.describe("segments without JavaScript", () => {
     await page.getByRole("button", { name: "Add condition", exact: true }).click();
     await expect(page.getByTestId("rule-condition")).toHaveCount(2);
     await expect(page.getByLabel("Segment Name")).toHaveValue("Loyal big spenders");
+    // Adding and removing rows round-trips through the server and keeps what was typed.
+    await page.getByRole("button", { name: "Add condition", exact: true }).click();
+    await expect(page.getByTestId("rule-condition")).toHaveCount(3);
+    await page.getByLabel("Value of condition 3").fill("77");
+    await page.getByRole("button", { name: "Remove condition 2" }).click();
+    await expect(page.getByTestId("rule-condition")).toHaveCount(2);
+    await expect(page.getByLabel("Value of condition 1")).toHaveValue("4000");
+    await expect(page.getByLabel("Value of condition 2")).toHaveValue("77");
     // The server rendered the preview of the complete first condition? The second is still empty.
     await page.getByLabel("Field of condition 2").selectOption("visits");
     await page.getByLabel("Value of condition 2").fill("9");
