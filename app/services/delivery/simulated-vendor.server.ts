@@ -119,6 +119,7 @@ export async function startSimulatedVendor(options: SimulatedVendorOptions): Pro
       res.writeHead(status, { "Content-Type": "application/json", ...headers });
       res.end(JSON.stringify(body));
     };
+    if (req.method === "GET" && req.url === "/healthz") return answer(200, { ok: true });
     if (req.method !== "POST" || req.url !== "/v1/messages/batch") return answer(404, { error: "Not found" });
     if (req.headers.authorization !== `Bearer ${options.apiKey}`) return answer(401, { error: "Invalid API key" });
     const chunks: Buffer[] = [];

@@ -1,0 +1,242 @@
+// Delivery bench section, on the seeded tenant (1,000,000 customers by default):
+// - the launch snapshot: the campaign and a pending row per recipient in one INSERT … SELECT,
+//   against raw better-sqlite3 running the same INSERT … SELECT alone;
+// - receipts applied in batches of 1,000 through applyReceipts, against raw better-sqlite3
+//   running one prepared UPDATE per receipt in a transaction;
+// - a whole campaign to every customer through the real production server and the built-in
+//   vendor (in a process of its own, as a real provider would be) on loopback: launch to every
+//   row final, messages/s, the server's peak RSS (all its processes), GET /api/customers/{id} and
+//   a 50-row customer page while it sends, and /healthz's event-loop delay figure;
+// - the campaign's detail page and a page of its delivery log at 1,000,000 rows.
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { readFileSync, readdirSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { load } from "../load.ts";
+import type { BenchContext, BenchSection } from "../types.ts";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const tsx = path.join(root, "node_modules/.bin/tsx");
+const round = (n: number) => Math.round(n * 100) / 100;
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const port = (server.address() as net.AddressInfo).port;
+  server.close();
+  return port;
+}
+
+/** Resident memory of a process and all its descendants, in bytes (Linux /proc). */
+function treeRss(pid: number): number {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      /* gone */
+    }
+  }
+  let total = 0;
+  const visit = (p: number) => {
+    try {
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, "utf8"));
+      total += m ? Number(m[1]) * 1024 : 0;
+    } catch {
+      /* gone */
+    }
+    for (const c of children.get(p) ?? []) visit(c);
+  };
+  visit(pid);
+  return total;
+}
+
+async function waitForHealth(base: string) {
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return;
+    } catch {
+      /* not up yet */
+    }
+    if (i > 600) throw new Error(`${base} did not start`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export default async function deliverySection(ctx: BenchContext): Promise<BenchSection> {
+  const goals: BenchSection["goals"] = [];
+  const figures: Record<string, unknown> = {};
+  const { openSqlite } = await import("../../app/db/sqlite.server.ts");
+  const { launchCampaign, applyReceipts } = await import("../../app/services/delivery/store.server.ts");
+  const { compileSegmentWhere } = await import("../../app/services/segment-sql.server.ts");
+  const { parseConditions } = await import("../../app/lib/segments.ts");
+  const { newId } = await import("../../app/lib/id.ts");
+  const { deliveryId } = await import("../../app/lib/campaigns.ts");
+  const { issueToken } = await import("../../app/services/token.server.ts");
+  const { createSegment } = await import("../../app/services/segments.server.ts");
+
+  const parsed = parseConditions({ totalSpend: { $gte: 0 } });
+  if (!parsed.ok) throw new Error(parsed.message);
+  const everyone = parsed.tree;
+  const segment = await createSegment(ctx.userId, { name: "Bench everyone", description: "", tree: everyone });
+
+  // ---- Launch snapshot ------------------------------------------------------------------------
+  const sqlite = openSqlite(ctx.dbFile);
+  const where = compileSegmentWhere(ctx.userId, everyone);
+  ctx.log("delivery: launch snapshot");
+  const snapshotId = newId();
+  let t = performance.now();
+  const audience = launchCampaign(sqlite, { id: snapshotId, userId: ctx.userId, segmentId: segment.id, segmentName: segment.name, name: "Snapshot bench", subject: "s", description: "", message: "m" }, where);
+  const snapshotMs = performance.now() - t;
+  // Raw: the same INSERT … SELECT alone, rolled back.
+  const raw = new Database(ctx.dbFile);
+  raw.pragma("busy_timeout = 10000");
+  t = performance.now();
+  raw.exec("BEGIN IMMEDIATE");
+  const base = Number(raw.prepare(`SELECT coalesce(max("seq"), 0) FROM "Delivery"`).pluck().get());
+  raw
+    .prepare(
+      `INSERT INTO "Delivery" ("seq", "campaignId", "userId", "customerId", "name", "email", "phone", "status", "nextAttemptAt", "updatedAt")
+       SELECT ? + row_number() OVER (ORDER BY "rowid"), ?, "userId", "id", trim("firstName" || ' ' || "lastName"), "email", "phone", 'pending', 0, 0
+       FROM "Customer" WHERE ${where.sql} ORDER BY "rowid"`,
+    )
+    .run(base, snapshotId, ...where.params);
+  raw.exec("ROLLBACK");
+  const rawSnapshotMs = performance.now() - t;
+  figures.launchSnapshot = { recipients: audience, seconds: round(snapshotMs / 1000), rawInsertSelectSeconds: round(rawSnapshotMs / 1000), ratioToRaw: round(snapshotMs / rawSnapshotMs) };
+  goals.push({ goal: `launch snapshot of ${audience.toLocaleString("en-IN")} rows`, value: snapshotMs / 1000, limit: 5, unit: "s", met: snapshotMs / 1000 < 5 });
+
+  // ---- Receipts -------------------------------------------------------------------------------
+  ctx.log("delivery: receipts in batches of 1,000");
+  const firstSeq = Number(sqlite.prepare(`SELECT "firstSeq" FROM "Campaign" WHERE "id" = ?`).pluck().get(snapshotId));
+  const receiptCount = Math.min(200_000, audience);
+  const now = Date.now();
+  t = performance.now();
+  for (let i = 0; i < receiptCount; i += 1000) {
+    const batch = [];
+    for (let j = i; j < Math.min(receiptCount, i + 1000); j++) batch.push({ id: deliveryId(snapshotId, firstSeq + j), event: "delivered" as const, at: now });
+    applyReceipts(sqlite, batch);
+  }
+  const receiptsMs = performance.now() - t;
+  // Raw: one prepared UPDATE a receipt, 1,000 a transaction, on the next rows (same states).
+  const rawUpdate = raw.prepare(`UPDATE "Delivery" SET "status" = 'delivered', "updatedAt" = ? WHERE "seq" = ? AND "status" IN ('pending', 'sent')`);
+  const rawBatch = raw.transaction((from: number, to: number) => {
+    for (let s = from; s < to; s++) rawUpdate.run(now, s);
+  });
+  const rawStart = firstSeq + receiptCount;
+  const rawCount = Math.min(receiptCount, audience - receiptCount);
+  t = performance.now();
+  for (let i = 0; i < rawCount; i += 1000) rawBatch(rawStart + i, rawStart + Math.min(rawCount, i + 1000));
+  const rawReceiptsMs = performance.now() - t;
+  const receiptsPerSecond = receiptCount / (receiptsMs / 1000);
+  figures.receipts = {
+    applied: receiptCount,
+    perSecond: Math.round(receiptsPerSecond),
+    rawBetterSqlite3PerSecond: rawCount ? Math.round(rawCount / (rawReceiptsMs / 1000)) : null,
+    ratioToRaw: rawCount ? round(receiptsMs / receiptCount / (rawReceiptsMs / rawCount)) : null,
+    what: "applyReceipts (read each row, check the move is forward, write it, update the campaign's counters) vs one UPDATE per receipt with no counters",
+  };
+  goals.push({ goal: "receipts applied per second (batches of 1,000)", value: receiptsPerSecond, limit: 50_000, unit: "/s", met: receiptsPerSecond >= 50_000 });
+  // The snapshot campaign is not sent: cancel it so the server's job leaves it alone.
+  sqlite.prepare(`UPDATE "Campaign" SET "status" = 'Cancelled' WHERE "id" = ?`).run(snapshotId);
+
+  // ---- A whole campaign through the server and the built-in vendor -----------------------------
+  const port = await freePort();
+  const vendorPort = await freePort();
+  const receiptsSecret = "bench-receipts-secret-0123456789";
+  const vendorKey = "bench-vendor-key-0123456789";
+  const serverBase = `http://127.0.0.1:${port}`;
+  ctx.log(`delivery: the built-in vendor on ${vendorPort}, the server on ${port}`);
+  const vendor: ChildProcess = spawn(tsx, [path.join(import.meta.dirname, "../vendor-process.ts")], {
+    cwd: root,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, VENDOR_PORT: String(vendorPort), VENDOR_KEY: vendorKey, VENDOR_RECEIPTS_URL: `${serverBase}/api/webhooks/delivery-receipts`, VENDOR_RECEIPTS_SECRET: receiptsSecret },
+  });
+  const server: ChildProcess = spawn(tsx, ["server/index.ts"], {
+    cwd: root,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: serverBase,
+      LOCAL_AUTH: "true",
+      LOG_LEVEL: "warn",
+      DELIVERY_CHANNEL: "simulated",
+      SIMULATED_VENDOR_URL: `http://127.0.0.1:${vendorPort}`,
+      SIMULATED_VENDOR_KEY: vendorKey,
+      RECEIPTS_SECRET: receiptsSecret,
+    },
+  });
+  try {
+    await waitForHealth(serverBase);
+    await waitForHealth(`http://127.0.0.1:${vendorPort}`);
+    const auth = { Authorization: `Bearer ${await issueToken(ctx.userId)}`, "Content-Type": "application/json" };
+    let peakRss = treeRss(server.pid ?? 0);
+    const sampler = setInterval(() => (peakRss = Math.max(peakRss, treeRss(server.pid ?? 0))), 250);
+    const launchedAt = performance.now();
+    const launched = await fetch(`${serverBase}/api/campaigns`, { method: "POST", headers: auth, body: JSON.stringify({ name: "Bench campaign", subject: "Hello {NAME}", segmentId: segment.id, message: "Hi {NAME}, 10% off today." }) });
+    if (launched.status !== 201) throw new Error(`launch answered ${launched.status}: ${await launched.text()}`);
+    const campaign = (await launched.json()) as { id: string; audienceSize: number };
+    const launchMs = performance.now() - launchedAt;
+    ctx.log(`delivery: launched to ${campaign.audienceSize.toLocaleString("en-IN")} in ${(launchMs / 1000).toFixed(1)} s; loading the API while it sends`);
+
+    // Reads while it sends.
+    const ids = (raw.prepare(`SELECT "id" FROM "Customer" WHERE "userId" = ? AND rowid % 97 = 0 LIMIT 5000`).all(ctx.userId) as { id: string }[]).map((r) => r.id);
+    const headers = { Authorization: auth.Authorization };
+    const byId = await load({ base: serverBase, paths: ids.map((id) => `/api/customers/${id}`), headers, connections: 50, seconds: 10 });
+    const page = await load({ base: serverBase, paths: ["/api/customers?limit=50"], headers, connections: 1, seconds: 5 });
+    const health = (await (await fetch(`${serverBase}/healthz`)).json().catch(() => ({}))) as { eventLoopDelayP99Ms?: number };
+
+    // Until every row is final.
+    let status = { pendingCount: 1, sentCount: 1, audienceSize: 0 };
+    const readStatus = raw.prepare(`SELECT "pendingCount", "sentCount", "audienceSize", "deliveredCount", "failedCount", "bouncedCount", "status" FROM "Campaign" WHERE "id" = ?`);
+    for (let i = 0; i < 3600 && (status.pendingCount > 0 || status.sentCount > 0); i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      status = readStatus.get(campaign.id) as typeof status;
+      if (i % 20 === 0) ctx.log(`delivery: ${status.pendingCount.toLocaleString("en-IN")} pending, ${status.sentCount.toLocaleString("en-IN")} awaiting receipts`);
+    }
+    const totalMs = performance.now() - launchedAt;
+    clearInterval(sampler);
+    const rate = campaign.audienceSize / (totalMs / 1000);
+    figures.campaign = {
+      recipients: campaign.audienceSize,
+      launchSeconds: round(launchMs / 1000),
+      launchToAllFinalSeconds: round(totalMs / 1000),
+      messagesPerSecond: Math.round(rate),
+      final: readStatus.get(campaign.id),
+      serverPeakRssMegabytes: Math.round(peakRss / 1e6),
+      whileSending: { customerById50Connections: byId, customerPage1Connection: page, eventLoopDelayP99Ms: health.eventLoopDelayP99Ms ?? null },
+      listmonkPublishedPerRelay: 830,
+    };
+    goals.push({ goal: "campaign of 1,000,000: launch to every row final", value: rate, limit: 5000, unit: "msg/s", met: rate >= 5000 && status.pendingCount === 0 && status.sentCount === 0 });
+    goals.push({ goal: "server peak RSS while sending", value: peakRss / 1e6, limit: 512, unit: "MB", met: peakRss / 1e6 < 512 });
+    goals.push({ goal: "GET /api/customers/{id} p99 at 50 connections while sending", value: byId.p99, limit: 50, unit: "ms", met: byId.p99 < 50 });
+    goals.push({ goal: "50-row customer page p99 while sending", value: page.p99, limit: 50, unit: "ms", met: page.p99 < 50 });
+    if (health.eventLoopDelayP99Ms !== undefined) {
+      goals.push({ goal: "event-loop delay p99 while sending", value: health.eventLoopDelayP99Ms, limit: 20, unit: "ms", met: health.eventLoopDelayP99Ms < 20 });
+    }
+
+    // ---- Reading a campaign of 1,000,000 rows ------------------------------------------------
+    const firstLog = (await (await fetch(`${serverBase}/api/campaigns/${campaign.id}/logs?limit=50`, { headers })).json()) as unknown[];
+    const detailApi = await load({ base: serverBase, paths: [`/api/campaigns/${campaign.id}`], headers, connections: 1, seconds: 5 });
+    const logPage = await load({ base: serverBase, paths: [`/api/campaigns/${campaign.id}/logs?limit=50`, `/api/campaigns/${campaign.id}/logs?limit=50&status=failed`], headers, connections: 1, seconds: 5 });
+    figures.reading = { detailApi, logPage, firstLogRows: firstLog.length };
+    goals.push({ goal: "/api/campaigns/{id} p99 at 1,000,000 rows", value: detailApi.p99, limit: 50, unit: "ms", met: detailApi.p99 < 50 });
+    goals.push({ goal: "a page of the delivery log p99 at 1,000,000 rows", value: logPage.p99, limit: 50, unit: "ms", met: logPage.p99 < 50 });
+  } finally {
+    server.kill("SIGTERM");
+    vendor.kill("SIGTERM");
+    await Promise.all([once(server, "exit").catch(() => undefined), once(vendor, "exit").catch(() => undefined)]);
+    raw.close();
+    sqlite.close();
+  }
+  return { name: "delivery", figures, goals };
+}
