@@ -2,8 +2,8 @@
 // and total. One zod schema (app/schemas/order.ts) checks the form in the browser and on the server.
 // Without JavaScript the form still works: the customer is typed as an e-mail or id, and "Add Item" /
 // "Remove" are Conform's insert and remove intents, which the server answers with the rows changed.
-import { Combobox, ComboboxInput, ComboboxOption, ComboboxOptions } from "@headlessui/react";
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, useInputControl, type FieldMetadata } from "@conform-to/react";
+import { Combobox, ComboboxInput, ComboboxOption, ComboboxOptions, Description, Field as HeadlessField, Label } from "@headlessui/react";
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type FieldMetadata } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
@@ -132,7 +132,8 @@ export default function OrderFormRoute() {
     onValidate: ({ formData }) => {
       const submission = parseOrderForm(formData, editing);
       // A save that the browser stops: say why, as the server's answer would.
-      if (submission.status === "error") toast.error(firstMessage(submission.error ?? {}));
+      const message = submission.status === "error" ? firstMessage(submission.error ?? {}) : undefined;
+      if (message) toast.error(message);
       return submission;
     },
     ...LIVE_VALIDATION,
@@ -175,7 +176,7 @@ export default function OrderFormRoute() {
             {editing ? (
               <FixedCustomer customer={customer} />
             ) : hydrated ? (
-              <CustomerPicker meta={fields.customerId} initial={customer} />
+              <CustomerPicker meta={fields.customerId} initial={customer} onPicked={() => form.validate({ name: fields.customerId.name })} />
             ) : (
               <Field
                 label="Customer"
@@ -278,13 +279,18 @@ function FixedCustomer({ customer }: { customer: CustomerOption | null }) {
 
 /**
  * A searchable customer picker: asks the server for matches as the user types (scales to any size).
- * The choice goes into the form's customerId through Conform's input control, so it is checked like
- * any other field (when the picker is left, then on every change).
+ * The choice is the form's customerId (a hidden input), checked again each time it changes.
  */
-function CustomerPicker({ meta, initial }: { meta: FieldMetadata<string>; initial: CustomerOption | null }) {
-  const control = useInputControl(meta);
+function CustomerPicker({ meta, initial, onPicked }: { meta: FieldMetadata<string>; initial: CustomerOption | null; onPicked: () => void }) {
   const fetcher = useFetcher<typeof optionsLoader>();
   const [customer, setCustomer] = useState<CustomerOption | null>(initial);
+  // Validate once the hidden input holds the new choice, i.e. after the render that wrote it.
+  const picked = useRef(onPicked);
+  picked.current = onPicked;
+  const [changes, setChanges] = useState(0);
+  useEffect(() => {
+    if (changes > 0) picked.current();
+  }, [changes]);
   const [query, setQuery] = useState("");
   const timer = useRef<ReturnType<typeof setTimeout>>();
   const load = fetcher.load;
@@ -295,24 +301,24 @@ function CustomerPicker({ meta, initial }: { meta: FieldMetadata<string>; initia
   useEffect(() => () => clearTimeout(timer.current), []);
   const options = fetcher.data?.customers ?? [];
   const loading = fetcher.state === "loading";
-  const errorId = meta.errors?.length ? "customer-picker-error" : undefined;
+  const invalid = Boolean(meta.errors?.length);
 
+  // Headless UI's Field links the label and the error to the combobox input (it sets the input's
+  // aria-labelledby and aria-describedby itself).
   return (
-    <>
-      <input type="hidden" name={meta.name} defaultValue={meta.initialValue} />
+    <HeadlessField>
+      <input type="hidden" name={meta.name} value={customer?._id ?? ""} />
       <Combobox
         value={customer}
         by="_id"
         onChange={(c: CustomerOption | null) => {
           setCustomer(c);
-          control.change(c?._id ?? "");
+          setChanges((n) => n + 1);
         }}
         onClose={() => setQuery("")}
         immediate
       >
-        <label htmlFor="customer-picker" className="label">
-          Customer
-        </label>
+        <Label className="label">Customer</Label>
         <div className="relative">
           <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-400" aria-hidden="true" />
           <ComboboxInput
@@ -320,18 +326,15 @@ function CustomerPicker({ meta, initial }: { meta: FieldMetadata<string>; initia
             className="input pl-9"
             placeholder="Search customers by name or e-mail"
             autoComplete="off"
-            aria-invalid={errorId ? true : undefined}
-            aria-describedby={errorId}
+            aria-invalid={invalid || undefined}
             displayValue={(c: CustomerOption | null) => (c ? `${customerName(c)} (${c.email})` : "")}
             onChange={(e) => {
               setQuery(e.target.value);
               search(e.target.value);
             }}
             onFocus={() => {
-              control.focus();
               if (!fetcher.data && fetcher.state === "idle") load(`/orders/customer-options?q=${encodeURIComponent(query)}`);
             }}
-            onBlur={() => control.blur()}
           />
         </div>
         <ComboboxOptions
@@ -354,8 +357,12 @@ function CustomerPicker({ meta, initial }: { meta: FieldMetadata<string>; initia
           )}
         </ComboboxOptions>
       </Combobox>
-      <ErrorList id={errorId} errors={meta.errors} />
-    </>
+      {invalid ? (
+        <Description as="div">
+          <ErrorList errors={meta.errors} />
+        </Description>
+      ) : null}
+    </HeadlessField>
   );
 }
 
