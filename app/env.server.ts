@@ -48,6 +48,7 @@ const EnvSchema = z.object({
   RECEIPTS_SECRET: z.string().min(16, "RECEIPTS_SECRET must be at least 16 characters").optional(),
   // The built-in vendor runs inside the server unless this points at one running elsewhere.
   SIMULATED_VENDOR_URL: z.string().url("SIMULATED_VENDOR_URL must be a URL like http://127.0.0.1:4600").optional(),
+  SIMULATED_VENDOR_KEY: z.string().min(8, "SIMULATED_VENDOR_KEY must be at least 8 characters").optional(),
   DELIVERY_RATE_PER_SECOND: z.coerce.number({ message: "DELIVERY_RATE_PER_SECOND must be a number" }).int().min(0).default(0),
   DELIVERY_CONCURRENCY: z.coerce.number({ message: "DELIVERY_CONCURRENCY must be a number" }).int().min(1).max(64).default(4),
   DELIVERY_BATCH_SIZE: z.coerce.number({ message: "DELIVERY_BATCH_SIZE must be a number" }).int().min(1).max(1000).default(500),
@@ -94,10 +95,10 @@ export function getEnv(): Env {
   if (production && !e.SESSION_SECRET && !localAuthEnabled) {
     throw new Error("Invalid environment:\n  SESSION_SECRET: required in production (32+ random characters)");
   }
-  makeDataPrivate(dataDir, databaseFile);
   if (e.DELIVERY_CHANNEL === "smtp" && (!e.SMTP_URL || !e.MAIL_FROM)) {
     throw new Error("Invalid environment:\n  DELIVERY_CHANNEL=smtp needs SMTP_URL (smtp://user:password@host:587) and MAIL_FROM");
   }
+  makeDataPrivate(dataDir, databaseFile);
   const sessionSecret = e.SESSION_SECRET ?? localSecret(dataDir);
   cached = {
     ...e,
