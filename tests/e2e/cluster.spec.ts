@@ -49,7 +49,8 @@ function openStream(base: string, token: string) {
   return { text: () => received, close: () => req.destroy() };
 }
 
-const signInForm = (email: string) => new URLSearchParams({ name: "Cluster Tester", email }).toString();
+// A new e-mail signs up with the password it is sent with.
+const signInForm = (email: string) => new URLSearchParams({ name: "Cluster Tester", email, password: "cluster tester passphrase" }).toString();
 
 function childPids(pid: number): number[] {
   try {
