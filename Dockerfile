@@ -2,6 +2,8 @@
 #   docker build -t crm .
 #   docker run -p 3000:3000 -v crm-data:/data -e SESSION_SECRET=$(openssl rand -hex 32) \
 #     -e GOOGLE_CLIENT_ID=… -e GOOGLE_CLIENT_SECRET=… -e PUBLIC_URL=https://crm.example.com crm
+# CI has no Docker engine: scripts/container-check.mjs repeats these steps (same commands, ENV, user
+# and CMD) in a temporary directory and checks the result. Change the two together.
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*

@@ -118,7 +118,9 @@ run("npm ci --no-audit --no-fund", "npm", ["ci", "--no-audit", "--no-fund"]);
 run("npm run build", "npm", ["run", "build"]);
 run("npm prune --omit=dev", "npm", ["prune", "--omit=dev", "--no-audit", "--no-fund"]);
 {
-  const devOnly = ["vite", "vitest", "@remix-run/dev", "typescript", "prisma", "eslint", "prettier"];
+  // Only packages nothing at run time asks for: prisma and typescript stay, as peers of
+  // @prisma/client and @remix-run/node.
+  const devOnly = ["vite", "vitest", "@remix-run/dev", "@playwright/test", "eslint", "prettier"];
   const left = devOnly.filter((p) => existsSync(path.join(app, "node_modules", p, "package.json")));
   if (left.length) fail(`npm prune left devDependencies behind: ${left.join(", ")}`);
   for (const f of ["build/server/index.js", "node_modules/tsx/dist/cli.mjs", "server/index.ts"]) {
