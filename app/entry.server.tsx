@@ -18,7 +18,8 @@ import { logger } from "~/lib/logger.server";
 export { getEnv } from "~/env.server";
 export { JSON_TEXT } from "~/lib/api.server";
 export { logger, withRequestLogState } from "~/lib/logger.server";
-export { isBusMessage } from "~/services/process-bus.server";
+export { hearBusMessage, isBusMessage } from "~/services/process-bus.server";
+export { startBackgroundJobs } from "~/services/delivery/jobs.server";
 
 const ABORT_DELAY = 5_000;
 

@@ -18,6 +18,8 @@ export type ClusterOptions = {
   log: Logger;
   /** The process bus's own check (handed over by server/index.ts from the app's build). */
   isBusMessage: (message: unknown) => message is BusMessage;
+  /** The primary's own subscribers hear a worker's message too (the background jobs live here). */
+  hearBusMessage: (message: BusMessage) => void;
   /** Called once, when every worker listens. */
   onReady: () => void;
 };
@@ -25,7 +27,7 @@ export type ClusterOptions = {
 const RESTART_DELAY_MS = 1000;
 const STOP_TIMEOUT_MS = 10_000;
 
-export function runCluster({ workers, log, isBusMessage, onReady }: ClusterOptions) {
+export function runCluster({ workers, log, isBusMessage, hearBusMessage, onReady }: ClusterOptions) {
   let stopping = false;
   let announced = false;
   const ready = new Set<number>();
@@ -37,6 +39,7 @@ export function runCluster({ workers, log, isBusMessage, onReady }: ClusterOptio
         for (const other of Object.values(cluster.workers ?? {})) {
           if (other && other !== worker && other.isConnected()) other.send(message);
         }
+        hearBusMessage(message);
       } else if (message === READY_MESSAGE) {
         ready.add(worker.id);
         if (!announced && ready.size >= workers) {

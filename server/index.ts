@@ -44,8 +44,30 @@ const readyLine = () =>
 // Once, before any worker opens the database.
 if (cluster.isPrimary) app.prepareDatabase();
 
+// The background jobs (campaign delivery) run once per server, in the primary: started when the
+// server answers, since the built-in vendor posts its receipts to it.
+let jobs: Awaited<ReturnType<typeof app.startBackgroundJobs>> | undefined;
+const startJobs = () => {
+  app
+    .startBackgroundJobs({ root, log })
+    .then((started) => (jobs = started))
+    .catch((err: unknown) => log.error({ err }, "the background jobs did not start: campaigns will not be sent"));
+};
+if (cluster.isPrimary) {
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void jobs?.stop());
+}
+
 if (cluster.isPrimary && workers > 1) {
-  runCluster({ workers, log, isBusMessage: app.isBusMessage, onReady: () => log.info(readyLine()) });
+  runCluster({
+    workers,
+    log,
+    isBusMessage: app.isBusMessage,
+    hearBusMessage: app.hearBusMessage,
+    onReady: () => {
+      log.info(readyLine());
+      startJobs();
+    },
+  });
 } else {
   await serve();
 }
@@ -66,7 +88,10 @@ async function serve() {
   httpServer.on("request", listener);
   httpServer.listen(env.PORT, env.HOST, () => {
     if (cluster.isWorker) process.send?.(READY_MESSAGE);
-    else log.info(readyLine());
+    else {
+      log.info(readyLine());
+      startJobs();
+    }
   });
 
   function shutdown(signal: string) {

@@ -32,10 +32,18 @@ const state = singleton("process-bus", () => {
 /** Tells every subscriber of the topic, in this process and the others. The payload must be plain data (it crosses IPC as JSON). */
 export function publish(topic: string, payload: unknown): void {
   state.emitter.emit(topic, payload);
-  if (cluster.isWorker && process.connected && process.send) {
-    const message: BusMessage = { kind: BUS_MESSAGE, topic, payload };
-    process.send(message);
+  const message: BusMessage = { kind: BUS_MESSAGE, topic, payload };
+  if (cluster.isWorker) {
+    if (process.connected && process.send) process.send(message);
+  } else {
+    // The primary publishes too (the background jobs' notifications): straight to every worker.
+    for (const worker of Object.values(cluster.workers ?? {})) if (worker?.isConnected()) worker.send(message);
   }
+}
+
+/** The primary hears what a worker published (a launch waking the delivery job), as its own subscribers would. */
+export function hearBusMessage(message: BusMessage): void {
+  state.emitter.emit(message.topic, message.payload);
 }
 
 /** Listens to a topic; returns the call that stops listening. */

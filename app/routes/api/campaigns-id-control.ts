@@ -2,7 +2,7 @@
 // control the campaign's status does not allow (resuming one that is not paused) is a 409 that
 // says why; another tenant's campaign is a 404.
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { ApiError } from "~/lib/api.server";
+import { ApiError, methodNotAllowed } from "~/lib/api.server";
 import { withApi } from "~/services/auth.server";
 import { cancelCampaign, pauseCampaign, resumeCampaign, retryFailedDeliveries } from "~/services/campaigns.server";
 
@@ -23,6 +23,4 @@ export async function action({ request, params }: ActionFunctionArgs) {
   });
 }
 
-export function loader() {
-  throw new ApiError("method_not_allowed", "Use POST");
-}
+export const loader = methodNotAllowed("POST");

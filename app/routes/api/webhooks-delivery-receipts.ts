@@ -6,7 +6,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { writeConnection } from "~/db/writer.server";
 import { getEnv } from "~/env.server";
-import { ApiError, errorResponse, jsonResponse } from "~/lib/api.server";
+import { ApiError, errorResponse, jsonResponse, methodNotAllowed } from "~/lib/api.server";
 import { SIGNATURE_HEADER, verifyReceipts } from "~/services/delivery/receipt-signature.server";
 import { applyReceipts, RECEIPT_EVENTS } from "~/services/delivery/store.server";
 
@@ -70,6 +70,4 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-export function loader() {
-  return errorResponse(new ApiError("method_not_allowed", "Use POST"));
-}
+export const loader = methodNotAllowed("POST");
