@@ -64,6 +64,10 @@ export default [
     route("segments/new", "routes/segments-form.tsx", { id: "segments-new" }),
     route("segments/edit/:id", "routes/segments-form.tsx", { id: "segments-edit" }),
     route("segments/:id", "routes/segments-detail.tsx"),
+    route("campaigns", "routes/campaigns.tsx"),
+    route("campaigns/new", "routes/campaigns-wizard.tsx", { id: "campaigns-new" }),
+    route("campaigns/edit/:id", "routes/campaigns-wizard.tsx", { id: "campaigns-edit" }),
+    route("campaigns/:id", "routes/campaigns-detail.tsx"),
     route("*", "routes/unknown.tsx"),
   ]),
 ] satisfies RouteConfig;

@@ -1,0 +1,423 @@
+// /campaigns/{id}: Campaign Details with two tabs kept in the address (?tab=logs), so both work
+// without JavaScript. Details: the content, the status, the delivery figures with the success
+// rate's band and a progress bar, refreshed every few seconds while the campaign sends. Delivery
+// Logs: a page of the log read on the server, filtered by status, with Next/Previous. Pause,
+// Resume, Retry failed are plain forms; Cancel and Delete confirm first (?confirm=cancel|delete).
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
+import { ArrowLeft, ChevronLeft, ChevronRight, Inbox, Pause, Pencil, Play, RotateCcw, Trash2, XCircle } from "lucide-react";
+import { z } from "zod";
+import { CampaignStatusChip, Chip, DeliveryStatusChip, ProgressBar, useRevalidateEvery } from "~/components/campaign-chips";
+import { ConfirmDialog } from "~/components/confirm-dialog";
+import { RouteErrorBoundary } from "~/components/error-boundary";
+import { ApiError } from "~/lib/api.server";
+import { BRAND } from "~/lib/brand";
+import { DELIVERY_STATUSES, type DeliveryStatus, percent, successBand, successBandColour } from "~/lib/campaigns";
+import { formatDateTime } from "~/lib/dates";
+import { ID_PATTERN } from "~/lib/id";
+import { withSearchParams } from "~/lib/search-params";
+import { segmentChipClass } from "~/lib/segments";
+import { requireUser } from "~/services/auth.server";
+import {
+  cancelCampaign,
+  deleteCampaign,
+  deliveryLogs,
+  getCampaign,
+  isDeliveryStatus,
+  pauseCampaign,
+  resumeCampaign,
+  retryFailedDeliveries,
+} from "~/services/campaigns.server";
+import { redirectWithFlash } from "~/services/session.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.campaign.name ?? "Campaign Details"} · ${BRAND}` }];
+
+const NOT_FOUND = "Campaign not found";
+const INVALID_ID = "Invalid campaign ID format";
+const LOAD_FAILED = "Failed to load campaign details.";
+const LOG_PAGE_SIZE = 50;
+/** While a campaign sends, its figures are re-read this often. */
+const SENDING_REFRESH_MS = 2_500;
+const LOG_CURSOR = /^\d{1,15}(\.\d{1,15})?$/;
+
+const STATUS_FILTERS: readonly { value: DeliveryStatus | ""; label: string }[] = [
+  { value: "", label: "All" },
+  ...DELIVERY_STATUSES.map((s) => ({ value: s, label: s.charAt(0).toUpperCase() + s.slice(1) })),
+];
+
+async function loadCampaign(userId: string, id: string) {
+  try {
+    return await getCampaign(userId, id);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw data(NOT_FOUND, { status: 404 });
+    if (error instanceof ApiError) throw data(LOAD_FAILED, { status: error.status });
+    throw error;
+  }
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const id = params.id ?? "";
+  if (!ID_PATTERN.test(id.toLowerCase())) {
+    return redirectWithFlash(request, "/campaigns", { kind: "toast", type: "error", message: INVALID_ID });
+  }
+  const search = new URL(request.url).searchParams;
+  const tab = search.get("tab") === "logs" ? "logs" : "details";
+  const statusParam = (search.get("status") ?? "").toLowerCase();
+  const status = isDeliveryStatus(statusParam) ? statusParam : null;
+  const cursorParam = search.get("cursor");
+  const cursor = cursorParam && LOG_CURSOR.test(cursorParam) ? cursorParam : null;
+  const trail = cursor ? (search.get("trail") ?? "").split(",").filter((c) => LOG_CURSOR.test(c)).slice(-500) : [];
+  const campaign = await loadCampaign(user.id, id.toLowerCase());
+  const logs = tab === "logs" ? await deliveryLogs(user.id, campaign.id, { limit: LOG_PAGE_SIZE, cursor, status }) : null;
+  return { campaign, tab, status, cursor, trail, logs, start: trail.length * LOG_PAGE_SIZE + (cursor ? LOG_PAGE_SIZE : 0) + 1 };
+}
+
+const ActionSchema = z.object({
+  intent: z.enum(["pause", "resume", "cancel", "retry", "delete"]),
+  back: z.string().optional(),
+});
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const id = (params.id ?? "").toLowerCase();
+  const parsed = ActionSchema.safeParse(Object.fromEntries(await request.formData()));
+  const here = `/campaigns/${id}`;
+  if (!parsed.success) return redirectWithFlash(request, here, { kind: "toast", type: "error", message: "Unknown campaign action" });
+  const { intent, back: asked } = parsed.data;
+  const back = asked?.startsWith(here) ? asked : here;
+  try {
+    if (intent === "delete") {
+      const deleted = await deleteCampaign(user.id, id);
+      return redirectWithFlash(request, "/campaigns", { kind: "toast", type: "success", message: `Campaign "${deleted.name}" deleted successfully.` });
+    }
+    const run = { pause: pauseCampaign, resume: resumeCampaign, cancel: cancelCampaign, retry: retryFailedDeliveries }[intent];
+    const { message } = await run(user.id, id);
+    return redirectWithFlash(request, back, { kind: "toast", type: "success", message });
+  } catch (error) {
+    // A refused control (409) or a campaign gone (404) is told as the service says it.
+    if (!(error instanceof ApiError)) throw error;
+    const message = intent === "delete" ? `Could not delete campaign: ${error.message || "Unknown error"}` : error.message;
+    return redirectWithFlash(request, error.status === 404 ? "/campaigns" : back, { kind: "toast", type: "error", message });
+  }
+}
+
+function Figure({ label, value, testId }: { label: string; value: React.ReactNode; testId: string }) {
+  return (
+    <div className="rounded-lg border border-slate-100 bg-slate-50 p-3">
+      <p className="text-xs uppercase tracking-wide text-slate-500">{label}</p>
+      <p className="text-xl font-semibold text-slate-900" data-testid={`figure-${testId}`}>
+        {value}
+      </p>
+    </div>
+  );
+}
+
+function Row({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-xs uppercase tracking-wide text-slate-500">{label}</dt>
+      <dd className="mt-0.5 break-words text-slate-800">{children}</dd>
+    </div>
+  );
+}
+
+export default function CampaignDetail() {
+  const { campaign: c, tab, status, cursor, trail, logs, start } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const submit = useSubmit();
+  const busy = navigation.state === "submitting";
+  useRevalidateEvery(c.status === "Active" ? SENDING_REFRESH_MS : null);
+
+  const here = (changes: Record<string, string | null>) => withSearchParams(params, changes, `/campaigns/${c.id}`);
+  const back = here({ confirm: null });
+  const confirm = params.get("confirm");
+  const stats = c.deliveryStats;
+  const rate = percent(stats.delivered, stats.attempted);
+  const band = successBand(rate);
+  const name = c.name || "Unnamed Campaign";
+  const segmentName = c.segment?.name || "Unnamed Segment";
+  const canPause = c.status === "Active";
+  const canResume = c.status === "Paused";
+  const canCancel = c.status === "Active" || c.status === "Paused";
+  const canRetry = c.status !== "Draft" && c.status !== "Cancelled" && stats.failed > 0;
+
+  const tabLink = (value: "details" | "logs", label: string) => (
+    <Link
+      to={here({ tab: value === "details" ? null : value, status: null, cursor: null, trail: null, confirm: null })}
+      replace
+      preventScrollReset
+      role="tab"
+      aria-selected={tab === value}
+      className={`-mb-px border-b-2 px-4 py-2 text-sm font-medium ${
+        tab === value ? "border-primary text-primary" : "border-transparent text-slate-600 hover:text-slate-900"
+      }`}
+    >
+      {label}
+    </Link>
+  );
+
+  const controlButton = (intent: string, label: string, Icon: typeof Pause) => (
+    <Form method="post" replace preventScrollReset>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="back" value={back} />
+      <button type="submit" className="btn-secondary" disabled={busy}>
+        <Icon className="h-4 w-4" aria-hidden="true" /> {label}
+      </button>
+    </Form>
+  );
+
+  const nextHref = logs?.nextCursor
+    ? here({ cursor: logs.nextCursor, trail: cursor ? [...trail, cursor].join(",") : null, confirm: null })
+    : null;
+  const prevHref = cursor ? here({ cursor: trail[trail.length - 1] ?? null, trail: trail.slice(0, -1).join(",") || null, confirm: null }) : null;
+
+  return (
+    <div className="mx-auto max-w-6xl space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div className="flex min-w-0 items-center gap-2">
+          <Link to="/campaigns" className="btn-ghost" aria-label="Back to Campaigns">
+            <ArrowLeft className="h-5 w-5" />
+          </Link>
+          <div className="min-w-0">
+            <h2 className="text-2xl font-bold text-slate-900">Campaign Details</h2>
+            <p className="truncate text-sm text-slate-600">{name}</p>
+          </div>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          {canPause ? controlButton("pause", "Pause", Pause) : null}
+          {canResume ? controlButton("resume", "Resume", Play) : null}
+          {canRetry ? controlButton("retry", "Retry failed", RotateCcw) : null}
+          {canCancel ? (
+            <Link to={here({ confirm: "cancel" })} preventScrollReset className="btn-secondary">
+              <XCircle className="h-4 w-4" aria-hidden="true" /> Cancel
+            </Link>
+          ) : null}
+          <Link to={`/campaigns/edit/${c.id}`} className="btn-secondary">
+            <Pencil className="h-4 w-4" aria-hidden="true" /> {c.status === "Draft" ? "Edit draft" : "Edit as new"}
+          </Link>
+          <Link to={here({ confirm: "delete" })} preventScrollReset className="btn-secondary text-red-600 hover:bg-red-50">
+            <Trash2 className="h-4 w-4" aria-hidden="true" /> Delete
+          </Link>
+        </div>
+      </div>
+
+      <div role="tablist" aria-label="Campaign" className="flex border-b border-slate-200">
+        {tabLink("details", "Campaign Details")}
+        {tabLink("logs", "Delivery Logs")}
+      </div>
+
+      {tab === "details" ? (
+        <div role="tabpanel" aria-label="Campaign Details" className="space-y-4">
+          <section className="card p-5" aria-label="Campaign">
+            <dl className="grid gap-4 sm:grid-cols-2">
+              <Row label="Name">{name}</Row>
+              <Row label="Subject">{c.subject || "No subject"}</Row>
+              <Row label="Segment">
+                <span className={`inline-flex max-w-full truncate rounded-full px-3 py-0.5 text-sm font-medium ${segmentChipClass(segmentName)}`}>
+                  {segmentName}
+                </span>
+              </Row>
+              <Row label="Status">
+                <span className="flex flex-wrap items-center gap-2">
+                  <CampaignStatusChip status={c.status} />
+                  {c.statusDetail ? (
+                    <span className="text-sm text-slate-600" data-testid="status-detail">
+                      {c.statusDetail}
+                    </span>
+                  ) : null}
+                </span>
+              </Row>
+              <Row label="Launched">{c.launchedAt ? formatDateTime(c.launchedAt) : "Not launched"}</Row>
+              <Row label="Audience">{c.audienceSize.toLocaleString("en-IN")} customers</Row>
+              <div className="sm:col-span-2">
+                <Row label="Message">
+                  <span className="block whitespace-pre-wrap rounded-lg bg-slate-50 p-3 text-sm" data-testid="campaign-message">
+                    {c.message}
+                  </span>
+                </Row>
+              </div>
+            </dl>
+          </section>
+
+          <section className="card space-y-4 p-5" aria-labelledby="delivery-title">
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <h3 id="delivery-title" className="font-semibold text-slate-900">
+                Delivery
+              </h3>
+              <span className="text-sm text-slate-600" data-testid="campaign-progress">
+                {c.progress}% processed
+              </span>
+            </div>
+            <ProgressBar value={c.progress} label="Delivery progress" colour={c.status === "Paused" ? "warning" : c.status === "Completed" ? "success" : "primary"} />
+            <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+              <Figure label="Sent" value={stats.sent.toLocaleString("en-IN")} testId="sent" />
+              <Figure label="Delivered" value={stats.delivered.toLocaleString("en-IN")} testId="delivered" />
+              <Figure label="Failed" value={stats.failed.toLocaleString("en-IN")} testId="failed" />
+              <Figure label="Bounced" value={stats.bounced.toLocaleString("en-IN")} testId="bounced" />
+              <Figure label="Opened" value={stats.opened.toLocaleString("en-IN")} testId="opened" />
+              <Figure label="Clicked" value={stats.clicked.toLocaleString("en-IN")} testId="clicked" />
+              <Figure label="Pending" value={stats.pending.toLocaleString("en-IN")} testId="pending" />
+              <Figure
+                label="Success Rate"
+                testId="success-rate"
+                value={
+                  <span className="flex flex-wrap items-center gap-2">
+                    {stats.successRate}
+                    <Chip colour={successBandColour[band]} testId="success-band">
+                      {band}
+                    </Chip>
+                  </span>
+                }
+              />
+            </div>
+            <p className="text-xs text-slate-500">Success rate is delivered out of delivered, failed and bounced.</p>
+          </section>
+        </div>
+      ) : (
+        <div role="tabpanel" aria-label="Delivery Logs" className="card overflow-hidden">
+          <Form method="get" className="flex flex-wrap items-center gap-2 border-b border-slate-100 p-4" replace preventScrollReset>
+            <input type="hidden" name="tab" value="logs" />
+            <label htmlFor="log-status" className="text-sm text-slate-600">
+              Filter by status
+            </label>
+            <select
+              id="log-status"
+              name="status"
+              defaultValue={status ?? ""}
+              key={status ?? ""}
+              className="input w-auto"
+              onChange={(e) => submit(e.currentTarget.form, { replace: true, preventScrollReset: true })}
+            >
+              {STATUS_FILTERS.map((f) => (
+                <option key={f.value} value={f.value}>
+                  {f.label}
+                </option>
+              ))}
+            </select>
+            <noscript>
+              <button type="submit" className="btn-secondary">
+                Apply
+              </button>
+            </noscript>
+            {logs ? (
+              <p className="ml-auto text-sm text-slate-500" data-testid="log-summary">
+                {logs.logs.length === 0
+                  ? `0 of ${logs.total.toLocaleString("en-IN")}`
+                  : `${start.toLocaleString("en-IN")}–${(start + logs.logs.length - 1).toLocaleString("en-IN")} of ${logs.total.toLocaleString("en-IN")}`}
+              </p>
+            ) : null}
+          </Form>
+          {!logs || logs.logs.length === 0 ? (
+            <div className="px-6 py-12 text-center">
+              <Inbox className="mx-auto h-10 w-10 text-slate-300" aria-hidden="true" />
+              <p className="mt-3 font-semibold text-slate-800">No delivery logs available for this campaign</p>
+              <p className="mx-auto mt-1 max-w-md text-sm text-slate-500">
+                Each campaign keeps its own isolated delivery records, even for customers who appear in several campaigns.
+              </p>
+            </div>
+          ) : (
+            <table className="w-full table-fixed text-left text-sm">
+              <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+                <tr>
+                  <th scope="col" className="px-3 py-3 font-medium sm:px-4">Customer</th>
+                  <th scope="col" className="hidden px-4 py-3 font-medium md:table-cell">Contact</th>
+                  <th scope="col" className="w-28 px-2 py-3 font-medium sm:w-32 sm:px-4">Status</th>
+                  <th scope="col" className="hidden w-44 px-4 py-3 font-medium md:table-cell">Timestamp</th>
+                  <th scope="col" className="hidden px-4 py-3 font-medium lg:table-cell">Details</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {logs.logs.map((log) => {
+                  const customerName = log.customer.name || "Unknown Customer";
+                  const contact = log.customer.email || log.customer.phone || "N/A";
+                  const timestamp = log.timestamp ? formatDateTime(log.timestamp) : "N/A";
+                  const details = log.details ? (
+                    <span className="break-words">{log.details}</span>
+                  ) : (
+                    <span className="text-slate-400" title="No details available">
+                      No details
+                    </span>
+                  );
+                  return (
+                    <tr key={log.id} data-testid="log-row" className="align-top">
+                      <td className="px-3 py-3 sm:px-4">
+                        <p className="truncate font-medium text-slate-900" data-testid="log-customer">
+                          {customerName}
+                        </p>
+                        <p className="font-mono text-xs text-slate-500" data-testid="log-customer-id">
+                          {log.customer.id ? log.customer.id.slice(0, 8) : "N/A"}
+                        </p>
+                        <div className="mt-1 space-y-0.5 text-xs text-slate-600 lg:hidden">
+                          <p className="truncate md:hidden">{contact}</p>
+                          <p>{details}</p>
+                        </div>
+                      </td>
+                      <td className="hidden truncate px-4 py-3 text-slate-700 md:table-cell" data-testid="log-contact">
+                        {contact}
+                      </td>
+                      <td className="px-2 py-3 sm:px-4">
+                        <DeliveryStatusChip status={log.status} />
+                        <p className="mt-1 text-xs text-slate-500 md:hidden">{timestamp}</p>
+                      </td>
+                      <td className="hidden px-4 py-3 text-slate-600 md:table-cell" data-testid="log-timestamp">
+                        {timestamp}
+                      </td>
+                      <td className="hidden px-4 py-3 text-slate-600 lg:table-cell" data-testid="log-details">
+                        {details}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          )}
+          {prevHref || nextHref ? (
+            <nav aria-label="Log pages" className="flex justify-end gap-2 border-t border-slate-200 px-4 py-3 text-sm">
+              {prevHref ? (
+                <Link to={prevHref} className="btn-secondary" rel="prev" preventScrollReset>
+                  <ChevronLeft className="h-4 w-4" aria-hidden /> Previous
+                </Link>
+              ) : null}
+              {nextHref ? (
+                <Link to={nextHref} className="btn-secondary" rel="next" preventScrollReset>
+                  Next <ChevronRight className="h-4 w-4" aria-hidden />
+                </Link>
+              ) : null}
+            </nav>
+          ) : null}
+        </div>
+      )}
+
+      <ConfirmDialog
+        open={confirm === "cancel" && canCancel}
+        title="Cancel Campaign"
+        message={<>Cancel &ldquo;{name}&rdquo;? Nothing more will be sent; what was already sent stays in the log.</>}
+        cancelHref={back}
+        cancelLabel="Keep sending"
+        confirmLabel="Cancel campaign"
+        action={here({ confirm: null })}
+        fields={{ intent: "cancel", back }}
+      />
+      <ConfirmDialog
+        open={confirm === "delete"}
+        title="Delete Campaign"
+        message={
+          <>
+            Are you sure you want to delete the campaign &ldquo;{name}&rdquo;? Its delivery log goes too; a campaign that is still sending
+            is cancelled first. This action cannot be undone.
+          </>
+        }
+        cancelHref={back}
+        action={here({ confirm: null })}
+        fields={{ intent: "delete", back }}
+      />
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteErrorBoundary backTo="/campaigns" backLabel="Back to Campaigns" fallback={LOAD_FAILED} />;
+}

@@ -1,0 +1,443 @@
+// /campaigns/new and /campaigns/edit/{id}: the Create Campaign wizard in three steps (Select
+// Audience, Create Message, Review & Launch). All fields stay in one form and the steps that are
+// not shown are hidden, so every submission carries everything typed so far. With JavaScript,
+// Continue and Back check the step with Conform in the browser and move without a request; without
+// it, each step is a real submission the action checks with the same schemas and answers with the
+// next step (or the same one with its messages). Launch and Save as draft always go to the server.
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useParams } from "@remix-run/react";
+import { AlertTriangle, ArrowLeft, Info, Loader2, Rocket, Save } from "lucide-react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { toast } from "sonner";
+import { z } from "zod";
+import {
+  type AudienceSample,
+  AudiencePanel,
+  fetchAudienceSample,
+  Stepper,
+  SuggestionsPanel,
+  WIZARD_TOAST_MS,
+} from "~/components/campaign-wizard-parts";
+import { RouteErrorBoundary } from "~/components/error-boundary";
+import { Field, FormAlert, LIVE_VALIDATION, SelectField, TextareaField } from "~/components/forms";
+import { ApiError } from "~/lib/api.server";
+import { BRAND } from "~/lib/brand";
+import { hasNamePlaceholder, previewMessage } from "~/lib/campaigns";
+import { replyRefused } from "~/lib/forms.server";
+import { isId } from "~/lib/id";
+import { CAMPAIGN_MESSAGES, CampaignAudienceSchema, CampaignContentSchema, CampaignMessageSchema } from "~/schemas/campaign";
+import { requireUser } from "~/services/auth.server";
+import { getCampaign, launch, saveDraft } from "~/services/campaigns.server";
+import { listSegments, segmentOverview } from "~/services/segments.server";
+import { redirectWithFlash } from "~/services/session.server";
+
+export const meta: MetaFunction = ({ params }) => [{ title: `${params.id ? "Edit Campaign" : "Create Campaign"} · ${BRAND}` }];
+
+const NOT_FOUND = "Campaign not found";
+const LAUNCH_FAILED = "Failed to launch campaign";
+const DRAFT_FAILED = "Failed to save the draft";
+const LAST_STEP = 3;
+
+// What each button checks: Continue the fields of its step (and those before), Launch everything,
+// Save as draft only what identifies the campaign, Back and the audience preview nothing.
+const StepOneSchema = CampaignAudienceSchema;
+const StepTwoSchema = CampaignAudienceSchema.extend(CampaignMessageSchema.shape);
+const DraftSchema = CampaignAudienceSchema.extend({
+  subject: z.string().trim().max(300, "Subject line must be at most 300 characters").optional(),
+  message: z.string().trim().max(10_000, "Message content must be at most 10000 characters").optional(),
+  description: z.string().trim().max(2000, "Description must be at most 2000 characters").optional(),
+});
+const NothingSchema = z.object({});
+
+type WizardValues = { name: string; segmentId: string; subject: string; message: string; description: string };
+type Intent = "continue" | "back" | "launch" | "draft" | "preview";
+
+function readIntent(formData: FormData): Intent {
+  const value = formData.get("intent");
+  return value === "back" || value === "launch" || value === "draft" || value === "preview" ? value : "continue";
+}
+
+function readStep(formData: FormData): number {
+  const n = Number(formData.get("step"));
+  return Number.isInteger(n) ? Math.min(LAST_STEP, Math.max(1, n)) : 1;
+}
+
+function schemaFor(formData: FormData): z.ZodType<Partial<WizardValues>> {
+  const intent = readIntent(formData);
+  if (intent === "back" || intent === "preview") return NothingSchema;
+  if (intent === "draft") return DraftSchema;
+  if (intent === "launch") return CampaignContentSchema;
+  const step = readStep(formData);
+  return step === 1 ? StepOneSchema : step === 2 ? StepTwoSchema : CampaignContentSchema;
+}
+
+/** A field's current value as text (Conform gives unknown for a field it has not seen). */
+const text = (value: unknown) => (typeof value === "string" ? value : "");
+
+/** The step that shows the first field with a message (a refused step, or a refused launch). */
+function stepOfErrors(error: Record<string, unknown> | null | undefined, fallback: number): number {
+  const names = Object.keys(error ?? {}).filter((k) => k !== "");
+  if (names.some((n) => n === "name" || n === "segmentId")) return 1;
+  if (names.some((n) => n === "subject" || n === "message")) return 2;
+  return fallback;
+}
+
+async function sampleOf(userId: string, segmentId: string): Promise<AudienceSample | null> {
+  if (!isId(segmentId)) return null;
+  try {
+    const { count, customers } = await segmentOverview(userId, segmentId);
+    return { segmentId, count, customers: customers.map((c) => ({ _id: c.id, firstName: c.firstName, lastName: c.lastName, email: c.email })) };
+  } catch (error) {
+    if (error instanceof ApiError) return null;
+    throw error;
+  }
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const segments = (await listSegments(user.id)).map((s) => ({ id: s.id, name: s.name, customerCount: s.customerCount }));
+  let campaign: Awaited<ReturnType<typeof getCampaign>> | null = null;
+  if (params.id) {
+    try {
+      campaign = await getCampaign(user.id, params.id.toLowerCase());
+    } catch (error) {
+      if (error instanceof ApiError) throw data(NOT_FOUND, { status: 404 });
+      throw error;
+    }
+  }
+  const asked = campaign?.segmentId ?? new URL(request.url).searchParams.get("segmentId") ?? "";
+  // A segment since deleted (or not the user's) is not chosen: the user picks again.
+  const segmentId = segments.some((s) => s.id === asked) ? asked : "";
+  const values: WizardValues = {
+    name: campaign?.name ?? "",
+    segmentId,
+    subject: campaign?.subject ?? "",
+    message: campaign?.message ?? "",
+    description: campaign?.description ?? "",
+  };
+  return {
+    id: campaign?.id ?? null,
+    started: campaign ? campaign.status !== "Draft" : false,
+    segments,
+    values,
+    sample: segmentId ? await sampleOf(user.id, segmentId) : null,
+  };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const formData = await request.formData();
+  const intent = readIntent(formData);
+  const step = readStep(formData);
+  const sample = () => sampleOf(user.id, String(formData.get("segmentId") ?? ""));
+  const editId = params.id?.toLowerCase();
+
+  if (intent === "launch") {
+    const submission = parseWithZod(formData, { schema: CampaignContentSchema });
+    if (submission.status !== "success") {
+      const result = submission.reply();
+      return data({ result, step: stepOfErrors(result.error, step), sample: await sample(), failure: null }, { status: 400 });
+    }
+    try {
+      await launch(user.id, submission.value, editId);
+    } catch (error) {
+      const reason = error instanceof ApiError ? error.message : "Unknown error";
+      const refused = replyRefused(submission, error, `${LAUNCH_FAILED}: ${reason}`);
+      return data({ result: refused.data, step: LAST_STEP, sample: await sample(), failure: reason }, refused.init ?? undefined);
+    }
+    return redirectWithFlash(request, "/campaigns", { kind: "toast", type: "success", message: "Campaign launched successfully!" });
+  }
+
+  if (intent === "draft") {
+    const submission = parseWithZod(formData, { schema: DraftSchema });
+    if (submission.status !== "success") {
+      const result = submission.reply();
+      return data({ result, step: stepOfErrors(result.error, step), sample: await sample(), failure: null }, { status: 400 });
+    }
+    const v = submission.value;
+    const content = { name: v.name, segmentId: v.segmentId, subject: v.subject ?? "", message: v.message ?? "", description: v.description ?? "" };
+    try {
+      // A draft is saved in place; a campaign that has started keeps its record and the draft is new.
+      const current = editId ? await getCampaign(user.id, editId) : null;
+      await saveDraft(user.id, content, current?.status === "Draft" ? current.id : undefined);
+    } catch (error) {
+      const reason = error instanceof ApiError ? error.message : "Unknown error";
+      const refused = replyRefused(submission, error, `${DRAFT_FAILED}: ${reason}`);
+      return data({ result: refused.data, step, sample: await sample(), failure: null }, refused.init ?? undefined);
+    }
+    return redirectWithFlash(request, "/campaigns", { kind: "toast", type: "success", message: "Campaign saved as draft" });
+  }
+
+  // Without JavaScript: a step forward or back, or the preview of the chosen segment.
+  const submission = parseWithZod(formData, { schema: schemaFor(formData) });
+  const result = submission.reply();
+  if (submission.status !== "success") {
+    return data({ result, step: stepOfErrors(result.error, step), sample: await sample(), failure: null }, { status: 400 });
+  }
+  const next = intent === "back" ? Math.max(1, step - 1) : intent === "preview" ? step : Math.min(LAST_STEP, step + 1);
+  return data({ result, step: next, sample: await sample(), failure: null });
+}
+
+export default function CampaignWizard() {
+  const { id, started, segments, values, sample: loadedSample } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [step, setStep] = useState(actionData?.step ?? 1);
+  const [hydrated, setHydrated] = useState(false);
+  const [sample, setSample] = useState<AudienceSample | null>(actionData?.sample ?? loadedSample);
+  const [sampleLoading, setSampleLoading] = useState(false);
+  const topRef = useRef<HTMLDivElement>(null);
+
+  const [form, fields] = useForm({
+    id: "campaign-wizard",
+    lastResult: actionData?.result,
+    defaultValue: values,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: schemaFor(formData) }),
+    onSubmit: (event, { formData }) => {
+      // Continue and Back move in the browser once the step checks out; the rest goes to the server.
+      const intent = readIntent(formData);
+      if (intent !== "continue" && intent !== "back") return;
+      event.preventDefault();
+      const current = readStep(formData);
+      setStep(intent === "back" ? Math.max(1, current - 1) : Math.min(LAST_STEP, current + 1));
+      topRef.current?.scrollIntoView({ block: "start" });
+    },
+    ...LIVE_VALIDATION,
+  });
+
+  useEffect(() => setHydrated(true), []);
+  useEffect(() => {
+    if (!actionData) return;
+    setStep(actionData.step);
+    if (actionData.failure) toast.error(LAUNCH_FAILED, { description: actionData.failure, duration: WIZARD_TOAST_MS });
+  }, [actionData]);
+
+  const segmentId = text(fields.segmentId.value);
+  const segment = segments.find((s) => s.id === segmentId) ?? null;
+
+  // The preview follows the chosen segment (the server rendered the first one).
+  useEffect(() => {
+    if (!hydrated) return;
+    if (!isId(segmentId)) {
+      setSample(null);
+      return;
+    }
+    if (sample?.segmentId === segmentId) return;
+    const controller = new AbortController();
+    setSampleLoading(true);
+    fetchAudienceSample(segmentId, controller.signal)
+      .then(setSample)
+      .catch(() => {
+        if (controller.signal.aborted) return;
+        setSample(null);
+        toast.error("Failed to load audience preview", { duration: WIZARD_TOAST_MS });
+      })
+      .finally(() => {
+        if (!controller.signal.aborted) setSampleLoading(false);
+      });
+    return () => controller.abort();
+    // The sample is what this effect sets; it only reacts to the choice.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [segmentId, hydrated]);
+
+  const shownSample = sample && sample.segmentId === segmentId ? sample : null;
+  const audienceSize = shownSample?.count ?? segment?.customerCount ?? 0;
+  const message = text(fields.message.value);
+  const sampleName = shownSample?.customers.find((c) => c.firstName)?.firstName || "John";
+  const personaliseHint = message.trim() && !hasNamePlaceholder(message) ? CAMPAIGN_MESSAGES.personalise : null;
+  const submittingIntent = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
+  const launching = submittingIntent === "launch";
+  const busy = navigation.state === "submitting";
+  const options = useMemo(
+    () => segments.map((s) => ({ value: s.id, label: `${s.name} (${s.customerCount.toLocaleString("en-IN")} customers)` })),
+    [segments],
+  );
+
+  return (
+    <div className="mx-auto max-w-6xl space-y-4" ref={topRef}>
+      <div className="flex items-center gap-2">
+        <Link to="/campaigns" className="btn-ghost" aria-label="Back to Campaigns">
+          <ArrowLeft className="h-5 w-5" />
+        </Link>
+        <h2 className="text-2xl font-bold text-slate-900">{id ? "Edit Campaign" : "Create Campaign"}</h2>
+      </div>
+
+      {started ? (
+        <div role="note" className="flex gap-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="relaunch-note">
+          <Info className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+          <p>This campaign has already started sending. Launching creates a new campaign; the original keeps its delivery log and results.</p>
+        </div>
+      ) : null}
+
+      <div className="card p-4">
+        <Stepper step={step} />
+      </div>
+
+      <FormAlert id={form.errorId} errors={form.errors} />
+
+      <Form method="post" className="space-y-4" {...getFormProps(form)}>
+        {/* The default button: Enter in a field continues, it never launches. */}
+        <button type="submit" name="intent" value="continue" className="sr-only" tabIndex={-1} aria-hidden="true" />
+        <input type="hidden" name="step" value={step} />
+
+        <div hidden={step !== 1} data-testid="step-1">
+          <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_340px]">
+            <section className="card space-y-4 p-5" aria-label="Select Audience">
+              <Field
+                label="Campaign Name"
+                required
+                inputProps={{ ...getInputProps(fields.name, { type: "text" }), maxLength: 200, placeholder: "June Discount Campaign" }}
+                errors={fields.name.errors}
+              />
+              <SelectField
+                label="Target Segment"
+                required
+                placeholder="Select a segment"
+                options={options}
+                selectProps={getSelectProps(fields.segmentId)}
+                errors={fields.segmentId.errors}
+                hint={segments.length === 0 ? <Link to="/segments/new" className="text-primary underline">Create a segment first</Link> : undefined}
+              />
+              <noscript>
+                <button type="submit" name="intent" value="preview" className="btn-ghost text-xs">
+                  Preview audience
+                </button>
+              </noscript>
+            </section>
+            <aside>
+              <AudiencePanel sample={shownSample} loading={sampleLoading} />
+            </aside>
+          </div>
+        </div>
+
+        <div hidden={step !== 2} data-testid="step-2">
+          <section className="card space-y-4 p-5" aria-label="Create Message">
+            <Field
+              label="Subject line"
+              required
+              inputProps={{ ...getInputProps(fields.subject, { type: "text" }), maxLength: 300, placeholder: "A little something for you" }}
+              errors={fields.subject.errors}
+            />
+            <TextareaField
+              label="Message Content"
+              required
+              textareaProps={{ ...getTextareaProps(fields.message), rows: 5, maxLength: 10_000, placeholder: "Hi {NAME}, ..." }}
+              errors={fields.message.errors}
+            />
+            <p className="flex gap-2 rounded-lg bg-primary-light/60 px-3 py-2 text-sm text-slate-700">
+              <Info className="mt-0.5 h-4 w-4 shrink-0 text-primary" aria-hidden="true" />
+              <span>
+                Use <code className="font-mono font-semibold">{"{NAME}"}</code> to personalise: it becomes each customer&apos;s name.
+              </span>
+            </p>
+            {personaliseHint ? (
+              <p className="flex gap-2 text-sm text-amber-700" data-testid="personalise-warning">
+                <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" /> {personaliseHint}
+              </p>
+            ) : null}
+            {message.trim() ? (
+              <div>
+                <p className="label">Preview</p>
+                <p className="whitespace-pre-wrap rounded-lg border border-slate-200 bg-slate-50 p-3 text-sm text-slate-800" data-testid="message-preview">
+                  {previewMessage(message, sampleName)}
+                </p>
+              </div>
+            ) : null}
+            {hydrated ? (
+              <SuggestionsPanel
+                segmentId={segment?.id ?? ""}
+                segmentName={segment?.name ?? ""}
+                onUse={(text) => form.update({ name: fields.message.name, value: text, validated: true })}
+              />
+            ) : null}
+          </section>
+        </div>
+
+        <div hidden={step !== 3} data-testid="step-3">
+          <section className="card space-y-4 p-5" aria-label="Review & Launch">
+            <h3 className="font-semibold text-slate-900">Review</h3>
+            <dl className="grid gap-4 text-sm sm:grid-cols-2">
+              <div className="min-w-0">
+                <dt className="text-xs uppercase tracking-wide text-slate-500">Campaign Name</dt>
+                <dd className="break-words font-medium text-slate-900" data-testid="review-name">{text(fields.name.value)}</dd>
+              </div>
+              <div className="min-w-0">
+                <dt className="text-xs uppercase tracking-wide text-slate-500">Target Segment</dt>
+                <dd className="break-words font-medium text-slate-900" data-testid="review-segment">{segment?.name ?? "No segment"}</dd>
+              </div>
+              <div>
+                <dt className="text-xs uppercase tracking-wide text-slate-500">Audience Size</dt>
+                <dd className="font-medium text-slate-900" data-testid="review-audience">
+                  {audienceSize.toLocaleString("en-IN")} customers
+                </dd>
+              </div>
+              <div>
+                <dt className="text-xs uppercase tracking-wide text-slate-500">Expected Delivery Rate</dt>
+                <dd className="font-medium text-green-700">~90% (based on historical data)</dd>
+              </div>
+              <div className="min-w-0 sm:col-span-2">
+                <dt className="text-xs uppercase tracking-wide text-slate-500">Subject line</dt>
+                <dd className="break-words text-slate-900" data-testid="review-subject">{text(fields.subject.value)}</dd>
+              </div>
+              <div className="min-w-0 sm:col-span-2">
+                <dt className="text-xs uppercase tracking-wide text-slate-500">Message</dt>
+                <dd className="whitespace-pre-wrap break-words rounded-lg bg-slate-50 p-3 text-slate-900" data-testid="review-message">
+                  {message}
+                </dd>
+              </div>
+            </dl>
+            {personaliseHint ? <p className="text-sm text-amber-700">{personaliseHint}</p> : null}
+            <p role="note" className="flex gap-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+              <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+              <span>
+                Delivery begins immediately once you launch. You can view the campaign&apos;s statistics once it is complete.
+                {started ? " Launching creates a new campaign." : ""}
+              </span>
+            </p>
+          </section>
+        </div>
+
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          {step === 1 ? (
+            <Link to="/campaigns" className="btn-secondary">
+              Cancel
+            </Link>
+          ) : (
+            <button type="submit" name="intent" value="back" formNoValidate className="btn-secondary" disabled={busy}>
+              Back
+            </button>
+          )}
+          <div className="flex flex-wrap gap-2">
+            <button type="submit" name="intent" value="draft" className="btn-secondary" disabled={busy}>
+              <Save className="h-4 w-4" aria-hidden="true" /> Save as draft
+            </button>
+            {step < LAST_STEP ? (
+              <button type="submit" name="intent" value="continue" className="btn-primary" disabled={busy}>
+                Continue
+              </button>
+            ) : (
+              <button type="submit" name="intent" value="launch" className="btn-primary" disabled={busy}>
+                {launching ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" /> : <Rocket className="h-4 w-4" aria-hidden="true" />}
+                Launch Campaign
+              </button>
+            )}
+          </div>
+        </div>
+      </Form>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  const params = useParams();
+  return (
+    <RouteErrorBoundary
+      backTo="/campaigns"
+      backLabel="Back to Campaigns"
+      fallback={params.id ? NOT_FOUND : "Failed to load segments"}
+    />
+  );
+}

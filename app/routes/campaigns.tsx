@@ -1,0 +1,256 @@
+// /campaigns: Campaign Management. Three cards, the table (folded to two columns on a phone), the
+// empty state, delete with a confirmation driven by ?delete=<id> (so it works without JavaScript),
+// and a refresh every 30 s, every few seconds while a campaign sends.
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { ChevronLeft, ChevronRight, Eye, Megaphone, Pencil, Plus, Target, Trash2, Users } from "lucide-react";
+import { z } from "zod";
+import { CampaignStatusChip, Chip, ProgressBar, useRevalidateEvery } from "~/components/campaign-chips";
+import { ConfirmDialog } from "~/components/confirm-dialog";
+import { RouteErrorBoundary } from "~/components/error-boundary";
+import { ApiError } from "~/lib/api.server";
+import { BRAND } from "~/lib/brand";
+import { listSuccessChip } from "~/lib/campaigns";
+import { formatShortDate } from "~/lib/dates";
+import { isId } from "~/lib/id";
+import { loadOrThrow } from "~/lib/load.server";
+import { withSearchParams } from "~/lib/search-params";
+import { segmentChipClass } from "~/lib/segments";
+import { requireUser } from "~/services/auth.server";
+import { campaignTotals, deleteCampaign, getCampaign, listCampaigns } from "~/services/campaigns.server";
+import { redirectWithFlash } from "~/services/session.server";
+
+export const meta: MetaFunction = () => [{ title: `Campaign Management · ${BRAND}` }];
+
+const PAGE_SIZE = 50;
+const LOAD_FAILED = "Failed to load campaigns. Please try again.";
+/** The list's refresh: every 30 s, and every 3 s while any campaign on the page is sending. */
+const REFRESH_MS = 30_000;
+const SENDING_REFRESH_MS = 3_000;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const params = new URL(request.url).searchParams;
+  const cursorParam = params.get("cursor");
+  const cursor = isId(cursorParam) ? cursorParam : null;
+  // The cursors of the pages before this one, so Previous works without keeping state.
+  const trail = cursor ? (params.get("trail") ?? "").split(",").filter(isId).slice(-200) : [];
+  const deleteId = params.get("delete");
+  const [page, totals, deleting] = await loadOrThrow(
+    Promise.all([
+      listCampaigns(user.id, { limit: PAGE_SIZE, cursor }),
+      campaignTotals(user.id),
+      deleteId ? getCampaign(user.id, deleteId).catch(() => null) : null,
+    ]),
+    LOAD_FAILED,
+  );
+  return { page, totals, cursor, trail, deleting: deleting ? { id: deleting.id, name: deleting.name } : null };
+}
+
+const DeleteSchema = z.object({ intent: z.literal("delete"), id: z.string().min(1), back: z.string().optional() });
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const submission = parseWithZod(await request.formData(), { schema: DeleteSchema });
+  if (submission.status !== "success") {
+    return redirectWithFlash(request, "/campaigns", { kind: "toast", type: "error", message: "Could not delete campaign: Invalid selection" });
+  }
+  const { id, back: asked } = submission.value;
+  const back = asked?.startsWith("/campaigns") && !asked.startsWith("//") ? asked : "/campaigns";
+  try {
+    const deleted = await deleteCampaign(user.id, id);
+    return redirectWithFlash(request, back, { kind: "toast", type: "success", message: `Campaign "${deleted.name}" deleted successfully.` });
+  } catch (error) {
+    // A refusal (gone, or another user's) is told in a toast; anything else is a fault for the
+    // error boundary and the server log.
+    if (!(error instanceof ApiError)) throw error;
+    return redirectWithFlash(request, back, { kind: "toast", type: "error", message: `Could not delete campaign: ${error.message || "Unknown error"}` });
+  }
+}
+
+function StatCard({ label, value, icon: Icon }: { label: string; value: number; icon: typeof Target }) {
+  return (
+    <div className="card flex items-center gap-4 p-4">
+      <div className="flex h-11 w-11 shrink-0 items-center justify-center rounded-lg bg-primary-light text-primary">
+        <Icon className="h-5 w-5" aria-hidden="true" />
+      </div>
+      <div className="min-w-0">
+        <p className="text-sm text-slate-500">{label}</p>
+        <p className="text-2xl font-semibold text-slate-900" data-testid={`stat-${label}`}>
+          {value.toLocaleString("en-IN")}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+export default function Campaigns() {
+  const { page, totals, cursor, trail, deleting } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const sending = page.campaigns.some((c) => c.status === "Active");
+  useRevalidateEvery(sending ? SENDING_REFRESH_MS : REFRESH_MS);
+
+  const href = (changes: Record<string, string | null>) => withSearchParams(params, changes, "/campaigns");
+  const nextHref = page.nextCursor
+    ? href({ cursor: page.nextCursor, trail: cursor ? [...trail, cursor].join(",") : null, delete: null })
+    : null;
+  const prevHref = cursor
+    ? href({ cursor: trail[trail.length - 1] ?? null, trail: trail.slice(0, -1).join(",") || null, delete: null })
+    : null;
+  const listHref = href({ delete: null });
+
+  return (
+    <div className="mx-auto max-w-7xl space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div className="min-w-0">
+          <h2 className="text-2xl font-bold text-slate-900">Campaign Management</h2>
+          <p className="text-slate-600">Send messages to your segments and follow every delivery.</p>
+        </div>
+        <Link to="/campaigns/new" className="btn-primary">
+          <Plus className="h-4 w-4" aria-hidden="true" /> Create Campaign
+        </Link>
+      </div>
+
+      <section aria-label="Campaign statistics" className="grid gap-4 sm:grid-cols-3">
+        <StatCard label="Total Campaigns" value={totals.campaigns} icon={Megaphone} />
+        <StatCard label="Total Audience" value={totals.audience} icon={Users} />
+        <StatCard label="Unique Segments" value={totals.segments} icon={Target} />
+      </section>
+
+      <section className="card overflow-hidden" aria-label="Campaigns">
+        {page.campaigns.length === 0 && !cursor ? (
+          <div className="px-6 py-14 text-center">
+            <Megaphone className="mx-auto h-10 w-10 text-slate-300" aria-hidden="true" />
+            <p className="mt-3 font-semibold text-slate-800">No campaigns yet</p>
+            <p className="mt-1 text-sm text-slate-500">Send your first message to a segment of your customers.</p>
+            <Link to="/campaigns/new" className="btn-primary mt-4">
+              <Plus className="h-4 w-4" aria-hidden="true" /> Create First Campaign
+            </Link>
+          </div>
+        ) : (
+          <>
+            <table className="w-full table-fixed text-left text-sm">
+              <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+                <tr>
+                  <th scope="col" className="px-3 py-3 font-medium sm:px-4">Campaign</th>
+                  <th scope="col" className="hidden w-44 px-4 py-3 font-medium md:table-cell">Segment</th>
+                  <th scope="col" className="hidden w-28 px-4 py-3 font-medium lg:table-cell">Audience</th>
+                  <th scope="col" className="hidden w-32 px-4 py-3 font-medium lg:table-cell">Sent Date</th>
+                  <th scope="col" className="w-28 px-2 py-3 font-medium sm:w-40 sm:px-4">Status</th>
+                  <th scope="col" className="w-20 px-2 py-3 text-right font-medium sm:w-24 sm:px-4">
+                    <span className="sr-only sm:not-sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {page.campaigns.map((c) => {
+                  const segmentName = c.segment?.name || "Unnamed Segment";
+                  const name = c.name || "Unnamed Campaign";
+                  const success = listSuccessChip(c.deliveryStats.sent, c.deliveryStats.failed);
+                  const sentDate = c.launchedAt ? formatShortDate(c.launchedAt) : "Not sent";
+                  return (
+                    <tr key={c.id} data-testid="campaign-row" className="align-top hover:bg-slate-50/60">
+                      <td className="px-3 py-3 sm:px-4">
+                        <Link to={`/campaigns/${c.id}`} className="block truncate font-medium text-slate-900 hover:text-primary">
+                          {name}
+                        </Link>
+                        <p className="truncate text-xs text-slate-500">{c.subject || "No subject"}</p>
+                        {/* What the hidden columns say, under the name on narrow screens. */}
+                        <div className="mt-1 space-y-1 text-xs text-slate-500 lg:hidden">
+                          <span className={`inline-flex max-w-full truncate rounded-full px-2 py-0.5 font-medium md:hidden ${segmentChipClass(segmentName)}`}>
+                            {segmentName}
+                          </span>
+                          <p className="truncate">
+                            {c.audienceSize.toLocaleString("en-IN")} recipients · {sentDate}
+                          </p>
+                        </div>
+                      </td>
+                      <td className="hidden px-4 py-3 md:table-cell">
+                        <span className={`inline-flex max-w-full truncate rounded-full px-3 py-1 text-xs font-medium ${segmentChipClass(segmentName)}`} data-testid="campaign-segment">
+                          {segmentName}
+                        </span>
+                      </td>
+                      <td className="hidden px-4 py-3 font-medium text-slate-800 lg:table-cell" data-testid="campaign-audience">
+                        {c.audienceSize.toLocaleString("en-IN")}
+                      </td>
+                      <td className="hidden px-4 py-3 text-slate-600 lg:table-cell">{sentDate}</td>
+                      <td className="px-2 py-3 sm:px-4">
+                        <CampaignStatusChip status={c.status} />
+                        {c.status === "Active" || c.status === "Paused" ? (
+                          <div className="mt-2 space-y-1">
+                            <ProgressBar value={c.progress} label={`${name} progress`} colour={c.status === "Paused" ? "warning" : "primary"} />
+                            <p className="text-xs text-slate-500" data-testid="campaign-progress">{c.progress}% sent</p>
+                          </div>
+                        ) : c.status === "Completed" ? (
+                          <div className="mt-1">
+                            <Chip colour={success.colour} testId="campaign-success" title="Sent out of sent and failed">
+                              {success.value}% success
+                            </Chip>
+                          </div>
+                        ) : null}
+                      </td>
+                      <td className="px-2 py-3 sm:px-4">
+                        <div className="flex flex-wrap justify-end gap-0.5">
+                          <Link to={`/campaigns/${c.id}`} className="btn-ghost" aria-label={`View ${name}`} title="View">
+                            <Eye className="h-4 w-4" />
+                          </Link>
+                          {c.status === "Draft" ? (
+                            <Link to={`/campaigns/edit/${c.id}`} className="btn-ghost" aria-label={`Edit ${name}`} title="Edit draft">
+                              <Pencil className="h-4 w-4" />
+                            </Link>
+                          ) : null}
+                          <Link
+                            to={href({ delete: c.id })}
+                            preventScrollReset
+                            className="btn-ghost text-red-600 hover:bg-red-50"
+                            aria-label={`Delete ${name}`}
+                            title="Delete"
+                          >
+                            <Trash2 className="h-4 w-4" />
+                          </Link>
+                        </div>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+            {nextHref || prevHref ? (
+              <nav aria-label="Pages" className="flex justify-end gap-2 border-t border-slate-200 px-4 py-3 text-sm">
+                {prevHref ? (
+                  <Link to={prevHref} className="btn-secondary" rel="prev">
+                    <ChevronLeft className="h-4 w-4" aria-hidden /> Previous
+                  </Link>
+                ) : null}
+                {nextHref ? (
+                  <Link to={nextHref} className="btn-secondary" rel="next">
+                    Next <ChevronRight className="h-4 w-4" aria-hidden />
+                  </Link>
+                ) : null}
+              </nav>
+            ) : null}
+          </>
+        )}
+      </section>
+
+      <ConfirmDialog
+        open={Boolean(deleting)}
+        title="Delete Campaign"
+        message={
+          <>
+            Are you sure you want to delete the campaign &ldquo;{deleting?.name}&rdquo;? Its delivery log goes too; a campaign that is
+            still sending is cancelled first. This action cannot be undone.
+          </>
+        }
+        cancelHref={listHref}
+        action="/campaigns"
+        fields={{ intent: "delete", id: deleting?.id ?? "", back: listHref }}
+      />
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteErrorBoundary backTo="/" fallback={LOAD_FAILED} />;
+}
