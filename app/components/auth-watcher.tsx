@@ -1,5 +1,5 @@
-// The client side of the session (spec §4, §8): saves a token arriving in the URL, re-checks the
-// session every 5 minutes, and signs out on 401, 403 or an identity mismatch.
+// The client side of the session (docs/rules.md#sign-in-and-sessions): saves a token arriving in the
+// URL, re-checks the session every 5 minutes, and signs out on 401, 403 or an identity mismatch.
 import { useLocation } from "@remix-run/react";
 import { useEffect } from "react";
 import { toast } from "sonner";

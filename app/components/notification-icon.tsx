@@ -1,6 +1,6 @@
 import { Bell, Info, Megaphone, TrendingUp, Users, Target } from "lucide-react";
 
-/** One icon per known type (spec §2: five known types plus a default). */
+/** One icon per known type, and a default for anything else (docs/rules.md#notifications). */
 export function NotificationIcon({ type, className = "h-5 w-5" }: { type: string; className?: string }) {
   const props = { className, "aria-hidden": true } as const;
   switch (type) {

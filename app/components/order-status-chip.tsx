@@ -1,4 +1,5 @@
-// The order status chip of spec §4: completed green, pending amber, cancelled red, others default.
+// The order status chip (docs/rules.md#order-status): completed green, pending amber, cancelled red,
+// others default.
 import { CHIP_CLASSES, statusColour } from "~/lib/orders";
 
 export function OrderStatusChip({ status }: { status: string }) {

@@ -1,4 +1,4 @@
-// The snackbar of spec §2/§9: one message at the top centre that hides itself after 6 seconds.
+// The snackbar (docs/rules.md#timing): one message at the top centre that hides itself after 6 seconds.
 import { createContext, useCallback, useContext, useEffect, useRef, useState } from "react";
 
 export const SNACKBAR_MS = 6000;

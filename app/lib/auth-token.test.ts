@@ -72,7 +72,7 @@ describe("storing the token", () => {
     expect(storage.map.size).toBe(0);
   });
 
-  it("warns about a token without three parts but still stores it (spec §5)", () => {
+  it("warns about a token without three parts but still stores it", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const storage = memoryStorage();
     expect(isWellFormedToken("opaque")).toBe(false);
@@ -83,7 +83,7 @@ describe("storing the token", () => {
   });
 });
 
-describe("callbackOutcome (spec §2 /auth/callback)", () => {
+describe("callbackOutcome (/auth/callback)", () => {
   const outcome = (query: string) => callbackOutcome(new URLSearchParams(query));
 
   it("succeeds with a token and auth=success", () => {
@@ -104,7 +104,7 @@ describe("callbackOutcome (spec §2 /auth/callback)", () => {
 });
 
 describe("messages", () => {
-  it("has the login page's error texts: the spec's three and the refused Google link", () => {
+  it("has the login page's error texts: the three session errors and the refused Google link", () => {
     expect(Object.keys(LOGIN_ERRORS).sort()).toEqual(["access_denied", "email_not_verified", "session_expired", "tenant_isolation_error"]);
     expect(LOGIN_ERRORS.email_not_verified).toMatch(/^An account with this e-mail already exists, but its address was never verified/);
     expect(LOGIN_ERRORS.session_expired).toMatch(/^Your session has expired/);

@@ -1,5 +1,6 @@
-// The browser side of the bearer token (spec §3, §5): stored in localStorage under the product's
-// prefix + auth_token; three dot-separated parts expected (otherwise a warning, still used).
+// The browser side of the bearer token (docs/rules.md#sign-in-and-sessions): stored in localStorage
+// under the product's prefix + auth_token; three dot-separated parts expected (otherwise a warning,
+// still used).
 export const TOKEN_PREFIX = "crm_";
 export const TOKEN_KEY = `${TOKEN_PREFIX}auth_token`;
 
@@ -26,7 +27,7 @@ export function isWellFormedToken(token: string): boolean {
   return token.split(".").length === 3;
 }
 
-/** Stores the token; an empty token is refused (spec §5). */
+/** Stores the token; an empty token is refused. */
 export function storeToken(token: string, storage: Pick<Storage, "setItem"> = localStorage): boolean {
   if (!token) return false;
   if (!isWellFormedToken(token)) console.warn("Auth token does not have three parts; using it anyway.");
@@ -42,7 +43,7 @@ export function clearToken(storage: Pick<Storage, "removeItem"> = localStorage) 
   storage.removeItem(TOKEN_KEY);
 }
 
-/** The callback rule of spec §5: a token must be present and auth must equal success. */
+/** The callback rule: a token must be present and auth must equal success. */
 export function callbackOutcome(params: URLSearchParams): { ok: true; token: string } | { ok: false; reason: string } {
   const token = params.get("token");
   if (!token) return { ok: false, reason: "No authentication token received" };

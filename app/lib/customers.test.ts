@@ -5,7 +5,7 @@ import { CUSTOMER_MESSAGES, CustomerApiSchema, CustomerFormSchema } from "~/sche
 
 const valid = { firstName: "Priya", lastName: "Sharma", email: "Priya@Example.com" };
 
-describe("customer form rules (spec §5)", () => {
+describe("customer form rules", () => {
   it("requires firstName, lastName and email with the form's messages", () => {
     const r = CustomerFormSchema.safeParse({ firstName: " ", lastName: "", email: "" });
     expect(r.success).toBe(false);
@@ -50,7 +50,7 @@ describe("customer form rules (spec §5)", () => {
   });
 });
 
-describe("list rules (spec §2)", () => {
+describe("list rules", () => {
   it("highlights the Visits chip above 5 only", () => {
     expect(isVisitsHighlighted(5)).toBe(false);
     expect(isVisitsHighlighted(6)).toBe(true);

@@ -54,14 +54,14 @@ describe("the bell's texts", () => {
 });
 
 describe("types and filters", () => {
-  it("maps every stored type to one filter with the spec's display and menu names", () => {
+  it("maps every stored type to one filter with its display and menu names", () => {
     expect(NOTIFICATION_FILTERS.map((f) => f.label)).toEqual(["Campaign", "Segment", "Customers", "Performance", "System"]);
     expect(NOTIFICATION_FILTERS.map((f) => f.menu)).toEqual(["Campaigns", "Segments", "Customers", "Performance", "System"]);
     for (const type of NOTIFICATION_TYPES) expect(filterForType(type)?.type).toBe(type);
     expect(filterForType("SOMETHING_ELSE")).toBeUndefined();
   });
 
-  it("keeps the limits of spec §9", () => {
+  it("keeps 50 per user and lists 5 in the menu", () => {
     expect(MAX_NOTIFICATIONS).toBe(50);
     expect(MENU_NOTIFICATIONS).toBe(5);
   });

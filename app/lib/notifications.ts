@@ -1,4 +1,4 @@
-// Notification types (spec §3) and the pure rules the bell and /notifications share.
+// Notification types and the pure rules (docs/rules.md#notifications) the bell and /notifications share.
 export const NOTIFICATION_TYPES = [
   "NEW_CAMPAIGN",
   "NEW_SEGMENT",

@@ -1,4 +1,4 @@
-// Pure order rules of spec §4, §5 and §9, shared by the server, the form and the screens:
+// Pure order rules (docs/rules.md#orders), shared by the server, the form and the screens:
 // statuses and their colours, the quantity/price/tax rules, subtotal and total, the short id.
 // Money is integer paise here; the form speaks rupees and converts with toPaise.
 
@@ -15,7 +15,7 @@ export function normalizeStatus(value: unknown): OrderStatus | undefined {
 
 export type ChipColour = "success" | "warning" | "error" | "default";
 
-/** Spec §4: completed green, pending amber, cancelled red, others default. */
+/** Completed green, pending amber, cancelled red, others default. */
 export function statusColour(status: string): ChipColour {
   switch (status.toLowerCase()) {
     case "completed":
@@ -37,7 +37,7 @@ export const CHIP_CLASSES: Record<ChipColour, string> = {
   default: "bg-slate-100 text-slate-700 ring-slate-500/20",
 };
 
-/** Spec §9: an order id is shown as its last 6 characters. */
+/** An order id is shown as its last 6 characters. */
 export function shortOrderId(id: string): string {
   return id.slice(-6);
 }
@@ -51,7 +51,7 @@ export const MAX_ITEMS = 200;
 /** The largest order total we accept: ₹1,00,00,000 (one crore), 10^9 paise. */
 export const MAX_ORDER_TOTAL_PAISE = 1_000_000_000;
 
-/** Spec §5: quantity has a minimum of 1 and a non-numeric value becomes 1 (decimals are cut). */
+/** Quantity has a minimum of 1 and a non-numeric value becomes 1 (decimals are cut). */
 export function toQuantity(value: unknown): number {
   const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
   if (!Number.isFinite(n)) return MIN_QUANTITY;
@@ -75,12 +75,12 @@ export function lineTotalPaise(item: PricedItem): number {
   return item.quantity * item.pricePaise;
 }
 
-/** Spec §9: the subtotal is the sum of price × quantity. It is the order's amount. */
+/** The subtotal is the sum of price × quantity. It is the order's amount. */
 export function subtotalPaise(items: readonly PricedItem[]): number {
   return items.reduce((sum, item) => sum + lineTotalPaise(item), 0);
 }
 
-/** Spec §9: the order total is subtotal plus tax. */
+/** The order total is subtotal plus tax. */
 export function totalPaise(subtotal: number, taxPaise: number): number {
   return subtotal + taxPaise;
 }
@@ -94,7 +94,7 @@ export function orderContribution(order: { status: string; amountPaise: number; 
   return { spendPaise: totalPaise(order.amountPaise, order.taxPaise), visits: 1 };
 }
 
-/** A customer's display name, with the spec's fallback. */
+/** A customer's display name, with the fallbacks of docs/rules.md#fallback-texts. */
 export function customerName(c: { firstName: string; lastName: string } | null | undefined): string {
   if (!c) return "Unknown";
   const name = `${c.firstName} ${c.lastName}`.trim();

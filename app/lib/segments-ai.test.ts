@@ -12,12 +12,12 @@ const conditions = (text: string) => {
   return toConditions(builderToTree(r.builder));
 };
 
-describe("Use AI: keywords to conditions (spec §5)", () => {
+describe("Use AI: keywords to conditions", () => {
   it("asks for a description when it is empty", () => {
     expect(interpretDescription("   ", NOW)).toEqual({ ok: false, message: "Please enter a description" });
   });
 
-  it("fails with the spec's message on text it cannot read", () => {
+  it("fails with the try-different-wording message on text it cannot read", () => {
     expect(interpretDescription("12345 !!!", NOW)).toEqual({ ok: false, message: "Failed to process your request. Please try different wording." });
     expect(interpretDescription("customers who spent more than 99999999999999", NOW)).toEqual({
       ok: false,

@@ -1,4 +1,4 @@
-// The 'Use AI' dialog of spec §5: a description is interpreted locally, by keyword, into
+// The 'Use AI' dialog (docs/rules.md#use-ai): a description is interpreted locally, by keyword, into
 // conditions. Spend, visits and days of activity are recognised; the defaults are spend greater
 // than 1000 without a number, visits greater than 3, activity within 30 days, and totalSpend
 // greater than 500 when nothing matched.

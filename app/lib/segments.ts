@@ -1,6 +1,6 @@
-// The segment rules of spec §5, isomorphic: the fields and operators a segment may use, the
-// condition tree and its Mongo-style mapping (`{ totalSpend: { $gt: 1000 } }`, several under
-// `$and`/`$or`, groups nested), and its parser, which names the bad part of a bad tree.
+// The segment rules (docs/rules.md#segment-conditions), isomorphic: the fields and operators a
+// segment may use, the condition tree and its Mongo-style mapping (`{ totalSpend: { $gt: 1000 } }`,
+// several under `$and`/`$or`, groups nested), and its parser, which names the bad part of a bad tree.
 import { rupeesToPaise } from "~/lib/money";
 
 export const SEGMENT_FIELDS = {
@@ -15,7 +15,7 @@ export const FIELD_NAMES = Object.keys(SEGMENT_FIELDS) as SegmentField[];
 export type Operator = "$gt" | "$gte" | "$lt" | "$lte" | "$eq";
 export type Logic = "AND" | "OR";
 
-/** Number operators of spec §5, in the order the builder offers them. */
+/** Number operators, in the order the builder offers them. */
 export const NUMBER_OPERATORS: readonly { value: Operator; label: string; symbol: string }[] = [
   { value: "$gt", label: "greater than", symbol: ">" },
   { value: "$gte", label: "greater than or equal to", symbol: "≥" },
@@ -24,7 +24,7 @@ export const NUMBER_OPERATORS: readonly { value: Operator; label: string; symbol
   { value: "$eq", label: "equal to", symbol: "=" },
 ];
 
-/** Date operators of spec §5: after ($gt), before ($lt), on or after ($gte), on or before ($lte). */
+/** Date operators: after ($gt), before ($lt), on or after ($gte), on or before ($lte). */
 export const DATE_OPERATORS: readonly { value: Operator; label: string; symbol: string }[] = [
   { value: "$gt", label: "after", symbol: "after" },
   { value: "$lt", label: "before", symbol: "before" },
@@ -44,7 +44,7 @@ export function isOperatorFor(field: SegmentField, op: unknown): op is Operator 
   return operatorsFor(field).some((o) => o.value === op);
 }
 
-/** Changing the field resets the operator to the first of its type (spec §5). */
+/** Changing the field resets the operator to the first of its type. */
 export function firstOperator(field: SegmentField): Operator {
   return operatorsFor(field)[0].value;
 }
@@ -166,7 +166,7 @@ export function parseConditions(input: unknown, root = "conditions"): ParseResul
   return node(input, root, 0);
 }
 
-/** The tree as the Mongo-style mapping. A single condition is sent alone (spec §5). */
+/** The tree as the Mongo-style mapping. A single condition is sent alone. */
 export function toConditions(tree: SegmentNode): Conditions {
   if (tree.kind === "condition") return { [tree.field]: { [tree.op]: tree.value } };
   if (tree.children.length === 1) return toConditions(tree.children[0]);
@@ -265,7 +265,7 @@ export const SEGMENT_CHIP_CLASSES = CHIP_COLOURS;
 
 export const AUDIENCE_SAMPLE_SIZE = 10;
 
-/** The preview panel's note (spec §2): only when there are more than 10 customers. */
+/** The preview panel's note, only above 10 customers (docs/rules.md#audience-preview). */
 export function previewNote(count: number): string | null {
   return count > AUDIENCE_SAMPLE_SIZE ? `Showing all ${count.toLocaleString("en-IN")}` : null;
 }

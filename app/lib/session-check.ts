@@ -1,4 +1,5 @@
-// One session check (spec §4, §7, §8), written as a pure function of fetch so it is unit-tested.
+// One session check (docs/rules.md#sign-in-and-sessions), written as a pure function of fetch so it
+// is unit-tested.
 import { tokenUserId } from "~/lib/auth-token";
 
 export const AUTH_RECHECK_MS = 5 * 60 * 1000;

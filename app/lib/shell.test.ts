@@ -18,7 +18,7 @@ describe("the top bar title", () => {
 });
 
 describe("navigation", () => {
-  it("has the five entries of spec §2 in order", () => {
+  it("has the five entries in order", () => {
     expect(NAV_ITEMS.map((i) => [i.label, i.to])).toEqual([
       ["Dashboard", "/"],
       ["Customers", "/customers"],

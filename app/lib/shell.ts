@@ -1,4 +1,4 @@
-// Pure rules of the layout shell (spec §2).
+// Pure rules of the layout shell (docs/rules.md#layout-shell).
 export const NAV_ITEMS = [
   { label: "Dashboard", to: "/" },
   { label: "Customers", to: "/customers" },

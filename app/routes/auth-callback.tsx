@@ -1,4 +1,5 @@
-// Spec §2 /auth/callback: store the token, say so, and go to the dashboard after 1 second.
+// /auth/callback: store the token, say so, and go to the dashboard after 1 second
+// (docs/rules.md#sign-in-and-sessions).
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useNavigate, useSearchParams } from "@remix-run/react";
 import { useEffect, useState } from "react";

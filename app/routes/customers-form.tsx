@@ -1,5 +1,5 @@
-// /customers/new and /customers/edit/{id} (spec §2, §5): one form titled Add New Customer or Edit
-// Customer. firstName, lastName and email are required (e-mail input type); phone, address,
+// /customers/new and /customers/edit/{id} (docs/rules.md#customer-form): one form titled Add New
+// Customer or Edit Customer. firstName, lastName and email are required (e-mail input type); phone, address,
 // company and notes are optional. It submits and validates on the server without JavaScript; with
 // JavaScript each field is checked as it is typed, by the same zod schema.
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";

@@ -57,7 +57,7 @@ export default function Login() {
     ...LIVE_VALIDATION,
   });
 
-  // Whoever lands here is not signed in: a stored token is stale (spec §4).
+  // Whoever lands here is not signed in: a stored token is stale (docs/rules.md#sign-in-and-sessions).
   useEffect(() => clearToken(), []);
 
   return (

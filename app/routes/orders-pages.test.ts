@@ -1,5 +1,6 @@
 // The order screens' loaders and actions with a real session and database: what the form answers
-// (the spec's messages, the no-JavaScript row buttons) and the toasts the next page shows.
+// (the messages of docs/rules.md#order-form, the no-JavaScript row buttons) and the toasts the next
+// page shows.
 import { describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase as setUpTestDatabase } from "../../tests/helpers/db";
 
@@ -160,7 +161,8 @@ describe("the order form", () => {
     const alice = await signedIn();
     const bob = await signedIn();
     const order = await createOrder(alice.user.id, OrderSchema.parse({ customerId: alice.customer.id, items: [{ name: "Mug", quantity: 1, price: 250 }] }));
-    // The screens throw the spec's message with a 404, for their error boundary to show.
+    // The screens throw the load-failure message (docs/rules.md#messages) with a 404, for their error
+    // boundary to show.
     const notFound = { data: "Failed to load order data. Please try again.", init: { status: 404 } };
     await expect(formRoute.loader(args(new Request(`${BASE}/orders/edit/${order._id}`, { headers: { Cookie: bob.cookie } }), { id: order._id }))).rejects.toMatchObject(notFound);
     const saved = await resultOf(await formRoute.action(args(formRequest(bob.cookie, `/orders/edit/${order._id}`, { "items[0].name": "X", "items[0].quantity": "1", "items[0].price": "1" }), { id: order._id })));

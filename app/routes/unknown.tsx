@@ -1,4 +1,4 @@
-// Any unknown path redirects to / (spec §2).
+// Any unknown path redirects to / (docs/rules.md#routes-and-screens).
 import { redirect } from "@remix-run/node";
 
 export function loader() {

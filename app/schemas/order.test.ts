@@ -12,7 +12,7 @@ function errorsOf(input: unknown, schema = OrderSchema) {
   return fieldErrors(result.error);
 }
 
-describe("order schema: the spec's messages (§5)", () => {
+describe("order schema: the form's messages", () => {
   it("accepts a minimal order with the defaults", () => {
     const order = OrderSchema.parse(valid);
     expect(order).toEqual({
@@ -126,7 +126,7 @@ describe("order form fields", () => {
     expect(parse(form, OrderFormUpdateSchema).status).toBe("success");
   });
 
-  it("names the fields as the form does (items[1].name) with the spec's messages", () => {
+  it("names the fields as the form does (items[1].name) with the form's messages", () => {
     const form = new FormData();
     form.set("customerId", CUSTOMER);
     form.set("tax", "-1");

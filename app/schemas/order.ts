@@ -1,5 +1,6 @@
-// The order payload of spec §3/§7, one zod schema for the order form (server and live validation in
-// the browser) and for POST/PUT /api/orders. Amounts are rupees here; the service stores paise.
+// The order payload (docs/rules.md#order-form and #payloads), one zod schema for the order form (server
+// and live validation in the browser) and for POST/PUT /api/orders. Amounts are rupees here; the service
+// stores paise.
 // The amount a caller sends is ignored: the server computes the subtotal from the items.
 import { z } from "zod";
 import {

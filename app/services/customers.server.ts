@@ -187,7 +187,7 @@ async function segmentsOf(userId: string, customerId: string): Promise<CustomerS
   return segments.map((s) => ({ _id: s.id, id: s.id, name: s.name }));
 }
 
-/** The customer detail of spec §3: the customer with their segments and recent orders. */
+/** The customer detail (docs/rules.md#customer-detail): the customer with their segments and recent orders. */
 export async function customerDetail(userId: string, id: string, recentOrders = 10): Promise<CustomerDetailDto> {
   const customer = await getCustomer(userId, id);
   const [orders, segments] = await Promise.all([recentOrdersForCustomer(userId, id, recentOrders), segmentsOf(userId, id)]);

@@ -4,7 +4,7 @@
 // The amount of an order is its subtotal (sum of price × quantity), always computed here from the
 // items; whatever amount a caller sends is ignored. Total = amount + tax.
 //
-// Customer totals (spec §3, DESIGN §4): a customer's totalSpend, visits and lastActive follow their
+// Customer totals (docs/rules.md#customer-totals): a customer's totalSpend, visits and lastActive follow their
 // non-cancelled orders and change in the SAME transaction as every order write. The rule is a delta,
 // not a recount, so that starting values given by an import or the API are kept:
 //   - an order "counts" unless it is Cancelled; a counting order contributes its TOTAL
@@ -46,7 +46,7 @@ export type OrderItemDto = {
   total: number;
 };
 
-/** An order as pages and /api callers see it: spec §3, amounts in rupees, ids as _id (and id). */
+/** An order as pages and /api callers see it (docs/rules.md#payloads): rupees, ids as _id (and id). */
 export type OrderDto = {
   _id: string;
   id: string;
@@ -307,7 +307,7 @@ export async function listOrders(userId: string, options: ListOrdersOptions = {}
 
 export type RecentOrder = { _id: string; id: string; date: string; amount: number; total: number; status: string };
 
-/** The customer's latest orders (spec §3: id, date, amount, status) for the customer detail screen. */
+/** The customer's latest orders (id, date, amount, total, status) for the customer detail screen. */
 export async function recentOrdersForCustomer(userId: string, customerId: string, take = 10): Promise<RecentOrder[]> {
   if (!isId(customerId)) return [];
   // Part of every customer detail: a prepared statement on the read connection (see

@@ -34,7 +34,7 @@ export type SegmentDto = {
 
 export type SegmentWithCount = SegmentDto & { customerCount: number };
 
-/** A customer as audience lists show it (spec §3, audience sample customer). */
+/** A customer as audience lists show it (docs/rules.md#payloads, "Audience customer"). */
 export type AudienceCustomer = {
   _id: string;
   id: string;

@@ -31,7 +31,7 @@ test.describe("orders", () => {
     await page.getByRole("link", { name: "Create Order" }).click();
     await expect(page.getByRole("heading", { name: "Create Order" })).toBeVisible();
 
-    // The spec's messages before anything is filled in.
+    // The form's messages (docs/rules.md#order-form) before anything is filled in.
     const picker = page.getByPlaceholder("Search customers by name or e-mail");
     await expect(picker).toBeVisible();
     await page.locator("#item-0-name").fill("");

@@ -1,4 +1,4 @@
-// GET /api/customers/{id}: the customer with segments and recent orders (spec §3).
+// GET /api/customers/{id}: the customer with segments and recent orders (docs/rules.md#payloads).
 // PUT /api/customers/{id}: replaces the fields (same body as POST). DELETE: removes the customer
 // and their orders in one transaction. Another tenant's id, or a malformed one, is a 404.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";

@@ -1,5 +1,6 @@
 // GET /api/segments/{id}/audience?limit=&cursor=: one page of the segment's customers in creation
-// order, as an array (spec §7). The cursor of the next page is in the X-Next-Cursor header.
+// order, as an array (docs/rules.md#lists-and-paging). The cursor of the next page is in the
+// X-Next-Cursor header.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { jsonResponse, parseOrThrow } from "~/lib/api.server";
 import { AudienceQuerySchema } from "~/schemas/segment";

@@ -1,5 +1,6 @@
-// The segment calls of spec §7 through their route modules, with a bearer token: what a caller
-// gets back, tenant isolation, and bad payloads answered with 400s that name the bad part.
+// The segment calls of the /api contract (docs/rules.md#the-api-contract) through their route
+// modules, with a bearer token: what a caller gets back, tenant isolation, and bad payloads answered
+// with 400s that name the bad part.
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase as setUpTestDatabase } from "../../../tests/helpers/db";
 

@@ -1,4 +1,4 @@
-// PUT /api/users/{id}: the profile fallback of spec §7. Only the caller's own id exists for them.
+// PUT /api/users/{id}: the profile fallback (docs/rules.md#payloads). Only the caller's own id exists for them.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { ApiError, notFound, parseOrThrow, readJson } from "~/lib/api.server";
 import { ProfileSchema } from "~/schemas/profile";
