@@ -42,7 +42,9 @@ export function NotificationMenu({
       </PopoverButton>
       <PopoverPanel
         anchor={{ to: "bottom end", gap: 8 }}
-        className="z-50 flex w-[320px] max-h-[400px] flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-xl"
+        // Headless UI writes its own inline max-height from --anchor-max-height (default 100vh),
+        // which beats a max-h class: the 400 px cap has to go through the variable.
+        className="z-50 flex w-[320px] max-h-[400px] [--anchor-max-height:400px] flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-xl"
         data-testid="notification-menu"
       >
         {({ close }) => (

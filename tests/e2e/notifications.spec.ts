@@ -73,6 +73,35 @@ test("the bell: at most 5 items, 'Mark all as read', then no badge and no button
   await expect(bell(page)).toHaveAccessibleName("Notifications");
 });
 
+test("the bell: five long notifications keep the menu at most 400 px tall, the list scrolls", async ({ page }) => {
+  await page.setViewportSize({ width: 1366, height: 900 });
+  const { email } = await signIn(page);
+  seedNotifications(
+    email,
+    Array.from({ length: 5 }, (_, i) => ({
+      type: "NEW_CAMPAIGN" as const,
+      title: `Campaign ${i + 1} launched`,
+      details: `Festive offer number ${i + 1} went to 1,200 customers in Mumbai, Pune and Bengaluru with a long message.`,
+      ageMs: (i + 1) * MINUTE,
+    })),
+  );
+  await page.reload();
+  await bell(page).click();
+  const items = menu(page).getByTestId("notification-item");
+  await expect(items).toHaveCount(5);
+  const box = await menu(page).boundingBox();
+  expect(box).not.toBeNull();
+  expect(box!.height).toBeLessThanOrEqual(400);
+  expect(box!.width).toBe(320);
+  // What does not fit scrolls inside the menu; the footer link stays in view.
+  const list = menu(page).getByRole("list");
+  const overflow = await list.evaluate((el) => el.scrollHeight - el.clientHeight);
+  expect(overflow).toBeGreaterThan(0);
+  await expect(menu(page).getByRole("link", { name: "View All Notifications" })).toBeInViewport();
+  await items.nth(4).scrollIntoViewIfNeeded();
+  await expect(items.nth(4)).toBeInViewport();
+});
+
 test("the bell: empty state and 'View All Notifications'", async ({ page }) => {
   await signIn(page);
   await page.goto("/notifications");
