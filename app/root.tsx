@@ -52,7 +52,8 @@ export default function App() {
   return (
     <SnackbarProvider>
       <Outlet />
-      <Toaster position="top-right" duration={5000} richColors closeButton />
+      {/* Below the 64 px top bar, so that a toast never covers the bell or the avatar. */}
+      <Toaster position="top-right" offset={{ top: 72 }} mobileOffset={{ top: 72 }} duration={5000} richColors closeButton />
       <FlashMessages flash={flash} />
     </SnackbarProvider>
   );

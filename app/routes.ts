@@ -68,6 +68,10 @@ export default [
     route("campaigns/new", "routes/campaigns-wizard.tsx", { id: "campaigns-new" }),
     route("campaigns/edit/:id", "routes/campaigns-wizard.tsx", { id: "campaigns-edit" }),
     route("campaigns/:id", "routes/campaigns-detail.tsx"),
+    // An edit path without an id is an unknown path too (otherwise it reads as the detail of "edit").
+    route("customers/edit", "routes/unknown.tsx", { id: "customers-edit-without-id" }),
+    route("orders/edit", "routes/unknown.tsx", { id: "orders-edit-without-id" }),
+    route("segments/edit", "routes/unknown.tsx", { id: "segments-edit-without-id" }),
     route("*", "routes/unknown.tsx"),
   ]),
 ] satisfies RouteConfig;

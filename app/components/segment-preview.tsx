@@ -97,7 +97,7 @@ export function AudiencePreviewPanel({ preview, loading, problem }: { preview: P
         <div className="mt-2">
           <p className="text-3xl font-bold text-primary" data-testid="preview-count">{preview.count.toLocaleString("en-IN")}</p>
           <p className="text-sm text-slate-600">{preview.count === 1 ? "customer matches" : "customers match"} these conditions</p>
-          {note ? <p className="mt-1 text-xs text-slate-500" data-testid="preview-note">{note} · first 10 listed below</p> : null}
+          {note ? <p className="mt-1 text-xs text-slate-500" data-testid="preview-note">{note}</p> : null}
         </div>
       ) : (
         <p className="mt-2 text-sm text-slate-500" data-testid="preview-empty">

@@ -6,7 +6,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { Avatar } from "~/components/avatar";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { Field, FormAlert, LIVE_VALIDATION } from "~/components/forms";
@@ -58,12 +58,20 @@ const COMPANY: readonly FieldSpec[] = [
   { name: "position", label: "Position", type: "text", autoComplete: "organization-title" },
 ];
 
+/** False on the server's page and until React takes over in the browser. */
+function useHydrated() {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
+
 export default function Profile() {
   const { user } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
   const saving = navigation.state === "submitting";
   const showSnackbar = useSnackbar();
+  const hydrated = useHydrated();
   const [form, fields] = useForm({
     id: "profile-form",
     lastResult,
@@ -105,7 +113,9 @@ export default function Profile() {
           <p className="text-xs text-slate-400">Account created on {formatLongDate(user.createdAt)}</p>
         </div>
       </section>
-      <FormAlert id={form.errorId} errors={form.errors} />
+      {/* The failure is said once: by the snackbar in the browser, by this alert on a page
+          without JavaScript (where the snackbar cannot show). */}
+      {hydrated ? null : <FormAlert id={form.errorId} errors={form.errors} />}
       <Form
         method="post"
         className="space-y-6"

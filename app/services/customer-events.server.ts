@@ -19,6 +19,6 @@ export async function recordNewCustomers(userId: string, created: number) {
   await notify(userId, {
     type: "NEW_CUSTOMERS",
     title: "New customers added",
-    details: `${total} new customers have been added to your CRM.`,
+    details: `${total.toLocaleString("en-IN")} new customers have been added to your CRM.`,
   });
 }

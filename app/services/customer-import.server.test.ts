@@ -132,6 +132,14 @@ describe("importCustomers", () => {
     await importCustomers(tenant.id, csv(`firstName,lastName,email\n${rows}\n`));
     expect(await db().notification.count({ where: { userId: tenant.id, type: "NEW_CUSTOMERS" } })).toBe(1);
   });
+
+  it("says a large count with Indian digit grouping, like every other number on screen", async () => {
+    const tenant = await createTestUser("Big Import");
+    const rows = Array.from({ length: 2000 }, (_, i) => `F${i},L${i},big${i}@example.com`).join("\n");
+    await importCustomers(tenant.id, csv(`firstName,lastName,email\n${rows}\n`));
+    const notice = await db().notification.findFirstOrThrow({ where: { userId: tenant.id, type: "NEW_CUSTOMERS" } });
+    expect(notice.details).toBe("2,000 new customers have been added to your CRM.");
+  });
 });
 
 describe("export", () => {

@@ -80,6 +80,9 @@ test("a bad e-mail shows the field message and the error snackbar, keeping what 
   await page.getByRole("button", { name: "Save Changes" }).click();
   await expect(page.getByTestId("snackbar")).toHaveText(/Failed to update profile. Please try again./);
   await expect(page.getByText("Enter a valid e-mail address")).toBeVisible();
+  // Said once: the snackbar, with no second copy of it above the form.
+  await expect(page.getByText("Failed to update profile. Please try again.")).toHaveCount(1);
+  await expect(page.getByRole("alert")).toHaveCount(1);
   await expect(page.getByLabel("Email")).toHaveValue("not-an-email");
   await expect(page.getByLabel("Company")).toHaveValue("Kept Company");
 });
@@ -95,6 +98,7 @@ test("another account's e-mail is refused with a message on the field", async ({
   await page.getByRole("button", { name: "Save Changes" }).click();
   await expect(page.getByText("Another account already uses this e-mail")).toBeVisible();
   await expect(page.getByTestId("snackbar")).toHaveText(/Failed to update profile. Please try again./);
+  await expect(page.getByText("Failed to update profile. Please try again.")).toHaveCount(1);
 });
 
 test("saving works without JavaScript", async ({ browser }) => {

@@ -1,5 +1,35 @@
 // The layout shell: side navigation, top bar, avatar menu, theme, and the mobile drawer.
-import { expect, signIn, test } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { expect, signIn, test, uniqueEmail } from "./fixtures";
+
+/** Saves a customer through the form, which lands on /customers with a success toast. */
+async function showSuccessToast(page: Page) {
+  await page.goto("/customers/new");
+  await page.getByLabel("First Name").fill("Toast");
+  await page.getByLabel("Last Name").fill("Placement");
+  await page.getByLabel("Email").fill(uniqueEmail("toast"));
+  await page.getByRole("button", { name: "Save Customer" }).click();
+  const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Customer created successfully" });
+  await expect(toast).toBeVisible();
+  return toast;
+}
+
+/** The toast sits below the top bar, and the bell and the avatar are still what a click there reaches. */
+async function expectToastClearOfTopBar(page: Page) {
+  const toast = await showSuccessToast(page);
+  const toastBox = (await toast.boundingBox())!;
+  const barBox = (await page.getByRole("banner").boundingBox())!;
+  expect(toastBox.y).toBeGreaterThanOrEqual(barBox.y + barBox.height);
+  for (const name of [/^Notifications/, /^Account menu$/]) {
+    const button = page.getByRole("button", { name });
+    const box = (await button.boundingBox())!;
+    const onTop = await page.evaluate(
+      ([x, y]) => document.elementFromPoint(x, y)?.closest("button")?.getAttribute("aria-label") ?? null,
+      [box.x + box.width / 2, box.y + box.height / 2],
+    );
+    expect(onTop).toMatch(name);
+  }
+}
 
 test.describe("on a wide screen", () => {
   test("permanent side navigation with the greeting and five entries, the current one highlighted", async ({
@@ -73,6 +103,21 @@ test.describe("on a wide screen", () => {
     await expect(page).toHaveURL(/\/profile$/);
   });
 
+  test("a toast shows below the top bar and leaves the bell and the avatar uncovered", async ({ page }) => {
+    await signIn(page);
+    await expectToastClearOfTopBar(page);
+  });
+
+  test("an edit path without an id goes to / like any unknown path", async ({ page }) => {
+    await signIn(page);
+    for (const path of ["/customers/edit", "/orders/edit", "/segments/edit", "/customers/edit/"]) {
+      const res = await page.goto(path);
+      expect(res?.status(), path).toBe(200);
+      await expect(page, path).toHaveURL(/\/$/);
+      await expect(page.getByRole("heading", { name: "Welcome back!" })).toBeVisible();
+    }
+  });
+
   test("the dashboard greets and offers the three Quick Actions", async ({ page }) => {
     await signIn(page);
     await expect(page.getByRole("heading", { name: "Welcome back!" })).toBeVisible();
@@ -113,6 +158,11 @@ test.describe("on a phone (390×844)", () => {
     await expect(page.getByTestId("nav-drawer")).toBeVisible();
     await page.getByRole("button", { name: "Close menu" }).click();
     await expect(page.getByTestId("nav-drawer")).toHaveCount(0);
+  });
+
+  test("a toast shows below the top bar and leaves the bell and the avatar uncovered", async ({ page }) => {
+    await signIn(page);
+    await expectToastClearOfTopBar(page);
   });
 
   test("the bell menu fits the screen", async ({ page }) => {
