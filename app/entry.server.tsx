@@ -13,6 +13,7 @@ import { migrateDatabase } from "~/db/migrate.server";
 import { ensureCustomerStatistics } from "~/db/planner-statistics.server";
 import { openSqlite } from "~/db/sqlite.server";
 import { getEnv } from "~/env.server";
+import { isBodyTooLarge } from "~/lib/api.server";
 import { logger } from "~/lib/logger.server";
 
 export { getEnv } from "~/env.server";
@@ -53,7 +54,8 @@ export default function handleRequest(request: Request, responseStatusCode: numb
 export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs) {
   // A client that went away mid-request is not the server's error, nor is a request Remix answers
   // with a 4xx of its own (a method a route has no loader or action for).
-  if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return;
+  // Nor a body the server stopped at its size limit (it answered 413 itself).
+  if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500) || isBodyTooLarge(error)) return;
   logger().error({ err: error }, "Unexpected error while serving a request");
 }
 

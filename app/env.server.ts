@@ -2,6 +2,7 @@
 // bad setting stops the server with a message that says which variable and why.
 import { createHmac, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { isMainThread } from "node:worker_threads";
@@ -30,6 +31,15 @@ const EnvSchema = z.object({
   TOKEN_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(24 * 7),
   // Sign-in attempts allowed per client address and minute (local and Google alike).
   SIGN_IN_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
+  // The reverse proxies whose X-Forwarded-For/-Proto/-Host are believed: addresses, CIDR ranges or
+  // loopback/linklocal/uniquelocal, comma-separated. Anyone else's are ignored (README, Security).
+  TRUST_PROXY: z
+    .string()
+    .default("loopback")
+    .refine(
+      (v) => v.split(",").every((p) => /^(loopback|linklocal|uniquelocal)$/.test(p.trim()) || isIP(p.trim().split("/")[0] ?? "") > 0),
+      "TRUST_PROXY must list addresses, CIDR ranges or loopback/linklocal/uniquelocal, like loopback, 10.0.0.0/8",
+    ),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   // Worker processes serving HTTP (server/cluster.ts). One per core, at most four, by default.
   WEB_CONCURRENCY: z.coerce
@@ -53,6 +63,8 @@ const EnvSchema = z.object({
   DELIVERY_CONCURRENCY: z.coerce.number({ message: "DELIVERY_CONCURRENCY must be a number" }).int().min(1).max(64).default(4),
   DELIVERY_BATCH_SIZE: z.coerce.number({ message: "DELIVERY_BATCH_SIZE must be a number" }).int().min(1).max(1000).default(500),
   DELIVERY_ERROR_CAP: z.coerce.number({ message: "DELIVERY_ERROR_CAP must be a number" }).int().min(1).default(1000),
+  // How long a claimed batch is the claimer's; after a crash its rows are sent again after this.
+  DELIVERY_LEASE_SECONDS: z.coerce.number({ message: "DELIVERY_LEASE_SECONDS must be a number" }).int().min(1).max(3600).default(60),
   DELIVERY_MAX_ATTEMPTS: z.coerce.number({ message: "DELIVERY_MAX_ATTEMPTS must be a number" }).int().min(1).max(50).default(5),
   // An OpenAI-compatible chat-completions endpoint for message suggestions and insights.
   AI_BASE_URL: z.string().url("AI_BASE_URL must be a URL like https://api.openai.com/v1").optional(),

@@ -197,8 +197,11 @@ export function createApiServer(options: ApiServerOptions) {
     const fn = match && (method === "GET" ? match.route.module.loader : match.route.module.action);
     if (!match || !fn) return false;
     void serve(req, res, fn, match.params).catch((error: unknown) => {
-      // A client that went away mid-stream (a closed event stream, a cancelled export) is not an error.
-      if (req.socket.destroyed && (error as { code?: string }).code === "ERR_STREAM_PREMATURE_CLOSE") return;
+      // A client that went away mid-stream (a closed event stream, a cancelled export) is not an error,
+      // nor is a body the server cut at its limit (server/app.ts answered it 413).
+      const code = (error as { code?: string }).code;
+      if (req.socket.destroyed && code === "ERR_STREAM_PREMATURE_CLOSE") return;
+      if (code === "ERR_BODY_TOO_LARGE" || res.writableEnded) return;
       options.log.error({ err: error }, "Unexpected error while serving an /api request");
       if (!res.headersSent) {
         // What Remix answers in production for an error a resource route throws.

@@ -34,14 +34,24 @@ beforeAll(async () => {
   const vitest = process.env.VITEST;
   delete process.env.VITEST;
   try {
-    vite = await createServer({ root, logLevel: "error", server: { middlewareMode: true, hmr: false, watch: null }, appType: "custom" });
+    vite = await createServer({
+      root,
+      logLevel: "error",
+      server: { middlewareMode: true, hmr: false, watch: null },
+      appType: "custom",
+    });
   } finally {
     process.env.VITEST = vitest;
   }
   const build = (await vite.ssrLoadModule("virtual:remix/server-build")) as ServerBuild;
   const log = pino({ level: "info" }, { write: (line: string) => void lines.push(JSON.parse(line) as Line) });
-  for (const [name, fastApi] of [["Remix's handler", undefined], ["the /api server", build]] as const) {
-    const server = http.createServer(createRequestListener({ build, app: appOf(build), log, mode: "production", vite, fastApi }));
+  for (const [name, fastApi] of [
+    ["Remix's handler", undefined],
+    ["the /api server", build],
+  ] as const) {
+    const server = http.createServer(
+      createRequestListener({ build, app: appOf(build), log, mode: "production", vite, fastApi }),
+    );
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     servers.push(server);
     bases[name] = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -70,7 +80,9 @@ describe.each(["Remix's handler", "the /api server"])("/api through %s", (name) 
   it("answers an authenticated GET with the route's JSON, X-User-Id and the shared headers", async () => {
     const user = await createTestUser("Meera Iyer");
     const customer = await createCustomer(user.id, { firstName: "Ravi", lastName: "Kumar", email: "ravi@example.com" });
-    const res = await fetch(`${base}/api/customers/${customer.id}`, { headers: { Authorization: `Bearer ${await bearerFor(user.id)}` } });
+    const res = await fetch(`${base}/api/customers/${customer.id}`, {
+      headers: { Authorization: `Bearer ${await bearerFor(user.id)}` },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("x-user-id")).toBe(user.id);
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
@@ -86,10 +98,14 @@ describe.each(["Remix's handler", "the /api server"])("/api through %s", (name) 
     const owner = await createTestUser();
     const other = await createTestUser();
     const customer = await createCustomer(owner.id, { firstName: "Anil", lastName: "Das", email: "anil@example.com" });
-    const forged = await fetch(`${base}/api/customers/${customer.id}`, { headers: { Authorization: `Bearer ${await forgedTokenFor(owner.id)}` } });
+    const forged = await fetch(`${base}/api/customers/${customer.id}`, {
+      headers: { Authorization: `Bearer ${await forgedTokenFor(owner.id)}` },
+    });
     expect(forged.status).toBe(401);
     expect(((await forged.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
-    const foreign = await fetch(`${base}/api/customers/${customer.id}`, { headers: { Authorization: `Bearer ${await bearerFor(other.id)}` } });
+    const foreign = await fetch(`${base}/api/customers/${customer.id}`, {
+      headers: { Authorization: `Bearer ${await bearerFor(other.id)}` },
+    });
     expect(foreign.status).toBe(404);
     expect(foreign.headers.get("x-user-id")).toBe(other.id);
   });
@@ -126,21 +142,29 @@ describe.each(["Remix's handler", "the /api server"])("/api through %s", (name) 
 
   it("passes Set-Cookie through (sign-out clears the session)", async () => {
     const user = await createTestUser();
-    const res = await fetch(`${base}/api/auth/logout`, { headers: { Cookie: await cookieFor(user.id) }, redirect: "manual" });
+    const res = await fetch(`${base}/api/auth/logout`, {
+      headers: { Cookie: await cookieFor(user.id) },
+      redirect: "manual",
+    });
     expect(res.headers.getSetCookie().join("\n")).toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/i);
   });
 
   it("compresses a large JSON answer when asked, and not a small one", async () => {
     const user = await createTestUser();
-    for (let i = 0; i < 30; i++) await createCustomer(user.id, { firstName: `Name${i}`, lastName: "Verma", email: `v${i}@example.com` });
+    for (let i = 0; i < 30; i++)
+      await createCustomer(user.id, { firstName: `Name${i}`, lastName: "Verma", email: `v${i}@example.com` });
     const auth = `Bearer ${await bearerFor(user.id)}`;
     const raw = await new Promise<{ encoding?: string; body: Buffer }>((resolve, reject) => {
       http
-        .get(`${base}/api/customers?limit=30`, { headers: { Authorization: auth, "Accept-Encoding": "gzip" } }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("end", () => resolve({ encoding: res.headers["content-encoding"], body: Buffer.concat(chunks) }));
-        })
+        .get(
+          `${base}/api/customers?limit=30`,
+          { headers: { Authorization: auth, "Accept-Encoding": "gzip" } },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (c: Buffer) => chunks.push(c));
+            res.on("end", () => resolve({ encoding: res.headers["content-encoding"], body: Buffer.concat(chunks) }));
+          },
+        )
         .on("error", reject);
     });
     expect(raw.encoding).toBe("gzip");
@@ -148,7 +172,9 @@ describe.each(["Remix's handler", "the /api server"])("/api through %s", (name) 
     expect(Array.isArray(list) ? list.length : (list as { customers: unknown[] }).customers.length).toBe(30);
 
     const one = await createCustomer(user.id, { firstName: "Small", lastName: "Answer", email: "small@example.com" });
-    const small = await fetch(`${base}/api/customers/${one.id}`, { headers: { Authorization: auth, "Accept-Encoding": "gzip" } });
+    const small = await fetch(`${base}/api/customers/${one.id}`, {
+      headers: { Authorization: auth, "Accept-Encoding": "gzip" },
+    });
     expect(small.status).toBe(200);
     expect(small.headers.get("content-encoding")).toBeNull();
     expect(await small.json()).toMatchObject({ id: one.id });
@@ -174,9 +200,16 @@ describe.each(["Remix's handler", "the /api server"])("/api through %s", (name) 
   it("counts sign-in attempts per client address from the load context, behind a trusted proxy too", async () => {
     // Every attempt counts, whatever the form holds; past the limit (2 here) the answer is 429.
     const attempt = async (forwardedFor: string) =>
-      (await fetch(`${base}/auth/local`, { method: "POST", headers: { "X-Forwarded-For": forwardedFor, "Content-Type": "application/x-www-form-urlencoded" }, body: "" })).status;
+      (
+        await fetch(`${base}/auth/local`, {
+          method: "POST",
+          headers: { "X-Forwarded-For": forwardedFor, "Content-Type": "application/x-www-form-urlencoded" },
+          body: "",
+        })
+      ).status;
     // Addresses of this block's own (the limit is counted per process, across both servers).
-    const [first, second] = name === "Remix's handler" ? ["203.0.113.7", "198.51.100.7"] : ["203.0.113.8", "198.51.100.8"];
+    const [first, second] =
+      name === "Remix's handler" ? ["203.0.113.7", "198.51.100.7"] : ["203.0.113.8", "198.51.100.8"];
     const statuses = [await attempt(first), await attempt(first), await attempt(first)];
     expect(statuses.slice(0, 2)).not.toContain(429);
     expect(statuses[2]).toBe(429);
@@ -195,12 +228,21 @@ describe.each(["Remix's handler", "the /api server"])("request log, /api through
     const user = await createTestUser();
     const token = await bearerFor(user.id);
     const logged = await logOf(async () => {
-      const res = await fetch(`${base}/api/customers?q=secret-term&token=${token}`, { headers: { Authorization: `Bearer ${token}`, Cookie: "a=b" } });
+      const res = await fetch(`${base}/api/customers?q=secret-term&token=${token}`, {
+        headers: { Authorization: `Bearer ${token}`, Cookie: "a=b" },
+      });
       expect(res.status).toBe(200);
       await res.arrayBuffer();
     });
     expect(logged).toHaveLength(1);
-    expect(logged[0]).toMatchObject({ level: 30, msg: "request", method: "GET", path: "/api/customers", status: 200, userId: user.id });
+    expect(logged[0]).toMatchObject({
+      level: 30,
+      msg: "request",
+      method: "GET",
+      path: "/api/customers",
+      status: 200,
+      userId: user.id,
+    });
     expect(typeof logged[0]?.ms).toBe("number");
     const text = JSON.stringify(logged);
     expect(text).not.toContain(token);
@@ -211,5 +253,231 @@ describe.each(["Remix's handler", "the /api server"])("request log, /api through
     expect(anonymous).toHaveLength(1);
     expect(anonymous[0]).toMatchObject({ method: "GET", path: "/healthz", status: 200 });
     expect(anonymous[0]?.userId).toBeUndefined();
+  });
+});
+
+/** A raw request (node:http), for bodies and methods fetch will not send; resolves with status and text. */
+function raw(
+  base: string,
+  options: {
+    method: string;
+    path: string;
+    headers?: Record<string, string | number>;
+    body?: (req: http.ClientRequest) => void;
+  },
+): Promise<{ status: number; text: string; ms: number }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${base}${options.path}`, { method: options.method, headers: options.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          text: Buffer.concat(chunks).toString("utf8"),
+          ms: performance.now() - started,
+        }),
+      );
+    });
+    // The server may close the connection while the client still writes: the answer has come.
+    req.on("error", (error) =>
+      (error as { code?: string }).code === "EPIPE" || (error as { code?: string }).code === "ECONNRESET"
+        ? undefined
+        : reject(error),
+    );
+    if (options.body) options.body(req);
+    else req.end();
+  });
+}
+
+const STACK = /\n\s+at |\(\/[^)]*:\d+:\d+\)|\/work\/main\//;
+
+describe.each(["Remix's handler", "the /api server"])("hostile requests, /api through %s", (name) => {
+  let base = "";
+  beforeAll(() => {
+    base = bases[name] ?? "";
+  });
+
+  it("cuts a 300 MB chunked POST to /login at the form limit with a 413, while /healthz keeps answering", async () => {
+    const piece = Buffer.alloc(64 * 1024, "a");
+    let sent = 0;
+    const upload = raw(base, {
+      method: "POST",
+      path: "/login",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "Transfer-Encoding": "chunked" },
+      body: (req) => {
+        const write = () => {
+          while (sent < 300 * 1024 * 1024) {
+            sent += piece.length;
+            if (!req.write(piece)) return void req.once("drain", write);
+          }
+          req.end();
+        };
+        req.on("response", () => req.destroy());
+        write();
+      },
+    });
+    const health = await fetch(`${base}/healthz`);
+    expect(health.status).toBe(200);
+    const answer = await upload;
+    expect(answer.status).toBe(413);
+    expect(answer.ms).toBeLessThan(5000);
+    // Cut near the limit (64 KB), not read whole.
+    expect(sent).toBeLessThan(50 * 1024 * 1024);
+  });
+
+  it("refuses a Content-Length over the limit before reading: 413 JSON on /api, 413 text on pages", async () => {
+    const user = await createTestUser();
+    const api = await raw(base, {
+      method: "POST",
+      path: "/api/customers",
+      headers: {
+        Authorization: `Bearer ${await bearerFor(user.id)}`,
+        "Content-Type": "application/json",
+        "Content-Length": 5_000_000,
+      },
+      body: (req) => req.write("{"),
+    });
+    expect(api.status).toBe(413);
+    expect(JSON.parse(api.text)).toMatchObject({ error: { code: "payload_too_large" } });
+    const page = await raw(base, {
+      method: "POST",
+      path: "/auth/local",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": 100_000 },
+      body: (req) => req.write("a="),
+    });
+    expect(page.status).toBe(413);
+  });
+
+  it("cuts a chunked JSON body over 1 MB on /api with the JSON 413 and writes nothing", async () => {
+    const user = await createTestUser();
+    const body = JSON.stringify({
+      firstName: "Big",
+      lastName: "Body",
+      email: "big@example.com",
+      notes: "x".repeat(2_000_000),
+    });
+    const res = await raw(base, {
+      method: "POST",
+      path: "/api/customers",
+      headers: {
+        Authorization: `Bearer ${await bearerFor(user.id)}`,
+        "Content-Type": "application/json",
+        "Transfer-Encoding": "chunked",
+      },
+      body: (req) => {
+        for (let at = 0; at < body.length; at += 100_000) req.write(body.slice(at, at + 100_000));
+        req.end();
+      },
+    });
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.text)).toMatchObject({ error: { code: "payload_too_large" } });
+    const list = await fetch(`${base}/api/customers`, {
+      headers: { Authorization: `Bearer ${await bearerFor(user.id)}` },
+    });
+    expect(await list.json()).toEqual([]);
+  });
+
+  it("answers TRACE with 405 and TRACK (which Node's parser refuses) with a 4xx, never a stack", async () => {
+    for (const path of ["/", "/customers", "/api/customers"]) {
+      const trace = await raw(base, { method: "TRACE", path });
+      expect(trace.status, `TRACE ${path}`).toBe(405);
+      expect(trace.text).not.toMatch(STACK);
+      const track = await raw(base, { method: "TRACK", path });
+      expect([400, 405], `TRACK ${path}`).toContain(track.status);
+      expect(track.text).not.toMatch(STACK);
+    }
+  });
+
+  it("answers a control character in a search term with a 400 and its message, never a 500 or a stack", async () => {
+    const user = await createTestUser();
+    const cookie = await cookieFor(user.id);
+    const auth = `Bearer ${await bearerFor(user.id)}`;
+    for (const path of ["/customers?q=abc%00", "/orders?q=abc%01", "/customers/export?q=a%1Bb"]) {
+      const res = await fetch(`${base}${path}`, { headers: { Cookie: cookie } });
+      const text = await res.text();
+      expect(res.status, path).toBe(400);
+      expect(text).toContain("Search terms cannot contain control characters");
+      expect(text).not.toMatch(STACK);
+    }
+    for (const path of ["/api/customers?q=abc%00", "/api/orders?q=%7F", "/api/customers/export?q=abc%00"]) {
+      const res = await fetch(`${base}${path}`, { headers: { Authorization: auth } });
+      expect(res.status, path).toBe(400);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toContain(
+        "Search terms cannot contain control characters",
+      );
+    }
+  });
+
+  it("refuses a cookie-authenticated page action from a foreign Origin with a 403 and its message, and writes nothing", async () => {
+    const user = await createTestUser();
+    const cookie = await cookieFor(user.id);
+    const form = new URLSearchParams({ firstName: "Evil", lastName: "Post", email: "evil@example.com" });
+    const host = new URL(base).host;
+    // The request's own Host (and a forged X-Forwarded-Host) is no excuse: only PUBLIC_URL counts.
+    for (const origin of ["https://evil.example", `http://${host}`]) {
+      const res = await fetch(`${base}/customers/new`, {
+        method: "POST",
+        headers: {
+          Cookie: cookie,
+          Origin: origin,
+          "X-Forwarded-Host": new URL(origin).host,
+          "Content-Type": "application/x-www-form-urlencoded",
+        },
+        body: form,
+        redirect: "manual",
+      });
+      expect(res.status, origin).toBe(403);
+      expect(await res.text()).toContain("This form was sent from another site");
+    }
+    const list = await fetch(`${base}/api/customers`, {
+      headers: { Authorization: `Bearer ${await bearerFor(user.id)}` },
+    });
+    expect(await list.json()).toEqual([]);
+  });
+});
+
+describe("proxy trust", () => {
+  it("believes X-Forwarded-For from loopback only by default (TRUST_PROXY), not from private networks", async () => {
+    const { getEnv } = await import("~/env.server");
+    expect(getEnv().TRUST_PROXY).toBe("loopback");
+  });
+
+  it("ignores X-Forwarded-For from a peer TRUST_PROXY does not name: every attempt counts against the peer", async () => {
+    const build = (await vite.ssrLoadModule("virtual:remix/server-build")) as ServerBuild;
+    const log = pino({ level: "silent" });
+    for (const fastApi of [undefined, build]) {
+      const server = http.createServer(
+        createRequestListener({
+          build,
+          app: appOf(build),
+          log,
+          mode: "production",
+          vite,
+          fastApi,
+          trustProxy: "10.0.0.0/8",
+        }),
+      );
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      try {
+        const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        const statuses: number[] = [];
+        // Three different claimed addresses: all the one untrusted peer's, so the third is over the limit (2).
+        for (const forwardedFor of ["192.0.2.1", "192.0.2.2", "192.0.2.3"]) {
+          statuses.push(
+            (
+              await fetch(`${base}/auth/local`, {
+                method: "POST",
+                headers: { "X-Forwarded-For": forwardedFor, "Content-Type": "application/x-www-form-urlencoded" },
+                body: "",
+              })
+            ).status,
+          );
+        }
+        expect(statuses).toContain(429);
+      } finally {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    }
   });
 });

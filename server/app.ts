@@ -20,8 +20,14 @@ export type AppEntryModule = typeof AppEntry;
 /** The app's server entry out of a build, checked: the server cannot start without it. */
 export function appOf(build: ServerBuild): AppEntryModule {
   const entry = build.entry.module as Partial<AppEntryModule>;
-  if (typeof entry.prepareDatabase !== "function" || typeof entry.logger !== "function" || typeof entry.withRequestLogState !== "function") {
-    throw new Error("The server build's entry (app/entry.server.tsx) does not export what the server needs; rebuild with `npm run build`.");
+  if (
+    typeof entry.prepareDatabase !== "function" ||
+    typeof entry.logger !== "function" ||
+    typeof entry.withRequestLogState !== "function"
+  ) {
+    throw new Error(
+      "The server build's entry (app/entry.server.tsx) does not export what the server needs; rebuild with `npm run build`.",
+    );
   }
   return entry as AppEntryModule;
 }
@@ -36,11 +42,50 @@ export type ServerAppOptions = {
   vite?: ViteDevServer;
   /** Production: the build's client files (build/client). */
   clientDir?: string;
+  /** The proxies whose X-Forwarded-* headers are believed; TRUST_PROXY from the environment by default. */
+  trustProxy?: string;
 };
 
-// Believe X-Forwarded-For only from proxies on loopback or private networks (a container's
-// reverse proxy), so clients cannot choose their own address for the sign-in rate limit.
-export const TRUST_PROXY = "loopback, linklocal, uniquelocal";
+// Believe X-Forwarded-For only from the proxies TRUST_PROXY names (app/env.server.ts; loopback by
+// default), so clients cannot choose their own address for the sign-in rate limit.
+export const DEFAULT_TRUST_PROXY = "loopback";
+
+/** The most a request body may hold, by route (README, Configuration). */
+export const BODY_LIMITS = {
+  /** Sign-in and page forms. */
+  form: 64 * 1024,
+  /** /api JSON bodies. */
+  json: 1_000_000,
+  /** A CSV import (the page's upload and POST /api/customers/import), streamed. */
+  import: 512 * 1024 * 1024,
+} as const;
+
+export function bodyLimitOf(pathname: string): number {
+  const path = pathname.toLowerCase().replace(/\/+$/, "");
+  if (path === "/customers/import" || path === "/api/customers/import") return BODY_LIMITS.import;
+  if (path === "/api" || path.startsWith("/api/")) return BODY_LIMITS.json;
+  return BODY_LIMITS.form;
+}
+
+/** What the routes' body reads fail with once the server has cut a body at its limit. */
+export class BodyTooLargeError extends Error {
+  readonly code = "ERR_BODY_TOO_LARGE";
+  readonly status = 413;
+  constructor(readonly limit: number) {
+    super(`The request body is larger than ${limit} bytes`);
+    this.name = "BodyTooLargeError";
+  }
+}
+
+const ANSWERED_EARLY = Symbol("crm.answered-early");
+
+/** The server answered this request itself (413, 405) before or while the app read it: the app's own answer is dropped. */
+export function answeredEarly(res: ServerResponse): boolean {
+  return (res as ServerResponse & { [ANSWERED_EARLY]?: boolean })[ANSWERED_EARLY] === true;
+}
+
+/** Methods no route serves that would echo or tunnel: TRACE reflects the request, CONNECT opens a tunnel. */
+const REFUSED_METHODS = new Set(["TRACE", "TRACK", "CONNECT"]);
 
 export const SECURITY_HEADERS: Record<string, string> = {
   "X-Content-Type-Options": "nosniff",
@@ -49,19 +94,87 @@ export const SECURITY_HEADERS: Record<string, string> = {
 };
 
 /**
+ * An early answer of the server's own, in the shape of the path's answers (the /api JSON error, or
+ * text), closing the connection: the rest of a refused body is never read.
+ */
+function answerEarly(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: 405 | 413,
+  message: string,
+  extra: Record<string, string> = {},
+) {
+  (res as ServerResponse & { [ANSWERED_EARLY]?: boolean })[ANSWERED_EARLY] = true;
+  if (res.headersSent) {
+    req.socket.destroy();
+    return;
+  }
+  const api = /^\/api(\/|\?|$)/i.test(req.url ?? "/");
+  const body = api
+    ? JSON.stringify({ error: { code: status === 413 ? "payload_too_large" : "method_not_allowed", message } })
+    : message;
+  res.statusCode = status;
+  for (const [name, value] of Object.entries({ ...SECURITY_HEADERS, ...extra })) res.setHeader(name, value);
+  res.setHeader("Content-Type", api ? "application/json; charset=utf-8" : "text/plain; charset=utf-8");
+  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("Content-Length", Buffer.byteLength(body));
+  res.setHeader("Connection", "close");
+  res.end(body);
+}
+
+/**
+ * Holds a request body to its route's limit: a Content-Length over it is refused before anything is
+ * read; otherwise bytes are counted as the parser hands them over, and at the limit the request is
+ * answered 413 and the rest dropped unread (its reader fails with BodyTooLargeError). Returns false
+ * when the request was answered.
+ */
+export function limitBody(req: IncomingMessage, res: ServerResponse, limit: number): boolean {
+  const tooLarge = () =>
+    answerEarly(req, res, 413, `The request body is larger than the ${limit.toLocaleString("en")} bytes allowed here.`);
+  const declared = req.headers["content-length"];
+  if (declared !== undefined && Number(declared) > limit) {
+    tooLarge();
+    // Nobody reads this body: drop what the client still sends until the connection closes.
+    req.resume();
+    return false;
+  }
+  if (declared === undefined && req.headers["transfer-encoding"] === undefined) return true;
+  let received = 0;
+  let cut = false;
+  const push = req.push.bind(req);
+  // The HTTP parser hands every piece of the body to push(): counted there, a body is stopped at
+  // the limit however it is read (Remix's stream, the /api server's, or nobody at all).
+  req.push = (chunk: unknown, encoding?: BufferEncoding) => {
+    if (cut) return true;
+    if (chunk !== null && chunk !== undefined) {
+      received += (chunk as Buffer).length;
+      if (received > limit) {
+        cut = true;
+        tooLarge();
+        if (req.listenerCount("error") > 0) req.emit("error", new BodyTooLargeError(limit));
+        return true;
+      }
+    }
+    return push(chunk, encoding);
+  };
+  return true;
+}
+
+/**
  * The listener of the HTTP server: every request is logged, /api requests go to the /api server
  * (server/api-server.ts) when `fastApi` is given a build, everything else (and /api in
  * development) to the Express application.
  */
 export function createRequestListener(options: ServerAppOptions & { fastApi?: ServerBuild }) {
   const { app, log, fastApi } = options;
-  const server = createServerApp(options);
+  const trustProxy = options.trustProxy ?? app.getEnv().TRUST_PROXY;
+  const server = createServerApp({ ...options, trustProxy });
   const api = fastApi
     ? createApiServer({
         routes: Object.values(fastApi.routes)
           .filter((r) => r.path?.startsWith("api/") || r.path === "api")
           .map((r): ApiRoute => ({ id: r.id, path: r.path ?? "", module: r.module as ApiRouteModule })),
-        trustProxy: TRUST_PROXY,
+        trustProxy,
         headers: SECURITY_HEADERS,
         jsonText: app.JSON_TEXT,
         log,
@@ -69,16 +182,23 @@ export function createRequestListener(options: ServerAppOptions & { fastApi?: Se
     : null;
   return (req: IncomingMessage, res: ServerResponse) => {
     const state = logRequest(log, req, res);
+    const method = req.method ?? "GET";
+    if (REFUSED_METHODS.has(method)) {
+      answerEarly(req, res, 405, `${method} is not allowed.`, { Allow: "GET, HEAD, POST, PUT, PATCH, DELETE" });
+      req.resume();
+      return;
+    }
+    if (!limitBody(req, res, bodyLimitOf(state.path))) return;
     app.withRequestLogState(state, () => {
       if (!api?.(req, res)) server(req, res);
     });
   };
 }
 
-function createServerApp({ build, log, mode, vite, clientDir }: ServerAppOptions) {
+function createServerApp({ build, log, mode, vite, clientDir, trustProxy }: ServerAppOptions & { trustProxy: string }) {
   const server = express();
   server.disable("x-powered-by");
-  server.set("trust proxy", TRUST_PROXY);
+  server.set("trust proxy", trustProxy);
   // Server-Sent Events must not be buffered by compression. The fastest levels (gzip 1, brotli 1):
   // zlib was 6-8% of the server's CPU in the bench profile; measured on the 149 KB /customers page,
   // brotli 1 takes 0.5 ms against 1.3 ms at the default 4 (gzip 1 vs 6: 0.4 vs 1.3 ms), for output
@@ -110,6 +230,8 @@ function createServerApp({ build, log, mode, vite, clientDir }: ServerAppOptions
   });
   // What escaped Remix (in development, a module Vite could not load).
   server.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    // The server answered already (a body cut at its limit): Remix's late answer has nowhere to go.
+    if (answeredEarly(res)) return;
     if (error instanceof Error) vite?.ssrFixStacktrace(error);
     log.error({ err: error, method: req.method, path: req.path }, "Unexpected error while serving a request");
     if (res.headersSent) res.destroy();
@@ -132,7 +254,8 @@ function logRequest(log: Logger, req: IncomingMessage, res: ServerResponse): Req
   res.once("close", () => {
     const status = res.statusCode;
     // Express marks what reached Remix; the /api server's answers are all the app's too.
-    const served = (res as ServerResponse & { locals?: { app?: boolean } }).locals?.app === true || /^\/api(\/|$)/i.test(state.path);
+    const served =
+      (res as ServerResponse & { locals?: { app?: boolean } }).locals?.app === true || /^\/api(\/|$)/i.test(state.path);
     const level = status >= 500 ? "error" : served ? "info" : "debug";
     if (!log.isLevelEnabled(level)) return;
     log[level](

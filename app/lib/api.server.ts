@@ -156,10 +156,19 @@ export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown): z.
 
 /** Reads a JSON body, answering 400 for a body that is not JSON and 413 for one that is too big. */
 export async function readJson(request: Request, maxBytes = 1_000_000): Promise<unknown> {
+  const tooLarge = () => new ApiError("payload_too_large", `The body is larger than ${maxBytes} bytes`);
   const length = Number(request.headers.get("Content-Length") ?? 0);
-  if (length > maxBytes) throw new ApiError("payload_too_large", `The body is larger than ${maxBytes} bytes`);
-  const text = await request.text();
-  if (text.length > maxBytes) throw new ApiError("payload_too_large", `The body is larger than ${maxBytes} bytes`);
+  if (length > maxBytes) throw tooLarge();
+  // The server counts the bytes as they arrive and stops the body at this limit (server/app.ts);
+  // the read then fails with its BodyTooLargeError.
+  let text: string;
+  try {
+    text = await request.text();
+  } catch (error) {
+    if (isBodyTooLarge(error)) throw tooLarge();
+    throw error;
+  }
+  if (Buffer.byteLength(text) > maxBytes) throw tooLarge();
   if (!text.trim()) return {};
   try {
     return JSON.parse(text);
@@ -175,4 +184,12 @@ export async function readJson(request: Request, maxBytes = 1_000_000): Promise<
 export function methodNotAllowed(allowed: string) {
   return ({ request }: { request: Request }) =>
     errorResponse(new ApiError("method_not_allowed", `Use ${allowed} for ${new URL(request.url).pathname}`), { Allow: allowed });
+}
+
+/** The failure of a body read that the server stopped at its size limit (server/app.ts, BodyTooLargeError). */
+export function isBodyTooLarge(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === "object" && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === "ERR_BODY_TOO_LARGE") return true;
+  }
+  return false;
 }

@@ -1,10 +1,11 @@
 // GET /customers/export?q=: the signed-in user's customers (all, or the current search) as a CSV
 // download for the Export CSV button, streamed.
+import { pageSearchTerm } from "~/schemas/search";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { customersCsvResponse } from "~/services/customer-import.server";
 import { requireUser } from "~/services/auth.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return customersCsvResponse(user.id, new URL(request.url).searchParams.get("q"));
+  return customersCsvResponse(user.id, pageSearchTerm(new URL(request.url).searchParams));
 }

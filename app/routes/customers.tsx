@@ -2,6 +2,7 @@
 // above 5, view and delete (with a confirmation that says the customer's orders go too), Add
 // Customer, Import CSV and Export CSV. Pages are read on the server 50 at a time with a keyset
 // cursor; the footer says where the user is and how many there are.
+import { pageSearchTerm } from "~/schemas/search";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
@@ -36,7 +37,7 @@ const CURSOR = /^\d{1,15}$/;
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const params = new URL(request.url).searchParams;
-  const q = normaliseQuery(params.get("q"));
+  const q = normaliseQuery(pageSearchTerm(params));
   const cursorParam = params.get("cursor");
   const cursor = cursorParam && CURSOR.test(cursorParam) ? cursorParam : null;
   // The cursors of the pages before this one, so Previous works without keeping state.

@@ -1,5 +1,6 @@
 // /orders: the order list, searchable by customer name or order id, paged on the server, with a
 // confirmed delete.
+import { pageSearchTerm } from "~/schemas/search";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
@@ -33,7 +34,7 @@ const ROW_ICONS = { view: Eye, edit: Pencil, delete: Trash2 };
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const url = new URL(request.url);
-  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 200);
+  const q = (pageSearchTerm(url.searchParams) ?? "").trim().slice(0, 200);
   const cursor = url.searchParams.get("cursor") ?? undefined;
   const before = url.searchParams.get("before") ?? undefined;
   const page = await listOrders(user.id, {

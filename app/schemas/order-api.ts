@@ -1,9 +1,10 @@
-// Query parameters of GET /api/orders (list paging of DESIGN §6).
+// Query parameters of GET /api/orders (list paging: docs/rules.md#lists-and-paging).
+import { SearchTermSchema } from "~/schemas/search";
 import { z } from "zod";
 import { ID_PATTERN } from "~/lib/id";
 
 export const OrderListQuerySchema = z.object({
-  q: z.string().trim().max(200, "q must be at most 200 characters").optional(),
+  q: SearchTermSchema.trim().max(200, "q must be at most 200 characters").optional(),
   limit: z.coerce
     .number({ error: "limit must be a number" })
     .int("limit must be a whole number")

@@ -5,7 +5,7 @@ import { Authenticator } from "remix-auth";
 import { GoogleStrategy } from "remix-auth-google";
 import { getEnv } from "~/env.server";
 import type { User } from "~/generated/prisma/client";
-import { ApiError, errorResponse, jsonResponse } from "~/lib/api.server";
+import { ApiError, errorResponse, isBodyTooLarge, jsonResponse } from "~/lib/api.server";
 import { logger, noteRequestUser } from "~/lib/logger.server";
 import { destroySessionHeader, readSession, sessionStorage } from "~/services/session.server";
 import { verifyTokenClaims } from "~/services/token.server";
@@ -60,7 +60,7 @@ export async function requireUser(request: Request): Promise<User> {
   try {
     checkOrigin(request);
   } catch {
-    throw new Response("Cross-origin request refused", { status: 403 });
+    throw new Response(CROSS_ORIGIN_REFUSED, { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }
   const state = await readSession(request);
   if (state.kind !== "user") {
@@ -91,13 +91,15 @@ function bearerToken(request: Request): string | null {
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+export const CROSS_ORIGIN_REFUSED = "This form was sent from another site, so it was refused. Open the page here and try again.";
+
 /** Mutations carried by the cookie must come from our own pages (CSRF). */
 export function checkOrigin(request: Request) {
   if (SAFE_METHODS.has(request.method)) return;
   const origin = request.headers.get("Origin");
   if (!origin) return; // non-browser clients and same-origin navigations in older browsers
-  const allowed = new Set([new URL(request.url).origin, getEnv().publicUrl]);
-  if (!allowed.has(origin)) throw new ApiError("forbidden", "Cross-origin request refused");
+  // Only the configured address: the request's own Host and X-Forwarded-Host are the sender's to choose.
+  if (origin !== getEnv().publicUrl) throw new ApiError("forbidden", "Cross-origin request refused");
 }
 
 /**
@@ -152,6 +154,7 @@ export function apiFailure(error: unknown, userId?: string): Response {
   const headers = userId ? { "X-User-Id": userId } : undefined;
   if (error instanceof ApiError) return errorResponse(error, headers);
   if (error instanceof Response) return error;
+  if (isBodyTooLarge(error)) return errorResponse(new ApiError("payload_too_large", "The request body is too large"), headers);
   logger().error({ err: error }, "Unexpected error in an /api route");
   return errorResponse(new ApiError("internal", "Something went wrong on our side. Please try again."), headers);
 }

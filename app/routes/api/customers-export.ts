@@ -1,9 +1,17 @@
 // GET /api/customers/export?q=: the caller's customers (all, or those matching q) as a CSV
 // download, streamed a page at a time.
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { parseOrThrow } from "~/lib/api.server";
+import { SearchTermSchema } from "~/schemas/search";
 import { withApi } from "~/services/auth.server";
 import { customersCsvResponse } from "~/services/customer-import.server";
 
+const ExportQuerySchema = z.object({ q: SearchTermSchema.optional() });
+
 export async function loader({ request }: LoaderFunctionArgs) {
-  return withApi(request, async (user) => customersCsvResponse(user.id, new URL(request.url).searchParams.get("q")));
+  return withApi(request, async (user) => {
+    const { q } = parseOrThrow(ExportQuerySchema, { q: new URL(request.url).searchParams.get("q") ?? undefined });
+    return customersCsvResponse(user.id, q ?? null);
+  });
 }

@@ -2,6 +2,7 @@
 // an array (spec §7). X-Total-Count says how many match (exact without q; with q, counted up to
 // 1000, and X-Total-Count-Capped: true beyond), X-Next-Cursor the cursor of the next page (absent
 // on the last page). POST /api/customers: creates one (201); a duplicate e-mail is a 409.
+import { SearchTermSchema } from "~/schemas/search";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { ApiError, jsonResponse, parseOrThrow, readJson } from "~/lib/api.server";
@@ -10,7 +11,7 @@ import { withApi } from "~/services/auth.server";
 import { createCustomer, DEFAULT_LIST_LIMIT, listCustomers, MAX_LIST_LIMIT } from "~/services/customers.server";
 
 const ListQuerySchema = z.object({
-  q: z.string().max(200, "q must be at most 200 characters").optional(),
+  q: SearchTermSchema.max(200, "q must be at most 200 characters").optional(),
   limit: z.coerce
     .number({ message: "limit must be a number" })
     .int("limit must be a whole number")
