@@ -24,6 +24,13 @@ const dev = mode === "development";
 
 // Vite's hot-reload websocket attaches to this server, so it exists before Vite does.
 const httpServer = http.createServer();
+// A client that sends its headers or body slowly cannot hold a connection open: headers within
+// 20 s, the whole request (a large CSV upload included) within 10 minutes, idle keep-alive 5 s.
+httpServer.headersTimeout = 20_000;
+httpServer.requestTimeout = 600_000;
+httpServer.keepAliveTimeout = 5_000;
+// CONNECT (a tunnel) never reaches the request listener: refused here.
+httpServer.on("connect", (_req, socket) => socket.end("HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"));
 const vite = dev
   ? await import("vite").then((v) => v.createServer({ root, server: { middlewareMode: true, hmr: { server: httpServer } }, appType: "custom" }))
   : undefined;
