@@ -28,8 +28,18 @@ export default defineConfig({
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   server: { port: 3000 },
   test: {
-    include: ["app/**/*.test.ts", "server/**/*.test.ts", "app/**/*.test.tsx", "cli/**/*.test.ts", "tests/**/*.test.ts", "prisma/**/*.test.ts", "jobs/**/*.test.ts"],
+    include: [
+      "app/**/*.test.ts",
+      "app/**/*.test.tsx",
+      "server/**/*.test.ts",
+      "cli/**/*.test.ts",
+      "tests/**/*.test.ts",
+      "prisma/**/*.test.ts",
+      "jobs/**/*.test.ts",
+    ],
     exclude: ["tests/e2e/**", "node_modules/**"],
+    // An unexpected console.error or React warning fails the test (see the file).
+    setupFiles: ["tests/setup/console.ts"],
     pool: "forks",
     testTimeout: 30_000,
     hookTimeout: 60_000,
