@@ -2,6 +2,7 @@
 // and hands server/index.ts the app code it needs at start. The server reads those exports from
 // the build (or, in development, from Vite's module graph) rather than importing app/ itself, so
 // the server and the routes share one copy of every module: one database client, one process bus.
+import { randomBytes } from "node:crypto";
 import { PassThrough } from "node:stream";
 import type { ActionFunctionArgs, EntryContext, LoaderFunctionArgs } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
@@ -15,6 +16,7 @@ import { openSqlite } from "~/db/sqlite.server";
 import { getEnv } from "~/env.server";
 import { isBodyTooLarge } from "~/lib/api.server";
 import { logger } from "~/lib/logger.server";
+import { NonceProvider, contentSecurityPolicy } from "~/lib/nonce";
 
 export { getEnv } from "~/env.server";
 export { JSON_TEXT } from "~/lib/api.server";
@@ -27,9 +29,14 @@ const ABORT_DELAY = 5_000;
 export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {
   // Crawlers and SPA mode get the whole document at once; browsers get it streamed.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
+  // A fresh nonce per page: the only inline scripts that run are the ones rendered with it.
+  const nonce = randomBytes(16).toString("base64");
+  responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce, getEnv().NODE_ENV === "development"));
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
-    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />, {
+    const { pipe, abort } = renderToPipeableStream(<NonceProvider nonce={nonce}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+      </NonceProvider>, {
       [waitForAll ? "onAllReady" : "onShellReady"]() {
         shellRendered = true;
         const body = new PassThrough();

@@ -14,6 +14,7 @@ import { Toaster } from "sonner";
 import { UNEXPECTED_ERROR, errorMessage } from "~/components/error-boundary";
 import { FlashMessages } from "~/components/flash";
 import { SnackbarProvider } from "~/components/snackbar";
+import { useNonce } from "~/lib/nonce";
 import { readFlash } from "~/services/session.server";
 import styles from "~/tailwind.css?url";
 
@@ -30,6 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -40,8 +42,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-screen bg-background font-sans antialiased">
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

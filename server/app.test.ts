@@ -481,3 +481,24 @@ describe("proxy trust", () => {
     }
   });
 });
+
+describe("Content-Security-Policy", () => {
+  it("gives every page a policy with a fresh nonce that each of its inline scripts carries", async () => {
+    const user = await createTestUser();
+    const nonces: string[] = [];
+    for (const path of ["/login", "/customers"]) {
+      const res = await fetch(`${bases["the /api server"]}${path}`, { headers: { Cookie: await cookieFor(user.id) } });
+      const policy = res.headers.get("content-security-policy") ?? "";
+      const nonce = /script-src 'self' 'nonce-([^']+)'/.exec(policy)?.[1];
+      expect(nonce, path).toBeTruthy();
+      expect(policy).toContain("frame-ancestors 'none'");
+      expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+      nonces.push(nonce ?? "");
+      const html = await res.text();
+      const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const tag of scripts) if (!/\bsrc=/.test(tag)) expect(tag).toContain(`nonce="${nonce}"`);
+    }
+    expect(nonces[0]).not.toBe(nonces[1]);
+  });
+});
