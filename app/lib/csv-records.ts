@@ -224,3 +224,45 @@ function countLineBreaks(data: string, from: number, to: number, eolCode: number
   for (let k = data.indexOf(ch, from); k !== -1 && k < to; k = data.indexOf(ch, k + 1)) count += 1;
   return count;
 }
+
+/** What the import and its preview say of a file that is not text (an image or a spreadsheet renamed .csv). */
+export const NOT_CSV_TEXT = "The file is not a CSV text file.";
+
+/** What they say of a file with a header and no row under it. */
+export const NO_CUSTOMER_ROWS = "The file has no customer rows: it needs a header row and at least one customer.";
+
+/** How much of a file's start decides whether it is text. */
+export const TEXT_SNIFF_BYTES = 8192;
+
+/**
+ * Tells a binary file from text by its first bytes, as file(1) and git do: text has no NUL byte
+ * and hardly any control bytes (tab, line breaks and form feed are text). Bytes that are not
+ * UTF-8 are allowed: a Latin-1 export is still a CSV.
+ */
+export class TextSniffer {
+  private seen = 0;
+  private control = 0;
+  /** A NUL byte was seen: binary, whatever follows. */
+  nul = false;
+
+  /** Looks at the bytes up to TEXT_SNIFF_BYTES in all; later ones are ignored. */
+  push(bytes: Uint8Array) {
+    const end = Math.min(bytes.length, TEXT_SNIFF_BYTES - this.seen);
+    for (let i = 0; i < end; i++) {
+      const b = bytes[i];
+      if (b === 0) this.nul = true;
+      if ((b < 0x20 && b !== 9 && b !== 10 && b !== 12 && b !== 13) || b === 0x7f) this.control += 1;
+    }
+    this.seen += Math.max(0, end);
+  }
+
+  /** Whether it has seen all it looks at. */
+  get done() {
+    return this.seen >= TEXT_SNIFF_BYTES;
+  }
+
+  /** A NUL byte, or more than 1 byte in 20 a control byte, in what it has seen. */
+  get binary() {
+    return this.nul || (this.seen > 0 && this.control * 20 > this.seen);
+  }
+}

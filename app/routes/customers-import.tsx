@@ -13,7 +13,7 @@ import { z } from "zod";
 import { Field, FormAlert, SelectField } from "~/components/forms";
 import { ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
-import { CsvRecordReader } from "~/lib/csv-records";
+import { CsvRecordReader, NO_CUSTOMER_ROWS, NOT_CSV_TEXT, TEXT_SNIFF_BYTES, TextSniffer } from "~/lib/csv-records";
 import {
   IMPORT_FIELDS,
   REQUIRED_IMPORT_FIELDS,
@@ -180,6 +180,10 @@ function ImportProgressBar({ progress, fileSize }: { progress: ImportProgressSta
  * with the reader the server's import uses, so both see the same records and the same errors.
  */
 async function readPreview(file: File): Promise<Preview | string> {
+  // The same test of the first bytes as the server's: a binary file shows no preview of garbage.
+  const sniffer = new TextSniffer();
+  sniffer.push(new Uint8Array(await file.slice(0, TEXT_SNIFF_BYTES).arrayBuffer()));
+  if (sniffer.binary) return NOT_CSV_TEXT;
   const whole = file.size <= PREVIEW_BYTES;
   const head = await file.slice(0, PREVIEW_BYTES).text();
   const records: string[][] = [];
@@ -194,6 +198,7 @@ async function readPreview(file: File): Promise<Preview | string> {
     return `The file is not a valid CSV file: ${error instanceof Error ? error.message : String(error)}`;
   }
   if (records.length === 0) return "The file is empty: it needs a header row and at least one customer.";
+  if (whole && records.length === 1) return NO_CUSTOMER_ROWS;
   const header = records[0].map((h) => h.trim());
   return { header, rows: records.slice(1, 6), mapping: guessMapping(header), name: file.name };
 }
@@ -242,6 +247,12 @@ export default function ImportCustomers() {
     if (outcome.ok) {
       const r = outcome.result;
       toast.success(`Imported ${r.imported.toLocaleString("en-IN")} customers`);
+      // The imported file is done with: the form goes (see the result's 'Import another file')
+      // and comes back empty, nothing left selected to import a second time.
+      setPreview(null);
+      setPreviewError(null);
+      setMapping({});
+      setFileSize(0);
     } else toast.error(outcome.message);
   }, [outcome]);
 
@@ -319,131 +330,141 @@ export default function ImportCustomers() {
               </div>
             </div>
           ) : null}
-          <div className="flex gap-2">
+          <div className="flex flex-wrap gap-2">
             <Link to="/customers" className="btn-primary">
               Go to Customers
+            </Link>
+            {/* A fresh page, with or without JavaScript: the result goes and an empty form comes back. */}
+            <Link to="/customers/import" className="btn-secondary">
+              <FileUp className="h-4 w-4" aria-hidden /> Import another file
             </Link>
           </div>
         </section>
       ) : null}
 
-      <Form
-        method="post"
-        encType="multipart/form-data"
-        className="card space-y-5 p-6"
-        reloadDocument={false}
-        onSubmit={() => {
-          const key = crypto.randomUUID();
-          if (progressKeyInput.current) progressKeyInput.current.value = key;
-          setProgressKey(key);
-          setProgress(null);
-        }}
-      >
-        {/* The key and the mapping come before the file so the server has them when it streams in. */}
-        <input ref={progressKeyInput} type="hidden" name="progressKey" defaultValue="" />
-        {preview ? (
-          <fieldset className="space-y-3">
-            <legend className="font-semibold text-slate-900">Match the columns</legend>
-            <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
-              {IMPORT_FIELDS.map((field) => (
-                <SelectField
-                  key={field}
-                  label={importFieldLabel(field)}
-                  required={(REQUIRED_IMPORT_FIELDS as readonly string[]).includes(field)}
-                  placeholder="Do not import"
-                  options={preview.header.map((h, i) => ({ value: String(i), label: h || `Column ${i + 1}` }))}
-                  selectProps={{
-                    id: `map-${field}`,
-                    name: `map.${field}`,
-                    value: mapping[field] ?? "",
-                    onChange: (e) => {
-                      const v = e.currentTarget.value;
-                      setMapping((m) => ({ ...m, [field]: v === "" ? undefined : Number(v) }));
-                    },
-                  }}
-                />
-              ))}
-            </div>
-            {missing.length ? (
-              <p role="alert" className="field-error">
-                Choose a column for {missing.map(importFieldLabel).join(", ")}.
-              </p>
-            ) : null}
-          </fieldset>
-        ) : null}
+      {outcome && outcome.ok ? null : (
+        <Form
+          method="post"
+          encType="multipart/form-data"
+          className="card space-y-5 p-6"
+          reloadDocument={false}
+          onSubmit={() => {
+            const key = crypto.randomUUID();
+            if (progressKeyInput.current) progressKeyInput.current.value = key;
+            setProgressKey(key);
+            setProgress(null);
+          }}
+        >
+          {/* The key and the mapping come before the file so the server has them when it streams in. */}
+          <input ref={progressKeyInput} type="hidden" name="progressKey" defaultValue="" />
+          {preview ? (
+            <fieldset className="space-y-3">
+              <legend className="font-semibold text-slate-900">Match the columns</legend>
+              <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+                {IMPORT_FIELDS.map((field) => (
+                  <SelectField
+                    key={field}
+                    label={importFieldLabel(field)}
+                    required={(REQUIRED_IMPORT_FIELDS as readonly string[]).includes(field)}
+                    placeholder="Do not import"
+                    options={preview.header.map((h, i) => ({ value: String(i), label: h || `Column ${i + 1}` }))}
+                    selectProps={{
+                      id: `map-${field}`,
+                      name: `map.${field}`,
+                      value: mapping[field] ?? "",
+                      onChange: (e) => {
+                        const v = e.currentTarget.value;
+                        setMapping((m) => ({ ...m, [field]: v === "" ? undefined : Number(v) }));
+                      },
+                    }}
+                  />
+                ))}
+              </div>
+              {missing.length ? (
+                <p role="alert" className="field-error">
+                  Choose a column for {missing.map(importFieldLabel).join(", ")}.
+                </p>
+              ) : null}
+            </fieldset>
+          ) : null}
 
-        <div className="flex flex-wrap items-start gap-3 rounded-lg border-2 border-dashed border-slate-300 p-4">
-          <FileUp className="mt-6 h-6 w-6 text-slate-400" aria-hidden />
-          <Field
-            className="min-w-0 flex-1"
-            label="CSV file"
-            hint="The first row names the columns, e.g. firstName, lastName, email, phone, address, company, notes, totalSpend, visits, lastActive."
-            errors={previewError ? [previewError] : null}
-            inputProps={{
-              id: "file",
-              name: "file",
-              type: "file",
-              accept: ".csv,text/csv",
-              required: true,
-              className: "block text-sm",
-              onChange: async (e) => {
-                const file = e.currentTarget.files?.[0];
-                setFileSize(file?.size ?? 0);
-                setPreview(null);
-                setPreviewError(null);
-                if (!file) return;
-                const p = await readPreview(file);
-                if (typeof p === "string") setPreviewError(p);
-                else {
-                  setPreview(p);
-                  setMapping(p.mapping);
-                }
-              },
-            }}
-          />
-        </div>
+          <div className="flex flex-wrap items-start gap-3 rounded-lg border-2 border-dashed border-slate-300 p-4">
+            <FileUp className="mt-6 h-6 w-6 text-slate-400" aria-hidden />
+            <Field
+              className="min-w-0 flex-1"
+              label="CSV file"
+              hint="The first row names the columns, e.g. firstName, lastName, email, phone, address, company, notes, totalSpend, visits, lastActive."
+              errors={previewError ? [previewError] : null}
+              inputProps={{
+                id: "file",
+                name: "file",
+                type: "file",
+                accept: ".csv,text/csv",
+                required: true,
+                className: "block text-sm",
+                onChange: async (e) => {
+                  const file = e.currentTarget.files?.[0];
+                  setFileSize(file?.size ?? 0);
+                  setPreview(null);
+                  setPreviewError(null);
+                  if (!file) return;
+                  const p = await readPreview(file);
+                  if (typeof p === "string") setPreviewError(p);
+                  else {
+                    setPreview(p);
+                    setMapping(p.mapping);
+                  }
+                },
+              }}
+            />
+          </div>
 
-        {preview ? (
-          <section aria-label="Preview" className="space-y-2">
-            <h3 className="text-sm font-semibold text-slate-900">Preview of {preview.name}</h3>
-            <div className="overflow-x-auto rounded-lg border border-slate-200">
-              <table className="min-w-full text-sm">
-                <thead className="bg-slate-50 text-left text-xs text-slate-500">
-                  <tr>
-                    {preview.header.map((h, i) => (
-                      <th key={i} className="whitespace-nowrap px-3 py-2">
-                        {h}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {preview.rows.map((row, r) => (
-                    <tr key={r}>
-                      {preview.header.map((_, i) => (
-                        <td key={i} className="whitespace-nowrap px-3 py-2">
-                          {row[i] ?? ""}
-                        </td>
+          {preview ? (
+            <section aria-label="Preview" className="space-y-2">
+              <h3 className="text-sm font-semibold text-slate-900">Preview of {preview.name}</h3>
+              <div className="overflow-x-auto rounded-lg border border-slate-200">
+                <table className="min-w-full text-sm">
+                  <thead className="bg-slate-50 text-left text-xs text-slate-500">
+                    <tr>
+                      {preview.header.map((h, i) => (
+                        <th key={i} className="whitespace-nowrap px-3 py-2">
+                          {h}
+                        </th>
                       ))}
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </section>
-        ) : null}
+                  </thead>
+                  <tbody className="divide-y divide-slate-100">
+                    {preview.rows.map((row, r) => (
+                      <tr key={r}>
+                        {preview.header.map((_, i) => (
+                          <td key={i} className="whitespace-nowrap px-3 py-2">
+                            {row[i] ?? ""}
+                          </td>
+                        ))}
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </section>
+          ) : null}
 
-        {busy ? <ImportProgressBar progress={progress} fileSize={fileSize} /> : null}
+          {busy ? <ImportProgressBar progress={progress} fileSize={fileSize} /> : null}
 
-        <div className="flex justify-end gap-2">
-          <Link to="/customers" className="btn-secondary">
-            Cancel
-          </Link>
-          <button type="submit" className="btn-primary" disabled={busy || missing.length > 0 || Boolean(previewError)}>
-            <Upload className="h-4 w-4" aria-hidden /> {busy ? "Importing..." : "Import"}
-          </button>
-        </div>
-      </Form>
+          <div className="flex justify-end gap-2">
+            <Link to="/customers" className="btn-secondary">
+              Cancel
+            </Link>
+            <button
+              type="submit"
+              className="btn-primary"
+              disabled={busy || missing.length > 0 || Boolean(previewError)}
+            >
+              <Upload className="h-4 w-4" aria-hidden /> {busy ? "Importing..." : "Import"}
+            </button>
+          </div>
+        </Form>
+      )}
     </div>
   );
 }

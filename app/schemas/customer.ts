@@ -3,6 +3,10 @@ import { z } from "zod";
 // The customer form of spec §5 and the /api payload of spec §7: firstName, lastName and email are
 // required; phone, address, company and notes are optional. One schema for the form (server and
 // live validation in the browser), /api and the CSV import.
+/** The largest starting values accepted (a typo of a few extra digits, not a real customer). */
+export const MAX_SPEND_RUPEES = 10_000_000_000;
+export const MAX_VISITS = 1_000_000_000;
+
 export const CUSTOMER_MESSAGES = {
   firstName: "First name is required",
   lastName: "Last name is required",
@@ -10,7 +14,9 @@ export const CUSTOMER_MESSAGES = {
   emailInvalid: "Enter a valid email address",
   duplicateEmail: "A customer with this email already exists",
   totalSpend: "Total spend must be a number of rupees, 0 or more",
+  totalSpendTooLarge: `Total spend is too large (at most ₹${MAX_SPEND_RUPEES.toLocaleString("en-IN")})`,
   visits: "Visits must be a whole number, 0 or more",
+  visitsTooLarge: `Visits is too large (at most ${MAX_VISITS.toLocaleString("en-IN")})`,
   lastActive: "Last active must be a date like 2024-05-31",
 } as const;
 
@@ -48,21 +54,19 @@ export const CustomerFormSchema = z.object({
   notes: optionalText("Notes", 5000),
 });
 
-const MAX_SPEND_RUPEES = 10_000_000_000;
-
 /** Starting values a program or an import may give (orders keep them up to date afterwards). */
 export const CustomerStartingValuesSchema = z.object({
   totalSpend: z
     .number({ message: CUSTOMER_MESSAGES.totalSpend })
     .finite(CUSTOMER_MESSAGES.totalSpend)
     .min(0, CUSTOMER_MESSAGES.totalSpend)
-    .max(MAX_SPEND_RUPEES, CUSTOMER_MESSAGES.totalSpend)
+    .max(MAX_SPEND_RUPEES, CUSTOMER_MESSAGES.totalSpendTooLarge)
     .optional(),
   visits: z
     .number({ message: CUSTOMER_MESSAGES.visits })
     .int(CUSTOMER_MESSAGES.visits)
     .min(0, CUSTOMER_MESSAGES.visits)
-    .max(1_000_000_000, CUSTOMER_MESSAGES.visits)
+    .max(MAX_VISITS, CUSTOMER_MESSAGES.visitsTooLarge)
     .optional(),
   lastActive: z
     .union([z.string(), z.null()], { message: CUSTOMER_MESSAGES.lastActive })

@@ -14,6 +14,7 @@ import { loader as exportLoader } from "~/routes/api/customers-export";
 import { errorReportCsv, exportCustomersCsv, importCustomers } from "~/services/customer-import.server";
 import { createCustomer, getCustomer, listCustomers } from "~/services/customers.server";
 import { seedTenant } from "~/services/seed.server";
+import { CustomerApiSchema } from "~/schemas/customer";
 import { issueToken } from "~/services/token.server";
 
 const csv = (text: string) => Readable.from([Buffer.from(text)]);
@@ -84,6 +85,51 @@ describe("importCustomers", () => {
     await expect(importCustomers(user.id, csv(""))).rejects.toMatchObject({ message: "The file is empty: it needs a header row and at least one customer." });
     expect(await db().customer.count({ where: { userId: user.id } })).toBe(before);
     expect((await listCustomers(user.id, { q: "good-before-break" })).customers).toEqual([]);
+  });
+
+  it("refuses a file with a header and no customer rows instead of reporting 0 imported", async () => {
+    const message = "The file has no customer rows: it needs a header row and at least one customer.";
+    await expect(importCustomers(user.id, csv("firstName,lastName,email\n"))).rejects.toMatchObject({ status: 422, message });
+    await expect(importCustomers(user.id, csv("firstName,lastName,email\r\n\r\n\r\n"))).rejects.toMatchObject({ status: 422, message });
+    // A file whose every row is bad is still a result: its report says why each was skipped.
+    const allBad = await importCustomers(user.id, csv("firstName,lastName,email\n,Nobody,nobody-only@example.com\n"));
+    expect(allBad).toMatchObject({ imported: 0, failed: 1 });
+  });
+
+  it("refuses a binary file renamed .csv and writes nothing", async () => {
+    const before = await db().customer.count({ where: { userId: user.id } });
+    // A PNG's signature line has no NUL; the bytes after it do.
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from([0, 0, 0, 13]), Buffer.from("IHDR")]);
+    await expect(importCustomers(user.id, Readable.from([png]))).rejects.toMatchObject({ status: 422, message: "The file is not a CSV text file." });
+    // Control bytes without a NUL, as in a spreadsheet's compressed parts.
+    const controls = Buffer.from(Array.from({ length: 4000 }, (_, i) => (i % 7 === 0 ? 0x03 : 0x41 + (i % 26))));
+    await expect(importCustomers(user.id, Readable.from([controls]))).rejects.toMatchObject({ message: "The file is not a CSV text file." });
+    // A header that reads well and a binary body after it, in chunks.
+    const body = Buffer.concat([Buffer.from("firstName,lastName,email\nA,B,ab@example.com\n"), Buffer.alloc(64, 0)]);
+    await expect(importCustomers(user.id, Readable.from([body.subarray(0, 40), body.subarray(40)]))).rejects.toMatchObject({
+      message: "The file is not a CSV text file.",
+    });
+    // Latin-1 text (not UTF-8) is still text.
+    const latin1 = Buffer.from("firstName,lastName,email\nJos\xe9,Fern\xe1ndez,jose-latin1@example.com\n", "latin1");
+    expect(await importCustomers(user.id, Readable.from([latin1]))).toMatchObject({ created: 1, failed: 0 });
+    expect(await db().customer.count({ where: { userId: user.id } })).toBe(before + 1);
+  });
+
+  it("says a total spend or visits too large is too large, with the limit", async () => {
+    const result = await importCustomers(
+      user.id,
+      csv("firstName,lastName,email,totalSpend,visits\nBig,Spender,big-spender@example.com,99999999999999,\nMany,Visits,many-visits@example.com,,5000000000\nNeg,Spend,neg-spend@example.com,-5,\n"),
+    );
+    expect(result.errors).toEqual([
+      { line: 2, email: "big-spender@example.com", reason: "Total spend is too large (at most ₹10,00,00,00,000)" },
+      { line: 3, email: "many-visits@example.com", reason: "Visits is too large (at most 1,00,00,00,000)" },
+      { line: 4, email: "neg-spend@example.com", reason: "Total spend must be a number of rupees, 0 or more" },
+    ]);
+    const api = CustomerApiSchema.safeParse({ firstName: "A", lastName: "B", email: "a@example.com", totalSpend: 99999999999999, visits: 5e9 });
+    expect(Object.fromEntries((api.error?.issues ?? []).map((i) => [i.path[0], i.message]))).toEqual({
+      totalSpend: "Total spend is too large (at most ₹10,00,00,00,000)",
+      visits: "Visits is too large (at most 1,00,00,00,000)",
+    });
   });
 
   it("keeps line numbers across chunks and quoted line breaks, and the last row of a repeated e-mail, over several batches", async () => {

@@ -16,10 +16,10 @@ import { customerTableRows, shouldDeferSegmentIndexes, withSegmentIndexesDeferre
 import { afterCustomerBulkLoad } from "~/db/planner-statistics.server";
 import { openSqlite, type Sqlite } from "~/db/sqlite.server";
 import { ApiError } from "~/lib/api.server";
-import { CsvFormatError, CsvRecordReader } from "~/lib/csv-records";
+import { CsvFormatError, CsvRecordReader, NO_CUSTOMER_ROWS, NOT_CSV_TEXT, TextSniffer } from "~/lib/csv-records";
 import { newId } from "~/lib/id";
 import { rupeesToPaise } from "~/lib/money";
-import { CUSTOMER_FIELDS, CUSTOMER_MESSAGES, CustomerFormSchema } from "~/schemas/customer";
+import { CUSTOMER_FIELDS, CUSTOMER_MESSAGES, CustomerFormSchema, MAX_SPEND_RUPEES, MAX_VISITS } from "~/schemas/customer";
 import { recordNewCustomers } from "~/services/customer-events.server";
 import { INDEX_CUSTOMERS_AFTER_SQL } from "~/services/customer-search.server";
 import { ADD_TO_TALLY_SQL, customerMatchSql, normaliseQuery } from "~/services/customers.server";
@@ -105,8 +105,8 @@ const rupeesText = z
   .transform((v, ctx) => {
     if (v === "") return undefined;
     const n = Number(v.replace(/[₹,\s]/g, ""));
-    if (!Number.isFinite(n) || n < 0 || n > 10_000_000_000) {
-      ctx.addIssue({ code: "custom", message: CUSTOMER_MESSAGES.totalSpend });
+    if (!Number.isFinite(n) || n < 0 || n > MAX_SPEND_RUPEES) {
+      ctx.addIssue({ code: "custom", message: Number.isFinite(n) && n > MAX_SPEND_RUPEES ? CUSTOMER_MESSAGES.totalSpendTooLarge : CUSTOMER_MESSAGES.totalSpend });
       return z.NEVER;
     }
     return rupeesToPaise(n);
@@ -118,8 +118,8 @@ const visitsText = z
   .transform((v, ctx) => {
     if (v === "") return undefined;
     const n = Number(v);
-    if (!Number.isInteger(n) || n < 0 || n > 1_000_000_000) {
-      ctx.addIssue({ code: "custom", message: CUSTOMER_MESSAGES.visits });
+    if (!Number.isInteger(n) || n < 0 || n > MAX_VISITS) {
+      ctx.addIssue({ code: "custom", message: Number.isFinite(n) && n > MAX_VISITS ? CUSTOMER_MESSAGES.visitsTooLarge : CUSTOMER_MESSAGES.visits });
       return z.NEVER;
     }
     return n;
@@ -239,7 +239,7 @@ async function stageAndMerge(
   const onRecord = (record: string[], line: number) => {
     if (!header) {
       header = record.map((h) => h.trim());
-      if (header.some((h) => h.includes("\u0000"))) throw refuse("The file is not a CSV text file.");
+      if (header.some((h) => h.includes("\u0000"))) throw refuse(NOT_CSV_TEXT);
       mapping ??= guessMapping(header);
       checkMapping(mapping, header.length);
       return;
@@ -286,12 +286,19 @@ async function stageAndMerge(
   const reader = new CsvRecordReader(onRecord, MAX_RECORD_CHARS);
   // Bytes that are not UTF-8 become U+FFFD, as a spreadsheet would show them.
   const decoder = new TextDecoder("utf-8");
+  // An image or a spreadsheet renamed .csv is refused by its first bytes, before its garbage
+  // reaches the reader as rows.
+  const sniffer = new TextSniffer();
   try {
     for await (const chunk of input as AsyncIterable<Uint8Array | string>) {
       if (typeof chunk === "string") {
         bytes += Buffer.byteLength(chunk);
         reader.push(chunk);
       } else {
+        if (!sniffer.done) {
+          sniffer.push(chunk);
+          if (sniffer.nul || (sniffer.done && sniffer.binary)) throw refuse(NOT_CSV_TEXT);
+        }
         bytes += chunk.byteLength;
         // Decoded a piece at a time: a string over ~128 KB is born in V8's large-object space,
         // freed only by a full collection, and a file read in 1 MB chunks grew the heap by
@@ -301,6 +308,7 @@ async function stageAndMerge(
         }
       }
     }
+    if (sniffer.binary) throw refuse(NOT_CSV_TEXT);
     reader.push(decoder.decode());
     reader.end();
     if (inBatch > 0) {
@@ -311,12 +319,16 @@ async function stageAndMerge(
     input.destroy();
     if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
     sqlite.exec("DELETE FROM temp.import_rows");
+    // A binary file can trip the reader or the header check before its first bytes are all seen.
+    if (sniffer.binary) throw refuse(NOT_CSV_TEXT);
     if (error instanceof ApiError) throw error;
     if (error instanceof CsvFormatError) throw refuse(`The file is not a valid CSV file, so nothing was imported: ${error.message}`);
     const message = error instanceof Error ? error.message : String(error);
     throw refuse(`The file could not be read, so nothing was imported: ${message}`);
   }
   if (!header) throw refuse("The file is empty: it needs a header row and at least one customer.");
+  // Only a header (and perhaps empty lines): "Imported 0 customers" would read as a success.
+  if (staged === 0 && failed === 0) throw refuse(NO_CUSTOMER_ROWS);
   options.onProgress?.({ phase: "reading", rows, bytes });
 
   const merged = await merge(sqlite, userId, mapping!, staged, options);

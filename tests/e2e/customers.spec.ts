@@ -202,6 +202,67 @@ test.describe("customers", () => {
     await expect(page.getByText("No customers found")).toBeVisible();
   });
 
+  test("a header-only file and a binary file named .csv are refused before import, with what is wrong", async ({ page }) => {
+    await signIn(page, { name: "Edge Importer" });
+    await page.goto("/customers/import");
+    const file = page.getByLabel("CSV file");
+
+    await file.setInputFiles({ name: "header.csv", mimeType: "text/csv", buffer: Buffer.from("firstName,lastName,email\n") });
+    await expect(file).toHaveAccessibleDescription(/The file has no customer rows/);
+    await expect(page.getByRole("button", { name: "Import" })).toBeDisabled();
+
+    // A PNG renamed .csv: no garbage preview, no column mapping.
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from("IHDR\u0000\u0000\u0001")]);
+    await file.setInputFiles({ name: "photo.csv", mimeType: "text/csv", buffer: png });
+    await expect(file).toHaveAccessibleDescription(/The file is not a CSV text file\./);
+    await expect(page.getByRole("region", { name: "Preview" })).toHaveCount(0);
+    await expect(page.getByText("Match the columns")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Import" })).toBeDisabled();
+
+    // The server says the same to a client that sends them anyway.
+    const headerOnly = await page.request.post("/api/customers/import", { headers: { "Content-Type": "text/csv" }, data: "firstName,lastName,email\n" });
+    expect(headerOnly.status()).toBe(422);
+    expect(await headerOnly.text()).toContain("The file has no customer rows");
+    const binary = await page.request.post("/api/customers/import", { headers: { "Content-Type": "text/csv" }, data: png });
+    expect(binary.status()).toBe(422);
+    expect(await binary.text()).toContain("The file is not a CSV text file.");
+  });
+
+  test("after an import the form is reset and 'Import another file' starts afresh; a too-large spend says its limit", async ({ page }) => {
+    await signIn(page, { name: "Second Importer" });
+    const tag = Date.now().toString(36);
+    await page.goto("/customers/import");
+    await page.getByLabel("CSV file").setInputFiles({
+      name: "first.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(`firstName,lastName,email,totalSpend\nAsha,Iyer,asha.${tag}@example.com,2500\nRich,Typo,rich.${tag}@example.com,99999999999999\n`),
+    });
+    await expect(page.getByRole("region", { name: "Preview" })).toContainText("Asha");
+    await page.getByRole("button", { name: "Import" }).click();
+    await expect(page.getByText("Import finished")).toBeVisible();
+    await expect(page.getByTestId("result-new-customers")).toHaveText("1");
+    await expect(page.getByRole("row", { name: /3 rich\..* Total spend is too large \(at most ₹10,00,00,00,000\)/ })).toBeVisible();
+    // Nothing left to import a second time: no file, no preview, no Import button.
+    await expect(page.getByLabel("CSV file")).toHaveCount(0);
+    await expect(page.getByRole("region", { name: "Preview" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Import" })).toHaveCount(0);
+
+    await page.getByRole("link", { name: "Import another file" }).click();
+    await expect(page.getByText("Import finished")).toHaveCount(0);
+    await expect(page.getByLabel("CSV file")).toHaveValue("");
+    await expect(page.getByRole("region", { name: "Preview" })).toHaveCount(0);
+    await page.getByLabel("CSV file").setInputFiles({
+      name: "second.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(`firstName,lastName,email\nBina,Rao,bina.${tag}@example.com\n`),
+    });
+    await expect(page.getByRole("region", { name: "Preview" })).toContainText("Bina");
+    await page.getByRole("button", { name: "Import" }).click();
+    await expect(page.getByTestId("result-new-customers")).toHaveText("1");
+    await page.getByRole("link", { name: "Go to Customers" }).click();
+    await expect(rows(page)).toHaveCount(2);
+  });
+
   test("a customer that does not exist, or is another user's, could not be loaded (404)", async ({ page, browser }) => {
     const other = await browser.newContext();
     const otherPage = await other.newPage();
@@ -275,5 +336,8 @@ test.describe("customers without JavaScript", () => {
     await expect(page.getByText("Import finished")).toBeVisible();
     await expect(page.getByTestId("result-new-customers")).toHaveText("1");
     await expect(page.getByTestId("result-rows-with-errors")).toHaveText("1");
+    await page.getByRole("link", { name: "Import another file" }).click();
+    await expect(page.getByText("Import finished")).toHaveCount(0);
+    await expect(page.getByLabel("CSV file")).toHaveValue("");
   });
 });
