@@ -1,7 +1,7 @@
 // The segment rule builder: conditions (field, operator, value) and nested groups, each group with
 // its own AND/OR. The rows are Conform field lists: adding or removing a row is Conform's insert or
 // remove intent, done in place with JavaScript and by the server without it.
-import { type FieldMetadata, type FormMetadata, getInputProps, getSelectProps } from "@conform-to/react";
+import { type FieldMetadata, type FormMetadata, getCollectionProps, getInputProps, getSelectProps } from "@conform-to/react";
 import { Plus, Trash2, X } from "lucide-react";
 import { Field, SelectField } from "~/components/forms";
 import { BUILDER_MAX_GROUP_DEPTH, newConditionRow, newGroupRow } from "~/lib/segments-builder";
@@ -21,16 +21,17 @@ export function SegmentBuilder({ form, logic, rows, describedBy }: { form: Form;
 }
 
 /** The logic a group's rows combine with; a group posted without one combines with AND. */
-const logicOf = (meta: LogicMeta): Logic => (meta.value === "OR" ? "OR" : "AND");
+const logicOf = (value: unknown): Logic => (value === "OR" ? "OR" : "AND");
 
-function LogicToggle({ form, meta, label }: { form: Form; meta: LogicMeta; label: string }) {
-  const current = logicOf(meta);
+function LogicToggle({ meta, label }: { meta: LogicMeta; label: string }) {
+  const current = logicOf(meta.value);
+  // Plain radios, with or without JavaScript: Conform reads the checked one from the form, and an
+  // update of the rows (Use AI) gives them a new key, so they mount again with the new value.
+  const radios = getCollectionProps(meta, { type: "radio", options: ["AND", "OR"] });
   return (
     <fieldset className="inline-flex rounded-lg border border-slate-300 bg-white p-0.5 text-xs font-semibold" aria-label={label}>
-      {(["AND", "OR"] as const).map((l) => {
-        // Checked follows the form's value (an update from Use AI changes it too); without
-        // JavaScript the radios are plain form controls.
-        const { key: _key, defaultChecked: _defaultChecked, id: _id, ...radio } = getInputProps(meta, { type: "radio", value: l });
+      {radios.map(({ key, ...radio }) => {
+        const l = radio.value;
         return (
           <label
             key={l}
@@ -38,7 +39,8 @@ function LogicToggle({ form, meta, label }: { form: Form; meta: LogicMeta; label
               current === l ? "bg-primary text-white" : "text-slate-600 hover:bg-slate-100"
             }`}
           >
-            <input {...radio} className="sr-only" checked={current === l} onChange={() => form.update({ name: meta.name, value: l })} />
+            {/* A group posted without a logic combines with AND, so AND starts checked. */}
+            <input key={key} {...radio} className="sr-only" defaultChecked={logicOf(meta.initialValue) === l} />
             {l}
           </label>
         );
@@ -66,7 +68,7 @@ function GroupEditor({
   const isRoot = path.length === 0;
   const where = path.join(".");
   const list = rows.getFieldList();
-  const combine = logicOf(logic);
+  const combine = logicOf(logic.value);
   return (
     <div
       className={isRoot ? "space-y-3" : "space-y-3 rounded-xl border border-dashed border-primary/40 bg-primary-light/20 p-3"}
@@ -78,7 +80,7 @@ function GroupEditor({
       <div className="flex flex-wrap items-center justify-between gap-2">
         <div className="flex items-center gap-2 text-sm text-slate-600">
           <span>{isRoot ? "Customers matching" : "Group matching"}</span>
-          <LogicToggle form={form} meta={logic} label={isRoot ? "Combine conditions with" : `Combine group ${where} with`} />
+          <LogicToggle meta={logic} label={isRoot ? "Combine conditions with" : `Combine group ${where} with`} />
           <span className="hidden sm:inline">{combine === "AND" ? "all of these" : "any of these"}</span>
         </div>
         {onRemove ? (

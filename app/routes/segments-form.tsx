@@ -102,6 +102,15 @@ export default function SegmentForm() {
     .flatMap(([, messages]) => messages)
     .slice(0, 1);
   const conditionsErrorId = conditionErrors.length ? fields.conditions.errorId : undefined;
+  // That message is about the rows together, but Conform re-checks only a field checked before, so
+  // a row added after the message appeared left it standing until the row lost focus; its removal
+  // then moved the builder under the pointer mid-click (a click on AND/OR got lost). While it
+  // shows, any edit of a row checks the rules again.
+  const recheckRules = (event: React.FormEvent<HTMLFormElement>) => {
+    const target = event.target;
+    const inRules = "name" in target && typeof target.name === "string" && target.name.startsWith(`${fields.conditions.name}.`);
+    if (conditionsErrorId && inRules) form.validate({ name: fields.conditions.name });
+  };
   const title = id ? "Edit Segment" : "Create Segment";
 
   return (
@@ -115,7 +124,7 @@ export default function SegmentForm() {
 
       <FormAlert id={form.errorId} errors={form.errors} />
 
-      <Form method="post" className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_340px]" {...getFormProps(form)}>
+      <Form method="post" className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_340px]" {...getFormProps(form)} onInput={recheckRules}>
         {/* The default button: Enter in a field saves, not the builder's first button. */}
         <button type="submit" className="sr-only" tabIndex={-1} aria-hidden="true" />
         <div className="space-y-4">

@@ -18,6 +18,8 @@ const previewCount = (page: Page) => page.getByTestId("preview-count");
 
 test.describe("segments", () => {
   test("build with a live preview, use AI, save, view, edit and delete", async ({ page }) => {
+    // The whole life of a segment in one journey: about 35 s on an idle machine, over 60 s on a busy one.
+    test.setTimeout(120_000);
     await signIn(page, { name: "Segment Builder" });
     await createCustomers(page);
 
@@ -56,7 +58,9 @@ test.describe("segments", () => {
     await page.getByLabel("Value of condition 2").fill("10");
     await expect(previewCount(page)).toHaveText("2");
     // OR between them: spend over 3,000 or more than 10 visits.
-    await page.getByRole("group", { name: "Combine conditions with" }).getByText("OR").click();
+    const combine = page.getByRole("group", { name: "Combine conditions with" });
+    await combine.getByText("OR").click();
+    await expect(combine.getByRole("radio", { name: "OR" })).toBeChecked();
     await expect(previewCount(page)).toHaveText("9");
     await page.getByLabel("Value of condition 1").fill("0");
     await expect(previewCount(page)).toHaveText("12");
@@ -75,6 +79,8 @@ test.describe("segments", () => {
     await expect(page.getByText("Query created from description")).toBeVisible();
     await expect(page.getByLabel("Value of condition 1")).toHaveValue("10000");
     await expect(page.getByLabel("Value of condition 2")).toHaveCount(0);
+    // The applied conditions bring their own logic: the toggle follows them.
+    await expect(combine.getByRole("radio", { name: "AND" })).toBeChecked();
     await expect(previewCount(page)).toHaveText("2");
 
     await page.getByLabel("Description").fill("Spent more than ₹10,000");
