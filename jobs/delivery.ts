@@ -37,6 +37,7 @@ const engine = createDeliveryEngine({
     ratePerSecond: env.DELIVERY_RATE_PER_SECOND,
     errorCap: env.DELIVERY_ERROR_CAP,
     maxAttempts: env.DELIVERY_MAX_ATTEMPTS,
+    leaseMs: env.DELIVERY_LEASE_SECONDS * 1000,
   },
   onEvent: (event) => {
     if (event.type !== "progress") post({ type: "event", event });
