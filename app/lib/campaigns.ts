@@ -1,6 +1,6 @@
 // The rules of campaigns and their delivery that screens, /api, notifications and the engine share:
 // statuses, the figures made from a campaign's counters, rates, bands and colours, delivery ids and
-// personalisation (docs/rules.md, "Campaigns").
+// personalisation (docs/rules.md#campaigns).
 
 export const CAMPAIGN_STATUSES = ["Draft", "Active", "Paused", "Cancelled", "Completed"] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ID_PATTERN } from "~/lib/id";
 
-// A campaign as the wizard and POST /api/campaigns give it (docs/rules.md, "Campaigns"). The
+// A campaign as the wizard and POST /api/campaigns give it (docs/rules.md#campaign-wizard). The
 // audience size and launch time a client sends are not trusted: the server counts and stamps them.
 export const CAMPAIGN_MESSAGES = {
   name: "Campaign name is required",
