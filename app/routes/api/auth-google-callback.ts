@@ -3,6 +3,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { getEnv } from "~/env.server";
+import { logger } from "~/lib/logger.server";
 import { googleAuthenticator } from "~/services/auth.server";
 import { signInAndRedirect } from "~/services/session.server";
 import { issueToken } from "~/services/token.server";
@@ -19,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // remix-auth wraps what the verify callback throws; the cause says why.
     const cause = error instanceof Error ? error.cause : undefined;
     if (cause instanceof GoogleLinkRefused) throw redirect("/login?error=email_not_verified");
-    console.error("Google sign-in failed", error);
+    logger().error({ err: error }, "Google sign-in failed");
     throw redirect("/login?error=access_denied");
   }
   const token = await issueToken(user.id);
