@@ -1,11 +1,33 @@
-// For the container's health check and load balancers: 200 when the database answers.
+// For the container's health check and load balancers: 200 when the database answers. It also
+// says how long this worker's event loop was held up lately (p99 of the delay over the last
+// minute, in ms): the figure that shows whether long work is blocking requests.
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { db } from "~/db.server";
 import { logger } from "~/lib/logger.server";
+import { singleton } from "~/lib/singleton.server";
+
+const WINDOW_MS = 60_000;
+
+const loop = singleton("event-loop-delay", () => {
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  const state = { histogram, resetAt: Date.now() };
+  return state;
+});
+
+function eventLoopDelayP99Ms(): number {
+  const p99 = loop.histogram.percentile(99) / 1e6;
+  if (Date.now() - loop.resetAt > WINDOW_MS) {
+    loop.histogram.reset();
+    loop.resetAt = Date.now();
+  }
+  return Math.round(p99 * 10) / 10;
+}
 
 export async function loader() {
   try {
     await db().$queryRawUnsafe("SELECT 1");
-    return Response.json({ status: "ok" }, { headers: { "Cache-Control": "no-store" } });
+    return Response.json({ status: "ok", eventLoopDelayP99Ms: eventLoopDelayP99Ms() }, { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
     logger().error({ err: error }, "Health check failed");
     return Response.json({ status: "error", message: "Database unavailable" }, { status: 503 });
