@@ -132,6 +132,9 @@ export function AudiencePreviewPanel({ preview, loading, problem }: { preview: P
   );
 }
 
+/** The Use AI toasts share one id: a new result replaces a failure instead of standing beside it. */
+const USE_AI_TOAST = "use-ai";
+
 /** 'Use AI': a description becomes conditions (locally, by keyword); the count shows before applying. */
 export function UseAiDialog({ open, onClose, onApply }: { open: boolean; onClose: () => void; onApply: (b: BuilderGroup) => void }) {
   const [text, setText] = useState("");
@@ -154,9 +157,10 @@ export function UseAiDialog({ open, onClose, onApply }: { open: boolean; onClose
     const result = interpretDescription(text);
     if (!result.ok) {
       setError(result.message);
-      if (result.message === MESSAGES.aiFailed) toast.error(result.message);
+      if (result.message === MESSAGES.aiFailed) toast.error(result.message, { id: USE_AI_TOAST });
       return;
     }
+    toast.dismiss(USE_AI_TOAST);
     setBuilt(result.builder);
     setCounting(true);
     fetchPreview(toConditions(builderToTree(result.builder)))
@@ -207,7 +211,7 @@ export function UseAiDialog({ open, onClose, onApply }: { open: boolean; onClose
                 className="btn-primary"
                 onClick={() => {
                   onApply(built);
-                  toast.success("Query created from description");
+                  toast.success("Query created from description", { id: USE_AI_TOAST });
                   setText("");
                   close();
                 }}

@@ -23,3 +23,27 @@ test("over 10 matches the preview notes 'Showing all N', the spec's words and no
   await expect(page.getByTestId("preview-count")).toHaveText("4");
   await expect(page.getByTestId("preview-note")).toHaveCount(0);
 });
+
+test("a failed Use AI toast goes away when the next description gives a result", async ({ page }) => {
+  await signIn(page, { name: "AI Retry" });
+  await page.goto("/segments/new");
+  await page.getByRole("button", { name: "Use AI" }).click();
+  const dialog = page.getByRole("dialog");
+  const failure = "Failed to process your request. Please try different wording.";
+  const failureToast = page.locator("[data-sonner-toast]").filter({ hasText: failure });
+
+  await dialog.getByLabel("Description").fill("12345 !!!");
+  await dialog.getByRole("button", { name: "Generate" }).click();
+  await expect(dialog.getByRole("alert")).toHaveText(failure);
+  await expect(failureToast).toBeVisible();
+
+  await dialog.getByLabel("Description").fill("customers who spent more than 10000");
+  await dialog.getByRole("button", { name: "Generate" }).click();
+  await expect(dialog.getByTestId("ai-result")).toContainText("Total spend greater than ₹10,000");
+  // Well within the toast's 5 s: gone because the result came, not because it timed out.
+  await expect(failureToast).toHaveCount(0, { timeout: 2_000 });
+
+  await dialog.getByRole("button", { name: "Apply conditions" }).click();
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Query created from description" })).toBeVisible();
+  await expect(failureToast).toHaveCount(0);
+});
