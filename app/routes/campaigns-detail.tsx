@@ -216,7 +216,7 @@ export default function CampaignDetail() {
               <Row label="Name">{name}</Row>
               <Row label="Subject">{c.subject || "No subject"}</Row>
               <Row label="Segment">
-                <span className={`inline-flex max-w-full truncate rounded-full px-3 py-0.5 text-sm font-medium ${segmentChipClass(segmentName)}`}>
+                <span className={`inline-block max-w-full truncate rounded-full px-3 py-0.5 text-sm font-medium ${segmentChipClass(segmentName)}`}>
                   {segmentName}
                 </span>
               </Row>

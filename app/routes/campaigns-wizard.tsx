@@ -285,7 +285,7 @@ export default function CampaignWizard() {
 
         <div hidden={step !== 1} data-testid="step-1">
           <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_340px]">
-            <section className="card space-y-4 p-5" aria-label="Select Audience">
+            <section className="card space-y-4 self-start p-5" aria-label="Select Audience">
               <Field
                 label="Campaign Name"
                 required

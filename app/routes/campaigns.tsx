@@ -158,7 +158,7 @@ export default function Campaigns() {
                         <p className="truncate text-xs text-slate-500">{c.subject || "No subject"}</p>
                         {/* What the hidden columns say, under the name on narrow screens. */}
                         <div className="mt-1 space-y-1 text-xs text-slate-500 lg:hidden">
-                          <span className={`inline-flex max-w-full truncate rounded-full px-2 py-0.5 font-medium md:hidden ${segmentChipClass(segmentName)}`}>
+                          <span className={`inline-block max-w-full truncate rounded-full px-2 py-0.5 font-medium md:hidden ${segmentChipClass(segmentName)}`}>
                             {segmentName}
                           </span>
                           <p className="truncate">
@@ -167,7 +167,7 @@ export default function Campaigns() {
                         </div>
                       </td>
                       <td className="hidden px-4 py-3 md:table-cell">
-                        <span className={`inline-flex max-w-full truncate rounded-full px-3 py-1 text-xs font-medium ${segmentChipClass(segmentName)}`} data-testid="campaign-segment">
+                        <span className={`inline-block max-w-full truncate rounded-full px-3 py-1 text-xs font-medium ${segmentChipClass(segmentName)}`} data-testid="campaign-segment">
                           {segmentName}
                         </span>
                       </td>
