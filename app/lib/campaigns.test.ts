@@ -3,6 +3,7 @@ import {
   campaignStatus,
   deliveryChip,
   deliveryId,
+  deliveryKey,
   deliveryStats,
   listSuccessChip,
   parseDeliveryId,
@@ -65,7 +66,11 @@ describe("campaign rules", () => {
   it("makes delivery ids from the campaign's time and the row, and reads them back", () => {
     const id = deliveryId("6743a1b2c3d4e5f601234567", 255);
     expect(id).toBe("6743a1b200000000000000ff");
-    expect(parseDeliveryId(id)).toEqual({ prefix: "6743a1b2", seq: 255 });
+    expect(parseDeliveryId(id)).toEqual({ prefix: "6743a1b2", seq: 255, retries: 0 });
+    expect(deliveryKey("6743a1b2c3d4e5f601234567", 255, 0)).toBe(id);
+    expect(deliveryKey("6743a1b2c3d4e5f601234567", 255, 2)).toBe(`${id}r2`);
+    expect(parseDeliveryId(`${id}r2`)).toEqual({ prefix: "6743a1b2", seq: 255, retries: 2 });
+    expect(parseDeliveryId(`${id}r0`)).toBeNull();
     expect(parseDeliveryId("6743a1b2000000000000000")).toBeNull();
     expect(parseDeliveryId("6743a1b20000000000000000")).toBeNull();
     expect(parseDeliveryId("zz43a1b2000000000000000f")).toBeNull();

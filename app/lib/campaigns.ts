@@ -120,18 +120,26 @@ export function performanceRates(c: { audienceSize: number; sent: number; opened
 }
 
 // Delivery ids: the campaign id's 8 time characters, then the row's seq in 16 hex digits.
-const DELIVERY_ID = /^([0-9a-f]{8})([0-9a-f]{16})$/;
+const DELIVERY_ID = /^([0-9a-f]{8})([0-9a-f]{16})(?:r([1-9]\d{0,5}))?$/;
 
 export function deliveryId(campaignId: string, seq: number): string {
   return campaignId.slice(0, 8) + seq.toString(16).padStart(16, "0");
 }
 
-/** The row a delivery id names, or null for text that is not one. */
-export function parseDeliveryId(id: string): { prefix: string; seq: number } | null {
+/**
+ * The idempotency key of a row's message: its delivery id, and for the n-th "Retry failed" an
+ * "r<n>" after it (a retry is a new message, which a vendor must not take for the first one).
+ */
+export function deliveryKey(campaignId: string, seq: number, retries: number): string {
+  return deliveryId(campaignId, seq) + (retries > 0 ? `r${retries}` : "");
+}
+
+/** The row (and retry) a delivery id or key names, or null for text that is not one. */
+export function parseDeliveryId(id: string): { prefix: string; seq: number; retries: number } | null {
   const m = DELIVERY_ID.exec(id);
   if (!m) return null;
   const seq = Number.parseInt(m[2], 16);
-  return Number.isSafeInteger(seq) && seq > 0 ? { prefix: m[1], seq } : null;
+  return Number.isSafeInteger(seq) && seq > 0 ? { prefix: m[1], seq, retries: m[3] ? Number(m[3]) : 0 } : null;
 }
 
 /** What {NAME} becomes when a recipient has no name. */

@@ -106,7 +106,7 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
        SELECT ? + row_number() OVER (ORDER BY "rowid"), ?, "userId", "id", trim("firstName" || ' ' || "lastName"), "email", "phone", 'pending', 0, 0
        FROM "Customer" WHERE ${where.sql} ORDER BY "rowid"`,
     )
-    .run(base, snapshotId, ...where.params);
+    .run(base, newId(), ...where.params);
   raw.exec("ROLLBACK");
   const rawSnapshotMs = performance.now() - t;
   figures.launchSnapshot = { recipients: audience, seconds: round(snapshotMs / 1000), rawInsertSelectSeconds: round(rawSnapshotMs / 1000), ratioToRaw: round(snapshotMs / rawSnapshotMs) };

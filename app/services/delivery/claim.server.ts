@@ -18,6 +18,7 @@ export type ClaimedDelivery = {
   email: string;
   phone: string;
   attempts: number;
+  retries: number;
 };
 
 export type ClaimOptions = { campaignId: string; limit: number; now: number; leaseMs: number };
@@ -40,7 +41,7 @@ export function claimBatch(sqlite: Sqlite, { campaignId, limit, now, leaseMs }: 
          WHERE "campaignId" = @campaignId AND "status" = 'pending' AND "nextAttemptAt" <= @now
          ORDER BY "nextAttemptAt" LIMIT ${limit}
        )
-       RETURNING "seq", "campaignId", "customerId", "name", "email", "phone", "attempts"`,
+       RETURNING "seq", "campaignId", "customerId", "name", "email", "phone", "attempts", "retries"`,
     );
     byLimit.set(limit, claim);
   }

@@ -52,6 +52,7 @@ function rows(campaignId: string) {
     userId: string;
     status: string;
     attempts: number;
+    retries: number;
     details: string;
     openedAt: number | null;
     clickedAt: number | null;
@@ -192,10 +193,14 @@ describe("receipts", () => {
     expect(campaign(id)).toMatchObject({ deliveredCount: 2, bouncedCount: 1, failedCount: 1, openedCount: 2, clickedCount: 1 });
     expectCountersAddUp(id);
 
-    // Retry failed: only the failed row goes back to the queue; bounced addresses are not retried.
+    // Retry failed: only the failed row goes back to the queue, as a new message (bounced addresses
+    // are not retried); a late receipt of its first message changes nothing, one of the retry does.
     expect(retryFailed(sqlite, other.id, id)).toBe(1);
     expect(retryFailed(sqlite, tenant.id, id)).toBeNull();
-    expect(byIdAfterRetry(id, r4.seq)).toMatchObject({ status: "pending", attempts: 0, details: "" });
+    expect(byIdAfterRetry(id, r4.seq)).toMatchObject({ status: "pending", attempts: 0, details: "", retries: 1 });
+    expect(applyReceipts(sqlite, [{ id: key(r4.seq), event: "failed", at: at + 9, details: "late" }])).toEqual({ applied: 0, ignored: 1 });
+    expect(applyReceipts(sqlite, [{ id: `${key(r4.seq)}r1`, event: "delivered", at: at + 10 }])).toEqual({ applied: 1, ignored: 0 });
+    expect(byIdAfterRetry(id, r4.seq)).toMatchObject({ status: "delivered", retries: 1 });
     expectCountersAddUp(id);
   });
 });

@@ -7,7 +7,7 @@
 // pause the campaign. Runs in the delivery job's worker thread with its own connection; tests run
 // it in-process.
 import type { Sqlite } from "~/db/sqlite.server";
-import { deliveryId, personalise } from "~/lib/campaigns";
+import { deliveryKey, personalise } from "~/lib/campaigns";
 import type { ChannelResult, DeliveryChannel, OutgoingMessage } from "~/services/delivery/channel.server";
 import { claimBatch, type ClaimedDelivery } from "~/services/delivery/claim.server";
 import {
@@ -125,7 +125,7 @@ export function createDeliveryEngine(options: {
 
   const sendBatch = async (campaign: { id: string; userId: string; subject: string; message: string }, rows: ClaimedDelivery[]) => {
     const messages: OutgoingMessage[] = rows.map((r) => ({
-      key: deliveryId(r.campaignId, r.seq),
+      key: deliveryKey(r.campaignId, r.seq, r.retries),
       to: { name: r.name, email: r.email, phone: r.phone },
       subject: personalise(campaign.subject, r.name),
       text: personalise(campaign.message, r.name),

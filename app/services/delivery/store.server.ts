@@ -185,6 +185,7 @@ export type Receipt = { id: string; event: ReceiptEvent; at: number; details?: s
 type RowState = {
   seq: number;
   campaignId: string;
+  retries: number;
   status: string;
   details: string;
   updatedAt: number;
@@ -211,7 +212,7 @@ const STATE_COUNTER: Record<string, keyof CounterDelta | undefined> = {
  */
 export function applyReceipts(sqlite: Sqlite, receipts: readonly Receipt[]): { applied: number; ignored: number } {
   const read = sqlite.prepare(
-    `SELECT "seq", "campaignId", "status", "details", "updatedAt", "openedAt", "clickedAt" FROM "Delivery" WHERE "seq" = ?`,
+    `SELECT "seq", "campaignId", "retries", "status", "details", "updatedAt", "openedAt", "clickedAt" FROM "Delivery" WHERE "seq" = ?`,
   );
   const write = sqlite.prepare(
     `UPDATE "Delivery" SET "status" = ?, "details" = ?, "updatedAt" = ?, "openedAt" = ?, "clickedAt" = ? WHERE "seq" = ?`,
@@ -256,7 +257,8 @@ export function applyReceipts(sqlite: Sqlite, receipts: readonly Receipt[]): { a
           row = found && found.campaignId.startsWith(id.prefix) ? { ...found, changed: false } : null;
           rows.set(id.seq, row);
         }
-        if (!row) {
+        // A receipt of an earlier message of a row that was retried since says nothing about it now.
+        if (!row || row.retries !== id.retries) {
           ignored += 1;
           continue;
         }
@@ -353,9 +355,9 @@ export function setCampaignStatus(
 }
 
 /**
- * Puts the failed rows of a campaign back in the queue with fresh attempts (bounced addresses are
- * not retried: the receiving server said the address does not exist) and makes the campaign
- * active again. Returns how many rows were queued, or null when the campaign is not the tenant's.
+ * Puts the failed rows of a campaign back in the queue with fresh attempts, each as a new message
+ * with a new idempotency key (bounced addresses are not retried: the receiving server said the
+ * address does not exist), and makes the campaign active again. Returns how many rows were queued, or null when the campaign is not the tenant's.
  */
 export function retryFailed(sqlite: Sqlite, userId: string, id: string, now = Date.now()): number | null {
   return sqlite
@@ -366,7 +368,7 @@ export function retryFailed(sqlite: Sqlite, userId: string, id: string, now = Da
       if (!row) return null;
       const queued = sqlite
         .prepare(
-          `UPDATE "Delivery" SET "status" = 'pending', "attempts" = 0, "nextAttemptAt" = ?, "details" = '', "updatedAt" = ?
+          `UPDATE "Delivery" SET "status" = 'pending', "attempts" = 0, "retries" = "retries" + 1, "nextAttemptAt" = ?, "details" = '', "updatedAt" = ?
            WHERE "campaignId" = ? AND "status" = 'failed'`,
         )
         .run(now, now, id).changes;

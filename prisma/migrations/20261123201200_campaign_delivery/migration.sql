@@ -25,6 +25,7 @@ CREATE TABLE "Delivery" (
     "phone" TEXT NOT NULL DEFAULT '',
     "status" TEXT NOT NULL DEFAULT 'pending',
     "attempts" INTEGER NOT NULL DEFAULT 0,
+    "retries" INTEGER NOT NULL DEFAULT 0,
     "nextAttemptAt" BIGINT NOT NULL DEFAULT 0,
     "details" TEXT NOT NULL DEFAULT '',
     "updatedAt" BIGINT NOT NULL DEFAULT 0,
