@@ -1,4 +1,4 @@
-// The route table of spec §2: one line a route, pages and /api alike.
+// The route table (docs/rules.md#routes-and-screens): one line a route, pages and /api alike.
 import { type RouteConfig, index, layout, route } from "@remix-run/route-config";
 
 export default [
@@ -9,7 +9,7 @@ export default [
   route("auth/signout", "routes/auth-signout.ts"),
   route("healthz", "routes/healthz.ts"),
 
-  // /api (spec §7)
+  // /api (docs/rules.md#the-api-contract)
   route("api/auth/google", "routes/api/auth-google.ts"),
   route("api/auth/google/callback", "routes/api/auth-google-callback.ts"),
   route("api/auth/current_user", "routes/api/auth-current-user.ts"),

@@ -1,5 +1,5 @@
 // Generates the Prisma client offline. The Prisma CLI wants a native schema engine it would
-// download; `generate` does not use it, so any existing file satisfies the check (DESIGN.md §11).
+// download; `generate` does not use it, so any existing file satisfies the check (docs/rules.md#environment-facts).
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 

@@ -1,4 +1,4 @@
-// /segments: Customer Segments (spec §2): four stat cards, the searchable and sortable table, the
+// /segments: Customer Segments (docs/rules.md#segments): four stat cards, the searchable and sortable table, the
 // empty state, and delete with a confirmation that works with and without JavaScript.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-// The customer form of spec §5 and the /api payload of spec §7: firstName, lastName and email are
+// The customer form and the /api payload (docs/rules.md#customer-form, #payloads): firstName, lastName and email are
 // required; phone, address, company and notes are optional. One schema for the form (server and
 // live validation in the browser), /api and the CSV import.
 /** The largest starting values accepted (a typo of a few extra digits, not a real customer). */

@@ -1,5 +1,5 @@
 // Counts new customers per user and emits a NEW_CUSTOMERS notification each time the count
-// reaches 15 (spec §9), then starts again. Every path that creates customers (screen, /api,
+// reaches 15 (docs/rules.md#new-customer-notifications), then starts again. Every path that creates customers (screen, /api,
 // CSV import, seed) calls recordNewCustomers with how many it created.
 import { db } from "~/db.server";
 import { NEW_CUSTOMERS_THRESHOLD } from "~/lib/notifications";

@@ -337,7 +337,7 @@ test.describe("campaigns", () => {
     await expect(toast(page, "Campaign cancelled: nothing more will be sent")).toBeVisible();
     await expect(page.getByTestId("campaign-status")).toHaveText("Cancelled");
 
-    // Delete from the detail asks first, then lands on the list with the spec's message.
+    // Delete from the detail asks first, then lands on the list with 'Campaign "{name}" deleted successfully.'
     await page.getByRole("link", { name: "Delete" }).click();
     await expect(page.getByRole("dialog").getByRole("heading", { name: "Delete Campaign" })).toBeVisible();
     await page.getByRole("dialog").getByRole("link", { name: "Cancel" }).click();

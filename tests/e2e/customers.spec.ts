@@ -26,7 +26,7 @@ test.describe("customers", () => {
     await expect(page.getByText("No customers found")).toBeVisible();
     await expect(page.getByTestId("page-summary")).toHaveText("0 of 0");
 
-    // The form's messages (spec §5), live while typing and on submit.
+    // The form's messages (docs/rules.md#customer-form), live while typing and on submit.
     await page.getByRole("link", { name: "Add Customer" }).click();
     await expect(page.getByRole("heading", { name: "Add New Customer" })).toBeVisible();
     await expect(page.getByLabel("Email")).toHaveAttribute("type", "email");

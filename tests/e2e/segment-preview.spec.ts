@@ -1,7 +1,7 @@
 // The segment builder's Audience Preview note, as the rule builder shows it while editing.
 import { expect, signIn, test } from "./fixtures";
 
-test("over 10 matches the preview notes 'Showing all N', the spec's words and nothing more", async ({ page }) => {
+test("over 10 matches the preview notes 'Showing all N', the specified words and nothing more", async ({ page }) => {
   await signIn(page, { name: "Preview Reader" });
   const tag = Date.now().toString(36);
   const rows = Array.from({ length: 14 }, (_, i) => `Reader${i},Das,reader${i}.${tag}@example.com,${100 * (i + 1)}`);
