@@ -1,5 +1,5 @@
 // `npm test`: the whole suite, in order — typecheck, lint, formatting (Prettier), unit and service
-// tests (Vitest, real SQLite), production build, end-to-end tests (Playwright in Debian's Chromium)
+// tests (Vitest, real SQLite), production build, malformed requests against it (tests/abuse), end-to-end tests (Playwright in Debian's Chromium)
 // — then one closing line with the totals. Every stage runs even if an earlier one failed, so one
 // run shows everything.
 import { spawnSync } from "node:child_process";
@@ -14,12 +14,13 @@ const stages = [
   ["format", "npx", ["prettier", "--check", "."]],
   ["unit", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", "--outputFile.json=reports/vitest.json"]],
   ["build", "npx", ["remix", "vite:build"]],
+  ["abuse", "npx", ["tsx", "tests/abuse/run.ts"]],
   ["e2e", "npx", ["playwright", "test", "--reporter=list,json"]],
 ];
 
 const failed = [];
 for (const [name, cmd, args] of stages) {
-  if (name === "e2e" && failed.includes("build")) {
+  if ((name === "e2e" || name === "abuse") && failed.includes("build")) {
     failed.push(name);
     continue;
   }

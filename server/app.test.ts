@@ -437,6 +437,33 @@ describe.each(["Remix's handler", "the /api server"])("hostile requests, /api th
   });
 });
 
+describe.each(["Remix's handler", "the /api server"])(
+  "page requests refused before the app, /api through %s",
+  (name) => {
+    it("a page write that is not a form is a 415, an address that does not decode a 400, a foreign Origin a 403 even without X-Forwarded-Host", async () => {
+      const base = bases[name] ?? "";
+      const user = await createTestUser();
+      const cookie = await cookieFor(user.id);
+      for (const method of ["PATCH", "PUT", "DELETE"]) {
+        const res = await raw(base, { method, path: "/customers/new", headers: { Cookie: cookie } });
+        expect(res.status, method).toBe(415);
+      }
+      for (const path of ["/customers/%", "/%E0%A4%A"])
+        expect((await raw(base, { method: "GET", path })).status, path).toBe(400);
+      for (const origin of ["https://evil.example", "null"]) {
+        const res = await raw(base, {
+          method: "POST",
+          path: "/profile",
+          headers: { Cookie: cookie, Origin: origin, "Content-Type": "application/x-www-form-urlencoded" },
+          body: (req) => req.end("firstName=Evil"),
+        });
+        expect(res.status, origin).toBe(403);
+        expect(res.text).toContain("This form was sent from another site");
+      }
+    });
+  },
+);
+
 describe("proxy trust", () => {
   it("believes X-Forwarded-For from loopback only by default (TRUST_PROXY), not from private networks", async () => {
     const { getEnv } = await import("~/env.server");

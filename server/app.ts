@@ -100,7 +100,7 @@ export const SECURITY_HEADERS: Record<string, string> = {
 function answerEarly(
   req: IncomingMessage,
   res: ServerResponse,
-  status: 405 | 413,
+  status: 400 | 403 | 405 | 413 | 415,
   message: string,
   extra: Record<string, string> = {},
 ) {
@@ -110,9 +110,7 @@ function answerEarly(
     return;
   }
   const api = /^\/api(\/|\?|$)/i.test(req.url ?? "/");
-  const body = api
-    ? JSON.stringify({ error: { code: status === 413 ? "payload_too_large" : "method_not_allowed", message } })
-    : message;
+  const body = api ? JSON.stringify({ error: { code: API_CODES[status], message } }) : message;
   res.statusCode = status;
   for (const [name, value] of Object.entries({ ...SECURITY_HEADERS, ...extra })) res.setHeader(name, value);
   res.setHeader("Content-Type", api ? "application/json; charset=utf-8" : "text/plain; charset=utf-8");
@@ -120,6 +118,45 @@ function answerEarly(
   res.setHeader("Content-Length", Buffer.byteLength(body));
   res.setHeader("Connection", "close");
   res.end(body);
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+const API_CODES = {
+  400: "bad_request",
+  403: "forbidden",
+  405: "method_not_allowed",
+  413: "payload_too_large",
+  415: "bad_request",
+} as const;
+
+export const CROSS_ORIGIN_PAGE_REFUSED =
+  "This form was sent from another site, so it was refused. Open the page here and try again.";
+
+/**
+ * What is refused before the app sees it: an address that does not decode, and (pages only; /api
+ * answers for itself) a write from a page of another origin than PUBLIC_URL (CSRF: only the
+ * configured address counts, not the request's own Host or X-Forwarded-Host) or a page write that
+ * is not a form (pages only take forms; /auth/local takes JSON too).
+ */
+function refusePageRequest(
+  req: IncomingMessage,
+  pathname: string,
+  publicUrl: string,
+): { status: 400 | 403 | 415; message: string } | null {
+  try {
+    decodeURIComponent(pathname);
+  } catch {
+    return { status: 400, message: "This address is not valid." };
+  }
+  if (/^\/api(\/|$)/i.test(pathname) || SAFE_METHODS.has(req.method ?? "GET")) return null;
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== publicUrl) return { status: 403, message: CROSS_ORIGIN_PAGE_REFUSED };
+  const type = (req.headers["content-type"] ?? "").toLowerCase();
+  const form = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/.test(type);
+  if (!form && !(pathname.toLowerCase() === "/auth/local" && type.startsWith("application/json"))) {
+    return { status: 415, message: "Send this as a form (application/x-www-form-urlencoded or multipart/form-data)." };
+  }
+  return null;
 }
 
 /**
@@ -168,6 +205,7 @@ export function limitBody(req: IncomingMessage, res: ServerResponse, limit: numb
 export function createRequestListener(options: ServerAppOptions & { fastApi?: ServerBuild }) {
   const { app, log, fastApi } = options;
   const trustProxy = options.trustProxy ?? app.getEnv().TRUST_PROXY;
+  const publicUrl = app.getEnv().publicUrl;
   const server = createServerApp({ ...options, trustProxy });
   const api = fastApi
     ? createApiServer({
@@ -189,6 +227,12 @@ export function createRequestListener(options: ServerAppOptions & { fastApi?: Se
       return;
     }
     if (!limitBody(req, res, bodyLimitOf(state.path))) return;
+    const refusal = refusePageRequest(req, state.path, publicUrl);
+    if (refusal) {
+      answerEarly(req, res, refusal.status, refusal.message);
+      req.resume();
+      return;
+    }
     app.withRequestLogState(state, () => {
       if (!api?.(req, res)) server(req, res);
     });
