@@ -8,10 +8,7 @@ import { singleton } from "~/lib/singleton.server";
 export type Db = PrismaClient;
 
 export function createDb(file: string): PrismaClient {
-  const adapter = new PrismaBetterSqlite3(
-    { url: file, timeout: 10_000 },
-    { timestampFormat: "unixepoch-ms" },
-  );
+  const adapter = new PrismaBetterSqlite3({ url: file, timeout: 10_000 }, { timestampFormat: "unixepoch-ms" });
   return new PrismaClient({ adapter });
 }
 

@@ -26,7 +26,12 @@ export { startBackgroundJobs } from "~/services/delivery/jobs.server";
 
 const ABORT_DELAY = 5_000;
 
-export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+) {
   // Crawlers and SPA mode get the whole document at once; browsers get it streamed.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
   // A fresh nonce per page: the only inline scripts that run are the ones rendered with it.
@@ -34,25 +39,33 @@ export default function handleRequest(request: Request, responseStatusCode: numb
   responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce, getEnv().NODE_ENV === "development"));
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
-    const { pipe, abort } = renderToPipeableStream(<NonceProvider nonce={nonce}>
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceProvider nonce={nonce}>
         <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
-      </NonceProvider>, {
-      [waitForAll ? "onAllReady" : "onShellReady"]() {
-        shellRendered = true;
-        const body = new PassThrough();
-        responseHeaders.set("Content-Type", "text/html");
-        resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
-        pipe(body);
+      </NonceProvider>,
+      {
+        [waitForAll ? "onAllReady" : "onShellReady"]() {
+          shellRendered = true;
+          const body = new PassThrough();
+          responseHeaders.set("Content-Type", "text/html");
+          resolve(
+            new Response(createReadableStreamFromReadable(body), {
+              headers: responseHeaders,
+              status: responseStatusCode,
+            }),
+          );
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          // An error before the shell rejects above and reaches handleError; only later ones are logged here.
+          if (shellRendered) logger().error({ err: error }, "Error while streaming a page");
+        },
       },
-      onShellError(error: unknown) {
-        reject(error);
-      },
-      onError(error: unknown) {
-        responseStatusCode = 500;
-        // An error before the shell rejects above and reaches handleError; only later ones are logged here.
-        if (shellRendered) logger().error({ err: error }, "Error while streaming a page");
-      },
-    });
+    );
     setTimeout(abort, ABORT_DELAY);
   });
 }

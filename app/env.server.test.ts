@@ -42,7 +42,8 @@ describe("the data directory", () => {
     const fresh = new Database(path.join(dataDir, "other.db"));
     fresh.pragma("journal_mode = WAL");
     fresh.exec("CREATE TABLE t (x); INSERT INTO t VALUES (1)");
-    for (const file of ["other.db", "other.db-wal", "other.db-shm"]) expect(modeOf(path.join(dataDir, file)), file).toBe("600");
+    for (const file of ["other.db", "other.db-wal", "other.db-shm"])
+      expect(modeOf(path.join(dataDir, file)), file).toBe("600");
     fresh.close();
     writeFileSync(path.join(dataDir, "later.txt"), "x");
     expect(modeOf(path.join(dataDir, "later.txt"))).toBe("600");

@@ -28,7 +28,12 @@ const EnvSchema = z.object({
   // Where Google's OAuth endpoints live. Only the test suite's local fake changes it.
   GOOGLE_OAUTH_BASE_URL: z.string().url().optional(),
   LOCAL_AUTH: booleanish.optional(),
-  TOKEN_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(24 * 7),
+  TOKEN_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365)
+    .default(24 * 7),
   // Sign-in attempts allowed per client address and minute (local and Google alike).
   SIGN_IN_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
   // The reverse proxies whose X-Forwarded-For/-Proto/-Host are believed: addresses, CIDR ranges or
@@ -37,7 +42,10 @@ const EnvSchema = z.object({
     .string()
     .default("loopback")
     .refine(
-      (v) => v.split(",").every((p) => /^(loopback|linklocal|uniquelocal)$/.test(p.trim()) || isIP(p.trim().split("/")[0] ?? "") > 0),
+      (v) =>
+        v
+          .split(",")
+          .every((p) => /^(loopback|linklocal|uniquelocal)$/.test(p.trim()) || isIP(p.trim().split("/")[0] ?? "") > 0),
       "TRUST_PROXY must list addresses, CIDR ranges or loopback/linklocal/uniquelocal, like loopback, 10.0.0.0/8",
     ),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
@@ -49,7 +57,9 @@ const EnvSchema = z.object({
     .max(64, "WEB_CONCURRENCY must be at most 64")
     .default(Math.min(4, availableParallelism())),
   // Campaign delivery (README, "Campaign delivery").
-  DELIVERY_CHANNEL: z.enum(["simulated", "smtp"], { message: "DELIVERY_CHANNEL must be simulated or smtp" }).default("simulated"),
+  DELIVERY_CHANNEL: z
+    .enum(["simulated", "smtp"], { message: "DELIVERY_CHANNEL must be simulated or smtp" })
+    .default("simulated"),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\/[^\s]+$/, "SMTP_URL must be a URL like smtp://user:password@mail.example.com:587")
@@ -59,13 +69,37 @@ const EnvSchema = z.object({
   // The built-in vendor runs inside the server unless this points at one running elsewhere.
   SIMULATED_VENDOR_URL: z.string().url("SIMULATED_VENDOR_URL must be a URL like http://127.0.0.1:4600").optional(),
   SIMULATED_VENDOR_KEY: z.string().min(8, "SIMULATED_VENDOR_KEY must be at least 8 characters").optional(),
-  DELIVERY_RATE_PER_SECOND: z.coerce.number({ message: "DELIVERY_RATE_PER_SECOND must be a number" }).int().min(0).default(0),
-  DELIVERY_CONCURRENCY: z.coerce.number({ message: "DELIVERY_CONCURRENCY must be a number" }).int().min(1).max(64).default(4),
-  DELIVERY_BATCH_SIZE: z.coerce.number({ message: "DELIVERY_BATCH_SIZE must be a number" }).int().min(1).max(1000).default(500),
+  DELIVERY_RATE_PER_SECOND: z.coerce
+    .number({ message: "DELIVERY_RATE_PER_SECOND must be a number" })
+    .int()
+    .min(0)
+    .default(0),
+  DELIVERY_CONCURRENCY: z.coerce
+    .number({ message: "DELIVERY_CONCURRENCY must be a number" })
+    .int()
+    .min(1)
+    .max(64)
+    .default(4),
+  DELIVERY_BATCH_SIZE: z.coerce
+    .number({ message: "DELIVERY_BATCH_SIZE must be a number" })
+    .int()
+    .min(1)
+    .max(1000)
+    .default(500),
   DELIVERY_ERROR_CAP: z.coerce.number({ message: "DELIVERY_ERROR_CAP must be a number" }).int().min(1).default(1000),
   // How long a claimed batch is the claimer's; after a crash its rows are sent again after this.
-  DELIVERY_LEASE_SECONDS: z.coerce.number({ message: "DELIVERY_LEASE_SECONDS must be a number" }).int().min(1).max(3600).default(60),
-  DELIVERY_MAX_ATTEMPTS: z.coerce.number({ message: "DELIVERY_MAX_ATTEMPTS must be a number" }).int().min(1).max(50).default(5),
+  DELIVERY_LEASE_SECONDS: z.coerce
+    .number({ message: "DELIVERY_LEASE_SECONDS must be a number" })
+    .int()
+    .min(1)
+    .max(3600)
+    .default(60),
+  DELIVERY_MAX_ATTEMPTS: z.coerce
+    .number({ message: "DELIVERY_MAX_ATTEMPTS must be a number" })
+    .int()
+    .min(1)
+    .max(50)
+    .default(5),
   // An OpenAI-compatible chat-completions endpoint for message suggestions and insights.
   AI_BASE_URL: z.string().url("AI_BASE_URL must be a URL like https://api.openai.com/v1").optional(),
   AI_API_KEY: z.string().min(1).optional(),
@@ -87,9 +121,7 @@ let cached: Env | undefined;
 
 export function getEnv(): Env {
   if (cached) return cached;
-  const raw = Object.fromEntries(
-    Object.entries(process.env).filter(([, v]) => v !== undefined && v !== ""),
-  );
+  const raw = Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = EnvSchema.safeParse(raw);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
@@ -108,7 +140,9 @@ export function getEnv(): Env {
     throw new Error("Invalid environment:\n  SESSION_SECRET: required in production (32+ random characters)");
   }
   if (e.DELIVERY_CHANNEL === "smtp" && (!e.SMTP_URL || !e.MAIL_FROM)) {
-    throw new Error("Invalid environment:\n  DELIVERY_CHANNEL=smtp needs SMTP_URL (smtp://user:password@host:587) and MAIL_FROM");
+    throw new Error(
+      "Invalid environment:\n  DELIVERY_CHANNEL=smtp needs SMTP_URL (smtp://user:password@host:587) and MAIL_FROM",
+    );
   }
   makeDataPrivate(dataDir, databaseFile);
   const sessionSecret = e.SESSION_SECRET ?? localSecret(dataDir);

@@ -55,7 +55,14 @@ export default function App() {
     <SnackbarProvider>
       <Outlet />
       {/* Below the 64 px top bar, so that a toast never covers the bell or the avatar. */}
-      <Toaster position="top-right" offset={{ top: 72 }} mobileOffset={{ top: 72 }} duration={5000} richColors closeButton />
+      <Toaster
+        position="top-right"
+        offset={{ top: 72 }}
+        mobileOffset={{ top: 72 }}
+        duration={5000}
+        richColors
+        closeButton
+      />
       <FlashMessages flash={flash} />
     </SnackbarProvider>
   );

@@ -11,7 +11,10 @@ const timer = setInterval(() => {
 const baseline = process.memoryUsage().rss;
 // As `crm import customers` runs it (a process of its own, 5-second transactions, a large file
 // saved in one transaction with the segment indexes built at the end).
-const result = await importCustomers(userId, createReadStream(file, { highWaterMark: 1 << 20 }), { batchMs: 5000, deferIndexes: true });
+const result = await importCustomers(userId, createReadStream(file, { highWaterMark: 1 << 20 }), {
+  batchMs: 5000,
+  deferIndexes: true,
+});
 clearInterval(timer);
 peak = Math.max(peak, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);
 process.stdout.write(

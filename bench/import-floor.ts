@@ -38,7 +38,9 @@ export async function measureImportFloor(
     db.pragma("synchronous = NORMAL");
     // The import's page cache in a bulk load (BULK_CACHE_KIB).
     db.pragma("cache_size = -12288");
-    db.prepare(`INSERT INTO "User" ("id", "email", "displayName", "updatedAt") VALUES ('ffffffffffffffffffffffff', 'floor@example.com', 'Floor', 0)`).run();
+    db.prepare(
+      `INSERT INTO "User" ("id", "email", "displayName", "updatedAt") VALUES ('ffffffffffffffffffffffff', 'floor@example.com', 'Floor', 0)`,
+    ).run();
     // The rows, already parsed, wait in a temporary table (not timed): one INSERT ... SELECT moves
     // them, faster than a statement a row.
     db.exec(`CREATE TEMP TABLE floor_rows (id TEXT, firstName TEXT, lastName TEXT, email TEXT, phone TEXT, address TEXT,
@@ -48,7 +50,8 @@ export async function measureImportFloor(
     db.transaction(() => {
       for (let i = 0; i < rows; i++) stage.run(prefix + i.toString(16).padStart(12, "0"), ...row(i));
     })();
-    const insert = db.prepare(`INSERT INTO "Customer" ("id", "userId", "firstName", "lastName", "email", "phone", "address", "company", "notes",
+    const insert =
+      db.prepare(`INSERT INTO "Customer" ("id", "userId", "firstName", "lastName", "email", "phone", "address", "company", "notes",
       "totalSpendPaise", "visits", "lastActive", "createdAt", "updatedAt")
       SELECT id, 'ffffffffffffffffffffffff', firstName, lastName, email, phone, address, company, notes, totalSpendPaise, visits, lastActive, 0, 0
       FROM temp.floor_rows ORDER BY rowid`);

@@ -12,7 +12,14 @@
 // line of stats on stdout.
 import net from "node:net";
 
-type Plan = { base: string; paths: string[]; headers: Record<string, string>; connections: number; seconds: number; warmupSeconds: number };
+type Plan = {
+  base: string;
+  paths: string[];
+  headers: Record<string, string>;
+  connections: number;
+  seconds: number;
+  warmupSeconds: number;
+};
 
 let input = "";
 for await (const chunk of process.stdin) input += String(chunk);
@@ -23,7 +30,8 @@ const headerLines = Object.entries({ Host: url.host, ...plan.headers })
   .map(([k, v]) => `${k}: ${v}\r\n`)
   .join("");
 let nextPath = 0;
-const requestBytes = () => Buffer.from(`GET ${plan.paths[nextPath++ % plan.paths.length]} HTTP/1.1\r\n${headerLines}\r\n`);
+const requestBytes = () =>
+  Buffer.from(`GET ${plan.paths[nextPath++ % plan.paths.length]} HTTP/1.1\r\n${headerLines}\r\n`);
 
 const latencies: number[] = [];
 let recording = false;
@@ -112,7 +120,8 @@ const elapsed = (performance.now() - started) / 1000;
 for (const c of all) c.close();
 
 const sorted = latencies.sort((a, b) => a - b);
-const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
+const at = (p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
 const round = (n: number) => Math.round(n * 100) / 100;
 console.log(
   JSON.stringify({

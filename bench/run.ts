@@ -25,9 +25,12 @@ process.env.LOG_LEVEL ??= "warn";
 
 const customers = Number(process.env.BENCH_CUSTOMERS ?? 1_000_000);
 const others = Number(process.env.BENCH_OTHER_CUSTOMERS ?? 100_000);
-const only = process.env.BENCH_SECTIONS?.split(",").map((s) => s.trim()).filter(Boolean);
+const only = process.env.BENCH_SECTIONS?.split(",")
+  .map((s) => s.trim())
+  .filter(Boolean);
 const started = Date.now();
-const log = (message: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${message}`);
+const log = (message: string) =>
+  console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${message}`);
 
 if (process.env.BENCH_SKIP_BUILD !== "1") {
   log("npm run build");
@@ -58,7 +61,9 @@ async function seedSection(): Promise<BenchSection> {
     },
   });
   log(`tenant A seeded in ${(seedA.durationMs / 1000).toFixed(1)} s`);
-  log(`seeding tenant B with ${others.toLocaleString("en-IN")} customers and ${Math.floor(others / 2).toLocaleString("en-IN")} orders`);
+  log(
+    `seeding tenant B with ${others.toLocaleString("en-IN")} customers and ${Math.floor(others / 2).toLocaleString("en-IN")} orders`,
+  );
   const seedB = await seedTenant(userB.id, { customers: others, orders: Math.floor(others / 2), seed: 2 });
   log(`tenant B seeded in ${(seedB.durationMs / 1000).toFixed(1)} s`);
   // The goal is for 1,000,000 customers; a smaller run is scaled to that size.
@@ -94,14 +99,24 @@ for (const file of files) {
     log(`section ${file} done in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   } catch (error) {
     console.error(error);
-    sections.push({ name: file.replace(/\.ts$/, ""), figures: { error: error instanceof Error ? error.message : String(error) }, goals: [] });
+    sections.push({
+      name: file.replace(/\.ts$/, ""),
+      figures: { error: error instanceof Error ? error.message : String(error) },
+      goals: [],
+    });
   }
 }
 
 const report = {
   startedAt: new Date(started).toISOString(),
   durationSeconds: (Date.now() - started) / 1000,
-  machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, loadAverage: os.loadavg() },
+  machine: {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model,
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    loadAverage: os.loadavg(),
+  },
   customers: tenantSize,
   otherCustomers: others,
   sections,
@@ -110,7 +125,9 @@ const report = {
 mkdirSync(path.join(import.meta.dirname, "results"), { recursive: true });
 const out = path.join(import.meta.dirname, "results", "report.json");
 writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
-for (const s of sections) for (const g of s.goals) log(`${g.met ? "MET " : "MISS"} ${s.name}: ${g.goal}: ${g.value.toFixed(1)} ${g.unit} (limit ${g.limit})`);
+for (const s of sections)
+  for (const g of s.goals)
+    log(`${g.met ? "MET " : "MISS"} ${s.name}: ${g.goal}: ${g.value.toFixed(1)} ${g.unit} (limit ${g.limit})`);
 const failedSections = sections.filter((s) => "error" in s.figures);
 for (const s of failedSections) log(`FAILED section ${s.name}: ${String(s.figures.error)}`);
 log(`report written to ${path.relative(process.cwd(), out)}`);

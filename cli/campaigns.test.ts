@@ -8,17 +8,34 @@ import { runCli } from "./run-cli";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "crm-cli-campaigns-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-const crm = (...argv: string[]) => runCli(dataDir, argv, { env: { SESSION_SECRET: "cli-campaigns-secret-long-enough-for-hs256" } });
+const crm = (...argv: string[]) =>
+  runCli(dataDir, argv, { env: { SESSION_SECRET: "cli-campaigns-secret-long-enough-for-hs256" } });
 
 describe("crm campaigns", { timeout: 120_000 }, () => {
   it("seeds a history of campaigns, lists them, shows one, steers one and replays its failures", async () => {
     expect((await crm("users", "create", "--email", "ops@example.com", "--name", "Ops")).code).toBe(0);
-    const seeded = await crm("seed", "--user", "ops@example.com", "--customers", "400", "--campaigns", "3", "--seed", "9");
+    const seeded = await crm(
+      "seed",
+      "--user",
+      "ops@example.com",
+      "--customers",
+      "400",
+      "--campaigns",
+      "3",
+      "--seed",
+      "9",
+    );
     expect(seeded.code, seeded.stderr).toBe(0);
-    expect(seeded.stdout).toMatch(/Seeded 400 customers and 0 orders, 3 campaigns with [\d,]+ deliveries for ops@example.com/);
+    expect(seeded.stdout).toMatch(
+      /Seeded 400 customers and 0 orders, 3 campaigns with [\d,]+ deliveries for ops@example.com/,
+    );
 
     const db = new Database(path.join(dataDir, "crm.db"), { readonly: true });
-    const rows = db.prepare(`SELECT "id", "audienceSize", "pendingCount", "sentCount", "deliveredCount", "failedCount", "bouncedCount", "status" FROM "Campaign" ORDER BY "createdAt"`).all() as {
+    const rows = db
+      .prepare(
+        `SELECT "id", "audienceSize", "pendingCount", "sentCount", "deliveredCount", "failedCount", "bouncedCount", "status" FROM "Campaign" ORDER BY "createdAt"`,
+      )
+      .all() as {
       id: string;
       audienceSize: number;
       pendingCount: number;
@@ -34,7 +51,9 @@ describe("crm campaigns", { timeout: 120_000 }, () => {
       expect(r.audienceSize).toBeGreaterThan(0);
       expect(r.pendingCount + r.sentCount + r.deliveredCount + r.failedCount + r.bouncedCount).toBe(r.audienceSize);
       expect(r.deliveredCount / r.audienceSize).toBeGreaterThan(0.7);
-      expect(db.prepare(`SELECT count(*) FROM "Delivery" WHERE "campaignId" = ?`).pluck().get(r.id)).toBe(r.audienceSize);
+      expect(db.prepare(`SELECT count(*) FROM "Delivery" WHERE "campaignId" = ?`).pluck().get(r.id)).toBe(
+        r.audienceSize,
+      );
     }
     db.close();
 
@@ -59,7 +78,9 @@ describe("crm campaigns", { timeout: 120_000 }, () => {
     expect(replay.code).toBe(0);
     expect(replay.stdout).toContain(`Queued ${newest.failedCount} failed deliveries`);
     const after = new Database(path.join(dataDir, "crm.db"), { readonly: true });
-    expect(after.prepare(`SELECT "status", "pendingCount", "failedCount" FROM "Campaign" WHERE "id" = ?`).get(newest.id)).toEqual({ status: "Active", pendingCount: newest.failedCount, failedCount: 0 });
+    expect(
+      after.prepare(`SELECT "status", "pendingCount", "failedCount" FROM "Campaign" WHERE "id" = ?`).get(newest.id),
+    ).toEqual({ status: "Active", pendingCount: newest.failedCount, failedCount: 0 });
     after.close();
     expect((await crm("campaigns", "pause", newest.id)).stdout).toContain("Campaign paused");
     expect((await crm("campaigns", "resume", newest.id)).stdout).toContain("Campaign resumed");

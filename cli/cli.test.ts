@@ -72,12 +72,17 @@ describe.concurrent("crm", { timeout: 120_000 }, () => {
     const again = await crm("users", "create", "--email", email.toLowerCase(), "--name", "Other Name");
     expect(again.stdout).toMatch(new RegExp(`^Exists: ${id![1]}`, "m"));
 
-    const [json, token] = await Promise.all([crm("users", "list", "--json"), crm("users", "token", email, "--hours", "2")]);
+    const [json, token] = await Promise.all([
+      crm("users", "list", "--json"),
+      crm("users", "token", email, "--hours", "2"),
+    ]);
     const listed = JSON.parse(json.stdout) as { id: string; email: string; name: string; provider: string }[];
     const unknown = await crm("users", "token", "nobody@example.com");
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain("No user with e-mail nobody@example.com");
-    expect(listed).toContainEqual(expect.objectContaining({ id: id![1], email: email.toLowerCase(), name: "Asha Admin", provider: "local" }));
+    expect(listed).toContainEqual(
+      expect.objectContaining({ id: id![1], email: email.toLowerCase(), name: "Asha Admin", provider: "local" }),
+    );
 
     expect(token.code, token.stderr).toBe(0);
     const jwt = token.stdout.trim();
@@ -95,20 +100,37 @@ describe.concurrent("crm", { timeout: 120_000 }, () => {
       const sqlite = new Database(path.join(dataDir, "crm.db"), { readonly: true });
       try {
         return sqlite.prepare(`SELECT "passwordHash", "sessionVersion" FROM "User" WHERE "email" = ?`).get(email) as
-          | { passwordHash: string | null; sessionVersion: number }
-          | undefined;
+          { passwordHash: string | null; sessionVersion: number } | undefined;
       } finally {
         sqlite.close();
       }
     };
 
-    const common = await crm("password1234\n", "users", "create", "--email", email, "--name", "Pass Word", "--password");
+    const common = await crm(
+      "password1234\n",
+      "users",
+      "create",
+      "--email",
+      email,
+      "--name",
+      "Pass Word",
+      "--password",
+    );
     expect(common.code).not.toBe(0);
     expect(common.stderr).toContain("Password refused: This password is too common");
     const short = await crm("short\n", "users", "create", "--email", email, "--name", "Pass Word", "--password");
     expect(short.stderr).toContain("Password refused: Use at least 10 characters");
 
-    const created = await crm("first long passphrase\n", "users", "create", "--email", email, "--name", "Pass Word", "--password");
+    const created = await crm(
+      "first long passphrase\n",
+      "users",
+      "create",
+      "--email",
+      email,
+      "--name",
+      "Pass Word",
+      "--password",
+    );
     expect(created.code, created.stderr).toBe(0);
     // "Created", not "Exists": the refused attempts made no account.
     expect(created.stdout).toMatch(/^Created: [0-9a-f]{24}\s+/m);
@@ -139,7 +161,17 @@ describe.concurrent("crm", { timeout: 120_000 }, () => {
       expect(made.code, made.stderr).toBe(0);
     }
     // 60,000 customers into an empty table: the bulk path, segment indexes built at the end.
-    const seeded = await crm("seed", "--user", "seeded@example.com", "--customers", "60000", "--orders", "300", "--seed", "5");
+    const seeded = await crm(
+      "seed",
+      "--user",
+      "seeded@example.com",
+      "--customers",
+      "60000",
+      "--orders",
+      "300",
+      "--seed",
+      "5",
+    );
     expect(seeded.code, seeded.stderr).toBe(0);
     expect(seeded.stderr).toMatch(/Customers \[.*\] 100% \| 60000\/60000/);
     expect(seeded.stderr).toMatch(/Orders\s+\[.*\] 100% \| 300\/300/);
@@ -150,22 +182,33 @@ describe.concurrent("crm", { timeout: 120_000 }, () => {
     const out = await crm("export", "customers", "--user", "seeded@example.com", "--out", exported);
     expect(out.code, out.stderr).toBe(0);
     const lines = readFileSync(exported, "utf8").trimEnd().split("\n");
-    expect(lines[0]).toBe("id,firstName,lastName,email,phone,address,company,notes,totalSpend,visits,lastActive,createdAt");
+    expect(lines[0]).toBe(
+      "id,firstName,lastName,email,phone,address,company,notes,totalSpend,visits,lastActive,createdAt",
+    );
     expect(lines).toHaveLength(60_001);
 
     const imported = await crm("import", "customers", exported, "--user", "copy@example.com");
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout).toContain("Building the segment indexes");
-    expect(imported.stdout).toMatch(/Imported 60,000 of 60,000 rows in [\d.]+ s \(60,000 new, 0 updated, 0 with errors\)\./);
+    expect(imported.stdout).toMatch(
+      /Imported 60,000 of 60,000 rows in [\d.]+ s \(60,000 new, 0 updated, 0 with errors\)\./,
+    );
     const copy = await crm("export", "customers", "--user", "copy@example.com");
     const copied = copy.stdout.trimEnd().split("\n");
     expect(copied).toHaveLength(60_001);
     // Same people, spends and visits (ids and creation dates are the new tenant's own).
-    const people = (rows: string[]) => rows.slice(1).map((l) => l.split(",").slice(1, -1).join(",")).sort();
+    const people = (rows: string[]) =>
+      rows
+        .slice(1)
+        .map((l) => l.split(",").slice(1, -1).join(","))
+        .sort();
     expect(people(copied)).toEqual(people(lines));
 
     const small = path.join(dir, "small.csv");
-    writeFileSync(small, "firstName,lastName,email,totalSpend\nAsha,Rao,asha@example.in,1200.50\nRavi,,ravi@example.in,10\nMeera,Iyer,not-an-email,5\n");
+    writeFileSync(
+      small,
+      "firstName,lastName,email,totalSpend\nAsha,Rao,asha@example.in,1200.50\nRavi,,ravi@example.in,10\nMeera,Iyer,not-an-email,5\n",
+    );
     const report = path.join(dir, "errors.csv");
     const partial = await crm("import", "customers", small, "--user", "copy@example.com", "--errors", report);
     expect(partial.code).toBe(2);

@@ -8,7 +8,11 @@ export type CliRun = { code: number | null; stdout: string; stderr: string };
 
 const root = path.resolve(import.meta.dirname, "..");
 
-export function runCli(dataDir: string, argv: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<CliRun> {
+export function runCli(
+  dataDir: string,
+  argv: string[],
+  options: { input?: string; env?: Record<string, string> } = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(root, "bin/crm.mjs"), ...argv], {
       cwd: root,

@@ -21,7 +21,13 @@ const post = (message: unknown) => parentPort?.postMessage(message);
 // An unhandled rejection in a worker thread ends it with exit code 0, which Bree reports as a
 // success: report it and exit with a failure instead.
 process.on("unhandledRejection", (reason) => {
-  post({ type: "event", event: { type: "error", message: `Unhandled rejection in the delivery job: ${String((reason as Error)?.stack ?? reason)}` } satisfies EngineEvent });
+  post({
+    type: "event",
+    event: {
+      type: "error",
+      message: `Unhandled rejection in the delivery job: ${String((reason as Error)?.stack ?? reason)}`,
+    } satisfies EngineEvent,
+  });
   process.exit(1);
 });
 

@@ -54,7 +54,10 @@ export async function openEngine(url: string): Promise<Engine> {
 
 // Tables made by hand-written migrations that schema.prisma cannot describe (an FTS5 virtual
 // table and its shadow tables): the diff leaves them alone instead of dropping them.
-export const EXTERNAL_TABLES = ["customer_search", ...["config", "data", "docsize", "idx", "content"].map((s) => `customer_search_${s}`)];
+export const EXTERNAL_TABLES = [
+  "customer_search",
+  ...["config", "data", "docsize", "idx", "content"].map((s) => `customer_search_${s}`),
+];
 const noFilters = { externalTables: EXTERNAL_TABLES, externalEnums: [] };
 
 /**

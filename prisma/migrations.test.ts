@@ -14,7 +14,14 @@ import { diffDatabaseToSchema, isEmptyDiff, openEngine } from "./engine";
 const scratch = mkdtempSync(path.join(tmpdir(), "crm-migrations-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-type Row = { migration_name: string; checksum: string; finished_at: number | null; rolled_back_at: number | null; applied_steps_count: number; started_at: number };
+type Row = {
+  migration_name: string;
+  checksum: string;
+  finished_at: number | null;
+  rolled_back_at: number | null;
+  applied_steps_count: number;
+  started_at: number;
+};
 
 describe("migrations", () => {
   it("a fresh database migrated from the files matches schema.prisma (the engine's diff is empty)", async () => {
@@ -24,13 +31,17 @@ describe("migrations", () => {
     expect(result.total).toBeGreaterThan(0);
     const engine = await openEngine(file);
     const sql = await diffDatabaseToSchema(engine);
-    expect(isEmptyDiff(sql), `schema.prisma and prisma/migrations differ; run npm run db:migration -- <name>:\n${sql}`).toBe(true);
+    expect(
+      isEmptyDiff(sql),
+      `schema.prisma and prisma/migrations differ; run npm run db:migration -- <name>:\n${sql}`,
+    ).toBe(true);
   }, 120_000);
 
   it("the check can fail: a database missing the latest migration is not empty-diff", async () => {
     const names = migrationNames();
     const partialDir = path.join(scratch, "partial");
-    for (const name of names.slice(0, 1)) cpSync(path.join(MIGRATIONS_DIR, name), path.join(partialDir, name), { recursive: true });
+    for (const name of names.slice(0, 1))
+      cpSync(path.join(MIGRATIONS_DIR, name), path.join(partialDir, name), { recursive: true });
     const file = path.join(scratch, "partial.db");
     migrateDatabase(file, { dir: partialDir });
     const engine = await openEngine(file);
@@ -61,7 +72,9 @@ describe("migrations", () => {
     expect(again.applied).toEqual([]);
     expect(again.total).toBe(rows.length);
     const check = new Database(file, { readonly: true });
-    expect((check.prepare(`SELECT COUNT(*) AS n FROM "_prisma_migrations"`).get() as { n: number }).n).toBe(rows.length);
+    expect((check.prepare(`SELECT COUNT(*) AS n FROM "_prisma_migrations"`).get() as { n: number }).n).toBe(
+      rows.length,
+    );
     check.close();
   });
 
@@ -74,7 +87,9 @@ describe("migrations", () => {
     // The copy of the first migration creates tables that already exist.
     expect(() => migrateDatabase(file, { dir })).toThrow(/Migration 99999999999999_broken failed: .*already exists/);
     const sqlite = new Database(file, { readonly: true });
-    const names = (sqlite.prepare(`SELECT migration_name FROM "_prisma_migrations"`).all() as Row[]).map((r) => r.migration_name);
+    const names = (sqlite.prepare(`SELECT migration_name FROM "_prisma_migrations"`).all() as Row[]).map(
+      (r) => r.migration_name,
+    );
     sqlite.close();
     expect(names).not.toContain(brokenName);
     expect(names).toEqual(migrationNames());
@@ -89,7 +104,9 @@ describe("migrations", () => {
       const [{ journal_mode }] = await client.$queryRawUnsafe<{ journal_mode: string }[]>("PRAGMA journal_mode");
       expect(journal_mode).toBe("wal");
       await expect(
-        client.$executeRawUnsafe(`INSERT INTO "Notification" (id, userId, type, title) VALUES ('n1', 'no-such-user', 'SYSTEM', 't')`),
+        client.$executeRawUnsafe(
+          `INSERT INTO "Notification" (id, userId, type, title) VALUES ('n1', 'no-such-user', 'SYSTEM', 't')`,
+        ),
       ).rejects.toThrow(/FOREIGN KEY/i);
     } finally {
       await client.$disconnect();

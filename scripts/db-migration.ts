@@ -28,7 +28,10 @@ if (isEmptyDiff(sql)) {
   console.log("schema.prisma matches the migrations: nothing to write.");
   process.exit(0);
 }
-const stamp = new Date().toISOString().replace(/[-:TZ.]/g, "").slice(0, 14);
+const stamp = new Date()
+  .toISOString()
+  .replace(/[-:TZ.]/g, "")
+  .slice(0, 14);
 const dir = path.join(migrationsDir, `${stamp}_${name.data}`);
 mkdirSync(dir, { recursive: true });
 writeFileSync(path.join(dir, "migration.sql"), sql);

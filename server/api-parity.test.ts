@@ -46,14 +46,26 @@ beforeAll(async () => {
   const vitest = process.env.VITEST;
   delete process.env.VITEST;
   try {
-    vite = await createServer({ root, logLevel: "error", server: { middlewareMode: true, hmr: false, watch: null }, appType: "custom" });
+    vite = await createServer({
+      root,
+      logLevel: "error",
+      server: { middlewareMode: true, hmr: false, watch: null },
+      appType: "custom",
+    });
   } finally {
     process.env.VITEST = vitest;
   }
   build = (await vite.ssrLoadModule("virtual:remix/server-build")) as ServerBuild;
   const log = pino({ level: "silent" });
   for (const name of ["remix", "fast"] as const) {
-    const listener = createRequestListener({ build, app: appOf(build), log, mode: "production", vite, fastApi: name === "fast" ? build : undefined });
+    const listener = createRequestListener({
+      build,
+      app: appOf(build),
+      log,
+      mode: "production",
+      vite,
+      fastApi: name === "fast" ? build : undefined,
+    });
     const server = http.createServer(listener);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     servers.push(server);
@@ -74,14 +86,21 @@ afterAll(async () => {
 });
 
 function send(side: Side, c: Case): Promise<Answer> {
-  const url = new URL(c.path.replace(/\{(\w+)\}/g, (_m, key: string) => side.ids[key] ?? side.ids.unknown), side.base);
+  const url = new URL(
+    c.path.replace(/\{(\w+)\}/g, (_m, key: string) => side.ids[key] ?? side.ids.unknown),
+    side.base,
+  );
   const headers: Record<string, string> = { "Accept-Encoding": "gzip", ...c.headers };
   if ((c.auth ?? "bearer") === "bearer") headers.Authorization = `Bearer ${side.token}`;
   if (c.auth === "cookie") headers.Cookie = side.cookie;
   if (c.body !== undefined) headers["Content-Type"] ??= "application/json";
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: c.method, headers, agent: false }, (res) => {
-      const answer = (body: string): Answer => ({ status: res.statusCode ?? 0, headers: res.headers as Record<string, string>, body });
+      const answer = (body: string): Answer => ({
+        status: res.statusCode ?? 0,
+        headers: res.headers as Record<string, string>,
+        body,
+      });
       if (c.headOnly) {
         resolve(answer(""));
         req.destroy();
@@ -103,7 +122,15 @@ function send(side: Side, c: Case): Promise<Answer> {
 // What may differ between the sides: each side's own ids, e-mail and user, and the clock.
 // Framing headers differ by design: the /api server writes a buffered body with its length,
 // Express streams it; small bodies without a known length are compressed by Express only.
-const TRANSPORT = new Set(["date", "connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding", "vary"]);
+const TRANSPORT = new Set([
+  "date",
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "content-length",
+  "content-encoding",
+  "vary",
+]);
 function normalise(side: Side, answer: Answer) {
   const text = (value: string) => {
     let out = value.replaceAll(`parity-${side.name}@`, "parity-@");
@@ -123,34 +150,65 @@ function normalise(side: Side, answer: Answer) {
   return { status: answer.status, headers, body: text(answer.body), compressed };
 }
 
-const customer = JSON.stringify({ firstName: "Ravi", lastName: "Kumar", email: "ravi@example.com", phone: "+91 98765 43210", totalSpend: 1250.5, visits: 3 });
-const segment = JSON.stringify({ name: "Big spenders", description: "Over ₹1,000", conditions: { totalSpend: { $gt: 1000 } } });
-const csv = "firstName,lastName,email,totalSpend\nLata,Shah,lata@example.com,500\nAnil,Das,anil@example.com,2500\nbad,row,not-an-email,x\n";
+const customer = JSON.stringify({
+  firstName: "Ravi",
+  lastName: "Kumar",
+  email: "ravi@example.com",
+  phone: "+91 98765 43210",
+  totalSpend: 1250.5,
+  visits: 3,
+});
+const segment = JSON.stringify({
+  name: "Big spenders",
+  description: "Over ₹1,000",
+  conditions: { totalSpend: { $gt: 1000 } },
+});
+const csv =
+  "firstName,lastName,email,totalSpend\nLata,Shah,lata@example.com,500\nAnil,Das,anil@example.com,2500\nbad,row,not-an-email,x\n";
 
 /** Requests every /api route is sent, in order; the first ones make each side's records. */
 function cases(): Case[] {
   const made: Case[] = [
     { method: "POST", path: "/api/customers", body: customer, keep: "customer" },
     { method: "POST", path: "/api/customers/import", headers: { "Content-Type": "text/csv" }, body: csv },
-    { method: "POST", path: "/api/orders", body: JSON.stringify({ customerId: "{customer}", items: [{ name: "Kurta", quantity: 2, price: 799 }] }), keep: "order" },
+    {
+      method: "POST",
+      path: "/api/orders",
+      body: JSON.stringify({ customerId: "{customer}", items: [{ name: "Kurta", quantity: 2, price: 799 }] }),
+      keep: "order",
+    },
     { method: "POST", path: "/api/segments", body: segment, keep: "segment" },
   ];
   const fixed: Case[] = [
     { method: "POST", path: "/api/customers", body: customer },
     { method: "POST", path: "/api/customers", body: JSON.stringify({ firstName: "", email: "nope" }) },
     { method: "POST", path: "/api/customers", body: "{not json" },
-    { method: "POST", path: "/api/customers", auth: "cookie", headers: { Origin: "https://evil.example" }, body: customer },
+    {
+      method: "POST",
+      path: "/api/customers",
+      auth: "cookie",
+      headers: { Origin: "https://evil.example" },
+      body: customer,
+    },
     { method: "GET", path: "/api/customers?limit=2&q=kumar" },
     { method: "GET", path: "/api/customers?limit=abc" },
     { method: "GET", path: "/api/customers/export" },
-    { method: "PUT", path: "/api/customers/{customer}", body: JSON.stringify({ firstName: "Ravi", lastName: "K", email: "ravi.k@example.com" }) },
+    {
+      method: "PUT",
+      path: "/api/customers/{customer}",
+      body: JSON.stringify({ firstName: "Ravi", lastName: "K", email: "ravi.k@example.com" }),
+    },
     { method: "GET", path: "/api/orders?limit=5" },
     { method: "PUT", path: "/api/orders/{order}", body: JSON.stringify({ status: "Completed" }) },
     { method: "POST", path: "/api/segments/preview", body: JSON.stringify({ conditions: { visits: { $gte: 1 } } }) },
     { method: "PUT", path: "/api/segments/{segment}", body: segment },
     { method: "GET", path: "/api/notifications?type=system" },
     { method: "PUT", path: "/api/notifications/read-all" },
-    { method: "PUT", path: "/api/auth/profile", body: JSON.stringify({ firstName: "Parity", lastName: "Tester", company: "Shah & Co" }) },
+    {
+      method: "PUT",
+      path: "/api/auth/profile",
+      body: JSON.stringify({ firstName: "Parity", lastName: "Tester", company: "Shah & Co" }),
+    },
     { method: "GET", path: "/api/auth/current_user", auth: "none" },
     { method: "GET", path: "/api/auth/current_user", auth: "cookie" },
     { method: "GET", path: "/api/notifications/stream", headOnly: true },
@@ -191,8 +249,13 @@ describe("every /api route answers the same through Remix's handler and the /api
       const a = await send(remix, c);
       const b = await send(fast, c);
       if (c.keep) {
-        for (const [side, answer] of [[remix, a], [fast, b]] as const) {
-          side.ids[c.keep] = (JSON.parse(answer.body) as { id?: string; _id?: string }).id ?? (JSON.parse(answer.body) as { _id: string })._id;
+        for (const [side, answer] of [
+          [remix, a],
+          [fast, b],
+        ] as const) {
+          side.ids[c.keep] =
+            (JSON.parse(answer.body) as { id?: string; _id?: string }).id ??
+            (JSON.parse(answer.body) as { _id: string })._id;
         }
       }
       expect(normalise(fast, b), `${c.method} ${c.path} (${c.auth ?? "bearer"})`).toEqual(normalise(remix, a));
@@ -201,7 +264,10 @@ describe("every /api route answers the same through Remix's handler and the /api
     // Every route of the app was asked something.
     for (const route of apiRoutes()) {
       const pattern = new RegExp(`^/${route.replace(/:\w+/g, "[^/]+").replace("*", ".*")}$`, "i");
-      expect([...covered].some((p) => pattern.test(p.replace(/\{\w+\}/g, "x"))), route).toBe(true);
+      expect(
+        [...covered].some((p) => pattern.test(p.replace(/\{\w+\}/g, "x"))),
+        route,
+      ).toBe(true);
     }
   }, 120_000);
 });

@@ -12,7 +12,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JSON_TEXT } from "~/lib/api.server";
 import { createTestUser, useTestDatabase as setUpTestDatabase } from "../tests/helpers/db";
 import { bearerFor, cookieFor, forgedTokenFor } from "../tests/helpers/requests";
-import { type ApiRoute, type ApiRouteModule, ServerRequest, chooseEncoding, compileApiRoutes, createApiServer, matchApiRoute } from "./api-server";
+import {
+  type ApiRoute,
+  type ApiRouteModule,
+  ServerRequest,
+  chooseEncoding,
+  compileApiRoutes,
+  createApiServer,
+  matchApiRoute,
+} from "./api-server";
 
 setUpTestDatabase();
 
@@ -24,11 +32,21 @@ const createCustomer = (userId: string, fields: { firstName: string; lastName: s
   customers.createCustomer(userId, { phone: "", address: "", company: "", notes: "", ...fields });
 
 function flatten(entries: RouteConfigEntry[]): AgnosticRouteObject[] {
-  return entries.map((e, i) => ({ id: e.id ?? `${e.file}#${i}`, path: e.path, index: e.index, children: e.children ? flatten(e.children) : undefined }) as AgnosticRouteObject);
+  return entries.map(
+    (e, i) =>
+      ({
+        id: e.id ?? `${e.file}#${i}`,
+        path: e.path,
+        index: e.index,
+        children: e.children ? flatten(e.children) : undefined,
+      }) as AgnosticRouteObject,
+  );
 }
 
 describe("matchApiRoute", () => {
-  const compiled = compileApiRoutes(apiEntries.map((e, i) => ({ id: e.id ?? `${e.file}#${i}`, path: e.path ?? "", module: {} })));
+  const compiled = compileApiRoutes(
+    apiEntries.map((e, i) => ({ id: e.id ?? `${e.file}#${i}`, path: e.path ?? "", module: {} })),
+  );
   const remixRoutes = flatten(apiEntries);
 
   it.each([
@@ -64,7 +82,10 @@ describe("matchApiRoute", () => {
     ]);
     expect(matchApiRoute(routes, "/api/customers/import")?.route.id).toBe("import");
     expect(matchApiRoute(routes, "/api/customers/42")).toMatchObject({ route: { id: "by-id" }, params: { id: "42" } });
-    expect(matchApiRoute(routes, "/api/customers/42/orders")).toMatchObject({ route: { id: "rest" }, params: { "*": "customers/42/orders" } });
+    expect(matchApiRoute(routes, "/api/customers/42/orders")).toMatchObject({
+      route: { id: "rest" },
+      params: { "*": "customers/42/orders" },
+    });
     expect(matchApiRoute(routes, "/api/customers//")?.route.id).toBe("rest");
   });
 });
@@ -87,7 +108,9 @@ describe("chooseEncoding", () => {
 
 describe("ServerRequest", () => {
   it("is a Request whose signal aborts when the client goes, whether asked for before or after", async () => {
-    const early = new ServerRequest("http://localhost/api/notifications/stream", { headers: { Authorization: "Bearer t" } });
+    const early = new ServerRequest("http://localhost/api/notifications/stream", {
+      headers: { Authorization: "Bearer t" },
+    });
     expect(early).toBeInstanceOf(Request);
     expect(early.headers.get("authorization")).toBe("Bearer t");
     const signal = early.signal;
@@ -99,7 +122,11 @@ describe("ServerRequest", () => {
     expect(signal.aborted).toBe(true);
     expect(heard).toBe(true);
 
-    const late = new ServerRequest("http://localhost/api/customers", { method: "POST", body: '{"a":1}', headers: { "Content-Type": "application/json" } });
+    const late = new ServerRequest("http://localhost/api/customers", {
+      method: "POST",
+      body: '{"a":1}',
+      headers: { "Content-Type": "application/json" },
+    });
     late.clientGone();
     expect(late.signal.aborted).toBe(true);
     expect(await late.json()).toEqual({ a: 1 });
@@ -140,7 +167,9 @@ describe("over HTTP", () => {
   it("answers an authenticated GET with the route's JSON, X-User-Id and the shared headers", async () => {
     const user = await createTestUser("Meera Iyer");
     const customer = await createCustomer(user.id, { firstName: "Ravi", lastName: "Kumar", email: "ravi@example.com" });
-    const res = await fetch(`${base}/api/customers/${customer.id}`, { headers: { Authorization: `Bearer ${await bearerFor(user.id)}` } });
+    const res = await fetch(`${base}/api/customers/${customer.id}`, {
+      headers: { Authorization: `Bearer ${await bearerFor(user.id)}` },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("x-user-id")).toBe(user.id);
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
@@ -154,10 +183,14 @@ describe("over HTTP", () => {
     const owner = await createTestUser();
     const other = await createTestUser();
     const customer = await createCustomer(owner.id, { firstName: "Anil", lastName: "Das", email: "anil@example.com" });
-    const forged = await fetch(`${base}/api/customers/${customer.id}`, { headers: { Authorization: `Bearer ${await forgedTokenFor(owner.id)}` } });
+    const forged = await fetch(`${base}/api/customers/${customer.id}`, {
+      headers: { Authorization: `Bearer ${await forgedTokenFor(owner.id)}` },
+    });
     expect(forged.status).toBe(401);
     expect(((await forged.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
-    const foreign = await fetch(`${base}/api/customers/${customer.id}`, { headers: { Authorization: `Bearer ${await bearerFor(other.id)}` } });
+    const foreign = await fetch(`${base}/api/customers/${customer.id}`, {
+      headers: { Authorization: `Bearer ${await bearerFor(other.id)}` },
+    });
     expect(foreign.status).toBe(404);
     expect(foreign.headers.get("x-user-id")).toBe(other.id);
   });
@@ -197,21 +230,35 @@ describe("over HTTP", () => {
 
   it("passes Set-Cookie through (sign-out clears the session)", async () => {
     const user = await createTestUser();
-    const res = await fetch(`${base}/api/auth/logout`, { headers: { Cookie: await cookieFor(user.id) }, redirect: "manual" });
+    const res = await fetch(`${base}/api/auth/logout`, {
+      headers: { Cookie: await cookieFor(user.id) },
+      redirect: "manual",
+    });
     expect(res.headers.getSetCookie().join("\n")).toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/i);
   });
 
   it("compresses a large JSON answer when asked, and not a small one", async () => {
     const user = await createTestUser();
-    for (let i = 0; i < 30; i++) await createCustomer(user.id, { firstName: `Name${i}`, lastName: "Verma", email: `v${i}@example.com` });
+    for (let i = 0; i < 30; i++)
+      await createCustomer(user.id, { firstName: `Name${i}`, lastName: "Verma", email: `v${i}@example.com` });
     const auth = `Bearer ${await bearerFor(user.id)}`;
     const raw = await new Promise<{ encoding?: string; vary?: string; body: Buffer }>((resolve, reject) => {
       http
-        .get(`${base}/api/customers?limit=30`, { headers: { Authorization: auth, "Accept-Encoding": "gzip" } }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("end", () => resolve({ encoding: res.headers["content-encoding"], vary: res.headers.vary, body: Buffer.concat(chunks) }));
-        })
+        .get(
+          `${base}/api/customers?limit=30`,
+          { headers: { Authorization: auth, "Accept-Encoding": "gzip" } },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (c: Buffer) => chunks.push(c));
+            res.on("end", () =>
+              resolve({
+                encoding: res.headers["content-encoding"],
+                vary: res.headers.vary,
+                body: Buffer.concat(chunks),
+              }),
+            );
+          },
+        )
         .on("error", reject);
     });
     expect(raw.encoding).toBe("gzip");
@@ -219,7 +266,9 @@ describe("over HTTP", () => {
     const list = JSON.parse(zlib.gunzipSync(raw.body).toString("utf8")) as unknown;
     expect(Array.isArray(list) ? list.length : (list as { customers: unknown[] }).customers.length).toBe(30);
 
-    const small = await fetch(`${base}/api/auth/current_user`, { headers: { Authorization: auth, "Accept-Encoding": "gzip" } });
+    const small = await fetch(`${base}/api/auth/current_user`, {
+      headers: { Authorization: auth, "Accept-Encoding": "gzip" },
+    });
     expect(small.headers.get("content-encoding")).toBeNull();
   });
 

@@ -25,7 +25,11 @@ import proxyAddr from "proxy-addr";
 import type { AppLoadContext } from "@remix-run/node";
 import type { Logger } from "../app/lib/logger.server.ts";
 
-type RouteFunction = (args: { request: Request; params: Record<string, string | undefined>; context: AppLoadContext }) => unknown;
+type RouteFunction = (args: {
+  request: Request;
+  params: Record<string, string | undefined>;
+  context: AppLoadContext;
+}) => unknown;
 export type ApiRouteModule = { loader?: RouteFunction; action?: RouteFunction };
 export type ApiRoute = { id: string; path: string; module: ApiRouteModule };
 
@@ -49,7 +53,11 @@ export function compileApiRoutes(routes: ApiRoute[]): CompiledRoute[] {
     .map((route, order) => {
       const parts = route.path.replace(/^\/+|\/+$/g, "").split("/");
       const segments: Segment[] = parts.map((p) =>
-        p === "*" ? { kind: "splat" } : p.startsWith(":") ? { kind: "param", name: p.slice(1) } : { kind: "static", value: p.toLowerCase() },
+        p === "*"
+          ? { kind: "splat" }
+          : p.startsWith(":")
+            ? { kind: "param", name: p.slice(1) }
+            : { kind: "static", value: p.toLowerCase() },
       );
       return { ...route, segments, score: score(parts), order };
     })
@@ -65,7 +73,10 @@ function decode(segment: string): string {
 }
 
 /** The best-ranked route for a pathname, with its params decoded, or null. Case-insensitive like Remix. */
-export function matchApiRoute(routes: CompiledRoute[], pathname: string): { route: CompiledRoute; params: Record<string, string> } | null {
+export function matchApiRoute(
+  routes: CompiledRoute[],
+  pathname: string,
+): { route: CompiledRoute; params: Record<string, string> } | null {
   const parts = pathname.replace(/^\/+/, "").replace(/\/+$/, "").split("/");
   for (const route of routes) {
     const params: Record<string, string> = {};
@@ -113,7 +124,9 @@ const COMPRESS_FROM_BYTES = 1024;
 
 /** Express's res.set adds a charset to text and JSON types that name none (mime's charsets.lookup); so must we. */
 function withCharset(type: string): string {
-  return !/;\s*charset\s*=/i.test(type) && /^text\/|^application\/(javascript|json)/i.test(type) ? `${type}; charset=utf-8` : type;
+  return !/;\s*charset\s*=/i.test(type) && /^text\/|^application\/(javascript|json)/i.test(type)
+    ? `${type}; charset=utf-8`
+    : type;
 }
 
 /** br or gzip when the client takes it (q > 0), else null. */
@@ -182,7 +195,8 @@ export function createApiServer(options: ApiServerOptions) {
       const value = req.headers[name];
       return trusted && typeof value === "string" ? value.split(",")[0]?.trim() || undefined : undefined;
     };
-    const protocol = forwarded("x-forwarded-proto") ?? ("encrypted" in req.socket && req.socket.encrypted ? "https" : "http");
+    const protocol =
+      forwarded("x-forwarded-proto") ?? ("encrypted" in req.socket && req.socket.encrypted ? "https" : "http");
     const host = forwarded("x-forwarded-host") ?? req.headers.host ?? "localhost";
     return `${protocol}://${host}${req.url ?? "/"}`;
   }
@@ -218,7 +232,8 @@ export function createApiServer(options: ApiServerOptions) {
 
   async function serve(req: IncomingMessage, res: ServerResponse, fn: RouteFunction, params: Record<string, string>) {
     const headers = new Headers();
-    for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i] ?? "", req.rawHeaders[i + 1] ?? "");
+    for (let i = 0; i < req.rawHeaders.length; i += 2)
+      headers.append(req.rawHeaders[i] ?? "", req.rawHeaders[i + 1] ?? "");
     const method = req.method ?? "GET";
     const hasBody = method !== "GET";
     const request = new ServerRequest(requestUrl(req), {
@@ -230,7 +245,9 @@ export function createApiServer(options: ApiServerOptions) {
       if (!res.writableFinished) request.clientGone();
     });
     // Without X-Forwarded-For the client is the peer, as proxy-addr would answer.
-    const context: AppLoadContext = { clientIp: req.headers["x-forwarded-for"] === undefined ? req.socket.remoteAddress : proxyAddr(req, trust) };
+    const context: AppLoadContext = {
+      clientIp: req.headers["x-forwarded-for"] === undefined ? req.socket.remoteAddress : proxyAddr(req, trust),
+    };
 
     let result: unknown;
     try {
@@ -240,7 +257,11 @@ export function createApiServer(options: ApiServerOptions) {
       result = thrown;
     }
     const response =
-      result instanceof Response ? result : isDataWithResponseInit(result) ? Response.json(result.data, result.init ?? undefined) : Response.json(result);
+      result instanceof Response
+        ? result
+        : isDataWithResponseInit(result)
+          ? Response.json(result.data, result.init ?? undefined)
+          : Response.json(result);
     await send(req, res, response);
   }
 
@@ -248,7 +269,8 @@ export function createApiServer(options: ApiServerOptions) {
     res.statusCode = response.status;
     if (response.statusText) res.statusMessage = response.statusText;
     for (const [name, value] of Object.entries(options.headers)) res.setHeader(name, value);
-    for (const [name, value] of response.headers) if (name !== "set-cookie") res.setHeader(name, name === "content-type" ? withCharset(value) : value);
+    for (const [name, value] of response.headers)
+      if (name !== "set-cookie") res.setHeader(name, name === "content-type" ? withCharset(value) : value);
     const cookies = response.headers.getSetCookie();
     if (cookies.length) res.setHeader("Set-Cookie", cookies);
     // A JSON answer made by jsonResponse holds its text: written as it is, its body stream never made.
@@ -259,7 +281,10 @@ export function createApiServer(options: ApiServerOptions) {
       return;
     }
     const type = response.headers.get("Content-Type") ?? "";
-    const encoding = compressible(type) && !response.headers.has("Content-Encoding") ? chooseEncoding(req.headers["accept-encoding"]) : null;
+    const encoding =
+      compressible(type) && !response.headers.has("Content-Encoding")
+        ? chooseEncoding(req.headers["accept-encoding"])
+        : null;
     if (compressible(type)) res.setHeader("Vary", "Accept-Encoding");
 
     if (jsonText !== null || /^application\/json/i.test(type)) {
@@ -268,7 +293,12 @@ export function createApiServer(options: ApiServerOptions) {
       if (encoding && body.length >= COMPRESS_FROM_BYTES) {
         body =
           encoding === "br"
-            ? zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
+            ? zlib.brotliCompressSync(body, {
+                params: {
+                  [zlib.constants.BROTLI_PARAM_QUALITY]: 1,
+                  [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+                },
+              })
             : zlib.gzipSync(body, { level: 1 });
         res.setHeader("Content-Encoding", encoding);
       }
@@ -283,7 +313,9 @@ export function createApiServer(options: ApiServerOptions) {
       res.setHeader("Content-Encoding", encoding);
       res.removeHeader("Content-Length");
       const compressor =
-        encoding === "br" ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } }) : zlib.createGzip({ level: 1 });
+        encoding === "br"
+          ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } })
+          : zlib.createGzip({ level: 1 });
       await pipeline(source, compressor, res);
     } else {
       await pipeline(source, res);

@@ -30,9 +30,13 @@ httpServer.headersTimeout = 20_000;
 httpServer.requestTimeout = 600_000;
 httpServer.keepAliveTimeout = 5_000;
 // CONNECT (a tunnel) never reaches the request listener: refused here.
-httpServer.on("connect", (_req, socket) => socket.end("HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"));
+httpServer.on("connect", (_req, socket) =>
+  socket.end("HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"),
+);
 const vite = dev
-  ? await import("vite").then((v) => v.createServer({ root, server: { middlewareMode: true, hmr: { server: httpServer } }, appType: "custom" }))
+  ? await import("vite").then((v) =>
+      v.createServer({ root, server: { middlewareMode: true, hmr: { server: httpServer } }, appType: "custom" }),
+    )
   : undefined;
 const loadBuild = async () =>
   vite
@@ -44,7 +48,9 @@ const app = appOf(build);
 const env = app.getEnv();
 const log = app.logger();
 const workers = dev || cluster.isWorker ? 1 : env.WEB_CONCURRENCY;
-const signIn = [env.googleEnabled ? "Google sign-in" : null, env.localAuthEnabled ? "local sign-in" : null].filter(Boolean).join(" + ");
+const signIn = [env.googleEnabled ? "Google sign-in" : null, env.localAuthEnabled ? "local sign-in" : null]
+  .filter(Boolean)
+  .join(" + ");
 const readyLine = () =>
   `CRM ready on ${env.publicUrl} (${signIn || "no sign-in method configured"}${dev ? ", development with Vite" : ""}${workers > 1 ? `, ${workers} workers` : ""}) in ${Date.now() - started} ms`;
 

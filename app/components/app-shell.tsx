@@ -1,6 +1,16 @@
 import { Dialog, DialogPanel } from "@headlessui/react";
 import { Link, useLocation } from "@remix-run/react";
-import { CircleHelp, LayoutDashboard, Megaphone, Menu as MenuIcon, Settings, ShoppingCart, Target, Users, X } from "lucide-react";
+import {
+  CircleHelp,
+  LayoutDashboard,
+  Megaphone,
+  Menu as MenuIcon,
+  Settings,
+  ShoppingCart,
+  Target,
+  Users,
+  X,
+} from "lucide-react";
 import { useEffect, useState } from "react";
 import { AuthWatcher } from "~/components/auth-watcher";
 import { AvatarMenu } from "~/components/avatar-menu";
@@ -26,7 +36,9 @@ function SideNav({ user, onNavigate }: { user: PublicUser; onNavigate?: () => vo
         <span className="font-semibold text-slate-800">{BRAND}</span>
       </div>
       <div className="mx-4 mb-4 rounded-lg bg-primary-light/60 px-3 py-3">
-        <p className="text-sm font-semibold text-slate-800" data-testid="welcome">{welcomeText(user.displayName)}</p>
+        <p className="text-sm font-semibold text-slate-800" data-testid="welcome">
+          {welcomeText(user.displayName)}
+        </p>
         <p className="text-xs text-slate-600">{TAGLINE}</p>
       </div>
       <nav aria-label="Main" className="flex-1 space-y-1 px-3">
@@ -85,7 +97,12 @@ export function AppShell({
       <Dialog open={drawerOpen} onClose={() => setDrawerOpen(false)} className="relative z-40 sm:hidden">
         <div className="fixed inset-0 bg-black/30" aria-hidden="true" />
         <DialogPanel className="fixed inset-y-0 left-0 w-[240px] bg-white shadow-xl" data-testid="nav-drawer">
-          <button type="button" className="btn-ghost absolute right-2 top-4" aria-label="Close menu" onClick={() => setDrawerOpen(false)}>
+          <button
+            type="button"
+            className="btn-ghost absolute right-2 top-4"
+            aria-label="Close menu"
+            onClick={() => setDrawerOpen(false)}
+          >
             <X className="h-5 w-5" />
           </button>
           <SideNav user={user} onNavigate={() => setDrawerOpen(false)} />
@@ -119,7 +136,9 @@ export function AppShell({
       <noscript>
         <nav className="fixed bottom-0 left-0 right-0 z-30 flex justify-around border-t bg-white p-2 text-sm sm:hidden">
           {NAV_ITEMS.map((i) => (
-            <Link key={i.to} to={i.to}>{i.label}</Link>
+            <Link key={i.to} to={i.to}>
+              {i.label}
+            </Link>
           ))}
         </nav>
       </noscript>

@@ -6,7 +6,11 @@ export function Avatar({ name, image, size = 36 }: { name?: string | null; image
     return <img src={image} alt="" style={style} className="rounded-full object-cover" referrerPolicy="no-referrer" />;
   }
   return (
-    <span style={style} className="flex items-center justify-center rounded-full bg-secondary font-semibold text-white" data-testid="avatar-letter">
+    <span
+      style={style}
+      className="flex items-center justify-center rounded-full bg-secondary font-semibold text-white"
+      data-testid="avatar-letter"
+    >
       {avatarLetter(name)}
     </span>
   );

@@ -22,7 +22,17 @@ const STATUS_COLOURS: Record<CampaignStatus, ChipColour> = {
   Completed: "success",
 };
 
-export function Chip({ colour, children, testId, title }: { colour: ChipColour; children: React.ReactNode; testId?: string; title?: string }) {
+export function Chip({
+  colour,
+  children,
+  testId,
+  title,
+}: {
+  colour: ChipColour;
+  children: React.ReactNode;
+  testId?: string;
+  title?: string;
+}) {
   return (
     <span
       data-testid={testId}
@@ -52,9 +62,21 @@ export function DeliveryStatusChip({ status }: { status: string }) {
   );
 }
 
-const BAR_CLASSES: Partial<Record<ChipColour, string>> = { success: "bg-green-500", warning: "bg-amber-500", error: "bg-red-500" };
+const BAR_CLASSES: Partial<Record<ChipColour, string>> = {
+  success: "bg-green-500",
+  warning: "bg-amber-500",
+  error: "bg-red-500",
+};
 
-export function ProgressBar({ value, label, colour = "primary" }: { value: number; label: string; colour?: ChipColour }) {
+export function ProgressBar({
+  value,
+  label,
+  colour = "primary",
+}: {
+  value: number;
+  label: string;
+  colour?: ChipColour;
+}) {
   const clamped = Math.max(0, Math.min(100, value));
   return (
     <div
@@ -65,7 +87,10 @@ export function ProgressBar({ value, label, colour = "primary" }: { value: numbe
       aria-valuenow={clamped}
       className="h-2 w-full overflow-hidden rounded-full bg-slate-200"
     >
-      <div className={`h-full rounded-full transition-all ${BAR_CLASSES[colour] ?? "bg-primary"}`} style={{ width: `${clamped}%` }} />
+      <div
+        className={`h-full rounded-full transition-all ${BAR_CLASSES[colour] ?? "bg-primary"}`}
+        style={{ width: `${clamped}%` }}
+      />
     </div>
   );
 }

@@ -15,7 +15,12 @@ export function Stepper({ step }: { step: number }) {
         const n = i + 1;
         const state = n < step ? "done" : n === step ? "current" : "todo";
         return (
-          <li key={label} className="flex min-w-0 flex-1 items-center gap-2" aria-current={state === "current" ? "step" : undefined} data-state={state}>
+          <li
+            key={label}
+            className="flex min-w-0 flex-1 items-center gap-2"
+            aria-current={state === "current" ? "step" : undefined}
+            data-state={state}
+          >
             <span
               className={`flex h-7 w-7 shrink-0 items-center justify-center rounded-full text-xs font-semibold ${
                 state === "todo" ? "bg-slate-200 text-slate-600" : "bg-primary text-white"
@@ -23,8 +28,14 @@ export function Stepper({ step }: { step: number }) {
             >
               {state === "done" ? <Check className="h-4 w-4" aria-hidden="true" /> : n}
             </span>
-            <span className={`min-w-0 text-xs leading-tight sm:text-sm ${state === "current" ? "font-semibold text-slate-900" : "text-slate-500"}`}>{label}</span>
-            {n < WIZARD_STEPS.length ? <span className="hidden h-px flex-1 bg-slate-200 sm:block" aria-hidden="true" /> : null}
+            <span
+              className={`min-w-0 text-xs leading-tight sm:text-sm ${state === "current" ? "font-semibold text-slate-900" : "text-slate-500"}`}
+            >
+              {label}
+            </span>
+            {n < WIZARD_STEPS.length ? (
+              <span className="hidden h-px flex-1 bg-slate-200 sm:block" aria-hidden="true" />
+            ) : null}
           </li>
         );
       })}
@@ -70,10 +81,15 @@ export function AudiencePanel({ sample, loading }: { sample: AudienceSample | nu
           </p>
           <p className="text-sm text-slate-600">Customers will receive this campaign</p>
           {sample.customers.length > 0 ? (
-            <ul className="mt-3 max-h-[300px] divide-y divide-slate-100 overflow-y-auto rounded-lg border border-slate-100" data-testid="audience-sample">
+            <ul
+              className="mt-3 max-h-[300px] divide-y divide-slate-100 overflow-y-auto rounded-lg border border-slate-100"
+              data-testid="audience-sample"
+            >
               {sample.customers.map((c) => (
                 <li key={c._id} className="px-3 py-2 text-sm">
-                  <p className="truncate font-medium text-slate-800">{`${c.firstName ?? ""} ${c.lastName ?? ""}`.trim() || "Unknown Customer"}</p>
+                  <p className="truncate font-medium text-slate-800">
+                    {`${c.firstName ?? ""} ${c.lastName ?? ""}`.trim() || "Unknown Customer"}
+                  </p>
                   <p className="truncate text-xs text-slate-500">{c.email || "No email provided"}</p>
                 </li>
               ))}
@@ -83,7 +99,10 @@ export function AudiencePanel({ sample, loading }: { sample: AudienceSample | nu
           )}
         </>
       ) : (
-        <div className="flex flex-col items-center justify-center gap-2 px-4 py-10 text-center text-sm text-slate-400" data-testid="audience-empty">
+        <div
+          className="flex flex-col items-center justify-center gap-2 px-4 py-10 text-center text-sm text-slate-400"
+          data-testid="audience-empty"
+        >
           <Users className="h-8 w-8" aria-hidden="true" />
           Select a segment to preview audience
         </div>
@@ -102,7 +121,8 @@ export const DEFAULT_SUGGESTIONS: readonly MessageSuggestion[] = [
     expectedResponse: "Good response from customers who have not shopped recently",
   },
   {
-    message: "Dear {NAME}, as one of our valued customers, enjoy an exclusive 15% discount on your next order with code VALUED15.",
+    message:
+      "Dear {NAME}, as one of our valued customers, enjoy an exclusive 15% discount on your next order with code VALUED15.",
     tone: "Professional",
     expectedResponse: "Strong response from loyal, high-value customers",
   },
@@ -149,7 +169,11 @@ export function SuggestionsPanel({
   return (
     <div className="space-y-3">
       <button type="button" className="btn-secondary" onClick={() => void ask()} disabled={loading || !segmentId}>
-        {loading ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" /> : <Sparkles className="h-4 w-4 text-secondary" aria-hidden="true" />}
+        {loading ? (
+          <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" />
+        ) : (
+          <Sparkles className="h-4 w-4 text-secondary" aria-hidden="true" />
+        )}
         Get AI Suggestions
       </button>
       {suggestions ? (

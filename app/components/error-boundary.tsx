@@ -13,7 +13,15 @@ export function errorMessage(error: unknown, fallback: string): string {
 }
 
 /** A detail or edit screen that could not load its record: the message and a Back button. */
-export function LoadFailed({ message, backTo, backLabel = "Back" }: { message: string; backTo: string; backLabel?: string }) {
+export function LoadFailed({
+  message,
+  backTo,
+  backLabel = "Back",
+}: {
+  message: string;
+  backTo: string;
+  backLabel?: string;
+}) {
   return (
     <div className="mx-auto max-w-xl">
       <div className="card p-8 text-center">
@@ -32,7 +40,15 @@ export function LoadFailed({ message, backTo, backLabel = "Back" }: { message: s
  * A route's ErrorBoundary: `export function ErrorBoundary() { return <RouteErrorBoundary backTo="/orders" fallback="Failed to load order data. Please try again." /> }`.
  * `fallback` is shown for errors that carry no message of their own.
  */
-export function RouteErrorBoundary({ backTo, backLabel, fallback = UNEXPECTED_ERROR }: { backTo: string; backLabel?: string; fallback?: string }) {
+export function RouteErrorBoundary({
+  backTo,
+  backLabel,
+  fallback = UNEXPECTED_ERROR,
+}: {
+  backTo: string;
+  backLabel?: string;
+  fallback?: string;
+}) {
   const error = useRouteError();
   return <LoadFailed message={errorMessage(error, fallback)} backTo={backTo} backLabel={backLabel} />;
 }

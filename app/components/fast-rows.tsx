@@ -19,14 +19,29 @@ export function useDelegatedLinks() {
   const navigate = useNavigate();
   return useCallback(
     (event: React.MouseEvent<HTMLElement>) => {
-      if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      if (
+        event.defaultPrevented ||
+        event.button !== 0 ||
+        event.metaKey ||
+        event.ctrlKey ||
+        event.shiftKey ||
+        event.altKey
+      )
+        return;
       const anchor = (event.target as Element).closest?.("a[href]");
       if (!(anchor instanceof HTMLAnchorElement) || !event.currentTarget.contains(anchor)) return;
-      if ((anchor.target && anchor.target !== "_self") || anchor.hasAttribute("download") || anchor.dataset.reload !== undefined) return;
+      if (
+        (anchor.target && anchor.target !== "_self") ||
+        anchor.hasAttribute("download") ||
+        anchor.dataset.reload !== undefined
+      )
+        return;
       const url = new URL(anchor.href, window.location.href);
       if (url.origin !== window.location.origin) return;
       event.preventDefault();
-      navigate(`${url.pathname}${url.search}${url.hash}`, { preventScrollReset: anchor.dataset.preventScrollReset !== undefined });
+      navigate(`${url.pathname}${url.search}${url.hash}`, {
+        preventScrollReset: anchor.dataset.preventScrollReset !== undefined,
+      });
     },
     [navigate],
   );

@@ -15,7 +15,10 @@ export function FlashMessages({ flash }: { flash: FlashMessage | null }) {
   if (!flash) return null;
   return (
     <noscript>
-      <div role="status" className="fixed left-1/2 top-4 z-50 -translate-x-1/2 rounded-lg bg-slate-800 px-4 py-3 text-sm text-white">
+      <div
+        role="status"
+        className="fixed left-1/2 top-4 z-50 -translate-x-1/2 rounded-lg bg-slate-800 px-4 py-3 text-sm text-white"
+      >
         {flash.message}
       </div>
     </noscript>

@@ -7,7 +7,15 @@ import { useId } from "react";
 export type ListOfErrors = Array<string | null | undefined> | null | undefined;
 
 /** The messages of one field (or of the whole form), one per line; nothing when there are none. */
-export function ErrorList({ id, errors, className = "field-error" }: { id?: string; errors?: ListOfErrors; className?: string }) {
+export function ErrorList({
+  id,
+  errors,
+  className = "field-error",
+}: {
+  id?: string;
+  errors?: ListOfErrors;
+  className?: string;
+}) {
   const shown = errors?.filter((e): e is string => Boolean(e));
   if (!shown?.length) return null;
   // One message is the common case: a <p> keeps the text exactly the message for tests and readers.
@@ -73,7 +81,17 @@ function FieldLabel({ htmlFor, label, required }: { htmlFor: string; label: Reac
   );
 }
 
-function FieldFooter({ hint, hintId, errors, errorId }: { hint?: React.ReactNode; hintId?: string; errors?: ListOfErrors; errorId?: string }) {
+function FieldFooter({
+  hint,
+  hintId,
+  errors,
+  errorId,
+}: {
+  hint?: React.ReactNode;
+  hintId?: string;
+  errors?: ListOfErrors;
+  errorId?: string;
+}) {
   return (
     <>
       {errorId ? <ErrorList id={errorId} errors={errors} /> : null}
@@ -86,7 +104,14 @@ function FieldFooter({ hint, hintId, errors, errorId }: { hint?: React.ReactNode
   );
 }
 
-export function Field({ label, required, hint, errors, className, inputProps }: LabelProps & { inputProps: React.InputHTMLAttributes<HTMLInputElement> }) {
+export function Field({
+  label,
+  required,
+  hint,
+  errors,
+  className,
+  inputProps,
+}: LabelProps & { inputProps: React.InputHTMLAttributes<HTMLInputElement> }) {
   const { controlId, errorId, hintId, describedBy } = useFieldIds(inputProps.id, Boolean(hint), errors);
   return (
     <div className={className}>
@@ -171,7 +196,13 @@ export function SelectField({
   );
 }
 
-export function CheckboxField({ label, hint, errors, className, inputProps }: Omit<LabelProps, "required"> & { inputProps: React.InputHTMLAttributes<HTMLInputElement> }) {
+export function CheckboxField({
+  label,
+  hint,
+  errors,
+  className,
+  inputProps,
+}: Omit<LabelProps, "required"> & { inputProps: React.InputHTMLAttributes<HTMLInputElement> }) {
   const { controlId, errorId, hintId, describedBy } = useFieldIds(inputProps.id, Boolean(hint), errors);
   return (
     <div className={className}>

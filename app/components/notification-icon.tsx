@@ -29,7 +29,9 @@ const tints: Record<string, string> = {
 
 export function NotificationBadgeIcon({ type }: { type: string }) {
   return (
-    <span className={`flex h-9 w-9 shrink-0 items-center justify-center rounded-full ${tints[type] ?? "bg-slate-100 text-slate-600"}`}>
+    <span
+      className={`flex h-9 w-9 shrink-0 items-center justify-center rounded-full ${tints[type] ?? "bg-slate-100 text-slate-600"}`}
+    >
       <NotificationIcon type={type} className="h-4 w-4" />
     </span>
   );

@@ -1,7 +1,13 @@
 // The segment rule builder: conditions (field, operator, value) and nested groups, each group with
 // its own AND/OR. The rows are Conform field lists: adding or removing a row is Conform's insert or
 // remove intent, done in place with JavaScript and by the server without it.
-import { type FieldMetadata, type FormMetadata, getCollectionProps, getInputProps, getSelectProps } from "@conform-to/react";
+import {
+  type FieldMetadata,
+  type FormMetadata,
+  getCollectionProps,
+  getInputProps,
+  getSelectProps,
+} from "@conform-to/react";
 import { Plus, Trash2, X } from "lucide-react";
 import { Field, SelectField } from "~/components/forms";
 import { BUILDER_MAX_GROUP_DEPTH, newConditionRow, newGroupRow } from "~/lib/segments-builder";
@@ -16,7 +22,17 @@ type RowMeta = FieldMetadata<BuilderRowInput, SegmentFormInput, string[]>;
 const FIELD_OPTIONS = FIELD_NAMES.map((f) => ({ value: f, label: SEGMENT_FIELDS[f].label }));
 
 /** The builder's top level: `conditions` of the segment form. */
-export function SegmentBuilder({ form, logic, rows, describedBy }: { form: Form; logic: LogicMeta; rows: RowsMeta; describedBy?: string }) {
+export function SegmentBuilder({
+  form,
+  logic,
+  rows,
+  describedBy,
+}: {
+  form: Form;
+  logic: LogicMeta;
+  rows: RowsMeta;
+  describedBy?: string;
+}) {
   return <GroupEditor form={form} logic={logic} rows={rows} path={[]} describedBy={describedBy} />;
 }
 
@@ -29,7 +45,10 @@ function LogicToggle({ meta, label }: { meta: LogicMeta; label: string }) {
   // update of the rows (Use AI) gives them a new key, so they mount again with the new value.
   const radios = getCollectionProps(meta, { type: "radio", options: ["AND", "OR"] });
   return (
-    <fieldset className="inline-flex rounded-lg border border-slate-300 bg-white p-0.5 text-xs font-semibold" aria-label={label}>
+    <fieldset
+      className="inline-flex rounded-lg border border-slate-300 bg-white p-0.5 text-xs font-semibold"
+      aria-label={label}
+    >
       {radios.map(({ key, ...radio }) => {
         const l = radio.value;
         return (
@@ -71,7 +90,9 @@ function GroupEditor({
   const combine = logicOf(logic.value);
   return (
     <div
-      className={isRoot ? "space-y-3" : "space-y-3 rounded-xl border border-dashed border-primary/40 bg-primary-light/20 p-3"}
+      className={
+        isRoot ? "space-y-3" : "space-y-3 rounded-xl border border-dashed border-primary/40 bg-primary-light/20 p-3"
+      }
       data-testid={isRoot ? "rule-root" : "rule-group"}
       role="group"
       aria-label={isRoot ? "Conditions" : `Group ${where}`}
@@ -91,7 +112,9 @@ function GroupEditor({
       </div>
 
       {list.length === 0 ? (
-        <p className="rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm text-slate-500">No conditions in this group yet.</p>
+        <p className="rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm text-slate-500">
+          No conditions in this group yet.
+        </p>
       ) : null}
 
       {list.map((row, i) => {
@@ -102,7 +125,9 @@ function GroupEditor({
             {i > 0 ? (
               <div className="mb-2 flex items-center gap-2" aria-hidden="true">
                 <span className="h-px flex-1 bg-slate-200" />
-                <span className="rounded-full bg-slate-100 px-2 py-0.5 text-[11px] font-bold tracking-wide text-slate-500">{combine}</span>
+                <span className="rounded-full bg-slate-100 px-2 py-0.5 text-[11px] font-bold tracking-wide text-slate-500">
+                  {combine}
+                </span>
                 <span className="h-px flex-1 bg-slate-200" />
               </div>
             ) : null}
@@ -112,7 +137,11 @@ function GroupEditor({
       })}
 
       <div className="flex flex-wrap gap-2">
-        <button type="submit" className="btn-secondary text-xs" {...form.insert.getButtonProps({ name: rows.name, defaultValue: newConditionRow() })}>
+        <button
+          type="submit"
+          className="btn-secondary text-xs"
+          {...form.insert.getButtonProps({ name: rows.name, defaultValue: newConditionRow() })}
+        >
           <Plus className="h-4 w-4" aria-hidden="true" /> {isRoot ? "Add condition" : "Add condition to group"}
         </button>
         {path.length < BUILDER_MAX_GROUP_DEPTH ? (
@@ -129,10 +158,25 @@ function GroupEditor({
   );
 }
 
-function RowEditor({ form, row, path, remove }: { form: Form; row: RowMeta; path: number[]; remove: React.ButtonHTMLAttributes<HTMLButtonElement> }) {
+function RowEditor({
+  form,
+  row,
+  path,
+  remove,
+}: {
+  form: Form;
+  row: RowMeta;
+  path: number[];
+  remove: React.ButtonHTMLAttributes<HTMLButtonElement>;
+}) {
   const fields = row.getFieldset();
   const kind = (
-    <input type="hidden" name={fields.kind.name} value={fields.kind.value === "group" ? "group" : "condition"} form={form.id} />
+    <input
+      type="hidden"
+      name={fields.kind.name}
+      value={fields.kind.value === "group" ? "group" : "condition"}
+      form={form.id}
+    />
   );
   if (fields.kind.value === "group") {
     return (
@@ -150,7 +194,10 @@ function RowEditor({ form, row, path, remove }: { form: Form; row: RowMeta; path
   const { key: opKey, ...opProps } = getSelectProps(fields.op);
   const { key: valueKey, ...valueProps } = getInputProps(fields.value, { type: type === "date" ? "date" : "text" });
   return (
-    <div className="grid gap-2 rounded-lg border border-slate-200 bg-white p-3 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-end" data-testid="rule-condition">
+    <div
+      className="grid gap-2 rounded-lg border border-slate-200 bg-white p-3 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-end"
+      data-testid="rule-condition"
+    >
       {kind}
       <SelectField
         key={fieldKey}

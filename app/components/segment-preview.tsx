@@ -70,7 +70,9 @@ export function useLivePreview(rows: unknown, initial: PreviewData | null) {
         .catch((error: unknown) => {
           if (controller.signal.aborted) return;
           setPreview(null);
-          toast.error(`Failed to preview audience: ${error instanceof Error ? error.message : String(error)}`, { id: "audience-preview" });
+          toast.error(`Failed to preview audience: ${error instanceof Error ? error.message : String(error)}`, {
+            id: "audience-preview",
+          });
         })
         .finally(() => {
           if (!controller.signal.aborted) setLoading(false);
@@ -85,23 +87,45 @@ export function useLivePreview(rows: unknown, initial: PreviewData | null) {
   return { preview, loading, problem };
 }
 
-export function AudiencePreviewPanel({ preview, loading, problem }: { preview: PreviewData | null; loading: boolean; problem?: string }) {
+export function AudiencePreviewPanel({
+  preview,
+  loading,
+  problem,
+}: {
+  preview: PreviewData | null;
+  loading: boolean;
+  problem?: string;
+}) {
   const note = preview ? previewNote(preview.count) : null;
   return (
     <section className="card flex flex-col p-4" aria-labelledby="audience-preview-title" aria-busy={loading}>
       <div className="flex items-center justify-between gap-2">
-        <h3 id="audience-preview-title" className="font-semibold text-slate-900">Audience Preview</h3>
+        <h3 id="audience-preview-title" className="font-semibold text-slate-900">
+          Audience Preview
+        </h3>
         {loading ? <Loader2 className="h-4 w-4 animate-spin text-primary" aria-label="Loading preview" /> : null}
       </div>
       {preview ? (
         <div className="mt-2">
-          <p className="text-3xl font-bold text-primary" data-testid="preview-count">{preview.count.toLocaleString("en-IN")}</p>
-          <p className="text-sm text-slate-600">{preview.count === 1 ? "customer matches" : "customers match"} these conditions</p>
-          {note ? <p className="mt-1 text-xs text-slate-500" data-testid="preview-note">{note}</p> : null}
+          <p className="text-3xl font-bold text-primary" data-testid="preview-count">
+            {preview.count.toLocaleString("en-IN")}
+          </p>
+          <p className="text-sm text-slate-600">
+            {preview.count === 1 ? "customer matches" : "customers match"} these conditions
+          </p>
+          {note ? (
+            <p className="mt-1 text-xs text-slate-500" data-testid="preview-note">
+              {note}
+            </p>
+          ) : null}
         </div>
       ) : (
         <p className="mt-2 text-sm text-slate-500" data-testid="preview-empty">
-          {problem ? "Complete the conditions to see which customers match." : loading ? "Loading preview..." : "No preview yet."}
+          {problem
+            ? "Complete the conditions to see which customers match."
+            : loading
+              ? "Loading preview..."
+              : "No preview yet."}
         </p>
       )}
       <div className="mt-3 h-[300px] overflow-y-auto rounded-lg border border-slate-100" data-testid="preview-list">
@@ -136,7 +160,15 @@ export function AudiencePreviewPanel({ preview, loading, problem }: { preview: P
 const USE_AI_TOAST = "use-ai";
 
 /** 'Use AI': a description becomes conditions (locally, by keyword); the count shows before applying. */
-export function UseAiDialog({ open, onClose, onApply }: { open: boolean; onClose: () => void; onApply: (b: BuilderGroup) => void }) {
+export function UseAiDialog({
+  open,
+  onClose,
+  onApply,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onApply: (b: BuilderGroup) => void;
+}) {
   const [text, setText] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [built, setBuilt] = useState<BuilderGroup | null>(null);
@@ -180,7 +212,9 @@ export function UseAiDialog({ open, onClose, onApply }: { open: boolean; onClose
           <p className="mt-1 text-sm text-slate-600">
             Describe the customers you want: how much they spent, how often they visited, how recently they were active.
           </p>
-          <label htmlFor="ai-description" className="label mt-4">Description</label>
+          <label htmlFor="ai-description" className="label mt-4">
+            Description
+          </label>
           <textarea
             id="ai-description"
             rows={3}
@@ -194,17 +228,30 @@ export function UseAiDialog({ open, onClose, onApply }: { open: boolean; onClose
             aria-invalid={Boolean(error)}
             aria-describedby={error ? "ai-error" : undefined}
           />
-          {error ? <p id="ai-error" role="alert" className="field-error">{error}</p> : null}
+          {error ? (
+            <p id="ai-error" role="alert" className="field-error">
+              {error}
+            </p>
+          ) : null}
           {built ? (
-            <div className="mt-4 rounded-lg border border-primary/30 bg-primary-light/30 p-3 text-sm" data-testid="ai-result">
+            <div
+              className="mt-4 rounded-lg border border-primary/30 bg-primary-light/30 p-3 text-sm"
+              data-testid="ai-result"
+            >
               <p className="font-medium text-slate-800">{describeTree(builderToTree(built))}</p>
               <p className="mt-1 text-slate-600">
-                {counting ? "Counting customers..." : count === null ? "" : `${count.toLocaleString("en-IN")} ${count === 1 ? "customer matches" : "customers match"}`}
+                {counting
+                  ? "Counting customers..."
+                  : count === null
+                    ? ""
+                    : `${count.toLocaleString("en-IN")} ${count === 1 ? "customer matches" : "customers match"}`}
               </p>
             </div>
           ) : null}
           <div className="mt-6 flex justify-end gap-2">
-            <button type="button" className="btn-secondary" onClick={close}>Cancel</button>
+            <button type="button" className="btn-secondary" onClick={close}>
+              Cancel
+            </button>
             {built ? (
               <button
                 type="button"

@@ -38,7 +38,12 @@ export function SnackbarProvider({ children }: { children: React.ReactNode }) {
           className={`fixed left-1/2 top-4 z-50 flex -translate-x-1/2 items-center gap-3 rounded-lg px-4 py-3 text-sm font-medium text-white shadow-lg ${colours[snack.severity]}`}
         >
           <span>{snack.message}</span>
-          <button type="button" aria-label="Close" className="opacity-80 hover:opacity-100" onClick={() => setSnack(null)}>
+          <button
+            type="button"
+            aria-label="Close"
+            className="opacity-80 hover:opacity-100"
+            onClick={() => setSnack(null)}
+          >
             ✕
           </button>
         </div>

@@ -18,7 +18,11 @@ import { parseConditions } from "~/lib/segments";
 import { diffDatabaseToSchema, isEmptyDiff, openEngine } from "../../prisma/engine";
 
 const indexSql = (sqlite: Database.Database) =>
-  sqlite.prepare(`SELECT "name", "sql" FROM sqlite_schema WHERE "type" = 'index' AND "tbl_name" = 'Customer' ORDER BY "name"`).all();
+  sqlite
+    .prepare(
+      `SELECT "name", "sql" FROM sqlite_schema WHERE "type" = 'index' AND "tbl_name" = 'Customer' ORDER BY "name"`,
+    )
+    .all();
 const searchBuffer = (sqlite: Database.Database) =>
   sqlite.prepare(`SELECT "v" FROM "customer_search_config" WHERE "k" = 'hashsize'`).pluck().get() as number | undefined;
 
@@ -37,7 +41,11 @@ describe("deferring the segment indexes", () => {
     expect(before.map((r) => (r as { name: string }).name)).toEqual(expect.arrayContaining([...SEGMENT_INDEXES]));
     const reader = new Database(file, { readonly: true });
     const readerPlan = () =>
-      (reader.prepare(`EXPLAIN QUERY PLAN SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "visits" > ?`).all(user.id, 3) as { detail: string }[])
+      (
+        reader
+          .prepare(`EXPLAIN QUERY PLAN SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "visits" > ?`)
+          .all(user.id, 3) as { detail: string }[]
+      )
         .map((r) => r.detail)
         .join(" ");
 
@@ -47,7 +55,10 @@ describe("deferring the segment indexes", () => {
       sqlite,
       async () => {
         // Inside: this connection has no segment indexes; the reader still plans with them.
-        const inside = sqlite.prepare(`SELECT count(*) FROM sqlite_schema WHERE "name" IN (?, ?, ?)`).pluck().get(...SEGMENT_INDEXES);
+        const inside = sqlite
+          .prepare(`SELECT count(*) FROM sqlite_schema WHERE "name" IN (?, ?, ?)`)
+          .pluck()
+          .get(...SEGMENT_INDEXES);
         expect(inside).toBe(0);
         expect(searchBuffer(sqlite)).toBe(64 * 1024 * 1024);
         seenInside = readerPlan();
@@ -73,11 +84,14 @@ describe("deferring the segment indexes", () => {
     const user = await createTestUser("Failing");
     const sqlite = openSqlite(file);
     const before = indexSql(sqlite);
-    const rows = () => Number(sqlite.prepare(`SELECT count(*) FROM "Customer" WHERE "userId" = ?`).pluck().get(user.id));
+    const rows = () =>
+      Number(sqlite.prepare(`SELECT count(*) FROM "Customer" WHERE "userId" = ?`).pluck().get(user.id));
     await expect(
       withSegmentIndexesDeferred(sqlite, () => {
         sqlite
-          .prepare(`INSERT INTO "Customer" ("id", "userId", "firstName", "lastName", "email", "createdAt", "updatedAt") VALUES ('c1', ?, 'A', 'B', 'a@example.com', 0, 0)`)
+          .prepare(
+            `INSERT INTO "Customer" ("id", "userId", "firstName", "lastName", "email", "createdAt", "updatedAt") VALUES ('c1', ?, 'A', 'B', 'a@example.com', 0, 0)`,
+          )
           .run(user.id);
         expect(rows()).toBe(1);
         throw new Error("the file broke half-way");
@@ -107,10 +121,17 @@ describe("deferring the segment indexes", () => {
     const [raw] = sqlite
       .prepare(`SELECT count(*) AS n, sum("visits" >= 3) AS v FROM "Customer" NOT INDEXED WHERE "userId" = ?`)
       .all(user.id) as { n: number; v: number }[];
-    const plan = (sqlite.prepare(`EXPLAIN QUERY PLAN SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "visits" >= ?`).all(user.id, 3) as { detail: string }[])
+    const plan = (
+      sqlite
+        .prepare(`EXPLAIN QUERY PLAN SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "visits" >= ?`)
+        .all(user.id, 3) as { detail: string }[]
+    )
       .map((r) => r.detail)
       .join(" ");
-    const someone = sqlite.prepare(`SELECT "email" FROM "Customer" WHERE "userId" = ? ORDER BY rowid LIMIT 1 OFFSET 31337`).pluck().get(user.id) as string;
+    const someone = sqlite
+      .prepare(`SELECT "email" FROM "Customer" WHERE "userId" = ? ORDER BY rowid LIMIT 1 OFFSET 31337`)
+      .pluck()
+      .get(user.id) as string;
     sqlite.close();
     expect(raw.n).toBe(60_000);
     expect(plan).toContain("COVERING INDEX Customer_userId_visits_totalSpendPaise_lastActive_idx");

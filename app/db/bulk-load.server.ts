@@ -57,12 +57,16 @@ export async function withSegmentIndexesDeferred<T>(
   searchBufferBytes: number = BULK_SEARCH_BUFFER_BYTES,
 ): Promise<T> {
   const indexes = sqlite
-    .prepare(`SELECT "name", "sql" FROM sqlite_schema WHERE "type" = 'index' AND "tbl_name" = 'Customer' AND "name" IN (${SEGMENT_INDEXES.map(() => "?").join(", ")})`)
+    .prepare(
+      `SELECT "name", "sql" FROM sqlite_schema WHERE "type" = 'index' AND "tbl_name" = 'Customer' AND "name" IN (${SEGMENT_INDEXES.map(() => "?").join(", ")})`,
+    )
     .all(...SEGMENT_INDEXES) as { name: string; sql: string }[];
   sqlite.exec("BEGIN IMMEDIATE");
   try {
     for (const index of indexes) sqlite.exec(`DROP INDEX "${index.name}"`);
-    sqlite.exec(`INSERT INTO "customer_search" ("customer_search", rank) VALUES ('hashsize', ${Math.max(DEFAULT_SEARCH_BUFFER_BYTES, Math.trunc(searchBufferBytes))})`);
+    sqlite.exec(
+      `INSERT INTO "customer_search" ("customer_search", rank) VALUES ('hashsize', ${Math.max(DEFAULT_SEARCH_BUFFER_BYTES, Math.trunc(searchBufferBytes))})`,
+    );
     const result = await load();
     onRebuild?.();
     // CREATE INDEX sorts with helper threads when allowed: measured on 2,100,000 rows and 2
@@ -79,7 +83,9 @@ export async function withSegmentIndexesDeferred<T>(
       sqlite.pragma(`threads = ${threads}`);
       sqlite.pragma(`cache_size = ${cache}`);
     }
-    sqlite.exec(`INSERT INTO "customer_search" ("customer_search", rank) VALUES ('hashsize', ${DEFAULT_SEARCH_BUFFER_BYTES})`);
+    sqlite.exec(
+      `INSERT INTO "customer_search" ("customer_search", rank) VALUES ('hashsize', ${DEFAULT_SEARCH_BUFFER_BYTES})`,
+    );
     sqlite.exec("COMMIT");
     return result;
   } catch (error) {

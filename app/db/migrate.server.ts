@@ -7,10 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 
-export const MIGRATIONS_DIR = path.resolve(
-  path.dirname(new URL(import.meta.url).pathname),
-  "../../prisma/migrations",
-);
+export const MIGRATIONS_DIR = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../prisma/migrations");
 
 export type MigrationResult = { applied: string[]; total: number };
 
@@ -70,9 +67,10 @@ export function migrateDatabase(
           `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count) VALUES (?, ?, ?, ?, 0)`,
         ).run(id, checksum, name, now);
         db.exec(sql);
-        db.prepare(
-          `UPDATE "_prisma_migrations" SET finished_at = ?, applied_steps_count = 1 WHERE id = ?`,
-        ).run(Date.now(), id);
+        db.prepare(`UPDATE "_prisma_migrations" SET finished_at = ?, applied_steps_count = 1 WHERE id = ?`).run(
+          Date.now(),
+          id,
+        );
         db.exec("COMMIT");
         applied.push(name);
         options.onApply?.(name);

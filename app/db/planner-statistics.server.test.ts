@@ -16,7 +16,9 @@ const statRows = () => {
   const sqlite = new Database(file, { readonly: true });
   try {
     const has = sqlite.prepare(`SELECT 1 FROM sqlite_schema WHERE "name" = 'sqlite_stat1'`).get();
-    return has ? Number(sqlite.prepare(`SELECT count(*) FROM "sqlite_stat1" WHERE "tbl" = 'Customer'`).pluck().get()) : 0;
+    return has
+      ? Number(sqlite.prepare(`SELECT count(*) FROM "sqlite_stat1" WHERE "tbl" = 'Customer'`).pluck().get())
+      : 0;
   } finally {
     sqlite.close();
   }
@@ -38,7 +40,13 @@ describe("planner statistics", () => {
     // An already-open connection with a prepared plan, as the server's reader would have.
     const reader = new Database(file, { readonly: true });
     const plan = () =>
-      (reader.prepare(`EXPLAIN QUERY PLAN SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "totalSpendPaise" > ? AND "visits" >= ?`).all(user.id, 10 ** 12, 0) as { detail: string }[])
+      (
+        reader
+          .prepare(
+            `EXPLAIN QUERY PLAN SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "totalSpendPaise" > ? AND "visits" >= ?`,
+          )
+          .all(user.id, 10 ** 12, 0) as { detail: string }[]
+      )
         .map((r) => r.detail)
         .join(" | ");
     const countStatement = reader.prepare(`SELECT count(*) FROM "Customer" WHERE "userId" = ?`).pluck();

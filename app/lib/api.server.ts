@@ -92,7 +92,11 @@ class JsonResponse extends Response {
   }
   override clone(): Response {
     if (this.bodyUsed) throw new TypeError("Response.clone: Body has already been consumed.");
-    return new JsonResponse(this.#text, { status: this.status, statusText: this.statusText, headers: new Headers(this.headers) });
+    return new JsonResponse(this.#text, {
+      status: this.status,
+      statusText: this.statusText,
+      headers: new Headers(this.headers),
+    });
   }
   static {
     // Accessors over what lib.dom declares as plain properties of Response.
@@ -183,12 +187,18 @@ export async function readJson(request: Request, maxBytes = 1_000_000): Promise<
  */
 export function methodNotAllowed(allowed: string) {
   return ({ request }: { request: Request }) =>
-    errorResponse(new ApiError("method_not_allowed", `Use ${allowed} for ${new URL(request.url).pathname}`), { Allow: allowed });
+    errorResponse(new ApiError("method_not_allowed", `Use ${allowed} for ${new URL(request.url).pathname}`), {
+      Allow: allowed,
+    });
 }
 
 /** The failure of a body read that the server stopped at its size limit (server/app.ts, BodyTooLargeError). */
 export function isBodyTooLarge(error: unknown): boolean {
-  for (let e = error, depth = 0; e && typeof e === "object" && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e = error, depth = 0;
+    e && typeof e === "object" && depth < 4;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     if ((e as { code?: unknown }).code === "ERR_BODY_TOO_LARGE") return true;
   }
   return false;

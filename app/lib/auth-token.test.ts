@@ -12,7 +12,8 @@ import {
 } from "./auth-token";
 
 const b64url = (value: string) => Buffer.from(value).toString("base64url");
-const tokenWith = (payload: unknown) => `${b64url('{"alg":"HS256","typ":"JWT"}')}.${b64url(JSON.stringify(payload))}.signature`;
+const tokenWith = (payload: unknown) =>
+  `${b64url('{"alg":"HS256","typ":"JWT"}')}.${b64url(JSON.stringify(payload))}.signature`;
 
 function memoryStorage() {
   const map = new Map<string, string>();
@@ -105,8 +106,15 @@ describe("callbackOutcome (/auth/callback)", () => {
 
 describe("messages", () => {
   it("has the login page's error texts: the three session errors and the refused Google link", () => {
-    expect(Object.keys(LOGIN_ERRORS).sort()).toEqual(["access_denied", "email_not_verified", "session_expired", "tenant_isolation_error"]);
-    expect(LOGIN_ERRORS.email_not_verified).toMatch(/^An account with this e-mail already exists, but its address was never verified/);
+    expect(Object.keys(LOGIN_ERRORS).sort()).toEqual([
+      "access_denied",
+      "email_not_verified",
+      "session_expired",
+      "tenant_isolation_error",
+    ]);
+    expect(LOGIN_ERRORS.email_not_verified).toMatch(
+      /^An account with this e-mail already exists, but its address was never verified/,
+    );
     expect(LOGIN_ERRORS.session_expired).toMatch(/^Your session has expired/);
     expect(LOGIN_ERRORS.access_denied).toMatch(/^Access denied - possible tenant isolation issue/);
     expect(LOGIN_ERRORS.tenant_isolation_error).toMatch(/^Authentication error: User context mismatch/);

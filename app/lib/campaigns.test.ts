@@ -15,7 +15,16 @@ import {
   successBand,
 } from "~/lib/campaigns";
 
-const counters = { audienceSize: 100, pendingCount: 10, sentCount: 5, deliveredCount: 70, failedCount: 10, bouncedCount: 5, openedCount: 20, clickedCount: 4 };
+const counters = {
+  audienceSize: 100,
+  pendingCount: 10,
+  sentCount: 5,
+  deliveredCount: 70,
+  failedCount: 10,
+  bouncedCount: 5,
+  openedCount: 20,
+  clickedCount: 4,
+};
 
 describe("campaign rules", () => {
   it("reads a missing or unknown status as Completed, any case as itself", () => {
@@ -38,7 +47,17 @@ describe("campaign rules", () => {
 
   it("makes the delivery figures from the counters, adding up to the audience", () => {
     const s = deliveryStats(counters);
-    expect(s).toEqual({ sent: 80, delivered: 70, failed: 10, bounced: 5, opened: 20, clicked: 4, pending: 10, attempted: 85, successRate: "82.4%" });
+    expect(s).toEqual({
+      sent: 80,
+      delivered: 70,
+      failed: 10,
+      bounced: 5,
+      opened: 20,
+      clicked: 4,
+      pending: 10,
+      attempted: 85,
+      successRate: "82.4%",
+    });
     expect(s.pending + counters.sentCount + s.delivered + s.failed + s.bounced).toBe(counters.audienceSize);
     expect(deliveryStats({ ...counters, deliveredCount: 0, failedCount: 0, bouncedCount: 0 }).successRate).toBe("0.0%");
     expect(progressPercent(counters)).toBe(90);
@@ -46,7 +65,16 @@ describe("campaign rules", () => {
   });
 
   it("bands the success rate: 90 Excellent, 70 Good, 50 Fair, below Poor", () => {
-    expect([95, 90, 89.9, 70, 69.9, 50, 49.9, 0].map(successBand)).toEqual(["Excellent", "Excellent", "Good", "Good", "Fair", "Fair", "Poor", "Poor"]);
+    expect([95, 90, 89.9, 70, 69.9, 50, 49.9, 0].map(successBand)).toEqual([
+      "Excellent",
+      "Excellent",
+      "Good",
+      "Good",
+      "Fair",
+      "Fair",
+      "Poor",
+      "Poor",
+    ]);
   });
 
   it("colours the list chip: below 60 error, below 90 warning, else success", () => {

@@ -14,6 +14,11 @@ describe("CSV formula cells", () => {
   });
 
   it("writes numbers as numbers and text neutralised", () => {
-    expect(csvText([["a", 1], ["=b", -2]])).toBe("a,1\n'=b,-2\n");
+    expect(
+      csvText([
+        ["a", 1],
+        ["=b", -2],
+      ]),
+    ).toBe("a,1\n'=b,-2\n");
   });
 });

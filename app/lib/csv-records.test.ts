@@ -57,11 +57,20 @@ describe("CsvRecordReader", () => {
         // A bare-\r file cannot hold a bare \r in an unquoted field either: quote() sees to it.
         rows.push(row);
       }
-      let text = (seed % 5 === 0 ? "\uFEFF" : "") + rows.map((row) => row.map((v) => quote(v, rnd)).join(",")).join(eol);
+      let text =
+        (seed % 5 === 0 ? "\uFEFF" : "") + rows.map((row) => row.map((v) => quote(v, rnd)).join(",")).join(eol);
       if (rnd() < 0.6) text += eol;
-      const expected = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true, record_delimiter: eol }) as string[][];
+      const expected = parse(text, {
+        bom: true,
+        relax_column_count: true,
+        skip_empty_lines: true,
+        record_delimiter: eol,
+      }) as string[][];
       const chunks = Array.from({ length: Math.floor(rnd() * 6) }, () => Math.floor(rnd() * 20));
-      expect(read(text, chunks).map((r) => r.fields), `seed ${seed}`).toEqual(expected);
+      expect(
+        read(text, chunks).map((r) => r.fields),
+        `seed ${seed}`,
+      ).toEqual(expected);
     }
   });
 
@@ -77,7 +86,10 @@ describe("CsvRecordReader", () => {
   });
 
   it("keeps a quote inside an unquoted field as text", () => {
-    expect(read('name,height\nRavi,5\'10"\n').map((r) => r.fields)).toEqual([["name", "height"], ["Ravi", "5'10\""]]);
+    expect(read("name,height\nRavi,5'10\"\n").map((r) => r.fields)).toEqual([
+      ["name", "height"],
+      ["Ravi", "5'10\""],
+    ]);
   });
 
   it("refuses an unclosed quote, text after a closing quote and an overlong record, naming the line", () => {
@@ -90,14 +102,25 @@ describe("CsvRecordReader", () => {
       }
       throw new Error("no error");
     };
-    expect(error('a,b\nc,"open\nstill\n')).toBe("A quoted field is never closed: the quote on line 2 has no closing quote.");
-    expect(error('a,b\n"x"y,z\n')).toBe('Line 2 has text after a closing quote ("y,z\\n"): a quote inside a quoted field must be doubled ("").');
-    expect(error("a,b\nccccccccccc,d\n", 10)).toBe("The row on line 2 is longer than 10 characters: is a quote left open?");
-    expect(error('a\n"' + "x".repeat(50), 10)).toBe("The row on line 2 is longer than 10 characters: is a quote left open?");
+    expect(error('a,b\nc,"open\nstill\n')).toBe(
+      "A quoted field is never closed: the quote on line 2 has no closing quote.",
+    );
+    expect(error('a,b\n"x"y,z\n')).toBe(
+      'Line 2 has text after a closing quote ("y,z\\n"): a quote inside a quoted field must be doubled ("").',
+    );
+    expect(error("a,b\nccccccccccc,d\n", 10)).toBe(
+      "The row on line 2 is longer than 10 characters: is a quote left open?",
+    );
+    expect(error('a\n"' + "x".repeat(50), 10)).toBe(
+      "The row on line 2 is longer than 10 characters: is a quote left open?",
+    );
   });
 
   it("reads a last line without its line break, and nothing from an empty text", () => {
-    expect(read("a,b\nc,d").map((r) => r.fields)).toEqual([["a", "b"], ["c", "d"]]);
+    expect(read("a,b\nc,d").map((r) => r.fields)).toEqual([
+      ["a", "b"],
+      ["c", "d"],
+    ]);
     expect(read("")).toEqual([]);
     expect(read("\uFEFF")).toEqual([]);
   });

@@ -130,7 +130,11 @@ export class CsvRecordReader {
         for (;;) {
           const q = data.indexOf('"', from);
           if (q === -1) {
-            if (final) throw new CsvFormatError(`A quoted field is never closed: the quote on line ${this.line + lines} has no closing quote.`, this.line + lines);
+            if (final)
+              throw new CsvFormatError(
+                `A quoted field is never closed: the quote on line ${this.line + lines} has no closing quote.`,
+                this.line + lines,
+              );
             return -1;
           }
           // A quote at the end of the text so far may be the first of a doubled pair.
@@ -153,7 +157,11 @@ export class CsvRecordReader {
           i += 1;
           continue;
         }
-        if (c === -1 || c === eolCode || (c === CR && eolCode === LF && (data.charCodeAt(i + 1) === LF || i + 1 >= n))) {
+        if (
+          c === -1 ||
+          c === eolCode ||
+          (c === CR && eolCode === LF && (data.charCodeAt(i + 1) === LF || i + 1 >= n))
+        ) {
           if (c === -1 && !final) return -1;
           return this.emit(fields, start, i, c, lines);
         }

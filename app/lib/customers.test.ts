@@ -35,7 +35,9 @@ describe("customer form rules", () => {
   });
 
   it("accepts starting values from /api and refuses bad ones per field", () => {
-    expect(CustomerApiSchema.parse({ ...valid, totalSpend: 1234.5, visits: 3, lastActive: "2024-05-31" })).toMatchObject({
+    expect(
+      CustomerApiSchema.parse({ ...valid, totalSpend: 1234.5, visits: 3, lastActive: "2024-05-31" }),
+    ).toMatchObject({
       totalSpend: 1234.5,
       visits: 3,
       lastActive: new Date("2024-05-31"),
@@ -64,7 +66,18 @@ describe("list rules", () => {
 
 describe("CSV column guess", () => {
   it("maps common header spellings, each column once", () => {
-    expect(guessMapping(["E-mail Address", "First Name", "Surname", "Mobile", "Company Name", "Total Spend", "Last Seen", "Email"])).toEqual({
+    expect(
+      guessMapping([
+        "E-mail Address",
+        "First Name",
+        "Surname",
+        "Mobile",
+        "Company Name",
+        "Total Spend",
+        "Last Seen",
+        "Email",
+      ]),
+    ).toEqual({
       email: 0,
       firstName: 1,
       lastName: 2,
@@ -78,7 +91,11 @@ describe("CSV column guess", () => {
     expect(missingRequired(guessMapping(["first_name", "phone"]))).toEqual(["lastName", "email"]);
   });
   it("reads a mapping from form fields, '' meaning not imported", () => {
-    const form = new Map([["map.email", "2"], ["map.firstName", "0"], ["map.phone", ""]]);
+    const form = new Map([
+      ["map.email", "2"],
+      ["map.firstName", "0"],
+      ["map.phone", ""],
+    ]);
     expect(mappingFromForm((n) => form.get(n))).toEqual({ email: 2, firstName: 0 });
     expect(mappingFromForm(() => undefined)).toBeUndefined();
   });

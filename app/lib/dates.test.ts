@@ -7,8 +7,19 @@ import { isoFromEpochMs } from "~/lib/dates";
 describe("isoFromEpochMs", () => {
   it("equals Date#toISOString at the edges of its range and of days, months, years and leap days", () => {
     const edges = [
-      0, 1, 999, 1000, 59_999, 86_399_999, 86_400_000, Date.UTC(2000, 1, 29, 23, 59, 59, 999), Date.UTC(2000, 2, 1),
-      Date.UTC(2100, 1, 28, 12), Date.UTC(2100, 2, 1), Date.UTC(2024, 11, 31, 23, 59, 59, 999), Date.UTC(2025, 0, 1),
+      0,
+      1,
+      999,
+      1000,
+      59_999,
+      86_399_999,
+      86_400_000,
+      Date.UTC(2000, 1, 29, 23, 59, 59, 999),
+      Date.UTC(2000, 2, 1),
+      Date.UTC(2100, 1, 28, 12),
+      Date.UTC(2100, 2, 1),
+      Date.UTC(2024, 11, 31, 23, 59, 59, 999),
+      Date.UTC(2025, 0, 1),
       Date.UTC(9999, 11, 31, 23, 59, 59, 999),
     ];
     for (const ms of edges) expect(isoFromEpochMs(ms)).toBe(new Date(ms).toISOString());

@@ -34,7 +34,16 @@ describe("ids", () => {
   it("isId accepts only the format", () => {
     expect(isId(newId())).toBe(true);
     expect(ID_PATTERN.test("507f1f77bcf86cd799439011")).toBe(true);
-    for (const bad of ["", "507F1F77BCF86CD799439011", "507f1f77bcf86cd79943901", "507f1f77bcf86cd7994390111", "zzzzzzzzzzzzzzzzzzzzzzzz", 42, null, undefined]) {
+    for (const bad of [
+      "",
+      "507F1F77BCF86CD799439011",
+      "507f1f77bcf86cd79943901",
+      "507f1f77bcf86cd7994390111",
+      "zzzzzzzzzzzzzzzzzzzzzzzz",
+      42,
+      null,
+      undefined,
+    ]) {
       expect(isId(bad)).toBe(false);
     }
   });

@@ -50,7 +50,14 @@ export function noteRequestUser(userId: string): void {
   if (state) state.userId = userId;
 }
 
-const LEVEL_NAMES: Record<number, string> = { 10: "TRACE", 20: "DEBUG", 30: "INFO ", 40: "WARN ", 50: "ERROR", 60: "FATAL" };
+const LEVEL_NAMES: Record<number, string> = {
+  10: "TRACE",
+  20: "DEBUG",
+  30: "INFO ",
+  40: "WARN ",
+  50: "ERROR",
+  60: "FATAL",
+};
 const OMITTED = new Set(["level", "time", "pid", "msg", "err"]);
 
 /** Development output: `12:04:05 INFO  message key=value`, and an error's stack below it. */

@@ -55,8 +55,20 @@ describe("the bell's texts", () => {
 
 describe("types and filters", () => {
   it("maps every stored type to one filter with its display and menu names", () => {
-    expect(NOTIFICATION_FILTERS.map((f) => f.label)).toEqual(["Campaign", "Segment", "Customers", "Performance", "System"]);
-    expect(NOTIFICATION_FILTERS.map((f) => f.menu)).toEqual(["Campaigns", "Segments", "Customers", "Performance", "System"]);
+    expect(NOTIFICATION_FILTERS.map((f) => f.label)).toEqual([
+      "Campaign",
+      "Segment",
+      "Customers",
+      "Performance",
+      "System",
+    ]);
+    expect(NOTIFICATION_FILTERS.map((f) => f.menu)).toEqual([
+      "Campaigns",
+      "Segments",
+      "Customers",
+      "Performance",
+      "System",
+    ]);
     for (const type of NOTIFICATION_TYPES) expect(filterForType(type)?.type).toBe(type);
     expect(filterForType("SOMETHING_ELSE")).toBeUndefined();
   });

@@ -16,18 +16,29 @@ import {
 
 describe("order totals", () => {
   it("the subtotal is the sum of price × quantity", () => {
-    expect(subtotalPaise([{ quantity: 2, pricePaise: 15_050 }, { quantity: 3, pricePaise: 999 }])).toBe(30_100 + 2_997);
+    expect(
+      subtotalPaise([
+        { quantity: 2, pricePaise: 15_050 },
+        { quantity: 3, pricePaise: 999 },
+      ]),
+    ).toBe(30_100 + 2_997);
     expect(subtotalPaise([])).toBe(0);
   });
 
   it("the total is subtotal plus tax", () => {
     expect(totalPaise(33_097, 5_000)).toBe(38_097);
     fc.assert(
-      fc.property(fc.array(fc.record({ quantity: fc.integer({ min: 1, max: 1000 }), pricePaise: fc.integer({ min: 0, max: 1e6 }) })), fc.integer({ min: 0, max: 1e6 }), (items, tax) => {
-        const sub = subtotalPaise(items);
-        expect(totalPaise(sub, tax) - tax).toBe(sub);
-        expect(sub).toBeGreaterThanOrEqual(0);
-      }),
+      fc.property(
+        fc.array(
+          fc.record({ quantity: fc.integer({ min: 1, max: 1000 }), pricePaise: fc.integer({ min: 0, max: 1e6 }) }),
+        ),
+        fc.integer({ min: 0, max: 1e6 }),
+        (items, tax) => {
+          const sub = subtotalPaise(items);
+          expect(totalPaise(sub, tax) - tax).toBe(sub);
+          expect(sub).toBeGreaterThanOrEqual(0);
+        },
+      ),
     );
   });
 
@@ -96,8 +107,17 @@ describe("display", () => {
 
 describe("what an order adds to its customer", () => {
   it("a counting order adds its total and one visit; a cancelled one adds nothing", () => {
-    expect(orderContribution({ status: "Pending", amountPaise: 10_000, taxPaise: 1_800 })).toEqual({ spendPaise: 11_800, visits: 1 });
-    expect(orderContribution({ status: "Completed", amountPaise: 5, taxPaise: 0 })).toEqual({ spendPaise: 5, visits: 1 });
-    expect(orderContribution({ status: "Cancelled", amountPaise: 10_000, taxPaise: 1_800 })).toEqual({ spendPaise: 0, visits: 0 });
+    expect(orderContribution({ status: "Pending", amountPaise: 10_000, taxPaise: 1_800 })).toEqual({
+      spendPaise: 11_800,
+      visits: 1,
+    });
+    expect(orderContribution({ status: "Completed", amountPaise: 5, taxPaise: 0 })).toEqual({
+      spendPaise: 5,
+      visits: 1,
+    });
+    expect(orderContribution({ status: "Cancelled", amountPaise: 10_000, taxPaise: 1_800 })).toEqual({
+      spendPaise: 0,
+      visits: 0,
+    });
   });
 });

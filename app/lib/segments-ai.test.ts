@@ -18,7 +18,10 @@ describe("Use AI: keywords to conditions", () => {
   });
 
   it("fails with the try-different-wording message on text it cannot read", () => {
-    expect(interpretDescription("12345 !!!", NOW)).toEqual({ ok: false, message: "Failed to process your request. Please try different wording." });
+    expect(interpretDescription("12345 !!!", NOW)).toEqual({
+      ok: false,
+      message: "Failed to process your request. Please try different wording.",
+    });
     expect(interpretDescription("customers who spent more than 99999999999999", NOW)).toEqual({
       ok: false,
       message: "Failed to process your request. Please try different wording.",
@@ -52,7 +55,9 @@ describe("Use AI: keywords to conditions", () => {
     expect(conditions("customers who spent over 5000 and visited at least 3 times in the last 60 days")).toEqual({
       $and: [{ totalSpend: { $gt: 5000 } }, { visits: { $gte: 3 } }, { lastActiveDate: { $gte: "2025-04-16" } }],
     });
-    expect(conditions("spent more than 100 or visits above 10")).toEqual({ $or: [{ totalSpend: { $gt: 100 } }, { visits: { $gt: 10 } }] });
+    expect(conditions("spent more than 100 or visits above 10")).toEqual({
+      $or: [{ totalSpend: { $gt: 100 } }, { visits: { $gt: 10 } }],
+    });
   });
 
   it("falls back to totalSpend greater than 500 when nothing matched", () => {

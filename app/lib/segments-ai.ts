@@ -28,7 +28,8 @@ const TOPICS: { topic: Topic; pattern: RegExp }[] = [
 
 const AMOUNT = /(?:₹|rs\.?|inr)?\s*(\d[\d,]*(?:\.\d+)?)\s*(k|thousand|lakhs?|lacs?)?\b/;
 const PERIOD = /(\d+)\s*(days?|weeks?|months?)\b/;
-const INACTIVE = /\b(inactive|dormant|lapsed|not active|no activity|haven'?t|have not|hasn'?t|has not|not seen|not visited)\b/;
+const INACTIVE =
+  /\b(inactive|dormant|lapsed|not active|no activity|haven'?t|have not|hasn'?t|has not|not seen|not visited)\b/;
 
 /** The comparison a phrase asks for; greater than unless the words say otherwise. */
 function operatorOf(phrase: string): Operator {

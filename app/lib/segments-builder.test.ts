@@ -20,15 +20,21 @@ describe("the segment builder's rows", () => {
   });
 
   it("give the builder's messages", () => {
-    const one = (value: string, field = "totalSpend"): BuilderRows => ({ logic: "AND", children: [condition(field, "$gt", value)] });
+    const one = (value: string, field = "totalSpend"): BuilderRows => ({
+      logic: "AND",
+      children: [condition(field, "$gt", value)],
+    });
     expect(validateConditions(one(""))).toBe("All condition values are required");
     expect(validateConditions(one("  "))).toBe(MESSAGES.valuesRequired);
     expect(validateConditions(one("12abc"))).toBe("Invalid numeric value");
     expect(validateConditions(one("2025-02-30", "lastActiveDate"))).toBe("Invalid date value");
     expect(validateConditions({ logic: "AND", children: [] })).toBe("At least one condition is required");
-    expect(validateConditions({ logic: "AND", children: [condition("visits", "$gt", "1"), { kind: "group", logic: "OR", children: [] }] })).toBe(
-      MESSAGES.oneCondition,
-    );
+    expect(
+      validateConditions({
+        logic: "AND",
+        children: [condition("visits", "$gt", "1"), { kind: "group", logic: "OR", children: [] }],
+      }),
+    ).toBe(MESSAGES.oneCondition);
     expect(validateConditions(one("12.5"))).toBeUndefined();
     // A field outside the whitelist is the conditions schema's to refuse, with the API's message.
     expect(validateConditions(one("1", "zzz"))).toBeUndefined();
@@ -39,23 +45,41 @@ describe("the segment builder's rows", () => {
       logic: "AND",
       children: [
         condition("totalSpend", "$gt", " 1000 "),
-        { kind: "group", logic: "OR", children: [condition("visits", "$gt", "3"), condition("lastActiveDate", "$gte", "2025-01-01")] },
+        {
+          kind: "group",
+          logic: "OR",
+          children: [condition("visits", "$gt", "3"), condition("lastActiveDate", "$gte", "2025-01-01")],
+        },
       ],
     };
     expect(rowsToConditions(rows)).toEqual({
-      $and: [{ totalSpend: { $gt: "1000" } }, { $or: [{ visits: { $gt: "3" } }, { lastActiveDate: { $gte: "2025-01-01" } }] }],
+      $and: [
+        { totalSpend: { $gt: "1000" } },
+        { $or: [{ visits: { $gt: "3" } }, { lastActiveDate: { $gte: "2025-01-01" } }] },
+      ],
     });
     const parsed = parseConditions(rowsToConditions(rows));
     expect(parsed.ok && toConditions(parsed.tree)).toEqual({
-      $and: [{ totalSpend: { $gt: 1000 } }, { $or: [{ visits: { $gt: 3 } }, { lastActiveDate: { $gte: "2025-01-01" } }] }],
+      $and: [
+        { totalSpend: { $gt: 1000 } },
+        { $or: [{ visits: { $gt: 3 } }, { lastActiveDate: { $gte: "2025-01-01" } }] },
+      ],
     });
-    expect(rowsToConditions({ logic: "OR", children: [condition("visits", "$lte", "2")] })).toEqual({ visits: { $lte: "2" } });
+    expect(rowsToConditions({ logic: "OR", children: [condition("visits", "$lte", "2")] })).toEqual({
+      visits: { $lte: "2" },
+    });
   });
 
   it("keep what was posted, so an unknown field or operator reaches the schema as it was sent", () => {
-    const mapping = rowsToConditions({ logic: "AND", children: [condition("zzz", "$where", "1"), condition("__proto__", "$gt", "1")] });
+    const mapping = rowsToConditions({
+      logic: "AND",
+      children: [condition("zzz", "$where", "1"), condition("__proto__", "$gt", "1")],
+    });
     expect(mapping).toEqual({ $and: [{ zzz: { $where: "1" } }, { ["__proto__"]: { $gt: "1" } }] });
-    expect(parseConditions(mapping)).toMatchObject({ ok: false, message: expect.stringContaining('unknown field "zzz"') });
+    expect(parseConditions(mapping)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('unknown field "zzz"'),
+    });
   });
 
   it("show a saved tree and read back the same tree", () => {
@@ -72,7 +96,10 @@ describe("the segment builder's rows", () => {
     const rows = builderRows(treeToBuilder(tree));
     expect(rows).toEqual({
       logic: "OR",
-      children: [condition("totalSpend", "$gt", "5"), { kind: "group", logic: "AND", children: [condition("visits", "$lte", "2")] }],
+      children: [
+        condition("totalSpend", "$gt", "5"),
+        { kind: "group", logic: "AND", children: [condition("visits", "$lte", "2")] },
+      ],
     });
     const parsed = parseConditions(rowsToConditions(rows));
     expect(parsed.ok && toConditions(parsed.tree)).toEqual(toConditions(tree));

@@ -38,7 +38,12 @@ describe("parseConditions", () => {
       ok: true,
       tree: { kind: "condition", field: "totalSpend", op: "$gt", value: 1000 },
     });
-    const r = parseConditions({ $or: [{ visits: { $gte: "3" } }, { $and: [{ lastActiveDate: { $lt: "2025-01-31" } }, { totalSpend: { $eq: 5 } }] }] });
+    const r = parseConditions({
+      $or: [
+        { visits: { $gte: "3" } },
+        { $and: [{ lastActiveDate: { $lt: "2025-01-31" } }, { totalSpend: { $eq: 5 } }] },
+      ],
+    });
     expect(r.ok && r.tree).toEqual({
       kind: "group",
       logic: "OR",
@@ -86,18 +91,33 @@ describe("parseConditions", () => {
     let deep: Record<string, unknown> = { visits: { $gt: 1 } };
     for (let i = 0; i < 7; i++) deep = { $and: [deep] };
     expect(bad(deep).message).toMatch(/nested at most 5 deep/);
-    expect(bad({ $or: Array.from({ length: 51 }, () => ({ visits: { $gt: 1 } })) }).message).toMatch(/at most 50 conditions/);
+    expect(bad({ $or: Array.from({ length: 51 }, () => ({ visits: { $gt: 1 } })) }).message).toMatch(
+      /at most 50 conditions/,
+    );
   });
 
   it("round-trips through the mapping, a single condition alone", () => {
-    const input = { $and: [{ totalSpend: { $gt: 1000 } }, { $or: [{ visits: { $gte: 3 } }, { lastActiveDate: { $gte: "2025-01-01" } }] }] };
+    const input = {
+      $and: [
+        { totalSpend: { $gt: 1000 } },
+        { $or: [{ visits: { $gte: 3 } }, { lastActiveDate: { $gte: "2025-01-01" } }] },
+      ],
+    };
     const r = parseConditions(input);
     expect(r.ok && toConditions(r.tree)).toEqual(input);
-    expect(toConditions({ kind: "group", logic: "OR", children: [{ kind: "condition", field: "visits", op: "$gt", value: 1 }] })).toEqual({
+    expect(
+      toConditions({
+        kind: "group",
+        logic: "OR",
+        children: [{ kind: "condition", field: "visits", op: "$gt", value: 1 }],
+      }),
+    ).toEqual({
       visits: { $gt: 1 },
     });
     expect(r.ok && topLogic(r.tree)).toBe("AND");
-    expect(r.ok && describeTree(r.tree)).toBe("Total spend greater than ₹1,000 AND (Visits greater than or equal to 3 OR Last active on or after 2025-01-01)");
+    expect(r.ok && describeTree(r.tree)).toBe(
+      "Total spend greater than ₹1,000 AND (Visits greater than or equal to 3 OR Last active on or after 2025-01-01)",
+    );
   });
 });
 

@@ -142,7 +142,9 @@ export function parseConditions(input: unknown, root = "conditions"): ParseResul
       for (const [op, raw] of Object.entries(item)) {
         const opPath = `${keyPath}.${op}`;
         if (!isOperatorFor(key, op)) {
-          const allowed = operatorsFor(key).map((o) => o.value).join(", ");
+          const allowed = operatorsFor(key)
+            .map((o) => o.value)
+            .join(", ");
           return fail(opPath, `${opPath}: unknown operator "${op}" for ${key} (allowed: ${allowed})`);
         }
         count += 1;
@@ -150,7 +152,8 @@ export function parseConditions(input: unknown, root = "conditions"): ParseResul
         if (SEGMENT_FIELDS[key].type === "number") {
           const n = numericValue(raw);
           if (n === null) return fail(opPath, `${opPath}: Invalid numeric value`);
-          if (Math.abs(n) > MAX_NUMBER) return fail(opPath, `${opPath}: the value must be between -${MAX_NUMBER} and ${MAX_NUMBER}`);
+          if (Math.abs(n) > MAX_NUMBER)
+            return fail(opPath, `${opPath}: the value must be between -${MAX_NUMBER} and ${MAX_NUMBER}`);
           parts.push({ kind: "condition", field: key, op, value: n });
         } else {
           if (!isDateValue(raw)) {
@@ -231,7 +234,9 @@ export function describeCondition(c: ConditionNode): string {
       ? `₹${Number(c.value).toLocaleString("en-IN")}`
       : c.field === "visits"
         ? String(c.value)
-        : String(c.value).slice(0, DATE_ONLY.test(String(c.value)) ? 10 : 16).replace("T", " ");
+        : String(c.value)
+            .slice(0, DATE_ONLY.test(String(c.value)) ? 10 : 16)
+            .replace("T", " ");
   return `${field.short} ${operatorLabel(c.field, c.op)} ${value}`;
 }
 

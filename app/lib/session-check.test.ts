@@ -7,8 +7,9 @@ const b64url = (value: string) => Buffer.from(value).toString("base64url");
 const tokenFor = (id: string) => `${b64url('{"alg":"HS256"}')}.${b64url(JSON.stringify({ id }))}.sig`;
 
 function answering(status: number, body: unknown, headers: Record<string, string> = {}) {
-  const fetchImpl = vi.fn(async (_url: string | URL | Request, _init?: RequestInit) =>
-    new Response(typeof body === "string" ? body : JSON.stringify(body), { status, headers }),
+  const fetchImpl = vi.fn(
+    async (_url: string | URL | Request, _init?: RequestInit) =>
+      new Response(typeof body === "string" ? body : JSON.stringify(body), { status, headers }),
   );
   return fetchImpl;
 }
@@ -75,11 +76,16 @@ describe("checkSession", () => {
 
   it("signs out when the server says the user is not authenticated", async () => {
     const fetchImpl = answering(200, { isAuthenticated: false, user: null });
-    expect(await checkSession(fetchImpl as unknown as typeof fetch, null, PAGE_USER)).toEqual({ kind: "signout", to: "/auth/signout" });
+    expect(await checkSession(fetchImpl as unknown as typeof fetch, null, PAGE_USER)).toEqual({
+      kind: "signout",
+      to: "/auth/signout",
+    });
   });
 
   it("reports other failures as an error (clears the token), not a network issue", async () => {
-    expect(await checkSession(answering(500, "oops") as unknown as typeof fetch, "t", PAGE_USER)).toEqual({ kind: "error" });
+    expect(await checkSession(answering(500, "oops") as unknown as typeof fetch, "t", PAGE_USER)).toEqual({
+      kind: "error",
+    });
     const notJson = answering(200, "<html>", { "X-User-Id": PAGE_USER });
     expect(await checkSession(notJson as unknown as typeof fetch, null, PAGE_USER)).toEqual({ kind: "error" });
   });
@@ -108,7 +114,9 @@ describe("checkSession, cut off while reading the answer", () => {
   it("is a network issue (token kept), not an error", async () => {
     const fetchImpl = vi.fn(async () => {
       const response = new Response("{}", { status: 200, headers: { "X-User-Id": PAGE_USER } });
-      Object.defineProperty(response, "json", { value: () => Promise.reject(new DOMException("aborted", "AbortError")) });
+      Object.defineProperty(response, "json", {
+        value: () => Promise.reject(new DOMException("aborted", "AbortError")),
+      });
       return response;
     });
     expect(await checkSession(fetchImpl as unknown as typeof fetch, null, PAGE_USER)).toEqual({ kind: "network" });

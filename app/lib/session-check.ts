@@ -5,11 +5,7 @@ import { tokenUserId } from "~/lib/auth-token";
 export const AUTH_RECHECK_MS = 5 * 60 * 1000;
 export const REQUEST_TIMEOUT_MS = 10_000;
 
-export type SessionOutcome =
-  | { kind: "ok" }
-  | { kind: "network" }
-  | { kind: "error" }
-  | { kind: "signout"; to: string };
+export type SessionOutcome = { kind: "ok" } | { kind: "network" } | { kind: "error" } | { kind: "signout"; to: string };
 
 export async function checkSession(
   fetchImpl: typeof fetch,
@@ -24,7 +20,11 @@ export async function checkSession(
     response = await fetchImpl(`/api/auth/current_user?_t=${Date.now()}`, {
       credentials: "include",
       cache: "no-store",
-      headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), "Cache-Control": "no-cache", Pragma: "no-cache" },
+      headers: {
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        "Cache-Control": "no-cache",
+        Pragma: "no-cache",
+      },
       signal: controller.signal,
     });
   } catch {

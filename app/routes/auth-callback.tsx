@@ -39,17 +39,24 @@ export default function AuthCallback() {
           <>
             <h1 className="text-xl font-semibold text-red-700">Login failed</h1>
             <p className="mt-2 text-slate-600">Error: {state.reason}</p>
-            <Link to="/login" className="btn-primary mt-6">Back to sign in</Link>
+            <Link to="/login" className="btn-primary mt-6">
+              Back to sign in
+            </Link>
           </>
         ) : (
           <>
-            <div className="mx-auto mb-4 h-8 w-8 animate-spin rounded-full border-4 border-primary border-t-transparent" aria-hidden="true" />
+            <div
+              className="mx-auto mb-4 h-8 w-8 animate-spin rounded-full border-4 border-primary border-t-transparent"
+              aria-hidden="true"
+            />
             <p className="text-slate-700">
               {state.phase === "success" ? "Login successful! Redirecting..." : "Processing login..."}
             </p>
             <noscript>
               <p className="mt-4 text-sm text-slate-500">
-                <a className="text-primary underline" href="/dashboard">Continue to the dashboard</a>
+                <a className="text-primary underline" href="/dashboard">
+                  Continue to the dashboard
+                </a>
               </p>
             </noscript>
           </>

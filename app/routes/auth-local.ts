@@ -17,7 +17,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   ensureLocalAuth();
   try {
     const type = request.headers.get("Content-Type") ?? "";
-    const form = type.includes("application/json") ? jsonForm(await readJson(request, 16_000)) : await readForm(request);
+    const form = type.includes("application/json")
+      ? jsonForm(await readJson(request, 16_000))
+      : await readForm(request);
     const result = await localSignIn(request, context, form);
     if ("response" in result) return result.response;
     const { status, message, fields } = result.refusal;
@@ -31,7 +33,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 /** A JSON object of strings as the form fields a browser would send. */
 function jsonForm(body: unknown): URLSearchParams {
-  if (!body || typeof body !== "object" || Array.isArray(body)) throw new ApiError("bad_request", "Send a JSON object with email and password");
+  if (!body || typeof body !== "object" || Array.isArray(body))
+    throw new ApiError("bad_request", "Send a JSON object with email and password");
   const form = new URLSearchParams();
   for (const [key, value] of Object.entries(body)) if (typeof value === "string") form.set(key, value);
   return form;

@@ -6,9 +6,26 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
-import { ArrowLeft, ChevronLeft, ChevronRight, Inbox, Pause, Pencil, Play, RotateCcw, Trash2, XCircle } from "lucide-react";
+import {
+  ArrowLeft,
+  ChevronLeft,
+  ChevronRight,
+  Inbox,
+  Pause,
+  Pencil,
+  Play,
+  RotateCcw,
+  Trash2,
+  XCircle,
+} from "lucide-react";
 import { z } from "zod";
-import { CampaignStatusChip, Chip, DeliveryStatusChip, ProgressBar, useRevalidateEvery } from "~/components/campaign-chips";
+import {
+  CampaignStatusChip,
+  Chip,
+  DeliveryStatusChip,
+  ProgressBar,
+  useRevalidateEvery,
+} from "~/components/campaign-chips";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { ApiError } from "~/lib/api.server";
@@ -31,7 +48,9 @@ import {
 } from "~/services/campaigns.server";
 import { redirectWithFlash } from "~/services/session.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.campaign.name ?? "Campaign Details"} · ${BRAND}` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.campaign.name ?? "Campaign Details"} · ${BRAND}` },
+];
 
 const NOT_FOUND = "Campaign not found";
 const INVALID_ID = "Invalid campaign ID format";
@@ -68,10 +87,24 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const status = isDeliveryStatus(statusParam) ? statusParam : null;
   const cursorParam = search.get("cursor");
   const cursor = cursorParam && LOG_CURSOR.test(cursorParam) ? cursorParam : null;
-  const trail = cursor ? (search.get("trail") ?? "").split(",").filter((c) => LOG_CURSOR.test(c)).slice(-500) : [];
+  const trail = cursor
+    ? (search.get("trail") ?? "")
+        .split(",")
+        .filter((c) => LOG_CURSOR.test(c))
+        .slice(-500)
+    : [];
   const campaign = await loadCampaign(user.id, id.toLowerCase());
-  const logs = tab === "logs" ? await deliveryLogs(user.id, campaign.id, { limit: LOG_PAGE_SIZE, cursor, status }) : null;
-  return { campaign, tab, status, cursor, trail, logs, start: trail.length * LOG_PAGE_SIZE + (cursor ? LOG_PAGE_SIZE : 0) + 1 };
+  const logs =
+    tab === "logs" ? await deliveryLogs(user.id, campaign.id, { limit: LOG_PAGE_SIZE, cursor, status }) : null;
+  return {
+    campaign,
+    tab,
+    status,
+    cursor,
+    trail,
+    logs,
+    start: trail.length * LOG_PAGE_SIZE + (cursor ? LOG_PAGE_SIZE : 0) + 1,
+  };
 }
 
 const ActionSchema = z.object({
@@ -84,22 +117,34 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const id = (params.id ?? "").toLowerCase();
   const parsed = ActionSchema.safeParse(Object.fromEntries(await request.formData()));
   const here = `/campaigns/${id}`;
-  if (!parsed.success) return redirectWithFlash(request, here, { kind: "toast", type: "error", message: "Unknown campaign action" });
+  if (!parsed.success)
+    return redirectWithFlash(request, here, { kind: "toast", type: "error", message: "Unknown campaign action" });
   const { intent, back: asked } = parsed.data;
   const back = asked?.startsWith(here) ? asked : here;
   try {
     if (intent === "delete") {
       const deleted = await deleteCampaign(user.id, id);
-      return redirectWithFlash(request, "/campaigns", { kind: "toast", type: "success", message: `Campaign "${deleted.name}" deleted successfully.` });
+      return redirectWithFlash(request, "/campaigns", {
+        kind: "toast",
+        type: "success",
+        message: `Campaign "${deleted.name}" deleted successfully.`,
+      });
     }
-    const run = { pause: pauseCampaign, resume: resumeCampaign, cancel: cancelCampaign, retry: retryFailedDeliveries }[intent];
+    const run = { pause: pauseCampaign, resume: resumeCampaign, cancel: cancelCampaign, retry: retryFailedDeliveries }[
+      intent
+    ];
     const { message } = await run(user.id, id);
     return redirectWithFlash(request, back, { kind: "toast", type: "success", message });
   } catch (error) {
     // A refused control (409) or a campaign gone (404) is told as the service says it.
     if (!(error instanceof ApiError)) throw error;
-    const message = intent === "delete" ? `Could not delete campaign: ${error.message || "Unknown error"}` : error.message;
-    return redirectWithFlash(request, error.status === 404 ? "/campaigns" : back, { kind: "toast", type: "error", message });
+    const message =
+      intent === "delete" ? `Could not delete campaign: ${error.message || "Unknown error"}` : error.message;
+    return redirectWithFlash(request, error.status === 404 ? "/campaigns" : back, {
+      kind: "toast",
+      type: "error",
+      message,
+    });
   }
 }
 
@@ -172,7 +217,9 @@ export default function CampaignDetail() {
   const nextHref = logs?.nextCursor
     ? here({ cursor: logs.nextCursor, trail: cursor ? [...trail, cursor].join(",") : null, confirm: null })
     : null;
-  const prevHref = cursor ? here({ cursor: trail[trail.length - 1] ?? null, trail: trail.slice(0, -1).join(",") || null, confirm: null }) : null;
+  const prevHref = cursor
+    ? here({ cursor: trail[trail.length - 1] ?? null, trail: trail.slice(0, -1).join(",") || null, confirm: null })
+    : null;
 
   return (
     <div className="mx-auto max-w-6xl space-y-4">
@@ -198,7 +245,11 @@ export default function CampaignDetail() {
           <Link to={`/campaigns/edit/${c.id}`} className="btn-secondary">
             <Pencil className="h-4 w-4" aria-hidden="true" /> {c.status === "Draft" ? "Edit draft" : "Edit as new"}
           </Link>
-          <Link to={here({ confirm: "delete" })} preventScrollReset className="btn-secondary text-red-600 hover:bg-red-50">
+          <Link
+            to={here({ confirm: "delete" })}
+            preventScrollReset
+            className="btn-secondary text-red-600 hover:bg-red-50"
+          >
             <Trash2 className="h-4 w-4" aria-hidden="true" /> Delete
           </Link>
         </div>
@@ -216,7 +267,9 @@ export default function CampaignDetail() {
               <Row label="Name">{name}</Row>
               <Row label="Subject">{c.subject || "No subject"}</Row>
               <Row label="Segment">
-                <span className={`inline-block max-w-full truncate rounded-full px-3 py-0.5 text-sm font-medium ${segmentChipClass(segmentName)}`}>
+                <span
+                  className={`inline-block max-w-full truncate rounded-full px-3 py-0.5 text-sm font-medium ${segmentChipClass(segmentName)}`}
+                >
                   {segmentName}
                 </span>
               </Row>
@@ -234,7 +287,10 @@ export default function CampaignDetail() {
               <Row label="Audience">{c.audienceSize.toLocaleString("en-IN")} customers</Row>
               <div className="sm:col-span-2">
                 <Row label="Message">
-                  <span className="block whitespace-pre-wrap rounded-lg bg-slate-50 p-3 text-sm" data-testid="campaign-message">
+                  <span
+                    className="block whitespace-pre-wrap rounded-lg bg-slate-50 p-3 text-sm"
+                    data-testid="campaign-message"
+                  >
                     {c.message}
                   </span>
                 </Row>
@@ -251,7 +307,11 @@ export default function CampaignDetail() {
                 {c.progress}% processed
               </span>
             </div>
-            <ProgressBar value={c.progress} label="Delivery progress" colour={c.status === "Paused" ? "warning" : c.status === "Completed" ? "success" : "primary"} />
+            <ProgressBar
+              value={c.progress}
+              label="Delivery progress"
+              colour={c.status === "Paused" ? "warning" : c.status === "Completed" ? "success" : "primary"}
+            />
             <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
               <Figure label="Sent" value={stats.sent.toLocaleString("en-IN")} testId="sent" />
               <Figure label="Delivered" value={stats.delivered.toLocaleString("en-IN")} testId="delivered" />
@@ -278,7 +338,12 @@ export default function CampaignDetail() {
         </div>
       ) : (
         <div role="tabpanel" aria-label="Delivery Logs" className="card overflow-hidden">
-          <Form method="get" className="flex flex-wrap items-center gap-2 border-b border-slate-100 p-4" replace preventScrollReset>
+          <Form
+            method="get"
+            className="flex flex-wrap items-center gap-2 border-b border-slate-100 p-4"
+            replace
+            preventScrollReset
+          >
             <input type="hidden" name="tab" value="logs" />
             <label htmlFor="log-status" className="text-sm text-slate-600">
               Filter by status
@@ -315,18 +380,29 @@ export default function CampaignDetail() {
               <Inbox className="mx-auto h-10 w-10 text-slate-300" aria-hidden="true" />
               <p className="mt-3 font-semibold text-slate-800">No delivery logs available for this campaign</p>
               <p className="mx-auto mt-1 max-w-md text-sm text-slate-500">
-                Each campaign keeps its own isolated delivery records, even for customers who appear in several campaigns.
+                Each campaign keeps its own isolated delivery records, even for customers who appear in several
+                campaigns.
               </p>
             </div>
           ) : (
             <table className="w-full table-fixed text-left text-sm">
               <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
                 <tr>
-                  <th scope="col" className="px-3 py-3 font-medium sm:px-4">Customer</th>
-                  <th scope="col" className="hidden px-4 py-3 font-medium md:table-cell">Contact</th>
-                  <th scope="col" className="w-28 px-2 py-3 font-medium sm:w-32 sm:px-4">Status</th>
-                  <th scope="col" className="hidden w-44 px-4 py-3 font-medium md:table-cell">Timestamp</th>
-                  <th scope="col" className="hidden px-4 py-3 font-medium lg:table-cell">Details</th>
+                  <th scope="col" className="px-3 py-3 font-medium sm:px-4">
+                    Customer
+                  </th>
+                  <th scope="col" className="hidden px-4 py-3 font-medium md:table-cell">
+                    Contact
+                  </th>
+                  <th scope="col" className="w-28 px-2 py-3 font-medium sm:w-32 sm:px-4">
+                    Status
+                  </th>
+                  <th scope="col" className="hidden w-44 px-4 py-3 font-medium md:table-cell">
+                    Timestamp
+                  </th>
+                  <th scope="col" className="hidden px-4 py-3 font-medium lg:table-cell">
+                    Details
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
@@ -406,8 +482,8 @@ export default function CampaignDetail() {
         title="Delete Campaign"
         message={
           <>
-            Are you sure you want to delete the campaign &ldquo;{name}&rdquo;? Its delivery log goes too; a campaign that is still sending
-            is cancelled first. This action cannot be undone.
+            Are you sure you want to delete the campaign &ldquo;{name}&rdquo;? Its delivery log goes too; a campaign
+            that is still sending is cancelled first. This action cannot be undone.
           </>
         }
         cancelHref={back}

@@ -28,13 +28,20 @@ import { BRAND } from "~/lib/brand";
 import { hasNamePlaceholder, previewMessage } from "~/lib/campaigns";
 import { replyRefused } from "~/lib/forms.server";
 import { isId } from "~/lib/id";
-import { CAMPAIGN_MESSAGES, CampaignAudienceSchema, CampaignContentSchema, CampaignMessageSchema } from "~/schemas/campaign";
+import {
+  CAMPAIGN_MESSAGES,
+  CampaignAudienceSchema,
+  CampaignContentSchema,
+  CampaignMessageSchema,
+} from "~/schemas/campaign";
 import { requireUser } from "~/services/auth.server";
 import { getCampaign, launch, saveDraft } from "~/services/campaigns.server";
 import { listSegments, segmentOverview } from "~/services/segments.server";
 import { redirectWithFlash } from "~/services/session.server";
 
-export const meta: MetaFunction = ({ params }) => [{ title: `${params.id ? "Edit Campaign" : "Create Campaign"} · ${BRAND}` }];
+export const meta: MetaFunction = ({ params }) => [
+  { title: `${params.id ? "Edit Campaign" : "Create Campaign"} · ${BRAND}` },
+];
 
 const NOT_FOUND = "Campaign not found";
 const LAUNCH_FAILED = "Failed to launch campaign";
@@ -89,7 +96,11 @@ async function sampleOf(userId: string, segmentId: string): Promise<AudienceSamp
   if (!isId(segmentId)) return null;
   try {
     const { count, customers } = await segmentOverview(userId, segmentId);
-    return { segmentId, count, customers: customers.map((c) => ({ _id: c.id, firstName: c.firstName, lastName: c.lastName, email: c.email })) };
+    return {
+      segmentId,
+      count,
+      customers: customers.map((c) => ({ _id: c.id, firstName: c.firstName, lastName: c.lastName, email: c.email })),
+    };
   } catch (error) {
     if (error instanceof ApiError) return null;
     throw error;
@@ -98,7 +109,11 @@ async function sampleOf(userId: string, segmentId: string): Promise<AudienceSamp
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const segments = (await listSegments(user.id)).map((s) => ({ id: s.id, name: s.name, customerCount: s.customerCount }));
+  const segments = (await listSegments(user.id)).map((s) => ({
+    id: s.id,
+    name: s.name,
+    customerCount: s.customerCount,
+  }));
   let campaign: Awaited<ReturnType<typeof getCampaign>> | null = null;
   if (params.id) {
     try {
@@ -139,26 +154,45 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const submission = parseWithZod(formData, { schema: CampaignContentSchema });
     if (submission.status !== "success") {
       const result = submission.reply();
-      return data({ result, step: stepOfErrors(result.error, step), sample: await sample(), failure: null }, { status: 400 });
+      return data(
+        { result, step: stepOfErrors(result.error, step), sample: await sample(), failure: null },
+        { status: 400 },
+      );
     }
     try {
       await launch(user.id, submission.value, editId);
     } catch (error) {
       const reason = error instanceof ApiError ? error.message : "Unknown error";
       const refused = replyRefused(submission, error, `${LAUNCH_FAILED}: ${reason}`);
-      return data({ result: refused.data, step: LAST_STEP, sample: await sample(), failure: reason }, refused.init ?? undefined);
+      return data(
+        { result: refused.data, step: LAST_STEP, sample: await sample(), failure: reason },
+        refused.init ?? undefined,
+      );
     }
-    return redirectWithFlash(request, "/campaigns", { kind: "toast", type: "success", message: "Campaign launched successfully!" });
+    return redirectWithFlash(request, "/campaigns", {
+      kind: "toast",
+      type: "success",
+      message: "Campaign launched successfully!",
+    });
   }
 
   if (intent === "draft") {
     const submission = parseWithZod(formData, { schema: DraftSchema });
     if (submission.status !== "success") {
       const result = submission.reply();
-      return data({ result, step: stepOfErrors(result.error, step), sample: await sample(), failure: null }, { status: 400 });
+      return data(
+        { result, step: stepOfErrors(result.error, step), sample: await sample(), failure: null },
+        { status: 400 },
+      );
     }
     const v = submission.value;
-    const content = { name: v.name, segmentId: v.segmentId, subject: v.subject ?? "", message: v.message ?? "", description: v.description ?? "" };
+    const content = {
+      name: v.name,
+      segmentId: v.segmentId,
+      subject: v.subject ?? "",
+      message: v.message ?? "",
+      description: v.description ?? "",
+    };
     try {
       // A draft is saved in place; a campaign that has started keeps its record and the draft is new.
       const current = editId ? await getCampaign(user.id, editId) : null;
@@ -168,14 +202,21 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const refused = replyRefused(submission, error, `${DRAFT_FAILED}: ${reason}`);
       return data({ result: refused.data, step, sample: await sample(), failure: null }, refused.init ?? undefined);
     }
-    return redirectWithFlash(request, "/campaigns", { kind: "toast", type: "success", message: "Campaign saved as draft" });
+    return redirectWithFlash(request, "/campaigns", {
+      kind: "toast",
+      type: "success",
+      message: "Campaign saved as draft",
+    });
   }
 
   // Without JavaScript: a step forward or back, or the preview of the chosen segment.
   const submission = parseWithZod(formData, { schema: schemaFor(formData) });
   const result = submission.reply();
   if (submission.status !== "success") {
-    return data({ result, step: stepOfErrors(result.error, step), sample: await sample(), failure: null }, { status: 400 });
+    return data(
+      { result, step: stepOfErrors(result.error, step), sample: await sample(), failure: null },
+      { status: 400 },
+    );
   }
   const next = intent === "back" ? Math.max(1, step - 1) : intent === "preview" ? step : Math.min(LAST_STEP, step + 1);
   return data({ result, step: next, sample: await sample(), failure: null });
@@ -252,7 +293,8 @@ export default function CampaignWizard() {
   const launching = submittingIntent === "launch";
   const busy = navigation.state === "submitting";
   const options = useMemo(
-    () => segments.map((s) => ({ value: s.id, label: `${s.name} (${s.customerCount.toLocaleString("en-IN")} customers)` })),
+    () =>
+      segments.map((s) => ({ value: s.id, label: `${s.name} (${s.customerCount.toLocaleString("en-IN")} customers)` })),
     [segments],
   );
 
@@ -266,9 +308,16 @@ export default function CampaignWizard() {
       </div>
 
       {started ? (
-        <div role="note" className="flex gap-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="relaunch-note">
+        <div
+          role="note"
+          className="flex gap-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+          data-testid="relaunch-note"
+        >
           <Info className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
-          <p>This campaign has already started sending. Launching creates a new campaign; the original keeps its delivery log and results.</p>
+          <p>
+            This campaign has already started sending. Launching creates a new campaign; the original keeps its delivery
+            log and results.
+          </p>
         </div>
       ) : null}
 
@@ -289,7 +338,11 @@ export default function CampaignWizard() {
               <Field
                 label="Campaign Name"
                 required
-                inputProps={{ ...getInputProps(fields.name, { type: "text" }), maxLength: 200, placeholder: "June Discount Campaign" }}
+                inputProps={{
+                  ...getInputProps(fields.name, { type: "text" }),
+                  maxLength: 200,
+                  placeholder: "June Discount Campaign",
+                }}
                 errors={fields.name.errors}
               />
               <SelectField
@@ -299,7 +352,13 @@ export default function CampaignWizard() {
                 options={options}
                 selectProps={getSelectProps(fields.segmentId)}
                 errors={fields.segmentId.errors}
-                hint={segments.length === 0 ? <Link to="/segments/new" className="text-primary underline">Create a segment first</Link> : undefined}
+                hint={
+                  segments.length === 0 ? (
+                    <Link to="/segments/new" className="text-primary underline">
+                      Create a segment first
+                    </Link>
+                  ) : undefined
+                }
               />
               <noscript>
                 <button type="submit" name="intent" value="preview" className="btn-ghost text-xs">
@@ -318,19 +377,29 @@ export default function CampaignWizard() {
             <Field
               label="Subject line"
               required
-              inputProps={{ ...getInputProps(fields.subject, { type: "text" }), maxLength: 300, placeholder: "A little something for you" }}
+              inputProps={{
+                ...getInputProps(fields.subject, { type: "text" }),
+                maxLength: 300,
+                placeholder: "A little something for you",
+              }}
               errors={fields.subject.errors}
             />
             <TextareaField
               label="Message Content"
               required
-              textareaProps={{ ...getTextareaProps(fields.message), rows: 5, maxLength: 10_000, placeholder: "Hi {NAME}, ..." }}
+              textareaProps={{
+                ...getTextareaProps(fields.message),
+                rows: 5,
+                maxLength: 10_000,
+                placeholder: "Hi {NAME}, ...",
+              }}
               errors={fields.message.errors}
             />
             <p className="flex gap-2 rounded-lg bg-primary-light/60 px-3 py-2 text-sm text-slate-700">
               <Info className="mt-0.5 h-4 w-4 shrink-0 text-primary" aria-hidden="true" />
               <span>
-                Use <code className="font-mono font-semibold">{"{NAME}"}</code> to personalise: it becomes each customer&apos;s name.
+                Use <code className="font-mono font-semibold">{"{NAME}"}</code> to personalise: it becomes each
+                customer&apos;s name.
               </span>
             </p>
             {personaliseHint ? (
@@ -341,7 +410,10 @@ export default function CampaignWizard() {
             {message.trim() ? (
               <div>
                 <p className="label">Preview</p>
-                <p className="whitespace-pre-wrap rounded-lg border border-slate-200 bg-slate-50 p-3 text-sm text-slate-800" data-testid="message-preview">
+                <p
+                  className="whitespace-pre-wrap rounded-lg border border-slate-200 bg-slate-50 p-3 text-sm text-slate-800"
+                  data-testid="message-preview"
+                >
                   {previewMessage(message, sampleName)}
                 </p>
               </div>
@@ -362,11 +434,15 @@ export default function CampaignWizard() {
             <dl className="grid gap-4 text-sm sm:grid-cols-2">
               <div className="min-w-0">
                 <dt className="text-xs uppercase tracking-wide text-slate-500">Campaign Name</dt>
-                <dd className="break-words font-medium text-slate-900" data-testid="review-name">{text(fields.name.value)}</dd>
+                <dd className="break-words font-medium text-slate-900" data-testid="review-name">
+                  {text(fields.name.value)}
+                </dd>
               </div>
               <div className="min-w-0">
                 <dt className="text-xs uppercase tracking-wide text-slate-500">Target Segment</dt>
-                <dd className="break-words font-medium text-slate-900" data-testid="review-segment">{segment?.name ?? "No segment"}</dd>
+                <dd className="break-words font-medium text-slate-900" data-testid="review-segment">
+                  {segment?.name ?? "No segment"}
+                </dd>
               </div>
               <div>
                 <dt className="text-xs uppercase tracking-wide text-slate-500">Audience Size</dt>
@@ -380,20 +456,29 @@ export default function CampaignWizard() {
               </div>
               <div className="min-w-0 sm:col-span-2">
                 <dt className="text-xs uppercase tracking-wide text-slate-500">Subject line</dt>
-                <dd className="break-words text-slate-900" data-testid="review-subject">{text(fields.subject.value)}</dd>
+                <dd className="break-words text-slate-900" data-testid="review-subject">
+                  {text(fields.subject.value)}
+                </dd>
               </div>
               <div className="min-w-0 sm:col-span-2">
                 <dt className="text-xs uppercase tracking-wide text-slate-500">Message</dt>
-                <dd className="whitespace-pre-wrap break-words rounded-lg bg-slate-50 p-3 text-slate-900" data-testid="review-message">
+                <dd
+                  className="whitespace-pre-wrap break-words rounded-lg bg-slate-50 p-3 text-slate-900"
+                  data-testid="review-message"
+                >
                   {message}
                 </dd>
               </div>
             </dl>
             {personaliseHint ? <p className="text-sm text-amber-700">{personaliseHint}</p> : null}
-            <p role="note" className="flex gap-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+            <p
+              role="note"
+              className="flex gap-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+            >
               <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
               <span>
-                Delivery begins immediately once you launch. You can view the campaign&apos;s statistics once it is complete.
+                Delivery begins immediately once you launch. You can view the campaign&apos;s statistics once it is
+                complete.
                 {started ? " Launching creates a new campaign." : ""}
               </span>
             </p>
@@ -420,7 +505,11 @@ export default function CampaignWizard() {
               </button>
             ) : (
               <button type="submit" name="intent" value="launch" className="btn-primary" disabled={busy}>
-                {launching ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" /> : <Rocket className="h-4 w-4" aria-hidden="true" />}
+                {launching ? (
+                  <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" />
+                ) : (
+                  <Rocket className="h-4 w-4" aria-hidden="true" />
+                )}
                 Launch Campaign
               </button>
             )}

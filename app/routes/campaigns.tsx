@@ -54,18 +54,30 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const submission = parseWithZod(await request.formData(), { schema: DeleteSchema });
   if (submission.status !== "success") {
-    return redirectWithFlash(request, "/campaigns", { kind: "toast", type: "error", message: "Could not delete campaign: Invalid selection" });
+    return redirectWithFlash(request, "/campaigns", {
+      kind: "toast",
+      type: "error",
+      message: "Could not delete campaign: Invalid selection",
+    });
   }
   const { id, back: asked } = submission.value;
   const back = asked?.startsWith("/campaigns") && !asked.startsWith("//") ? asked : "/campaigns";
   try {
     const deleted = await deleteCampaign(user.id, id);
-    return redirectWithFlash(request, back, { kind: "toast", type: "success", message: `Campaign "${deleted.name}" deleted successfully.` });
+    return redirectWithFlash(request, back, {
+      kind: "toast",
+      type: "success",
+      message: `Campaign "${deleted.name}" deleted successfully.`,
+    });
   } catch (error) {
     // A refusal (gone, or another user's) is told in a toast; anything else is a fault for the
     // error boundary and the server log.
     if (!(error instanceof ApiError)) throw error;
-    return redirectWithFlash(request, back, { kind: "toast", type: "error", message: `Could not delete campaign: ${error.message || "Unknown error"}` });
+    return redirectWithFlash(request, back, {
+      kind: "toast",
+      type: "error",
+      message: `Could not delete campaign: ${error.message || "Unknown error"}`,
+    });
   }
 }
 
@@ -133,11 +145,21 @@ export default function Campaigns() {
             <table className="w-full table-fixed text-left text-sm">
               <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
                 <tr>
-                  <th scope="col" className="px-3 py-3 font-medium sm:px-4">Campaign</th>
-                  <th scope="col" className="hidden w-44 px-4 py-3 font-medium md:table-cell">Segment</th>
-                  <th scope="col" className="hidden w-28 px-4 py-3 font-medium lg:table-cell">Audience</th>
-                  <th scope="col" className="hidden w-32 px-4 py-3 font-medium lg:table-cell">Sent Date</th>
-                  <th scope="col" className="w-28 px-2 py-3 font-medium sm:w-40 sm:px-4">Status</th>
+                  <th scope="col" className="px-3 py-3 font-medium sm:px-4">
+                    Campaign
+                  </th>
+                  <th scope="col" className="hidden w-44 px-4 py-3 font-medium md:table-cell">
+                    Segment
+                  </th>
+                  <th scope="col" className="hidden w-28 px-4 py-3 font-medium lg:table-cell">
+                    Audience
+                  </th>
+                  <th scope="col" className="hidden w-32 px-4 py-3 font-medium lg:table-cell">
+                    Sent Date
+                  </th>
+                  <th scope="col" className="w-28 px-2 py-3 font-medium sm:w-40 sm:px-4">
+                    Status
+                  </th>
                   <th scope="col" className="w-20 px-2 py-3 text-right font-medium sm:w-24 sm:px-4">
                     <span className="sr-only sm:not-sr-only">Actions</span>
                   </th>
@@ -152,13 +174,18 @@ export default function Campaigns() {
                   return (
                     <tr key={c.id} data-testid="campaign-row" className="align-top hover:bg-slate-50/60">
                       <td className="px-3 py-3 sm:px-4">
-                        <Link to={`/campaigns/${c.id}`} className="block truncate font-medium text-slate-900 hover:text-primary">
+                        <Link
+                          to={`/campaigns/${c.id}`}
+                          className="block truncate font-medium text-slate-900 hover:text-primary"
+                        >
                           {name}
                         </Link>
                         <p className="truncate text-xs text-slate-500">{c.subject || "No subject"}</p>
                         {/* What the hidden columns say, under the name on narrow screens. */}
                         <div className="mt-1 space-y-1 text-xs text-slate-500 lg:hidden">
-                          <span className={`inline-block max-w-full truncate rounded-full px-2 py-0.5 font-medium md:hidden ${segmentChipClass(segmentName)}`}>
+                          <span
+                            className={`inline-block max-w-full truncate rounded-full px-2 py-0.5 font-medium md:hidden ${segmentChipClass(segmentName)}`}
+                          >
                             {segmentName}
                           </span>
                           <p className="truncate">
@@ -167,11 +194,17 @@ export default function Campaigns() {
                         </div>
                       </td>
                       <td className="hidden px-4 py-3 md:table-cell">
-                        <span className={`inline-block max-w-full truncate rounded-full px-3 py-1 text-xs font-medium ${segmentChipClass(segmentName)}`} data-testid="campaign-segment">
+                        <span
+                          className={`inline-block max-w-full truncate rounded-full px-3 py-1 text-xs font-medium ${segmentChipClass(segmentName)}`}
+                          data-testid="campaign-segment"
+                        >
                           {segmentName}
                         </span>
                       </td>
-                      <td className="hidden px-4 py-3 font-medium text-slate-800 lg:table-cell" data-testid="campaign-audience">
+                      <td
+                        className="hidden px-4 py-3 font-medium text-slate-800 lg:table-cell"
+                        data-testid="campaign-audience"
+                      >
                         {c.audienceSize.toLocaleString("en-IN")}
                       </td>
                       <td className="hidden px-4 py-3 text-slate-600 lg:table-cell">{sentDate}</td>
@@ -179,8 +212,14 @@ export default function Campaigns() {
                         <CampaignStatusChip status={c.status} />
                         {c.status === "Active" || c.status === "Paused" ? (
                           <div className="mt-2 space-y-1">
-                            <ProgressBar value={c.progress} label={`${name} progress`} colour={c.status === "Paused" ? "warning" : "primary"} />
-                            <p className="text-xs text-slate-500" data-testid="campaign-progress">{c.progress}% sent</p>
+                            <ProgressBar
+                              value={c.progress}
+                              label={`${name} progress`}
+                              colour={c.status === "Paused" ? "warning" : "primary"}
+                            />
+                            <p className="text-xs text-slate-500" data-testid="campaign-progress">
+                              {c.progress}% sent
+                            </p>
                           </div>
                         ) : c.status === "Completed" ? (
                           <div className="mt-1">
@@ -192,11 +231,21 @@ export default function Campaigns() {
                       </td>
                       <td className="px-2 py-3 sm:px-4">
                         <div className="flex flex-wrap justify-end gap-0.5">
-                          <Link to={`/campaigns/${c.id}`} className="btn-ghost" aria-label={`View ${name}`} title="View">
+                          <Link
+                            to={`/campaigns/${c.id}`}
+                            className="btn-ghost"
+                            aria-label={`View ${name}`}
+                            title="View"
+                          >
                             <Eye className="h-4 w-4" />
                           </Link>
                           {c.status === "Draft" ? (
-                            <Link to={`/campaigns/edit/${c.id}`} className="btn-ghost" aria-label={`Edit ${name}`} title="Edit draft">
+                            <Link
+                              to={`/campaigns/edit/${c.id}`}
+                              className="btn-ghost"
+                              aria-label={`Edit ${name}`}
+                              title="Edit draft"
+                            >
                               <Pencil className="h-4 w-4" />
                             </Link>
                           ) : null}
@@ -239,8 +288,8 @@ export default function Campaigns() {
         title="Delete Campaign"
         message={
           <>
-            Are you sure you want to delete the campaign &ldquo;{deleting?.name}&rdquo;? Its delivery log goes too; a campaign that is
-            still sending is cancelled first. This action cannot be undone.
+            Are you sure you want to delete the campaign &ldquo;{deleting?.name}&rdquo;? Its delivery log goes too; a
+            campaign that is still sending is cancelled first. This action cannot be undone.
           </>
         }
         cancelHref={listHref}

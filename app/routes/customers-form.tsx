@@ -127,7 +127,8 @@ export default function CustomerForm() {
             Cancel
           </Link>
           <button type="submit" className="btn-primary" disabled={saving}>
-            <Save className="h-4 w-4" aria-hidden /> {saving ? "Saving..." : editing ? "Update Customer" : "Save Customer"}
+            <Save className="h-4 w-4" aria-hidden />{" "}
+            {saving ? "Saving..." : editing ? "Update Customer" : "Save Customer"}
           </button>
         </div>
       </Form>

@@ -27,7 +27,10 @@ function eventLoopDelayP99Ms(): number {
 export async function loader() {
   try {
     await db().$queryRawUnsafe("SELECT 1");
-    return Response.json({ status: "ok", eventLoopDelayP99Ms: eventLoopDelayP99Ms() }, { headers: { "Cache-Control": "no-store" } });
+    return Response.json(
+      { status: "ok", eventLoopDelayP99Ms: eventLoopDelayP99Ms() },
+      { headers: { "Cache-Control": "no-store" } },
+    );
   } catch (error) {
     logger().error({ err: error }, "Health check failed");
     return Response.json({ status: "error", message: "Database unavailable" }, { status: 503 });

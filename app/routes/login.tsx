@@ -36,9 +36,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const result = await localSignIn(request, context, form);
   if ("response" in result) return result.response;
   const { status, message, fields = {} } = result.refusal;
-  const fieldErrors = Object.fromEntries(Object.entries(fields).filter((e): e is [string, string] => Boolean(e[1])).map(([k, v]) => [k, [v]]));
+  const fieldErrors = Object.fromEntries(
+    Object.entries(fields)
+      .filter((e): e is [string, string] => Boolean(e[1]))
+      .map(([k, v]) => [k, [v]]),
+  );
   // A message already shown under its field is not repeated above the form.
-  const formErrors = Object.values(fields).includes(message) || (status === 400 && Object.keys(fieldErrors).length) ? [] : [message];
+  const formErrors =
+    Object.values(fields).includes(message) || (status === 400 && Object.keys(fieldErrors).length) ? [] : [message];
   return data(result.submission.reply({ formErrors, fieldErrors, hideFields: ["password"] }), { status });
 }
 
@@ -48,7 +53,7 @@ export default function Login() {
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const error = params.get("error");
-  const errorText = error ? LOGIN_ERRORS[error] ?? "Sign-in failed. Please try again." : null;
+  const errorText = error ? (LOGIN_ERRORS[error] ?? "Sign-in failed. Please try again.") : null;
   const [form, fields] = useForm({
     id: "local-sign-in",
     lastResult,
@@ -64,7 +69,9 @@ export default function Login() {
     <main className="flex min-h-screen items-center justify-center p-4">
       <div className="card w-full max-w-md p-8">
         <div className="mb-6 flex items-center gap-3">
-          <div className="flex h-11 w-11 items-center justify-center rounded-xl bg-primary text-lg font-bold text-white">C</div>
+          <div className="flex h-11 w-11 items-center justify-center rounded-xl bg-primary text-lg font-bold text-white">
+            C
+          </div>
           <span className="text-lg font-semibold text-slate-800">{BRAND}</span>
         </div>
         <h1 className="text-2xl font-bold text-slate-900">Welcome to {BRAND}</h1>
@@ -87,8 +94,8 @@ export default function Login() {
                 <GoogleMark /> Sign in with Google
               </button>
               <p className="mt-2 text-xs text-slate-500">
-                Google sign-in is not configured on this server. An admin can enable it with
-                GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET.
+                Google sign-in is not configured on this server. An admin can enable it with GOOGLE_CLIENT_ID and
+                GOOGLE_CLIENT_SECRET.
               </p>
             </>
           )}
@@ -100,9 +107,9 @@ export default function Login() {
               Local sign-in
             </h2>
             <p className="mt-1 text-xs text-slate-500">
-              Local accounts are on for this server. A new e-mail creates an account with the name and
-              password you enter (at least 10 characters, not a common one); after that, sign in with
-              the same e-mail and password. Turn local accounts off with LOCAL_AUTH=false.
+              Local accounts are on for this server. A new e-mail creates an account with the name and password you
+              enter (at least 10 characters, not a common one); after that, sign in with the same e-mail and password.
+              Turn local accounts off with LOCAL_AUTH=false.
             </p>
             <Form method="post" action="/login" className="mt-3 space-y-3" {...getFormProps(form)}>
               <FormAlert id={form.errorId} errors={form.errors} />
@@ -119,7 +126,10 @@ export default function Login() {
               />
               <Field
                 label="Password"
-                inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "current-password" }}
+                inputProps={{
+                  ...getInputProps(fields.password, { type: "password" }),
+                  autoComplete: "current-password",
+                }}
                 errors={fields.password.errors}
               />
               <button type="submit" className="btn-primary w-full" disabled={navigation.state !== "idle"}>
@@ -140,10 +150,22 @@ export default function Login() {
 function GoogleMark() {
   return (
     <svg aria-hidden="true" width="18" height="18" viewBox="0 0 48 48">
-      <path fill="#FFC107" d="M43.6 20.5H42V20H24v8h11.3C33.7 32.7 29.2 36 24 36c-6.6 0-12-5.4-12-12s5.4-12 12-12c3.1 0 5.8 1.2 7.9 3l5.7-5.7C34 6.1 29.3 4 24 4 12.9 4 4 12.9 4 24s8.9 20 20 20 20-8.9 20-20c0-1.3-.1-2.4-.4-3.5z" />
-      <path fill="#FF3D00" d="m6.3 14.7 6.6 4.8C14.7 15.1 19 12 24 12c3.1 0 5.8 1.2 7.9 3l5.7-5.7C34 6.1 29.3 4 24 4 16.3 4 9.7 8.3 6.3 14.7z" />
-      <path fill="#4CAF50" d="M24 44c5.2 0 9.9-2 13.4-5.2l-6.2-5.2C29.2 35.1 26.7 36 24 36c-5.2 0-9.6-3.3-11.3-8l-6.5 5C9.5 39.6 16.2 44 24 44z" />
-      <path fill="#1976D2" d="M43.6 20.5H42V20H24v8h11.3c-.8 2.2-2.2 4.2-4.1 5.6l6.2 5.2C37 39.2 44 34 44 24c0-1.3-.1-2.4-.4-3.5z" />
+      <path
+        fill="#FFC107"
+        d="M43.6 20.5H42V20H24v8h11.3C33.7 32.7 29.2 36 24 36c-6.6 0-12-5.4-12-12s5.4-12 12-12c3.1 0 5.8 1.2 7.9 3l5.7-5.7C34 6.1 29.3 4 24 4 12.9 4 4 12.9 4 24s8.9 20 20 20 20-8.9 20-20c0-1.3-.1-2.4-.4-3.5z"
+      />
+      <path
+        fill="#FF3D00"
+        d="m6.3 14.7 6.6 4.8C14.7 15.1 19 12 24 12c3.1 0 5.8 1.2 7.9 3l5.7-5.7C34 6.1 29.3 4 24 4 16.3 4 9.7 8.3 6.3 14.7z"
+      />
+      <path
+        fill="#4CAF50"
+        d="M24 44c5.2 0 9.9-2 13.4-5.2l-6.2-5.2C29.2 35.1 26.7 36 24 36c-5.2 0-9.6-3.3-11.3-8l-6.5 5C9.5 39.6 16.2 44 24 44z"
+      />
+      <path
+        fill="#1976D2"
+        d="M43.6 20.5H42V20H24v8h11.3c-.8 2.2-2.2 4.2-4.1 5.6l6.2 5.2C37 39.2 44 34 44 24c0-1.3-.1-2.4-.4-3.5z"
+      />
     </svg>
   );
 }

@@ -61,24 +61,35 @@ export default function OrderDetail() {
           <dl className="mt-6 space-y-2 border-t border-slate-100 pt-4 text-sm">
             <div className="flex justify-between">
               <dt className="text-slate-600">Subtotal</dt>
-              <dd className="tabular-nums" data-testid="order-subtotal">{formatRupees(order.amount)}</dd>
+              <dd className="tabular-nums" data-testid="order-subtotal">
+                {formatRupees(order.amount)}
+              </dd>
             </div>
             <div className="flex justify-between">
               <dt className="text-slate-600">Tax</dt>
-              <dd className="tabular-nums" data-testid="order-tax">{formatRupees(order.tax)}</dd>
+              <dd className="tabular-nums" data-testid="order-tax">
+                {formatRupees(order.tax)}
+              </dd>
             </div>
             <div className="flex justify-between border-t border-slate-100 pt-2 text-base font-semibold text-slate-900">
               <dt>Total</dt>
-              <dd className="tabular-nums" data-testid="order-total">{formatRupees(order.total)}</dd>
+              <dd className="tabular-nums" data-testid="order-total">
+                {formatRupees(order.total)}
+              </dd>
             </div>
           </dl>
         </section>
 
         <section className="card p-6" aria-labelledby="order-customer">
-          <h3 id="order-customer" className="mb-3 font-semibold text-slate-900">Customer</h3>
+          <h3 id="order-customer" className="mb-3 font-semibold text-slate-900">
+            Customer
+          </h3>
           {c ? (
             <div className="space-y-2 text-sm">
-              <Link to={`/customers/${c._id}`} className="flex items-center gap-2 font-medium text-primary hover:underline">
+              <Link
+                to={`/customers/${c._id}`}
+                className="flex items-center gap-2 font-medium text-primary hover:underline"
+              >
                 <User className="h-4 w-4" aria-hidden="true" /> {customerName(c)}
               </Link>
               <p className="flex items-center gap-2 break-all text-slate-600">
@@ -95,15 +106,25 @@ export default function OrderDetail() {
       </div>
 
       <section className="card" aria-labelledby="order-items">
-        <h3 id="order-items" className="border-b border-slate-100 px-6 py-4 font-semibold text-slate-900">Items</h3>
+        <h3 id="order-items" className="border-b border-slate-100 px-6 py-4 font-semibold text-slate-900">
+          Items
+        </h3>
         <div className="overflow-x-auto">
           <table className="min-w-full text-sm">
             <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
               <tr>
-                <th scope="col" className="px-6 py-3">Item</th>
-                <th scope="col" className="px-6 py-3 text-right">Quantity</th>
-                <th scope="col" className="px-6 py-3 text-right">Unit Price</th>
-                <th scope="col" className="px-6 py-3 text-right">Total</th>
+                <th scope="col" className="px-6 py-3">
+                  Item
+                </th>
+                <th scope="col" className="px-6 py-3 text-right">
+                  Quantity
+                </th>
+                <th scope="col" className="px-6 py-3 text-right">
+                  Unit Price
+                </th>
+                <th scope="col" className="px-6 py-3 text-right">
+                  Total
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">

@@ -2,8 +2,23 @@
 // and total. One zod schema (app/schemas/order.ts) checks the form in the browser and on the server.
 // Without JavaScript the form still works: the customer is typed as an e-mail or id, and "Add Item" /
 // "Remove" are Conform's insert and remove intents, which the server answers with the rows changed.
-import { Combobox, ComboboxInput, ComboboxOption, ComboboxOptions, Description, Field as HeadlessField, Label } from "@headlessui/react";
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type FieldMetadata } from "@conform-to/react";
+import {
+  Combobox,
+  ComboboxInput,
+  ComboboxOption,
+  ComboboxOptions,
+  Description,
+  Field as HeadlessField,
+  Label,
+} from "@headlessui/react";
+import {
+  getFormProps,
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+  useForm,
+  type FieldMetadata,
+} from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
@@ -31,7 +46,9 @@ import { requireUser } from "~/services/auth.server";
 import { createOrder, findCustomerByRef, getOrder, updateOrder, type CustomerOption } from "~/services/orders.server";
 import { redirectWithFlash } from "~/services/session.server";
 
-export const meta: MetaFunction = ({ params }) => [{ title: `${params.id ? "Edit Order" : "Create Order"} · ${BRAND}` }];
+export const meta: MetaFunction = ({ params }) => [
+  { title: `${params.id ? "Edit Order" : "Create Order"} · ${BRAND}` },
+];
 
 const LOAD_FAILED = "Failed to load order data. Please try again.";
 const STATUS_OPTIONS = ORDER_STATUSES.map((s) => ({ value: s, label: s }));
@@ -52,7 +69,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       status: order.status,
       notes: order.notes,
       tax: String(order.tax),
-      items: order.items.map((i) => ({ name: i.name, description: i.description, quantity: String(i.quantity), price: String(i.price) })),
+      items: order.items.map((i) => ({
+        name: i.name,
+        description: i.description,
+        quantity: String(i.quantity),
+        price: String(i.price),
+      })),
     };
     return { orderId: order._id, customer: order.customer, values };
   }
@@ -90,7 +112,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (params.id) await updateOrder(user.id, params.id, { ...order, customerId: undefined });
     else await createOrder(user.id, { ...order, customerId: order.customerId ?? "" });
   } catch (error) {
-    return replyRefused(submission, error, `Failed to save order: ${error instanceof ApiError ? error.message : "Unknown error"}`);
+    return replyRefused(
+      submission,
+      error,
+      `Failed to save order: ${error instanceof ApiError ? error.message : "Unknown error"}`,
+    );
   }
   return redirectWithFlash(request, "/orders", {
     kind: "toast",
@@ -103,7 +129,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
 function firstMessage(errors: Record<string, string[] | null | undefined>): string | undefined {
   const first = (key: string | undefined) => (key ? (errors[key]?.[0] ?? undefined) : undefined);
   const keys = Object.keys(errors).filter((k) => errors[k]?.length);
-  return first(keys.find((k) => k === "customerId")) ?? first(keys.find((k) => /^items\[\d+\]\.name$/.test(k))) ?? first(keys[0]);
+  return (
+    first(keys.find((k) => k === "customerId")) ??
+    first(keys.find((k) => /^items\[\d+\]\.name$/.test(k))) ??
+    first(keys[0])
+  );
 }
 
 /** Rupees typed in an input, as paise for the running totals; anything that is not an amount counts as 0. */
@@ -159,7 +189,9 @@ export default function OrderFormRoute() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div>
           <h2 className="text-2xl font-bold text-slate-900">{editing ? "Edit Order" : "Create Order"}</h2>
-          <p className="text-slate-600">{editing ? "Change the order's status, items or tax" : "Record a new order for a customer"}</p>
+          <p className="text-slate-600">
+            {editing ? "Change the order's status, items or tax" : "Record a new order for a customer"}
+          </p>
         </div>
         <Link to={backTo} className="btn-secondary">
           <ArrowLeft className="h-4 w-4" aria-hidden="true" /> Back
@@ -176,26 +208,50 @@ export default function OrderFormRoute() {
             {editing ? (
               <FixedCustomer customer={customer} />
             ) : hydrated ? (
-              <CustomerPicker meta={fields.customerId} initial={customer} onPicked={() => form.validate({ name: fields.customerId.name })} />
+              <CustomerPicker
+                meta={fields.customerId}
+                initial={customer}
+                onPicked={() => form.validate({ name: fields.customerId.name })}
+              />
             ) : (
               <Field
                 label="Customer"
                 hint="Type the customer's e-mail address or ID."
-                inputProps={{ ...getInputProps(fields.customer, { type: "text" }), id: "customer", placeholder: "Customer's e-mail or ID" }}
+                inputProps={{
+                  ...getInputProps(fields.customer, { type: "text" }),
+                  id: "customer",
+                  placeholder: "Customer's e-mail or ID",
+                }}
                 errors={fields.customerId.errors}
               />
             )}
           </div>
 
-          <SelectField label="Status" selectProps={{ ...getSelectProps(fields.status), id: "status" }} options={STATUS_OPTIONS} errors={fields.status.errors} />
+          <SelectField
+            label="Status"
+            selectProps={{ ...getSelectProps(fields.status), id: "status" }}
+            options={STATUS_OPTIONS}
+            errors={fields.status.errors}
+          />
 
           <Field
             label="Tax (₹)"
-            inputProps={{ ...getInputProps(fields.tax, { type: "number" }), id: "tax", inputMode: "decimal", min: 0, step: 0.01 }}
+            inputProps={{
+              ...getInputProps(fields.tax, { type: "number" }),
+              id: "tax",
+              inputMode: "decimal",
+              min: 0,
+              step: 0.01,
+            }}
             errors={fields.tax.errors}
           />
 
-          <TextareaField className="sm:col-span-2" label="Notes" textareaProps={{ ...getTextareaProps(fields.notes), id: "notes" }} errors={fields.notes.errors} />
+          <TextareaField
+            className="sm:col-span-2"
+            label="Notes"
+            textareaProps={{ ...getTextareaProps(fields.notes), id: "notes" }}
+            errors={fields.notes.errors}
+          />
         </section>
 
         <section className="card p-6" aria-labelledby="items-heading">
@@ -220,7 +276,10 @@ export default function OrderFormRoute() {
                 meta={item}
                 index={index}
                 onQuantityLeft={(name, value) => form.update({ name, value })}
-                removeProps={{ ...form.remove.getButtonProps({ name: fields.items.name, index }), disabled: items.length <= 1 }}
+                removeProps={{
+                  ...form.remove.getButtonProps({ name: fields.items.name, index }),
+                  disabled: items.length <= 1,
+                }}
               />
             ))}
           </ol>
@@ -281,7 +340,15 @@ function FixedCustomer({ customer }: { customer: CustomerOption | null }) {
  * A searchable customer picker: asks the server for matches as the user types (scales to any size).
  * The choice is the form's customerId (a hidden input), checked again each time it changes.
  */
-function CustomerPicker({ meta, initial, onPicked }: { meta: FieldMetadata<string>; initial: CustomerOption | null; onPicked: () => void }) {
+function CustomerPicker({
+  meta,
+  initial,
+  onPicked,
+}: {
+  meta: FieldMetadata<string>;
+  initial: CustomerOption | null;
+  onPicked: () => void;
+}) {
   const fetcher = useFetcher<typeof optionsLoader>();
   const [customer, setCustomer] = useState<CustomerOption | null>(initial);
   // Validate once the hidden input holds the new choice, i.e. after the render that wrote it.
@@ -320,7 +387,10 @@ function CustomerPicker({ meta, initial, onPicked }: { meta: FieldMetadata<strin
       >
         <Label className="label">Customer</Label>
         <div className="relative">
-          <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-400" aria-hidden="true" />
+          <Search
+            className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-400"
+            aria-hidden="true"
+          />
           <ComboboxInput
             id="customer-picker"
             className="input pl-9"
@@ -333,7 +403,8 @@ function CustomerPicker({ meta, initial, onPicked }: { meta: FieldMetadata<strin
               search(e.target.value);
             }}
             onFocus={() => {
-              if (!fetcher.data && fetcher.state === "idle") load(`/orders/customer-options?q=${encodeURIComponent(query)}`);
+              if (!fetcher.data && fetcher.state === "idle")
+                load(`/orders/customer-options?q=${encodeURIComponent(query)}`);
             }}
           />
         </div>
@@ -429,7 +500,13 @@ function ItemRow({
         <Field
           className="sm:col-span-2"
           label="Price (₹)"
-          inputProps={{ ...getInputProps(row.price, { type: "number" }), id: id("price"), inputMode: "decimal", min: 0, step: 0.01 }}
+          inputProps={{
+            ...getInputProps(row.price, { type: "number" }),
+            id: id("price"),
+            inputMode: "decimal",
+            min: 0,
+            step: 0.01,
+          }}
           errors={row.price.errors}
         />
       </div>

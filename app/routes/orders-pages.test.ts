@@ -80,26 +80,60 @@ describe("the order form", () => {
     expect(r.status).toBe(302);
     expect(r.headers.get("Location")).toBe("/orders");
     expect(await flashOf(r)).toEqual({ kind: "toast", type: "success", message: "Order created successfully" });
-    const order = await db().order.findFirstOrThrow({ where: { userId: user.id }, include: { items: { orderBy: { position: "asc" } } } });
-    expect(order.items.map((i) => [i.name, i.quantity, i.pricePaise])).toEqual([["Notebook", 1, 12_050], ["Pen", 3, 1_000]]);
+    const order = await db().order.findFirstOrThrow({
+      where: { userId: user.id },
+      include: { items: { orderBy: { position: "asc" } } },
+    });
+    expect(order.items.map((i) => [i.name, i.quantity, i.pricePaise])).toEqual([
+      ["Notebook", 1, 12_050],
+      ["Pen", 3, 1_000],
+    ]);
     expect(order.amountPaise).toBe(15_050);
     expect(order.taxPaise).toBe(1_800);
   });
 
   it("answers 'Please select a customer' and 'Please fill in all item names'", async () => {
     const { cookie } = await signedIn();
-    const none = await resultOf(await formRoute.action(args(formRequest(cookie, "/orders/new", { "items[0].name": "A", "items[0].quantity": "1", "items[0].price": "1" }))));
+    const none = await resultOf(
+      await formRoute.action(
+        args(
+          formRequest(cookie, "/orders/new", { "items[0].name": "A", "items[0].quantity": "1", "items[0].price": "1" }),
+        ),
+      ),
+    );
     expect(none.status).toBe(400);
     expect(none.body.error?.[""]).toEqual(["Please select a customer"]);
     expect(none.body.error?.customerId).toEqual(["Please select a customer"]);
 
-    const unknown = await resultOf(await formRoute.action(args(formRequest(cookie, "/orders/new", { customer: "nobody@example.in", "items[0].name": "A", "items[0].quantity": "1", "items[0].price": "1" }))));
+    const unknown = await resultOf(
+      await formRoute.action(
+        args(
+          formRequest(cookie, "/orders/new", {
+            customer: "nobody@example.in",
+            "items[0].name": "A",
+            "items[0].quantity": "1",
+            "items[0].price": "1",
+          }),
+        ),
+      ),
+    );
     expect(unknown.body.error?.customerId).toEqual(["Please select a customer"]);
     expect(unknown.body.initialValue?.customer).toBe("nobody@example.in");
 
     const { customer } = await signedIn();
     const { cookie: c2 } = await signedIn();
-    const otherTenant = await resultOf(await formRoute.action(args(formRequest(c2, "/orders/new", { customerId: customer.id, "items[0].name": "A", "items[0].quantity": "1", "items[0].price": "1" }))));
+    const otherTenant = await resultOf(
+      await formRoute.action(
+        args(
+          formRequest(c2, "/orders/new", {
+            customerId: customer.id,
+            "items[0].name": "A",
+            "items[0].quantity": "1",
+            "items[0].price": "1",
+          }),
+        ),
+      ),
+    );
     expect(otherTenant.status).toBe(400);
     expect(otherTenant.body.error?.customerId).toEqual(["Please select a customer"]);
   });
@@ -108,7 +142,17 @@ describe("the order form", () => {
     const { cookie, customer } = await signedIn();
     const res = await resultOf(
       await formRoute.action(
-        args(formRequest(cookie, "/orders/new", { customerId: customer.id, "items[0].name": "A", "items[0].quantity": "1", "items[0].price": "1", "items[1].name": " ", "items[1].quantity": "1", "items[1].price": "1" })),
+        args(
+          formRequest(cookie, "/orders/new", {
+            customerId: customer.id,
+            "items[0].name": "A",
+            "items[0].quantity": "1",
+            "items[0].price": "1",
+            "items[1].name": " ",
+            "items[1].quantity": "1",
+            "items[1].price": "1",
+          }),
+        ),
       ),
     );
     expect(res.status).toBe(400);
@@ -121,9 +165,21 @@ describe("the order form", () => {
     const { cookie, customer, user } = await signedIn();
     // What the Add Item and Remove buttons send (form.insert / form.remove getButtonProps).
     const INTENT = "__intent__";
-    const insert = JSON.stringify({ type: "insert", payload: { name: "items", defaultValue: { name: "", description: "", quantity: "1", price: "0" } } });
-    const row = { "items[0].name": "A", "items[0].description": "Blue", "items[0].quantity": "2", "items[0].price": "5" };
-    const added = await resultOf(await formRoute.action(args(formRequest(cookie, "/orders/new", { [INTENT]: insert, customer: customer.email, ...row }))));
+    const insert = JSON.stringify({
+      type: "insert",
+      payload: { name: "items", defaultValue: { name: "", description: "", quantity: "1", price: "0" } },
+    });
+    const row = {
+      "items[0].name": "A",
+      "items[0].description": "Blue",
+      "items[0].quantity": "2",
+      "items[0].price": "5",
+    };
+    const added = await resultOf(
+      await formRoute.action(
+        args(formRequest(cookie, "/orders/new", { [INTENT]: insert, customer: customer.email, ...row })),
+      ),
+    );
     expect(added.status).toBe(200);
     expect(added.body.initialValue?.items).toEqual([
       { name: "A", description: "Blue", quantity: "2", price: "5" },
@@ -132,7 +188,17 @@ describe("the order form", () => {
     expect(added.body.initialValue?.customer).toBe(customer.email);
     const remove = JSON.stringify({ type: "remove", payload: { name: "items", index: 0 } });
     const removed = await resultOf(
-      await formRoute.action(args(formRequest(cookie, "/orders/new", { [INTENT]: remove, ...row, "items[1].name": "B", "items[1].quantity": "1", "items[1].price": "3" }))),
+      await formRoute.action(
+        args(
+          formRequest(cookie, "/orders/new", {
+            [INTENT]: remove,
+            ...row,
+            "items[1].name": "B",
+            "items[1].quantity": "1",
+            "items[1].price": "3",
+          }),
+        ),
+      ),
     );
     expect(removed.status).toBe(200);
     expect(removed.body.initialValue?.items).toEqual([{ name: "B", quantity: "1", price: "3" }]);
@@ -141,16 +207,32 @@ describe("the order form", () => {
 
   it("updates an order, keeps its customer, and toasts 'Order updated successfully'", async () => {
     const { cookie, customer, user } = await signedIn();
-    const order = await createOrder(user.id, OrderSchema.parse({ customerId: customer.id, items: [{ name: "Mug", quantity: 1, price: 250 }] }));
-    const loaded = (await formRoute.loader(args(new Request(`${BASE}/orders/edit/${order._id}`, { headers: { Cookie: cookie } }), { id: order._id }))) as { values: { items: unknown[] } };
+    const order = await createOrder(
+      user.id,
+      OrderSchema.parse({ customerId: customer.id, items: [{ name: "Mug", quantity: 1, price: 250 }] }),
+    );
+    const loaded = (await formRoute.loader(
+      args(new Request(`${BASE}/orders/edit/${order._id}`, { headers: { Cookie: cookie } }), { id: order._id }),
+    )) as { values: { items: unknown[] } };
     expect(loaded.values.items).toEqual([{ name: "Mug", description: "", quantity: "1", price: "250" }]);
     const res = await formRoute.action(
       args(
-        formRequest(cookie, `/orders/edit/${order._id}`, { customerId: newId(), status: "Completed", tax: "45", "items[0].name": "Mug", "items[0].quantity": "4", "items[0].price": "250" }),
+        formRequest(cookie, `/orders/edit/${order._id}`, {
+          customerId: newId(),
+          status: "Completed",
+          tax: "45",
+          "items[0].name": "Mug",
+          "items[0].quantity": "4",
+          "items[0].price": "250",
+        }),
         { id: order._id },
       ),
     );
-    expect(await flashOf(res as Response)).toEqual({ kind: "toast", type: "success", message: "Order updated successfully" });
+    expect(await flashOf(res as Response)).toEqual({
+      kind: "toast",
+      type: "success",
+      message: "Order updated successfully",
+    });
     const after = await getOrder(user.id, order._id);
     expect(after).toMatchObject({ customerId: customer.id, status: "Completed", amount: 1000, tax: 45 });
     const c = await db().customer.findUniqueOrThrow({ where: { id: customer.id } });
@@ -160,15 +242,37 @@ describe("the order form", () => {
   it("another tenant's order cannot be loaded or saved", async () => {
     const alice = await signedIn();
     const bob = await signedIn();
-    const order = await createOrder(alice.user.id, OrderSchema.parse({ customerId: alice.customer.id, items: [{ name: "Mug", quantity: 1, price: 250 }] }));
+    const order = await createOrder(
+      alice.user.id,
+      OrderSchema.parse({ customerId: alice.customer.id, items: [{ name: "Mug", quantity: 1, price: 250 }] }),
+    );
     // The screens throw the load-failure message (docs/rules.md#messages) with a 404, for their error
     // boundary to show.
     const notFound = { data: "Failed to load order data. Please try again.", init: { status: 404 } };
-    await expect(formRoute.loader(args(new Request(`${BASE}/orders/edit/${order._id}`, { headers: { Cookie: bob.cookie } }), { id: order._id }))).rejects.toMatchObject(notFound);
-    const saved = await resultOf(await formRoute.action(args(formRequest(bob.cookie, `/orders/edit/${order._id}`, { "items[0].name": "X", "items[0].quantity": "1", "items[0].price": "1" }), { id: order._id })));
+    await expect(
+      formRoute.loader(
+        args(new Request(`${BASE}/orders/edit/${order._id}`, { headers: { Cookie: bob.cookie } }), { id: order._id }),
+      ),
+    ).rejects.toMatchObject(notFound);
+    const saved = await resultOf(
+      await formRoute.action(
+        args(
+          formRequest(bob.cookie, `/orders/edit/${order._id}`, {
+            "items[0].name": "X",
+            "items[0].quantity": "1",
+            "items[0].price": "1",
+          }),
+          { id: order._id },
+        ),
+      ),
+    );
     expect(saved.status).toBe(404);
     expect(saved.body.error?.[""]).toEqual(["Failed to save order: Order not found"]);
-    await expect(detailRoute.loader(args(new Request(`${BASE}/orders/${order._id}`, { headers: { Cookie: bob.cookie } }), { id: order._id }))).rejects.toMatchObject(notFound);
+    await expect(
+      detailRoute.loader(
+        args(new Request(`${BASE}/orders/${order._id}`, { headers: { Cookie: bob.cookie } }), { id: order._id }),
+      ),
+    ).rejects.toMatchObject(notFound);
     expect(await getOrder(alice.user.id, order._id)).toMatchObject({ items: [{ name: "Mug" }] });
   });
 
@@ -180,11 +284,18 @@ describe("the order form", () => {
 describe("the order list", () => {
   it("deletes with a toast, and says 'Delete failed: …' for an order that is not there", async () => {
     const { cookie, customer, user } = await signedIn();
-    const order = await createOrder(user.id, OrderSchema.parse({ customerId: customer.id, items: [{ name: "Mug", quantity: 1, price: 250 }] }));
-    const res = (await listRoute.action(args(formRequest(cookie, "/orders?q=rohan", { intent: "delete", id: order._id })))) as Response;
+    const order = await createOrder(
+      user.id,
+      OrderSchema.parse({ customerId: customer.id, items: [{ name: "Mug", quantity: 1, price: 250 }] }),
+    );
+    const res = (await listRoute.action(
+      args(formRequest(cookie, "/orders?q=rohan", { intent: "delete", id: order._id })),
+    )) as Response;
     expect(res.headers.get("Location")).toBe("/orders?q=rohan");
     expect(await flashOf(res)).toMatchObject({ type: "success", message: "Order deleted successfully" });
-    const again = (await listRoute.action(args(formRequest(cookie, "/orders", { intent: "delete", id: order._id })))) as Response;
+    const again = (await listRoute.action(
+      args(formRequest(cookie, "/orders", { intent: "delete", id: order._id })),
+    )) as Response;
     expect(await flashOf(again)).toMatchObject({ type: "error", message: "Delete failed: Order not found" });
     const c = await db().customer.findUniqueOrThrow({ where: { id: customer.id } });
     expect([c.totalSpendPaise, c.visits]).toEqual([0, 0]);
@@ -192,22 +303,39 @@ describe("the order list", () => {
 
   it("lists a page with the total and searches", async () => {
     const { cookie, customer, user } = await signedIn();
-    for (let i = 0; i < 3; i++) await createOrder(user.id, OrderSchema.parse({ customerId: customer.id, items: [{ name: "Mug", quantity: 1, price: 250 }] }));
+    for (let i = 0; i < 3; i++)
+      await createOrder(
+        user.id,
+        OrderSchema.parse({ customerId: customer.id, items: [{ name: "Mug", quantity: 1, price: 250 }] }),
+      );
     const page = await listRoute.loader(args(new Request(`${BASE}/orders?q=verma`, { headers: { Cookie: cookie } })));
     expect(page.page.total).toBe(3);
     expect(page.page.start).toBe(1);
-    const none = await listRoute.loader(args(new Request(`${BASE}/orders?q=nobody&cursor=bad`, { headers: { Cookie: cookie } })));
+    const none = await listRoute.loader(
+      args(new Request(`${BASE}/orders?q=nobody&cursor=bad`, { headers: { Cookie: cookie } })),
+    );
     expect(none.page.orders).toEqual([]);
   });
 
   it("the customer picker finds the signed-in user's customers by name or e-mail, and only theirs", async () => {
     const alice = await signedIn();
     const bob = await signedIn();
-    const meera = await createCustomer(alice.user.id, CustomerApiSchema.parse({ firstName: "Meera", lastName: "Pillai", email: `meera-${alice.user.id}@example.in` }));
-    await createCustomer(bob.user.id, CustomerApiSchema.parse({ firstName: "Meera", lastName: "Pillai", email: `meera-${bob.user.id}@example.in` }));
+    const meera = await createCustomer(
+      alice.user.id,
+      CustomerApiSchema.parse({ firstName: "Meera", lastName: "Pillai", email: `meera-${alice.user.id}@example.in` }),
+    );
+    await createCustomer(
+      bob.user.id,
+      CustomerApiSchema.parse({ firstName: "Meera", lastName: "Pillai", email: `meera-${bob.user.id}@example.in` }),
+    );
     const pick = async (cookie: string, q: string) => {
-      const found = await optionsRoute.loader(args(new Request(`${BASE}/orders/customer-options?q=${encodeURIComponent(q)}`, { headers: { Cookie: cookie } })));
-      return (found as unknown as { data: { customers: { _id: string; firstName: string; email: string }[] } }).data.customers;
+      const found = await optionsRoute.loader(
+        args(
+          new Request(`${BASE}/orders/customer-options?q=${encodeURIComponent(q)}`, { headers: { Cookie: cookie } }),
+        ),
+      );
+      return (found as unknown as { data: { customers: { _id: string; firstName: string; email: string }[] } }).data
+        .customers;
     };
     expect((await pick(alice.cookie, "meera pil")).map((c) => c._id)).toEqual([meera._id]);
     expect((await pick(alice.cookie, `meera-${alice.user.id}`)).map((c) => c._id)).toEqual([meera._id]);

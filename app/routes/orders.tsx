@@ -69,7 +69,11 @@ export async function action({ request }: ActionFunctionArgs) {
     await deleteOrder(user.id, submission.value.id);
   } catch (error) {
     if (error instanceof ApiError) {
-      return redirectWithFlash(request, back, { kind: "toast", type: "error", message: `Delete failed: ${error.message}` });
+      return redirectWithFlash(request, back, {
+        kind: "toast",
+        type: "error",
+        message: `Delete failed: ${error.message}`,
+      });
     }
     console.error(error);
     return redirectWithFlash(request, back, { kind: "toast", type: "error", message: DELETE_FAILED });
@@ -111,9 +115,14 @@ export default function Orders() {
       <IconSprite icons={ROW_ICONS} />
       <section className="card">
         <Form method="get" role="search" className="flex gap-2 border-b border-slate-100 p-4">
-          <label htmlFor="order-search" className="sr-only">Search orders</label>
+          <label htmlFor="order-search" className="sr-only">
+            Search orders
+          </label>
           <div className="relative flex-1">
-            <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-400" aria-hidden="true" />
+            <Search
+              className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-400"
+              aria-hidden="true"
+            />
             <input
               ref={searchRef}
               id="order-search"
@@ -129,19 +138,33 @@ export default function Orders() {
               }}
             />
           </div>
-          <button type="submit" className="btn-secondary">Search</button>
+          <button type="submit" className="btn-secondary">
+            Search
+          </button>
         </Form>
 
         <div className={`overflow-x-auto ${searching ? "opacity-60" : ""}`}>
           <table className="min-w-full text-sm">
             <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
               <tr>
-                <th scope="col" className="px-4 py-3">Order ID</th>
-                <th scope="col" className="px-4 py-3">Customer</th>
-                <th scope="col" className="px-4 py-3 text-right">Amount</th>
-                <th scope="col" className="px-4 py-3">Status</th>
-                <th scope="col" className="hidden px-4 py-3 sm:table-cell">Date</th>
-                <th scope="col" className="px-4 py-3 text-right">Actions</th>
+                <th scope="col" className="px-4 py-3">
+                  Order ID
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Customer
+                </th>
+                <th scope="col" className="px-4 py-3 text-right">
+                  Amount
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Status
+                </th>
+                <th scope="col" className="hidden px-4 py-3 sm:table-cell">
+                  Date
+                </th>
+                <th scope="col" className="px-4 py-3 text-right">
+                  Actions
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100" onClick={onRowsClick}>
@@ -165,14 +188,28 @@ export default function Orders() {
                       <div className="hidden text-xs text-slate-500 md:block">{o.customer?.email || "No Email"}</div>
                     </td>
                     <td className="px-4 py-3 text-right tabular-nums">{formatRupees(o.amount)}</td>
-                    <td className="px-4 py-3"><OrderStatusChip status={o.status} /></td>
-                    <td className="hidden whitespace-nowrap px-4 py-3 text-slate-600 sm:table-cell">{formatShortDate(o.createdAt)}</td>
+                    <td className="px-4 py-3">
+                      <OrderStatusChip status={o.status} />
+                    </td>
+                    <td className="hidden whitespace-nowrap px-4 py-3 text-slate-600 sm:table-cell">
+                      {formatShortDate(o.createdAt)}
+                    </td>
                     <td className="px-4 py-3">
                       <div className="flex justify-end gap-1">
-                        <a href={`/orders/${o._id}`} className="btn-ghost" aria-label={`View order ${shortOrderId(o._id)}`} title="View">
+                        <a
+                          href={`/orders/${o._id}`}
+                          className="btn-ghost"
+                          aria-label={`View order ${shortOrderId(o._id)}`}
+                          title="View"
+                        >
                           <SpriteIcon id="view" />
                         </a>
-                        <a href={`/orders/edit/${o._id}`} className="btn-ghost" aria-label={`Edit order ${shortOrderId(o._id)}`} title="Edit">
+                        <a
+                          href={`/orders/edit/${o._id}`}
+                          className="btn-ghost"
+                          aria-label={`Edit order ${shortOrderId(o._id)}`}
+                          title="Edit"
+                        >
                           <SpriteIcon id="edit" />
                         </a>
                         <a
@@ -193,7 +230,10 @@ export default function Orders() {
           </table>
         </div>
 
-        <nav aria-label="Pages" className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 px-4 py-3 text-sm text-slate-600">
+        <nav
+          aria-label="Pages"
+          className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 px-4 py-3 text-sm text-slate-600"
+        >
           <p data-testid="order-range">
             {page.total === 0
               ? "0 orders"
@@ -201,7 +241,11 @@ export default function Orders() {
           </p>
           <div className="flex gap-2">
             {page.prevCursor ? (
-              <Link to={href({ before: page.prevCursor, cursor: null, delete: null })} className="btn-secondary" rel="prev">
+              <Link
+                to={href({ before: page.prevCursor, cursor: null, delete: null })}
+                className="btn-secondary"
+                rel="prev"
+              >
                 <ChevronLeft className="h-4 w-4" aria-hidden="true" /> Previous
               </Link>
             ) : (
@@ -210,7 +254,11 @@ export default function Orders() {
               </span>
             )}
             {page.nextCursor ? (
-              <Link to={href({ cursor: page.nextCursor, before: null, delete: null })} className="btn-secondary" rel="next">
+              <Link
+                to={href({ cursor: page.nextCursor, before: null, delete: null })}
+                className="btn-secondary"
+                rel="next"
+              >
                 Next <ChevronRight className="h-4 w-4" aria-hidden="true" />
               </Link>
             ) : (
@@ -227,8 +275,7 @@ export default function Orders() {
         title="Delete Order"
         message={
           <>
-            Are you sure you want to delete order{" "}
-            <strong className="font-mono">#{shortOrderId(deleting ?? "")}</strong>
+            Are you sure you want to delete order <strong className="font-mono">#{shortOrderId(deleting ?? "")}</strong>
             {deletingOrder ? <> for {customerName(deletingOrder.customer)}</> : null}? This action cannot be undone.
           </>
         }

@@ -35,7 +35,11 @@ export default function SegmentDetail() {
             <ArrowLeft className="h-5 w-5" />
           </Link>
           <h2 className="truncate text-2xl font-bold text-slate-900">{segment.name}</h2>
-          <span className={`hidden rounded-full px-2.5 py-0.5 text-xs font-medium sm:inline ${segmentChipClass(segment.name)}`}>Segment</span>
+          <span
+            className={`hidden rounded-full px-2.5 py-0.5 text-xs font-medium sm:inline ${segmentChipClass(segment.name)}`}
+          >
+            Segment
+          </span>
         </div>
         <div className="flex gap-2">
           <Link to={`/segments/edit/${segment.id}`} className="btn-secondary">
@@ -54,7 +58,9 @@ export default function SegmentDetail() {
         </div>
         <div>
           <p className="text-xs uppercase tracking-wide text-slate-500">Audience Size</p>
-          <p className="text-2xl font-bold text-primary" data-testid="audience-size">{count.toLocaleString("en-IN")}</p>
+          <p className="text-2xl font-bold text-primary" data-testid="audience-size">
+            {count.toLocaleString("en-IN")}
+          </p>
         </div>
         <div className="sm:col-span-3">
           <p className="text-xs uppercase tracking-wide text-slate-500">Description</p>
@@ -63,16 +69,23 @@ export default function SegmentDetail() {
       </section>
 
       <section className="card p-5" aria-labelledby="conditions-title">
-        <h3 id="conditions-title" className="font-semibold text-slate-900">Query Conditions</h3>
+        <h3 id="conditions-title" className="font-semibold text-slate-900">
+          Query Conditions
+        </h3>
         <p className="mt-1 text-sm text-slate-600">{segment.summary}</p>
-        <pre className="mt-3 overflow-x-auto rounded-lg bg-slate-900 p-4 text-xs leading-relaxed text-slate-100" data-testid="conditions-json">
+        <pre
+          className="mt-3 overflow-x-auto rounded-lg bg-slate-900 p-4 text-xs leading-relaxed text-slate-100"
+          data-testid="conditions-json"
+        >
           {JSON.stringify(segment.conditions, null, 2)}
         </pre>
       </section>
 
       <section className="card" aria-labelledby="audience-title">
         <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-100 px-5 py-4">
-          <h3 id="audience-title" className="font-semibold text-slate-900">Audience</h3>
+          <h3 id="audience-title" className="font-semibold text-slate-900">
+            Audience
+          </h3>
           <p className="text-sm text-slate-500" data-testid="audience-note">
             Showing {customers.length.toLocaleString("en-IN")} of {count.toLocaleString("en-IN")}
           </p>
@@ -84,10 +97,18 @@ export default function SegmentDetail() {
             <table className="w-full min-w-[560px] text-left text-sm">
               <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
                 <tr>
-                  <th scope="col" className="px-4 py-3 font-medium">Customer</th>
-                  <th scope="col" className="px-4 py-3 font-medium">Contact</th>
-                  <th scope="col" className="px-4 py-3 font-medium">Total Spend</th>
-                  <th scope="col" className="px-4 py-3 text-right font-medium">Actions</th>
+                  <th scope="col" className="px-4 py-3 font-medium">
+                    Customer
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-medium">
+                    Contact
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-medium">
+                    Total Spend
+                  </th>
+                  <th scope="col" className="px-4 py-3 text-right font-medium">
+                    Actions
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
@@ -102,7 +123,12 @@ export default function SegmentDetail() {
                       </td>
                       <td className="px-4 py-3 text-slate-700">{formatRupees(c.totalSpend)}</td>
                       <td className="px-4 py-3 text-right">
-                        <Link to={`/customers/${c.id}`} className="btn-ghost" aria-label={`View ${name}`} title="View customer">
+                        <Link
+                          to={`/customers/${c.id}`}
+                          className="btn-ghost"
+                          aria-label={`View ${name}`}
+                          title="View customer"
+                        >
                           <Eye className="h-4 w-4" />
                         </Link>
                       </td>

@@ -13,7 +13,13 @@ const { issueToken } = await import("~/services/token.server");
 const formRoute = await import("~/routes/segments-form");
 const apiRoute = await import("~/routes/api/segments");
 
-type Reply = { status: number; body: { result: { status?: string; error?: Record<string, string[] | null>; initialValue?: unknown }; preview: unknown } };
+type Reply = {
+  status: number;
+  body: {
+    result: { status?: string; error?: Record<string, string[] | null>; initialValue?: unknown };
+    preview: unknown;
+  };
+};
 
 async function replyOf(res: unknown): Promise<Reply> {
   if (res instanceof Response) return { status: res.status, body: (await res.json()) as Reply["body"] };
@@ -26,7 +32,15 @@ async function signedIn() {
   const user = await createTestUser("Segment Form");
   for (let i = 1; i <= 3; i++) {
     await db().customer.create({
-      data: { id: newId(), userId: user.id, firstName: `C${i}`, lastName: "T", email: `c${i}-${user.id}@example.in`, totalSpendPaise: 100_000 * i, visits: 4 * i },
+      data: {
+        id: newId(),
+        userId: user.id,
+        firstName: `C${i}`,
+        lastName: "T",
+        email: `c${i}-${user.id}@example.in`,
+        totalSpendPaise: 100_000 * i,
+        visits: 4 * i,
+      },
     });
   }
   return { user, cookie: await cookieFor(user.id) };
@@ -57,12 +71,18 @@ describe("the segment form", () => {
     );
     const apiBody = (await (api as Response).json()) as { error: { message: string } };
     expect((api as Response).status).toBe(400);
-    expect(apiBody.error.message).toContain('conditions.zzz: unknown field "zzz" (allowed: totalSpend, visits, lastActiveDate)');
-    expect(reply.body.result.error?.conditions).toEqual(['conditions.zzz: unknown field "zzz" (allowed: totalSpend, visits, lastActiveDate)']);
+    expect(apiBody.error.message).toContain(
+      'conditions.zzz: unknown field "zzz" (allowed: totalSpend, visits, lastActiveDate)',
+    );
+    expect(reply.body.result.error?.conditions).toEqual([
+      'conditions.zzz: unknown field "zzz" (allowed: totalSpend, visits, lastActiveDate)',
+    ]);
 
     // A known field with an operator it does not take.
     const badOp = await replyOf(
-      await formRoute.action(args(formRequest("/segments/new", { name: "Hand made", ...row(0, "totalSpend", "$where", "1") }, { cookie }))),
+      await formRoute.action(
+        args(formRequest("/segments/new", { name: "Hand made", ...row(0, "totalSpend", "$where", "1") }, { cookie })),
+      ),
     );
     expect(badOp.status).toBe(400);
     expect(badOp.body.result.error?.conditions).toEqual([
@@ -73,33 +93,65 @@ describe("the segment form", () => {
 
   it("gives the builder's messages for a save that is not ready", async () => {
     const { cookie } = await signedIn();
-    const reply = await replyOf(await formRoute.action(args(formRequest("/segments/new", { name: "", ...row(0, "totalSpend", "$gt", "") }, { cookie }))));
+    const reply = await replyOf(
+      await formRoute.action(
+        args(formRequest("/segments/new", { name: "", ...row(0, "totalSpend", "$gt", "") }, { cookie })),
+      ),
+    );
     expect(reply.status).toBe(400);
-    expect(reply.body.result.error).toMatchObject({ name: ["Segment name is required"], conditions: ["All condition values are required"] });
-    const number = await replyOf(await formRoute.action(args(formRequest("/segments/new", { name: "x", ...row(0, "visits", "$gt", "12abc") }, { cookie }))));
+    expect(reply.body.result.error).toMatchObject({
+      name: ["Segment name is required"],
+      conditions: ["All condition values are required"],
+    });
+    const number = await replyOf(
+      await formRoute.action(
+        args(formRequest("/segments/new", { name: "x", ...row(0, "visits", "$gt", "12abc") }, { cookie })),
+      ),
+    );
     expect(number.body.result.error).toMatchObject({ conditions: ["Invalid numeric value"] });
   });
 
   it("adds and removes rows without JavaScript, keeping what was typed, and previews what was posted", async () => {
     const { cookie } = await signedIn();
     const base = { name: "Loyal", "conditions.logic": "AND", ...row(0, "totalSpend", "$gt", "4000") };
-    const insert = JSON.stringify({ type: "insert", payload: { name: "conditions.children", defaultValue: { kind: "condition", field: "totalSpend", op: "$gt", value: "" } } });
-    const added = await replyOf(await formRoute.action(args(formRequest("/segments/new", { ...base, __intent__: insert }, { cookie }))));
+    const insert = JSON.stringify({
+      type: "insert",
+      payload: {
+        name: "conditions.children",
+        defaultValue: { kind: "condition", field: "totalSpend", op: "$gt", value: "" },
+      },
+    });
+    const added = await replyOf(
+      await formRoute.action(args(formRequest("/segments/new", { ...base, __intent__: insert }, { cookie }))),
+    );
     expect(added.status).toBe(200);
     expect(added.body.result.initialValue).toMatchObject({
       name: "Loyal",
-      conditions: { children: [{ field: "totalSpend", value: "4000" }, { kind: "condition", field: "totalSpend", op: "$gt" }] },
+      conditions: {
+        children: [
+          { field: "totalSpend", value: "4000" },
+          { kind: "condition", field: "totalSpend", op: "$gt" },
+        ],
+      },
     });
     // The new row has no value yet: nothing to count.
     expect(added.body.preview).toBeNull();
 
     const remove = JSON.stringify({ type: "remove", payload: { name: "conditions.children", index: 0 } });
     const removed = await replyOf(
-      await formRoute.action(args(formRequest("/segments/new", { ...base, ...row(1, "visits", "$gt", "9"), __intent__: remove }, { cookie }))),
+      await formRoute.action(
+        args(
+          formRequest("/segments/new", { ...base, ...row(1, "visits", "$gt", "9"), __intent__: remove }, { cookie }),
+        ),
+      ),
     );
     expect(removed.status).toBe(200);
-    expect(removed.body.result.initialValue).toMatchObject({ conditions: { children: [{ field: "visits", value: "9" }] } });
-    expect((removed.body.result.initialValue as { conditions: { children: unknown[] } }).conditions.children).toHaveLength(1);
+    expect(removed.body.result.initialValue).toMatchObject({
+      conditions: { children: [{ field: "visits", value: "9" }] },
+    });
+    expect(
+      (removed.body.result.initialValue as { conditions: { children: unknown[] } }).conditions.children,
+    ).toHaveLength(1);
     // visits > 9: the third customer only.
     expect(removed.body.preview).toMatchObject({ count: 1, customers: [{ firstName: "C3" }] });
   });
@@ -125,6 +177,8 @@ describe("the segment form", () => {
     expect(res).toBeInstanceOf(Response);
     expect((res as Response).status).toBe(302);
     const saved = await db().segment.findFirstOrThrow({ where: { userId: user.id } });
-    expect(JSON.parse(saved.conditions)).toEqual({ $and: [{ totalSpend: { $gt: 5000 } }, { $or: [{ visits: { $lt: 8 } }, { visits: { $gte: 12 } }] }] });
+    expect(JSON.parse(saved.conditions)).toEqual({
+      $and: [{ totalSpend: { $gt: 5000 } }, { $or: [{ visits: { $lt: 8 } }, { visits: { $gte: 12 } }] }],
+    });
   });
 });

@@ -24,7 +24,9 @@ import { requireUser } from "~/services/auth.server";
 import { redirectWithFlash } from "~/services/session.server";
 import { createSegment, getSegment, previewAudience, updateSegment } from "~/services/segments.server";
 
-export const meta: MetaFunction = ({ params }) => [{ title: `${params.id ? "Edit Segment" : "Create Segment"} · ${BRAND}` }];
+export const meta: MetaFunction = ({ params }) => [
+  { title: `${params.id ? "Edit Segment" : "Create Segment"} · ${BRAND}` },
+];
 
 const EDIT_LOAD_FAILED = "Failed to load segment data.";
 const LOAD_FAILED = "Failed to load segment data. Please try again.";
@@ -62,7 +64,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (params.id) await updateSegment(user.id, params.id, submission.value);
     else await createSegment(user.id, submission.value);
   } catch (error) {
-    const refused = replyRefused(submission, error, `${SAVE_FAILED} ${error instanceof ApiError ? error.message : "Unknown error"}`);
+    const refused = replyRefused(
+      submission,
+      error,
+      `${SAVE_FAILED} ${error instanceof ApiError ? error.message : "Unknown error"}`,
+    );
     return data({ result: refused.data, preview: null }, refused.init ?? undefined);
   }
   return redirectWithFlash(request, "/segments", {
@@ -108,7 +114,8 @@ export default function SegmentForm() {
   // shows, any edit of a row checks the rules again.
   const recheckRules = (event: React.FormEvent<HTMLFormElement>) => {
     const target = event.target;
-    const inRules = "name" in target && typeof target.name === "string" && target.name.startsWith(`${fields.conditions.name}.`);
+    const inRules =
+      "name" in target && typeof target.name === "string" && target.name.startsWith(`${fields.conditions.name}.`);
     if (conditionsErrorId && inRules) form.validate({ name: fields.conditions.name });
   };
   const title = id ? "Edit Segment" : "Create Segment";
@@ -124,19 +131,33 @@ export default function SegmentForm() {
 
       <FormAlert id={form.errorId} errors={form.errors} />
 
-      <Form method="post" className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_340px]" {...getFormProps(form)} onInput={recheckRules}>
+      <Form
+        method="post"
+        className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_340px]"
+        {...getFormProps(form)}
+        onInput={recheckRules}
+      >
         {/* The default button: Enter in a field saves, not the builder's first button. */}
         <button type="submit" className="sr-only" tabIndex={-1} aria-hidden="true" />
         <div className="space-y-4">
           <section className="card space-y-4 p-5">
             <Field
               label="Segment Name"
-              inputProps={{ ...getInputProps(fields.name, { type: "text" }), maxLength: 120, placeholder: "e.g. High-value regulars" }}
+              inputProps={{
+                ...getInputProps(fields.name, { type: "text" }),
+                maxLength: 120,
+                placeholder: "e.g. High-value regulars",
+              }}
               errors={fields.name.errors}
             />
             <TextareaField
               label="Description"
-              textareaProps={{ ...getTextareaProps(fields.description), rows: 2, maxLength: 1000, placeholder: "Who is in this segment and why" }}
+              textareaProps={{
+                ...getTextareaProps(fields.description),
+                rows: 2,
+                maxLength: 1000,
+                placeholder: "Who is in this segment and why",
+              }}
               errors={fields.description.errors}
             />
           </section>
@@ -160,7 +181,12 @@ export default function SegmentForm() {
                 <FormAlert id={conditionsErrorId} errors={conditionErrors} />
               </div>
             ) : null}
-            <SegmentBuilder form={form} logic={conditions.logic} rows={conditions.children} describedBy={conditionsErrorId} />
+            <SegmentBuilder
+              form={form}
+              logic={conditions.logic}
+              rows={conditions.children}
+              describedBy={conditionsErrorId}
+            />
             <noscript>
               <button type="submit" className="btn-ghost text-xs" {...form.validate.getButtonProps()}>
                 Update fields and preview
@@ -194,5 +220,11 @@ export default function SegmentForm() {
 
 export function ErrorBoundary() {
   const params = useParams();
-  return <RouteErrorBoundary backTo="/segments" backLabel="Back to Segments" fallback={params.id ? EDIT_LOAD_FAILED : LOAD_FAILED} />;
+  return (
+    <RouteErrorBoundary
+      backTo="/segments"
+      backLabel="Back to Segments"
+      fallback={params.id ? EDIT_LOAD_FAILED : LOAD_FAILED}
+    />
+  );
 }

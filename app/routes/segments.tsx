@@ -3,7 +3,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams, useSubmit } from "@remix-run/react";
-import { ArrowDownWideNarrow, ArrowUpNarrowWide, Eye, Megaphone, Pencil, Plus, Search, Target, Trash2, Users } from "lucide-react";
+import {
+  ArrowDownWideNarrow,
+  ArrowUpNarrowWide,
+  Eye,
+  Megaphone,
+  Pencil,
+  Plus,
+  Search,
+  Target,
+  Trash2,
+  Users,
+} from "lucide-react";
 import { useEffect, useRef } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
@@ -49,7 +60,8 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     await deleteSegment(user.id, id);
   } catch (error) {
-    if (error instanceof ApiError) return data({ message: `Delete failed: ${error.message}` }, { status: error.status });
+    if (error instanceof ApiError)
+      return data({ message: `Delete failed: ${error.message}` }, { status: error.status });
     return data({ message: "Failed to delete segment. Please try again." }, { status: 500 });
   }
   const back = new URL(request.url);
@@ -76,7 +88,9 @@ function StatCard({ label, value, icon: Icon }: { label: string; value: string; 
       </div>
       <div className="min-w-0">
         <p className="text-sm text-slate-500">{label}</p>
-        <p className="text-2xl font-semibold text-slate-900" data-testid={`stat-${label}`}>{value}</p>
+        <p className="text-2xl font-semibold text-slate-900" data-testid={`stat-${label}`}>
+          {value}
+        </p>
       </div>
     </div>
   );
@@ -111,7 +125,9 @@ export default function Segments() {
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h2 className="text-2xl font-bold text-slate-900">Customer Segments</h2>
-          <p className="text-slate-600">Group customers by spend, visits and activity, and target them with campaigns.</p>
+          <p className="text-slate-600">
+            Group customers by spend, visits and activity, and target them with campaigns.
+          </p>
         </div>
         <Link to="/segments/new" className="btn-primary">
           <Plus className="h-4 w-4" aria-hidden="true" /> Create Segment
@@ -139,7 +155,10 @@ export default function Segments() {
           }}
         >
           <div className="relative min-w-48 flex-1">
-            <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-400" aria-hidden="true" />
+            <Search
+              className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-400"
+              aria-hidden="true"
+            />
             <input
               type="search"
               name="q"
@@ -153,7 +172,9 @@ export default function Segments() {
             <span>Sort by</span>
             <select name="sort" defaultValue={sort} className="input w-auto" aria-label="Sort by">
               {SORTS.map((s) => (
-                <option key={s.value} value={s.value}>{s.label}</option>
+                <option key={s.value} value={s.value}>
+                  {s.label}
+                </option>
               ))}
             </select>
           </label>
@@ -163,13 +184,17 @@ export default function Segments() {
             replace
             preventScrollReset
             className="btn-ghost"
-            aria-label={dir === "asc" ? "Sorted ascending, switch to descending" : "Sorted descending, switch to ascending"}
+            aria-label={
+              dir === "asc" ? "Sorted ascending, switch to descending" : "Sorted descending, switch to ascending"
+            }
             title={dir === "asc" ? "Ascending" : "Descending"}
           >
             {dir === "asc" ? <ArrowUpNarrowWide className="h-4 w-4" /> : <ArrowDownWideNarrow className="h-4 w-4" />}
           </Link>
           <noscript>
-            <button type="submit" className="btn-secondary">Apply</button>
+            <button type="submit" className="btn-secondary">
+              Apply
+            </button>
           </noscript>
         </Form>
 
@@ -180,12 +205,16 @@ export default function Segments() {
               <>
                 <p className="mt-3 font-semibold text-slate-800">No segments match "{q}"</p>
                 <p className="mt-1 text-sm text-slate-500">Try another name, or clear the search.</p>
-                <Link to="/segments" className="btn-secondary mt-4">Clear search</Link>
+                <Link to="/segments" className="btn-secondary mt-4">
+                  Clear search
+                </Link>
               </>
             ) : (
               <>
                 <p className="mt-3 font-semibold text-slate-800">No segments yet</p>
-                <p className="mt-1 text-sm text-slate-500">Create your first segment to group customers by spend, visits and activity.</p>
+                <p className="mt-1 text-sm text-slate-500">
+                  Create your first segment to group customers by spend, visits and activity.
+                </p>
                 <Link to="/segments/new" className="btn-primary mt-4">
                   <Plus className="h-4 w-4" aria-hidden="true" /> Create Segment
                 </Link>
@@ -197,20 +226,33 @@ export default function Segments() {
             <table className="w-full min-w-[640px] text-left text-sm">
               <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
                 <tr>
-                  <th scope="col" className="px-4 py-3 font-medium">Segment Name</th>
-                  <th scope="col" className="px-4 py-3 font-medium">Audience Size</th>
-                  <th scope="col" className="px-4 py-3 font-medium">Created</th>
-                  <th scope="col" className="px-4 py-3 text-right font-medium">Actions</th>
+                  <th scope="col" className="px-4 py-3 font-medium">
+                    Segment Name
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-medium">
+                    Audience Size
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-medium">
+                    Created
+                  </th>
+                  <th scope="col" className="px-4 py-3 text-right font-medium">
+                    Actions
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
                 {segments.map((s) => (
                   <tr key={s.id} data-testid="segment-row" className="hover:bg-slate-50/60">
                     <td className="px-4 py-3">
-                      <Link to={`/segments/${s.id}`} className={`inline-flex max-w-xs items-center truncate rounded-full px-3 py-1 text-sm font-medium ${segmentChipClass(s.name)}`}>
+                      <Link
+                        to={`/segments/${s.id}`}
+                        className={`inline-flex max-w-xs items-center truncate rounded-full px-3 py-1 text-sm font-medium ${segmentChipClass(s.name)}`}
+                      >
                         {s.name}
                       </Link>
-                      {s.description ? <p className="mt-1 max-w-md truncate text-xs text-slate-500">{s.description}</p> : null}
+                      {s.description ? (
+                        <p className="mt-1 max-w-md truncate text-xs text-slate-500">{s.description}</p>
+                      ) : null}
                     </td>
                     <td className="px-4 py-3 font-medium text-slate-800">{number(s.customerCount)} customers</td>
                     <td className="px-4 py-3 text-slate-600">{formatShortDate(s.createdAt)}</td>
@@ -219,13 +261,29 @@ export default function Segments() {
                         <Link to={`/segments/${s.id}`} className="btn-ghost" aria-label={`View ${s.name}`} title="View">
                           <Eye className="h-4 w-4" />
                         </Link>
-                        <Link to={`/segments/edit/${s.id}`} className="btn-ghost" aria-label={`Edit ${s.name}`} title="Edit">
+                        <Link
+                          to={`/segments/edit/${s.id}`}
+                          className="btn-ghost"
+                          aria-label={`Edit ${s.name}`}
+                          title="Edit"
+                        >
                           <Pencil className="h-4 w-4" />
                         </Link>
-                        <Link to={`/campaigns/new?segmentId=${s.id}`} className="btn-ghost" aria-label={`Create campaign for ${s.name}`} title="Create campaign">
+                        <Link
+                          to={`/campaigns/new?segmentId=${s.id}`}
+                          className="btn-ghost"
+                          aria-label={`Create campaign for ${s.name}`}
+                          title="Create campaign"
+                        >
                           <Megaphone className="h-4 w-4" />
                         </Link>
-                        <Link to={withParams({ delete: s.id })} preventScrollReset className="btn-ghost text-red-600 hover:bg-red-50" aria-label={`Delete ${s.name}`} title="Delete">
+                        <Link
+                          to={withParams({ delete: s.id })}
+                          preventScrollReset
+                          className="btn-ghost text-red-600 hover:bg-red-50"
+                          aria-label={`Delete ${s.name}`}
+                          title="Delete"
+                        >
                           <Trash2 className="h-4 w-4" />
                         </Link>
                       </div>
@@ -241,7 +299,9 @@ export default function Segments() {
       <ConfirmDialog
         open={Boolean(deleting)}
         title="Delete Segment"
-        message={<>Are you sure you want to delete the segment &ldquo;{deleting?.name}&rdquo;? This action cannot be undone.</>}
+        message={
+          <>Are you sure you want to delete the segment &ldquo;{deleting?.name}&rdquo;? This action cannot be undone.</>
+        }
         cancelHref={withParams({ delete: null })}
         action={`/segments${withParams({ delete: null })}`}
         fields={{ intent: "delete", id: deleting?.id ?? "" }}

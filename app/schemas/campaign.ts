@@ -12,11 +12,7 @@ export const CAMPAIGN_MESSAGES = {
 } as const;
 
 const text = (required: string, label: string, max: number) =>
-  z
-    .string({ message: required })
-    .trim()
-    .min(1, required)
-    .max(max, `${label} must be at most ${max} characters`);
+  z.string({ message: required }).trim().min(1, required).max(max, `${label} must be at most ${max} characters`);
 
 export const CampaignAudienceSchema = z.object({
   name: text(CAMPAIGN_MESSAGES.name, "Campaign name", 200),

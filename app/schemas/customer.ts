@@ -31,11 +31,7 @@ const optionalText = (label: string, max: number) =>
     .default("");
 
 const requiredText = (message: string, label: string, max: number) =>
-  z
-    .string({ message })
-    .trim()
-    .min(1, message)
-    .max(max, `${label} must be at most ${max} characters`);
+  z.string({ message }).trim().min(1, message).max(max, `${label} must be at most ${max} characters`);
 
 /** The seven fields a person types. */
 export const CustomerFormSchema = z.object({
@@ -90,5 +86,8 @@ export type CustomerApiInput = z.infer<typeof CustomerApiSchema>;
 
 /** The form's text values, read from a submitted form. */
 export function customerFormValues(form: FormData): Record<CustomerField, string> {
-  return Object.fromEntries(CUSTOMER_FIELDS.map((k) => [k, String(form.get(k) ?? "")])) as Record<CustomerField, string>;
+  return Object.fromEntries(CUSTOMER_FIELDS.map((k) => [k, String(form.get(k) ?? "")])) as Record<
+    CustomerField,
+    string
+  >;
 }

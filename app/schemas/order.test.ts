@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { fieldErrors } from "~/lib/api.server";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { ORDER_MESSAGES, OrderFormSchema, OrderFormUpdateSchema, OrderSchema, OrderUpdateSchema } from "~/schemas/order";
+import {
+  ORDER_MESSAGES,
+  OrderFormSchema,
+  OrderFormUpdateSchema,
+  OrderSchema,
+  OrderUpdateSchema,
+} from "~/schemas/order";
 
 const CUSTOMER = "6741f0a2b3c4d5e6f7a8b9c0";
 const valid = { customerId: CUSTOMER, items: [{ name: "Kurta", quantity: 2, price: 499.5 }] };
@@ -32,14 +38,24 @@ describe("order schema: the form's messages", () => {
 
   it("takes the customer from customerId, or from customer as an id or an object", () => {
     expect(OrderSchema.parse({ items: valid.items, customer: CUSTOMER }).customerId).toBe(CUSTOMER);
-    expect(OrderSchema.parse({ items: valid.items, customer: { _id: CUSTOMER, firstName: "A" } }).customerId).toBe(CUSTOMER);
+    expect(OrderSchema.parse({ items: valid.items, customer: { _id: CUSTOMER, firstName: "A" } }).customerId).toBe(
+      CUSTOMER,
+    );
     expect(OrderSchema.parse({ items: valid.items, customer: { id: CUSTOMER } }).customerId).toBe(CUSTOMER);
   });
 
   it("'Please fill in all item names' for a blank or missing item name", () => {
-    const errors = errorsOf({ ...valid, items: [{ name: "Kurta", quantity: 1, price: 1 }, { name: "  ", quantity: 1, price: 1 }] });
+    const errors = errorsOf({
+      ...valid,
+      items: [
+        { name: "Kurta", quantity: 1, price: 1 },
+        { name: "  ", quantity: 1, price: 1 },
+      ],
+    });
     expect(errors["items.1.name"]).toBe("Please fill in all item names");
-    expect(errorsOf({ ...valid, items: [{ quantity: 1, price: 1 }] })["items.0.name"]).toBe("Please fill in all item names");
+    expect(errorsOf({ ...valid, items: [{ quantity: 1, price: 1 }] })["items.0.name"]).toBe(
+      "Please fill in all item names",
+    );
   });
 
   it("needs at least one item", () => {
@@ -48,16 +64,30 @@ describe("order schema: the form's messages", () => {
   });
 
   it("quantity has a minimum of 1 and must be a whole number", () => {
-    expect(errorsOf({ ...valid, items: [{ name: "A", quantity: 0, price: 1 }] })["items.0.quantity"]).toBe("Quantity must be at least 1");
-    expect(errorsOf({ ...valid, items: [{ name: "A", quantity: 1.5, price: 1 }] })["items.0.quantity"]).toBe(ORDER_MESSAGES.quantityWhole);
-    expect(errorsOf({ ...valid, items: [{ name: "A", quantity: "lots", price: 1 }] })["items.0.quantity"]).toBe(ORDER_MESSAGES.quantityNumber);
+    expect(errorsOf({ ...valid, items: [{ name: "A", quantity: 0, price: 1 }] })["items.0.quantity"]).toBe(
+      "Quantity must be at least 1",
+    );
+    expect(errorsOf({ ...valid, items: [{ name: "A", quantity: 1.5, price: 1 }] })["items.0.quantity"]).toBe(
+      ORDER_MESSAGES.quantityWhole,
+    );
+    expect(errorsOf({ ...valid, items: [{ name: "A", quantity: "lots", price: 1 }] })["items.0.quantity"]).toBe(
+      ORDER_MESSAGES.quantityNumber,
+    );
   });
 
   it("price has a minimum of 0 with step 0.01", () => {
-    expect(errorsOf({ ...valid, items: [{ name: "A", quantity: 1, price: -1 }] })["items.0.price"]).toBe("Price must be 0 or more");
-    expect(errorsOf({ ...valid, items: [{ name: "A", quantity: 1, price: 1.005 }] })["items.0.price"]).toBe(ORDER_MESSAGES.priceStep);
-    expect(errorsOf({ ...valid, items: [{ name: "A", quantity: 1, price: "x" }] })["items.0.price"]).toBe(ORDER_MESSAGES.priceNumber);
-    expect(errorsOf({ ...valid, items: [{ name: "A", quantity: 1 }] })["items.0.price"]).toBe(ORDER_MESSAGES.priceNumber);
+    expect(errorsOf({ ...valid, items: [{ name: "A", quantity: 1, price: -1 }] })["items.0.price"]).toBe(
+      "Price must be 0 or more",
+    );
+    expect(errorsOf({ ...valid, items: [{ name: "A", quantity: 1, price: 1.005 }] })["items.0.price"]).toBe(
+      ORDER_MESSAGES.priceStep,
+    );
+    expect(errorsOf({ ...valid, items: [{ name: "A", quantity: 1, price: "x" }] })["items.0.price"]).toBe(
+      ORDER_MESSAGES.priceNumber,
+    );
+    expect(errorsOf({ ...valid, items: [{ name: "A", quantity: 1 }] })["items.0.price"]).toBe(
+      ORDER_MESSAGES.priceNumber,
+    );
     expect(OrderSchema.parse({ ...valid, items: [{ name: "A", quantity: 1, price: 0 }] }).items[0].price).toBe(0);
   });
 
@@ -75,7 +105,9 @@ describe("order schema: the form's messages", () => {
   });
 
   it("refuses a total above one crore", () => {
-    expect(errorsOf({ ...valid, items: [{ name: "A", quantity: 100, price: 100_001 }] }).items).toBe(ORDER_MESSAGES.total);
+    expect(errorsOf({ ...valid, items: [{ name: "A", quantity: 100, price: 100_001 }] }).items).toBe(
+      ORDER_MESSAGES.total,
+    );
   });
 
   it("refuses a body that is not an object", () => {

@@ -46,20 +46,36 @@ const numeric = (message: string) =>
 
 const money = (numberMessage: string, minMessage: string, stepMessage: string) =>
   numeric(numberMessage)
-    .pipe(z.number().min(0, minMessage).max(MAX_ORDER_TOTAL_PAISE / 100, ORDER_MESSAGES.total))
+    .pipe(
+      z
+        .number()
+        .min(0, minMessage)
+        .max(MAX_ORDER_TOTAL_PAISE / 100, ORDER_MESSAGES.total),
+    )
     .refine(isPaiseStep, stepMessage);
 
 const text = (max: number) =>
-  z.preprocess((v) => (v === null || v === undefined ? "" : v), z.string().trim().max(max, `At most ${max} characters`));
+  z.preprocess(
+    (v) => (v === null || v === undefined ? "" : v),
+    z.string().trim().max(max, `At most ${max} characters`),
+  );
 
 export const OrderItemSchema = z.object({
   name: z.preprocess(
     (v) => (v === null || v === undefined ? "" : v),
-    z.string({ error: ORDER_MESSAGES.itemNames }).trim().min(1, ORDER_MESSAGES.itemNames).max(200, "At most 200 characters"),
+    z
+      .string({ error: ORDER_MESSAGES.itemNames })
+      .trim()
+      .min(1, ORDER_MESSAGES.itemNames)
+      .max(200, "At most 200 characters"),
   ),
   description: text(1000),
   quantity: numeric(ORDER_MESSAGES.quantityNumber).pipe(
-    z.number().int(ORDER_MESSAGES.quantityWhole).min(1, ORDER_MESSAGES.quantity).max(MAX_QUANTITY, ORDER_MESSAGES.quantityMax),
+    z
+      .number()
+      .int(ORDER_MESSAGES.quantityWhole)
+      .min(1, ORDER_MESSAGES.quantity)
+      .max(MAX_QUANTITY, ORDER_MESSAGES.quantityMax),
   ),
   price: money(ORDER_MESSAGES.priceNumber, ORDER_MESSAGES.price, ORDER_MESSAGES.priceStep),
 });
@@ -89,24 +105,29 @@ function makeOrderSchema<C extends z.ZodType>(customerId: C) {
       return { ...r, customerId: customerIdOf(r) };
     },
     z
-      .object({
-        customerId,
-        status: z.preprocess(
-          (v) => (v === undefined || v === null || v === "" ? DEFAULT_ORDER_STATUS : (normalizeStatus(v) ?? v)),
-          z.enum(ORDER_STATUSES, { error: ORDER_MESSAGES.status }),
-        ),
-        notes: text(2000),
-        tax: z.preprocess(
-          (v) => (v === undefined || v === null || v === "" ? 0 : v),
-          money(ORDER_MESSAGES.taxNumber, ORDER_MESSAGES.tax, ORDER_MESSAGES.taxStep),
-        ),
-        items: z
-          .array(OrderItemSchema, { error: ORDER_MESSAGES.items })
-          .min(1, ORDER_MESSAGES.items)
-          .max(MAX_ITEMS, ORDER_MESSAGES.tooManyItems),
-      }, { error: "The order must be a JSON object" })
+      .object(
+        {
+          customerId,
+          status: z.preprocess(
+            (v) => (v === undefined || v === null || v === "" ? DEFAULT_ORDER_STATUS : (normalizeStatus(v) ?? v)),
+            z.enum(ORDER_STATUSES, { error: ORDER_MESSAGES.status }),
+          ),
+          notes: text(2000),
+          tax: z.preprocess(
+            (v) => (v === undefined || v === null || v === "" ? 0 : v),
+            money(ORDER_MESSAGES.taxNumber, ORDER_MESSAGES.tax, ORDER_MESSAGES.taxStep),
+          ),
+          items: z
+            .array(OrderItemSchema, { error: ORDER_MESSAGES.items })
+            .min(1, ORDER_MESSAGES.items)
+            .max(MAX_ITEMS, ORDER_MESSAGES.tooManyItems),
+        },
+        { error: "The order must be a JSON object" },
+      )
       .superRefine((order, ctx) => {
-        const subtotal = subtotalPaise(order.items.map((i) => ({ quantity: i.quantity, pricePaise: toPaise(i.price) })));
+        const subtotal = subtotalPaise(
+          order.items.map((i) => ({ quantity: i.quantity, pricePaise: toPaise(i.price) })),
+        );
         if (subtotal + toPaise(order.tax) > MAX_ORDER_TOTAL_PAISE) {
           ctx.addIssue({ code: "custom", path: ["items"], message: ORDER_MESSAGES.total });
         }
@@ -150,7 +171,9 @@ function fromForm(form: OrderFormValues): unknown {
   const { customer: _typed, ...order } = raw as Record<string, unknown>;
   const items = Array.isArray(order.items)
     ? order.items.map((item: unknown) =>
-        item && typeof item === "object" ? { ...item, quantity: toQuantity((item as Record<string, unknown>).quantity) } : item,
+        item && typeof item === "object"
+          ? { ...item, quantity: toQuantity((item as Record<string, unknown>).quantity) }
+          : item,
       )
     : order.items;
   return { ...order, items };

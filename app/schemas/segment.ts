@@ -57,7 +57,12 @@ export type SegmentInput = z.infer<typeof SegmentInputSchema>;
 export const PreviewInputSchema = z.object({ conditions: ConditionsSchema });
 
 export const AudienceQuerySchema = z.object({
-  limit: z.coerce.number().int("limit must be a whole number").min(1, "limit must be at least 1").max(1000, "limit must be at most 1000").default(100),
+  limit: z.coerce
+    .number()
+    .int("limit must be a whole number")
+    .min(1, "limit must be at least 1")
+    .max(1000, "limit must be at most 1000")
+    .default(100),
   cursor: z
     .string()
     .regex(/^[0-9a-f]{24}$/, "cursor must be a customer id")
@@ -87,7 +92,11 @@ const GroupRowSchema = z.object({
 });
 
 const BuilderRowListSchema: z.ZodType<BuilderRow[], BuilderRowInput[] | undefined> = z
-  .array(z.discriminatedUnion("kind", [ConditionRowSchema, GroupRowSchema], { message: "Each row must be a condition or a group" }))
+  .array(
+    z.discriminatedUnion("kind", [ConditionRowSchema, GroupRowSchema], {
+      message: "Each row must be a condition or a group",
+    }),
+  )
   .default([]);
 
 /**

@@ -6,8 +6,16 @@ import { z } from "zod";
  */
 export const SignInSchema = z.object({
   name: z.string().trim().max(100, "At most 100 characters").optional(),
-  email: z.string({ message: "Enter a valid e-mail address" }).trim().toLowerCase().email("Enter a valid e-mail address").max(254),
-  password: z.string({ message: "Enter your password" }).min(1, "Enter your password").max(256, "At most 256 characters"),
+  email: z
+    .string({ message: "Enter a valid e-mail address" })
+    .trim()
+    .toLowerCase()
+    .email("Enter a valid e-mail address")
+    .max(254),
+  password: z
+    .string({ message: "Enter your password" })
+    .min(1, "Enter your password")
+    .max(256, "At most 256 characters"),
 });
 
 export type SignInInput = z.infer<typeof SignInSchema>;

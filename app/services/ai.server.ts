@@ -38,7 +38,16 @@ export async function segmentFigures(userId: string, segmentId: string): Promise
        coalesce(avg("totalSpendPaise"), 0) AS avgSpend, coalesce(min("visits"), 0) AS minVisits, coalesce(max("visits"), 0) AS maxVisits,
        coalesce(avg("visits"), 0) AS avgVisits, coalesce(sum("lastActive" IS NULL OR "lastActive" < ${since}), 0) AS inactive
      FROM "Customer" WHERE ${where.sql}`,
-  ).get(...where.params) as { n: number; minSpend: number; maxSpend: number; avgSpend: number; minVisits: number; maxVisits: number; avgVisits: number; inactive: number };
+  ).get(...where.params) as {
+    n: number;
+    minSpend: number;
+    maxSpend: number;
+    avgSpend: number;
+    minVisits: number;
+    maxVisits: number;
+    avgVisits: number;
+    inactive: number;
+  };
   return {
     name: segment.name,
     customers: row.n,
@@ -70,12 +79,20 @@ const ChatAnswerSchema = z.object({
 });
 
 /** One chat completion, its content parsed as JSON and checked with `schema`; throws on any failure. */
-export async function chatJson<T extends z.ZodType>(schema: T, system: string, user: string, timeoutMs = AI_TIMEOUT_MS): Promise<z.infer<T>> {
+export async function chatJson<T extends z.ZodType>(
+  schema: T,
+  system: string,
+  user: string,
+  timeoutMs = AI_TIMEOUT_MS,
+): Promise<z.infer<T>> {
   const env = getEnv();
   if (!env.AI_BASE_URL || !env.AI_MODEL) throw new Error("No LLM is set up (AI_BASE_URL and AI_MODEL)");
   const response = await fetch(`${env.AI_BASE_URL.replace(/\/$/, "")}/chat/completions`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", ...(env.AI_API_KEY ? { Authorization: `Bearer ${env.AI_API_KEY}` } : {}) },
+    headers: {
+      "Content-Type": "application/json",
+      ...(env.AI_API_KEY ? { Authorization: `Bearer ${env.AI_API_KEY}` } : {}),
+    },
     body: JSON.stringify({
       model: env.AI_MODEL,
       temperature: 0.7,

@@ -91,7 +91,8 @@ function bearerToken(request: Request): string | null {
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-export const CROSS_ORIGIN_REFUSED = "This form was sent from another site, so it was refused. Open the page here and try again.";
+export const CROSS_ORIGIN_REFUSED =
+  "This form was sent from another site, so it was refused. Open the page here and try again.";
 
 /** Mutations carried by the cookie must come from our own pages (CSRF). */
 export function checkOrigin(request: Request) {
@@ -112,7 +113,8 @@ export async function authenticateApi(request: Request): Promise<User> {
   if (token !== null) {
     const claims = token ? await verifyTokenClaims(token) : null;
     const found = claims ? await getUser(claims.userId) : null;
-    if (!claims || !found || found.sessionVersion !== claims.version) throw new ApiError("unauthorized", "Session expired");
+    if (!claims || !found || found.sessionVersion !== claims.version)
+      throw new ApiError("unauthorized", "Session expired");
     user = found;
   } else {
     const state = await readSession(request);
@@ -154,7 +156,8 @@ export function apiFailure(error: unknown, userId?: string): Response {
   const headers = userId ? { "X-User-Id": userId } : undefined;
   if (error instanceof ApiError) return errorResponse(error, headers);
   if (error instanceof Response) return error;
-  if (isBodyTooLarge(error)) return errorResponse(new ApiError("payload_too_large", "The request body is too large"), headers);
+  if (isBodyTooLarge(error))
+    return errorResponse(new ApiError("payload_too_large", "The request body is too large"), headers);
   logger().error({ err: error }, "Unexpected error in an /api route");
   return errorResponse(new ApiError("internal", "Something went wrong on our side. Please try again."), headers);
 }

@@ -71,7 +71,10 @@ export function toCampaignDto(row: CampaignRow): CampaignDto {
     description: row.description,
     message: row.message,
     segmentId: row.segmentId,
-    segment: row.segmentId || row.segmentName ? { _id: row.segmentId ?? "", id: row.segmentId ?? "", name: row.segmentName } : null,
+    segment:
+      row.segmentId || row.segmentName
+        ? { _id: row.segmentId ?? "", id: row.segmentId ?? "", name: row.segmentName }
+        : null,
     audienceSize: row.audienceSize,
     status: campaignStatus(row.status),
     statusDetail: row.statusDetail,
@@ -93,9 +96,10 @@ export function toCampaignDto(row: CampaignRow): CampaignDto {
 
 function findCampaign(userId: string, id: string): CampaignRow {
   if (!isId(id)) throw notFound("Campaign");
-  const row = readStatement(`SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "id" = ? AND "userId" = ?`).get(id, userId) as
-    | CampaignRow
-    | undefined;
+  const row = readStatement(`SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "id" = ? AND "userId" = ?`).get(
+    id,
+    userId,
+  ) as CampaignRow | undefined;
   if (!row) throw notFound("Campaign");
   return row;
 }
@@ -117,16 +121,18 @@ export async function listCampaigns(
           `SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "userId" = ? AND ("createdAt", "id") < (?, ?)
            ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit + 1}`,
         ).all(userId, cursor.createdAt, cursor.id)
-      : readStatement(`SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "userId" = ? ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit + 1}`).all(
-          userId,
-        )
+      : readStatement(
+          `SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "userId" = ? ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit + 1}`,
+        ).all(userId)
   ) as CampaignRow[];
   const page = rows.slice(0, limit);
   return { campaigns: page.map(toCampaignDto), nextCursor: rows.length > limit ? page[page.length - 1].id : null };
 }
 
 /** The list screen's cards: how many campaigns, their audiences added up, and distinct segments. */
-export async function campaignTotals(userId: string): Promise<{ campaigns: number; audience: number; segments: number }> {
+export async function campaignTotals(
+  userId: string,
+): Promise<{ campaigns: number; audience: number; segments: number }> {
   const row = readStatement(
     `SELECT count(*) AS campaigns, coalesce(sum("audienceSize"), 0) AS audience, count(DISTINCT "segmentId") AS segments
      FROM "Campaign" WHERE "userId" = ?`,
@@ -197,10 +203,9 @@ export async function deliveryLogs(
   let rows: LogRow[];
   if (!status) {
     const after = cursorSeq(options.cursor) ?? campaign.firstSeq - 1;
-    rows = readStatement(`SELECT ${LOG_COLUMNS} FROM "Delivery" WHERE "seq" > ? AND "seq" <= ? ORDER BY "seq" LIMIT ${limit + 1}`).all(
-      after,
-      campaign.lastSeq,
-    ) as LogRow[];
+    rows = readStatement(
+      `SELECT ${LOG_COLUMNS} FROM "Delivery" WHERE "seq" > ? AND "seq" <= ? ORDER BY "seq" LIMIT ${limit + 1}`,
+    ).all(after, campaign.lastSeq) as LogRow[];
   } else {
     const [due, seq] = statusCursor(options.cursor);
     rows = readStatement(
@@ -210,12 +215,19 @@ export async function deliveryLogs(
   }
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  const nextCursor = rows.length > limit && last ? (status ? `${last.nextAttemptAt}.${last.seq}` : String(last.seq)) : null;
+  const nextCursor =
+    rows.length > limit && last ? (status ? `${last.nextAttemptAt}.${last.seq}` : String(last.seq)) : null;
   return { logs: page.map((r) => toLogDto(campaign.id, r)), nextCursor, total };
 }
 
 function statusCount(c: CampaignRow, status: DeliveryStatus): number {
-  return { pending: c.pendingCount, sent: c.sentCount, delivered: c.deliveredCount, failed: c.failedCount, bounced: c.bouncedCount }[status];
+  return {
+    pending: c.pendingCount,
+    sent: c.sentCount,
+    delivered: c.deliveredCount,
+    failed: c.failedCount,
+    bounced: c.bouncedCount,
+  }[status];
 }
 
 function cursorSeq(cursor: string | null | undefined): number | null {
@@ -231,7 +243,10 @@ function statusCursor(cursor: string | null | undefined): [number, number] {
 export const isDeliveryStatus = (value: unknown): value is DeliveryStatus =>
   typeof value === "string" && (DELIVERY_STATUSES as readonly string[]).includes(value);
 
-async function content(userId: string, input: CampaignContent): Promise<{ campaign: Omit<NewCampaign, "id">; audience: number }> {
+async function content(
+  userId: string,
+  input: CampaignContent,
+): Promise<{ campaign: Omit<NewCampaign, "id">; audience: number }> {
   const segment = await getSegment(userId, input.segmentId).catch((error: unknown) => {
     if (error instanceof ApiError && error.status === 404) {
       throw new ApiError("not_found", "Segment not found", { segmentId: "Segment not found" });
@@ -259,7 +274,10 @@ export async function saveDraft(userId: string, input: CampaignContent, id?: str
   if (id) {
     findCampaign(userId, id);
     if (!updateDraftRow(writeConnection(), { ...campaign, id }, audience)) {
-      throw new ApiError("conflict", "Only a draft can be changed; this campaign has been launched. Launch a new one instead.");
+      throw new ApiError(
+        "conflict",
+        "Only a draft can be changed; this campaign has been launched. Launch a new one instead.",
+      );
     }
     return getCampaign(userId, id);
   }
@@ -298,18 +316,37 @@ export async function launch(userId: string, input: CampaignContent, draftId?: s
 export type ControlResult = { campaign: CampaignDto; message: string };
 
 export async function pauseCampaign(userId: string, id: string): Promise<ControlResult> {
-  return control(userId, id, "Paused", ["Active"], "Campaign paused", (s) => `Only a sending campaign can be paused; this one is ${s.toLowerCase()}.`);
+  return control(
+    userId,
+    id,
+    "Paused",
+    ["Active"],
+    "Campaign paused",
+    (s) => `Only a sending campaign can be paused; this one is ${s.toLowerCase()}.`,
+  );
 }
 
 export async function resumeCampaign(userId: string, id: string): Promise<ControlResult> {
-  const result = await control(userId, id, "Active", ["Paused"], "Campaign resumed", (s) => `Only a paused campaign can be resumed; this one is ${s.toLowerCase()}.`);
+  const result = await control(
+    userId,
+    id,
+    "Active",
+    ["Paused"],
+    "Campaign resumed",
+    (s) => `Only a paused campaign can be resumed; this one is ${s.toLowerCase()}.`,
+  );
   wakeDelivery();
   return result;
 }
 
 export async function cancelCampaign(userId: string, id: string): Promise<ControlResult> {
-  return control(userId, id, "Cancelled", ["Active", "Paused"], "Campaign cancelled: nothing more will be sent", (s) =>
-    `Only a sending or paused campaign can be cancelled; this one is ${s.toLowerCase()}.`,
+  return control(
+    userId,
+    id,
+    "Cancelled",
+    ["Active", "Paused"],
+    "Campaign cancelled: nothing more will be sent",
+    (s) => `Only a sending or paused campaign can be cancelled; this one is ${s.toLowerCase()}.`,
   );
 }
 
@@ -338,7 +375,10 @@ export async function retryFailedDeliveries(userId: string, id: string): Promise
   const queued = retryFailedRows(writeConnection(), userId, id);
   if (queued === null) throw notFound("Campaign");
   if (queued > 0) wakeDelivery();
-  const message = queued === 0 ? "No failed deliveries to retry" : `Retrying ${queued.toLocaleString("en-IN")} failed deliver${queued === 1 ? "y" : "ies"}`;
+  const message =
+    queued === 0
+      ? "No failed deliveries to retry"
+      : `Retrying ${queued.toLocaleString("en-IN")} failed deliver${queued === 1 ? "y" : "ies"}`;
   return { campaign: await getCampaign(userId, id), message, queued };
 }
 
@@ -348,7 +388,9 @@ export async function deleteCampaign(userId: string, id: string): Promise<Campai
   const sqlite = writeConnection();
   setCampaignStatus(sqlite, userId, id, "Cancelled", ["Active", "Paused"]);
   // Rows go in slices so a million-row log does not hold the write lock for seconds at once.
-  const slice = sqlite.prepare(`DELETE FROM "Delivery" WHERE "seq" IN (SELECT "seq" FROM "Delivery" WHERE "campaignId" = ? LIMIT 20000)`);
+  const slice = sqlite.prepare(
+    `DELETE FROM "Delivery" WHERE "seq" IN (SELECT "seq" FROM "Delivery" WHERE "campaignId" = ? LIMIT 20000)`,
+  );
   while (slice.run(id).changes > 0) await new Promise((resolve) => setImmediate(resolve));
   sqlite.prepare(`DELETE FROM "Campaign" WHERE "id" = ? AND "userId" = ?`).run(id, userId);
   return toCampaignDto(campaign);
@@ -357,7 +399,11 @@ export async function deleteCampaign(userId: string, id: string): Promise<Campai
 /** The CAMPAIGN_PERFORMANCE notification of a finished campaign. */
 export async function notifyPerformance(row: CampaignRow): Promise<void> {
   const stats = deliveryStats(row);
-  const { deliveryRate, openRate } = performanceRates({ audienceSize: row.audienceSize, sent: stats.sent, opened: stats.opened });
+  const { deliveryRate, openRate } = performanceRates({
+    audienceSize: row.audienceSize,
+    sent: stats.sent,
+    opened: stats.opened,
+  });
   const parts = [`Delivery rate ${deliveryRate.toFixed(1)}%`];
   if (openRate !== null) parts.push(`open rate ${openRate.toFixed(1)}%`);
   await notify(row.userId, {
@@ -369,5 +415,9 @@ export async function notifyPerformance(row: CampaignRow): Promise<void> {
 
 /** The notification of a campaign the error cap paused. */
 export async function notifyPaused(row: CampaignRow): Promise<void> {
-  await notify(row.userId, { type: "SYSTEM", title: "Campaign paused", details: `Campaign "${row.name}": ${row.statusDetail}` });
+  await notify(row.userId, {
+    type: "SYSTEM",
+    title: "Campaign paused",
+    details: `Campaign "${row.name}": ${row.statusDetail}`,
+  });
 }

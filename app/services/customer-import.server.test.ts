@@ -50,23 +50,49 @@ describe("importCustomers", () => {
       { line: 8, email: "sanjay@example.com", reason: "Last active must be a date like 2024-05-31" },
     ]);
     const page = await listCustomers(user.id, { q: "rahul" });
-    expect(page.customers[0]).toMatchObject({ firstName: "Rahul", email: "rahul@example.com", totalSpend: 1250.5, visits: 4, lastActive: "2024-03-01T00:00:00.000Z" });
+    expect(page.customers[0]).toMatchObject({
+      firstName: "Rahul",
+      email: "rahul@example.com",
+      totalSpend: 1250.5,
+      visits: 4,
+      lastActive: "2024-03-01T00:00:00.000Z",
+    });
     expect((await listCustomers(user.id, { q: "arjun@" })).customers[0].email).toBe("arjun@example.com");
     expect(errorReportCsv(result.errors).split("\n")[0]).toBe("line,email,reason");
     expect(errorReportCsv(result.errors)).toContain("4,not-an-email,Enter a valid email address");
   });
 
   it("upserts on e-mail: updates the columns the file has and keeps the rest", async () => {
-    const existing = await createCustomer(user.id, { firstName: "Old", lastName: "Name", email: "upsert@example.com", phone: "111", address: "Pune", company: "Acme", notes: "", totalSpend: 500 });
-    const result = await importCustomers(user.id, csv("email,firstName,lastName\nUPSERT@example.com,Neha,Kapoor\nnew1@example.com,New,One\n"));
+    const existing = await createCustomer(user.id, {
+      firstName: "Old",
+      lastName: "Name",
+      email: "upsert@example.com",
+      phone: "111",
+      address: "Pune",
+      company: "Acme",
+      notes: "",
+      totalSpend: 500,
+    });
+    const result = await importCustomers(
+      user.id,
+      csv("email,firstName,lastName\nUPSERT@example.com,Neha,Kapoor\nnew1@example.com,New,One\n"),
+    );
     expect(result).toMatchObject({ created: 1, updated: 1, failed: 0 });
-    expect(await getCustomer(user.id, existing.id)).toMatchObject({ firstName: "Neha", lastName: "Kapoor", phone: "111", address: "Pune", totalSpend: 500 });
+    expect(await getCustomer(user.id, existing.id)).toMatchObject({
+      firstName: "Neha",
+      lastName: "Kapoor",
+      phone: "111",
+      address: "Pune",
+      totalSpend: 500,
+    });
     expect((await listCustomers(user.id, { q: "kapoor" })).customers.map((c) => c.id)).toEqual([existing.id]);
     expect((await listCustomers(user.id, { q: "Old Name" })).customers).toEqual([]);
   });
 
   it("uses a given column mapping over the guess", async () => {
-    const result = await importCustomers(user.id, csv("a,b,c\nmapped@example.com,Zoya,Khan\n"), { mapping: { email: 0, firstName: 1, lastName: 2 } });
+    const result = await importCustomers(user.id, csv("a,b,c\nmapped@example.com,Zoya,Khan\n"), {
+      mapping: { email: 0, firstName: 1, lastName: 2 },
+    });
     expect(result.created).toBe(1);
     expect((await listCustomers(user.id, { q: "zoya" })).customers[0].email).toBe("mapped@example.com");
   });
@@ -82,15 +108,23 @@ describe("importCustomers", () => {
       status: 422,
       message: 'The file has no column for First Name. Name a header column "firstName" (or map one) and try again.',
     });
-    await expect(importCustomers(user.id, csv(""))).rejects.toMatchObject({ message: "The file is empty: it needs a header row and at least one customer." });
+    await expect(importCustomers(user.id, csv(""))).rejects.toMatchObject({
+      message: "The file is empty: it needs a header row and at least one customer.",
+    });
     expect(await db().customer.count({ where: { userId: user.id } })).toBe(before);
     expect((await listCustomers(user.id, { q: "good-before-break" })).customers).toEqual([]);
   });
 
   it("refuses a file with a header and no customer rows instead of reporting 0 imported", async () => {
     const message = "The file has no customer rows: it needs a header row and at least one customer.";
-    await expect(importCustomers(user.id, csv("firstName,lastName,email\n"))).rejects.toMatchObject({ status: 422, message });
-    await expect(importCustomers(user.id, csv("firstName,lastName,email\r\n\r\n\r\n"))).rejects.toMatchObject({ status: 422, message });
+    await expect(importCustomers(user.id, csv("firstName,lastName,email\n"))).rejects.toMatchObject({
+      status: 422,
+      message,
+    });
+    await expect(importCustomers(user.id, csv("firstName,lastName,email\r\n\r\n\r\n"))).rejects.toMatchObject({
+      status: 422,
+      message,
+    });
     // A file whose every row is bad is still a result: its report says why each was skipped.
     const allBad = await importCustomers(user.id, csv("firstName,lastName,email\n,Nobody,nobody-only@example.com\n"));
     expect(allBad).toMatchObject({ imported: 0, failed: 1 });
@@ -99,14 +133,25 @@ describe("importCustomers", () => {
   it("refuses a binary file renamed .csv and writes nothing", async () => {
     const before = await db().customer.count({ where: { userId: user.id } });
     // A PNG's signature line has no NUL; the bytes after it do.
-    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from([0, 0, 0, 13]), Buffer.from("IHDR")]);
-    await expect(importCustomers(user.id, Readable.from([png]))).rejects.toMatchObject({ status: 422, message: "The file is not a CSV text file." });
+    const png = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      Buffer.from([0, 0, 0, 13]),
+      Buffer.from("IHDR"),
+    ]);
+    await expect(importCustomers(user.id, Readable.from([png]))).rejects.toMatchObject({
+      status: 422,
+      message: "The file is not a CSV text file.",
+    });
     // Control bytes without a NUL, as in a spreadsheet's compressed parts.
     const controls = Buffer.from(Array.from({ length: 4000 }, (_, i) => (i % 7 === 0 ? 0x03 : 0x41 + (i % 26))));
-    await expect(importCustomers(user.id, Readable.from([controls]))).rejects.toMatchObject({ message: "The file is not a CSV text file." });
+    await expect(importCustomers(user.id, Readable.from([controls]))).rejects.toMatchObject({
+      message: "The file is not a CSV text file.",
+    });
     // A header that reads well and a binary body after it, in chunks.
     const body = Buffer.concat([Buffer.from("firstName,lastName,email\nA,B,ab@example.com\n"), Buffer.alloc(64, 0)]);
-    await expect(importCustomers(user.id, Readable.from([body.subarray(0, 40), body.subarray(40)]))).rejects.toMatchObject({
+    await expect(
+      importCustomers(user.id, Readable.from([body.subarray(0, 40), body.subarray(40)])),
+    ).rejects.toMatchObject({
       message: "The file is not a CSV text file.",
     });
     // Latin-1 text (not UTF-8) is still text.
@@ -118,14 +163,22 @@ describe("importCustomers", () => {
   it("says a total spend or visits too large is too large, with the limit", async () => {
     const result = await importCustomers(
       user.id,
-      csv("firstName,lastName,email,totalSpend,visits\nBig,Spender,big-spender@example.com,99999999999999,\nMany,Visits,many-visits@example.com,,5000000000\nNeg,Spend,neg-spend@example.com,-5,\n"),
+      csv(
+        "firstName,lastName,email,totalSpend,visits\nBig,Spender,big-spender@example.com,99999999999999,\nMany,Visits,many-visits@example.com,,5000000000\nNeg,Spend,neg-spend@example.com,-5,\n",
+      ),
     );
     expect(result.errors).toEqual([
       { line: 2, email: "big-spender@example.com", reason: "Total spend is too large (at most ₹10,00,00,00,000)" },
       { line: 3, email: "many-visits@example.com", reason: "Visits is too large (at most 1,00,00,00,000)" },
       { line: 4, email: "neg-spend@example.com", reason: "Total spend must be a number of rupees, 0 or more" },
     ]);
-    const api = CustomerApiSchema.safeParse({ firstName: "A", lastName: "B", email: "a@example.com", totalSpend: 99999999999999, visits: 5e9 });
+    const api = CustomerApiSchema.safeParse({
+      firstName: "A",
+      lastName: "B",
+      email: "a@example.com",
+      totalSpend: 99999999999999,
+      visits: 5e9,
+    });
     expect(Object.fromEntries((api.error?.issues ?? []).map((i) => [i.path[0], i.message]))).toEqual({
       totalSpend: "Total spend is too large (at most ₹10,00,00,00,000)",
       visits: "Visits is too large (at most 1,00,00,00,000)",
@@ -135,7 +188,8 @@ describe("importCustomers", () => {
   it("keeps line numbers across chunks and quoted line breaks, and the last row of a repeated e-mail, over several batches", async () => {
     const tenant = await createTestUser("Batches");
     const lines = ["firstName,lastName,email,notes"];
-    for (let i = 0; i < 30; i++) lines.push(i % 4 === 0 ? `F${i},L${i},b${i}@example.com,"two\nlines"` : `F${i},L${i},b${i}@example.com,`);
+    for (let i = 0; i < 30; i++)
+      lines.push(i % 4 === 0 ? `F${i},L${i},b${i}@example.com,"two\nlines"` : `F${i},L${i},b${i}@example.com,`);
     lines.push("Late,Again,b1@example.com,", "Bad,Row,not-an-email,");
     const text = `${lines.join("\n")}\n`;
     // Chunks that cut records (and a quoted line break) in two.
@@ -148,7 +202,13 @@ describe("importCustomers", () => {
     expect(result).toMatchObject({ rows: 32, imported: 31, created: 30, updated: 1, failed: 1 });
     // The header, 30 records (8 of them two lines long) on lines 2-39, the repeat on 40: the bad row is on 41.
     expect(result.errors).toEqual([{ line: 41, email: "not-an-email", reason: "Enter a valid email address" }]);
-    expect(progress.filter((p) => p.startsWith("saving"))).toEqual(["saving 7/31", "saving 14/31", "saving 21/31", "saving 28/31", "saving 31/31"]);
+    expect(progress.filter((p) => p.startsWith("saving"))).toEqual([
+      "saving 7/31",
+      "saving 14/31",
+      "saving 21/31",
+      "saving 28/31",
+      "saving 31/31",
+    ]);
     const page = await listCustomers(tenant.id, { q: "b1@example.com" });
     expect(page.customers.map((c) => `${c.firstName} ${c.lastName}`)).toEqual(["Late Again"]);
     expect((await listCustomers(tenant.id, {})).total).toBe(30);
@@ -165,10 +225,14 @@ describe("importCustomers", () => {
     lines.push('Bad,Two,w-bad@example.com,"first\r\nsecond",many');
     const result = await importCustomers(tenant.id, csv(`${lines.join("\r\n")}\r\n`));
     expect(result).toMatchObject({ rows: 124, created: 123, failed: 1 });
-    expect(result.errors).toEqual([{ line: 125, email: "w-bad@example.com", reason: "Visits must be a whole number, 0 or more" }]);
+    expect(result.errors).toEqual([
+      { line: 125, email: "w-bad@example.com", reason: "Visits must be a whole number, 0 or more" },
+    ]);
     const all = await listCustomers(tenant.id, { limit: 1000 });
     expect(all.total).toBe(123);
-    expect(new Set(all.customers.map((c) => `${c.email}:${c.visits}`))).toEqual(new Set(Array.from({ length: 123 }, (_, i) => `w${i}@example.com:${i}`)));
+    expect(new Set(all.customers.map((c) => `${c.email}:${c.visits}`))).toEqual(
+      new Set(Array.from({ length: 123 }, (_, i) => `w${i}@example.com:${i}`)),
+    );
     expect(all.customers.find((c) => c.email === "w5@example.com")?.notes).toBe('said "call me"');
   });
 
@@ -191,10 +255,17 @@ describe("importCustomers", () => {
 describe("export", () => {
   it("streams all customers or the search as CSV that imports back", async () => {
     const tenant = await createTestUser("Exporter");
-    await importCustomers(tenant.id, csv("firstName,lastName,email,notes,totalSpend\nAsha,Bose,asha@example.com,\"Likes, commas\",10\nRavi,Kumar,ravi@example.com,,20.5\n"));
+    await importCustomers(
+      tenant.id,
+      csv(
+        'firstName,lastName,email,notes,totalSpend\nAsha,Bose,asha@example.com,"Likes, commas",10\nRavi,Kumar,ravi@example.com,,20.5\n',
+      ),
+    );
     const all = await readAll(exportCustomersCsv(tenant.id, null, { pageSize: 1 }));
     const lines = all.trim().split("\n");
-    expect(lines[0]).toBe("id,firstName,lastName,email,phone,address,company,notes,totalSpend,visits,lastActive,createdAt");
+    expect(lines[0]).toBe(
+      "id,firstName,lastName,email,phone,address,company,notes,totalSpend,visits,lastActive,createdAt",
+    );
     expect(lines).toHaveLength(3);
     expect(all).toContain('Asha,Bose,asha@example.com,,,,"Likes, commas",10.00,0');
     const search = await readAll(exportCustomersCsv(tenant.id, "ravi"));
@@ -215,7 +286,12 @@ describe("formula cells", () => {
     ].join("\n");
     expect(await importCustomers(tenant.id, csv(file))).toMatchObject({ created: 2, failed: 0 });
     const stored = (await listCustomers(tenant.id, { q: "shah@" })).customers[0];
-    expect(stored).toMatchObject({ firstName: "=cmd|' /C calc'!A0", phone: "+91 98450 12345", company: "@SUM(A1)", notes: "-1+2" });
+    expect(stored).toMatchObject({
+      firstName: "=cmd|' /C calc'!A0",
+      phone: "+91 98450 12345",
+      company: "@SUM(A1)",
+      notes: "-1+2",
+    });
 
     const exported = await readAll(exportCustomersCsv(tenant.id, null));
     expect(exported).toContain(`,'=cmd|' /C calc'!A0,Shah,shah@example.com,'+91 98450 12345,,'@SUM(A1),'-1+2,`);
@@ -225,7 +301,12 @@ describe("formula cells", () => {
     const copy = await createTestUser("FormulasCopy");
     expect(await importCustomers(copy.id, csv(exported))).toMatchObject({ created: 2, failed: 0 });
     const back = (await listCustomers(copy.id, { q: "shah@" })).customers[0];
-    expect(back).toMatchObject({ firstName: "=cmd|' /C calc'!A0", phone: "+91 98450 12345", company: "@SUM(A1)", notes: "-1+2" });
+    expect(back).toMatchObject({
+      firstName: "=cmd|' /C calc'!A0",
+      phone: "+91 98450 12345",
+      company: "@SUM(A1)",
+      notes: "-1+2",
+    });
     expect((await listCustomers(copy.id, { q: "tina@" })).customers[0]).toMatchObject({ notes: '=HYPERLINK("x")' });
   });
 
@@ -250,16 +331,26 @@ describe("/api/customers/import and /api/customers/export", () => {
     const body = await response.json();
     expect(body).toMatchObject({ created: 1, failed: 1, errors: [{ line: 3, reason: "Last name is required" }] });
     const malformed = (await importAction({
-      request: new Request("http://localhost/api/customers/import", { method: "POST", headers: { ...auth, "Content-Type": "text/csv" }, body: 'firstName,lastName,email\n"x,y,z\n' }),
+      request: new Request("http://localhost/api/customers/import", {
+        method: "POST",
+        headers: { ...auth, "Content-Type": "text/csv" },
+        body: 'firstName,lastName,email\n"x,y,z\n',
+      }),
       params: {},
       context: {},
     })) as Response;
     expect(malformed.status).toBe(422);
-    const exported = (await exportLoader({ request: new Request("http://localhost/api/customers/export", { headers: auth }), params: {}, context: {} })) as Response;
+    const exported = (await exportLoader({
+      request: new Request("http://localhost/api/customers/export", { headers: auth }),
+      params: {},
+      context: {},
+    })) as Response;
     expect(exported.headers.get("Content-Type")).toContain("text/csv");
     expect(await exported.text()).toContain("tara@example.com");
     const theirs = (await exportLoader({
-      request: new Request("http://localhost/api/customers/export", { headers: { Authorization: `Bearer ${await issueToken(other.id)}` } }),
+      request: new Request("http://localhost/api/customers/export", {
+        headers: { Authorization: `Bearer ${await issueToken(other.id)}` },
+      }),
       params: {},
       context: {},
     })) as Response;

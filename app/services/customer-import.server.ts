@@ -19,7 +19,13 @@ import { ApiError } from "~/lib/api.server";
 import { CsvFormatError, CsvRecordReader, NO_CUSTOMER_ROWS, NOT_CSV_TEXT, TextSniffer } from "~/lib/csv-records";
 import { newId } from "~/lib/id";
 import { rupeesToPaise } from "~/lib/money";
-import { CUSTOMER_FIELDS, CUSTOMER_MESSAGES, CustomerFormSchema, MAX_SPEND_RUPEES, MAX_VISITS } from "~/schemas/customer";
+import {
+  CUSTOMER_FIELDS,
+  CUSTOMER_MESSAGES,
+  CustomerFormSchema,
+  MAX_SPEND_RUPEES,
+  MAX_VISITS,
+} from "~/schemas/customer";
 import { recordNewCustomers } from "~/services/customer-events.server";
 import { INDEX_CUSTOMERS_AFTER_SQL } from "~/services/customer-search.server";
 import { ADD_TO_TALLY_SQL, customerMatchSql, normaliseQuery } from "~/services/customers.server";
@@ -106,7 +112,13 @@ const rupeesText = z
     if (v === "") return undefined;
     const n = Number(v.replace(/[₹,\s]/g, ""));
     if (!Number.isFinite(n) || n < 0 || n > MAX_SPEND_RUPEES) {
-      ctx.addIssue({ code: "custom", message: Number.isFinite(n) && n > MAX_SPEND_RUPEES ? CUSTOMER_MESSAGES.totalSpendTooLarge : CUSTOMER_MESSAGES.totalSpend });
+      ctx.addIssue({
+        code: "custom",
+        message:
+          Number.isFinite(n) && n > MAX_SPEND_RUPEES
+            ? CUSTOMER_MESSAGES.totalSpendTooLarge
+            : CUSTOMER_MESSAGES.totalSpend,
+      });
       return z.NEVER;
     }
     return rupeesToPaise(n);
@@ -119,7 +131,10 @@ const visitsText = z
     if (v === "") return undefined;
     const n = Number(v);
     if (!Number.isInteger(n) || n < 0 || n > MAX_VISITS) {
-      ctx.addIssue({ code: "custom", message: Number.isFinite(n) && n > MAX_VISITS ? CUSTOMER_MESSAGES.visitsTooLarge : CUSTOMER_MESSAGES.visits });
+      ctx.addIssue({
+        code: "custom",
+        message: Number.isFinite(n) && n > MAX_VISITS ? CUSTOMER_MESSAGES.visitsTooLarge : CUSTOMER_MESSAGES.visits,
+      });
       return z.NEVER;
     }
     return n;
@@ -322,7 +337,8 @@ async function stageAndMerge(
     // A binary file can trip the reader or the header check before its first bytes are all seen.
     if (sniffer.binary) throw refuse(NOT_CSV_TEXT);
     if (error instanceof ApiError) throw error;
-    if (error instanceof CsvFormatError) throw refuse(`The file is not a valid CSV file, so nothing was imported: ${error.message}`);
+    if (error instanceof CsvFormatError)
+      throw refuse(`The file is not a valid CSV file, so nothing was imported: ${error.message}`);
     const message = error instanceof Error ? error.message : String(error);
     throw refuse(`The file could not be read, so nothing was imported: ${message}`);
   }
@@ -401,7 +417,7 @@ async function merge(
   let size = mergeBatch ?? FIRST_MERGE_BATCH;
   const bulk = deferIndexes === true && shouldDeferSegmentIndexes(staged, customerTableRows(sqlite));
   const saveAll = async () => {
-    for (let from = 0; from < last; ) {
+    for (let from = 0; from < last;) {
       const to = Math.min(last, from + size);
       const started = performance.now();
       created += batch.immediate(from, to);
@@ -409,7 +425,8 @@ async function merge(
       from = to;
       onProgress?.({ phase: "saving", saved: to, total: staged });
       // The next transaction is sized to take about batchMs at the rate just measured.
-      if (mergeBatch === undefined) size = Math.max(MIN_MERGE_BATCH, Math.min(MAX_MERGE_BATCH, Math.round((size * batchMs) / Math.max(1, took))));
+      if (mergeBatch === undefined)
+        size = Math.max(MIN_MERGE_BATCH, Math.min(MAX_MERGE_BATCH, Math.round((size * batchMs) / Math.max(1, took))));
       // A timer, not setImmediate: requests that arrived meanwhile get to finish their own async
       // steps (a session cookie's signature check) before the next transaction holds the thread.
       if (!bulk) await new Promise<void>((resolve) => setTimeout(resolve, 5));
@@ -420,7 +437,13 @@ async function merge(
     // Without the segment indexes the save walks only the e-mail index at random; the index
     // builds at the end sort in memory of the cache's size, so a smaller cache keeps the peak down.
     if (bulk) sqlite.pragma(`cache_size = -${BULK_CACHE_KIB}`);
-    if (bulk) await withSegmentIndexesDeferred(sqlite, saveAll, () => onProgress?.({ phase: "indexing" }), IMPORT_SEARCH_BUFFER_BYTES);
+    if (bulk)
+      await withSegmentIndexesDeferred(
+        sqlite,
+        saveAll,
+        () => onProgress?.({ phase: "indexing" }),
+        IMPORT_SEARCH_BUFFER_BYTES,
+      );
     else await saveAll();
   } finally {
     sqlite.exec("DELETE FROM temp.import_rows");
@@ -465,7 +488,11 @@ type ExportRow = {
 const iso = (ms: number | null) => (ms === null ? "" : new Date(ms).toISOString());
 
 /** The tenant's customers (all, or those matching `q`) as a CSV byte stream, newest added first. */
-export function exportCustomersCsv(userId: string, q?: string | null, options: { file?: string; pageSize?: number } = {}): ReadableStream<Uint8Array> {
+export function exportCustomersCsv(
+  userId: string,
+  q?: string | null,
+  options: { file?: string; pageSize?: number } = {},
+): ReadableStream<Uint8Array> {
   const term = normaliseQuery(q);
   const pageSize = options.pageSize ?? 2000;
   const encoder = new TextEncoder();

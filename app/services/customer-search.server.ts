@@ -33,12 +33,19 @@ const TENANT_SEARCH_BASE = `((SELECT u.rowid FROM "User" u WHERE u."id" = ?) << 
  * the CAST (measured: without it the upper bound was dropped and a search read every later
  * tenant's matches).
  */
-export function tenantSearchRange(userId: string, afterRowid: number | null): { low: string; high: string; params: (string | number)[] } {
+export function tenantSearchRange(
+  userId: string,
+  afterRowid: number | null,
+): { low: string; high: string; params: (string | number)[] } {
   return {
     low: TENANT_SEARCH_BASE,
     high: `${TENANT_SEARCH_BASE} + CAST(? AS INTEGER)`,
     // A cursor past the range (only a crafted one can be) must not widen it into the next tenant's.
-    params: [userId, userId, afterRowid !== null ? Math.min(CUSTOMER_ROWID_MASK, Math.max(0, afterRowid - 1)) : CUSTOMER_ROWID_MASK],
+    params: [
+      userId,
+      userId,
+      afterRowid !== null ? Math.min(CUSTOMER_ROWID_MASK, Math.max(0, afterRowid - 1)) : CUSTOMER_ROWID_MASK,
+    ],
   };
 }
 
@@ -47,7 +54,11 @@ export function tenantSearchRange(userId: string, afterRowid: number | null): { 
  * search. The owner filter stays as well, so a customer is never shown to another tenant even if
  * the index held a stale key.
  */
-export function customerSearchSql(userId: string, phrase: string, afterRowid: number | null = null): { sql: string; params: (string | number)[] } {
+export function customerSearchSql(
+  userId: string,
+  phrase: string,
+  afterRowid: number | null = null,
+): { sql: string; params: (string | number)[] } {
   const range = tenantSearchRange(userId, afterRowid);
   return {
     sql: `"customer_search" s JOIN "Customer" c ON c.rowid = s.rowid & ${CUSTOMER_ROWID_MASK}

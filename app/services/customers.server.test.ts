@@ -31,7 +31,12 @@ import { CustomerApiSchema } from "~/schemas/customer";
 import { pageSummary } from "~/lib/customers";
 
 const input = (over: Record<string, unknown> = {}) =>
-  CustomerApiSchema.parse({ firstName: "Priya", lastName: "Sharma", email: `priya${Math.random().toString(36).slice(2)}@example.com`, ...over });
+  CustomerApiSchema.parse({
+    firstName: "Priya",
+    lastName: "Sharma",
+    email: `priya${Math.random().toString(36).slice(2)}@example.com`,
+    ...over,
+  });
 
 async function call(
   handler: (args: LoaderFunctionArgs) => Promise<unknown>,
@@ -44,7 +49,11 @@ async function call(
     headers: { Authorization: `Bearer ${await issueToken(user.id)}`, "Content-Type": "application/json" },
     body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body),
   });
-  const response = (await handler({ request, params: init.params ?? {}, context: {} } as LoaderFunctionArgs)) as Response;
+  const response = (await handler({
+    request,
+    params: init.params ?? {},
+    context: {},
+  } as LoaderFunctionArgs)) as Response;
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
 }
@@ -58,9 +67,22 @@ beforeAll(async () => {
 
 describe("customers service", () => {
   it("creates, reads, updates and lists a customer with rupee amounts", async () => {
-    const c = await createCustomer(alice.id, input({ firstName: "Rahul", lastName: "Verma", totalSpend: 1500.25, visits: 7, lastActive: "2024-05-01" }));
-    expect(c).toMatchObject({ _id: c.id, firstName: "Rahul", totalSpend: 1500.25, visits: 7, lastActive: "2024-05-01T00:00:00.000Z" });
-    const updated = await updateCustomer(alice.id, c.id, input({ firstName: "Rahul", lastName: "Varma", email: c.email }));
+    const c = await createCustomer(
+      alice.id,
+      input({ firstName: "Rahul", lastName: "Verma", totalSpend: 1500.25, visits: 7, lastActive: "2024-05-01" }),
+    );
+    expect(c).toMatchObject({
+      _id: c.id,
+      firstName: "Rahul",
+      totalSpend: 1500.25,
+      visits: 7,
+      lastActive: "2024-05-01T00:00:00.000Z",
+    });
+    const updated = await updateCustomer(
+      alice.id,
+      c.id,
+      input({ firstName: "Rahul", lastName: "Varma", email: c.email }),
+    );
     expect(updated.lastName).toBe("Varma");
     expect(updated.totalSpend).toBe(1500.25); // not given: kept
     expect((await getCustomer(alice.id, c.id)).lastName).toBe("Varma");
@@ -91,8 +113,20 @@ describe("customers service", () => {
 
   it("deletes a customer with their orders in one go", async () => {
     const c = await createCustomer(alice.id, input());
-    await createOrder(alice.id, { customerId: c.id, status: "Completed", notes: "", tax: 18, items: [{ name: "Kurta", description: "", quantity: 2, price: 500 }] });
-    await createOrder(alice.id, { customerId: c.id, status: "Pending", notes: "", tax: 0, items: [{ name: "Saree", description: "", quantity: 1, price: 1200 }] });
+    await createOrder(alice.id, {
+      customerId: c.id,
+      status: "Completed",
+      notes: "",
+      tax: 18,
+      items: [{ name: "Kurta", description: "", quantity: 2, price: 500 }],
+    });
+    await createOrder(alice.id, {
+      customerId: c.id,
+      status: "Pending",
+      notes: "",
+      tax: 0,
+      items: [{ name: "Saree", description: "", quantity: 1, price: 1200 }],
+    });
     const detail = await customerDetail(alice.id, c.id);
     expect(detail.orders).toHaveLength(2);
     expect(detail.segments).toEqual([]);
@@ -105,9 +139,20 @@ describe("customers service", () => {
 
   it("follows order totals: cancelling an order takes it out of totalSpend and visits", async () => {
     const c = await createCustomer(alice.id, input());
-    const o = await createOrder(alice.id, { customerId: c.id, status: "Pending", notes: "", tax: 0, items: [{ name: "Tea", description: "", quantity: 3, price: 100 }] });
+    const o = await createOrder(alice.id, {
+      customerId: c.id,
+      status: "Pending",
+      notes: "",
+      tax: 0,
+      items: [{ name: "Tea", description: "", quantity: 3, price: 100 }],
+    });
     expect((await getCustomer(alice.id, c.id)).totalSpend).toBe(300);
-    await updateOrder(alice.id, o.id, { status: "Cancelled", notes: "", tax: 0, items: [{ name: "Tea", description: "", quantity: 3, price: 100 }] });
+    await updateOrder(alice.id, o.id, {
+      status: "Cancelled",
+      notes: "",
+      tax: 0,
+      items: [{ name: "Tea", description: "", quantity: 3, price: 100 }],
+    });
     expect(await getCustomer(alice.id, c.id)).toMatchObject({ totalSpend: 0, visits: 0 });
   });
 });
@@ -122,7 +167,9 @@ describe("customer detail", () => {
     const parsed = parseConditions({ totalSpend: { $gt: 1000 } });
     if (!parsed.ok) throw new Error(parsed.message);
     const segment = await createSegment(owner.id, { name: "Big spenders", description: "", tree: parsed.tree });
-    expect((await customerDetail(owner.id, big.id)).segments).toEqual([{ _id: segment.id, id: segment.id, name: "Big spenders" }]);
+    expect((await customerDetail(owner.id, big.id)).segments).toEqual([
+      { _id: segment.id, id: segment.id, name: "Big spenders" },
+    ]);
     expect((await customerDetail(owner.id, small.id)).segments).toEqual([]);
   });
 });
@@ -131,7 +178,11 @@ describe("the paged list", () => {
   let tenant: User;
   beforeAll(async () => {
     tenant = await createTestUser("Pager");
-    for (let i = 0; i < 7; i++) await createCustomer(tenant.id, input({ firstName: i % 2 ? "Anjali" : "Vikram", lastName: `Nair${i}`, email: `p${i}@shop.in` }));
+    for (let i = 0; i < 7; i++)
+      await createCustomer(
+        tenant.id,
+        input({ firstName: i % 2 ? "Anjali" : "Vikram", lastName: `Nair${i}`, email: `p${i}@shop.in` }),
+      );
   });
 
   it("pages newest first with an exact total and a cursor that walks every customer once", async () => {
@@ -140,13 +191,20 @@ describe("the paged list", () => {
     expect(first.customers.map((c) => c.email)).toEqual(["p6@shop.in", "p5@shop.in", "p4@shop.in"]);
     const second = await listCustomers(tenant.id, { limit: 3, cursor: first.nextCursor });
     const third = await listCustomers(tenant.id, { limit: 3, cursor: second.nextCursor });
-    expect([...second.customers, ...third.customers].map((c) => c.email)).toEqual(["p3@shop.in", "p2@shop.in", "p1@shop.in", "p0@shop.in"]);
+    expect([...second.customers, ...third.customers].map((c) => c.email)).toEqual([
+      "p3@shop.in",
+      "p2@shop.in",
+      "p1@shop.in",
+      "p0@shop.in",
+    ]);
     expect(third.nextCursor).toBeNull();
   });
 
   it("searches name or e-mail case-insensitively, with short and long terms", async () => {
     expect((await listCustomers(tenant.id, { q: "ANJALI" })).total).toBe(3);
-    expect((await listCustomers(tenant.id, { q: "vikram nair4" })).customers.map((c) => c.email)).toEqual(["p4@shop.in"]);
+    expect((await listCustomers(tenant.id, { q: "vikram nair4" })).customers.map((c) => c.email)).toEqual([
+      "p4@shop.in",
+    ]);
     expect((await listCustomers(tenant.id, { q: "p5@SHOP" })).customers).toHaveLength(1);
     expect((await listCustomers(tenant.id, { q: "r3" })).customers.map((c) => c.email)).toEqual(["p3@shop.in"]);
     expect((await listCustomers(tenant.id, { q: 'x"y' })).customers).toEqual([]);
@@ -174,14 +232,26 @@ describe("search stays inside its tenant", () => {
   const sqlite = () => readConnection().db;
   /** The FTS5 scan's line of a statement's query plan. */
   const ftsScan = (sql: string, params: unknown[]) =>
-    (sqlite().prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).find((d) => d.includes("VIRTUAL TABLE"));
-  const indexed = (phrase: string) => Number(sqlite().prepare(`SELECT count(*) FROM "customer_search" WHERE "customer_search" MATCH ?`).pluck().get(phrase));
+    (
+      sqlite()
+        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .all(...params) as { detail: string }[]
+    )
+      .map((r) => r.detail)
+      .find((d) => d.includes("VIRTUAL TABLE"));
+  const indexed = (phrase: string) =>
+    Number(
+      sqlite().prepare(`SELECT count(*) FROM "customer_search" WHERE "customer_search" MATCH ?`).pluck().get(phrase),
+    );
 
   beforeAll(async () => {
     busy = await createTestUser("Busy");
     quiet = await createTestUser("Quiet");
     // The way an import writes a batch: one INSERT ... SELECT, indexed after it in one statement.
-    const before = Number((await db().$queryRawUnsafe<{ m: number | bigint }[]>(`SELECT coalesce(max(rowid), 0) AS m FROM "Customer"`))[0].m);
+    const before = Number(
+      (await db().$queryRawUnsafe<{ m: number | bigint }[]>(`SELECT coalesce(max(rowid), 0) AS m FROM "Customer"`))[0]
+        .m,
+    );
     await db().$executeRawUnsafe(
       `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1200)
        INSERT INTO "Customer" ("id", "userId", "firstName", "lastName", "email", "createdAt", "updatedAt")
@@ -190,7 +260,11 @@ describe("search stays inside its tenant", () => {
     );
     await db().$executeRawUnsafe(INDEX_CUSTOMERS_AFTER_SQL, before);
     await db().$executeRawUnsafe(ADD_TO_TALLY_SQL, busy.id, 1200);
-    for (const [first, email] of [["Kestrel", "one@quiet.in"], ["Meera", "meera.kestrel@quiet.in"], ["Asha", "asha@quiet.in"]]) {
+    for (const [first, email] of [
+      ["Kestrel", "one@quiet.in"],
+      ["Meera", "meera.kestrel@quiet.in"],
+      ["Asha", "asha@quiet.in"],
+    ]) {
       await createCustomer(quiet.id, input({ firstName: first, lastName: "Rao", email }));
     }
   });
@@ -204,23 +278,36 @@ describe("search stays inside its tenant", () => {
     expect(await countCustomers(busy.id, TERM)).toEqual({ total: SEARCH_COUNT_CAP, capped: true });
     const headers = (await call(listLoader, quiet, `/api/customers?q=${TERM}`)).headers;
     expect(headers.get("X-Total-Count")).toBe("2");
-    expect((await call(listLoader, busy, `/api/customers?q=${TERM}`)).headers.get("X-Total-Count")).toBe(String(SEARCH_COUNT_CAP));
+    expect((await call(listLoader, busy, `/api/customers?q=${TERM}`)).headers.get("X-Total-Count")).toBe(
+      String(SEARCH_COUNT_CAP),
+    );
   });
 
   it("hands FTS5 the tenant's rowid range with the MATCH, so the lookup never reads another tenant's entries", () => {
     // FTS5 names the constraints it takes in its plan: M for the MATCH, > and < for rowid bounds.
-    for (const [afterRowid, ordered] of [[null, true], [null, false], [123, true]] as const) {
+    for (const [afterRowid, ordered] of [
+      [null, true],
+      [null, false],
+      [123, true],
+    ] as const) {
       const match = customerMatchSql(quiet.id, TERM, afterRowid, ordered);
       expect(ftsScan(match.sql, match.params)).toMatch(/VIRTUAL TABLE INDEX \d+:M\d*(><|<>)/);
     }
     // FTS5 ignores a rowid bound that is not an INTEGER (and the driver binds numbers as REAL).
     for (const afterRowid of [null, 123]) {
       const bounds = tenantSearchRange(quiet.id, afterRowid);
-      expect(sqlite().prepare(`SELECT typeof(${bounds.low}) AS low, typeof(${bounds.high}) AS high`).get(...bounds.params)).toEqual({ low: "integer", high: "integer" });
+      expect(
+        sqlite()
+          .prepare(`SELECT typeof(${bounds.low}) AS low, typeof(${bounds.high}) AS high`)
+          .get(...bounds.params),
+      ).toEqual({ low: "integer", high: "integer" });
     }
     // A crafted cursor beyond the tenant's range does not reach into the next tenant's.
     const crafted = tenantSearchRange(quiet.id, 999_999_999_999_999);
-    const [low, high] = sqlite().prepare(`SELECT ${crafted.low}, ${crafted.high}`).raw().get(...crafted.params) as number[];
+    const [low, high] = sqlite()
+      .prepare(`SELECT ${crafted.low}, ${crafted.high}`)
+      .raw()
+      .get(...crafted.params) as number[];
     expect(high - low).toBe(2 ** 40 - 1);
     // The range itself: every entry of the tenant inside it, none of the other tenant's.
     const range = (userId: string) => {
@@ -238,7 +325,11 @@ describe("search stays inside its tenant", () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: Awaited<ReturnType<typeof listCustomers>> = await listCustomers(busy.id, { q: TERM, limit: 500, cursor });
+      const page: Awaited<ReturnType<typeof listCustomers>> = await listCustomers(busy.id, {
+        q: TERM,
+        limit: 500,
+        cursor,
+      });
       seen.push(...page.customers.map((c) => c.email));
       cursor = page.nextCursor;
     } while (cursor);
@@ -268,7 +359,9 @@ describe("search stays inside its tenant", () => {
     expect((await listCustomers(next.id, { q: TERM })).total).toBe(0);
     await createCustomer(next.id, input({ firstName: "Kestrel", lastName: "New", email: "kestrel@next.in" }));
     expect((await listCustomers(next.id, { q: TERM })).customers.map((x) => x.email)).toEqual(["kestrel@next.in"]);
-    await db().$executeRawUnsafe(`INSERT INTO "customer_search" ("customer_search", rank) VALUES ('integrity-check', 0)`);
+    await db().$executeRawUnsafe(
+      `INSERT INTO "customer_search" ("customer_search", rank) VALUES ('integrity-check', 0)`,
+    );
   });
 });
 
@@ -277,12 +370,21 @@ describe("/api/customers", () => {
     const user = await createTestUser("Api");
     const created = await call(createAction, user, "/api/customers", {
       method: "POST",
-      body: { firstName: "Sneha", lastName: "Iyer", email: "sneha@example.com", phone: "+91 98765 43210", totalSpend: 99.5 },
+      body: {
+        firstName: "Sneha",
+        lastName: "Iyer",
+        email: "sneha@example.com",
+        phone: "+91 98765 43210",
+        totalSpend: 99.5,
+      },
     });
     expect(created.status).toBe(201);
     expect(created.headers.get("X-User-Id")).toBe(user.id);
     expect(created.body).toMatchObject({ firstName: "Sneha", email: "sneha@example.com", totalSpend: 99.5, visits: 0 });
-    await call(createAction, user, "/api/customers", { method: "POST", body: { firstName: "Kavya", lastName: "Reddy", email: "kavya@example.com" } });
+    await call(createAction, user, "/api/customers", {
+      method: "POST",
+      body: { firstName: "Kavya", lastName: "Reddy", email: "kavya@example.com" },
+    });
     const page = await call(listLoader, user, "/api/customers?limit=1");
     expect(page.status).toBe(200);
     expect(Array.isArray(page.body)).toBe(true);
@@ -301,7 +403,15 @@ describe("/api/customers", () => {
     const user = await createTestUser("Bad");
     const bad = await call(createAction, user, "/api/customers", {
       method: "POST",
-      body: { firstName: "", lastName: 5, email: "nope", phone: "1".repeat(41), totalSpend: "lots", visits: -2, lastActive: "someday" },
+      body: {
+        firstName: "",
+        lastName: 5,
+        email: "nope",
+        phone: "1".repeat(41),
+        totalSpend: "lots",
+        visits: -2,
+        lastActive: "someday",
+      },
     });
     expect(bad.status).toBe(400);
     expect(bad.body.error.fields).toEqual({
@@ -314,7 +424,9 @@ describe("/api/customers", () => {
       lastActive: "Last active must be a date like 2024-05-31",
     });
     expect((await call(createAction, user, "/api/customers", { method: "POST", body: "{not json" })).status).toBe(400);
-    expect((await call(listLoader, user, "/api/customers?limit=5000")).body.error.fields.limit).toBe("limit must be at most 1000");
+    expect((await call(listLoader, user, "/api/customers?limit=5000")).body.error.fields.limit).toBe(
+      "limit must be at most 1000",
+    );
     expect((await call(listLoader, user, "/api/customers?cursor=abc")).status).toBe(400);
   });
 
@@ -327,12 +439,24 @@ describe("/api/customers", () => {
     expect(dup.status).toBe(409);
     expect(dup.body.error).toMatchObject({ code: "conflict", message: "A customer with this email already exists" });
     const id = c.body.id as string;
-    for (const [handler, method] of [[getLoader, "GET"], [idAction, "PUT"], [idAction, "DELETE"]] as const) {
-      const r = await call(handler, stranger, `/api/customers/${id}`, { method, params: { id }, body: method === "PUT" ? body : undefined });
+    for (const [handler, method] of [
+      [getLoader, "GET"],
+      [idAction, "PUT"],
+      [idAction, "DELETE"],
+    ] as const) {
+      const r = await call(handler, stranger, `/api/customers/${id}`, {
+        method,
+        params: { id },
+        body: method === "PUT" ? body : undefined,
+      });
       expect(r.status).toBe(404);
     }
     expect((await call(getLoader, owner, "/api/customers/zzz", { params: { id: "zzz" } })).status).toBe(404);
-    const put = await call(idAction, owner, `/api/customers/${id}`, { method: "PUT", params: { id }, body: { ...body, company: "Das & Sons" } });
+    const put = await call(idAction, owner, `/api/customers/${id}`, {
+      method: "PUT",
+      params: { id },
+      body: { ...body, company: "Das & Sons" },
+    });
     expect(put.body.company).toBe("Das & Sons");
     const del = await call(idAction, owner, `/api/customers/${id}`, { method: "DELETE", params: { id } });
     expect(del.status).toBe(200);

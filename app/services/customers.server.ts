@@ -109,7 +109,9 @@ export async function createCustomer(userId: string, input: CustomerApiInput): P
   let created: Customer;
   try {
     created = await db().$transaction(async (tx) => {
-      const row = await tx.customer.create({ data: { id, userId, ...personalFields(input), ...startingValues(input) } });
+      const row = await tx.customer.create({
+        data: { id, userId, ...personalFields(input), ...startingValues(input) },
+      });
       await tx.$executeRawUnsafe(INDEX_CUSTOMER_SQL, id);
       await tx.$executeRawUnsafe(ADD_TO_TALLY_SQL, userId, 1);
       return row;
@@ -128,7 +130,10 @@ export async function updateCustomer(userId: string, id: string, input: Customer
     return await db().$transaction(async (tx) => {
       const existing = await tx.customer.findFirst({ where: { id, userId }, select: { id: true } });
       if (!existing) throw notFound("Customer");
-      const row = await tx.customer.update({ where: { id }, data: { ...personalFields(input), ...startingValues(input) } });
+      const row = await tx.customer.update({
+        where: { id },
+        data: { ...personalFields(input), ...startingValues(input) },
+      });
       return toCustomerDto(row);
     });
   } catch (error) {
@@ -152,7 +157,11 @@ export async function deleteCustomer(userId: string, id: string): Promise<{ orde
 /** The Customer columns as the read connection returns them (DateTimes as unixepoch-ms). */
 const CUSTOMER_COLUMNS = `c."id", c."userId", c."firstName", c."lastName", c."email", c."phone", c."address", c."company", c."notes",
   c."totalSpendPaise", c."visits", c."lastActive", c."createdAt", c."updatedAt"`;
-type CustomerRow = Omit<Customer, "lastActive" | "createdAt" | "updatedAt"> & { lastActive: number | null; createdAt: number; updatedAt: number };
+type CustomerRow = Omit<Customer, "lastActive" | "createdAt" | "updatedAt"> & {
+  lastActive: number | null;
+  createdAt: number;
+  updatedAt: number;
+};
 
 function rowToDto(c: CustomerRow): CustomerDto {
   return toCustomerDto({
@@ -168,9 +177,10 @@ function rowToDto(c: CustomerRow): CustomerDto {
 // took GET /api/customers/{id} from five Prisma queries to none.
 export async function getCustomer(userId: string, id: string): Promise<CustomerDto> {
   if (!isId(id)) throw notFound("Customer");
-  const row = readStatement(`SELECT ${CUSTOMER_COLUMNS} FROM "Customer" c WHERE c."userId" = ? AND c."id" = ?`).get(userId, id) as
-    | CustomerRow
-    | undefined;
+  const row = readStatement(`SELECT ${CUSTOMER_COLUMNS} FROM "Customer" c WHERE c."userId" = ? AND c."id" = ?`).get(
+    userId,
+    id,
+  ) as CustomerRow | undefined;
   if (!row) throw notFound("Customer");
   return rowToDto(row);
 }
@@ -190,7 +200,10 @@ async function segmentsOf(userId: string, customerId: string): Promise<CustomerS
 /** The customer detail (docs/rules.md#customer-detail): the customer with their segments and recent orders. */
 export async function customerDetail(userId: string, id: string, recentOrders = 10): Promise<CustomerDetailDto> {
   const customer = await getCustomer(userId, id);
-  const [orders, segments] = await Promise.all([recentOrdersForCustomer(userId, id, recentOrders), segmentsOf(userId, id)]);
+  const [orders, segments] = await Promise.all([
+    recentOrdersForCustomer(userId, id, recentOrders),
+    segmentsOf(userId, id),
+  ]);
   return { ...customer, segments, orders };
 }
 
@@ -216,7 +229,10 @@ export function normaliseQuery(q: string | null | undefined): string {
 /** A cursor is the rowid of the last customer of the previous page. */
 export function parseCursor(cursor: string | null | undefined): number | null {
   if (!cursor) return null;
-  if (!/^\d{1,15}$/.test(cursor)) throw new ApiError("bad_request", "cursor is not valid: pass the X-Next-Cursor of the previous page", { cursor: "Invalid cursor" });
+  if (!/^\d{1,15}$/.test(cursor))
+    throw new ApiError("bad_request", "cursor is not valid: pass the X-Next-Cursor of the previous page", {
+      cursor: "Invalid cursor",
+    });
   return Number(cursor);
 }
 
@@ -268,7 +284,10 @@ export async function listCustomers(userId: string, options: ListCustomersOption
     // The count found every match: the page is cut from them instead of searching a second time
     // (a rare term's trigram lookup is the whole cost of the request).
     count = { total: matches.length, capped: false };
-    const rowids = matches.filter((r) => after === null || r < after).sort((a, b) => b - a).slice(0, limit + 1);
+    const rowids = matches
+      .filter((r) => after === null || r < after)
+      .sort((a, b) => b - a)
+      .slice(0, limit + 1);
     const byRowid = readStatement(`SELECT c.rowid AS r, ${CUSTOMER_COLUMNS} FROM "Customer" c WHERE c.rowid = ?`);
     rows = rowids.flatMap((r) => (byRowid.get(r) as (CustomerRow & { r: number }) | undefined) ?? []);
   } else {
@@ -294,7 +313,8 @@ export async function listCustomers(userId: string, options: ListCustomersOption
 export async function countCustomers(userId: string, q = ""): Promise<{ total: number; capped: boolean }> {
   const client = db();
   if (!q) {
-    const tally = readStatement(`SELECT "customers" FROM "CustomerTally" WHERE "userId" = ?`).get(userId) as { customers: number } | undefined;
+    const tally = readStatement(`SELECT "customers" FROM "CustomerTally" WHERE "userId" = ?`).get(userId) as
+      { customers: number } | undefined;
     if (tally) return { total: Math.max(0, tally.customers), capped: false };
     // No tally yet (customers written before it existed, or by another tool): count once, keep it.
     const n = await client.customer.count({ where: { userId } });

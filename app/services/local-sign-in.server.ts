@@ -27,7 +27,11 @@ type Refusal = {
 export type SignInResult = { submission: Submission<SignInInput> } & ({ response: Response } | { refusal: Refusal });
 
 /** Signs in or signs up from a local sign-in form, or says why not. */
-export async function localSignIn(request: Request, context: unknown, form: FormData | URLSearchParams): Promise<SignInResult> {
+export async function localSignIn(
+  request: Request,
+  context: unknown,
+  form: FormData | URLSearchParams,
+): Promise<SignInResult> {
   const submission = parseWithZod(form, { schema: SignInSchema });
   // Every attempt counts, valid or not, before any account is looked at.
   const limited = checkSignInRate(clientAddress(context as { clientIp?: string }));
@@ -46,12 +50,18 @@ export async function localSignIn(request: Request, context: unknown, form: Form
     const problem = passwordProblem(password, email);
     if (problem) fields.password = problem;
     if (fields.name || fields.password) {
-      return { submission, refusal: { status: 400, message: "No account uses this e-mail yet: fix these to create one", fields } };
+      return {
+        submission,
+        refusal: { status: 400, message: "No account uses this e-mail yet: fix these to create one", fields },
+      };
     }
     const passwordHash = await hashPassword(password);
     user = await upsertLocalUser({ email, name: name!, passwordHash });
     // Two sign-ups of one e-mail at once: the one that lost must know the winner's password.
-    if (user.passwordHash !== passwordHash && !(user.passwordHash && (await verifyPassword(user.passwordHash, password)))) {
+    if (
+      user.passwordHash !== passwordHash &&
+      !(user.passwordHash && (await verifyPassword(user.passwordHash, password)))
+    ) {
       return { submission, refusal: { status: 401, message: WRONG_PASSWORD, fields: { password: WRONG_PASSWORD } } };
     }
   } else if (!user.passwordHash) {
@@ -60,7 +70,11 @@ export async function localSignIn(request: Request, context: unknown, form: Form
     return { submission, refusal: { status: 401, message: WRONG_PASSWORD, fields: { password: WRONG_PASSWORD } } };
   }
   const token = await issueToken(user.id);
-  const response = await signInAndRedirect(request, user.id, `/auth/callback?token=${encodeURIComponent(token)}&auth=success`);
+  const response = await signInAndRedirect(
+    request,
+    user.id,
+    `/auth/callback?token=${encodeURIComponent(token)}&auth=success`,
+  );
   return { submission, response };
 }
 

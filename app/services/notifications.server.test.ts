@@ -16,7 +16,11 @@ async function freshUser() {
   return user;
 }
 
-const rejection = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e);
+const rejection = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) => e,
+  );
 
 describe("notify", () => {
   it("stores an unread notification and returns it as the client sees it", async () => {

@@ -12,7 +12,17 @@ const { OrderSchema, OrderUpdateSchema } = await import("~/schemas/order");
 const { INDEX_CUSTOMER_SQL } = await import("~/services/customers.server");
 const { readConnection } = await import("~/db/reader.server");
 
-async function makeCustomer(userId: string, data: Partial<{ firstName: string; lastName: string; email: string; totalSpendPaise: number; visits: number; lastActive: Date }> = {}) {
+async function makeCustomer(
+  userId: string,
+  data: Partial<{
+    firstName: string;
+    lastName: string;
+    email: string;
+    totalSpendPaise: number;
+    visits: number;
+    lastActive: Date;
+  }> = {},
+) {
   const customer = await db().customer.create({
     data: {
       id: newId(),
@@ -36,7 +46,15 @@ const totals = async (id: string) => {
 };
 
 const order = (customerId: string, extra: Record<string, unknown> = {}) =>
-  OrderSchema.parse({ customerId, items: [{ name: "Saree", quantity: 2, price: 1500 }, { name: "Dupatta", quantity: 1, price: 250.25 }], tax: 100, ...extra });
+  OrderSchema.parse({
+    customerId,
+    items: [
+      { name: "Saree", quantity: 2, price: 1500 },
+      { name: "Dupatta", quantity: 1, price: 250.25 },
+    ],
+    tax: 100,
+    ...extra,
+  });
 
 describe("creating an order", () => {
   it("computes the amount from the items and stores the rows in order", async () => {
@@ -49,7 +67,14 @@ describe("creating an order", () => {
     expect(created.status).toBe("Pending");
     expect(created.items.map((i) => i.name)).toEqual(["Saree", "Dupatta"]);
     expect(created.items[0]).toMatchObject({ quantity: 2, price: 1500, total: 3000 });
-    expect(created.customer).toEqual({ _id: c.id, id: c.id, firstName: "Priya", lastName: "Sharma", email: c.email, phone: "" });
+    expect(created.customer).toEqual({
+      _id: c.id,
+      id: c.id,
+      firstName: "Priya",
+      lastName: "Sharma",
+      email: c.email,
+      phone: "",
+    });
     const fetched = await orders.getOrder(user.id, created._id);
     expect(fetched).toEqual(created);
   });
@@ -57,7 +82,10 @@ describe("creating an order", () => {
   it("ignores an amount sent by the caller", async () => {
     const user = await createTestUser();
     const c = await makeCustomer(user.id);
-    const created = await orders.createOrder(user.id, OrderSchema.parse({ customerId: c.id, amount: 1, items: [{ name: "A", quantity: 3, price: 10 }] }));
+    const created = await orders.createOrder(
+      user.id,
+      OrderSchema.parse({ customerId: c.id, amount: 1, items: [{ name: "A", quantity: 3, price: 10 }] }),
+    );
     expect(created.amount).toBe(30);
   });
 
@@ -66,7 +94,10 @@ describe("creating an order", () => {
     const bob = await createTestUser("Bob");
     const bobs = await makeCustomer(bob.id);
     for (const id of [bobs.id, "not-an-id", newId()]) {
-      await expect(orders.createOrder(alice.id, order(id))).rejects.toMatchObject({ status: 404, fields: { customerId: "Please select a customer" } });
+      await expect(orders.createOrder(alice.id, order(id))).rejects.toMatchObject({
+        status: 404,
+        fields: { customerId: "Please select a customer" },
+      });
     }
     expect(await db().order.count({ where: { userId: alice.id } })).toBe(0);
     expect(await totals(bobs.id)).toMatchObject({ spend: 0, visits: 0 });
@@ -84,25 +115,51 @@ describe("customer totals follow the non-cancelled orders", () => {
     expect(t.visits).toBe(1);
     expect(t.lastActive?.toISOString()).toBe(first.createdAt);
 
-    const second = await orders.createOrder(user.id, OrderSchema.parse({ customerId: c.id, items: [{ name: "Bangle", quantity: 4, price: 25 }] }));
+    const second = await orders.createOrder(
+      user.id,
+      OrderSchema.parse({ customerId: c.id, items: [{ name: "Bangle", quantity: 4, price: 25 }] }),
+    );
     expect(await totals(c.id)).toMatchObject({ spend: 335_025 + 10_000, visits: 2 });
     expect((await totals(c.id)).lastActive?.toISOString()).toBe(second.createdAt);
 
     // Edit the amount: the old contribution goes out, the new one comes in.
-    await orders.updateOrder(user.id, second._id, OrderUpdateSchema.parse({ items: [{ name: "Bangle", quantity: 10, price: 25 }], tax: 5 }));
+    await orders.updateOrder(
+      user.id,
+      second._id,
+      OrderUpdateSchema.parse({ items: [{ name: "Bangle", quantity: 10, price: 25 }], tax: 5 }),
+    );
     expect(await totals(c.id)).toMatchObject({ spend: 335_025 + 25_500, visits: 2 });
 
     // Cancel: it stops counting.
-    const cancelled = await orders.updateOrder(user.id, first._id, OrderUpdateSchema.parse({ status: "Cancelled", items: [{ name: "Saree", quantity: 2, price: 1500 }, { name: "Dupatta", quantity: 1, price: 250.25 }], tax: 100 }));
+    const cancelled = await orders.updateOrder(
+      user.id,
+      first._id,
+      OrderUpdateSchema.parse({
+        status: "Cancelled",
+        items: [
+          { name: "Saree", quantity: 2, price: 1500 },
+          { name: "Dupatta", quantity: 1, price: 250.25 },
+        ],
+        tax: 100,
+      }),
+    );
     expect(cancelled.status).toBe("Cancelled");
     expect(await totals(c.id)).toMatchObject({ spend: 25_500, visits: 1 });
 
     // Editing a cancelled order changes nothing.
-    await orders.updateOrder(user.id, first._id, OrderUpdateSchema.parse({ status: "Cancelled", items: [{ name: "Saree", quantity: 9, price: 1500 }] }));
+    await orders.updateOrder(
+      user.id,
+      first._id,
+      OrderUpdateSchema.parse({ status: "Cancelled", items: [{ name: "Saree", quantity: 9, price: 1500 }] }),
+    );
     expect(await totals(c.id)).toMatchObject({ spend: 25_500, visits: 1 });
 
     // Un-cancel with a new amount: it counts again.
-    await orders.updateOrder(user.id, first._id, OrderUpdateSchema.parse({ status: "Completed", items: [{ name: "Saree", quantity: 1, price: 1000 }] }));
+    await orders.updateOrder(
+      user.id,
+      first._id,
+      OrderUpdateSchema.parse({ status: "Completed", items: [{ name: "Saree", quantity: 1, price: 1000 }] }),
+    );
     expect(await totals(c.id)).toMatchObject({ spend: 25_500 + 100_000, visits: 2 });
 
     // Delete: its contribution goes.
@@ -118,7 +175,10 @@ describe("customer totals follow the non-cancelled orders", () => {
     const user = await createTestUser();
     const lastActive = new Date("2030-01-01T00:00:00Z");
     const c = await makeCustomer(user.id, { totalSpendPaise: 5_000_000, visits: 12, lastActive });
-    const o = await orders.createOrder(user.id, OrderSchema.parse({ customerId: c.id, items: [{ name: "Lamp", quantity: 1, price: 800 }], tax: 144 }));
+    const o = await orders.createOrder(
+      user.id,
+      OrderSchema.parse({ customerId: c.id, items: [{ name: "Lamp", quantity: 1, price: 800 }], tax: 144 }),
+    );
     expect(await totals(c.id)).toEqual({ spend: 5_094_400, visits: 13, lastActive });
     await orders.deleteOrder(user.id, o._id);
     expect(await totals(c.id)).toEqual({ spend: 5_000_000, visits: 12, lastActive });
@@ -141,7 +201,13 @@ describe("customer totals follow the non-cancelled orders", () => {
     const a = await makeCustomer(user.id);
     const b = await makeCustomer(user.id);
     const o = await orders.createOrder(user.id, order(a.id));
-    await expect(orders.updateOrder(user.id, o._id, OrderUpdateSchema.parse({ customerId: b.id, items: [{ name: "X", quantity: 1, price: 1 }] }))).rejects.toMatchObject({
+    await expect(
+      orders.updateOrder(
+        user.id,
+        o._id,
+        OrderUpdateSchema.parse({ customerId: b.id, items: [{ name: "X", quantity: 1, price: 1 }] }),
+      ),
+    ).rejects.toMatchObject({
       status: 400,
       message: "The customer cannot be changed when editing",
     });
@@ -157,7 +223,9 @@ describe("tenant isolation", () => {
     const c = await makeCustomer(alice.id);
     const o = await orders.createOrder(alice.id, order(c.id));
     await expect(orders.getOrder(bob.id, o._id)).rejects.toMatchObject({ status: 404, message: "Order not found" });
-    await expect(orders.updateOrder(bob.id, o._id, OrderUpdateSchema.parse({ items: [{ name: "X", quantity: 1, price: 1 }] }))).rejects.toMatchObject({ status: 404 });
+    await expect(
+      orders.updateOrder(bob.id, o._id, OrderUpdateSchema.parse({ items: [{ name: "X", quantity: 1, price: 1 }] })),
+    ).rejects.toMatchObject({ status: 404 });
     await expect(orders.deleteOrder(bob.id, o._id)).rejects.toMatchObject({ status: 404 });
     expect((await orders.listOrders(bob.id)).total).toBe(0);
     expect((await orders.getOrder(alice.id, o._id)).amount).toBe(3250.25);
@@ -180,7 +248,13 @@ describe("listing", () => {
     const priya = await makeCustomer(userId, { firstName: "Priya", lastName: "Sharma" });
     const arjun = await makeCustomer(userId, { firstName: "Arjun", lastName: "Mehta" });
     for (let i = 0; i < 7; i++) {
-      const o = await orders.createOrder(userId, OrderSchema.parse({ customerId: i % 2 ? arjun.id : priya.id, items: [{ name: `Item ${i}`, quantity: 1, price: i + 1 }] }));
+      const o = await orders.createOrder(
+        userId,
+        OrderSchema.parse({
+          customerId: i % 2 ? arjun.id : priya.id,
+          items: [{ name: `Item ${i}`, quantity: 1, price: i + 1 }],
+        }),
+      );
       ids.push(o._id);
     }
   });
@@ -215,13 +289,20 @@ describe("listing", () => {
   it("a name search finds only the tenant's orders and looks only in the tenant's part of the search index", async () => {
     const other = await createTestUser();
     const otherPriya = await makeCustomer(other.id, { firstName: "Priya", lastName: "Sharma" });
-    await orders.createOrder(other.id, OrderSchema.parse({ customerId: otherPriya.id, items: [{ name: "Kurta", quantity: 1, price: 10 }] }));
+    await orders.createOrder(
+      other.id,
+      OrderSchema.parse({ customerId: otherPriya.id, items: [{ name: "Kurta", quantity: 1, price: 10 }] }),
+    );
     expect((await orders.listOrders(userId, { q: "priya" })).total).toBe(4);
     expect((await orders.listOrders(other.id, { q: "priya" })).total).toBe(1);
     expect((await orders.listOrders(other.id, { q: "arjun" })).total).toBe(0);
     // FTS5 names the constraints it takes in the plan: M for the MATCH, > and < for rowid bounds.
     const { where, params } = orders.orderSearchSql(other.id, "priya");
-    const plan = (readConnection().db.prepare(`EXPLAIN QUERY PLAN SELECT o."id" FROM "Order" o WHERE ${where}`).all(...params) as { detail: string }[]).map((r) => r.detail);
+    const plan = (
+      readConnection()
+        .db.prepare(`EXPLAIN QUERY PLAN SELECT o."id" FROM "Order" o WHERE ${where}`)
+        .all(...params) as { detail: string }[]
+    ).map((r) => r.detail);
     expect(plan.find((d) => d.includes("VIRTUAL TABLE"))).toMatch(/VIRTUAL TABLE INDEX \d+:M\d*(><|<>)/);
   });
 
@@ -237,7 +318,7 @@ describe("listing", () => {
   });
 
   it("finds a customer by id or e-mail for the form's no-JavaScript fallback", async () => {
-    const arjun = (await db().customer.findFirstOrThrow({ where: { userId, firstName: "Arjun" } }));
+    const arjun = await db().customer.findFirstOrThrow({ where: { userId, firstName: "Arjun" } });
     expect((await orders.findCustomerByRef(userId, arjun.email.toUpperCase()))?._id).toBe(arjun.id);
     expect((await orders.findCustomerByRef(userId, arjun.id))?._id).toBe(arjun.id);
     expect(await orders.findCustomerByRef(userId, "nobody@example.in")).toBeNull();

@@ -71,7 +71,13 @@ const orderInclude = {
 
 type OrderRow = Prisma.OrderGetPayload<{ include: typeof orderInclude }>;
 
-export function toCustomerDto(c: { id: string; firstName: string; lastName: string; email: string; phone: string }): OrderCustomerDto {
+export function toCustomerDto(c: {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+}): OrderCustomerDto {
   return { _id: c.id, id: c.id, firstName: c.firstName, lastName: c.lastName, email: c.email, phone: c.phone };
 }
 
@@ -113,7 +119,13 @@ function itemRows(orderId: string, items: OrderInput["items"]) {
 type Contribution = { status: string; amountPaise: number; taxPaise: number; createdAt: Date };
 
 /** Applies (new contribution − old contribution) to the customer's stored totals. */
-async function applyToCustomer(tx: Tx, userId: string, customerId: string, before: Contribution | null, after: Contribution | null) {
+async function applyToCustomer(
+  tx: Tx,
+  userId: string,
+  customerId: string,
+  before: Contribution | null,
+  after: Contribution | null,
+) {
   const old = before ? orderContribution(before) : { spendPaise: 0, visits: 0 };
   const now = after ? orderContribution(after) : { spendPaise: 0, visits: 0 };
   const startsCounting = after !== null && now.visits > 0 && old.visits === 0;
@@ -258,7 +270,8 @@ const countOf = (rows: { n: number | bigint }[]) => Number(rows[0]?.n ?? 0);
 export async function listOrders(userId: string, options: ListOrdersOptions = {}): Promise<OrderPage> {
   const limit = Math.min(Math.max(1, Math.trunc(options.limit ?? DEFAULT_LIST_LIMIT)), MAX_LIST_LIMIT);
   for (const c of [options.cursor, options.before]) {
-    if (c !== undefined && !isId(c)) throw new ApiError("bad_request", "cursor is not valid", { cursor: "cursor is not valid" });
+    if (c !== undefined && !isId(c))
+      throw new ApiError("bad_request", "cursor is not valid", { cursor: "cursor is not valid" });
   }
   const { where, params } = orderSearchSql(userId, options.q);
   const client = db();
@@ -280,10 +293,16 @@ export async function listOrders(userId: string, options: ListOrdersOptions = {}
   }
   const first = ids[0];
   const [total, newer] = await Promise.all([
-    client.$queryRawUnsafe<{ n: number | bigint }[]>(`SELECT count(*) AS n FROM "Order" o WHERE ${where}`, ...params).then(countOf),
+    client
+      .$queryRawUnsafe<{ n: number | bigint }[]>(`SELECT count(*) AS n FROM "Order" o WHERE ${where}`, ...params)
+      .then(countOf),
     first
       ? client
-          .$queryRawUnsafe<{ n: number | bigint }[]>(`SELECT count(*) AS n FROM "Order" o WHERE ${where} AND o."id" > ?`, ...params, first)
+          .$queryRawUnsafe<{ n: number | bigint }[]>(
+            `SELECT count(*) AS n FROM "Order" o WHERE ${where} AND o."id" > ?`,
+            ...params,
+            first,
+          )
           .then(countOf)
       : Promise.resolve(0),
   ]);
@@ -318,7 +337,13 @@ export async function recentOrdersForCustomer(userId: string, customerId: string
   const rows = readStatement(
     `SELECT "id", "createdAt", "amountPaise", "taxPaise", "status" FROM "Order"
      WHERE "userId" = ? AND "customerId" = ? ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}`,
-  ).all(userId, customerId) as { id: string; createdAt: number; amountPaise: number; taxPaise: number; status: string }[];
+  ).all(userId, customerId) as {
+    id: string;
+    createdAt: number;
+    amountPaise: number;
+    taxPaise: number;
+    status: string;
+  }[];
   return rows.map((o) => ({
     _id: o.id,
     id: o.id,

@@ -13,7 +13,12 @@ export const BUS_MESSAGE = "crm:bus";
 export type BusMessage = { kind: typeof BUS_MESSAGE; topic: string; payload: unknown };
 
 export function isBusMessage(message: unknown): message is BusMessage {
-  return typeof message === "object" && message !== null && (message as { kind?: unknown }).kind === BUS_MESSAGE && typeof (message as { topic?: unknown }).topic === "string";
+  return (
+    typeof message === "object" &&
+    message !== null &&
+    (message as { kind?: unknown }).kind === BUS_MESSAGE &&
+    typeof (message as { topic?: unknown }).topic === "string"
+  );
 }
 
 // One per process: in development Vite may evaluate this module again, and a second emitter

@@ -43,24 +43,39 @@ function generator(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
-  const pick = <T,>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
   return { next, int, pick };
 }
 
 function pools(seed: number) {
   fakerEN_IN.seed(seed);
-  const many = <T,>(n: number, make: () => T) => Array.from({ length: n }, make);
-  const clean = (s: string) => s.toLowerCase().normalize("NFKD").replace(/[^a-z]/g, "");
+  const many = <T>(n: number, make: () => T) => Array.from({ length: n }, make);
+  const clean = (s: string) =>
+    s
+      .toLowerCase()
+      .normalize("NFKD")
+      .replace(/[^a-z]/g, "");
   return {
     firstNames: many(1500, () => fakerEN_IN.person.firstName()),
     lastNames: many(1500, () => fakerEN_IN.person.lastName()),
     streets: many(1500, () => fakerEN_IN.location.streetAddress()),
-    places: many(600, () => `${fakerEN_IN.location.city()}, ${fakerEN_IN.location.state()} ${fakerEN_IN.location.zipCode("######")}`),
+    places: many(
+      600,
+      () => `${fakerEN_IN.location.city()}, ${fakerEN_IN.location.state()} ${fakerEN_IN.location.zipCode("######")}`,
+    ),
     companies: many(800, () => fakerEN_IN.company.name()),
     products: many(400, () => fakerEN_IN.commerce.productName()),
     descriptions: many(200, () => fakerEN_IN.commerce.productDescription().slice(0, 120)),
     domains: ["gmail.com", "yahoo.co.in", "outlook.com", "hotmail.com", "rediffmail.com", "icloud.com", "proton.me"],
-    notes: ["Prefers WhatsApp", "Call after 6 pm", "Festive season buyer", "Loyalty member", "Asked about EMI options", "Corporate account", ""],
+    notes: [
+      "Prefers WhatsApp",
+      "Call after 6 pm",
+      "Festive season buyer",
+      "Loyalty member",
+      "Asked about EMI options",
+      "Corporate account",
+      "",
+    ],
     clean,
   };
 }
@@ -79,8 +94,13 @@ export async function seedTenant(userId: string, options: SeedOptions): Promise<
     sqlite.pragma("cache_size = -524288");
     sqlite.pragma("synchronous = OFF");
     const startRow = (sqlite.prepare(`SELECT coalesce(max(rowid), 0) AS m FROM "Customer"`).get() as { m: number }).m;
-    const tag = (sqlite.prepare(`SELECT coalesce((SELECT "customers" FROM "CustomerTally" WHERE "userId" = ?), 0) AS n`).get(userId) as { n: number }).n;
-    const insertCustomer = sqlite.prepare(`INSERT INTO "Customer" ("id", "userId", "firstName", "lastName", "email", "phone", "address",
+    const tag = (
+      sqlite
+        .prepare(`SELECT coalesce((SELECT "customers" FROM "CustomerTally" WHERE "userId" = ?), 0) AS n`)
+        .get(userId) as { n: number }
+    ).n;
+    const insertCustomer =
+      sqlite.prepare(`INSERT INTO "Customer" ("id", "userId", "firstName", "lastName", "email", "phone", "address",
       "company", "notes", "totalSpendPaise", "visits", "lastActive", "createdAt", "updatedAt")
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("userId", "email") DO NOTHING`);
     const indexNew = sqlite.prepare(INDEX_CUSTOMERS_AFTER_SQL);
@@ -110,8 +130,20 @@ export async function seedTenant(userId: string, options: SeedOptions): Promise<
         const phone = `+91 ${rng.int(6, 9)}${String(rng.int(0, 9999)).padStart(4, "0")} ${String(rng.int(0, 99999)).padStart(5, "0")}`;
         const company = rng.next() < 0.4 ? rng.pick(p.companies) : "";
         const result = insertCustomer.run(
-          id, userId, first, last, email, phone, `${rng.pick(p.streets)}, ${rng.pick(p.places)}`, company,
-          rng.pick(p.notes), spend, visits, lastActive, createdAt, createdAt,
+          id,
+          userId,
+          first,
+          last,
+          email,
+          phone,
+          `${rng.pick(p.streets)}, ${rng.pick(p.places)}`,
+          company,
+          rng.pick(p.notes),
+          spend,
+          visits,
+          lastActive,
+          createdAt,
+          createdAt,
         );
         if (result.changes) {
           created += 1;
@@ -134,11 +166,24 @@ export async function seedTenant(userId: string, options: SeedOptions): Promise<
       }
 
       if (withOrders && customerIds.length > 0) {
-        const insertOrder = sqlite.prepare(`INSERT INTO "Order" ("id", "userId", "customerId", "status", "amountPaise", "taxPaise", "notes", "createdAt", "updatedAt")
+        const insertOrder =
+          sqlite.prepare(`INSERT INTO "Order" ("id", "userId", "customerId", "status", "amountPaise", "taxPaise", "notes", "createdAt", "updatedAt")
           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-        const insertItem = sqlite.prepare(`INSERT INTO "OrderItem" ("id", "orderId", "position", "name", "description", "quantity", "pricePaise")
+        const insertItem =
+          sqlite.prepare(`INSERT INTO "OrderItem" ("id", "orderId", "position", "name", "description", "quantity", "pricePaise")
           VALUES (?, ?, ?, ?, ?, ?, ?)`);
-        const statuses = ["Completed", "Completed", "Completed", "Completed", "Completed", "Completed", "Pending", "Processing", "Processing", "Cancelled"];
+        const statuses = [
+          "Completed",
+          "Completed",
+          "Completed",
+          "Completed",
+          "Completed",
+          "Completed",
+          "Pending",
+          "Processing",
+          "Processing",
+          "Cancelled",
+        ];
         const orderBatch = sqlite.transaction((howMany: number) => {
           for (let n = 0; n < howMany; n++) {
             const c = rng.int(0, customerIds.length - 1);
@@ -154,13 +199,31 @@ export async function seedTenant(userId: string, options: SeedOptions): Promise<
               items.push([quantity, price]);
             }
             const tax = Math.round(subtotal * 0.18);
-            insertOrder.run(orderId, userId, customerIds[c], rng.pick(statuses), subtotal, tax, "", createdAt, createdAt);
+            insertOrder.run(
+              orderId,
+              userId,
+              customerIds[c],
+              rng.pick(statuses),
+              subtotal,
+              tax,
+              "",
+              createdAt,
+              createdAt,
+            );
             items.forEach(([quantity, price], position) => {
-              insertItem.run(newId(new Date(createdAt)), orderId, position, rng.pick(p.products), rng.pick(p.descriptions), quantity, price);
+              insertItem.run(
+                newId(new Date(createdAt)),
+                orderId,
+                position,
+                rng.pick(p.products),
+                rng.pick(p.descriptions),
+                quantity,
+                price,
+              );
             });
           }
         });
-        for (let done = 0; done < options.orders; ) {
+        for (let done = 0; done < options.orders;) {
           const count = Math.min(BATCH, options.orders - done);
           orderBatch(count);
           done += count;

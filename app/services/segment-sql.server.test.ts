@@ -56,44 +56,89 @@ const HOUR = 3_600_000;
 
 describe("compileTree", () => {
   it("binds every value as a parameter and never writes it into the SQL", () => {
-    const c = compileTree(tree({ $and: [{ totalSpend: { $gt: 1000.5 } }, { visits: { $lte: 3 } }, { lastActiveDate: { $gte: "2025-03-10" } }] }));
+    const c = compileTree(
+      tree({
+        $and: [{ totalSpend: { $gt: 1000.5 } }, { visits: { $lte: 3 } }, { lastActiveDate: { $gte: "2025-03-10" } }],
+      }),
+    );
     expect(c.sql).toBe(`("totalSpendPaise" > ? AND "visits" <= ? AND "lastActive" >= ?)`);
     expect(c.params).toEqual([100050, 3, MAR10_IST]);
   });
 
   it("maps each number operator", () => {
-    const ops: [Operator, string][] = [["$gt", ">"], ["$gte", ">="], ["$lt", "<"], ["$lte", "<="], ["$eq", "="]];
+    const ops: [Operator, string][] = [
+      ["$gt", ">"],
+      ["$gte", ">="],
+      ["$lt", "<"],
+      ["$lte", "<="],
+      ["$eq", "="],
+    ];
     for (const [op, sql] of ops) {
       expect(compileTree(tree({ visits: { [op]: 4 } })).sql).toBe(`"visits" ${sql} ?`);
-      expect(compileTree(tree({ totalSpend: { [op]: 12.34 } }))).toEqual({ sql: `"totalSpendPaise" ${sql} ?`, params: [1234] });
+      expect(compileTree(tree({ totalSpend: { [op]: 12.34 } }))).toEqual({
+        sql: `"totalSpendPaise" ${sql} ?`,
+        params: [1234],
+      });
     }
   });
 
   it("treats a calendar date as the whole day in India Standard Time", () => {
     const day = 86_400_000;
-    expect(compileTree(tree({ lastActiveDate: { $gt: "2025-03-10" } }))).toEqual({ sql: `"lastActive" >= ?`, params: [MAR10_IST + day] });
-    expect(compileTree(tree({ lastActiveDate: { $gte: "2025-03-10" } }))).toEqual({ sql: `"lastActive" >= ?`, params: [MAR10_IST] });
-    expect(compileTree(tree({ lastActiveDate: { $lt: "2025-03-10" } }))).toEqual({ sql: `"lastActive" < ?`, params: [MAR10_IST] });
-    expect(compileTree(tree({ lastActiveDate: { $lte: "2025-03-10" } }))).toEqual({ sql: `"lastActive" < ?`, params: [MAR10_IST + day] });
-    expect(compileTree(tree({ lastActiveDate: { $gt: "2025-03-10T12:00:00Z" } })).params).toEqual([Date.UTC(2025, 2, 10, 12)]);
+    expect(compileTree(tree({ lastActiveDate: { $gt: "2025-03-10" } }))).toEqual({
+      sql: `"lastActive" >= ?`,
+      params: [MAR10_IST + day],
+    });
+    expect(compileTree(tree({ lastActiveDate: { $gte: "2025-03-10" } }))).toEqual({
+      sql: `"lastActive" >= ?`,
+      params: [MAR10_IST],
+    });
+    expect(compileTree(tree({ lastActiveDate: { $lt: "2025-03-10" } }))).toEqual({
+      sql: `"lastActive" < ?`,
+      params: [MAR10_IST],
+    });
+    expect(compileTree(tree({ lastActiveDate: { $lte: "2025-03-10" } }))).toEqual({
+      sql: `"lastActive" < ?`,
+      params: [MAR10_IST + day],
+    });
+    expect(compileTree(tree({ lastActiveDate: { $gt: "2025-03-10T12:00:00Z" } })).params).toEqual([
+      Date.UTC(2025, 2, 10, 12),
+    ]);
   });
 
   it("nests groups with their own AND/OR in parentheses", () => {
     const c = compileTree(
-      tree({ $or: [{ totalSpend: { $gt: 10 } }, { $and: [{ visits: { $gte: 2 } }, { $or: [{ visits: { $eq: 9 } }, { lastActiveDate: { $lt: "2025-01-01" } }] }] }] }),
+      tree({
+        $or: [
+          { totalSpend: { $gt: 10 } },
+          {
+            $and: [
+              { visits: { $gte: 2 } },
+              { $or: [{ visits: { $eq: 9 } }, { lastActiveDate: { $lt: "2025-01-01" } }] },
+            ],
+          },
+        ],
+      }),
     );
     // The OR inside the AND filters only (`+"col"`): the AND's range on visits picks the index.
     expect(c.sql).toBe(`("totalSpendPaise" > ? OR ("visits" >= ? AND (+"visits" = ? OR +"lastActive" < ?)))`);
     expect(c.params).toHaveLength(4);
-    expect(compileTree(tree({ $and: [{ visits: { $gte: 2 } }, { $or: [{ visits: { $eq: 9 } }, { totalSpend: { $lt: 5 } }] }] }), "postgres").sql).toBe(
-      `("visits" >= $1 AND ("visits" = $2 OR "totalSpendPaise" < $3))`,
-    );
+    expect(
+      compileTree(
+        tree({ $and: [{ visits: { $gte: 2 } }, { $or: [{ visits: { $eq: 9 } }, { totalSpend: { $lt: 5 } }] }] }),
+        "postgres",
+      ).sql,
+    ).toBe(`("visits" >= $1 AND ("visits" = $2 OR "totalSpendPaise" < $3))`);
   });
 
   it("puts the tenant first, and numbers placeholders for PostgreSQL", () => {
     const t = tree({ $and: [{ totalSpend: { $gt: 1 } }, { visits: { $lt: 5 } }] });
-    expect(compileSegmentWhere("u1", t)).toEqual({ sql: `"userId" = ? AND ("totalSpendPaise" > ? AND "visits" < ?)`, params: ["u1", 100, 5] });
-    expect(compileSegmentWhere("u1", t, "postgres").sql).toBe(`"userId" = $1 AND ("totalSpendPaise" > $2 AND "visits" < $3)`);
+    expect(compileSegmentWhere("u1", t)).toEqual({
+      sql: `"userId" = ? AND ("totalSpendPaise" > ? AND "visits" < ?)`,
+      params: ["u1", 100, 5],
+    });
+    expect(compileSegmentWhere("u1", t, "postgres").sql).toBe(
+      `"userId" = $1 AND ("totalSpendPaise" > $2 AND "visits" < $3)`,
+    );
   });
 });
 
@@ -113,7 +158,10 @@ describe("audience queries", () => {
       { totalSpendPaise: 0, visits: 0, lastActive: MAR10_IST + 30 * HOUR }, // 11 March
     ]);
     // The other tenant's customers match everything; none may ever be counted.
-    await insertCustomers(otherId, Array.from({ length: 20 }, () => ({ totalSpendPaise: 100_000, visits: 3, lastActive: MAR10_IST })));
+    await insertCustomers(
+      otherId,
+      Array.from({ length: 20 }, () => ({ totalSpendPaise: 100_000, visits: 3, lastActive: MAR10_IST })),
+    );
   });
 
   const count = (conditions: unknown) => sqlAudienceCount(userId, tree(conditions));
@@ -136,13 +184,22 @@ describe("audience queries", () => {
     expect(count({ lastActiveDate: { $gte: "2025-03-10" } })).toBe(3);
     expect(count({ lastActiveDate: { $lt: "2025-03-10" } })).toBe(1);
     expect(count({ lastActiveDate: { $lte: "2025-03-10" } })).toBe(3);
-    expect(count({ $or: [{ lastActiveDate: { $lt: "2030-01-01" } }, { lastActiveDate: { $gte: "2030-01-01" } }] })).toBe(4);
+    expect(
+      count({ $or: [{ lastActiveDate: { $lt: "2030-01-01" } }, { lastActiveDate: { $gte: "2030-01-01" } }] }),
+    ).toBe(4);
   });
 
   it("combines with AND, OR and nested groups", () => {
     expect(count({ $and: [{ totalSpend: { $gte: 1000 } }, { visits: { $lt: 8 } }] })).toBe(2);
     expect(count({ $or: [{ visits: { $eq: 0 } }, { totalSpend: { $gt: 2000 } }] })).toBe(2);
-    expect(count({ $and: [{ totalSpend: { $gt: 400 } }, { $or: [{ visits: { $eq: 1 } }, { lastActiveDate: { $gt: "2025-03-09" } }] }] })).toBe(3);
+    expect(
+      count({
+        $and: [
+          { totalSpend: { $gt: 400 } },
+          { $or: [{ visits: { $eq: 1 } }, { lastActiveDate: { $gt: "2025-03-09" } }] },
+        ],
+      }),
+    ).toBe(3);
   });
 
   it("scopes every query to the tenant", () => {
@@ -168,14 +225,20 @@ describe("audience queries", () => {
   });
 
   it("tells which segments contain one customer", () => {
-    const trees = [tree({ visits: { $gt: 4 } }), tree({ lastActiveDate: { $gte: "2025-03-10" } }), tree({ totalSpend: { $lt: 1 } })];
+    const trees = [
+      tree({ visits: { $gt: 4 } }),
+      tree({ lastActiveDate: { $gte: "2025-03-10" } }),
+      tree({ totalSpend: { $lt: 1 } }),
+    ];
     expect(sqlMatchesForCustomer(userId, rows[2].id, trees)).toEqual([true, true, false]);
     expect(sqlMatchesForCustomer(userId, rows[3].id, trees)).toEqual([true, false, false]);
     expect(sqlMatchesForCustomer(otherId, rows[2].id, trees)).toEqual([false, false, false]);
   });
 
   it("uses a covering index that leads with the tenant", () => {
-    const plan = explainPlan(countSql(compileSegmentWhere(userId, tree({ $and: [{ visits: { $gt: 4 } }, { totalSpend: { $gt: 10 } }] }))));
+    const plan = explainPlan(
+      countSql(compileSegmentWhere(userId, tree({ $and: [{ visits: { $gt: 4 } }, { totalSpend: { $gt: 10 } }] }))),
+    );
     expect(plan.join(" ")).toMatch(/USING COVERING INDEX Customer_userId_/);
   });
 });
@@ -209,7 +272,9 @@ function matches(node: SegmentNode, c: Row): boolean {
   if (cond.field === "visits") return compare(c.visits, cond.op, Number(cond.value));
   if (c.lastActive === null) return false;
   const value = String(cond.value);
-  return value.length === 10 ? compare(istDay(c.lastActive), cond.op, value) : compare(c.lastActive, cond.op, Date.parse(value));
+  return value.length === 10
+    ? compare(istDay(c.lastActive), cond.op, value)
+    : compare(c.lastActive, cond.op, Date.parse(value));
 }
 
 const BASE_DAY = Date.UTC(2025, 0, 1);
@@ -223,32 +288,53 @@ const conditionArb: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
     totalSpend: { [op]: (v * 500_00 + d) / 100 },
   })),
   fc.record({ op: numberOp, v: fc.integer({ min: 0, max: 10 }) }).map(({ op, v }) => ({ visits: { [op]: v } })),
-  fc.record({ op: dateOp, d: fc.integer({ min: -2, max: 12 }) }).map(({ op, d }) => ({ lastActiveDate: { [op]: dayString(d) } })),
-  fc.record({ op: dateOp, d: fc.integer({ min: -2, max: 12 }), h: fc.integer({ min: 0, max: 23 }) }).map(({ op, d, h }) => ({
-    lastActiveDate: { [op]: new Date(BASE_DAY + d * 86_400_000 + h * HOUR).toISOString() },
-  })),
+  fc
+    .record({ op: dateOp, d: fc.integer({ min: -2, max: 12 }) })
+    .map(({ op, d }) => ({ lastActiveDate: { [op]: dayString(d) } })),
+  fc
+    .record({ op: dateOp, d: fc.integer({ min: -2, max: 12 }), h: fc.integer({ min: 0, max: 23 }) })
+    .map(({ op, d, h }) => ({
+      lastActiveDate: { [op]: new Date(BASE_DAY + d * 86_400_000 + h * HOUR).toISOString() },
+    })),
 );
 const treeArb: fc.Arbitrary<Record<string, unknown>> = fc.letrec<{ node: Record<string, unknown> }>((tie) => ({
   node: fc.oneof(
     { depthSize: "small", withCrossShrink: true },
     conditionArb,
-    fc.record({ logic: fc.constantFrom("$and", "$or"), children: fc.array(tie("node"), { minLength: 1, maxLength: 4 }) }).map(
-      ({ logic, children }) => ({ [logic]: children }),
-    ),
+    fc
+      .record({
+        logic: fc.constantFrom("$and", "$or"),
+        children: fc.array(tie("node"), { minLength: 1, maxLength: 4 }),
+      })
+      .map(({ logic, children }) => ({ [logic]: children })),
   ),
 })).node;
 const customerArb = fc.record({
-  totalSpendPaise: fc.integer({ min: 0, max: 20 }).chain((v) => fc.constantFrom(v * 500_00, v * 500_00 + 1, Math.max(0, v * 500_00 - 1))),
+  totalSpendPaise: fc
+    .integer({ min: 0, max: 20 })
+    .chain((v) => fc.constantFrom(v * 500_00, v * 500_00 + 1, Math.max(0, v * 500_00 - 1))),
   visits: fc.integer({ min: 0, max: 10 }),
-  lastActive: fc.option(fc.integer({ min: -2 * 86_400_000, max: 12 * 86_400_000 }).map((ms) => BASE_DAY + ms), { nil: null, freq: 6 }),
+  lastActive: fc.option(
+    fc.integer({ min: -2 * 86_400_000, max: 12 * 86_400_000 }).map((ms) => BASE_DAY + ms),
+    { nil: null, freq: 6 },
+  ),
 });
 
 describe("property: the SQL count equals a JavaScript filter", () => {
   it.each([
     ["the plain WHERE", { sampleSize: 1e9, narrowOr: 0.35, broadAnd: 0.2, forceAnd: "plain" as const }],
-    ["the disjoint OR count for every top-level OR", { sampleSize: 1, narrowOr: Infinity, broadAnd: Infinity, forceAnd: null }],
-    ["the tenant complement count for every top-level AND", { sampleSize: 1, narrowOr: 0, broadAnd: 0, forceAnd: "complement" as const }],
-    ["the complement anchored on a condition for every top-level AND", { sampleSize: 1, narrowOr: 0, broadAnd: 0, forceAnd: "anchored" as const }],
+    [
+      "the disjoint OR count for every top-level OR",
+      { sampleSize: 1, narrowOr: Infinity, broadAnd: Infinity, forceAnd: null },
+    ],
+    [
+      "the tenant complement count for every top-level AND",
+      { sampleSize: 1, narrowOr: 0, broadAnd: 0, forceAnd: "complement" as const },
+    ],
+    [
+      "the complement anchored on a condition for every top-level AND",
+      { sampleSize: 1, narrowOr: 0, broadAnd: 0, forceAnd: "anchored" as const },
+    ],
     ["the cost model's choice for every top-level AND", { sampleSize: 1, narrowOr: 0, broadAnd: 0, forceAnd: null }],
   ])("on random trees over a fixed random set of customers, through %s", async (_, tuning) => {
     Object.assign(segmentSqlTuning, tuning);
@@ -285,8 +371,13 @@ describe("property: the SQL count equals a JavaScript filter", () => {
   it("counts a narrow top-level OR as disjoint parts and a broad one in one scan, with the same answers", async () => {
     Object.assign(segmentSqlTuning, { sampleSize: 10, narrowOr: 0.35, broadAnd: 0.2, forceAnd: null });
     const userId = (await createTestUser("Disjoint")).id;
-    await insertCustomers(userId, Array.from({ length: 50 }, (_, i) => ({ totalSpendPaise: i * 100, visits: i % 5, lastActive: null })));
-    const narrow = tree({ $or: [{ totalSpend: { $gte: 48 } }, { visits: { $eq: 0 } }, { lastActiveDate: { $gt: "2020-01-01" } }] });
+    await insertCustomers(
+      userId,
+      Array.from({ length: 50 }, (_, i) => ({ totalSpendPaise: i * 100, visits: i % 5, lastActive: null })),
+    );
+    const narrow = tree({
+      $or: [{ totalSpend: { $gte: 48 } }, { visits: { $eq: 0 } }, { lastActiveDate: { $gt: "2020-01-01" } }],
+    });
     expect(disjointOrSql(userId, narrow)?.sql).toBe(
       `SELECT (SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "totalSpendPaise" >= ?)` +
         ` + (SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "visits" = ? AND ("totalSpendPaise" >= ?) IS NOT TRUE)` +
@@ -303,9 +394,15 @@ describe("property: the SQL count equals a JavaScript filter", () => {
     // 50 customers: spend 0..49 rupees, visits 0..4, every fifth never active.
     await insertCustomers(
       userId,
-      Array.from({ length: 50 }, (_, i) => ({ totalSpendPaise: i * 100, visits: i % 5, lastActive: i % 5 === 0 ? null : BASE_DAY + i * HOUR })),
+      Array.from({ length: 50 }, (_, i) => ({
+        totalSpendPaise: i * 100,
+        visits: i % 5,
+        lastActive: i % 5 === 0 ? null : BASE_DAY + i * HOUR,
+      })),
     );
-    const broad = tree({ $and: [{ totalSpend: { $gte: 2 } }, { lastActiveDate: { $lt: "2030-01-01" } }, { visits: { $eq: 1 } }] });
+    const broad = tree({
+      $and: [{ totalSpend: { $gte: 2 } }, { lastActiveDate: { $lt: "2030-01-01" } }, { visits: { $eq: 1 } }],
+    });
     expect(complementCountSql(userId, broad)?.sql).toBe(
       `SELECT (SELECT count(*) FROM "Customer" INDEXED BY "Customer_userId_idx" WHERE "userId" = ?) - (SELECT` +
         ` (SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "totalSpendPaise" < ?)` +
@@ -321,9 +418,25 @@ describe("property: the SQL count equals a JavaScript filter", () => {
         ` (SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "totalSpendPaise" < ? AND +"visits" = ?)` +
         ` + (SELECT count(*) FROM "Customer" WHERE "userId" = ? AND ("lastActive" >= ? OR "lastActive" IS NULL) AND +"visits" = ? AND ("totalSpendPaise" < ?) IS NOT TRUE))`,
     );
-    expect(complementCountSql(userId, broad, 2)?.params).toEqual([userId, 1, userId, 200, 1, userId, complementCountSql(userId, broad)?.params[4], 1, 200]);
+    expect(complementCountSql(userId, broad, 2)?.params).toEqual([
+      userId,
+      1,
+      userId,
+      200,
+      1,
+      userId,
+      complementCountSql(userId, broad)?.params[4],
+      1,
+      200,
+    ]);
     // A nested group has no range of its own to anchor on.
-    expect(complementCountSql(userId, tree({ $and: [{ totalSpend: { $gte: 2 } }, { $or: [{ visits: { $gt: 1 } }, { visits: { $lt: 1 } }] }] }), 1)).toBeNull();
+    expect(
+      complementCountSql(
+        userId,
+        tree({ $and: [{ totalSpend: { $gte: 2 } }, { $or: [{ visits: { $gt: 1 } }, { visits: { $lt: 1 } }] }] }),
+        1,
+      ),
+    ).toBeNull();
     // Four in five of the sampled oldest match, all spend at least 0: anchored on the visits range.
     const most = tree({ $and: [{ totalSpend: { $gte: 0 } }, { visits: { $lte: 3 } }] });
     expect(audienceCountShape(userId, most)).toBe("anchored");

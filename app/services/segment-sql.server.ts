@@ -13,7 +13,11 @@
 // (userId, field) index makes the planner fetch every matching row from the table, which at low
 // selectivity is several times slower than scanning.
 import type Database from "better-sqlite3";
-import { readConnection as reader, readStatement as statement, type ReadConnection as Reader } from "~/db/reader.server";
+import {
+  readConnection as reader,
+  readStatement as statement,
+  type ReadConnection as Reader,
+} from "~/db/reader.server";
 import { type Operator, type SegmentNode, toComparison } from "~/lib/segments";
 
 export type SqlParam = number | string;
@@ -26,7 +30,12 @@ const SQL_OPERATORS: Record<Operator, string> = { $gt: ">", $gte: ">=", $lt: "<"
  * Compiles a validated tree to a boolean SQL expression over "Customer" columns. Placeholders are
  * `?` for SQLite and `$n` for PostgreSQL (numbered from `firstParam`).
  */
-export function compileTree(tree: SegmentNode, dialect: Dialect = "sqlite", firstParam = 1, filterOnly = false): CompiledWhere {
+export function compileTree(
+  tree: SegmentNode,
+  dialect: Dialect = "sqlite",
+  firstParam = 1,
+  filterOnly = false,
+): CompiledWhere {
   const params: SqlParam[] = [];
   const placeholder = () => (dialect === "postgres" ? `$${firstParam + params.length - 1}` : "?");
   // `filterOnly`: inside an OR that is itself part of an AND, columns are written `+"col"`, which
@@ -52,7 +61,10 @@ export function compileTree(tree: SegmentNode, dialect: Dialect = "sqlite", firs
 /** The full WHERE of a tenant's segment: the tenant first (it leads every index), then the tree. */
 export function compileSegmentWhere(userId: string, tree: SegmentNode, dialect: Dialect = "sqlite"): CompiledWhere {
   const inner = compileTree(tree, dialect, 2);
-  return { sql: `"userId" = ${dialect === "postgres" ? "$1" : "?"} AND ${inner.sql}`, params: [userId, ...inner.params] };
+  return {
+    sql: `"userId" = ${dialect === "postgres" ? "$1" : "?"} AND ${inner.sql}`,
+    params: [userId, ...inner.params],
+  };
 }
 
 /** Each operator turned round: `NOT (a > b)` is `a <= b` for values that are not NULL. */
@@ -91,7 +103,6 @@ export function compileComplement(tree: SegmentNode): CompiledWhere {
 // ---------------------------------------------------------------------------------------------
 // Execution (SQLite)
 
-
 export type AudienceRow = {
   id: string;
   firstName: string;
@@ -118,7 +129,16 @@ export type AudienceTuple = [
 ];
 
 function tupleToRow(t: AudienceTuple): AudienceRow {
-  return { id: t[0], firstName: t[1], lastName: t[2], email: t[3], phone: t[4], totalSpendPaise: t[5], visits: t[6], lastActive: t[7] };
+  return {
+    id: t[0],
+    firstName: t[1],
+    lastName: t[2],
+    email: t[3],
+    phone: t[4],
+    totalSpendPaise: t[5],
+    visits: t[6],
+    lastActive: t[7],
+  };
 }
 
 export function countSql(where: CompiledWhere): CompiledWhere {
@@ -132,20 +152,38 @@ export function countSql(where: CompiledWhere): CompiledWhere {
  * on a narrow read.
  */
 export function sampleSql(where: CompiledWhere, limit: number): CompiledWhere {
-  if (Number.isSafeInteger(limit)) return { sql: `SELECT ${AUDIENCE_COLUMNS} FROM "Customer" WHERE ${where.sql} LIMIT ${limit}`, params: where.params };
-  return { sql: `SELECT ${AUDIENCE_COLUMNS} FROM "Customer" WHERE ${where.sql} LIMIT ?`, params: [...where.params, limit] };
+  if (Number.isSafeInteger(limit))
+    return {
+      sql: `SELECT ${AUDIENCE_COLUMNS} FROM "Customer" WHERE ${where.sql} LIMIT ${limit}`,
+      params: where.params,
+    };
+  return {
+    sql: `SELECT ${AUDIENCE_COLUMNS} FROM "Customer" WHERE ${where.sql} LIMIT ?`,
+    params: [...where.params, limit],
+  };
 }
 
 /** A page of the audience in id (creation) order, after a cursor. The limit is written in like sampleSql's. */
 export function pageSql(where: CompiledWhere, limit: number, cursor?: string): CompiledWhere {
   const after = cursor ? ` AND "id" > ?` : "";
   const params = [...where.params, ...(cursor ? [cursor] : [])];
-  if (Number.isSafeInteger(limit)) return { sql: `SELECT ${AUDIENCE_COLUMNS} FROM "Customer" WHERE ${where.sql}${after} ORDER BY "id" LIMIT ${limit}`, params };
-  return { sql: `SELECT ${AUDIENCE_COLUMNS} FROM "Customer" WHERE ${where.sql}${after} ORDER BY "id" LIMIT ?`, params: [...params, limit] };
+  if (Number.isSafeInteger(limit))
+    return {
+      sql: `SELECT ${AUDIENCE_COLUMNS} FROM "Customer" WHERE ${where.sql}${after} ORDER BY "id" LIMIT ${limit}`,
+      params,
+    };
+  return {
+    sql: `SELECT ${AUDIENCE_COLUMNS} FROM "Customer" WHERE ${where.sql}${after} ORDER BY "id" LIMIT ?`,
+    params: [...params, limit],
+  };
 }
 
 export function runCount(q: CompiledWhere): number {
-  return Number(statement(q.sql).pluck().get(...q.params) ?? 0);
+  return Number(
+    statement(q.sql)
+      .pluck()
+      .get(...q.params) ?? 0,
+  );
 }
 
 export function runRows(q: CompiledWhere): AudienceRow[] {
@@ -173,7 +211,10 @@ export const segmentSqlTuning = {
  */
 export function disjointOrSql(userId: string, tree: SegmentNode): CompiledWhere | null {
   if (tree.kind !== "group" || tree.logic !== "OR" || tree.children.length < 2) return null;
-  return disjointSumSql(userId, tree.children.map((c) => compileTree(c)));
+  return disjointSumSql(
+    userId,
+    tree.children.map((c) => compileTree(c)),
+  );
 }
 
 /**
@@ -198,10 +239,17 @@ function disjointSumSql(userId: string, parts: CompiledWhere[], within?: Compile
  * 86 ms as one covering-index scan (every entry's second column checked), where the tenant count
  * takes about 50 ms and the 10% complement a few more.
  */
-export function complementCountSql(userId: string, tree: SegmentNode, anchor: number | null = null): CompiledWhere | null {
+export function complementCountSql(
+  userId: string,
+  tree: SegmentNode,
+  anchor: number | null = null,
+): CompiledWhere | null {
   if (tree.kind !== "group" || tree.logic !== "AND" || tree.children.length < 2) return null;
   if (anchor === null) {
-    const rest = disjointSumSql(userId, tree.children.map((c) => compileComplement(c)));
+    const rest = disjointSumSql(
+      userId,
+      tree.children.map((c) => compileComplement(c)),
+    );
     return {
       sql: `SELECT (SELECT count(*) FROM "Customer" INDEXED BY "Customer_userId_idx" WHERE "userId" = ?) - (${rest.sql})`,
       params: [userId, ...rest.params],
@@ -355,7 +403,8 @@ function buildOrPlan(userId: string, tree: SegmentNode): OrPlan | null {
 }
 
 function buildAndPlan(userId: string, tree: SegmentNode): AndPlan | null {
-  if (tree.kind !== "group" || tree.logic !== "AND" || tree.children.length < 2 || tree.children.length > 8) return null;
+  if (tree.kind !== "group" || tree.logic !== "AND" || tree.children.length < 2 || tree.children.length > 8)
+    return null;
   const parts = [compileTree(tree), ...tree.children.map((c) => compileTree(c))];
   let estimate: Database.Statement;
   try {
@@ -432,7 +481,8 @@ function countsDisjoint(or: OrPlan): boolean {
   const { sampleSize, narrowOr } = segmentSqlTuning;
   const now = Date.now();
   const last = or.choice;
-  if (last && now - last.at < SHAPE_CHOICE_TTL_MS && last.sampleSize === sampleSize && last.narrowOr === narrowOr) return last.disjoint;
+  if (last && now - last.at < SHAPE_CHOICE_TTL_MS && last.sampleSize === sampleSize && last.narrowOr === narrowOr)
+    return last.disjoint;
   let row: Record<string, number>;
   try {
     row = or.estimate.get(...or.estimateParams, sampleSize) as Record<string, number>;
@@ -457,7 +507,13 @@ function andShape(and: AndPlan): AndShape {
   const { sampleSize, broadAnd, forceAnd } = segmentSqlTuning;
   const now = Date.now();
   const last = and.choice;
-  if (last && now - last.at < SHAPE_CHOICE_TTL_MS && last.sampleSize === sampleSize && last.broadAnd === broadAnd && last.forceAnd === forceAnd) {
+  if (
+    last &&
+    now - last.at < SHAPE_CHOICE_TTL_MS &&
+    last.sampleSize === sampleSize &&
+    last.broadAnd === broadAnd &&
+    last.forceAnd === forceAnd
+  ) {
     return last.shape;
   }
   let shape: AndShape = { shape: "plain" };
@@ -474,7 +530,10 @@ function andShape(and: AndPlan): AndShape {
       if (forceAnd === "complement") shape = { shape: "complement", anchor: null };
       else if (forceAnd === "anchored") {
         const simple = children.map((c, i) => ({ ...c, i })).filter((c) => c.simple);
-        shape = { shape: "complement", anchor: simple.length ? simple.reduce((a, b) => (b.share < a.share ? b : a)).i : null };
+        shape = {
+          shape: "complement",
+          anchor: simple.length ? simple.reduce((a, b) => (b.share < a.share ? b : a)).i : null,
+        };
       } else if (n >= sampleSize && row.p0 / n >= broadAnd) shape = chooseAndShape(children);
     }
   }
@@ -483,21 +542,31 @@ function andShape(and: AndPlan): AndShape {
 }
 
 /** The count query a tenant's tree runs now, and its shape (for the bench report and tests). */
-export function audienceCountQuery(userId: string, tree: SegmentNode): { shape: "plain" | "disjoint" | "complement" | "anchored"; query: CompiledWhere } {
+export function audienceCountQuery(
+  userId: string,
+  tree: SegmentNode,
+): { shape: "plain" | "disjoint" | "complement" | "anchored"; query: CompiledWhere } {
   const plan = audiencePlan(userId, tree);
-  if (plan.or && countsDisjoint(plan.or)) return { shape: "disjoint", query: { sql: plan.or.disjoint.source, params: plan.or.disjointParams } };
+  if (plan.or && countsDisjoint(plan.or))
+    return { shape: "disjoint", query: { sql: plan.or.disjoint.source, params: plan.or.disjointParams } };
   if (plan.and) {
     const shape = andShape(plan.and);
     const count = shape.shape === "complement" ? andCount(plan.and, shape.anchor) : null;
     if (shape.shape === "complement" && count) {
-      return { shape: shape.anchor === null ? "complement" : "anchored", query: { sql: count.statement.source, params: count.params } };
+      return {
+        shape: shape.anchor === null ? "complement" : "anchored",
+        query: { sql: count.statement.source, params: count.params },
+      };
     }
   }
   return { shape: "plain", query: { sql: plan.count.source, params: plan.countParams } };
 }
 
 /** Which shape counts a tenant's tree now (for the bench report and tests). */
-export function audienceCountShape(userId: string, tree: SegmentNode): "plain" | "disjoint" | "complement" | "anchored" {
+export function audienceCountShape(
+  userId: string,
+  tree: SegmentNode,
+): "plain" | "disjoint" | "complement" | "anchored" {
   return audienceCountQuery(userId, tree).shape;
 }
 
@@ -516,12 +585,21 @@ export function sqlAudienceCount(userId: string, tree: SegmentNode): number {
 }
 
 /** Count and sample from one plan; an empty audience skips the sample. */
-export function sqlAudiencePreview(userId: string, tree: SegmentNode, limit: number): { count: number; rows: AudienceRow[] } {
+export function sqlAudiencePreview(
+  userId: string,
+  tree: SegmentNode,
+  limit: number,
+): { count: number; rows: AudienceRow[] } {
   return sqlAudiencePreviewAs(userId, tree, limit, tupleToRow);
 }
 
 /** sqlAudiencePreview with each sample row mapped from its tuple by `map` (the preview's DTO). */
-export function sqlAudiencePreviewAs<T>(userId: string, tree: SegmentNode, limit: number, map: (row: AudienceTuple) => T): { count: number; rows: T[] } {
+export function sqlAudiencePreviewAs<T>(
+  userId: string,
+  tree: SegmentNode,
+  limit: number,
+  map: (row: AudienceTuple) => T,
+): { count: number; rows: T[] } {
   const plan = audiencePlan(userId, tree);
   const count = planCount(plan);
   if (count === 0) return { count, rows: [] };
@@ -559,6 +637,8 @@ export function sqlMatchesForCustomer(userId: string, customerId: string, trees:
 
 /** EXPLAIN QUERY PLAN of a compiled query, one line a step (for the bench report and tuning). */
 export function explainPlan(q: CompiledWhere): string[] {
-  const rows = reader().db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.params) as { detail: string }[];
+  const rows = reader()
+    .db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`)
+    .all(...q.params) as { detail: string }[];
   return rows.map((r) => r.detail);
 }

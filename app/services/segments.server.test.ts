@@ -27,19 +27,39 @@ beforeAll(async () => {
     const id = newId();
     ids.push(id);
     await db().customer.create({
-      data: { id, userId, firstName: `F${i}`, lastName: "L", email: `f${i}@example.in`, totalSpendPaise: i * 100_000, visits: i },
+      data: {
+        id,
+        userId,
+        firstName: `F${i}`,
+        lastName: "L",
+        email: `f${i}@example.in`,
+        totalSpendPaise: i * 100_000,
+        visits: i,
+      },
     });
   }
 });
 
 describe("segments service", () => {
   it("lists with audience sizes and computes the four stats, counting real campaigns", async () => {
-    const a = await segments.createSegment(userId, { name: "Top", description: "", tree: tree({ totalSpend: { $gte: 9000 } }) });
+    const a = await segments.createSegment(userId, {
+      name: "Top",
+      description: "",
+      tree: tree({ totalSpend: { $gte: 9000 } }),
+    });
     await segments.createSegment(userId, { name: "All", description: "", tree: tree({ visits: { $gte: 0 } }) });
     await segments.createSegment(otherId, { name: "Not mine", description: "", tree: tree({ visits: { $gte: 0 } }) });
     let list = await segments.listSegments(userId, { sort: "size", dir: "desc" });
-    expect(list.map((s) => [s.name, s.customerCount])).toEqual([["All", 12], ["Top", 3]]);
-    expect(await segments.segmentStats(userId, list)).toEqual({ totalSegments: 2, totalAudience: 15, avgSegmentSize: 8, campaignsCreated: 0 });
+    expect(list.map((s) => [s.name, s.customerCount])).toEqual([
+      ["All", 12],
+      ["Top", 3],
+    ]);
+    expect(await segments.segmentStats(userId, list)).toEqual({
+      totalSegments: 2,
+      totalAudience: 15,
+      avgSegmentSize: 8,
+      campaignsCreated: 0,
+    });
     await db().campaign.create({ data: { id: newId(), userId, segmentId: a.id, name: "C", message: "Hi {NAME}" } });
     list = await segments.listSegments(userId);
     expect((await segments.segmentStats(userId, list)).campaignsCreated).toBe(1);

@@ -8,7 +8,15 @@ import { notFound } from "~/lib/api.server";
 import { isoFromEpochMs } from "~/lib/dates";
 import { isId, newId } from "~/lib/id";
 import { paiseToRupees } from "~/lib/money";
-import { AUDIENCE_SAMPLE_SIZE, type Conditions, type Logic, type SegmentNode, parseConditions, toConditions, topLogic } from "~/lib/segments";
+import {
+  AUDIENCE_SAMPLE_SIZE,
+  type Conditions,
+  type Logic,
+  type SegmentNode,
+  parseConditions,
+  toConditions,
+  topLogic,
+} from "~/lib/segments";
 import { notify } from "~/services/notifications.server";
 import {
   type AudienceRow,
@@ -81,7 +89,8 @@ function audienceCustomerFromTuple(t: AudienceTuple): AudienceCustomer {
 /** The stored tree; a row is only ever written from a validated tree. */
 export function segmentTree(segment: Pick<Segment, "id" | "conditions">): SegmentNode {
   const parsed = parseConditions(JSON.parse(segment.conditions));
-  if (!parsed.ok) throw new Error(`Segment ${segment.id} has stored conditions that no longer validate: ${parsed.message}`);
+  if (!parsed.ok)
+    throw new Error(`Segment ${segment.id} has stored conditions that no longer validate: ${parsed.message}`);
   return parsed.tree;
 }
 
@@ -257,9 +266,9 @@ export async function segmentsForCustomer(userId: string, customerId: string): P
   if (!isId(customerId)) return [];
   // On every customer detail (GET /api/customers/{id}): a prepared statement on the read
   // connection, and each stored condition text parsed once (see ~/db/reader.server).
-  const segments = readStatement(`SELECT "id", "name", "conditions" FROM "Segment" WHERE "userId" = ? ORDER BY "name", "id"`).all(
-    userId,
-  ) as Pick<Segment, "id" | "name" | "conditions">[];
+  const segments = readStatement(
+    `SELECT "id", "name", "conditions" FROM "Segment" WHERE "userId" = ? ORDER BY "name", "id"`,
+  ).all(userId) as Pick<Segment, "id" | "name" | "conditions">[];
   if (segments.length === 0) return [];
   const matches = sqlMatchesForCustomer(userId, customerId, segments.map(cachedSegmentTree));
   return segments.filter((_, i) => matches[i]).map((s) => ({ id: s.id, name: s.name }));

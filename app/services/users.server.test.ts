@@ -43,8 +43,21 @@ describe("upsertGoogleUser", () => {
 
   it("updates the same account at the next sign-in (by Google id), keeping names the user edited", async () => {
     const address = email("again");
-    const first = await users.upsertGoogleUser({ googleId: `g-again-${n}`, email: address, emailVerified: true, displayName: "Old Name", firstName: "Old" });
-    await users.updateProfile(first.id, { firstName: "Edited", lastName: "", email: address, phone: "", company: "", position: "" });
+    const first = await users.upsertGoogleUser({
+      googleId: `g-again-${n}`,
+      email: address,
+      emailVerified: true,
+      displayName: "Old Name",
+      firstName: "Old",
+    });
+    await users.updateProfile(first.id, {
+      firstName: "Edited",
+      lastName: "",
+      email: address,
+      phone: "",
+      company: "",
+      position: "",
+    });
     const second = await users.upsertGoogleUser({
       googleId: `g-again-${n}`,
       email: address,
@@ -64,7 +77,12 @@ describe("upsertGoogleUser", () => {
     const address = email("claimed");
     const local = await users.upsertLocalUser({ email: address, name: "Local Person" });
     const failure = await users
-      .upsertGoogleUser({ googleId: `g-claimed-${n}`, email: address.toUpperCase(), emailVerified: true, displayName: "Real Owner" })
+      .upsertGoogleUser({
+        googleId: `g-claimed-${n}`,
+        email: address.toUpperCase(),
+        emailVerified: true,
+        displayName: "Real Owner",
+      })
       .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(users.GoogleLinkRefused);
     const after = await users.findUserByEmail(address);
@@ -76,13 +94,23 @@ describe("upsertGoogleUser", () => {
     const local = await users.upsertLocalUser({ email: address, name: "Verified Person" });
     const { db } = await import("~/db.server");
     await db().user.update({ where: { id: local.id }, data: { emailVerified: true } });
-    const google = await users.upsertGoogleUser({ googleId: `g-verified-${n}`, email: address, emailVerified: true, displayName: "Verified Person" });
+    const google = await users.upsertGoogleUser({
+      googleId: `g-verified-${n}`,
+      email: address,
+      emailVerified: true,
+      displayName: "Verified Person",
+    });
     expect(google.id).toBe(local.id);
     expect(google.googleId).toBe(`g-verified-${n}`);
     expect((await listNotifications(local.id)).notifications).toHaveLength(1);
     // A second Google account with the same address does not take it over.
     await expect(
-      users.upsertGoogleUser({ googleId: `g-other-${n}`, email: address, emailVerified: true, displayName: "Someone Else" }),
+      users.upsertGoogleUser({
+        googleId: `g-other-${n}`,
+        email: address,
+        emailVerified: true,
+        displayName: "Someone Else",
+      }),
     ).rejects.toBeInstanceOf(users.GoogleLinkRefused);
   });
 
@@ -90,7 +118,14 @@ describe("upsertGoogleUser", () => {
     const address = email("moved");
     const googleId = `g-moved-${n}`;
     const first = await users.upsertGoogleUser({ googleId, email: address, emailVerified: true, displayName: "Mover" });
-    const moved = await users.updateProfile(first.id, { firstName: "", lastName: "", email: email("typed"), phone: "", company: "", position: "" });
+    const moved = await users.updateProfile(first.id, {
+      firstName: "",
+      lastName: "",
+      email: email("typed"),
+      phone: "",
+      company: "",
+      position: "",
+    });
     expect(moved.emailVerified).toBe(false);
     const again = await users.upsertGoogleUser({ googleId, email: address, emailVerified: true, displayName: "Mover" });
     expect(again.id).toBe(first.id);

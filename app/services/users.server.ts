@@ -29,7 +29,11 @@ export function toPublicUser(user: User): PublicUser {
 }
 
 // As SQLite answers: dates as epoch milliseconds, booleans as 0 or 1.
-type UserRow = Omit<User, "createdAt" | "updatedAt" | "emailVerified"> & { createdAt: number; updatedAt: number; emailVerified: number };
+type UserRow = Omit<User, "createdAt" | "updatedAt" | "emailVerified"> & {
+  createdAt: number;
+  updatedAt: number;
+  emailVerified: number;
+};
 
 // Callers resolved in the last moments, so a program sending many requests does not read its
 // user row for each: measured, that read was ~47 µs of the ~350 µs GET /api/customers/{id} costs
@@ -128,19 +132,21 @@ export async function upsertGoogleUser(profile: GoogleProfile): Promise<User> {
     throw new GoogleLinkRefused();
   }
   if (existing) {
-    return userChanged(await db().user.update({
-      where: { id: existing.id },
-      data: {
-        googleId: profile.googleId,
-        provider: "google",
-        // Google vouches for the address only while the account still has the one Google sent.
-        emailVerified: existing.emailVerified || (profile.emailVerified && existing.email === email),
-        displayName: profile.displayName || existing.displayName,
-        profileImage: profile.profileImage ?? existing.profileImage,
-        firstName: existing.firstName || profile.firstName || "",
-        lastName: existing.lastName || profile.lastName || "",
-      },
-    }));
+    return userChanged(
+      await db().user.update({
+        where: { id: existing.id },
+        data: {
+          googleId: profile.googleId,
+          provider: "google",
+          // Google vouches for the address only while the account still has the one Google sent.
+          emailVerified: existing.emailVerified || (profile.emailVerified && existing.email === email),
+          displayName: profile.displayName || existing.displayName,
+          profileImage: profile.profileImage ?? existing.profileImage,
+          firstName: existing.firstName || profile.firstName || "",
+          lastName: existing.lastName || profile.lastName || "",
+        },
+      }),
+    );
   }
   const user = await db().user.create({
     data: {
@@ -164,7 +170,11 @@ export async function upsertGoogleUser(profile: GoogleProfile): Promise<User> {
  * touched), else creates one with the given password hash (none: it cannot sign in locally until
  * `crm users set-password`).
  */
-export async function upsertLocalUser(input: { email: string; name: string; passwordHash?: string | null }): Promise<User> {
+export async function upsertLocalUser(input: {
+  email: string;
+  name: string;
+  passwordHash?: string | null;
+}): Promise<User> {
   const email = input.email.toLowerCase();
   const existing = await db().user.findUnique({ where: { email } });
   if (existing) return existing;
@@ -198,7 +208,12 @@ export async function updateProfile(userId: string, input: ProfileInput): Promis
     await db().user.update({
       where: { id: userId },
       // A new address is unverified until something verifies it (Google, at its next sign-in).
-      data: { ...input, email, ...(displayName ? { displayName } : {}), ...(before?.email !== email ? { emailVerified: false } : {}) },
+      data: {
+        ...input,
+        email,
+        ...(displayName ? { displayName } : {}),
+        ...(before?.email !== email ? { emailVerified: false } : {}),
+      },
     }),
   );
 }

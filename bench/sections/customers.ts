@@ -16,9 +16,65 @@ import type { BenchContext, BenchSection } from "../types.ts";
 const root = path.resolve(import.meta.dirname, "../..");
 const tsx = path.join(root, "node_modules/.bin/tsx");
 
-const FIRST = ["Aarav", "Vivaan", "Aditya", "Vihaan", "Arjun", "Sai", "Reyansh", "Krishna", "Ishaan", "Rohan", "Ananya", "Diya", "Priya", "Aadhya", "Kavya", "Meera", "Saanvi", "Pooja", "Sneha", "Lakshmi", "Rahul", "Amit", "Sanjay", "Deepika", "Nikhil"];
-const LAST = ["Sharma", "Verma", "Patel", "Iyer", "Reddy", "Nair", "Gupta", "Singh", "Kumar", "Das", "Mehta", "Joshi", "Menon", "Pillai", "Rao", "Chopra", "Bose", "Banerjee", "Kulkarni", "Desai"];
-const CITIES = ["Mumbai, Maharashtra", "Bengaluru, Karnataka", "Chennai, Tamil Nadu", "Kolkata, West Bengal", "Hyderabad, Telangana", "Pune, Maharashtra", "Jaipur, Rajasthan", "Kochi, Kerala"];
+const FIRST = [
+  "Aarav",
+  "Vivaan",
+  "Aditya",
+  "Vihaan",
+  "Arjun",
+  "Sai",
+  "Reyansh",
+  "Krishna",
+  "Ishaan",
+  "Rohan",
+  "Ananya",
+  "Diya",
+  "Priya",
+  "Aadhya",
+  "Kavya",
+  "Meera",
+  "Saanvi",
+  "Pooja",
+  "Sneha",
+  "Lakshmi",
+  "Rahul",
+  "Amit",
+  "Sanjay",
+  "Deepika",
+  "Nikhil",
+];
+const LAST = [
+  "Sharma",
+  "Verma",
+  "Patel",
+  "Iyer",
+  "Reddy",
+  "Nair",
+  "Gupta",
+  "Singh",
+  "Kumar",
+  "Das",
+  "Mehta",
+  "Joshi",
+  "Menon",
+  "Pillai",
+  "Rao",
+  "Chopra",
+  "Bose",
+  "Banerjee",
+  "Kulkarni",
+  "Desai",
+];
+const CITIES = [
+  "Mumbai, Maharashtra",
+  "Bengaluru, Karnataka",
+  "Chennai, Tamil Nadu",
+  "Kolkata, West Bengal",
+  "Hyderabad, Telangana",
+  "Pune, Maharashtra",
+  "Jaipur, Rajasthan",
+  "Kochi, Kerala",
+];
 
 type Row = [string, string, string, string, string, string, string, string, string, string];
 
@@ -33,7 +89,7 @@ function row(i: number): Row {
     `${(i % 400) + 1}, ${["MG Road", "Park Street", "Anna Salai", "Linking Road"][i % 4]}, ${CITIES[i % CITIES.length]} ${400000 + (i % 99999)}`,
     i % 3 === 0 ? `${last} Traders Pvt Ltd` : "",
     i % 5 === 0 ? "Prefers WhatsApp, evenings" : "",
-    ((i * 37) % 250000 / 100).toFixed(2),
+    (((i * 37) % 250000) / 100).toFixed(2),
     String(i % 25),
     new Date(Date.UTC(2024, i % 12, (i % 28) + 1)).toISOString().slice(0, 10),
   ];
@@ -64,7 +120,13 @@ function percentile(sorted: number[], p: number) {
 function stats(samples: number[]) {
   const s = [...samples].sort((a, b) => a - b);
   const round = (n: number) => Math.round(n * 100) / 100;
-  return { count: s.length, p50: round(percentile(s, 50)), p95: round(percentile(s, 95)), p99: round(percentile(s, 99)), max: round(s[s.length - 1] ?? 0) };
+  return {
+    count: s.length,
+    p50: round(percentile(s, 50)),
+    p95: round(percentile(s, 95)),
+    p99: round(percentile(s, 99)),
+    max: round(s[s.length - 1] ?? 0),
+  };
 }
 
 async function freePort(): Promise<number> {
@@ -111,7 +173,18 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
     rows,
     (i) => {
       const r = row(i);
-      return [r[0], r[1], r[2], r[3], r[4], r[5], r[6], Math.round(Number(r[7]) * 100), Number(r[8]), Date.parse(r[9])] as const;
+      return [
+        r[0],
+        r[1],
+        r[2],
+        r[3],
+        r[4],
+        r[5],
+        r[6],
+        Math.round(Number(r[7]) * 100),
+        Number(r[8]),
+        Date.parse(r[9]),
+      ] as const;
     },
     IMPORT_SEARCH_BUFFER_BYTES,
   );
@@ -122,7 +195,14 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
     env: process.env,
     maxBuffer: 1 << 20,
   }).toString();
-  const child = JSON.parse(childOut.trim().split("\n").pop() ?? "{}") as { rows: number; created: number; failed: number; durationMs: number; peakRssBytes: number; startRssBytes: number };
+  const child = JSON.parse(childOut.trim().split("\n").pop() ?? "{}") as {
+    rows: number;
+    created: number;
+    failed: number;
+    durationMs: number;
+    peakRssBytes: number;
+    startRssBytes: number;
+  };
   const importRate = child.rows / (child.durationMs / 1000);
 
   // Baseline: raw better-sqlite3 inserting the same rows (already parsed) into the same schema.
@@ -134,13 +214,28 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
   const base = new Database(baseFile);
   base.pragma("journal_mode = WAL");
   base.pragma("synchronous = NORMAL");
-  base.prepare(`INSERT INTO "User" ("id", "email", "displayName", "updatedAt") VALUES ('u', 'u@example.com', 'U', 0)`).run();
-  const insert = base.prepare(`INSERT INTO "Customer" ("id", "userId", "firstName", "lastName", "email", "phone", "address", "company", "notes",
+  base
+    .prepare(`INSERT INTO "User" ("id", "email", "displayName", "updatedAt") VALUES ('u', 'u@example.com', 'U', 0)`)
+    .run();
+  const insert =
+    base.prepare(`INSERT INTO "Customer" ("id", "userId", "firstName", "lastName", "email", "phone", "address", "company", "notes",
     "totalSpendPaise", "visits", "lastActive", "createdAt", "updatedAt") VALUES (?, 'u', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)`);
   const batch = base.transaction((from: number, to: number) => {
     for (let i = from; i < to; i++) {
       const r = row(i);
-      insert.run(String(i).padStart(24, "0"), r[0], r[1], r[2], r[3], r[4], r[5], r[6], Math.round(Number(r[7]) * 100), Number(r[8]), Date.parse(r[9]));
+      insert.run(
+        String(i).padStart(24, "0"),
+        r[0],
+        r[1],
+        r[2],
+        r[3],
+        r[4],
+        r[5],
+        r[6],
+        Math.round(Number(r[7]) * 100),
+        Number(r[8]),
+        Date.parse(r[9]),
+      );
     }
   });
   const tb = performance.now();
@@ -156,13 +251,29 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
     rowsPerSecond: Math.round(importRate),
     peakRssMegabytes: Math.round(child.peakRssBytes / 1e6),
     processStartRssMegabytes: Math.round(child.startRssBytes / 1e6),
-    rawBetterSqlite3: { seconds: baseMs / 1000, rowsPerSecond: Math.round(rows / (baseMs / 1000)), what: "pre-parsed rows, one prepared INSERT, 10,000 a transaction, same schema (no CSV parsing, validation, upsert or search index)" },
+    rawBetterSqlite3: {
+      seconds: baseMs / 1000,
+      rowsPerSecond: Math.round(rows / (baseMs / 1000)),
+      what: "pre-parsed rows, one prepared INSERT, 10,000 a transaction, same schema (no CSV parsing, validation, upsert or search index)",
+    },
     ratioToRaw: Math.round((child.durationMs / baseMs) * 100) / 100,
     rawFloor: floor,
     ratioToRawFloor: Math.round((child.durationMs / 1000 / floor.seconds) * 100) / 100,
   };
-  goals.push({ goal: "CSV import rows/s (at least)", value: importRate, limit: 50_000, unit: "rows/s", met: importRate >= 50_000 });
-  goals.push({ goal: "CSV import peak RSS", value: child.peakRssBytes / 1e6, limit: 300, unit: "MB", met: child.peakRssBytes / 1e6 < 300 });
+  goals.push({
+    goal: "CSV import rows/s (at least)",
+    value: importRate,
+    limit: 50_000,
+    unit: "rows/s",
+    met: importRate >= 50_000,
+  });
+  goals.push({
+    goal: "CSV import peak RSS",
+    value: child.peakRssBytes / 1e6,
+    limit: 300,
+    unit: "MB",
+    met: child.peakRssBytes / 1e6 < 300,
+  });
 
   // ---- The real server ------------------------------------------------------------------------
   const port = await freePort();
@@ -170,7 +281,15 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
   const server = spawn(tsx, ["server/index.ts"], {
     cwd: root,
     stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: `http://127.0.0.1:${port}`, LOCAL_AUTH: "true", LOG_LEVEL: "warn" },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      LOCAL_AUTH: "true",
+      LOG_LEVEL: "warn",
+    },
   });
   try {
     const base = `http://127.0.0.1:${port}`;
@@ -191,9 +310,21 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
 
     // Ids to read: spread over the tenant (raw read of a sample).
     const raw = new Database(ctx.dbFile, { readonly: true });
-    const ids = (raw.prepare(`SELECT "id" FROM "Customer" WHERE "userId" = ? AND rowid % 97 = 0 LIMIT 5000`).all(ctx.userId) as { id: string }[]).map((r) => r.id);
-    const term = (raw.prepare(`SELECT "lastName" FROM "Customer" WHERE "userId" = ? LIMIT 1`).get(ctx.userId) as { lastName: string }).lastName.toLowerCase();
-    const rareTerm = (raw.prepare(`SELECT "email" FROM "Customer" WHERE "userId" = ? AND rowid % 1013 = 0 LIMIT 1`).get(ctx.userId) as { email: string }).email.split("@")[0];
+    const ids = (
+      raw.prepare(`SELECT "id" FROM "Customer" WHERE "userId" = ? AND rowid % 97 = 0 LIMIT 5000`).all(ctx.userId) as {
+        id: string;
+      }[]
+    ).map((r) => r.id);
+    const term = (
+      raw.prepare(`SELECT "lastName" FROM "Customer" WHERE "userId" = ? LIMIT 1`).get(ctx.userId) as {
+        lastName: string;
+      }
+    ).lastName.toLowerCase();
+    const rareTerm = (
+      raw.prepare(`SELECT "email" FROM "Customer" WHERE "userId" = ? AND rowid % 1013 = 0 LIMIT 1`).get(ctx.userId) as {
+        email: string;
+      }
+    ).email.split("@")[0];
 
     const check = async (url: string, headers: Record<string, string>) => {
       const r = await fetch(url, { headers });
@@ -207,7 +338,13 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
 
     const seconds = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
     ctx.log(`customers: GET /api/customers/{id} at 50 connections for ${seconds} s (${loadClient()})`);
-    const byId = await load({ base, paths: ids.map((id) => `/api/customers/${id}`), headers: auth, connections: 50, seconds });
+    const byId = await load({
+      base,
+      paths: ids.map((id) => `/api/customers/${id}`),
+      headers: auth,
+      connections: 50,
+      seconds,
+    });
     // A page is measured as one user opening it (1 connection: its own response time, the goal)
     // and as ten users at once (throughput, for the report).
     const page = async (label: string, pagePath: string, headers: Record<string, string>) => {
@@ -218,29 +355,51 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
     };
     const apiList = await page("API list page", `/api/customers?limit=50`, auth);
     const apiSearch = await page(`API search "${term}"`, `/api/customers?limit=50&q=${encodeURIComponent(term)}`, auth);
-    const apiRare = await page(`API search "${rareTerm}"`, `/api/customers?limit=50&q=${encodeURIComponent(rareTerm)}`, auth);
+    const apiRare = await page(
+      `API search "${rareTerm}"`,
+      `/api/customers?limit=50&q=${encodeURIComponent(rareTerm)}`,
+      auth,
+    );
     const screenList = await page("screen /customers", `/customers`, { Cookie: cookie });
-    const screenSearch = await page(`screen /customers?q=${term}`, `/customers?q=${encodeURIComponent(term)}`, { Cookie: cookie });
+    const screenSearch = await page(`screen /customers?q=${term}`, `/customers?q=${encodeURIComponent(term)}`, {
+      Cookie: cookie,
+    });
 
     // Tenant isolation inside the search index: every imported e-mail contains the term, none of
     // this tenant's do, so the search finds nothing of its own while the importing tenant has a
     // million matches. Its time must depend on the tenant's own data only.
     const isolatedTerm = "example.in";
-    const matchCount = raw.prepare(`SELECT count(*) FROM "Customer" WHERE "userId" = ? AND instr("email", ?) > 0`).pluck();
+    const matchCount = raw
+      .prepare(`SELECT count(*) FROM "Customer" WHERE "userId" = ? AND instr("email", ?) > 0`)
+      .pluck();
     const isolation = {
       term: isolatedTerm,
       ownMatches: matchCount.get(ctx.userId, isolatedTerm) as number,
       otherTenantMatches: matchCount.get(importer.id, isolatedTerm) as number,
     };
-    const apiIsolated = await page(`API search "${isolatedTerm}" (no own matches)`, `/api/customers?limit=50&q=${encodeURIComponent(isolatedTerm)}`, auth);
+    const apiIsolated = await page(
+      `API search "${isolatedTerm}" (no own matches)`,
+      `/api/customers?limit=50&q=${encodeURIComponent(isolatedTerm)}`,
+      auth,
+    );
     const isolatedSql = customerMatchSql(ctx.userId, isolatedTerm, null, false);
-    const rawIsolated = rawTimes(200, () => raw.prepare(`SELECT count(*) FROM (SELECT r FROM (${isolatedSql.sql}) LIMIT 1001)`).get(...isolatedSql.params));
-    const isolatedPlan = (raw.prepare(`EXPLAIN QUERY PLAN ${isolatedSql.sql}`).all(...isolatedSql.params) as { detail: string }[]).map((r) => r.detail);
+    const rawIsolated = rawTimes(200, () =>
+      raw.prepare(`SELECT count(*) FROM (SELECT r FROM (${isolatedSql.sql}) LIMIT 1001)`).get(...isolatedSql.params),
+    );
+    const isolatedPlan = (
+      raw.prepare(`EXPLAIN QUERY PLAN ${isolatedSql.sql}`).all(...isolatedSql.params) as { detail: string }[]
+    ).map((r) => r.detail);
 
     // Raw better-sqlite3 doing the same reads, sequentially, for the ratios.
-    const rawById = rawTimes(5000, (i) => raw.prepare(`SELECT * FROM "Customer" WHERE "id" = ? AND "userId" = ?`).get(ids[i % ids.length], ctx.userId));
+    const rawById = rawTimes(5000, (i) =>
+      raw.prepare(`SELECT * FROM "Customer" WHERE "id" = ? AND "userId" = ?`).get(ids[i % ids.length], ctx.userId),
+    );
     const rawList = rawTimes(500, () => {
-      raw.prepare(`SELECT * FROM "Customer" INDEXED BY "Customer_userId_idx" WHERE "userId" = ? ORDER BY rowid DESC LIMIT 51`).all(ctx.userId);
+      raw
+        .prepare(
+          `SELECT * FROM "Customer" INDEXED BY "Customer_userId_idx" WHERE "userId" = ? ORDER BY rowid DESC LIMIT 51`,
+        )
+        .all(ctx.userId);
       raw.prepare(`SELECT "customers" FROM "CustomerTally" WHERE "userId" = ?`).get(ctx.userId);
     });
     // The search as raw SQL: the tenant's range of the trigram index (customerSearchSql).
@@ -263,7 +422,10 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
       screen: screenList,
       screenSearch,
       rawBetterSqlite3: { list: rawList, search: rawSearch },
-      p99RatioToRaw: { api: ratio(apiList.oneConnection.p99, rawList.p99), apiSearch: ratio(apiSearch.oneConnection.p99, rawSearch.p99) },
+      p99RatioToRaw: {
+        api: ratio(apiList.oneConnection.p99, rawList.p99),
+        apiSearch: ratio(apiSearch.oneConnection.p99, rawSearch.p99),
+      },
     };
     figures.searchIsolation = {
       ...isolation,
@@ -278,7 +440,13 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
       unit: "ms",
       met: isolation.ownMatches === 0 && apiIsolated.oneConnection.p99 < 20,
     });
-    goals.push({ goal: "GET /api/customers/{id} p99 at 50 connections", value: byId.p99, limit: 50, unit: "ms", met: byId.p99 < 50 });
+    goals.push({
+      goal: "GET /api/customers/{id} p99 at 50 connections",
+      value: byId.p99,
+      limit: 50,
+      unit: "ms",
+      met: byId.p99 < 50,
+    });
     for (const [label, s] of [
       ["API list page (50 rows) p99", apiList],
       ["API list page with search p99", apiSearch],

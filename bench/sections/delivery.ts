@@ -92,7 +92,20 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
   ctx.log("delivery: launch snapshot");
   const snapshotId = newId();
   let t = performance.now();
-  const audience = launchCampaign(sqlite, { id: snapshotId, userId: ctx.userId, segmentId: segment.id, segmentName: segment.name, name: "Snapshot bench", subject: "s", description: "", message: "m" }, where);
+  const audience = launchCampaign(
+    sqlite,
+    {
+      id: snapshotId,
+      userId: ctx.userId,
+      segmentId: segment.id,
+      segmentName: segment.name,
+      name: "Snapshot bench",
+      subject: "s",
+      description: "",
+      message: "m",
+    },
+    where,
+  );
   const snapshotMs = performance.now() - t;
   // Raw: the same INSERT … SELECT alone, rolled back.
   const raw = new Database(ctx.dbFile);
@@ -102,7 +115,9 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
   // Its own campaign row, as the foreign key needs; all of it is rolled back.
   const rawCampaignId = newId();
   raw
-    .prepare(`INSERT INTO "Campaign" ("id", "userId", "name", "message", "createdAt", "updatedAt") VALUES (?, ?, 'raw', 'm', 0, 0)`)
+    .prepare(
+      `INSERT INTO "Campaign" ("id", "userId", "name", "message", "createdAt", "updatedAt") VALUES (?, ?, 'raw', 'm', 0, 0)`,
+    )
     .run(rawCampaignId, ctx.userId);
   const base = Number(raw.prepare(`SELECT coalesce(max("seq"), 0) FROM "Delivery"`).pluck().get());
   raw
@@ -114,8 +129,19 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
     .run(base, rawCampaignId, ...where.params);
   raw.exec("ROLLBACK");
   const rawSnapshotMs = performance.now() - t;
-  figures.launchSnapshot = { recipients: audience, seconds: round(snapshotMs / 1000), rawInsertSelectSeconds: round(rawSnapshotMs / 1000), ratioToRaw: round(snapshotMs / rawSnapshotMs) };
-  goals.push({ goal: `launch snapshot of ${audience.toLocaleString("en-IN")} rows`, value: snapshotMs / 1000, limit: 5, unit: "s", met: snapshotMs / 1000 < 5 });
+  figures.launchSnapshot = {
+    recipients: audience,
+    seconds: round(snapshotMs / 1000),
+    rawInsertSelectSeconds: round(rawSnapshotMs / 1000),
+    ratioToRaw: round(snapshotMs / rawSnapshotMs),
+  };
+  goals.push({
+    goal: `launch snapshot of ${audience.toLocaleString("en-IN")} rows`,
+    value: snapshotMs / 1000,
+    limit: 5,
+    unit: "s",
+    met: snapshotMs / 1000 < 5,
+  });
 
   // ---- Receipts -------------------------------------------------------------------------------
   ctx.log("delivery: receipts in batches of 1,000");
@@ -125,12 +151,15 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
   t = performance.now();
   for (let i = 0; i < receiptCount; i += 1000) {
     const batch = [];
-    for (let j = i; j < Math.min(receiptCount, i + 1000); j++) batch.push({ id: deliveryId(snapshotId, firstSeq + j), event: "delivered" as const, at: now });
+    for (let j = i; j < Math.min(receiptCount, i + 1000); j++)
+      batch.push({ id: deliveryId(snapshotId, firstSeq + j), event: "delivered" as const, at: now });
     applyReceipts(sqlite, batch);
   }
   const receiptsMs = performance.now() - t;
   // Raw: one prepared UPDATE a receipt, 1,000 a transaction, on the next rows (same states).
-  const rawUpdate = raw.prepare(`UPDATE "Delivery" SET "status" = 'delivered', "updatedAt" = ? WHERE "seq" = ? AND "status" IN ('pending', 'sent')`);
+  const rawUpdate = raw.prepare(
+    `UPDATE "Delivery" SET "status" = 'delivered', "updatedAt" = ? WHERE "seq" = ? AND "status" IN ('pending', 'sent')`,
+  );
   const rawBatch = raw.transaction((from: number, to: number) => {
     for (let s = from; s < to; s++) rawUpdate.run(now, s);
   });
@@ -147,7 +176,13 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
     ratioToRaw: rawCount ? round(receiptsMs / receiptCount / (rawReceiptsMs / rawCount)) : null,
     what: "applyReceipts (read each row, check the move is forward, write it, update the campaign's counters) vs one UPDATE per receipt with no counters",
   };
-  goals.push({ goal: "receipts applied per second (batches of 1,000)", value: receiptsPerSecond, limit: 50_000, unit: "/s", met: receiptsPerSecond >= 50_000 });
+  goals.push({
+    goal: "receipts applied per second (batches of 1,000)",
+    value: receiptsPerSecond,
+    limit: 50_000,
+    unit: "/s",
+    met: receiptsPerSecond >= 50_000,
+  });
   // The snapshot campaign is not sent: cancel it so the server's job leaves it alone.
   sqlite.prepare(`UPDATE "Campaign" SET "status" = 'Cancelled' WHERE "id" = ?`).run(snapshotId);
 
@@ -161,7 +196,13 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
   const vendor: ChildProcess = spawn(tsx, [path.join(import.meta.dirname, "../vendor-process.ts")], {
     cwd: root,
     stdio: ["ignore", "inherit", "inherit"],
-    env: { ...process.env, VENDOR_PORT: String(vendorPort), VENDOR_KEY: vendorKey, VENDOR_RECEIPTS_URL: `${serverBase}/api/webhooks/delivery-receipts`, VENDOR_RECEIPTS_SECRET: receiptsSecret },
+    env: {
+      ...process.env,
+      VENDOR_PORT: String(vendorPort),
+      VENDOR_KEY: vendorKey,
+      VENDOR_RECEIPTS_URL: `${serverBase}/api/webhooks/delivery-receipts`,
+      VENDOR_RECEIPTS_SECRET: receiptsSecret,
+    },
   });
   const server: ChildProcess = spawn(tsx, ["server/index.ts"], {
     cwd: root,
@@ -187,26 +228,60 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
     let peakRss = treeRss(server.pid ?? 0);
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, treeRss(server.pid ?? 0))), 250);
     const launchedAt = performance.now();
-    const launched = await fetch(`${serverBase}/api/campaigns`, { method: "POST", headers: auth, body: JSON.stringify({ name: "Bench campaign", subject: "Hello {NAME}", segmentId: segment.id, message: "Hi {NAME}, 10% off today." }) });
+    const launched = await fetch(`${serverBase}/api/campaigns`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({
+        name: "Bench campaign",
+        subject: "Hello {NAME}",
+        segmentId: segment.id,
+        message: "Hi {NAME}, 10% off today.",
+      }),
+    });
     if (launched.status !== 201) throw new Error(`launch answered ${launched.status}: ${await launched.text()}`);
     const campaign = (await launched.json()) as { id: string; audienceSize: number };
     const launchMs = performance.now() - launchedAt;
-    ctx.log(`delivery: launched to ${campaign.audienceSize.toLocaleString("en-IN")} in ${(launchMs / 1000).toFixed(1)} s; loading the API while it sends`);
+    ctx.log(
+      `delivery: launched to ${campaign.audienceSize.toLocaleString("en-IN")} in ${(launchMs / 1000).toFixed(1)} s; loading the API while it sends`,
+    );
 
     // Reads while it sends.
-    const ids = (raw.prepare(`SELECT "id" FROM "Customer" WHERE "userId" = ? AND rowid % 97 = 0 LIMIT 5000`).all(ctx.userId) as { id: string }[]).map((r) => r.id);
+    const ids = (
+      raw.prepare(`SELECT "id" FROM "Customer" WHERE "userId" = ? AND rowid % 97 = 0 LIMIT 5000`).all(ctx.userId) as {
+        id: string;
+      }[]
+    ).map((r) => r.id);
     const headers = { Authorization: auth.Authorization };
-    const byId = await load({ base: serverBase, paths: ids.map((id) => `/api/customers/${id}`), headers, connections: 50, seconds: 10 });
-    const page = await load({ base: serverBase, paths: ["/api/customers?limit=50"], headers, connections: 1, seconds: 5 });
-    const health = (await (await fetch(`${serverBase}/healthz`)).json().catch(() => ({}))) as { eventLoopDelayP99Ms?: number };
+    const byId = await load({
+      base: serverBase,
+      paths: ids.map((id) => `/api/customers/${id}`),
+      headers,
+      connections: 50,
+      seconds: 10,
+    });
+    const page = await load({
+      base: serverBase,
+      paths: ["/api/customers?limit=50"],
+      headers,
+      connections: 1,
+      seconds: 5,
+    });
+    const health = (await (await fetch(`${serverBase}/healthz`)).json().catch(() => ({}))) as {
+      eventLoopDelayP99Ms?: number;
+    };
 
     // Until every row is final.
     let status = { pendingCount: 1, sentCount: 1, audienceSize: 0 };
-    const readStatus = raw.prepare(`SELECT "pendingCount", "sentCount", "audienceSize", "deliveredCount", "failedCount", "bouncedCount", "status" FROM "Campaign" WHERE "id" = ?`);
+    const readStatus = raw.prepare(
+      `SELECT "pendingCount", "sentCount", "audienceSize", "deliveredCount", "failedCount", "bouncedCount", "status" FROM "Campaign" WHERE "id" = ?`,
+    );
     for (let i = 0; i < 3600 && (status.pendingCount > 0 || status.sentCount > 0); i++) {
       await new Promise((r) => setTimeout(r, 500));
       status = readStatus.get(campaign.id) as typeof status;
-      if (i % 20 === 0) ctx.log(`delivery: ${status.pendingCount.toLocaleString("en-IN")} pending, ${status.sentCount.toLocaleString("en-IN")} awaiting receipts`);
+      if (i % 20 === 0)
+        ctx.log(
+          `delivery: ${status.pendingCount.toLocaleString("en-IN")} pending, ${status.sentCount.toLocaleString("en-IN")} awaiting receipts`,
+        );
     }
     const totalMs = performance.now() - launchedAt;
     clearInterval(sampler);
@@ -218,24 +293,87 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
       messagesPerSecond: Math.round(rate),
       final: readStatus.get(campaign.id),
       serverPeakRssMegabytes: Math.round(peakRss / 1e6),
-      whileSending: { customerById50Connections: byId, customerPage1Connection: page, eventLoopDelayP99Ms: health.eventLoopDelayP99Ms ?? null },
+      whileSending: {
+        customerById50Connections: byId,
+        customerPage1Connection: page,
+        eventLoopDelayP99Ms: health.eventLoopDelayP99Ms ?? null,
+      },
       listmonkPublishedPerRelay: 830,
     };
-    goals.push({ goal: "campaign of 1,000,000: launch to every row final", value: rate, limit: 5000, unit: "msg/s", met: rate >= 5000 && status.pendingCount === 0 && status.sentCount === 0 });
-    goals.push({ goal: "server peak RSS while sending", value: peakRss / 1e6, limit: 512, unit: "MB", met: peakRss / 1e6 < 512 });
-    goals.push({ goal: "GET /api/customers/{id} p99 at 50 connections while sending", value: byId.p99, limit: 50, unit: "ms", met: byId.p99 < 50 });
-    goals.push({ goal: "50-row customer page p99 while sending", value: page.p99, limit: 50, unit: "ms", met: page.p99 < 50 });
+    goals.push({
+      goal: "campaign of 1,000,000: launch to every row final",
+      value: rate,
+      limit: 5000,
+      unit: "msg/s",
+      met: rate >= 5000 && status.pendingCount === 0 && status.sentCount === 0,
+    });
+    goals.push({
+      goal: "server peak RSS while sending",
+      value: peakRss / 1e6,
+      limit: 512,
+      unit: "MB",
+      met: peakRss / 1e6 < 512,
+    });
+    goals.push({
+      goal: "GET /api/customers/{id} p99 at 50 connections while sending",
+      value: byId.p99,
+      limit: 50,
+      unit: "ms",
+      met: byId.p99 < 50,
+    });
+    goals.push({
+      goal: "50-row customer page p99 while sending",
+      value: page.p99,
+      limit: 50,
+      unit: "ms",
+      met: page.p99 < 50,
+    });
     if (health.eventLoopDelayP99Ms !== undefined) {
-      goals.push({ goal: "event-loop delay p99 while sending", value: health.eventLoopDelayP99Ms, limit: 20, unit: "ms", met: health.eventLoopDelayP99Ms < 20 });
+      goals.push({
+        goal: "event-loop delay p99 while sending",
+        value: health.eventLoopDelayP99Ms,
+        limit: 20,
+        unit: "ms",
+        met: health.eventLoopDelayP99Ms < 20,
+      });
     }
 
     // ---- Reading a campaign of 1,000,000 rows ------------------------------------------------
-    const firstLog = (await (await fetch(`${serverBase}/api/campaigns/${campaign.id}/logs?limit=50`, { headers })).json()) as unknown[];
-    const detailApi = await load({ base: serverBase, paths: [`/api/campaigns/${campaign.id}`], headers, connections: 1, seconds: 5 });
-    const logPage = await load({ base: serverBase, paths: [`/api/campaigns/${campaign.id}/logs?limit=50`, `/api/campaigns/${campaign.id}/logs?limit=50&status=failed`], headers, connections: 1, seconds: 5 });
+    const firstLog = (await (
+      await fetch(`${serverBase}/api/campaigns/${campaign.id}/logs?limit=50`, { headers })
+    ).json()) as unknown[];
+    const detailApi = await load({
+      base: serverBase,
+      paths: [`/api/campaigns/${campaign.id}`],
+      headers,
+      connections: 1,
+      seconds: 5,
+    });
+    const logPage = await load({
+      base: serverBase,
+      paths: [
+        `/api/campaigns/${campaign.id}/logs?limit=50`,
+        `/api/campaigns/${campaign.id}/logs?limit=50&status=failed`,
+      ],
+      headers,
+      connections: 1,
+      seconds: 5,
+    });
     figures.reading = { detailApi, logPage, firstLogRows: firstLog.length };
-    goals.push({ goal: "/api/campaigns/{id} p99 at 1,000,000 rows", value: detailApi.p99, limit: 50, unit: "ms", met: detailApi.p99 < 50 });
-    goals.push({ goal: "a page of the delivery log p99 at 1,000,000 rows", value: logPage.p99, limit: 50, unit: "ms", met: logPage.p99 < 50 });
+    goals.push({
+      goal: "/api/campaigns/{id} p99 at 1,000,000 rows",
+      value: detailApi.p99,
+      limit: 50,
+      unit: "ms",
+      met: detailApi.p99 < 50,
+    });
+    goals.push({
+      goal: "a page of the delivery log p99 at 1,000,000 rows",
+      value: logPage.p99,
+      limit: 50,
+      unit: "ms",
+      met: logPage.p99 < 50,
+    });
   } finally {
     server.kill("SIGTERM");
     vendor.kill("SIGTERM");

@@ -40,12 +40,20 @@ export default async function segmentsBench(ctx: BenchContext): Promise<BenchSec
 
   // The value at a fraction of the tenant's customers, ordered by a column (NULLs excluded).
   const nonNull = (col: Col) =>
-    Number(raw.prepare(`SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "${col}" IS NOT NULL`).pluck().get(userId));
-  const totals: Record<Col, number> = { totalSpendPaise: nonNull("totalSpendPaise"), visits: nonNull("visits"), lastActive: nonNull("lastActive") };
+    Number(
+      raw.prepare(`SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "${col}" IS NOT NULL`).pluck().get(userId),
+    );
+  const totals: Record<Col, number> = {
+    totalSpendPaise: nonNull("totalSpendPaise"),
+    visits: nonNull("visits"),
+    lastActive: nonNull("lastActive"),
+  };
   const q = (col: Col, fraction: number): number =>
     Number(
       raw
-        .prepare(`SELECT "${col}" FROM "Customer" WHERE "userId" = ? AND "${col}" IS NOT NULL ORDER BY "${col}" LIMIT 1 OFFSET ?`)
+        .prepare(
+          `SELECT "${col}" FROM "Customer" WHERE "userId" = ? AND "${col}" IS NOT NULL ORDER BY "${col}" LIMIT 1 OFFSET ?`,
+        )
         .pluck()
         .get(userId, Math.min(totals[col] - 1, Math.floor(totals[col] * fraction))),
     );
@@ -77,7 +85,11 @@ export default async function segmentsBench(ctx: BenchContext): Promise<BenchSec
   // Each case's hand-written SQL: the plain query, and the same forced onto each covering index
   // that could serve it; the baseline is whichever is fastest in this run.
   const hand = (where: string, params: (string | number)[], indexes: string[]): Hand[] => [
-    { count: `SELECT count(*) FROM ${T} WHERE "userId" = ? AND ${where}`, sample: `SELECT ${cols} FROM ${T} WHERE "userId" = ? AND ${where} LIMIT 10`, params: [userId, ...params] },
+    {
+      count: `SELECT count(*) FROM ${T} WHERE "userId" = ? AND ${where}`,
+      sample: `SELECT ${cols} FROM ${T} WHERE "userId" = ? AND ${where} LIMIT 10`,
+      params: [userId, ...params],
+    },
     ...indexes.map((ix) => ({
       count: `SELECT count(*) FROM ${T} INDEXED BY ${ix} WHERE "userId" = ? AND ${where}`,
       sample: `SELECT ${cols} FROM ${T} INDEXED BY ${ix} WHERE "userId" = ? AND ${where} LIMIT 10`,
@@ -100,7 +112,10 @@ export default async function segmentsBench(ctx: BenchContext): Promise<BenchSec
     const parts = (failing: { col: Col; min: number }[], within?: { col: Col; min: number }) => {
       const params: number[][] = [];
       const sql = failing.map((c, i) => {
-        const passes = failing.slice(0, i).map((e) => ` AND +"${e.col}" >= ?`).join("");
+        const passes = failing
+          .slice(0, i)
+          .map((e) => ` AND +"${e.col}" >= ?`)
+          .join("");
         const inside = within ? ` AND +"${within.col}" >= ?` : "";
         params.push([c.min, ...failing.slice(0, i).map((e) => e.min), ...(within ? [within.min] : [])]);
         return `(SELECT count(*) FROM ${T} WHERE "userId" = ? AND ${fails(c.col)}${passes}${inside})`;
@@ -192,7 +207,13 @@ export default async function segmentsBench(ctx: BenchContext): Promise<BenchSec
     {
       name: "3 conditions AND: spend, visits, activity",
       target: "70%",
-      conditions: { $and: [{ totalSpend: { $gte: rupees(sp10) } }, { visits: { $gte: v10 } }, { lastActiveDate: { $gte: iso(la10) } }] },
+      conditions: {
+        $and: [
+          { totalSpend: { $gte: rupees(sp10) } },
+          { visits: { $gte: v10 } },
+          { lastActiveDate: { $gte: iso(la10) } },
+        ],
+      },
       hand: broadAnd(
         [
           { col: "totalSpendPaise", min: sp10 },
@@ -232,7 +253,11 @@ export default async function segmentsBench(ctx: BenchContext): Promise<BenchSec
     // The product's path for a validated tree, as POST /api/segments/preview and the live preview
     // run it after validating the body: compile, choose the count's shape, count, sample, map.
     const ours = () => previewAudience(userId, parsed.tree);
-    const handStatements = c.hand.map((h) => ({ h, count: raw.prepare(h.count).pluck(), sample: raw.prepare(h.sample) }));
+    const handStatements = c.hand.map((h) => ({
+      h,
+      count: raw.prepare(h.count).pluck(),
+      sample: raw.prepare(h.sample),
+    }));
     const runHand = (i: number) => {
       const s = handStatements[i];
       const count = Number(s.count.get(...(s.h.countParams ?? s.h.params)));
@@ -243,7 +268,8 @@ export default async function segmentsBench(ctx: BenchContext): Promise<BenchSec
     const expected = ours();
     for (let i = 0; i < handStatements.length; i++) {
       const got = runHand(i);
-      if (got.count !== expected.count) throw new Error(`${c.name}: hand-written SQL #${i} counts ${got.count}, the product ${expected.count}`);
+      if (got.count !== expected.count)
+        throw new Error(`${c.name}: hand-written SQL #${i} counts ${got.count}, the product ${expected.count}`);
     }
     const otherCount = previewAudience(otherUserId, parsed.tree).count;
     const otherRaw = Number(handStatements[0].count.get(otherUserId, ...handStatements[0].h.params.slice(1)));
@@ -272,7 +298,10 @@ export default async function segmentsBench(ctx: BenchContext): Promise<BenchSec
     }
     oursMs.sort((a, b) => a - b);
     handMs.forEach((m) => m.sort((a, b) => a - b));
-    const bestIndex = handMs.reduce((best, m, i) => (percentile(m, 0.95) < percentile(handMs[best], 0.95) ? i : best), 0);
+    const bestIndex = handMs.reduce(
+      (best, m, i) => (percentile(m, 0.95) < percentile(handMs[best], 0.95) ? i : best),
+      0,
+    );
     const best = handMs[bestIndex];
     const p95 = percentile(oursMs, 0.95);
     const rawP95 = percentile(best, 0.95);
@@ -301,8 +330,20 @@ export default async function segmentsBench(ctx: BenchContext): Promise<BenchSec
       planPreview: explainPlan(sampleSql(where, 10)),
     });
     goals.push(
-      { goal: `${c.name} (${c.target}): count + 10-row preview p95`, value: round(p95), limit: P95_LIMIT_MS, unit: "ms", met: p95 <= P95_LIMIT_MS },
-      { goal: `${c.name} (${c.target}): p95 against raw better-sqlite3`, value: round(ratio), limit: RATIO_LIMIT, unit: "×", met: ratio <= RATIO_LIMIT },
+      {
+        goal: `${c.name} (${c.target}): count + 10-row preview p95`,
+        value: round(p95),
+        limit: P95_LIMIT_MS,
+        unit: "ms",
+        met: p95 <= P95_LIMIT_MS,
+      },
+      {
+        goal: `${c.name} (${c.target}): p95 against raw better-sqlite3`,
+        value: round(ratio),
+        limit: RATIO_LIMIT,
+        unit: "×",
+        met: ratio <= RATIO_LIMIT,
+      },
     );
   }
   raw.close();

@@ -15,7 +15,10 @@ import { wakeDelivery } from "../../app/services/delivery/wake.server.ts";
 import { parseCliInput } from "../validate.ts";
 import { tenantByEmail } from "./customers.ts";
 
-const CampaignId = z.string().trim().regex(ID_PATTERN, "The campaign id is 24 hexadecimal characters (see `crm campaigns list --user EMAIL`)");
+const CampaignId = z
+  .string()
+  .trim()
+  .regex(ID_PATTERN, "The campaign id is 24 hexadecimal characters (see `crm campaigns list --user EMAIL`)");
 
 /** A campaign by id, whoever owns it: the CLI is the admin's. */
 function campaignById(id: string): CampaignRow {
@@ -23,7 +26,8 @@ function campaignById(id: string): CampaignRow {
   migrateDatabase(getEnv().databaseFile);
   const sqlite = openSqlite(getEnv().databaseFile, { readonly: true });
   try {
-    const row = sqlite.prepare(`SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "id" = ?`).get(valid) as CampaignRow | undefined;
+    const row = sqlite.prepare(`SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "id" = ?`).get(valid) as
+      CampaignRow | undefined;
     if (!row) throw new Error(`No campaign ${valid}. List them with: crm campaigns list --user EMAIL`);
     return row;
   } finally {
@@ -70,7 +74,12 @@ export function registerCampaignCommands(program: Command) {
       console.log(`${c.name} (${c.status}), ${c.audienceSize.toLocaleString("en-IN")} recipients`);
       if (opts.follow && c.status === "Active") {
         const bar = new cliProgress.SingleBar(
-          { format: "Sending [{bar}] {percentage}% | {value}/{total} handed over | {detail}", hideCursor: true, noTTYOutput: true, notTTYSchedule: 5000 },
+          {
+            format: "Sending [{bar}] {percentage}% | {value}/{total} handed over | {detail}",
+            hideCursor: true,
+            noTTYOutput: true,
+            notTTYSchedule: 5000,
+          },
           cliProgress.Presets.shades_classic,
         );
         bar.start(c.audienceSize, c.audienceSize - c.pendingCount, { detail: figures(c) });
@@ -111,15 +120,21 @@ export function registerCampaignCommands(program: Command) {
     .option("--status <status>", "which rows: failed, bounced or sent", "failed")
     .option("--dry-run", "only say how many rows would be sent again")
     .action(async (id: string, opts: { status: string; dryRun?: boolean }) => {
-      const status = parseCliInput(z.enum(["failed", "bounced", "sent"], { message: "--status must be failed, bounced or sent" }), opts.status);
+      const status = parseCliInput(
+        z.enum(["failed", "bounced", "sent"], { message: "--status must be failed, bounced or sent" }),
+        opts.status,
+      );
       const c = campaignById(id);
       const sqlite = openSqlite(getEnv().databaseFile);
       try {
         const n = replayDeliveries(sqlite, c.id, status, Boolean(opts.dryRun));
-        if (opts.dryRun) console.log(`Would send ${n.toLocaleString("en-IN")} ${status} deliveries of ${c.name} again.`);
+        if (opts.dryRun)
+          console.log(`Would send ${n.toLocaleString("en-IN")} ${status} deliveries of ${c.name} again.`);
         else {
           wakeDelivery();
-          console.log(`Queued ${n.toLocaleString("en-IN")} ${status} deliveries of ${c.name} again, under their original keys. A running server sends them within seconds.`);
+          console.log(
+            `Queued ${n.toLocaleString("en-IN")} ${status} deliveries of ${c.name} again, under their original keys. A running server sends them within seconds.`,
+          );
         }
       } finally {
         sqlite.close();

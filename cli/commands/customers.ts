@@ -14,18 +14,27 @@ import { errorReportCsv, exportCustomersCsv, importCustomers } from "../../app/s
 import { findUserByEmail } from "../../app/services/users.server.ts";
 import { parseCliInput } from "../validate.ts";
 
-const Email = z.string().trim().toLowerCase().email("--user must be the e-mail address of a user, like ops@example.com");
+const Email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .email("--user must be the e-mail address of a user, like ops@example.com");
 
 export async function tenantByEmail(email: string) {
   const input = parseCliInput(z.object({ email: Email }), { email });
   migrateDatabase(getEnv().databaseFile);
   const user = await findUserByEmail(input.email);
-  if (!user) throw new Error(`No user with e-mail ${input.email}. Create one with: crm users create --email ${input.email} --name NAME`);
+  if (!user)
+    throw new Error(
+      `No user with e-mail ${input.email}. Create one with: crm users create --email ${input.email} --name NAME`,
+    );
   return user;
 }
 
 export function registerCustomerCommands(program: Command) {
-  const importCmd = program.commands.find((c) => c.name() === "import") ?? program.command("import").description("Import data from files");
+  const importCmd =
+    program.commands.find((c) => c.name() === "import") ??
+    program.command("import").description("Import data from files");
   importCmd
     .command("customers")
     .description("Import customers from a CSV file (upsert on e-mail); bad rows are reported with their line numbers")
@@ -41,7 +50,12 @@ export function registerCustomerCommands(program: Command) {
       }
       const user = await tenantByEmail(opts.user);
       const bar = new cliProgress.SingleBar(
-        { format: "Importing [{bar}] {percentage}% | {rows} rows | {eta_formatted} left", hideCursor: true, noTTYOutput: true, notTTYSchedule: 5000 },
+        {
+          format: "Importing [{bar}] {percentage}% | {rows} rows | {eta_formatted} left",
+          hideCursor: true,
+          noTTYOutput: true,
+          notTTYSchedule: 5000,
+        },
         cliProgress.Presets.shades_classic,
       );
       bar.start(size, 0, { rows: 0 });
@@ -71,7 +85,12 @@ export function registerCustomerCommands(program: Command) {
               bar.update(size);
               bar.stop();
               saving.bar = new cliProgress.SingleBar(
-                { format: "Saving    [{bar}] {percentage}% | {value}/{total} rows | {eta_formatted} left", hideCursor: true, noTTYOutput: true, notTTYSchedule: 5000 },
+                {
+                  format: "Saving    [{bar}] {percentage}% | {value}/{total} rows | {eta_formatted} left",
+                  hideCursor: true,
+                  noTTYOutput: true,
+                  notTTYSchedule: 5000,
+                },
                 cliProgress.Presets.shades_classic,
               );
               saving.bar.start(progress.total, 0);
@@ -93,8 +112,12 @@ export function registerCustomerCommands(program: Command) {
         `Imported ${result.imported.toLocaleString("en-IN")} of ${result.rows.toLocaleString("en-IN")} rows in ${seconds.toFixed(1)} s ` +
           `(${result.created.toLocaleString("en-IN")} new, ${result.updated.toLocaleString("en-IN")} updated, ${result.failed.toLocaleString("en-IN")} with errors).`,
       );
-      for (const e of result.errors.slice(0, 20)) console.log(`  line ${e.line}: ${e.reason}${e.email ? ` (${e.email})` : ""}`);
-      if (result.failed > 20) console.log(`  … and ${(result.failed - 20).toLocaleString("en-IN")} more${opts.errors ? "" : " (use --errors FILE for the full report)"}`);
+      for (const e of result.errors.slice(0, 20))
+        console.log(`  line ${e.line}: ${e.reason}${e.email ? ` (${e.email})` : ""}`);
+      if (result.failed > 20)
+        console.log(
+          `  … and ${(result.failed - 20).toLocaleString("en-IN")} more${opts.errors ? "" : " (use --errors FILE for the full report)"}`,
+        );
       if (opts.errors && result.failed > 0) {
         const { writeFileSync } = await import("node:fs");
         writeFileSync(opts.errors, errorReportCsv(result.errors));
@@ -103,7 +126,9 @@ export function registerCustomerCommands(program: Command) {
       if (result.failed > 0) process.exitCode = 2;
     });
 
-  const exportCmd = program.commands.find((c) => c.name() === "export") ?? program.command("export").description("Export data as files");
+  const exportCmd =
+    program.commands.find((c) => c.name() === "export") ??
+    program.command("export").description("Export data as files");
   exportCmd
     .command("customers")
     .description("Export customers (all, or those matching --q) as CSV, to stdout or --out FILE")

@@ -24,7 +24,11 @@ export function registerSeedCommand(program: Command) {
     .requiredOption("--user <email>", "the e-mail of the user (tenant) to fill")
     .option("--customers <n>", "how many customers to add", "1000")
     .option("--orders <m>", "how many orders to add (spread over the new customers)", "0")
-    .option("--campaigns <n>", "how many finished campaigns to add, with a delivery row per recipient (after the customers)", "0")
+    .option(
+      "--campaigns <n>",
+      "how many finished campaigns to add, with a delivery row per recipient (after the customers)",
+      "0",
+    )
     .option("--seed <n>", "a number that makes the data repeatable")
     .action(async (opts: { user: string; customers: string; orders: string; campaigns: string; seed?: string }) => {
       const input = parseCliInput(
@@ -36,10 +40,16 @@ export function registerSeedCommand(program: Command) {
         }),
         opts,
       );
-      if (input.orders > 0 && input.customers === 0) throw new Error("--orders needs --customers above 0: orders go to the new customers");
+      if (input.orders > 0 && input.customers === 0)
+        throw new Error("--orders needs --customers above 0: orders go to the new customers");
       const user = await tenantByEmail(opts.user);
       const bars = new cliProgress.MultiBar(
-        { format: "{stage} [{bar}] {percentage}% | {value}/{total}", hideCursor: true, noTTYOutput: true, notTTYSchedule: 5000 },
+        {
+          format: "{stage} [{bar}] {percentage}% | {value}/{total}",
+          hideCursor: true,
+          noTTYOutput: true,
+          notTTYSchedule: 5000,
+        },
         cliProgress.Presets.shades_classic,
       );
       const customers = input.customers > 0 ? bars.create(input.customers, 0, { stage: "Customers" }) : null;
@@ -75,7 +85,9 @@ export function registerSeedCommand(program: Command) {
       bars.stop();
       console.log(
         `Seeded ${result.customersCreated.toLocaleString("en-IN")} customers and ${result.ordersCreated.toLocaleString("en-IN")} orders` +
-          (input.campaigns > 0 ? `, ${history.campaigns} campaigns with ${history.deliveries.toLocaleString("en-IN")} deliveries` : "") +
+          (input.campaigns > 0
+            ? `, ${history.campaigns} campaigns with ${history.deliveries.toLocaleString("en-IN")} deliveries`
+            : "") +
           ` for ${user.email} in ${(result.durationMs / 1000).toFixed(1)} s.`,
       );
     });

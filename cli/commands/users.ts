@@ -34,7 +34,8 @@ export function registerUserCommands(program: Command) {
       const password = opts.password ? parseCliInput(NewPassword(input.email), await readNewPassword()) : null;
       migrateDatabase(getEnv().databaseFile);
       const existing = await findUserByEmail(input.email);
-      const user = existing ?? (await upsertLocalUser({ ...input, passwordHash: password ? await hashPassword(password) : null }));
+      const user =
+        existing ?? (await upsertLocalUser({ ...input, passwordHash: password ? await hashPassword(password) : null }));
       console.log(`${existing ? "Exists" : "Created"}: ${user.id}  ${user.email}  ${user.displayName}`);
       if (existing && password) console.log(`Its password was not changed. Use: crm users set-password ${user.email}`);
       if (!existing && !password) {
@@ -44,13 +45,18 @@ export function registerUserCommands(program: Command) {
 
   users
     .command("set-password")
-    .description("Set a user's password (typed without echo, or the first line of stdin); ends their sessions and tokens")
+    .description(
+      "Set a user's password (typed without echo, or the first line of stdin); ends their sessions and tokens",
+    )
     .argument("<email>", "the user's e-mail address")
     .action(async (email: string) => {
       const input = parseCliInput(z.object({ email: Email }), { email });
       migrateDatabase(getEnv().databaseFile);
       const user = await findUserByEmail(input.email);
-      if (!user) throw new Error(`No user with e-mail ${input.email}. Create one with: crm users create --email ${input.email} --name NAME --password`);
+      if (!user)
+        throw new Error(
+          `No user with e-mail ${input.email}. Create one with: crm users create --email ${input.email} --name NAME --password`,
+        );
       const password = parseCliInput(NewPassword(user.email), await readNewPassword());
       await setPasswordHash(user.id, await hashPassword(password));
       console.log(`Password set for ${user.email}. Their earlier sessions and tokens no longer work.`);
@@ -64,7 +70,19 @@ export function registerUserCommands(program: Command) {
       migrateDatabase(getEnv().databaseFile);
       const all = await listUsers();
       if (opts.json) {
-        console.log(JSON.stringify(all.map((u) => ({ id: u.id, email: u.email, name: u.displayName, provider: u.provider, createdAt: u.createdAt })), null, 2));
+        console.log(
+          JSON.stringify(
+            all.map((u) => ({
+              id: u.id,
+              email: u.email,
+              name: u.displayName,
+              provider: u.provider,
+              createdAt: u.createdAt,
+            })),
+            null,
+            2,
+          ),
+        );
         return;
       }
       if (all.length === 0) {
@@ -85,13 +103,20 @@ export function registerUserCommands(program: Command) {
       const input = parseCliInput(
         z.object({
           email: Email,
-          hours: z.coerce.number({ message: "--hours must be a number of hours, like 24" }).int("--hours must be a whole number").min(1, "--hours must be at least 1").max(24 * 365, "--hours must be at most 8760"),
+          hours: z.coerce
+            .number({ message: "--hours must be a number of hours, like 24" })
+            .int("--hours must be a whole number")
+            .min(1, "--hours must be at least 1")
+            .max(24 * 365, "--hours must be at most 8760"),
         }),
         { email, hours: opts.hours },
       );
       migrateDatabase(getEnv().databaseFile);
       const user = await findUserByEmail(input.email);
-      if (!user) throw new Error(`No user with e-mail ${input.email}. Create one with: crm users create --email ${input.email} --name NAME`);
+      if (!user)
+        throw new Error(
+          `No user with e-mail ${input.email}. Create one with: crm users create --email ${input.email} --name NAME`,
+        );
       console.log(await issueToken(user.id, input.hours));
     });
 }

@@ -21,7 +21,9 @@ test.describe("the login page", () => {
     await expect(google).toHaveAttribute("href", "/api/auth/google");
     await expect(page.getByRole("heading", { name: "Local sign-in" })).toBeVisible();
     await expect(page.getByText(/Local accounts are on for this server/)).toBeVisible();
-    await expect(page.getByText(/A new e-mail creates an account with the name and\s+password you enter/)).toBeVisible();
+    await expect(
+      page.getByText(/A new e-mail creates an account with the name and\s+password you enter/),
+    ).toBeVisible();
     await expect(page.getByLabel("Password", { exact: true })).toHaveAttribute("type", "password");
     await expect(page.getByText("By signing in, you agree to our Terms of Service and Privacy Policy.")).toBeVisible();
     await expect(page).toHaveTitle(/Sign in/);
@@ -50,7 +52,9 @@ test.describe("the login page", () => {
 });
 
 test.describe("Google sign-in (against the local fake)", () => {
-  test("button → consent → callback → dashboard, with the token stored and the welcome notification", async ({ page }) => {
+  test("button → consent → callback → dashboard, with the token stored and the welcome notification", async ({
+    page,
+  }) => {
     const email = uniqueEmail("google");
     await page.goto("/login");
     await page.getByRole("link", { name: "Sign in with Google" }).click();
@@ -77,13 +81,19 @@ test.describe("Google sign-in (against the local fake)", () => {
     await expect(page.getByTestId("welcome")).toHaveText("Welcome, Grace Hopper!");
     await page.getByRole("button", { name: "Account menu" }).click();
     await expect(page.getByRole("menu").getByText(email)).toBeVisible();
-    await expect(page.getByRole("button", { name: "Account menu" }).locator("img")).toHaveAttribute("src", /\/avatar\/\d+\.svg$/);
+    await expect(page.getByRole("button", { name: "Account menu" }).locator("img")).toHaveAttribute(
+      "src",
+      /\/avatar\/\d+\.svg$/,
+    );
     await page.keyboard.press("Escape");
 
     // The API agrees about who this is, by token.
     const me = await page.request.get("/api/auth/current_user", { headers: { Authorization: `Bearer ${token}` } });
     expect(me.status()).toBe(200);
-    const body = (await me.json()) as { isAuthenticated: boolean; user: { email: string; firstName: string; lastName: string; _id: string } };
+    const body = (await me.json()) as {
+      isAuthenticated: boolean;
+      user: { email: string; firstName: string; lastName: string; _id: string };
+    };
     expect(body).toMatchObject({ isAuthenticated: true, user: { email, firstName: "Grace", lastName: "Hopper" } });
     expect(me.headers()["x-user-id"]).toBe(body.user._id);
     expect(tokenId(token!)).toBe(body.user._id);
@@ -117,7 +127,9 @@ test.describe("Google sign-in (against the local fake)", () => {
     await page.getByRole("link", { name: "Sign in with Google" }).click();
     await page.getByRole("button", { name: "Cancel" }).click();
     await expect(page).toHaveURL(/\/login\?error=access_denied$/);
-    await expect(page.getByRole("alert")).toHaveText("Access denied - possible tenant isolation issue. Please sign in again.");
+    await expect(page.getByRole("alert")).toHaveText(
+      "Access denied - possible tenant isolation issue. Please sign in again.",
+    );
   });
 
   test("a forged callback (no state, made-up code) does not sign anyone in", async ({ page }) => {
@@ -213,7 +225,9 @@ test.describe("the session check", () => {
     await page.evaluate(([key, value]) => localStorage.setItem(key, value), [TOKEN_KEY, otherToken] as const);
     await page.reload();
     await expect(page).toHaveURL(/\/login\?error=tenant_isolation_error$/);
-    await expect(page.getByRole("alert")).toHaveText("Authentication error: User context mismatch. Please sign in again.");
+    await expect(page.getByRole("alert")).toHaveText(
+      "Authentication error: User context mismatch. Please sign in again.",
+    );
   });
 
   test("re-checks every 5 minutes: a network failure keeps the token, a 401 then signs out", async ({ page }) => {
@@ -229,13 +243,18 @@ test.describe("the session check", () => {
     // The next check cannot reach the server: a toast, and the token stays.
     await page.route("**/api/auth/current_user*", (route) => route.abort("internetdisconnected"));
     await page.clock.fastForward("05:01");
-    await expect(page.getByText("Network connection issue. Please check your internet connection.").first()).toBeVisible();
+    await expect(
+      page.getByText("Network connection issue. Please check your internet connection.").first(),
+    ).toBeVisible();
     expect(await readStoredToken(page)).toBe(token);
     await expect(page).toHaveURL(/\/dashboard$/);
 
     // The server is back but the token no longer verifies: the check after that signs out.
     await page.unroute("**/api/auth/current_user*");
-    await page.evaluate(([key, value]) => localStorage.setItem(key, value), [TOKEN_KEY, `${token.slice(0, -4)}AAAA`] as const);
+    await page.evaluate(([key, value]) => localStorage.setItem(key, value), [
+      TOKEN_KEY,
+      `${token.slice(0, -4)}AAAA`,
+    ] as const);
     await page.clock.fastForward("05:01");
     await expect(page).toHaveURL(/\/login\?error=session_expired$/);
   });
@@ -291,7 +310,9 @@ test.describe("local accounts have passwords", () => {
     await page.goto("/login");
     await page.getByLabel("E-mail", { exact: true }).fill(email);
     await page.getByLabel("Password", { exact: true }).fill("not my passphrase at all");
-    const answer = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/login"));
+    const answer = page.waitForResponse(
+      (r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/login"),
+    );
     await page.getByRole("button", { name: "Sign in locally" }).click();
     expect((await answer).status()).toBe(401);
     await expect(page.getByText("Wrong password for this e-mail. Check it and try again.")).toBeVisible();

@@ -17,12 +17,22 @@ type CampaignJson = {
 /** `n` customers of the signed-in user in one CSV import: customer i spent ₹100 × i. */
 async function createCustomers(request: APIRequestContext, n: number, prefix = "Buyer") {
   const rows = ["firstName,lastName,email,phone,totalSpend,visits"];
-  for (let i = 1; i <= n; i++) rows.push(`${prefix}${i},Rao,${uniqueEmail(`${prefix.toLowerCase()}${i}`)},98765${String(i).padStart(5, "0")},${100 * i},${i % 7}`);
-  const res = await request.post("/api/customers/import", { headers: { "Content-Type": "text/csv" }, data: rows.join("\n") });
+  for (let i = 1; i <= n; i++)
+    rows.push(
+      `${prefix}${i},Rao,${uniqueEmail(`${prefix.toLowerCase()}${i}`)},98765${String(i).padStart(5, "0")},${100 * i},${i % 7}`,
+    );
+  const res = await request.post("/api/customers/import", {
+    headers: { "Content-Type": "text/csv" },
+    data: rows.join("\n"),
+  });
   expect(res.ok(), await res.text()).toBeTruthy();
 }
 
-async function createSegment(request: APIRequestContext, name: string, conditions: Record<string, unknown> = { totalSpend: { $gt: 0 } }) {
+async function createSegment(
+  request: APIRequestContext,
+  name: string,
+  conditions: Record<string, unknown> = { totalSpend: { $gt: 0 } },
+) {
   const res = await request.post("/api/segments", { data: { name, conditions, logicType: "AND" } });
   expect(res.ok(), await res.text()).toBeTruthy();
   return ((await res.json()) as { id: string }).id;
@@ -44,7 +54,9 @@ async function campaignOf(request: APIRequestContext, id: string) {
 
 /** Waits until the delivery job has finished the campaign (the built-in vendor's receipts included). */
 async function waitForCompleted(request: APIRequestContext, id: string) {
-  await expect.poll(async () => (await campaignOf(request, id)).status, { timeout: 45_000, intervals: [500] }).toBe("Completed");
+  await expect
+    .poll(async () => (await campaignOf(request, id)).status, { timeout: 45_000, intervals: [500] })
+    .toBe("Completed");
   return campaignOf(request, id);
 }
 
@@ -59,15 +71,25 @@ function failSomeDeliveries(campaignId: string, n: number) {
     sqlite.pragma("busy_timeout = 10000");
     sqlite.transaction(() => {
       const rows = sqlite
-        .prepare(`SELECT seq FROM "Delivery" WHERE campaignId = ? AND status = 'delivered' AND openedAt IS NULL AND clickedAt IS NULL LIMIT ?`)
+        .prepare(
+          `SELECT seq FROM "Delivery" WHERE campaignId = ? AND status = 'delivered' AND openedAt IS NULL AND clickedAt IS NULL LIMIT ?`,
+        )
         .all(campaignId, n) as { seq: number }[];
       expect(rows.length).toBe(n);
-      const mark = sqlite.prepare(`UPDATE "Delivery" SET status = 'failed', email = '', details = 'No e-mail address' WHERE seq = ?`);
+      const mark = sqlite.prepare(
+        `UPDATE "Delivery" SET status = 'failed', email = '', details = 'No e-mail address' WHERE seq = ?`,
+      );
       for (const r of rows) mark.run(r.seq);
       // Failures the vendor reported itself would be re-sent under a key it has already accepted.
-      sqlite.prepare(`UPDATE "Delivery" SET email = '', details = 'No e-mail address' WHERE campaignId = ? AND status = 'failed'`).run(campaignId);
       sqlite
-        .prepare(`UPDATE "Campaign" SET deliveredCount = deliveredCount - ?, failedCount = failedCount + ? WHERE id = ?`)
+        .prepare(
+          `UPDATE "Delivery" SET email = '', details = 'No e-mail address' WHERE campaignId = ? AND status = 'failed'`,
+        )
+        .run(campaignId);
+      sqlite
+        .prepare(
+          `UPDATE "Campaign" SET deliveredCount = deliveredCount - ?, failedCount = failedCount + ? WHERE id = ?`,
+        )
         .run(n, n, campaignId);
     })();
   } finally {
@@ -101,7 +123,9 @@ test.describe("campaigns", () => {
     await expect(page.getByText("Campaign name is required")).toBeVisible();
     await expect(page.getByText("Please select a target segment")).toBeVisible();
     await page.getByLabel("Campaign Name").fill("Spring welcome back");
-    await expect(page.getByLabel("Target Segment").locator("option", { hasText: "Everyone who bought (24 customers)" })).toHaveCount(1);
+    await expect(
+      page.getByLabel("Target Segment").locator("option", { hasText: "Everyone who bought (24 customers)" }),
+    ).toHaveCount(1);
     await page.getByLabel("Target Segment").selectOption(segmentId);
     await expect(page.getByTestId("audience-count")).toHaveText("24");
     await expect(page.getByText("Customers will receive this campaign")).toBeVisible();
@@ -183,7 +207,9 @@ test.describe("campaigns", () => {
     await page.getByRole("button", { name: "Continue" }).click();
     await page.getByRole("button", { name: "Launch Campaign" }).click();
     await expect(toast(page, "Failed to launch campaign")).toBeVisible();
-    await expect(page.getByRole("alert").filter({ hasText: "Failed to launch campaign" })).toContainText("This segment has no customers");
+    await expect(page.getByRole("alert").filter({ hasText: "Failed to launch campaign" })).toContainText(
+      "This segment has no customers",
+    );
     await expect(page.getByTestId("review-name")).toHaveText("Into the void");
 
     // Save as draft from the review, then open it, change the segment and launch it under its id.
@@ -244,7 +270,10 @@ test.describe("campaigns", () => {
     await expect(first.getByTestId("log-customer-id")).toHaveText(/^[0-9a-f]{8}$/);
     await expect(first.getByTestId("log-contact")).toContainText("@example.com");
     // A delivered row has no details: 'No details', with its tooltip.
-    const delivered = page.getByTestId("log-row").filter({ has: page.getByTestId("delivery-status").getByText("Delivered") }).first();
+    const delivered = page
+      .getByTestId("log-row")
+      .filter({ has: page.getByTestId("delivery-status").getByText("Delivered") })
+      .first();
     await expect(delivered.getByTestId("log-details")).toHaveText("No details");
     await expect(delivered.getByTestId("log-details").locator("span")).toHaveAttribute("title", "No details available");
     await page.getByRole("link", { name: "Next" }).click();
@@ -257,8 +286,13 @@ test.describe("campaigns", () => {
     await page.getByLabel("Filter by status").selectOption("delivered");
     await expect(page).toHaveURL(/status=delivered/);
     await expect(page.getByTestId("log-row")).toHaveCount(Math.min(50, done.deliveryStats.delivered));
-    await expect(page.getByTestId("log-row").getByTestId("delivery-status").filter({ hasNotText: "Delivered" })).toHaveCount(0);
-    await expect(page.getByTestId("log-row").first().getByTestId("delivery-status")).toHaveAttribute("data-colour", "success");
+    await expect(
+      page.getByTestId("log-row").getByTestId("delivery-status").filter({ hasNotText: "Delivered" }),
+    ).toHaveCount(0);
+    await expect(page.getByTestId("log-row").first().getByTestId("delivery-status")).toHaveAttribute(
+      "data-colour",
+      "success",
+    );
     await page.getByLabel("Filter by status").selectOption("pending");
     await expect(page.getByText("No delivery logs available for this campaign")).toBeVisible();
     await expect(page.getByText("isolated delivery records")).toBeVisible();
@@ -315,7 +349,6 @@ test.describe("campaigns", () => {
     await expect(failedRows.first().getByTestId("log-contact")).toHaveText(/^98765\d{5}$/);
     await expect(failedRows.first().getByTestId("delivery-status")).toHaveText("Failed");
     await expect(failedRows.first().getByTestId("delivery-status")).toHaveAttribute("data-colour", "error");
-
   });
 
   test("cancel and delete with their confirmations", async ({ page }) => {
@@ -384,7 +417,10 @@ test.describe("campaigns", () => {
     await expect(page.getByText("Campaign not found")).toBeVisible();
   });
 
-  test("the wizard without JavaScript: each step is a submission and keeps what was typed", async ({ page, browser }) => {
+  test("the wizard without JavaScript: each step is a submission and keeps what was typed", async ({
+    page,
+    browser,
+  }) => {
     await signIn(page, { name: "No Script" });
     await createCustomers(page.request, 12);
     const segmentId = await createSegment(page.request, "Twelve");
@@ -436,7 +472,11 @@ test.describe("campaigns", () => {
     await signIn(page, { name: "Phone User" });
     await createCustomers(page.request, 8);
     const segmentId = await createSegment(page.request, "A segment with a rather long name for a phone");
-    const campaign = await launchCampaign(page.request, segmentId, "A campaign whose name is long enough to wrap on a phone");
+    const campaign = await launchCampaign(
+      page.request,
+      segmentId,
+      "A campaign whose name is long enough to wrap on a phone",
+    );
     await waitForCompleted(page.request, campaign.id);
 
     const screens = [
@@ -465,7 +505,10 @@ test.describe("campaigns", () => {
     await expectNoSidewaysScroll(page);
 
     // Screenshots to look at, on a phone and on a laptop.
-    for (const [w, h] of [[390, 844], [1366, 900]] as const) {
+    for (const [w, h] of [
+      [390, 844],
+      [1366, 900],
+    ] as const) {
       await page.setViewportSize({ width: w, height: h });
       for (const [i, url] of screens.entries()) {
         await page.goto(url);

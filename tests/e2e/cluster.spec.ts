@@ -25,14 +25,22 @@ async function freePort(): Promise<number> {
 type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
 
 /** One request on a connection of its own (no keep-alive), so each may reach another worker. */
-function request(base: string, pathname: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+function request(
+  base: string,
+  pathname: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${base}${pathname}`, { method: options.method ?? "GET", headers: options.headers, agent: false }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (body += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = http.request(
+      `${base}${pathname}`,
+      { method: options.method ?? "GET", headers: options.headers, agent: false },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (body += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on("error", reject);
     req.end(options.body);
   });
@@ -41,20 +49,29 @@ function request(base: string, pathname: string, options: { method?: string; hea
 /** An open event stream: the text received so far, and a way to close it. */
 function openStream(base: string, token: string) {
   let received = "";
-  const req = http.get(`${base}/api/notifications/stream`, { headers: { Authorization: `Bearer ${token}` }, agent: false }, (res) => {
-    res.setEncoding("utf8");
-    res.on("data", (chunk: string) => (received += chunk));
-  });
+  const req = http.get(
+    `${base}/api/notifications/stream`,
+    { headers: { Authorization: `Bearer ${token}` }, agent: false },
+    (res) => {
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (received += chunk));
+    },
+  );
   req.on("error", () => undefined);
   return { text: () => received, close: () => req.destroy() };
 }
 
 // A new e-mail signs up with the password it is sent with.
-const signInForm = (email: string) => new URLSearchParams({ name: "Cluster Tester", email, password: "cluster tester passphrase" }).toString();
+const signInForm = (email: string) =>
+  new URLSearchParams({ name: "Cluster Tester", email, password: "cluster tester passphrase" }).toString();
 
 function childPids(pid: number): number[] {
   try {
-    return execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)]).toString().split("\n").map((s) => Number(s.trim())).filter(Boolean);
+    return execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)])
+      .toString()
+      .split("\n")
+      .map((s) => Number(s.trim()))
+      .filter(Boolean);
   } catch {
     return [];
   }
@@ -108,9 +125,14 @@ test.describe("two worker processes", () => {
     const streams = Array.from({ length: 4 }, () => openStream(base, token));
     try {
       await expect.poll(() => streams.every((s) => s.text().includes("retry:")), { timeout: 10_000 }).toBe(true);
-      const readAll = await request(base, "/api/notifications/read-all", { method: "PUT", headers: { Authorization: `Bearer ${token}` } });
+      const readAll = await request(base, "/api/notifications/read-all", {
+        method: "PUT",
+        headers: { Authorization: `Bearer ${token}` },
+      });
       expect(readAll.status).toBe(200);
-      await expect.poll(() => streams.filter((s) => s.text().includes('"kind":"changed"')).length, { timeout: 10_000 }).toBe(4);
+      await expect
+        .poll(() => streams.filter((s) => s.text().includes('"kind":"changed"')).length, { timeout: 10_000 })
+        .toBe(4);
     } finally {
       for (const s of streams) s.close();
     }
@@ -124,7 +146,13 @@ test.describe("two worker processes", () => {
         headers: { "Content-Type": "application/x-www-form-urlencoded" },
         body: signInForm(`cluster${i}@example.com`),
       });
-      outcomes.push(attempt.status === 302 ? "signed in" : attempt.body.includes("Too many sign-in attempts. Wait a minute and try again.") ? "refused" : `${attempt.status}`);
+      outcomes.push(
+        attempt.status === 302
+          ? "signed in"
+          : attempt.body.includes("Too many sign-in attempts. Wait a minute and try again.")
+            ? "refused"
+            : `${attempt.status}`,
+      );
     }
     expect(outcomes).toEqual(["signed in", "signed in", "signed in", "refused", "refused"]);
 
@@ -135,9 +163,13 @@ test.describe("two worker processes", () => {
     process.kill(workers[0], "SIGKILL");
     // (A connection the primary hands over in the instant before it learns of the death is lost
     // with the worker; the primary stops handing them over as soon as it knows.)
-    await expect.poll(() => output, { timeout: 10_000 }).toMatch(/A server worker stopped \(SIGKILL\); starting another\./);
+    await expect
+      .poll(() => output, { timeout: 10_000 })
+      .toMatch(/A server worker stopped \(SIGKILL\); starting another\./);
     for (let i = 0; i < 6; i++) expect((await request(base, "/healthz")).status).toBe(200);
-    await expect.poll(() => childPids(primary).filter((pid) => !workers.includes(pid)).length, { timeout: 20_000 }).toBe(1);
+    await expect
+      .poll(() => childPids(primary).filter((pid) => !workers.includes(pid)).length, { timeout: 20_000 })
+      .toBe(1);
     expect((await request(base, `/api/customers`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
 
     // SIGTERM stops the primary and its workers.

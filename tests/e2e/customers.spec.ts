@@ -5,7 +5,10 @@ import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { E2E_PASSWORD, expect, signIn, test, uniqueEmail } from "./fixtures";
 
-async function addCustomer(page: Page, c: { firstName: string; lastName: string; email: string; phone?: string; company?: string }) {
+async function addCustomer(
+  page: Page,
+  c: { firstName: string; lastName: string; email: string; phone?: string; company?: string },
+) {
   await page.goto("/customers/new");
   await expect(page.getByRole("heading", { name: "Add New Customer" })).toBeVisible();
   await page.getByLabel("First Name").fill(c.firstName);
@@ -60,7 +63,9 @@ test.describe("customers", () => {
     await page.getByLabel("Email").fill(kavya.toUpperCase());
     await page.getByRole("button", { name: "Save Customer" }).click();
     await expect(page.getByLabel("Email")).toHaveAccessibleDescription("A customer with this email already exists");
-    await expect(page.getByRole("alert").filter({ hasText: "Failed to save customer. Please try again." })).toBeVisible();
+    await expect(
+      page.getByRole("alert").filter({ hasText: "Failed to save customer. Please try again." }),
+    ).toBeVisible();
 
     // Search on name or e-mail, case-insensitive.
     await page.goto("/customers");
@@ -112,8 +117,12 @@ test.describe("customers", () => {
     await signIn(page, { name: "Pager" });
     const tag = Date.now().toString(36);
     const body = ["firstName,lastName,email,visits,totalSpend"];
-    for (let i = 0; i < 55; i++) body.push(`Guest${i},Shah,guest${i}.${tag}@example.com,${i === 54 ? 6 : 5},${i === 54 ? "123456.5" : "0"}`);
-    const res = await page.request.post("/api/customers/import", { headers: { "Content-Type": "text/csv" }, data: `${body.join("\n")}\n` });
+    for (let i = 0; i < 55; i++)
+      body.push(`Guest${i},Shah,guest${i}.${tag}@example.com,${i === 54 ? 6 : 5},${i === 54 ? "123456.5" : "0"}`);
+    const res = await page.request.post("/api/customers/import", {
+      headers: { "Content-Type": "text/csv" },
+      data: `${body.join("\n")}\n`,
+    });
     expect(res.ok(), await res.text()).toBeTruthy();
     await page.goto("/customers");
     await expect(page.getByTestId("page-summary")).toHaveText("1–50 of 55");
@@ -142,7 +151,9 @@ test.describe("customers", () => {
     await page.goto("/customers");
     await page.getByRole("link", { name: "Import CSV" }).click();
     await expect(page.getByRole("heading", { name: "Import Customers" })).toBeVisible();
-    await page.getByLabel("CSV file").setInputFiles({ name: "customers.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await page
+      .getByLabel("CSV file")
+      .setInputFiles({ name: "customers.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
 
     // Preview and the guessed mapping.
     const preview = page.getByRole("region", { name: "Preview" });
@@ -174,7 +185,9 @@ test.describe("customers", () => {
     const all = page.waitForEvent("download");
     await page.getByRole("link", { name: "Export CSV" }).click();
     const allText = readFileSync((await (await all).path())!, "utf8");
-    expect(allText.split("\n")[0]).toBe("id,firstName,lastName,email,phone,address,company,notes,totalSpend,visits,lastActive,createdAt");
+    expect(allText.split("\n")[0]).toBe(
+      "id,firstName,lastName,email,phone,address,company,notes,totalSpend,visits,lastActive,createdAt",
+    );
     expect(allText).toContain(`aditi.${tag}@example.com`);
     expect(allText).toContain(`ishaan.${tag}@example.com`);
 
@@ -202,17 +215,26 @@ test.describe("customers", () => {
     await expect(page.getByText("No customers found")).toBeVisible();
   });
 
-  test("a header-only file and a binary file named .csv are refused before import, with what is wrong", async ({ page }) => {
+  test("a header-only file and a binary file named .csv are refused before import, with what is wrong", async ({
+    page,
+  }) => {
     await signIn(page, { name: "Edge Importer" });
     await page.goto("/customers/import");
     const file = page.getByLabel("CSV file");
 
-    await file.setInputFiles({ name: "header.csv", mimeType: "text/csv", buffer: Buffer.from("firstName,lastName,email\n") });
+    await file.setInputFiles({
+      name: "header.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from("firstName,lastName,email\n"),
+    });
     await expect(file).toHaveAccessibleDescription(/The file has no customer rows/);
     await expect(page.getByRole("button", { name: "Import" })).toBeDisabled();
 
     // A PNG renamed .csv: no garbage preview, no column mapping.
-    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from("IHDR\u0000\u0000\u0001")]);
+    const png = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+      Buffer.from("IHDR\u0000\u0000\u0001"),
+    ]);
     await file.setInputFiles({ name: "photo.csv", mimeType: "text/csv", buffer: png });
     await expect(file).toHaveAccessibleDescription(/The file is not a CSV text file\./);
     await expect(page.getByRole("region", { name: "Preview" })).toHaveCount(0);
@@ -220,28 +242,40 @@ test.describe("customers", () => {
     await expect(page.getByRole("button", { name: "Import" })).toBeDisabled();
 
     // The server says the same to a client that sends them anyway.
-    const headerOnly = await page.request.post("/api/customers/import", { headers: { "Content-Type": "text/csv" }, data: "firstName,lastName,email\n" });
+    const headerOnly = await page.request.post("/api/customers/import", {
+      headers: { "Content-Type": "text/csv" },
+      data: "firstName,lastName,email\n",
+    });
     expect(headerOnly.status()).toBe(422);
     expect(await headerOnly.text()).toContain("The file has no customer rows");
-    const binary = await page.request.post("/api/customers/import", { headers: { "Content-Type": "text/csv" }, data: png });
+    const binary = await page.request.post("/api/customers/import", {
+      headers: { "Content-Type": "text/csv" },
+      data: png,
+    });
     expect(binary.status()).toBe(422);
     expect(await binary.text()).toContain("The file is not a CSV text file.");
   });
 
-  test("after an import the form is reset and 'Import another file' starts afresh; a too-large spend says its limit", async ({ page }) => {
+  test("after an import the form is reset and 'Import another file' starts afresh; a too-large spend says its limit", async ({
+    page,
+  }) => {
     await signIn(page, { name: "Second Importer" });
     const tag = Date.now().toString(36);
     await page.goto("/customers/import");
     await page.getByLabel("CSV file").setInputFiles({
       name: "first.csv",
       mimeType: "text/csv",
-      buffer: Buffer.from(`firstName,lastName,email,totalSpend\nAsha,Iyer,asha.${tag}@example.com,2500\nRich,Typo,rich.${tag}@example.com,99999999999999\n`),
+      buffer: Buffer.from(
+        `firstName,lastName,email,totalSpend\nAsha,Iyer,asha.${tag}@example.com,2500\nRich,Typo,rich.${tag}@example.com,99999999999999\n`,
+      ),
     });
     await expect(page.getByRole("region", { name: "Preview" })).toContainText("Asha");
     await page.getByRole("button", { name: "Import" }).click();
     await expect(page.getByText("Import finished")).toBeVisible();
     await expect(page.getByTestId("result-new-customers")).toHaveText("1");
-    await expect(page.getByRole("row", { name: /3 rich\..* Total spend is too large \(at most ₹10,00,00,00,000\)/ })).toBeVisible();
+    await expect(
+      page.getByRole("row", { name: /3 rich\..* Total spend is too large \(at most ₹10,00,00,00,000\)/ }),
+    ).toBeVisible();
     // Nothing left to import a second time: no file, no preview, no Import button.
     await expect(page.getByLabel("CSV file")).toHaveCount(0);
     await expect(page.getByRole("region", { name: "Preview" })).toHaveCount(0);
@@ -267,7 +301,9 @@ test.describe("customers", () => {
     const other = await browser.newContext();
     const otherPage = await other.newPage();
     await signIn(otherPage, { name: "Other Tenant" });
-    const created = await otherPage.request.post("/api/customers", { data: { firstName: "Their", lastName: "Customer", email: uniqueEmail("theirs") } });
+    const created = await otherPage.request.post("/api/customers", {
+      data: { firstName: "Their", lastName: "Customer", email: uniqueEmail("theirs") },
+    });
     expect(created.ok(), await created.text()).toBeTruthy();
     const theirs = ((await created.json()) as { _id: string })._id;
     await other.close();

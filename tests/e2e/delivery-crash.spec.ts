@@ -48,7 +48,12 @@ test.describe("delivery survives a crash", () => {
     dataDir = mkdtempSync(path.join(tmpdir(), "crm-crash-"));
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    vendor = await startSimulatedVendor({ apiKey: VENDOR_KEY, receiptsUrl: `${base}/api/webhooks/delivery-receipts`, receiptsSecret: RECEIPTS_SECRET, delayFactor: 0.2 });
+    vendor = await startSimulatedVendor({
+      apiKey: VENDOR_KEY,
+      receiptsUrl: `${base}/api/webhooks/delivery-receipts`,
+      receiptsSecret: RECEIPTS_SECRET,
+      delayFactor: 0.2,
+    });
     // One environment (one session secret) for the CLI and both runs of the server.
     const env = productionServerEnv({
       port,
@@ -65,7 +70,8 @@ test.describe("delivery survives a crash", () => {
         DELIVERY_LEASE_SECONDS: "5",
       },
     });
-    const cli = (...argv: string[]) => execFileSync(process.execPath, [path.join(root, "bin/crm.mjs"), ...argv], { cwd: root, env }).toString();
+    const cli = (...argv: string[]) =>
+      execFileSync(process.execPath, [path.join(root, "bin/crm.mjs"), ...argv], { cwd: root, env }).toString();
     cli("users", "create", "--email", "crash@example.com", "--name", "Crash Test");
     cli("seed", "--user", "crash@example.com", "--customers", String(RECIPIENTS), "--seed", "4");
     const token = cli("users", "token", "crash@example.com").trim().split("\n").pop() ?? "";
@@ -83,14 +89,28 @@ test.describe("delivery survives a crash", () => {
       throw new Error("the server did not start");
     };
     const api = async (pathname: string, init: RequestInit = {}) => {
-      const r = await fetch(`${base}${pathname}`, { ...init, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" } });
+      const r = await fetch(`${base}${pathname}`, {
+        ...init,
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      });
       return (await r.json()) as Record<string, unknown>;
     };
 
     server = start();
     await waitUp();
-    const segment = await api("/api/segments", { method: "POST", body: JSON.stringify({ name: "Everyone", conditions: { visits: { $gte: 0 } } }) });
-    const launched = await api("/api/campaigns", { method: "POST", body: JSON.stringify({ name: "Crash", subject: "Hi {NAME}", segmentId: segment._id, message: "Hello {NAME}, 10% off" }) });
+    const segment = await api("/api/segments", {
+      method: "POST",
+      body: JSON.stringify({ name: "Everyone", conditions: { visits: { $gte: 0 } } }),
+    });
+    const launched = await api("/api/campaigns", {
+      method: "POST",
+      body: JSON.stringify({
+        name: "Crash",
+        subject: "Hi {NAME}",
+        segmentId: segment._id,
+        message: "Hello {NAME}, 10% off",
+      }),
+    });
     const id = launched.id as string;
     expect(launched.audienceSize).toBe(RECIPIENTS);
 
@@ -107,7 +127,11 @@ test.describe("delivery survives a crash", () => {
     server = start();
     await waitUp();
     const final = () =>
-      db.prepare(`SELECT "status", "pendingCount", "sentCount", "deliveredCount", "failedCount", "bouncedCount", "audienceSize" FROM "Campaign" WHERE "id" = ?`).get(id) as {
+      db
+        .prepare(
+          `SELECT "status", "pendingCount", "sentCount", "deliveredCount", "failedCount", "bouncedCount", "audienceSize" FROM "Campaign" WHERE "id" = ?`,
+        )
+        .get(id) as {
         status: string;
         pendingCount: number;
         sentCount: number;
@@ -117,12 +141,15 @@ test.describe("delivery survives a crash", () => {
         audienceSize: number;
       };
     // Leases of the batches lost in the crash run out after 5 s; then they are claimed again.
-    for (let i = 0; i < 2400 && (final().status !== "Completed" || final().sentCount > 0); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 2400 && (final().status !== "Completed" || final().sentCount > 0); i++)
+      await new Promise((r) => setTimeout(r, 100));
     const c = final();
     expect(c).toMatchObject({ status: "Completed", pendingCount: 0, sentCount: 0 });
     expect(c.deliveredCount + c.failedCount + c.bouncedCount).toBe(RECIPIENTS);
 
-    const rows = db.prepare(`SELECT "seq", "customerId", "name", "status" FROM "Delivery" WHERE "campaignId" = ?`).all(id) as { seq: number; customerId: string; name: string; status: string }[];
+    const rows = db
+      .prepare(`SELECT "seq", "customerId", "name", "status" FROM "Delivery" WHERE "campaignId" = ?`)
+      .all(id) as { seq: number; customerId: string; name: string; status: string }[];
     expect(rows).toHaveLength(RECIPIENTS);
     expect(new Set(rows.map((r) => r.customerId)).size).toBe(RECIPIENTS);
     expect(rows.filter((r) => !["delivered", "failed", "bounced"].includes(r.status))).toEqual([]);
@@ -135,7 +162,10 @@ test.describe("delivery survives a crash", () => {
       const message = accepted.get(deliveryId(id, r.seq));
       expect(message?.text).toBe(personalise("Hello {NAME}, 10% off", r.name));
     }
-    test.info().annotations.push({ type: "crash", description: `pending at kill ${pendingAtKill}, accepted at kill ${acceptedAtKill}, re-sent keys answered duplicate ${vendor.stats().duplicates}` });
+    test.info().annotations.push({
+      type: "crash",
+      description: `pending at kill ${pendingAtKill}, accepted at kill ${acceptedAtKill}, re-sent keys answered duplicate ${vendor.stats().duplicates}`,
+    });
     db.close();
   });
 });

@@ -60,7 +60,8 @@ export function seedNotifications(email: string, items: SeedNotification[]) {
   const sqlite = new Database(e2eDatabaseFile());
   try {
     sqlite.pragma("busy_timeout = 10000");
-    const user = sqlite.prepare(`SELECT id FROM "User" WHERE email = ?`).get(email.toLowerCase()) as { id: string } | undefined;
+    const user = sqlite.prepare(`SELECT id FROM "User" WHERE email = ?`).get(email.toLowerCase()) as
+      { id: string } | undefined;
     if (!user) throw new Error(`No user ${email} in the e2e database`);
     const insert = sqlite.prepare(
       `INSERT INTO "Notification" (id, userId, type, title, details, read, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)`,

@@ -14,7 +14,11 @@ async function createCustomer(page: Page, firstName: string, lastName: string) {
   return { id: body._id, email };
 }
 
-async function fillItem(page: Page, index: number, item: { name: string; description?: string; quantity: string; price: string }) {
+async function fillItem(
+  page: Page,
+  index: number,
+  item: { name: string; description?: string; quantity: string; price: string },
+) {
   await page.locator(`#item-${index}-name`).fill(item.name);
   if (item.description) await page.locator(`#item-${index}-description`).fill(item.description);
   await page.locator(`#item-${index}-quantity`).fill(item.quantity);

@@ -8,7 +8,13 @@ import { expect, signIn, test, uniqueEmail } from "./fixtures";
 async function createCustomers(page: Page) {
   for (let i = 1; i <= 12; i++) {
     const res = await page.request.post("/api/customers", {
-      data: { firstName: `Shopper${i}`, lastName: "Iyer", email: uniqueEmail(`shopper${i}`), totalSpend: 1000 * i, visits: i },
+      data: {
+        firstName: `Shopper${i}`,
+        lastName: "Iyer",
+        email: uniqueEmail(`shopper${i}`),
+        totalSpend: 1000 * i,
+        visits: i,
+      },
     });
     expect(res.ok(), await res.text()).toBeTruthy();
   }
@@ -99,8 +105,14 @@ test.describe("segments", () => {
     await expect(page.getByTestId("conditions-json")).toContainText('"$gt": 10000');
     await expect(page.getByTestId("audience-note")).toHaveText("Showing 2 of 2");
     await expect(page.getByTestId("audience-row")).toHaveCount(2);
-    await expect(page.getByRole("link", { name: "View Shopper12 Iyer" })).toHaveAttribute("href", /\/customers\/[0-9a-f]{24}$/);
-    await expect(page.getByRole("link", { name: "Create Campaign" })).toHaveAttribute("href", /\/campaigns\/new\?segmentId=[0-9a-f]{24}$/);
+    await expect(page.getByRole("link", { name: "View Shopper12 Iyer" })).toHaveAttribute(
+      "href",
+      /\/customers\/[0-9a-f]{24}$/,
+    );
+    await expect(page.getByRole("link", { name: "Create Campaign" })).toHaveAttribute(
+      "href",
+      /\/campaigns\/new\?segmentId=[0-9a-f]{24}$/,
+    );
 
     // Edit: a lower threshold and a nested group with its own logic.
     await page.getByRole("link", { name: "Edit Segment" }).click();
@@ -140,8 +152,14 @@ test.describe("segments", () => {
   test("search and sort the list", async ({ page }) => {
     await signIn(page, { name: "Segment Sorter" });
     await createCustomers(page);
-    for (const [name, min] of [["Alpha", 11000], ["Bravo", 0], ["Charlie", 6000]] as const) {
-      const res = await page.request.post("/api/segments", { data: { name, conditions: { totalSpend: { $gt: min } } } });
+    for (const [name, min] of [
+      ["Alpha", 11000],
+      ["Bravo", 0],
+      ["Charlie", 6000],
+    ] as const) {
+      const res = await page.request.post("/api/segments", {
+        data: { name, conditions: { totalSpend: { $gt: min } } },
+      });
       expect(res.status()).toBe(201);
     }
     await page.goto("/segments");
@@ -194,7 +212,9 @@ test.describe("segments without JavaScript", () => {
     await expect(page).toHaveURL(/\/segments$/);
     await expect(page.getByRole("status")).toHaveText("Segment created successfully");
     // spend > 4,000 AND visits > 9 → customers 10, 11 and 12.
-    await expect(page.getByTestId("segment-row").filter({ hasText: "Loyal big spenders" })).toContainText("3 customers");
+    await expect(page.getByTestId("segment-row").filter({ hasText: "Loyal big spenders" })).toContainText(
+      "3 customers",
+    );
     await context.close();
   });
 });

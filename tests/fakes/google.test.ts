@@ -17,7 +17,15 @@ async function approve(email = "ada@example.com", name = "Ada Lovelace") {
   const res = await fetch(`${google.url}/o/oauth2/v2/approve`, {
     method: "POST",
     redirect: "manual",
-    body: new URLSearchParams({ client_id: clientId, redirect_uri: redirectUri, state: "st-1", scope: "openid", email, name, decision: "allow" }),
+    body: new URLSearchParams({
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      state: "st-1",
+      scope: "openid",
+      email,
+      name,
+      decision: "allow",
+    }),
   });
   expect(res.status).toBe(302);
   const location = new URL(res.headers.get("Location")!);
@@ -29,12 +37,16 @@ const exchange = (fields: Record<string, string>) =>
 
 describe("the Google fake", () => {
   it("shows the account chooser only to the known client", async () => {
-    const ok = await fetch(`${google.url}/o/oauth2/v2/auth?client_id=${clientId}&response_type=code&redirect_uri=${encodeURIComponent(redirectUri)}&state=s`);
+    const ok = await fetch(
+      `${google.url}/o/oauth2/v2/auth?client_id=${clientId}&response_type=code&redirect_uri=${encodeURIComponent(redirectUri)}&state=s`,
+    );
     expect(ok.status).toBe(200);
     const html = await ok.text();
     expect(html).toContain("Choose an account");
     expect(html).toContain('name="state" value="s"');
-    const wrong = await fetch(`${google.url}/o/oauth2/v2/auth?client_id=other&response_type=code&redirect_uri=${encodeURIComponent(redirectUri)}`);
+    const wrong = await fetch(
+      `${google.url}/o/oauth2/v2/auth?client_id=other&response_type=code&redirect_uri=${encodeURIComponent(redirectUri)}`,
+    );
     expect(wrong.status).toBe(400);
   });
 
@@ -44,7 +56,13 @@ describe("the Google fake", () => {
     expect(back.searchParams.get("state")).toBe("st-1");
     const code = back.searchParams.get("code")!;
 
-    const base = { grant_type: "authorization_code", code, redirect_uri: redirectUri, client_id: clientId, client_secret: clientSecret };
+    const base = {
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: redirectUri,
+      client_id: clientId,
+      client_secret: clientSecret,
+    };
     expect((await exchange({ ...base, client_secret: "wrong" })).status).toBe(401);
     expect((await exchange({ ...base, redirect_uri: "http://elsewhere/cb" })).status).toBe(400);
     const res = await exchange(base);
@@ -53,7 +71,9 @@ describe("the Google fake", () => {
     expect(token_type).toBe("Bearer");
     expect((await exchange(base)).status).toBe(400);
 
-    const me = await fetch(`${google.url}/oauth2/v3/userinfo`, { headers: { Authorization: `Bearer ${access_token}` } });
+    const me = await fetch(`${google.url}/oauth2/v3/userinfo`, {
+      headers: { Authorization: `Bearer ${access_token}` },
+    });
     expect(await me.json()).toEqual({
       sub: expect.stringMatching(/^\d{21}$/),
       name: "Grace Brewster Hopper",
@@ -63,7 +83,9 @@ describe("the Google fake", () => {
       email: "grace@example.com",
       email_verified: true,
     });
-    expect((await fetch(`${google.url}/oauth2/v3/userinfo`, { headers: { Authorization: "Bearer nope" } })).status).toBe(401);
+    expect(
+      (await fetch(`${google.url}/oauth2/v3/userinfo`, { headers: { Authorization: "Bearer nope" } })).status,
+    ).toBe(401);
   });
 
   it("Cancel comes back with error=access_denied", async () => {

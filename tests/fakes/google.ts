@@ -62,7 +62,8 @@ export async function startFakeGoogle(options: FakeGoogleOptions, port = 0, host
     const q = url.searchParams;
     const clientId = q.get("client_id") ?? "";
     const redirectUri = q.get("redirect_uri") ?? "";
-    if (clientId !== options.clientId) return html(res, 400, page("Error 401: invalid_client", "<p>The OAuth client was not found.</p>"));
+    if (clientId !== options.clientId)
+      return html(res, 400, page("Error 401: invalid_client", "<p>The OAuth client was not found.</p>"));
     if (q.get("response_type") !== "code" || !isHttpUrl(redirectUri)) {
       return html(res, 400, page("Error 400: invalid_request", "<p>Missing response_type=code or redirect_uri.</p>"));
     }
@@ -85,7 +86,8 @@ export async function startFakeGoogle(options: FakeGoogleOptions, port = 0, host
   function approve(form: URLSearchParams, res: ServerResponse) {
     const redirectUri = form.get("redirect_uri") ?? "";
     const clientId = form.get("client_id") ?? "";
-    if (clientId !== options.clientId || !isHttpUrl(redirectUri)) return html(res, 400, page("Error 400: invalid_request", ""));
+    if (clientId !== options.clientId || !isHttpUrl(redirectUri))
+      return html(res, 400, page("Error 400: invalid_request", ""));
     const target = new URL(redirectUri);
     const state = form.get("state");
     if (state !== null) target.searchParams.set("state", state);
@@ -202,5 +204,8 @@ function page(title: string, body: string) {
 }
 
 function escapeHtml(value: string) {
-  return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+  return value.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
+  );
 }

@@ -30,15 +30,26 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         res.writeHead(404).end();
         return;
       }
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { model: string; messages: { role: string; content: string }[] };
+      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+        model: string;
+        messages: { role: string; content: string }[];
+      };
       requests.push({ ...body, authorization: req.headers.authorization });
       const answer = (content: string) => {
         res.writeHead(200, { "Content-Type": "application/json" });
-        res.end(JSON.stringify({ id: "chatcmpl-fake", object: "chat.completion", model: body.model, choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }] }));
+        res.end(
+          JSON.stringify({
+            id: "chatcmpl-fake",
+            object: "chat.completion",
+            model: body.model,
+            choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+          }),
+        );
       };
       const b = behaviour;
       if (b.kind === "content") answer(b.content);
-      else if (b.kind === "status") res.writeHead(b.status, { "Content-Type": "application/json" }).end('{"error":{"message":"fake failure"}}');
+      else if (b.kind === "status")
+        res.writeHead(b.status, { "Content-Type": "application/json" }).end('{"error":{"message":"fake failure"}}');
       else if (b.kind === "malformed") res.writeHead(200, { "Content-Type": "application/json" }).end('{"choices": [');
       else setTimeout(() => answer(b.content), b.ms).unref();
     });

@@ -6,7 +6,12 @@ import path from "node:path";
 export const repoRoot = path.resolve(import.meta.dirname, "../..");
 export const tsxBin = path.join(repoRoot, "node_modules/.bin/tsx");
 
-export function productionServerEnv(options: { port: number; publicUrl: string; dataDir: string; extra?: Record<string, string> }): NodeJS.ProcessEnv {
+export function productionServerEnv(options: {
+  port: number;
+  publicUrl: string;
+  dataDir: string;
+  extra?: Record<string, string>;
+}): NodeJS.ProcessEnv {
   return {
     ...process.env,
     NODE_ENV: "production",

@@ -41,7 +41,13 @@ export async function forgedTokenFor(userId: string) {
 
 export function makeRequest(
   path: string,
-  options: { method?: string; auth?: Credentials; json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {},
+  options: {
+    method?: string;
+    auth?: Credentials;
+    json?: unknown;
+    body?: BodyInit;
+    headers?: Record<string, string>;
+  } = {},
 ) {
   const headers = new Headers(options.headers);
   if (options.auth?.bearer !== undefined) headers.set("Authorization", `Bearer ${options.auth.bearer}`);

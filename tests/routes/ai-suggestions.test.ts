@@ -40,7 +40,11 @@ afterAll(async () => {
 
 const good = JSON.stringify({
   suggestions: [
-    { message: "Hi {NAME}, a treat for our big spenders: free shipping all week.", tone: "Exclusive", expectedResponse: "High" },
+    {
+      message: "Hi {NAME}, a treat for our big spenders: free shipping all week.",
+      tone: "Exclusive",
+      expectedResponse: "High",
+    },
     { message: "Hi {NAME}, 10% off with code BIG10 until Sunday.", tone: "Friendly", expectedResponse: "Medium" },
     { message: "Hi {NAME}, only 48 hours left for 15% off!", tone: "Urgent", expectedResponse: "Medium" },
   ],
@@ -49,7 +53,9 @@ const good = JSON.stringify({
 describe("message suggestions", () => {
   it("are figured from the segment's real customers", async () => {
     const f = await segmentFigures(userId, segmentId);
-    const direct = readStatement(`SELECT count(*) AS n, min("totalSpendPaise") AS lo FROM "Customer" WHERE "userId" = ? AND "totalSpendPaise" > 500000`).get(userId) as { n: number; lo: number };
+    const direct = readStatement(
+      `SELECT count(*) AS n, min("totalSpendPaise") AS lo FROM "Customer" WHERE "userId" = ? AND "totalSpendPaise" > 500000`,
+    ).get(userId) as { n: number; lo: number };
     expect(f).toMatchObject({ name: "Big spenders", customers: direct.n, minSpend: direct.lo / 100 });
     expect(f.customers).toBeGreaterThan(0);
   });
@@ -74,7 +80,10 @@ describe("message suggestions", () => {
     resetEnvCache();
     llm.behave({ kind: "content", content: good });
     const fromLlm = await messageSuggestions(userId, { campaignObjective: "Promote Big spenders", segmentId });
-    expect(fromLlm).toMatchObject({ source: "llm", suggestions: [{ tone: "Exclusive" }, { tone: "Friendly" }, { tone: "Urgent" }] });
+    expect(fromLlm).toMatchObject({
+      source: "llm",
+      suggestions: [{ tone: "Exclusive" }, { tone: "Friendly" }, { tone: "Urgent" }],
+    });
     const sent = llm.requests.at(-1)!;
     expect(sent).toMatchObject({ model: "fake-model", authorization: "Bearer sk-test" });
     const f = await segmentFigures(userId, segmentId);
@@ -88,14 +97,20 @@ describe("message suggestions", () => {
     expect((await messageSuggestions(userId, { campaignObjective: "", segmentId })).source).toBe("local");
     llm.behave({ kind: "slow", ms: 2000, content: good });
     const started = Date.now();
-    expect((await messageSuggestions(userId, { campaignObjective: "", segmentId }, { timeoutMs: 300 })).source).toBe("local");
+    expect((await messageSuggestions(userId, { campaignObjective: "", segmentId }, { timeoutMs: 300 })).source).toBe(
+      "local",
+    );
     expect(Date.now() - started).toBeLessThan(1500);
   });
 
   it("the route checks its input and the tenant", async () => {
     const call = async (body: unknown, uid = userId) =>
       (await action({
-        request: new Request("http://localhost/api/ai/message-suggestions", { method: "POST", headers: { Authorization: `Bearer ${await issueToken(uid)}`, "Content-Type": "application/json" }, body: JSON.stringify(body) }),
+        request: new Request("http://localhost/api/ai/message-suggestions", {
+          method: "POST",
+          headers: { Authorization: `Bearer ${await issueToken(uid)}`, "Content-Type": "application/json" },
+          body: JSON.stringify(body),
+        }),
         params: {},
         context: {},
       })) as Response;

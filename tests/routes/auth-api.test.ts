@@ -4,7 +4,15 @@
 import { describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase as setUpTestDatabase } from "../helpers/db";
 import { SignJWT } from "jose";
-import { args, bearerFor, cookieFor, expiredTokenFor, forgedTokenFor, formRequest, makeRequest } from "../helpers/requests";
+import {
+  args,
+  bearerFor,
+  cookieFor,
+  expiredTokenFor,
+  forgedTokenFor,
+  formRequest,
+  makeRequest,
+} from "../helpers/requests";
 
 setUpTestDatabase();
 
@@ -30,7 +38,8 @@ type Json = Record<string, unknown>;
 const json = async (res: Response) => (await res.json()) as Json;
 
 describe("GET /api/auth/current_user", () => {
-  const get = (auth?: { bearer?: string; cookie?: string }) => currentUser.loader(args(makeRequest("/api/auth/current_user", { auth })));
+  const get = (auth?: { bearer?: string; cookie?: string }) =>
+    currentUser.loader(args(makeRequest("/api/auth/current_user", { auth })));
 
   it("without credentials: not authenticated, no user", async () => {
     const res = await get();
@@ -47,9 +56,28 @@ describe("GET /api/auth/current_user", () => {
     expect(res.headers.get("Cache-Control")).toBe("no-store");
     const body = await json(res);
     expect(body.isAuthenticated).toBe(true);
-    expect(body.user).toMatchObject({ _id: user.id, id: user.id, displayName: "Asha Rao", email: user.email, profileImage: null });
+    expect(body.user).toMatchObject({
+      _id: user.id,
+      id: user.id,
+      displayName: "Asha Rao",
+      email: user.email,
+      profileImage: null,
+    });
     expect(Object.keys(body.user as Json).sort()).toEqual(
-      ["_id", "company", "createdAt", "displayName", "email", "firstName", "id", "lastName", "phone", "position", "profileImage", "provider"].sort(),
+      [
+        "_id",
+        "company",
+        "createdAt",
+        "displayName",
+        "email",
+        "firstName",
+        "id",
+        "lastName",
+        "phone",
+        "position",
+        "profileImage",
+        "provider",
+      ].sort(),
     );
   });
 
@@ -66,7 +94,11 @@ describe("GET /api/auth/current_user", () => {
     ["empty", async () => ""],
     ["forged", async (id: string) => forgedTokenFor(id)],
     ["expired", async (id: string) => expiredTokenFor(id)],
-    ["unsigned (alg none)", async (id: string) => `${Buffer.from('{"alg":"none"}').toString("base64url")}.${Buffer.from(JSON.stringify({ id })).toString("base64url")}.`],
+    [
+      "unsigned (alg none)",
+      async (id: string) =>
+        `${Buffer.from('{"alg":"none"}').toString("base64url")}.${Buffer.from(JSON.stringify({ id })).toString("base64url")}.`,
+    ],
   ])("with a %s token: 401 JSON 'Session expired'", async (_kind, make) => {
     const user = await createTestUser();
     const res = await get({ bearer: await make(user.id) });
@@ -100,7 +132,9 @@ describe("GET /api/auth/current_user", () => {
 describe("GET /api/auth/logout", () => {
   it("ends the cookie session", async () => {
     const user = await createTestUser();
-    const res = await logout.loader(args(makeRequest("/api/auth/logout", { auth: { cookie: await cookieFor(user.id) } })));
+    const res = await logout.loader(
+      args(makeRequest("/api/auth/logout", { auth: { cookie: await cookieFor(user.id) } })),
+    );
     expect(res.status).toBe(200);
     expect(await json(res)).toMatchObject({ success: true });
     const setCookie = res.headers.get("Set-Cookie") ?? "";
@@ -110,7 +144,14 @@ describe("GET /api/auth/logout", () => {
 });
 
 describe("GET and PUT /api/auth/profile", () => {
-  const valid = { firstName: "Ravi", lastName: "Kumar", email: "", phone: "+91 98765 43210", company: "Acme", position: "Lead" };
+  const valid = {
+    firstName: "Ravi",
+    lastName: "Kumar",
+    email: "",
+    phone: "+91 98765 43210",
+    company: "Acme",
+    position: "Lead",
+  };
 
   it("401 JSON without credentials", async () => {
     const res = await profile.loader(args(makeRequest("/api/auth/profile")));
@@ -120,22 +161,44 @@ describe("GET and PUT /api/auth/profile", () => {
 
   it("GET answers the six profile fields", async () => {
     const user = await createTestUser("Meera Nair");
-    const res = await profile.loader(args(makeRequest("/api/auth/profile", { auth: { bearer: await bearerFor(user.id) } })));
+    const res = await profile.loader(
+      args(makeRequest("/api/auth/profile", { auth: { bearer: await bearerFor(user.id) } })),
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get("X-User-Id")).toBe(user.id);
-    expect(await json(res)).toEqual({ firstName: "Meera", lastName: "Nair", email: user.email, phone: "", company: "", position: "" });
+    expect(await json(res)).toEqual({
+      firstName: "Meera",
+      lastName: "Nair",
+      email: user.email,
+      phone: "",
+      company: "",
+      position: "",
+    });
   });
 
   it("PUT saves and answers the updated user", async () => {
     const user = await createTestUser();
     const email = `Ravi.${Date.now()}@Example.com`;
     const res = await profile.action(
-      args(makeRequest("/api/auth/profile", { method: "PUT", auth: { bearer: await bearerFor(user.id) }, json: { ...valid, email } })),
+      args(
+        makeRequest("/api/auth/profile", {
+          method: "PUT",
+          auth: { bearer: await bearerFor(user.id) },
+          json: { ...valid, email },
+        }),
+      ),
     );
     expect(res.status).toBe(200);
     expect(res.headers.get("X-User-Id")).toBe(user.id);
-    expect(await json(res)).toMatchObject({ ...valid, email: email.toLowerCase(), displayName: "Ravi Kumar", _id: user.id });
-    const again = await profile.loader(args(makeRequest("/api/auth/profile", { auth: { bearer: await bearerFor(user.id) } })));
+    expect(await json(res)).toMatchObject({
+      ...valid,
+      email: email.toLowerCase(),
+      displayName: "Ravi Kumar",
+      _id: user.id,
+    });
+    const again = await profile.loader(
+      args(makeRequest("/api/auth/profile", { auth: { bearer: await bearerFor(user.id) } })),
+    );
     expect(await json(again)).toMatchObject({ company: "Acme", email: email.toLowerCase() });
   });
 
@@ -185,11 +248,21 @@ describe("GET and PUT /api/auth/profile", () => {
     const taken = await createTestUser();
     const user = await createTestUser();
     const res = await profile.action(
-      args(makeRequest("/api/auth/profile", { method: "PUT", auth: { bearer: await bearerFor(user.id) }, json: { ...valid, email: taken.email } })),
+      args(
+        makeRequest("/api/auth/profile", {
+          method: "PUT",
+          auth: { bearer: await bearerFor(user.id) },
+          json: { ...valid, email: taken.email },
+        }),
+      ),
     );
     expect(res.status).toBe(409);
     expect(await json(res)).toEqual({
-      error: { code: "conflict", message: "Another account already uses this e-mail", fields: { email: "Another account already uses this e-mail" } },
+      error: {
+        code: "conflict",
+        message: "Another account already uses this e-mail",
+        fields: { email: "Another account already uses this e-mail" },
+      },
     });
   });
 
@@ -237,9 +310,16 @@ describe("PUT /api/users/{id} (the profile fallback)", () => {
   it("updates the caller's own record", async () => {
     const user = await createTestUser();
     const res = await usersId.action(
-      args(makeRequest(`/api/users/${user.id}`, { method: "PUT", auth: { bearer: await bearerFor(user.id) }, json: body(user.email) }), {
-        id: user.id,
-      }),
+      args(
+        makeRequest(`/api/users/${user.id}`, {
+          method: "PUT",
+          auth: { bearer: await bearerFor(user.id) },
+          json: body(user.email),
+        }),
+        {
+          id: user.id,
+        },
+      ),
     );
     expect(res.status).toBe(200);
     expect(await json(res)).toMatchObject({ _id: user.id, displayName: "Own Id" });
@@ -250,7 +330,14 @@ describe("PUT /api/users/{id} (the profile fallback)", () => {
     const victim = await createTestUser("Victim Name");
     for (const id of [victim.id, "ffffffffffffffffffffffff", "not-an-id"]) {
       const res = await usersId.action(
-        args(makeRequest(`/api/users/${id}`, { method: "PUT", auth: { bearer: await bearerFor(user.id) }, json: body(user.email) }), { id }),
+        args(
+          makeRequest(`/api/users/${id}`, {
+            method: "PUT",
+            auth: { bearer: await bearerFor(user.id) },
+            json: body(user.email),
+          }),
+          { id },
+        ),
       );
       expect(res.status).toBe(404);
       expect(await json(res)).toEqual({ error: { code: "not_found", message: "User not found" } });
@@ -263,14 +350,20 @@ describe("PUT /api/users/{id} (the profile fallback)", () => {
     const user = await createTestUser();
     const other = await createTestUser();
     const token = await bearerFor(user.id);
-    const own = await usersId.loader(args(makeRequest(`/api/users/${user.id}`, { auth: { bearer: token } }), { id: user.id }));
+    const own = await usersId.loader(
+      args(makeRequest(`/api/users/${user.id}`, { auth: { bearer: token } }), { id: user.id }),
+    );
     expect(own.status).toBe(200);
-    const theirs = await usersId.loader(args(makeRequest(`/api/users/${other.id}`, { auth: { bearer: token } }), { id: other.id }));
+    const theirs = await usersId.loader(
+      args(makeRequest(`/api/users/${other.id}`, { auth: { bearer: token } }), { id: other.id }),
+    );
     expect(theirs.status).toBe(404);
   });
 
   it("401 without credentials", async () => {
-    const res = await usersId.action(args(makeRequest("/api/users/x", { method: "PUT", json: body("a@b.co") }), { id: "x" }));
+    const res = await usersId.action(
+      args(makeRequest("/api/users/x", { method: "PUT", json: body("a@b.co") }), { id: "x" }),
+    );
     expect(res.status).toBe(401);
   });
 });
@@ -280,7 +373,9 @@ describe("unknown /api paths", () => {
     const res = notFoundRoute.loader({ request: makeRequest("/api/nothing/here") });
     expect(res.status).toBe(404);
     expect(res.headers.get("Content-Type")).toMatch(/^application\/json/);
-    expect(await json(res)).toEqual({ error: { code: "not_found", message: "No API route for GET /api/nothing/here" } });
+    expect(await json(res)).toEqual({
+      error: { code: "not_found", message: "No API route for GET /api/nothing/here" },
+    });
     const post = notFoundRoute.action({ request: makeRequest("/api/nothing", { method: "POST" }) });
     expect(post.status).toBe(404);
   });
@@ -340,7 +435,13 @@ describe("sessions carry an issue time and the user's session version", () => {
     const legacy = await craftedCookie({ userId: user.id });
     expect((await currentUserOf({ cookie: legacy })).status).toBe(401);
     const put = await profile.action(
-      args(makeRequest("/api/auth/profile", { method: "PUT", auth: { cookie: legacy }, json: { email: user.email, company: "Taken Over" } })),
+      args(
+        makeRequest("/api/auth/profile", {
+          method: "PUT",
+          auth: { cookie: legacy },
+          json: { email: user.email, company: "Taken Over" },
+        }),
+      ),
     );
     expect(put.status).toBe(401);
     expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).company).toBe("");
@@ -358,7 +459,13 @@ describe("sessions carry an issue time and the user's session version", () => {
     expect((await currentUserOf({ cookie })).status).toBe(401);
     expect((await currentUserOf({ bearer: token })).status).toBe(401);
     const write = await profile.action(
-      args(makeRequest("/api/auth/profile", { method: "PUT", auth: { cookie }, json: { email: user.email, company: "After Logout" } })),
+      args(
+        makeRequest("/api/auth/profile", {
+          method: "PUT",
+          auth: { cookie },
+          json: { email: user.email, company: "After Logout" },
+        }),
+      ),
     );
     expect(write.status).toBe(401);
     expect(await json(write)).toEqual({ error: { code: "unauthorized", message: "Session expired" } });
@@ -390,10 +497,16 @@ describe("sessions carry an issue time and the user's session version", () => {
   it("bearer tokens carry exp; a token without exp, or without the session version, is refused", async () => {
     const user = await createTestUser();
     const token = await bearerFor(user.id);
-    const payload = JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString("utf8")) as Record<string, unknown>;
+    const payload = JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString("utf8")) as Record<
+      string,
+      unknown
+    >;
     expect(payload).toMatchObject({ id: user.id, sv: 0 });
     expect(typeof payload.exp).toBe("number");
-    const noExp = await new SignJWT({ id: user.id, sv: 0 }).setProtectedHeader({ alg: "HS256", typ: "JWT" }).setIssuedAt().sign(secret());
+    const noExp = await new SignJWT({ id: user.id, sv: 0 })
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setIssuedAt()
+      .sign(secret());
     const noVersion = await new SignJWT({ id: user.id })
       .setProtectedHeader({ alg: "HS256", typ: "JWT" })
       .setIssuedAt()
@@ -410,7 +523,13 @@ describe("sessions carry an issue time and the user's session version", () => {
 describe("a deleted user", () => {
   const newCustomer = (token: string) =>
     customers.action(
-      args(makeRequest("/api/customers", { method: "POST", auth: { bearer: token }, json: { firstName: "A", lastName: "B", email: `c-${Date.now()}@example.com` } })),
+      args(
+        makeRequest("/api/customers", {
+          method: "POST",
+          auth: { bearer: token },
+          json: { firstName: "A", lastName: "B", email: `c-${Date.now()}@example.com` },
+        }),
+      ),
     );
 
   it("deleted by another program while cached: a write is a 401, never a 500", async () => {
@@ -431,7 +550,13 @@ describe("a deleted user", () => {
     await db().user.delete({ where: { id: user.id } });
     const res = await pageAnswer(() =>
       profilePage.action(
-        args(formRequest("/profile", { firstName: "A", lastName: "B", email: user.email, phone: "", company: "", position: "" }, { cookie })),
+        args(
+          formRequest(
+            "/profile",
+            { firstName: "A", lastName: "B", email: user.email, phone: "", company: "", position: "" },
+            { cookie },
+          ),
+        ),
       ),
     );
     expect(res.status).toBe(302);
@@ -463,7 +588,10 @@ const postLogin = async (ip: string, fields: Record<string, string>) =>
   (await login.action(from(ip, formRequest("/login", fields)))) as unknown as DataResult | Response;
 const postLocal = (ip: string, fields: Record<string, string>, asJson = false) =>
   authLocal.action(
-    from(ip, asJson ? makeRequest("/auth/local", { method: "POST", json: fields }) : formRequest("/auth/local", fields)),
+    from(
+      ip,
+      asJson ? makeRequest("/auth/local", { method: "POST", json: fields }) : formRequest("/auth/local", fields),
+    ),
   ) as Promise<Response>;
 
 describe("local sign-up and sign-in", () => {
@@ -487,7 +615,11 @@ describe("local sign-up and sign-in", () => {
     await postLogin("10.1.0.2", { name: "Asha Rao", email, password: PASSWORD });
     const ok = await postLogin("10.1.0.2", { email: email.toUpperCase(), password: PASSWORD });
     expect((ok as Response).status).toBe(302);
-    const wrong = (await postLogin("10.1.0.2", { name: "Someone Else", email, password: "not the password at all" })) as DataResult;
+    const wrong = (await postLogin("10.1.0.2", {
+      name: "Someone Else",
+      email,
+      password: "not the password at all",
+    })) as DataResult;
     expect(wrong.init?.status).toBe(401);
     expect(wrong.data.error?.password).toEqual([signInMessages.WRONG_PASSWORD]);
     // What was typed stays, except the password.
@@ -496,7 +628,11 @@ describe("local sign-up and sign-in", () => {
     const json401 = await postLocal("10.1.0.2", { email, password: "not the password at all" }, true);
     expect(json401.status).toBe(401);
     expect(await json(json401)).toEqual({
-      error: { code: "unauthorized", message: signInMessages.WRONG_PASSWORD, fields: { password: signInMessages.WRONG_PASSWORD } },
+      error: {
+        code: "unauthorized",
+        message: signInMessages.WRONG_PASSWORD,
+        fields: { password: signInMessages.WRONG_PASSWORD },
+      },
     });
     expect((await db().user.findMany({ where: { email } })).length).toBe(1);
   });
@@ -505,8 +641,14 @@ describe("local sign-up and sign-in", () => {
     for (const [fields, expected] of [
       [{ email: newEmail(), password: PASSWORD }, { name: ["Enter your name to create an account"] }],
       [{ name: "N", email: newEmail(), password: "short1" }, { password: ["Use at least 10 characters"] }],
-      [{ name: "N", email: newEmail(), password: "1234567890" }, { password: ["This password is too common. Choose one that is harder to guess"] }],
-      [{ name: "N", email: newEmail(), password: "Sunshine2024!" }, { password: ["This password is too common. Choose one that is harder to guess"] }],
+      [
+        { name: "N", email: newEmail(), password: "1234567890" },
+        { password: ["This password is too common. Choose one that is harder to guess"] },
+      ],
+      [
+        { name: "N", email: newEmail(), password: "Sunshine2024!" },
+        { password: ["This password is too common. Choose one that is harder to guess"] },
+      ],
       [{ name: "N", email: newEmail(), password: "" }, { password: ["Enter your password"] }],
       [{ name: "N", email: "not-an-email", password: PASSWORD }, { email: ["Enter a valid e-mail address"] }],
     ] as const) {
@@ -519,11 +661,17 @@ describe("local sign-up and sign-in", () => {
     expect(json400.status).toBe(400);
     expect(((await json(json400)).error as Json).code).toBe("bad_request");
     const notJson = await authLocal.action(
-      from("10.1.0.3", makeRequest("/auth/local", { method: "POST", body: "{ nope", headers: { "Content-Type": "application/json" } })),
+      from(
+        "10.1.0.3",
+        makeRequest("/auth/local", { method: "POST", body: "{ nope", headers: { "Content-Type": "application/json" } }),
+      ),
     );
     expect(notJson.status).toBe(400);
     const notAForm = await authLocal.action(
-      from("10.1.0.3", makeRequest("/auth/local", { method: "POST", body: "x", headers: { "Content-Type": "text/plain" } })),
+      from(
+        "10.1.0.3",
+        makeRequest("/auth/local", { method: "POST", body: "x", headers: { "Content-Type": "text/plain" } }),
+      ),
     );
     expect(notAForm.status).toBe(400);
   });
@@ -537,7 +685,9 @@ describe("local sign-up and sign-in", () => {
     expect(form.data.error?.[""]).toEqual(["Too many sign-in attempts. Wait a minute and try again."]);
     const api = await postLocal("10.1.0.4", { name: "N", email, password: PASSWORD }, true);
     expect(api.status).toBe(429);
-    expect(await json(api)).toEqual({ error: { code: "rate_limited", message: "Too many sign-in attempts. Wait a minute and try again." } });
+    expect(await json(api)).toEqual({
+      error: { code: "rate_limited", message: "Too many sign-in attempts. Wait a minute and try again." },
+    });
     expect(await users.findUserByEmail(email)).toBeNull();
   });
 
@@ -547,7 +697,14 @@ describe("local sign-up and sign-in", () => {
     expect(created.status).toBe(302);
     const user = (await users.findUserByEmail(oldEmail))!;
     const newAddress = newEmail("new");
-    await users.updateProfile(user.id, { firstName: "Mover", lastName: "", email: newAddress, phone: "", company: "", position: "" });
+    await users.updateProfile(user.id, {
+      firstName: "Mover",
+      lastName: "",
+      email: newAddress,
+      phone: "",
+      company: "",
+      position: "",
+    });
     const viaNew = (await postLogin("10.1.0.5", { email: newAddress, password: PASSWORD })) as Response;
     expect(viaNew.status).toBe(302);
     const cookie = (viaNew.headers.get("Set-Cookie") ?? "").split(";")[0];
@@ -564,7 +721,12 @@ describe("local sign-up and sign-in", () => {
     expect(res.init?.status).toBe(401);
     expect(res.data.error?.[""]).toEqual([signInMessages.NO_PASSWORD_YET]);
     expect((await db().user.findUniqueOrThrow({ where: { id: legacy.id } })).passwordHash).toBeNull();
-    const google = await users.upsertGoogleUser({ googleId: `g-${Date.now()}`, email: newEmail("g"), emailVerified: true, displayName: "G User" });
+    const google = await users.upsertGoogleUser({
+      googleId: `g-${Date.now()}`,
+      email: newEmail("g"),
+      emailVerified: true,
+      displayName: "G User",
+    });
     const viaGoogle = (await postLogin("10.1.0.6", { email: google.email, password: PASSWORD })) as DataResult;
     expect(viaGoogle.init?.status).toBe(401);
     expect(viaGoogle.data.error?.[""]).toEqual([signInMessages.GOOGLE_ACCOUNT]);

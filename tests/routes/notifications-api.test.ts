@@ -12,7 +12,10 @@ const byId = await import("~/routes/api/notifications-id");
 const stream = await import("~/routes/api/notifications-stream");
 const { notify, listNotifications } = await import("~/services/notifications.server");
 
-type ListBody = { notifications: { id: string; type: string; title: string; read: boolean; date: string; details: string }[]; unreadCount: number };
+type ListBody = {
+  notifications: { id: string; type: string; title: string; read: boolean; date: string; details: string }[];
+  unreadCount: number;
+};
 
 async function userWithToken() {
   const user = await createTestUser();
@@ -54,7 +57,12 @@ describe("GET /api/notifications", () => {
 
   it("bad query values are a 400 naming the field", async () => {
     const { auth } = await userWithToken();
-    for (const [query, field] of [["type=bogus", "type"], ["limit=0", "limit"], ["limit=abc", "limit"], ["limit=51", "limit"]]) {
+    for (const [query, field] of [
+      ["type=bogus", "type"],
+      ["limit=0", "limit"],
+      ["limit=abc", "limit"],
+      ["limit=51", "limit"],
+    ]) {
       const res = await list.loader(args(makeRequest(`/api/notifications?${query}`, { auth })));
       expect(res.status, query).toBe(400);
       const error = ((await res.json()) as { error: { code: string; fields: Record<string, string> } }).error;
@@ -65,7 +73,9 @@ describe("GET /api/notifications", () => {
 
   it("401 JSON without credentials or with a bad token", async () => {
     expect((await list.loader(args(makeRequest("/api/notifications")))).status).toBe(401);
-    expect((await list.loader(args(makeRequest("/api/notifications", { auth: { bearer: "x.y.z" } })))).status).toBe(401);
+    expect((await list.loader(args(makeRequest("/api/notifications", { auth: { bearer: "x.y.z" } })))).status).toBe(
+      401,
+    );
   });
 });
 
@@ -75,12 +85,16 @@ describe("marking read", () => {
     const stranger = await userWithToken();
     const n = await notify(user.id, { type: "SYSTEM", title: "Mine" });
 
-    const theirs = await readOne.action(args(makeRequest(`/api/notifications/${n.id}/read`, { method: "PUT", auth: stranger.auth }), { id: n.id }));
+    const theirs = await readOne.action(
+      args(makeRequest(`/api/notifications/${n.id}/read`, { method: "PUT", auth: stranger.auth }), { id: n.id }),
+    );
     expect(theirs.status).toBe(404);
     expect(await theirs.json()).toEqual({ error: { code: "not_found", message: "Notification not found" } });
     expect((await listNotifications(user.id)).notifications.find((x) => x.id === n.id)?.read).toBe(false);
 
-    const mine = await readOne.action(args(makeRequest(`/api/notifications/${n.id}/read`, { method: "PUT", auth }), { id: n.id }));
+    const mine = await readOne.action(
+      args(makeRequest(`/api/notifications/${n.id}/read`, { method: "PUT", auth }), { id: n.id }),
+    );
     expect(mine.status).toBe(200);
     expect(await mine.json()).toEqual({ success: true });
     expect((await listNotifications(user.id)).notifications.find((x) => x.id === n.id)?.read).toBe(true);
@@ -88,7 +102,9 @@ describe("marking read", () => {
 
   it("a malformed id is a 404, not a 500", async () => {
     const { auth } = await userWithToken();
-    const res = await readOne.action(args(makeRequest("/api/notifications/%27%20or%201=1/read", { method: "PUT", auth }), { id: "' or 1=1" }));
+    const res = await readOne.action(
+      args(makeRequest("/api/notifications/%27%20or%201=1/read", { method: "PUT", auth }), { id: "' or 1=1" }),
+    );
     expect(res.status).toBe(404);
   });
 
@@ -124,21 +140,29 @@ describe("DELETE /api/notifications/{id}", () => {
     const { user, auth } = await userWithToken();
     const stranger = await userWithToken();
     const n = await notify(user.id, { type: "SYSTEM", title: "Delete me" });
-    const theirs = await byId.action(args(makeRequest(`/api/notifications/${n.id}`, { method: "DELETE", auth: stranger.auth }), { id: n.id }));
+    const theirs = await byId.action(
+      args(makeRequest(`/api/notifications/${n.id}`, { method: "DELETE", auth: stranger.auth }), { id: n.id }),
+    );
     expect(theirs.status).toBe(404);
     expect((await listNotifications(user.id)).notifications.some((x) => x.id === n.id)).toBe(true);
 
-    const mine = await byId.action(args(makeRequest(`/api/notifications/${n.id}`, { method: "DELETE", auth }), { id: n.id }));
+    const mine = await byId.action(
+      args(makeRequest(`/api/notifications/${n.id}`, { method: "DELETE", auth }), { id: n.id }),
+    );
     expect(mine.status).toBe(200);
     expect((await listNotifications(user.id)).notifications.some((x) => x.id === n.id)).toBe(false);
-    const again = await byId.action(args(makeRequest(`/api/notifications/${n.id}`, { method: "DELETE", auth }), { id: n.id }));
+    const again = await byId.action(
+      args(makeRequest(`/api/notifications/${n.id}`, { method: "DELETE", auth }), { id: n.id }),
+    );
     expect(again.status).toBe(404);
   });
 
   it("another method is a 400 JSON", async () => {
     const { user, auth } = await userWithToken();
     const n = await notify(user.id, { type: "SYSTEM", title: "x" });
-    const res = await byId.action(args(makeRequest(`/api/notifications/${n.id}`, { method: "POST", auth }), { id: n.id }));
+    const res = await byId.action(
+      args(makeRequest(`/api/notifications/${n.id}`, { method: "POST", auth }), { id: n.id }),
+    );
     expect(res.status).toBe(400);
   });
 });
@@ -174,7 +198,7 @@ describe("GET /api/notifications/stream", () => {
     await readUntil("retry: 5000");
     await notify(other.id, { type: "SYSTEM", title: "For someone else" });
     const n = await notify(user.id, { type: "NEW_SEGMENT", title: "Pushed" });
-    await readUntil("\n\n", ).then(() => readUntil(n.id));
+    await readUntil("\n\n").then(() => readUntil(n.id));
     expect(received).toContain("event: notification\n");
     expect(received).toContain(`"title":"Pushed"`);
     expect(received).not.toContain("For someone else");

@@ -9,7 +9,11 @@ import { messageSuggestions } from "~/services/ai.server";
 import { withApi } from "~/services/auth.server";
 
 const InputSchema = z.object({
-  campaignObjective: z.string({ message: "campaignObjective must be text" }).trim().max(500, "campaignObjective must be at most 500 characters").default(""),
+  campaignObjective: z
+    .string({ message: "campaignObjective must be text" })
+    .trim()
+    .max(500, "campaignObjective must be at most 500 characters")
+    .default(""),
   segmentId: z.string({ message: "segmentId is required" }).regex(ID_PATTERN, "segmentId must be a segment id"),
 });
 

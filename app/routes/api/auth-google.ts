@@ -7,7 +7,8 @@ import { checkSignInRate, clientAddress } from "~/services/rate-limit.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!getEnv().googleEnabled) throw redirect("/login?error=access_denied");
-  if (checkSignInRate(clientAddress(context))) throw new Response("Too many sign-in attempts. Wait a minute and try again.", { status: 429 });
+  if (checkSignInRate(clientAddress(context)))
+    throw new Response("Too many sign-in attempts. Wait a minute and try again.", { status: 429 });
   return googleAuthenticator().authenticate("google", request);
 }
 

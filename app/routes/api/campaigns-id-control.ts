@@ -17,7 +17,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return withApi(request, async (user) => {
     if (request.method !== "POST") throw new ApiError("bad_request", `Use POST, not ${request.method}`);
     const name = params.control ?? "";
-    if (!(name in CONTROLS)) throw new ApiError("not_found", "No such campaign action: use pause, resume, cancel or retry-failed");
+    if (!(name in CONTROLS))
+      throw new ApiError("not_found", "No such campaign action: use pause, resume, cancel or retry-failed");
     const { campaign, message } = await CONTROLS[name as keyof typeof CONTROLS](user.id, params.id ?? "");
     return { campaign, message };
   });

@@ -26,9 +26,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return { success: true, message: `Campaign "${campaign.name}" deleted successfully.` };
     }
     if (request.method === "PUT") {
-      const { status, audienceSize: _a, launchedAt: _l, ...content } = parseOrThrow(CampaignApiSchema, await readJson(request));
-      return { campaign: status === "Draft" ? await saveDraft(user.id, content, id) : await launch(user.id, content, id) };
+      const {
+        status,
+        audienceSize: _a,
+        launchedAt: _l,
+        ...content
+      } = parseOrThrow(CampaignApiSchema, await readJson(request));
+      return {
+        campaign: status === "Draft" ? await saveDraft(user.id, content, id) : await launch(user.id, content, id),
+      };
     }
-    throw new ApiError("bad_request", `Use PUT to change a draft or DELETE to remove a campaign, not ${request.method}`);
+    throw new ApiError(
+      "bad_request",
+      `Use PUT to change a draft or DELETE to remove a campaign, not ${request.method}`,
+    );
   });
 }

@@ -36,8 +36,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   return withApi(request, async (user) => {
-    if (request.method !== "POST") throw new ApiError("bad_request", `Use POST to create a campaign, not ${request.method}`);
-    const { status, audienceSize: _a, launchedAt: _l, ...content } = parseOrThrow(CampaignApiSchema, await readJson(request));
+    if (request.method !== "POST")
+      throw new ApiError("bad_request", `Use POST to create a campaign, not ${request.method}`);
+    const {
+      status,
+      audienceSize: _a,
+      launchedAt: _l,
+      ...content
+    } = parseOrThrow(CampaignApiSchema, await readJson(request));
     const campaign = status === "Draft" ? await saveDraft(user.id, content) : await launch(user.id, content);
     return jsonResponse(campaign, { status: 201, headers: { Location: `/api/campaigns/${campaign.id}` } });
   });

@@ -18,7 +18,8 @@ export async function action({ request }: ActionFunctionArgs) {
     if (type && !/^(text\/csv|text\/plain|application\/csv|application\/octet-stream)\b/i.test(type)) {
       throw new ApiError("bad_request", "Send the CSV file as the body with Content-Type: text/csv");
     }
-    if (!request.body) throw new ApiError("unprocessable", "The file is empty: it needs a header row and at least one customer.");
+    if (!request.body)
+      throw new ApiError("unprocessable", "The file is empty: it needs a header row and at least one customer.");
     const params = new URL(request.url).searchParams;
     const mapping = mappingFromForm((name) => params.get(name));
     const body = Readable.fromWeb(request.body as unknown as NodeReadableStream<Uint8Array>);

@@ -19,7 +19,14 @@ async function caller(name = "Api User") {
   const user = await createTestUser(name);
   const token = await issueToken(user.id);
   const customer = await db().customer.create({
-    data: { id: newId(), userId: user.id, firstName: "Kavya", lastName: "Iyer", email: `kavya-${user.id}@example.in`, phone: "+91 98450 12345" },
+    data: {
+      id: newId(),
+      userId: user.id,
+      firstName: "Kavya",
+      lastName: "Iyer",
+      email: `kavya-${user.id}@example.in`,
+      phone: "+91 98450 12345",
+    },
   });
   await db().$executeRawUnsafe(INDEX_CUSTOMER_SQL, customer.id); // searchable, as the customer services make it
   return { user, token, customer };
@@ -28,7 +35,10 @@ async function caller(name = "Api User") {
 function req(token: string, path: string, method = "GET", body?: unknown) {
   return new Request(`${BASE}${path}`, {
     method,
-    headers: { Authorization: `Bearer ${token}`, ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
+    },
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
   });
 }
@@ -61,7 +71,13 @@ describe("POST /api/orders", () => {
     expect(res.headers.get("Location")).toBe(`/api/orders/${body._id}`);
     expect(body).toMatchObject({
       customerId: customer.id,
-      customer: { _id: customer.id, firstName: "Kavya", lastName: "Iyer", email: customer.email, phone: "+91 98450 12345" },
+      customer: {
+        _id: customer.id,
+        firstName: "Kavya",
+        lastName: "Iyer",
+        email: customer.email,
+        phone: "+91 98450 12345",
+      },
       status: "Processing",
       amount: 4901,
       tax: 90,
@@ -80,7 +96,10 @@ describe("POST /api/orders", () => {
 
   it("accepts the customer as an object, as a write payload may carry it", async () => {
     const { token, customer } = await caller();
-    const { status, body } = await post(token, { customer: { _id: customer.id }, items: [{ name: "Diya", quantity: 12, price: 15 }] });
+    const { status, body } = await post(token, {
+      customer: { _id: customer.id },
+      items: [{ name: "Diya", quantity: 12, price: 15 }],
+    });
     expect(status).toBe(201);
     expect(body).toMatchObject({ customerId: customer.id, status: "Pending", amount: 180, tax: 0 });
   });
@@ -94,14 +113,34 @@ describe("POST /api/orders", () => {
       [{ customerId: customer.id, items: [] }, "items", "Add at least one item"],
       [{ customerId: customer.id, items: "many" }, "items", "Add at least one item"],
       [{ customerId: customer.id, items: [{ ...item, name: "" }] }, "items.0.name", "Please fill in all item names"],
-      [{ customerId: customer.id, items: [{ ...item, quantity: 0 }] }, "items.0.quantity", "Quantity must be at least 1"],
-      [{ customerId: customer.id, items: [{ ...item, quantity: "two" }] }, "items.0.quantity", "Quantity must be a number"],
+      [
+        { customerId: customer.id, items: [{ ...item, quantity: 0 }] },
+        "items.0.quantity",
+        "Quantity must be at least 1",
+      ],
+      [
+        { customerId: customer.id, items: [{ ...item, quantity: "two" }] },
+        "items.0.quantity",
+        "Quantity must be a number",
+      ],
       [{ customerId: customer.id, items: [{ ...item, price: -5 }] }, "items.0.price", "Price must be 0 or more"],
-      [{ customerId: customer.id, items: [{ ...item, price: 1.001 }] }, "items.0.price", "Price can have at most 2 decimal places"],
-      [{ customerId: customer.id, items: [{ ...item, description: "x".repeat(1001) }] }, "items.0.description", "At most 1000 characters"],
+      [
+        { customerId: customer.id, items: [{ ...item, price: 1.001 }] },
+        "items.0.price",
+        "Price can have at most 2 decimal places",
+      ],
+      [
+        { customerId: customer.id, items: [{ ...item, description: "x".repeat(1001) }] },
+        "items.0.description",
+        "At most 1000 characters",
+      ],
       [{ customerId: customer.id, items: [item], tax: -1 }, "tax", "Tax must be 0 or more"],
       [{ customerId: customer.id, items: [item], tax: "lots" }, "tax", "Tax must be a number"],
-      [{ customerId: customer.id, items: [item], status: "Shipped" }, "status", "Status must be one of Pending, Processing, Completed, Cancelled"],
+      [
+        { customerId: customer.id, items: [item], status: "Shipped" },
+        "status",
+        "Status must be one of Pending, Processing, Completed, Cancelled",
+      ],
       [{ customerId: customer.id, items: [item], notes: "x".repeat(2001) }, "notes", "At most 2000 characters"],
     ];
     for (const [payload, field, message] of cases) {
@@ -125,7 +164,11 @@ describe("POST /api/orders", () => {
     const bob = await caller("Bob");
     const { status, body } = await post(alice.token, validOrder(bob.customer.id));
     expect(status).toBe(404);
-    expect(body.error).toMatchObject({ code: "not_found", message: "Customer not found", fields: { customerId: "Please select a customer" } });
+    expect(body.error).toMatchObject({
+      code: "not_found",
+      message: "Customer not found",
+      fields: { customerId: "Please select a customer" },
+    });
   });
 
   it("answers 401 without credentials", async () => {
@@ -140,7 +183,11 @@ describe("GET /api/orders", () => {
   beforeAll(async () => {
     const c = await caller();
     token = c.token;
-    for (let i = 0; i < 5; i++) ids.push((await post(token, { customerId: c.customer.id, items: [{ name: `Item ${i}`, quantity: 1, price: 10 }] })).body._id as string);
+    for (let i = 0; i < 5; i++)
+      ids.push(
+        (await post(token, { customerId: c.customer.id, items: [{ name: `Item ${i}`, quantity: 1, price: 10 }] })).body
+          ._id as string,
+      );
   });
 
   it("answers an array, newest first, with X-Total-Count and X-Next-Cursor", async () => {
@@ -183,13 +230,23 @@ describe("/api/orders/{id}", () => {
     expect(got.status).toBe(200);
     expect(await got.json()).toEqual(created);
 
-    const put = await one.action(args(req(token, `/api/orders/${id}`, "PUT", { status: "cancelled", items: [{ name: "Silk saree", quantity: 1, price: 4200 }] }), { id }));
+    const put = await one.action(
+      args(
+        req(token, `/api/orders/${id}`, "PUT", {
+          status: "cancelled",
+          items: [{ name: "Silk saree", quantity: 1, price: 4200 }],
+        }),
+        { id },
+      ),
+    );
     expect(put.status).toBe(200);
     expect(await put.json()).toMatchObject({ status: "Cancelled", amount: 4200, tax: 0, customerId: customer.id });
     let c = await db().customer.findUniqueOrThrow({ where: { id: customer.id } });
     expect([c.totalSpendPaise, c.visits]).toEqual([0, 0]);
 
-    const bad = await one.action(args(req(token, `/api/orders/${id}`, "PUT", { items: [{ name: "", quantity: 1, price: 1 }] }), { id }));
+    const bad = await one.action(
+      args(req(token, `/api/orders/${id}`, "PUT", { items: [{ name: "", quantity: 1, price: 1 }] }), { id }),
+    );
     expect(bad.status).toBe(400);
 
     const del = await one.action(args(req(token, `/api/orders/${id}`, "DELETE"), { id }));
@@ -205,7 +262,11 @@ describe("/api/orders/{id}", () => {
     const alice = await caller("Alice");
     const bob = await caller("Bob");
     const id = (await post(alice.token, validOrder(alice.customer.id))).body._id as string;
-    for (const [method, body] of [["GET"], ["PUT", { items: [{ name: "X", quantity: 1, price: 1 }] }], ["DELETE"]] as const) {
+    for (const [method, body] of [
+      ["GET"],
+      ["PUT", { items: [{ name: "X", quantity: 1, price: 1 }] }],
+      ["DELETE"],
+    ] as const) {
       const request = req(bob.token, `/api/orders/${id}`, method, body);
       const res = method === "GET" ? await one.loader(args(request, { id })) : await one.action(args(request, { id }));
       expect(res.status, method).toBe(404);
@@ -220,9 +281,16 @@ describe("/api/orders/{id}", () => {
 
   it("refuses to move an order to another customer", async () => {
     const { token, customer, user } = await caller();
-    const other = await db().customer.create({ data: { id: newId(), userId: user.id, firstName: "B", lastName: "C", email: `b-${user.id}@example.in` } });
+    const other = await db().customer.create({
+      data: { id: newId(), userId: user.id, firstName: "B", lastName: "C", email: `b-${user.id}@example.in` },
+    });
     const id = (await post(token, validOrder(customer.id))).body._id as string;
-    const res = await one.action(args(req(token, `/api/orders/${id}`, "PUT", { customerId: other.id, items: [{ name: "X", quantity: 1, price: 1 }] }), { id }));
+    const res = await one.action(
+      args(
+        req(token, `/api/orders/${id}`, "PUT", { customerId: other.id, items: [{ name: "X", quantity: 1, price: 1 }] }),
+        { id },
+      ),
+    );
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: Json }).error.message).toBe("The customer cannot be changed when editing");
   });

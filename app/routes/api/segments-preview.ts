@@ -8,7 +8,8 @@ import { previewAudience } from "~/services/segments.server";
 
 export async function action({ request }: ActionFunctionArgs) {
   return withApi(request, async (user) => {
-    if (request.method !== "POST") throw new ApiError("bad_request", `Use POST to preview an audience, not ${request.method}`);
+    if (request.method !== "POST")
+      throw new ApiError("bad_request", `Use POST to preview an audience, not ${request.method}`);
     const input = parseOrThrow(PreviewInputSchema, await readJson(request));
     return previewAudience(user.id, input.conditions);
   });

@@ -42,9 +42,16 @@ async function call(handler: Handler, req: Request, params: Record<string, strin
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
 }
 
-const get = (h: Handler, u: User | null, path: string, params?: Record<string, string>) => call(h, request(u, "GET", path), params);
-const send = (h: Handler, u: User | null, method: string, path: string, body?: unknown, params?: Record<string, string>) =>
-  call(h, request(u, method, path, body), params);
+const get = (h: Handler, u: User | null, path: string, params?: Record<string, string>) =>
+  call(h, request(u, "GET", path), params);
+const send = (
+  h: Handler,
+  u: User | null,
+  method: string,
+  path: string,
+  body?: unknown,
+  params?: Record<string, string>,
+) => call(h, request(u, method, path, body), params);
 
 let alice: User;
 let bob: User;
@@ -111,8 +118,14 @@ describe("POST /api/segments", () => {
       [{ name: "  ", conditions: { visits: { $gt: 1 } } }, /Segment name is required/],
       [{ name: "x" }, /conditions are required/],
       [{ name: "x", conditions: { age: { $gt: 1 } } }, /conditions\.age: unknown field "age"/],
-      [{ name: "x", conditions: { $and: [{ visits: { $gt: 1 } }, { visits: { $regex: "." } }] } }, /conditions\.\$and\[1\]\.visits\.\$regex: unknown operator/],
-      [{ name: "x", conditions: { totalSpend: { $gt: "lots" } } }, /conditions\.totalSpend\.\$gt: Invalid numeric value/],
+      [
+        { name: "x", conditions: { $and: [{ visits: { $gt: 1 } }, { visits: { $regex: "." } }] } },
+        /conditions\.\$and\[1\]\.visits\.\$regex: unknown operator/,
+      ],
+      [
+        { name: "x", conditions: { totalSpend: { $gt: "lots" } } },
+        /conditions\.totalSpend\.\$gt: Invalid numeric value/,
+      ],
       [{ name: "x", conditions: { lastActiveDate: { $lt: "soon" } } }, /Invalid date value/],
       [{ name: "x", conditions: { visits: { $gt: 1 } }, logicType: "XOR" }, /logicType must be AND or OR/],
     ];
@@ -128,14 +141,20 @@ describe("POST /api/segments", () => {
   });
 
   it("answers 401 without credentials", async () => {
-    const res = await send(list.action as Handler, null, "POST", "/api/segments", { name: "x", conditions: { visits: { $gt: 1 } } });
+    const res = await send(list.action as Handler, null, "POST", "/api/segments", {
+      name: "x",
+      conditions: { visits: { $gt: 1 } },
+    });
     expect(res.status).toBe(401);
   });
 });
 
 describe("GET /api/segments", () => {
   it("lists only the caller's segments with audience sizes, searched and sorted", async () => {
-    await send(list.action as Handler, bob, "POST", "/api/segments", { name: "Bob's own", conditions: { visits: { $gt: 1 } } });
+    await send(list.action as Handler, bob, "POST", "/api/segments", {
+      name: "Bob's own",
+      conditions: { visits: { $gt: 1 } },
+    });
     const res = await get(list.loader as Handler, alice, "/api/segments?sort=name");
     expect(res.status).toBe(200);
     expect(res.body.map((s: { name: string }) => s.name)).toEqual(["Big spenders", "Either"]);
@@ -163,14 +182,30 @@ describe("/api/segments/{id}", () => {
     expect(read.status).toBe(200);
     expect(read.body).toMatchObject({ _id: id, name: "Seg", conditions: { visits: { $gte: 10 } }, customerCount: 5 });
 
-    const updated = await send(one.action as Handler, alice, "PUT", `/api/segments/${id}`, {
-      name: "Seg 2",
-      conditions: { $and: [{ visits: { $gte: 10 } }, { $or: [{ totalSpend: { $lt: 12000 } }, { totalSpend: { $eq: 15000 } }] }] },
-    }, { id });
+    const updated = await send(
+      one.action as Handler,
+      alice,
+      "PUT",
+      `/api/segments/${id}`,
+      {
+        name: "Seg 2",
+        conditions: {
+          $and: [{ visits: { $gte: 10 } }, { $or: [{ totalSpend: { $lt: 12000 } }, { totalSpend: { $eq: 15000 } }] }],
+        },
+      },
+      { id },
+    );
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ name: "Seg 2", customerCount: 2 });
 
-    const refused = await send(one.action as Handler, alice, "PUT", `/api/segments/${id}`, { name: "x", conditions: { visits: {} } }, { id });
+    const refused = await send(
+      one.action as Handler,
+      alice,
+      "PUT",
+      `/api/segments/${id}`,
+      { name: "x", conditions: { visits: {} } },
+      { id },
+    );
     expect(refused.status).toBe(400);
     expect(refused.body.error.message).toMatch(/conditions\.visits must map an operator/);
 
@@ -181,7 +216,13 @@ describe("/api/segments/{id}", () => {
 
   it("treats another tenant's segment and malformed ids as not found", async () => {
     const id = await create(bob, { visits: { $gt: 1 } }, "Bob's");
-    for (const [h, method] of [[one.loader, "GET"], [one.action, "PUT"], [one.action, "DELETE"], [audienceCount.loader, "GET"], [audience.loader, "GET"]] as const) {
+    for (const [h, method] of [
+      [one.loader, "GET"],
+      [one.action, "PUT"],
+      [one.action, "DELETE"],
+      [audienceCount.loader, "GET"],
+      [audience.loader, "GET"],
+    ] as const) {
       const body = method === "PUT" ? { name: "Mine now", conditions: { visits: { $gt: 1 } } } : undefined;
       const res = await send(h as Handler, alice, method, `/api/segments/${id}`, body, { id });
       expect(res.status, `${method}`).toBe(404);
@@ -213,7 +254,12 @@ describe("/api/segments/{id}", () => {
     });
     const cursor = first.headers.get("X-Next-Cursor");
     expect(cursor).toBe(customerIds[11]);
-    const second = await get(audience.loader as Handler, alice, `/api/segments/${id}/audience?limit=10&cursor=${cursor}`, { id });
+    const second = await get(
+      audience.loader as Handler,
+      alice,
+      `/api/segments/${id}/audience?limit=10&cursor=${cursor}`,
+      { id },
+    );
     expect(second.body.map((c: { id: string }) => c.id)).toEqual(customerIds.slice(12));
     expect(second.headers.get("X-Next-Cursor")).toBeNull();
 
@@ -225,7 +271,9 @@ describe("/api/segments/{id}", () => {
 
 describe("POST /api/segments/preview", () => {
   it("answers the count and up to 10 sample customers of the caller only", async () => {
-    const res = await send(preview.action as Handler, alice, "POST", "/api/segments/preview", { conditions: { visits: { $gte: 0 } } });
+    const res = await send(preview.action as Handler, alice, "POST", "/api/segments/preview", {
+      conditions: { visits: { $gte: 0 } },
+    });
     expect(res.status).toBe(200);
     expect(res.body.count).toBe(15);
     expect(res.body.customers).toHaveLength(10);
@@ -233,14 +281,20 @@ describe("POST /api/segments/preview", () => {
       ["_id", "email", "firstName", "id", "lastActive", "lastName", "phone", "totalSpend", "visits"].sort(),
     );
     for (const c of res.body.customers) expect(customerIds).toContain(c._id);
-    const none = await send(preview.action as Handler, alice, "POST", "/api/segments/preview", { conditions: { visits: { $gt: 49 } } });
+    const none = await send(preview.action as Handler, alice, "POST", "/api/segments/preview", {
+      conditions: { visits: { $gt: 49 } },
+    });
     expect(none.body).toEqual({ count: 0, customers: [] });
-    const bobs = await send(preview.action as Handler, bob, "POST", "/api/segments/preview", { conditions: { visits: { $gt: 49 } } });
+    const bobs = await send(preview.action as Handler, bob, "POST", "/api/segments/preview", {
+      conditions: { visits: { $gt: 49 } },
+    });
     expect(bobs.body.count).toBe(30);
   });
 
   it("refuses bad conditions with a 400 naming the bad part", async () => {
-    const res = await send(preview.action as Handler, alice, "POST", "/api/segments/preview", { conditions: { $nor: [] } });
+    const res = await send(preview.action as Handler, alice, "POST", "/api/segments/preview", {
+      conditions: { $nor: [] },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/conditions\.\$nor: unknown field/);
     const get405 = await get(preview.loader as Handler, alice, "/api/segments/preview");

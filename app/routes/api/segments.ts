@@ -23,7 +23,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   return withApi(request, async (user) => {
-    if (request.method !== "POST") throw new ApiError("bad_request", `Use POST to create a segment, not ${request.method}`);
+    if (request.method !== "POST")
+      throw new ApiError("bad_request", `Use POST to create a segment, not ${request.method}`);
     const input = parseOrThrow(SegmentInputSchema, await readJson(request));
     return jsonResponse(await createSegment(user.id, input), { status: 201 });
   });

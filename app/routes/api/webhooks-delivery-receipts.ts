@@ -27,7 +27,8 @@ const ReceiptsSchema = z.object({
 
 async function readBody(request: Request): Promise<Uint8Array> {
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw new ApiError("payload_too_large", `Receipts must be at most ${MAX_BODY_BYTES} bytes a request`);
+  if (declared > MAX_BODY_BYTES)
+    throw new ApiError("payload_too_large", `Receipts must be at most ${MAX_BODY_BYTES} bytes a request`);
   const reader = request.body?.getReader();
   if (!reader) return new Uint8Array();
   const chunks: Uint8Array[] = [];

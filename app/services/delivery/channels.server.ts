@@ -7,7 +7,11 @@ import { smtpChannel } from "~/services/delivery/smtp-channel.server";
 
 export function createChannel(env: Env, options: { vendorUrl?: string; vendorKey?: string }): DeliveryChannel {
   if (env.DELIVERY_CHANNEL === "smtp") {
-    return smtpChannel({ url: env.SMTP_URL ?? "", from: env.MAIL_FROM ?? "", messageIdDomain: new URL(env.publicUrl).hostname });
+    return smtpChannel({
+      url: env.SMTP_URL ?? "",
+      from: env.MAIL_FROM ?? "",
+      messageIdDomain: new URL(env.publicUrl).hostname,
+    });
   }
   const url = env.SIMULATED_VENDOR_URL ?? options.vendorUrl;
   if (!url) throw new Error("The built-in vendor is not running: start the server, or set SIMULATED_VENDOR_URL");

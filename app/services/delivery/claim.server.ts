@@ -27,7 +27,8 @@ const statements = new WeakMap<Sqlite, Map<number, ReturnType<Sqlite["prepare"]>
 
 /** Claims up to `limit` due rows of one campaign, oldest due first. */
 export function claimBatch(sqlite: Sqlite, { campaignId, limit, now, leaseMs }: ClaimOptions): ClaimedDelivery[] {
-  if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`claim limit must be a positive integer, not ${limit}`);
+  if (!Number.isSafeInteger(limit) || limit < 1)
+    throw new RangeError(`claim limit must be a positive integer, not ${limit}`);
   let byLimit = statements.get(sqlite);
   if (!byLimit) statements.set(sqlite, (byLimit = new Map()));
   let claim = byLimit.get(limit);

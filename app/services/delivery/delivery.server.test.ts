@@ -61,9 +61,19 @@ function rows(campaignId: string) {
 function expectCountersAddUp(id: string) {
   const c = campaign(id);
   const byStatus = Object.fromEntries(
-    (sqlite.prepare(`SELECT "status", count(*) AS n FROM "Delivery" WHERE "campaignId" = ? GROUP BY "status"`).all(id) as { status: string; n: number }[]).map((r) => [r.status, r.n]),
+    (
+      sqlite
+        .prepare(`SELECT "status", count(*) AS n FROM "Delivery" WHERE "campaignId" = ? GROUP BY "status"`)
+        .all(id) as { status: string; n: number }[]
+    ).map((r) => [r.status, r.n]),
   );
-  expect({ pending: c.pendingCount, sent: c.sentCount, delivered: c.deliveredCount, failed: c.failedCount, bounced: c.bouncedCount }).toEqual({
+  expect({
+    pending: c.pendingCount,
+    sent: c.sentCount,
+    delivered: c.deliveredCount,
+    failed: c.failedCount,
+    bounced: c.bouncedCount,
+  }).toEqual({
     pending: byStatus.pending ?? 0,
     sent: byStatus.sent ?? 0,
     delivered: byStatus.delivered ?? 0,
@@ -71,7 +81,9 @@ function expectCountersAddUp(id: string) {
     bounced: byStatus.bounced ?? 0,
   });
   expect(c.pendingCount + c.sentCount + c.deliveredCount + c.failedCount + c.bouncedCount).toBe(c.audienceSize);
-  const engaged = sqlite.prepare(`SELECT count("openedAt") AS opened, count("clickedAt") AS clicked FROM "Delivery" WHERE "campaignId" = ?`).get(id) as {
+  const engaged = sqlite
+    .prepare(`SELECT count("openedAt") AS opened, count("clickedAt") AS clicked FROM "Delivery" WHERE "campaignId" = ?`)
+    .get(id) as {
     opened: number;
     clicked: number;
   };
@@ -82,11 +94,22 @@ function launch(userId: string, conditions = everyone, name = "Diwali offer") {
   const id = newId();
   const segmentId = newId();
   sqlite
-    .prepare(`INSERT INTO "Segment" ("id", "userId", "name", "conditions", "createdAt", "updatedAt") VALUES (?, ?, 'Everyone', '{}', ?, ?)`)
+    .prepare(
+      `INSERT INTO "Segment" ("id", "userId", "name", "conditions", "createdAt", "updatedAt") VALUES (?, ?, 'Everyone', '{}', ?, ?)`,
+    )
     .run(segmentId, userId, Date.now(), Date.now());
   const size = launchCampaign(
     sqlite,
-    { id, userId, segmentId, segmentName: "Everyone", name, subject: "Hello {NAME}", description: "", message: "Hi {NAME}, 10% off" },
+    {
+      id,
+      userId,
+      segmentId,
+      segmentName: "Everyone",
+      name,
+      subject: "Hello {NAME}",
+      description: "",
+      message: "Hi {NAME}, 10% off",
+    },
     compileSegmentWhere(userId, conditions),
   );
   return { id, size };
@@ -190,7 +213,13 @@ describe("receipts", () => {
     expect(byId.get(r2.seq)).toMatchObject({ status: "bounced", details: "550 5.1.1 unknown user" });
     expect(byId.get(r3.seq)).toMatchObject({ status: "delivered", openedAt: at, clickedAt: null });
     expect(byId.get(r4.seq)).toMatchObject({ status: "failed", details: "Mailbox full" });
-    expect(campaign(id)).toMatchObject({ deliveredCount: 2, bouncedCount: 1, failedCount: 1, openedCount: 2, clickedCount: 1 });
+    expect(campaign(id)).toMatchObject({
+      deliveredCount: 2,
+      bouncedCount: 1,
+      failedCount: 1,
+      openedCount: 2,
+      clickedCount: 1,
+    });
     expectCountersAddUp(id);
 
     // Retry failed: only the failed row goes back to the queue, as a new message (bounced addresses
@@ -198,8 +227,14 @@ describe("receipts", () => {
     expect(retryFailed(sqlite, other.id, id)).toBe(1);
     expect(retryFailed(sqlite, tenant.id, id)).toBeNull();
     expect(byIdAfterRetry(id, r4.seq)).toMatchObject({ status: "pending", attempts: 0, details: "", retries: 1 });
-    expect(applyReceipts(sqlite, [{ id: key(r4.seq), event: "failed", at: at + 9, details: "late" }])).toEqual({ applied: 0, ignored: 1 });
-    expect(applyReceipts(sqlite, [{ id: `${key(r4.seq)}r1`, event: "delivered", at: at + 10 }])).toEqual({ applied: 1, ignored: 0 });
+    expect(applyReceipts(sqlite, [{ id: key(r4.seq), event: "failed", at: at + 9, details: "late" }])).toEqual({
+      applied: 0,
+      ignored: 1,
+    });
+    expect(applyReceipts(sqlite, [{ id: `${key(r4.seq)}r1`, event: "delivered", at: at + 10 }])).toEqual({
+      applied: 1,
+      ignored: 0,
+    });
     expect(byIdAfterRetry(id, r4.seq)).toMatchObject({ status: "delivered", retries: 1 });
     expectCountersAddUp(id);
   });
@@ -216,8 +251,14 @@ describe("controls", () => {
     expect(setCampaignStatus(sqlite, other.id, id, "Paused", ["Active"])).toEqual({ before: "Active", changed: true });
     expect(setCampaignStatus(sqlite, other.id, id, "Paused", ["Active"])).toEqual({ before: "Paused", changed: false });
     expect(setCampaignStatus(sqlite, other.id, id, "Active", ["Paused"])).toEqual({ before: "Paused", changed: true });
-    expect(setCampaignStatus(sqlite, other.id, id, "Cancelled", ["Active", "Paused"])).toEqual({ before: "Active", changed: true });
-    expect(setCampaignStatus(sqlite, other.id, id, "Active", ["Paused"])).toEqual({ before: "Cancelled", changed: false });
+    expect(setCampaignStatus(sqlite, other.id, id, "Cancelled", ["Active", "Paused"])).toEqual({
+      before: "Active",
+      changed: true,
+    });
+    expect(setCampaignStatus(sqlite, other.id, id, "Active", ["Paused"])).toEqual({
+      before: "Cancelled",
+      changed: false,
+    });
   });
 });
 
@@ -229,7 +270,7 @@ async function receiptsServer(secret: string) {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const body = Buffer.concat(chunks);
-      if (!verifyReceipts(body, secret, req.headers["x-signature"] as string | undefined ?? null)) {
+      if (!verifyReceipts(body, secret, (req.headers["x-signature"] as string | undefined) ?? null)) {
         signedWrong += 1;
         res.writeHead(401).end();
         return;
@@ -239,14 +280,23 @@ async function receiptsServer(secret: string) {
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/receipts`, server, signedWrong: () => signedWrong };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/receipts`,
+    server,
+    signedWrong: () => signedWrong,
+  };
 }
 
 describe("a whole campaign through the built-in vendor", () => {
   it("sends every recipient once, personalised, and every row ends final with the counters adding up", async () => {
     const secret = "receipts-secret-for-tests";
     const receipts = await receiptsServer(secret);
-    const vendor = await startSimulatedVendor({ apiKey: "vendor-key", receiptsUrl: receipts.url, receiptsSecret: secret, delayFactor: 0.01 });
+    const vendor = await startSimulatedVendor({
+      apiKey: "vendor-key",
+      receiptsUrl: receipts.url,
+      receiptsSecret: secret,
+      delayFactor: 0.01,
+    });
     const { id, size } = launch(tenant.id);
     const events: string[] = [];
     const engine = createDeliveryEngine({
@@ -289,33 +339,70 @@ describe("a whole campaign through the built-in vendor", () => {
   it("a message sent again under its key is accepted once; transient failures are retried, then failed", async () => {
     const secret = "s";
     const receipts = await receiptsServer(secret);
-    const vendor = await startSimulatedVendor({ apiKey: "k", receiptsUrl: receipts.url, receiptsSecret: secret, delayFactor: 0.01 });
+    const vendor = await startSimulatedVendor({
+      apiKey: "k",
+      receiptsUrl: receipts.url,
+      receiptsSecret: secret,
+      delayFactor: 0.01,
+    });
     const channel = simulatedChannel({ url: vendor.url, apiKey: "k" });
-    const message: OutgoingMessage = { key: "abc", to: { name: "A", email: "a@example.com", phone: "" }, subject: "s", text: "t" };
+    const message: OutgoingMessage = {
+      key: "abc",
+      to: { name: "A", email: "a@example.com", phone: "" },
+      subject: "s",
+      text: "t",
+    };
     expect((await channel.send([message]))[0]).toMatchObject({ status: "accepted", details: "" });
-    expect((await channel.send([message]))[0]).toMatchObject({ status: "accepted", details: "Accepted earlier under the same key" });
+    expect((await channel.send([message]))[0]).toMatchObject({
+      status: "accepted",
+      details: "Accepted earlier under the same key",
+    });
     expect(vendor.stats()).toMatchObject({ accepted: 1, duplicates: 1 });
-    expect((await simulatedChannel({ url: vendor.url, apiKey: "wrong" }).send([message]))[0]).toMatchObject({ status: "retry", countsAsError: true });
+    expect((await simulatedChannel({ url: vendor.url, apiKey: "wrong" }).send([message]))[0]).toMatchObject({
+      status: "retry",
+      countsAsError: true,
+    });
     await vendor.close();
     receipts.server.close();
 
     // A channel that never answers: every attempt is retried with a delay until the last fails,
     // and the error cap pauses the campaign.
-    const down: DeliveryChannel = { name: "simulated", receipts: true, send: async (batch) => batch.map((m) => ({ key: m.key, status: "retry", details: "connection refused", countsAsError: true })), close: async () => {} };
+    const down: DeliveryChannel = {
+      name: "simulated",
+      receipts: true,
+      send: async (batch) =>
+        batch.map((m) => ({ key: m.key, status: "retry", details: "connection refused", countsAsError: true })),
+      close: async () => {},
+    };
     const { id, size } = launch(other.id, tree({ visits: { $gte: 0 } }));
     // Only this campaign is active now.
     sqlite.prepare(`UPDATE "Campaign" SET "status" = 'Completed' WHERE "status" = 'Active' AND "id" <> ?`).run(id);
-    const engine = createDeliveryEngine({ sqlite, channel: down, settings: { batchSize: 100, retryBaseMs: 1, maxAttempts: 3, errorCap: 10_000, idleMs: 5 } });
+    const engine = createDeliveryEngine({
+      sqlite,
+      channel: down,
+      settings: { batchSize: 100, retryBaseMs: 1, maxAttempts: 3, errorCap: 10_000, idleMs: 5 },
+    });
     const running = engine.run();
     for (let i = 0; i < 200 && campaign(id).pendingCount > 0; i++) await new Promise((r) => setTimeout(r, 20));
     await engine.stop();
     await running;
     const final = rows(id);
-    expect(final.every((r) => r.status === "failed" && r.attempts === 3 && r.details.startsWith("Gave up after 3 attempts: connection refused"))).toBe(true);
+    expect(
+      final.every(
+        (r) =>
+          r.status === "failed" &&
+          r.attempts === 3 &&
+          r.details.startsWith("Gave up after 3 attempts: connection refused"),
+      ),
+    ).toBe(true);
     expect(campaign(id).failedCount).toBe(size);
 
     retryFailed(sqlite, other.id, id);
-    const capped = createDeliveryEngine({ sqlite, channel: down, settings: { batchSize: 10, retryBaseMs: 1, maxAttempts: 3, errorCap: 25, idleMs: 5 } });
+    const capped = createDeliveryEngine({
+      sqlite,
+      channel: down,
+      settings: { batchSize: 10, retryBaseMs: 1, maxAttempts: 3, errorCap: 25, idleMs: 5 },
+    });
     const run2 = capped.run();
     for (let i = 0; i < 200 && campaign(id).status === "Active"; i++) await new Promise((r) => setTimeout(r, 20));
     await capped.stop();

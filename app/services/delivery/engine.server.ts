@@ -110,20 +110,36 @@ export function createDeliveryEngine(options: {
 
   const outcomeFor = (row: ClaimedDelivery, result: ChannelResult | undefined): SendOutcome => {
     if (!result) return retryOrFail(row, "No answer from the channel for this message", true);
-    if (result.status === "accepted") return { seq: row.seq, attempts: row.attempts, outcome: "sent", details: result.details };
+    if (result.status === "accepted")
+      return { seq: row.seq, attempts: row.attempts, outcome: "sent", details: result.details };
     if (result.status === "retry") return retryOrFail(row, result.details, result.countsAsError);
     return { seq: row.seq, attempts: row.attempts, outcome: result.status, details: result.details, error: false };
   };
 
   const retryOrFail = (row: ClaimedDelivery, details: string, countsAsError: boolean): SendOutcome => {
     if (row.attempts >= settings.maxAttempts) {
-      return { seq: row.seq, attempts: row.attempts, outcome: "failed", details: `Gave up after ${row.attempts} attempts: ${details}`, error: countsAsError };
+      return {
+        seq: row.seq,
+        attempts: row.attempts,
+        outcome: "failed",
+        details: `Gave up after ${row.attempts} attempts: ${details}`,
+        error: countsAsError,
+      };
     }
     const delay = settings.retryBaseMs * 2 ** (row.attempts - 1);
-    return { seq: row.seq, attempts: row.attempts, outcome: "retry", details: `Attempt ${row.attempts} failed, retrying: ${details}`, retryAt: now() + delay };
+    return {
+      seq: row.seq,
+      attempts: row.attempts,
+      outcome: "retry",
+      details: `Attempt ${row.attempts} failed, retrying: ${details}`,
+      retryAt: now() + delay,
+    };
   };
 
-  const sendBatch = async (campaign: { id: string; userId: string; subject: string; message: string }, rows: ClaimedDelivery[]) => {
+  const sendBatch = async (
+    campaign: { id: string; userId: string; subject: string; message: string },
+    rows: ClaimedDelivery[],
+  ) => {
     const messages: OutgoingMessage[] = rows.map((r) => ({
       key: deliveryKey(r.campaignId, r.seq, r.retries),
       to: { name: r.name, email: r.email, phone: r.phone },
@@ -134,7 +150,12 @@ export function createDeliveryEngine(options: {
     try {
       results = await channel.send(messages);
     } catch (error) {
-      results = messages.map((m) => ({ key: m.key, status: "retry", details: (error as Error).message, countsAsError: true }));
+      results = messages.map((m) => ({
+        key: m.key,
+        status: "retry",
+        details: (error as Error).message,
+        countsAsError: true,
+      }));
     }
     const byKey = new Map(results.map((r) => [r.key, r]));
     const outcomes = rows.map((row, i) => outcomeFor(row, byKey.get(messages[i].key)));
@@ -146,9 +167,17 @@ export function createDeliveryEngine(options: {
     emit({ type: "progress", campaignId: campaign.id, userId: campaign.userId });
   };
 
-  const dispatch = (campaign: { id: string; userId: string; subject: string; message: string }, rows: ClaimedDelivery[]) => {
+  const dispatch = (
+    campaign: { id: string; userId: string; subject: string; message: string },
+    rows: ClaimedDelivery[],
+  ) => {
     const job = sendBatch(campaign, rows)
-      .catch((error: unknown) => emit({ type: "error", message: `Recording a batch of campaign ${campaign.id} failed: ${(error as Error).message}` }))
+      .catch((error: unknown) =>
+        emit({
+          type: "error",
+          message: `Recording a batch of campaign ${campaign.id} failed: ${(error as Error).message}`,
+        }),
+      )
       .finally(() => {
         inFlight.delete(job);
         wakeUp?.();
@@ -181,7 +210,12 @@ export function createDeliveryEngine(options: {
             soonest = Math.min(soonest, now() + Math.ceil(1000 / settings.ratePerSecond));
             break;
           }
-          const rows = claimBatch(sqlite, { campaignId: campaign.id, limit: allowed, now: now(), leaseMs: settings.leaseMs });
+          const rows = claimBatch(sqlite, {
+            campaignId: campaign.id,
+            limit: allowed,
+            now: now(),
+            leaseMs: settings.leaseMs,
+          });
           if (rows.length === 0) {
             const due = nextDueAt(sqlite, campaign.id);
             if (due !== null) soonest = Math.min(soonest, due);
@@ -200,7 +234,9 @@ export function createDeliveryEngine(options: {
       if (inFlight.size >= settings.concurrency) {
         await Promise.race(inFlight);
       } else if (claimed === 0) {
-        const wait = Number.isFinite(soonest) ? Math.max(10, Math.min(settings.idleMs, soonest - now())) : settings.idleMs;
+        const wait = Number.isFinite(soonest)
+          ? Math.max(10, Math.min(settings.idleMs, soonest - now()))
+          : settings.idleMs;
         if (inFlight.size > 0) await Promise.race([...inFlight, sleep(wait)]);
         else await sleep(wait);
       }

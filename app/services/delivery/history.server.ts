@@ -9,7 +9,18 @@ import { parseConditions } from "~/lib/segments";
 import { launchCampaign, recountCampaign } from "~/services/delivery/store.server";
 import { compileSegmentWhere } from "~/services/segment-sql.server";
 
-const NAMES = ["Diwali Dhamaka", "Monsoon Sale", "New Year Offer", "Holi Colours", "Independence Day Deals", "Summer Clearance", "Festive Bonanza", "Loyalty Rewards", "Win-back", "Weekend Flash Sale"];
+const NAMES = [
+  "Diwali Dhamaka",
+  "Monsoon Sale",
+  "New Year Offer",
+  "Holi Colours",
+  "Independence Day Deals",
+  "Summer Clearance",
+  "Festive Bonanza",
+  "Loyalty Rewards",
+  "Win-back",
+  "Weekend Flash Sale",
+];
 
 export function seedCampaignHistory(
   sqlite: Sqlite,
@@ -18,7 +29,9 @@ export function seedCampaignHistory(
   options: { now?: number; onProgress?: (done: number) => void } = {},
 ): { campaigns: number; deliveries: number } {
   const now = options.now ?? Date.now();
-  const segments = sqlite.prepare(`SELECT "id", "name", "conditions" FROM "Segment" WHERE "userId" = ? ORDER BY "createdAt"`).all(userId) as {
+  const segments = sqlite
+    .prepare(`SELECT "id", "name", "conditions" FROM "Segment" WHERE "userId" = ? ORDER BY "createdAt"`)
+    .all(userId) as {
     id: string;
     name: string;
     conditions: string;
@@ -37,7 +50,16 @@ export function seedCampaignHistory(
     const name = `${NAMES[i % NAMES.length]}${i >= NAMES.length ? ` ${Math.floor(i / NAMES.length) + 1}` : ""}`;
     const size = launchCampaign(
       sqlite,
-      { id, userId, segmentId: segment?.id ?? null, segmentName: segment?.name ?? "Seeded audience", name, subject: `${name}: just for you, {NAME}`, description: "", message: `Hi {NAME}, ${name} is on! Up to 15% off with free shipping.` },
+      {
+        id,
+        userId,
+        segmentId: segment?.id ?? null,
+        segmentName: segment?.name ?? "Seeded audience",
+        name,
+        subject: `${name}: just for you, {NAME}`,
+        description: "",
+        message: `Hi {NAME}, ${name} is on! Up to 15% off with free shipping.`,
+      },
       where,
       launchedAt,
     );
@@ -61,9 +83,15 @@ export function seedCampaignHistory(
            WHERE "campaignId" = ?`,
         )
         .run(openedBelow, id);
-      sqlite.prepare(`UPDATE "Delivery" SET "clickedAt" = "openedAt" + 600000 WHERE "campaignId" = ? AND "openedAt" IS NOT NULL AND ("seq" * 69069) % 100 < 25`).run(id);
+      sqlite
+        .prepare(
+          `UPDATE "Delivery" SET "clickedAt" = "openedAt" + 600000 WHERE "campaignId" = ? AND "openedAt" IS NOT NULL AND ("seq" * 69069) % 100 < 25`,
+        )
+        .run(id);
       recountCampaign(sqlite, id);
-      sqlite.prepare(`UPDATE "Campaign" SET "status" = 'Completed', "completedAt" = ?, "updatedAt" = ? WHERE "id" = ?`).run(launchedAt + 3_600_000, launchedAt + 3_600_000, id);
+      sqlite
+        .prepare(`UPDATE "Campaign" SET "status" = 'Completed', "completedAt" = ?, "updatedAt" = ? WHERE "id" = ?`)
+        .run(launchedAt + 3_600_000, launchedAt + 3_600_000, id);
       deliveries += size;
     }
     options.onProgress?.(i + 1);

@@ -29,7 +29,11 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", async () => {
-      const request = new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers: req.headers as Record<string, string>, body: Buffer.concat(chunks) });
+      const request = new Request(`http://127.0.0.1${req.url}`, {
+        method: req.method,
+        headers: req.headers as Record<string, string>,
+        body: Buffer.concat(chunks),
+      });
       const response = (await receipts({ request, params: {}, context: {} })) as Response;
       res.writeHead(response.status, { "Content-Type": "application/json" }).end(await response.text());
     });
@@ -53,7 +57,13 @@ describe("the delivery job", () => {
     const segment = await createSegment(user.id, { name: "All", description: "", tree: parsed.tree });
 
     jobs = await startBackgroundJobs({ root: path.resolve(import.meta.dirname, "../../.."), log: logger() });
-    const campaign = await launch(user.id, { name: "Job test", subject: "Hi {NAME}", segmentId: segment.id, message: "Hello {NAME}", description: "" });
+    const campaign = await launch(user.id, {
+      name: "Job test",
+      subject: "Hi {NAME}",
+      segmentId: segment.id,
+      message: "Hello {NAME}",
+      description: "",
+    });
     let current = await getCampaign(user.id, campaign.id);
     for (let i = 0; i < 600 && (current.status !== "Completed" || current.deliveryStats.pending > 0); i++) {
       await new Promise((r) => setTimeout(r, 100));

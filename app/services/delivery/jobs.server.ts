@@ -45,10 +45,17 @@ export async function startBackgroundJobs(options: { root: string; log: Logger }
   const handleEvent = (event: EngineEvent) => {
     if (event.type === "completed") {
       log.info({ campaignId: event.campaign.id }, "campaign completed");
-      notifyPerformance(event.campaign).catch((err: unknown) => log.error({ err }, "could not write the campaign's performance notification"));
+      notifyPerformance(event.campaign).catch((err: unknown) =>
+        log.error({ err }, "could not write the campaign's performance notification"),
+      );
     } else if (event.type === "paused") {
-      log.warn({ campaignId: event.campaign.id, detail: event.campaign.statusDetail }, "campaign paused by the error cap");
-      notifyPaused(event.campaign).catch((err: unknown) => log.error({ err }, "could not write the paused notification"));
+      log.warn(
+        { campaignId: event.campaign.id, detail: event.campaign.statusDetail },
+        "campaign paused by the error cap",
+      );
+      notifyPaused(event.campaign).catch((err: unknown) =>
+        log.error({ err }, "could not write the paused notification"),
+      );
     } else if (event.type === "error") {
       log.error(event.message);
     }

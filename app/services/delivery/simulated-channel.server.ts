@@ -1,6 +1,11 @@
 // The delivery channel that speaks the built-in vendor's HTTP API (simulated-vendor.server.ts).
 import { z } from "zod";
-import { type ChannelResult, type DeliveryChannel, type OutgoingMessage, retryAll } from "~/services/delivery/channel.server";
+import {
+  type ChannelResult,
+  type DeliveryChannel,
+  type OutgoingMessage,
+  retryAll,
+} from "~/services/delivery/channel.server";
 
 const AnswerSchema = z.object({
   results: z.array(
@@ -24,7 +29,12 @@ export function simulatedChannel(options: { url: string; apiKey: string; timeout
           method: "POST",
           headers: { "Content-Type": "application/json", Authorization: `Bearer ${options.apiKey}` },
           body: JSON.stringify({
-            messages: batch.map((m) => ({ idempotencyKey: m.key, to: { email: m.to.email, name: m.to.name }, subject: m.subject, text: m.text })),
+            messages: batch.map((m) => ({
+              idempotencyKey: m.key,
+              to: { email: m.to.email, name: m.to.name },
+              subject: m.subject,
+              text: m.text,
+            })),
           }),
           signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
         });
@@ -48,9 +58,20 @@ export function simulatedChannel(options: { url: string; apiKey: string; timeout
       const byKey = new Map(answer.results.map((r) => [r.idempotencyKey, r]));
       return batch.map((m): ChannelResult => {
         const r = byKey.get(m.key);
-        if (!r) return { key: m.key, status: "retry", details: "The vendor did not answer for this message", countsAsError: true };
-        if (r.status === "rejected") return { key: m.key, status: "failed", details: r.error ?? "Rejected by the vendor" };
-        return { key: m.key, status: "accepted", details: r.status === "duplicate" ? "Accepted earlier under the same key" : "" };
+        if (!r)
+          return {
+            key: m.key,
+            status: "retry",
+            details: "The vendor did not answer for this message",
+            countsAsError: true,
+          };
+        if (r.status === "rejected")
+          return { key: m.key, status: "failed", details: r.error ?? "Rejected by the vendor" };
+        return {
+          key: m.key,
+          status: "accepted",
+          details: r.status === "duplicate" ? "Accepted earlier under the same key" : "",
+        };
       });
     },
     async close() {},

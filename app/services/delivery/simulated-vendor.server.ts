@@ -36,7 +36,12 @@ const BatchSchema = z.object({
     .max(MAX_BATCH),
 });
 
-export type VendorReceipt = { id: string; event: "delivered" | "failed" | "bounced" | "opened" | "clicked"; at: number; details?: string };
+export type VendorReceipt = {
+  id: string;
+  event: "delivered" | "failed" | "bounced" | "opened" | "clicked";
+  at: number;
+  details?: string;
+};
 
 export type SimulatedVendorOptions = {
   apiKey: string;
@@ -72,12 +77,16 @@ export function plannedReceipts(key: string): { event: VendorReceipt["event"]; a
   const delay = (salt: string, min: number, max: number) => Math.round(min + chance(key, salt) * (max - min));
   const deliveredAt = delay("delivered", 200, 3000);
   if (fate < 0.05) return [{ event: "failed", afterMs: deliveredAt, details: "452 4.2.2 Mailbox full" }];
-  if (fate < 0.09) return [{ event: "bounced", afterMs: deliveredAt, details: "550 5.1.1 The e-mail account does not exist" }];
-  const out: { event: VendorReceipt["event"]; afterMs: number; details?: string }[] = [{ event: "delivered", afterMs: deliveredAt }];
+  if (fate < 0.09)
+    return [{ event: "bounced", afterMs: deliveredAt, details: "550 5.1.1 The e-mail account does not exist" }];
+  const out: { event: VendorReceipt["event"]; afterMs: number; details?: string }[] = [
+    { event: "delivered", afterMs: deliveredAt },
+  ];
   if (chance(key, "opened") < 0.3) {
     const openedAt = deliveredAt + delay("opened-after", 1000, 10_000);
     out.push({ event: "opened", afterMs: openedAt });
-    if (chance(key, "clicked") < 0.25) out.push({ event: "clicked", afterMs: openedAt + delay("clicked-after", 500, 5000) });
+    if (chance(key, "clicked") < 0.25)
+      out.push({ event: "clicked", afterMs: openedAt + delay("clicked-after", 500, 5000) });
   }
   return out;
 }
@@ -143,7 +152,8 @@ export async function startSimulatedVendor(options: SimulatedVendorOptions): Pro
       } catch {
         return answer(400, { error: "The body is not JSON" });
       }
-      if (overRate(parsed.messages.length)) return answer(429, { error: "Rate limit exceeded" }, { "Retry-After": "1" });
+      if (overRate(parsed.messages.length))
+        return answer(429, { error: "Rate limit exceeded" }, { "Retry-After": "1" });
       const now = Date.now();
       const results = parsed.messages.map((m) => {
         if (accepted.has(m.idempotencyKey)) {
@@ -156,7 +166,12 @@ export async function startSimulatedVendor(options: SimulatedVendorOptions): Pro
         }
         accepted.set(m.idempotencyKey, { email: m.to.email, subject: m.subject, text: m.text });
         for (const r of plannedReceipts(m.idempotencyKey)) {
-          enqueue({ id: m.idempotencyKey, event: r.event, at: now + Math.round(r.afterMs * delayFactor), details: r.details });
+          enqueue({
+            id: m.idempotencyKey,
+            event: r.event,
+            at: now + Math.round(r.afterMs * delayFactor),
+            details: r.details,
+          });
         }
         return { idempotencyKey: m.idempotencyKey, status: "accepted" as const };
       });

@@ -42,7 +42,11 @@ beforeAll(async () => {
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
-        received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("utf8") });
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString("utf8"),
+        });
         callback();
       });
     },
@@ -56,13 +60,42 @@ const header = (raw: string, name: string) => new RegExp(`^${name}: (.*)$`, "im"
 
 describe("SMTP channel", () => {
   it("delivers personalised messages with a Message-ID made from the delivery id, and maps refusals", async () => {
-    const channel = smtpChannel({ url: `smtp://crm:secret@127.0.0.1:${port}`, from: "CRM <news@shop.example>", messageIdDomain: "crm.example" });
+    const channel = smtpChannel({
+      url: `smtp://crm:secret@127.0.0.1:${port}`,
+      from: "CRM <news@shop.example>",
+      messageIdDomain: "crm.example",
+    });
     const results = await channel.send([
-      { key: "6743a1b20000000000000001", to: { name: "Asha Rao", email: "asha@example.com", phone: "" }, subject: "Hello Asha Rao", text: "Hi Asha Rao, 10% off" },
-      { key: "6743a1b20000000000000002", to: { name: "Nobody", email: "nobody@example.com", phone: "" }, subject: "s", text: "t" },
-      { key: "6743a1b20000000000000003", to: { name: "Busy", email: "busy@example.com", phone: "" }, subject: "s", text: "t" },
-      { key: "6743a1b20000000000000004", to: { name: "Policy", email: "policy@example.com", phone: "" }, subject: "s", text: "t" },
-      { key: "6743a1b20000000000000005", to: { name: "No mail", email: "", phone: "+91 90000 00000" }, subject: "s", text: "t" },
+      {
+        key: "6743a1b20000000000000001",
+        to: { name: "Asha Rao", email: "asha@example.com", phone: "" },
+        subject: "Hello Asha Rao",
+        text: "Hi Asha Rao, 10% off",
+      },
+      {
+        key: "6743a1b20000000000000002",
+        to: { name: "Nobody", email: "nobody@example.com", phone: "" },
+        subject: "s",
+        text: "t",
+      },
+      {
+        key: "6743a1b20000000000000003",
+        to: { name: "Busy", email: "busy@example.com", phone: "" },
+        subject: "s",
+        text: "t",
+      },
+      {
+        key: "6743a1b20000000000000004",
+        to: { name: "Policy", email: "policy@example.com", phone: "" },
+        subject: "s",
+        text: "t",
+      },
+      {
+        key: "6743a1b20000000000000005",
+        to: { name: "No mail", email: "", phone: "+91 90000 00000" },
+        subject: "s",
+        text: "t",
+      },
     ]);
     await channel.close();
     expect(results.map((r) => r.status)).toEqual(["accepted", "bounced", "retry", "failed", "failed"]);
@@ -83,13 +116,21 @@ describe("SMTP channel", () => {
   });
 
   it("retries when the server cannot be reached or refuses the login, counting it toward the error cap", async () => {
-    const wrong = smtpChannel({ url: `smtp://crm:wrong@127.0.0.1:${port}`, from: "news@shop.example", messageIdDomain: "crm.example" });
-    const [refused] = await wrong.send([{ key: "k1", to: { name: "", email: "a@example.com", phone: "" }, subject: "s", text: "t" }]);
+    const wrong = smtpChannel({
+      url: `smtp://crm:wrong@127.0.0.1:${port}`,
+      from: "news@shop.example",
+      messageIdDomain: "crm.example",
+    });
+    const [refused] = await wrong.send([
+      { key: "k1", to: { name: "", email: "a@example.com", phone: "" }, subject: "s", text: "t" },
+    ]);
     await wrong.close();
     expect(refused).toMatchObject({ status: "retry", countsAsError: true });
     expect(refused.details).toMatch(/Invalid username or password/);
     const down = smtpChannel({ url: "smtp://127.0.0.1:1", from: "news@shop.example", messageIdDomain: "crm.example" });
-    const [unreachable] = await down.send([{ key: "k2", to: { name: "", email: "a@example.com", phone: "" }, subject: "s", text: "t" }]);
+    const [unreachable] = await down.send([
+      { key: "k2", to: { name: "", email: "a@example.com", phone: "" }, subject: "s", text: "t" },
+    ]);
     await down.close();
     expect(unreachable).toMatchObject({ status: "retry", countsAsError: true });
   });

@@ -25,7 +25,12 @@ export function smtpOutcome(key: string, error: SmtpError): ChannelResult {
   return { key, status: "retry", details: answer, countsAsError: !code };
 }
 
-export function smtpChannel(options: { url: string; from: string; messageIdDomain: string; maxConnections?: number }): DeliveryChannel {
+export function smtpChannel(options: {
+  url: string;
+  from: string;
+  messageIdDomain: string;
+  maxConnections?: number;
+}): DeliveryChannel {
   const transport = nodemailer.createTransport({
     url: options.url,
     pool: true,

@@ -58,7 +58,19 @@ export function insertDraft(sqlite: Sqlite, c: NewCampaign, audienceSize: number
          "audienceSize", "createdAt", "updatedAt")
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Draft', ?, ?, ?)`,
     )
-    .run(c.id, c.userId, c.segmentId, c.segmentName, c.name, c.subject, c.description, c.message, audienceSize, now, now);
+    .run(
+      c.id,
+      c.userId,
+      c.segmentId,
+      c.segmentName,
+      c.name,
+      c.subject,
+      c.description,
+      c.message,
+      audienceSize,
+      now,
+      now,
+    );
 }
 
 /** Replaces a draft's content (only while it is a draft). Returns false when there was no such draft. */
@@ -82,9 +94,9 @@ export function updateDraft(sqlite: Sqlite, c: NewCampaign, audienceSize: number
  */
 export function launchCampaign(sqlite: Sqlite, c: NewCampaign, where: CompiledWhere, now = Date.now()): number {
   const launch = sqlite.transaction(() => {
-    const existing = sqlite.prepare(`SELECT "status" FROM "Campaign" WHERE "id" = ? AND "userId" = ?`).get(c.id, c.userId) as
-      | { status: string }
-      | undefined;
+    const existing = sqlite
+      .prepare(`SELECT "status" FROM "Campaign" WHERE "id" = ? AND "userId" = ?`)
+      .get(c.id, c.userId) as { status: string } | undefined;
     if (existing && existing.status !== "Draft") throw new Error(`Campaign ${c.id} has already been launched`);
     if (existing) {
       sqlite
@@ -115,7 +127,9 @@ export function launchCampaign(sqlite: Sqlite, c: NewCampaign, where: CompiledWh
       .run(base, c.id, now, now, ...where.params).changes;
     if (inserted === 0) throw new EmptyAudience();
     sqlite
-      .prepare(`UPDATE "Campaign" SET "audienceSize" = ?, "pendingCount" = ?, "firstSeq" = ?, "lastSeq" = ? WHERE "id" = ?`)
+      .prepare(
+        `UPDATE "Campaign" SET "audienceSize" = ?, "pendingCount" = ?, "firstSeq" = ?, "lastSeq" = ? WHERE "id" = ?`,
+      )
       .run(inserted, inserted, base + 1, base + inserted, c.id);
     return inserted;
   });
@@ -140,7 +154,12 @@ export type SendOutcome =
  * whose lease ran out and was claimed again, or that a receipt already moved on, changes nothing.
  * Refusals and transient failures count toward the campaign's error cap.
  */
-export function recordOutcomes(sqlite: Sqlite, campaignId: string, outcomes: readonly SendOutcome[], now = Date.now()): void {
+export function recordOutcomes(
+  sqlite: Sqlite,
+  campaignId: string,
+  outcomes: readonly SendOutcome[],
+  now = Date.now(),
+): void {
   const finish = sqlite.prepare(
     `UPDATE "Delivery" SET "status" = ?, "details" = ?, "updatedAt" = ?, "nextAttemptAt" = 0
      WHERE "seq" = ? AND "status" = 'pending' AND "attempts" = ?`,
@@ -194,7 +213,15 @@ type RowState = {
   changed: boolean;
 };
 
-type CounterDelta = { pending: number; sent: number; delivered: number; failed: number; bounced: number; opened: number; clicked: number };
+type CounterDelta = {
+  pending: number;
+  sent: number;
+  delivered: number;
+  failed: number;
+  bounced: number;
+  opened: number;
+  clicked: number;
+};
 const STATE_COUNTER: Record<string, keyof CounterDelta | undefined> = {
   pending: "pending",
   sent: "sent",
@@ -229,7 +256,11 @@ export function applyReceipts(sqlite: Sqlite, receipts: readonly Receipt[]): { a
       const deltas = new Map<string, CounterDelta>();
       const delta = (campaignId: string) => {
         let d = deltas.get(campaignId);
-        if (!d) deltas.set(campaignId, (d = { pending: 0, sent: 0, delivered: 0, failed: 0, bounced: 0, opened: 0, clicked: 0 }));
+        if (!d)
+          deltas.set(
+            campaignId,
+            (d = { pending: 0, sent: 0, delivered: 0, failed: 0, bounced: 0, opened: 0, clicked: 0 }),
+          );
         return d;
       };
       const move = (row: RowState, to: "delivered" | "failed" | "bounced", at: number, details: string | undefined) => {
@@ -304,9 +335,13 @@ export function applyReceipts(sqlite: Sqlite, receipts: readonly Receipt[]): { a
 }
 
 /** Campaigns the delivery job should work on now. */
-export function sendingCampaigns(sqlite: Sqlite): { id: string; userId: string; subject: string; message: string; sendErrors: number }[] {
+export function sendingCampaigns(
+  sqlite: Sqlite,
+): { id: string; userId: string; subject: string; message: string; sendErrors: number }[] {
   return sqlite
-    .prepare(`SELECT "id", "userId", "subject", "message", "sendErrors" FROM "Campaign" WHERE "status" = 'Active' ORDER BY "launchedAt", "id"`)
+    .prepare(
+      `SELECT "id", "userId", "subject", "message", "sendErrors" FROM "Campaign" WHERE "status" = 'Active' ORDER BY "launchedAt", "id"`,
+    )
     .all() as { id: string; userId: string; subject: string; message: string; sendErrors: number }[];
 }
 
@@ -335,8 +370,7 @@ export function setCampaignStatus(
   return sqlite
     .transaction(() => {
       const row = sqlite.prepare(`SELECT "status" FROM "Campaign" WHERE "id" = ? AND "userId" = ?`).get(id, userId) as
-        | { status: string }
-        | undefined;
+        { status: string } | undefined;
       if (!row) return null;
       if (!from.includes(row.status)) return { before: row.status, changed: false };
       sqlite
@@ -347,7 +381,11 @@ export function setCampaignStatus(
         .run(to, detail, now, to, id);
       if (to === "Active") {
         // Rows waiting for a retry or a lease when the campaign was paused are due again now.
-        sqlite.prepare(`UPDATE "Delivery" SET "nextAttemptAt" = ? WHERE "campaignId" = ? AND "status" = 'pending' AND "nextAttemptAt" > ?`).run(now, id, now);
+        sqlite
+          .prepare(
+            `UPDATE "Delivery" SET "nextAttemptAt" = ? WHERE "campaignId" = ? AND "status" = 'pending' AND "nextAttemptAt" > ?`,
+          )
+          .run(now, id, now);
       }
       return { before: row.status, changed: true };
     })
@@ -363,8 +401,7 @@ export function retryFailed(sqlite: Sqlite, userId: string, id: string, now = Da
   return sqlite
     .transaction(() => {
       const row = sqlite.prepare(`SELECT "status" FROM "Campaign" WHERE "id" = ? AND "userId" = ?`).get(id, userId) as
-        | { status: string }
-        | undefined;
+        { status: string } | undefined;
       if (!row) return null;
       const queued = sqlite
         .prepare(
@@ -421,10 +458,22 @@ export function pauseOnErrorCap(sqlite: Sqlite, campaignId: string, cap: number,
  * key answers "duplicate" and sends nothing twice. Returns how many rows were (or, with dryRun,
  * would be) queued.
  */
-export function replayDeliveries(sqlite: Sqlite, campaignId: string, status: "failed" | "bounced" | "sent", dryRun: boolean, now = Date.now()): number {
+export function replayDeliveries(
+  sqlite: Sqlite,
+  campaignId: string,
+  status: "failed" | "bounced" | "sent",
+  dryRun: boolean,
+  now = Date.now(),
+): number {
   return sqlite
     .transaction(() => {
-      if (dryRun) return Number(sqlite.prepare(`SELECT count(*) FROM "Delivery" WHERE "campaignId" = ? AND "status" = ?`).pluck().get(campaignId, status));
+      if (dryRun)
+        return Number(
+          sqlite
+            .prepare(`SELECT count(*) FROM "Delivery" WHERE "campaignId" = ? AND "status" = ?`)
+            .pluck()
+            .get(campaignId, status),
+        );
       const queued = sqlite
         .prepare(
           `UPDATE "Delivery" SET "status" = 'pending', "attempts" = 0, "nextAttemptAt" = ?, "details" = 'Replayed', "updatedAt" = ?
