@@ -3,6 +3,7 @@ import { Dialog, DialogPanel, DialogTitle } from "@headlessui/react";
 import { Loader2, Sparkles, Users } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
+import { z } from "zod";
 import { formatRupees } from "~/lib/money";
 import { type Conditions, describeTree, previewNote, toConditions } from "~/lib/segments";
 import { interpretDescription } from "~/lib/segments-ai";
@@ -21,6 +22,22 @@ export type PreviewData = { count: number; customers: PreviewCustomer[] };
 
 type ApiFailure = { error?: { message?: string } };
 
+// The answer is checked before the panel shows it: an answer of another shape (a proxy's page, a
+// cut-off body) is a failed preview with a toast, not a crash of the form.
+const PreviewAnswerSchema = z.object({
+  count: z.number(),
+  customers: z.array(
+    z.object({
+      _id: z.string(),
+      firstName: z.string(),
+      lastName: z.string(),
+      email: z.string(),
+      phone: z.string(),
+      totalSpend: z.number(),
+    }),
+  ),
+});
+
 /** POST /api/segments/preview with the page's cookie. */
 export async function fetchPreview(conditions: Conditions, signal?: AbortSignal): Promise<PreviewData> {
   const response = await fetch("/api/segments/preview", {
@@ -29,9 +46,11 @@ export async function fetchPreview(conditions: Conditions, signal?: AbortSignal)
     body: JSON.stringify({ conditions }),
     signal,
   });
-  const body = (await response.json().catch(() => ({}))) as PreviewData & ApiFailure;
+  const body = (await response.json().catch(() => ({}))) as ApiFailure;
   if (!response.ok) throw new Error(body.error?.message ?? `The server answered ${response.status}`);
-  return body;
+  const answer = PreviewAnswerSchema.safeParse(body);
+  if (!answer.success) throw new Error("the server's answer could not be read");
+  return answer.data;
 }
 
 const PREVIEW_DEBOUNCE_MS = 400;
