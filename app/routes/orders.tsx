@@ -21,6 +21,7 @@ import { requireUser } from "~/services/auth.server";
 import { deleteOrder, listOrders } from "~/services/orders.server";
 import { redirectWithFlash } from "~/services/session.server";
 import { withSearchParams } from "~/lib/search-params";
+import { logger } from "~/lib/logger.server";
 
 export const meta: MetaFunction = () => [{ title: `Orders · ${BRAND}` }];
 
@@ -75,7 +76,7 @@ export async function action({ request }: ActionFunctionArgs) {
         message: `Delete failed: ${error.message}`,
       });
     }
-    console.error(error);
+    logger().error({ err: error }, "Deleting an order failed");
     return redirectWithFlash(request, back, { kind: "toast", type: "error", message: DELETE_FAILED });
   }
   return redirectWithFlash(request, back, { kind: "toast", type: "success", message: "Order deleted successfully" });
