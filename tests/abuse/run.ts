@@ -8,14 +8,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { productionServerEnv, repoRoot, tsxBin } from "../helpers/production-server.ts";
+import { productionServerEnv, repoRoot, serverCommand } from "../helpers/production-server.ts";
 
 const port = 20_000 + Math.floor(Math.random() * 20_000);
 const base = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(path.join(tmpdir(), "crm-abuse-"));
 const started = Date.now();
 
-const server = spawn(tsxBin, ["server/index.ts"], {
+const server = spawn(serverCommand.file, serverCommand.args, {
   cwd: repoRoot,
   stdio: ["ignore", "inherit", "inherit"],
   env: productionServerEnv({

@@ -10,7 +10,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { productionServerEnv, repoRoot as root, tsxBin } from "../helpers/production-server.ts";
+import { productionServerEnv, repoRoot as root, serverCommand } from "../helpers/production-server.ts";
 
 const RATE_LIMIT = 4;
 
@@ -87,7 +87,7 @@ test.describe("two worker processes", () => {
     dataDir = mkdtempSync(path.join(tmpdir(), "crm-cluster-"));
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    server = spawn(tsxBin, ["server/index.ts"], {
+    server = spawn(serverCommand.file, serverCommand.args, {
       cwd: root,
       stdio: ["ignore", "pipe", "pipe"],
       env: productionServerEnv({

@@ -12,7 +12,7 @@ import { expect, test } from "@playwright/test";
 import Database from "better-sqlite3";
 import { deliveryId, personalise } from "../../app/lib/campaigns.ts";
 import { startSimulatedVendor, type SimulatedVendor } from "../../app/services/delivery/simulated-vendor.server.ts";
-import { productionServerEnv, repoRoot as root, tsxBin } from "../helpers/production-server.ts";
+import { productionServerEnv, repoRoot as root, serverCommand } from "../helpers/production-server.ts";
 
 const RECIPIENTS = 20_000;
 const RECEIPTS_SECRET = "crash-test-receipts-secret-0123456789";
@@ -76,7 +76,8 @@ test.describe("delivery survives a crash", () => {
     cli("seed", "--user", "crash@example.com", "--customers", String(RECIPIENTS), "--seed", "4");
     const token = cli("users", "token", "crash@example.com").trim().split("\n").pop() ?? "";
     // Its own process group, so SIGKILL reaches the primary, the workers and the job's thread at once.
-    const start = () => spawn(tsxBin, ["server/index.ts"], { cwd: root, env, stdio: "ignore", detached: true });
+    const start = () =>
+      spawn(serverCommand.file, serverCommand.args, { cwd: root, env, stdio: "ignore", detached: true });
     const waitUp = async () => {
       for (let i = 0; i < 1200; i++) {
         try {

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startFakeGoogle } from "../fakes/google.ts";
-import { productionServerEnv, repoRoot as root, tsxBin as tsx } from "../helpers/production-server.ts";
+import { productionServerEnv, repoRoot as root, serverCommand } from "../helpers/production-server.ts";
 
 const port = Number(process.env.E2E_PORT ?? 3210);
 const baseUrl = `http://localhost:${port}`;
@@ -17,7 +17,7 @@ const dataDir = process.env.E2E_DATA_DIR || mkdtempSync(path.join(tmpdir(), "crm
 const google = await startFakeGoogle({ clientId, clientSecret });
 console.log(`[e2e] Google fake on ${google.url}; data in ${dataDir}`);
 
-const app: ChildProcess = spawn(tsx, ["server/index.ts"], {
+const app: ChildProcess = spawn(serverCommand.file, serverCommand.args, {
   cwd: root,
   stdio: ["ignore", "inherit", "inherit"],
   env: productionServerEnv({
