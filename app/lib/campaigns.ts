@@ -111,8 +111,11 @@ export const isSuccessful = (rate: number) => rate >= 90;
 /** The list's and dashboard's success chip: sent / (sent + failed), rounded, and its colour. */
 export function listSuccessChip(sent: number, failed: number): { value: number; colour: ChipColour } {
   const value = sent + failed > 0 ? Math.round((sent / (sent + failed)) * 100) : 0;
-  return { value, colour: value < 60 ? "error" : value < 90 ? "warning" : "success" };
+  return { value, colour: successChipColour(value) };
 }
+
+/** A success chip's colour (list and dashboard): below 60 error, below 90 warning, else success. */
+export const successChipColour = (rate: number): ChipColour => (rate < 60 ? "error" : rate < 90 ? "warning" : "success");
 
 /** The figures of the CAMPAIGN_PERFORMANCE notification: sent / audience and opened / sent. */
 export function performanceRates(c: { audienceSize: number; sent: number; opened: number }) {
