@@ -115,7 +115,8 @@ export function listSuccessChip(sent: number, failed: number): { value: number; 
 }
 
 /** A success chip's colour (list and dashboard): below 60 error, below 90 warning, else success. */
-export const successChipColour = (rate: number): ChipColour => (rate < 60 ? "error" : rate < 90 ? "warning" : "success");
+export const successChipColour = (rate: number): ChipColour =>
+  rate < 60 ? "error" : rate < 90 ? "warning" : "success";
 
 /** The figures of the CAMPAIGN_PERFORMANCE notification: sent / audience and opened / sent. */
 export function performanceRates(c: { audienceSize: number; sent: number; opened: number }) {
