@@ -2,7 +2,7 @@
 // channel (app/services/delivery/engine.server.ts) with a database connection of its own.
 //
 // Bree starts it at server start and again every few seconds if it is not running; it keeps
-// running while there is work and ends after a quiet spell, so an idle server holds no thread.
+// running while there is work (campaigns sending, receipts queued) and ends after a quiet spell, so an idle server holds no thread.
 // Messages from the parent: "wake" (a launch, resume or retry: look for work now) and "cancel"
 // (the server is stopping: finish the batches out, then exit; a batch that does not come back in
 // time is claimed again when its lease runs out). What the parent hears: { type: "event", event }
@@ -12,7 +12,7 @@ import { openSqlite } from "../app/db/sqlite.server.ts";
 import { getEnv } from "../app/env.server.ts";
 import { createChannel } from "../app/services/delivery/channels.server.ts";
 import { createDeliveryEngine, type EngineEvent } from "../app/services/delivery/engine.server.ts";
-import { sendingCampaigns } from "../app/services/delivery/store.server.ts";
+import { queuedReceiptBatches, sendingCampaigns } from "../app/services/delivery/store.server.ts";
 
 type JobData = { vendorUrl?: string; vendorKey?: string; quietMs?: number };
 const data = (workerData ?? {}) as JobData;
@@ -71,7 +71,7 @@ parentPort?.on("message", (message: unknown) => {
 const quietMs = data.quietMs ?? 30_000;
 let lastBusy = Date.now();
 const quietCheck = setInterval(() => {
-  if (sendingCampaigns(sqlite).length > 0) lastBusy = Date.now();
+  if (sendingCampaigns(sqlite).length > 0 || queuedReceiptBatches(sqlite) > 0) lastBusy = Date.now();
   else if (Date.now() - lastBusy >= quietMs) void end();
 }, 1000);
 

@@ -15,6 +15,8 @@ import { action as controlAction } from "~/routes/api/campaigns-id-control";
 import { loader as logsLoader } from "~/routes/api/campaigns-id-logs";
 import { action as receiptsAction } from "~/routes/api/webhooks-delivery-receipts";
 import { signReceipts } from "~/services/delivery/receipt-signature.server";
+import { applyQueuedReceipts } from "~/services/delivery/store.server";
+import { writeConnection } from "~/db/writer.server";
 import { seedTenant } from "~/services/seed.server";
 import { createSegment } from "~/services/segments.server";
 import { parseConditions } from "~/lib/segments";
@@ -236,8 +238,10 @@ describe("reading campaigns", () => {
       headers: { "Content-Type": "application/json", "X-Signature": signReceipts(body, getEnv().receiptsSecret) },
       body,
     };
-    const applied = await call(receiptsAction, "/api/webhooks/delivery-receipts", signed);
-    expect(applied).toMatchObject({ status: 200, body: { applied: 2, ignored: 1 } });
+    // The endpoint queues them (202); the delivery job applies the queue on its own thread.
+    const queued = await call(receiptsAction, "/api/webhooks/delivery-receipts", signed);
+    expect(queued).toMatchObject({ status: 202, body: { accepted: 3 } });
+    expect(applyQueuedReceipts(writeConnection())).toEqual({ batches: 1, applied: 2, ignored: 1 });
     expect(
       (
         await call(receiptsAction, "/api/webhooks/delivery-receipts", {

@@ -1,14 +1,16 @@
 // POST /api/webhooks/delivery-receipts: delivery receipts from the e-mail vendor (delivered,
 // failed, bounced, opened, clicked), signed with HMAC-SHA256 of the raw body (RECEIPTS_SECRET,
-// header X-Signature: sha256=<hex>). No session: the signature is the credential. Applied in one
-// transaction; the same receipt twice changes nothing and nothing moves a delivery backwards.
+// header X-Signature: sha256=<hex>). No session: the signature is the credential. A checked batch
+// is queued (one small write) and answered with 202; the delivery job applies it on its own thread,
+// where the same receipt twice changes nothing and nothing moves a delivery backwards.
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { writeConnection } from "~/db/writer.server";
 import { getEnv } from "~/env.server";
 import { ApiError, errorResponse, jsonResponse, methodNotAllowed } from "~/lib/api.server";
 import { SIGNATURE_HEADER, verifyReceipts } from "~/services/delivery/receipt-signature.server";
-import { applyReceipts, RECEIPT_EVENTS } from "~/services/delivery/store.server";
+import { queueReceipts, RECEIPT_EVENTS } from "~/services/delivery/store.server";
+import { wakeDelivery } from "~/services/delivery/wake.server";
 
 const MAX_BODY_BYTES = 2_000_000;
 
@@ -64,7 +66,12 @@ export async function action({ request }: ActionFunctionArgs) {
       const issue = parsed.error.issues[0];
       throw new ApiError("bad_request", `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`);
     }
-    return jsonResponse(applyReceipts(writeConnection(), parsed.data.receipts));
+    const { receipts } = parsed.data;
+    if (receipts.length > 0) {
+      queueReceipts(writeConnection(), receipts);
+      wakeDelivery();
+    }
+    return jsonResponse({ accepted: receipts.length }, { status: 202 });
   } catch (error) {
     if (error instanceof ApiError) return errorResponse(error);
     throw error;

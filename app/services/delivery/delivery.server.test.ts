@@ -19,10 +19,13 @@ import { verifyReceipts } from "~/services/delivery/receipt-signature.server";
 import { simulatedChannel } from "~/services/delivery/simulated-channel.server";
 import { startSimulatedVendor } from "~/services/delivery/simulated-vendor.server";
 import {
+  applyQueuedReceipts,
   applyReceipts,
   type CampaignRow,
   CAMPAIGN_COLUMNS,
   launchCampaign,
+  queuedReceiptBatches,
+  queueReceipts,
   recordOutcomes,
   retryFailed,
   setCampaignStatus,
@@ -240,6 +243,39 @@ describe("receipts", () => {
   });
 });
 
+describe("the receipts inbox", () => {
+  it("applies queued batches oldest first, a bounded number a call, idempotently, and empties itself", () => {
+    const { id } = launch(other.id);
+    const [r1, r2] = rows(id);
+    const at = Date.now();
+    const first: Receipt[] = [
+      { id: deliveryId(id, r1.seq), event: "delivered", at },
+      { id: deliveryId(id, r2.seq), event: "bounced", at, details: "550 unknown user" },
+    ];
+    queueReceipts(sqlite, first);
+    // The vendor posting the same batch again (it did not hear the answer), then an open.
+    queueReceipts(sqlite, first);
+    queueReceipts(sqlite, [{ id: deliveryId(id, r1.seq), event: "opened", at: at + 1 }]);
+    expect(queuedReceiptBatches(sqlite)).toBe(3);
+    // Nothing changes before the job applies them.
+    expect(campaign(id)).toMatchObject({ deliveredCount: 0, bouncedCount: 0 });
+
+    expect(applyQueuedReceipts(sqlite, 1)).toEqual({ batches: 1, applied: 2, ignored: 0 });
+    expect(queuedReceiptBatches(sqlite)).toBe(2);
+    expect(applyQueuedReceipts(sqlite)).toEqual({ batches: 2, applied: 1, ignored: 2 });
+    expect(queuedReceiptBatches(sqlite)).toBe(0);
+    expect(applyQueuedReceipts(sqlite)).toEqual({ batches: 0, applied: 0, ignored: 0 });
+    expect(campaign(id)).toMatchObject({ deliveredCount: 1, bouncedCount: 1, openedCount: 1 });
+    expectCountersAddUp(id);
+  });
+
+  it("drops a row that is not a list of receipts instead of stopping on it", () => {
+    sqlite.prepare(`INSERT INTO "ReceiptInbox" ("receipts", "count", "receivedAt") VALUES ('not json', 1, 0)`).run();
+    expect(applyQueuedReceipts(sqlite)).toEqual({ batches: 1, applied: 0, ignored: 0 });
+    expect(queuedReceiptBatches(sqlite)).toBe(0);
+  });
+});
+
 function byIdAfterRetry(id: string, seq: number) {
   return rows(id).find((r) => r.seq === seq);
 }
@@ -275,7 +311,8 @@ async function receiptsServer(secret: string) {
         res.writeHead(401).end();
         return;
       }
-      applyReceipts(sqlite, (JSON.parse(body.toString()) as { receipts: Receipt[] }).receipts);
+      // As the endpoint does: queued, for the engine to apply between its rounds.
+      queueReceipts(sqlite, (JSON.parse(body.toString()) as { receipts: Receipt[] }).receipts);
       res.writeHead(200).end("{}");
     });
   });

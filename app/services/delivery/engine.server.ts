@@ -5,12 +5,14 @@
 // `concurrency` batches out at once and at most `ratePerSecond` messages a second. Transient
 // failures are retried with a growing delay up to `maxAttempts`; send errors past `errorCap`
 // pause the campaign. Runs in the delivery job's worker thread with its own connection; tests run
-// it in-process.
+// it in-process. It also applies the receipts the endpoint queued (one writer for the delivery
+// rows, off the thread that answers requests).
 import type { Sqlite } from "~/db/sqlite.server";
 import { deliveryKey, personalise } from "~/lib/campaigns";
 import type { ChannelResult, DeliveryChannel, OutgoingMessage } from "~/services/delivery/channel.server";
 import { claimBatch, type ClaimedDelivery } from "~/services/delivery/claim.server";
 import {
+  applyQueuedReceipts,
   type CampaignRow,
   completeFinished,
   nextDueAt,
@@ -39,6 +41,8 @@ export type EngineSettings = {
   receiptWaitMs: number;
   /** How long the loop sleeps when there is nothing to do (a launch wakes it sooner). */
   idleMs: number;
+  /** Queued receipt batches applied between two rounds of sending. */
+  receiptBatchesPerRound: number;
 };
 
 export const DEFAULT_ENGINE_SETTINGS: EngineSettings = {
@@ -51,6 +55,7 @@ export const DEFAULT_ENGINE_SETTINGS: EngineSettings = {
   errorCap: 1_000,
   receiptWaitMs: 10 * 60_000,
   idleMs: 1_000,
+  receiptBatchesPerRound: 10,
 };
 
 export type EngineEvent =
@@ -197,8 +202,13 @@ export function createDeliveryEngine(options: {
   const loop = async () => {
     while (!stopping) {
       let claimed = 0;
+      let moreReceipts = false;
       let soonest = Number.POSITIVE_INFINITY;
       try {
+        // Receipts the endpoint queued: applied here, between rounds of sending, so the thread that
+        // answers requests never does that work.
+        moreReceipts =
+          applyQueuedReceipts(sqlite, settings.receiptBatchesPerRound).batches === settings.receiptBatchesPerRound;
         checkCompletion();
         const campaigns = sendingCampaigns(sqlite);
         // One batch per campaign per round, so a large campaign does not hold up a small one.
@@ -233,7 +243,7 @@ export function createDeliveryEngine(options: {
       if (stopping) break;
       if (inFlight.size >= settings.concurrency) {
         await Promise.race(inFlight);
-      } else if (claimed === 0) {
+      } else if (claimed === 0 && !moreReceipts) {
         const wait = Number.isFinite(soonest)
           ? Math.max(10, Math.min(settings.idleMs, soonest - now()))
           : settings.idleMs;

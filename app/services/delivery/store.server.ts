@@ -334,6 +334,56 @@ export function applyReceipts(sqlite: Sqlite, receipts: readonly Receipt[]): { a
     .immediate();
 }
 
+/**
+ * Keeps a checked batch of receipts for the delivery job to apply: one small write, so the
+ * receipts endpoint answers without reading or changing a delivery row on the request thread.
+ */
+export function queueReceipts(sqlite: Sqlite, receipts: readonly Receipt[], now = Date.now()): void {
+  sqlite
+    .prepare(`INSERT INTO "ReceiptInbox" ("receipts", "count", "receivedAt") VALUES (?, ?, ?)`)
+    .run(JSON.stringify(receipts), receipts.length, now);
+}
+
+export function queuedReceiptBatches(sqlite: Sqlite): number {
+  return Number(sqlite.prepare(`SELECT count(*) FROM "ReceiptInbox"`).pluck().get());
+}
+
+/**
+ * Applies queued receipt batches, oldest first, each in one transaction with its removal from the
+ * inbox (so a crash in between applies it again, which receipts allow: they are idempotent). At
+ * most `maxBatches` a call, so the job goes back to sending in between.
+ */
+export function applyQueuedReceipts(
+  sqlite: Sqlite,
+  maxBatches = 10,
+): { batches: number; applied: number; ignored: number } {
+  const oldest = sqlite.prepare(`SELECT "id", "receipts" FROM "ReceiptInbox" ORDER BY "id" LIMIT 1`);
+  const remove = sqlite.prepare(`DELETE FROM "ReceiptInbox" WHERE "id" = ?`);
+  const one = sqlite.transaction(() => {
+    const row = oldest.get() as { id: number; receipts: string } | undefined;
+    if (!row) return null;
+    remove.run(row.id);
+    // Written by queueReceipts from checked receipts; anything else in the table is dropped.
+    let receipts: Receipt[] = [];
+    try {
+      const parsed: unknown = JSON.parse(row.receipts);
+      if (Array.isArray(parsed)) receipts = parsed as Receipt[];
+    } catch {
+      receipts = [];
+    }
+    return applyReceipts(sqlite, receipts);
+  });
+  const total = { batches: 0, applied: 0, ignored: 0 };
+  while (total.batches < maxBatches) {
+    const result = one.immediate();
+    if (!result) break;
+    total.batches += 1;
+    total.applied += result.applied;
+    total.ignored += result.ignored;
+  }
+  return total;
+}
+
 /** Campaigns the delivery job should work on now. */
 export function sendingCampaigns(
   sqlite: Sqlite,
