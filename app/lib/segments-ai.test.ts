@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { AI_DEFAULTS, daysAgo, interpretDescription } from "~/lib/segments-ai";
+import { AI_DEFAULTS, interpretDescription } from "~/lib/segments-ai";
 import { builderToTree, validateConditions } from "~/lib/segments-builder";
-import { toConditions } from "~/lib/segments";
-
-const NOW = new Date("2025-06-15T06:00:00Z"); // 15 June, 11:30 IST
+import { describeTree, toConditions } from "~/lib/segments";
+import { ConditionsSchema } from "~/schemas/segment";
 
 const conditions = (text: string) => {
-  const r = interpretDescription(text, NOW);
+  const r = interpretDescription(text);
   if (!r.ok) throw new Error(r.message);
   expect(validateConditions(r.builder)).toBeUndefined();
   return toConditions(builderToTree(r.builder));
@@ -14,15 +13,15 @@ const conditions = (text: string) => {
 
 describe("Use AI: keywords to conditions", () => {
   it("asks for a description when it is empty", () => {
-    expect(interpretDescription("   ", NOW)).toEqual({ ok: false, message: "Please enter a description" });
+    expect(interpretDescription("   ")).toEqual({ ok: false, message: "Please enter a description" });
   });
 
   it("fails with the try-different-wording message on text it cannot read", () => {
-    expect(interpretDescription("12345 !!!", NOW)).toEqual({
+    expect(interpretDescription("12345 !!!")).toEqual({
       ok: false,
       message: "Failed to process your request. Please try different wording.",
     });
-    expect(interpretDescription("customers who spent more than 99999999999999", NOW)).toEqual({
+    expect(interpretDescription("customers who spent more than 99999999999999")).toEqual({
       ok: false,
       message: "Failed to process your request. Please try different wording.",
     });
@@ -45,15 +44,30 @@ describe("Use AI: keywords to conditions", () => {
     expect(conditions("visited fewer than 2 times")).toEqual({ visits: { $lt: 2 } });
   });
 
-  it("reads days of activity, defaulting to 30 days, and inactivity", () => {
-    expect(conditions("active customers")).toEqual({ lastActiveDate: { $gte: "2025-05-16" } });
-    expect(conditions("active in the last 7 days")).toEqual({ lastActiveDate: { $gte: "2025-06-08" } });
-    expect(conditions("inactive for 2 months")).toEqual({ lastActiveDate: { $lt: daysAgo(60, NOW) } });
+  it("reads days of activity as rolling dates, defaulting to 30 days, and inactivity", () => {
+    expect(conditions("active customers")).toEqual({ lastActiveDate: { $gte: { $daysAgo: 30 } } });
+    expect(conditions("active in the last 7 days")).toEqual({ lastActiveDate: { $gte: { $daysAgo: 7 } } });
+    expect(conditions("active in the last 60 days")).toEqual({ lastActiveDate: { $gte: { $daysAgo: 60 } } });
+    expect(conditions("inactive for 90 days")).toEqual({ lastActiveDate: { $lt: { $daysAgo: 90 } } });
+    expect(conditions("inactive for 2 months")).toEqual({ lastActiveDate: { $lt: { $daysAgo: 60 } } });
+    expect(conditions("dormant for 3 weeks")).toEqual({ lastActiveDate: { $lt: { $daysAgo: 21 } } });
+  });
+
+  it("gives rolling dates the API accepts, described in words", () => {
+    const r = interpretDescription("inactive for 90 days");
+    if (!r.ok) throw new Error(r.message);
+    const tree = builderToTree(r.builder);
+    expect(toConditions(ConditionsSchema.parse(toConditions(tree)))).toEqual({
+      lastActiveDate: { $lt: { $daysAgo: 90 } },
+    });
+    expect(describeTree(tree)).toBe("Last active more than 90 days ago");
+    const active = interpretDescription("active in the last 60 days");
+    expect(active.ok && describeTree(builderToTree(active.builder))).toBe("Last active in the last 60 days");
   });
 
   it("combines several with AND, or OR when the text says or", () => {
     expect(conditions("customers who spent over 5000 and visited at least 3 times in the last 60 days")).toEqual({
-      $and: [{ totalSpend: { $gt: 5000 } }, { visits: { $gte: 3 } }, { lastActiveDate: { $gte: "2025-04-16" } }],
+      $and: [{ totalSpend: { $gt: 5000 } }, { visits: { $gte: 3 } }, { lastActiveDate: { $gte: { $daysAgo: 60 } } }],
     });
     expect(conditions("spent more than 100 or visits above 10")).toEqual({
       $or: [{ totalSpend: { $gt: 100 } }, { visits: { $gt: 10 } }],

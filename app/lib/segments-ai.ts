@@ -1,9 +1,16 @@
 // The 'Use AI' dialog (docs/rules.md#use-ai): a description is interpreted locally, by keyword, into
 // conditions. Spend, visits and days of activity are recognised; the defaults are spend greater
 // than 1000 without a number, visits greater than 3, activity within 30 days, and totalSpend
-// greater than 500 when nothing matched.
-import { type BuilderCondition, type BuilderGroup, MESSAGES, builderId } from "~/lib/segments-builder";
-import { type Logic, type Operator, MAX_NUMBER } from "~/lib/segments";
+// greater than 500 when nothing matched. Activity is a rolling date ("in the last 60 days" stays
+// the last 60 days as time passes), never a fixed calendar day.
+import {
+  type BuilderCondition,
+  type BuilderGroup,
+  type BuilderOperator,
+  MESSAGES,
+  builderId,
+} from "~/lib/segments-builder";
+import { type Logic, type Operator, MAX_DAYS_AGO, MAX_NUMBER } from "~/lib/segments";
 
 export const AI_DEFAULTS = {
   spend: 1000,
@@ -48,12 +55,11 @@ function amountOf(match: RegExpExecArray): number {
   return n;
 }
 
-/** A calendar date (YYYY-MM-DD, India Standard Time) some days before now. */
-export function daysAgo(days: number, now: Date): string {
-  return new Date(now.getTime() + 330 * 60_000 - days * 86_400_000).toISOString().slice(0, 10);
-}
-
-const condition = (field: BuilderCondition["field"], op: Operator, value: string | number): BuilderCondition => ({
+const condition = (
+  field: BuilderCondition["field"],
+  op: BuilderOperator,
+  value: string | number,
+): BuilderCondition => ({
   kind: "condition",
   id: builderId(),
   field,
@@ -61,7 +67,7 @@ const condition = (field: BuilderCondition["field"], op: Operator, value: string
   value: String(value),
 });
 
-export function interpretDescription(description: string, now: Date = new Date()): AiResult {
+export function interpretDescription(description: string): AiResult {
   const text = description.trim().toLowerCase();
   if (text === "") return { ok: false, message: MESSAGES.aiEmpty };
   if (!/\p{L}/u.test(text) || text.length > 1000) return { ok: false, message: MESSAGES.aiFailed };
@@ -91,9 +97,11 @@ export function interpretDescription(description: string, now: Date = new Date()
         const n = Number(period[1]);
         days = period[2].startsWith("week") ? n * 7 : period[2].startsWith("month") ? n * 30 : n;
       }
-      if (!Number.isSafeInteger(days) || days > 36_500) return { ok: false, message: MESSAGES.aiFailed };
+      if (!Number.isSafeInteger(days) || days > MAX_DAYS_AGO) return { ok: false, message: MESSAGES.aiFailed };
+      // Active in the last N days, or (inactive) last active more than N days ago: together they
+      // are every customer with a last active date.
       const inactive = INACTIVE.test(text);
-      conditions.push(condition("lastActiveDate", inactive ? "$lt" : "$gte", daysAgo(days, now)));
+      conditions.push(condition("lastActiveDate", inactive ? "$lt:daysAgo" : "$gte:daysAgo", days));
       continue;
     }
 

@@ -12,10 +12,52 @@ import {
   firstOperator,
   isDateValue,
   isField,
+  isRelativeDate,
   numericValue,
+  operatorsFor,
 } from "~/lib/segments";
 
-export type BuilderCondition = { kind: "condition"; id: string; field: SegmentField; op: Operator; value: string };
+/**
+ * The builder's operator: an API operator, or for a date a rolling one (`$gte:daysAgo`), whose
+ * value is a number of days and which is sent as `{ $gte: { $daysAgo: N } }`.
+ */
+export type BuilderOperator = Operator | RelativeOperator;
+export type RelativeOperator = `${Exclude<Operator, "$eq">}:daysAgo`;
+
+export type BuilderCondition = {
+  kind: "condition";
+  id: string;
+  field: SegmentField;
+  op: BuilderOperator;
+  value: string;
+};
+
+/**
+ * The rolling operators of a date. The builder offers the first two; the others come from a
+ * segment made through the API and are listed only on the row that holds one.
+ */
+export const RELATIVE_OPERATORS: readonly { value: RelativeOperator; label: string; offered: boolean }[] = [
+  { value: "$gte:daysAgo", label: "in the last N days", offered: true },
+  { value: "$lt:daysAgo", label: "more than N days ago", offered: true },
+  { value: "$gt:daysAgo", label: "less than N days ago", offered: false },
+  { value: "$lte:daysAgo", label: "N or more days ago", offered: false },
+];
+
+export function isRelativeOperator(op: unknown): op is RelativeOperator {
+  return RELATIVE_OPERATORS.some((o) => o.value === op);
+}
+
+/** The API operator a builder operator compares with. */
+export function apiOperator(op: BuilderOperator): Operator {
+  return (isRelativeOperator(op) ? op.slice(0, op.indexOf(":")) : op) as Operator;
+}
+
+/** The operators a row of `field` offers, with the row's current rolling one if it is not offered. */
+export function builderOperators(field: SegmentField, current?: string): { value: string; label: string }[] {
+  const plain = operatorsFor(field).map(({ value, label }) => ({ value, label }));
+  if (SEGMENT_FIELDS[field].type !== "date") return plain;
+  return [...plain, ...RELATIVE_OPERATORS.filter((o) => o.offered || o.value === current)];
+}
 export type BuilderGroup = { kind: "group"; id: string; logic: Logic; children: BuilderNode[] };
 export type BuilderNode = BuilderCondition | BuilderGroup;
 
@@ -24,6 +66,7 @@ export const MESSAGES = {
   valuesRequired: "All condition values are required",
   invalidNumber: "Invalid numeric value",
   invalidDate: "Invalid date value",
+  daysRequired: "Enter a number of days",
   oneCondition: "At least one condition is required",
   aiEmpty: "Please enter a description",
   aiFailed: "Failed to process your request. Please try different wording.",
@@ -105,7 +148,8 @@ export function validateConditions(root: BuilderRows): string | undefined {
   for (const c of all) {
     const type = isField(c.field) ? SEGMENT_FIELDS[c.field].type : null;
     if (type === "number" && numericValue(c.value) === null) return MESSAGES.invalidNumber;
-    if (type === "date" && !isDateValue(c.value.trim())) return MESSAGES.invalidDate;
+    // A number of days is judged by the conditions schema, so the form says what the API says.
+    if (type === "date" && !isRelativeOperator(c.op) && !isDateValue(c.value.trim())) return MESSAGES.invalidDate;
   }
   if (all.length > MAX_CONDITIONS) return `At most ${MAX_CONDITIONS} conditions are allowed`;
   return undefined;
@@ -121,25 +165,42 @@ export function rowsToConditions(root: BuilderRows): Conditions {
     rows.length === 1 ? one(rows[0]) : { [logic === "OR" ? "$or" : "$and"]: rows.map(one) };
   // Computed keys make own properties, so a posted "__proto__" stays a key the schema refuses.
   const one = (row: BuilderRow): Conditions =>
-    row.kind === "condition" ? { [row.field]: { [row.op]: row.value.trim() } } : group(row.logic, row.children);
+    row.kind === "condition" ? { [row.field]: conditionValue(row) } : group(row.logic, row.children);
   return group(root.logic, root.children);
+}
+
+/** A row's `{ operator: value }`; a rolling operator sends its days as `{ $daysAgo: N }`. */
+function conditionValue(row: ConditionRow): Conditions {
+  const value = row.value.trim();
+  if (!isRelativeOperator(row.op)) return { [row.op]: value };
+  return { [apiOperator(row.op)]: { $daysAgo: value } };
 }
 
 /** The validated tree of a builder whose conditions passed validateConditions. */
 export function builderToTree(node: BuilderNode): SegmentNode {
   if (node.kind === "condition") {
+    const op = apiOperator(node.op);
+    if (isRelativeOperator(node.op)) {
+      return { kind: "condition", field: node.field, op, value: { $daysAgo: Number(numericValue(node.value)) } };
+    }
     const value = SEGMENT_FIELDS[node.field].type === "number" ? Number(numericValue(node.value)) : node.value.trim();
-    return { kind: "condition", field: node.field, op: node.op, value };
+    return { kind: "condition", field: node.field, op, value };
   }
   return { kind: "group", logic: node.logic, children: node.children.map(builderToTree) };
 }
 
 /** A builder showing the tree; the top level is always a group, as the builder edits one. */
 export function treeToBuilder(tree: SegmentNode): BuilderGroup {
-  const convert = (node: SegmentNode): BuilderNode =>
-    node.kind === "condition"
-      ? { kind: "condition", id: builderId(), field: node.field, op: node.op, value: String(node.value) }
-      : { kind: "group", id: builderId(), logic: node.logic, children: node.children.map(convert) };
+  const convert = (node: SegmentNode): BuilderNode => {
+    if (node.kind === "group") {
+      return { kind: "group", id: builderId(), logic: node.logic, children: node.children.map(convert) };
+    }
+    if (isRelativeDate(node.value) && node.op !== "$eq") {
+      const op: RelativeOperator = `${node.op}:daysAgo`;
+      return { kind: "condition", id: builderId(), field: node.field, op, value: String(node.value.$daysAgo) };
+    }
+    return { kind: "condition", id: builderId(), field: node.field, op: node.op, value: String(node.value) };
+  };
   if (tree.kind === "condition") return { kind: "group", id: "root", logic: "AND", children: [convert(tree)] };
   return { kind: "group", id: "root", logic: tree.logic, children: tree.children.map(convert) };
 }

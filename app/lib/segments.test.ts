@@ -4,8 +4,13 @@ import {
   NUMBER_OPERATORS,
   SEGMENT_CHIP_CLASSES,
   describeTree,
+  describeCondition,
   firstOperator,
+  hasRelativeDates,
+  istDateDaysAgo,
   parseConditions,
+  resolveRelativeDates,
+  toComparison,
   previewNote,
   segmentChipClass,
   toConditions,
@@ -118,6 +123,77 @@ describe("parseConditions", () => {
     expect(r.ok && describeTree(r.tree)).toBe(
       "Total spend greater than ₹1,000 AND (Visits greater than or equal to 3 OR Last active on or after 2025-01-01)",
     );
+  });
+});
+
+describe("rolling dates ($daysAgo)", () => {
+  // 15 June 2025, 11:30 IST; and 00:30 IST on 16 June, still 15 June in UTC.
+  const NOW = Date.parse("2025-06-15T06:00:00Z");
+  const LATE = Date.parse("2025-06-15T19:00:00Z");
+
+  it("is accepted wherever a date is, with N a whole number of days (digits too), and round-trips", () => {
+    const input = {
+      $or: [{ lastActiveDate: { $gte: { $daysAgo: 30 } } }, { lastActiveDate: { $lt: { $daysAgo: "90" } } }],
+    };
+    const r = parseConditions(input);
+    expect(r.ok && toConditions(r.tree)).toEqual({
+      $or: [{ lastActiveDate: { $gte: { $daysAgo: 30 } } }, { lastActiveDate: { $lt: { $daysAgo: 90 } } }],
+    });
+    for (const op of ["$gt", "$gte", "$lt", "$lte"]) {
+      expect(parseConditions({ lastActiveDate: { [op]: { $daysAgo: 0 } } }).ok).toBe(true);
+    }
+    expect(parseConditions({ lastActiveDate: { $gte: { $daysAgo: 36500 } } }).ok).toBe(true);
+  });
+
+  it("refuses a negative, fractional, huge or non-numeric N, and anything beside $daysAgo, naming it", () => {
+    const message =
+      "conditions.lastActiveDate.$gte.$daysAgo: the number of days must be a whole number from 0 to 36,500";
+    for (const n of [-1, 1.5, 36501, 1e9, "ten", "", null, true, [3], { n: 3 }]) {
+      const refused = bad({ lastActiveDate: { $gte: { $daysAgo: n } } });
+      expect(refused.message).toBe(message);
+      expect(refused.path).toBe("conditions.lastActiveDate.$gte.$daysAgo");
+    }
+    expect(bad({ lastActiveDate: { $gte: { $daysAgo: 3, $hoursAgo: 1 } } }).message).toBe(
+      'conditions.lastActiveDate.$gte: a rolling date is { "$daysAgo": N } and nothing else',
+    );
+    expect(bad({ lastActiveDate: { $gte: { $weeksAgo: 3 } } }).message).toMatch(/Invalid date value/);
+    expect(bad({ visits: { $gt: { $daysAgo: 3 } } }).message).toBe("conditions.visits.$gt: Invalid numeric value");
+  });
+
+  it("is the calendar day in IST N days before now, compared as that day", () => {
+    expect(istDateDaysAgo(0, NOW)).toBe("2025-06-15");
+    expect(istDateDaysAgo(30, NOW)).toBe("2025-05-16");
+    expect(istDateDaysAgo(0, LATE)).toBe("2025-06-16");
+    const c = (op: "$gt" | "$gte" | "$lt" | "$lte") =>
+      toComparison({ kind: "condition", field: "lastActiveDate", op, value: { $daysAgo: 30 } }, NOW);
+    const may16 = Date.parse("2025-05-15T18:30:00Z"); // IST midnight starting 16 May
+    expect(c("$gte")).toEqual({ column: "lastActive", op: "$gte", value: may16 });
+    expect(c("$lt")).toEqual({ column: "lastActive", op: "$lt", value: may16 });
+    expect(c("$gt")).toEqual({ column: "lastActive", op: "$gte", value: may16 + 86_400_000 });
+    expect(c("$lte")).toEqual({ column: "lastActive", op: "$lt", value: may16 + 86_400_000 });
+  });
+
+  it("resolves a tree at a moment, leaving other values and a tree without rolling dates as they are", () => {
+    const r = parseConditions({ $and: [{ visits: { $gt: 2 } }, { lastActiveDate: { $gte: { $daysAgo: 7 } } }] });
+    if (!r.ok) throw new Error(r.message);
+    expect(hasRelativeDates(r.tree)).toBe(true);
+    const resolved = resolveRelativeDates(r.tree, NOW);
+    expect(toConditions(resolved)).toEqual({
+      $and: [{ visits: { $gt: 2 } }, { lastActiveDate: { $gte: "2025-06-08" } }],
+    });
+    expect(hasRelativeDates(resolved)).toBe(false);
+    expect(resolveRelativeDates(resolved, NOW)).toBe(resolved);
+  });
+
+  it("reads as words", () => {
+    const d = (op: "$gt" | "$gte" | "$lt" | "$lte", n: number) =>
+      describeCondition({ kind: "condition", field: "lastActiveDate", op, value: { $daysAgo: n } });
+    expect(d("$gte", 30)).toBe("Last active in the last 30 days");
+    expect(d("$lt", 90)).toBe("Last active more than 90 days ago");
+    expect(d("$gt", 1)).toBe("Last active less than 1 day ago");
+    expect(d("$lte", 1000)).toBe("Last active 1,000 days or more ago");
+    expect(d("$gte", 0)).toBe("Last active today");
+    expect(d("$lt", 0)).toBe("Last active before today");
   });
 });
 

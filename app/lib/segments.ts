@@ -56,8 +56,22 @@ export function operatorLabel(field: SegmentField, op: Operator): string {
 // ---------------------------------------------------------------------------------------------
 // The validated tree
 
-/** totalSpend in rupees, visits a count, lastActiveDate a date string (YYYY-MM-DD or ISO time). */
-export type ConditionNode = { kind: "condition"; field: SegmentField; op: Operator; value: number | string };
+/**
+ * A rolling date: the calendar day (India Standard Time) N days before the day the audience is
+ * counted, so "in the last 30 days" moves with time (docs/rules.md#rolling-dates).
+ */
+export type RelativeDate = { $daysAgo: number };
+
+/**
+ * totalSpend in rupees, visits a count, lastActiveDate a date string (YYYY-MM-DD or ISO time) or a
+ * rolling date.
+ */
+export type ConditionNode = {
+  kind: "condition";
+  field: SegmentField;
+  op: Operator;
+  value: number | string | RelativeDate;
+};
 export type GroupNode = { kind: "group"; logic: Logic; children: SegmentNode[] };
 export type SegmentNode = ConditionNode | GroupNode;
 
@@ -68,6 +82,10 @@ export const MAX_DEPTH = 5;
 export const MAX_CONDITIONS = 50;
 /** Rupees and visits beyond this are refused: far above any real customer, far below float trouble. */
 export const MAX_NUMBER = 1e12;
+/** The furthest a rolling date reaches back: 100 years, beyond any customer's history. */
+export const MAX_DAYS_AGO = 36_500;
+/** Why a rolling date was refused; the form shows the same words as the API. */
+export const DAYS_AGO_MESSAGE = `the number of days must be a whole number from 0 to ${MAX_DAYS_AGO.toLocaleString("en-IN")}`;
 
 export type ParseResult = { ok: true; tree: SegmentNode } | { ok: false; path: string; message: string };
 
@@ -92,6 +110,16 @@ export function isDateValue(value: unknown): value is string {
   if (typeof value !== "string") return false;
   if (validDateOnly(value)) return true;
   return ISO_TIME.test(value) && validDateOnly(value.slice(0, 10)) && Number.isFinite(Date.parse(value));
+}
+
+export function isRelativeDate(value: unknown): value is RelativeDate {
+  return isPlainObject(value) && Object.hasOwn(value, "$daysAgo");
+}
+
+/** The days of a rolling date's `$daysAgo` (a number or its digits), or null when out of range. */
+export function daysAgoValue(value: unknown): number | null {
+  const n = numericValue(value);
+  return n !== null && Number.isInteger(n) && n >= 0 && n <= MAX_DAYS_AGO ? n : null;
 }
 
 /** A number, or a string that is exactly a decimal number ("1000", "12.5"). */
@@ -155,9 +183,20 @@ export function parseConditions(input: unknown, root = "conditions"): ParseResul
           if (Math.abs(n) > MAX_NUMBER)
             return fail(opPath, `${opPath}: the value must be between -${MAX_NUMBER} and ${MAX_NUMBER}`);
           parts.push({ kind: "condition", field: key, op, value: n });
+        } else if (isRelativeDate(raw)) {
+          const extra = Object.keys(raw).find((k) => k !== "$daysAgo");
+          if (extra !== undefined) {
+            return fail(`${opPath}.${extra}`, `${opPath}: a rolling date is { "$daysAgo": N } and nothing else`);
+          }
+          const days = daysAgoValue(raw.$daysAgo);
+          if (days === null) return fail(`${opPath}.$daysAgo`, `${opPath}.$daysAgo: ${DAYS_AGO_MESSAGE}`);
+          parts.push({ kind: "condition", field: key, op, value: { $daysAgo: days } });
         } else {
           if (!isDateValue(raw)) {
-            return fail(opPath, `${opPath}: Invalid date value (use YYYY-MM-DD or an ISO date-time)`);
+            return fail(
+              opPath,
+              `${opPath}: Invalid date value (use YYYY-MM-DD, an ISO date-time or { "$daysAgo": N })`,
+            );
           }
           parts.push({ kind: "condition", field: key, op, value: raw });
         }
@@ -199,15 +238,45 @@ export function istDayStart(date: string): number {
 
 const DAY_MS = 86_400_000;
 
+/** The calendar day (YYYY-MM-DD, India Standard Time) `days` before the day of `now`. */
+export function istDateDaysAgo(days: number, now: number): string {
+  return new Date(now + IST_OFFSET_MS - days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/**
+ * The tree with each rolling date replaced by the calendar day it names at `now`. Counting,
+ * previews, pages and the campaign snapshot resolve the tree when they run, so a rolling date is
+ * evaluated at that moment; the result only changes at midnight IST, so compiled plans keyed by it
+ * are reused all day.
+ */
+export function resolveRelativeDates(tree: SegmentNode, now: number): SegmentNode {
+  if (tree.kind === "condition") {
+    return isRelativeDate(tree.value) ? { ...tree, value: istDateDaysAgo(tree.value.$daysAgo, now) } : tree;
+  }
+  let changed = false;
+  const children = tree.children.map((c) => {
+    const r = resolveRelativeDates(c, now);
+    if (r !== c) changed = true;
+    return r;
+  });
+  return changed ? { ...tree, children } : tree;
+}
+
+/** Whether a tree holds a rolling date (its audience depends on the day it is counted). */
+export function hasRelativeDates(tree: SegmentNode): boolean {
+  return tree.kind === "condition" ? isRelativeDate(tree.value) : tree.children.some(hasRelativeDates);
+}
+
 /**
  * A condition as a comparison on a column. Rupees become integer paise (rounded to the paise).
  * A calendar date means the whole day in IST: after D is from the next day on, on or before D is
  * up to the end of D. A full ISO time compares at that instant.
  */
-export function toComparison(c: ConditionNode): ColumnComparison {
+export function toComparison(c: ConditionNode, now: number = Date.now()): ColumnComparison {
   if (c.field === "totalSpend") return { column: "totalSpendPaise", op: c.op, value: rupeesToPaise(Number(c.value)) };
   if (c.field === "visits") return { column: "visits", op: c.op, value: Number(c.value) };
-  const value = String(c.value);
+  // A rolling date is its calendar day at `now`, compared as that day is.
+  const value = isRelativeDate(c.value) ? istDateDaysAgo(c.value.$daysAgo, now) : String(c.value);
   if (!DATE_ONLY.test(value)) return { column: "lastActive", op: c.op, value: Date.parse(value) };
   const start = istDayStart(value);
   switch (c.op) {
@@ -227,8 +296,29 @@ export function toComparison(c: ConditionNode): ColumnComparison {
 // ---------------------------------------------------------------------------------------------
 // Presentation
 
+/** A rolling date in words: "in the last 30 days", "more than 90 days ago"; 0 days is today. */
+export function describeRelative(op: Operator, days: number): string {
+  const d = `${days.toLocaleString("en-IN")} day${days === 1 ? "" : "s"}`;
+  if (days === 0) {
+    return { $gt: "after today", $gte: "today", $lt: "before today", $lte: "on or before today", $eq: "today" }[op];
+  }
+  switch (op) {
+    case "$gte":
+      return `in the last ${d}`;
+    case "$gt":
+      return `less than ${d} ago`;
+    case "$lt":
+      return `more than ${d} ago`;
+    case "$lte":
+      return `${d} or more ago`;
+    default:
+      return `${d} ago`;
+  }
+}
+
 export function describeCondition(c: ConditionNode): string {
   const field = SEGMENT_FIELDS[c.field];
+  if (isRelativeDate(c.value)) return `${field.short} ${describeRelative(c.op, c.value.$daysAgo)}`;
   const value =
     c.field === "totalSpend"
       ? `₹${Number(c.value).toLocaleString("en-IN")}`

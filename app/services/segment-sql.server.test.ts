@@ -235,6 +235,41 @@ describe("audience queries", () => {
     expect(sqlMatchesForCustomer(otherId, rows[2].id, trees)).toEqual([false, false, false]);
   });
 
+  it("evaluates a rolling date at the moment it counts: the count moves as days pass", () => {
+    const noonIst = (day: number) => Date.UTC(2025, 2, day, 6, 30); // 12:00 IST on `day` March
+    const inLast10 = tree({ lastActiveDate: { $gte: { $daysAgo: 10 } } });
+    const olderThan10 = tree({ lastActiveDate: { $lt: { $daysAgo: 10 } } });
+    // On 20 March, the last 10 days start on 10 March: both 10 March customers and 11 March.
+    expect(sqlAudienceCount(userId, inLast10, noonIst(20))).toBe(3);
+    expect(sqlAudienceCount(userId, olderThan10, noonIst(20))).toBe(1);
+    // The same trees a day later (their compiled plans are cached): 10 March has left the window.
+    expect(sqlAudienceCount(userId, inLast10, noonIst(21))).toBe(1);
+    expect(sqlAudienceCount(userId, olderThan10, noonIst(21))).toBe(3);
+    expect(sqlAudienceCount(userId, inLast10, noonIst(22))).toBe(0);
+    // Just after midnight IST on 21 March (still 20 March in UTC) the day has turned.
+    expect(sqlAudienceCount(userId, inLast10, Date.UTC(2025, 2, 20, 18, 31))).toBe(1);
+    // Together the two halves are every customer ever active, whatever the day.
+    for (const day of [1, 15, 20, 25, 31]) {
+      expect(
+        sqlAudienceCount(userId, inLast10, noonIst(day)) + sqlAudienceCount(userId, olderThan10, noonIst(day)),
+      ).toBe(4);
+    }
+    // In an OR counted as disjoint parts or an AND by its complement, with the same answers.
+    const either = tree({ $or: [{ lastActiveDate: { $gte: { $daysAgo: 10 } } }, { visits: { $eq: 1 } }] });
+    expect(sqlAudienceCount(userId, either, noonIst(20))).toBe(4);
+    expect(sqlAudienceCount(userId, either, noonIst(21))).toBe(2);
+
+    expect(sqlAudiencePreview(userId, inLast10, 10, noonIst(21)).rows.map((r) => r.id)).toEqual([rows[4].id]);
+    expect(sqlAudiencePage(userId, inLast10, 10, undefined, noonIst(20)).map((r) => r.id)).toEqual(
+      [rows[1].id, rows[2].id, rows[4].id].sort(),
+    );
+    expect(sqlMatchesForCustomer(userId, rows[1].id, [inLast10, olderThan10], noonIst(20))).toEqual([true, false]);
+    expect(sqlMatchesForCustomer(userId, rows[1].id, [inLast10, olderThan10], noonIst(21))).toEqual([false, true]);
+    // The campaign snapshot's WHERE binds the day it is compiled on.
+    const where = compileSegmentWhere(userId, inLast10, "sqlite", noonIst(21));
+    expect(where.params).toEqual([userId, Date.UTC(2025, 2, 10, 18, 30)]);
+  });
+
   it("uses a covering index that leads with the tenant", () => {
     const plan = explainPlan(
       countSql(compileSegmentWhere(userId, tree({ $and: [{ visits: { $gt: 4 } }, { totalSpend: { $gt: 10 } }] }))),

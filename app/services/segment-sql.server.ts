@@ -18,7 +18,7 @@ import {
   readStatement as statement,
   type ReadConnection as Reader,
 } from "~/db/reader.server";
-import { type Operator, type SegmentNode, toComparison } from "~/lib/segments";
+import { type Operator, type SegmentNode, resolveRelativeDates, toComparison } from "~/lib/segments";
 
 export type SqlParam = number | string;
 export type CompiledWhere = { sql: string; params: SqlParam[] };
@@ -58,9 +58,18 @@ export function compileTree(
   return { sql, params };
 }
 
-/** The full WHERE of a tenant's segment: the tenant first (it leads every index), then the tree. */
-export function compileSegmentWhere(userId: string, tree: SegmentNode, dialect: Dialect = "sqlite"): CompiledWhere {
-  const inner = compileTree(tree, dialect, 2);
+/**
+ * The full WHERE of a tenant's segment: the tenant first (it leads every index), then the tree.
+ * Rolling dates (`{ $daysAgo: N }`) become the day they name at `now`: the campaign snapshot
+ * compiles its WHERE when it launches, so its audience is the one of that moment.
+ */
+export function compileSegmentWhere(
+  userId: string,
+  tree: SegmentNode,
+  dialect: Dialect = "sqlite",
+  now: number = Date.now(),
+): CompiledWhere {
+  const inner = compileTree(resolveRelativeDates(tree, now), dialect, 2);
   return {
     sql: `"userId" = ${dialect === "postgres" ? "$1" : "?"} AND ${inner.sql}`,
     params: [userId, ...inner.params],
@@ -323,7 +332,9 @@ export function chooseAndShape(children: { share: number; simple: boolean }[]): 
  * narrow audience the queries take tens of microseconds, so compiling the tree, building the SQL
  * text and looking statements up on every call would be a large share of the time (issue 4).
  * A plan is a pure function of the tenant and the tree (values are converted without reference
- * to the clock or the data), so reusing one never changes an answer.
+ * to the clock or the data), so reusing one never changes an answer. Rolling dates are resolved to
+ * their calendar day before a plan is looked up, so a plan never holds one: the day changes the
+ * key, and yesterday's plan is never used today.
  */
 type AudiencePlan = {
   reader: Reader;
@@ -442,7 +453,8 @@ function andCount(and: AndPlan, anchor: number | null): { statement: Database.St
   return entry;
 }
 
-function audiencePlan(userId: string, tree: SegmentNode): AudiencePlan {
+function audiencePlan(userId: string, relativeTree: SegmentNode, now: number): AudiencePlan {
+  const tree = resolveRelativeDates(relativeTree, now);
   const r = reader();
   const cache = plans();
   // JSON never holds a raw newline, so the key's last newline separates the tenant from the tree.
@@ -545,8 +557,9 @@ function andShape(and: AndPlan): AndShape {
 export function audienceCountQuery(
   userId: string,
   tree: SegmentNode,
+  now: number = Date.now(),
 ): { shape: "plain" | "disjoint" | "complement" | "anchored"; query: CompiledWhere } {
-  const plan = audiencePlan(userId, tree);
+  const plan = audiencePlan(userId, tree, now);
   if (plan.or && countsDisjoint(plan.or))
     return { shape: "disjoint", query: { sql: plan.or.disjoint.source, params: plan.or.disjointParams } };
   if (plan.and) {
@@ -580,8 +593,8 @@ function planCount(plan: AudiencePlan): number {
   return Number(plan.count.pluck().get(...plan.countParams) ?? 0);
 }
 
-export function sqlAudienceCount(userId: string, tree: SegmentNode): number {
-  return planCount(audiencePlan(userId, tree));
+export function sqlAudienceCount(userId: string, tree: SegmentNode, now: number = Date.now()): number {
+  return planCount(audiencePlan(userId, tree, now));
 }
 
 /** Count and sample from one plan; an empty audience skips the sample. */
@@ -589,8 +602,9 @@ export function sqlAudiencePreview(
   userId: string,
   tree: SegmentNode,
   limit: number,
+  now: number = Date.now(),
 ): { count: number; rows: AudienceRow[] } {
-  return sqlAudiencePreviewAs(userId, tree, limit, tupleToRow);
+  return sqlAudiencePreviewAs(userId, tree, limit, tupleToRow, now);
 }
 
 /** sqlAudiencePreview with each sample row mapped from its tuple by `map` (the preview's DTO). */
@@ -599,8 +613,9 @@ export function sqlAudiencePreviewAs<T>(
   tree: SegmentNode,
   limit: number,
   map: (row: AudienceTuple) => T,
+  now: number = Date.now(),
 ): { count: number; rows: T[] } {
-  const plan = audiencePlan(userId, tree);
+  const plan = audiencePlan(userId, tree, now);
   const count = planCount(plan);
   if (count === 0) return { count, rows: [] };
   let sample = plan.sample;
@@ -614,16 +629,27 @@ export function sqlAudiencePreviewAs<T>(
   return { count, rows };
 }
 
-export function sqlAudiencePage(userId: string, tree: SegmentNode, limit: number, cursor?: string): AudienceRow[] {
-  return runRows(pageSql(audiencePlan(userId, tree).where, limit, cursor));
+export function sqlAudiencePage(
+  userId: string,
+  tree: SegmentNode,
+  limit: number,
+  cursor?: string,
+  now: number = Date.now(),
+): AudienceRow[] {
+  return runRows(pageSql(audiencePlan(userId, tree, now).where, limit, cursor));
 }
 
 /** Which of the trees match one customer, in one query: `[true, false, …]` in the trees' order. */
-export function sqlMatchesForCustomer(userId: string, customerId: string, trees: SegmentNode[]): boolean[] {
+export function sqlMatchesForCustomer(
+  userId: string,
+  customerId: string,
+  trees: SegmentNode[],
+  now: number = Date.now(),
+): boolean[] {
   if (trees.length === 0) return [];
   const params: SqlParam[] = [];
   const columns = trees.map((tree, i) => {
-    const c = compileTree(tree);
+    const c = compileTree(resolveRelativeDates(tree, now));
     params.push(...c.params);
     return `coalesce(${c.sql}, 0) AS "m${i}"`;
   });
