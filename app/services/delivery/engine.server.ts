@@ -202,7 +202,7 @@ export function createDeliveryEngine(options: {
   const loop = async () => {
     while (!stopping) {
       let claimed = 0;
-      let moreReceipts = false;
+      let moreReceipts: boolean;
       let soonest = Number.POSITIVE_INFINITY;
       try {
         // Receipts the endpoint queued: applied here, between rounds of sending, so the thread that
