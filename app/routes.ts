@@ -38,6 +38,8 @@ export default [
   route("api/campaigns/:id/:control", "routes/api/campaigns-id-control.ts"),
   route("api/webhooks/delivery-receipts", "routes/api/webhooks-delivery-receipts.ts"),
   route("api/ai/message-suggestions", "routes/api/ai-message-suggestions.ts"),
+  route("api/ai/insights", "routes/api/ai-insights.ts"),
+  route("api/stats/historical", "routes/api/stats-historical.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
   // Signed-in resource routes (JSON for the screens' pickers)

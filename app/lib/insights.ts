@@ -2,13 +2,11 @@
 // Every insight carries the figures it was made from (computed from the tenant's data, never
 // invented); the text only phrases them. See docs/decisions/0013-grounded-insights.md.
 
-/** The card is shown only with at least this many campaigns and customers (docs/rules.md#ai-insights). */
-export const INSIGHTS_MIN_CAMPAIGNS = 3;
-export const INSIGHTS_MIN_CUSTOMERS = 10;
+import { hasEnoughForInsights } from "~/lib/dashboard";
 
-export function hasEnoughDataForInsights(counts: { customers: number; campaigns: number }): boolean {
-  return counts.customers >= INSIGHTS_MIN_CUSTOMERS && counts.campaigns >= INSIGHTS_MIN_CAMPAIGNS;
-}
+// The card's threshold is the dashboard's rule (at least 3 campaigns and 10 customers).
+export { INSIGHTS_MIN_CAMPAIGNS, INSIGHTS_MIN_CUSTOMERS } from "~/lib/dashboard";
+export const hasEnoughDataForInsights = hasEnoughForInsights;
 
 /** How a figure's value reads: a count, a percentage (one decimal) or an amount in rupees. */
 export type FigureUnit = "count" | "percent" | "rupees";
