@@ -86,6 +86,8 @@ export async function startBackgroundJobs(options: { root: string; log: Logger }
         interval: "5s",
         worker: { workerData: { vendorUrl: vendor?.url, vendorKey } },
       },
+      // The dashboard's daily snapshots (jobs/snapshots.ts): at start, then every hour.
+      { name: "snapshots", path: path.join(options.root, "jobs", "snapshots.mjs"), timeout: 0, interval: "1h" },
     ],
   });
 

@@ -1,0 +1,25 @@
+// The dashboard snapshots job: a Bree worker thread that brings every tenant's daily snapshot up
+// to now with a database connection of its own (app/services/dashboard/snapshots.server.ts), then
+// ends. Bree runs it at server start (which writes today's row where it is missing) and every hour
+// after, so the dashboard counts at most an hour of new rows on top of the latest snapshot.
+// What the parent hears: { type: "event", event: { type: "error" } } on a failure, "done" at the end.
+import { parentPort } from "node:worker_threads";
+import { openSqlite } from "../app/db/sqlite.server.ts";
+import { getEnv } from "../app/env.server.ts";
+import { takeSnapshots } from "../app/services/dashboard/snapshots.server.ts";
+
+const post = (message: unknown) => parentPort?.postMessage(message);
+
+const sqlite = openSqlite(getEnv().databaseFile);
+try {
+  takeSnapshots(sqlite);
+} catch (err) {
+  post({
+    type: "event",
+    event: { type: "error", message: `Dashboard snapshots failed: ${String((err as Error)?.stack ?? err)}` },
+  });
+  sqlite.close();
+  process.exit(1);
+}
+sqlite.close();
+post("done");
