@@ -3,12 +3,14 @@
 // is "not found". The order totals (totalSpend, visits, lastActive) are kept by the orders
 // service; here they only take starting values (API and import).
 //
-// The list is built for a million customers a tenant: it pages by rowid (newest added first) on
-// the (userId) index with a keyset cursor, reads its exact total from CustomerTally (added to
-// by the services that insert, taken from by a delete trigger), and searches through the trigram
-// index customer_search (migrations customer_search, customer_search_by_tenant) inside the
-// tenant's own rowid range of it, its match count capped at SEARCH_COUNT_CAP so a common term
+// The list is built for a million customers a tenant: it sorts by name, total spend, visits, last
+// active or date added (rowid), either way, each a walk of a tenant-first index from a keyset
+// cursor (docs/decisions/0014-customer-sorting.md), reads its exact total from CustomerTally
+// (added to by the services that insert, taken from by a delete trigger), and searches through
+// the trigram index customer_search (migrations customer_search, customer_search_by_tenant) inside
+// the tenant's own rowid range of it, its match count capped at SEARCH_COUNT_CAP so a common term
 // never counts a million rows.
+import { z } from "zod";
 import { db } from "~/db.server";
 import { readStatement } from "~/db/reader.server";
 import type { Customer } from "~/generated/prisma/client";
@@ -210,7 +212,31 @@ export async function customerDetail(userId: string, id: string, recentOrders = 
 // ---------------------------------------------------------------------------------------------
 // The list
 
-export type ListCustomersOptions = { q?: string; limit?: number; cursor?: string | null };
+export const CUSTOMER_SORTS = ["name", "totalSpend", "visits", "lastActive", "createdAt"] as const;
+export type CustomerSort = (typeof CUSTOMER_SORTS)[number];
+export const SORT_ORDERS = ["asc", "desc"] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+/** The list's order when none is asked: newest added first. */
+export const DEFAULT_SORT: CustomerSort = "createdAt";
+
+/** The order a sort takes when none is given: names A to Z; amounts, counts and dates largest first. */
+export function defaultOrder(sort: CustomerSort): SortOrder {
+  return sort === "name" ? "asc" : "desc";
+}
+
+export type ListCustomersOptions = {
+  q?: string;
+  limit?: number;
+  sort?: CustomerSort;
+  /** Defaults to defaultOrder(sort). */
+  order?: SortOrder;
+  /** The page after this position (a page's nextCursor). */
+  cursor?: string | null;
+  /** The page before this position (a page's prevCursor). */
+  before?: string | null;
+  /** The last page: the reversed order's first page, shown in this order. */
+  last?: boolean;
+};
 
 export type CustomerPage = {
   customers: CustomerDto[];
@@ -219,6 +245,12 @@ export type CustomerPage = {
   totalCapped: boolean;
   /** Pass as `cursor` for the next page; null on the last page. */
   nextCursor: string | null;
+  /** Pass as `before` for the previous page; null on the first page. */
+  prevCursor: string | null;
+  sort: CustomerSort;
+  order: SortOrder;
+  /** Which end of the list this page is at, when it is known to be at one. */
+  at: "first" | "last" | "only" | null;
 };
 
 /** Normalises a search term: trimmed, inner whitespace collapsed, at most MAX_QUERY_LENGTH. */
@@ -226,14 +258,272 @@ export function normaliseQuery(q: string | null | undefined): string {
   return (q ?? "").trim().replace(/\s+/g, " ").slice(0, MAX_QUERY_LENGTH);
 }
 
-/** A cursor is the rowid of the last customer of the previous page. */
-export function parseCursor(cursor: string | null | undefined): number | null {
+// Every sort is a key of one or more columns and then the rowid (unique, so equal keys still have
+// one order and a cursor one place), all in the same direction, which is exactly the order of a
+// tenant-first index: a page is a walk of that index from the cursor's place, and the reversed
+// order (Previous, the last page) is the same walk backwards. Spend, visits and last active use
+// the segment indexes (docs/decisions/0004-segment-compiler.md), so their ties are broken by the
+// other two figures; the name has its own index (migration customer_sort_by_name); the date added
+// is the rowid, the order customers were added in. See docs/decisions/0014-customer-sorting.md.
+type SortKey = { sql: string; type: "integer" | "text"; nullable: boolean };
+type SortSpec = { index: string; keys: SortKey[] };
+
+/** The name a list sorts by: the shown "First Last", lower-cased, as its index holds it. */
+const NAME_KEY: SortKey = { sql: `lower(c."firstName" || ' ' || c."lastName")`, type: "text", nullable: false };
+const SPEND: SortKey = { sql: `c."totalSpendPaise"`, type: "integer", nullable: false };
+const VISITS: SortKey = { sql: `c."visits"`, type: "integer", nullable: false };
+/** NULL (never active) sorts before every date, as SQLite orders NULLs: first ascending, last descending. */
+const LAST_ACTIVE: SortKey = { sql: `c."lastActive"`, type: "integer", nullable: true };
+
+const SORTS: Record<CustomerSort, SortSpec> = {
+  createdAt: { index: "Customer_userId_idx", keys: [] },
+  name: { index: "Customer_userId_name_idx", keys: [NAME_KEY] },
+  totalSpend: { index: "Customer_userId_totalSpendPaise_visits_lastActive_idx", keys: [SPEND, VISITS, LAST_ACTIVE] },
+  visits: { index: "Customer_userId_visits_totalSpendPaise_lastActive_idx", keys: [VISITS, SPEND, LAST_ACTIVE] },
+  lastActive: { index: "Customer_userId_lastActive_totalSpendPaise_visits_idx", keys: [LAST_ACTIVE, SPEND, VISITS] },
+};
+
+type KeyValue = string | number | null;
+/** A place in a sort: a row's key values and its rowid. */
+type Position = { keys: KeyValue[]; r: number };
+
+const reverse = (order: SortOrder): SortOrder => (order === "asc" ? "desc" : "asc");
+
+function badCursor(): ApiError {
+  return new ApiError("bad_request", "cursor is not valid: pass the X-Next-Cursor of the previous page", {
+    cursor: "Invalid cursor",
+  });
+}
+
+const SAFE_INTEGER = z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
+const ROWID = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+
+/**
+ * A cursor: the rowid alone for the date added (as before sorting existed), else
+ * `<sort>.<base64url of the JSON [keys..., rowid]>`. A cursor of another sort is refused.
+ */
+export function encodeCursor(sort: CustomerSort, position: Position): string {
+  if (sort === "createdAt") return String(position.r);
+  return `${sort}.${Buffer.from(JSON.stringify([...position.keys, position.r])).toString("base64url")}`;
+}
+
+export function parseCursor(sort: CustomerSort, cursor: string | null | undefined): Position | null {
   if (!cursor) return null;
-  if (!/^\d{1,15}$/.test(cursor))
-    throw new ApiError("bad_request", "cursor is not valid: pass the X-Next-Cursor of the previous page", {
-      cursor: "Invalid cursor",
+  if (sort === "createdAt") {
+    if (!/^\d{1,15}$/.test(cursor)) throw badCursor();
+    return { keys: [], r: Number(cursor) };
+  }
+  const prefix = `${sort}.`;
+  if (!cursor.startsWith(prefix) || cursor.length > 1000) throw badCursor();
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(cursor.slice(prefix.length), "base64url").toString("utf8"));
+  } catch {
+    throw badCursor();
+  }
+  const schemas: z.ZodType<KeyValue>[] = [
+    ...SORTS[sort].keys.map((k) =>
+      k.type === "text" ? z.string().max(1000) : k.nullable ? SAFE_INTEGER.nullable() : SAFE_INTEGER,
+    ),
+    ROWID,
+  ];
+  if (!Array.isArray(decoded) || decoded.length !== schemas.length) throw badCursor();
+  const values = schemas.map((schema, i) => {
+    const parsed = schema.safeParse(decoded[i]);
+    if (!parsed.success) throw badCursor();
+    return parsed.data;
+  });
+  return { keys: values.slice(0, -1), r: values[values.length - 1] as number };
+}
+
+/** A condition on the rows, its parameters, and how many leading keys it holds equal. */
+type Piece = { where: string; params: KeyValue[]; equal: number };
+
+/**
+ * The rows after `from` in `order`, as conditions whose rows follow one another in that order:
+ * all keys equal and a rowid beyond, then the last key beyond with the others equal, and so on to
+ * the first key beyond. Each is one range of the sort's index.
+ */
+function piecesAfter(spec: SortSpec, order: SortOrder, from: Position): Piece[] {
+  const asc = order === "asc";
+  const pieces: Piece[] = [];
+  const prefix = (j: number): Piece => {
+    const where: string[] = [];
+    const params: KeyValue[] = [];
+    for (let i = 0; i < j; i++) {
+      const value = from.keys[i] ?? null;
+      if (value === null) where.push(`${spec.keys[i].sql} IS NULL`);
+      else {
+        where.push(`${spec.keys[i].sql} = ?`);
+        params.push(value);
+      }
+    }
+    return { where: where.join(" AND "), params, equal: j };
+  };
+  const add = (base: Piece, condition: string, params: KeyValue[]) =>
+    pieces.push({
+      where: base.where ? `${base.where} AND ${condition}` : condition,
+      params: [...base.params, ...params],
+      equal: base.equal,
     });
-  return Number(cursor);
+  // better-sqlite3 binds numbers as REAL; the rowid range needs an INTEGER bound.
+  add(prefix(spec.keys.length), `c.rowid ${asc ? ">" : "<"} CAST(? AS INTEGER)`, [from.r]);
+  for (let j = spec.keys.length - 1; j >= 0; j--) {
+    const key = spec.keys[j];
+    const value = from.keys[j] ?? null;
+    const base = prefix(j);
+    if (asc) {
+      // After NULL (the first values ascending) comes every value; the bound skips the NULLs in the index.
+      if (value === null) add(base, `${key.sql} > -9223372036854775808`, []);
+      else add(base, `${key.sql} > ?`, [value]);
+    } else if (value !== null) {
+      add(base, `${key.sql} < ?`, [value]);
+      if (key.nullable) add(base, `${key.sql} IS NULL`, []);
+    }
+  }
+  return pieces;
+}
+
+/**
+ * The ORDER BY of a sort, without the `equal` leading keys a piece holds equal (SQLite does not
+ * see that an expression held equal needs no ordering, and would sort the page).
+ */
+function orderBy(spec: SortSpec, order: SortOrder, equal = 0): string {
+  const dir = order === "asc" ? "ASC" : "DESC";
+  return [...spec.keys.slice(equal).map((k) => `${k.sql} ${dir}`), `c.rowid ${dir}`].join(", ");
+}
+
+function keyColumns(spec: SortSpec): string {
+  return spec.keys.map((k, i) => `, ${k.sql} AS k${i}`).join("");
+}
+
+type ListRow = CustomerRow & { r: number } & Record<`k${number}`, KeyValue>;
+
+function positionOf(spec: SortSpec, row: ListRow): Position {
+  return { keys: spec.keys.map((_, i) => row[`k${i}`] ?? null), r: row.r };
+}
+
+/** A search's condition checked row by row (ASCII case-insensitive), as short terms are searched. */
+const ROW_MATCH_SQL = `(instr(lower(c."firstName" || ' ' || c."lastName"), ?) > 0 OR instr(lower(c."email"), ?) > 0)`;
+
+/**
+ * Up to `n` of the tenant's rows after `from` in `order`, walking the sort's index; with a term,
+ * only the rows it matches (for searches too common to sort in memory).
+ */
+function walkIndex(
+  userId: string,
+  spec: SortSpec,
+  order: SortOrder,
+  from: Position | null,
+  n: number,
+  term: string,
+): ListRow[] {
+  const filter = term ? ` AND ${ROW_MATCH_SQL}` : "";
+  const filterParams = term ? [term.toLowerCase(), term.toLowerCase()] : [];
+  const pieces: Piece[] = from ? piecesAfter(spec, order, from) : [{ where: "", params: [], equal: 0 }];
+  const rows: ListRow[] = [];
+  for (const piece of pieces) {
+    const st = readStatement(
+      `SELECT c.rowid AS r${keyColumns(spec)}, ${CUSTOMER_COLUMNS} FROM "Customer" c INDEXED BY "${spec.index}"
+       WHERE c."userId" = ?${piece.where ? ` AND ${piece.where}` : ""}${filter}
+       ORDER BY ${orderBy(spec, order, piece.equal)} LIMIT ?`,
+    );
+    rows.push(...(st.all(userId, ...piece.params, ...filterParams, n - rows.length) as ListRow[]));
+    if (rows.length >= n) break;
+  }
+  return rows;
+}
+
+/** Up to `n` of the matched rows (`rowids`, the tenant's) after `from` in `order`, sorted in SQL. */
+function sortMatches(
+  userId: string,
+  spec: SortSpec,
+  order: SortOrder,
+  from: Position | null,
+  n: number,
+  rowids: number[],
+): ListRow[] {
+  const pieces = from ? piecesAfter(spec, order, from) : [];
+  const where = pieces.length ? ` AND (${pieces.map((p) => `(${p.where})`).join(" OR ")})` : "";
+  // The matches drive the join (CROSS JOIN keeps them outermost): a sort index would walk the tenant.
+  return readStatement(
+    `SELECT c.rowid AS r${keyColumns(spec)}, ${CUSTOMER_COLUMNS} FROM json_each(?) m CROSS JOIN "Customer" c
+     ON c.rowid = m.value WHERE c."userId" = ?${where} ORDER BY ${orderBy(spec, order)} LIMIT ?`,
+  ).all(JSON.stringify(rowids), userId, ...pieces.flatMap((p) => p.params), n) as ListRow[];
+}
+
+/** Up to `n` rows after `from` in `order`: of the tenant, or of a search (its matches, when all were counted). */
+function readRows(
+  userId: string,
+  spec: SortSpec,
+  q: string,
+  matches: number[] | null,
+  order: SortOrder,
+  from: Position | null,
+  n: number,
+): ListRow[] {
+  if (matches && matches.length <= SEARCH_COUNT_CAP) return sortMatches(userId, spec, order, from, n, matches);
+  if (q && spec.keys.length === 0 && order === "desc" && [...q].length >= 3) {
+    // Newest first through the trigram index, in its own rowid order: a common term's page costs
+    // the same as a rare one's.
+    const match = customerMatchSql(userId, q, from?.r ?? null);
+    return readStatement(
+      `WITH m AS (${match.sql} LIMIT ?)
+       SELECT m.r AS r, ${CUSTOMER_COLUMNS} FROM m JOIN "Customer" c ON c.rowid = m.r ORDER BY m.r DESC`,
+    ).all(...match.params, n) as ListRow[];
+  }
+  return walkIndex(userId, spec, order, from, n, q);
+}
+
+export async function listCustomers(userId: string, options: ListCustomersOptions = {}): Promise<CustomerPage> {
+  const q = normaliseQuery(options.q);
+  const limit = Math.min(Math.max(1, Math.trunc(options.limit ?? DEFAULT_LIST_LIMIT)), MAX_LIST_LIMIT);
+  const sort = options.sort ?? DEFAULT_SORT;
+  const order = options.order ?? defaultOrder(sort);
+  const spec = SORTS[sort];
+  const after = parseCursor(sort, options.cursor);
+  const before = after ? null : parseCursor(sort, options.before);
+  const last = !after && !before && options.last === true;
+  const matches = q ? searchMatches(userId, q) : null;
+  const read = (o: SortOrder, from: Position | null, n: number) => readRows(userId, spec, q, matches, o, from, n);
+  const cursorOf = (row: ListRow | undefined) => (row ? encodeCursor(sort, positionOf(spec, row)) : null);
+
+  let rows: ListRow[];
+  let nextCursor: string | null;
+  let prevCursor: string | null;
+  const backwards = before || last ? read(reverse(order), before, limit + 1) : null;
+  if (backwards && (last || backwards.length > limit)) {
+    rows = backwards.slice(0, limit).reverse();
+    prevCursor = backwards.length > limit ? cursorOf(rows[0]) : null;
+    nextCursor = last ? null : cursorOf(rows[rows.length - 1]);
+  } else {
+    // Forwards; or backwards that reached the start, which is the first page, shown full.
+    const from = backwards ? null : after;
+    const forwards = read(order, from, limit + 1);
+    rows = forwards.slice(0, limit);
+    if (from && rows.length === 0) {
+      // Past the end (the rows after the cursor were deleted): the last page.
+      return listCustomers(userId, { ...options, sort, order, cursor: null, before: null, last: true });
+    }
+    nextCursor = forwards.length > limit ? cursorOf(rows[rows.length - 1]) : null;
+    prevCursor = from ? cursorOf(rows[0]) : null;
+  }
+  const count =
+    matches === null
+      ? await countCustomers(userId)
+      : matches.length <= SEARCH_COUNT_CAP
+        ? { total: matches.length, capped: false }
+        : { total: SEARCH_COUNT_CAP, capped: true };
+  return {
+    customers: rows.map(rowToDto),
+    total: count.total,
+    totalCapped: count.capped,
+    nextCursor,
+    prevCursor,
+    sort,
+    order,
+    at: !prevCursor && !nextCursor ? "only" : !prevCursor ? "first" : !nextCursor ? "last" : null,
+  };
 }
 
 /**
@@ -270,42 +560,6 @@ export function customerMatchSql(
       WHERE c."userId" = ?${page("c.rowid")}
       AND (instr(lower(c."firstName" || ' ' || c."lastName"), ?) > 0 OR instr(lower(c."email"), ?) > 0)${order("c.rowid")}`,
     params: [userId, ...cursorParams, needle, needle],
-  };
-}
-
-export async function listCustomers(userId: string, options: ListCustomersOptions = {}): Promise<CustomerPage> {
-  const q = normaliseQuery(options.q);
-  const limit = Math.min(Math.max(1, Math.trunc(options.limit ?? DEFAULT_LIST_LIMIT)), MAX_LIST_LIMIT);
-  const after = parseCursor(options.cursor);
-  let rows: (CustomerRow & { r: number })[];
-  let count: { total: number; capped: boolean };
-  const matches = q ? searchMatches(userId, q) : null;
-  if (matches && matches.length <= SEARCH_COUNT_CAP) {
-    // The count found every match: the page is cut from them instead of searching a second time
-    // (a rare term's trigram lookup is the whole cost of the request).
-    count = { total: matches.length, capped: false };
-    const rowids = matches
-      .filter((r) => after === null || r < after)
-      .sort((a, b) => b - a)
-      .slice(0, limit + 1);
-    const byRowid = readStatement(`SELECT c.rowid AS r, ${CUSTOMER_COLUMNS} FROM "Customer" c WHERE c.rowid = ?`);
-    rows = rowids.flatMap((r) => (byRowid.get(r) as (CustomerRow & { r: number }) | undefined) ?? []);
-  } else {
-    const match = customerMatchSql(userId, q, after);
-    // One statement reads the page's rows (the match, then each row by rowid); the limit is bound.
-    rows = readStatement(
-      `WITH m AS (${match.sql} LIMIT ?)
-       SELECT m.r AS r, ${CUSTOMER_COLUMNS} FROM m JOIN "Customer" c ON c.rowid = m.r ORDER BY m.r DESC`,
-    ).all(...match.params, limit + 1) as (CustomerRow & { r: number })[];
-    count = matches ? { total: SEARCH_COUNT_CAP, capped: true } : await countCustomers(userId, q);
-  }
-  const pageRows = rows.slice(0, limit);
-  const last = pageRows[pageRows.length - 1];
-  return {
-    customers: pageRows.map(rowToDto),
-    total: count.total,
-    totalCapped: count.capped,
-    nextCursor: rows.length > limit && last ? String(last.r) : null,
   };
 }
 

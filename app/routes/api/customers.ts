@@ -1,14 +1,24 @@
-// GET /api/customers?q=&limit=&cursor=: a page of the caller's customers, newest added first, as
-// an array (spec §7). X-Total-Count says how many match (exact without q; with q, counted up to
-// 1000, and X-Total-Count-Capped: true beyond), X-Next-Cursor the cursor of the next page (absent
-// on the last page). POST /api/customers: creates one (201); a duplicate e-mail is a 409.
+// GET /api/customers?q=&sort=&order=&limit=&cursor=: a page of the caller's customers as an array,
+// newest added first unless `sort` (name, totalSpend, visits, lastActive, createdAt) and `order`
+// (asc, desc; by default asc for name, else desc) say otherwise; a search is sorted the same way.
+// X-Total-Count says how many match (exact without q; with q, counted up to 1000, and
+// X-Total-Count-Capped: true beyond), X-Next-Cursor the cursor of the next page (absent on the
+// last page; it belongs to its sort). POST /api/customers: creates one (201); a duplicate e-mail
+// is a 409.
 import { SearchTermSchema } from "~/schemas/search";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { ApiError, jsonResponse, parseOrThrow, readJson } from "~/lib/api.server";
 import { CustomerApiSchema } from "~/schemas/customer";
 import { withApi } from "~/services/auth.server";
-import { createCustomer, DEFAULT_LIST_LIMIT, listCustomers, MAX_LIST_LIMIT } from "~/services/customers.server";
+import {
+  createCustomer,
+  CUSTOMER_SORTS,
+  DEFAULT_LIST_LIMIT,
+  listCustomers,
+  MAX_LIST_LIMIT,
+  SORT_ORDERS,
+} from "~/services/customers.server";
 
 const ListQuerySchema = z.object({
   q: SearchTermSchema.max(200, "q must be at most 200 characters").optional(),
@@ -18,7 +28,9 @@ const ListQuerySchema = z.object({
     .min(1, "limit must be at least 1")
     .max(MAX_LIST_LIMIT, `limit must be at most ${MAX_LIST_LIMIT}`)
     .default(DEFAULT_LIST_LIMIT),
-  cursor: z.string().max(40).optional(),
+  sort: z.enum(CUSTOMER_SORTS, { message: `sort must be one of ${CUSTOMER_SORTS.join(", ")}` }).optional(),
+  order: z.enum(SORT_ORDERS, { message: `order must be ${SORT_ORDERS.join(" or ")}` }).optional(),
+  cursor: z.string().max(1000, "cursor is not valid: pass the X-Next-Cursor of the previous page").optional(),
   _t: z.string().optional(),
 });
 
