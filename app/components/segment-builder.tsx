@@ -10,8 +10,14 @@ import {
 } from "@conform-to/react";
 import { Plus, Trash2, X } from "lucide-react";
 import { Field, SelectField } from "~/components/forms";
-import { BUILDER_MAX_GROUP_DEPTH, newConditionRow, newGroupRow } from "~/lib/segments-builder";
-import { FIELD_NAMES, type Logic, SEGMENT_FIELDS, firstOperator, isField, operatorsFor } from "~/lib/segments";
+import {
+  BUILDER_MAX_GROUP_DEPTH,
+  builderOperators,
+  isRelativeOperator,
+  newConditionRow,
+  newGroupRow,
+} from "~/lib/segments-builder";
+import { FIELD_NAMES, type Logic, SEGMENT_FIELDS, firstOperator, isField } from "~/lib/segments";
 import type { BuilderRowInput, SegmentFormInput } from "~/schemas/segment";
 
 type Form = FormMetadata<SegmentFormInput, string[]>;
@@ -190,9 +196,14 @@ function RowEditor({
   const label = `condition ${path.map((n) => n + 1).join(".")}`;
   const field = fields.field.value;
   const type = isField(field) ? SEGMENT_FIELDS[field].type : "number";
+  const op = fields.op.value;
+  // "In the last N days" and "more than N days ago" take a number of days, not a date.
+  const days = type === "date" && isRelativeOperator(op);
   const { key: fieldKey, ...fieldProps } = getSelectProps(fields.field);
   const { key: opKey, ...opProps } = getSelectProps(fields.op);
-  const { key: valueKey, ...valueProps } = getInputProps(fields.value, { type: type === "date" ? "date" : "text" });
+  const { key: valueKey, ...valueProps } = getInputProps(fields.value, {
+    type: type === "date" && !days ? "date" : "text",
+  });
   return (
     <div
       className="grid gap-2 rounded-lg border border-slate-200 bg-white p-3 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-end"
@@ -211,7 +222,7 @@ function RowEditor({
             const next = e.currentTarget.value;
             if (!isField(next)) return;
             form.update({ name: fields.op.name, value: firstOperator(next) });
-            if (!isField(field) || SEGMENT_FIELDS[field].type !== SEGMENT_FIELDS[next].type) {
+            if (days || !isField(field) || SEGMENT_FIELDS[field].type !== SEGMENT_FIELDS[next].type) {
               form.update({ name: fields.value.name, value: "" });
             }
           },
@@ -220,16 +231,31 @@ function RowEditor({
       <SelectField
         key={opKey}
         label="Operator"
-        options={operatorsFor(isField(field) ? field : "totalSpend")}
-        selectProps={{ ...opProps, "aria-label": `Operator of ${label}` }}
+        options={builderOperators(isField(field) ? field : "totalSpend", op)}
+        selectProps={{
+          ...opProps,
+          "aria-label": `Operator of ${label}`,
+          onChange: (e) => {
+            // A date and a number of days do not convert: switching between them clears the value.
+            if (type === "date" && isRelativeOperator(e.currentTarget.value) !== days) {
+              form.update({ name: fields.value.name, value: "" });
+            }
+          },
+        }}
       />
       <Field
         key={valueKey}
-        label="Value"
+        label={days ? "Days" : "Value"}
         inputProps={{
           ...valueProps,
-          inputMode: type === "date" ? undefined : "decimal",
-          placeholder: field === "totalSpend" ? "Amount in ₹" : field === "visits" ? "Number of visits" : undefined,
+          inputMode: days ? "numeric" : type === "date" ? undefined : "decimal",
+          placeholder: days
+            ? "Number of days"
+            : field === "totalSpend"
+              ? "Amount in ₹"
+              : field === "visits"
+                ? "Number of visits"
+                : undefined,
           "aria-label": `Value of ${label}`,
         }}
       />

@@ -358,6 +358,20 @@ export function segmentChipClass(name: string): string {
 
 export const SEGMENT_CHIP_CLASSES = CHIP_COLOURS;
 
+/** Names compared as a user reads them: case and surrounding spaces do not matter. */
+export function sameSegmentName(a: string, b: string): boolean {
+  return a.trim().toLocaleLowerCase("en-IN") === b.trim().toLocaleLowerCase("en-IN");
+}
+
+/**
+ * The warning for a name another of the user's segments already has (docs/rules.md#segment-names):
+ * two segments may share a name, but the user is told, in the form and in the API's answer.
+ */
+export function duplicateNameWarning(name: string, otherNames: readonly string[]): string | null {
+  const existing = name.trim() === "" ? undefined : otherNames.find((other) => sameSegmentName(other, name));
+  return existing === undefined ? null : `A segment named "${existing}" already exists.`;
+}
+
 export const AUDIENCE_SAMPLE_SIZE = 10;
 
 /** The preview panel's note, only above 10 customers (docs/rules.md#audience-preview). */

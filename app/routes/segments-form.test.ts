@@ -156,6 +156,79 @@ describe("the segment form", () => {
     expect(removed.body.preview).toMatchObject({ count: 1, customers: [{ firstName: "C3" }] });
   });
 
+  it("saves 'in the last N days' as a rolling date, and refuses a bad N with the API's message", async () => {
+    const { user, cookie } = await signedIn();
+    const saved = await formRoute.action(
+      args(
+        formRequest(
+          "/segments/new",
+          { name: "Recent", ...row(0, "lastActiveDate", "$gte:daysAgo", " 30 ") },
+          { cookie },
+        ),
+      ),
+    );
+    expect((saved as Response).status).toBe(302);
+    const segment = await db().segment.findFirstOrThrow({ where: { userId: user.id } });
+    expect(JSON.parse(segment.conditions)).toEqual({ lastActiveDate: { $gte: { $daysAgo: 30 } } });
+
+    const older = await formRoute.action(
+      args(
+        formRequest("/segments/new", { name: "Lapsed", ...row(0, "lastActiveDate", "$lt:daysAgo", "90") }, { cookie }),
+      ),
+    );
+    expect((older as Response).status).toBe(302);
+    const lapsed = await db().segment.findFirstOrThrow({ where: { userId: user.id, name: "Lapsed" } });
+    expect(JSON.parse(lapsed.conditions)).toEqual({ lastActiveDate: { $lt: { $daysAgo: 90 } } });
+
+    const message =
+      "conditions.lastActiveDate.$gte.$daysAgo: the number of days must be a whole number from 0 to 36,500";
+    for (const n of ["-3", "1.5", "99999", "ten"]) {
+      const reply = await replyOf(
+        await formRoute.action(
+          args(
+            formRequest("/segments/new", { name: "Bad", ...row(0, "lastActiveDate", "$gte:daysAgo", n) }, { cookie }),
+          ),
+        ),
+      );
+      expect(reply.status, n).toBe(400);
+      expect(reply.body.result.error?.conditions).toEqual([message]);
+      const api = (await apiRoute.action(
+        args(
+          new Request("http://localhost:3000/api/segments", {
+            method: "POST",
+            headers: { Authorization: `Bearer ${await issueToken(user.id)}`, "Content-Type": "application/json" },
+            body: JSON.stringify({ name: "Bad", conditions: { lastActiveDate: { $gte: { $daysAgo: n } } } }),
+          }),
+        ),
+      )) as Response;
+      expect(api.status).toBe(400);
+      expect(((await api.json()) as { error: { message: string } }).error.message).toContain(message);
+    }
+    expect(await db().segment.count({ where: { userId: user.id, name: "Bad" } })).toBe(0);
+  });
+
+  it("opens a rolling date in the builder as its days, and lists the other segments' names", async () => {
+    const { user, cookie } = await signedIn();
+    await formRoute.action(
+      args(
+        formRequest("/segments/new", { name: "Recent", ...row(0, "lastActiveDate", "$gte:daysAgo", "45") }, { cookie }),
+      ),
+    );
+    await formRoute.action(
+      args(formRequest("/segments/new", { name: "Other", ...row(0, "visits", "$gt", "1") }, { cookie })),
+    );
+    const segment = await db().segment.findFirstOrThrow({ where: { userId: user.id, name: "Recent" } });
+    const loaded = (await formRoute.loader(
+      args(new Request(`http://localhost:3000/segments/edit/${segment.id}`, { headers: { Cookie: cookie } }), {
+        id: segment.id,
+      }),
+    )) as { values: { conditions: unknown }; otherNames: string[] };
+    expect(loaded.values.conditions).toMatchObject({
+      children: [{ kind: "condition", field: "lastActiveDate", op: "$gte:daysAgo", value: "45" }],
+    });
+    expect(loaded.otherNames).toEqual(["Other"]);
+  });
+
   it("saves a nested segment as the API would store it", async () => {
     const { user, cookie } = await signedIn();
     const fields = {

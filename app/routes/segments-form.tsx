@@ -7,7 +7,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useParams } from "@remix-run/react";
-import { ArrowLeft, Sparkles } from "lucide-react";
+import { ArrowLeft, Loader2, Sparkles, Users } from "lucide-react";
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { RouteErrorBoundary } from "~/components/error-boundary";
@@ -18,11 +18,18 @@ import { ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { replyRefused, replyUnfinished } from "~/lib/forms.server";
 import { loadOrThrow } from "~/lib/load.server";
+import { duplicateNameWarning } from "~/lib/segments";
 import { builderRows, newBuilder, treeToBuilder } from "~/lib/segments-builder";
 import { BuilderConditionsSchema, SegmentFormSchema, type SegmentFormInput } from "~/schemas/segment";
 import { requireUser } from "~/services/auth.server";
 import { redirectWithFlash } from "~/services/session.server";
-import { createSegment, getSegment, previewAudience, updateSegment } from "~/services/segments.server";
+import {
+  createSegment,
+  getSegment,
+  otherSegmentNames,
+  previewAudience,
+  updateSegment,
+} from "~/services/segments.server";
 
 export const meta: MetaFunction = ({ params }) => [
   { title: `${params.id ? "Edit Segment" : "Create Segment"} · ${BRAND}` },
@@ -42,12 +49,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   if (!params.id) {
     const values: SegmentFormInput = { name: "", description: "", conditions: builderRows(newBuilder()) };
-    return { id: null, values, preview: null };
+    return { id: null, values, preview: null, otherNames: otherSegmentNames(user.id) };
   }
   const segment = await loadOrThrow(getSegment(user.id, params.id), EDIT_LOAD_FAILED);
   const conditions = builderRows(treeToBuilder(segment.tree));
   const values: SegmentFormInput = { name: segment.name, description: segment.description, conditions };
-  return { id: segment.id, values, preview: await previewOf(user.id, conditions) };
+  return {
+    id: segment.id,
+    values,
+    preview: await previewOf(user.id, conditions),
+    otherNames: otherSegmentNames(user.id, segment.id),
+  };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -79,7 +91,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function SegmentForm() {
-  const { id, values, preview } = useLoaderData<typeof loader>();
+  const { id, values, preview, otherNames } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const lastResult = actionData?.result;
   const navigation = useNavigation();
@@ -119,6 +131,8 @@ export default function SegmentForm() {
     if (conditionsErrorId && inRules) form.validate({ name: fields.conditions.name });
   };
   const title = id ? "Edit Segment" : "Create Segment";
+  // Another segment with this name is allowed, but said as the user types (the API says it too).
+  const nameWarning = duplicateNameWarning(typeof fields.name.value === "string" ? fields.name.value : "", otherNames);
 
   return (
     <div className="mx-auto max-w-6xl space-y-4">
@@ -149,6 +163,13 @@ export default function SegmentForm() {
                 placeholder: "e.g. High-value regulars",
               }}
               errors={fields.name.errors}
+              hint={
+                nameWarning ? (
+                  <span className="font-medium text-amber-700" data-testid="name-warning">
+                    {nameWarning} You can still save this one with the same name.
+                  </span>
+                ) : undefined
+              }
             />
             <TextareaField
               label="Description"
@@ -202,9 +223,40 @@ export default function SegmentForm() {
               {saving ? "Saving..." : id ? "Update Segment" : "Create Segment"}
             </button>
           </div>
+
+          {/* Below lg the preview sits under the form: this bar keeps its count in sight while the
+              rules are edited, and takes the user to the sample. */}
+          <div
+            className="sticky bottom-0 z-10 -mx-4 flex items-center justify-between gap-3 border-t border-slate-200 bg-white/95 px-4 py-2 shadow-[0_-4px_12px_rgba(15,23,42,0.08)] backdrop-blur lg:hidden"
+            data-testid="sticky-audience"
+            aria-live="polite"
+          >
+            <p className="flex min-w-0 items-center gap-2 text-sm text-slate-700">
+              {live.loading ? (
+                <Loader2 className="h-4 w-4 shrink-0 animate-spin text-primary" aria-hidden="true" />
+              ) : (
+                <Users className="h-4 w-4 shrink-0 text-primary" aria-hidden="true" />
+              )}
+              {live.preview ? (
+                <span className="truncate">
+                  <strong className="text-lg text-primary" data-testid="sticky-count">
+                    {live.preview.count.toLocaleString("en-IN")}
+                  </strong>{" "}
+                  {live.preview.count === 1 ? "customer matches" : "customers match"}
+                </span>
+              ) : (
+                <span className="truncate text-slate-500">
+                  {live.problem ? "Complete the conditions" : live.loading ? "Counting..." : "No preview yet"}
+                </span>
+              )}
+            </p>
+            <a href="#audience-preview" className="btn-secondary shrink-0 text-xs">
+              View sample
+            </a>
+          </div>
         </div>
 
-        <aside className="lg:sticky lg:top-4 lg:self-start">
+        <aside id="audience-preview" className="scroll-mt-20 lg:sticky lg:top-4 lg:self-start">
           <AudiencePreviewPanel preview={live.preview} loading={live.loading} problem={live.problem} />
         </aside>
       </Form>

@@ -1,6 +1,7 @@
 // The segments service against a real SQLite database: the list's stats (with real campaign
-// counts), segments of one customer, tenant isolation, and the detail's first 10.
-import { beforeAll, describe, expect, it } from "vitest";
+// counts), segments of one customer, tenant isolation, the detail's first 10, and rolling dates
+// evaluated when counted and when a campaign launches.
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestUser, useTestDatabase as setUpTestDatabase } from "../../tests/helpers/db";
 
 setUpTestDatabase();
@@ -8,6 +9,7 @@ setUpTestDatabase();
 const { db } = await import("~/db.server");
 const { newId } = await import("~/lib/id");
 const segments = await import("~/services/segments.server");
+const campaigns = await import("~/services/campaigns.server");
 const { parseConditions } = await import("~/lib/segments");
 
 const tree = (conditions: unknown) => {
@@ -80,5 +82,83 @@ describe("segments service", () => {
     expect(overview.count).toBe(12);
     expect(overview.customers.map((c) => c.id)).toEqual(ids.slice(0, 10));
     await expect(segments.segmentOverview(otherId, all!.id)).rejects.toMatchObject({ code: "not_found" });
+  });
+});
+
+describe("rolling dates, evaluated when the audience is counted", () => {
+  /** Noon in India on a March 2025 day. */
+  const march = (day: number) => new Date(Date.UTC(2025, 2, day, 6, 30));
+  let tenant: string;
+  let recent: string;
+  const customers: string[] = [];
+
+  beforeAll(async () => {
+    tenant = (await createTestUser("Rolling")).id;
+    for (const day of [1, 10, 15]) {
+      const id = newId();
+      customers.push(id);
+      await db().customer.create({
+        data: {
+          id,
+          userId: tenant,
+          firstName: `Active${day}`,
+          lastName: "March",
+          email: `active${day}-${tenant}@example.in`,
+          lastActive: march(day),
+        },
+      });
+    }
+  });
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const at = (day: number) => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(march(day));
+  };
+
+  it("moves the count, the list, the detail and the preview as days pass", async () => {
+    at(16);
+    const created = await segments.createSegment(tenant, {
+      name: "Active this week",
+      description: "",
+      tree: tree({ lastActiveDate: { $gte: { $daysAgo: 7 } } }),
+    });
+    recent = created.id;
+    // On 16 March the last 7 days start on 9 March.
+    expect(created.customerCount).toBe(2);
+    expect(await segments.segmentAudienceCount(tenant, recent)).toBe(2);
+    at(20); // from 13 March on
+    expect(await segments.segmentAudienceCount(tenant, recent)).toBe(1);
+    expect((await segments.listSegments(tenant)).map((s) => s.customerCount)).toEqual([1]);
+    const overview = await segments.segmentOverview(tenant, recent);
+    expect([overview.count, overview.customers.map((c) => c.firstName)]).toEqual([1, ["Active15"]]);
+    expect(segments.previewAudience(tenant, tree({ lastActiveDate: { $lt: { $daysAgo: 7 } } })).count).toBe(2);
+    expect((await segments.segmentsForCustomer(tenant, customers[2])).map((s) => s.name)).toEqual(["Active this week"]);
+    at(25); // from 18 March on: nobody
+    expect(await segments.segmentAudienceCount(tenant, recent)).toBe(0);
+    expect(await segments.segmentsForCustomer(tenant, customers[2])).toEqual([]);
+  });
+
+  it("freezes a campaign's audience as it is at launch, not when its draft was saved", async () => {
+    const content = { name: "Comeback", subject: "Hello", message: "Hi {NAME}", description: "", segmentId: recent };
+    at(16);
+    const draft = await campaigns.saveDraft(tenant, content);
+    expect(draft.audienceSize).toBe(2);
+    at(20);
+    const launched = await campaigns.launch(tenant, content, draft.id);
+    expect(launched.id).toBe(draft.id);
+    expect(launched.audienceSize).toBe(1);
+    const recipients = db().$queryRawUnsafe<{ n: number | bigint }[]>(
+      `SELECT count(*) AS n FROM "Delivery" WHERE "campaignId" = ?`,
+      launched.id,
+    );
+    expect(Number((await recipients)[0]?.n)).toBe(1);
+    at(25);
+    await expect(campaigns.launch(tenant, { ...content, name: "Too late" })).rejects.toMatchObject({
+      status: 422,
+    });
   });
 });

@@ -13,6 +13,7 @@ import {
   type Conditions,
   type Logic,
   type SegmentNode,
+  duplicateNameWarning,
   parseConditions,
   toConditions,
   topLogic,
@@ -41,6 +42,9 @@ export type SegmentDto = {
 };
 
 export type SegmentWithCount = SegmentDto & { customerCount: number };
+
+/** A saved segment, with what the user should know about it (a name another segment has). */
+export type SavedSegment = SegmentWithCount & { warnings: string[] };
 
 /** A customer as audience lists show it (docs/rules.md#payloads, "Audience customer"). */
 export type AudienceCustomer = {
@@ -176,7 +180,23 @@ export async function getSegment(userId: string, id: string): Promise<SegmentDto
   return { ...toSegmentDto(segment), tree: segmentTree(segment) };
 }
 
-export async function createSegment(userId: string, input: SegmentWriteInput): Promise<SegmentWithCount> {
+/** The names of the user's other segments (all of them but `exceptId`), for the duplicate-name warning. */
+export function otherSegmentNames(userId: string, exceptId?: string): string[] {
+  const rows = readStatement(`SELECT "id", "name" FROM "Segment" WHERE "userId" = ?`).all(userId) as {
+    id: string;
+    name: string;
+  }[];
+  return rows.filter((r) => r.id !== exceptId).map((r) => r.name);
+}
+
+function nameWarnings(userId: string, name: string, exceptId?: string): string[] {
+  const warning = duplicateNameWarning(name, otherSegmentNames(userId, exceptId));
+  return warning ? [warning] : [];
+}
+
+export async function createSegment(userId: string, input: SegmentWriteInput): Promise<SavedSegment> {
+  // Read before the insert, so the new segment is not its own duplicate.
+  const warnings = nameWarnings(userId, input.name);
   const conditions = toConditions(input.tree);
   const segment = await db().segment.create({
     data: {
@@ -194,11 +214,12 @@ export async function createSegment(userId: string, input: SegmentWriteInput): P
     title: "New segment created",
     details: `Segment "${segment.name}" was created with ${customerCount.toLocaleString("en-IN")} customer${customerCount === 1 ? "" : "s"}.`,
   });
-  return { ...toSegmentDto(segment), customerCount };
+  return { ...toSegmentDto(segment), customerCount, warnings };
 }
 
-export async function updateSegment(userId: string, id: string, input: SegmentWriteInput): Promise<SegmentWithCount> {
+export async function updateSegment(userId: string, id: string, input: SegmentWriteInput): Promise<SavedSegment> {
   await findSegment(userId, id);
+  const warnings = nameWarnings(userId, input.name, id);
   const segment = await db().segment.update({
     where: { id },
     data: {
@@ -208,7 +229,7 @@ export async function updateSegment(userId: string, id: string, input: SegmentWr
       conditions: JSON.stringify(toConditions(input.tree)),
     },
   });
-  return { ...toSegmentDto(segment), customerCount: sqlAudienceCount(userId, input.tree) };
+  return { ...toSegmentDto(segment), customerCount: sqlAudienceCount(userId, input.tree), warnings };
 }
 
 export async function deleteSegment(userId: string, id: string): Promise<void> {

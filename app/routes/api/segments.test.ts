@@ -140,6 +140,68 @@ describe("POST /api/segments", () => {
     expect(notJson.body.error.message).toBe("The body is not valid JSON");
   });
 
+  it("takes a rolling date { $daysAgo: N } and refuses a bad N with a 400 that names it", async () => {
+    const carol = await user("Carol");
+    const ok = await send(list.action as Handler, carol, "POST", "/api/segments", {
+      name: "Recently active",
+      conditions: { lastActiveDate: { $gte: { $daysAgo: 30 } } },
+    });
+    expect(ok.status).toBe(201);
+    expect(ok.body.conditions).toEqual({ lastActiveDate: { $gte: { $daysAgo: 30 } } });
+    const message =
+      "conditions.lastActiveDate.$gte.$daysAgo: the number of days must be a whole number from 0 to 36,500";
+    for (const n of [-1, 2.5, 36_501, 1e12, "30 days", null]) {
+      const body = { name: "Bad days", conditions: { lastActiveDate: { $gte: { $daysAgo: n } } } };
+      const created = await send(list.action as Handler, carol, "POST", "/api/segments", body);
+      expect(created.status, JSON.stringify(n)).toBe(400);
+      expect(created.body.error.message).toContain(message);
+      const updated = await send(one.action as Handler, carol, "PUT", `/api/segments/${ok.body._id}`, body, {
+        id: ok.body._id,
+      });
+      expect(updated.status).toBe(400);
+      expect(updated.body.error.message).toContain(message);
+      const previewed = await send(preview.action as Handler, carol, "POST", "/api/segments/preview", {
+        conditions: body.conditions,
+      });
+      expect(previewed.status).toBe(400);
+      expect(previewed.body.error.message).toContain(message);
+    }
+    expect(await db().segment.count({ where: { userId: carol.id, name: "Bad days" } })).toBe(0);
+  });
+
+  it("saves a name another segment has, and says so in warnings (case and spaces aside)", async () => {
+    const carol = await user("Carol");
+    const first = await send(list.action as Handler, carol, "POST", "/api/segments", {
+      name: "Weekend shoppers",
+      conditions: { visits: { $gt: 2 } },
+    });
+    expect(first.status).toBe(201);
+    expect(first.body.warnings).toEqual([]);
+    const again = await send(list.action as Handler, carol, "POST", "/api/segments", {
+      name: "  weekend SHOPPERS ",
+      conditions: { visits: { $gt: 5 } },
+    });
+    expect(again.status).toBe(201);
+    expect(again.body.name).toBe("weekend SHOPPERS");
+    expect(again.body.warnings).toEqual(['A segment named "Weekend shoppers" already exists.']);
+    // Saving a segment under its own name is no duplicate; another tenant's names do not count.
+    const resaved = await send(
+      one.action as Handler,
+      carol,
+      "PUT",
+      `/api/segments/${first.body._id}`,
+      { name: "Weekend Shoppers", conditions: { visits: { $gt: 3 } } },
+      { id: first.body._id },
+    );
+    expect(resaved.status).toBe(200);
+    expect(resaved.body.warnings).toEqual(['A segment named "weekend SHOPPERS" already exists.']);
+    const bobs = await send(list.action as Handler, bob, "POST", "/api/segments", {
+      name: "Weekend shoppers",
+      conditions: { visits: { $gt: 2 } },
+    });
+    expect(bobs.body.warnings).toEqual([]);
+  });
+
   it("answers 401 without credentials", async () => {
     const res = await send(list.action as Handler, null, "POST", "/api/segments", {
       name: "x",
