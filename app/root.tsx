@@ -11,6 +11,7 @@ import {
   useRouteError,
 } from "@remix-run/react";
 import { Toaster } from "sonner";
+import { TimeZoneReporter } from "~/components/date-time";
 import { UNEXPECTED_ERROR, errorMessage } from "~/components/error-boundary";
 import { FlashMessages } from "~/components/flash";
 import { SnackbarProvider } from "~/components/snackbar";
@@ -39,6 +40,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
+        <TimeZoneReporter nonce={nonce} />
       </head>
       <body className="min-h-screen bg-background font-sans antialiased">
         {children}

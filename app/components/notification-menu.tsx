@@ -3,7 +3,7 @@ import { Link, useFetcher, useRevalidator } from "@remix-run/react";
 import { Bell } from "lucide-react";
 import { useEffect } from "react";
 import { NotificationBadgeIcon } from "~/components/notification-icon";
-import { formatShortDate } from "~/lib/dates";
+import { DateTime } from "~/components/date-time";
 import type { NotificationDto } from "~/lib/dto";
 import { badgeText, unreadText } from "~/lib/notifications";
 
@@ -94,7 +94,7 @@ export function NotificationMenu({
                           <span className="truncate">{n.title}</span>
                         </span>
                         <span className="line-clamp-2 text-xs text-slate-600">{n.details}</span>
-                        <span className="text-[11px] text-slate-400">{formatShortDate(n.date)}</span>
+                        <DateTime value={n.date} className="text-[11px] text-slate-400" />
                       </span>
                     </button>
                   </li>

@@ -1,22 +1,130 @@
-// Date formatting used across screens: en-IN in India Standard Time, so the server and the browser
-// render the same text.
-const TZ = "Asia/Kolkata";
-const short = new Intl.DateTimeFormat("en-IN", { timeZone: TZ, day: "numeric", month: "short", year: "numeric" });
-const long = new Intl.DateTimeFormat("en-IN", { timeZone: TZ, day: "numeric", month: "long", year: "numeric" });
-const withTime = new Intl.DateTimeFormat("en-IN", {
-  timeZone: TZ,
-  day: "numeric",
-  month: "short",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-});
+// Date formatting used across screens and exports, in the viewer's time zone: the signed-in
+// user's choice on /profile, else the zone their browser reported (docs/decisions/0016-time-zones.md).
+// The server and the browser format with the same zone, taken from loader data, so the page React
+// hydrates reads exactly as the server wrote it. Every date a screen shows goes through here (or
+// through the <DateTime> component, which calls it), never through toLocaleString.
 
-const toDate = (d: Date | string) => (typeof d === "string" ? new Date(d) : d);
+/** The zone used before anyone has said one (no choice, no browser report): India, as the rupees. */
+export const DEFAULT_TIME_ZONE = "Asia/Kolkata";
+const LOCALE = "en-IN";
+/** The cookie in which the browser reports its own zone (set by the page's inline script). */
+export const TIME_ZONE_COOKIE = "crm_tz";
+/** Where the zone came from: the user's choice, their browser's report, or neither. */
+export type TimeZoneSource = "profile" | "browser" | "default";
+/**
+ * IANA names are an area and a place, letters, digits and _ + - ("America/Argentina/Buenos_Aires"),
+ * or UTC. A bare abbreviation is refused though the runtime knows some: "IST" is India or Israel
+ * or Ireland, and "EST" resolves to Panama, which never changes its clocks.
+ */
+const ZONE_SHAPE = /^(?:UTC|[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+){1,2})$/i;
 
-export const formatShortDate = (d: Date | string) => short.format(toDate(d));
-export const formatLongDate = (d: Date | string) => long.format(toDate(d));
-export const formatDateTime = (d: Date | string) => withTime.format(toDate(d));
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(kind: string, timeZone: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${kind} ${timeZone}`;
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(kind === "parts" ? "en-US" : LOCALE, { ...options, timeZone });
+    // Bounded: a few kinds times the zones of the users this process has served.
+    if (formatters.size > 2000) formatters.clear();
+    formatters.set(key, f);
+  }
+  return f;
+}
+
+/**
+ * The zone's canonical name if `value` is an IANA time zone this runtime knows ("asia/kolkata" →
+ * "Asia/Kolkata" or the runtime's own spelling), else null. Offsets ("+05:30") and abbreviations
+ * ("IST") are not zones: they say nothing of daylight saving time.
+ */
+export function canonicalTimeZone(value: string): string | null {
+  if (value.length > 64 || !ZONE_SHAPE.test(value)) return null;
+  try {
+    return new Intl.DateTimeFormat("en-US", { timeZone: value }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+}
+
+/** The zones offered on /profile: the runtime's list, with UTC. */
+export function timeZoneNames(): string[] {
+  const names = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
+  return names.includes("UTC") ? names : ["UTC", ...names];
+}
+
+const toDate = (d: Date | string | number) => (d instanceof Date ? d : new Date(d));
+
+/** "23 Nov 2026" in the zone. */
+export const formatShortDate = (d: Date | string | number, timeZone: string) =>
+  formatter("short", timeZone, { day: "numeric", month: "short", year: "numeric" }).format(toDate(d));
+/** "23 November 2026" in the zone. */
+export const formatLongDate = (d: Date | string | number, timeZone: string) =>
+  formatter("long", timeZone, { day: "numeric", month: "long", year: "numeric" }).format(toDate(d));
+/** "23 Nov 2026, 11:58 pm" in the zone. */
+export const formatDateTime = (d: Date | string | number, timeZone: string) =>
+  formatter("dateTime", timeZone, {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+  }).format(toDate(d));
+
+/** The zone's offset from UTC at that instant, in minutes (+330 for India, -300 for New York in winter). */
+export function zoneOffsetMinutes(d: Date | string | number, timeZone: string): number {
+  const ms = toDate(d).getTime();
+  const whole = Math.floor(ms / 1000) * 1000;
+  const parts = formatter("parts", timeZone, {
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+    second: "numeric",
+    era: "short",
+  }).formatToParts(whole);
+  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  const era = parts.find((p) => p.type === "era")?.value;
+  const year = era === "BC" ? 1 - get("year") : get("year");
+  const local = Date.UTC(year, get("month") - 1, get("day"), get("hour") % 24, get("minute"), get("second"));
+  // Date.UTC maps years 0-99 to 1900-1999; no zone's offset is anywhere near a century.
+  const fixed = year >= 0 && year < 100 ? new Date(local).setUTCFullYear(year) : local;
+  return Math.round((fixed - whole) / 60_000);
+}
+
+/** "+05:30", "-05:00", "+00:00". */
+export function formatOffset(minutes: number): string {
+  const sign = minutes < 0 ? "-" : "+";
+  const abs = Math.abs(minutes);
+  return `${sign}${pad2(Math.floor(abs / 60))}:${pad2(abs % 60)}`;
+}
+
+/**
+ * ISO 8601 with the zone's offset, to the millisecond: "2026-11-23T23:58:00.000+05:30" for
+ * 18:28 UTC in India. What exports write, so a spreadsheet shows the user's wall-clock time and
+ * still knows the instant.
+ */
+export function isoInZone(d: Date | string | number, timeZone: string): string {
+  const ms = toDate(d).getTime();
+  const offset = zoneOffsetMinutes(ms, timeZone);
+  return `${isoFromEpochMs(ms + offset * 60_000).slice(0, -1)}${formatOffset(offset)}`;
+}
+
+/** "India Standard Time", "Eastern Daylight Time": the zone's name at that instant. */
+export function zoneName(d: Date | string | number, timeZone: string): string {
+  const parts = formatter("zoneName", timeZone, { timeZoneName: "long" }).formatToParts(toDate(d));
+  return parts.find((p) => p.type === "timeZoneName")?.value ?? timeZone;
+}
+
+/**
+ * The tooltip of a shown date: the full date and time, the zone's name, its IANA id and offset,
+ * e.g. "Monday, 23 November 2026 at 11:58 pm, India Standard Time (Asia/Kolkata, UTC+05:30)".
+ */
+export function dateTitle(d: Date | string | number, timeZone: string): string {
+  const date = toDate(d);
+  const full = formatter("full", timeZone, { dateStyle: "full", timeStyle: "short" }).format(date);
+  return `${full}, ${zoneName(date, timeZone)} (${timeZone}, UTC${formatOffset(zoneOffsetMinutes(date, timeZone))})`;
+}
 
 const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
 const pad3 = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);

@@ -3,23 +3,27 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { AppShell } from "~/components/app-shell";
+import { TimeZoneProvider } from "~/components/date-time";
 import { MENU_NOTIFICATIONS } from "~/lib/notifications";
 import { requireUser } from "~/services/auth.server";
 import { listNotifications } from "~/services/notifications.server";
+import { viewerTimeZone } from "~/services/time-zone.server";
 import { toPublicUser } from "~/services/users.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const { notifications, unreadCount } = await listNotifications(user.id, { take: MENU_NOTIFICATIONS });
-  return { user: toPublicUser(user), notifications, unreadCount };
+  return { user: toPublicUser(user), notifications, unreadCount, ...viewerTimeZone(request, user) };
 }
 
 export default function AppLayout() {
-  const { user, notifications, unreadCount } = useLoaderData<typeof loader>();
+  const { user, notifications, unreadCount, timeZone, source } = useLoaderData<typeof loader>();
   return (
-    <AppShell user={user} notifications={notifications} unreadCount={unreadCount}>
-      <Outlet />
-    </AppShell>
+    <TimeZoneProvider timeZone={timeZone} source={source}>
+      <AppShell user={user} notifications={notifications} unreadCount={unreadCount}>
+        <Outlet />
+      </AppShell>
+    </TimeZoneProvider>
   );
 }
 

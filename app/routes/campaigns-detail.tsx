@@ -31,7 +31,7 @@ import { RouteErrorBoundary } from "~/components/error-boundary";
 import { ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { DELIVERY_STATUSES, type DeliveryStatus, percent, successBand, successBandColour } from "~/lib/campaigns";
-import { formatDateTime } from "~/lib/dates";
+import { DateTime } from "~/components/date-time";
 import { ID_PATTERN } from "~/lib/id";
 import { withSearchParams } from "~/lib/search-params";
 import { segmentChipClass } from "~/lib/segments";
@@ -283,7 +283,7 @@ export default function CampaignDetail() {
                   ) : null}
                 </span>
               </Row>
-              <Row label="Launched">{c.launchedAt ? formatDateTime(c.launchedAt) : "Not launched"}</Row>
+              <Row label="Launched">{c.launchedAt ? <DateTime value={c.launchedAt} format="dateTime" /> : "Not launched"}</Row>
               <Row label="Audience">{c.audienceSize.toLocaleString("en-IN")} customers</Row>
               <div className="sm:col-span-2">
                 <Row label="Message">
@@ -409,7 +409,7 @@ export default function CampaignDetail() {
                 {logs.logs.map((log) => {
                   const customerName = log.customer.name || "Unknown Customer";
                   const contact = log.customer.email || log.customer.phone || "N/A";
-                  const timestamp = log.timestamp ? formatDateTime(log.timestamp) : "N/A";
+                  const timestamp = log.timestamp ? <DateTime value={log.timestamp} format="dateTime" /> : "N/A";
                   const details = log.details ? (
                     <span className="break-words">{log.details}</span>
                   ) : (

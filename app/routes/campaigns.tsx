@@ -8,11 +8,11 @@ import { ChevronLeft, ChevronRight, Eye, Megaphone, Pencil, Plus, Target, Trash2
 import { z } from "zod";
 import { CampaignStatusChip, Chip, ProgressBar, useRevalidateEvery } from "~/components/campaign-chips";
 import { ConfirmDialog } from "~/components/confirm-dialog";
+import { DateTime } from "~/components/date-time";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { listSuccessChip } from "~/lib/campaigns";
-import { formatShortDate } from "~/lib/dates";
 import { isId } from "~/lib/id";
 import { loadOrThrow } from "~/lib/load.server";
 import { withSearchParams } from "~/lib/search-params";
@@ -170,7 +170,7 @@ export default function Campaigns() {
                   const segmentName = c.segment?.name || "Unnamed Segment";
                   const name = c.name || "Unnamed Campaign";
                   const success = listSuccessChip(c.deliveryStats.sent, c.deliveryStats.failed);
-                  const sentDate = c.launchedAt ? formatShortDate(c.launchedAt) : "Not sent";
+                  const sentDate = c.launchedAt ? <DateTime value={c.launchedAt} /> : "Not sent";
                   return (
                     <tr key={c.id} data-testid="campaign-row" className="align-top hover:bg-slate-50/60">
                       <td className="px-3 py-3 sm:px-4">

@@ -7,7 +7,7 @@ import { ArrowLeft, Building2, Mail, MapPin, Pencil, Phone, ShoppingBag } from "
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { BRAND } from "~/lib/brand";
 import { customerDisplayName, isVisitsHighlighted } from "~/lib/customers";
-import { formatDateTime, formatLongDate, formatShortDate } from "~/lib/dates";
+import { DateTime } from "~/components/date-time";
 import { loadOrThrow } from "~/lib/load.server";
 import { formatRupees } from "~/lib/money";
 import { CHIP_CLASSES, shortOrderId, statusColour } from "~/lib/orders";
@@ -99,11 +99,13 @@ export default function CustomerDetail() {
           <dl className="grid grid-cols-2 gap-4 text-sm">
             <div>
               <dt className="text-slate-500">Created</dt>
-              <dd className="text-slate-900">{formatLongDate(customer.createdAt)}</dd>
+              <dd className="text-slate-900">
+                <DateTime value={customer.createdAt} format="long" />
+              </dd>
             </div>
             <div>
               <dt className="text-slate-500">Last Active</dt>
-              <dd className="text-slate-900">{customer.lastActive ? formatLongDate(customer.lastActive) : "Never"}</dd>
+              <dd className="text-slate-900">{customer.lastActive ? <DateTime value={customer.lastActive} format="long" /> : "Never"}</dd>
             </div>
             <div>
               <dt className="text-slate-500">Total Spend</dt>
@@ -171,9 +173,7 @@ export default function CustomerDetail() {
                 >
                   <span>
                     <span className="font-medium text-slate-900">Order #{shortOrderId(o.id)}</span>
-                    <span className="block text-xs text-slate-500" title={formatDateTime(o.date)}>
-                      {formatShortDate(o.date)}
-                    </span>
+                    <DateTime value={o.date} className="block text-xs text-slate-500" />
                   </span>
                   <span className="flex items-center gap-3">
                     <span className="font-medium tabular-nums text-slate-900">{formatRupees(o.amount)}</span>

@@ -6,7 +6,8 @@ import { ArrowLeft, Mail, Pencil, Phone, User } from "lucide-react";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { OrderStatusChip } from "~/components/order-status-chip";
 import { BRAND } from "~/lib/brand";
-import { formatDateTime } from "~/lib/dates";
+import { DateTime } from "~/components/date-time";
+import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
 import { loadOrThrow } from "~/lib/load.server";
 import { formatRupees } from "~/lib/money";
 import { customerName, shortOrderId } from "~/lib/orders";
@@ -47,7 +48,7 @@ export default function OrderDetail() {
                 Order #{shortOrderId(order._id)}
               </h2>
               <p className="mt-1 text-sm text-slate-600">
-                <time dateTime={order.createdAt}>{formatDateTime(order.createdAt)}</time>
+                <DateTime value={order.createdAt} format="dateTime" testId="order-date" />
               </p>
             </div>
             <OrderStatusChip status={order.status} />
@@ -110,7 +111,7 @@ export default function OrderDetail() {
           Items
         </h3>
         <div className="overflow-x-auto">
-          <table className="min-w-full text-sm">
+          <ResponsiveTable>
             <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
               <tr>
                 <th scope="col" className="px-6 py-3">
@@ -134,13 +135,22 @@ export default function OrderDetail() {
                     <div className="font-medium text-slate-900">{item.name}</div>
                     {item.description ? <div className="text-xs text-slate-500">{item.description}</div> : null}
                   </td>
-                  <td className="px-6 py-3 text-right tabular-nums">{item.quantity}</td>
-                  <td className="px-6 py-3 text-right tabular-nums">{formatRupees(item.price)}</td>
-                  <td className="px-6 py-3 text-right tabular-nums">{formatRupees(item.total)}</td>
+                  <td className="px-6 py-3 text-right tabular-nums">
+                    <CardLabel>Quantity</CardLabel>
+                    {item.quantity}
+                  </td>
+                  <td className="px-6 py-3 text-right tabular-nums">
+                    <CardLabel>Unit Price</CardLabel>
+                    {formatRupees(item.price)}
+                  </td>
+                  <td className="px-6 py-3 text-right tabular-nums">
+                    <CardLabel>Total</CardLabel>
+                    {formatRupees(item.total)}
+                  </td>
                 </tr>
               ))}
             </tbody>
-          </table>
+          </ResponsiveTable>
         </div>
       </section>
     </div>

@@ -8,12 +8,13 @@ import { ChevronLeft, ChevronRight, Eye, Pencil, Plus, Search, ShoppingCart, Tra
 import { useEffect, useRef } from "react";
 import { z } from "zod";
 import { ConfirmDialog } from "~/components/confirm-dialog";
+import { DateTime } from "~/components/date-time";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { IconSprite, SpriteIcon, useDelegatedLinks } from "~/components/fast-rows";
 import { OrderStatusChip } from "~/components/order-status-chip";
+import { ACTIONS_CELL, CardLabel, ResponsiveTable } from "~/components/responsive-table";
 import { ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
-import { formatShortDate } from "~/lib/dates";
 import { isId } from "~/lib/id";
 import { formatRupees } from "~/lib/money";
 import { customerName, shortOrderId } from "~/lib/orders";
@@ -145,7 +146,7 @@ export default function Orders() {
         </Form>
 
         <div className={`overflow-x-auto ${searching ? "opacity-60" : ""}`}>
-          <table className="min-w-full text-sm">
+          <ResponsiveTable>
             <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
               <tr>
                 <th scope="col" className="px-4 py-3">
@@ -188,14 +189,18 @@ export default function Orders() {
                       <div className="font-medium text-slate-900">{customerName(o.customer)}</div>
                       <div className="hidden text-xs text-slate-500 md:block">{o.customer?.email || "No Email"}</div>
                     </td>
-                    <td className="px-4 py-3 text-right tabular-nums">{formatRupees(o.amount)}</td>
+                    <td className="px-4 py-3 text-right tabular-nums">
+                      <CardLabel>Amount</CardLabel>
+                      {formatRupees(o.amount)}
+                    </td>
                     <td className="px-4 py-3">
                       <OrderStatusChip status={o.status} />
                     </td>
                     <td className="hidden whitespace-nowrap px-4 py-3 text-slate-600 sm:table-cell">
-                      {formatShortDate(o.createdAt)}
+                      <CardLabel>Date</CardLabel>
+                      <DateTime value={o.createdAt} />
                     </td>
-                    <td className="px-4 py-3">
+                    <td className="px-4 py-3" {...ACTIONS_CELL}>
                       <div className="flex justify-end gap-1">
                         <a
                           href={`/orders/${o._id}`}
@@ -228,7 +233,7 @@ export default function Orders() {
                 ))
               )}
             </tbody>
-          </table>
+          </ResponsiveTable>
         </div>
 
         <nav

@@ -2,21 +2,23 @@
 // fields in two sections. Saving redirects back here with the 'Profile updated successfully!'
 // snackbar; a refused save keeps what was typed, shows the field messages and the error snackbar.
 // It submits and validates on the server without JavaScript.
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { Avatar } from "~/components/avatar";
+import { DateTime } from "~/components/date-time";
 import { RouteErrorBoundary } from "~/components/error-boundary";
-import { Field, FormAlert, LIVE_VALIDATION } from "~/components/forms";
+import { Field, FormAlert, LIVE_VALIDATION, SelectField } from "~/components/forms";
 import { useSnackbar } from "~/components/snackbar";
 import { BRAND } from "~/lib/brand";
-import { formatLongDate } from "~/lib/dates";
 import { replyRefused, replyUnfinished } from "~/lib/forms.server";
-import { ProfileSchema } from "~/schemas/profile";
+import { formatOffset, timeZoneNames, zoneOffsetMinutes } from "~/lib/dates";
+import { ProfileFormSchema } from "~/schemas/profile";
 import { requireUser } from "~/services/auth.server";
 import { redirectWithFlash } from "~/services/session.server";
+import { reportedTimeZone } from "~/services/time-zone.server";
 import { toPublicUser, updateProfile } from "~/services/users.server";
 
 export const meta: MetaFunction = () => [{ title: `My Profile · ${BRAND}` }];
@@ -24,13 +26,27 @@ export const meta: MetaFunction = () => [{ title: `My Profile · ${BRAND}` }];
 const LOAD_FAILED = "Failed to load profile data. Please try again.";
 const SAVE_FAILED = "Failed to update profile. Please try again.";
 
+/** The zones to choose from, "(UTC+05:30) Asia/Kolkata", with the user's own even if the list lacks it. */
+function timeZoneOptions(chosen: string | null) {
+  const now = Date.now();
+  const names = timeZoneNames();
+  if (chosen && !names.includes(chosen)) names.unshift(chosen);
+  return names.map((name) => ({ value: name, label: `(UTC${formatOffset(zoneOffsetMinutes(now, name))}) ${name}` }));
+}
+
 export async function loader({ request }: LoaderFunctionArgs) {
-  return { user: toPublicUser(await requireUser(request)) };
+  const user = await requireUser(request);
+  return {
+    user: toPublicUser(user),
+    timeZone: user.timeZone,
+    browserTimeZone: reportedTimeZone(request),
+    timeZones: timeZoneOptions(user.timeZone),
+  };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const submission = parseWithZod(await request.formData(), { schema: ProfileSchema });
+  const submission = parseWithZod(await request.formData(), { schema: ProfileFormSchema });
   if (submission.status !== "success") return replyUnfinished(submission, SAVE_FAILED);
   try {
     await updateProfile(user.id, submission.value);
@@ -66,7 +82,7 @@ function useHydrated() {
 }
 
 export default function Profile() {
-  const { user } = useLoaderData<typeof loader>();
+  const { user, timeZone, browserTimeZone, timeZones } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
   const saving = navigation.state === "submitting";
@@ -82,9 +98,10 @@ export default function Profile() {
       phone: user.phone,
       company: user.company,
       position: user.position,
+      timeZone: timeZone ?? "",
     },
-    constraint: getZodConstraint(ProfileSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileSchema }),
+    constraint: getZodConstraint(ProfileFormSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileFormSchema }),
     ...LIVE_VALIDATION,
   });
 
@@ -110,7 +127,7 @@ export default function Profile() {
           <h2 className="text-2xl font-bold text-slate-900">My Profile</h2>
           <p className="font-medium text-slate-800">{user.displayName || "User"}</p>
           <p className="text-sm text-slate-500">{user.email || "No Email"}</p>
-          <p className="text-xs text-slate-400">Account created on {formatLongDate(user.createdAt)}</p>
+          <p className="text-xs text-slate-400">Account created on <DateTime value={user.createdAt} format="long" /></p>
         </div>
       </section>
       {/* The failure is said once: by the snackbar in the browser, by this alert on a page
@@ -134,6 +151,17 @@ export default function Profile() {
         <section className="card p-6">
           <h3 className="mb-4 font-semibold text-slate-900">Company Information</h3>
           <div className="grid gap-4 sm:grid-cols-2">{COMPANY.map(field)}</div>
+        </section>
+        <section className="card p-6">
+          <h3 className="mb-4 font-semibold text-slate-900">Time Zone</h3>
+          <SelectField
+            label="Time zone"
+            hint="Dates and times across the CRM are shown in this zone; hover a date to see which."
+            placeholder={`Your browser's time zone${browserTimeZone ? ` (${browserTimeZone})` : ""}`}
+            options={timeZones}
+            selectProps={getSelectProps(fields.timeZone)}
+            errors={fields.timeZone.errors}
+          />
         </section>
         <div className="flex justify-end">
           <button type="submit" className="btn-primary" disabled={saving}>

@@ -5,7 +5,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft, Eye, Megaphone, Pencil } from "lucide-react";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { BRAND } from "~/lib/brand";
-import { formatLongDate } from "~/lib/dates";
+import { DateTime } from "~/components/date-time";
 import { loadOrThrow } from "~/lib/load.server";
 import { formatRupees } from "~/lib/money";
 import { describeTree, segmentChipClass } from "~/lib/segments";
@@ -54,7 +54,7 @@ export default function SegmentDetail() {
       <section className="card grid gap-4 p-5 sm:grid-cols-3" aria-label="Segment details">
         <div>
           <p className="text-xs uppercase tracking-wide text-slate-500">Created</p>
-          <p className="font-medium text-slate-800">{formatLongDate(segment.createdAt)}</p>
+          <p className="font-medium text-slate-800"><DateTime value={segment.createdAt} format="long" /></p>
         </div>
         <div>
           <p className="text-xs uppercase tracking-wide text-slate-500">Audience Size</p>

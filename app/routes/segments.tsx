@@ -22,7 +22,8 @@ import { ConfirmDialog } from "~/components/confirm-dialog";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
-import { formatShortDate } from "~/lib/dates";
+import { DateTime } from "~/components/date-time";
+import { ACTIONS_CELL, CardLabel, ResponsiveTable } from "~/components/responsive-table";
 import { loadOrThrow } from "~/lib/load.server";
 import { segmentChipClass } from "~/lib/segments";
 import { requireUser } from "~/services/auth.server";
@@ -223,7 +224,7 @@ export default function Segments() {
           </div>
         ) : (
           <div className="overflow-x-auto">
-            <table className="w-full min-w-[640px] text-left text-sm">
+            <ResponsiveTable className="sm:min-w-[640px]">
               <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
                 <tr>
                   <th scope="col" className="px-4 py-3 font-medium">
@@ -246,7 +247,7 @@ export default function Segments() {
                     <td className="px-4 py-3">
                       <Link
                         to={`/segments/${s.id}`}
-                        className={`inline-flex max-w-xs items-center truncate rounded-full px-3 py-1 text-sm font-medium ${segmentChipClass(s.name)}`}
+                        className={`inline-block max-w-full truncate rounded-full sm:max-w-xs px-3 py-1 text-sm font-medium ${segmentChipClass(s.name)}`}
                       >
                         {s.name}
                       </Link>
@@ -254,9 +255,15 @@ export default function Segments() {
                         <p className="mt-1 max-w-md truncate text-xs text-slate-500">{s.description}</p>
                       ) : null}
                     </td>
-                    <td className="px-4 py-3 font-medium text-slate-800">{number(s.customerCount)} customers</td>
-                    <td className="px-4 py-3 text-slate-600">{formatShortDate(s.createdAt)}</td>
-                    <td className="px-4 py-3">
+                    <td className="px-4 py-3 font-medium text-slate-800">
+                      <CardLabel>Audience</CardLabel>
+                      {number(s.customerCount)} customers
+                    </td>
+                    <td className="px-4 py-3 text-slate-600">
+                      <CardLabel>Created</CardLabel>
+                      <DateTime value={s.createdAt} />
+                    </td>
+                    <td className="px-4 py-3" {...ACTIONS_CELL}>
                       <div className="flex justify-end gap-1">
                         <Link to={`/segments/${s.id}`} className="btn-ghost" aria-label={`View ${s.name}`} title="View">
                           <Eye className="h-4 w-4" />
@@ -291,7 +298,7 @@ export default function Segments() {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </ResponsiveTable>
           </div>
         )}
       </section>

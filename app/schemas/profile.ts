@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { canonicalTimeZone } from "~/lib/dates";
 
 const text = (max: number) => z.string().trim().max(max, `At most ${max} characters`);
 
@@ -19,6 +20,29 @@ export const ProfileSchema = z.object({
 });
 
 export type ProfileInput = z.infer<typeof ProfileSchema>;
+
+export const TIME_ZONE_MESSAGE = "Choose a time zone from the list (an IANA name such as Asia/Kolkata)";
+
+/** An IANA time zone this runtime knows, stored under its canonical name. */
+export const TimeZoneSchema = z
+  .string({ message: TIME_ZONE_MESSAGE })
+  .trim()
+  .max(64, TIME_ZONE_MESSAGE)
+  .transform((value, ctx) => {
+    const zone = canonicalTimeZone(value);
+    if (zone === null) {
+      ctx.addIssue({ code: "custom", message: TIME_ZONE_MESSAGE });
+      return z.NEVER;
+    }
+    return zone;
+  });
+
+/**
+ * The /profile form: the six fields and the time zone. An empty choice (the form sends nothing)
+ * is null: dates follow the zone the browser reports.
+ */
+export const ProfileFormSchema = ProfileSchema.extend({ timeZone: TimeZoneSchema.nullable().default(null) });
+export type ProfileFormInput = z.infer<typeof ProfileFormSchema>;
 
 export const LocalSignInSchema = z.object({
   name: z.string().trim().min(1, "Enter your name").max(100, "At most 100 characters"),

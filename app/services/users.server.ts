@@ -64,7 +64,7 @@ export async function getUser(id: string): Promise<User | null> {
   const row = readStatement(
     `SELECT "id", "email", "displayName", "firstName", "lastName", "phone", "company", "position", "profileImage",
        "googleId", "provider", "newCustomersSinceNotice", "createdAt", "updatedAt", "passwordHash", "emailVerified",
-       "sessionVersion" FROM "User" WHERE "id" = ?`,
+       "sessionVersion", "timeZone" FROM "User" WHERE "id" = ?`,
   ).get(id) as UserRow | undefined;
   if (!row) {
     cachedUsers.delete(id);
@@ -194,7 +194,11 @@ export async function upsertLocalUser(input: {
   return user;
 }
 
-export async function updateProfile(userId: string, input: ProfileInput): Promise<User> {
+/** Saves the profile; `timeZone` only when given (the API's PUT leaves it as it is). */
+export async function updateProfile(
+  userId: string,
+  input: ProfileInput & { timeZone?: string | null },
+): Promise<User> {
   const email = input.email.toLowerCase();
   const before = await db().user.findUnique({ where: { id: userId }, select: { email: true } });
   const clash = await db().user.findFirst({ where: { email, NOT: { id: userId } }, select: { id: true } });
