@@ -14,7 +14,7 @@ import { IconSprite, SpriteIcon, useDelegatedLinks } from "~/components/fast-row
 import { ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { customerDisplayName, isVisitsHighlighted, pageSummary } from "~/lib/customers";
-import { formatShortDate } from "~/lib/dates";
+import { DateTime } from "~/components/date-time";
 import { formatRupees } from "~/lib/money";
 import { requireUser } from "~/services/auth.server";
 import {
@@ -246,7 +246,7 @@ export default function Customers() {
                         </span>
                       </td>
                       <td className="whitespace-nowrap px-4 py-3 text-slate-600">
-                        {c.lastActive ? formatShortDate(c.lastActive) : "Never"}
+                        {c.lastActive ? <DateTime value={c.lastActive} /> : "Never"}
                       </td>
                       <td className="whitespace-nowrap px-4 py-3 text-right">
                         <a href={`/customers/${c.id}`} className="btn-ghost" aria-label={`View ${name}`} title="View">
