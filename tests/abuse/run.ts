@@ -147,6 +147,7 @@ function cases(auth: { cookie: string; token: string }): Case[] {
     "/api/auth/profile",
     "/api/auth/logout",
     "/api/ai/message-suggestions",
+    "/api/ai/insights",
     "/api/customers/000000000000000000000000",
     "/api/no/such",
   ];
