@@ -35,6 +35,29 @@ export function afterCustomerBulkLoad(sqlite: Database.Database, added: number):
   return true;
 }
 
+/**
+ * afterCustomerBulkLoad for a load that ran beside a server answering requests (the import's worker
+ * thread): one index at a time with a pause between, so the write lock ANALYZE holds is never held
+ * for the whole table at once (a request that writes waits for it on its own thread).
+ */
+export async function afterCustomerBulkLoadInSteps(
+  sqlite: Database.Database,
+  added: number,
+  pauseMs: number,
+): Promise<boolean> {
+  if (!needsFreshStatistics(added, customerRows(sqlite))) return false;
+  const indexes = sqlite
+    .prepare(`SELECT "name" FROM sqlite_schema WHERE "type" = 'index' AND "tbl_name" = 'Customer' ORDER BY "name"`)
+    .pluck()
+    .all() as string[];
+  for (const index of indexes) {
+    sqlite.exec(`ANALYZE "${index.replace(/"/g, '""')}"`);
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  }
+  sqlite.exec(`CREATE TABLE "_planner_statistics_reload" ("x"); DROP TABLE "_planner_statistics_reload";`);
+  return true;
+}
+
 /** At start: a large customer table without statistics (data from before this rule) gets them. */
 export function ensureCustomerStatistics(sqlite: Database.Database): boolean {
   const hasStatTable = sqlite.prepare(`SELECT 1 FROM sqlite_schema WHERE "name" = 'sqlite_stat1'`).get() !== undefined;

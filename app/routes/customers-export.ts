@@ -1,8 +1,8 @@
 // GET /customers/export?q=: the signed-in user's customers (all, or the current search) as a CSV
-// download for the Export CSV button, streamed.
+// download for the Export CSV button, streamed from a worker thread.
 import { pageSearchTerm } from "~/schemas/search";
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { customersCsvResponse } from "~/services/customer-import.server";
+import { customersCsvResponse } from "~/services/offthread.server";
 import { requireUser } from "~/services/auth.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,7 +1,8 @@
 // /customers/import: upload a CSV of customers. With JavaScript the browser previews the first
 // rows and offers a column mapping guessed from the header; without it the server guesses. The
-// file is streamed into the import engine (never held in memory); the result gives the counts and
-// a downloadable report of the bad rows with their line numbers and reasons.
+// file is streamed into the import engine in a worker thread as it arrives (never held in memory,
+// never parsed or saved on the thread that answers requests); the result gives the counts and a
+// downloadable report of the bad rows with their line numbers and reasons.
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
@@ -11,6 +12,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
 import { Field, FormAlert, SelectField } from "~/components/forms";
+import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
 import { ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { CsvRecordReader, NO_CUSTOMER_ROWS, NOT_CSV_TEXT, TEXT_SNIFF_BYTES, TextSniffer } from "~/lib/csv-records";
@@ -24,13 +26,17 @@ import {
   type ImportField,
 } from "~/lib/customer-csv";
 import { requireUser } from "~/services/auth.server";
-import { errorReportCsv, importCustomers, type ImportResult } from "~/services/customer-import.server";
+import { errorReportCsv, type ImportResult } from "~/services/customer-import.server";
 import { ImportProgressKeySchema, trackImport, type ImportProgressState } from "~/services/import-progress.server";
+import { importCustomersOffThread, warmOffThreadWorker } from "~/services/offthread.server";
 
 export const meta: MetaFunction = () => [{ title: `Import Customers · ${BRAND}` }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
+  // The import runs in a worker thread that takes a second to start: started now, while the user
+  // chooses the file.
+  warmOffThreadWorker();
   return null;
 }
 
@@ -90,7 +96,7 @@ export async function action({ request }: ActionFunctionArgs) {
       // The screen sends a key of its choosing ahead of the file and asks for the progress by it.
       const tracker = progressKey ? trackImport(user.id, progressKey) : null;
       try {
-        result = await importCustomers(user.id, chunks, {
+        result = await importCustomersOffThread(user.id, chunks, {
           mapping: map
             ? (Object.fromEntries(Object.entries(map).filter(([, i]) => i !== undefined)) as ColumnMapping)
             : undefined,
@@ -309,7 +315,7 @@ export default function ImportCustomers() {
                 ) : null}
               </div>
               <div className="overflow-x-auto rounded-lg border border-slate-200">
-                <table className="min-w-full text-sm">
+                <ResponsiveTable>
                   <thead className="bg-slate-50 text-left text-xs uppercase text-slate-500">
                     <tr>
                       <th className="px-3 py-2">Line</th>
@@ -320,13 +326,22 @@ export default function ImportCustomers() {
                   <tbody className="divide-y divide-slate-100">
                     {outcome.result.errors.map((e) => (
                       <tr key={`${e.line}-${e.email}`}>
-                        <td className="px-3 py-2 tabular-nums">{e.line}</td>
-                        <td className="px-3 py-2">{e.email || "—"}</td>
-                        <td className="px-3 py-2 text-red-700">{e.reason}</td>
+                        <td className="px-3 py-2 tabular-nums">
+                          <CardLabel>Line</CardLabel>
+                          {e.line}
+                        </td>
+                        <td className="break-all px-3 py-2">
+                          <CardLabel>Email</CardLabel>
+                          {e.email || "—"}
+                        </td>
+                        <td className="min-w-48 px-3 py-2 text-red-700">
+                          <CardLabel>Reason</CardLabel>
+                          {e.reason}
+                        </td>
                       </tr>
                     ))}
                   </tbody>
-                </table>
+                </ResponsiveTable>
               </div>
             </div>
           ) : null}

@@ -13,7 +13,7 @@ import { Readable } from "node:stream";
 import { csvText, importedCell } from "~/lib/csv-cells";
 import { z } from "zod";
 import { customerTableRows, shouldDeferSegmentIndexes, withSegmentIndexesDeferred } from "~/db/bulk-load.server";
-import { afterCustomerBulkLoad } from "~/db/planner-statistics.server";
+import { afterCustomerBulkLoad, afterCustomerBulkLoadInSteps } from "~/db/planner-statistics.server";
 import { openSqlite, type Sqlite } from "~/db/sqlite.server";
 import { ApiError } from "~/lib/api.server";
 import { CsvFormatError, CsvRecordReader, NO_CUSTOMER_ROWS, NOT_CSV_TEXT, TextSniffer } from "~/lib/csv-records";
@@ -48,8 +48,9 @@ const STAGE_ROWS = 50;
 /** A record longer than this (characters) refuses the file: a quote left open swallows the rest. */
 const MAX_RECORD_CHARS = 1_000_000;
 const DECODE_PIECE_BYTES = 64 * 1024;
+/** The first transaction's rows for a batchMs of 1 s (scaled down for shorter transactions). */
 const FIRST_MERGE_BATCH = 10_000;
-const MIN_MERGE_BATCH = 2_000;
+const MIN_MERGE_BATCH = 500;
 const MAX_MERGE_BATCH = 250_000;
 
 export type ImportRowError = { line: number; email: string; reason: string };
@@ -89,6 +90,14 @@ export type ImportOptions = {
    * into a table of 1,100,000: 100,000-row transactions 54 s, 50,000-row ones 73 s).
    */
   batchMs?: number;
+  /**
+   * How long to wait between two write transactions (ms, default 5), leaving the write lock free:
+   * the server's import runs in a worker thread (~/services/offthread.server), and a request that
+   * writes meanwhile waits for the lock with SQLite's busy handler, which looks again at growing
+   * intervals (up to 100 ms). A pause at least that long lets such a writer in between two
+   * transactions instead of waiting for a gap it keeps missing.
+   */
+  pauseMs?: number;
   /**
    * Let a large import (~/db/bulk-load.server) save in one transaction and build the segment
    * indexes once at the end: about twice as fast, but the database's writers (the server's too)
@@ -183,8 +192,26 @@ function toInput(source: AsyncIterable<Uint8Array | string> | Readable): Readabl
   return source instanceof Readable ? source : Readable.from(source, { objectMode: false });
 }
 
-/** Imports customers for the tenant from a CSV stream; see the module comment for the rules. */
+/**
+ * Imports customers for the tenant from a CSV stream, in this thread; see the module comment for
+ * the rules. The CLI and the bench's import process call it; the server runs the same import in a
+ * worker thread (importCustomersOffThread in ~/services/offthread.server).
+ */
 export async function importCustomers(
+  userId: string,
+  source: AsyncIterable<Uint8Array | string> | Readable,
+  options: ImportOptions = {},
+): Promise<ImportResult> {
+  const result = await importCustomerRows(userId, source, options);
+  await afterImport(userId, result);
+  return result;
+}
+
+/**
+ * The import's database work alone: what a worker thread runs. The new-customer notification
+ * (afterImport) is left to the caller's thread, where the process bus and Prisma live.
+ */
+export async function importCustomerRows(
   userId: string,
   source: AsyncIterable<Uint8Array | string> | Readable,
   options: ImportOptions = {},
@@ -197,12 +224,17 @@ export async function importCustomers(
     // Staging only appends: the temporary database needs little cache of its own.
     sqlite.pragma("temp.cache_size = -4096");
     const result = await stageAndMerge(sqlite, userId, toInput(source), options);
-    afterCustomerBulkLoad(sqlite, result.created);
-    if (result.created > 0) await recordNewCustomers(userId, result.created);
+    if (options.pauseMs === undefined) afterCustomerBulkLoad(sqlite, result.created);
+    else await afterCustomerBulkLoadInSteps(sqlite, result.created, options.pauseMs);
     return { ...result, durationMs: Date.now() - started };
   } finally {
     sqlite.close();
   }
+}
+
+/** What follows a finished import: the new-customer count behind the notifications. */
+export async function afterImport(userId: string, result: ImportResult): Promise<void> {
+  if (result.created > 0) await recordNewCustomers(userId, result.created);
 }
 
 async function stageAndMerge(
@@ -372,7 +404,7 @@ async function merge(
   userId: string,
   mapping: ColumnMapping,
   staged: number,
-  { onProgress, mergeBatch, batchMs = 1000, deferIndexes }: ImportOptions,
+  { onProgress, mergeBatch, batchMs = 1000, pauseMs = 5, deferIndexes }: ImportOptions,
 ) {
   const now = Date.now();
   // On an update, only the columns the file has are changed.
@@ -414,7 +446,9 @@ async function merge(
   // Staged rowids run 1..staged (the table was emptied before staging).
   const last = sqlite.prepare(`SELECT coalesce(max(rowid), 0) FROM temp.import_rows`).pluck().get() as number;
   let created = 0;
-  let size = mergeBatch ?? FIRST_MERGE_BATCH;
+  let size =
+    mergeBatch ??
+    Math.min(FIRST_MERGE_BATCH, Math.max(MIN_MERGE_BATCH, Math.round((FIRST_MERGE_BATCH * batchMs) / 1000)));
   const bulk = deferIndexes === true && shouldDeferSegmentIndexes(staged, customerTableRows(sqlite));
   const saveAll = async () => {
     for (let from = 0; from < last;) {
@@ -427,9 +461,10 @@ async function merge(
       // The next transaction is sized to take about batchMs at the rate just measured.
       if (mergeBatch === undefined)
         size = Math.max(MIN_MERGE_BATCH, Math.min(MAX_MERGE_BATCH, Math.round((size * batchMs) / Math.max(1, took))));
-      // A timer, not setImmediate: requests that arrived meanwhile get to finish their own async
-      // steps (a session cookie's signature check) before the next transaction holds the thread.
-      if (!bulk) await new Promise<void>((resolve) => setTimeout(resolve, 5));
+      // A timer, not setImmediate: on the thread that answers requests (the CLI aside, none does
+      // any more) they get to finish their own async steps first; off it, other writers get the
+      // lock (pauseMs).
+      if (!bulk) await new Promise<void>((resolve) => setTimeout(resolve, pauseMs));
     }
   };
   try {
@@ -560,17 +595,6 @@ export function exportCustomersCsv(
 export function exportFileName(q?: string | null, now = new Date()): string {
   const day = now.toISOString().slice(0, 10);
   return normaliseQuery(q) ? `customers-search-${day}.csv` : `customers-${day}.csv`;
-}
-
-/** A streamed CSV download of the tenant's customers (all, or those matching q). */
-export function customersCsvResponse(userId: string, q: string | null): Response {
-  return new Response(exportCustomersCsv(userId, q), {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${exportFileName(q)}"`,
-      "Cache-Control": "no-store",
-    },
-  });
 }
 
 /** The bad rows as a CSV the user can download: line, email, reason. */

@@ -1,11 +1,11 @@
 // GET /api/customers/export?q=: the caller's customers (all, or those matching q) as a CSV
-// download, streamed a page at a time.
+// download, streamed a page at a time from a worker thread.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { parseOrThrow } from "~/lib/api.server";
 import { SearchTermSchema } from "~/schemas/search";
 import { withApi } from "~/services/auth.server";
-import { customersCsvResponse } from "~/services/customer-import.server";
+import { customersCsvResponse } from "~/services/offthread.server";
 
 const ExportQuerySchema = z.object({ q: SearchTermSchema.optional() });
 

@@ -1,5 +1,5 @@
 // POST /api/customers/import: a CSV file as the request body (Content-Type text/csv), streamed
-// into the import engine, never buffered. Upserts on e-mail; answers the counts and every bad row
+// into the import engine in a worker thread (~/services/offthread.server), never buffered. Upserts on e-mail; answers the counts and every bad row
 // with its line number and reason (the first 10,000 listed). A malformed file is refused with 422
 // and nothing is written. Columns are guessed from the header; map.<field>=<column index> query
 // parameters override the guess.
@@ -9,7 +9,7 @@ import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { ApiError } from "~/lib/api.server";
 import { mappingFromForm } from "~/lib/customer-csv";
 import { withApi } from "~/services/auth.server";
-import { importCustomers } from "~/services/customer-import.server";
+import { importCustomersOffThread } from "~/services/offthread.server";
 
 export async function action({ request }: ActionFunctionArgs) {
   return withApi(request, async (user) => {
@@ -23,6 +23,6 @@ export async function action({ request }: ActionFunctionArgs) {
     const params = new URL(request.url).searchParams;
     const mapping = mappingFromForm((name) => params.get(name));
     const body = Readable.fromWeb(request.body as unknown as NodeReadableStream<Uint8Array>);
-    return importCustomers(user.id, body, { mapping });
+    return importCustomersOffThread(user.id, body, { mapping });
   });
 }
