@@ -66,6 +66,8 @@ const BAR_CLASSES: Partial<Record<ChipColour, string>> = {
   success: "bg-green-500",
   warning: "bg-amber-500",
   error: "bg-red-500",
+  secondary: "bg-secondary",
+  info: "bg-sky-500",
 };
 
 export function ProgressBar({

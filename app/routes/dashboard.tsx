@@ -1,17 +1,77 @@
-import type { MetaFunction } from "@remix-run/node";
-import { Link } from "@remix-run/react";
-import { Megaphone, Target, UserPlus } from "lucide-react";
+// / and /dashboard: the greeting, the three counts with their change this month, Recent Campaigns,
+// Campaign Performance, Quick Actions, the charts, Recent Activity and the AI Insights card. The
+// figures come from kept counters and daily snapshots (app/services/dashboard/stats.server.ts), so
+// the page never counts a million rows; the insights are streamed in after the page (see
+// app/components/dashboard/insights-card.tsx). A failed load shows 'Dashboard Data Issue'.
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData, useRouteError } from "@remix-run/react";
+import { Megaphone, Target, Users } from "lucide-react";
+import { Suspense, lazy, useEffect } from "react";
+import { CampaignPerformance } from "~/components/dashboard/campaign-performance";
+import { ChartsLoading } from "~/components/dashboard/charts-grid";
+import { DashboardDataIssue } from "~/components/dashboard/data-issue";
+import { InsightsCard } from "~/components/dashboard/insights-card";
+import { QuickActions } from "~/components/dashboard/quick-actions";
+import { RecentActivity } from "~/components/dashboard/recent-activity";
+import { RecentCampaigns } from "~/components/dashboard/recent-campaigns";
+import { StatCard } from "~/components/dashboard/stat-card";
+import { useSnackbar } from "~/components/snackbar";
 import { BRAND } from "~/lib/brand";
+import { hasEnoughForInsights, isEmptyAccount, percentChange } from "~/lib/dashboard";
+import { logger } from "~/lib/logger.server";
+import { requireUser } from "~/services/auth.server";
+import { getInsights } from "~/services/dashboard/insights.server";
+import { dashboardSummary } from "~/services/dashboard/stats.server";
+
+// recharts is most of the page's script: the charts come after the figures and links.
+const DashboardCharts = lazy(() => import("~/components/dashboard/charts"));
 
 export const meta: MetaFunction = () => [{ title: `Dashboard · ${BRAND}` }];
 
-const QUICK_ACTIONS = [
-  { label: "Create New Segment", to: "/segments/new", icon: Target },
-  { label: "Launch New Campaign", to: "/campaigns/new", icon: Megaphone },
-  { label: "Add New Customer", to: "/customers/new", icon: UserPlus },
-] as const;
+const EMPTY_ACCOUNT_MESSAGE =
+  "No customer, segment, or campaign data found. Create your first entries to populate the dashboard.";
+
+/**
+ * How long the page stream waits for the insights. It must end before the server entry aborts the
+ * stream (5 s); a slower answer (a language model) is then asked for by the browser, and by then
+ * the server's cache usually holds it.
+ */
+const STREAM_INSIGHTS_MS = 3_500;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const summary = await dashboardSummary(user.id);
+  const enoughData = hasEnoughForInsights(summary.counts);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const insights = enoughData
+    ? Promise.race([
+        getInsights(user.id).then(({ enoughData, writer, model, blocks }) => ({
+          enoughData,
+          writer,
+          model,
+          blocks,
+        })),
+        new Promise<null>((resolve) => (timer = setTimeout(resolve, STREAM_INSIGHTS_MS, null))),
+      ])
+        .catch((error: unknown) => {
+          // Insights are optional: the card says they are unavailable, the page stays.
+          logger().warn({ err: error }, "Dashboard insights failed");
+          return null;
+        })
+        .finally(() => clearTimeout(timer))
+    : Promise.resolve(null);
+  return { summary, enoughData, insights };
+}
 
 export default function Dashboard() {
+  const { summary, enoughData, insights } = useLoaderData<typeof loader>();
+  const { counts, previous } = summary;
+  const showSnackbar = useSnackbar();
+  const empty = isEmptyAccount(counts);
+  useEffect(() => {
+    if (empty) showSnackbar(EMPTY_ACCOUNT_MESSAGE, "info");
+  }, [empty, showSnackbar]);
+
   return (
     <div className="space-y-6">
       <section>
@@ -20,23 +80,53 @@ export default function Dashboard() {
           Here&apos;s what&apos;s happening with your customers and campaigns today.
         </p>
       </section>
-      <section className="card p-5" aria-labelledby="quick-actions">
-        <h3 id="quick-actions" className="mb-4 font-semibold text-slate-900">
-          Quick Actions
-        </h3>
-        <div className="grid gap-3 sm:grid-cols-3">
-          {QUICK_ACTIONS.map(({ label, to, icon: Icon }) => (
-            <Link
-              key={to}
-              to={to}
-              className="flex items-center gap-3 rounded-lg border border-slate-200 px-4 py-3 text-sm font-medium text-slate-700 hover:border-primary hover:bg-primary-light/40"
-            >
-              <Icon className="h-5 w-5 text-primary" aria-hidden="true" />
-              {label}
-            </Link>
-          ))}
+
+      <div className="grid gap-4 sm:grid-cols-3">
+        <StatCard
+          label="Total Customers"
+          count={counts.customers}
+          change={percentChange(counts.customers, previous.customers)}
+          to="/customers"
+          icon={Users}
+        />
+        <StatCard
+          label="Total Segments"
+          count={counts.segments}
+          change={percentChange(counts.segments, previous.segments)}
+          to="/segments"
+          icon={Target}
+        />
+        <StatCard
+          label="Total Campaigns"
+          count={counts.campaigns}
+          change={percentChange(counts.campaigns, previous.campaigns)}
+          to="/campaigns"
+          icon={Megaphone}
+        />
+      </div>
+
+      <div className="grid gap-6 lg:grid-cols-3">
+        <RecentCampaigns campaigns={summary.recentCampaigns} />
+        <CampaignPerformance performance={summary.performance} />
+        <QuickActions />
+      </div>
+
+      <Suspense fallback={<ChartsLoading />}>
+        <DashboardCharts weekly={summary.weekly} funnel={summary.funnel} />
+      </Suspense>
+
+      <div className="grid gap-6 lg:grid-cols-5">
+        <div className="min-w-0 lg:col-span-2">
+          <RecentActivity items={summary.recentActivity} />
         </div>
-      </section>
+        <div className="min-w-0 lg:col-span-3">
+          <InsightsCard enoughData={enoughData} insights={insights} />
+        </div>
+      </div>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <DashboardDataIssue error={useRouteError()} />;
 }

@@ -1,0 +1,63 @@
+// Recent Campaigns: the newest few, each a link to its detail, with failures, the success chip and
+// a short date; the empty state invites the first one.
+import { Link } from "@remix-run/react";
+import { ChevronRight, Megaphone, Plus } from "lucide-react";
+import { Chip } from "~/components/campaign-chips";
+import { type RecentCampaign, dashboardSuccessChip } from "~/lib/dashboard";
+import { DateTime } from "~/components/date-time";
+
+export function RecentCampaigns({ campaigns }: { campaigns: RecentCampaign[] }) {
+  return (
+    <section className="card flex flex-col p-5" aria-labelledby="recent-campaigns">
+      <div className="mb-3 flex items-center justify-between gap-2">
+        <h3 id="recent-campaigns" className="font-semibold text-slate-900">
+          Recent Campaigns
+        </h3>
+        <Link to="/campaigns" className="btn-ghost text-sm text-primary">
+          View All
+        </Link>
+      </div>
+      {campaigns.length === 0 ? (
+        <div
+          className="flex flex-1 flex-col items-center justify-center py-6 text-center"
+          data-testid="recent-campaigns-empty"
+        >
+          <Megaphone className="h-9 w-9 text-slate-300" aria-hidden="true" />
+          <p className="mt-2 font-medium text-slate-800">No recent campaigns</p>
+          <p className="mt-1 text-sm text-slate-500">Launch your first campaign to see it here</p>
+          <Link to="/campaigns/new" className="btn-primary mt-4">
+            <Plus className="h-4 w-4" aria-hidden="true" /> Create Campaign
+          </Link>
+        </div>
+      ) : (
+        <ul className="-mx-2 divide-y divide-slate-100" data-testid="recent-campaigns-list">
+          {campaigns.map((c) => {
+            const chip = dashboardSuccessChip(c.successRate);
+            return (
+              <li key={c.id}>
+                <Link
+                  to={`/campaigns/${c.id}`}
+                  className="flex items-center gap-3 rounded-lg px-2 py-3 hover:bg-slate-50"
+                  data-testid="recent-campaign"
+                >
+                  <div className="min-w-0 flex-1">
+                    <p className="truncate font-medium text-slate-800">{c.name || "Unnamed Campaign"}</p>
+                    <p className="text-xs text-slate-500">
+                      <span data-testid="recent-campaign-failed">{c.failed.toLocaleString("en-IN")} failed</span>
+                      {" · "}
+                      <DateTime value={c.date} />
+                    </p>
+                  </div>
+                  <Chip colour={chip.colour} testId="recent-campaign-success" title="Delivered / (delivered + failed)">
+                    {chip.label} success
+                  </Chip>
+                  <ChevronRight className="h-4 w-4 shrink-0 text-slate-400" aria-hidden="true" />
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
