@@ -323,6 +323,17 @@ describe("the cache", () => {
     const changed = await getInsights(a, { now: new Date(t1 + 31_000) });
     expect(changed.campaignSuggestions[0].text).toContain('"Winter Clearance" delivered 100.0%');
     sqlite.prepare(`DELETE FROM "Campaign" WHERE "id" = ?`).run(id);
+
+    // A new customer changes the customers' figures too (never active: inactive in every window).
+    const before = await getInsights(a, { now: new Date(t1 + 62_000) });
+    await addCustomer(a, "Late", "late@a.example");
+    const after = await getInsights(a, { now: new Date(t1 + 93_000) });
+    expect(figureOf(after, "New customers this month")).toBe(figureOf(before, "New customers this month")! + 1);
+    expect(figureOf(after, "Customers inactive for 30 days or more (count)")).toBe(
+      figureOf(before, "Customers inactive for 30 days or more (count)")! + 1,
+    );
+    sqlite.prepare(`DELETE FROM "Customer" WHERE "userId" = ? AND "email" = 'late@a.example'`).run(a);
+    sqlite.prepare(`UPDATE "CustomerTally" SET "customers" = "customers" - 1 WHERE "userId" = ?`).run(a);
     clearInsightsCache();
   });
 });

@@ -107,10 +107,50 @@ function customersAdded(
   return Math.max(0, total - before - after);
 }
 
+type Memo = { at: number; value: unknown };
+type Entry = { key: string; at: number; insights: Insights };
+const state = singleton("ai-insights", () => ({
+  cache: new Map<string, Entry>(),
+  running: new Map<string, Promise<Insights>>(),
+  memo: new Map<string, Memo>(),
+}));
+const MAX_CACHED_TENANTS = 1000;
+const MAX_MEMOS = 20_000;
+
+/**
+ * `make()`, or its value from the last hour under the same key. The figures that scan a million
+ * index entries (inactivity, spend, segment audiences) are kept under the customers' key, so a
+ * campaign's changing counters or a new segment do not make them be counted again.
+ */
+function remembered<T>(key: string, at: number, make: () => T): T {
+  const hit = state.memo.get(key);
+  if (hit && at - hit.at >= 0 && at - hit.at < INSIGHTS_TTL_MS) return hit.value as T;
+  const value = make();
+  state.memo.delete(key);
+  if (state.memo.size >= MAX_MEMOS) state.memo.delete(state.memo.keys().next().value as string);
+  state.memo.set(key, { at, value });
+  return value;
+}
+
+const CUSTOMER_KEY_SQL = `SELECT (SELECT "customers" FROM "CustomerTally" WHERE "userId" = @u) AS c,
+            (SELECT max("id") FROM "Customer" WHERE "userId" = @u) AS cm,
+            (SELECT max("id") FROM "Order" WHERE "userId" = @u) AS om`;
+
+/**
+ * What changes when the customers' figures may: customers added or removed (the tally and the
+ * newest id) and orders placed (they move spend and activity). Edits that change none of these
+ * (a customer's spend typed in, an order edited) wait for the hour.
+ */
+function customerKey(userId: string): string {
+  const row = readStatement(CUSTOMER_KEY_SQL).get({ u: userId }) as Record<string, unknown>;
+  return [row.c, row.cm, row.om].join("|");
+}
+
 /** The figures, from the tenant's rows only. */
 export async function insightFacts(userId: string, now: Date = new Date()): Promise<InsightFacts> {
   const at = now.getTime();
   const customers = (await countCustomers(userId)).total;
+  const ck = customerKey(userId);
   const counts = readStatement(
     `SELECT (SELECT count(*) FROM "Campaign" WHERE "userId" = @u) AS campaigns,
             (SELECT count(*) FROM "Segment" WHERE "userId" = @u) AS segments,
@@ -133,28 +173,32 @@ export async function insightFacts(userId: string, now: Date = new Date()): Prom
   // Inactivity: customers active within each window are a range of the lastActive index, counted
   // as disjoint slices (newest first) so each entry is read once; the rest, never active included,
   // are inactive. count(*) of a range reads no column, a sum over it would decode each entry.
-  const slice = readStatement(
-    `SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "lastActive" >= ? AND "lastActive" < ?`,
-  ).pluck();
-  let active = 0;
-  let upper = Number.MAX_SAFE_INTEGER;
-  const inactive = [...INACTIVE_DAYS]
-    .sort((a, b) => a - b)
-    .map((days) => {
-      const since = at - days * DAY_MS;
-      active += Number(slice.get(userId, since, upper));
-      upper = since;
-      const n = Math.max(0, customers - active);
-      return { days, customers: n, percent: percent(n, customers) };
-    });
+  const inactive = remembered(`${userId}|inactive|${ck}`, at, () => {
+    const slice = readStatement(
+      `SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "lastActive" >= ? AND "lastActive" < ?`,
+    ).pluck();
+    let active = 0;
+    let upper = Number.MAX_SAFE_INTEGER;
+    return [...INACTIVE_DAYS]
+      .sort((a, b) => a - b)
+      .map((days) => {
+        const since = at - days * DAY_MS;
+        active += Number(slice.get(userId, since, upper));
+        upper = since;
+        const n = Math.max(0, customers - active);
+        return { days, customers: n, percent: percent(n, customers) };
+      });
+  });
 
   // Spend concentration: the biggest spenders are the head of the spend index, read backwards.
   const topCustomers = customers === 0 ? 0 : Math.max(1, Math.ceil(customers * TOP_SPENDERS_SHARE));
-  const spendRow = readStatement(
-    `SELECT (SELECT coalesce(sum("s"), 0) FROM (SELECT "totalSpendPaise" AS "s" FROM "Customer" WHERE "userId" = @u
+  const spendRow = remembered(`${userId}|spend|${ck}`, at, () =>
+    readStatement(
+      `SELECT (SELECT coalesce(sum("s"), 0) FROM (SELECT "totalSpendPaise" AS "s" FROM "Customer" WHERE "userId" = @u
                ORDER BY "totalSpendPaise" DESC LIMIT @n)) AS top,
             (SELECT coalesce(sum("totalSpendPaise"), 0) FROM "Customer" WHERE "userId" = @u) AS total`,
-  ).get({ u: userId, n: topCustomers }) as { top: number; total: number };
+    ).get({ u: userId, n: topCustomers }),
+  ) as { top: number; total: number };
 
   // Campaigns, from their kept counters.
   const campaignRows = readStatement(
@@ -186,7 +230,9 @@ export async function insightFacts(userId: string, now: Date = new Date()): Prom
   const counted = unsent.slice(0, UNSENT_SEGMENTS_COUNTED).map((s) => ({
     id: s.id,
     name: s.name,
-    customers: sqlAudienceCount(userId, segmentTree(s)),
+    customers: remembered(`${userId}|segment|${s.id}|${s.conditions}|${ck}`, at, () =>
+      sqlAudienceCount(userId, segmentTree(s)),
+    ),
   }));
   const largest = counted
     .filter((s) => s.customers > 0)
@@ -464,35 +510,25 @@ export type InsightsOptions = {
   now?: Date;
 };
 
-type Entry = { key: string; at: number; insights: Insights };
-const state = singleton("ai-insights", () => ({
-  cache: new Map<string, Entry>(),
-  running: new Map<string, Promise<Insights>>(),
-}));
-const MAX_CACHED_TENANTS = 1000;
-
 /**
- * What changes when the figures may: customers added or removed (the tally and the newest id),
- * orders placed (they move spend and activity), segments and campaigns written, delivery counters.
- * Edits that change none of these (a customer's spend typed in, an order edited) wait for the hour.
+ * What changes when the answer may: the customers' key, segments and campaigns written, delivery
+ * counters, and the LLM settings.
  */
 function dataKey(userId: string): string {
   const row = readStatement(
-    `SELECT (SELECT "customers" FROM "CustomerTally" WHERE "userId" = @u) AS c,
-            (SELECT max("id") FROM "Customer" WHERE "userId" = @u) AS cm,
-            (SELECT max("id") FROM "Order" WHERE "userId" = @u) AS om,
-            (SELECT count(*) || ':' || coalesce(max("updatedAt"), 0) FROM "Segment" WHERE "userId" = @u) AS s,
+    `SELECT (SELECT count(*) || ':' || coalesce(max("updatedAt"), 0) FROM "Segment" WHERE "userId" = @u) AS s,
             (SELECT count(*) || ':' || coalesce(max("updatedAt"), 0) || ':' ||
                     coalesce(sum("sentCount" + "deliveredCount" + "failedCount" + "bouncedCount" + "openedCount" + "clickedCount"), 0)
                FROM "Campaign" WHERE "userId" = @u) AS k`,
   ).get({ u: userId }) as Record<string, unknown>;
   const env = getEnv();
-  return [row.c, row.cm, row.om, row.s, row.k, env.AI_BASE_URL ?? "", env.AI_MODEL ?? ""].join("|");
+  return [customerKey(userId), row.s, row.k, env.AI_BASE_URL ?? "", env.AI_MODEL ?? ""].join("|");
 }
 
 /** Forgets every cached answer (tests, and a tenant's data replaced wholesale). */
 export function clearInsightsCache(): void {
   state.cache.clear();
+  state.memo.clear();
 }
 
 async function compute(userId: string, options: InsightsOptions): Promise<Insights> {
