@@ -283,7 +283,9 @@ export default function CampaignDetail() {
                   ) : null}
                 </span>
               </Row>
-              <Row label="Launched">{c.launchedAt ? <DateTime value={c.launchedAt} format="dateTime" /> : "Not launched"}</Row>
+              <Row label="Launched">
+                {c.launchedAt ? <DateTime value={c.launchedAt} format="dateTime" /> : "Not launched"}
+              </Row>
               <Row label="Audience">{c.audienceSize.toLocaleString("en-IN")} customers</Row>
               <div className="sm:col-span-2">
                 <Row label="Message">

@@ -105,7 +105,9 @@ export default function CustomerDetail() {
             </div>
             <div>
               <dt className="text-slate-500">Last Active</dt>
-              <dd className="text-slate-900">{customer.lastActive ? <DateTime value={customer.lastActive} format="long" /> : "Never"}</dd>
+              <dd className="text-slate-900">
+                {customer.lastActive ? <DateTime value={customer.lastActive} format="long" /> : "Never"}
+              </dd>
             </div>
             <div>
               <dt className="text-slate-500">Total Spend</dt>

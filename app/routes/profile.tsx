@@ -127,7 +127,9 @@ export default function Profile() {
           <h2 className="text-2xl font-bold text-slate-900">My Profile</h2>
           <p className="font-medium text-slate-800">{user.displayName || "User"}</p>
           <p className="text-sm text-slate-500">{user.email || "No Email"}</p>
-          <p className="text-xs text-slate-400">Account created on <DateTime value={user.createdAt} format="long" /></p>
+          <p className="text-xs text-slate-400">
+            Account created on <DateTime value={user.createdAt} format="long" />
+          </p>
         </div>
       </section>
       {/* The failure is said once: by the snackbar in the browser, by this alert on a page

@@ -195,10 +195,7 @@ export async function upsertLocalUser(input: {
 }
 
 /** Saves the profile; `timeZone` only when given (the API's PUT leaves it as it is). */
-export async function updateProfile(
-  userId: string,
-  input: ProfileInput & { timeZone?: string | null },
-): Promise<User> {
+export async function updateProfile(userId: string, input: ProfileInput & { timeZone?: string | null }): Promise<User> {
   const email = input.email.toLowerCase();
   const before = await db().user.findUnique({ where: { id: userId }, select: { email: true } });
   const clash = await db().user.findFirst({ where: { email, NOT: { id: userId } }, select: { id: true } });
