@@ -3,6 +3,7 @@ import {
   type BuilderRows,
   MESSAGES,
   builderRows,
+  builderOperators,
   builderToTree,
   newBuilder,
   newGroupRow,
@@ -108,5 +109,45 @@ describe("the segment builder's rows", () => {
   it("add a group with the other logic and one empty condition", () => {
     expect(newGroupRow("AND")).toEqual({ kind: "group", logic: "OR", children: [condition("totalSpend", "$gt", "")] });
     expect(newGroupRow("OR").logic).toBe("AND");
+  });
+
+  it("offer rolling dates for a date, sent as { $daysAgo: N } and opened again as days", () => {
+    expect(builderOperators("lastActiveDate").map((o) => o.label)).toEqual([
+      "after",
+      "before",
+      "on or after",
+      "on or before",
+      "in the last N days",
+      "more than N days ago",
+    ]);
+    // An operator the builder does not offer is listed on the row that holds it.
+    expect(builderOperators("lastActiveDate", "$lte:daysAgo").map((o) => o.value)).toContain("$lte:daysAgo");
+    expect(builderOperators("visits").map((o) => o.value)).toEqual(["$gt", "$gte", "$lt", "$lte", "$eq"]);
+
+    const rows: BuilderRows = {
+      logic: "OR",
+      children: [condition("lastActiveDate", "$gte:daysAgo", " 30 "), condition("lastActiveDate", "$lt:daysAgo", "90")],
+    };
+    // A number of days is no date, but the builder leaves judging it to the conditions schema.
+    expect(validateConditions(rows)).toBeUndefined();
+    expect(rowsToConditions(rows)).toEqual({
+      $or: [{ lastActiveDate: { $gte: { $daysAgo: "30" } } }, { lastActiveDate: { $lt: { $daysAgo: "90" } } }],
+    });
+    const parsed = parseConditions(rowsToConditions(rows));
+    if (!parsed.ok) throw new Error(parsed.message);
+    expect(builderRows(treeToBuilder(parsed.tree))).toEqual(
+      rows.children && { ...rows, children: [condition("lastActiveDate", "$gte:daysAgo", "30"), rows.children[1]] },
+    );
+    const bad = parseConditions(
+      rowsToConditions({ logic: "AND", children: [condition("lastActiveDate", "$gte:daysAgo", "-2")] }),
+    );
+    expect(!bad.ok && bad.message).toBe(
+      "conditions.lastActiveDate.$gte.$daysAgo: the number of days must be a whole number from 0 to 36,500",
+    );
+    // A rolling operator on a number field is refused as the API refuses it.
+    const misplaced = parseConditions(
+      rowsToConditions({ logic: "AND", children: [condition("visits", "$gt:daysAgo", "3")] }),
+    );
+    expect(!misplaced.ok && misplaced.message).toBe("conditions.visits.$gt: Invalid numeric value");
   });
 });
