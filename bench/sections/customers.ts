@@ -97,7 +97,7 @@ function row(i: number): Row {
 
 const quote = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 
-async function writeCsv(file: string, n: number) {
+export async function writeCsv(file: string, n: number) {
   const out = createWriteStream(file);
   out.write("firstName,lastName,email,phone,address,company,notes,totalSpend,visits,lastActive\n");
   let chunk = "";
@@ -117,7 +117,7 @@ function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-function stats(samples: number[]) {
+export function stats(samples: number[]) {
   const s = [...samples].sort((a, b) => a - b);
   const round = (n: number) => Math.round(n * 100) / 100;
   return {
@@ -129,7 +129,7 @@ function stats(samples: number[]) {
   };
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = net.createServer();
   server.listen(0, "127.0.0.1");
   await once(server, "listening");

@@ -1,0 +1,28 @@
+// Preloaded into the server the offthread bench section starts (node --import): the event-loop
+// delay of the server's main thread, over exactly the phases the bench marks. On SIGUSR2 it writes
+// what it measured since the last signal (monitorEventLoopDelay at 10 ms, as /healthz uses; ms) to
+// BENCH_LOOP_MONITOR_FILE and starts again. Worker threads load preloads too: only the main thread,
+// the one that answers requests, is watched.
+import { writeFileSync } from "node:fs";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { isMainThread } from "node:worker_threads";
+
+const out = process.env.BENCH_LOOP_MONITOR_FILE;
+if (isMainThread && out) {
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  const ms = (ns) => Math.round(ns / 1e4) / 100;
+  process.on("SIGUSR2", () => {
+    writeFileSync(
+      out,
+      JSON.stringify({
+        at: Date.now(),
+        samples: histogram.count,
+        p50: ms(histogram.percentile(50)),
+        p99: ms(histogram.percentile(99)),
+        max: ms(histogram.max),
+      }),
+    );
+    histogram.reset();
+  });
+}
