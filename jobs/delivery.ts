@@ -12,7 +12,11 @@ import { openSqlite } from "../app/db/sqlite.server.ts";
 import { getEnv } from "../app/env.server.ts";
 import { createChannel } from "../app/services/delivery/channels.server.ts";
 import { createDeliveryEngine, type EngineEvent } from "../app/services/delivery/engine.server.ts";
-import { queuedReceiptBatches, sendingCampaigns } from "../app/services/delivery/store.server.ts";
+import {
+  queuedReceiptBatches,
+  recoverInterruptedLaunches,
+  sendingCampaigns,
+} from "../app/services/delivery/store.server.ts";
 
 type JobData = { vendorUrl?: string; vendorKey?: string; quietMs?: number };
 const data = (workerData ?? {}) as JobData;
@@ -75,4 +79,7 @@ const quietCheck = setInterval(() => {
   else if (Date.now() - lastBusy >= quietMs) void end();
 }, 1000);
 
+// A launch cut off by a crash (its draft still marked as launching, no slice written for a
+// minute) gets its partial audience removed, so it can be launched again.
+recoverInterruptedLaunches(sqlite);
 void engine.run();

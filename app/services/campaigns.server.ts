@@ -22,7 +22,8 @@ import {
   CAMPAIGN_COLUMNS,
   type CampaignRow,
   insertDraft,
-  launchCampaign,
+  LAUNCHING,
+  launchCampaignYielding,
   type NewCampaign,
   retryFailed as retryFailedRows,
   setCampaignStatus,
@@ -287,18 +288,22 @@ export async function saveDraft(userId: string, input: CampaignContent, id?: str
 }
 
 /**
- * Launches a campaign (a new one, or the draft `draftId`): freezes the segment's audience as of
- * now, tells the user, and wakes the delivery job. A segment with no customers is refused (422).
+ * Launches a campaign (a new one, or the draft `draftId`): writes the segment's audience as its
+ * delivery rows (in short slices, letting other requests through in between: startLaunch in
+ * delivery/store.server.ts), tells the user, and wakes the delivery job. A segment with no
+ * customers is refused (422).
  */
 export async function launch(userId: string, input: CampaignContent, draftId?: string): Promise<CampaignDto> {
   const { campaign } = await content(userId, input);
   let id = newId();
   if (draftId) {
     const draft = findCampaign(userId, draftId);
+    if (draft.status === "Draft" && draft.statusDetail === LAUNCHING)
+      throw new ApiError("conflict", "This campaign is being launched already.");
     if (draft.status === "Draft") id = draft.id;
   }
   const where = await segmentWhere(userId, input.segmentId);
-  const audience = launchCampaign(writeConnection(), { ...campaign, id }, where);
+  const audience = await launchCampaignYielding(writeConnection(), { ...campaign, id }, where);
   if (audience === 0) {
     throw new ApiError("unprocessable", "This segment has no customers: there is nobody to send the campaign to.", {
       segmentId: "This segment has no customers",

@@ -23,12 +23,18 @@ import {
   applyReceipts,
   type CampaignRow,
   CAMPAIGN_COLUMNS,
+  LAUNCH_INTERRUPTED,
   launchCampaign,
+  launchCampaignYielding,
+  LAUNCHING,
   queuedReceiptBatches,
   queueReceipts,
   recordOutcomes,
+  recoverInterruptedLaunches,
   retryFailed,
+  sendingCampaigns,
   setCampaignStatus,
+  startLaunch,
   type Receipt,
 } from "~/services/delivery/store.server";
 import { seedTenant } from "~/services/seed.server";
@@ -154,6 +160,60 @@ describe("launch", () => {
     const b = launch(tenant.id);
     expect(rows(a.id).map((r) => r.customerId)).toEqual(rows(b.id).map((r) => r.customerId));
     expect(new Set([...rows(a.id), ...rows(b.id)].map((r) => r.seq)).size).toBe(a.size + b.size);
+  });
+});
+
+describe("a launch in slices", () => {
+  const content = (id: string, userId: string) => ({
+    id,
+    userId,
+    segmentId: null,
+    segmentName: "Everyone",
+    name: "Sliced",
+    subject: "Hello {NAME}",
+    description: "",
+    message: "Hi {NAME}",
+  });
+
+  it("stays an unsendable draft until its last slice, keeps two interleaved launches' rows contiguous, and equals the count", () => {
+    const expected = sqlAudienceCount(tenant.id, everyone);
+    const a = newId();
+    const b = newId();
+    const first = startLaunch(sqlite, content(a, tenant.id), compileSegmentWhere(tenant.id, everyone), { slice: 37 });
+    const second = startLaunch(sqlite, content(b, tenant.id), compileSegmentWhere(tenant.id, everyone), { slice: 50 });
+    // Slices of the two launches alternate, as two requests would.
+    let more = true;
+    while (more) more = [first.step(), second.step()].some(Boolean);
+    expect(campaign(a)).toMatchObject({ status: "Draft", statusDetail: LAUNCHING, audienceSize: 0 });
+    expect(sendingCampaigns(sqlite).map((c) => c.id)).not.toContain(a);
+    expect(first.finish()).toBe(expected);
+    expect(second.finish()).toBe(expected);
+    for (const id of [a, b]) {
+      const c = campaign(id);
+      expect(c).toMatchObject({ status: "Active", statusDetail: "", audienceSize: expected, pendingCount: expected });
+      const seqs = rows(id).map((r) => r.seq);
+      expect(seqs).toHaveLength(expected);
+      expect([seqs[0], seqs[seqs.length - 1]]).toEqual([c.firstSeq, c.lastSeq]);
+      expect(c.lastSeq - c.firstSeq + 1).toBe(expected);
+      expectCountersAddUp(id);
+    }
+  });
+
+  it("a launch cut off by a crash is cleared once stale, and can be launched again", async () => {
+    const id = newId();
+    const cut = startLaunch(sqlite, content(id, other.id), compileSegmentWhere(other.id, everyone), { slice: 10 });
+    cut.step();
+    cut.step();
+    expect(rows(id)).toHaveLength(20);
+    // Still within the minute: a launch in progress is left alone.
+    expect(recoverInterruptedLaunches(sqlite)).toBe(0);
+    expect(recoverInterruptedLaunches(sqlite, 60_000, Date.now() + 61_000)).toBe(1);
+    expect(rows(id)).toHaveLength(0);
+    expect(campaign(id)).toMatchObject({ status: "Draft", statusDetail: LAUNCH_INTERRUPTED });
+    expect(await launchCampaignYielding(sqlite, content(id, other.id), compileSegmentWhere(other.id, everyone))).toBe(
+      sqlAudienceCount(other.id, everyone),
+    );
+    expect(campaign(id)).toMatchObject({ status: "Active", statusDetail: "" });
   });
 });
 

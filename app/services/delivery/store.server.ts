@@ -79,69 +79,217 @@ export function updateDraft(sqlite: Sqlite, c: NewCampaign, audienceSize: number
     .prepare(
       `UPDATE "Campaign" SET "segmentId" = ?, "segmentName" = ?, "name" = ?, "subject" = ?, "description" = ?, "message" = ?,
          "audienceSize" = ?, "updatedAt" = ?
-       WHERE "id" = ? AND "userId" = ? AND "status" = 'Draft'`,
+       WHERE "id" = ? AND "userId" = ? AND "status" = 'Draft' AND "statusDetail" != ?`,
     )
-    .run(c.segmentId, c.segmentName, c.name, c.subject, c.description, c.message, audienceSize, now, c.id, c.userId);
+    .run(
+      c.segmentId,
+      c.segmentName,
+      c.name,
+      c.subject,
+      c.description,
+      c.message,
+      audienceSize,
+      now,
+      c.id,
+      c.userId,
+      LAUNCHING,
+    );
   return result.changes === 1;
 }
 
+/** The status detail of a draft whose audience is being written (see startLaunch). */
+export const LAUNCHING = "Launching: writing the audience";
+export const LAUNCH_INTERRUPTED = "The launch was interrupted before its audience was written. Launch it again.";
+/** Delivery rows written a transaction: a few milliseconds of the write lock at a time. */
+export const LAUNCH_SLICE = 5_000;
+
+export type Launch = {
+  /** Writes the next slice of the audience; false when there is nothing left to write. */
+  step(): boolean;
+  /** Makes the campaign Active with its audience; returns the audience size (0: nothing to send, nothing kept). */
+  finish(): number;
+};
+
 /**
- * Launches a campaign: the campaign row (new, or an existing draft of the same id) and one pending
- * delivery row per customer the segment's WHERE matches, written by one INSERT … SELECT in one
- * transaction, so the audience is frozen as it was at this moment. No customer passes through
- * JavaScript. Returns the audience size; 0 means nothing was written (a segment with no customers
- * cannot be launched).
+ * Launches a campaign: one pending delivery row per customer the segment's WHERE matches, written
+ * by INSERT … SELECT (no customer passes through JavaScript) in slices of `slice` rows in customer
+ * rowid order, each its own short transaction, so a million-row audience never holds the write
+ * lock (or, driven by launchCampaignYielding, the event loop) for seconds.
+ *
+ * While the slices are written the campaign stays a Draft marked LAUNCHING, which the delivery job
+ * does not send; finish() makes it Active in one step. Its delivery rows get a range of seq numbers
+ * reserved up front (as many as the tenant has customers), so a campaign's rows stay contiguous
+ * even when two launches run at once, and its log pages by seq. A launch cut off by a crash leaves
+ * a LAUNCHING draft that recoverInterruptedLaunches() clears.
  */
-export function launchCampaign(sqlite: Sqlite, c: NewCampaign, where: CompiledWhere, now = Date.now()): number {
-  const launch = sqlite.transaction(() => {
-    const existing = sqlite
-      .prepare(`SELECT "status" FROM "Campaign" WHERE "id" = ? AND "userId" = ?`)
-      .get(c.id, c.userId) as { status: string } | undefined;
-    if (existing && existing.status !== "Draft") throw new Error(`Campaign ${c.id} has already been launched`);
-    if (existing) {
+export function startLaunch(
+  sqlite: Sqlite,
+  c: NewCampaign,
+  where: CompiledWhere,
+  options: { now?: number; slice?: number } = {},
+): Launch {
+  const now = options.now ?? Date.now();
+  const slice = options.slice ?? LAUNCH_SLICE;
+  let existed = false;
+  const { base, room } = sqlite
+    .transaction(() => {
+      const existing = sqlite
+        .prepare(`SELECT "status", "statusDetail" FROM "Campaign" WHERE "id" = ? AND "userId" = ?`)
+        .get(c.id, c.userId) as { status: string; statusDetail: string } | undefined;
+      if (existing && existing.status !== "Draft") throw new Error(`Campaign ${c.id} has already been launched`);
+      if (existing?.statusDetail === LAUNCHING) throw new Error(`Campaign ${c.id} is being launched`);
+      existed = Boolean(existing);
+      if (existing) {
+        sqlite
+          .prepare(
+            `UPDATE "Campaign" SET "segmentId" = ?, "segmentName" = ?, "name" = ?, "subject" = ?, "description" = ?, "message" = ?,
+               "statusDetail" = ?, "updatedAt" = ? WHERE "id" = ?`,
+          )
+          .run(c.segmentId, c.segmentName, c.name, c.subject, c.description, c.message, LAUNCHING, now, c.id);
+      } else {
+        sqlite
+          .prepare(
+            `INSERT INTO "Campaign" ("id", "userId", "segmentId", "segmentName", "name", "subject", "description", "message", "status",
+               "statusDetail", "createdAt", "updatedAt")
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Draft', ?, ?, ?)`,
+          )
+          .run(
+            c.id,
+            c.userId,
+            c.segmentId,
+            c.segmentName,
+            c.name,
+            c.subject,
+            c.description,
+            c.message,
+            LAUNCHING,
+            now,
+            now,
+          );
+      }
+      // The tally kept by triggers; counted when a tenant has none.
+      const tally = sqlite.prepare(`SELECT "customers" FROM "CustomerTally" WHERE "userId" = ?`).pluck().get(c.userId);
+      const customers = Number(
+        tally ?? sqlite.prepare(`SELECT count(*) FROM "Customer" WHERE "userId" = ?`).pluck().get(c.userId),
+      );
+      const from = Number(
+        sqlite
+          .prepare(
+            `SELECT max(coalesce((SELECT max("seq") FROM "Delivery"), 0), coalesce((SELECT max("lastSeq") FROM "Campaign"), 0))`,
+          )
+          .pluck()
+          .get(),
+      );
       sqlite
-        .prepare(
-          `UPDATE "Campaign" SET "segmentId" = ?, "segmentName" = ?, "name" = ?, "subject" = ?, "description" = ?, "message" = ?,
-             "status" = 'Active', "launchedAt" = ?, "updatedAt" = ? WHERE "id" = ?`,
-        )
-        .run(c.segmentId, c.segmentName, c.name, c.subject, c.description, c.message, now, now, c.id);
-    } else {
-      sqlite
-        .prepare(
-          `INSERT INTO "Campaign" ("id", "userId", "segmentId", "segmentName", "name", "subject", "description", "message", "status",
-             "launchedAt", "createdAt", "updatedAt")
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Active', ?, ?, ?)`,
-        )
-        .run(c.id, c.userId, c.segmentId, c.segmentName, c.name, c.subject, c.description, c.message, now, now, now);
-    }
-    const base = Number(sqlite.prepare(`SELECT coalesce(max("seq"), 0) FROM "Delivery"`).pluck().get());
-    // Rows go in customer rowid order and seq follows it, so the primary key and both indexes are
-    // appended to rather than written at random places.
-    const inserted = sqlite
-      .prepare(
-        `INSERT INTO "Delivery" ("seq", "campaignId", "userId", "customerId", "name", "email", "phone", "status", "nextAttemptAt", "updatedAt")
-         SELECT ? + row_number() OVER (ORDER BY "rowid"), ?, "userId", "id", trim("firstName" || ' ' || "lastName"), "email", "phone",
-           'pending', ?, ?
-         FROM "Customer" WHERE ${where.sql} ORDER BY "rowid"`,
-      )
-      .run(base, c.id, now, now, ...where.params).changes;
-    if (inserted === 0) throw new EmptyAudience();
-    sqlite
-      .prepare(
-        `UPDATE "Campaign" SET "audienceSize" = ?, "pendingCount" = ?, "firstSeq" = ?, "lastSeq" = ? WHERE "id" = ?`,
-      )
-      .run(inserted, inserted, base + 1, base + inserted, c.id);
-    return inserted;
+        .prepare(`UPDATE "Campaign" SET "firstSeq" = ?, "lastSeq" = ? WHERE "id" = ?`)
+        .run(from + 1, from + Math.max(1, customers), c.id);
+      return { base: from, room: Math.max(1, customers) };
+    })
+    .immediate();
+
+  // Rows go in customer rowid order and seq follows it, so the primary key and both indexes are
+  // appended to rather than written at random places. The inner query takes the slice first, so
+  // each slice reads about as many customers as it writes.
+  const insert = sqlite.prepare(
+    `INSERT INTO "Delivery" ("seq", "campaignId", "userId", "customerId", "name", "email", "phone", "status", "nextAttemptAt", "updatedAt")
+     SELECT ? + row_number() OVER (ORDER BY "r"), ?, "userId", "id", trim("firstName" || ' ' || "lastName"), "email", "phone",
+       'pending', ?, ?
+     FROM (SELECT "rowid" AS "r", "userId", "id", "firstName", "lastName", "email", "phone" FROM "Customer"
+           WHERE "rowid" > ? AND (${where.sql}) ORDER BY "rowid" LIMIT ?)
+     RETURNING "seq", "customerId"`,
+  );
+  const rowidOf = sqlite.prepare(`SELECT "rowid" FROM "Customer" WHERE "id" = ?`).pluck();
+  const heartbeat = sqlite.prepare(`UPDATE "Campaign" SET "updatedAt" = ? WHERE "id" = ?`);
+  let after = 0;
+  let written = 0;
+  let done = false;
+  const writeSlice = sqlite.transaction(() => {
+    const limit = Math.min(slice, room - written);
+    if (limit <= 0) return 0;
+    const rows = insert.all(base + written, c.id, now, now, after, ...where.params, limit) as {
+      seq: number;
+      customerId: string;
+    }[];
+    if (rows.length === 0) return 0;
+    let last = rows[0];
+    for (const row of rows) if (row.seq > last.seq) last = row;
+    after = Number(rowidOf.get(last.customerId));
+    heartbeat.run(Date.now(), c.id);
+    return rows.length;
   });
-  try {
-    return launch.immediate();
-  } catch (error) {
-    if (error instanceof EmptyAudience) return 0;
-    throw error;
-  }
+
+  return {
+    step() {
+      if (done) return false;
+      const n = writeSlice.immediate();
+      written += n;
+      if (n === 0) done = true;
+      return !done;
+    },
+    finish() {
+      while (this.step());
+      return sqlite
+        .transaction(() => {
+          if (written === 0) {
+            if (existed)
+              sqlite
+                .prepare(`UPDATE "Campaign" SET "statusDetail" = '', "firstSeq" = 0, "lastSeq" = 0 WHERE "id" = ?`)
+                .run(c.id);
+            else sqlite.prepare(`DELETE FROM "Campaign" WHERE "id" = ?`).run(c.id);
+            return 0;
+          }
+          sqlite
+            .prepare(
+              `UPDATE "Campaign" SET "status" = 'Active', "statusDetail" = '', "launchedAt" = ?, "updatedAt" = ?,
+                 "audienceSize" = ?, "pendingCount" = ?, "lastSeq" = ? WHERE "id" = ?`,
+            )
+            .run(now, now, written, written, base + written, c.id);
+          return written;
+        })
+        .immediate();
+    },
+  };
 }
 
-class EmptyAudience extends Error {}
+/** A whole launch at once (the seed, the CLI and tests); the server uses launchCampaignYielding. */
+export function launchCampaign(sqlite: Sqlite, c: NewCampaign, where: CompiledWhere, now = Date.now()): number {
+  return startLaunch(sqlite, c, where, { now }).finish();
+}
+
+/** A launch that lets the event loop answer other requests between its slices. */
+export async function launchCampaignYielding(
+  sqlite: Sqlite,
+  c: NewCampaign,
+  where: CompiledWhere,
+  now = Date.now(),
+): Promise<number> {
+  const launch = startLaunch(sqlite, c, where, { now });
+  while (launch.step()) await new Promise((resolve) => setImmediate(resolve));
+  return launch.finish();
+}
+
+/**
+ * Clears launches cut off by a crash: drafts still marked LAUNCHING whose last slice is older than
+ * `staleMs` lose their partial audience and say that the launch was interrupted. Returns how many.
+ */
+export function recoverInterruptedLaunches(sqlite: Sqlite, staleMs = 60_000, now = Date.now()): number {
+  const stale = sqlite
+    .prepare(`SELECT "id" FROM "Campaign" WHERE "status" = 'Draft' AND "statusDetail" = ? AND "updatedAt" < ?`)
+    .pluck()
+    .all(LAUNCHING, now - staleMs) as string[];
+  const slice = sqlite.prepare(
+    `DELETE FROM "Delivery" WHERE "seq" IN (SELECT "seq" FROM "Delivery" WHERE "campaignId" = ? LIMIT ${LAUNCH_SLICE})`,
+  );
+  for (const id of stale) {
+    while (slice.run(id).changes > 0);
+    sqlite
+      .prepare(
+        `UPDATE "Campaign" SET "statusDetail" = ?, "firstSeq" = 0, "lastSeq" = 0, "updatedAt" = ? WHERE "id" = ?`,
+      )
+      .run(LAUNCH_INTERRUPTED, now, id);
+  }
+  return stale.length;
+}
 
 export type SendOutcome =
   | { seq: number; attempts: number; outcome: "sent"; details: string }
