@@ -298,6 +298,20 @@ describe("the threshold", () => {
     // All ten were added this month: the whole base is this month's growth.
     expect(figureOf(three, "New customers this month")).toBe(10);
     expect(figureOf(three, "Customers before this month")).toBe(0);
+    expect(three.customerTrends[0].text).toBe("All 10 of your customers were added this month; last month brought 0.");
+
+    // What the Segment Insight says without a segment to recommend.
+    expect(three.blocks.segmentInsight).toBe("You have no segments yet: create one to target a group of customers.");
+    const none = await segment(c, "Spenders", { totalSpend: { $gt: 0 } });
+    clearInsightsCache();
+    expect((await getInsights(c)).blocks.segmentInsight).toBe(
+      "Your 1 newest segment not yet sent to has no customers: loosen its conditions or create a new segment.",
+    );
+    campaign(c, "To spenders", { delivered: 0, failed: 0, opened: 0 }, none);
+    clearInsightsCache();
+    expect((await getInsights(c)).blocks.segmentInsight).toBe(
+      "Every one of your 1 segment has had a campaign: create a new segment to reach other customers.",
+    );
 
     const d = (await createTestUser("Nine customers")).id;
     for (let i = 0; i < 9; i++) await addCustomer(d, "D", `d${i}@d.example`);

@@ -287,7 +287,7 @@ export function localLists(f: InsightFacts): Lists {
     customerTrends.push({
       text:
         f.growth.beforeThisMonth === 0
-          ? `All ${show(added)} of your customers were added this month (new customers this month); last month brought ${show(last)}.`
+          ? `All ${show(added)} of your customers were added this month; last month brought ${show(last)}.`
           : `New customers this month: ${show(added)}, growing your customer base by ${show(growth)} from ${show(before)}; last month brought ${show(last)}.`,
       figures: [added, growth, before, last],
     });
@@ -324,14 +324,26 @@ export function localLists(f: InsightFacts): Lists {
   });
   if (segmentRecommendations.length === 0) {
     const total = fig("Segments", f.counts.segments, "count");
-    segmentRecommendations.push({
-      text:
-        f.counts.segments === 0
-          ? "You have no segments yet: create one to target a group of customers."
-          : `Every one of your ${show(total)} ${plural(f.counts.segments, "segment")} with customers has had a campaign: create a new segment to reach other customers.`,
-      figures: f.counts.segments === 0 ? [] : [total],
-      href: "/segments/new",
-    });
+    const empty = fig("Newest segments not yet sent to, all without customers", f.unsentSegments.counted, "count");
+    segmentRecommendations.push(
+      f.counts.segments === 0
+        ? {
+            text: "You have no segments yet: create one to target a group of customers.",
+            figures: [],
+            href: "/segments/new",
+          }
+        : f.unsentSegments.total === 0
+          ? {
+              text: `Every one of your ${show(total)} ${plural(f.counts.segments, "segment")} has had a campaign: create a new segment to reach other customers.`,
+              figures: [total],
+              href: "/segments/new",
+            }
+          : {
+              text: `Your ${show(empty)} newest ${plural(f.unsentSegments.counted, "segment")} not yet sent to ${f.unsentSegments.counted === 1 ? "has" : "have"} no customers: loosen ${f.unsentSegments.counted === 1 ? "its" : "their"} conditions or create a new segment.`,
+              figures: [empty],
+              href: "/segments",
+            },
+    );
   }
 
   const campaignSuggestions: Insight[] = [];
