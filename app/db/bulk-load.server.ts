@@ -14,12 +14,18 @@
 import os from "node:os";
 import type Database from "better-sqlite3";
 
-/** The covering segment indexes (no query names them in INDEXED BY, so plans survive without them). */
+/**
+ * The covering segment indexes. The customer list names them in INDEXED BY, but only on the read
+ * connection (app/db/reader.server.ts), which keeps seeing them while a load has them dropped.
+ */
 export const SEGMENT_INDEXES = [
   "Customer_userId_totalSpendPaise_visits_lastActive_idx",
   "Customer_userId_visits_totalSpendPaise_lastActive_idx",
   "Customer_userId_lastActive_totalSpendPaise_visits_idx",
 ] as const;
+
+/** Rebuilt after a load as well: the list's name order, keyed by name so inserts land anywhere in it. */
+const DEFERRED_INDEXES = [...SEGMENT_INDEXES, "Customer_userId_name_idx"] as const;
 
 /**
  * The search index's in-memory buffer during a bulk load (FTS5 "hashsize"; its default is 1 MB,
@@ -58,9 +64,9 @@ export async function withSegmentIndexesDeferred<T>(
 ): Promise<T> {
   const indexes = sqlite
     .prepare(
-      `SELECT "name", "sql" FROM sqlite_schema WHERE "type" = 'index' AND "tbl_name" = 'Customer' AND "name" IN (${SEGMENT_INDEXES.map(() => "?").join(", ")})`,
+      `SELECT "name", "sql" FROM sqlite_schema WHERE "type" = 'index' AND "tbl_name" = 'Customer' AND "name" IN (${DEFERRED_INDEXES.map(() => "?").join(", ")})`,
     )
-    .all(...SEGMENT_INDEXES) as { name: string; sql: string }[];
+    .all(...DEFERRED_INDEXES) as { name: string; sql: string }[];
   sqlite.exec("BEGIN IMMEDIATE");
   try {
     for (const index of indexes) sqlite.exec(`DROP INDEX "${index.name}"`);

@@ -2,7 +2,8 @@
 // of the importing process, ratio to raw better-sqlite3 inserting the same rows), and the real
 // production server on a random port, loaded from a client process of its own (bench/load.ts):
 // GET /api/customers/{id} at 50 connections, and a 50-row page of the list (API and rendered
-// screen) with and without a search term, at 1 connection (the goal) and at 10.
+// screen) with and without a search term, at 1 connection (the goal) and at 10; and the list in
+// each sort (first, second and last page, API and screen, and a sorted search) at 1 connection.
 import { spawn, execFileSync } from "node:child_process";
 import { once } from "node:events";
 import { createWriteStream, rmSync, statSync } from "node:fs";
@@ -365,6 +366,58 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
       Cookie: cookie,
     });
 
+    // Each sort: through the API the first page both ways (the asc first page is the desc last page,
+    // reversed) and the page after the first one's cursor; on the screen the first and the last
+    // page (?last=1) in the sort's natural order. Then a sorted search, common and rare term.
+    const { CUSTOMER_SORTS, defaultOrder } = await import("../../app/services/customers.server.ts");
+    const sortSeconds = Math.max(2, Math.ceil(seconds / 4));
+    const one = (label: string, pagePath: string, headers: Record<string, string>) => {
+      ctx.log(`customers: ${label}`);
+      return load({ base, paths: [pagePath], headers, connections: 1, seconds: sortSeconds, warmupSeconds: 1 });
+    };
+    const sorted: Record<string, Record<string, Awaited<ReturnType<typeof load>>>> = {};
+    for (const sort of CUSTOMER_SORTS) {
+      const order = defaultOrder(sort);
+      const other = order === "asc" ? "desc" : "asc";
+      const first = await fetch(`${base}/api/customers?limit=50&sort=${sort}&order=${order}`, { headers: auth });
+      const next = first.headers.get("X-Next-Cursor") ?? "";
+      await first.arrayBuffer();
+      sorted[sort] = {
+        apiFirst: await one(`API sort=${sort} ${order}`, `/api/customers?limit=50&sort=${sort}&order=${order}`, auth),
+        apiSecond: await one(
+          `API sort=${sort} ${order}, second page`,
+          `/api/customers?limit=50&sort=${sort}&order=${order}&cursor=${encodeURIComponent(next)}`,
+          auth,
+        ),
+        apiFirstReversed: await one(
+          `API sort=${sort} ${other} (the last page)`,
+          `/api/customers?limit=50&sort=${sort}&order=${other}`,
+          auth,
+        ),
+        screenFirst: await one(`screen sort=${sort}`, `/customers?sort=${sort}&order=${order}`, { Cookie: cookie }),
+        screenLast: await one(`screen sort=${sort}, last page`, `/customers?sort=${sort}&order=${order}&last=1`, {
+          Cookie: cookie,
+        }),
+      };
+    }
+    const sortedSearch = {
+      common: await one(
+        `API search "${term}" sorted by total spend`,
+        `/api/customers?limit=50&q=${encodeURIComponent(term)}&sort=totalSpend`,
+        auth,
+      ),
+      commonLast: await one(
+        `screen search "${term}" sorted by total spend, last page`,
+        `/customers?q=${encodeURIComponent(term)}&sort=totalSpend&last=1`,
+        { Cookie: cookie },
+      ),
+      rare: await one(
+        `API search "${rareTerm}" sorted by name`,
+        `/api/customers?limit=50&q=${encodeURIComponent(rareTerm)}&sort=name`,
+        auth,
+      ),
+    };
+
     // Tenant isolation inside the search index: every imported e-mail contains the term, none of
     // this tenant's do, so the search finds nothing of its own while the importing tenant has a
     // million matches. Its time must depend on the tenant's own data only.
@@ -427,6 +480,7 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
         apiSearch: ratio(apiSearch.oneConnection.p99, rawSearch.p99),
       },
     };
+    figures.sortedList = { pageSize: 50, connections: 1, bySort: sorted, search: { term, rareTerm, ...sortedSearch } };
     figures.searchIsolation = {
       ...isolation,
       api: apiIsolated,
@@ -447,6 +501,17 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
       unit: "ms",
       met: byId.p99 < 50,
     });
+    for (const [sort, pages] of Object.entries(sorted))
+      for (const [which, s] of Object.entries(pages))
+        goals.push({
+          goal: `list sorted by ${sort}, ${which} p99`,
+          value: s.p99,
+          limit: 50,
+          unit: "ms",
+          met: s.p99 < 50,
+        });
+    for (const [which, s] of Object.entries(sortedSearch))
+      goals.push({ goal: `sorted search, ${which} p99`, value: s.p99, limit: 50, unit: "ms", met: s.p99 < 50 });
     for (const [label, s] of [
       ["API list page (50 rows) p99", apiList],
       ["API list page with search p99", apiSearch],
