@@ -11,13 +11,12 @@ import { takeSnapshots } from "../app/services/dashboard/snapshots.server.ts";
 const post = (message: unknown) => parentPort?.postMessage(message);
 
 const sqlite = openSqlite(getEnv().databaseFile);
+const fail = (message: string) => post({ type: "event", event: { type: "error", message } });
 try {
-  takeSnapshots(sqlite);
+  const { failed } = takeSnapshots(sqlite);
+  for (const f of failed) fail(`Dashboard snapshot of tenant ${f.userId} failed: ${f.error}`);
 } catch (err) {
-  post({
-    type: "event",
-    event: { type: "error", message: `Dashboard snapshots failed: ${String((err as Error)?.stack ?? err)}` },
-  });
+  fail(`Dashboard snapshots failed: ${String((err as Error)?.stack ?? err)}`);
   sqlite.close();
   process.exit(1);
 }

@@ -206,12 +206,25 @@ export function snapshotTenant(prepare: Prepare, userId: string, now: Date = new
   }
 }
 
-/** Snapshots every tenant (each in its own transaction). Returns how many tenants and rows. */
-export function takeSnapshots(db: Database.Database, now: Date = new Date()): { tenants: number; rows: number } {
+/**
+ * Snapshots every tenant, each in its own transaction; a tenant that fails (deleted meanwhile) does
+ * not stop the others. Returns how many tenants and rows, and the failures.
+ */
+export function takeSnapshots(
+  db: Database.Database,
+  now: Date = new Date(),
+): { tenants: number; rows: number; failed: { userId: string; error: string }[] } {
   const prepare = statementCache(db);
   const users = db.prepare(`SELECT "id" FROM "User" ORDER BY "id"`).pluck().all() as string[];
   let rows = 0;
+  const failed: { userId: string; error: string }[] = [];
   const one = db.transaction((userId: string) => snapshotTenant(prepare, userId, now));
-  for (const userId of users) rows += one.immediate(userId);
-  return { tenants: users.length, rows };
+  for (const userId of users) {
+    try {
+      rows += one.immediate(userId);
+    } catch (error) {
+      failed.push({ userId, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return { tenants: users.length, rows, failed };
 }
