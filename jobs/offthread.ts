@@ -82,7 +82,7 @@ async function runImport(job: ImportJob, port: MessagePort) {
 
 async function runExport(job: ExportJob, port: MessagePort) {
   const post = (message: FromExport, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
-  const reader = exportCustomersCsv(job.userId, job.q, { file: job.file }).getReader();
+  const reader = exportCustomersCsv(job.userId, job.q, { file: job.file, timeZone: job.timeZone }).getReader();
   let wanted = 0;
   let stopped = false;
   let waiting: (() => void) | null = null;

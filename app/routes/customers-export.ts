@@ -4,8 +4,13 @@ import { pageSearchTerm } from "~/schemas/search";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { customersCsvResponse } from "~/services/offthread.server";
 import { requireUser } from "~/services/auth.server";
+import { viewerTimeZone } from "~/services/time-zone.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return customersCsvResponse(user.id, pageSearchTerm(new URL(request.url).searchParams));
+  return customersCsvResponse(
+    user.id,
+    pageSearchTerm(new URL(request.url).searchParams),
+    viewerTimeZone(request, user).timeZone,
+  );
 }

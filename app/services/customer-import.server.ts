@@ -17,6 +17,7 @@ import { afterCustomerBulkLoad, afterCustomerBulkLoadInSteps } from "~/db/planne
 import { openSqlite, type Sqlite } from "~/db/sqlite.server";
 import { ApiError } from "~/lib/api.server";
 import { CsvFormatError, CsvRecordReader, NO_CUSTOMER_ROWS, NOT_CSV_TEXT, TextSniffer } from "~/lib/csv-records";
+import { DEFAULT_TIME_ZONE, isoInZone } from "~/lib/dates";
 import { newId } from "~/lib/id";
 import { rupeesToPaise } from "~/lib/money";
 import {
@@ -520,16 +521,17 @@ type ExportRow = {
   createdAt: number;
 };
 
-const iso = (ms: number | null) => (ms === null ? "" : new Date(ms).toISOString());
-
 /** The tenant's customers (all, or those matching `q`) as a CSV byte stream, newest added first. */
 export function exportCustomersCsv(
   userId: string,
   q?: string | null,
-  options: { file?: string; pageSize?: number } = {},
+  /** timeZone: the viewer's zone; dates are written as ISO 8601 with its offset. */
+  options: { file?: string; pageSize?: number; timeZone?: string } = {},
 ): ReadableStream<Uint8Array> {
   const term = normaliseQuery(q);
   const pageSize = options.pageSize ?? 2000;
+  const timeZone = options.timeZone ?? DEFAULT_TIME_ZONE;
+  const iso = (ms: number | null) => (ms === null ? "" : isoInZone(ms, timeZone));
   const encoder = new TextEncoder();
   let sqlite: Sqlite | undefined;
   let after: number | null = null;

@@ -62,7 +62,7 @@ export type ImportJob = {
   batchMs: number;
   pauseMs: number;
 };
-export type ExportJob = { kind: "export"; userId: string; file: string; q: string | null };
+export type ExportJob = { kind: "export"; userId: string; file: string; q: string | null; timeZone: string };
 export type Job = ImportJob | ExportJob;
 
 /** Messages on a job's port, each way. */
@@ -255,7 +255,11 @@ export async function importCustomersOffThread(
  * The tenant's customers (all, or those matching q) as a CSV byte stream, made in the worker
  * thread by exportCustomersCsv (~/services/customer-import.server), same bytes.
  */
-export function exportCustomersCsvOffThread(userId: string, q: string | null): ReadableStream<Uint8Array> {
+export function exportCustomersCsvOffThread(
+  userId: string,
+  q: string | null,
+  timeZone: string,
+): ReadableStream<Uint8Array> {
   let job: { port: MessagePort; finish: () => void } | undefined;
   const chunks: Uint8Array[] = [];
   let end = false;
@@ -268,7 +272,7 @@ export function exportCustomersCsvOffThread(userId: string, q: string | null): R
   return new ReadableStream<Uint8Array>(
     {
       start() {
-        job = startJob({ kind: "export", userId, q, file: getEnv().databaseFile }, (error) => {
+        job = startJob({ kind: "export", userId, q, timeZone, file: getEnv().databaseFile }, (error) => {
           failure = error;
           wake();
         });
@@ -307,8 +311,8 @@ export function exportCustomersCsvOffThread(userId: string, q: string | null): R
 }
 
 /** A streamed CSV download of the tenant's customers (all, or those matching q), made off the request thread. */
-export function customersCsvResponse(userId: string, q: string | null): Response {
-  return new Response(exportCustomersCsvOffThread(userId, q), {
+export function customersCsvResponse(userId: string, q: string | null, timeZone: string): Response {
+  return new Response(exportCustomersCsvOffThread(userId, q, timeZone), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="${exportFileName(q)}"`,

@@ -1,9 +1,10 @@
 // The time zone dates are shown in: the /profile setting (saved, cleared, a bad zone refused with
 // its message), the layout's choice between that setting, the zone the browser reported in its
-// cookie, and the default (docs/decisions/0016-time-zones.md).
+// cookie, and the default (docs/decisions/0016-time-zones.md); exports in ISO 8601 with that zone's
+// offset.
 import { describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase as setUpTestDatabase } from "../helpers/db";
-import { args, cookieFor, formRequest, makeRequest } from "../helpers/requests";
+import { args, bearerFor, cookieFor, formRequest, makeRequest } from "../helpers/requests";
 
 setUpTestDatabase();
 
@@ -11,6 +12,9 @@ const profile = await import("~/routes/profile");
 const layout = await import("~/routes/app-layout");
 const { db } = await import("~/db.server");
 const { TIME_ZONE_MESSAGE } = await import("~/schemas/profile");
+const exportPage = await import("~/routes/customers-export");
+const exportApi = await import("~/routes/api/customers-export");
+const { importCustomers } = await import("~/services/customer-import.server");
 
 type Reply = { error?: Record<string, string[] | null> | null; initialValue?: Record<string, unknown> | null };
 type DataResult<T> = { data: T; init: { status?: number } | null };
@@ -88,5 +92,48 @@ describe("the zone the layout gives every screen", () => {
       timeZone: "Asia/Tokyo",
       source: "profile",
     });
+  });
+});
+
+describe("CSV exports", () => {
+  it("write lastActive and createdAt as ISO 8601 with the viewer's offset, the same instants", async () => {
+    const user = await createTestUser();
+    async function* file() {
+      yield new TextEncoder().encode(
+        "firstName,lastName,email,lastActive\nZoe,Park,zoe@example.com,2026-11-23T18:28:00Z\n",
+      );
+    }
+    expect(await importCustomers(user.id, file())).toMatchObject({ created: 1, failed: 0 });
+    const session = await cookieFor(user.id);
+    const lastActiveOf = async (res: Response) => {
+      const [header, row] = (await res.text()).trim().split("\n");
+      const columns = header.split(",");
+      const cells = row.split(",");
+      return { lastActive: cells[columns.indexOf("lastActive")], createdAt: cells[columns.indexOf("createdAt")] };
+    };
+
+    // The browser said Tokyo; nothing chosen.
+    const tokyo = await lastActiveOf(
+      (await exportPage.loader(
+        args(makeRequest("/customers/export", { auth: { cookie: `${session}; crm_tz=Asia%2FTokyo` } })),
+      )) as Response,
+    );
+    expect(tokyo.lastActive).toBe("2026-11-24T03:28:00.000+09:00");
+    expect(tokyo.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+09:00$/);
+
+    // Chosen on the profile: New York, in the page's export and the API's alike.
+    await profile.action(args(formRequest("/profile", fields(user.email, "America/New_York"), { cookie: session })));
+    const page = await lastActiveOf(
+      (await exportPage.loader(args(makeRequest("/customers/export", { auth: { cookie: session } })))) as Response,
+    );
+    expect(page.lastActive).toBe("2026-11-23T13:28:00.000-05:00");
+    const api = await lastActiveOf(
+      (await exportApi.loader(
+        args(makeRequest("/api/customers/export", { auth: { bearer: await bearerFor(user.id) } })),
+      )) as Response,
+    );
+    expect(api.lastActive).toBe("2026-11-23T13:28:00.000-05:00");
+    expect(Date.parse(api.lastActive)).toBe(Date.UTC(2026, 10, 23, 18, 28));
+    expect(Date.parse(api.createdAt)).toBe(Date.parse(tokyo.createdAt));
   });
 });

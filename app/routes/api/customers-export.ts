@@ -6,12 +6,13 @@ import { parseOrThrow } from "~/lib/api.server";
 import { SearchTermSchema } from "~/schemas/search";
 import { withApi } from "~/services/auth.server";
 import { customersCsvResponse } from "~/services/offthread.server";
+import { viewerTimeZone } from "~/services/time-zone.server";
 
 const ExportQuerySchema = z.object({ q: SearchTermSchema.optional() });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return withApi(request, async (user) => {
     const { q } = parseOrThrow(ExportQuerySchema, { q: new URL(request.url).searchParams.get("q") ?? undefined });
-    return customersCsvResponse(user.id, q ?? null);
+    return customersCsvResponse(user.id, q ?? null, viewerTimeZone(request, user).timeZone);
   });
 }
