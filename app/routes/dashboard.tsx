@@ -6,9 +6,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteError } from "@remix-run/react";
 import { Megaphone, Target, Users } from "lucide-react";
-import { Suspense, lazy, useEffect } from "react";
+import { useEffect } from "react";
 import { CampaignPerformance } from "~/components/dashboard/campaign-performance";
-import { ChartsLoading } from "~/components/dashboard/charts-grid";
+import DashboardCharts from "~/components/dashboard/charts";
 import { DashboardDataIssue } from "~/components/dashboard/data-issue";
 import { InsightsCard } from "~/components/dashboard/insights-card";
 import { QuickActions } from "~/components/dashboard/quick-actions";
@@ -22,9 +22,6 @@ import { logger } from "~/lib/logger.server";
 import { requireUser } from "~/services/auth.server";
 import { getInsights } from "~/services/dashboard/insights.server";
 import { dashboardSummary } from "~/services/dashboard/stats.server";
-
-// recharts is most of the page's script: the charts come after the figures and links.
-const DashboardCharts = lazy(() => import("~/components/dashboard/charts"));
 
 export const meta: MetaFunction = () => [{ title: `Dashboard · ${BRAND}` }];
 
@@ -111,9 +108,7 @@ export default function Dashboard() {
         <QuickActions />
       </div>
 
-      <Suspense fallback={<ChartsLoading />}>
-        <DashboardCharts weekly={summary.weekly} funnel={summary.funnel} />
-      </Suspense>
+      <DashboardCharts weekly={summary.weekly} funnel={summary.funnel} />
 
       <div className="grid gap-6 lg:grid-cols-5">
         <div className="min-w-0 lg:col-span-2">

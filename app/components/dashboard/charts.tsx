@@ -1,12 +1,10 @@
 // The dashboard's charts (recharts): customers added and campaigns sent per week, and the delivery
-// funnel of the recent campaigns. The route loads this module lazily (recharts is most of the
-// page's script), so the figures and links are there before the charts are. They size themselves to their card (the charts' `responsive`
+// funnel of the recent campaigns. They size themselves to their card (the charts' `responsive`
 // mode), so a 390 px phone gets a narrower chart rather than a sideways scroll. Each chart also
 // carries its figures as a table for screen readers.
 import { Bar, BarChart, CartesianGrid, Cell, LabelList, Tooltip, XAxis, YAxis } from "recharts";
 import type { FunnelCampaign, WeeklyPoint } from "~/lib/dashboard";
 import { percent } from "~/lib/dashboard";
-import { ChartsGrid } from "./charts-grid";
 
 const PRIMARY = "#2563eb";
 const SECONDARY = "#f97316";
@@ -206,13 +204,16 @@ export function DeliveryFunnelChart({ campaigns }: { campaigns: FunnelCampaign[]
   );
 }
 
-/** The three charts in their grid: this module's default export, for React.lazy. */
+/** The three charts in their grid. */
 export default function DashboardCharts({ weekly, funnel }: { weekly: WeeklyPoint[]; funnel: FunnelCampaign[] }) {
   return (
-    <ChartsGrid>
+    // The funnel spans the row when two charts fill the one above it.
+    <div className="grid gap-6 md:grid-cols-2 xl:grid-cols-3">
       <CustomersPerWeekChart weekly={weekly} />
       <CampaignsPerWeekChart weekly={weekly} />
-      <DeliveryFunnelChart campaigns={funnel} />
-    </ChartsGrid>
+      <div className="min-w-0 md:col-span-2 xl:col-span-1">
+        <DeliveryFunnelChart campaigns={funnel} />
+      </div>
+    </div>
   );
 }
