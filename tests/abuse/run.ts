@@ -148,6 +148,7 @@ function cases(auth: { cookie: string; token: string }): Case[] {
     "/api/auth/logout",
     "/api/ai/message-suggestions",
     "/api/ai/insights",
+    "/api/stats/historical",
     "/api/customers/000000000000000000000000",
     "/api/no/such",
   ];

@@ -27,6 +27,19 @@ describe("GET /api/stats/historical", () => {
     expect((await get("not-a-token")).status).toBe(401);
   });
 
+  it("refuses other methods with a 405 that says to use GET", async () => {
+    const response = await route.action({
+      request: new Request("http://localhost/api/stats/historical", { method: "POST", body: "{}" }),
+      params: {},
+      context: {},
+    });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("Allow")).toBe("GET");
+    expect(await response.json()).toEqual({
+      error: { code: "method_not_allowed", message: "Use GET for /api/stats/historical" },
+    });
+  });
+
   it("answers the previous counts and 12 weeks, with the caller's customers only", async () => {
     const me = await createTestUser("Stats");
     const other = await createTestUser("Stats other");
