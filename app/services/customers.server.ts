@@ -18,6 +18,14 @@ import { Prisma } from "~/generated/prisma/client";
 import { ApiError, notFound } from "~/lib/api.server";
 import { isId, newId } from "~/lib/id";
 import { paiseToRupees, rupeesToPaise } from "~/lib/money";
+import {
+  CUSTOMER_SORTS,
+  DEFAULT_SORT,
+  defaultOrder,
+  SORT_ORDERS,
+  type CustomerSort,
+  type SortOrder,
+} from "~/lib/customers";
 import { CUSTOMER_MESSAGES, type CustomerApiInput } from "~/schemas/customer";
 import { recordNewCustomers } from "~/services/customer-events.server";
 import { recentOrdersForCustomer, type RecentOrder } from "~/services/orders.server";
@@ -212,17 +220,8 @@ export async function customerDetail(userId: string, id: string, recentOrders = 
 // ---------------------------------------------------------------------------------------------
 // The list
 
-export const CUSTOMER_SORTS = ["name", "totalSpend", "visits", "lastActive", "createdAt"] as const;
-export type CustomerSort = (typeof CUSTOMER_SORTS)[number];
-export const SORT_ORDERS = ["asc", "desc"] as const;
-export type SortOrder = (typeof SORT_ORDERS)[number];
-/** The list's order when none is asked: newest added first. */
-export const DEFAULT_SORT: CustomerSort = "createdAt";
-
-/** The order a sort takes when none is given: names A to Z; amounts, counts and dates largest first. */
-export function defaultOrder(sort: CustomerSort): SortOrder {
-  return sort === "name" ? "asc" : "desc";
-}
+// The sorts and their default orders are shared with the screen (~/lib/customers).
+export { CUSTOMER_SORTS, DEFAULT_SORT, defaultOrder, SORT_ORDERS, type CustomerSort, type SortOrder };
 
 export type ListCustomersOptions = {
   q?: string;
