@@ -35,10 +35,19 @@ export function idFloor(ms: number): string {
 
 const wholeSecond = (ms: number) => Math.floor(ms / 1000) * 1000;
 
+/**
+ * The number a `SELECT … AS n` answers. Statements from the read connection's cache are shared with
+ * other modules, so none is switched to pluck mode here: each shape is read as a row.
+ */
+function num(prepare: Prepare, sql: string, ...params: unknown[]): number | undefined {
+  const row = prepare(sql).get(...params) as { n: number | bigint | null } | undefined;
+  return row ? Number(row.n ?? 0) : undefined;
+}
+
 export type Created = { customers: number; segments: number; campaigns: number; campaignsSent: number };
 
-const CUSTOMERS_BETWEEN = `SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "id" >= ? AND "id" < ?`;
-const SEGMENTS_BETWEEN = `SELECT count(*) FROM "Segment" WHERE "userId" = ? AND "createdAt" >= ? AND "createdAt" < ?`;
+const CUSTOMERS_BETWEEN = `SELECT count(*) AS n FROM "Customer" WHERE "userId" = ? AND "id" >= ? AND "id" < ?`;
+const SEGMENTS_BETWEEN = `SELECT count(*) AS n FROM "Segment" WHERE "userId" = ? AND "createdAt" >= ? AND "createdAt" < ?`;
 const CAMPAIGNS_BETWEEN = `SELECT count(*) AS campaigns,
   (SELECT count(*) FROM "Campaign" WHERE "userId" = ? AND "launchedAt" >= ? AND "launchedAt" < ?) AS campaignsSent
   FROM "Campaign" WHERE "userId" = ? AND "createdAt" >= ? AND "createdAt" < ?`;
@@ -46,8 +55,8 @@ const CAMPAIGNS_BETWEEN = `SELECT count(*) AS campaigns,
 /** Customers, segments and campaigns created, and campaigns launched, in [from, to) (ms). */
 export function createdBetween(prepare: Prepare, userId: string, from: number, to: number): Created {
   if (to <= from) return { customers: 0, segments: 0, campaigns: 0, campaignsSent: 0 };
-  const customers = Number(prepare(CUSTOMERS_BETWEEN).pluck().get(userId, idFloor(from), idFloor(to)));
-  const segments = Number(prepare(SEGMENTS_BETWEEN).pluck().get(userId, from, to));
+  const customers = num(prepare, CUSTOMERS_BETWEEN, userId, idFloor(from), idFloor(to)) ?? 0;
+  const segments = num(prepare, SEGMENTS_BETWEEN, userId, from, to) ?? 0;
   const c = prepare(CAMPAIGNS_BETWEEN).get(userId, from, to, userId, from, to) as {
     campaigns: number;
     campaignsSent: number;
@@ -64,12 +73,15 @@ export function addedBetween(
 ): { customersAdded: number; campaignsSent: number } {
   if (to <= from) return { customersAdded: 0, campaignsSent: 0 };
   return {
-    customersAdded: Number(prepare(CUSTOMERS_BETWEEN).pluck().get(userId, idFloor(from), idFloor(to))),
-    campaignsSent: Number(
-      prepare(`SELECT count(*) FROM "Campaign" WHERE "userId" = ? AND "launchedAt" >= ? AND "launchedAt" < ?`)
-        .pluck()
-        .get(userId, from, to),
-    ),
+    customersAdded: num(prepare, CUSTOMERS_BETWEEN, userId, idFloor(from), idFloor(to)) ?? 0,
+    campaignsSent:
+      num(
+        prepare,
+        `SELECT count(*) AS n FROM "Campaign" WHERE "userId" = ? AND "launchedAt" >= ? AND "launchedAt" < ?`,
+        userId,
+        from,
+        to,
+      ) ?? 0,
   };
 }
 
@@ -119,14 +131,13 @@ export function snapshotsSince(prepare: Prepare, userId: string, fromDay: string
 
 /** The exact counts now: the kept customer tally (counted once when missing), segments, campaigns. */
 export function currentCounts(prepare: Prepare, userId: string) {
-  const tally = prepare(`SELECT "customers" FROM "CustomerTally" WHERE "userId" = ?`).pluck().get(userId) as
-    number | undefined;
+  const tally = num(prepare, `SELECT "customers" AS n FROM "CustomerTally" WHERE "userId" = ?`, userId);
   const customers =
     tally === undefined
-      ? Number(prepare(`SELECT count(*) FROM "Customer" WHERE "userId" = ?`).pluck().get(userId))
-      : Math.max(0, Number(tally));
-  const segments = Number(prepare(`SELECT count(*) FROM "Segment" WHERE "userId" = ?`).pluck().get(userId));
-  const campaigns = Number(prepare(`SELECT count(*) FROM "Campaign" WHERE "userId" = ?`).pluck().get(userId));
+      ? (num(prepare, `SELECT count(*) AS n FROM "Customer" WHERE "userId" = ?`, userId) ?? 0)
+      : Math.max(0, tally);
+  const segments = num(prepare, `SELECT count(*) AS n FROM "Segment" WHERE "userId" = ?`, userId) ?? 0;
+  const campaigns = num(prepare, `SELECT count(*) AS n FROM "Campaign" WHERE "userId" = ?`, userId) ?? 0;
   return { customers, segments, campaigns };
 }
 

@@ -14,7 +14,7 @@ import { dayOf, dayStartMs, percentChange, weekStarts } from "~/lib/dashboard";
 import { newId } from "~/lib/id";
 import { dashboardSummary, historicalStats } from "~/services/dashboard/stats.server";
 import { snapshotTenant, statementCache, takeSnapshots } from "~/services/dashboard/snapshots.server";
-import { ADD_TO_TALLY_SQL } from "~/services/customers.server";
+import { ADD_TO_TALLY_SQL, countCustomers } from "~/services/customers.server";
 
 let sqlite: Sqlite;
 beforeAll(() => {
@@ -246,6 +246,8 @@ describe("a tenant created today", () => {
     expect(percentChange(one.counts.customers, one.previous.customers)).toBe("+100%");
     // Made after the snapshot: counted into this week by the read.
     expect(one.weekly.at(-1)?.customersAdded).toBe(1);
+    // The read connection's statements are shared: the customer list's count still reads its row.
+    expect(await countCustomers(user.id)).toEqual({ total: 1, capped: false });
   });
 });
 
