@@ -22,6 +22,7 @@ import {
   CAMPAIGN_COLUMNS,
   type CampaignRow,
   insertDraft,
+  LAUNCH_SLICE,
   LAUNCHING,
   launchCampaignYielding,
   type NewCampaign,
@@ -392,9 +393,10 @@ export async function deleteCampaign(userId: string, id: string): Promise<Campai
   const campaign = findCampaign(userId, id);
   const sqlite = writeConnection();
   setCampaignStatus(sqlite, userId, id, "Cancelled", ["Active", "Paused"]);
-  // Rows go in slices so a million-row log does not hold the write lock for seconds at once.
+  // Rows go in slices (as many as a launch writes at once), with the event loop free in between, so
+  // a million-row log holds neither the write lock nor other requests for more than milliseconds.
   const slice = sqlite.prepare(
-    `DELETE FROM "Delivery" WHERE "seq" IN (SELECT "seq" FROM "Delivery" WHERE "campaignId" = ? LIMIT 20000)`,
+    `DELETE FROM "Delivery" WHERE "seq" IN (SELECT "seq" FROM "Delivery" WHERE "campaignId" = ? LIMIT ${LAUNCH_SLICE})`,
   );
   while (slice.run(id).changes > 0) await new Promise((resolve) => setImmediate(resolve));
   sqlite.prepare(`DELETE FROM "Campaign" WHERE "id" = ? AND "userId" = ?`).run(id, userId);
