@@ -7,8 +7,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useFetcher, useLoaderData, useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
 import { CheckCheck, Filter, MoreVertical } from "lucide-react";
 import { z } from "zod";
+import { useTimeZone } from "~/components/date-time";
 import { NotificationBadgeIcon } from "~/components/notification-icon";
 import { BRAND } from "~/lib/brand";
+import { dateTitle } from "~/lib/dates";
 import { replyRefused, replyUnfinished } from "~/lib/forms.server";
 import { NOTIFICATION_FILTERS, filterForType, relativeTime, type NotificationFilterKey } from "~/lib/notifications";
 import { requireUser } from "~/services/auth.server";
@@ -63,6 +65,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function Notifications() {
   const { notifications, unreadCount, filter, now } = useLoaderData<typeof loader>();
+  const timeZone = useTimeZone();
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const navigation = useNavigation();
@@ -159,7 +162,9 @@ export default function Notifications() {
                     <span className="rounded-full bg-slate-100 px-2 py-0.5 font-medium text-slate-700">
                       {chip?.label ?? "Other"}
                     </span>
-                    <time dateTime={n.date}>{relativeTime(n.date, new Date(now))}</time>
+                    <time dateTime={n.date} title={dateTitle(n.date, timeZone)}>
+                      {relativeTime(n.date, new Date(now))}
+                    </time>
                   </div>
                 </div>
                 <Menu as="div" className="relative">
