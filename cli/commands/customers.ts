@@ -137,7 +137,11 @@ export function registerCustomerCommands(program: Command) {
     .option("--out <file>", "write to this file instead of standard output")
     .action(async (opts: { user: string; q?: string; out?: string }) => {
       const user = await tenantByEmail(opts.user);
-      const source = Readable.fromWeb(exportCustomersCsv(user.id, opts.q) as unknown as NodeReadableStream<Uint8Array>);
+      const source = Readable.fromWeb(
+        exportCustomersCsv(user.id, opts.q, {
+          timeZone: user.timeZone ?? undefined,
+        }) as unknown as NodeReadableStream<Uint8Array>,
+      );
       if (opts.out) {
         await pipeline(source, createWriteStream(opts.out));
         console.error(`Customers written to ${opts.out}`);
