@@ -30,8 +30,6 @@ describe("GET /api/stats/historical", () => {
   it("refuses other methods with a 405 that says to use GET", async () => {
     const response = await route.action({
       request: new Request("http://localhost/api/stats/historical", { method: "POST", body: "{}" }),
-      params: {},
-      context: {},
     });
     expect(response.status).toBe(405);
     expect(response.headers.get("Allow")).toBe("GET");
@@ -44,7 +42,15 @@ describe("GET /api/stats/historical", () => {
     const me = await createTestUser("Stats");
     const other = await createTestUser("Stats other");
     for (const [i, u] of [me, me, other].entries())
-      await createCustomer(u.id, { firstName: "Neha", lastName: `K${i}`, email: `neha${i}@example.com` });
+      await createCustomer(u.id, {
+        firstName: "Neha",
+        lastName: `K${i}`,
+        email: `neha${i}@example.com`,
+        phone: "",
+        address: "",
+        company: "",
+        notes: "",
+      });
 
     const { status, body } = await get(await issueToken(me.id));
     expect(status).toBe(200);
