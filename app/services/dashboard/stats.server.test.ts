@@ -219,6 +219,23 @@ describe("snapshots across a month boundary", () => {
   });
 });
 
+describe("running the job again", () => {
+  it("changes nothing when nothing changed, and counts a new row once", async () => {
+    const user = await createTestUser("Again");
+    addCustomer(user.id, at("2026-11-10T05:00:00Z"));
+    const now = at("2026-11-20T05:00:00Z");
+    takeSnapshots(sqlite, now);
+    const once = snapshots(user.id);
+    takeSnapshots(sqlite, now);
+    expect(snapshots(user.id)).toEqual(once);
+    addCustomer(user.id, at("2026-11-20T06:00:00Z"));
+    takeSnapshots(sqlite, at("2026-11-20T07:00:00Z"));
+    takeSnapshots(sqlite, at("2026-11-20T08:00:00Z"));
+    expect(snapshots(user.id).at(-1)).toMatchObject({ day: "2026-11-20", customers: 2, customersAdded: 1 });
+    expect(snapshots(user.id).reduce((sum, r) => sum + r.customersAdded, 0)).toBe(2);
+  });
+});
+
 describe("a tenant created today", () => {
   it("has no history: previous counts are 0 and the change follows the rule for 0", async () => {
     const user = await createTestUser("Newcomer");
