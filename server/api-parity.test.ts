@@ -192,6 +192,10 @@ function cases(): Case[] {
     },
     { method: "GET", path: "/api/customers?limit=2&q=kumar" },
     { method: "GET", path: "/api/customers?limit=abc" },
+    { method: "GET", path: "/api/customers?sort=totalSpend&order=asc" },
+    { method: "GET", path: "/api/customers?sort=name" },
+    { method: "GET", path: "/api/customers?sort=email" },
+    { method: "GET", path: "/api/customers?sort=visits&cursor=visits.bm9wZQ" },
     { method: "GET", path: "/api/customers/export" },
     {
       method: "PUT",
