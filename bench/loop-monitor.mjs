@@ -3,7 +3,7 @@
 // what it measured since the last signal (monitorEventLoopDelay at 10 ms, as /healthz uses; ms) to
 // BENCH_LOOP_MONITOR_FILE and starts again. Worker threads load preloads too: only the main thread,
 // the one that answers requests, is watched.
-import { writeFileSync } from "node:fs";
+import { renameSync, writeFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { isMainThread } from "node:worker_threads";
 
@@ -13,8 +13,9 @@ if (isMainThread && out) {
   histogram.enable();
   const ms = (ns) => Math.round(ns / 1e4) / 100;
   process.on("SIGUSR2", () => {
+    // Written aside and renamed: the bench never reads a file half written.
     writeFileSync(
-      out,
+      `${out}.tmp`,
       JSON.stringify({
         at: Date.now(),
         samples: histogram.count,
@@ -23,6 +24,7 @@ if (isMainThread && out) {
         max: ms(histogram.max),
       }),
     );
+    renameSync(`${out}.tmp`, out);
     histogram.reset();
   });
 }
