@@ -1,19 +1,48 @@
 // /customers: search on name or e-mail, the six columns, the Visits chip highlighted
 // above 5, view and delete (with a confirmation that says the customer's orders go too), Add
-// Customer, Import CSV and Export CSV. Pages are read on the server 50 at a time with a keyset
-// cursor; the footer says where the user is and how many there are.
+// Customer, Import CSV and Export CSV. Sorted by a column header (or the Sort by form, which also
+// offers the date added and is the control on a phone), kept in the address as ?sort=&order=.
+// Pages are read on the server 50 at a time with a keyset cursor (?cursor= for Next, ?before= for
+// Previous, ?last=1 for the last page); the footer says where the user is ("1–50 of 2,000", the
+// first row's position carried as ?start=) and how many there are. All of it is links and GET
+// forms, so it works without JavaScript. On a phone the rows are cards (ResponsiveTable).
 import { pageSearchTerm } from "~/schemas/search";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
-import { ChevronLeft, ChevronRight, Download, Eye, Plus, Search, Trash2, Upload, Users } from "lucide-react";
-import { useEffect, useRef } from "react";
+import {
+  ArrowDown,
+  ArrowUp,
+  ArrowUpDown,
+  ChevronLeft,
+  ChevronRight,
+  ChevronsLeft,
+  ChevronsRight,
+  Download,
+  Eye,
+  Plus,
+  Search,
+  Trash2,
+  Upload,
+  Users,
+} from "lucide-react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { z } from "zod";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { IconSprite, SpriteIcon, useDelegatedLinks } from "~/components/fast-rows";
+import { ACTIONS_CELL, CardLabel, ResponsiveTable } from "~/components/responsive-table";
 import { ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
-import { customerDisplayName, isVisitsHighlighted, pageSummary } from "~/lib/customers";
+import {
+  CUSTOMER_SORTS,
+  customerDisplayName,
+  DEFAULT_SORT,
+  defaultOrder,
+  isVisitsHighlighted,
+  pageSummary,
+  SORT_ORDERS,
+  type CustomerSort,
+} from "~/lib/customers";
 import { DateTime } from "~/components/date-time";
 import { formatRupees } from "~/lib/money";
 import { requireUser } from "~/services/auth.server";
@@ -32,28 +61,51 @@ const ROW_ICONS = { view: Eye, delete: Trash2 };
 
 export const meta: MetaFunction = () => [{ title: `Customers · ${BRAND}` }];
 
-const CURSOR = /^\d{1,15}$/;
+/** The list's place in the address: refused with a 400 and its message when it is not one of ours. */
+const ListParamsSchema = z.object({
+  sort: z.enum(CUSTOMER_SORTS, { message: `sort must be one of ${CUSTOMER_SORTS.join(", ")}` }).optional(),
+  order: z.enum(SORT_ORDERS, { message: `order must be ${SORT_ORDERS.join(" or ")}` }).optional(),
+  cursor: z.string().max(1000).optional(),
+  before: z.string().max(1000).optional(),
+  last: z.literal("1").optional(),
+  // Only what the footer says; a position out of reach shows as unknown.
+  start: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional().catch(undefined),
+});
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const params = new URL(request.url).searchParams;
   const q = normaliseQuery(pageSearchTerm(params));
-  const cursorParam = params.get("cursor");
-  const cursor = cursorParam && CURSOR.test(cursorParam) ? cursorParam : null;
-  // The cursors of the pages before this one, so Previous works without keeping state.
-  const trail = cursor
-    ? (params.get("trail") ?? "")
-        .split(",")
-        .filter((c) => CURSOR.test(c))
-        .slice(-1000)
-    : [];
+  const parsed = ListParamsSchema.safeParse(Object.fromEntries(params));
+  if (!parsed.success)
+    throw new Response(parsed.error.issues[0]?.message ?? "Invalid address", {
+      status: 400,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
+  const { sort = DEFAULT_SORT, cursor, before, last, start: startParam } = parsed.data;
+  const order = parsed.data.order ?? defaultOrder(sort);
   const deleteId = params.get("delete");
-  const [page, deleting] = await Promise.all([
-    listCustomers(user.id, { q, limit: PAGE_SIZE, cursor }),
-    deleteId ? deletionTarget(user.id, deleteId) : null,
-  ]);
-  const start = cursor ? (trail.length + 1) * PAGE_SIZE + 1 : 1;
-  return { page, q, cursor, trail, start, deleting };
+  const list = async () => {
+    try {
+      return await listCustomers(user.id, { q, sort, order, limit: PAGE_SIZE, cursor, before, last: last === "1" });
+    } catch (error) {
+      // A cursor of another sort or an old address: the first page, as a list opened afresh.
+      if (!(error instanceof ApiError) || error.code !== "bad_request") throw error;
+      return listCustomers(user.id, { q, sort, order, limit: PAGE_SIZE });
+    }
+  };
+  const [page, deleting] = await Promise.all([list(), deleteId ? deletionTarget(user.id, deleteId) : null]);
+  const shown = page.customers.length;
+  // Where the first row stands: known at either end (exactly, when the total is), else carried.
+  const start =
+    page.at === "first" || page.at === "only"
+      ? 1
+      : page.at === "last"
+        ? page.totalCapped
+          ? null
+          : Math.max(1, page.total - shown + 1)
+        : (startParam ?? null);
+  return { page, q, start, deleting };
 }
 
 async function deletionTarget(userId: string, id: string) {
@@ -97,8 +149,16 @@ export async function action({ request }: ActionFunctionArgs) {
   return redirectWithFlash(request, back, { kind: "toast", type: "success", message: "Customer deleted successfully" });
 }
 
+const SORT_LABELS: Record<CustomerSort, string> = {
+  name: "Name",
+  totalSpend: "Total spend",
+  visits: "Visits",
+  lastActive: "Last active",
+  createdAt: "Date added",
+};
+
 export default function Customers() {
-  const { page, q, cursor, trail, start, deleting } = useLoaderData<typeof loader>();
+  const { page, q, start, deleting } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const submit = useSubmit();
   const navigation = useNavigation();
@@ -110,15 +170,68 @@ export default function Customers() {
 
   const href = (changes: Record<string, string | null>) => withSearchParams(params, changes, "/customers");
   const listHref = href({ delete: null });
-  const nextHref = page.nextCursor
-    ? href({ cursor: page.nextCursor, trail: cursor ? [...trail, cursor].join(",") : null, delete: null })
-    : null;
-  const prevHref = cursor
-    ? trail.length > 0
-      ? href({ cursor: trail[trail.length - 1], trail: trail.slice(0, -1).join(",") || null, delete: null })
-      : href({ cursor: null, trail: null, delete: null })
-    : null;
-  const summary = pageSummary(start, page.customers.length, page.total, page.totalCapped);
+  const shown = page.customers.length;
+  // A page address: the sort stays, the place changes (the trail of older addresses is dropped).
+  const pageHref = (place: { cursor?: string; before?: string; last?: boolean; start?: number | null }) =>
+    href({
+      cursor: place.cursor ?? null,
+      before: place.before ?? null,
+      last: place.last ? "1" : null,
+      start: place.start ? String(place.start) : null,
+      trail: null,
+      delete: null,
+    });
+  const atStart = page.at === "first" || page.at === "only";
+  const atEnd = page.at === "last" || page.at === "only";
+  const firstHref = atStart ? null : pageHref({});
+  const prevHref =
+    atStart || !page.prevCursor
+      ? null
+      : pageHref({ before: page.prevCursor, start: start !== null ? Math.max(1, start - PAGE_SIZE) : null });
+  const nextHref =
+    atEnd || !page.nextCursor
+      ? null
+      : pageHref({ cursor: page.nextCursor, start: start !== null ? start + shown : null });
+  const lastHref = atEnd ? null : pageHref({ last: true });
+  const summary = pageSummary(start, shown, page.total, page.totalCapped);
+  const sortDefault = page.sort === DEFAULT_SORT && page.order === defaultOrder(DEFAULT_SORT);
+  /** A header's link: this column in its natural order, or the other way when it is the current one. */
+  const sortHref = (sort: CustomerSort) =>
+    withSearchParams(
+      params,
+      {
+        sort,
+        order: page.sort === sort ? (page.order === "asc" ? "desc" : "asc") : defaultOrder(sort),
+        cursor: null,
+        before: null,
+        last: null,
+        start: null,
+        trail: null,
+        delete: null,
+      },
+      "/customers",
+    );
+  const sortHeader = (sort: CustomerSort, label: string, className: string, align = "") => {
+    const active = page.sort === sort;
+    const Icon = !active ? ArrowUpDown : page.order === "asc" ? ArrowUp : ArrowDown;
+    return (
+      <th
+        scope="col"
+        className={className}
+        aria-sort={active ? (page.order === "asc" ? "ascending" : "descending") : undefined}
+      >
+        <Link
+          to={sortHref(sort)}
+          preventScrollReset
+          className={`inline-flex items-center gap-1 rounded hover:text-slate-900 ${align} ${active ? "text-slate-900" : ""}`}
+          title={`Sort by ${SORT_LABELS[sort].toLowerCase()}`}
+        >
+          {label}
+          <Icon className={`h-3.5 w-3.5 ${active ? "" : "opacity-40"}`} aria-hidden />
+        </Link>
+      </th>
+    );
+  };
   const exportHref = q ? `/customers/export?q=${encodeURIComponent(q)}` : "/customers/export";
 
   return (
@@ -144,53 +257,105 @@ export default function Customers() {
         </div>
       </div>
 
-      <Form ref={searchForm} method="get" role="search" className="card flex items-center gap-2 p-3">
-        <label htmlFor="customer-search" className="sr-only">
-          Search customers
-        </label>
-        <Search className="h-4 w-4 shrink-0 text-slate-400" aria-hidden />
-        <input
-          id="customer-search"
-          name="q"
-          type="search"
-          defaultValue={q}
-          key={q}
-          placeholder="Search by name or email"
-          className="w-full border-0 bg-transparent text-sm focus:outline-none focus:ring-0"
-          onChange={(event) => {
-            const form = event.currentTarget.form;
-            clearTimeout(timer.current);
-            timer.current = setTimeout(() => {
-              if (form) submit(form, { replace: true, preventScrollReset: true });
-            }, 250);
-          }}
-        />
-        <button type="submit" className="btn-secondary">
-          Search
-        </button>
-      </Form>
+      <div className="card flex flex-col gap-2 p-3 sm:flex-row sm:items-center">
+        <Form ref={searchForm} method="get" role="search" className="flex min-w-0 flex-1 items-center gap-2">
+          <label htmlFor="customer-search" className="sr-only">
+            Search customers
+          </label>
+          <Search className="h-4 w-4 shrink-0 text-slate-400" aria-hidden />
+          <input
+            id="customer-search"
+            name="q"
+            type="search"
+            defaultValue={q}
+            key={q}
+            placeholder="Search by name or email"
+            className="w-full min-w-0 border-0 bg-transparent text-sm focus:outline-none focus:ring-0"
+            onChange={(event) => {
+              const form = event.currentTarget.form;
+              clearTimeout(timer.current);
+              timer.current = setTimeout(() => {
+                if (form) submit(form, { replace: true, preventScrollReset: true });
+              }, 250);
+            }}
+          />
+          {sortDefault ? null : (
+            <>
+              <input type="hidden" name="sort" value={page.sort} />
+              <input type="hidden" name="order" value={page.order} />
+            </>
+          )}
+          <button type="submit" className="btn-secondary">
+            Search
+          </button>
+        </Form>
+        <Form
+          method="get"
+          aria-label="Sort customers"
+          className="flex flex-wrap items-center gap-2 border-t border-slate-100 pt-2 text-sm sm:border-l sm:border-t-0 sm:pl-3 sm:pt-0"
+          key={`${page.sort}-${page.order}`}
+        >
+          {q ? <input type="hidden" name="q" value={q} /> : null}
+          <label htmlFor="customer-sort" className="text-slate-600">
+            Sort by
+          </label>
+          <select
+            id="customer-sort"
+            name="sort"
+            defaultValue={page.sort}
+            className="rounded-md border border-slate-300 bg-white py-1 pl-2 pr-7 text-sm"
+            onChange={(event) => {
+              // A new column starts in its natural order (names A to Z, figures largest first).
+              const form = event.currentTarget.form;
+              const order = form?.elements.namedItem("order");
+              if (order instanceof HTMLSelectElement)
+                order.value = defaultOrder(event.currentTarget.value as CustomerSort);
+              if (form) submit(form, { preventScrollReset: true });
+            }}
+          >
+            {CUSTOMER_SORTS.map((s) => (
+              <option key={s} value={s}>
+                {SORT_LABELS[s]}
+              </option>
+            ))}
+          </select>
+          <label htmlFor="customer-order" className="sr-only">
+            Order
+          </label>
+          <select
+            id="customer-order"
+            name="order"
+            defaultValue={page.order}
+            className="rounded-md border border-slate-300 bg-white py-1 pl-2 pr-7 text-sm"
+            onChange={(event) => {
+              const form = event.currentTarget.form;
+              if (form) submit(form, { preventScrollReset: true });
+            }}
+          >
+            <option value="asc">Ascending</option>
+            <option value="desc">Descending</option>
+          </select>
+          <noscript>
+            <button type="submit" className="btn-secondary">
+              Sort
+            </button>
+          </noscript>
+        </Form>
+      </div>
 
       <IconSprite icons={ROW_ICONS} />
       <section className="card overflow-hidden" aria-label="Customer list" aria-busy={searching}>
-        <div className="overflow-x-auto">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
+        <div className="sm:overflow-x-auto">
+          <ResponsiveTable className="min-w-full divide-y divide-slate-200">
             <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
               <tr>
-                <th scope="col" className="px-4 py-3">
-                  Customer
-                </th>
+                {sortHeader("name", "Customer", "px-4 py-3")}
                 <th scope="col" className="px-4 py-3">
                   Contact
                 </th>
-                <th scope="col" className="px-4 py-3 text-right">
-                  Total Spend
-                </th>
-                <th scope="col" className="px-4 py-3 text-center">
-                  Visits
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Last Active
-                </th>
+                {sortHeader("totalSpend", "Total Spend", "px-4 py-3 text-right", "justify-end")}
+                {sortHeader("visits", "Visits", "px-4 py-3 text-center", "justify-center")}
+                {sortHeader("lastActive", "Last Active", "px-4 py-3")}
                 <th scope="col" className="px-4 py-3 text-right">
                   Actions
                 </th>
@@ -222,7 +387,7 @@ export default function Customers() {
                           >
                             {name.charAt(0).toUpperCase()}
                           </span>
-                          <span>
+                          <span className="min-w-0">
                             <span className="block font-medium text-slate-900">{name}</span>
                             {c.company ? <span className="block text-xs text-slate-500">{c.company}</span> : null}
                           </span>
@@ -233,9 +398,11 @@ export default function Customers() {
                         <span className="block text-xs text-slate-500">{c.phone || "N/A"}</span>
                       </td>
                       <td className="whitespace-nowrap px-4 py-3 text-right font-medium tabular-nums text-slate-900">
+                        <CardLabel>Total Spend</CardLabel>
                         {formatRupees(c.totalSpend)}
                       </td>
                       <td className="px-4 py-3 text-center">
+                        <CardLabel>Visits</CardLabel>
                         <span
                           data-highlighted={isVisitsHighlighted(c.visits)}
                           className={`inline-flex min-w-8 justify-center rounded-full px-2.5 py-0.5 text-xs font-semibold ${
@@ -246,28 +413,31 @@ export default function Customers() {
                         </span>
                       </td>
                       <td className="whitespace-nowrap px-4 py-3 text-slate-600">
+                        <CardLabel>Last Active</CardLabel>
                         {c.lastActive ? <DateTime value={c.lastActive} /> : "Never"}
                       </td>
-                      <td className="whitespace-nowrap px-4 py-3 text-right">
-                        <a href={`/customers/${c.id}`} className="btn-ghost" aria-label={`View ${name}`} title="View">
-                          <SpriteIcon id="view" />
-                        </a>
-                        <a
-                          href={href({ delete: c.id })}
-                          data-prevent-scroll-reset
-                          className="btn-ghost text-red-600 hover:bg-red-50"
-                          aria-label={`Delete ${name}`}
-                          title="Delete"
-                        >
-                          <SpriteIcon id="delete" />
-                        </a>
+                      <td className="whitespace-nowrap px-4 py-3 text-right" {...ACTIONS_CELL}>
+                        <div className="flex justify-end">
+                          <a href={`/customers/${c.id}`} className="btn-ghost" aria-label={`View ${name}`} title="View">
+                            <SpriteIcon id="view" />
+                          </a>
+                          <a
+                            href={href({ delete: c.id })}
+                            data-prevent-scroll-reset
+                            className="btn-ghost text-red-600 hover:bg-red-50"
+                            aria-label={`Delete ${name}`}
+                            title="Delete"
+                          >
+                            <SpriteIcon id="delete" />
+                          </a>
+                        </div>
                       </td>
                     </tr>
                   );
                 })
               )}
             </tbody>
-          </table>
+          </ResponsiveTable>
         </div>
         <nav
           aria-label="Pages"
@@ -276,25 +446,21 @@ export default function Customers() {
           <p className="text-slate-600" data-testid="page-summary">
             {summary}
           </p>
-          <div className="flex gap-2">
-            {prevHref ? (
-              <Link to={prevHref} className="btn-secondary" rel="prev">
-                <ChevronLeft className="h-4 w-4" aria-hidden /> Previous
-              </Link>
-            ) : (
-              <span className="btn-secondary pointer-events-none opacity-50" aria-disabled="true">
-                <ChevronLeft className="h-4 w-4" aria-hidden /> Previous
-              </span>
-            )}
-            {nextHref ? (
-              <Link to={nextHref} className="btn-secondary" rel="next">
-                Next <ChevronRight className="h-4 w-4" aria-hidden />
-              </Link>
-            ) : (
-              <span className="btn-secondary pointer-events-none opacity-50" aria-disabled="true">
-                Next <ChevronRight className="h-4 w-4" aria-hidden />
-              </span>
-            )}
+          <div className="flex flex-wrap gap-2">
+            <PageLink to={firstHref} label="First page" rel="first">
+              <ChevronsLeft className="h-4 w-4" aria-hidden />
+              <span className="hidden sm:inline">First</span>
+            </PageLink>
+            <PageLink to={prevHref} label="Previous page" rel="prev">
+              <ChevronLeft className="h-4 w-4" aria-hidden /> Previous
+            </PageLink>
+            <PageLink to={nextHref} label="Next page" rel="next">
+              Next <ChevronRight className="h-4 w-4" aria-hidden />
+            </PageLink>
+            <PageLink to={lastHref} label="Last page" rel="last">
+              <span className="hidden sm:inline">Last</span>
+              <ChevronsRight className="h-4 w-4" aria-hidden />
+            </PageLink>
           </div>
         </nav>
       </section>
@@ -319,5 +485,30 @@ export default function Customers() {
         confirmLabel="Delete"
       />
     </div>
+  );
+}
+
+/** A pager button: a link, or the same shape greyed out when there is nowhere to go. */
+function PageLink({
+  to,
+  label,
+  rel,
+  children,
+}: {
+  to: string | null;
+  label: string;
+  rel: string;
+  children: ReactNode;
+}) {
+  if (!to)
+    return (
+      <span className="btn-secondary pointer-events-none opacity-50" aria-disabled="true" aria-label={label}>
+        {children}
+      </span>
+    );
+  return (
+    <Link to={to} className="btn-secondary" rel={rel} aria-label={label}>
+      {children}
+    </Link>
   );
 }
