@@ -44,6 +44,9 @@ export default function handleRequest(
         <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
       </NonceProvider>,
       {
+        // React's own inline scripts (those that reveal streamed Suspense content) carry it too:
+        // without it a browser, unlike a bot, got every page with two scripts the policy blocked.
+        nonce,
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
           const body = new PassThrough();

@@ -416,7 +416,8 @@ export default function ImportCustomers() {
                 type: "file",
                 accept: ".csv,text/csv",
                 required: true,
-                className: "block text-sm",
+                // As wide as its box: a file input's own width overflowed a phone by 8 px.
+                className: "block w-full text-sm",
                 onChange: async (e) => {
                   const file = e.currentTarget.files?.[0];
                   setFileSize(file?.size ?? 0);

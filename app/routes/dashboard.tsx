@@ -78,7 +78,7 @@ export default function Dashboard() {
         </p>
       </section>
 
-      <div className="grid gap-4 sm:grid-cols-3">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
         <StatCard
           label="Total Customers"
           count={counts.customers}
@@ -102,7 +102,7 @@ export default function Dashboard() {
         />
       </div>
 
-      <div className="grid gap-6 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <RecentCampaigns campaigns={summary.recentCampaigns} />
         <CampaignPerformance performance={summary.performance} />
         <QuickActions />
@@ -110,7 +110,7 @@ export default function Dashboard() {
 
       <DashboardCharts weekly={summary.weekly} funnel={summary.funnel} />
 
-      <div className="grid gap-6 lg:grid-cols-5">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-5">
         <div className="min-w-0 lg:col-span-2">
           <RecentActivity items={summary.recentActivity} />
         </div>
