@@ -208,7 +208,7 @@ export function DeliveryFunnelChart({ campaigns }: { campaigns: FunnelCampaign[]
 export default function DashboardCharts({ weekly, funnel }: { weekly: WeeklyPoint[]; funnel: FunnelCampaign[] }) {
   return (
     // The funnel spans the row when two charts fill the one above it.
-    <div className="grid gap-6 md:grid-cols-2 xl:grid-cols-3">
+    <div className="grid grid-cols-1 gap-6 md:grid-cols-2 xl:grid-cols-3">
       <CustomersPerWeekChart weekly={weekly} />
       <CampaignsPerWeekChart weekly={weekly} />
       <div className="min-w-0 md:col-span-2 xl:col-span-1">
