@@ -240,7 +240,7 @@ describe("claims and outcomes", () => {
     recordOutcomes(sqlite, id, [
       { seq: again[0].seq, attempts: 2, outcome: "sent", details: "" },
       { seq: again[1].seq, attempts: 2, outcome: "bounced", details: "550 no such user", error: false },
-      { seq: again[2].seq, attempts: 2, outcome: "retry", details: "timeout", retryAt: t + 120_000 },
+      { seq: again[2].seq, attempts: 2, outcome: "retry", details: "timeout", retryAt: t + 120_000, error: true },
     ]);
     const after = new Map(rows(id).map((r) => [r.seq, r]));
     expect(after.get(again[0].seq)?.status).toBe("sent");
@@ -493,12 +493,16 @@ describe("a whole campaign through the built-in vendor", () => {
       ),
     ).toBe(true);
     expect(campaign(id).failedCount).toBe(size);
+    // Each failed call to the channel is one send error, however many messages it carried: one
+    // batch of up to 100, tried three times.
+    expect(size).toBeLessThanOrEqual(100);
+    expect(campaign(id).sendErrors).toBe(3);
 
     retryFailed(sqlite, other.id, id);
     const capped = createDeliveryEngine({
       sqlite,
       channel: down,
-      settings: { batchSize: 10, retryBaseMs: 1, maxAttempts: 3, errorCap: 25, idleMs: 5 },
+      settings: { batchSize: 10, retryBaseMs: 1, maxAttempts: 3, errorCap: 4, idleMs: 5 },
     });
     const run2 = capped.run();
     for (let i = 0; i < 200 && campaign(id).status === "Active"; i++) await new Promise((r) => setTimeout(r, 20));

@@ -138,7 +138,25 @@ export function createDeliveryEngine(options: {
       outcome: "retry",
       details: `Attempt ${row.attempts} failed, retrying: ${details}`,
       retryAt: now() + delay,
+      error: countsAsError,
     };
+  };
+
+  // A call to the channel that failed as a whole (no answer, a 5xx: every message retried for the
+  // same reason) is one send error, not one per message in the batch: a moment's network trouble
+  // must not pause a campaign whose batches are 500 messages.
+  const oneErrorPerFailedCall = (outcomes: SendOutcome[], results: ChannelResult[]): SendOutcome[] => {
+    const first = results[0];
+    const wholeBatch =
+      first?.status === "retry" && results.every((r) => r.status === "retry" && r.details === first.details);
+    if (!wholeBatch) return outcomes;
+    let counted = false;
+    return outcomes.map((o) => {
+      if (o.outcome === "sent" || !o.error) return o;
+      if (counted) return { ...o, error: false };
+      counted = true;
+      return o;
+    });
   };
 
   const sendBatch = async (
@@ -163,7 +181,10 @@ export function createDeliveryEngine(options: {
       }));
     }
     const byKey = new Map(results.map((r) => [r.key, r]));
-    const outcomes = rows.map((row, i) => outcomeFor(row, byKey.get(messages[i].key)));
+    const outcomes = oneErrorPerFailedCall(
+      rows.map((row, i) => outcomeFor(row, byKey.get(messages[i].key))),
+      results,
+    );
     recordOutcomes(sqlite, campaign.id, outcomes, now());
     if (outcomes.some((o) => o.outcome === "retry" || ("error" in o && o.error))) {
       const paused = pauseOnErrorCap(sqlite, campaign.id, settings.errorCap, now());

@@ -294,13 +294,13 @@ export function recoverInterruptedLaunches(sqlite: Sqlite, staleMs = 60_000, now
 export type SendOutcome =
   | { seq: number; attempts: number; outcome: "sent"; details: string }
   | { seq: number; attempts: number; outcome: "failed" | "bounced"; details: string; error: boolean }
-  | { seq: number; attempts: number; outcome: "retry"; details: string; retryAt: number };
+  | { seq: number; attempts: number; outcome: "retry"; details: string; retryAt: number; error: boolean };
 
 /**
  * Records what the channel said about a claimed batch of one campaign. A row is changed only while
  * it is still pending with the attempt number of this claim (its lease token); an outcome for a row
  * whose lease ran out and was claimed again, or that a receipt already moved on, changes nothing.
- * Refusals and transient failures count toward the campaign's error cap.
+ * Outcomes marked `error` count toward the campaign's error cap.
  */
 export function recordOutcomes(
   sqlite: Sqlite,
@@ -329,7 +329,7 @@ export function recordOutcomes(
       let errors = 0;
       for (const o of outcomes) {
         if (o.outcome === "retry") {
-          if (retry.run(o.retryAt, o.details, now, o.seq, o.attempts).changes) errors += 1;
+          if (retry.run(o.retryAt, o.details, now, o.seq, o.attempts).changes && o.error) errors += 1;
           continue;
         }
         if (!finish.run(o.outcome, o.details, now, o.seq, o.attempts).changes) continue;
