@@ -337,10 +337,14 @@ export default async function dashboardSection(ctx: BenchContext): Promise<Bench
       { name: "GET /dashboard (the page)", path: "/dashboard", headers: cookie, limit: 100 },
       { name: "GET /api/ai/insights", path: "/api/ai/insights", headers: bearer, limit: 200 },
     ];
-    const http: Record<string, LoadStats | { skipped: string }> = {};
+    const http: Record<string, (LoadStats & { firstRequestMs: number }) | { skipped: string }> = {};
     for (const e of endpoints) {
+      // The first answer is timed on its own: insights are cached per tenant, so the load below
+      // measures the cached answer and this one the cold computation.
+      const probeStart = performance.now();
       const probe = await fetch(`${serverBase}${e.path}`, { headers: e.headers, redirect: "manual" });
       const body = await probe.text();
+      const firstMs = round(performance.now() - probeStart);
       if (probe.status !== 200) {
         http[e.name] = { skipped: `answered ${probe.status}: ${body.slice(0, 200)}` };
         ctx.log(`dashboard: ${e.name} skipped (${probe.status})`);
@@ -348,7 +352,7 @@ export default async function dashboardSection(ctx: BenchContext): Promise<Bench
       }
       ctx.log(`dashboard: ${e.name}`);
       const stats = await load({ base: serverBase, paths: [e.path], headers: e.headers, connections: 1, seconds: 5 });
-      http[e.name] = stats;
+      http[e.name] = { ...stats, firstRequestMs: firstMs };
       goals.push({ goal: `${e.name} p95`, value: stats.p95, limit: e.limit, unit: "ms", met: stats.p95 < e.limit });
     }
     figures.server = http;
