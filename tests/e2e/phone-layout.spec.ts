@@ -1,0 +1,209 @@
+// Every signed-in screen on a 390 × 844 phone: with seeded customers, orders, a segment and a sent
+// campaign, no page is wider than the screen (document.documentElement.scrollWidth <= 390), and
+// the lists are stacks of cards whose actions can be reached. Screenshots of the lists are kept in
+// the test's output folder to look at.
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, signIn, test, uniqueEmail } from "./fixtures";
+
+const PHONE = { width: 390, height: 844 };
+
+async function createCustomer(request: APIRequestContext, firstName: string, lastName: string) {
+  const res = await request.post("/api/customers", {
+    data: {
+      firstName,
+      lastName,
+      // A long address: the kind of value that used to widen a table.
+      email: uniqueEmail(`${firstName.toLowerCase()}.with.a.rather.long.mailbox.name`),
+      phone: "+91 98765 43210",
+      address: "Flat 12B, Sunrise Apartments, 4th Cross Road, Indiranagar, Bengaluru 560038",
+      company: "Orbit Retail Private Limited",
+    },
+  });
+  expect(res.ok(), await res.text()).toBeTruthy();
+  return ((await res.json()) as { _id: string })._id;
+}
+
+async function createOrder(request: APIRequestContext, customerId: string, n: number) {
+  const res = await request.post("/api/orders", {
+    data: {
+      customerId,
+      status: n % 2 ? "processing" : "completed",
+      notes: "Leave at the door",
+      tax: 123.45,
+      items: [
+        {
+          name: "Hand-woven cotton bedsheet, king size",
+          description: "Indigo block print",
+          quantity: 2,
+          price: 4999.5,
+        },
+        { name: "Pillow covers", description: "", quantity: 12, price: 654321.09 },
+      ],
+    },
+  });
+  expect(res.ok(), await res.text()).toBeTruthy();
+  return ((await res.json()) as { _id: string })._id;
+}
+
+async function expectFitsThePhone(page: Page, url: string) {
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width, `${url} is ${width} px wide`).toBeLessThanOrEqual(PHONE.width);
+}
+
+test.describe("phone layout", () => {
+  test.use({ viewport: PHONE });
+  // Seeding through the API and 20 page loads on a shared machine.
+  test.setTimeout(150_000);
+
+  test("every screen fits 390 px, and the lists are cards with their actions in reach", async ({ page }) => {
+    await signIn(page, { name: "Phone Marketer" });
+    const request = page.request;
+    const customers: string[] = [];
+    for (const [first, last] of [
+      ["Ananya", "Raghunathan-Subramaniam"],
+      ["Vikram", "Nair"],
+      ["Meenakshi", "Venkataraman"],
+    ]) {
+      customers.push(await createCustomer(request, first, last));
+    }
+    const orderIds: string[] = [];
+    for (const [i, id] of customers.entries()) orderIds.push(await createOrder(request, id, i));
+
+    const segment = await request.post("/api/segments", {
+      data: {
+        name: "Big spenders of the festive season in the southern cities",
+        description: "Everyone whose total spend is above zero, which is a fairly long description",
+        conditions: { totalSpend: { $gte: 0 } },
+        logicType: "AND",
+      },
+    });
+    expect(segment.ok(), await segment.text()).toBeTruthy();
+    const segmentId = ((await segment.json()) as { id: string }).id;
+    const campaign = await request.post("/api/campaigns", {
+      data: {
+        name: "Diwali weekend offer for our most loyal customers",
+        subject: "A little something for you this Diwali",
+        segmentId,
+        message: "Hi {NAME}, here is something for you.",
+      },
+    });
+    expect(campaign.status(), await campaign.text()).toBe(201);
+    const campaignId = ((await campaign.json()) as { id: string }).id;
+
+    // Every screen, each with something on it.
+    const screens: [string, string | RegExp][] = [
+      ["/", "Welcome back!"],
+      ["/customers", "Customers"],
+      [`/customers/${customers[0]}`, /Ananya/],
+      ["/customers/new", "Add New Customer"],
+      [`/customers/edit/${customers[0]}`, "Edit Customer"],
+      ["/customers/import", "Import Customers"],
+      ["/orders", "Orders"],
+      [`/orders/${orderIds[0]}`, /^Order #/],
+      ["/orders/new", "Create Order"],
+      [`/orders/edit/${orderIds[0]}`, "Edit Order"],
+      ["/segments", "Customer Segments"],
+      [`/segments/${segmentId}`, /Big spenders/],
+      ["/segments/new", /Segment/],
+      [`/segments/edit/${segmentId}`, /Segment/],
+      ["/campaigns", "Campaign Management"],
+      [`/campaigns/${campaignId}`, "Campaign Details"],
+      [`/campaigns/${campaignId}?tab=logs`, "Campaign Details"],
+      ["/campaigns/new", /Campaign/],
+      ["/profile", "My Profile"],
+      ["/notifications", "Notifications"],
+    ];
+    const tooWide: string[] = [];
+    for (const [url, heading] of screens) {
+      await page.goto(url);
+      await expect(page.getByRole("heading", { level: 2, name: heading }).first()).toBeVisible();
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      if (width > PHONE.width) tooWide.push(`${url}: ${width} px`);
+    }
+    // The customers list is another helper's part (issue 15, item 1); it is measured on its own below.
+    expect(tooWide.filter((s) => !s.startsWith("/customers:"))).toEqual([]);
+
+    // The order list: each order is a card with its amount, date and three actions.
+    await page.goto("/orders");
+    const order = page.getByTestId("order-row").filter({ hasText: "Vikram Nair" });
+    await expect(order).toContainText("Amount:");
+    await expect(order).toContainText("Date:");
+    for (const name of [/View order/, /Edit order/, /Delete order/]) {
+      const action = order.getByRole("link", { name });
+      await expect(action).toBeVisible();
+      await expect(action).toBeInViewport();
+    }
+    await page.screenshot({ path: test.info().outputPath("phone-orders.png"), fullPage: true });
+    await order.getByRole("link", { name: /Delete order/ }).click();
+    await expect(page.getByRole("dialog")).toContainText("Are you sure you want to delete order");
+    await expectFitsThePhone(page, "/orders?delete");
+    await page.getByRole("dialog").getByRole("link", { name: "Cancel" }).click();
+
+    // The order detail: every item's total is on the screen, not cut off.
+    await page.goto(`/orders/${orderIds[0]}`);
+    const item = page.getByTestId("order-item").filter({ hasText: "Pillow covers" });
+    await expect(item).toContainText("Total: ₹78,51,853.08");
+    const total = item.getByText("₹78,51,853.08");
+    await expect(total).toBeInViewport({ ratio: 1 });
+    await page.screenshot({ path: test.info().outputPath("phone-order-detail.png"), fullPage: true });
+
+    // The segment list: the audience and date fold into the card; four actions in reach.
+    await page.goto("/segments");
+    const row = page.getByTestId("segment-row").first();
+    await expect(row).toContainText("Audience: 3 customers");
+    for (const name of [/^View /, /^Edit /, /^Create campaign for /, /^Delete /]) {
+      await expect(row.getByRole("link", { name })).toBeInViewport({ ratio: 1 });
+    }
+    await page.screenshot({ path: test.info().outputPath("phone-segments.png"), fullPage: true });
+
+    // The campaign list and the delivery log.
+    await page.goto("/campaigns");
+    const campaignRow = page.getByTestId("campaign-row").first();
+    for (const name of [/^View /, /^Delete /]) {
+      await expect(campaignRow.getByRole("link", { name })).toBeInViewport({ ratio: 1 });
+    }
+    await page.screenshot({ path: test.info().outputPath("phone-campaigns.png"), fullPage: true });
+    await page.goto(`/campaigns/${campaignId}?tab=logs`);
+    await expect(page.getByTestId("log-row")).toHaveCount(3, { timeout: 30_000 });
+    await page.screenshot({ path: test.info().outputPath("phone-delivery-log.png"), fullPage: true });
+
+    // The import's list of bad rows: each reason is readable in full.
+    await page.goto("/customers/import");
+    const reason = "Enter a valid email address";
+    await page.getByLabel("CSV file").setInputFiles({
+      name: "customers.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(
+        [
+          "firstName,lastName,email",
+          `Good,Row,${uniqueEmail("good")}`,
+          "Bad,Row,this-is-not-an-email-address-but-it-is-very-long@",
+          ",Nobody,nobody@example.com",
+        ].join("\n"),
+      ),
+    });
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+    await expect(page.getByText("Import finished")).toBeVisible();
+    const reasonCell = page.locator("td", { hasText: reason });
+    await expect(reasonCell).toHaveText(`Reason: ${reason}`);
+    await expect(reasonCell).toBeInViewport({ ratio: 1 });
+    const box = await reasonCell.boundingBox();
+    // The whole reason on a line or two across the card, not two characters a line.
+    expect(box?.width ?? 0).toBeGreaterThan(200);
+    expect(box?.height ?? 1000).toBeLessThan(50);
+    await expectFitsThePhone(page, "/customers/import (result)");
+    await page.screenshot({ path: test.info().outputPath("phone-import-errors.png"), fullPage: true });
+  });
+
+  test("the customers list fits 390 px", async ({ page }) => {
+    test.fixme(
+      true,
+      "The customers list's phone cards are another helper's part of issue 15 (item 1); this turns on when they land.",
+    );
+    await signIn(page, { name: "Phone Customers" });
+    await createCustomer(page.request, "Ananya", "Raghunathan-Subramaniam");
+    await page.goto("/customers");
+    await expect(page.getByRole("heading", { level: 2, name: "Customers" })).toBeVisible();
+    await expectFitsThePhone(page, "/customers");
+  });
+});
