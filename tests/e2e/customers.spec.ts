@@ -377,3 +377,192 @@ test.describe("customers without JavaScript", () => {
     await expect(page.getByLabel("CSV file")).toHaveValue("");
   });
 });
+
+// Sorting and paging: 120 customers whose spends, visits and names each give a different order.
+const SORTABLE = 120;
+function sortableCustomers(tag: string) {
+  return Array.from({ length: SORTABLE }, (_, i) => ({
+    first: `Sorty${String((i * 53) % SORTABLE).padStart(3, "0")}`,
+    last: tag,
+    email: `sorty${i}.${tag}@example.com`,
+    // 37 and 120 share no factor: every spend differs, in an order unlike the others.
+    spend: ((i * 37) % SORTABLE) * 10 + 1,
+    visits: i % 9,
+  }));
+}
+
+async function importSortable(page: Page) {
+  const tag = `t${Date.now().toString(36)}`;
+  const people = sortableCustomers(tag);
+  const csv = [
+    "firstName,lastName,email,totalSpend,visits",
+    ...people.map((p) => `${p.first},${p.last},${p.email},${p.spend},${p.visits}`),
+  ];
+  const res = await page.request.post("/api/customers/import", {
+    headers: { "Content-Type": "text/csv" },
+    data: `${csv.join("\n")}\n`,
+  });
+  expect(res.ok(), await res.text()).toBeTruthy();
+  return people;
+}
+
+const nameOf = (p: { first: string; last: string }) => `${p.first} ${p.last}`;
+
+test.describe("customers sorted and paged", () => {
+  test("a header sorts (aria-sort, kept in the address), the footer says the range, First and Last jump", async ({
+    page,
+  }) => {
+    await signIn(page, { name: "Sorter" });
+    const people = await importSortable(page);
+    const bySpend = [...people].sort((a, b) => b.spend - a.spend);
+    const byName = [...people].sort((a, b) => (nameOf(a).toLowerCase() < nameOf(b).toLowerCase() ? -1 : 1));
+
+    await page.goto("/customers");
+    await expect(page.getByTestId("page-summary")).toHaveText(`1–50 of ${SORTABLE}`);
+    await expect(page.getByRole("link", { name: "First page" })).toHaveCount(0);
+
+    const spendHeader = page.getByRole("columnheader", { name: "Total Spend" });
+    await expect(spendHeader).not.toHaveAttribute("aria-sort");
+    await spendHeader.getByRole("link").click();
+    await expect(page).toHaveURL(/[?&]sort=totalSpend&order=desc/);
+    await expect(spendHeader).toHaveAttribute("aria-sort", "descending");
+    await expect(rows(page).first()).toContainText(nameOf(bySpend[0]));
+    await expect(rows(page).nth(1)).toContainText(nameOf(bySpend[1]));
+    await expect(page.getByTestId("page-summary")).toHaveText(`1–50 of ${SORTABLE}`);
+
+    // Clicking it again turns the order round.
+    await spendHeader.getByRole("link").click();
+    await expect(page).toHaveURL(/[?&]sort=totalSpend&order=asc/);
+    await expect(spendHeader).toHaveAttribute("aria-sort", "ascending");
+    await expect(rows(page).first()).toContainText(nameOf(bySpend[SORTABLE - 1]));
+
+    // The last page: the final 50 in this order, shown in this order.
+    await page.getByRole("link", { name: "Last page" }).click();
+    await expect(page.getByTestId("page-summary")).toHaveText(`71–120 of ${SORTABLE}`);
+    await expect(page).toHaveURL(/sort=totalSpend/);
+    await expect(rows(page)).toHaveCount(50);
+    await expect(rows(page).first()).toContainText(nameOf(bySpend[49]));
+    await expect(rows(page).last()).toContainText(nameOf(bySpend[0]));
+    await expect(page.getByRole("link", { name: "Next page" })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Last page" })).toHaveCount(0);
+
+    await page.getByRole("link", { name: "Previous page" }).click();
+    await expect(page.getByTestId("page-summary")).toHaveText(`21–70 of ${SORTABLE}`);
+    await expect(rows(page).first()).toContainText(nameOf(bySpend[SORTABLE - 21]));
+
+    await page.getByRole("link", { name: "First page" }).click();
+    await expect(page.getByTestId("page-summary")).toHaveText(`1–50 of ${SORTABLE}`);
+    await expect(rows(page).first()).toContainText(nameOf(bySpend[SORTABLE - 1]));
+    await page.getByRole("link", { name: "Next page" }).click();
+    await expect(page.getByTestId("page-summary")).toHaveText(`51–100 of ${SORTABLE}`);
+    await expect(rows(page).first()).toContainText(nameOf(bySpend[SORTABLE - 51]));
+
+    // The address keeps it: a reload shows the same page.
+    await page.reload();
+    await expect(page.getByTestId("page-summary")).toHaveText(`51–100 of ${SORTABLE}`);
+    await expect(spendHeader).toHaveAttribute("aria-sort", "ascending");
+
+    // Name sorts A to Z first; a search keeps the sort.
+    await page.getByRole("columnheader", { name: "Customer" }).getByRole("link").click();
+    await expect(page).toHaveURL(/sort=name&order=asc/);
+    await expect(page.getByRole("columnheader", { name: "Customer" })).toHaveAttribute("aria-sort", "ascending");
+    await expect(rows(page).first()).toContainText(nameOf(byName[0]));
+    await expect(page.getByTestId("page-summary")).toHaveText(`1–50 of ${SORTABLE}`);
+    await page.getByLabel("Search customers").fill("sorty00");
+    await expect(page).toHaveURL(/q=sorty00/);
+    await expect(page).toHaveURL(/sort=name/);
+    const matching = byName.filter((p) => p.first.toLowerCase().includes("sorty00"));
+    await expect(rows(page)).toHaveCount(matching.length);
+    await expect(rows(page).first()).toContainText(nameOf(matching[0]));
+
+    // The Sort by form offers the date added (not a column): newest added first.
+    await page.getByLabel("Search customers").fill("");
+    await expect(rows(page)).toHaveCount(50);
+    await page.getByLabel("Sort by").selectOption("createdAt");
+    await expect(page).toHaveURL(/sort=createdAt&order=desc/);
+    await expect(rows(page).first()).toContainText(nameOf(people[SORTABLE - 1]));
+    await page.getByLabel("Order", { exact: true }).selectOption("asc");
+    await expect(page).toHaveURL(/sort=createdAt&order=asc/);
+    await expect(rows(page).first()).toContainText(nameOf(people[0]));
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.screenshot({ path: test.info().outputPath("customers-1366.png") });
+  });
+
+  test("a 390 × 844 phone shows cards with view and delete at hand, a sort control, and no sideways scroll", async ({
+    page,
+  }) => {
+    await signIn(page, { name: "Phone Sorter" });
+    const people = await importSortable(page);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/customers?sort=visits&order=desc");
+    await expect(page.getByTestId("page-summary")).toHaveText(`1–50 of ${SORTABLE}`);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(390);
+    // Cards: each row is as wide as the list, no wider than the screen; the header row is for screen readers.
+    const card = rows(page).first();
+    const box = await card.boundingBox();
+    expect(box?.width ?? 999).toBeLessThanOrEqual(390);
+    expect(await page.locator("thead").evaluate((el) => el.getBoundingClientRect().height)).toBeLessThanOrEqual(1);
+    await expect(card).toContainText("Total Spend:");
+    await expect(card).toContainText("Visits:");
+    await expect(card).toContainText("Last Active:");
+    const top = [...people].sort((a, b) => b.visits - a.visits || b.spend - a.spend)[0];
+    await expect(card).toContainText(nameOf(top));
+    const view = card.getByRole("link", { name: `View ${nameOf(top)}` });
+    const remove = card.getByRole("link", { name: `Delete ${nameOf(top)}` });
+    await expect(view).toBeInViewport();
+    await expect(remove).toBeInViewport();
+    await expect(page.getByLabel("Sort by")).toBeVisible();
+    await expect(page.getByLabel("Sort by")).toHaveValue("visits");
+    await page.screenshot({ path: test.info().outputPath("customers-390.png") });
+    await page.getByTestId("page-summary").scrollIntoViewIfNeeded();
+    await expect(page.getByRole("link", { name: "Last page" })).toBeInViewport();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: test.info().outputPath("customers-390-pager.png") });
+
+    await remove.click();
+    // The dialog's own box is empty (its panel is fixed-positioned): its contents are what shows.
+    const dialog = page.getByRole("dialog", { name: "Delete Customer" });
+    await expect(dialog).toContainText(`Are you sure you want to delete ${nameOf(top)}?`);
+    await expect(dialog.getByRole("button", { name: "Delete" })).toBeInViewport();
+    await dialog.getByRole("link", { name: "Cancel" }).click();
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    await view.click();
+    await expect(page).toHaveURL(/\/customers\/[0-9a-f]{24}$/);
+    await page.getByRole("link", { name: "Edit Customer" }).click();
+    await expect(page.getByRole("heading", { name: "Edit Customer" })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+});
+
+test.describe("customers sorted without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the headers, the Sort by form and the pager are links and forms that work", async ({ page }) => {
+    await page.goto("/login");
+    await page.getByLabel("Name", { exact: true }).fill("No Script Sorter");
+    await page.getByLabel("E-mail", { exact: true }).fill(uniqueEmail("nojs-sort"));
+    await page.getByLabel("Password", { exact: true }).fill(E2E_PASSWORD);
+    await page.getByRole("button", { name: "Sign in locally" }).click();
+    await page.getByRole("link", { name: "Continue to the dashboard" }).click();
+    await expect(page.getByText("Welcome back!")).toBeVisible();
+    const people = await importSortable(page);
+    const byVisits = [...people].sort((a, b) => a.visits - b.visits || a.spend - b.spend);
+
+    await page.goto("/customers");
+    await page.getByRole("columnheader", { name: "Visits" }).getByRole("link").click();
+    await expect(page).toHaveURL(/sort=visits&order=desc/);
+    await page.getByRole("columnheader", { name: "Visits" }).getByRole("link").click();
+    await expect(page.getByRole("columnheader", { name: "Visits" })).toHaveAttribute("aria-sort", "ascending");
+    await expect(rows(page).first()).toContainText(nameOf(byVisits[0]));
+    await page.getByRole("link", { name: "Last page" }).click();
+    await expect(page.getByTestId("page-summary")).toHaveText(`71–120 of ${SORTABLE}`);
+    await expect(rows(page).last()).toContainText(nameOf(byVisits[SORTABLE - 1]));
+
+    await page.getByLabel("Sort by").selectOption("name");
+    await page.getByLabel("Order", { exact: true }).selectOption("desc");
+    await page.getByRole("button", { name: "Sort", exact: true }).click();
+    await expect(page).toHaveURL(/sort=name&order=desc/);
+    await expect(page.getByTestId("page-summary")).toHaveText(`1–50 of ${SORTABLE}`);
+  });
+});
