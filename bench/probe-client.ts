@@ -5,8 +5,9 @@
 // slow answers, not as fewer probes). Each answer is one sample: when it was sent (epoch ms), what,
 // how long it took, its status and, for /healthz, the eventLoopDelayP99Ms it reported.
 //
-// Input: the JSON plan as the first line on stdin; a line "stop" ends it. Output: one JSON line
-// with the samples on stdout, after a line "ready" once it has started probing.
+// Input: the JSON plan as the first line on stdin; a line "stop" ends it. Output: "ready" on stdout
+// once it probes; at the end the samples as JSON in plan.outFile, then "done".
+import { writeFileSync } from "node:fs";
 import http from "node:http";
 import { createInterface } from "node:readline";
 
@@ -16,6 +17,8 @@ type Plan = {
   ids: string[];
   intervalMs: number;
   writeIntervalMs: number;
+  /** Where the samples go (a file: a large write to a pipe is cut short when the process exits). */
+  outFile: string;
 };
 export type ProbeSample = {
   at: number;
@@ -96,6 +99,6 @@ for (;;) {
 clearInterval(tick);
 clearInterval(writeTick);
 for (let waited = 0; outstanding > 0 && waited < 30_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
-process.stdout.write(`${JSON.stringify({ samples })}\n`);
+writeFileSync(plan.outFile, JSON.stringify({ samples }));
 agent.destroy();
-process.exit(0);
+process.stdout.write("done\n", () => process.exit(0));

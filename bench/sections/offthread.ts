@@ -145,7 +145,10 @@ export default async function offthreadSection(ctx: BenchContext): Promise<Bench
     let probeOutput = "";
     prober.stdout.setEncoding("utf8");
     prober.stdout.on("data", (c: string) => (probeOutput += c));
-    prober.stdin.write(`${JSON.stringify({ base, token: tokenA, ids, intervalMs: 50, writeIntervalMs: 5000 })}\n`);
+    const samplesFile = path.join(dir, "probes.json");
+    prober.stdin.write(
+      `${JSON.stringify({ base, token: tokenA, ids, intervalMs: 50, writeIntervalMs: 5000, outFile: samplesFile })}\n`,
+    );
     for (let i = 0; !probeOutput.includes("ready\n"); i++) {
       if (i > 1200) throw new Error("the prober did not start");
       await new Promise((r) => setTimeout(r, 50));
@@ -180,7 +183,7 @@ export default async function offthreadSection(ctx: BenchContext): Promise<Bench
 
     prober.stdin.end("stop\n");
     await once(prober, "exit");
-    const samples = (JSON.parse(probeOutput.trim().split("\n").pop() ?? "{}") as { samples: ProbeSample[] }).samples;
+    const samples = (JSON.parse(readFileSync(samplesFile, "utf8")) as { samples: ProbeSample[] }).samples;
 
     const ofPhase = (phase: Phase, kind: ProbeSample["kind"]) =>
       samples.filter((s) => s.kind === kind && s.at >= phase.from && s.at < phase.to);
