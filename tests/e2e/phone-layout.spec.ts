@@ -2,7 +2,7 @@
 // campaign, no page is wider than the screen (document.documentElement.scrollWidth <= 390), and
 // the lists are stacks of cards whose actions can be reached. Screenshots of the lists are kept in
 // the test's output folder to look at.
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import { expect, signIn, test, uniqueEmail } from "./fixtures";
 
 const PHONE = { width: 390, height: 844 };
@@ -43,6 +43,12 @@ async function createOrder(request: APIRequestContext, customerId: string, n: nu
   });
   expect(res.ok(), await res.text()).toBeTruthy();
   return ((await res.json()) as { _id: string })._id;
+}
+
+/** Scrolled to, the whole element is on the screen: nothing of it is cut off at the sides. */
+async function expectWhollyInView(locator: Locator) {
+  await locator.scrollIntoViewIfNeeded();
+  await expect(locator).toBeInViewport({ ratio: 1 });
 }
 
 async function expectFitsThePhone(page: Page, url: string) {
@@ -126,7 +132,7 @@ test.describe("phone layout", () => {
     await page.goto("/customers");
     const customer = page.getByTestId("customer-row").filter({ hasText: "Vikram" });
     for (const name of [/^View /, /^Delete /]) {
-      await expect(customer.getByRole("link", { name }).first()).toBeInViewport({ ratio: 1 });
+      await expectWhollyInView(customer.getByRole("link", { name }).first());
     }
     await page.screenshot({ path: test.info().outputPath("phone-customers.png"), fullPage: true });
 
@@ -136,9 +142,7 @@ test.describe("phone layout", () => {
     await expect(order).toContainText("Amount:");
     await expect(order).toContainText("Date:");
     for (const name of [/View order/, /Edit order/, /Delete order/]) {
-      const action = order.getByRole("link", { name });
-      await expect(action).toBeVisible();
-      await expect(action).toBeInViewport();
+      await expectWhollyInView(order.getByRole("link", { name }));
     }
     await page.screenshot({ path: test.info().outputPath("phone-orders.png"), fullPage: true });
     await order.getByRole("link", { name: /Delete order/ }).click();
@@ -151,7 +155,7 @@ test.describe("phone layout", () => {
     const item = page.getByTestId("order-item").filter({ hasText: "Pillow covers" });
     await expect(item).toContainText("Total: ₹78,51,853.08");
     const total = item.getByText("₹78,51,853.08");
-    await expect(total).toBeInViewport({ ratio: 1 });
+    await expectWhollyInView(total);
     await page.screenshot({ path: test.info().outputPath("phone-order-detail.png"), fullPage: true });
 
     // The segment list: the audience and date fold into the card; four actions in reach.
@@ -159,7 +163,7 @@ test.describe("phone layout", () => {
     const row = page.getByTestId("segment-row").first();
     await expect(row).toContainText("Audience: 3 customers");
     for (const name of [/^View /, /^Edit /, /^Create campaign for /, /^Delete /]) {
-      await expect(row.getByRole("link", { name })).toBeInViewport({ ratio: 1 });
+      await expectWhollyInView(row.getByRole("link", { name }));
     }
     await page.screenshot({ path: test.info().outputPath("phone-segments.png"), fullPage: true });
 
@@ -167,7 +171,7 @@ test.describe("phone layout", () => {
     await page.goto("/campaigns");
     const campaignRow = page.getByTestId("campaign-row").first();
     for (const name of [/^View /, /^Delete /]) {
-      await expect(campaignRow.getByRole("link", { name })).toBeInViewport({ ratio: 1 });
+      await expectWhollyInView(campaignRow.getByRole("link", { name }));
     }
     await page.screenshot({ path: test.info().outputPath("phone-campaigns.png"), fullPage: true });
     await page.goto(`/campaigns/${campaignId}?tab=logs`);
@@ -193,7 +197,7 @@ test.describe("phone layout", () => {
     await expect(page.getByText("Import finished")).toBeVisible();
     const reasonCell = page.locator("td", { hasText: reason });
     await expect(reasonCell).toHaveText(`Reason: ${reason}`);
-    await expect(reasonCell).toBeInViewport({ ratio: 1 });
+    await expectWhollyInView(reasonCell);
     const box = await reasonCell.boundingBox();
     // The whole reason on a line or two across the card, not two characters a line.
     expect(box?.width ?? 0).toBeGreaterThan(200);
