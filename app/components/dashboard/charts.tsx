@@ -197,7 +197,16 @@ export function DeliveryFunnelChart({ campaigns }: { campaigns: FunnelCampaign[]
           {stages.map((s, i) => (
             <Cell key={s.stage} fill={FUNNEL_COLOURS[i]} />
           ))}
-          <LabelList dataKey="label" position="insideLeft" fill="#0f172a" fontSize={11} />
+          {/* A plain text, not recharts' own label: that one wraps to the bar's width, and a short
+              bar (few clicks) would stack its figures into a column. */}
+          <LabelList
+            dataKey="label"
+            content={({ x, y, height, value }) => (
+              <text x={Number(x) + 6} y={Number(y) + Number(height) / 2} dy={4} fontSize={11} fill="#0f172a">
+                {String(value)}
+              </text>
+            )}
+          />
         </Bar>
       </BarChart>
     </ChartCard>
