@@ -40,7 +40,6 @@ export default [
   route("api/ai/message-suggestions", "routes/api/ai-message-suggestions.ts"),
   route("api/ai/insights", "routes/api/ai-insights.ts"),
   route("api/stats/historical", "routes/api/stats-historical.ts"),
-  route("api/stats/historical", "routes/api/stats-historical.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
   // Signed-in resource routes (JSON for the screens' pickers)
