@@ -134,12 +134,13 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
   }
   const audience = launch.finish();
   const snapshotMs = performance.now() - t;
-  // Raw: the same INSERT … SELECT alone, rolled back.
+  // Raw: the same INSERT … SELECT for every row in one transaction, committed as ours is, then
+  // removed again (not timed).
   const raw = new Database(ctx.dbFile);
   raw.pragma("busy_timeout = 10000");
   t = performance.now();
   raw.exec("BEGIN IMMEDIATE");
-  // Its own campaign row, as the foreign key needs; all of it is rolled back.
+  // Its own campaign row, as the foreign key needs.
   const rawCampaignId = newId();
   raw
     .prepare(
@@ -154,15 +155,17 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
        FROM "Customer" WHERE ${where.sql} ORDER BY "rowid"`,
     )
     .run(base, rawCampaignId, ...where.params);
-  raw.exec("ROLLBACK");
+  raw.exec("COMMIT");
   const rawSnapshotMs = performance.now() - t;
+  raw.prepare(`DELETE FROM "Delivery" WHERE "campaignId" = ?`).run(rawCampaignId);
+  raw.prepare(`DELETE FROM "Campaign" WHERE "id" = ?`).run(rawCampaignId);
   figures.launchSnapshot = {
     recipients: audience,
     seconds: round(snapshotMs / 1000),
     longestSliceMs: round(longestSliceMs),
     rawInsertSelectSeconds: round(rawSnapshotMs / 1000),
     ratioToRaw: round(snapshotMs / rawSnapshotMs),
-    what: "the server's sliced launch (5,000 rows a transaction, committed) vs one INSERT … SELECT of every row (rolled back)",
+    what: "the server's sliced launch (5,000 rows a transaction, committed) vs one INSERT … SELECT of every row in one transaction (committed)",
   };
   goals.push({
     goal: `launch snapshot of ${audience.toLocaleString("en-IN")} rows`,
