@@ -227,7 +227,7 @@ export default function SegmentForm() {
           {/* Below lg the preview sits under the form: this bar keeps its count in sight while the
               rules are edited, and takes the user to the sample. */}
           <div
-            className="sticky bottom-0 z-10 -mx-4 flex items-center justify-between gap-3 border-t border-slate-200 bg-white/95 px-4 py-2 shadow-[0_-4px_12px_rgba(15,23,42,0.08)] backdrop-blur lg:hidden"
+            className="sticky bottom-0 z-10 -mx-4 flex items-center justify-between gap-3 border-t border-slate-200 bg-white px-4 py-2 shadow-[0_-4px_12px_rgba(15,23,42,0.08)] lg:hidden"
             data-testid="sticky-audience"
             aria-live="polite"
           >

@@ -175,6 +175,176 @@ test.describe("segments", () => {
   });
 });
 
+/** Customers of the signed-in user last active the given numbers of days ago (and one never). */
+async function createActiveCustomers(page: Page, daysAgo: number[]) {
+  for (const [i, days] of [...daysAgo, null].entries()) {
+    const res = await page.request.post("/api/customers", {
+      data: {
+        firstName: `Active${i + 1}`,
+        lastName: "Rao",
+        email: uniqueEmail(`active${i + 1}`),
+        lastActive: days === null ? null : new Date(Date.now() - days * 86_400_000).toISOString(),
+      },
+    });
+    expect(res.ok(), await res.text()).toBeTruthy();
+  }
+}
+
+test.describe("rolling dates, phones and names", () => {
+  test("'in the last N days' saves as a rolling date and counts the right customers", async ({ page }) => {
+    test.setTimeout(90_000);
+    await signIn(page, { name: "Rolling Dates" });
+    // Active 3, 20, 45 and 100 days ago, and one never active.
+    await createActiveCustomers(page, [3, 20, 45, 100]);
+
+    await page.goto("/segments/new");
+    await page.getByLabel("Segment Name").fill("Active this month");
+    await page.getByLabel("Field of condition 1").selectOption("lastActiveDate");
+    const operator = page.getByLabel("Operator of condition 1");
+    await expect(operator.locator("option")).toHaveText([
+      "after",
+      "before",
+      "on or after",
+      "on or before",
+      "in the last N days",
+      "more than N days ago",
+    ]);
+    await operator.selectOption({ label: "in the last N days" });
+    const days = page.getByLabel("Value of condition 1");
+    await expect(days).toHaveAttribute("type", "text");
+    await expect(days).toHaveAttribute("placeholder", "Number of days");
+
+    // A bad number of days: no preview, and on saving the API's message.
+    await days.fill("-5");
+    await expect(page.getByTestId("preview-empty")).toContainText("Complete the conditions");
+    await page.getByRole("button", { name: "Create Segment" }).click();
+    await expect(page.getByTestId("conditions-error")).toHaveText(
+      "conditions.lastActiveDate.$gte.$daysAgo: the number of days must be a whole number from 0 to 36,500",
+    );
+    await expect(page).toHaveURL(/\/segments\/new$/);
+    await days.fill("1.5");
+    await expect(page.getByTestId("conditions-error")).toContainText("must be a whole number from 0 to 36,500");
+
+    await days.fill("30");
+    await expect(page.getByTestId("conditions-error")).toHaveCount(0);
+    await expect(previewCount(page)).toHaveText("2");
+    await days.fill("60");
+    await expect(previewCount(page)).toHaveText("3");
+    await operator.selectOption({ label: "more than N days ago" });
+    // A number of days is not a date: switching the kind of operator clears the value.
+    await expect(days).toHaveValue("");
+    await days.fill("30");
+    await expect(previewCount(page)).toHaveText("2");
+    await operator.selectOption({ label: "in the last N days" });
+    await days.fill("30");
+    await expect(previewCount(page)).toHaveText("2");
+
+    await page.getByRole("button", { name: "Create Segment" }).click();
+    await expect(page).toHaveURL(/\/segments$/);
+    await expect(page.getByText("Segment created successfully")).toBeVisible();
+    await expect(page.getByTestId("segment-row").filter({ hasText: "Active this month" })).toContainText("2 customers");
+
+    // The detail says it in words and stores the rolling date, not a day.
+    await page.getByRole("link", { name: "View Active this month" }).click();
+    await expect(page.getByTestId("audience-size")).toHaveText("2");
+    await expect(page.getByText("Last active in the last 30 days")).toBeVisible();
+    await expect(page.getByTestId("conditions-json")).toContainText('"$daysAgo": 30');
+
+    // Editing opens it as its days.
+    await page.getByRole("link", { name: "Edit Segment" }).click();
+    await expect(page.getByLabel("Operator of condition 1")).toHaveValue("$gte:daysAgo");
+    await expect(page.getByLabel("Value of condition 1")).toHaveValue("30");
+    await expect(previewCount(page)).toHaveText("2");
+
+    // Use AI turns activity phrases into rolling dates too.
+    await page.getByRole("button", { name: "Use AI" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel("Description").fill("inactive for 40 days");
+    await dialog.getByRole("button", { name: "Generate" }).click();
+    await expect(dialog.getByTestId("ai-result")).toContainText("Last active more than 40 days ago");
+    await expect(dialog.getByTestId("ai-result")).toContainText("2 customers match");
+    await dialog.getByRole("button", { name: "Apply conditions" }).click();
+    await expect(page.getByLabel("Operator of condition 1")).toHaveValue("$lt:daysAgo");
+    await expect(page.getByLabel("Value of condition 1")).toHaveValue("40");
+    await expect(previewCount(page)).toHaveText("2");
+  });
+
+  test("on a phone the live count stays in sight while the rules are edited", async ({ page }) => {
+    test.setTimeout(90_000);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page, { name: "Phone Builder" });
+    await createCustomers(page);
+    await page.goto("/segments/new");
+    await page.getByLabel("Segment Name").fill("Phone segment");
+    await page.getByLabel("Value of condition 1").fill("3000");
+    for (const n of [2, 3, 4]) {
+      await page.getByRole("button", { name: "Add condition", exact: true }).click();
+      await page.getByLabel(`Field of condition ${n}`).selectOption("visits");
+      await page.getByLabel(`Operator of condition ${n}`).selectOption("$gte");
+      await page.getByLabel(`Value of condition ${n}`).fill("0");
+    }
+    const sticky = page.getByTestId("sticky-audience");
+    await expect(page.getByTestId("sticky-count")).toHaveText("9");
+
+    // Editing the last condition, far down the builder: the preview panel is out of sight, the
+    // count is not, and it follows the edit.
+    const last = page.getByLabel("Value of condition 4");
+    await last.scrollIntoViewIfNeeded();
+    await expect(page.getByRole("heading", { name: "Audience Preview" })).not.toBeInViewport();
+    await expect(sticky).toBeInViewport({ ratio: 1 });
+    await last.fill("10");
+    await expect(page.getByTestId("sticky-count")).toHaveText("3");
+    await expect(sticky).toBeInViewport({ ratio: 1 });
+    // It sits over the bottom of the screen, not over the field being edited.
+    const bar = await sticky.boundingBox();
+    const field = await last.boundingBox();
+    expect(bar && field && bar.y + bar.height).toBeLessThanOrEqual(844 + 1);
+    expect(bar && field && field.y + field.height <= bar.y).toBeTruthy();
+    await page.screenshot({ path: test.info().outputPath("segment-builder-phone.png") });
+
+    await sticky.getByRole("link", { name: "View sample" }).click();
+    await expect(page.getByRole("heading", { name: "Audience Preview" })).toBeInViewport();
+    await expect(previewCount(page)).toHaveText("3");
+    await expect(page.getByTestId("preview-list").getByRole("listitem")).toHaveCount(3);
+    // Nothing scrolls sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: test.info().outputPath("segment-builder-phone-sample.png") });
+    // Wide screens keep the preview beside the builder, without the bar.
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await expect(sticky).toBeHidden();
+  });
+
+  test("a name another segment has is warned about, and can still be saved", async ({ page }) => {
+    await signIn(page, { name: "Duplicate Names" });
+    await createCustomers(page);
+    const res = await page.request.post("/api/segments", {
+      data: { name: "Lapsed regulars", conditions: { visits: { $gt: 5 } } },
+    });
+    expect(res.status()).toBe(201);
+
+    await page.goto("/segments/new");
+    await page.getByLabel("Segment Name").fill("Lapsed");
+    await expect(page.getByTestId("name-warning")).toHaveCount(0);
+    await page.getByLabel("Segment Name").fill("lapsed REGULARS");
+    await expect(page.getByTestId("name-warning")).toHaveText(
+      'A segment named "Lapsed regulars" already exists. You can still save this one with the same name.',
+    );
+    await page.getByLabel("Value of condition 1").fill("8000");
+    await page.getByRole("button", { name: "Create Segment" }).click();
+    await expect(page.getByText("Segment created successfully")).toBeVisible();
+    await expect(page.getByTestId("segment-row").filter({ hasText: /lapsed regulars/i })).toHaveCount(2);
+
+    // Its own name is no duplicate when it is edited.
+    const again = await page.request.get("/api/segments?q=Lapsed");
+    const mine = ((await again.json()) as { _id: string; name: string }[]).find((s) => s.name === "lapsed REGULARS");
+    await page.goto(`/segments/edit/${mine?._id}`);
+    await expect(page.getByLabel("Segment Name")).toHaveValue("lapsed REGULARS");
+    await expect(page.getByTestId("name-warning")).toContainText('A segment named "Lapsed regulars" already exists.');
+    await page.getByLabel("Segment Name").fill("Lapsed big spenders");
+    await expect(page.getByTestId("name-warning")).toHaveCount(0);
+  });
+});
+
 test.describe("segments without JavaScript", () => {
   test("save a two-condition segment", async ({ browser }) => {
     const withJs = await browser.newContext();
