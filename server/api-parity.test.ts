@@ -136,7 +136,7 @@ function normalise(side: Side, answer: Answer) {
     let out = value.replaceAll(`parity-${side.name}@`, "parity-@");
     for (const [key, id] of Object.entries(side.ids)) out = out.replaceAll(id, `{${key}}`);
     return out
-      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, "{time}")
+      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)/g, "{time}")
       .replace(/"durationMs":\d+/g, '"durationMs":0')
       .replace(/\b[0-9a-f]{24}\b/g, "{id}");
   };
