@@ -255,6 +255,7 @@ test.describe("dashboard", () => {
       await expect(activity.nth(i)).toHaveAttribute("href", new RegExp(`^/${type}s/[0-9a-f]{24}$`));
     }
     await expectNoSidewaysScroll(page);
+    await page.mouse.move(0, 0);
     await page.screenshot({ path: test.info().outputPath("dashboard-wide.png"), fullPage: true });
 
     // A 390 px phone: everything still there, nothing wider than the screen.

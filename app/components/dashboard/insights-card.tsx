@@ -96,7 +96,7 @@ function InsightBlocks({ insights }: { insights: CardInsights }) {
   if (!insights.enoughData) return <NotEnoughData />;
   return (
     <Frame writer={insightsWriterLabel(insights)}>
-      <div className="grid gap-4 md:grid-cols-3">
+      <div className="grid gap-3">
         {BLOCKS.map(({ key, title, icon: Icon }) => (
           <div key={key} className="rounded-lg bg-slate-50 p-4" data-testid={`insight-${key}`}>
             <h4 className="mb-1.5 flex items-center gap-2 text-sm font-semibold text-slate-800">
