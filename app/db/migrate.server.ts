@@ -5,9 +5,21 @@
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 
-export const MIGRATIONS_DIR = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../prisma/migrations");
+// The nearest prisma/migrations above this module: the source (app/db), the server build
+// (build/server, or a chunk of it in build/server/assets) and the container all find the same one.
+function findMigrationsDir(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  for (let dir = here; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, "prisma", "migrations");
+    if (existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) return path.resolve(here, "../../prisma/migrations");
+  }
+}
+
+export const MIGRATIONS_DIR = findMigrationsDir();
 
 export type MigrationResult = { applied: string[]; total: number };
 
