@@ -230,9 +230,15 @@ test.describe("rolling dates, phones and names", () => {
     await expect(previewCount(page)).toHaveText("2");
     await days.fill("60");
     await expect(previewCount(page)).toHaveText("3");
+    // From one number of days to another the value stays: more than 60 days ago is the 100-day one.
     await operator.selectOption({ label: "more than N days ago" });
-    // A number of days is not a date: switching the kind of operator clears the value.
+    await expect(days).toHaveValue("60");
+    await expect(previewCount(page)).toHaveText("1");
+    // A number of days is not a date: switching to a date operator clears the value.
+    await operator.selectOption({ label: "on or after" });
     await expect(days).toHaveValue("");
+    await expect(days).toHaveAttribute("type", "date");
+    await operator.selectOption({ label: "more than N days ago" });
     await days.fill("30");
     await expect(previewCount(page)).toHaveText("2");
     await operator.selectOption({ label: "in the last N days" });
