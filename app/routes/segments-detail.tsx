@@ -54,7 +54,9 @@ export default function SegmentDetail() {
       <section className="card grid gap-4 p-5 sm:grid-cols-3" aria-label="Segment details">
         <div>
           <p className="text-xs uppercase tracking-wide text-slate-500">Created</p>
-          <p className="font-medium text-slate-800"><DateTime value={segment.createdAt} format="long" /></p>
+          <p className="font-medium text-slate-800">
+            <DateTime value={segment.createdAt} format="long" />
+          </p>
         </div>
         <div>
           <p className="text-xs uppercase tracking-wide text-slate-500">Audience Size</p>
