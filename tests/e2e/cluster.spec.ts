@@ -157,7 +157,8 @@ test.describe("two worker processes", () => {
     expect(outcomes).toEqual(["signed in", "signed in", "signed in", "refused", "refused"]);
 
     // A worker killed outright: the other keeps answering, and the primary starts a new one.
-    const primary = childPids(server.pid ?? 0)[0] ?? 0;
+    // The spawned process is the primary (node itself, no wrapper process).
+    const primary = server.pid ?? 0;
     const workers = childPids(primary);
     expect(workers).toHaveLength(2);
     process.kill(workers[0], "SIGKILL");
