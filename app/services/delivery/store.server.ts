@@ -50,13 +50,22 @@ export type NewCampaign = {
   message: string;
 };
 
-/** Writes a draft: no delivery rows yet; audienceSize is the count when it was saved. */
-export function insertDraft(sqlite: Sqlite, c: NewCampaign, audienceSize: number, now = Date.now()): void {
+/**
+ * Writes a draft: no delivery rows yet; audienceSize is the count when it was saved. A launch writes
+ * its campaign as a draft too, with the LAUNCHING detail, until its audience is written.
+ */
+export function insertDraft(
+  sqlite: Sqlite,
+  c: NewCampaign,
+  audienceSize: number,
+  now = Date.now(),
+  statusDetail = "",
+): void {
   sqlite
     .prepare(
       `INSERT INTO "Campaign" ("id", "userId", "segmentId", "segmentName", "name", "subject", "description", "message", "status",
-         "audienceSize", "createdAt", "updatedAt")
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Draft', ?, ?, ?)`,
+         "statusDetail", "audienceSize", "createdAt", "updatedAt")
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Draft', ?, ?, ?, ?)`,
     )
     .run(
       c.id,
@@ -67,6 +76,7 @@ export function insertDraft(sqlite: Sqlite, c: NewCampaign, audienceSize: number
       c.subject,
       c.description,
       c.message,
+      statusDetail,
       audienceSize,
       now,
       now,
@@ -146,27 +156,7 @@ export function startLaunch(
                "statusDetail" = ?, "updatedAt" = ? WHERE "id" = ?`,
           )
           .run(c.segmentId, c.segmentName, c.name, c.subject, c.description, c.message, LAUNCHING, now, c.id);
-      } else {
-        sqlite
-          .prepare(
-            `INSERT INTO "Campaign" ("id", "userId", "segmentId", "segmentName", "name", "subject", "description", "message", "status",
-               "statusDetail", "createdAt", "updatedAt")
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Draft', ?, ?, ?)`,
-          )
-          .run(
-            c.id,
-            c.userId,
-            c.segmentId,
-            c.segmentName,
-            c.name,
-            c.subject,
-            c.description,
-            c.message,
-            LAUNCHING,
-            now,
-            now,
-          );
-      }
+      } else insertDraft(sqlite, c, 0, now, LAUNCHING);
       // The tally kept by triggers; counted when a tenant has none.
       const tally = sqlite.prepare(`SELECT "customers" FROM "CustomerTally" WHERE "userId" = ?`).pluck().get(c.userId);
       const customers = Number(
