@@ -123,7 +123,7 @@ run("npm prune --omit=dev", "npm", ["prune", "--omit=dev", "--no-audit", "--no-f
   const devOnly = ["vite", "vitest", "@remix-run/dev", "@playwright/test", "eslint", "prettier"];
   const left = devOnly.filter((p) => existsSync(path.join(app, "node_modules", p, "package.json")));
   if (left.length) fail(`npm prune left devDependencies behind: ${left.join(", ")}`);
-  for (const f of ["build/server/index.js", "node_modules/tsx/dist/esm/index.mjs", "server/index.ts"]) {
+  for (const f of ["build/server/index.js", "node_modules/tsx/dist/loader.mjs", "server/index.ts"]) {
     if (!existsSync(path.join(app, f))) fail(`the image would lack ${f}`);
   }
   ok(`the pruned app has no devDependencies (${devOnly.join(", ")} gone) and has the build and tsx`);
