@@ -5,7 +5,7 @@
 // customer count is the kept tally, and only what was created since the latest snapshot is counted
 // (a range of an index). Every query is scoped to the tenant.
 import { readStatement } from "~/db/reader.server";
-import { campaignStatus, deliveryStats } from "~/lib/campaigns";
+import { type CampaignCounters, campaignStatus, deliveryStats } from "~/lib/campaigns";
 import {
   type ActivityItem,
   addDays,
@@ -98,18 +98,10 @@ export async function historicalStats(userId: string, now: Date = new Date()): P
   };
 }
 
-type CampaignRow = {
+type CampaignRow = CampaignCounters & {
   id: string;
   name: string;
   status: string;
-  audienceSize: number;
-  pendingCount: number;
-  sentCount: number;
-  deliveredCount: number;
-  failedCount: number;
-  bouncedCount: number;
-  openedCount: number;
-  clickedCount: number;
   launchedAt: number | null;
   createdAt: number;
 };
