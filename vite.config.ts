@@ -42,6 +42,9 @@ export default defineConfig({
     setupFiles: ["tests/setup/console.ts"],
     pool: "forks",
     testTimeout: 30_000,
+    // As Playwright in CI: a test that fails is run once more, and a real break fails twice. The
+    // closing summary (scripts/test-summary.mjs) names every failure.
+    retry: process.env.CI ? 1 : 0,
     hookTimeout: 60_000,
   },
 });

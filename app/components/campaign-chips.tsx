@@ -1,7 +1,7 @@
 // What the campaign screens share: the status and delivery chips in their colours, the progress
 // bar, and the refresh that keeps a list or detail current while a campaign sends.
-import { useNavigation, useRevalidator } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useEffect } from "react";
+import { useQuietRevalidate } from "~/components/quiet-revalidate";
 import { type CampaignStatus, type ChipColour, deliveryChip } from "~/lib/campaigns";
 
 export const CAMPAIGN_CHIP_CLASSES: Record<ChipColour, string> = {
@@ -98,21 +98,16 @@ export function ProgressBar({
 }
 
 /**
- * Reloads the route's data every `ms` (no full page reload) while the tab is visible and nothing
- * else is loading; `null` stops it. Without JavaScript the page is simply as of its last load.
+ * Reloads the route's data every `ms` (no full page reload) while the tab is visible; `null`
+ * stops it. Without JavaScript the page is simply as of its last load.
  */
 export function useRevalidateEvery(ms: number | null) {
-  const revalidator = useRevalidator();
-  const navigation = useNavigation();
-  const busy = useRef(false);
-  busy.current = revalidator.state !== "idle" || navigation.state !== "idle";
-  const revalidate = useRef(revalidator.revalidate);
-  revalidate.current = revalidator.revalidate;
+  const revalidate = useQuietRevalidate();
   useEffect(() => {
     if (!ms) return;
     const timer = setInterval(() => {
-      if (document.visibilityState === "visible" && !busy.current) revalidate.current();
+      if (document.visibilityState === "visible") revalidate();
     }, ms);
     return () => clearInterval(timer);
-  }, [ms]);
+  }, [ms, revalidate]);
 }

@@ -2,8 +2,8 @@
 // loader, so the server's page and the hydrated one format with the same zone and read the same;
 // each date carries a tooltip naming the zone. TimeZoneReporter is the inline script that tells
 // the server the browser's own zone (a cookie), used until the user chooses one on /profile.
-import { useRevalidator } from "@remix-run/react";
 import { createContext, useContext, useEffect, useRef, type ReactNode } from "react";
+import { useQuietRevalidate } from "~/components/quiet-revalidate";
 import {
   DEFAULT_TIME_ZONE,
   TIME_ZONE_COOKIE,
@@ -28,7 +28,7 @@ export function TimeZoneProvider({
   source: TimeZoneSource;
   children: ReactNode;
 }) {
-  const { revalidate } = useRevalidator();
+  const revalidate = useQuietRevalidate();
   const asked = useRef(false);
   useEffect(() => {
     // A page rendered before the browser's zone was known (no cookie yet): the inline script has

@@ -1,7 +1,8 @@
 import { Popover, PopoverButton, PopoverPanel } from "@headlessui/react";
-import { Link, useFetcher, useRevalidator } from "@remix-run/react";
+import { Link, useFetcher } from "@remix-run/react";
 import { Bell } from "lucide-react";
 import { useEffect } from "react";
+import { useQuietRevalidate } from "~/components/quiet-revalidate";
 import { NotificationBadgeIcon } from "~/components/notification-icon";
 import { DateTime } from "~/components/date-time";
 import type { NotificationDto } from "~/lib/dto";
@@ -9,7 +10,7 @@ import { badgeText, unreadText } from "~/lib/notifications";
 
 /** Re-reads the page's data whenever the server pushes a notification change (SSE). */
 export function useNotificationStream() {
-  const { revalidate } = useRevalidator();
+  const revalidate = useQuietRevalidate();
   useEffect(() => {
     if (typeof EventSource === "undefined") return;
     const source = new EventSource("/api/notifications/stream");

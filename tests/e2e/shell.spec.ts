@@ -17,6 +17,8 @@ async function showSuccessToast(page: Page) {
 /** The toast sits below the top bar, and the bell and the avatar are still what a click there reaches. */
 async function expectToastClearOfTopBar(page: Page) {
   const toast = await showSuccessToast(page);
+  // Measure where the toast comes to rest, not a frame of its slide-in.
+  await toast.evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished)));
   const toastBox = (await toast.boundingBox())!;
   const barBox = (await page.getByRole("banner").boundingBox())!;
   expect(toastBox.y).toBeGreaterThanOrEqual(barBox.y + barBox.height);
