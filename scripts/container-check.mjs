@@ -123,10 +123,19 @@ run("npm prune --omit=dev", "npm", ["prune", "--omit=dev", "--no-audit", "--no-f
   const devOnly = ["vite", "vitest", "@remix-run/dev", "@playwright/test", "eslint", "prettier"];
   const left = devOnly.filter((p) => existsSync(path.join(app, "node_modules", p, "package.json")));
   if (left.length) fail(`npm prune left devDependencies behind: ${left.join(", ")}`);
-  for (const f of ["build/server/index.js", "node_modules/tsx/dist/loader.mjs", "server/index.ts"]) {
+  // The pages' build, the compiled server and jobs (what CMD runs), and tsx for the CLI (bin/crm.mjs).
+  const needed = ["build/server/index.js", "build/node/server.mjs", "build/node/jobs/delivery.mjs"];
+  for (const f of [
+    ...needed,
+    "build/node/jobs/snapshots.mjs",
+    "build/node/jobs/offthread.mjs",
+    "node_modules/tsx/dist/loader.mjs",
+  ]) {
     if (!existsSync(path.join(app, f))) fail(`the image would lack ${f}`);
   }
-  ok(`the pruned app has no devDependencies (${devOnly.join(", ")} gone) and has the build and tsx`);
+  ok(
+    `the pruned app has no devDependencies (${devOnly.join(", ")} gone) and has the build, the compiled server and tsx`,
+  );
 }
 
 // --- Runtime stage: the user, /data and ownership, as the Dockerfile's second stage -------------
@@ -164,8 +173,8 @@ const serverEnv = {
   PUBLIC_URL: base,
   LOCAL_AUTH: "true",
 };
-// The Dockerfile's CMD: ["node", "--import", "tsx", "server/index.ts"], as USER crm.
-const cmd = [process.execPath, "--import", "tsx", "server/index.ts"];
+// The Dockerfile's CMD: ["node", "build/node/server.mjs"], as USER crm.
+const cmd = [process.execPath, "build/node/server.mjs"];
 const t0 = Date.now();
 server = spawn("setpriv", [`--reuid=${uid}`, `--regid=${gid}`, "--init-groups", "--", ...cmd], {
   cwd: app,

@@ -4,12 +4,14 @@
 // the client modules with hot reload (its websocket shares this server's port) and the app is
 // read through Vite's module graph on each request, so an edited route is picked up without a
 // restart. Otherwise (`npm start`, the container): the production build, from WEB_CONCURRENCY
-// worker processes (server/cluster.ts) or, with 1, from this process.
+// worker processes (server/cluster.ts) or, with 1, from this process. Production runs this file
+// compiled (build/node/server.mjs, by `npm run build`) on node alone, without tsx's loader.
 //
 // The app code the server itself needs (the environment, migrations, the logger, the process
 // bus's message check) comes from the app's server entry, out of the same build or module graph
 // as the routes: one copy of each module per process. Only types are imported from app/ here.
 import cluster from "node:cluster";
+import { existsSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import type { ServerBuild } from "@remix-run/node";
@@ -17,7 +19,10 @@ import { appOf, createRequestListener } from "./app.ts";
 import { READY_MESSAGE, runCluster } from "./cluster.ts";
 
 const started = Date.now();
-const root = path.resolve(import.meta.dirname, "..");
+// The folder with package.json above this file: the repository (server/index.ts, run by tsx in
+// development) or the same folder seen from the compiled copy (build/node/server.mjs).
+let root = import.meta.dirname;
+while (!existsSync(path.join(root, "package.json")) && path.dirname(root) !== root) root = path.dirname(root);
 // The app's own default (app/env.server.ts) is development too.
 const mode = process.env.NODE_ENV ?? "development";
 const dev = mode === "development";

@@ -2,8 +2,8 @@
 //
 // Their database work is long and synchronous (better-sqlite3): an import's transactions, an
 // export's pages of a million rows. On the request thread it held every other request up (/healthz
-// took over 10 s under mixed load). Here it runs in a worker thread (jobs/offthread.mjs →
-// jobs/offthread.ts) with connections of its own; this thread only moves bytes:
+// took over 10 s under mixed load). Here it runs in a worker thread (jobEntry("offthread"): jobs/offthread.ts,
+// compiled in production) with connections of its own; this thread only moves bytes:
 //
 // - import: the upload's chunks go to the worker as they arrive, at most IMPORT_INFLIGHT_BYTES
 //   ahead of what it has read (so a fast client cannot fill the worker's memory); its progress
@@ -13,15 +13,13 @@
 //
 // One worker per process, started on the first job and ended after IDLE_MS without one. Each job
 // talks over a MessageChannel of its own.
-import { existsSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
 import { getEnv } from "~/env.server";
 import { ApiError, type ApiErrorCode } from "~/lib/api.server";
 import { logger } from "~/lib/logger.server";
 import { singleton } from "~/lib/singleton.server";
 import type { ColumnMapping } from "~/lib/customer-csv";
+import { jobEntry } from "~/services/job-entry.server";
 import { afterImport, exportFileName, type ImportProgress, type ImportResult } from "~/services/customer-import.server";
 
 /** How long the worker stays after its last job (it costs a second to start: tsx compiles the app's modules). */
@@ -40,16 +38,6 @@ const EXPORT_PAGES_AHEAD = 2;
  */
 export const IMPORT_BATCH_MS = 200;
 export const IMPORT_PAUSE_MS = 50;
-
-const ENTRY = path.join("jobs", "offthread.mjs");
-
-/** The worker's entry: under the repository's root, found from this module (source, or the build's bundle). */
-function entryFile(): string {
-  for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, ENTRY))) return path.join(dir, ENTRY);
-    if (path.dirname(dir) === dir) return path.resolve(ENTRY);
-  }
-}
 
 /** What the worker answers a job that failed: a refusal to tell the user (ApiError) or a fault. */
 export type JobFailure = { code?: ApiErrorCode; message: string; stack?: string };
@@ -86,7 +74,7 @@ const pool = singleton("offthread-worker", () => ({
 }));
 
 function startWorker(): Worker {
-  const worker = new Worker(entryFile(), { workerData: {} });
+  const worker = new Worker(jobEntry("offthread"), { workerData: {} });
   worker.on("error", (error) => {
     logger().error({ err: error }, "the import/export worker thread failed");
   });

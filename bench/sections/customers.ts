@@ -13,6 +13,7 @@ import Database from "better-sqlite3";
 import { measureImportFloor } from "../import-floor.ts";
 import { load, loadClient } from "../load.ts";
 import type { BenchContext, BenchSection } from "../types.ts";
+import { serverCommand } from "../../tests/helpers/production-server.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const tsx = path.join(root, "node_modules/.bin/tsx");
@@ -279,7 +280,7 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
   // ---- The real server ------------------------------------------------------------------------
   const port = await freePort();
   ctx.log(`customers: starting the production server on port ${port}`);
-  const server = spawn(tsx, ["server/index.ts"], {
+  const server = spawn(serverCommand.file, serverCommand.args, {
     cwd: root,
     stdio: ["ignore", "pipe", "inherit"],
     env: {

@@ -16,9 +16,9 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { load, type LoadStats } from "../load.ts";
 import type { BenchContext, BenchSection } from "../types.ts";
+import { serverCommand } from "../../tests/helpers/production-server.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
-const tsx = path.join(root, "node_modules/.bin/tsx");
 const round = (n: number) => Math.round(n * 100) / 100;
 const DAY = 86_400_000;
 
@@ -308,7 +308,7 @@ export default async function dashboardSection(ctx: BenchContext): Promise<Bench
   ctx.log(
     `dashboard: ${JSON.stringify({ snapshotsJob: figures.snapshotsJob, inProcess, rawSlowWay: figures.rawSlowWay })}`,
   );
-  const server: ChildProcess = spawn(tsx, ["server/index.ts"], {
+  const server: ChildProcess = spawn(serverCommand.file, serverCommand.args, {
     cwd: root,
     stdio: ["ignore", "inherit", "inherit"],
     env: {

@@ -21,11 +21,10 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { load } from "../load.ts";
 import type { BenchContext, BenchSection } from "../types.ts";
+import { serverCommand } from "../../tests/helpers/production-server.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const tsx = path.join(root, "node_modules/.bin/tsx");
-// The server as `npm run serve` and the container start it: node with tsx as a loader.
-const serverArgs = ["--import", "tsx", "server/index.ts"];
 const round = (n: number) => Math.round(n * 100) / 100;
 
 async function freePort(): Promise<number> {
@@ -237,7 +236,7 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
       VENDOR_RECEIPTS_SECRET: receiptsSecret,
     },
   });
-  const server: ChildProcess = spawn(process.execPath, serverArgs, {
+  const server: ChildProcess = spawn(serverCommand.file, serverCommand.args, {
     cwd: root,
     stdio: ["ignore", "inherit", "inherit"],
     env: {

@@ -22,6 +22,7 @@ import Database from "better-sqlite3";
 import type { ProbeSample } from "../probe-client.ts";
 import type { BenchContext, BenchSection } from "../types.ts";
 import { freePort, stats, writeCsv } from "./customers.ts";
+import { serverCommand } from "../../tests/helpers/production-server.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const tsx = path.join(root, "node_modules/.bin/tsx");
@@ -77,8 +78,8 @@ export default async function offthreadSection(ctx: BenchContext): Promise<Bench
   const monitorFile = path.join(dir, "loop.json");
   ctx.log(`offthread: starting the production server (one worker) on port ${port}`);
   const server = spawn(
-    process.execPath,
-    ["--import", path.join(root, "bench/loop-monitor.mjs"), "--import", "tsx", "server/index.ts"],
+    serverCommand.file,
+    ["--import", path.join(root, "bench/loop-monitor.mjs"), ...serverCommand.args],
     {
       cwd: root,
       stdio: ["ignore", "ignore", "inherit"],

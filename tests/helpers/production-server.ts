@@ -1,14 +1,14 @@
-// The environment the e2e suites start the production server with (`node --import tsx
-// server/index.ts` after `npm run build`, as `npm run serve` and the container do): its own data
-// directory and database, a fresh session secret, local sign-in.
+// The environment the e2e suites start the production server with (`node build/node/server.mjs`
+// after `npm run build`, as `npm run serve` and the container do): its own data directory and
+// database, a fresh session secret, local sign-in.
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 
 export const repoRoot = path.resolve(import.meta.dirname, "../..");
 
-// Node itself with tsx as a loader, not the tsx CLI: the CLI relays a SIGTERM to its child and
+// Node itself on the compiled server, never the tsx CLI: the CLI relays a SIGTERM to its child and
 // SIGKILLs the child when it does not acknowledge within 60 ms (a busy event loop), exiting 143.
-export const serverCommand = { file: process.execPath, args: ["--import", "tsx", "server/index.ts"] };
+export const serverCommand = { file: process.execPath, args: ["build/node/server.mjs"] };
 
 export function productionServerEnv(options: {
   port: number;

@@ -5,13 +5,13 @@
 // With the built-in vendor (DELIVERY_CHANNEL=simulated and no SIMULATED_VENDOR_URL), the vendor
 // runs here too, on a loopback port, and posts its receipts to this server's receipts endpoint.
 import { randomBytes } from "node:crypto";
-import path from "node:path";
 import Bree from "bree";
 import { getEnv } from "~/env.server";
 import type { Logger } from "~/lib/logger.server";
 import { notifyPaused, notifyPerformance } from "~/services/campaigns.server";
 import type { EngineEvent } from "~/services/delivery/engine.server";
 import { startSimulatedVendor, type SimulatedVendor } from "~/services/delivery/simulated-vendor.server";
+import { jobEntry } from "~/services/job-entry.server";
 import { onDeliveryWake } from "~/services/delivery/wake.server";
 
 export type BackgroundJobs = { stop(): Promise<void> };
@@ -23,8 +23,8 @@ function isJobEvent(message: unknown): message is { type: "event"; event: Engine
 }
 
 /**
- * Starts the jobs. `root` is the repository's folder: the job files are under root/jobs, in the
- * source tree, for the server, the container and the CLI alike.
+ * Starts the jobs. `root` is the application's folder (with package.json): the job files are
+ * found from it by jobEntry(), compiled in production and from the source otherwise.
  */
 export async function startBackgroundJobs(options: { root: string; log: Logger }): Promise<BackgroundJobs> {
   const env = getEnv();
@@ -79,7 +79,7 @@ export async function startBackgroundJobs(options: { root: string; log: Logger }
     jobs: [
       {
         name: DELIVERY_JOB,
-        path: path.join(options.root, "jobs", "delivery.mjs"),
+        path: jobEntry("delivery", options.root),
         // Started at once, then again every few seconds when it has ended (an idle server keeps
         // no thread): a launch wakes it sooner.
         timeout: 0,
@@ -87,7 +87,7 @@ export async function startBackgroundJobs(options: { root: string; log: Logger }
         worker: { workerData: { vendorUrl: vendor?.url, vendorKey } },
       },
       // The dashboard's daily snapshots (jobs/snapshots.ts): at start, then every hour.
-      { name: "snapshots", path: path.join(options.root, "jobs", "snapshots.mjs"), timeout: 0, interval: "1h" },
+      { name: "snapshots", path: jobEntry("snapshots", options.root), timeout: 0, interval: "1h" },
     ],
   });
 
