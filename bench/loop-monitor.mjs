@@ -8,7 +8,8 @@ import { renameSync, writeFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { isMainThread } from "node:worker_threads";
 
-const out = process.env.BENCH_LOOP_MONITOR_FILE;
+// "{pid}" in the name gives each process of a cluster a file of its own (bench/loop-marks.ts).
+const out = process.env.BENCH_LOOP_MONITOR_FILE?.replace("{pid}", String(process.pid));
 if (isMainThread && out) {
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();

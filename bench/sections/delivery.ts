@@ -11,7 +11,9 @@
 //   row final, messages/s, the server's peak RSS (all its processes; also split into anonymous
 //   memory and the database file's pages mapped by the read connection), /healthz while the
 //   launch writes its million rows, GET /api/customers/{id} and a 50-row customer page while it
-//   sends, and /healthz's event-loop delay figure;
+//   sends, and the event-loop delay of every process that answers requests over those reads
+//   (bench/loop-monitor.mjs preloaded; /healthz's own figure is kept beside it, but it covers a
+//   worker's last minute, which can include the launch);
 // - the campaign's detail page and a page of its delivery log at 1,000,000 rows.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
@@ -22,6 +24,7 @@ import Database from "better-sqlite3";
 import { load } from "../load.ts";
 import type { BenchContext, BenchSection } from "../types.ts";
 import { serverCommand } from "../../tests/helpers/production-server.ts";
+import { loopMonitorArgs, loopMonitorEnv, markLoops, servingPids } from "../loop-marks.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const tsx = path.join(root, "node_modules/.bin/tsx");
@@ -236,7 +239,7 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
       VENDOR_RECEIPTS_SECRET: receiptsSecret,
     },
   });
-  const server: ChildProcess = spawn(serverCommand.file, serverCommand.args, {
+  const server: ChildProcess = spawn(serverCommand.file, [...loopMonitorArgs, ...serverCommand.args], {
     cwd: root,
     stdio: ["ignore", "inherit", "inherit"],
     env: {
@@ -251,6 +254,7 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
       SIMULATED_VENDOR_URL: `http://127.0.0.1:${vendorPort}`,
       SIMULATED_VENDOR_KEY: vendorKey,
       RECEIPTS_SECRET: receiptsSecret,
+      ...loopMonitorEnv(ctx.workDir),
     },
   });
   try {
@@ -313,6 +317,9 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
       }[]
     ).map((r) => r.id);
     const headers = { Authorization: auth.Authorization };
+    // The event loops of the processes that answer requests, over exactly the reads below.
+    const serving = servingPids(server.pid ?? 0);
+    await markLoops(ctx.workDir, serving);
     const byId = await load({
       base: serverBase,
       paths: ids.map((id) => `/api/customers/${id}`),
@@ -327,6 +334,13 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
       connections: 1,
       seconds: 5,
     });
+    const loops = [...(await markLoops(ctx.workDir, serving)).values()];
+    const loopWhileSending = {
+      processes: loops.length,
+      p99: Math.max(...loops.map((l) => l.p99)),
+      max: Math.max(...loops.map((l) => l.max)),
+      what: "bench/loop-monitor.mjs in every process that answers requests, over the reads while sending; the worst process",
+    };
     const health = (await (await fetch(`${serverBase}/healthz`)).json().catch(() => ({}))) as {
       eventLoopDelayP99Ms?: number;
     };
@@ -363,7 +377,9 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
       whileSending: {
         customerById50Connections: byId,
         customerPage1Connection: page,
-        eventLoopDelayP99Ms: health.eventLoopDelayP99Ms ?? null,
+        eventLoopDelayMs: loopWhileSending,
+        // /healthz's own figure: one worker's last minute, which may include the launch.
+        healthzEventLoopDelayP99Ms: health.eventLoopDelayP99Ms ?? null,
       },
       listmonkPublishedPerRelay: 830,
     };
@@ -402,15 +418,13 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
       unit: "ms",
       met: page.p99 < 50,
     });
-    if (health.eventLoopDelayP99Ms !== undefined) {
-      goals.push({
-        goal: "event-loop delay p99 while sending",
-        value: health.eventLoopDelayP99Ms,
-        limit: 20,
-        unit: "ms",
-        met: health.eventLoopDelayP99Ms < 20,
-      });
-    }
+    goals.push({
+      goal: "event-loop delay p99 while sending",
+      value: loopWhileSending.p99,
+      limit: 20,
+      unit: "ms",
+      met: loopWhileSending.p99 < 20,
+    });
 
     // ---- Reading a campaign of 1,000,000 rows ------------------------------------------------
     const firstLog = (await (

@@ -23,12 +23,12 @@ import type { ProbeSample } from "../probe-client.ts";
 import type { BenchContext, BenchSection } from "../types.ts";
 import { freePort, stats, writeCsv } from "./customers.ts";
 import { serverCommand } from "../../tests/helpers/production-server.ts";
+import { type LoopFigures, loopMonitorArgs, loopMonitorEnv, markLoops } from "../loop-marks.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const tsx = path.join(root, "node_modules/.bin/tsx");
 
 type Phase = { name: "idle" | "import" | "export"; from: number; to: number; loop: LoopFigures };
-type LoopFigures = { samples: number; p50: number; p99: number; max: number };
 type PhaseFigures = {
   seconds: number;
   healthz: ReturnType<typeof stats> & { failed: number };
@@ -75,11 +75,10 @@ export default async function offthreadSection(ctx: BenchContext): Promise<Bench
 
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const monitorFile = path.join(dir, "loop.json");
   ctx.log(`offthread: starting the production server (one worker) on port ${port}`);
   const server = spawn(
     serverCommand.file,
-    ["--import", path.join(root, "bench/loop-monitor.mjs"), ...serverCommand.args],
+    [...loopMonitorArgs, ...serverCommand.args],
     {
       cwd: root,
       stdio: ["ignore", "ignore", "inherit"],
@@ -94,7 +93,7 @@ export default async function offthreadSection(ctx: BenchContext): Promise<Bench
         LOCAL_AUTH: "true",
         LOG_LEVEL: "warn",
         WEB_CONCURRENCY: "1",
-        BENCH_LOOP_MONITOR_FILE: monitorFile,
+        ...loopMonitorEnv(dir),
       },
     },
   );
@@ -123,26 +122,8 @@ export default async function offthreadSection(ctx: BenchContext): Promise<Bench
       await r.arrayBuffer();
     }
 
-    /** The monitor's figures since the last mark (SIGUSR2), once the server has written them. */
-    const markLoop = async (): Promise<LoopFigures> => {
-      const sent = Date.now();
-      server.kill("SIGUSR2");
-      for (let i = 0; i < 600; i++) {
-        if (existsSync(monitorFile)) {
-          let figures: LoopFigures & { at: number };
-          try {
-            figures = JSON.parse(readFileSync(monitorFile, "utf8")) as LoopFigures & { at: number };
-          } catch {
-            await new Promise((r) => setTimeout(r, 50));
-            continue;
-          }
-          if (figures.at >= sent)
-            return { samples: figures.samples, p50: figures.p50, p99: figures.p99, max: figures.max };
-        }
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error("the server's event-loop monitor did not answer");
-    };
+    /** The monitor's figures since the last mark, once the server has written them. */
+    const markLoop = async (): Promise<LoopFigures> => (await markLoops(dir, [server.pid ?? 0])).get(server.pid ?? 0)!;
 
     let probeOutput = "";
     prober.stdout.setEncoding("utf8");
