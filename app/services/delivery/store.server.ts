@@ -179,16 +179,21 @@ export function startLaunch(
 
   // Rows go in customer rowid order and seq follows it, so the primary key and both indexes are
   // appended to rather than written at random places. The inner query takes the slice first, so
-  // each slice reads about as many customers as it writes.
+  // each slice reads about as many customers as it writes. No row comes back to JavaScript: the
+  // slice's last row (the highest seq, so the highest customer rowid) says where the next begins.
+  // (Returning every row built a million objects per million recipients: a fifth of the launch.)
   const insert = sqlite.prepare(
     `INSERT INTO "Delivery" ("seq", "campaignId", "userId", "customerId", "name", "email", "phone", "status", "nextAttemptAt", "updatedAt")
      SELECT ? + row_number() OVER (ORDER BY "r"), ?, "userId", "id", trim("firstName" || ' ' || "lastName"), "email", "phone",
        'pending', ?, ?
      FROM (SELECT "rowid" AS "r", "userId", "id", "firstName", "lastName", "email", "phone" FROM "Customer"
-           WHERE "rowid" > ? AND (${where.sql}) ORDER BY "rowid" LIMIT ?)
-     RETURNING "seq", "customerId"`,
+           WHERE "rowid" > ? AND (${where.sql}) ORDER BY "rowid" LIMIT ?)`,
   );
-  const rowidOf = sqlite.prepare(`SELECT "rowid" FROM "Customer" WHERE "id" = ?`).pluck();
+  const rowidAtSeq = sqlite
+    .prepare(
+      `SELECT "c"."rowid" FROM "Delivery" "d" JOIN "Customer" "c" ON "c"."id" = "d"."customerId" WHERE "d"."seq" = ?`,
+    )
+    .pluck();
   const heartbeat = sqlite.prepare(`UPDATE "Campaign" SET "updatedAt" = ? WHERE "id" = ?`);
   let after = 0;
   let written = 0;
@@ -196,16 +201,11 @@ export function startLaunch(
   const writeSlice = sqlite.transaction(() => {
     const limit = Math.min(slice, room - written);
     if (limit <= 0) return 0;
-    const rows = insert.all(base + written, c.id, now, now, after, ...where.params, limit) as {
-      seq: number;
-      customerId: string;
-    }[];
-    if (rows.length === 0) return 0;
-    let last = rows[0];
-    for (const row of rows) if (row.seq > last.seq) last = row;
-    after = Number(rowidOf.get(last.customerId));
+    const { changes } = insert.run(base + written, c.id, now, now, after, ...where.params, limit);
+    if (changes === 0) return 0;
+    after = Number(rowidAtSeq.get(base + written + changes));
     heartbeat.run(Date.now(), c.id);
-    return rows.length;
+    return changes;
   });
 
   return {
