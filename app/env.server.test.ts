@@ -5,7 +5,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } fr
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { getEnv, resetEnvCache } from "~/env.server";
+import { defaultWebConcurrency, getEnv, resetEnvCache } from "~/env.server";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "crm-env-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -56,5 +56,11 @@ describe("the data directory", () => {
     expect(getEnv().sessionSecret).toMatch(/^[0-9a-f]{96}$/);
     expect(modeOf(dataDir)).toBe("700");
     expect(modeOf(path.join(dataDir, "session-secret"))).toBe("600");
+  });
+});
+
+describe("WEB_CONCURRENCY's default", () => {
+  it("leaves one core to the background threads: 1 worker on 1 or 2 cores, 3 on 4, never over 4", () => {
+    expect([1, 2, 3, 4, 8, 64].map(defaultWebConcurrency)).toEqual([1, 1, 2, 3, 4, 4]);
   });
 });

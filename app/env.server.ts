@@ -8,6 +8,15 @@ import path from "node:path";
 import { isMainThread } from "node:worker_threads";
 import { z } from "zod";
 
+/**
+ * Worker processes serving HTTP when WEB_CONCURRENCY is not set: one per core but one, at most 4,
+ * at least 1. The core left over runs the background threads (campaign delivery, launches, CSV
+ * imports); on 2 cores a second HTTP worker only fought them for it (decision 0006, figures).
+ */
+export function defaultWebConcurrency(cores: number): number {
+  return Math.max(1, Math.min(4, cores - 1));
+}
+
 const booleanish = z
   .enum(["true", "false", "1", "0", "yes", "no", "on", "off", ""])
   .transform((v) => ["true", "1", "yes", "on"].includes(v));
@@ -55,7 +64,8 @@ const EnvSchema = z.object({
     .int("WEB_CONCURRENCY must be a whole number of worker processes, like 2")
     .min(1, "WEB_CONCURRENCY must be at least 1")
     .max(64, "WEB_CONCURRENCY must be at most 64")
-    .default(Math.min(4, availableParallelism())),
+    // One core is left to the background threads (delivery, imports, launches): see decision 0006.
+    .default(defaultWebConcurrency(availableParallelism())),
   // Campaign delivery (README, "Campaign delivery").
   DELIVERY_CHANNEL: z
     .enum(["simulated", "smtp"], { message: "DELIVERY_CHANNEL must be simulated or smtp" })

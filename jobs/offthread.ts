@@ -1,6 +1,8 @@
-// The worker thread of CSV imports and exports (app/services/offthread.server.ts starts it and
-// says why). Each job arrives with a MessagePort of its own; the work is the same code the CLI runs
-// in its own process (app/services/customer-import.server.ts), on connections of this thread.
+// The worker thread of CSV imports and exports and of campaign launches
+// (app/services/offthread.server.ts starts it and says why). Each job arrives with a MessagePort of
+// its own; the work is the same code the CLI runs in its own process
+// (app/services/customer-import.server.ts, startLaunch in app/services/delivery/store.server.ts),
+// on connections of this thread.
 //
 // Import: the upload's chunks arrive on the port; each is acknowledged ("read") once the import has
 // taken it, which lets the request thread send more. Progress and the result (or the refusal) go
@@ -8,15 +10,19 @@
 // has asked for ("more"); "cancel" or a closed port stops it.
 import { type MessagePort, parentPort, threadId } from "node:worker_threads";
 import { ApiError } from "../app/lib/api.server.ts";
+import { openSqlite } from "../app/db/sqlite.server.ts";
 import { exportCustomersCsv, importCustomerRows } from "../app/services/customer-import.server.ts";
+import { startLaunch } from "../app/services/delivery/store.server.ts";
 import type {
   ExportJob,
   FromExport,
   FromImport,
   FromWorker,
+  FromLaunch,
   ImportJob,
   Job,
   JobFailure,
+  LaunchJob,
   ToExport,
   ToImport,
 } from "../app/services/offthread.server.ts";
@@ -122,6 +128,27 @@ async function runExport(job: ExportJob, port: MessagePort) {
   }
 }
 
+const LAUNCH_CACHE_KIB = 8 * 1024;
+
+async function runLaunch(job: LaunchJob, port: MessagePort) {
+  const post = (message: FromLaunch) => port.postMessage(message);
+  const sqlite = openSqlite(job.file);
+  // The launch reads customers and appends deliveries in rowid order: a small page cache holds its
+  // working set (the default 64 MB would fill, and stay resident after the launch).
+  sqlite.pragma(`cache_size = -${LAUNCH_CACHE_KIB}`);
+  try {
+    const launch = startLaunch(sqlite, job.campaign, job.where, { now: job.now });
+    // Between slices the thread's other jobs get their turn.
+    while (launch.step()) await new Promise((resolve) => setImmediate(resolve));
+    post({ type: "done", audience: launch.finish() });
+  } catch (error) {
+    post({ type: "failed", error: failure(error) });
+  } finally {
+    sqlite.close();
+    port.close();
+  }
+}
+
 // An unhandled rejection would end the thread with exit code 0 and every job on it unanswered:
 // end it with a failure, which the request thread turns into an error for each job.
 process.on("unhandledRejection", (reason) => {
@@ -132,5 +159,6 @@ process.on("unhandledRejection", (reason) => {
 parentPort?.on("message", ({ job, port }: { job: Job; port: MessagePort }) => {
   port.postMessage({ type: "started", threadId } satisfies FromWorker);
   if (job.kind === "import") void runImport(job, port);
-  else void runExport(job, port);
+  else if (job.kind === "export") void runExport(job, port);
+  else void runLaunch(job, port);
 });

@@ -24,7 +24,6 @@ import {
   insertDraft,
   LAUNCH_SLICE,
   LAUNCHING,
-  launchCampaignYielding,
   type NewCampaign,
   retryFailed as retryFailedRows,
   setCampaignStatus,
@@ -32,6 +31,7 @@ import {
 } from "~/services/delivery/store.server";
 import { wakeDelivery } from "~/services/delivery/wake.server";
 import { notify } from "~/services/notifications.server";
+import { launchCampaignOffThread } from "~/services/offthread.server";
 import { getSegment, segmentAudienceCount, segmentWhere } from "~/services/segments.server";
 
 export type CampaignDto = {
@@ -245,34 +245,33 @@ function statusCursor(cursor: string | null | undefined): [number, number] {
 export const isDeliveryStatus = (value: unknown): value is DeliveryStatus =>
   typeof value === "string" && (DELIVERY_STATUSES as readonly string[]).includes(value);
 
+/** The campaign to write from the form's content and its segment (a 404 on the field if unknown). */
 async function content(
   userId: string,
   input: CampaignContent,
-): Promise<{ campaign: Omit<NewCampaign, "id">; audience: number }> {
+): Promise<Omit<NewCampaign, "id"> & { segmentId: string }> {
   const segment = await getSegment(userId, input.segmentId).catch((error: unknown) => {
     if (error instanceof ApiError && error.status === 404) {
       throw new ApiError("not_found", "Segment not found", { segmentId: "Segment not found" });
     }
     throw error;
   });
-  const audience = await segmentAudienceCount(userId, segment.id);
   return {
-    campaign: {
-      userId,
-      segmentId: segment.id,
-      segmentName: segment.name,
-      name: input.name,
-      subject: input.subject,
-      description: input.description,
-      message: input.message,
-    },
-    audience,
+    userId,
+    segmentId: segment.id,
+    segmentName: segment.name,
+    name: input.name,
+    subject: input.subject,
+    description: input.description,
+    message: input.message,
   };
 }
 
 /** Saves a campaign without launching it. */
 export async function saveDraft(userId: string, input: CampaignContent, id?: string): Promise<CampaignDto> {
-  const { campaign, audience } = await content(userId, input);
+  const campaign = await content(userId, input);
+  // A draft shows the audience it would have today; a launch counts it as it writes it.
+  const audience = await segmentAudienceCount(userId, campaign.segmentId);
   if (id) {
     findCampaign(userId, id);
     if (!updateDraftRow(writeConnection(), { ...campaign, id }, audience)) {
@@ -290,12 +289,12 @@ export async function saveDraft(userId: string, input: CampaignContent, id?: str
 
 /**
  * Launches a campaign (a new one, or the draft `draftId`): writes the segment's audience as its
- * delivery rows (in short slices, letting other requests through in between: startLaunch in
- * delivery/store.server.ts), tells the user, and wakes the delivery job. A segment with no
- * customers is refused (422).
+ * delivery rows (in short slices, in the import/export worker thread: startLaunch in
+ * delivery/store.server.ts, launchCampaignOffThread in offthread.server.ts), tells the user, and
+ * wakes the delivery job. A segment with no customers is refused (422).
  */
 export async function launch(userId: string, input: CampaignContent, draftId?: string): Promise<CampaignDto> {
-  const { campaign } = await content(userId, input);
+  const campaign = await content(userId, input);
   let id = newId();
   if (draftId) {
     const draft = findCampaign(userId, draftId);
@@ -304,7 +303,7 @@ export async function launch(userId: string, input: CampaignContent, draftId?: s
     if (draft.status === "Draft") id = draft.id;
   }
   const where = await segmentWhere(userId, input.segmentId);
-  const audience = await launchCampaignYielding(writeConnection(), { ...campaign, id }, where);
+  const audience = await launchCampaignOffThread({ ...campaign, id }, where);
   if (audience === 0) {
     throw new ApiError("unprocessable", "This segment has no customers: there is nobody to send the campaign to.", {
       segmentId: "This segment has no customers",

@@ -19,7 +19,9 @@ import { ApiError, type ApiErrorCode } from "~/lib/api.server";
 import { logger } from "~/lib/logger.server";
 import { singleton } from "~/lib/singleton.server";
 import type { ColumnMapping } from "~/lib/customer-csv";
+import type { NewCampaign } from "~/services/delivery/store.server";
 import { jobEntry } from "~/services/job-entry.server";
+import type { CompiledWhere } from "~/services/segment-sql.server";
 import { afterImport, exportFileName, type ImportProgress, type ImportResult } from "~/services/customer-import.server";
 
 /** How long the worker stays after its last job (it costs a second to start: tsx compiles the app's modules). */
@@ -51,7 +53,8 @@ export type ImportJob = {
   pauseMs: number;
 };
 export type ExportJob = { kind: "export"; userId: string; file: string; q: string | null; timeZone: string };
-export type Job = ImportJob | ExportJob;
+export type LaunchJob = { kind: "launch"; file: string; campaign: NewCampaign; where: CompiledWhere; now: number };
+export type Job = ImportJob | ExportJob | LaunchJob;
 
 /** Messages on a job's port, each way. */
 export type ToImport = { type: "chunk"; chunk: Uint8Array } | { type: "end" } | { type: "abort"; message: string };
@@ -62,6 +65,7 @@ export type FromImport =
   | { type: "failed"; error: JobFailure };
 export type ToExport = { type: "more"; pages: number } | { type: "cancel" };
 export type FromExport = { type: "chunk"; chunk: Uint8Array } | { type: "end" } | { type: "failed"; error: JobFailure };
+export type FromLaunch = { type: "done"; audience: number } | { type: "failed"; error: JobFailure };
 
 /** The job's thread, for the test that proves the work left the request thread. */
 export type FromWorker = { type: "started"; threadId: number };
@@ -296,6 +300,32 @@ export function exportCustomersCsvOffThread(
     },
     { highWaterMark: 0 },
   );
+}
+
+/**
+ * launchCampaign (~/services/delivery/store.server) in the worker thread: the same slices of
+ * LAUNCH_SLICE rows, each its own transaction, on the thread's own connection. A million-row
+ * audience takes seconds of SQLite work; here none of it holds up this thread's requests.
+ * Resolves with the audience written (0: nothing to send, nothing kept).
+ */
+export function launchCampaignOffThread(
+  campaign: NewCampaign,
+  where: CompiledWhere,
+  now = Date.now(),
+): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const job = startJob({ kind: "launch", file: getEnv().databaseFile, campaign, where, now }, (error) => {
+      job.finish();
+      reject(error);
+    });
+    job.port.on("message", (message: FromLaunch | FromWorker) => {
+      if (noteThread(message)) return;
+      const m = message as FromLaunch;
+      job.finish();
+      if (m.type === "done") resolve(m.audience);
+      else reject(failureError(m.error));
+    });
+  });
 }
 
 /** A streamed CSV download of the tenant's customers (all, or those matching q), made off the request thread. */

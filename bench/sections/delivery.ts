@@ -124,8 +124,8 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
     },
     where,
   );
-  // Driven as launchCampaignYielding drives it, timing each slice: the longest is how long a launch
-  // holds the write lock and the event loop at once.
+  // Driven as the server's worker thread drives it (jobs/offthread.ts), timing each slice: the
+  // longest is how long a launch holds the write lock at once.
   let longestSliceMs = 0;
   for (;;) {
     const s0 = performance.now();

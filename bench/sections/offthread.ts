@@ -76,27 +76,23 @@ export default async function offthreadSection(ctx: BenchContext): Promise<Bench
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   ctx.log(`offthread: starting the production server (one worker) on port ${port}`);
-  const server = spawn(
-    serverCommand.file,
-    [...loopMonitorArgs, ...serverCommand.args],
-    {
-      cwd: root,
-      stdio: ["ignore", "ignore", "inherit"],
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        PUBLIC_URL: base,
-        DATA_DIR: dir,
-        DATABASE_URL: `file:${dbFile}`,
-        LOCAL_AUTH: "true",
-        LOG_LEVEL: "warn",
-        WEB_CONCURRENCY: "1",
-        ...loopMonitorEnv(dir),
-      },
+  const server = spawn(serverCommand.file, [...loopMonitorArgs, ...serverCommand.args], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: base,
+      DATA_DIR: dir,
+      DATABASE_URL: `file:${dbFile}`,
+      LOCAL_AUTH: "true",
+      LOG_LEVEL: "warn",
+      WEB_CONCURRENCY: "1",
+      ...loopMonitorEnv(dir),
     },
-  );
+  });
   const prober = spawn(tsx, [path.join(import.meta.dirname, "../probe-client.ts")], {
     cwd: root,
     stdio: ["pipe", "pipe", "inherit"],

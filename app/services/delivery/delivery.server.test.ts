@@ -2,6 +2,7 @@
 // receipts, the campaign controls, and a whole campaign through the built-in vendor over HTTP.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { threadId } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase } from "../../../tests/helpers/db";
 
@@ -25,7 +26,6 @@ import {
   CAMPAIGN_COLUMNS,
   LAUNCH_INTERRUPTED,
   launchCampaign,
-  launchCampaignYielding,
   LAUNCHING,
   queuedReceiptBatches,
   queueReceipts,
@@ -37,6 +37,7 @@ import {
   startLaunch,
   type Receipt,
 } from "~/services/delivery/store.server";
+import { launchCampaignOffThread, offThreadJobThreads } from "~/services/offthread.server";
 import { seedTenant } from "~/services/seed.server";
 import { compileSegmentWhere, sqlAudienceCount } from "~/services/segment-sql.server";
 
@@ -210,10 +211,13 @@ describe("a launch in slices", () => {
     expect(recoverInterruptedLaunches(sqlite, 60_000, Date.now() + 61_000)).toBe(1);
     expect(rows(id)).toHaveLength(0);
     expect(campaign(id)).toMatchObject({ status: "Draft", statusDetail: LAUNCH_INTERRUPTED });
-    expect(await launchCampaignYielding(sqlite, content(id, other.id), compileSegmentWhere(other.id, everyone))).toBe(
+    // Launched again as the server launches: in the worker thread, not this one.
+    expect(await launchCampaignOffThread(content(id, other.id), compileSegmentWhere(other.id, everyone))).toBe(
       sqlAudienceCount(other.id, everyone),
     );
+    expect(offThreadJobThreads().at(-1)).not.toBe(threadId);
     expect(campaign(id)).toMatchObject({ status: "Active", statusDetail: "" });
+    expect(rows(id)).toHaveLength(sqlAudienceCount(other.id, everyone));
   });
 });
 

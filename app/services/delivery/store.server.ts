@@ -124,7 +124,8 @@ export type Launch = {
  * Launches a campaign: one pending delivery row per customer the segment's WHERE matches, written
  * by INSERT … SELECT (no customer passes through JavaScript) in slices of `slice` rows in customer
  * rowid order, each its own short transaction, so a million-row audience never holds the write
- * lock (or, driven by launchCampaignYielding, the event loop) for seconds.
+ * lock for seconds. The server drives it in a worker thread (launchCampaignOffThread in
+ * app/services/offthread.server.ts), so no request waits for the event loop meanwhile.
  *
  * While the slices are written the campaign stays a Draft marked LAUNCHING, which the delivery job
  * does not send; finish() makes it Active in one step. Its delivery rows get a range of seq numbers
@@ -241,21 +242,9 @@ export function startLaunch(
   };
 }
 
-/** A whole launch at once (the seed, the CLI and tests); the server uses launchCampaignYielding. */
+/** A whole launch at once (the seed, the CLI and tests); the server uses launchCampaignOffThread. */
 export function launchCampaign(sqlite: Sqlite, c: NewCampaign, where: CompiledWhere, now = Date.now()): number {
   return startLaunch(sqlite, c, where, { now }).finish();
-}
-
-/** A launch that lets the event loop answer other requests between its slices. */
-export async function launchCampaignYielding(
-  sqlite: Sqlite,
-  c: NewCampaign,
-  where: CompiledWhere,
-  now = Date.now(),
-): Promise<number> {
-  const launch = startLaunch(sqlite, c, where, { now });
-  while (launch.step()) await new Promise((resolve) => setImmediate(resolve));
-  return launch.finish();
 }
 
 /**
