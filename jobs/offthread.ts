@@ -10,9 +10,8 @@
 // has asked for ("more"); "cancel" or a closed port stops it.
 import { type MessagePort, parentPort, threadId } from "node:worker_threads";
 import { ApiError } from "../app/lib/api.server.ts";
-import { openSqlite } from "../app/db/sqlite.server.ts";
 import { exportCustomersCsv, importCustomerRows } from "../app/services/customer-import.server.ts";
-import { startLaunch } from "../app/services/delivery/store.server.ts";
+import { openLaunchConnection, startLaunch } from "../app/services/delivery/store.server.ts";
 import type {
   ExportJob,
   FromExport,
@@ -128,14 +127,9 @@ async function runExport(job: ExportJob, port: MessagePort) {
   }
 }
 
-const LAUNCH_CACHE_KIB = 8 * 1024;
-
 async function runLaunch(job: LaunchJob, port: MessagePort) {
   const post = (message: FromLaunch) => port.postMessage(message);
-  const sqlite = openSqlite(job.file);
-  // The launch reads customers and appends deliveries in rowid order: a small page cache holds its
-  // working set (the default 64 MB would fill, and stay resident after the launch).
-  sqlite.pragma(`cache_size = -${LAUNCH_CACHE_KIB}`);
+  const sqlite = openLaunchConnection(job.file);
   try {
     const launch = startLaunch(sqlite, job.campaign, job.where, { now: job.now });
     // Between slices the thread's other jobs get their turn.

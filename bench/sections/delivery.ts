@@ -88,7 +88,7 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
   const goals: BenchSection["goals"] = [];
   const figures: Record<string, unknown> = {};
   const { openSqlite } = await import("../../app/db/sqlite.server.ts");
-  const { startLaunch, queueReceipts, applyQueuedReceipts } =
+  const { openLaunchConnection, startLaunch, queueReceipts, applyQueuedReceipts } =
     await import("../../app/services/delivery/store.server.ts");
   const { compileSegmentWhere } = await import("../../app/services/segment-sql.server.ts");
   const { parseConditions } = await import("../../app/lib/segments.ts");
@@ -109,9 +109,11 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
   // One read of the customers both snapshots read, so the page cache is as warm for each.
   sqlite.prepare(`SELECT count(*), sum(length("email")) FROM "Customer" WHERE ${where.sql}`).get(...where.params);
   const snapshotId = newId();
+  // The connection the server's worker thread launches on.
+  const launchConnection = openLaunchConnection(ctx.dbFile);
   let t = performance.now();
   const launch = startLaunch(
-    sqlite,
+    launchConnection,
     {
       id: snapshotId,
       userId: ctx.userId,
@@ -136,6 +138,7 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
   }
   const audience = launch.finish();
   const snapshotMs = performance.now() - t;
+  launchConnection.close();
   // Raw: the same INSERT … SELECT for every row in one transaction, committed as ours is, then
   // removed again (not timed).
   const raw = new Database(ctx.dbFile);

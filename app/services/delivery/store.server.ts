@@ -3,7 +3,7 @@
 // writer, the delivery job's own connection in its worker thread, or a test's) and runs as one
 // transaction, changing the campaign's counters together with its rows, so the counters always
 // add up to the audience.
-import type { Sqlite } from "~/db/sqlite.server";
+import { openSqlite, type Sqlite } from "~/db/sqlite.server";
 import { parseDeliveryId } from "~/lib/campaigns";
 import type { CompiledWhere } from "~/services/segment-sql.server";
 
@@ -112,6 +112,22 @@ export const LAUNCHING = "Launching: writing the audience";
 export const LAUNCH_INTERRUPTED = "The launch was interrupted before its audience was written. Launch it again.";
 /** Delivery rows written a transaction: a few milliseconds of the write lock at a time. */
 export const LAUNCH_SLICE = 5_000;
+/** A launch's connection checkpoints every this many pages of log (SQLite's default: 1,000). */
+export const LAUNCH_CHECKPOINT_PAGES = 10_000;
+const LAUNCH_CACHE_KIB = 8 * 1024;
+
+/**
+ * The connection a launch writes on (the server's worker thread, and the bench that measures it).
+ * A small page cache: the launch reads customers and appends deliveries in rowid order, and the
+ * default 64 MB would fill and stay resident. Checkpoints every LAUNCH_CHECKPOINT_PAGES: each one
+ * syncs the files, and at SQLite's 1,000 pages a million-row launch ran about 200 of them.
+ */
+export function openLaunchConnection(file: string): Sqlite {
+  const sqlite = openSqlite(file);
+  sqlite.pragma(`cache_size = -${LAUNCH_CACHE_KIB}`);
+  sqlite.pragma(`wal_autocheckpoint = ${LAUNCH_CHECKPOINT_PAGES}`);
+  return sqlite;
+}
 
 export type Launch = {
   /** Writes the next slice of the audience; false when there is nothing left to write. */
