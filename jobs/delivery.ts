@@ -9,6 +9,7 @@
 // for completions and pauses (it writes the notifications), and "done" when the job ends.
 import { parentPort, workerData } from "node:worker_threads";
 import { openSqlite } from "../app/db/sqlite.server.ts";
+import { runAtBackgroundPriority } from "../app/lib/thread-priority.server.ts";
 import { getEnv } from "../app/env.server.ts";
 import { createChannel } from "../app/services/delivery/channels.server.ts";
 import { createDeliveryEngine, type EngineEvent } from "../app/services/delivery/engine.server.ts";
@@ -17,6 +18,9 @@ import {
   recoverInterruptedLaunches,
   sendingCampaigns,
 } from "../app/services/delivery/store.server.ts";
+
+// Requests first: this thread takes the CPU they leave (app/lib/thread-priority.server.ts).
+runAtBackgroundPriority();
 
 type JobData = { vendorUrl?: string; vendorKey?: string; quietMs?: number };
 const data = (workerData ?? {}) as JobData;

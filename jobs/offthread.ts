@@ -10,21 +10,28 @@
 // has asked for ("more"); "cancel" or a closed port stops it.
 import { type MessagePort, parentPort, threadId } from "node:worker_threads";
 import { ApiError } from "../app/lib/api.server.ts";
+import { runAtBackgroundPriority } from "../app/lib/thread-priority.server.ts";
 import { exportCustomersCsv, importCustomerRows } from "../app/services/customer-import.server.ts";
-import { openLaunchConnection, startLaunch } from "../app/services/delivery/store.server.ts";
+import { openSqlite, type Sqlite } from "../app/db/sqlite.server.ts";
+import { openLaunchConnection, queueReceipts, startLaunch } from "../app/services/delivery/store.server.ts";
 import type {
   ExportJob,
   FromExport,
   FromImport,
   FromWorker,
   FromLaunch,
+  FromReceipts,
   ImportJob,
   Job,
   JobFailure,
   LaunchJob,
+  ReceiptsJob,
   ToExport,
   ToImport,
 } from "../app/services/offthread.server.ts";
+
+// Requests first: this thread takes the CPU they leave (app/lib/thread-priority.server.ts).
+runAtBackgroundPriority();
 
 function failure(error: unknown): JobFailure {
   if (error instanceof ApiError) return { code: error.code, message: error.message };
@@ -143,6 +150,25 @@ async function runLaunch(job: LaunchJob, port: MessagePort) {
   }
 }
 
+// Receipts come in batches several times a second while a campaign sends: one connection for them.
+let receiptsConnection: { file: string; sqlite: Sqlite } | undefined;
+
+function runReceipts(job: ReceiptsJob, port: MessagePort) {
+  const post = (message: FromReceipts) => port.postMessage(message);
+  try {
+    if (receiptsConnection?.file !== job.file) {
+      receiptsConnection?.sqlite.close();
+      receiptsConnection = { file: job.file, sqlite: openSqlite(job.file) };
+    }
+    queueReceipts(receiptsConnection.sqlite, job.receipts, job.now);
+    post({ type: "done" });
+  } catch (error) {
+    post({ type: "failed", error: failure(error) });
+  } finally {
+    port.close();
+  }
+}
+
 // An unhandled rejection would end the thread with exit code 0 and every job on it unanswered:
 // end it with a failure, which the request thread turns into an error for each job.
 process.on("unhandledRejection", (reason) => {
@@ -154,5 +180,6 @@ parentPort?.on("message", ({ job, port }: { job: Job; port: MessagePort }) => {
   port.postMessage({ type: "started", threadId } satisfies FromWorker);
   if (job.kind === "import") void runImport(job, port);
   else if (job.kind === "export") void runExport(job, port);
-  else void runLaunch(job, port);
+  else if (job.kind === "launch") void runLaunch(job, port);
+  else runReceipts(job, port);
 });

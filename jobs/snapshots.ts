@@ -5,8 +5,12 @@
 // What the parent hears: { type: "event", event: { type: "error" } } on a failure, "done" at the end.
 import { parentPort } from "node:worker_threads";
 import { openSqlite } from "../app/db/sqlite.server.ts";
+import { runAtBackgroundPriority } from "../app/lib/thread-priority.server.ts";
 import { getEnv } from "../app/env.server.ts";
 import { takeSnapshots } from "../app/services/dashboard/snapshots.server.ts";
+
+// Requests first: this thread takes the CPU they leave (app/lib/thread-priority.server.ts).
+runAtBackgroundPriority();
 
 const post = (message: unknown) => parentPort?.postMessage(message);
 

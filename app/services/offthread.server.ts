@@ -19,7 +19,7 @@ import { ApiError, type ApiErrorCode } from "~/lib/api.server";
 import { logger } from "~/lib/logger.server";
 import { singleton } from "~/lib/singleton.server";
 import type { ColumnMapping } from "~/lib/customer-csv";
-import type { NewCampaign } from "~/services/delivery/store.server";
+import type { NewCampaign, Receipt } from "~/services/delivery/store.server";
 import { jobEntry } from "~/services/job-entry.server";
 import type { CompiledWhere } from "~/services/segment-sql.server";
 import { afterImport, exportFileName, type ImportProgress, type ImportResult } from "~/services/customer-import.server";
@@ -54,7 +54,8 @@ export type ImportJob = {
 };
 export type ExportJob = { kind: "export"; userId: string; file: string; q: string | null; timeZone: string };
 export type LaunchJob = { kind: "launch"; file: string; campaign: NewCampaign; where: CompiledWhere; now: number };
-export type Job = ImportJob | ExportJob | LaunchJob;
+export type ReceiptsJob = { kind: "receipts"; file: string; receipts: Receipt[]; now: number };
+export type Job = ImportJob | ExportJob | LaunchJob | ReceiptsJob;
 
 /** Messages on a job's port, each way. */
 export type ToImport = { type: "chunk"; chunk: Uint8Array } | { type: "end" } | { type: "abort"; message: string };
@@ -66,6 +67,7 @@ export type FromImport =
 export type ToExport = { type: "more"; pages: number } | { type: "cancel" };
 export type FromExport = { type: "chunk"; chunk: Uint8Array } | { type: "end" } | { type: "failed"; error: JobFailure };
 export type FromLaunch = { type: "done"; audience: number } | { type: "failed"; error: JobFailure };
+export type FromReceipts = { type: "done" } | { type: "failed"; error: JobFailure };
 
 /** The job's thread, for the test that proves the work left the request thread. */
 export type FromWorker = { type: "started"; threadId: number };
@@ -323,6 +325,28 @@ export function launchCampaignOffThread(
       const m = message as FromLaunch;
       job.finish();
       if (m.type === "done") resolve(m.audience);
+      else reject(failureError(m.error));
+    });
+  });
+}
+
+/**
+ * queueReceipts (~/services/delivery/store.server) in the worker thread: the webhook's one write.
+ * On the request thread it waited, event loop and all, in SQLite's busy handler whenever the
+ * delivery job held the write lock (up to 50 ms at a time while a campaign sends); here only the
+ * answer waits. Resolves once the batch is committed, so a 202 still means "stored".
+ */
+export function queueReceiptsOffThread(receipts: Receipt[], now = Date.now()): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const job = startJob({ kind: "receipts", file: getEnv().databaseFile, receipts, now }, (error) => {
+      job.finish();
+      reject(error);
+    });
+    job.port.on("message", (message: FromReceipts | FromWorker) => {
+      if (noteThread(message)) return;
+      const m = message as FromReceipts;
+      job.finish();
+      if (m.type === "done") resolve();
       else reject(failureError(m.error));
     });
   });

