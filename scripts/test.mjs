@@ -13,7 +13,7 @@ const stages = [
   ["lint", "npx", ["eslint", "."]],
   ["format", "npx", ["prettier", "--check", "."]],
   ["unit", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", "--outputFile.json=reports/vitest.json"]],
-  ["build", "npx", ["remix", "vite:build"]],
+  ["build", "npm", ["run", "build"]],
   ["abuse", "npx", ["tsx", "tests/abuse/run.ts"]],
   ["e2e", "npx", ["playwright", "test", "--reporter=list,json"]],
 ];
