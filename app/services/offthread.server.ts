@@ -304,30 +304,35 @@ export function exportCustomersCsvOffThread(
   );
 }
 
+/** A job that answers once, "done" (with its result's fields) or "failed": its answer. */
+function runOnce<T extends object>(job: Job): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const started = startJob(job, (error) => {
+      started.finish();
+      reject(error);
+    });
+    started.port.on(
+      "message",
+      (message: ({ type: "done" } & T) | { type: "failed"; error: JobFailure } | FromWorker) => {
+        if (noteThread(message)) return;
+        const m = message as ({ type: "done" } & T) | { type: "failed"; error: JobFailure };
+        started.finish();
+        if (m.type === "done") resolve(m);
+        else reject(failureError(m.error));
+      },
+    );
+  });
+}
+
 /**
  * launchCampaign (~/services/delivery/store.server) in the worker thread: the same slices of
  * LAUNCH_SLICE rows, each its own transaction, on the thread's own connection. A million-row
  * audience takes seconds of SQLite work; here none of it holds up this thread's requests.
  * Resolves with the audience written (0: nothing to send, nothing kept).
  */
-export function launchCampaignOffThread(
-  campaign: NewCampaign,
-  where: CompiledWhere,
-  now = Date.now(),
-): Promise<number> {
-  return new Promise<number>((resolve, reject) => {
-    const job = startJob({ kind: "launch", file: getEnv().databaseFile, campaign, where, now }, (error) => {
-      job.finish();
-      reject(error);
-    });
-    job.port.on("message", (message: FromLaunch | FromWorker) => {
-      if (noteThread(message)) return;
-      const m = message as FromLaunch;
-      job.finish();
-      if (m.type === "done") resolve(m.audience);
-      else reject(failureError(m.error));
-    });
-  });
+export async function launchCampaignOffThread(campaign: NewCampaign, where: CompiledWhere, now = Date.now()) {
+  const job: LaunchJob = { kind: "launch", file: getEnv().databaseFile, campaign, where, now };
+  return (await runOnce<Omit<Extract<FromLaunch, { type: "done" }>, "type">>(job)).audience;
 }
 
 /**
@@ -336,20 +341,9 @@ export function launchCampaignOffThread(
  * delivery job held the write lock (up to 50 ms at a time while a campaign sends); here only the
  * answer waits. Resolves once the batch is committed, so a 202 still means "stored".
  */
-export function queueReceiptsOffThread(receipts: Receipt[], now = Date.now()): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const job = startJob({ kind: "receipts", file: getEnv().databaseFile, receipts, now }, (error) => {
-      job.finish();
-      reject(error);
-    });
-    job.port.on("message", (message: FromReceipts | FromWorker) => {
-      if (noteThread(message)) return;
-      const m = message as FromReceipts;
-      job.finish();
-      if (m.type === "done") resolve();
-      else reject(failureError(m.error));
-    });
-  });
+export async function queueReceiptsOffThread(receipts: Receipt[], now = Date.now()): Promise<void> {
+  const job: ReceiptsJob = { kind: "receipts", file: getEnv().databaseFile, receipts, now };
+  await runOnce<object>(job);
 }
 
 /** A streamed CSV download of the tenant's customers (all, or those matching q), made off the request thread. */
