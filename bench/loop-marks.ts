@@ -14,14 +14,15 @@ export function loopMonitorEnv(dir: string): Record<string, string> {
   return { BENCH_LOOP_MONITOR_FILE: path.join(dir, "loop-{pid}.json") };
 }
 
-/** The direct children of a process (a cluster's workers), from /proc. */
-export function childPids(pid: number): number[] {
-  const children: number[] = [];
+/** Every process's direct children (a cluster's workers), from /proc. */
+export function childrenByParent(): Map<number, number[]> {
+  const children = new Map<number, number[]>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) children.push(Number(entry));
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
     } catch {
       /* gone */
     }
@@ -31,7 +32,7 @@ export function childPids(pid: number): number[] {
 
 /** The processes of a server that answer requests: its cluster workers, or itself without any. */
 export function servingPids(serverPid: number): number[] {
-  const workers = childPids(serverPid);
+  const workers = childrenByParent().get(serverPid) ?? [];
   return workers.length ? workers : [serverPid];
 }
 

@@ -1,4 +1,4 @@
-// The worker thread of CSV imports and exports and of campaign launches
+// The worker thread of CSV imports and exports, campaign launches and receipt batches
 // (app/services/offthread.server.ts starts it and says why). Each job arrives with a MessagePort of
 // its own; the work is the same code the CLI runs in its own process
 // (app/services/customer-import.server.ts, startLaunch in app/services/delivery/store.server.ts),

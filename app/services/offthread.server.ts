@@ -1,15 +1,18 @@
-// CSV imports and exports run off the thread that answers requests (docs/decisions/0017).
+// CSV imports and exports, campaign launches and the receipts webhook's write run off the thread
+// that answers requests (docs/decisions/0017, 0018).
 //
-// Their database work is long and synchronous (better-sqlite3): an import's transactions, an
-// export's pages of a million rows. On the request thread it held every other request up (/healthz
-// took over 10 s under mixed load). Here it runs in a worker thread (jobEntry("offthread"): jobs/offthread.ts,
-// compiled in production) with connections of its own; this thread only moves bytes:
+// Their database work is synchronous (better-sqlite3): an import's transactions, an export's pages
+// of a million rows, a launch's million inserts, a write that waits for the delivery job's lock.
+// On the request thread it held every other request up (/healthz took over 10 s under mixed load).
+// Here it runs in a worker thread (jobEntry("offthread"): jobs/offthread.ts, compiled in
+// production) with connections of its own; this thread only moves messages:
 //
 // - import: the upload's chunks go to the worker as they arrive, at most IMPORT_INFLIGHT_BYTES
 //   ahead of what it has read (so a fast client cannot fill the worker's memory); its progress
 //   comes back for the progress bar; the new-customer notification is written here afterwards.
 // - export: the worker produces the CSV a page at a time, at most EXPORT_PAGES_AHEAD pages ahead
 //   of what the response has taken (backpressure from a slow download reaches the query).
+// - launch and receipts: one message each way (runOnce).
 //
 // One worker per process, started on the first job and ended after IDLE_MS without one. Each job
 // talks over a MessageChannel of its own.
@@ -66,8 +69,10 @@ export type FromImport =
   | { type: "failed"; error: JobFailure };
 export type ToExport = { type: "more"; pages: number } | { type: "cancel" };
 export type FromExport = { type: "chunk"; chunk: Uint8Array } | { type: "end" } | { type: "failed"; error: JobFailure };
-export type FromLaunch = { type: "done"; audience: number } | { type: "failed"; error: JobFailure };
-export type FromReceipts = { type: "done" } | { type: "failed"; error: JobFailure };
+/** The answer of a job that answers once. */
+type Answer<T> = ({ type: "done" } & T) | { type: "failed"; error: JobFailure };
+export type FromLaunch = Answer<{ audience: number }>;
+export type FromReceipts = Answer<object>;
 
 /** The job's thread, for the test that proves the work left the request thread. */
 export type FromWorker = { type: "started"; threadId: number };
@@ -304,23 +309,20 @@ export function exportCustomersCsvOffThread(
   );
 }
 
-/** A job that answers once, "done" (with its result's fields) or "failed": its answer. */
+/** Runs a job that answers once: resolves with its "done" answer, rejects on "failed". */
 function runOnce<T extends object>(job: Job): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const started = startJob(job, (error) => {
       started.finish();
       reject(error);
     });
-    started.port.on(
-      "message",
-      (message: ({ type: "done" } & T) | { type: "failed"; error: JobFailure } | FromWorker) => {
-        if (noteThread(message)) return;
-        const m = message as ({ type: "done" } & T) | { type: "failed"; error: JobFailure };
-        started.finish();
-        if (m.type === "done") resolve(m);
-        else reject(failureError(m.error));
-      },
-    );
+    started.port.on("message", (message: Answer<T> | FromWorker) => {
+      if (noteThread(message)) return;
+      const m = message as Answer<T>;
+      started.finish();
+      if (m.type === "done") resolve(m);
+      else reject(failureError(m.error));
+    });
   });
 }
 
@@ -332,7 +334,7 @@ function runOnce<T extends object>(job: Job): Promise<T> {
  */
 export async function launchCampaignOffThread(campaign: NewCampaign, where: CompiledWhere, now = Date.now()) {
   const job: LaunchJob = { kind: "launch", file: getEnv().databaseFile, campaign, where, now };
-  return (await runOnce<Omit<Extract<FromLaunch, { type: "done" }>, "type">>(job)).audience;
+  return (await runOnce<{ audience: number }>(job)).audience;
 }
 
 /**

@@ -18,14 +18,14 @@
 // - the campaign's detail page and a page of its delivery log at 1,000,000 rows.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { load } from "../load.ts";
 import type { BenchContext, BenchSection } from "../types.ts";
 import { serverCommand } from "../../tests/helpers/production-server.ts";
-import { loopMonitorArgs, loopMonitorEnv, markLoops, servingPids } from "../loop-marks.ts";
+import { childrenByParent, loopMonitorArgs, loopMonitorEnv, markLoops, servingPids } from "../loop-marks.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const tsx = path.join(root, "node_modules/.bin/tsx");
@@ -44,17 +44,7 @@ type Rss = { total: number; anon: number; file: number };
 
 /** Resident memory of a process and all its descendants, in bytes (Linux /proc). */
 function treeRss(pid: number): Rss {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      /* gone */
-    }
-  }
+  const children = childrenByParent();
   const rss: Rss = { total: 0, anon: 0, file: 0 };
   const kb = (status: string, field: string) =>
     Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;

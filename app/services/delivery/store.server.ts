@@ -113,7 +113,7 @@ export const LAUNCH_INTERRUPTED = "The launch was interrupted before its audienc
 /** Delivery rows written a transaction: a few milliseconds of the write lock at a time. */
 export const LAUNCH_SLICE = 5_000;
 /** A launch's connection checkpoints every this many pages of log (SQLite's default: 1,000). */
-export const LAUNCH_CHECKPOINT_PAGES = 10_000;
+const LAUNCH_CHECKPOINT_PAGES = 10_000;
 const LAUNCH_CACHE_KIB = 8 * 1024;
 
 /**
