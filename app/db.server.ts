@@ -1,6 +1,7 @@
-// The one Prisma client. SQLite through the better-sqlite3 driver adapter, with WAL, a busy
-// timeout and foreign keys on, set on every connection the adapter opens.
-import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+// The one Prisma client. SQLite through the better-sqlite3 driver adapter behind this thread's
+// write gate (app/db/gated-adapter.server.ts), with WAL and foreign keys on.
+import { GatedSqliteAdapter } from "~/db/gated-adapter.server";
+import { WRITE_LOCK_TIMEOUT_MS } from "~/db/write-gate.server";
 import { PrismaClient } from "~/generated/prisma/client";
 import { getEnv } from "~/env.server";
 import { singleton } from "~/lib/singleton.server";
@@ -8,8 +9,14 @@ import { singleton } from "~/lib/singleton.server";
 export type Db = PrismaClient;
 
 export function createDb(file: string): PrismaClient {
-  const adapter = new PrismaBetterSqlite3({ url: file, timeout: 10_000 }, { timestampFormat: "unixepoch-ms" });
-  return new PrismaClient({ adapter });
+  // Behind this thread's write gate: transactions begin IMMEDIATE and wait for the lock on a timer
+  // (decision 0020). Prisma's own limits for a transaction match the wait for the lock, so a
+  // write queued behind others is never cut short by a shorter clock than SQLite's.
+  const adapter = new GatedSqliteAdapter({ url: file }, { timestampFormat: "unixepoch-ms" });
+  return new PrismaClient({
+    adapter,
+    transactionOptions: { maxWait: WRITE_LOCK_TIMEOUT_MS, timeout: WRITE_LOCK_TIMEOUT_MS },
+  });
 }
 
 // Kept across a development reload of this module, which would otherwise open a second client.

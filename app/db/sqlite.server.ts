@@ -2,13 +2,19 @@
 // export, seeding) where one prepared statement run in a big transaction is many times faster than
 // a query per row. Same pragmas as the Prisma connection: WAL, busy timeout, foreign keys.
 import Database from "better-sqlite3";
+import { WRITE_LOCK_TIMEOUT_MS } from "~/db/write-gate.server";
 import { getEnv } from "~/env.server";
 
 export type Sqlite = Database.Database;
 
-export function openSqlite(file: string = getEnv().databaseFile, options: { readonly?: boolean } = {}): Sqlite {
+export function openSqlite(
+  file: string = getEnv().databaseFile,
+  options: { readonly?: boolean; busyTimeoutMs?: number } = {},
+): Sqlite {
   const sqlite = new Database(file, { readonly: options.readonly ?? false, fileMustExist: true });
-  sqlite.pragma("busy_timeout = 10000");
+  // A connection of a background thread may wait in SQLite's busy handler; the request thread's
+  // writer waits on a timer instead (busy timeout 0, app/db/write-gate.server.ts).
+  sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? WRITE_LOCK_TIMEOUT_MS}`);
   if (!options.readonly) {
     sqlite.pragma("journal_mode = WAL");
     sqlite.pragma("synchronous = NORMAL");

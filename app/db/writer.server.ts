@@ -1,9 +1,12 @@
-// The process's read-write better-sqlite3 connection for the writes Prisma is not used for: the
-// campaign launch snapshot, the campaign controls and the receipts endpoint (app/services/delivery).
-// They are single statements or short transactions on the delivery table, where a prepared
-// statement costs microseconds and a million-row INSERT … SELECT has to stay inside SQLite.
+// The process's read-write better-sqlite3 connection for the writes Prisma is not used for on the
+// thread that answers requests: campaign drafts and the campaign controls (app/services/campaigns).
+// They are single statements or short transactions on the campaign and delivery tables, where a
+// prepared statement costs microseconds. Every write goes through `withWriter()`, which queues it
+// behind this thread's other writes and takes SQLite's write lock without stopping the event loop
+// (app/db/write-gate.server.ts).
 import type { Sqlite } from "~/db/sqlite.server";
 import { openSqlite } from "~/db/sqlite.server";
+import { writeTransaction } from "~/db/write-gate.server";
 import { getEnv } from "~/env.server";
 import { singleton } from "~/lib/singleton.server";
 
@@ -15,9 +18,15 @@ export function writeConnection(): Sqlite {
   const file = getEnv().databaseFile;
   if (holder.sqlite?.open && holder.file === file) return holder.sqlite;
   if (holder.sqlite?.open) holder.sqlite.close();
-  holder.sqlite = openSqlite(file);
+  holder.sqlite = openSqlite(file, { busyTimeoutMs: 0 });
   holder.file = file;
   return holder.sqlite;
+}
+
+/** Runs `work` in one write transaction on the writer, behind this thread's write gate. */
+export function withWriter<T>(work: (sqlite: Sqlite) => T): Promise<T> {
+  const sqlite = writeConnection();
+  return writeTransaction(sqlite, () => work(sqlite));
 }
 
 export function closeWriter() {

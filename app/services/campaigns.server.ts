@@ -3,7 +3,8 @@
 // scopes every query to it; another tenant's campaign is "not found". The writes to the delivery
 // table go through app/services/delivery/store.server.ts on the process's write connection.
 import { readStatement } from "~/db/reader.server";
-import { writeConnection } from "~/db/writer.server";
+import type { Sqlite } from "~/db/sqlite.server";
+import { withWriter } from "~/db/writer.server";
 import { ApiError, notFound } from "~/lib/api.server";
 import {
   type CampaignStatus,
@@ -274,7 +275,7 @@ export async function saveDraft(userId: string, input: CampaignContent, id?: str
   const audience = await segmentAudienceCount(userId, campaign.segmentId);
   if (id) {
     findCampaign(userId, id);
-    if (!updateDraftRow(writeConnection(), { ...campaign, id }, audience)) {
+    if (!(await withWriter((w) => updateDraftRow(w, { ...campaign, id }, audience)))) {
       throw new ApiError(
         "conflict",
         "Only a draft can be changed; this campaign has been launched. Launch a new one instead.",
@@ -283,7 +284,7 @@ export async function saveDraft(userId: string, input: CampaignContent, id?: str
     return getCampaign(userId, id);
   }
   const created = newId();
-  insertDraft(writeConnection(), { ...campaign, id: created }, audience);
+  await withWriter((w) => insertDraft(w, { ...campaign, id: created }, audience));
   return getCampaign(userId, created);
 }
 
@@ -364,7 +365,7 @@ async function control(
   refused: (status: string) => string,
 ): Promise<ControlResult> {
   if (!isId(id)) throw notFound("Campaign");
-  const result = setCampaignStatus(writeConnection(), userId, id, to, from);
+  const result = await withWriter((w) => setCampaignStatus(w, userId, id, to, from));
   if (!result) throw notFound("Campaign");
   if (!result.changed) throw new ApiError("conflict", refused(campaignStatus(result.before)));
   return { campaign: await getCampaign(userId, id), message: done };
@@ -377,7 +378,7 @@ export async function retryFailedDeliveries(userId: string, id: string): Promise
   if (current.status === "Draft" || current.status === "Cancelled") {
     throw new ApiError("conflict", `A ${campaignStatus(current.status).toLowerCase()} campaign has nothing to retry.`);
   }
-  const queued = retryFailedRows(writeConnection(), userId, id);
+  const queued = await withWriter((w) => retryFailedRows(w, userId, id));
   if (queued === null) throw notFound("Campaign");
   if (queued > 0) wakeDelivery();
   const message =
@@ -390,15 +391,17 @@ export async function retryFailedDeliveries(userId: string, id: string): Promise
 /** Deletes a campaign and its delivery log; a sending campaign is cancelled first. */
 export async function deleteCampaign(userId: string, id: string): Promise<CampaignDto> {
   const campaign = findCampaign(userId, id);
-  const sqlite = writeConnection();
-  setCampaignStatus(sqlite, userId, id, "Cancelled", ["Active", "Paused"]);
-  // Rows go in slices (as many as a launch writes at once), with the event loop free in between, so
-  // a million-row log holds neither the write lock nor other requests for more than milliseconds.
-  const slice = sqlite.prepare(
-    `DELETE FROM "Delivery" WHERE "seq" IN (SELECT "seq" FROM "Delivery" WHERE "campaignId" = ? LIMIT ${LAUNCH_SLICE})`,
-  );
-  while (slice.run(id).changes > 0) await new Promise((resolve) => setImmediate(resolve));
-  sqlite.prepare(`DELETE FROM "Campaign" WHERE "id" = ? AND "userId" = ?`).run(id, userId);
+  await withWriter((w) => setCampaignStatus(w, userId, id, "Cancelled", ["Active", "Paused"]));
+  // Rows go in slices (as many as a launch writes at once), each its own transaction, so a
+  // million-row log holds neither the write lock nor other requests for more than milliseconds.
+  const slice = (w: Sqlite) =>
+    w
+      .prepare(
+        `DELETE FROM "Delivery" WHERE "seq" IN (SELECT "seq" FROM "Delivery" WHERE "campaignId" = ? LIMIT ${LAUNCH_SLICE})`,
+      )
+      .run(id).changes;
+  while ((await withWriter(slice)) > 0);
+  await withWriter((w) => w.prepare(`DELETE FROM "Campaign" WHERE "id" = ? AND "userId" = ?`).run(id, userId));
   return toCampaignDto(campaign);
 }
 
