@@ -7,6 +7,7 @@ import {
   canonicalTimeZone,
   dateTitle,
   formatDateTime,
+  formatDay,
   formatLongDate,
   formatOffset,
   formatShortDate,
@@ -119,6 +120,20 @@ describe("dates in a time zone", () => {
     expect(names).toContain("UTC");
     expect(names).toContain("America/New_York");
     expect(names.every((n) => canonicalTimeZone(n) !== null)).toBe(true);
+  });
+});
+
+describe("calendar days", () => {
+  it("reads a YYYY-MM-DD day in the short format, the same day in every zone", () => {
+    expect(formatDay("2026-11-16")).toBe("16 Nov 2026");
+    expect(formatDay("2026-01-05")).toBe("5 Jan 2026");
+    expect(formatDay("2028-02-29")).toBe(formatShortDate(Date.UTC(2028, 1, 29, 12), "Asia/Kolkata"));
+  });
+
+  it("leaves text that is no day as it is", () => {
+    expect(formatDay("2026-02-31")).toBe("2026-02-31");
+    expect(formatDay("16 Nov")).toBe("16 Nov");
+    expect(formatDay("")).toBe("");
   });
 });
 

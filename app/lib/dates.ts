@@ -56,6 +56,18 @@ const toDate = (d: Date | string | number) => (d instanceof Date ? d : new Date(
 /** "23 Nov 2026" in the zone. */
 export const formatShortDate = (d: Date | string | number, timeZone: string) =>
   formatter("short", timeZone, { day: "numeric", month: "short", year: "numeric" }).format(toDate(d));
+/**
+ * A calendar day kept as text ("2026-11-16", such as a week's Monday in the dashboard's charts) in
+ * the short format, "16 Nov 2026": a day is not an instant, so no zone moves it. Anything that is
+ * not such a day is returned as it is.
+ */
+export function formatDay(day: string): string {
+  const ms = /^\d{4}-\d{2}-\d{2}$/.test(day) ? Date.parse(`${day}T00:00:00.000Z`) : Number.NaN;
+  // Date.parse rolls "2026-02-31" over into March: such a text is no day.
+  if (Number.isNaN(ms) || isoFromEpochMs(ms).slice(0, 10) !== day) return day;
+  return formatShortDate(ms, "UTC");
+}
+
 /** "23 November 2026" in the zone. */
 export const formatLongDate = (d: Date | string | number, timeZone: string) =>
   formatter("long", timeZone, { day: "numeric", month: "long", year: "numeric" }).format(toDate(d));
