@@ -149,14 +149,18 @@ export function parseDeliveryId(id: string): { prefix: string; seq: number; retr
 /** What {NAME} becomes when a recipient has no name. */
 export const NAME_FALLBACK = "Customer";
 
-/** The message as one recipient reads it: every {NAME} replaced by their name. */
+/**
+ * The message as one recipient reads it: every {NAME} replaced by their name, literally. The name
+ * goes in through a function: a replacement string would read `$&`, `$'`, `$$`… in it as patterns.
+ */
 export function personalise(message: string, name: string): string {
-  return message.replaceAll("{NAME}", name.trim() || NAME_FALLBACK);
+  const value = name.trim() || NAME_FALLBACK;
+  return message.replaceAll("{NAME}", () => value);
 }
 
-/** The wizard's preview: only the first {NAME} is replaced, with a sample name. */
+/** The wizard's preview: only the first {NAME} is replaced, with a sample name (literally, as above). */
 export function previewMessage(message: string, sampleName: string): string {
-  return message.replace("{NAME}", sampleName);
+  return message.replace("{NAME}", () => sampleName);
 }
 
 export const hasNamePlaceholder = (message: string) => message.includes("{NAME}");

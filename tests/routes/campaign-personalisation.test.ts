@@ -1,0 +1,143 @@
+// {NAME} is replaced literally: customers whose names hold JavaScript replacement patterns ($&, $',
+// $`, $$, $1) get exactly their stored name, in the subject and the body, through both channels: a
+// campaign launched by the service on a real SQLite database, sent by the delivery engine to the
+// built-in vendor over HTTP and to a real SMTP server on a loopback port.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestUser, useTestDatabase } from "../helpers/db";
+
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
+const { file } = useTestDatabase();
+
+import { openSqlite, type Sqlite } from "~/db/sqlite.server";
+import { deliveryId } from "~/lib/campaigns";
+import { parseConditions } from "~/lib/segments";
+import { CustomerApiSchema } from "~/schemas/customer";
+import { launch } from "~/services/campaigns.server";
+import { createCustomer } from "~/services/customers.server";
+import type { DeliveryChannel } from "~/services/delivery/channel.server";
+import { createDeliveryEngine } from "~/services/delivery/engine.server";
+import { simulatedChannel } from "~/services/delivery/simulated-channel.server";
+import { startSimulatedVendor } from "~/services/delivery/simulated-vendor.server";
+import { smtpChannel } from "~/services/delivery/smtp-channel.server";
+import { createSegment } from "~/services/segments.server";
+
+// Every pattern String.prototype.replace reads in a replacement string.
+const PEOPLE = [
+  { firstName: "Ma$&ya", lastName: "Rao$'s" },
+  { firstName: "$`Zoe", lastName: "$$ Das" },
+  { firstName: "Kabir$1", lastName: "$<n>Iyer" },
+];
+const SUBJECT = "Offer for {NAME}: $5 off";
+const MESSAGE = "Hi {NAME}! Your code is {NAME}-$1.";
+
+/** What a recipient must read: every {NAME} is their name, character for character. */
+const expected = (template: string, name: string) => template.split("{NAME}").join(name);
+
+let sqlite: Sqlite;
+let userId: string;
+let segmentId: string;
+const names = PEOPLE.map((p) => `${p.firstName} ${p.lastName}`);
+
+beforeAll(async () => {
+  sqlite = openSqlite(file);
+  const user = await createTestUser("Patterns");
+  userId = user.id;
+  for (const [i, p] of PEOPLE.entries()) {
+    await createCustomer(
+      userId,
+      CustomerApiSchema.parse({ ...p, email: `patterns${i}@example.com`, phone: `98765000${i}0` }),
+    );
+  }
+  const parsed = parseConditions({ visits: { $gte: 0 } });
+  if (!parsed.ok) throw new Error(parsed.message);
+  segmentId = (await createSegment(userId, { name: "Pattern people", description: "", tree: parsed.tree })).id;
+});
+afterAll(() => sqlite.close());
+
+async function launchAndSend(name: string, channel: DeliveryChannel, sent: () => number) {
+  const campaign = await launch(userId, { name, subject: SUBJECT, message: MESSAGE, segmentId, description: "" });
+  expect(campaign.audienceSize).toBe(PEOPLE.length);
+  const engine = createDeliveryEngine({
+    sqlite,
+    channel,
+    settings: { batchSize: 10, concurrency: 1, idleMs: 20, receiptWaitMs: 60_000 },
+  });
+  const running = engine.run();
+  for (let i = 0; i < 200 && sent() < PEOPLE.length; i++) await new Promise((r) => setTimeout(r, 25));
+  await engine.stop();
+  await running;
+  await channel.close();
+  return campaign;
+}
+
+describe("{NAME} with replacement patterns in the name", () => {
+  it("reaches the built-in vendor exactly as stored, in the subject and the body", async () => {
+    const receipts = http.createServer((_req, res) => res.writeHead(200).end("{}"));
+    await new Promise<void>((r) => receipts.listen(0, "127.0.0.1", r));
+    const vendor = await startSimulatedVendor({
+      apiKey: "vendor-key",
+      receiptsUrl: `http://127.0.0.1:${(receipts.address() as AddressInfo).port}/receipts`,
+      receiptsSecret: "secret",
+      delayFactor: 0.01,
+    });
+    try {
+      const campaign = await launchAndSend(
+        "Patterns by vendor",
+        simulatedChannel({ url: vendor.url, apiKey: "vendor-key" }),
+        () => vendor.accepted().size,
+      );
+      const rows = sqlite
+        .prepare(`SELECT "seq", "name" FROM "Delivery" WHERE "campaignId" = ? ORDER BY "seq"`)
+        .all(campaign.id) as { seq: number; name: string }[];
+      expect(rows.map((r) => r.name).sort()).toEqual([...names].sort());
+      for (const row of rows) {
+        expect(vendor.accepted().get(deliveryId(campaign.id, row.seq))).toMatchObject({
+          subject: expected(SUBJECT, row.name),
+          text: expected(MESSAGE, row.name),
+        });
+      }
+    } finally {
+      await vendor.close();
+      receipts.close();
+    }
+  });
+
+  it("reaches an SMTP server exactly as stored, in the Subject and the body", async () => {
+    const received: { to: string; raw: string }[] = [];
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      logger: false,
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on("data", (c: Buffer) => chunks.push(c));
+        stream.on("end", () => {
+          received.push({ to: session.envelope.rcptTo[0]?.address ?? "", raw: Buffer.concat(chunks).toString("utf8") });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.server.address() as AddressInfo).port;
+    try {
+      await launchAndSend(
+        "Patterns by SMTP",
+        smtpChannel({ url: `smtp://127.0.0.1:${port}`, from: "Shop <news@shop.example>", messageIdDomain: "crm.test" }),
+        () => received.length,
+      );
+      expect(received).toHaveLength(PEOPLE.length);
+      for (const [i, name] of names.entries()) {
+        const mail = received.find((m) => m.to === `patterns${i}@example.com`);
+        expect(mail, name).toBeDefined();
+        const subject = /^Subject: (.*)$/im.exec(mail?.raw ?? "")?.[1]?.trim();
+        expect(subject).toBe(expected(SUBJECT, name));
+        expect(mail?.raw).toContain(expected(MESSAGE, name));
+      }
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
