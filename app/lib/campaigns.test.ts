@@ -22,6 +22,7 @@ const counters = {
   deliveredCount: 70,
   failedCount: 10,
   bouncedCount: 5,
+  cancelledCount: 0,
   openedCount: 20,
   clickedCount: 4,
 };
@@ -41,27 +42,40 @@ describe("campaign rules", () => {
     expect(deliveryChip("Sent")).toEqual({ label: "Sent", colour: "primary" });
     expect(deliveryChip("bounced")).toEqual({ label: "Bounced", colour: "error" });
     expect(deliveryChip("failed")).toEqual({ label: "Failed", colour: "error" });
+    expect(deliveryChip("cancelled")).toEqual({ label: "Cancelled", colour: "default" });
     expect(deliveryChip("opened")).toEqual({ label: "Unknown", colour: "default" });
     expect(deliveryChip(null)).toEqual({ label: "Unknown", colour: "default" });
   });
 
-  it("makes the delivery figures from the counters, adding up to the audience", () => {
+  it("makes the delivery figures from the counters: sent + failed + cancelled + pending is the audience", () => {
     const s = deliveryStats(counters);
     expect(s).toEqual({
       sent: 80,
       delivered: 70,
       failed: 10,
       bounced: 5,
+      cancelled: 0,
       opened: 20,
       clicked: 4,
       pending: 10,
       attempted: 85,
       successRate: "82.4%",
+      successRateValue: 82.4,
     });
-    expect(s.pending + counters.sentCount + s.delivered + s.failed + s.bounced).toBe(counters.audienceSize);
-    expect(deliveryStats({ ...counters, deliveredCount: 0, failedCount: 0, bouncedCount: 0 }).successRate).toBe("0.0%");
+    expect(s.sent + s.failed + s.cancelled + s.pending).toBe(counters.audienceSize);
+    const cancelled = deliveryStats({ ...counters, pendingCount: 0, cancelledCount: 10 });
+    expect(cancelled.sent + cancelled.failed + cancelled.cancelled + cancelled.pending).toBe(counters.audienceSize);
     expect(progressPercent(counters)).toBe(90);
-    expect(progressPercent({ audienceSize: 0, pendingCount: 0 })).toBe(0);
+    expect(progressPercent({ ...counters, pendingCount: 0, cancelledCount: 10 })).toBe(90);
+    expect(progressPercent({ audienceSize: 0, pendingCount: 0, cancelledCount: 0 })).toBe(0);
+  });
+
+  it("shows no success rate before anything was attempted, never a red 0.0%", () => {
+    const none = deliveryStats({ ...counters, sentCount: 0, deliveredCount: 0, failedCount: 0, bouncedCount: 0 });
+    expect(none.successRate).toBe("—");
+    expect(none.successRateValue).toBeNull();
+    const allFailed = deliveryStats({ ...counters, deliveredCount: 0, bouncedCount: 0 });
+    expect(allFailed.successRate).toBe("0.0%");
   });
 
   it("bands the success rate: 90 Excellent, 70 Good, 50 Fair, below Poor", () => {

@@ -1,6 +1,7 @@
 // The rules of campaigns and their delivery that screens, /api, notifications and the engine share:
 // statuses, the figures made from a campaign's counters, rates, bands and colours, delivery ids and
 // personalisation (docs/rules.md#campaigns).
+import { formatRate, rateOf } from "~/lib/numbers";
 
 export const CAMPAIGN_STATUSES = ["Draft", "Active", "Paused", "Cancelled", "Completed"] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
@@ -14,7 +15,7 @@ export function campaignStatus(status: string | null | undefined): CampaignStatu
 /** Whether the delivery job still has work for a campaign in this status. */
 export const isSending = (status: CampaignStatus) => status === "Active";
 
-export const DELIVERY_STATUSES = ["pending", "sent", "delivered", "failed", "bounced"] as const;
+export const DELIVERY_STATUSES = ["pending", "sent", "delivered", "failed", "bounced", "cancelled"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 export type ChipColour = "success" | "warning" | "primary" | "secondary" | "info" | "error" | "default";
@@ -25,6 +26,7 @@ const DELIVERY_CHIPS: Record<DeliveryStatus, { label: string; colour: ChipColour
   sent: { label: "Sent", colour: "primary" },
   bounced: { label: "Bounced", colour: "error" },
   failed: { label: "Failed", colour: "error" },
+  cancelled: { label: "Cancelled", colour: "default" },
 };
 
 /** A delivery log row's chip: its status read without case; anything else is 'Unknown'. */
@@ -33,7 +35,10 @@ export function deliveryChip(status: string | null | undefined): { label: string
   return DELIVERY_CHIPS[key] ?? { label: "Unknown", colour: "default" };
 }
 
-/** The counters a campaign keeps (rows by state; opened and clicked are subsets of delivered). */
+/**
+ * The counters a campaign keeps: its rows by state (pending, sent awaiting a receipt, delivered,
+ * failed, bounced, cancelled add up to the audience); opened and clicked are subsets of delivered.
+ */
 export type CampaignCounters = {
   audienceSize: number;
   pendingCount: number;
@@ -41,24 +46,37 @@ export type CampaignCounters = {
   deliveredCount: number;
   failedCount: number;
   bouncedCount: number;
+  cancelledCount: number;
   openedCount: number;
   clickedCount: number;
 };
 
+/**
+ * Every figure of a campaign, made here alone from its counters (docs/rules.md#campaign-figures):
+ * the list, the detail, the dashboard, the notifications and /api show these and no other sums.
+ * sent + failed + cancelled + pending = the audience, and none of them counts down while a
+ * campaign sends (a message once accepted stays sent; a bounce is a sent message that came back).
+ */
 export type DeliveryStats = {
-  /** Accepted by the channel: sent, delivered or bounced afterwards. */
+  /** Accepted by the channel: awaiting a receipt, delivered, or bounced afterwards. */
   sent: number;
   delivered: number;
+  /** Refused by the channel for good (never accepted). */
   failed: number;
+  /** Accepted, then reported undeliverable (unknown mailbox, a vendor's late failure). */
   bounced: number;
+  /** Ended by a cancel before they were handed to the channel. */
+  cancelled: number;
   opened: number;
   clicked: number;
   /** Not yet accepted by the channel (queued, in flight or waiting for a retry). */
   pending: number;
   /** Rows with a final outcome: delivered, failed or bounced. */
   attempted: number;
-  /** delivered / attempted as a percentage with one decimal, e.g. "92.5%". */
+  /** delivered / attempted as a percentage with one decimal, e.g. "92.5%" ("—" before any outcome). */
   successRate: string;
+  /** The same as a number, null before any outcome: no rate is shown for nothing attempted. */
+  successRateValue: number | null;
 };
 
 /** One decimal, as every rate is shown: 0 when there is nothing to divide by. */
@@ -69,23 +87,43 @@ export function percent(part: number, whole: number): number {
 
 export function deliveryStats(c: CampaignCounters): DeliveryStats {
   const attempted = c.deliveredCount + c.failedCount + c.bouncedCount;
+  const success = rateOf(c.deliveredCount, attempted);
   return {
     sent: c.sentCount + c.deliveredCount + c.bouncedCount,
     delivered: c.deliveredCount,
     failed: c.failedCount,
     bounced: c.bouncedCount,
+    cancelled: c.cancelledCount,
     opened: c.openedCount,
     clicked: c.clickedCount,
     pending: c.pendingCount,
     attempted,
-    successRate: `${percent(c.deliveredCount, attempted).toFixed(1)}%`,
+    successRate: formatRate(success),
+    successRateValue: success,
   };
 }
 
-/** How far a campaign has got: rows no longer pending out of the audience, 0–100. */
-export function progressPercent(c: Pick<CampaignCounters, "audienceSize" | "pendingCount">): number {
+/** How far a campaign has got: rows the channel has answered for (sent or failed) out of the audience, 0–100. */
+export function progressPercent(c: Pick<CampaignCounters, "audienceSize" | "pendingCount" | "cancelledCount">): number {
   if (c.audienceSize <= 0) return 0;
-  return Math.floor(((c.audienceSize - c.pendingCount) / c.audienceSize) * 100);
+  return Math.floor(((c.audienceSize - c.pendingCount - c.cancelledCount) / c.audienceSize) * 100);
+}
+
+/** How long after its figures last changed a campaign's screens keep refreshing (late receipts, opens). */
+export const FIGURES_SETTLE_MS = 2 * 60_000;
+
+/**
+ * Whether a campaign's figures may still change on their own, so its screens keep refreshing:
+ * while it sends or is paused, while rows are still pending (a cancel ending them), and until its
+ * figures have not changed for FIGURES_SETTLE_MS (receipts and opens arrive after the send).
+ */
+export function figuresMayChange(
+  c: { status: CampaignStatus; pendingCount: number; updatedAt: string },
+  now = Date.now(),
+): boolean {
+  if (c.status === "Active" || c.status === "Paused") return true;
+  if (c.status === "Draft") return false;
+  return c.pendingCount > 0 || now - Date.parse(c.updatedAt) < FIGURES_SETTLE_MS;
 }
 
 export type SuccessBand = "Excellent" | "Good" | "Fair" | "Poor";

@@ -4,7 +4,6 @@ import {
   addDays,
   clickRateColour,
   dashboardSuccessChip,
-  dashboardSuccessRate,
   dayOf,
   dayStartMs,
   deliveryRateColour,
@@ -83,11 +82,8 @@ describe("rate colours", () => {
 });
 
 describe("recent campaign success", () => {
-  it("is delivered / (delivered + failed) with one decimal, 0 without either", () => {
-    expect(dashboardSuccessRate(90, 10)).toBe(90);
-    expect(dashboardSuccessRate(2, 1)).toBe(66.7);
-    expect(dashboardSuccessRate(0, 0)).toBe(0);
-    expect(dashboardSuccessRate(0, 4)).toBe(0);
+  it('shows no rate ("—", no colour) before anything was attempted', () => {
+    expect(dashboardSuccessChip(null)).toEqual({ label: "—", colour: "default" });
   });
   it("chip: below 60 error, below 90 warning, else success, shown with one decimal", () => {
     expect(dashboardSuccessChip(59.9)).toEqual({ label: "59.9%", colour: "error" });

@@ -3,6 +3,7 @@
 // calendar (days, weeks and months in India Standard Time, as every date is shown:
 // docs/rules.md#dashboard). Pure: safe in the browser.
 import { percent, successChipColour, type ChipColour } from "~/lib/campaigns";
+import { formatRate } from "~/lib/numbers";
 
 export { percent, type ChipColour };
 
@@ -54,8 +55,8 @@ export type RecentCampaign = {
   id: string;
   name: string;
   failed: number;
-  /** delivered / (delivered + failed), a percentage with one decimal. */
-  successRate: number;
+  /** The campaign detail's success rate (deliveryStats: delivered / attempted), null before any outcome. */
+  successRate: number | null;
   /** launchedAt, or createdAt for a campaign never launched (ISO). */
   date: string;
 };
@@ -121,12 +122,10 @@ export function clickRateColour(rate: number): ChipColour {
   return rate > 15 ? "success" : rate > 10 ? "info" : rate > 5 ? "warning" : "error";
 }
 
-/** A recent campaign's success rate: delivered / (delivered + failed), one decimal. */
-export const dashboardSuccessRate = (delivered: number, failed: number) => percent(delivered, delivered + failed);
-
-/** A recent campaign's chip: its success rate and the list's chip colour (below 60, below 90). */
-export function dashboardSuccessChip(successRate: number): { label: string; colour: ChipColour } {
-  return { label: `${successRate.toFixed(1)}%`, colour: successChipColour(successRate) };
+/** A recent campaign's chip: its success rate and the list's chip colour (below 60, below 90); "—" before any outcome. */
+export function dashboardSuccessChip(successRate: number | null): { label: string; colour: ChipColour } {
+  if (successRate === null) return { label: formatRate(null), colour: "default" };
+  return { label: formatRate(successRate), colour: successChipColour(successRate) };
 }
 
 /** The performance block from summed counters: delivered/attempted, opened/delivered, clicked/opened. */

@@ -107,7 +107,7 @@ describe("POST /api/campaigns", () => {
       audienceSize: audience,
       segment: { id: segmentId, name: "Everyone" },
     });
-    expect(r.body.deliveryStats).toMatchObject({ pending: audience, sent: 0, attempted: 0, successRate: "0.0%" });
+    expect(r.body.deliveryStats).toMatchObject({ pending: audience, sent: 0, attempted: 0, successRate: "—" });
     expect(new Date(r.body.launchedAt as string).getFullYear()).toBeGreaterThan(2020);
     const notes = await db().notification.findMany({ where: { userId, type: "NEW_CAMPAIGN" } });
     expect(notes.map((n) => n.details)).toContain(`Campaign "Diwali" is being sent to ${audience} customers.`);

@@ -203,7 +203,7 @@ export async function insightFacts(userId: string, now: Date = new Date()): Prom
   // Campaigns, from their kept counters.
   const campaignRows = readStatement(
     `SELECT "id", "name", "audienceSize", "pendingCount", "sentCount", "deliveredCount", "failedCount", "bouncedCount",
-            "openedCount", "clickedCount"
+            "cancelledCount", "openedCount", "clickedCount"
      FROM "Campaign" WHERE "userId" = ? AND "status" <> 'Draft' ORDER BY "createdAt" DESC, "id" DESC`,
   ).all(userId) as (CampaignCounters & { id: string; name: string })[];
   const campaigns: CampaignFigures[] = [];

@@ -9,7 +9,6 @@ import { type CampaignCounters, campaignStatus, deliveryStats } from "~/lib/camp
 import {
   type ActivityItem,
   addDays,
-  dashboardSuccessRate,
   type DashboardCounts,
   type DashboardSummary,
   dayOf,
@@ -26,6 +25,7 @@ import {
   weekStarts,
   type WeeklyPoint,
 } from "~/lib/dashboard";
+import { formatCount } from "~/lib/numbers";
 import {
   addedBetween,
   createdBetween,
@@ -107,7 +107,7 @@ type CampaignRow = CampaignCounters & {
 };
 
 const RECENT_CAMPAIGNS_SQL = `SELECT "id", "name", "status", "audienceSize", "pendingCount", "sentCount", "deliveredCount",
-  "failedCount", "bouncedCount", "openedCount", "clickedCount", "launchedAt", "createdAt"
+  "failedCount", "bouncedCount", "cancelledCount", "openedCount", "clickedCount", "launchedAt", "createdAt"
   FROM "Campaign" WHERE "userId" = ? ORDER BY coalesce("launchedAt", "createdAt") DESC, "id" DESC LIMIT ?`;
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -122,7 +122,7 @@ function campaignActivity(c: CampaignRow): ActivityItem {
     details:
       status === "Draft"
         ? "Draft campaign"
-        : `${status} campaign to ${c.audienceSize} ${c.audienceSize === 1 ? "customer" : "customers"}`,
+        : `${status} campaign to ${formatCount(c.audienceSize)} ${c.audienceSize === 1 ? "customer" : "customers"}`,
   };
 }
 
@@ -145,7 +145,7 @@ export async function dashboardSummary(userId: string, now: Date = new Date()): 
 
   const launched = prepare(
     `SELECT "id", "name", "status", "audienceSize", "pendingCount", "sentCount", "deliveredCount", "failedCount",
-       "bouncedCount", "openedCount", "clickedCount", "launchedAt", "createdAt"
+       "bouncedCount", "cancelledCount", "openedCount", "clickedCount", "launchedAt", "createdAt"
      FROM "Campaign" WHERE "userId" = ? AND "launchedAt" IS NOT NULL ORDER BY "launchedAt" DESC, "id" DESC LIMIT ?`,
   ).all(userId, FUNNEL_CAMPAIGNS) as CampaignRow[];
   const segments = prepare(
@@ -175,14 +175,14 @@ export async function dashboardSummary(userId: string, now: Date = new Date()): 
     }),
     performance: performanceFigures(totals),
     recentCampaigns: recent.slice(0, RECENT_CAMPAIGNS).map((c) => {
-      // A bounced message was not delivered either: failed here is failed plus bounced, so the
-      // rate is the campaign detail's success rate.
-      const failed = c.failedCount + c.bouncedCount;
+      // The campaign detail's own figures (deliveryStats): its Failed count and its success rate,
+      // none before anything was attempted.
+      const s = deliveryStats(c);
       return {
         id: c.id,
         name: c.name || "Unnamed Campaign",
-        failed,
-        successRate: dashboardSuccessRate(c.deliveredCount, failed),
+        failed: s.failed,
+        successRate: s.successRateValue,
         date: iso(c.launchedAt ?? c.createdAt),
       };
     }),

@@ -16,13 +16,34 @@ export type ChannelResult =
   /** Refused for good: the row fails, or bounces when the address does not exist. */
   | { key: string; status: "failed" | "bounced"; details: string }
   /** Not accepted this time (rate limited, server busy, network): try again later. */
-  | { key: string; status: "retry"; details: string; countsAsError: boolean };
+  | { key: string; status: "retry"; details: string; countsAsError: boolean }
+  /** Never handed over: the sender said to stop first (the campaign was paused or cancelled). */
+  | { key: string; status: "held" };
+
+/** What the engine tells a channel while it sends a batch. */
+export type SendControl = {
+  /**
+   * Asked just before a message (or a batch that goes as one call) is handed over: false holds it
+   * and every message after it back. Once a pause is answered, nothing more is handed over.
+   */
+  proceed(): boolean;
+  /**
+   * Told each message's answer as soon as the channel has it (SMTP: as each server answers), so
+   * the engine records it before the next one goes: after a crash, only messages in flight can
+   * go out twice. A channel that answers a batch at once may leave this to the returned results.
+   */
+  answered?(result: ChannelResult): void;
+};
+
+export const SEND_FREELY: SendControl = { proceed: () => true };
 
 export interface DeliveryChannel {
   readonly name: "simulated" | "smtp";
   /** Whether the channel reports outcomes later on the receipts endpoint. */
   readonly receipts: boolean;
-  send(batch: readonly OutgoingMessage[]): Promise<ChannelResult[]>;
+  /** Messages handed over at the same time at most (SMTP: the pool's connections). */
+  readonly concurrency: number;
+  send(batch: readonly OutgoingMessage[], control?: SendControl): Promise<ChannelResult[]>;
   close(): Promise<void>;
 }
 

@@ -258,7 +258,7 @@ describe("claims and outcomes", () => {
 describe("receipts", () => {
   it("are idempotent and never move a row back", () => {
     const { id } = launch(other.id);
-    const [r1, r2, r3, r4] = rows(id);
+    const [r1, r2, r3, r4, r5] = rows(id);
     const at = Date.now();
     const key = (seq: number) => deliveryId(id, seq);
     const receipts: Receipt[] = [
@@ -279,30 +279,36 @@ describe("receipts", () => {
     expect(byId.get(r1.seq)).toMatchObject({ status: "delivered", openedAt: at + 2, clickedAt: at + 2 });
     expect(byId.get(r2.seq)).toMatchObject({ status: "bounced", details: "550 5.1.1 unknown user" });
     expect(byId.get(r3.seq)).toMatchObject({ status: "delivered", openedAt: at, clickedAt: null });
-    expect(byId.get(r4.seq)).toMatchObject({ status: "failed", details: "Mailbox full" });
+    // The vendor accepted r4 and could not deliver it afterwards: it came back, a bounce, so the
+    // campaign's "sent" (accepted) never counts down; "failed" is for what the channel refused.
+    expect(byId.get(r4.seq)).toMatchObject({ status: "bounced", details: "Mailbox full" });
+    recordOutcomes(sqlite, id, [
+      { seq: r5.seq, attempts: r5.attempts, outcome: "failed", details: "Refused: bad address", error: false },
+    ]);
     expect(campaign(id)).toMatchObject({
       deliveredCount: 2,
-      bouncedCount: 1,
+      bouncedCount: 2,
       failedCount: 1,
       openedCount: 2,
       clickedCount: 1,
     });
     expectCountersAddUp(id);
 
-    // Retry failed: only the failed row goes back to the queue, as a new message (bounced addresses
-    // are not retried); a late receipt of its first message changes nothing, one of the retry does.
+    // Retry failed: only the refused row goes back to the queue, as a new message (bounced
+    // addresses are not retried); a late receipt of its first message changes nothing, one of the
+    // retry does.
     expect(retryFailed(sqlite, other.id, id)).toBe(1);
     expect(retryFailed(sqlite, tenant.id, id)).toBeNull();
-    expect(byIdAfterRetry(id, r4.seq)).toMatchObject({ status: "pending", attempts: 0, details: "", retries: 1 });
-    expect(applyReceipts(sqlite, [{ id: key(r4.seq), event: "failed", at: at + 9, details: "late" }])).toEqual({
+    expect(byIdAfterRetry(id, r5.seq)).toMatchObject({ status: "pending", attempts: 0, details: "", retries: 1 });
+    expect(applyReceipts(sqlite, [{ id: key(r5.seq), event: "failed", at: at + 9, details: "late" }])).toEqual({
       applied: 0,
       ignored: 1,
     });
-    expect(applyReceipts(sqlite, [{ id: `${key(r4.seq)}r1`, event: "delivered", at: at + 10 }])).toEqual({
+    expect(applyReceipts(sqlite, [{ id: `${key(r5.seq)}r1`, event: "delivered", at: at + 10 }])).toEqual({
       applied: 1,
       ignored: 0,
     });
-    expect(byIdAfterRetry(id, r4.seq)).toMatchObject({ status: "delivered", retries: 1 });
+    expect(byIdAfterRetry(id, r5.seq)).toMatchObject({ status: "delivered", retries: 1 });
     expectCountersAddUp(id);
   });
 });
@@ -471,6 +477,7 @@ describe("a whole campaign through the built-in vendor", () => {
     const down: DeliveryChannel = {
       name: "simulated",
       receipts: true,
+      concurrency: 1,
       send: async (batch) =>
         batch.map((m) => ({ key: m.key, status: "retry", details: "connection refused", countsAsError: true })),
       close: async () => {},

@@ -9,12 +9,14 @@
 // rows, off the thread that answers requests).
 import type { Sqlite } from "~/db/sqlite.server";
 import { deliveryKey, personalise } from "~/lib/campaigns";
-import type { ChannelResult, DeliveryChannel, OutgoingMessage } from "~/services/delivery/channel.server";
+import type { ChannelResult, DeliveryChannel, OutgoingMessage, SendControl } from "~/services/delivery/channel.server";
 import { claimBatch, type ClaimedDelivery } from "~/services/delivery/claim.server";
 import {
   applyQueuedReceipts,
+  campaignStatusOf,
   type CampaignRow,
   completeFinished,
+  endCancelledRows,
   nextDueAt,
   pauseOnErrorCap,
   recordOutcomes,
@@ -113,10 +115,20 @@ export function createDeliveryEngine(options: {
       };
     });
 
+  const statusOf = campaignStatusOf(sqlite);
+
   const outcomeFor = (row: ClaimedDelivery, result: ChannelResult | undefined): SendOutcome => {
     if (!result) return retryOrFail(row, "No answer from the channel for this message", true);
+    // A channel without receipts (an SMTP relay) says all it will say when it accepts: that is the
+    // delivery (a bounce that comes back later moves it on), so every rate means something.
     if (result.status === "accepted")
-      return { seq: row.seq, attempts: row.attempts, outcome: "sent", details: result.details };
+      return {
+        seq: row.seq,
+        attempts: row.attempts,
+        outcome: channel.receipts ? "sent" : "delivered",
+        details: result.details,
+      };
+    if (result.status === "held") return { seq: row.seq, attempts: row.attempts, outcome: "held" };
     if (result.status === "retry") return retryOrFail(row, result.details, result.countsAsError);
     return { seq: row.seq, attempts: row.attempts, outcome: result.status, details: result.details, error: false };
   };
@@ -152,7 +164,7 @@ export function createDeliveryEngine(options: {
     if (!wholeBatch) return outcomes;
     let counted = false;
     return outcomes.map((o) => {
-      if (o.outcome === "sent" || !o.error) return o;
+      if (!("error" in o) || !o.error) return o;
       if (counted) return { ...o, error: false };
       counted = true;
       return o;
@@ -169,9 +181,22 @@ export function createDeliveryEngine(options: {
       subject: personalise(campaign.subject, r.name),
       text: personalise(campaign.message, r.name),
     }));
+    const rowOf = new Map(messages.map((m, i) => [m.key, rows[i]]));
+    const recorded = new Set<string>();
+    const control: SendControl = {
+      // Asked before each message goes: after a pause or cancel is answered, nothing more does.
+      proceed: () => !stopping && statusOf(campaign.id) === "Active",
+      // A final answer is recorded at once, so after a crash only messages in flight go out again.
+      answered: (result) => {
+        const row = rowOf.get(result.key);
+        if (!row || (result.status !== "accepted" && result.status !== "failed" && result.status !== "bounced")) return;
+        recordOutcomes(sqlite, campaign.id, [outcomeFor(row, result)], now());
+        recorded.add(result.key);
+      },
+    };
     let results: ChannelResult[];
     try {
-      results = await channel.send(messages);
+      results = await channel.send(messages, control);
     } catch (error) {
       results = messages.map((m) => ({
         key: m.key,
@@ -181,12 +206,13 @@ export function createDeliveryEngine(options: {
       }));
     }
     const byKey = new Map(results.map((r) => [r.key, r]));
+    const left = rows.filter((_, i) => !recorded.has(messages[i].key));
     const outcomes = oneErrorPerFailedCall(
-      rows.map((row, i) => outcomeFor(row, byKey.get(messages[i].key))),
-      results,
+      left.map((row) => outcomeFor(row, byKey.get(deliveryKey(row.campaignId, row.seq, row.retries)))),
+      results.filter((r) => !recorded.has(r.key)),
     );
     recordOutcomes(sqlite, campaign.id, outcomes, now());
-    if (outcomes.some((o) => o.outcome === "retry" || ("error" in o && o.error))) {
+    if (outcomes.some((o) => "error" in o && o.error)) {
       const paused = pauseOnErrorCap(sqlite, campaign.id, settings.errorCap, now());
       if (paused) emit({ type: "paused", campaign: paused });
     }
@@ -218,6 +244,8 @@ export function createDeliveryEngine(options: {
     lastCompletionCheck = t;
     const waitMs = channel.receipts ? settings.receiptWaitMs : 0;
     for (const campaign of completeFinished(sqlite, waitMs, t)) emit({ type: "completed", campaign });
+    // A cancelled campaign's queued rows end as "cancelled" (those out with the channel once back).
+    endCancelledRows(sqlite, t);
   };
 
   const loop = async () => {

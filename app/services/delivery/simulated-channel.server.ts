@@ -5,6 +5,8 @@ import {
   type DeliveryChannel,
   type OutgoingMessage,
   retryAll,
+  SEND_FREELY,
+  type SendControl,
 } from "~/services/delivery/channel.server";
 
 const AnswerSchema = z.object({
@@ -22,7 +24,10 @@ export function simulatedChannel(options: { url: string; apiKey: string; timeout
   return {
     name: "simulated",
     receipts: true,
-    async send(batch: readonly OutgoingMessage[]): Promise<ChannelResult[]> {
+    // One HTTP call per batch; the engine decides how many batches are out at once.
+    concurrency: Number.POSITIVE_INFINITY,
+    async send(batch: readonly OutgoingMessage[], control: SendControl = SEND_FREELY): Promise<ChannelResult[]> {
+      if (!control.proceed()) return batch.map((m) => ({ key: m.key, status: "held" }));
       let response: Response;
       try {
         response = await fetch(endpoint, {

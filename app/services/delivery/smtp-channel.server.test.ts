@@ -8,6 +8,9 @@ import { smtpChannel } from "~/services/delivery/smtp-channel.server";
 
 type Received = { from: string; to: string[]; raw: string };
 const received: Received[] = [];
+let inFlight = 0;
+let mostInFlight = 0;
+let slowMs = 0;
 let server: SMTPServer;
 let port: number;
 
@@ -39,6 +42,8 @@ beforeAll(async () => {
       callback();
     },
     onData(stream, session, callback) {
+      inFlight += 1;
+      mostInFlight = Math.max(mostInFlight, inFlight);
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
@@ -47,7 +52,11 @@ beforeAll(async () => {
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString("utf8"),
         });
-        callback();
+        // A relay that takes a moment over each message, so several are out at once.
+        setTimeout(() => {
+          inFlight -= 1;
+          callback();
+        }, slowMs);
       });
     },
   });
@@ -99,11 +108,10 @@ describe("SMTP channel", () => {
     ]);
     await channel.close();
     expect(results.map((r) => r.status)).toEqual(["accepted", "bounced", "retry", "failed", "failed"]);
-    expect(results[1].details).toMatch(/5\.1\.1/);
-    expect(results[2]).toMatchObject({ countsAsError: false });
-    expect(results[2].details).toMatch(/Mailbox busy/);
-    expect(results[3].details).toMatch(/Rejected by policy/);
-    expect(results[4].details).toBe("No e-mail address");
+    expect(results[1]).toMatchObject({ details: expect.stringMatching(/5\.1\.1/) });
+    expect(results[2]).toMatchObject({ countsAsError: false, details: expect.stringMatching(/Mailbox busy/) });
+    expect(results[3]).toMatchObject({ details: expect.stringMatching(/Rejected by policy/) });
+    expect(results[4]).toMatchObject({ details: "No e-mail address" });
 
     expect(received).toHaveLength(1);
     const mail = received[0];
@@ -125,13 +133,57 @@ describe("SMTP channel", () => {
       { key: "k1", to: { name: "", email: "a@example.com", phone: "" }, subject: "s", text: "t" },
     ]);
     await wrong.close();
-    expect(refused).toMatchObject({ status: "retry", countsAsError: true });
-    expect(refused.details).toMatch(/Invalid username or password/);
+    expect(refused).toMatchObject({
+      status: "retry",
+      countsAsError: true,
+      details: expect.stringMatching(/Invalid username or password/),
+    });
     const down = smtpChannel({ url: "smtp://127.0.0.1:1", from: "news@shop.example", messageIdDomain: "crm.example" });
     const [unreachable] = await down.send([
       { key: "k2", to: { name: "", email: "a@example.com", phone: "" }, subject: "s", text: "t" },
     ]);
     await down.close();
     expect(unreachable).toMatchObject({ status: "retry", countsAsError: true });
+  });
+
+  it("hands over at most a connection's worth of messages at once, and none after proceed() says stop", async () => {
+    received.length = 0;
+    mostInFlight = 0;
+    slowMs = 20;
+    const channel = smtpChannel({
+      url: `smtp://crm:secret@127.0.0.1:${port}`,
+      from: "news@shop.example",
+      messageIdDomain: "crm.example",
+      maxConnections: 3,
+    });
+    const batch = Array.from({ length: 40 }, (_, i) => ({
+      key: `6743a1b2${String(i + 1).padStart(16, "0")}`,
+      to: { name: `R${i}`, email: `r${i}@example.com`, phone: "" },
+      subject: "s",
+      text: "t",
+    }));
+    const answered: string[] = [];
+    let handed = 0;
+    const results = await channel.send(batch, {
+      proceed: () => {
+        if (answered.length >= 10) return false;
+        handed += 1;
+        return true;
+      },
+      answered: (r) => answered.push(r.key),
+    });
+    await channel.close();
+    slowMs = 0;
+    expect(channel.concurrency).toBe(3);
+    expect(mostInFlight).toBeLessThanOrEqual(3);
+    // Every message handed over was answered and passed on at once; the rest were held back.
+    const accepted = results.filter((r) => r.status === "accepted");
+    const held = results.filter((r) => r.status === "held");
+    expect(accepted.length).toBe(handed);
+    expect(answered.length).toBe(handed);
+    expect(handed).toBeGreaterThanOrEqual(10);
+    expect(handed).toBeLessThanOrEqual(10 + 3);
+    expect(held.length).toBe(40 - handed);
+    expect(received.length).toBe(handed);
   });
 });

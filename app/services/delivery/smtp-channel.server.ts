@@ -1,10 +1,19 @@
 // Real e-mail over SMTP with nodemailer's pooled transport (DELIVERY_CHANNEL=smtp). Each message's
 // Message-ID is made from its delivery id, so a message sent again after a crash is the same
-// message to every server that sees it. The server's answer for the message decides the row: a 2xx
+// message to every server that sees it. At most `maxConnections` messages are out at once across
+// every batch (the pool's size): each is handed over only when a connection is free and the
+// engine still says to proceed, and its answer is passed on at once, so a pause stops the next
+// message and a crash can repeat only the messages in flight. The server's answer for the message decides the row: a 2xx
 // is sent; a 4xx (mailbox busy, greylisting) is retried later; a 5xx is final, a bounce when it says
 // the address does not exist (5.1.x) and a failure otherwise, with the answer in details.
 import nodemailer from "nodemailer";
-import type { ChannelResult, DeliveryChannel, OutgoingMessage } from "~/services/delivery/channel.server";
+import {
+  type ChannelResult,
+  type DeliveryChannel,
+  type OutgoingMessage,
+  SEND_FREELY,
+  type SendControl,
+} from "~/services/delivery/channel.server";
 
 type SmtpError = Error & { responseCode?: number; response?: string; code?: string };
 
@@ -31,10 +40,11 @@ export function smtpChannel(options: {
   messageIdDomain: string;
   maxConnections?: number;
 }): DeliveryChannel {
+  const connections = options.maxConnections ?? 5;
   const transport = nodemailer.createTransport({
     url: options.url,
     pool: true,
-    maxConnections: options.maxConnections ?? 5,
+    maxConnections: connections,
     maxMessages: 100,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
@@ -56,10 +66,50 @@ export function smtpChannel(options: {
       return smtpOutcome(m.key, error as SmtpError);
     }
   };
+  // Free connections, shared by every batch out at once.
+  let free = connections;
+  const waiting: (() => void)[] = [];
+  const takeConnection = () =>
+    free > 0 ? (free--, Promise.resolve()) : new Promise<void>((resolve) => waiting.push(resolve));
+  const giveBack = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else free++;
+  };
+
+  const send = async (batch: readonly OutgoingMessage[], control: SendControl = SEND_FREELY) => {
+    const results = new Map<string, ChannelResult>();
+    let next = 0;
+    let stopped = false;
+    // One sender per connection of the pool: each takes the next message while the engine says to
+    // proceed, so no message waits in nodemailer's queue where a pause could no longer reach it.
+    const sender = async () => {
+      for (;;) {
+        await takeConnection();
+        try {
+          if (stopped || next >= batch.length) return;
+          if (!control.proceed()) {
+            stopped = true;
+            return;
+          }
+          const m = batch[next++];
+          const result = await sendOne(m);
+          results.set(m.key, result);
+          control.answered?.(result);
+        } finally {
+          giveBack();
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(connections, batch.length) }, sender));
+    return batch.map((m): ChannelResult => results.get(m.key) ?? { key: m.key, status: "held" });
+  };
+
   return {
     name: "smtp",
     receipts: false,
-    send: (batch) => Promise.all(batch.map(sendOne)),
+    concurrency: connections,
+    send,
     async close() {
       transport.close();
     },

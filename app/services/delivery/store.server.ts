@@ -4,6 +4,7 @@
 // transaction, changing the campaign's counters together with its rows, so the counters always
 // add up to the audience.
 import { openSqlite, type Sqlite } from "~/db/sqlite.server";
+import { ApiError } from "~/lib/api.server";
 import { parseDeliveryId } from "~/lib/campaigns";
 import type { CompiledWhere } from "~/services/segment-sql.server";
 
@@ -24,6 +25,7 @@ export type CampaignRow = {
   deliveredCount: number;
   failedCount: number;
   bouncedCount: number;
+  cancelledCount: number;
   openedCount: number;
   clickedCount: number;
   sendErrors: number;
@@ -36,8 +38,8 @@ export type CampaignRow = {
 };
 
 export const CAMPAIGN_COLUMNS = `"id", "userId", "segmentId", "segmentName", "name", "subject", "description", "message", "status",
-  "statusDetail", "audienceSize", "pendingCount", "sentCount", "deliveredCount", "failedCount", "bouncedCount", "openedCount",
-  "clickedCount", "sendErrors", "launchedAt", "completedAt", "createdAt", "updatedAt", "firstSeq", "lastSeq"`;
+  "statusDetail", "audienceSize", "pendingCount", "sentCount", "deliveredCount", "failedCount", "bouncedCount", "cancelledCount",
+  "openedCount", "clickedCount", "sendErrors", "launchedAt", "completedAt", "createdAt", "updatedAt", "firstSeq", "lastSeq"`;
 
 export type NewCampaign = {
   id: string;
@@ -109,6 +111,8 @@ export function updateDraft(sqlite: Sqlite, c: NewCampaign, audienceSize: number
 
 /** The status detail of a draft whose audience is being written (see startLaunch). */
 export const LAUNCHING = "Launching: writing the audience";
+/** The 409 of a launch of a campaign another launch has taken (docs/rules.md#one-launch-one-send). */
+export const LAUNCH_IN_PROGRESS = "This campaign is being launched already.";
 export const LAUNCH_INTERRUPTED = "The launch was interrupted before its audience was written. Launch it again.";
 /** Delivery rows written a transaction: a few milliseconds of the write lock at a time. */
 export const LAUNCH_SLICE = 5_000;
@@ -163,8 +167,9 @@ export function startLaunch(
       const existing = sqlite
         .prepare(`SELECT "status", "statusDetail" FROM "Campaign" WHERE "id" = ? AND "userId" = ?`)
         .get(c.id, c.userId) as { status: string; statusDetail: string } | undefined;
-      if (existing && existing.status !== "Draft") throw new Error(`Campaign ${c.id} has already been launched`);
-      if (existing?.statusDetail === LAUNCHING) throw new Error(`Campaign ${c.id} is being launched`);
+      // Two launches of one draft at once: the second is refused (409), never a second send.
+      if (existing && (existing.status !== "Draft" || existing.statusDetail === LAUNCHING))
+        throw new ApiError("conflict", LAUNCH_IN_PROGRESS);
       existed = Boolean(existing);
       if (existing) {
         sqlite
@@ -287,12 +292,17 @@ export function recoverInterruptedLaunches(sqlite: Sqlite, staleMs = 60_000, now
 }
 
 export type SendOutcome =
+  /** Accepted by a channel that sends receipts later: the row waits for one as sent. */
   | { seq: number; attempts: number; outcome: "sent"; details: string }
+  /** Accepted by a channel without receipts (an SMTP relay): that acceptance is the delivery. */
+  | { seq: number; attempts: number; outcome: "delivered"; details: string }
   | { seq: number; attempts: number; outcome: "failed" | "bounced"; details: string; error: boolean }
-  | { seq: number; attempts: number; outcome: "retry"; details: string; retryAt: number; error: boolean };
+  | { seq: number; attempts: number; outcome: "retry"; details: string; retryAt: number; error: boolean }
+  /** Never handed to the channel (the campaign was paused or cancelled): back in the queue, the attempt not spent. */
+  | { seq: number; attempts: number; outcome: "held" };
 
 /**
- * Records what the channel said about a claimed batch of one campaign. A row is changed only while
+ * Records what the channel said about claimed rows of one campaign. A row is changed only while
  * it is still pending with the attempt number of this claim (its lease token); an outcome for a row
  * whose lease ran out and was claimed again, or that a receipt already moved on, changes nothing.
  * Outcomes marked `error` count toward the campaign's error cap.
@@ -311,33 +321,81 @@ export function recordOutcomes(
     `UPDATE "Delivery" SET "nextAttemptAt" = ?, "details" = ?, "updatedAt" = ?
      WHERE "seq" = ? AND "status" = 'pending' AND "attempts" = ?`,
   );
+  const release = sqlite.prepare(
+    `UPDATE "Delivery" SET "nextAttemptAt" = ?, "attempts" = "attempts" - 1
+     WHERE "seq" = ? AND "status" = 'pending' AND "attempts" = ?`,
+  );
   const counters = sqlite.prepare(
-    `UPDATE "Campaign" SET "pendingCount" = "pendingCount" - ?, "sentCount" = "sentCount" + ?, "failedCount" = "failedCount" + ?,
-       "bouncedCount" = "bouncedCount" + ?, "sendErrors" = "sendErrors" + ?, "updatedAt" = ?
+    `UPDATE "Campaign" SET "pendingCount" = "pendingCount" - ?, "sentCount" = "sentCount" + ?, "deliveredCount" = "deliveredCount" + ?,
+       "failedCount" = "failedCount" + ?, "bouncedCount" = "bouncedCount" + ?, "sendErrors" = "sendErrors" + ?, "updatedAt" = ?
      WHERE "id" = ?`,
   );
   sqlite
     .transaction(() => {
       let sent = 0;
+      let delivered = 0;
       let failed = 0;
       let bounced = 0;
       let errors = 0;
       for (const o of outcomes) {
+        if (o.outcome === "held") {
+          release.run(now, o.seq, o.attempts);
+          continue;
+        }
         if (o.outcome === "retry") {
           if (retry.run(o.retryAt, o.details, now, o.seq, o.attempts).changes && o.error) errors += 1;
           continue;
         }
         if (!finish.run(o.outcome, o.details, now, o.seq, o.attempts).changes) continue;
         if (o.outcome === "sent") sent += 1;
+        else if (o.outcome === "delivered") delivered += 1;
         else {
           if (o.outcome === "failed") failed += 1;
           else bounced += 1;
           if (o.error) errors += 1;
         }
       }
-      counters.run(sent + failed + bounced, sent, failed, bounced, errors, now, campaignId);
+      counters.run(sent + delivered + failed + bounced, sent, delivered, failed, bounced, errors, now, campaignId);
     })
     .immediate();
+}
+
+/** What a cancel writes in the details of the rows it ends. */
+export const CANCELLED_DETAILS = "Not sent: the campaign was cancelled";
+
+/**
+ * Ends the queued rows of cancelled campaigns as "cancelled", up to `slice` rows a transaction and
+ * a call. Rows out with the channel (their lease not yet run out) are left to come back first: a
+ * message that was handed over keeps what the channel said. Returns how many rows it ended.
+ */
+export function endCancelledRows(sqlite: Sqlite, now = Date.now(), slice = LAUNCH_SLICE): number {
+  const campaigns = sqlite
+    .prepare(`SELECT "id" FROM "Campaign" WHERE "status" = 'Cancelled' AND "pendingCount" > 0`)
+    .pluck()
+    .all() as string[];
+  const end = sqlite.prepare(
+    `UPDATE "Delivery" SET "status" = 'cancelled', "details" = ?, "updatedAt" = ?, "nextAttemptAt" = 0
+     WHERE "seq" IN (
+       SELECT "seq" FROM "Delivery" WHERE "campaignId" = ? AND "status" = 'pending' AND "nextAttemptAt" <= ? LIMIT ${slice}
+     )`,
+  );
+  const counters = sqlite.prepare(
+    `UPDATE "Campaign" SET "pendingCount" = "pendingCount" - ?, "cancelledCount" = "cancelledCount" + ?, "updatedAt" = ? WHERE "id" = ?`,
+  );
+  const one = sqlite.transaction((campaignId: string) => {
+    const n = end.run(CANCELLED_DETAILS, now, campaignId, now).changes;
+    if (n > 0) counters.run(n, n, now, campaignId);
+    return n;
+  });
+  let total = 0;
+  for (const id of campaigns) total += one.immediate(id);
+  return total;
+}
+
+/** The campaign's status now: asked before each message is handed to a channel. */
+export function campaignStatusOf(sqlite: Sqlite): (campaignId: string) => string | null {
+  const read = sqlite.prepare(`SELECT "status" FROM "Campaign" WHERE "id" = ?`).pluck();
+  return (campaignId) => (read.get(campaignId) as string | undefined) ?? null;
 }
 
 export const RECEIPT_EVENTS = ["delivered", "failed", "bounced", "opened", "clicked"] as const;
@@ -440,7 +498,9 @@ export function applyReceipts(sqlite: Sqlite, receipts: readonly Receipt[]): { a
         let changed = false;
         if (r.event === "delivered" || r.event === "failed" || r.event === "bounced") {
           if (open) {
-            move(row, r.event, r.at, r.details ?? row.details);
+            // A receipt is about a message the vendor accepted: one it could not deliver
+            // afterwards came back, a bounce, so "sent" never counts down (failed is for refusals).
+            move(row, r.event === "delivered" ? "delivered" : "bounced", r.at, r.details ?? row.details);
             changed = true;
           }
         } else if (open || row.status === "delivered") {
@@ -698,6 +758,7 @@ export function recountCampaign(sqlite: Sqlite, campaignId: string): void {
          "deliveredCount" = (SELECT count(*) FROM "Delivery" WHERE "campaignId" = "Campaign"."id" AND "status" = 'delivered'),
          "failedCount" = (SELECT count(*) FROM "Delivery" WHERE "campaignId" = "Campaign"."id" AND "status" = 'failed'),
          "bouncedCount" = (SELECT count(*) FROM "Delivery" WHERE "campaignId" = "Campaign"."id" AND "status" = 'bounced'),
+         "cancelledCount" = (SELECT count(*) FROM "Delivery" WHERE "campaignId" = "Campaign"."id" AND "status" = 'cancelled'),
          "openedCount" = (SELECT count("openedAt") FROM "Delivery" WHERE "campaignId" = "Campaign"."id"),
          "clickedCount" = (SELECT count("clickedAt") FROM "Delivery" WHERE "campaignId" = "Campaign"."id")
        WHERE "id" = ?`,
