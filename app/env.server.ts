@@ -75,6 +75,13 @@ const EnvSchema = z.object({
     .regex(/^smtps?:\/\/[^\s]+$/, "SMTP_URL must be a URL like smtp://user:password@mail.example.com:587")
     .optional(),
   MAIL_FROM: z.string().min(3, "MAIL_FROM must be an address like CRM <news@example.com>").optional(),
+  // Connections to the relay at once: also the most messages in flight, so the most a crash can send twice.
+  SMTP_POOL: z.coerce
+    .number({ message: "SMTP_POOL must be a whole number from 1 to 50" })
+    .int("SMTP_POOL must be a whole number from 1 to 50")
+    .min(1, "SMTP_POOL must be a whole number from 1 to 50")
+    .max(50, "SMTP_POOL must be a whole number from 1 to 50")
+    .default(5),
   RECEIPTS_SECRET: z.string().min(16, "RECEIPTS_SECRET must be at least 16 characters").optional(),
   // The built-in vendor runs inside the server unless this points at one running elsewhere.
   SIMULATED_VENDOR_URL: z.string().url("SIMULATED_VENDOR_URL must be a URL like http://127.0.0.1:4600").optional(),

@@ -11,6 +11,7 @@ export function createChannel(env: Env, options: { vendorUrl?: string; vendorKey
       url: env.SMTP_URL ?? "",
       from: env.MAIL_FROM ?? "",
       messageIdDomain: new URL(env.publicUrl).hostname,
+      maxConnections: env.SMTP_POOL,
     });
   }
   const url = env.SIMULATED_VENDOR_URL ?? options.vendorUrl;
