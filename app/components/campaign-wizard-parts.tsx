@@ -1,5 +1,6 @@
 // The pieces of the campaign wizard that are not form fields: the stepper, the Audience Preview of
-// the chosen segment, and the message suggestions (fetched from /api, with the fixed fallbacks).
+// the chosen segment, and the message suggestions (fetched from /api, with the fixed fallbacks;
+// clicking a card or its Use button applies it).
 import { Check, Loader2, Sparkles, Users } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
@@ -179,19 +180,21 @@ export function SuggestionsPanel({
       {suggestions ? (
         <ul className="grid gap-3 md:grid-cols-3" aria-label="Message suggestions">
           {suggestions.map((s, i) => (
-            <li key={`${i}-${s.tone}`} className="card flex flex-col gap-2 p-3 text-sm" data-testid="suggestion">
+            // Clicking anywhere on the card applies it, as its Use button does (the button's click
+            // reaches the card); the button is how a keyboard applies it.
+            <li
+              key={`${i}-${s.tone}`}
+              className="card flex cursor-pointer flex-col gap-2 p-3 text-sm transition hover:border-primary hover:bg-primary-light/30"
+              data-testid="suggestion"
+              onClick={() => {
+                onUse(s.message);
+                toast.success("Message template applied", { duration: WIZARD_TOAST_MS });
+              }}
+            >
               <p className="text-xs font-semibold uppercase tracking-wide text-secondary">Tone: {s.tone}</p>
               <p className="flex-1 whitespace-pre-wrap text-slate-800">{s.message}</p>
               {s.expectedResponse ? <p className="text-xs text-slate-500">{s.expectedResponse}</p> : null}
-              <button
-                type="button"
-                className="btn-secondary self-end"
-                aria-label={`Use the ${s.tone} suggestion`}
-                onClick={() => {
-                  onUse(s.message);
-                  toast.success("Message template applied", { duration: WIZARD_TOAST_MS });
-                }}
-              >
+              <button type="button" className="btn-secondary self-end" aria-label={`Use the ${s.tone} suggestion`}>
                 Use
               </button>
             </li>

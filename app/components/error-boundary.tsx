@@ -52,3 +52,23 @@ export function RouteErrorBoundary({
   const error = useRouteError();
   return <LoadFailed message={errorMessage(error, fallback)} backTo={backTo} backLabel={backLabel} />;
 }
+
+/**
+ * The app's 404 page inside the shell ("Page not found", as the root's boundary says it), for a
+ * path a screen's route matched that names nothing, with a way back to the dashboard.
+ */
+export function PageNotFound() {
+  return (
+    <div className="mx-auto max-w-lg">
+      <div className="card p-6">
+        <h2 className="text-xl font-semibold text-slate-900">Page not found</h2>
+        <p role="alert" className="mt-2 text-slate-600">
+          There is nothing at this address.
+        </p>
+        <Link to="/" className="btn-primary mt-4">
+          Go to the dashboard
+        </Link>
+      </div>
+    </div>
+  );
+}

@@ -5,7 +5,7 @@
 // Resume, Retry failed are plain forms; Cancel and Delete confirm first (?confirm=cancel|delete).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
+import { Form, Link, useLoaderData, useNavigation, useParams, useSearchParams, useSubmit } from "@remix-run/react";
 import {
   ArrowLeft,
   ChevronLeft,
@@ -27,7 +27,7 @@ import {
   useRevalidateEvery,
 } from "~/components/campaign-chips";
 import { ConfirmDialog } from "~/components/confirm-dialog";
-import { RouteErrorBoundary } from "~/components/error-boundary";
+import { PageNotFound, RouteErrorBoundary } from "~/components/error-boundary";
 import { ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { DELIVERY_STATUSES, type DeliveryStatus, percent, successBand, successBandColour } from "~/lib/campaigns";
@@ -53,7 +53,6 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 const NOT_FOUND = "Campaign not found";
-const INVALID_ID = "Invalid campaign ID format";
 const LOAD_FAILED = "Failed to load campaign details.";
 const LOG_PAGE_SIZE = 50;
 /** While a campaign sends, its figures are re-read this often. */
@@ -78,9 +77,8 @@ async function loadCampaign(userId: string, id: string) {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const id = params.id ?? "";
-  if (!ID_PATTERN.test(id.toLowerCase())) {
-    return redirectWithFlash(request, "/campaigns", { kind: "toast", type: "error", message: INVALID_ID });
-  }
+  // A path under /campaigns that is not a campaign id (/campaigns/create) names nothing: the 404 page.
+  if (!ID_PATTERN.test(id.toLowerCase())) throw data(null, { status: 404 });
   const search = new URL(request.url).searchParams;
   const tab = search.get("tab") === "logs" ? "logs" : "details";
   const statusParam = (search.get("status") ?? "").toLowerCase();
@@ -497,5 +495,7 @@ export default function CampaignDetail() {
 }
 
 export function ErrorBoundary() {
+  const params = useParams();
+  if (!ID_PATTERN.test((params.id ?? "").toLowerCase())) return <PageNotFound />;
   return <RouteErrorBoundary backTo="/campaigns" backLabel="Back to Campaigns" fallback={LOAD_FAILED} />;
 }

@@ -4,10 +4,13 @@
 // Continue and Back check the step with Conform in the browser and move without a request; without
 // it, each step is a real submission the action checks with the same schemas and answers with the
 // next step (or the same one with its messages). Launch and Save as draft always go to the server.
+// A launch carries the key the page was rendered with, so repeated submits of one launch (a
+// double-click, a resubmitted page) make one campaign (docs/rules.md#one-launch-one-send).
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
+import { randomUUID } from "node:crypto";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useParams } from "@remix-run/react";
 import { AlertTriangle, ArrowLeft, Info, Loader2, Rocket, Save } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
@@ -33,10 +36,11 @@ import {
   CampaignAudienceSchema,
   CampaignContentSchema,
   CampaignMessageSchema,
+  IdempotencyKeySchema,
 } from "~/schemas/campaign";
 import { requireUser } from "~/services/auth.server";
-import { getCampaign, launch, saveDraft } from "~/services/campaigns.server";
-import { listSegments, segmentOverview } from "~/services/segments.server";
+import { getCampaign, saveDraft, saveOrLaunchOnce } from "~/services/campaigns.server";
+import { listSegments, segmentAudienceCount, segmentOverview } from "~/services/segments.server";
 import { redirectWithFlash } from "~/services/session.server";
 
 export const meta: MetaFunction = ({ params }) => [
@@ -46,12 +50,23 @@ export const meta: MetaFunction = ({ params }) => [
 const NOT_FOUND = "Campaign not found";
 const LAUNCH_FAILED = "Failed to launch campaign";
 const DRAFT_FAILED = "Failed to save the draft";
+/** A launch key sent again with other content (the page was kept, e.g. by the browser's Back). */
+const LAUNCH_KEY_REUSED =
+  "This page has already launched a campaign with other content. Open the wizard again to launch another one.";
 const LAST_STEP = 3;
+/** What the sample recipient is called in the preview when the segment gives none. */
+const PREVIEW_NAME = "John";
 
 // What each button checks: Continue the fields of its step (and those before), Launch everything,
-// Save as draft only what identifies the campaign, Back and the audience preview nothing.
-const StepOneSchema = CampaignAudienceSchema;
-const StepTwoSchema = CampaignAudienceSchema.extend(CampaignMessageSchema.shape);
+// Save as draft only what identifies the campaign, Back and the audience preview nothing. Continue
+// and Launch also refuse a segment with no customers, at step 1 where it is chosen: `isEmpty` knows
+// the counts (the loader's in the browser, a fresh count on the server).
+type IsEmpty = (segmentId: string) => boolean;
+const audienceStep = (isEmpty: IsEmpty) =>
+  CampaignAudienceSchema.extend({
+    segmentId: CampaignAudienceSchema.shape.segmentId.refine((id) => !isEmpty(id), CAMPAIGN_MESSAGES.emptySegment),
+  });
+const launchSchema = (isEmpty: IsEmpty) => CampaignContentSchema.extend(audienceStep(isEmpty).shape);
 const DraftSchema = CampaignAudienceSchema.extend({
   subject: z.string().trim().max(300, "Subject line must be at most 300 characters").optional(),
   message: z.string().trim().max(10_000, "Message content must be at most 10000 characters").optional(),
@@ -72,13 +87,27 @@ function readStep(formData: FormData): number {
   return Number.isInteger(n) ? Math.min(LAST_STEP, Math.max(1, n)) : 1;
 }
 
-function schemaFor(formData: FormData): z.ZodType<Partial<WizardValues>> {
+function schemaFor(formData: FormData, isEmpty: IsEmpty): z.ZodType<Partial<WizardValues>> {
   const intent = readIntent(formData);
   if (intent === "back" || intent === "preview") return NothingSchema;
   if (intent === "draft") return DraftSchema;
-  if (intent === "launch") return CampaignContentSchema;
+  if (intent === "launch") return launchSchema(isEmpty);
   const step = readStep(formData);
-  return step === 1 ? StepOneSchema : step === 2 ? StepTwoSchema : CampaignContentSchema;
+  if (step === 1) return audienceStep(isEmpty);
+  return step === 2 ? audienceStep(isEmpty).extend(CampaignMessageSchema.shape) : launchSchema(isEmpty);
+}
+
+/** On the server: whether the chosen segment has no customers now (an unknown one is left to the schema). */
+async function emptyOnServer(userId: string, formData: FormData): Promise<IsEmpty> {
+  const chosen = String(formData.get("segmentId") ?? "").trim();
+  const count = isId(chosen) ? await segmentAudienceCount(userId, chosen).catch(() => null) : null;
+  return (segmentId) => segmentId === chosen && count === 0;
+}
+
+/** The launch key the page was rendered with (absent or malformed: the launch simply has none). */
+function launchKeyOf(formData: FormData): string | null {
+  const parsed = IdempotencyKeySchema.safeParse(formData.get("launchKey"));
+  return parsed.success ? parsed.data : null;
 }
 
 /** A field's current value as text (Conform gives unknown for a field it has not seen). */
@@ -139,6 +168,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     segments,
     values,
     sample: segmentId ? await sampleOf(user.id, segmentId) : null,
+    // One key per rendered wizard: every submit of its Launch carries it.
+    launchKey: randomUUID(),
   };
 }
 
@@ -149,9 +180,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const step = readStep(formData);
   const sample = () => sampleOf(user.id, String(formData.get("segmentId") ?? ""));
   const editId = params.id?.toLowerCase();
+  const isEmpty = await emptyOnServer(user.id, formData);
 
   if (intent === "launch") {
-    const submission = parseWithZod(formData, { schema: CampaignContentSchema });
+    const submission = parseWithZod(formData, { schema: launchSchema(isEmpty) });
     if (submission.status !== "success") {
       const result = submission.reply();
       return data(
@@ -159,8 +191,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
         { status: 400 },
       );
     }
+    const launchKey = launchKeyOf(formData);
     try {
-      await launch(user.id, submission.value, editId);
+      // A draft launches in place; launching a campaign that has started makes a new one (the page says so).
+      const current = editId ? await getCampaign(user.id, editId) : null;
+      await saveOrLaunchOnce(
+        user.id,
+        {
+          status: "Active",
+          content: submission.value,
+          draftId: current?.status === "Draft" ? current.id : undefined,
+        },
+        launchKey ? { key: launchKey, scope: `wizard:${editId ?? "new"}`, mismatch: LAUNCH_KEY_REUSED } : null,
+      );
     } catch (error) {
       const reason = error instanceof ApiError ? error.message : "Unknown error";
       const refused = replyRefused(submission, error, `${LAUNCH_FAILED}: ${reason}`);
@@ -210,7 +253,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 
   // Without JavaScript: a step forward or back, or the preview of the chosen segment.
-  const submission = parseWithZod(formData, { schema: schemaFor(formData) });
+  const submission = parseWithZod(formData, { schema: schemaFor(formData, isEmpty) });
   const result = submission.reply();
   if (submission.status !== "success") {
     return data(
@@ -219,27 +262,45 @@ export async function action({ request, params }: ActionFunctionArgs) {
     );
   }
   const next = intent === "back" ? Math.max(1, step - 1) : intent === "preview" ? step : Math.min(LAST_STEP, step + 1);
+  // The subject starts as the campaign's name (with JavaScript it follows the name until edited).
+  const name = String(formData.get("name") ?? "").trim();
+  if (next === 2 && step === 1 && !String(formData.get("subject") ?? "").trim() && name) {
+    result.initialValue = { ...result.initialValue, subject: name };
+  }
   return data({ result, step: next, sample: await sample(), failure: null });
 }
 
 export default function CampaignWizard() {
-  const { id, started, segments, values, sample: loadedSample } = useLoaderData<typeof loader>();
+  const { id, started, segments, values, sample: loadedSample, launchKey } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [step, setStep] = useState(actionData?.step ?? 1);
   const [hydrated, setHydrated] = useState(false);
   const [sample, setSample] = useState<AudienceSample | null>(actionData?.sample ?? loadedSample);
   const [sampleLoading, setSampleLoading] = useState(false);
+  // The subject follows the campaign's name until the user types in it.
+  const [subjectEdited, setSubjectEdited] = useState(values.subject !== "" && values.subject !== values.name);
   const topRef = useRef<HTMLDivElement>(null);
+  // Set when Launch is submitted, so a second click before the button shows disabled sends nothing.
+  const launchSent = useRef(false);
+  const isEmpty = useMemo(() => {
+    const counts = new Map(segments.map((s) => [s.id, s.customerCount]));
+    return (segmentId: string) => counts.get(segmentId) === 0;
+  }, [segments]);
 
   const [form, fields] = useForm({
     id: "campaign-wizard",
     lastResult: actionData?.result,
     defaultValue: values,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: schemaFor(formData) }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: schemaFor(formData, isEmpty) }),
     onSubmit: (event, { formData }) => {
       // Continue and Back move in the browser once the step checks out; the rest goes to the server.
       const intent = readIntent(formData);
+      if (intent === "launch") {
+        if (launchSent.current) event.preventDefault();
+        launchSent.current = true;
+        return;
+      }
       if (intent !== "continue" && intent !== "back") return;
       event.preventDefault();
       const current = readStep(formData);
@@ -250,6 +311,10 @@ export default function CampaignWizard() {
   });
 
   useEffect(() => setHydrated(true), []);
+  // A launch the server answered without moving the page (refused) may be sent again.
+  useEffect(() => {
+    if (navigation.state === "idle") launchSent.current = false;
+  }, [navigation.state]);
   useEffect(() => {
     if (!actionData) return;
     setStep(actionData.step);
@@ -258,6 +323,21 @@ export default function CampaignWizard() {
 
   const segmentId = text(fields.segmentId.value);
   const segment = segments.find((s) => s.id === segmentId) ?? null;
+  const name = text(fields.name.value);
+  const subject = text(fields.subject.value);
+
+  useEffect(() => {
+    if (!hydrated || subjectEdited || subject === name) return;
+    form.update({ name: fields.subject.name, value: name });
+    // Only the name moves the subject; the subject's own value is read to skip a write that changes nothing.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [name, subjectEdited, hydrated]);
+
+  // A segment with no customers is refused as soon as it is chosen, under the picker.
+  useEffect(() => {
+    if (hydrated && isEmpty(segmentId)) form.validate({ name: fields.segmentId.name });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [segmentId, hydrated]);
 
   // The preview follows the chosen segment (the server rendered the first one).
   useEffect(() => {
@@ -287,14 +367,20 @@ export default function CampaignWizard() {
   const shownSample = sample && sample.segmentId === segmentId ? sample : null;
   const audienceSize = shownSample?.count ?? segment?.customerCount ?? 0;
   const message = text(fields.message.value);
-  const sampleName = shownSample?.customers.find((c) => c.firstName)?.firstName || "John";
+  // The preview reads as the segment's first customer with a name will read it (their name as sent).
+  const sampleName =
+    shownSample?.customers.map((c) => `${c.firstName ?? ""} ${c.lastName ?? ""}`.trim()).find(Boolean) ?? PREVIEW_NAME;
   const personaliseHint = message.trim() && !hasNamePlaceholder(message) ? CAMPAIGN_MESSAGES.personalise : null;
-  const submittingIntent = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
+  const submittingIntent = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
   const launching = submittingIntent === "launch";
-  const busy = navigation.state === "submitting";
+  // Every button waits until the page has moved on (or the server's answer has come back).
+  const busy = navigation.state !== "idle";
   const options = useMemo(
     () =>
-      segments.map((s) => ({ value: s.id, label: `${s.name} (${s.customerCount.toLocaleString("en-IN")} customers)` })),
+      segments.map((s) => ({
+        value: s.id,
+        label: `${s.name} (${s.customerCount.toLocaleString("en-IN")} customer${s.customerCount === 1 ? "" : "s"})`,
+      })),
     [segments],
   );
 
@@ -331,6 +417,7 @@ export default function CampaignWizard() {
         {/* The default button: Enter in a field continues, it never launches. */}
         <button type="submit" name="intent" value="continue" className="sr-only" tabIndex={-1} aria-hidden="true" />
         <input type="hidden" name="step" value={step} />
+        <input type="hidden" name="launchKey" value={launchKey} />
 
         <div hidden={step !== 1} data-testid="step-1">
           <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_340px]">
@@ -381,6 +468,10 @@ export default function CampaignWizard() {
                 ...getInputProps(fields.subject, { type: "text" }),
                 maxLength: 300,
                 placeholder: "A little something for you",
+                // Typed by the user (the name's updates come as untrusted events): it no longer follows the name.
+                onInput: (event) => {
+                  if (event.nativeEvent.isTrusted) setSubjectEdited(true);
+                },
               }}
               errors={fields.subject.errors}
             />
@@ -407,15 +498,18 @@ export default function CampaignWizard() {
                 <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" /> {personaliseHint}
               </p>
             ) : null}
-            {message.trim() ? (
+            {message.trim() || subject.trim() ? (
               <div>
-                <p className="label">Preview</p>
-                <p
-                  className="whitespace-pre-wrap rounded-lg border border-slate-200 bg-slate-50 p-3 text-sm text-slate-800"
-                  data-testid="message-preview"
-                >
-                  {previewMessage(message, sampleName)}
-                </p>
+                <p className="label">Preview for {sampleName}</p>
+                <div className="space-y-2 rounded-lg border border-slate-200 bg-slate-50 p-3 text-sm text-slate-800">
+                  <p className="break-words">
+                    <span className="font-semibold">Subject: </span>
+                    <span data-testid="subject-preview">{previewMessage(subject, sampleName)}</span>
+                  </p>
+                  <p className="whitespace-pre-wrap break-words" data-testid="message-preview">
+                    {previewMessage(message, sampleName)}
+                  </p>
+                </div>
               </div>
             ) : null}
             {hydrated ? (

@@ -1,9 +1,11 @@
 // /segments: Customer Segments (docs/rules.md#segments): four stat cards, the searchable and sortable table, the
-// empty state, and delete with a confirmation that works with and without JavaScript.
+// empty state, and delete with a confirmation that works with and without JavaScript (it names the
+// draft campaigns the delete would leave without a segment).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams, useSubmit } from "@remix-run/react";
 import {
+  AlertTriangle,
   ArrowDownWideNarrow,
   ArrowUpNarrowWide,
   Eye,
@@ -28,7 +30,7 @@ import { loadOrThrow } from "~/lib/load.server";
 import { segmentChipClass } from "~/lib/segments";
 import { requireUser } from "~/services/auth.server";
 import { redirectWithFlash } from "~/services/session.server";
-import { deleteSegment, listSegments, segmentStats } from "~/services/segments.server";
+import { deleteSegment, listSegments, segmentDeleteWarning, segmentStats } from "~/services/segments.server";
 import { withSearchParams } from "~/lib/search-params";
 
 export const meta: MetaFunction = () => [{ title: `Customer Segments · ${BRAND}` }];
@@ -50,7 +52,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     LOAD_FAILED,
   );
   const stats = await loadOrThrow(segmentStats(user.id, all ?? segments), LOAD_FAILED);
-  return { segments, stats, q: query.q, sort: query.sort, dir };
+  // The delete confirmation (?delete=<id>) names the drafts the delete would leave without a segment.
+  const deleting = new URL(request.url).searchParams.get("delete");
+  const deleteWarning = deleting ? segmentDeleteWarning(user.id, deleting) : null;
+  return { segments, stats, q: query.q, sort: query.sort, dir, deleteWarning };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -98,7 +103,7 @@ function StatCard({ label, value, icon: Icon }: { label: string; value: string; 
 }
 
 export default function Segments() {
-  const { segments, stats, q, sort, dir } = useLoaderData<typeof loader>();
+  const { segments, stats, q, sort, dir, deleteWarning } = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>();
   const [params] = useSearchParams();
   const submit = useSubmit();
@@ -307,7 +312,17 @@ export default function Segments() {
         open={Boolean(deleting)}
         title="Delete Segment"
         message={
-          <>Are you sure you want to delete the segment &ldquo;{deleting?.name}&rdquo;? This action cannot be undone.</>
+          <>
+            <p>
+              Are you sure you want to delete the segment &ldquo;{deleting?.name}&rdquo;? This action cannot be undone.
+            </p>
+            {deleteWarning ? (
+              <p className="mt-2 flex gap-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-amber-900">
+                <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+                <span data-testid="delete-warning">{deleteWarning}</span>
+              </p>
+            ) : null}
+          </>
         }
         cancelHref={withParams({ delete: null })}
         action={`/segments${withParams({ delete: null })}`}

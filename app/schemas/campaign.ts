@@ -9,7 +9,11 @@ export const CAMPAIGN_MESSAGES = {
   subject: "Subject line is required",
   message: "Message content is required",
   personalise: "Consider adding {NAME} for personalization",
+  emptySegment: "This segment has no customers: choose another segment",
 } as const;
+
+/** Why a segment cannot be launched to (the API's 422 and its field message). */
+export const EMPTY_SEGMENT = "This segment has no customers";
 
 const text = (required: string, label: string, max: number) =>
   z.string({ message: required }).trim().min(1, required).max(max, `${label} must be at most ${max} characters`);
@@ -40,3 +44,18 @@ export const CampaignApiSchema = CampaignContentSchema.extend({
   audienceSize: z.unknown().optional(),
   launchedAt: z.unknown().optional(),
 });
+
+const KEY_MESSAGE = "1 to 255 visible characters (letters, digits, punctuation), no spaces";
+
+/**
+ * An idempotency key: POST /api/campaigns' Idempotency-Key header and the wizard's launch key
+ * (docs/rules.md#one-launch-one-send).
+ */
+export const IdempotencyKeySchema = z
+  .string()
+  .min(1, KEY_MESSAGE)
+  .max(255, KEY_MESSAGE)
+  .regex(/^[\x21-\x7e]+$/, KEY_MESSAGE);
+
+/** The headers of POST /api/campaigns that are read. */
+export const CampaignApiHeadersSchema = z.object({ "Idempotency-Key": IdempotencyKeySchema.optional() });

@@ -2,12 +2,15 @@
 // (AI_BASE_URL, AI_API_KEY, AI_MODEL: any OpenAI-compatible chat-completions endpoint, such as
 // OpenAI, Ollama, vLLM or llama.cpp's server) the figures are given to the model and its answer is
 // checked with zod; without one, or when it fails, is malformed or takes more than 10 seconds, a
-// local writer makes three suggestions from the same figures.
+// local writer makes three suggestions from the same figures. A segment with no customers gets
+// none (422): there are no figures to write from.
 import { z } from "zod";
 import { readStatement } from "~/db/reader.server";
 import { getEnv } from "~/env.server";
+import { ApiError } from "~/lib/api.server";
 import { logger } from "~/lib/logger.server";
 import { formatRupees, paiseToRupees } from "~/lib/money";
+import { EMPTY_SEGMENT } from "~/schemas/campaign";
 import { getSegment, segmentWhere } from "~/services/segments.server";
 
 export const AI_TIMEOUT_MS = 10_000;
@@ -176,6 +179,12 @@ export async function messageSuggestions(
   options: { timeoutMs?: number } = {},
 ): Promise<SuggestionsResult> {
   const figures = await segmentFigures(userId, input.segmentId);
+  // Nobody to write for: figures of an empty audience would only make up a story ("0 customers").
+  if (figures.customers === 0) {
+    throw new ApiError("unprocessable", `${EMPTY_SEGMENT}: there is nobody to write a message for.`, {
+      segmentId: EMPTY_SEGMENT,
+    });
+  }
   const env = getEnv();
   if (env.AI_BASE_URL && env.AI_MODEL) {
     try {

@@ -18,11 +18,12 @@ import {
   progressPercent,
 } from "~/lib/campaigns";
 import { isId, newId } from "~/lib/id";
-import type { CampaignContent } from "~/schemas/campaign";
+import { type CampaignContent, EMPTY_SEGMENT } from "~/schemas/campaign";
 import {
   CAMPAIGN_COLUMNS,
   type CampaignRow,
   insertDraft,
+  LAUNCH_IN_PROGRESS,
   LAUNCH_SLICE,
   LAUNCHING,
   type NewCampaign,
@@ -31,6 +32,7 @@ import {
   updateDraft as updateDraftRow,
 } from "~/services/delivery/store.server";
 import { wakeDelivery } from "~/services/delivery/wake.server";
+import { requestFingerprint, runOnce } from "~/services/idempotency.server";
 import { notify } from "~/services/notifications.server";
 import { launchCampaignOffThread } from "~/services/offthread.server";
 import { getSegment, segmentAudienceCount, segmentWhere } from "~/services/segments.server";
@@ -99,12 +101,17 @@ export function toCampaignDto(row: CampaignRow): CampaignDto {
 
 function findCampaign(userId: string, id: string): CampaignRow {
   if (!isId(id)) throw notFound("Campaign");
+  const row = findCampaignRow(userId, id);
+  if (!row) throw notFound("Campaign");
+  return row;
+}
+
+function findCampaignRow(userId: string, id: string): CampaignRow | null {
   const row = readStatement(`SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "id" = ? AND "userId" = ?`).get(
     id,
     userId,
   ) as CampaignRow | undefined;
-  if (!row) throw notFound("Campaign");
-  return row;
+  return row ?? null;
 }
 
 export async function getCampaign(userId: string, id: string): Promise<CampaignDto> {
@@ -268,8 +275,16 @@ async function content(
   };
 }
 
-/** Saves a campaign without launching it. */
-export async function saveDraft(userId: string, input: CampaignContent, id?: string): Promise<CampaignDto> {
+/**
+ * Saves a campaign without launching it: changes the draft `id`, or makes a new one (under the id
+ * `createAs` when an idempotency key reserved it).
+ */
+export async function saveDraft(
+  userId: string,
+  input: CampaignContent,
+  id?: string,
+  createAs?: string,
+): Promise<CampaignDto> {
   const campaign = await content(userId, input);
   // A draft shows the audience it would have today; a launch counts it as it writes it.
   const audience = await segmentAudienceCount(userId, campaign.segmentId);
@@ -283,31 +298,47 @@ export async function saveDraft(userId: string, input: CampaignContent, id?: str
     }
     return getCampaign(userId, id);
   }
-  const created = newId();
+  const created = createAs ?? newId();
   await withWriter((w) => insertDraft(w, { ...campaign, id: created }, audience));
   return getCampaign(userId, created);
 }
 
+/** A launch of anything but a draft that is not being launched is a 409 that says why. */
+function assertLaunchable(row: CampaignRow): void {
+  if (row.status === "Draft" && row.statusDetail === LAUNCHING) throw new ApiError("conflict", LAUNCH_IN_PROGRESS);
+  if (row.status !== "Draft") {
+    throw new ApiError(
+      "conflict",
+      `Only a draft can be launched; this campaign is ${campaignStatus(row.status).toLowerCase()}. Create a new campaign to send it again.`,
+    );
+  }
+}
+
 /**
- * Launches a campaign (a new one, or the draft `draftId`): writes the segment's audience as its
- * delivery rows (in short slices, in the import/export worker thread: startLaunch in
- * delivery/store.server.ts, launchCampaignOffThread in offthread.server.ts), tells the user, and
- * wakes the delivery job. A segment with no customers is refused (422).
+ * Launches a campaign: the draft `target.draftId` (only a draft: anything else is a 409), or a new
+ * one (under the id `target.id` when an idempotency key reserved it). Writes the segment's
+ * audience as its delivery rows (in short slices, in the import/export worker thread: startLaunch
+ * in delivery/store.server.ts, launchCampaignOffThread in offthread.server.ts), tells the user,
+ * and wakes the delivery job. A segment with no customers is refused (422). Two launches of one
+ * draft at once: one launches it, the other gets a 409 (the store's check in one transaction).
  */
-export async function launch(userId: string, input: CampaignContent, draftId?: string): Promise<CampaignDto> {
+export async function launch(
+  userId: string,
+  input: CampaignContent,
+  target: { draftId?: string; id?: string } = {},
+): Promise<CampaignDto> {
   const campaign = await content(userId, input);
-  let id = newId();
-  if (draftId) {
-    const draft = findCampaign(userId, draftId);
-    if (draft.status === "Draft" && draft.statusDetail === LAUNCHING)
-      throw new ApiError("conflict", "This campaign is being launched already.");
-    if (draft.status === "Draft") id = draft.id;
+  let id = target.id ?? newId();
+  if (target.draftId) {
+    const draft = findCampaign(userId, target.draftId);
+    assertLaunchable(draft);
+    id = draft.id;
   }
   const where = await segmentWhere(userId, input.segmentId);
   const audience = await launchCampaignOffThread({ ...campaign, id }, where);
   if (audience === 0) {
-    throw new ApiError("unprocessable", "This segment has no customers: there is nobody to send the campaign to.", {
-      segmentId: "This segment has no customers",
+    throw new ApiError("unprocessable", `${EMPTY_SEGMENT}: there is nobody to send the campaign to.`, {
+      segmentId: EMPTY_SEGMENT,
     });
   }
   wakeDelivery();
@@ -317,6 +348,58 @@ export async function launch(userId: string, input: CampaignContent, draftId?: s
     details: `Campaign "${campaign.name}" is being sent to ${audience.toLocaleString("en-IN")} customer${audience === 1 ? "" : "s"}.`,
   });
   return getCampaign(userId, id);
+}
+
+/** A save or launch as a client asks for it (POST /api/campaigns, the wizard's Launch). */
+export type CampaignRequest = {
+  status: "Draft" | "Active";
+  content: CampaignContent;
+  /** The draft to launch or change in place; otherwise a new campaign. */
+  draftId?: string;
+};
+
+/** The key a request carries: its value, what it is for (part of the fingerprint), the 422's message. */
+export type RequestKey = { key: string; scope: string; mismatch: string };
+
+/**
+ * Saves or launches once per idempotency key (docs/rules.md#one-launch-one-send): any number of
+ * repeats of one request make one campaign and all answer it (`replayed` for the repeats); the same
+ * key with another request is a 422. Without a key, it simply saves or launches.
+ */
+export async function saveOrLaunchOnce(
+  userId: string,
+  request: CampaignRequest,
+  key: RequestKey | null,
+): Promise<{ campaign: CampaignDto; replayed: boolean }> {
+  const write = (id?: string) =>
+    request.status === "Draft"
+      ? saveDraft(userId, request.content, request.draftId, id)
+      : launch(userId, request.content, { draftId: request.draftId, id });
+  if (!key) return { campaign: await write(), replayed: false };
+  const { id, replayed } = await runOnce(
+    userId,
+    {
+      key: key.key,
+      fingerprint: requestFingerprint([key.scope, request.status, request.content]),
+      resultId: request.draftId,
+      mismatch: key.mismatch,
+      busy: LAUNCH_IN_PROGRESS,
+      finished: (resultId) => {
+        const row = isId(resultId) ? findCampaignRow(userId, resultId) : null;
+        if (!row) return false;
+        return request.status === "Draft" ? row.statusDetail !== LAUNCHING : row.status !== "Draft";
+      },
+    },
+    async (reserved) => (await write(request.draftId ? undefined : reserved)).id,
+  );
+  try {
+    return { campaign: await getCampaign(userId, id), replayed };
+  } catch (error) {
+    if (replayed && error instanceof ApiError && error.status === 404) {
+      throw new ApiError("conflict", "The campaign made under this key has been deleted since.");
+    }
+    throw error;
+  }
 }
 
 export type ControlResult = { campaign: CampaignDto; message: string };

@@ -148,7 +148,7 @@ describe("rolling dates, evaluated when the audience is counted", () => {
     const draft = await campaigns.saveDraft(tenant, content);
     expect(draft.audienceSize).toBe(2);
     at(20);
-    const launched = await campaigns.launch(tenant, content, draft.id);
+    const launched = await campaigns.launch(tenant, content, { draftId: draft.id });
     expect(launched.id).toBe(draft.id);
     expect(launched.audienceSize).toBe(1);
     const recipients = db().$queryRawUnsafe<{ n: number | bigint }[]>(

@@ -232,6 +232,30 @@ export async function updateSegment(userId: string, id: string, input: SegmentWr
   return { ...toSegmentDto(segment), customerCount: sqlAudienceCount(userId, input.tree), warnings };
 }
 
+/** How many draft names the delete warning spells out; more are counted. */
+const WARNING_NAMES = 5;
+
+/**
+ * The warning of deleting a segment that draft campaigns use (they keep their content but lose
+ * the segment, so they cannot be launched until another is chosen), or null when none does. Shown
+ * in the delete confirmation and answered by DELETE /api/segments/{id} as `warnings`.
+ */
+export function segmentDeleteWarning(userId: string, id: string): string | null {
+  if (!isId(id)) return null;
+  const names = readStatement(
+    `SELECT "name" FROM "Campaign" WHERE "userId" = ? AND "segmentId" = ? AND "status" = 'Draft' ORDER BY "createdAt", "id"`,
+  )
+    .pluck()
+    .all(userId, id) as string[];
+  if (names.length === 0) return null;
+  const quoted = names.slice(0, WARNING_NAMES).map((n) => `"${n || "Unnamed Campaign"}"`);
+  if (names.length > WARNING_NAMES) quoted.push(`${names.length - WARNING_NAMES} more`);
+  const list = quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(", ")} and ${quoted[quoted.length - 1]}`;
+  return names.length === 1
+    ? `Deleting this segment leaves the draft campaign ${list} without a segment: choose another segment before launching it.`
+    : `Deleting this segment leaves the draft campaigns ${list} without a segment: choose another segment before launching them.`;
+}
+
 export async function deleteSegment(userId: string, id: string): Promise<void> {
   if (!isId(id)) throw notFound("Segment");
   const result = await db().segment.deleteMany({ where: { id, userId } });

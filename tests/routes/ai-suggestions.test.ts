@@ -121,4 +121,30 @@ describe("message suggestions", () => {
     expect(ok.status).toBe(200);
     expect(((await ok.json()) as { suggestions: unknown[] }).suggestions).toHaveLength(3);
   });
+
+  it("state the segment's real audience size, and are refused for a segment with no customers", async () => {
+    delete process.env.AI_BASE_URL;
+    delete process.env.AI_MODEL;
+    resetEnvCache();
+    const f = await segmentFigures(userId, segmentId);
+    const result = await messageSuggestions(userId, { campaignObjective: "", segmentId });
+    expect(result.suggestions[0].expectedResponse).toContain(`${f.customers} customers of "Big spenders"`);
+
+    const parsed = parseConditions({ totalSpend: { $gt: 100_000_000 } });
+    if (!parsed.ok) throw new Error(parsed.message);
+    const empty = (await createSegment(userId, { name: "Nobody", description: "", tree: parsed.tree })).id;
+    const refused = (await action({
+      request: new Request("http://localhost/api/ai/message-suggestions", {
+        method: "POST",
+        headers: { Authorization: `Bearer ${await issueToken(userId)}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ campaignObjective: "", segmentId: empty }),
+      }),
+      params: {},
+      context: {},
+    })) as Response;
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
+      "This segment has no customers: there is nobody to write a message for.",
+    );
+  });
 });

@@ -1,6 +1,7 @@
 // GET /api/campaigns/{id}: { campaign } with its delivery figures and the first page of its log
 // (campaign.logs; the next page through /api/campaigns/{id}/logs). PUT: changes a draft (or, with
-// status other than "Draft", launches it). DELETE: deletes it and its log; a sending campaign is
+// status other than "Draft", launches it; launching anything but a draft, or a draft another launch
+// has taken, is a 409). DELETE: deletes it and its log; a sending campaign is
 // cancelled first. Another tenant's campaign, or a malformed id, is a 404.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { ApiError, parseOrThrow, readJson } from "~/lib/api.server";
@@ -33,7 +34,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
         ...content
       } = parseOrThrow(CampaignApiSchema, await readJson(request));
       return {
-        campaign: status === "Draft" ? await saveDraft(user.id, content, id) : await launch(user.id, content, id),
+        campaign:
+          status === "Draft" ? await saveDraft(user.id, content, id) : await launch(user.id, content, { draftId: id }),
       };
     }
     throw new ApiError(

@@ -2,13 +2,14 @@
 // page's cursor is in X-Next-Cursor (absent on the last page), the number of campaigns in
 // X-Total-Count. POST /api/campaigns: launches one to a segment (201), or saves a draft when
 // status is "Draft". The audience size is counted by the server; a segment with no customers is
-// a 422.
+// a 422. With an Idempotency-Key header the same key and body answer the campaign the first request
+// made (Idempotent-Replayed: true), never a second send; the same key with another body is a 422.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { ApiError, jsonResponse, parseOrThrow, readJson } from "~/lib/api.server";
-import { CampaignApiSchema } from "~/schemas/campaign";
+import { CampaignApiHeadersSchema, CampaignApiSchema } from "~/schemas/campaign";
 import { withApi } from "~/services/auth.server";
-import { campaignTotals, launch, listCampaigns, saveDraft } from "~/services/campaigns.server";
+import { campaignTotals, listCampaigns, saveOrLaunchOnce } from "~/services/campaigns.server";
 
 const ListQuerySchema = z.object({
   limit: z.coerce
@@ -34,17 +35,31 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
+/** The 422 of a key sent again with another body. */
+export const KEY_REUSED =
+  "This Idempotency-Key was already used with a different request. Send a new key to create another campaign.";
+
 export async function action({ request }: ActionFunctionArgs) {
   return withApi(request, async (user) => {
     if (request.method !== "POST")
       throw new ApiError("bad_request", `Use POST to create a campaign, not ${request.method}`);
+    const headers = parseOrThrow(CampaignApiHeadersSchema, {
+      "Idempotency-Key": request.headers.get("Idempotency-Key") ?? undefined,
+    });
     const {
       status,
       audienceSize: _a,
       launchedAt: _l,
       ...content
     } = parseOrThrow(CampaignApiSchema, await readJson(request));
-    const campaign = status === "Draft" ? await saveDraft(user.id, content) : await launch(user.id, content);
-    return jsonResponse(campaign, { status: 201, headers: { Location: `/api/campaigns/${campaign.id}` } });
+    const key = headers["Idempotency-Key"];
+    const { campaign, replayed } = await saveOrLaunchOnce(
+      user.id,
+      { status, content },
+      key ? { key, scope: "POST /api/campaigns", mismatch: KEY_REUSED } : null,
+    );
+    const answer = new Headers({ Location: `/api/campaigns/${campaign.id}` });
+    if (replayed) answer.set("Idempotent-Replayed", "true");
+    return jsonResponse(campaign, { status: 201, headers: answer });
   });
 }

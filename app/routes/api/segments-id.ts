@@ -1,9 +1,16 @@
 // GET, PUT and DELETE /api/segments/{id}. Another tenant's segment, or a malformed id, is a 404.
+// DELETE answers { success, warnings }: the draft campaigns the delete leaves without a segment.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { ApiError, parseOrThrow, readJson } from "~/lib/api.server";
 import { SegmentInputSchema } from "~/schemas/segment";
 import { withApi } from "~/services/auth.server";
-import { deleteSegment, getSegment, segmentAudienceCount, updateSegment } from "~/services/segments.server";
+import {
+  deleteSegment,
+  getSegment,
+  segmentAudienceCount,
+  segmentDeleteWarning,
+  updateSegment,
+} from "~/services/segments.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   return withApi(request, async (user) => {
@@ -20,8 +27,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return updateSegment(user.id, id, input);
     }
     if (request.method === "DELETE") {
+      // Drafts that used the segment lose it: the answer names them (docs/rules.md#segment-delete).
+      const warning = segmentDeleteWarning(user.id, id);
       await deleteSegment(user.id, id);
-      return { success: true };
+      return { success: true, warnings: warning ? [warning] : [] };
     }
     throw new ApiError("bad_request", `Use PUT to update or DELETE to remove a segment, not ${request.method}`);
   });
