@@ -183,6 +183,14 @@ function cases(): Case[] {
     { method: "POST", path: "/api/customers", body: customer },
     { method: "POST", path: "/api/customers", body: JSON.stringify({ firstName: "", email: "nope" }) },
     { method: "POST", path: "/api/customers", body: "{not json" },
+    { method: "POST", path: "/api/customers", body: "[".repeat(100_000) + "]".repeat(100_000) },
+    {
+      method: "POST",
+      path: "/api/customers",
+      auth: "cookie",
+      headers: { Referer: "https://evil.example/page" },
+      body: customer,
+    },
     {
       method: "POST",
       path: "/api/customers",

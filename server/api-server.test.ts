@@ -231,6 +231,7 @@ describe("over HTTP", () => {
   it("passes Set-Cookie through (sign-out clears the session)", async () => {
     const user = await createTestUser();
     const res = await fetch(`${base}/api/auth/logout`, {
+      method: "POST",
       headers: { Cookie: await cookieFor(user.id) },
       redirect: "manual",
     });

@@ -143,6 +143,7 @@ describe.each(["Remix's handler", "the /api server"])("/api through %s", (name) 
   it("passes Set-Cookie through (sign-out clears the session)", async () => {
     const user = await createTestUser();
     const res = await fetch(`${base}/api/auth/logout`, {
+      method: "POST",
       headers: { Cookie: await cookieFor(user.id) },
       redirect: "manual",
     });

@@ -2,7 +2,8 @@
 // a log line per request, compression, security headers, static files (the build's, or Vite's
 // middleware in development) and Remix's request handler for pages and /api, with the caller's
 // address in the load context. server/index.ts mounts it; server/app.test.ts drives it over HTTP.
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
+import type { Duplex } from "node:stream";
 import path from "node:path";
 import zlib from "node:zlib";
 import { createRequestHandler } from "@remix-run/express";
@@ -134,8 +135,9 @@ export const CROSS_ORIGIN_PAGE_REFUSED =
 
 /**
  * What is refused before the app sees it: an address that does not decode, and (pages only; /api
- * answers for itself) a write from a page of another origin than PUBLIC_URL (CSRF: only the
- * configured address counts, not the request's own Host or X-Forwarded-Host) or a page write that
+ * answers for itself) a write from a page of another origin than PUBLIC_URL, by its Origin or,
+ * without one, its Referer (CSRF: only the configured address counts, not the request's own Host
+ * or X-Forwarded-Host; with neither header it goes on) or a page write that
  * is not a form (pages only take forms; /auth/local takes JSON too).
  */
 function refusePageRequest(
@@ -149,14 +151,66 @@ function refusePageRequest(
     return { status: 400, message: "This address is not valid." };
   }
   if (/^\/api(\/|$)/i.test(pathname) || SAFE_METHODS.has(req.method ?? "GET")) return null;
+  // The rule of checkOrigin() (app/services/auth.server.ts): the Origin, or without one the Referer's origin.
   const origin = req.headers.origin;
   if (origin !== undefined && origin !== publicUrl) return { status: 403, message: CROSS_ORIGIN_PAGE_REFUSED };
+  const referer = req.headers.referer;
+  if (origin === undefined && referer !== undefined && refererOrigin(referer) !== publicUrl)
+    return { status: 403, message: CROSS_ORIGIN_PAGE_REFUSED };
   const type = (req.headers["content-type"] ?? "").toLowerCase();
   const form = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/.test(type);
   if (!form && !(pathname.toLowerCase() === "/auth/local" && type.startsWith("application/json"))) {
     return { status: 415, message: "Send this as a form (application/x-www-form-urlencoded or multipart/form-data)." };
   }
   return null;
+}
+
+/**
+ * The server's `clientError` listener: a request Node's HTTP parser refuses before any listener
+ * sees it. llhttp refuses a header value holding a control character other than a tab (NUL, a
+ * lone CR or LF, ESC, DEL: the X-Signature of a forged receipt, say), a malformed request line or
+ * chunk; those are answered 400 in the /api error shape instead of Node's bare status line.
+ * Headers over Node's limit (431), a request that took too long (408) and an oversized chunk
+ * extension (413) keep Node's own answer. Nothing is written once an answer on this connection
+ * has begun; the connection closes either way.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex) {
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const plain = { HPE_HEADER_OVERFLOW: 431, ERR_HTTP_REQUEST_TIMEOUT: 408, HPE_CHUNK_EXTENSIONS_OVERFLOW: 413 }[
+    error.code ?? ""
+  ];
+  const status = plain ?? 400;
+  const body = plain
+    ? ""
+    : JSON.stringify({
+        error: {
+          code: "bad_request",
+          message:
+            "The request is malformed: its request line or a header holds a character HTTP does not allow (a control character, a lone CR or LF).",
+        },
+      });
+  const head = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}`,
+    ...Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}`),
+    ...(body ? ["Content-Type: application/json; charset=utf-8", "Cache-Control: no-store"] : []),
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    "Connection: close",
+  ];
+  socket.end(`${head.join("\r\n")}\r\n\r\n${body}`, () => socket.destroy());
+}
+
+/** The origin of a Referer, or null for one that is not an absolute http(s) address. */
+function refererOrigin(referer: string): string | null {
+  try {
+    const url = new URL(referer);
+    return url.protocol === "http:" || url.protocol === "https:" ? url.origin : null;
+  } catch {
+    return null;
+  }
 }
 
 /**

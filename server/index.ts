@@ -15,7 +15,7 @@ import { existsSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import type { ServerBuild } from "@remix-run/node";
-import { appOf, createRequestListener } from "./app.ts";
+import { answerClientError, appOf, createRequestListener } from "./app.ts";
 import { READY_MESSAGE, runCluster } from "./cluster.ts";
 
 const started = Date.now();
@@ -34,6 +34,9 @@ const httpServer = http.createServer();
 httpServer.headersTimeout = 20_000;
 httpServer.requestTimeout = 600_000;
 httpServer.keepAliveTimeout = 5_000;
+// What Node's HTTP parser refuses (a control character in a header, a malformed request line)
+// never reaches the request listener either: a JSON 400 instead of Node's bare one.
+httpServer.on("clientError", answerClientError);
 // CONNECT (a tunnel) never reaches the request listener: refused here.
 httpServer.on("connect", (_req, socket) =>
   socket.end("HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"),

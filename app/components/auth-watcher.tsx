@@ -1,10 +1,29 @@
 // The client side of the session (docs/rules.md#sign-in-and-sessions): saves a token arriving in the
-// URL, re-checks the session every 5 minutes, and signs out on 401, 403 or an identity mismatch.
+// URL, re-checks the session every 5 minutes, and signs out (a form POST) on 401, 403 or an
+// identity mismatch.
 import { useLocation } from "@remix-run/react";
 import { useEffect } from "react";
 import { toast } from "sonner";
 import { AUTH_URL_PARAMS, clearToken, readToken, storeToken } from "~/lib/auth-token";
-import { checkSession, AUTH_RECHECK_MS } from "~/lib/session-check";
+import { checkSession, AUTH_RECHECK_MS, SIGNOUT_PATH, SIGNOUT_REASON_FIELD } from "~/lib/session-check";
+
+/**
+ * Signs this browser out with a form POST to /auth/signout (sign-out is never a GET), which
+ * closes the session and goes on to /login, with the reason when there is one.
+ */
+function submitSignout(reason: string) {
+  const form = document.createElement("form");
+  form.method = "post";
+  form.action = SIGNOUT_PATH;
+  form.hidden = true;
+  const field = document.createElement("input");
+  field.type = "hidden";
+  field.name = SIGNOUT_REASON_FIELD;
+  field.value = reason;
+  form.append(field);
+  document.body.append(form);
+  form.submit();
+}
 
 export function AuthWatcher({ userId }: { userId: string }) {
   const location = useLocation();
@@ -44,7 +63,7 @@ export function AuthWatcher({ userId }: { userId: string }) {
           return;
         case "signout":
           clearToken();
-          window.location.assign(outcome.to);
+          submitSignout(outcome.reason);
           return;
       }
     }

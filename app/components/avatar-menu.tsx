@@ -10,10 +10,14 @@ export function AvatarMenu({ user }: { user: PublicUser }) {
   const navigate = useNavigate();
 
   // A plain click handler: a form inside the menu would be unmounted by the menu closing before
-  // the browser submits it.
+  // the browser submits it. Sign-out is a POST (a GET could be made by any other site's page).
   async function logout() {
     try {
-      const response = await fetch("/api/auth/logout", { credentials: "same-origin", cache: "no-store" });
+      const response = await fetch("/api/auth/logout", {
+        method: "POST",
+        credentials: "same-origin",
+        cache: "no-store",
+      });
       if (!response.ok) throw new Error(String(response.status));
       clearToken();
       toast.success("Logged out successfully");

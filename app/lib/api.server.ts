@@ -158,12 +158,54 @@ export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown): z.
   return result.data;
 }
 
-/** Reads a JSON body, answering 400 for a body that is not JSON and 413 for one that is too big. */
-export async function readJson(request: Request, maxBytes = 1_000_000): Promise<unknown> {
+/**
+ * The most a JSON body may hold (the server stops the body at the same figure as it arrives:
+ * BODY_LIMITS.json in server/app.ts). The largest body the schemas let through is an order of 200
+ * items with 1,000-character descriptions, about 720 KB in a non-Latin script; parsing a flat 1 MB
+ * takes a few milliseconds.
+ */
+export const MAX_JSON_BYTES = 1_000_000;
+
+/**
+ * How deeply a JSON body may nest arrays and objects. The deepest payload the schemas take is a
+ * segment's conditions, five groups deep (about 14 levels); parsing a body nested hundreds of
+ * thousands deep, and walking what it makes, held the event loop for tens of milliseconds a body.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+export const JSON_TOO_DEEP = `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`;
+
+/**
+ * Whether JSON text nests arrays and objects deeper than `limit`: one pass over the text counting
+ * the brackets outside strings, stopped at the first one too deep. Text that is not JSON may pass
+ * (JSON.parse refuses it next); nothing too deep reaches JSON.parse.
+ */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/**
+ * Reads a JSON body, the one way /api and sign-in read one: 413 for a body over `maxBytes`, 400 for
+ * one that nests deeper than MAX_JSON_DEPTH (found before parsing) and for one that is not JSON.
+ */
+export async function readJson(request: Request, maxBytes = MAX_JSON_BYTES): Promise<unknown> {
   const tooLarge = () => new ApiError("payload_too_large", `The body is larger than ${maxBytes} bytes`);
   const length = Number(request.headers.get("Content-Length") ?? 0);
   if (length > maxBytes) throw tooLarge();
-  // The server counts the bytes as they arrive and stops the body at this limit (server/app.ts);
+  // The server counts the bytes as they arrive and stops the body at its limit (server/app.ts);
   // the read then fails with its BodyTooLargeError.
   let text: string;
   try {
@@ -174,6 +216,7 @@ export async function readJson(request: Request, maxBytes = 1_000_000): Promise<
   }
   if (Buffer.byteLength(text) > maxBytes) throw tooLarge();
   if (!text.trim()) return {};
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw new ApiError("bad_request", JSON_TOO_DEEP);
   try {
     return JSON.parse(text);
   } catch {

@@ -115,7 +115,7 @@ describe("messages", () => {
     expect(LOGIN_ERRORS.email_not_verified).toMatch(
       /^An account with this e-mail already exists, but its address was never verified/,
     );
-    expect(LOGIN_ERRORS.session_expired).toMatch(/^Your session has expired/);
+    expect(LOGIN_ERRORS.session_expired).toBe("Session expired. Please sign in again.");
     expect(LOGIN_ERRORS.access_denied).toMatch(/^Access denied - possible tenant isolation issue/);
     expect(LOGIN_ERRORS.tenant_isolation_error).toMatch(/^Authentication error: User context mismatch/);
   });

@@ -54,8 +54,10 @@ export function callbackOutcome(params: URLSearchParams): { ok: true; token: str
 /** The query parameters the dashboard strips after saving a token from the URL. */
 export const AUTH_URL_PARAMS = ["token", "auth", "t", "user"] as const;
 
+// The spec's message for each reason ('Session expired', 'Access denied - possible tenant isolation
+// issue', 'Authentication error: User context mismatch'), then what to do.
 export const LOGIN_ERRORS: Record<string, string> = {
-  session_expired: "Your session has expired. Please sign in again.",
+  session_expired: "Session expired. Please sign in again.",
   access_denied: "Access denied - possible tenant isolation issue. Please sign in again.",
   tenant_isolation_error: "Authentication error: User context mismatch. Please sign in again.",
   email_not_verified:

@@ -12,3 +12,17 @@ export async function loadOrThrow<T>(load: Promise<T>, message: string): Promise
     throw error;
   }
 }
+
+/**
+ * The one way a screen's form deletes its record: a refusal (the record is gone, deleted already
+ * in another tab, or another tenant's) is thrown as a response with `{prefix}: {message}` and the
+ * error's status (404), which the screen's error boundary renders, with or without JavaScript.
+ */
+export async function deleteOrThrow<T>(remove: Promise<T>, prefix = "Delete failed"): Promise<T> {
+  try {
+    return await remove;
+  } catch (error) {
+    if (error instanceof ApiError) throw data(`${prefix}: ${error.message}`, { status: error.status });
+    throw error;
+  }
+}

@@ -43,11 +43,11 @@ describe("checkSession", () => {
   it("401 signs out with session_expired, 403 with access_denied", async () => {
     expect(await checkSession(answering(401, { error: {} }) as unknown as typeof fetch, "t", PAGE_USER)).toEqual({
       kind: "signout",
-      to: "/auth/signout?error=session_expired",
+      reason: "session_expired",
     });
     expect(await checkSession(answering(403, { error: {} }) as unknown as typeof fetch, "t", PAGE_USER)).toEqual({
       kind: "signout",
-      to: "/auth/signout?error=access_denied",
+      reason: "access_denied",
     });
   });
 
@@ -55,7 +55,7 @@ describe("checkSession", () => {
     const fetchImpl = answering(200, authenticated, { "X-User-Id": OTHER_USER });
     expect(await checkSession(fetchImpl as unknown as typeof fetch, tokenFor(PAGE_USER), PAGE_USER)).toEqual({
       kind: "signout",
-      to: "/auth/signout?error=tenant_isolation_error",
+      reason: "tenant_isolation_error",
     });
   });
 
@@ -63,7 +63,7 @@ describe("checkSession", () => {
     const fetchImpl = answering(200, authenticated, { "X-User-Id": OTHER_USER });
     expect(await checkSession(fetchImpl as unknown as typeof fetch, tokenFor(OTHER_USER), PAGE_USER)).toEqual({
       kind: "signout",
-      to: "/auth/signout?error=tenant_isolation_error",
+      reason: "tenant_isolation_error",
     });
   });
 
@@ -78,7 +78,7 @@ describe("checkSession", () => {
     const fetchImpl = answering(200, { isAuthenticated: false, user: null });
     expect(await checkSession(fetchImpl as unknown as typeof fetch, null, PAGE_USER)).toEqual({
       kind: "signout",
-      to: "/auth/signout",
+      reason: "",
     });
   });
 

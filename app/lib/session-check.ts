@@ -5,7 +5,17 @@ import { tokenUserId } from "~/lib/auth-token";
 export const AUTH_RECHECK_MS = 5 * 60 * 1000;
 export const REQUEST_TIMEOUT_MS = 10_000;
 
-export type SessionOutcome = { kind: "ok" } | { kind: "network" } | { kind: "error" } | { kind: "signout"; to: string };
+/**
+ * Where the browser signs out: a form POST (never a GET, which any other page could make), with
+ * the reason /login should explain in this field ('' for none). See app/routes/auth-signout.ts.
+ */
+export const SIGNOUT_PATH = "/auth/signout";
+export const SIGNOUT_REASON_FIELD = "error";
+
+export type SignoutReason = "session_expired" | "access_denied" | "tenant_isolation_error" | "";
+
+export type SessionOutcome =
+  { kind: "ok" } | { kind: "network" } | { kind: "error" } | { kind: "signout"; reason: SignoutReason };
 
 export async function checkSession(
   fetchImpl: typeof fetch,
@@ -33,14 +43,14 @@ export async function checkSession(
   } finally {
     clearTimeout(timer);
   }
-  if (response.status === 401) return { kind: "signout", to: "/auth/signout?error=session_expired" };
-  if (response.status === 403) return { kind: "signout", to: "/auth/signout?error=access_denied" };
+  if (response.status === 401) return { kind: "signout", reason: "session_expired" };
+  if (response.status === 403) return { kind: "signout", reason: "access_denied" };
   if (!response.ok) return { kind: "error" };
   // The server must answer as the user the token names and the page was rendered for.
   const headerId = response.headers.get("X-User-Id");
   const tokenId = token ? tokenUserId(token) : null;
   if (headerId && (headerId !== pageUserId || (tokenId !== null && headerId !== tokenId))) {
-    return { kind: "signout", to: "/auth/signout?error=tenant_isolation_error" };
+    return { kind: "signout", reason: "tenant_isolation_error" };
   }
   let body: unknown;
   try {
@@ -51,7 +61,7 @@ export async function checkSession(
     return { kind: "error" };
   }
   if (!body || typeof body !== "object" || !("isAuthenticated" in body) || body.isAuthenticated !== true) {
-    return { kind: "signout", to: "/auth/signout" };
+    return { kind: "signout", reason: "" };
   }
   return { kind: "ok" };
 }

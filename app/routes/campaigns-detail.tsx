@@ -33,6 +33,7 @@ import { BRAND } from "~/lib/brand";
 import { DELIVERY_STATUSES, type DeliveryStatus, percent, successBand, successBandColour } from "~/lib/campaigns";
 import { DateTime } from "~/components/date-time";
 import { ID_PATTERN } from "~/lib/id";
+import { deleteOrThrow } from "~/lib/load.server";
 import { withSearchParams } from "~/lib/search-params";
 import { segmentChipClass } from "~/lib/segments";
 import { requireUser } from "~/services/auth.server";
@@ -119,15 +120,16 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return redirectWithFlash(request, here, { kind: "toast", type: "error", message: "Unknown campaign action" });
   const { intent, back: asked } = parsed.data;
   const back = asked?.startsWith(here) ? asked : here;
+  // A campaign that is gone (deleted already, or another user's) is a 404 with its message.
+  if (intent === "delete") {
+    const deleted = await deleteOrThrow(deleteCampaign(user.id, id), "Could not delete campaign");
+    return redirectWithFlash(request, "/campaigns", {
+      kind: "toast",
+      type: "success",
+      message: `Campaign "${deleted.name}" deleted successfully.`,
+    });
+  }
   try {
-    if (intent === "delete") {
-      const deleted = await deleteCampaign(user.id, id);
-      return redirectWithFlash(request, "/campaigns", {
-        kind: "toast",
-        type: "success",
-        message: `Campaign "${deleted.name}" deleted successfully.`,
-      });
-    }
     const run = { pause: pauseCampaign, resume: resumeCampaign, cancel: cancelCampaign, retry: retryFailedDeliveries }[
       intent
     ];
@@ -136,12 +138,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   } catch (error) {
     // A refused control (409) or a campaign gone (404) is told as the service says it.
     if (!(error instanceof ApiError)) throw error;
-    const message =
-      intent === "delete" ? `Could not delete campaign: ${error.message || "Unknown error"}` : error.message;
     return redirectWithFlash(request, error.status === 404 ? "/campaigns" : back, {
       kind: "toast",
       type: "error",
-      message,
+      message: error.message,
     });
   }
 }

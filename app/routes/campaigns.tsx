@@ -10,11 +10,10 @@ import { CampaignStatusChip, Chip, ProgressBar, useRevalidateEvery } from "~/com
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { DateTime } from "~/components/date-time";
 import { RouteErrorBoundary } from "~/components/error-boundary";
-import { ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { listSuccessChip } from "~/lib/campaigns";
 import { isId } from "~/lib/id";
-import { loadOrThrow } from "~/lib/load.server";
+import { deleteOrThrow, loadOrThrow } from "~/lib/load.server";
 import { withSearchParams } from "~/lib/search-params";
 import { segmentChipClass } from "~/lib/segments";
 import { requireUser } from "~/services/auth.server";
@@ -62,23 +61,13 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const { id, back: asked } = submission.value;
   const back = asked?.startsWith("/campaigns") && !asked.startsWith("//") ? asked : "/campaigns";
-  try {
-    const deleted = await deleteCampaign(user.id, id);
-    return redirectWithFlash(request, back, {
-      kind: "toast",
-      type: "success",
-      message: `Campaign "${deleted.name}" deleted successfully.`,
-    });
-  } catch (error) {
-    // A refusal (gone, or another user's) is told in a toast; anything else is a fault for the
-    // error boundary and the server log.
-    if (!(error instanceof ApiError)) throw error;
-    return redirectWithFlash(request, back, {
-      kind: "toast",
-      type: "error",
-      message: `Could not delete campaign: ${error.message || "Unknown error"}`,
-    });
-  }
+  // A campaign that is gone (deleted already, or another user's) is a 404 with its message.
+  const deleted = await deleteOrThrow(deleteCampaign(user.id, id), "Could not delete campaign");
+  return redirectWithFlash(request, back, {
+    kind: "toast",
+    type: "success",
+    message: `Campaign "${deleted.name}" deleted successfully.`,
+  });
 }
 
 function StatCard({ label, value, icon: Icon }: { label: string; value: number; icon: typeof Target }) {

@@ -45,6 +45,7 @@ import {
 } from "~/lib/customers";
 import { DateTime } from "~/components/date-time";
 import { formatRupees } from "~/lib/money";
+import { deleteOrThrow } from "~/lib/load.server";
 import { requireUser } from "~/services/auth.server";
 import {
   customerOrderCount,
@@ -134,18 +135,8 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const { id, back: asked } = submission.value;
   const back = asked?.startsWith("/customers") ? asked : "/customers";
-  try {
-    await deleteCustomer(user.id, id);
-  } catch (error) {
-    // A refusal (the customer is gone, or another user's) is told in a toast; anything else is a
-    // fault for the error boundary and the server log.
-    if (!(error instanceof ApiError)) throw error;
-    return redirectWithFlash(request, back, {
-      kind: "toast",
-      type: "error",
-      message: `Delete failed: ${error.message}`,
-    });
-  }
+  // A customer that is gone (deleted already, or another user's) is a 404 with its message.
+  await deleteOrThrow(deleteCustomer(user.id, id));
   return redirectWithFlash(request, back, { kind: "toast", type: "success", message: "Customer deleted successfully" });
 }
 

@@ -13,11 +13,11 @@ import { RouteErrorBoundary } from "~/components/error-boundary";
 import { IconSprite, SpriteIcon, useDelegatedLinks } from "~/components/fast-rows";
 import { OrderStatusChip } from "~/components/order-status-chip";
 import { ACTIONS_CELL, CardLabel, ResponsiveTable } from "~/components/responsive-table";
-import { ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { isId } from "~/lib/id";
 import { formatRupees } from "~/lib/money";
 import { customerName, shortOrderId } from "~/lib/orders";
+import { deleteOrThrow } from "~/lib/load.server";
 import { requireUser } from "~/services/auth.server";
 import { deleteOrder, listOrders } from "~/services/orders.server";
 import { redirectWithFlash } from "~/services/session.server";
@@ -68,15 +68,11 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirectWithFlash(request, back, { kind: "toast", type: "error", message: DELETE_FAILED });
   }
   try {
-    await deleteOrder(user.id, submission.value.id);
+    // An order that is gone (deleted already, or another user's) is a 404 with its message.
+    await deleteOrThrow(deleteOrder(user.id, submission.value.id));
   } catch (error) {
-    if (error instanceof ApiError) {
-      return redirectWithFlash(request, back, {
-        kind: "toast",
-        type: "error",
-        message: `Delete failed: ${error.message}`,
-      });
-    }
+    // That 404 (a thrown response, not an Error) goes on to the error boundary.
+    if (!(error instanceof Error)) throw error;
     logger().error({ err: error }, "Deleting an order failed");
     return redirectWithFlash(request, back, { kind: "toast", type: "error", message: DELETE_FAILED });
   }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ID_PATTERN } from "~/lib/id";
+import { multiLine, singleLine } from "~/schemas/text";
 
 // A campaign as the wizard and POST /api/campaigns give it (docs/rules.md#campaign-wizard). The
 // audience size and launch time a client sends are not trusted: the server counts and stamps them.
@@ -15,8 +16,10 @@ export const CAMPAIGN_MESSAGES = {
 /** Why a segment cannot be launched to (the API's 422 and its field message). */
 export const EMPTY_SEGMENT = "This segment has no customers";
 
-const text = (required: string, label: string, max: number) =>
-  z.string({ message: required }).trim().min(1, required).max(max, `${label} must be at most ${max} characters`);
+const text = (required: string, label: string, max: number, lines: typeof singleLine = singleLine) =>
+  lines(z.string({ message: required }).trim(), label)
+    .min(1, required)
+    .max(max, `${label} must be at most ${max} characters`);
 
 export const CampaignAudienceSchema = z.object({
   name: text(CAMPAIGN_MESSAGES.name, "Campaign name", 200),
@@ -25,11 +28,13 @@ export const CampaignAudienceSchema = z.object({
 
 export const CampaignMessageSchema = z.object({
   subject: text(CAMPAIGN_MESSAGES.subject, "Subject line", 300),
-  message: text(CAMPAIGN_MESSAGES.message, "Message content", 10_000),
+  message: text(CAMPAIGN_MESSAGES.message, "Message content", 10_000, multiLine),
 });
 
 export const CampaignContentSchema = CampaignAudienceSchema.extend(CampaignMessageSchema.shape).extend({
-  description: z.string().trim().max(2000, "Description must be at most 2000 characters").default(""),
+  description: multiLine(z.string().trim(), "Description")
+    .max(2000, "Description must be at most 2000 characters")
+    .default(""),
 });
 export type CampaignContent = z.infer<typeof CampaignContentSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { multiLine, singleLine } from "~/schemas/text";
 
 // The customer form and the /api payload (docs/rules.md#customer-form, #payloads): firstName, lastName and email are
 // required; phone, address, company and notes are optional. One schema for the form (server and
@@ -23,15 +24,15 @@ export const CUSTOMER_MESSAGES = {
 export const CUSTOMER_FIELDS = ["firstName", "lastName", "email", "phone", "address", "company", "notes"] as const;
 export type CustomerField = (typeof CUSTOMER_FIELDS)[number];
 
-const optionalText = (label: string, max: number) =>
-  z
-    .string({ message: `${label} must be text` })
-    .trim()
+const optionalText = (label: string, max: number, lines: typeof singleLine = singleLine) =>
+  lines(z.string({ message: `${label} must be text` }).trim(), label)
     .max(max, `${label} must be at most ${max} characters`)
     .default("");
 
 const requiredText = (message: string, label: string, max: number) =>
-  z.string({ message }).trim().min(1, message).max(max, `${label} must be at most ${max} characters`);
+  singleLine(z.string({ message }).trim(), label)
+    .min(1, message)
+    .max(max, `${label} must be at most ${max} characters`);
 
 /** The seven fields a person types. */
 export const CustomerFormSchema = z.object({
@@ -45,9 +46,9 @@ export const CustomerFormSchema = z.object({
     .pipe(z.email(CUSTOMER_MESSAGES.emailInvalid))
     .transform((e) => e.toLowerCase()),
   phone: optionalText("Phone", 40),
-  address: optionalText("Address", 500),
+  address: optionalText("Address", 500, multiLine),
   company: optionalText("Company", 200),
-  notes: optionalText("Notes", 5000),
+  notes: optionalText("Notes", 5000, multiLine),
 });
 
 /** Starting values a program or an import may give (orders keep them up to date afterwards). */

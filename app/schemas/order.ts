@@ -16,6 +16,7 @@ import {
   toQuantity,
 } from "~/lib/orders";
 import { formatPaise } from "~/lib/money";
+import { multiLine, singleLine } from "~/schemas/text";
 
 export const ORDER_MESSAGES = {
   customer: "Please select a customer",
@@ -54,22 +55,21 @@ const money = (numberMessage: string, minMessage: string, stepMessage: string) =
     )
     .refine(isPaiseStep, stepMessage);
 
-const text = (max: number) =>
+/** Optional multi-line text (notes, an item's description). */
+const text = (max: number, label: string) =>
   z.preprocess(
     (v) => (v === null || v === undefined ? "" : v),
-    z.string().trim().max(max, `At most ${max} characters`),
+    multiLine(z.string().trim(), label).max(max, `At most ${max} characters`),
   );
 
 export const OrderItemSchema = z.object({
   name: z.preprocess(
     (v) => (v === null || v === undefined ? "" : v),
-    z
-      .string({ error: ORDER_MESSAGES.itemNames })
-      .trim()
+    singleLine(z.string({ error: ORDER_MESSAGES.itemNames }).trim(), "Item name")
       .min(1, ORDER_MESSAGES.itemNames)
       .max(200, "At most 200 characters"),
   ),
-  description: text(1000),
+  description: text(1000, "Description"),
   quantity: numeric(ORDER_MESSAGES.quantityNumber).pipe(
     z
       .number()
@@ -112,7 +112,7 @@ function makeOrderSchema<C extends z.ZodType>(customerId: C) {
             (v) => (v === undefined || v === null || v === "" ? DEFAULT_ORDER_STATUS : (normalizeStatus(v) ?? v)),
             z.enum(ORDER_STATUSES, { error: ORDER_MESSAGES.status }),
           ),
-          notes: text(2000),
+          notes: text(2000, "Notes"),
           tax: z.preprocess(
             (v) => (v === undefined || v === null || v === "" ? 0 : v),
             money(ORDER_MESSAGES.taxNumber, ORDER_MESSAGES.tax, ORDER_MESSAGES.taxStep),

@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { canonicalTimeZone } from "~/lib/dates";
+import { singleLine } from "~/schemas/text";
 
-const text = (max: number) => z.string().trim().max(max, `At most ${max} characters`);
+const text = (max: number, label: string) => singleLine(z.string().trim(), label).max(max, `At most ${max} characters`);
 
 /** The six profile fields, shared by the /profile form and PUT /api/auth/profile. */
 export const ProfileSchema = z.object({
-  firstName: text(100).default(""),
-  lastName: text(100).default(""),
+  firstName: text(100, "First name").default(""),
+  lastName: text(100, "Last name").default(""),
   // A form sends an emptied field as nothing at all: that too is not a valid address.
   email: z
     .string({ message: "Enter a valid e-mail address" })
@@ -14,9 +15,9 @@ export const ProfileSchema = z.object({
     .toLowerCase()
     .email("Enter a valid e-mail address")
     .max(254),
-  phone: text(40).default(""),
-  company: text(200).default(""),
-  position: text(200).default(""),
+  phone: text(40, "Phone").default(""),
+  company: text(200, "Company").default(""),
+  position: text(200, "Position").default(""),
 });
 
 export type ProfileInput = z.infer<typeof ProfileSchema>;
@@ -45,6 +46,6 @@ export const ProfileFormSchema = ProfileSchema.extend({ timeZone: TimeZoneSchema
 export type ProfileFormInput = z.infer<typeof ProfileFormSchema>;
 
 export const LocalSignInSchema = z.object({
-  name: z.string().trim().min(1, "Enter your name").max(100, "At most 100 characters"),
+  name: singleLine(z.string().trim(), "Name").min(1, "Enter your name").max(100, "At most 100 characters"),
   email: z.string().trim().toLowerCase().email("Enter a valid e-mail address").max(254),
 });

@@ -1,13 +1,13 @@
 // A search term from an address (?q=): any text but control characters (a NUL or an escape is never
 // typed in a search box, and SQLite's FTS5 and the CSV export refuse them), at most 200 characters.
 import { z } from "zod";
+import { CONTROL_CHARACTERS } from "~/schemas/text";
 
 export const SEARCH_CONTROL_CHARACTERS = "Search terms cannot contain control characters";
 
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-
-export const SearchTermSchema = z.string().refine((value) => !CONTROL.test(value), SEARCH_CONTROL_CHARACTERS);
+export const SearchTermSchema = z
+  .string()
+  .refine((value) => !CONTROL_CHARACTERS.test(value), SEARCH_CONTROL_CHARACTERS);
 
 /** The `q` of a page's address, checked: a control character is a 400 the page's error boundary shows. */
 export function pageSearchTerm(params: URLSearchParams): string | null {

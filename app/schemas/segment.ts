@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { type BuilderRow, MESSAGES, rowsToConditions, validateConditions } from "~/lib/segments-builder";
 import { type SegmentNode, parseConditions, topLogic } from "~/lib/segments";
+import { multiLine, singleLine } from "~/schemas/text";
 
 /** The condition tree: in, the mapping; out, the validated tree. */
 export const ConditionsSchema = z.unknown().transform((value, ctx): SegmentNode => {
@@ -20,12 +21,10 @@ export const ConditionsSchema = z.unknown().transform((value, ctx): SegmentNode 
   return parsed.tree;
 });
 
-const name = z
-  .string({ message: MESSAGES.nameRequired })
-  .trim()
+const name = singleLine(z.string({ message: MESSAGES.nameRequired }).trim(), "Name")
   .min(1, MESSAGES.nameRequired)
   .max(120, "At most 120 characters");
-const description = z.string().trim().max(1000, "At most 1000 characters");
+const description = multiLine(z.string().trim(), "Description").max(1000, "At most 1000 characters");
 const logicType = z.enum(["AND", "OR"], { message: "logicType must be AND or OR" });
 
 /**

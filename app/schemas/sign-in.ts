@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { singleLine } from "~/schemas/text";
 
 /**
  * The local sign-in form (/login) and POST /auth/local. The name is asked for only when the e-mail
  * is new (a sign-up); a new password's rules (length, commonness) are checked on the server then.
  */
 export const SignInSchema = z.object({
-  name: z.string().trim().max(100, "At most 100 characters").optional(),
+  name: singleLine(z.string().trim(), "Name").max(100, "At most 100 characters").optional(),
   email: z
     .string({ message: "Enter a valid e-mail address" })
     .trim()

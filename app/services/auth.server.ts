@@ -52,6 +52,9 @@ export function googleAuthenticator(): Authenticator<User> {
   return auth;
 }
 
+/** Where a page request whose session has ended goes: /login with the spec's "Session expired" message. */
+export const SESSION_EXPIRED_LOGIN = "/login?error=session_expired";
+
 /**
  * The signed-in user of a page request, or a redirect to /login. Form posts carried by the cookie
  * must come from our own pages (CSRF): a foreign Origin is a 403.
@@ -63,14 +66,15 @@ export async function requireUser(request: Request): Promise<User> {
     throw new Response(CROSS_ORIGIN_REFUSED, { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }
   const state = await readSession(request);
-  if (state.kind !== "user") {
-    // An expired or ended session is dropped from the browser too.
-    const headers = state.kind === "ended" ? { "Set-Cookie": await destroySessionHeader(request) } : undefined;
-    throw redirect("/login", { headers });
-  }
+  if (state.kind === "none") throw redirect("/login");
+  // An expired session, or one ended elsewhere (a logout on another device), is dropped from the
+  // browser too, and /login says why (docs/rules.md#sign-in-and-sessions).
+  if (state.kind === "ended")
+    throw redirect(SESSION_EXPIRED_LOGIN, { headers: { "Set-Cookie": await destroySessionHeader(request) } });
   // A page write by a user another program just deleted (still in this worker's cache) would fail
   // on a foreign key: form posts are few, so they read the row itself.
-  if (!SAFE_METHODS.has(request.method) && !userStillExists(state.user.id)) throw redirect("/login");
+  if (!SAFE_METHODS.has(request.method) && !userStillExists(state.user.id))
+    throw redirect(SESSION_EXPIRED_LOGIN, { headers: { "Set-Cookie": await destroySessionHeader(request) } });
   noteRequestUser(state.user.id);
   return state.user;
 }
@@ -94,13 +98,33 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 export const CROSS_ORIGIN_REFUSED =
   "This form was sent from another site, so it was refused. Open the page here and try again.";
 
-/** Mutations carried by the cookie must come from our own pages (CSRF). */
+/**
+ * Mutations carried by the cookie must come from our own pages (CSRF): the Origin must be
+ * PUBLIC_URL's, or, when a browser sent no Origin, the Referer must be a page of PUBLIC_URL. With
+ * neither header the write goes through: that is a program (curl with a cookie), not a page of
+ * another site, since browsers send at least one of them on a cross-site form or fetch.
+ */
 export function checkOrigin(request: Request) {
   if (SAFE_METHODS.has(request.method)) return;
-  const origin = request.headers.get("Origin");
-  if (!origin) return; // non-browser clients and same-origin navigations in older browsers
   // Only the configured address: the request's own Host and X-Forwarded-Host are the sender's to choose.
-  if (origin !== getEnv().publicUrl) throw new ApiError("forbidden", "Cross-origin request refused");
+  const publicUrl = getEnv().publicUrl;
+  const origin = request.headers.get("Origin");
+  if (origin) {
+    if (origin !== publicUrl) throw new ApiError("forbidden", "Cross-origin request refused");
+    return;
+  }
+  const referer = request.headers.get("Referer");
+  if (referer && refererOrigin(referer) !== publicUrl) throw new ApiError("forbidden", "Cross-origin request refused");
+}
+
+/** The origin of a Referer, or null for one that is not an absolute http(s) address. */
+function refererOrigin(referer: string): string | null {
+  try {
+    const url = new URL(referer);
+    return url.protocol === "http:" || url.protocol === "https:" ? url.origin : null;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -484,7 +484,11 @@ export async function deleteCampaign(userId: string, id: string): Promise<Campai
       )
       .run(id).changes;
   while ((await withWriter(slice)) > 0);
-  await withWriter((w) => w.prepare(`DELETE FROM "Campaign" WHERE "id" = ? AND "userId" = ?`).run(id, userId));
+  const deleted = await withWriter(
+    (w) => w.prepare(`DELETE FROM "Campaign" WHERE "id" = ? AND "userId" = ?`).run(id, userId).changes,
+  );
+  // Two deletes of the same campaign at once both found it: only the one that removed it succeeds.
+  if (deleted === 0) throw notFound("Campaign");
   return toCampaignDto(campaign);
 }
 

@@ -31,12 +31,27 @@ const VERIFIED_FOR_MS = 60_000;
 const MAX_VERIFIED = 10_000;
 const verified = new Map<string, { claims: TokenClaims; until: number; secret: string }>();
 
+/** Three base64url parts, nothing else: no padding, no whitespace, no fourth part. */
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/**
+ * Whether the token is a compact JWS exactly as we issue it. Base64url decoders are lenient (they
+ * skip a trailing `=` and ignore the spare low bits of the last character), so a token with `=`
+ * appended, or with its last character changed in those bits, verifies with the same signature.
+ * Each part must be the one spelling of its bytes.
+ */
+function isExactCompactJws(token: string): boolean {
+  if (!COMPACT_JWS.test(token)) return false;
+  return token.split(".").every((part) => Buffer.from(part, "base64url").toString("base64url") === part);
+}
+
 /** The id and session version of a valid token, or null for a missing, malformed, forged, expired or expiry-less one. */
 export async function verifyTokenClaims(token: string): Promise<TokenClaims | null> {
   const secret = getEnv().sessionSecret;
   const now = Date.now();
   const known = verified.get(token);
   if (known && known.until > now && known.secret === secret) return known.claims;
+  if (!isExactCompactJws(token)) return null;
   try {
     const { payload } = await jwtVerify(token, key(), { algorithms: ["HS256"], requiredClaims: ["exp"] });
     if (!isId(payload.id) || typeof payload.sv !== "number" || !Number.isInteger(payload.sv)) return null;

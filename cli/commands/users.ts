@@ -5,6 +5,7 @@ import { migrateDatabase } from "../../app/db/migrate.server.ts";
 import { findUserByEmail, listUsers, setPasswordHash, upsertLocalUser } from "../../app/services/users.server.ts";
 import { hashPassword, passwordProblem } from "../../app/services/passwords.server.ts";
 import { issueToken } from "../../app/services/token.server.ts";
+import { singleLine } from "../../app/schemas/text.ts";
 import { readNewPassword } from "../prompt.ts";
 import { parseCliInput } from "../validate.ts";
 
@@ -28,7 +29,10 @@ export function registerUserCommands(program: Command) {
     .option("--password", "ask for the user's password (typed without echo, or the first line of stdin)")
     .action(async (opts: { email: string; name: string; password?: boolean }) => {
       const input = parseCliInput(
-        z.object({ email: Email, name: z.string().trim().min(1, "--name must not be empty").max(100) }),
+        z.object({
+          email: Email,
+          name: singleLine(z.string().trim(), "--name").min(1, "--name must not be empty").max(100),
+        }),
         { email: opts.email, name: opts.name },
       );
       const password = opts.password ? parseCliInput(NewPassword(input.email), await readNewPassword()) : null;

@@ -30,7 +30,7 @@ test.describe("the login page", () => {
   });
 
   for (const [error, message] of [
-    ["session_expired", "Your session has expired. Please sign in again."],
+    ["session_expired", "Session expired. Please sign in again."],
     ["access_denied", "Access denied - possible tenant isolation issue. Please sign in again."],
     ["tenant_isolation_error", "Authentication error: User context mismatch. Please sign in again."],
   ] as const) {
@@ -209,7 +209,7 @@ test.describe("the session check", () => {
     await page.evaluate(([key, value]) => localStorage.setItem(key, value), [TOKEN_KEY, forged] as const);
     await page.reload();
     await expect(page).toHaveURL(/\/login\?error=session_expired$/);
-    await expect(page.getByRole("alert")).toHaveText("Your session has expired. Please sign in again.");
+    await expect(page.getByRole("alert")).toHaveText("Session expired. Please sign in again.");
     expect(await readStoredToken(page)).toBeNull();
     // The cookie session ended too.
     await page.goto("/profile");
@@ -373,9 +373,40 @@ test.describe("local accounts have passwords", () => {
     expect(api.status()).toBe(401);
     expect(await api.json()).toEqual({ error: { code: "unauthorized", message: "Session expired" } });
     await page.goto("/dashboard");
-    await expect(page).toHaveURL(/\/login$/);
+    await expect(page).toHaveURL(/\/login\?error=session_expired$/);
     await expect(page.getByRole("heading", { name: "Welcome to Campaign CRM" })).toBeVisible();
   });
+});
+
+test("logout on another device: the next click here goes to /login with 'Session expired'", async ({
+  page,
+  browser,
+}) => {
+  const { email } = await signIn(page, { name: "Two Devices" });
+  const other = await browser.newContext();
+  const otherPage = await other.newPage();
+  await signIn(otherPage, { email });
+  await otherPage.getByRole("button", { name: "Account menu" }).click();
+  await otherPage.getByRole("menuitem", { name: "Logout" }).click();
+  await expect(otherPage).toHaveURL(/\/login$/);
+  await other.close();
+
+  // This page still shows the dashboard; its next navigation finds the session ended.
+  await page.getByRole("link", { name: "Customers" }).first().click();
+  await expect(page).toHaveURL(/\/login\?error=session_expired$/);
+  await expect(page.getByRole("alert")).toHaveText("Session expired. Please sign in again.");
+});
+
+test("a GET of either sign-out address signs nobody out (405)", async ({ page }) => {
+  await signIn(page);
+  const api = await page.request.get("/api/auth/logout");
+  expect(api.status()).toBe(405);
+  expect(api.headers()["allow"]).toBe("POST");
+  expect(await api.json()).toEqual({ error: { code: "method_not_allowed", message: "Use POST for /api/auth/logout" } });
+  const signout = await page.request.get("/auth/signout?error=session_expired", { maxRedirects: 0 });
+  expect(signout.status()).toBe(405);
+  await page.goto("/customers");
+  await expect(page).toHaveURL(/\/customers$/);
 });
 
 test("Google sign-in does not open a local account that claims the same e-mail", async ({ page }) => {

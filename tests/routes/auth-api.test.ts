@@ -12,6 +12,7 @@ import {
   forgedTokenFor,
   formRequest,
   makeRequest,
+  ORIGIN,
 } from "../helpers/requests";
 
 setUpTestDatabase();
@@ -129,11 +130,17 @@ describe("GET /api/auth/current_user", () => {
   });
 });
 
-describe("GET /api/auth/logout", () => {
+describe("POST /api/auth/logout", () => {
   it("ends the cookie session", async () => {
     const user = await createTestUser();
-    const res = await logout.loader(
-      args(makeRequest("/api/auth/logout", { auth: { cookie: await cookieFor(user.id) } })),
+    const res = await logout.action(
+      args(
+        makeRequest("/api/auth/logout", {
+          method: "POST",
+          auth: { cookie: await cookieFor(user.id) },
+          headers: { Origin: ORIGIN },
+        }),
+      ),
     );
     expect(res.status).toBe(200);
     expect(await json(res)).toMatchObject({ success: true });
@@ -415,7 +422,7 @@ async function pageAnswer(run: () => Promise<unknown>): Promise<Response> {
 }
 
 describe("sessions carry an issue time and the user's session version", () => {
-  it("a cookie issued longer ago than TOKEN_TTL_HOURS is refused by the server (401 on /api, /login on pages)", async () => {
+  it("a cookie issued longer ago than TOKEN_TTL_HOURS is refused by the server (401 on /api, /login?error=session_expired on pages)", async () => {
     const user = await createTestUser();
     const ttlMs = getEnv().TOKEN_TTL_HOURS * 3_600_000;
     const old = await craftedCookie({ userId: user.id, issuedAt: Date.now() - ttlMs - 60_000, version: 0 });
@@ -424,7 +431,7 @@ describe("sessions carry an issue time and the user's session version", () => {
     expect(await json(res)).toEqual({ error: { code: "unauthorized", message: "Session expired" } });
     const page = await pageAnswer(() => layout.loader(args(makeRequest("/", { auth: { cookie: old } }))));
     expect(page.status).toBe(302);
-    expect(page.headers.get("Location")).toBe("/login");
+    expect(page.headers.get("Location")).toBe("/login?error=session_expired");
     // Just inside the window it still works.
     const fresh = await craftedCookie({ userId: user.id, issuedAt: Date.now() - ttlMs + 60_000, version: 0 });
     expect((await currentUserOf({ cookie: fresh })).status).toBe(200);
@@ -447,13 +454,15 @@ describe("sessions carry an issue time and the user's session version", () => {
     expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).company).toBe("");
   });
 
-  it("GET /api/auth/logout ends that cookie, copies of it and earlier bearer tokens; a new sign-in works", async () => {
+  it("POST /api/auth/logout ends that cookie, copies of it and earlier bearer tokens; a new sign-in works", async () => {
     const user = await createTestUser();
     const cookie = await cookieFor(user.id);
     const token = await bearerFor(user.id);
     expect((await currentUserOf({ cookie })).status).toBe(200);
     expect((await currentUserOf({ bearer: token })).status).toBe(200);
-    const out = await logout.loader(args(makeRequest("/api/auth/logout", { auth: { cookie } })));
+    const out = await logout.action(
+      args(makeRequest("/api/auth/logout", { method: "POST", auth: { cookie }, headers: { Origin: ORIGIN } })),
+    );
     expect(out.status).toBe(200);
     // The browser forgot the cookie; someone who copied it replays it: refused, reads and writes.
     expect((await currentUserOf({ cookie })).status).toBe(401);
@@ -471,7 +480,7 @@ describe("sessions carry an issue time and the user's session version", () => {
     expect(await json(write)).toEqual({ error: { code: "unauthorized", message: "Session expired" } });
     expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).company).toBe("");
     const page = await pageAnswer(() => layout.loader(args(makeRequest("/", { auth: { cookie } }))));
-    expect(page.headers.get("Location")).toBe("/login");
+    expect(page.headers.get("Location")).toBe("/login?error=session_expired");
     // Signing in again gives a session and a token that work.
     expect((await currentUserOf({ cookie: await cookieFor(user.id) })).status).toBe(200);
     expect((await currentUserOf({ bearer: await bearerFor(user.id) })).status).toBe(200);
@@ -543,7 +552,7 @@ describe("a deleted user", () => {
     expect((await currentUserOf({ bearer: token })).status).toBe(401);
   });
 
-  it("deleted by another program while cached: a page's form post goes to /login, never a 500", async () => {
+  it("deleted by another program while cached: a page's form post goes to /login (session expired), never a 500", async () => {
     const user = await createTestUser();
     const cookie = await cookieFor(user.id);
     await layout.loader(args(makeRequest("/", { auth: { cookie } }))); // now cached by this worker
@@ -560,7 +569,7 @@ describe("a deleted user", () => {
       ),
     );
     expect(res.status).toBe(302);
-    expect(res.headers.get("Location")).toBe("/login");
+    expect(res.headers.get("Location")).toBe("/login?error=session_expired");
   });
 
   it("deleted through the server: every request is a 401 at once", async () => {

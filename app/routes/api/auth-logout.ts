@@ -1,18 +1,30 @@
-// GET /api/auth/logout: ends the caller's sessions. The user's session version moves on, so this
+// POST /api/auth/logout: ends the caller's sessions. The user's session version moves on, so this
 // cookie, any copy of it and every bearer token issued before stop working at once, on every device.
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { authenticateApi } from "~/services/auth.server";
+// POST only: a GET can be made by any page (a link, an image, a redirect), which must not be able
+// to sign anyone out; a cookie-carried POST must come from our own pages (checkOrigin()).
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { ApiError, jsonResponse, methodNotAllowed } from "~/lib/api.server";
+import { apiFailure, authenticateApi } from "~/services/auth.server";
 import { destroySessionHeader } from "~/services/session.server";
 import { endSessions } from "~/services/users.server";
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  // Logging out an ended session (or none) still clears the cookie and answers success.
-  const user = await authenticateApi(request).catch(() => null);
-  if (user) await endSessions(user.id);
-  return Response.json(
-    { success: true, message: "Logged out" },
-    { headers: { "Set-Cookie": await destroySessionHeader(request), "Cache-Control": "no-store" } },
-  );
-}
+export const loader = methodNotAllowed("POST");
 
-export const action = loader;
+export async function action(args: ActionFunctionArgs) {
+  const { request } = args;
+  if (request.method !== "POST") return methodNotAllowed("POST")(args);
+  let user;
+  try {
+    user = await authenticateApi(request);
+  } catch (error) {
+    // Logging out an ended session (or none) still clears the cookie and answers success; a write
+    // from another site's page (403) is refused like any other.
+    if (!(error instanceof ApiError && error.code === "unauthorized")) return apiFailure(error);
+    user = null;
+  }
+  if (user) await endSessions(user.id);
+  const response = jsonResponse({ success: true, message: "Logged out" });
+  response.headers.set("Set-Cookie", await destroySessionHeader(request));
+  if (user) response.headers.set("X-User-Id", user.id);
+  return response;
+}
