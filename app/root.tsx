@@ -10,10 +10,9 @@ import {
   useLoaderData,
   useRouteError,
 } from "@remix-run/react";
-import { Toaster } from "sonner";
 import { TimeZoneReporter } from "~/components/date-time";
 import { UNEXPECTED_ERROR, errorMessage } from "~/components/error-boundary";
-import { FlashMessages } from "~/components/flash";
+import { AppToaster, FlashMessages } from "~/components/flash";
 import { SnackbarProvider } from "~/components/snackbar";
 import { useNonce } from "~/lib/nonce";
 import { readFlash } from "~/services/session.server";
@@ -56,15 +55,7 @@ export default function App() {
   return (
     <SnackbarProvider>
       <Outlet />
-      {/* Below the 64 px top bar, so that a toast never covers the bell or the avatar. */}
-      <Toaster
-        position="top-right"
-        offset={{ top: 72 }}
-        mobileOffset={{ top: 72 }}
-        duration={5000}
-        richColors
-        closeButton
-      />
+      <AppToaster />
       <FlashMessages flash={flash} />
     </SnackbarProvider>
   );

@@ -38,10 +38,24 @@ export function Chip({
       data-testid={testId}
       data-colour={colour}
       title={title}
-      className={`inline-flex items-center whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ring-inset ${CAMPAIGN_CHIP_CLASSES[colour]}`}
+      className={`inline-flex shrink-0 items-center whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ring-inset ${CAMPAIGN_CHIP_CLASSES[colour]}`}
     >
       {children}
     </span>
+  );
+}
+
+/**
+ * What stands where a rate's chip would be when the rate has no denominator (docs/rules.md#numbers):
+ * a neutral chip, never a red "0.0% Poor". "Not started" when the screen knows nothing was sent
+ * yet (a draft, a launch before its first batch), otherwise "No results yet" (nothing delivered,
+ * failed or bounced so far).
+ */
+export function NoRateChip({ sent, testId }: { sent?: number; testId?: string }) {
+  return (
+    <Chip colour="default" testId={testId} title="Nothing has been delivered, failed or bounced yet">
+      {sent === 0 ? "Not started" : "No results yet"}
+    </Chip>
   );
 }
 

@@ -1,7 +1,16 @@
 // The snackbar (docs/rules.md#timing): one message at the top centre that hides itself after 6 seconds.
+// It sits below the 64 px top bar, so it never covers the menu, the bell or the avatar; on a phone it
+// spans the screen less a 16 px margin each side (docs/rules.md#notices).
 import { createContext, useCallback, useContext, useEffect, useState } from "react";
 
 export const SNACKBAR_MS = 6000;
+
+/**
+ * Where the snackbar stands: 72 px from the top (the 64 px top bar and a gap), across the screen
+ * less 16 px each side on a phone, centred and at most 36rem wide from the sm breakpoint up.
+ */
+export const SNACKBAR_PLACEMENT =
+  "fixed inset-x-4 top-[72px] z-50 sm:inset-x-auto sm:left-1/2 sm:w-max sm:max-w-xl sm:-translate-x-1/2";
 
 type Severity = "success" | "error" | "info" | "warning";
 type Snack = { id: number; message: string; severity: Severity };
@@ -38,13 +47,13 @@ export function SnackbarProvider({ children }: { children: React.ReactNode }) {
         <div
           role="alert"
           data-testid="snackbar"
-          className={`fixed left-1/2 top-4 z-50 flex -translate-x-1/2 items-center gap-3 rounded-lg px-4 py-3 text-sm font-medium text-white shadow-lg ${colours[snack.severity]}`}
+          className={`${SNACKBAR_PLACEMENT} flex items-center gap-3 rounded-lg px-4 py-3 text-sm font-medium text-white shadow-lg ${colours[snack.severity]}`}
         >
-          <span>{snack.message}</span>
+          <span className="min-w-0 flex-1">{snack.message}</span>
           <button
             type="button"
             aria-label="Close"
-            className="opacity-80 hover:opacity-100"
+            className="shrink-0 opacity-80 hover:opacity-100"
             onClick={() => setSnack(null)}
           >
             ✕

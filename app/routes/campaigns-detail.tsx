@@ -23,6 +23,7 @@ import {
   CampaignStatusChip,
   Chip,
   DeliveryStatusChip,
+  NoRateChip,
   ProgressBar,
   useRevalidateEvery,
 } from "~/components/campaign-chips";
@@ -30,10 +31,11 @@ import { ConfirmDialog } from "~/components/confirm-dialog";
 import { PageNotFound, RouteErrorBoundary } from "~/components/error-boundary";
 import { ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
-import { DELIVERY_STATUSES, type DeliveryStatus, percent, successBand, successBandColour } from "~/lib/campaigns";
+import { DELIVERY_STATUSES, type DeliveryStatus, successBand, successBandColour } from "~/lib/campaigns";
 import { DateTime } from "~/components/date-time";
 import { ID_PATTERN } from "~/lib/id";
 import { deleteOrThrow } from "~/lib/load.server";
+import { NO_RATE, formatCount, rateOf } from "~/lib/numbers";
 import { withSearchParams } from "~/lib/search-params";
 import { segmentChipClass } from "~/lib/segments";
 import { requireUser } from "~/services/auth.server";
@@ -178,8 +180,9 @@ export default function CampaignDetail() {
   const back = here({ confirm: null });
   const confirm = params.get("confirm");
   const stats = c.deliveryStats;
-  const rate = percent(stats.delivered, stats.attempted);
-  const band = successBand(rate);
+  // No rate before anything was delivered, failed or bounced (docs/rules.md#numbers).
+  const rate = rateOf(stats.delivered, stats.attempted);
+  const band = rate === null ? null : successBand(rate);
   const name = c.name || "Unnamed Campaign";
   const segmentName = c.segment?.name || "Unnamed Segment";
   const canPause = c.status === "Active";
@@ -231,7 +234,7 @@ export default function CampaignDetail() {
             <p className="truncate text-sm text-slate-600">{name}</p>
           </div>
         </div>
-        <div className="flex flex-wrap gap-2">
+        <div className="flex flex-wrap gap-2" data-testid="campaign-controls">
           {canPause ? controlButton("pause", "Pause", Pause) : null}
           {canResume ? controlButton("resume", "Resume", Play) : null}
           {canRetry ? controlButton("retry", "Retry failed", RotateCcw) : null}
@@ -266,7 +269,8 @@ export default function CampaignDetail() {
               <Row label="Subject">{c.subject || "No subject"}</Row>
               <Row label="Segment">
                 <span
-                  className={`inline-block max-w-full truncate rounded-full px-3 py-0.5 text-sm font-medium ${segmentChipClass(segmentName)}`}
+                  className={`inline-block max-w-full break-words rounded-xl px-3 py-0.5 text-sm font-medium ${segmentChipClass(segmentName)}`}
+                  data-testid="campaign-segment"
                 >
                   {segmentName}
                 </span>
@@ -284,7 +288,7 @@ export default function CampaignDetail() {
               <Row label="Launched">
                 {c.launchedAt ? <DateTime value={c.launchedAt} format="dateTime" /> : "Not launched"}
               </Row>
-              <Row label="Audience">{c.audienceSize.toLocaleString("en-IN")} customers</Row>
+              <Row label="Audience">{formatCount(c.audienceSize)} customers</Row>
               <div className="sm:col-span-2">
                 <Row label="Message">
                   <span
@@ -313,22 +317,26 @@ export default function CampaignDetail() {
               colour={c.status === "Paused" ? "warning" : c.status === "Completed" ? "success" : "primary"}
             />
             <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-              <Figure label="Sent" value={stats.sent.toLocaleString("en-IN")} testId="sent" />
-              <Figure label="Delivered" value={stats.delivered.toLocaleString("en-IN")} testId="delivered" />
-              <Figure label="Failed" value={stats.failed.toLocaleString("en-IN")} testId="failed" />
-              <Figure label="Bounced" value={stats.bounced.toLocaleString("en-IN")} testId="bounced" />
-              <Figure label="Opened" value={stats.opened.toLocaleString("en-IN")} testId="opened" />
-              <Figure label="Clicked" value={stats.clicked.toLocaleString("en-IN")} testId="clicked" />
-              <Figure label="Pending" value={stats.pending.toLocaleString("en-IN")} testId="pending" />
+              <Figure label="Sent" value={formatCount(stats.sent)} testId="sent" />
+              <Figure label="Delivered" value={formatCount(stats.delivered)} testId="delivered" />
+              <Figure label="Failed" value={formatCount(stats.failed)} testId="failed" />
+              <Figure label="Bounced" value={formatCount(stats.bounced)} testId="bounced" />
+              <Figure label="Opened" value={formatCount(stats.opened)} testId="opened" />
+              <Figure label="Clicked" value={formatCount(stats.clicked)} testId="clicked" />
+              <Figure label="Pending" value={formatCount(stats.pending)} testId="pending" />
               <Figure
                 label="Success Rate"
                 testId="success-rate"
                 value={
                   <span className="flex flex-wrap items-center gap-2">
-                    {stats.successRate}
-                    <Chip colour={successBandColour[band]} testId="success-band">
-                      {band}
-                    </Chip>
+                    {band ? stats.successRate : NO_RATE}
+                    {band ? (
+                      <Chip colour={successBandColour[band]} testId="success-band">
+                        {band}
+                      </Chip>
+                    ) : (
+                      <NoRateChip sent={c.status === "Draft" ? 0 : stats.sent} testId="success-band" />
+                    )}
                   </span>
                 }
               />
@@ -370,8 +378,8 @@ export default function CampaignDetail() {
             {logs ? (
               <p className="ml-auto text-sm text-slate-500" data-testid="log-summary">
                 {logs.logs.length === 0
-                  ? `0 of ${logs.total.toLocaleString("en-IN")}`
-                  : `${start.toLocaleString("en-IN")}–${(start + logs.logs.length - 1).toLocaleString("en-IN")} of ${logs.total.toLocaleString("en-IN")}`}
+                  ? `0 of ${formatCount(logs.total)}`
+                  : `${formatCount(start)}–${formatCount(start + logs.logs.length - 1)} of ${formatCount(logs.total)}`}
               </p>
             ) : null}
           </Form>

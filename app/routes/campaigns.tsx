@@ -6,13 +6,15 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { ChevronLeft, ChevronRight, Eye, Megaphone, Pencil, Plus, Target, Trash2, Users } from "lucide-react";
 import { z } from "zod";
-import { CampaignStatusChip, Chip, ProgressBar, useRevalidateEvery } from "~/components/campaign-chips";
+import { CampaignStatusChip, Chip, NoRateChip, ProgressBar, useRevalidateEvery } from "~/components/campaign-chips";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { DateTime } from "~/components/date-time";
 import { RouteErrorBoundary } from "~/components/error-boundary";
+import { ACTIONS_CELL, CardLabel, ResponsiveTable } from "~/components/responsive-table";
 import { BRAND } from "~/lib/brand";
 import { listSuccessChip } from "~/lib/campaigns";
 import { isId } from "~/lib/id";
+import { formatCount } from "~/lib/numbers";
 import { deleteOrThrow, loadOrThrow } from "~/lib/load.server";
 import { withSearchParams } from "~/lib/search-params";
 import { segmentChipClass } from "~/lib/segments";
@@ -79,7 +81,7 @@ function StatCard({ label, value, icon: Icon }: { label: string; value: number; 
       <div className="min-w-0">
         <p className="text-sm text-slate-500">{label}</p>
         <p className="text-2xl font-semibold text-slate-900" data-testid={`stat-${label}`}>
-          {value.toLocaleString("en-IN")}
+          {formatCount(value)}
         </p>
       </div>
     </div>
@@ -131,7 +133,7 @@ export default function Campaigns() {
           </div>
         ) : (
           <>
-            <table className="w-full table-fixed text-left text-sm">
+            <ResponsiveTable className="table-fixed">
               <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
                 <tr>
                   <th scope="col" className="px-3 py-3 font-medium sm:px-4">
@@ -158,7 +160,9 @@ export default function Campaigns() {
                 {page.campaigns.map((c) => {
                   const segmentName = c.segment?.name || "Unnamed Segment";
                   const name = c.name || "Unnamed Campaign";
-                  const success = listSuccessChip(c.deliveryStats.sent, c.deliveryStats.failed);
+                  // No rate while nothing was sent or failed (docs/rules.md#numbers).
+                  const { sent, failed } = c.deliveryStats;
+                  const success = sent + failed > 0 ? listSuccessChip(sent, failed) : null;
                   const sentDate = c.launchedAt ? <DateTime value={c.launchedAt} /> : "Not sent";
                   return (
                     <tr key={c.id} data-testid="campaign-row" className="align-top hover:bg-slate-50/60">
@@ -170,33 +174,35 @@ export default function Campaigns() {
                           {name}
                         </Link>
                         <p className="truncate text-xs text-slate-500">{c.subject || "No subject"}</p>
-                        {/* What the hidden columns say, under the name on narrow screens. */}
-                        <div className="mt-1 space-y-1 text-xs text-slate-500 lg:hidden">
+                        {/* What the hidden columns say, under the name between sm and lg (a phone's
+                            card shows those cells themselves). */}
+                        <div className="mt-1 hidden space-y-1 text-xs text-slate-500 sm:block lg:hidden">
                           <span
-                            className={`inline-block max-w-full truncate rounded-full px-2 py-0.5 font-medium md:hidden ${segmentChipClass(segmentName)}`}
+                            className={`inline-block max-w-full break-words rounded-xl px-2 py-0.5 font-medium md:hidden ${segmentChipClass(segmentName)}`}
                           >
                             {segmentName}
                           </span>
-                          <p className="truncate">
-                            {c.audienceSize.toLocaleString("en-IN")} recipients · {sentDate}
+                          <p>
+                            {formatCount(c.audienceSize)} recipients · {sentDate}
                           </p>
                         </div>
                       </td>
                       <td className="hidden px-4 py-3 md:table-cell">
                         <span
-                          className={`inline-block max-w-full truncate rounded-full px-3 py-1 text-xs font-medium ${segmentChipClass(segmentName)}`}
+                          className={`inline-block max-w-full break-words rounded-xl px-3 py-1 text-xs font-medium ${segmentChipClass(segmentName)}`}
                           data-testid="campaign-segment"
                         >
                           {segmentName}
                         </span>
                       </td>
-                      <td
-                        className="hidden px-4 py-3 font-medium text-slate-800 lg:table-cell"
-                        data-testid="campaign-audience"
-                      >
-                        {c.audienceSize.toLocaleString("en-IN")}
+                      <td className="hidden px-4 py-3 font-medium text-slate-800 lg:table-cell">
+                        <CardLabel>Audience</CardLabel>
+                        <span data-testid="campaign-audience">{formatCount(c.audienceSize)}</span>
                       </td>
-                      <td className="hidden px-4 py-3 text-slate-600 lg:table-cell">{sentDate}</td>
+                      <td className="hidden px-4 py-3 text-slate-600 lg:table-cell">
+                        <CardLabel>Sent</CardLabel>
+                        {sentDate}
+                      </td>
                       <td className="px-2 py-3 sm:px-4">
                         <CampaignStatusChip status={c.status} />
                         {c.status === "Active" || c.status === "Paused" ? (
@@ -212,13 +218,21 @@ export default function Campaigns() {
                           </div>
                         ) : c.status === "Completed" ? (
                           <div className="mt-1">
-                            <Chip colour={success.colour} testId="campaign-success" title="Sent out of sent and failed">
-                              {success.value}% success
-                            </Chip>
+                            {success ? (
+                              <Chip
+                                colour={success.colour}
+                                testId="campaign-success"
+                                title="Sent out of sent and failed"
+                              >
+                                {success.value}% success
+                              </Chip>
+                            ) : (
+                              <NoRateChip sent={sent} testId="campaign-success" />
+                            )}
                           </div>
                         ) : null}
                       </td>
-                      <td className="px-2 py-3 sm:px-4">
+                      <td className="px-2 py-3 sm:px-4" {...ACTIONS_CELL}>
                         <div className="flex flex-wrap justify-end gap-0.5">
                           <Link
                             to={`/campaigns/${c.id}`}
@@ -253,7 +267,7 @@ export default function Campaigns() {
                   );
                 })}
               </tbody>
-            </table>
+            </ResponsiveTable>
             {nextHref || prevHref ? (
               <nav aria-label="Pages" className="flex justify-end gap-2 border-t border-slate-200 px-4 py-3 text-sm">
                 {prevHref ? (

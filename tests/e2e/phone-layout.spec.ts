@@ -56,8 +56,69 @@ async function expectFitsThePhone(page: Page, url: string) {
   expect(width, `${url} is ${width} px wide`).toBeLessThanOrEqual(PHONE.width);
 }
 
+/** Across the phone less a margin of 8 to 24 px each side. */
+function expectAcrossThePhone(box: { x: number; width: number }, what: string) {
+  expect(box.x, `${what}'s left margin`).toBeGreaterThanOrEqual(8);
+  expect(box.x, `${what}'s left margin`).toBeLessThanOrEqual(24);
+  expect(PHONE.width - (box.x + box.width), `${what}'s right margin`).toBeGreaterThanOrEqual(8);
+  expect(PHONE.width - (box.x + box.width), `${what}'s right margin`).toBeLessThanOrEqual(24);
+}
+
 test.describe("phone layout", () => {
   test.use({ viewport: PHONE });
+
+  test("the snackbar spans the phone below the top bar; without JavaScript a flash stands above the bottom bar", async ({
+    page,
+    browser,
+  }) => {
+    // A new account's dashboard says it is empty in the snackbar.
+    await signIn(page, { name: "Phone Notices" });
+    const snackbar = page.getByTestId("snackbar");
+    await expect(snackbar).toContainText("No customer, segment, or campaign data found.");
+    const box = (await snackbar.boundingBox())!;
+    const bar = (await page.getByRole("banner").boundingBox())!;
+    expectAcrossThePhone(box, "the snackbar");
+    expect(box.y).toBeGreaterThanOrEqual(bar.y + bar.height);
+    // The menu, the bell and the avatar are what a tap on them reaches.
+    for (const name of [/^Open menu$/, /^Notifications/, /^Account menu$/]) {
+      const b = (await page.getByRole("button", { name }).boundingBox())!;
+      const onTop = await page.evaluate(
+        ([x, y]) => document.elementFromPoint(x, y)?.closest("button")?.getAttribute("aria-label") ?? null,
+        [b.x + b.width / 2, b.y + b.height / 2],
+      );
+      expect(onTop).toMatch(name);
+    }
+    await page.screenshot({ path: test.info().outputPath("phone-snackbar.png") });
+
+    // Without JavaScript: a saved customer's toast is a banner at the bottom, clear of the top bar
+    // and of the bottom navigation, and it goes after the toast's 5 s.
+    const context = await browser.newContext({
+      viewport: PHONE,
+      javaScriptEnabled: false,
+      storageState: await page.context().storageState(),
+    });
+    try {
+      const plain = await context.newPage();
+      await plain.goto("/customers/new");
+      await plain.getByLabel("First Name").fill("Banner");
+      await plain.getByLabel("Last Name").fill("Reader");
+      await plain.getByLabel("Email").fill(uniqueEmail("banner"));
+      await plain.getByRole("button", { name: "Save Customer" }).click();
+      const banner = plain.getByTestId("flash-banner");
+      await expect(banner).toHaveText("Customer created successfully");
+      await expect(banner).toBeVisible();
+      const b = (await banner.boundingBox())!;
+      const top = (await plain.getByRole("banner").boundingBox())!;
+      expectAcrossThePhone(b, "the banner");
+      expect(b.y).toBeGreaterThanOrEqual(top.y + top.height);
+      const bottomNav = (await plain.locator("nav.fixed.bottom-0").boundingBox())!;
+      expect(b.y + b.height).toBeLessThanOrEqual(bottomNav.y);
+      await plain.screenshot({ path: test.info().outputPath("phone-flash-no-js.png") });
+      await expect(banner).toBeHidden({ timeout: 8_000 });
+    } finally {
+      await context.close();
+    }
+  });
   // Seeding through the API and 20 page loads on a shared machine.
   test.setTimeout(150_000);
 

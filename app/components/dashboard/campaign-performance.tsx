@@ -1,5 +1,6 @@
 // Campaign Performance: the three average rates over all the tenant's campaigns, each with a bar in
-// its band's colour and a tooltip that says how it is computed.
+// its band's colour and a tooltip that says how it is computed. A rate with nothing to divide by
+// (no message attempted, delivered or opened yet) reads "—" on a neutral bar (docs/rules.md#numbers).
 import { ProgressBar } from "~/components/campaign-chips";
 import {
   type ChipColour,
@@ -9,21 +10,26 @@ import {
   deliveryRateColour,
   openRateColour,
 } from "~/lib/dashboard";
+import { formatCount, formatRate } from "~/lib/numbers";
 import { InfoTip } from "./info-tip";
 
 function Rate({
   label,
   value,
-  colour,
+  meaningful,
+  colour: bandColour,
   tooltip,
   basis,
 }: {
   label: string;
   value: number;
+  /** Whether there was anything to divide by. */
+  meaningful: boolean;
   colour: ChipColour;
   tooltip: string;
   basis: string;
 }) {
+  const colour = meaningful ? bandColour : "default";
   return (
     <div data-testid={`rate-${label}`} data-colour={colour}>
       <div className="mb-1.5 flex items-center justify-between gap-2 text-sm">
@@ -32,17 +38,17 @@ function Rate({
           <InfoTip label={`How ${label} is computed`} text={tooltip} />
         </span>
         <span className="font-semibold text-slate-900" data-testid="rate-value">
-          {value.toFixed(1)}%
+          {formatRate(meaningful ? value : null)}
         </span>
       </div>
-      <ProgressBar value={value} label={label} colour={colour} />
+      <ProgressBar value={meaningful ? value : 0} label={label} colour={colour} />
       <p className="mt-1 text-xs text-slate-500">{basis}</p>
     </div>
   );
 }
 
 export function CampaignPerformance({ performance: p }: { performance: PerformanceFigures }) {
-  const n = (x: number) => x.toLocaleString("en-IN");
+  const n = formatCount;
   return (
     <section className="card p-5" aria-labelledby="campaign-performance">
       <h3 id="campaign-performance" className="mb-4 font-semibold text-slate-900">
@@ -52,6 +58,7 @@ export function CampaignPerformance({ performance: p }: { performance: Performan
         <Rate
           label="Average Delivery Rate"
           value={p.deliveryRate}
+          meaningful={p.attempted > 0}
           colour={deliveryRateColour(p.deliveryRate)}
           tooltip={RATE_TOOLTIPS.delivery}
           basis={`${n(p.delivered)} delivered of ${n(p.attempted)} attempted`}
@@ -59,6 +66,7 @@ export function CampaignPerformance({ performance: p }: { performance: Performan
         <Rate
           label="Average Open Rate"
           value={p.openRate}
+          meaningful={p.delivered > 0}
           colour={openRateColour(p.openRate)}
           tooltip={RATE_TOOLTIPS.open}
           basis={`${n(p.opened)} opened of ${n(p.delivered)} delivered`}
@@ -66,6 +74,7 @@ export function CampaignPerformance({ performance: p }: { performance: Performan
         <Rate
           label="Average Click Rate"
           value={p.clickRate}
+          meaningful={p.opened > 0}
           colour={clickRateColour(p.clickRate)}
           tooltip={RATE_TOOLTIPS.click}
           basis={`${n(p.clicked)} clicked of ${n(p.opened)} opened`}

@@ -1,20 +1,30 @@
 // The dashboard's charts (recharts): customers added and campaigns sent per week, and the delivery
 // funnel of the recent campaigns. They size themselves to their card (the charts' `responsive`
-// mode), so a 390 px phone gets a narrower chart rather than a sideways scroll. Each chart also
-// carries its figures as a table for screen readers.
+// mode), so a 390 px phone gets a narrower chart rather than a sideways scroll. recharts draws
+// only in the browser (it measures its box), so the server's page, and a page without JavaScript,
+// shows each chart's figures as a table in its place; once the page is hydrated the chart replaces
+// it and the table stays for screen readers only.
+import { useSyncExternalStore } from "react";
 import { Bar, BarChart, CartesianGrid, Cell, LabelList, Tooltip, XAxis, YAxis } from "recharts";
 import type { FunnelCampaign, WeeklyPoint } from "~/lib/dashboard";
-import { percent } from "~/lib/dashboard";
+import { formatDay } from "~/lib/dates";
+import { formatCount, formatRate, rateOf } from "~/lib/numbers";
 
 const PRIMARY = "#2563eb";
 const SECONDARY = "#f97316";
 const AXIS = { fontSize: 11, fill: "#64748b" };
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
-/** "2026-11-16" → "16 Nov": from the date text itself, so server and browser agree. */
-export function weekLabel(weekStart: string): string {
-  const [, month, day] = weekStart.split("-").map(Number);
-  return `${day} ${MONTHS[month - 1]}`;
+const subscribeToNothing = () => () => {};
+/**
+ * False on the server and while React hydrates the server's page, true after: the chart then
+ * replaces the table. A client-side navigation to the dashboard draws the chart straight away.
+ */
+function useHydrated() {
+  return useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  );
 }
 
 function ChartCard({
@@ -31,16 +41,27 @@ function ChartCard({
   table: React.ReactNode;
 }) {
   const id = `chart-${testId}`;
+  const hydrated = useHydrated();
   return (
     <section className="card min-w-0 p-5" aria-labelledby={id} data-testid={testId}>
       <h3 id={id} className="font-semibold text-slate-900">
         {title}
       </h3>
       <p className="mb-3 text-xs text-slate-500">{caption}</p>
-      <div className="h-56 w-full min-w-0" aria-hidden="true">
-        {children}
-      </div>
-      <table className="sr-only">{table}</table>
+      {hydrated ? (
+        <>
+          <div className="h-56 w-full min-w-0" aria-hidden="true">
+            {children}
+          </div>
+          <table className="sr-only">{table}</table>
+        </>
+      ) : (
+        <div className="min-h-56">
+          <table className="w-full text-left text-xs text-slate-700" data-testid="chart-figures">
+            {table}
+          </table>
+        </div>
+      )}
     </section>
   );
 }
@@ -56,7 +77,7 @@ function WeeklyBars({
   name: string;
   colour: string;
 }) {
-  const data = weekly.map((w) => ({ ...w, label: weekLabel(w.weekStart) }));
+  const data = weekly.map((w) => ({ ...w, label: formatDay(w.weekStart) }));
   return (
     <BarChart
       responsive
@@ -76,7 +97,7 @@ function WeeklyBars({
       <YAxis tick={AXIS} tickLine={false} axisLine={false} allowDecimals={false} width={48} />
       <Tooltip
         cursor={{ fill: "#f1f5f9" }}
-        formatter={(value) => [Number(value).toLocaleString("en-IN"), name]}
+        formatter={(value) => [formatCount(Number(value)), name]}
         labelFormatter={(label) => `Week of ${String(label)}`}
       />
       <Bar
@@ -91,20 +112,38 @@ function WeeklyBars({
   );
 }
 
-function WeeklyTable({ weekly, dataKey, name }: { weekly: WeeklyPoint[]; dataKey: keyof WeeklyPoint; name: string }) {
+function FiguresHead({ first, second }: { first: string; second: string }) {
+  return (
+    <thead className="text-slate-500">
+      <tr>
+        <th scope="col" className="pb-1 font-medium">
+          {first}
+        </th>
+        <th scope="col" className="pb-1 text-right font-medium">
+          {second}
+        </th>
+      </tr>
+    </thead>
+  );
+}
+
+function WeeklyTable({
+  weekly,
+  dataKey,
+  name,
+}: {
+  weekly: WeeklyPoint[];
+  dataKey: "customersAdded" | "campaignsSent";
+  name: string;
+}) {
   return (
     <>
-      <thead>
-        <tr>
-          <th scope="col">Week of</th>
-          <th scope="col">{name}</th>
-        </tr>
-      </thead>
+      <FiguresHead first="Week of" second={name} />
       <tbody>
         {weekly.map((w) => (
-          <tr key={w.weekStart}>
-            <td>{weekLabel(w.weekStart)}</td>
-            <td>{w[dataKey]}</td>
+          <tr key={w.weekStart} className="border-t border-slate-100">
+            <td className="py-px pr-2">{formatDay(w.weekStart)}</td>
+            <td className="py-px text-right font-medium tabular-nums text-slate-900">{formatCount(w[dataKey])}</td>
           </tr>
         ))}
       </tbody>
@@ -117,7 +156,7 @@ export function CustomersPerWeekChart({ weekly }: { weekly: WeeklyPoint[] }) {
   return (
     <ChartCard
       title="Customers added per week"
-      caption={`${total.toLocaleString("en-IN")} in the last ${weekly.length} weeks`}
+      caption={`${formatCount(total)} in the last ${weekly.length} weeks`}
       testId="chart-customers"
       table={<WeeklyTable weekly={weekly} dataKey="customersAdded" name="Customers added" />}
     >
@@ -131,7 +170,7 @@ export function CampaignsPerWeekChart({ weekly }: { weekly: WeeklyPoint[] }) {
   return (
     <ChartCard
       title="Campaigns sent per week"
-      caption={`${total.toLocaleString("en-IN")} in the last ${weekly.length} weeks`}
+      caption={`${formatCount(total)} in the last ${weekly.length} weeks`}
       testId="chart-campaigns"
       table={<WeeklyTable weekly={weekly} dataKey="campaignsSent" name="Campaigns sent" />}
     >
@@ -142,7 +181,10 @@ export function CampaignsPerWeekChart({ weekly }: { weekly: WeeklyPoint[] }) {
 
 const FUNNEL_COLOURS = ["#93c5fd", "#60a5fa", "#3b82f6", "#1d4ed8"];
 
-/** The four stages summed over the recent campaigns; each bar says its share of the messages sent. */
+/**
+ * The four stages summed over the recent campaigns; each bar says its share of the messages sent
+ * (no share while nothing was sent: docs/rules.md#numbers).
+ */
 export function DeliveryFunnelChart({ campaigns }: { campaigns: FunnelCampaign[] }) {
   const sum = (key: "sent" | "delivered" | "opened" | "clicked") => campaigns.reduce((s, c) => s + c[key], 0);
   const sent = sum("sent");
@@ -151,7 +193,10 @@ export function DeliveryFunnelChart({ campaigns }: { campaigns: FunnelCampaign[]
     { stage: "Delivered", value: sum("delivered") },
     { stage: "Opened", value: sum("opened") },
     { stage: "Clicked", value: sum("clicked") },
-  ].map((s) => ({ ...s, label: `${s.value.toLocaleString("en-IN")} (${percent(s.value, sent).toFixed(1)}%)` }));
+  ].map((s) => {
+    const share = rateOf(s.value, sent);
+    return { ...s, label: share === null ? formatCount(s.value) : `${formatCount(s.value)} (${formatRate(share)})` };
+  });
   return (
     <ChartCard
       title="Delivery funnel"
@@ -163,17 +208,12 @@ export function DeliveryFunnelChart({ campaigns }: { campaigns: FunnelCampaign[]
       testId="chart-funnel"
       table={
         <>
-          <thead>
-            <tr>
-              <th scope="col">Stage</th>
-              <th scope="col">Messages</th>
-            </tr>
-          </thead>
+          <FiguresHead first="Stage" second="Messages" />
           <tbody>
             {stages.map((s) => (
-              <tr key={s.stage}>
-                <td>{s.stage}</td>
-                <td>{s.label}</td>
+              <tr key={s.stage} className="border-t border-slate-100">
+                <td className="py-px pr-2">{s.stage}</td>
+                <td className="py-px text-right font-medium tabular-nums text-slate-900">{s.label}</td>
               </tr>
             ))}
           </tbody>
@@ -189,10 +229,7 @@ export function DeliveryFunnelChart({ campaigns }: { campaigns: FunnelCampaign[]
       >
         <XAxis type="number" hide domain={[0, Math.max(sent, 1)]} />
         <YAxis type="category" dataKey="stage" tick={AXIS} tickLine={false} axisLine={false} width={72} />
-        <Tooltip
-          cursor={{ fill: "#f1f5f9" }}
-          formatter={(value) => [Number(value).toLocaleString("en-IN"), "Messages"]}
-        />
+        <Tooltip cursor={{ fill: "#f1f5f9" }} formatter={(value) => [formatCount(Number(value)), "Messages"]} />
         <Bar dataKey="value" radius={[0, 4, 4, 0]} isAnimationActive={false} minPointSize={2}>
           {stages.map((s, i) => (
             <Cell key={s.stage} fill={FUNNEL_COLOURS[i]} />

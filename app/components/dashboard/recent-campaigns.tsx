@@ -2,9 +2,10 @@
 // a short date; the empty state invites the first one.
 import { Link } from "@remix-run/react";
 import { ChevronRight, Megaphone, Plus } from "lucide-react";
-import { Chip } from "~/components/campaign-chips";
+import { Chip, NoRateChip } from "~/components/campaign-chips";
 import { type RecentCampaign, dashboardSuccessChip } from "~/lib/dashboard";
 import { DateTime } from "~/components/date-time";
+import { formatCount } from "~/lib/numbers";
 
 export function RecentCampaigns({ campaigns }: { campaigns: RecentCampaign[] }) {
   return (
@@ -32,6 +33,7 @@ export function RecentCampaigns({ campaigns }: { campaigns: RecentCampaign[] }) 
       ) : (
         <ul className="-mx-2 divide-y divide-slate-100" data-testid="recent-campaigns-list">
           {campaigns.map((c) => {
+            // No rate before anything was delivered, failed or bounced (docs/rules.md#numbers).
             const chip = dashboardSuccessChip(c.successRate);
             return (
               <li key={c.id}>
@@ -43,14 +45,22 @@ export function RecentCampaigns({ campaigns }: { campaigns: RecentCampaign[] }) 
                   <div className="min-w-0 flex-1">
                     <p className="truncate font-medium text-slate-800">{c.name || "Unnamed Campaign"}</p>
                     <p className="text-xs text-slate-500">
-                      <span data-testid="recent-campaign-failed">{c.failed.toLocaleString("en-IN")} failed</span>
+                      <span data-testid="recent-campaign-failed">{formatCount(c.failed)} failed</span>
                       {" · "}
                       <DateTime value={c.date} />
                     </p>
                   </div>
-                  <Chip colour={chip.colour} testId="recent-campaign-success" title="Delivered / (delivered + failed)">
-                    {chip.label} success
-                  </Chip>
+                  {c.successRate === null ? (
+                    <NoRateChip testId="recent-campaign-success" />
+                  ) : (
+                    <Chip
+                      colour={chip.colour}
+                      testId="recent-campaign-success"
+                      title="Delivered out of delivered, failed and bounced"
+                    >
+                      {chip.label} success
+                    </Chip>
+                  )}
                   <ChevronRight className="h-4 w-4 shrink-0 text-slate-400" aria-hidden="true" />
                 </Link>
               </li>

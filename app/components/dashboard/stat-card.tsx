@@ -2,6 +2,7 @@
 // ('this month'), and an arrow to the list it counts.
 import { Link } from "@remix-run/react";
 import { ArrowRight, TrendingDown, TrendingUp, type LucideIcon } from "lucide-react";
+import { formatCount } from "~/lib/numbers";
 
 export function StatCard({
   label,
@@ -28,7 +29,7 @@ export function StatCard({
       <div className="min-w-0 flex-1">
         <h3 className="text-sm text-slate-500">{label}</h3>
         <p className="text-2xl font-semibold text-slate-900" data-testid="stat-count">
-          {count.toLocaleString("en-IN")}
+          {formatCount(count)}
         </p>
         <p className="mt-1 flex items-center gap-1 text-xs text-slate-500">
           <Trend
