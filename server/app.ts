@@ -133,12 +133,16 @@ const API_CODES = {
 export const CROSS_ORIGIN_PAGE_REFUSED =
   "This form was sent from another site, so it was refused. Open the page here and try again.";
 
+/** The pages whose writes may be multipart: the CSV upload, and the sign-in (which reads either kind). */
+const MULTIPART_PAGES = new Set(["/customers/import", "/login", "/auth/local"]);
+
 /**
  * What is refused before the app sees it: an address that does not decode, and (pages only; /api
  * answers for itself) a write from a page of another origin than PUBLIC_URL, by its Origin or,
  * without one, its Referer (CSRF: only the configured address counts, not the request's own Host
  * or X-Forwarded-Host; with neither header it goes on) or a page write that
- * is not a form (pages only take forms; /auth/local takes JSON too).
+ * is not a form (pages only take forms; /auth/local takes JSON too; multipart only where a page
+ * reads it, MULTIPART_PAGES).
  */
 function refusePageRequest(
   req: IncomingMessage,
@@ -158,8 +162,16 @@ function refusePageRequest(
   if (origin === undefined && referer !== undefined && refererOrigin(referer) !== publicUrl)
     return { status: 403, message: CROSS_ORIGIN_PAGE_REFUSED };
   const type = (req.headers["content-type"] ?? "").toLowerCase();
-  const form = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/.test(type);
-  if (!form && !(pathname.toLowerCase() === "/auth/local" && type.startsWith("application/json"))) {
+  const path = pathname.toLowerCase().replace(/\/+$/, "");
+  if (/^multipart\/form-data\b/.test(type)) {
+    // Only the upload and the sign-in read a multipart body in a way that refuses a malformed one
+    // (400); every other page's form is URL-encoded, and a malformed multipart body would make
+    // its action's request.formData() throw (a 500).
+    if (MULTIPART_PAGES.has(path)) return null;
+    return { status: 415, message: "Send this form as application/x-www-form-urlencoded, as the page does." };
+  }
+  const form = /^application\/x-www-form-urlencoded\b/.test(type);
+  if (!form && !(path === "/auth/local" && type.startsWith("application/json"))) {
     return { status: 415, message: "Send this as a form (application/x-www-form-urlencoded or multipart/form-data)." };
   }
   return null;

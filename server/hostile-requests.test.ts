@@ -270,6 +270,21 @@ describe.each(["Remix's handler", "the /api server"])("through %s", (name) => {
     expect(((await me.json()) as { isAuthenticated: boolean }).isAuthenticated).toBe(true);
   });
 
+  it("a multipart body to a page whose form is URL-encoded is a 415, never the 500 of a malformed one", async () => {
+    const user = await createTestUser();
+    const cookie = await cookieFor(user.id);
+    for (const type of ["multipart/form-data; boundary=x", "multipart/form-data"]) {
+      const res = await fetch(`${base}/customers/new`, {
+        method: "POST",
+        headers: { Cookie: cookie, Origin: getEnv().publicUrl, "Content-Type": type },
+        body: '--x\r\nContent-Disposition: form-data; name="firstName"\r\n\r\nAsha',
+        redirect: "manual",
+      });
+      expect(res.status, type).toBe(415);
+      expect(await res.text()).toBe("Send this form as application/x-www-form-urlencoded, as the page does.");
+    }
+  });
+
   it("a page write with no Origin and another site's Referer is refused (403) before the app reads it", async () => {
     const res = await fetch(`${base}/auth/local`, {
       method: "POST",

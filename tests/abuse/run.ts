@@ -34,6 +34,8 @@ type Case = {
   body?: string | Buffer | { chunks: number; size: number };
   /** The server may close the connection once it has answered (a body cut at its limit). */
   mayDrop?: boolean;
+  /** The status this request must get (an edge once found answered wrongly). */
+  expect?: number;
 };
 type Outcome = { status: number; text: string } | { dropped: string };
 
@@ -211,6 +213,7 @@ function cases(auth: { cookie: string; token: string }): Case[] {
     "/orders/new",
     "/segments/new",
     "/profile",
+    "/customers/import",
   ];
   const bodies: Array<[string, string | Buffer, Record<string, string>]> = [
     ["not JSON", "{nope", { "Content-Type": "application/json" }],
@@ -318,6 +321,58 @@ function cases(auth: { cookie: string; token: string }): Case[] {
       out.push({ name: `GET ${path} cookie ${c.slice(0, 16)}`, method: "GET", path, headers: { Cookie: c } });
     out.push({ name: `GET ${path} Basic auth`, method: "GET", path, headers: { Authorization: "Basic YTpi" } });
   }
+  // Edges once answered wrongly, each with the status it must get: sign-out by GET, a token with
+  // '=' appended, a foreign Referer without an Origin, a line break in a name, deep JSON.
+  const json = { "Content-Type": "application/json" };
+  out.push(
+    { name: "GET /api/auth/logout", method: "GET", path: "/api/auth/logout", headers: cookie, expect: 405 },
+    {
+      name: "GET /auth/signout",
+      method: "GET",
+      path: "/auth/signout?error=session_expired",
+      headers: cookie,
+      expect: 405,
+    },
+    {
+      name: "GET /api/customers token=",
+      method: "GET",
+      path: "/api/customers",
+      headers: { Authorization: `Bearer ${auth.token}=` },
+      expect: 401,
+    },
+    {
+      name: "POST /api/customers foreign Referer without Origin",
+      method: "POST",
+      path: "/api/customers",
+      headers: { ...cookie, ...json, Referer: "https://evil.example/page" },
+      body: JSON.stringify({ firstName: "a", lastName: "b", email: "referer@example.com" }),
+      expect: 403,
+    },
+    {
+      name: "POST /customers/new foreign Referer without Origin",
+      method: "POST",
+      path: "/customers/new",
+      headers: { ...cookie, "Content-Type": "application/x-www-form-urlencoded", Referer: "https://evil.example/" },
+      body: "firstName=a&lastName=b&email=referer-page%40example.com",
+      expect: 403,
+    },
+    {
+      name: "POST /api/customers CR LF in a name",
+      method: "POST",
+      path: "/api/customers",
+      headers: { ...bearer, ...json },
+      body: JSON.stringify({ firstName: "a\r\nBcc: x@example.com", lastName: "b", email: "crlf@example.com" }),
+      expect: 400,
+    },
+    {
+      name: "POST /api/segments deep JSON",
+      method: "POST",
+      path: "/api/segments",
+      headers: { ...bearer, ...json },
+      body: "[".repeat(400_000) + "]".repeat(400_000),
+      expect: 400,
+    },
+  );
   // Foreign origins on cookie writes, and odd paths.
   for (const path of ["/customers/new", "/orders/new", "/profile", "/api/customers", "/auth/signout"]) {
     out.push({
@@ -389,6 +444,8 @@ async function main() {
       const outcome = await send(c);
       if ("dropped" in outcome) {
         if (!c.mayDrop) failures.push(`${c.name}: connection dropped (${outcome.dropped})`);
+      } else if (c.expect !== undefined && outcome.status !== c.expect) {
+        failures.push(`${c.name}: ${outcome.status} instead of ${c.expect} ${outcome.text.slice(0, 200)}`);
       } else if (outcome.status >= 500) {
         failures.push(`${c.name}: ${outcome.status} ${outcome.text.slice(0, 200)}`);
       } else if (LEAK.test(outcome.text)) {
