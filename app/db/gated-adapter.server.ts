@@ -121,7 +121,7 @@ async function retryWhileBusyAsync<T>(run: () => Promise<T>): Promise<T> {
       if (!isAdapterBusy(error) || Date.now() >= deadline) throw error;
     }
     await new Promise((resolve) => setTimeout(resolve, wait));
-    wait = Math.min(16, wait * 2);
+    wait = Math.min(4, wait * 2);
   }
 }
 

@@ -78,7 +78,7 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /**
  * Runs `attempt` until it stops answering SQLITE_BUSY, waiting on a timer between tries (1 ms,
- * doubling to 16 ms), for at most the write-lock timeout. `attempt` must change nothing when it
+ * doubling to 4 ms: a writer behind the delivery job waits at most a few ms past its turn), for at most the write-lock timeout. `attempt` must change nothing when it
  * fails busy (a single statement, or `BEGIN IMMEDIATE`), and its connection must not wait in
  * SQLite's busy handler itself (busy_timeout 0), or the event loop would stop there instead.
  */
@@ -93,7 +93,7 @@ export async function retryWhileBusy<T>(attempt: () => T, isBusyError: (e: unkno
       if (Date.now() >= deadline) throw new WriteLockTimeout();
     }
     await pause(wait);
-    wait = Math.min(16, wait * 2);
+    wait = Math.min(4, wait * 2);
   }
 }
 

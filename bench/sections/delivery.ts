@@ -19,26 +19,17 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { load } from "../load.ts";
+import { runWriters } from "../../tests/helpers/writers.ts";
 import type { BenchContext, BenchSection } from "../types.ts";
-import { serverCommand } from "../../tests/helpers/production-server.ts";
+import { freePort, serverCommand } from "../../tests/helpers/production-server.ts";
 import { childrenByParent, loopMonitorArgs, loopMonitorEnv, markLoops, servingPids } from "../loop-marks.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const tsx = path.join(root, "node_modules/.bin/tsx");
 const round = (n: number) => Math.round(n * 100) / 100;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const port = (server.address() as net.AddressInfo).port;
-  server.close();
-  return port;
-}
 
 type Rss = { total: number; anon: number; file: number };
 
@@ -346,6 +337,49 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
       ...worst(loopsUnderFlood),
       what: "the same, during GET /api/customers/{id} at 50 connections as fast as they are answered",
     };
+    // Writes while it sends: ten writers creating, updating and deleting customers, orders and
+    // segments through /api, as marketers editing during a send; then every acknowledged write
+    // is looked up in the database.
+    const pendingNow = raw.prepare(`SELECT "pendingCount" FROM "Campaign" WHERE "id" = ?`).pluck();
+    const writesStartedWhileSending = Number(pendingNow.get(campaign.id)) > 0;
+    const writers = await runWriters({
+      base: serverBase,
+      token: auth.Authorization.slice("Bearer ".length),
+      writers: 10,
+      seconds: Number(process.env.BENCH_WRITERS_SECONDS ?? 30),
+      tag: "bench-writer",
+    });
+    const lastName = raw.prepare(`SELECT "lastName" FROM "Customer" WHERE "id" = ?`).pluck();
+    const lost = writers.kept.filter((k) => lastName.get(k.id) !== k.lastName).length;
+    const writesWhileSending = {
+      writers: writers.writers,
+      seconds: writers.seconds,
+      writes: writers.writes,
+      serverErrors: writers.serverErrors,
+      clientErrors: writers.clientErrors,
+      p50: writers.p50,
+      p99: writers.p99,
+      max: writers.max,
+      acknowledgedCustomersChecked: writers.kept.length,
+      acknowledgedButNotStored: lost,
+      sendingThroughout: writesStartedWhileSending && Number(pendingNow.get(campaign.id)) > 0,
+      failures: writers.failures,
+      what: "tests/helpers/writers.ts: each writer in a loop creates a customer, updates it, creates, updates and deletes an order of it, creates, updates and deletes a segment, through /api with a bearer token",
+    };
+    goals.push({
+      goal: "writes while sending: answers >= 500 (10 writers)",
+      value: writers.serverErrors + lost,
+      limit: 0,
+      unit: "errors",
+      met: writers.serverErrors === 0 && lost === 0 && writesWhileSending.sendingThroughout,
+    });
+    goals.push({
+      goal: "writes while sending: p99 (10 writers)",
+      value: writers.p99,
+      limit: 100,
+      unit: "ms",
+      met: writers.p99 <= 100,
+    });
     const health = (await (await fetch(`${serverBase}/healthz`)).json().catch(() => ({}))) as {
       eventLoopDelayP99Ms?: number;
     };
@@ -384,6 +418,7 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
         customerPage1Connection: page,
         eventLoopDelayMs: loopWhileSending,
         eventLoopDelayUnderFloodMs: loopUnderFlood,
+        writes: writesWhileSending,
         // /healthz's own figure: one worker's last minute, which may include the launch.
         healthzEventLoopDelayP99Ms: health.eventLoopDelayP99Ms ?? null,
       },

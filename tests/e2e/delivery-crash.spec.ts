@@ -15,19 +15,11 @@ import Database from "better-sqlite3";
 import { SMTPServer } from "smtp-server";
 import { deliveryId, personalise } from "../../app/lib/campaigns.ts";
 import { startSimulatedVendor, type SimulatedVendor } from "../../app/services/delivery/simulated-vendor.server.ts";
-import { productionServerEnv, repoRoot as root, serverCommand } from "../helpers/production-server.ts";
+import { freePort, productionServerEnv, repoRoot as root, serverCommand } from "../helpers/production-server.ts";
 
 const RECIPIENTS = 20_000;
 const RECEIPTS_SECRET = "crash-test-receipts-secret-0123456789";
 const VENDOR_KEY = "crash-test-vendor-key";
-
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 type Final = {
   status: string;

@@ -2,6 +2,7 @@
 // after `npm run build`, as `npm run serve` and the container do): its own data directory and
 // database, a fresh session secret, local sign-in.
 import { randomBytes } from "node:crypto";
+import net from "node:net";
 import path from "node:path";
 
 export const repoRoot = path.resolve(import.meta.dirname, "../..");
@@ -29,4 +30,13 @@ export function productionServerEnv(options: {
     LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
     ...options.extra,
   };
+}
+
+/** A TCP port free on loopback right now. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer().listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
