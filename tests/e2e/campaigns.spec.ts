@@ -1,7 +1,10 @@
 // Campaigns as a marketer uses them: the wizard end to end (validation, Back, AI suggestions,
-// launch, the toast, the list), a campaign sending live to Completed, the delivery log with a
-// status filter and pages, pause and resume, retry failed, delete with a confirmation, the
-// detail's bad and unknown ids, the wizard with JavaScript off, and every screen at 390 px.
+// the subject following the name, the preview for a sample customer, launch, the toast, the list),
+// a segment with no customers refused where it is chosen, one campaign however Launch is clicked,
+// names with replacement patterns shown exactly, a campaign sending live to Completed, the delivery
+// log with a status filter and pages, pause and resume, retry failed, delete with a confirmation,
+// a segment delete naming its drafts, the detail's bad and unknown ids, the wizard with JavaScript
+// off, and every screen at 390 px.
 import type { APIRequestContext, Page } from "@playwright/test";
 import Database from "better-sqlite3";
 import { e2eDatabaseFile, expect, signIn, test, uniqueEmail } from "./fixtures";
@@ -132,9 +135,12 @@ test.describe("campaigns", () => {
     await expect(page.getByTestId("audience-sample").getByRole("listitem")).toHaveCount(10);
     await page.getByRole("button", { name: "Continue" }).click();
 
-    // Step 2's messages, the {NAME} warning that does not block, Back keeps step 1.
+    // Step 2: the subject starts as the campaign's name; its messages, the {NAME} warning that does
+    // not block, Back keeps step 1.
     await expect(page.getByLabel("Message Content")).toBeVisible();
     await expect(page.getByLabel("Message Content")).toHaveAttribute("rows", "5");
+    await expect(page.getByLabel("Subject line")).toHaveValue("Spring welcome back");
+    await page.getByLabel("Subject line").fill("");
     await page.getByRole("button", { name: "Continue" }).click();
     await expect(page.getByText("Subject line is required")).toBeVisible();
     await expect(page.getByText("Message content is required")).toBeVisible();
@@ -146,24 +152,42 @@ test.describe("campaigns", () => {
     await page.getByRole("button", { name: "Continue" }).click();
     await expect(page.getByLabel("Message Content")).toHaveValue("A treat for you this week.");
 
-    // AI suggestions: cards with their tone; Use copies the message in.
+    // AI suggestions: cards with their tone and the segment's real audience; Use copies the message
+    // in, and so does a click anywhere on a card.
     await page.getByRole("button", { name: "Get AI Suggestions" }).click();
     const cards = page.getByTestId("suggestion");
     await expect(cards).toHaveCount(3);
     await expect(cards.first()).toContainText("Tone:");
+    await expect(cards.first()).toContainText('24 customers of "Everyone who bought"');
     const suggested = (await cards.first().locator("p").nth(1).textContent()) ?? "";
     expect(suggested.length).toBeGreaterThan(10);
     await cards.first().getByRole("button", { name: "Use" }).click();
     await expect(toast(page, "Message template applied")).toBeVisible();
     await expect(page.getByLabel("Message Content")).toHaveValue(suggested);
+    const second = (await cards.nth(1).locator("p").nth(1).textContent()) ?? "";
+    expect(second).not.toBe(suggested);
+    await cards.nth(1).locator("p").nth(1).click();
+    await expect(page.getByLabel("Message Content")).toHaveValue(second);
     await page.getByLabel("Message Content").fill("Hi {NAME}, {NAME} gets 10% off this week.");
     await expect(page.getByTestId("personalise-warning")).toHaveCount(0);
-    await expect(page.getByTestId("message-preview")).toHaveText(/^Hi Buyer\d+, \{NAME\} gets 10% off this week\.$/);
+    // The preview reads as the segment's first customer will: subject and message, first {NAME} filled.
+    const sample =
+      (await page.getByTestId("audience-sample").locator("li").first().locator("p").first().textContent()) ?? "";
+    expect(sample).toMatch(/^Buyer\d+ Rao$/);
+    await expect(page.getByText(`Preview for ${sample}`)).toBeVisible();
+    await expect(page.getByTestId("message-preview")).toHaveText(`Hi ${sample}, {NAME} gets 10% off this week.`);
+    await page.getByLabel("Subject line").fill("10% off, just for you, {NAME}");
+    await expect(page.getByTestId("subject-preview")).toHaveText(`10% off, just for you, ${sample}`);
+    // A subject the user typed no longer follows the name.
+    await page.getByRole("button", { name: "Back" }).click();
+    await page.getByLabel("Campaign Name").fill("Spring welcome back!");
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page.getByLabel("Subject line")).toHaveValue("10% off, just for you, {NAME}");
     await page.getByLabel("Subject line").fill("10% off, just for you");
     await page.getByRole("button", { name: "Continue" }).click();
 
     // Review, then launch.
-    await expect(page.getByTestId("review-name")).toHaveText("Spring welcome back");
+    await expect(page.getByTestId("review-name")).toHaveText("Spring welcome back!");
     await expect(page.getByTestId("review-segment")).toHaveText("Everyone who bought");
     await expect(page.getByTestId("review-audience")).toHaveText("24 customers");
     await expect(page.getByTestId("review-subject")).toHaveText("10% off, just for you");
@@ -173,7 +197,7 @@ test.describe("campaigns", () => {
 
     await expect(page).toHaveURL(/\/campaigns$/);
     await expect(toast(page, "Campaign launched successfully!")).toBeVisible();
-    const row = page.getByTestId("campaign-row").filter({ hasText: "Spring welcome back" });
+    const row = page.getByTestId("campaign-row").filter({ hasText: "Spring welcome back!" });
     await expect(row).toContainText("10% off, just for you");
     await expect(row.getByTestId("campaign-segment")).toHaveText("Everyone who bought");
     await expect(row.getByTestId("campaign-audience")).toHaveText("24");
@@ -192,27 +216,34 @@ test.describe("campaigns", () => {
     await expect(page.getByTestId("audience-count")).toHaveText("24");
   });
 
-  test("a launch the server refuses keeps what was typed; drafts are saved and launched later", async ({ page }) => {
+  test("a segment with no customers is refused where it is chosen; drafts are saved and launched later", async ({
+    page,
+  }) => {
     await signIn(page, { name: "Draft Keeper" });
     await createCustomers(page.request, 5);
     const empty = await createSegment(page.request, "Nobody yet", { totalSpend: { $gt: 1_000_000 } });
     const real = await createSegment(page.request, "Small crowd");
 
-    await page.goto(`/campaigns/new?segmentId=${empty}`);
+    await page.goto("/campaigns/new");
     await page.getByLabel("Campaign Name").fill("Into the void");
+    const picker = page.getByLabel("Target Segment");
+    await expect(picker.locator("option", { hasText: "Nobody yet (0 customers)" })).toHaveCount(1);
+    await expect(picker.locator("option", { hasText: "Small crowd (5 customers)" })).toHaveCount(1);
+    // Said under the picker as soon as it is chosen, and Continue stays on step 1.
+    await picker.selectOption(empty);
+    await expect(picker).toHaveAccessibleDescription("This segment has no customers: choose another segment");
     await expect(page.getByTestId("audience-count")).toHaveText("0");
     await page.getByRole("button", { name: "Continue" }).click();
-    await page.getByLabel("Subject line").fill("Hello");
-    await page.getByLabel("Message Content").fill("Hi {NAME}");
-    await page.getByRole("button", { name: "Continue" }).click();
-    await page.getByRole("button", { name: "Launch Campaign" }).click();
-    await expect(toast(page, "Failed to launch campaign")).toBeVisible();
-    await expect(page.getByRole("alert").filter({ hasText: "Failed to launch campaign" })).toContainText(
-      "This segment has no customers",
-    );
-    await expect(page.getByTestId("review-name")).toHaveText("Into the void");
+    await expect(page.getByTestId("step-1")).toBeVisible();
+    await expect(page.getByLabel("Message Content")).toBeHidden();
+    await expect(toast(page, "Failed to launch campaign")).toHaveCount(0);
+    // Another segment clears it.
+    await picker.selectOption(real);
+    await expect(picker).not.toHaveAccessibleDescription(/no customers/);
+    await picker.selectOption(empty);
+    await expect(picker).toHaveAccessibleDescription("This segment has no customers: choose another segment");
 
-    // Save as draft from the review, then open it, change the segment and launch it under its id.
+    // A draft may still be saved for it; then open it, change the segment and launch it under its id.
     await page.getByRole("button", { name: "Save as draft" }).click();
     await expect(page).toHaveURL(/\/campaigns$/);
     await expect(toast(page, "Campaign saved as draft")).toBeVisible();
@@ -225,7 +256,8 @@ test.describe("campaigns", () => {
     await expect(page.getByTestId("relaunch-note")).toHaveCount(0);
     await page.getByLabel("Target Segment").selectOption(real);
     await page.getByRole("button", { name: "Continue" }).click();
-    await expect(page.getByLabel("Message Content")).toHaveValue("Hi {NAME}");
+    await expect(page.getByLabel("Subject line")).toHaveValue("Into the void");
+    await page.getByLabel("Message Content").fill("Hi {NAME}");
     await page.getByRole("button", { name: "Continue" }).click();
     await page.getByRole("button", { name: "Launch Campaign" }).click();
     await expect(toast(page, "Campaign launched successfully!")).toBeVisible();
@@ -390,9 +422,17 @@ test.describe("campaigns", () => {
 
   test("a malformed id, an unknown id and another user's campaign", async ({ page, browser }) => {
     await signIn(page, { name: "Id Checker" });
-    await page.goto("/campaigns/not-an-id");
-    await expect(page).toHaveURL(/\/campaigns$/);
-    await expect(toast(page, "Invalid campaign ID format")).toBeVisible();
+    // A path that is not a campaign id is the 404 page, not a toast about ids.
+    for (const path of ["/campaigns/create", "/campaigns/not-an-id"]) {
+      const notFound = await page.goto(path);
+      expect(notFound?.status()).toBe(404);
+      await expect(page).toHaveURL(new RegExp(`${path}$`));
+      await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+      await expect(page.getByText("There is nothing at this address.")).toBeVisible();
+      await expect(toast(page, "Invalid campaign ID format")).toHaveCount(0);
+    }
+    await page.getByRole("link", { name: "Go to the dashboard" }).click();
+    await expect(page.getByText("Welcome back!")).toBeVisible();
 
     await page.goto("/campaigns/0123456789abcdef01234567");
     await expect(page.getByText("Campaign not found")).toBeVisible();
@@ -442,6 +482,7 @@ test.describe("campaigns", () => {
     await nojs.getByRole("button", { name: "Continue" }).click();
 
     await expect(nojs.getByLabel("Message Content")).toBeVisible();
+    await expect(nojs.getByLabel("Subject line")).toHaveValue("Plain HTML");
     await nojs.getByLabel("Subject line").fill("No script needed");
     await nojs.getByRole("button", { name: "Continue" }).click();
     await expect(nojs.getByText("Message content is required")).toBeVisible();
@@ -454,7 +495,8 @@ test.describe("campaigns", () => {
     await nojs.getByRole("button", { name: "Back" }).click();
     await expect(nojs.getByLabel("Message Content")).toHaveValue("Plain text for everyone");
     await nojs.getByRole("button", { name: "Continue" }).click();
-    await nojs.getByRole("button", { name: "Launch Campaign" }).click();
+    // Clicked twice: the browser sends the form twice, with one launch key.
+    await nojs.getByRole("button", { name: "Launch Campaign" }).dblclick();
 
     await expect(nojs).toHaveURL(/\/campaigns$/);
     await expect(nojs.getByRole("status")).toHaveText("Campaign launched successfully!");
@@ -465,6 +507,114 @@ test.describe("campaigns", () => {
     await nojs.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
     await expect(nojs.getByRole("status")).toHaveText('Campaign "Plain HTML" deleted successfully.');
     await context.close();
+  });
+
+  test("a double-click on Launch makes one campaign; the button stays disabled until the page moves", async ({
+    page,
+  }) => {
+    await signIn(page, { name: "Double Clicker" });
+    await createCustomers(page.request, 6);
+    const segmentId = await createSegment(page.request, "Six");
+    await page.goto(`/campaigns/new?segmentId=${segmentId}`);
+    await page.getByLabel("Campaign Name").fill("Clicked twice");
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.getByLabel("Message Content").fill("Hi {NAME}, once only.");
+    await page.getByRole("button", { name: "Continue" }).click();
+    const launch = page.getByRole("button", { name: "Launch Campaign" });
+    // Count the launches the page sends.
+    let posts = 0;
+    page.on("request", (r) => {
+      if (r.method() === "POST" && new URL(r.url()).pathname.startsWith("/campaigns/new")) posts += 1;
+    });
+    await launch.dblclick();
+    await expect(page).toHaveURL(/\/campaigns$/);
+    await expect(toast(page, "Campaign launched successfully!")).toBeVisible();
+    await expect(page.getByTestId("campaign-row").filter({ hasText: "Clicked twice" })).toHaveCount(1);
+    expect(posts).toBe(1);
+    const all = (await (await page.request.get("/api/campaigns")).json()) as CampaignJson[];
+    expect(all.filter((c) => c.name === "Clicked twice")).toHaveLength(1);
+
+    // The launch is done but the next page is still loading: the button stays disabled, so a click
+    // then sends nothing (it used to come back to life and launch a second campaign).
+    await page.goto(`/campaigns/new?segmentId=${segmentId}`);
+    await page.getByLabel("Campaign Name").fill("Slow launch");
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.getByLabel("Message Content").fill("Hi {NAME}");
+    await page.getByRole("button", { name: "Continue" }).click();
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let loading: () => void = () => {};
+    const nextPage = new Promise<void>((resolve) => (loading = resolve));
+    await page.route(/\/campaigns\.data/, async (route) => {
+      loading();
+      await held;
+      await route.continue();
+    });
+    posts = 0;
+    await launch.click();
+    await nextPage;
+    await expect(launch).toBeDisabled();
+    await launch.click({ force: true });
+    release();
+    await expect(page).toHaveURL(/\/campaigns$/);
+    await expect(page.getByTestId("campaign-row").filter({ hasText: "Slow launch" })).toHaveCount(1);
+    expect(posts).toBe(1);
+  });
+
+  test("names with replacement patterns read exactly as stored in the preview and with a suggestion", async ({
+    page,
+  }) => {
+    await signIn(page, { name: "Pattern Tester" });
+    const res = await page.request.post("/api/customers", {
+      data: { firstName: "Ma$&ya", lastName: "Rao$'s $1", email: uniqueEmail("patterns"), totalSpend: 500 },
+    });
+    expect(res.ok(), await res.text()).toBeTruthy();
+    const segmentId = await createSegment(page.request, "Patterns");
+    await page.goto(`/campaigns/new?segmentId=${segmentId}`);
+    await expect(page.getByTestId("audience-sample").getByRole("listitem")).toHaveCount(1);
+    await page.getByLabel("Campaign Name").fill("Dollar $$ sale");
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page.getByLabel("Subject line")).toHaveValue("Dollar $$ sale");
+    await page.getByLabel("Subject line").fill("For {NAME}: $` and $' off");
+    await page.getByLabel("Message Content").fill("Hi {NAME}, your code: $&-$1");
+    await expect(page.getByText("Preview for Ma$&ya Rao$'s $1")).toBeVisible();
+    await expect(page.getByTestId("subject-preview")).toHaveText("For Ma$&ya Rao$'s $1: $` and $' off");
+    await expect(page.getByTestId("message-preview")).toHaveText("Hi Ma$&ya Rao$'s $1, your code: $&-$1");
+
+    // A suggestion applied by clicking its card previews with the same exact name.
+    await page.getByRole("button", { name: "Get AI Suggestions" }).click();
+    const card = page.getByTestId("suggestion").first();
+    const template = (await card.locator("p").nth(1).textContent()) ?? "";
+    expect(template).toContain("{NAME}");
+    await card.click();
+    await expect(page.getByLabel("Message Content")).toHaveValue(template);
+    await expect(page.getByTestId("message-preview")).toHaveText(template.replace("{NAME}", () => "Ma$&ya Rao$'s $1"));
+  });
+
+  test("deleting a segment that drafts use names them in the confirmation", async ({ page }) => {
+    await signIn(page, { name: "Segment Tidier" });
+    await createCustomers(page.request, 3);
+    const segmentId = await createSegment(page.request, "Soon gone");
+    for (const name of ["Holi teaser", "Holi reminder"]) {
+      const draft = await page.request.post("/api/campaigns", {
+        data: { name, subject: "s", segmentId, message: "Hi {NAME}", status: "Draft" },
+      });
+      expect(draft.status(), await draft.text()).toBe(201);
+    }
+    await page.goto("/segments");
+    await page.getByRole("link", { name: "Delete Soon gone" }).click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog.getByRole("heading", { name: "Delete Segment" })).toBeVisible();
+    await expect(dialog.getByTestId("delete-warning")).toHaveText(
+      'Deleting this segment leaves the draft campaigns "Holi teaser" and "Holi reminder" without a segment: choose another segment before launching them.',
+    );
+    await dialog.getByRole("button", { name: "Delete" }).click();
+    await expect(toast(page, "Segment deleted successfully")).toBeVisible();
+    // The drafts are kept; the wizard asks for a segment again.
+    await page.goto("/campaigns");
+    await page.getByRole("link", { name: "Edit Holi teaser" }).click();
+    await expect(page.getByLabel("Campaign Name")).toHaveValue("Holi teaser");
+    await expect(page.getByLabel("Target Segment")).toHaveValue("");
   });
 
   test("every campaign screen fits a 390 px phone", async ({ page }) => {
