@@ -13,6 +13,8 @@ import {
   previewMessage,
   progressPercent,
   successBand,
+  figuresMayChange,
+  FIGURES_SETTLE_MS,
 } from "~/lib/campaigns";
 
 const counters = {
@@ -76,6 +78,20 @@ describe("campaign rules", () => {
     expect(none.successRateValue).toBeNull();
     const allFailed = deliveryStats({ ...counters, deliveredCount: 0, bouncedCount: 0 });
     expect(allFailed.successRate).toBe("0.0%");
+  });
+
+  it("keeps a campaign's screens refreshing while its figures may still change", () => {
+    const now = Date.parse("2026-11-25T10:00:00Z");
+    const at = (msAgo: number) => new Date(now - msAgo).toISOString();
+    const c = { pendingCount: 0, updatedAt: at(10 * 60_000) };
+    expect(figuresMayChange({ ...c, status: "Active" }, now)).toBe(true);
+    expect(figuresMayChange({ ...c, status: "Paused" }, now)).toBe(true);
+    expect(figuresMayChange({ ...c, status: "Draft" }, now)).toBe(false);
+    // A cancel ends the queued rows in the background; receipts and opens arrive after completion.
+    expect(figuresMayChange({ ...c, status: "Cancelled", pendingCount: 12 }, now)).toBe(true);
+    expect(figuresMayChange({ ...c, status: "Completed", updatedAt: at(30_000) }, now)).toBe(true);
+    expect(figuresMayChange({ ...c, status: "Completed" }, now)).toBe(false);
+    expect(figuresMayChange({ ...c, status: "Completed", updatedAt: at(FIGURES_SETTLE_MS + 1) }, now)).toBe(false);
   });
 
   it("bands the success rate: 90 Excellent, 70 Good, 50 Fair, below Poor", () => {

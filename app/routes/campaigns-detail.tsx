@@ -31,7 +31,13 @@ import { ConfirmDialog } from "~/components/confirm-dialog";
 import { PageNotFound, RouteErrorBoundary } from "~/components/error-boundary";
 import { ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
-import { DELIVERY_STATUSES, type DeliveryStatus, successBand, successBandColour } from "~/lib/campaigns";
+import {
+  DELIVERY_STATUSES,
+  type DeliveryStatus,
+  figuresMayChange,
+  successBand,
+  successBandColour,
+} from "~/lib/campaigns";
 import { DateTime } from "~/components/date-time";
 import { ID_PATTERN } from "~/lib/id";
 import { deleteOrThrow } from "~/lib/load.server";
@@ -174,7 +180,7 @@ export default function CampaignDetail() {
   const navigation = useNavigation();
   const submit = useSubmit();
   const busy = navigation.state === "submitting";
-  useRevalidateEvery(c.status === "Active" ? SENDING_REFRESH_MS : null);
+  useRevalidateEvery(figuresMayChange(c) ? SENDING_REFRESH_MS : null);
 
   const here = (changes: Record<string, string | null>) => withSearchParams(params, changes, `/campaigns/${c.id}`);
   const back = here({ confirm: null });

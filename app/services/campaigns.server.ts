@@ -53,6 +53,7 @@ export type CampaignDto = {
   deliveredCount: number;
   failedCount: number;
   bouncedCount: number;
+  cancelledCount: number;
   openedCount: number;
   clickedCount: number;
   pendingCount: number;
@@ -87,6 +88,7 @@ export function toCampaignDto(row: CampaignRow): CampaignDto {
     deliveredCount: row.deliveredCount,
     failedCount: row.failedCount,
     bouncedCount: row.bouncedCount,
+    cancelledCount: row.cancelledCount,
     openedCount: row.openedCount,
     clickedCount: row.clickedCount,
     pendingCount: row.pendingCount,
@@ -237,6 +239,7 @@ function statusCount(c: CampaignRow, status: DeliveryStatus): number {
     delivered: c.deliveredCount,
     failed: c.failedCount,
     bounced: c.bouncedCount,
+    cancelled: c.cancelledCount,
   }[status];
 }
 
@@ -429,7 +432,7 @@ export async function resumeCampaign(userId: string, id: string): Promise<Contro
 }
 
 export async function cancelCampaign(userId: string, id: string): Promise<ControlResult> {
-  return control(
+  const result = await control(
     userId,
     id,
     "Cancelled",
@@ -437,6 +440,9 @@ export async function cancelCampaign(userId: string, id: string): Promise<Contro
     "Campaign cancelled: nothing more will be sent",
     (s) => `Only a sending or paused campaign can be cancelled; this one is ${s.toLowerCase()}.`,
   );
+  // The delivery job ends the queued rows as Cancelled.
+  wakeDelivery();
+  return result;
 }
 
 async function control(
@@ -501,7 +507,8 @@ export async function notifyPerformance(row: CampaignRow): Promise<void> {
     opened: stats.opened,
   });
   const parts = [`Delivery rate ${deliveryRate.toFixed(1)}%`];
-  if (openRate !== null) parts.push(`open rate ${openRate.toFixed(1)}%`);
+  // Opens keep arriving for days after the send: the rate at completion is a first reading.
+  if (openRate !== null) parts.push(`open rate ${openRate.toFixed(1)}% so far`);
   await notify(row.userId, {
     type: "CAMPAIGN_PERFORMANCE",
     title: "Campaign completed",
