@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
 import { formatRupees } from "~/lib/money";
+import { formatCount } from "~/lib/numbers";
 import { type Conditions, describeTree, previewNote, toConditions } from "~/lib/segments";
 import { interpretDescription } from "~/lib/segments-ai";
 import { type BuilderGroup, MESSAGES, builderToTree } from "~/lib/segments-builder";
@@ -127,7 +128,7 @@ export function AudiencePreviewPanel({
       {preview ? (
         <div className="mt-2">
           <p className="text-3xl font-bold text-primary" data-testid="preview-count">
-            {preview.count.toLocaleString("en-IN")}
+            {formatCount(preview.count)}
           </p>
           <p className="text-sm text-slate-600">
             {preview.count === 1 ? "customer matches" : "customers match"} these conditions
@@ -263,7 +264,7 @@ export function UseAiDialog({
                   ? "Counting customers..."
                   : count === null
                     ? ""
-                    : `${count.toLocaleString("en-IN")} ${count === 1 ? "customer matches" : "customers match"}`}
+                    : `${formatCount(count)} ${count === 1 ? "customer matches" : "customers match"}`}
               </p>
             </div>
           ) : null}

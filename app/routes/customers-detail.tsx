@@ -6,6 +6,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft, Building2, Mail, MapPin, Pencil, Phone, ShoppingBag } from "lucide-react";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { BRAND } from "~/lib/brand";
+import { formatCount } from "~/lib/numbers";
 import { customerDisplayName, isVisitsHighlighted } from "~/lib/customers";
 import { DateTime } from "~/components/date-time";
 import { loadOrThrow } from "~/lib/load.server";
@@ -119,7 +120,7 @@ export default function CustomerDetail() {
                 <span
                   className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${isVisitsHighlighted(customer.visits) ? "bg-primary text-white" : "bg-slate-100 text-slate-700"}`}
                 >
-                  {customer.visits}
+                  {formatCount(customer.visits)}
                 </span>
               </dd>
             </div>

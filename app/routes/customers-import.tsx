@@ -15,6 +15,7 @@ import { Field, FormAlert, SelectField } from "~/components/forms";
 import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
 import { ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
+import { formatCount } from "~/lib/numbers";
 import { CsvRecordReader, NO_CUSTOMER_ROWS, NOT_CSV_TEXT, TEXT_SNIFF_BYTES, TextSniffer } from "~/lib/csv-records";
 import {
   IMPORT_FIELDS,
@@ -148,7 +149,7 @@ const PROGRESS_POLL_MS = 500;
 
 /** Where a running import is: reading the file (bytes of its size), then saving the good rows. */
 function ImportProgressBar({ progress, fileSize }: { progress: ImportProgressState | null; fileSize: number }) {
-  const n = (v: number) => v.toLocaleString("en-IN");
+  const n = formatCount;
   let percent = 0;
   let label = "Uploading the file…";
   if (progress && progress.phase === "reading" && progress.rows > 0) {
@@ -252,7 +253,7 @@ export default function ImportCustomers() {
     if (!outcome) return;
     if (outcome.ok) {
       const r = outcome.result;
-      toast.success(`Imported ${r.imported.toLocaleString("en-IN")} customers`);
+      toast.success(`Imported ${formatCount(r.imported)} customers`);
       // The imported file is done with: the form goes (see the result's 'Import another file')
       // and comes back empty, nothing left selected to import a second time.
       setPreview(null);
@@ -296,7 +297,7 @@ export default function ImportCustomers() {
                   className="text-xl font-semibold text-slate-900"
                   data-testid={`result-${String(label).toLowerCase().replace(/\s+/g, "-")}`}
                 >
-                  {Number(value).toLocaleString("en-IN")}
+                  {formatCount(Number(value))}
                 </dd>
               </div>
             ))}

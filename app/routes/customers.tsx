@@ -33,6 +33,7 @@ import { IconSprite, SpriteIcon, useDelegatedLinks } from "~/components/fast-row
 import { ACTIONS_CELL, CardLabel, ResponsiveTable } from "~/components/responsive-table";
 import { ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
+import { formatCount } from "~/lib/numbers";
 import {
   CUSTOMER_SORTS,
   customerDisplayName,
@@ -231,7 +232,7 @@ export default function Customers() {
         <div>
           <h2 className="text-2xl font-bold text-slate-900">Customers</h2>
           <p className="text-slate-600">
-            {page.totalCapped ? `${page.total.toLocaleString("en-IN")}+` : page.total.toLocaleString("en-IN")}{" "}
+            {page.totalCapped ? `${formatCount(page.total)}+` : formatCount(page.total)}{" "}
             {q ? `matching “${q}”` : page.total === 1 ? "customer" : "customers"}
           </p>
         </div>
@@ -400,7 +401,7 @@ export default function Customers() {
                             isVisitsHighlighted(c.visits) ? "bg-primary text-white" : "bg-slate-100 text-slate-700"
                           }`}
                         >
-                          {c.visits}
+                          {formatCount(c.visits)}
                         </span>
                       </td>
                       <td className="whitespace-nowrap px-4 py-3 text-slate-600">

@@ -6,6 +6,7 @@ import { ArrowLeft, Mail, Pencil, Phone, User } from "lucide-react";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { OrderStatusChip } from "~/components/order-status-chip";
 import { BRAND } from "~/lib/brand";
+import { formatCount } from "~/lib/numbers";
 import { DateTime } from "~/components/date-time";
 import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
 import { loadOrThrow } from "~/lib/load.server";
@@ -137,7 +138,7 @@ export default function OrderDetail() {
                   </td>
                   <td className="px-6 py-3 text-right tabular-nums">
                     <CardLabel>Quantity</CardLabel>
-                    {item.quantity}
+                    {formatCount(item.quantity)}
                   </td>
                   <td className="px-6 py-3 text-right tabular-nums">
                     <CardLabel>Unit Price</CardLabel>

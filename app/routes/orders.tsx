@@ -14,6 +14,7 @@ import { IconSprite, SpriteIcon, useDelegatedLinks } from "~/components/fast-row
 import { OrderStatusChip } from "~/components/order-status-chip";
 import { ACTIONS_CELL, CardLabel, ResponsiveTable } from "~/components/responsive-table";
 import { BRAND } from "~/lib/brand";
+import { formatCount } from "~/lib/numbers";
 import { isId } from "~/lib/id";
 import { formatRupees } from "~/lib/money";
 import { customerName, shortOrderId } from "~/lib/orders";
@@ -239,7 +240,7 @@ export default function Orders() {
           <p data-testid="order-range">
             {page.total === 0
               ? "0 orders"
-              : `Showing ${page.start.toLocaleString("en-IN")}–${end.toLocaleString("en-IN")} of ${page.total.toLocaleString("en-IN")} ${page.total === 1 ? "order" : "orders"}`}
+              : `Showing ${formatCount(page.start)}–${formatCount(end)} of ${formatCount(page.total)} ${page.total === 1 ? "order" : "orders"}`}
           </p>
           <div className="flex gap-2">
             {page.prevCursor ? (

@@ -5,6 +5,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft, Eye, Megaphone, Pencil } from "lucide-react";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { BRAND } from "~/lib/brand";
+import { formatCount } from "~/lib/numbers";
 import { DateTime } from "~/components/date-time";
 import { loadOrThrow } from "~/lib/load.server";
 import { formatRupees } from "~/lib/money";
@@ -61,7 +62,7 @@ export default function SegmentDetail() {
         <div>
           <p className="text-xs uppercase tracking-wide text-slate-500">Audience Size</p>
           <p className="text-2xl font-bold text-primary" data-testid="audience-size">
-            {count.toLocaleString("en-IN")}
+            {formatCount(count)}
           </p>
         </div>
         <div className="sm:col-span-3">
@@ -89,7 +90,7 @@ export default function SegmentDetail() {
             Audience
           </h3>
           <p className="text-sm text-slate-500" data-testid="audience-note">
-            Showing {customers.length.toLocaleString("en-IN")} of {count.toLocaleString("en-IN")}
+            Showing {formatCount(customers.length)} of {formatCount(count)}
           </p>
         </div>
         {customers.length === 0 ? (

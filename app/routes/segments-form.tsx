@@ -16,6 +16,7 @@ import { SegmentBuilder } from "~/components/segment-builder";
 import { AudiencePreviewPanel, type PreviewData, UseAiDialog, useLivePreview } from "~/components/segment-preview";
 import { ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
+import { formatCount } from "~/lib/numbers";
 import { replyRefused, replyUnfinished } from "~/lib/forms.server";
 import { loadOrThrow } from "~/lib/load.server";
 import { duplicateNameWarning } from "~/lib/segments";
@@ -240,7 +241,7 @@ export default function SegmentForm() {
               {live.preview ? (
                 <span className="truncate">
                   <strong className="text-lg text-primary" data-testid="sticky-count">
-                    {live.preview.count.toLocaleString("en-IN")}
+                    {formatCount(live.preview.count)}
                   </strong>{" "}
                   {live.preview.count === 1 ? "customer matches" : "customers match"}
                 </span>

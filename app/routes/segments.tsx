@@ -24,6 +24,7 @@ import { ConfirmDialog } from "~/components/confirm-dialog";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
+import { formatCount } from "~/lib/numbers";
 import { DateTime } from "~/components/date-time";
 import { ACTIONS_CELL, CardLabel, ResponsiveTable } from "~/components/responsive-table";
 import { loadOrThrow } from "~/lib/load.server";
@@ -124,7 +125,7 @@ export default function Segments() {
       if (searchForm.current) submit(searchForm.current, { replace: true, preventScrollReset: true });
     }, delay);
   };
-  const number = (n: number) => n.toLocaleString("en-IN");
+  const number = formatCount;
 
   return (
     <div className="mx-auto max-w-6xl space-y-6">

@@ -1,7 +1,8 @@
 // How campaign figures and notices look, on a 1366 px laptop and a 390 px phone: no rate (a neutral
 // chip, never a red "0.0% Poor") while nothing was delivered, failed or bounced; counts in Indian
-// digit grouping; status, rate and segment chips never cut off; and toasts that cover neither the
-// top bar nor the campaign's own buttons. Screenshots are kept in the test's output folder.
+// digit grouping (campaigns, and a customer's visits and an order's quantity); status, rate and
+// segment chips never cut off; and toasts that cover neither the top bar nor the campaign's own
+// buttons. Screenshots are kept in the test's output folder.
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import Database from "better-sqlite3";
 import { e2eDatabaseFile, expect, signIn, test, uniqueEmail } from "./fixtures";
@@ -201,6 +202,29 @@ test.describe("campaign figures and notices", () => {
         `the dashboard at ${at}`,
       );
     }
+  });
+
+  test("counts outside the campaigns read the same way: a customer's visits, an order's quantity", async ({ page }) => {
+    await page.setViewportSize(WIDE);
+    await signIn(page, { name: "Loyal Counts" });
+    const customer = await page.request.post("/api/customers", {
+      data: { firstName: "Frequent", lastName: "Visitor", email: uniqueEmail("visits"), visits: 12_345 },
+    });
+    expect(customer.ok(), await customer.text()).toBeTruthy();
+    const customerId = ((await customer.json()) as { _id: string })._id;
+    const order = await page.request.post("/api/orders", {
+      data: { customerId, status: "completed", items: [{ name: "Paper cups", quantity: 12_000, price: 1 }] },
+    });
+    expect(order.ok(), await order.text()).toBeTruthy();
+    const orderId = ((await order.json()) as { _id: string })._id;
+
+    // The order counts as a visit: 12,346.
+    await page.goto("/customers");
+    await expect(page.getByTestId("customer-row").filter({ hasText: "Frequent" })).toContainText("12,346");
+    await page.goto(`/customers/${customerId}`);
+    await expect(page.getByText("12,346", { exact: true })).toBeVisible();
+    await page.goto(`/orders/${orderId}`);
+    await expect(page.getByTestId("order-item")).toContainText("12,000");
   });
 
   test("a toast on the campaign's page covers neither the top bar nor its buttons, on a laptop and a phone", async ({
