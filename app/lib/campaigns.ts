@@ -103,10 +103,16 @@ export function deliveryStats(c: CampaignCounters): DeliveryStats {
   };
 }
 
-/** How far a campaign has got: rows the channel has answered for (sent or failed) out of the audience, 0–100. */
-export function progressPercent(c: Pick<CampaignCounters, "audienceSize" | "pendingCount" | "cancelledCount">): number {
+/**
+ * How far a campaign has got: rows the channel has answered for (sent, delivered, bounced or
+ * failed) out of the audience, 0–100. A draft, which has no rows yet, is at 0.
+ */
+export function progressPercent(
+  c: Pick<CampaignCounters, "audienceSize" | "sentCount" | "deliveredCount" | "failedCount" | "bouncedCount">,
+): number {
   if (c.audienceSize <= 0) return 0;
-  return Math.floor(((c.audienceSize - c.pendingCount - c.cancelledCount) / c.audienceSize) * 100);
+  const answered = c.sentCount + c.deliveredCount + c.failedCount + c.bouncedCount;
+  return Math.floor((answered / c.audienceSize) * 100);
 }
 
 /** How long after its figures last changed a campaign's screens keep refreshing (late receipts, opens). */

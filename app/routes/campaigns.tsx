@@ -213,7 +213,7 @@ export default function Campaigns() {
                               colour={c.status === "Paused" ? "warning" : "primary"}
                             />
                             <p className="text-xs text-slate-500" data-testid="campaign-progress">
-                              {c.progress}% sent
+                              {c.progress}% processed
                             </p>
                           </div>
                         ) : c.status === "Completed" ? (
