@@ -40,7 +40,8 @@ process.on("unhandledRejection", (reason) => {
 });
 
 const env = getEnv();
-const sqlite = openSqlite(env.databaseFile);
+// The queue's working set is the rows being claimed and answered: a small page cache does.
+const sqlite = openSqlite(env.databaseFile, { cacheMiB: 16 });
 const channel = createChannel(env, { vendorUrl: data.vendorUrl, vendorKey: data.vendorKey });
 const engine = createDeliveryEngine({
   sqlite,

@@ -14,6 +14,7 @@ import { runAtBackgroundPriority } from "../app/lib/thread-priority.server.ts";
 import { exportCustomersCsv, importCustomerRows } from "../app/services/customer-import.server.ts";
 import { openSqlite, type Sqlite } from "../app/db/sqlite.server.ts";
 import { openLaunchConnection, queueReceipts, startLaunch } from "../app/services/delivery/store.server.ts";
+import { parseReceiptsBody } from "../app/services/delivery/receipts-body.server.ts";
 import type {
   ExportJob,
   FromExport,
@@ -158,10 +159,11 @@ function runReceipts(job: ReceiptsJob, port: MessagePort) {
   try {
     if (receiptsConnection?.file !== job.file) {
       receiptsConnection?.sqlite.close();
-      receiptsConnection = { file: job.file, sqlite: openSqlite(job.file) };
+      receiptsConnection = { file: job.file, sqlite: openSqlite(job.file, { cacheMiB: 2 }) };
     }
-    queueReceipts(receiptsConnection.sqlite, job.receipts, job.now);
-    post({ type: "done" });
+    const receipts = parseReceiptsBody(job.body);
+    if (receipts.length > 0) queueReceipts(receiptsConnection.sqlite, receipts, job.now);
+    post({ type: "done", accepted: receipts.length });
   } catch (error) {
     post({ type: "failed", error: failure(error) });
   } finally {

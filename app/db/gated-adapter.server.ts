@@ -12,7 +12,9 @@
 //   (`retryWhileBusy`), so the event loop runs while another thread writes.
 // - A query outside a transaction ran on the same connection while another request's transaction
 //   was open, so it became part of that transaction (an acknowledged write lost if it rolled back,
-//   uncommitted rows seen). Here every query waits for the gate, as transactions do.
+//   uncommitted rows seen). Here a write outside a transaction waits for the gate, as transactions
+//   do, and a read outside a transaction runs on a second, read-only connection of its own, which
+//   sees only committed rows and waits for nobody.
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import type {
   IsolationLevel,
@@ -22,7 +24,9 @@ import type {
   Transaction,
 } from "@prisma/driver-adapter-utils";
 import type { Sqlite } from "~/db/sqlite.server";
-import { retryWhileBusy, WRITE_LOCK_TIMEOUT_MS, writeGate } from "~/db/write-gate.server";
+import { retryWhileBusy, writeGate } from "~/db/write-gate.server";
+
+const WRITE_CACHE_MIB = 16;
 
 /** The adapter reports SQLITE_BUSY as a DriverAdapterError of kind "SocketTimeout". */
 function isAdapterBusy(error: unknown): boolean {
@@ -42,9 +46,37 @@ function connectionOf(adapter: SqlDriverAdapter): Sqlite {
   return client;
 }
 
-function gate(inner: SqlDriverAdapter): SqlDriverAdapter {
+/** Whether a statement only reads (remembered per SQL text; Prisma's texts repeat). */
+function readOnlyCheck(reader: Sqlite): (sql: string) => boolean {
+  const known = new Map<string, boolean>();
+  return (sql) => {
+    let readOnly = known.get(sql);
+    if (readOnly === undefined) {
+      try {
+        readOnly = reader.prepare(sql).readonly;
+      } catch {
+        readOnly = false;
+      }
+      if (known.size >= 2_000) known.clear();
+      known.set(sql, readOnly);
+    }
+    return readOnly;
+  };
+}
+
+function gate(inner: SqlDriverAdapter, reads: SqlDriverAdapter): SqlDriverAdapter {
   const sqlite = connectionOf(inner);
   sqlite.pragma("busy_timeout = 0");
+  // Writes touch a tenant's customer and segment indexes at a million rows: a page cache larger
+  // than SQLite's 2 MB default keeps a write's pages in memory instead of reading them again.
+  sqlite.pragma(`cache_size = -${WRITE_CACHE_MIB * 1024}`);
+  // A second connection for queries that only read, outside any transaction: they need no gate
+  // and no lock, so a request's reads (its sign-in check, a record to show) never queue behind
+  // writes. It sees every committed write (WAL) and cannot write itself.
+  const reader = connectionOf(reads);
+  reader.pragma("busy_timeout = 0");
+  reader.pragma("query_only = ON");
+  const readsOnly = readOnlyCheck(reader);
   // We open the transaction ourselves (BEGIN IMMEDIATE, retried on a timer); the adapter's own
   // deferred BEGIN becomes a savepoint inside it, so Prisma's COMMIT or ROLLBACK ends both.
   const prepare = sqlite.prepare.bind(sqlite);
@@ -56,7 +88,7 @@ function gate(inner: SqlDriverAdapter): SqlDriverAdapter {
     try {
       // The adapter's calls do their work synchronously and hand back a settled promise, so a
       // busy answer is thrown or rejected before anything else runs here.
-      return await retryWhileBusyAsync(run);
+      return await retryWhileBusy(run, isAdapterBusy);
     } finally {
       release();
     }
@@ -65,11 +97,16 @@ function gate(inner: SqlDriverAdapter): SqlDriverAdapter {
   return {
     provider: inner.provider,
     adapterName: inner.adapterName,
-    queryRaw: (query: SqlQuery) => outside(() => inner.queryRaw(query)),
+    queryRaw: (query: SqlQuery) =>
+      readsOnly(query.sql)
+        ? retryWhileBusy(() => reads.queryRaw(query), isAdapterBusy)
+        : outside(() => inner.queryRaw(query)),
     executeRaw: (query: SqlQuery) => outside(() => inner.executeRaw(query)),
     executeScript: (script: string) => outside(() => inner.executeScript(script)),
     getConnectionInfo: inner.getConnectionInfo?.bind(inner),
-    dispose: () => inner.dispose(),
+    dispose: async () => {
+      await Promise.all([inner.dispose(), reads.dispose()]);
+    },
     async startTransaction(isolationLevel?: IsolationLevel): Promise<Transaction> {
       const release = await writeGate().acquire();
       try {
@@ -111,20 +148,6 @@ function gate(inner: SqlDriverAdapter): SqlDriverAdapter {
   };
 }
 
-async function retryWhileBusyAsync<T>(run: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + WRITE_LOCK_TIMEOUT_MS;
-  let wait = 1;
-  for (;;) {
-    try {
-      return await run();
-    } catch (error) {
-      if (!isAdapterBusy(error) || Date.now() >= deadline) throw error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, wait));
-    wait = Math.min(4, wait * 2);
-  }
-}
-
 /** The better-sqlite3 adapter factory, every connection it opens behind the write gate. */
 export class GatedSqliteAdapter implements SqlMigrationAwareDriverAdapterFactory {
   readonly provider = "sqlite";
@@ -137,10 +160,12 @@ export class GatedSqliteAdapter implements SqlMigrationAwareDriverAdapterFactory
   }
 
   async connect(): Promise<SqlDriverAdapter> {
-    return gate(await this.#inner.connect());
+    return gate(await this.#inner.connect(), await this.#inner.connect());
   }
 
-  async connectToShadowDb(): Promise<SqlDriverAdapter> {
-    return gate(await this.#inner.connectToShadowDb());
+  // The shadow database (in memory, for schema diffs) has no other writer, and a second
+  // connection to it would be a different database: it is used as the adapter makes it.
+  connectToShadowDb(): Promise<SqlDriverAdapter> {
+    return this.#inner.connectToShadowDb();
   }
 }

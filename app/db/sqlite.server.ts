@@ -9,7 +9,7 @@ export type Sqlite = Database.Database;
 
 export function openSqlite(
   file: string = getEnv().databaseFile,
-  options: { readonly?: boolean; busyTimeoutMs?: number } = {},
+  options: { readonly?: boolean; busyTimeoutMs?: number; cacheMiB?: number } = {},
 ): Sqlite {
   const sqlite = new Database(file, { readonly: options.readonly ?? false, fileMustExist: true });
   // A connection of a background thread may wait in SQLite's busy handler; the request thread's
@@ -20,6 +20,8 @@ export function openSqlite(
     sqlite.pragma("synchronous = NORMAL");
   }
   sqlite.pragma("foreign_keys = ON");
-  sqlite.pragma("cache_size = -65536");
+  // The page cache is per connection and stays resident once filled: a connection that touches a
+  // small working set (the delivery job's queue, the receipts inbox) asks for less.
+  sqlite.pragma(`cache_size = -${(options.cacheMiB ?? 64) * 1024}`);
   return sqlite;
 }

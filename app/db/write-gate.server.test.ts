@@ -138,6 +138,24 @@ describe("Prisma behind the gate", () => {
     expect(row?.displayName).toBe("Rollback");
   });
 
+  it("a read outside a transaction neither waits for an open one nor sees its uncommitted rows", async () => {
+    const user = await createTestUser("Reader");
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const open = db().$transaction(async (tx) => {
+      await tx.user.update({ where: { id: user.id }, data: { displayName: "Uncommitted" } });
+      await held;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const started = Date.now();
+    const seen = await db().user.findUnique({ where: { id: user.id } });
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(seen?.displayName).toBe("Reader");
+    release();
+    await open;
+    expect((await db().user.findUnique({ where: { id: user.id } }))?.displayName).toBe("Uncommitted");
+  });
+
   it("a raw write and a Prisma transaction of the same thread wait for each other instead of deadlocking", async () => {
     const user = await createTestUser("Same thread");
     const customer = await customerOf(user.id, "Devi");

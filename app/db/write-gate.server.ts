@@ -76,24 +76,29 @@ export function isBusy(error: unknown): boolean {
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** How often a writer asks for the lock again while another thread holds it. */
+export const LOCK_RETRY_MS = 1;
+
 /**
- * Runs `attempt` until it stops answering SQLITE_BUSY, waiting on a timer between tries (1 ms,
- * doubling to 4 ms: a writer behind the delivery job waits at most a few ms past its turn), for at most the write-lock timeout. `attempt` must change nothing when it
+ * Runs `attempt` until it stops answering SQLITE_BUSY, asking again every LOCK_RETRY_MS (the
+ * delivery job leaves the lock free for a moment between its transactions, and a writer that asks
+ * often takes it then), for at most the write-lock timeout. `attempt` must change nothing when it
  * fails busy (a single statement, or `BEGIN IMMEDIATE`), and its connection must not wait in
  * SQLite's busy handler itself (busy_timeout 0), or the event loop would stop there instead.
  */
-export async function retryWhileBusy<T>(attempt: () => T, isBusyError: (e: unknown) => boolean = isBusy): Promise<T> {
+export async function retryWhileBusy<T>(
+  attempt: () => T | Promise<T>,
+  isBusyError: (e: unknown) => boolean = isBusy,
+): Promise<T> {
   const deadline = Date.now() + WRITE_LOCK_TIMEOUT_MS;
-  let wait = 1;
   for (;;) {
     try {
-      return attempt();
+      return await attempt();
     } catch (error) {
       if (!isBusyError(error)) throw error;
       if (Date.now() >= deadline) throw new WriteLockTimeout();
     }
-    await pause(wait);
-    wait = Math.min(4, wait * 2);
+    await pause(LOCK_RETRY_MS);
   }
 }
 

@@ -18,7 +18,7 @@ export function writeConnection(): Sqlite {
   const file = getEnv().databaseFile;
   if (holder.sqlite?.open && holder.file === file) return holder.sqlite;
   if (holder.sqlite?.open) holder.sqlite.close();
-  holder.sqlite = openSqlite(file, { busyTimeoutMs: 0 });
+  holder.sqlite = openSqlite(file, { busyTimeoutMs: 0, cacheMiB: 8 });
   holder.file = file;
   return holder.sqlite;
 }

@@ -27,3 +27,11 @@ export function singleLine<T extends z.ZodString>(schema: T, label?: string): T 
 export function multiLine<T extends z.ZodString>(schema: T, label?: string): T {
   return schema.refine((value) => !CONTROL_BUT_LINE_BREAKS.test(value), multiLineMessage(label)) as T;
 }
+
+/**
+ * Text from a source that cannot be refused (a Google profile's name) made one line: every run of
+ * control characters becomes one space, then the ends are trimmed.
+ */
+export function toOneLine(value: string): string {
+  return value.replace(new RegExp(`${CONTROL_CHARACTERS.source}+`, "g"), " ").trim();
+}

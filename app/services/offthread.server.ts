@@ -22,7 +22,7 @@ import { ApiError, type ApiErrorCode } from "~/lib/api.server";
 import { logger } from "~/lib/logger.server";
 import { singleton } from "~/lib/singleton.server";
 import type { ColumnMapping } from "~/lib/customer-csv";
-import type { NewCampaign, Receipt } from "~/services/delivery/store.server";
+import type { NewCampaign } from "~/services/delivery/store.server";
 import { jobEntry } from "~/services/job-entry.server";
 import type { CompiledWhere } from "~/services/segment-sql.server";
 import { afterImport, exportFileName, type ImportProgress, type ImportResult } from "~/services/customer-import.server";
@@ -57,7 +57,8 @@ export type ImportJob = {
 };
 export type ExportJob = { kind: "export"; userId: string; file: string; q: string | null; timeZone: string };
 export type LaunchJob = { kind: "launch"; file: string; campaign: NewCampaign; where: CompiledWhere; now: number };
-export type ReceiptsJob = { kind: "receipts"; file: string; receipts: Receipt[]; now: number };
+/** The webhook's signed body, as it came: the worker parses, checks and queues it. */
+export type ReceiptsJob = { kind: "receipts"; file: string; body: Uint8Array; now: number };
 export type Job = ImportJob | ExportJob | LaunchJob | ReceiptsJob;
 
 /** Messages on a job's port, each way. */
@@ -72,7 +73,7 @@ export type FromExport = { type: "chunk"; chunk: Uint8Array } | { type: "end" } 
 /** The answer of a job that answers once. */
 type Answer<T> = ({ type: "done" } & T) | { type: "failed"; error: JobFailure };
 export type FromLaunch = Answer<{ audience: number }>;
-export type FromReceipts = Answer<object>;
+export type FromReceipts = Answer<{ accepted: number }>;
 
 /** The job's thread, for the test that proves the work left the request thread. */
 export type FromWorker = { type: "started"; threadId: number };
@@ -343,9 +344,9 @@ export async function launchCampaignOffThread(campaign: NewCampaign, where: Comp
  * delivery job held the write lock (up to 50 ms at a time while a campaign sends); here only the
  * answer waits. Resolves once the batch is committed, so a 202 still means "stored".
  */
-export async function queueReceiptsOffThread(receipts: Receipt[], now = Date.now()): Promise<void> {
-  const job: ReceiptsJob = { kind: "receipts", file: getEnv().databaseFile, receipts, now };
-  await runOnce<object>(job);
+export async function queueReceiptsOffThread(body: Uint8Array, now = Date.now()): Promise<number> {
+  const job: ReceiptsJob = { kind: "receipts", file: getEnv().databaseFile, body, now };
+  return (await runOnce<{ accepted: number }>(job)).accepted;
 }
 
 /** A streamed CSV download of the tenant's customers (all, or those matching q), made off the request thread. */

@@ -41,6 +41,22 @@ describe("upsertGoogleUser", () => {
     expect(notifications[0].details).toContain("Grace Hopper");
   });
 
+  it("makes Google's names one line: a line break never reaches a mail header", async () => {
+    const created = await users.upsertGoogleUser({
+      googleId: `g-crlf-${n}`,
+      email: email("crlf"),
+      emailVerified: true,
+      displayName: "Eve\r\nBcc: victim@example.com",
+      firstName: "Eve\n",
+      lastName: "\tAdams\u0000",
+    });
+    expect(created).toMatchObject({
+      displayName: "Eve Bcc: victim@example.com",
+      firstName: "Eve",
+      lastName: "Adams",
+    });
+  });
+
   it("updates the same account at the next sign-in (by Google id), keeping names the user edited", async () => {
     const address = email("again");
     const first = await users.upsertGoogleUser({

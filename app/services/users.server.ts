@@ -1,5 +1,6 @@
 // Users: created or updated at sign-in (Google or local), read by the shell, edited on /profile.
 import { db } from "~/db.server";
+import { toOneLine } from "~/schemas/text";
 import { readStatement } from "~/db/reader.server";
 import type { User } from "~/generated/prisma/client";
 import { newId } from "~/lib/id";
@@ -124,7 +125,14 @@ export class GoogleLinkRefused extends Error {
  * The account of a Google sign-in: found by Google id; else linked by e-mail only to an account
  * whose e-mail is verified (and Google verified it too); else created. Refreshes what Google says.
  */
-export async function upsertGoogleUser(profile: GoogleProfile): Promise<User> {
+export async function upsertGoogleUser(google: GoogleProfile): Promise<User> {
+  // Names reach mail headers (a From name): Google's are made one line like every typed name.
+  const profile: GoogleProfile = {
+    ...google,
+    displayName: toOneLine(google.displayName),
+    firstName: google.firstName === undefined ? undefined : toOneLine(google.firstName),
+    lastName: google.lastName === undefined ? undefined : toOneLine(google.lastName),
+  };
   const email = profile.email.toLowerCase();
   const byGoogleId = await db().user.findUnique({ where: { googleId: profile.googleId } });
   const existing = byGoogleId ?? (await db().user.findUnique({ where: { email } }));

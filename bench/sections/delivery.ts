@@ -19,6 +19,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { load } from "../load.ts";
@@ -224,6 +225,7 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
       VENDOR_RECEIPTS_SECRET: receiptsSecret,
     },
   });
+  if (process.env.BENCH_VENDOR_NICE && vendor.pid) os.setPriority(vendor.pid, Number(process.env.BENCH_VENDOR_NICE));
   const server: ChildProcess = spawn(serverCommand.file, [...loopMonitorArgs, ...serverCommand.args], {
     cwd: root,
     stdio: ["ignore", "inherit", "inherit"],
@@ -340,6 +342,7 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
     // Writes while it sends: ten writers creating, updating and deleting customers, orders and
     // segments through /api, as marketers editing during a send; then every acknowledged write
     // is looked up in the database.
+    const peakBeforeWrites = peak.total;
     const pendingNow = raw.prepare(`SELECT "pendingCount" FROM "Campaign" WHERE "id" = ?`).pluck();
     const writesStartedWhileSending = Number(pendingNow.get(campaign.id)) > 0;
     const writers = await runWriters({
@@ -347,7 +350,8 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
       token: auth.Authorization.slice("Bearer ".length),
       writers: 10,
       seconds: Number(process.env.BENCH_WRITERS_SECONDS ?? 30),
-      tag: "bench-writer",
+      // Unique per run: a reused database keeps the writers' customers of earlier runs.
+      tag: `bench-writer-${Date.now().toString(36)}`,
     });
     const lastName = raw.prepare(`SELECT "lastName" FROM "Customer" WHERE "id" = ?`).pluck();
     const lost = writers.kept.filter((k) => lastName.get(k.id) !== k.lastName).length;
@@ -364,6 +368,8 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
       acknowledgedButNotStored: lost,
       sendingThroughout: writesStartedWhileSending && Number(pendingNow.get(campaign.id)) > 0,
       failures: writers.failures,
+      byRoute: writers.byRoute,
+      serverPeakRssBeforeWritesMegabytes: Math.round(peakBeforeWrites / 1e6),
       what: "tests/helpers/writers.ts: each writer in a loop creates a customer, updates it, creates, updates and deletes an order of it, creates, updates and deletes a segment, through /api with a bearer token",
     };
     goals.push({

@@ -20,6 +20,8 @@ export type WritersReport = {
   kept: { id: string; lastName: string }[];
   /** The first few failures, to say what went wrong. */
   failures: WriteSample[];
+  /** Each kind of write ("POST /api/orders"): how many, p50 and p99 in ms. */
+  byRoute: Record<string, { count: number; p50: number; p99: number }>;
 };
 
 type Send = (method: string, path: string, body?: unknown) => Promise<{ status: number; json: unknown }>;
@@ -101,6 +103,18 @@ export async function runWriters(options: {
   await Promise.all(Array.from({ length: options.writers }, (_, n) => writer(n)));
   const times = samples.map((s) => s.ms).sort((a, b) => a - b);
   const failed = samples.filter((s) => s.status === 0 || s.status >= 400);
+  const routes = new Map<string, number[]>();
+  for (const s of samples) {
+    const key = `${s.method} ${s.path}`;
+    routes.set(key, [...(routes.get(key) ?? []), s.ms]);
+  }
+  const byRoute = Object.fromEntries(
+    [...routes].map(([key, ms]) => {
+      const sorted = ms.sort((a, b) => a - b);
+      const round = (n: number) => Math.round(n * 10) / 10;
+      return [key, { count: sorted.length, p50: round(quantile(sorted, 0.5)), p99: round(quantile(sorted, 0.99)) }];
+    }),
+  );
   return {
     writers: options.writers,
     seconds: options.seconds,
@@ -112,5 +126,6 @@ export async function runWriters(options: {
     max: Math.round((times[times.length - 1] ?? 0) * 10) / 10,
     kept,
     failures: failed.slice(0, 10),
+    byRoute,
   };
 }

@@ -258,16 +258,22 @@ describe("reading campaigns", () => {
         })
       ).status,
     ).toBe(401);
-    const badBody = JSON.stringify({ receipts: [{ id: ids[0], event: "exploded", at: 1 }] });
-    expect(
-      (
-        await call(receiptsAction, "/api/webhooks/delivery-receipts", {
-          method: "POST",
-          headers: { "X-Signature": signReceipts(badBody, getEnv().receiptsSecret) },
-          body: badBody,
-        })
-      ).status,
-    ).toBe(400);
+    // A signed body that is not a batch of receipts: a 400 naming the first problem (checked in the
+    // worker thread), and nothing queued.
+    const refused = async (raw: string) =>
+      call(receiptsAction, "/api/webhooks/delivery-receipts", {
+        method: "POST",
+        headers: { "X-Signature": signReceipts(raw, getEnv().receiptsSecret) },
+        body: raw,
+      });
+    const badEvent = await refused(JSON.stringify({ receipts: [{ id: ids[0], event: "exploded", at: 1 }] }));
+    expect(badEvent.status).toBe(400);
+    expect(badEvent.body).toMatchObject({
+      error: { code: "bad_request", message: expect.stringMatching(/^receipts\.0\.event: event must be one of/) },
+    });
+    const notJson = await refused("{receipts");
+    expect(notJson).toMatchObject({ status: 400, body: { error: { message: "The body is not JSON" } } });
+    expect(applyQueuedReceipts(writeConnection())).toEqual({ batches: 0, applied: 0, ignored: 0 });
 
     const bounced = await call(logsLoader, `/api/campaigns/${id}/logs?status=BOUNCED`, {
       headers: auth,

@@ -24,6 +24,15 @@ import {
   sendingCampaigns,
 } from "~/services/delivery/store.server";
 
+/**
+ * A moment with the write lock free: the thread that answers requests asks for the lock every
+ * millisecond while it waits (app/db/write-gate.server.ts), and back-to-back transactions here
+ * would leave it no gap to take it.
+ */
+const letOthersWrite = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
+/** Outcomes recorded a transaction: about a millisecond of the write lock. */
+const OUTCOMES_PER_TRANSACTION = 100;
+
 export type EngineSettings = {
   /** Rows claimed per batch. */
   batchSize: number;
@@ -211,7 +220,11 @@ export function createDeliveryEngine(options: {
       left.map((row) => outcomeFor(row, byKey.get(deliveryKey(row.campaignId, row.seq, row.retries)))),
       results.filter((r) => !recorded.has(r.key)),
     );
-    recordOutcomes(sqlite, campaign.id, outcomes, now());
+    // In short transactions, the write lock left free between them (a batch is up to 500 rows).
+    for (let i = 0; i < outcomes.length; i += OUTCOMES_PER_TRANSACTION) {
+      if (i > 0) await letOthersWrite();
+      recordOutcomes(sqlite, campaign.id, outcomes.slice(i, i + OUTCOMES_PER_TRANSACTION), now());
+    }
     if (outcomes.some((o) => "error" in o && o.error)) {
       const paused = pauseOnErrorCap(sqlite, campaign.id, settings.errorCap, now());
       if (paused) emit({ type: "paused", campaign: paused });
@@ -255,9 +268,15 @@ export function createDeliveryEngine(options: {
       let soonest = Number.POSITIVE_INFINITY;
       try {
         // Receipts the endpoint queued: applied here, between rounds of sending, so the thread that
-        // answers requests never does that work.
-        moreReceipts =
-          applyQueuedReceipts(sqlite, settings.receiptBatchesPerRound).batches === settings.receiptBatchesPerRound;
+        // answers requests never does that work. One batch a transaction, with the write lock
+        // left free for a moment after each (letOthersWrite), so a marketer's write waits for one
+        // batch at most, not for a whole round of them.
+        let applied = 0;
+        while (applied < settings.receiptBatchesPerRound && applyQueuedReceipts(sqlite, 1).batches === 1) {
+          applied += 1;
+          await letOthersWrite();
+        }
+        moreReceipts = applied === settings.receiptBatchesPerRound;
         checkCompletion();
         const campaigns = sendingCampaigns(sqlite);
         // One batch per campaign per round, so a large campaign does not hold up a small one.
