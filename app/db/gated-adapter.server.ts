@@ -122,9 +122,13 @@ function gate(inner: SqlDriverAdapter, reads: SqlDriverAdapter): SqlDriverAdapte
             await finish();
           } finally {
             // Prisma sends COMMIT or ROLLBACK as a statement before it calls these; whatever it
-            // did, the connection leaves the transaction before another writer may use it.
-            if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
-            release();
+            // did, the connection leaves the transaction before another writer may use it, and
+            // the gate is released even if that fails.
+            try {
+              if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+            } finally {
+              release();
+            }
           }
         };
         return {
@@ -140,8 +144,11 @@ function gate(inner: SqlDriverAdapter, reads: SqlDriverAdapter): SqlDriverAdapte
           rollback: end(() => tx.rollback()),
         };
       } catch (error) {
-        if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
-        release();
+        try {
+          if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+        } finally {
+          release();
+        }
         throw error;
       }
     },

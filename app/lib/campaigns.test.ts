@@ -115,7 +115,8 @@ describe("campaign rules", () => {
     expect(listSuccessChip(60, 40)).toEqual({ value: 60, colour: "warning" });
     expect(listSuccessChip(89, 11)).toEqual({ value: 89, colour: "warning" });
     expect(listSuccessChip(90, 10)).toEqual({ value: 90, colour: "success" });
-    expect(listSuccessChip(0, 0)).toEqual({ value: 0, colour: "error" });
+    expect(listSuccessChip(0, 0)).toBeNull();
+    expect(listSuccessChip(0, 4)).toEqual({ value: 0, colour: "error" });
   });
 
   it("gives the notification's rates with one decimal, the open rate only when something was opened", () => {

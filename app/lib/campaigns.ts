@@ -54,8 +54,8 @@ export type CampaignCounters = {
 /**
  * Every figure of a campaign, made here alone from its counters (docs/rules.md#campaign-figures):
  * the list, the detail, the dashboard, the notifications and /api show these and no other sums.
- * sent + failed + cancelled + pending = the audience, and none of them counts down while a
- * campaign sends (a message once accepted stays sent; a bounce is a sent message that came back).
+ * sent + failed + cancelled + pending = the audience, and sent, failed and cancelled never count
+ * down while a campaign sends (a message once accepted stays sent; a bounce is a sent message that came back).
  */
 export type DeliveryStats = {
   /** Accepted by the channel: awaiting a receipt, delivered, or bounced afterwards. */
@@ -107,12 +107,16 @@ export function deliveryStats(c: CampaignCounters): DeliveryStats {
  * How far a campaign has got: rows the channel has answered for (sent, delivered, bounced or
  * failed) out of the audience, 0–100. A draft, which has no rows yet, is at 0.
  */
-export function progressPercent(
-  c: Pick<CampaignCounters, "audienceSize" | "sentCount" | "deliveredCount" | "failedCount" | "bouncedCount">,
-): number {
+export function progressPercent(c: AnsweredCounters & Pick<CampaignCounters, "audienceSize">): number {
   if (c.audienceSize <= 0) return 0;
-  const answered = c.sentCount + c.deliveredCount + c.failedCount + c.bouncedCount;
-  return Math.floor((answered / c.audienceSize) * 100);
+  return Math.floor((answeredCount(c) / c.audienceSize) * 100);
+}
+
+type AnsweredCounters = Pick<CampaignCounters, "sentCount" | "deliveredCount" | "failedCount" | "bouncedCount">;
+
+/** Rows the channel has answered for: sent, delivered, bounced or failed (what progress counts). */
+export function answeredCount(c: AnsweredCounters): number {
+  return c.sentCount + c.deliveredCount + c.failedCount + c.bouncedCount;
 }
 
 /** How long after its figures last changed a campaign's screens keep refreshing (late receipts, opens). */
@@ -152,9 +156,11 @@ export const successBandColour: Record<SuccessBand, ChipColour> = {
 /** A campaign counts as successful at a delivery success rate of 90 or more. */
 export const isSuccessful = (rate: number) => rate >= 90;
 
-/** The list's and dashboard's success chip: sent / (sent + failed), rounded, and its colour. */
-export function listSuccessChip(sent: number, failed: number): { value: number; colour: ChipColour } {
-  const value = sent + failed > 0 ? Math.round((sent / (sent + failed)) * 100) : 0;
+/** The list's success chip: sent / (sent + failed), rounded, and its colour; null before either (no rate). */
+export function listSuccessChip(sent: number, failed: number): { value: number; colour: ChipColour } | null {
+  const rate = rateOf(sent, sent + failed);
+  if (rate === null) return null;
+  const value = Math.round(rate);
   return { value, colour: successChipColour(value) };
 }
 

@@ -92,7 +92,7 @@ describe("recent campaign success", () => {
     expect(dashboardSuccessChip(90)).toEqual({ label: "90.0%", colour: "success" });
   });
   it("uses the same colour rule as the campaign list's chip", () => {
-    for (const v of [0, 59, 60, 89, 90, 100]) expect(successChipColour(v)).toBe(listSuccessChip(v, 100 - v).colour);
+    for (const v of [0, 59, 60, 89, 90, 100]) expect(successChipColour(v)).toBe(listSuccessChip(v, 100 - v)?.colour);
   });
 });
 

@@ -41,7 +41,7 @@ import {
 import { DateTime } from "~/components/date-time";
 import { ID_PATTERN } from "~/lib/id";
 import { deleteOrThrow } from "~/lib/load.server";
-import { NO_RATE, formatCount, rateOf } from "~/lib/numbers";
+import { NO_RATE, formatCount } from "~/lib/numbers";
 import { withSearchParams } from "~/lib/search-params";
 import { segmentChipClass } from "~/lib/segments";
 import { requireUser } from "~/services/auth.server";
@@ -187,7 +187,7 @@ export default function CampaignDetail() {
   const confirm = params.get("confirm");
   const stats = c.deliveryStats;
   // No rate before anything was delivered, failed or bounced (docs/rules.md#numbers).
-  const rate = rateOf(stats.delivered, stats.attempted);
+  const rate = stats.successRateValue;
   const band = rate === null ? null : successBand(rate);
   const name = c.name || "Unnamed Campaign";
   const segmentName = c.segment?.name || "Unnamed Segment";

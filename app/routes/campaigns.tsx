@@ -161,8 +161,7 @@ export default function Campaigns() {
                   const segmentName = c.segment?.name || "Unnamed Segment";
                   const name = c.name || "Unnamed Campaign";
                   // No rate while nothing was sent or failed (docs/rules.md#numbers).
-                  const { sent, failed } = c.deliveryStats;
-                  const success = sent + failed > 0 ? listSuccessChip(sent, failed) : null;
+                  const success = listSuccessChip(c.deliveryStats.sent, c.deliveryStats.failed);
                   const sentDate = c.launchedAt ? <DateTime value={c.launchedAt} /> : "Not sent";
                   return (
                     <tr key={c.id} data-testid="campaign-row" className="align-top hover:bg-slate-50/60">
@@ -227,7 +226,7 @@ export default function Campaigns() {
                                 {success.value}% success
                               </Chip>
                             ) : (
-                              <NoRateChip sent={sent} testId="campaign-success" />
+                              <NoRateChip sent={c.deliveryStats.sent} testId="campaign-success" />
                             )}
                           </div>
                         ) : null}

@@ -18,6 +18,7 @@ import {
   progressPercent,
 } from "~/lib/campaigns";
 import { isId, newId } from "~/lib/id";
+import { logger } from "~/lib/logger.server";
 import { type CampaignContent, EMPTY_SEGMENT } from "~/schemas/campaign";
 import {
   CAMPAIGN_COLUMNS,
@@ -345,11 +346,13 @@ export async function launch(
     });
   }
   wakeDelivery();
+  // The campaign is launched: a notification that cannot be written must not turn that into an
+  // error (a client would launch again).
   await notify(userId, {
     type: "NEW_CAMPAIGN",
     title: "New campaign launched",
     details: `Campaign "${campaign.name}" is being sent to ${audience.toLocaleString("en-IN")} customer${audience === 1 ? "" : "s"}.`,
-  });
+  }).catch((error: unknown) => logger().error({ err: error, campaignId: id }, "The launch notification failed"));
   return getCampaign(userId, id);
 }
 
@@ -463,12 +466,11 @@ async function control(
 /** Sends again to the recipients whose delivery failed (bounced addresses are not retried). */
 export async function retryFailedDeliveries(userId: string, id: string): Promise<ControlResult & { queued: number }> {
   if (!isId(id)) throw notFound("Campaign");
-  const current = findCampaign(userId, id);
-  if (current.status === "Draft" || current.status === "Cancelled") {
-    throw new ApiError("conflict", `A ${campaignStatus(current.status).toLowerCase()} campaign has nothing to retry.`);
-  }
   const queued = await withWriter((w) => retryFailedRows(w, userId, id));
   if (queued === null) throw notFound("Campaign");
+  if (typeof queued === "object") {
+    throw new ApiError("conflict", `A ${campaignStatus(queued.refused).toLowerCase()} campaign has nothing to retry.`);
+  }
   if (queued > 0) wakeDelivery();
   const message =
     queued === 0

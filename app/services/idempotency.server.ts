@@ -58,7 +58,7 @@ export async function runOnce(
   });
   for (;;) {
     const claimed = await claim(userId, options);
-    if (claimed.own) return { id: await doWork(claimed.row, work), replayed: false };
+    if (claimed.own) return { id: await doWork(claimed.row, work, options.finished), replayed: false };
     const row = claimed.row;
     if (!row) continue; // given back in between: claim it again
     if (row.fingerprint !== options.fingerprint) throw new ApiError("unprocessable", options.mismatch);
@@ -73,7 +73,7 @@ export async function runOnce(
         where: { id: row.id, state: "pending", updatedAt: row.updatedAt },
         data: { updatedAt: new Date() },
       });
-      if (taken.count === 1) return { id: await doWork(row, work), replayed: false };
+      if (taken.count === 1) return { id: await doWork(row, work, options.finished), replayed: false };
       continue;
     }
     if (Date.now() >= deadline) throw new ApiError("conflict", options.busy);
@@ -105,12 +105,22 @@ async function claim(
   }
 }
 
-async function doWork(row: IdempotencyKey, work: (reservedId: string) => Promise<string>): Promise<string> {
+async function doWork(
+  row: IdempotencyKey,
+  work: (reservedId: string) => Promise<string>,
+  finished: (resultId: string) => boolean,
+): Promise<string> {
   let id: string;
   try {
     id = await work(row.resultId);
   } catch (error) {
-    await db().idempotencyKey.deleteMany({ where: { id: row.id, state: "pending" } });
+    // A failure after the work was done (the campaign exists: a step after the launch failed)
+    // keeps the key, so a retry answers that campaign instead of making another.
+    if (finished(row.resultId)) {
+      await db().idempotencyKey.updateMany({ where: { id: row.id }, data: { state: "done" } });
+    } else {
+      await db().idempotencyKey.deleteMany({ where: { id: row.id, state: "pending" } });
+    }
     throw error;
   }
   await db().idempotencyKey.updateMany({ where: { id: row.id }, data: { state: "done", resultId: id } });

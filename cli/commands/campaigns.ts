@@ -7,7 +7,7 @@ import { z } from "zod";
 import { migrateDatabase } from "../../app/db/migrate.server.ts";
 import { openSqlite } from "../../app/db/sqlite.server.ts";
 import { getEnv } from "../../app/env.server.ts";
-import { deliveryStats } from "../../app/lib/campaigns.ts";
+import { answeredCount, deliveryStats } from "../../app/lib/campaigns.ts";
 import { ID_PATTERN } from "../../app/lib/id.ts";
 import { cancelCampaign, listCampaigns, pauseCampaign, resumeCampaign } from "../../app/services/campaigns.server.ts";
 import { CAMPAIGN_COLUMNS, type CampaignRow, replayDeliveries } from "../../app/services/delivery/store.server.ts";
@@ -82,11 +82,12 @@ export function registerCampaignCommands(program: Command) {
           },
           cliProgress.Presets.shades_classic,
         );
-        bar.start(c.audienceSize, c.audienceSize - c.pendingCount, { detail: figures(c) });
+        // The rows the channel has answered for, as the screens' progress counts them.
+        bar.start(c.audienceSize, answeredCount(c), { detail: figures(c) });
         while (c.status === "Active") {
           await new Promise((resolve) => setTimeout(resolve, 1000));
           c = campaignById(id);
-          bar.update(c.audienceSize - c.pendingCount, { detail: `${deliveryStats(c).delivered} delivered` });
+          bar.update(answeredCount(c), { detail: `${deliveryStats(c).delivered} delivered` });
         }
         bar.stop();
       }

@@ -23,10 +23,11 @@ export type ChannelResult =
 /** What the engine tells a channel while it sends a batch. */
 export type SendControl = {
   /**
-   * Asked just before a message (or a batch that goes as one call) is handed over: false holds it
-   * and every message after it back. Once a pause is answered, nothing more is handed over.
+   * Asked just before a message (`key`), or a batch that goes as one call (no key), is handed
+   * over: false holds it and every message after it back. Once a pause is answered, nothing more
+   * is handed over; nor is a message whose claim has run out (another claimer may have it now).
    */
-  proceed(): boolean;
+  proceed(key?: string): boolean;
   /**
    * Told each message's answer as soon as the channel has it (SMTP: as each server answers), so
    * the engine records it before the next one goes: after a crash, only messages in flight can

@@ -15,7 +15,7 @@ import { deliveryStats } from "~/lib/campaigns";
 import { newId } from "~/lib/id";
 import { parseConditions } from "~/lib/segments";
 import { cancelCampaign, deliveryLogs, getCampaign, pauseCampaign, resumeCampaign } from "~/services/campaigns.server";
-import { createDeliveryEngine, type DeliveryEngine } from "~/services/delivery/engine.server";
+import { createDeliveryEngine, type DeliveryEngine, type EngineSettings } from "~/services/delivery/engine.server";
 import { smtpChannel } from "~/services/delivery/smtp-channel.server";
 import { CANCELLED_DETAILS, launchCampaign } from "~/services/delivery/store.server";
 import { seedTenant } from "~/services/seed.server";
@@ -24,6 +24,7 @@ import { compileSegmentWhere } from "~/services/segment-sql.server";
 const POOL = 3;
 const AUDIENCE = 400;
 const messageIds: string[] = [];
+let relayMs = 3;
 let server: SMTPServer;
 let port: number;
 let sqlite: Sqlite;
@@ -50,7 +51,7 @@ beforeAll(async () => {
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
         messageIds.push(messageId(Buffer.concat(chunks).toString("utf8")));
-        setTimeout(() => callback(), 3);
+        setTimeout(() => callback(), relayMs);
       });
     },
   });
@@ -90,15 +91,19 @@ function launch(): string {
 
 const channels: { close(): Promise<void> }[] = [];
 
-function engine(): DeliveryEngine {
+function engine(settings: Partial<EngineSettings> = {}, pool = POOL): DeliveryEngine {
   const channel = smtpChannel({
     url: `smtp://127.0.0.1:${port}`,
     from: "news@shop.example",
     messageIdDomain: "crm.example",
-    maxConnections: POOL,
+    maxConnections: pool,
   });
   channels.push(channel);
-  return createDeliveryEngine({ sqlite, channel, settings: { batchSize: 100, concurrency: 2, idleMs: 20 } });
+  return createDeliveryEngine({
+    sqlite,
+    channel,
+    settings: { batchSize: 100, concurrency: 2, idleMs: 20, ...settings },
+  });
 }
 
 async function figuresAddUp(id: string) {
@@ -176,6 +181,29 @@ describe("controls while sending through SMTP", () => {
     expect(cancelled.logs).toHaveLength(5);
     expect(cancelled.logs.every((l) => l.status === "cancelled" && l.details === CANCELLED_DETAILS)).toBe(true);
   });
+});
+
+describe("a slow relay", () => {
+  it("never sends a message twice when claims run out while their rows wait for a connection", async () => {
+    messageIds.length = 0;
+    relayMs = 15;
+    try {
+      const id = launch();
+      // One connection, 15 ms a message, claims of 200 ms: most rows of a batch outlive their claim
+      // before a connection is free; they are left to the next claim instead of going out twice.
+      const running = engine({ leaseMs: 200, concurrency: 3 }, 1);
+      const loop = running.run();
+      await until(() => deliveryStats(readCounters(id)).pending === 0, "every row sent", 60_000);
+      await running.stop();
+      await loop;
+      expect(new Set(messageIds).size).toBe(AUDIENCE);
+      expect(messageIds).toHaveLength(AUDIENCE);
+      const c = await figuresAddUp(id);
+      expect(c.deliveryStats.delivered).toBe(AUDIENCE);
+    } finally {
+      relayMs = 3;
+    }
+  }, 90_000);
 });
 
 function readCounters(id: string) {

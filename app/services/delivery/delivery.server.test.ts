@@ -477,7 +477,8 @@ describe("a whole campaign through the built-in vendor", () => {
     const down: DeliveryChannel = {
       name: "simulated",
       receipts: true,
-      concurrency: 1,
+      // One call a batch, like the built-in vendor.
+      concurrency: Number.POSITIVE_INFINITY,
       send: async (batch) =>
         batch.map((m) => ({ key: m.key, status: "retry", details: "connection refused", countsAsError: true })),
       close: async () => {},

@@ -15,6 +15,7 @@ import {
   applyQueuedReceipts,
   campaignStatusOf,
   type CampaignRow,
+  claimStillHeld,
   completeFinished,
   endCancelledRows,
   nextDueAt,
@@ -30,6 +31,8 @@ import {
  * would leave it no gap to take it.
  */
 const letOthersWrite = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
+/** A batch for a channel with few connections: this many messages per connection. */
+const MESSAGES_PER_CONNECTION = 20;
 /** Outcomes recorded a transaction: about a millisecond of the write lock. */
 const OUTCOMES_PER_TRANSACTION = 100;
 
@@ -125,11 +128,12 @@ export function createDeliveryEngine(options: {
     });
 
   const statusOf = campaignStatusOf(sqlite);
+  const stillClaimed = claimStillHeld(sqlite);
 
   const outcomeFor = (row: ClaimedDelivery, result: ChannelResult | undefined): SendOutcome => {
     if (!result) return retryOrFail(row, "No answer from the channel for this message", true);
     // A channel without receipts (an SMTP relay) says all it will say when it accepts: that is the
-    // delivery (a bounce that comes back later moves it on), so every rate means something.
+    // delivery, so every rate means something for real mail.
     if (result.status === "accepted")
       return {
         seq: row.seq,
@@ -194,13 +198,27 @@ export function createDeliveryEngine(options: {
     const recorded = new Set<string>();
     const control: SendControl = {
       // Asked before each message goes: after a pause or cancel is answered, nothing more does.
-      proceed: () => !stopping && statusOf(campaign.id) === "Active",
+      // A row goes only with at least half its lease left, so no other claim can take it while
+      // it is sent; one that waited longer for a connection goes back to the queue instead.
+      proceed: (key) => {
+        if (stopping || statusOf(campaign.id) !== "Active") return false;
+        const row = key === undefined ? undefined : rowOf.get(key);
+        return row === undefined || stillClaimed(row.seq, row.attempts, now() + settings.leaseMs / 2);
+      },
       // A final answer is recorded at once, so after a crash only messages in flight go out again.
       answered: (result) => {
         const row = rowOf.get(result.key);
         if (!row || (result.status !== "accepted" && result.status !== "failed" && result.status !== "bounced")) return;
-        recordOutcomes(sqlite, campaign.id, [outcomeFor(row, result)], now());
-        recorded.add(result.key);
+        try {
+          recordOutcomes(sqlite, campaign.id, [outcomeFor(row, result)], now());
+          recorded.add(result.key);
+        } catch (error) {
+          // Left to the batch's last pass, which records it with the rest.
+          emit({
+            type: "error",
+            message: `Recording a message of campaign ${campaign.id} failed: ${(error as Error).message}`,
+          });
+        }
       },
     };
     let results: ChannelResult[];
@@ -283,7 +301,13 @@ export function createDeliveryEngine(options: {
         for (const campaign of campaigns) {
           if (stopping || inFlight.size >= settings.concurrency) break;
           refill();
-          const allowed = Math.min(settings.batchSize, Math.floor(tokens));
+          // A channel that hands over a few messages at a time (SMTP: its pool) gets batches it can
+          // send well within their lease, so no claim runs out while its rows wait for a connection.
+          const allowed = Math.min(
+            settings.batchSize,
+            channel.concurrency * MESSAGES_PER_CONNECTION,
+            Math.floor(tokens),
+          );
           if (allowed < 1) {
             soonest = Math.min(soonest, now() + Math.ceil(1000 / settings.ratePerSecond));
             break;

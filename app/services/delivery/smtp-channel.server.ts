@@ -3,8 +3,8 @@
 // message to every server that sees it. At most `maxConnections` messages are out at once across
 // every batch (the pool's size): each is handed over only when a connection is free and the
 // engine still says to proceed, and its answer is passed on at once, so a pause stops the next
-// message and a crash can repeat only the messages in flight. The server's answer for the message decides the row: a 2xx
-// is sent; a 4xx (mailbox busy, greylisting) is retried later; a 5xx is final, a bounce when it says
+// message and a crash can repeat only the messages in flight. The server's answer for the message
+// decides the row: a 2xx is accepted (the engine records it as delivered); a 4xx (mailbox busy, greylisting) is retried later; a 5xx is final, a bounce when it says
 // the address does not exist (5.1.x) and a failure otherwise, with the answer in details.
 import nodemailer from "nodemailer";
 import {
@@ -88,7 +88,7 @@ export function smtpChannel(options: {
         await takeConnection();
         try {
           if (stopped || next >= batch.length) return;
-          if (!control.proceed()) {
+          if (!control.proceed(batch[next].key)) {
             stopped = true;
             return;
           }
@@ -96,6 +96,10 @@ export function smtpChannel(options: {
           const result = await sendOne(m);
           results.set(m.key, result);
           control.answered?.(result);
+        } catch (error) {
+          // Nothing more of this batch goes out; what was not answered is the engine's to retry.
+          stopped = true;
+          throw error;
         } finally {
           giveBack();
         }

@@ -392,6 +392,16 @@ export function endCancelledRows(sqlite: Sqlite, now = Date.now(), slice = LAUNC
   return total;
 }
 
+/** Whether a claimed row is still this claim's: pending, with its attempt number, its lease running past `until`. */
+export function claimStillHeld(sqlite: Sqlite): (seq: number, attempts: number, until: number) => boolean {
+  const read = sqlite
+    .prepare(
+      `SELECT 1 FROM "Delivery" WHERE "seq" = ? AND "status" = 'pending' AND "attempts" = ? AND "nextAttemptAt" > ?`,
+    )
+    .pluck();
+  return (seq, attempts, until) => read.get(seq, attempts, until) !== undefined;
+}
+
 /** The campaign's status now: asked before each message is handed to a channel. */
 export function campaignStatusOf(sqlite: Sqlite): (campaignId: string) => string | null {
   const read = sqlite.prepare(`SELECT "status" FROM "Campaign" WHERE "id" = ?`).pluck();
@@ -648,14 +658,23 @@ export function setCampaignStatus(
 /**
  * Puts the failed rows of a campaign back in the queue with fresh attempts, each as a new message
  * with a new idempotency key (bounced addresses are not retried: the receiving server said the
- * address does not exist), and makes the campaign active again. Returns how many rows were queued, or null when the campaign is not the tenant's.
+ * address does not exist), and makes the campaign active again. Returns how many rows were queued,
+ * `{ refused: status }` for a draft or a cancelled campaign (nothing to retry), or null when the
+ * campaign is not the tenant's.
  */
-export function retryFailed(sqlite: Sqlite, userId: string, id: string, now = Date.now()): number | null {
+export function retryFailed(
+  sqlite: Sqlite,
+  userId: string,
+  id: string,
+  now = Date.now(),
+): number | { refused: string } | null {
   return sqlite
     .transaction(() => {
       const row = sqlite.prepare(`SELECT "status" FROM "Campaign" WHERE "id" = ? AND "userId" = ?`).get(id, userId) as
         { status: string } | undefined;
       if (!row) return null;
+      // Checked in the transaction that queues: a cancel answered a moment before wins.
+      if (row.status === "Draft" || row.status === "Cancelled") return { refused: row.status };
       const queued = sqlite
         .prepare(
           `UPDATE "Delivery" SET "status" = 'pending', "attempts" = 0, "retries" = "retries" + 1, "nextAttemptAt" = ?, "details" = '', "updatedAt" = ?
@@ -738,7 +757,7 @@ export function replayDeliveries(
         sqlite
           .prepare(
             `UPDATE "Campaign" SET "${column}" = "${column}" - ?, "pendingCount" = "pendingCount" + ?, "sendErrors" = 0,
-               "status" = CASE WHEN "status" IN ('Paused', 'Draft') THEN "status" ELSE 'Active' END, "completedAt" = NULL, "updatedAt" = ?
+               "status" = CASE WHEN "status" IN ('Paused', 'Draft', 'Cancelled') THEN "status" ELSE 'Active' END, "completedAt" = NULL, "updatedAt" = ?
              WHERE "id" = ?`,
           )
           .run(queued, queued, now, campaignId);
