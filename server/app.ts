@@ -62,7 +62,11 @@ export const BODY_LIMITS = {
 } as const;
 
 export function bodyLimitOf(pathname: string): number {
-  const path = pathname.toLowerCase().replace(/\/+$/, "");
+  // A page's form posted by Remix's client goes to the page's address with ".data" after it.
+  const path = pathname
+    .toLowerCase()
+    .replace(/\.data$/, "")
+    .replace(/\/+$/, "");
   if (path === "/customers/import" || path === "/api/customers/import") return BODY_LIMITS.import;
   if (path === "/api" || path.startsWith("/api/")) return BODY_LIMITS.json;
   return BODY_LIMITS.form;
@@ -162,7 +166,11 @@ function refusePageRequest(
   if (origin === undefined && referer !== undefined && refererOrigin(referer) !== publicUrl)
     return { status: 403, message: CROSS_ORIGIN_PAGE_REFUSED };
   const type = (req.headers["content-type"] ?? "").toLowerCase();
-  const path = pathname.toLowerCase().replace(/\/+$/, "");
+  // A page's form posted by Remix's client goes to the page's address with ".data" after it.
+  const path = pathname
+    .toLowerCase()
+    .replace(/\.data$/, "")
+    .replace(/\/+$/, "");
   if (/^multipart\/form-data\b/.test(type)) {
     // Only the upload and the sign-in read a multipart body in a way that refuses a malformed one
     // (400); every other page's form is URL-encoded, and a malformed multipart body would make

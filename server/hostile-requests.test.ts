@@ -285,6 +285,20 @@ describe.each(["Remix's handler", "the /api server"])("through %s", (name) => {
       expect(res.status, type).toBe(415);
       expect(await res.text()).toBe("Send this form as application/x-www-form-urlencoded, as the page does.");
     }
+    // The upload's own page takes it, also at the address Remix's client posts to (".data").
+    const publicUrl = new URL(getEnv().publicUrl);
+    for (const path of ["/customers/import", "/customers/import.data"]) {
+      const body = "--x--\r\n";
+      const answer = await rawRequest(
+        port,
+        Buffer.from(
+          `POST ${path} HTTP/1.1\r\nHost: ${publicUrl.host}\r\nOrigin: ${publicUrl.origin}\r\nCookie: ${cookie}\r\n` +
+            `Connection: close\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+        ),
+      );
+      expect(answer.status, path).not.toBe(415);
+      expect(answer.status, path).toBeLessThan(500);
+    }
   });
 
   it("a page write with no Origin and another site's Referer is refused (403) before the app reads it", async () => {

@@ -394,7 +394,8 @@ test("logout on another device: the next click here goes to /login with 'Session
   // This page still shows the dashboard; its next navigation finds the session ended.
   await page.getByRole("link", { name: "Customers" }).first().click();
   await expect(page).toHaveURL(/\/login\?error=session_expired$/);
-  await expect(page.getByRole("alert")).toHaveText("Session expired. Please sign in again.");
+  // The page's own message (the sign-in's welcome snackbar may still be showing above it).
+  await expect(page.getByRole("main").getByRole("alert")).toHaveText("Session expired. Please sign in again.");
 });
 
 test("a GET of either sign-out address signs nobody out (405)", async ({ page }) => {
