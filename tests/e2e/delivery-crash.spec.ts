@@ -7,15 +7,14 @@
 // the kill), each with the same Message-ID.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import Database from "better-sqlite3";
-import { SMTPServer } from "smtp-server";
 import { deliveryId, personalise } from "../../app/lib/campaigns.ts";
 import { startSimulatedVendor, type SimulatedVendor } from "../../app/services/delivery/simulated-vendor.server.ts";
 import { freePort, productionServerEnv, repoRoot as root, serverCommand } from "../helpers/production-server.ts";
+import { type SmtpCapture, startSmtpCapture } from "../helpers/smtp.ts";
 
 const RECIPIENTS = 20_000;
 const RECEIPTS_SECRET = "crash-test-receipts-secret-0123456789";
@@ -136,7 +135,7 @@ test.describe("delivery survives a crash", () => {
   test.setTimeout(300_000);
   let dataDir = "";
   let vendor: SimulatedVendor | undefined;
-  let smtp: SMTPServer | undefined;
+  let smtp: SmtpCapture | undefined;
   const servers: ChildProcess[] = [];
 
   test.beforeEach(() => {
@@ -153,7 +152,7 @@ test.describe("delivery survives a crash", () => {
     }
     await vendor?.close();
     vendor = undefined;
-    if (smtp) await new Promise<void>((resolve) => smtp?.close(() => resolve()));
+    await smtp?.close();
     smtp = undefined;
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
@@ -195,25 +194,8 @@ test.describe("delivery survives a crash", () => {
 
   test("through SMTP, kill -9 repeats at most the messages in flight, each with its Message-ID", async () => {
     const POOL = 5;
-    const received: string[] = [];
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      logger: false,
-      onData(stream, _session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on("data", (c: Buffer) => chunks.push(c));
-        stream.on("end", () => {
-          const raw = Buffer.concat(chunks).toString("utf8");
-          received.push(/^Message-ID: (.*)$/im.exec(raw)?.[1]?.trim() ?? "");
-          callback();
-        });
-      },
-    });
-    // The server is killed mid-conversation: its connections reset, which is expected here.
-    smtp.on("error", () => {});
-    await new Promise<void>((resolve) => smtp?.listen(0, "127.0.0.1", resolve));
-    const smtpPort = (smtp.server.address() as net.AddressInfo).port;
+    smtp = await startSmtpCapture();
+    const smtpPort = smtp.port;
     const port = await freePort();
     const { id, rows, pendingAtKill } = await sendThroughACrash(
       dataDir,
@@ -230,6 +212,7 @@ test.describe("delivery survives a crash", () => {
     // A relay's acceptance is the delivery: every row delivered.
     expect(rows.every((r) => r.status === "delivered")).toBe(true);
     const expected = new Set(rows.map((r) => `<${deliveryId(id, r.seq)}@127.0.0.1>`));
+    const received = smtp.messages.map((m) => m.messageId);
     const unique = new Set(received);
     expect(unique).toEqual(expected);
     const duplicates = received.length - unique.size;

@@ -4,9 +4,9 @@
 // built-in vendor over HTTP and to a real SMTP server on a loopback port.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase } from "../helpers/db";
+import { startSmtpCapture } from "../helpers/smtp";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 const { file } = useTestDatabase();
@@ -106,22 +106,9 @@ describe("{NAME} with replacement patterns in the name", () => {
   });
 
   it("reaches an SMTP server exactly as stored, in the Subject and the body", async () => {
-    const received: { to: string; raw: string }[] = [];
-    const server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      logger: false,
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on("data", (c: Buffer) => chunks.push(c));
-        stream.on("end", () => {
-          received.push({ to: session.envelope.rcptTo[0]?.address ?? "", raw: Buffer.concat(chunks).toString("utf8") });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const port = (server.server.address() as AddressInfo).port;
+    const smtp = await startSmtpCapture();
+    const received = smtp.messages;
+    const port = smtp.port;
     try {
       await launchAndSend(
         "Patterns by SMTP",
@@ -137,7 +124,7 @@ describe("{NAME} with replacement patterns in the name", () => {
         expect(mail?.raw).toContain(expected(MESSAGE, name));
       }
     } finally {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await smtp.close();
     }
   });
 });

@@ -2,10 +2,9 @@
 // SQLite database sending through the SMTP channel to a real SMTP server process (smtp-server on a
 // loopback port) that takes a few milliseconds over each message, the controls called as a
 // marketer's request would call them (the campaign service, on the server's writer).
-import type { AddressInfo } from "node:net";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase } from "../../../tests/helpers/db";
+import { type SmtpCapture, startSmtpCapture } from "../../../tests/helpers/smtp";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 const { file } = useTestDatabase();
@@ -23,14 +22,11 @@ import { compileSegmentWhere } from "~/services/segment-sql.server";
 
 const POOL = 3;
 const AUDIENCE = 400;
-const messageIds: string[] = [];
-let relayMs = 3;
-let server: SMTPServer;
-let port: number;
+let smtp: SmtpCapture;
+const receivedIds = () => smtp.messages.map((m) => m.messageId);
 let sqlite: Sqlite;
 let tenant: { id: string };
 
-const messageId = (raw: string) => /^Message-ID: (.*)$/im.exec(raw)?.[1]?.trim() ?? "";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until(check: () => boolean, what: string, ms = 20_000) {
@@ -42,21 +38,7 @@ async function until(check: () => boolean, what: string, ms = 20_000) {
 }
 
 beforeAll(async () => {
-  server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        messageIds.push(messageId(Buffer.concat(chunks).toString("utf8")));
-        setTimeout(() => callback(), relayMs);
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  port = (server.server.address() as AddressInfo).port;
+  smtp = await startSmtpCapture({ delayMs: 3 });
   tenant = await createTestUser("Controls");
   await seedTenant(tenant.id, { customers: AUDIENCE, orders: 0, seed: 11, file });
   sqlite = openSqlite(file);
@@ -64,7 +46,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(channels.map((c) => c.close()));
   sqlite.close();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await smtp.close();
 });
 
 function launch(): string {
@@ -93,7 +75,7 @@ const channels: { close(): Promise<void> }[] = [];
 
 function engine(settings: Partial<EngineSettings> = {}, pool = POOL): DeliveryEngine {
   const channel = smtpChannel({
-    url: `smtp://127.0.0.1:${port}`,
+    url: `smtp://127.0.0.1:${smtp.port}`,
     from: "news@shop.example",
     messageIdDomain: "crm.example",
     maxConnections: pool,
@@ -124,20 +106,20 @@ async function figuresAddUp(id: string) {
 
 describe("controls while sending through SMTP", () => {
   it("pause: no message is handed over after the answer; resume sends the rest, each once", async () => {
-    messageIds.length = 0;
+    smtp.messages.length = 0;
     const id = launch();
     const running = engine();
     const loop = running.run();
-    await until(() => messageIds.length >= 60, "60 messages arrived");
+    await until(() => smtp.messages.length >= 60, "60 messages arrived");
     const paused = await pauseCampaign(tenant.id, id);
     expect(paused.campaign.status).toBe("Paused");
-    const atAnswer = messageIds.length;
+    const atAnswer = smtp.messages.length;
     await sleep(400);
     // Only messages already in flight (at most the pool's connections) may still arrive.
-    expect(messageIds.length - atAnswer).toBeLessThanOrEqual(POOL);
-    const stopped = messageIds.length;
+    expect(smtp.messages.length - atAnswer).toBeLessThanOrEqual(POOL);
+    const stopped = smtp.messages.length;
     await sleep(300);
-    expect(messageIds.length).toBe(stopped);
+    expect(smtp.messages.length).toBe(stopped);
     const whilePaused = await figuresAddUp(id);
     // A relay's acceptance is the delivery: the rates mean something for real mail.
     expect(whilePaused.deliveryStats.delivered).toBe(stopped);
@@ -147,37 +129,37 @@ describe("controls while sending through SMTP", () => {
 
     await resumeCampaign(tenant.id, id);
     running.wake();
-    await until(() => messageIds.length >= AUDIENCE, "every message arrived");
+    await until(() => smtp.messages.length >= AUDIENCE, "every message arrived");
     await until(
       () => sqlite.prepare(`SELECT "status" FROM "Campaign" WHERE "id" = ?`).pluck().get(id) === "Completed",
       "completed",
     );
     await running.stop();
     await loop;
-    expect(messageIds).toHaveLength(AUDIENCE);
-    expect(new Set(messageIds).size).toBe(AUDIENCE);
+    expect(receivedIds()).toHaveLength(AUDIENCE);
+    expect(new Set(receivedIds()).size).toBe(AUDIENCE);
     const done = await figuresAddUp(id);
     expect(done.deliveryStats).toMatchObject({ sent: AUDIENCE, delivered: AUDIENCE, pending: 0, cancelled: 0 });
   });
 
   it("cancel: the rows never handed over end Cancelled, in the log, its filter and the counts", async () => {
-    messageIds.length = 0;
+    smtp.messages.length = 0;
     const id = launch();
     const running = engine();
     const loop = running.run();
-    await until(() => messageIds.length >= 50, "50 messages arrived");
+    await until(() => smtp.messages.length >= 50, "50 messages arrived");
     await cancelCampaign(tenant.id, id);
-    const atAnswer = messageIds.length;
+    const atAnswer = smtp.messages.length;
     await until(() => deliveryStats(readCounters(id)).pending === 0, "no row left pending");
     await running.stop();
     await loop;
-    expect(messageIds.length - atAnswer).toBeLessThanOrEqual(POOL);
+    expect(smtp.messages.length - atAnswer).toBeLessThanOrEqual(POOL);
     const c = await figuresAddUp(id);
     expect(c.status).toBe("Cancelled");
-    expect(c.deliveryStats.delivered).toBe(messageIds.length);
-    expect(c.deliveryStats.cancelled).toBe(AUDIENCE - messageIds.length);
+    expect(c.deliveryStats.delivered).toBe(smtp.messages.length);
+    expect(c.deliveryStats.cancelled).toBe(AUDIENCE - smtp.messages.length);
     const cancelled = await deliveryLogs(tenant.id, id, { limit: 5, status: "cancelled" });
-    expect(cancelled.total).toBe(AUDIENCE - messageIds.length);
+    expect(cancelled.total).toBe(AUDIENCE - smtp.messages.length);
     expect(cancelled.logs).toHaveLength(5);
     expect(cancelled.logs.every((l) => l.status === "cancelled" && l.details === CANCELLED_DETAILS)).toBe(true);
   });
@@ -185,8 +167,8 @@ describe("controls while sending through SMTP", () => {
 
 describe("a slow relay", () => {
   it("never sends a message twice when claims run out while their rows wait for a connection", async () => {
-    messageIds.length = 0;
-    relayMs = 15;
+    smtp.messages.length = 0;
+    smtp.delayMs = 15;
     try {
       const id = launch();
       // One connection, 15 ms a message, claims of 200 ms: most rows of a batch outlive their claim
@@ -196,12 +178,12 @@ describe("a slow relay", () => {
       await until(() => deliveryStats(readCounters(id)).pending === 0, "every row sent", 60_000);
       await running.stop();
       await loop;
-      expect(new Set(messageIds).size).toBe(AUDIENCE);
-      expect(messageIds).toHaveLength(AUDIENCE);
+      expect(new Set(receivedIds()).size).toBe(AUDIENCE);
+      expect(receivedIds()).toHaveLength(AUDIENCE);
       const c = await figuresAddUp(id);
       expect(c.deliveryStats.delivered).toBe(AUDIENCE);
     } finally {
-      relayMs = 3;
+      smtp.delayMs = 3;
     }
   }, 90_000);
 });

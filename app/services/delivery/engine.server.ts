@@ -55,7 +55,7 @@ export type EngineSettings = {
   receiptWaitMs: number;
   /** How long the loop sleeps when there is nothing to do (a launch wakes it sooner). */
   idleMs: number;
-  /** Queued receipt batches applied between two rounds of sending. */
+  /** Queued receipt batches (inbox rows of up to 250) applied between two rounds of sending. */
   receiptBatchesPerRound: number;
 };
 
@@ -69,7 +69,7 @@ export const DEFAULT_ENGINE_SETTINGS: EngineSettings = {
   errorCap: 1_000,
   receiptWaitMs: 10 * 60_000,
   idleMs: 1_000,
-  receiptBatchesPerRound: 10,
+  receiptBatchesPerRound: 40,
 };
 
 export type EngineEvent =

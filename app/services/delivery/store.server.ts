@@ -547,14 +547,25 @@ export function applyReceipts(sqlite: Sqlite, receipts: readonly Receipt[]): { a
     .immediate();
 }
 
+/** Receipts an inbox row holds at most: the delivery job applies a row in one transaction of about 2 ms. */
+export const RECEIPTS_PER_INBOX_ROW = 250;
+
 /**
- * Keeps a checked batch of receipts for the delivery job to apply: one small write, so the
- * receipts endpoint answers without reading or changing a delivery row on the request thread.
+ * Keeps a checked batch of receipts for the delivery job to apply: one small write (a row per
+ * RECEIPTS_PER_INBOX_ROW receipts, in one transaction), so the receipts endpoint answers without
+ * reading or changing a delivery row on the request thread, and the job's transactions that apply
+ * them stay short.
  */
 export function queueReceipts(sqlite: Sqlite, receipts: readonly Receipt[], now = Date.now()): void {
+  const insert = sqlite.prepare(`INSERT INTO "ReceiptInbox" ("receipts", "count", "receivedAt") VALUES (?, ?, ?)`);
   sqlite
-    .prepare(`INSERT INTO "ReceiptInbox" ("receipts", "count", "receivedAt") VALUES (?, ?, ?)`)
-    .run(JSON.stringify(receipts), receipts.length, now);
+    .transaction(() => {
+      for (let i = 0; i < receipts.length; i += RECEIPTS_PER_INBOX_ROW) {
+        const part = receipts.slice(i, i + RECEIPTS_PER_INBOX_ROW);
+        insert.run(JSON.stringify(part), part.length, now);
+      }
+    })
+    .immediate();
 }
 
 export function queuedReceiptBatches(sqlite: Sqlite): number {
