@@ -330,6 +330,9 @@ export default function CampaignDetail() {
               <Figure label="Opened" value={formatCount(stats.opened)} testId="opened" />
               <Figure label="Clicked" value={formatCount(stats.clicked)} testId="clicked" />
               <Figure label="Pending" value={formatCount(stats.pending)} testId="pending" />
+              {stats.cancelled > 0 ? (
+                <Figure label="Cancelled" value={formatCount(stats.cancelled)} testId="cancelled" />
+              ) : null}
               <Figure
                 label="Success Rate"
                 testId="success-rate"

@@ -110,6 +110,38 @@ async function expectToastClear(page: Page, toast: Locator) {
 test.describe("campaign figures and notices", () => {
   test.setTimeout(120_000);
 
+  test("a cancelled campaign shows what a cancel ended: Cancelled beside Sent, Failed and Pending", async ({
+    page,
+  }) => {
+    await page.setViewportSize(WIDE);
+    await signIn(page, { name: "Cancelled Figures" });
+    await createCustomers(page.request, 12);
+    const segmentId = await createSegment(page.request, "Twelve to cancel");
+    const draft = await createDraft(page.request, segmentId, "Stopped halfway");
+    // As the delivery job leaves it: 5 accepted (3 delivered), 1 refused, 6 ended by the cancel.
+    const sqlite = new Database(e2eDatabaseFile());
+    try {
+      sqlite.pragma("busy_timeout = 10000");
+      sqlite
+        .prepare(
+          `UPDATE "Campaign" SET "status" = 'Cancelled', "launchedAt" = ?, "audienceSize" = 12, "pendingCount" = 0,
+             "sentCount" = 2, "deliveredCount" = 3, "failedCount" = 1, "bouncedCount" = 0, "cancelledCount" = 6
+           WHERE "id" = ?`,
+        )
+        .run(Date.now() - 10 * 60_000, draft.id);
+    } finally {
+      sqlite.close();
+    }
+    await page.goto(`/campaigns/${draft.id}`);
+    await expect(page.getByTestId("campaign-status")).toHaveText("Cancelled");
+    await expect(page.getByTestId("figure-sent")).toHaveText("5");
+    await expect(page.getByTestId("figure-failed")).toHaveText("1");
+    await expect(page.getByTestId("figure-cancelled")).toHaveText("6");
+    await expect(page.getByTestId("figure-pending")).toHaveText("0");
+    // Progress counts what the channel answered for (5 + 1 of 12), not the cancelled rows.
+    await expect(page.getByTestId("campaign-progress")).toHaveText("50% processed");
+  });
+
   test("nothing attempted yet: '—' and a neutral chip, not a red 0.0% Poor, on the detail, the list and the dashboard", async ({
     page,
   }) => {
