@@ -330,7 +330,7 @@ export function chooseAndShape(children: { share: number; simple: boolean }[]): 
  * top-level OR (or AND) the estimate's and the disjoint (or complement) count's statements plus
  * the last shape chosen. At a
  * narrow audience the queries take tens of microseconds, so compiling the tree, building the SQL
- * text and looking statements up on every call would be a large share of the time (issue 4).
+ * text and looking statements up on every call would be a large share of the time.
  * A plan is a pure function of the tenant and the tree (values are converted without reference
  * to the clock or the data), so reusing one never changes an answer. Rolling dates are resolved to
  * their calendar day before a plan is looked up, so a plan never holds one: the day changes the
