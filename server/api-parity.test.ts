@@ -6,19 +6,18 @@
 // and the clock are the only differences allowed.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import zlib from "node:zlib";
 import type { ServerBuild } from "@remix-run/node";
 import { pino } from "pino";
-import { createServer, type ViteDevServer } from "vite";
+import type { ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadDevServerBuild } from "../tests/helpers/dev-server-build";
 import { useTestDatabase as setUpTestDatabase } from "../tests/helpers/db";
 import { bearerFor, cookieFor } from "../tests/helpers/requests";
 import { appOf, createRequestListener } from "./app";
 
 setUpTestDatabase();
 
-const root = path.resolve(import.meta.dirname, "..");
 const { upsertLocalUser } = await import("~/services/users.server");
 
 type Side = { name: "remix" | "fast"; base: string; token: string; cookie: string; ids: Record<string, string> };
@@ -42,20 +41,7 @@ const servers: http.Server[] = [];
 const sides: Side[] = [];
 
 beforeAll(async () => {
-  // vite.config.ts leaves Remix's plugin out under Vitest; the server needs it, as in development.
-  const vitest = process.env.VITEST;
-  delete process.env.VITEST;
-  try {
-    vite = await createServer({
-      root,
-      logLevel: "error",
-      server: { middlewareMode: true, hmr: false, watch: null },
-      appType: "custom",
-    });
-  } finally {
-    process.env.VITEST = vitest;
-  }
-  build = (await vite.ssrLoadModule("virtual:remix/server-build")) as ServerBuild;
+  ({ vite, build } = await loadDevServerBuild());
   const log = pino({ level: "silent" });
   for (const name of ["remix", "fast"] as const) {
     const listener = createRequestListener({

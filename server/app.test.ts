@@ -5,12 +5,12 @@
 // every request leaves one log line without its query string or credentials.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import zlib from "node:zlib";
 import type { ServerBuild } from "@remix-run/node";
 import { pino } from "pino";
-import { createServer, type ViteDevServer } from "vite";
+import type { ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadDevServerBuild } from "../tests/helpers/dev-server-build";
 import { createTestUser, useTestDatabase as setUpTestDatabase } from "../tests/helpers/db";
 import { bearerFor, cookieFor, forgedTokenFor } from "../tests/helpers/requests";
 import { appOf, createRequestListener } from "./app";
@@ -18,7 +18,6 @@ import { appOf, createRequestListener } from "./app";
 setUpTestDatabase();
 process.env.SIGN_IN_RATE_LIMIT = "2";
 
-const root = path.resolve(import.meta.dirname, "..");
 const customers = await import("~/services/customers.server");
 const createCustomer = (userId: string, fields: { firstName: string; lastName: string; email: string }) =>
   customers.createCustomer(userId, { phone: "", address: "", company: "", notes: "", ...fields });
@@ -30,20 +29,9 @@ const servers: http.Server[] = [];
 let vite: ViteDevServer;
 
 beforeAll(async () => {
-  // vite.config.ts leaves Remix's plugin out under Vitest; the server needs it, as in development.
-  const vitest = process.env.VITEST;
-  delete process.env.VITEST;
-  try {
-    vite = await createServer({
-      root,
-      logLevel: "error",
-      server: { middlewareMode: true, hmr: false, watch: null },
-      appType: "custom",
-    });
-  } finally {
-    process.env.VITEST = vitest;
-  }
-  const build = (await vite.ssrLoadModule("virtual:remix/server-build")) as ServerBuild;
+  const loaded = await loadDevServerBuild();
+  vite = loaded.vite;
+  const build = loaded.build;
   const log = pino({ level: "info" }, { write: (line: string) => void lines.push(JSON.parse(line) as Line) });
   for (const [name, fastApi] of [
     ["Remix's handler", undefined],

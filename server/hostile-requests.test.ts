@@ -7,18 +7,16 @@
 // large (413), sign-out by GET (405), and a page write from another site carrying only a Referer.
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
-import path from "node:path";
-import type { ServerBuild } from "@remix-run/node";
 import { pino } from "pino";
-import { createServer, type ViteDevServer } from "vite";
+import type { ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadDevServerBuild } from "../tests/helpers/dev-server-build";
 import { createTestUser, useTestDatabase as setUpTestDatabase } from "../tests/helpers/db";
 import { bearerFor, cookieFor } from "../tests/helpers/requests";
 import { answerClientError, appOf, createRequestListener } from "./app";
 
 setUpTestDatabase();
 
-const root = path.resolve(import.meta.dirname, "..");
 const { getEnv } = await import("~/env.server");
 const { signReceipts } = await import("~/services/delivery/receipt-signature.server");
 const { JSON_TOO_DEEP } = await import("~/lib/api.server");
@@ -28,20 +26,9 @@ const servers: http.Server[] = [];
 let vite: ViteDevServer;
 
 beforeAll(async () => {
-  // vite.config.ts leaves Remix's plugin out under Vitest; the server needs it, as in development.
-  const vitest = process.env.VITEST;
-  delete process.env.VITEST;
-  try {
-    vite = await createServer({
-      root,
-      logLevel: "error",
-      server: { middlewareMode: true, hmr: false, watch: null },
-      appType: "custom",
-    });
-  } finally {
-    process.env.VITEST = vitest;
-  }
-  const build = (await vite.ssrLoadModule("virtual:remix/server-build")) as ServerBuild;
+  const loaded = await loadDevServerBuild();
+  vite = loaded.vite;
+  const build = loaded.build;
   const log = pino({ level: "silent" });
   for (const [name, fastApi] of [
     ["Remix's handler", undefined],
