@@ -7,6 +7,7 @@ import { afterAll } from "vitest";
 import { migrateDatabase } from "~/db/migrate.server";
 import { db } from "~/db.server";
 import { resetEnvCache } from "~/env.server";
+import { parseConditions } from "~/lib/segments";
 import { upsertLocalUser } from "~/services/users.server";
 
 export function useTestDatabase() {
@@ -29,4 +30,11 @@ let counter = 0;
 export async function createTestUser(name = "Test User") {
   counter += 1;
   return upsertLocalUser({ name, email: `user${counter}-${Date.now()}@example.com` });
+}
+
+/** A segment tree from its conditions, as the API would parse them (throws on bad ones). */
+export function segmentTree(conditions: unknown) {
+  const parsed = parseConditions(conditions);
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.tree;
 }

@@ -74,3 +74,32 @@ export function formRequest(path: string, fields: Record<string, string>, auth?:
 export function args(request: Request, params: Record<string, string> = {}) {
   return { request, params, context: {} };
 }
+
+/** An /api answer read back: status, headers and the JSON body (an object, or a list of them). */
+export type ApiJson = Record<string, unknown> & {
+  error?: { code: string; message: string; fields?: Record<string, string> };
+};
+
+/** Calls a route's loader or action with a Request to `url` and reads its JSON answer. */
+export async function callRoute(
+  handler: (args: {
+    request: Request;
+    params: Record<string, string>;
+    context: Record<string, never>;
+  }) => Promise<unknown>,
+  url: string,
+  init: RequestInit & { params?: Record<string, string> } = {},
+) {
+  const { params = {}, ...rest } = init;
+  const response = (await handler({
+    request: new Request(`http://localhost${url}`, rest),
+    params,
+    context: {},
+  })) as Response;
+  const text = await response.text();
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (text ? JSON.parse(text) : null) as ApiJson & ApiJson[],
+  };
+}

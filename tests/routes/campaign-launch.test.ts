@@ -4,22 +4,20 @@
 // key and body answer the same campaign, another body is a 422, keys are per tenant and kept 24 h,
 // a failed request gives its key back).
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, useTestDatabase } from "../helpers/db";
+import { createTestUser, segmentTree, useTestDatabase } from "../helpers/db";
+import { callRoute } from "../helpers/requests";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 const { file } = useTestDatabase();
 
 import { db } from "~/db.server";
 import { ApiError } from "~/lib/api.server";
-import { parseConditions } from "~/lib/segments";
 import { action as campaignsAction } from "~/routes/api/campaigns";
 import { action as campaignAction } from "~/routes/api/campaigns-id";
 import { launch, saveDraft } from "~/services/campaigns.server";
 import { seedTenant } from "~/services/seed.server";
 import { createSegment } from "~/services/segments.server";
 import { issueToken } from "~/services/token.server";
-
-type Json = Record<string, unknown> & { error?: { code: string; message: string; fields?: Record<string, string> } };
 
 let userId: string;
 let otherId: string;
@@ -32,30 +30,9 @@ let audience: number;
 
 const BEING_LAUNCHED = "This campaign is being launched already.";
 
-const tree = (c: unknown) => {
-  const p = parseConditions(c);
-  if (!p.ok) throw new Error(p.message);
-  return p.tree;
-};
+const tree = segmentTree;
 
-async function call(
-  handler: (args: {
-    request: Request;
-    params: Record<string, string>;
-    context: Record<string, never>;
-  }) => Promise<unknown>,
-  url: string,
-  init: RequestInit & { params?: Record<string, string> } = {},
-) {
-  const { params = {}, ...rest } = init;
-  const response = (await handler({
-    request: new Request(`http://localhost${url}`, rest),
-    params,
-    context: {},
-  })) as Response;
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : null) as Json };
-}
+const call = callRoute;
 
 const json = (method: string, body: unknown, headers: Record<string, string> = auth) => ({
   method,

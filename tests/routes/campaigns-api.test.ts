@@ -2,7 +2,8 @@
 // drafts, validation, tenant isolation, the delivery log with its filter and paging, the controls,
 // delete, and the signed receipts endpoint.
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, useTestDatabase } from "../helpers/db";
+import { createTestUser, segmentTree, useTestDatabase } from "../helpers/db";
+import { type ApiJson, callRoute } from "../helpers/requests";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 const { file } = useTestDatabase();
@@ -19,11 +20,10 @@ import { applyQueuedReceipts } from "~/services/delivery/store.server";
 import { writeConnection } from "~/db/writer.server";
 import { seedTenant } from "~/services/seed.server";
 import { createSegment } from "~/services/segments.server";
-import { parseConditions } from "~/lib/segments";
 import { issueToken } from "~/services/token.server";
 import { db } from "~/db.server";
 
-type Json = Record<string, unknown> & { error?: { code: string; message: string; fields?: Record<string, string> } };
+type Json = ApiJson;
 
 let auth: Record<string, string>;
 let otherAuth: Record<string, string>;
@@ -32,34 +32,9 @@ let segmentId: string;
 let emptySegmentId: string;
 let audience: number;
 
-const tree = (c: unknown) => {
-  const p = parseConditions(c);
-  if (!p.ok) throw new Error(p.message);
-  return p.tree;
-};
+const tree = segmentTree;
 
-async function call(
-  handler: (args: {
-    request: Request;
-    params: Record<string, string>;
-    context: Record<string, never>;
-  }) => Promise<unknown>,
-  url: string,
-  init: RequestInit & { params?: Record<string, string> } = {},
-) {
-  const { params = {}, ...rest } = init;
-  const response = (await handler({
-    request: new Request(`http://localhost${url}`, rest),
-    params,
-    context: {},
-  })) as Response;
-  const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: (text ? JSON.parse(text) : null) as Json & Json[],
-  };
-}
+const call = callRoute;
 
 const post = (body: unknown, headers = auth) => ({
   method: "POST",
