@@ -45,16 +45,22 @@ async function createDraft(request: APIRequestContext, segmentId: string, name: 
  * no rows of it to send), so the screens can be looked at in that state.
  */
 function startSending(campaignId: string, sent: number) {
+  setCampaign(
+    campaignId,
+    `"status" = 'Active', "launchedAt" = ?, "sentCount" = ?, "pendingCount" = "audienceSize" - ?,
+     "deliveredCount" = 0, "failedCount" = 0, "bouncedCount" = 0`,
+    Date.now(),
+    sent,
+    sent,
+  );
+}
+
+/** Sets a campaign's columns directly (`assignments` is the SET list, its values after it). */
+function setCampaign(campaignId: string, assignments: string, ...values: (string | number)[]) {
   const sqlite = new Database(e2eDatabaseFile());
   try {
     sqlite.pragma("busy_timeout = 10000");
-    sqlite
-      .prepare(
-        `UPDATE "Campaign" SET "status" = 'Active', "launchedAt" = ?, "sentCount" = ?,
-           "pendingCount" = "audienceSize" - ?, "deliveredCount" = 0, "failedCount" = 0, "bouncedCount" = 0
-         WHERE "id" = ?`,
-      )
-      .run(Date.now(), sent, sent, campaignId);
+    sqlite.prepare(`UPDATE "Campaign" SET ${assignments} WHERE "id" = ?`).run(...values, campaignId);
   } finally {
     sqlite.close();
   }
@@ -119,19 +125,12 @@ test.describe("campaign figures and notices", () => {
     const segmentId = await createSegment(page.request, "Twelve to cancel");
     const draft = await createDraft(page.request, segmentId, "Stopped halfway");
     // As the delivery job leaves it: 5 accepted (3 delivered), 1 refused, 6 ended by the cancel.
-    const sqlite = new Database(e2eDatabaseFile());
-    try {
-      sqlite.pragma("busy_timeout = 10000");
-      sqlite
-        .prepare(
-          `UPDATE "Campaign" SET "status" = 'Cancelled', "launchedAt" = ?, "audienceSize" = 12, "pendingCount" = 0,
-             "sentCount" = 2, "deliveredCount" = 3, "failedCount" = 1, "bouncedCount" = 0, "cancelledCount" = 6
-           WHERE "id" = ?`,
-        )
-        .run(Date.now() - 10 * 60_000, draft.id);
-    } finally {
-      sqlite.close();
-    }
+    setCampaign(
+      draft.id,
+      `"status" = 'Cancelled', "launchedAt" = ?, "audienceSize" = 12, "pendingCount" = 0, "sentCount" = 2,
+       "deliveredCount" = 3, "failedCount" = 1, "bouncedCount" = 0, "cancelledCount" = 6`,
+      Date.now() - 10 * 60_000,
+    );
     await page.goto(`/campaigns/${draft.id}`);
     await expect(page.getByTestId("campaign-status")).toHaveText("Cancelled");
     await expect(page.getByTestId("figure-sent")).toHaveText("5");
