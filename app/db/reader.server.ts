@@ -34,8 +34,9 @@ export function readConnection(): Reader {
   return next;
 }
 
-/** A cached prepared statement on the read connection (the SQL must be a constant shape). */
-export function readStatement(sql: string): Database.Statement {
+/** A cached prepared statement on the read connection (the SQL must be a constant shape); `Row` is
+ * the shape of one result row, declared by the model that writes the SQL. */
+export function readStatement<Row = unknown>(sql: string): Database.Statement<unknown[], Row> {
   const r = readConnection();
   let st = r.statements.get(sql);
   if (!st) {
@@ -43,7 +44,8 @@ export function readStatement(sql: string): Database.Statement {
     st = r.db.prepare(sql);
     r.statements.set(sql, st);
   }
-  return st;
+  // The cache holds statements of every shape; the caller's SQL decides the row type.
+  return st as Database.Statement<unknown[], Row>;
 }
 
 /** Closes the read connection (before a database file is removed). */

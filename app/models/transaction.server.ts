@@ -1,0 +1,18 @@
+// What services may hold of the database without speaking SQL: a transaction handle to pass to
+// several model functions that must commit together, and the type of a connection that a worker
+// thread opened for itself (the delivery job, the import and export jobs). Both are opaque to
+// services: only the functions in app/models use them.
+import { db } from "~/db.server";
+import type { Sqlite } from "~/db/sqlite.server";
+import type { Prisma } from "~/generated/prisma/client";
+
+/** A transaction in progress: pass it to model functions that take `tx`. */
+export type Tx = Prisma.TransactionClient;
+
+/** A connection a worker thread opened for itself (app/db/sqlite.server.ts). */
+export type Connection = Sqlite;
+
+/** Runs `work` in one write transaction; every model function given `tx` commits with it. */
+export function transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  return db().$transaction(work);
+}
