@@ -8,38 +8,9 @@ import { ApiError } from "~/lib/api.server";
 import { parseDeliveryId } from "~/lib/campaigns";
 import type { CompiledWhere } from "~/services/segment-sql.server";
 
-export type CampaignRow = {
-  id: string;
-  userId: string;
-  segmentId: string | null;
-  segmentName: string;
-  name: string;
-  subject: string;
-  description: string;
-  message: string;
-  status: string;
-  statusDetail: string;
-  audienceSize: number;
-  pendingCount: number;
-  sentCount: number;
-  deliveredCount: number;
-  failedCount: number;
-  bouncedCount: number;
-  cancelledCount: number;
-  openedCount: number;
-  clickedCount: number;
-  sendErrors: number;
-  launchedAt: number | null;
-  completedAt: number | null;
-  createdAt: number;
-  updatedAt: number;
-  firstSeq: number;
-  lastSeq: number;
-};
+import { CAMPAIGN_COLUMNS, type CampaignRow } from "~/models/campaigns.server";
 
-export const CAMPAIGN_COLUMNS = `"id", "userId", "segmentId", "segmentName", "name", "subject", "description", "message", "status",
-  "statusDetail", "audienceSize", "pendingCount", "sentCount", "deliveredCount", "failedCount", "bouncedCount", "cancelledCount",
-  "openedCount", "clickedCount", "sendErrors", "launchedAt", "completedAt", "createdAt", "updatedAt", "firstSeq", "lastSeq"`;
+export { CAMPAIGN_COLUMNS, type CampaignRow };
 
 export type NewCampaign = {
   id: string;
