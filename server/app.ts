@@ -277,7 +277,10 @@ export function limitBody(req: IncomingMessage, res: ServerResponse, limit: numb
  * development) to the Express application.
  */
 export function createRequestListener(options: ServerAppOptions & { fastApi?: ServerBuild }) {
-  const { app, log, fastApi } = options;
+  const { app, log } = options;
+  // API_FAST_PATH=off sends /api through Express and Remix in production too: how the two paths
+  // are compared on the bench (docs/decisions/0010-api-fast-path.md).
+  const fastApi = process.env.API_FAST_PATH === "off" ? undefined : options.fastApi;
   const trustProxy = options.trustProxy ?? app.getEnv().TRUST_PROXY;
   const publicUrl = app.getEnv().publicUrl;
   const server = createServerApp({ ...options, trustProxy });
