@@ -1,7 +1,8 @@
 // The dashboard snapshots job: a Bree worker thread that brings every tenant's daily snapshot up
-// to now with a database connection of its own (app/services/dashboard/snapshots.server.ts), then
-// ends. Bree runs it at server start (which writes today's row where it is missing) and every hour
-// after, so the dashboard counts at most an hour of new rows on top of the latest snapshot.
+// to now on a database connection it opens for itself and hands to the service
+// (app/services/dashboard/snapshots.server.ts), then ends. Bree runs it at server start (which
+// writes today's row where it is missing) and every hour after, so the dashboard counts at most an
+// hour of new rows on top of the latest snapshot.
 // What the parent hears: { type: "event", event: { type: "error" } } on a failure, "done" at the end.
 import { parentPort } from "node:worker_threads";
 import { openSqlite } from "../app/db/sqlite.server.ts";
@@ -17,7 +18,7 @@ const post = (message: unknown) => parentPort?.postMessage(message);
 const sqlite = openSqlite(getEnv().databaseFile);
 const fail = (message: string) => post({ type: "event", event: { type: "error", message } });
 try {
-  const { failed } = takeSnapshots(sqlite);
+  const { failed } = await takeSnapshots(sqlite);
   for (const f of failed) fail(`Dashboard snapshot of tenant ${f.userId} failed: ${f.error}`);
 } catch (err) {
   fail(`Dashboard snapshots failed: ${String((err as Error)?.stack ?? err)}`);

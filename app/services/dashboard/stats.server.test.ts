@@ -13,7 +13,7 @@ import { openSqlite, type Sqlite } from "~/db/sqlite.server";
 import { dayOf, dayStartMs, percentChange, weekStarts } from "~/lib/dashboard";
 import { newId } from "~/lib/id";
 import { dashboardSummary, historicalStats } from "~/services/dashboard/stats.server";
-import { snapshotTenant, statementCache, takeSnapshots } from "~/services/dashboard/snapshots.server";
+import { snapshotTenant, takeSnapshots } from "~/services/dashboard/snapshots.server";
 import { ADD_TO_TALLY_SQL, countCustomers } from "~/services/customers.server";
 
 let sqlite: Sqlite;
@@ -143,7 +143,7 @@ describe("snapshots across a month boundary", () => {
     addCampaign(user.id, at("2026-10-20T04:00:00Z"), at("2026-10-20T05:00:00Z"), "Diwali", { delivered: 4, failed: 1 });
 
     // The job runs on 31 Oct at 20:00 IST (14:30 UTC).
-    takeSnapshots(sqlite, at("2026-10-31T14:30:00Z"));
+    await takeSnapshots(sqlite, at("2026-10-31T14:30:00Z"));
     const rows = snapshots(user.id);
     // Filled in from the first day with anything (2 Oct IST) to the 31st; days before get no row.
     expect(rows[0]?.day).toBe("2026-10-02");
@@ -181,7 +181,7 @@ describe("snapshots across a month boundary", () => {
     expect(before).toMatchObject({ previousCustomers: 4, previousSegments: 2, previousCampaigns: 1 });
 
     // The job after midnight completes the 31st and starts 1 Nov with the exact counts.
-    takeSnapshots(sqlite, now);
+    await takeSnapshots(sqlite, now);
     const after = snapshots(user.id);
     expect(after.find((r) => r.day === "2026-10-31")).toMatchObject({
       takenAt: dayStartMs("2026-11-01"),
@@ -201,7 +201,7 @@ describe("snapshots across a month boundary", () => {
 
     // A deletion this month: today's count is exact; last month's stays what it was.
     deleteCustomer(user.id, gone);
-    takeSnapshots(sqlite, at("2026-10-31T20:30:00Z"));
+    await takeSnapshots(sqlite, at("2026-10-31T20:30:00Z"));
     expect(snapshots(user.id).at(-1)).toMatchObject({ day: "2026-11-01", customers: 4 });
     const summary = await dashboardSummary(user.id, at("2026-10-31T20:30:00Z"));
     expect(summary.counts).toEqual({
@@ -224,13 +224,13 @@ describe("running the job again", () => {
     const user = await createTestUser("Again");
     addCustomer(user.id, at("2026-11-10T05:00:00Z"));
     const now = at("2026-11-20T05:00:00Z");
-    takeSnapshots(sqlite, now);
+    await takeSnapshots(sqlite, now);
     const once = snapshots(user.id);
-    takeSnapshots(sqlite, now);
+    await takeSnapshots(sqlite, now);
     expect(snapshots(user.id)).toEqual(once);
     addCustomer(user.id, at("2026-11-20T06:00:00Z"));
-    takeSnapshots(sqlite, at("2026-11-20T07:00:00Z"));
-    takeSnapshots(sqlite, at("2026-11-20T08:00:00Z"));
+    await takeSnapshots(sqlite, at("2026-11-20T07:00:00Z"));
+    await takeSnapshots(sqlite, at("2026-11-20T08:00:00Z"));
     expect(snapshots(user.id).at(-1)).toMatchObject({ day: "2026-11-20", customers: 2, customersAdded: 1 });
     expect(snapshots(user.id).reduce((sum, r) => sum + r.customersAdded, 0)).toBe(2);
   });
@@ -251,7 +251,7 @@ describe("a tenant created today", () => {
     expect(percentChange(empty.counts.customers, empty.previous.customers)).toBe("0%");
 
     // The job writes one row for today only.
-    expect(snapshotTenant(statementCache(sqlite), user.id, now)).toBe(1);
+    expect(await snapshotTenant(sqlite, user.id, now)).toBe(1);
     expect(snapshots(user.id)).toEqual([
       expect.objectContaining({ day: dayOf(now), customers: 0, segments: 0, campaigns: 0 }),
     ]);
@@ -295,7 +295,7 @@ describe("the summary's figures", () => {
     });
 
     // Snapshots taken three days ago; what came since is counted by the read.
-    takeSnapshots(sqlite, new Date(now.getTime() - 3 * 86_400_000));
+    await takeSnapshots(sqlite, new Date(now.getTime() - 3 * 86_400_000));
     const summary = await dashboardSummary(user.id, now);
 
     const weekly = weeks.map((w, i) => {

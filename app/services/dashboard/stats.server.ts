@@ -3,9 +3,9 @@
 // performance block and the funnel (from the counters each campaign keeps), the recent campaigns
 // and the recent activity. Nothing here counts a tenant's customers or reads delivery rows: the
 // customer count is the kept tally, and only what was created since the latest snapshot is counted
-// (a range of an index). Every query is scoped to the tenant.
-import { readStatement } from "~/db/reader.server";
-import { type CampaignCounters, campaignStatus, deliveryStats } from "~/lib/campaigns";
+// (a range of an index). Every query is scoped to the tenant; the queries are in
+// app/models/dashboard-stats.server.ts and app/models/dashboard-snapshots.server.ts.
+import { campaignStatus, deliveryStats } from "~/lib/campaigns";
 import {
   type ActivityItem,
   addDays,
@@ -26,31 +26,29 @@ import {
   type WeeklyPoint,
 } from "~/lib/dashboard";
 import { formatCount } from "~/lib/numbers";
+import { latestSnapshot, snapshotsSince } from "~/models/dashboard-snapshots.server";
 import {
-  addedBetween,
-  createdBetween,
+  addedInWindows,
+  createdInWindows,
   currentCounts,
-  latestSnapshot,
-  type Prepare,
-  snapshotsSince,
-} from "~/services/dashboard/snapshots.server";
-
-const prepare: Prepare = readStatement;
+  type DashboardCampaignRow,
+  dashboardRows,
+} from "~/models/dashboard-stats.server";
 
 /** The counts at the end of last month: its last snapshot, plus what was created after it was taken. */
-function previousCounts(userId: string, now: Date, latestTakenAt: number | undefined): DashboardCounts {
+async function previousCounts(userId: string, now: Date, latestTakenAt: number | undefined): Promise<DashboardCounts> {
   const start = monthStart(dayOf(now));
   const startMs = dayStartMs(start);
-  const row = latestSnapshot(prepare, userId, addDays(start, -1));
+  const row = await latestSnapshot(userId, addDays(start, -1));
   if (!row) {
     // No snapshot before this month. With none at all the job has not reached this tenant yet:
     // count by creation time once. Otherwise the tenant had nothing then (days before a tenant's
     // first customer, segment or campaign get no row).
     if (latestTakenAt !== undefined) return { customers: 0, segments: 0, campaigns: 0 };
-    const c = createdBetween(prepare, userId, 0, startMs);
+    const [c] = await createdInWindows(userId, [{ from: 0, to: startMs }]);
     return { customers: c.customers, segments: c.segments, campaigns: c.campaigns };
   }
-  const c = createdBetween(prepare, userId, row.takenAt, startMs);
+  const [c] = await createdInWindows(userId, [{ from: row.takenAt, to: startMs }]);
   return {
     customers: row.customers + c.customers,
     segments: row.segments + c.segments,
@@ -59,10 +57,10 @@ function previousCounts(userId: string, now: Date, latestTakenAt: number | undef
 }
 
 /** Customers added and campaigns launched per week, the last 12 weeks, oldest first. */
-function weeklySeries(userId: string, now: Date, latestTakenAt: number | undefined): WeeklyPoint[] {
+async function weeklySeries(userId: string, now: Date, latestTakenAt: number | undefined): Promise<WeeklyPoint[]> {
   const weeks = weekStarts(now);
   const points = new Map(weeks.map((w) => [w, { weekStart: w, customersAdded: 0, campaignsSent: 0 }]));
-  for (const row of snapshotsSince(prepare, userId, weeks[0])) {
+  for (const row of await snapshotsSince(userId, weeks[0])) {
     const point = points.get(weekStart(row.day));
     if (!point) continue;
     point.customersAdded += row.customersAdded;
@@ -72,47 +70,38 @@ function weeklySeries(userId: string, now: Date, latestTakenAt: number | undefin
   // Up to the end of the current second, so a row made this second is in (the windows are whole seconds).
   const nowMs = Math.floor(now.getTime() / 1000) * 1000 + 1000;
   const from = Math.max(latestTakenAt ?? 0, dayStartMs(weeks[0]));
-  for (const w of weeks) {
-    const start = Math.max(from, dayStartMs(w));
-    const end = Math.min(nowMs, dayStartMs(w) + 7 * DAY_MS);
-    if (end <= start) continue;
-    const added = addedBetween(prepare, userId, start, end);
-    const point = points.get(w);
+  const windows = weeks
+    .map((w) => ({ week: w, from: Math.max(from, dayStartMs(w)), to: Math.min(nowMs, dayStartMs(w) + 7 * DAY_MS) }))
+    .filter((w) => w.to > w.from);
+  const added = await addedInWindows(userId, windows);
+  windows.forEach((w, i) => {
+    const point = points.get(w.week);
     if (point) {
-      point.customersAdded += added.customersAdded;
-      point.campaignsSent += added.campaignsSent;
+      point.customersAdded += added[i].customersAdded;
+      point.campaignsSent += added[i].campaignsSent;
     }
-  }
+  });
   return weeks.map((w) => points.get(w) as WeeklyPoint);
 }
 
 /** GET /api/stats/historical: the counts at the end of last month and the weekly series. */
 export async function historicalStats(userId: string, now: Date = new Date()): Promise<HistoricalStats> {
-  const latest = latestSnapshot(prepare, userId)?.takenAt;
-  const previous = previousCounts(userId, now, latest);
+  const latest = (await latestSnapshot(userId))?.takenAt;
+  const [previous, weekly] = await Promise.all([
+    previousCounts(userId, now, latest),
+    weeklySeries(userId, now, latest),
+  ]);
   return {
     previousCustomers: previous.customers,
     previousSegments: previous.segments,
     previousCampaigns: previous.campaigns,
-    weekly: weeklySeries(userId, now, latest),
+    weekly,
   };
 }
 
-type CampaignRow = CampaignCounters & {
-  id: string;
-  name: string;
-  status: string;
-  launchedAt: number | null;
-  createdAt: number;
-};
-
-const RECENT_CAMPAIGNS_SQL = `SELECT "id", "name", "status", "audienceSize", "pendingCount", "sentCount", "deliveredCount",
-  "failedCount", "bouncedCount", "cancelledCount", "openedCount", "clickedCount", "launchedAt", "createdAt"
-  FROM "Campaign" WHERE "userId" = ? ORDER BY coalesce("launchedAt", "createdAt") DESC, "id" DESC LIMIT ?`;
-
 const iso = (ms: number) => new Date(ms).toISOString();
 
-function campaignActivity(c: CampaignRow): ActivityItem {
+function campaignActivity(c: DashboardCampaignRow): ActivityItem {
   const status = campaignStatus(c.status);
   return {
     type: "campaign",
@@ -128,38 +117,17 @@ function campaignActivity(c: CampaignRow): ActivityItem {
 
 /** Everything the dashboard shows, for one tenant. */
 export async function dashboardSummary(userId: string, now: Date = new Date()): Promise<DashboardSummary> {
-  const counts = currentCounts(prepare, userId);
-  const historical = await historicalStats(userId, now);
-
-  const totals = prepare(
-    `SELECT coalesce(sum("deliveredCount"), 0) AS delivered,
-            coalesce(sum("deliveredCount" + "failedCount" + "bouncedCount"), 0) AS attempted,
-            coalesce(sum("openedCount"), 0) AS opened, coalesce(sum("clickedCount"), 0) AS clicked
-     FROM "Campaign" WHERE "userId" = ?`,
-  ).get(userId) as { delivered: number; attempted: number; opened: number; clicked: number };
-
-  const recent = prepare(RECENT_CAMPAIGNS_SQL).all(
-    userId,
-    Math.max(RECENT_CAMPAIGNS, RECENT_ACTIVITY_EACH),
-  ) as CampaignRow[];
-
-  const launched = prepare(
-    `SELECT "id", "name", "status", "audienceSize", "pendingCount", "sentCount", "deliveredCount", "failedCount",
-       "bouncedCount", "cancelledCount", "openedCount", "clickedCount", "launchedAt", "createdAt"
-     FROM "Campaign" WHERE "userId" = ? AND "launchedAt" IS NOT NULL ORDER BY "launchedAt" DESC, "id" DESC LIMIT ?`,
-  ).all(userId, FUNNEL_CAMPAIGNS) as CampaignRow[];
-  const segments = prepare(
-    `SELECT "id", "name", "description", "createdAt" FROM "Segment" WHERE "userId" = ? ORDER BY "createdAt" DESC, "id" DESC LIMIT ?`,
-  ).all(userId, RECENT_ACTIVITY_EACH) as { id: string; name: string; description: string; createdAt: number }[];
-  const customers = prepare(
-    `SELECT "id", "firstName", "lastName", "email", "createdAt" FROM "Customer" WHERE "userId" = ? ORDER BY "id" DESC LIMIT ?`,
-  ).all(userId, RECENT_ACTIVITY_EACH) as {
-    id: string;
-    firstName: string;
-    lastName: string;
-    email: string;
-    createdAt: number;
-  }[];
+  const [counts, historical, rows] = await Promise.all([
+    currentCounts(userId),
+    historicalStats(userId, now),
+    dashboardRows(userId, {
+      recentCampaigns: Math.max(RECENT_CAMPAIGNS, RECENT_ACTIVITY_EACH),
+      launchedCampaigns: FUNNEL_CAMPAIGNS,
+      recentSegments: RECENT_ACTIVITY_EACH,
+      recentCustomers: RECENT_ACTIVITY_EACH,
+    }),
+  ]);
+  const { totals, recent, launched, segments, customers } = rows;
 
   return {
     counts,

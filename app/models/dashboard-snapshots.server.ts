@@ -1,0 +1,84 @@
+// The table DashboardSnapshot (docs/decisions/0012-dashboard-snapshots.md): per tenant per day
+// (India Standard Time) the counts as of takenAt and what was added that day up to takenAt. The
+// dashboard reads it on the read connection; the snapshots job writes it on its own connection.
+import { statementsOf } from "~/models/dashboard-statements.server";
+import type { Connection } from "~/models/transaction.server";
+
+export type SnapshotRow = {
+  day: string;
+  takenAt: number;
+  customers: number;
+  segments: number;
+  campaigns: number;
+  customersAdded: number;
+  campaignsSent: number;
+};
+
+const SNAPSHOT_COLUMNS = `"day", "takenAt", "customers", "segments", "campaigns", "customersAdded", "campaignsSent"`;
+
+const LATEST_SQL = `SELECT ${SNAPSHOT_COLUMNS} FROM "DashboardSnapshot" WHERE "userId" = ? AND "day" <= ? ORDER BY "day" DESC LIMIT 1`;
+const SINCE_SQL = `SELECT ${SNAPSHOT_COLUMNS} FROM "DashboardSnapshot" WHERE "userId" = ? AND "day" >= ? ORDER BY "day"`;
+const UPSERT_SQL = `INSERT INTO "DashboardSnapshot" (${SNAPSHOT_COLUMNS}, "userId") VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT ("userId", "day") DO UPDATE SET "takenAt" = excluded."takenAt", "customers" = excluded."customers",
+  "segments" = excluded."segments", "campaigns" = excluded."campaigns", "customersAdded" = excluded."customersAdded",
+  "campaignsSent" = excluded."campaignsSent"`;
+
+/** The columns as SQLite gives them back (integers may come as bigint), read as numbers. */
+function toRow(r: Record<keyof SnapshotRow, unknown>): SnapshotRow {
+  return {
+    day: String(r.day),
+    takenAt: Number(r.takenAt),
+    customers: Number(r.customers),
+    segments: Number(r.segments),
+    campaigns: Number(r.campaigns),
+    customersAdded: Number(r.customersAdded),
+    campaignsSent: Number(r.campaignsSent),
+  };
+}
+
+/** The tenant's latest snapshot on or before `day` (all of them when omitted). */
+export async function latestSnapshot(
+  userId: string,
+  day = "9999-12-31",
+  conn?: Connection,
+): Promise<SnapshotRow | undefined> {
+  const row = statementsOf(conn)<Record<keyof SnapshotRow, unknown>>(LATEST_SQL).get(userId, day);
+  return row ? toRow(row) : undefined;
+}
+
+/** The tenant's snapshots from `fromDay` on, oldest first. */
+export async function snapshotsSince(userId: string, fromDay: string, conn?: Connection): Promise<SnapshotRow[]> {
+  return statementsOf(conn)<Record<keyof SnapshotRow, unknown>>(SINCE_SQL).all(userId, fromDay).map(toRow);
+}
+
+/** Writes the tenant's rows, each replacing the row of its day. */
+export async function upsertSnapshots(userId: string, rows: SnapshotRow[], conn: Connection): Promise<void> {
+  const upsert = statementsOf(conn)(UPSERT_SQL);
+  for (const r of rows) {
+    upsert.run(r.day, r.takenAt, r.customers, r.segments, r.campaigns, r.customersAdded, r.campaignsSent, userId);
+  }
+}
+
+/** Every tenant's id, in order. */
+export async function tenantIds(conn: Connection): Promise<string[]> {
+  return statementsOf(conn)<{ id: string }>(`SELECT "id" FROM "User" ORDER BY "id"`)
+    .all()
+    .map((u) => u.id);
+}
+
+/**
+ * Runs `work` in one write transaction of the job's connection, taken before its first read
+ * (BEGIN IMMEDIATE), so a tenant's counts and the rows written from them agree. The connection
+ * is the job's alone: nothing else runs statements on it while `work` awaits.
+ */
+export async function inSnapshotTransaction<T>(conn: Connection, work: () => Promise<T>): Promise<T> {
+  conn.exec("BEGIN IMMEDIATE");
+  try {
+    const result = await work();
+    conn.exec("COMMIT");
+    return result;
+  } catch (error) {
+    if (conn.inTransaction) conn.exec("ROLLBACK");
+    throw error;
+  }
+}
