@@ -8,6 +8,7 @@ setUpTestDatabase();
 const { db } = await import("~/db.server");
 const { newId } = await import("~/lib/id");
 const orders = await import("~/services/orders.server");
+const { orderSearchSql } = await import("~/models/orders.server");
 const { OrderSchema, OrderUpdateSchema } = await import("~/schemas/order");
 const { INDEX_CUSTOMER_SQL } = await import("~/services/customers.server");
 const { readConnection } = await import("~/db/reader.server");
@@ -297,7 +298,7 @@ describe("listing", () => {
     expect((await orders.listOrders(other.id, { q: "priya" })).total).toBe(1);
     expect((await orders.listOrders(other.id, { q: "arjun" })).total).toBe(0);
     // FTS5 names the constraints it takes in the plan: M for the MATCH, > and < for rowid bounds.
-    const { where, params } = orders.orderSearchSql(other.id, "priya");
+    const { where, params } = orderSearchSql(other.id, "priya");
     const plan = (
       readConnection()
         .db.prepare(`EXPLAIN QUERY PLAN SELECT o."id" FROM "Order" o WHERE ${where}`)

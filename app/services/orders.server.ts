@@ -15,17 +15,28 @@
 //   - lastActive only moves forward: when an order starts counting (created, or un-cancelled),
 //     lastActive = max(lastActive, order date). Cancelling or deleting an order leaves it alone:
 //     the customer was active on that day all the same.
-import { db } from "~/db.server";
-import { readStatement } from "~/db/reader.server";
-import type { Prisma } from "~/generated/prisma/client";
 import { ApiError, notFound } from "~/lib/api.server";
 import { isId, newId } from "~/lib/id";
 import { paiseToRupees } from "~/lib/money";
 import { DEFAULT_ORDER_STATUS, orderContribution, subtotalPaise, toPaise, totalPaise } from "~/lib/orders";
+import {
+  type OrderItemFields,
+  type OrderWithItemsRow,
+  customerOfUserExists,
+  deleteOrderById,
+  findCustomerTotals,
+  findOrderCustomer,
+  findOrderOfUser,
+  findOrderPage,
+  findOrderWithItemsOfUser,
+  insertOrderWithItems,
+  orderWithItems,
+  recentOrdersOfCustomer,
+  updateOrderWithItems,
+  writeCustomerTotals,
+} from "~/models/orders.server";
+import { type Tx, transaction } from "~/models/transaction.server";
 import { ORDER_MESSAGES, type OrderInput, type OrderUpdateInput } from "~/schemas/order";
-import { customerSearchSql, ftsPhrase } from "~/services/customer-search.server";
-
-type Tx = Prisma.TransactionClient;
 
 export type OrderCustomerDto = {
   _id: string;
@@ -63,14 +74,6 @@ export type OrderDto = {
   updatedAt: string;
 };
 
-const customerSelect = { id: true, firstName: true, lastName: true, email: true, phone: true } as const;
-const orderInclude = {
-  customer: { select: customerSelect },
-  items: { orderBy: { position: "asc" } },
-} as const satisfies Prisma.OrderInclude;
-
-type OrderRow = Prisma.OrderGetPayload<{ include: typeof orderInclude }>;
-
 export function toCustomerDto(c: {
   id: string;
   firstName: string;
@@ -81,7 +84,7 @@ export function toCustomerDto(c: {
   return { _id: c.id, id: c.id, firstName: c.firstName, lastName: c.lastName, email: c.email, phone: c.phone };
 }
 
-export function toOrderDto(order: OrderRow): OrderDto {
+export function toOrderDto(order: OrderWithItemsRow): OrderDto {
   return {
     _id: order.id,
     id: order.id,
@@ -104,11 +107,8 @@ export function toOrderDto(order: OrderRow): OrderDto {
   };
 }
 
-function itemRows(orderId: string, items: OrderInput["items"]) {
-  return items.map((item, position) => ({
-    id: newId(),
-    orderId,
-    position,
+function itemFields(items: OrderInput["items"]): OrderItemFields[] {
+  return items.map((item) => ({
     name: item.name,
     description: item.description,
     quantity: item.quantity,
@@ -130,29 +130,24 @@ async function applyToCustomer(
   const now = after ? orderContribution(after) : { spendPaise: 0, visits: 0 };
   const startsCounting = after !== null && now.visits > 0 && old.visits === 0;
   if (old.spendPaise === now.spendPaise && old.visits === now.visits && !startsCounting) return;
-  const customer = await tx.customer.findFirst({
-    where: { id: customerId, userId },
-    select: { totalSpendPaise: true, visits: true, lastActive: true },
-  });
+  const customer = await findCustomerTotals(userId, customerId, tx);
   if (!customer) return; // deleted with its orders in the same transaction
   let lastActive = customer.lastActive;
   if (startsCounting && after && (!lastActive || lastActive < after.createdAt)) lastActive = after.createdAt;
-  await tx.customer.update({
-    where: { id: customerId },
-    data: {
+  await writeCustomerTotals(
+    customerId,
+    {
       totalSpendPaise: Math.max(0, customer.totalSpendPaise - old.spendPaise + now.spendPaise),
       visits: Math.max(0, customer.visits - old.visits + now.visits),
       lastActive,
     },
-  });
+    tx,
+  );
 }
 
-async function requireCustomer(tx: Tx, userId: string, customerId: string) {
-  const customer = isId(customerId)
-    ? await tx.customer.findFirst({ where: { id: customerId, userId }, select: { id: true } })
-    : null;
-  if (!customer) throw new ApiError("not_found", "Customer not found", { customerId: ORDER_MESSAGES.customer });
-  return customer;
+async function requireCustomer(tx: Tx, userId: string, customerId: string): Promise<void> {
+  if (!isId(customerId) || !(await customerOfUserExists(userId, customerId, tx)))
+    throw new ApiError("not_found", "Customer not found", { customerId: ORDER_MESSAGES.customer });
 }
 
 export async function createOrder(userId: string, input: OrderInput): Promise<OrderDto> {
@@ -160,14 +155,15 @@ export async function createOrder(userId: string, input: OrderInput): Promise<Or
   const amountPaise = subtotalPaise(input.items.map((i) => ({ quantity: i.quantity, pricePaise: toPaise(i.price) })));
   const taxPaise = toPaise(input.tax);
   const status = input.status ?? DEFAULT_ORDER_STATUS;
-  const order = await db().$transaction(async (tx) => {
+  const order = await transaction(async (tx) => {
     await requireCustomer(tx, userId, input.customerId);
-    const created = await tx.order.create({
-      data: { id, userId, customerId: input.customerId, status, amountPaise, taxPaise, notes: input.notes },
-    });
-    await tx.orderItem.createMany({ data: itemRows(id, input.items) });
+    const created = await insertOrderWithItems(
+      { id, userId, customerId: input.customerId, status, amountPaise, taxPaise, notes: input.notes },
+      itemFields(input.items),
+      tx,
+    );
     await applyToCustomer(tx, userId, input.customerId, null, created);
-    return tx.order.findUniqueOrThrow({ where: { id }, include: orderInclude });
+    return orderWithItems(id, tx);
   });
   return toOrderDto(order);
 }
@@ -176,37 +172,37 @@ export async function updateOrder(userId: string, id: string, input: OrderUpdate
   if (!isId(id)) throw notFound("Order");
   const amountPaise = subtotalPaise(input.items.map((i) => ({ quantity: i.quantity, pricePaise: toPaise(i.price) })));
   const taxPaise = toPaise(input.tax);
-  const order = await db().$transaction(async (tx) => {
-    const before = await tx.order.findFirst({ where: { id, userId } });
+  const order = await transaction(async (tx) => {
+    const before = await findOrderOfUser(userId, id, tx);
     if (!before) throw notFound("Order");
     if (input.customerId !== undefined && input.customerId !== before.customerId) {
       throw new ApiError("bad_request", ORDER_MESSAGES.customerFixed, { customerId: ORDER_MESSAGES.customerFixed });
     }
-    const after = await tx.order.update({
-      where: { id },
-      data: { status: input.status, amountPaise, taxPaise, notes: input.notes },
-    });
-    await tx.orderItem.deleteMany({ where: { orderId: id } });
-    await tx.orderItem.createMany({ data: itemRows(id, input.items) });
+    const after = await updateOrderWithItems(
+      id,
+      { status: input.status, amountPaise, taxPaise, notes: input.notes },
+      itemFields(input.items),
+      tx,
+    );
     await applyToCustomer(tx, userId, before.customerId, before, after);
-    return tx.order.findUniqueOrThrow({ where: { id }, include: orderInclude });
+    return orderWithItems(id, tx);
   });
   return toOrderDto(order);
 }
 
 export async function deleteOrder(userId: string, id: string): Promise<void> {
   if (!isId(id)) throw notFound("Order");
-  await db().$transaction(async (tx) => {
-    const before = await tx.order.findFirst({ where: { id, userId } });
+  await transaction(async (tx) => {
+    const before = await findOrderOfUser(userId, id, tx);
     if (!before) throw notFound("Order");
-    await tx.order.delete({ where: { id } });
+    await deleteOrderById(id, tx);
     await applyToCustomer(tx, userId, before.customerId, before, null);
   });
 }
 
 export async function getOrder(userId: string, id: string): Promise<OrderDto> {
   if (!isId(id)) throw notFound("Order");
-  const order = await db().order.findFirst({ where: { id, userId }, include: orderInclude });
+  const order = await findOrderWithItemsOfUser(userId, id);
   if (!order) throw notFound("Order");
   return toOrderDto(order);
 }
@@ -232,40 +228,6 @@ export type OrderPage = {
   prevCursor: string | null;
 };
 
-/**
- * The WHERE clause (on "Order" o) of a search on customer name or order id, as raw SQL so that it
- * stays fast with a million customers:
- *   - the name is matched as one phrase against "first last" (so "priya sharma" works), through the
- *     customers' trigram index, inside the tenant's part of it (customerSearchSql), for three
- *     characters or more, and by a per-order customer lookup for shorter terms;
- *   - an order id matches on any part of it (the list shows its last 6 characters).
- * SQLite walks the tenant's orders newest first on (userId, id) and stops at the page size.
- */
-export function orderSearchSql(userId: string, q: string | undefined): { where: string; params: (string | number)[] } {
-  const term = (q ?? "").trim().replace(/\s+/g, " ").slice(0, 100);
-  if (!term) return { where: `o."userId" = ?`, params: [userId] };
-  const needle = term.toLowerCase();
-  const search = [...term].length >= 3 ? customerSearchSql(userId, ftsPhrase(term)) : null;
-  const name = search
-    ? `o."customerId" IN (SELECT c."id" FROM ${search.sql})`
-    : `EXISTS (SELECT 1 FROM "Customer" c WHERE c."id" = o."customerId"
-           AND instr(lower(c."firstName" || ' ' || c."lastName"), ?) > 0)`;
-  const nameParams = search ? search.params : [needle];
-  if (/^[0-9a-f]{1,24}$/.test(needle)) {
-    return { where: `o."userId" = ? AND (instr(o."id", ?) > 0 OR ${name})`, params: [userId, needle, ...nameParams] };
-  }
-  return { where: `o."userId" = ? AND ${name}`, params: [userId, ...nameParams] };
-}
-
-async function orderRows(ids: string[]): Promise<OrderRow[]> {
-  if (!ids.length) return [];
-  const rows = await db().order.findMany({ where: { id: { in: ids } }, include: orderInclude });
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
-}
-
-const countOf = (rows: { n: number | bigint }[]) => Number(rows[0]?.n ?? 0);
-
 /** Orders newest first (ids are time-ordered), a page at a time, with the count of all matches. */
 export async function listOrders(userId: string, options: ListOrdersOptions = {}): Promise<OrderPage> {
   const limit = Math.min(Math.max(1, Math.trunc(options.limit ?? DEFAULT_LIST_LIMIT)), MAX_LIST_LIMIT);
@@ -273,54 +235,15 @@ export async function listOrders(userId: string, options: ListOrdersOptions = {}
     if (c !== undefined && !isId(c))
       throw new ApiError("bad_request", "cursor is not valid", { cursor: "cursor is not valid" });
   }
-  const { where, params } = orderSearchSql(userId, options.q);
-  const client = db();
-  let ids: string[];
-  if (options.before) {
-    const rows = await client.$queryRawUnsafe<{ id: string }[]>(
-      `SELECT o."id" AS id FROM "Order" o WHERE ${where} AND o."id" > ? ORDER BY o."id" ASC LIMIT ${limit}`,
-      ...params,
-      options.before,
-    );
-    ids = rows.map((r) => r.id).reverse();
-  } else {
-    const rows = await client.$queryRawUnsafe<{ id: string }[]>(
-      `SELECT o."id" AS id FROM "Order" o WHERE ${where}${options.cursor ? ` AND o."id" < ?` : ""} ORDER BY o."id" DESC LIMIT ${limit + 1}`,
-      ...params,
-      ...(options.cursor ? [options.cursor] : []),
-    );
-    ids = rows.map((r) => r.id);
-  }
-  const first = ids[0];
-  const [total, newer] = await Promise.all([
-    client
-      .$queryRawUnsafe<{ n: number | bigint }[]>(`SELECT count(*) AS n FROM "Order" o WHERE ${where}`, ...params)
-      .then(countOf),
-    first
-      ? client
-          .$queryRawUnsafe<{ n: number | bigint }[]>(
-            `SELECT count(*) AS n FROM "Order" o WHERE ${where} AND o."id" > ?`,
-            ...params,
-            first,
-          )
-          .then(countOf)
-      : Promise.resolve(0),
-  ]);
-  let hasMore: boolean;
-  if (options.before) {
-    hasMore = newer + ids.length < total;
-  } else {
-    hasMore = ids.length > limit;
-    ids = ids.slice(0, limit);
-  }
-  const rows = await orderRows(ids);
-  const last = ids.at(-1);
+  const page = await findOrderPage(userId, { q: options.q, limit, cursor: options.cursor, before: options.before });
+  const first = page.ids[0];
+  const last = page.ids.at(-1);
   return {
-    orders: rows.map(toOrderDto),
-    total,
-    start: first ? newer + 1 : 0,
-    nextCursor: hasMore && last ? last : null,
-    prevCursor: first && newer > 0 ? first : null,
+    orders: page.orders.map(toOrderDto),
+    total: page.total,
+    start: first ? page.newer + 1 : 0,
+    nextCursor: page.hasMore && last ? last : null,
+    prevCursor: first && page.newer > 0 ? first : null,
   };
 }
 
@@ -329,21 +252,7 @@ export type RecentOrder = { _id: string; id: string; date: string; amount: numbe
 /** The customer's latest orders (id, date, amount, total, status) for the customer detail screen. */
 export async function recentOrdersForCustomer(userId: string, customerId: string, take = 10): Promise<RecentOrder[]> {
   if (!isId(customerId)) return [];
-  // Part of every customer detail: a prepared statement on the read connection (see
-  // ~/db/reader.server), on the (customerId, createdAt, id) index, which gives the order without a
-  // sort. The limit is a clamped integer written into the SQL: a bound LIMIT makes SQLite (built with
-  // STAT4) prepare the statement again at every call, measured 29 µs against 5 µs.
-  const limit = Math.min(Math.max(1, Math.trunc(take) || 1), 100);
-  const rows = readStatement(
-    `SELECT "id", "createdAt", "amountPaise", "taxPaise", "status" FROM "Order"
-     WHERE "userId" = ? AND "customerId" = ? ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}`,
-  ).all(userId, customerId) as {
-    id: string;
-    createdAt: number;
-    amountPaise: number;
-    taxPaise: number;
-    status: string;
-  }[];
+  const rows = await recentOrdersOfCustomer(userId, customerId, take);
   return rows.map((o) => ({
     _id: o.id,
     id: o.id,
@@ -361,9 +270,6 @@ export async function findCustomerByRef(userId: string, ref: string): Promise<Cu
   const value = ref.trim();
   if (!value) return null;
   const lower = value.toLowerCase();
-  const row = await db().customer.findFirst({
-    where: isId(lower) ? { userId, id: lower } : { userId, email: { in: [...new Set([value, lower])] } },
-    select: customerSelect,
-  });
+  const row = await findOrderCustomer(userId, isId(lower) ? { id: lower } : { emails: [...new Set([value, lower])] });
   return row ? toCustomerDto(row) : null;
 }
