@@ -9,20 +9,20 @@
 //
 // The app code the server itself needs (the environment, migrations, the logger, the process
 // bus's message check) comes from the app's server entry, out of the same build or module graph
-// as the routes: one copy of each module per process. Only types are imported from app/ here.
+// as the routes: one copy of each module per process. Only types are imported from app/ here, and
+// appRoot() (app/lib/app-root.server.ts), which holds no state, so a copy of it is harmless.
 import cluster from "node:cluster";
-import { existsSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import type { ServerBuild } from "@remix-run/node";
+import { appRoot } from "../app/lib/app-root.server.ts";
 import { answerClientError, appOf, createRequestListener } from "./app.ts";
 import { READY_MESSAGE, runCluster } from "./cluster.ts";
 
 const started = Date.now();
 // The folder with package.json above this file: the repository (server/index.ts, run by tsx in
 // development) or the same folder seen from the compiled copy (build/node/server.mjs).
-let root = import.meta.dirname;
-while (!existsSync(path.join(root, "package.json")) && path.dirname(root) !== root) root = path.dirname(root);
+const root = appRoot(import.meta.dirname);
 // The app's own default (app/env.server.ts) is development too.
 const mode = process.env.NODE_ENV ?? "development";
 const dev = mode === "development";

@@ -6,9 +6,9 @@
 // that fires every RESOLUTION_MS, so an idle loop reads about RESOLUTION_MS; that interval is taken
 // off (as @fastify/under-pressure does), and an idle loop reads about 0.
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { db } from "~/db.server";
 import { logger } from "~/lib/logger.server";
 import { singleton } from "~/lib/singleton.server";
+import { databaseAnswers } from "~/models/health.server";
 
 const WINDOW_MS = 60_000;
 export const RESOLUTION_MS = 10;
@@ -31,7 +31,7 @@ function eventLoopDelayP99Ms(): number {
 
 export async function loader() {
   try {
-    await db().$queryRawUnsafe("SELECT 1");
+    await databaseAnswers();
     return Response.json(
       { status: "ok", eventLoopDelayP99Ms: eventLoopDelayP99Ms() },
       { headers: { "Cache-Control": "no-store" } },

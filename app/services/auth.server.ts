@@ -4,12 +4,11 @@ import { redirect } from "@remix-run/node";
 import { Authenticator } from "remix-auth";
 import { GoogleStrategy } from "remix-auth-google";
 import { getEnv } from "~/env.server";
-import type { User } from "~/generated/prisma/client";
 import { ApiError, errorResponse, isBodyTooLarge, jsonResponse } from "~/lib/api.server";
 import { logger, noteRequestUser } from "~/lib/logger.server";
 import { destroySessionHeader, readSession, sessionStorage } from "~/services/session.server";
 import { verifyTokenClaims } from "~/services/token.server";
-import { getUser, upsertGoogleUser, userStillExists } from "~/services/users.server";
+import { getUser, upsertGoogleUser, userStillExists, type User } from "~/services/users.server";
 
 let authenticator: Authenticator<User> | undefined;
 
@@ -73,7 +72,7 @@ export async function requireUser(request: Request): Promise<User> {
     throw redirect(SESSION_EXPIRED_LOGIN, { headers: { "Set-Cookie": await destroySessionHeader(request) } });
   // A page write by a user another program just deleted (still in this worker's cache) would fail
   // on a foreign key: form posts are few, so they read the row itself.
-  if (!SAFE_METHODS.has(request.method) && !userStillExists(state.user.id))
+  if (!SAFE_METHODS.has(request.method) && !(await userStillExists(state.user.id)))
     throw redirect(SESSION_EXPIRED_LOGIN, { headers: { "Set-Cookie": await destroySessionHeader(request) } });
   noteRequestUser(state.user.id);
   return state.user;
@@ -169,7 +168,7 @@ export async function withApi(
   } catch (error) {
     // A user deleted by another program can stay cached for a moment; their write then fails on
     // a foreign key. That is an ended session, not a fault of ours.
-    if (user && !(error instanceof ApiError) && !(error instanceof Response) && !userStillExists(user.id)) {
+    if (user && !(error instanceof ApiError) && !(error instanceof Response) && !(await userStillExists(user.id))) {
       return apiFailure(new ApiError("unauthorized", "Session expired"));
     }
     return apiFailure(error, user?.id);

@@ -4,10 +4,17 @@
 // then answers the same id; a repeat with another request is refused. A failure gives the key
 // back, so the request can be tried again. Keys are kept 24 hours.
 import { createHash } from "node:crypto";
-import { db } from "~/db.server";
-import { type IdempotencyKey, Prisma } from "~/generated/prisma/client";
 import { ApiError } from "~/lib/api.server";
 import { newId } from "~/lib/id";
+import {
+  deleteKeysMadeBefore,
+  deletePendingKey,
+  findKey,
+  insertPendingKey,
+  markKeyDone,
+  takeOverPendingKey,
+  type IdempotencyKey,
+} from "~/models/idempotency.server";
 
 /** How long a key is kept (and answers with what it made). */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
@@ -39,9 +46,6 @@ export type OnceOptions = {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const isUniqueViolation = (error: unknown) =>
-  error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
-
 /**
  * Runs `work(reservedId)` once for the tenant's key and resolves with the id it made; `replayed`
  * says this call answered an earlier request's work instead of doing it.
@@ -53,9 +57,7 @@ export async function runOnce(
 ): Promise<{ id: string; replayed: boolean }> {
   const deadline = Date.now() + (options.waitMs ?? IDEMPOTENCY_WAIT_MS);
   const staleMs = options.staleMs ?? IDEMPOTENCY_STALE_MS;
-  await db().idempotencyKey.deleteMany({
-    where: { userId, createdAt: { lt: new Date(Date.now() - IDEMPOTENCY_TTL_MS) } },
-  });
+  await deleteKeysMadeBefore(userId, new Date(Date.now() - IDEMPOTENCY_TTL_MS));
   for (;;) {
     const claimed = await claim(userId, options);
     if (claimed.own) return { id: await doWork(claimed.row, work, options.finished), replayed: false };
@@ -65,15 +67,13 @@ export async function runOnce(
     if (row.state === "done") return { id: row.resultId, replayed: true };
     if (Date.now() - row.updatedAt.getTime() > staleMs) {
       if (options.finished(row.resultId)) {
-        await db().idempotencyKey.updateMany({ where: { id: row.id }, data: { state: "done" } });
+        await markKeyDone(row.id);
         return { id: row.resultId, replayed: true };
       }
       // Only one repeat takes it over: the one whose write still finds the time it read.
-      const taken = await db().idempotencyKey.updateMany({
-        where: { id: row.id, state: "pending", updatedAt: row.updatedAt },
-        data: { updatedAt: new Date() },
-      });
-      if (taken.count === 1) return { id: await doWork(row, work, options.finished), replayed: false };
+      if (await takeOverPendingKey(row.id, row.updatedAt)) {
+        return { id: await doWork(row, work, options.finished), replayed: false };
+      }
       continue;
     }
     if (Date.now() >= deadline) throw new ApiError("conflict", options.busy);
@@ -85,24 +85,15 @@ async function claim(
   userId: string,
   options: OnceOptions,
 ): Promise<{ own: true; row: IdempotencyKey } | { own: false; row: IdempotencyKey | null }> {
-  try {
-    const row = await db().idempotencyKey.create({
-      data: {
-        id: newId(),
-        userId,
-        key: options.key,
-        fingerprint: options.fingerprint,
-        resultId: options.resultId ?? newId(),
-      },
-    });
-    return { own: true, row };
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    return {
-      own: false,
-      row: await db().idempotencyKey.findUnique({ where: { userId_key: { userId, key: options.key } } }),
-    };
-  }
+  const row = await insertPendingKey({
+    id: newId(),
+    userId,
+    key: options.key,
+    fingerprint: options.fingerprint,
+    resultId: options.resultId ?? newId(),
+  });
+  if (row) return { own: true, row };
+  return { own: false, row: await findKey(userId, options.key) };
 }
 
 async function doWork(
@@ -116,13 +107,10 @@ async function doWork(
   } catch (error) {
     // A failure after the work was done (the campaign exists: a step after the launch failed)
     // keeps the key, so a retry answers that campaign instead of making another.
-    if (finished(row.resultId)) {
-      await db().idempotencyKey.updateMany({ where: { id: row.id }, data: { state: "done" } });
-    } else {
-      await db().idempotencyKey.deleteMany({ where: { id: row.id, state: "pending" } });
-    }
+    if (finished(row.resultId)) await markKeyDone(row.id);
+    else await deletePendingKey(row.id);
     throw error;
   }
-  await db().idempotencyKey.updateMany({ where: { id: row.id }, data: { state: "done", resultId: id } });
+  await markKeyDone(row.id, id);
   return id;
 }

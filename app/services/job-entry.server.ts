@@ -3,22 +3,10 @@
 // and the CLI run the TypeScript source through its tsx entry (jobs/<name>.mjs).
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { getEnv } from "~/env.server";
+import { appRoot } from "~/lib/app-root.server";
 
 export type JobName = "delivery" | "snapshots" | "offthread";
-
-/**
- * The application's root: the nearest directory above this module with a package.json. The
- * source (app/services), the page build (build/server) and the compiled server (build/node) all
- * find the same one, in the repository and in the container.
- */
-export function appRoot(from = path.dirname(fileURLToPath(import.meta.url))): string {
-  for (let dir = from; ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, "package.json"))) return dir;
-    if (path.dirname(dir) === dir) return process.cwd();
-  }
-}
 
 export function jobEntry(name: JobName, root = appRoot()): string {
   if (getEnv().NODE_ENV !== "production") return path.join(root, "jobs", `${name}.mjs`);

@@ -1,19 +1,25 @@
 // Fills a tenant with realistic Indian customers (names, e-mails, phones, cities, spends, dates)
 // and orders, for demos and the benchmark (`crm seed`). Names and places come from
 // @faker-js/faker's en_IN locale, drawn once into pools and combined with a fast seeded generator,
-// so a million customers take seconds. Rows go in through prepared statements in transactions of
-// 100,000; each batch is indexed for search in one statement. With orders, every customer's
-// totalSpend, visits and lastActive are then computed in SQL from their non-cancelled orders.
-// A seed that is a good part of the table builds the segment indexes once at the end, the whole
-// seed one transaction (~/db/bulk-load.server).
+// so a million customers take seconds. Rows are made here a batch of 100,000 at a time and go in
+// a batch per call (~/models/seed.server, which also indexes them for search). With orders, every
+// customer's totalSpend, visits and lastActive are then computed in SQL from their non-cancelled
+// orders. A seed that is a good part of the table builds the segment indexes once at the end.
 import { fakerEN_IN } from "@faker-js/faker";
-import { customerTableRows, shouldDeferSegmentIndexes, withSegmentIndexesDeferred } from "~/db/bulk-load.server";
-import { afterCustomerBulkLoad } from "~/db/planner-statistics.server";
-import { openSqlite } from "~/db/sqlite.server";
 import { newId } from "~/lib/id";
+import {
+  afterSeedLoad,
+  closeSeedConnection,
+  insertSeedCustomers,
+  insertSeedOrders,
+  loadSeed,
+  openSeedConnection,
+  recomputeSeedCustomerTotals,
+  seedStartingPoint,
+  type SeedCustomer,
+  type SeedOrder,
+} from "~/models/seed.server";
 import { recordNewCustomers } from "~/services/customer-events.server";
-import { INDEX_CUSTOMERS_AFTER_SQL } from "~/services/customer-search.server";
-import { ADD_TO_TALLY_SQL } from "~/services/customers.server";
 
 export type SeedOptions = {
   customers: number;
@@ -80,32 +86,29 @@ function pools(seed: number) {
   };
 }
 
+const ORDER_STATUSES = [
+  "Completed",
+  "Completed",
+  "Completed",
+  "Completed",
+  "Completed",
+  "Completed",
+  "Pending",
+  "Processing",
+  "Processing",
+  "Cancelled",
+] as const;
+
 export async function seedTenant(userId: string, options: SeedOptions): Promise<SeedResult> {
   const started = Date.now();
   const rng = generator(options.seed ?? Date.now());
   const p = pools(options.seed ?? Math.floor(Math.random() * 1e9));
-  const sqlite = openSqlite(options.file);
+  const sqlite = await openSeedConnection(options.file);
   const now = Date.now();
   let customersCreated = 0;
   let ordersCreated = 0;
   try {
-    // A bulk load: a large page cache keeps the randomly ordered indexes (e-mail, spend, dates)
-    // in memory, and a crash mid-seed only loses seed data.
-    sqlite.pragma("cache_size = -524288");
-    sqlite.pragma("synchronous = OFF");
-    const startRow = (sqlite.prepare(`SELECT coalesce(max(rowid), 0) AS m FROM "Customer"`).get() as { m: number }).m;
-    const tag = (
-      sqlite
-        .prepare(`SELECT coalesce((SELECT "customers" FROM "CustomerTally" WHERE "userId" = ?), 0) AS n`)
-        .get(userId) as { n: number }
-    ).n;
-    const insertCustomer =
-      sqlite.prepare(`INSERT INTO "Customer" ("id", "userId", "firstName", "lastName", "email", "phone", "address",
-      "company", "notes", "totalSpendPaise", "visits", "lastActive", "createdAt", "updatedAt")
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("userId", "email") DO NOTHING`);
-    const indexNew = sqlite.prepare(INDEX_CUSTOMERS_AFTER_SQL);
-    const addToTally = sqlite.prepare(ADD_TO_TALLY_SQL);
-    const maxRow = sqlite.prepare(`SELECT coalesce(max(rowid), 0) AS m FROM "Customer"`);
+    const { lastRowid: startRow, tenantCustomers: tag } = await seedStartingPoint(sqlite, userId);
     const span = 730 * DAY;
     const span0 = now - span - DAY;
     const total = Math.max(1, options.customers);
@@ -113,9 +116,8 @@ export async function seedTenant(userId: string, options: SeedOptions): Promise<
     const customerCreated: number[] = [];
     const withOrders = options.orders > 0;
 
-    const customerBatch = sqlite.transaction((from: number, to: number) => {
-      const before = (maxRow.get() as { m: number }).m;
-      let created = 0;
+    const makeCustomers = (from: number, to: number): SeedCustomer[] => {
+      const batch: SeedCustomer[] = [];
       for (let i = from; i < to; i++) {
         const first = rng.pick(p.firstNames);
         const last = rng.pick(p.lastNames);
@@ -129,103 +131,78 @@ export async function seedTenant(userId: string, options: SeedOptions): Promise<
         const email = `${p.clean(first)}.${p.clean(last)}${tag + i + 1}@${rng.pick(p.domains)}`;
         const phone = `+91 ${rng.int(6, 9)}${String(rng.int(0, 9999)).padStart(4, "0")} ${String(rng.int(0, 99999)).padStart(5, "0")}`;
         const company = rng.next() < 0.4 ? rng.pick(p.companies) : "";
-        const result = insertCustomer.run(
+        batch.push({
           id,
-          userId,
-          first,
-          last,
+          firstName: first,
+          lastName: last,
           email,
           phone,
-          `${rng.pick(p.streets)}, ${rng.pick(p.places)}`,
+          address: `${rng.pick(p.streets)}, ${rng.pick(p.places)}`,
           company,
-          rng.pick(p.notes),
-          spend,
+          notes: rng.pick(p.notes),
+          totalSpendPaise: spend,
           visits,
           lastActive,
           createdAt,
-          createdAt,
-        );
-        if (result.changes) {
-          created += 1;
-          if (withOrders) {
-            customerIds.push(id);
-            customerCreated.push(createdAt);
-          }
-        }
+        });
       }
-      indexNew.run(before);
-      if (created > 0) addToTally.run(userId, created);
-      return created;
-    });
+      return batch;
+    };
 
-    const load = () => {
+    const makeOrders = (howMany: number): SeedOrder[] => {
+      const batch: SeedOrder[] = [];
+      for (let n = 0; n < howMany; n++) {
+        const c = rng.int(0, customerIds.length - 1);
+        const createdAt = Math.min(now, customerCreated[c] + rng.int(0, Math.max(1, now - customerCreated[c])));
+        const orderId = newId(new Date(createdAt));
+        const count = rng.int(1, 3);
+        const items: [number, number][] = [];
+        let subtotal = 0;
+        for (let position = 0; position < count; position++) {
+          const quantity = rng.int(1, 4);
+          const price = rng.int(99, 4999) * 100 + (rng.next() < 0.3 ? 0 : 99) - (rng.next() < 0.3 ? 0 : 99);
+          subtotal += quantity * price;
+          items.push([quantity, price]);
+        }
+        const tax = Math.round(subtotal * 0.18);
+        const status = rng.pick(ORDER_STATUSES);
+        batch.push({
+          id: orderId,
+          customerId: customerIds[c],
+          status,
+          amountPaise: subtotal,
+          taxPaise: tax,
+          createdAt,
+          items: items.map(([quantity, price]) => ({
+            id: newId(new Date(createdAt)),
+            name: rng.pick(p.products),
+            description: rng.pick(p.descriptions),
+            quantity,
+            pricePaise: price,
+          })),
+        });
+      }
+      return batch;
+    };
+
+    const load = async () => {
       for (let from = 0; from < options.customers; from += BATCH) {
         const to = Math.min(options.customers, from + BATCH);
-        customersCreated += customerBatch(from, to);
+        const inserted = await insertSeedCustomers(sqlite, userId, makeCustomers(from, to));
+        customersCreated += inserted.length;
+        if (withOrders) {
+          for (const c of inserted) {
+            customerIds.push(c.id);
+            customerCreated.push(c.createdAt);
+          }
+        }
         options.onProgress?.("customers", to, options.customers);
       }
 
       if (withOrders && customerIds.length > 0) {
-        const insertOrder =
-          sqlite.prepare(`INSERT INTO "Order" ("id", "userId", "customerId", "status", "amountPaise", "taxPaise", "notes", "createdAt", "updatedAt")
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-        const insertItem =
-          sqlite.prepare(`INSERT INTO "OrderItem" ("id", "orderId", "position", "name", "description", "quantity", "pricePaise")
-          VALUES (?, ?, ?, ?, ?, ?, ?)`);
-        const statuses = [
-          "Completed",
-          "Completed",
-          "Completed",
-          "Completed",
-          "Completed",
-          "Completed",
-          "Pending",
-          "Processing",
-          "Processing",
-          "Cancelled",
-        ];
-        const orderBatch = sqlite.transaction((howMany: number) => {
-          for (let n = 0; n < howMany; n++) {
-            const c = rng.int(0, customerIds.length - 1);
-            const createdAt = Math.min(now, customerCreated[c] + rng.int(0, Math.max(1, now - customerCreated[c])));
-            const orderId = newId(new Date(createdAt));
-            const count = rng.int(1, 3);
-            const items: [number, number][] = [];
-            let subtotal = 0;
-            for (let position = 0; position < count; position++) {
-              const quantity = rng.int(1, 4);
-              const price = rng.int(99, 4999) * 100 + (rng.next() < 0.3 ? 0 : 99) - (rng.next() < 0.3 ? 0 : 99);
-              subtotal += quantity * price;
-              items.push([quantity, price]);
-            }
-            const tax = Math.round(subtotal * 0.18);
-            insertOrder.run(
-              orderId,
-              userId,
-              customerIds[c],
-              rng.pick(statuses),
-              subtotal,
-              tax,
-              "",
-              createdAt,
-              createdAt,
-            );
-            items.forEach(([quantity, price], position) => {
-              insertItem.run(
-                newId(new Date(createdAt)),
-                orderId,
-                position,
-                rng.pick(p.products),
-                rng.pick(p.descriptions),
-                quantity,
-                price,
-              );
-            });
-          }
-        });
         for (let done = 0; done < options.orders;) {
           const count = Math.min(BATCH, options.orders - done);
-          orderBatch(count);
+          await insertSeedOrders(sqlite, userId, makeOrders(count));
           done += count;
           ordersCreated = done;
           options.onProgress?.("orders", done, options.orders);
@@ -233,27 +210,15 @@ export async function seedTenant(userId: string, options: SeedOptions): Promise<
         // The customer totals rule: non-cancelled orders give totalSpend (subtotal + tax), visits
         // and lastActive.
         options.onProgress?.("totals", 0, 1);
-        sqlite
-          .prepare(
-            `UPDATE "Customer" SET
-               "totalSpendPaise" = coalesce((SELECT sum(o."amountPaise" + o."taxPaise") FROM "Order" o WHERE o."customerId" = "Customer"."id" AND o."status" <> 'Cancelled'), 0),
-               "visits" = (SELECT count(*) FROM "Order" o WHERE o."customerId" = "Customer"."id" AND o."status" <> 'Cancelled'),
-               "lastActive" = (SELECT max(o."createdAt") FROM "Order" o WHERE o."customerId" = "Customer"."id" AND o."status" <> 'Cancelled')
-             WHERE rowid > ? AND "userId" = ?`,
-          )
-          .run(startRow, userId);
+        await recomputeSeedCustomerTotals(sqlite, userId, startRow);
         options.onProgress?.("totals", 1, 1);
       }
     };
-    if (shouldDeferSegmentIndexes(options.customers, customerTableRows(sqlite))) {
-      await withSegmentIndexesDeferred(sqlite, load, () => options.onProgress?.("indexes", 0, 1));
-      options.onProgress?.("indexes", 1, 1);
-    } else {
-      load();
-    }
-    afterCustomerBulkLoad(sqlite, customersCreated);
+    const rebuilt = await loadSeed(sqlite, options.customers, load, () => options.onProgress?.("indexes", 0, 1));
+    if (rebuilt) options.onProgress?.("indexes", 1, 1);
+    await afterSeedLoad(sqlite, customersCreated);
   } finally {
-    sqlite.close();
+    await closeSeedConnection(sqlite);
   }
   await recordNewCustomers(userId, customersCreated);
   return { customersCreated, ordersCreated, durationMs: Date.now() - started };

@@ -5,8 +5,7 @@
 // user's version moved on (logout, a password change).
 import { createCookieSessionStorage, redirect, type Session } from "@remix-run/node";
 import { getEnv } from "~/env.server";
-import type { User } from "~/generated/prisma/client";
-import { currentSessionVersion, getUser } from "~/services/users.server";
+import { currentSessionVersion, getUser, type User } from "~/services/users.server";
 
 import type { FlashMessage } from "~/lib/flash";
 

@@ -168,7 +168,7 @@ describe("passwords, session versions and deletion", () => {
     expect(await users.getUser(user.id)).not.toBeNull();
     expect(await users.deleteUser(user.id)).toBe(true);
     expect(await users.getUser(user.id)).toBeNull();
-    expect(users.userStillExists(user.id)).toBe(false);
+    expect(await users.userStillExists(user.id)).toBe(false);
   });
 });
 

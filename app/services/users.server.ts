@@ -1,16 +1,29 @@
 // Users: created or updated at sign-in (Google or local), read by the shell, edited on /profile.
-import { db } from "~/db.server";
 import { toOneLine } from "~/schemas/text";
-import { readStatement } from "~/db/reader.server";
-import type { User } from "~/generated/prisma/client";
 import { newId } from "~/lib/id";
 import { ApiError } from "~/lib/api.server";
+import {
+  bumpSessionVersion,
+  deleteUserById,
+  emailUsedByAnother,
+  findUserById,
+  findUserEmail,
+  findUserWithEmail,
+  findUserWithGoogleId,
+  insertUser,
+  listUsersOldestFirst,
+  readSessionVersion,
+  setPasswordAndEndSessions,
+  updateUser,
+  userRowExists,
+  type User,
+} from "~/models/users.server";
 import type { ProfileInput } from "~/schemas/profile";
 import { notify } from "~/services/notifications.server";
 import { publish, subscribeOnce } from "~/services/process-bus.server";
 import type { PublicUser } from "~/lib/dto";
 
-export type { PublicUser };
+export type { PublicUser, User };
 
 export function toPublicUser(user: User): PublicUser {
   return {
@@ -28,13 +41,6 @@ export function toPublicUser(user: User): PublicUser {
     createdAt: user.createdAt.toISOString(),
   };
 }
-
-// As SQLite answers: dates as epoch milliseconds, booleans as 0 or 1.
-type UserRow = Omit<User, "createdAt" | "updatedAt" | "emailVerified"> & {
-  createdAt: number;
-  updatedAt: number;
-  emailVerified: number;
-};
 
 // Callers resolved in the last moments, so a program sending many requests does not read its
 // user row for each: measured, that read was ~47 µs of the ~350 µs GET /api/customers/{id} costs
@@ -54,40 +60,29 @@ function userChanged<T extends { id: string }>(user: T): T {
 }
 
 /**
- * The user by id: every page and /api request resolves its caller here, so it is a prepared
- * statement on the read connection (see ~/db/reader.server) rather than a Prisma query, and the
- * answer is kept for USER_CACHE_MS.
+ * The user by id: every page and /api request resolves its caller here, so the answer is kept for
+ * USER_CACHE_MS (the read itself is a prepared statement: findUserById in ~/models/users.server).
  */
 export async function getUser(id: string): Promise<User | null> {
   const now = Date.now();
   const cached = cachedUsers.get(id);
   if (cached && cached.until > now) return cached.user;
-  const row = readStatement(
-    `SELECT "id", "email", "displayName", "firstName", "lastName", "phone", "company", "position", "profileImage",
-       "googleId", "provider", "newCustomersSinceNotice", "createdAt", "updatedAt", "passwordHash", "emailVerified",
-       "sessionVersion", "timeZone" FROM "User" WHERE "id" = ?`,
-  ).get(id) as UserRow | undefined;
-  if (!row) {
+  const user = await findUserById(id);
+  if (!user) {
     cachedUsers.delete(id);
     return null;
   }
-  const user: User = {
-    ...row,
-    emailVerified: row.emailVerified === 1,
-    createdAt: new Date(row.createdAt),
-    updatedAt: new Date(row.updatedAt),
-  };
   if (cachedUsers.size >= MAX_CACHED_USERS) cachedUsers.clear();
   cachedUsers.set(id, { user, until: now + USER_CACHE_MS });
   return user;
 }
 
-export function findUserByEmail(email: string) {
-  return db().user.findUnique({ where: { email: email.toLowerCase() } });
+export function findUserByEmail(email: string): Promise<User | null> {
+  return findUserWithEmail(email.toLowerCase());
 }
 
-export function listUsers() {
-  return db().user.findMany({ orderBy: { createdAt: "asc" } });
+export function listUsers(): Promise<User[]> {
+  return listUsersOldestFirst();
 }
 
 async function welcome(user: User) {
@@ -134,40 +129,35 @@ export async function upsertGoogleUser(google: GoogleProfile): Promise<User> {
     lastName: google.lastName === undefined ? undefined : toOneLine(google.lastName),
   };
   const email = profile.email.toLowerCase();
-  const byGoogleId = await db().user.findUnique({ where: { googleId: profile.googleId } });
-  const existing = byGoogleId ?? (await db().user.findUnique({ where: { email } }));
+  const byGoogleId = await findUserWithGoogleId(profile.googleId);
+  const existing = byGoogleId ?? (await findUserWithEmail(email));
   if (existing && !byGoogleId && (!existing.emailVerified || !profile.emailVerified || existing.googleId)) {
     throw new GoogleLinkRefused();
   }
   if (existing) {
     return userChanged(
-      await db().user.update({
-        where: { id: existing.id },
-        data: {
-          googleId: profile.googleId,
-          provider: "google",
-          // Google vouches for the address only while the account still has the one Google sent.
-          emailVerified: existing.emailVerified || (profile.emailVerified && existing.email === email),
-          displayName: profile.displayName || existing.displayName,
-          profileImage: profile.profileImage ?? existing.profileImage,
-          firstName: existing.firstName || profile.firstName || "",
-          lastName: existing.lastName || profile.lastName || "",
-        },
+      await updateUser(existing.id, {
+        googleId: profile.googleId,
+        provider: "google",
+        // Google vouches for the address only while the account still has the one Google sent.
+        emailVerified: existing.emailVerified || (profile.emailVerified && existing.email === email),
+        displayName: profile.displayName || existing.displayName,
+        profileImage: profile.profileImage ?? existing.profileImage,
+        firstName: existing.firstName || profile.firstName || "",
+        lastName: existing.lastName || profile.lastName || "",
       }),
     );
   }
-  const user = await db().user.create({
-    data: {
-      id: newId(),
-      email,
-      googleId: profile.googleId,
-      provider: "google",
-      emailVerified: profile.emailVerified,
-      displayName: profile.displayName || email,
-      firstName: profile.firstName ?? "",
-      lastName: profile.lastName ?? "",
-      profileImage: profile.profileImage ?? null,
-    },
+  const user = await insertUser({
+    id: newId(),
+    email,
+    googleId: profile.googleId,
+    provider: "google",
+    emailVerified: profile.emailVerified,
+    displayName: profile.displayName || email,
+    firstName: profile.firstName ?? "",
+    lastName: profile.lastName ?? "",
+    profileImage: profile.profileImage ?? null,
   });
   await welcome(user);
   return user;
@@ -184,19 +174,17 @@ export async function upsertLocalUser(input: {
   passwordHash?: string | null;
 }): Promise<User> {
   const email = input.email.toLowerCase();
-  const existing = await db().user.findUnique({ where: { email } });
+  const existing = await findUserWithEmail(email);
   if (existing) return existing;
   const [firstName, ...rest] = input.name.trim().split(/\s+/);
-  const user = await db().user.create({
-    data: {
-      id: newId(),
-      email,
-      provider: "local",
-      passwordHash: input.passwordHash ?? null,
-      displayName: input.name.trim(),
-      firstName: firstName ?? "",
-      lastName: rest.join(" "),
-    },
+  const user = await insertUser({
+    id: newId(),
+    email,
+    provider: "local",
+    passwordHash: input.passwordHash ?? null,
+    displayName: input.name.trim(),
+    firstName: firstName ?? "",
+    lastName: rest.join(" "),
   });
   await welcome(user);
   return user;
@@ -205,45 +193,38 @@ export async function upsertLocalUser(input: {
 /** Saves the profile; `timeZone` only when given (the API's PUT leaves it as it is). */
 export async function updateProfile(userId: string, input: ProfileInput & { timeZone?: string | null }): Promise<User> {
   const email = input.email.toLowerCase();
-  const before = await db().user.findUnique({ where: { id: userId }, select: { email: true } });
-  const clash = await db().user.findFirst({ where: { email, NOT: { id: userId } }, select: { id: true } });
-  if (clash) {
+  const before = await findUserEmail(userId);
+  if (await emailUsedByAnother(email, userId)) {
     throw new ApiError("conflict", "Another account already uses this e-mail", {
       email: "Another account already uses this e-mail",
     });
   }
   const displayName = [input.firstName, input.lastName].filter(Boolean).join(" ");
   return userChanged(
-    await db().user.update({
-      where: { id: userId },
-      // A new address is unverified until something verifies it (Google, at its next sign-in).
-      data: {
-        ...input,
-        email,
-        ...(displayName ? { displayName } : {}),
-        ...(before?.email !== email ? { emailVerified: false } : {}),
-      },
+    // A new address is unverified until something verifies it (Google, at its next sign-in).
+    await updateUser(userId, {
+      ...input,
+      email,
+      ...(displayName ? { displayName } : {}),
+      ...(before !== email ? { emailVerified: false } : {}),
     }),
   );
 }
 
 /** Sets a local account's password and ends every session and token issued before. */
 export async function setPasswordHash(userId: string, passwordHash: string): Promise<User> {
-  return userChanged(
-    await db().user.update({ where: { id: userId }, data: { passwordHash, sessionVersion: { increment: 1 } } }),
-  );
+  return userChanged(await setPasswordAndEndSessions(userId, passwordHash));
 }
 
 /** Logout: every session and token the user holds stops working, on every worker at once. */
 export async function endSessions(userId: string): Promise<void> {
-  await db().user.updateMany({ where: { id: userId }, data: { sessionVersion: { increment: 1 } } });
+  await bumpSessionVersion(userId);
   publish(USER_CHANGED, userId);
 }
 
 /** The user's session version as stored now (not the cached row): what a new session carries. */
 export async function currentSessionVersion(userId: string): Promise<number | null> {
-  const row = await db().user.findUnique({ where: { id: userId }, select: { sessionVersion: true } });
-  return row?.sessionVersion ?? null;
+  return readSessionVersion(userId);
 }
 
 /**
@@ -251,15 +232,15 @@ export async function currentSessionVersion(userId: string): Promise<number | nu
  * user deleted by another program stays in a worker's cache for up to USER_CACHE_MS, and their
  * writes then fail on a foreign key. Forgets the row everywhere when it is gone.
  */
-export function userStillExists(userId: string): boolean {
-  const found = readStatement(`SELECT 1 AS "found" FROM "User" WHERE "id" = ?`).get(userId) !== undefined;
+export async function userStillExists(userId: string): Promise<boolean> {
+  const found = await userRowExists(userId);
   if (!found) publish(USER_CHANGED, userId);
   return found;
 }
 
 /** Deletes the user and everything they own; every worker forgets them at once. */
 export async function deleteUser(userId: string): Promise<boolean> {
-  const { count } = await db().user.deleteMany({ where: { id: userId } });
+  const deleted = await deleteUserById(userId);
   publish(USER_CHANGED, userId);
-  return count > 0;
+  return deleted;
 }

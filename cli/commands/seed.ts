@@ -77,7 +77,9 @@ export function registerSeedCommand(program: Command) {
         const bar = bars.create(input.campaigns, 0, { stage: "Campaigns" });
         const sqlite = openSqlite(getEnv().databaseFile);
         try {
-          history = seedCampaignHistory(sqlite, user.id, input.campaigns, { onProgress: (done) => bar.update(done) });
+          history = await seedCampaignHistory(sqlite, user.id, input.campaigns, {
+            onProgress: (done) => bar.update(done),
+          });
         } finally {
           sqlite.close();
         }
