@@ -40,6 +40,7 @@ export default [
   route("api/ai/message-suggestions", "routes/api/ai-message-suggestions.ts"),
   route("api/ai/insights", "routes/api/ai-insights.ts"),
   route("api/stats/historical", "routes/api/stats-historical.ts"),
+  route("api/openapi.json", "routes/api/openapi-json.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
   // Signed-in resource routes (JSON for the screens' pickers)

@@ -1,0 +1,356 @@
+// The shapes of /api answers that services build as TypeScript types (DTOs), written once more in
+// zod for the OpenAPI document: there is no zod schema for them elsewhere. Two guards keep them
+// honest: the checks at the end of this file fail to compile when a DTO and its schema stop
+// describing the same fields, and tests/routes/openapi.test.ts validates real answers against the
+// document (objects here are strict, so a field a DTO gains fails there too).
+import { z } from "zod";
+import type { ApiErrorCode } from "~/lib/api.server";
+import { CAMPAIGN_STATUSES, DELIVERY_STATUSES, type DeliveryStats } from "~/lib/campaigns";
+import type { ImportField } from "~/lib/customer-csv";
+import { IMPORT_FIELDS } from "~/lib/customer-csv";
+import type { HistoricalStats } from "~/lib/dashboard";
+import type { NotificationDto, PublicUser } from "~/lib/dto";
+import type { Insights } from "~/lib/insights";
+import type { SuggestionsResult } from "~/services/ai.server";
+import type { CampaignDto, ControlResult, DeliveryLogDto } from "~/services/campaigns.server";
+import type { ImportResult } from "~/services/customer-import.server";
+import type { CustomerDetailDto, CustomerDto } from "~/services/customers.server";
+import type { OrderDto } from "~/services/orders.server";
+import type { AudienceCustomer, SavedSegment, SegmentDto, SegmentWithCount } from "~/services/segments.server";
+
+const isoTime = z.string().meta({ description: "An ISO 8601 time (UTC)", format: "date-time" });
+const id = z.string().meta({ description: "A 24-character lowercase hexadecimal id" });
+const count = z.number().int().min(0);
+
+/** Every code of an /api error (ApiErrorCode in app/lib/api.server.ts). */
+export const API_ERROR_CODES = [
+  "bad_request",
+  "unauthorized",
+  "forbidden",
+  "not_found",
+  "method_not_allowed",
+  "conflict",
+  "payload_too_large",
+  "unprocessable",
+  "rate_limited",
+  "internal",
+] as const satisfies readonly ApiErrorCode[];
+
+/** The body of every /api failure (errorResponse() in app/lib/api.server.ts). */
+export const ApiErrorSchema = z
+  .strictObject({
+    error: z.strictObject({
+      code: z.enum(API_ERROR_CODES),
+      message: z.string(),
+      fields: z
+        .record(z.string(), z.string())
+        .optional()
+        .meta({ description: "For a refused input: the first message of each field, keyed by its dotted path" }),
+    }),
+  })
+  .meta({ description: "An /api failure: a code that matches the status, and a message for people" });
+
+export const SuccessSchema = z.strictObject({ success: z.literal(true) });
+export const SuccessMessageSchema = z.strictObject({ success: z.literal(true), message: z.string() });
+
+export const PublicUserSchema = z.strictObject({
+  _id: id,
+  id,
+  displayName: z.string(),
+  email: z.string(),
+  profileImage: z.string().nullable(),
+  firstName: z.string(),
+  lastName: z.string(),
+  phone: z.string(),
+  company: z.string(),
+  position: z.string(),
+  provider: z.string().meta({ description: "How the user signs in: local or google" }),
+  createdAt: isoTime,
+});
+
+export const CurrentUserSchema = z.union([
+  z.strictObject({ isAuthenticated: z.literal(false), user: z.null() }),
+  z.strictObject({ isAuthenticated: z.literal(true), user: PublicUserSchema }),
+]);
+
+export const ProfileAnswerSchema = z.strictObject({
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  company: z.string(),
+  position: z.string(),
+});
+
+export const NotificationSchema = z.strictObject({
+  id,
+  type: z.string(),
+  title: z.string(),
+  details: z.string(),
+  date: isoTime,
+  read: z.boolean(),
+});
+
+export const NotificationListSchema = z.strictObject({
+  notifications: z.array(NotificationSchema),
+  unreadCount: count,
+});
+
+export const ReadAllSchema = z.strictObject({ success: z.literal(true), updated: count });
+
+const OrderCustomerSchema = z.strictObject({
+  _id: id,
+  id,
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  phone: z.string(),
+});
+
+export const OrderAnswerSchema = z.strictObject({
+  _id: id,
+  id,
+  customerId: id,
+  customer: OrderCustomerSchema.nullable(),
+  status: z.string(),
+  amount: z.number().meta({ description: "The subtotal in rupees" }),
+  tax: z.number(),
+  total: z.number(),
+  notes: z.string(),
+  items: z.array(
+    z.strictObject({
+      name: z.string(),
+      description: z.string(),
+      quantity: z.number().int(),
+      price: z.number().meta({ description: "Unit price in rupees" }),
+      total: z.number().meta({ description: "price × quantity in rupees" }),
+    }),
+  ),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+
+export const CustomerAnswerSchema = z.strictObject({
+  _id: id,
+  id,
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  address: z.string(),
+  company: z.string(),
+  notes: z.string(),
+  totalSpend: z.number().meta({ description: "Rupees" }),
+  visits: count,
+  lastActive: isoTime.nullable(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+
+export const CustomerDetailSchema = CustomerAnswerSchema.extend({
+  segments: z.array(z.strictObject({ _id: id, id, name: z.string() })),
+  orders: z.array(
+    z.strictObject({
+      _id: id,
+      id,
+      date: isoTime,
+      amount: z.number(),
+      total: z.number(),
+      status: z.string(),
+    }),
+  ),
+});
+
+export const CustomerDeletedSchema = SuccessMessageSchema.extend({ ordersDeleted: count });
+
+export const ImportResultSchema = z.strictObject({
+  rows: count.meta({ description: "Data rows read (the header excluded)" }),
+  imported: count,
+  created: count,
+  updated: count,
+  failed: count,
+  errors: z.array(z.strictObject({ line: z.number().int(), email: z.string(), reason: z.string() })),
+  errorsTruncated: z.boolean(),
+  mapping: z
+    .partialRecord(z.enum(IMPORT_FIELDS), z.number().int().min(0))
+    .meta({ description: "The 0-based column of each field" }),
+  durationMs: z.number(),
+});
+
+const conditions = z
+  .record(z.string(), z.unknown())
+  .meta({ description: "The Mongo-style condition mapping (docs/rules.md#segments)" });
+
+export const SegmentAnswerSchema = z.strictObject({
+  _id: id,
+  id,
+  name: z.string(),
+  description: z.string(),
+  logicType: z.enum(["AND", "OR"]),
+  conditions,
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+
+export const SegmentWithCountSchema = SegmentAnswerSchema.extend({ customerCount: count });
+
+export const SavedSegmentSchema = SegmentWithCountSchema.extend({
+  warnings: z.array(z.string()).meta({ description: "What the user should know, e.g. another segment has this name" }),
+});
+
+export const SegmentDeletedSchema = z.strictObject({
+  success: z.literal(true),
+  warnings: z.array(z.string()).meta({ description: "The draft campaigns the delete left without a segment" }),
+});
+
+export const AudienceCustomerSchema = z.strictObject({
+  _id: id,
+  id,
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  totalSpend: z.number(),
+  visits: count,
+  lastActive: isoTime.nullable(),
+});
+
+export const AudienceCountSchema = z.strictObject({ count });
+
+export const AudiencePreviewSchema = z.strictObject({ count, customers: z.array(AudienceCustomerSchema) });
+
+const DeliveryStatsSchema = z.strictObject({
+  sent: count,
+  delivered: count,
+  failed: count,
+  bounced: count,
+  cancelled: count,
+  opened: count,
+  clicked: count,
+  pending: count,
+  attempted: count,
+  successRate: z.string().meta({ description: 'delivered / attempted, e.g. "92.5%" ("—" before any outcome)' }),
+  successRateValue: z.number().nullable(),
+});
+
+export const CampaignAnswerSchema = z.strictObject({
+  _id: id,
+  id,
+  name: z.string(),
+  subject: z.string(),
+  description: z.string(),
+  message: z.string(),
+  segmentId: id.nullable(),
+  segment: z.strictObject({ _id: id, id, name: z.string() }).nullable(),
+  audienceSize: count,
+  status: z.enum(CAMPAIGN_STATUSES),
+  statusDetail: z.string(),
+  sentCount: count,
+  deliveredCount: count,
+  failedCount: count,
+  bouncedCount: count,
+  cancelledCount: count,
+  openedCount: count,
+  clickedCount: count,
+  pendingCount: count,
+  deliveryStats: DeliveryStatsSchema,
+  progress: z.number(),
+  launchedAt: isoTime.nullable(),
+  completedAt: isoTime.nullable(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+
+export const DeliveryLogSchema = z.strictObject({
+  _id: z.string(),
+  id: z.string(),
+  campaignId: id,
+  customer: z.strictObject({ _id: id, id, name: z.string(), email: z.string(), phone: z.string() }),
+  contact: z.string(),
+  status: z.enum(DELIVERY_STATUSES),
+  timestamp: isoTime.nullable(),
+  details: z.string(),
+  openedAt: isoTime.nullable(),
+  clickedAt: isoTime.nullable(),
+});
+
+export const CampaignDetailSchema = z.strictObject({
+  campaign: CampaignAnswerSchema.extend({
+    logs: z.array(DeliveryLogSchema).meta({ description: "The first page of the delivery log" }),
+    logsNextCursor: z.string().nullable().meta({ description: "The cursor of the log's next page" }),
+  }),
+});
+
+export const CampaignWrappedSchema = z.strictObject({ campaign: CampaignAnswerSchema });
+
+export const ControlResultSchema = z.strictObject({ campaign: CampaignAnswerSchema, message: z.string() });
+
+export const SuggestionsSchema = z.strictObject({
+  suggestions: z.array(z.strictObject({ message: z.string(), tone: z.string(), expectedResponse: z.string() })),
+  source: z.enum(["llm", "local"]),
+});
+
+const InsightSchema = z.strictObject({
+  text: z.string(),
+  figures: z.array(
+    z.strictObject({ label: z.string(), value: z.number(), unit: z.enum(["count", "percent", "rupees"]) }),
+  ),
+  href: z.string().optional(),
+});
+
+export const InsightsSchema = z.strictObject({
+  customerTrends: z.array(InsightSchema),
+  segmentRecommendations: z.array(InsightSchema),
+  campaignSuggestions: z.array(InsightSchema),
+  growthPredictions: z.array(InsightSchema),
+  blocks: z.strictObject({ campaignPerformance: z.string(), segmentInsight: z.string(), recentActivity: z.string() }),
+  writer: z.enum(["ai", "local"]),
+  model: z.string().optional(),
+  generatedAt: isoTime,
+  enoughData: z.boolean(),
+  counts: z.strictObject({ customers: count, campaigns: count, segments: count }),
+});
+
+export const HistoricalStatsSchema = z.strictObject({
+  previousCustomers: count,
+  previousSegments: count,
+  previousCampaigns: count,
+  weekly: z.array(
+    z.strictObject({
+      weekStart: z.string().meta({ description: "The week's Monday, YYYY-MM-DD (India Standard Time)" }),
+      customersAdded: count,
+      campaignsSent: count,
+    }),
+  ),
+});
+
+export const ReceiptsAcceptedSchema = z.strictObject({ accepted: count });
+
+export const LoggedOutSchema = SuccessMessageSchema;
+
+// Compile-time guards: each line fails to type-check when the DTO and its schema differ (a field
+// added, removed or retyped on either side).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Out<T extends z.ZodType> = z.output<T>;
+const same = <A, B>(ok: Same<A, B>) => ok;
+export const DTO_CHECKS = [
+  same<Out<typeof PublicUserSchema>, PublicUser>(true),
+  same<Out<typeof NotificationSchema>, NotificationDto>(true),
+  same<Out<typeof OrderAnswerSchema>, OrderDto>(true),
+  same<Out<typeof CustomerAnswerSchema>, CustomerDto>(true),
+  same<Out<typeof CustomerDetailSchema>, CustomerDetailDto>(true),
+  same<Out<typeof ImportResultSchema>, ImportResult>(true),
+  same<Out<typeof ImportResultSchema>["mapping"], Partial<Record<ImportField, number>>>(true),
+  same<Out<typeof SegmentAnswerSchema>, SegmentDto>(true),
+  same<Out<typeof SegmentWithCountSchema>, SegmentWithCount>(true),
+  same<Out<typeof SavedSegmentSchema>, SavedSegment>(true),
+  same<Out<typeof AudienceCustomerSchema>, AudienceCustomer>(true),
+  same<Out<typeof DeliveryStatsSchema>, DeliveryStats>(true),
+  same<Out<typeof CampaignAnswerSchema>, CampaignDto>(true),
+  same<Out<typeof DeliveryLogSchema>, DeliveryLogDto>(true),
+  same<Out<typeof ControlResultSchema>, ControlResult>(true),
+  same<Out<typeof SuggestionsSchema>, SuggestionsResult>(true),
+  same<Out<typeof InsightsSchema>, Insights>(true),
+  same<Out<typeof HistoricalStatsSchema>, HistoricalStats>(true),
+  same<(typeof API_ERROR_CODES)[number], ApiErrorCode>(true),
+];

@@ -1,0 +1,105 @@
+// The query parameters and bodies that /api routes declared in their own files, exported here so the
+// OpenAPI document (app/lib/openapi/document.server.ts) is made from them. Every rule and message is
+// the route's; tests/routes/openapi.test.ts calls each route with the same inputs as these schemas
+// and fails when the two answer differently, until each route imports its schema from here.
+import { z } from "zod";
+import { DELIVERY_STATUSES } from "~/lib/campaigns";
+import { CUSTOMER_SORTS, SORT_ORDERS } from "~/lib/customers";
+import { ID_PATTERN } from "~/lib/id";
+import { NOTIFICATION_FILTERS, NOTIFICATION_TYPES } from "~/lib/notifications";
+import { SearchTermSchema } from "~/schemas/search";
+import { MAX_RECEIPTS } from "~/services/delivery/receipts-body.server";
+import { RECEIPT_EVENTS } from "~/services/delivery/store.server";
+import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "~/services/customers.server";
+
+/** GET /api/campaigns (app/routes/api/campaigns.ts). */
+export const CampaignListQuerySchema = z.object({
+  limit: z.coerce
+    .number({ message: "limit must be a number" })
+    .int("limit must be a whole number")
+    .min(1, "limit must be at least 1")
+    .max(1000, "limit must be at most 1000")
+    .default(100),
+  cursor: z.string().max(40).optional(),
+  _t: z.string().optional(),
+});
+
+/** GET /api/campaigns/{id}/logs (app/routes/api/campaigns-id-logs.ts). */
+export const DeliveryLogQuerySchema = z.object({
+  status: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(DELIVERY_STATUSES, { message: `status must be one of ${DELIVERY_STATUSES.join(", ")}` }))
+    .optional(),
+  limit: z.coerce
+    .number({ message: "limit must be a number" })
+    .int("limit must be a whole number")
+    .min(1, "limit must be at least 1")
+    .max(1000, "limit must be at most 1000")
+    .default(50),
+  cursor: z.string().max(40, "cursor is not one this endpoint gave").optional(),
+});
+
+/** GET /api/customers (app/routes/api/customers.ts). */
+export const CustomerListQuerySchema = z.object({
+  q: SearchTermSchema.max(200, "q must be at most 200 characters").optional(),
+  limit: z.coerce
+    .number({ message: "limit must be a number" })
+    .int("limit must be a whole number")
+    .min(1, "limit must be at least 1")
+    .max(MAX_LIST_LIMIT, `limit must be at most ${MAX_LIST_LIMIT}`)
+    .default(DEFAULT_LIST_LIMIT),
+  sort: z.enum(CUSTOMER_SORTS, { message: `sort must be one of ${CUSTOMER_SORTS.join(", ")}` }).optional(),
+  order: z.enum(SORT_ORDERS, { message: `order must be ${SORT_ORDERS.join(" or ")}` }).optional(),
+  cursor: z.string().max(1000, "cursor is not valid: pass the X-Next-Cursor of the previous page").optional(),
+  _t: z.string().optional(),
+});
+
+/** GET /api/customers/export (app/routes/api/customers-export.ts). */
+export const CustomerExportQuerySchema = z.object({ q: SearchTermSchema.optional() });
+
+/** GET /api/notifications (app/routes/api/notifications.ts). */
+export const NotificationListQuerySchema = z.object({
+  type: z
+    .string()
+    .transform((t) => NOTIFICATION_FILTERS.find((f) => f.key === t)?.type ?? t)
+    .pipe(z.enum(NOTIFICATION_TYPES, { message: `type must be one of ${NOTIFICATION_TYPES.join(", ")}` }))
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(50).optional(),
+});
+
+/** GET /api/segments (app/routes/api/segments.ts). */
+export const SegmentListQuerySchema = z.object({
+  q: z.string().max(200, "q must be at most 200 characters").optional(),
+  sort: z.enum(["name", "size", "date"], { message: "sort must be name, size or date" }).optional(),
+  dir: z.enum(["asc", "desc"], { message: "dir must be asc or desc" }).optional(),
+  limit: z.coerce.number().int().min(1, "limit must be at least 1").max(500, "limit must be at most 500").optional(),
+});
+
+/** POST /api/ai/message-suggestions (app/routes/api/ai-message-suggestions.ts). */
+export const MessageSuggestionsInputSchema = z.object({
+  campaignObjective: z
+    .string({ message: "campaignObjective must be text" })
+    .trim()
+    .max(500, "campaignObjective must be at most 500 characters")
+    .default(""),
+  segmentId: z.string({ message: "segmentId is required" }).regex(ID_PATTERN, "segmentId must be a segment id"),
+});
+
+/**
+ * POST /api/webhooks/delivery-receipts' body (app/services/delivery/receipts-body.server.ts, which
+ * parses it in the worker thread).
+ */
+export const ReceiptsBodySchema = z.object({
+  receipts: z
+    .array(
+      z.object({
+        id: z.string().max(64),
+        event: z.enum(RECEIPT_EVENTS, { message: `event must be one of ${RECEIPT_EVENTS.join(", ")}` }),
+        at: z.number().int().min(0).max(8_640_000_000_000_000),
+        details: z.string().max(1000).optional(),
+      }),
+    )
+    .max(MAX_RECEIPTS, "at most 5,000 receipts a request"),
+});
