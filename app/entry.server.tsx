@@ -22,7 +22,7 @@ export { getEnv } from "~/env.server";
 export { JSON_TEXT } from "~/lib/api.server";
 export { logger, withRequestLogState } from "~/lib/logger.server";
 export { hearBusMessage, isBusMessage } from "~/services/process-bus.server";
-export { startBackgroundJobs } from "~/services/delivery/jobs.server";
+export { startBackgroundJobs } from "~/services/background-jobs.server";
 
 const ABORT_DELAY = 5_000;
 

@@ -11,13 +11,11 @@ import { parentPort, workerData } from "node:worker_threads";
 import { openSqlite } from "../app/db/sqlite.server.ts";
 import { runAtBackgroundPriority } from "../app/lib/thread-priority.server.ts";
 import { getEnv } from "../app/env.server.ts";
+import { sendingCampaigns } from "../app/models/campaigns.server.ts";
+import { recoverInterruptedLaunches } from "../app/models/deliveries/launch.server.ts";
+import { queuedReceiptBatches } from "../app/models/deliveries/receipts.server.ts";
 import { createChannel } from "../app/services/delivery/channels.server.ts";
 import { createDeliveryEngine, type EngineEvent } from "../app/services/delivery/engine.server.ts";
-import {
-  queuedReceiptBatches,
-  recoverInterruptedLaunches,
-  sendingCampaigns,
-} from "../app/services/delivery/store.server.ts";
 
 // Requests first: this thread takes the CPU they leave (app/lib/thread-priority.server.ts).
 runAtBackgroundPriority();
@@ -79,12 +77,13 @@ parentPort?.on("message", (message: unknown) => {
 // Ends after a quiet spell: no campaign sending for quietMs.
 const quietMs = data.quietMs ?? 30_000;
 let lastBusy = Date.now();
-const quietCheck = setInterval(() => {
-  if (sendingCampaigns(sqlite).length > 0 || queuedReceiptBatches(sqlite) > 0) lastBusy = Date.now();
+const quietCheck = setInterval(async () => {
+  if (ending) return;
+  if ((await sendingCampaigns(sqlite)).length > 0 || (await queuedReceiptBatches(sqlite)) > 0) lastBusy = Date.now();
   else if (Date.now() - lastBusy >= quietMs) void end();
 }, 1000);
 
 // A launch cut off by a crash (its draft still marked as launching, no slice written for a
 // minute) gets its partial audience removed, so it can be launched again.
-recoverInterruptedLaunches(sqlite);
+await recoverInterruptedLaunches(sqlite);
 void engine.run();

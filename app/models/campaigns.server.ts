@@ -1,5 +1,17 @@
-// The campaign as stored: the one declaration of its row, and the columns that read it whole.
+// The campaign as stored: the one declaration of its row, the columns that read it whole, and the
+// queries on the "Campaign" table: drafts, the controls, completion and the error cap, the
+// counters, and the reads of the list and the detail.
+//
+// Writes a request asks for run on this thread's writer (withWriter) unless a connection is
+// passed (a test's). Functions of the delivery job take the job's connection first: it runs them
+// in its worker thread. Each write is one transaction, changing the counters together with the
+// rows, so the counters always add up to the audience.
+import { readStatement } from "~/db/reader.server";
+import type { Sqlite } from "~/db/sqlite.server";
+import { withWriter } from "~/db/writer.server";
 import type { CampaignCounters } from "~/lib/campaigns";
+import { DELETE_DELIVERY_SLICE, LAUNCHING } from "~/models/deliveries/launch.server";
+import type { Connection } from "~/models/transaction.server";
 
 /** One Campaign row as the models read it (dates as unixepoch milliseconds). */
 export type CampaignRow = CampaignCounters & {
@@ -26,3 +38,307 @@ export type CampaignRow = CampaignCounters & {
 export const CAMPAIGN_COLUMNS = `"id", "userId", "segmentId", "segmentName", "name", "subject", "description", "message", "status",
   "statusDetail", "audienceSize", "pendingCount", "sentCount", "deliveredCount", "failedCount", "bouncedCount", "cancelledCount",
   "openedCount", "clickedCount", "sendErrors", "launchedAt", "completedAt", "createdAt", "updatedAt", "firstSeq", "lastSeq"`;
+
+/** A campaign's content as a draft or a launch writes it. */
+export type NewCampaign = {
+  id: string;
+  userId: string;
+  segmentId: string | null;
+  segmentName: string;
+  name: string;
+  subject: string;
+  description: string;
+  message: string;
+};
+
+/** What the delivery job needs of a campaign it sends. */
+export type SendingCampaign = { id: string; userId: string; subject: string; message: string; sendErrors: number };
+
+/** A write on the connection given, or on this thread's writer. */
+async function onWriter<T>(connection: Connection | undefined, work: (sqlite: Sqlite) => T): Promise<T> {
+  return connection ? work(connection) : withWriter(work);
+}
+
+// --- Reads of the list and the detail (the request thread's read connection) -------------------
+
+/** The tenant's campaign, or null. */
+export async function findCampaignRow(userId: string, id: string): Promise<CampaignRow | null> {
+  const row = readStatement<CampaignRow>(
+    `SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "id" = ? AND "userId" = ?`,
+  ).get(id, userId);
+  return row ?? null;
+}
+
+/** A campaign by id, whoever owns it (the CLI is the admin's), or null. */
+export async function findCampaignRowById(id: string): Promise<CampaignRow | null> {
+  return readStatement<CampaignRow>(`SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "id" = ?`).get(id) ?? null;
+}
+
+/**
+ * Reads a campaign's launch state at once, for a caller that must answer synchronously (an
+ * idempotency key's "is its result finished" check). Prepared here; the check itself is one read.
+ */
+export async function campaignStateReader(): Promise<
+  (userId: string, id: string) => { status: string; statusDetail: string } | null
+> {
+  const read = readStatement<{ status: string; statusDetail: string }>(
+    `SELECT "status", "statusDetail" FROM "Campaign" WHERE "id" = ? AND "userId" = ?`,
+  );
+  return (userId, id) => read.get(id, userId) ?? null;
+}
+
+/** Up to `limit` of the tenant's campaigns, newest first, after the campaign `after` when given. */
+export async function listCampaignRows(
+  userId: string,
+  limit: number,
+  after: { createdAt: number; id: string } | null,
+): Promise<CampaignRow[]> {
+  return after
+    ? readStatement<CampaignRow>(
+        `SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "userId" = ? AND ("createdAt", "id") < (?, ?)
+         ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}`,
+      ).all(userId, after.createdAt, after.id)
+    : readStatement<CampaignRow>(
+        `SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "userId" = ? ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}`,
+      ).all(userId);
+}
+
+/** How many campaigns the tenant has, their audiences added up, and how many distinct segments. */
+export async function campaignTotalsOf(
+  userId: string,
+): Promise<{ campaigns: number; audience: number; segments: number }> {
+  const row = readStatement<{ campaigns: number; audience: number; segments: number }>(
+    `SELECT count(*) AS campaigns, coalesce(sum("audienceSize"), 0) AS audience, count(DISTINCT "segmentId") AS segments
+     FROM "Campaign" WHERE "userId" = ?`,
+  ).get(userId);
+  return row ?? { campaigns: 0, audience: 0, segments: 0 };
+}
+
+// --- Drafts ------------------------------------------------------------------------------------
+
+/** Writes a draft: no delivery rows yet; audienceSize is the count when it was saved. */
+export async function insertDraft(c: NewCampaign, audienceSize: number, now = Date.now()): Promise<void> {
+  await withWriter((sqlite) =>
+    sqlite
+      .prepare(
+        `INSERT INTO "Campaign" ("id", "userId", "segmentId", "segmentName", "name", "subject", "description", "message", "status",
+           "statusDetail", "audienceSize", "createdAt", "updatedAt")
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Draft', '', ?, ?, ?)`,
+      )
+      .run(
+        c.id,
+        c.userId,
+        c.segmentId,
+        c.segmentName,
+        c.name,
+        c.subject,
+        c.description,
+        c.message,
+        audienceSize,
+        now,
+        now,
+      ),
+  );
+}
+
+/** Replaces a draft's content (only while it is a draft). Returns false when there was no such draft. */
+export async function updateDraft(c: NewCampaign, audienceSize: number, now = Date.now()): Promise<boolean> {
+  const result = await withWriter((sqlite) =>
+    sqlite
+      .prepare(
+        `UPDATE "Campaign" SET "segmentId" = ?, "segmentName" = ?, "name" = ?, "subject" = ?, "description" = ?, "message" = ?,
+           "audienceSize" = ?, "updatedAt" = ?
+         WHERE "id" = ? AND "userId" = ? AND "status" = 'Draft' AND "statusDetail" != ?`,
+      )
+      .run(
+        c.segmentId,
+        c.segmentName,
+        c.name,
+        c.subject,
+        c.description,
+        c.message,
+        audienceSize,
+        now,
+        c.id,
+        c.userId,
+        LAUNCHING,
+      ),
+  );
+  return result.changes === 1;
+}
+
+// --- The controls ------------------------------------------------------------------------------
+
+/**
+ * Moves an active campaign to Paused, Active again, or Cancelled, when its current status allows
+ * it. Returns the status it had, or null when the campaign is not the tenant's.
+ */
+export async function setCampaignStatus(
+  userId: string,
+  id: string,
+  to: "Active" | "Paused" | "Cancelled",
+  from: readonly string[],
+  connection?: Connection,
+): Promise<{ before: string; changed: boolean } | null> {
+  const now = Date.now();
+  return onWriter(connection, (sqlite) =>
+    sqlite
+      .transaction(() => {
+        const row = sqlite
+          .prepare<unknown[], { status: string }>(`SELECT "status" FROM "Campaign" WHERE "id" = ? AND "userId" = ?`)
+          .get(id, userId);
+        if (!row) return null;
+        if (!from.includes(row.status)) return { before: row.status, changed: false };
+        sqlite
+          .prepare(
+            `UPDATE "Campaign" SET "status" = ?, "statusDetail" = '', "updatedAt" = ?,
+               "sendErrors" = CASE WHEN ? = 'Active' THEN 0 ELSE "sendErrors" END WHERE "id" = ?`,
+          )
+          .run(to, now, to, id);
+        if (to === "Active") {
+          // Rows waiting for a retry or a lease when the campaign was paused are due again now.
+          sqlite
+            .prepare(
+              `UPDATE "Delivery" SET "nextAttemptAt" = ? WHERE "campaignId" = ? AND "status" = 'pending' AND "nextAttemptAt" > ?`,
+            )
+            .run(now, id, now);
+        }
+        return { before: row.status, changed: true };
+      })
+      .immediate(),
+  );
+}
+
+/**
+ * Puts the failed rows of a campaign back in the queue with fresh attempts, each as a new message
+ * with a new idempotency key (bounced addresses are not retried: the receiving server said the
+ * address does not exist), and makes the campaign active again. Returns how many rows were queued,
+ * `{ refused: status }` for a draft or a cancelled campaign (nothing to retry), or null when the
+ * campaign is not the tenant's.
+ */
+export async function requeueFailedDeliveries(
+  userId: string,
+  id: string,
+  connection?: Connection,
+): Promise<number | { refused: string } | null> {
+  const now = Date.now();
+  return onWriter(connection, (sqlite) =>
+    sqlite
+      .transaction(() => {
+        const row = sqlite
+          .prepare<unknown[], { status: string }>(`SELECT "status" FROM "Campaign" WHERE "id" = ? AND "userId" = ?`)
+          .get(id, userId);
+        if (!row) return null;
+        // Checked in the transaction that queues: a cancel answered a moment before wins.
+        if (row.status === "Draft" || row.status === "Cancelled") return { refused: row.status };
+        const queued = sqlite
+          .prepare(
+            `UPDATE "Delivery" SET "status" = 'pending', "attempts" = 0, "retries" = "retries" + 1, "nextAttemptAt" = ?, "details" = '', "updatedAt" = ?
+             WHERE "campaignId" = ? AND "status" = 'failed'`,
+          )
+          .run(now, now, id).changes;
+        if (queued > 0) {
+          sqlite
+            .prepare(
+              `UPDATE "Campaign" SET "failedCount" = "failedCount" - ?, "pendingCount" = "pendingCount" + ?, "sendErrors" = 0,
+                 "status" = CASE WHEN "status" = 'Paused' THEN 'Paused' ELSE 'Active' END, "statusDetail" = '',
+                 "completedAt" = NULL, "updatedAt" = ?
+               WHERE "id" = ?`,
+            )
+            .run(queued, queued, now, id);
+        }
+        return queued;
+      })
+      .immediate(),
+  );
+}
+
+/**
+ * Removes a campaign's delivery log, then the campaign. The rows go in slices (as many as a launch
+ * writes at once), each its own transaction, so a million-row log holds neither the write lock nor
+ * other requests for more than milliseconds. Returns false when the campaign was gone already
+ * (another delete removed it meanwhile).
+ */
+export async function deleteCampaignAndLog(userId: string, id: string): Promise<boolean> {
+  const slice = (sqlite: Sqlite) => sqlite.prepare(DELETE_DELIVERY_SLICE).run(id).changes;
+  while ((await withWriter(slice)) > 0);
+  const deleted = await withWriter(
+    (sqlite) => sqlite.prepare(`DELETE FROM "Campaign" WHERE "id" = ? AND "userId" = ?`).run(id, userId).changes,
+  );
+  return deleted > 0;
+}
+
+// --- The delivery job's reads and writes (its own connection) ---------------------------------
+
+/** Campaigns the delivery job should work on now. */
+export async function sendingCampaigns(connection: Connection): Promise<SendingCampaign[]> {
+  return connection
+    .prepare<unknown[], SendingCampaign>(
+      `SELECT "id", "userId", "subject", "message", "sendErrors" FROM "Campaign" WHERE "status" = 'Active' ORDER BY "launchedAt", "id"`,
+    )
+    .all();
+}
+
+/**
+ * The campaign's status now, asked before each message is handed to a channel: the check is one
+ * synchronous read, as the channel asks it (SendControl.proceed).
+ */
+export async function campaignStatusReader(connection: Connection): Promise<(campaignId: string) => string | null> {
+  const read = connection.prepare<unknown[], string>(`SELECT "status" FROM "Campaign" WHERE "id" = ?`).pluck();
+  return (campaignId) => read.get(campaignId) ?? null;
+}
+
+/**
+ * Marks active campaigns whose sending is over as Completed and returns them: no pending row left,
+ * and either no row still waiting for a receipt or the last change older than `receiptWaitMs`
+ * (a channel without receipts, like SMTP, passes 0).
+ */
+export async function completeFinished(
+  connection: Connection,
+  receiptWaitMs: number,
+  now = Date.now(),
+): Promise<CampaignRow[]> {
+  return connection
+    .prepare<unknown[], CampaignRow>(
+      `UPDATE "Campaign" SET "status" = 'Completed', "completedAt" = ?, "statusDetail" = ''
+       WHERE "status" = 'Active' AND "pendingCount" = 0 AND ("sentCount" = 0 OR "updatedAt" <= ?)
+       RETURNING ${CAMPAIGN_COLUMNS}`,
+    )
+    .all(now, now - receiptWaitMs);
+}
+
+/** Pauses a campaign whose send errors passed the cap; returns it if it was paused now. */
+export async function pauseOnErrorCap(
+  connection: Connection,
+  campaignId: string,
+  cap: number,
+  now = Date.now(),
+): Promise<CampaignRow | null> {
+  const row = connection
+    .prepare<unknown[], CampaignRow>(
+      `UPDATE "Campaign" SET "status" = 'Paused', "updatedAt" = ?,
+         "statusDetail" = 'Paused after ' || "sendErrors" || ' send errors: check the delivery settings, then resume.'
+       WHERE "id" = ? AND "status" = 'Active' AND "sendErrors" >= ?
+       RETURNING ${CAMPAIGN_COLUMNS}`,
+    )
+    .get(now, campaignId, cap);
+  return row ?? null;
+}
+
+/** Sets a campaign's counters from its rows (after rows were written in bulk, as a seed does). */
+export async function recountCampaign(connection: Connection, campaignId: string): Promise<void> {
+  connection
+    .prepare(
+      `UPDATE "Campaign" SET
+         "pendingCount" = (SELECT count(*) FROM "Delivery" WHERE "campaignId" = "Campaign"."id" AND "status" = 'pending'),
+         "sentCount" = (SELECT count(*) FROM "Delivery" WHERE "campaignId" = "Campaign"."id" AND "status" = 'sent'),
+         "deliveredCount" = (SELECT count(*) FROM "Delivery" WHERE "campaignId" = "Campaign"."id" AND "status" = 'delivered'),
+         "failedCount" = (SELECT count(*) FROM "Delivery" WHERE "campaignId" = "Campaign"."id" AND "status" = 'failed'),
+         "bouncedCount" = (SELECT count(*) FROM "Delivery" WHERE "campaignId" = "Campaign"."id" AND "status" = 'bounced'),
+         "cancelledCount" = (SELECT count(*) FROM "Delivery" WHERE "campaignId" = "Campaign"."id" AND "status" = 'cancelled'),
+         "openedCount" = (SELECT count("openedAt") FROM "Delivery" WHERE "campaignId" = "Campaign"."id"),
+         "clickedCount" = (SELECT count("clickedAt") FROM "Delivery" WHERE "campaignId" = "Campaign"."id")
+       WHERE "id" = ?`,
+    )
+    .run(campaignId);
+}

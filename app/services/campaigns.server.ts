@@ -1,10 +1,7 @@
 // Campaigns of one tenant: drafts, launch, the list and the detail with its delivery log, and the
 // controls (pause, resume, cancel, retry failed, delete). Every function takes the tenant first and
-// scopes every query to it; another tenant's campaign is "not found". The writes to the delivery
-// table go through app/services/delivery/store.server.ts on the process's write connection.
-import { readStatement } from "~/db/reader.server";
-import type { Sqlite } from "~/db/sqlite.server";
-import { withWriter } from "~/db/writer.server";
+// scopes every query to it; another tenant's campaign is "not found". The queries are the models'
+// (app/models/campaigns.server.ts, app/models/deliveries/); the rules and the answers are here.
 import { ApiError, notFound } from "~/lib/api.server";
 import {
   type CampaignStatus,
@@ -21,21 +18,24 @@ import { isId, newId } from "~/lib/id";
 import { logger } from "~/lib/logger.server";
 import { type CampaignContent, EMPTY_SEGMENT } from "~/schemas/campaign";
 import {
-  CAMPAIGN_COLUMNS,
   type CampaignRow,
+  campaignStateReader,
+  campaignTotalsOf,
+  deleteCampaignAndLog,
+  findCampaignRow,
   insertDraft,
-  LAUNCH_IN_PROGRESS,
-  LAUNCH_SLICE,
-  LAUNCHING,
+  listCampaignRows,
   type NewCampaign,
-  retryFailed as retryFailedRows,
+  requeueFailedDeliveries,
   setCampaignStatus,
-  updateDraft as updateDraftRow,
-} from "~/services/delivery/store.server";
+  updateDraft,
+} from "~/models/campaigns.server";
+import { LAUNCH_IN_PROGRESS, LAUNCHING } from "~/models/deliveries/launch.server";
+import { type LogRow, logRowsAfterSeq, logRowsOfStatus } from "~/models/deliveries/log.server";
+import { launchCampaignOffThread } from "~/services/background-work.server";
 import { wakeDelivery } from "~/services/delivery/wake.server";
 import { requestFingerprint, runOnce } from "~/services/idempotency.server";
 import { notify } from "~/services/notifications.server";
-import { launchCampaignOffThread } from "~/services/offthread.server";
 import { getSegment, segmentAudienceCount, segmentWhere } from "~/services/segments.server";
 
 export type CampaignDto = {
@@ -102,23 +102,15 @@ export function toCampaignDto(row: CampaignRow): CampaignDto {
   };
 }
 
-function findCampaign(userId: string, id: string): CampaignRow {
+async function findCampaign(userId: string, id: string): Promise<CampaignRow> {
   if (!isId(id)) throw notFound("Campaign");
-  const row = findCampaignRow(userId, id);
+  const row = await findCampaignRow(userId, id);
   if (!row) throw notFound("Campaign");
   return row;
 }
 
-function findCampaignRow(userId: string, id: string): CampaignRow | null {
-  const row = readStatement(`SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "id" = ? AND "userId" = ?`).get(
-    id,
-    userId,
-  ) as CampaignRow | undefined;
-  return row ?? null;
-}
-
 export async function getCampaign(userId: string, id: string): Promise<CampaignDto> {
-  return toCampaignDto(findCampaign(userId, id));
+  return toCampaignDto(await findCampaign(userId, id));
 }
 
 /** The tenant's campaigns, newest first, a page at a time (`nextCursor` null on the last page). */
@@ -127,17 +119,8 @@ export async function listCampaigns(
   options: { limit: number; cursor?: string | null } = { limit: 100 },
 ): Promise<{ campaigns: CampaignDto[]; nextCursor: string | null }> {
   const limit = Math.max(1, Math.min(1000, Math.trunc(options.limit)));
-  const cursor = options.cursor && isId(options.cursor) ? findCampaign(userId, options.cursor) : null;
-  const rows = (
-    cursor
-      ? readStatement(
-          `SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "userId" = ? AND ("createdAt", "id") < (?, ?)
-           ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit + 1}`,
-        ).all(userId, cursor.createdAt, cursor.id)
-      : readStatement(
-          `SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "userId" = ? ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit + 1}`,
-        ).all(userId)
-  ) as CampaignRow[];
+  const cursor = options.cursor && isId(options.cursor) ? await findCampaign(userId, options.cursor) : null;
+  const rows = await listCampaignRows(userId, limit + 1, cursor);
   const page = rows.slice(0, limit);
   return { campaigns: page.map(toCampaignDto), nextCursor: rows.length > limit ? page[page.length - 1].id : null };
 }
@@ -146,11 +129,7 @@ export async function listCampaigns(
 export async function campaignTotals(
   userId: string,
 ): Promise<{ campaigns: number; audience: number; segments: number }> {
-  const row = readStatement(
-    `SELECT count(*) AS campaigns, coalesce(sum("audienceSize"), 0) AS audience, count(DISTINCT "segmentId") AS segments
-     FROM "Campaign" WHERE "userId" = ?`,
-  ).get(userId) as { campaigns: number; audience: number; segments: number };
-  return row;
+  return campaignTotalsOf(userId);
 }
 
 export type DeliveryLogDto = {
@@ -165,22 +144,6 @@ export type DeliveryLogDto = {
   openedAt: string | null;
   clickedAt: string | null;
 };
-
-type LogRow = {
-  seq: number;
-  customerId: string;
-  name: string;
-  email: string;
-  phone: string;
-  status: DeliveryStatus;
-  details: string;
-  updatedAt: number;
-  nextAttemptAt: number;
-  openedAt: number | null;
-  clickedAt: number | null;
-};
-
-const LOG_COLUMNS = `"seq", "customerId", "name", "email", "phone", "status", "details", "updatedAt", "nextAttemptAt", "openedAt", "clickedAt"`;
 
 function toLogDto(campaignId: string, r: LogRow): DeliveryLogDto {
   return {
@@ -208,24 +171,14 @@ export async function deliveryLogs(
   campaignId: string,
   options: { limit: number; cursor?: string | null; status?: DeliveryStatus | null },
 ): Promise<{ logs: DeliveryLogDto[]; nextCursor: string | null; total: number }> {
-  const campaign = findCampaign(userId, campaignId);
+  const campaign = await findCampaign(userId, campaignId);
   const limit = Math.max(1, Math.min(1000, Math.trunc(options.limit)));
   const status = options.status ?? null;
   const total = status ? statusCount(campaign, status) : campaign.audienceSize;
   if (total === 0 || campaign.lastSeq === 0) return { logs: [], nextCursor: null, total };
-  let rows: LogRow[];
-  if (!status) {
-    const after = cursorSeq(options.cursor) ?? campaign.firstSeq - 1;
-    rows = readStatement(
-      `SELECT ${LOG_COLUMNS} FROM "Delivery" WHERE "seq" > ? AND "seq" <= ? ORDER BY "seq" LIMIT ${limit + 1}`,
-    ).all(after, campaign.lastSeq) as LogRow[];
-  } else {
-    const [due, seq] = statusCursor(options.cursor);
-    rows = readStatement(
-      `SELECT ${LOG_COLUMNS} FROM "Delivery" WHERE "campaignId" = ? AND "status" = ? AND ("nextAttemptAt", "seq") > (?, ?)
-       ORDER BY "nextAttemptAt", "seq" LIMIT ${limit + 1}`,
-    ).all(campaign.id, status, due, seq) as LogRow[];
-  }
+  const rows: LogRow[] = status
+    ? await logRowsOfStatus(campaign.id, status, statusCursor(options.cursor), limit + 1)
+    : await logRowsAfterSeq(cursorSeq(options.cursor) ?? campaign.firstSeq - 1, campaign.lastSeq, limit + 1);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   const nextCursor =
@@ -279,22 +232,43 @@ async function content(
   };
 }
 
+/** Which campaign a save or launch writes, as the caller has it. */
+export type CampaignTarget = {
+  /** The draft to change or launch in place; anything else is a 409. */
+  draftId?: string;
+  /**
+   * The campaign a page is editing: a draft is saved or launched in place; a campaign that has
+   * started keeps its record, and the save or launch makes a new one.
+   */
+  editing?: string;
+};
+
+/** The draft a save or launch writes in place (undefined: a new campaign). */
+async function draftInPlace(userId: string, target: CampaignTarget): Promise<string | undefined> {
+  if (target.draftId) return target.draftId;
+  if (!target.editing) return undefined;
+  const current = await findCampaign(userId, target.editing);
+  return current.status === "Draft" ? current.id : undefined;
+}
+
 /**
- * Saves a campaign without launching it: changes the draft `id`, or makes a new one (under the id
- * `createAs` when an idempotency key reserved it).
+ * Saves a campaign without launching it: changes the draft (`target` as an id, or its `draftId`),
+ * saves the campaign a page is editing by the draft rule (`target.editing`, see CampaignTarget),
+ * or makes a new one (under the id `createAs` when an idempotency key reserved it).
  */
 export async function saveDraft(
   userId: string,
   input: CampaignContent,
-  id?: string,
+  target?: string | CampaignTarget,
   createAs?: string,
 ): Promise<CampaignDto> {
+  const id = await draftInPlace(userId, typeof target === "string" ? { draftId: target } : (target ?? {}));
   const campaign = await content(userId, input);
   // A draft shows the audience it would have today; a launch counts it as it writes it.
   const audience = await segmentAudienceCount(userId, campaign.segmentId);
   if (id) {
-    findCampaign(userId, id);
-    if (!(await withWriter((w) => updateDraftRow(w, { ...campaign, id }, audience)))) {
+    await findCampaign(userId, id);
+    if (!(await updateDraft({ ...campaign, id }, audience))) {
       throw new ApiError(
         "conflict",
         "Only a draft can be changed; this campaign has been launched. Launch a new one instead.",
@@ -303,7 +277,7 @@ export async function saveDraft(
     return getCampaign(userId, id);
   }
   const created = createAs ?? newId();
-  await withWriter((w) => insertDraft(w, { ...campaign, id: created }, audience));
+  await insertDraft({ ...campaign, id: created }, audience);
   return getCampaign(userId, created);
 }
 
@@ -334,7 +308,7 @@ export async function launch(
   const campaign = await content(userId, input);
   let id = target.id ?? newId();
   if (target.draftId) {
-    const draft = findCampaign(userId, target.draftId);
+    const draft = await findCampaign(userId, target.draftId);
     assertLaunchable(draft);
     id = draft.id;
   }
@@ -357,11 +331,9 @@ export async function launch(
 }
 
 /** A save or launch as a client asks for it (POST /api/campaigns, the wizard's Launch). */
-export type CampaignRequest = {
+export type CampaignRequest = CampaignTarget & {
   status: "Draft" | "Active";
   content: CampaignContent;
-  /** The draft to launch or change in place; otherwise a new campaign. */
-  draftId?: string;
 };
 
 /** The key a request carries: its value, what it is for (part of the fingerprint), the 422's message. */
@@ -377,26 +349,28 @@ export async function saveOrLaunchOnce(
   request: CampaignRequest,
   key: RequestKey | null,
 ): Promise<{ campaign: CampaignDto; replayed: boolean }> {
+  const draftId = await draftInPlace(userId, request);
   const write = (id?: string) =>
     request.status === "Draft"
-      ? saveDraft(userId, request.content, request.draftId, id)
-      : launch(userId, request.content, { draftId: request.draftId, id });
+      ? saveDraft(userId, request.content, draftId, id)
+      : launch(userId, request.content, { draftId, id });
   if (!key) return { campaign: await write(), replayed: false };
+  const stateOf = await campaignStateReader();
   const { id, replayed } = await runOnce(
     userId,
     {
       key: key.key,
       fingerprint: requestFingerprint([key.scope, request.status, request.content]),
-      resultId: request.draftId,
+      resultId: draftId,
       mismatch: key.mismatch,
       busy: LAUNCH_IN_PROGRESS,
       finished: (resultId) => {
-        const row = isId(resultId) ? findCampaignRow(userId, resultId) : null;
+        const row = isId(resultId) ? stateOf(userId, resultId) : null;
         if (!row) return false;
         return request.status === "Draft" ? row.statusDetail !== LAUNCHING : row.status !== "Draft";
       },
     },
-    async (reserved) => (await write(request.draftId ? undefined : reserved)).id,
+    async (reserved) => (await write(draftId ? undefined : reserved)).id,
   );
   try {
     return { campaign: await getCampaign(userId, id), replayed };
@@ -457,7 +431,7 @@ async function control(
   refused: (status: string) => string,
 ): Promise<ControlResult> {
   if (!isId(id)) throw notFound("Campaign");
-  const result = await withWriter((w) => setCampaignStatus(w, userId, id, to, from));
+  const result = await setCampaignStatus(userId, id, to, from);
   if (!result) throw notFound("Campaign");
   if (!result.changed) throw new ApiError("conflict", refused(campaignStatus(result.before)));
   return { campaign: await getCampaign(userId, id), message: done };
@@ -466,7 +440,7 @@ async function control(
 /** Sends again to the recipients whose delivery failed (bounced addresses are not retried). */
 export async function retryFailedDeliveries(userId: string, id: string): Promise<ControlResult & { queued: number }> {
   if (!isId(id)) throw notFound("Campaign");
-  const queued = await withWriter((w) => retryFailedRows(w, userId, id));
+  const queued = await requeueFailedDeliveries(userId, id);
   if (queued === null) throw notFound("Campaign");
   if (typeof queued === "object") {
     throw new ApiError("conflict", `A ${campaignStatus(queued.refused).toLowerCase()} campaign has nothing to retry.`);
@@ -479,24 +453,32 @@ export async function retryFailedDeliveries(userId: string, id: string): Promise
   return { campaign: await getCampaign(userId, id), message, queued };
 }
 
+/** The controls of a campaign by the name the screens and /api use for them. */
+export const CAMPAIGN_CONTROLS = {
+  pause: pauseCampaign,
+  resume: resumeCampaign,
+  cancel: cancelCampaign,
+  "retry-failed": retryFailedDeliveries,
+} as const satisfies Record<string, (userId: string, id: string) => Promise<ControlResult>>;
+
+export type CampaignControl = keyof typeof CAMPAIGN_CONTROLS;
+
+export const isCampaignControl = (name: string): name is CampaignControl => Object.hasOwn(CAMPAIGN_CONTROLS, name);
+
+/** Runs the control `name` (a 404 that lists the controls when there is no such one). */
+export async function runCampaignControl(userId: string, id: string, name: string): Promise<ControlResult> {
+  if (!isCampaignControl(name))
+    throw new ApiError("not_found", "No such campaign action: use pause, resume, cancel or retry-failed");
+  const { campaign, message } = await CAMPAIGN_CONTROLS[name](userId, id);
+  return { campaign, message };
+}
+
 /** Deletes a campaign and its delivery log; a sending campaign is cancelled first. */
 export async function deleteCampaign(userId: string, id: string): Promise<CampaignDto> {
-  const campaign = findCampaign(userId, id);
-  await withWriter((w) => setCampaignStatus(w, userId, id, "Cancelled", ["Active", "Paused"]));
-  // Rows go in slices (as many as a launch writes at once), each its own transaction, so a
-  // million-row log holds neither the write lock nor other requests for more than milliseconds.
-  const slice = (w: Sqlite) =>
-    w
-      .prepare(
-        `DELETE FROM "Delivery" WHERE "seq" IN (SELECT "seq" FROM "Delivery" WHERE "campaignId" = ? LIMIT ${LAUNCH_SLICE})`,
-      )
-      .run(id).changes;
-  while ((await withWriter(slice)) > 0);
-  const deleted = await withWriter(
-    (w) => w.prepare(`DELETE FROM "Campaign" WHERE "id" = ? AND "userId" = ?`).run(id, userId).changes,
-  );
+  const campaign = await findCampaign(userId, id);
+  await setCampaignStatus(userId, id, "Cancelled", ["Active", "Paused"]);
   // Two deletes of the same campaign at once both found it: only the one that removed it succeeds.
-  if (deleted === 0) throw notFound("Campaign");
+  if (!(await deleteCampaignAndLog(userId, id))) throw notFound("Campaign");
   return toCampaignDto(campaign);
 }
 

@@ -70,8 +70,8 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
   const goals: BenchSection["goals"] = [];
   const figures: Record<string, unknown> = {};
   const { openSqlite } = await import("../../app/db/sqlite.server.ts");
-  const { openLaunchConnection, startLaunch, queueReceipts, applyQueuedReceipts } =
-    await import("../../app/services/delivery/store.server.ts");
+  const { openLaunchConnection, startLaunch } = await import("../../app/models/deliveries/launch.server.ts");
+  const { queueReceipts, applyQueuedReceipts } = await import("../../app/models/deliveries/receipts.server.ts");
   const { compileSegmentWhere } = await import("../../app/services/segment-sql.server.ts");
   const { parseConditions } = await import("../../app/lib/segments.ts");
   const { newId } = await import("../../app/lib/id.ts");
@@ -92,9 +92,9 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
   sqlite.prepare(`SELECT count(*), sum(length("email")) FROM "Customer" WHERE ${where.sql}`).get(...where.params);
   const snapshotId = newId();
   // The connection the server's worker thread launches on.
-  const launchConnection = openLaunchConnection(ctx.dbFile);
+  const launchConnection = await openLaunchConnection(ctx.dbFile);
   let t = performance.now();
-  const launch = startLaunch(
+  const launch = await startLaunch(
     launchConnection,
     {
       id: snapshotId,
@@ -108,17 +108,17 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
     },
     where,
   );
-  // Driven as the server's worker thread drives it (jobs/offthread.ts), timing each slice: the
+  // Driven as the server's worker thread drives it (jobs/background-work.ts), timing each slice: the
   // longest is how long a launch holds the write lock at once.
   let longestSliceMs = 0;
   for (;;) {
     const s0 = performance.now();
-    const more = launch.step();
+    const more = await launch.step();
     longestSliceMs = Math.max(longestSliceMs, performance.now() - s0);
     if (!more) break;
     await new Promise((resolve) => setImmediate(resolve));
   }
-  const audience = launch.finish();
+  const audience = await launch.finish();
   const snapshotMs = performance.now() - t;
   launchConnection.close();
   // Raw: the same INSERT … SELECT for every row in one transaction, committed as ours is, then
@@ -172,8 +172,8 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
     const batch = [];
     for (let j = i; j < Math.min(receiptCount, i + 1000); j++)
       batch.push({ id: deliveryId(snapshotId, firstSeq + j), event: "delivered" as const, at: now });
-    queueReceipts(sqlite, batch);
-    applyQueuedReceipts(sqlite);
+    await queueReceipts(sqlite, batch);
+    await applyQueuedReceipts(sqlite);
   }
   const receiptsMs = performance.now() - t;
   // Raw: one prepared UPDATE a receipt, 1,000 a transaction, on the next rows (same states).

@@ -9,8 +9,9 @@ import { openSqlite } from "../../app/db/sqlite.server.ts";
 import { getEnv } from "../../app/env.server.ts";
 import { answeredCount, deliveryStats } from "../../app/lib/campaigns.ts";
 import { ID_PATTERN } from "../../app/lib/id.ts";
+import { type CampaignRow, findCampaignRowById } from "../../app/models/campaigns.server.ts";
+import { replayDeliveries } from "../../app/models/deliveries/history.server.ts";
 import { cancelCampaign, listCampaigns, pauseCampaign, resumeCampaign } from "../../app/services/campaigns.server.ts";
-import { CAMPAIGN_COLUMNS, type CampaignRow, replayDeliveries } from "../../app/services/delivery/store.server.ts";
 import { wakeDelivery } from "../../app/services/delivery/wake.server.ts";
 import { parseCliInput } from "../validate.ts";
 import { tenantByEmail } from "./customers.ts";
@@ -21,18 +22,12 @@ const CampaignId = z
   .regex(ID_PATTERN, "The campaign id is 24 hexadecimal characters (see `crm campaigns list --user EMAIL`)");
 
 /** A campaign by id, whoever owns it: the CLI is the admin's. */
-function campaignById(id: string): CampaignRow {
+async function campaignById(id: string): Promise<CampaignRow> {
   const valid = parseCliInput(CampaignId, id);
   migrateDatabase(getEnv().databaseFile);
-  const sqlite = openSqlite(getEnv().databaseFile, { readonly: true });
-  try {
-    const row = sqlite.prepare(`SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "id" = ?`).get(valid) as
-      CampaignRow | undefined;
-    if (!row) throw new Error(`No campaign ${valid}. List them with: crm campaigns list --user EMAIL`);
-    return row;
-  } finally {
-    sqlite.close();
-  }
+  const row = await findCampaignRowById(valid);
+  if (!row) throw new Error(`No campaign ${valid}. List them with: crm campaigns list --user EMAIL`);
+  return row;
 }
 
 function figures(c: CampaignRow): string {
@@ -70,7 +65,7 @@ export function registerCampaignCommands(program: Command) {
     .argument("<id>", "the campaign id")
     .option("--no-follow", "print the figures once and exit")
     .action(async (id: string, opts: { follow: boolean }) => {
-      let c = campaignById(id);
+      let c = await campaignById(id);
       console.log(`${c.name} (${c.status}), ${c.audienceSize.toLocaleString("en-IN")} recipients`);
       if (opts.follow && c.status === "Active") {
         const bar = new cliProgress.SingleBar(
@@ -86,7 +81,7 @@ export function registerCampaignCommands(program: Command) {
         bar.start(c.audienceSize, answeredCount(c), { detail: figures(c) });
         while (c.status === "Active") {
           await new Promise((resolve) => setTimeout(resolve, 1000));
-          c = campaignById(id);
+          c = await campaignById(id);
           bar.update(answeredCount(c), { detail: `${deliveryStats(c).delivered} delivered` });
         }
         bar.stop();
@@ -105,7 +100,7 @@ export function registerCampaignCommands(program: Command) {
       .description(`${done.replace(/d$/, "")} a campaign`)
       .argument("<id>", "the campaign id")
       .action(async (id: string) => {
-        const c = campaignById(id);
+        const c = await campaignById(id);
         const result = await run(c.userId, c.id).catch((error: unknown) => {
           throw new Error(error instanceof Error ? error.message : String(error));
         });
@@ -125,10 +120,10 @@ export function registerCampaignCommands(program: Command) {
         z.enum(["failed", "bounced", "sent"], { message: "--status must be failed, bounced or sent" }),
         opts.status,
       );
-      const c = campaignById(id);
+      const c = await campaignById(id);
       const sqlite = openSqlite(getEnv().databaseFile);
       try {
-        const n = replayDeliveries(sqlite, c.id, status, Boolean(opts.dryRun));
+        const n = await replayDeliveries(sqlite, c.id, status, Boolean(opts.dryRun));
         if (opts.dryRun)
           console.log(`Would send ${n.toLocaleString("en-IN")} ${status} deliveries of ${c.name} again.`);
         else {

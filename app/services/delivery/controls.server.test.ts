@@ -13,10 +13,11 @@ import { openSqlite, type Sqlite } from "~/db/sqlite.server";
 import { deliveryStats } from "~/lib/campaigns";
 import { newId } from "~/lib/id";
 import { parseConditions } from "~/lib/segments";
+import { launchCampaign } from "~/models/deliveries/launch.server";
+import { CANCELLED_DETAILS } from "~/models/deliveries/outcomes.server";
 import { cancelCampaign, deliveryLogs, getCampaign, pauseCampaign, resumeCampaign } from "~/services/campaigns.server";
 import { createDeliveryEngine, type DeliveryEngine, type EngineSettings } from "~/services/delivery/engine.server";
 import { smtpChannel } from "~/services/delivery/smtp-channel.server";
-import { CANCELLED_DETAILS, launchCampaign } from "~/services/delivery/store.server";
 import { seedTenant } from "~/services/seed.server";
 import { compileSegmentWhere } from "~/services/segment-sql.server";
 
@@ -49,11 +50,11 @@ afterAll(async () => {
   await smtp.close();
 });
 
-function launch(): string {
+async function launch(): Promise<string> {
   const parsed = parseConditions({ totalSpend: { $gte: 0 } });
   if (!parsed.ok) throw new Error(parsed.message);
   const id = newId();
-  const size = launchCampaign(
+  const size = await launchCampaign(
     sqlite,
     {
       id,
@@ -107,7 +108,7 @@ async function figuresAddUp(id: string) {
 describe("controls while sending through SMTP", () => {
   it("pause: no message is handed over after the answer; resume sends the rest, each once", async () => {
     smtp.messages.length = 0;
-    const id = launch();
+    const id = await launch();
     const running = engine();
     const loop = running.run();
     await until(() => smtp.messages.length >= 60, "60 messages arrived");
@@ -144,7 +145,7 @@ describe("controls while sending through SMTP", () => {
 
   it("cancel: the rows never handed over end Cancelled, in the log, its filter and the counts", async () => {
     smtp.messages.length = 0;
-    const id = launch();
+    const id = await launch();
     const running = engine();
     const loop = running.run();
     await until(() => smtp.messages.length >= 50, "50 messages arrived");
@@ -170,7 +171,7 @@ describe("a slow relay", () => {
     smtp.messages.length = 0;
     smtp.delayMs = 15;
     try {
-      const id = launch();
+      const id = await launch();
       // One connection, 15 ms a message, claims of 200 ms: most rows of a batch outlive their claim
       // before a connection is free; they are left to the next claim instead of going out twice.
       const running = engine({ leaseMs: 200, concurrency: 3 }, 1);

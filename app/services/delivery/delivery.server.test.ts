@@ -14,30 +14,34 @@ import { deliveryId, deliveryStats } from "~/lib/campaigns";
 import { newId } from "~/lib/id";
 import { parseConditions } from "~/lib/segments";
 import type { DeliveryChannel, OutgoingMessage } from "~/services/delivery/channel.server";
-import { claimBatch } from "~/services/delivery/claim.server";
+import {
+  type CampaignRow,
+  CAMPAIGN_COLUMNS,
+  requeueFailedDeliveries,
+  sendingCampaigns,
+  setCampaignStatus,
+} from "~/models/campaigns.server";
+import { claimBatch } from "~/models/deliveries/claims.server";
+import {
+  LAUNCH_INTERRUPTED,
+  launchCampaign,
+  LAUNCHING,
+  recoverInterruptedLaunches,
+  startLaunch,
+} from "~/models/deliveries/launch.server";
+import { recordOutcomes } from "~/models/deliveries/outcomes.server";
+import {
+  applyQueuedReceipts,
+  applyReceipts,
+  queuedReceiptBatches,
+  queueReceipts,
+  type Receipt,
+} from "~/models/deliveries/receipts.server";
+import { launchCampaignOffThread, offThreadJobThreads } from "~/services/background-work.server";
 import { createDeliveryEngine } from "~/services/delivery/engine.server";
 import { verifyReceipts } from "~/services/delivery/receipt-signature.server";
 import { simulatedChannel } from "~/services/delivery/simulated-channel.server";
 import { startSimulatedVendor } from "~/services/delivery/simulated-vendor.server";
-import {
-  applyQueuedReceipts,
-  applyReceipts,
-  type CampaignRow,
-  CAMPAIGN_COLUMNS,
-  LAUNCH_INTERRUPTED,
-  launchCampaign,
-  LAUNCHING,
-  queuedReceiptBatches,
-  queueReceipts,
-  recordOutcomes,
-  recoverInterruptedLaunches,
-  retryFailed,
-  sendingCampaigns,
-  setCampaignStatus,
-  startLaunch,
-  type Receipt,
-} from "~/services/delivery/store.server";
-import { launchCampaignOffThread, offThreadJobThreads } from "~/services/offthread.server";
 import { seedTenant } from "~/services/seed.server";
 import { compileSegmentWhere, sqlAudienceCount } from "~/services/segment-sql.server";
 
@@ -53,7 +57,11 @@ const tree = (conditions: unknown) => {
 const everyone = tree({ totalSpend: { $gte: 0 } });
 
 function campaign(id: string): CampaignRow {
-  return sqlite.prepare(`SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "id" = ?`).get(id) as CampaignRow;
+  const row = sqlite
+    .prepare<unknown[], CampaignRow>(`SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "id" = ?`)
+    .get(id);
+  if (!row) throw new Error(`No campaign ${id}`);
+  return row;
 }
 function rows(campaignId: string) {
   return sqlite.prepare(`SELECT * FROM "Delivery" WHERE "campaignId" = ? ORDER BY "seq"`).all(campaignId) as {
@@ -100,7 +108,7 @@ function expectCountersAddUp(id: string) {
   expect({ opened: c.openedCount, clicked: c.clickedCount }).toEqual(engaged);
 }
 
-function launch(userId: string, conditions = everyone, name = "Diwali offer") {
+async function launch(userId: string, conditions = everyone, name = "Diwali offer") {
   const id = newId();
   const segmentId = newId();
   sqlite
@@ -108,7 +116,7 @@ function launch(userId: string, conditions = everyone, name = "Diwali offer") {
       `INSERT INTO "Segment" ("id", "userId", "name", "conditions", "createdAt", "updatedAt") VALUES (?, ?, 'Everyone', '{}', ?, ?)`,
     )
     .run(segmentId, userId, Date.now(), Date.now());
-  const size = launchCampaign(
+  const size = await launchCampaign(
     sqlite,
     {
       id,
@@ -135,11 +143,11 @@ beforeAll(async () => {
 afterAll(() => sqlite.close());
 
 describe("launch", () => {
-  it("freezes the segment's audience as one pending row per customer, the tenant's only", () => {
+  it("freezes the segment's audience as one pending row per customer, the tenant's only", async () => {
     const rich = tree({ totalSpend: { $gt: 20000 } });
-    const expected = sqlAudienceCount(tenant.id, rich);
+    const expected = await sqlAudienceCount(tenant.id, rich);
     expect(expected).toBeGreaterThan(0);
-    const { id, size } = launch(tenant.id, rich);
+    const { id, size } = await launch(tenant.id, rich);
     expect(size).toBe(expected);
     const all = rows(id);
     expect(all).toHaveLength(expected);
@@ -149,16 +157,16 @@ describe("launch", () => {
     expectCountersAddUp(id);
   });
 
-  it("writes nothing for a segment with no customers", () => {
+  it("writes nothing for a segment with no customers", async () => {
     const nobody = tree({ visits: { $gt: 1_000_000 } });
-    const { id, size } = launch(tenant.id, nobody);
+    const { id, size } = await launch(tenant.id, nobody);
     expect(size).toBe(0);
     expect(sqlite.prepare(`SELECT count(*) FROM "Campaign" WHERE "id" = ?`).pluck().get(id)).toBe(0);
   });
 
-  it("keeps each campaign's rows apart even for customers in both", () => {
-    const a = launch(tenant.id);
-    const b = launch(tenant.id);
+  it("keeps each campaign's rows apart even for customers in both", async () => {
+    const a = await launch(tenant.id);
+    const b = await launch(tenant.id);
     expect(rows(a.id).map((r) => r.customerId)).toEqual(rows(b.id).map((r) => r.customerId));
     expect(new Set([...rows(a.id), ...rows(b.id)].map((r) => r.seq)).size).toBe(a.size + b.size);
   });
@@ -176,19 +184,23 @@ describe("a launch in slices", () => {
     message: "Hi {NAME}",
   });
 
-  it("stays an unsendable draft until its last slice, keeps two interleaved launches' rows contiguous, and equals the count", () => {
-    const expected = sqlAudienceCount(tenant.id, everyone);
+  it("stays an unsendable draft until its last slice, keeps two interleaved launches' rows contiguous, and equals the count", async () => {
+    const expected = await sqlAudienceCount(tenant.id, everyone);
     const a = newId();
     const b = newId();
-    const first = startLaunch(sqlite, content(a, tenant.id), compileSegmentWhere(tenant.id, everyone), { slice: 37 });
-    const second = startLaunch(sqlite, content(b, tenant.id), compileSegmentWhere(tenant.id, everyone), { slice: 50 });
+    const first = await startLaunch(sqlite, content(a, tenant.id), compileSegmentWhere(tenant.id, everyone), {
+      slice: 37,
+    });
+    const second = await startLaunch(sqlite, content(b, tenant.id), compileSegmentWhere(tenant.id, everyone), {
+      slice: 50,
+    });
     // Slices of the two launches alternate, as two requests would.
     let more = true;
-    while (more) more = [first.step(), second.step()].some(Boolean);
+    while (more) more = (await Promise.all([first.step(), second.step()])).some(Boolean);
     expect(campaign(a)).toMatchObject({ status: "Draft", statusDetail: LAUNCHING, audienceSize: 0 });
-    expect(sendingCampaigns(sqlite).map((c) => c.id)).not.toContain(a);
-    expect(first.finish()).toBe(expected);
-    expect(second.finish()).toBe(expected);
+    expect((await sendingCampaigns(sqlite)).map((c) => c.id)).not.toContain(a);
+    expect(await first.finish()).toBe(expected);
+    expect(await second.finish()).toBe(expected);
     for (const id of [a, b]) {
       const c = campaign(id);
       expect(c).toMatchObject({ status: "Active", statusDetail: "", audienceSize: expected, pendingCount: expected });
@@ -202,46 +214,48 @@ describe("a launch in slices", () => {
 
   it("a launch cut off by a crash is cleared once stale, and can be launched again", async () => {
     const id = newId();
-    const cut = startLaunch(sqlite, content(id, other.id), compileSegmentWhere(other.id, everyone), { slice: 10 });
-    cut.step();
-    cut.step();
+    const cut = await startLaunch(sqlite, content(id, other.id), compileSegmentWhere(other.id, everyone), {
+      slice: 10,
+    });
+    await cut.step();
+    await cut.step();
     expect(rows(id)).toHaveLength(20);
     // Still within the minute: a launch in progress is left alone.
-    expect(recoverInterruptedLaunches(sqlite)).toBe(0);
-    expect(recoverInterruptedLaunches(sqlite, 60_000, Date.now() + 61_000)).toBe(1);
+    expect(await recoverInterruptedLaunches(sqlite)).toBe(0);
+    expect(await recoverInterruptedLaunches(sqlite, 60_000, Date.now() + 61_000)).toBe(1);
     expect(rows(id)).toHaveLength(0);
     expect(campaign(id)).toMatchObject({ status: "Draft", statusDetail: LAUNCH_INTERRUPTED });
     // Launched again as the server launches: in the worker thread, not this one.
     expect(await launchCampaignOffThread(content(id, other.id), compileSegmentWhere(other.id, everyone))).toBe(
-      sqlAudienceCount(other.id, everyone),
+      await sqlAudienceCount(other.id, everyone),
     );
     expect(offThreadJobThreads().at(-1)).not.toBe(threadId);
     expect(campaign(id)).toMatchObject({ status: "Active", statusDetail: "" });
-    expect(rows(id)).toHaveLength(sqlAudienceCount(other.id, everyone));
+    expect(rows(id)).toHaveLength(await sqlAudienceCount(other.id, everyone));
   });
 });
 
 describe("claims and outcomes", () => {
-  it("two claimers never get the same row, and an expired lease is claimed again", () => {
-    const { id, size } = launch(other.id);
+  it("two claimers never get the same row, and an expired lease is claimed again", async () => {
+    const { id, size } = await launch(other.id);
     const second = openSqlite(file);
     const t = Date.now();
-    const a = claimBatch(sqlite, { campaignId: id, limit: 20, now: t, leaseMs: 60_000 });
-    const b = claimBatch(second, { campaignId: id, limit: 20, now: t, leaseMs: 60_000 });
-    const rest = claimBatch(second, { campaignId: id, limit: 1000, now: t, leaseMs: 60_000 });
+    const a = await claimBatch(sqlite, { campaignId: id, limit: 20, now: t, leaseMs: 60_000 });
+    const b = await claimBatch(second, { campaignId: id, limit: 20, now: t, leaseMs: 60_000 });
+    const rest = await claimBatch(second, { campaignId: id, limit: 1000, now: t, leaseMs: 60_000 });
     second.close();
     const seqs = [...a, ...b, ...rest].map((r) => r.seq);
     expect(seqs).toHaveLength(size);
     expect(new Set(seqs).size).toBe(size);
-    expect(claimBatch(sqlite, { campaignId: id, limit: 10, now: t + 59_000, leaseMs: 60_000 })).toEqual([]);
-    const again = claimBatch(sqlite, { campaignId: id, limit: 10, now: t + 60_001, leaseMs: 60_000 });
+    expect(await claimBatch(sqlite, { campaignId: id, limit: 10, now: t + 59_000, leaseMs: 60_000 })).toEqual([]);
+    const again = await claimBatch(sqlite, { campaignId: id, limit: 10, now: t + 60_001, leaseMs: 60_000 });
     expect(again.map((r) => r.seq)).toEqual(a.slice(0, 10).map((r) => r.seq));
     expect(again[0].attempts).toBe(2);
 
     // The first claimer's late outcome carries an old attempt number: it changes nothing.
-    recordOutcomes(sqlite, id, [{ seq: a[0].seq, attempts: 1, outcome: "sent", details: "" }]);
+    await recordOutcomes(sqlite, id, [{ seq: a[0].seq, attempts: 1, outcome: "sent", details: "" }]);
     expect(rows(id).find((r) => r.seq === a[0].seq)?.status).toBe("pending");
-    recordOutcomes(sqlite, id, [
+    await recordOutcomes(sqlite, id, [
       { seq: again[0].seq, attempts: 2, outcome: "sent", details: "" },
       { seq: again[1].seq, attempts: 2, outcome: "bounced", details: "550 no such user", error: false },
       { seq: again[2].seq, attempts: 2, outcome: "retry", details: "timeout", retryAt: t + 120_000, error: true },
@@ -256,8 +270,8 @@ describe("claims and outcomes", () => {
 });
 
 describe("receipts", () => {
-  it("are idempotent and never move a row back", () => {
-    const { id } = launch(other.id);
+  it("are idempotent and never move a row back", async () => {
+    const { id } = await launch(other.id);
     const [r1, r2, r3, r4, r5] = rows(id);
     const at = Date.now();
     const key = (seq: number) => deliveryId(id, seq);
@@ -272,8 +286,8 @@ describe("receipts", () => {
       { id: "not-a-delivery-id", event: "delivered", at },
       { id: deliveryId("ffffffff0000000000000000", r1.seq), event: "failed", at },
     ];
-    expect(applyReceipts(sqlite, receipts)).toEqual({ applied: 5, ignored: 4 });
-    const again = applyReceipts(sqlite, receipts);
+    expect(await applyReceipts(sqlite, receipts)).toEqual({ applied: 5, ignored: 4 });
+    const again = await applyReceipts(sqlite, receipts);
     expect(again.applied).toBe(0);
     const byId = new Map(rows(id).map((r) => [r.seq, r]));
     expect(byId.get(r1.seq)).toMatchObject({ status: "delivered", openedAt: at + 2, clickedAt: at + 2 });
@@ -282,7 +296,7 @@ describe("receipts", () => {
     // The vendor accepted r4 and could not deliver it afterwards: it came back, a bounce, so the
     // campaign's "sent" (accepted) never counts down; "failed" is for what the channel refused.
     expect(byId.get(r4.seq)).toMatchObject({ status: "bounced", details: "Mailbox full" });
-    recordOutcomes(sqlite, id, [
+    await recordOutcomes(sqlite, id, [
       { seq: r5.seq, attempts: r5.attempts, outcome: "failed", details: "Refused: bad address", error: false },
     ]);
     expect(campaign(id)).toMatchObject({
@@ -297,14 +311,14 @@ describe("receipts", () => {
     // Retry failed: only the refused row goes back to the queue, as a new message (bounced
     // addresses are not retried); a late receipt of its first message changes nothing, one of the
     // retry does.
-    expect(retryFailed(sqlite, other.id, id)).toBe(1);
-    expect(retryFailed(sqlite, tenant.id, id)).toBeNull();
+    expect(await requeueFailedDeliveries(other.id, id, sqlite)).toBe(1);
+    expect(await requeueFailedDeliveries(tenant.id, id, sqlite)).toBeNull();
     expect(byIdAfterRetry(id, r5.seq)).toMatchObject({ status: "pending", attempts: 0, details: "", retries: 1 });
-    expect(applyReceipts(sqlite, [{ id: key(r5.seq), event: "failed", at: at + 9, details: "late" }])).toEqual({
+    expect(await applyReceipts(sqlite, [{ id: key(r5.seq), event: "failed", at: at + 9, details: "late" }])).toEqual({
       applied: 0,
       ignored: 1,
     });
-    expect(applyReceipts(sqlite, [{ id: `${key(r5.seq)}r1`, event: "delivered", at: at + 10 }])).toEqual({
+    expect(await applyReceipts(sqlite, [{ id: `${key(r5.seq)}r1`, event: "delivered", at: at + 10 }])).toEqual({
       applied: 1,
       ignored: 0,
     });
@@ -314,35 +328,35 @@ describe("receipts", () => {
 });
 
 describe("the receipts inbox", () => {
-  it("applies queued batches oldest first, a bounded number a call, idempotently, and empties itself", () => {
-    const { id } = launch(other.id);
+  it("applies queued batches oldest first, a bounded number a call, idempotently, and empties itself", async () => {
+    const { id } = await launch(other.id);
     const [r1, r2] = rows(id);
     const at = Date.now();
     const first: Receipt[] = [
       { id: deliveryId(id, r1.seq), event: "delivered", at },
       { id: deliveryId(id, r2.seq), event: "bounced", at, details: "550 unknown user" },
     ];
-    queueReceipts(sqlite, first);
+    await queueReceipts(sqlite, first);
     // The vendor posting the same batch again (it did not hear the answer), then an open.
-    queueReceipts(sqlite, first);
-    queueReceipts(sqlite, [{ id: deliveryId(id, r1.seq), event: "opened", at: at + 1 }]);
-    expect(queuedReceiptBatches(sqlite)).toBe(3);
+    await queueReceipts(sqlite, first);
+    await queueReceipts(sqlite, [{ id: deliveryId(id, r1.seq), event: "opened", at: at + 1 }]);
+    expect(await queuedReceiptBatches(sqlite)).toBe(3);
     // Nothing changes before the job applies them.
     expect(campaign(id)).toMatchObject({ deliveredCount: 0, bouncedCount: 0 });
 
-    expect(applyQueuedReceipts(sqlite, 1)).toEqual({ batches: 1, applied: 2, ignored: 0 });
-    expect(queuedReceiptBatches(sqlite)).toBe(2);
-    expect(applyQueuedReceipts(sqlite)).toEqual({ batches: 2, applied: 1, ignored: 2 });
-    expect(queuedReceiptBatches(sqlite)).toBe(0);
-    expect(applyQueuedReceipts(sqlite)).toEqual({ batches: 0, applied: 0, ignored: 0 });
+    expect(await applyQueuedReceipts(sqlite, 1)).toEqual({ batches: 1, applied: 2, ignored: 0 });
+    expect(await queuedReceiptBatches(sqlite)).toBe(2);
+    expect(await applyQueuedReceipts(sqlite)).toEqual({ batches: 2, applied: 1, ignored: 2 });
+    expect(await queuedReceiptBatches(sqlite)).toBe(0);
+    expect(await applyQueuedReceipts(sqlite)).toEqual({ batches: 0, applied: 0, ignored: 0 });
     expect(campaign(id)).toMatchObject({ deliveredCount: 1, bouncedCount: 1, openedCount: 1 });
     expectCountersAddUp(id);
   });
 
-  it("drops a row that is not a list of receipts instead of stopping on it", () => {
+  it("drops a row that is not a list of receipts instead of stopping on it", async () => {
     sqlite.prepare(`INSERT INTO "ReceiptInbox" ("receipts", "count", "receivedAt") VALUES ('not json', 1, 0)`).run();
-    expect(applyQueuedReceipts(sqlite)).toEqual({ batches: 1, applied: 0, ignored: 0 });
-    expect(queuedReceiptBatches(sqlite)).toBe(0);
+    expect(await applyQueuedReceipts(sqlite)).toEqual({ batches: 1, applied: 0, ignored: 0 });
+    expect(await queuedReceiptBatches(sqlite)).toBe(0);
   });
 });
 
@@ -351,17 +365,26 @@ function byIdAfterRetry(id: string, seq: number) {
 }
 
 describe("controls", () => {
-  it("pause, resume and cancel follow the status, for the tenant only", () => {
-    const { id } = launch(other.id);
-    expect(setCampaignStatus(sqlite, tenant.id, id, "Paused", ["Active"])).toBeNull();
-    expect(setCampaignStatus(sqlite, other.id, id, "Paused", ["Active"])).toEqual({ before: "Active", changed: true });
-    expect(setCampaignStatus(sqlite, other.id, id, "Paused", ["Active"])).toEqual({ before: "Paused", changed: false });
-    expect(setCampaignStatus(sqlite, other.id, id, "Active", ["Paused"])).toEqual({ before: "Paused", changed: true });
-    expect(setCampaignStatus(sqlite, other.id, id, "Cancelled", ["Active", "Paused"])).toEqual({
+  it("pause, resume and cancel follow the status, for the tenant only", async () => {
+    const { id } = await launch(other.id);
+    expect(await setCampaignStatus(tenant.id, id, "Paused", ["Active"], sqlite)).toBeNull();
+    expect(await setCampaignStatus(other.id, id, "Paused", ["Active"], sqlite)).toEqual({
       before: "Active",
       changed: true,
     });
-    expect(setCampaignStatus(sqlite, other.id, id, "Active", ["Paused"])).toEqual({
+    expect(await setCampaignStatus(other.id, id, "Paused", ["Active"], sqlite)).toEqual({
+      before: "Paused",
+      changed: false,
+    });
+    expect(await setCampaignStatus(other.id, id, "Active", ["Paused"], sqlite)).toEqual({
+      before: "Paused",
+      changed: true,
+    });
+    expect(await setCampaignStatus(other.id, id, "Cancelled", ["Active", "Paused"], sqlite)).toEqual({
+      before: "Active",
+      changed: true,
+    });
+    expect(await setCampaignStatus(other.id, id, "Active", ["Paused"], sqlite)).toEqual({
       before: "Cancelled",
       changed: false,
     });
@@ -374,7 +397,7 @@ async function receiptsServer(secret: string) {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
+    req.on("end", async () => {
       const body = Buffer.concat(chunks);
       if (!verifyReceipts(body, secret, (req.headers["x-signature"] as string | undefined) ?? null)) {
         signedWrong += 1;
@@ -382,7 +405,7 @@ async function receiptsServer(secret: string) {
         return;
       }
       // As the endpoint does: queued, for the engine to apply between its rounds.
-      queueReceipts(sqlite, (JSON.parse(body.toString()) as { receipts: Receipt[] }).receipts);
+      await queueReceipts(sqlite, (JSON.parse(body.toString()) as { receipts: Receipt[] }).receipts);
       res.writeHead(200).end("{}");
     });
   });
@@ -404,7 +427,7 @@ describe("a whole campaign through the built-in vendor", () => {
       receiptsSecret: secret,
       delayFactor: 0.01,
     });
-    const { id, size } = launch(tenant.id);
+    const { id, size } = await launch(tenant.id);
     const events: string[] = [];
     const engine = createDeliveryEngine({
       sqlite,
@@ -483,7 +506,7 @@ describe("a whole campaign through the built-in vendor", () => {
         batch.map((m) => ({ key: m.key, status: "retry", details: "connection refused", countsAsError: true })),
       close: async () => {},
     };
-    const { id, size } = launch(other.id, tree({ visits: { $gte: 0 } }));
+    const { id, size } = await launch(other.id, tree({ visits: { $gte: 0 } }));
     // Only this campaign is active now.
     sqlite.prepare(`UPDATE "Campaign" SET "status" = 'Completed' WHERE "status" = 'Active' AND "id" <> ?`).run(id);
     const engine = createDeliveryEngine({
@@ -510,7 +533,7 @@ describe("a whole campaign through the built-in vendor", () => {
     expect(size).toBeLessThanOrEqual(100);
     expect(campaign(id).sendErrors).toBe(3);
 
-    retryFailed(sqlite, other.id, id);
+    await requeueFailedDeliveries(other.id, id, sqlite);
     const capped = createDeliveryEngine({
       sqlite,
       channel: down,

@@ -1,29 +1,26 @@
 // The delivery engine: drains the delivery table of every active campaign through a channel.
 //
-// One loop claims a batch of due rows (claim.server.ts: a lease, no lock held), personalises each
-// message, hands the batch to the channel and records what it said (store.server.ts), with up to
+// One loop claims a batch of due rows (app/models/deliveries/claims.server.ts: a lease, no lock
+// held), personalises each message, hands the batch to the channel and records what it said
+// (app/models/deliveries/outcomes.server.ts), with up to
 // `concurrency` batches out at once and at most `ratePerSecond` messages a second. Transient
 // failures are retried with a growing delay up to `maxAttempts`; send errors past `errorCap`
 // pause the campaign. Runs in the delivery job's worker thread with its own connection; tests run
 // it in-process. It also applies the receipts the endpoint queued (one writer for the delivery
 // rows, off the thread that answers requests).
-import type { Sqlite } from "~/db/sqlite.server";
 import { deliveryKey, personalise } from "~/lib/campaigns";
-import type { ChannelResult, DeliveryChannel, OutgoingMessage, SendControl } from "~/services/delivery/channel.server";
-import { claimBatch, type ClaimedDelivery } from "~/services/delivery/claim.server";
 import {
-  applyQueuedReceipts,
-  campaignStatusOf,
   type CampaignRow,
-  claimStillHeld,
+  campaignStatusReader,
   completeFinished,
-  endCancelledRows,
-  nextDueAt,
   pauseOnErrorCap,
-  recordOutcomes,
-  type SendOutcome,
   sendingCampaigns,
-} from "~/services/delivery/store.server";
+} from "~/models/campaigns.server";
+import { claimBatch, type ClaimedDelivery, claimStillHeld, nextDueAt } from "~/models/deliveries/claims.server";
+import { endCancelledRows, recordOutcomes, type SendOutcome } from "~/models/deliveries/outcomes.server";
+import { applyQueuedReceipts } from "~/models/deliveries/receipts.server";
+import type { Connection } from "~/models/transaction.server";
+import type { ChannelResult, DeliveryChannel, OutgoingMessage, SendControl } from "~/services/delivery/channel.server";
 
 /**
  * A moment with the write lock free: the thread that answers requests asks for the lock every
@@ -88,7 +85,7 @@ export type DeliveryEngine = {
 };
 
 export function createDeliveryEngine(options: {
-  sqlite: Sqlite;
+  sqlite: Connection;
   channel: DeliveryChannel;
   settings?: Partial<EngineSettings>;
   onEvent?: (event: EngineEvent) => void;
@@ -127,8 +124,9 @@ export function createDeliveryEngine(options: {
       };
     });
 
-  const statusOf = campaignStatusOf(sqlite);
-  const stillClaimed = claimStillHeld(sqlite);
+  // The checks made before each message goes (set when the loop starts, before any batch is out).
+  let statusOf: (campaignId: string) => string | null = () => null;
+  let stillClaimed: (seq: number, attempts: number, until: number) => boolean = () => false;
 
   const outcomeFor = (row: ClaimedDelivery, result: ChannelResult | undefined): SendOutcome => {
     if (!result) return retryOrFail(row, "No answer from the channel for this message", true);
@@ -196,6 +194,7 @@ export function createDeliveryEngine(options: {
     }));
     const rowOf = new Map(messages.map((m, i) => [m.key, rows[i]]));
     const recorded = new Set<string>();
+    const recordings: Promise<void>[] = [];
     const control: SendControl = {
       // Asked before each message goes: after a pause or cancel is answered, nothing more does.
       // A row goes only with at least half its lease left, so no other claim can take it while
@@ -209,16 +208,17 @@ export function createDeliveryEngine(options: {
       answered: (result) => {
         const row = rowOf.get(result.key);
         if (!row || (result.status !== "accepted" && result.status !== "failed" && result.status !== "bounced")) return;
-        try {
-          recordOutcomes(sqlite, campaign.id, [outcomeFor(row, result)], now());
-          recorded.add(result.key);
-        } catch (error) {
-          // Left to the batch's last pass, which records it with the rest.
-          emit({
-            type: "error",
-            message: `Recording a message of campaign ${campaign.id} failed: ${(error as Error).message}`,
-          });
-        }
+        recordings.push(
+          recordOutcomes(sqlite, campaign.id, [outcomeFor(row, result)], now()).then(
+            () => void recorded.add(result.key),
+            // Left to the batch's last pass, which records it with the rest.
+            (error: unknown) =>
+              emit({
+                type: "error",
+                message: `Recording a message of campaign ${campaign.id} failed: ${(error as Error).message}`,
+              }),
+          ),
+        );
       },
     };
     let results: ChannelResult[];
@@ -232,6 +232,7 @@ export function createDeliveryEngine(options: {
         countsAsError: true,
       }));
     }
+    await Promise.all(recordings);
     const byKey = new Map(results.map((r) => [r.key, r]));
     const left = rows.filter((_, i) => !recorded.has(messages[i].key));
     const outcomes = oneErrorPerFailedCall(
@@ -241,10 +242,10 @@ export function createDeliveryEngine(options: {
     // In short transactions, the write lock left free between them (a batch is up to 500 rows).
     for (let i = 0; i < outcomes.length; i += OUTCOMES_PER_TRANSACTION) {
       if (i > 0) await letOthersWrite();
-      recordOutcomes(sqlite, campaign.id, outcomes.slice(i, i + OUTCOMES_PER_TRANSACTION), now());
+      await recordOutcomes(sqlite, campaign.id, outcomes.slice(i, i + OUTCOMES_PER_TRANSACTION), now());
     }
     if (outcomes.some((o) => "error" in o && o.error)) {
-      const paused = pauseOnErrorCap(sqlite, campaign.id, settings.errorCap, now());
+      const paused = await pauseOnErrorCap(sqlite, campaign.id, settings.errorCap, now());
       if (paused) emit({ type: "paused", campaign: paused });
     }
     emit({ type: "progress", campaignId: campaign.id, userId: campaign.userId });
@@ -269,17 +270,18 @@ export function createDeliveryEngine(options: {
   };
 
   let lastCompletionCheck = 0;
-  const checkCompletion = () => {
+  const checkCompletion = async () => {
     const t = now();
     if (t - lastCompletionCheck < 500) return;
     lastCompletionCheck = t;
     const waitMs = channel.receipts ? settings.receiptWaitMs : 0;
-    for (const campaign of completeFinished(sqlite, waitMs, t)) emit({ type: "completed", campaign });
+    for (const campaign of await completeFinished(sqlite, waitMs, t)) emit({ type: "completed", campaign });
     // A cancelled campaign's queued rows end as "cancelled" (those out with the channel once back).
-    endCancelledRows(sqlite, t);
+    await endCancelledRows(sqlite, t);
   };
 
   const loop = async () => {
+    [statusOf, stillClaimed] = await Promise.all([campaignStatusReader(sqlite), claimStillHeld(sqlite)]);
     while (!stopping) {
       let claimed = 0;
       let moreReceipts: boolean;
@@ -290,13 +292,13 @@ export function createDeliveryEngine(options: {
         // left free for a moment after each (letOthersWrite), so a marketer's write waits for one
         // batch at most, not for a whole round of them.
         let applied = 0;
-        while (applied < settings.receiptBatchesPerRound && applyQueuedReceipts(sqlite, 1).batches === 1) {
+        while (applied < settings.receiptBatchesPerRound && (await applyQueuedReceipts(sqlite, 1)).batches === 1) {
           applied += 1;
           await letOthersWrite();
         }
         moreReceipts = applied === settings.receiptBatchesPerRound;
-        checkCompletion();
-        const campaigns = sendingCampaigns(sqlite);
+        await checkCompletion();
+        const campaigns = await sendingCampaigns(sqlite);
         // One batch per campaign per round, so a large campaign does not hold up a small one.
         for (const campaign of campaigns) {
           if (stopping || inFlight.size >= settings.concurrency) break;
@@ -312,14 +314,14 @@ export function createDeliveryEngine(options: {
             soonest = Math.min(soonest, now() + Math.ceil(1000 / settings.ratePerSecond));
             break;
           }
-          const rows = claimBatch(sqlite, {
+          const rows = await claimBatch(sqlite, {
             campaignId: campaign.id,
             limit: allowed,
             now: now(),
             leaseMs: settings.leaseMs,
           });
           if (rows.length === 0) {
-            const due = nextDueAt(sqlite, campaign.id);
+            const due = await nextDueAt(sqlite, campaign.id);
             if (due !== null) soonest = Math.min(soonest, due);
             continue;
           }

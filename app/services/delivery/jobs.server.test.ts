@@ -16,7 +16,7 @@ import { logger } from "~/lib/logger.server";
 import { parseConditions } from "~/lib/segments";
 import { action as receipts } from "~/routes/api/webhooks-delivery-receipts";
 import { getCampaign, launch } from "~/services/campaigns.server";
-import { type BackgroundJobs, startBackgroundJobs } from "~/services/delivery/jobs.server";
+import { type BackgroundJobs, startBackgroundJobs } from "~/services/background-jobs.server";
 import { seedTenant } from "~/services/seed.server";
 import { createSegment } from "~/services/segments.server";
 

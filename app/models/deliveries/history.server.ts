@@ -1,0 +1,101 @@
+// Rows written again or in bulk outside a send: a seeded history of finished campaigns (`crm seed
+// --campaigns N`) and the CLI's replay of rows to the channel (`crm deliveries replay`). Both run
+// on a connection of the CLI's own.
+import { recountCampaign } from "~/models/campaigns.server";
+import type { Connection } from "~/models/transaction.server";
+
+/** A segment a seeded campaign can be sent to. */
+export type HistorySegment = { id: string; name: string; conditions: string };
+
+/** The audience of a seeded campaign without a segment: a random share (its two parameters: the tenant, the percentage). */
+export const RANDOM_SHARE_WHERE = `"userId" = ? AND (abs(random()) % 100) < ?`;
+
+/** The tenant's segments, oldest first. */
+export async function segmentsForHistory(sqlite: Connection, userId: string): Promise<HistorySegment[]> {
+  return sqlite
+    .prepare<unknown[], HistorySegment>(
+      `SELECT "id", "name", "conditions" FROM "Segment" WHERE "userId" = ? ORDER BY "createdAt"`,
+    )
+    .all(userId);
+}
+
+/**
+ * Finishes a launched campaign's rows as if it had been sent and its receipts had come back, from
+ * a hash of each row: below `deliveredBelow` (of 100) delivered, below `failedBelow` failed, the
+ * rest bounced; below `openedBelow` of the delivered opened, a quarter of those clicked. Then sets
+ * its counters and completes it an hour after `launchedAt`.
+ */
+export async function finishSeededCampaign(
+  sqlite: Connection,
+  campaignId: string,
+  launchedAt: number,
+  shares: { deliveredBelow: number; failedBelow: number; openedBelow: number },
+): Promise<void> {
+  sqlite
+    .prepare(
+      `UPDATE "Delivery" SET
+         "status" = CASE WHEN ("seq" * 2654435761) % 100 < ? THEN 'delivered' WHEN ("seq" * 2654435761) % 100 < ? THEN 'failed' ELSE 'bounced' END,
+         "attempts" = 1, "nextAttemptAt" = 0, "updatedAt" = ? + ("seq" % 3600) * 1000
+       WHERE "campaignId" = ?`,
+    )
+    .run(shares.deliveredBelow, shares.failedBelow, launchedAt, campaignId);
+  sqlite
+    .prepare(
+      `UPDATE "Delivery" SET "details" = CASE "status" WHEN 'failed' THEN '452 4.2.2 Mailbox full' WHEN 'bounced' THEN '550 5.1.1 The e-mail account does not exist' ELSE '' END,
+         "openedAt" = CASE WHEN "status" = 'delivered' AND ("seq" * 40503) % 100 < ? THEN "updatedAt" + 3600000 END
+       WHERE "campaignId" = ?`,
+    )
+    .run(shares.openedBelow, campaignId);
+  sqlite
+    .prepare(
+      `UPDATE "Delivery" SET "clickedAt" = "openedAt" + 600000 WHERE "campaignId" = ? AND "openedAt" IS NOT NULL AND ("seq" * 69069) % 100 < 25`,
+    )
+    .run(campaignId);
+  await recountCampaign(sqlite, campaignId);
+  sqlite
+    .prepare(`UPDATE "Campaign" SET "status" = 'Completed', "completedAt" = ?, "updatedAt" = ? WHERE "id" = ?`)
+    .run(launchedAt + 3_600_000, launchedAt + 3_600_000, campaignId);
+}
+
+/**
+ * Puts rows of a campaign back in the queue to be sent again under their own delivery ids (the
+ * channel's idempotency keys): the CLI's `crm deliveries replay`. A vendor that already accepted a
+ * key answers "duplicate" and sends nothing twice. Returns how many rows were (or, with dryRun,
+ * would be) queued.
+ */
+export async function replayDeliveries(
+  sqlite: Connection,
+  campaignId: string,
+  status: "failed" | "bounced" | "sent",
+  dryRun: boolean,
+  now = Date.now(),
+): Promise<number> {
+  return sqlite
+    .transaction(() => {
+      if (dryRun)
+        return Number(
+          sqlite
+            .prepare<unknown[], number>(`SELECT count(*) FROM "Delivery" WHERE "campaignId" = ? AND "status" = ?`)
+            .pluck()
+            .get(campaignId, status),
+        );
+      const queued = sqlite
+        .prepare(
+          `UPDATE "Delivery" SET "status" = 'pending', "attempts" = 0, "nextAttemptAt" = ?, "details" = 'Replayed', "updatedAt" = ?
+           WHERE "campaignId" = ? AND "status" = ?`,
+        )
+        .run(now, now, campaignId, status).changes;
+      if (queued > 0) {
+        const column = ({ failed: "failedCount", bounced: "bouncedCount", sent: "sentCount" } as const)[status];
+        sqlite
+          .prepare(
+            `UPDATE "Campaign" SET "${column}" = "${column}" - ?, "pendingCount" = "pendingCount" + ?, "sendErrors" = 0,
+               "status" = CASE WHEN "status" IN ('Paused', 'Draft', 'Cancelled') THEN "status" ELSE 'Active' END, "completedAt" = NULL, "updatedAt" = ?
+             WHERE "id" = ?`,
+          )
+          .run(queued, queued, now, campaignId);
+      }
+      return queued;
+    })
+    .immediate();
+}

@@ -1,0 +1,46 @@
+// Reading a campaign's delivery log a page at a time, on the request thread's read connection.
+import { readStatement } from "~/db/reader.server";
+import type { DeliveryStatus } from "~/lib/campaigns";
+
+/** One row of the log as the page shows it. */
+export type LogRow = {
+  seq: number;
+  customerId: string;
+  name: string;
+  email: string;
+  phone: string;
+  status: DeliveryStatus;
+  details: string;
+  updatedAt: number;
+  nextAttemptAt: number;
+  openedAt: number | null;
+  clickedAt: number | null;
+};
+
+const LOG_COLUMNS = `"seq", "customerId", "name", "email", "phone", "status", "details", "updatedAt", "nextAttemptAt", "openedAt", "clickedAt"`;
+
+/**
+ * Up to `limit` rows of a campaign's log in send order, after seq `after`: a range of the primary
+ * key (a campaign's rows are one seq range, up to `lastSeq`).
+ */
+export async function logRowsAfterSeq(after: number, lastSeq: number, limit: number): Promise<LogRow[]> {
+  return readStatement<LogRow>(
+    `SELECT ${LOG_COLUMNS} FROM "Delivery" WHERE "seq" > ? AND "seq" <= ? ORDER BY "seq" LIMIT ${limit}`,
+  ).all(after, lastSeq);
+}
+
+/**
+ * Up to `limit` rows of one status of a campaign's log, after (nextAttemptAt, seq) `after`: the
+ * (campaign, status, next attempt) index, whose order for a status is (nextAttemptAt, seq).
+ */
+export async function logRowsOfStatus(
+  campaignId: string,
+  status: DeliveryStatus,
+  after: [number, number],
+  limit: number,
+): Promise<LogRow[]> {
+  return readStatement<LogRow>(
+    `SELECT ${LOG_COLUMNS} FROM "Delivery" WHERE "campaignId" = ? AND "status" = ? AND ("nextAttemptAt", "seq") > (?, ?)
+     ORDER BY "nextAttemptAt", "seq" LIMIT ${limit}`,
+  ).all(campaignId, status, after[0], after[1]);
+}

@@ -1,0 +1,106 @@
+// What became of claimed rows: the channel's answers recorded against their claim, and the queued
+// rows of cancelled campaigns ended. Each write changes the campaign's counters with its rows, in
+// one transaction, on the delivery job's connection.
+import { LAUNCH_SLICE } from "~/models/deliveries/launch.server";
+import type { Connection } from "~/models/transaction.server";
+
+export type SendOutcome =
+  /** Accepted by a channel that sends receipts later: the row waits for one as sent. */
+  | { seq: number; attempts: number; outcome: "sent"; details: string }
+  /** Accepted by a channel without receipts (an SMTP relay): that acceptance is the delivery. */
+  | { seq: number; attempts: number; outcome: "delivered"; details: string }
+  | { seq: number; attempts: number; outcome: "failed" | "bounced"; details: string; error: boolean }
+  | { seq: number; attempts: number; outcome: "retry"; details: string; retryAt: number; error: boolean }
+  /** Never handed to the channel (the campaign was paused or cancelled): back in the queue, the attempt not spent. */
+  | { seq: number; attempts: number; outcome: "held" };
+
+/**
+ * Records what the channel said about claimed rows of one campaign, in one transaction. A row is
+ * changed only while it is still pending with the attempt number of this claim (its lease token);
+ * an outcome for a row whose lease ran out and was claimed again, or that a receipt already moved
+ * on, changes nothing. Outcomes marked `error` count toward the campaign's error cap.
+ */
+export async function recordOutcomes(
+  sqlite: Connection,
+  campaignId: string,
+  outcomes: readonly SendOutcome[],
+  now = Date.now(),
+): Promise<void> {
+  const finish = sqlite.prepare(
+    `UPDATE "Delivery" SET "status" = ?, "details" = ?, "updatedAt" = ?, "nextAttemptAt" = 0
+     WHERE "seq" = ? AND "status" = 'pending' AND "attempts" = ?`,
+  );
+  const retry = sqlite.prepare(
+    `UPDATE "Delivery" SET "nextAttemptAt" = ?, "details" = ?, "updatedAt" = ?
+     WHERE "seq" = ? AND "status" = 'pending' AND "attempts" = ?`,
+  );
+  const release = sqlite.prepare(
+    `UPDATE "Delivery" SET "nextAttemptAt" = ?, "attempts" = "attempts" - 1
+     WHERE "seq" = ? AND "status" = 'pending' AND "attempts" = ?`,
+  );
+  const counters = sqlite.prepare(
+    `UPDATE "Campaign" SET "pendingCount" = "pendingCount" - ?, "sentCount" = "sentCount" + ?, "deliveredCount" = "deliveredCount" + ?,
+       "failedCount" = "failedCount" + ?, "bouncedCount" = "bouncedCount" + ?, "sendErrors" = "sendErrors" + ?, "updatedAt" = ?
+     WHERE "id" = ?`,
+  );
+  sqlite
+    .transaction(() => {
+      let sent = 0;
+      let delivered = 0;
+      let failed = 0;
+      let bounced = 0;
+      let errors = 0;
+      for (const o of outcomes) {
+        if (o.outcome === "held") {
+          release.run(now, o.seq, o.attempts);
+          continue;
+        }
+        if (o.outcome === "retry") {
+          if (retry.run(o.retryAt, o.details, now, o.seq, o.attempts).changes && o.error) errors += 1;
+          continue;
+        }
+        if (!finish.run(o.outcome, o.details, now, o.seq, o.attempts).changes) continue;
+        if (o.outcome === "sent") sent += 1;
+        else if (o.outcome === "delivered") delivered += 1;
+        else {
+          if (o.outcome === "failed") failed += 1;
+          else bounced += 1;
+          if (o.error) errors += 1;
+        }
+      }
+      counters.run(sent + delivered + failed + bounced, sent, delivered, failed, bounced, errors, now, campaignId);
+    })
+    .immediate();
+}
+
+/** What a cancel writes in the details of the rows it ends. */
+export const CANCELLED_DETAILS = "Not sent: the campaign was cancelled";
+
+/**
+ * Ends the queued rows of cancelled campaigns as "cancelled", up to `slice` rows a transaction and
+ * a call. Rows out with the channel (their lease not yet run out) are left to come back first: a
+ * message that was handed over keeps what the channel said. Returns how many rows it ended.
+ */
+export async function endCancelledRows(sqlite: Connection, now = Date.now(), slice = LAUNCH_SLICE): Promise<number> {
+  const campaigns = sqlite
+    .prepare<unknown[], string>(`SELECT "id" FROM "Campaign" WHERE "status" = 'Cancelled' AND "pendingCount" > 0`)
+    .pluck()
+    .all();
+  const end = sqlite.prepare(
+    `UPDATE "Delivery" SET "status" = 'cancelled', "details" = ?, "updatedAt" = ?, "nextAttemptAt" = 0
+     WHERE "seq" IN (
+       SELECT "seq" FROM "Delivery" WHERE "campaignId" = ? AND "status" = 'pending' AND "nextAttemptAt" <= ? LIMIT ${slice}
+     )`,
+  );
+  const counters = sqlite.prepare(
+    `UPDATE "Campaign" SET "pendingCount" = "pendingCount" - ?, "cancelledCount" = "cancelledCount" + ?, "updatedAt" = ? WHERE "id" = ?`,
+  );
+  const one = sqlite.transaction((campaignId: string) => {
+    const n = end.run(CANCELLED_DETAILS, now, campaignId, now).changes;
+    if (n > 0) counters.run(n, n, now, campaignId);
+    return n;
+  });
+  let total = 0;
+  for (const id of campaigns) total += one.immediate(id);
+  return total;
+}

@@ -1,0 +1,63 @@
+// The background jobs, started once per server by the process that owns the database's setup
+// (the cluster's primary, or the only process; never by an HTTP worker, so never twice). Bree is
+// the scheduler: the delivery job (jobs/delivery.ts drains the delivery table, the queue, in a
+// worker thread; its wiring is app/services/delivery/job.server.ts, with the built-in vendor) and
+// the dashboard's daily snapshots (jobs/snapshots.ts).
+import Bree from "bree";
+import type { Logger } from "~/lib/logger.server";
+import { DELIVERY_JOB, prepareDeliveryJob } from "~/services/delivery/job.server";
+import { jobEntry } from "~/services/job-entry.server";
+
+export type BackgroundJobs = { stop(): Promise<void> };
+
+/**
+ * Starts the jobs. `root` is the application's folder (with package.json): the job files are
+ * found from it by jobEntry(), compiled in production and from the source otherwise.
+ */
+export async function startBackgroundJobs(options: { root: string; log: Logger }): Promise<BackgroundJobs> {
+  const log = options.log.child({ component: "jobs" });
+  const delivery = await prepareDeliveryJob(log);
+
+  const bree = new Bree({
+    root: false,
+    defaultExtension: "mjs",
+    acceptedExtensions: [".mjs", ".js"],
+    // Bree's own lines go to our log; "already running" is the normal answer to a wake or an
+    // interval while the job works, not a warning.
+    logger: {
+      info: (message: unknown) => log.debug(String(message)),
+      warn: (message: unknown) => (String(message).includes("already running") ? undefined : log.warn(String(message))),
+      error: (message: unknown, meta?: unknown) => log.error({ meta }, String(message)),
+    } as unknown as Console,
+    errorHandler: (err: unknown, meta: unknown) => log.error({ err, meta }, "background job failed"),
+    workerMessageHandler: ({ message }: { message: unknown }) => delivery.onMessage(message),
+    jobs: [
+      {
+        name: DELIVERY_JOB,
+        path: jobEntry("delivery", options.root),
+        // Started at once, then again every few seconds when it has ended (an idle server keeps
+        // no thread): a launch wakes it sooner.
+        timeout: 0,
+        interval: "5s",
+        worker: { workerData: delivery.workerData },
+      },
+      // The dashboard's daily snapshots (jobs/snapshots.ts): at start, then every hour.
+      { name: "snapshots", path: jobEntry("snapshots", options.root), timeout: 0, interval: "1h" },
+    ],
+  });
+
+  const stopWaking = delivery.listenForWakes(() => {
+    const worker = bree.workers.get(DELIVERY_JOB);
+    if (worker) worker.postMessage("wake");
+    else bree.run(DELIVERY_JOB).catch((err: unknown) => log.error({ err }, "could not start the delivery job"));
+  });
+  await bree.start();
+
+  return {
+    async stop() {
+      stopWaking();
+      await bree.stop();
+      await delivery.close();
+    },
+  };
+}
