@@ -38,3 +38,14 @@ export function countOf(prepare: Prepare, sql: string, ...params: unknown[]): nu
   const row = prepare<{ n: number | bigint | null }>(sql).get(...params);
   return row ? Number(row.n ?? 0) : undefined;
 }
+
+/**
+ * The lowest id made in the second of `ms` or later: ids below it were made before that second
+ * (ids begin with their creation second, app/lib/id.ts).
+ */
+export function idFloor(ms: number): string {
+  return Math.max(0, Math.floor(ms / 1000))
+    .toString(16)
+    .padStart(8, "0")
+    .concat("0000000000000000");
+}

@@ -5,16 +5,8 @@
 // read connection, or on the snapshots job's own connection when it passes one.
 import type { CampaignCounters } from "~/lib/campaigns";
 import type { CampaignRow } from "~/models/campaigns.server";
-import { countOf, statementsOf } from "~/models/dashboard-statements.server";
+import { countOf, idFloor, statementsOf } from "~/models/dashboard-statements.server";
 import type { Connection } from "~/models/transaction.server";
-
-/** The lowest id made in the second of `ms` or later: ids below it were made before that second. */
-function idFloor(ms: number): string {
-  return Math.max(0, Math.floor(ms / 1000))
-    .toString(16)
-    .padStart(8, "0")
-    .concat("0000000000000000");
-}
 
 /** A window of time [from, to), in ms. */
 export type Window = { from: number; to: number };

@@ -16,14 +16,10 @@ import { formatFigure, type Insight, type Insights } from "~/lib/insights";
 import { parseConditions } from "~/lib/segments";
 import { CustomerApiSchema } from "~/schemas/customer";
 import { createCustomer } from "~/services/customers.server";
-import {
-  clearInsightsCache,
-  getInsights,
-  insightFacts,
-  localLists,
-  numbersIn,
-  unknownNumbers,
-} from "~/services/dashboard/insights.server";
+import { clearInsightsCache, getInsights } from "~/services/dashboard/insights.server";
+import { insightFacts } from "~/services/dashboard/insights/facts.server";
+import { numbersIn, unknownNumbers } from "~/services/dashboard/insights/grounding.server";
+import { localLists } from "~/services/dashboard/insights/local-writer.server";
 import { seedTenant } from "~/services/seed.server";
 import { createSegment } from "~/services/segments.server";
 
