@@ -1,25 +1,37 @@
-// The CSV import and export of customers, shared by the screen, /api and the CLI.
+// The CSV import of customers, shared by the screen, /api and the CLI (the export is
+// ~/services/customer-export.server).
 //
 // Import streams the file through the CSV reader of ~/lib/csv-records (never held in memory) and
 // validates every row with the customer schema. Good rows are staged in a temporary table of the
 // import's own connection; only when the whole file has parsed are they written to the tenant's
 // customers (upserted on e-mail, new ones indexed for search), in batches, so a malformed file is
 // refused before anything is written. Bad rows are reported with the line their record starts on
-// and the reason; good rows are kept.
-//
-// Export streams the tenant's customers (all, or those matching a search) as CSV, a page at a
-// time, so a million rows never sit in memory.
+// and the reason; good rows are kept. The queries are app/models/customer-bulk.server.ts's.
 import { Readable } from "node:stream";
 import { csvText, importedCell } from "~/lib/csv-cells";
 import { z } from "zod";
-import { customerTableRows, shouldDeferSegmentIndexes, withSegmentIndexesDeferred } from "~/db/bulk-load.server";
-import { afterCustomerBulkLoad, afterCustomerBulkLoadInSteps } from "~/db/planner-statistics.server";
-import { openSqlite, type Sqlite } from "~/db/sqlite.server";
 import { ApiError } from "~/lib/api.server";
 import { CsvFormatError, CsvRecordReader, NO_CUSTOMER_ROWS, NOT_CSV_TEXT, TextSniffer } from "~/lib/csv-records";
-import { DEFAULT_TIME_ZONE, isoInZone } from "~/lib/dates";
 import { newId } from "~/lib/id";
 import { rupeesToPaise } from "~/lib/money";
+import {
+  closeConnection,
+  discardStaging,
+  finishStaging,
+  clearStagedRows,
+  isBulkLoad,
+  lastStagedRow,
+  mergeStagedRows,
+  openImportConnection,
+  prepareMerge,
+  refreshStatisticsAfterImport,
+  stageImportGroups,
+  STAGE_ROWS,
+  STAGED_VALUES,
+  startStaging,
+  withIndexesDeferred,
+} from "~/models/customer-bulk.server";
+import type { Connection } from "~/models/transaction.server";
 import {
   CUSTOMER_FIELDS,
   CUSTOMER_MESSAGES,
@@ -28,8 +40,6 @@ import {
   MAX_VISITS,
 } from "~/schemas/customer";
 import { recordNewCustomers } from "~/services/customer-events.server";
-import { INDEX_CUSTOMERS_AFTER_SQL } from "~/services/customer-search.server";
-import { ADD_TO_TALLY_SQL, customerMatchSql, normaliseQuery } from "~/services/customers.server";
 import {
   IMPORT_FIELDS,
   REQUIRED_IMPORT_FIELDS,
@@ -40,12 +50,15 @@ import {
 } from "~/lib/customer-csv";
 
 export { guessMapping, IMPORT_FIELDS, type ColumnMapping, type ImportField };
+// The export moved to ~/services/customer-export.server; the worker thread (jobs/offthread.ts), the
+// off-thread service and the bench still reach these here.
+export { exportCustomersCsv, exportFileName } from "~/services/customer-export.server"; // moved
+export { IMPORT_SEARCH_BUFFER_BYTES } from "~/models/customer-bulk.server"; // moved
 
 /** At most this many bad rows are listed (all are counted). */
 export const MAX_REPORTED_ERRORS = 10_000;
-const BATCH = 5000;
-/** Staged rows a statement (BATCH is a multiple of it). */
-const STAGE_ROWS = 50;
+/** The reading progress is looked at every this many good rows (reported once 10,000 rows were read since the last). */
+const PROGRESS_ROWS = 5000;
 /** A record longer than this (characters) refuses the file: a quote left open swallows the rest. */
 const MAX_RECORD_CHARS = 1_000_000;
 const DECODE_PIECE_BYTES = 64 * 1024;
@@ -106,14 +119,6 @@ export type ImportOptions = {
    */
   deferIndexes?: boolean;
 };
-
-/**
- * The search index's buffer in a bulk import, smaller than a seed's: the import keeps under 300 MB
- * of memory for a million rows.
- */
-export const IMPORT_SEARCH_BUFFER_BYTES = 16 * 1024 * 1024;
-/** The page cache (KiB) of a bulk import: measured at a million rows, 24 MB peaked at 299 MB, 12 MB at 274 MB and as fast. */
-const BULK_CACHE_KIB = 12_288;
 
 const rupeesText = z
   .string()
@@ -218,18 +223,13 @@ export async function importCustomerRows(
   options: ImportOptions = {},
 ): Promise<ImportResult> {
   const started = Date.now();
-  const sqlite = openSqlite(options.file);
+  const connection = await openImportConnection(options.file);
   try {
-    // Room for the indexes the upsert walks in random order (e-mail, spend, dates).
-    sqlite.pragma("cache_size = -49152");
-    // Staging only appends: the temporary database needs little cache of its own.
-    sqlite.pragma("temp.cache_size = -4096");
-    const result = await stageAndMerge(sqlite, userId, toInput(source), options);
-    if (options.pauseMs === undefined) afterCustomerBulkLoad(sqlite, result.created);
-    else await afterCustomerBulkLoadInSteps(sqlite, result.created, options.pauseMs);
+    const result = await stageAndMerge(connection, userId, toInput(source), options);
+    await refreshStatisticsAfterImport(connection, result.created, options.pauseMs);
     return { ...result, durationMs: Date.now() - started };
   } finally {
-    sqlite.close();
+    await closeConnection(connection);
   }
 }
 
@@ -239,47 +239,35 @@ export async function afterImport(userId: string, result: ImportResult): Promise
 }
 
 async function stageAndMerge(
-  sqlite: Sqlite,
+  connection: Connection,
   userId: string,
   input: Readable,
   options: ImportOptions,
 ): Promise<Omit<ImportResult, "durationMs">> {
-  // Staged rows are appended in file order; merged in that order, a later row of the same e-mail
-  // updates the earlier one, as an upsert row by row would.
-  sqlite.exec(`CREATE TEMP TABLE IF NOT EXISTS import_rows (
-    id TEXT NOT NULL, firstName TEXT NOT NULL, lastName TEXT NOT NULL, email TEXT NOT NULL,
-    phone TEXT NOT NULL, address TEXT NOT NULL, company TEXT NOT NULL, notes TEXT NOT NULL,
-    totalSpendPaise INTEGER, visits INTEGER, lastActive INTEGER)`);
-  sqlite.exec("DELETE FROM temp.import_rows");
-  const stageOne = sqlite.prepare(`INSERT INTO temp.import_rows VALUES (?,?,?,?,?,?,?,?,?,?,?)`);
-  // Rows go in STAGE_ROWS at a statement: a call into SQLite a row cost as much as the rest of
-  // reading the row (measured 7.8 of 16 µs a row).
-  const stageMany = sqlite.prepare(
-    `INSERT INTO temp.import_rows VALUES ${Array.from({ length: STAGE_ROWS }, () => "(?,?,?,?,?,?,?,?,?,?,?)").join(",")}`,
-  );
-  // Only the temporary database is written while the file is read: the tenant's data is
-  // untouched until the whole file has parsed.
-  const begin = sqlite.prepare("BEGIN");
-  const commit = sqlite.prepare("COMMIT");
+  // Only the staging table is written while the file is read: the tenant's data is untouched
+  // until the whole file has parsed.
+  const staging = await startStaging(connection);
 
   let mapping: ColumnMapping | undefined = options.mapping;
   let header: string[] | undefined;
   let rows = 0;
   let failed = 0;
   let staged = 0;
-  let inBatch = 0;
   const errors: ImportRowError[] = [];
   const fail = (line: number, email: string, reason: string) => {
     failed += 1;
     if (errors.length < MAX_REPORTED_ERRORS) errors.push({ line, email, reason });
   };
   const fields = CUSTOMER_FIELDS;
-  const values: unknown[] = new Array(11 * STAGE_ROWS);
+  // Good rows are gathered in groups of STAGE_ROWS and staged a piece of the file at a time.
+  let values: unknown[] = new Array(STAGED_VALUES * STAGE_ROWS);
   let waiting = 0;
-  const flush = () => {
-    if (waiting === STAGE_ROWS) stageMany.run(values);
-    else for (let r = 0; r < waiting; r++) stageOne.run(values.slice(r * 11, r * 11 + 11));
-    waiting = 0;
+  let groups: unknown[][] = [];
+  const stageGroups = async () => {
+    if (groups.length === 0) return;
+    const full = groups;
+    groups = [];
+    await stageImportGroups(staging, full);
   };
   let lastProgress = 0;
 
@@ -311,23 +299,21 @@ async function stageAndMerge(
       return;
     }
     const v = parsed.data;
-    const at = waiting * 11;
+    const at = waiting * STAGED_VALUES;
     values[at] = newId();
     for (let i = 0; i < fields.length; i++) values[at + i + 1] = v[fields[i]];
     values[at + 8] = v.totalSpend ?? null;
     values[at + 9] = v.visits ?? null;
     values[at + 10] = v.lastActive ?? null;
-    if (inBatch === 0) begin.run();
-    if (++waiting === STAGE_ROWS) flush();
+    if (++waiting === STAGE_ROWS) {
+      groups.push(values);
+      values = new Array(STAGED_VALUES * STAGE_ROWS);
+      waiting = 0;
+    }
     staged += 1;
-    if (++inBatch >= BATCH) {
-      flush();
-      commit.run();
-      inBatch = 0;
-      if (options.onProgress && rows - lastProgress >= 10_000) {
-        lastProgress = rows;
-        options.onProgress({ phase: "reading", rows, bytes });
-      }
+    if (staged % PROGRESS_ROWS === 0 && options.onProgress && rows - lastProgress >= 10_000) {
+      lastProgress = rows;
+      options.onProgress({ phase: "reading", rows, bytes });
     }
   };
 
@@ -342,6 +328,7 @@ async function stageAndMerge(
       if (typeof chunk === "string") {
         bytes += Buffer.byteLength(chunk);
         reader.push(chunk);
+        await stageGroups();
       } else {
         if (!sniffer.done) {
           sniffer.push(chunk);
@@ -353,20 +340,18 @@ async function stageAndMerge(
         // 120 MB that way; pieces this size die young.
         for (let at = 0; at < chunk.byteLength; at += DECODE_PIECE_BYTES) {
           reader.push(decoder.decode(chunk.subarray(at, at + DECODE_PIECE_BYTES), { stream: true }));
+          await stageGroups();
         }
       }
     }
     if (sniffer.binary) throw refuse(NOT_CSV_TEXT);
     reader.push(decoder.decode());
     reader.end();
-    if (inBatch > 0) {
-      flush();
-      commit.run();
-    }
+    await stageGroups();
+    await finishStaging(staging, values, waiting);
   } catch (error) {
     input.destroy();
-    if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
-    sqlite.exec("DELETE FROM temp.import_rows");
+    await discardStaging(staging);
     // A binary file can trip the reader or the header check before its first bytes are all seen.
     if (sniffer.binary) throw refuse(NOT_CSV_TEXT);
     if (error instanceof ApiError) throw error;
@@ -380,7 +365,7 @@ async function stageAndMerge(
   if (staged === 0 && failed === 0) throw refuse(NO_CUSTOMER_ROWS);
   options.onProgress?.({ phase: "reading", rows, bytes });
 
-  const merged = await merge(sqlite, userId, mapping!, staged, options);
+  const merged = await merge(connection, userId, mapping!, staged, options);
   return {
     rows,
     imported: staged,
@@ -401,61 +386,25 @@ async function stageAndMerge(
  * most of a minute).
  */
 async function merge(
-  sqlite: Sqlite,
+  connection: Connection,
   userId: string,
   mapping: ColumnMapping,
   staged: number,
   { onProgress, mergeBatch, batchMs = 1000, pauseMs = 5, deferIndexes }: ImportOptions,
 ) {
-  const now = Date.now();
-  // On an update, only the columns the file has are changed.
-  const keep = (field: ImportField, column: string, value = `excluded."${column}"`) =>
-    mapping[field] !== undefined ? `"${column}" = ${value}` : null;
-  const sets = [
-    keep("firstName", "firstName"),
-    keep("lastName", "lastName"),
-    keep("phone", "phone"),
-    keep("address", "address"),
-    keep("company", "company"),
-    keep("notes", "notes"),
-    keep("totalSpend", "totalSpendPaise", `coalesce(excluded."totalSpendPaise", "Customer"."totalSpendPaise")`),
-    keep("visits", "visits", `coalesce(excluded."visits", "Customer"."visits")`),
-    keep("lastActive", "lastActive", `coalesce(excluded."lastActive", "Customer"."lastActive")`),
-    `"updatedAt" = excluded."updatedAt"`,
-  ].filter(Boolean);
-  const maxRowid = sqlite.prepare(`SELECT coalesce(max(rowid), 0) AS m FROM "Customer"`).pluck();
-  const upsert = sqlite.prepare(
-    `INSERT INTO "Customer" ("id", "userId", "firstName", "lastName", "email", "phone", "address", "company", "notes",
-       "totalSpendPaise", "visits", "lastActive", "createdAt", "updatedAt")
-     SELECT id, ?, firstName, lastName, email, phone, address, company, notes,
-       coalesce(totalSpendPaise, 0), coalesce(visits, 0), lastActive, ?, ?
-     FROM temp.import_rows WHERE rowid > ? AND rowid <= ? ORDER BY rowid
-     ON CONFLICT ("userId", "email") DO UPDATE SET ${sets.join(", ")}`,
-  );
-  const index = sqlite.prepare(INDEX_CUSTOMERS_AFTER_SQL);
-  const tally = sqlite.prepare(ADD_TO_TALLY_SQL);
-  const batch = sqlite.transaction((from: number, to: number) => {
-    const before = maxRowid.get() as number;
-    upsert.run(userId, now, now, from, to);
-    const created = (maxRowid.get() as number) - before;
-    if (created > 0) {
-      index.run(before);
-      tally.run(userId, created);
-    }
-    return created;
-  });
-  // Staged rowids run 1..staged (the table was emptied before staging).
-  const last = sqlite.prepare(`SELECT coalesce(max(rowid), 0) FROM temp.import_rows`).pluck().get() as number;
+  // On an update, only the columns the file has are changed (the model reads them off `mapping`).
+  const upsert = await prepareMerge(connection, userId, mapping, Date.now());
+  const last = await lastStagedRow(connection);
   let created = 0;
   let size =
     mergeBatch ??
     Math.min(FIRST_MERGE_BATCH, Math.max(MIN_MERGE_BATCH, Math.round((FIRST_MERGE_BATCH * batchMs) / 1000)));
-  const bulk = deferIndexes === true && shouldDeferSegmentIndexes(staged, customerTableRows(sqlite));
+  const bulk = deferIndexes === true && (await isBulkLoad(connection, staged));
   const saveAll = async () => {
     for (let from = 0; from < last;) {
       const to = Math.min(last, from + size);
       const started = performance.now();
-      created += batch.immediate(from, to);
+      created += await mergeStagedRows(upsert, from, to);
       const took = performance.now() - started;
       from = to;
       onProgress?.({ phase: "saving", saved: to, total: staged });
@@ -470,133 +419,12 @@ async function merge(
   };
   try {
     // In a bulk load the batches are savepoints of one transaction, sized as before.
-    // Without the segment indexes the save walks only the e-mail index at random; the index
-    // builds at the end sort in memory of the cache's size, so a smaller cache keeps the peak down.
-    if (bulk) sqlite.pragma(`cache_size = -${BULK_CACHE_KIB}`);
-    if (bulk)
-      await withSegmentIndexesDeferred(
-        sqlite,
-        saveAll,
-        () => onProgress?.({ phase: "indexing" }),
-        IMPORT_SEARCH_BUFFER_BYTES,
-      );
+    if (bulk) await withIndexesDeferred(connection, saveAll, () => onProgress?.({ phase: "indexing" }));
     else await saveAll();
   } finally {
-    sqlite.exec("DELETE FROM temp.import_rows");
+    await clearStagedRows(connection);
   }
   return { created };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Export
-
-export const EXPORT_COLUMNS = [
-  "id",
-  "firstName",
-  "lastName",
-  "email",
-  "phone",
-  "address",
-  "company",
-  "notes",
-  "totalSpend",
-  "visits",
-  "lastActive",
-  "createdAt",
-] as const;
-
-type ExportRow = {
-  r: number;
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  address: string;
-  company: string;
-  notes: string;
-  totalSpendPaise: number;
-  visits: number;
-  lastActive: number | null;
-  createdAt: number;
-};
-
-/** The tenant's customers (all, or those matching `q`) as a CSV byte stream, newest added first. */
-export function exportCustomersCsv(
-  userId: string,
-  q?: string | null,
-  /** timeZone: the viewer's zone; dates are written as ISO 8601 with its offset. */
-  options: { file?: string; pageSize?: number; timeZone?: string } = {},
-): ReadableStream<Uint8Array> {
-  const term = normaliseQuery(q);
-  const pageSize = options.pageSize ?? 2000;
-  const timeZone = options.timeZone ?? DEFAULT_TIME_ZONE;
-  const iso = (ms: number | null) => (ms === null ? "" : isoInZone(ms, timeZone));
-  const encoder = new TextEncoder();
-  let sqlite: Sqlite | undefined;
-  let after: number | null = null;
-  let headerSent = false;
-  const close = () => {
-    sqlite?.close();
-    sqlite = undefined;
-  };
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      try {
-        sqlite ??= openSqlite(options.file, { readonly: true });
-        let chunk = "";
-        if (!headerSent) {
-          chunk += csvText([[...EXPORT_COLUMNS]]);
-          headerSent = true;
-        }
-        const match = customerMatchSql(userId, term, after);
-        const rows = sqlite
-          .prepare(
-            `WITH m AS (${match.sql} LIMIT ${pageSize})
-             SELECT m.r AS r, c."id", c."firstName", c."lastName", c."email", c."phone", c."address", c."company", c."notes",
-               c."totalSpendPaise", c."visits", c."lastActive", c."createdAt"
-             FROM m JOIN "Customer" c ON c.rowid = m.r ORDER BY m.r DESC`,
-          )
-          .all(...match.params) as ExportRow[];
-        if (rows.length) {
-          chunk += csvText(
-            rows.map((c) => [
-              c.id,
-              c.firstName,
-              c.lastName,
-              c.email,
-              c.phone,
-              c.address,
-              c.company,
-              c.notes,
-              (c.totalSpendPaise / 100).toFixed(2),
-              c.visits,
-              iso(c.lastActive),
-              iso(c.createdAt),
-            ]),
-          );
-          after = rows[rows.length - 1].r;
-        }
-        if (chunk) controller.enqueue(encoder.encode(chunk));
-        if (rows.length < pageSize) {
-          close();
-          controller.close();
-        }
-      } catch (error) {
-        close();
-        controller.error(error);
-      }
-    },
-    cancel() {
-      close();
-    },
-  });
-}
-
-/** A file name for an export: customers-2024-05-31.csv (or customers-search-….csv). */
-export function exportFileName(q?: string | null, now = new Date()): string {
-  const day = now.toISOString().slice(0, 10);
-  return normaliseQuery(q) ? `customers-search-${day}.csv` : `customers-${day}.csv`;
 }
 
 /** The bad rows as a CSV the user can download: line, email, reason. */

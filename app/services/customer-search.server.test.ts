@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { MIGRATIONS_DIR, migrateDatabase, migrationNames } from "~/db/migrate.server";
-import { customerSearchSql, ftsPhrase, INDEX_CUSTOMER_SQL } from "~/services/customer-search.server";
+import { customerSearchSql, ftsPhrase, INDEX_CUSTOMER_SQL } from "~/models/customer-search.server";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "crm-search-migration-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -16,9 +16,9 @@ import { ApiError } from "~/lib/api.server";
 import { pageSummary } from "~/lib/customers";
 import { loader as listLoader } from "~/routes/api/customers";
 import { CustomerApiSchema } from "~/schemas/customer";
-import { INDEX_CUSTOMERS_AFTER_SQL } from "~/services/customer-search.server";
+import { ADD_TO_TALLY_SQL } from "~/models/customers.server";
+import { INDEX_CUSTOMERS_AFTER_SQL } from "~/models/customer-search.server";
 import {
-  ADD_TO_TALLY_SQL,
   createCustomer,
   CUSTOMER_SORTS,
   type CustomerDto,

@@ -14,18 +14,17 @@ import { loader as getLoader, action as idAction } from "~/routes/api/customers-
 import { createOrder, updateOrder } from "~/services/orders.server";
 import { issueToken } from "~/services/token.server";
 import {
-  ADD_TO_TALLY_SQL,
   countCustomers,
   createCustomer,
   customerDetail,
-  customerMatchSql,
   deleteCustomer,
   getCustomer,
   listCustomers,
   SEARCH_COUNT_CAP,
   updateCustomer,
 } from "~/services/customers.server";
-import { INDEX_CUSTOMERS_AFTER_SQL, tenantSearchRange } from "~/services/customer-search.server";
+import { ADD_TO_TALLY_SQL } from "~/models/customers.server";
+import { customerMatchSql, INDEX_CUSTOMERS_AFTER_SQL, tenantSearchRange } from "~/models/customer-search.server";
 import { readConnection } from "~/db/reader.server";
 import { CustomerApiSchema } from "~/schemas/customer";
 import { pageSummary } from "~/lib/customers";

@@ -10,7 +10,8 @@ import { z } from "zod";
 import { migrateDatabase } from "../../app/db/migrate.server.ts";
 import { getEnv } from "../../app/env.server.ts";
 import { ApiError } from "../../app/lib/api.server.ts";
-import { errorReportCsv, exportCustomersCsv, importCustomers } from "../../app/services/customer-import.server.ts";
+import { exportCustomersCsv } from "../../app/services/customer-export.server.ts";
+import { errorReportCsv, importCustomers } from "../../app/services/customer-import.server.ts";
 import { findUserByEmail } from "../../app/services/users.server.ts";
 import { parseCliInput } from "../validate.ts";
 

@@ -16,7 +16,8 @@ import { action as createAction } from "~/routes/api/customers";
 import { loader as exportLoader } from "~/routes/api/customers-export";
 import { action as importAction } from "~/routes/api/customers-import";
 import { loader as healthz } from "~/routes/healthz";
-import { exportCustomersCsv, importCustomers } from "~/services/customer-import.server";
+import { exportCustomersCsv } from "~/services/customer-export.server";
+import { importCustomers } from "~/services/customer-import.server";
 import { offThreadJobThreads } from "~/services/background-work.server";
 
 const ROWS = 20_000;
