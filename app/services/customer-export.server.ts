@@ -1,6 +1,6 @@
 // The CSV export of customers, shared by the screen, /api and the CLI: the tenant's customers (all,
 // or those matching a search) streamed as CSV a slice at a time, so a million rows never sit in
-// memory. The server runs it in a worker thread (customersCsvResponse in ~/services/offthread.server).
+// memory. The server runs it in a worker thread (customersCsvResponse in ~/services/background-work.server).
 import { csvText } from "~/lib/csv-cells";
 import { IMPORT_FIELDS } from "~/lib/customer-csv";
 import { DEFAULT_TIME_ZONE, isoInZone } from "~/lib/dates";

@@ -50,7 +50,7 @@ import {
 } from "~/lib/customer-csv";
 
 export { guessMapping, IMPORT_FIELDS, type ColumnMapping, type ImportField };
-// The export moved to ~/services/customer-export.server; the worker thread (jobs/offthread.ts), the
+// The export moved to ~/services/customer-export.server; the worker thread (jobs/background-work.ts), the
 // off-thread service and the bench still reach these here.
 export { exportCustomersCsv, exportFileName } from "~/services/customer-export.server"; // moved
 export { IMPORT_SEARCH_BUFFER_BYTES } from "~/models/customer-bulk.server"; // moved
@@ -106,7 +106,7 @@ export type ImportOptions = {
   batchMs?: number;
   /**
    * How long to wait between two write transactions (ms, default 5), leaving the write lock free:
-   * the server's import runs in a worker thread (~/services/offthread.server), and a request that
+   * the server's import runs in a worker thread (~/services/background-work.server), and a request that
    * writes meanwhile waits for the lock with SQLite's busy handler, which looks again at growing
    * intervals (up to 100 ms). A pause at least that long lets such a writer in between two
    * transactions instead of waiting for a gap it keeps missing.
@@ -201,7 +201,7 @@ function toInput(source: AsyncIterable<Uint8Array | string> | Readable): Readabl
 /**
  * Imports customers for the tenant from a CSV stream, in this thread; see the module comment for
  * the rules. The CLI and the bench's import process call it; the server runs the same import in a
- * worker thread (importCustomersOffThread in ~/services/offthread.server).
+ * worker thread (importCustomersOffThread in ~/services/background-work.server).
  */
 export async function importCustomers(
   userId: string,

@@ -25,15 +25,10 @@ const KEEP_AFTER_DONE_MS = 60_000;
 const MAX_TRACKED = 1000;
 const TOPIC = "import-progress";
 type ProgressUpdate = { id: string; state: ImportProgressState };
-const progress = new Map<string, ImportProgressState>();
-
-function registry() {
-  return progress;
-}
+const jobs = new Map<string, ImportProgressState>();
 
 /** Keeps the latest state of an import, whichever worker runs it (every update crosses the process bus). */
 function remember({ id, state }: ProgressUpdate) {
-  const jobs = registry();
   if (!jobs.has(id) && jobs.size >= MAX_TRACKED) jobs.delete(jobs.keys().next().value as string);
   const kept = { ...state };
   jobs.set(id, kept);
@@ -78,6 +73,6 @@ export function trackImport(userId: string, key: string) {
 
 /** The progress of the user's import with this key, or null (unknown, another user's, or expired). */
 export function importProgress(userId: string, key: string): ImportProgressState | null {
-  const state = registry().get(entry(userId, key));
+  const state = jobs.get(entry(userId, key));
   return state ? { ...state } : null;
 }
