@@ -5,11 +5,11 @@
 // local writer makes three suggestions from the same figures. A segment with no customers gets
 // none (422): there are no figures to write from.
 import { z } from "zod";
-import { readStatement } from "~/db/reader.server";
 import { getEnv } from "~/env.server";
 import { ApiError } from "~/lib/api.server";
 import { logger } from "~/lib/logger.server";
 import { formatRupees, paiseToRupees } from "~/lib/money";
+import { audienceFigures } from "~/models/insights-segment-figures.server";
 import { EMPTY_SEGMENT } from "~/schemas/campaign";
 import { getSegment, segmentWhere } from "~/services/segments.server";
 
@@ -35,22 +35,7 @@ export type SegmentFigures = {
 export async function segmentFigures(userId: string, segmentId: string): Promise<SegmentFigures> {
   const segment = await getSegment(userId, segmentId);
   const where = await segmentWhere(userId, segment.id);
-  const since = Date.now() - 30 * 86_400_000;
-  const row = readStatement(
-    `SELECT count(*) AS n, coalesce(min("totalSpendPaise"), 0) AS minSpend, coalesce(max("totalSpendPaise"), 0) AS maxSpend,
-       coalesce(avg("totalSpendPaise"), 0) AS avgSpend, coalesce(min("visits"), 0) AS minVisits, coalesce(max("visits"), 0) AS maxVisits,
-       coalesce(avg("visits"), 0) AS avgVisits, coalesce(sum("lastActive" IS NULL OR "lastActive" < ${since}), 0) AS inactive
-     FROM "Customer" WHERE ${where.sql}`,
-  ).get(...where.params) as {
-    n: number;
-    minSpend: number;
-    maxSpend: number;
-    avgSpend: number;
-    minVisits: number;
-    maxVisits: number;
-    avgVisits: number;
-    inactive: number;
-  };
+  const row = await audienceFigures(where, Date.now() - 30 * 86_400_000);
   return {
     name: segment.name,
     customers: row.n,
