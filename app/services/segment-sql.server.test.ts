@@ -8,20 +8,22 @@ import { db } from "~/db.server";
 import { newId } from "~/lib/id";
 import { type ConditionNode, type Operator, type SegmentNode, parseConditions } from "~/lib/segments";
 import {
-  compileSegmentWhere,
-  compileTree,
   explainPlan,
-  countSql,
   sqlAudienceCount,
   sqlAudiencePage,
   sqlAudiencePreview,
   sqlMatchesForCustomer,
-  disjointOrSql,
   segmentSqlTuning,
+  audienceCountShape,
+} from "~/models/segments/audience.server";
+import {
+  compileSegmentWhere,
+  compileTree,
+  countSql,
+  disjointOrSql,
   complementCountSql,
   chooseAndShape,
-  audienceCountShape,
-} from "~/services/segment-sql.server";
+} from "~/models/segments/compile.server";
 
 setUpTestDatabase();
 
@@ -166,34 +168,34 @@ describe("audience queries", () => {
 
   const count = (conditions: unknown) => sqlAudienceCount(userId, tree(conditions));
 
-  it("compares rupees with paise exactly", () => {
-    expect(count({ totalSpend: { $gt: 1000 } })).toBe(2);
-    expect(count({ totalSpend: { $gte: 1000 } })).toBe(3);
-    expect(count({ totalSpend: { $eq: 1000.01 } })).toBe(1);
-    expect(count({ totalSpend: { $lt: 1000 } })).toBe(2);
-    expect(count({ totalSpend: { $lte: "1000" } })).toBe(3);
+  it("compares rupees with paise exactly", async () => {
+    expect(await count({ totalSpend: { $gt: 1000 } })).toBe(2);
+    expect(await count({ totalSpend: { $gte: 1000 } })).toBe(3);
+    expect(await count({ totalSpend: { $eq: 1000.01 } })).toBe(1);
+    expect(await count({ totalSpend: { $lt: 1000 } })).toBe(2);
+    expect(await count({ totalSpend: { $lte: "1000" } })).toBe(3);
   });
 
-  it("compares visits", () => {
-    expect(count({ visits: { $gt: 3 } })).toBe(2);
-    expect(count({ visits: { $eq: 0 } })).toBe(1);
+  it("compares visits", async () => {
+    expect(await count({ visits: { $gt: 3 } })).toBe(2);
+    expect(await count({ visits: { $eq: 0 } })).toBe(1);
   });
 
-  it("compares dates by IST calendar day, and never matches a customer never active", () => {
-    expect(count({ lastActiveDate: { $gt: "2025-03-10" } })).toBe(1);
-    expect(count({ lastActiveDate: { $gte: "2025-03-10" } })).toBe(3);
-    expect(count({ lastActiveDate: { $lt: "2025-03-10" } })).toBe(1);
-    expect(count({ lastActiveDate: { $lte: "2025-03-10" } })).toBe(3);
+  it("compares dates by IST calendar day, and never matches a customer never active", async () => {
+    expect(await count({ lastActiveDate: { $gt: "2025-03-10" } })).toBe(1);
+    expect(await count({ lastActiveDate: { $gte: "2025-03-10" } })).toBe(3);
+    expect(await count({ lastActiveDate: { $lt: "2025-03-10" } })).toBe(1);
+    expect(await count({ lastActiveDate: { $lte: "2025-03-10" } })).toBe(3);
     expect(
-      count({ $or: [{ lastActiveDate: { $lt: "2030-01-01" } }, { lastActiveDate: { $gte: "2030-01-01" } }] }),
+      await count({ $or: [{ lastActiveDate: { $lt: "2030-01-01" } }, { lastActiveDate: { $gte: "2030-01-01" } }] }),
     ).toBe(4);
   });
 
-  it("combines with AND, OR and nested groups", () => {
-    expect(count({ $and: [{ totalSpend: { $gte: 1000 } }, { visits: { $lt: 8 } }] })).toBe(2);
-    expect(count({ $or: [{ visits: { $eq: 0 } }, { totalSpend: { $gt: 2000 } }] })).toBe(2);
+  it("combines with AND, OR and nested groups", async () => {
+    expect(await count({ $and: [{ totalSpend: { $gte: 1000 } }, { visits: { $lt: 8 } }] })).toBe(2);
+    expect(await count({ $or: [{ visits: { $eq: 0 } }, { totalSpend: { $gt: 2000 } }] })).toBe(2);
     expect(
-      count({
+      await count({
         $and: [
           { totalSpend: { $gt: 400 } },
           { $or: [{ visits: { $eq: 1 } }, { lastActiveDate: { $gt: "2025-03-09" } }] },
@@ -202,76 +204,83 @@ describe("audience queries", () => {
     ).toBe(3);
   });
 
-  it("scopes every query to the tenant", () => {
-    expect(sqlAudienceCount(otherId, tree({ visits: { $eq: 3 } }))).toBe(20);
-    expect(count({ visits: { $eq: 3 } })).toBe(1);
-    const { rows: sample } = sqlAudiencePreview(userId, tree({ totalSpend: { $gte: 0 } }), 10);
+  it("scopes every query to the tenant", async () => {
+    expect(await sqlAudienceCount(otherId, tree({ visits: { $eq: 3 } }))).toBe(20);
+    expect(await count({ visits: { $eq: 3 } })).toBe(1);
+    const { rows: sample } = await sqlAudiencePreview(userId, tree({ totalSpend: { $gte: 0 } }), 10);
     expect(sample.map((r) => r.id).sort()).toEqual(rows.map((r) => r.id).sort());
   });
 
-  it("previews the count and at most the sample size, skipping the sample when nobody matches", () => {
-    const some = sqlAudiencePreview(userId, tree({ totalSpend: { $gte: 0 } }), 2);
+  it("previews the count and at most the sample size, skipping the sample when nobody matches", async () => {
+    const some = await sqlAudiencePreview(userId, tree({ totalSpend: { $gte: 0 } }), 2);
     expect(some.count).toBe(5);
     expect(some.rows).toHaveLength(2);
-    expect(sqlAudiencePreview(userId, tree({ visits: { $gt: 1000 } }), 10)).toEqual({ count: 0, rows: [] });
+    expect(await sqlAudiencePreview(userId, tree({ visits: { $gt: 1000 } }), 10)).toEqual({ count: 0, rows: [] });
   });
 
-  it("pages the audience in id order with a cursor", () => {
+  it("pages the audience in id order with a cursor", async () => {
     const t = tree({ totalSpend: { $gte: 0 } });
-    const first = sqlAudiencePage(userId, t, 3);
-    const second = sqlAudiencePage(userId, t, 3, first[2].id);
+    const first = await sqlAudiencePage(userId, t, 3);
+    const second = await sqlAudiencePage(userId, t, 3, first[2].id);
     expect([...first, ...second].map((r) => r.id)).toEqual(rows.map((r) => r.id).sort());
     expect(second).toHaveLength(2);
   });
 
-  it("tells which segments contain one customer", () => {
+  it("tells which segments contain one customer", async () => {
     const trees = [
       tree({ visits: { $gt: 4 } }),
       tree({ lastActiveDate: { $gte: "2025-03-10" } }),
       tree({ totalSpend: { $lt: 1 } }),
     ];
-    expect(sqlMatchesForCustomer(userId, rows[2].id, trees)).toEqual([true, true, false]);
-    expect(sqlMatchesForCustomer(userId, rows[3].id, trees)).toEqual([true, false, false]);
-    expect(sqlMatchesForCustomer(otherId, rows[2].id, trees)).toEqual([false, false, false]);
+    expect(await sqlMatchesForCustomer(userId, rows[2].id, trees)).toEqual([true, true, false]);
+    expect(await sqlMatchesForCustomer(userId, rows[3].id, trees)).toEqual([true, false, false]);
+    expect(await sqlMatchesForCustomer(otherId, rows[2].id, trees)).toEqual([false, false, false]);
   });
 
-  it("evaluates a rolling date at the moment it counts: the count moves as days pass", () => {
+  it("evaluates a rolling date at the moment it counts: the count moves as days pass", async () => {
     const noonIst = (day: number) => Date.UTC(2025, 2, day, 6, 30); // 12:00 IST on `day` March
     const inLast10 = tree({ lastActiveDate: { $gte: { $daysAgo: 10 } } });
     const olderThan10 = tree({ lastActiveDate: { $lt: { $daysAgo: 10 } } });
     // On 20 March, the last 10 days start on 10 March: both 10 March customers and 11 March.
-    expect(sqlAudienceCount(userId, inLast10, noonIst(20))).toBe(3);
-    expect(sqlAudienceCount(userId, olderThan10, noonIst(20))).toBe(1);
+    expect(await sqlAudienceCount(userId, inLast10, noonIst(20))).toBe(3);
+    expect(await sqlAudienceCount(userId, olderThan10, noonIst(20))).toBe(1);
     // The same trees a day later (their compiled plans are cached): 10 March has left the window.
-    expect(sqlAudienceCount(userId, inLast10, noonIst(21))).toBe(1);
-    expect(sqlAudienceCount(userId, olderThan10, noonIst(21))).toBe(3);
-    expect(sqlAudienceCount(userId, inLast10, noonIst(22))).toBe(0);
+    expect(await sqlAudienceCount(userId, inLast10, noonIst(21))).toBe(1);
+    expect(await sqlAudienceCount(userId, olderThan10, noonIst(21))).toBe(3);
+    expect(await sqlAudienceCount(userId, inLast10, noonIst(22))).toBe(0);
     // Just after midnight IST on 21 March (still 20 March in UTC) the day has turned.
-    expect(sqlAudienceCount(userId, inLast10, Date.UTC(2025, 2, 20, 18, 31))).toBe(1);
+    expect(await sqlAudienceCount(userId, inLast10, Date.UTC(2025, 2, 20, 18, 31))).toBe(1);
     // Together the two halves are every customer ever active, whatever the day.
     for (const day of [1, 15, 20, 25, 31]) {
       expect(
-        sqlAudienceCount(userId, inLast10, noonIst(day)) + sqlAudienceCount(userId, olderThan10, noonIst(day)),
+        (await sqlAudienceCount(userId, inLast10, noonIst(day))) +
+          (await sqlAudienceCount(userId, olderThan10, noonIst(day))),
       ).toBe(4);
     }
     // In an OR counted as disjoint parts or an AND by its complement, with the same answers.
     const either = tree({ $or: [{ lastActiveDate: { $gte: { $daysAgo: 10 } } }, { visits: { $eq: 1 } }] });
-    expect(sqlAudienceCount(userId, either, noonIst(20))).toBe(4);
-    expect(sqlAudienceCount(userId, either, noonIst(21))).toBe(2);
+    expect(await sqlAudienceCount(userId, either, noonIst(20))).toBe(4);
+    expect(await sqlAudienceCount(userId, either, noonIst(21))).toBe(2);
 
-    expect(sqlAudiencePreview(userId, inLast10, 10, noonIst(21)).rows.map((r) => r.id)).toEqual([rows[4].id]);
-    expect(sqlAudiencePage(userId, inLast10, 10, undefined, noonIst(20)).map((r) => r.id)).toEqual(
+    expect((await sqlAudiencePreview(userId, inLast10, 10, noonIst(21))).rows.map((r) => r.id)).toEqual([rows[4].id]);
+    expect((await sqlAudiencePage(userId, inLast10, 10, undefined, noonIst(20))).map((r) => r.id)).toEqual(
       [rows[1].id, rows[2].id, rows[4].id].sort(),
     );
-    expect(sqlMatchesForCustomer(userId, rows[1].id, [inLast10, olderThan10], noonIst(20))).toEqual([true, false]);
-    expect(sqlMatchesForCustomer(userId, rows[1].id, [inLast10, olderThan10], noonIst(21))).toEqual([false, true]);
+    expect(await sqlMatchesForCustomer(userId, rows[1].id, [inLast10, olderThan10], noonIst(20))).toEqual([
+      true,
+      false,
+    ]);
+    expect(await sqlMatchesForCustomer(userId, rows[1].id, [inLast10, olderThan10], noonIst(21))).toEqual([
+      false,
+      true,
+    ]);
     // The campaign snapshot's WHERE binds the day it is compiled on.
     const where = compileSegmentWhere(userId, inLast10, "sqlite", noonIst(21));
     expect(where.params).toEqual([userId, Date.UTC(2025, 2, 10, 18, 30)]);
   });
 
-  it("uses a covering index that leads with the tenant", () => {
-    const plan = explainPlan(
+  it("uses a covering index that leads with the tenant", async () => {
+    const plan = await explainPlan(
       countSql(compileSegmentWhere(userId, tree({ $and: [{ visits: { $gt: 4 } }, { totalSpend: { $gt: 10 } }] }))),
     );
     expect(plan.join(" ")).toMatch(/USING COVERING INDEX Customer_userId_/);
@@ -375,12 +384,12 @@ describe("property: the SQL count equals a JavaScript filter", () => {
     Object.assign(segmentSqlTuning, tuning);
     const userId = (await createTestUser("Property fixed")).id;
     const customers = await insertCustomers(userId, fc.sample(customerArb, { numRuns: 300, seed: 42 }));
-    fc.assert(
-      fc.property(treeArb, (conditions) => {
+    await fc.assert(
+      fc.asyncProperty(treeArb, async (conditions) => {
         const parsed = parseConditions(conditions);
         if (!parsed.ok) return true; // deeper than allowed: refused, nothing to compare
         const expected = customers.filter((c) => matches(parsed.tree, c)).length;
-        expect(sqlAudienceCount(userId, parsed.tree)).toBe(expected);
+        expect(await sqlAudienceCount(userId, parsed.tree)).toBe(expected);
       }),
       { numRuns: 400 },
     );
@@ -396,7 +405,7 @@ describe("property: the SQL count equals a JavaScript filter", () => {
         const expected = customers.filter((c) => matches(parsed.tree, c)).length;
         for (const forceAnd of ["complement", "anchored", null] as const) {
           Object.assign(segmentSqlTuning, { sampleSize: 1, narrowOr: Infinity, broadAnd: 0, forceAnd });
-          expect(sqlAudienceCount(userId, parsed.tree)).toBe(expected);
+          expect(await sqlAudienceCount(userId, parsed.tree)).toBe(expected);
         }
       }),
       { numRuns: 60 },
@@ -418,8 +427,10 @@ describe("property: the SQL count equals a JavaScript filter", () => {
         ` + (SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "visits" = ? AND ("totalSpendPaise" >= ?) IS NOT TRUE)` +
         ` + (SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "lastActive" >= ? AND ("totalSpendPaise" >= ?) IS NOT TRUE AND ("visits" = ?) IS NOT TRUE)`,
     );
-    expect(sqlAudienceCount(userId, narrow)).toBe(12);
-    expect(sqlAudienceCount(userId, tree({ $or: [{ totalSpend: { $gte: 0 } }, { visits: { $gt: 0 } }] }))).toBe(50);
+    expect(await sqlAudienceCount(userId, narrow)).toBe(12);
+    expect(await sqlAudienceCount(userId, tree({ $or: [{ totalSpend: { $gte: 0 } }, { visits: { $gt: 0 } }] }))).toBe(
+      50,
+    );
     Object.assign(segmentSqlTuning, { sampleSize: 2000, narrowOr: 0.35, broadAnd: 0.2, forceAnd: null });
   });
 
@@ -446,7 +457,7 @@ describe("property: the SQL count equals a JavaScript filter", () => {
         ` AND ("totalSpendPaise" < ?) IS NOT TRUE AND (("lastActive" >= ? OR "lastActive" IS NULL)) IS NOT TRUE))`,
     );
     // Spend of 2 rupees or more (i >= 2), ever active and one visit (i % 5 === 1): i = 6, 11, … 46.
-    expect(sqlAudienceCount(userId, broad)).toBe(9);
+    expect(await sqlAudienceCount(userId, broad)).toBe(9);
     // Anchored on the visits condition: its bare range, minus the customers in it the others miss.
     expect(complementCountSql(userId, broad, 2)?.sql).toBe(
       `SELECT (SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "visits" = ?) - (SELECT` +
@@ -474,11 +485,11 @@ describe("property: the SQL count equals a JavaScript filter", () => {
     ).toBeNull();
     // Four in five of the sampled oldest match, all spend at least 0: anchored on the visits range.
     const most = tree({ $and: [{ totalSpend: { $gte: 0 } }, { visits: { $lte: 3 } }] });
-    expect(audienceCountShape(userId, most)).toBe("anchored");
-    expect(sqlAudienceCount(userId, most)).toBe(40);
+    expect(await audienceCountShape(userId, most)).toBe("anchored");
+    expect(await sqlAudienceCount(userId, most)).toBe(40);
     const few = tree({ $and: [{ totalSpend: { $gte: 45 } }, { visits: { $gte: 0 } }] });
-    expect(audienceCountShape(userId, few)).toBe("plain");
-    expect(sqlAudienceCount(userId, few)).toBe(5);
+    expect(await audienceCountShape(userId, few)).toBe("plain");
+    expect(await sqlAudienceCount(userId, few)).toBe(5);
     expect(complementCountSql(userId, tree({ $or: [{ visits: { $gt: 1 } }, { visits: { $lt: 1 } }] }))).toBeNull();
     Object.assign(segmentSqlTuning, { sampleSize: 2000, narrowOr: 0.35, broadAnd: 0.2, forceAnd: null });
   });

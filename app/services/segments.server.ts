@@ -1,9 +1,6 @@
 // Segments: rule-based audiences of one tenant. Every function takes the tenant first and scopes
 // every query to it; another tenant's segment is "not found". Audiences are evaluated in the
-// database by the compiler in segment-sql.server.ts.
-import { db } from "~/db.server";
-import { readStatement } from "~/db/reader.server";
-import type { Segment } from "~/generated/prisma/client";
+// database by the compiler in app/models/segments/.
 import { notFound } from "~/lib/api.server";
 import { isoFromEpochMs } from "~/lib/dates";
 import { isId, newId } from "~/lib/id";
@@ -18,17 +15,33 @@ import {
   toConditions,
   topLogic,
 } from "~/lib/segments";
-import { notify } from "~/services/notifications.server";
+import {
+  type SegmentConditionsRow,
+  type SegmentRow,
+  countCampaignsOfUser,
+  deleteSegmentOfUser,
+  draftCampaignNamesUsingSegment,
+  findSegmentOfUser,
+  findSegmentsOfUser,
+  insertSegment,
+  segmentConditionsOfUser,
+  segmentNamesOfUser,
+  updateSegmentById,
+} from "~/models/segments.server";
+import {
+  sqlAudienceCount,
+  sqlAudienceCounts,
+  sqlAudiencePage,
+  sqlAudiencePreviewAs,
+  sqlMatchesForCustomer,
+} from "~/models/segments/audience.server";
 import {
   type AudienceRow,
   type AudienceTuple,
   type CompiledWhere,
   compileSegmentWhere,
-  sqlAudienceCount,
-  sqlAudiencePage,
-  sqlAudiencePreviewAs,
-  sqlMatchesForCustomer,
-} from "~/services/segment-sql.server";
+} from "~/models/segments/compile.server";
+import { notify } from "~/services/notifications.server";
 
 export type SegmentDto = {
   _id: string;
@@ -91,7 +104,7 @@ function audienceCustomerFromTuple(t: AudienceTuple): AudienceCustomer {
 }
 
 /** The stored tree; a row is only ever written from a validated tree. */
-export function segmentTree(segment: Pick<Segment, "id" | "conditions">): SegmentNode {
+export function segmentTree(segment: SegmentConditionsRow): SegmentNode {
   const parsed = parseConditions(JSON.parse(segment.conditions));
   if (!parsed.ok)
     throw new Error(`Segment ${segment.id} has stored conditions that no longer validate: ${parsed.message}`);
@@ -101,7 +114,7 @@ export function segmentTree(segment: Pick<Segment, "id" | "conditions">): Segmen
 const parsedTrees = new Map<string, SegmentNode>();
 
 /** segmentTree, remembered by the stored condition text (which alone decides the tree). */
-function cachedSegmentTree(segment: Pick<Segment, "id" | "conditions">): SegmentNode {
+function cachedSegmentTree(segment: SegmentConditionsRow): SegmentNode {
   let tree = parsedTrees.get(segment.conditions);
   if (!tree) {
     tree = segmentTree(segment);
@@ -111,7 +124,7 @@ function cachedSegmentTree(segment: Pick<Segment, "id" | "conditions">): Segment
   return tree;
 }
 
-export function toSegmentDto(segment: Segment): SegmentDto {
+export function toSegmentDto(segment: SegmentRow): SegmentDto {
   return {
     _id: segment.id,
     id: segment.id,
@@ -124,9 +137,9 @@ export function toSegmentDto(segment: Segment): SegmentDto {
   };
 }
 
-async function findSegment(userId: string, id: string): Promise<Segment> {
+async function findSegment(userId: string, id: string): Promise<SegmentRow> {
   if (!isId(id)) throw notFound("Segment");
-  const segment = await db().segment.findFirst({ where: { id, userId } });
+  const segment = await findSegmentOfUser(userId, id);
   if (!segment) throw notFound("Segment");
   return segment;
 }
@@ -140,12 +153,9 @@ export async function listSegments(
   options: { q?: string; sort?: SegmentSort; dir?: SortDirection; take?: number } = {},
 ): Promise<SegmentWithCount[]> {
   const q = options.q?.trim();
-  const rows = await db().segment.findMany({
-    where: { userId, ...(q ? { name: { contains: q } } : {}) },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: options.take ?? 500,
-  });
-  const list = rows.map((s) => ({ ...toSegmentDto(s), customerCount: sqlAudienceCount(userId, segmentTree(s)) }));
+  const rows = await findSegmentsOfUser(userId, { q: q || undefined, take: options.take ?? 500 });
+  const counts = await sqlAudienceCounts(userId, rows.map(segmentTree));
+  const list = rows.map((s, i) => ({ ...toSegmentDto(s), customerCount: counts[i] }));
   const sort = options.sort ?? "date";
   const dir = options.dir ?? (sort === "name" ? "asc" : "desc");
   const sign = dir === "asc" ? 1 : -1;
@@ -164,7 +174,7 @@ export async function listSegments(
 
 /** The four cards of /segments. */
 export async function segmentStats(userId: string, segments: SegmentWithCount[]) {
-  const campaignsCreated = await db().campaign.count({ where: { userId } });
+  const campaignsCreated = await countCampaignsOfUser(userId);
   const totalSegments = segments.length;
   const totalAudience = segments.reduce((n, s) => n + s.customerCount, 0);
   return {
@@ -181,34 +191,29 @@ export async function getSegment(userId: string, id: string): Promise<SegmentDto
 }
 
 /** The names of the user's other segments (all of them but `exceptId`), for the duplicate-name warning. */
-export function otherSegmentNames(userId: string, exceptId?: string): string[] {
-  const rows = readStatement(`SELECT "id", "name" FROM "Segment" WHERE "userId" = ?`).all(userId) as {
-    id: string;
-    name: string;
-  }[];
+export async function otherSegmentNames(userId: string, exceptId?: string): Promise<string[]> {
+  const rows = await segmentNamesOfUser(userId);
   return rows.filter((r) => r.id !== exceptId).map((r) => r.name);
 }
 
-function nameWarnings(userId: string, name: string, exceptId?: string): string[] {
-  const warning = duplicateNameWarning(name, otherSegmentNames(userId, exceptId));
+async function nameWarnings(userId: string, name: string, exceptId?: string): Promise<string[]> {
+  const warning = duplicateNameWarning(name, await otherSegmentNames(userId, exceptId));
   return warning ? [warning] : [];
 }
 
 export async function createSegment(userId: string, input: SegmentWriteInput): Promise<SavedSegment> {
   // Read before the insert, so the new segment is not its own duplicate.
-  const warnings = nameWarnings(userId, input.name);
+  const warnings = await nameWarnings(userId, input.name);
   const conditions = toConditions(input.tree);
-  const segment = await db().segment.create({
-    data: {
-      id: newId(),
-      userId,
-      name: input.name,
-      description: input.description,
-      logicType: topLogic(input.tree),
-      conditions: JSON.stringify(conditions),
-    },
+  const segment = await insertSegment({
+    id: newId(),
+    userId,
+    name: input.name,
+    description: input.description,
+    logicType: topLogic(input.tree),
+    conditions: JSON.stringify(conditions),
   });
-  const customerCount = sqlAudienceCount(userId, input.tree);
+  const customerCount = await sqlAudienceCount(userId, input.tree);
   await notify(userId, {
     type: "NEW_SEGMENT",
     title: "New segment created",
@@ -219,17 +224,14 @@ export async function createSegment(userId: string, input: SegmentWriteInput): P
 
 export async function updateSegment(userId: string, id: string, input: SegmentWriteInput): Promise<SavedSegment> {
   await findSegment(userId, id);
-  const warnings = nameWarnings(userId, input.name, id);
-  const segment = await db().segment.update({
-    where: { id },
-    data: {
-      name: input.name,
-      description: input.description,
-      logicType: topLogic(input.tree),
-      conditions: JSON.stringify(toConditions(input.tree)),
-    },
+  const warnings = await nameWarnings(userId, input.name, id);
+  const segment = await updateSegmentById(id, {
+    name: input.name,
+    description: input.description,
+    logicType: topLogic(input.tree),
+    conditions: JSON.stringify(toConditions(input.tree)),
   });
-  return { ...toSegmentDto(segment), customerCount: sqlAudienceCount(userId, input.tree), warnings };
+  return { ...toSegmentDto(segment), customerCount: await sqlAudienceCount(userId, input.tree), warnings };
 }
 
 /** How many draft names the delete warning spells out; more are counted. */
@@ -240,13 +242,9 @@ const WARNING_NAMES = 5;
  * the segment, so they cannot be launched until another is chosen), or null when none does. Shown
  * in the delete confirmation and answered by DELETE /api/segments/{id} as `warnings`.
  */
-export function segmentDeleteWarning(userId: string, id: string): string | null {
+export async function segmentDeleteWarning(userId: string, id: string): Promise<string | null> {
   if (!isId(id)) return null;
-  const names = readStatement(
-    `SELECT "name" FROM "Campaign" WHERE "userId" = ? AND "segmentId" = ? AND "status" = 'Draft' ORDER BY "createdAt", "id"`,
-  )
-    .pluck()
-    .all(userId, id) as string[];
+  const names = await draftCampaignNamesUsingSegment(userId, id);
   if (names.length === 0) return null;
   const quoted = names.slice(0, WARNING_NAMES).map((n) => `"${n || "Unnamed Campaign"}"`);
   if (names.length > WARNING_NAMES) quoted.push(`${names.length - WARNING_NAMES} more`);
@@ -258,8 +256,7 @@ export function segmentDeleteWarning(userId: string, id: string): string | null 
 
 export async function deleteSegment(userId: string, id: string): Promise<void> {
   if (!isId(id)) throw notFound("Segment");
-  const result = await db().segment.deleteMany({ where: { id, userId } });
-  if (result.count === 0) throw notFound("Segment");
+  if (!(await deleteSegmentOfUser(userId, id))) throw notFound("Segment");
 }
 
 /**
@@ -284,7 +281,7 @@ export async function segmentAudience(
   options: { limit: number; cursor?: string },
 ): Promise<{ customers: AudienceCustomer[]; nextCursor: string | null }> {
   const segment = await findSegment(userId, id);
-  const rows = sqlAudiencePage(userId, segmentTree(segment), options.limit + 1, options.cursor);
+  const rows = await sqlAudiencePage(userId, segmentTree(segment), options.limit + 1, options.cursor);
   const page = rows.slice(0, options.limit);
   return {
     customers: page.map(audienceCustomer),
@@ -293,28 +290,29 @@ export async function segmentAudience(
 }
 
 /** POST /api/segments/preview and the live preview: the count and up to 10 sample customers. */
-export function previewAudience(userId: string, tree: SegmentNode, sample = AUDIENCE_SAMPLE_SIZE) {
-  const { count, rows } = sqlAudiencePreviewAs(userId, tree, sample, audienceCustomerFromTuple);
+export async function previewAudience(
+  userId: string,
+  tree: SegmentNode,
+  sample = AUDIENCE_SAMPLE_SIZE,
+): Promise<{ count: number; customers: AudienceCustomer[] }> {
+  const { count, rows } = await sqlAudiencePreviewAs(userId, tree, sample, audienceCustomerFromTuple);
   return { count, customers: rows };
 }
 
 /** The detail screen: the count and the first 10 customers in creation order. */
 export async function segmentOverview(userId: string, id: string) {
   const segment = await getSegment(userId, id);
-  const count = sqlAudienceCount(userId, segment.tree);
-  const rows = count === 0 ? [] : sqlAudiencePage(userId, segment.tree, AUDIENCE_SAMPLE_SIZE);
+  const count = await sqlAudienceCount(userId, segment.tree);
+  const rows = count === 0 ? [] : await sqlAudiencePage(userId, segment.tree, AUDIENCE_SAMPLE_SIZE);
   return { segment, count, customers: rows.map(audienceCustomer) };
 }
 
 /** The tenant's segments that contain one customer (chips on the customer detail), in one query. */
 export async function segmentsForCustomer(userId: string, customerId: string): Promise<{ id: string; name: string }[]> {
   if (!isId(customerId)) return [];
-  // On every customer detail (GET /api/customers/{id}): a prepared statement on the read
-  // connection, and each stored condition text parsed once (see ~/db/reader.server).
-  const segments = readStatement(
-    `SELECT "id", "name", "conditions" FROM "Segment" WHERE "userId" = ? ORDER BY "name", "id"`,
-  ).all(userId) as Pick<Segment, "id" | "name" | "conditions">[];
+  // On every customer detail (GET /api/customers/{id}): each stored condition text is parsed once.
+  const segments = await segmentConditionsOfUser(userId);
   if (segments.length === 0) return [];
-  const matches = sqlMatchesForCustomer(userId, customerId, segments.map(cachedSegmentTree));
+  const matches = await sqlMatchesForCustomer(userId, customerId, segments.map(cachedSegmentTree));
   return segments.filter((_, i) => matches[i]).map((s) => ({ id: s.id, name: s.name }));
 }
