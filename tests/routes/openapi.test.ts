@@ -1,0 +1,609 @@
+// GET /api/openapi.json against the code it describes: the document is sound OpenAPI 3.1, it names
+// every /api route of app/routes.ts and every method each one serves (and nothing else), and real
+// answers of every operation, on a real database, validate against it (status, media type, body).
+import { beforeAll, describe, expect, it } from "vitest";
+import type { z } from "zod";
+import { createTestUser, useTestDatabase } from "../helpers/db";
+import { AnswerValidator, type ApiRoute, apiRoutes, routeModule, structuralProblems } from "../helpers/openapi";
+import { cookieFor } from "../helpers/requests";
+
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
+const { file } = useTestDatabase();
+
+import { getEnv } from "~/env.server";
+import { parseOrThrow, ApiError } from "~/lib/api.server";
+import { deliveryId } from "~/lib/campaigns";
+import { HTTP_METHODS, type HttpMethod, type OpenApiDocument } from "~/lib/openapi/document.server";
+import { loader as openApiLoader } from "~/routes/api/openapi-json";
+import {
+  CampaignListQuerySchema,
+  CustomerExportQuerySchema,
+  CustomerListQuerySchema,
+  DeliveryLogQuerySchema,
+  MessageSuggestionsInputSchema,
+  NotificationListQuerySchema,
+  ReceiptsBodySchema,
+  SegmentListQuerySchema,
+} from "~/schemas/api-inputs.server";
+import { signReceipts } from "~/services/delivery/receipt-signature.server";
+import { notify } from "~/services/notifications.server";
+import { seedTenant } from "~/services/seed.server";
+import { issueToken } from "~/services/token.server";
+
+let document: OpenApiDocument;
+let validator: AnswerValidator;
+const routes = apiRoutes();
+
+type Auth = "bearer" | "cookie" | "none" | { bearer: string } | { cookie: string };
+type CallOptions = {
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  json?: unknown;
+  body?: string;
+  headers?: Record<string, string>;
+  auth?: Auth;
+};
+
+let userId: string;
+let bearer: string;
+let cookie: string;
+
+/** Every (operation, status) answered during the file, to check each operation was seen succeeding. */
+const answered = new Map<string, Set<number>>();
+
+function routeFor(template: string): ApiRoute {
+  const route = routes.find((r) => r.template === template);
+  if (!route) throw new Error(`No route in app/routes.ts for ${template}`);
+  return route;
+}
+
+function fill(template: string, params: Record<string, string>) {
+  return template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ""));
+}
+
+/** Calls the route module of `METHOD /api/path/{param}` and reads its answer, thrown Responses included. */
+async function invoke(spec: string, options: CallOptions = {}) {
+  const [METHOD, template] = spec.split(" ");
+  const method = METHOD.toLowerCase() as HttpMethod;
+  const route = routeFor(template);
+  const module = await routeModule(route);
+  const handler = method === "get" ? module.loader : module.action;
+  if (!handler) throw new Error(`${spec}: the route module has no ${method === "get" ? "loader" : "action"}`);
+  const url = new URL(fill(template, options.params ?? {}), "http://localhost");
+  for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v);
+  const headers = new Headers(options.headers);
+  const auth = options.auth ?? "bearer";
+  if (auth === "bearer") headers.set("Authorization", `Bearer ${bearer}`);
+  else if (auth === "cookie") headers.set("Cookie", cookie);
+  else if (typeof auth === "object" && "bearer" in auth) headers.set("Authorization", `Bearer ${auth.bearer}`);
+  else if (typeof auth === "object" && "cookie" in auth) headers.set("Cookie", auth.cookie);
+  // A cookie-carried write comes from our own pages unless the test says otherwise.
+  if (
+    (auth === "cookie" || (typeof auth === "object" && "cookie" in auth)) &&
+    method !== "get" &&
+    !headers.has("Origin")
+  )
+    headers.set("Origin", getEnv().publicUrl);
+  let body = options.body;
+  if (options.json !== undefined) {
+    body = JSON.stringify(options.json);
+    headers.set("Content-Type", "application/json");
+  }
+  const abort = new AbortController();
+  let response: Response;
+  try {
+    response = (await handler({
+      request: new Request(url, { method: METHOD, headers, body, signal: abort.signal }),
+      params: Object.fromEntries(
+        [...template.matchAll(/\{([^}]+)\}/g)].map((m) => [m[1], options.params?.[m[1]] ?? ""]),
+      ),
+      context: {},
+    })) as Response;
+  } catch (thrown) {
+    if (!(thrown instanceof Response)) throw thrown;
+    response = thrown;
+  }
+  const contentType = response.headers.get("Content-Type") ?? "";
+  let parsed: unknown = null;
+  if (contentType.startsWith("text/event-stream")) {
+    abort.abort();
+    await response.body?.cancel();
+  } else {
+    const text = await response.text();
+    parsed = text && contentType.includes("json") ? JSON.parse(text) : text || null;
+  }
+  return { method, template, status: response.status, headers: response.headers, contentType, body: parsed };
+}
+
+/** invoke(), then the answer must be one the document describes; `status` pins the expected status. */
+async function call(spec: string, options: CallOptions = {}, status?: number) {
+  const answer = await invoke(spec, options);
+  expect(validator.problems(answer.method, answer.template, answer), `${spec} → ${answer.status}`).toEqual([]);
+  if (status !== undefined) expect(answer.status, `${spec}: ${JSON.stringify(answer.body)}`).toBe(status);
+  const key = `${answer.method} ${answer.template}`;
+  if (!answered.has(key)) answered.set(key, new Set());
+  answered.get(key)?.add(answer.status);
+  // The body as the tests read it: an object (or a list of them).
+  return answer as typeof answer & { body: Record<string, never> & Record<string, unknown>[] };
+}
+
+// The inputs of app/schemas/api-inputs.server.ts: a route must refuse and accept them as its schema does.
+function expected(schema: z.ZodType, input: unknown) {
+  try {
+    parseOrThrow(schema, input);
+    return null;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return error.message;
+  }
+}
+async function same(spec: string, schema: z.ZodType, queries: Record<string, string>[], params = {}) {
+  for (const query of queries) {
+    const answer = await call(spec, { query, params });
+    const message = expected(schema, query);
+    const body = answer.body as unknown as { error?: { message: string } };
+    if (message === null) expect(answer.status, JSON.stringify(query)).toBeLessThan(400);
+    else expect([answer.status, body.error?.message], JSON.stringify(query)).toEqual([400, message]);
+  }
+}
+beforeAll(async () => {
+  const user = await createTestUser("Documented");
+  userId = user.id;
+  bearer = await issueToken(user.id);
+  cookie = await cookieFor(user.id);
+  await seedTenant(user.id, { customers: 40, orders: 15, seed: 7, file });
+  const served = await invoke("GET /api/openapi.json", { auth: "none" });
+  document = served.body as OpenApiDocument;
+  validator = new AnswerValidator(document);
+});
+
+describe("the document", () => {
+  it("is served publicly, cacheable, as the document the builder makes", async () => {
+    const response = await openApiLoader({
+      request: new Request("http://localhost/api/openapi.json"),
+      params: {},
+      context: {},
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
+    expect(response.headers.get("Cache-Control")).toMatch(/public/);
+    expect(document.openapi).toMatch(/^3\.1\.\d+$/);
+  });
+
+  it("is sound OpenAPI 3.1: structure, every $ref resolving, every operation answering", () => {
+    expect(structuralProblems(document)).toEqual([]);
+  });
+
+  it("declares bearer and cookie sign-in, the receipts signature and the Idempotency-Key header", async () => {
+    const schemes = document.components.securitySchemes as Record<string, Record<string, string>>;
+    expect(schemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer", bearerFormat: "JWT" });
+    expect(schemes.cookieAuth).toMatchObject({ type: "apiKey", in: "cookie", name: cookie.split("=")[0] });
+    expect(schemes.receiptSignature).toMatchObject({ type: "apiKey", in: "header", name: "x-signature" });
+    const launch = validator.operation("post", "/api/campaigns");
+    expect(launch.parameters).toContainEqual(expect.objectContaining({ name: "Idempotency-Key", in: "header" }));
+    expect(validator.operation("post", "/api/webhooks/delivery-receipts").security).toEqual([{ receiptSignature: [] }]);
+    expect(validator.operation("get", "/api/openapi.json").security).toEqual([]);
+  });
+});
+
+describe("the document and app/routes.ts", () => {
+  it("name the same /api paths", () => {
+    expect(Object.keys(document.paths).sort()).toEqual(routes.map((r) => r.template).sort());
+  });
+
+  // Methods a route serves whatever they are called, which the contract leaves out.
+  const UNDOCUMENTED: Record<string, HttpMethod[]> = {
+    // The action is the loader: any method starts the sign-in; GET (a link) and POST (a form) are the contract.
+    "/api/auth/google": ["put", "patch", "delete"],
+    "/api/notifications/read-all": ["patch", "delete"],
+    "/api/notifications/{id}/read": ["patch", "delete"],
+  };
+
+  it("agree on the methods each path serves, probed on the route modules", async () => {
+    const probe = await createTestUser("Prober");
+    const mismatches: string[] = [];
+    for (const route of routes) {
+      const served: HttpMethod[] = [];
+      for (const method of HTTP_METHODS) {
+        const module = await routeModule(route);
+        if (!(method === "get" ? module.loader : module.action)) continue;
+        // A fresh token each time: a logout ends the probe's earlier ones.
+        const answer = await invoke(`${method.toUpperCase()} ${route.template}`, {
+          params: { id: "0123456789abcdef01234567", control: "pause" },
+          json: method === "get" ? undefined : {},
+          auth: { bearer: await issueToken(probe.id) },
+        });
+        const error = (answer.body as { error?: { message?: string } } | null)?.error;
+        const refused = answer.status === 405 || (answer.status === 400 && /^Use /.test(error?.message ?? ""));
+        if (!refused) served.push(method);
+      }
+      const documented = HTTP_METHODS.filter((m) => document.paths[route.template]?.[m]);
+      const expected = served.filter((m) => !UNDOCUMENTED[route.template]?.includes(m));
+      if (documented.join() !== expected.join())
+        mismatches.push(`${route.template}: serves ${expected.join()}, documented ${documented.join()}`);
+    }
+    expect(mismatches).toEqual([]);
+  });
+});
+
+describe("the inputs the routes declare in their own files", () => {
+  // app/schemas/api-inputs.server.ts holds the schemas the document is made from: each route must
+  // refuse and accept the same inputs with the same messages.
+  const tooLong = (n: number) => "x".repeat(n);
+
+  it("query parameters", async () => {
+    await same("GET /api/campaigns", CampaignListQuerySchema, [
+      { limit: "0" },
+      { limit: "abc" },
+      { limit: "1.5" },
+      { limit: "1001" },
+      { cursor: tooLong(41) },
+      { limit: "5", _t: "1" },
+    ]);
+    await same("GET /api/customers", CustomerListQuerySchema, [
+      { q: "a\u0001" },
+      { q: tooLong(201) },
+      { limit: "0" },
+      { limit: "1001" },
+      { limit: "x" },
+      { sort: "height" },
+      { order: "up" },
+      { cursor: tooLong(1001) },
+      { sort: "name", order: "asc", limit: "3" },
+    ]);
+    await same("GET /api/customers/export", CustomerExportQuerySchema, [{ q: "a\u0001" }, { q: "a" }]);
+    await same("GET /api/notifications", NotificationListQuerySchema, [
+      { type: "bad" },
+      { limit: "0" },
+      { limit: "51" },
+      { type: "campaign" },
+      { type: "SYSTEM", limit: "3" },
+    ]);
+    await same("GET /api/segments", SegmentListQuerySchema, [
+      { q: tooLong(201) },
+      { sort: "x" },
+      { dir: "up" },
+      { limit: "0" },
+      { limit: "501" },
+      { sort: "size", dir: "asc", limit: "2" },
+    ]);
+  });
+
+  it("the message suggestions body", async () => {
+    const segment = await call("POST /api/segments", {
+      json: { name: "Input check", conditions: { visits: { $gte: 0 } } },
+    });
+    for (const json of [
+      {},
+      { segmentId: "x" },
+      { segmentId: 5 },
+      { segmentId: segment.body.id, campaignObjective: tooLong(501) },
+      { segmentId: segment.body.id, campaignObjective: 5 },
+    ]) {
+      const answer = await call("POST /api/ai/message-suggestions", { json }, 400);
+      expect((answer.body as unknown as { error: { message: string } }).error.message).toBe(
+        expected(MessageSuggestionsInputSchema, json),
+      );
+    }
+  });
+});
+
+describe("real answers validate against the document", () => {
+  let customerId: string;
+  let orderId: string;
+  let segmentId: string;
+  let emptySegmentId: string;
+  let campaignId: string;
+  let draftId: string;
+  let notificationId: string;
+  const missing = "0123456789abcdef01234567";
+
+  it("auth and profile", async () => {
+    await call("GET /api/auth/current_user", { auth: "none" }, 200);
+    await call("GET /api/auth/current_user", {}, 200);
+    await call("GET /api/auth/current_user", { auth: "cookie" }, 200);
+    await call("GET /api/auth/current_user", { auth: { bearer: "not.a.token" } }, 401);
+    await call("GET /api/auth/profile", {}, 200);
+    await call("GET /api/auth/profile", { auth: "none" }, 401);
+    await call("PUT /api/auth/profile", { json: { email: "documented@example.com", company: "Acme" } }, 200);
+    await call("PATCH /api/auth/profile", { json: { email: "documented@example.com", position: "Lead" } }, 200);
+    await call("PUT /api/auth/profile", { json: { email: "not an address" } }, 400);
+    await call("PUT /api/auth/profile", { auth: "cookie", json: { email: "documented@example.com" } }, 200);
+    await call("GET /api/users/{id}", { params: { id: userId } }, 200);
+    await call("GET /api/users/{id}", { params: { id: missing } }, 404);
+    await call("PUT /api/users/{id}", { params: { id: userId }, json: { email: "documented@example.com" } }, 200);
+    await call("PATCH /api/users/{id}", { params: { id: userId }, json: { email: "documented@example.com" } }, 200);
+    await call("GET /api/auth/google", { auth: "none" }, 302);
+    await call("POST /api/auth/google", { auth: "none" }, 302);
+    await call("GET /api/auth/google/callback", { auth: "none" }, 302);
+  });
+
+  it("a write carried by the cookie from another site is a 403; no credentials is a 401", async () => {
+    await call(
+      "DELETE /api/orders/{id}",
+      { auth: "cookie", params: { id: missing }, headers: { Origin: "https://elsewhere.example" } },
+      403,
+    );
+    await call("DELETE /api/orders/{id}", { auth: "none", params: { id: missing } }, 401);
+    await call("DELETE /api/orders/{id}", { auth: { bearer: "a.b.c" }, params: { id: missing } }, 401);
+  });
+
+  it("customers", async () => {
+    const list = await call("GET /api/customers", { query: { limit: "5" } }, 200);
+    expect(list.headers.get("X-Total-Count")).toBe("40");
+    await call("GET /api/customers", { query: { q: "a", sort: "totalSpend" } }, 200);
+    await call("GET /api/customers", { query: { limit: "0" } }, 400);
+    await call("GET /api/customers", { auth: "none" }, 401);
+    const created = await call(
+      "POST /api/customers",
+      { json: { firstName: "Asha", lastName: "Rao", email: "asha.rao@example.com", totalSpend: 1200, visits: 3 } },
+      201,
+    );
+    customerId = created.body.id as unknown as string;
+    await call(
+      "POST /api/customers",
+      { json: { firstName: "Asha", lastName: "Rao", email: "asha.rao@example.com" } },
+      409,
+    );
+    await call("POST /api/customers", { json: { firstName: "", email: "nope" } }, 400);
+    await call("POST /api/customers", { body: "{not json", headers: { "Content-Type": "application/json" } }, 400);
+    await call("GET /api/customers/{id}", { params: { id: customerId } }, 200);
+    await call("GET /api/customers/{id}", { params: { id: missing } }, 404);
+    await call(
+      "PUT /api/customers/{id}",
+      { params: { id: customerId }, json: { firstName: "Asha", lastName: "R", email: "asha.rao@example.com" } },
+      200,
+    );
+    await call(
+      "PATCH /api/customers/{id}",
+      { params: { id: customerId }, json: { firstName: "Asha", lastName: "Rao", email: "asha.rao@example.com" } },
+      200,
+    );
+    await call(
+      "PUT /api/customers/{id}",
+      { params: { id: missing }, json: { firstName: "A", lastName: "B", email: "a@b.co" } },
+      404,
+    );
+    await call("GET /api/customers/export", { query: { q: "a" } }, 200);
+    await call(
+      "POST /api/customers/import",
+      {
+        body: "First Name,Last Name,Email,Total Spend\nRavi,Kumar,ravi.k@example.com,500\nBad,Row,not-an-email,1\n",
+        headers: { "Content-Type": "text/csv" },
+      },
+      200,
+    );
+    await call("POST /api/customers/import", { body: "{}", headers: { "Content-Type": "application/json" } }, 400);
+    await call("POST /api/customers/import", {
+      body: "just one line without anything else\n",
+      headers: { "Content-Type": "text/csv" },
+    }).then((answer) => expect([200, 422]).toContain(answer.status));
+  });
+
+  it("orders", async () => {
+    const list = await call("GET /api/orders", { query: { limit: "3" } }, 200);
+    expect(list.body).toHaveLength(3);
+    await call("GET /api/orders", { query: { cursor: "zz" } }, 400);
+    const created = await call(
+      "POST /api/orders",
+      {
+        json: {
+          customerId,
+          status: "Pending",
+          tax: 10,
+          items: [{ name: "Tea", description: "Assam", quantity: 2, price: 120.5 }],
+        },
+      },
+      201,
+    );
+    orderId = created.body.id as unknown as string;
+    await call("POST /api/orders", { json: { customerId, items: [] } }, 400);
+    await call("POST /api/orders", { json: { customerId: missing, items: [{ name: "x", quantity: 1, price: 1 }] } });
+    await call("GET /api/orders/{id}", { params: { id: orderId } }, 200);
+    await call("GET /api/orders/{id}", { params: { id: "nope" } }, 404);
+    const item = { name: "Tea", quantity: 3, price: 120 };
+    await call("PUT /api/orders/{id}", { params: { id: orderId }, json: { status: "Completed", items: [item] } }, 200);
+    await call("PATCH /api/orders/{id}", { params: { id: orderId }, json: { items: [item] } }, 200);
+    await call("PUT /api/orders/{id}", { params: { id: orderId }, json: { items: [{ name: "" }] } }, 400);
+    await call("DELETE /api/orders/{id}", { params: { id: orderId } }, 200);
+    await call("DELETE /api/orders/{id}", { params: { id: orderId } }, 404);
+  });
+
+  it("segments", async () => {
+    const created = await call(
+      "POST /api/segments",
+      { json: { name: "Everyone", description: "All of them", conditions: { visits: { $gte: 0 } } } },
+      201,
+    );
+    segmentId = created.body.id as unknown as string;
+    emptySegmentId = (
+      await call("POST /api/segments", { json: { name: "Nobody", conditions: { visits: { $gt: 1_000_000 } } } }, 201)
+    ).body.id as unknown as string;
+    await call("POST /api/segments", { json: { name: "Bad", conditions: { height: { $gt: 1 } } } }, 400);
+    await call("GET /api/segments", {}, 200);
+    await call("GET /api/segments", { query: { sort: "size", dir: "asc" } }, 200);
+    await call("POST /api/segments/preview", { json: { conditions: { totalSpend: { $gt: 100 } } } }, 200);
+    await call("POST /api/segments/preview", { json: {} }, 400);
+    await call("GET /api/segments/{id}", { params: { id: segmentId } }, 200);
+    await call("GET /api/segments/{id}", { params: { id: missing } }, 404);
+    await call(
+      "PUT /api/segments/{id}",
+      { params: { id: segmentId }, json: { name: "Everyone", conditions: { visits: { $gte: 0 } }, logicType: "AND" } },
+      200,
+    );
+    await call("GET /api/segments/{id}/audience-count", { params: { id: segmentId } }, 200);
+    await call("GET /api/segments/{id}/audience-count", { params: { id: missing } }, 404);
+    const page = await call(
+      "GET /api/segments/{id}/audience",
+      { params: { id: segmentId }, query: { limit: "5" } },
+      200,
+    );
+    expect(page.headers.get("X-Next-Cursor")).toBeTruthy();
+    await call("GET /api/segments/{id}/audience", { params: { id: segmentId }, query: { cursor: "x" } }, 400);
+  });
+
+  it("campaigns, their log, their controls and the receipts webhook", async () => {
+    const content = { name: "Diwali", subject: "Hi {NAME}", message: "Hello {NAME}", segmentId };
+    const launched = await call(
+      "POST /api/campaigns",
+      { json: content, headers: { "Idempotency-Key": "launch-1" } },
+      201,
+    );
+    campaignId = launched.body.id as unknown as string;
+    const replay = await call(
+      "POST /api/campaigns",
+      { json: content, headers: { "Idempotency-Key": "launch-1" } },
+      201,
+    );
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    await call(
+      "POST /api/campaigns",
+      { json: { ...content, name: "Other" }, headers: { "Idempotency-Key": "launch-1" } },
+      422,
+    );
+    await call("POST /api/campaigns", { json: content, headers: { "Idempotency-Key": "has space" } }, 400);
+    await call("POST /api/campaigns", { json: { ...content, segmentId: emptySegmentId } }, 422);
+    await call("POST /api/campaigns", { json: { ...content, name: "" } }, 400);
+    draftId = (await call("POST /api/campaigns", { json: { ...content, status: "Draft" } }, 201)).body
+      .id as unknown as string;
+    await call("GET /api/campaigns", { query: { limit: "2" } }, 200);
+    await call("GET /api/campaigns/{id}", { params: { id: campaignId } }, 200);
+    await call("GET /api/campaigns/{id}", { params: { id: missing } }, 404);
+    await call("PUT /api/campaigns/{id}", { params: { id: draftId }, json: { ...content, status: "Draft" } }, 200);
+    await call("PUT /api/campaigns/{id}", { params: { id: campaignId }, json: { ...content, status: "Draft" } }).then(
+      (answer) => expect([404, 409]).toContain(answer.status),
+    );
+    const logs = await call("GET /api/campaigns/{id}/logs", { params: { id: campaignId }, query: { limit: "5" } }, 200);
+    expect(logs.headers.get("X-Total-Count")).toBeTruthy();
+    await call("GET /api/campaigns/{id}/logs", { params: { id: campaignId }, query: { status: "nope" } }, 400);
+    await same(
+      "GET /api/campaigns/{id}/logs",
+      DeliveryLogQuerySchema,
+      [
+        { status: "nope" },
+        { status: " SENT " },
+        { limit: "0" },
+        { limit: "1001" },
+        { limit: "x" },
+        { cursor: "x".repeat(41) },
+      ],
+      { id: campaignId },
+    );
+
+    const body = JSON.stringify({
+      receipts: [
+        { id: deliveryId(campaignId, 1), event: "delivered", at: Date.now() },
+        { id: deliveryId(campaignId, 2), event: "failed", at: Date.now(), details: "mailbox full" },
+      ],
+    });
+    const secret = getEnv().receiptsSecret;
+    await call(
+      "POST /api/webhooks/delivery-receipts",
+      {
+        auth: "none",
+        body,
+        headers: { "Content-Type": "application/json", "X-Signature": signReceipts(body, secret) },
+      },
+      202,
+    );
+    await call(
+      "POST /api/webhooks/delivery-receipts",
+      { auth: "none", body, headers: { "X-Signature": "sha256=00" } },
+      401,
+    );
+    for (const bad of [
+      { receipts: [{ id: "x", event: "exploded", at: 1 }] },
+      { receipts: "x" },
+      { receipts: [{ id: tooLongId(), event: "opened", at: 1 }] },
+    ]) {
+      const raw = JSON.stringify(bad);
+      const answer = await call(
+        "POST /api/webhooks/delivery-receipts",
+        { auth: "none", body: raw, headers: { "X-Signature": signReceipts(raw, secret) } },
+        400,
+      );
+      // The message of the worker's parse, made from the same schema's first issue.
+      const issue = ReceiptsBodySchema.safeParse(bad).error?.issues[0];
+      expect((answer.body as unknown as { error: { message: string } }).error.message).toBe(
+        `${issue?.path.join(".") || "body"}: ${issue?.message}`,
+      );
+    }
+
+    for (const control of ["pause", "resume", "retry-failed", "cancel"]) {
+      const answer = await call("POST /api/campaigns/{id}/{control}", { params: { id: campaignId, control } });
+      expect([200, 409], `${control}: ${JSON.stringify(answer.body)}`).toContain(answer.status);
+    }
+    await call("POST /api/campaigns/{id}/{control}", { params: { id: campaignId, control: "resume" } }, 409);
+    await call("POST /api/campaigns/{id}/{control}", { params: { id: campaignId, control: "explode" } }, 404);
+    await call("POST /api/campaigns/{id}/{control}", { params: { id: missing, control: "pause" } }, 404);
+    await call("DELETE /api/campaigns/{id}", { params: { id: campaignId } }, 200);
+    await call("DELETE /api/campaigns/{id}", { params: { id: campaignId } }, 404);
+  });
+
+  it("the controls answer 200 on a campaign that allows them", async () => {
+    const content = { name: "Controls", subject: "Hi", message: "Hello", segmentId };
+    const id = (await call("POST /api/campaigns", { json: content }, 201)).body.id as unknown as string;
+    const paused = await call("POST /api/campaigns/{id}/{control}", { params: { id, control: "pause" } });
+    if (paused.status === 200)
+      await call("POST /api/campaigns/{id}/{control}", { params: { id, control: "resume" } }, 200);
+    await call("POST /api/campaigns/{id}/{control}", { params: { id, control: "cancel" } });
+    await call("POST /api/campaigns/{id}/{control}", { params: { id, control: "retry-failed" } });
+    expect(answered.get("post /api/campaigns/{id}/{control}")?.has(200)).toBe(true);
+  });
+
+  it("notifications", async () => {
+    notificationId = (await notify(userId, { type: "SYSTEM", title: "Documented", details: "Hello" })).id;
+    await notify(userId, { type: "SYSTEM", title: "Another" });
+    await call("GET /api/notifications", {}, 200);
+    await call("GET /api/notifications", { query: { type: "campaign", limit: "5" } }, 200);
+    await call("PUT /api/notifications/{id}/read", { params: { id: notificationId } }, 200);
+    await call("POST /api/notifications/{id}/read", { params: { id: notificationId } }, 200);
+    await call("PUT /api/notifications/{id}/read", { params: { id: missing } }, 404);
+    await call("PUT /api/notifications/read-all", {}, 200);
+    await call("POST /api/notifications/read-all", {}, 200);
+    await call("DELETE /api/notifications/{id}", { params: { id: notificationId } }, 200);
+    await call("DELETE /api/notifications/{id}", { params: { id: notificationId } }, 404);
+    await call("GET /api/notifications/stream", {}, 200);
+    await call("GET /api/notifications/stream", { auth: "none" }, 401);
+  });
+
+  it("segment delete, naming the drafts it leaves without a segment", async () => {
+    const id = (
+      await call("POST /api/segments", { json: { name: "To delete", conditions: { visits: { $gte: 0 } } } }, 201)
+    ).body.id as unknown as string;
+    const draft = { name: "Orphan", subject: "Hi", message: "Hello", segmentId: id, status: "Draft" };
+    await call("POST /api/campaigns", { json: draft }, 201);
+    const answer = await call("DELETE /api/segments/{id}", { params: { id } }, 200);
+    expect(answer.body).toMatchObject({ success: true, warnings: [expect.stringContaining("Orphan")] });
+    await call("DELETE /api/segments/{id}", { params: { id } }, 404);
+  });
+
+  it("AI, dashboard, and last the logout", async () => {
+    await call("POST /api/ai/message-suggestions", { json: { segmentId, campaignObjective: "Festive sale" } }, 200);
+    await call("POST /api/ai/message-suggestions", { json: { segmentId: emptySegmentId } }, 422);
+    await call("POST /api/ai/message-suggestions", { json: { segmentId: missing } }, 404);
+    await call("GET /api/ai/insights", {}, 200);
+    await call("GET /api/stats/historical", {}, 200);
+    await call("DELETE /api/customers/{id}", { params: { id: customerId } }, 200);
+    await call("POST /api/auth/logout", { auth: "none" }, 200);
+    await call("POST /api/auth/logout", {}, 200);
+    await call("GET /api/auth/profile", {}, 401);
+    await call("GET /api/openapi.json", { auth: "none" }, 200);
+  });
+
+  it("every operation of the document was seen succeeding", () => {
+    const missed: string[] = [];
+    for (const [template, item] of Object.entries(document.paths)) {
+      for (const method of HTTP_METHODS) {
+        if (!item[method]) continue;
+        const statuses = [...(answered.get(`${method} ${template}`) ?? [])];
+        if (!statuses.some((s) => s >= 200 && s < 400)) missed.push(`${method.toUpperCase()} ${template}`);
+      }
+    }
+    expect(missed).toEqual([]);
+  });
+});
+
+function tooLongId() {
+  return "x".repeat(65);
+}
