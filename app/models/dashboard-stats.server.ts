@@ -12,7 +12,7 @@ import type { Connection } from "~/models/transaction.server";
 export type Window = { from: number; to: number };
 
 export type Created = { customers: number; segments: number; campaigns: number; campaignsSent: number };
-export type Added = { customersAdded: number; campaignsSent: number };
+type Added = { customersAdded: number; campaignsSent: number };
 export type Counts = { customers: number; segments: number; campaigns: number };
 
 const CUSTOMERS_BETWEEN = `SELECT count(*) AS n FROM "Customer" WHERE "userId" = ? AND "id" >= ? AND "id" < ?`;

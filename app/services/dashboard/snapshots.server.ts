@@ -21,7 +21,7 @@ const wholeSecond = (ms: number) => Math.floor(ms / 1000) * 1000;
  * The first day a tenant without snapshots is filled in from: early enough for the weekly series
  * and for the end of last month.
  */
-export function backfillStart(now: Date): string {
+function backfillStart(now: Date): string {
   const firstWeek = weekStarts(now)[0];
   const lastMonthEnd = addDays(monthStart(dayOf(now)), -1);
   return firstWeek < lastMonthEnd ? firstWeek : lastMonthEnd;
