@@ -177,6 +177,16 @@ export function structuralProblems(document: OpenApiDocument): string[] {
   for (const [name, schema] of Object.entries(document.components.schemas)) {
     if (!ajv.validateSchema(schema)) problems.push(`components.schemas.${name}: ${ajv.errorsText(ajv.errors)}`);
   }
+  // Every security requirement names a declared scheme.
+  const schemes = Object.keys((document.components.securitySchemes ?? {}) as Json);
+  const requirements = [
+    ...((document.security ?? []) as Json[]),
+    ...Object.values(document.paths).flatMap((item) =>
+      HTTP_METHODS.flatMap((m) => ((item[m] as Json | undefined)?.security ?? []) as Json[]),
+    ),
+  ];
+  for (const name of requirements.flatMap((r) => Object.keys(r)))
+    if (!schemes.includes(name)) problems.push(`security names ${name}, which components.securitySchemes lacks`);
   const operationIds = new Set<string>();
   for (const [template, item] of Object.entries(document.paths)) {
     const names = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
@@ -189,7 +199,7 @@ export function structuralProblems(document: OpenApiDocument): string[] {
       const declared = ((operation.parameters ?? []) as Json[]).filter((p) => p.in === "path").map((p) => p.name);
       if (names.join() !== declared.join())
         problems.push(`${method.toUpperCase()} ${template}: path parameters ${declared.join()} ≠ ${names.join()}`);
-      const responses = operation.responses as Json;
+      const responses = (operation.responses ?? {}) as Json;
       if (!Object.keys(responses).some((status) => /^[23]/.test(status)))
         problems.push(`${method.toUpperCase()} ${template}: no success answer`);
     }

@@ -186,6 +186,37 @@ describe("the document", () => {
   });
 });
 
+describe("the checks themselves", () => {
+  it("catch a broken document: an unresolved $ref, an operation without answers, a wrong version", () => {
+    const broken = structuredClone(document);
+    delete broken.components.schemas.Order;
+    broken.openapi = "3.0.3";
+    delete (broken.paths["/api/ai/insights"].get as Record<string, unknown>).responses;
+    const problems = structuralProblems(broken).join("\n");
+    expect(problems).toMatch(/#\/components\/schemas\/Order does not resolve/);
+    expect(problems).toMatch(/\/openapi must match pattern/);
+    expect(problems).toMatch(/insights\/get must have required property 'responses'/);
+  });
+
+  it("catch an answer that drifted from its schema or status", () => {
+    const answer = (status: number, body: unknown) => ({
+      status,
+      headers: new Headers(),
+      contentType: "application/json",
+      body,
+    });
+    expect(validator.problems("get", "/api/segments/{id}/audience-count", answer(200, { count: 3 }))).toEqual([]);
+    expect(
+      validator.problems("get", "/api/segments/{id}/audience-count", answer(200, { count: 3, extra: 1 })),
+    ).not.toEqual([]);
+    expect(validator.problems("get", "/api/segments/{id}/audience-count", answer(418, {}))).not.toEqual([]);
+    const notFound = { error: { code: "not_found", message: "Segment not found" } };
+    expect(validator.problems("get", "/api/segments/{id}/audience-count", answer(404, notFound))).toEqual([]);
+    const wrongCode = { error: { code: "conflict", message: "Segment not found" } };
+    expect(validator.problems("get", "/api/segments/{id}/audience-count", answer(404, wrongCode))).not.toEqual([]);
+  });
+});
+
 describe("the document and app/routes.ts", () => {
   it("name the same /api paths", () => {
     expect(Object.keys(document.paths).sort()).toEqual(routes.map((r) => r.template).sort());
