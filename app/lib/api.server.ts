@@ -224,15 +224,42 @@ export async function readJson(request: Request, maxBytes = MAX_JSON_BYTES): Pro
   }
 }
 
+/** The methods a route can take; HEAD goes wherever GET goes. */
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
 /**
- * For the method a resource route does not serve: a 405 in the /api error shape (Remix's own
- * answer would be `{"message":"Unexpected Server Error"}`). Export it as the route's loader or action.
+ * The one answer to a method a route does not take: 405 with `Allow` listing the methods it does
+ * take. On /api it is the JSON error shape (Remix's own answer would be `{"message":"Unexpected
+ * Server Error"}`, or a 405 without Allow); on a page it is plain text.
  */
-export function methodNotAllowed(allowed: string) {
-  return ({ request }: { request: Request }) =>
-    errorResponse(new ApiError("method_not_allowed", `Use ${allowed} for ${new URL(request.url).pathname}`), {
-      Allow: allowed,
-    });
+export function methodNotAllowedResponse(request: Request, allowed: readonly HttpMethod[]): Response {
+  const { pathname } = new URL(request.url);
+  const names = allowed.length > 1 ? `${allowed.slice(0, -1).join(", ")} or ${allowed.at(-1)}` : (allowed[0] ?? "");
+  const message = `Use ${names} for ${pathname}`;
+  const headers = { Allow: allowed.join(", ") };
+  if (/^\/api(\/|$)/i.test(pathname)) return errorResponse(new ApiError("method_not_allowed", message), headers);
+  return new Response(message, {
+    status: 405,
+    headers: { ...headers, "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+  });
+}
+
+/**
+ * Stops a loader or action (by throwing that 405) unless the request's method is one of `allowed`,
+ * the methods the whole route takes, GET included where its loader answers. Call it first, before
+ * reading credentials or the body: the Allow list is no secret.
+ */
+export function allowMethods(request: Request, ...allowed: HttpMethod[]): void {
+  const method = request.method === "HEAD" ? "GET" : request.method;
+  if (!(allowed as string[]).includes(method)) throw methodNotAllowedResponse(request, allowed);
+}
+
+/**
+ * A loader or action for a route that takes no request of its kind (a GET of a POST-only route, a
+ * write to a read-only one): export it as the route's loader or action, naming the methods it takes.
+ */
+export function methodNotAllowed(...allowed: HttpMethod[]) {
+  return ({ request }: { request: Request }) => methodNotAllowedResponse(request, allowed);
 }
 
 /** The failure of a body read that the server stopped at its size limit (server/app.ts, BodyTooLargeError). */

@@ -3,8 +3,12 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useNavigate, useSearchParams } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { methodNotAllowed } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { callbackOutcome, storeToken } from "~/lib/auth-token";
+
+/** This address takes GET only: any other method is a 405 that says so. */
+export const action = methodNotAllowed("GET");
 
 export const meta: MetaFunction = () => [{ title: `Signing in · ${BRAND}` }];
 

@@ -3,7 +3,7 @@
 // action; POST /auth/local answers programs with the /api's JSON errors (400, 401, 429).
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { ApiError, errorResponse, readJson } from "~/lib/api.server";
+import { allowMethods, ApiError, errorResponse, readJson } from "~/lib/api.server";
 import { ensureLocalAuth, localSignIn, readForm } from "~/services/local-sign-in.server";
 
 export async function loader() {
@@ -14,6 +14,7 @@ const CODES = { 400: "bad_request", 401: "unauthorized", 429: "rate_limited" } a
 
 /** POST /auth/local with a form or a JSON body: the session redirect, or a JSON error with its status. */
 export async function action({ request, context }: ActionFunctionArgs) {
+  allowMethods(request, "GET", "POST");
   ensureLocalAuth();
   try {
     const type = request.headers.get("Content-Type") ?? "";

@@ -8,6 +8,7 @@
 //   the reason is one /login explains (LOGIN_ERRORS), else to /login.
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
+import { allowMethods } from "~/lib/api.server";
 import { LOGIN_ERRORS } from "~/lib/auth-token";
 import { SIGNOUT_REASON_FIELD } from "~/lib/session-check";
 import { CROSS_ORIGIN_REFUSED, checkOrigin } from "~/services/auth.server";
@@ -22,6 +23,7 @@ export function loader() {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  allowMethods(request, "POST");
   try {
     checkOrigin(request);
   } catch {

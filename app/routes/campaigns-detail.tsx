@@ -4,7 +4,6 @@
 // Logs: a page of the log read on the server, filtered by status, with Next/Previous. Pause,
 // Resume, Retry failed are plain forms; Cancel and Delete confirm first (?confirm=cancel|delete).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation, useParams, useSearchParams, useSubmit } from "@remix-run/react";
 import {
   ArrowLeft,
@@ -29,7 +28,7 @@ import {
 } from "~/components/campaign-chips";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { PageNotFound, RouteErrorBoundary } from "~/components/error-boundary";
-import { ApiError } from "~/lib/api.server";
+import { allowMethods, ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import {
   DELIVERY_STATUSES,
@@ -40,7 +39,7 @@ import {
 } from "~/lib/campaigns";
 import { DateTime } from "~/components/date-time";
 import { ID_PATTERN } from "~/lib/id";
-import { deleteOrThrow } from "~/lib/load.server";
+import { invariantResponse, orRespond, refusedWith } from "~/lib/responses";
 import { NO_RATE, formatCount } from "~/lib/numbers";
 import { withSearchParams } from "~/lib/search-params";
 import { segmentChipClass } from "~/lib/segments";
@@ -73,21 +72,11 @@ const STATUS_FILTERS: readonly { value: DeliveryStatus | ""; label: string }[] =
   ...DELIVERY_STATUSES.map((s) => ({ value: s, label: s.charAt(0).toUpperCase() + s.slice(1) })),
 ];
 
-async function loadCampaign(userId: string, id: string) {
-  try {
-    return await getCampaign(userId, id);
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) throw data(NOT_FOUND, { status: 404 });
-    if (error instanceof ApiError) throw data(LOAD_FAILED, { status: error.status });
-    throw error;
-  }
-}
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const id = params.id ?? "";
   // A path under /campaigns that is not a campaign id (/campaigns/create) names nothing: the 404 page.
-  if (!ID_PATTERN.test(id.toLowerCase())) throw data(null, { status: 404 });
+  invariantResponse(ID_PATTERN.test(id.toLowerCase()), null);
   const search = new URL(request.url).searchParams;
   const tab = search.get("tab") === "logs" ? "logs" : "details";
   const statusParam = (search.get("status") ?? "").toLowerCase();
@@ -100,7 +89,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         .filter((c) => LOG_CURSOR.test(c))
         .slice(-500)
     : [];
-  const campaign = await loadCampaign(user.id, id.toLowerCase());
+  const campaign = await orRespond(getCampaign(user.id, id.toLowerCase()), (error) =>
+    error.status === 404 ? NOT_FOUND : LOAD_FAILED,
+  );
   const logs =
     tab === "logs" ? await deliveryLogs(user.id, campaign.id, { limit: LOG_PAGE_SIZE, cursor, status }) : null;
   return {
@@ -120,6 +111,7 @@ const ActionSchema = z.object({
 });
 
 export async function action({ request, params }: ActionFunctionArgs) {
+  allowMethods(request, "GET", "POST");
   const user = await requireUser(request);
   const id = (params.id ?? "").toLowerCase();
   const parsed = ActionSchema.safeParse(Object.fromEntries(await request.formData()));
@@ -130,7 +122,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const back = asked?.startsWith(here) ? asked : here;
   // A campaign that is gone (deleted already, or another user's) is a 404 with its message.
   if (intent === "delete") {
-    const deleted = await deleteOrThrow(deleteCampaign(user.id, id), "Could not delete campaign");
+    const deleted = await orRespond(deleteCampaign(user.id, id), refusedWith("Could not delete campaign"));
     return redirectWithFlash(request, "/campaigns", {
       kind: "toast",
       type: "success",

@@ -26,10 +26,11 @@ import {
 } from "~/components/campaign-wizard-parts";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { Field, FormAlert, LIVE_VALIDATION, SelectField, TextareaField } from "~/components/forms";
-import { ApiError } from "~/lib/api.server";
+import { allowMethods, ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { hasNamePlaceholder, previewMessage } from "~/lib/campaigns";
 import { replyRefused } from "~/lib/forms.server";
+import { orRespond } from "~/lib/responses";
 import { isId } from "~/lib/id";
 import {
   CAMPAIGN_MESSAGES,
@@ -144,14 +145,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     customerCount: s.customerCount,
   }));
   let campaign: Awaited<ReturnType<typeof getCampaign>> | null = null;
-  if (params.id) {
-    try {
-      campaign = await getCampaign(user.id, params.id.toLowerCase());
-    } catch (error) {
-      if (error instanceof ApiError) throw data(NOT_FOUND, { status: 404 });
-      throw error;
-    }
-  }
+  if (params.id) campaign = await orRespond(getCampaign(user.id, params.id.toLowerCase()), NOT_FOUND);
   const asked = campaign?.segmentId ?? new URL(request.url).searchParams.get("segmentId") ?? "";
   // A segment since deleted (or not the user's) is not chosen: the user picks again.
   const segmentId = segments.some((s) => s.id === asked) ? asked : "";
@@ -174,6 +168,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
+  allowMethods(request, "GET", "POST");
   const user = await requireUser(request);
   const formData = await request.formData();
   const intent = readIntent(formData);

@@ -6,6 +6,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { ChevronLeft, ChevronRight, Eye, Megaphone, Pencil, Plus, Target, Trash2, Users } from "lucide-react";
 import { z } from "zod";
+import { allowMethods } from "~/lib/api.server";
 import { CampaignStatusChip, Chip, NoRateChip, ProgressBar, useRevalidateEvery } from "~/components/campaign-chips";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { DateTime } from "~/components/date-time";
@@ -15,7 +16,7 @@ import { BRAND } from "~/lib/brand";
 import { listSuccessChip } from "~/lib/campaigns";
 import { isId } from "~/lib/id";
 import { formatCount } from "~/lib/numbers";
-import { deleteOrThrow, loadOrThrow } from "~/lib/load.server";
+import { orRespond, refusedWith } from "~/lib/responses";
 import { withSearchParams } from "~/lib/search-params";
 import { segmentChipClass } from "~/lib/segments";
 import { requireUser } from "~/services/auth.server";
@@ -38,7 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The cursors of the pages before this one, so Previous works without keeping state.
   const trail = cursor ? (params.get("trail") ?? "").split(",").filter(isId).slice(-200) : [];
   const deleteId = params.get("delete");
-  const [page, totals, deleting] = await loadOrThrow(
+  const [page, totals, deleting] = await orRespond(
     Promise.all([
       listCampaigns(user.id, { limit: PAGE_SIZE, cursor }),
       campaignTotals(user.id),
@@ -52,6 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 const DeleteSchema = z.object({ intent: z.literal("delete"), id: z.string().min(1), back: z.string().optional() });
 
 export async function action({ request }: ActionFunctionArgs) {
+  allowMethods(request, "GET", "POST");
   const user = await requireUser(request);
   const submission = parseWithZod(await request.formData(), { schema: DeleteSchema });
   if (submission.status !== "success") {
@@ -64,7 +66,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const { id, back: asked } = submission.value;
   const back = asked?.startsWith("/campaigns") && !asked.startsWith("//") ? asked : "/campaigns";
   // A campaign that is gone (deleted already, or another user's) is a 404 with its message.
-  const deleted = await deleteOrThrow(deleteCampaign(user.id, id), "Could not delete campaign");
+  const deleted = await orRespond(deleteCampaign(user.id, id), refusedWith("Could not delete campaign"));
   return redirectWithFlash(request, back, {
     kind: "toast",
     type: "success",

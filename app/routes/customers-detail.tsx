@@ -4,12 +4,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft, Building2, Mail, MapPin, Pencil, Phone, ShoppingBag } from "lucide-react";
+import { methodNotAllowed } from "~/lib/api.server";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
 import { customerDisplayName, isVisitsHighlighted } from "~/lib/customers";
 import { DateTime } from "~/components/date-time";
-import { loadOrThrow } from "~/lib/load.server";
+import { orRespond } from "~/lib/responses";
 import { formatRupees } from "~/lib/money";
 import { CHIP_CLASSES, shortOrderId, statusColour } from "~/lib/orders";
 import { requireUser } from "~/services/auth.server";
@@ -23,8 +24,11 @@ const LOAD_FAILED = "Failed to load customer data. Please try again.";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return { customer: await loadOrThrow(customerDetail(user.id, params.id ?? ""), LOAD_FAILED) };
+  return { customer: await orRespond(customerDetail(user.id, params.id ?? ""), LOAD_FAILED) };
 }
+
+/** This address takes GET only: any other method is a 405 that says so. */
+export const action = methodNotAllowed("GET");
 
 export default function CustomerDetail() {
   const { customer } = useLoaderData<typeof loader>();

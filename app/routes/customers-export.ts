@@ -1,5 +1,6 @@
 // GET /customers/export?q=: the signed-in user's customers (all, or the current search) as a CSV
 // download for the Export CSV button, streamed from a worker thread.
+import { methodNotAllowed } from "~/lib/api.server";
 import { pageSearchTerm } from "~/schemas/search";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { customersCsvResponse } from "~/services/offthread.server";
@@ -14,3 +15,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     viewerTimeZone(request, user).timeZone,
   );
 }
+
+/** This address takes GET only: any other method is a 405 that says so. */
+export const action = methodNotAllowed("GET");

@@ -9,11 +9,12 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { ArrowLeft, Save } from "lucide-react";
 import { useEffect } from "react";
 import { toast } from "sonner";
+import { allowMethods } from "~/lib/api.server";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { Field, FormAlert, LIVE_VALIDATION, TextareaField } from "~/components/forms";
 import { BRAND } from "~/lib/brand";
 import { replyRefused, replyUnfinished } from "~/lib/forms.server";
-import { loadOrThrow } from "~/lib/load.server";
+import { orRespond } from "~/lib/responses";
 import { CUSTOMER_FIELDS, CustomerFormSchema, type CustomerField } from "~/schemas/customer";
 import { requireUser } from "~/services/auth.server";
 import { createCustomer, getCustomer, updateCustomer } from "~/services/customers.server";
@@ -29,12 +30,13 @@ const SAVE_FAILED = "Failed to save customer. Please try again.";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   if (!params.id) return { customer: null, values: null };
-  const c = await loadOrThrow(getCustomer(user.id, params.id), LOAD_FAILED);
+  const c = await orRespond(getCustomer(user.id, params.id), LOAD_FAILED);
   const values = Object.fromEntries(CUSTOMER_FIELDS.map((f) => [f, c[f]])) as Record<CustomerField, string>;
   return { customer: { id: c.id }, values };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
+  allowMethods(request, "GET", "POST");
   const user = await requireUser(request);
   const submission = parseWithZod(await request.formData(), { schema: CustomerFormSchema });
   if (submission.status !== "success") return replyUnfinished(submission, "Please correct the highlighted fields.");

@@ -1,7 +1,7 @@
 // GET /customers/import/progress?key=…: how far the signed-in user's running import has got (JSON
 // for the import screen's progress bar); 404 for an unknown key or another user's.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { ApiError, errorResponse } from "~/lib/api.server";
+import { ApiError, errorResponse, methodNotAllowed } from "~/lib/api.server";
 import { requireUser } from "~/services/auth.server";
 import { ImportProgressKeySchema, importProgress } from "~/services/import-progress.server";
 
@@ -14,3 +14,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!progress) return errorResponse(new ApiError("not_found", "No import with this key is running."));
   return Response.json(progress, { headers: { "Cache-Control": "no-store" } });
 }
+
+/** This address takes GET only: any other method is a 405 that says so. */
+export const action = methodNotAllowed("GET");

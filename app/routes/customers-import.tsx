@@ -13,7 +13,7 @@ import { toast } from "sonner";
 import { z } from "zod";
 import { Field, FormAlert, SelectField } from "~/components/forms";
 import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
-import { ApiError } from "~/lib/api.server";
+import { allowMethods, ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
 import { CsvRecordReader, NO_CUSTOMER_ROWS, NOT_CSV_TEXT, TEXT_SNIFF_BYTES, TextSniffer } from "~/lib/csv-records";
@@ -71,6 +71,7 @@ const ImportFieldsSchema = z.object({
 });
 
 export async function action({ request }: ActionFunctionArgs) {
+  allowMethods(request, "GET", "POST");
   const user = await requireUser(request);
   const fields = new Map<string, string>();
   let result: ImportResult | undefined;

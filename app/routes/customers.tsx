@@ -31,7 +31,7 @@ import { z } from "zod";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { IconSprite, SpriteIcon, useDelegatedLinks } from "~/components/fast-rows";
 import { ACTIONS_CELL, CardLabel, ResponsiveTable } from "~/components/responsive-table";
-import { ApiError } from "~/lib/api.server";
+import { allowMethods, ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
 import {
@@ -46,7 +46,7 @@ import {
 } from "~/lib/customers";
 import { DateTime } from "~/components/date-time";
 import { formatRupees } from "~/lib/money";
-import { deleteOrThrow } from "~/lib/load.server";
+import { orRespond, refusedWith } from "~/lib/responses";
 import { requireUser } from "~/services/auth.server";
 import {
   customerOrderCount,
@@ -125,6 +125,7 @@ async function deletionTarget(userId: string, id: string) {
 const DeleteSchema = z.object({ intent: z.literal("delete"), id: z.string().min(1), back: z.string().optional() });
 
 export async function action({ request }: ActionFunctionArgs) {
+  allowMethods(request, "GET", "POST");
   const user = await requireUser(request);
   const submission = parseWithZod(await request.formData(), { schema: DeleteSchema });
   if (submission.status !== "success") {
@@ -137,7 +138,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const { id, back: asked } = submission.value;
   const back = asked?.startsWith("/customers") ? asked : "/customers";
   // A customer that is gone (deleted already, or another user's) is a 404 with its message.
-  await deleteOrThrow(deleteCustomer(user.id, id));
+  await orRespond(deleteCustomer(user.id, id), refusedWith("Delete failed"));
   return redirectWithFlash(request, back, { kind: "toast", type: "success", message: "Customer deleted successfully" });
 }
 

@@ -7,6 +7,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteError } from "@remix-run/react";
 import { Megaphone, Target, Users } from "lucide-react";
 import { useEffect } from "react";
+import { methodNotAllowed } from "~/lib/api.server";
 import { CampaignPerformance } from "~/components/dashboard/campaign-performance";
 import DashboardCharts from "~/components/dashboard/charts";
 import { DashboardDataIssue } from "~/components/dashboard/data-issue";
@@ -59,6 +60,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     : Promise.resolve(null);
   return { summary, enoughData, insights };
 }
+
+/** This address takes GET only: any other method is a 405 that says so. */
+export const action = methodNotAllowed("GET");
 
 export default function Dashboard() {
   const { summary, enoughData, insights } = useLoaderData<typeof loader>();

@@ -9,7 +9,7 @@ import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } fr
 import { useEffect } from "react";
 import { Field, FormAlert, LIVE_VALIDATION } from "~/components/forms";
 import { getEnv } from "~/env.server";
-import { ApiError } from "~/lib/api.server";
+import { allowMethods, ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { LOGIN_ERRORS, clearToken } from "~/lib/auth-token";
 import { SignInSchema } from "~/schemas/sign-in";
@@ -25,6 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
+  allowMethods(request, "GET", "POST");
   ensureLocalAuth();
   let form: FormData;
   try {

@@ -7,6 +7,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useFetcher, useLoaderData, useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
 import { CheckCheck, Filter, MoreVertical } from "lucide-react";
 import { z } from "zod";
+import { allowMethods } from "~/lib/api.server";
 import { useTimeZone } from "~/components/date-time";
 import { NotificationBadgeIcon } from "~/components/notification-icon";
 import { BRAND } from "~/lib/brand";
@@ -48,6 +49,7 @@ const IntentSchema = z.discriminatedUnion("intent", [
 
 /** Mark one read, mark all read, delete: used by this screen and by the bell menu. */
 export async function action({ request }: ActionFunctionArgs) {
+  allowMethods(request, "GET", "POST");
   const user = await requireUser(request);
   const submission = parseWithZod(await request.formData(), { schema: IntentSchema });
   if (submission.status !== "success") return replyUnfinished(submission, "Unknown notification action");

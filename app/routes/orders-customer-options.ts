@@ -3,6 +3,7 @@
 // trigram index), so the picker stays fast at a million customers.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
+import { methodNotAllowed } from "~/lib/api.server";
 import { requireUser } from "~/services/auth.server";
 import { listCustomers } from "~/services/customers.server";
 import { toCustomerDto, type CustomerOption } from "~/services/orders.server";
@@ -16,3 +17,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const customers: CustomerOption[] = page.customers.map(toCustomerDto);
   return data({ customers }, { headers: { "Cache-Control": "no-store" } });
 }
+
+/** This address takes GET only: any other method is a 405 that says so. */
+export const action = methodNotAllowed("GET");

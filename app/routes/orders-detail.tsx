@@ -3,13 +3,14 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft, Mail, Pencil, Phone, User } from "lucide-react";
+import { methodNotAllowed } from "~/lib/api.server";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { OrderStatusChip } from "~/components/order-status-chip";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
 import { DateTime } from "~/components/date-time";
 import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
-import { loadOrThrow } from "~/lib/load.server";
+import { orRespond } from "~/lib/responses";
 import { formatRupees } from "~/lib/money";
 import { customerName, shortOrderId } from "~/lib/orders";
 import { requireUser } from "~/services/auth.server";
@@ -23,8 +24,11 @@ const LOAD_FAILED = "Failed to load order data. Please try again.";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return { order: await loadOrThrow(getOrder(user.id, params.id ?? ""), LOAD_FAILED) };
+  return { order: await orRespond(getOrder(user.id, params.id ?? ""), LOAD_FAILED) };
 }
+
+/** This address takes GET only: any other method is a 405 that says so. */
+export const action = methodNotAllowed("GET");
 
 export default function OrderDetail() {
   const { order } = useLoaderData<typeof loader>();

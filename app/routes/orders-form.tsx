@@ -27,10 +27,10 @@ import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, FormAlert, LIVE_VALIDATION, SelectField, TextareaField } from "~/components/forms";
-import { ApiError } from "~/lib/api.server";
+import { allowMethods, ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { replyRefused, replyUnfinished } from "~/lib/forms.server";
-import { loadOrThrow } from "~/lib/load.server";
+import { orRespond } from "~/lib/responses";
 import { formatPaise } from "~/lib/money";
 import { MAX_ITEMS, ORDER_STATUSES, customerName, subtotalPaise, toPaise, toQuantity, totalPaise } from "~/lib/orders";
 import {
@@ -62,7 +62,7 @@ const parseOrderForm = (formData: FormData, editing: boolean) =>
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   if (params.id) {
-    const order = await loadOrThrow(getOrder(user.id, params.id), LOAD_FAILED);
+    const order = await orRespond(getOrder(user.id, params.id), LOAD_FAILED);
     const values: OrderFormValues = {
       customerId: order.customerId,
       customer: order.customer?.email ?? "",
@@ -93,6 +93,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
+  allowMethods(request, "GET", "POST");
   const user = await requireUser(request);
   const formData = await request.formData();
   const editing = Boolean(params.id);

@@ -1,5 +1,6 @@
 // /orders: the order list, searchable by customer name or order id, paged on the server, with a
 // confirmed delete.
+import { allowMethods } from "~/lib/api.server";
 import { pageSearchTerm } from "~/schemas/search";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
@@ -18,7 +19,7 @@ import { formatCount } from "~/lib/numbers";
 import { isId } from "~/lib/id";
 import { formatRupees } from "~/lib/money";
 import { customerName, shortOrderId } from "~/lib/orders";
-import { deleteOrThrow } from "~/lib/load.server";
+import { orRespond, refusedWith } from "~/lib/responses";
 import { requireUser } from "~/services/auth.server";
 import { deleteOrder, listOrders } from "~/services/orders.server";
 import { redirectWithFlash } from "~/services/session.server";
@@ -62,6 +63,7 @@ function listAddress(request: Request) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  allowMethods(request, "GET", "POST");
   const user = await requireUser(request);
   const submission = parseWithZod(await request.formData(), { schema: DeleteSchema });
   const back = listAddress(request);
@@ -70,7 +72,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   try {
     // An order that is gone (deleted already, or another user's) is a 404 with its message.
-    await deleteOrThrow(deleteOrder(user.id, submission.value.id));
+    await orRespond(deleteOrder(user.id, submission.value.id), refusedWith("Delete failed"));
   } catch (error) {
     // That 404 (a thrown response, not an Error) goes on to the error boundary.
     if (!(error instanceof Error)) throw error;

@@ -7,6 +7,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { allowMethods } from "~/lib/api.server";
 import { Avatar } from "~/components/avatar";
 import { DateTime } from "~/components/date-time";
 import { RouteErrorBoundary } from "~/components/error-boundary";
@@ -45,6 +46,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  allowMethods(request, "GET", "POST");
   const user = await requireUser(request);
   const submission = parseWithZod(await request.formData(), { schema: ProfileFormSchema });
   if (submission.status !== "success") return replyUnfinished(submission, SAVE_FAILED);

@@ -3,11 +3,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft, Eye, Megaphone, Pencil } from "lucide-react";
+import { methodNotAllowed } from "~/lib/api.server";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
 import { DateTime } from "~/components/date-time";
-import { loadOrThrow } from "~/lib/load.server";
+import { orRespond } from "~/lib/responses";
 import { formatRupees } from "~/lib/money";
 import { describeTree, segmentChipClass } from "~/lib/segments";
 import { requireUser } from "~/services/auth.server";
@@ -21,10 +22,13 @@ const LOAD_FAILED = "Failed to load segment data. Please try again.";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const { segment, count, customers } = await loadOrThrow(segmentOverview(user.id, params.id ?? ""), LOAD_FAILED);
+  const { segment, count, customers } = await orRespond(segmentOverview(user.id, params.id ?? ""), LOAD_FAILED);
   const { tree, ...rest } = segment;
   return { segment: { ...rest, summary: describeTree(tree) }, count, customers };
 }
+
+/** This address takes GET only: any other method is a 405 that says so. */
+export const action = methodNotAllowed("GET");
 
 export default function SegmentDetail() {
   const { segment, count, customers } = useLoaderData<typeof loader>();

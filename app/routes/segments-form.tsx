@@ -14,11 +14,11 @@ import { RouteErrorBoundary } from "~/components/error-boundary";
 import { Field, FormAlert, LIVE_VALIDATION, TextareaField } from "~/components/forms";
 import { SegmentBuilder } from "~/components/segment-builder";
 import { AudiencePreviewPanel, type PreviewData, UseAiDialog, useLivePreview } from "~/components/segment-preview";
-import { ApiError } from "~/lib/api.server";
+import { allowMethods, ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
 import { replyRefused, replyUnfinished } from "~/lib/forms.server";
-import { loadOrThrow } from "~/lib/load.server";
+import { orRespond } from "~/lib/responses";
 import { duplicateNameWarning } from "~/lib/segments";
 import { builderRows, newBuilder, treeToBuilder } from "~/lib/segments-builder";
 import { BuilderConditionsSchema, SegmentFormSchema, type SegmentFormInput } from "~/schemas/segment";
@@ -50,20 +50,21 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   if (!params.id) {
     const values: SegmentFormInput = { name: "", description: "", conditions: builderRows(newBuilder()) };
-    return { id: null, values, preview: null, otherNames: otherSegmentNames(user.id) };
+    return { id: null, values, preview: null, otherNames: await otherSegmentNames(user.id) };
   }
-  const segment = await loadOrThrow(getSegment(user.id, params.id), EDIT_LOAD_FAILED);
+  const segment = await orRespond(getSegment(user.id, params.id), EDIT_LOAD_FAILED);
   const conditions = builderRows(treeToBuilder(segment.tree));
   const values: SegmentFormInput = { name: segment.name, description: segment.description, conditions };
   return {
     id: segment.id,
     values,
     preview: await previewOf(user.id, conditions),
-    otherNames: otherSegmentNames(user.id, segment.id),
+    otherNames: await otherSegmentNames(user.id, segment.id),
   };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
+  allowMethods(request, "GET", "POST");
   const user = await requireUser(request);
   const submission = parseWithZod(await request.formData(), { schema: SegmentFormSchema });
   if (submission.status !== "success") {

@@ -22,12 +22,12 @@ import { toast } from "sonner";
 import { z } from "zod";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { RouteErrorBoundary } from "~/components/error-boundary";
-import { ApiError } from "~/lib/api.server";
+import { allowMethods, ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
 import { DateTime } from "~/components/date-time";
 import { ACTIONS_CELL, CardLabel, ResponsiveTable } from "~/components/responsive-table";
-import { loadOrThrow } from "~/lib/load.server";
+import { orRespond } from "~/lib/responses";
 import { segmentChipClass } from "~/lib/segments";
 import { requireUser } from "~/services/auth.server";
 import { redirectWithFlash } from "~/services/session.server";
@@ -48,18 +48,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const query = QuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const dir = query.dir ?? (query.sort === "name" ? "asc" : "desc");
-  const [segments, all] = await loadOrThrow(
+  const [segments, all] = await orRespond(
     Promise.all([listSegments(user.id, { q: query.q, sort: query.sort, dir }), query.q ? listSegments(user.id) : null]),
     LOAD_FAILED,
   );
-  const stats = await loadOrThrow(segmentStats(user.id, all ?? segments), LOAD_FAILED);
+  const stats = await orRespond(segmentStats(user.id, all ?? segments), LOAD_FAILED);
   // The delete confirmation (?delete=<id>) names the drafts the delete would leave without a segment.
   const deleting = new URL(request.url).searchParams.get("delete");
-  const deleteWarning = deleting ? segmentDeleteWarning(user.id, deleting) : null;
+  const deleteWarning = deleting ? await segmentDeleteWarning(user.id, deleting) : null;
   return { segments, stats, q: query.q, sort: query.sort, dir, deleteWarning };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  allowMethods(request, "GET", "POST");
   const user = await requireUser(request);
   const form = await request.formData();
   const id = String(form.get("id") ?? "");

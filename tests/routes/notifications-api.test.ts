@@ -157,13 +157,15 @@ describe("DELETE /api/notifications/{id}", () => {
     expect(again.status).toBe(404);
   });
 
-  it("another method is a 400 JSON", async () => {
+  it("another method is a 405 JSON naming DELETE", async () => {
     const { user, auth } = await userWithToken();
     const n = await notify(user.id, { type: "SYSTEM", title: "x" });
-    const res = await byId.action(
-      args(makeRequest(`/api/notifications/${n.id}`, { method: "POST", auth }), { id: n.id }),
-    );
-    expect(res.status).toBe(400);
+    const res = await byId
+      .action(args(makeRequest(`/api/notifications/${n.id}`, { method: "POST", auth }), { id: n.id }))
+      .catch((thrown: Response) => thrown);
+    expect(res.status).toBe(405);
+    expect(res.headers.get("Allow")).toBe("DELETE");
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("method_not_allowed");
   });
 });
 
@@ -210,19 +212,20 @@ describe("GET /api/notifications/stream", () => {
 
 describe("a method a route does not serve", () => {
   it("is a 405 in the /api error shape, naming the allowed method", async () => {
-    const cases: [Response, string][] = [
-      [readAll.loader({ request: makeRequest("/api/notifications/read-all") }), "PUT"],
-      [byId.loader({ request: makeRequest("/api/notifications/abc") }), "DELETE"],
-      [readOne.loader({ request: makeRequest("/api/notifications/abc/read") }), "PUT"],
-      [list.action({ request: makeRequest("/api/notifications", { method: "DELETE" }) }), "GET"],
-      [stream.action({ request: makeRequest("/api/notifications/stream", { method: "POST" }) }), "GET"],
+    // Marking read takes PUT or POST (the bell menu posts), so Allow names both.
+    const cases: [Response, string, string][] = [
+      [readAll.loader({ request: makeRequest("/api/notifications/read-all") }), "PUT, POST", "PUT or POST"],
+      [byId.loader({ request: makeRequest("/api/notifications/abc") }), "DELETE", "DELETE"],
+      [readOne.loader({ request: makeRequest("/api/notifications/abc/read") }), "PUT, POST", "PUT or POST"],
+      [list.action({ request: makeRequest("/api/notifications", { method: "DELETE" }) }), "GET", "GET"],
+      [stream.action({ request: makeRequest("/api/notifications/stream", { method: "POST" }) }), "GET", "GET"],
     ];
-    for (const [res, allowed] of cases) {
+    for (const [res, allowed, named] of cases) {
       expect(res.status).toBe(405);
       expect(res.headers.get("Allow")).toBe(allowed);
       const body = (await res.json()) as { error: { code: string; message: string } };
       expect(body.error.code).toBe("method_not_allowed");
-      expect(body.error.message).toMatch(new RegExp(`^Use ${allowed} for /api/notifications`));
+      expect(body.error.message).toMatch(new RegExp(`^Use ${named} for /api/notifications`));
     }
   });
 });

@@ -3,7 +3,7 @@
 // real figures. Another tenant's segment is a 404.
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { ApiError, parseOrThrow, readJson } from "~/lib/api.server";
+import { allowMethods, methodNotAllowed, parseOrThrow, readJson } from "~/lib/api.server";
 import { ID_PATTERN } from "~/lib/id";
 import { messageSuggestions } from "~/services/ai.server";
 import { withApi } from "~/services/auth.server";
@@ -17,9 +17,11 @@ const InputSchema = z.object({
   segmentId: z.string({ message: "segmentId is required" }).regex(ID_PATTERN, "segmentId must be a segment id"),
 });
 
+export const loader = methodNotAllowed("POST");
+
 export async function action({ request }: ActionFunctionArgs) {
+  allowMethods(request, "POST");
   return withApi(request, async (user) => {
-    if (request.method !== "POST") throw new ApiError("bad_request", `Use POST, not ${request.method}`);
     return messageSuggestions(user.id, parseOrThrow(InputSchema, await readJson(request)));
   });
 }

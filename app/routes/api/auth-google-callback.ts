@@ -3,6 +3,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { getEnv } from "~/env.server";
+import { methodNotAllowed } from "~/lib/api.server";
 import { logger } from "~/lib/logger.server";
 import { googleAuthenticator } from "~/services/auth.server";
 import { signInAndRedirect } from "~/services/session.server";
@@ -26,3 +27,5 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const token = await issueToken(user.id);
   return signInAndRedirect(request, user.id, `/auth/callback?token=${encodeURIComponent(token)}&auth=success`);
 }
+
+export const action = methodNotAllowed("GET");

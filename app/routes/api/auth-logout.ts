@@ -3,16 +3,15 @@
 // POST only: a GET can be made by any page (a link, an image, a redirect), which must not be able
 // to sign anyone out; a cookie-carried POST must come from our own pages (checkOrigin()).
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { ApiError, jsonResponse, methodNotAllowed } from "~/lib/api.server";
+import { ApiError, allowMethods, jsonResponse, methodNotAllowed } from "~/lib/api.server";
 import { apiFailure, authenticateApi } from "~/services/auth.server";
 import { destroySessionHeader } from "~/services/session.server";
 import { endSessions } from "~/services/users.server";
 
 export const loader = methodNotAllowed("POST");
 
-export async function action(args: ActionFunctionArgs) {
-  const { request } = args;
-  if (request.method !== "POST") return methodNotAllowed("POST")(args);
+export async function action({ request }: ActionFunctionArgs) {
+  allowMethods(request, "POST");
   let user;
   try {
     user = await authenticateApi(request);

@@ -1,6 +1,6 @@
 // GET and PUT /api/auth/profile: the six profile fields of the signed-in user.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { ApiError, parseOrThrow, readJson } from "~/lib/api.server";
+import { allowMethods, parseOrThrow, readJson } from "~/lib/api.server";
 import { ProfileSchema } from "~/schemas/profile";
 import { withApi } from "~/services/auth.server";
 import { toPublicUser, updateProfile } from "~/services/users.server";
@@ -17,10 +17,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  allowMethods(request, "GET", "PUT", "PATCH");
   return withApi(request, async (user) => {
-    if (request.method !== "PUT" && request.method !== "PATCH") {
-      throw new ApiError("bad_request", "Use PUT to update the profile");
-    }
     const input = parseOrThrow(ProfileSchema, await readJson(request));
     return toPublicUser(await updateProfile(user.id, input));
   });

@@ -2,7 +2,7 @@
 // control the campaign's status does not allow (resuming one that is not paused) is a 409 that
 // says why; another tenant's campaign is a 404.
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { ApiError, methodNotAllowed } from "~/lib/api.server";
+import { ApiError, allowMethods, methodNotAllowed } from "~/lib/api.server";
 import { withApi } from "~/services/auth.server";
 import { cancelCampaign, pauseCampaign, resumeCampaign, retryFailedDeliveries } from "~/services/campaigns.server";
 
@@ -14,8 +14,8 @@ const CONTROLS = {
 } as const;
 
 export async function action({ request, params }: ActionFunctionArgs) {
+  allowMethods(request, "POST");
   return withApi(request, async (user) => {
-    if (request.method !== "POST") throw new ApiError("bad_request", `Use POST, not ${request.method}`);
     const name = params.control ?? "";
     if (!(name in CONTROLS))
       throw new ApiError("not_found", "No such campaign action: use pause, resume, cancel or retry-failed");

@@ -3,7 +3,7 @@
 // cursor is in X-Next-Cursor, the number of rows (of that status) in X-Total-Count.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { jsonResponse, parseOrThrow } from "~/lib/api.server";
+import { jsonResponse, methodNotAllowed, parseOrThrow } from "~/lib/api.server";
 import { DELIVERY_STATUSES } from "~/lib/campaigns";
 import { withApi } from "~/services/auth.server";
 import { deliveryLogs } from "~/services/campaigns.server";
@@ -36,3 +36,5 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     return jsonResponse(page.logs, { headers });
   });
 }
+
+export const action = methodNotAllowed("GET");

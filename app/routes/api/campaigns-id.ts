@@ -4,7 +4,7 @@
 // has taken, is a 409). DELETE: deletes it and its log; a sending campaign is
 // cancelled first. Another tenant's campaign, or a malformed id, is a 404.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { ApiError, parseOrThrow, readJson } from "~/lib/api.server";
+import { allowMethods, parseOrThrow, readJson } from "~/lib/api.server";
 import { CampaignApiSchema } from "~/schemas/campaign";
 import { withApi } from "~/services/auth.server";
 import { deleteCampaign, deliveryLogs, getCampaign, launch, saveDraft } from "~/services/campaigns.server";
@@ -20,27 +20,22 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
+  allowMethods(request, "GET", "PUT", "DELETE");
   return withApi(request, async (user) => {
     const id = params.id ?? "";
     if (request.method === "DELETE") {
       const campaign = await deleteCampaign(user.id, id);
       return { success: true, message: `Campaign "${campaign.name}" deleted successfully.` };
     }
-    if (request.method === "PUT") {
-      const {
-        status,
-        audienceSize: _a,
-        launchedAt: _l,
-        ...content
-      } = parseOrThrow(CampaignApiSchema, await readJson(request));
-      return {
-        campaign:
-          status === "Draft" ? await saveDraft(user.id, content, id) : await launch(user.id, content, { draftId: id }),
-      };
-    }
-    throw new ApiError(
-      "bad_request",
-      `Use PUT to change a draft or DELETE to remove a campaign, not ${request.method}`,
-    );
+    const {
+      status,
+      audienceSize: _a,
+      launchedAt: _l,
+      ...content
+    } = parseOrThrow(CampaignApiSchema, await readJson(request));
+    return {
+      campaign:
+        status === "Draft" ? await saveDraft(user.id, content, id) : await launch(user.id, content, { draftId: id }),
+    };
   });
 }

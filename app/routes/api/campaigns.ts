@@ -6,7 +6,7 @@
 // made (Idempotent-Replayed: true), never a second send; the same key with another body is a 422.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { ApiError, jsonResponse, parseOrThrow, readJson } from "~/lib/api.server";
+import { allowMethods, jsonResponse, parseOrThrow, readJson } from "~/lib/api.server";
 import { CampaignApiHeadersSchema, CampaignApiSchema } from "~/schemas/campaign";
 import { withApi } from "~/services/auth.server";
 import { campaignTotals, listCampaigns, saveOrLaunchOnce } from "~/services/campaigns.server";
@@ -40,9 +40,8 @@ export const KEY_REUSED =
   "This Idempotency-Key was already used with a different request. Send a new key to create another campaign.";
 
 export async function action({ request }: ActionFunctionArgs) {
+  allowMethods(request, "GET", "POST");
   return withApi(request, async (user) => {
-    if (request.method !== "POST")
-      throw new ApiError("bad_request", `Use POST to create a campaign, not ${request.method}`);
     const headers = parseOrThrow(CampaignApiHeadersSchema, {
       "Idempotency-Key": request.headers.get("Idempotency-Key") ?? undefined,
     });

@@ -2,7 +2,7 @@
 // download, streamed a page at a time from a worker thread.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { parseOrThrow } from "~/lib/api.server";
+import { methodNotAllowed, parseOrThrow } from "~/lib/api.server";
 import { SearchTermSchema } from "~/schemas/search";
 import { withApi } from "~/services/auth.server";
 import { customersCsvResponse } from "~/services/offthread.server";
@@ -16,3 +16,5 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return customersCsvResponse(user.id, q ?? null, viewerTimeZone(request, user).timeZone);
   });
 }
+
+export const action = methodNotAllowed("GET");

@@ -2,7 +2,7 @@
 // PUT /api/customers/{id}: replaces the fields (same body as POST). DELETE: removes the customer
 // and their orders in one transaction. Another tenant's id, or a malformed one, is a 404.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { ApiError, parseOrThrow, readJson } from "~/lib/api.server";
+import { allowMethods, parseOrThrow, readJson } from "~/lib/api.server";
 import { CustomerApiSchema } from "~/schemas/customer";
 import { withApi } from "~/services/auth.server";
 import { customerDetail, deleteCustomer, updateCustomer } from "~/services/customers.server";
@@ -12,16 +12,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
+  allowMethods(request, "GET", "PUT", "PATCH", "DELETE");
   return withApi(request, async (user) => {
     const id = params.id ?? "";
-    if (request.method === "PUT" || request.method === "PATCH") {
-      const input = parseOrThrow(CustomerApiSchema, await readJson(request));
-      return updateCustomer(user.id, id, input);
-    }
     if (request.method === "DELETE") {
       const { ordersDeleted } = await deleteCustomer(user.id, id);
       return { success: true, message: "Customer deleted successfully", ordersDeleted };
     }
-    throw new ApiError("bad_request", "Use PUT to update a customer or DELETE to remove one");
+    const input = parseOrThrow(CustomerApiSchema, await readJson(request));
+    return updateCustomer(user.id, id, input);
   });
 }

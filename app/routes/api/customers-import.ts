@@ -6,14 +6,16 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import { ApiError } from "~/lib/api.server";
+import { ApiError, allowMethods, methodNotAllowed } from "~/lib/api.server";
 import { mappingFromForm } from "~/lib/customer-csv";
 import { withApi } from "~/services/auth.server";
 import { importCustomersOffThread } from "~/services/offthread.server";
 
+export const loader = methodNotAllowed("POST");
+
 export async function action({ request }: ActionFunctionArgs) {
+  allowMethods(request, "POST");
   return withApi(request, async (user) => {
-    if (request.method !== "POST") throw new ApiError("bad_request", "Use POST with a CSV body to import customers");
     const type = request.headers.get("Content-Type") ?? "";
     if (type && !/^(text\/csv|text\/plain|application\/csv|application\/octet-stream)\b/i.test(type)) {
       throw new ApiError("bad_request", "Send the CSV file as the body with Content-Type: text/csv");

@@ -8,7 +8,7 @@
 import { SearchTermSchema } from "~/schemas/search";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { ApiError, jsonResponse, parseOrThrow, readJson } from "~/lib/api.server";
+import { allowMethods, jsonResponse, parseOrThrow, readJson } from "~/lib/api.server";
 import { CustomerApiSchema } from "~/schemas/customer";
 import { withApi } from "~/services/auth.server";
 import {
@@ -49,8 +49,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  allowMethods(request, "GET", "POST");
   return withApi(request, async (user) => {
-    if (request.method !== "POST") throw new ApiError("bad_request", "Use POST to create a customer");
     const input = parseOrThrow(CustomerApiSchema, await readJson(request));
     const customer = await createCustomer(user.id, input);
     return jsonResponse(customer, { status: 201, headers: { Location: `/api/customers/${customer.id}` } });

@@ -2,13 +2,14 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { withApi } from "~/services/auth.server";
 import { markRead } from "~/services/notifications.server";
-import { methodNotAllowed } from "~/lib/api.server";
+import { allowMethods, methodNotAllowed } from "~/lib/api.server";
 
 export async function action({ request, params }: ActionFunctionArgs) {
+  allowMethods(request, "PUT", "POST");
   return withApi(request, async (user) => {
     await markRead(user.id, params.id ?? "");
     return { success: true };
   });
 }
 
-export const loader = methodNotAllowed("PUT");
+export const loader = methodNotAllowed("PUT", "POST");

@@ -2,10 +2,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { withApi } from "~/services/auth.server";
 import { markAllRead } from "~/services/notifications.server";
-import { methodNotAllowed } from "~/lib/api.server";
+import { allowMethods, methodNotAllowed } from "~/lib/api.server";
 
 export async function action({ request }: ActionFunctionArgs) {
+  allowMethods(request, "PUT", "POST");
   return withApi(request, async (user) => ({ success: true, updated: await markAllRead(user.id) }));
 }
 
-export const loader = methodNotAllowed("PUT");
+export const loader = methodNotAllowed("PUT", "POST");

@@ -1,15 +1,16 @@
 // GET, PUT and DELETE /api/orders/{id}: one of the caller's orders; another tenant's or a malformed
 // id is a 404.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { ApiError, notFound, parseOrThrow, readJson } from "~/lib/api.server";
+import { allowMethods, notFound, parseOrThrow, readJson } from "~/lib/api.server";
 import { isId } from "~/lib/id";
+import { invariantResponse } from "~/lib/responses";
 import { OrderUpdateSchema } from "~/schemas/order";
 import { withApi } from "~/services/auth.server";
 import { deleteOrder, getOrder, updateOrder } from "~/services/orders.server";
 
 function orderId(params: { id?: string }): string {
   const id = (params.id ?? "").toLowerCase();
-  if (!isId(id)) throw notFound("Order");
+  invariantResponse(isId(id), () => notFound("Order"));
   return id;
 }
 
@@ -18,16 +19,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
+  allowMethods(request, "GET", "PUT", "PATCH", "DELETE");
   return withApi(request, async (user) => {
     const id = orderId(params);
-    if (request.method === "PUT" || request.method === "PATCH") {
-      const input = parseOrThrow(OrderUpdateSchema, await readJson(request));
-      return updateOrder(user.id, id, input);
-    }
     if (request.method === "DELETE") {
       await deleteOrder(user.id, id);
       return { success: true, message: "Order deleted successfully" };
     }
-    throw new ApiError("bad_request", "Use PUT to update an order or DELETE to remove it");
+    const input = parseOrThrow(OrderUpdateSchema, await readJson(request));
+    return updateOrder(user.id, id, input);
   });
 }

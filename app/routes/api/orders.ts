@@ -1,7 +1,7 @@
 // GET /api/orders?q=&limit=&cursor=: the caller's orders, newest first, a page at a time (the total in
 // X-Total-Count, the next page's cursor in X-Next-Cursor). POST /api/orders: creates an order.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { ApiError, jsonResponse, parseOrThrow, readJson } from "~/lib/api.server";
+import { allowMethods, jsonResponse, parseOrThrow, readJson } from "~/lib/api.server";
 import { OrderSchema } from "~/schemas/order";
 import { OrderListQuerySchema } from "~/schemas/order-api";
 import { withApi } from "~/services/auth.server";
@@ -18,8 +18,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  allowMethods(request, "GET", "POST");
   return withApi(request, async (user) => {
-    if (request.method !== "POST") throw new ApiError("bad_request", "Use POST to create an order");
     const input = parseOrThrow(OrderSchema, await readJson(request));
     const order = await createOrder(user.id, input);
     return jsonResponse(order, { status: 201, headers: { Location: `/api/orders/${order._id}` } });

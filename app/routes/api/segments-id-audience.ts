@@ -2,7 +2,7 @@
 // order, as an array (docs/rules.md#lists-and-paging). The cursor of the next page is in the
 // X-Next-Cursor header.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { jsonResponse, parseOrThrow } from "~/lib/api.server";
+import { jsonResponse, methodNotAllowed, parseOrThrow } from "~/lib/api.server";
 import { AudienceQuerySchema } from "~/schemas/segment";
 import { withApi } from "~/services/auth.server";
 import { segmentAudience } from "~/services/segments.server";
@@ -16,3 +16,5 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     return jsonResponse(page.customers, { headers });
   });
 }
+
+export const action = methodNotAllowed("GET");

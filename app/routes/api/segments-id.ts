@@ -1,7 +1,7 @@
 // GET, PUT and DELETE /api/segments/{id}. Another tenant's segment, or a malformed id, is a 404.
 // DELETE answers { success, warnings }: the draft campaigns the delete leaves without a segment.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { ApiError, parseOrThrow, readJson } from "~/lib/api.server";
+import { allowMethods, parseOrThrow, readJson } from "~/lib/api.server";
 import { SegmentInputSchema } from "~/schemas/segment";
 import { withApi } from "~/services/auth.server";
 import {
@@ -20,18 +20,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
+  allowMethods(request, "GET", "PUT", "DELETE");
   return withApi(request, async (user) => {
     const id = params.id ?? "";
-    if (request.method === "PUT") {
-      const input = parseOrThrow(SegmentInputSchema, await readJson(request));
-      return updateSegment(user.id, id, input);
-    }
     if (request.method === "DELETE") {
       // Drafts that used the segment lose it: the answer names them (docs/rules.md#segment-delete).
-      const warning = segmentDeleteWarning(user.id, id);
+      const warning = await segmentDeleteWarning(user.id, id);
       await deleteSegment(user.id, id);
       return { success: true, warnings: warning ? [warning] : [] };
     }
-    throw new ApiError("bad_request", `Use PUT to update or DELETE to remove a segment, not ${request.method}`);
+    const input = parseOrThrow(SegmentInputSchema, await readJson(request));
+    return updateSegment(user.id, id, input);
   });
 }

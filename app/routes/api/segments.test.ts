@@ -359,7 +359,10 @@ describe("POST /api/segments/preview", () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/conditions\.\$nor: unknown field/);
-    const get405 = await get(preview.loader as Handler, alice, "/api/segments/preview");
-    expect(get405.status).toBe(400);
+    // A GET of the preview is a method it does not take: 405, naming POST.
+    const get405 = await get(async (a) => preview.loader(a), alice, "/api/segments/preview");
+    expect(get405.status).toBe(405);
+    expect(get405.headers.get("Allow")).toBe("POST");
+    expect(get405.body.error.code).toBe("method_not_allowed");
   });
 });

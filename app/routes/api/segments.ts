@@ -2,7 +2,7 @@
 // name, size or date, `dir`). POST /api/segments: creates one from name, conditions, logicType.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { ApiError, jsonResponse, parseOrThrow, readJson } from "~/lib/api.server";
+import { allowMethods, jsonResponse, parseOrThrow, readJson } from "~/lib/api.server";
 import { SegmentInputSchema } from "~/schemas/segment";
 import { withApi } from "~/services/auth.server";
 import { createSegment, listSegments } from "~/services/segments.server";
@@ -22,9 +22,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  allowMethods(request, "GET", "POST");
   return withApi(request, async (user) => {
-    if (request.method !== "POST")
-      throw new ApiError("bad_request", `Use POST to create a segment, not ${request.method}`);
     const input = parseOrThrow(SegmentInputSchema, await readJson(request));
     return jsonResponse(await createSegment(user.id, input), { status: 201 });
   });

@@ -6,7 +6,7 @@
 // where the same receipt twice changes nothing and nothing moves a delivery backwards.
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { getEnv } from "~/env.server";
-import { ApiError, errorResponse, jsonResponse, methodNotAllowed } from "~/lib/api.server";
+import { ApiError, allowMethods, errorResponse, jsonResponse, methodNotAllowed } from "~/lib/api.server";
 import { SIGNATURE_HEADER, verifyReceipts } from "~/services/delivery/receipt-signature.server";
 import { wakeDelivery } from "~/services/delivery/wake.server";
 import { queueReceiptsOffThread } from "~/services/offthread.server";
@@ -35,8 +35,8 @@ async function readBody(request: Request): Promise<Uint8Array> {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  allowMethods(request, "POST");
   try {
-    if (request.method !== "POST") throw new ApiError("method_not_allowed", "Use POST");
     const body = await readBody(request);
     if (!verifyReceipts(body, getEnv().receiptsSecret, request.headers.get(SIGNATURE_HEADER))) {
       throw new ApiError("unauthorized", "The receipts are not signed with this server's RECEIPTS_SECRET");

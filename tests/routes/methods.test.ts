@@ -1,0 +1,188 @@
+// Every route of app/routes.ts, every method: a method the route takes is answered by it (whatever
+// the answer: without credentials a 401 or a redirect to /login), and a method it does not take is
+// a 405 whose Allow header lists the ones it does, in the /api error shape on /api and as plain
+// text on a page. Remix sends GET (and HEAD) to the module's loader and every other method to its
+// action; a module without the function Remix wants answers Remix's own 405, without Allow, which
+// this counts as a failure.
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { useTestDatabase as setUpTestDatabase } from "../helpers/db";
+import { args, makeRequest } from "../helpers/requests";
+import routes from "~/routes";
+
+setUpTestDatabase();
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+const METHODS: Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+type Handler = (a: ReturnType<typeof args>) => unknown;
+type RouteModule = { loader?: Handler; action?: Handler };
+type Entry = { id?: string; path?: string; index?: boolean; file: string; children?: Entry[] };
+
+/** What each route takes, by its path in app/routes.ts ("/" for the index). "any": it answers every method itself. */
+const TAKES: Record<string, Method[] | "any"> = {
+  login: ["GET", "POST"],
+  "auth/callback": ["GET"],
+  "auth/local": ["GET", "POST"],
+  "auth/signout": ["POST"],
+  healthz: ["GET"],
+  "api/auth/google": ["GET", "POST", "PUT", "PATCH", "DELETE"],
+  "api/auth/google/callback": ["GET"],
+  "api/auth/current_user": ["GET"],
+  "api/auth/logout": ["POST"],
+  "api/auth/profile": ["GET", "PUT", "PATCH"],
+  "api/users/:id": ["GET", "PUT", "PATCH"],
+  "api/notifications": ["GET"],
+  "api/notifications/read-all": ["PUT", "POST"],
+  "api/notifications/stream": ["GET"],
+  "api/notifications/:id": ["DELETE"],
+  "api/notifications/:id/read": ["PUT", "POST"],
+  "api/orders": ["GET", "POST"],
+  "api/orders/:id": ["GET", "PUT", "PATCH", "DELETE"],
+  "api/customers": ["GET", "POST"],
+  "api/customers/import": ["POST"],
+  "api/customers/export": ["GET"],
+  "api/customers/:id": ["GET", "PUT", "PATCH", "DELETE"],
+  "api/segments": ["GET", "POST"],
+  "api/segments/preview": ["POST"],
+  "api/segments/:id": ["GET", "PUT", "DELETE"],
+  "api/segments/:id/audience-count": ["GET"],
+  "api/segments/:id/audience": ["GET"],
+  "api/campaigns": ["GET", "POST"],
+  "api/campaigns/:id": ["GET", "PUT", "DELETE"],
+  "api/campaigns/:id/logs": ["GET"],
+  "api/campaigns/:id/:control": ["POST"],
+  "api/webhooks/delivery-receipts": ["POST"],
+  "api/ai/message-suggestions": ["POST"],
+  "api/ai/insights": ["GET"],
+  "api/stats/historical": ["GET"],
+  "api/openapi.json": ["GET"],
+  // An /api path the contract does not name is a 404 whatever the method.
+  "api/*": "any",
+  "customers/export": ["GET"],
+  "customers/import/progress": ["GET"],
+  "orders/customer-options": ["GET"],
+  "/": ["GET"],
+  dashboard: ["GET"],
+  profile: ["GET", "POST"],
+  notifications: ["GET", "POST"],
+  customers: ["GET", "POST"],
+  "customers/new": ["GET", "POST"],
+  "customers/edit/:id": ["GET", "POST"],
+  "customers/import": ["GET", "POST"],
+  "customers/:id": ["GET"],
+  orders: ["GET", "POST"],
+  "orders/new": ["GET", "POST"],
+  "orders/edit/:id": ["GET", "POST"],
+  "orders/:id": ["GET"],
+  segments: ["GET", "POST"],
+  "segments/new": ["GET", "POST"],
+  "segments/edit/:id": ["GET", "POST"],
+  "segments/:id": ["GET"],
+  campaigns: ["GET", "POST"],
+  "campaigns/new": ["GET", "POST"],
+  "campaigns/edit/:id": ["GET", "POST"],
+  "campaigns/:id": ["GET", "POST"],
+  "customers/edit": ["GET"],
+  "orders/edit": ["GET"],
+  "segments/edit": ["GET"],
+  "*": ["GET"],
+};
+
+/** The routes that answer requests: every entry with a path (or the index); the layout only wraps them. */
+function leafRoutes(): { key: string; file: string }[] {
+  const found: { key: string; file: string }[] = [];
+  const walk = (entries: Entry[]) => {
+    for (const entry of entries) {
+      if (entry.path !== undefined || entry.index)
+        found.push({ key: entry.index ? "/" : (entry.path ?? ""), file: entry.file });
+      if (entry.children) walk(entry.children);
+    }
+  };
+  walk(routes as unknown as Entry[]);
+  return found;
+}
+
+/** An address for a route path: ids filled in, a splat given a segment. */
+const addressOf = (key: string) =>
+  key === "/"
+    ? "/"
+    : `/${key
+        .replace(/:id\b/g, "0123456789abcdef01234567")
+        .replace(/:control\b/, "pause")
+        .replace("*", "no-such-page")}`;
+
+/** A loader or action's answer, returned or thrown: a Response, a data() result or plain data. */
+async function settle(run: () => unknown): Promise<{ status: number; headers: Headers; text: string }> {
+  let value: unknown;
+  try {
+    value = await run();
+  } catch (thrown) {
+    value = thrown;
+  }
+  if (value instanceof Response)
+    return { status: value.status, headers: value.headers, text: value.body ? await value.text() : "" };
+  const result = value as { type?: string; data?: unknown; init?: { status?: number } | null };
+  if (result && typeof result === "object" && result.type === "DataWithResponseInit")
+    return { status: result.init?.status ?? 200, headers: new Headers(), text: String(result.data) };
+  if (value instanceof Error) throw value;
+  return { status: 200, headers: new Headers(), text: "" };
+}
+
+const leaves = leafRoutes();
+
+describe("the methods of every route", () => {
+  it("every route of app/routes.ts is listed here with the methods it takes", () => {
+    expect(leaves.map((r) => r.key).filter((key) => !(key in TAKES))).toEqual([]);
+  });
+
+  for (const { key, file } of leaves) {
+    const takes = TAKES[key] ?? [];
+    if (takes === "any") continue;
+    const api = key.startsWith("api/");
+    const url = addressOf(key);
+    const params = Object.fromEntries(
+      [...key.matchAll(/:(\w+)/g)].map(([, name]) => [name, name === "control" ? "pause" : "0123456789abcdef01234567"]),
+    );
+
+    // /healthz has no action yet: a POST gets Remix's own 405, without Allow. Drop this once it has one.
+    const test = key === "healthz" ? it.fails : it;
+    test(`${url} (${file}) takes ${takes.join(", ")} and answers anything else 405 with Allow: ${takes.join(", ")}`, async () => {
+      const module = (await import(/* @vite-ignore */ path.resolve("app", file))) as RouteModule;
+      for (const method of METHODS) {
+        const handler = method === "GET" ? module.loader : module.action;
+        const what = `${method} ${url}`;
+        if (takes.includes(method)) {
+          // A page without a loader (the sign-in callback) is rendered as it is.
+          if (method === "GET" && !handler) continue;
+          // Without credentials: what the route says (a 401, a redirect to /login), never a 405.
+          expect(handler, `${what}: the module has no action`).toBeDefined();
+          if (key === "api/auth/google") continue; // starts a sign-in with Google
+          const answer = await settle(() => handler?.(args(makeRequest(url, { method }), params)));
+          expect(answer.status, what).not.toBe(405);
+          continue;
+        }
+        // Remix's own 405 for a missing function has no Allow: the module must answer it.
+        expect(handler, `${what}: the module has no ${method === "GET" ? "loader" : "action"}`).toBeDefined();
+        const answer = await settle(() =>
+          handler?.(
+            args(
+              makeRequest(url, {
+                method,
+                ...(method === "GET" ? {} : { body: "{}", headers: { "Content-Type": "application/json" } }),
+              }),
+              params,
+            ),
+          ),
+        );
+        expect(answer.status, what).toBe(405);
+        expect(answer.headers.get("Allow"), what).toBe(takes.join(", "));
+        if (api) {
+          expect(answer.headers.get("Content-Type"), what).toMatch(/^application\/json/);
+          expect(JSON.parse(answer.text), what).toMatchObject({ error: { code: "method_not_allowed" } });
+        } else {
+          expect(answer.headers.get("Content-Type"), what).toMatch(/^text\/plain/);
+        }
+      }
+    });
+  }
+});
