@@ -1,5 +1,5 @@
 // The one error view of a screen: whatever a loader or action threw on purpose (a response with a
-// message, see app/lib/responses.ts and app/lib/load.server.ts) is shown with a Back button; anything
+// message: invariantResponse() or orRespond() in app/lib/responses.ts) is shown with a Back button; anything
 // else shows a general message. Never a stack trace: the server log has the details.
 import { Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";

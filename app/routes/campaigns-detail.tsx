@@ -38,6 +38,7 @@ import {
   successBandColour,
 } from "~/lib/campaigns";
 import { DateTime } from "~/components/date-time";
+import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
 import { ID_PATTERN } from "~/lib/id";
 import { invariantResponse, orRespond, refusedWith } from "~/lib/responses";
 import { NO_RATE, formatCount } from "~/lib/numbers";
@@ -394,7 +395,7 @@ export default function CampaignDetail() {
               </p>
             </div>
           ) : (
-            <table className="w-full table-fixed text-left text-sm">
+            <ResponsiveTable className="table-fixed">
               <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
                 <tr>
                   <th scope="col" className="px-3 py-3 font-medium sm:px-4">
@@ -403,7 +404,7 @@ export default function CampaignDetail() {
                   <th scope="col" className="hidden px-4 py-3 font-medium md:table-cell">
                     Contact
                   </th>
-                  <th scope="col" className="w-28 px-2 py-3 font-medium sm:w-32 sm:px-4">
+                  <th scope="col" className="w-32 px-4 py-3 font-medium">
                     Status
                   </th>
                   <th scope="col" className="hidden w-44 px-4 py-3 font-medium md:table-cell">
@@ -426,6 +427,8 @@ export default function CampaignDetail() {
                       No details
                     </span>
                   );
+                  // A phone shows every cell in the row's card, each with its label; between sm and
+                  // lg the columns that do not fit are said under the customer and the status.
                   return (
                     <tr key={log.id} data-testid="log-row" className="align-top">
                       <td className="px-3 py-3 sm:px-4">
@@ -435,29 +438,33 @@ export default function CampaignDetail() {
                         <p className="font-mono text-xs text-slate-500" data-testid="log-customer-id">
                           {log.customer.id ? log.customer.id.slice(0, 8) : "N/A"}
                         </p>
-                        <div className="mt-1 space-y-0.5 text-xs text-slate-600 lg:hidden">
+                        <div className="mt-1 hidden space-y-0.5 text-xs text-slate-600 sm:block lg:hidden">
                           <p className="truncate md:hidden">{contact}</p>
                           <p>{details}</p>
                         </div>
                       </td>
-                      <td className="hidden truncate px-4 py-3 text-slate-700 md:table-cell" data-testid="log-contact">
-                        {contact}
+                      <td className="hidden truncate px-4 py-3 text-slate-700 md:table-cell">
+                        <CardLabel>Contact</CardLabel>
+                        <span data-testid="log-contact">{contact}</span>
                       </td>
-                      <td className="px-2 py-3 sm:px-4">
+                      <td className="px-4 py-3">
+                        <CardLabel>Status</CardLabel>
                         <DeliveryStatusChip status={log.status} />
-                        <p className="mt-1 text-xs text-slate-500 md:hidden">{timestamp}</p>
+                        <p className="mt-1 hidden text-xs text-slate-500 sm:block md:hidden">{timestamp}</p>
                       </td>
-                      <td className="hidden px-4 py-3 text-slate-600 md:table-cell" data-testid="log-timestamp">
-                        {timestamp}
+                      <td className="hidden px-4 py-3 text-slate-600 md:table-cell">
+                        <CardLabel>Timestamp</CardLabel>
+                        <span data-testid="log-timestamp">{timestamp}</span>
                       </td>
-                      <td className="hidden px-4 py-3 text-slate-600 lg:table-cell" data-testid="log-details">
-                        {details}
+                      <td className="hidden px-4 py-3 text-slate-600 lg:table-cell">
+                        <CardLabel>Details</CardLabel>
+                        <span data-testid="log-details">{details}</span>
                       </td>
                     </tr>
                   );
                 })}
               </tbody>
-            </table>
+            </ResponsiveTable>
           )}
           {prevHref || nextHref ? (
             <nav aria-label="Log pages" className="flex justify-end gap-2 border-t border-slate-200 px-4 py-3 text-sm">

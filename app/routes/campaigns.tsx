@@ -4,14 +4,16 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
-import { ChevronLeft, ChevronRight, Eye, Megaphone, Pencil, Plus, Target, Trash2, Users } from "lucide-react";
+import { ChevronLeft, ChevronRight, Megaphone, Plus, Target, Users } from "lucide-react";
 import { z } from "zod";
 import { allowMethods } from "~/lib/api.server";
 import { CampaignStatusChip, Chip, NoRateChip, ProgressBar, useRevalidateEvery } from "~/components/campaign-chips";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { DateTime } from "~/components/date-time";
 import { RouteErrorBoundary } from "~/components/error-boundary";
-import { ACTIONS_CELL, CardLabel, ResponsiveTable } from "~/components/responsive-table";
+import { useDelegatedLinks } from "~/components/fast-rows";
+import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
+import { RowActionSprite, RowActions } from "~/components/row-actions";
 import { BRAND } from "~/lib/brand";
 import { listSuccessChip } from "~/lib/campaigns";
 import { isId } from "~/lib/id";
@@ -93,6 +95,7 @@ function StatCard({ label, value, icon: Icon }: { label: string; value: number; 
 export default function Campaigns() {
   const { page, totals, cursor, trail, deleting } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
+  const onRowsClick = useDelegatedLinks();
   const sending = page.campaigns.some((c) => c.status === "Active");
   useRevalidateEvery(sending ? SENDING_REFRESH_MS : REFRESH_MS);
 
@@ -135,6 +138,7 @@ export default function Campaigns() {
           </div>
         ) : (
           <>
+            <RowActionSprite />
             <ResponsiveTable className="table-fixed">
               <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
                 <tr>
@@ -158,7 +162,7 @@ export default function Campaigns() {
                   </th>
                 </tr>
               </thead>
-              <tbody className="divide-y divide-slate-100">
+              <tbody className="divide-y divide-slate-100" onClick={onRowsClick}>
                 {page.campaigns.map((c) => {
                   const segmentName = c.segment?.name || "Unnamed Segment";
                   const name = c.name || "Unnamed Campaign";
@@ -233,37 +237,19 @@ export default function Campaigns() {
                           </div>
                         ) : null}
                       </td>
-                      <td className="px-2 py-3 sm:px-4" {...ACTIONS_CELL}>
-                        <div className="flex flex-wrap justify-end gap-0.5">
-                          <Link
-                            to={`/campaigns/${c.id}`}
-                            className="btn-ghost"
-                            aria-label={`View ${name}`}
-                            title="View"
-                          >
-                            <Eye className="h-4 w-4" />
-                          </Link>
-                          {c.status === "Draft" ? (
-                            <Link
-                              to={`/campaigns/edit/${c.id}`}
-                              className="btn-ghost"
-                              aria-label={`Edit ${name}`}
-                              title="Edit draft"
-                            >
-                              <Pencil className="h-4 w-4" />
-                            </Link>
-                          ) : null}
-                          <Link
-                            to={href({ delete: c.id })}
-                            preventScrollReset
-                            className="btn-ghost text-red-600 hover:bg-red-50"
-                            aria-label={`Delete ${name}`}
-                            title="Delete"
-                          >
-                            <Trash2 className="h-4 w-4" />
-                          </Link>
-                        </div>
-                      </td>
+                      <RowActions
+                        className="px-2 py-3 sm:px-4"
+                        actions={[
+                          { icon: "view", href: `/campaigns/${c.id}`, label: `View ${name}`, title: "View" },
+                          c.status === "Draft" && {
+                            icon: "edit",
+                            href: `/campaigns/edit/${c.id}`,
+                            label: `Edit ${name}`,
+                            title: "Edit draft",
+                          },
+                          { icon: "delete", href: href({ delete: c.id }), label: `Delete ${name}`, title: "Delete" },
+                        ]}
+                      />
                     </tr>
                   );
                 })}

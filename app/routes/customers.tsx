@@ -19,18 +19,17 @@ import {
   ChevronsLeft,
   ChevronsRight,
   Download,
-  Eye,
   Plus,
   Search,
-  Trash2,
   Upload,
   Users,
 } from "lucide-react";
 import { useEffect, useRef, type ReactNode } from "react";
 import { z } from "zod";
 import { ConfirmDialog } from "~/components/confirm-dialog";
-import { IconSprite, SpriteIcon, useDelegatedLinks } from "~/components/fast-rows";
-import { ACTIONS_CELL, CardLabel, ResponsiveTable } from "~/components/responsive-table";
+import { useDelegatedLinks } from "~/components/fast-rows";
+import { RowActionSprite, RowActions } from "~/components/row-actions";
+import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
 import { allowMethods, ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
@@ -59,7 +58,6 @@ import { redirectWithFlash } from "~/services/session.server";
 import { withSearchParams } from "~/lib/search-params";
 
 const PAGE_SIZE = 50;
-const ROW_ICONS = { view: Eye, delete: Trash2 };
 
 export const meta: MetaFunction = () => [{ title: `Customers · ${BRAND}` }];
 
@@ -336,7 +334,7 @@ export default function Customers() {
         </Form>
       </div>
 
-      <IconSprite icons={ROW_ICONS} />
+      <RowActionSprite />
       <section className="card overflow-hidden" aria-label="Customer list" aria-busy={searching}>
         <div className="sm:overflow-x-auto">
           <ResponsiveTable className="min-w-full divide-y divide-slate-200">
@@ -409,22 +407,13 @@ export default function Customers() {
                         <CardLabel>Last Active</CardLabel>
                         {c.lastActive ? <DateTime value={c.lastActive} /> : "Never"}
                       </td>
-                      <td className="whitespace-nowrap px-4 py-3 text-right" {...ACTIONS_CELL}>
-                        <div className="flex justify-end">
-                          <a href={`/customers/${c.id}`} className="btn-ghost" aria-label={`View ${name}`} title="View">
-                            <SpriteIcon id="view" />
-                          </a>
-                          <a
-                            href={href({ delete: c.id })}
-                            data-prevent-scroll-reset
-                            className="btn-ghost text-red-600 hover:bg-red-50"
-                            aria-label={`Delete ${name}`}
-                            title="Delete"
-                          >
-                            <SpriteIcon id="delete" />
-                          </a>
-                        </div>
-                      </td>
+                      <RowActions
+                        className="px-4 py-3 text-right"
+                        actions={[
+                          { icon: "view", href: `/customers/${c.id}`, label: `View ${name}`, title: "View" },
+                          { icon: "delete", href: href({ delete: c.id }), label: `Delete ${name}`, title: "Delete" },
+                        ]}
+                      />
                     </tr>
                   );
                 })

@@ -5,15 +5,16 @@ import { pageSearchTerm } from "~/schemas/search";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
-import { ChevronLeft, ChevronRight, Eye, Pencil, Plus, Search, ShoppingCart, Trash2 } from "lucide-react";
+import { ChevronLeft, ChevronRight, Plus, Search, ShoppingCart } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { z } from "zod";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { DateTime } from "~/components/date-time";
 import { RouteErrorBoundary } from "~/components/error-boundary";
-import { IconSprite, SpriteIcon, useDelegatedLinks } from "~/components/fast-rows";
+import { useDelegatedLinks } from "~/components/fast-rows";
+import { RowActionSprite, RowActions } from "~/components/row-actions";
 import { OrderStatusChip } from "~/components/order-status-chip";
-import { ACTIONS_CELL, CardLabel, ResponsiveTable } from "~/components/responsive-table";
+import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
 import { isId } from "~/lib/id";
@@ -33,7 +34,6 @@ const LOAD_FAILED = "Failed to load order data. Please try again.";
 const DELETE_FAILED = "Failed to delete order. Please try again.";
 /** What the delete dialog's form sends. */
 const DeleteSchema = z.object({ intent: z.literal("delete"), id: z.string().trim().min(1) });
-const ROW_ICONS = { view: Eye, edit: Pencil, delete: Trash2 };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -113,7 +113,7 @@ export default function Orders() {
         </Link>
       </div>
 
-      <IconSprite icons={ROW_ICONS} />
+      <RowActionSprite />
       <section className="card">
         <Form method="get" role="search" className="flex gap-2 border-b border-slate-100 p-4">
           <label htmlFor="order-search" className="sr-only">
@@ -199,35 +199,28 @@ export default function Orders() {
                       <CardLabel>Date</CardLabel>
                       <DateTime value={o.createdAt} />
                     </td>
-                    <td className="px-4 py-3" {...ACTIONS_CELL}>
-                      <div className="flex justify-end gap-1">
-                        <a
-                          href={`/orders/${o._id}`}
-                          className="btn-ghost"
-                          aria-label={`View order ${shortOrderId(o._id)}`}
-                          title="View"
-                        >
-                          <SpriteIcon id="view" />
-                        </a>
-                        <a
-                          href={`/orders/edit/${o._id}`}
-                          className="btn-ghost"
-                          aria-label={`Edit order ${shortOrderId(o._id)}`}
-                          title="Edit"
-                        >
-                          <SpriteIcon id="edit" />
-                        </a>
-                        <a
-                          href={href({ delete: o._id })}
-                          data-prevent-scroll-reset
-                          className="btn-ghost text-red-600 hover:bg-red-50"
-                          aria-label={`Delete order ${shortOrderId(o._id)}`}
-                          title="Delete"
-                        >
-                          <SpriteIcon id="delete" />
-                        </a>
-                      </div>
-                    </td>
+                    <RowActions
+                      actions={[
+                        {
+                          icon: "view",
+                          href: `/orders/${o._id}`,
+                          label: `View order ${shortOrderId(o._id)}`,
+                          title: "View",
+                        },
+                        {
+                          icon: "edit",
+                          href: `/orders/edit/${o._id}`,
+                          label: `Edit order ${shortOrderId(o._id)}`,
+                          title: "Edit",
+                        },
+                        {
+                          icon: "delete",
+                          href: href({ delete: o._id }),
+                          label: `Delete order ${shortOrderId(o._id)}`,
+                          title: "Delete",
+                        },
+                      ]}
+                    />
                   </tr>
                 ))
               )}

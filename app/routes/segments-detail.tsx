@@ -2,9 +2,12 @@
 // JSON, the first 10 customers with view links, and Edit Segment / Create Campaign.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { ArrowLeft, Eye, Megaphone, Pencil } from "lucide-react";
+import { ArrowLeft, Megaphone, Pencil } from "lucide-react";
 import { methodNotAllowed } from "~/lib/api.server";
 import { RouteErrorBoundary } from "~/components/error-boundary";
+import { useDelegatedLinks } from "~/components/fast-rows";
+import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
+import { RowActionSprite, RowActions } from "~/components/row-actions";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
 import { DateTime } from "~/components/date-time";
@@ -32,6 +35,7 @@ export const action = methodNotAllowed("GET");
 
 export default function SegmentDetail() {
   const { segment, count, customers } = useLoaderData<typeof loader>();
+  const onRowsClick = useDelegatedLinks();
   return (
     <div className="mx-auto max-w-5xl space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -100,8 +104,9 @@ export default function SegmentDetail() {
         {customers.length === 0 ? (
           <p className="px-5 py-10 text-center text-sm text-slate-500">No customers match this segment yet.</p>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full min-w-[560px] text-left text-sm">
+          <div className="sm:overflow-x-auto">
+            <RowActionSprite />
+            <ResponsiveTable className="sm:min-w-[560px]">
               <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
                 <tr>
                   <th scope="col" className="px-4 py-3 font-medium">
@@ -118,7 +123,7 @@ export default function SegmentDetail() {
                   </th>
                 </tr>
               </thead>
-              <tbody className="divide-y divide-slate-100">
+              <tbody className="divide-y divide-slate-100" onClick={onRowsClick}>
                 {customers.map((c) => {
                   const name = `${c.firstName} ${c.lastName}`.trim() || "Unknown Customer";
                   return (
@@ -128,22 +133,21 @@ export default function SegmentDetail() {
                         <p className="text-slate-700">{c.email || "No email provided"}</p>
                         <p className="text-xs text-slate-500">{c.phone || "No phone provided"}</p>
                       </td>
-                      <td className="px-4 py-3 text-slate-700">{formatRupees(c.totalSpend)}</td>
-                      <td className="px-4 py-3 text-right">
-                        <Link
-                          to={`/customers/${c.id}`}
-                          className="btn-ghost"
-                          aria-label={`View ${name}`}
-                          title="View customer"
-                        >
-                          <Eye className="h-4 w-4" />
-                        </Link>
+                      <td className="px-4 py-3 text-slate-700">
+                        <CardLabel>Total Spend</CardLabel>
+                        {formatRupees(c.totalSpend)}
                       </td>
+                      <RowActions
+                        className="px-4 py-3 text-right"
+                        actions={[
+                          { icon: "view", href: `/customers/${c.id}`, label: `View ${name}`, title: "View customer" },
+                        ]}
+                      />
                     </tr>
                   );
                 })}
               </tbody>
-            </table>
+            </ResponsiveTable>
           </div>
         )}
       </section>

@@ -8,13 +8,10 @@ import {
   AlertTriangle,
   ArrowDownWideNarrow,
   ArrowUpNarrowWide,
-  Eye,
   Megaphone,
-  Pencil,
   Plus,
   Search,
   Target,
-  Trash2,
   Users,
 } from "lucide-react";
 import { useEffect, useRef } from "react";
@@ -26,7 +23,9 @@ import { allowMethods, ApiError } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
 import { DateTime } from "~/components/date-time";
-import { ACTIONS_CELL, CardLabel, ResponsiveTable } from "~/components/responsive-table";
+import { useDelegatedLinks } from "~/components/fast-rows";
+import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
+import { RowActionSprite, RowActions } from "~/components/row-actions";
 import { orRespond } from "~/lib/responses";
 import { segmentChipClass } from "~/lib/segments";
 import { requireUser } from "~/services/auth.server";
@@ -108,6 +107,7 @@ export default function Segments() {
   const { segments, stats, q, sort, dir, deleteWarning } = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>();
   const [params] = useSearchParams();
+  const onRowsClick = useDelegatedLinks();
   const submit = useSubmit();
   const searchForm = useRef<HTMLFormElement>(null);
   const dirInput = useRef<HTMLInputElement>(null);
@@ -231,6 +231,7 @@ export default function Segments() {
           </div>
         ) : (
           <div className="overflow-x-auto">
+            <RowActionSprite />
             <ResponsiveTable className="sm:min-w-[640px]">
               <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
                 <tr>
@@ -248,7 +249,7 @@ export default function Segments() {
                   </th>
                 </tr>
               </thead>
-              <tbody className="divide-y divide-slate-100">
+              <tbody className="divide-y divide-slate-100" onClick={onRowsClick}>
                 {segments.map((s) => (
                   <tr key={s.id} data-testid="segment-row" className="hover:bg-slate-50/60">
                     <td className="px-4 py-3">
@@ -270,38 +271,24 @@ export default function Segments() {
                       <CardLabel>Created</CardLabel>
                       <DateTime value={s.createdAt} />
                     </td>
-                    <td className="px-4 py-3" {...ACTIONS_CELL}>
-                      <div className="flex justify-end gap-1">
-                        <Link to={`/segments/${s.id}`} className="btn-ghost" aria-label={`View ${s.name}`} title="View">
-                          <Eye className="h-4 w-4" />
-                        </Link>
-                        <Link
-                          to={`/segments/edit/${s.id}`}
-                          className="btn-ghost"
-                          aria-label={`Edit ${s.name}`}
-                          title="Edit"
-                        >
-                          <Pencil className="h-4 w-4" />
-                        </Link>
-                        <Link
-                          to={`/campaigns/new?segmentId=${s.id}`}
-                          className="btn-ghost"
-                          aria-label={`Create campaign for ${s.name}`}
-                          title="Create campaign"
-                        >
-                          <Megaphone className="h-4 w-4" />
-                        </Link>
-                        <Link
-                          to={withParams({ delete: s.id })}
-                          preventScrollReset
-                          className="btn-ghost text-red-600 hover:bg-red-50"
-                          aria-label={`Delete ${s.name}`}
-                          title="Delete"
-                        >
-                          <Trash2 className="h-4 w-4" />
-                        </Link>
-                      </div>
-                    </td>
+                    <RowActions
+                      actions={[
+                        { icon: "view", href: `/segments/${s.id}`, label: `View ${s.name}`, title: "View" },
+                        { icon: "edit", href: `/segments/edit/${s.id}`, label: `Edit ${s.name}`, title: "Edit" },
+                        {
+                          icon: "campaign",
+                          href: `/campaigns/new?segmentId=${s.id}`,
+                          label: `Create campaign for ${s.name}`,
+                          title: "Create campaign",
+                        },
+                        {
+                          icon: "delete",
+                          href: withParams({ delete: s.id }),
+                          label: `Delete ${s.name}`,
+                          title: "Delete",
+                        },
+                      ]}
+                    />
                   </tr>
                 ))}
               </tbody>
