@@ -46,14 +46,11 @@ import { withSearchParams } from "~/lib/search-params";
 import { segmentChipClass } from "~/lib/segments";
 import { requireUser } from "~/services/auth.server";
 import {
-  cancelCampaign,
   deleteCampaign,
   deliveryLogs,
   getCampaign,
   isDeliveryStatus,
-  pauseCampaign,
-  resumeCampaign,
-  retryFailedDeliveries,
+  runCampaignControl,
 } from "~/services/campaigns.server";
 import { redirectWithFlash } from "~/services/session.server";
 
@@ -131,10 +128,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     });
   }
   try {
-    const run = { pause: pauseCampaign, resume: resumeCampaign, cancel: cancelCampaign, retry: retryFailedDeliveries }[
-      intent
-    ];
-    const { message } = await run(user.id, id);
+    // The page's form says "retry"; the control is "retry-failed", as on /api.
+    const { message } = await runCampaignControl(user.id, id, intent === "retry" ? "retry-failed" : intent);
     return redirectWithFlash(request, back, { kind: "toast", type: "success", message });
   } catch (error) {
     // A refused control (409) or a campaign gone (404) is told as the service says it.

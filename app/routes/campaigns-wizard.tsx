@@ -188,15 +188,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
     }
     const launchKey = launchKeyOf(formData);
     try {
-      // A draft launches in place; launching a campaign that has started makes a new one (the page says so).
-      const current = editId ? await getCampaign(user.id, editId) : null;
+      // A draft launches in place; launching a campaign that has started makes a new one (the page
+      // says so): the service's draft rule (CampaignTarget.editing).
       await saveOrLaunchOnce(
         user.id,
-        {
-          status: "Active",
-          content: submission.value,
-          draftId: current?.status === "Draft" ? current.id : undefined,
-        },
+        { status: "Active", content: submission.value, editing: editId },
         launchKey ? { key: launchKey, scope: `wizard:${editId ?? "new"}`, mismatch: LAUNCH_KEY_REUSED } : null,
       );
     } catch (error) {
@@ -233,8 +229,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     };
     try {
       // A draft is saved in place; a campaign that has started keeps its record and the draft is new.
-      const current = editId ? await getCampaign(user.id, editId) : null;
-      await saveDraft(user.id, content, current?.status === "Draft" ? current.id : undefined);
+      await saveDraft(user.id, content, { editing: editId });
     } catch (error) {
       const reason = error instanceof ApiError ? error.message : "Unknown error";
       const refused = replyRefused(submission, error, `${DRAFT_FAILED}: ${reason}`);
