@@ -41,8 +41,8 @@ const EXPORT_PAGES_AHEAD = 2;
  * 50 ms when it ends, so a 50 ms pause lets it in rather than leaving it to miss gap after gap. The
  * cost: the saving phase writes 80% of the time, in smaller transactions than the CLI's.
  */
-export const IMPORT_BATCH_MS = 200;
-export const IMPORT_PAUSE_MS = 50;
+const IMPORT_BATCH_MS = 200;
+const IMPORT_PAUSE_MS = 50;
 
 /** What the worker answers a job that failed: a refusal to tell the user (ApiError) or a fault. */
 export type JobFailure = { code?: ApiErrorCode; message: string; stack?: string };
@@ -263,11 +263,7 @@ export async function importCustomersOffThread(
  * The tenant's customers (all, or those matching q) as a CSV byte stream, made in the worker
  * thread by exportCustomersCsv (~/services/customer-import.server), same bytes.
  */
-export function exportCustomersCsvOffThread(
-  userId: string,
-  q: string | null,
-  timeZone: string,
-): ReadableStream<Uint8Array> {
+function exportCustomersCsvOffThread(userId: string, q: string | null, timeZone: string): ReadableStream<Uint8Array> {
   let job: { port: MessagePort; finish: () => void } | undefined;
   const chunks: Uint8Array[] = [];
   let end = false;

@@ -68,7 +68,7 @@ export type CampaignDto = {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export function toCampaignDto(row: CampaignRow): CampaignDto {
+function toCampaignDto(row: CampaignRow): CampaignDto {
   const stats = deliveryStats(row);
   return {
     _id: row.id,

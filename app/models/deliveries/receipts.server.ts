@@ -5,7 +5,7 @@ import { parseDeliveryId } from "~/lib/campaigns";
 import type { Connection } from "~/models/transaction.server";
 
 export const RECEIPT_EVENTS = ["delivered", "failed", "bounced", "opened", "clicked"] as const;
-export type ReceiptEvent = (typeof RECEIPT_EVENTS)[number];
+type ReceiptEvent = (typeof RECEIPT_EVENTS)[number];
 export type Receipt = { id: string; event: ReceiptEvent; at: number; details?: string };
 
 type RowState = {
@@ -152,7 +152,7 @@ function applyReceiptsNow(sqlite: Connection, receipts: readonly Receipt[]): { a
 }
 
 /** Receipts an inbox row holds at most: the delivery job applies a row in one transaction of about 2 ms. */
-export const RECEIPTS_PER_INBOX_ROW = 250;
+const RECEIPTS_PER_INBOX_ROW = 250;
 
 /**
  * Keeps a checked batch of receipts for the delivery job to apply: one small write (a row per

@@ -56,7 +56,7 @@ export type EngineSettings = {
   receiptBatchesPerRound: number;
 };
 
-export const DEFAULT_ENGINE_SETTINGS: EngineSettings = {
+const DEFAULT_ENGINE_SETTINGS: EngineSettings = {
   batchSize: 500,
   concurrency: 4,
   ratePerSecond: 0,
