@@ -207,8 +207,8 @@ export async function getOrder(userId: string, id: string): Promise<OrderDto> {
   return toOrderDto(order);
 }
 
-export const DEFAULT_LIST_LIMIT = 100;
-export const MAX_LIST_LIMIT = 1000;
+const DEFAULT_LIST_LIMIT = 100;
+const MAX_LIST_LIMIT = 1000;
 
 export type ListOrdersOptions = {
   q?: string;

@@ -74,7 +74,7 @@ export type AudienceCustomer = {
 
 export type SegmentWriteInput = { name: string; description: string; tree: SegmentNode };
 
-export function audienceCustomer(row: AudienceRow): AudienceCustomer {
+function audienceCustomer(row: AudienceRow): AudienceCustomer {
   return {
     _id: row.id,
     id: row.id,
@@ -124,7 +124,7 @@ function cachedSegmentTree(segment: SegmentConditionsRow): SegmentNode {
   return tree;
 }
 
-export function toSegmentDto(segment: SegmentRow): SegmentDto {
+function toSegmentDto(segment: SegmentRow): SegmentDto {
   return {
     _id: segment.id,
     id: segment.id,

@@ -77,7 +77,7 @@ const NULLABLE_COLUMNS: ReadonlySet<string> = new Set(["lastActive"]);
  * (`=` becomes a range on either side), and a nullable column also matches when NULL, since a
  * NULL date matches no condition. SQLite dialect.
  */
-export function compileComplement(tree: SegmentNode): CompiledWhere {
+function compileComplement(tree: SegmentNode): CompiledWhere {
   const params: SqlParam[] = [];
   const walk = (node: SegmentNode): string => {
     if (node.kind === "condition") {
