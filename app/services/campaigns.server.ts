@@ -295,10 +295,11 @@ function assertLaunchable(row: CampaignRow): void {
 /**
  * Launches a campaign: the draft `target.draftId` (only a draft: anything else is a 409), or a new
  * one (under the id `target.id` when an idempotency key reserved it). Writes the segment's
- * audience as its delivery rows (in short slices, in the import/export worker thread: startLaunch
- * in delivery/store.server.ts, launchCampaignOffThread in offthread.server.ts), tells the user,
- * and wakes the delivery job. A segment with no customers is refused (422). Two launches of one
- * draft at once: one launches it, the other gets a 409 (the store's check in one transaction).
+ * audience as its delivery rows (in short slices, in the background work thread: startLaunch in
+ * app/models/deliveries/launch.server.ts, launchCampaignOffThread in background-work.server.ts),
+ * tells the user, and wakes the delivery job. A segment with no customers is refused (422). Two
+ * launches of one draft at once: one launches it, the other gets a 409 (the launch model's check
+ * in one transaction).
  */
 export async function launch(
   userId: string,
