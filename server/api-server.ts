@@ -7,7 +7,8 @@
 // writing the answer through web streams took most of the rest, about 1 ms a request. Measured
 // with `npm run bench` (1,000,000 customers, two workers on two cores, 50 connections): through
 // Express and Remix's handler 1,504 requests a second at p99 89.6 ms, through this 9,514 at p99
-// 18.2 ms (the goal is p99 under 50 ms). Here the
+// 18.2 ms (the goal is p99 under 50 ms); measured again with API_FAST_PATH=off against on, Remix's
+// handler stayed far from the goal (docs/decisions/0010-api-fast-path.md). Here the
 // /api routes are ranked once at start, answers are buffered JSON written in one call, and only
 // what the routes rely on is rebuilt: the Fetch Request (method, URL as Express resolves it
 // behind trusted proxies, headers, streamed body, abort on disconnect) and the load context.
@@ -15,7 +16,7 @@
 // Anything this does not serve falls through to Express and Remix unchanged: HEAD requests,
 // methods a module has no function for, and every path outside /api. Production only: in
 // development /api goes through Remix, which reads the edited modules on every request.
-// server/api-server.test.ts sends a request to every /api route through both and compares them.
+// server/api-parity.test.ts sends requests to every /api route through both and compares them.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
