@@ -1,8 +1,9 @@
-// The actions cell of a list row (view, edit, delete, and the like as icon buttons), the same on
-// every list. It is the cheap kind of row (app/components/fast-rows.tsx): plain anchors and icons
-// drawn from the page's sprite, so the page renders <RowActionSprite /> once and hands clicks on its
-// rows to Remix with useDelegatedLinks() on the <tbody>. Without JavaScript they are plain links.
-// On a phone the cell stands on the right of the row's card (ACTIONS_CELL, app/components/responsive-table.tsx).
+// The actions cell of a list row (view, edit, delete and the like, as icon buttons), the same on
+// every list: one line of icons on a wide screen, two to a line on the right of the card on a
+// phone (ACTIONS_CELL, app/components/responsive-table.tsx). It is the cheap kind of row
+// (app/components/fast-rows.tsx): plain anchors and icons drawn from the page's sprite, so the page
+// renders <RowActionSprite /> once and hands clicks on its rows to Remix with useDelegatedLinks()
+// on the <tbody>. Without JavaScript they are plain links.
 import { Eye, Megaphone, Pencil, Trash2 } from "lucide-react";
 import { IconSprite, SpriteIcon } from "~/components/fast-rows";
 import { ACTIONS_CELL } from "~/components/responsive-table";
@@ -38,7 +39,7 @@ export function RowActions({
 }) {
   return (
     <td className={`whitespace-nowrap ${className}`} {...ACTIONS_CELL}>
-      <div className="flex flex-wrap justify-end gap-1">
+      <div className="flex justify-end gap-1">
         {actions.map((action) =>
           action ? (
             <a

@@ -157,7 +157,7 @@ export default function Campaigns() {
                   <th scope="col" className="w-28 px-2 py-3 font-medium sm:w-40 sm:px-4">
                     Status
                   </th>
-                  <th scope="col" className="w-20 px-2 py-3 text-right font-medium sm:w-24 sm:px-4">
+                  <th scope="col" className="w-20 px-2 py-3 text-right font-medium sm:w-32 sm:px-4 lg:w-36">
                     <span className="sr-only sm:not-sr-only">Actions</span>
                   </th>
                 </tr>

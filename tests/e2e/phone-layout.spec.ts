@@ -45,6 +45,42 @@ async function createOrder(request: APIRequestContext, customerId: string, n: nu
   return ((await res.json()) as { _id: string })._id;
 }
 
+/** Three customers with an order each, a segment of them all and a campaign sent to it. */
+async function seedLists(request: APIRequestContext) {
+  const customers: string[] = [];
+  for (const [first, last] of [
+    ["Ananya", "Raghunathan-Subramaniam"],
+    ["Vikram", "Nair"],
+    ["Meenakshi", "Venkataraman"],
+  ]) {
+    customers.push(await createCustomer(request, first, last));
+  }
+  const orderIds: string[] = [];
+  for (const [i, id] of customers.entries()) orderIds.push(await createOrder(request, id, i));
+
+  const segment = await request.post("/api/segments", {
+    data: {
+      name: "Big spenders of the festive season in the southern cities",
+      description: "Everyone whose total spend is above zero, which is a fairly long description",
+      conditions: { totalSpend: { $gte: 0 } },
+      logicType: "AND",
+    },
+  });
+  expect(segment.ok(), await segment.text()).toBeTruthy();
+  const segmentId = ((await segment.json()) as { id: string }).id;
+  const campaign = await request.post("/api/campaigns", {
+    data: {
+      name: "Diwali weekend offer for our most loyal customers",
+      subject: "A little something for you this Diwali",
+      segmentId,
+      message: "Hi {NAME}, here is something for you.",
+    },
+  });
+  expect(campaign.status(), await campaign.text()).toBe(201);
+  const campaignId = ((await campaign.json()) as { id: string }).id;
+  return { customers, orderIds, segmentId, campaignId };
+}
+
 /** Scrolled to, the whole element is on the screen: nothing of it is cut off at the sides. */
 async function expectWhollyInView(locator: Locator) {
   await locator.scrollIntoViewIfNeeded();
@@ -124,38 +160,7 @@ test.describe("phone layout", () => {
 
   test("every screen fits 390 px, and the lists are cards with their actions in reach", async ({ page }) => {
     await signIn(page, { name: "Phone Marketer" });
-    const request = page.request;
-    const customers: string[] = [];
-    for (const [first, last] of [
-      ["Ananya", "Raghunathan-Subramaniam"],
-      ["Vikram", "Nair"],
-      ["Meenakshi", "Venkataraman"],
-    ]) {
-      customers.push(await createCustomer(request, first, last));
-    }
-    const orderIds: string[] = [];
-    for (const [i, id] of customers.entries()) orderIds.push(await createOrder(request, id, i));
-
-    const segment = await request.post("/api/segments", {
-      data: {
-        name: "Big spenders of the festive season in the southern cities",
-        description: "Everyone whose total spend is above zero, which is a fairly long description",
-        conditions: { totalSpend: { $gte: 0 } },
-        logicType: "AND",
-      },
-    });
-    expect(segment.ok(), await segment.text()).toBeTruthy();
-    const segmentId = ((await segment.json()) as { id: string }).id;
-    const campaign = await request.post("/api/campaigns", {
-      data: {
-        name: "Diwali weekend offer for our most loyal customers",
-        subject: "A little something for you this Diwali",
-        segmentId,
-        message: "Hi {NAME}, here is something for you.",
-      },
-    });
-    expect(campaign.status(), await campaign.text()).toBe(201);
-    const campaignId = ((await campaign.json()) as { id: string }).id;
+    const { customers, orderIds, segmentId, campaignId } = await seedLists(page.request);
 
     // Every screen, each with something on it.
     const screens: [string, string | RegExp][] = [
@@ -237,7 +242,21 @@ test.describe("phone layout", () => {
     await page.screenshot({ path: test.info().outputPath("phone-campaigns.png"), fullPage: true });
     await page.goto(`/campaigns/${campaignId}?tab=logs`);
     await expect(page.getByTestId("log-row")).toHaveCount(3, { timeout: 30_000 });
+    // The delivery log is a stack of cards: each says its contact, status and time, labelled, in full.
+    const log = page.getByTestId("log-row").first();
+    for (const label of ["Contact:", "Status:", "Timestamp:", "Details:"]) await expect(log).toContainText(label);
+    await expectWhollyInView(log.getByTestId("log-contact"));
+    await expectWhollyInView(log.getByTestId("delivery-status"));
+    expectAcrossThePhone((await log.boundingBox())!, "a delivery log card");
+    await expectFitsThePhone(page, "/campaigns/{id}?tab=logs");
     await page.screenshot({ path: test.info().outputPath("phone-delivery-log.png"), fullPage: true });
+
+    // The segment's audience sample: a card per customer, its spend labelled, its view link in reach.
+    await page.goto(`/segments/${segmentId}`);
+    const member = page.getByTestId("audience-row").filter({ hasText: "Vikram" });
+    await expect(member).toContainText("Total Spend:");
+    await expectWhollyInView(member.getByRole("link", { name: "View Vikram Nair" }));
+    await page.screenshot({ path: test.info().outputPath("phone-segment-audience.png"), fullPage: true });
 
     // The import's list of bad rows: each reason is readable in full.
     await page.goto("/customers/import");
@@ -265,5 +284,33 @@ test.describe("phone layout", () => {
     expect(box?.height ?? 1000).toBeLessThan(50);
     await expectFitsThePhone(page, "/customers/import (result)");
     await page.screenshot({ path: test.info().outputPath("phone-import-errors.png"), fullPage: true });
+  });
+});
+
+test.describe("wide layout", () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+  test.setTimeout(150_000);
+
+  test("the lists are tables with a header row, their actions in the last column", async ({ page }) => {
+    await signIn(page, { name: "Wide Marketer" });
+    const { segmentId, campaignId } = await seedLists(page.request);
+    const lists: [string, string, string][] = [
+      ["/customers", "customer-row", "wide-customers.png"],
+      ["/orders", "order-row", "wide-orders.png"],
+      ["/segments", "segment-row", "wide-segments.png"],
+      [`/segments/${segmentId}`, "audience-row", "wide-segment-audience.png"],
+      ["/campaigns", "campaign-row", "wide-campaigns.png"],
+      [`/campaigns/${campaignId}?tab=logs`, "log-row", "wide-delivery-log.png"],
+    ];
+    for (const [url, rowId, file] of lists) {
+      await page.goto(url);
+      const row = page.getByTestId(rowId).first();
+      await expect(row, url).toBeVisible({ timeout: 30_000 });
+      const table = page.locator("table.table-cards").filter({ has: row });
+      // A table: its column headers show, and a row's cells sit side by side on one line.
+      await expect(table.locator("thead th").first(), url).toBeVisible();
+      expect(await row.evaluate((tr) => getComputedStyle(tr).display), url).toBe("table-row");
+      await page.screenshot({ path: test.info().outputPath(file), fullPage: true });
+    }
   });
 });
