@@ -21,7 +21,7 @@ export default defineConfig({
         server: "server/index.ts",
         "jobs/delivery": "jobs/delivery.ts",
         "jobs/snapshots": "jobs/snapshots.ts",
-        "jobs/offthread": "jobs/offthread.ts",
+        "jobs/background-work": "jobs/background-work.ts",
       },
       output: { format: "esm", entryFileNames: "[name].mjs", chunkFileNames: "chunks/[name]-[hash].mjs" },
     },

@@ -11,7 +11,8 @@
 import { type MessagePort, parentPort, threadId } from "node:worker_threads";
 import { ApiError } from "../app/lib/api.server.ts";
 import { runAtBackgroundPriority } from "../app/lib/thread-priority.server.ts";
-import { exportCustomersCsv, importCustomerRows } from "../app/services/customer-import.server.ts";
+import { exportCustomersCsv } from "../app/services/customer-export.server.ts";
+import { importCustomerRows } from "../app/services/customer-import.server.ts";
 import { openSqlite } from "../app/db/sqlite.server.ts";
 import { openLaunchConnection, startLaunch } from "../app/models/deliveries/launch.server.ts";
 import { queueReceipts } from "../app/models/deliveries/receipts.server.ts";

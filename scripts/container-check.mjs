@@ -128,7 +128,7 @@ run("npm prune --omit=dev", "npm", ["prune", "--omit=dev", "--no-audit", "--no-f
   for (const f of [
     ...needed,
     "build/node/jobs/snapshots.mjs",
-    "build/node/jobs/offthread.mjs",
+    "build/node/jobs/background-work.mjs",
     "node_modules/tsx/dist/loader.mjs",
   ]) {
     if (!existsSync(path.join(app, f))) fail(`the image would lack ${f}`);

@@ -13,7 +13,7 @@ import { SEGMENT_INDEXES, shouldDeferSegmentIndexes, withSegmentIndexesDeferred 
 import { openSqlite } from "~/db/sqlite.server";
 import { listCustomers } from "~/services/customers.server";
 import { seedTenant } from "~/services/seed.server";
-import { sqlAudienceCount } from "~/services/segment-sql.server";
+import { sqlAudienceCount } from "~/models/segments/audience.server";
 import { parseConditions } from "~/lib/segments";
 import { diffDatabaseToSchema, isEmptyDiff, openEngine } from "../../prisma/engine";
 
@@ -137,7 +137,7 @@ describe("deferring the segment indexes", () => {
     expect(plan).toContain("COVERING INDEX Customer_userId_visits_totalSpendPaise_lastActive_idx");
     const parsed = parseConditions({ visits: { $gte: 3 } });
     if (!parsed.ok) throw new Error(parsed.message);
-    expect(sqlAudienceCount(user.id, parsed.tree)).toBe(raw.v);
+    expect(await sqlAudienceCount(user.id, parsed.tree)).toBe(raw.v);
 
     const page = await listCustomers(user.id, { q: someone, limit: 5 });
     expect(page.customers.map((c) => c.email)).toEqual([someone]);

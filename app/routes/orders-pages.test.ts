@@ -15,7 +15,8 @@ const formRoute = await import("~/routes/orders-form");
 const listRoute = await import("~/routes/orders");
 const detailRoute = await import("~/routes/orders-detail");
 const optionsRoute = await import("~/routes/orders-customer-options");
-const { createCustomer, INDEX_CUSTOMER_SQL } = await import("~/services/customers.server");
+const { createCustomer } = await import("~/services/customers.server");
+const { INDEX_CUSTOMER_SQL } = await import("~/models/customer-search.server");
 const { CustomerApiSchema } = await import("~/schemas/customer");
 
 const BASE = "http://localhost";

@@ -9,7 +9,7 @@ import { ID_PATTERN } from "~/lib/id";
 import { NOTIFICATION_FILTERS, NOTIFICATION_TYPES } from "~/lib/notifications";
 import { SearchTermSchema } from "~/schemas/search";
 import { MAX_RECEIPTS } from "~/services/delivery/receipts-body.server";
-import { RECEIPT_EVENTS } from "~/services/delivery/store.server";
+import { RECEIPT_EVENTS } from "~/models/deliveries/receipts.server";
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "~/services/customers.server";
 
 /** GET /api/campaigns (app/routes/api/campaigns.ts). */

@@ -24,8 +24,9 @@ import { singleton } from "~/lib/singleton.server";
 import type { ColumnMapping } from "~/lib/customer-csv";
 import type { NewCampaign } from "~/models/campaigns.server";
 import { jobEntry } from "~/services/job-entry.server";
-import type { CompiledWhere } from "~/services/segment-sql.server";
-import { afterImport, exportFileName, type ImportProgress, type ImportResult } from "~/services/customer-import.server";
+import type { CompiledWhere } from "~/models/segments/compile.server";
+import { exportFileName } from "~/services/customer-export.server";
+import { afterImport, type ImportProgress, type ImportResult } from "~/services/customer-import.server";
 
 /** How long the worker stays after its last job (it costs a second to start: tsx compiles the app's modules). */
 const IDLE_MS = 60_000;
@@ -89,9 +90,7 @@ function startWorker(): Worker {
   // A young generation of 16 MB (V8's default is several times that): the thread parses receipt
   // batches several times a second while a campaign sends, and would otherwise hold tens of MB of
   // garbage between scavenges.
-  // "offthread" is the entry's old name (jobs/offthread.mjs loads jobs/background-work.ts) until
-  // app/services/job-entry.server.ts and vite.node.config.ts name jobs/background-work.
-  const worker = new Worker(jobEntry("offthread"), {
+  const worker = new Worker(jobEntry("background-work"), {
     workerData: {},
     resourceLimits: { maxYoungGenerationSizeMb: 16 },
   });
@@ -261,7 +260,7 @@ export async function importCustomersOffThread(
 
 /**
  * The tenant's customers (all, or those matching q) as a CSV byte stream, made in the worker
- * thread by exportCustomersCsv (~/services/customer-import.server), same bytes.
+ * thread by exportCustomersCsv (~/services/customer-export.server), same bytes.
  */
 function exportCustomersCsvOffThread(userId: string, q: string | null, timeZone: string): ReadableStream<Uint8Array> {
   let job: { port: MessagePort; finish: () => void } | undefined;

@@ -50,10 +50,6 @@ import {
 } from "~/lib/customer-csv";
 
 export { guessMapping, IMPORT_FIELDS, type ColumnMapping, type ImportField };
-// The export moved to ~/services/customer-export.server; the worker thread (jobs/background-work.ts), the
-// off-thread service and the bench still reach these here.
-export { exportCustomersCsv, exportFileName } from "~/services/customer-export.server"; // moved
-export { IMPORT_SEARCH_BUFFER_BYTES } from "~/models/customer-bulk.server"; // moved
 
 /** At most this many bad rows are listed (all are counted). */
 export const MAX_REPORTED_ERRORS = 10_000;

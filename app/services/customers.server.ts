@@ -52,8 +52,6 @@ import { recentOrdersForCustomer, type RecentOrder } from "~/services/orders.ser
 import { segmentsForCustomer } from "~/services/segments.server";
 
 // Tests, the seed and the bench still reach these here.
-export { ADD_TO_TALLY_SQL } from "~/models/customers.server"; // moved
-export { customerMatchSql, INDEX_CUSTOMER_SQL } from "~/models/customer-search.server"; // moved
 
 export const DEFAULT_LIST_LIMIT = 100;
 export const MAX_LIST_LIMIT = 1000;

@@ -10,7 +10,7 @@ const { newId } = await import("~/lib/id");
 const orders = await import("~/services/orders.server");
 const { orderSearchSql } = await import("~/models/orders.server");
 const { OrderSchema, OrderUpdateSchema } = await import("~/schemas/order");
-const { INDEX_CUSTOMER_SQL } = await import("~/services/customers.server");
+const { INDEX_CUSTOMER_SQL } = await import("~/models/customer-search.server");
 const { readConnection } = await import("~/db/reader.server");
 
 async function makeCustomer(

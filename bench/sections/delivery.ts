@@ -72,7 +72,7 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
   const { openSqlite } = await import("../../app/db/sqlite.server.ts");
   const { openLaunchConnection, startLaunch } = await import("../../app/models/deliveries/launch.server.ts");
   const { queueReceipts, applyQueuedReceipts } = await import("../../app/models/deliveries/receipts.server.ts");
-  const { compileSegmentWhere } = await import("../../app/services/segment-sql.server.ts");
+  const { compileSegmentWhere } = await import("../../app/models/segments/compile.server.ts");
   const { parseConditions } = await import("../../app/lib/segments.ts");
   const { newId } = await import("../../app/lib/id.ts");
   const { deliveryId } = await import("../../app/lib/campaigns.ts");

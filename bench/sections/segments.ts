@@ -8,7 +8,8 @@
 import Database from "better-sqlite3";
 import type { BenchContext, BenchSection } from "../types";
 import { parseConditions } from "~/lib/segments";
-import { audienceCountQuery, compileSegmentWhere, explainPlan, sampleSql } from "~/services/segment-sql.server";
+import { audienceCountQuery, explainPlan } from "~/models/segments/audience.server";
+import { compileSegmentWhere, sampleSql } from "~/models/segments/compile.server";
 import { previewAudience } from "~/services/segments.server";
 
 const WARMUP = 3;
@@ -265,24 +266,24 @@ export default async function segmentsBench(ctx: BenchContext): Promise<BenchSec
       return { count, rows };
     };
 
-    const expected = ours();
+    const expected = await ours();
     for (let i = 0; i < handStatements.length; i++) {
       const got = runHand(i);
       if (got.count !== expected.count)
         throw new Error(`${c.name}: hand-written SQL #${i} counts ${got.count}, the product ${expected.count}`);
     }
-    const otherCount = previewAudience(otherUserId, parsed.tree).count;
+    const otherCount = (await previewAudience(otherUserId, parsed.tree)).count;
     const otherRaw = Number(handStatements[0].count.get(otherUserId, ...handStatements[0].h.params.slice(1)));
     if (otherCount !== otherRaw) throw new Error(`${c.name}: tenant scoping differs for the other tenant`);
 
-    const time = (fn: () => unknown) => {
+    const time = async (fn: () => unknown) => {
       const t = performance.now();
-      fn();
+      await fn();
       return performance.now() - t;
     };
     const warmStart = performance.now();
     for (let w = 0; w < WARMUP; w++) {
-      ours();
+      await ours();
       handStatements.forEach((_, i) => runHand(i));
     }
     const perRound = (performance.now() - warmStart) / WARMUP;
@@ -292,9 +293,9 @@ export default async function segmentsBench(ctx: BenchContext): Promise<BenchSec
     const handMs: number[][] = handStatements.map(() => []);
     for (let r = 0; r < RUNS; r++) {
       // Alternate who goes first: the first query of a round pays for caches the others warmed.
-      if (r % 2 === 0) oursMs.push(time(ours));
-      handStatements.forEach((_, i) => handMs[i].push(time(() => runHand(i))));
-      if (r % 2 === 1) oursMs.push(time(ours));
+      if (r % 2 === 0) oursMs.push(await time(ours));
+      for (let i = 0; i < handStatements.length; i++) handMs[i].push(await time(() => runHand(i)));
+      if (r % 2 === 1) oursMs.push(await time(ours));
     }
     oursMs.sort((a, b) => a - b);
     handMs.forEach((m) => m.sort((a, b) => a - b));
@@ -308,7 +309,7 @@ export default async function segmentsBench(ctx: BenchContext): Promise<BenchSec
     const ratio = p95 / rawP95;
 
     const where = compileSegmentWhere(userId, parsed.tree);
-    const counted = audienceCountQuery(userId, parsed.tree);
+    const counted = await audienceCountQuery(userId, parsed.tree);
     figures.push({
       segment: c.name,
       conditions: c.conditions,
@@ -326,8 +327,8 @@ export default async function segmentsBench(ctx: BenchContext): Promise<BenchSec
       compiledWhere: where.sql,
       countShape: counted.shape,
       countSql: counted.query.sql,
-      planCount: explainPlan(counted.query),
-      planPreview: explainPlan(sampleSql(where, 10)),
+      planCount: await explainPlan(counted.query),
+      planPreview: await explainPlan(sampleSql(where, 10)),
     });
     goals.push(
       {

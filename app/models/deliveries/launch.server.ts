@@ -5,7 +5,7 @@ import { openSqlite } from "~/db/sqlite.server";
 import { ApiError } from "~/lib/api.server";
 import type { NewCampaign } from "~/models/campaigns.server";
 import type { Connection } from "~/models/transaction.server";
-import type { CompiledWhere } from "~/services/segment-sql.server";
+import type { CompiledWhere } from "~/models/segments/compile.server";
 
 /** The status detail of a draft whose audience is being written (see startLaunch). */
 export const LAUNCHING = "Launching: writing the audience";

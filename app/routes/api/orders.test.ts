@@ -9,7 +9,7 @@ const { db } = await import("~/db.server");
 const { newId } = await import("~/lib/id");
 const { issueToken } = await import("~/services/token.server");
 const list = await import("~/routes/api/orders");
-const { INDEX_CUSTOMER_SQL } = await import("~/services/customers.server");
+const { INDEX_CUSTOMER_SQL } = await import("~/models/customer-search.server");
 const one = await import("~/routes/api/orders-id");
 
 type Json = Record<string, unknown>;

@@ -14,7 +14,8 @@ import { dayOf, dayStartMs, percentChange, weekStarts } from "~/lib/dashboard";
 import { newId } from "~/lib/id";
 import { dashboardSummary, historicalStats } from "~/services/dashboard/stats.server";
 import { snapshotTenant, takeSnapshots } from "~/services/dashboard/snapshots.server";
-import { ADD_TO_TALLY_SQL, countCustomers } from "~/services/customers.server";
+import { ADD_TO_TALLY_SQL } from "~/models/customers.server";
+import { countCustomers } from "~/services/customers.server";
 
 let sqlite: Sqlite;
 beforeAll(() => {

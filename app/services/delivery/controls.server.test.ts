@@ -19,7 +19,7 @@ import { cancelCampaign, deliveryLogs, getCampaign, pauseCampaign, resumeCampaig
 import { createDeliveryEngine, type DeliveryEngine, type EngineSettings } from "~/services/delivery/engine.server";
 import { smtpChannel } from "~/services/delivery/smtp-channel.server";
 import { seedTenant } from "~/services/seed.server";
-import { compileSegmentWhere } from "~/services/segment-sql.server";
+import { compileSegmentWhere } from "~/models/segments/compile.server";
 
 const POOL = 3;
 const AUDIENCE = 400;

@@ -43,7 +43,8 @@ import { verifyReceipts } from "~/services/delivery/receipt-signature.server";
 import { simulatedChannel } from "~/services/delivery/simulated-channel.server";
 import { startSimulatedVendor } from "~/services/delivery/simulated-vendor.server";
 import { seedTenant } from "~/services/seed.server";
-import { compileSegmentWhere, sqlAudienceCount } from "~/services/segment-sql.server";
+import { sqlAudienceCount } from "~/models/segments/audience.server";
+import { compileSegmentWhere } from "~/models/segments/compile.server";
 
 let sqlite: Sqlite;
 let tenant: { id: string };

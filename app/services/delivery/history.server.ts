@@ -8,7 +8,7 @@ import { parseConditions } from "~/lib/segments";
 import { finishSeededCampaign, RANDOM_SHARE_WHERE, segmentsForHistory } from "~/models/deliveries/history.server";
 import { launchCampaign } from "~/models/deliveries/launch.server";
 import type { Connection } from "~/models/transaction.server";
-import { compileSegmentWhere } from "~/services/segment-sql.server";
+import { compileSegmentWhere } from "~/models/segments/compile.server";
 
 const NAMES = [
   "Diwali Dhamaka",

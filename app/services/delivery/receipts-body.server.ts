@@ -4,7 +4,7 @@
 // several times a second while a campaign sends. A bad body is a 400 naming the first problem.
 import { z } from "zod";
 import { ApiError } from "~/lib/api.server";
-import { RECEIPT_EVENTS, type Receipt } from "~/services/delivery/store.server";
+import { RECEIPT_EVENTS, type Receipt } from "~/models/deliveries/receipts.server";
 
 export const MAX_RECEIPTS = 5000;
 

@@ -1,1 +1,0 @@
-export { RECEIPT_EVENTS, type Receipt } from "~/models/deliveries/receipts.server"; // moved

@@ -1,1 +1,0 @@
-await import("./background-work.mjs"); // moved: jobEntry("offthread") until app/services/job-entry.server.ts names background-work
