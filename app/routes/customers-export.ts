@@ -3,7 +3,7 @@
 import { methodNotAllowed } from "~/lib/api.server";
 import { pageSearchTerm } from "~/schemas/search";
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { customersCsvResponse } from "~/services/offthread.server";
+import { customersCsvResponse } from "~/services/background-work.server";
 import { requireUser } from "~/services/auth.server";
 import { viewerTimeZone } from "~/services/time-zone.server";
 

@@ -29,7 +29,7 @@ import {
 import { requireUser } from "~/services/auth.server";
 import { errorReportCsv, type ImportResult } from "~/services/customer-import.server";
 import { ImportProgressKeySchema, trackImport, type ImportProgressState } from "~/services/import-progress.server";
-import { importCustomersOffThread, warmOffThreadWorker } from "~/services/offthread.server";
+import { importCustomersOffThread, warmOffThreadWorker } from "~/services/background-work.server";
 
 export const meta: MetaFunction = () => [{ title: `Import Customers · ${BRAND}` }];
 

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { methodNotAllowed, parseOrThrow } from "~/lib/api.server";
 import { SearchTermSchema } from "~/schemas/search";
 import { withApi } from "~/services/auth.server";
-import { customersCsvResponse } from "~/services/offthread.server";
+import { customersCsvResponse } from "~/services/background-work.server";
 import { viewerTimeZone } from "~/services/time-zone.server";
 
 const ExportQuerySchema = z.object({ q: SearchTermSchema.optional() });

@@ -1,5 +1,5 @@
 // POST /api/customers/import: a CSV file as the request body (Content-Type text/csv), streamed
-// into the import engine in a worker thread (~/services/offthread.server), never buffered. Upserts on e-mail; answers the counts and every bad row
+// into the import engine in a worker thread (~/services/background-work.server), never buffered. Upserts on e-mail; answers the counts and every bad row
 // with its line number and reason (the first 10,000 listed). A malformed file is refused with 422
 // and nothing is written. Columns are guessed from the header; map.<field>=<column index> query
 // parameters override the guess.
@@ -9,7 +9,7 @@ import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { ApiError, allowMethods, methodNotAllowed } from "~/lib/api.server";
 import { mappingFromForm } from "~/lib/customer-csv";
 import { withApi } from "~/services/auth.server";
-import { importCustomersOffThread } from "~/services/offthread.server";
+import { importCustomersOffThread } from "~/services/background-work.server";
 
 export const loader = methodNotAllowed("POST");
 

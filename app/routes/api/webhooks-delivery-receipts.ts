@@ -9,7 +9,7 @@ import { getEnv } from "~/env.server";
 import { ApiError, allowMethods, errorResponse, jsonResponse, methodNotAllowed } from "~/lib/api.server";
 import { SIGNATURE_HEADER, verifyReceipts } from "~/services/delivery/receipt-signature.server";
 import { wakeDelivery } from "~/services/delivery/wake.server";
-import { queueReceiptsOffThread } from "~/services/offthread.server";
+import { queueReceiptsOffThread } from "~/services/background-work.server";
 
 const MAX_BODY_BYTES = 2_000_000;
 

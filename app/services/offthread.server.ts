@@ -1,1 +1,0 @@
-export * from "~/services/background-work.server"; // moved
