@@ -6,6 +6,7 @@
 // that fires every RESOLUTION_MS, so an idle loop reads about RESOLUTION_MS; that interval is taken
 // off (as @fastify/under-pressure does), and an idle loop reads about 0.
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { methodNotAllowed } from "~/lib/api.server";
 import { logger } from "~/lib/logger.server";
 import { singleton } from "~/lib/singleton.server";
 import { databaseAnswers } from "~/models/health.server";
@@ -41,3 +42,5 @@ export async function loader() {
     return Response.json({ status: "error", message: "Database unavailable" }, { status: 503 });
   }
 }
+
+export const action = methodNotAllowed("GET");

@@ -1,14 +1,12 @@
-// The query parameters and bodies that /api routes declared in their own files, exported here so the
-// OpenAPI document (app/lib/openapi/document.server.ts) is made from them. Every rule and message is
-// the route's; tests/routes/openapi.test.ts calls each route with the same inputs as these schemas
-// and fails when the two answer differently, until each route imports its schema from here.
+// The query parameters and bodies of the /api routes that have no schema module of their own. Each
+// route validates with its schema from here, and the OpenAPI document
+// (app/lib/openapi/document.server.ts) is made from the same objects, so the two cannot drift.
 import { z } from "zod";
 import { DELIVERY_STATUSES } from "~/lib/campaigns";
 import { CUSTOMER_SORTS, SORT_ORDERS } from "~/lib/customers";
 import { ID_PATTERN } from "~/lib/id";
 import { NOTIFICATION_FILTERS, NOTIFICATION_TYPES } from "~/lib/notifications";
 import { SearchTermSchema } from "~/schemas/search";
-import { MAX_RECEIPTS } from "~/services/delivery/receipts-body.server";
 import { RECEIPT_EVENTS } from "~/models/deliveries/receipts.server";
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "~/services/customers.server";
 
@@ -91,6 +89,9 @@ export const MessageSuggestionsInputSchema = z.object({
  * POST /api/webhooks/delivery-receipts' body (app/services/delivery/receipts-body.server.ts, which
  * parses it in the worker thread).
  */
+/** The most receipts one request may carry. */
+export const MAX_RECEIPTS = 5000;
+
 export const ReceiptsBodySchema = z.object({
   receipts: z
     .array(

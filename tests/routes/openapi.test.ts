@@ -1,8 +1,10 @@
 // GET /api/openapi.json against the code it describes: the document is sound OpenAPI 3.1, it names
 // every /api route of app/routes.ts and every method each one serves (and nothing else), and real
-// answers of every operation, on a real database, validate against it (status, media type, body).
+// answers of every operation, on a real database, validate against it (status, media type, body),
+// refusals of bad input included. The document's inputs are the very schemas the routes validate
+// with (app/schemas/*, app/schemas/api-inputs.server.ts for the routes without a schema module), so
+// there is no copy of a route's rules here to keep in step.
 import { beforeAll, describe, expect, it } from "vitest";
-import type { z } from "zod";
 import { createTestUser, useTestDatabase } from "../helpers/db";
 import { AnswerValidator, type ApiRoute, apiRoutes, routeModule, structuralProblems } from "../helpers/openapi";
 import { cookieFor } from "../helpers/requests";
@@ -11,20 +13,10 @@ import { cookieFor } from "../helpers/requests";
 const { file } = useTestDatabase();
 
 import { getEnv } from "~/env.server";
-import { parseOrThrow, ApiError } from "~/lib/api.server";
 import { deliveryId } from "~/lib/campaigns";
 import { HTTP_METHODS, type HttpMethod, type OpenApiDocument } from "~/lib/openapi/document.server";
 import { loader as openApiLoader } from "~/routes/api/openapi-json";
-import {
-  CampaignListQuerySchema,
-  CustomerExportQuerySchema,
-  CustomerListQuerySchema,
-  DeliveryLogQuerySchema,
-  MessageSuggestionsInputSchema,
-  NotificationListQuerySchema,
-  ReceiptsBodySchema,
-  SegmentListQuerySchema,
-} from "~/schemas/api-inputs.server";
+import { ReceiptsBodySchema } from "~/schemas/api-inputs.server";
 import { signReceipts } from "~/services/delivery/receipt-signature.server";
 import { notify } from "~/services/notifications.server";
 import { seedTenant } from "~/services/seed.server";
@@ -127,25 +119,18 @@ async function call(spec: string, options: CallOptions = {}, status?: number) {
   return answer as typeof answer & { body: Record<string, never> & Record<string, unknown>[] };
 }
 
-// The inputs of app/schemas/api-inputs.server.ts: a route must refuse and accept them as its schema does.
-function expected(schema: z.ZodType, input: unknown) {
-  try {
-    parseOrThrow(schema, input);
-    return null;
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return error.message;
-  }
+/** Each query, answered by the route and checked against the document: a 400 for those in `refused`, else a success. */
+async function answers(
+  spec: string,
+  refused: Record<string, string>[],
+  accepted: Record<string, string>[],
+  params: Record<string, string> = {},
+) {
+  for (const query of refused) await call(spec, { query, params }, 400);
+  for (const query of accepted)
+    expect((await call(spec, { query, params })).status, JSON.stringify(query)).toBeLessThan(400);
 }
-async function same(spec: string, schema: z.ZodType, queries: Record<string, string>[], params = {}) {
-  for (const query of queries) {
-    const answer = await call(spec, { query, params });
-    const message = expected(schema, query);
-    const body = answer.body as unknown as { error?: { message: string } };
-    if (message === null) expect(answer.status, JSON.stringify(query)).toBeLessThan(400);
-    else expect([answer.status, body.error?.message], JSON.stringify(query)).toEqual([400, message]);
-  }
-}
+
 beforeAll(async () => {
   const user = await createTestUser("Documented");
   userId = user.id;
@@ -226,8 +211,6 @@ describe("the document and app/routes.ts", () => {
   const UNDOCUMENTED: Record<string, HttpMethod[]> = {
     // The action is the loader: any method starts the sign-in; GET (a link) and POST (a form) are the contract.
     "/api/auth/google": ["put", "patch", "delete"],
-    "/api/notifications/read-all": ["patch", "delete"],
-    "/api/notifications/{id}/read": ["patch", "delete"],
   };
 
   it("agree on the methods each path serves, probed on the route modules", async () => {
@@ -257,47 +240,40 @@ describe("the document and app/routes.ts", () => {
   });
 });
 
-describe("the inputs the routes declare in their own files", () => {
-  // app/schemas/api-inputs.server.ts holds the schemas the document is made from: each route must
-  // refuse and accept the same inputs with the same messages.
+describe("refusals of bad input validate against the document", () => {
   const tooLong = (n: number) => "x".repeat(n);
 
   it("query parameters", async () => {
-    await same("GET /api/campaigns", CampaignListQuerySchema, [
-      { limit: "0" },
-      { limit: "abc" },
-      { limit: "1.5" },
-      { limit: "1001" },
-      { cursor: tooLong(41) },
-      { limit: "5", _t: "1" },
-    ]);
-    await same("GET /api/customers", CustomerListQuerySchema, [
-      { q: "a\u0001" },
-      { q: tooLong(201) },
-      { limit: "0" },
-      { limit: "1001" },
-      { limit: "x" },
-      { sort: "height" },
-      { order: "up" },
-      { cursor: tooLong(1001) },
-      { sort: "name", order: "asc", limit: "3" },
-    ]);
-    await same("GET /api/customers/export", CustomerExportQuerySchema, [{ q: "a\u0001" }, { q: "a" }]);
-    await same("GET /api/notifications", NotificationListQuerySchema, [
-      { type: "bad" },
-      { limit: "0" },
-      { limit: "51" },
-      { type: "campaign" },
-      { type: "SYSTEM", limit: "3" },
-    ]);
-    await same("GET /api/segments", SegmentListQuerySchema, [
-      { q: tooLong(201) },
-      { sort: "x" },
-      { dir: "up" },
-      { limit: "0" },
-      { limit: "501" },
-      { sort: "size", dir: "asc", limit: "2" },
-    ]);
+    await answers(
+      "GET /api/campaigns",
+      [{ limit: "0" }, { limit: "abc" }, { limit: "1.5" }, { limit: "1001" }, { cursor: tooLong(41) }],
+      [{ limit: "5", _t: "1" }],
+    );
+    await answers(
+      "GET /api/customers",
+      [
+        { q: "a\u0001" },
+        { q: tooLong(201) },
+        { limit: "0" },
+        { limit: "1001" },
+        { limit: "x" },
+        { sort: "height" },
+        { order: "up" },
+        { cursor: tooLong(1001) },
+      ],
+      [{ sort: "name", order: "asc", limit: "3" }],
+    );
+    await answers("GET /api/customers/export", [{ q: "a\u0001" }], [{ q: "a" }]);
+    await answers(
+      "GET /api/notifications",
+      [{ type: "bad" }, { limit: "0" }, { limit: "51" }],
+      [{ type: "campaign" }, { type: "SYSTEM", limit: "3" }],
+    );
+    await answers(
+      "GET /api/segments",
+      [{ q: tooLong(201) }, { sort: "x" }, { dir: "up" }, { limit: "0" }, { limit: "501" }],
+      [{ sort: "size", dir: "asc", limit: "2" }],
+    );
   });
 
   it("the message suggestions body", async () => {
@@ -310,12 +286,8 @@ describe("the inputs the routes declare in their own files", () => {
       { segmentId: 5 },
       { segmentId: segment.body.id, campaignObjective: tooLong(501) },
       { segmentId: segment.body.id, campaignObjective: 5 },
-    ]) {
-      const answer = await call("POST /api/ai/message-suggestions", { json }, 400);
-      expect((answer.body as unknown as { error: { message: string } }).error.message).toBe(
-        expected(MessageSuggestionsInputSchema, json),
-      );
-    }
+    ])
+      await call("POST /api/ai/message-suggestions", { json }, 400);
   });
 });
 
@@ -507,17 +479,10 @@ describe("real answers validate against the document", () => {
     const logs = await call("GET /api/campaigns/{id}/logs", { params: { id: campaignId }, query: { limit: "5" } }, 200);
     expect(logs.headers.get("X-Total-Count")).toBeTruthy();
     await call("GET /api/campaigns/{id}/logs", { params: { id: campaignId }, query: { status: "nope" } }, 400);
-    await same(
+    await answers(
       "GET /api/campaigns/{id}/logs",
-      DeliveryLogQuerySchema,
-      [
-        { status: "nope" },
-        { status: " SENT " },
-        { limit: "0" },
-        { limit: "1001" },
-        { limit: "x" },
-        { cursor: "x".repeat(41) },
-      ],
+      [{ status: "nope" }, { limit: "0" }, { limit: "1001" }, { limit: "x" }, { cursor: "x".repeat(41) }],
+      [{ status: " SENT " }],
       { id: campaignId },
     );
 

@@ -5,26 +5,15 @@
 // a 422. With an Idempotency-Key header the same key and body answer the campaign the first request
 // made (Idempotent-Replayed: true), never a second send; the same key with another body is a 422.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
 import { allowMethods, jsonResponse, parseOrThrow, readJson } from "~/lib/api.server";
+import { CampaignListQuerySchema } from "~/schemas/api-inputs.server";
 import { CampaignApiHeadersSchema, CampaignApiSchema } from "~/schemas/campaign";
 import { withApi } from "~/services/auth.server";
 import { campaignTotals, listCampaigns, saveOrLaunchOnce } from "~/services/campaigns.server";
 
-const ListQuerySchema = z.object({
-  limit: z.coerce
-    .number({ message: "limit must be a number" })
-    .int("limit must be a whole number")
-    .min(1, "limit must be at least 1")
-    .max(1000, "limit must be at most 1000")
-    .default(100),
-  cursor: z.string().max(40).optional(),
-  _t: z.string().optional(),
-});
-
 export async function loader({ request }: LoaderFunctionArgs) {
   return withApi(request, async (user) => {
-    const query = parseOrThrow(ListQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
+    const query = parseOrThrow(CampaignListQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
     const [page, totals] = await Promise.all([listCampaigns(user.id, query), campaignTotals(user.id)]);
     const headers = new Headers({
       "X-Total-Count": String(totals.campaigns),

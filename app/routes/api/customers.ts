@@ -5,38 +5,16 @@
 // X-Total-Count-Capped: true beyond), X-Next-Cursor the cursor of the next page (absent on the
 // last page; it belongs to its sort). POST /api/customers: creates one (201); a duplicate e-mail
 // is a 409.
-import { SearchTermSchema } from "~/schemas/search";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
 import { allowMethods, jsonResponse, parseOrThrow, readJson } from "~/lib/api.server";
+import { CustomerListQuerySchema } from "~/schemas/api-inputs.server";
 import { CustomerApiSchema } from "~/schemas/customer";
 import { withApi } from "~/services/auth.server";
-import {
-  createCustomer,
-  CUSTOMER_SORTS,
-  DEFAULT_LIST_LIMIT,
-  listCustomers,
-  MAX_LIST_LIMIT,
-  SORT_ORDERS,
-} from "~/services/customers.server";
-
-const ListQuerySchema = z.object({
-  q: SearchTermSchema.max(200, "q must be at most 200 characters").optional(),
-  limit: z.coerce
-    .number({ message: "limit must be a number" })
-    .int("limit must be a whole number")
-    .min(1, "limit must be at least 1")
-    .max(MAX_LIST_LIMIT, `limit must be at most ${MAX_LIST_LIMIT}`)
-    .default(DEFAULT_LIST_LIMIT),
-  sort: z.enum(CUSTOMER_SORTS, { message: `sort must be one of ${CUSTOMER_SORTS.join(", ")}` }).optional(),
-  order: z.enum(SORT_ORDERS, { message: `order must be ${SORT_ORDERS.join(" or ")}` }).optional(),
-  cursor: z.string().max(1000, "cursor is not valid: pass the X-Next-Cursor of the previous page").optional(),
-  _t: z.string().optional(),
-});
+import { createCustomer, listCustomers } from "~/services/customers.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return withApi(request, async (user) => {
-    const query = parseOrThrow(ListQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
+    const query = parseOrThrow(CustomerListQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
     const page = await listCustomers(user.id, query);
     const headers = new Headers({
       "X-Total-Count": String(page.total),

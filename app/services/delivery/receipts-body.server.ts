@@ -2,24 +2,9 @@
 // signature has been. Parsed in the import/export worker thread (queueReceiptsOffThread), so the
 // thread that answers requests spends only the signature check on a batch of a thousand receipts
 // several times a second while a campaign sends. A bad body is a 400 naming the first problem.
-import { z } from "zod";
 import { ApiError } from "~/lib/api.server";
-import { RECEIPT_EVENTS, type Receipt } from "~/models/deliveries/receipts.server";
-
-export const MAX_RECEIPTS = 5000;
-
-const ReceiptsSchema = z.object({
-  receipts: z
-    .array(
-      z.object({
-        id: z.string().max(64),
-        event: z.enum(RECEIPT_EVENTS, { message: `event must be one of ${RECEIPT_EVENTS.join(", ")}` }),
-        at: z.number().int().min(0).max(8_640_000_000_000_000),
-        details: z.string().max(1000).optional(),
-      }),
-    )
-    .max(MAX_RECEIPTS, "at most 5,000 receipts a request"),
-});
+import type { Receipt } from "~/models/deliveries/receipts.server";
+import { ReceiptsBodySchema } from "~/schemas/api-inputs.server";
 
 export function parseReceiptsBody(body: Uint8Array): Receipt[] {
   let json: unknown;
@@ -28,7 +13,7 @@ export function parseReceiptsBody(body: Uint8Array): Receipt[] {
   } catch {
     throw new ApiError("bad_request", "The body is not JSON");
   }
-  const parsed = ReceiptsSchema.safeParse(json);
+  const parsed = ReceiptsBodySchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new ApiError("bad_request", `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`);
