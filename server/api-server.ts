@@ -121,6 +121,22 @@ function isDataWithResponseInit(value: unknown): value is { data: unknown; init:
   return typeof value === "object" && value !== null && (value as { type?: unknown }).type === "DataWithResponseInit";
 }
 
+/** A redirect as Remix's router tells one (isRedirectResponse): a 3xx status and a Location. */
+const isRedirect = (response: Response) =>
+  response.status >= 300 && response.status <= 399 && response.headers.has("Location");
+
+/** The response with one header set: in place when its headers may change (keeping a JSON answer's text), else a copy. */
+function withHeader(response: Response, name: string, value: string): Response {
+  try {
+    response.headers.set(name, value);
+    return response;
+  } catch {
+    const headers = new Headers(response.headers);
+    headers.set(name, value);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
+}
+
 const COMPRESS_FROM_BYTES = 1024;
 
 /** Express's res.set adds a charset to text and JSON types that name none (mime's charsets.lookup); so must we. */
@@ -255,7 +271,10 @@ export function createApiServer(options: ApiServerOptions) {
       result = await fn({ request, params, context });
     } catch (thrown) {
       if (!(thrown instanceof Response)) throw thrown;
-      result = thrown;
+      // Remix marks a Response a resource route throws (a 405 from methodNotAllowed, say) with this
+      // header, except a redirect, which its router answers as if returned; so must we, or the two
+      // paths answer differently.
+      result = isRedirect(thrown) ? thrown : withHeader(thrown, "X-Remix-Catch", "yes");
     }
     const response =
       result instanceof Response
