@@ -1,4 +1,4 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import {
   Links,
   Meta,
@@ -14,9 +14,21 @@ import { TimeZoneReporter } from "~/components/date-time";
 import { UNEXPECTED_ERROR, errorMessage } from "~/components/error-boundary";
 import { AppToaster, FlashMessages } from "~/components/flash";
 import { SnackbarProvider } from "~/components/snackbar";
+import { keepAllowHeader, methodNotAllowedResponse } from "~/lib/api.server";
 import { useNonce } from "~/lib/nonce";
 import { readFlash } from "~/services/session.server";
 import styles from "~/tailwind.css?url";
+
+// A 405 thrown by a page without its own error boundary renders here: keep its Allow header.
+export const headers = keepAllowHeader;
+
+/**
+ * A write to / without ?index comes here: Remix sends it to the deepest route that adds to the path,
+ * which for / is the root, not the dashboard. It is a 405 like any method a page does not take.
+ */
+export function action({ request }: ActionFunctionArgs): never {
+  throw methodNotAllowedResponse(request, ["GET"]);
+}
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 

@@ -1,5 +1,6 @@
 // The /api conventions of DESIGN.md §6: JSON errors { error: { code, message, fields? } } with the
 // right status, X-User-Id on every authenticated answer, and zod failures turned into 400s.
+import type { HeadersArgs } from "@remix-run/node";
 import type { z } from "zod";
 
 export type ApiErrorCode =
@@ -252,6 +253,20 @@ export function methodNotAllowedResponse(request: Request, allowed: readonly Htt
 export function allowMethods(request: Request, ...allowed: HttpMethod[]): void {
   const method = request.method === "HEAD" ? "GET" : request.method;
   if (!(allowed as string[]).includes(method)) throw methodNotAllowedResponse(request, allowed);
+}
+
+/**
+ * Every page module's `headers` export (and the root's): keeps the 405's Allow header on the page
+ * Remix renders. Remix gives a page answer only the Set-Cookie of its loaders and actions unless the
+ * route exports `headers`, and hands a 405 thrown by allowMethods() to the route whose error boundary
+ * renders it (errorHeaders), a 405 returned by methodNotAllowed() to the route itself (actionHeaders
+ * or loaderHeaders). Resource routes answer their Response as it is and need none.
+ */
+export function keepAllowHeader({ parentHeaders, actionHeaders, loaderHeaders, errorHeaders }: HeadersArgs): Headers {
+  const headers = new Headers(parentHeaders);
+  const allow = errorHeaders?.get("Allow") ?? actionHeaders.get("Allow") ?? loaderHeaders.get("Allow");
+  if (allow) headers.set("Allow", allow);
+  return headers;
 }
 
 /**

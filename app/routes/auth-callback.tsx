@@ -3,11 +3,15 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useNavigate, useSearchParams } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { methodNotAllowed } from "~/lib/api.server";
+import { methodNotAllowed, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { callbackOutcome, storeToken } from "~/lib/auth-token";
 
 /** This address takes GET only: any other method is a 405 that says so. */
+
+// A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
+export const headers = keepAllowHeader;
+
 export const action = methodNotAllowed("GET");
 
 export const meta: MetaFunction = () => [{ title: `Signing in · ${BRAND}` }];

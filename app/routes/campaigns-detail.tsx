@@ -28,7 +28,7 @@ import {
 } from "~/components/campaign-chips";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { PageNotFound, RouteErrorBoundary } from "~/components/error-boundary";
-import { allowMethods, ApiError } from "~/lib/api.server";
+import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import {
   DELIVERY_STATUSES,
@@ -53,6 +53,9 @@ import {
   runCampaignControl,
 } from "~/services/campaigns.server";
 import { redirectWithFlash } from "~/services/session.server";
+
+// A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
+export const headers = keepAllowHeader;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.campaign.name ?? "Campaign Details"} · ${BRAND}` },

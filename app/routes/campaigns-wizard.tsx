@@ -26,7 +26,7 @@ import {
 } from "~/components/campaign-wizard-parts";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { Field, FormAlert, LIVE_VALIDATION, SelectField, TextareaField } from "~/components/forms";
-import { allowMethods, ApiError } from "~/lib/api.server";
+import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { hasNamePlaceholder, previewMessage } from "~/lib/campaigns";
 import { replyRefused } from "~/lib/forms.server";
@@ -43,6 +43,9 @@ import { requireUser } from "~/services/auth.server";
 import { getCampaign, saveDraft, saveOrLaunchOnce } from "~/services/campaigns.server";
 import { listSegments, segmentAudienceCount, segmentOverview } from "~/services/segments.server";
 import { redirectWithFlash } from "~/services/session.server";
+
+// A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
+export const headers = keepAllowHeader;
 
 export const meta: MetaFunction = ({ params }) => [
   { title: `${params.id ? "Edit Campaign" : "Create Campaign"} · ${BRAND}` },

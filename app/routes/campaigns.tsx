@@ -6,7 +6,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { ChevronLeft, ChevronRight, Megaphone, Plus, Target, Users } from "lucide-react";
 import { z } from "zod";
-import { allowMethods } from "~/lib/api.server";
+import { allowMethods, keepAllowHeader } from "~/lib/api.server";
 import { CampaignStatusChip, Chip, NoRateChip, ProgressBar, useRevalidateEvery } from "~/components/campaign-chips";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { DateTime } from "~/components/date-time";
@@ -24,6 +24,9 @@ import { segmentChipClass } from "~/lib/segments";
 import { requireUser } from "~/services/auth.server";
 import { campaignTotals, deleteCampaign, getCampaign, listCampaigns } from "~/services/campaigns.server";
 import { redirectWithFlash } from "~/services/session.server";
+
+// A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
+export const headers = keepAllowHeader;
 
 export const meta: MetaFunction = () => [{ title: `Campaign Management · ${BRAND}` }];
 

@@ -4,7 +4,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft, Building2, Mail, MapPin, Pencil, Phone, ShoppingBag } from "lucide-react";
-import { methodNotAllowed } from "~/lib/api.server";
+import { methodNotAllowed, keepAllowHeader } from "~/lib/api.server";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
@@ -15,6 +15,9 @@ import { formatRupees } from "~/lib/money";
 import { CHIP_CLASSES, shortOrderId, statusColour } from "~/lib/orders";
 import { requireUser } from "~/services/auth.server";
 import { customerDetail } from "~/services/customers.server";
+
+// A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
+export const headers = keepAllowHeader;
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
   { title: `${d?.customer ? customerDisplayName(d.customer) : "Customer"} · ${BRAND}` },

@@ -9,7 +9,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { ArrowLeft, Save } from "lucide-react";
 import { useEffect } from "react";
 import { toast } from "sonner";
-import { allowMethods } from "~/lib/api.server";
+import { allowMethods, keepAllowHeader } from "~/lib/api.server";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { Field, FormAlert, LIVE_VALIDATION, TextareaField } from "~/components/forms";
 import { BRAND } from "~/lib/brand";
@@ -19,6 +19,9 @@ import { CUSTOMER_FIELDS, CustomerFormSchema, type CustomerField } from "~/schem
 import { requireUser } from "~/services/auth.server";
 import { createCustomer, getCustomer, updateCustomer } from "~/services/customers.server";
 import { redirectWithFlash } from "~/services/session.server";
+
+// A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
+export const headers = keepAllowHeader;
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
   { title: `${d?.customer ? "Edit Customer" : "Add New Customer"} · ${BRAND}` },

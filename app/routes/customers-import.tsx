@@ -13,7 +13,7 @@ import { toast } from "sonner";
 import { z } from "zod";
 import { Field, FormAlert, SelectField } from "~/components/forms";
 import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
-import { allowMethods, ApiError } from "~/lib/api.server";
+import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
 import { CsvRecordReader, NO_CUSTOMER_ROWS, NOT_CSV_TEXT, TEXT_SNIFF_BYTES, TextSniffer } from "~/lib/csv-records";
@@ -30,6 +30,9 @@ import { requireUser } from "~/services/auth.server";
 import { errorReportCsv, type ImportResult } from "~/services/customer-import.server";
 import { ImportProgressKeySchema, trackImport, type ImportProgressState } from "~/services/import-progress.server";
 import { importCustomersOffThread, warmOffThreadWorker } from "~/services/background-work.server";
+
+// A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
+export const headers = keepAllowHeader;
 
 export const meta: MetaFunction = () => [{ title: `Import Customers · ${BRAND}` }];
 

@@ -30,7 +30,7 @@ import { ConfirmDialog } from "~/components/confirm-dialog";
 import { useDelegatedLinks } from "~/components/fast-rows";
 import { RowActionSprite, RowActions } from "~/components/row-actions";
 import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
-import { allowMethods, ApiError } from "~/lib/api.server";
+import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
 import {
@@ -58,6 +58,9 @@ import { redirectWithFlash } from "~/services/session.server";
 import { withSearchParams } from "~/lib/search-params";
 
 const PAGE_SIZE = 50;
+
+// A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
+export const headers = keepAllowHeader;
 
 export const meta: MetaFunction = () => [{ title: `Customers · ${BRAND}` }];
 

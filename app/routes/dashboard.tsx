@@ -7,7 +7,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteError } from "@remix-run/react";
 import { Megaphone, Target, Users } from "lucide-react";
 import { useEffect } from "react";
-import { methodNotAllowed } from "~/lib/api.server";
+import { methodNotAllowed, keepAllowHeader } from "~/lib/api.server";
 import { CampaignPerformance } from "~/components/dashboard/campaign-performance";
 import DashboardCharts from "~/components/dashboard/charts";
 import { DashboardDataIssue } from "~/components/dashboard/data-issue";
@@ -23,6 +23,9 @@ import { logger } from "~/lib/logger.server";
 import { requireUser } from "~/services/auth.server";
 import { getInsights } from "~/services/dashboard/insights.server";
 import { dashboardSummary } from "~/services/dashboard/stats.server";
+
+// A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
+export const headers = keepAllowHeader;
 
 export const meta: MetaFunction = () => [{ title: `Dashboard · ${BRAND}` }];
 

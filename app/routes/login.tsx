@@ -9,12 +9,15 @@ import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } fr
 import { useEffect } from "react";
 import { Field, FormAlert, LIVE_VALIDATION } from "~/components/forms";
 import { getEnv } from "~/env.server";
-import { allowMethods, ApiError } from "~/lib/api.server";
+import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { LOGIN_ERRORS, clearToken } from "~/lib/auth-token";
 import { SignInSchema } from "~/schemas/sign-in";
 import { optionalUser } from "~/services/auth.server";
 import { ensureLocalAuth, localSignIn, readForm } from "~/services/local-sign-in.server";
+
+// A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
+export const headers = keepAllowHeader;
 
 export const meta: MetaFunction = () => [{ title: `Sign in · ${BRAND}` }];
 

@@ -7,7 +7,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useFetcher, useLoaderData, useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
 import { CheckCheck, Filter, MoreVertical } from "lucide-react";
 import { z } from "zod";
-import { allowMethods } from "~/lib/api.server";
+import { allowMethods, keepAllowHeader } from "~/lib/api.server";
 import { useTimeZone } from "~/components/date-time";
 import { NotificationBadgeIcon } from "~/components/notification-icon";
 import { BRAND } from "~/lib/brand";
@@ -17,6 +17,9 @@ import { NOTIFICATION_FILTERS, filterForType, relativeTime, type NotificationFil
 import { requireUser } from "~/services/auth.server";
 import { deleteNotification, listNotifications, markAllRead, markRead } from "~/services/notifications.server";
 import { withSearchParams } from "~/lib/search-params";
+
+// A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
+export const headers = keepAllowHeader;
 
 export const meta: MetaFunction = () => [{ title: `Notifications · ${BRAND}` }];
 

@@ -3,7 +3,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft, Mail, Pencil, Phone, User } from "lucide-react";
-import { methodNotAllowed } from "~/lib/api.server";
+import { methodNotAllowed, keepAllowHeader } from "~/lib/api.server";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { OrderStatusChip } from "~/components/order-status-chip";
 import { BRAND } from "~/lib/brand";
@@ -15,6 +15,9 @@ import { formatRupees } from "~/lib/money";
 import { customerName, shortOrderId } from "~/lib/orders";
 import { requireUser } from "~/services/auth.server";
 import { getOrder } from "~/services/orders.server";
+
+// A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
+export const headers = keepAllowHeader;
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
   { title: d?.order ? `Order #${shortOrderId(d.order._id)} · ${BRAND}` : `Order · ${BRAND}` },

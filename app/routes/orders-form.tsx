@@ -27,7 +27,7 @@ import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, FormAlert, LIVE_VALIDATION, SelectField, TextareaField } from "~/components/forms";
-import { allowMethods, ApiError } from "~/lib/api.server";
+import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { replyRefused, replyUnfinished } from "~/lib/forms.server";
 import { orRespond } from "~/lib/responses";
@@ -45,6 +45,9 @@ import type { loader as optionsLoader } from "~/routes/orders-customer-options";
 import { requireUser } from "~/services/auth.server";
 import { createOrder, findCustomerByRef, getOrder, updateOrder, type CustomerOption } from "~/services/orders.server";
 import { redirectWithFlash } from "~/services/session.server";
+
+// A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
+export const headers = keepAllowHeader;
 
 export const meta: MetaFunction = ({ params }) => [
   { title: `${params.id ? "Edit Order" : "Create Order"} · ${BRAND}` },

@@ -1,6 +1,6 @@
 // /orders: the order list, searchable by customer name or order id, paged on the server, with a
 // confirmed delete.
-import { allowMethods } from "~/lib/api.server";
+import { allowMethods, keepAllowHeader } from "~/lib/api.server";
 import { pageSearchTerm } from "~/schemas/search";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
@@ -26,6 +26,9 @@ import { deleteOrder, listOrders } from "~/services/orders.server";
 import { redirectWithFlash } from "~/services/session.server";
 import { withSearchParams } from "~/lib/search-params";
 import { logger } from "~/lib/logger.server";
+
+// A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
+export const headers = keepAllowHeader;
 
 export const meta: MetaFunction = () => [{ title: `Orders · ${BRAND}` }];
 

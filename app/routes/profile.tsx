@@ -7,7 +7,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { allowMethods } from "~/lib/api.server";
+import { allowMethods, keepAllowHeader } from "~/lib/api.server";
 import { Avatar } from "~/components/avatar";
 import { DateTime } from "~/components/date-time";
 import { RouteErrorBoundary } from "~/components/error-boundary";
@@ -21,6 +21,9 @@ import { requireUser } from "~/services/auth.server";
 import { redirectWithFlash } from "~/services/session.server";
 import { reportedTimeZone } from "~/services/time-zone.server";
 import { toPublicUser, updateProfile } from "~/services/users.server";
+
+// A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
+export const headers = keepAllowHeader;
 
 export const meta: MetaFunction = () => [{ title: `My Profile · ${BRAND}` }];
 

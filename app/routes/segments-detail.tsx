@@ -3,7 +3,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft, Megaphone, Pencil } from "lucide-react";
-import { methodNotAllowed } from "~/lib/api.server";
+import { methodNotAllowed, keepAllowHeader } from "~/lib/api.server";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { useDelegatedLinks } from "~/components/fast-rows";
 import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
@@ -16,6 +16,9 @@ import { formatRupees } from "~/lib/money";
 import { describeTree, segmentChipClass } from "~/lib/segments";
 import { requireUser } from "~/services/auth.server";
 import { segmentOverview } from "~/services/segments.server";
+
+// A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
+export const headers = keepAllowHeader;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.segment.name ?? "Segment"} · ${BRAND}` },

@@ -14,7 +14,7 @@ import { RouteErrorBoundary } from "~/components/error-boundary";
 import { Field, FormAlert, LIVE_VALIDATION, TextareaField } from "~/components/forms";
 import { SegmentBuilder } from "~/components/segment-builder";
 import { AudiencePreviewPanel, type PreviewData, UseAiDialog, useLivePreview } from "~/components/segment-preview";
-import { allowMethods, ApiError } from "~/lib/api.server";
+import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
 import { replyRefused, replyUnfinished } from "~/lib/forms.server";
@@ -31,6 +31,9 @@ import {
   previewAudience,
   updateSegment,
 } from "~/services/segments.server";
+
+// A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
+export const headers = keepAllowHeader;
 
 export const meta: MetaFunction = ({ params }) => [
   { title: `${params.id ? "Edit Segment" : "Create Segment"} · ${BRAND}` },

@@ -19,7 +19,7 @@ import { toast } from "sonner";
 import { z } from "zod";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { RouteErrorBoundary } from "~/components/error-boundary";
-import { allowMethods, ApiError } from "~/lib/api.server";
+import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
 import { DateTime } from "~/components/date-time";
@@ -32,6 +32,9 @@ import { requireUser } from "~/services/auth.server";
 import { redirectWithFlash } from "~/services/session.server";
 import { deleteSegment, listSegments, segmentDeleteWarning, segmentStats } from "~/services/segments.server";
 import { withSearchParams } from "~/lib/search-params";
+
+// A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
+export const headers = keepAllowHeader;
 
 export const meta: MetaFunction = () => [{ title: `Customer Segments · ${BRAND}` }];
 

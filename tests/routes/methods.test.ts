@@ -4,10 +4,18 @@
 // text on a page. Remix sends GET (and HEAD) to the module's loader and every other method to its
 // action; a module without the function Remix wants answers Remix's own 405, without Allow, which
 // this counts as a failure.
+//
+// Then the same over Remix's request handler, signed in: a page's 405 reaches the browser with its
+// Allow header, as a document and as single-fetch data. Remix keeps only the Set-Cookie of a page's
+// loaders and actions unless the route exports `headers` (keepAllowHeader), and sends a write to /
+// without ?index to the root, not to the dashboard.
 import path from "node:path";
-import { describe, expect, it } from "vitest";
-import { useTestDatabase as setUpTestDatabase } from "../helpers/db";
-import { args, makeRequest } from "../helpers/requests";
+import { createRequestHandler } from "@remix-run/node";
+import type { ViteDevServer } from "vite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadDevServerBuild } from "../helpers/dev-server-build";
+import { createTestUser, useTestDatabase as setUpTestDatabase } from "../helpers/db";
+import { ORIGIN, args, cookieFor, makeRequest } from "../helpers/requests";
 import routes from "~/routes";
 
 setUpTestDatabase();
@@ -183,4 +191,51 @@ describe("the methods of every route", () => {
       }
     });
   }
+});
+
+describe("over HTTP, through Remix's request handler", () => {
+  let vite: ViteDevServer | undefined;
+  let handle: (request: Request) => Promise<Response>;
+  let cookie = "";
+
+  beforeAll(async () => {
+    const loaded = await loadDevServerBuild();
+    vite = loaded.vite;
+    handle = createRequestHandler(loaded.build, "production");
+    cookie = await cookieFor((await createTestUser("Method Prober")).id);
+  }, 120_000);
+
+  afterAll(async () => {
+    await vite?.close();
+  });
+
+  it("every method a route does not take is a 405 with its Allow header, pages included", async () => {
+    const wrong: string[] = [];
+    for (const { key, file } of leaves) {
+      const takes = TAKES[key] ?? [];
+      if (takes === "any") continue;
+      const url = addressOf(key);
+      // A page answers a document and, for the client router, single-fetch data (`.data`).
+      const targets = file.endsWith(".tsx") && url !== "/" ? [url, `${url}.data`] : [url];
+      for (const method of METHODS.filter((m) => !takes.includes(m)))
+        for (const target of targets) {
+          const response = await handle(
+            new Request(new URL(target, ORIGIN), {
+              method,
+              headers: {
+                Host: new URL(ORIGIN).host,
+                Cookie: cookie,
+                ...(method === "GET" ? {} : { Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded" }),
+              },
+              body: method === "GET" ? undefined : "intent=probe",
+            }),
+          );
+          await response.text();
+          const allow = response.headers.get("Allow");
+          if (response.status !== 405 || allow !== takes.join(", "))
+            wrong.push(`${method} ${target}: ${response.status}, Allow: ${allow}`);
+        }
+    }
+    expect(wrong).toEqual([]);
+  }, 120_000);
 });
