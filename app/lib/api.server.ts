@@ -1,4 +1,4 @@
-// The /api conventions of DESIGN.md §6: JSON errors { error: { code, message, fields? } } with the
+// The /api conventions (docs/architecture.md, "A request"): JSON errors { error: { code, message, fields? } } with the
 // right status, X-User-Id on every authenticated answer, and zod failures turned into 400s.
 import type { HeadersArgs } from "@remix-run/node";
 import type { z } from "zod";
