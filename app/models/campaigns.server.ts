@@ -40,19 +40,13 @@ export const CAMPAIGN_COLUMNS = `"id", "userId", "segmentId", "segmentName", "na
   "openedCount", "clickedCount", "sendErrors", "launchedAt", "completedAt", "createdAt", "updatedAt", "firstSeq", "lastSeq"`;
 
 /** A campaign's content as a draft or a launch writes it. */
-export type NewCampaign = {
-  id: string;
-  userId: string;
-  segmentId: string | null;
-  segmentName: string;
-  name: string;
-  subject: string;
-  description: string;
-  message: string;
-};
+export type NewCampaign = Pick<
+  CampaignRow,
+  "id" | "userId" | "segmentId" | "segmentName" | "name" | "subject" | "description" | "message"
+>;
 
 /** What the delivery job needs of a campaign it sends. */
-export type SendingCampaign = { id: string; userId: string; subject: string; message: string; sendErrors: number };
+export type SendingCampaign = Pick<CampaignRow, "id" | "userId" | "subject" | "message" | "sendErrors">;
 
 /** A write on the connection given, or on this thread's writer. */
 async function onWriter<T>(connection: Connection | undefined, work: (sqlite: Sqlite) => T): Promise<T> {

@@ -25,14 +25,10 @@ const CUSTOMER_COLUMNS = `c."id", c."userId", c."firstName", c."lastName", c."em
   c."totalSpendPaise", c."visits", c."lastActive", c."createdAt", c."updatedAt"`;
 
 /** What a customer write stores: the personal fields, and the starting values when given. */
-export type CustomerFields = {
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  address: string;
-  company: string;
-  notes: string;
+export type CustomerFields = Pick<
+  CustomerRow,
+  "firstName" | "lastName" | "email" | "phone" | "address" | "company" | "notes"
+> & {
   totalSpendPaise?: number;
   visits?: number;
   lastActive?: Date | null;

@@ -8,23 +8,10 @@ import { afterCustomerBulkLoad } from "~/db/planner-statistics.server";
 import { openSqlite } from "~/db/sqlite.server";
 import type { Connection } from "~/models/transaction.server";
 import { INDEX_CUSTOMERS_AFTER_SQL } from "~/models/customer-search.server";
-import { ADD_TO_TALLY_SQL } from "~/models/customers.server";
+import { ADD_TO_TALLY_SQL, type CustomerRow } from "~/models/customers.server";
 
 /** A customer the seed made up; dates as unixepoch milliseconds, money in paise. */
-export type SeedCustomer = {
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  address: string;
-  company: string;
-  notes: string;
-  totalSpendPaise: number;
-  visits: number;
-  lastActive: number | null;
-  createdAt: number;
-};
+export type SeedCustomer = Omit<CustomerRow, "userId" | "updatedAt">;
 
 export type SeedOrderItem = { id: string; name: string; description: string; quantity: number; pricePaise: number };
 

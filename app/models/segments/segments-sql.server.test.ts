@@ -3,7 +3,7 @@
 // filter of the same customers on random trees and data.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, useTestDatabase as setUpTestDatabase } from "../../tests/helpers/db";
+import { createTestUser, useTestDatabase as setUpTestDatabase } from "../../../tests/helpers/db";
 import { db } from "~/db.server";
 import { newId } from "~/lib/id";
 import { type ConditionNode, type Operator, type SegmentNode, parseConditions } from "~/lib/segments";
