@@ -174,10 +174,11 @@ export async function setCampaignStatus(
   from: readonly string[],
   connection?: Connection,
 ): Promise<{ before: string; changed: boolean } | null> {
-  const now = Date.now();
   return onWriter(connection, (sqlite) =>
     sqlite
       .transaction(() => {
+        // Read once the write lock is held: a wait in the queue must not date the change earlier.
+        const now = Date.now();
         const row = sqlite
           .prepare<unknown[], { status: string }>(`SELECT "status" FROM "Campaign" WHERE "id" = ? AND "userId" = ?`)
           .get(id, userId);
@@ -215,10 +216,11 @@ export async function requeueFailedDeliveries(
   id: string,
   connection?: Connection,
 ): Promise<number | { refused: string } | null> {
-  const now = Date.now();
   return onWriter(connection, (sqlite) =>
     sqlite
       .transaction(() => {
+        // Read once the write lock is held: a wait in the queue must not date the change earlier.
+        const now = Date.now();
         const row = sqlite
           .prepare<unknown[], { status: string }>(`SELECT "status" FROM "Campaign" WHERE "id" = ? AND "userId" = ?`)
           .get(id, userId);

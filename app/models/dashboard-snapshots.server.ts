@@ -72,6 +72,9 @@ export async function tenantIds(conn: Connection): Promise<string[]> {
  * is the job's alone: nothing else runs statements on it while `work` awaits.
  */
 export async function inSnapshotTransaction<T>(conn: Connection, work: () => Promise<T>): Promise<T> {
+  // A second caller on the same connection would run its statements inside this transaction.
+  if (conn.inTransaction)
+    throw new Error("The snapshot connection is in a transaction already: run one snapshot at a time.");
   conn.exec("BEGIN IMMEDIATE");
   try {
     const result = await work();

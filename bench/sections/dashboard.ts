@@ -181,10 +181,10 @@ export default async function dashboardSection(ctx: BenchContext): Promise<Bench
   const jobDb = new Database(ctx.dbFile);
   jobDb.pragma("busy_timeout = 10000");
   t = performance.now();
-  const first = takeSnapshots(jobDb);
+  const first = await takeSnapshots(jobDb);
   const firstMs = performance.now() - t;
   t = performance.now();
-  const next = takeSnapshots(jobDb);
+  const next = await takeSnapshots(jobDb);
   const nextMs = performance.now() - t;
   jobDb.close();
   figures.snapshotsJob = {
