@@ -76,6 +76,8 @@ const EnvSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3, "MAIL_FROM must be an address like CRM <news@example.com>").optional(),
   // Connections to the relay at once: also the most messages in flight, so the most a crash can send twice.
+  // "off" sends /api through Express and Remix in production too (docs/decisions/0010-api-fast-path.md).
+  API_FAST_PATH: z.enum(["on", "off"], { message: 'API_FAST_PATH must be "on" or "off"' }).default("on"),
   SMTP_POOL: z.coerce
     .number({ message: "SMTP_POOL must be a whole number from 1 to 50" })
     .int("SMTP_POOL must be a whole number from 1 to 50")

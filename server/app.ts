@@ -280,7 +280,7 @@ export function createRequestListener(options: ServerAppOptions & { fastApi?: Se
   const { app, log } = options;
   // API_FAST_PATH=off sends /api through Express and Remix in production too: how the two paths
   // are compared on the bench (docs/decisions/0010-api-fast-path.md).
-  const fastApi = process.env.API_FAST_PATH === "off" ? undefined : options.fastApi;
+  const fastApi = app.getEnv().API_FAST_PATH === "off" ? undefined : options.fastApi;
   const trustProxy = options.trustProxy ?? app.getEnv().TRUST_PROXY;
   const publicUrl = app.getEnv().publicUrl;
   const server = createServerApp({ ...options, trustProxy });
