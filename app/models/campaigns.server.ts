@@ -110,29 +110,42 @@ export async function campaignTotalsOf(
 
 // --- Drafts ------------------------------------------------------------------------------------
 
+/**
+ * The INSERT of a new Campaign row as a draft, inside a transaction the caller holds (a saved draft
+ * here; a launch's draft marked LAUNCHING in app/models/deliveries/launch.server.ts).
+ */
+export function writeDraftRow(
+  sqlite: Sqlite,
+  c: NewCampaign,
+  audienceSize: number,
+  statusDetail: string,
+  now: number,
+): void {
+  sqlite
+    .prepare(
+      `INSERT INTO "Campaign" ("id", "userId", "segmentId", "segmentName", "name", "subject", "description", "message", "status",
+         "statusDetail", "audienceSize", "createdAt", "updatedAt")
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Draft', ?, ?, ?, ?)`,
+    )
+    .run(
+      c.id,
+      c.userId,
+      c.segmentId,
+      c.segmentName,
+      c.name,
+      c.subject,
+      c.description,
+      c.message,
+      statusDetail,
+      audienceSize,
+      now,
+      now,
+    );
+}
+
 /** Writes a draft: no delivery rows yet; audienceSize is the count when it was saved. */
 export async function insertDraft(c: NewCampaign, audienceSize: number, now = Date.now()): Promise<void> {
-  await withWriter((sqlite) =>
-    sqlite
-      .prepare(
-        `INSERT INTO "Campaign" ("id", "userId", "segmentId", "segmentName", "name", "subject", "description", "message", "status",
-           "statusDetail", "audienceSize", "createdAt", "updatedAt")
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Draft', '', ?, ?, ?)`,
-      )
-      .run(
-        c.id,
-        c.userId,
-        c.segmentId,
-        c.segmentName,
-        c.name,
-        c.subject,
-        c.description,
-        c.message,
-        audienceSize,
-        now,
-        now,
-      ),
-  );
+  await withWriter((sqlite) => writeDraftRow(sqlite, c, audienceSize, "", now));
 }
 
 /** Replaces a draft's content (only while it is a draft). Returns false when there was no such draft. */

@@ -3,7 +3,7 @@
 // CLI, the seed, the bench), and the recovery of launches a crash cut off.
 import { openSqlite } from "~/db/sqlite.server";
 import { ApiError } from "~/lib/api.server";
-import type { NewCampaign } from "~/models/campaigns.server";
+import { type NewCampaign, writeDraftRow } from "~/models/campaigns.server";
 import type { Connection } from "~/models/transaction.server";
 import type { CompiledWhere } from "~/models/segments/compile.server";
 
@@ -83,25 +83,7 @@ export async function startLaunch(
           .run(c.segmentId, c.segmentName, c.name, c.subject, c.description, c.message, LAUNCHING, now, c.id);
       } else {
         // A new campaign is a draft marked LAUNCHING until its audience is written.
-        sqlite
-          .prepare(
-            `INSERT INTO "Campaign" ("id", "userId", "segmentId", "segmentName", "name", "subject", "description", "message", "status",
-               "statusDetail", "audienceSize", "createdAt", "updatedAt")
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Draft', ?, 0, ?, ?)`,
-          )
-          .run(
-            c.id,
-            c.userId,
-            c.segmentId,
-            c.segmentName,
-            c.name,
-            c.subject,
-            c.description,
-            c.message,
-            LAUNCHING,
-            now,
-            now,
-          );
+        writeDraftRow(sqlite, c, 0, LAUNCHING, now);
       }
       // The tally kept by triggers; counted when a tenant has none.
       const tally = sqlite
