@@ -176,6 +176,13 @@ export async function updateDraft(c: NewCampaign, audienceSize: number, now = Da
 
 // --- The controls ------------------------------------------------------------------------------
 
+/** The status of the tenant's campaign, read inside the caller's transaction (undefined: not theirs). */
+function ownCampaignStatus(sqlite: Sqlite, userId: string, id: string): { status: string } | undefined {
+  return sqlite
+    .prepare<unknown[], { status: string }>(`SELECT "status" FROM "Campaign" WHERE "id" = ? AND "userId" = ?`)
+    .get(id, userId);
+}
+
 /**
  * Moves an active campaign to Paused, Active again, or Cancelled, when its current status allows
  * it. Returns the status it had, or null when the campaign is not the tenant's.
@@ -192,9 +199,7 @@ export async function setCampaignStatus(
       .transaction(() => {
         // Read once the write lock is held: a wait in the queue must not date the change earlier.
         const now = Date.now();
-        const row = sqlite
-          .prepare<unknown[], { status: string }>(`SELECT "status" FROM "Campaign" WHERE "id" = ? AND "userId" = ?`)
-          .get(id, userId);
+        const row = ownCampaignStatus(sqlite, userId, id);
         if (!row) return null;
         if (!from.includes(row.status)) return { before: row.status, changed: false };
         sqlite
@@ -234,9 +239,7 @@ export async function requeueFailedDeliveries(
       .transaction(() => {
         // Read once the write lock is held: a wait in the queue must not date the change earlier.
         const now = Date.now();
-        const row = sqlite
-          .prepare<unknown[], { status: string }>(`SELECT "status" FROM "Campaign" WHERE "id" = ? AND "userId" = ?`)
-          .get(id, userId);
+        const row = ownCampaignStatus(sqlite, userId, id);
         if (!row) return null;
         // Checked in the transaction that queues: a cancel answered a moment before wins.
         if (row.status === "Draft" || row.status === "Cancelled") return { refused: row.status };
