@@ -2,6 +2,7 @@
 // the address, sealed (app/services/public-token.server.ts), so the link reveals none of them and
 // no one can make one for another address. The address travels in the token, so the link keeps
 // working after the campaign or the customer is deleted.
+import { getEnv } from "~/env.server";
 import { isId } from "~/lib/id";
 import { openToken, sealToken } from "~/services/public-token.server";
 
@@ -30,4 +31,9 @@ export function readUnsubscribeToken(token: string): UnsubscribeTarget | null {
   const email = payload.subarray(2 * ID_BYTES).toString("utf8");
   if (!isId(userId) || !isId(campaignId)) return null;
   return { userId, campaignId, email };
+}
+
+/** The public address of a recipient's unsubscribe page (PUBLIC_URL/u/TOKEN). */
+export function unsubscribeUrl(target: UnsubscribeTarget): string {
+  return `${getEnv().publicUrl}/u/${unsubscribeToken(target)}`;
 }
