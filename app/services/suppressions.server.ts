@@ -1,0 +1,445 @@
+// The tenant's suppression list as the screens, /api and the CLI use it: listing, adding by hand,
+// resubscribing, one address's entry and history, and the CSV import and export. The rows are
+// app/models/suppressions.server.ts's. Addresses are checked as a customer's e-mail is
+// (CustomerFormSchema in app/schemas/customer.ts), trimmed, lower-cased and de-duplicated; bad
+// ones are named in the message.
+import { Readable } from "node:stream";
+import { z } from "zod";
+import { ApiError } from "~/lib/api.server";
+import { csvText, importedCell } from "~/lib/csv-cells";
+import { normaliseHeader } from "~/lib/customer-csv";
+import { CsvFormatError, CsvRecordReader, NOT_CSV_TEXT, TextSniffer } from "~/lib/csv-records";
+import { DEFAULT_TIME_ZONE, isoInZone } from "~/lib/dates";
+import {
+  addSuppressions,
+  findSuppression,
+  listSuppressions,
+  removeSuppression,
+  suppressionEventsOf,
+  suppressionsAfter,
+  SUPPRESSION_REASONS,
+  type NewSuppression,
+  type SuppressionReason,
+  type SuppressionRow,
+} from "~/models/suppressions.server";
+import { CustomerFormSchema } from "~/schemas/customer";
+
+export { SUPPRESSION_REASONS, type SuppressionReason };
+
+/** How each reason reads on screen. */
+export const REASON_LABELS: Record<SuppressionReason, string> = {
+  unsubscribed: "Unsubscribed",
+  "hard-bounced": "Hard bounce",
+  complained: "Complaint",
+  manual: "Added by hand",
+};
+
+export type SuppressionDto = {
+  email: string;
+  reason: SuppressionReason;
+  campaignId: string | null;
+  campaignName: string;
+  details: string;
+  /** ISO 8601 (UTC). */
+  createdAt: string;
+};
+
+export type SuppressionHistoryEntry = {
+  action: "suppressed" | "resubscribed";
+  reason: string;
+  campaignName: string;
+  /** ISO 8601 (UTC). */
+  createdAt: string;
+};
+
+export type SuppressionsPage = { items: SuppressionDto[]; total: number; page: number; pageSize: number };
+
+/** The most addresses one request (the API's POST, the screen's form) may add. */
+export const MAX_EMAILS_PER_REQUEST = 10_000;
+/** The most data rows one CSV import may hold (every good address is kept in memory until the file has parsed). */
+export const MAX_IMPORT_ROWS = 1_000_000;
+/** At most this many bad rows of an import are listed (all are counted). */
+export const MAX_REPORTED_ERRORS = 1_000;
+/** The most bad addresses one message names. */
+const NAMED_IN_MESSAGE = 5;
+const MAX_RECORD_CHARS = 100_000;
+const DECODE_PIECE_BYTES = 64 * 1024;
+const EXPORT_SLICE = 5000;
+
+/** One address, checked as a customer's is: trimmed, at most 254 characters, a valid address, lower case. */
+export const SuppressionEmailSchema = CustomerFormSchema.shape.email;
+
+export function toSuppressionDto(row: SuppressionRow): SuppressionDto {
+  return {
+    email: row.email,
+    reason: row.reason,
+    campaignId: row.campaignId,
+    campaignName: row.campaignName,
+    details: row.details,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+function quoted(values: readonly string[]): string {
+  const shown = values.slice(0, NAMED_IN_MESSAGE).map((v) => `"${v.length > 80 ? `${v.slice(0, 77)}...` : v}"`);
+  const more = values.length - shown.length;
+  return more > 0 ? `${shown.join(", ")} and ${more.toLocaleString("en-IN")} more` : shown.join(", ");
+}
+
+export type CheckedEmails = {
+  /** The good addresses, lower case, each once, in the order first given. */
+  emails: string[];
+  /** What was given that is not an address (as given, each once). */
+  invalid: string[];
+};
+
+/** Sorts a list of addresses into good ones (normalised, de-duplicated) and bad ones. Empty entries are skipped. */
+export function checkEmails(values: readonly string[]): CheckedEmails {
+  const emails = new Set<string>();
+  const invalid = new Set<string>();
+  for (const value of values) {
+    if (value.trim() === "") continue;
+    const parsed = SuppressionEmailSchema.safeParse(value);
+    if (parsed.success) emails.add(parsed.data);
+    else invalid.add(value.trim());
+  }
+  return { emails: [...emails], invalid: [...invalid] };
+}
+
+/** The message for addresses that are not valid, naming them. */
+export function invalidEmailsMessage(invalid: readonly string[]): string {
+  return invalid.length === 1
+    ? `${quoted(invalid)} is not a valid email address. Correct it or leave it out and try again.`
+    : `${invalid.length.toLocaleString("en-IN")} entries are not valid email addresses: ${quoted(invalid)}. Correct them or leave them out and try again.`;
+}
+
+/**
+ * A list of addresses from a program or a form: 1 to MAX_EMAILS_PER_REQUEST entries, every one a
+ * valid address (the message names the bad ones); gives them normalised and de-duplicated.
+ */
+export const SuppressionEmailListSchema = z
+  .array(z.string({ message: "Each entry of emails must be text (an email address)" }), {
+    message: 'emails must be a list of email addresses, like ["a@example.com"]',
+  })
+  .max(
+    MAX_EMAILS_PER_REQUEST,
+    `At most ${MAX_EMAILS_PER_REQUEST.toLocaleString("en-IN")} addresses can be added at a time; import a CSV file for more.`,
+  )
+  .transform((values, ctx) => {
+    const checked = checkEmails(values);
+    if (checked.invalid.length > 0) {
+      ctx.addIssue({ code: "custom", message: invalidEmailsMessage(checked.invalid) });
+      return z.NEVER;
+    }
+    if (checked.emails.length === 0) {
+      ctx.addIssue({ code: "custom", message: "Give at least one email address to suppress." });
+      return z.NEVER;
+    }
+    return checked.emails;
+  });
+
+/** A page of the tenant's list, newest first; `q` keeps the addresses containing it. */
+export async function listSuppressionsPage(
+  userId: string,
+  { q, page, pageSize }: { q?: string | null; page: number; pageSize: number },
+): Promise<SuppressionsPage> {
+  const size = Math.min(1000, Math.max(1, Math.floor(pageSize) || 1));
+  const number = Math.max(1, Math.floor(page) || 1);
+  const { rows, total } = await listSuppressions(userId, {
+    search: q ?? undefined,
+    offset: (number - 1) * size,
+    limit: size,
+  });
+  return { items: rows.map(toSuppressionDto), total, page: number, pageSize: size };
+}
+
+/**
+ * Suppresses addresses a person (or a program) names, as "Added by hand". Refuses the whole list
+ * with a 400 naming the bad entries when any is not an address, so nothing is half-done.
+ */
+export async function addSuppressionsByHand(
+  userId: string,
+  emails: readonly string[],
+): Promise<{ added: number; alreadySuppressed: number }> {
+  const parsed = SuppressionEmailListSchema.safeParse(emails);
+  if (!parsed.success) throw new ApiError("bad_request", parsed.error.issues[0]?.message ?? "Invalid email addresses");
+  const list = parsed.data;
+  const added = await addSuppressions(
+    userId,
+    list.map((email) => ({ email, reason: "manual" as const })),
+  );
+  return { added: added.length, alreadySuppressed: list.length - added.length };
+}
+
+/** Takes an address off the list (recording the resubscription); false when it was not on it. */
+export async function resubscribe(userId: string, email: string): Promise<boolean> {
+  const parsed = SuppressionEmailSchema.safeParse(email);
+  if (!parsed.success) return false;
+  return removeSuppression(userId, parsed.data);
+}
+
+/** The entry of one address, or null when it is not suppressed (or not an address at all). */
+export async function suppressionOf(userId: string, email: string): Promise<SuppressionDto | null> {
+  const parsed = SuppressionEmailSchema.safeParse(email);
+  if (!parsed.success) return null;
+  const row = await findSuppression(userId, parsed.data);
+  return row ? toSuppressionDto(row) : null;
+}
+
+/** What happened to an address on the list (suppressed, resubscribed), newest first. */
+export async function emailHistoryOf(userId: string, email: string): Promise<SuppressionHistoryEntry[]> {
+  const parsed = SuppressionEmailSchema.safeParse(email);
+  if (!parsed.success) return [];
+  const events = await suppressionEventsOf(userId, parsed.data);
+  return events.map((e) => ({
+    action: e.action,
+    reason: e.reason,
+    campaignName: e.campaignName,
+    createdAt: e.createdAt.toISOString(),
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// CSV
+
+/** The export's columns (an export imports back: the import reads email, reason and campaign). */
+export const SUPPRESSION_EXPORT_COLUMNS = ["email", "reason", "campaign", "created_at"] as const;
+
+/** Header names (compared without case, spaces, dashes or underscores) of the address column: listmonk's, Mailchimp's and the like. */
+const EMAIL_HEADERS = ["email", "emailaddress", "mail", "emailid", "emails", "subscriberemail", "emailaddr"];
+const REASON_HEADERS = ["reason", "suppressionreason", "status"];
+const CAMPAIGN_HEADERS = ["campaign", "campaignname", "sourcecampaign"];
+
+/** The column whose header is the first of `aliases` found (in their order), or -1. */
+function columnOf(names: readonly string[], aliases: readonly string[]): number {
+  for (const alias of aliases) {
+    const index = names.indexOf(alias);
+    if (index >= 0) return index;
+  }
+  return -1;
+}
+
+/** A reason cell as the import reads it: a reason's name or its label (any case); anything else is "manual". */
+export function reasonFromText(text: string): SuppressionReason {
+  const key = normaliseHeader(text);
+  if (key === "") return "manual";
+  for (const reason of SUPPRESSION_REASONS) {
+    if (normaliseHeader(reason) === key || normaliseHeader(REASON_LABELS[reason]) === key) return reason;
+  }
+  const aliases: Record<string, SuppressionReason> = {
+    unsubscribe: "unsubscribed",
+    optout: "unsubscribed",
+    optedout: "unsubscribed",
+    bounce: "hard-bounced",
+    bounced: "hard-bounced",
+    hardbounce: "hard-bounced",
+    cleaned: "hard-bounced",
+    complaint: "complained",
+    spam: "complained",
+    abuse: "complained",
+    blocklisted: "manual",
+  };
+  return aliases[key] ?? "manual";
+}
+
+export type SuppressionImportRowError = { line: number; email: string; reason: string };
+
+export type SuppressionImportResult = {
+  /** Data rows read (the header and empty lines excluded). */
+  rows: number;
+  added: number;
+  alreadySuppressed: number;
+  /** Rows repeating an address an earlier row of the file gave. */
+  duplicates: number;
+  invalid: number;
+  errors: SuppressionImportRowError[];
+  errorsTruncated: boolean;
+  durationMs: number;
+};
+
+export type SuppressionImportProgress =
+  { phase: "reading"; rows: number } | { phase: "saving"; saved: number; total: number };
+
+function refuse(message: string): ApiError {
+  return new ApiError("unprocessable", message);
+}
+
+function toInput(source: AsyncIterable<Uint8Array | string> | Readable | string): AsyncIterable<Uint8Array | string> {
+  if (typeof source === "string") return Readable.from([source]);
+  return source;
+}
+
+/**
+ * Reads a CSV file of addresses (a header row naming the address column: "email", "Email
+ * Address", …; an optional reason and campaign column) and suppresses every good address. The
+ * whole file is read before anything is written, so a malformed file (not CSV, no address column,
+ * too many rows) is refused with a 422 and changes nothing; bad rows are reported with their line
+ * and the good ones kept.
+ */
+export async function importSuppressionsCsv(
+  userId: string,
+  source: AsyncIterable<Uint8Array | string> | Readable | string,
+  options: { onProgress?: (progress: SuppressionImportProgress) => void } = {},
+): Promise<SuppressionImportResult> {
+  const started = Date.now();
+  const input = toInput(source);
+  let header: string[] | undefined;
+  let emailColumn = -1;
+  let reasonColumn = -1;
+  let campaignColumn = -1;
+  let rows = 0;
+  let invalid = 0;
+  let duplicates = 0;
+  const errors: SuppressionImportRowError[] = [];
+  const entries = new Map<string, NewSuppression>();
+  const fail = (line: number, email: string, reason: string) => {
+    invalid += 1;
+    if (errors.length < MAX_REPORTED_ERRORS) errors.push({ line, email, reason });
+  };
+
+  const onRecord = (record: string[], line: number) => {
+    if (!header) {
+      header = record.map((h) => h.trim());
+      if (header.some((h) => h.includes("\u0000"))) throw refuse(NOT_CSV_TEXT);
+      const names = header.map(normaliseHeader);
+      emailColumn = columnOf(names, EMAIL_HEADERS);
+      reasonColumn = columnOf(names, REASON_HEADERS);
+      campaignColumn = columnOf(names, CAMPAIGN_HEADERS);
+      if (emailColumn < 0) {
+        const looksLikeAddress = header.find((h) => SuppressionEmailSchema.safeParse(h).success);
+        throw refuse(
+          looksLikeAddress
+            ? `The first row must be a header naming the address column ("email"), but it holds an address (${looksLikeAddress}). Add a header row "email" at the top and try again.`
+            : `The file has no email column. Name the column of addresses "email" (or "Email Address") in the header row and try again.`,
+        );
+      }
+      return;
+    }
+    if (record.length === 1 && record[0].trim() === "") return;
+    rows += 1;
+    if (rows > MAX_IMPORT_ROWS)
+      throw refuse(
+        `The file has more than ${MAX_IMPORT_ROWS.toLocaleString("en-IN")} rows. Split it into smaller files and import them one after another.`,
+      );
+    if (rows % 10_000 === 0) options.onProgress?.({ phase: "reading", rows });
+    const raw = importedCell(record[emailColumn] ?? "").trim();
+    if (raw === "") {
+      fail(line, "", "The email is empty");
+      return;
+    }
+    const parsed = SuppressionEmailSchema.safeParse(raw);
+    if (!parsed.success) {
+      fail(line, raw, [...new Set(parsed.error.issues.map((i) => i.message))].join("; "));
+      return;
+    }
+    const email = parsed.data;
+    if (entries.has(email)) {
+      duplicates += 1;
+      return;
+    }
+    const reason = reasonColumn >= 0 ? reasonFromText(record[reasonColumn] ?? "") : "manual";
+    const campaignName =
+      campaignColumn >= 0
+        ? importedCell(record[campaignColumn] ?? "")
+            .trim()
+            .replace(/\s+/g, " ")
+            .slice(0, 200)
+        : "";
+    entries.set(email, { email, reason, campaignName });
+  };
+
+  const reader = new CsvRecordReader(onRecord, MAX_RECORD_CHARS);
+  const decoder = new TextDecoder("utf-8");
+  const sniffer = new TextSniffer();
+  try {
+    for await (const chunk of input) {
+      if (typeof chunk === "string") {
+        reader.push(chunk);
+        continue;
+      }
+      if (!sniffer.done) {
+        sniffer.push(chunk);
+        if (sniffer.nul || (sniffer.done && sniffer.binary)) throw refuse(NOT_CSV_TEXT);
+      }
+      for (let at = 0; at < chunk.byteLength; at += DECODE_PIECE_BYTES)
+        reader.push(decoder.decode(chunk.subarray(at, at + DECODE_PIECE_BYTES), { stream: true }));
+    }
+    if (sniffer.binary) throw refuse(NOT_CSV_TEXT);
+    reader.push(decoder.decode());
+    reader.end();
+  } catch (error) {
+    if (input instanceof Readable) input.destroy();
+    if (sniffer.binary) throw refuse(NOT_CSV_TEXT);
+    if (error instanceof ApiError) throw error;
+    if (error instanceof CsvFormatError)
+      throw refuse(`The file is not a valid CSV file, so nothing was imported: ${error.message}`);
+    const message = error instanceof Error ? error.message : String(error);
+    throw refuse(`The file could not be read, so nothing was imported: ${message}`);
+  }
+  if (!header) throw refuse('The file is empty: it needs a header row ("email") and at least one address.');
+  if (rows === 0) throw refuse('The file has no addresses: it needs a header row ("email") and at least one address.');
+  options.onProgress?.({ phase: "reading", rows });
+
+  const list = [...entries.values()];
+  let added = 0;
+  const SLICE = 10_000;
+  for (let i = 0; i < list.length; i += SLICE) {
+    added += (await addSuppressions(userId, list.slice(i, i + SLICE))).length;
+    options.onProgress?.({ phase: "saving", saved: Math.min(list.length, i + SLICE), total: list.length });
+  }
+  return {
+    rows,
+    added,
+    alreadySuppressed: list.length - added,
+    duplicates,
+    invalid,
+    errors,
+    errorsTruncated: invalid > errors.length,
+    durationMs: Date.now() - started,
+  };
+}
+
+/** The bad rows of an import as a CSV the user can download: line, email, reason. */
+export function suppressionErrorReportCsv(errors: readonly SuppressionImportRowError[]): string {
+  return csvText([["line", "email", "reason"], ...errors.map((e) => [e.line, e.email, e.reason])]);
+}
+
+/**
+ * The tenant's whole list as a CSV byte stream (email, reason, campaign, created_at), by address,
+ * a slice at a time. Dates are ISO 8601 with the offset of `timeZone` (the viewer's).
+ */
+export function exportSuppressionsCsv(
+  userId: string,
+  options: { timeZone?: string; sliceSize?: number } = {},
+): ReadableStream<Uint8Array> {
+  const timeZone = options.timeZone ?? DEFAULT_TIME_ZONE;
+  const slice = options.sliceSize ?? EXPORT_SLICE;
+  const encoder = new TextEncoder();
+  let after = "";
+  let headerSent = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        let chunk = "";
+        if (!headerSent) {
+          chunk += csvText([[...SUPPRESSION_EXPORT_COLUMNS]]);
+          headerSent = true;
+        }
+        const rows = await suppressionsAfter(userId, after, slice);
+        if (rows.length) {
+          chunk += csvText(rows.map((r) => [r.email, r.reason, r.campaignName, isoInZone(r.createdAt, timeZone)]));
+          after = rows[rows.length - 1].email;
+        }
+        if (chunk) controller.enqueue(encoder.encode(chunk));
+        if (rows.length < slice) controller.close();
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+  });
+}
+
+/** A file name for an export: suppressions-2024-05-31.csv. */
+export function suppressionsExportFileName(now = new Date()): string {
+  return `suppressions-${now.toISOString().slice(0, 10)}.csv`;
+}
