@@ -21,6 +21,32 @@ const booleanish = z
   .enum(["true", "false", "1", "0", "yes", "no", "on", "off", ""])
   .transform((v) => ["true", "1", "yes", "on"].includes(v));
 
+/** A display name and an e-mail address, as in "CRM <news@example.com>". */
+export type Mailbox = { name: string; address: string };
+
+const emailSchema = z.email();
+
+/** Whether the text is one plain e-mail address (no display name). */
+export function isEmailAddress(value: string): boolean {
+  return emailSchema.safeParse(value).success;
+}
+
+/**
+ * Reads "Name <address>", "\"Name, Inc.\" <address>" or a bare address; null for anything else
+ * (two addresses, a line break, an address that is not one).
+ */
+export function parseMailbox(value: string): Mailbox | null {
+  if (/[\r\n]/.test(value)) return null;
+  const text = value.trim();
+  const angled = /^(.*?)\s*<([^<>\s]+)>$/.exec(text);
+  const address = angled ? angled[2] : text;
+  if (!isEmailAddress(address)) return null;
+  let name = angled ? angled[1].trim() : "";
+  if (/^".*"$/.test(name)) name = name.slice(1, -1).replace(/\\(.)/g, "$1");
+  else if (/[<>"]/.test(name)) return null;
+  return { name: name.trim(), address };
+}
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -74,7 +100,25 @@ const EnvSchema = z.object({
     .string()
     .regex(/^smtps?:\/\/[^\s]+$/, "SMTP_URL must be a URL like smtp://user:password@mail.example.com:587")
     .optional(),
-  MAIL_FROM: z.string().min(3, "MAIL_FROM must be an address like CRM <news@example.com>").optional(),
+  MAIL_FROM: z
+    .string()
+    .refine((v) => parseMailbox(v) !== null, "MAIL_FROM must be an address like CRM <news@example.com>")
+    .optional(),
+  // Where replies to campaign messages go (Reply-To); without it, replies go to MAIL_FROM.
+  MAIL_REPLY_TO: z
+    .string()
+    .refine((v) => isEmailAddress(v.trim()), "MAIL_REPLY_TO must be an e-mail address like replies@example.com")
+    .transform((v) => v.trim())
+    .optional(),
+  // A mailbox that unsubscribes whoever writes to it: adds the mailto: form of List-Unsubscribe.
+  MAIL_UNSUBSCRIBE_ADDRESS: z
+    .string()
+    .refine(
+      (v) => isEmailAddress(v.trim()),
+      "MAIL_UNSUBSCRIBE_ADDRESS must be an e-mail address like unsubscribe@example.com",
+    )
+    .transform((v) => v.trim())
+    .optional(),
   // Connections to the relay at once: also the most messages in flight, so the most a crash can send twice.
   // "off" sends /api through Express and Remix in production too (docs/decisions/0010-api-fast-path.md).
   API_FAST_PATH: z.enum(["on", "off"], { message: 'API_FAST_PATH must be "on" or "off"' }).default("on"),
@@ -134,6 +178,10 @@ export type Env = z.infer<typeof EnvSchema> & {
   localAuthEnabled: boolean;
   /** Signs delivery receipts: RECEIPTS_SECRET, or one derived from the session secret. */
   receiptsSecret: string;
+  /** MAIL_FROM read: its display name ("" when none) and address; null when not set. */
+  mailFrom: Mailbox | null;
+  /** What is worth saying at start about these settings (an http:// PUBLIC_URL with SMTP). */
+  warnings: string[];
 };
 
 let cached: Env | undefined;
@@ -158,9 +206,22 @@ export function getEnv(): Env {
   if (production && !e.SESSION_SECRET && !localAuthEnabled) {
     throw new Error("Invalid environment:\n  SESSION_SECRET: required in production (32+ random characters)");
   }
-  if (e.DELIVERY_CHANNEL === "smtp" && (!e.SMTP_URL || !e.MAIL_FROM)) {
-    throw new Error(
-      "Invalid environment:\n  DELIVERY_CHANNEL=smtp needs SMTP_URL (smtp://user:password@host:587) and MAIL_FROM",
+  if (e.DELIVERY_CHANNEL === "smtp") {
+    const missing = [
+      e.SMTP_URL ? null : "  SMTP_URL: the relay to send through, like smtp://user:password@mail.example.com:587",
+      e.MAIL_FROM ? null : "  MAIL_FROM: the sender, like CRM <news@example.com>",
+      e.PUBLIC_URL
+        ? null
+        : "  PUBLIC_URL: the address where recipients reach this server, like https://crm.example.com (unsubscribe links use it)",
+    ].filter((line): line is string => line !== null);
+    if (missing.length > 0) {
+      throw new Error(`Invalid environment: DELIVERY_CHANNEL=smtp needs these settings:\n${missing.join("\n")}`);
+    }
+  }
+  const warnings: string[] = [];
+  if (e.DELIVERY_CHANNEL === "smtp" && e.PUBLIC_URL?.startsWith("http://")) {
+    warnings.push(
+      `PUBLIC_URL is ${e.PUBLIC_URL}: unsubscribe links in campaign e-mail will use http://, and mailbox providers (Gmail, Yahoo, Outlook) expect https:// for one-click unsubscribe. Fine for local use and tests; set an https:// address for real mail.`,
     );
   }
   makeDataPrivate(dataDir, databaseFile);
@@ -174,6 +235,8 @@ export function getEnv(): Env {
     googleEnabled,
     localAuthEnabled,
     receiptsSecret: e.RECEIPTS_SECRET ?? createHmac("sha256", sessionSecret).update("delivery-receipts").digest("hex"),
+    mailFrom: e.MAIL_FROM ? parseMailbox(e.MAIL_FROM) : null,
+    warnings,
   };
   return cached;
 }

@@ -3,6 +3,7 @@
 import { db } from "~/db.server";
 import { readStatement } from "~/db/reader.server";
 import type { User } from "~/generated/prisma/client";
+import type { Connection } from "~/models/transaction.server";
 
 /** One user, as the services see it (dates as Dates, emailVerified as a boolean). */
 export type { User };
@@ -99,4 +100,17 @@ export async function readSessionVersion(userId: string): Promise<number | null>
 export async function deleteUserById(userId: string): Promise<boolean> {
   const { count } = await db().user.deleteMany({ where: { id: userId } });
   return count > 0;
+}
+
+/** What names a tenant as the sender of their campaigns (app/services/email/sender.server.ts). */
+export type SenderProfile = Pick<User, "company" | "displayName" | "email">;
+
+/**
+ * The tenant's sender fields, or null for no such user: on the read connection, or on the
+ * connection a worker thread opened (the delivery job).
+ */
+export async function findSenderProfile(userId: string, connection?: Connection): Promise<SenderProfile | null> {
+  const sql = `SELECT "company", "displayName", "email" FROM "User" WHERE "id" = ?`;
+  const statement = connection ? connection.prepare<unknown[], SenderProfile>(sql) : readStatement<SenderProfile>(sql);
+  return statement.get(userId) ?? null;
 }

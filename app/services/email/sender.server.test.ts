@@ -1,0 +1,81 @@
+// The sender of a tenant's campaign e-mail: MAIL_FROM's address, the tenant's name (company, else
+// MAIL_FROM's display name, else the display name), on the read connection and on a worker's own.
+import { afterEach, describe, expect, it } from "vitest";
+import { createTestUser, useTestDatabase } from "../../../tests/helpers/db";
+
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
+const { file } = useTestDatabase();
+
+import { openSqlite } from "~/db/sqlite.server";
+import { parseMailbox, resetEnvCache } from "~/env.server";
+import { updateUser } from "~/models/users.server";
+import { headerSafe, senderOf } from "~/services/email/sender.server";
+
+const setEnv = (values: Record<string, string | undefined>) => {
+  for (const [key, value] of Object.entries(values)) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+  resetEnvCache();
+};
+afterEach(() => setEnv({ MAIL_FROM: undefined, MAIL_REPLY_TO: undefined }));
+
+describe("senderOf", () => {
+  it("names the company when the profile has one, with MAIL_FROM's address and MAIL_REPLY_TO", async () => {
+    setEnv({ MAIL_FROM: "Newsletter <news@mail.example.com>", MAIL_REPLY_TO: "replies@example.com" });
+    const user = await createTestUser("Asha Rao");
+    await updateUser(user.id, { company: "Rao Textiles" });
+    expect(await senderOf(user.id)).toEqual({
+      name: "Rao Textiles",
+      address: "news@mail.example.com",
+      replyTo: "replies@example.com",
+    });
+  });
+
+  it("falls back to MAIL_FROM's display name, then to the tenant's display name", async () => {
+    const user = await createTestUser("Asha Rao");
+    setEnv({ MAIL_FROM: '"Acme, Inc." <news@example.com>' });
+    expect(await senderOf(user.id)).toEqual({ name: "Acme, Inc.", address: "news@example.com", replyTo: null });
+    setEnv({ MAIL_FROM: "news@example.com" });
+    expect(await senderOf(user.id)).toEqual({ name: "Asha Rao", address: "news@example.com", replyTo: null });
+  });
+
+  it("reads on a worker thread's own connection too, and keeps line breaks out of the name", async () => {
+    setEnv({ MAIL_FROM: "news@example.com" });
+    const user = await createTestUser("Asha Rao");
+    await updateUser(user.id, { company: "Evil\r\nBcc: x@y" });
+    const sqlite = openSqlite(file);
+    try {
+      expect(await senderOf(user.id, sqlite)).toEqual({
+        name: "Evil Bcc: x@y",
+        address: "news@example.com",
+        replyTo: null,
+      });
+    } finally {
+      sqlite.close();
+    }
+  });
+
+  it("without MAIL_FROM (the built-in vendor), the tenant's own address", async () => {
+    const user = await createTestUser("Asha Rao");
+    const sender = await senderOf(user.id);
+    expect(sender.name).toBe("Asha Rao");
+    expect(sender.address).toBe(user.email);
+  });
+});
+
+describe("parseMailbox and headerSafe", () => {
+  it("reads the forms MAIL_FROM is written in and refuses the rest", () => {
+    expect(parseMailbox("CRM <news@example.com>")).toEqual({ name: "CRM", address: "news@example.com" });
+    expect(parseMailbox(' "Rao \\"R\\" Ltd" <a@b.in> ')).toEqual({ name: 'Rao "R" Ltd', address: "a@b.in" });
+    expect(parseMailbox("news@example.com")).toEqual({ name: "", address: "news@example.com" });
+    expect(parseMailbox("<news@example.com>")).toEqual({ name: "", address: "news@example.com" });
+    expect(parseMailbox("CRM")).toBeNull();
+    expect(parseMailbox("a@b.in, c@d.in")).toBeNull();
+    expect(parseMailbox("CRM <news@example.com>\r\nBcc: x@y.in")).toBeNull();
+    expect(parseMailbox("C<R>M <news@example.com>")).toBeNull();
+  });
+  it("turns control characters into spaces", () => {
+    expect(headerSafe(" Hello\r\nBcc: x@y\tthere ")).toBe("Hello Bcc: x@y there");
+  });
+});

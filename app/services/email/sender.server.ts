@@ -1,0 +1,34 @@
+// Who a tenant's campaign e-mail comes from: the From header of every message and the sender the
+// public unsubscribe page names. The address is always MAIL_FROM's (the domain whose SPF, DKIM and
+// DMARC records vouch for the mail); the display name is the tenant's: the profile's company when
+// set, else MAIL_FROM's display name, else the tenant's display name. Replies go to MAIL_REPLY_TO
+// when it is set.
+//
+// Works on the thread that answers requests (the read connection) and in the delivery job's
+// worker thread, which passes its own connection; the engine asks once per campaign.
+import { getEnv } from "~/env.server";
+import { findSenderProfile } from "~/models/users.server";
+import type { Connection } from "~/models/transaction.server";
+
+export type Sender = { name: string; address: string; replyTo: string | null };
+
+/** Line breaks and other control characters never reach a header: they become spaces. */
+export function headerSafe(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
+}
+
+/**
+ * The sender of `userId`'s campaigns. Without MAIL_FROM (the built-in vendor needs none) the
+ * address is the tenant's own e-mail; for a tenant who no longer exists, MAIL_FROM's name.
+ */
+export async function senderOf(userId: string, connection?: Connection): Promise<Sender> {
+  const env = getEnv();
+  const profile = await findSenderProfile(userId, connection);
+  const mailFrom = env.mailFrom;
+  const name = [profile?.company, mailFrom?.name, profile?.displayName]
+    .map((candidate) => headerSafe(candidate ?? ""))
+    .find((candidate) => candidate !== "");
+  const address = mailFrom?.address ?? profile?.email ?? "";
+  return { name: name ?? "", address, replyTo: env.MAIL_REPLY_TO ?? null };
+}
