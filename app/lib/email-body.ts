@@ -1,0 +1,240 @@
+// The body of a campaign's e-mail, both parts from one template (issue 24 §1): a plain-text part and
+// a small HTML document (paragraphs, clickable links, everything escaped, one column that reads on a
+// phone, the sender's name, and an unsubscribe link). Pure: the wizard previews with it in the
+// browser and the delivery engine renders every message with it on the server.
+//
+// Speed: a campaign's template is compiled once (split into paragraphs, escaped, links found); a
+// recipient's message is only its escaped name and unsubscribe URL put between precomputed pieces.
+// What is substituted is never read again, so a name such as "{UNSUBSCRIBE_URL}" stays plain text.
+import { personalise } from "~/lib/campaigns";
+
+/** Where the template places the recipient's unsubscribe link; without it the link is appended. */
+export const UNSUBSCRIBE_PLACEHOLDER = "{UNSUBSCRIBE_URL}";
+const NAME_PLACEHOLDER = "{NAME}";
+
+export type EmailTemplate = { message: string; subject: string; senderName: string };
+export type EmailRecipient = { name: string; unsubscribeUrl: string };
+export type EmailBody = { text: string; html: string };
+/** The text part in its two pieces (the wizard shows the message and its footer apart). */
+export type EmailParts = { textMessage: string; textFooter: string; html: string };
+
+export const hasUnsubscribePlaceholder = (message: string) => message.includes(UNSUBSCRIBE_PLACEHOLDER);
+
+// What the footers say.
+const UNSUBSCRIBE_QUESTION = "Don't want these e-mails any more?";
+const UNSUBSCRIBE_LINK_TEXT = "Unsubscribe";
+
+// The layout: inline styles only (mail clients drop <style> blocks), tables for Outlook.
+const FONT =
+  "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,'Noto Sans','Helvetica Neue',Arial,sans-serif," +
+  "'Apple Color Emoji','Segoe UI Emoji','Noto Color Emoji'";
+const P_STYLE = "margin:0 0 16px 0;";
+const A_STYLE = "color:#2563eb;text-decoration:underline;word-break:break-all;";
+
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+/** Text made safe in HTML content and in quoted attribute values. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+}
+
+/** Line breaks, tabs and other control characters in a one-line value (a name, a subject) become one space. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
+const oneLine = (value: string) => value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ");
+
+// A bare web address: http(s):// and what follows up to whitespace, <, > or a quote.
+const URL_PATTERN = /\bhttps?:\/\/[^\s<>"]+/gi;
+// Punctuation that ends a sentence rather than the address ("see https://x.in/offer.").
+const TRAILING = /[.,;:!?'*_~…।॥。、，！？»”’]+$/u;
+const CLOSERS: Record<string, string> = { ")": "(", "]": "[", "}": "{" };
+
+/** An address as found in running text, without the punctuation after it and unbalanced closing brackets. */
+function trimUrl(found: string): string {
+  let url = found;
+  for (;;) {
+    const before = url;
+    url = url.replace(TRAILING, "");
+    const last = url.at(-1) ?? "";
+    const opener = CLOSERS[last];
+    if (opener && url.split(opener).length < url.split(last).length) url = url.slice(0, -1);
+    if (url === before) return url;
+  }
+}
+
+/** Escaped HTML of running text with every bare http(s) address made a link. */
+export function linkify(text: string): string {
+  let html = "";
+  let at = 0;
+  for (const match of text.matchAll(URL_PATTERN)) {
+    const url = trimUrl(match[0]);
+    if (!/^https?:\/\/./i.test(url)) continue;
+    html += escapeHtml(text.slice(at, match.index)) + anchor(escapeHtml(url), escapeHtml(url));
+    at = match.index + url.length;
+  }
+  return html + escapeHtml(text.slice(at));
+}
+
+const anchor = (href: string, label: string) => `<a href="${href}" style="${A_STYLE}">${label}</a>`;
+
+type Slot = "name" | "url";
+
+/**
+ * A text split at its slots: statics[i] comes before slots[i]; the last static ends it. Rendering
+ * is string concatenation only.
+ */
+class Pieces {
+  readonly statics: string[] = [""];
+  readonly slots: Slot[] = [];
+  add(fixed: string) {
+    this.statics[this.statics.length - 1] += fixed;
+  }
+  slot(slot: Slot) {
+    this.slots.push(slot);
+    this.statics.push("");
+  }
+  render(name: string, url: string): string {
+    const { statics, slots } = this;
+    let out = statics[0];
+    for (let i = 0; i < slots.length; i++) out += (slots[i] === "name" ? name : url) + statics[i + 1];
+    return out;
+  }
+}
+
+const PLACEHOLDERS = /\{NAME\}|\{UNSUBSCRIBE_URL\}/g;
+
+/** Walks a text's placeholders: `fixed` gets the text between them, `slot` each placeholder. */
+function eachPlaceholder(text: string, fixed: (part: string) => void, slot: (slot: Slot) => void) {
+  let at = 0;
+  for (const match of text.matchAll(PLACEHOLDERS)) {
+    if (match.index > at) fixed(text.slice(at, match.index));
+    slot(match[0] === NAME_PLACEHOLDER ? "name" : "url");
+    at = match.index + match[0].length;
+  }
+  if (at < text.length) fixed(text.slice(at));
+}
+
+/** The message's paragraphs: blocks between blank lines, each without the line breaks around it. */
+function paragraphsOf(message: string): string[] {
+  return message
+    .split(/\n[ \t]*\n/)
+    .map((block) => block.replace(/^\n+|\n+$/g, ""))
+    .filter((block) => block.trim() !== "");
+}
+
+function compileText(message: string, senderName: string, placed: boolean) {
+  const body = new Pieces();
+  eachPlaceholder(
+    message,
+    (part) => body.add(part),
+    (slot) => body.slot(slot),
+  );
+  const footer = new Pieces();
+  const signature = senderName ? `—\n${senderName}` : "";
+  if (placed) {
+    if (signature) footer.add(`\n\n${signature}`);
+  } else {
+    footer.add(`\n\n${signature}${signature ? "\n" : "—\n"}${UNSUBSCRIBE_QUESTION} ${UNSUBSCRIBE_LINK_TEXT}: `);
+    footer.slot("url");
+  }
+  return { body, footer };
+}
+
+function compileHtml(message: string, subject: string, senderName: string, placed: boolean): Pieces {
+  const html = new Pieces();
+  html.add(
+    "<!DOCTYPE html>\n<html>\n<head>\n" +
+      '<meta charset="utf-8">\n' +
+      '<meta name="viewport" content="width=device-width, initial-scale=1">\n' +
+      '<meta name="color-scheme" content="light">\n' +
+      "<title>",
+  );
+  eachPlaceholder(
+    subject,
+    (part) => html.add(escapeHtml(part)),
+    (slot) => (slot === "name" ? html.slot("name") : html.add(escapeHtml(UNSUBSCRIBE_PLACEHOLDER))),
+  );
+  html.add(
+    "</title>\n</head>\n" +
+      '<body style="margin:0;padding:0;background-color:#f3f4f6;">\n' +
+      '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:#f3f4f6;">\n' +
+      '<tr><td align="center" style="padding:24px 12px;">\n' +
+      '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;width:100%;">\n' +
+      `<tr><td style="background-color:#ffffff;border-radius:8px;padding:24px;font-family:${FONT};font-size:16px;line-height:1.6;color:#1f2937;word-wrap:break-word;overflow-wrap:break-word;">\n`,
+  );
+  for (const paragraph of paragraphsOf(message)) {
+    html.add(`<p style="${P_STYLE}">`);
+    eachPlaceholder(
+      paragraph,
+      (part) => html.add(linkify(part).replace(/\n/g, "<br>\n")),
+      (slot) => {
+        if (slot === "name") return html.slot("name");
+        // The placed link reads as the address itself.
+        html.add(`<a href="`);
+        html.slot("url");
+        html.add(`" style="${A_STYLE}">`);
+        html.slot("url");
+        html.add("</a>");
+      },
+    );
+    html.add("</p>\n");
+  }
+  if (senderName) html.add(`<p style="margin:24px 0 0 0;">${escapeHtml(senderName)}</p>\n`);
+  html.add(
+    "</td></tr>\n" +
+      `<tr><td align="center" style="padding:16px 8px;font-family:${FONT};font-size:13px;line-height:1.5;color:#6b7280;">\n`,
+  );
+  if (senderName) html.add(`Sent by ${escapeHtml(senderName)}.`);
+  if (!placed) {
+    html.add(`${senderName ? " " : ""}${escapeHtml(UNSUBSCRIBE_QUESTION)} <a href="`);
+    html.slot("url");
+    html.add(`" style="color:#6b7280;text-decoration:underline;">${UNSUBSCRIBE_LINK_TEXT}</a>`);
+  }
+  html.add("\n</td></tr>\n</table>\n</td></tr>\n</table>\n</body>\n</html>\n");
+  return html;
+}
+
+/** The recipient's name as it goes in: one line, then {NAME}'s rule (trimmed; 'Customer' when empty). */
+const nameOf = (name: string) => personalise(NAME_PLACEHOLDER, oneLine(name));
+
+function checkedUrl(url: string): string {
+  if (!/^https?:\/\/[^\s<>"]+$/i.test(url)) {
+    throw new RangeError(`An unsubscribe link must be an http(s) address without spaces, not "${url}"`);
+  }
+  return url;
+}
+
+/**
+ * A campaign's template compiled once; the function it returns renders one recipient's message in
+ * both parts, with the text message and its footer apart (compileEmailBody joins them).
+ */
+export function compileEmailParts(template: EmailTemplate): (recipient: EmailRecipient) => EmailParts {
+  const message = template.message.replace(/\r\n?/g, "\n");
+  const senderName = oneLine(template.senderName).trim();
+  const placed = hasUnsubscribePlaceholder(message);
+  const text = compileText(message, senderName, placed);
+  const html = compileHtml(message, oneLine(template.subject), senderName, placed);
+  return (recipient) => {
+    const name = nameOf(recipient.name);
+    const url = checkedUrl(recipient.unsubscribeUrl);
+    const nameHtml = escapeHtml(name);
+    const urlHtml = escapeHtml(url);
+    return {
+      textMessage: text.body.render(name, url),
+      textFooter: text.footer.render(name, url),
+      html: html.render(nameHtml, urlHtml),
+    };
+  };
+}
+
+/**
+ * `compileEmailBody({ message, subject, senderName })` compiles a campaign's template once;
+ * the function it returns gives one recipient's text and HTML parts: every {NAME} is their name
+ * (`personalise`'s rule), {UNSUBSCRIBE_URL} their unsubscribe link, and without that placeholder
+ * a footer with the link ends both parts.
+ */
+export function compileEmailBody(template: EmailTemplate): (recipient: EmailRecipient) => EmailBody {
+  const render = compileEmailParts(template);
+  return (recipient) => {
+    const parts = render(recipient);
+    return { text: parts.textMessage + parts.textFooter, html: parts.html };
+  };
+}
