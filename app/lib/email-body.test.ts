@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { personalise } from "~/lib/campaigns";
+import { personalise, previewMessage } from "~/lib/campaigns";
 import { compileEmailBody, compileEmailParts, escapeHtml, linkify, UNSUBSCRIBE_PLACEHOLDER } from "~/lib/email-body";
 
 const URL = "https://crm.example.in/u/AbC-123_x";
@@ -143,6 +143,31 @@ describe("compileEmailBody: the text part", () => {
     });
     expect(parts.textMessage).toBe("Hi Ravi");
     expect(parts.textFooter).toBe(`\n\n—\n${SENDER}\nDon't want these e-mails any more? Unsubscribe: ${URL}`);
+  });
+});
+
+describe("compileEmailParts for the wizard's preview (onlyFirstName)", () => {
+  it("replaces only the first {NAME} of the message and of the subject, as previewMessage() does", () => {
+    const preview = (message: string, name: string, subject = "For {NAME}, {NAME}") =>
+      compileEmailParts(
+        { message, subject, senderName: SENDER },
+        { onlyFirstName: true },
+      )({
+        name,
+        unsubscribeUrl: URL,
+      });
+    for (const [message, name] of [
+      ["Hi {NAME}, {NAME} gets 10% off.\n\nBye {NAME}", "Ravi"],
+      ["Hi {NAME}, your code: $&-$1 {NAME}", "Ma$&ya Rao$'s $1"],
+      ["No placeholder here", "Ravi"],
+      ["{NAME}{NAME}", "A{NAME}"],
+    ]) {
+      expect(preview(message, name).textMessage).toBe(previewMessage(message, name));
+    }
+    const { html } = preview("Hi {NAME}, {NAME} gets\n\nmore, {NAME}", "<Ravi>");
+    expect(html).toContain("Hi &lt;Ravi&gt;, {NAME} gets</p>");
+    expect(html).toContain("more, {NAME}</p>");
+    expect(html).toContain("<title>For &lt;Ravi&gt;, {NAME}</title>");
   });
 });
 

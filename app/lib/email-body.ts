@@ -101,12 +101,24 @@ class Pieces {
 
 const PLACEHOLDERS = /\{NAME\}|\{UNSUBSCRIBE_URL\}/g;
 
+/**
+ * Which {NAME}s of one text take the name: all of them, or for the wizard's preview only the first
+ * (the spec's rule; the others stay as typed). One object per text, shared by its paragraphs.
+ */
+type NameRule = { onlyFirst: boolean; seen: boolean };
+const nameRule = (onlyFirst: boolean): NameRule => ({ onlyFirst, seen: false });
+
 /** Walks a text's placeholders: `fixed` gets the text between them, `slot` each placeholder. */
-function eachPlaceholder(text: string, fixed: (part: string) => void, slot: (slot: Slot) => void) {
+function eachPlaceholder(text: string, names: NameRule, fixed: (part: string) => void, slot: (slot: Slot) => void) {
   let at = 0;
   for (const match of text.matchAll(PLACEHOLDERS)) {
     if (match.index > at) fixed(text.slice(at, match.index));
-    slot(match[0] === NAME_PLACEHOLDER ? "name" : "url");
+    if (match[0] !== NAME_PLACEHOLDER) slot("url");
+    else if (names.onlyFirst && names.seen) fixed(NAME_PLACEHOLDER);
+    else {
+      names.seen = true;
+      slot("name");
+    }
     at = match.index + match[0].length;
   }
   if (at < text.length) fixed(text.slice(at));
@@ -120,10 +132,11 @@ function paragraphsOf(message: string): string[] {
     .filter((block) => block.trim() !== "");
 }
 
-function compileText(message: string, senderName: string, placed: boolean) {
+function compileText(message: string, senderName: string, placed: boolean, onlyFirstName: boolean) {
   const body = new Pieces();
   eachPlaceholder(
     message,
+    nameRule(onlyFirstName),
     (part) => body.add(part),
     (slot) => body.slot(slot),
   );
@@ -138,7 +151,13 @@ function compileText(message: string, senderName: string, placed: boolean) {
   return { body, footer };
 }
 
-function compileHtml(message: string, subject: string, senderName: string, placed: boolean): Pieces {
+function compileHtml(
+  message: string,
+  subject: string,
+  senderName: string,
+  placed: boolean,
+  onlyFirstName: boolean,
+): Pieces {
   const html = new Pieces();
   html.add(
     "<!DOCTYPE html>\n<html>\n<head>\n" +
@@ -149,6 +168,7 @@ function compileHtml(message: string, subject: string, senderName: string, place
   );
   eachPlaceholder(
     subject,
+    nameRule(onlyFirstName),
     (part) => html.add(escapeHtml(part)),
     (slot) => (slot === "name" ? html.slot("name") : html.add(escapeHtml(UNSUBSCRIBE_PLACEHOLDER))),
   );
@@ -160,10 +180,12 @@ function compileHtml(message: string, subject: string, senderName: string, place
       '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;width:100%;">\n' +
       `<tr><td style="background-color:#ffffff;border-radius:8px;padding:24px;font-family:${FONT};font-size:16px;line-height:1.6;color:#1f2937;word-wrap:break-word;overflow-wrap:break-word;">\n`,
   );
+  const names = nameRule(onlyFirstName);
   for (const paragraph of paragraphsOf(message)) {
     html.add(`<p style="${P_STYLE}">`);
     eachPlaceholder(
       paragraph,
+      names,
       (part) => html.add(linkify(part).replace(/\n/g, "<br>\n")),
       (slot) => {
         if (slot === "name") return html.slot("name");
@@ -204,14 +226,19 @@ function checkedUrl(url: string): string {
 
 /**
  * A campaign's template compiled once; the function it returns renders one recipient's message in
- * both parts, with the text message and its footer apart (compileEmailBody joins them).
+ * both parts, with the text message and its footer apart (compileEmailBody joins them). The
+ * wizard's preview asks for `onlyFirstName`: only the first {NAME} of the message and of the
+ * subject becomes the name, as the spec's preview does.
  */
-export function compileEmailParts(template: EmailTemplate): (recipient: EmailRecipient) => EmailParts {
+export function compileEmailParts(
+  template: EmailTemplate,
+  { onlyFirstName = false }: { onlyFirstName?: boolean } = {},
+): (recipient: EmailRecipient) => EmailParts {
   const message = template.message.replace(/\r\n?/g, "\n");
   const senderName = oneLine(template.senderName).trim();
   const placed = hasUnsubscribePlaceholder(message);
-  const text = compileText(message, senderName, placed);
-  const html = compileHtml(message, oneLine(template.subject), senderName, placed);
+  const text = compileText(message, senderName, placed, onlyFirstName);
+  const html = compileHtml(message, oneLine(template.subject), senderName, placed, onlyFirstName);
   return (recipient) => {
     const name = nameOf(recipient.name);
     const url = checkedUrl(recipient.unsubscribeUrl);
