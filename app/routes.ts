@@ -8,6 +8,7 @@ export default [
   route("auth/local", "routes/auth-local.ts"),
   route("auth/signout", "routes/auth-signout.ts"),
   route("healthz", "routes/healthz.ts"),
+  route("u/:token", "routes/unsubscribe.tsx"),
 
   // /api (docs/rules.md#the-api-contract)
   route("api/auth/google", "routes/api/auth-google.ts"),
@@ -47,6 +48,7 @@ export default [
   route("customers/export", "routes/customers-export.ts"),
   route("customers/import/progress", "routes/customers-import-progress.ts"),
   route("orders/customer-options", "routes/orders-customer-options.ts"),
+  route("suppressions/export", "routes/suppressions-export.ts"),
 
   // Signed-in screens inside the layout shell
   layout("routes/app-layout.tsx", [
@@ -71,6 +73,7 @@ export default [
     route("campaigns/new", "routes/campaigns-wizard.tsx", { id: "campaigns-new" }),
     route("campaigns/edit/:id", "routes/campaigns-wizard.tsx", { id: "campaigns-edit" }),
     route("campaigns/:id", "routes/campaigns-detail.tsx"),
+    route("suppressions", "routes/suppressions.tsx"),
     // An edit path without an id is an unknown path too (otherwise it reads as the detail of "edit").
     route("customers/edit", "routes/unknown.tsx", { id: "customers-edit-without-id" }),
     route("orders/edit", "routes/unknown.tsx", { id: "orders-edit-without-id" }),

@@ -137,6 +137,19 @@ const API_CODES = {
 export const CROSS_ORIGIN_PAGE_REFUSED =
   "This form was sent from another site, so it was refused. Open the page here and try again.";
 
+/**
+ * The public unsubscribe page, /u/TOKEN (app/routes/unsubscribe.tsx), and its single-fetch data.
+ * RFC 8058's one-click POST reaches it from mailbox providers: no cookie, no CSRF token, another
+ * site's Origin, a form URL-encoded or multipart. The token is its only credential (it acts on the
+ * one address sealed in it), so the cross-site check does not apply; and the token is never logged.
+ */
+const UNSUBSCRIBE_PAGE = /^\/u\/[^/]+?(\.data)?\/?$/i;
+
+/** A path as the log writes it: an unsubscribe token is a credential, logged as /u/[token]. */
+export function loggedPath(pathname: string): string {
+  return pathname.replace(/^\/u\/[^/]+?(\.data)?(?=\/|$)/i, (_, data: string | undefined) => `/u/[token]${data ?? ""}`);
+}
+
 /** The pages whose writes may be multipart: the CSV upload, and the sign-in (which reads either kind). */
 const MULTIPART_PAGES = new Set(["/customers/import", "/login", "/auth/local"]);
 
@@ -159,6 +172,12 @@ function refusePageRequest(
     return { status: 400, message: "This address is not valid." };
   }
   if (/^\/api(\/|$)/i.test(pathname) || SAFE_METHODS.has(req.method ?? "GET")) return null;
+  if (UNSUBSCRIBE_PAGE.test(pathname)) {
+    // Remix refuses an action whose Origin names another host than Host (a 500): dropped here, for
+    // this page only, whose POSTs carry no cookie and need no origin (see UNSUBSCRIBE_PAGE).
+    delete req.headers.origin;
+    return null;
+  }
   // The rule of checkOrigin() (app/services/auth.server.ts): the Origin, or without one the Referer's origin.
   const origin = req.headers.origin;
   if (origin !== undefined && origin !== publicUrl) return { status: 403, message: CROSS_ORIGIN_PAGE_REFUSED };
@@ -303,8 +322,10 @@ export function createRequestListener(options: ServerAppOptions & { fastApi?: Se
       req.resume();
       return;
     }
-    if (!limitBody(req, res, bodyLimitOf(state.path))) return;
-    const refusal = refusePageRequest(req, state.path, publicUrl);
+    // The path itself: the log's (state.path) hides an unsubscribe token.
+    const pathname = (req.url ?? "/").split("?", 1)[0] ?? "/";
+    if (!limitBody(req, res, bodyLimitOf(pathname))) return;
+    const refusal = refusePageRequest(req, pathname, publicUrl);
     if (refusal) {
       answerEarly(req, res, refusal.status, refusal.message);
       req.resume();
@@ -331,8 +352,10 @@ function createServerApp({ build, log, mode, vite, clientDir, trustProxy }: Serv
       filter: (req, res) => !req.path.endsWith("/stream") && compression.filter(req, res),
     }),
   );
-  server.use((_req, res, next) => {
+  server.use((req, res, next) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    // The unsubscribe page sends no Referer at all (Referrer-Policy: no-referrer, its own header).
+    if (UNSUBSCRIBE_PAGE.test(req.path)) res.removeHeader("Referrer-Policy");
     next();
   });
   if (vite) {
@@ -354,7 +377,10 @@ function createServerApp({ build, log, mode, vite, clientDir, trustProxy }: Serv
     // The server answered already (a body cut at its limit): Remix's late answer has nowhere to go.
     if (answeredEarly(res)) return;
     if (error instanceof Error) vite?.ssrFixStacktrace(error);
-    log.error({ err: error, method: req.method, path: req.path }, "Unexpected error while serving a request");
+    log.error(
+      { err: error, method: req.method, path: loggedPath(req.path) },
+      "Unexpected error while serving a request",
+    );
     if (res.headersSent) res.destroy();
     else res.status(500).type("text/plain").send("Something went wrong on our side. Please try again.");
   });
@@ -363,15 +389,18 @@ function createServerApp({ build, log, mode, vite, clientDir, trustProxy }: Serv
 
 /**
  * One log line per request, written when its answer is finished or abandoned: method, path (never
- * the query string, which can carry a token), status, duration and the caller's user id when the
- * request resolved one. Pages and /api at info; files (assets, Vite's modules) at debug; 5xx at error.
- * Returns the state the request is served in (the auth code fills in the user id).
+ * the query string, which can carry a token; an unsubscribe token is written as /u/[token]),
+ * status, duration and the caller's user id when the request resolved one. Pages and /api at
+ * info; files (assets, Vite's modules) at debug; 5xx at error. Returns the state the request is served in (the auth code fills in the user id).
  */
 function logRequest(log: Logger, req: IncomingMessage, res: ServerResponse): RequestLogState {
   const start = performance.now();
   const url = req.url ?? "/";
   const queryAt = url.indexOf("?");
-  const state: RequestLogState = { method: req.method ?? "GET", path: queryAt < 0 ? url : url.slice(0, queryAt) };
+  const state: RequestLogState = {
+    method: req.method ?? "GET",
+    path: loggedPath(queryAt < 0 ? url : url.slice(0, queryAt)),
+  };
   res.once("close", () => {
     const status = res.statusCode;
     // Express marks what reached Remix; the /api server's answers are all the app's too.

@@ -33,6 +33,7 @@ const TAKES: Record<string, Method[] | "any"> = {
   "auth/local": ["GET", "POST"],
   "auth/signout": ["POST"],
   healthz: ["GET"],
+  "u/:token": ["GET", "POST"],
   "api/auth/google": ["GET", "POST", "PUT", "PATCH", "DELETE"],
   "api/auth/google/callback": ["GET"],
   "api/auth/current_user": ["GET"],
