@@ -25,6 +25,7 @@ const counters = {
   failedCount: 10,
   bouncedCount: 5,
   cancelledCount: 0,
+  suppressedCount: 0,
   openedCount: 20,
   clickedCount: 4,
 };
@@ -57,6 +58,7 @@ describe("campaign rules", () => {
       failed: 10,
       bounced: 5,
       cancelled: 0,
+      suppressed: 0,
       opened: 20,
       clicked: 4,
       pending: 10,

@@ -1,7 +1,7 @@
 // The rules of campaigns and their delivery that screens, /api, notifications and the engine share:
 // statuses, the figures made from a campaign's counters, rates, bands and colours, delivery ids and
 // personalisation (docs/rules.md#campaigns).
-import { formatRate, rateOf } from "~/lib/numbers";
+import { formatCount, formatRate, rateOf } from "~/lib/numbers";
 
 export const CAMPAIGN_STATUSES = ["Draft", "Active", "Paused", "Cancelled", "Completed"] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
@@ -15,29 +15,54 @@ export function campaignStatus(status: string | null | undefined): CampaignStatu
 /** Whether the delivery job still has work for a campaign in this status. */
 export const isSending = (status: CampaignStatus) => status === "Active";
 
-export const DELIVERY_STATUSES = ["pending", "sent", "delivered", "failed", "bounced", "cancelled"] as const;
+export const DELIVERY_STATUSES = [
+  "pending",
+  "sent",
+  "delivered",
+  "failed",
+  "bounced",
+  "cancelled",
+  "suppressed",
+] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/**
+ * A delivery row's status as the log shows it: the stored ones, and "deferred", a pending row whose
+ * details are not empty (an earlier attempt got a temporary answer and waits for its retry). It is
+ * derived, never stored, so the claim's index stays on status = 'pending'.
+ */
+export const DELIVERY_LOG_STATUSES = [...DELIVERY_STATUSES, "deferred"] as const;
+export type DeliveryLogStatus = (typeof DELIVERY_LOG_STATUSES)[number];
+
+/** The log's status of a row: "deferred" for a pending row with details, else the stored status. */
+export function deliveryLogStatus(status: DeliveryStatus, details: string): DeliveryLogStatus {
+  return status === "pending" && details !== "" ? "deferred" : status;
+}
 
 export type ChipColour = "success" | "warning" | "primary" | "secondary" | "info" | "error" | "default";
 
-const DELIVERY_CHIPS: Record<DeliveryStatus, { label: string; colour: ChipColour }> = {
+const DELIVERY_CHIPS: Record<DeliveryLogStatus, { label: string; colour: ChipColour }> = {
   delivered: { label: "Delivered", colour: "success" },
   pending: { label: "Pending", colour: "warning" },
   sent: { label: "Sent", colour: "primary" },
   bounced: { label: "Bounced", colour: "error" },
   failed: { label: "Failed", colour: "error" },
   cancelled: { label: "Cancelled", colour: "default" },
+  suppressed: { label: "Suppressed", colour: "secondary" },
+  deferred: { label: "Deferred", colour: "info" },
 };
 
 /** A delivery log row's chip: its status read without case; anything else is 'Unknown'. */
 export function deliveryChip(status: string | null | undefined): { label: string; colour: ChipColour } {
-  const key = (status ?? "").trim().toLowerCase() as DeliveryStatus;
+  const key = (status ?? "").trim().toLowerCase() as DeliveryLogStatus;
   return DELIVERY_CHIPS[key] ?? { label: "Unknown", colour: "default" };
 }
 
 /**
  * The counters a campaign keeps: its rows by state (pending, sent awaiting a receipt, delivered,
- * failed, bounced, cancelled add up to the audience); opened and clicked are subsets of delivered.
+ * failed, bounced, cancelled, suppressed add up to the audience); opened and clicked are subsets of
+ * delivered. Customers a launch left out as suppressed have no row (suppressedAtLaunch, outside
+ * the audience).
  */
 export type CampaignCounters = {
   audienceSize: number;
@@ -47,6 +72,7 @@ export type CampaignCounters = {
   failedCount: number;
   bouncedCount: number;
   cancelledCount: number;
+  suppressedCount: number;
   openedCount: number;
   clickedCount: number;
 };
@@ -54,8 +80,9 @@ export type CampaignCounters = {
 /**
  * Every figure of a campaign, made here alone from its counters (docs/rules.md#campaign-figures):
  * the list, the detail, the dashboard, the notifications and /api show these and no other sums.
- * sent + failed + cancelled + pending = the audience, and sent, failed and cancelled never count
- * down while a campaign sends (a message once accepted stays sent; a bounce is a sent message that came back).
+ * sent + failed + cancelled + suppressed + pending = the audience, and sent, failed, cancelled and
+ * suppressed never count down while a campaign sends (a message once accepted stays sent; a bounce
+ * is a sent message that came back).
  */
 export type DeliveryStats = {
   /** Accepted by the channel: awaiting a receipt, delivered, or bounced afterwards. */
@@ -67,6 +94,8 @@ export type DeliveryStats = {
   bounced: number;
   /** Ended by a cancel before they were handed to the channel. */
   cancelled: number;
+  /** Left out by the send: the address was suppressed after the launch (never handed to the channel). */
+  suppressed: number;
   opened: number;
   clicked: number;
   /** Not yet accepted by the channel (queued, in flight or waiting for a retry). */
@@ -94,6 +123,7 @@ export function deliveryStats(c: CampaignCounters): DeliveryStats {
     failed: c.failedCount,
     bounced: c.bouncedCount,
     cancelled: c.cancelledCount,
+    suppressed: c.suppressedCount,
     opened: c.openedCount,
     clicked: c.clickedCount,
     pending: c.pendingCount,
@@ -105,18 +135,25 @@ export function deliveryStats(c: CampaignCounters): DeliveryStats {
 
 /**
  * How far a campaign has got: rows the channel has answered for (sent, delivered, bounced or
- * failed) out of the audience, 0–100. A draft, which has no rows yet, is at 0.
+ * failed), and rows the send left out as suppressed (done with: they will never be sent), out of
+ * the audience, 0–100. A draft, which has no rows yet, is at 0; cancelled rows are not progress.
  */
 export function progressPercent(c: AnsweredCounters & Pick<CampaignCounters, "audienceSize">): number {
   if (c.audienceSize <= 0) return 0;
   return Math.floor((answeredCount(c) / c.audienceSize) * 100);
 }
 
-type AnsweredCounters = Pick<CampaignCounters, "sentCount" | "deliveredCount" | "failedCount" | "bouncedCount">;
+type AnsweredCounters = Pick<
+  CampaignCounters,
+  "sentCount" | "deliveredCount" | "failedCount" | "bouncedCount" | "suppressedCount"
+>;
 
-/** Rows the channel has answered for: sent, delivered, bounced or failed (what progress counts). */
+/**
+ * Rows the send is done with (what progress counts): those the channel has answered for (sent,
+ * delivered, bounced or failed) and those it left out as suppressed.
+ */
 export function answeredCount(c: AnsweredCounters): number {
-  return c.sentCount + c.deliveredCount + c.failedCount + c.bouncedCount;
+  return c.sentCount + c.deliveredCount + c.failedCount + c.bouncedCount + c.suppressedCount;
 }
 
 /** How long after its figures last changed a campaign's screens keep refreshing (late receipts, opens). */
@@ -194,6 +231,21 @@ export function parseDeliveryId(id: string): { prefix: string; seq: number; retr
   if (!m) return null;
   const seq = Number.parseInt(m[2], 16);
   return Number.isSafeInteger(seq) && seq > 0 ? { prefix: m[1], seq, retries: m[3] ? Number(m[3]) : 0 } : null;
+}
+
+/**
+ * A segment's audience as a launch would write it: the customers it matches (`audience`), those of
+ * them on the tenant's suppression list (`suppressed`, left out), and the rest (`receivers`).
+ */
+export type AudienceReach = { audience: number; suppressed: number; receivers: number };
+
+/**
+ * How the wizard and the launch say who gets a campaign: "3,120 of 3,271 will receive it; 151
+ * suppressed", or with nobody suppressed just the audience, "3,271 customers will receive it".
+ */
+export function audienceReachText({ audience, suppressed, receivers }: AudienceReach): string {
+  if (suppressed <= 0) return `${formatCount(audience)} customer${audience === 1 ? "" : "s"} will receive it`;
+  return `${formatCount(receivers)} of ${formatCount(audience)} will receive it; ${formatCount(suppressed)} suppressed`;
 }
 
 /** What {NAME} becomes when a recipient has no name. */

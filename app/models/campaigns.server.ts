@@ -32,12 +32,15 @@ export type CampaignRow = CampaignCounters & {
   updatedAt: number;
   firstSeq: number;
   lastSeq: number;
+  /** Customers of the segment the launch left out because their address was suppressed then. */
+  suppressedAtLaunch: number;
 };
 
 /** The columns of a whole CampaignRow, for SELECT and RETURNING. */
 export const CAMPAIGN_COLUMNS = `"id", "userId", "segmentId", "segmentName", "name", "subject", "description", "message", "status",
   "statusDetail", "audienceSize", "pendingCount", "sentCount", "deliveredCount", "failedCount", "bouncedCount", "cancelledCount",
-  "openedCount", "clickedCount", "sendErrors", "launchedAt", "completedAt", "createdAt", "updatedAt", "firstSeq", "lastSeq"`;
+  "suppressedCount", "openedCount", "clickedCount", "sendErrors", "launchedAt", "completedAt", "createdAt", "updatedAt", "firstSeq",
+  "lastSeq", "suppressedAtLaunch"`;
 
 /** A campaign's content as a draft or a launch writes it. */
 export type NewCampaign = Pick<
@@ -348,6 +351,7 @@ export async function recountCampaign(connection: Connection, campaignId: string
          "failedCount" = (SELECT count(*) FROM "Delivery" WHERE "campaignId" = "Campaign"."id" AND "status" = 'failed'),
          "bouncedCount" = (SELECT count(*) FROM "Delivery" WHERE "campaignId" = "Campaign"."id" AND "status" = 'bounced'),
          "cancelledCount" = (SELECT count(*) FROM "Delivery" WHERE "campaignId" = "Campaign"."id" AND "status" = 'cancelled'),
+         "suppressedCount" = (SELECT count(*) FROM "Delivery" WHERE "campaignId" = "Campaign"."id" AND "status" = 'suppressed'),
          "openedCount" = (SELECT count("openedAt") FROM "Delivery" WHERE "campaignId" = "Campaign"."id"),
          "clickedCount" = (SELECT count("clickedAt") FROM "Delivery" WHERE "campaignId" = "Campaign"."id")
        WHERE "id" = ?`,

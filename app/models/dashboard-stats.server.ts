@@ -83,7 +83,7 @@ export type DashboardCustomerRow = {
 export type DeliveryTotals = { delivered: number; attempted: number; opened: number; clicked: number };
 
 const DASHBOARD_CAMPAIGN_COLUMNS = `"id", "name", "status", "audienceSize", "pendingCount", "sentCount", "deliveredCount",
-  "failedCount", "bouncedCount", "cancelledCount", "openedCount", "clickedCount", "launchedAt", "createdAt"`;
+  "failedCount", "bouncedCount", "cancelledCount", "suppressedCount", "openedCount", "clickedCount", "launchedAt", "createdAt"`;
 
 const TOTALS_SQL = `SELECT coalesce(sum("deliveredCount"), 0) AS delivered,
             coalesce(sum("deliveredCount" + "failedCount" + "bouncedCount"), 0) AS attempted,

@@ -4,6 +4,7 @@
 // (app/models/campaigns.server.ts, app/models/deliveries/); the rules and the answers are here.
 import { ApiError, notFound } from "~/lib/api.server";
 import {
+  type AudienceReach,
   type CampaignStatus,
   campaignStatus,
   deliveryId,
@@ -30,7 +31,7 @@ import {
   setCampaignStatus,
   updateDraft,
 } from "~/models/campaigns.server";
-import { LAUNCH_IN_PROGRESS, LAUNCHING } from "~/models/deliveries/launch.server";
+import { LAUNCH_IN_PROGRESS, LAUNCHING, suppressedInAudience } from "~/models/deliveries/launch.server";
 import { type LogRow, logRowsAfterSeq, logRowsOfStatus } from "~/models/deliveries/log.server";
 import { launchCampaignOffThread } from "~/services/background-work.server";
 import { wakeDelivery } from "~/services/delivery/wake.server";
@@ -55,6 +56,10 @@ export type CampaignDto = {
   failedCount: number;
   bouncedCount: number;
   cancelledCount: number;
+  /** Rows the send left out: the address was suppressed after the launch. */
+  suppressedCount: number;
+  /** Customers of the segment the launch left out (suppressed then): not part of the audience. */
+  suppressedAtLaunch: number;
   openedCount: number;
   clickedCount: number;
   pendingCount: number;
@@ -90,6 +95,8 @@ function toCampaignDto(row: CampaignRow): CampaignDto {
     failedCount: row.failedCount,
     bouncedCount: row.bouncedCount,
     cancelledCount: row.cancelledCount,
+    suppressedCount: row.suppressedCount,
+    suppressedAtLaunch: row.suppressedAtLaunch,
     openedCount: row.openedCount,
     clickedCount: row.clickedCount,
     pendingCount: row.pendingCount,
@@ -194,6 +201,7 @@ function statusCount(c: CampaignRow, status: DeliveryStatus): number {
     failed: c.failedCount,
     bounced: c.bouncedCount,
     cancelled: c.cancelledCount,
+    suppressed: c.suppressedCount,
   }[status];
 }
 
@@ -209,6 +217,17 @@ function statusCursor(cursor: string | null | undefined): [number, number] {
 
 export const isDeliveryStatus = (value: unknown): value is DeliveryStatus =>
   typeof value === "string" && (DELIVERY_STATUSES as readonly string[]).includes(value);
+
+/**
+ * Who a launch to the tenant's segment would reach now: the customers it matches, how many of them
+ * are on the suppression list (left out), and the rest (audienceReachText in app/lib/campaigns.ts
+ * says it). Another tenant's segment, or an unknown one, is a 404.
+ */
+export async function audienceReach(userId: string, segmentId: string): Promise<AudienceReach> {
+  const audience = await segmentAudienceCount(userId, segmentId);
+  const suppressed = Math.min(audience, await suppressedInAudience(userId, await segmentWhere(userId, segmentId)));
+  return { audience, suppressed, receivers: audience - suppressed };
+}
 
 /** The campaign to write from the form's content and its segment (a 404 on the field if unknown). */
 async function content(

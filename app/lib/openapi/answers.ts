@@ -225,6 +225,7 @@ const DeliveryStatsSchema = z.strictObject({
   failed: count,
   bounced: count,
   cancelled: count,
+  suppressed: count.meta({ description: "Rows the send left out: the address was suppressed after the launch" }),
   opened: count,
   clicked: count,
   pending: count,
@@ -250,6 +251,11 @@ export const CampaignAnswerSchema = z.strictObject({
   failedCount: count,
   bouncedCount: count,
   cancelledCount: count,
+  suppressedCount: count.meta({ description: 'Rows ended "suppressed": the address was suppressed after the launch' }),
+  suppressedAtLaunch: count.meta({
+    description:
+      "Customers of the segment the launch left out because their address was suppressed (not in audienceSize)",
+  }),
   openedCount: count,
   clickedCount: count,
   pendingCount: count,

@@ -1,6 +1,7 @@
 // A launch: the campaign's audience written as its delivery rows (one pending row per customer the
 // segment matches), on a connection of the thread that launches (the server's worker thread, the
 // CLI, the seed, the bench), and the recovery of launches a crash cut off.
+import { readStatement } from "~/db/reader.server";
 import { openSqlite } from "~/db/sqlite.server";
 import { ApiError } from "~/lib/api.server";
 import { type NewCampaign, writeDraftRow } from "~/models/campaigns.server";
@@ -34,6 +35,42 @@ export async function openLaunchConnection(file: string): Promise<Connection> {
   return sqlite;
 }
 
+/**
+ * The audience's customers whose address is on the tenant's suppression list. Driven from the list
+ * side: each suppressed address is one probe of the customers' (userId, email) index, then the
+ * segment's WHERE is tested on the customer found, so it costs as much as the list is long, however
+ * many customers the tenant has (a segment's covering index would read the whole audience).
+ */
+const SUPPRESSED_IN_AUDIENCE = (where: CompiledWhere) =>
+  `SELECT count(*) FROM "Customer" INDEXED BY "Customer_userId_email_key"
+   WHERE "userId" = ? AND "email" IN (SELECT "email" FROM "Suppression" WHERE "userId" = ?) AND (${where.sql})`;
+
+/** How many of the audience `where` (the tenant's segment) are on the tenant's suppression list. */
+export async function suppressedInAudience(
+  userId: string,
+  where: CompiledWhere,
+  connection?: Connection,
+): Promise<number> {
+  const sql = SUPPRESSED_IN_AUDIENCE(where);
+  const statement = connection ? connection.prepare<unknown[], number>(sql) : readStatement<number>(sql);
+  return Number(statement.pluck().get(userId, userId, ...where.params));
+}
+
+/** Whether the tenant has any address on the suppression list (one probe of its primary key). */
+function hasSuppressions(sqlite: Connection, userId: string): boolean {
+  return (
+    sqlite.prepare<unknown[], number>(`SELECT 1 FROM "Suppression" WHERE "userId" = ? LIMIT 1`).pluck().get(userId) !==
+    undefined
+  );
+}
+
+/**
+ * What the launch's INSERT adds to its SELECT of customers when the tenant has suppressions: a
+ * probe of the list's primary key per customer (customers' addresses are stored in lower case, as
+ * the list's are). A tenant without any keeps the statement without it.
+ */
+const NOT_SUPPRESSED = ` AND NOT EXISTS (SELECT 1 FROM "Suppression" "s" WHERE "s"."userId" = "Customer"."userId" AND "s"."email" = "Customer"."email")`;
+
 export type Launch = {
   /** Writes the next slice of the audience; false when there is nothing left to write. */
   step(): Promise<boolean>;
@@ -42,7 +79,8 @@ export type Launch = {
 };
 
 /**
- * Launches a campaign: one pending delivery row per customer the segment's WHERE matches, written
+ * Launches a campaign: one pending delivery row per customer the segment's WHERE matches whose
+ * address is not on the tenant's suppression list (those are counted as suppressedAtLaunch), written
  * by INSERT … SELECT (no customer passes through JavaScript) in slices of `slice` rows in customer
  * rowid order, each its own short transaction, so a million-row audience never holds the write
  * lock for seconds. The server drives it in a worker thread (launchCampaignOffThread in
@@ -62,6 +100,11 @@ export async function startLaunch(
 ): Promise<Launch> {
   const now = options.now ?? Date.now();
   const slice = options.slice ?? LAUNCH_SLICE;
+  // Read before the write lock is taken: customers on the suppression list get no row, and the
+  // campaign says how many the launch left out. (An address suppressed while the slices are
+  // written is caught by the send's re-check: see claimBatch.)
+  const suppressing = hasSuppressions(sqlite, c.userId);
+  const leftOut = suppressing ? await suppressedInAudience(c.userId, where, sqlite) : 0;
   let existed = false;
   const { base, room } = sqlite
     .transaction(() => {
@@ -119,7 +162,7 @@ export async function startLaunch(
      SELECT ? + row_number() OVER (ORDER BY "r"), ?, "userId", "id", trim("firstName" || ' ' || "lastName"), "email", "phone",
        'pending', ?, ?
      FROM (SELECT "rowid" AS "r", "userId", "id", "firstName", "lastName", "email", "phone" FROM "Customer"
-           WHERE "rowid" > ? AND (${where.sql}) ORDER BY "rowid" LIMIT ?)`,
+           WHERE "rowid" > ? AND (${where.sql})${suppressing ? NOT_SUPPRESSED : ""} ORDER BY "rowid" LIMIT ?)`,
   );
   const rowidAtSeq = sqlite
     .prepare<unknown[], number>(
@@ -166,9 +209,9 @@ export async function startLaunch(
           sqlite
             .prepare(
               `UPDATE "Campaign" SET "status" = 'Active', "statusDetail" = '', "launchedAt" = ?, "updatedAt" = ?,
-                 "audienceSize" = ?, "pendingCount" = ?, "lastSeq" = ? WHERE "id" = ?`,
+                 "audienceSize" = ?, "pendingCount" = ?, "suppressedAtLaunch" = ?, "lastSeq" = ? WHERE "id" = ?`,
             )
-            .run(now, now, written, written, base + written, c.id);
+            .run(now, now, written, written, leftOut, base + written, c.id);
           return written;
         })
         .immediate();
