@@ -24,12 +24,14 @@ import {
   SuggestionsPanel,
   WIZARD_TOAST_MS,
 } from "~/components/campaign-wizard-parts";
+import { EmailPreview } from "~/components/email-preview";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { Field, FormAlert, LIVE_VALIDATION, SelectField, TextareaField } from "~/components/forms";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
-import { hasNamePlaceholder, previewMessage } from "~/lib/campaigns";
+import { hasNamePlaceholder } from "~/lib/campaigns";
 import { replyRefused } from "~/lib/forms.server";
+import { UNSUBSCRIBE_PLACEHOLDER } from "~/lib/email-body";
 import { orRespond } from "~/lib/responses";
 import { isId } from "~/lib/id";
 import {
@@ -39,9 +41,11 @@ import {
   CampaignMessageSchema,
   IdempotencyKeySchema,
 } from "~/schemas/campaign";
+import { getEnv } from "~/env.server";
 import { requireUser } from "~/services/auth.server";
 import { getCampaign, saveDraft, saveOrLaunchOnce } from "~/services/campaigns.server";
 import { listSegments, segmentAudienceCount, segmentOverview } from "~/services/segments.server";
+import { senderOf } from "~/services/email/sender.server";
 import { redirectWithFlash } from "~/services/session.server";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
@@ -165,6 +169,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     segments,
     values,
     sample: segmentId ? await sampleOf(user.id, segmentId) : null,
+    // The message preview shows the e-mail as sent: from the tenant's sender, with an example
+    // unsubscribe link (each recipient's own is made at send).
+    senderName: (await senderOf(user.id)).name,
+    exampleUnsubscribeUrl: `${getEnv().publicUrl}/u/example`,
     // One key per rendered wizard: every submit of its Launch carries it.
     launchKey: randomUUID(),
   };
@@ -264,7 +272,16 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function CampaignWizard() {
-  const { id, started, segments, values, sample: loadedSample, launchKey } = useLoaderData<typeof loader>();
+  const {
+    id,
+    started,
+    segments,
+    values,
+    sample: loadedSample,
+    launchKey,
+    senderName,
+    exampleUnsubscribeUrl,
+  } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [step, setStep] = useState(actionData?.step ?? 1);
@@ -483,7 +500,8 @@ export default function CampaignWizard() {
               <Info className="mt-0.5 h-4 w-4 shrink-0 text-primary" aria-hidden="true" />
               <span>
                 Use <code className="font-mono font-semibold">{"{NAME}"}</code> to personalise: it becomes each
-                customer&apos;s name.
+                customer&apos;s name. Use <code className="font-mono font-semibold">{UNSUBSCRIBE_PLACEHOLDER}</code> to
+                place the unsubscribe link; without it, the link is added at the end.
               </span>
             </p>
             {personaliseHint ? (
@@ -492,18 +510,14 @@ export default function CampaignWizard() {
               </p>
             ) : null}
             {message.trim() || subject.trim() ? (
-              <div>
-                <p className="label">Preview for {sampleName}</p>
-                <div className="space-y-2 rounded-lg border border-slate-200 bg-slate-50 p-3 text-sm text-slate-800">
-                  <p className="break-words">
-                    <span className="font-semibold">Subject: </span>
-                    <span data-testid="subject-preview">{previewMessage(subject, sampleName)}</span>
-                  </p>
-                  <p className="whitespace-pre-wrap break-words" data-testid="message-preview">
-                    {previewMessage(message, sampleName)}
-                  </p>
-                </div>
-              </div>
+              <EmailPreview
+                subject={subject}
+                message={message}
+                sampleName={sampleName}
+                senderName={senderName}
+                unsubscribeUrl={exampleUnsubscribeUrl}
+                interactive={hydrated}
+              />
             ) : null}
             {hydrated ? (
               <SuggestionsPanel
