@@ -1,13 +1,21 @@
 // What the delivery engine hands a batch to: the built-in vendor's HTTP API or SMTP. Each message
 // carries its delivery id as the idempotency key, so a batch sent again after a crash is recognised
 // as the same messages.
+import type { Sender } from "~/services/email/sender.server";
 
 export type OutgoingMessage = {
   /** The delivery id: the idempotency key, and the base of the e-mail's Message-ID. */
   key: string;
   to: { name: string; email: string; phone: string };
+  /** Who it comes from (app/services/email/sender.server.ts): the From header and Reply-To. */
+  from: Sender;
   subject: string;
+  /** The text part (all the built-in vendor takes). */
   text: string;
+  /** The HTML part, from the same template (app/lib/email-body.ts). */
+  html: string;
+  /** The recipient's one-click unsubscribe address (List-Unsubscribe, RFC 8058). */
+  unsubscribeUrl: string;
 };
 
 export type ChannelResult =

@@ -77,8 +77,6 @@ const channels: { close(): Promise<void> }[] = [];
 function engine(settings: Partial<EngineSettings> = {}, pool = POOL): DeliveryEngine {
   const channel = smtpChannel({
     url: `smtp://127.0.0.1:${smtp.port}`,
-    from: "news@shop.example",
-    messageIdDomain: "crm.example",
     maxConnections: pool,
   });
   channels.push(channel);

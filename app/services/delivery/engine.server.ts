@@ -9,11 +9,13 @@
 // it in-process. It also applies the receipts the endpoint queued (one writer for the delivery
 // rows, off the thread that answers requests).
 import { deliveryKey, personalise } from "~/lib/campaigns";
+import { compileEmailBody, type EmailBody, type EmailRecipient } from "~/lib/email-body";
 import {
   type CampaignRow,
   campaignStatusReader,
   completeFinished,
   pauseOnErrorCap,
+  type SendingCampaign,
   sendingCampaigns,
 } from "~/models/campaigns.server";
 import { claimBatch, type ClaimedDelivery, claimStillHeld, nextDueAt } from "~/models/deliveries/claims.server";
@@ -21,6 +23,8 @@ import { endCancelledRows, recordOutcomes, type SendOutcome } from "~/models/del
 import { applyQueuedReceipts } from "~/models/deliveries/receipts.server";
 import type { Connection } from "~/models/transaction.server";
 import type { ChannelResult, DeliveryChannel, OutgoingMessage, SendControl } from "~/services/delivery/channel.server";
+import { type Sender, senderOf } from "~/services/email/sender.server";
+import { unsubscribeUrl } from "~/services/unsubscribe-token.server";
 
 /**
  * A moment with the write lock free: the thread that answers requests asks for the lock every
@@ -44,7 +48,7 @@ export type EngineSettings = {
   leaseMs: number;
   /** Attempts before a transiently failing message is failed for good. */
   maxAttempts: number;
-  /** The first retry's delay; each later one doubles it. */
+  /** The first retry's delay; each later one doubles it (each with a jitter of ±50%). */
   retryBaseMs: number;
   /** Send errors after which a campaign is paused. */
   errorCap: number;
@@ -90,10 +94,13 @@ export function createDeliveryEngine(options: {
   settings?: Partial<EngineSettings>;
   onEvent?: (event: EngineEvent) => void;
   now?: () => number;
+  /** A number in [0, 1): the retry delays' jitter. */
+  random?: () => number;
 }): DeliveryEngine {
   const settings = { ...DEFAULT_ENGINE_SETTINGS, ...options.settings };
   const { sqlite, channel } = options;
   const now = options.now ?? Date.now;
+  const random = options.random ?? Math.random;
   const emit = (event: EngineEvent) => options.onEvent?.(event);
 
   let stopping = false;
@@ -154,7 +161,9 @@ export function createDeliveryEngine(options: {
         error: countsAsError,
       };
     }
-    const delay = settings.retryBaseMs * 2 ** (row.attempts - 1);
+    // Exponential backoff with jitter: the messages a relay deferred together do not all come back
+    // at the same moment (a relay that said "slow down" to 300 of them would say it again).
+    const delay = Math.round(settings.retryBaseMs * 2 ** (row.attempts - 1) * (0.5 + random()));
     return {
       seq: row.seq,
       attempts: row.attempts,
@@ -182,16 +191,40 @@ export function createDeliveryEngine(options: {
     });
   };
 
-  const sendBatch = async (
-    campaign: { id: string; userId: string; subject: string; message: string },
-    rows: ClaimedDelivery[],
-  ) => {
-    const messages: OutgoingMessage[] = rows.map((r) => ({
-      key: deliveryKey(r.campaignId, r.seq, r.retries),
-      to: { name: r.name, email: r.email, phone: r.phone },
-      subject: personalise(campaign.subject, r.name),
-      text: personalise(campaign.message, r.name),
+  // Each campaign's sender and compiled template, made once (a campaign's subject and message do
+  // not change while it sends; if they did, they are made again).
+  type CampaignMail = { sender: Sender; render: (recipient: EmailRecipient) => EmailBody };
+  const mailOf = new Map<string, { subject: string; message: string; mail: Promise<CampaignMail> }>();
+  const campaignMail = (campaign: SendingCampaign): Promise<CampaignMail> => {
+    const known = mailOf.get(campaign.id);
+    if (known && known.subject === campaign.subject && known.message === campaign.message) return known.mail;
+    const mail = senderOf(campaign.userId, sqlite).then((sender) => ({
+      sender,
+      render: compileEmailBody({ message: campaign.message, subject: campaign.subject, senderName: sender.name }),
     }));
+    // A failure is not kept: the next batch asks again.
+    mail.catch(() => {
+      if (mailOf.get(campaign.id)?.mail === mail) mailOf.delete(campaign.id);
+    });
+    mailOf.set(campaign.id, { subject: campaign.subject, message: campaign.message, mail });
+    return mail;
+  };
+
+  const sendBatch = async (campaign: SendingCampaign, rows: ClaimedDelivery[]) => {
+    const { sender, render } = await campaignMail(campaign);
+    const messages: OutgoingMessage[] = rows.map((r) => {
+      const link = unsubscribeUrl({ userId: campaign.userId, campaignId: campaign.id, email: r.email });
+      const body = render({ name: r.name, unsubscribeUrl: link });
+      return {
+        key: deliveryKey(r.campaignId, r.seq, r.retries),
+        to: { name: r.name, email: r.email, phone: r.phone },
+        from: sender,
+        subject: personalise(campaign.subject, r.name),
+        text: body.text,
+        html: body.html,
+        unsubscribeUrl: link,
+      };
+    });
     const rowOf = new Map(messages.map((m, i) => [m.key, rows[i]]));
     const recorded = new Set<string>();
     const recordings: Promise<void>[] = [];
@@ -251,10 +284,7 @@ export function createDeliveryEngine(options: {
     emit({ type: "progress", campaignId: campaign.id, userId: campaign.userId });
   };
 
-  const dispatch = (
-    campaign: { id: string; userId: string; subject: string; message: string },
-    rows: ClaimedDelivery[],
-  ) => {
+  const dispatch = (campaign: SendingCampaign, rows: ClaimedDelivery[]) => {
     const job = sendBatch(campaign, rows)
       .catch((error: unknown) =>
         emit({
@@ -299,6 +329,8 @@ export function createDeliveryEngine(options: {
         moreReceipts = applied === settings.receiptBatchesPerRound;
         await checkCompletion();
         const campaigns = await sendingCampaigns(sqlite);
+        // The mail of campaigns no longer sending is forgotten.
+        for (const id of mailOf.keys()) if (!campaigns.some((c) => c.id === id)) mailOf.delete(id);
         // One batch per campaign per round, so a large campaign does not hold up a small one.
         for (const campaign of campaigns) {
           if (stopping || inFlight.size >= settings.concurrency) break;
