@@ -6,6 +6,7 @@ import { registerUserCommands } from "./commands/users.ts";
 import { registerCustomerCommands } from "./commands/customers.ts";
 import { registerSeedCommand } from "./commands/seed.ts";
 import { registerCampaignCommands } from "./commands/campaigns.ts";
+import { registerDkimCommands } from "./commands/dkim.ts";
 
 const program = new Command()
   .name("crm")
@@ -18,6 +19,7 @@ registerUserCommands(program);
 registerCustomerCommands(program);
 registerSeedCommand(program);
 registerCampaignCommands(program);
+registerDkimCommands(program);
 
 try {
   await program.parseAsync(process.argv);
