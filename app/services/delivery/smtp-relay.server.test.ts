@@ -1,0 +1,241 @@
+// A whole campaign through the SMTP channel to a relay that throttles: the delivery engine on a real
+// SQLite database, a real SMTP server process (smtp-server on a loopback port) that answers
+// "454 4.7.0 slow down" to its first 300 recipients and "550 5.1.1" to chosen ones. Nothing is lost
+// and nothing goes twice: every other recipient's message arrives exactly once (counted by
+// Message-ID at the server), the 5.1.1 rows end Bounced and their addresses suppressed, the
+// counters add up, and the temporary answers are not send errors. And DELIVERY_RATE_PER_SECOND
+// holds for the SMTP channel as for the vendor.
+import type { AddressInfo } from "node:net";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestUser, useTestDatabase } from "../../../tests/helpers/db";
+
+process.env.MAIL_FROM = "Shop <news@shop.example>";
+process.env.PUBLIC_URL = "https://crm.example";
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
+const { file } = useTestDatabase();
+
+import { openSqlite, type Sqlite } from "~/db/sqlite.server";
+import { deliveryKey } from "~/lib/campaigns";
+import { newId } from "~/lib/id";
+import { parseConditions } from "~/lib/segments";
+import { type CampaignRow, CAMPAIGN_COLUMNS } from "~/models/campaigns.server";
+import { launchCampaign } from "~/models/deliveries/launch.server";
+import { compileSegmentWhere } from "~/models/segments/compile.server";
+import { findSuppression } from "~/models/suppressions.server";
+import { createDeliveryEngine, type EngineSettings } from "~/services/delivery/engine.server";
+import { smtpChannel } from "~/services/delivery/smtp-channel.server";
+import { seedTenant } from "~/services/seed.server";
+
+const CUSTOMERS = 400;
+const THROTTLED = 300;
+
+type Relay = {
+  port: number;
+  /** Message-IDs of the messages accepted, in order, with the time each arrived. */
+  arrived: { messageId: string; to: string; at: number }[];
+  /** Recipients answered 454, and 550 5.1.1. */
+  deferred: number;
+  refused: string[];
+  /** Whose RCPT TO is answered 550 5.1.1. */
+  unknown: Set<string>;
+  /** RCPTs answered 454 before the relay takes mail. */
+  throttleFirst: number;
+  close(): Promise<void>;
+};
+
+async function startRelay(): Promise<Relay> {
+  let rcpts = 0;
+  const relay = {
+    arrived: [] as Relay["arrived"],
+    deferred: 0,
+    refused: [] as string[],
+    unknown: new Set<string>(),
+    throttleFirst: 0,
+  };
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      rcpts += 1;
+      if (rcpts <= relay.throttleFirst) {
+        relay.deferred += 1;
+        return callback(
+          Object.assign(new Error("4.7.0 Too many messages, slow down and try again later"), { responseCode: 454 }),
+        );
+      }
+      if (relay.unknown.has(address.address)) {
+        relay.refused.push(address.address);
+        return callback(Object.assign(new Error("5.1.1 No such mailbox here"), { responseCode: 550 }));
+      }
+      callback();
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        const raw = Buffer.concat(chunks).toString("utf8");
+        relay.arrived.push({
+          messageId: /^Message-ID: (.*)$/im.exec(raw)?.[1]?.trim() ?? "",
+          to: session.envelope.rcptTo[0]?.address ?? "",
+          at: Date.now(),
+        });
+        callback();
+      });
+    },
+  });
+  server.on("error", () => {});
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return Object.assign(relay, {
+    port: (server.server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  });
+}
+
+let sqlite: Sqlite;
+let tenantId: string;
+let relay: Relay;
+
+function campaign(id: string): CampaignRow {
+  const row = sqlite
+    .prepare<unknown[], CampaignRow>(`SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "id" = ?`)
+    .get(id);
+  if (!row) throw new Error(`No campaign ${id}`);
+  return row;
+}
+type Row = { seq: number; retries: number; email: string; status: string; attempts: number; details: string };
+const rowsOf = (id: string) =>
+  sqlite
+    .prepare(
+      `SELECT "seq", "retries", "email", "status", "attempts", "details" FROM "Delivery" WHERE "campaignId" = ? ORDER BY "seq"`,
+    )
+    .all(id) as Row[];
+
+async function launch(name: string): Promise<{ id: string; size: number }> {
+  const parsed = parseConditions({ totalSpend: { $gte: 0 } });
+  if (!parsed.ok) throw new Error(parsed.message);
+  const id = newId();
+  const size = await launchCampaign(
+    sqlite,
+    {
+      id,
+      userId: tenantId,
+      segmentId: null,
+      segmentName: "Everyone",
+      name,
+      subject: "Hello {NAME}",
+      description: "",
+      message: "Hi {NAME}, 10% off",
+    },
+    compileSegmentWhere(tenantId, parsed.tree),
+  );
+  // Only this campaign sends.
+  sqlite.prepare(`UPDATE "Campaign" SET "status" = 'Completed' WHERE "status" = 'Active' AND "id" <> ?`).run(id);
+  return { id, size };
+}
+
+async function sendToCompletion(id: string, settings: Partial<EngineSettings>, pool = 5, timeoutMs = 60_000) {
+  const channel = smtpChannel({ url: `smtp://127.0.0.1:${relay.port}`, maxConnections: pool });
+  const errors: string[] = [];
+  const engine = createDeliveryEngine({
+    sqlite,
+    channel,
+    settings: { batchSize: 100, concurrency: 2, idleMs: 10, ...settings },
+    onEvent: (e) => {
+      if (e.type === "error") errors.push(e.message);
+    },
+  });
+  const running = engine.run();
+  const deadline = Date.now() + timeoutMs;
+  while (campaign(id).status === "Active" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+  await engine.stop();
+  await running;
+  await channel.close();
+  expect(errors).toEqual([]);
+  expect(campaign(id).status).toBe("Completed");
+}
+
+beforeAll(async () => {
+  tenantId = (await createTestUser("Throttled sender")).id;
+  await seedTenant(tenantId, { customers: CUSTOMERS, orders: 0, seed: 24, file });
+  sqlite = openSqlite(file);
+  relay = await startRelay();
+});
+afterAll(async () => {
+  await relay.close();
+  sqlite.close();
+});
+
+describe("a relay that says 'slow down' to the first 300 recipients and 'no such user' to some", () => {
+  it("delays but loses nothing: every recipient gets the message exactly once, 5.1.1 rows bounce, counters add up", async () => {
+    const { id, size } = await launch("Throttled");
+    expect(size).toBe(CUSTOMERS);
+    const before = rowsOf(id);
+    const unknown = before.filter((_, i) => i % 50 === 7).map((r) => r.email);
+    expect(unknown.length).toBe(8);
+    relay.unknown = new Set(unknown);
+    relay.throttleFirst = THROTTLED;
+
+    await sendToCompletion(id, { retryBaseMs: 20, maxAttempts: 12 });
+
+    // The relay deferred its first 300 recipients: the test went through the throttling.
+    expect(relay.deferred).toBe(THROTTLED);
+    const after = rowsOf(id);
+    expect(after.filter((r) => r.attempts > 1).length).toBeGreaterThanOrEqual(THROTTLED / 2);
+
+    // Exactly once, by Message-ID at the server: the delivery id on MAIL_FROM's domain.
+    const ids = relay.arrived.map((m) => m.messageId);
+    expect(new Set(ids).size).toBe(ids.length);
+    const delivered = after.filter((r) => r.status === "delivered");
+    expect(delivered).toHaveLength(CUSTOMERS - unknown.length);
+    expect(ids.sort()).toEqual(delivered.map((r) => `<${deliveryKey(id, r.seq, r.retries)}@shop.example>`).sort());
+    expect(relay.arrived.map((m) => m.to).sort()).toEqual(delivered.map((r) => r.email).sort());
+
+    // The unknown mailboxes bounced (each refused once), with the answer, and are suppressed.
+    const bounced = after.filter((r) => r.status === "bounced");
+    expect(bounced.map((r) => r.email).sort()).toEqual([...unknown].sort());
+    expect(relay.refused.sort()).toEqual([...unknown].sort());
+    for (const row of bounced) {
+      expect(row.details).toMatch(/^550 5\.1\.1 No such mailbox here/);
+      expect(await findSuppression(tenantId, row.email)).toMatchObject({ reason: "hard-bounced", campaignId: id });
+    }
+
+    // Counters add up; temporary answers were not send errors.
+    const c = campaign(id);
+    expect(c).toMatchObject({
+      pendingCount: 0,
+      sentCount: 0,
+      failedCount: 0,
+      deliveredCount: CUSTOMERS - unknown.length,
+      bouncedCount: unknown.length,
+      sendErrors: 0,
+    });
+    expect(c.deliveredCount + c.bouncedCount).toBe(c.audienceSize);
+  }, 120_000);
+});
+
+describe("DELIVERY_RATE_PER_SECOND with the SMTP channel", () => {
+  it("holds: the relay never sees more than the rate after the first second's allowance", async () => {
+    relay.arrived.length = 0;
+    relay.unknown = new Set();
+    relay.throttleFirst = 0;
+    const { id, size } = await launch("Rate limited");
+    const rate = 100;
+    const started = Date.now();
+    await sendToCompletion(id, { ratePerSecond: rate }, 5, 30_000);
+    expect(relay.arrived).toHaveLength(size);
+    // The bucket starts full (one second's worth); after that, at most `rate` a second.
+    const elapsed = (relay.arrived[relay.arrived.length - 1].at - started) / 1000;
+    expect(elapsed).toBeGreaterThanOrEqual(((size - rate) / rate) * 0.9);
+    const times = relay.arrived.map((m) => m.at);
+    let busiest = 0;
+    for (let i = 0, j = 0; i < times.length; i++) {
+      while (times[i] - times[j] >= 1000) j++;
+      if (times[j] - times[0] >= 1000) busiest = Math.max(busiest, i - j + 1);
+    }
+    // Any second after the first: the rate, with a loose margin for timers.
+    expect(busiest).toBeGreaterThan(rate / 2);
+    expect(busiest).toBeLessThanOrEqual(rate * 1.25);
+  }, 60_000);
+});
