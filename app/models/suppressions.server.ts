@@ -159,6 +159,42 @@ export async function listSuppressions(
   return { rows: rows.map(toRow), total };
 }
 
+/** Where a page of listSuppressionsAfter starts: after this entry, in the list's order. */
+export type SuppressionCursor = { createdAt: number; email: string };
+
+/**
+ * A page of the tenant's list, newest first (then by address), after the entry `after` (from the
+ * start when null), optionally only addresses containing `search`: the /api list's keyset pages,
+ * which neither skip nor repeat an entry when others are added meanwhile.
+ */
+export async function listSuppressionsAfter(
+  userId: string,
+  options: { search?: string; after: SuppressionCursor | null; limit: number },
+): Promise<SuppressionRow[]> {
+  const search = options.search?.trim().toLowerCase() ?? "";
+  const filter = search ? ` AND instr("email", ?) > 0` : "";
+  const params: unknown[] = search ? [userId, search] : [userId];
+  const after = options.after;
+  const keyset = after ? ` AND ("createdAt" < ? OR ("createdAt" = ? AND "email" > ?))` : "";
+  if (after) params.push(after.createdAt, after.createdAt, after.email);
+  return readStatement<StoredSuppression>(
+    `SELECT ${SUPPRESSION_COLUMNS} FROM "Suppression" WHERE "userId" = ?${filter}${keyset}
+     ORDER BY "createdAt" DESC, "email" LIMIT ?`,
+  )
+    .all(...params, options.limit)
+    .map(toRow);
+}
+
+/** How many of the tenant's entries contain `search` (all of them without one). */
+export async function countSuppressionsMatching(userId: string, search?: string): Promise<number> {
+  const term = search?.trim().toLowerCase() ?? "";
+  const sql = term
+    ? `SELECT count(*) FROM "Suppression" WHERE "userId" = ? AND instr("email", ?) > 0`
+    : `SELECT count(*) FROM "Suppression" WHERE "userId" = ?`;
+  const statement = readStatement<number>(sql).pluck();
+  return Number(term ? statement.get(userId, term) : statement.get(userId));
+}
+
 /** Every entry of the tenant's list in slices of `limit` after `afterEmail` (the export), by address. */
 export async function suppressionsAfter(
   userId: string,

@@ -9,6 +9,7 @@ import { NOTIFICATION_FILTERS, NOTIFICATION_TYPES } from "~/lib/notifications";
 import { SearchTermSchema } from "~/schemas/search";
 import { RECEIPT_EVENTS } from "~/models/deliveries/receipts.server";
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "~/services/customers.server";
+import { BAD_CURSOR, SUPPRESSION_CURSOR, SuppressionEmailListSchema } from "~/services/suppressions.server";
 
 /** GET /api/campaigns (app/routes/api/campaigns.ts). */
 export const CampaignListQuerySchema = z.object({
@@ -103,4 +104,22 @@ export const ReceiptsBodySchema = z.object({
       }),
     )
     .max(MAX_RECEIPTS, "at most 5,000 receipts a request"),
+});
+
+/** GET /api/suppressions (app/routes/api/suppressions.ts). */
+export const SuppressionListQuerySchema = z.object({
+  q: SearchTermSchema.max(200, "q must be at most 200 characters").optional(),
+  limit: z.coerce
+    .number({ message: "limit must be a number" })
+    .int("limit must be a whole number")
+    .min(1, "limit must be at least 1")
+    .max(MAX_LIST_LIMIT, `limit must be at most ${MAX_LIST_LIMIT}`)
+    .default(DEFAULT_LIST_LIMIT),
+  cursor: z.string().regex(SUPPRESSION_CURSOR, BAD_CURSOR).optional(),
+  _t: z.string().optional(),
+});
+
+/** POST /api/suppressions (app/routes/api/suppressions.ts): 1 to 10,000 addresses, each valid (the message names the bad ones). */
+export const SuppressionAddInputSchema = z.object({
+  emails: SuppressionEmailListSchema,
 });

@@ -5,15 +5,17 @@
 // ones are named in the message.
 import { Readable } from "node:stream";
 import { z } from "zod";
-import { ApiError } from "~/lib/api.server";
+import { ApiError, isBodyTooLarge } from "~/lib/api.server";
 import { csvText, importedCell } from "~/lib/csv-cells";
 import { normaliseHeader } from "~/lib/customer-csv";
 import { CsvFormatError, CsvRecordReader, NOT_CSV_TEXT, TextSniffer } from "~/lib/csv-records";
 import { DEFAULT_TIME_ZONE, isoInZone } from "~/lib/dates";
 import {
   addSuppressions,
+  countSuppressionsMatching,
   findSuppression,
   listSuppressions,
+  listSuppressionsAfter,
   removeSuppression,
   suppressionEventsOf,
   suppressionsAfter,
@@ -153,6 +155,36 @@ export async function listSuppressionsPage(
   return { items: rows.map(toSuppressionDto), total, page: number, pageSize: size };
 }
 
+/** The /api list's cursor: the last entry's date (ms) and address, "1732540800000:a@x.in". */
+export const SUPPRESSION_CURSOR = /^(\d{1,15}):(.{3,254})$/;
+export const BAD_CURSOR = "cursor is not valid: pass the X-Next-Cursor of the previous page";
+
+/**
+ * A page of the tenant's list for /api: newest first, `limit` entries after `cursor` (the
+ * X-Next-Cursor of the previous page), the total that matches `q`, and the next page's cursor
+ * (null on the last page).
+ */
+export async function listSuppressionsForApi(
+  userId: string,
+  { q, limit, cursor }: { q?: string | null; limit: number; cursor?: string | null },
+): Promise<{ items: SuppressionDto[]; total: number; nextCursor: string | null }> {
+  let after: { createdAt: number; email: string } | null = null;
+  if (cursor) {
+    const m = SUPPRESSION_CURSOR.exec(cursor);
+    if (!m) throw new ApiError("bad_request", BAD_CURSOR, { cursor: BAD_CURSOR });
+    after = { createdAt: Number(m[1]), email: m[2] };
+  }
+  const search = q ?? undefined;
+  const rows = await listSuppressionsAfter(userId, { search, after, limit: limit + 1 });
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map(toSuppressionDto),
+    total: await countSuppressionsMatching(userId, search),
+    nextCursor: rows.length > limit && last ? `${last.createdAt.getTime()}:${last.email}` : null,
+  };
+}
+
 /**
  * Suppresses addresses a person (or a program) names, as "Added by hand". Refuses the whole list
  * with a 400 naming the bad entries when any is not an address, so nothing is half-done.
@@ -241,6 +273,9 @@ export function reasonFromText(text: string): SuppressionReason {
   };
   return aliases[key] ?? "manual";
 }
+
+/** What an imported entry's details say. */
+export const IMPORTED_DETAILS = "Imported from CSV";
 
 export type SuppressionImportRowError = { line: number; email: string; reason: string };
 
@@ -345,7 +380,7 @@ export async function importSuppressionsCsv(
             .replace(/\s+/g, " ")
             .slice(0, 200)
         : "";
-    entries.set(email, { email, reason, campaignName });
+    entries.set(email, { email, reason, campaignName, details: IMPORTED_DETAILS });
   };
 
   const reader = new CsvRecordReader(onRecord, MAX_RECORD_CHARS);
@@ -369,6 +404,8 @@ export async function importSuppressionsCsv(
     reader.end();
   } catch (error) {
     if (input instanceof Readable) input.destroy();
+    // The server cut a body over its limit: withApi answers the 413.
+    if (isBodyTooLarge(error)) throw error;
     if (sniffer.binary) throw refuse(NOT_CSV_TEXT);
     if (error instanceof ApiError) throw error;
     if (error instanceof CsvFormatError)

@@ -383,6 +383,37 @@ describe("real answers validate against the document", () => {
     }).then((answer) => expect([200, 422]).toContain(answer.status));
   });
 
+  it("suppressions", async () => {
+    await call("POST /api/suppressions", { json: { emails: ["Listed@Example.com", "second@example.com"] } }, 200);
+    await call("POST /api/suppressions", { json: { emails: ["not an address"] } }, 400);
+    await call("POST /api/suppressions", { json: { emails: [] } }, 400);
+    await call("POST /api/suppressions", { json: {} }, 400);
+    const list = await call("GET /api/suppressions", { query: { limit: "1" } }, 200);
+    expect(list.headers.get("X-Total-Count")).toBe("2");
+    await call(
+      "GET /api/suppressions",
+      { query: { q: "listed", cursor: list.headers.get("X-Next-Cursor") ?? "" } },
+      200,
+    );
+    await call("GET /api/suppressions", { query: { cursor: "nope" } }, 400);
+    await call("GET /api/suppressions", { query: { limit: "0" } }, 400);
+    await call("GET /api/suppressions/{email}", { params: { email: "listed@example.com" } }, 200);
+    await call("GET /api/suppressions/{email}", { params: { email: "nobody@example.com" } }, 404);
+    await call("DELETE /api/suppressions/{email}", { params: { email: "LISTED@example.com" } }, 200);
+    await call("DELETE /api/suppressions/{email}", { params: { email: "listed@example.com" } }, 404);
+    await call(
+      "POST /api/suppressions/import",
+      {
+        body: "Email Address,Reason\nimported@example.com,unsubscribed\nnot-an-address,\n",
+        headers: { "Content-Type": "text/csv" },
+      },
+      200,
+    );
+    await call("POST /api/suppressions/import", { body: "name\nA\n", headers: { "Content-Type": "text/csv" } }, 422);
+    await call("POST /api/suppressions/import", { body: "{}", headers: { "Content-Type": "application/json" } }, 400);
+    await call("GET /api/suppressions/export", {}, 200);
+  });
+
   it("orders", async () => {
     const list = await call("GET /api/orders", { query: { limit: "3" } }, 200);
     expect(list.body).toHaveLength(3);

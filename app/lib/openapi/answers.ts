@@ -17,6 +17,7 @@ import type { ImportResult } from "~/services/customer-import.server";
 import type { CustomerDetailDto, CustomerDto } from "~/services/customers.server";
 import type { OrderDto } from "~/services/orders.server";
 import type { AudienceCustomer, SavedSegment, SegmentDto, SegmentWithCount } from "~/services/segments.server";
+import { SUPPRESSION_REASONS, type SuppressionDto, type SuppressionImportResult } from "~/services/suppressions.server";
 
 const isoTime = z.string().meta({ description: "An ISO 8601 time (UTC)", format: "date-time" });
 const id = z.string().meta({ description: "A 24-character lowercase hexadecimal id" });
@@ -334,6 +335,36 @@ export const ReceiptsAcceptedSchema = z.strictObject({ accepted: count });
 
 export const LoggedOutSchema = SuccessMessageSchema;
 
+export const SuppressionAnswerSchema = z.strictObject({
+  email: z.string().meta({ description: "The address, in lower case" }),
+  reason: z.enum(SUPPRESSION_REASONS).meta({
+    description:
+      "unsubscribed (the recipient unsubscribed), hard-bounced (the mailbox does not exist), complained (marked as spam) or manual (added by hand, by /api or from a CSV)",
+  }),
+  campaignId: id.nullable().meta({ description: "The campaign the unsubscribe or bounce came from" }),
+  campaignName: z.string().meta({ description: "That campaign's name (kept after it is deleted)" }),
+  details: z.string(),
+  createdAt: isoTime,
+});
+
+export const SuppressionsAddedSchema = z.strictObject({
+  added: count.meta({ description: "Addresses put on the list" }),
+  alreadySuppressed: count.meta({ description: "Addresses that were on it already (left as they were)" }),
+});
+
+export const SuppressionImportResultSchema = z.strictObject({
+  rows: count.meta({ description: "Data rows read (the header and empty lines excluded)" }),
+  added: count,
+  alreadySuppressed: count,
+  duplicates: count.meta({ description: "Rows repeating an address an earlier row gave" }),
+  invalid: count,
+  errors: z
+    .array(z.strictObject({ line: z.number().int(), email: z.string(), reason: z.string() }))
+    .meta({ description: "The bad rows (the first 1,000), with the line each starts on" }),
+  errorsTruncated: z.boolean(),
+  durationMs: z.number(),
+});
+
 // Compile-time guards: each line fails to type-check when the DTO and its schema differ (a field
 // added, removed or retyped on either side).
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -346,6 +377,8 @@ export const DTO_CHECKS = [
   same<Out<typeof CustomerAnswerSchema>, CustomerDto>(true),
   same<Out<typeof CustomerDetailSchema>, CustomerDetailDto>(true),
   same<Out<typeof ImportResultSchema>, ImportResult>(true),
+  same<Out<typeof SuppressionAnswerSchema>, SuppressionDto>(true),
+  same<Out<typeof SuppressionImportResultSchema>, SuppressionImportResult>(true),
   same<Out<typeof ImportResultSchema>["mapping"], Partial<Record<ImportField, number>>>(true),
   same<Out<typeof SegmentAnswerSchema>, SegmentDto>(true),
   same<Out<typeof SegmentWithCountSchema>, SegmentWithCount>(true),

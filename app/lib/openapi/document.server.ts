@@ -16,6 +16,8 @@ import {
   NotificationListQuerySchema,
   ReceiptsBodySchema,
   SegmentListQuerySchema,
+  SuppressionAddInputSchema,
+  SuppressionListQuerySchema,
 } from "~/schemas/api-inputs.server";
 import { CampaignApiHeadersSchema, CampaignApiSchema } from "~/schemas/campaign";
 import { CustomerApiSchema } from "~/schemas/customer";
@@ -41,6 +43,7 @@ const INPUTS = {
   ProfileInput: ProfileSchema,
   MessageSuggestionsInput: MessageSuggestionsInputSchema,
   DeliveryReceipts: ReceiptsBodySchema,
+  SuppressionsInput: SuppressionAddInputSchema,
 } satisfies Record<string, z.ZodType>;
 
 /** Answers, converted from the output side. */
@@ -75,6 +78,9 @@ const ANSWERS = {
   Insights: A.InsightsSchema,
   HistoricalStats: A.HistoricalStatsSchema,
   ReceiptsAccepted: A.ReceiptsAcceptedSchema,
+  Suppression: A.SuppressionAnswerSchema,
+  SuppressionsAdded: A.SuppressionsAddedSchema,
+  SuppressionImportResult: A.SuppressionImportResultSchema,
 } satisfies Record<string, z.ZodType>;
 
 type AnswerName = keyof typeof ANSWERS;
@@ -507,6 +513,69 @@ const OPERATIONS: Operation[] = [
     answers: { 200: { description: "Deleted", json: "CustomerDeleted" } },
     errors: [404],
   },
+  // Suppressions
+  {
+    path: "/api/suppressions",
+    method: "get",
+    operationId: "listSuppressions",
+    summary: "A page of the caller's suppression list (addresses that get no campaign e-mail), newest first",
+    description: "q keeps the addresses containing it (without case).",
+    tag: "Suppressions",
+    query: SuppressionListQuerySchema,
+    answers: { 200: { description: "Suppressed addresses", json: ["Suppression"], headers: pagedHeaders } },
+    errors: [400],
+  },
+  {
+    path: "/api/suppressions",
+    method: "post",
+    operationId: "addSuppressions",
+    summary: "Suppresses 1 to 10,000 addresses (reason: manual)",
+    description:
+      "Addresses are checked as a customer's e-mail is, trimmed, lower-cased and de-duplicated. One that is not an address refuses the request (400, naming it) and adds nothing; one on the list already stays as it was.",
+    tag: "Suppressions",
+    body: "SuppressionsInput",
+    answers: { 200: { description: "What was added", json: "SuppressionsAdded" } },
+    errors: [400, 413],
+  },
+  {
+    path: "/api/suppressions/import",
+    method: "post",
+    operationId: "importSuppressions",
+    summary: "Imports a CSV file (the body) of addresses to suppress",
+    description:
+      "The header row names the address column: email, Email Address (Mailchimp), e-mail, … (without case). A reason column (unsubscribed, hard-bounced, complained, manual or their labels) and a campaign column are read when present. Bad rows are listed with their line; a malformed file (no email column, not CSV) is a 422 and writes nothing.",
+    tag: "Suppressions",
+    body: { media: "text/csv", description: "The CSV file: a header row, then one address a line" },
+    answers: { 200: { description: "What was imported", json: "SuppressionImportResult" } },
+    errors: [400, 413, 422],
+  },
+  {
+    path: "/api/suppressions/export",
+    method: "get",
+    operationId: "exportSuppressions",
+    summary: "The caller's whole suppression list as a CSV download: email, reason, campaign, created_at",
+    tag: "Suppressions",
+    answers: { 200: { description: "A CSV file", media: "text/csv" } },
+  },
+  {
+    path: "/api/suppressions/{email}",
+    method: "get",
+    operationId: "getSuppression",
+    summary: "One address's entry on the caller's suppression list",
+    tag: "Suppressions",
+    answers: { 200: { description: "The entry", json: "Suppression" } },
+    errors: [404],
+  },
+  {
+    path: "/api/suppressions/{email}",
+    method: "delete",
+    operationId: "deleteSuppression",
+    summary:
+      "Takes an address off the suppression list (it gets campaigns again); the history keeps the resubscription",
+    tag: "Suppressions",
+    answers: { 200: { description: "Removed", json: "SuccessMessage" } },
+    errors: [404],
+  },
   // Segments
   {
     path: "/api/segments",
@@ -736,21 +805,30 @@ function operationObject(op: Operation): Json {
   for (const name of op.path.match(/\{([^}]+)\}/g) ?? []) {
     const param = name.slice(1, -1);
     parameters.push(
-      param === "control"
+      param === "email"
         ? {
             name: param,
             in: "path",
             required: true,
-            description: "What to do (anything else is a 404)",
-            schema: { type: "string", enum: CAMPAIGN_CONTROLS },
-          }
-        : {
-            name: param,
-            in: "path",
-            required: true,
-            description: ID_PARAMETER_DESCRIPTION,
+            description:
+              "An e-mail address, URL-encoded (compared without case); one not on the caller's list is a 404",
             schema: { type: "string" },
-          },
+          }
+        : param === "control"
+          ? {
+              name: param,
+              in: "path",
+              required: true,
+              description: "What to do (anything else is a 404)",
+              schema: { type: "string", enum: CAMPAIGN_CONTROLS },
+            }
+          : {
+              name: param,
+              in: "path",
+              required: true,
+              description: ID_PARAMETER_DESCRIPTION,
+              schema: { type: "string" },
+            },
     );
   }
   if (op.query) parameters.push(...parametersOf(op.query, "query"));
