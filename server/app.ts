@@ -57,7 +57,7 @@ export const BODY_LIMITS = {
   form: 64 * 1024,
   /** /api JSON bodies. */
   json: 1_000_000,
-  /** A CSV import (the page's upload and POST /api/customers/import), streamed. */
+  /** A CSV import (the page's upload, POST /api/customers/import and /api/suppressions/import), streamed. */
   import: 512 * 1024 * 1024,
 } as const;
 
@@ -68,6 +68,7 @@ export function bodyLimitOf(pathname: string): number {
     .replace(/\.data$/, "")
     .replace(/\/+$/, "");
   if (path === "/customers/import" || path === "/api/customers/import") return BODY_LIMITS.import;
+  if (path === "/api/suppressions/import") return BODY_LIMITS.import;
   if (path === "/api" || path.startsWith("/api/")) return BODY_LIMITS.json;
   return BODY_LIMITS.form;
 }
