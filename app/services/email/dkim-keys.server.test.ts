@@ -147,6 +147,8 @@ describe("generateDkimKey and loadDkimKey", () => {
     expectBroken("e.example", /private key that is not a PEM key/);
     write("f.example", JSON.stringify({ ...good, domain: "f.example", selector: "bad/selector" }));
     expectBroken("f.example", /bad selector/);
+    mkdirSync(dkimKeyFile(dataDir, "h.example"));
+    expectBroken("h.example", /cannot be read \(EISDIR\): it must be a file the server's user can read/);
     if (process.getuid?.() !== 0) {
       write("g.example", JSON.stringify({ ...good, domain: "g.example" }));
       chmodSync(dkimKeyFile(dataDir, "g.example"), 0o000);

@@ -139,16 +139,13 @@ export function readDkimKey(dataDir: string, domain: string): DkimKey | null {
     );
   let text: string;
   try {
-    const stat = lstatSync(file);
-    // The key is the server user's alone; a file an older copy or a careless restore left open is
-    // made private again (a link's target is not ours to change).
-    if (stat.isFile() && (stat.mode & 0o077) !== 0) chmodSync(file, 0o600);
     text = readFileSync(file, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return null;
-    throw broken(`cannot be read (${code ?? (error as Error).message}); it must belong to the user the server runs as`);
+    throw broken(`cannot be read (${code ?? (error as Error).message}): it must be a file the server's user can read`);
   }
+  makePrivate(file);
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -281,6 +278,20 @@ function alreadyThere(existing: DkimKey): DkimKeyError {
       `To rotate on purpose: crm dkim generate --domain ${existing.domain} --selector NEW-SELECTOR --force, ` +
       `then publish the new record and keep the old one for a few days.`,
   );
+}
+
+/**
+ * The key is the server user's alone: a file an older copy or a careless restore left open to
+ * others is made private again. Best effort (a read-only mount cannot be changed, and the key is
+ * no less usable); a link's target is not ours to change.
+ */
+function makePrivate(file: string) {
+  try {
+    const stat = lstatSync(file);
+    if (stat.isFile() && (stat.mode & 0o077) !== 0) chmodSync(file, 0o600);
+  } catch {
+    // left as it is
+  }
 }
 
 function spkiDer(key: KeyObject): Buffer {
