@@ -19,7 +19,6 @@ import { suppressionOf } from "~/services/suppressions.server";
 type Handler = (a: ReturnType<typeof args>) => Promise<unknown>;
 
 let alice: { id: string; bearer: string };
-let bob: { id: string; bearer: string };
 
 async function signedUp(name: string) {
   const user = await createTestUser(name);
@@ -28,7 +27,6 @@ async function signedUp(name: string) {
 
 beforeAll(async () => {
   alice = await signedUp("Alice");
-  bob = await signedUp("Bob");
 });
 
 async function call(
