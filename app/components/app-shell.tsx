@@ -3,6 +3,7 @@ import { Link, useLocation } from "@remix-run/react";
 import {
   CircleHelp,
   LayoutDashboard,
+  MailX,
   Megaphone,
   Menu as MenuIcon,
   Settings,
@@ -25,6 +26,7 @@ const NAV_ICONS = {
   Orders: ShoppingCart,
   Segments: Target,
   Campaigns: Megaphone,
+  Suppressions: MailX,
 } as const;
 
 function SideNav({ user, onNavigate }: { user: PublicUser; onNavigate?: () => void }) {
@@ -134,7 +136,8 @@ export function AppShell({
         <main className="mx-auto max-w-7xl p-4 sm:p-6">{children}</main>
       </div>
       <noscript>
-        <nav className="fixed bottom-0 left-0 right-0 z-30 flex justify-around border-t bg-white p-2 text-sm sm:hidden">
+        {/* Six entries do not fit one line of a phone: they wrap to a second. */}
+        <nav className="fixed bottom-0 left-0 right-0 z-30 flex flex-wrap justify-around gap-x-3 gap-y-1 border-t bg-white p-2 text-sm sm:hidden">
           {NAV_ITEMS.map((i) => (
             <Link key={i.to} to={i.to}>
               {i.label}

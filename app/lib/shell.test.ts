@@ -12,19 +12,21 @@ describe("the top bar title", () => {
     ["/profile", "Profile"],
     ["/notifications", "Notifications"],
     ["/campaigns/edit/1", "Campaigns"],
+    ["/suppressions", "Suppressions"],
   ])("%s shows %s", (path, title) => {
     expect(topBarTitle(path)).toBe(title);
   });
 });
 
 describe("navigation", () => {
-  it("has the five entries in order", () => {
+  it("has the six entries in order", () => {
     expect(NAV_ITEMS.map((i) => [i.label, i.to])).toEqual([
       ["Dashboard", "/"],
       ["Customers", "/customers"],
       ["Orders", "/orders"],
       ["Segments", "/segments"],
       ["Campaigns", "/campaigns"],
+      ["Suppressions", "/suppressions"],
     ]);
   });
 

@@ -5,6 +5,7 @@ export const NAV_ITEMS = [
   { label: "Orders", to: "/orders" },
   { label: "Segments", to: "/segments" },
   { label: "Campaigns", to: "/campaigns" },
+  { label: "Suppressions", to: "/suppressions" },
 ] as const;
 
 /** 'Dashboard' at /, otherwise the first path segment, capitalised. */

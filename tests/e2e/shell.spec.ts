@@ -34,9 +34,7 @@ async function expectToastClearOfTopBar(page: Page) {
 }
 
 test.describe("on a wide screen", () => {
-  test("permanent side navigation with the greeting and five entries, the current one highlighted", async ({
-    page,
-  }) => {
+  test("permanent side navigation with the greeting and six entries, the current one highlighted", async ({ page }) => {
     await signIn(page, { name: "Zara Khan" });
     const side = page.getByTestId("side-nav");
     await expect(side).toBeVisible();
@@ -46,13 +44,14 @@ test.describe("on a wide screen", () => {
 
     const nav = side.getByRole("navigation", { name: "Main" });
     const links = nav.getByRole("link");
-    await expect(links).toHaveText(["Dashboard", "Customers", "Orders", "Segments", "Campaigns"]);
+    await expect(links).toHaveText(["Dashboard", "Customers", "Orders", "Segments", "Campaigns", "Suppressions"]);
     for (const [name, href] of [
       ["Dashboard", "/"],
       ["Customers", "/customers"],
       ["Orders", "/orders"],
       ["Segments", "/segments"],
       ["Campaigns", "/campaigns"],
+      ["Suppressions", "/suppressions"],
     ]) {
       await expect(nav.getByRole("link", { name })).toHaveAttribute("href", href);
     }
@@ -148,7 +147,14 @@ test.describe("on a phone (390×844)", () => {
     const drawer = page.getByTestId("nav-drawer");
     await expect(drawer).toBeVisible();
     await expect(drawer.getByTestId("welcome")).toHaveText("Welcome, Phone User!");
-    await expect(drawer.getByRole("link")).toHaveText(["Dashboard", "Customers", "Orders", "Segments", "Campaigns"]);
+    await expect(drawer.getByRole("link")).toHaveText([
+      "Dashboard",
+      "Customers",
+      "Orders",
+      "Segments",
+      "Campaigns",
+      "Suppressions",
+    ]);
 
     await drawer.getByRole("link", { name: "Dashboard" }).click();
     await expect(page.getByTestId("nav-drawer")).toHaveCount(0);
