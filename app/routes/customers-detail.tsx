@@ -1,20 +1,30 @@
 // /customers/{id}: contact information, additional information (created, last active,
 // total spend, segments as chips), recent orders linking to /orders/{id}, and the Back to
-// Customers and Edit Customer buttons.
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+// Customers and Edit Customer buttons. When the customer's address is on the suppression list, a
+// badge beside it says why and Resubscribe takes it off (after a confirmation, ?resubscribe=1, a
+// form post that works without JavaScript); the E-mail history card lists what happened to the
+// address (unsubscribed, resubscribed), newest first.
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { ArrowLeft, Building2, Mail, MapPin, Pencil, Phone, ShoppingBag } from "lucide-react";
-import { methodNotAllowed, keepAllowHeader } from "~/lib/api.server";
+import { ArrowLeft, Building2, History, Mail, MailCheck, MapPin, Pencil, Phone, ShoppingBag } from "lucide-react";
+import { z } from "zod";
+import { allowMethods, keepAllowHeader } from "~/lib/api.server";
+import { ConfirmDialog } from "~/components/confirm-dialog";
 import { RouteErrorBoundary } from "~/components/error-boundary";
+import { SuppressionBadge } from "~/components/suppression-chips";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
 import { customerDisplayName, isVisitsHighlighted } from "~/lib/customers";
 import { DateTime } from "~/components/date-time";
-import { orRespond } from "~/lib/responses";
+import { invariantResponse, orRespond } from "~/lib/responses";
+import { historyLine } from "~/lib/suppression-texts";
 import { formatRupees } from "~/lib/money";
 import { CHIP_CLASSES, shortOrderId, statusColour } from "~/lib/orders";
 import { requireUser } from "~/services/auth.server";
-import { customerDetail } from "~/services/customers.server";
+import { customerDetail, getCustomer } from "~/services/customers.server";
+import { redirectWithFlash } from "~/services/session.server";
+import { emailHistoryOf, resubscribe, suppressionOf } from "~/services/suppressions.server";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
 export const headers = keepAllowHeader;
@@ -27,15 +37,46 @@ const LOAD_FAILED = "Failed to load customer data. Please try again.";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return { customer: await orRespond(customerDetail(user.id, params.id ?? ""), LOAD_FAILED) };
+  const customer = await orRespond(customerDetail(user.id, params.id ?? ""), LOAD_FAILED);
+  const [suppression, history] = customer.email
+    ? await Promise.all([suppressionOf(user.id, customer.email), emailHistoryOf(user.id, customer.email)])
+    : [null, []];
+  const resubscribing = suppression !== null && new URL(request.url).searchParams.get("resubscribe") === "1";
+  return { customer, suppression, history, resubscribing };
 }
 
-/** This address takes GET only: any other method is a 405 that says so. */
-export const action = methodNotAllowed("GET");
+/** The Resubscribe confirmation's form. */
+const ResubscribeSchema = z.object({ intent: z.literal("resubscribe") });
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  allowMethods(request, "GET", "POST");
+  const user = await requireUser(request);
+  const back = `/customers/${encodeURIComponent(params.id ?? "")}`;
+  const submission = parseWithZod(await request.formData(), { schema: ResubscribeSchema });
+  if (submission.status !== "success")
+    return redirectWithFlash(request, back, {
+      kind: "toast",
+      type: "error",
+      message: "Failed to resubscribe. Please try again.",
+    });
+  // Another user's customer, or one that is gone, is a 404 like its page.
+  const customer = await orRespond(getCustomer(user.id, params.id ?? ""), LOAD_FAILED);
+  // An address taken off the list already (in another tab) is a 404 that says so.
+  invariantResponse(
+    customer.email && (await resubscribe(user.id, customer.email)),
+    `Resubscribe failed: ${customer.email || "the customer has no email"} is not on the suppression list`,
+  );
+  return redirectWithFlash(request, back, {
+    kind: "toast",
+    type: "success",
+    message: `Resubscribed: ${customer.email} gets campaign e-mail again`,
+  });
+}
 
 export default function CustomerDetail() {
-  const { customer } = useLoaderData<typeof loader>();
+  const { customer, suppression, history, resubscribing } = useLoaderData<typeof loader>();
   const name = customerDisplayName(customer);
+  const here = `/customers/${customer.id}`;
   return (
     <div className="mx-auto max-w-5xl space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -71,7 +112,20 @@ export default function CustomerDetail() {
               <Mail className="mt-0.5 h-4 w-4 text-slate-400" aria-hidden />
               <div>
                 <dt className="text-slate-500">Email</dt>
-                <dd className="text-slate-900">{customer.email || "No Email"}</dd>
+                <dd className="break-all text-slate-900">{customer.email || "No Email"}</dd>
+                {suppression ? (
+                  <dd className="mt-1 flex flex-wrap items-center gap-2">
+                    <SuppressionBadge reason={suppression.reason} />
+                    <Link
+                      to="?resubscribe=1"
+                      preventScrollReset
+                      replace
+                      className="inline-flex items-center gap-1 rounded-md border border-slate-300 bg-white px-2 py-0.5 text-xs font-medium text-slate-700 hover:bg-slate-50"
+                    >
+                      <MailCheck className="h-3.5 w-3.5" aria-hidden /> Resubscribe
+                    </Link>
+                  </dd>
+                ) : null}
               </div>
             </div>
             <div className="flex items-start gap-3">
@@ -199,6 +253,48 @@ export default function CustomerDetail() {
           </ul>
         )}
       </section>
+
+      <section className="card" aria-labelledby="email-history-heading">
+        <div className="border-b border-slate-100 px-6 py-4">
+          <h3 id="email-history-heading" className="font-semibold text-slate-900">
+            E-mail history
+          </h3>
+        </div>
+        {history.length === 0 ? (
+          <div className="px-6 py-10 text-center text-sm text-slate-500">
+            <History className="mx-auto mb-2 h-6 w-6 text-slate-300" aria-hidden />
+            No e-mail events yet
+          </div>
+        ) : (
+          <ul className="divide-y divide-slate-100" data-testid="email-history">
+            {history.map((event, i) => (
+              <li
+                key={`${event.createdAt}-${i}`}
+                className="flex flex-wrap items-center justify-between gap-2 px-6 py-3 text-sm"
+              >
+                <span className="font-medium text-slate-900">{historyLine(event)}</span>
+                <DateTime value={event.createdAt} format="dateTime" className="text-xs text-slate-500" />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <ConfirmDialog
+        open={resubscribing}
+        title="Resubscribe"
+        message={
+          <p>
+            Take <strong className="break-all">{customer.email}</strong> off the suppression list? The address will get
+            campaign e-mail again. Do this only when the customer has asked for it.
+          </p>
+        }
+        cancelHref={here}
+        action={here}
+        fields={{ intent: "resubscribe" }}
+        confirmLabel="Resubscribe"
+        destructive={false}
+      />
     </div>
   );
 }
