@@ -64,3 +64,61 @@ describe("WEB_CONCURRENCY's default", () => {
     expect([1, 2, 3, 4, 8, 64].map(defaultWebConcurrency)).toEqual([1, 1, 2, 3, 4, 4]);
   });
 });
+
+describe("the e-mail settings", () => {
+  const SMTP = {
+    DELIVERY_CHANNEL: "smtp",
+    SMTP_URL: "smtp://crm:secret@mail.example.com:587",
+    MAIL_FROM: "Shop <news@shop.example>",
+    PUBLIC_URL: "https://crm.example.com",
+  };
+  const KEYS = [...Object.keys(SMTP), "MAIL_REPLY_TO", "MAIL_UNSUBSCRIBE_ADDRESS"];
+  const envWith = (values: Record<string, string>) => {
+    for (const key of KEYS) delete process.env[key];
+    Object.assign(process.env, { DATA_DIR: path.join(scratch, "mail") }, values);
+    resetEnvCache();
+    return getEnv;
+  };
+  afterAll(() => envWith({}));
+
+  it("DELIVERY_CHANNEL=smtp stops at start without PUBLIC_URL, SMTP_URL or MAIL_FROM, saying what to set", () => {
+    const { PUBLIC_URL: _url, ...noPublicUrl } = SMTP;
+    expect(envWith(noPublicUrl)).toThrow(
+      /DELIVERY_CHANNEL=smtp needs these settings:\n {2}PUBLIC_URL: the address where recipients reach this server, like https:\/\/crm\.example\.com \(unsubscribe links use it\)$/,
+    );
+    expect(envWith({ DELIVERY_CHANNEL: "smtp" })).toThrow(/\n {2}SMTP_URL: .*\n {2}MAIL_FROM: .*\n {2}PUBLIC_URL: /);
+    // The built-in vendor needs none of them.
+    expect(envWith({})().DELIVERY_CHANNEL).toBe("simulated");
+  });
+
+  it("an https:// PUBLIC_URL is quiet; an http:// one works with a warning that providers expect https", () => {
+    const env = envWith(SMTP)();
+    expect(env.warnings).toEqual([]);
+    expect(env.publicUrl).toBe("https://crm.example.com");
+    expect(env.mailFrom).toEqual({ name: "Shop", address: "news@shop.example" });
+    const local = envWith({ ...SMTP, PUBLIC_URL: "http://localhost:3000" })();
+    expect(local.warnings).toHaveLength(1);
+    expect(local.warnings[0]).toMatch(/^PUBLIC_URL is http:\/\/localhost:3000: .* expect https:\/\//);
+    // Without SMTP, http:// is the local default and nothing to warn about.
+    expect(envWith({ PUBLIC_URL: "http://localhost:3000" })().warnings).toEqual([]);
+  });
+
+  it("MAIL_FROM, MAIL_REPLY_TO and MAIL_UNSUBSCRIBE_ADDRESS must be addresses", () => {
+    expect(envWith({ ...SMTP, MAIL_FROM: "Shop" })).toThrow(
+      /MAIL_FROM: MAIL_FROM must be an address like CRM <news@example\.com>/,
+    );
+    expect(envWith({ MAIL_REPLY_TO: "replies at example" })).toThrow(
+      /MAIL_REPLY_TO: MAIL_REPLY_TO must be an e-mail address like replies@example\.com/,
+    );
+    expect(envWith({ MAIL_UNSUBSCRIBE_ADDRESS: "Shop <u@example.com>" })).toThrow(
+      /MAIL_UNSUBSCRIBE_ADDRESS: MAIL_UNSUBSCRIBE_ADDRESS must be an e-mail address like unsubscribe@example\.com/,
+    );
+    const env = envWith({
+      ...SMTP,
+      MAIL_REPLY_TO: " replies@shop.example ",
+      MAIL_UNSUBSCRIBE_ADDRESS: "u@shop.example",
+    })();
+    expect(env.MAIL_REPLY_TO).toBe("replies@shop.example");
+    expect(env.MAIL_UNSUBSCRIBE_ADDRESS).toBe("u@shop.example");
+  });
+});

@@ -40,7 +40,8 @@ export function parseMailbox(value: string): Mailbox | null {
   const text = value.trim();
   const angled = /^(.*?)\s*<([^<>\s]+)>$/.exec(text);
   const address = angled ? angled[2] : text;
-  if (!isEmailAddress(address)) return null;
+  // A single-label host (news@localhost) is allowed too: a relay on the same machine may take it.
+  if (!isEmailAddress(address) && !/^[^\s@<>",;:]+@[A-Za-z0-9-]+$/.test(address)) return null;
   let name = angled ? angled[1].trim() : "";
   if (/^".*"$/.test(name)) name = name.slice(1, -1).replace(/\\(.)/g, "$1");
   else if (/[<>"]/.test(name)) return null;

@@ -211,7 +211,8 @@ test.describe("delivery survives a crash", () => {
     );
     // A relay's acceptance is the delivery: every row delivered.
     expect(rows.every((r) => r.status === "delivered")).toBe(true);
-    const expected = new Set(rows.map((r) => `<${deliveryId(id, r.seq)}@127.0.0.1>`));
+    // The Message-ID is on MAIL_FROM's domain.
+    const expected = new Set(rows.map((r) => `<${deliveryId(id, r.seq)}@shop.example>`));
     const received = smtp.messages.map((m) => m.messageId);
     const unique = new Set(received);
     expect(unique).toEqual(expected);

@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { getEnv } from "~/env.server";
 import type { Logger } from "~/lib/logger.server";
 import { notifyPaused, notifyPerformance } from "~/services/campaigns.server";
+import { deliveryStartNotes } from "~/services/delivery/channels.server";
 import type { EngineEvent } from "~/services/delivery/engine.server";
 import { startSimulatedVendor, type SimulatedVendor } from "~/services/delivery/simulated-vendor.server";
 import { onDeliveryWake } from "~/services/delivery/wake.server";
@@ -34,6 +35,8 @@ function isJobEvent(message: unknown): message is { type: "event"; event: Engine
 /** Starts the built-in vendor when it is the channel; returns the rest of the delivery job's wiring. */
 export async function prepareDeliveryJob(log: Logger): Promise<DeliveryJobWiring> {
   const env = getEnv();
+  // Once per server: an http:// PUBLIC_URL for real mail, and whether SMTP mail is DKIM-signed.
+  for (const note of deliveryStartNotes(env)) log[note.level](note.message);
   let vendor: SimulatedVendor | undefined;
   let vendorKey = env.SIMULATED_VENDOR_KEY;
   if (env.DELIVERY_CHANNEL === "simulated" && !env.SIMULATED_VENDOR_URL) {

@@ -79,3 +79,10 @@ describe("parseMailbox and headerSafe", () => {
     expect(headerSafe(" Hello\r\nBcc: x@y\tthere ")).toBe("Hello Bcc: x@y there");
   });
 });
+
+describe("parseMailbox on a local relay's address", () => {
+  it("takes a single-label host such as localhost, but no spaces", () => {
+    expect(parseMailbox("CRM <crm@localhost>")).toEqual({ name: "CRM", address: "crm@localhost" });
+    expect(parseMailbox("crm @localhost")).toBeNull();
+  });
+});
