@@ -248,6 +248,25 @@ export function audienceReachText({ audience, suppressed, receivers }: AudienceR
   return `${formatCount(receivers)} of ${formatCount(audience)} will receive it; ${formatCount(suppressed)} suppressed`;
 }
 
+/**
+ * The details of a delivery row the send left out because its address was suppressed after the
+ * launch: "Not sent: the address was unsubscribed on 25 Nov 2026". `reason` is the list's
+ * (unsubscribed, hard-bounced, complained, manual); `on` the day it was suppressed, written in the
+ * tenant's zone.
+ */
+export function suppressedDetails(reason: string, on: string): string {
+  switch (reason) {
+    case "unsubscribed":
+      return `Not sent: the address was unsubscribed on ${on}`;
+    case "hard-bounced":
+      return `Not sent: the address hard-bounced on ${on}`;
+    case "complained":
+      return `Not sent: its owner marked our e-mail as spam on ${on}`;
+    default:
+      return `Not sent: the address was added to the suppression list by hand on ${on}`;
+  }
+}
+
 /** What {NAME} becomes when a recipient has no name. */
 export const NAME_FALLBACK = "Customer";
 

@@ -31,8 +31,8 @@ import { PageNotFound, RouteErrorBoundary } from "~/components/error-boundary";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import {
-  DELIVERY_STATUSES,
-  type DeliveryStatus,
+  deliveryChip,
+  type DeliveryLogStatus,
   figuresMayChange,
   successBand,
   successBandColour,
@@ -68,9 +68,20 @@ const LOG_PAGE_SIZE = 50;
 const SENDING_REFRESH_MS = 2_500;
 const LOG_CURSOR = /^\d{1,15}(\.\d{1,15})?$/;
 
-const STATUS_FILTERS: readonly { value: DeliveryStatus | ""; label: string }[] = [
+/** The log's filters: "Pending" is every row not yet sent, "Deferred" those waiting for a retry. */
+const LOG_FILTER_ORDER: readonly DeliveryLogStatus[] = [
+  "pending",
+  "deferred",
+  "sent",
+  "delivered",
+  "failed",
+  "bounced",
+  "cancelled",
+  "suppressed",
+];
+const STATUS_FILTERS: readonly { value: DeliveryLogStatus | ""; label: string }[] = [
   { value: "", label: "All" },
-  ...DELIVERY_STATUSES.map((s) => ({ value: s, label: s.charAt(0).toUpperCase() + s.slice(1) })),
+  ...LOG_FILTER_ORDER.map((s) => ({ value: s, label: deliveryChip(s).label })),
 ];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -285,7 +296,14 @@ export default function CampaignDetail() {
               <Row label="Launched">
                 {c.launchedAt ? <DateTime value={c.launchedAt} format="dateTime" /> : "Not launched"}
               </Row>
-              <Row label="Audience">{formatCount(c.audienceSize)} customers</Row>
+              <Row label="Audience">
+                {formatCount(c.audienceSize)} customers
+                {c.suppressedAtLaunch > 0 ? (
+                  <span className="block text-sm text-slate-600" data-testid="suppressed-at-launch">
+                    Left out at launch: {formatCount(c.suppressedAtLaunch)} suppressed
+                  </span>
+                ) : null}
+              </Row>
               <div className="sm:col-span-2">
                 <Row label="Message">
                   <span
@@ -324,6 +342,7 @@ export default function CampaignDetail() {
               {stats.cancelled > 0 ? (
                 <Figure label="Cancelled" value={formatCount(stats.cancelled)} testId="cancelled" />
               ) : null}
+              <Figure label="Suppressed" value={formatCount(stats.suppressed)} testId="suppressed" />
               <Figure
                 label="Success Rate"
                 testId="success-rate"
@@ -341,7 +360,11 @@ export default function CampaignDetail() {
                 }
               />
             </div>
-            <p className="text-xs text-slate-500">Success rate is delivered out of delivered, failed and bounced.</p>
+            <p className="text-xs text-slate-500">
+              Success rate is delivered out of delivered, failed and bounced. Suppressed are recipients whose address
+              was unsubscribed, bounced or added to the suppression list after the launch: nothing more was sent to
+              them.
+            </p>
           </section>
         </div>
       ) : (

@@ -2,7 +2,7 @@
 // route validates with its schema from here, and the OpenAPI document
 // (app/lib/openapi/document.server.ts) is made from the same objects, so the two cannot drift.
 import { z } from "zod";
-import { DELIVERY_STATUSES } from "~/lib/campaigns";
+import { DELIVERY_LOG_STATUSES } from "~/lib/campaigns";
 import { CUSTOMER_SORTS, SORT_ORDERS } from "~/lib/customers";
 import { ID_PATTERN } from "~/lib/id";
 import { NOTIFICATION_FILTERS, NOTIFICATION_TYPES } from "~/lib/notifications";
@@ -29,7 +29,7 @@ export const DeliveryLogQuerySchema = z.object({
     .string()
     .trim()
     .toLowerCase()
-    .pipe(z.enum(DELIVERY_STATUSES, { message: `status must be one of ${DELIVERY_STATUSES.join(", ")}` }))
+    .pipe(z.enum(DELIVERY_LOG_STATUSES, { message: `status must be one of ${DELIVERY_LOG_STATUSES.join(", ")}` }))
     .optional(),
   limit: z.coerce
     .number({ message: "limit must be a number" })

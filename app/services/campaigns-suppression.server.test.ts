@@ -10,14 +10,20 @@ import { createTestUser, segmentTree, useTestDatabase } from "../../tests/helper
 const { file } = useTestDatabase();
 
 import { openSqlite, type Sqlite } from "~/db/sqlite.server";
-import { audienceReachText } from "~/lib/campaigns";
+import { audienceReachText, deliveryChip, deliveryKey } from "~/lib/campaigns";
 import { newId } from "~/lib/id";
 import { type CampaignRow, CAMPAIGN_COLUMNS } from "~/models/campaigns.server";
+import { claimBatch, claimStillHeld } from "~/models/deliveries/claims.server";
 import { launchCampaign } from "~/models/deliveries/launch.server";
-import { addSuppressions } from "~/models/suppressions.server";
+import { recordOutcomes } from "~/models/deliveries/outcomes.server";
+import { applyReceipts } from "~/models/deliveries/receipts.server";
+import { addSuppressions, findSuppression, suppressionEventsOf } from "~/models/suppressions.server";
 import { compileSegmentWhere } from "~/models/segments/compile.server";
 import { sqlAudienceCount } from "~/models/segments/audience.server";
-import { audienceReach, getCampaign } from "~/services/campaigns.server";
+import { audienceReach, deliveryLogs, getCampaign } from "~/services/campaigns.server";
+import type { ChannelResult, DeliveryChannel, OutgoingMessage, SendControl } from "~/services/delivery/channel.server";
+import { createDeliveryEngine } from "~/services/delivery/engine.server";
+import { seedCampaignHistory } from "~/services/delivery/history.server";
 import { createSegment } from "~/services/segments.server";
 import { seedTenant } from "~/services/seed.server";
 
@@ -186,4 +192,234 @@ describe("a launch and the suppression list", () => {
       "3,120 of 3,271 will receive it; 151 suppressed",
     );
   });
+});
+
+/** Only this campaign sends: the others launched in this file are set aside. */
+function onlyActive(id: string) {
+  sqlite.prepare(`UPDATE "Campaign" SET "status" = 'Completed' WHERE "status" = 'Active' AND "id" <> ?`).run(id);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("the send re-checks the list", () => {
+  it("an address suppressed while the campaign sends gets nothing more: its row ends Suppressed, the counters add up", async () => {
+    const sender = await createTestUser("Mid-campaign unsubscribe");
+    await seedTenant(sender.id, { customers: 120, orders: 0, seed: 31, file });
+    const { id, size } = await launch(sender.id);
+    expect(size).toBe(120);
+    onlyActive(id);
+    const order = rowsOf(id).map((r) => r.email);
+    // Unsubscribed after the 10th message: one address later in the same batch, one in a later batch.
+    const sameBatch = order[15];
+    const laterBatch = order[100];
+    const received: string[] = [];
+    // A channel without receipts that hands messages over one at a time, asking the engine before
+    // each (as the SMTP channel does), and holds back the rest when told to stop.
+    const channel: DeliveryChannel = {
+      name: "smtp",
+      receipts: false,
+      concurrency: 1,
+      async send(batch: readonly OutgoingMessage[], control?: SendControl): Promise<ChannelResult[]> {
+        const results: ChannelResult[] = [];
+        let holding = false;
+        for (const m of batch) {
+          if (holding || (control && !control.proceed(m.key))) {
+            holding = true;
+            results.push({ key: m.key, status: "held" });
+            continue;
+          }
+          received.push(m.to.email);
+          const result: ChannelResult = { key: m.key, status: "accepted", details: "250 OK" };
+          control?.answered?.(result);
+          results.push(result);
+          if (received.length === 10) {
+            // The recipients click their unsubscribe links (the writer a request would use).
+            await addSuppressions(sender.id, [
+              { email: sameBatch, reason: "unsubscribed", campaignId: id, campaignName: "Diwali offer" },
+              { email: laterBatch, reason: "unsubscribed", campaignId: id, campaignName: "Diwali offer" },
+            ]);
+          }
+          await sleep(0);
+        }
+        return results;
+      },
+      close: async () => {},
+    };
+    const engine = createDeliveryEngine({
+      sqlite,
+      channel,
+      settings: { batchSize: 40, concurrency: 1, idleMs: 5, retryBaseMs: 1 },
+    });
+    const running = engine.run();
+    for (let i = 0; i < 400 && campaign(id).status !== "Completed"; i++) await sleep(25);
+    await engine.stop();
+    await running;
+
+    const c = campaign(id);
+    expect(c.status).toBe("Completed");
+    expect(received).not.toContain(sameBatch);
+    expect(received).not.toContain(laterBatch);
+    expect(received).toHaveLength(118);
+    expect(new Set(received).size).toBe(118);
+    expect(c).toMatchObject({ audienceSize: 120, deliveredCount: 118, suppressedCount: 2, pendingCount: 0 });
+    expectCountersAddUp(id);
+    const suppressedRows = rowsOf(id).filter((r) => r.status === "suppressed");
+    expect(suppressedRows.map((r) => r.email).sort()).toEqual([sameBatch, laterBatch].sort());
+    for (const r of suppressedRows)
+      expect(r.details).toMatch(/^Not sent: the address was unsubscribed on \d{1,2} \w{3} \d{4}$/);
+
+    // The DTO, the progress and the log say the same.
+    const dto = await getCampaign(sender.id, id);
+    expect(dto.deliveryStats).toMatchObject({ suppressed: 2, delivered: 118, pending: 0 });
+    expect(dto.progress).toBe(100);
+    const log = await deliveryLogs(sender.id, id, { limit: 10, status: "suppressed" });
+    expect(log.total).toBe(2);
+    expect(log.logs.map((l) => [l.status, deliveryChip(l.status).label])).toEqual([
+      ["suppressed", "Suppressed"],
+      ["suppressed", "Suppressed"],
+    ]);
+  }, 60_000);
+
+  it("ends claimed rows of suppressed addresses at once, per tenant, and a claim whose address was suppressed since is no longer held", async () => {
+    const a = await createTestUser("Tenant A");
+    const b = await createTestUser("Tenant B");
+    await seedTenant(a.id, { customers: 30, orders: 0, seed: 41, file });
+    await seedTenant(b.id, { customers: 30, orders: 0, seed: 41, file });
+    const first = await launch(a.id);
+    const second = await launch(b.id);
+    const aEmails = rowsOf(first.id).map((r) => r.email);
+    const bEmails = rowsOf(second.id).map((r) => r.email);
+    // The same seed gives both tenants the same addresses: B suppresses three of them.
+    expect(bEmails).toEqual(aEmails);
+    await addSuppressions(b.id, [
+      { email: bEmails[0], reason: "hard-bounced" },
+      { email: bEmails[1], reason: "complained" },
+      { email: bEmails[2], reason: "manual" },
+    ]);
+    const t = Date.now();
+    const claimedA = await claimBatch(sqlite, { campaignId: first.id, limit: 30, now: t, leaseMs: 60_000 });
+    expect(claimedA).toHaveLength(30);
+    expect(campaign(first.id).suppressedCount).toBe(0);
+
+    const claimedB = await claimBatch(sqlite, { campaignId: second.id, limit: 30, now: t, leaseMs: 60_000 });
+    expect(claimedB.map((r) => r.email)).toEqual(bEmails.slice(3));
+    const ended = rowsOf(second.id).slice(0, 3);
+    expect(ended.map((r) => r.status)).toEqual(["suppressed", "suppressed", "suppressed"]);
+    expect(ended[0].details).toMatch(/^Not sent: the address hard-bounced on /);
+    expect(ended[1].details).toMatch(/^Not sent: its owner marked our e-mail as spam on /);
+    expect(ended[2].details).toMatch(/^Not sent: the address was added to the suppression list by hand on /);
+    expect(campaign(second.id)).toMatchObject({ pendingCount: 27, suppressedCount: 3 });
+    expectCountersAddUp(second.id);
+
+    // A held claim stops being held when its address is suppressed (the SMTP channel asks before each message).
+    const held = await claimStillHeld(sqlite);
+    const row = claimedA[5];
+    expect(held(row.seq, row.attempts, t)).toBe(true);
+    await addSuppressions(a.id, [{ email: row.email, reason: "unsubscribed" }]);
+    expect(held(row.seq, row.attempts, t)).toBe(false);
+    expect(held(claimedA[6].seq, claimedA[6].attempts, t)).toBe(true);
+  });
+});
+
+describe("a bounce suppresses", () => {
+  it("a bounced outcome and a bounced receipt put the address on the list with the campaign, and its history says so", async () => {
+    const sender = await createTestUser("Bounces");
+    await seedTenant(sender.id, { customers: 10, orders: 0, seed: 51, file });
+    const { id } = await launch(sender.id, everyone, "Monsoon Sale");
+    const t = Date.now();
+    const rows = await claimBatch(sqlite, { campaignId: id, limit: 10, now: t, leaseMs: 60_000 });
+    await recordOutcomes(
+      sqlite,
+      id,
+      [
+        {
+          seq: rows[0].seq,
+          attempts: rows[0].attempts,
+          outcome: "bounced",
+          details: "550 5.1.1 No such user",
+          error: false,
+        },
+        { seq: rows[1].seq, attempts: rows[1].attempts, outcome: "failed", details: "554 5.7.1 Refused", error: false },
+        { seq: rows[2].seq, attempts: rows[2].attempts, outcome: "sent", details: "" },
+        {
+          seq: rows[3].seq,
+          attempts: rows[3].attempts,
+          outcome: "retry",
+          details: "Attempt 1 failed, retrying: 451 4.3.0 Try later",
+          retryAt: t + 60_000,
+          error: false,
+        },
+      ],
+      t,
+    );
+    const entry = await findSuppression(sender.id, rows[0].email);
+    expect(entry).toMatchObject({
+      reason: "hard-bounced",
+      campaignId: id,
+      campaignName: "Monsoon Sale",
+      details: "550 5.1.1 No such user",
+    });
+    expect(await suppressionEventsOf(sender.id, rows[0].email)).toMatchObject([
+      { action: "suppressed", reason: "hard-bounced", campaignId: id, campaignName: "Monsoon Sale" },
+    ]);
+    // A refusal that is not a bounce suppresses nothing.
+    expect(await findSuppression(sender.id, rows[1].email)).toBeNull();
+
+    // The vendor's receipt says the sent message bounced later.
+    expect(
+      await applyReceipts(sqlite, [
+        { id: deliveryKey(id, rows[2].seq, 0), event: "bounced", at: t + 1000, details: "Mailbox unavailable" },
+      ]),
+    ).toEqual({ applied: 1, ignored: 0 });
+    expect(await findSuppression(sender.id, rows[2].email)).toMatchObject({
+      reason: "hard-bounced",
+      campaignId: id,
+      campaignName: "Monsoon Sale",
+    });
+    expectCountersAddUp(id);
+
+    // The log: the retried row is Deferred (derived), its filter finds it; the bounce shows Bounced.
+    const all = await deliveryLogs(sender.id, id, { limit: 10 });
+    const statusOf = (seq: number) => all.logs.find((l) => l.id === deliveryKey(id, seq, 0))?.status;
+    expect(statusOf(rows[3].seq)).toBe("deferred");
+    expect(deliveryChip("deferred").label).toBe("Deferred");
+    expect(statusOf(rows[0].seq)).toBe("bounced");
+    expect(statusOf(rows[4].seq)).toBe("pending");
+    const deferred = await deliveryLogs(sender.id, id, { limit: 10, status: "deferred" });
+    expect(deferred.total).toBe(1);
+    expect(deferred.logs.map((l) => l.id)).toEqual([deliveryKey(id, rows[3].seq, 0)]);
+    const pending = await deliveryLogs(sender.id, id, { limit: 10, status: "pending" });
+    expect(pending.total).toBe(7);
+  });
+
+  it("a seeded history's bounces suppress their addresses, and later seeded campaigns leave them out", async () => {
+    const sender = await createTestUser("Seeded history");
+    await seedTenant(sender.id, { customers: 400, orders: 0, seed: 61, file });
+    await seedCampaignHistory(sqlite, sender.id, 3);
+    const campaigns = sqlite
+      .prepare<unknown[], { id: string }>(`SELECT "id" FROM "Campaign" WHERE "userId" = ? ORDER BY "launchedAt"`)
+      .all(sender.id)
+      .map((r) => campaign(r.id));
+    expect(campaigns).toHaveLength(3);
+    const bouncedFirst = rowsOf(campaigns[0].id).filter((r) => r.status === "bounced");
+    expect(bouncedFirst.length).toBeGreaterThan(0);
+    const listed = new Set(
+      sqlite
+        .prepare<unknown[], string>(
+          `SELECT "email" FROM "Suppression" WHERE "userId" = ? AND "reason" = 'hard-bounced'`,
+        )
+        .pluck()
+        .all(sender.id),
+    );
+    for (const r of bouncedFirst) expect(listed.has(r.email)).toBe(true);
+    const events = Number(
+      sqlite.prepare(`SELECT count(*) FROM "SuppressionEvent" WHERE "userId" = ?`).pluck().get(sender.id),
+    );
+    expect(events).toBe(listed.size);
+    for (const later of campaigns.slice(1)) {
+      const emails = new Set(rowsOf(later.id).map((r) => r.email));
+      for (const r of bouncedFirst) expect(emails.has(r.email)).toBe(false);
+      expectCountersAddUp(later.id);
+    }
+  }, 60_000);
 });

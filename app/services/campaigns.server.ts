@@ -10,8 +10,9 @@ import {
   deliveryId,
   deliveryStats,
   type DeliveryStats,
-  DELIVERY_STATUSES,
-  type DeliveryStatus,
+  DELIVERY_LOG_STATUSES,
+  type DeliveryLogStatus,
+  deliveryLogStatus,
   performanceRates,
   progressPercent,
 } from "~/lib/campaigns";
@@ -32,7 +33,13 @@ import {
   updateDraft,
 } from "~/models/campaigns.server";
 import { LAUNCH_IN_PROGRESS, LAUNCHING, suppressedInAudience } from "~/models/deliveries/launch.server";
-import { type LogRow, logRowsAfterSeq, logRowsOfStatus } from "~/models/deliveries/log.server";
+import {
+  countDeferred,
+  type LogRow,
+  logRowsAfterSeq,
+  logRowsDeferred,
+  logRowsOfStatus,
+} from "~/models/deliveries/log.server";
 import { launchCampaignOffThread } from "~/services/background-work.server";
 import { wakeDelivery } from "~/services/delivery/wake.server";
 import { requestFingerprint, runOnce } from "~/services/idempotency.server";
@@ -145,7 +152,8 @@ export type DeliveryLogDto = {
   campaignId: string;
   customer: { _id: string; id: string; name: string; email: string; phone: string };
   contact: string;
-  status: DeliveryStatus;
+  /** The row's status; "deferred" is a pending row waiting for a retry after a temporary answer. */
+  status: DeliveryLogStatus;
   timestamp: string | null;
   details: string;
   openedAt: string | null;
@@ -159,7 +167,7 @@ function toLogDto(campaignId: string, r: LogRow): DeliveryLogDto {
     campaignId,
     customer: { _id: r.customerId, id: r.customerId, name: r.name, email: r.email, phone: r.phone },
     contact: r.email || r.phone || "",
-    status: r.status,
+    status: deliveryLogStatus(r.status, r.details),
     timestamp: r.status === "pending" && r.updatedAt === 0 ? null : new Date(r.updatedAt).toISOString(),
     details: r.details,
     openedAt: iso(r.openedAt),
@@ -171,21 +179,33 @@ function toLogDto(campaignId: string, r: LogRow): DeliveryLogDto {
  * A page of a campaign's delivery log in send order, optionally one status only. Unfiltered pages
  * are a range of the primary key (the campaign's rows are one seq range); a status filter reads
  * the (campaign, status, next attempt) index, whose order for a status is (nextAttemptAt, seq), so
- * the cursor holds both. Either way a page reads about as many rows as it shows.
+ * the cursor holds both. Either way a page reads about as many rows as it shows. "pending" is every
+ * row not yet sent, the deferred ones too; "deferred" only those (pending rows with details: no
+ * counter keeps them, so their total is counted).
  */
 export async function deliveryLogs(
   userId: string,
   campaignId: string,
-  options: { limit: number; cursor?: string | null; status?: DeliveryStatus | null },
+  options: { limit: number; cursor?: string | null; status?: DeliveryLogStatus | null },
 ): Promise<{ logs: DeliveryLogDto[]; nextCursor: string | null; total: number }> {
   const campaign = await findCampaign(userId, campaignId);
   const limit = Math.max(1, Math.min(1000, Math.trunc(options.limit)));
   const status = options.status ?? null;
-  const total = status ? statusCount(campaign, status) : campaign.audienceSize;
+  const total =
+    status === "deferred"
+      ? campaign.pendingCount > 0
+        ? await countDeferred(campaign.id)
+        : 0
+      : status
+        ? statusCount(campaign, status)
+        : campaign.audienceSize;
   if (total === 0 || campaign.lastSeq === 0) return { logs: [], nextCursor: null, total };
-  const rows: LogRow[] = status
-    ? await logRowsOfStatus(campaign.id, status, statusCursor(options.cursor), limit + 1)
-    : await logRowsAfterSeq(cursorSeq(options.cursor) ?? campaign.firstSeq - 1, campaign.lastSeq, limit + 1);
+  const rows: LogRow[] =
+    status === "deferred"
+      ? await logRowsDeferred(campaign.id, statusCursor(options.cursor), limit + 1)
+      : status
+        ? await logRowsOfStatus(campaign.id, status, statusCursor(options.cursor), limit + 1)
+        : await logRowsAfterSeq(cursorSeq(options.cursor) ?? campaign.firstSeq - 1, campaign.lastSeq, limit + 1);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   const nextCursor =
@@ -193,7 +213,7 @@ export async function deliveryLogs(
   return { logs: page.map((r) => toLogDto(campaign.id, r)), nextCursor, total };
 }
 
-function statusCount(c: CampaignRow, status: DeliveryStatus): number {
+function statusCount(c: CampaignRow, status: Exclude<DeliveryLogStatus, "deferred">): number {
   return {
     pending: c.pendingCount,
     sent: c.sentCount,
@@ -215,8 +235,9 @@ function statusCursor(cursor: string | null | undefined): [number, number] {
   return m ? [Number(m[1]), Number(m[2])] : [-1, 0];
 }
 
-export const isDeliveryStatus = (value: unknown): value is DeliveryStatus =>
-  typeof value === "string" && (DELIVERY_STATUSES as readonly string[]).includes(value);
+/** A status the log can be filtered by: a stored one, or "deferred". */
+export const isDeliveryStatus = (value: unknown): value is DeliveryLogStatus =>
+  typeof value === "string" && (DELIVERY_LOG_STATUSES as readonly string[]).includes(value);
 
 /**
  * Who a launch to the tenant's segment would reach now: the customers it matches, how many of them

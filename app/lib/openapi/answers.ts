@@ -5,7 +5,7 @@
 // document (objects here are strict, so a field a DTO gains fails there too).
 import { z } from "zod";
 import type { ApiErrorCode } from "~/lib/api.server";
-import { CAMPAIGN_STATUSES, DELIVERY_STATUSES, type DeliveryStats } from "~/lib/campaigns";
+import { CAMPAIGN_STATUSES, DELIVERY_LOG_STATUSES, type DeliveryStats } from "~/lib/campaigns";
 import type { ImportField } from "~/lib/customer-csv";
 import { IMPORT_FIELDS } from "~/lib/customer-csv";
 import type { HistoricalStats } from "~/lib/dashboard";
@@ -274,7 +274,10 @@ export const DeliveryLogSchema = z.strictObject({
   campaignId: id,
   customer: z.strictObject({ _id: id, id, name: z.string(), email: z.string(), phone: z.string() }),
   contact: z.string(),
-  status: z.enum(DELIVERY_STATUSES),
+  status: z.enum(DELIVERY_LOG_STATUSES).meta({
+    description:
+      'The row\'s status; "suppressed": the address was suppressed after the launch, so the send left it out; "deferred": a pending row waiting for a retry after a temporary answer',
+  }),
   timestamp: isoTime.nullable(),
   details: z.string(),
   openedAt: isoTime.nullable(),

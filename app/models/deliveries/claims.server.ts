@@ -8,8 +8,15 @@
 // while the row still carries it, so a claimer whose lease expired cannot overwrite a newer one.
 // The same statement runs on PostgreSQL, where the inner SELECT gains FOR UPDATE SKIP LOCKED so
 // several instances can claim side by side.
+//
+// The send honours the suppression list: in the transaction of the claim, each claimed row whose
+// address is on the tenant's list now (an unsubscribe or a bounce since the launch) is ended as
+// "suppressed" and not returned, so nothing more goes to that address. One probe of the list's
+// primary key per row, and only when the tenant has any suppression at all.
 import type Database from "better-sqlite3";
 import type { Sqlite } from "~/db/sqlite.server";
+import { suppressedDetails } from "~/lib/campaigns";
+import { DEFAULT_TIME_ZONE, formatShortDate } from "~/lib/dates";
 import type { Connection } from "~/models/transaction.server";
 
 export type ClaimedDelivery = {
@@ -29,7 +36,79 @@ type ClaimParams = { campaignId: string; now: number; lease: number };
 type ClaimStatement = Database.Statement<[ClaimParams], ClaimedDelivery>;
 const statements = new WeakMap<Sqlite, Map<number, ClaimStatement>>();
 
-/** Claims up to `limit` due rows of one campaign, oldest due first. */
+type SuppressionCheck = {
+  /** The campaign's tenant, whether it has any suppression, and its time zone. */
+  tenant: Database.Statement<[string], { userId: string; suppressing: number; timeZone: string | null }>;
+  /** An address's entry on the tenant's list. */
+  entry: Database.Statement<[string, string], { reason: string; createdAt: number }>;
+  /** Ends a claimed row as suppressed (while it is still this claim's). */
+  end: Database.Statement<[string, number, number, number]>;
+  counters: Database.Statement<[number, number, number, string]>;
+};
+const checks = new WeakMap<Sqlite, SuppressionCheck>();
+
+function suppressionCheck(sqlite: Sqlite): SuppressionCheck {
+  let check = checks.get(sqlite);
+  if (!check) {
+    check = {
+      tenant: sqlite.prepare(
+        `SELECT "c"."userId" AS "userId",
+           EXISTS (SELECT 1 FROM "Suppression" "s" WHERE "s"."userId" = "c"."userId") AS "suppressing",
+           (SELECT "timeZone" FROM "User" "u" WHERE "u"."id" = "c"."userId") AS "timeZone"
+         FROM "Campaign" "c" WHERE "c"."id" = ?`,
+      ),
+      entry: sqlite.prepare(`SELECT "reason", "createdAt" FROM "Suppression" WHERE "userId" = ? AND "email" = ?`),
+      end: sqlite.prepare(
+        `UPDATE "Delivery" SET "status" = 'suppressed', "details" = ?, "updatedAt" = ?, "nextAttemptAt" = 0
+         WHERE "seq" = ? AND "status" = 'pending' AND "attempts" = ?`,
+      ),
+      counters: sqlite.prepare(
+        `UPDATE "Campaign" SET "pendingCount" = "pendingCount" - ?, "suppressedCount" = "suppressedCount" + ?, "updatedAt" = ?
+         WHERE "id" = ?`,
+      ),
+    };
+    checks.set(sqlite, check);
+  }
+  return check;
+}
+
+/** The day of a suppression as its details say it, in the tenant's zone (India's when it chose none). */
+function dayOf(ms: number, timeZone: string | null): string {
+  try {
+    return formatShortDate(ms, timeZone ?? DEFAULT_TIME_ZONE);
+  } catch {
+    return formatShortDate(ms, DEFAULT_TIME_ZONE);
+  }
+}
+
+/**
+ * Ends the claimed rows whose address is on the tenant's list now as "suppressed", with the
+ * campaign's counters, inside the claim's transaction; returns the rows to send.
+ */
+function leaveOutSuppressed(sqlite: Sqlite, campaignId: string, rows: ClaimedDelivery[], now: number) {
+  const check = suppressionCheck(sqlite);
+  const tenant = check.tenant.get(campaignId);
+  if (!tenant?.suppressing) return rows;
+  const kept: ClaimedDelivery[] = [];
+  let ended = 0;
+  for (const row of rows) {
+    const entry = row.email ? check.entry.get(tenant.userId, row.email.toLowerCase()) : undefined;
+    if (!entry) {
+      kept.push(row);
+      continue;
+    }
+    const details = suppressedDetails(entry.reason, dayOf(Number(entry.createdAt), tenant.timeZone));
+    ended += check.end.run(details, now, row.seq, row.attempts).changes;
+  }
+  if (ended > 0) check.counters.run(ended, ended, now, campaignId);
+  return kept;
+}
+
+/**
+ * Claims up to `limit` due rows of one campaign, oldest due first. Rows whose address is on the
+ * tenant's suppression list are ended as "suppressed" in the same transaction and left out, so
+ * fewer rows may come back than were due.
+ */
 export async function claimBatch(
   sqlite: Connection,
   { campaignId, limit, now, leaseMs }: ClaimOptions,
@@ -53,7 +132,13 @@ export async function claimBatch(
     );
     byLimit.set(limit, claim);
   }
-  const rows = claim.all({ campaignId, now, lease: now + leaseMs });
+  const statement = claim;
+  const rows = sqlite
+    .transaction(() => {
+      const claimed = statement.all({ campaignId, now, lease: now + leaseMs });
+      return claimed.length === 0 ? claimed : leaveOutSuppressed(sqlite, campaignId, claimed, now);
+    })
+    .immediate();
   // RETURNING gives rows in the order SQLite updated them; callers want the due order's ids sorted.
   return rows.sort((a, b) => a.seq - b.seq);
 }
@@ -71,7 +156,9 @@ export async function nextDueAt(sqlite: Connection, campaignId: string): Promise
 
 /**
  * Whether a claimed row is still this claim's: pending, with its attempt number, its lease running
- * past `until`. Asked before each message is handed to a channel, so the check it returns is one
+ * past `until`, and its address not suppressed since the claim (an unsubscribe while the batch
+ * waited for a connection: the row goes back to the queue, and its next claim ends it as
+ * suppressed). Asked before each message is handed to a channel, so the check it returns is one
  * synchronous read, as the channel asks it (SendControl.proceed).
  */
 export async function claimStillHeld(
@@ -79,7 +166,8 @@ export async function claimStillHeld(
 ): Promise<(seq: number, attempts: number, until: number) => boolean> {
   const read = sqlite
     .prepare<unknown[], number>(
-      `SELECT 1 FROM "Delivery" WHERE "seq" = ? AND "status" = 'pending' AND "attempts" = ? AND "nextAttemptAt" > ?`,
+      `SELECT 1 FROM "Delivery" "d" WHERE "d"."seq" = ? AND "d"."status" = 'pending' AND "d"."attempts" = ? AND "d"."nextAttemptAt" > ?
+         AND NOT EXISTS (SELECT 1 FROM "Suppression" "s" WHERE "s"."userId" = "d"."userId" AND "s"."email" = lower("d"."email"))`,
     )
     .pluck();
   return (seq, attempts, until) => read.get(seq, attempts, until) !== undefined;

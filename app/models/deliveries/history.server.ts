@@ -1,6 +1,6 @@
 // Rows written again or in bulk outside a send: a seeded history of finished campaigns (`crm seed
-// --campaigns N`) and the CLI's replay of rows to the channel (`crm deliveries replay`). Both run
-// on a connection of the CLI's own.
+// --campaigns N`, whose bounces suppress their addresses as real ones do) and the CLI's replay of
+// rows to the channel (`crm deliveries replay`). Both run on a connection of the CLI's own.
 import { recountCampaign } from "~/models/campaigns.server";
 import type { Connection } from "~/models/transaction.server";
 
@@ -55,6 +55,39 @@ export async function finishSeededCampaign(
   sqlite
     .prepare(`UPDATE "Campaign" SET "status" = 'Completed', "completedAt" = ?, "updatedAt" = ? WHERE "id" = ?`)
     .run(launchedAt + 3_600_000, launchedAt + 3_600_000, campaignId);
+  suppressSeededBounces(sqlite, campaignId);
+}
+
+/**
+ * A seeded bounce is a bounce: its address goes on the tenant's suppression list as hard-bounced
+ * with the campaign, dated when it bounced, and the address's history says so, as the send does
+ * (app/models/deliveries/outcomes.server.ts). Two INSERT … SELECTs in one transaction; an address
+ * on the list already keeps its entry and gets no event. Later seeded campaigns leave it out.
+ */
+function suppressSeededBounces(sqlite: Connection, campaignId: string): void {
+  const bounced = `FROM "Delivery" "d" JOIN "Campaign" "c" ON "c"."id" = "d"."campaignId"
+     WHERE "d"."campaignId" = ? AND "d"."status" = 'bounced' AND "d"."email" <> ''
+       AND NOT EXISTS (SELECT 1 FROM "Suppression" "s" WHERE "s"."userId" = "d"."userId" AND "s"."email" = lower("d"."email"))`;
+  sqlite
+    .transaction(() => {
+      // Ids as newId makes them: the seconds of the bounce, then random bytes.
+      sqlite
+        .prepare(
+          `INSERT INTO "SuppressionEvent" ("id", "userId", "email", "action", "reason", "campaignId", "campaignName", "createdAt")
+           SELECT printf('%08x', "d"."updatedAt" / 1000) || lower(hex(randomblob(8))), "d"."userId", lower("d"."email"),
+             'suppressed', 'hard-bounced', "d"."campaignId", "c"."name", "d"."updatedAt"
+           ${bounced}`,
+        )
+        .run(campaignId);
+      sqlite
+        .prepare(
+          `INSERT INTO "Suppression" ("userId", "email", "reason", "campaignId", "campaignName", "details", "createdAt")
+           SELECT "d"."userId", lower("d"."email"), 'hard-bounced', "d"."campaignId", "c"."name", "d"."details", "d"."updatedAt"
+           ${bounced}`,
+        )
+        .run(campaignId);
+    })
+    .immediate();
 }
 
 /**

@@ -44,3 +44,27 @@ export async function logRowsOfStatus(
      ORDER BY "nextAttemptAt", "seq" LIMIT ${limit}`,
   ).all(campaignId, status, after[0], after[1]);
 }
+
+/**
+ * Up to `limit` of a campaign's deferred rows (pending, with details: an earlier attempt got a
+ * temporary answer and the row waits for its retry), after (nextAttemptAt, seq) `after`: the
+ * pending rows' range of the (campaign, status, next attempt) index, those without details skipped.
+ */
+export async function logRowsDeferred(campaignId: string, after: [number, number], limit: number): Promise<LogRow[]> {
+  return readStatement<LogRow>(
+    `SELECT ${LOG_COLUMNS} FROM "Delivery" WHERE "campaignId" = ? AND "status" = 'pending' AND "details" <> ''
+       AND ("nextAttemptAt", "seq") > (?, ?)
+     ORDER BY "nextAttemptAt", "seq" LIMIT ${limit}`,
+  ).all(campaignId, after[0], after[1]);
+}
+
+/** How many of a campaign's pending rows are deferred (no counter keeps it: it is derived). */
+export async function countDeferred(campaignId: string): Promise<number> {
+  return Number(
+    readStatement<number>(
+      `SELECT count(*) FROM "Delivery" WHERE "campaignId" = ? AND "status" = 'pending' AND "details" <> ''`,
+    )
+      .pluck()
+      .get(campaignId),
+  );
+}

@@ -1,8 +1,39 @@
 // What became of claimed rows: the channel's answers recorded against their claim, and the queued
 // rows of cancelled campaigns ended. Each write changes the campaign's counters with its rows, in
-// one transaction, on the delivery job's connection.
+// one transaction, on the delivery job's connection. A bounce puts its address on the tenant's
+// suppression list in that transaction too.
 import { LAUNCH_SLICE } from "~/models/deliveries/launch.server";
+import { type NewSuppression, suppressInTransaction } from "~/models/suppressions.server";
 import type { Connection } from "~/models/transaction.server";
+
+/** A bounced row's address, to put on the suppression list. */
+export type BouncedAddress = { campaignId: string; userId: string; email: string; details: string };
+
+/**
+ * Puts the addresses of rows that bounced on their tenant's suppression list as hard-bounced, with
+ * the campaign they bounced on, inside the caller's transaction (the row's and the counters').
+ */
+export function suppressBounced(sqlite: Connection, bounced: readonly BouncedAddress[], now: number): void {
+  if (bounced.length === 0) return;
+  const campaignName = sqlite.prepare<unknown[], string>(`SELECT "name" FROM "Campaign" WHERE "id" = ?`).pluck();
+  const names = new Map<string, string>();
+  const byTenant = new Map<string, NewSuppression[]>();
+  for (const b of bounced) {
+    if (!b.email) continue;
+    let name = names.get(b.campaignId);
+    if (name === undefined) names.set(b.campaignId, (name = campaignName.get(b.campaignId) ?? ""));
+    let entries = byTenant.get(b.userId);
+    if (!entries) byTenant.set(b.userId, (entries = []));
+    entries.push({
+      email: b.email,
+      reason: "hard-bounced",
+      campaignId: b.campaignId,
+      campaignName: name,
+      details: b.details,
+    });
+  }
+  for (const [userId, entries] of byTenant) suppressInTransaction(sqlite, userId, entries, now);
+}
 
 export type SendOutcome =
   /** Accepted by a channel that sends receipts later: the row waits for one as sent. */
@@ -18,7 +49,8 @@ export type SendOutcome =
  * Records what the channel said about claimed rows of one campaign, in one transaction. A row is
  * changed only while it is still pending with the attempt number of this claim (its lease token);
  * an outcome for a row whose lease ran out and was claimed again, or that a receipt already moved
- * on, changes nothing. Outcomes marked `error` count toward the campaign's error cap.
+ * on, changes nothing. Outcomes marked `error` count toward the campaign's error cap. A row that
+ * bounced puts its address on the tenant's suppression list (hard-bounced, with this campaign).
  */
 export async function recordOutcomes(
   sqlite: Connection,
@@ -29,6 +61,11 @@ export async function recordOutcomes(
   const finish = sqlite.prepare(
     `UPDATE "Delivery" SET "status" = ?, "details" = ?, "updatedAt" = ?, "nextAttemptAt" = 0
      WHERE "seq" = ? AND "status" = 'pending' AND "attempts" = ?`,
+  );
+  const bounce = sqlite.prepare<unknown[], { userId: string; email: string }>(
+    `UPDATE "Delivery" SET "status" = 'bounced', "details" = ?, "updatedAt" = ?, "nextAttemptAt" = 0
+     WHERE "seq" = ? AND "status" = 'pending' AND "attempts" = ?
+     RETURNING "userId", "email"`,
   );
   const retry = sqlite.prepare(
     `UPDATE "Delivery" SET "nextAttemptAt" = ?, "details" = ?, "updatedAt" = ?
@@ -50,6 +87,7 @@ export async function recordOutcomes(
       let failed = 0;
       let bounced = 0;
       let errors = 0;
+      const bouncedAddresses: BouncedAddress[] = [];
       for (const o of outcomes) {
         if (o.outcome === "held") {
           release.run(now, o.seq, o.attempts);
@@ -59,7 +97,11 @@ export async function recordOutcomes(
           if (retry.run(o.retryAt, o.details, now, o.seq, o.attempts).changes && o.error) errors += 1;
           continue;
         }
-        if (!finish.run(o.outcome, o.details, now, o.seq, o.attempts).changes) continue;
+        if (o.outcome === "bounced") {
+          const row = bounce.get(o.details, now, o.seq, o.attempts);
+          if (!row) continue;
+          bouncedAddresses.push({ campaignId, userId: row.userId, email: row.email, details: o.details });
+        } else if (!finish.run(o.outcome, o.details, now, o.seq, o.attempts).changes) continue;
         if (o.outcome === "sent") sent += 1;
         else if (o.outcome === "delivered") delivered += 1;
         else {
@@ -69,6 +111,7 @@ export async function recordOutcomes(
         }
       }
       counters.run(sent + delivered + failed + bounced, sent, delivered, failed, bounced, errors, now, campaignId);
+      suppressBounced(sqlite, bouncedAddresses, now);
     })
     .immediate();
 }

@@ -2,6 +2,7 @@
 // clicked). The receipts endpoint queues each checked batch in the inbox with one small write; the
 // delivery job applies the inbox on its own connection, so a delivery row has one writer.
 import { parseDeliveryId } from "~/lib/campaigns";
+import { type BouncedAddress, suppressBounced } from "~/models/deliveries/outcomes.server";
 import type { Connection } from "~/models/transaction.server";
 
 export const RECEIPT_EVENTS = ["delivered", "failed", "bounced", "opened", "clicked"] as const;
@@ -11,6 +12,8 @@ export type Receipt = { id: string; event: ReceiptEvent; at: number; details?: s
 type RowState = {
   seq: number;
   campaignId: string;
+  userId: string;
+  email: string;
   retries: number;
   status: string;
   details: string;
@@ -42,7 +45,8 @@ const STATE_COUNTER: Record<string, keyof CounterDelta | undefined> = {
  * to delivered, failed or bounced once; opened and clicked only add to a delivered row (and deliver
  * it if its receipt has not come yet); nothing moves a row back, so a late "opened" never undoes a
  * "clicked" and a repeated receipt changes nothing. Receipts for ids that are not delivery rows are
- * counted as ignored.
+ * counted as ignored. A row that bounces puts its address on the tenant's suppression list, in the
+ * same transaction.
  */
 export async function applyReceipts(
   sqlite: Connection,
@@ -54,7 +58,8 @@ export async function applyReceipts(
 /** applyReceipts, inside a transaction of the caller's (an inbox row's). */
 function applyReceiptsNow(sqlite: Connection, receipts: readonly Receipt[]): { applied: number; ignored: number } {
   const read = sqlite.prepare<unknown[], Omit<RowState, "changed">>(
-    `SELECT "seq", "campaignId", "retries", "status", "details", "updatedAt", "openedAt", "clickedAt" FROM "Delivery" WHERE "seq" = ?`,
+    `SELECT "seq", "campaignId", "userId", "email", "retries", "status", "details", "updatedAt", "openedAt", "clickedAt"
+     FROM "Delivery" WHERE "seq" = ?`,
   );
   const write = sqlite.prepare(
     `UPDATE "Delivery" SET "status" = ?, "details" = ?, "updatedAt" = ?, "openedAt" = ?, "clickedAt" = ? WHERE "seq" = ?`,
@@ -91,6 +96,7 @@ function applyReceiptsNow(sqlite: Connection, receipts: readonly Receipt[]): { a
       let applied = 0;
       let ignored = 0;
       let latest = 0;
+      const bounced: BouncedAddress[] = [];
       for (const r of receipts) {
         const id = parseDeliveryId(r.id);
         if (!id) {
@@ -115,6 +121,8 @@ function applyReceiptsNow(sqlite: Connection, receipts: readonly Receipt[]): { a
             // A receipt is about a message the vendor accepted: one it could not deliver
             // afterwards came back, a bounce, so "sent" never counts down (failed is for refusals).
             move(row, r.event === "delivered" ? "delivered" : "bounced", r.at, r.details ?? row.details);
+            if (row.status === "bounced")
+              bounced.push({ campaignId: row.campaignId, userId: row.userId, email: row.email, details: row.details });
             changed = true;
           }
         } else if (open || row.status === "delivered") {
@@ -146,6 +154,8 @@ function applyReceiptsNow(sqlite: Connection, receipts: readonly Receipt[]): { a
       for (const [campaignId, d] of deltas) {
         counters.run(d.pending, d.sent, d.delivered, d.failed, d.bounced, d.opened, d.clicked, latest, campaignId);
       }
+      // A bounce puts its address on the tenant's suppression list, with the row that says so.
+      suppressBounced(sqlite, bounced, Date.now());
       return { applied, ignored };
     })
     .immediate();

@@ -1,5 +1,6 @@
 // GET /api/campaigns/{id}/logs?status=&limit=&cursor=: a page of the campaign's delivery log in
-// send order, optionally one status (pending, sent, delivered, failed, bounced); the next page's
+// send order, optionally one status (pending, deferred, sent, delivered, failed, bounced, cancelled,
+// suppressed; deferred: pending rows waiting for a retry after a temporary answer); the next page's
 // cursor is in X-Next-Cursor, the number of rows (of that status) in X-Total-Count.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { jsonResponse, methodNotAllowed, parseOrThrow } from "~/lib/api.server";
