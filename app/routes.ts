@@ -52,6 +52,7 @@ export default [
   route("customers/export", "routes/customers-export.ts"),
   route("customers/import/progress", "routes/customers-import-progress.ts"),
   route("orders/customer-options", "routes/orders-customer-options.ts"),
+  route("campaigns/reach", "routes/campaigns-reach.ts"),
   route("suppressions/export", "routes/suppressions-export.ts"),
 
   // Signed-in screens inside the layout shell

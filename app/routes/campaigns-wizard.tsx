@@ -24,12 +24,13 @@ import {
   SuggestionsPanel,
   WIZARD_TOAST_MS,
 } from "~/components/campaign-wizard-parts";
+import { fetchAudienceReach, type SegmentReach } from "~/components/audience-reach";
 import { EmailPreview } from "~/components/email-preview";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { Field, FormAlert, LIVE_VALIDATION, SelectField, TextareaField } from "~/components/forms";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
-import { hasNamePlaceholder } from "~/lib/campaigns";
+import { audienceReachText, hasNamePlaceholder } from "~/lib/campaigns";
 import { replyRefused } from "~/lib/forms.server";
 import { UNSUBSCRIBE_PLACEHOLDER } from "~/lib/email-body";
 import { orRespond } from "~/lib/responses";
@@ -43,7 +44,7 @@ import {
 } from "~/schemas/campaign";
 import { getEnv } from "~/env.server";
 import { requireUser } from "~/services/auth.server";
-import { getCampaign, saveDraft, saveOrLaunchOnce } from "~/services/campaigns.server";
+import { audienceReach, getCampaign, saveDraft, saveOrLaunchOnce } from "~/services/campaigns.server";
 import { listSegments, segmentAudienceCount, segmentOverview } from "~/services/segments.server";
 import { senderOf } from "~/services/email/sender.server";
 import { redirectWithFlash } from "~/services/session.server";
@@ -144,6 +145,17 @@ async function sampleOf(userId: string, segmentId: string): Promise<AudienceSamp
   }
 }
 
+/** Who a launch to the segment would reach now (null for no segment, or one that is not the user's). */
+async function reachOf(userId: string, segmentId: string): Promise<SegmentReach | null> {
+  if (!isId(segmentId)) return null;
+  try {
+    return { segmentId, ...(await audienceReach(userId, segmentId)) };
+  } catch (error) {
+    if (error instanceof ApiError) return null;
+    throw error;
+  }
+}
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const segments = (await listSegments(user.id)).map((s) => ({
@@ -169,6 +181,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     segments,
     values,
     sample: segmentId ? await sampleOf(user.id, segmentId) : null,
+    reach: segmentId ? await reachOf(user.id, segmentId) : null,
     // The message preview shows the e-mail as sent: from the tenant's sender, with an example
     // unsubscribe link (each recipient's own is made at send).
     senderName: (await senderOf(user.id)).name,
@@ -184,7 +197,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const formData = await request.formData();
   const intent = readIntent(formData);
   const step = readStep(formData);
-  const sample = () => sampleOf(user.id, String(formData.get("segmentId") ?? ""));
+  const chosen = String(formData.get("segmentId") ?? "");
+  // The step an answer shows, with what it shows of the chosen segment: its sample, and on the
+  // Review step its reach.
+  const showing = async (shown: number) => ({
+    step: shown,
+    sample: await sampleOf(user.id, chosen),
+    reach: shown === LAST_STEP ? await reachOf(user.id, chosen) : null,
+  });
   const editId = params.id?.toLowerCase();
   const isEmpty = await emptyOnServer(user.id, formData);
 
@@ -192,10 +212,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const submission = parseWithZod(formData, { schema: launchSchema(isEmpty) });
     if (submission.status !== "success") {
       const result = submission.reply();
-      return data(
-        { result, step: stepOfErrors(result.error, step), sample: await sample(), failure: null },
-        { status: 400 },
-      );
+      return data({ result, ...(await showing(stepOfErrors(result.error, step))), failure: null }, { status: 400 });
     }
     const launchKey = launchKeyOf(formData);
     try {
@@ -209,10 +226,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     } catch (error) {
       const reason = error instanceof ApiError ? error.message : "Unknown error";
       const refused = replyRefused(submission, error, `${LAUNCH_FAILED}: ${reason}`);
-      return data(
-        { result: refused.data, step: LAST_STEP, sample: await sample(), failure: reason },
-        refused.init ?? undefined,
-      );
+      return data({ result: refused.data, ...(await showing(LAST_STEP)), failure: reason }, refused.init ?? undefined);
     }
     return redirectWithFlash(request, "/campaigns", {
       kind: "toast",
@@ -225,10 +239,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const submission = parseWithZod(formData, { schema: DraftSchema });
     if (submission.status !== "success") {
       const result = submission.reply();
-      return data(
-        { result, step: stepOfErrors(result.error, step), sample: await sample(), failure: null },
-        { status: 400 },
-      );
+      return data({ result, ...(await showing(stepOfErrors(result.error, step))), failure: null }, { status: 400 });
     }
     const v = submission.value;
     const content = {
@@ -244,7 +255,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     } catch (error) {
       const reason = error instanceof ApiError ? error.message : "Unknown error";
       const refused = replyRefused(submission, error, `${DRAFT_FAILED}: ${reason}`);
-      return data({ result: refused.data, step, sample: await sample(), failure: null }, refused.init ?? undefined);
+      return data({ result: refused.data, ...(await showing(step)), failure: null }, refused.init ?? undefined);
     }
     return redirectWithFlash(request, "/campaigns", {
       kind: "toast",
@@ -257,10 +268,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: schemaFor(formData, isEmpty) });
   const result = submission.reply();
   if (submission.status !== "success") {
-    return data(
-      { result, step: stepOfErrors(result.error, step), sample: await sample(), failure: null },
-      { status: 400 },
-    );
+    return data({ result, ...(await showing(stepOfErrors(result.error, step))), failure: null }, { status: 400 });
   }
   const next = intent === "back" ? Math.max(1, step - 1) : intent === "preview" ? step : Math.min(LAST_STEP, step + 1);
   // The subject starts as the campaign's name (with JavaScript it follows the name until edited).
@@ -268,7 +276,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (next === 2 && step === 1 && !String(formData.get("subject") ?? "").trim() && name) {
     result.initialValue = { ...result.initialValue, subject: name };
   }
-  return data({ result, step: next, sample: await sample(), failure: null });
+  return data({ result, ...(await showing(next)), failure: null });
 }
 
 export default function CampaignWizard() {
@@ -278,6 +286,7 @@ export default function CampaignWizard() {
     segments,
     values,
     sample: loadedSample,
+    reach: loadedReach,
     launchKey,
     senderName,
     exampleUnsubscribeUrl,
@@ -288,6 +297,7 @@ export default function CampaignWizard() {
   const [hydrated, setHydrated] = useState(false);
   const [sample, setSample] = useState<AudienceSample | null>(actionData?.sample ?? loadedSample);
   const [sampleLoading, setSampleLoading] = useState(false);
+  const [reach, setReach] = useState<SegmentReach | null>(actionData?.reach ?? loadedReach);
   // The subject follows the campaign's name until the user types in it.
   const [subjectEdited, setSubjectEdited] = useState(values.subject !== "" && values.subject !== values.name);
   const topRef = useRef<HTMLDivElement>(null);
@@ -328,6 +338,7 @@ export default function CampaignWizard() {
   useEffect(() => {
     if (!actionData) return;
     setStep(actionData.step);
+    if (actionData.reach) setReach(actionData.reach);
     if (actionData.failure) toast.error(LAUNCH_FAILED, { description: actionData.failure, duration: WIZARD_TOAST_MS });
   }, [actionData]);
 
@@ -374,7 +385,20 @@ export default function CampaignWizard() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [segmentId, hydrated]);
 
+  // The Review step asks again each time it is shown: suppressions change (an unsubscribe, an import).
+  const reviewing = step === LAST_STEP;
+  useEffect(() => {
+    if (!hydrated || !reviewing || !isId(segmentId)) return;
+    const controller = new AbortController();
+    fetchAudienceReach(segmentId, controller.signal)
+      .then(setReach)
+      // Without it the step still shows the audience size; the launch says who it left out.
+      .catch(() => undefined);
+    return () => controller.abort();
+  }, [segmentId, reviewing, hydrated]);
+
   const shownSample = sample && sample.segmentId === segmentId ? sample : null;
+  const shownReach = reach && reach.segmentId === segmentId ? reach : null;
   const audienceSize = shownSample?.count ?? segment?.customerCount ?? 0;
   const message = text(fields.message.value);
   // The preview reads as the segment's first customer with a name will read it (their name as sent).
@@ -550,6 +574,14 @@ export default function CampaignWizard() {
                 <dd className="font-medium text-slate-900" data-testid="review-audience">
                   {audienceSize.toLocaleString("en-IN")} customers
                 </dd>
+                {shownReach ? (
+                  <dd
+                    className={`mt-0.5 text-sm ${shownReach.suppressed > 0 ? "text-amber-700" : "text-slate-600"}`}
+                    data-testid="review-reach"
+                  >
+                    {audienceReachText(shownReach)}
+                  </dd>
+                ) : null}
               </div>
               <div>
                 <dt className="text-xs uppercase tracking-wide text-slate-500">Expected Delivery Rate</dt>

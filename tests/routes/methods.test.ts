@@ -75,6 +75,7 @@ const TAKES: Record<string, Method[] | "any"> = {
   "customers/import/progress": ["GET"],
   "orders/customer-options": ["GET"],
   "suppressions/export": ["GET"],
+  "campaigns/reach": ["GET"],
   "/": ["GET"],
   dashboard: ["GET"],
   profile: ["GET", "POST"],
