@@ -92,14 +92,26 @@ function expectCountersAddUp(id: string) {
     delivered: c.deliveredCount,
     failed: c.failedCount,
     bounced: c.bouncedCount,
+    cancelled: c.cancelledCount,
+    suppressed: c.suppressedCount,
   }).toEqual({
     pending: byStatus.pending ?? 0,
     sent: byStatus.sent ?? 0,
     delivered: byStatus.delivered ?? 0,
     failed: byStatus.failed ?? 0,
     bounced: byStatus.bounced ?? 0,
+    cancelled: byStatus.cancelled ?? 0,
+    suppressed: byStatus.suppressed ?? 0,
   });
-  expect(c.pendingCount + c.sentCount + c.deliveredCount + c.failedCount + c.bouncedCount).toBe(c.audienceSize);
+  expect(
+    c.pendingCount +
+      c.sentCount +
+      c.deliveredCount +
+      c.failedCount +
+      c.bouncedCount +
+      c.cancelledCount +
+      c.suppressedCount,
+  ).toBe(c.audienceSize);
   const engaged = sqlite
     .prepare(`SELECT count("openedAt") AS opened, count("clickedAt") AS clicked FROM "Delivery" WHERE "campaignId" = ?`)
     .get(id) as {
@@ -453,17 +465,26 @@ describe("a whole campaign through the built-in vendor", () => {
     expect(final).toHaveLength(size);
     expect(final.filter((r) => r.status === "pending" || r.status === "sent")).toEqual([]);
     expectCountersAddUp(id);
+    // The tenant's other campaigns send alongside this one to the same customers: an address one
+    // of them bounced is suppressed, and this campaign's row for it ends Suppressed, never sent.
+    const accepted = vendor.accepted();
+    const suppressed = final.filter((r) => r.status === "suppressed");
+    for (const r of suppressed) {
+      expect(r.details).toMatch(/^Not sent: the address hard-bounced on /);
+      expect(accepted.has(deliveryId(id, r.seq))).toBe(false);
+    }
+    const sentTo = final.filter((r) => r.status !== "suppressed");
     const stats = deliveryStats(c);
-    expect(stats.delivered / size).toBeGreaterThan(0.8);
+    expect(stats.suppressed).toBe(suppressed.length);
+    expect(stats.delivered / sentTo.length).toBeGreaterThan(0.8);
     expect(stats.failed + stats.bounced).toBeGreaterThan(0);
     expect(stats.opened).toBeGreaterThan(0);
     expect(receipts.signedWrong()).toBe(0);
 
-    // Every key was accepted once, and the message carries the recipient's name.
-    const accepted = vendor.accepted();
-    const keys = final.map((r) => deliveryId(id, r.seq));
+    // Every other key was accepted once, and the message carries the recipient's name.
+    const keys = sentTo.map((r) => deliveryId(id, r.seq));
     expect(keys.every((k) => accepted.has(k))).toBe(true);
-    const first = sqlite.prepare(`SELECT "name" FROM "Delivery" WHERE "seq" = ?`).pluck().get(final[0].seq) as string;
+    const first = sqlite.prepare(`SELECT "name" FROM "Delivery" WHERE "seq" = ?`).pluck().get(sentTo[0].seq) as string;
     expect(accepted.get(keys[0])).toMatchObject({
       subject: `Hello ${first}`,
       // The text part, with the unsubscribe footer (app/lib/email-body.ts) after the message.
