@@ -135,8 +135,9 @@ export function createDeliveryEngine(options: {
   let statusOf: (campaignId: string) => string | null = () => null;
   let stillClaimed: (seq: number, attempts: number, until: number) => boolean = () => false;
 
-  const outcomeFor = (row: ClaimedDelivery, result: ChannelResult | undefined): SendOutcome => {
-    if (!result) return retryOrFail(row, "No answer from the channel for this message", true);
+  // `jitter` (in [0.5, 1.5)) scales a retry's delay: one draw per batch (see sendBatch).
+  const outcomeFor = (row: ClaimedDelivery, result: ChannelResult | undefined, jitter = 1): SendOutcome => {
+    if (!result) return retryOrFail(row, "No answer from the channel for this message", true, jitter);
     // A channel without receipts (an SMTP relay) says all it will say when it accepts: that is the
     // delivery, so every rate means something for real mail.
     if (result.status === "accepted")
@@ -147,11 +148,11 @@ export function createDeliveryEngine(options: {
         details: result.details,
       };
     if (result.status === "held") return { seq: row.seq, attempts: row.attempts, outcome: "held" };
-    if (result.status === "retry") return retryOrFail(row, result.details, result.countsAsError);
+    if (result.status === "retry") return retryOrFail(row, result.details, result.countsAsError, jitter);
     return { seq: row.seq, attempts: row.attempts, outcome: result.status, details: result.details, error: false };
   };
 
-  const retryOrFail = (row: ClaimedDelivery, details: string, countsAsError: boolean): SendOutcome => {
+  const retryOrFail = (row: ClaimedDelivery, details: string, countsAsError: boolean, jitter: number): SendOutcome => {
     if (row.attempts >= settings.maxAttempts) {
       return {
         seq: row.seq,
@@ -161,9 +162,9 @@ export function createDeliveryEngine(options: {
         error: countsAsError,
       };
     }
-    // Exponential backoff with jitter: the messages a relay deferred together do not all come back
-    // at the same moment (a relay that said "slow down" to 300 of them would say it again).
-    const delay = Math.round(settings.retryBaseMs * 2 ** (row.attempts - 1) * (0.5 + random()));
+    // Exponential backoff with jitter: batches a relay deferred together do not all come back at the
+    // same moment (a relay that said "slow down" to 300 messages would say it again).
+    const delay = Math.round(settings.retryBaseMs * 2 ** (row.attempts - 1) * jitter);
     return {
       seq: row.seq,
       attempts: row.attempts,
@@ -268,8 +269,12 @@ export function createDeliveryEngine(options: {
     await Promise.all(recordings);
     const byKey = new Map(results.map((r) => [r.key, r]));
     const left = rows.filter((_, i) => !recorded.has(messages[i].key));
+    // One jitter for the batch: its deferred rows stay due together, so they are claimed again as
+    // one batch (and a call that failed as a whole stays one send error per try), while batches
+    // deferred at the same moment come back apart.
+    const jitter = 0.5 + random();
     const outcomes = oneErrorPerFailedCall(
-      left.map((row) => outcomeFor(row, byKey.get(deliveryKey(row.campaignId, row.seq, row.retries)))),
+      left.map((row) => outcomeFor(row, byKey.get(deliveryKey(row.campaignId, row.seq, row.retries)), jitter)),
       results.filter((r) => !recorded.has(r.key)),
     );
     // In short transactions, the write lock left free between them (a batch is up to 500 rows).
