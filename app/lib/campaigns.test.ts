@@ -4,6 +4,7 @@ import {
   deliveryChip,
   deliveryId,
   deliveryKey,
+  deliveryLogStatus,
   deliveryStats,
   listSuccessChip,
   parseDeliveryId,
@@ -46,6 +47,12 @@ describe("campaign rules", () => {
     expect(deliveryChip("bounced")).toEqual({ label: "Bounced", colour: "error" });
     expect(deliveryChip("failed")).toEqual({ label: "Failed", colour: "error" });
     expect(deliveryChip("cancelled")).toEqual({ label: "Cancelled", colour: "default" });
+    expect(deliveryChip("suppressed")).toEqual({ label: "Suppressed", colour: "secondary" });
+    expect(deliveryChip("deferred")).toEqual({ label: "Deferred", colour: "info" });
+    // Deferred is derived: a pending row with details (a temporary answer, a retry waiting).
+    expect(deliveryLogStatus("pending", "")).toBe("pending");
+    expect(deliveryLogStatus("pending", "Attempt 1 failed, retrying: 451 4.3.0 Try later")).toBe("deferred");
+    expect(deliveryLogStatus("suppressed", "Not sent: the address was unsubscribed on 25 Nov 2026")).toBe("suppressed");
     expect(deliveryChip("opened")).toEqual({ label: "Unknown", colour: "default" });
     expect(deliveryChip(null)).toEqual({ label: "Unknown", colour: "default" });
   });
@@ -72,6 +79,12 @@ describe("campaign rules", () => {
     expect(progressPercent(counters)).toBe(90);
     expect(progressPercent({ ...counters, pendingCount: 0, cancelledCount: 10 } as typeof counters)).toBe(90);
     expect(progressPercent({ ...counters, audienceSize: 0 })).toBe(0);
+    // Rows the send left out as suppressed are done with: they count toward progress and the sum.
+    const suppressed = deliveryStats({ ...counters, pendingCount: 0, suppressedCount: 10 });
+    expect(
+      suppressed.sent + suppressed.failed + suppressed.cancelled + suppressed.suppressed + suppressed.pending,
+    ).toBe(counters.audienceSize);
+    expect(progressPercent({ ...counters, pendingCount: 0, suppressedCount: 10 })).toBe(100);
     // A draft has an audience size (counted when saved) and no rows yet.
     const draft = { ...counters, pendingCount: 0, sentCount: 0, deliveredCount: 0, failedCount: 0, bouncedCount: 0 };
     expect(progressPercent(draft)).toBe(0);

@@ -267,6 +267,19 @@ export function suppressedDetails(reason: string, on: string): string {
   }
 }
 
+/** The toast after a launch when nobody was left out. */
+export const LAUNCHED = "Campaign launched successfully!";
+
+/**
+ * The toast after a launch: LAUNCHED, or when the launch left suppressed customers out, who gets it:
+ * "Campaign launched: 3,120 of 3,271 will receive it; 151 suppressed".
+ */
+export function launchedMessage(c: { audienceSize: number; suppressedAtLaunch: number }): string {
+  if (c.suppressedAtLaunch <= 0) return LAUNCHED;
+  const audience = c.audienceSize + c.suppressedAtLaunch;
+  return `Campaign launched: ${audienceReachText({ audience, suppressed: c.suppressedAtLaunch, receivers: c.audienceSize })}`;
+}
+
 /** What {NAME} becomes when a recipient has no name. */
 export const NAME_FALLBACK = "Customer";
 

@@ -10,7 +10,7 @@ import { createTestUser, segmentTree, useTestDatabase } from "../../tests/helper
 const { file } = useTestDatabase();
 
 import { openSqlite, type Sqlite } from "~/db/sqlite.server";
-import { audienceReachText, deliveryChip, deliveryKey } from "~/lib/campaigns";
+import { audienceReachText, deliveryChip, deliveryKey, LAUNCHED, launchedMessage } from "~/lib/campaigns";
 import { newId } from "~/lib/id";
 import { type CampaignRow, CAMPAIGN_COLUMNS } from "~/models/campaigns.server";
 import { claimBatch, claimStillHeld } from "~/models/deliveries/claims.server";
@@ -20,7 +20,13 @@ import { applyReceipts } from "~/models/deliveries/receipts.server";
 import { addSuppressions, findSuppression, suppressionEventsOf } from "~/models/suppressions.server";
 import { compileSegmentWhere } from "~/models/segments/compile.server";
 import { sqlAudienceCount } from "~/models/segments/audience.server";
-import { audienceReach, deliveryLogs, getCampaign } from "~/services/campaigns.server";
+import {
+  ALL_SUPPRESSED,
+  audienceReach,
+  deliveryLogs,
+  getCampaign,
+  launch as launchCampaignFor,
+} from "~/services/campaigns.server";
 import type { ChannelResult, DeliveryChannel, OutgoingMessage, SendControl } from "~/services/delivery/channel.server";
 import { createDeliveryEngine } from "~/services/delivery/engine.server";
 import { seedCampaignHistory } from "~/services/delivery/history.server";
@@ -183,7 +189,50 @@ describe("a launch and the suppression list", () => {
     expect(theirs.size).toBe(60 - (emailsOf(other.id, 60).includes(everyEmail[10]) ? 1 : 0));
   });
 
+  it("a launch through the service says who was left out, and one to a segment that is all suppressed is refused", async () => {
+    const sender = await createTestUser("Launch messages");
+    await seedTenant(sender.id, { customers: 40, orders: 0, seed: 71, file });
+    const some = segmentTree({ visits: { $gte: 0 } });
+    const segment = await createSegment(sender.id, { name: "All of them", description: "", tree: some });
+    const emails = emailsOf(sender.id, 40);
+    await addSuppressions(sender.id, [
+      { email: emails[0], reason: "unsubscribed" },
+      { email: emails[1], reason: "manual" },
+    ]);
+    const content = {
+      name: "Weekend Flash Sale",
+      subject: "Hi {NAME}",
+      description: "",
+      message: "Hi {NAME}",
+      segmentId: segment.id,
+    };
+    const launched = await launchCampaignFor(sender.id, content);
+    expect(launched).toMatchObject({ audienceSize: 38, suppressedAtLaunch: 2, pendingCount: 38 });
+    expect(launchedMessage(launched)).toBe("Campaign launched: 38 of 40 will receive it; 2 suppressed");
+    const notice = sqlite
+      .prepare<unknown[], string>(`SELECT "details" FROM "Notification" WHERE "userId" = ? AND "type" = 'NEW_CAMPAIGN'`)
+      .pluck()
+      .get(sender.id);
+    expect(notice).toBe(
+      'Campaign "Weekend Flash Sale" is being sent to 38 customers; 2 on the suppression list were left out.',
+    );
+
+    await addSuppressions(
+      sender.id,
+      emails.slice(2).map((email) => ({ email, reason: "manual" as const })),
+    );
+    expect(await audienceReach(sender.id, segment.id)).toEqual({ audience: 40, suppressed: 40, receivers: 0 });
+    await expect(launchCampaignFor(sender.id, { ...content, name: "Nobody" })).rejects.toMatchObject({
+      status: 422,
+      message: `${ALL_SUPPRESSED}: there is nobody to send the campaign to.`,
+    });
+  }, 30_000);
+
   it("says the whole audience when nobody is suppressed, with en-IN grouping", () => {
+    expect(launchedMessage({ audienceSize: 3271, suppressedAtLaunch: 0 })).toBe(LAUNCHED);
+    expect(launchedMessage({ audienceSize: 3120, suppressedAtLaunch: 151 })).toBe(
+      "Campaign launched: 3,120 of 3,271 will receive it; 151 suppressed",
+    );
     expect(audienceReachText({ audience: 1234567, suppressed: 0, receivers: 1234567 })).toBe(
       "12,34,567 customers will receive it",
     );

@@ -18,6 +18,7 @@ import {
 } from "~/lib/campaigns";
 import { isId, newId } from "~/lib/id";
 import { logger } from "~/lib/logger.server";
+import { formatCount } from "~/lib/numbers";
 import { type CampaignContent, EMPTY_SEGMENT } from "~/schemas/campaign";
 import {
   type CampaignRow,
@@ -356,20 +357,34 @@ export async function launch(
   const where = await segmentWhere(userId, input.segmentId);
   const audience = await launchCampaignOffThread({ ...campaign, id }, where);
   if (audience === 0) {
+    // A segment whose every customer is on the suppression list has nobody to send to either.
+    const reach = await audienceReach(userId, campaign.segmentId);
+    if (reach.audience > 0 && reach.receivers === 0) {
+      throw new ApiError("unprocessable", `${ALL_SUPPRESSED}: there is nobody to send the campaign to.`, {
+        segmentId: ALL_SUPPRESSED,
+      });
+    }
     throw new ApiError("unprocessable", `${EMPTY_SEGMENT}: there is nobody to send the campaign to.`, {
       segmentId: EMPTY_SEGMENT,
     });
   }
   wakeDelivery();
+  const launched = await getCampaign(userId, id);
+  const left = launched.suppressedAtLaunch;
   // The campaign is launched: a notification that cannot be written must not turn that into an
   // error (a client would launch again).
   await notify(userId, {
     type: "NEW_CAMPAIGN",
     title: "New campaign launched",
-    details: `Campaign "${campaign.name}" is being sent to ${audience.toLocaleString("en-IN")} customer${audience === 1 ? "" : "s"}.`,
+    details:
+      `Campaign "${campaign.name}" is being sent to ${formatCount(audience)} customer${audience === 1 ? "" : "s"}` +
+      (left > 0 ? `; ${formatCount(left)} on the suppression list ${left === 1 ? "was" : "were"} left out.` : "."),
   }).catch((error: unknown) => logger().error({ err: error, campaignId: id }, "The launch notification failed"));
-  return getCampaign(userId, id);
+  return launched;
 }
+
+/** The 422 of a launch to a segment whose every customer is suppressed. */
+export const ALL_SUPPRESSED = "Everyone in this segment is on the suppression list";
 
 /** A save or launch as a client asks for it (POST /api/campaigns, the wizard's Launch). */
 export type CampaignRequest = CampaignTarget & {
