@@ -7,6 +7,9 @@
 // uses the existing production build instead of running `npm run build` first; BENCH_KEEP=1 keeps
 // the temporary directory; BENCH_REUSE=DIR runs the sections on a directory an earlier run kept
 // (no seeding, so no seed figures) to iterate on one section without waiting for the seed.
+// The smtp section (bench/sections/smtp.ts) seeds a database of its own: BENCH_SMTP_RECIPIENTS
+// (default 100000) sizes it, BENCH_SMTP_POOL and BENCH_DELIVERY_CONCURRENCY set the server's
+// SMTP_POOL and DELIVERY_CONCURRENCY for it.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
