@@ -5,6 +5,7 @@
 // touches another's campaigns.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, segmentTree, useTestDatabase } from "../../tests/helpers/db";
+import { callRoute } from "../../tests/helpers/requests";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 const { file } = useTestDatabase();
@@ -32,6 +33,9 @@ import { createDeliveryEngine } from "~/services/delivery/engine.server";
 import { seedCampaignHistory } from "~/services/delivery/history.server";
 import { createSegment } from "~/services/segments.server";
 import { seedTenant } from "~/services/seed.server";
+import { issueToken } from "~/services/token.server";
+import { action as campaignsAction } from "~/routes/api/campaigns";
+import { loader as logsLoader } from "~/routes/api/campaigns-id-logs";
 
 let sqlite: Sqlite;
 let tenant: { id: string };
@@ -471,4 +475,65 @@ describe("a bounce suppresses", () => {
       expectCountersAddUp(later.id);
     }
   }, 60_000);
+});
+
+describe("/api", () => {
+  it("POST /api/campaigns answers who the launch left out; the log filters by suppressed and deferred and says so", async () => {
+    const sender = await createTestUser("API sender");
+    await seedTenant(sender.id, { customers: 20, orders: 0, seed: 81, file });
+    const auth = { Authorization: `Bearer ${await issueToken(sender.id)}` };
+    const segment = await createSegment(sender.id, { name: "All", description: "", tree: everyone });
+    const emails = emailsOf(sender.id, 20);
+    await addSuppressions(sender.id, [{ email: emails[0], reason: "unsubscribed" }]);
+    const launched = await callRoute(campaignsAction, "/api/campaigns", {
+      method: "POST",
+      headers: { ...auth, "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "API launch", subject: "Hi", message: "Hi {NAME}", segmentId: segment.id }),
+    });
+    expect(launched.status).toBe(201);
+    const id = String(launched.body.id);
+    expect(launched.body).toMatchObject({ audienceSize: 19, suppressedAtLaunch: 1, suppressedCount: 0 });
+    onlyActive(id);
+
+    // One address unsubscribes after the launch, one row gets a temporary answer.
+    await addSuppressions(sender.id, [{ email: emails[1], reason: "unsubscribed" }]);
+    const t = Date.now();
+    const claimed = await claimBatch(sqlite, { campaignId: id, limit: 5, now: t, leaseMs: 60_000 });
+    expect(claimed.map((r) => r.email)).not.toContain(emails[1]);
+    await recordOutcomes(
+      sqlite,
+      id,
+      [
+        {
+          seq: claimed[0].seq,
+          attempts: claimed[0].attempts,
+          outcome: "retry",
+          details: "Attempt 1 failed, retrying: 454 4.7.0 Slow down",
+          retryAt: t + 60_000,
+          error: false,
+        },
+      ],
+      t,
+    );
+    const logs = (status: string) =>
+      callRoute(logsLoader, `/api/campaigns/${id}/logs?status=${status}`, { headers: auth, params: { id } });
+    const suppressed = await logs("Suppressed");
+    expect(suppressed.status).toBe(200);
+    expect(suppressed.headers.get("X-Total-Count")).toBe("1");
+    expect(suppressed.body).toMatchObject([
+      {
+        status: "suppressed",
+        customer: { email: emails[1] },
+        details: expect.stringMatching(/^Not sent: the address was unsubscribed on /),
+      },
+    ]);
+    const deferred = await logs("deferred");
+    expect(deferred.headers.get("X-Total-Count")).toBe("1");
+    expect(deferred.body).toMatchObject([{ status: "deferred", details: expect.stringContaining("454 4.7.0") }]);
+    const bad = await logs("opened");
+    expect(bad.status).toBe(400);
+    expect(bad.body.error?.message).toContain("deferred");
+    expect(bad.body.error?.message).toContain("suppressed");
+    expectCountersAddUp(id);
+  });
 });
