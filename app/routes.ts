@@ -79,6 +79,7 @@ export default [
     route("campaigns/edit/:id", "routes/campaigns-wizard.tsx", { id: "campaigns-edit" }),
     route("campaigns/:id", "routes/campaigns-detail.tsx"),
     route("suppressions", "routes/suppressions.tsx"),
+    route("suppressions/import", "routes/suppressions-import.tsx"),
     // An edit path without an id is an unknown path too (otherwise it reads as the detail of "edit").
     route("customers/edit", "routes/unknown.tsx", { id: "customers-edit-without-id" }),
     route("orders/edit", "routes/unknown.tsx", { id: "orders-edit-without-id" }),

@@ -57,7 +57,7 @@ export const BODY_LIMITS = {
   form: 64 * 1024,
   /** /api JSON bodies. */
   json: 1_000_000,
-  /** A CSV import (the page's upload, POST /api/customers/import and /api/suppressions/import), streamed. */
+  /** A CSV import (the pages' uploads, POST /api/customers/import and /api/suppressions/import), streamed. */
   import: 512 * 1024 * 1024,
 } as const;
 
@@ -68,7 +68,7 @@ export function bodyLimitOf(pathname: string): number {
     .replace(/\.data$/, "")
     .replace(/\/+$/, "");
   if (path === "/customers/import" || path === "/api/customers/import") return BODY_LIMITS.import;
-  if (path === "/api/suppressions/import") return BODY_LIMITS.import;
+  if (path === "/suppressions/import" || path === "/api/suppressions/import") return BODY_LIMITS.import;
   if (path === "/api" || path.startsWith("/api/")) return BODY_LIMITS.json;
   return BODY_LIMITS.form;
 }
@@ -151,8 +151,8 @@ export function loggedPath(pathname: string): string {
   return pathname.replace(/^\/u\/[^/]+?(\.data)?(?=\/|$)/i, (_, data: string | undefined) => `/u/[token]${data ?? ""}`);
 }
 
-/** The pages whose writes may be multipart: the CSV upload, and the sign-in (which reads either kind). */
-const MULTIPART_PAGES = new Set(["/customers/import", "/login", "/auth/local"]);
+/** The pages whose writes may be multipart: the CSV uploads, and the sign-in (which reads either kind). */
+const MULTIPART_PAGES = new Set(["/customers/import", "/suppressions/import", "/login", "/auth/local"]);
 
 /**
  * What is refused before the app sees it: an address that does not decode, and (pages only; /api
@@ -192,7 +192,7 @@ function refusePageRequest(
     .replace(/\.data$/, "")
     .replace(/\/+$/, "");
   if (/^multipart\/form-data\b/.test(type)) {
-    // Only the upload and the sign-in read a multipart body in a way that refuses a malformed one
+    // Only the uploads and the sign-in read a multipart body in a way that refuses a malformed one
     // (400); every other page's form is URL-encoded, and a malformed multipart body would make
     // its action's request.formData() throw (a 500).
     if (MULTIPART_PAGES.has(path)) return null;

@@ -2,23 +2,20 @@
 // (docs/decisions/0023-unsubscribe-and-suppression.md). Search on the address, 50 a page newest
 // first, each row's reason, source campaign and date; Remove (with a confirmation that says the
 // address gets campaign e-mail again); an "Add addresses" form (one a line or comma separated, each
-// checked, the bad ones named); a CSV import streamed into the service as it arrives (the bad rows
-// listed with their line, and a report to download); Export CSV (/suppressions/export). Links, GET
-// forms and form posts throughout, so all of it works without JavaScript. On a phone the rows are
-// cards (ResponsiveTable).
+// checked, the bad ones named); Import CSV (/suppressions/import) and Export CSV
+// (/suppressions/export). Links, GET forms and form posts throughout, so all of it works without
+// JavaScript. On a phone the rows are cards (ResponsiveTable).
 import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { CheckCircle2, Download, FileUp, MailX, Plus, Upload } from "lucide-react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Download, MailX, Plus, Upload } from "lucide-react";
 import { useEffect, useRef } from "react";
-import { toast } from "sonner";
 import { z } from "zod";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { DateTime } from "~/components/date-time";
 import { useDelegatedLinks } from "~/components/fast-rows";
-import { Field, FormAlert, LIVE_VALIDATION, TextareaField } from "~/components/forms";
+import { FormAlert, LIVE_VALIDATION, TextareaField } from "~/components/forms";
 import { ListSearch } from "~/components/list-search";
 import { Pager } from "~/components/pager";
 import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
@@ -38,17 +35,12 @@ import { requireUser } from "~/services/auth.server";
 import { redirectWithFlash } from "~/services/session.server";
 import {
   addSuppressionsByHand,
-  importSuppressionsCsv,
   listSuppressionsPage,
   resubscribe,
-  suppressionErrorReportCsv,
   suppressionOf,
-  type SuppressionImportResult,
 } from "~/services/suppressions.server";
 
 const PAGE_SIZE = 50;
-/** The bad rows of an import listed on the page (the report has them all, up to the service's limit). */
-const SHOWN_ERRORS = 50;
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
 export const headers = keepAllowHeader;
@@ -90,27 +82,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { page, q, removing: removing ? { email: removing.email } : null };
 }
 
-type ImportOutcome =
-  | {
-      ok: true;
-      result: SuppressionImportResult;
-      /** The bad rows as a CSV data: address, when there are any. */
-      report: string | null;
-    }
-  | { ok: false; message: string };
-
 const ADD_FAILED = "Failed to add the addresses. Please try again.";
 const REMOVE_FAILED = "Failed to remove the address. Please try again.";
 
 export async function action({ request }: ActionFunctionArgs) {
   allowMethods(request, "GET", "POST");
   const user = await requireUser(request);
-  let formData: FormData;
-  if (request.headers.get("Content-Type")?.toLowerCase().startsWith("multipart/form-data")) {
-    const upload = await readUpload(request, user.id);
-    if (upload.kind === "import") return upload.outcome;
-    formData = upload.fields;
-  } else formData = await request.formData();
+  const formData = await request.formData();
 
   if (formData.get("intent") === "remove") {
     const submission = parseWithZod(formData, { schema: RemoveSuppressionFormSchema });
@@ -142,99 +120,15 @@ export async function action({ request }: ActionFunctionArgs) {
   });
 }
 
-/** The most characters of a text field of a multipart post (the Add form's list, sent that way by a program). */
-const MAX_TEXT_FIELD_CHARS = 4_000_000;
-
-/**
- * A multipart post: the CSV import when it carries a file field, otherwise a form like any other.
- * The file's bytes go into the service as they arrive (never held whole in memory); a file the
- * service refuses (not CSV, no email column, empty) is a 422 with its message.
- */
-async function readUpload(
-  request: Request,
-  userId: string,
-): Promise<{ kind: "import"; outcome: ReturnType<typeof data<ImportOutcome>> } | { kind: "form"; fields: FormData }> {
-  let file = false;
-  let result: SuppressionImportResult | undefined;
-  let failure: string | undefined;
-  let fault: unknown;
-  const handler: UploadHandler = async ({ name, filename, data: chunks }) => {
-    if (filename === undefined) {
-      let text = "";
-      const decoder = new TextDecoder();
-      for await (const chunk of chunks) {
-        if (text.length <= MAX_TEXT_FIELD_CHARS) text += decoder.decode(chunk, { stream: true });
-      }
-      return text.length > MAX_TEXT_FIELD_CHARS ? undefined : text + decoder.decode();
-    }
-    if (name !== "file" || result || failure !== undefined) {
-      for await (const chunk of chunks) void chunk;
-      return undefined;
-    }
-    file = true;
-    if (!filename) {
-      for await (const chunk of chunks) void chunk;
-      failure = "Choose a CSV file to import.";
-      return undefined;
-    }
-    try {
-      result = await importSuppressionsCsv(userId, chunks);
-    } catch (error) {
-      if (!(error instanceof ApiError)) {
-        fault = error;
-        throw error;
-      }
-      failure = error.message;
-      for await (const chunk of chunks) void chunk;
-    }
-    return undefined;
-  };
-  let fields: FormData | undefined;
-  try {
-    fields = await unstable_parseMultipartFormData(request, handler);
-  } catch {
-    // A fault of the import itself goes on to the error boundary and the server log; anything else
-    // here is an upload cut short (the browser went away), told as one unless the import had finished.
-    if (fault !== undefined) throw fault;
-    if (!result) failure = "The upload could not be read. Choose the file again and retry.";
-  }
-  if (fields && !file) return { kind: "form", fields };
-  if (!result)
-    return {
-      kind: "import",
-      outcome: data<ImportOutcome>({ ok: false, message: failure ?? "Choose a CSV file to import." }, { status: 422 }),
-    };
-  const report =
-    result.invalid > 0
-      ? `data:text/csv;charset=utf-8,${encodeURIComponent(suppressionErrorReportCsv(result.errors))}`
-      : null;
-  return {
-    kind: "import",
-    outcome: data<ImportOutcome>({
-      ok: true,
-      result: { ...result, errors: result.errors.slice(0, SHOWN_ERRORS) },
-      report,
-    }),
-  };
-}
-
-/** The answer of a CSV import, told apart from the Add form's Conform reply. */
-function isImportOutcome(value: unknown): value is ImportOutcome {
-  return typeof value === "object" && value !== null && "ok" in value;
-}
-
 export default function Suppressions() {
   const { page, q, removing } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
-  const importOutcome = isImportOutcome(actionData) ? actionData : null;
-  const addResult = actionData && !isImportOutcome(actionData) ? actionData : undefined;
+  const addResult = useActionData<typeof action>();
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const onRowsClick = useDelegatedLinks();
   const searching = navigation.state === "loading" && navigation.location?.pathname === "/suppressions";
   const submittingIntent = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
   const adding = submittingIntent === "add";
-  const importing = navigation.state === "submitting" && navigation.formEncType === "multipart/form-data";
 
   const [form, fields] = useForm({
     id: "add-suppressions",
@@ -253,15 +147,6 @@ export default function Suppressions() {
       if (!addResult) form.reset();
     }
   }, [adding, navigation.state, addResult, form]);
-
-  useEffect(() => {
-    if (!importOutcome) return;
-    if (importOutcome.ok)
-      toast.success(
-        `${formatCount(importOutcome.result.added)} ${importOutcome.result.added === 1 ? "address" : "addresses"} added to the suppression list`,
-      );
-    else toast.error(importOutcome.message);
-  }, [importOutcome]);
 
   const href = (changes: Record<string, string | null>) => withSearchParams(params, changes, "/suppressions");
   const listHref = href({ remove: null });
@@ -287,13 +172,13 @@ export default function Suppressions() {
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
-          <a href="#import-suppressions" className="btn-secondary">
+          <Link to="/suppressions/import" className="btn-secondary">
             <Upload className="h-4 w-4" aria-hidden /> Import CSV
-          </a>
+          </Link>
           <a href="/suppressions/export" download className="btn-secondary">
             <Download className="h-4 w-4" aria-hidden /> Export CSV
           </a>
-          <a href="#add-suppressions-heading" className="btn-primary">
+          <a href="#add-suppressions" className="btn-primary">
             <Plus className="h-4 w-4" aria-hidden /> Add addresses
           </a>
         </div>
@@ -375,76 +260,47 @@ export default function Suppressions() {
         <Pager summary={pageSummary(start, page.items.length, page.total, false)} links={links} />
       </section>
 
-      <div className="grid gap-4 lg:grid-cols-2">
-        <section className="card p-6" aria-labelledby="add-suppressions-heading">
+      <section
+        className="card grid gap-4 p-6 lg:grid-cols-3"
+        aria-labelledby="add-suppressions-heading"
+        id="add-suppressions"
+      >
+        <div>
           <h3 id="add-suppressions-heading" className="font-semibold text-slate-900">
             Add addresses
           </h3>
-          <p className="mb-4 text-sm text-slate-600">
-            They get no campaign e-mail from now on. Customers with these addresses stay in your lists.
+          <p className="mt-1 text-sm text-slate-600">
+            They get no campaign e-mail from now on, whatever segment they are in. Customers with these addresses stay
+            in your lists. For a long list,{" "}
+            <Link to="/suppressions/import" className="font-medium text-primary hover:underline">
+              import a CSV file
+            </Link>
+            .
           </p>
+        </div>
+        <Form method="post" className="space-y-4 lg:col-span-2" {...getFormProps(form)}>
           <FormAlert id={form.errorId} errors={form.errors} />
-          <Form method="post" className="space-y-4" {...getFormProps(form)}>
-            <input type="hidden" name="intent" value="add" />
-            <TextareaField
-              label="Email addresses"
-              required
-              hint="One a line, or separated by commas."
-              textareaProps={{
-                ...getTextareaProps(fields.emails),
-                rows: 5,
-                autoComplete: "off",
-                spellCheck: false,
-                placeholder: "asha@example.com\nravi@example.com",
-              }}
-              errors={fields.emails.errors}
-            />
-            <div className="flex justify-end">
-              <button type="submit" className="btn-primary" disabled={adding}>
-                <Plus className="h-4 w-4" aria-hidden /> {adding ? "Adding..." : "Add to the list"}
-              </button>
-            </div>
-          </Form>
-        </section>
-
-        <section id="import-suppressions" className="card space-y-4 p-6" aria-labelledby="import-suppressions-heading">
-          <div>
-            <h3 id="import-suppressions-heading" className="font-semibold text-slate-900">
-              Import a CSV file
-            </h3>
-            <p className="text-sm text-slate-600">
-              Bring the list from another tool. The first row names the columns: an <code>email</code> column, and
-              optionally <code>reason</code> and <code>campaign</code>.
-            </p>
+          <input type="hidden" name="intent" value="add" />
+          <TextareaField
+            label="Email addresses"
+            required
+            hint="One a line, or separated by commas."
+            textareaProps={{
+              ...getTextareaProps(fields.emails),
+              rows: 4,
+              autoComplete: "off",
+              spellCheck: false,
+              placeholder: "asha@example.com\nravi@example.com",
+            }}
+            errors={fields.emails.errors}
+          />
+          <div className="flex justify-end">
+            <button type="submit" className="btn-primary" disabled={adding}>
+              <Plus className="h-4 w-4" aria-hidden /> {adding ? "Adding..." : "Add to the list"}
+            </button>
           </div>
-          {importOutcome && !importOutcome.ok ? <FormAlert errors={[importOutcome.message]} /> : null}
-          {importOutcome && importOutcome.ok ? <ImportResult outcome={importOutcome} /> : null}
-          <Form method="post" encType="multipart/form-data" className="space-y-4">
-            <div className="flex flex-wrap items-start gap-3 rounded-lg border-2 border-dashed border-slate-300 p-4">
-              <FileUp className="mt-6 h-6 w-6 text-slate-400" aria-hidden />
-              <Field
-                className="min-w-0 flex-1"
-                label="CSV file"
-                hint="Addresses already on the list keep their reason and date."
-                inputProps={{
-                  id: "suppressions-file",
-                  name: "file",
-                  type: "file",
-                  accept: ".csv,text/csv",
-                  required: true,
-                  // As wide as its box: a file input's own width overflows a phone.
-                  className: "block w-full text-sm",
-                }}
-              />
-            </div>
-            <div className="flex justify-end">
-              <button type="submit" className="btn-secondary" disabled={importing}>
-                <Upload className="h-4 w-4" aria-hidden /> {importing ? "Importing..." : "Import"}
-              </button>
-            </div>
-          </Form>
-        </section>
-      </div>
+        </Form>
+      </section>
 
       <ConfirmDialog
         open={Boolean(removing)}
@@ -462,84 +318,6 @@ export default function Suppressions() {
         fields={{ intent: "remove", email: removing?.email ?? "", back: listHref }}
         confirmLabel="Remove"
       />
-    </div>
-  );
-}
-
-/** What an import did: the counts, and the rows it skipped with their line and reason. */
-function ImportResult({ outcome }: { outcome: Extract<ImportOutcome, { ok: true }> }) {
-  const r = outcome.result;
-  const counts: [string, string, number][] = [
-    ["Rows read", "rows", r.rows],
-    ["Added", "added", r.added],
-    ["Already on the list", "already", r.alreadySuppressed],
-    ["Rows with errors", "errors", r.invalid],
-  ];
-  return (
-    <div className="space-y-3 rounded-lg bg-slate-50 p-4" role="status" aria-labelledby="import-result-heading">
-      <p id="import-result-heading" className="flex items-center gap-2 font-semibold text-slate-900">
-        <CheckCircle2 className="h-5 w-5 text-green-600" aria-hidden /> Import finished
-      </p>
-      <dl className="grid grid-cols-2 gap-3 text-sm">
-        {counts.map(([label, id, value]) => (
-          <div key={id}>
-            <dt className="text-slate-500">{label}</dt>
-            <dd className="text-lg font-semibold text-slate-900" data-testid={`import-${id}`}>
-              {formatCount(value)}
-            </dd>
-          </div>
-        ))}
-      </dl>
-      {r.duplicates > 0 ? (
-        <p className="text-sm text-slate-600">
-          {formatCount(r.duplicates)} {r.duplicates === 1 ? "row repeated an address" : "rows repeated an address"}{" "}
-          given earlier in the file.
-        </p>
-      ) : null}
-      {r.invalid > 0 ? (
-        <div className="space-y-2">
-          <div className="flex flex-wrap items-center justify-between gap-2">
-            <p className="text-sm text-slate-700">
-              These rows were skipped; every other row was imported.
-              {r.errorsTruncated ? " The report lists the first ones only." : ""}
-            </p>
-            {outcome.report ? (
-              <a href={outcome.report} download="suppression-import-errors.csv" className="btn-secondary">
-                <Download className="h-4 w-4" aria-hidden /> Download error report
-              </a>
-            ) : null}
-          </div>
-          <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-            <ResponsiveTable>
-              <thead className="bg-slate-50 text-left text-xs uppercase text-slate-500">
-                <tr>
-                  <th className="px-3 py-2">Line</th>
-                  <th className="px-3 py-2">Email</th>
-                  <th className="px-3 py-2">Reason</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {r.errors.map((e) => (
-                  <tr key={`${e.line}-${e.email}`}>
-                    <td className="px-3 py-2 tabular-nums">
-                      <CardLabel>Line</CardLabel>
-                      {e.line}
-                    </td>
-                    <td className="break-all px-3 py-2">
-                      <CardLabel>Email</CardLabel>
-                      {e.email || "—"}
-                    </td>
-                    <td className="min-w-48 px-3 py-2 text-red-700">
-                      <CardLabel>Reason</CardLabel>
-                      {e.reason}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </ResponsiveTable>
-          </div>
-        </div>
-      ) : null}
     </div>
   );
 }

@@ -98,6 +98,7 @@ const TAKES: Record<string, Method[] | "any"> = {
   "campaigns/edit/:id": ["GET", "POST"],
   "campaigns/:id": ["GET", "POST"],
   suppressions: ["GET", "POST"],
+  "suppressions/import": ["GET", "POST"],
   "customers/edit": ["GET"],
   "orders/edit": ["GET"],
   "segments/edit": ["GET"],
