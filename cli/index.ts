@@ -7,6 +7,7 @@ import { registerCustomerCommands } from "./commands/customers.ts";
 import { registerSeedCommand } from "./commands/seed.ts";
 import { registerCampaignCommands } from "./commands/campaigns.ts";
 import { registerDkimCommands } from "./commands/dkim.ts";
+import { registerSuppressionCommands } from "./commands/suppressions.ts";
 
 const program = new Command()
   .name("crm")
@@ -20,6 +21,7 @@ registerCustomerCommands(program);
 registerSeedCommand(program);
 registerCampaignCommands(program);
 registerDkimCommands(program);
+registerSuppressionCommands(program);
 
 try {
   await program.parseAsync(process.argv);

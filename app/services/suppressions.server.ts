@@ -293,7 +293,8 @@ export type SuppressionImportResult = {
 };
 
 export type SuppressionImportProgress =
-  { phase: "reading"; rows: number } | { phase: "saving"; saved: number; total: number };
+  /** Rows read so far and the bytes of the file parsed so far. */
+  { phase: "reading"; rows: number; bytes: number } | { phase: "saving"; saved: number; total: number };
 
 function refuse(message: string): ApiError {
   return new ApiError("unprocessable", message);
@@ -323,6 +324,7 @@ export async function importSuppressionsCsv(
   let reasonColumn = -1;
   let campaignColumn = -1;
   let rows = 0;
+  let bytes = 0;
   let invalid = 0;
   let duplicates = 0;
   const errors: SuppressionImportRowError[] = [];
@@ -356,7 +358,7 @@ export async function importSuppressionsCsv(
       throw refuse(
         `The file has more than ${MAX_IMPORT_ROWS.toLocaleString("en-IN")} rows. Split it into smaller files and import them one after another.`,
       );
-    if (rows % 10_000 === 0) options.onProgress?.({ phase: "reading", rows });
+    if (rows % 10_000 === 0) options.onProgress?.({ phase: "reading", rows, bytes });
     const raw = importedCell(record[emailColumn] ?? "").trim();
     if (raw === "") {
       fail(line, "", "The email is empty");
@@ -389,9 +391,11 @@ export async function importSuppressionsCsv(
   try {
     for await (const chunk of input) {
       if (typeof chunk === "string") {
+        bytes += Buffer.byteLength(chunk);
         reader.push(chunk);
         continue;
       }
+      bytes += chunk.byteLength;
       if (!sniffer.done) {
         sniffer.push(chunk);
         if (sniffer.nul || (sniffer.done && sniffer.binary)) throw refuse(NOT_CSV_TEXT);
@@ -415,7 +419,7 @@ export async function importSuppressionsCsv(
   }
   if (!header) throw refuse('The file is empty: it needs a header row ("email") and at least one address.');
   if (rows === 0) throw refuse('The file has no addresses: it needs a header row ("email") and at least one address.');
-  options.onProgress?.({ phase: "reading", rows });
+  options.onProgress?.({ phase: "reading", rows, bytes });
 
   const list = [...entries.values()];
   let added = 0;
