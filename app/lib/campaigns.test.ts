@@ -80,11 +80,12 @@ describe("campaign rules", () => {
     expect(progressPercent({ ...counters, pendingCount: 0, cancelledCount: 10 } as typeof counters)).toBe(90);
     expect(progressPercent({ ...counters, audienceSize: 0 })).toBe(0);
     // Rows the send left out as suppressed are done with: they count toward progress and the sum.
-    const suppressed = deliveryStats({ ...counters, pendingCount: 0, suppressedCount: 10 });
+    const allDone = { ...counters, pendingCount: 0, suppressedCount: 10 };
+    const suppressed = deliveryStats(allDone);
     expect(
       suppressed.sent + suppressed.failed + suppressed.cancelled + suppressed.suppressed + suppressed.pending,
     ).toBe(counters.audienceSize);
-    expect(progressPercent({ ...counters, pendingCount: 0, suppressedCount: 10 })).toBe(100);
+    expect(progressPercent(allDone)).toBe(100);
     // A draft has an audience size (counted when saved) and no rows yet.
     const draft = { ...counters, pendingCount: 0, sentCount: 0, deliveredCount: 0, failedCount: 0, bouncedCount: 0 };
     expect(progressPercent(draft)).toBe(0);
