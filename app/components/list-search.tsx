@@ -29,7 +29,13 @@ export function ListSearch({
 }) {
   const submit = useSubmit();
   const timer = useRef<ReturnType<typeof setTimeout>>();
+  const input = useRef<HTMLInputElement>(null);
   useEffect(() => () => clearTimeout(timer.current), []);
+  // The box follows the address (Back, a link with another search) but never under the user's
+  // fingers: while it has the focus what they type stays (a remount would drop the focus).
+  useEffect(() => {
+    if (input.current && document.activeElement !== input.current) input.current.value = q ?? "";
+  }, [q]);
   return (
     <Form method="get" role="search" className={`flex min-w-0 flex-1 items-center gap-2 ${className}`}>
       <label htmlFor={id} className="sr-only">
@@ -40,8 +46,8 @@ export function ListSearch({
         id={id}
         name="q"
         type="search"
+        ref={input}
         defaultValue={q ?? ""}
-        key={q ?? ""}
         placeholder={placeholder}
         className="w-full min-w-0 border-0 bg-transparent text-sm focus:outline-none focus:ring-0"
         onChange={(event) => {
