@@ -45,6 +45,40 @@ export type SendOutcome =
   /** Never handed to the channel (the campaign was paused or cancelled): back in the queue, the attempt not spent. */
   | { seq: number; attempts: number; outcome: "held" };
 
+/** recordOutcomes' statements, prepared once per connection (the SMTP channel records each answer on its own). */
+function prepareOutcomeStatements(sqlite: Connection) {
+  return {
+    finish: sqlite.prepare(
+      `UPDATE "Delivery" SET "status" = ?, "details" = ?, "updatedAt" = ?, "nextAttemptAt" = 0
+       WHERE "seq" = ? AND "status" = 'pending' AND "attempts" = ?`,
+    ),
+    bounce: sqlite.prepare<unknown[], { userId: string; email: string }>(
+      `UPDATE "Delivery" SET "status" = 'bounced', "details" = ?, "updatedAt" = ?, "nextAttemptAt" = 0
+       WHERE "seq" = ? AND "status" = 'pending' AND "attempts" = ?
+       RETURNING "userId", "email"`,
+    ),
+    retry: sqlite.prepare(
+      `UPDATE "Delivery" SET "nextAttemptAt" = ?, "details" = ?, "updatedAt" = ?
+       WHERE "seq" = ? AND "status" = 'pending' AND "attempts" = ?`,
+    ),
+    release: sqlite.prepare(
+      `UPDATE "Delivery" SET "nextAttemptAt" = ?, "attempts" = "attempts" - 1
+       WHERE "seq" = ? AND "status" = 'pending' AND "attempts" = ?`,
+    ),
+    counters: sqlite.prepare(
+      `UPDATE "Campaign" SET "pendingCount" = "pendingCount" - ?, "sentCount" = "sentCount" + ?, "deliveredCount" = "deliveredCount" + ?,
+         "failedCount" = "failedCount" + ?, "bouncedCount" = "bouncedCount" + ?, "sendErrors" = "sendErrors" + ?, "updatedAt" = ?
+       WHERE "id" = ?`,
+    ),
+  };
+}
+const outcomeStatementsOf = new WeakMap<Connection, ReturnType<typeof prepareOutcomeStatements>>();
+function outcomeStatements(sqlite: Connection) {
+  let statements = outcomeStatementsOf.get(sqlite);
+  if (!statements) outcomeStatementsOf.set(sqlite, (statements = prepareOutcomeStatements(sqlite)));
+  return statements;
+}
+
 /**
  * Records what the channel said about claimed rows of one campaign, in one transaction. A row is
  * changed only while it is still pending with the attempt number of this claim (its lease token);
@@ -58,28 +92,7 @@ export async function recordOutcomes(
   outcomes: readonly SendOutcome[],
   now = Date.now(),
 ): Promise<void> {
-  const finish = sqlite.prepare(
-    `UPDATE "Delivery" SET "status" = ?, "details" = ?, "updatedAt" = ?, "nextAttemptAt" = 0
-     WHERE "seq" = ? AND "status" = 'pending' AND "attempts" = ?`,
-  );
-  const bounce = sqlite.prepare<unknown[], { userId: string; email: string }>(
-    `UPDATE "Delivery" SET "status" = 'bounced', "details" = ?, "updatedAt" = ?, "nextAttemptAt" = 0
-     WHERE "seq" = ? AND "status" = 'pending' AND "attempts" = ?
-     RETURNING "userId", "email"`,
-  );
-  const retry = sqlite.prepare(
-    `UPDATE "Delivery" SET "nextAttemptAt" = ?, "details" = ?, "updatedAt" = ?
-     WHERE "seq" = ? AND "status" = 'pending' AND "attempts" = ?`,
-  );
-  const release = sqlite.prepare(
-    `UPDATE "Delivery" SET "nextAttemptAt" = ?, "attempts" = "attempts" - 1
-     WHERE "seq" = ? AND "status" = 'pending' AND "attempts" = ?`,
-  );
-  const counters = sqlite.prepare(
-    `UPDATE "Campaign" SET "pendingCount" = "pendingCount" - ?, "sentCount" = "sentCount" + ?, "deliveredCount" = "deliveredCount" + ?,
-       "failedCount" = "failedCount" + ?, "bouncedCount" = "bouncedCount" + ?, "sendErrors" = "sendErrors" + ?, "updatedAt" = ?
-     WHERE "id" = ?`,
-  );
+  const { finish, bounce, retry, release, counters } = outcomeStatements(sqlite);
   sqlite
     .transaction(() => {
       let sent = 0;
