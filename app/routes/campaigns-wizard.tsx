@@ -30,7 +30,7 @@ import { RouteErrorBoundary } from "~/components/error-boundary";
 import { Field, FormAlert, LIVE_VALIDATION, SelectField, TextareaField } from "~/components/forms";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
-import { audienceReachText, hasNamePlaceholder } from "~/lib/campaigns";
+import { audienceReachText, hasNamePlaceholder, launchedMessage } from "~/lib/campaigns";
 import { replyRefused } from "~/lib/forms.server";
 import { UNSUBSCRIBE_PLACEHOLDER } from "~/lib/email-body";
 import { orRespond } from "~/lib/responses";
@@ -44,7 +44,7 @@ import {
 } from "~/schemas/campaign";
 import { getEnv } from "~/env.server";
 import { requireUser } from "~/services/auth.server";
-import { audienceReach, getCampaign, saveDraft, saveOrLaunchOnce } from "~/services/campaigns.server";
+import { audienceReach, type CampaignDto, getCampaign, saveDraft, saveOrLaunchOnce } from "~/services/campaigns.server";
 import { listSegments, segmentAudienceCount, segmentOverview } from "~/services/segments.server";
 import { senderOf } from "~/services/email/sender.server";
 import { redirectWithFlash } from "~/services/session.server";
@@ -215,23 +215,25 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return data({ result, ...(await showing(stepOfErrors(result.error, step))), failure: null }, { status: 400 });
     }
     const launchKey = launchKeyOf(formData);
+    let launched: CampaignDto;
     try {
       // A draft launches in place; launching a campaign that has started makes a new one (the page
       // says so): the service's draft rule (CampaignTarget.editing).
-      await saveOrLaunchOnce(
+      ({ campaign: launched } = await saveOrLaunchOnce(
         user.id,
         { status: "Active", content: submission.value, editing: editId },
         launchKey ? { key: launchKey, scope: `wizard:${editId ?? "new"}`, mismatch: LAUNCH_KEY_REUSED } : null,
-      );
+      ));
     } catch (error) {
       const reason = error instanceof ApiError ? error.message : "Unknown error";
       const refused = replyRefused(submission, error, `${LAUNCH_FAILED}: ${reason}`);
       return data({ result: refused.data, ...(await showing(LAST_STEP)), failure: reason }, refused.init ?? undefined);
     }
+    // Says who the launch left out as suppressed, if anyone ("… 3,120 of 3,271 will receive it; 151 suppressed").
     return redirectWithFlash(request, "/campaigns", {
       kind: "toast",
       type: "success",
-      message: "Campaign launched successfully!",
+      message: launchedMessage(launched),
     });
   }
 
