@@ -24,17 +24,14 @@ import {
   type SuppressionReason,
   type SuppressionRow,
 } from "~/models/suppressions.server";
+import { REASON_CHIPS } from "~/lib/suppression-texts";
 import { CustomerFormSchema } from "~/schemas/customer";
+import { badAddressesMessage } from "~/schemas/suppression-form";
 
 export { SUPPRESSION_REASONS, type SuppressionReason };
 
-/** How each reason reads on screen. */
-export const REASON_LABELS: Record<SuppressionReason, string> = {
-  unsubscribed: "Unsubscribed",
-  "hard-bounced": "Hard bounce",
-  complained: "Complaint",
-  manual: "Added by hand",
-};
+/** How each reason reads on screen (one table, app/lib/suppression-texts.ts). */
+export const REASON_LABELS = REASON_CHIPS;
 
 export type SuppressionDto = {
   email: string;
@@ -62,8 +59,6 @@ export const MAX_EMAILS_PER_REQUEST = 10_000;
 export const MAX_IMPORT_ROWS = 1_000_000;
 /** At most this many bad rows of an import are listed (all are counted). */
 export const MAX_REPORTED_ERRORS = 1_000;
-/** The most bad addresses one message names. */
-const NAMED_IN_MESSAGE = 5;
 const MAX_RECORD_CHARS = 100_000;
 const DECODE_PIECE_BYTES = 64 * 1024;
 const EXPORT_SLICE = 5000;
@@ -80,12 +75,6 @@ export function toSuppressionDto(row: SuppressionRow): SuppressionDto {
     details: row.details,
     createdAt: row.createdAt.toISOString(),
   };
-}
-
-function quoted(values: readonly string[]): string {
-  const shown = values.slice(0, NAMED_IN_MESSAGE).map((v) => `"${v.length > 80 ? `${v.slice(0, 77)}...` : v}"`);
-  const more = values.length - shown.length;
-  return more > 0 ? `${shown.join(", ")} and ${more.toLocaleString("en-IN")} more` : shown.join(", ");
 }
 
 export type CheckedEmails = {
@@ -108,12 +97,8 @@ export function checkEmails(values: readonly string[]): CheckedEmails {
   return { emails: [...emails], invalid: [...invalid] };
 }
 
-/** The message for addresses that are not valid, naming them. */
-export function invalidEmailsMessage(invalid: readonly string[]): string {
-  return invalid.length === 1
-    ? `${quoted(invalid)} is not a valid email address. Correct it or leave it out and try again.`
-    : `${invalid.length.toLocaleString("en-IN")} entries are not valid email addresses: ${quoted(invalid)}. Correct them or leave them out and try again.`;
-}
+/** The message for addresses that are not valid, naming them (the form's wording). */
+export const invalidEmailsMessage = badAddressesMessage;
 
 /**
  * A list of addresses from a program or a form: 1 to MAX_EMAILS_PER_REQUEST entries, every one a

@@ -32,7 +32,7 @@ async function campaignById(id: string): Promise<CampaignRow> {
 
 function figures(c: CampaignRow): string {
   const s = deliveryStats(c);
-  return `sent ${s.sent}, delivered ${s.delivered}, failed ${s.failed}, bounced ${s.bounced}, opened ${s.opened}, clicked ${s.clicked}, pending ${s.pending} (success ${s.successRate})`;
+  return `sent ${s.sent}, delivered ${s.delivered}, failed ${s.failed}, bounced ${s.bounced}, opened ${s.opened}, clicked ${s.clicked}, suppressed ${s.suppressed}, pending ${s.pending} (success ${s.successRate})`;
 }
 
 export function registerCampaignCommands(program: Command) {

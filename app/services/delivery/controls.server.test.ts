@@ -191,7 +191,7 @@ function readCounters(id: string) {
   return sqlite
     .prepare(
       `SELECT "audienceSize", "pendingCount", "sentCount", "deliveredCount", "failedCount", "bouncedCount",
-        "cancelledCount", "openedCount", "clickedCount" FROM "Campaign" WHERE "id" = ?`,
+        "cancelledCount", "suppressedCount", "openedCount", "clickedCount" FROM "Campaign" WHERE "id" = ?`,
     )
     .get(id) as Parameters<typeof deliveryStats>[0];
 }
