@@ -10,23 +10,11 @@ import { pageSearchTerm } from "~/schemas/search";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
-import {
-  ArrowDown,
-  ArrowUp,
-  ArrowUpDown,
-  ChevronLeft,
-  ChevronRight,
-  ChevronsLeft,
-  ChevronsRight,
-  Download,
-  Plus,
-  Search,
-  Upload,
-  Users,
-} from "lucide-react";
-import { useEffect, useRef, type ReactNode } from "react";
+import { ArrowDown, ArrowUp, ArrowUpDown, Download, Plus, Upload, Users } from "lucide-react";
 import { z } from "zod";
 import { ConfirmDialog } from "~/components/confirm-dialog";
+import { ListSearch } from "~/components/list-search";
+import { Pager } from "~/components/pager";
 import { useDelegatedLinks } from "~/components/fast-rows";
 import { RowActionSprite, RowActions } from "~/components/row-actions";
 import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
@@ -157,9 +145,6 @@ export default function Customers() {
   const submit = useSubmit();
   const navigation = useNavigation();
   const onRowsClick = useDelegatedLinks();
-  const searchForm = useRef<HTMLFormElement>(null);
-  const timer = useRef<ReturnType<typeof setTimeout>>();
-  useEffect(() => () => clearTimeout(timer.current), []);
   const searching = navigation.state === "loading" && navigation.location?.pathname === "/customers";
 
   const href = (changes: Record<string, string | null>) => withSearchParams(params, changes, "/customers");
@@ -252,37 +237,14 @@ export default function Customers() {
       </div>
 
       <div className="card flex flex-col gap-2 p-3 sm:flex-row sm:items-center">
-        <Form ref={searchForm} method="get" role="search" className="flex min-w-0 flex-1 items-center gap-2">
-          <label htmlFor="customer-search" className="sr-only">
-            Search customers
-          </label>
-          <Search className="h-4 w-4 shrink-0 text-slate-400" aria-hidden />
-          <input
-            id="customer-search"
-            name="q"
-            type="search"
-            defaultValue={q}
-            key={q}
-            placeholder="Search by name or email"
-            className="w-full min-w-0 border-0 bg-transparent text-sm focus:outline-none focus:ring-0"
-            onChange={(event) => {
-              const form = event.currentTarget.form;
-              clearTimeout(timer.current);
-              timer.current = setTimeout(() => {
-                if (form) submit(form, { replace: true, preventScrollReset: true });
-              }, 250);
-            }}
-          />
+        <ListSearch id="customer-search" label="Search customers" placeholder="Search by name or email" q={q}>
           {sortDefault ? null : (
             <>
               <input type="hidden" name="sort" value={page.sort} />
               <input type="hidden" name="order" value={page.order} />
             </>
           )}
-          <button type="submit" className="btn-secondary">
-            Search
-          </button>
-        </Form>
+        </ListSearch>
         <Form
           method="get"
           aria-label="Sort customers"
@@ -424,30 +386,7 @@ export default function Customers() {
             </tbody>
           </ResponsiveTable>
         </div>
-        <nav
-          aria-label="Pages"
-          className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-200 px-4 py-3 text-sm"
-        >
-          <p className="text-slate-600" data-testid="page-summary">
-            {summary}
-          </p>
-          <div className="flex flex-wrap gap-2">
-            <PageLink to={firstHref} label="First page" rel="first">
-              <ChevronsLeft className="h-4 w-4" aria-hidden />
-              <span className="hidden sm:inline">First</span>
-            </PageLink>
-            <PageLink to={prevHref} label="Previous page" rel="prev">
-              <ChevronLeft className="h-4 w-4" aria-hidden /> Previous
-            </PageLink>
-            <PageLink to={nextHref} label="Next page" rel="next">
-              Next <ChevronRight className="h-4 w-4" aria-hidden />
-            </PageLink>
-            <PageLink to={lastHref} label="Last page" rel="last">
-              <span className="hidden sm:inline">Last</span>
-              <ChevronsRight className="h-4 w-4" aria-hidden />
-            </PageLink>
-          </div>
-        </nav>
+        <Pager summary={summary} links={{ first: firstHref, prev: prevHref, next: nextHref, last: lastHref }} />
       </section>
 
       <ConfirmDialog
@@ -470,30 +409,5 @@ export default function Customers() {
         confirmLabel="Delete"
       />
     </div>
-  );
-}
-
-/** A pager button: a link, or the same shape greyed out when there is nowhere to go. */
-function PageLink({
-  to,
-  label,
-  rel,
-  children,
-}: {
-  to: string | null;
-  label: string;
-  rel: string;
-  children: ReactNode;
-}) {
-  if (!to)
-    return (
-      <span className="btn-secondary pointer-events-none opacity-50" aria-disabled="true" aria-label={label}>
-        {children}
-      </span>
-    );
-  return (
-    <Link to={to} className="btn-secondary" rel={rel} aria-label={label}>
-      {children}
-    </Link>
   );
 }
