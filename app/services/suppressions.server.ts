@@ -26,6 +26,7 @@ import {
 } from "~/models/suppressions.server";
 import { REASON_CHIPS } from "~/lib/suppression-texts";
 import { CustomerFormSchema } from "~/schemas/customer";
+import { errorReportCsv, type ImportRowError } from "~/services/customer-import.server";
 import { badAddressesMessage } from "~/schemas/suppression-form";
 
 export { SUPPRESSION_REASONS, type SuppressionReason };
@@ -262,7 +263,8 @@ export function reasonFromText(text: string): SuppressionReason {
 /** What an imported entry's details say. */
 export const IMPORTED_DETAILS = "Imported from CSV";
 
-export type SuppressionImportRowError = { line: number; email: string; reason: string };
+/** A bad row of an import: the customer import's shape, so both share one error report. */
+export type SuppressionImportRowError = ImportRowError;
 
 export type SuppressionImportResult = {
   /** Data rows read (the header and empty lines excluded). */
@@ -425,10 +427,8 @@ export async function importSuppressionsCsv(
   };
 }
 
-/** The bad rows of an import as a CSV the user can download: line, email, reason. */
-export function suppressionErrorReportCsv(errors: readonly SuppressionImportRowError[]): string {
-  return csvText([["line", "email", "reason"], ...errors.map((e) => [e.line, e.email, e.reason])]);
-}
+/** The bad rows of an import as a CSV the user can download: line, email, reason (the customer import's report). */
+export const suppressionErrorReportCsv: (errors: readonly SuppressionImportRowError[]) => string = errorReportCsv;
 
 /**
  * The tenant's whole list as a CSV byte stream (email, reason, campaign, created_at), by address,
