@@ -94,7 +94,8 @@ function suppressSeededBounces(sqlite: Connection, campaignId: string): void {
  * Puts rows of a campaign back in the queue to be sent again under their own delivery ids (the
  * channel's idempotency keys): the CLI's `crm deliveries replay`. A vendor that already accepted a
  * key answers "duplicate" and sends nothing twice. Returns how many rows were (or, with dryRun,
- * would be) queued.
+ * would be) queued. Their details are cleared, as a retry of failed rows clears them: a pending row
+ * with details reads as "Deferred" (waiting after a temporary answer), which a replayed row is not.
  */
 export async function replayDeliveries(
   sqlite: Connection,
@@ -114,7 +115,7 @@ export async function replayDeliveries(
         );
       const queued = sqlite
         .prepare(
-          `UPDATE "Delivery" SET "status" = 'pending', "attempts" = 0, "nextAttemptAt" = ?, "details" = 'Replayed', "updatedAt" = ?
+          `UPDATE "Delivery" SET "status" = 'pending', "attempts" = 0, "nextAttemptAt" = ?, "details" = '', "updatedAt" = ?
            WHERE "campaignId" = ? AND "status" = ?`,
         )
         .run(now, now, campaignId, status).changes;
