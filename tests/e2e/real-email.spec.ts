@@ -117,6 +117,9 @@ test.describe("real e-mail through SMTP", () => {
     expect(smtp.messages).toHaveLength(CUSTOMERS);
 
     const sample = smtp.messages[0]!;
+    // Headers as one line each (a long header is folded onto continuation lines).
+    const headersOf = (raw: string) => raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, " ");
+    const header = (raw: string, name: string) => new RegExp(`^${name}: (.*)$`, "im").exec(headersOf(raw))?.[1]?.trim();
     const parsed = await simpleParser(sample.raw);
     expect(parsed.headers.get("content-type")).toMatchObject({ value: "multipart/alternative" });
     expect(parsed.text).toContain("Our sale starts today");
@@ -125,9 +128,9 @@ test.describe("real e-mail through SMTP", () => {
     expect(parsed.replyTo?.value[0]?.address).toBe(`care@${DOMAIN}`);
     expect(parsed.messageId).toMatch(new RegExp(`^<[0-9a-f]{24}@${DOMAIN.replace(/\./g, "\\.")}>$`));
     expect(parsed.subject).toMatch(/^Diwali offers for .+ — 20% off$/);
-    expect(sample.raw).toMatch(/^Subject: =\?UTF-8\?/im);
-    expect(parsed.headers.get("list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click");
-    const listUnsubscribe = /^List-Unsubscribe: <([^>]+)>/im.exec(sample.raw)?.[1] ?? "";
+    expect(header(sample.raw, "Subject")).toMatch(/^=\?UTF-8\?/i);
+    expect(header(sample.raw, "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
+    const listUnsubscribe = /^<([^>]+)>$/.exec(header(sample.raw, "List-Unsubscribe") ?? "")?.[1] ?? "";
     expect(listUnsubscribe).toMatch(new RegExp(`^${base}/u/[A-Za-z0-9_-]+$`));
     // The unsubscribe link is in both parts as well.
     expect(parsed.text).toContain(listUnsubscribe);
@@ -147,7 +150,7 @@ test.describe("real e-mail through SMTP", () => {
     // second campaign reaches last.
     const unsubscribeOf = new Map<string, string>();
     for (const m of smtp.messages) {
-      const url = /^List-Unsubscribe: <([^>]+)>/im.exec(m.raw)?.[1];
+      const url = /^<([^>]+)>$/.exec(header(m.raw, "List-Unsubscribe") ?? "")?.[1];
       if (url) unsubscribeOf.set(m.to, url);
     }
     const order = db
