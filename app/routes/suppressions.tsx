@@ -178,7 +178,7 @@ export default function Suppressions() {
           <a href="/suppressions/export" download className="btn-secondary">
             <Download className="h-4 w-4" aria-hidden /> Export CSV
           </a>
-          <a href="#add-suppressions" className="btn-primary">
+          <a href="#add-addresses" className="btn-primary">
             <Plus className="h-4 w-4" aria-hidden /> Add addresses
           </a>
         </div>
@@ -263,7 +263,9 @@ export default function Suppressions() {
       <section
         className="card grid gap-4 p-6 lg:grid-cols-3"
         aria-labelledby="add-suppressions-heading"
-        id="add-suppressions"
+        // Not the form's id ("add-suppressions", which the textarea's form attribute names): two
+        // elements with one id would leave the textarea without its form, and its text unsent.
+        id="add-addresses"
       >
         <div>
           <h3 id="add-suppressions-heading" className="font-semibold text-slate-900">
