@@ -27,7 +27,8 @@ test.describe("suppressions", () => {
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Suppressions" }).click();
     await expect(page).toHaveURL(/\/suppressions$/);
     await expect(page.getByTestId("top-bar-title")).toHaveText("Suppressions");
-    await expect(page.getByRole("heading", { name: "Suppressions" })).toBeVisible();
+    // The page's own title under the top bar's (an h1 with the same words, as on Customers).
+    await expect(page.getByRole("heading", { level: 2, name: "Suppressions", exact: true })).toBeVisible();
     await expect(page.getByText("Addresses here get no campaign e-mail, whatever segment they are in.")).toBeVisible();
     await expect(page.getByText("No suppressed addresses")).toBeVisible();
     await expect(page.getByText(/Addresses come here when a customer unsubscribes/)).toBeVisible();
