@@ -12,7 +12,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
 import { Field, FormAlert, SelectField } from "~/components/forms";
-import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
+import { ImportErrorsTable } from "~/components/import-errors-table";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
@@ -319,35 +319,7 @@ export default function ImportCustomers() {
                   </a>
                 ) : null}
               </div>
-              <div className="overflow-x-auto rounded-lg border border-slate-200">
-                <ResponsiveTable>
-                  <thead className="bg-slate-50 text-left text-xs uppercase text-slate-500">
-                    <tr>
-                      <th className="px-3 py-2">Line</th>
-                      <th className="px-3 py-2">Email</th>
-                      <th className="px-3 py-2">Reason</th>
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y divide-slate-100">
-                    {outcome.result.errors.map((e) => (
-                      <tr key={`${e.line}-${e.email}`}>
-                        <td className="px-3 py-2 tabular-nums">
-                          <CardLabel>Line</CardLabel>
-                          {e.line}
-                        </td>
-                        <td className="break-all px-3 py-2">
-                          <CardLabel>Email</CardLabel>
-                          {e.email || "—"}
-                        </td>
-                        <td className="min-w-48 px-3 py-2 text-red-700">
-                          <CardLabel>Reason</CardLabel>
-                          {e.reason}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </ResponsiveTable>
-              </div>
+              <ImportErrorsTable errors={outcome.result.errors} />
             </div>
           ) : null}
           <div className="flex flex-wrap gap-2">

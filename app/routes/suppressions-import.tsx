@@ -10,7 +10,7 @@ import { ArrowLeft, CheckCircle2, Download, FileUp, Upload } from "lucide-react"
 import { useEffect } from "react";
 import { toast } from "sonner";
 import { Field, FormAlert } from "~/components/forms";
-import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
+import { ImportErrorsTable } from "~/components/import-errors-table";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
@@ -198,35 +198,7 @@ function ImportResult({ outcome }: { outcome: Extract<Outcome, { ok: true }> }) 
               </a>
             ) : null}
           </div>
-          <div className="overflow-x-auto rounded-lg border border-slate-200">
-            <ResponsiveTable>
-              <thead className="bg-slate-50 text-left text-xs uppercase text-slate-500">
-                <tr>
-                  <th className="px-3 py-2">Line</th>
-                  <th className="px-3 py-2">Email</th>
-                  <th className="px-3 py-2">Reason</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {r.errors.map((e) => (
-                  <tr key={`${e.line}-${e.email}`}>
-                    <td className="px-3 py-2 tabular-nums">
-                      <CardLabel>Line</CardLabel>
-                      {e.line}
-                    </td>
-                    <td className="break-all px-3 py-2">
-                      <CardLabel>Email</CardLabel>
-                      {e.email || "—"}
-                    </td>
-                    <td className="min-w-48 px-3 py-2 text-red-700">
-                      <CardLabel>Reason</CardLabel>
-                      {e.reason}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </ResponsiveTable>
-          </div>
+          <ImportErrorsTable errors={r.errors} />
         </div>
       ) : null}
       <div className="flex flex-wrap gap-2">
