@@ -48,8 +48,16 @@ export type EngineSettings = {
   leaseMs: number;
   /** Attempts before a transiently failing message is failed for good. */
   maxAttempts: number;
-  /** The first retry's delay; each later one doubles it (each with a jitter of ±50%). */
+  /**
+   * Attempts before a message the server keeps answering "try later" (a temporary answer that is
+   * no one's error: a 4xx of an SMTP relay, a vendor's rate limit) is failed for good: a relay
+   * that throttles for hours delays the campaign but loses nothing. At least maxAttempts.
+   */
+  maxDeferrals: number;
+  /** The first retry's delay; each later one doubles it up to maxRetryDelayMs (each with a jitter of ±50%). */
   retryBaseMs: number;
+  /** The longest delay between two attempts of one message. */
+  maxRetryDelayMs: number;
   /** Send errors after which a campaign is paused. */
   errorCap: number;
   /** How long after its last change a campaign with rows still awaiting receipts is completed anyway. */
@@ -66,7 +74,10 @@ const DEFAULT_ENGINE_SETTINGS: EngineSettings = {
   ratePerSecond: 0,
   leaseMs: 60_000,
   maxAttempts: 5,
+  // With the delays below: about six hours of "try later" before a message is given up.
+  maxDeferrals: 30,
   retryBaseMs: 5_000,
+  maxRetryDelayMs: 15 * 60_000,
   errorCap: 1_000,
   receiptWaitMs: 10 * 60_000,
   idleMs: 1_000,
@@ -153,7 +164,8 @@ export function createDeliveryEngine(options: {
   };
 
   const retryOrFail = (row: ClaimedDelivery, details: string, countsAsError: boolean, jitter: number): SendOutcome => {
-    if (row.attempts >= settings.maxAttempts) {
+    const budget = countsAsError ? settings.maxAttempts : Math.max(settings.maxAttempts, settings.maxDeferrals);
+    if (row.attempts >= budget) {
       return {
         seq: row.seq,
         attempts: row.attempts,
@@ -164,7 +176,9 @@ export function createDeliveryEngine(options: {
     }
     // Exponential backoff with jitter: batches a relay deferred together do not all come back at the
     // same moment (a relay that said "slow down" to 300 messages would say it again).
-    const delay = Math.round(settings.retryBaseMs * 2 ** (row.attempts - 1) * jitter);
+    const delay = Math.round(
+      Math.min(settings.maxRetryDelayMs, settings.retryBaseMs * 2 ** Math.min(30, row.attempts - 1)) * jitter,
+    );
     return {
       seq: row.seq,
       attempts: row.attempts,

@@ -270,6 +270,58 @@ describe("the retries' backoff", () => {
   }, 60_000);
 });
 
+describe("a relay that keeps saying 'try later'", () => {
+  it("delays the rows past maxAttempts up to maxDeferrals, with delays capped, and only then gives up", async () => {
+    relay.arrived.length = 0;
+    relay.unknown = new Set();
+    relay.throttleFirst = Number.POSITIVE_INFINITY;
+    const { id, size } = await launch("Throttled for long");
+    const rows = () =>
+      sqlite
+        .prepare(
+          `SELECT "status", "nextAttemptAt" - "updatedAt" AS wait, "attempts", "details" FROM "Delivery" WHERE "campaignId" = ?`,
+        )
+        .all(id) as { status: string; wait: number; attempts: number; details: string }[];
+    let ahead = 0;
+    const settings = { batchSize: 500, concurrency: 2, idleMs: 10, retryBaseMs: 10_000, maxRetryDelayMs: 25_000 };
+    const attempt = async (attempts: number) => {
+      const channel = smtpChannel({ url: `smtp://127.0.0.1:${relay.port}` });
+      const engine = createDeliveryEngine({
+        sqlite,
+        channel,
+        random: () => 0.5,
+        now: () => Date.now() + ahead,
+        settings: { ...settings, maxAttempts: 2, maxDeferrals: 4 },
+      });
+      const running = engine.run();
+      const done = (r: { status: string; details: string }) =>
+        r.status !== "pending" || r.details.startsWith(`Attempt ${attempts} failed`);
+      while (!rows().every(done)) await new Promise((r) => setTimeout(r, 10));
+      await engine.stop();
+      await running;
+      await channel.close();
+      ahead += 60_000;
+    };
+    for (const n of [1, 2, 3]) await attempt(n);
+    // Past maxAttempts (2), still deferred: a temporary answer is no one's error.
+    for (const row of rows()) {
+      expect(row).toMatchObject({ status: "pending", attempts: 3 });
+      // 10 s doubled twice is 40 s: capped at 25 s (the jitter's middle, 1.0).
+      expect(row.wait).toBeGreaterThan(24_800);
+      expect(row.wait).toBeLessThanOrEqual(25_000);
+    }
+    await attempt(4);
+    const ended = rows();
+    expect(ended).toHaveLength(size);
+    for (const row of ended) {
+      expect(row.status).toBe("failed");
+      expect(row.details).toMatch(/^Gave up after 4 attempts: 454 /);
+    }
+    expect(relay.arrived).toHaveLength(0);
+    expect(campaign(id).sendErrors).toBe(0);
+  }, 60_000);
+});
+
 describe("DELIVERY_RATE_PER_SECOND with the SMTP channel", () => {
   it("holds: the relay never sees more than the rate after the first second's allowance", async () => {
     relay.arrived.length = 0;
