@@ -16,7 +16,7 @@ export function Pager({ summary, links }: { summary: string; links: PagerLinks }
       <p className="text-slate-600" data-testid="page-summary">
         {summary}
       </p>
-      <div className="flex flex-wrap gap-2">
+      <div className="flex flex-wrap gap-1 sm:gap-2">
         <PageLink to={links.first} label="First page" rel="first">
           <ChevronsLeft className="h-4 w-4" aria-hidden />
           <span className="hidden sm:inline">First</span>
