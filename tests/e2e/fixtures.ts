@@ -31,7 +31,7 @@ export async function signIn(page: Page, options: { name?: string; email?: strin
   await page.getByLabel("E-mail", { exact: true }).fill(email);
   await page.getByLabel("Password", { exact: true }).fill(options.password ?? E2E_PASSWORD);
   await page.getByRole("button", { name: "Sign in locally" }).click();
-  await expect(page.getByText("Welcome back!")).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText("Welcome back!")).toBeVisible({ timeout: 45_000 });
   return { name, email };
 }
 
