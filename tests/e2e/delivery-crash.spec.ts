@@ -184,7 +184,9 @@ test.describe("delivery survives a crash", () => {
     expect(accepted.size).toBe(RECIPIENTS);
     for (const r of rows) {
       const message = accepted.get(deliveryId(id, r.seq));
-      expect(message?.text).toBe(personalise("Hello {NAME}, 10% off", r.name));
+      // The recipient's own message, with their own unsubscribe link in the footer.
+      expect(message?.text.startsWith(`${personalise("Hello {NAME}, 10% off", r.name)}\n`)).toBe(true);
+      expect(message?.text).toMatch(/Unsubscribe: http:\/\/127\.0\.0\.1:\d+\/u\/[A-Za-z0-9_-]+$/);
     }
     test.info().annotations.push({
       type: "crash",
