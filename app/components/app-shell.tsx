@@ -136,8 +136,8 @@ export function AppShell({
         <main className="mx-auto max-w-7xl p-4 sm:p-6">{children}</main>
       </div>
       <noscript>
-        {/* Six entries do not fit one line of a phone: they wrap to a second. */}
-        <nav className="fixed bottom-0 left-0 right-0 z-30 flex flex-wrap justify-around gap-x-3 gap-y-1 border-t bg-white p-2 text-sm sm:hidden">
+        {/* One line (six entries scroll sideways on a narrow phone), so it stays as tall as the page leaves room for. */}
+        <nav className="fixed bottom-0 left-0 right-0 z-30 flex gap-x-4 overflow-x-auto whitespace-nowrap border-t bg-white p-2 text-sm sm:hidden">
           {NAV_ITEMS.map((i) => (
             <Link key={i.to} to={i.to}>
               {i.label}
