@@ -49,7 +49,7 @@ const SUPPRESSION_COLUMNS = `"email", "reason", "campaignId", "campaignName", "d
 const toRow = (r: StoredSuppression): SuppressionRow => ({ ...r, createdAt: new Date(Number(r.createdAt)) });
 
 /** Rows added a transaction by addSuppressions: a few milliseconds of the write lock at a time. */
-export const SUPPRESSIONS_PER_TRANSACTION = 1_000;
+const SUPPRESSIONS_PER_TRANSACTION = 1_000;
 
 function insertSuppressions(sqlite: Sqlite, userId: string, entries: readonly NewSuppression[], now: number): string[] {
   const insert = sqlite.prepare(
@@ -151,12 +151,7 @@ export async function listSuppressions(
     `SELECT ${SUPPRESSION_COLUMNS} FROM "Suppression" WHERE "userId" = ?${filter}
      ORDER BY "createdAt" DESC, "email" LIMIT ? OFFSET ?`,
   ).all(...params, options.limit, options.offset);
-  const total = Number(
-    readStatement<number>(`SELECT count(*) FROM "Suppression" WHERE "userId" = ?${filter}`)
-      .pluck()
-      .get(...params),
-  );
-  return { rows: rows.map(toRow), total };
+  return { rows: rows.map(toRow), total: await countSuppressionsMatching(userId, search) };
 }
 
 /** Where a page of listSuppressionsAfter starts: after this entry, in the list's order. */
@@ -207,21 +202,6 @@ export async function suppressionsAfter(
     ? connection.prepare<unknown[], StoredSuppression>(sql)
     : readStatement<StoredSuppression>(sql);
   return statement.all(userId, afterEmail, limit).map(toRow);
-}
-
-/** Which of these addresses (lower case) are on the tenant's list: the send's re-check of a claimed batch. */
-export async function suppressedAmong(
-  sqlite: Connection,
-  userId: string,
-  emails: readonly string[],
-): Promise<Set<string>> {
-  const found = new Set<string>();
-  if (emails.length === 0) return found;
-  const probe = sqlite
-    .prepare<unknown[], number>(`SELECT 1 FROM "Suppression" WHERE "userId" = ? AND "email" = ?`)
-    .pluck();
-  for (const email of new Set(emails)) if (probe.get(userId, email.toLowerCase()) !== undefined) found.add(email);
-  return found;
 }
 
 /** How many addresses are on the tenant's list (a launch skips the suppression check when none). */
