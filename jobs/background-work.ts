@@ -164,7 +164,7 @@ async function runReceipts(job: ReceiptsJob, port: MessagePort) {
       receiptsConnection?.sqlite.close();
       receiptsConnection = { file: job.file, sqlite: openSqlite(job.file, { cacheMiB: 2 }) };
     }
-    const receipts = parseReceiptsBody(job.body);
+    const receipts = job.body instanceof Uint8Array ? parseReceiptsBody(job.body) : job.body;
     if (receipts.length > 0) await queueReceipts(receiptsConnection.sqlite, receipts, job.now);
     post({ type: "done", accepted: receipts.length });
   } catch (error) {

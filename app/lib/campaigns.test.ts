@@ -27,6 +27,7 @@ const counters = {
   bouncedCount: 5,
   cancelledCount: 0,
   suppressedCount: 0,
+  complainedCount: 0,
   openedCount: 20,
   clickedCount: 4,
 };
@@ -64,6 +65,7 @@ describe("campaign rules", () => {
       delivered: 70,
       failed: 10,
       bounced: 5,
+      complained: 0,
       cancelled: 0,
       suppressed: 0,
       opened: 20,
@@ -86,6 +88,11 @@ describe("campaign rules", () => {
       suppressed.sent + suppressed.failed + suppressed.cancelled + suppressed.suppressed + suppressed.pending,
     ).toBe(counters.audienceSize);
     expect(progressPercent(allDone)).toBe(100);
+    // A complaint is a delivered message reported as spam: still sent, still reached the mailbox.
+    const complained = deliveryStats({ ...counters, deliveredCount: 68, complainedCount: 2 });
+    expect(complained).toMatchObject({ sent: 80, delivered: 68, complained: 2, attempted: 85, successRate: "82.4%" });
+    expect(complained.sent + complained.failed + complained.cancelled + complained.pending).toBe(counters.audienceSize);
+    expect(progressPercent({ ...counters, deliveredCount: 68, complainedCount: 2 })).toBe(90);
     // A draft has an audience size (counted when saved) and no rows yet.
     const draft = { ...counters, pendingCount: 0, sentCount: 0, deliveredCount: 0, failedCount: 0, bouncedCount: 0 };
     expect(progressPercent(draft)).toBe(0);

@@ -21,6 +21,7 @@ export const DELIVERY_STATUSES = [
   "delivered",
   "failed",
   "bounced",
+  "complained",
   "cancelled",
   "suppressed",
 ] as const;
@@ -47,6 +48,7 @@ const DELIVERY_CHIPS: Record<DeliveryLogStatus, { label: string; colour: ChipCol
   sent: { label: "Sent", colour: "primary" },
   bounced: { label: "Bounced", colour: "error" },
   failed: { label: "Failed", colour: "error" },
+  complained: { label: "Complained", colour: "error" },
   cancelled: { label: "Cancelled", colour: "default" },
   suppressed: { label: "Suppressed", colour: "secondary" },
   deferred: { label: "Deferred", colour: "info" },
@@ -60,9 +62,9 @@ export function deliveryChip(status: string | null | undefined): { label: string
 
 /**
  * The counters a campaign keeps: its rows by state (pending, sent awaiting a receipt, delivered,
- * failed, bounced, cancelled, suppressed add up to the audience); opened and clicked are subsets of
- * delivered. Customers a launch left out as suppressed have no row (suppressedAtLaunch, outside
- * the audience).
+ * failed, bounced, complained, cancelled, suppressed add up to the audience); opened and clicked
+ * count recipients (people, each once) whose message was opened or clicked. Customers a launch
+ * left out as suppressed have no row (suppressedAtLaunch, outside the audience).
  */
 export type CampaignCounters = {
   audienceSize: number;
@@ -71,6 +73,8 @@ export type CampaignCounters = {
   deliveredCount: number;
   failedCount: number;
   bouncedCount: number;
+  /** Rows whose recipient reported the message as spam (accepted and delivered first: part of Sent). */
+  complainedCount: number;
   cancelledCount: number;
   suppressedCount: number;
   openedCount: number;
@@ -92,6 +96,8 @@ export type DeliveryStats = {
   failed: number;
   /** Accepted, then reported undeliverable (unknown mailbox, a vendor's late failure). */
   bounced: number;
+  /** Delivered, then reported as spam by the recipient. */
+  complained: number;
   /** Ended by a cancel before they were handed to the channel. */
   cancelled: number;
   /** Left out by the send: the address was suppressed after the launch (never handed to the channel). */
@@ -100,9 +106,9 @@ export type DeliveryStats = {
   clicked: number;
   /** Not yet accepted by the channel (queued, in flight or waiting for a retry). */
   pending: number;
-  /** Rows with a final outcome: delivered, failed or bounced. */
+  /** Rows with a final outcome: delivered, failed, bounced or complained. */
   attempted: number;
-  /** delivered / attempted as a percentage with one decimal, e.g. "92.5%" ("—" before any outcome). */
+  /** (delivered + complained: both reached the mailbox) / attempted as a percentage with one decimal, e.g. "92.5%" ("—" before any outcome). */
   successRate: string;
   /** The same as a number, null before any outcome: no rate is shown for nothing attempted. */
   successRateValue: number | null;
@@ -115,13 +121,14 @@ export function percent(part: number, whole: number): number {
 }
 
 export function deliveryStats(c: CampaignCounters): DeliveryStats {
-  const attempted = c.deliveredCount + c.failedCount + c.bouncedCount;
-  const success = rateOf(c.deliveredCount, attempted);
+  const attempted = c.deliveredCount + c.failedCount + c.bouncedCount + c.complainedCount;
+  const success = rateOf(c.deliveredCount + c.complainedCount, attempted);
   return {
-    sent: c.sentCount + c.deliveredCount + c.bouncedCount,
+    sent: c.sentCount + c.deliveredCount + c.bouncedCount + c.complainedCount,
     delivered: c.deliveredCount,
     failed: c.failedCount,
     bounced: c.bouncedCount,
+    complained: c.complainedCount,
     cancelled: c.cancelledCount,
     suppressed: c.suppressedCount,
     opened: c.openedCount,
@@ -145,15 +152,15 @@ export function progressPercent(c: AnsweredCounters & Pick<CampaignCounters, "au
 
 type AnsweredCounters = Pick<
   CampaignCounters,
-  "sentCount" | "deliveredCount" | "failedCount" | "bouncedCount" | "suppressedCount"
+  "sentCount" | "deliveredCount" | "failedCount" | "bouncedCount" | "complainedCount" | "suppressedCount"
 >;
 
 /**
  * Rows the send is done with (what progress counts): those the channel has answered for (sent,
- * delivered, bounced or failed) and those it left out as suppressed.
+ * delivered, bounced, complained or failed) and those it left out as suppressed.
  */
 export function answeredCount(c: AnsweredCounters): number {
-  return c.sentCount + c.deliveredCount + c.failedCount + c.bouncedCount + c.suppressedCount;
+  return c.sentCount + c.deliveredCount + c.failedCount + c.bouncedCount + c.complainedCount + c.suppressedCount;
 }
 
 /** How long after its figures last changed a campaign's screens keep refreshing (late receipts, opens). */

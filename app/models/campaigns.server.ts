@@ -34,19 +34,38 @@ export type CampaignRow = CampaignCounters & {
   lastSeq: number;
   /** Customers of the segment the launch left out because their address was suppressed then. */
   suppressedAtLaunch: number;
+  /** 1 when messages carry the open pixel and tracked links, 0 when not (SQLite's boolean). */
+  trackingEnabled: number;
+  /** Every open and click by people (openedCount and clickedCount count recipients). */
+  opensTotal: number;
+  clicksTotal: number;
+  /** Opens and clicks told apart as machines (privacy proxies, link scanners, bots). */
+  machineOpenCount: number;
+  machineClickCount: number;
+  /** Soft bounces reported after the send (the rows keep their state). */
+  softBounceCount: number;
+  /** A "Resend to non-openers" draft's source campaign; null for a campaign sent to a segment. */
+  resendOfId: string | null;
 };
 
 /** The columns of a whole CampaignRow, for SELECT and RETURNING. */
 export const CAMPAIGN_COLUMNS = `"id", "userId", "segmentId", "segmentName", "name", "subject", "description", "message", "status",
   "statusDetail", "audienceSize", "pendingCount", "sentCount", "deliveredCount", "failedCount", "bouncedCount", "cancelledCount",
   "suppressedCount", "openedCount", "clickedCount", "sendErrors", "launchedAt", "completedAt", "createdAt", "updatedAt", "firstSeq",
-  "lastSeq", "suppressedAtLaunch"`;
+  "lastSeq", "suppressedAtLaunch", "complainedCount", "trackingEnabled", "opensTotal", "clicksTotal", "machineOpenCount",
+  "machineClickCount", "softBounceCount", "resendOfId"`;
 
 /** A campaign's content as a draft or a launch writes it. */
 export type NewCampaign = Pick<
   CampaignRow,
   "id" | "userId" | "segmentId" | "segmentName" | "name" | "subject" | "description" | "message"
->;
+> &
+  /** Tracking is on and the audience is a segment unless said. */
+  Partial<Pick<CampaignRow, "trackingEnabled" | "resendOfId">>;
+
+/** The stored values of a new campaign's tracking switch and resend source. */
+export const trackingValue = (c: NewCampaign) => (c.trackingEnabled === 0 ? 0 : 1);
+export const resendValue = (c: NewCampaign) => c.resendOfId ?? null;
 
 /** What the delivery job needs of a campaign it sends. */
 export type SendingCampaign = Pick<CampaignRow, "id" | "userId" | "subject" | "message" | "sendErrors">;
@@ -127,8 +146,8 @@ export function writeDraftRow(
   sqlite
     .prepare(
       `INSERT INTO "Campaign" ("id", "userId", "segmentId", "segmentName", "name", "subject", "description", "message", "status",
-         "statusDetail", "audienceSize", "createdAt", "updatedAt")
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Draft', ?, ?, ?, ?)`,
+         "statusDetail", "audienceSize", "createdAt", "updatedAt", "trackingEnabled", "resendOfId")
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Draft', ?, ?, ?, ?, ?, ?)`,
     )
     .run(
       c.id,
@@ -143,6 +162,8 @@ export function writeDraftRow(
       audienceSize,
       now,
       now,
+      trackingValue(c),
+      resendValue(c),
     );
 }
 
@@ -157,7 +178,7 @@ export async function updateDraft(c: NewCampaign, audienceSize: number, now = Da
     sqlite
       .prepare(
         `UPDATE "Campaign" SET "segmentId" = ?, "segmentName" = ?, "name" = ?, "subject" = ?, "description" = ?, "message" = ?,
-           "audienceSize" = ?, "updatedAt" = ?
+           "trackingEnabled" = ?, "resendOfId" = ?, "audienceSize" = ?, "updatedAt" = ?
          WHERE "id" = ? AND "userId" = ? AND "status" = 'Draft' AND "statusDetail" != ?`,
       )
       .run(
@@ -167,6 +188,8 @@ export async function updateDraft(c: NewCampaign, audienceSize: number, now = Da
         c.subject,
         c.description,
         c.message,
+        trackingValue(c),
+        resendValue(c),
         audienceSize,
         now,
         c.id,
@@ -350,6 +373,7 @@ export async function recountCampaign(connection: Connection, campaignId: string
          "deliveredCount" = (SELECT count(*) FROM "Delivery" WHERE "campaignId" = "Campaign"."id" AND "status" = 'delivered'),
          "failedCount" = (SELECT count(*) FROM "Delivery" WHERE "campaignId" = "Campaign"."id" AND "status" = 'failed'),
          "bouncedCount" = (SELECT count(*) FROM "Delivery" WHERE "campaignId" = "Campaign"."id" AND "status" = 'bounced'),
+         "complainedCount" = (SELECT count(*) FROM "Delivery" WHERE "campaignId" = "Campaign"."id" AND "status" = 'complained'),
          "cancelledCount" = (SELECT count(*) FROM "Delivery" WHERE "campaignId" = "Campaign"."id" AND "status" = 'cancelled'),
          "suppressedCount" = (SELECT count(*) FROM "Delivery" WHERE "campaignId" = "Campaign"."id" AND "status" = 'suppressed'),
          "openedCount" = (SELECT count("openedAt") FROM "Delivery" WHERE "campaignId" = "Campaign"."id"),

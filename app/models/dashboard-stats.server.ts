@@ -83,10 +83,11 @@ export type DashboardCustomerRow = {
 export type DeliveryTotals = { delivered: number; attempted: number; opened: number; clicked: number };
 
 const DASHBOARD_CAMPAIGN_COLUMNS = `"id", "name", "status", "audienceSize", "pendingCount", "sentCount", "deliveredCount",
-  "failedCount", "bouncedCount", "cancelledCount", "suppressedCount", "openedCount", "clickedCount", "launchedAt", "createdAt"`;
+  "failedCount", "bouncedCount", "complainedCount", "cancelledCount", "suppressedCount", "openedCount", "clickedCount", "launchedAt",
+  "createdAt"`;
 
 const TOTALS_SQL = `SELECT coalesce(sum("deliveredCount"), 0) AS delivered,
-            coalesce(sum("deliveredCount" + "failedCount" + "bouncedCount"), 0) AS attempted,
+            coalesce(sum("deliveredCount" + "failedCount" + "bouncedCount" + "complainedCount"), 0) AS attempted,
             coalesce(sum("openedCount"), 0) AS opened, coalesce(sum("clickedCount"), 0) AS clicked
      FROM "Campaign" WHERE "userId" = ?`;
 const RECENT_CAMPAIGNS_SQL = `SELECT ${DASHBOARD_CAMPAIGN_COLUMNS}

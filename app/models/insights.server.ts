@@ -104,7 +104,7 @@ export type LaunchedCampaignRow = Pick<CampaignRow, "id" | "name"> & CampaignCou
 export async function launchedCampaignCounters(userId: string): Promise<LaunchedCampaignRow[]> {
   return readStatement<LaunchedCampaignRow>(
     `SELECT "id", "name", "audienceSize", "pendingCount", "sentCount", "deliveredCount", "failedCount", "bouncedCount",
-            "cancelledCount", "suppressedCount", "openedCount", "clickedCount"
+            "complainedCount", "cancelledCount", "suppressedCount", "openedCount", "clickedCount"
      FROM "Campaign" WHERE "userId" = ? AND "status" <> 'Draft' ORDER BY "createdAt" DESC, "id" DESC`,
   ).all(userId);
 }

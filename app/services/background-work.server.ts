@@ -23,6 +23,7 @@ import { logger } from "~/lib/logger.server";
 import { singleton } from "~/lib/singleton.server";
 import type { ColumnMapping } from "~/lib/customer-csv";
 import type { NewCampaign } from "~/models/campaigns.server";
+import type { Receipt } from "~/models/deliveries/receipts.server";
 import { jobEntry } from "~/services/job-entry.server";
 import type { CompiledWhere } from "~/models/segments/compile.server";
 import { exportFileName } from "~/services/customer-export.server";
@@ -58,8 +59,11 @@ export type ImportJob = {
 };
 export type ExportJob = { kind: "export"; userId: string; file: string; q: string | null; timeZone: string };
 export type LaunchJob = { kind: "launch"; file: string; campaign: NewCampaign; where: CompiledWhere; now: number };
-/** The webhook's signed body, as it came: the worker parses, checks and queues it. */
-export type ReceiptsJob = { kind: "receipts"; file: string; body: Uint8Array; now: number };
+/**
+ * Receipts to queue: the vendor webhook's signed body as it came (the worker parses and checks
+ * it), or receipts this server made itself (an open, a click, a bounce or complaint from a feed).
+ */
+export type ReceiptsJob = { kind: "receipts"; file: string; body: Uint8Array | Receipt[]; now: number };
 export type Job = ImportJob | ExportJob | LaunchJob | ReceiptsJob;
 
 /** Messages on a job's port, each way. */
@@ -342,12 +346,13 @@ export async function launchCampaignOffThread(campaign: NewCampaign, where: Comp
 }
 
 /**
- * queueReceipts (~/models/deliveries/receipts.server) in the worker thread: the webhook's one write.
+ * queueReceipts (~/models/deliveries/receipts.server) in the worker thread: the webhook's one write
+ * (the vendor's signed body, parsed there), or the receipts an open, a click or a bounce feed made.
  * On the request thread it waited, event loop and all, in SQLite's busy handler whenever the
  * delivery job held the write lock (up to 50 ms at a time while a campaign sends); here only the
  * answer waits. Resolves once the batch is committed, so a 202 still means "stored".
  */
-export async function queueReceiptsOffThread(body: Uint8Array, now = Date.now()): Promise<number> {
+export async function queueReceiptsOffThread(body: Uint8Array | Receipt[], now = Date.now()): Promise<number> {
   const job: ReceiptsJob = { kind: "receipts", file: getEnv().databaseFile, body, now };
   return (await runOnce<{ accepted: number }>(job)).accepted;
 }

@@ -68,8 +68,23 @@ export type CampaignDto = {
   suppressedCount: number;
   /** Customers of the segment the launch left out (suppressed then): not part of the audience. */
   suppressedAtLaunch: number;
+  /** Rows whose recipient reported the message as spam. */
+  complainedCount: number;
+  /** Recipients (people, each once) who opened it and who clicked a link in it. */
   openedCount: number;
   clickedCount: number;
+  /** Every open and click by people, repeats included. */
+  opensTotal: number;
+  clicksTotal: number;
+  /** Opens and clicks told apart as machines (privacy proxies, link scanners, bots). */
+  machineOpenCount: number;
+  machineClickCount: number;
+  /** Soft bounces reported after the send. */
+  softBounceCount: number;
+  /** Whether its messages carry the open pixel and tracked links. */
+  trackingEnabled: boolean;
+  /** The campaign whose non-openers this "Resend to non-openers" goes to; null for a segment's campaign. */
+  resendOfId: string | null;
   pendingCount: number;
   deliveryStats: DeliveryStats;
   progress: number;
@@ -105,8 +120,16 @@ function toCampaignDto(row: CampaignRow): CampaignDto {
     cancelledCount: row.cancelledCount,
     suppressedCount: row.suppressedCount,
     suppressedAtLaunch: row.suppressedAtLaunch,
+    complainedCount: row.complainedCount,
     openedCount: row.openedCount,
     clickedCount: row.clickedCount,
+    opensTotal: row.opensTotal,
+    clicksTotal: row.clicksTotal,
+    machineOpenCount: row.machineOpenCount,
+    machineClickCount: row.machineClickCount,
+    softBounceCount: row.softBounceCount,
+    trackingEnabled: Boolean(row.trackingEnabled),
+    resendOfId: row.resendOfId,
     pendingCount: row.pendingCount,
     deliveryStats: stats,
     progress: progressPercent(row),
@@ -221,6 +244,7 @@ function statusCount(c: CampaignRow, status: Exclude<DeliveryLogStatus, "deferre
     delivered: c.deliveredCount,
     failed: c.failedCount,
     bounced: c.bouncedCount,
+    complained: c.complainedCount,
     cancelled: c.cancelledCount,
     suppressed: c.suppressedCount,
   }[status];

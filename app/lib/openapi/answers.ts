@@ -225,13 +225,16 @@ const DeliveryStatsSchema = z.strictObject({
   delivered: count,
   failed: count,
   bounced: count,
+  complained: count.meta({ description: "Delivered, then reported as spam by the recipient" }),
   cancelled: count,
   suppressed: count.meta({ description: "Rows the send left out: the address was suppressed after the launch" }),
   opened: count,
   clicked: count,
   pending: count,
   attempted: count,
-  successRate: z.string().meta({ description: 'delivered / attempted, e.g. "92.5%" ("—" before any outcome)' }),
+  successRate: z
+    .string()
+    .meta({ description: '(delivered + complained) / attempted, e.g. "92.5%" ("—" before any outcome)' }),
   successRateValue: z.number().nullable(),
 });
 
@@ -257,8 +260,20 @@ export const CampaignAnswerSchema = z.strictObject({
     description:
       "Customers of the segment the launch left out because their address was suppressed (not in audienceSize)",
   }),
-  openedCount: count,
-  clickedCount: count,
+  complainedCount: count.meta({ description: 'Rows ended "complained": the recipient reported the message as spam' }),
+  openedCount: count.meta({ description: "Recipients who opened it (people, each once; machine opens not counted)" }),
+  clickedCount: count.meta({ description: "Recipients who clicked a link in it (people, each once)" }),
+  opensTotal: count.meta({ description: "Every open by people, repeats included" }),
+  clicksTotal: count.meta({ description: "Every click by people, repeats included" }),
+  machineOpenCount: count.meta({
+    description: "Opens told apart as machines (privacy proxies, security scanners, bots), not counted as people",
+  }),
+  machineClickCount: count.meta({ description: "Clicks told apart as machines (link scanners, bots)" }),
+  softBounceCount: count.meta({ description: "Soft bounces reported after the send (temporary failures)" }),
+  trackingEnabled: z.boolean().meta({ description: "Whether messages carry the open pixel and tracked links" }),
+  resendOfId: id
+    .nullable()
+    .meta({ description: 'The campaign whose non-openers a "Resend to non-openers" is sent to' }),
   pendingCount: count,
   deliveryStats: DeliveryStatsSchema,
   progress: z.number(),

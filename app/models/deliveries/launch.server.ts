@@ -4,7 +4,7 @@
 import { readStatement } from "~/db/reader.server";
 import { openSqlite } from "~/db/sqlite.server";
 import { ApiError } from "~/lib/api.server";
-import { type NewCampaign, writeDraftRow } from "~/models/campaigns.server";
+import { type NewCampaign, resendValue, trackingValue, writeDraftRow } from "~/models/campaigns.server";
 import type { Connection } from "~/models/transaction.server";
 import type { CompiledWhere } from "~/models/segments/compile.server";
 
@@ -121,9 +121,21 @@ export async function startLaunch(
         sqlite
           .prepare(
             `UPDATE "Campaign" SET "segmentId" = ?, "segmentName" = ?, "name" = ?, "subject" = ?, "description" = ?, "message" = ?,
-               "statusDetail" = ?, "updatedAt" = ? WHERE "id" = ?`,
+               "trackingEnabled" = ?, "resendOfId" = ?, "statusDetail" = ?, "updatedAt" = ? WHERE "id" = ?`,
           )
-          .run(c.segmentId, c.segmentName, c.name, c.subject, c.description, c.message, LAUNCHING, now, c.id);
+          .run(
+            c.segmentId,
+            c.segmentName,
+            c.name,
+            c.subject,
+            c.description,
+            c.message,
+            trackingValue(c),
+            resendValue(c),
+            LAUNCHING,
+            now,
+            c.id,
+          );
       } else {
         // A new campaign is a draft marked LAUNCHING until its audience is written.
         writeDraftRow(sqlite, c, 0, LAUNCHING, now);

@@ -5,9 +5,30 @@ import { parseDeliveryId } from "~/lib/campaigns";
 import { type BouncedAddress, suppressBounced } from "~/models/deliveries/outcomes.server";
 import type { Connection } from "~/models/transaction.server";
 
+/** What the built-in vendor's receipts webhook may say. */
 export const RECEIPT_EVENTS = ["delivered", "failed", "bounced", "opened", "clicked"] as const;
-type ReceiptEvent = (typeof RECEIPT_EVENTS)[number];
-export type Receipt = { id: string; event: ReceiptEvent; at: number; details?: string };
+/** What a receipt may say: the vendor's events, and the later feedback of real mail. */
+export const FEEDBACK_EVENTS = [...RECEIPT_EVENTS, "soft-bounced", "complained"] as const;
+export type ReceiptEvent = (typeof FEEDBACK_EVENTS)[number];
+/** Where a receipt came from (kept on its DeliveryEvent row). */
+export type ReceiptSource = "vendor" | "pixel" | "link" | "smtp" | "imap" | "ses" | "sendgrid";
+export type Receipt = {
+  /** The delivery id (the Message-ID's local part, the vendor's idempotency key). */
+  id: string;
+  event: ReceiptEvent;
+  /** Milliseconds. */
+  at: number;
+  /** The row's new details (a bounce's or complaint's reason). */
+  details?: string;
+  /** An open or click told apart as a machine (privacy proxy, link scanner, bot): counted apart, never as a person. */
+  machine?: boolean;
+  /** A click's link: its index among the message's links (app/lib/email-body.ts). */
+  link?: number;
+  /** Where it came from; the vendor's webhook when not said. */
+  source?: ReceiptSource;
+  /** The feed's own id of the event (SNS MessageId, sg_event_id, a report's Message-ID): a replay changes nothing. */
+  eventId?: string;
+};
 
 type RowState = {
   seq: number;
