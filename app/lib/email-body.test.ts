@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { personalise, previewMessage } from "~/lib/campaigns";
-import { compileEmailBody, compileEmailParts, escapeHtml, linkify, UNSUBSCRIBE_PLACEHOLDER } from "~/lib/email-body";
+import {
+  compileEmailBody,
+  compileEmailParts,
+  emailLinks,
+  escapeHtml,
+  linkify,
+  MAX_TRACKED_LINK_CHARS,
+  UNSUBSCRIBE_PLACEHOLDER,
+} from "~/lib/email-body";
 
 const URL = "https://crm.example.in/u/AbC-123_x";
 const SENDER = "Asha Traders";
@@ -29,6 +37,7 @@ const ALLOWED_TAGS = new Set([
   "p",
   "br",
   "a",
+  "img",
 ]);
 const ALLOWED_ATTRIBUTES = new Set([
   "html",
@@ -43,6 +52,9 @@ const ALLOWED_ATTRIBUTES = new Set([
   "border",
   "align",
   "href",
+  "src",
+  "alt",
+  "height",
 ]);
 /** Every "<" of the HTML part opens one of the layout's tags, with quoted attributes of the layout only. */
 function expectOnlyLayoutMarkup(html: string) {
@@ -52,7 +64,7 @@ function expectOnlyLayoutMarkup(html: string) {
     expect(ALLOWED_TAGS).toContain(m![1]);
     for (const [, attribute, value] of m![2].matchAll(/([a-z-]+)(?:="([^"]*)")?/g)) {
       expect(ALLOWED_ATTRIBUTES).toContain(attribute);
-      if (attribute === "href") expect(value).toMatch(/^https?:\/\//);
+      if (attribute === "href" || attribute === "src") expect(value).toMatch(/^https?:\/\//);
     }
   }
 }
@@ -292,5 +304,99 @@ describe("compileEmailBody: per recipient", () => {
       }
     }
     expect(total).toBeGreaterThan(10_000 * message.length);
+  });
+});
+
+describe("tracking (issue 25)", () => {
+  const TRACK = "https://crm.example.in";
+  const tracking = {
+    openUrl: `${TRACK}/o/OPEN-token_1`,
+    clickUrl: (link: number, url: string) => `${TRACK}/c/${link}-${url.length}?x=1&y=2`,
+  };
+  const tracked = (message: string, name = "Asha Rao") =>
+    compileEmailBody({ message, subject: "Hi {NAME}", senderName: SENDER })({ name, unsubscribeUrl: URL, tracking });
+  const PIXEL = `<img src="${TRACK}/o/OPEN-token_1" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0;">`;
+
+  it("puts a 1x1 pixel with no text at the end of the HTML body only when tracking is on", () => {
+    const on = tracked("Hi {NAME}");
+    expectOnlyLayoutMarkup(on.html);
+    expect(on.html).toContain(`</table>\n${PIXEL}\n</body>`);
+    expect(on.html.match(/<img /g)).toHaveLength(1);
+    expect(on.text).not.toContain("/o/");
+    const off = render("Hi {NAME}");
+    expect(off.html).not.toContain("<img");
+    expect(off.html).toContain("</table>\n</body>");
+  });
+
+  it("rewrites every http(s) link in both parts, keeps the HTML label the original address, numbers addresses in order", () => {
+    const message =
+      "Sale: https://shop.in/sale?a=1&b=2.\n\nMore at http://b.in/x and again https://shop.in/sale?a=1&b=2, {NAME}.";
+    expect(emailLinks(message)).toEqual(["https://shop.in/sale?a=1&b=2", "http://b.in/x"]);
+    const { text, html } = tracked(message);
+    const c0 = tracking.clickUrl(0, "https://shop.in/sale?a=1&b=2");
+    const c1 = tracking.clickUrl(1, "http://b.in/x");
+    expect(text).toContain(`Sale: ${c0}.\n\nMore at ${c1} and again ${c0}, Asha Rao.`);
+    expect(linksOf(html)).toEqual([
+      [escapeHtml(c0), "https://shop.in/sale?a=1&amp;b=2"],
+      [escapeHtml(c1), "http://b.in/x"],
+      [escapeHtml(c0), "https://shop.in/sale?a=1&amp;b=2"],
+      [URL, "Unsubscribe"],
+    ]);
+    expectInert(html);
+  });
+
+  it("never rewrites the unsubscribe link, mailto: or the pixel, nor a link too long to carry", () => {
+    const long = `https://shop.in/${"x".repeat(MAX_TRACKED_LINK_CHARS)}`;
+    const message = `Write to mailto:help@shop.in or stop: ${UNSUBSCRIBE_PLACEHOLDER}\n\nLong: ${long}`;
+    expect(emailLinks(message)).toEqual([]);
+    const { text, html } = tracked(message);
+    expect(text).toContain(`Write to mailto:help@shop.in or stop: ${URL}`);
+    expect(text).toContain(`Long: ${long}`);
+    expect(linksOf(html)).toEqual([
+      [URL, URL],
+      [long, long],
+    ]);
+    expect(html).toContain(PIXEL);
+  });
+
+  it("keeps the escaping: a name or message meant to inject markup stays text, tracked addresses are escaped", () => {
+    const { html } = tracked('<b>x</b> "https://shop.in/?q=<script>" {NAME}', '"><img src=x onerror=alert(1)>');
+    expectInert(html);
+    expect(html).toContain("&lt;b&gt;x&lt;/b&gt; &quot;");
+    expect(html).toContain(escapeHtml('"><img src=x onerror=alert(1)>'));
+    expect(linksOf(html)[0]).toEqual([escapeHtml(tracking.clickUrl(0, "https://shop.in/?q=")), "https://shop.in/?q="]);
+  });
+
+  it("a message with no links gets the pixel and no click address", () => {
+    let asked = 0;
+    const body = compileEmailBody({ message: "Hello {NAME}, no links here.", subject: "S", senderName: SENDER })({
+      name: "Ravi",
+      unsubscribeUrl: URL,
+      tracking: { openUrl: tracking.openUrl, clickUrl: (i, u) => (asked++, tracking.clickUrl(i, u)) },
+    });
+    expect(asked).toBe(0);
+    expect(emailLinks("Hello {NAME}, no links here.")).toEqual([]);
+    expect(linksOf(body.html)).toEqual([[URL, "Unsubscribe"]]);
+    expect(body.html).toContain(PIXEL);
+  });
+
+  it("renders each recipient's own addresses from one compiled template", () => {
+    const renderFor = compileEmailBody({ message: "Go https://shop.in/a", subject: "S", senderName: SENDER });
+    const a = renderFor({
+      name: "A",
+      unsubscribeUrl: URL,
+      tracking: { openUrl: `${TRACK}/o/a`, clickUrl: () => `${TRACK}/c/a` },
+    });
+    const b = renderFor({
+      name: "B",
+      unsubscribeUrl: URL,
+      tracking: { openUrl: `${TRACK}/o/b`, clickUrl: () => `${TRACK}/c/b` },
+    });
+    const plain = renderFor({ name: "C", unsubscribeUrl: URL });
+    expect(a.text).toContain(`Go ${TRACK}/c/a`);
+    expect(b.html).toContain(`href="${TRACK}/c/b"`);
+    expect(b.html).toContain(`src="${TRACK}/o/b"`);
+    expect(plain.text).toContain("Go https://shop.in/a");
+    expect(plain.html).not.toContain("<img");
   });
 });

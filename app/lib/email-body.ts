@@ -6,6 +6,13 @@
 // Speed: a campaign's template is compiled once (split into paragraphs, escaped, links found); a
 // recipient's message is only its escaped name and unsubscribe URL put between precomputed pieces.
 // What is substituted is never read again, so a name such as "{UNSUBSCRIBE_URL}" stays plain text.
+//
+// Tracking (issue 25, docs/decisions/0025-open-and-click-tracking.md): the message's http(s) links
+// (`emailLinks()`, one index per distinct address in order of appearance) are slots too, and so is
+// a pixel at the end of the HTML body. A recipient with `tracking` gets their signed click
+// addresses in both parts' links (the HTML label stays the original address) and the 1×1 pixel;
+// one without gets the links as written and no pixel. The unsubscribe link, mailto: and the pixel
+// are never rewritten.
 import { personalise } from "~/lib/campaigns";
 
 /** Where the template places the recipient's unsubscribe link; without it the link is appended. */
@@ -13,7 +20,9 @@ export const UNSUBSCRIBE_PLACEHOLDER = "{UNSUBSCRIBE_URL}";
 const NAME_PLACEHOLDER = "{NAME}";
 
 export type EmailTemplate = { message: string; subject: string; senderName: string };
-export type EmailRecipient = { name: string; unsubscribeUrl: string };
+/** A recipient's tracking addresses: the pixel's, and each link's (its index and original address). */
+export type EmailTracking = { openUrl: string; clickUrl: (link: number, url: string) => string };
+export type EmailRecipient = { name: string; unsubscribeUrl: string; tracking?: EmailTracking };
 export type EmailBody = { text: string; html: string };
 /** The text part in its two pieces (the wizard shows the message and its footer apart). */
 export type EmailParts = { textMessage: string; textFooter: string; html: string };
@@ -60,26 +69,45 @@ function trimUrl(found: string): string {
   }
 }
 
-/** Escaped HTML of running text with every bare http(s) address made a link. */
-export function linkify(text: string): string {
-  let html = "";
+/** Walks running text: `plain` gets the text between its bare http(s) addresses, `link` each address. */
+function eachLink(text: string, plain: (part: string) => void, link: (url: string) => void) {
   let at = 0;
   for (const match of text.matchAll(URL_PATTERN)) {
     const url = trimUrl(match[0]);
     if (!/^https?:\/\/./i.test(url)) continue;
-    html += escapeHtml(text.slice(at, match.index)) + anchor(escapeHtml(url), escapeHtml(url));
+    if (match.index > at) plain(text.slice(at, match.index));
+    link(url);
     at = match.index + url.length;
   }
-  return html + escapeHtml(text.slice(at));
+  if (at < text.length) plain(text.slice(at));
 }
+
+/** Escaped HTML of running text with every bare http(s) address made a link. */
+export function linkify(text: string): string {
+  let html = "";
+  eachLink(
+    text,
+    (part) => (html += escapeHtml(part)),
+    (url) => (html += anchor(escapeHtml(url), escapeHtml(url))),
+  );
+  return html;
+}
+
+/** A link longer than this is left untracked (its token would be too long for some mail clients). */
+export const MAX_TRACKED_LINK_CHARS = 2_000;
 
 const anchor = (href: string, label: string) => `<a href="${href}" style="${A_STYLE}">${label}</a>`;
 
-type Slot = "name" | "url";
+/** What a slot takes: the name, the unsubscribe URL, the pixel, or link i's address (LINK + i). */
+type Slot = number;
+const NAME = 0;
+const UNSUBSCRIBE = 1;
+const PIXEL = 2;
+const LINK = 3;
 
 /**
  * A text split at its slots: statics[i] comes before slots[i]; the last static ends it. Rendering
- * is string concatenation only.
+ * is string concatenation only, of the values indexed by the slots.
  */
 class Pieces {
   readonly statics: string[] = [""];
@@ -91,11 +119,27 @@ class Pieces {
     this.slots.push(slot);
     this.statics.push("");
   }
-  render(name: string, url: string): string {
+  render(values: readonly string[]): string {
     const { statics, slots } = this;
     let out = statics[0];
-    for (let i = 0; i < slots.length; i++) out += (slots[i] === "name" ? name : url) + statics[i + 1];
+    for (let i = 0; i < slots.length; i++) out += values[slots[i]] + statics[i + 1];
     return out;
+  }
+}
+
+/** The message's trackable links, numbered in order of first appearance (one number per address). */
+class Links {
+  readonly urls: string[] = [];
+  private readonly index = new Map<string, number>();
+  /** The link's number, or -1 for one left untracked. */
+  of(url: string): number {
+    if (url.length > MAX_TRACKED_LINK_CHARS) return -1;
+    let i = this.index.get(url);
+    if (i === undefined) {
+      i = this.urls.push(url) - 1;
+      this.index.set(url, i);
+    }
+    return i;
   }
 }
 
@@ -113,11 +157,11 @@ function eachPlaceholder(text: string, names: NameRule, fixed: (part: string) =>
   let at = 0;
   for (const match of text.matchAll(PLACEHOLDERS)) {
     if (match.index > at) fixed(text.slice(at, match.index));
-    if (match[0] !== NAME_PLACEHOLDER) slot("url");
+    if (match[0] !== NAME_PLACEHOLDER) slot(UNSUBSCRIBE);
     else if (names.onlyFirst && names.seen) fixed(NAME_PLACEHOLDER);
     else {
       names.seen = true;
-      slot("name");
+      slot(NAME);
     }
     at = match.index + match[0].length;
   }
@@ -132,12 +176,21 @@ function paragraphsOf(message: string): string[] {
     .filter((block) => block.trim() !== "");
 }
 
-function compileText(message: string, senderName: string, placed: boolean, onlyFirstName: boolean) {
+function compileText(message: string, senderName: string, placed: boolean, onlyFirstName: boolean, links: Links) {
   const body = new Pieces();
   eachPlaceholder(
     message,
     nameRule(onlyFirstName),
-    (part) => body.add(part),
+    (part) =>
+      eachLink(
+        part,
+        (text) => body.add(text),
+        (url) => {
+          const i = links.of(url);
+          if (i < 0) body.add(url);
+          else body.slot(LINK + i);
+        },
+      ),
     (slot) => body.slot(slot),
   );
   const footer = new Pieces();
@@ -146,7 +199,7 @@ function compileText(message: string, senderName: string, placed: boolean, onlyF
     if (signature) footer.add(`\n\n${signature}`);
   } else {
     footer.add(`\n\n${signature}${signature ? "\n" : "—\n"}${UNSUBSCRIBE_QUESTION} ${UNSUBSCRIBE_LINK_TEXT}: `);
-    footer.slot("url");
+    footer.slot(UNSUBSCRIBE);
   }
   return { body, footer };
 }
@@ -157,6 +210,7 @@ function compileHtml(
   senderName: string,
   placed: boolean,
   onlyFirstName: boolean,
+  links: Links,
 ): Pieces {
   const html = new Pieces();
   html.add(
@@ -170,7 +224,7 @@ function compileHtml(
     subject,
     nameRule(onlyFirstName),
     (part) => html.add(escapeHtml(part)),
-    (slot) => (slot === "name" ? html.slot("name") : html.add(escapeHtml(UNSUBSCRIBE_PLACEHOLDER))),
+    (slot) => (slot === NAME ? html.slot(NAME) : html.add(escapeHtml(UNSUBSCRIBE_PLACEHOLDER))),
   );
   html.add(
     "</title>\n</head>\n" +
@@ -186,14 +240,27 @@ function compileHtml(
     eachPlaceholder(
       paragraph,
       names,
-      (part) => html.add(linkify(part).replace(/\n/g, "<br>\n")),
+      (part) =>
+        eachLink(
+          part,
+          (text) => html.add(escapeHtml(text).replace(/\n/g, "<br>\n")),
+          (url) => {
+            const i = links.of(url);
+            const label = escapeHtml(url);
+            if (i < 0) return html.add(anchor(label, label));
+            // A tracked link reads as the address it goes to; only its href is the recipient's.
+            html.add(`<a href="`);
+            html.slot(LINK + i);
+            html.add(`" style="${A_STYLE}">${label}</a>`);
+          },
+        ),
       (slot) => {
-        if (slot === "name") return html.slot("name");
+        if (slot === NAME) return html.slot(NAME);
         // The placed link reads as the address itself.
         html.add(`<a href="`);
-        html.slot("url");
+        html.slot(UNSUBSCRIBE);
         html.add(`" style="${A_STYLE}">`);
-        html.slot("url");
+        html.slot(UNSUBSCRIBE);
         html.add("</a>");
       },
     );
@@ -207,10 +274,13 @@ function compileHtml(
   if (senderName) html.add(`Sent by ${escapeHtml(senderName)}.`);
   if (!placed) {
     html.add(`${senderName ? " " : ""}${escapeHtml(UNSUBSCRIBE_QUESTION)} <a href="`);
-    html.slot("url");
+    html.slot(UNSUBSCRIBE);
     html.add(`" style="color:#6b7280;text-decoration:underline;">${UNSUBSCRIBE_LINK_TEXT}</a>`);
   }
-  html.add("\n</td></tr>\n</table>\n</td></tr>\n</table>\n</body>\n</html>\n");
+  html.add("\n</td></tr>\n</table>\n</td></tr>\n</table>\n");
+  // The open pixel (empty without tracking), last in the body.
+  html.slot(PIXEL);
+  html.add("</body>\n</html>\n");
   return html;
 }
 
@@ -234,22 +304,61 @@ export function compileEmailParts(
   template: EmailTemplate,
   { onlyFirstName = false }: { onlyFirstName?: boolean } = {},
 ): (recipient: EmailRecipient) => EmailParts {
-  const message = template.message.replace(/\r\n?/g, "\n");
+  const message = normalised(template.message);
   const senderName = oneLine(template.senderName).trim();
   const placed = hasUnsubscribePlaceholder(message);
-  const text = compileText(message, senderName, placed, onlyFirstName);
-  const html = compileHtml(message, oneLine(template.subject), senderName, placed, onlyFirstName);
+  const links = new Links();
+  const text = compileText(message, senderName, placed, onlyFirstName, links);
+  const html = compileHtml(message, oneLine(template.subject), senderName, placed, onlyFirstName, links);
+  const urls = links.urls;
+  // Without tracking, a link is its own address: the values are made once.
+  const untrackedText = ["", "", "", ...urls];
+  const untrackedHtml = ["", "", "", ...urls.map(escapeHtml)];
   return (recipient) => {
     const name = nameOf(recipient.name);
     const url = checkedUrl(recipient.unsubscribeUrl);
-    const nameHtml = escapeHtml(name);
-    const urlHtml = escapeHtml(url);
+    const tracking = recipient.tracking;
+    let textValues: string[];
+    let htmlValues: string[];
+    if (tracking) {
+      textValues = [name, url, ""];
+      htmlValues = [escapeHtml(name), escapeHtml(url), pixel(tracking.openUrl)];
+      for (let i = 0; i < urls.length; i++) {
+        const tracked = tracking.clickUrl(i, urls[i]);
+        textValues.push(tracked);
+        htmlValues.push(escapeHtml(tracked));
+      }
+    } else {
+      textValues = untrackedText.slice();
+      htmlValues = untrackedHtml.slice();
+      textValues[NAME] = name;
+      textValues[UNSUBSCRIBE] = url;
+      htmlValues[NAME] = escapeHtml(name);
+      htmlValues[UNSUBSCRIBE] = escapeHtml(url);
+    }
     return {
-      textMessage: text.body.render(name, url),
-      textFooter: text.footer.render(name, url),
-      html: html.render(nameHtml, urlHtml),
+      textMessage: text.body.render(textValues),
+      textFooter: text.footer.render(textValues),
+      html: html.render(htmlValues),
     };
   };
+}
+
+const normalised = (message: string) => message.replace(/\r\n?/g, "\n");
+
+/** The open pixel: a 1×1 image with no text, so a client that blocks images shows nothing. */
+const pixel = (openUrl: string) =>
+  `<img src="${escapeHtml(openUrl)}" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0;">\n`;
+
+/**
+ * The message's tracked links in the order of their numbers (a click's `link` indexes this list):
+ * each distinct http(s) address once, in order of first appearance; mailto: and the unsubscribe
+ * link are not among them, nor an address longer than MAX_TRACKED_LINK_CHARS.
+ */
+export function emailLinks(message: string): string[] {
+  const links = new Links();
+  compileText(normalised(message), "", true, false, links);
+  return links.urls;
 }
 
 /**

@@ -1,4 +1,4 @@
-// Tokens in public URLs (the unsubscribe link today; tracking links later): they carry what the URL
+// Tokens in public URLs (the unsubscribe link; the open pixel and tracked links): they carry what the URL
 // acts on, reveal none of it and cannot be made or altered without the server's secret.
 //
 // A token is a synthetic-IV seal (the construction of RFC 5297, with HMAC-SHA256 as the PRF):
@@ -11,11 +11,11 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { getEnv } from "~/env.server";
 
-export type TokenPurpose = "unsubscribe";
+export type TokenPurpose = "unsubscribe" | "open" | "click";
 
 const IV_BYTES = 16;
-/** The longest token opened: a payload of a few ids and an e-mail address is far shorter. */
-const MAX_TOKEN_CHARS = 1_024;
+/** The longest token opened: a few ids and an e-mail address, or a tracked link's address (up to 2,000 characters). */
+const MAX_TOKEN_CHARS = 12_000;
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]+$/;
 
 type Keys = { enc: Buffer; mac: Buffer; secret: string };
