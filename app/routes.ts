@@ -9,6 +9,8 @@ export default [
   route("auth/signout", "routes/auth-signout.ts"),
   route("healthz", "routes/healthz.ts"),
   route("u/:token", "routes/unsubscribe.tsx"),
+  route("o/:token", "routes/track-open.ts"),
+  route("c/:token", "routes/track-click.ts"),
 
   // /api (docs/rules.md#the-api-contract)
   route("api/auth/google", "routes/api/auth-google.ts"),
@@ -40,8 +42,11 @@ export default [
   route("api/campaigns", "routes/api/campaigns.ts"),
   route("api/campaigns/:id", "routes/api/campaigns-id.ts"),
   route("api/campaigns/:id/logs", "routes/api/campaigns-id-logs.ts"),
+  route("api/campaigns/:id/resend-non-openers", "routes/api/campaigns-id-resend-non-openers.ts"),
   route("api/campaigns/:id/:control", "routes/api/campaigns-id-control.ts"),
   route("api/webhooks/delivery-receipts", "routes/api/webhooks-delivery-receipts.ts"),
+  route("api/webhooks/ses", "routes/api/webhooks-ses.ts"),
+  route("api/webhooks/sendgrid", "routes/api/webhooks-sendgrid.ts"),
   route("api/ai/message-suggestions", "routes/api/ai-message-suggestions.ts"),
   route("api/ai/insights", "routes/api/ai-insights.ts"),
   route("api/stats/historical", "routes/api/stats-historical.ts"),
@@ -78,6 +83,7 @@ export default [
     route("campaigns/new", "routes/campaigns-wizard.tsx", { id: "campaigns-new" }),
     route("campaigns/edit/:id", "routes/campaigns-wizard.tsx", { id: "campaigns-edit" }),
     route("campaigns/:id", "routes/campaigns-detail.tsx"),
+    route("campaigns/:id/resend", "routes/campaigns-resend.tsx"),
     route("suppressions", "routes/suppressions.tsx"),
     route("suppressions/import", "routes/suppressions-import.tsx"),
     // An edit path without an id is an unknown path too (otherwise it reads as the detail of "edit").

@@ -146,10 +146,16 @@ export const CROSS_ORIGIN_PAGE_REFUSED =
  */
 const UNSUBSCRIBE_PAGE = /^\/u\/[^/]+?(\.data)?\/?$/i;
 
-/** A path as the log writes it: an unsubscribe token is a credential, logged as /u/[token]. */
+/** A path as the log writes it: an unsubscribe token is a credential, logged as /u/[token]; so are /o and /c's (tracking). */
 export function loggedPath(pathname: string): string {
-  return pathname.replace(/^\/u\/[^/]+?(\.data)?(?=\/|$)/i, (_, data: string | undefined) => `/u/[token]${data ?? ""}`);
+  return pathname.replace(
+    /^\/([uoc])\/[^/]+?(\.data)?(?=\/|$)/i,
+    (_, page: string, data: string | undefined) => `/${page}/[token]${data ?? ""}`,
+  );
 }
+
+/** The open pixel and tracked links (app/routes/track-open.ts, track-click.ts): they send their own Referrer-Policy. */
+const TRACKING_PATH = /^\/[oc]\/[^/]+\/?$/i;
 
 /** The pages whose writes may be multipart: the CSV uploads, and the sign-in (which reads either kind). */
 const MULTIPART_PAGES = new Set(["/customers/import", "/suppressions/import", "/login", "/auth/local"]);
@@ -356,7 +362,7 @@ function createServerApp({ build, log, mode, vite, clientDir, trustProxy }: Serv
   server.use((req, res, next) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     // The unsubscribe page sends no Referer at all (Referrer-Policy: no-referrer, its own header).
-    if (UNSUBSCRIBE_PAGE.test(req.path)) res.removeHeader("Referrer-Policy");
+    if (UNSUBSCRIBE_PAGE.test(req.path) || TRACKING_PATH.test(req.path)) res.removeHeader("Referrer-Policy");
     next();
   });
   if (vite) {

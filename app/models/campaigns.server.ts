@@ -68,7 +68,11 @@ export const trackingValue = (c: NewCampaign) => (c.trackingEnabled === 0 ? 0 : 
 export const resendValue = (c: NewCampaign) => c.resendOfId ?? null;
 
 /** What the delivery job needs of a campaign it sends. */
-export type SendingCampaign = Pick<CampaignRow, "id" | "userId" | "subject" | "message" | "sendErrors">;
+/** An active campaign as the engine sends it (trackingEnabled 1: the open pixel and tracked links). */
+export type SendingCampaign = Pick<
+  CampaignRow,
+  "id" | "userId" | "subject" | "message" | "sendErrors" | "trackingEnabled"
+>;
 
 /** A write on the connection given, or on this thread's writer. */
 async function onWriter<T>(connection: Connection | undefined, work: (sqlite: Sqlite) => T): Promise<T> {
@@ -312,7 +316,7 @@ export async function deleteCampaignAndLog(userId: string, id: string): Promise<
 export async function sendingCampaigns(connection: Connection): Promise<SendingCampaign[]> {
   return connection
     .prepare<unknown[], SendingCampaign>(
-      `SELECT "id", "userId", "subject", "message", "sendErrors" FROM "Campaign" WHERE "status" = 'Active' ORDER BY "launchedAt", "id"`,
+      `SELECT "id", "userId", "subject", "message", "sendErrors", "trackingEnabled" FROM "Campaign" WHERE "status" = 'Active' ORDER BY "launchedAt", "id"`,
     )
     .all();
 }

@@ -20,10 +20,15 @@ import {
 } from "~/models/campaigns.server";
 import { claimBatch, type ClaimedDelivery, claimStillHeld, nextDueAt } from "~/models/deliveries/claims.server";
 import { endCancelledRows, recordOutcomes, type SendOutcome } from "~/models/deliveries/outcomes.server";
-import { applyQueuedReceipts } from "~/models/deliveries/receipts.server";
+import {
+  applyQueuedReceipts,
+  DEFAULT_FEEDBACK_POLICY,
+  type FeedbackPolicy,
+} from "~/models/deliveries/receipts.server";
 import type { Connection } from "~/models/transaction.server";
 import type { ChannelResult, DeliveryChannel, OutgoingMessage, SendControl } from "~/services/delivery/channel.server";
 import { type Sender, senderOf } from "~/services/email/sender.server";
+import { trackingUrls } from "~/services/tracking-token.server";
 import { unsubscribeUrl } from "~/services/unsubscribe-token.server";
 
 /**
@@ -66,6 +71,8 @@ export type EngineSettings = {
   idleMs: number;
   /** Queued receipt batches (inbox rows of up to 250) applied between two rounds of sending. */
   receiptBatchesPerRound: number;
+  /** The scanner window and the soft-bounce policy applied with receipts. */
+  feedback: FeedbackPolicy;
 };
 
 const DEFAULT_ENGINE_SETTINGS: EngineSettings = {
@@ -82,6 +89,7 @@ const DEFAULT_ENGINE_SETTINGS: EngineSettings = {
   receiptWaitMs: 10 * 60_000,
   idleMs: 1_000,
   receiptBatchesPerRound: 40,
+  feedback: DEFAULT_FEEDBACK_POLICY,
 };
 
 export type EngineEvent =
@@ -229,7 +237,11 @@ export function createDeliveryEngine(options: {
     const { sender, render } = await campaignMail(campaign);
     const messages: OutgoingMessage[] = rows.map((r) => {
       const link = unsubscribeUrl({ userId: campaign.userId, campaignId: campaign.id, email: r.email });
-      const body = render({ name: r.name, unsubscribeUrl: link });
+      const tracking =
+        campaign.trackingEnabled === 1
+          ? trackingUrls({ userId: campaign.userId, campaignId: campaign.id, seq: r.seq, retries: r.retries })
+          : undefined;
+      const body = render({ name: r.name, unsubscribeUrl: link, tracking });
       return {
         key: deliveryKey(r.campaignId, r.seq, r.retries),
         to: { name: r.name, email: r.email, phone: r.phone },
@@ -341,7 +353,7 @@ export function createDeliveryEngine(options: {
         // left free for a moment after each (letOthersWrite), so a marketer's write waits for one
         // batch at most, not for a whole round of them.
         let applied = 0;
-        while (applied < settings.receiptBatchesPerRound && (await applyQueuedReceipts(sqlite, 1)).batches === 1) {
+        while (applied < settings.receiptBatchesPerRound && (await applyQueuedReceipts(sqlite, 1, settings.feedback)).batches === 1) {
           applied += 1;
           await letOthersWrite();
         }
