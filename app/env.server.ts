@@ -1,6 +1,6 @@
 // The only module that reads process.env. Everything is validated with zod at first use, so a
 // bad setting stops the server with a message that says which variable and why.
-import { createHmac, randomBytes } from "node:crypto";
+import { createHmac, createPublicKey, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
@@ -46,6 +46,59 @@ export function parseMailbox(value: string): Mailbox | null {
   if (/^".*"$/.test(name)) name = name.slice(1, -1).replace(/\\(.)/g, "$1");
   else if (/[<>"]/.test(name)) return null;
   return { name: name.trim(), address };
+}
+
+/** An SNS topic's ARN: arn:aws:sns:<region>:<account>:<name> (aws-cn, aws-us-gov partitions too). */
+const SNS_TOPIC_ARN = /^arn:aws(-[a-z]+)*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_.-]{1,256}$/;
+
+function isRegExp(value: string): boolean {
+  try {
+    new RegExp(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the text is base64 DER (SPKI) of an ECDSA P-256 public key, the form SendGrid shows. */
+function isP256PublicKey(value: string): boolean {
+  const text = value.trim();
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text)) return false;
+  try {
+    const key = createPublicKey({ key: Buffer.from(text, "base64"), format: "der", type: "spki" });
+    return key.asymmetricKeyType === "ec" && key.asymmetricKeyDetails?.namedCurve === "prime256v1";
+  } catch {
+    return false;
+  }
+}
+
+/** BOUNCE_MAILBOX_URL read: imaps:// is TLS from the start, imap:// upgrades with STARTTLS. */
+export type MailboxUrl = { secure: boolean; host: string; port: number; user: string; password: string; mailbox: string };
+
+/** imap(s)://user:password@host[:port][/mailbox] (user and password percent-encoded); null for anything else. */
+export function readMailboxUrl(value: string): MailboxUrl | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "imap:" && url.protocol !== "imaps:") return null;
+  if (!url.hostname || !url.username || !url.password || url.search || url.hash) return null;
+  try {
+    const mailbox = decodeURIComponent(url.pathname.replace(/^\//, "")) || "INBOX";
+    const secure = url.protocol === "imaps:";
+    return {
+      secure,
+      host: url.hostname.replace(/^\[|\]$/g, ""),
+      port: url.port ? Number(url.port) : secure ? 993 : 143,
+      user: decodeURIComponent(url.username),
+      password: decodeURIComponent(url.password),
+      mailbox,
+    };
+  } catch {
+    return null; // a malformed percent-escape
+  }
 }
 
 const EnvSchema = z.object({
@@ -164,6 +217,78 @@ const EnvSchema = z.object({
     .min(1)
     .max(50)
     .default(5),
+  // A click this soon after its message was delivered is a link scanner's, not a person's
+  // (docs/rules.md#opens-and-clicks); 0 turns the rule off.
+  TRACKING_SCANNER_WINDOW_SECONDS: z.coerce
+    .number({ message: "TRACKING_SCANNER_WINDOW_SECONDS must be a whole number of seconds from 0 to 3600" })
+    .int("TRACKING_SCANNER_WINDOW_SECONDS must be a whole number of seconds from 0 to 3600")
+    .min(0, "TRACKING_SCANNER_WINDOW_SECONDS must be a whole number of seconds from 0 to 3600")
+    .max(3600, "TRACKING_SCANNER_WINDOW_SECONDS must be a whole number of seconds from 0 to 3600")
+    .default(10),
+  // This many soft bounces of one address within SOFT_BOUNCE_WINDOW_DAYS put it on the suppression
+  // list (docs/rules.md#bounce-and-complaint-feeds); 0 never suppresses for soft bounces.
+  SOFT_BOUNCE_LIMIT: z.coerce
+    .number({ message: "SOFT_BOUNCE_LIMIT must be a whole number from 0 to 100" })
+    .int("SOFT_BOUNCE_LIMIT must be a whole number from 0 to 100")
+    .min(0, "SOFT_BOUNCE_LIMIT must be a whole number from 0 to 100")
+    .max(100, "SOFT_BOUNCE_LIMIT must be a whole number from 0 to 100")
+    .default(3),
+  SOFT_BOUNCE_WINDOW_DAYS: z.coerce
+    .number({ message: "SOFT_BOUNCE_WINDOW_DAYS must be a whole number of days from 1 to 365" })
+    .int("SOFT_BOUNCE_WINDOW_DAYS must be a whole number of days from 1 to 365")
+    .min(1, "SOFT_BOUNCE_WINDOW_DAYS must be a whole number of days from 1 to 365")
+    .max(365, "SOFT_BOUNCE_WINDOW_DAYS must be a whole number of days from 1 to 365")
+    .default(30),
+  // Orders a recipient places within this many days after clicking a campaign (or, the weaker
+  // rule, opening it) are the campaign's revenue (docs/rules.md#revenue-per-campaign).
+  ATTRIBUTION_WINDOW_DAYS: z.coerce
+    .number({ message: "ATTRIBUTION_WINDOW_DAYS must be a whole number of days from 1 to 90" })
+    .int("ATTRIBUTION_WINDOW_DAYS must be a whole number of days from 1 to 90")
+    .min(1, "ATTRIBUTION_WINDOW_DAYS must be a whole number of days from 1 to 90")
+    .max(90, "ATTRIBUTION_WINDOW_DAYS must be a whole number of days from 1 to 90")
+    .default(7),
+  // Bounce and complaint feeds (README, "Bounce and complaint feeds"; docs/decisions/0026). Amazon
+  // SES over SNS: the topics whose notifications are taken (comma-separated ARNs; none: the feed is off).
+  SES_SNS_TOPIC_ARNS: z
+    .string()
+    .transform((v) =>
+      v
+        .split(",")
+        .map((arn) => arn.trim())
+        .filter((arn) => arn !== ""),
+    )
+    .refine(
+      (arns) => arns.every((arn) => SNS_TOPIC_ARN.test(arn)),
+      "SES_SNS_TOPIC_ARNS must list SNS topic ARNs, like arn:aws:sns:us-east-1:123456789012:ses-feedback",
+    )
+    .default([]),
+  // Where SNS signing certificates may come from (the host of SigningCertURL). Only tests change it.
+  SNS_CERT_HOST_PATTERN: z
+    .string()
+    .refine(isRegExp, "SNS_CERT_HOST_PATTERN must be a regular expression for host names")
+    .default(String.raw`^sns\.[a-zA-Z0-9-]{3,}\.amazonaws\.com(\.cn)?$`),
+  // SendGrid's Event Webhook: its verification key as SendGrid shows it (base64 DER); none: the feed is off.
+  SENDGRID_WEBHOOK_PUBLIC_KEY: z
+    .string()
+    .refine(
+      isP256PublicKey,
+      "SENDGRID_WEBHOOK_PUBLIC_KEY must be the Event Webhook's verification key as SendGrid shows it (base64, an ECDSA P-256 public key)",
+    )
+    .optional(),
+  // The bounce mailbox read over IMAP for later bounces and complaints (README, "Bounce mailbox").
+  BOUNCE_MAILBOX_URL: z
+    .string()
+    .refine(
+      (v) => readMailboxUrl(v) !== null,
+      "BOUNCE_MAILBOX_URL must be a URL like imaps://user:password@mail.example.com:993/INBOX (imap:// upgrades with STARTTLS)",
+    )
+    .optional(),
+  BOUNCE_MAILBOX_POLL_SECONDS: z.coerce
+    .number({ message: "BOUNCE_MAILBOX_POLL_SECONDS must be a whole number of seconds from 10 to 86400" })
+    .int("BOUNCE_MAILBOX_POLL_SECONDS must be a whole number of seconds from 10 to 86400")
+    .min(10, "BOUNCE_MAILBOX_POLL_SECONDS must be a whole number of seconds from 10 to 86400")
+    .max(86400, "BOUNCE_MAILBOX_POLL_SECONDS must be a whole number of seconds from 10 to 86400")
+    .default(60),
   // An OpenAI-compatible chat-completions endpoint for message suggestions and insights.
   AI_BASE_URL: z.string().url("AI_BASE_URL must be a URL like https://api.openai.com/v1").optional(),
   AI_API_KEY: z.string().min(1).optional(),

@@ -51,6 +51,11 @@ const engine = createDeliveryEngine({
     errorCap: env.DELIVERY_ERROR_CAP,
     maxAttempts: env.DELIVERY_MAX_ATTEMPTS,
     leaseMs: env.DELIVERY_LEASE_SECONDS * 1000,
+    feedback: {
+      scannerWindowMs: env.TRACKING_SCANNER_WINDOW_SECONDS * 1000,
+      softBounceLimit: env.SOFT_BOUNCE_LIMIT,
+      softBounceWindowMs: env.SOFT_BOUNCE_WINDOW_DAYS * 24 * 3_600_000,
+    },
   },
   onEvent: (event) => {
     if (event.type !== "progress") post({ type: "event", event });

@@ -7,6 +7,7 @@ import type { SuppressionReason } from "~/models/suppressions.server";
 export const REASON_CHIPS: Record<SuppressionReason, string> = {
   unsubscribed: "Unsubscribed",
   "hard-bounced": "Hard bounce",
+  "soft-bounced": "Soft bounces",
   complained: "Complaint",
   manual: "Added by hand",
 };
@@ -15,6 +16,7 @@ export const REASON_CHIPS: Record<SuppressionReason, string> = {
 export const SUPPRESSION_BADGES: Record<SuppressionReason, string> = {
   unsubscribed: "Unsubscribed",
   "hard-bounced": "Hard bounce",
+  "soft-bounced": "Repeated soft bounces",
   complained: "Complaint",
   manual: "Suppressed by hand",
 };
@@ -36,6 +38,8 @@ export function historyLine(event: { action: "suppressed" | "resubscribed"; reas
       return campaign ? `Unsubscribed from ${campaign}` : "Unsubscribed";
     case "hard-bounced":
       return campaign ? `Hard bounce on ${campaign}` : "Hard bounce";
+    case "soft-bounced":
+      return campaign ? `Suppressed after repeated soft bounces (the last on ${campaign})` : "Repeated soft bounces";
     case "complained":
       return campaign ? `Marked ${campaign} as spam` : "Complaint (marked as spam)";
     case "manual":

@@ -12,7 +12,7 @@ import { withWriter } from "~/db/writer.server";
 import { newId } from "~/lib/id";
 import type { Connection } from "~/models/transaction.server";
 
-export const SUPPRESSION_REASONS = ["unsubscribed", "hard-bounced", "complained", "manual"] as const;
+export const SUPPRESSION_REASONS = ["unsubscribed", "hard-bounced", "soft-bounced", "complained", "manual"] as const;
 export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
 
 export type SuppressionRow = {

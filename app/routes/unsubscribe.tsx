@@ -101,6 +101,7 @@ function senderLabel(name: string): string {
 
 const BLOCKED_REASONS: Record<NonNullable<UnsubscribeView["reason"]>, string> = {
   "hard-bounced": "Mail to this address could not be delivered, so it was taken off the mailing list.",
+  "soft-bounced": "Mail to this address kept coming back undelivered, so it was taken off the mailing list.",
   complained: "Mail to this address was reported as unwanted, so it was taken off the mailing list.",
   manual: "The sender took this address off their mailing list.",
 };

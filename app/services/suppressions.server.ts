@@ -252,6 +252,8 @@ export function reasonFromText(text: string): SuppressionReason {
     bounced: "hard-bounced",
     hardbounce: "hard-bounced",
     cleaned: "hard-bounced",
+    softbounce: "soft-bounced",
+    softbounced: "soft-bounced",
     complaint: "complained",
     spam: "complained",
     abuse: "complained",

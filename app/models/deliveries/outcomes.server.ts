@@ -3,36 +3,45 @@
 // one transaction, on the delivery job's connection. A bounce puts its address on the tenant's
 // suppression list in that transaction too.
 import { LAUNCH_SLICE } from "~/models/deliveries/launch.server";
-import { type NewSuppression, suppressInTransaction } from "~/models/suppressions.server";
+import { type NewSuppression, type SuppressionReason, suppressInTransaction } from "~/models/suppressions.server";
 import type { Connection } from "~/models/transaction.server";
 
 /** A bounced row's address, to put on the suppression list. */
 export type BouncedAddress = { campaignId: string; userId: string; email: string; details: string };
+/** An address to put on its tenant's suppression list because of what happened to a campaign's message. */
+export type AddressToSuppress = BouncedAddress & { reason: SuppressionReason };
 
 /**
  * Puts the addresses of rows that bounced on their tenant's suppression list as hard-bounced, with
  * the campaign they bounced on, inside the caller's transaction (the row's and the counters').
  */
 export function suppressBounced(sqlite: Connection, bounced: readonly BouncedAddress[], now: number): void {
-  if (bounced.length === 0) return;
+  suppressAddresses(
+    sqlite,
+    bounced.map((b) => ({ ...b, reason: "hard-bounced" })),
+    now,
+  );
+}
+
+/**
+ * Puts addresses on their tenant's suppression list with the campaign they came from (a bounce, a
+ * complaint, repeated soft bounces), inside the caller's transaction. An address on the list
+ * already keeps its entry.
+ */
+export function suppressAddresses(sqlite: Connection, entries: readonly AddressToSuppress[], now: number): void {
+  if (entries.length === 0) return;
   const campaignName = sqlite.prepare<unknown[], string>(`SELECT "name" FROM "Campaign" WHERE "id" = ?`).pluck();
   const names = new Map<string, string>();
   const byTenant = new Map<string, NewSuppression[]>();
-  for (const b of bounced) {
+  for (const b of entries) {
     if (!b.email) continue;
     let name = names.get(b.campaignId);
     if (name === undefined) names.set(b.campaignId, (name = campaignName.get(b.campaignId) ?? ""));
-    let entries = byTenant.get(b.userId);
-    if (!entries) byTenant.set(b.userId, (entries = []));
-    entries.push({
-      email: b.email,
-      reason: "hard-bounced",
-      campaignId: b.campaignId,
-      campaignName: name,
-      details: b.details,
-    });
+    let list = byTenant.get(b.userId);
+    if (!list) byTenant.set(b.userId, (list = []));
+    list.push({ email: b.email, reason: b.reason, campaignId: b.campaignId, campaignName: name, details: b.details });
   }
-  for (const [userId, entries] of byTenant) suppressInTransaction(sqlite, userId, entries, now);
+  for (const [userId, list] of byTenant) suppressInTransaction(sqlite, userId, list, now);
 }
 
 export type SendOutcome =

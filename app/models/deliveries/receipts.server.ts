@@ -2,7 +2,7 @@
 // clicked). The receipts endpoint queues each checked batch in the inbox with one small write; the
 // delivery job applies the inbox on its own connection, so a delivery row has one writer.
 import { parseDeliveryId } from "~/lib/campaigns";
-import { type BouncedAddress, suppressBounced } from "~/models/deliveries/outcomes.server";
+import { type AddressToSuppress, type BouncedAddress, suppressAddresses } from "~/models/deliveries/outcomes.server";
 import type { Connection } from "~/models/transaction.server";
 
 /** What the built-in vendor's receipts webhook may say. */
@@ -34,6 +34,7 @@ type RowState = {
   seq: number;
   campaignId: string;
   userId: string;
+  customerId: string;
   email: string;
   retries: number;
   status: string;
@@ -50,8 +51,14 @@ type CounterDelta = {
   delivered: number;
   failed: number;
   bounced: number;
+  complained: number;
   opened: number;
   clicked: number;
+  opensTotal: number;
+  clicksTotal: number;
+  machineOpens: number;
+  machineClicks: number;
+  softBounces: number;
 };
 const STATE_COUNTER: Record<string, keyof CounterDelta | undefined> = {
   pending: "pending",
@@ -59,27 +66,72 @@ const STATE_COUNTER: Record<string, keyof CounterDelta | undefined> = {
   delivered: "delivered",
   failed: "failed",
   bounced: "bounced",
+  complained: "complained",
 };
+const noDelta = (): CounterDelta => ({
+  pending: 0,
+  sent: 0,
+  delivered: 0,
+  failed: 0,
+  bounced: 0,
+  complained: 0,
+  opened: 0,
+  clicked: 0,
+  opensTotal: 0,
+  clicksTotal: 0,
+  machineOpens: 0,
+  machineClicks: 0,
+  softBounces: 0,
+});
+
+/**
+ * The rules applied with receipts that are settings (docs/rules.md#opens-and-clicks,
+ * docs/rules.md#bounce-and-complaint-feeds): a click this soon after the message was delivered is a
+ * link scanner's; this many soft bounces of one address within the window suppress it.
+ */
+export type FeedbackPolicy = { scannerWindowMs: number; softBounceLimit: number; softBounceWindowMs: number };
+export const DEFAULT_FEEDBACK_POLICY: FeedbackPolicy = {
+  scannerWindowMs: 10_000,
+  softBounceLimit: 3,
+  softBounceWindowMs: 30 * 24 * 3_600_000,
+};
+
+/** The detail a suppression by the soft-bounce policy carries. */
+export function softBounceDetails(policy: FeedbackPolicy, details: string): string {
+  const days = Math.round(policy.softBounceWindowMs / (24 * 3_600_000));
+  return `${policy.softBounceLimit} soft bounces within ${days} days; the last: ${details}`.slice(0, 500);
+}
 
 /**
  * Applies receipts in one transaction. Idempotent and monotonic: a row moves from pending or sent
- * to delivered, failed or bounced once; opened and clicked only add to a delivered row (and deliver
- * it if its receipt has not come yet); nothing moves a row back, so a late "opened" never undoes a
- * "clicked" and a repeated receipt changes nothing. Receipts for ids that are not delivery rows are
- * counted as ignored. A row that bounces puts its address on the tenant's suppression list, in the
- * same transaction.
+ * to delivered, failed or bounced once, a delivered row to bounced (a bounce report that came
+ * later) or complained; opened and clicked only add to a delivered row (and deliver it if its
+ * receipt has not come yet); nothing else moves a row, so a late "opened" never undoes a "clicked"
+ * and a repeated vendor receipt changes nothing. Opens and clicks from this server's pixel and
+ * links (a source other than the vendor) are events: each is counted in the totals and kept as a
+ * DeliveryEvent; a machine's (told by the caller, or a click within the scanner window of the
+ * delivery) counts apart and never sets the row's first open or click. Bounces, soft bounces and
+ * complaints from a feed are kept as events too, and one whose (source, eventId) was seen already
+ * changes nothing. Receipts for ids that are not delivery rows are counted as ignored. A bounce
+ * or complaint puts its address on the tenant's suppression list in the same transaction, and so
+ * does a soft bounce that reaches the policy's limit.
  */
 export async function applyReceipts(
   sqlite: Connection,
   receipts: readonly Receipt[],
+  policy: FeedbackPolicy = DEFAULT_FEEDBACK_POLICY,
 ): Promise<{ applied: number; ignored: number }> {
-  return applyReceiptsNow(sqlite, receipts);
+  return applyReceiptsNow(sqlite, receipts, policy);
 }
 
 /** applyReceipts, inside a transaction of the caller's (an inbox row's). */
-function applyReceiptsNow(sqlite: Connection, receipts: readonly Receipt[]): { applied: number; ignored: number } {
+function applyReceiptsNow(
+  sqlite: Connection,
+  receipts: readonly Receipt[],
+  policy: FeedbackPolicy,
+): { applied: number; ignored: number } {
   const read = sqlite.prepare<unknown[], Omit<RowState, "changed">>(
-    `SELECT "seq", "campaignId", "userId", "email", "retries", "status", "details", "updatedAt", "openedAt", "clickedAt"
+    `SELECT "seq", "campaignId", "userId", "customerId", "email", "retries", "status", "details", "updatedAt", "openedAt", "clickedAt"
      FROM "Delivery" WHERE "seq" = ?`,
   );
   const write = sqlite.prepare(
@@ -87,24 +139,32 @@ function applyReceiptsNow(sqlite: Connection, receipts: readonly Receipt[]): { a
   );
   const counters = sqlite.prepare(
     `UPDATE "Campaign" SET "pendingCount" = "pendingCount" + ?, "sentCount" = "sentCount" + ?, "deliveredCount" = "deliveredCount" + ?,
-       "failedCount" = "failedCount" + ?, "bouncedCount" = "bouncedCount" + ?, "openedCount" = "openedCount" + ?,
-       "clickedCount" = "clickedCount" + ?, "updatedAt" = max("updatedAt", ?)
+       "failedCount" = "failedCount" + ?, "bouncedCount" = "bouncedCount" + ?, "complainedCount" = "complainedCount" + ?,
+       "openedCount" = "openedCount" + ?, "clickedCount" = "clickedCount" + ?, "opensTotal" = "opensTotal" + ?,
+       "clicksTotal" = "clicksTotal" + ?, "machineOpenCount" = "machineOpenCount" + ?, "machineClickCount" = "machineClickCount" + ?,
+       "softBounceCount" = "softBounceCount" + ?, "updatedAt" = max("updatedAt", ?)
      WHERE "id" = ?`,
   );
+  const seenEvent = sqlite.prepare(`SELECT 1 FROM "DeliveryEvent" WHERE "source" = ? AND "eventId" = ?`).pluck();
+  const keepEvent = sqlite.prepare(
+    `INSERT INTO "DeliveryEvent" ("userId", "campaignId", "seq", "customerId", "email", "kind", "machine", "link", "source", "eventId", "details", "at")
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const softBouncesSince = sqlite
+    .prepare<unknown[], number>(
+      `SELECT count(*) FROM "DeliveryEvent" WHERE "userId" = ? AND "email" = ? AND "kind" = 'soft-bounced' AND "at" > ?`,
+    )
+    .pluck();
   return sqlite
     .transaction(() => {
       const rows = new Map<number, RowState | null>();
       const deltas = new Map<string, CounterDelta>();
       const delta = (campaignId: string) => {
         let d = deltas.get(campaignId);
-        if (!d)
-          deltas.set(
-            campaignId,
-            (d = { pending: 0, sent: 0, delivered: 0, failed: 0, bounced: 0, opened: 0, clicked: 0 }),
-          );
+        if (!d) deltas.set(campaignId, (d = noDelta()));
         return d;
       };
-      const move = (row: RowState, to: "delivered" | "failed" | "bounced", at: number, details: string | undefined) => {
+      const move = (row: RowState, to: "delivered" | "bounced" | "complained", at: number, details?: string) => {
         const d = delta(row.campaignId);
         const from = STATE_COUNTER[row.status];
         if (from) d[from] -= 1;
@@ -114,10 +174,26 @@ function applyReceiptsNow(sqlite: Connection, receipts: readonly Receipt[]): { a
         row.updatedAt = at;
         row.changed = true;
       };
+      const keep = (row: RowState, r: Receipt, kind: ReceiptEvent, machine: boolean) =>
+        keepEvent.run(
+          row.userId,
+          row.campaignId,
+          row.seq,
+          row.customerId,
+          row.email.toLowerCase(),
+          kind,
+          machine ? 1 : 0,
+          r.link ?? null,
+          r.source ?? "vendor",
+          r.eventId ?? null,
+          (r.details ?? "").slice(0, 500),
+          r.at,
+        );
       let applied = 0;
       let ignored = 0;
       let latest = 0;
-      const bounced: BouncedAddress[] = [];
+      const suppress: AddressToSuppress[] = [];
+      const seenInBatch = new Set<string>();
       for (const r of receipts) {
         const id = parseDeliveryId(r.id);
         if (!id) {
@@ -135,32 +211,99 @@ function applyReceiptsNow(sqlite: Connection, receipts: readonly Receipt[]): { a
           ignored += 1;
           continue;
         }
+        // A feed's event seen before (a replayed webhook, a report read twice) changes nothing.
+        const source = r.source ?? "vendor";
+        if (r.eventId !== undefined) {
+          const key = `${source}\u0000${r.eventId}`;
+          if (seenInBatch.has(key) || seenEvent.get(source, r.eventId) !== undefined) {
+            ignored += 1;
+            continue;
+          }
+          seenInBatch.add(key);
+        }
+        const fromVendor = source === "vendor";
         const open = row.status === "pending" || row.status === "sent";
+        const reached = open || row.status === "delivered";
         let changed = false;
-        if (r.event === "delivered" || r.event === "failed" || r.event === "bounced") {
+        if (r.event === "delivered" || r.event === "failed") {
           if (open) {
             // A receipt is about a message the vendor accepted: one it could not deliver
             // afterwards came back, a bounce, so "sent" never counts down (failed is for refusals).
             move(row, r.event === "delivered" ? "delivered" : "bounced", r.at, r.details ?? row.details);
-            if (row.status === "bounced")
-              bounced.push({ campaignId: row.campaignId, userId: row.userId, email: row.email, details: row.details });
+            if (row.status === "bounced") suppress.push({ ...addressOf(row), reason: "hard-bounced" });
             changed = true;
           }
-        } else if (open || row.status === "delivered") {
+        } else if (r.event === "bounced") {
+          // A bounce reported later (a DSN, SES, SendGrid) also takes back a delivery the relay had
+          // accepted: Sent stays, Delivered becomes Bounced.
+          if (reached) {
+            move(row, "bounced", r.at, r.details ?? row.details);
+            if (!fromVendor) keep(row, r, "bounced", false);
+            suppress.push({ ...addressOf(row), reason: "hard-bounced" });
+            changed = true;
+          }
+        } else if (r.event === "complained") {
+          if (row.status === "sent" || row.status === "delivered") {
+            move(row, "complained", r.at, r.details ?? "Reported as spam by the recipient");
+            keep(row, r, "complained", false);
+            suppress.push({ ...addressOf(row), reason: "complained" });
+            changed = true;
+          }
+        } else if (r.event === "soft-bounced") {
+          if (row.status !== "pending") {
+            keep(row, r, "soft-bounced", false);
+            delta(row.campaignId).softBounces += 1;
+            changed = true;
+            const since = r.at - policy.softBounceWindowMs;
+            if (
+              policy.softBounceLimit > 0 &&
+              (softBouncesSince.get(row.userId, row.email.toLowerCase(), since) ?? 0) >= policy.softBounceLimit
+            )
+              suppress.push({
+                ...addressOf(row),
+                reason: "soft-bounced",
+                details: softBounceDetails(policy, r.details ?? ""),
+              });
+          }
+        } else if (reached || row.status === "complained") {
+          // Opened or clicked: the message reached the mailbox.
           if (open) {
             move(row, "delivered", r.at, row.details);
             changed = true;
           }
           const d = delta(row.campaignId);
-          if (row.openedAt === null) {
-            row.openedAt = r.at;
-            d.opened += 1;
+          const click = r.event === "clicked";
+          // A link scanner clicks within seconds of the delivery; a person does not.
+          const machine =
+            !fromVendor &&
+            (r.machine === true ||
+              (click && policy.scannerWindowMs > 0 && r.at - row.updatedAt < policy.scannerWindowMs));
+          if (machine) {
+            if (click) d.machineClicks += 1;
+            else d.machineOpens += 1;
+            keep(row, r, r.event, true);
             changed = true;
-          }
-          if (r.event === "clicked" && row.clickedAt === null) {
-            row.clickedAt = r.at;
-            d.clicked += 1;
-            changed = true;
+          } else {
+            // The vendor reports each recipient's first open and click once (a repeat is a resend
+            // of its webhook); this server's pixel and links report every one.
+            if (!fromVendor) {
+              if (click) d.clicksTotal += 1;
+              else d.opensTotal += 1;
+              keep(row, r, r.event, false);
+              changed = true;
+            }
+            if (row.openedAt === null) {
+              row.openedAt = r.at;
+              d.opened += 1;
+              if (fromVendor || click) d.opensTotal += 1;
+              changed = true;
+            }
+            if (click && row.clickedAt === null) {
+              row.clickedAt = r.at;
+              d.clicked += 1;
+              if (fromVendor) d.clicksTotal += 1;
+              changed = true;
+            }
           }
           if (changed) row.changed = true;
         }
@@ -173,13 +316,33 @@ function applyReceiptsNow(sqlite: Connection, receipts: readonly Receipt[]): { a
         if (row?.changed) write.run(row.status, row.details, row.updatedAt, row.openedAt, row.clickedAt, row.seq);
       }
       for (const [campaignId, d] of deltas) {
-        counters.run(d.pending, d.sent, d.delivered, d.failed, d.bounced, d.opened, d.clicked, latest, campaignId);
+        counters.run(
+          d.pending,
+          d.sent,
+          d.delivered,
+          d.failed,
+          d.bounced,
+          d.complained,
+          d.opened,
+          d.clicked,
+          d.opensTotal,
+          d.clicksTotal,
+          d.machineOpens,
+          d.machineClicks,
+          d.softBounces,
+          latest,
+          campaignId,
+        );
       }
-      // A bounce puts its address on the tenant's suppression list, with the row that says so.
-      suppressBounced(sqlite, bounced, Date.now());
+      // A bounce or complaint puts its address on the tenant's suppression list, with the row that says so.
+      suppressAddresses(sqlite, suppress, Date.now());
       return { applied, ignored };
     })
     .immediate();
+}
+
+function addressOf(row: RowState): BouncedAddress {
+  return { campaignId: row.campaignId, userId: row.userId, email: row.email, details: row.details };
 }
 
 /** Receipts an inbox row holds at most: the delivery job applies a row in one transaction of about 2 ms. */
@@ -216,6 +379,7 @@ export async function queuedReceiptBatches(sqlite: Connection): Promise<number> 
 export async function applyQueuedReceipts(
   sqlite: Connection,
   maxBatches = 10,
+  policy: FeedbackPolicy = DEFAULT_FEEDBACK_POLICY,
 ): Promise<{ batches: number; applied: number; ignored: number }> {
   const oldest = sqlite.prepare<unknown[], { id: number; receipts: string }>(
     `SELECT "id", "receipts" FROM "ReceiptInbox" ORDER BY "id" LIMIT 1`,
@@ -233,7 +397,7 @@ export async function applyQueuedReceipts(
     } catch {
       receipts = [];
     }
-    return applyReceiptsNow(sqlite, receipts);
+    return applyReceiptsNow(sqlite, receipts, policy);
   });
   const total = { batches: 0, applied: 0, ignored: 0 };
   while (total.batches < maxBatches) {

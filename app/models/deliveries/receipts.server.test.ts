@@ -1,0 +1,336 @@
+// Receipts from this server's own feeds on a real SQLite database: opens and clicks from the pixel
+// and the tracked links (people and machines told apart), and bounces, soft bounces and complaints
+// reported after the send (a bounce mailbox, SES, SendGrid), each kept as a DeliveryEvent, counted
+// on the campaign and, where the rules say so, putting the address on the suppression list.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestUser, useTestDatabase } from "../../../tests/helpers/db";
+
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
+const { file } = useTestDatabase();
+
+import { openSqlite, type Sqlite } from "~/db/sqlite.server";
+import { deliveryId, deliveryStats } from "~/lib/campaigns";
+import { newId } from "~/lib/id";
+import { CAMPAIGN_COLUMNS, type CampaignRow } from "~/models/campaigns.server";
+import { launchCampaign } from "~/models/deliveries/launch.server";
+import { applyReceipts, DEFAULT_FEEDBACK_POLICY, type Receipt } from "~/models/deliveries/receipts.server";
+import { compileSegmentWhere } from "~/models/segments/compile.server";
+import { seedTenant } from "~/services/seed.server";
+import { segmentTree } from "../../../tests/helpers/db";
+
+let sqlite: Sqlite;
+let tenant: { id: string };
+
+const HOUR = 3_600_000;
+
+function campaign(id: string): CampaignRow {
+  const row = sqlite
+    .prepare<unknown[], CampaignRow>(`SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "id" = ?`)
+    .get(id);
+  if (!row) throw new Error(`No campaign ${id}`);
+  return row;
+}
+
+type Row = {
+  seq: number;
+  email: string;
+  status: string;
+  details: string;
+  openedAt: number | null;
+  clickedAt: number | null;
+};
+function rows(campaignId: string): Row[] {
+  return sqlite
+    .prepare<unknown[], Row>(
+      `SELECT "seq", "email", "status", "details", "openedAt", "clickedAt" FROM "Delivery" WHERE "campaignId" = ? ORDER BY "seq"`,
+    )
+    .all(campaignId);
+}
+
+type EventRow = { kind: string; machine: number; link: number | null; source: string; details: string };
+function events(campaignId: string, seq: number): EventRow[] {
+  return sqlite
+    .prepare<unknown[], EventRow>(
+      `SELECT "kind", "machine", "link", "source", "details" FROM "DeliveryEvent" WHERE "campaignId" = ? AND "seq" = ? ORDER BY "id"`,
+    )
+    .all(campaignId, seq);
+}
+
+function suppression(email: string): { reason: string; details: string; campaignId: string | null } | undefined {
+  return sqlite
+    .prepare<unknown[], { reason: string; details: string; campaignId: string | null }>(
+      `SELECT "reason", "details", "campaignId" FROM "Suppression" WHERE "userId" = ? AND "email" = ?`,
+    )
+    .get(tenant.id, email.toLowerCase());
+}
+
+/** The rows by state add up to the audience, and the kept counters match the rows. */
+function expectCountersAddUp(id: string) {
+  const c = campaign(id);
+  const byStatus = Object.fromEntries(
+    sqlite
+      .prepare<unknown[], { status: string; n: number }>(
+        `SELECT "status", count(*) AS n FROM "Delivery" WHERE "campaignId" = ? GROUP BY "status"`,
+      )
+      .all(id)
+      .map((r) => [r.status, r.n]),
+  );
+  expect({
+    pending: c.pendingCount,
+    sent: c.sentCount,
+    delivered: c.deliveredCount,
+    bounced: c.bouncedCount,
+    complained: c.complainedCount,
+  }).toEqual({
+    pending: byStatus.pending ?? 0,
+    sent: byStatus.sent ?? 0,
+    delivered: byStatus.delivered ?? 0,
+    bounced: byStatus.bounced ?? 0,
+    complained: byStatus.complained ?? 0,
+  });
+  const stats = deliveryStats(c);
+  expect(stats.sent + stats.failed + stats.cancelled + stats.suppressed + stats.pending).toBe(c.audienceSize);
+  const engaged = sqlite
+    .prepare<unknown[], { opened: number; clicked: number }>(
+      `SELECT count("openedAt") AS opened, count("clickedAt") AS clicked FROM "Delivery" WHERE "campaignId" = ?`,
+    )
+    .get(id);
+  expect({ opened: c.openedCount, clicked: c.clickedCount }).toEqual(engaged);
+}
+
+/** A campaign to `size` of the tenant's customers, every row delivered (by the vendor's receipts) at `at`. */
+async function deliveredCampaign(size: number, at: number) {
+  const id = newId();
+  await launchCampaign(
+    sqlite,
+    {
+      id,
+      userId: tenant.id,
+      segmentId: null,
+      segmentName: "Everyone",
+      name: `Campaign ${id.slice(-4)}`,
+      subject: "Hello",
+      description: "",
+      message: "Hi {NAME}",
+    },
+    compileSegmentWhere(tenant.id, segmentTree({ totalSpend: { $gte: 0 } })),
+    at - HOUR,
+  );
+  const all = rows(id).slice(0, size);
+  await applyReceipts(
+    sqlite,
+    rows(id).map((r) => ({ id: deliveryId(id, r.seq), event: "delivered", at })),
+  );
+  return { id, rows: all, key: (seq: number) => deliveryId(id, seq) };
+}
+
+beforeAll(async () => {
+  tenant = await createTestUser("Feedback");
+  await seedTenant(tenant.id, { customers: 12, orders: 0, seed: 11, file });
+  sqlite = openSqlite(file);
+});
+afterAll(() => sqlite.close());
+
+describe("opens and clicks from the pixel and the links", () => {
+  it("counts each person once and every event in total, machines apart", async () => {
+    const delivered = Date.now() - HOUR;
+    const {
+      id,
+      rows: [a, b, c],
+      key,
+    } = await deliveredCampaign(3, delivered);
+    const open = (seq: number, at: number, machine = false): Receipt => ({
+      id: key(seq),
+      event: "opened",
+      at,
+      source: "pixel",
+      machine,
+    });
+    const click = (seq: number, at: number, link: number, machine = false): Receipt => ({
+      id: key(seq),
+      event: "clicked",
+      at,
+      link,
+      source: "link",
+      machine,
+    });
+    const t = delivered + 60_000;
+    expect(
+      await applyReceipts(sqlite, [
+        // A privacy proxy fetches a's pixel at delivery; a opens twice as a person.
+        open(a.seq, delivered + 1_000, true),
+        open(a.seq, t),
+        open(a.seq, t + 5_000),
+        // b's link is clicked by a scanner 3 s after delivery (no machine flag: the window tells),
+        // then by b a minute later on another link, which also counts as b's open.
+        click(b.seq, delivered + 3_000, 0),
+        click(b.seq, t, 1),
+        // c is opened only by a machine.
+        open(c.seq, t, true),
+      ]),
+    ).toEqual({ applied: 6, ignored: 0 });
+
+    expect(campaign(id)).toMatchObject({
+      openedCount: 2,
+      clickedCount: 1,
+      opensTotal: 3,
+      clicksTotal: 1,
+      machineOpenCount: 2,
+      machineClickCount: 1,
+    });
+    const [ra, rb, rc] = rows(id);
+    expect(ra.openedAt).toBe(t);
+    expect(rb).toMatchObject({ openedAt: t, clickedAt: t });
+    expect(rc.openedAt).toBeNull();
+    expect(events(id, a.seq)).toEqual([
+      { kind: "opened", machine: 1, link: null, source: "pixel", details: "" },
+      { kind: "opened", machine: 0, link: null, source: "pixel", details: "" },
+      { kind: "opened", machine: 0, link: null, source: "pixel", details: "" },
+    ]);
+    expect(events(id, b.seq)).toEqual([
+      { kind: "clicked", machine: 1, link: 0, source: "link", details: "" },
+      { kind: "clicked", machine: 0, link: 1, source: "link", details: "" },
+    ]);
+    expectCountersAddUp(id);
+  });
+
+  it("turns the scanner rule off with a window of 0", async () => {
+    const delivered = Date.now() - HOUR;
+    const {
+      id,
+      rows: [a],
+      key,
+    } = await deliveredCampaign(1, delivered);
+    const policy = { ...DEFAULT_FEEDBACK_POLICY, scannerWindowMs: 0 };
+    await applyReceipts(
+      sqlite,
+      [{ id: key(a.seq), event: "clicked", at: delivered + 1_000, link: 0, source: "link" }],
+      policy,
+    );
+    expect(campaign(id)).toMatchObject({ clickedCount: 1, clicksTotal: 1, machineClickCount: 0, openedCount: 1 });
+  });
+
+  it("keeps the vendor's receipts as they were: each recipient's first open once, repeats change nothing", async () => {
+    const {
+      id,
+      rows: [a],
+      key,
+    } = await deliveredCampaign(1, Date.now() - HOUR);
+    const opened: Receipt = { id: key(a.seq), event: "opened", at: Date.now() };
+    expect(await applyReceipts(sqlite, [opened, opened])).toEqual({ applied: 1, ignored: 1 });
+    expect(campaign(id)).toMatchObject({ openedCount: 1, opensTotal: 1, machineOpenCount: 0 });
+    expect(events(id, a.seq)).toEqual([]);
+  });
+});
+
+describe("bounces and complaints reported later", () => {
+  it("takes back a delivery for a late hard bounce, suppresses the address, and ignores a replay", async () => {
+    const {
+      id,
+      rows: [a],
+      key,
+    } = await deliveredCampaign(1, Date.now() - HOUR);
+    const bounce: Receipt = {
+      id: key(a.seq),
+      event: "bounced",
+      at: Date.now(),
+      source: "imap",
+      eventId: `<dsn-${id}@mx.example.net>`,
+      details: "550 5.1.1 user unknown (bounce mailbox)",
+    };
+    const before = deliveryStats(campaign(id));
+    expect(await applyReceipts(sqlite, [bounce])).toEqual({ applied: 1, ignored: 0 });
+    const after = deliveryStats(campaign(id));
+    // Sent never counts down: the message went out and came back.
+    expect(after.sent).toBe(before.sent);
+    expect(after.delivered).toBe(before.delivered - 1);
+    expect(after.bounced).toBe(before.bounced + 1);
+    expect(rows(id)[0]).toMatchObject({ status: "bounced", details: "550 5.1.1 user unknown (bounce mailbox)" });
+    expect(suppression(a.email)).toMatchObject({ reason: "hard-bounced", campaignId: id });
+    expect(events(id, a.seq)).toEqual([
+      { kind: "bounced", machine: 0, link: null, source: "imap", details: "550 5.1.1 user unknown (bounce mailbox)" },
+    ]);
+    // The same report read again, in another batch and twice in one: nothing changes.
+    expect(await applyReceipts(sqlite, [bounce, bounce])).toEqual({ applied: 0, ignored: 2 });
+    expect(events(id, a.seq)).toHaveLength(1);
+    expectCountersAddUp(id);
+  });
+
+  it("marks a complaint, counts it as sent and reached, and suppresses the address", async () => {
+    const {
+      id,
+      rows: [a, b],
+      key,
+    } = await deliveredCampaign(2, Date.now() - HOUR);
+    const complaint: Receipt = {
+      id: key(a.seq),
+      event: "complained",
+      at: Date.now(),
+      source: "ses",
+      eventId: "sns-message-1",
+      details: "Reported as spam (abuse)",
+    };
+    expect(await applyReceipts(sqlite, [complaint, { ...complaint, eventId: "sns-message-2" }])).toEqual({
+      applied: 1,
+      ignored: 1,
+    });
+    const c = campaign(id);
+    expect(c.complainedCount).toBe(1);
+    const stats = deliveryStats(c);
+    expect(stats).toMatchObject({ complained: 1 });
+    expect(rows(id).find((r) => r.seq === a.seq)).toMatchObject({ status: "complained" });
+    expect(rows(id).find((r) => r.seq === b.seq)).toMatchObject({ status: "delivered" });
+    expect(suppression(a.email)).toMatchObject({ reason: "complained", campaignId: id });
+    // A later bounce of a complained message changes nothing.
+    expect(
+      await applyReceipts(sqlite, [
+        { id: key(a.seq), event: "bounced", at: Date.now(), source: "sendgrid", eventId: "x" },
+      ]),
+    ).toEqual({ applied: 0, ignored: 1 });
+    expectCountersAddUp(id);
+  });
+
+  it("counts soft bounces, and suppresses an address at the policy's limit within its window", async () => {
+    const now = Date.now();
+    const policy = { ...DEFAULT_FEEDBACK_POLICY, softBounceLimit: 3, softBounceWindowMs: 30 * 24 * HOUR };
+    const first = await deliveredCampaign(2, now - 40 * 24 * HOUR);
+    const second = await deliveredCampaign(2, now - 10 * 24 * HOUR);
+    const third = await deliveredCampaign(2, now - 2 * HOUR);
+    const [x, y] = first.rows;
+    const soft = (c: typeof first, seq: number, at: number, n: number): Receipt => ({
+      id: c.key(seq),
+      event: "soft-bounced",
+      at,
+      source: "sendgrid",
+      eventId: `soft-${c.id}-${seq}-${n}`,
+      details: "452 4.2.2 Mailbox full",
+    });
+    // x: one soft bounce 40 days ago (outside the window), then two within it: not suppressed.
+    // y: three within the window: suppressed, with the campaign of the last one.
+    await applyReceipts(
+      sqlite,
+      [soft(first, x.seq, now - 39 * 24 * HOUR, 1), soft(first, y.seq, now - 20 * 24 * HOUR, 1)],
+      policy,
+    );
+    const [x2, y2] = second.rows;
+    await applyReceipts(
+      sqlite,
+      [soft(second, x2.seq, now - 9 * 24 * HOUR, 2), soft(second, y2.seq, now - 9 * 24 * HOUR, 2)],
+      policy,
+    );
+    const [x3, y3] = third.rows;
+    await applyReceipts(sqlite, [soft(third, x3.seq, now - HOUR, 3), soft(third, y3.seq, now - HOUR, 3)], policy);
+
+    expect(x.email).toBe(x3.email);
+    expect(suppression(x.email)).toBeUndefined();
+    expect(suppression(y.email)).toMatchObject({
+      reason: "soft-bounced",
+      campaignId: third.id,
+      details: "3 soft bounces within 30 days; the last: 452 4.2.2 Mailbox full",
+    });
+    // A soft bounce leaves the row as it was and counts on its campaign.
+    expect(campaign(third.id)).toMatchObject({ softBounceCount: 2 });
+    expect(rows(third.id).find((r) => r.seq === x3.seq)).toMatchObject({ status: "delivered" });
+    for (const c of [first, second, third]) expectCountersAddUp(c.id);
+  });
+});
