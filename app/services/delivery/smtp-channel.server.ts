@@ -1,20 +1,22 @@
-// Real e-mail over SMTP with nodemailer's pooled transport (DELIVERY_CHANNEL=smtp). Each message is
-// multipart/alternative (the text and HTML parts the engine rendered), From the tenant's sender
-// name at MAIL_FROM's address, with Reply-To when set, Date, a Message-ID made from its delivery id
-// on the sender's domain (so a message sent again after a crash is the same message to every
-// server that sees it), and RFC 8058 one-click unsubscribe headers; with a DKIM key for the
-// sender's domain every message is signed, List-Unsubscribe and List-Unsubscribe-Post included.
-// Names and subjects go through headerSafe (no CR/LF reaches a header); nodemailer encodes what is
-// not ASCII (RFC 2047).
+// Real e-mail over SMTP (DELIVERY_CHANNEL=smtp) with the product's own client
+// (app/services/email/smtp-client.server.ts, decision 0024). Each message is multipart/alternative
+// (the text and HTML parts the engine rendered; app/services/email/mime.server.ts), From the
+// tenant's sender name at MAIL_FROM's address, with Reply-To when set, Date, a Message-ID made from
+// its delivery id on the sender's domain (so a message sent again after a crash is the same message
+// to every server that sees it), and RFC 8058 one-click unsubscribe headers; with a DKIM key for the
+// sender's domain every message is signed (app/services/email/dkim-sign.server.ts), List-Unsubscribe
+// and List-Unsubscribe-Post included, the RSA work in a thread of its own
+// (app/services/email/dkim-signer.server.ts). Names and subjects go through headerSafe (no CR/LF
+// reaches a header); what is not ASCII is encoded (RFC 2047).
 //
 // At most `maxConnections` messages are out at once across every batch (the pool's size): each is
 // handed over only when a connection is free and the engine still says to proceed, and its answer
 // is passed on at once, so a pause stops the next message and a crash can repeat only the messages
-// in flight. The server's answer decides the row (smtpOutcome): a 2xx is accepted (the engine
-// records it as delivered); a 4xx (slow down, mailbox busy, greylisting) is retried later; a 5xx
-// is final, a bounce when it says the address does not exist (5.1.x) and a failure otherwise.
-import { createPrivateKey } from "node:crypto";
-import nodemailer from "nodemailer";
+// in flight. The next messages of a batch are built and signed ahead while those go. The server's
+// answer decides the row (smtpOutcome): a 2xx is accepted (the engine records it as delivered); a
+// 4xx (slow down, mailbox busy, greylisting) is retried later; a 5xx is final, a bounce when it says
+// the address does not exist (5.1.x) and a failure otherwise. A connection that cannot be opened
+// (or logged in to) fails the rest of the batch with the same answer at once, retried later.
 import {
   type ChannelResult,
   type DeliveryChannel,
@@ -23,30 +25,15 @@ import {
   type SendControl,
 } from "~/services/delivery/channel.server";
 import type { DkimSigningKey } from "~/services/email/dkim-keys.server";
+import { type DkimKey, dkimKey, signHeaders, type Signer, signInThread } from "~/services/email/dkim-sign.server";
+import { signerPool } from "~/services/email/dkim-signer.server";
+import { buildMessage } from "~/services/email/mime.server";
+import { SmtpConnection, type SmtpClientOptions } from "~/services/email/smtp-client.server";
 import { headerSafe } from "~/services/email/sender.server";
 
-type SmtpError = Error & { responseCode?: number; response?: string; code?: string };
+export { DKIM_SIGNED_HEADERS } from "~/services/email/dkim-sign.server";
 
-/**
- * The headers a DKIM signature covers: those RFC 6376 5.4 says to sign that a campaign message
- * has, and both one-click unsubscribe headers, which RFC 8058 requires to be signed (nodemailer's
- * own list leaves out List-Unsubscribe-Post).
- */
-export const DKIM_SIGNED_HEADERS = [
-  "From",
-  "Sender",
-  "Reply-To",
-  "Subject",
-  "Date",
-  "Message-ID",
-  "To",
-  "Cc",
-  "MIME-Version",
-  "Content-Type",
-  "Content-Transfer-Encoding",
-  "List-Unsubscribe",
-  "List-Unsubscribe-Post",
-].join(":");
+type SmtpError = Error & { responseCode?: number; response?: string; code?: string };
 
 /** The enhanced status code right after the reply code ("550 5.1.1 ..."): its class and subject. */
 const ENHANCED_CODE = /^\d{3}[ -]([245])\.(\d{1,3})\.\d{1,3}(?=\s|$)/;
@@ -84,105 +71,174 @@ export type SmtpChannelOptions = {
   url: string;
   /** SMTP_POOL: connections at once, so messages out at once. */
   maxConnections?: number;
+  /** Messages over one connection before it is closed and another opened. */
+  messagesPerConnection?: number;
   /** The key of MAIL_FROM's domain (app/services/email/dkim-keys.server.ts); null sends unsigned. */
   dkim?: DkimSigningKey | null;
+  /** Threads that sign (0: sign in this thread). */
+  signingThreads?: number;
   /** MAIL_UNSUBSCRIBE_ADDRESS: adds the mailto: form of List-Unsubscribe. */
   unsubscribeMailbox?: string | null;
+  /** Timeouts and TLS settings of the client (tests: a CA to trust). */
+  client?: Omit<SmtpClientOptions, "url">;
+  /** Seconds an unused connection stays open. */
+  idleSeconds?: number;
 };
+
+/** A message ready to go: its envelope and text, or the answer it gets without going. */
+type Prepared = { to: string; raw: string } | { result: ChannelResult };
 
 export function smtpChannel(options: SmtpChannelOptions): DeliveryChannel {
   const connections = options.maxConnections ?? 5;
-  const transport = nodemailer.createTransport({
-    url: options.url,
-    pool: true,
-    maxConnections: connections,
-    maxMessages: 100,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-    // A message is only what the engine rendered: nothing is read from files or fetched.
-    disableFileAccess: true,
-    disableUrlAccess: true,
-    ...(options.dkim
-      ? {
-          dkim: {
-            domainName: options.dkim.domainName,
-            keySelector: options.dkim.keySelector,
-            // Parsed once: nodemailer hands the key to crypto's sign() for every message, and a PEM
-            // string is parsed again each time, which cost three times the signature itself.
-            privateKey: createPrivateKey(options.dkim.privateKey),
-            headerFieldNames: DKIM_SIGNED_HEADERS,
-          },
-        }
-      : {}),
-  } as Parameters<typeof nodemailer.createTransport>[0]);
-  const mailto = options.unsubscribeMailbox ? `, <mailto:${options.unsubscribeMailbox}?subject=unsubscribe>` : "";
+  const perConnection = options.messagesPerConnection ?? 100;
+  const clientOptions: SmtpClientOptions = { ...options.client, url: options.url };
+  const key: DkimKey | null = options.dkim ? dkimKey(options.dkim) : null;
+  const threads = options.signingThreads ?? 1;
+  const pool = options.dkim && threads > 0 ? signerPool(options.dkim.privateKey, { threads }) : null;
+  const signer: Signer | null = key ? (pool?.sign ?? signInThread(key)) : null;
+  const unsubscribeMailbox = options.unsubscribeMailbox ?? null;
 
-  const sendOne = async (m: OutgoingMessage): Promise<ChannelResult> => {
-    if (!m.to.email) return { key: m.key, status: "failed", details: "No e-mail address" };
+  const prepare = async (m: OutgoingMessage): Promise<Prepared> => {
+    if (!m.to.email) return { result: { key: m.key, status: "failed", details: "No e-mail address" } };
     if (!PLAIN_ADDRESS.test(m.to.email)) {
-      return { key: m.key, status: "failed", details: `Not an e-mail address a message can be sent to: ${m.to.email}` };
-    }
-    const toName = headerSafe(m.to.name);
-    const fromName = headerSafe(m.from.name);
-    const senderDomain = m.from.address.slice(m.from.address.lastIndexOf("@") + 1).toLowerCase();
-    try {
-      const info = await transport.sendMail({
-        from: fromName ? { name: fromName, address: m.from.address } : m.from.address,
-        to: toName ? { name: toName, address: m.to.email } : m.to.email,
-        ...(m.from.replyTo ? { replyTo: m.from.replyTo } : {}),
-        subject: headerSafe(m.subject),
-        text: m.text,
-        html: m.html,
-        date: new Date(),
-        messageId: `<${m.key}@${senderDomain}>`,
-        headers: {
-          "List-Unsubscribe": `<${headerSafe(m.unsubscribeUrl)}>${mailto}`,
-          "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-          "X-CRM-Delivery-Id": m.key,
+      return {
+        result: {
+          key: m.key,
+          status: "failed",
+          details: `Not an e-mail address a message can be sent to: ${m.to.email}`,
         },
-      });
-      return { key: m.key, status: "accepted", details: String(info.response ?? "").slice(0, 500) };
-    } catch (error) {
-      return smtpOutcome(m.key, error as SmtpError);
+      };
     }
+    const { headers, body } = buildMessage({
+      id: m.key,
+      from: { name: headerSafe(m.from.name), address: m.from.address },
+      to: { name: headerSafe(m.to.name), address: m.to.email },
+      replyTo: m.from.replyTo,
+      subject: headerSafe(m.subject),
+      text: m.text,
+      html: m.html,
+      unsubscribeUrl: headerSafe(m.unsubscribeUrl),
+      unsubscribeMailbox,
+    });
+    const head = key && signer ? await signHeaders(key, signer, headers, body) : headers;
+    return { to: m.to.email, raw: `${head}\r\n\r\n${body}` };
   };
-  // Free connections, shared by every batch out at once.
-  let free = connections;
-  const waiting: (() => void)[] = [];
-  const takeConnection = () =>
-    free > 0 ? (free--, Promise.resolve()) : new Promise<void>((resolve) => waiting.push(resolve));
-  const giveBack = () => {
+
+  // The pool: `connections` slots, each with an open connection or none; a slot is taken for one
+  // message at a time, by whichever batch asks first.
+  const free: (SmtpConnection | null)[] = Array.from({ length: connections }, () => null);
+  const waiting: ((slot: SmtpConnection | null) => void)[] = [];
+  const idleTimers = new Map<SmtpConnection, NodeJS.Timeout>();
+  const idleMs = (options.idleSeconds ?? 5) * 1000;
+  let closed = false;
+  const takeSlot = () => {
+    if (free.length > 0) {
+      const slot = free.pop() ?? null;
+      if (slot) {
+        clearTimeout(idleTimers.get(slot));
+        idleTimers.delete(slot);
+      }
+      return Promise.resolve(slot);
+    }
+    return new Promise<SmtpConnection | null>((resolve) => waiting.push(resolve));
+  };
+  const giveBack = (slot: SmtpConnection | null) => {
+    let kept = slot;
+    if (kept && (!kept.usable || kept.messages >= perConnection || closed)) {
+      void kept.quit();
+      kept = null;
+    }
     const next = waiting.shift();
-    if (next) next();
-    else free++;
+    if (next) return next(kept);
+    if (kept) {
+      const connection = kept;
+      const timer = setTimeout(() => {
+        const at = free.indexOf(connection);
+        if (at < 0) return;
+        free[at] = null;
+        idleTimers.delete(connection);
+        void connection.quit();
+      }, idleMs);
+      timer.unref();
+      idleTimers.set(connection, timer);
+    }
+    free.push(kept);
   };
 
   const send = async (batch: readonly OutgoingMessage[], control: SendControl = SEND_FREELY) => {
     const results = new Map<string, ChannelResult>();
+    const prepared = new Map<number, Promise<Prepared>>();
+    // Built and signed ahead of the connections, so a free connection finds its message ready.
+    const ahead = connections * 2;
+    const prepareUpTo = (end: number) => {
+      for (let i = next; i < Math.min(end, batch.length); i++) {
+        if (!prepared.has(i)) {
+          const p = prepare(batch[i]);
+          p.catch(() => undefined);
+          prepared.set(i, p);
+        }
+      }
+    };
     let next = 0;
     let stopped = false;
-    // One sender per connection of the pool: each takes the next message while the engine says to
-    // proceed, so no message waits in nodemailer's queue where a pause could no longer reach it.
+    /** The answer every message left gets once no connection could be opened. */
+    let cannotConnect: ((key: string) => ChannelResult) | null = null;
+    const answer = (result: ChannelResult) => {
+      results.set(result.key, result);
+      control.answered?.(result);
+    };
     const sender = async () => {
       for (;;) {
-        await takeConnection();
+        let slot = await takeSlot();
         try {
           if (stopped || next >= batch.length) return;
-          if (!control.proceed(batch[next].key)) {
+          const i = next++;
+          const m = batch[i];
+          prepareUpTo(i + 1 + ahead);
+          let ready: Prepared;
+          try {
+            ready = await (prepared.get(i) ?? prepare(m));
+          } catch (error) {
+            // Signing failed (the thread stopped): not handed over, tried again later.
+            answer({ key: m.key, status: "retry", details: (error as Error).message, countsAsError: true });
+            continue;
+          } finally {
+            prepared.delete(i);
+          }
+          if (stopped || !control.proceed(m.key)) {
             stopped = true;
             return;
           }
-          const m = batch[next++];
-          const result = await sendOne(m);
-          results.set(m.key, result);
-          control.answered?.(result);
+          if ("result" in ready) {
+            answer(ready.result);
+            continue;
+          }
+          if (cannotConnect) {
+            answer(cannotConnect(m.key));
+            continue;
+          }
+          if (!slot || !slot.usable) {
+            try {
+              slot = await SmtpConnection.open(clientOptions);
+            } catch (error) {
+              const failure = error as Error;
+              cannotConnect = (k) => smtpOutcome(k, failure);
+              answer(cannotConnect(m.key));
+              continue;
+            }
+          }
+          try {
+            const reply = await slot.send(m.from.address, ready.to, ready.raw);
+            answer({ key: m.key, status: "accepted", details: reply.text.slice(0, 500) });
+          } catch (error) {
+            answer(smtpOutcome(m.key, error as Error));
+          }
         } catch (error) {
           // Nothing more of this batch goes out; what was not answered is the engine's to retry.
           stopped = true;
           throw error;
         } finally {
-          giveBack();
+          giveBack(slot);
         }
       }
     };
@@ -196,7 +252,13 @@ export function smtpChannel(options: SmtpChannelOptions): DeliveryChannel {
     concurrency: connections,
     send,
     async close() {
-      transport.close();
+      closed = true;
+      for (const timer of idleTimers.values()) clearTimeout(timer);
+      idleTimers.clear();
+      const open = free.filter((c): c is SmtpConnection => c !== null);
+      free.fill(null);
+      await Promise.all(open.map((c) => c.quit()));
+      await pool?.close();
     },
   };
 }

@@ -1,0 +1,207 @@
+// A campaign message as it goes over SMTP (RFC 5322 + MIME), built from what the delivery engine
+// rendered: multipart/alternative with the text part and the HTML part. Everything produced is
+// 7-bit ASCII in CRLF lines of at most 998 characters, so it passes any relay unchanged and its
+// DKIM signature (dkim-sign.server.ts) holds:
+// - a part that is ASCII with short enough lines goes as it is (7bit); one with a little that is
+//   not ASCII, or a line too long, as quoted-printable; one mostly not ASCII (Hindi, say) as base64,
+//   which is then the shorter;
+// - a display name or subject that is not ASCII becomes RFC 2047 encoded words (UTF-8, B), folded
+//   between words; an ASCII name with specials is a quoted string. headerSafe (no control
+//   characters, so no CR/LF) is the caller's: the channel passes only what went through it;
+// - Message-ID is `<deliveryId@sender-domain>`, so a message sent again after a crash is the same
+//   message to every server that sees it; the boundary is made from the delivery id too.
+// Dot-stuffing is the SMTP client's (smtp-client.server.ts): it is about the transfer, not the message.
+
+export type MailAddress = { name: string; address: string };
+
+export type MimeMessage = {
+  /** The delivery id: the Message-ID's left part and X-CRM-Delivery-Id. */
+  id: string;
+  from: MailAddress;
+  to: MailAddress;
+  replyTo?: string | null;
+  subject: string;
+  text: string;
+  html: string;
+  /** The one-click unsubscribe URL (List-Unsubscribe, with List-Unsubscribe-Post, RFC 8058). */
+  unsubscribeUrl: string;
+  /** A mailbox for the mailto: form of List-Unsubscribe. */
+  unsubscribeMailbox?: string | null;
+  date?: Date;
+};
+
+/** The header block (CRLF between fields, none after the last) and the body, ready to sign and send. */
+export type BuiltMessage = { headers: string; body: string };
+
+const MAX_LINE = 998;
+const FOLD_AT = 78;
+// eslint-disable-next-line no-control-regex
+const NOT_ASCII = /[^\x00-\x7f]/;
+const NOT_PRINTABLE = /[^\x20-\x7e]/;
+/** atext and spaces: a display name that needs no quoting (RFC 5322 3.2.3). */
+const PLAIN_PHRASE = /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~ ]*$/;
+
+/** Lines end in CRLF: a lone LF or CR becomes CRLF. */
+export function toCrlf(text: string): string {
+  if (!text.includes("\r")) return text.includes("\n") ? text.replace(/\n/g, "\r\n") : text;
+  return text.replace(/\r\n|\r|\n/g, "\r\n");
+}
+
+/** RFC 2047 encoded words (UTF-8, B) for `text`, each at most 75 characters, never splitting a character. */
+export function encodedWords(text: string): string[] {
+  const words: string[] = [];
+  let chunk = "";
+  let bytes = 0;
+  for (const ch of text) {
+    const size = Buffer.byteLength(ch, "utf8");
+    // 45 bytes are 60 base64 characters: "=?UTF-8?B?" + 60 + "?=" is 72.
+    if (bytes + size > 45) {
+      words.push(`=?UTF-8?B?${Buffer.from(chunk, "utf8").toString("base64")}?=`);
+      chunk = "";
+      bytes = 0;
+    }
+    chunk += ch;
+    bytes += size;
+  }
+  if (chunk !== "" || words.length === 0) words.push(`=?UTF-8?B?${Buffer.from(chunk, "utf8").toString("base64")}?=`);
+  return words;
+}
+
+/** Whether a header text must be encoded: not ASCII, or it would read as an encoded word. */
+const needsEncoding = (text: string) => NOT_PRINTABLE.test(text) || text.includes("=?");
+
+/** A display name as a header shows it: as it is, quoted, or encoded words. */
+export function displayName(name: string): string {
+  if (needsEncoding(name)) return encodedWords(name).join(" ");
+  if (PLAIN_PHRASE.test(name)) return name;
+  return `"${name.replace(/[\\"]/g, "\\$&")}"`;
+}
+
+/** `Name <address>`, or the address alone when there is no name. */
+export function mailbox({ name, address }: MailAddress): string {
+  return name ? `${displayName(name)} <${address}>` : address;
+}
+
+/**
+ * One header field, folded (CRLF + space) at spaces so lines stay near 78 characters; a run with
+ * no space stays whole (it must be under 998: the caller's values are).
+ */
+export function headerField(name: string, value: string): string {
+  const line = `${name}: ${value}`;
+  if (line.length <= FOLD_AT) return line;
+  let out = "";
+  let rest = line;
+  // Never fold right after the field name's colon: the first line has the name and a word at least.
+  let least = name.length + 1;
+  while (rest.length > FOLD_AT) {
+    let at = rest.lastIndexOf(" ", FOLD_AT);
+    if (at <= least) at = rest.indexOf(" ", FOLD_AT + 1);
+    if (at < 0) break;
+    least = 0;
+    out += `${rest.slice(0, at)}\r\n`;
+    rest = rest.slice(at);
+  }
+  return out + rest;
+}
+
+/** The Subject's value: as it is when printable ASCII, else encoded words. */
+function subjectValue(subject: string): string {
+  return needsEncoding(subject) ? encodedWords(subject).join(" ") : subject;
+}
+
+/** RFC 5322 date in UTC, like "Thu, 26 Nov 2026 07:13:54 +0000". */
+export function rfc5322Date(date: Date): string {
+  return date.toUTCString().replace(/GMT$/, "+0000");
+}
+
+type Encoded = { encoding: "7bit" | "quoted-printable" | "base64"; body: string };
+
+/** Quoted-printable (RFC 2045 6.7) of CRLF text: soft breaks at 76, trailing spaces encoded. */
+export function quotedPrintable(text: string): string {
+  const lines = text.split("\r\n");
+  const out: string[] = [];
+  for (const line of lines) {
+    const bytes = Buffer.from(line, "utf8");
+    let current = "";
+    for (let i = 0; i < bytes.length; i++) {
+      const b = bytes[i];
+      const last = i === bytes.length - 1;
+      let piece: string;
+      if ((b >= 33 && b <= 126 && b !== 61) || ((b === 32 || b === 9) && !last)) piece = String.fromCharCode(b);
+      else piece = `=${b < 16 ? "0" : ""}${b.toString(16).toUpperCase()}`;
+      if (current.length + piece.length > 75) {
+        out.push(`${current}=`);
+        current = "";
+      }
+      current += piece;
+    }
+    out.push(current);
+  }
+  return out.join("\r\n");
+}
+
+/** Base64 in lines of 76. */
+function base64Lines(text: string): string {
+  const b64 = Buffer.from(text, "utf8").toString("base64");
+  const lines: string[] = [];
+  for (let i = 0; i < b64.length; i += 76) lines.push(b64.slice(i, i + 76));
+  return lines.join("\r\n");
+}
+
+/** Whether a CRLF text has a line longer than the limit. */
+function hasLongLine(text: string, limit: number): boolean {
+  if (text.length <= limit) return false;
+  let start = 0;
+  for (;;) {
+    const end = text.indexOf("\r\n", start);
+    if ((end < 0 ? text.length : end) - start > limit) return true;
+    if (end < 0) return false;
+    start = end + 2;
+  }
+}
+
+/**
+ * The cheapest encoding that keeps a part 7-bit with lines under 998 and keeps the boundary out:
+ * as it is, quoted-printable, or base64 when more than a third of its characters are not ASCII.
+ */
+export function encodePart(text: string, boundary: string): Encoded {
+  const crlf = toCrlf(text);
+  // eslint-disable-next-line no-control-regex
+  const control = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(crlf);
+  if (!NOT_ASCII.test(crlf) && !control && !hasLongLine(crlf, MAX_LINE) && !crlf.includes(boundary)) {
+    return { encoding: "7bit", body: crlf };
+  }
+  let nonAscii = 0;
+  for (let i = 0; i < crlf.length; i++) if (crlf.charCodeAt(i) > 127) nonAscii++;
+  if (nonAscii * 3 > crlf.length) return { encoding: "base64", body: base64Lines(crlf) };
+  return { encoding: "quoted-printable", body: quotedPrintable(crlf) };
+}
+
+function part(type: string, encoded: Encoded): string {
+  return `Content-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: ${encoded.encoding}\r\n\r\n${encoded.body}`;
+}
+
+/** The message's header block and body (multipart/alternative, text then HTML). */
+export function buildMessage(m: MimeMessage): BuiltMessage {
+  const domain = m.from.address.slice(m.from.address.lastIndexOf("@") + 1).toLowerCase();
+  // "=_" never occurs in quoted-printable or base64, and a 7bit part that has it is not sent as 7bit.
+  const boundary = `=_crm_${m.id}`;
+  const mailto = m.unsubscribeMailbox ? `, <mailto:${m.unsubscribeMailbox}?subject=unsubscribe>` : "";
+  const fields = [headerField("From", mailbox(m.from)), headerField("To", mailbox(m.to))];
+  if (m.replyTo) fields.push(headerField("Reply-To", m.replyTo));
+  fields.push(
+    headerField("Subject", subjectValue(m.subject)),
+    `Date: ${rfc5322Date(m.date ?? new Date())}`,
+    `Message-ID: <${m.id}@${domain}>`,
+    "MIME-Version: 1.0",
+    `Content-Type: multipart/alternative; boundary="${boundary}"`,
+    headerField("List-Unsubscribe", `<${m.unsubscribeUrl}>${mailto}`),
+    "List-Unsubscribe-Post: List-Unsubscribe=One-Click",
+    `X-CRM-Delivery-Id: ${m.id}`,
+  );
+  const body =
+    `--${boundary}\r\n${part("text/plain", encodePart(m.text, boundary))}\r\n` +
+    `--${boundary}\r\n${part("text/html", encodePart(m.html, boundary))}\r\n` +
+    `--${boundary}--\r\n`;
+  return { headers: fields.join("\r\n"), body };
+}
