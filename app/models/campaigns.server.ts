@@ -301,13 +301,18 @@ export async function requeueFailedDeliveries(
  * other requests for more than milliseconds. Returns false when the campaign was gone already
  * (another delete removed it meanwhile).
  */
-/** Deletes up to LAUNCH_SLICE of a campaign's DeliveryEvent rows. */
-const DELETE_EVENT_SLICE = `DELETE FROM "DeliveryEvent" WHERE "id" IN (SELECT "id" FROM "DeliveryEvent" WHERE "campaignId" = ? LIMIT ${LAUNCH_SLICE})`;
+/**
+ * Deletes up to LAUNCH_SLICE of a campaign's DeliveryEvent rows. Built when used: this module and
+ * the launch model import each other, and a worker thread that loads the launch model first would
+ * meet LAUNCH_SLICE uninitialised at this module's top level.
+ */
+const deleteEventSlice = () =>
+  `DELETE FROM "DeliveryEvent" WHERE "id" IN (SELECT "id" FROM "DeliveryEvent" WHERE "campaignId" = ? LIMIT ${LAUNCH_SLICE})`;
 
 export async function deleteCampaignAndLog(userId: string, id: string): Promise<boolean> {
   // Its opens, clicks and reports, then its rows, a slice a transaction: the write lock is never
   // held for long, however large the campaign.
-  const events = (sqlite: Sqlite) => sqlite.prepare(DELETE_EVENT_SLICE).run(id).changes;
+  const events = (sqlite: Sqlite) => sqlite.prepare(deleteEventSlice()).run(id).changes;
   while ((await withWriter(events)) > 0);
   const slice = (sqlite: Sqlite) => sqlite.prepare(DELETE_DELIVERY_SLICE).run(id).changes;
   while ((await withWriter(slice)) > 0);

@@ -27,6 +27,7 @@ import {
   useRevalidateEvery,
 } from "~/components/campaign-chips";
 import { ConfirmDialog } from "~/components/confirm-dialog";
+import { ResendNonOpeners } from "~/components/resend-non-openers";
 import { PageNotFound, RouteErrorBoundary } from "~/components/error-boundary";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
@@ -45,6 +46,7 @@ import { NO_RATE, formatCount } from "~/lib/numbers";
 import { withSearchParams } from "~/lib/search-params";
 import { segmentChipClass } from "~/lib/segments";
 import { requireUser } from "~/services/auth.server";
+import { resendOffer } from "~/services/campaign-resend.server";
 import {
   deleteCampaign,
   deliveryLogs,
@@ -108,6 +110,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     tab === "logs" ? await deliveryLogs(user.id, campaign.id, { limit: LOG_PAGE_SIZE, cursor, status }) : null;
   return {
     campaign,
+    // "Resend to non-openers": offered on a completed campaign's details (docs/rules.md#resend-to-non-openers).
+    resend: tab === "details" ? await resendOffer(user.id, campaign) : ({ kind: "hidden" } as const),
     tab,
     status,
     cursor,
@@ -177,7 +181,7 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 }
 
 export default function CampaignDetail() {
-  const { campaign: c, tab, status, cursor, trail, logs, start } = useLoaderData<typeof loader>();
+  const { campaign: c, resend, tab, status, cursor, trail, logs, start } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const submit = useSubmit();
@@ -366,6 +370,8 @@ export default function CampaignDetail() {
               them.
             </p>
           </section>
+
+          <ResendNonOpeners campaignId={c.id} campaignName={name} offer={resend} />
         </div>
       ) : (
         <div role="tabpanel" aria-label="Delivery Logs" className="card overflow-hidden">

@@ -31,6 +31,7 @@ import { Field, FormAlert, LIVE_VALIDATION, SelectField, TextareaField } from "~
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { audienceReachText, hasNamePlaceholder, launchedMessage } from "~/lib/campaigns";
+import { nonOpenersText } from "~/lib/campaign-resend";
 import { replyRefused } from "~/lib/forms.server";
 import { UNSUBSCRIBE_PLACEHOLDER } from "~/lib/email-body";
 import { orRespond } from "~/lib/responses";
@@ -44,7 +45,14 @@ import {
 } from "~/schemas/campaign";
 import { getEnv } from "~/env.server";
 import { requireUser } from "~/services/auth.server";
-import { audienceReach, type CampaignDto, getCampaign, saveDraft, saveOrLaunchOnce } from "~/services/campaigns.server";
+import {
+  audienceReach,
+  type CampaignDto,
+  getCampaign,
+  resendReach,
+  saveDraft,
+  saveOrLaunchOnce,
+} from "~/services/campaigns.server";
 import { listSegments, segmentAudienceCount, segmentOverview } from "~/services/segments.server";
 import { senderOf } from "~/services/email/sender.server";
 import { redirectWithFlash } from "~/services/session.server";
@@ -70,18 +78,24 @@ const PREVIEW_NAME = "John";
 // Save as draft only what identifies the campaign, Back and the audience preview nothing. Continue
 // and Launch also refuse a segment with no customers, at step 1 where it is chosen: `isEmpty` knows
 // the counts (the loader's in the browser, a fresh count on the server).
+// A resend draft's audience is fixed (the non-openers of its source): `null` instead of `isEmpty`,
+// and no segment is asked for (docs/rules.md#resend-to-non-openers).
 type IsEmpty = (segmentId: string) => boolean;
-const audienceStep = (isEmpty: IsEmpty) =>
-  CampaignAudienceSchema.extend({
-    segmentId: CampaignAudienceSchema.shape.segmentId.refine((id) => !isEmpty(id), CAMPAIGN_MESSAGES.emptySegment),
-  });
-const launchSchema = (isEmpty: IsEmpty) => CampaignContentSchema.extend(audienceStep(isEmpty).shape);
+const NO_SEGMENT = { segmentId: z.string().trim().optional().default("") };
+const audienceStep = (isEmpty: IsEmpty | null) =>
+  isEmpty === null
+    ? CampaignAudienceSchema.extend(NO_SEGMENT)
+    : CampaignAudienceSchema.extend({
+        segmentId: CampaignAudienceSchema.shape.segmentId.refine((id) => !isEmpty(id), CAMPAIGN_MESSAGES.emptySegment),
+      });
+const launchSchema = (isEmpty: IsEmpty | null) => CampaignContentSchema.extend(audienceStep(isEmpty).shape);
 const DraftSchema = CampaignAudienceSchema.extend({
   subject: z.string().trim().max(300, "Subject line must be at most 300 characters").optional(),
   message: z.string().trim().max(10_000, "Message content must be at most 10000 characters").optional(),
   description: z.string().trim().max(2000, "Description must be at most 2000 characters").optional(),
 });
 const NothingSchema = z.object({});
+const draftSchema = (isEmpty: IsEmpty | null) => (isEmpty === null ? DraftSchema.extend(NO_SEGMENT) : DraftSchema);
 
 type WizardValues = { name: string; segmentId: string; subject: string; message: string; description: string };
 type Intent = "continue" | "back" | "launch" | "draft" | "preview";
@@ -96,10 +110,10 @@ function readStep(formData: FormData): number {
   return Number.isInteger(n) ? Math.min(LAST_STEP, Math.max(1, n)) : 1;
 }
 
-function schemaFor(formData: FormData, isEmpty: IsEmpty): z.ZodType<Partial<WizardValues>> {
+function schemaFor(formData: FormData, isEmpty: IsEmpty | null): z.ZodType<Partial<WizardValues>> {
   const intent = readIntent(formData);
   if (intent === "back" || intent === "preview") return NothingSchema;
-  if (intent === "draft") return DraftSchema;
+  if (intent === "draft") return draftSchema(isEmpty);
   if (intent === "launch") return launchSchema(isEmpty);
   const step = readStep(formData);
   if (step === 1) return audienceStep(isEmpty);
@@ -168,6 +182,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const asked = campaign?.segmentId ?? new URL(request.url).searchParams.get("segmentId") ?? "";
   // A segment since deleted (or not the user's) is not chosen: the user picks again.
   const segmentId = segments.some((s) => s.id === asked) ? asked : "";
+  // A resend draft's fixed audience: the non-openers of its source campaign, counted now.
+  const resend =
+    campaign?.status === "Draft" && campaign.resendOfId
+      ? {
+          sourceName: await getCampaign(user.id, campaign.resendOfId).then(
+            (source) => source.name,
+            () => null,
+          ),
+          reach: await resendReach(user.id, campaign.resendOfId),
+        }
+      : null;
   const values: WizardValues = {
     name: campaign?.name ?? "",
     segmentId,
@@ -177,6 +202,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
   return {
     id: campaign?.id ?? null,
+    resend,
     started: campaign ? campaign.status !== "Draft" : false,
     segments,
     values,
@@ -206,7 +232,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     reach: shown === LAST_STEP ? await reachOf(user.id, chosen) : null,
   });
   const editId = params.id?.toLowerCase();
-  const isEmpty = await emptyOnServer(user.id, formData);
+  const editing = editId ? await getCampaign(user.id, editId).catch(() => null) : null;
+  const isEmpty = editing?.status === "Draft" && editing.resendOfId ? null : await emptyOnServer(user.id, formData);
 
   if (intent === "launch") {
     const submission = parseWithZod(formData, { schema: launchSchema(isEmpty) });
@@ -238,7 +265,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 
   if (intent === "draft") {
-    const submission = parseWithZod(formData, { schema: DraftSchema });
+    const submission = parseWithZod(formData, { schema: draftSchema(isEmpty) });
     if (submission.status !== "success") {
       const result = submission.reply();
       return data({ result, ...(await showing(stepOfErrors(result.error, step))), failure: null }, { status: 400 });
@@ -284,6 +311,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function CampaignWizard() {
   const {
     id,
+    resend,
     started,
     segments,
     values,
@@ -314,7 +342,7 @@ export default function CampaignWizard() {
     id: "campaign-wizard",
     lastResult: actionData?.result,
     defaultValue: values,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: schemaFor(formData, isEmpty) }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: schemaFor(formData, resend ? null : isEmpty) }),
     onSubmit: (event, { formData }) => {
       // Continue and Back move in the browser once the step checks out; the rest goes to the server.
       const intent = readIntent(formData);
@@ -400,8 +428,11 @@ export default function CampaignWizard() {
   }, [segmentId, reviewing, hydrated]);
 
   const shownSample = sample && sample.segmentId === segmentId ? sample : null;
-  const shownReach = reach && reach.segmentId === segmentId ? reach : null;
-  const audienceSize = shownSample?.count ?? segment?.customerCount ?? 0;
+  const shownReach = resend ? resend.reach : reach && reach.segmentId === segmentId ? reach : null;
+  const audienceSize = resend ? resend.reach.audience : (shownSample?.count ?? segment?.customerCount ?? 0);
+  const resendAudience = resend
+    ? nonOpenersText(resend.reach.audience, resend.sourceName ?? "a deleted campaign")
+    : null;
   const message = text(fields.message.value);
   // The preview reads as the segment's first customer with a name will read it (their name as sent).
   const sampleName =
@@ -468,21 +499,34 @@ export default function CampaignWizard() {
                 }}
                 errors={fields.name.errors}
               />
-              <SelectField
-                label="Target Segment"
-                required
-                placeholder="Select a segment"
-                options={options}
-                selectProps={getSelectProps(fields.segmentId)}
-                errors={fields.segmentId.errors}
-                hint={
-                  segments.length === 0 ? (
-                    <Link to="/segments/new" className="text-primary underline">
-                      Create a segment first
-                    </Link>
-                  ) : undefined
-                }
-              />
+              {resendAudience ? (
+                <div data-testid="resend-audience">
+                  <p className="text-sm font-medium text-slate-700">Audience</p>
+                  <p className="mt-1 rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-900">
+                    {resendAudience}
+                  </p>
+                  <p className="mt-1 text-xs text-slate-500">
+                    Fixed for a resend: counted again at launch, so anyone who opens the original before then is left
+                    out.
+                  </p>
+                </div>
+              ) : (
+                <SelectField
+                  label="Target Segment"
+                  required
+                  placeholder="Select a segment"
+                  options={options}
+                  selectProps={getSelectProps(fields.segmentId)}
+                  errors={fields.segmentId.errors}
+                  hint={
+                    segments.length === 0 ? (
+                      <Link to="/segments/new" className="text-primary underline">
+                        Create a segment first
+                      </Link>
+                    ) : undefined
+                  }
+                />
+              )}
               <noscript>
                 <button type="submit" name="intent" value="preview" className="btn-ghost text-xs">
                   Preview audience
@@ -566,9 +610,11 @@ export default function CampaignWizard() {
                 </dd>
               </div>
               <div className="min-w-0">
-                <dt className="text-xs uppercase tracking-wide text-slate-500">Target Segment</dt>
+                <dt className="text-xs uppercase tracking-wide text-slate-500">
+                  {resendAudience ? "Audience" : "Target Segment"}
+                </dt>
                 <dd className="break-words font-medium text-slate-900" data-testid="review-segment">
-                  {segment?.name ?? "No segment"}
+                  {resendAudience ?? segment?.name ?? "No segment"}
                 </dd>
               </div>
               <div>

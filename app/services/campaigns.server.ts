@@ -33,7 +33,15 @@ import {
   setCampaignStatus,
   updateDraft,
 } from "~/models/campaigns.server";
-import { LAUNCH_IN_PROGRESS, LAUNCHING, suppressedInAudience } from "~/models/deliveries/launch.server";
+import {
+  countAudience,
+  LAUNCH_IN_PROGRESS,
+  LAUNCHING,
+  nonOpenersWhere,
+  suppressedInAudience,
+} from "~/models/deliveries/launch.server";
+import type { CompiledWhere } from "~/models/segments/compile.server";
+import { RESEND_MESSAGES } from "~/lib/campaign-resend";
 import {
   countDeferred,
   type LogRow,
@@ -275,11 +283,46 @@ export async function audienceReach(userId: string, segmentId: string): Promise<
   return { audience, suppressed, receivers: audience - suppressed };
 }
 
-/** The campaign to write from the form's content and its segment (a 404 on the field if unknown). */
+/**
+ * Who a resend of the tenant's campaign `sourceId` to its non-openers would reach now: its
+ * non-openers (nonOpenersWhere), how many of them are suppressed, and the rest
+ * (docs/rules.md#resend-to-non-openers).
+ */
+export async function resendReach(userId: string, sourceId: string): Promise<AudienceReach> {
+  const where = nonOpenersWhere(userId, sourceId);
+  const audience = await countAudience(where);
+  const suppressed = audience > 0 ? Math.min(audience, await suppressedInAudience(userId, where)) : 0;
+  return { audience, suppressed, receivers: audience - suppressed };
+}
+
+/** A campaign's audience source: its segment's WHERE, or the non-openers of the campaign it resends. */
+async function audienceWhere(userId: string, c: Omit<NewCampaign, "id">): Promise<CompiledWhere> {
+  return c.resendOfId ? nonOpenersWhere(userId, c.resendOfId) : segmentWhere(userId, c.segmentId ?? "");
+}
+
+/**
+ * The campaign to write from the form's content and its segment (a 404 on the field if unknown).
+ * A resend draft keeps its audience (the non-openers of its source: the form's segment is not
+ * read) and its tracking switch.
+ */
 async function content(
   userId: string,
   input: CampaignContent,
-): Promise<Omit<NewCampaign, "id"> & { segmentId: string }> {
+  draft?: CampaignRow | null,
+): Promise<Omit<NewCampaign, "id">> {
+  if (draft?.resendOfId) {
+    return {
+      userId,
+      segmentId: null,
+      segmentName: draft.segmentName,
+      name: input.name,
+      subject: input.subject,
+      description: input.description,
+      message: input.message,
+      trackingEnabled: draft.trackingEnabled,
+      resendOfId: draft.resendOfId,
+    };
+  }
   const segment = await getSegment(userId, input.segmentId).catch((error: unknown) => {
     if (error instanceof ApiError && error.status === 404) {
       throw new ApiError("not_found", "Segment not found", { segmentId: "Segment not found" });
@@ -328,11 +371,13 @@ export async function saveDraft(
   createAs?: string,
 ): Promise<CampaignDto> {
   const id = await draftInPlace(userId, typeof target === "string" ? { draftId: target } : (target ?? {}));
-  const campaign = await content(userId, input);
+  const draft = id ? await findCampaign(userId, id) : null;
+  const campaign = await content(userId, input, draft);
   // A draft shows the audience it would have today; a launch counts it as it writes it.
-  const audience = await segmentAudienceCount(userId, campaign.segmentId);
+  const audience = campaign.resendOfId
+    ? (await resendReach(userId, campaign.resendOfId)).audience
+    : await segmentAudienceCount(userId, campaign.segmentId ?? "");
   if (id) {
-    await findCampaign(userId, id);
     if (!(await updateDraft({ ...campaign, id }, audience))) {
       throw new ApiError(
         "conflict",
@@ -371,18 +416,30 @@ export async function launch(
   input: CampaignContent,
   target: { draftId?: string; id?: string } = {},
 ): Promise<CampaignDto> {
-  const campaign = await content(userId, input);
   let id = target.id ?? newId();
-  if (target.draftId) {
-    const draft = await findCampaign(userId, target.draftId);
+  const draft = target.draftId ? await findCampaign(userId, target.draftId) : null;
+  if (draft) {
     assertLaunchable(draft);
     id = draft.id;
   }
-  const where = await segmentWhere(userId, input.segmentId);
+  const campaign = await content(userId, input, draft);
+  // The one launch path for both audience sources: a segment's WHERE, or a resend's non-openers.
+  const where = await audienceWhere(userId, campaign);
   const audience = await launchCampaignOffThread({ ...campaign, id }, where);
+  if (audience === 0 && campaign.resendOfId) {
+    // Nobody left to resend to: everyone opened it since, or those left are suppressed, or the source is gone.
+    const source = await findCampaignRow(userId, campaign.resendOfId);
+    const reach = await resendReach(userId, campaign.resendOfId);
+    const reason = !source
+      ? RESEND_MESSAGES.sourceGone
+      : reach.audience > 0
+        ? RESEND_MESSAGES.allSuppressed
+        : RESEND_MESSAGES.nobodyLeft;
+    throw new ApiError("unprocessable", reason);
+  }
   if (audience === 0) {
     // A segment whose every customer is on the suppression list has nobody to send to either.
-    const reach = await audienceReach(userId, campaign.segmentId);
+    const reach = await audienceReach(userId, campaign.segmentId ?? "");
     if (reach.audience > 0 && reach.receivers === 0) {
       throw new ApiError("unprocessable", `${ALL_SUPPRESSED}: there is nobody to send the campaign to.`, {
         segmentId: ALL_SUPPRESSED,

@@ -56,6 +56,32 @@ export async function suppressedInAudience(
   return Number(statement.pluck().get(userId, userId, ...where.params));
 }
 
+/**
+ * The second audience source (the first is a segment's compiled WHERE, segmentWhere()): the
+ * non-openers of one of the tenant's campaigns, as a WHERE over "Customer" that a launch, a count
+ * and the suppression count use as they use a segment's (docs/rules.md#resend-to-non-openers).
+ * A recipient who got it (their row was accepted: sent or delivered; not bounced, failed,
+ * complained, cancelled or suppressed, nor still pending) and neither opened it nor clicked in it
+ * as a person (openedAt and clickedAt are set by human engagement only; machine opens never set
+ * them). Evaluated when it runs, so a launch takes the non-openers of that moment; the customer
+ * must still exist and be the tenant's ("userId" leads, as in a segment's WHERE). The subquery is
+ * one range of the (campaignId, status, nextAttemptAt) index, built once per statement.
+ */
+export function nonOpenersWhere(userId: string, campaignId: string): CompiledWhere {
+  return {
+    sql: `"userId" = ? AND "id" IN (SELECT "d"."customerId" FROM "Delivery" "d" WHERE "d"."campaignId" = ? AND "d"."userId" = ?
+      AND "d"."status" IN ('sent', 'delivered') AND "d"."openedAt" IS NULL AND "d"."clickedAt" IS NULL)`,
+    params: [userId, campaignId, userId],
+  };
+}
+
+/** How many customers an audience WHERE (a segment's, or nonOpenersWhere) matches now. */
+export async function countAudience(where: CompiledWhere, connection?: Connection): Promise<number> {
+  const sql = `SELECT count(*) FROM "Customer" WHERE ${where.sql}`;
+  const statement = connection ? connection.prepare<unknown[], number>(sql) : readStatement<number>(sql);
+  return Number(statement.pluck().get(...where.params));
+}
+
 /** Whether the tenant has any address on the suppression list (one probe of its primary key). */
 function hasSuppressions(sqlite: Connection, userId: string): boolean {
   return (

@@ -6,6 +6,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { allowMethods, parseOrThrow, readJson } from "~/lib/api.server";
 import { CampaignApiSchema } from "~/schemas/campaign";
+import { ResendDraftApiSchema } from "~/schemas/campaign-resend";
 import { withApi } from "~/services/auth.server";
 import { deleteCampaign, deliveryLogs, getCampaign, launch, saveDraft } from "~/services/campaigns.server";
 
@@ -32,7 +33,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
       audienceSize: _a,
       launchedAt: _l,
       ...content
-    } = parseOrThrow(CampaignApiSchema, await readJson(request));
+    } = parseOrThrow(
+      // A resend draft's audience is fixed (docs/rules.md#resend-to-non-openers): no segment is asked for.
+      (await getCampaign(user.id, id).catch(() => null))?.resendOfId ? ResendDraftApiSchema : CampaignApiSchema,
+      await readJson(request),
+    );
     return {
       campaign:
         status === "Draft" ? await saveDraft(user.id, content, id) : await launch(user.id, content, { draftId: id }),
