@@ -28,6 +28,7 @@ import {
 } from "~/components/campaign-chips";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { ResendNonOpeners } from "~/components/resend-non-openers";
+import { CampaignAttribution } from "~/components/campaign-attribution";
 import { PageNotFound, RouteErrorBoundary } from "~/components/error-boundary";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
@@ -47,6 +48,7 @@ import { withSearchParams } from "~/lib/search-params";
 import { segmentChipClass } from "~/lib/segments";
 import { requireUser } from "~/services/auth.server";
 import { resendOffer } from "~/services/campaign-resend.server";
+import { attributionOfCampaign } from "~/services/attribution.server";
 import {
   deleteCampaign,
   deliveryLogs,
@@ -112,6 +114,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     campaign,
     // "Resend to non-openers": offered on a completed campaign's details (docs/rules.md#resend-to-non-openers).
     resend: tab === "details" ? await resendOffer(user.id, campaign) : ({ kind: "hidden" } as const),
+    // The orders it brought (docs/rules.md#revenue-per-campaign); a draft has sent nothing.
+    attribution:
+      tab === "details" && campaign.status !== "Draft"
+        ? await attributionOfCampaign(user.id, { id: campaign.id, sent: campaign.sentCount })
+        : null,
     tab,
     status,
     cursor,
@@ -181,7 +188,7 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 }
 
 export default function CampaignDetail() {
-  const { campaign: c, resend, tab, status, cursor, trail, logs, start } = useLoaderData<typeof loader>();
+  const { campaign: c, resend, attribution, tab, status, cursor, trail, logs, start } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const submit = useSubmit();
@@ -370,6 +377,8 @@ export default function CampaignDetail() {
               them.
             </p>
           </section>
+
+          {attribution ? <CampaignAttribution attribution={attribution} /> : null}
 
           <ResendNonOpeners campaignId={c.id} campaignName={name} offer={resend} />
         </div>

@@ -17,11 +17,13 @@ import { RowActionSprite, RowActions } from "~/components/row-actions";
 import { BRAND } from "~/lib/brand";
 import { listSuccessChip } from "~/lib/campaigns";
 import { isId } from "~/lib/id";
+import { formatRupees } from "~/lib/money";
 import { formatCount } from "~/lib/numbers";
 import { orRespond, refusedWith } from "~/lib/responses";
 import { withSearchParams } from "~/lib/search-params";
 import { segmentChipClass } from "~/lib/segments";
 import { requireUser } from "~/services/auth.server";
+import { attributionOfCampaigns, parseRevenueCursor } from "~/services/attribution.server";
 import { campaignTotals, deleteCampaign, getCampaign, listCampaigns } from "~/services/campaigns.server";
 import { redirectWithFlash } from "~/services/session.server";
 
@@ -39,20 +41,44 @@ const SENDING_REFRESH_MS = 3_000;
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const params = new URL(request.url).searchParams;
+  // ?sort=revenue: most revenue first (docs/rules.md#revenue-per-campaign); a cursor of the other
+  // sort starts from the first page.
+  const sort = params.get("sort") === "revenue" ? "revenue" : "date";
+  const isCursor = (c: string | null): c is string => (sort === "revenue" ? parseRevenueCursor(c) !== null : isId(c));
   const cursorParam = params.get("cursor");
-  const cursor = isId(cursorParam) ? cursorParam : null;
+  const cursor = isCursor(cursorParam) ? cursorParam : null;
   // The cursors of the pages before this one, so Previous works without keeping state.
-  const trail = cursor ? (params.get("trail") ?? "").split(",").filter(isId).slice(-200) : [];
+  const trail = cursor ? (params.get("trail") ?? "").split(",").filter(isCursor).slice(-200) : [];
   const deleteId = params.get("delete");
   const [page, totals, deleting] = await orRespond(
     Promise.all([
-      listCampaigns(user.id, { limit: PAGE_SIZE, cursor }),
+      listCampaigns(user.id, { limit: PAGE_SIZE, cursor, sort }),
       campaignTotals(user.id),
       deleteId ? getCampaign(user.id, deleteId).catch(() => null) : null,
     ]),
     LOAD_FAILED,
   );
-  return { page, totals, cursor, trail, deleting: deleting ? { id: deleting.id, name: deleting.name } : null };
+  // Each row's revenue: the sorted page has it; the newest-first page asks for its campaigns'.
+  const revenue =
+    page.attribution ??
+    Object.fromEntries(
+      await orRespond(
+        attributionOfCampaigns(
+          user.id,
+          page.campaigns.map((c) => c.id),
+        ),
+        LOAD_FAILED,
+      ),
+    );
+  return {
+    page,
+    revenue,
+    sort,
+    totals,
+    cursor,
+    trail,
+    deleting: deleting ? { id: deleting.id, name: deleting.name } : null,
+  };
 }
 
 const DeleteSchema = z.object({ intent: z.literal("delete"), id: z.string().min(1), back: z.string().optional() });
@@ -96,7 +122,7 @@ function StatCard({ label, value, icon: Icon }: { label: string; value: number; 
 }
 
 export default function Campaigns() {
-  const { page, totals, cursor, trail, deleting } = useLoaderData<typeof loader>();
+  const { page, revenue, sort, totals, cursor, trail, deleting } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const onRowsClick = useDelegatedLinks();
   const sending = page.campaigns.some((c) => c.status === "Active");
@@ -110,6 +136,8 @@ export default function Campaigns() {
     ? href({ cursor: trail[trail.length - 1] ?? null, trail: trail.slice(0, -1).join(",") || null, delete: null })
     : null;
   const listHref = href({ delete: null });
+  const sortHref = (to: "date" | "revenue") =>
+    href({ sort: to === "revenue" ? "revenue" : null, cursor: null, trail: null, delete: null });
 
   return (
     <div className="mx-auto max-w-7xl space-y-6">
@@ -128,6 +156,27 @@ export default function Campaigns() {
         <StatCard label="Total Audience" value={totals.audience} icon={Users} />
         <StatCard label="Unique Segments" value={totals.segments} icon={Target} />
       </section>
+
+      <nav aria-label="Sort campaigns" className="flex flex-wrap items-center gap-2 text-sm">
+        <span className="text-slate-600">Sort by</span>
+        {(
+          [
+            ["date", "Newest first"],
+            ["revenue", "Revenue"],
+          ] as const
+        ).map(([value, label]) => (
+          <Link
+            key={value}
+            to={sortHref(value)}
+            aria-current={sort === value ? "true" : undefined}
+            className={`rounded-full px-3 py-1 font-medium ring-1 ring-inset ${
+              sort === value ? "bg-primary text-white ring-primary" : "bg-white text-slate-700 ring-slate-300"
+            }`}
+          >
+            {label}
+          </Link>
+        ))}
+      </nav>
 
       <section className="card overflow-hidden" aria-label="Campaigns">
         {page.campaigns.length === 0 && !cursor ? (
@@ -156,6 +205,13 @@ export default function Campaigns() {
                   </th>
                   <th scope="col" className="hidden w-32 px-4 py-3 font-medium lg:table-cell">
                     Sent Date
+                  </th>
+                  <th
+                    scope="col"
+                    className="hidden w-36 px-4 py-3 text-right font-medium lg:table-cell"
+                    aria-sort={sort === "revenue" ? "descending" : undefined}
+                  >
+                    Revenue
                   </th>
                   <th scope="col" className="w-28 px-2 py-3 font-medium sm:w-40 sm:px-4">
                     Status
@@ -191,7 +247,8 @@ export default function Campaigns() {
                             {segmentName}
                           </span>
                           <p>
-                            {formatCount(c.audienceSize)} recipients · {sentDate}
+                            {formatCount(c.audienceSize)} recipients · {sentDate} ·{" "}
+                            {formatRupees(revenue[c.id]?.revenue ?? 0)} revenue
                           </p>
                         </div>
                       </td>
@@ -210,6 +267,16 @@ export default function Campaigns() {
                       <td className="hidden px-4 py-3 text-slate-600 lg:table-cell">
                         <CardLabel>Sent</CardLabel>
                         {sentDate}
+                      </td>
+                      <td className="hidden px-4 py-3 text-right lg:table-cell">
+                        <CardLabel>Revenue</CardLabel>
+                        <span className="font-medium text-slate-800" data-testid="campaign-revenue">
+                          {formatRupees(revenue[c.id]?.revenue ?? 0)}
+                        </span>
+                        <span className="block text-xs text-slate-500">
+                          {formatCount(revenue[c.id]?.orders ?? 0)}{" "}
+                          {(revenue[c.id]?.orders ?? 0) === 1 ? "order" : "orders"}
+                        </span>
                       </td>
                       <td className="px-2 py-3 sm:px-4">
                         <CampaignStatusChip status={c.status} />

@@ -15,11 +15,13 @@ import { InsightsCard } from "~/components/dashboard/insights-card";
 import { QuickActions } from "~/components/dashboard/quick-actions";
 import { RecentActivity } from "~/components/dashboard/recent-activity";
 import { RecentCampaigns } from "~/components/dashboard/recent-campaigns";
+import { CampaignRevenue } from "~/components/dashboard/campaign-revenue";
 import { StatCard } from "~/components/dashboard/stat-card";
 import { useSnackbar } from "~/components/snackbar";
 import { BRAND } from "~/lib/brand";
 import { hasEnoughForInsights, isEmptyAccount, percentChange } from "~/lib/dashboard";
 import { logger } from "~/lib/logger.server";
+import { campaignRevenueThisMonth } from "~/services/attribution.server";
 import { requireUser } from "~/services/auth.server";
 import { getInsights } from "~/services/dashboard/insights.server";
 import { dashboardSummary } from "~/services/dashboard/stats.server";
@@ -41,7 +43,14 @@ const STREAM_INSIGHTS_MS = 3_500;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const summary = await dashboardSummary(user.id);
+  const [summary, campaignRevenue] = await Promise.all([
+    dashboardSummary(user.id),
+    // Revenue from campaigns this month (docs/rules.md#revenue-per-campaign): optional, like the insights.
+    campaignRevenueThisMonth(user.id).catch((error: unknown) => {
+      logger().warn({ err: error }, "Dashboard campaign revenue failed");
+      return null;
+    }),
+  ]);
   const enoughData = hasEnoughForInsights(summary.counts);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const insights = enoughData
@@ -61,14 +70,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
         })
         .finally(() => clearTimeout(timer))
     : Promise.resolve(null);
-  return { summary, enoughData, insights };
+  return { summary, campaignRevenue, enoughData, insights };
 }
 
 /** This address takes GET only: any other method is a 405 that says so. */
 export const action = methodNotAllowed("GET");
 
 export default function Dashboard() {
-  const { summary, enoughData, insights } = useLoaderData<typeof loader>();
+  const { summary, campaignRevenue, enoughData, insights } = useLoaderData<typeof loader>();
   const { counts, previous } = summary;
   const showSnackbar = useSnackbar();
   const empty = isEmptyAccount(counts);
@@ -108,6 +117,8 @@ export default function Dashboard() {
           icon={Megaphone}
         />
       </div>
+
+      <CampaignRevenue revenue={campaignRevenue} />
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <RecentCampaigns campaigns={summary.recentCampaigns} />

@@ -20,6 +20,9 @@ export const CampaignListQuerySchema = z.object({
     .max(1000, "limit must be at most 1000")
     .default(100),
   cursor: z.string().max(40).optional(),
+  // Newest first (date, the default) or most revenue first (docs/rules.md#revenue-per-campaign);
+  // a cursor belongs to the sort it was made for.
+  sort: z.enum(["date", "revenue"], { message: "sort must be date or revenue" }).optional(),
   _t: z.string().optional(),
 });
 

@@ -49,6 +49,12 @@ import {
   logRowsDeferred,
   logRowsOfStatus,
 } from "~/models/deliveries/log.server";
+import {
+  type AttributionFigures,
+  attributionOfCampaign,
+  type CampaignAttribution,
+  campaignsByRevenue,
+} from "~/services/attribution.server";
 import { launchCampaignOffThread } from "~/services/background-work.server";
 import { wakeDelivery } from "~/services/delivery/wake.server";
 import { requestFingerprint, runOnce } from "~/services/idempotency.server";
@@ -159,11 +165,39 @@ export async function getCampaign(userId: string, id: string): Promise<CampaignD
   return toCampaignDto(await findCampaign(userId, id));
 }
 
-/** The tenant's campaigns, newest first, a page at a time (`nextCursor` null on the last page). */
+/** The detail's answer (`GET /api/campaigns/{id}`, the detail screen): the campaign and the orders
+ * it brought (docs/rules.md#revenue-per-campaign). The list's items stay CampaignDto. */
+export type CampaignDetailDto = CampaignDto & { attribution: CampaignAttribution };
+
+export async function getCampaignDetail(userId: string, id: string): Promise<CampaignDetailDto> {
+  const row = await findCampaign(userId, id);
+  const dto = toCampaignDto(row);
+  return { ...dto, attribution: await attributionOfCampaign(userId, { id: row.id, sent: dto.sentCount }) };
+}
+
+/** How the list is sorted: newest first (the default), or most revenue first. */
+export type CampaignSort = "date" | "revenue";
+
+/**
+ * The tenant's campaigns, newest first (or most revenue first, with a revenue cursor, and each
+ * campaign's figures in `attribution`), a page at a time (`nextCursor` null on the last page).
+ */
 export async function listCampaigns(
   userId: string,
-  options: { limit: number; cursor?: string | null } = { limit: 100 },
-): Promise<{ campaigns: CampaignDto[]; nextCursor: string | null }> {
+  options: { limit: number; cursor?: string | null; sort?: CampaignSort } = { limit: 100 },
+): Promise<{
+  campaigns: CampaignDto[];
+  nextCursor: string | null;
+  attribution?: Record<string, AttributionFigures>;
+}> {
+  if (options.sort === "revenue") {
+    const { rows, nextCursor } = await campaignsByRevenue(userId, options);
+    return {
+      campaigns: rows.map(toCampaignDto),
+      nextCursor,
+      attribution: Object.fromEntries(rows.map((r) => [r.id, r.attribution])),
+    };
+  }
   const limit = Math.max(1, Math.min(1000, Math.trunc(options.limit)));
   const cursor = options.cursor && isId(options.cursor) ? await findCampaign(userId, options.cursor) : null;
   const rows = await listCampaignRows(userId, limit + 1, cursor);

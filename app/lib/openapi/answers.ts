@@ -12,7 +12,7 @@ import type { HistoricalStats } from "~/lib/dashboard";
 import type { NotificationDto, PublicUser } from "~/lib/dto";
 import type { Insights } from "~/lib/insights";
 import type { SuggestionsResult } from "~/services/ai.server";
-import type { CampaignDto, ControlResult, DeliveryLogDto } from "~/services/campaigns.server";
+import type { CampaignDetailDto, CampaignDto, ControlResult, DeliveryLogDto } from "~/services/campaigns.server";
 import type { ImportResult } from "~/services/customer-import.server";
 import type { CustomerDetailDto, CustomerDto } from "~/services/customers.server";
 import type { OrderDto } from "~/services/orders.server";
@@ -299,8 +299,31 @@ export const DeliveryLogSchema = z.strictObject({
   clickedAt: isoTime.nullable(),
 });
 
+const money = z.number().meta({ description: "Rupees (order totals: subtotal + tax)" });
+
+/** A campaign's revenue (docs/rules.md#revenue-per-campaign): CampaignAttribution. */
+export const CampaignAttributionSchema = z
+  .strictObject({
+    orders: count.meta({
+      description: "Orders placed within the window after the recipient's first click (last touch)",
+    }),
+    revenue: money,
+    perRecipient: z
+      .number()
+      .nullable()
+      .meta({ description: "Revenue divided by the recipients it was sent to (null before any was sent)" }),
+    byOpens: z
+      .strictObject({ orders: count, revenue: money })
+      .meta({ description: "The weaker rule, apart: orders within the window after the first open" }),
+    windowDays: count.meta({ description: "The attribution window in days (ATTRIBUTION_WINDOW_DAYS)" }),
+  })
+  .meta({ description: "Orders the campaign brought and their revenue, computed when asked" });
+
+/** A campaign as the detail answers it: CampaignDetailDto. */
+export const CampaignWithAttributionSchema = CampaignAnswerSchema.extend({ attribution: CampaignAttributionSchema });
+
 export const CampaignDetailSchema = z.strictObject({
-  campaign: CampaignAnswerSchema.extend({
+  campaign: CampaignWithAttributionSchema.extend({
     logs: z.array(DeliveryLogSchema).meta({ description: "The first page of the delivery log" }),
     logsNextCursor: z.string().nullable().meta({ description: "The cursor of the log's next page" }),
   }),
@@ -404,6 +427,7 @@ export const DTO_CHECKS = [
   same<Out<typeof AudienceCustomerSchema>, AudienceCustomer>(true),
   same<Out<typeof DeliveryStatsSchema>, DeliveryStats>(true),
   same<Out<typeof CampaignAnswerSchema>, CampaignDto>(true),
+  same<Out<typeof CampaignWithAttributionSchema>, CampaignDetailDto>(true),
   same<Out<typeof DeliveryLogSchema>, DeliveryLogDto>(true),
   same<Out<typeof ControlResultSchema>, ControlResult>(true),
   same<Out<typeof SuggestionsSchema>, SuggestionsResult>(true),

@@ -660,6 +660,8 @@ const OPERATIONS: Operation[] = [
     method: "get",
     operationId: "listCampaigns",
     summary: "A page of the caller's campaigns, newest first",
+    description:
+      "sort=revenue: most revenue first (orders within ATTRIBUTION_WINDOW_DAYS after a recipient's first click, last touch; each campaign's figures are in GET /api/campaigns/{id}). A cursor belongs to the sort it was made for.",
     tag: "Campaigns",
     query: CampaignListQuerySchema,
     answers: { 200: { description: "Campaigns", json: ["Campaign"], headers: pagedHeaders } },
@@ -684,7 +686,7 @@ const OPERATIONS: Operation[] = [
     path: "/api/campaigns/{id}",
     method: "get",
     operationId: "getCampaign",
-    summary: "A campaign with its delivery figures and the first page of its log",
+    summary: "A campaign with its delivery figures, the revenue it brought (attribution) and the first page of its log",
     tag: "Campaigns",
     answers: { 200: { description: "The campaign", json: "CampaignDetail" } },
     errors: [404],

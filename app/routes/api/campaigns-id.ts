@@ -1,4 +1,5 @@
-// GET /api/campaigns/{id}: { campaign } with its delivery figures and the first page of its log
+// GET /api/campaigns/{id}: { campaign } with its delivery figures, the revenue it brought
+// (campaign.attribution, docs/rules.md#revenue-per-campaign) and the first page of its log
 // (campaign.logs; the next page through /api/campaigns/{id}/logs). PUT: changes a draft (or, with
 // status other than "Draft", launches it; launching anything but a draft, or a draft another launch
 // has taken, is a 409). DELETE: deletes it and its log; a sending campaign is
@@ -8,13 +9,20 @@ import { allowMethods, parseOrThrow, readJson } from "~/lib/api.server";
 import { CampaignApiSchema } from "~/schemas/campaign";
 import { ResendDraftApiSchema } from "~/schemas/campaign-resend";
 import { withApi } from "~/services/auth.server";
-import { deleteCampaign, deliveryLogs, getCampaign, launch, saveDraft } from "~/services/campaigns.server";
+import {
+  deleteCampaign,
+  deliveryLogs,
+  getCampaign,
+  getCampaignDetail,
+  launch,
+  saveDraft,
+} from "~/services/campaigns.server";
 
 export const FIRST_LOG_PAGE = 50;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   return withApi(request, async (user) => {
-    const campaign = await getCampaign(user.id, params.id ?? "");
+    const campaign = await getCampaignDetail(user.id, params.id ?? "");
     const logs = await deliveryLogs(user.id, campaign.id, { limit: FIRST_LOG_PAGE });
     return { campaign: { ...campaign, logs: logs.logs, logsNextCursor: logs.nextCursor } };
   });

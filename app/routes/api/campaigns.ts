@@ -1,4 +1,5 @@
-// GET /api/campaigns?limit=&cursor=: the caller's campaigns, newest first, as an array; the next
+// GET /api/campaigns?limit=&cursor=&sort=: the caller's campaigns, newest first (sort=revenue: most
+// revenue first, docs/rules.md#revenue-per-campaign), as an array; the next
 // page's cursor is in X-Next-Cursor (absent on the last page), the number of campaigns in
 // X-Total-Count. POST /api/campaigns: launches one to a segment (201), or saves a draft when
 // status is "Draft". The audience size is counted by the server; a segment with no customers is

@@ -1,0 +1,154 @@
+// Revenue per campaign (docs/rules.md#revenue-per-campaign, decision 0027): the orders the
+// campaign's recipients placed within the attribution window after their first click (or, the
+// weaker rule, their first open), computed in the database on the read connection.
+//
+// Each query walks the campaign's clicked (or opened) delivery rows in time order on
+// "Delivery_attribution_clicked_idx" / "_opened_idx" (campaignId, clickedAt|openedAt, customerId;
+// migration 20261126073000_attribution) and looks each recipient's orders in (at, at + window] up
+// on "Order"(customerId, createdAt, id); only the matched orders' rows are read. Dates are stored
+// as unixepoch milliseconds (Prisma's "unixepoch-ms" format, app/db.server.ts), as the delivery
+// row's times are, so they compare directly.
+//
+// The rules, the same in every query:
+// - an order counts unless it is Cancelled (the customer-totals rule, orderContribution() in
+//   app/lib/orders.ts), for its total: subtotal + tax (amountPaise + taxPaise);
+// - last touch: an order belongs to the campaign clicked last before it (a later click of the same
+//   customer in another campaign, before the order, takes it; equal times go to the later row).
+//   So an order counts once, in one campaign, and the campaigns' figures add up to the tenant's;
+// - one row a customer per campaign (Delivery's unique (campaignId, customerId)) with its FIRST
+//   human click, so an order counts once per campaign however often the customer clicked;
+// - the opens rule is the same on openedAt, and is its own figure (not added to the clicks').
+// Every query is scoped to the tenant through the campaign's userId and the order's userId.
+import { readStatement } from "~/db/reader.server";
+import { CAMPAIGN_COLUMNS, type CampaignRow } from "~/models/campaigns.server";
+
+/** Which first touch starts the window: the first human click, or (weaker) the first human open. */
+export type AttributionTouch = "clicked" | "opened";
+
+/** Orders attributed and their revenue (order totals, in paise). */
+export type AttributionRow = { orders: number; revenuePaise: number };
+
+/** A campaign's attributed orders and revenue (the clicks rule), keyed by campaign. */
+export type CampaignAttributionRow = AttributionRow & { campaignId: string };
+
+/** A campaign row of the list sorted by revenue, with its figures (the clicks rule). */
+export type CampaignRevenueRow = CampaignRow & { attributedOrders: number; attributedRevenuePaise: number };
+
+const TOUCH_COLUMN: Record<AttributionTouch, string> = { clicked: `"clickedAt"`, opened: `"openedAt"` };
+const TOUCH_INDEX: Record<AttributionTouch, string> = {
+  clicked: `"Delivery_attribution_clicked_idx"`,
+  opened: `"Delivery_attribution_opened_idx"`,
+};
+
+/**
+ * The FROM and WHERE of attributed (delivery row, order) pairs of the campaigns `c` selected by
+ * the caller's conditions. Parameters: @userId, @windowMs.
+ */
+function pairsSql(touch: AttributionTouch, campaignWhere: string): string {
+  const at = TOUCH_COLUMN[touch];
+  return `FROM "Campaign" c
+    JOIN "Delivery" d INDEXED BY ${TOUCH_INDEX[touch]} ON d."campaignId" = c."id" AND d.${at} IS NOT NULL
+    JOIN "Order" o ON o."customerId" = d."customerId"
+      AND o."createdAt" > d.${at} AND o."createdAt" <= d.${at} + @windowMs
+    WHERE c."userId" = @userId AND ${campaignWhere}
+      AND o."userId" = @userId AND lower(o."status") <> 'cancelled'
+      AND NOT EXISTS (
+        SELECT 1 FROM "Delivery" l INDEXED BY "Delivery_customerId_idx"
+        WHERE l."customerId" = d."customerId" AND l.${at} < o."createdAt"
+          AND (l.${at}, l."seq") > (d.${at}, d."seq"))`;
+}
+
+const SUMS = `count(*) AS orders, coalesce(sum(o."amountPaise" + o."taxPaise"), 0) AS revenuePaise`;
+
+/** The SQL of one campaign's figures (exported for the bench's query plan). */
+export function campaignAttributionSql(touch: AttributionTouch): string {
+  return `SELECT ${SUMS} ${pairsSql(touch, `c."id" = @campaignId`)}`;
+}
+
+/** One campaign's attributed orders and revenue under one rule; zeros for another tenant's campaign. */
+export async function campaignAttribution(
+  userId: string,
+  campaignId: string,
+  touch: AttributionTouch,
+  windowMs: number,
+): Promise<AttributionRow> {
+  const row = readStatement<AttributionRow>(campaignAttributionSql(touch)).get({ userId, campaignId, windowMs });
+  return row ?? { orders: 0, revenuePaise: 0 };
+}
+
+/** The clicks rule's figures of some of the tenant's campaigns (a page of the list); campaigns with
+ * none are left out. */
+export async function campaignsAttribution(
+  userId: string,
+  campaignIds: string[],
+  windowMs: number,
+): Promise<CampaignAttributionRow[]> {
+  if (!campaignIds.length) return [];
+  return readStatement<CampaignAttributionRow>(
+    `SELECT c."id" AS campaignId, ${SUMS}
+     ${pairsSql("clicked", `c."id" IN (SELECT value FROM json_each(@ids))`)}
+     GROUP BY c."id"`,
+  ).all({ userId, windowMs, ids: JSON.stringify(campaignIds) });
+}
+
+/** The SQL of the list sorted by revenue (exported for the bench's query plan). */
+export function campaignsByRevenueSql(after: boolean): string {
+  return `WITH r AS (
+      SELECT c."id" AS campaignId, ${SUMS} ${pairsSql("clicked", "1")} GROUP BY c."id"),
+    ranked AS (
+      SELECT ${CAMPAIGN_COLUMNS}, coalesce(r.orders, 0) AS attributedOrders,
+        coalesce(r.revenuePaise, 0) AS attributedRevenuePaise
+      FROM "Campaign" LEFT JOIN r ON r.campaignId = "Campaign"."id" WHERE "Campaign"."userId" = @userId)
+    SELECT * FROM ranked ${after ? `WHERE (attributedRevenuePaise, "id") < (@afterRevenuePaise, @afterId)` : ""}
+    ORDER BY attributedRevenuePaise DESC, "id" DESC LIMIT @limit`;
+}
+
+/**
+ * Up to `limit` of the tenant's campaigns, most revenue first (the clicks rule; ties newest id
+ * first), after the place `after` when given. Reads every click of the tenant's campaigns: the
+ * revenue is computed, not stored (decision 0027).
+ */
+export async function campaignRowsByRevenue(
+  userId: string,
+  limit: number,
+  after: { revenuePaise: number; id: string } | null,
+  windowMs: number,
+): Promise<CampaignRevenueRow[]> {
+  const params = { userId, windowMs, limit };
+  return after
+    ? readStatement<CampaignRevenueRow>(campaignsByRevenueSql(true)).all({
+        ...params,
+        afterRevenuePaise: after.revenuePaise,
+        afterId: after.id,
+      })
+    : readStatement<CampaignRevenueRow>(campaignsByRevenueSql(false)).all(params);
+}
+
+/** The SQL of the tenant's campaign revenue in a period (exported for the bench's query plan). */
+export function revenueInPeriodSql(): string {
+  return `SELECT ${SUMS} ${pairsSql(
+    "clicked",
+    `d."clickedAt" > @from - @windowMs AND d."clickedAt" < @to AND o."createdAt" >= @from AND o."createdAt" < @to`,
+  )}`;
+}
+
+/**
+ * The tenant's orders placed in [from, to) that a campaign's click brought (the clicks rule), each
+ * once, and their revenue. One seek per campaign of the tenant into the clicks made in the period
+ * or the window before it.
+ */
+export async function revenueInPeriod(
+  userId: string,
+  period: { from: number; to: number },
+  windowMs: number,
+): Promise<AttributionRow> {
+  const row = readStatement<AttributionRow>(revenueInPeriodSql()).get({ userId, windowMs, ...period });
+  return row ?? { orders: 0, revenuePaise: 0 };
+}
+
+/** The query plan of one of these statements, for the bench's report. */
+export async function attributionPlan(sql: string, params: Record<string, unknown>): Promise<string[]> {
+  return readStatement<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
+    .all(params)
+    .map((r) => r.detail);
+}

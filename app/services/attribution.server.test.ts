@@ -1,0 +1,245 @@
+// Revenue per campaign (docs/rules.md#revenue-per-campaign) on a real SQLite database: campaigns
+// launched to a seeded tenant, clicks and opens applied as a vendor reports them (applyReceipts),
+// orders written through the order service. What counts: an order after the first click and within
+// ATTRIBUTION_WINDOW_DAYS, once, for the campaign clicked last; cancelled and deleted orders do
+// not; the opens rule apart; another tenant's orders and campaigns never. The detail card, the list
+// sorted by revenue, the dashboard's figure and GET /api/campaigns/{id} answer the same figures.
+import { renderToStaticMarkup } from "react-dom/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestUser, segmentTree, useTestDatabase } from "../../tests/helpers/db";
+import { args, bearerFor, callRoute, cookieFor } from "../../tests/helpers/requests";
+
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
+const { file } = useTestDatabase();
+
+import { CampaignAttribution } from "~/components/campaign-attribution";
+import { openSqlite, type Sqlite } from "~/db/sqlite.server";
+import { resetEnvCache } from "~/env.server";
+import { deliveryKey } from "~/lib/campaigns";
+import { applyReceipts, type Receipt } from "~/models/deliveries/receipts.server";
+import { OrderSchema } from "~/schemas/order";
+import { attributionOfCampaign, campaignRevenueThisMonth } from "~/services/attribution.server";
+import { getCampaignDetail, launch, listCampaigns } from "~/services/campaigns.server";
+import { createOrder, deleteOrder, updateOrder } from "~/services/orders.server";
+import { createSegment } from "~/services/segments.server";
+import { seedTenant } from "~/services/seed.server";
+import { loader as apiCampaignLoader } from "~/routes/api/campaigns-id";
+import { loader as apiCampaignsLoader } from "~/routes/api/campaigns";
+import { loader as detailLoader } from "~/routes/campaigns-detail";
+import { loader as listLoader } from "~/routes/campaigns";
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+let sqlite: Sqlite;
+beforeAll(() => {
+  sqlite = openSqlite(file);
+});
+afterAll(() => sqlite.close());
+
+type Row = { seq: number; customerId: string; retries: number };
+const rowsOf = (campaignId: string) =>
+  sqlite
+    .prepare<unknown[], Row>(
+      `SELECT "seq", "customerId", "retries" FROM "Delivery" WHERE "campaignId" = ? ORDER BY "seq"`,
+    )
+    .all(campaignId);
+
+/** A first click or open as a vendor reports it (once, at the time it happened). */
+const touch = (campaignId: string, r: Row, event: "clicked" | "opened", at: number): Receipt => ({
+  id: deliveryKey(campaignId, r.seq, r.retries),
+  event,
+  at,
+  source: "vendor",
+});
+
+/** An order of one item (price in rupees) and its tax, through the order service. */
+const order = (userId: string, customerId: string, price: number, tax = 0, status = "Pending") =>
+  createOrder(userId, OrderSchema.parse({ customerId, status, tax, items: [{ name: "Kurta", quantity: 1, price }] }));
+
+async function launchTo(userId: string, name: string) {
+  const segment = await createSegment(userId, {
+    name: `${name} audience`,
+    description: "",
+    tree: segmentTree({ totalSpend: { $gte: 0 } }),
+  });
+  return launch(userId, { name, subject: name, description: "", message: "Hi {NAME}", segmentId: segment.id });
+}
+
+describe("revenue per campaign", () => {
+  let tenant: { id: string };
+  let other: { id: string };
+  let diwali: string;
+  let weekend: string;
+  let cancelledOrder: string;
+
+  it("counts an order after a click and within the window, once, for the campaign clicked last", async () => {
+    tenant = await createTestUser("Attributing seller");
+    other = await createTestUser("Other seller");
+    await seedTenant(tenant.id, { customers: 10, orders: 0, seed: 2501, file });
+    await seedTenant(other.id, { customers: 3, orders: 0, seed: 2502, file });
+    diwali = (await launchTo(tenant.id, "Diwali sale")).id;
+    weekend = (await launchTo(tenant.id, "Weekend offer")).id;
+    const a = rowsOf(diwali);
+    const b = rowsOf(weekend);
+    expect(a).toHaveLength(10);
+    const c = a.map((r) => r.customerId);
+    const inWeekend = (customerId: string) => b.find((r) => r.customerId === customerId)!;
+    const now = Date.now();
+    await applyReceipts(sqlite, [
+      touch(diwali, a[0], "clicked", now - 8 * DAY), // its order comes after the 7-day window
+      touch(diwali, a[1], "clicked", now - HOUR), // counted
+      touch(diwali, a[2], "clicked", now + HOUR), // its order was placed before the click
+      touch(diwali, a[3], "clicked", now - 2 * HOUR), // two orders, each counted once
+      touch(diwali, a[3], "clicked", now - HOUR), // a later click of the same recipient changes nothing
+      touch(diwali, a[4], "opened", now - HOUR), // opened, never clicked: the opens rule only
+      touch(diwali, a[5], "clicked", now - 3 * HOUR), // then clicked the weekend offer: the order is its
+      touch(weekend, inWeekend(c[5]), "clicked", now - HOUR),
+      touch(diwali, a[6], "clicked", now - HOUR), // a cancelled order
+      touch(diwali, a[7], "clicked", now - HOUR), // an order deleted afterwards
+    ]);
+
+    await order(tenant.id, c[0], 100);
+    await order(tenant.id, c[1], 500, 45); // total ₹545: subtotal and tax
+    await order(tenant.id, c[2], 1000);
+    await order(tenant.id, c[3], 100);
+    await order(tenant.id, c[3], 200);
+    await order(tenant.id, c[4], 50);
+    await order(tenant.id, c[5], 700);
+    cancelledOrder = (await order(tenant.id, c[6], 999, 0, "Cancelled"))._id;
+    const deleted = await order(tenant.id, c[7], 5000);
+    await deleteOrder(tenant.id, deleted._id);
+
+    // The other tenant: its own campaign, click and a large order never reach this tenant's figures.
+    const theirs = (await launchTo(other.id, "Their sale")).id;
+    const their = rowsOf(theirs);
+    await applyReceipts(sqlite, [touch(theirs, their[0], "clicked", now - HOUR)]);
+    await order(other.id, their[0].customerId, 10_000);
+
+    const detail = await getCampaignDetail(tenant.id, diwali);
+    // Clicks: c1 ₹545 and c3's two orders ₹300. Opens (a click is an open too): c1, c3, and c4 ₹50;
+    // c5's opens rule also goes to the weekend offer, opened last.
+    expect(detail.attribution).toEqual({
+      orders: 3,
+      revenue: 845,
+      // Sent to the 8 recipients the receipts reached: ₹845 / 8 = ₹105.625, to the paisa.
+      perRecipient: 105.63,
+      byOpens: { orders: 4, revenue: 895 },
+      windowDays: 7,
+    });
+    expect(detail.sentCount).toBe(8);
+    expect((await getCampaignDetail(tenant.id, weekend)).attribution).toMatchObject({ orders: 1, revenue: 700 });
+    expect((await getCampaignDetail(other.id, theirs)).attribution).toMatchObject({ orders: 1, revenue: 10_000 });
+    // Another tenant asking about this campaign's figures gets nothing of them.
+    expect(await attributionOfCampaign(other.id, { id: diwali, sent: 8 })).toMatchObject({
+      orders: 0,
+      revenue: 0,
+      byOpens: { orders: 0, revenue: 0 },
+    });
+    await expect(getCampaignDetail(other.id, diwali)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("follows the orders: an order un-cancelled counts at once; the window is a setting", async () => {
+    const before = (await getCampaignDetail(tenant.id, diwali)).attribution;
+    const c6 = rowsOf(diwali)[6].customerId;
+    await updateOrder(
+      tenant.id,
+      cancelledOrder,
+      OrderSchema.parse({
+        customerId: c6,
+        status: "Completed",
+        tax: 1,
+        items: [{ name: "Kurta", quantity: 1, price: 999 }],
+      }),
+    );
+    expect((await getCampaignDetail(tenant.id, diwali)).attribution).toMatchObject({
+      orders: before.orders + 1,
+      revenue: before.revenue + 1000,
+    });
+
+    process.env.ATTRIBUTION_WINDOW_DAYS = "10";
+    resetEnvCache();
+    try {
+      // c0 clicked 8 days before its ₹100 order: inside a 10-day window.
+      expect((await getCampaignDetail(tenant.id, diwali)).attribution).toMatchObject({
+        orders: before.orders + 2,
+        revenue: before.revenue + 1100,
+        windowDays: 10,
+      });
+    } finally {
+      delete process.env.ATTRIBUTION_WINDOW_DAYS;
+      resetEnvCache();
+    }
+  });
+
+  it("the dashboard counts this month's campaign orders once; the list sorts by revenue", async () => {
+    // Diwali ₹1,845 (4 orders), the weekend offer ₹700: every order once.
+    expect(await campaignRevenueThisMonth(tenant.id)).toMatchObject({ orders: 5, revenue: 2545, windowDays: 7 });
+    expect(await campaignRevenueThisMonth(other.id)).toMatchObject({ orders: 1, revenue: 10_000 });
+
+    const newest = await listCampaigns(tenant.id, { limit: 10 });
+    expect(newest.campaigns.map((x) => x.id)).toEqual([weekend, diwali]);
+    const byRevenue = await listCampaigns(tenant.id, { limit: 1, sort: "revenue" });
+    expect(byRevenue.campaigns.map((x) => x.id)).toEqual([diwali]);
+    expect(byRevenue.attribution).toEqual({ [diwali]: { orders: 4, revenue: 1845 } });
+    const next = await listCampaigns(tenant.id, { limit: 1, sort: "revenue", cursor: byRevenue.nextCursor });
+    expect(next.campaigns.map((x) => x.id)).toEqual([weekend]);
+    expect(next.nextCursor).toBeNull();
+  });
+
+  it("the screens: the detail's Revenue card and the campaign list sorted by revenue", async () => {
+    const cookie = await cookieFor(tenant.id);
+    const detail = (await detailLoader(
+      args(new Request(`http://localhost/campaigns/${diwali}`, { headers: { Cookie: cookie } }), { id: diwali }),
+    )) as { attribution: Parameters<typeof CampaignAttribution>[0]["attribution"] | null };
+    expect(detail.attribution).not.toBeNull();
+    const html = renderToStaticMarkup(CampaignAttribution({ attribution: detail.attribution! }));
+    expect(html).toContain("Orders placed within 7 days after a recipient clicked a link in this campaign.");
+    expect(html).toContain("₹1,845.00");
+    expect(html).toContain("After opening (a weaker signal, not added above)");
+    expect(html).toMatch(/5 orders<\/span> · <span[^>]*>₹1,895\.00/);
+
+    const list = (await listLoader(
+      args(new Request(`http://localhost/campaigns?sort=revenue`, { headers: { Cookie: cookie } })),
+    )) as { page: { campaigns: { id: string }[] }; revenue: Record<string, { revenue: number }>; sort: string };
+    expect(list.sort).toBe("revenue");
+    expect(list.page.campaigns.map((x) => x.id)).toEqual([diwali, weekend]);
+    expect(list.revenue[weekend]).toEqual({ orders: 1, revenue: 700 });
+    const plain = (await listLoader(
+      args(new Request(`http://localhost/campaigns`, { headers: { Cookie: cookie } })),
+    )) as typeof list;
+    expect(plain.page.campaigns.map((x) => x.id)).toEqual([weekend, diwali]);
+    expect(plain.revenue[diwali]).toEqual({ orders: 4, revenue: 1845 });
+  });
+
+  it("GET /api/campaigns/{id} answers attribution; /api/campaigns?sort=revenue sorts; others get 404", async () => {
+    const bearer = await bearerFor(tenant.id);
+    const auth = { headers: { Authorization: `Bearer ${bearer}` } };
+    const one = await callRoute(apiCampaignLoader, `/api/campaigns/${diwali}`, { ...auth, params: { id: diwali } });
+    expect(one.status).toBe(200);
+    expect((one.body.campaign as { attribution: unknown }).attribution).toEqual({
+      orders: 4,
+      revenue: 1845,
+      perRecipient: 230.63,
+      byOpens: { orders: 5, revenue: 1895 },
+      windowDays: 7,
+    });
+    const sorted = await callRoute(apiCampaignsLoader, `/api/campaigns?sort=revenue&limit=1`, auth);
+    expect(sorted.status).toBe(200);
+    expect(sorted.body.map((x) => x.id)).toEqual([diwali]);
+    const cursor = sorted.headers.get("X-Next-Cursor");
+    expect(cursor).toMatch(/^184500\.[0-9a-f]{24}$/);
+    const second = await callRoute(apiCampaignsLoader, `/api/campaigns?sort=revenue&limit=1&cursor=${cursor}`, auth);
+    expect(second.body.map((x) => x.id)).toEqual([weekend]);
+    const bad = await callRoute(apiCampaignsLoader, `/api/campaigns?sort=spend`, auth);
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain("sort must be date or revenue");
+
+    const theirs = await bearerFor(other.id);
+    const refused = await callRoute(apiCampaignLoader, `/api/campaigns/${diwali}`, {
+      headers: { Authorization: `Bearer ${theirs}` },
+      params: { id: diwali },
+    });
+    expect(refused.status).toBe(404);
+  });
+});
