@@ -22,6 +22,7 @@ export default defineConfig({
         "jobs/delivery": "jobs/delivery.ts",
         "jobs/snapshots": "jobs/snapshots.ts",
         "jobs/background-work": "jobs/background-work.ts",
+        "jobs/bounce-mailbox": "jobs/bounce-mailbox.ts",
         "jobs/dkim-signer": "jobs/dkim-signer.ts",
       },
       output: { format: "esm", entryFileNames: "[name].mjs", chunkFileNames: "chunks/[name]-[hash].mjs" },

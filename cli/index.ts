@@ -8,6 +8,7 @@ import { registerSeedCommand } from "./commands/seed.ts";
 import { registerCampaignCommands } from "./commands/campaigns.ts";
 import { registerDkimCommands } from "./commands/dkim.ts";
 import { registerSuppressionCommands } from "./commands/suppressions.ts";
+import { registerBounceCommands } from "./commands/bounces.ts";
 
 const program = new Command()
   .name("crm")
@@ -22,6 +23,7 @@ registerSeedCommand(program);
 registerCampaignCommands(program);
 registerDkimCommands(program);
 registerSuppressionCommands(program);
+registerBounceCommands(program);
 
 try {
   await program.parseAsync(process.argv);

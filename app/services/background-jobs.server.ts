@@ -6,6 +6,8 @@
 import Bree from "bree";
 import type { Logger } from "~/lib/logger.server";
 import { DELIVERY_JOB, prepareDeliveryJob } from "~/services/delivery/job.server";
+import { BOUNCE_MAILBOX_JOB, onBounceMailboxMessage } from "~/services/feedback/bounce-mailbox.server";
+import { getEnv } from "~/env.server";
 import { jobEntry } from "~/services/job-entry.server";
 
 export type BackgroundJobs = { stop(): Promise<void> };
@@ -17,6 +19,8 @@ export type BackgroundJobs = { stop(): Promise<void> };
 export async function startBackgroundJobs(options: { root: string; log: Logger }): Promise<BackgroundJobs> {
   const log = options.log.child({ component: "jobs" });
   const delivery = await prepareDeliveryJob(log);
+  const env = getEnv();
+  const bounceMailbox = env.BOUNCE_MAILBOX_URL ? env.BOUNCE_MAILBOX_POLL_SECONDS * 1000 : null;
 
   const bree = new Bree({
     root: false,
@@ -30,7 +34,8 @@ export async function startBackgroundJobs(options: { root: string; log: Logger }
       error: (message: unknown, meta?: unknown) => log.error({ meta }, String(message)),
     } as unknown as Console,
     errorHandler: (err: unknown, meta: unknown) => log.error({ err, meta }, "background job failed"),
-    workerMessageHandler: ({ message }: { message: unknown }) => delivery.onMessage(message),
+    workerMessageHandler: ({ name, message }: { name: string; message: unknown }) =>
+      name === BOUNCE_MAILBOX_JOB ? onBounceMailboxMessage(message, log) : delivery.onMessage(message),
     jobs: [
       {
         name: DELIVERY_JOB,
@@ -43,6 +48,18 @@ export async function startBackgroundJobs(options: { root: string; log: Logger }
       },
       // The dashboard's daily snapshots (jobs/snapshots.ts): at start, then every hour.
       { name: "snapshots", path: jobEntry("snapshots", options.root), timeout: 0, interval: "1h" },
+      // The bounce mailbox (jobs/bounce-mailbox.ts), when BOUNCE_MAILBOX_URL is set: at start, then
+      // every BOUNCE_MAILBOX_POLL_SECONDS.
+      ...(bounceMailbox
+        ? [
+            {
+              name: BOUNCE_MAILBOX_JOB,
+              path: jobEntry("bounce-mailbox", options.root),
+              timeout: 0,
+              interval: bounceMailbox,
+            },
+          ]
+        : []),
     ],
   });
 

@@ -88,6 +88,8 @@ listen = 127.0.0.1
 ssl = no
 disable_plaintext_auth = no
 auth_mechanisms = plain login
+# A wrong password is answered at once (the tests try one on purpose).
+auth_failure_delay = 0
 first_valid_uid = ${mailUser.uid}
 first_valid_gid = ${mailUser.gid}
 default_login_user = ${root ? "dovenull" : me.username}

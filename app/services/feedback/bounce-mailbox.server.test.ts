@@ -1,0 +1,440 @@
+// The bounce mailbox against a real IMAP server: Dovecot from Debian's packages, started by the
+// test (tests/helpers/dovecot.ts; it fails, never skips, when Dovecot cannot start). Reports are
+// put in the mailbox with IMAP APPEND, one poll reads them, and the test looks at the receipts
+// inbox, the mailbox's folders and, for a real campaign sent through the SMTP channel to a real
+// SMTP server, the delivery rows, the campaign's counters and the suppression list.
+import { ImapFlow } from "imapflow";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestUser, useTestDatabase } from "../../../tests/helpers/db";
+import { type Dovecot, startDovecot } from "../../../tests/helpers/dovecot";
+import { type SmtpCapture, startSmtpCapture } from "../../../tests/helpers/smtp";
+
+process.env.MAIL_FROM = "Shop <news@shop.example>";
+process.env.PUBLIC_URL = "https://crm.example";
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
+const { file } = useTestDatabase();
+
+import { openSqlite, type Sqlite } from "~/db/sqlite.server";
+import { deliveryKey } from "~/lib/campaigns";
+import { newId } from "~/lib/id";
+import { parseConditions } from "~/lib/segments";
+import { type CampaignRow, CAMPAIGN_COLUMNS } from "~/models/campaigns.server";
+import { launchCampaign } from "~/models/deliveries/launch.server";
+import { applyQueuedReceipts, queueReceipts, type Receipt } from "~/models/deliveries/receipts.server";
+import { compileSegmentWhere } from "~/models/segments/compile.server";
+import { findSuppression } from "~/models/suppressions.server";
+import { createDeliveryEngine } from "~/services/delivery/engine.server";
+import { smtpChannel } from "~/services/delivery/smtp-channel.server";
+import {
+  BounceMailboxError,
+  pollBounceMailbox,
+  PROCESSED_FOLDER,
+  UNRECOGNISED_FOLDER,
+} from "~/services/feedback/bounce-mailbox.server";
+import { seedTenant } from "~/services/seed.server";
+
+let dovecot: Dovecot;
+let sqlite: Sqlite;
+let smtp: SmtpCapture;
+let tenantId: string;
+
+beforeAll(async () => {
+  dovecot = await startDovecot();
+  tenantId = (await createTestUser("Bounce mailbox")).id;
+  await seedTenant(tenantId, { customers: 6, orders: 0, seed: 25, file });
+  sqlite = openSqlite(file);
+  smtp = await startSmtpCapture();
+}, 60_000);
+afterAll(async () => {
+  await smtp?.close();
+  sqlite?.close();
+  await dovecot?.stop();
+});
+
+// ---- the mailbox, as a person's mail client sees it -------------------------------------------
+
+async function withImap<T>(work: (client: ImapFlow) => Promise<T>): Promise<T> {
+  const client = new ImapFlow({
+    host: "127.0.0.1",
+    port: dovecot.port,
+    secure: false,
+    auth: { user: dovecot.user, pass: dovecot.password },
+    logger: false,
+  });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.logout();
+  }
+}
+
+const append = (raw: string, flags: string[] = []) =>
+  withImap((c) => c.append("INBOX", Buffer.from(raw.replace(/\r?\n/g, "\r\n")), flags));
+
+/** The messages of a folder: subject and whether they are \Seen. */
+async function folder(name: string): Promise<{ subject: string; seen: boolean }[]> {
+  return withImap(async (c) => {
+    const exists = (await c.list()).some((f) => f.path === name);
+    if (!exists) return [];
+    const lock = await c.getMailboxLock(name);
+    try {
+      const out: { subject: string; seen: boolean }[] = [];
+      if (c.mailbox && c.mailbox.exists === 0) return out;
+      for await (const m of c.fetch("1:*", { envelope: true, flags: true })) {
+        out.push({ subject: m.envelope?.subject ?? "", seen: m.flags?.has("\\Seen") ?? false });
+      }
+      return out.sort((a, b) => a.subject.localeCompare(b.subject));
+    } finally {
+      lock.release();
+    }
+  });
+}
+
+/** Empties the mailbox's folders between tests. */
+async function emptyMailbox() {
+  await withImap(async (c) => {
+    for (const name of ["INBOX", PROCESSED_FOLDER, UNRECOGNISED_FOLDER]) {
+      if (!(await c.list()).some((f) => f.path === name)) continue;
+      const lock = await c.getMailboxLock(name);
+      try {
+        if (c.mailbox && c.mailbox.exists > 0) await c.messageDelete("1:*");
+      } finally {
+        lock.release();
+      }
+    }
+  });
+}
+
+// ---- reports as mail systems write them ---------------------------------------------------------
+
+/** A Postfix-style DSN for one recipient, returning the original message (or only its headers). */
+function dsn(options: {
+  id: string;
+  to: string;
+  returned: string;
+  status?: string;
+  action?: string;
+  diagnostic?: string;
+  headersOnly?: boolean;
+}) {
+  const status = options.status ?? "5.1.1";
+  const diagnostic =
+    options.diagnostic ?? `smtp; 550 ${status} <${options.to}>: Recipient address rejected: User unknown`;
+  const returned = options.headersOnly
+    ? options.returned.slice(0, options.returned.search(/\r?\n\r?\n/))
+    : options.returned;
+  return `From: MAILER-DAEMON@mx.customer.example (Mail Delivery System)
+To: news@shop.example
+Subject: Undelivered Mail Returned to Sender (${options.to})
+Date: ${new Date().toUTCString()}
+Message-ID: <${options.id}@mx.customer.example>
+Auto-Submitted: auto-replied
+MIME-Version: 1.0
+Content-Type: multipart/report; report-type=delivery-status; boundary="dsn-boundary"
+
+--dsn-boundary
+Content-Type: text/plain; charset=us-ascii
+
+This is the mail system at host mx.customer.example. Your message could not be delivered.
+
+--dsn-boundary
+Content-Type: message/delivery-status
+
+Reporting-MTA: dns; mx.customer.example
+
+Final-Recipient: rfc822; ${options.to}
+Action: ${options.action ?? "failed"}
+Status: ${status}
+Diagnostic-Code: ${diagnostic}
+
+--dsn-boundary
+Content-Type: ${options.headersOnly ? "text/rfc822-headers" : "message/rfc822"}
+
+${returned.replace(/\r\n/g, "\n")}
+--dsn-boundary--
+`;
+}
+
+/** An ARF abuse report from a mailbox provider's feedback loop, returning the original's headers. */
+function arf(options: { id: string; to: string; returned: string; type?: string }) {
+  const headers = options.returned.slice(0, options.returned.search(/\r?\n\r?\n/)).replace(/\r\n/g, "\n");
+  return `From: Mail Feedback <feedback@fbl.mailbox.example>
+To: abuse@shop.example
+Subject: Complaint about message from news@shop.example
+Date: ${new Date().toUTCString()}
+Message-ID: <${options.id}@fbl.mailbox.example>
+MIME-Version: 1.0
+Content-Type: multipart/report; report-type=feedback-report; boundary="arf-boundary"
+
+--arf-boundary
+Content-Type: text/plain
+
+This is an email abuse report for an email message received from IP 192.0.2.10.
+
+--arf-boundary
+Content-Type: message/feedback-report
+
+Feedback-Type: ${options.type ?? "abuse"}
+User-Agent: MailboxFBL/1.0
+Version: 1
+Original-Mail-From: <news@shop.example>
+Original-Rcpt-To: <${options.to}>
+Source-IP: 192.0.2.10
+
+--arf-boundary
+Content-Type: text/rfc822-headers
+
+${headers}
+--arf-boundary--
+`;
+}
+
+/** A message as the SMTP channel writes it, for the tests that need no campaign. */
+const sent = (key: string, to: string) =>
+  `From: Shop <news@shop.example>\nTo: ${to}\nSubject: Offers\nMessage-ID: <${key}@shop.example>\nX-CRM-Delivery-Id: ${key}\n\nHello\n`;
+
+const spam = `From: "Prize desk" <win@spam.example>\nTo: bounces@shop.example\nSubject: You have won\n\nClick here.\n`;
+
+const inbox = () =>
+  sqlite
+    .prepare<unknown[], { receipts: string }>(`SELECT "receipts" FROM "ReceiptInbox" ORDER BY "id"`)
+    .all()
+    .flatMap((row) => JSON.parse(row.receipts) as Receipt[]);
+const clearInbox = () => sqlite.prepare(`DELETE FROM "ReceiptInbox"`).run();
+const queue = (receipts: Receipt[]) => queueReceipts(sqlite, receipts);
+
+describe("polling the bounce mailbox (a real Dovecot)", () => {
+  it("queues what a DSN and an abuse report say, moves them to Processed and the rest to Unrecognised, all seen", async () => {
+    await emptyMailbox();
+    clearInbox();
+    const bounced = deliveryKey("019ac2d4-campaign", 11, 0);
+    const complained = deliveryKey("019ac2d4-campaign", 12, 0);
+    await append(dsn({ id: "dsn-1", to: "asha@customer.example", returned: sent(bounced, "asha@customer.example") }));
+    await append(
+      arf({ id: "arf-1", to: "ravi@customer.example", returned: sent(complained, "ravi@customer.example") }),
+    );
+    await append(spam);
+
+    const result = await pollBounceMailbox(dovecot.url, queue);
+
+    expect(result).toMatchObject({ read: 3, queued: 2, processed: 2, unrecognised: 1 });
+    expect(result.readings.map((r) => r.kind).sort()).toEqual(["arf", "dsn", "unrecognised"]);
+    expect(inbox()).toEqual([
+      expect.objectContaining({
+        id: bounced,
+        event: "bounced",
+        source: "imap",
+        details: "550 5.1.1 <asha@customer.example>: Recipient address rejected: User unknown (bounce mailbox)",
+        eventId: "<dsn-1@mx.customer.example> asha@customer.example",
+      }),
+      expect.objectContaining({
+        id: complained,
+        event: "complained",
+        source: "imap",
+        eventId: "<arf-1@fbl.mailbox.example> ravi@customer.example",
+      }),
+    ]);
+    expect(await folder("INBOX")).toEqual([]);
+    expect(await folder(PROCESSED_FOLDER)).toEqual([
+      { subject: "Complaint about message from news@shop.example", seen: true },
+      { subject: "Undelivered Mail Returned to Sender (asha@customer.example)", seen: true },
+    ]);
+    expect(await folder(UNRECOGNISED_FOLDER)).toEqual([{ subject: "You have won", seen: true }]);
+
+    // Nothing is left to read: the next poll finds nothing and queues nothing.
+    expect(await pollBounceMailbox(dovecot.url, queue)).toMatchObject({ read: 0, queued: 0 });
+    expect(inbox()).toHaveLength(2);
+  });
+
+  it("reads a mailbox with more messages than a batch, batch by batch", async () => {
+    await emptyMailbox();
+    clearInbox();
+    for (let i = 1; i <= 7; i++) {
+      const key = deliveryKey("019ac2d4-campaign", 100 + i, 0);
+      await append(
+        dsn({ id: `many-${i}`, to: `c${i}@customer.example`, returned: sent(key, `c${i}@customer.example`) }),
+      );
+    }
+    const batches: number[] = [];
+    const result = await pollBounceMailbox(
+      dovecot.url,
+      async (receipts) => {
+        batches.push(receipts.length);
+        await queue(receipts);
+      },
+      { batchSize: 3 },
+    );
+    expect(result).toMatchObject({ read: 7, queued: 7, processed: 7 });
+    expect(batches).toEqual([3, 3, 1]);
+    expect((await folder(PROCESSED_FOLDER)).length).toBe(7);
+  });
+
+  it("leaves a message someone already read in a mail client where it is", async () => {
+    await emptyMailbox();
+    const key = deliveryKey("019ac2d4-campaign", 21, 0);
+    await append(dsn({ id: "read-1", to: "a@customer.example", returned: sent(key, "a@customer.example") }), [
+      "\\Seen",
+    ]);
+    expect(await pollBounceMailbox(dovecot.url, queue)).toMatchObject({ read: 0 });
+    expect(await folder("INBOX")).toHaveLength(1);
+  });
+
+  it("keeps the messages unseen in the mailbox when the receipts cannot be stored; the next poll reads them again", async () => {
+    await emptyMailbox();
+    clearInbox();
+    const key = deliveryKey("019ac2d4-campaign", 31, 0);
+    await append(dsn({ id: "again-1", to: "b@customer.example", returned: sent(key, "b@customer.example") }));
+
+    const refused = new Error("database is locked");
+    await expect(
+      pollBounceMailbox(dovecot.url, async () => {
+        throw refused;
+      }),
+    ).rejects.toBe(refused);
+    expect(await folder("INBOX")).toEqual([
+      { subject: "Undelivered Mail Returned to Sender (b@customer.example)", seen: false },
+    ]);
+
+    const result = await pollBounceMailbox(dovecot.url, queue);
+    expect(result).toMatchObject({ read: 1, queued: 1, processed: 1 });
+    expect(inbox().map((r) => [r.id, r.event])).toEqual([[key, "bounced"]]);
+    expect(await folder("INBOX")).toEqual([]);
+  });
+
+  it("says what to check when the mailbox refuses the login, cannot be reached or does not exist", async () => {
+    const wrongPassword = dovecot.url.replace(dovecot.password, "not-the-password");
+    const refusal = await pollBounceMailbox(wrongPassword, queue).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(BounceMailboxError);
+    expect((refusal as Error).message).toBe(
+      `The mail server at 127.0.0.1:${dovecot.port} refused the login of ${dovecot.user}: check the user name and password in BOUNCE_MAILBOX_URL (percent-encode @, : and / in them).`,
+    );
+    const closed = `imap://${dovecot.user}:${dovecot.password}@127.0.0.1:1/INBOX`;
+    await expect(pollBounceMailbox(closed, queue)).rejects.toThrow(
+      /^Could not connect to 127\.0\.0\.1:1 \(ECONNREFUSED\): check the host and port in BOUNCE_MAILBOX_URL/,
+    );
+    const missing = dovecot.url.replace(/\/INBOX$/, "/Bounces");
+    await expect(pollBounceMailbox(missing, queue)).rejects.toThrow(
+      `The mailbox "Bounces" does not exist for ${dovecot.user} on 127.0.0.1`,
+    );
+  });
+});
+
+// ---- a real campaign, sent through the SMTP channel, bounced and complained about by mail ----------
+
+function campaign(id: string): CampaignRow {
+  const row = sqlite
+    .prepare<unknown[], CampaignRow>(`SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "id" = ?`)
+    .get(id);
+  if (!row) throw new Error(`No campaign ${id}`);
+  return row;
+}
+type Row = { seq: number; retries: number; email: string; status: string; details: string };
+const rowsOf = (id: string) =>
+  sqlite
+    .prepare<unknown[], Row>(
+      `SELECT "seq", "retries", "email", "status", "details" FROM "Delivery" WHERE "campaignId" = ? ORDER BY "seq"`,
+    )
+    .all(id);
+
+async function sendCampaign(): Promise<string> {
+  const parsed = parseConditions({ totalSpend: { $gte: 0 } });
+  if (!parsed.ok) throw new Error(parsed.message);
+  const id = newId();
+  await launchCampaign(
+    sqlite,
+    {
+      id,
+      userId: tenantId,
+      segmentId: null,
+      segmentName: "Everyone",
+      name: "Diwali offers",
+      subject: "Hello {NAME}",
+      description: "",
+      message: "Hi {NAME}, 10% off",
+    },
+    compileSegmentWhere(tenantId, parsed.tree),
+  );
+  const channel = smtpChannel({ url: `smtp://127.0.0.1:${smtp.port}`, maxConnections: 2 });
+  const errors: string[] = [];
+  const engine = createDeliveryEngine({
+    sqlite,
+    channel,
+    settings: { batchSize: 100, concurrency: 2, idleMs: 10 },
+    onEvent: (e) => {
+      if (e.type === "error") errors.push(e.message);
+    },
+  });
+  const running = engine.run();
+  const deadline = Date.now() + 30_000;
+  while (campaign(id).status === "Active" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+  await engine.stop();
+  await running;
+  await channel.close();
+  expect(errors).toEqual([]);
+  expect(campaign(id).status).toBe("Completed");
+  return id;
+}
+
+describe("a campaign's later bounces and complaints through the bounce mailbox", () => {
+  it("ends the bounced row Bounced, the complained one Complained, counts the soft bounce, suppresses; the same reports again change nothing", async () => {
+    await emptyMailbox();
+    clearInbox();
+    const id = await sendCampaign();
+    const rows = rowsOf(id);
+    expect(rows.length).toBe(6);
+    expect(rows.every((r) => r.status === "delivered")).toBe(true);
+    const message = (row: Row) => {
+      const m = smtp.messages.find((c) => c.messageId === `<${deliveryKey(id, row.seq, row.retries)}@shop.example>`);
+      if (!m) throw new Error(`No message reached the SMTP server for ${row.email}`);
+      return m.raw;
+    };
+    const [hard, complainer, soft] = rows;
+    const reports = [
+      dsn({ id: "late-hard", to: hard.email, returned: message(hard) }),
+      arf({ id: "late-arf", to: complainer.email, returned: message(complainer) }),
+      dsn({
+        id: "late-soft",
+        to: soft.email,
+        returned: message(soft),
+        status: "4.2.2",
+        diagnostic: "smtp; 452 4.2.2 Mailbox full",
+        headersOnly: true,
+      }),
+    ];
+    for (const report of reports) await append(report);
+
+    const result = await pollBounceMailbox(dovecot.url, queue);
+    expect(result).toMatchObject({ read: 3, queued: 3, processed: 3, unrecognised: 0 });
+    expect(await applyQueuedReceipts(sqlite)).toMatchObject({ applied: 3 });
+
+    const after = new Map(rowsOf(id).map((r) => [r.email, r]));
+    expect(after.get(hard.email)).toMatchObject({
+      status: "bounced",
+      details: `550 5.1.1 <${hard.email}>: Recipient address rejected: User unknown (bounce mailbox)`,
+    });
+    expect(after.get(complainer.email)?.status).toBe("complained");
+    expect(after.get(soft.email)?.status).toBe("delivered");
+    const counted = campaign(id);
+    expect(counted).toMatchObject({ bouncedCount: 1, complainedCount: 1, softBounceCount: 1 });
+    expect(await findSuppression(tenantId, hard.email)).toMatchObject({ reason: "hard-bounced", campaignId: id });
+    expect(await findSuppression(tenantId, complainer.email)).toMatchObject({ reason: "complained", campaignId: id });
+    expect(await findSuppression(tenantId, soft.email)).toBeNull();
+
+    // The same three reports again (a second copy of each in the mailbox): read, queued, and
+    // changing nothing, because each carries the same report Message-ID.
+    for (const report of reports) await append(report);
+    expect(await pollBounceMailbox(dovecot.url, queue)).toMatchObject({ read: 3, queued: 3 });
+    await applyQueuedReceipts(sqlite);
+    expect(campaign(id)).toMatchObject({
+      bouncedCount: counted.bouncedCount,
+      complainedCount: counted.complainedCount,
+      softBounceCount: counted.softBounceCount,
+      deliveredCount: counted.deliveredCount,
+    });
+    expect(new Map(rowsOf(id).map((r) => [r.email, r.status]))).toEqual(
+      new Map([...after].map(([email, r]) => [email, r.status])),
+    );
+    expect(await folder(PROCESSED_FOLDER)).toHaveLength(6);
+  });
+});

@@ -1,0 +1,58 @@
+// The bounce mailbox job: a Bree worker thread that reads BOUNCE_MAILBOX_URL once
+// (app/services/feedback/bounce-mailbox.server.ts), queues the receipts its DSNs and abuse reports
+// mean in the receipts inbox on a database connection of its own, and ends. Bree starts it at
+// server start and every BOUNCE_MAILBOX_POLL_SECONDS after; it is registered only when
+// BOUNCE_MAILBOX_URL is set (app/services/background-jobs.server.ts).
+// What the parent hears (FromBounceMailboxJob): "wake" after receipts were queued (the delivery
+// job applies them now rather than at its next idle check), log lines, "done" at the end.
+import { parentPort } from "node:worker_threads";
+import { openSqlite } from "../app/db/sqlite.server.ts";
+import { getEnv } from "../app/env.server.ts";
+import { runAtBackgroundPriority } from "../app/lib/thread-priority.server.ts";
+import { queueReceipts } from "../app/models/deliveries/receipts.server.ts";
+import {
+  BounceMailboxError,
+  type FromBounceMailboxJob,
+  pollBounceMailbox,
+} from "../app/services/feedback/bounce-mailbox.server.ts";
+
+runAtBackgroundPriority();
+
+const post = (message: FromBounceMailboxJob | "done") => parentPort?.postMessage(message);
+
+const env = getEnv();
+if (env.BOUNCE_MAILBOX_URL) {
+  const sqlite = openSqlite(env.databaseFile);
+  try {
+    const result = await pollBounceMailbox(env.BOUNCE_MAILBOX_URL, async (receipts) => {
+      await queueReceipts(sqlite, receipts);
+      post({ type: "wake" });
+    });
+    if (result.read > 0) {
+      post({
+        type: "log",
+        level: "info",
+        message: "bounce mailbox read",
+        fields: {
+          read: result.read,
+          queued: result.queued,
+          processed: result.processed,
+          unrecognised: result.unrecognised,
+        },
+      });
+    }
+  } catch (err) {
+    // The mailbox could not be reached or read: said once a poll, tried again at the next.
+    post({
+      type: "log",
+      level: err instanceof BounceMailboxError ? "warn" : "error",
+      message:
+        err instanceof BounceMailboxError
+          ? `Bounce mailbox: ${err.message} Trying again in ${env.BOUNCE_MAILBOX_POLL_SECONDS} s.`
+          : `Bounce mailbox poll failed: ${String((err as Error)?.stack ?? err)}`,
+    });
+  } finally {
+    sqlite.close();
+  }
+}
+post("done");
