@@ -27,13 +27,14 @@ import {
 import { fetchAudienceReach, type SegmentReach } from "~/components/audience-reach";
 import { EmailPreview } from "~/components/email-preview";
 import { RouteErrorBoundary } from "~/components/error-boundary";
-import { Field, FormAlert, LIVE_VALIDATION, SelectField, TextareaField } from "~/components/forms";
+import { CheckboxField, Field, FormAlert, LIVE_VALIDATION, SelectField, TextareaField } from "~/components/forms";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { audienceReachText, hasNamePlaceholder, launchedMessage } from "~/lib/campaigns";
 import { nonOpenersText } from "~/lib/campaign-resend";
 import { replyRefused } from "~/lib/forms.server";
 import { UNSUBSCRIBE_PLACEHOLDER } from "~/lib/email-body";
+import { TRACKING_TEXTS } from "~/lib/engagement";
 import { orRespond } from "~/lib/responses";
 import { isId } from "~/lib/id";
 import {
@@ -42,6 +43,7 @@ import {
   CampaignContentSchema,
   CampaignMessageSchema,
   IdempotencyKeySchema,
+  TrackingCheckboxSchema,
 } from "~/schemas/campaign";
 import { getEnv } from "~/env.server";
 import { requireUser } from "~/services/auth.server";
@@ -88,8 +90,12 @@ const audienceStep = (isEmpty: IsEmpty | null) =>
     : CampaignAudienceSchema.extend({
         segmentId: CampaignAudienceSchema.shape.segmentId.refine((id) => !isEmpty(id), CAMPAIGN_MESSAGES.emptySegment),
       });
-const launchSchema = (isEmpty: IsEmpty | null) => CampaignContentSchema.extend(audienceStep(isEmpty).shape);
+// The tracking checkbox is absent when unticked (the API's field is absent when on).
+const TRACKING = { trackingEnabled: TrackingCheckboxSchema };
+const launchSchema = (isEmpty: IsEmpty | null) =>
+  CampaignContentSchema.extend(audienceStep(isEmpty).shape).extend(TRACKING);
 const DraftSchema = CampaignAudienceSchema.extend({
+  ...TRACKING,
   subject: z.string().trim().max(300, "Subject line must be at most 300 characters").optional(),
   message: z.string().trim().max(10_000, "Message content must be at most 10000 characters").optional(),
   description: z.string().trim().max(2000, "Description must be at most 2000 characters").optional(),
@@ -97,7 +103,14 @@ const DraftSchema = CampaignAudienceSchema.extend({
 const NothingSchema = z.object({});
 const draftSchema = (isEmpty: IsEmpty | null) => (isEmpty === null ? DraftSchema.extend(NO_SEGMENT) : DraftSchema);
 
-type WizardValues = { name: string; segmentId: string; subject: string; message: string; description: string };
+type WizardValues = {
+  name: string;
+  segmentId: string;
+  subject: string;
+  message: string;
+  description: string;
+  trackingEnabled: boolean;
+};
 type Intent = "continue" | "back" | "launch" | "draft" | "preview";
 
 function readIntent(formData: FormData): Intent {
@@ -199,6 +212,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     subject: campaign?.subject ?? "",
     message: campaign?.message ?? "",
     description: campaign?.description ?? "",
+    // On for a new campaign (docs/rules.md#opens-and-clicks).
+    trackingEnabled: campaign?.trackingEnabled ?? true,
   };
   return {
     id: campaign?.id ?? null,
@@ -277,6 +292,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       subject: v.subject ?? "",
       message: v.message ?? "",
       description: v.description ?? "",
+      trackingEnabled: v.trackingEnabled,
     };
     try {
       // A draft is saved in place; a campaign that has started keeps its record and the draft is new.
@@ -589,6 +605,11 @@ export default function CampaignWizard() {
                 interactive={hydrated}
               />
             ) : null}
+            <CheckboxField
+              label={TRACKING_TEXTS.checkbox}
+              hint={TRACKING_TEXTS.checkboxHint}
+              inputProps={getInputProps(fields.trackingEnabled, { type: "checkbox" })}
+            />
             {hydrated ? (
               <SuggestionsPanel
                 segmentId={segment?.id ?? ""}
@@ -648,6 +669,12 @@ export default function CampaignWizard() {
                   data-testid="review-message"
                 >
                   {message}
+                </dd>
+              </div>
+              <div className="min-w-0 sm:col-span-2">
+                <dt className="text-xs uppercase tracking-wide text-slate-500">Tracking</dt>
+                <dd className="text-slate-900" data-testid="review-tracking">
+                  {fields.trackingEnabled.value === "on" ? TRACKING_TEXTS.on : TRACKING_TEXTS.off}
                 </dd>
               </div>
             </dl>

@@ -31,10 +31,23 @@ export const CampaignMessageSchema = z.object({
   message: text(CAMPAIGN_MESSAGES.message, "Message content", 10_000, multiLine),
 });
 
+/**
+ * Whether the messages carry the open pixel and tracked links (docs/rules.md#opens-and-clicks):
+ * POST /api/campaigns tracks unless it says false. The wizard's checkbox reads its own way
+ * (absent: off), TrackingCheckboxSchema.
+ */
+export const TrackingEnabledSchema = z.boolean({ message: "trackingEnabled must be true or false" }).optional();
+/** The wizard's "Track opens and clicks" checkbox: sent as "on" when ticked, absent when not. */
+export const TrackingCheckboxSchema = z
+  .string()
+  .optional()
+  .transform((v) => v === "on");
+
 export const CampaignContentSchema = CampaignAudienceSchema.extend(CampaignMessageSchema.shape).extend({
   description: multiLine(z.string().trim(), "Description")
     .max(2000, "Description must be at most 2000 characters")
     .default(""),
+  trackingEnabled: TrackingEnabledSchema,
 });
 export type CampaignContent = z.infer<typeof CampaignContentSchema>;
 

@@ -371,6 +371,7 @@ async function content(
     subject: input.subject,
     description: input.description,
     message: input.message,
+    trackingEnabled: input.trackingEnabled === false ? 0 : 1,
   };
 }
 
