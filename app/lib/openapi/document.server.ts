@@ -26,6 +26,12 @@ import { OrderListQuerySchema } from "~/schemas/order-api";
 import { ProfileSchema } from "~/schemas/profile";
 import { AudienceQuerySchema, PreviewInputSchema, SegmentInputSchema } from "~/schemas/segment";
 import { SIGNATURE_HEADER } from "~/services/delivery/receipt-signature.server";
+import { SendgridEventsSchema } from "~/schemas/feedback-webhooks";
+import {
+  REPLAY_WINDOW_SECONDS,
+  SENDGRID_SIGNATURE_HEADER,
+  SENDGRID_TIMESTAMP_HEADER,
+} from "~/services/feedback/sendgrid.server";
 import { sessionStorage } from "~/services/session.server";
 
 type Json = Record<string, unknown>;
@@ -43,6 +49,7 @@ const INPUTS = {
   ProfileInput: ProfileSchema,
   MessageSuggestionsInput: MessageSuggestionsInputSchema,
   DeliveryReceipts: ReceiptsBodySchema,
+  SendgridEvents: SendgridEventsSchema,
   SuppressionsInput: SuppressionAddInputSchema,
 } satisfies Record<string, z.ZodType>;
 
@@ -78,6 +85,7 @@ const ANSWERS = {
   Insights: A.InsightsSchema,
   HistoricalStats: A.HistoricalStatsSchema,
   ReceiptsAccepted: A.ReceiptsAcceptedSchema,
+  FeedbackReceived: A.FeedbackReceivedSchema,
   Suppression: A.SuppressionAnswerSchema,
   SuppressionsAdded: A.SuppressionsAddedSchema,
   SuppressionImportResult: A.SuppressionImportResultSchema,
@@ -751,6 +759,47 @@ const OPERATIONS: Operation[] = [
     body: "DeliveryReceipts",
     answers: { 202: { description: "Queued", json: "ReceiptsAccepted" } },
     errors: [400, 401, 413],
+  },
+  {
+    path: "/api/webhooks/ses",
+    method: "post",
+    operationId: "receiveSesNotification",
+    summary: "Amazon SES bounce and complaint notifications over Amazon SNS",
+    description:
+      "One SNS message as SNS posts it to an HTTPS subscription, signed by SNS (SignatureVersion 1 or 2, the certificate at SigningCertURL on an sns.<region>.amazonaws.com host). A SubscriptionConfirmation's SubscribeURL is visited once. A Notification's SES Bounce (Permanent: bounced; Transient or Undetermined: soft-bounced) or Complaint becomes a receipt of the message its Message-ID names; Delivery and messages of other systems are ignored. The same notification twice changes nothing. Off (404) while SES_SNS_TOPIC_ARNS is empty; a topic not listed there is a 403.",
+    tag: "Webhooks",
+    auth: "none",
+    body: { media: "text/plain", description: "The SNS message (JSON text, as SNS sends it)" },
+    answers: { 200: { description: "Checked and queued", json: "FeedbackReceived" } },
+    errors: [400, 401, 403, 404, 413, 422],
+  },
+  {
+    path: "/api/webhooks/sendgrid",
+    method: "post",
+    operationId: "receiveSendgridEvents",
+    summary: "SendGrid's Event Webhook: bounces, blocks, drops and spam reports",
+    description: `Signed by SendGrid: ${SENDGRID_SIGNATURE_HEADER} is the base64 ECDSA P-256/SHA-256 signature of the ${SENDGRID_TIMESTAMP_HEADER} text followed by the raw body, checked with SENDGRID_WEBHOOK_PUBLIC_KEY; a timestamp more than ${REPLAY_WINDOW_SECONDS / 60} minutes from now is refused as a replay. bounce (type bounce): bounced; bounce (type blocked): soft-bounced; spamreport: complained; dropped for a bounced address: bounced; other events are ignored. Events name their message by smtp-id (our Message-ID); the same sg_event_id twice changes nothing. Off (404) while SENDGRID_WEBHOOK_PUBLIC_KEY is not set.`,
+    tag: "Webhooks",
+    auth: "none",
+    extraParameters: [
+      {
+        name: SENDGRID_SIGNATURE_HEADER,
+        in: "header",
+        required: true,
+        description: "base64 DER ECDSA signature of timestamp + raw body",
+        schema: { type: "string" },
+      },
+      {
+        name: SENDGRID_TIMESTAMP_HEADER,
+        in: "header",
+        required: true,
+        description: "Unix time in seconds, as signed",
+        schema: { type: "string", pattern: "^[0-9]{1,12}$" },
+      },
+    ],
+    body: "SendgridEvents",
+    answers: { 200: { description: "Checked and queued", json: "FeedbackReceived" } },
+    errors: [400, 401, 404, 413],
   },
   // AI and dashboard
   {
