@@ -17,6 +17,7 @@ import {
 } from "../../app/services/feedback/bounce-mailbox.server.ts";
 
 const n = (count: number) => count.toLocaleString("en-IN");
+const counted = (count: number, one: string, many: string) => `${n(count)} ${count === 1 ? one : many}`;
 
 export function registerBounceCommands(program: Command) {
   const bounces = program.command("bounces").description("The bounce mailbox: later bounces and spam complaints");
@@ -40,7 +41,7 @@ export function registerBounceCommands(program: Command) {
           console.log(`  #${r.uid} ${r.kind.padEnd(12)} ${r.note} — from ${r.from || "?"}: "${r.subject}"`);
         }
         console.log(
-          `Read ${n(result.read)} messages: ${n(result.queued)} receipts queued, ${n(result.processed)} moved to ${PROCESSED_FOLDER}, ${n(result.unrecognised)} to ${UNRECOGNISED_FOLDER}.`,
+          `Read ${counted(result.read, "message", "messages")}: ${counted(result.queued, "receipt", "receipts")} queued, ${n(result.processed)} moved to ${PROCESSED_FOLDER}, ${n(result.unrecognised)} to ${UNRECOGNISED_FOLDER}.`,
         );
         if (result.queued > 0) {
           wakeDelivery();

@@ -3,6 +3,8 @@
 // put in the mailbox with IMAP APPEND, one poll reads them, and the test looks at the receipts
 // inbox, the mailbox's folders and, for a real campaign sent through the SMTP channel to a real
 // SMTP server, the delivery rows, the campaign's counters and the suppression list.
+import path from "node:path";
+import { Worker } from "node:worker_threads";
 import { ImapFlow } from "imapflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase } from "../../../tests/helpers/db";
@@ -318,6 +320,65 @@ describe("polling the bounce mailbox (a real Dovecot)", () => {
       `The mailbox "Bounces" does not exist for ${dovecot.user} on 127.0.0.1`,
     );
   });
+});
+
+describe("the bounce mailbox job (jobs/bounce-mailbox.ts, as Bree starts it)", () => {
+  it("polls once in its worker thread, queues the receipts on its own connection, asks for a wake and ends", async () => {
+    await emptyMailbox();
+    clearInbox();
+    const key = deliveryKey("019ac2d4-campaign", 41, 0);
+    await append(dsn({ id: "job-1", to: "j@customer.example", returned: sent(key, "j@customer.example") }));
+    await append(spam);
+
+    process.env.BOUNCE_MAILBOX_URL = dovecot.url;
+    const messages: unknown[] = [];
+    try {
+      const worker = new Worker(path.resolve(import.meta.dirname, "../../../jobs/bounce-mailbox.mjs"));
+      worker.on("message", (m) => messages.push(m));
+      const code = await new Promise<number>((resolve, reject) => {
+        worker.once("exit", resolve);
+        worker.once("error", reject);
+      });
+      expect(code).toBe(0);
+    } finally {
+      delete process.env.BOUNCE_MAILBOX_URL;
+    }
+
+    expect(messages).toEqual([
+      { type: "wake" },
+      {
+        type: "log",
+        level: "info",
+        message: "bounce mailbox read",
+        fields: { read: 2, queued: 1, processed: 1, unrecognised: 1 },
+      },
+      "done",
+    ]);
+    expect(inbox().map((r) => [r.id, r.event, r.source])).toEqual([[key, "bounced", "imap"]]);
+    expect(await folder("INBOX")).toEqual([]);
+  }, 60_000);
+
+  it("says what to check in the log when the mailbox refuses it, and ends normally for the next poll", async () => {
+    process.env.BOUNCE_MAILBOX_URL = dovecot.url.replace(dovecot.password, "wrong-password");
+    const messages: unknown[] = [];
+    try {
+      const worker = new Worker(path.resolve(import.meta.dirname, "../../../jobs/bounce-mailbox.mjs"));
+      worker.on("message", (m) => messages.push(m));
+      expect(await new Promise<number>((resolve) => worker.once("exit", resolve))).toBe(0);
+    } finally {
+      delete process.env.BOUNCE_MAILBOX_URL;
+    }
+    expect(messages).toEqual([
+      {
+        type: "log",
+        level: "warn",
+        message: expect.stringMatching(
+          /^Bounce mailbox: The mail server at 127\.0\.0\.1:\d+ refused the login of bounces: check the user name and password in BOUNCE_MAILBOX_URL .* Trying again in 60 s\.$/,
+        ),
+      },
+      "done",
+    ]);
+  }, 60_000);
 });
 
 // ---- a real campaign, sent through the SMTP channel, bounced and complained about by mail ----------
