@@ -29,6 +29,7 @@ import {
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { ResendNonOpeners } from "~/components/resend-non-openers";
 import { CampaignAttribution } from "~/components/campaign-attribution";
+import { CampaignEngagement } from "~/components/campaign-engagement";
 import { PageNotFound, RouteErrorBoundary } from "~/components/error-boundary";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
@@ -49,6 +50,7 @@ import { segmentChipClass } from "~/lib/segments";
 import { requireUser } from "~/services/auth.server";
 import { resendOffer } from "~/services/campaign-resend.server";
 import { attributionOfCampaign } from "~/services/attribution.server";
+import { campaignEngagement } from "~/services/campaign-engagement.server";
 import {
   deleteCampaign,
   deliveryLogs,
@@ -119,6 +121,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       tab === "details" && campaign.status !== "Draft"
         ? await attributionOfCampaign(user.id, { id: campaign.id, sent: campaign.sentCount })
         : null,
+    // Opens and clicks, people and machines apart, and the clicks by link (docs/rules.md#opens-and-clicks).
+    engagement: tab === "details" && campaign.status !== "Draft" ? await campaignEngagement(user.id, campaign) : null,
     tab,
     status,
     cursor,
@@ -188,7 +192,18 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 }
 
 export default function CampaignDetail() {
-  const { campaign: c, resend, attribution, tab, status, cursor, trail, logs, start } = useLoaderData<typeof loader>();
+  const {
+    campaign: c,
+    resend,
+    attribution,
+    engagement,
+    tab,
+    status,
+    cursor,
+    trail,
+    logs,
+    start,
+  } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const submit = useSubmit();
@@ -377,6 +392,8 @@ export default function CampaignDetail() {
               them.
             </p>
           </section>
+
+          {engagement ? <CampaignEngagement engagement={engagement} /> : null}
 
           {attribution ? <CampaignAttribution attribution={attribution} /> : null}
 

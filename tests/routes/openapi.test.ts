@@ -13,7 +13,9 @@ import { cookieFor } from "../helpers/requests";
 const { file } = useTestDatabase();
 
 import { getEnv } from "~/env.server";
+import { openSqlite } from "~/db/sqlite.server";
 import { deliveryId } from "~/lib/campaigns";
+import { recountCampaign } from "~/models/campaigns.server";
 import { HTTP_METHODS, type HttpMethod, type OpenApiDocument } from "~/lib/openapi/document.server";
 import { loader as openApiLoader } from "~/routes/api/openapi-json";
 import { ReceiptsBodySchema } from "~/schemas/api-inputs.server";
@@ -401,6 +403,23 @@ describe("real answers validate against the document", () => {
     await call("GET /api/suppressions/{email}", { params: { email: "nobody@example.com" } }, 404);
     await call("DELETE /api/suppressions/{email}", { params: { email: "LISTED@example.com" } }, 200);
     await call("DELETE /api/suppressions/{email}", { params: { email: "listed@example.com" } }, 404);
+    // The customer's story tells what happened to their address.
+    await call("POST /api/suppressions", { json: { emails: ["asha.rao@example.com"] } }, 200);
+    await call("DELETE /api/suppressions/{email}", { params: { email: "asha.rao@example.com" } }, 200);
+    const story = await call(
+      "GET /api/customers/{id}/story",
+      { params: { id: customerId }, query: { limit: "1" } },
+      200,
+    );
+    expect(story.body).toMatchObject([{ kind: "resubscribed", text: "Resubscribed" }]);
+    const older = await call(
+      "GET /api/customers/{id}/story",
+      { params: { id: customerId }, query: { cursor: story.headers.get("X-Next-Cursor") ?? "" } },
+      200,
+    );
+    expect(older.body).toMatchObject([{ kind: "suppressed", reason: "manual", text: "Suppressed by hand" }]);
+    await call("GET /api/customers/{id}/story", { params: { id: customerId }, query: { cursor: "nope" } }, 400);
+    await call("GET /api/customers/{id}/story", { params: { id: "0".repeat(24) } }, 404);
     await call(
       "POST /api/suppressions/import",
       {
@@ -510,6 +529,8 @@ describe("real answers validate against the document", () => {
     const logs = await call("GET /api/campaigns/{id}/logs", { params: { id: campaignId }, query: { limit: "5" } }, 200);
     expect(logs.headers.get("X-Total-Count")).toBeTruthy();
     await call("GET /api/campaigns/{id}/logs", { params: { id: campaignId }, query: { status: "nope" } }, 400);
+    await call("GET /api/campaigns/{id}/links", { params: { id: campaignId } }, 200);
+    await call("GET /api/campaigns/{id}/links", { params: { id: missing } }, 404);
     await answers(
       "GET /api/campaigns/{id}/logs",
       [{ status: "nope" }, { limit: "0" }, { limit: "1001" }, { limit: "x" }, { cursor: "x".repeat(41) }],
@@ -576,6 +597,23 @@ describe("real answers validate against the document", () => {
     await call("POST /api/campaigns/{id}/{control}", { params: { id, control: "cancel" } });
     await call("POST /api/campaigns/{id}/{control}", { params: { id, control: "retry-failed" } });
     expect(answered.get("post /api/campaigns/{id}/{control}")?.has(200)).toBe(true);
+  });
+
+  it("resend to non-openers", async () => {
+    const content = { name: "Resent", subject: "Hi", message: "Hello", segmentId };
+    const id = (await call("POST /api/campaigns", { json: content }, 201)).body.id as unknown as string;
+    const resend = "POST /api/campaigns/{id}/resend-non-openers";
+    await call(resend, { params: { id }, json: { subject: "Again" } }, 409);
+    // Sent and finished: the delivery job's part, done here by hand.
+    const sqlite = openSqlite(file);
+    sqlite.prepare(`UPDATE "Delivery" SET "status" = 'delivered' WHERE "campaignId" = ?`).run(id);
+    sqlite.prepare(`UPDATE "Campaign" SET "status" = 'Completed' WHERE "id" = ?`).run(id);
+    await recountCampaign(sqlite, id);
+    sqlite.close();
+    await call(resend, { params: { id }, json: { subject: " " } }, 400);
+    await call(resend, { params: { id: missing }, json: { subject: "Again" } }, 404);
+    const draft = await call(resend, { params: { id }, json: { subject: "Again" } }, 201);
+    expect(draft.body).toMatchObject({ status: "Draft", resendOfId: id, name: "Resent — non-openers" });
   });
 
   it("notifications", async () => {

@@ -11,7 +11,9 @@ import { IMPORT_FIELDS } from "~/lib/customer-csv";
 import type { HistoricalStats } from "~/lib/dashboard";
 import type { NotificationDto, PublicUser } from "~/lib/dto";
 import type { Insights } from "~/lib/insights";
+import { STORY_KINDS, type StoryEntry } from "~/lib/customer-story";
 import type { SuggestionsResult } from "~/services/ai.server";
+import type { CampaignLinkDto } from "~/services/campaign-engagement.server";
 import type { CampaignDetailDto, CampaignDto, ControlResult, DeliveryLogDto } from "~/services/campaigns.server";
 import type { ImportResult } from "~/services/customer-import.server";
 import type { CustomerDetailDto, CustomerDto } from "~/services/customers.server";
@@ -299,6 +301,15 @@ export const DeliveryLogSchema = z.strictObject({
   clickedAt: isoTime.nullable(),
 });
 
+/** One link of a campaign's message and its clicks (docs/rules.md#opens-and-clicks): CampaignLinkDto. */
+export const CampaignLinkSchema = z.strictObject({
+  index: count.meta({ description: "The link's number in the message (first appearance order, each address once)" }),
+  url: z.string().meta({ description: "The link's original address" }),
+  clicks: count.meta({ description: "Clicks by people, repeats included" }),
+  uniqueClicks: count.meta({ description: "Recipients (people) who clicked it, each once" }),
+  machineClicks: count.meta({ description: "Clicks told apart as machines (link scanners, bots, HEAD requests)" }),
+});
+
 const money = z.number().meta({ description: "Rupees (order totals: subtotal + tax)" });
 
 /** A campaign's revenue (docs/rules.md#revenue-per-campaign): CampaignAttribution. */
@@ -413,6 +424,23 @@ export const SuppressionImportResultSchema = z.strictObject({
   durationMs: z.number(),
 });
 
+export const CustomerStoryEntrySchema = z.strictObject({
+  kind: z.enum(STORY_KINDS).meta({
+    description:
+      "received (the receiving server accepted it), waiting, deferred (waits for a retry), failed, not-sent (cancelled or suppressed), bounced, opened (the first open by a person), machine-opened (only a mail privacy proxy loaded it), clicked (a person's first click of a link), soft-bounced, complained, unsubscribed, resubscribed, suppressed",
+  }),
+  at: isoTime,
+  campaignId: id.nullable().meta({ description: "The campaign; null when there is none or it was deleted" }),
+  campaignName: z.string(),
+  details: z.string().meta({ description: "A bounce's or complaint's reason, why a message was not sent" }),
+  link: z
+    .strictObject({ number: z.number().int().min(1), url: z.string() })
+    .nullable()
+    .meta({ description: "A click's link: its position among the message's links (1 first) and its address" }),
+  reason: z.string().meta({ description: "For suppressed: hard-bounced, complained or manual" }),
+  text: z.string().meta({ description: "The entry as the customer page says it" }),
+});
+
 // Compile-time guards: each line fails to type-check when the DTO and its schema differ (a field
 // added, removed or retyped on either side).
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -427,6 +455,7 @@ export const DTO_CHECKS = [
   same<Out<typeof ImportResultSchema>, ImportResult>(true),
   same<Out<typeof SuppressionAnswerSchema>, SuppressionDto>(true),
   same<Out<typeof SuppressionImportResultSchema>, SuppressionImportResult>(true),
+  same<Out<typeof CustomerStoryEntrySchema>, StoryEntry>(true),
   same<Out<typeof ImportResultSchema>["mapping"], Partial<Record<ImportField, number>>>(true),
   same<Out<typeof SegmentAnswerSchema>, SegmentDto>(true),
   same<Out<typeof SegmentWithCountSchema>, SegmentWithCount>(true),
@@ -436,6 +465,7 @@ export const DTO_CHECKS = [
   same<Out<typeof CampaignAnswerSchema>, CampaignDto>(true),
   same<Out<typeof CampaignWithAttributionSchema>, CampaignDetailDto>(true),
   same<Out<typeof DeliveryLogSchema>, DeliveryLogDto>(true),
+  same<Out<typeof CampaignLinkSchema>, CampaignLinkDto>(true),
   same<Out<typeof ControlResultSchema>, ControlResult>(true),
   same<Out<typeof SuggestionsSchema>, SuggestionsResult>(true),
   same<Out<typeof InsightsSchema>, Insights>(true),

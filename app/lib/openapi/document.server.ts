@@ -20,7 +20,9 @@ import {
   SuppressionListQuerySchema,
 } from "~/schemas/api-inputs.server";
 import { CampaignApiHeadersSchema, CampaignApiSchema } from "~/schemas/campaign";
+import { ResendNonOpenersSchema } from "~/schemas/campaign-resend";
 import { CustomerApiSchema } from "~/schemas/customer";
+import { CustomerStoryQuerySchema } from "~/schemas/customer-story.server";
 import { OrderSchema, OrderUpdateSchema } from "~/schemas/order";
 import { OrderListQuerySchema } from "~/schemas/order-api";
 import { ProfileSchema } from "~/schemas/profile";
@@ -46,6 +48,7 @@ const INPUTS = {
   SegmentInput: SegmentInputSchema,
   SegmentPreviewInput: PreviewInputSchema,
   CampaignInput: CampaignApiSchema,
+  ResendNonOpenersInput: ResendNonOpenersSchema,
   ProfileInput: ProfileSchema,
   MessageSuggestionsInput: MessageSuggestionsInputSchema,
   DeliveryReceipts: ReceiptsBodySchema,
@@ -68,6 +71,7 @@ const ANSWERS = {
   Customer: A.CustomerAnswerSchema,
   CustomerDetail: A.CustomerDetailSchema,
   CustomerDeleted: A.CustomerDeletedSchema,
+  CustomerStoryEntry: A.CustomerStoryEntrySchema,
   ImportResult: A.ImportResultSchema,
   Segment: A.SegmentAnswerSchema,
   SegmentWithCount: A.SegmentWithCountSchema,
@@ -80,6 +84,7 @@ const ANSWERS = {
   CampaignDetail: A.CampaignDetailSchema,
   CampaignWrapped: A.CampaignWrappedSchema,
   DeliveryLog: A.DeliveryLogSchema,
+  CampaignLink: A.CampaignLinkSchema,
   ControlResult: A.ControlResultSchema,
   MessageSuggestions: A.SuggestionsSchema,
   Insights: A.InsightsSchema,
@@ -503,6 +508,18 @@ const OPERATIONS: Operation[] = [
     answers: { 200: { description: "The customer", json: "CustomerDetail" } },
     errors: [404],
   },
+  {
+    path: "/api/customers/{id}/story",
+    method: "get",
+    operationId: "getCustomerStory",
+    summary: "A page of the customer's story, newest first",
+    description:
+      "Each campaign the customer was sent and what came of it, their opens and clicks (people's; a message only a mail privacy proxy loaded is machine-opened), bounces and complaints, and what happened to their address on the suppression list.",
+    tag: "Customers",
+    query: CustomerStoryQuerySchema,
+    answers: { 200: { description: "Entries", json: ["CustomerStoryEntry"], headers: ["X-Next-Cursor"] } },
+    errors: [400, 404],
+  },
   ...putAndPatch({
     path: "/api/customers/{id}",
     operationId: "updateCustomer",
@@ -727,6 +744,29 @@ const OPERATIONS: Operation[] = [
     query: DeliveryLogQuerySchema,
     answers: { 200: { description: "Deliveries", json: ["DeliveryLog"], headers: pagedHeaders } },
     errors: [400, 404],
+  },
+  {
+    path: "/api/campaigns/{id}/links",
+    method: "get",
+    operationId: "listCampaignLinks",
+    summary: "The links of the campaign's message with their clicks",
+    description:
+      "Each distinct http(s) address of the message once, in order of first appearance (index), with the clicks of its tracked link: by people (clicks, uniqueClicks) and by machines apart (machineClicks: link scanners within TRACKING_SCANNER_WINDOW_SECONDS of delivery, HEAD requests, bots). A campaign sent without tracking lists its links with zeros.",
+    tag: "Campaigns",
+    answers: { 200: { description: "The links", json: ["CampaignLink"] } },
+    errors: [404],
+  },
+  {
+    path: "/api/campaigns/{id}/resend-non-openers",
+    method: "post",
+    operationId: "resendToNonOpeners",
+    summary: "Makes a draft that resends a completed campaign to the recipients who got it and did not open it",
+    description:
+      "The audience is the campaign's recipients whose message was accepted (sent or delivered) and who neither opened it nor clicked in it as people (machine opens do not count), taken again when the draft is launched (PUT /api/campaigns/{draft} with status Active; its segmentId is not asked for), minus the suppressed. name defaults to '<name> — non-openers', message to the campaign's. A campaign that is not Completed is a 409; one with nobody left to resend to a 422.",
+    tag: "Campaigns",
+    body: "ResendNonOpenersInput",
+    answers: { 201: { description: "The draft", json: "Campaign", headers: ["Location"] } },
+    errors: [400, 404, 409, 413, 422],
   },
   {
     path: "/api/campaigns/{id}/{control}",

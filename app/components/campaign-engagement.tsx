@@ -1,0 +1,117 @@
+// The campaign detail's "Opens and clicks" card (docs/rules.md#opens-and-clicks): people who opened
+// and clicked (each once) with their rates, every open and click, the machines' apart with a line
+// that says what they are, and a table of the message's links with their clicks. A campaign sent
+// without tracking says so instead of showing zeros.
+import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
+import { TRACKING_TEXTS } from "~/lib/engagement";
+import { formatCount, formatRate } from "~/lib/numbers";
+
+export type CampaignEngagementView = {
+  trackingEnabled: boolean;
+  uniqueOpens: number;
+  uniqueClicks: number;
+  openRate: number | null;
+  clickRate: number | null;
+  totalOpens: number;
+  totalClicks: number;
+  machineOpens: number;
+  machineClicks: number;
+  links: { index: number; url: string; clicks: number; uniqueClicks: number; machineClicks: number }[];
+};
+
+function Figure({ label, value, note, testId }: { label: string; value: string; note?: string; testId: string }) {
+  return (
+    <div className="min-w-0 rounded-lg border border-slate-100 bg-slate-50 p-3">
+      <p className="text-xs uppercase tracking-wide text-slate-500">{label}</p>
+      <p className="break-words text-xl font-semibold text-slate-900" data-testid={`engagement-${testId}`}>
+        {value}
+      </p>
+      {note ? <p className="text-xs text-slate-500">{note}</p> : null}
+    </div>
+  );
+}
+
+export function CampaignEngagement({ engagement: e }: { engagement: CampaignEngagementView }) {
+  return (
+    <section className="card space-y-4 p-5" aria-labelledby="engagement-title" data-testid="campaign-engagement">
+      <h3 id="engagement-title" className="font-semibold text-slate-900">
+        Opens and clicks
+      </h3>
+      {!e.trackingEnabled ? (
+        <p className="text-sm text-slate-600" data-testid="engagement-not-tracked">
+          {TRACKING_TEXTS.notTracked}
+        </p>
+      ) : (
+        <>
+          <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
+            <Figure
+              label="Opened"
+              value={formatCount(e.uniqueOpens)}
+              note={`${formatRate(e.openRate)} of sent`}
+              testId="unique-opens"
+            />
+            <Figure
+              label="Clicked"
+              value={formatCount(e.uniqueClicks)}
+              note={`${formatRate(e.clickRate)} of sent`}
+              testId="unique-clicks"
+            />
+            <Figure label="Opens in total" value={formatCount(e.totalOpens)} testId="total-opens" />
+            <Figure label="Clicks in total" value={formatCount(e.totalClicks)} testId="total-clicks" />
+            <Figure label="Machine opens" value={formatCount(e.machineOpens)} testId="machine-opens" />
+            <Figure label="Machine clicks" value={formatCount(e.machineClicks)} testId="machine-clicks" />
+          </div>
+          <p className="text-xs text-slate-500">
+            Opened and Clicked count people, each once. {TRACKING_TEXTS.machines}
+          </p>
+          {e.links.length === 0 ? (
+            <p className="text-sm text-slate-600" data-testid="engagement-no-links">
+              The message has no links.
+            </p>
+          ) : (
+            <ResponsiveTable className="table-fixed" data-testid="engagement-links">
+              <caption className="sr-only">Clicks by link</caption>
+              <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+                <tr>
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    Link
+                  </th>
+                  <th scope="col" className="w-24 px-3 py-2 text-right font-medium sm:w-28">
+                    People
+                  </th>
+                  <th scope="col" className="w-24 px-3 py-2 text-right font-medium sm:w-28">
+                    Clicks
+                  </th>
+                  <th scope="col" className="w-24 px-3 py-2 text-right font-medium sm:w-28">
+                    Machine clicks
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {e.links.map((link) => (
+                  <tr key={link.index} data-testid="engagement-link" className="align-top">
+                    <td className="break-all px-3 py-2 text-slate-800" data-testid="engagement-link-url">
+                      {link.url}
+                    </td>
+                    <td className="px-3 py-2 text-slate-700 sm:text-right">
+                      <CardLabel>People</CardLabel>
+                      <span data-testid="engagement-link-unique">{formatCount(link.uniqueClicks)}</span>
+                    </td>
+                    <td className="px-3 py-2 text-slate-700 sm:text-right">
+                      <CardLabel>Clicks</CardLabel>
+                      <span data-testid="engagement-link-clicks">{formatCount(link.clicks)}</span>
+                    </td>
+                    <td className="px-3 py-2 text-slate-500 sm:text-right">
+                      <CardLabel>Machine clicks</CardLabel>
+                      <span data-testid="engagement-link-machine">{formatCount(link.machineClicks)}</span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </ResponsiveTable>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
