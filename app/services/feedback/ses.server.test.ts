@@ -20,7 +20,7 @@ const { file } = useTestDatabase();
 
 import { generateKeyPairSync } from "node:crypto";
 import { writeConnection } from "~/db/writer.server";
-import { resetEnvCache } from "~/env.server";
+import { getEnv, resetEnvCache } from "~/env.server";
 import { applyQueuedReceipts, applyReceipts, queuedReceiptBatches } from "~/models/deliveries/receipts.server";
 import { action, loader } from "~/routes/api/webhooks-ses";
 import { CampaignContentSchema } from "~/schemas/campaign";
@@ -265,6 +265,18 @@ describe("subscription", () => {
 });
 
 describe("the feed switch and the method", () => {
+  it("a topic list that is not ARNs stops the server with a message naming the variable", () => {
+    const saved = process.env.SES_SNS_TOPIC_ARNS;
+    process.env.SES_SNS_TOPIC_ARNS = "ses-feedback";
+    resetEnvCache();
+    try {
+      expect(() => getEnv()).toThrow(/SES_SNS_TOPIC_ARNS: .*arn:aws:sns/);
+    } finally {
+      process.env.SES_SNS_TOPIC_ARNS = saved;
+      resetEnvCache();
+    }
+  });
+
   it("is off (404) without SES_SNS_TOPIC_ARNS, and answers GET with 405", async () => {
     const saved = process.env.SES_SNS_TOPIC_ARNS;
     delete process.env.SES_SNS_TOPIC_ARNS;

@@ -1,0 +1,213 @@
+// POST /api/webhooks/sendgrid with real Requests from a fake SendGrid that signs as SendGrid does
+// (tests/fakes/sendgrid.ts), on a real database with a launched campaign: bounces, blocks, drops
+// and spam reports of our messages are applied (row, counters, suppression list); unsigned,
+// wrongly signed, altered and stale posts are 401 and queue nothing; the same event twice changes
+// nothing; a body that is not a batch of events is a 400; the key setting is checked at start.
+import { generateKeyPairSync } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestUser, segmentTree, useTestDatabase } from "../../../tests/helpers/db";
+import { fakeSendgrid } from "../../../tests/fakes/sendgrid";
+
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
+const { file } = useTestDatabase();
+
+import { writeConnection } from "~/db/writer.server";
+import { getEnv, resetEnvCache } from "~/env.server";
+import { applyQueuedReceipts, applyReceipts, queuedReceiptBatches } from "~/models/deliveries/receipts.server";
+import { action } from "~/routes/api/webhooks-sendgrid";
+import { CampaignContentSchema } from "~/schemas/campaign";
+import { deliveryLogs, getCampaign, launch } from "~/services/campaigns.server";
+import { seedTenant } from "~/services/seed.server";
+import { createSegment } from "~/services/segments.server";
+import { suppressionOf } from "~/services/suppressions.server";
+
+const ENDPOINT = "http://localhost/api/webhooks/sendgrid";
+const sendgrid = fakeSendgrid();
+let userId: string;
+let campaignId: string;
+let rows: { id: string; email: string }[];
+
+const messageId = (key: string) => `<${key}@shop.example>`;
+
+async function send(request: Request) {
+  const response = (await action({ request, params: {}, context: {} })) as Response;
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+const post = (events: unknown, options?: Parameters<typeof sendgrid.request>[2]) =>
+  send(sendgrid.request(ENDPOINT, events, options));
+const queued = () => queuedReceiptBatches(writeConnection());
+const apply = () => applyQueuedReceipts(writeConnection());
+
+async function row(id: string) {
+  const { logs } = await deliveryLogs(userId, campaignId, { limit: 50 });
+  const found = logs.find((l) => l.id === id);
+  if (!found) throw new Error(`no row ${id}`);
+  return found;
+}
+
+beforeAll(async () => {
+  process.env.SENDGRID_WEBHOOK_PUBLIC_KEY = sendgrid.publicKey;
+  resetEnvCache();
+  const user = await createTestUser("SendGrid sender");
+  userId = user.id;
+  await seedTenant(userId, { customers: 8, orders: 0, seed: 7, file });
+  const segment = await createSegment(userId, {
+    name: "All",
+    description: "",
+    tree: segmentTree({ visits: { $gte: 0 } }),
+  });
+  const content = CampaignContentSchema.parse({ name: "Sale", subject: "Hi", message: "Hello", segmentId: segment.id });
+  campaignId = (await launch(userId, content)).id;
+  const { logs } = await deliveryLogs(userId, campaignId, { limit: 50 });
+  rows = logs.map((l) => ({ id: l.id, email: l.customer.email }));
+  expect(rows.length).toBeGreaterThanOrEqual(6);
+  await applyReceipts(
+    writeConnection(),
+    rows.map((r) => ({ id: r.id, event: "delivered" as const, at: Date.now() })),
+  );
+});
+
+afterAll(() => {
+  delete process.env.SENDGRID_WEBHOOK_PUBLIC_KEY;
+  resetEnvCache();
+});
+
+describe("signed events", () => {
+  it("a bounce bounces the row with SendGrid's reason, counts it and suppresses the address", async () => {
+    const [r] = rows;
+    const bounce = sendgrid.event("bounce", messageId(r.id), r.email, {
+      type: "bounce",
+      status: "5.1.1",
+      reason: "550 5.1.1 The email account that you tried to reach does not exist.",
+      bounce_classification: "Invalid Address",
+    });
+    const answer = await post([bounce, sendgrid.event("delivered", messageId(rows[5].id), rows[5].email)]);
+    expect(answer).toEqual({ status: 200, body: { received: 2, matched: 1, ignored: 1 } });
+    expect(await queued()).toBe(1);
+    await apply();
+    expect(await row(r.id)).toMatchObject({
+      status: "bounced",
+      details: "5.1.1 550 5.1.1 The email account that you tried to reach does not exist. (SendGrid, bounce)",
+    });
+    expect((await getCampaign(userId, campaignId)).bouncedCount).toBe(1);
+    expect(await suppressionOf(userId, r.email)).toMatchObject({ reason: "hard-bounced" });
+  });
+
+  it("a spam report marks the row complained and suppresses the address", async () => {
+    const r = rows[1];
+    const answer = await post([sendgrid.event("spamreport", messageId(r.id), r.email)]);
+    expect(answer.body).toEqual({ received: 1, matched: 1, ignored: 0 });
+    await apply();
+    expect(await row(r.id)).toMatchObject({ status: "complained", details: "Marked as spam (SendGrid, spam report)" });
+    expect((await getCampaign(userId, campaignId)).complainedCount).toBe(1);
+    expect(await suppressionOf(userId, r.email)).toMatchObject({ reason: "complained" });
+  });
+
+  it("a block is a soft bounce, counted once however often the event is posted", async () => {
+    const r = rows[2];
+    const blocked = sendgrid.event("bounce", messageId(r.id), r.email, {
+      type: "blocked",
+      status: "4.7.1",
+      reason: "421 4.7.1 Try again later, closing connection.",
+    });
+    expect((await post([blocked])).body).toEqual({ received: 1, matched: 1, ignored: 0 });
+    // SendGrid retries a post it thinks failed: a new signature, the same sg_event_id.
+    expect((await post([blocked])).status).toBe(200);
+    await apply();
+    expect((await getCampaign(userId, campaignId)).softBounceCount).toBe(1);
+    expect((await row(r.id)).status).toBe("delivered");
+    expect(await suppressionOf(userId, r.email)).toBeNull();
+  });
+
+  it("a drop for a bounced address bounces the row; other drops, opens, clicks and other systems' messages are ignored", async () => {
+    const r = rows[3];
+    const answer = await post([
+      sendgrid.event("dropped", messageId(r.id), r.email, { reason: "Bounced Address" }),
+      sendgrid.event("dropped", messageId(rows[4].id), rows[4].email, { reason: "Unsubscribed Address" }),
+      sendgrid.event("deferred", messageId(rows[4].id), rows[4].email, { response: "400 try again", attempt: "1" }),
+      sendgrid.event("open", messageId(rows[4].id), rows[4].email, { useragent: "Mozilla/5.0" }),
+      sendgrid.event("click", messageId(rows[4].id), rows[4].email, { url: "https://shop.example/" }),
+      sendgrid.event("bounce", "<14c5d75ce93.dfd.64b469@ismtpd-555>", rows[4].email, { type: "bounce" }),
+    ]);
+    expect(answer.body).toEqual({ received: 6, matched: 1, ignored: 5 });
+    await apply();
+    expect((await row(r.id)).status).toBe("bounced");
+    expect((await row(rows[4].id)).status).toBe("delivered");
+  });
+});
+
+describe("refused posts queue nothing", () => {
+  const events = () => [sendgrid.event("spamreport", messageId(rows[5].id), rows[5].email)];
+
+  it("unsigned, signed with another key, altered after signing: 401", async () => {
+    const body = JSON.stringify(events());
+    const other = generateKeyPairSync("ec", { namedCurve: "prime256v1" }).privateKey;
+    const requests = [
+      new Request(ENDPOINT, { method: "POST", headers: { "Content-Type": "application/json" }, body }),
+      new Request(ENDPOINT, { method: "POST", headers: sendgrid.sign(body, undefined, other), body }),
+      new Request(ENDPOINT, {
+        method: "POST",
+        headers: sendgrid.sign(body),
+        body: body.replace("spamreport", "delivered"),
+      }),
+      new Request(ENDPOINT, {
+        method: "POST",
+        headers: { ...sendgrid.sign(body), "X-Twilio-Email-Event-Webhook-Signature": "%%%" },
+        body,
+      }),
+    ];
+    for (const request of requests) {
+      const answer = await send(request);
+      expect(answer.status).toBe(401);
+      expect(answer.body).toMatchObject({ error: { code: "unauthorized" } });
+    }
+    expect(await queued()).toBe(0);
+  });
+
+  it("a post signed more than 10 minutes ago is a replay: 401 that says so", async () => {
+    const answer = await post(events(), { timestamp: Math.floor(Date.now() / 1000) - 11 * 60 });
+    expect(answer).toMatchObject({ status: 401, body: { error: { message: expect.stringMatching(/10 minutes/) } } });
+    expect((await post([], { timestamp: Math.floor(Date.now() / 1000) - 9 * 60 })).status).toBe(200);
+    expect(await queued()).toBe(0);
+  });
+
+  it("a signed body that is not a batch of events: 400, never a 500", async () => {
+    for (const body of ["{not json", "{}", JSON.stringify([{ email: "a@b.c" }]), "[".repeat(100)]) {
+      const answer = await post(body);
+      expect(answer.status, body).toBe(400);
+      expect(answer.body).toMatchObject({ error: { code: "bad_request" } });
+    }
+    expect(await queued()).toBe(0);
+  });
+});
+
+describe("the setting", () => {
+  it("the feed is off (404) while SENDGRID_WEBHOOK_PUBLIC_KEY is not set", async () => {
+    delete process.env.SENDGRID_WEBHOOK_PUBLIC_KEY;
+    resetEnvCache();
+    try {
+      const answer = await post([]);
+      expect(answer).toMatchObject({
+        status: 404,
+        body: { error: { message: expect.stringMatching(/SENDGRID_WEBHOOK_PUBLIC_KEY/) } },
+      });
+    } finally {
+      process.env.SENDGRID_WEBHOOK_PUBLIC_KEY = sendgrid.publicKey;
+      resetEnvCache();
+    }
+  });
+
+  it("a key that is not a P-256 public key stops the server with a message naming the variable", () => {
+    const rsa = generateKeyPairSync("rsa", { modulusLength: 1024 })
+      .publicKey.export({ format: "der", type: "spki" })
+      .toString("base64");
+    for (const bad of ["not-a-key", rsa, sendgrid.publicKey.slice(0, 40)]) {
+      process.env.SENDGRID_WEBHOOK_PUBLIC_KEY = bad;
+      resetEnvCache();
+      expect(() => getEnv()).toThrow(/SENDGRID_WEBHOOK_PUBLIC_KEY: .*verification key/);
+    }
+    process.env.SENDGRID_WEBHOOK_PUBLIC_KEY = sendgrid.publicKey;
+    resetEnvCache();
+    expect(getEnv().SENDGRID_WEBHOOK_PUBLIC_KEY).toBe(sendgrid.publicKey);
+  });
+});
