@@ -99,7 +99,7 @@ export function dkimInput(key: Pick<DkimKey, "domainName" | "keySelector">, head
     data += `${relaxedHeader(field)}\r\n`;
   }
   const field =
-    `DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; d=${key.domainName}; q=dns/txt;\r\n` +
+    `DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; d=${key.domainName};\r\n` +
     ` s=${key.keySelector}; bh=${bodyHash(body)};\r\n` +
     ` h=${names.join(":")};\r\n b=`;
   return { data: data + relaxedHeader(field), field };

@@ -1,12 +1,14 @@
 // A message signed with a generated key verifies with a real DKIM verifier (mailauth) that looks the
-// key up in "DNS" answering exactly the record dnsRecordsFor gives to publish.
+// key up in "DNS" answering exactly the record dnsRecordsFor gives to publish. The message is built
+// and signed as the SMTP channel does it (mime.server.ts, dkim-sign.server.ts).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { dkimVerify } from "mailauth";
-import nodemailer from "nodemailer";
 import { afterAll, describe, expect, it } from "vitest";
 import { type DkimSigningKey, dnsRecordsFor, generateDkimKey, loadDkimKey, readDkimKey } from "./dkim-keys.server";
+import { dkimKey, signHeaders, signInThread } from "./dkim-sign.server";
+import { buildMessage } from "./mime.server";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "crm-dkim-verify-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -23,16 +25,18 @@ function dnsWith(records: Record<string, string[]>) {
   return { resolver, asked };
 }
 
-async function signed(dkim: DkimSigningKey, text: string, from = "Shop <news@shop.example.in>"): Promise<string> {
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "\r\n", dkim });
-  const info = await transport.sendMail({
+async function signed(dkim: DkimSigningKey, text: string, from = { name: "Shop", address: "news@shop.example.in" }) {
+  const { headers, body } = buildMessage({
+    id: "6743a1b20000000000000001",
     from,
-    to: "Asha <asha@example.net>",
+    to: { name: "Asha", address: "asha@example.net" },
     subject: "Diwali offers — 20% off",
     text,
     html: `<p>${text}</p>`,
+    unsubscribeUrl: "https://crm.example/u/tok",
   });
-  return (info.message as Buffer).toString("utf8");
+  const key = dkimKey(dkim);
+  return `${await signHeaders(key, signInThread(key), headers, body)}\r\n\r\n${body}`;
 }
 
 describe("DKIM signatures with a generated key", { timeout: 60_000 }, () => {

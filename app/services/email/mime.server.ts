@@ -54,8 +54,8 @@ export function encodedWords(text: string): string[] {
   let bytes = 0;
   for (const ch of text) {
     const size = Buffer.byteLength(ch, "utf8");
-    // 45 bytes are 60 base64 characters: "=?UTF-8?B?" + 60 + "?=" is 72.
-    if (bytes + size > 45) {
+    // 39 bytes are 52 base64 characters: "=?UTF-8?B?" + 52 + "?=" is 64, so "Subject: " and one fit in 78.
+    if (bytes + size > 39) {
       words.push(`=?UTF-8?B?${Buffer.from(chunk, "utf8").toString("base64")}?=`);
       chunk = "";
       bytes = 0;
@@ -194,7 +194,7 @@ export function buildMessage(m: MimeMessage): BuiltMessage {
     `Date: ${rfc5322Date(m.date ?? new Date())}`,
     `Message-ID: <${m.id}@${domain}>`,
     "MIME-Version: 1.0",
-    `Content-Type: multipart/alternative; boundary="${boundary}"`,
+    headerField("Content-Type", `multipart/alternative; boundary="${boundary}"`),
     headerField("List-Unsubscribe", `<${m.unsubscribeUrl}>${mailto}`),
     "List-Unsubscribe-Post: List-Unsubscribe=One-Click",
     `X-CRM-Delivery-Id: ${m.id}`,

@@ -1,0 +1,378 @@
+// The product's SMTP client (smtp-client.server.ts) and message builder (mime.server.ts) through the
+// SMTP channel, against real SMTP server processes (smtp-server on loopback ports): PIPELINING on
+// and off (seen at the server's side of a loopback relay that records what each write carried),
+// STARTTLS and TLS from the start with a certificate made for the test, AUTH PLAIN and LOGIN,
+// dot-stuffing, a line longer than SMTP allows, names and subjects that are not ASCII decoded by
+// mailparser as typed, a relay that answers in several lines (as Gmail does), and a server that
+// drops the connection in the middle of a batch: nothing is lost.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import net, { type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { simpleParser } from "mailparser";
+import { SMTPServer, type SMTPServerOptions } from "smtp-server";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import type { ChannelResult, OutgoingMessage } from "~/services/delivery/channel.server";
+import { smtpChannel } from "~/services/delivery/smtp-channel.server";
+import { dotStuffed } from "./smtp-client.server";
+
+type Received = { to: string; raw: string; secure: boolean; user: string | null };
+
+const stops: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const stop of stops.splice(0).reverse()) await stop();
+});
+
+/** A real SMTP server on a loopback port that keeps what it receives. */
+async function startServer(options: Partial<SMTPServerOptions> = {}) {
+  const received: Received[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        received.push({
+          to: session.envelope.rcptTo[0]?.address ?? "",
+          raw: Buffer.concat(chunks).toString("utf8"),
+          secure: session.secure,
+          user: (session.user as string | undefined) ?? null,
+        });
+        callback();
+      });
+    },
+    ...options,
+  });
+  server.on("error", () => {});
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  stops.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { port: (server.server.address() as AddressInfo).port, received };
+}
+
+/**
+ * A loopback relay between the client and a server: what each of the client's writes carried, as
+ * the server's side read it, and a way to cut every connection once the n-th message has gone.
+ */
+async function startRelay(target: number, options: { cutAfterMessages?: number } = {}) {
+  const reads: string[] = [];
+  const sockets = new Set<net.Socket>();
+  let messages = 0;
+  let cut = false;
+  const relay = net.createServer((client) => {
+    const upstream = net.connect(target, "127.0.0.1");
+    sockets.add(client).add(upstream);
+    client.on("data", (chunk) => {
+      const text = chunk.toString("latin1");
+      reads.push(text);
+      upstream.write(chunk);
+      messages += text.split("\r\n.\r\n").length - 1;
+      if (!cut && options.cutAfterMessages !== undefined && messages >= options.cutAfterMessages) {
+        // The message went to the server; its answer never comes back.
+        cut = true;
+        client.destroy();
+        upstream.destroy();
+      }
+    });
+    upstream.on("data", (chunk) => client.write(chunk));
+    client.on("error", () => upstream.destroy());
+    upstream.on("error", () => client.destroy());
+    client.on("close", () => upstream.destroy());
+    upstream.on("close", () => client.destroy());
+  });
+  await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+  stops.push(async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((resolve) => relay.close(() => resolve()));
+  });
+  return { port: (relay.address() as AddressInfo).port, reads };
+}
+
+function message(n: number, fields: Partial<OutgoingMessage> = {}): OutgoingMessage {
+  return {
+    key: `6743a1b2${String(n).padStart(16, "0")}`,
+    to: { name: "Asha Rao", email: `r${n}@example.com`, phone: "" },
+    from: { name: "Shop", address: "news@shop.example", replyTo: null },
+    subject: "Hello Asha Rao",
+    text: "Hi Asha Rao, 10% off\n\nUnsubscribe: https://crm.example/u/tok",
+    html: '<p>Hi Asha Rao, 10% off</p><p><a href="https://crm.example/u/tok">Unsubscribe</a></p>',
+    unsubscribeUrl: "https://crm.example/u/tok",
+    ...fields,
+  };
+}
+
+async function sendAll(url: string, batch: OutgoingMessage[], extra: Parameters<typeof smtpChannel>[0] = { url }) {
+  const channel = smtpChannel({ ...extra, url });
+  try {
+    return await channel.send(batch);
+  } finally {
+    await channel.close();
+  }
+}
+
+describe("PIPELINING", () => {
+  const refuseSome: Partial<SMTPServerOptions> = {
+    onRcptTo(address, _session, callback) {
+      if (address.address.startsWith("r2@")) {
+        return callback(Object.assign(new Error("5.1.1 No such mailbox"), { responseCode: 550 }));
+      }
+      callback();
+    },
+  };
+
+  it("when offered, MAIL FROM, RCPT TO and DATA go in one write; a refused recipient is followed by RSET", async () => {
+    const server = await startServer({ ...refuseSome, disabledCommands: ["STARTTLS"] });
+    const relay = await startRelay(server.port);
+    const results = await sendAll(`smtp://127.0.0.1:${relay.port}`, [message(1), message(2), message(3)], {
+      url: "",
+      maxConnections: 1,
+    });
+    expect(results.map((r) => r.status)).toEqual(["accepted", "bounced", "accepted"]);
+    expect(server.received.map((m) => m.to)).toEqual(["r1@example.com", "r3@example.com"]);
+    const envelopes = relay.reads.filter((r) => r.includes("MAIL FROM"));
+    expect(envelopes).toEqual([
+      "MAIL FROM:<news@shop.example>\r\nRCPT TO:<r1@example.com>\r\nDATA\r\n",
+      "MAIL FROM:<news@shop.example>\r\nRCPT TO:<r2@example.com>\r\nDATA\r\n",
+      "RSET\r\nMAIL FROM:<news@shop.example>\r\nRCPT TO:<r3@example.com>\r\nDATA\r\n",
+    ]);
+    // The message itself is one write, ended by CRLF.CRLF.
+    const bodies = relay.reads.filter((r) => r.includes("Message-ID:"));
+    expect(bodies).toHaveLength(2);
+    for (const b of bodies) expect(b.endsWith("\r\n.\r\n")).toBe(true);
+  });
+
+  it("when not offered, one command at a time, and the DATA never follows a refused recipient", async () => {
+    const server = await startServer({
+      ...refuseSome,
+      disabledCommands: ["STARTTLS"],
+      hidePIPELINING: true,
+    } as Partial<SMTPServerOptions>);
+    const relay = await startRelay(server.port);
+    const results = await sendAll(`smtp://127.0.0.1:${relay.port}`, [message(1), message(2), message(3)], {
+      url: "",
+      maxConnections: 1,
+    });
+    expect(results.map((r) => r.status)).toEqual(["accepted", "bounced", "accepted"]);
+    expect(server.received.map((m) => m.to)).toEqual(["r1@example.com", "r3@example.com"]);
+    const commands = relay.reads.filter((r) => /^(MAIL|RCPT|DATA|RSET)/.test(r));
+    expect(commands).toEqual([
+      "MAIL FROM:<news@shop.example>\r\n",
+      "RCPT TO:<r1@example.com>\r\n",
+      "DATA\r\n",
+      "MAIL FROM:<news@shop.example>\r\n",
+      "RCPT TO:<r2@example.com>\r\n",
+      "RSET\r\n",
+      "MAIL FROM:<news@shop.example>\r\n",
+      "RCPT TO:<r3@example.com>\r\n",
+      "DATA\r\n",
+    ]);
+  });
+});
+
+describe("TLS and AUTH", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "crm-smtp-tls-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  // A self-signed certificate for "localhost", made for this test.
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=localhost",
+      "-addext",
+      "subjectAltName=DNS:localhost",
+      "-keyout",
+      path.join(dir, "key.pem"),
+      "-out",
+      path.join(dir, "cert.pem"),
+    ],
+    { stdio: "ignore" },
+  );
+  const key = readFileSync(path.join(dir, "key.pem"));
+  const cert = readFileSync(path.join(dir, "cert.pem"));
+  const onAuth: SMTPServerOptions["onAuth"] = (auth, _session, callback) => {
+    if (auth.username === "crm@shop.example" && auth.password === "p@ss:w/rd") callback(null, { user: "crm" });
+    else callback(new Error("Invalid username or password"));
+  };
+
+  it("upgrades with STARTTLS when offered on smtp://, then logs in with AUTH PLAIN (user and password percent-decoded)", async () => {
+    const server = await startServer({ key, cert, onAuth, authMethods: ["PLAIN"] });
+    const results = await sendAll(`smtp://crm%40shop.example:p%40ss%3Aw%2Frd@localhost:${server.port}`, [message(1)], {
+      url: "",
+      client: { tls: { ca: cert } },
+    });
+    expect(results).toMatchObject([{ status: "accepted" }]);
+    expect(server.received).toMatchObject([{ to: "r1@example.com", secure: true, user: "crm" }]);
+  });
+
+  it("uses TLS from the start on smtps://, and AUTH LOGIN when it is the one offered", async () => {
+    const server = await startServer({ key, cert, onAuth, secure: true, authMethods: ["LOGIN"] });
+    const results = await sendAll(`smtps://crm%40shop.example:p%40ss%3Aw%2Frd@localhost:${server.port}`, [message(1)], {
+      url: "",
+      client: { tls: { ca: cert } },
+    });
+    expect(results).toMatchObject([{ status: "accepted" }]);
+    expect(server.received).toMatchObject([{ secure: true, user: "crm" }]);
+  });
+
+  it("does not send to a server whose certificate is not trusted, nor with a wrong password: retried, counted as errors", async () => {
+    const server = await startServer({ key, cert, onAuth });
+    const untrusted = await sendAll(`smtp://localhost:${server.port}`, [message(1), message(2)]);
+    expect(untrusted).toMatchObject([
+      { status: "retry", countsAsError: true, details: expect.stringMatching(/STARTTLS failed: .*certificate/i) },
+      { status: "retry", countsAsError: true },
+    ]);
+    const wrong = await sendAll(`smtp://crm%40shop.example:nope@localhost:${server.port}`, [message(3)], {
+      url: "",
+      client: { tls: { ca: cert } },
+    });
+    expect(wrong).toMatchObject([
+      { status: "retry", countsAsError: true, details: expect.stringMatching(/^535 .*Invalid username or password/) },
+    ]);
+    expect(server.received).toHaveLength(0);
+  });
+});
+
+describe("the message", () => {
+  it("dot-stuffs a line that starts with '.', and a line longer than 998 arrives whole in lines SMTP allows", async () => {
+    const server = await startServer({ disabledCommands: ["STARTTLS"] });
+    const long = `${"word ".repeat(300)}and${"x".repeat(1500)}`;
+    const text = `Hi Asha,\n.\n.hidden line\n..two dots\n${long}\nBye`;
+    const results = await sendAll(`smtp://127.0.0.1:${server.port}`, [
+      message(1, { text, html: `<p>${"y".repeat(2500)}</p>\n.<p>dot</p>` }),
+    ]);
+    expect(results).toMatchObject([{ status: "accepted" }]);
+    const raw = server.received[0]!.raw;
+    for (const line of raw.split("\r\n")) expect(line.length).toBeLessThanOrEqual(998);
+    const parsed = await simpleParser(raw);
+    expect(parsed.text?.replace(/\r\n/g, "\n").trimEnd()).toBe(text);
+    expect(parsed.html).toBe(`<p>${"y".repeat(2500)}</p>\n.<p>dot</p>`);
+    expect(dotStuffed(".a\r\nb\r\n.c\r\n")).toBe("..a\r\nb\r\n..c\r\n.\r\n");
+  });
+
+  it("encodes names and subjects that are not ASCII, long ones too, and quotes ASCII names with specials; decoded as typed", async () => {
+    const server = await startServer({ disabledCommands: ["STARTTLS"] });
+    const subject = "दिवाली की शुभकामनाएँ, प्रिया! आपके लिए 20% की छूट, रविवार तक — Rao Textiles";
+    const results = await sendAll(`smtp://127.0.0.1:${server.port}`, [
+      message(1, {
+        subject,
+        to: { name: 'Priyā "Pia" Śarmā', email: "priya@example.com", phone: "" },
+        from: { name: "Rao Textiles, Jaipur (est. 1962)", address: "news@shop.example", replyTo: null },
+        text: "नमस्ते प्रिया, दिवाली की शुभकामनाएँ! ₹500 की छूट।",
+        html: "<p>नमस्ते प्रिया — ₹500 off</p>",
+      }),
+    ]);
+    expect(results).toMatchObject([{ status: "accepted" }]);
+    const raw = server.received[0]!.raw;
+    const head = raw.slice(0, raw.indexOf("\r\n\r\n"));
+    expect(/^[\x20-\x7e\r\n\t]*$/.test(raw)).toBe(true);
+    for (const line of head.split("\r\n")) expect(line.length).toBeLessThanOrEqual(78);
+    const parsed = await simpleParser(raw);
+    expect(parsed.subject).toBe(subject);
+    expect(parsed.from?.value).toEqual([{ name: "Rao Textiles, Jaipur (est. 1962)", address: "news@shop.example" }]);
+    const to = Array.isArray(parsed.to) ? parsed.to[0] : parsed.to;
+    expect(to?.value).toEqual([{ name: 'Priyā "Pia" Śarmā', address: "priya@example.com" }]);
+    expect(parsed.text?.trim()).toBe("नमस्ते प्रिया, दिवाली की शुभकामनाएँ! ₹500 की छूट।");
+    expect(parsed.html).toBe("<p>नमस्ते प्रिया — ₹500 off</p>");
+  });
+});
+
+describe("answers in several lines", () => {
+  it("reads a multi-line refusal whole: its enhanced code decides (550-5.1.1 … bounces)", async () => {
+    // Gmail answers an unknown mailbox in several lines; smtp-server writes one, so this relay is
+    // a script of what Gmail says, over a real socket.
+    const server = net.createServer((socket) => {
+      let buffer = "";
+      let inData = false;
+      let recipients = 0;
+      socket.write("220 mx.example ESMTP\r\n");
+      socket.on("data", (chunk) => {
+        buffer += chunk.toString("latin1");
+        for (;;) {
+          if (inData) {
+            const end = buffer.indexOf("\r\n.\r\n");
+            if (end < 0) return;
+            buffer = buffer.slice(end + 5);
+            inData = false;
+            socket.write("250-2.0.0 OK\r\n250 2.0.0 queued as 42\r\n");
+            continue;
+          }
+          const end = buffer.indexOf("\r\n");
+          if (end < 0) return;
+          const line = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (line.startsWith("EHLO")) socket.write("250-mx.example\r\n250-PIPELINING\r\n250 ENHANCEDSTATUSCODES\r\n");
+          else if (line.startsWith("MAIL") || line.startsWith("RSET")) {
+            recipients = 0;
+            socket.write("250 2.1.0 OK\r\n");
+          } else if (line.startsWith("RCPT") && line.includes("<r2@")) {
+            socket.write(
+              "550-5.1.1 The email account that you tried to reach does not exist. Please try\r\n" +
+                "550-5.1.1 double-checking the recipient's email address for typos or\r\n" +
+                "550 5.1.1 unnecessary spaces. https://support.example/mail/?p=NoSuchUser\r\n",
+            );
+          } else if (line.startsWith("RCPT")) {
+            recipients += 1;
+            socket.write("250 2.1.5 OK\r\n");
+          } else if (line === "DATA" && recipients === 0) socket.write("554 5.5.1 No valid recipients\r\n");
+          else if (line === "DATA") {
+            socket.write("354 Go ahead\r\n");
+            inData = true;
+          } else if (line === "QUIT") socket.end("221 2.0.0 closing\r\n");
+          else socket.write("502 5.5.1 Unrecognized command\r\n");
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    stops.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const port = (server.address() as AddressInfo).port;
+    const results = await sendAll(`smtp://127.0.0.1:${port}`, [message(1), message(2), message(3)], {
+      url: "",
+      maxConnections: 1,
+    });
+    expect(results.map((r) => r.status)).toEqual(["accepted", "bounced", "accepted"]);
+    expect(results[0]).toMatchObject({ details: "250-2.0.0 OK\n250 2.0.0 queued as 42" });
+    expect(results[1]).toMatchObject({
+      details: expect.stringMatching(
+        /^550-5\.1\.1 The email account .*\n550-5\.1\.1 .*\n550 5\.1\.1 unnecessary spaces/,
+      ),
+    });
+  });
+});
+
+describe("a server that drops the connection in the middle of a batch", () => {
+  it("retries the messages whose answer never came, sends the rest on new connections, and loses nothing", async () => {
+    const server = await startServer({ disabledCommands: ["STARTTLS"] });
+    const relay = await startRelay(server.port, { cutAfterMessages: 7 });
+    const batch = Array.from({ length: 30 }, (_, i) => message(i + 1));
+    const answered: ChannelResult[] = [];
+    const channel = smtpChannel({ url: `smtp://127.0.0.1:${relay.port}`, maxConnections: 3 });
+    const results = await channel.send(batch, { proceed: () => true, answered: (r) => answered.push(r) });
+    await channel.close();
+    // Each answer reached the engine as it came, once.
+    expect(answered.map((r) => r.key).sort()).toEqual(results.map((r) => r.key).sort());
+    const retried = results.filter((r) => r.status === "retry");
+    const accepted = results.filter((r) => r.status === "accepted");
+    expect(retried.length).toBeGreaterThanOrEqual(1);
+    expect(retried.length).toBeLessThanOrEqual(3);
+    for (const r of retried)
+      expect(r).toMatchObject({ countsAsError: true, details: expect.stringMatching(/closed|ECONNRESET/i) });
+    expect(accepted.length + retried.length).toBe(30);
+    // Every accepted message arrived once; the retried ones go again, and then every one is there.
+    const arrivedIds = () => server.received.map((m) => /^Message-ID: <(\w+)@/m.exec(m.raw)?.[1]);
+    for (const r of accepted) expect(arrivedIds().filter((id) => id === r.key)).toHaveLength(1);
+    const again = await sendAll(
+      `smtp://127.0.0.1:${server.port}`,
+      batch.filter((m) => retried.some((r) => r.key === m.key)),
+    );
+    expect(again.every((r) => r.status === "accepted")).toBe(true);
+    expect(new Set(arrivedIds())).toEqual(new Set(batch.map((m) => m.key)));
+  });
+});
