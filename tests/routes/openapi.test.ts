@@ -8,11 +8,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase } from "../helpers/db";
 import { AnswerValidator, type ApiRoute, apiRoutes, routeModule, structuralProblems } from "../helpers/openapi";
 import { cookieFor } from "../helpers/requests";
+import { fakeSendgrid } from "../fakes/sendgrid";
+import { startFakeSns, trustFakeSns } from "../fakes/sns";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 const { file } = useTestDatabase();
 
-import { getEnv } from "~/env.server";
+import { getEnv, resetEnvCache } from "~/env.server";
 import { openSqlite } from "~/db/sqlite.server";
 import { deliveryId } from "~/lib/campaigns";
 import { recountCampaign } from "~/models/campaigns.server";
@@ -641,6 +643,44 @@ describe("real answers validate against the document", () => {
     const answer = await call("DELETE /api/segments/{id}", { params: { id } }, 200);
     expect(answer.body).toMatchObject({ success: true, warnings: [expect.stringContaining("Orphan")] });
     await call("DELETE /api/segments/{id}", { params: { id } }, 404);
+  });
+
+  it("the bounce and complaint feeds, with fakes that sign as SNS and SendGrid do", async () => {
+    const sns = await startFakeSns();
+    trustFakeSns(sns);
+    const sendgrid = fakeSendgrid();
+    process.env.SES_SNS_TOPIC_ARNS = sns.topicArn;
+    process.env.SNS_CERT_HOST_PATTERN = String.raw`^127\.0\.0\.1$`;
+    process.env.SENDGRID_WEBHOOK_PUBLIC_KEY = sendgrid.publicKey;
+    resetEnvCache();
+    try {
+      const snsPost = (message: unknown) => ({
+        auth: "none" as const,
+        body: JSON.stringify(message),
+        headers: { "Content-Type": "text/plain; charset=UTF-8" },
+      });
+      const delivery = { notificationType: "Delivery", mail: { commonHeaders: { messageId: "<a@b.c>" } } };
+      await call("POST /api/webhooks/ses", snsPost(sns.notification(delivery)), 200);
+      await call("POST /api/webhooks/ses", snsPost({ ...sns.notification(delivery), Signature: "AAAA" }), 401);
+      const otherTopic = sns.notification(delivery, { topicArn: "arn:aws:sns:us-east-1:123456789012:x" });
+      await call("POST /api/webhooks/ses", snsPost(otherTopic), 403);
+      await call("POST /api/webhooks/ses", { auth: "none", body: "{" }, 400);
+      const body = JSON.stringify([]);
+      await call("POST /api/webhooks/sendgrid", { auth: "none", body, headers: sendgrid.sign(body) }, 200);
+      await call("POST /api/webhooks/sendgrid", { auth: "none", body }, 401);
+      await call("POST /api/webhooks/sendgrid", { auth: "none", body: "{", headers: sendgrid.sign("{") }, 400);
+      delete process.env.SES_SNS_TOPIC_ARNS;
+      delete process.env.SENDGRID_WEBHOOK_PUBLIC_KEY;
+      resetEnvCache();
+      await call("POST /api/webhooks/ses", snsPost(sns.notification(delivery)), 404);
+      await call("POST /api/webhooks/sendgrid", { auth: "none", body, headers: sendgrid.sign(body) }, 404);
+    } finally {
+      delete process.env.SES_SNS_TOPIC_ARNS;
+      delete process.env.SNS_CERT_HOST_PATTERN;
+      delete process.env.SENDGRID_WEBHOOK_PUBLIC_KEY;
+      resetEnvCache();
+      await sns.close();
+    }
   });
 
   it("AI, dashboard, and last the logout", async () => {
