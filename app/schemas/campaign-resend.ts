@@ -1,19 +1,19 @@
 import { z } from "zod";
-import { CampaignApiSchema, CampaignAudienceSchema, CampaignMessageSchema } from "~/schemas/campaign";
+import { CampaignApiSchema, CampaignMessageSchema } from "~/schemas/campaign";
+import { multiLine, singleLine } from "~/schemas/text";
 
 // "Resend to non-openers": the detail page's form and POST /api/campaigns/{id}/resend-non-openers
 // (docs/rules.md#resend-to-non-openers). The subject is required (a resend has its own); the name
-// and the message default to the source's ("<name> — non-openers", the message copied).
+// and the message, when absent or blank, are the source's ("<name> — non-openers", the message
+// copied).
 export const ResendNonOpenersSchema = z.object({
   subject: CampaignMessageSchema.shape.subject,
-  name: z.preprocess(
-    (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
-    CampaignAudienceSchema.shape.name.optional(),
-  ),
-  message: z.preprocess(
-    (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
-    CampaignMessageSchema.shape.message.optional(),
-  ),
+  name: singleLine(z.string().trim(), "Campaign name")
+    .max(200, "Campaign name must be at most 200 characters")
+    .optional(),
+  message: multiLine(z.string().trim(), "Message content")
+    .max(10_000, "Message content must be at most 10000 characters")
+    .optional(),
 });
 export type ResendNonOpeners = z.infer<typeof ResendNonOpenersSchema>;
 
