@@ -43,11 +43,13 @@ export type StoryEntry = {
 export const STORY_PAGE_SIZE = 25;
 
 /** A card with nothing in it. */
-export const STORY_EMPTY = "No campaign e-mail yet";
+export const STORY_EMPTY = "No e-mail events yet";
 export const STORY_EMPTY_DETAIL = "What this customer is sent, opens and clicks, and any unsubscribe, will show here.";
 
 /** A sentence around the campaign's name: the page links the name. */
 export type StoryParts = { before: string; campaign: string; after: string; detail: string };
+
+const NO_MORE = "No campaign e-mail goes to this address";
 
 const capitalise = (text: string) => (text ? text.charAt(0).toUpperCase() + text.slice(1) : text);
 
@@ -61,10 +63,14 @@ export function storyParts(
   entry: Pick<StoryEntry, "kind" | "campaignName" | "details" | "link" | "reason">,
 ): StoryParts {
   const c = entry.campaignName.trim();
-  const line = (before: string, after = "", detail = ""): StoryParts =>
-    c
-      ? { before, campaign: c, after, detail }
-      : { before: `${before}${after}`.trim(), campaign: "", after: "", detail };
+  // Without a campaign (an unsubscribe or bounce of an address whose campaign is not known):
+  // `alone`, else "a campaign" in its place.
+  const line = (
+    before: string,
+    after = "",
+    detail = "",
+    alone = capitalise(`${before}a campaign${after}`),
+  ): StoryParts => (c ? { before, campaign: c, after, detail } : { before: alone, campaign: "", after: "", detail });
   switch (entry.kind) {
     case "received":
       return line("Received ");
@@ -91,19 +97,29 @@ export function storyParts(
     case "soft-bounced":
       return line("", " soft-bounced", entry.details || "A temporary problem with the customer's mailbox");
     case "complained":
-      return line("Marked ", " as spam", "No more campaign e-mail goes to this address");
+      return line("Marked ", " as spam", entry.details);
     case "unsubscribed":
-      return line("Unsubscribed from ");
+      return line("Unsubscribed from ", "", "", "Unsubscribed");
     case "resubscribed":
       return { before: "Resubscribed", campaign: "", after: "", detail: "Gets campaign e-mail again" };
     case "suppressed":
       switch (entry.reason) {
         case "hard-bounced":
-          return line("Put on the suppression list after the hard bounce of ");
+          return line(
+            "Put on the suppression list after the hard bounce of ",
+            "",
+            NO_MORE,
+            "Put on the suppression list after a hard bounce",
+          );
         case "complained":
-          return line("Put on the suppression list after the spam complaint about ");
+          return line(
+            "Put on the suppression list after the spam complaint about ",
+            "",
+            NO_MORE,
+            "Put on the suppression list after a spam complaint",
+          );
         default:
-          return { before: "Put on the suppression list by hand", campaign: "", after: "", detail: "" };
+          return { before: "Suppressed by hand", campaign: "", after: "", detail: NO_MORE };
       }
   }
 }

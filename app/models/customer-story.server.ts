@@ -125,3 +125,12 @@ export async function readCustomerStory(
     .all({ customerId, userId, email, at: cursor?.at ?? null, key: cursor?.key ?? "", limit })
     .map((r) => ({ ...r, at: Number(r.at), link: r.link === null ? null : Number(r.link) }));
 }
+
+/** The messages of the tenant's campaigns among `ids` (their links name a story's clicks), by id. */
+export async function campaignMessages(userId: string, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = readStatement<{ id: string; message: string }>(
+    `SELECT "id", "message" FROM "Campaign" WHERE "userId" = ? AND "id" IN (SELECT "value" FROM json_each(?))`,
+  ).all(userId, JSON.stringify(ids));
+  return new Map(rows.map((r) => [r.id, r.message]));
+}

@@ -2,15 +2,17 @@
 // total spend, segments as chips), recent orders linking to /orders/{id}, and the Back to
 // Customers and Edit Customer buttons. When the customer's address is on the suppression list, a
 // badge beside it says why and Resubscribe takes it off (after a confirmation, ?resubscribe=1, a
-// form post that works without JavaScript); the E-mail history card lists what happened to the
-// address (unsubscribed, resubscribed), newest first.
+// form post that works without JavaScript); the E-mail history card tells the customer's story
+// (app/components/customer-story.tsx): what they were sent, opened and clicked, what bounced, and
+// what happened to their address, newest first, a page at a time (?story=CURSOR).
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { ArrowLeft, Building2, History, Mail, MailCheck, MapPin, Pencil, Phone, ShoppingBag } from "lucide-react";
+import { ArrowLeft, Building2, Mail, MailCheck, MapPin, Pencil, Phone, ShoppingBag } from "lucide-react";
 import { z } from "zod";
 import { allowMethods, keepAllowHeader } from "~/lib/api.server";
 import { ConfirmDialog } from "~/components/confirm-dialog";
+import { CustomerStory, STORY_PARAM } from "~/components/customer-story";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { SuppressionBadge } from "~/components/suppression-chips";
 import { BRAND } from "~/lib/brand";
@@ -18,13 +20,13 @@ import { formatCount } from "~/lib/numbers";
 import { customerDisplayName, isVisitsHighlighted } from "~/lib/customers";
 import { DateTime } from "~/components/date-time";
 import { invariantResponse, orRespond } from "~/lib/responses";
-import { historyLine } from "~/lib/suppression-texts";
 import { formatRupees } from "~/lib/money";
 import { CHIP_CLASSES, shortOrderId, statusColour } from "~/lib/orders";
 import { requireUser } from "~/services/auth.server";
+import { customerStory } from "~/services/customer-story.server";
 import { customerDetail, getCustomer } from "~/services/customers.server";
 import { redirectWithFlash } from "~/services/session.server";
-import { emailHistoryOf, resubscribe, suppressionOf } from "~/services/suppressions.server";
+import { resubscribe, suppressionOf } from "~/services/suppressions.server";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
 export const headers = keepAllowHeader;
@@ -38,11 +40,15 @@ const LOAD_FAILED = "Failed to load customer data. Please try again.";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const customer = await orRespond(customerDetail(user.id, params.id ?? ""), LOAD_FAILED);
-  const [suppression, history] = customer.email
-    ? await Promise.all([suppressionOf(user.id, customer.email), emailHistoryOf(user.id, customer.email)])
-    : [null, []];
-  const resubscribing = suppression !== null && new URL(request.url).searchParams.get("resubscribe") === "1";
-  return { customer, suppression, history, resubscribing };
+  const search = new URL(request.url).searchParams;
+  // ?story=CURSOR: an older page of the E-mail history (a cursor that is not one reads the newest).
+  const storyCursor = search.get(STORY_PARAM);
+  const [suppression, story] = await Promise.all([
+    customer.email ? suppressionOf(user.id, customer.email) : null,
+    orRespond(customerStory(user.id, customer.id, { cursor: storyCursor }), LOAD_FAILED),
+  ]);
+  const resubscribing = suppression !== null && search.get("resubscribe") === "1";
+  return { customer, suppression, story, olderStory: storyCursor !== null, resubscribing };
 }
 
 /** The Resubscribe confirmation's form. */
@@ -74,7 +80,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function CustomerDetail() {
-  const { customer, suppression, history, resubscribing } = useLoaderData<typeof loader>();
+  const { customer, suppression, story, olderStory, resubscribing } = useLoaderData<typeof loader>();
   const name = customerDisplayName(customer);
   const here = `/customers/${customer.id}`;
   return (
@@ -254,31 +260,7 @@ export default function CustomerDetail() {
         )}
       </section>
 
-      <section className="card" aria-labelledby="email-history-heading">
-        <div className="border-b border-slate-100 px-6 py-4">
-          <h3 id="email-history-heading" className="font-semibold text-slate-900">
-            E-mail history
-          </h3>
-        </div>
-        {history.length === 0 ? (
-          <div className="px-6 py-10 text-center text-sm text-slate-500">
-            <History className="mx-auto mb-2 h-6 w-6 text-slate-300" aria-hidden />
-            No e-mail events yet
-          </div>
-        ) : (
-          <ul className="divide-y divide-slate-100" data-testid="email-history">
-            {history.map((event, i) => (
-              <li
-                key={`${event.createdAt}-${i}`}
-                className="flex flex-wrap items-center justify-between gap-2 px-6 py-3 text-sm"
-              >
-                <span className="font-medium text-slate-900">{historyLine(event)}</span>
-                <DateTime value={event.createdAt} format="dateTime" className="text-xs text-slate-500" />
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      <CustomerStory page={story} here={here} older={olderStory} />
 
       <ConfirmDialog
         open={resubscribing}

@@ -264,7 +264,7 @@ describe("the customer page", () => {
     const path = `/customers/${customer.id}`;
     const before = await detailRoute.loader(args(get(cookie, path), { id: customer.id }));
     expect(before.suppression).toBeNull();
-    expect(before.history).toEqual([]);
+    expect(before.story.entries).toEqual([]);
 
     await addSuppressions(user.id, [
       { email: "kavya@menon.in", reason: "unsubscribed", campaignName: "Diwali Dhamaka" },
@@ -272,8 +272,8 @@ describe("the customer page", () => {
     const shown = await detailRoute.loader(args(get(cookie, `${path}?resubscribe=1`), { id: customer.id }));
     expect(shown.suppression?.reason).toBe("unsubscribed");
     expect(shown.resubscribing).toBe(true);
-    expect(shown.history.map((h) => [h.action, h.reason, h.campaignName])).toEqual([
-      ["suppressed", "unsubscribed", "Diwali Dhamaka"],
+    expect(shown.story.entries.map((e) => [e.kind, e.text])).toEqual([
+      ["unsubscribed", "Unsubscribed from Diwali Dhamaka"],
     ]);
 
     const res = await detailRoute.action(args(post(cookie, path, { intent: "resubscribe" }), { id: customer.id }));
@@ -286,7 +286,7 @@ describe("the customer page", () => {
     const after = await detailRoute.loader(args(get(cookie, `${path}?resubscribe=1`), { id: customer.id }));
     expect(after.suppression).toBeNull();
     expect(after.resubscribing).toBe(false);
-    expect(after.history.map((h) => h.action)).toEqual(["resubscribed", "suppressed"]);
+    expect(after.story.entries.map((e) => e.kind)).toEqual(["resubscribed", "unsubscribed"]);
 
     expect(
       await thrown(detailRoute.action(args(post(cookie, path, { intent: "resubscribe" }), { id: customer.id }))),

@@ -162,7 +162,10 @@ describe("the story of one customer", () => {
       [new Date(minutes(1)).toISOString(), "received", "Received Diwali Dhamaka", ""],
     ]);
     // Each click names its link (the first click of each), and every entry links its campaign.
-    expect(entries.filter((e) => e.kind === "clicked").map((e) => e.link?.number)).toEqual([1, 2]);
+    expect(entries.filter((e) => e.kind === "clicked").map((e) => e.link)).toEqual([
+      { number: 1, url: "https://shop.example/sale" },
+      { number: 2, url: "https://shop.example/new" },
+    ]);
     expect(entries.find((e) => e.kind === "bounced")?.campaignId).toBe(winback.id);
     expect(entries.find((e) => e.kind === "suppressed")).toMatchObject({
       campaignId: winback.id,
@@ -265,9 +268,7 @@ describe("the story of one customer", () => {
     );
     await addSuppressions(other, [{ email: mine.email, reason: "manual" }], { connection: sqlite, now: minutes(1) });
     expect((await customerStory(tenant, mine.id)).entries).toEqual([]);
-    expect((await customerStory(other, theirs.id)).entries.map((e) => e.text)).toEqual([
-      "Put on the suppression list by hand",
-    ]);
+    expect((await customerStory(other, theirs.id)).entries.map((e) => e.text)).toEqual(["Suppressed by hand"]);
   });
 });
 

@@ -11,7 +11,8 @@ import {
   type StoryEntry,
   type StoryKind,
 } from "~/lib/customer-story";
-import { readCustomerStory, type StoryRow } from "~/models/customer-story.server";
+import { emailLinks } from "~/lib/email-body";
+import { campaignMessages, readCustomerStory, type StoryRow } from "~/models/customer-story.server";
 import { getCustomer } from "~/services/customers.server";
 
 export type CustomerStoryPage = { entries: StoryEntry[]; nextCursor: string | null };
@@ -40,7 +41,10 @@ function deliveryKind(row: StoryRow): StoryKind {
   }
 }
 
-function toEntry(row: StoryRow): StoryEntry {
+/** A campaign's links by their index, as its messages were sent with them. */
+type LinksOf = (campaignId: string | null) => readonly string[];
+
+function toEntry(row: StoryRow, linksOf: LinksOf): StoryEntry {
   let kind: StoryKind;
   let details = row.details;
   let reason = "";
@@ -68,7 +72,10 @@ function toEntry(row: StoryRow): StoryEntry {
     default:
       kind = row.kind;
   }
-  const link = row.kind === "clicked" && row.link !== null ? { number: row.link + 1, url: "" } : null;
+  const link =
+    row.kind === "clicked" && row.link !== null
+      ? { number: row.link + 1, url: linksOf(row.campaignId)[row.link] ?? "" }
+      : null;
   const entry = {
     kind,
     at: new Date(row.at).toISOString(),
@@ -102,8 +109,21 @@ export async function customerStory(
   );
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
+  // The clicked links' addresses: the links of each campaign's message (launched, so unchanged).
+  const clicked = new Set(
+    page.flatMap((r) => (r.kind === "clicked" && r.link !== null && r.campaignId ? [r.campaignId] : [])),
+  );
+  const messages = await campaignMessages(userId, [...clicked]);
+  const links = new Map<string, readonly string[]>();
+  const linksOf: LinksOf = (campaignId) => {
+    const message = campaignId ? messages.get(campaignId) : undefined;
+    if (!campaignId || message === undefined) return [];
+    let found = links.get(campaignId);
+    if (!found) links.set(campaignId, (found = emailLinks(message)));
+    return found;
+  };
   return {
-    entries: page.map(toEntry),
+    entries: page.map((r) => toEntry(r, linksOf)),
     nextCursor: rows.length > limit && last ? storyCursor(last.at, last.key) : null,
   };
 }

@@ -53,6 +53,7 @@ const TAKES: Record<string, Method[] | "any"> = {
   "api/customers/import": ["POST"],
   "api/customers/export": ["GET"],
   "api/customers/:id": ["GET", "PUT", "PATCH", "DELETE"],
+  "api/customers/:id/story": ["GET"],
   "api/suppressions": ["GET", "POST"],
   "api/suppressions/import": ["POST"],
   "api/suppressions/export": ["GET"],
