@@ -205,8 +205,11 @@ export default async function smtpSection(ctx: BenchContext): Promise<BenchSecti
     ...tuning,
     ...extra,
   });
+  // BENCH_SMTP_PROFILE=<dir>: the servers write V8 CPU profiles there, one per thread (--cpu-prof).
+  const profile = process.env.BENCH_SMTP_PROFILE;
+  const profileArgs = profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`] : [];
   const startServer = async (port: number, extra: Record<string, string>) => {
-    const server = spawn(serverCommand.file, serverCommand.args, {
+    const server = spawn(serverCommand.file, [...profileArgs, ...serverCommand.args], {
       cwd: root,
       stdio: ["ignore", "inherit", "inherit"],
       env: serverEnv(port, extra),
