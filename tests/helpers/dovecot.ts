@@ -1,9 +1,9 @@
 // A real IMAP server for the tests that read the bounce mailbox: Dovecot from Debian's packages
 // (dovecot-imapd; .ci/run installs it), started as a process of its own with a configuration
 // written for the test into a temporary directory: one user in a passwd-file, maildir storage in
-// the same directory, plain login allowed without TLS because it listens on 127.0.0.1 only, on a
+// the same directory, plain login allowed without TLS because it listens on loopback only, on a
 // free port. Nothing is skipped: a Dovecot that cannot start fails the test with its own log.
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect, createServer, type AddressInfo } from "node:net";
 import { tmpdir, userInfo } from "node:os";
@@ -17,6 +17,8 @@ export type Dovecot = {
   password: string;
   /** The mailbox's URL as BOUNCE_MAILBOX_URL takes it (plain IMAP: the server is on loopback). */
   url: string;
+  /** With `tls`: the IMAPS port (TLS from the start, a self-signed certificate for "localhost"). */
+  tlsPort?: number;
   stop(): Promise<void>;
 };
 
@@ -55,12 +57,40 @@ function systemUser(name: string): { uid: number; gid: number } {
   return { uid: Number(uid), gid: Number(gid) };
 }
 
-export async function startDovecot(): Promise<Dovecot> {
+/**
+ * Starts Dovecot on 127.0.0.1 and 127.0.0.2 (both loopback; the client treats only 127.0.0.1, ::1
+ * and localhost as this machine, so 127.0.0.2 stands for a server elsewhere). With `tls`, a
+ * self-signed certificate made with openssl: IMAPS on `tlsPort`, and STARTTLS offered on the plain
+ * port.
+ */
+export async function startDovecot(options: { tls?: boolean } = {}): Promise<Dovecot> {
   if (!existsSync(DOVECOT_BINARY)) {
     throw new Error(`${DOVECOT_BINARY} is missing: install dovecot-imapd from Debian's packages (.ci/run does).`);
   }
   const dir = mkdtempSync(path.join(tmpdir(), "crm-dovecot-"));
   const port = await freePort();
+  const tlsPort = options.tls ? await freePort() : 0;
+  if (options.tls) {
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "1",
+        "-subj",
+        "/CN=localhost",
+        "-keyout",
+        path.join(dir, "key.pem"),
+        "-out",
+        path.join(dir, "cert.pem"),
+      ],
+      { stdio: "ignore" },
+    );
+  }
   const user = "bounces";
   const password = "bounce-mailbox-password";
   const me = userInfo();
@@ -84,8 +114,8 @@ base_dir = ${dir}/run
 state_dir = ${dir}/state
 log_path = ${dir}/dovecot.log
 protocols = imap
-listen = 127.0.0.1
-ssl = no
+listen = 127.0.0.1, 127.0.0.2
+${options.tls ? `ssl = yes\nssl_cert = <${dir}/cert.pem\nssl_key = <${dir}/key.pem` : "ssl = no"}
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 # A wrong password is answered at once (the tests try one on purpose).
@@ -106,11 +136,12 @@ userdb {
 service imap-login {
   chroot =
   inet_listener imap {
-    address = 127.0.0.1
+    address = 127.0.0.1, 127.0.0.2
     port = ${port}
   }
   inet_listener imaps {
-    port = 0
+    address = 127.0.0.1
+    port = ${tlsPort}
   }
 }
 service anvil {
@@ -156,6 +187,7 @@ service anvil {
     user,
     password,
     url: `imap://${user}:${password}@127.0.0.1:${port}/INBOX`,
+    tlsPort: options.tls ? tlsPort : undefined,
     async stop() {
       if (exited === undefined) {
         const gone = new Promise<void>((resolve) => child.once("exit", () => resolve()));

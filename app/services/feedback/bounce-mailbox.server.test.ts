@@ -322,6 +322,40 @@ describe("polling the bounce mailbox (a real Dovecot)", () => {
   });
 });
 
+describe("the connection's encryption", () => {
+  it("never logs in in clear text to a server elsewhere: imap:// must upgrade with STARTTLS", async () => {
+    // 127.0.0.2 is loopback too, but the client only trusts 127.0.0.1, ::1 and localhost as this
+    // machine; this Dovecot offers no STARTTLS.
+    const elsewhere = dovecot.url.replace("@127.0.0.1:", "@127.0.0.2:");
+    const refusal = await pollBounceMailbox(elsewhere, queue).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(BounceMailboxError);
+    expect((refusal as Error).message).toBe(
+      `127.0.0.2:${dovecot.port} does not offer STARTTLS: use imaps:// (port 993) in BOUNCE_MAILBOX_URL, or a server that encrypts the login.`,
+    );
+  });
+
+  it("checks the server's certificate over imaps:// and over STARTTLS, and says so when it is not valid", async () => {
+    const tls = await startDovecot({ tls: true });
+    try {
+      const credentials = `${tls.user}:${tls.password}`;
+      for (const [url, port] of [
+        [`imaps://${credentials}@127.0.0.1:${tls.tlsPort}/INBOX`, tls.tlsPort],
+        [`imap://${credentials}@127.0.0.2:${tls.port}/INBOX`, tls.port],
+      ] as const) {
+        const refusal = await pollBounceMailbox(url, queue).catch((error: unknown) => error);
+        expect(refusal).toBeInstanceOf(BounceMailboxError);
+        expect((refusal as Error).message).toMatch(
+          new RegExp(
+            `^TLS with 127\\.0\\.0\\.[12]:${port} failed \\(self[- ]signed certificate\\): check that the server's certificate is valid for 127\\.0\\.0\\.[12]`,
+          ),
+        );
+      }
+    } finally {
+      await tls.stop();
+    }
+  });
+});
+
 describe("the bounce mailbox job (jobs/bounce-mailbox.ts, as Bree starts it)", () => {
   it("polls once in its worker thread, queues the receipts on its own connection, asks for a wake and ends", async () => {
     await emptyMailbox();
