@@ -33,7 +33,7 @@ export type StoryEntry = {
   details: string;
   /** A click's link: its position among the message's links (1 is the first), and its address when known. */
   link: { number: number; url: string } | null;
-  /** For "suppressed": why (hard-bounced, complained or manual). */
+  /** For "suppressed": why (hard-bounced, soft-bounced, complained or manual). */
   reason: string;
   /** The entry as one sentence ("Clicked a link in Diwali Dhamaka"). */
   text: string;
@@ -110,6 +110,13 @@ export function storyParts(
             "",
             NO_MORE,
             "Put on the suppression list after a hard bounce",
+          );
+        case "soft-bounced":
+          return line(
+            "Put on the suppression list after repeated soft bounces, the last on ",
+            "",
+            NO_MORE,
+            "Put on the suppression list after repeated soft bounces",
           );
         case "complained":
           return line(

@@ -62,9 +62,12 @@ WITH "rows" AS (
   WHERE "e"."userId" = @userId AND "e"."customerId" = @customerId
 ),
 "story" AS (
-  -- The row's state. A complained message was received first: dated by the first sign of it.
+  -- The row's state, dated when it last changed. A complaint moved a received message: it is
+  -- dated by the first sign that it arrived (an open or a click, a machine's too).
   SELECT CASE
-           WHEN "status" = 'complained' THEN min("updatedAt", coalesce("openedAt", "updatedAt"), coalesce("clickedAt", "updatedAt"))
+           WHEN "status" = 'complained' THEN min(
+             "updatedAt", coalesce("openedAt", "updatedAt"), coalesce("clickedAt", "updatedAt"),
+             coalesce((SELECT min("at") FROM "events" "e" WHERE "e"."seq" = "rows"."seq" AND "e"."kind" IN ('opened', 'clicked')), "updatedAt"))
            WHEN "updatedAt" > 0 THEN "updatedAt"
            ELSE coalesce("launchedAt", 0)
          END AS "at",

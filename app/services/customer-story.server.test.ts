@@ -12,7 +12,9 @@ import { openSqlite, type Sqlite } from "~/db/sqlite.server";
 import { ApiError } from "~/lib/api.server";
 import { parseStoryCursor, STORY_PAGE_SIZE, type StoryEntry } from "~/lib/customer-story";
 import { newId } from "~/lib/id";
+import { deliveryKey } from "~/lib/campaigns";
 import { launchCampaign } from "~/models/deliveries/launch.server";
+import { applyReceipts, type Receipt } from "~/models/deliveries/receipts.server";
 import { addSuppressions, removeSuppression } from "~/models/suppressions.server";
 import { CustomerApiSchema } from "~/schemas/customer";
 import { customerStory } from "~/services/customer-story.server";
@@ -217,6 +219,36 @@ describe("the story of one customer", () => {
       ],
       [new Date(minutes(1)).toISOString(), "Holi Colours could not be sent", "554 5.7.1 Relay access denied"],
     ]);
+  });
+
+  it("reads what the receipts wrote: the pixel, the links, a scanner, a complaint", async () => {
+    const kiran = await customer(tenant, "Kiran");
+    const sale = await sendTo(tenant, kiran.id, "Weekend Flash Sale", minutes(0));
+    // The relay accepted it a minute after the launch.
+    setRow(sale.seq, { status: "sent", updatedAt: minutes(1) });
+    const id = deliveryKey(sale.id, sale.seq, 0);
+    const receipts: Receipt[] = [
+      // Apple's privacy proxy fetches the pixel as the message arrives: a machine's open.
+      { id, event: "opened", at: minutes(2), machine: true, source: "pixel" },
+      // A link scanner clicks within seconds of the delivery.
+      { id, event: "clicked", at: minutes(2) + 3_000, link: 0, source: "link" },
+      { id, event: "opened", at: minutes(30), source: "pixel" },
+      { id, event: "clicked", at: minutes(31), link: 1, source: "link" },
+      { id, event: "clicked", at: minutes(32), link: 1, source: "link" },
+      { id, event: "complained", at: minutes(90), source: "imap", eventId: "<arf-1@isp.example>" },
+    ];
+    await applyReceipts(sqlite, receipts);
+    const { entries } = await customerStory(tenant, kiran.id);
+    expect(entries.map((e) => [e.kind, e.text, e.link?.url ?? ""])).toEqual([
+      ["suppressed", "Put on the suppression list after the spam complaint about Weekend Flash Sale", ""],
+      ["complained", "Marked Weekend Flash Sale as spam", ""],
+      ["clicked", "Clicked a link in Weekend Flash Sale", "https://shop.example/new"],
+      ["opened", "Opened Weekend Flash Sale", ""],
+      // Received: dated by the first sign that it arrived, the proxy's fetch.
+      ["received", "Received Weekend Flash Sale", ""],
+    ]);
+    expect(entries.at(-1)?.at).toBe(new Date(minutes(2)).toISOString());
+    expect(entries.find((e) => e.kind === "opened")?.at).toBe(new Date(minutes(30)).toISOString());
   });
 
   it("keeps a deleted campaign's name on the list's events, without a link", async () => {

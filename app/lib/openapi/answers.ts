@@ -437,7 +437,7 @@ export const CustomerStoryEntrySchema = z.strictObject({
     .strictObject({ number: z.number().int().min(1), url: z.string() })
     .nullable()
     .meta({ description: "A click's link: its position among the message's links (1 first) and its address" }),
-  reason: z.string().meta({ description: "For suppressed: hard-bounced, complained or manual" }),
+  reason: z.string().meta({ description: "For suppressed: hard-bounced, soft-bounced, complained or manual" }),
   text: z.string().meta({ description: "The entry as the customer page says it" }),
 });
 
