@@ -17,6 +17,7 @@ process.env.PUBLIC_URL = "https://crm.example";
 const { file } = useTestDatabase();
 
 import { openSqlite, type Sqlite } from "~/db/sqlite.server";
+import { readMailboxUrl } from "~/env.server";
 import { deliveryKey } from "~/lib/campaigns";
 import { newId } from "~/lib/id";
 import { parseConditions } from "~/lib/segments";
@@ -319,6 +320,40 @@ describe("polling the bounce mailbox (a real Dovecot)", () => {
     await expect(pollBounceMailbox(missing, queue)).rejects.toThrow(
       `The mailbox "Bounces" does not exist for ${dovecot.user} on 127.0.0.1`,
     );
+  });
+});
+
+describe("BOUNCE_MAILBOX_URL (readMailboxUrl)", () => {
+  it("reads imaps:// and imap:// with their default ports, percent-encoded credentials and the mailbox", () => {
+    expect(readMailboxUrl("imaps://bounces%40shop.example:p%40ss%3Aw%2Frd@mail.shop.example/Bounces%20In")).toEqual({
+      secure: true,
+      host: "mail.shop.example",
+      port: 993,
+      user: "bounces@shop.example",
+      password: "p@ss:w/rd",
+      mailbox: "Bounces In",
+    });
+    expect(readMailboxUrl("imap://u:p@[::1]:1143")).toEqual({
+      secure: false,
+      host: "::1",
+      port: 1143,
+      user: "u",
+      password: "p",
+      mailbox: "INBOX",
+    });
+  });
+
+  it("refuses anything else", () => {
+    for (const bad of [
+      "pop3://u:p@mail.example.com",
+      "imaps://mail.example.com:993/INBOX",
+      "imaps://u@mail.example.com",
+      "imaps://u:p@mail.example.com/INBOX?x=1",
+      "imaps://u:%E0%A4@mail.example.com",
+      "mail.example.com",
+    ]) {
+      expect(readMailboxUrl(bad), bad).toBeNull();
+    }
   });
 });
 
