@@ -82,6 +82,7 @@ const LOG_FILTER_ORDER: readonly DeliveryLogStatus[] = [
   "delivered",
   "failed",
   "bounced",
+  "complained",
   "cancelled",
   "suppressed",
 ];
@@ -362,6 +363,12 @@ export default function CampaignDetail() {
               <Figure label="Delivered" value={formatCount(stats.delivered)} testId="delivered" />
               <Figure label="Failed" value={formatCount(stats.failed)} testId="failed" />
               <Figure label="Bounced" value={formatCount(stats.bounced)} testId="bounced" />
+              {stats.complained > 0 ? (
+                <Figure label="Complained" value={formatCount(stats.complained)} testId="complained" />
+              ) : null}
+              {c.softBounceCount > 0 ? (
+                <Figure label="Soft bounces" value={formatCount(c.softBounceCount)} testId="soft-bounces" />
+              ) : null}
               <Figure label="Opened" value={formatCount(stats.opened)} testId="opened" />
               <Figure label="Clicked" value={formatCount(stats.clicked)} testId="clicked" />
               <Figure label="Pending" value={formatCount(stats.pending)} testId="pending" />
@@ -387,9 +394,9 @@ export default function CampaignDetail() {
               />
             </div>
             <p className="text-xs text-slate-500">
-              Success rate is delivered out of delivered, failed and bounced. Suppressed are recipients whose address
-              was unsubscribed, bounced or added to the suppression list after the launch: nothing more was sent to
-              them.
+              Success rate is delivered out of delivered, failed, bounced and complained (a message reported as spam
+              reached the mailbox). Suppressed are recipients whose address was unsubscribed, bounced or added to the
+              suppression list after the launch: nothing more was sent to them.
             </p>
           </section>
 
