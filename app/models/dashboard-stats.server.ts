@@ -80,7 +80,16 @@ export type DashboardCustomerRow = {
   email: string;
   createdAt: number;
 };
-export type DeliveryTotals = { delivered: number; attempted: number; opened: number; clicked: number };
+export type DeliveryTotals = {
+  delivered: number;
+  attempted: number;
+  opened: number;
+  clicked: number;
+  /** Messages the recipient reported as spam. */
+  complained: number;
+  /** Messages that reached a mailbox or may have (sent, delivered, complained; not bounced or failed). */
+  reached: number;
+};
 
 const DASHBOARD_CAMPAIGN_COLUMNS = `"id", "name", "status", "audienceSize", "pendingCount", "sentCount", "deliveredCount",
   "failedCount", "bouncedCount", "complainedCount", "cancelledCount", "suppressedCount", "openedCount", "clickedCount", "launchedAt",
@@ -88,7 +97,9 @@ const DASHBOARD_CAMPAIGN_COLUMNS = `"id", "name", "status", "audienceSize", "pen
 
 const TOTALS_SQL = `SELECT coalesce(sum("deliveredCount"), 0) AS delivered,
             coalesce(sum("deliveredCount" + "failedCount" + "bouncedCount" + "complainedCount"), 0) AS attempted,
-            coalesce(sum("openedCount"), 0) AS opened, coalesce(sum("clickedCount"), 0) AS clicked
+            coalesce(sum("openedCount"), 0) AS opened, coalesce(sum("clickedCount"), 0) AS clicked,
+            coalesce(sum("complainedCount"), 0) AS complained,
+            coalesce(sum("sentCount" + "deliveredCount" + "complainedCount"), 0) AS reached
      FROM "Campaign" WHERE "userId" = ?`;
 const RECENT_CAMPAIGNS_SQL = `SELECT ${DASHBOARD_CAMPAIGN_COLUMNS}
   FROM "Campaign" WHERE "userId" = ? ORDER BY coalesce("launchedAt", "createdAt") DESC, "id" DESC LIMIT ?`;
@@ -101,7 +112,8 @@ const RECENT_CUSTOMERS_SQL = `SELECT "id", "firstName", "lastName", "email", "cr
 
 /**
  * What the dashboard lists besides its counts: the delivery totals over every campaign (from the
- * counters each keeps), the newest campaigns by launch (or creation), the newest launched ones,
+ * counters each keeps; complaints and the messages that reached a mailbox too, for the complaint
+ * rate), the newest campaigns by launch (or creation), the newest launched ones,
  * and the newest segments and customers.
  */
 export async function dashboardRows(
@@ -116,7 +128,14 @@ export async function dashboardRows(
 }> {
   const prepare = statementsOf();
   return {
-    totals: prepare<DeliveryTotals>(TOTALS_SQL).get(userId) ?? { delivered: 0, attempted: 0, opened: 0, clicked: 0 },
+    totals: prepare<DeliveryTotals>(TOTALS_SQL).get(userId) ?? {
+      delivered: 0,
+      attempted: 0,
+      opened: 0,
+      clicked: 0,
+      complained: 0,
+      reached: 0,
+    },
     recent: prepare<DashboardCampaignRow>(RECENT_CAMPAIGNS_SQL).all(userId, limits.recentCampaigns),
     launched: prepare<DashboardCampaignRow>(LAUNCHED_CAMPAIGNS_SQL).all(userId, limits.launchedCampaigns),
     segments: prepare<DashboardSegmentRow>(RECENT_SEGMENTS_SQL).all(userId, limits.recentSegments),

@@ -16,6 +16,7 @@ import { QuickActions } from "~/components/dashboard/quick-actions";
 import { RecentActivity } from "~/components/dashboard/recent-activity";
 import { RecentCampaigns } from "~/components/dashboard/recent-campaigns";
 import { CampaignRevenue } from "~/components/dashboard/campaign-revenue";
+import { ComplaintRate } from "~/components/dashboard/complaint-rate";
 import { StatCard } from "~/components/dashboard/stat-card";
 import { useSnackbar } from "~/components/snackbar";
 import { BRAND } from "~/lib/brand";
@@ -119,6 +120,7 @@ export default function Dashboard() {
       </div>
 
       <CampaignRevenue revenue={campaignRevenue} />
+      <ComplaintRate complaints={summary.complaints} />
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <RecentCampaigns campaigns={summary.recentCampaigns} />

@@ -411,3 +411,47 @@ describe("the snapshots job", () => {
     expect(snapshots(user.id).at(-1)).toMatchObject({ day: dayOf(new Date()), customers: 1 });
   }, 30_000);
 });
+
+describe("the complaint rate", () => {
+  it("is spam reports out of the messages that reached a mailbox, over every campaign, warning above 0.1%", async () => {
+    const user = await createTestUser("Complaints");
+    const other = await createTestUser("Someone else");
+    const now = at("2026-11-26T06:00:00Z");
+    expect((await dashboardSummary(user.id, now)).complaints).toEqual({
+      complaints: 0,
+      reached: 0,
+      rate: null,
+      limit: 0.1,
+      over: false,
+    });
+    const complain = (id: string, n: number) =>
+      sqlite.prepare(`UPDATE "Campaign" SET "complainedCount" = ? WHERE "id" = ?`).run(n, id);
+    const a = addCampaign(user.id, at("2026-11-01T06:00:00Z"), at("2026-11-01T07:00:00Z"), "A", {
+      delivered: 995,
+      sent: 4,
+      bounced: 30,
+    });
+    const b = addCampaign(user.id, at("2026-11-10T06:00:00Z"), at("2026-11-10T07:00:00Z"), "B", { delivered: 1000 });
+    complain(a, 1);
+    complain(b, 1);
+    complain(
+      addCampaign(other.id, at("2026-11-10T06:00:00Z"), at("2026-11-10T07:00:00Z"), "Theirs", { delivered: 10 }),
+      9,
+    );
+    // 2 of 2,001 (bounced messages never reached a mailbox): 0.0999…%, shown as 0.10%, not above the limit.
+    expect((await dashboardSummary(user.id, now)).complaints).toEqual({
+      complaints: 2,
+      reached: 2_001,
+      rate: 0.1,
+      limit: 0.1,
+      over: false,
+    });
+    complain(b, 2);
+    expect((await dashboardSummary(user.id, now)).complaints).toMatchObject({
+      complaints: 3,
+      reached: 2_002,
+      rate: 0.15,
+      over: true,
+    });
+  });
+});

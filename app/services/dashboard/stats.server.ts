@@ -115,8 +115,42 @@ function campaignActivity(c: DashboardCampaignRow): ActivityItem {
   };
 }
 
+/**
+ * The complaint rate mailbox providers ask senders to keep under (Gmail's and Yahoo's sender
+ * guidelines: under 0.1% of the mail delivered, never 0.3%), in percent.
+ */
+export const COMPLAINT_RATE_LIMIT = 0.1;
+
+/** The dashboard's complaint rate: spam reports out of the messages that reached a mailbox. */
+export type ComplaintRate = {
+  complaints: number;
+  reached: number;
+  /** Percent with two decimals; null when nothing reached a mailbox yet. */
+  rate: number | null;
+  /** COMPLAINT_RATE_LIMIT, for the card's text. */
+  limit: number;
+  /** Above the limit. */
+  over: boolean;
+};
+
+/** Complaints out of the messages sent, delivered or complained about, over every campaign (as Campaign Performance). */
+export function complaintRate(t: { complained: number; reached: number }): ComplaintRate {
+  const limit = COMPLAINT_RATE_LIMIT;
+  if (t.reached <= 0) return { complaints: t.complained, reached: 0, rate: null, limit, over: false };
+  return {
+    complaints: t.complained,
+    reached: t.reached,
+    limit,
+    rate: Math.round((t.complained / t.reached) * 10_000) / 100,
+    over: t.complained * (100 / COMPLAINT_RATE_LIMIT) > t.reached,
+  };
+}
+
 /** Everything the dashboard shows, for one tenant. */
-export async function dashboardSummary(userId: string, now: Date = new Date()): Promise<DashboardSummary> {
+export async function dashboardSummary(
+  userId: string,
+  now: Date = new Date(),
+): Promise<DashboardSummary & { complaints: ComplaintRate }> {
   const [counts, historical, rows] = await Promise.all([
     currentCounts(userId),
     historicalStats(userId, now),
@@ -142,6 +176,7 @@ export async function dashboardSummary(userId: string, now: Date = new Date()): 
       return { id: c.id, name: c.name, sent: s.sent, delivered: s.delivered, opened: s.opened, clicked: s.clicked };
     }),
     performance: performanceFigures(totals),
+    complaints: complaintRate(totals),
     recentCampaigns: recent.slice(0, RECENT_CAMPAIGNS).map((c) => {
       // The campaign detail's own figures (deliveryStats): its Failed count and its success rate,
       // none before anything was attempted.
