@@ -6,6 +6,7 @@
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { ImapFlow } from "imapflow";
+import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase } from "../../../tests/helpers/db";
 import { type Dovecot, startDovecot } from "../../../tests/helpers/dovecot";
@@ -17,7 +18,7 @@ process.env.PUBLIC_URL = "https://crm.example";
 const { file } = useTestDatabase();
 
 import { openSqlite, type Sqlite } from "~/db/sqlite.server";
-import { readMailboxUrl } from "~/env.server";
+import { readMailboxUrl, resetEnvCache } from "~/env.server";
 import { deliveryKey } from "~/lib/campaigns";
 import { newId } from "~/lib/id";
 import { parseConditions } from "~/lib/segments";
@@ -34,6 +35,7 @@ import {
   PROCESSED_FOLDER,
   UNRECOGNISED_FOLDER,
 } from "~/services/feedback/bounce-mailbox.server";
+import { startBackgroundJobs } from "~/services/background-jobs.server";
 import { seedTenant } from "~/services/seed.server";
 
 let dovecot: Dovecot;
@@ -567,4 +569,40 @@ describe("a campaign's later bounces and complaints through the bounce mailbox",
     );
     expect(await folder(PROCESSED_FOLDER)).toHaveLength(6);
   });
+});
+
+describe("the server's background jobs", () => {
+  it("read the mailbox when BOUNCE_MAILBOX_URL is set, and the delivery job applies what was queued", async () => {
+    await emptyMailbox();
+    clearInbox();
+    const id = await sendCampaign();
+    const [row] = rowsOf(id);
+    const raw = smtp.messages.find(
+      (c) => c.messageId === `<${deliveryKey(id, row.seq, row.retries)}@shop.example>`,
+    )?.raw;
+    if (!raw) throw new Error("the message did not reach the SMTP server");
+    await append(dsn({ id: "jobs-1", to: row.email, returned: raw }));
+
+    const lines: string[] = [];
+    const log = pino({ level: "info" }, { write: (line: string) => void lines.push(line) });
+    process.env.BOUNCE_MAILBOX_URL = dovecot.url;
+    process.env.BOUNCE_MAILBOX_POLL_SECONDS = "10";
+    resetEnvCache();
+    const jobs = await startBackgroundJobs({ root: path.resolve(import.meta.dirname, "../../.."), log });
+    try {
+      const deadline = Date.now() + 30_000;
+      while (rowsOf(id)[0]?.status !== "bounced" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      await jobs.stop();
+      delete process.env.BOUNCE_MAILBOX_URL;
+      delete process.env.BOUNCE_MAILBOX_POLL_SECONDS;
+      resetEnvCache();
+    }
+    expect(rowsOf(id)[0]).toMatchObject({ email: row.email, status: "bounced" });
+    expect(await findSuppression(tenantId, row.email)).toMatchObject({ reason: "hard-bounced", campaignId: id });
+    const read = lines
+      .map((l) => JSON.parse(l) as { msg?: string; read?: number })
+      .find((l) => l.msg === "bounce mailbox read");
+    expect(read).toMatchObject({ read: 1, queued: 1, processed: 1, unrecognised: 0 });
+  }, 60_000);
 });
