@@ -2,12 +2,15 @@
 // campaign's recipients placed within the attribution window after their first click (or, the
 // weaker rule, their first open), computed in the database on the read connection.
 //
-// Each query walks the campaign's clicked (or opened) delivery rows in time order on
+// Each query reads the campaign's clicked (or opened) delivery rows from
 // "Delivery_attribution_clicked_idx" / "_opened_idx" (campaignId, clickedAt|openedAt, customerId;
-// migration 20261126073000_attribution) and looks each recipient's orders in (at, at + window] up
-// on "Order"(customerId, createdAt, id); only the matched orders' rows are read. Dates are stored
-// as unixepoch milliseconds (Prisma's "unixepoch-ms" format, app/db.server.ts), as the delivery
-// row's times are, so they compare directly.
+// migration 20261126073000_attribution) into a CTE sorted by customer, looks each recipient's
+// orders in (at, at + window] up on "Order_attribution_idx" (customerId, createdAt, userId,
+// cancelled, total; migration 20261126074500_attribution_orders), and checks last touch against
+// the tenant's other touches in the same span (a second CTE, indexed by SQLite on the fly). No
+// table is read, only those indexes. Dates are stored as unixepoch milliseconds (Prisma's
+// "unixepoch-ms" format, app/db.server.ts), as the delivery row's times are, so they compare
+// directly.
 //
 // The rules, the same in every query:
 // - an order counts unless it is Cancelled (the customer-totals rule, orderContribution() in
@@ -41,28 +44,49 @@ const TOUCH_INDEX: Record<AttributionTouch, string> = {
 };
 
 /**
- * The FROM and WHERE of attributed (delivery row, order) pairs of the campaigns `c` selected by
- * the caller's conditions. Parameters: @userId, @windowMs.
+ * The first touches (clicks or opens) of the tenant's campaigns `c` that `campaignWhere` selects,
+ * one row each: campaignId, customerId, at, seq. One seek per campaign into its part of the index,
+ * which holds those columns (never the table); `touchWhere` narrows the times (a period).
  */
-function pairsSql(touch: AttributionTouch, campaignWhere: string): string {
+function touchesSql(touch: AttributionTouch, campaignWhere: string, touchWhere = "", from = `"Campaign" c`): string {
   const at = TOUCH_COLUMN[touch];
-  return `FROM "Campaign" c
-    JOIN "Delivery" d INDEXED BY ${TOUCH_INDEX[touch]} ON d."campaignId" = c."id" AND d.${at} IS NOT NULL
-    JOIN "Order" o ON o."customerId" = d."customerId"
-      AND o."createdAt" > d.${at} AND o."createdAt" <= d.${at} + @windowMs
-    WHERE c."userId" = @userId AND ${campaignWhere}
-      AND o."userId" = @userId AND lower(o."status") <> 'cancelled'
-      AND NOT EXISTS (
-        SELECT 1 FROM "Delivery" l INDEXED BY "Delivery_customerId_idx"
-        WHERE l."customerId" = d."customerId" AND l.${at} < o."createdAt"
-          AND (l.${at}, l."seq") > (d.${at}, d."seq"))`;
+  return `SELECT c."id" AS campaignId, t."customerId" AS customerId, t.${at} AS at, t."seq" AS seq
+    FROM ${from} JOIN "Delivery" t INDEXED BY ${TOUCH_INDEX[touch]} ON t."campaignId" = c."id" AND t.${at} IS NOT NULL ${touchWhere}
+    WHERE c."userId" = @userId AND ${campaignWhere}`;
+}
+
+/**
+ * The FROM and WHERE of the attributed (touch, order) pairs: the touches `d` (a CTE, sorted by
+ * customer so the order lookups walk the index in order), each customer's orders in (at, at + window]
+ * on "Order_attribution_idx" (which holds the tenant, whether the order is cancelled and its total:
+ * no table read), and last touch: no touch of the same customer in `other` (a CTE holding every
+ * touch of the tenant that could be later) after this one and before the order.
+ */
+function pairsSql(other: string): string {
+  return `FROM d JOIN "Order" o INDEXED BY "Order_attribution_idx"
+      ON o."customerId" = d.customerId AND o."createdAt" > d.at AND o."createdAt" <= d.at + @windowMs
+    WHERE o."userId" = @userId AND (lower(o."status") = 'cancelled') = 0
+      AND NOT EXISTS (SELECT 1 FROM ${other} l
+        WHERE l.customerId = d.customerId AND l.at < o."createdAt" AND (l.at, l.seq) > (d.at, d.seq))`;
 }
 
 const SUMS = `count(*) AS orders, coalesce(sum(o."amountPaise" + o."taxPaise"), 0) AS revenuePaise`;
 
+/**
+ * The touches of the tenant's other campaigns that could take an order from `d` (between its first
+ * touch and its last touch plus the window): `span` and `other`, after `d`.
+ */
+function othersSql(touch: AttributionTouch, campaignWhere: string): string {
+  const at = TOUCH_COLUMN[touch];
+  return `span AS MATERIALIZED (SELECT min(at) AS lo, max(at) + @windowMs AS hi FROM d),
+    other AS MATERIALIZED (${touchesSql(touch, campaignWhere, `AND t.${at} >= span.lo AND t.${at} < span.hi`, `span, "Campaign" c`)})`;
+}
+
 /** The SQL of one campaign's figures (exported for the bench's query plan). */
 export function campaignAttributionSql(touch: AttributionTouch): string {
-  return `SELECT ${SUMS} ${pairsSql(touch, `c."id" = @campaignId`)}`;
+  return `WITH d AS MATERIALIZED (${touchesSql(touch, `c."id" = @campaignId`)} ORDER BY customerId),
+    ${othersSql(touch, `c."id" <> @campaignId`)}
+    SELECT ${SUMS} ${pairsSql("other")}`;
 }
 
 /** One campaign's attributed orders and revenue under one rule; zeros for another tenant's campaign. */
@@ -85,16 +109,16 @@ export async function campaignsAttribution(
 ): Promise<CampaignAttributionRow[]> {
   if (!campaignIds.length) return [];
   return readStatement<CampaignAttributionRow>(
-    `SELECT c."id" AS campaignId, ${SUMS}
-     ${pairsSql("clicked", `c."id" IN (SELECT value FROM json_each(@ids))`)}
-     GROUP BY c."id"`,
+    `WITH d AS MATERIALIZED (${touchesSql("clicked", `c."id" IN (SELECT value FROM json_each(@ids))`)} ORDER BY customerId),
+      ${othersSql("clicked", "1")}
+     SELECT d.campaignId AS campaignId, ${SUMS} ${pairsSql("other")} GROUP BY d.campaignId`,
   ).all({ userId, windowMs, ids: JSON.stringify(campaignIds) });
 }
 
 /** The SQL of the list sorted by revenue (exported for the bench's query plan). */
 export function campaignsByRevenueSql(after: boolean): string {
-  return `WITH r AS (
-      SELECT c."id" AS campaignId, ${SUMS} ${pairsSql("clicked", "1")} GROUP BY c."id"),
+  return `WITH d AS MATERIALIZED (${touchesSql("clicked", "1")} ORDER BY customerId),
+    r AS (SELECT d.campaignId AS campaignId, ${SUMS} ${pairsSql("d")} GROUP BY d.campaignId),
     ranked AS (
       SELECT ${CAMPAIGN_COLUMNS}, coalesce(r.orders, 0) AS attributedOrders,
         coalesce(r.revenuePaise, 0) AS attributedRevenuePaise
@@ -126,10 +150,12 @@ export async function campaignRowsByRevenue(
 
 /** The SQL of the tenant's campaign revenue in a period (exported for the bench's query plan). */
 export function revenueInPeriodSql(): string {
-  return `SELECT ${SUMS} ${pairsSql(
+  return `WITH d AS MATERIALIZED (${touchesSql(
     "clicked",
-    `d."clickedAt" > @from - @windowMs AND d."clickedAt" < @to AND o."createdAt" >= @from AND o."createdAt" < @to`,
-  )}`;
+    "1",
+    `AND t."clickedAt" > @from - @windowMs AND t."clickedAt" < @to`,
+  )} ORDER BY customerId)
+    SELECT ${SUMS} ${pairsSql("d")} AND o."createdAt" >= @from AND o."createdAt" < @to`;
 }
 
 /**
