@@ -16,7 +16,13 @@ describe("machine opens and clicks", () => {
   it("HEAD, a bot's user agent or none at all is a machine", () => {
     expect(machineOpen({ method: "HEAD", userAgent: CHROME, ip: null })).toBe("head");
     expect(machineClick({ method: "HEAD", userAgent: CHROME, ip: null })).toBe("head");
-    for (const userAgent of ["Googlebot/2.1 (+http://www.google.com/bot.html)", "python-requests/2.31", "", null]) {
+    for (const userAgent of [
+      "Googlebot/2.1 (+http://www.google.com/bot.html)",
+      "python-requests/2.31",
+      "Mozilla/5.0 (compatible; Barracuda Sentinel (EE))",
+      "",
+      null,
+    ]) {
       expect(machineOpen({ method: "GET", userAgent, ip: "203.0.113.9" })).toBe("bot");
       expect(machineClick({ method: "GET", userAgent, ip: "203.0.113.9" })).toBe("bot");
     }

@@ -3,7 +3,8 @@
 // ("Machine opens"), never counted as a person:
 //
 // - a HEAD request: a link checker asks whether the address answers, a person's mail client GETs;
-// - a known bot by its user agent (the `isbot` package), or no user agent at all;
+// - a known bot by its user agent (the `isbot` package, and a few mail security gateways), or no
+//   user agent at all;
 // - for opens, Apple Mail Privacy Protection's proxy: it fetches every image of a message when the
 //   message arrives, whether or not anyone reads it. Its fetches say only "Mozilla/5.0" as their
 //   user agent, and come from Apple's proxies (addresses in Apple's 17.0.0.0/8, or the egress
@@ -18,6 +19,13 @@ export type Hit = { method: string; userAgent: string | null; ip: string | null 
 
 /** Why a hit is a machine's, or null for a person's. */
 export type MachineReason = "head" | "bot" | "apple-proxy";
+
+/**
+ * Mail security gateways that follow links to check them and name themselves in a way isbot's list
+ * does not know (seen: "Mozilla/5.0 (compatible; Barracuda Sentinel (EE))"). The others look like
+ * browsers; the scanner window catches them.
+ */
+const SECURITY_SCANNERS = /\b(barracuda|mimecast|proofpoint)\b/i;
 
 /** Apple Mail Privacy Protection's user agent: exactly this, with nothing after it. */
 const APPLE_PROXY_USER_AGENT = "Mozilla/5.0";
@@ -34,14 +42,16 @@ export function machineOpen(hit: Hit): MachineReason | null {
   if (hit.method === "HEAD") return "head";
   const ua = (hit.userAgent ?? "").trim();
   if (ua === APPLE_PROXY_USER_AGENT || isAppleAddress(hit.ip)) return "apple-proxy";
-  if (ua === "" || isbot(ua)) return "bot";
+  if (isBotAgent(ua)) return "bot";
   return null;
 }
+
+const isBotAgent = (ua: string) => ua === "" || isbot(ua) || SECURITY_SCANNERS.test(ua);
 
 /** Why a click is a machine's (null: a person, unless it comes within the scanner window of delivery). */
 export function machineClick(hit: Hit): MachineReason | null {
   if (hit.method === "HEAD") return "head";
   const ua = (hit.userAgent ?? "").trim();
-  if (ua === "" || isbot(ua)) return "bot";
+  if (isBotAgent(ua)) return "bot";
   return null;
 }
