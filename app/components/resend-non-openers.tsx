@@ -64,7 +64,7 @@ export function ResendNonOpeners({
             <Field
               label="Subject line for the resend"
               required
-              hint="A new subject gives it a second chance. The draft copies the message; you can change both before launching. Who opens it until the launch is left out."
+              hint="A new subject gives it a second chance. The draft copies the message; you can change both before launching. Anyone who opens the original before you launch is left out."
               inputProps={{ ...getInputProps(fields.subject, { type: "text" }), maxLength: 300 }}
               errors={fields.subject.errors}
             />

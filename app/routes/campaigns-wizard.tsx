@@ -543,15 +543,19 @@ export default function CampaignWizard() {
                   }
                 />
               )}
-              <noscript>
-                <button type="submit" name="intent" value="preview" className="btn-ghost text-xs">
-                  Preview audience
-                </button>
-              </noscript>
+              {resendAudience ? null : (
+                <noscript>
+                  <button type="submit" name="intent" value="preview" className="btn-ghost text-xs">
+                    Preview audience
+                  </button>
+                </noscript>
+              )}
             </section>
-            <aside>
-              <AudiencePanel sample={shownSample} loading={sampleLoading} />
-            </aside>
+            {resendAudience ? null : (
+              <aside>
+                <AudiencePanel sample={shownSample} loading={sampleLoading} />
+              </aside>
+            )}
           </div>
         </div>
 
