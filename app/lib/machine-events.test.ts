@@ -13,6 +13,16 @@ describe("machine opens and clicks", () => {
     }
   });
 
+  it("Gmail's and Yahoo's image proxies fetch the pixel when a person opens the message: a person's open", () => {
+    for (const userAgent of [
+      "Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)",
+      "YahooMailProxy; https://help.yahoo.com/kb/yahoo-mail-proxy-SLN28749.html",
+    ]) {
+      expect(machineOpen({ method: "GET", userAgent, ip: "66.102.8.1" })).toBeNull();
+      expect(machineOpen({ method: "HEAD", userAgent, ip: "66.102.8.1" })).toBe("head");
+    }
+  });
+
   it("HEAD, a bot's user agent or none at all is a machine", () => {
     expect(machineOpen({ method: "HEAD", userAgent: CHROME, ip: null })).toBe("head");
     expect(machineClick({ method: "HEAD", userAgent: CHROME, ip: null })).toBe("head");

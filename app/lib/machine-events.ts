@@ -10,6 +10,8 @@
 //   user agent, and come from Apple's proxies (addresses in Apple's 17.0.0.0/8, or the egress
 //   partners of iCloud Private Relay, which only the user agent tells apart).
 //
+// Gmail's and Yahoo's image proxies are people: they fetch the pixel when the message is opened.
+//
 // Link scanners that GET a link within seconds of delivery are told apart by time, when the
 // receipt is applied (TRACKING_SCANNER_WINDOW_SECONDS).
 import { isbot } from "isbot";
@@ -27,6 +29,13 @@ export type MachineReason = "head" | "bot" | "apple-proxy";
  */
 const SECURITY_SCANNERS = /\b(barracuda|mimecast|proofpoint)\b/i;
 
+/**
+ * Webmail image proxies that fetch the pixel when a person opens the message (Gmail's, Yahoo's): a
+ * person's open, although isbot lists them (they are not browsers). They cache the image, so a
+ * second open of one message may not reach us; the first does.
+ */
+const OPENED_THROUGH_PROXY = /GoogleImageProxy|YahooMailProxy/;
+
 /** Apple Mail Privacy Protection's user agent: exactly this, with nothing after it. */
 const APPLE_PROXY_USER_AGENT = "Mozilla/5.0";
 
@@ -42,6 +51,7 @@ export function machineOpen(hit: Hit): MachineReason | null {
   if (hit.method === "HEAD") return "head";
   const ua = (hit.userAgent ?? "").trim();
   if (ua === APPLE_PROXY_USER_AGENT || isAppleAddress(hit.ip)) return "apple-proxy";
+  if (OPENED_THROUGH_PROXY.test(ua)) return null;
   if (isBotAgent(ua)) return "bot";
   return null;
 }
