@@ -49,8 +49,6 @@ export const STORY_EMPTY_DETAIL = "What this customer is sent, opens and clicks,
 /** A sentence around the campaign's name: the page links the name. */
 export type StoryParts = { before: string; campaign: string; after: string; detail: string };
 
-const NO_MORE = "No campaign e-mail goes to this address";
-
 const capitalise = (text: string) => (text ? text.charAt(0).toUpperCase() + text.slice(1) : text);
 
 /** A suppressed row's details say "Not sent: the address was …": the sentence says "was not sent" already. */
@@ -89,8 +87,8 @@ export function storyParts(
     case "machine-opened":
       return line(
         "",
-        " was loaded by a mail privacy proxy",
-        "The customer's mail app fetched it on its own; not counted as an open",
+        " was loaded automatically, not by the customer",
+        "A mail privacy proxy (such as Apple Mail's) or a link checker fetched it; not counted as an open",
       );
     case "clicked":
       return line("Clicked a link in ", "", linkText(entry.link));
@@ -101,32 +99,32 @@ export function storyParts(
     case "unsubscribed":
       return line("Unsubscribed from ", "", "", "Unsubscribed");
     case "resubscribed":
-      return { before: "Resubscribed", campaign: "", after: "", detail: "Gets campaign e-mail again" };
+      return { before: "Resubscribed", campaign: "", after: "", detail: "" };
     case "suppressed":
       switch (entry.reason) {
         case "hard-bounced":
           return line(
             "Put on the suppression list after the hard bounce of ",
             "",
-            NO_MORE,
+            "",
             "Put on the suppression list after a hard bounce",
           );
         case "soft-bounced":
           return line(
             "Put on the suppression list after repeated soft bounces, the last on ",
             "",
-            NO_MORE,
+            "",
             "Put on the suppression list after repeated soft bounces",
           );
         case "complained":
           return line(
             "Put on the suppression list after the spam complaint about ",
             "",
-            NO_MORE,
+            "",
             "Put on the suppression list after a spam complaint",
           );
         default:
-          return { before: "Suppressed by hand", campaign: "", after: "", detail: NO_MORE };
+          return { before: "Suppressed by hand", campaign: "", after: "", detail: "" };
       }
   }
 }

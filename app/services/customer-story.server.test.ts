@@ -156,7 +156,12 @@ describe("the story of one customer", () => {
         "Win-back bounced",
         "550 5.1.1 The e-mail account does not exist",
       ],
-      [new Date(minutes(62)).toISOString(), "machine-opened", "Monsoon Sale was loaded by a mail privacy proxy", ""],
+      [
+        new Date(minutes(62)).toISOString(),
+        "machine-opened",
+        "Monsoon Sale was loaded automatically, not by the customer",
+        "",
+      ],
       [new Date(minutes(61)).toISOString(), "received", "Received Monsoon Sale", ""],
       [new Date(minutes(35)).toISOString(), "clicked", "Clicked a link in Diwali Dhamaka", ""],
       [new Date(minutes(31)).toISOString(), "clicked", "Clicked a link in Diwali Dhamaka", ""],

@@ -287,7 +287,7 @@ test.describe("opens, clicks and revenue through real e-mail", () => {
     // Kiran's mail app loaded it by itself: said so, not counted as an open.
     await page.goto(`/customers/${ids.kiran}`);
     await expect(story.getByTestId("story-text")).toHaveText([
-      "Diwali Dhamaka was loaded by a mail privacy proxy",
+      "Diwali Dhamaka was loaded automatically, not by the customer",
       "Received Diwali Dhamaka",
     ]);
     // Dev's scanner is not Dev.

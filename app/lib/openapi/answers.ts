@@ -427,7 +427,7 @@ export const SuppressionImportResultSchema = z.strictObject({
 export const CustomerStoryEntrySchema = z.strictObject({
   kind: z.enum(STORY_KINDS).meta({
     description:
-      "received (the receiving server accepted it), waiting, deferred (waits for a retry), failed, not-sent (cancelled or suppressed), bounced, opened (the first open by a person), machine-opened (only a mail privacy proxy loaded it), clicked (a person's first click of a link), soft-bounced, complained, unsubscribed, resubscribed, suppressed",
+      "received (the receiving server accepted it), waiting, deferred (waits for a retry), failed, not-sent (cancelled or suppressed), bounced, opened (the first open by a person), machine-opened (only machines loaded it: a mail privacy proxy, a link checker), clicked (a person's first click of a link), soft-bounced, complained, unsubscribed, resubscribed, suppressed",
   }),
   at: isoTime,
   campaignId: id.nullable().meta({ description: "The campaign; null when there is none or it was deleted" }),

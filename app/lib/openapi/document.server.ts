@@ -514,7 +514,7 @@ const OPERATIONS: Operation[] = [
     operationId: "getCustomerStory",
     summary: "A page of the customer's story, newest first",
     description:
-      "Each campaign the customer was sent and what came of it, their opens and clicks (people's; a message only a mail privacy proxy loaded is machine-opened), bounces and complaints, and what happened to their address on the suppression list.",
+      "Each campaign the customer was sent and what came of it, their opens and clicks (people's; a message only machines loaded, such as a mail privacy proxy, is machine-opened), bounces and complaints, and what happened to their address on the suppression list.",
     tag: "Customers",
     query: CustomerStoryQuerySchema,
     answers: { 200: { description: "Entries", json: ["CustomerStoryEntry"], headers: ["X-Next-Cursor"] } },
