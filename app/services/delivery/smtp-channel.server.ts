@@ -167,79 +167,148 @@ export function smtpChannel(options: SmtpChannelOptions): DeliveryChannel {
 
   const send = async (batch: readonly OutgoingMessage[], control: SendControl = SEND_FREELY) => {
     const results = new Map<string, ChannelResult>();
-    const prepared = new Map<number, Promise<Prepared>>();
+    type Preparing = { promise: Promise<Prepared>; value?: Prepared };
+    const prepared = new Map<number, Preparing>();
+    let next = 0;
+    let stopped = false;
     // Built and signed ahead of the connections, so a free connection finds its message ready.
     const ahead = connections * 2;
     const prepareUpTo = (end: number) => {
       for (let i = next; i < Math.min(end, batch.length); i++) {
-        if (!prepared.has(i)) {
-          const p = prepare(batch[i]);
-          p.catch(() => undefined);
-          prepared.set(i, p);
-        }
+        if (prepared.has(i)) continue;
+        const entry: Preparing = { promise: prepare(batch[i]) };
+        entry.promise.then(
+          (value) => void (entry.value = value),
+          () => undefined,
+        );
+        prepared.set(i, entry);
       }
     };
-    let next = 0;
-    let stopped = false;
     /** The answer every message left gets once no connection could be opened. */
     let cannotConnect: ((key: string) => ChannelResult) | null = null;
     const answer = (result: ChannelResult) => {
       results.set(result.key, result);
       control.answered?.(result);
     };
-    const sender = async () => {
+    type Picked = { m: OutgoingMessage; ready: Prepared };
+    /** The next message of the batch, once built and signed, if the engine says it may go. */
+    const pick = async (): Promise<Picked | null> => {
       for (;;) {
-        let slot = await takeSlot();
+        if (stopped || next >= batch.length) return null;
+        const i = next++;
+        const m = batch[i];
+        prepareUpTo(i + 1 + ahead);
+        let ready: Prepared;
         try {
-          if (stopped || next >= batch.length) return;
-          const i = next++;
-          const m = batch[i];
-          prepareUpTo(i + 1 + ahead);
-          let ready: Prepared;
-          try {
-            ready = await (prepared.get(i) ?? prepare(m));
-          } catch (error) {
-            // Signing failed (the thread stopped): not handed over, tried again later.
-            answer({ key: m.key, status: "retry", details: (error as Error).message, countsAsError: true });
-            continue;
-          } finally {
-            prepared.delete(i);
-          }
-          if (stopped || !control.proceed(m.key)) {
-            stopped = true;
-            return;
-          }
-          if ("result" in ready) {
-            answer(ready.result);
-            continue;
-          }
-          if (cannotConnect) {
-            answer(cannotConnect(m.key));
-            continue;
-          }
-          if (!slot || !slot.usable) {
-            try {
-              slot = await SmtpConnection.open(clientOptions);
-            } catch (error) {
-              const failure = error as Error;
-              cannotConnect = (k) => smtpOutcome(k, failure);
+          ready = await (prepared.get(i)?.promise ?? prepare(m));
+        } catch (error) {
+          // Signing failed (the thread stopped): not handed over, tried again later.
+          answer({ key: m.key, status: "retry", details: (error as Error).message, countsAsError: true });
+          continue;
+        } finally {
+          prepared.delete(i);
+        }
+        if (stopped || !control.proceed(m.key)) {
+          stopped = true;
+          return null;
+        }
+        return { m, ready };
+      }
+    };
+    /**
+     * The next message if it is ready now, for its envelope to go in the same write as the end of
+     * the one before. The engine is asked about it only once that one is answered, just before its
+     * own text goes (so no more than one message a connection is ever handed over unanswered).
+     */
+    const pickNow = (): (Picked & { ready: { to: string; raw: string } }) | null => {
+      if (stopped || next >= batch.length) return null;
+      const ready = prepared.get(next)?.value;
+      if (!ready || "result" in ready) return null;
+      const m = batch[next];
+      prepared.delete(next++);
+      prepareUpTo(next + ahead);
+      return { m, ready };
+    };
+
+    // One sender per connection: it sends messages one after another, the next one's envelope in
+    // the same write as the end of the one before when it is ready (PIPELINING).
+    const sender = async () => {
+      let slot = await takeSlot();
+      try {
+        let chained: (Picked & { ready: { to: string; raw: string }; opened: Promise<void> }) | null = null;
+        for (;;) {
+          let current = chained;
+          chained = null;
+          if (current) {
+            // An envelope sent ahead: the message goes only if the engine still says so.
+            let refusal: Error | null = null;
+            await current.opened.catch((error: Error) => void (refusal = error));
+            if (stopped || !control.proceed(current.m.key)) {
+              stopped = true;
+              if (!refusal) {
+                // The server waits for its text: the connection is dropped, so nothing arrives.
+                slot?.abort();
+                slot = null;
+              }
+              return;
+            }
+            if (refusal) {
+              answer(smtpOutcome(current.m.key, refusal));
+              continue;
+            }
+          } else {
+            const picked = await pick();
+            if (!picked) return;
+            const { m, ready } = picked;
+            if ("result" in ready) {
+              answer(ready.result);
+              continue;
+            }
+            if (cannotConnect) {
               answer(cannotConnect(m.key));
               continue;
             }
+            if (slot && (!slot.usable || slot.messages >= perConnection)) {
+              void slot.quit();
+              slot = null;
+            }
+            if (!slot) {
+              try {
+                slot = await SmtpConnection.open(clientOptions);
+              } catch (error) {
+                const failure = error as Error;
+                cannotConnect = (k) => smtpOutcome(k, failure);
+                answer(cannotConnect(m.key));
+                continue;
+              }
+            }
+            current = { m, ready, opened: slot.begin(m.from.address, ready.to) };
           }
           try {
-            const reply = await slot.send(m.from.address, ready.to, ready.raw);
-            answer({ key: m.key, status: "accepted", details: reply.text.slice(0, 500) });
+            await current.opened;
           } catch (error) {
-            answer(smtpOutcome(m.key, error as Error));
+            answer(smtpOutcome(current.m.key, error as Error));
+            continue;
           }
-        } catch (error) {
-          // Nothing more of this batch goes out; what was not answered is the engine's to retry.
-          stopped = true;
-          throw error;
-        } finally {
-          giveBack(slot);
+          const then = slot && slot.pipelining && slot.messages < perConnection ? pickNow() : null;
+          const { final, next: opened } = slot!.finish(
+            current.ready.raw,
+            then ? { from: then.m.from.address, to: then.ready.to } : undefined,
+          );
+          if (then && opened) chained = { ...then, opened };
+          try {
+            const reply = await final;
+            answer({ key: current.m.key, status: "accepted", details: reply.text.slice(0, 500) });
+          } catch (error) {
+            answer(smtpOutcome(current.m.key, error as Error));
+          }
         }
+      } catch (error) {
+        // Nothing more of this batch goes out; what was not answered is the engine's to retry.
+        stopped = true;
+        throw error;
+      } finally {
+        giveBack(slot);
       }
     };
     await Promise.all(Array.from({ length: Math.min(connections, batch.length) }, sender));

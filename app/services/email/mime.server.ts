@@ -116,11 +116,23 @@ export function rfc5322Date(date: Date): string {
 
 type Encoded = { encoding: "7bit" | "quoted-printable" | "base64"; body: string };
 
+const QP_AS_IS = /^(?:[\x21-\x3c\x3e-\x7e \t]*[\x21-\x3c\x3e-\x7e])?$/;
+
 /** Quoted-printable (RFC 2045 6.7) of CRLF text: soft breaks at 76, trailing spaces encoded. */
 export function quotedPrintable(text: string): string {
   const lines = text.split("\r\n");
   const out: string[] = [];
   for (const line of lines) {
+    if (QP_AS_IS.test(line)) {
+      // Printable ASCII without "=" and not ending in a space: only soft breaks are needed.
+      let at = 0;
+      while (line.length - at > 76) {
+        out.push(`${line.slice(at, at + 75)}=`);
+        at += 75;
+      }
+      out.push(at === 0 ? line : line.slice(at));
+      continue;
+    }
     const bytes = Buffer.from(line, "utf8");
     let current = "";
     for (let i = 0; i < bytes.length; i++) {

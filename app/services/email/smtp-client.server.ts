@@ -264,48 +264,104 @@ export class SmtpConnection {
    * refusal. `message` is CRLF text of 7-bit lines; it is dot-stuffed here.
    */
   async send(from: string, to: string, message: string): Promise<SmtpReply> {
-    if (this.broken) throw this.broken;
+    await this.begin(from, to);
+    return this.finish(message).final;
+  }
+
+  /**
+   * Opens a message's transaction: MAIL FROM, RCPT TO and DATA (after RSET when the last envelope
+   * was refused), in one write with PIPELINING. Settles at the server's 354, or with its refusal.
+   */
+  begin(from: string, to: string): Promise<void> {
+    if (this.broken) return Promise.reject(this.broken);
     this.messages += 1;
+    const commands = this.envelope(from, to);
+    if (!this.pipelining) return this.oneByOne(commands);
+    const answers = commands.map(() => this.reply());
+    this.write(`${commands.join("\r\n")}\r\n`);
+    return this.opened(commands, answers);
+  }
+
+  /**
+   * Sends the message of the open transaction. With `then` (and PIPELINING), the next message's
+   * MAIL FROM, RCPT TO and DATA go in the same write, after the message's end (RFC 2920 allows
+   * commands after the end of data): one write a message. `final` is this message's answer,
+   * `next` the opening of the next one, as `begin` gives it.
+   */
+  finish(message: string, then?: { from: string; to: string }): { final: Promise<SmtpReply>; next?: Promise<void> } {
+    if (this.broken) return { final: Promise.reject(this.broken) };
+    const final = this.reply().then((answer) => {
+      if (answer.code >= 300) throw refused(answer, "EMESSAGE");
+      return answer;
+    });
+    if (!then || !this.pipelining) {
+      this.write(dotStuffed(message));
+      return { final };
+    }
+    this.messages += 1;
+    const commands = this.envelope(then.from, then.to);
+    const answers = commands.map(() => this.reply());
+    this.write(`${dotStuffed(message)}${commands.join("\r\n")}\r\n`);
+    // Read in any case, so a refusal of the next does not go unhandled while this one is awaited.
+    const next = this.opened(commands, answers);
+    next.catch(() => undefined);
+    return { final, next };
+  }
+
+  private envelope(from: string, to: string): string[] {
     const commands = [`MAIL FROM:<${from}>`, `RCPT TO:<${to}>`, "DATA"];
     if (this.dirty) commands.unshift("RSET");
-    this.dirty = true;
+    this.dirty = false;
+    return commands;
+  }
+
+  /** The answers to a pipelined envelope: every one is read, whatever the first ones say. */
+  private async opened(commands: string[], pending: Promise<SmtpReply>[]): Promise<void> {
+    const settled = await Promise.allSettled(pending);
     const answers: SmtpReply[] = [];
-    if (this.pipelining) {
-      const pending = commands.map(() => this.reply());
-      this.write(`${commands.join("\r\n")}\r\n`);
-      // Every answer is read (each settles), whatever the first ones say.
-      const settled = await Promise.allSettled(pending);
-      for (const s of settled) {
-        if (s.status === "rejected") throw s.reason as SmtpError;
-        answers.push(s.value);
-      }
-    } else {
-      for (const command of commands) {
-        const answer = await this.command(command);
-        answers.push(answer);
-        if (command !== "RSET" && answer.code >= 300 && !(command === "DATA" && answer.code === 354)) break;
-      }
+    for (const s of settled) {
+      if (s.status === "rejected") throw s.reason as SmtpError;
+      answers.push(s.value);
     }
+    await this.check(commands, answers);
+  }
+
+  /** Without PIPELINING: one command at a time, none after a refusal. */
+  private async oneByOne(commands: string[]): Promise<void> {
+    const answers: SmtpReply[] = [];
+    for (const command of commands) {
+      const answer = await this.command(command);
+      answers.push(answer);
+      if (command !== "RSET" && answer.code >= 300 && !(command === "DATA" && answer.code === 354)) break;
+    }
+    await this.check(commands, answers);
+  }
+
+  private async check(commands: string[], answers: SmtpReply[]) {
     let i = 0;
     if (commands[0] === "RSET") {
-      if (answers[i].code !== 250) throw refused(answers[i], "EPROTOCOL");
-      i += 1;
+      if (answers[0].code !== 250) {
+        this.dirty = true;
+        throw refused(answers[0], "EPROTOCOL");
+      }
+      i = 1;
     }
     // Without PIPELINING the commands stopped at the first refusal: what is missing was not sent.
     const [mail, rcpt, data] = answers.slice(i);
-    if (data?.code === 354 && (mail.code >= 300 || rcpt!.code >= 300)) {
+    const refusedAt = mail.code >= 300 ? mail : rcpt!.code >= 300 ? rcpt! : data!.code !== 354 ? data! : null;
+    if (!refusedAt) return;
+    // The transaction's state is not known: RSET before the next.
+    this.dirty = true;
+    if (data?.code === 354) {
       // A server that opened DATA for no recipient: an empty message ends it.
       await this.command(".");
     }
-    if (mail.code >= 300) throw refused(mail, "EENVELOPE");
-    if (rcpt!.code >= 300) throw refused(rcpt!, "EENVELOPE");
-    if (data!.code !== 354) throw refused(data!, "EMESSAGE");
-    const answer = this.reply();
-    this.write(dotStuffed(message));
-    const final = await answer;
-    if (final.code >= 300) throw refused(final, "EMESSAGE");
-    this.dirty = false;
-    return final;
+    throw refused(refusedAt, refusedAt === data ? "EMESSAGE" : "EENVELOPE");
+  }
+
+  /** Drops the connection at once (an open DATA is discarded by the server). */
+  abort(): void {
+    this.destroy(new SmtpError("Closed", "ECONNECTION"));
   }
 
   /** QUIT, then the connection closed (at once if the server does not answer within a second). */
