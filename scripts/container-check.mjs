@@ -129,6 +129,8 @@ run("npm prune --omit=dev", "npm", ["prune", "--omit=dev", "--no-audit", "--no-f
     ...needed,
     "build/node/jobs/snapshots.mjs",
     "build/node/jobs/background-work.mjs",
+    "build/node/jobs/bounce-mailbox.mjs",
+    "build/node/jobs/dkim-signer.mjs",
     "node_modules/tsx/dist/loader.mjs",
   ]) {
     if (!existsSync(path.join(app, f))) fail(`the image would lack ${f}`);

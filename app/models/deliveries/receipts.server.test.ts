@@ -250,6 +250,25 @@ describe("bounces and complaints reported later", () => {
     expect(events(id, a.seq)).toEqual([
       { kind: "bounced", machine: 0, link: null, source: "imap", details: "550 5.1.1 user unknown (bounce mailbox)" },
     ]);
+    // A report naming another address than the row's (a forged one) changes nothing.
+    const {
+      id: other,
+      rows: [o],
+      key: otherKey,
+    } = await deliveredCampaign(1, Date.now() - HOUR);
+    expect(
+      await applyReceipts(sqlite, [
+        {
+          id: otherKey(o.seq),
+          event: "complained",
+          at: Date.now(),
+          source: "imap",
+          eventId: "forged",
+          email: "someone@else.example",
+        },
+      ]),
+    ).toEqual({ applied: 0, ignored: 1 });
+    expect(campaign(other).complainedCount).toBe(0);
     // The same report read again, in another batch and twice in one: nothing changes.
     expect(await applyReceipts(sqlite, [bounce, bounce])).toEqual({ applied: 0, ignored: 2 });
     expect(events(id, a.seq)).toHaveLength(1);

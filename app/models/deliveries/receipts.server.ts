@@ -28,6 +28,11 @@ export type Receipt = {
   source?: ReceiptSource;
   /** The feed's own id of the event (SNS MessageId, sg_event_id, a report's Message-ID): a replay changes nothing. */
   eventId?: string;
+  /**
+   * The recipient the report names, when it names one: a receipt about another address than the
+   * row's is ignored (a delivery id is no secret, and anyone can mail a bounce mailbox).
+   */
+  email?: string;
 };
 
 type RowState = {
@@ -208,6 +213,10 @@ function applyReceiptsNow(
         }
         // A receipt of an earlier message of a row that was retried since says nothing about it now.
         if (!row || row.retries !== id.retries) {
+          ignored += 1;
+          continue;
+        }
+        if (r.email !== undefined && r.email.toLowerCase() !== row.email.toLowerCase()) {
           ignored += 1;
           continue;
         }

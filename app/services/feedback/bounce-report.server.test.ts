@@ -255,8 +255,18 @@ describe("readBounceReport", () => {
           "550 5.1.1 <asha@customer.example>: Recipient address rejected: User unknown in virtual mailbox table (bounce mailbox)",
         source: "imap",
         eventId: "<20261126074005.4Z1@mx.shop.example> asha@customer.example",
+        email: "asha@customer.example",
       },
     ]);
+  });
+
+  it("reads a permanent failure that is not about the address (5.7.1, refused as spam) as a soft bounce", async () => {
+    const refused = postfixHard
+      .replace(/Status: 5\.1\.1/, "Status: 5.7.1")
+      .replace(/Diagnostic-Code: .*/, "Diagnostic-Code: smtp; 554 5.7.1 Message rejected as spam");
+    expect(refused).not.toBe(postfixHard);
+    const reading = await readBounceReport(mail(refused), NOW);
+    expect(reading.receipts).toMatchObject([{ event: "soft-bounced", email: "asha@customer.example" }]);
   });
 
   it("reads a Gmail-style DSN with only the returned headers, a retry's key included", async () => {
@@ -307,6 +317,7 @@ describe("readBounceReport", () => {
         details: "Marked as spam (abuse report from Yahoo!-Mail-Feedback/2.0) (bounce mailbox)",
         source: "imap",
         eventId: "<arf-20261126-001@arf.mail.yahoo.example> asha@customer.example",
+        email: "asha@customer.example",
       },
     ]);
   });

@@ -1,8 +1,10 @@
 // One message from the bounce mailbox → the receipts it means (docs/rules.md, "Bounce mailbox").
 //
 // - A delivery status notification (RFC 3464: multipart/report; report-type=delivery-status): per
-//   recipient, Action "failed" with a 5.x.x Status is a hard bounce ("bounced"), "failed" with a
-//   4.x.x Status a soft one ("soft-bounced": the MTA gave up on a temporary condition); "delayed"
+//   recipient, Action "failed" with a Status saying the address does not work (5.1.x; 550, 551 or
+//   553 without one) is a hard bounce ("bounced"); any other failure a soft one ("soft-bounced": a
+//   temporary condition the MTA gave up on, a message refused by policy; app/lib/bounce-kind.ts);
+//   the receipt names the reported recipient, so a report about another address is not applied; "delayed"
 //   (still trying), "delivered", "relayed" and "expanded" are understood and count for nothing.
 // - An abuse report (ARF, RFC 5965: report-type=feedback-report) of Feedback-Type abuse or fraud is
 //   a complaint ("complained"); its other types (not-spam, virus, auth-failure, other) count for
@@ -16,6 +18,7 @@
 // `<deliveryKey@sender-domain>`; failing both, a VERP address `anything+deliveryKey@domain` the
 // report was sent to. Whatever names no delivery of ours (auto-replies, spam, someone else's
 // bounce) is "unrecognised": no receipt, no error. Pure apart from parsing the MIME (mailparser).
+import { bounceKind } from "~/lib/bounce-kind";
 import { createHash } from "node:crypto";
 import { type AddressObject, simpleParser } from "mailparser";
 import { parseDeliveryId } from "~/lib/campaigns";
@@ -161,9 +164,18 @@ function clip(text: string): string {
   return one.length > DETAILS_MAX ? `${one.slice(0, DETAILS_MAX - 1)}…` : one;
 }
 
-/** The receipt's kind for a status class: 5 hard, 4 soft, anything else none. */
-function bounceEvent(statusClass: string | undefined): "bounced" | "soft-bounced" | null {
-  return statusClass === "5" ? "bounced" : statusClass === "4" ? "soft-bounced" : null;
+/**
+ * The receipt's kind for a failure's enhanced status code and reply code, by the rule the send
+ * uses (bounceKind): an address that does not work (5.1.x, or 550/551/553 without an enhanced
+ * code) bounces; any other failure is a soft bounce.
+ */
+/** A plain address, as a report names its recipient (a redacted one is not). */
+const isAddress = (value: string | undefined): value is string =>
+  value !== undefined && /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(value);
+
+function bounceEvent(enhanced: string | undefined, reply: string | undefined): "bounced" | "soft-bounced" | null {
+  const kind = bounceKind(enhanced, reply === undefined ? undefined : Number(reply));
+  return kind === "hard" ? "bounced" : kind === "soft" ? "soft-bounced" : null;
 }
 
 export async function readBounceReport(raw: Buffer, now = Date.now()): Promise<ReportReading> {
@@ -228,6 +240,7 @@ export async function readBounceReport(raw: Buffer, now = Date.now()): Promise<R
           details: clip(`Marked as spam (${type} report from ${typedValue(reporter) || reporter})`) + SUFFIX,
           source: "imap",
           eventId: complainant ? `${reportId} ${complainant}` : reportId,
+          ...(isAddress(complainant) ? { email: complainant } : {}),
         },
       ],
       note: `A complaint (${type}) for ${id}`,
@@ -248,7 +261,7 @@ export async function readBounceReport(raw: Buffer, now = Date.now()): Promise<R
     const notes: string[] = [];
     for (const fields of perRecipient) {
       const action = (first(fields, "action") ?? "").toLowerCase();
-      const code = /^([245])\.\d{1,3}\.\d{1,3}/.exec(first(fields, "status") ?? "");
+      const code = /^[245]\.\d{1,3}\.\d{1,3}/.exec(first(fields, "status") ?? "");
       const recipient = typedValue(first(fields, "final-recipient") ?? first(fields, "original-recipient"));
       const diagnostic = typedValue(first(fields, "diagnostic-code"));
       if (action !== "failed") {
@@ -256,7 +269,10 @@ export async function readBounceReport(raw: Buffer, now = Date.now()): Promise<R
         continue;
       }
       // A failure without a usable Status: the reply code of the diagnostic decides.
-      const event = bounceEvent(code?.[1] ?? /^([45])\d\d\b/.exec(diagnostic)?.[1]);
+      const event = bounceEvent(
+        code?.[0] ?? /\b([45]\.\d{1,3}\.\d{1,3})\b/.exec(diagnostic)?.[1],
+        /^(?:smtp;\s*)?([45]\d\d)\b/i.exec(diagnostic)?.[1],
+      );
       if (!event) {
         notes.push(`failed with no status`);
         continue;
@@ -269,6 +285,9 @@ export async function readBounceReport(raw: Buffer, now = Date.now()): Promise<R
         details: clip(reason) + SUFFIX,
         source: "imap",
         eventId: recipient ? `${reportId} ${recipient}` : reportId,
+        // The address the report names: a report about another recipient of the message's key is
+        // not applied (anyone can mail the bounce mailbox; keys are not secret).
+        ...(isAddress(recipient) ? { email: recipient } : {}),
       });
       notes.push(`${event} ${code?.[0] ?? ""}`.trim());
     }
@@ -287,9 +306,9 @@ export async function readBounceReport(raw: Buffer, now = Date.now()): Promise<R
   const text = mail.text ?? "";
   const id = delivery ?? deliveryQuotedIn(text) ?? verp;
   if (!id) return { kind: "unrecognised", receipts: [], note: "A bounce about a message that is not one of ours" };
-  const enhanced = /\b([45])\.\d{1,3}\.\d{1,3}\b/.exec(text);
-  const reply = /(?:^|\s)([45])\d\d[ -]/m.exec(text);
-  const event = bounceEvent(enhanced?.[1] ?? reply?.[1]) ?? "soft-bounced";
+  const enhanced = /\b[45]\.\d{1,3}\.\d{1,3}\b/.exec(text);
+  const reply = /(?:^|\s)([45]\d\d)[ -]/m.exec(text);
+  const event = bounceEvent(enhanced?.[0], reply?.[1]) ?? "soft-bounced";
   const matched = enhanced ?? reply;
   const line = matched
     ? text.slice(text.lastIndexOf("\n", matched.index) + 1).split("\n")[0]
