@@ -70,7 +70,7 @@ describe("a vendor's post through the server", () => {
   it("SendGrid's signed post, without a cookie, with no Origin or another site's, is taken", async () => {
     for (const port of Object.values(ports)) {
       const events = [sendgrid.event("delivered", "<x@y.z>", "a@example.com")];
-      for (const extra of [{}, { Origin: "https://sendgrid.example" }]) {
+      for (const extra of [{}, { Origin: "https://sendgrid.example" }] as Record<string, string>[]) {
         const answer = await send(port, sendgrid.request("http://x/api/webhooks/sendgrid", events), extra);
         expect(answer).toEqual({ status: 200, body: { received: 1, matched: 0, ignored: 1 } });
       }
