@@ -18,7 +18,12 @@ import { resetEnvCache } from "~/env.server";
 import { deliveryKey } from "~/lib/campaigns";
 import { applyReceipts, type Receipt } from "~/models/deliveries/receipts.server";
 import { OrderSchema } from "~/schemas/order";
-import { attributionOfCampaign, campaignRevenueThisMonth } from "~/services/attribution.server";
+import {
+  attributionOfCampaign,
+  campaignRevenueThisMonth,
+  clearCampaignRevenueCache,
+  DASHBOARD_REVENUE_TTL_MS,
+} from "~/services/attribution.server";
 import { getCampaignDetail, launch, listCampaigns } from "~/services/campaigns.server";
 import { createOrder, deleteOrder, updateOrder } from "~/services/orders.server";
 import { createSegment } from "~/services/segments.server";
@@ -176,6 +181,15 @@ describe("revenue per campaign", () => {
     // Diwali ₹1,845 (4 orders), the weekend offer ₹700: every order once.
     expect(await campaignRevenueThisMonth(tenant.id)).toMatchObject({ orders: 5, revenue: 2545, windowDays: 7 });
     expect(await campaignRevenueThisMonth(other.id)).toMatchObject({ orders: 1, revenue: 10_000 });
+    // Kept for 30 s per tenant: a new order shows on the dashboard after that.
+    const c1 = rowsOf(diwali)[1].customerId;
+    const extra = await order(tenant.id, c1, 55);
+    expect(await campaignRevenueThisMonth(tenant.id)).toMatchObject({ orders: 5, revenue: 2545 });
+    const later = new Date(Date.now() + DASHBOARD_REVENUE_TTL_MS + 1000);
+    expect(await campaignRevenueThisMonth(tenant.id, later)).toMatchObject({ orders: 6, revenue: 2600 });
+    await deleteOrder(tenant.id, extra._id);
+    clearCampaignRevenueCache();
+    expect(await campaignRevenueThisMonth(tenant.id)).toMatchObject({ orders: 5, revenue: 2545 });
 
     const newest = await listCampaigns(tenant.id, { limit: 10 });
     expect(newest.campaigns.map((x) => x.id)).toEqual([weekend, diwali]);

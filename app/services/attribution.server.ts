@@ -112,14 +112,38 @@ export async function campaignsByRevenue(
   return { rows: page, nextCursor: rows.length > limit ? revenueCursor(page[page.length - 1]) : null };
 }
 
+export type CampaignRevenueThisMonth = AttributionFigures & { from: string; windowDays: number };
+
+/**
+ * The dashboard's figure is kept this long per tenant: it reads every click of the tenant's
+ * campaigns this month (about 85 ms for 55,000 clicks on the bench), and the dashboard is loaded
+ * and refreshed often; a summary a few seconds old is still this month's.
+ */
+export const DASHBOARD_REVENUE_TTL_MS = 30_000;
+const MAX_CACHED_TENANTS = 1000;
+const dashboardCache = new Map<string, { key: string; at: number; value: CampaignRevenueThisMonth }>();
+
+/** Forgets the dashboard figures kept (tests). */
+export function clearCampaignRevenueCache(): void {
+  dashboardCache.clear();
+}
+
 /** The dashboard's "Revenue from campaigns": orders placed this month (India Standard Time) that a
- * campaign's click brought, each once, and their revenue. */
+ * campaign's click brought, each once, and their revenue; computed at most every 30 s per tenant. */
 export async function campaignRevenueThisMonth(
   userId: string,
   now: Date = new Date(),
-): Promise<AttributionFigures & { from: string; windowDays: number }> {
+): Promise<CampaignRevenueThisMonth> {
   const window = attributionWindow();
   const from = dayStartMs(monthStart(dayOf(now)));
+  const key = `${from}:${window.days}`;
+  const cached = dashboardCache.get(userId);
+  const age = now.getTime() - (cached?.at ?? 0);
+  if (cached && cached.key === key && age >= 0 && age < DASHBOARD_REVENUE_TTL_MS) return cached.value;
   const row = await revenueInPeriod(userId, { from, to: now.getTime() + 1 }, window.ms);
-  return { ...figures(row), from: new Date(from).toISOString(), windowDays: window.days };
+  const value = { ...figures(row), from: new Date(from).toISOString(), windowDays: window.days };
+  dashboardCache.delete(userId);
+  if (dashboardCache.size >= MAX_CACHED_TENANTS) dashboardCache.delete(dashboardCache.keys().next().value as string);
+  dashboardCache.set(userId, { key, at: now.getTime(), value });
+  return value;
 }
