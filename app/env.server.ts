@@ -108,7 +108,14 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().default("./data"),
   DATABASE_URL: z
     .string()
-    .regex(/^file:/, "DATABASE_URL must be a SQLite URL like file:./data/crm.db")
+    // The server runs on SQLite only until the models speak PostgreSQL (issue 26); its schema can
+    // already be made: docs/decisions/0028-postgresql-schema-and-migrations.md.
+    .refine((v) => /^file:/.test(v), {
+      error: (issue) =>
+        /^postgres(ql)?:\/\//.test(String(issue.input))
+          ? "PostgreSQL is coming, but the server cannot run on it yet: use a SQLite URL like file:./data/crm.db. Today `crm db migrate --url postgres://…` prepares a PostgreSQL database's schema."
+          : "DATABASE_URL must be a SQLite URL like file:./data/crm.db",
+    })
     .optional(),
   PUBLIC_URL: z.string().url("PUBLIC_URL must be a full URL like https://crm.example.com").optional(),
   SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters").optional(),

@@ -44,6 +44,15 @@ export const postgresMigrationsDir = path.join(root, "prisma", "migrations-postg
 export type EngineKind = "sqlite" | "postgresql";
 
 /**
+ * The PostgreSQL server the tools and tests make scratch databases on (`npm run db:migration`, the
+ * drift test, tests/helpers/postgres.ts): TEST_POSTGRES_URL, by default the local server as CI
+ * starts it (.ci/run). Its database is only connected to, to create and drop others.
+ */
+export function adminPostgresUrl(): string {
+  return process.env.TEST_POSTGRES_URL || "postgres://postgres@127.0.0.1:5432/postgres";
+}
+
+/**
  * schema.prisma as PostgreSQL sees it: the one place the description differs between the engines.
  * The provider is "postgresql" and every DateTime is `@db.Timestamptz(3)` (PostgreSQL keeps
  * dates as timestamptz; SQLite as integer milliseconds). Nothing else changes, so both engines'
