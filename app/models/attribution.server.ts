@@ -59,15 +59,18 @@ function touchesSql(touch: AttributionTouch, campaignWhere: string, touchWhere =
  * The FROM and WHERE of the attributed (touch, order) pairs: the touches `d` (a CTE, sorted by
  * customer so the order lookups walk the index in order), each customer's orders in (at, at + window]
  * on "Order_attribution_idx" (which holds the tenant, whether the order is cancelled and its total:
- * no table read), and last touch: no touch of the same customer in `other` (a CTE holding every
- * touch of the tenant that could be later) after this one and before the order.
+ * no table read), and last touch: no touch of the same customer in `others` (CTEs that together
+ * hold every touch of the tenant that could be later) after this one and before the order.
  */
-function pairsSql(other: string): string {
+function pairsSql(...others: string[]): string {
+  const later = others.map(
+    (other) => `AND NOT EXISTS (SELECT 1 FROM ${other} l
+        WHERE l.customerId = d.customerId AND l.at < o."createdAt" AND (l.at, l.seq) > (d.at, d.seq))`,
+  );
   return `FROM d JOIN "Order" o INDEXED BY "Order_attribution_idx"
       ON o."customerId" = d.customerId AND o."createdAt" > d.at AND o."createdAt" <= d.at + @windowMs
     WHERE o."userId" = @userId AND (lower(o."status") = 'cancelled') = 0
-      AND NOT EXISTS (SELECT 1 FROM ${other} l
-        WHERE l.customerId = d.customerId AND l.at < o."createdAt" AND (l.at, l.seq) > (d.at, d.seq))`;
+      ${later.join("\n      ")}`;
 }
 
 const SUMS = `count(*) AS orders, coalesce(sum(o."amountPaise" + o."taxPaise"), 0) AS revenuePaise`;
@@ -110,8 +113,8 @@ export async function campaignsAttribution(
   if (!campaignIds.length) return [];
   return readStatement<CampaignAttributionRow>(
     `WITH d AS MATERIALIZED (${touchesSql("clicked", `c."id" IN (SELECT value FROM json_each(@ids))`)} ORDER BY customerId),
-      ${othersSql("clicked", "1")}
-     SELECT d.campaignId AS campaignId, ${SUMS} ${pairsSql("other")} GROUP BY d.campaignId`,
+      ${othersSql("clicked", `c."id" NOT IN (SELECT value FROM json_each(@ids))`)}
+     SELECT d.campaignId AS campaignId, ${SUMS} ${pairsSql("d", "other")} GROUP BY d.campaignId`,
   ).all({ userId, windowMs, ids: JSON.stringify(campaignIds) });
 }
 
