@@ -136,6 +136,16 @@ describe("signed events", () => {
   });
 });
 
+describe("the reported address", () => {
+  it("a report about another address than the row's is not applied", async () => {
+    const r = rows[4];
+    expect((await post([sendgrid.event("spamreport", messageId(r.id), "someone.else@example.com")])).status).toBe(200);
+    await apply();
+    expect((await row(r.id)).status).toBe("delivered");
+    expect(await suppressionOf(userId, "someone.else@example.com")).toBeNull();
+  });
+});
+
 describe("refused posts queue nothing", () => {
   const events = () => [sendgrid.event("spamreport", messageId(rows[5].id), rows[5].email)];
 

@@ -81,7 +81,13 @@ function receiptOf(e: SendgridEvent, now: number): Receipt | null {
   if (!key || !e.sg_event_id) return null;
   const at = typeof e.timestamp === "number" && Number.isFinite(e.timestamp) ? Math.round(e.timestamp * 1000) : now;
   const reason = [e.status, e.reason].filter(Boolean).join(" ");
-  const base = { id: key, at, source: "sendgrid" as const, eventId: e.sg_event_id };
+  const base = {
+    id: key,
+    at,
+    source: "sendgrid" as const,
+    eventId: e.sg_event_id,
+    ...(e.email ? { email: e.email } : {}),
+  };
   if (e.event === "bounce") {
     const blocked = e.type === "blocked";
     return {

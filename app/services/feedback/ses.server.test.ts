@@ -174,6 +174,7 @@ describe("signed notifications", () => {
         details: "452 4.2.2 mailbox full (SES, Undetermined/Undetermined)",
         source: "ses",
         eventId: `${signed.MessageId}:${r.email.toLowerCase()}`,
+        email: r.email,
       },
     ]);
   });

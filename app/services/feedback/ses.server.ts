@@ -127,6 +127,7 @@ export function sesReceipts(message: SnsMessage, now = Date.now()): SesFeedResul
         details: feedDetails(details),
         source: "ses",
         eventId: `${message.MessageId}:${email.toLowerCase()}`,
+        email,
       });
   };
   let received = 1;
