@@ -36,7 +36,10 @@ export const CampaignMessageSchema = z.object({
  * POST /api/campaigns tracks unless it says false. The wizard's checkbox reads its own way
  * (absent: off), TrackingCheckboxSchema.
  */
-export const TrackingEnabledSchema = z.boolean({ message: "trackingEnabled must be true or false" }).optional();
+export const TrackingEnabledSchema = z
+  .boolean({ message: "trackingEnabled must be true or false" })
+  .meta({ description: "Put the open pixel and tracked links in its messages (default true)" })
+  .optional();
 /** The wizard's "Track opens and clicks" checkbox: sent as "on" when ticked, absent when not. */
 export const TrackingCheckboxSchema = z
   .string()
