@@ -87,7 +87,7 @@ describe("signed events", () => {
     await apply();
     expect(await row(r.id)).toMatchObject({
       status: "bounced",
-      details: "5.1.1 550 5.1.1 The email account that you tried to reach does not exist. (SendGrid, bounce)",
+      details: "550 5.1.1 The email account that you tried to reach does not exist. (SendGrid, bounce)",
     });
     expect((await getCampaign(userId, campaignId)).bouncedCount).toBe(1);
     expect(await suppressionOf(userId, r.email)).toMatchObject({ reason: "hard-bounced" });

@@ -80,7 +80,10 @@ function receiptOf(e: SendgridEvent, now: number): Receipt | null {
   const key = ourDeliveryKey(e["smtp-id"]);
   if (!key || !e.sg_event_id) return null;
   const at = typeof e.timestamp === "number" && Number.isFinite(e.timestamp) ? Math.round(e.timestamp * 1000) : now;
-  const reason = [e.status, e.reason].filter(Boolean).join(" ");
+  // SendGrid's reason usually quotes the server's answer, enhanced status included ("550 5.1.1 …"):
+  // its status goes first only when the reason does not say it already.
+  const reason =
+    e.status && e.reason?.includes(e.status) ? e.reason : [e.status, e.reason].filter(Boolean).join(" ");
   const base = {
     id: key,
     at,
