@@ -167,8 +167,7 @@ export function smtpChannel(options: SmtpChannelOptions): DeliveryChannel {
 
   const send = async (batch: readonly OutgoingMessage[], control: SendControl = SEND_FREELY) => {
     const results = new Map<string, ChannelResult>();
-    type Preparing = { promise: Promise<Prepared>; value?: Prepared };
-    const prepared = new Map<number, Preparing>();
+    const prepared = new Map<number, Promise<Prepared>>();
     let next = 0;
     let stopped = false;
     // Built and signed ahead of the connections, so a free connection finds its message ready.
@@ -176,12 +175,9 @@ export function smtpChannel(options: SmtpChannelOptions): DeliveryChannel {
     const prepareUpTo = (end: number) => {
       for (let i = next; i < Math.min(end, batch.length); i++) {
         if (prepared.has(i)) continue;
-        const entry: Preparing = { promise: prepare(batch[i]) };
-        entry.promise.then(
-          (value) => void (entry.value = value),
-          () => undefined,
-        );
-        prepared.set(i, entry);
+        const promise = prepare(batch[i]);
+        promise.catch(() => undefined);
+        prepared.set(i, promise);
       }
     };
     /** The answer every message left gets once no connection could be opened. */
@@ -200,7 +196,7 @@ export function smtpChannel(options: SmtpChannelOptions): DeliveryChannel {
         prepareUpTo(i + 1 + ahead);
         let ready: Prepared;
         try {
-          ready = await (prepared.get(i)?.promise ?? prepare(m));
+          ready = await (prepared.get(i) ?? prepare(m));
         } catch (error) {
           // Signing failed (the thread stopped): not handed over, tried again later.
           answer({ key: m.key, status: "retry", details: (error as Error).message, countsAsError: true });
@@ -215,92 +211,48 @@ export function smtpChannel(options: SmtpChannelOptions): DeliveryChannel {
         return { m, ready };
       }
     };
-    /**
-     * The next message if it is ready now, for its envelope to go in the same write as the end of
-     * the one before. The engine is asked about it only once that one is answered, just before its
-     * own text goes (so no more than one message a connection is ever handed over unanswered).
-     */
-    const pickNow = (): (Picked & { ready: { to: string; raw: string } }) | null => {
-      if (stopped || next >= batch.length) return null;
-      const ready = prepared.get(next)?.value;
-      if (!ready || "result" in ready) return null;
-      const m = batch[next];
-      prepared.delete(next++);
-      prepareUpTo(next + ahead);
-      return { m, ready };
-    };
-
-    // One sender per connection: it sends messages one after another, the next one's envelope in
-    // the same write as the end of the one before when it is ready (PIPELINING).
+    // One sender per connection of the pool: each takes the next message while the engine says to
+    // proceed, and gives the connection back between messages, so the batches out at once take
+    // turns (each one's claims would run out otherwise).
     const sender = async () => {
-      let slot = await takeSlot();
+      let slot: SmtpConnection | null = null;
+      let taken = false;
       try {
-        let chained: (Picked & { ready: { to: string; raw: string }; opened: Promise<void> }) | null = null;
         for (;;) {
-          let current = chained;
-          chained = null;
-          if (current) {
-            // An envelope sent ahead: the message goes only if the engine still says so.
-            let refusal: Error | null = null;
-            await current.opened.catch((error: Error) => void (refusal = error));
-            if (stopped || !control.proceed(current.m.key)) {
-              stopped = true;
-              if (!refusal) {
-                // The server waits for its text: the connection is dropped, so nothing arrives.
-                slot?.abort();
-                slot = null;
-              }
-              return;
-            }
-            if (refusal) {
-              answer(smtpOutcome(current.m.key, refusal));
-              continue;
-            }
-          } else {
-            const picked = await pick();
-            if (!picked) return;
-            const { m, ready } = picked;
-            if ("result" in ready) {
-              answer(ready.result);
-              continue;
-            }
-            if (cannotConnect) {
+          if (taken) giveBack(slot);
+          taken = false;
+          slot = await takeSlot();
+          taken = true;
+          const picked = await pick();
+          if (!picked) return;
+          const { m, ready } = picked;
+          if ("result" in ready) {
+            answer(ready.result);
+            continue;
+          }
+          if (cannotConnect) {
+            answer(cannotConnect(m.key));
+            continue;
+          }
+          if (slot && (!slot.usable || slot.messages >= perConnection)) {
+            void slot.quit();
+            slot = null;
+          }
+          if (!slot) {
+            try {
+              slot = await SmtpConnection.open(clientOptions);
+            } catch (error) {
+              const failure = error as Error;
+              cannotConnect = (k) => smtpOutcome(k, failure);
               answer(cannotConnect(m.key));
               continue;
             }
-            if (slot && (!slot.usable || slot.messages >= perConnection)) {
-              void slot.quit();
-              slot = null;
-            }
-            if (!slot) {
-              try {
-                slot = await SmtpConnection.open(clientOptions);
-              } catch (error) {
-                const failure = error as Error;
-                cannotConnect = (k) => smtpOutcome(k, failure);
-                answer(cannotConnect(m.key));
-                continue;
-              }
-            }
-            current = { m, ready, opened: slot.begin(m.from.address, ready.to) };
           }
           try {
-            await current.opened;
+            const reply = await slot.send(m.from.address, ready.to, ready.raw);
+            answer({ key: m.key, status: "accepted", details: reply.text.slice(0, 500) });
           } catch (error) {
-            answer(smtpOutcome(current.m.key, error as Error));
-            continue;
-          }
-          const then = slot && slot.pipelining && slot.messages < perConnection ? pickNow() : null;
-          const { final, next: opened } = slot!.finish(
-            current.ready.raw,
-            then ? { from: then.m.from.address, to: then.ready.to } : undefined,
-          );
-          if (then && opened) chained = { ...then, opened };
-          try {
-            const reply = await final;
-            answer({ key: current.m.key, status: "accepted", details: reply.text.slice(0, 500) });
-          } catch (error) {
-            answer(smtpOutcome(current.m.key, error as Error));
+            answer(smtpOutcome(m.key, error as Error));
           }
         }
       } catch (error) {
@@ -308,7 +260,7 @@ export function smtpChannel(options: SmtpChannelOptions): DeliveryChannel {
         stopped = true;
         throw error;
       } finally {
-        giveBack(slot);
+        if (taken) giveBack(slot);
       }
     };
     await Promise.all(Array.from({ length: Math.min(connections, batch.length) }, sender));

@@ -4,8 +4,8 @@
 // - EHLO (HELO when refused), STARTTLS when the server offers it on smtp:// and EHLO again, TLS
 //   from the start on smtps://; certificates are checked (the `tls` option can add a CA);
 // - AUTH PLAIN, else LOGIN, with the URL's user and password (percent-decoded);
-// - PIPELINING (RFC 2920) when offered: MAIL FROM, RCPT TO and DATA go in one write and their
-//   answers are read in order; otherwise one command at a time;
+// - PIPELINING (RFC 2920) when offered: MAIL FROM, RCPT TO and DATA (after RSET when needed) go
+//   in one write and their answers are read in order; otherwise one command at a time;
 // - the message in one write after the 354, dot-stuffed, ended by CRLF.CRLF;
 // - multi-line answers ("250-..." up to "250 ..."), kept whole ("\n" between lines) so an enhanced
 //   status code ("550 5.1.1 ...") reaches smtpOutcome as the server said it;
@@ -282,30 +282,15 @@ export class SmtpConnection {
     return this.opened(commands, answers);
   }
 
-  /**
-   * Sends the message of the open transaction. With `then` (and PIPELINING), the next message's
-   * MAIL FROM, RCPT TO and DATA go in the same write, after the message's end (RFC 2920 allows
-   * commands after the end of data): one write a message. `final` is this message's answer,
-   * `next` the opening of the next one, as `begin` gives it.
-   */
-  finish(message: string, then?: { from: string; to: string }): { final: Promise<SmtpReply>; next?: Promise<void> } {
+  /** Sends the message of the open transaction: its final answer (2xx), or the refusal. */
+  finish(message: string): { final: Promise<SmtpReply> } {
     if (this.broken) return { final: Promise.reject(this.broken) };
     const final = this.reply().then((answer) => {
       if (answer.code >= 300) throw refused(answer, "EMESSAGE");
       return answer;
     });
-    if (!then || !this.pipelining) {
-      this.write(dotStuffed(message));
-      return { final };
-    }
-    this.messages += 1;
-    const commands = this.envelope(then.from, then.to);
-    const answers = commands.map(() => this.reply());
-    this.write(`${dotStuffed(message)}${commands.join("\r\n")}\r\n`);
-    // Read in any case, so a refusal of the next does not go unhandled while this one is awaited.
-    const next = this.opened(commands, answers);
-    next.catch(() => undefined);
-    return { final, next };
+    this.write(dotStuffed(message));
+    return { final };
   }
 
   private envelope(from: string, to: string): string[] {
