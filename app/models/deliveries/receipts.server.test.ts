@@ -194,6 +194,35 @@ describe("opens and clicks from the pixel and the links", () => {
     expectCountersAddUp(id);
   });
 
+  it("times the scanner window from the handover when the click is the first word of a sent row", async () => {
+    // A vendor-sent row (sent, no delivery receipt yet) whose link is clicked a minute after the
+    // handover: a person, although the click is what delivers the row.
+    const id = newId();
+    await launchCampaign(
+      sqlite,
+      {
+        id,
+        userId: tenant.id,
+        segmentId: null,
+        segmentName: "Everyone",
+        name: "Sent, not yet delivered",
+        subject: "Hello",
+        description: "",
+        message: "Hi {NAME}",
+      },
+      compileSegmentWhere(tenant.id, segmentTree({ totalSpend: { $gte: 0 } })),
+      Date.now() - HOUR,
+    );
+    const [a] = rows(id);
+    const handedOver = Date.now() - 120_000;
+    sqlite.prepare(`UPDATE "Delivery" SET "status" = 'sent', "updatedAt" = ? WHERE "seq" = ?`).run(handedOver, a.seq);
+    sqlite.prepare(`UPDATE "Campaign" SET "pendingCount" = "pendingCount" - 1, "sentCount" = 1 WHERE "id" = ?`).run(id);
+    await applyReceipts(sqlite, [
+      { id: deliveryId(id, a.seq), event: "clicked", at: handedOver + 60_000, link: 0, source: "link" },
+    ]);
+    expect(campaign(id)).toMatchObject({ clickedCount: 1, machineClickCount: 0, deliveredCount: 1, sentCount: 0 });
+  });
+
   it("turns the scanner rule off with a window of 0", async () => {
     const delivered = Date.now() - HOUR;
     const {

@@ -275,7 +275,9 @@ function applyReceiptsNow(
               });
           }
         } else if (reached || row.status === "complained") {
-          // Opened or clicked: the message reached the mailbox.
+          // Opened or clicked: the message reached the mailbox. When it was handed over: the row's
+          // last change before this (the relay's acceptance, or the vendor's delivery receipt).
+          const handedOverAt = row.updatedAt;
           if (open) {
             move(row, "delivered", r.at, row.details);
             changed = true;
@@ -286,7 +288,7 @@ function applyReceiptsNow(
           const machine =
             !fromVendor &&
             (r.machine === true ||
-              (click && policy.scannerWindowMs > 0 && r.at - row.updatedAt < policy.scannerWindowMs));
+              (click && policy.scannerWindowMs > 0 && r.at - handedOverAt < policy.scannerWindowMs));
           if (machine) {
             if (click) d.machineClicks += 1;
             else d.machineOpens += 1;
