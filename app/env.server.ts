@@ -109,7 +109,7 @@ const EnvSchema = z.object({
   DATABASE_URL: z
     .string()
     // The server runs on SQLite only until the models speak PostgreSQL (issue 26); its schema can
-    // already be made: docs/decisions/0028-postgresql-schema-and-migrations.md.
+    // already be made: docs/decisions/0029-postgresql-schema-and-migrations.md.
     .refine((v) => /^file:/.test(v), {
       error: (issue) =>
         /^postgres(ql)?:\/\//.test(String(issue.input))

@@ -1,6 +1,6 @@
 // Prisma's own schema engine, compiled to WebAssembly, driven offline (the native engine cannot be
 // downloaded here). Used by `npm run db:migration` to write migrations for both engines (SQLite and
-// PostgreSQL, docs/decisions/0028-postgresql-schema-and-migrations.md) and by the tests that check
+// PostgreSQL, docs/decisions/0029-postgresql-schema-and-migrations.md) and by the tests that check
 // the migrations match schema.prisma. Node 20 cannot import a .wasm module without a flag, so we
 // instantiate it ourselves and hand the instance to wasm-bindgen's glue.
 import { readFileSync } from "node:fs";

@@ -4,7 +4,7 @@
 // prisma/migrations-postgres/<stamp>_<name> for PostgreSQL (the same directory name). The
 // PostgreSQL side is diffed on a scratch database made on the server TEST_POSTGRES_URL names
 // (default postgres://postgres@127.0.0.1:5432/postgres) and dropped after.
-// docs/decisions/0028-postgresql-schema-and-migrations.md.
+// docs/decisions/0029-postgresql-schema-and-migrations.md.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

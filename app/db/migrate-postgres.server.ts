@@ -3,7 +3,7 @@
 // uses on PostgreSQL (sha256 checksum of the file), as app/db/migrate.server.ts does on SQLite.
 // Several instances starting at once are safe: the whole run holds a PostgreSQL advisory lock, so
 // the first applies what is missing and the others wait, then find nothing to do.
-// docs/decisions/0028-postgresql-schema-and-migrations.md.
+// docs/decisions/0029-postgresql-schema-and-migrations.md.
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";

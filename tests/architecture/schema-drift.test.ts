@@ -1,4 +1,4 @@
-// The two engines cannot drift (docs/decisions/0028-postgresql-schema-and-migrations.md): each
+// The two engines cannot drift (docs/decisions/0029-postgresql-schema-and-migrations.md): each
 // engine's migrations, applied to a fresh real database, leave exactly what prisma/schema.prisma
 // describes (Prisma's schema engine finds nothing to change), and the two databases have the same
 // tables, columns (type class, nullability), primary keys, unique constraints, foreign keys (with
@@ -56,7 +56,7 @@ type Layout = {
 
 function typeClass(declared: string): string {
   const cls = TYPE_CLASS[declared];
-  if (!cls) throw new Error(`No type mapping for ${declared}: add it to TYPE_CLASS and to decision 0028`);
+  if (!cls) throw new Error(`No type mapping for ${declared}: add it to TYPE_CLASS and to decision 0029`);
   return cls;
 }
 
