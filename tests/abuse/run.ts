@@ -4,6 +4,7 @@
 // signed in and not. Fails on any 5xx, any dropped connection where an answer was due, and any
 // answer that shows a stack trace or a file path of the server.
 import { spawn } from "node:child_process";
+import { generateKeyPairSync } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
@@ -14,6 +15,11 @@ const port = 20_000 + Math.floor(Math.random() * 20_000);
 const base = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(path.join(tmpdir(), "crm-abuse-"));
 const started = Date.now();
+// The vendor feeds on (they are 404s while off), so forged posts meet their signature checks.
+const SES_TOPIC = "arn:aws:sns:us-east-1:123456789012:abuse-feedback";
+const sendgridKey = generateKeyPairSync("ec", { namedCurve: "prime256v1" })
+  .publicKey.export({ format: "der", type: "spki" })
+  .toString("base64");
 
 const server = spawn(serverCommand.file, serverCommand.args, {
   cwd: repoRoot,
@@ -22,7 +28,13 @@ const server = spawn(serverCommand.file, serverCommand.args, {
     port,
     publicUrl: base,
     dataDir,
-    extra: { WEB_CONCURRENCY: "1", SIGN_IN_RATE_LIMIT: "100000", LOG_LEVEL: process.env.ABUSE_LOG_LEVEL ?? "silent" },
+    extra: {
+      WEB_CONCURRENCY: "1",
+      SIGN_IN_RATE_LIMIT: "100000",
+      LOG_LEVEL: process.env.ABUSE_LOG_LEVEL ?? "silent",
+      SES_SNS_TOPIC_ARNS: SES_TOPIC,
+      SENDGRID_WEBHOOK_PUBLIC_KEY: sendgridKey,
+    },
   }),
 });
 
@@ -94,7 +106,7 @@ async function waitForServer() {
 }
 
 /** A local account (signed up on first sign-in): its session cookie and bearer token. */
-async function signIn(): Promise<{ cookie: string; token: string }> {
+async function signIn(): Promise<{ cookie: string; token: string; customerId: string }> {
   const res = await fetch(`${base}/auth/local`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Origin: base },
@@ -112,10 +124,18 @@ async function signIn(): Promise<{ cookie: string; token: string }> {
     .map((c) => c.split(";")[0])
     .join("; ");
   if (!token || !cookie) throw new Error(`local sign-in failed: ${res.status} ${location} ${await res.text()}`);
-  return { cookie, token };
+  // One customer of this account, so the story's page and /api read a real record with bad queries.
+  const created = await fetch(`${base}/api/customers`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ firstName: "Abuse", lastName: "Run", email: `story-${Date.now()}@example.com` }),
+  });
+  const customerId = ((await created.json()) as { id?: string }).id;
+  if (!customerId) throw new Error(`creating a customer failed: ${created.status}`);
+  return { cookie, token, customerId };
 }
 
-function cases(auth: { cookie: string; token: string }): Case[] {
+function cases(auth: { cookie: string; token: string; customerId: string }): Case[] {
   const bearer = { Authorization: `Bearer ${auth.token}` };
   const cookie = { Cookie: auth.cookie };
   const pages = [
@@ -134,6 +154,11 @@ function cases(auth: { cookie: string; token: string }): Case[] {
     "/auth/signout",
     "/customers/export",
     "/healthz",
+    "/campaigns/000000000000000000000000/resend",
+    `/customers/${auth.customerId}`,
+    "/o/x",
+    "/c/x",
+    "/u/x",
   ];
   const apis = [
     "/api/customers",
@@ -153,6 +178,11 @@ function cases(auth: { cookie: string; token: string }): Case[] {
     "/api/stats/historical",
     "/api/customers/000000000000000000000000",
     "/api/no/such",
+    "/api/campaigns/000000000000000000000000/links",
+    "/api/campaigns/000000000000000000000000/resend-non-openers",
+    `/api/customers/${auth.customerId}/story`,
+    "/api/webhooks/ses",
+    "/api/webhooks/sendgrid",
   ];
   const out: Case[] = [];
   // Methods no route serves, and odd ones.
@@ -186,6 +216,10 @@ function cases(auth: { cookie: string; token: string }): Case[] {
     "/api/customers",
     "/api/orders",
     "/api/customers/export",
+    "/campaigns",
+    `/customers/${auth.customerId}`,
+    "/api/campaigns",
+    `/api/customers/${auth.customerId}/story`,
   ]) {
     for (const q of junk) {
       const headers = path.startsWith("/api") ? bearer : cookie;
@@ -194,6 +228,12 @@ function cases(auth: { cookie: string; token: string }): Case[] {
         name: `GET ${path}?cursor=${q.slice(0, 20)}`,
         method: "GET",
         path: `${path}?cursor=${q}&limit=${q}`,
+        headers,
+      });
+      out.push({
+        name: `GET ${path}?sort=${q.slice(0, 20)}`,
+        method: "GET",
+        path: `${path}?sort=${q}&story=${q}&cursor=${q}`,
         headers,
       });
     }
@@ -214,6 +254,10 @@ function cases(auth: { cookie: string; token: string }): Case[] {
     "/segments/new",
     "/profile",
     "/customers/import",
+    "/api/campaigns/000000000000000000000000/resend-non-openers",
+    "/api/webhooks/ses",
+    "/api/webhooks/sendgrid",
+    "/campaigns/000000000000000000000000/resend",
   ];
   const bodies: Array<[string, string | Buffer, Record<string, string>]> = [
     ["not JSON", "{nope", { "Content-Type": "application/json" }],
@@ -373,6 +417,113 @@ function cases(auth: { cookie: string; token: string }): Case[] {
       expect: 400,
     },
   );
+  // The public tracking URLs: a token this server did not seal records nothing and redirects
+  // nowhere (/c answers its 404 page; /o its pixel, whatever the token).
+  for (const token of [
+    "x",
+    "aGVsbG8",
+    "javascript:alert(1)",
+    "%2F%2Fevil.example",
+    "https:%2F%2Fevil.example",
+    "..%2F..%2Fapi%2Fcustomers",
+    "A".repeat(11_999),
+    "A".repeat(12_001),
+    "%00",
+  ]) {
+    out.push({ name: `GET /c/${token.slice(0, 24)}`, method: "GET", path: `/c/${token}`, expect: 404 });
+    out.push({ name: `HEAD /c/${token.slice(0, 24)}`, method: "HEAD", path: `/c/${token}`, expect: 404 });
+    out.push({ name: `GET /o/${token.slice(0, 24)}`, method: "GET", path: `/o/${token}`, expect: 200 });
+  }
+  // A URL longer than Node reads (16 KB of request line): refused before any route, a 4xx.
+  for (const page of ["c", "o"])
+    out.push({ name: `GET /${page}/ 60,000 characters`, method: "GET", path: `/${page}/${"A".repeat(60_000)}` });
+  // The vendor webhooks: unsigned and forged posts are a 401 (a topic not configured a 403).
+  const snsPost = (extra: Record<string, string>) =>
+    JSON.stringify({
+      Type: "Notification",
+      MessageId: "abuse-1",
+      TopicArn: SES_TOPIC,
+      Message: "{}",
+      Timestamp: "2026-11-26T08:00:00.000Z",
+      ...extra,
+    });
+  out.push(
+    {
+      name: "POST ses unsigned",
+      method: "POST",
+      path: "/api/webhooks/ses",
+      headers: json,
+      body: snsPost({}),
+      expect: 401,
+    },
+    {
+      name: "POST ses forged certificate host",
+      method: "POST",
+      path: "/api/webhooks/ses",
+      headers: json,
+      body: snsPost({
+        SignatureVersion: "1",
+        Signature: "AAAA",
+        SigningCertURL: "https://evil.example/sns.amazonaws.com/cert.pem",
+      }),
+      expect: 401,
+    },
+    {
+      name: "POST ses forged certificate http",
+      method: "POST",
+      path: "/api/webhooks/ses",
+      headers: json,
+      body: snsPost({
+        SignatureVersion: "2",
+        Signature: "AAAA",
+        SigningCertURL: "http://sns.us-east-1.amazonaws.com/cert.pem",
+      }),
+      expect: 401,
+    },
+    {
+      name: "POST ses other topic",
+      method: "POST",
+      path: "/api/webhooks/ses",
+      headers: json,
+      body: snsPost({ TopicArn: "arn:aws:sns:us-east-1:999999999999:other" }),
+      expect: 403,
+    },
+    {
+      name: "POST sendgrid unsigned",
+      method: "POST",
+      path: "/api/webhooks/sendgrid",
+      headers: json,
+      body: JSON.stringify([{ event: "bounce", email: "a@example.com", sg_event_id: "x", timestamp: 1 }]),
+      expect: 401,
+    },
+    {
+      name: "POST sendgrid forged",
+      method: "POST",
+      path: "/api/webhooks/sendgrid",
+      headers: {
+        ...json,
+        "X-Twilio-Email-Event-Webhook-Signature": "MEUCIQDabuse",
+        "X-Twilio-Email-Event-Webhook-Timestamp": String(Math.floor(Date.now() / 1000)),
+      },
+      body: JSON.stringify([{ event: "bounce", email: "a@example.com", sg_event_id: "x", timestamp: 1 }]),
+      expect: 401,
+    },
+    {
+      name: "POST resend-non-openers of an unknown campaign",
+      method: "POST",
+      path: "/api/campaigns/000000000000000000000000/resend-non-openers",
+      headers: { ...bearer, ...json },
+      body: JSON.stringify({ subject: "Again" }),
+      expect: 404,
+    },
+    {
+      name: "GET another id's story",
+      method: "GET",
+      path: "/api/customers/000000000000000000000000/story",
+      headers: bearer,
+      expect: 404,
+    },
+  );
   // Foreign origins on cookie writes, and odd paths.
   for (const path of ["/customers/new", "/orders/new", "/profile", "/api/customers", "/auth/signout"]) {
     out.push({
@@ -407,6 +558,14 @@ function cases(auth: { cookie: string; token: string }): Case[] {
     "/api/customers?limit=-1",
     "/api/customers?limit=1e309",
     "/api/orders?cursor[]=a",
+    "/api/campaigns/%00/links",
+    "/api/campaigns/" + "9".repeat(300) + "/links",
+    "/api/campaigns/..%2F..%2F/links",
+    "/api/customers/%00/story",
+    "/api/customers/" + "9".repeat(300) + "/story",
+    "/campaigns/%00/resend",
+    "/campaigns/" + "9".repeat(300) + "/resend",
+    "/customers/" + "9".repeat(300) + "?story=%00",
   ]) {
     out.push({
       name: `GET ${path.slice(0, 40)}`,
