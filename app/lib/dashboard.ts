@@ -148,7 +148,8 @@ export function performanceFigures(t: {
 
 /** How each rate is computed, for the tooltips. */
 export const RATE_TOOLTIPS = {
-  delivery: "Delivered messages divided by attempted messages (delivered, failed or bounced)",
+  delivery:
+    "Delivered messages (reported as spam included: they reached the mailbox) divided by attempted messages (delivered, failed, bounced or reported as spam)",
   open: "Opened messages divided by delivered messages",
   click: "Clicked messages divided by opened messages",
 } as const;

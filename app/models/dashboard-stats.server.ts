@@ -81,6 +81,7 @@ export type DashboardCustomerRow = {
   createdAt: number;
 };
 export type DeliveryTotals = {
+  /** Messages that reached the mailbox: delivered, and complained about. */
   delivered: number;
   attempted: number;
   opened: number;
@@ -95,7 +96,9 @@ const DASHBOARD_CAMPAIGN_COLUMNS = `"id", "name", "status", "audienceSize", "pen
   "failedCount", "bouncedCount", "complainedCount", "cancelledCount", "suppressedCount", "openedCount", "clickedCount", "launchedAt",
   "createdAt"`;
 
-const TOTALS_SQL = `SELECT coalesce(sum("deliveredCount"), 0) AS delivered,
+// A message reported as spam reached the mailbox: delivered, as the campaign's success rate counts
+// it (deliveryStats in app/lib/campaigns.ts), and a base of the open rate (its opener is in opened).
+const TOTALS_SQL = `SELECT coalesce(sum("deliveredCount" + "complainedCount"), 0) AS delivered,
             coalesce(sum("deliveredCount" + "failedCount" + "bouncedCount" + "complainedCount"), 0) AS attempted,
             coalesce(sum("openedCount"), 0) AS opened, coalesce(sum("clickedCount"), 0) AS clicked,
             coalesce(sum("complainedCount"), 0) AS complained,

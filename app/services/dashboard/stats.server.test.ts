@@ -455,3 +455,29 @@ describe("the complaint rate", () => {
     });
   });
 });
+
+describe("Campaign Performance with spam reports", () => {
+  it("counts a message reported as spam as delivered, as the campaign's success rate does", async () => {
+    const user = await createTestUser("Performance with complaints");
+    const id = addCampaign(user.id, at("2026-11-02T06:00:00Z"), at("2026-11-02T07:00:00Z"), "C", {
+      delivered: 9,
+      failed: 1,
+      opened: 9,
+      clicked: 3,
+    });
+    // One of the ten opened it and reported it as spam: its row moved from delivered to complained.
+    sqlite
+      .prepare(`UPDATE "Campaign" SET "complainedCount" = 1, "openedCount" = 10, "audienceSize" = 11 WHERE "id" = ?`)
+      .run(id);
+    const { performance } = await dashboardSummary(user.id, at("2026-11-26T06:00:00Z"));
+    // 10 of 11 attempted reached a mailbox (the campaign's success rate, 90.9%); 10 opened of those 10.
+    expect(performance).toMatchObject({
+      attempted: 11,
+      delivered: 10,
+      opened: 10,
+      deliveryRate: 90.9,
+      openRate: 100,
+      clickRate: 30,
+    });
+  });
+});
