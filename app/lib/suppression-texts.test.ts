@@ -1,24 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { REASON_LABELS } from "~/services/suppressions.server";
-import { REASON_CHIPS, SUPPRESSION_BADGES, addedMessage, historyLine } from "./suppression-texts";
+import { REASON_CHIPS, SUPPRESSION_BADGES, addedMessage } from "./suppression-texts";
 
 describe("suppression texts", () => {
   it("labels the reasons as the service does", () => {
     expect(REASON_CHIPS).toEqual(REASON_LABELS);
     expect(SUPPRESSION_BADGES.manual).toBe("Suppressed by hand");
     expect(SUPPRESSION_BADGES.unsubscribed).toBe("Unsubscribed");
-  });
-
-  it("tells the customer's history in words", () => {
-    const at = { campaignName: "Diwali Dhamaka" };
-    expect(historyLine({ action: "suppressed", reason: "unsubscribed", ...at })).toBe(
-      "Unsubscribed from Diwali Dhamaka",
-    );
-    expect(historyLine({ action: "suppressed", reason: "unsubscribed", campaignName: "" })).toBe("Unsubscribed");
-    expect(historyLine({ action: "suppressed", reason: "hard-bounced", ...at })).toBe("Hard bounce on Diwali Dhamaka");
-    expect(historyLine({ action: "suppressed", reason: "complained", ...at })).toBe("Marked Diwali Dhamaka as spam");
-    expect(historyLine({ action: "suppressed", reason: "manual", campaignName: "" })).toBe("Suppressed by hand");
-    expect(historyLine({ action: "resubscribed", reason: "", campaignName: "" })).toBe("Resubscribed");
   });
 
   it("says what an addition did", () => {

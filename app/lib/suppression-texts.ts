@@ -26,27 +26,6 @@ export function isSevereReason(reason: SuppressionReason): boolean {
   return reason === "hard-bounced" || reason === "complained";
 }
 
-const isReason = (value: string): value is SuppressionReason => value in REASON_CHIPS;
-
-/** A line of a customer's e-mail history: "Unsubscribed from Diwali Dhamaka", "Resubscribed". */
-export function historyLine(event: { action: "suppressed" | "resubscribed"; reason: string; campaignName: string }) {
-  if (event.action === "resubscribed") return "Resubscribed";
-  const campaign = event.campaignName.trim();
-  const reason: SuppressionReason = isReason(event.reason) ? event.reason : "manual";
-  switch (reason) {
-    case "unsubscribed":
-      return campaign ? `Unsubscribed from ${campaign}` : "Unsubscribed";
-    case "hard-bounced":
-      return campaign ? `Hard bounce on ${campaign}` : "Hard bounce";
-    case "soft-bounced":
-      return campaign ? `Suppressed after repeated soft bounces (the last on ${campaign})` : "Repeated soft bounces";
-    case "complained":
-      return campaign ? `Marked ${campaign} as spam` : "Complaint (marked as spam)";
-    case "manual":
-      return "Suppressed by hand";
-  }
-}
-
 /** The toast after addresses were added by hand: what was added and what was on the list already. */
 export function addedMessage({ added, alreadySuppressed }: { added: number; alreadySuppressed: number }): string {
   const n = (count: number) => count.toLocaleString("en-IN");

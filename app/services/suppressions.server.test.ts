@@ -8,11 +8,10 @@ import { createTestUser, useTestDatabase } from "../../tests/helpers/db";
 useTestDatabase();
 
 import { ApiError } from "~/lib/api.server";
-import { addSuppressions, countSuppressions } from "~/models/suppressions.server";
+import { addSuppressions, countSuppressions, suppressionEventsOf } from "~/models/suppressions.server";
 import {
   addSuppressionsByHand,
   checkEmails,
-  emailHistoryOf,
   exportSuppressionsCsv,
   importSuppressionsCsv,
   listSuppressionsPage,
@@ -113,10 +112,10 @@ describe("listing, resubscribing and history", () => {
     expect(await resubscribe(user, " H@X.in ")).toBe(true);
     expect(await resubscribe(user, "h@x.in")).toBe(false);
     expect(await resubscribe(user, "not an address")).toBe(false);
-    const history = await emailHistoryOf(user, "h@x.in");
+    const history = await suppressionEventsOf(user, "h@x.in");
     expect(history.map((h) => h.action)).toEqual(["resubscribed", "suppressed"]);
     expect(history[1]).toMatchObject({ reason: "hard-bounced", campaignName: "Diwali" });
-    expect(await emailHistoryOf(bob, "h@x.in")).toEqual([]);
+    expect(await suppressionEventsOf(bob, "h@x.in")).toEqual([]);
   });
 });
 

@@ -17,7 +17,6 @@ import {
   listSuppressions,
   listSuppressionsAfter,
   removeSuppression,
-  suppressionEventsOf,
   suppressionsAfter,
   SUPPRESSION_REASONS,
   type NewSuppression,
@@ -40,14 +39,6 @@ export type SuppressionDto = {
   campaignId: string | null;
   campaignName: string;
   details: string;
-  /** ISO 8601 (UTC). */
-  createdAt: string;
-};
-
-export type SuppressionHistoryEntry = {
-  action: "suppressed" | "resubscribed";
-  reason: string;
-  campaignName: string;
   /** ISO 8601 (UTC). */
   createdAt: string;
 };
@@ -202,19 +193,6 @@ export async function suppressionOf(userId: string, email: string): Promise<Supp
   if (!parsed.success) return null;
   const row = await findSuppression(userId, parsed.data);
   return row ? toSuppressionDto(row) : null;
-}
-
-/** What happened to an address on the list (suppressed, resubscribed), newest first. */
-export async function emailHistoryOf(userId: string, email: string): Promise<SuppressionHistoryEntry[]> {
-  const parsed = SuppressionEmailSchema.safeParse(email);
-  if (!parsed.success) return [];
-  const events = await suppressionEventsOf(userId, parsed.data);
-  return events.map((e) => ({
-    action: e.action,
-    reason: e.reason,
-    campaignName: e.campaignName,
-    createdAt: e.createdAt.toISOString(),
-  }));
 }
 
 // ---------------------------------------------------------------------------------------------
