@@ -10,34 +10,15 @@ import { ApiError, allowMethods, errorResponse, jsonResponse, methodNotAllowed }
 import { SIGNATURE_HEADER, verifyReceipts } from "~/services/delivery/receipt-signature.server";
 import { wakeDelivery } from "~/services/delivery/wake.server";
 import { queueReceiptsOffThread } from "~/services/background-work.server";
+import { readFeedBody } from "~/services/feedback/webhook-body.server";
 
+/** The most one post may carry (a thousand receipts are far less). */
 const MAX_BODY_BYTES = 2_000_000;
-
-async function readBody(request: Request): Promise<Uint8Array> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES)
-    throw new ApiError("payload_too_large", `Receipts must be at most ${MAX_BODY_BYTES} bytes a request`);
-  const reader = request.body?.getReader();
-  if (!reader) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      throw new ApiError("payload_too_large", `Receipts must be at most ${MAX_BODY_BYTES} bytes a request`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
-}
 
 export async function action({ request }: ActionFunctionArgs) {
   allowMethods(request, "POST");
   try {
-    const body = await readBody(request);
+    const body = await readFeedBody(request, MAX_BODY_BYTES);
     if (!verifyReceipts(body, getEnv().receiptsSecret, request.headers.get(SIGNATURE_HEADER))) {
       throw new ApiError("unauthorized", "The receipts are not signed with this server's RECEIPTS_SECRET");
     }

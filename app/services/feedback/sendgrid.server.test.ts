@@ -181,6 +181,28 @@ describe("refused posts queue nothing", () => {
     expect(await queued()).toBe(0);
   });
 
+  it("a body streamed without a length past 1 MB: 413, and the rest is left unread", async () => {
+    let pulled = 0;
+    const chunk = new Uint8Array(64 * 1024).fill(0x20);
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += chunk.byteLength;
+        if (pulled > 20_000_000) controller.close();
+        else controller.enqueue(chunk);
+      },
+    });
+    const request = new Request(ENDPOINT, {
+      method: "POST",
+      headers: sendgrid.sign("[]"),
+      body,
+      duplex: "half",
+    } as RequestInit);
+    const answer = await send(request);
+    expect(answer).toMatchObject({ status: 413, body: { error: { code: "payload_too_large" } } });
+    expect(pulled).toBeLessThan(2_000_000);
+    expect(await queued()).toBe(0);
+  });
+
   it("a signed body that is not a batch of events: 400, never a 500", async () => {
     for (const body of ["{not json", "{}", JSON.stringify([{ email: "a@b.c" }]), "[".repeat(100)]) {
       const answer = await post(body);

@@ -20,7 +20,7 @@ import { getEnv } from "~/env.server";
 import { ApiError } from "~/lib/api.server";
 import type { Receipt } from "~/models/deliveries/receipts.server";
 import { type SendgridEvent, SendgridEventsSchema } from "~/schemas/feedback-webhooks";
-import { type FeedAnswer, feedDetails, ourDeliveryKey, parseFeedJson } from "~/services/feedback/webhook-body.server";
+import { type FeedResult, feedDetails, ourDeliveryKey, parseFeedJson } from "~/services/feedback/webhook-body.server";
 
 export const SENDGRID_SIGNATURE_HEADER = "x-twilio-email-event-webhook-signature";
 export const SENDGRID_TIMESTAMP_HEADER = "x-twilio-email-event-webhook-timestamp";
@@ -30,7 +30,7 @@ export const REPLAY_WINDOW_SECONDS = 600;
 export const SENDGRID_FEED_OFF =
   "The SendGrid feed is off: set SENDGRID_WEBHOOK_PUBLIC_KEY to the Event Webhook's verification key (README, Bounce and complaint feeds)";
 
-export type SendgridFeedResult = { answer: FeedAnswer; receipts: Receipt[] };
+export type SendgridFeedResult = FeedResult;
 
 let cachedKey: { text: string; key: KeyObject } | undefined;
 
@@ -82,8 +82,7 @@ function receiptOf(e: SendgridEvent, now: number): Receipt | null {
   const at = typeof e.timestamp === "number" && Number.isFinite(e.timestamp) ? Math.round(e.timestamp * 1000) : now;
   // SendGrid's reason usually quotes the server's answer, enhanced status included ("550 5.1.1 …"):
   // its status goes first only when the reason does not say it already.
-  const reason =
-    e.status && e.reason?.includes(e.status) ? e.reason : [e.status, e.reason].filter(Boolean).join(" ");
+  const reason = e.status && e.reason?.includes(e.status) ? e.reason : [e.status, e.reason].filter(Boolean).join(" ");
   const base = {
     id: key,
     at,

@@ -23,13 +23,13 @@ import {
   SnsMessageSchema,
 } from "~/schemas/feedback-webhooks";
 import { httpsGet, snsUrlProblem, verifySnsMessage } from "~/services/feedback/sns-signature.server";
-import { type FeedAnswer, feedDetails, ourDeliveryKey, parseFeedJson } from "~/services/feedback/webhook-body.server";
+import { type FeedResult, feedDetails, ourDeliveryKey, parseFeedJson } from "~/services/feedback/webhook-body.server";
 
 export const SES_FEED_OFF =
   "The Amazon SES feed is off: set SES_SNS_TOPIC_ARNS to the SNS topics of your SES notifications (README, Bounce and complaint feeds)";
 
 /** What a post came to: the answer, and the receipts to queue. */
-export type SesFeedResult = { answer: FeedAnswer; receipts: Receipt[] };
+export type SesFeedResult = FeedResult;
 
 /** Confirmations visited, by SNS MessageId: a confirmation posted again is not visited again. */
 const CONFIRMED_KEPT = 100;

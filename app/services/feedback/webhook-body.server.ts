@@ -5,33 +5,80 @@
 import type { z } from "zod";
 import {
   ApiError,
+  allowMethods,
+  errorResponse,
   isBodyTooLarge,
+  jsonResponse,
   MAX_JSON_BYTES,
   JSON_TOO_DEEP,
   MAX_JSON_DEPTH,
   nestsDeeperThan,
 } from "~/lib/api.server";
 import { parseDeliveryId } from "~/lib/campaigns";
+import type { Receipt } from "~/models/deliveries/receipts.server";
+import { queueReceiptsOffThread } from "~/services/background-work.server";
+import { wakeDelivery } from "~/services/delivery/wake.server";
 
 /** What a feed answers: events in the post, those that named one of our messages, the rest. */
 export type FeedAnswer = { received: number; matched: number; ignored: number };
 
 /**
  * The body's bytes, at most `maxBytes` (the server also cuts /api bodies at 1 MB as they arrive,
- * BODY_LIMITS.json in server/app.ts): 413 beyond.
+ * BODY_LIMITS.json in server/app.ts): 413 beyond, the rest left unread. The one body read of the
+ * webhooks (the vendor feeds, and POST /api/webhooks/delivery-receipts).
  */
 export async function readFeedBody(request: Request, maxBytes = MAX_JSON_BYTES): Promise<Uint8Array> {
   const tooLarge = () => new ApiError("payload_too_large", `The body must be at most ${maxBytes} bytes`);
   if (Number(request.headers.get("content-length") ?? "0") > maxBytes) throw tooLarge();
-  let body: Uint8Array;
+  const reader = request.body?.getReader();
+  if (!reader) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
   try {
-    body = new Uint8Array(await request.arrayBuffer());
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel();
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
   } catch (error) {
     if (isBodyTooLarge(error)) throw tooLarge();
     throw error;
   }
-  if (body.byteLength > maxBytes) throw tooLarge();
-  return body;
+  return Buffer.concat(chunks);
+}
+
+/** What a feed makes of a post: the answer, and the receipts to queue. */
+export type FeedResult = { answer: FeedAnswer; receipts: Receipt[] };
+
+/**
+ * A vendor feed's POST (app/routes/api/webhooks-ses.ts, webhooks-sendgrid.ts): `feedOn` throws the
+ * 404 of a feed that is off before the body is read; `receive` checks the body (400, 401, 403…)
+ * and makes its receipts, queued in the worker thread (one small write) for the delivery job to
+ * apply. Answers `{ received, matched, ignored }`, or the ApiError's status and message.
+ */
+export async function answerFeedPost(
+  request: Request,
+  feedOn: () => unknown,
+  receive: (body: Uint8Array) => FeedResult | Promise<FeedResult>,
+): Promise<Response> {
+  allowMethods(request, "POST");
+  try {
+    feedOn();
+    const { answer, receipts } = await receive(await readFeedBody(request));
+    if (receipts.length > 0) {
+      await queueReceiptsOffThread(receipts);
+      wakeDelivery();
+    }
+    return jsonResponse(answer);
+  } catch (error) {
+    if (error instanceof ApiError) return errorResponse(error);
+    throw error;
+  }
 }
 
 /** The body as JSON checked by `schema`: 400 for text that is not JSON, nests too deep or does not fit. */
