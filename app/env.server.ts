@@ -73,7 +73,14 @@ function isP256PublicKey(value: string): boolean {
 }
 
 /** BOUNCE_MAILBOX_URL read: imaps:// is TLS from the start, imap:// upgrades with STARTTLS. */
-export type MailboxUrl = { secure: boolean; host: string; port: number; user: string; password: string; mailbox: string };
+export type MailboxUrl = {
+  secure: boolean;
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+  mailbox: string;
+};
 
 /** imap(s)://user:password@host[:port][/mailbox] (user and password percent-encoded); null for anything else. */
 export function readMailboxUrl(value: string): MailboxUrl | null {

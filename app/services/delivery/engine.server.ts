@@ -20,11 +20,7 @@ import {
 } from "~/models/campaigns.server";
 import { claimBatch, type ClaimedDelivery, claimStillHeld, nextDueAt } from "~/models/deliveries/claims.server";
 import { endCancelledRows, recordOutcomes, type SendOutcome } from "~/models/deliveries/outcomes.server";
-import {
-  applyQueuedReceipts,
-  DEFAULT_FEEDBACK_POLICY,
-  type FeedbackPolicy,
-} from "~/models/deliveries/receipts.server";
+import { applyQueuedReceipts, DEFAULT_FEEDBACK_POLICY, type FeedbackPolicy } from "~/models/deliveries/receipts.server";
 import type { Connection } from "~/models/transaction.server";
 import type { ChannelResult, DeliveryChannel, OutgoingMessage, SendControl } from "~/services/delivery/channel.server";
 import { type Sender, senderOf } from "~/services/email/sender.server";
@@ -353,7 +349,10 @@ export function createDeliveryEngine(options: {
         // left free for a moment after each (letOthersWrite), so a marketer's write waits for one
         // batch at most, not for a whole round of them.
         let applied = 0;
-        while (applied < settings.receiptBatchesPerRound && (await applyQueuedReceipts(sqlite, 1, settings.feedback)).batches === 1) {
+        while (
+          applied < settings.receiptBatchesPerRound &&
+          (await applyQueuedReceipts(sqlite, 1, settings.feedback)).batches === 1
+        ) {
           applied += 1;
           await letOthersWrite();
         }
