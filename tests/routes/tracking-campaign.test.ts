@@ -16,22 +16,16 @@ const { file } = setUpTestDatabase();
 
 const { openSqlite } = await import("~/db/sqlite.server");
 const { deliveryKey } = await import("~/lib/campaigns");
-const { newId } = await import("~/lib/id");
-const { parseConditions } = await import("~/lib/segments");
-const { CAMPAIGN_COLUMNS } = await import("~/models/campaigns.server");
-const { launchCampaign } = await import("~/models/deliveries/launch.server");
 const { applyQueuedReceipts } = await import("~/models/deliveries/receipts.server");
-const { compileSegmentWhere } = await import("~/models/segments/compile.server");
-const { createDeliveryEngine } = await import("~/services/delivery/engine.server");
-const { smtpChannel } = await import("~/services/delivery/smtp-channel.server");
 const { seedTenant } = await import("~/services/seed.server");
 const { getCampaign } = await import("~/services/campaigns.server");
 const { campaignEngagement, campaignLinks } = await import("~/services/campaign-engagement.server");
+const { campaignRow, sendCampaignOverSmtp, sentRows } = await import("../helpers/campaign-send");
 const openRoute = await import("~/routes/track-open");
 const clickRoute = await import("~/routes/track-click");
 
 type Sqlite = ReturnType<typeof openSqlite>;
-type CampaignRow = import("~/models/campaigns.server").CampaignRow;
+type SentRow = import("../helpers/campaign-send").SentRow;
 
 const CHROME =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
@@ -54,55 +48,17 @@ afterAll(async () => {
   sqlite?.close();
 });
 
-const campaign = (id: string) =>
-  sqlite.prepare<unknown[], CampaignRow>(`SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "id" = ?`).get(id)!;
-type Row = { seq: number; retries: number; email: string; status: string };
-const rowsOf = (id: string) =>
-  sqlite
-    .prepare<unknown[], Row>(
-      `SELECT "seq", "retries", "email", "status" FROM "Delivery" WHERE "campaignId" = ? ORDER BY "seq"`,
-    )
-    .all(id);
-
-async function send(trackingEnabled: 0 | 1): Promise<string> {
-  const parsed = parseConditions({ totalSpend: { $gte: 0 } });
-  if (!parsed.ok) throw new Error(parsed.message);
-  const id = newId();
-  await launchCampaign(
-    sqlite,
-    {
-      id,
-      userId: tenantId,
-      segmentId: null,
-      segmentName: "Everyone",
-      name: "Diwali sale",
-      subject: "Hello {NAME}",
-      description: "",
-      message: MESSAGE,
-      trackingEnabled,
-    },
-    compileSegmentWhere(tenantId, parsed.tree),
-  );
-  const channel = smtpChannel({ url: `smtp://127.0.0.1:${smtp.port}`, maxConnections: 2 });
-  const errors: string[] = [];
-  const engine = createDeliveryEngine({
-    sqlite,
-    channel,
-    settings: { batchSize: 100, concurrency: 2, idleMs: 10 },
-    onEvent: (e) => {
-      if (e.type === "error") errors.push(e.message);
-    },
+const campaign = (id: string) => campaignRow(sqlite, id);
+type Row = SentRow;
+const rowsOf = (id: string) => sentRows(sqlite, id);
+const send = (trackingEnabled: 0 | 1) =>
+  sendCampaignOverSmtp(sqlite, {
+    userId: tenantId,
+    smtpPort: smtp.port,
+    name: "Diwali sale",
+    message: MESSAGE,
+    trackingEnabled,
   });
-  const running = engine.run();
-  const deadline = Date.now() + 30_000;
-  while (campaign(id).status === "Active" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
-  await engine.stop();
-  await running;
-  await channel.close();
-  expect(errors).toEqual([]);
-  expect(campaign(id).status).toBe("Completed");
-  return id;
-}
 
 /** A recipient's message as it arrived: its text and HTML parts. */
 async function received(id: string, row: Row) {

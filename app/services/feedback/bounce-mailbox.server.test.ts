@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase } from "../../../tests/helpers/db";
 import { type Dovecot, startDovecot } from "../../../tests/helpers/dovecot";
 import { type SmtpCapture, startSmtpCapture } from "../../../tests/helpers/smtp";
+import { campaignRow, type SentRow, sendCampaignOverSmtp, sentRows } from "../../../tests/helpers/campaign-send";
 
 process.env.MAIL_FROM = "Shop <news@shop.example>";
 process.env.PUBLIC_URL = "https://crm.example";
@@ -20,15 +21,8 @@ const { file } = useTestDatabase();
 import { openSqlite, type Sqlite } from "~/db/sqlite.server";
 import { readMailboxUrl, resetEnvCache } from "~/env.server";
 import { deliveryKey } from "~/lib/campaigns";
-import { newId } from "~/lib/id";
-import { parseConditions } from "~/lib/segments";
-import { type CampaignRow, CAMPAIGN_COLUMNS } from "~/models/campaigns.server";
-import { launchCampaign } from "~/models/deliveries/launch.server";
 import { applyQueuedReceipts, queueReceipts, type Receipt } from "~/models/deliveries/receipts.server";
-import { compileSegmentWhere } from "~/models/segments/compile.server";
 import { findSuppression } from "~/models/suppressions.server";
-import { createDeliveryEngine } from "~/services/delivery/engine.server";
-import { smtpChannel } from "~/services/delivery/smtp-channel.server";
 import {
   BounceMailboxError,
   pollBounceMailbox,
@@ -426,59 +420,16 @@ describe("the bounce mailbox job (jobs/bounce-mailbox.ts, as Bree starts it)", (
 
 // ---- a real campaign, sent through the SMTP channel, bounced and complained about by mail ----------
 
-function campaign(id: string): CampaignRow {
-  const row = sqlite
-    .prepare<unknown[], CampaignRow>(`SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "id" = ?`)
-    .get(id);
-  if (!row) throw new Error(`No campaign ${id}`);
-  return row;
-}
-type Row = { seq: number; retries: number; email: string; status: string; details: string };
-const rowsOf = (id: string) =>
-  sqlite
-    .prepare<unknown[], Row>(
-      `SELECT "seq", "retries", "email", "status", "details" FROM "Delivery" WHERE "campaignId" = ? ORDER BY "seq"`,
-    )
-    .all(id);
-
-async function sendCampaign(): Promise<string> {
-  const parsed = parseConditions({ totalSpend: { $gte: 0 } });
-  if (!parsed.ok) throw new Error(parsed.message);
-  const id = newId();
-  await launchCampaign(
-    sqlite,
-    {
-      id,
-      userId: tenantId,
-      segmentId: null,
-      segmentName: "Everyone",
-      name: "Diwali offers",
-      subject: "Hello {NAME}",
-      description: "",
-      message: "Hi {NAME}, 10% off",
-    },
-    compileSegmentWhere(tenantId, parsed.tree),
-  );
-  const channel = smtpChannel({ url: `smtp://127.0.0.1:${smtp.port}`, maxConnections: 2 });
-  const errors: string[] = [];
-  const engine = createDeliveryEngine({
-    sqlite,
-    channel,
-    settings: { batchSize: 100, concurrency: 2, idleMs: 10 },
-    onEvent: (e) => {
-      if (e.type === "error") errors.push(e.message);
-    },
+const campaign = (id: string) => campaignRow(sqlite, id);
+type Row = SentRow;
+const rowsOf = (id: string) => sentRows(sqlite, id);
+const sendCampaign = () =>
+  sendCampaignOverSmtp(sqlite, {
+    userId: tenantId,
+    smtpPort: smtp.port,
+    name: "Diwali offers",
+    message: "Hi {NAME}, 10% off",
   });
-  const running = engine.run();
-  const deadline = Date.now() + 30_000;
-  while (campaign(id).status === "Active" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
-  await engine.stop();
-  await running;
-  await channel.close();
-  expect(errors).toEqual([]);
-  expect(campaign(id).status).toBe("Completed");
-  return id;
-}
 
 describe("a campaign's later bounces and complaints through the bounce mailbox", () => {
   it("ends the bounced row Bounced, the complained one Complained, counts the soft bounce, suppresses; the same reports again change nothing", async () => {

@@ -1,0 +1,81 @@
+// A campaign launched to everyone of a tenant and sent by the delivery engine through the SMTP
+// channel to a real SMTP server (tests/helpers/smtp.ts), as the feeds' and tracking tests need one;
+// and its Campaign and Delivery rows as those tests read them. Import it after the test database
+// is set up (tests/helpers/db.ts), as the app modules it loads.
+import { expect } from "vitest";
+import type { Sqlite } from "~/db/sqlite.server";
+import { newId } from "~/lib/id";
+import { parseConditions } from "~/lib/segments";
+import { CAMPAIGN_COLUMNS, type CampaignRow, type NewCampaign } from "~/models/campaigns.server";
+import { launchCampaign } from "~/models/deliveries/launch.server";
+import { compileSegmentWhere } from "~/models/segments/compile.server";
+import { createDeliveryEngine } from "~/services/delivery/engine.server";
+import { smtpChannel } from "~/services/delivery/smtp-channel.server";
+
+/** The campaign's row as stored now. */
+export function campaignRow(sqlite: Sqlite, id: string): CampaignRow {
+  const row = sqlite
+    .prepare<unknown[], CampaignRow>(`SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "id" = ?`)
+    .get(id);
+  if (!row) throw new Error(`No campaign ${id}`);
+  return row;
+}
+
+export type SentRow = { seq: number; retries: number; email: string; status: string; details: string };
+
+/** The campaign's delivery rows in order. */
+export const sentRows = (sqlite: Sqlite, id: string) =>
+  sqlite
+    .prepare<unknown[], SentRow>(
+      `SELECT "seq", "retries", "email", "status", "details" FROM "Delivery" WHERE "campaignId" = ? ORDER BY "seq"`,
+    )
+    .all(id);
+
+/**
+ * Launches a campaign to every customer of `userId` and runs the delivery engine with the SMTP
+ * channel to `smtpPort` until it is Completed (30 s at most); fails the test on any engine error.
+ */
+export async function sendCampaignOverSmtp(
+  sqlite: Sqlite,
+  options: { userId: string; smtpPort: number } & Pick<NewCampaign, "name" | "message"> &
+    Partial<Pick<NewCampaign, "trackingEnabled">>,
+): Promise<string> {
+  const parsed = parseConditions({ totalSpend: { $gte: 0 } });
+  if (!parsed.ok) throw new Error(parsed.message);
+  const id = newId();
+  await launchCampaign(
+    sqlite,
+    {
+      id,
+      userId: options.userId,
+      segmentId: null,
+      segmentName: "Everyone",
+      name: options.name,
+      subject: "Hello {NAME}",
+      description: "",
+      message: options.message,
+      ...(options.trackingEnabled === undefined ? {} : { trackingEnabled: options.trackingEnabled }),
+    },
+    compileSegmentWhere(options.userId, parsed.tree),
+  );
+  const channel = smtpChannel({ url: `smtp://127.0.0.1:${options.smtpPort}`, maxConnections: 2 });
+  const errors: string[] = [];
+  const engine = createDeliveryEngine({
+    sqlite,
+    channel,
+    settings: { batchSize: 100, concurrency: 2, idleMs: 10 },
+    onEvent: (e) => {
+      if (e.type === "error") errors.push(e.message);
+    },
+  });
+  const running = engine.run();
+  const deadline = Date.now() + 30_000;
+  while (campaignRow(sqlite, id).status === "Active" && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 25));
+  await engine.stop();
+  await running;
+  await channel.close();
+  expect(errors).toEqual([]);
+  expect(campaignRow(sqlite, id).status).toBe("Completed");
+  return id;
+}
