@@ -5,19 +5,10 @@
 import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
 import { TRACKING_TEXTS } from "~/lib/engagement";
 import { formatCount, formatRate } from "~/lib/numbers";
+import type { CampaignEngagementDto } from "~/services/campaign-engagement.server";
 
-export type CampaignEngagementView = {
-  trackingEnabled: boolean;
-  uniqueOpens: number;
-  uniqueClicks: number;
-  openRate: number | null;
-  clickRate: number | null;
-  totalOpens: number;
-  totalClicks: number;
-  machineOpens: number;
-  machineClicks: number;
-  links: { index: number; url: string; clicks: number; uniqueClicks: number; machineClicks: number }[];
-};
+/** The card's figures: campaignEngagement() in app/services/campaign-engagement.server.ts. */
+export type CampaignEngagementView = CampaignEngagementDto;
 
 function Figure({ label, value, note, testId }: { label: string; value: string; note?: string; testId: string }) {
   return (
