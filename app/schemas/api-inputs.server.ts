@@ -4,27 +4,36 @@
 import { z } from "zod";
 import { DELIVERY_LOG_STATUSES } from "~/lib/campaigns";
 import { CUSTOMER_SORTS, SORT_ORDERS } from "~/lib/customers";
-import { ID_PATTERN } from "~/lib/id";
+import { ID_PATTERN, isId } from "~/lib/id";
 import { NOTIFICATION_FILTERS, NOTIFICATION_TYPES } from "~/lib/notifications";
 import { SearchTermSchema } from "~/schemas/search";
 import { RECEIPT_EVENTS } from "~/models/deliveries/receipts.server";
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "~/services/customers.server";
 import { BAD_CURSOR, SUPPRESSION_CURSOR, SuppressionEmailListSchema } from "~/services/suppressions.server";
+import { parseRevenueCursor } from "~/services/attribution.server";
 
 /** GET /api/campaigns (app/routes/api/campaigns.ts). */
-export const CampaignListQuerySchema = z.object({
-  limit: z.coerce
-    .number({ message: "limit must be a number" })
-    .int("limit must be a whole number")
-    .min(1, "limit must be at least 1")
-    .max(1000, "limit must be at most 1000")
-    .default(100),
-  cursor: z.string().max(40).optional(),
-  // Newest first (date, the default) or most revenue first (docs/rules.md#revenue-per-campaign);
-  // a cursor belongs to the sort it was made for.
-  sort: z.enum(["date", "revenue"], { message: "sort must be date or revenue" }).optional(),
-  _t: z.string().optional(),
-});
+export const CampaignListQuerySchema = z
+  .object({
+    limit: z.coerce
+      .number({ message: "limit must be a number" })
+      .int("limit must be a whole number")
+      .min(1, "limit must be at least 1")
+      .max(1000, "limit must be at most 1000")
+      .default(100),
+    cursor: z.string().max(40).optional(),
+    // Newest first (date, the default) or most revenue first (docs/rules.md#revenue-per-campaign);
+    // a cursor belongs to the sort it was made for.
+    sort: z.enum(["date", "revenue"], { message: "sort must be date or revenue" }).optional(),
+    _t: z.string().optional(),
+  })
+  .superRefine((q, ctx) => {
+    // Another sort's cursor, or text that is none, would read the first page again: a client paging
+    // on would loop. A 400 instead, as /api/customers answers.
+    if (q.cursor === undefined) return;
+    const ok = q.sort === "revenue" ? parseRevenueCursor(q.cursor) !== null : isId(q.cursor);
+    if (!ok) ctx.addIssue({ code: "custom", path: ["cursor"], message: BAD_CURSOR });
+  });
 
 /** GET /api/campaigns/{id}/logs (app/routes/api/campaigns-id-logs.ts). */
 export const DeliveryLogQuerySchema = z.object({

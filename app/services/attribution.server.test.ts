@@ -248,6 +248,12 @@ describe("revenue per campaign", () => {
     const bad = await callRoute(apiCampaignsLoader, `/api/campaigns?sort=spend`, auth);
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain("sort must be date or revenue");
+    // A cursor of the other sort, or none at all, is a 400 (as /api/customers'), not the first page again.
+    for (const query of [`sort=revenue&cursor=${diwali}`, `cursor=${cursor}`, "sort=revenue&cursor=nope"]) {
+      const wrong = await callRoute(apiCampaignsLoader, `/api/campaigns?${query}`, auth);
+      expect(wrong.status, query).toBe(400);
+      expect(JSON.stringify(wrong.body)).toContain("pass the X-Next-Cursor of the previous page");
+    }
 
     const theirs = await bearerFor(other.id);
     const refused = await callRoute(apiCampaignLoader, `/api/campaigns/${diwali}`, {
