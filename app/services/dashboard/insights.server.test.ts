@@ -269,6 +269,21 @@ describe("the figures", () => {
   });
 });
 
+describe("a campaign with spam reports", () => {
+  it("counts a message reported as spam as delivered, as the campaign's success rate does", async () => {
+    const user = (await createTestUser("Insights complaints")).id;
+    const id = campaign(user, "Reported", { delivered: 9, failed: 1, opened: 9 });
+    // One of the ten opened it and reported it as spam: its row moved from delivered to complained.
+    sqlite
+      .prepare(`UPDATE "Campaign" SET "complainedCount" = 1, "openedCount" = 10, "audienceSize" = 11 WHERE "id" = ?`)
+      .run(id);
+    const f = await insightFacts(user);
+    expect(f.campaigns).toEqual([
+      expect.objectContaining({ attempted: 11, delivered: 10, opened: 10, deliveryRate: 90.9, openRate: 100 }),
+    ]);
+  });
+});
+
 describe("the threshold", () => {
   it("needs at least 3 campaigns and 10 customers", async () => {
     useNoLlm();

@@ -156,14 +156,17 @@ export async function insightFacts(userId: string, now: Date = new Date()): Prom
   for (const c of campaignRows) {
     const stats = deliveryStats(c);
     if (stats.attempted === 0) continue;
+    // A message reported as spam reached the mailbox (attempted counts it): delivered, as the
+    // campaign's success rate and the dashboard count it, and its opener is among the opened.
+    const delivered = stats.delivered + stats.complained;
     campaigns.push({
       id: c.id,
       name: c.name,
       attempted: stats.attempted,
-      delivered: stats.delivered,
+      delivered,
       opened: stats.opened,
-      deliveryRate: percent(stats.delivered, stats.attempted),
-      openRate: percent(stats.opened, stats.delivered),
+      deliveryRate: percent(delivered, stats.attempted),
+      openRate: percent(stats.opened, delivered),
     });
   }
 
