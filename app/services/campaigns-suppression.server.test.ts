@@ -5,6 +5,7 @@
 // touches another's campaigns.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, segmentTree, useTestDatabase } from "../../tests/helpers/db";
+import { expectCountersAddUp as expectCountersAddUpIn } from "../../tests/helpers/campaign-send";
 import { callRoute } from "../../tests/helpers/requests";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
@@ -67,44 +68,7 @@ function rowsOf(campaignId: string) {
     .all(campaignId);
 }
 
-/** Every row is counted once, and the counters are the rows by status. */
-function expectCountersAddUp(id: string) {
-  const c = campaign(id);
-  const byStatus = Object.fromEntries(
-    sqlite
-      .prepare<unknown[], { status: string; n: number }>(
-        `SELECT "status", count(*) AS n FROM "Delivery" WHERE "campaignId" = ? GROUP BY "status"`,
-      )
-      .all(id)
-      .map((r) => [r.status, r.n]),
-  );
-  expect({
-    pending: c.pendingCount,
-    sent: c.sentCount,
-    delivered: c.deliveredCount,
-    failed: c.failedCount,
-    bounced: c.bouncedCount,
-    cancelled: c.cancelledCount,
-    suppressed: c.suppressedCount,
-  }).toEqual({
-    pending: byStatus.pending ?? 0,
-    sent: byStatus.sent ?? 0,
-    delivered: byStatus.delivered ?? 0,
-    failed: byStatus.failed ?? 0,
-    bounced: byStatus.bounced ?? 0,
-    cancelled: byStatus.cancelled ?? 0,
-    suppressed: byStatus.suppressed ?? 0,
-  });
-  expect(
-    c.pendingCount +
-      c.sentCount +
-      c.deliveredCount +
-      c.failedCount +
-      c.bouncedCount +
-      c.cancelledCount +
-      c.suppressedCount,
-  ).toBe(c.audienceSize);
-}
+const expectCountersAddUp = (id: string) => expectCountersAddUpIn(sqlite, id);
 
 async function launch(userId: string, tree = everyone, name = "Diwali offer") {
   const id = newId();

@@ -1,9 +1,10 @@
 // A campaign launched to everyone of a tenant and sent by the delivery engine through the SMTP
 // channel to a real SMTP server (tests/helpers/smtp.ts), as the feeds' and tracking tests need one;
-// and its Campaign and Delivery rows as those tests read them. Import it after the test database
-// is set up (tests/helpers/db.ts), as the app modules it loads.
+// and its Campaign and Delivery rows as those tests read them, and the check that its counters add
+// up. Import it after the test database is set up (tests/helpers/db.ts), as the app modules it loads.
 import { expect } from "vitest";
 import type { Sqlite } from "~/db/sqlite.server";
+import { deliveryStats } from "~/lib/campaigns";
 import { newId } from "~/lib/id";
 import { parseConditions } from "~/lib/segments";
 import { CAMPAIGN_COLUMNS, type CampaignRow, type NewCampaign } from "~/models/campaigns.server";
@@ -19,6 +20,51 @@ export function campaignRow(sqlite: Sqlite, id: string): CampaignRow {
     .get(id);
   if (!row) throw new Error(`No campaign ${id}`);
   return row;
+}
+
+/**
+ * The kept counters are the rows by state (each row counted once, complained included), they add up
+ * to the audience size (docs/rules.md#campaign-figures), and opened and clicked are the rows with a
+ * first open and click.
+ */
+export function expectCountersAddUp(sqlite: Sqlite, id: string): void {
+  const c = campaignRow(sqlite, id);
+  const byStatus = new Map(
+    sqlite
+      .prepare<unknown[], { status: string; n: number }>(
+        `SELECT "status", count(*) AS n FROM "Delivery" WHERE "campaignId" = ? GROUP BY "status"`,
+      )
+      .all(id)
+      .map((r) => [r.status, r.n]),
+  );
+  const rows = (status: string) => byStatus.get(status) ?? 0;
+  expect({
+    pending: c.pendingCount,
+    sent: c.sentCount,
+    delivered: c.deliveredCount,
+    failed: c.failedCount,
+    bounced: c.bouncedCount,
+    complained: c.complainedCount,
+    cancelled: c.cancelledCount,
+    suppressed: c.suppressedCount,
+  }).toEqual({
+    pending: rows("pending"),
+    sent: rows("sent"),
+    delivered: rows("delivered"),
+    failed: rows("failed"),
+    bounced: rows("bounced"),
+    complained: rows("complained"),
+    cancelled: rows("cancelled"),
+    suppressed: rows("suppressed"),
+  });
+  const stats = deliveryStats(c);
+  expect(stats.sent + stats.failed + stats.cancelled + stats.suppressed + stats.pending).toBe(c.audienceSize);
+  const engaged = sqlite
+    .prepare<unknown[], { opened: number; clicked: number }>(
+      `SELECT count("openedAt") AS opened, count("clickedAt") AS clicked FROM "Delivery" WHERE "campaignId" = ?`,
+    )
+    .get(id);
+  expect({ opened: c.openedCount, clicked: c.clickedCount }).toEqual(engaged);
 }
 
 export type SentRow = { seq: number; retries: number; email: string; status: string; details: string };

@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { threadId } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase } from "../../../tests/helpers/db";
+import { expectCountersAddUp as expectCountersAddUpIn } from "../../../tests/helpers/campaign-send";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 const { file } = useTestDatabase();
@@ -77,49 +78,7 @@ function rows(campaignId: string) {
     clickedAt: number | null;
   }[];
 }
-function expectCountersAddUp(id: string) {
-  const c = campaign(id);
-  const byStatus = Object.fromEntries(
-    (
-      sqlite
-        .prepare(`SELECT "status", count(*) AS n FROM "Delivery" WHERE "campaignId" = ? GROUP BY "status"`)
-        .all(id) as { status: string; n: number }[]
-    ).map((r) => [r.status, r.n]),
-  );
-  expect({
-    pending: c.pendingCount,
-    sent: c.sentCount,
-    delivered: c.deliveredCount,
-    failed: c.failedCount,
-    bounced: c.bouncedCount,
-    cancelled: c.cancelledCount,
-    suppressed: c.suppressedCount,
-  }).toEqual({
-    pending: byStatus.pending ?? 0,
-    sent: byStatus.sent ?? 0,
-    delivered: byStatus.delivered ?? 0,
-    failed: byStatus.failed ?? 0,
-    bounced: byStatus.bounced ?? 0,
-    cancelled: byStatus.cancelled ?? 0,
-    suppressed: byStatus.suppressed ?? 0,
-  });
-  expect(
-    c.pendingCount +
-      c.sentCount +
-      c.deliveredCount +
-      c.failedCount +
-      c.bouncedCount +
-      c.cancelledCount +
-      c.suppressedCount,
-  ).toBe(c.audienceSize);
-  const engaged = sqlite
-    .prepare(`SELECT count("openedAt") AS opened, count("clickedAt") AS clicked FROM "Delivery" WHERE "campaignId" = ?`)
-    .get(id) as {
-    opened: number;
-    clicked: number;
-  };
-  expect({ opened: c.openedCount, clicked: c.clickedCount }).toEqual(engaged);
-}
+const expectCountersAddUp = (id: string) => expectCountersAddUpIn(sqlite, id);
 
 async function launch(userId: string, conditions = everyone, name = "Diwali offer") {
   const id = newId();
