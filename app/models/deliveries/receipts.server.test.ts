@@ -223,6 +223,36 @@ describe("opens and clicks from the pixel and the links", () => {
     expect(campaign(id)).toMatchObject({ clickedCount: 1, machineClickCount: 0, deliveredCount: 1, sentCount: 0 });
   });
 
+  it("counts a person who opens and then clicks 5 s later (a sent row: no delivery receipt yet)", async () => {
+    const id = newId();
+    await launchCampaign(
+      sqlite,
+      {
+        id,
+        userId: tenant.id,
+        segmentId: null,
+        segmentName: "Everyone",
+        name: "Open then click",
+        subject: "Hello",
+        description: "",
+        message: "Hi {NAME}",
+      },
+      compileSegmentWhere(tenant.id, segmentTree({ totalSpend: { $gte: 0 } })),
+      Date.now() - HOUR,
+    );
+    const [a] = rows(id);
+    const handedOver = Date.now() - 120_000;
+    sqlite.prepare(`UPDATE "Delivery" SET "status" = 'sent', "updatedAt" = ? WHERE "seq" = ?`).run(handedOver, a.seq);
+    sqlite.prepare(`UPDATE "Campaign" SET "pendingCount" = "pendingCount" - 1, "sentCount" = 1 WHERE "id" = ?`).run(id);
+    await applyReceipts(sqlite, [
+      { id: deliveryId(id, a.seq), event: "opened", at: handedOver + 60_000, source: "pixel" },
+    ]);
+    await applyReceipts(sqlite, [
+      { id: deliveryId(id, a.seq), event: "clicked", at: handedOver + 65_000, link: 0, source: "link" },
+    ]);
+    expect(campaign(id)).toMatchObject({ openedCount: 1, clickedCount: 1, machineClickCount: 0 });
+  });
+
   it("turns the scanner rule off with a window of 0", async () => {
     const delivered = Date.now() - HOUR;
     const {

@@ -279,7 +279,9 @@ function applyReceiptsNow(
           // last change before this (the relay's acceptance, or the vendor's delivery receipt).
           const handedOverAt = row.updatedAt;
           if (open) {
-            move(row, "delivered", r.at, row.details);
+            // Dated by the handover, not by this open: the message arrived some time before it
+            // was read, and a click that follows must not look like a scanner's.
+            move(row, "delivered", handedOverAt, row.details);
             changed = true;
           }
           const d = delta(row.campaignId);
