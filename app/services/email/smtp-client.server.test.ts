@@ -15,7 +15,7 @@ import { SMTPServer, type SMTPServerOptions } from "smtp-server";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { ChannelResult, OutgoingMessage } from "~/services/delivery/channel.server";
 import { smtpChannel } from "~/services/delivery/smtp-channel.server";
-import { dotStuffed } from "./smtp-client.server";
+import { dotStuffed, isLoopback } from "./smtp-client.server";
 
 type Received = { to: string; raw: string; secure: boolean; user: string | null };
 
@@ -217,6 +217,20 @@ describe("TLS and AUTH", () => {
     });
     expect(results).toMatchObject([{ status: "accepted" }]);
     expect(server.received).toMatchObject([{ to: "r1@example.com", secure: true, user: "crm" }]);
+  });
+
+  it("logs in without TLS only on this machine, and never to a server that offers no AUTH", async () => {
+    // A relay elsewhere without STARTTLS gets no password (the address test: only loopback may).
+    expect(["localhost", "127.0.0.1", "127.1.2.3", "::1", "[::1]"].every(isLoopback)).toBe(true);
+    expect(
+      ["mail.example.com", "10.0.0.5", "192.168.1.2", "127.0.0.1.example.com", "::ffff:10.0.0.1"].some(isLoopback),
+    ).toBe(false);
+    const noAuth = await startServer({ disabledCommands: ["AUTH", "STARTTLS"] });
+    const results = await sendAll(`smtp://crm%40shop.example:secret@127.0.0.1:${noAuth.port}`, [message(1)]);
+    expect(results).toMatchObject([
+      { status: "retry", countsAsError: true, details: expect.stringMatching(/offers no login \(AUTH\)/) },
+    ]);
+    expect(noAuth.received).toHaveLength(0);
   });
 
   it("uses TLS from the start on smtps://, and AUTH LOGIN when it is the one offered", async () => {

@@ -20,6 +20,12 @@ import tls from "node:tls";
 
 export type SmtpErrorCode = "EENVELOPE" | "EMESSAGE" | "EAUTH" | "ETLS" | "ECONNECTION" | "ETIMEDOUT" | "EPROTOCOL";
 
+/** Whether the host is this machine (a relay a password may reach without TLS). */
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return h === "localhost" || h === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
 export class SmtpError extends Error {
   override name = "SmtpError";
   constructor(
@@ -194,13 +200,29 @@ export class SmtpConnection {
     this.socket.setTimeout(this.options.socketTimeoutMs ?? 30_000);
     if (greeting.code !== 220) throw refused(greeting, "ECONNECTION");
     await this.hello();
-    if (!this.target.secure && this.features.has("STARTTLS")) {
+    let encrypted = this.target.secure;
+    if (!encrypted && this.features.has("STARTTLS")) {
       const answer = await this.command("STARTTLS");
       if (answer.code !== 220) throw refused(answer, "ETLS");
       await this.upgrade();
       await this.hello();
+      encrypted = true;
     }
-    if (this.target.user) await this.login();
+    if (this.target.user) {
+      // A password never crosses the network in clear text: a relay elsewhere that offers no
+      // STARTTLS (or whose offer was stripped on the way) gets no login. On this machine it may.
+      if (!encrypted && !isLoopback(this.target.host))
+        throw new SmtpError(
+          `${this.target.host} offers no STARTTLS, so the password in SMTP_URL would travel unencrypted: use smtps:// or a relay that offers STARTTLS`,
+          "ETLS",
+        );
+      if (this.authMechanisms.size === 0)
+        throw new SmtpError(
+          `${this.target.host} offers no login (AUTH): remove the user and password from SMTP_URL, or check the relay's settings`,
+          "EAUTH",
+        );
+      await this.login();
+    }
   }
 
   private async hello() {
