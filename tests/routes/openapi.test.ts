@@ -16,9 +16,7 @@ const { file } = useTestDatabase();
 
 import { getEnv, resetEnvCache } from "~/env.server";
 import { openSqlite } from "~/db/sqlite.server";
-import { openSqlite } from "~/db/sqlite.server";
 import { deliveryId } from "~/lib/campaigns";
-import { recountCampaign } from "~/models/campaigns.server";
 import { recountCampaign } from "~/models/campaigns.server";
 import { HTTP_METHODS, type HttpMethod, type OpenApiDocument } from "~/lib/openapi/document.server";
 import { loader as openApiLoader } from "~/routes/api/openapi-json";
@@ -601,23 +599,6 @@ describe("real answers validate against the document", () => {
     await call("POST /api/campaigns/{id}/{control}", { params: { id, control: "cancel" } });
     await call("POST /api/campaigns/{id}/{control}", { params: { id, control: "retry-failed" } });
     expect(answered.get("post /api/campaigns/{id}/{control}")?.has(200)).toBe(true);
-  });
-
-  it("resend to non-openers", async () => {
-    const content = { name: "Resent", subject: "Hi", message: "Hello", segmentId };
-    const id = (await call("POST /api/campaigns", { json: content }, 201)).body.id as unknown as string;
-    const resend = "POST /api/campaigns/{id}/resend-non-openers";
-    await call(resend, { params: { id }, json: { subject: "Again" } }, 409);
-    // Sent and finished: the delivery job's part, done here by hand.
-    const sqlite = openSqlite(file);
-    sqlite.prepare(`UPDATE "Delivery" SET "status" = 'delivered' WHERE "campaignId" = ?`).run(id);
-    sqlite.prepare(`UPDATE "Campaign" SET "status" = 'Completed' WHERE "id" = ?`).run(id);
-    await recountCampaign(sqlite, id);
-    sqlite.close();
-    await call(resend, { params: { id }, json: { subject: " " } }, 400);
-    await call(resend, { params: { id: missing }, json: { subject: "Again" } }, 404);
-    const draft = await call(resend, { params: { id }, json: { subject: "Again" } }, 201);
-    expect(draft.body).toMatchObject({ status: "Draft", resendOfId: id, name: "Resent — non-openers" });
   });
 
   it("resend to non-openers", async () => {
