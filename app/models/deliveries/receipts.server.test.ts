@@ -11,25 +11,20 @@ const { file } = useTestDatabase();
 import { openSqlite, type Sqlite } from "~/db/sqlite.server";
 import { deliveryId, deliveryStats } from "~/lib/campaigns";
 import { newId } from "~/lib/id";
-import { CAMPAIGN_COLUMNS, type CampaignRow } from "~/models/campaigns.server";
+import type { CampaignRow } from "~/models/campaigns.server";
 import { launchCampaign } from "~/models/deliveries/launch.server";
 import { applyReceipts, DEFAULT_FEEDBACK_POLICY, type Receipt } from "~/models/deliveries/receipts.server";
 import { compileSegmentWhere } from "~/models/segments/compile.server";
 import { seedTenant } from "~/services/seed.server";
 import { segmentTree } from "../../../tests/helpers/db";
+import { campaignRow, expectCountersAddUp as expectAllAddUp } from "../../../tests/helpers/campaign-send";
 
 let sqlite: Sqlite;
 let tenant: { id: string };
 
 const HOUR = 3_600_000;
 
-function campaign(id: string): CampaignRow {
-  const row = sqlite
-    .prepare<unknown[], CampaignRow>(`SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "id" = ?`)
-    .get(id);
-  if (!row) throw new Error(`No campaign ${id}`);
-  return row;
-}
+const campaign = (id: string): CampaignRow => campaignRow(sqlite, id);
 
 type Row = {
   seq: number;
@@ -64,42 +59,10 @@ function suppression(email: string): { reason: string; details: string; campaign
     .get(tenant.id, email.toLowerCase());
 }
 
-/** The rows by state add up to the audience, and the kept counters match the rows. */
-function expectCountersAddUp(id: string) {
-  const c = campaign(id);
-  const byStatus = Object.fromEntries(
-    sqlite
-      .prepare<unknown[], { status: string; n: number }>(
-        `SELECT "status", count(*) AS n FROM "Delivery" WHERE "campaignId" = ? GROUP BY "status"`,
-      )
-      .all(id)
-      .map((r) => [r.status, r.n]),
-  );
-  expect({
-    pending: c.pendingCount,
-    sent: c.sentCount,
-    delivered: c.deliveredCount,
-    bounced: c.bouncedCount,
-    complained: c.complainedCount,
-  }).toEqual({
-    pending: byStatus.pending ?? 0,
-    sent: byStatus.sent ?? 0,
-    delivered: byStatus.delivered ?? 0,
-    bounced: byStatus.bounced ?? 0,
-    complained: byStatus.complained ?? 0,
-  });
-  const stats = deliveryStats(c);
-  expect(stats.sent + stats.failed + stats.cancelled + stats.suppressed + stats.pending).toBe(c.audienceSize);
-  const engaged = sqlite
-    .prepare<unknown[], { opened: number; clicked: number }>(
-      `SELECT count("openedAt") AS opened, count("clickedAt") AS clicked FROM "Delivery" WHERE "campaignId" = ?`,
-    )
-    .get(id);
-  expect({ opened: c.openedCount, clicked: c.clickedCount }).toEqual(engaged);
-}
+const expectCountersAddUp = (id: string) => expectAllAddUp(sqlite, id);
 
-/** A campaign to `size` of the tenant's customers, every row delivered (by the vendor's receipts) at `at`. */
-async function deliveredCampaign(size: number, at: number) {
+/** A campaign launched to every customer of the tenant an hour before `at`, its rows pending. */
+async function launched(at = Date.now()) {
   const id = newId();
   await launchCampaign(
     sqlite,
@@ -116,6 +79,21 @@ async function deliveredCampaign(size: number, at: number) {
     compileSegmentWhere(tenant.id, segmentTree({ totalSpend: { $gte: 0 } })),
     at - HOUR,
   );
+  return id;
+}
+
+/** A campaign whose first row the vendor accepted at `handedOver` (sent: no delivery receipt yet). */
+async function sentCampaign(handedOver: number) {
+  const id = await launched();
+  const [a] = rows(id);
+  sqlite.prepare(`UPDATE "Delivery" SET "status" = 'sent', "updatedAt" = ? WHERE "seq" = ?`).run(handedOver, a.seq);
+  sqlite.prepare(`UPDATE "Campaign" SET "pendingCount" = "pendingCount" - 1, "sentCount" = 1 WHERE "id" = ?`).run(id);
+  return { id, key: deliveryId(id, a.seq) };
+}
+
+/** A campaign to `size` of the tenant's customers, every row delivered (by the vendor's receipts) at `at`. */
+async function deliveredCampaign(size: number, at: number) {
+  const id = await launched(at);
   const all = rows(id).slice(0, size);
   await applyReceipts(
     sqlite,
@@ -197,59 +175,17 @@ describe("opens and clicks from the pixel and the links", () => {
   it("times the scanner window from the handover when the click is the first word of a sent row", async () => {
     // A vendor-sent row (sent, no delivery receipt yet) whose link is clicked a minute after the
     // handover: a person, although the click is what delivers the row.
-    const id = newId();
-    await launchCampaign(
-      sqlite,
-      {
-        id,
-        userId: tenant.id,
-        segmentId: null,
-        segmentName: "Everyone",
-        name: "Sent, not yet delivered",
-        subject: "Hello",
-        description: "",
-        message: "Hi {NAME}",
-      },
-      compileSegmentWhere(tenant.id, segmentTree({ totalSpend: { $gte: 0 } })),
-      Date.now() - HOUR,
-    );
-    const [a] = rows(id);
     const handedOver = Date.now() - 120_000;
-    sqlite.prepare(`UPDATE "Delivery" SET "status" = 'sent', "updatedAt" = ? WHERE "seq" = ?`).run(handedOver, a.seq);
-    sqlite.prepare(`UPDATE "Campaign" SET "pendingCount" = "pendingCount" - 1, "sentCount" = 1 WHERE "id" = ?`).run(id);
-    await applyReceipts(sqlite, [
-      { id: deliveryId(id, a.seq), event: "clicked", at: handedOver + 60_000, link: 0, source: "link" },
-    ]);
+    const { id, key } = await sentCampaign(handedOver);
+    await applyReceipts(sqlite, [{ id: key, event: "clicked", at: handedOver + 60_000, link: 0, source: "link" }]);
     expect(campaign(id)).toMatchObject({ clickedCount: 1, machineClickCount: 0, deliveredCount: 1, sentCount: 0 });
   });
 
   it("counts a person who opens and then clicks 5 s later (a sent row: no delivery receipt yet)", async () => {
-    const id = newId();
-    await launchCampaign(
-      sqlite,
-      {
-        id,
-        userId: tenant.id,
-        segmentId: null,
-        segmentName: "Everyone",
-        name: "Open then click",
-        subject: "Hello",
-        description: "",
-        message: "Hi {NAME}",
-      },
-      compileSegmentWhere(tenant.id, segmentTree({ totalSpend: { $gte: 0 } })),
-      Date.now() - HOUR,
-    );
-    const [a] = rows(id);
     const handedOver = Date.now() - 120_000;
-    sqlite.prepare(`UPDATE "Delivery" SET "status" = 'sent', "updatedAt" = ? WHERE "seq" = ?`).run(handedOver, a.seq);
-    sqlite.prepare(`UPDATE "Campaign" SET "pendingCount" = "pendingCount" - 1, "sentCount" = 1 WHERE "id" = ?`).run(id);
-    await applyReceipts(sqlite, [
-      { id: deliveryId(id, a.seq), event: "opened", at: handedOver + 60_000, source: "pixel" },
-    ]);
-    await applyReceipts(sqlite, [
-      { id: deliveryId(id, a.seq), event: "clicked", at: handedOver + 65_000, link: 0, source: "link" },
-    ]);
+    const { id, key } = await sentCampaign(handedOver);
+    await applyReceipts(sqlite, [{ id: key, event: "opened", at: handedOver + 60_000, source: "pixel" }]);
+    await applyReceipts(sqlite, [{ id: key, event: "clicked", at: handedOver + 65_000, link: 0, source: "link" }]);
     expect(campaign(id)).toMatchObject({ openedCount: 1, clickedCount: 1, machineClickCount: 0 });
   });
 
