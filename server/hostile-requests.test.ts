@@ -6,14 +6,11 @@
 // hundreds of thousands deep (a 400 found before parsing, while /healthz keeps answering) or too
 // large (413), sign-out by GET (405), and a page write from another site carrying only a Referer.
 import http from "node:http";
-import net, { type AddressInfo } from "node:net";
-import { pino } from "pino";
-import type { ViteDevServer } from "vite";
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadDevServerBuild } from "../tests/helpers/dev-server-build";
+import { startRequestServers } from "../tests/helpers/dev-server-build";
 import { createTestUser, useTestDatabase as setUpTestDatabase } from "../tests/helpers/db";
 import { bearerFor, cookieFor } from "../tests/helpers/requests";
-import { answerClientError, appOf, createRequestListener } from "./app";
 
 setUpTestDatabase();
 
@@ -21,35 +18,14 @@ const { getEnv } = await import("~/env.server");
 const { signReceipts } = await import("~/services/delivery/receipt-signature.server");
 const { JSON_TOO_DEEP } = await import("~/lib/api.server");
 
-const ports: Record<string, number> = {};
-const servers: http.Server[] = [];
-let vite: ViteDevServer;
+let servers: Awaited<ReturnType<typeof startRequestServers>>;
 
 beforeAll(async () => {
-  const loaded = await loadDevServerBuild();
-  vite = loaded.vite;
-  const build = loaded.build;
-  const log = pino({ level: "silent" });
-  for (const [name, fastApi] of [
-    ["Remix's handler", undefined],
-    ["the /api server", build],
-  ] as const) {
-    const server = http.createServer(
-      createRequestListener({ build, app: appOf(build), log, mode: "production", vite, fastApi }),
-    );
-    server.on("clientError", answerClientError);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    servers.push(server);
-    ports[name] = (server.address() as AddressInfo).port;
-  }
+  servers = await startRequestServers();
 }, 120_000);
 
 afterAll(async () => {
-  for (const server of servers) {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-  await vite.close();
+  await servers.close();
 });
 
 type RawAnswer = { status: number; headers: Record<string, string>; body: string };
@@ -115,7 +91,7 @@ describe("what Node's HTTP parser refuses before our code runs", () => {
   ])("an X-Signature holding %s is a 400 in the /api error shape, not Node's bare status line", async (_name, char) => {
     const good = signReceipts(EMPTY_BATCH, getEnv().receiptsSecret);
     const signature = Buffer.from(`${good.slice(0, 20)}${char}${good.slice(20)}`, "latin1");
-    for (const port of Object.values(ports)) {
+    for (const port of Object.values(servers.ports)) {
       const answer = await rawRequest(port, receiptsPost(signature, EMPTY_BATCH));
       expect(answer.status).toBe(400);
       expect(answer.headers["content-type"]).toBe("application/json; charset=utf-8");
@@ -132,15 +108,15 @@ describe("what Node's HTTP parser refuses before our code runs", () => {
 
   it("headers over Node's limit keep Node's 431", async () => {
     const bytes = Buffer.from(`GET /api/customers HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`);
-    expect((await rawRequest(Object.values(ports)[0]!, bytes)).status).toBe(431);
+    expect((await rawRequest(Object.values(servers.ports)[0]!, bytes)).status).toBe(431);
   });
 });
 
-describe.each(["Remix's handler", "the /api server"])("through %s", (name) => {
+describe.each(["Remix's handler", "the /api server"] as const)("through %s", (name) => {
   let port = 0;
   let base = "";
   beforeAll(() => {
-    port = ports[name] ?? 0;
+    port = servers.ports[name];
     base = `http://127.0.0.1:${port}`;
   });
 

@@ -1,24 +1,17 @@
 // The feeds through the real HTTP server (server/app.ts, both Remix's handler and the /api fast
 // path): a vendor's post carries no cookie and often no Origin, or a foreign one, and must reach the
 // route (the cross-site check is for cookie-carried writes); SNS posts its JSON as text/plain.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { pino } from "pino";
-import type { ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answerClientError, appOf, createRequestListener } from "../../../server/app";
 import { fakeSendgrid } from "../../../tests/fakes/sendgrid";
 import { type FakeSns, sesDelivery, startFakeSns, trustFakeSns } from "../../../tests/fakes/sns";
-import { loadDevServerBuild } from "../../../tests/helpers/dev-server-build";
+import { startRequestServers } from "../../../tests/helpers/dev-server-build";
 import { useTestDatabase as setUpTestDatabase } from "../../../tests/helpers/db";
 
 setUpTestDatabase();
 
 const sendgrid = fakeSendgrid();
 let sns: FakeSns;
-const ports: Record<string, number> = {};
-const servers: http.Server[] = [];
-let vite: ViteDevServer;
+let servers: Awaited<ReturnType<typeof startRequestServers>>;
 
 beforeAll(async () => {
   sns = await startFakeSns();
@@ -26,30 +19,11 @@ beforeAll(async () => {
   process.env.SES_SNS_TOPIC_ARNS = sns.topicArn;
   process.env.SNS_CERT_HOST_PATTERN = String.raw`^127\.0\.0\.1$`;
   process.env.SENDGRID_WEBHOOK_PUBLIC_KEY = sendgrid.publicKey;
-  const loaded = await loadDevServerBuild();
-  vite = loaded.vite;
-  const build = loaded.build;
-  const log = pino({ level: "silent" });
-  for (const [name, fastApi] of [
-    ["Remix's handler", undefined],
-    ["the /api server", build],
-  ] as const) {
-    const server = http.createServer(
-      createRequestListener({ build, app: appOf(build), log, mode: "production", vite, fastApi }),
-    );
-    server.on("clientError", answerClientError);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    servers.push(server);
-    ports[name] = (server.address() as AddressInfo).port;
-  }
+  servers = await startRequestServers();
 }, 120_000);
 
 afterAll(async () => {
-  for (const server of servers) {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-  await vite.close();
+  await servers.close();
   await sns.close();
   delete process.env.SES_SNS_TOPIC_ARNS;
   delete process.env.SNS_CERT_HOST_PATTERN;
@@ -68,7 +42,7 @@ async function send(port: number, request: Request, extra: Record<string, string
 
 describe("a vendor's post through the server", () => {
   it("SendGrid's signed post, without a cookie, with no Origin or another site's, is taken", async () => {
-    for (const port of Object.values(ports)) {
+    for (const port of Object.values(servers.ports)) {
       const events = [sendgrid.event("delivered", "<x@y.z>", "a@example.com")];
       for (const extra of [{}, { Origin: "https://sendgrid.example" }] as Record<string, string>[]) {
         const answer = await send(port, sendgrid.request("http://x/api/webhooks/sendgrid", events), extra);
@@ -80,7 +54,7 @@ describe("a vendor's post through the server", () => {
   });
 
   it("SNS's post, text/plain JSON, is taken and its signature checked", async () => {
-    for (const port of Object.values(ports)) {
+    for (const port of Object.values(servers.ports)) {
       const message = sns.notification(sesDelivery("<x@y.z>", "a@example.com"));
       const answer = await send(port, sns.request("http://x/api/webhooks/ses", message));
       expect(answer).toEqual({ status: 200, body: { received: 1, matched: 0, ignored: 1 } });
