@@ -13,13 +13,10 @@
 //   and answers SNS's XML.
 // - request() builds the POST SNS makes: the message as JSON text, Content-Type text/plain and the
 //   x-amz-sns-* headers.
-import { execFileSync } from "node:child_process";
-import { createSign, generateKeyPairSync, randomUUID, type KeyObject } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createPrivateKey, createSign, randomUUID, type KeyObject } from "node:crypto";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { selfSignedCertificate } from "../helpers/certificate";
 
 export type SnsSigned = {
   Type: "Notification" | "SubscriptionConfirmation" | "UnsubscribeConfirmation";
@@ -70,48 +67,34 @@ export function trustFakeSns(fake: Pick<FakeSns, "ca">) {
 }
 
 export async function startFakeSns(topicArn = "arn:aws:sns:us-east-1:123456789012:ses-feedback"): Promise<FakeSns> {
-  const dir = mkdtempSync(path.join(tmpdir(), "fake-sns-"));
-  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-  const keyFile = path.join(dir, "key.pem");
-  writeFileSync(keyFile, privateKey.export({ format: "pem", type: "pkcs8" }));
-  const certFile = path.join(dir, "cert.pem");
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      ...["-x509", "-new", "-key", keyFile, "-out", certFile, "-days", "2", "-sha256"],
-      ...["-subj", "/CN=sns.us-east-1.amazonaws.com", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
-    ],
-    { stdio: "pipe" },
-  );
-  const ca = readFileSync(certFile, "utf8");
-  rmSync(dir, { recursive: true, force: true });
+  const { key: privateKeyPem, cert: ca } = selfSignedCertificate("sns.us-east-1.amazonaws.com", [
+    "IP:127.0.0.1",
+    "DNS:localhost",
+  ]);
+  const privateKey = createPrivateKey(privateKeyPem);
 
   const certPath = `/SimpleNotificationService-${randomUUID().replace(/-/g, "")}.pem`;
   const subscribeVisits: string[] = [];
   let fetches = 0;
-  const server = https.createServer(
-    { key: privateKey.export({ format: "pem", type: "pkcs8" }), cert: ca },
-    (req, res) => {
-      const url = new URL(req.url ?? "/", "https://127.0.0.1");
-      if (req.method === "GET" && url.pathname === certPath) {
-        fetches += 1;
-        res.writeHead(200, { "Content-Type": "application/x-x509-ca-cert" }).end(ca);
-        return;
-      }
-      if (req.method === "GET" && url.pathname === "/" && url.searchParams.get("Action") === "ConfirmSubscription") {
-        subscribeVisits.push(url.searchParams.get("Token") ?? "");
-        const arn = `${url.searchParams.get("TopicArn") ?? ""}:${randomUUID()}`;
-        res
-          .writeHead(200, { "Content-Type": "text/xml" })
-          .end(
-            `<ConfirmSubscriptionResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/"><ConfirmSubscriptionResult><SubscriptionArn>${arn}</SubscriptionArn></ConfirmSubscriptionResult></ConfirmSubscriptionResponse>`,
-          );
-        return;
-      }
-      res.writeHead(404).end();
-    },
-  );
+  const server = https.createServer({ key: privateKeyPem, cert: ca }, (req, res) => {
+    const url = new URL(req.url ?? "/", "https://127.0.0.1");
+    if (req.method === "GET" && url.pathname === certPath) {
+      fetches += 1;
+      res.writeHead(200, { "Content-Type": "application/x-x509-ca-cert" }).end(ca);
+      return;
+    }
+    if (req.method === "GET" && url.pathname === "/" && url.searchParams.get("Action") === "ConfirmSubscription") {
+      subscribeVisits.push(url.searchParams.get("Token") ?? "");
+      const arn = `${url.searchParams.get("TopicArn") ?? ""}:${randomUUID()}`;
+      res
+        .writeHead(200, { "Content-Type": "text/xml" })
+        .end(
+          `<ConfirmSubscriptionResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/"><ConfirmSubscriptionResult><SubscriptionArn>${arn}</SubscriptionArn></ConfirmSubscriptionResult></ConfirmSubscriptionResponse>`,
+        );
+      return;
+    }
+    res.writeHead(404).end();
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const certUrl = `${url}${certPath}`;

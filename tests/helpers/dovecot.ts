@@ -3,11 +3,12 @@
 // written for the test into a temporary directory: one user in a passwd-file, maildir storage in
 // the same directory, plain login allowed without TLS because it listens on loopback only, on a
 // free port. Nothing is skipped: a Dovecot that cannot start fails the test with its own log.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect, createServer, type AddressInfo } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
+import { selfSignedCertificate } from "./certificate";
 
 export const DOVECOT_BINARY = "/usr/sbin/dovecot";
 
@@ -71,25 +72,9 @@ export async function startDovecot(options: { tls?: boolean } = {}): Promise<Dov
   const port = await freePort();
   const tlsPort = options.tls ? await freePort() : 0;
   if (options.tls) {
-    execFileSync(
-      "openssl",
-      [
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-days",
-        "1",
-        "-subj",
-        "/CN=localhost",
-        "-keyout",
-        path.join(dir, "key.pem"),
-        "-out",
-        path.join(dir, "cert.pem"),
-      ],
-      { stdio: "ignore" },
-    );
+    const { key, cert } = selfSignedCertificate();
+    writeFileSync(path.join(dir, "key.pem"), key);
+    writeFileSync(path.join(dir, "cert.pem"), cert);
   }
   const user = "bounces";
   const password = "bounce-mailbox-password";

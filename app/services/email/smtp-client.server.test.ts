@@ -5,17 +5,14 @@
 // dot-stuffing, a line longer than SMTP allows, names and subjects that are not ASCII decoded by
 // mailparser as typed, a relay that answers in several lines (as Gmail does), and a server that
 // drops the connection in the middle of a batch: nothing is lost.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import net, { type AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { simpleParser } from "mailparser";
 import { SMTPServer, type SMTPServerOptions } from "smtp-server";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { ChannelResult, OutgoingMessage } from "~/services/delivery/channel.server";
 import { smtpChannel } from "~/services/delivery/smtp-channel.server";
 import { dotStuffed, isLoopback } from "./smtp-client.server";
+import { selfSignedCertificate } from "../../../tests/helpers/certificate";
 
 type Received = { to: string; raw: string; secure: boolean; user: string | null };
 
@@ -178,32 +175,8 @@ describe("PIPELINING", () => {
 });
 
 describe("TLS and AUTH", () => {
-  const dir = mkdtempSync(path.join(tmpdir(), "crm-smtp-tls-"));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   // A self-signed certificate for "localhost", made for this test.
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "rsa:2048",
-      "-nodes",
-      "-days",
-      "1",
-      "-subj",
-      "/CN=localhost",
-      "-addext",
-      "subjectAltName=DNS:localhost",
-      "-keyout",
-      path.join(dir, "key.pem"),
-      "-out",
-      path.join(dir, "cert.pem"),
-    ],
-    { stdio: "ignore" },
-  );
-  const key = readFileSync(path.join(dir, "key.pem"));
-  const cert = readFileSync(path.join(dir, "cert.pem"));
+  const { key, cert } = selfSignedCertificate();
   const onAuth: SMTPServerOptions["onAuth"] = (auth, _session, callback) => {
     if (auth.username === "crm@shop.example" && auth.password === "p@ss:w/rd") callback(null, { user: "crm" });
     else callback(new Error("Invalid username or password"));
