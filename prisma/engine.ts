@@ -77,6 +77,35 @@ export function schemaFor(engine: EngineKind): string {
   return engine === "postgresql" ? postgresSchema(text) : text;
 }
 
+/**
+ * Money columns: `Int` fields whose names end in "Paise" (Customer.totalSpendPaise, Order.amountPaise,
+ * Order.taxPaise, OrderItem.pricePaise). PostgreSQL's integer is 32-bit, so a customer's total would
+ * stop at ₹2.1 crore; SQLite's INTEGER is 64-bit already. docs/decisions/0031-copy-sqlite-to-postgresql.md.
+ */
+const PAISE_INT_FIELD = /^(\s+\w+Paise\s+)Int(\??)(?=\s|$)/;
+
+/**
+ * The tables as PostgreSQL's migrations build them: postgresSchema() with the money columns as
+ * `BigInt` (bigint), which is what the schema engine diffs against (`npm run db:migration`, the
+ * drift test). The Prisma client is still generated from postgresSchema(), where they stay `Int`,
+ * so both clients give the app a number: Prisma reads a bigint column of an Int field as a number
+ * and writes numbers above 2^31 into it (measured for decision 0031). `Int @db.BigInt` would say
+ * this in one schema, but Prisma refuses it ("Native type BigInt is not compatible with declared
+ * field type Int").
+ */
+export function postgresTablesSchema(sqliteSchema: string): string {
+  return postgresSchema(sqliteSchema)
+    .split("\n")
+    .map((line) => line.replace(PAISE_INT_FIELD, "$1BigInt$2"))
+    .join("\n");
+}
+
+/** What the schema engine compares one engine's database with. */
+function engineSchemaFor(engine: EngineKind): string {
+  const text = readFileSync(schemaPath, "utf8");
+  return engine === "postgresql" ? postgresTablesSchema(text) : text;
+}
+
 /** Opens the schema engine on a SQLite file (`file:` path) or a PostgreSQL database (postgres:// URL). */
 export async function openEngine(url: string): Promise<Engine> {
   const bg = await loadWasm();
@@ -86,7 +115,7 @@ export async function openEngine(url: string): Promise<Engine> {
       ? new PrismaPg(describablePool(url))
       : new PrismaBetterSqlite3({ url }, { timestampFormat: "unixepoch-ms" }),
   );
-  const schema = schemaFor(postgres ? "postgresql" : "sqlite");
+  const schema = engineSchemaFor(postgres ? "postgresql" : "sqlite");
   const engine = await bg.SchemaEngine.new(
     { datamodels: [[schemaPath, schema]] },
     (log: string) => {
@@ -148,7 +177,7 @@ function filtersFor(engine: Engine) {
 
 /** The SQL that creates schema.prisma from nothing on PostgreSQL (the start of its baseline). */
 export async function createSchemaSql(engine: Engine): Promise<string> {
-  const schema = { path: schemaPath, content: schemaFor(engineKinds.get(engine) ?? "sqlite") };
+  const schema = { path: schemaPath, content: engineSchemaFor(engineKinds.get(engine) ?? "sqlite") };
   const result = await engine.diff({
     from: { tag: "empty" },
     to: { tag: "schemaDatamodel", files: [schema] },
@@ -164,7 +193,7 @@ export async function createSchemaSql(engine: Engine): Promise<string> {
  * empty when they match. Open the engine on a database migrated from the files to diff those.
  */
 export async function diffDatabaseToSchema(engine: Engine): Promise<string> {
-  const schema = { path: schemaPath, content: schemaFor(engineKinds.get(engine) ?? "sqlite") };
+  const schema = { path: schemaPath, content: engineSchemaFor(engineKinds.get(engine) ?? "sqlite") };
   const result = await engine.diff({
     from: { tag: "schemaDatasource", files: [schema], configDir: root },
     to: { tag: "schemaDatamodel", files: [schema] },

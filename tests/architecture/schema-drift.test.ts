@@ -29,6 +29,15 @@ const TYPE_CLASS: Record<string, string> = {
   "timestamp with time zone": "datetime",
 };
 
+// Money columns: `Int` in schema.prisma, INTEGER (64-bit) on SQLite, bigint on PostgreSQL, whose
+// integer is 32-bit (migration money_columns_bigint, docs/decisions/0031-copy-sqlite-to-postgresql.md).
+const POSTGRES_BIGINT_MONEY = new Set([
+  "Customer.totalSpendPaise",
+  "Order.amountPaise",
+  "Order.taxPaise",
+  "OrderItem.pricePaise",
+]);
+
 // Made by hand on one engine only: SQLite's FTS5 search table (PostgreSQL searches with an index on
 // "Customer") and the runners' own table.
 const SQLITE_ONLY_TABLES = /^(customer_search.*|_prisma_migrations|sqlite_.*)$/;
@@ -85,7 +94,15 @@ function sqliteLayout(file: string): Layout {
       for (const fk of fks) byId.set(fk.id, [...(byId.get(fk.id) ?? []), fk]);
       layout.tables[name] = {
         columns: Object.fromEntries(
-          cols.map((c) => [c.name, { type: typeClass(c.type), notNull: c.notnull === 1 || c.pk > 0 }]),
+          cols.map((c) => [
+            c.name,
+            {
+              // What PostgreSQL must have: bigint for the money columns, which are INTEGER here.
+              type:
+                POSTGRES_BIGINT_MONEY.has(`${name}.${c.name}`) && c.type === "INTEGER" ? "bigint" : typeClass(c.type),
+              notNull: c.notnull === 1 || c.pk > 0,
+            },
+          ]),
         ),
         primaryKey: cols
           .filter((c) => c.pk > 0)
