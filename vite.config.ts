@@ -2,6 +2,7 @@ import { vitePlugin as remix } from "@remix-run/dev";
 import tailwindcss from "@tailwindcss/vite";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { POSTGRES_SUITE } from "./tests/postgres-suite";
 
 declare module "@remix-run/node" {
   interface Future {
@@ -46,5 +47,14 @@ export default defineConfig({
     // closing summary (scripts/test-summary.mjs) names every failure.
     retry: process.env.CI ? 1 : 0,
     hookTimeout: 60_000,
+    // Every test on SQLite; the model and service tests of tests/postgres-suite.ts once more on
+    // PostgreSQL (docs/decisions/0033-postgresql-runtime.md).
+    projects: [
+      { extends: true, test: { name: "sqlite" } },
+      {
+        extends: true,
+        test: { name: "postgres", include: POSTGRES_SUITE, env: { TEST_DATABASE_ENGINE: "postgres" } },
+      },
+    ],
   },
 });

@@ -113,17 +113,36 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
   DATA_DIR: z.string().default("./data"),
+  // SQLite (the embedded default) or PostgreSQL (docs/decisions/0033-postgresql-runtime.md).
   DATABASE_URL: z
     .string()
-    // The server runs on SQLite only until the models speak PostgreSQL (issue 26); its schema can
-    // already be made: docs/decisions/0029-postgresql-schema-and-migrations.md.
-    .refine((v) => /^file:/.test(v), {
+    .refine((v) => /^file:/.test(v) || /^postgres(ql)?:\/\/[^/]+\/[^/?]+/.test(v), {
       error: (issue) =>
         /^postgres(ql)?:\/\//.test(String(issue.input))
-          ? "PostgreSQL is coming, but the server cannot run on it yet: use a SQLite URL like file:./data/crm.db. Today `crm db migrate --url postgres://…` prepares a PostgreSQL database's schema."
-          : "DATABASE_URL must be a SQLite URL like file:./data/crm.db",
+          ? "DATABASE_URL must name a PostgreSQL host and database, like postgres://crm:password@db:5432/crm"
+          : "DATABASE_URL must be a SQLite URL like file:./data/crm.db or a PostgreSQL URL like postgres://crm:password@db:5432/crm",
     })
     .optional(),
+  // PostgreSQL only: connections this process keeps open, and how long a statement or a wait for a
+  // lock may take before it is cancelled (and retried where that is safe).
+  DATABASE_POOL_SIZE: z.coerce
+    .number({ message: "DATABASE_POOL_SIZE must be a whole number from 1 to 200" })
+    .int("DATABASE_POOL_SIZE must be a whole number from 1 to 200")
+    .min(1, "DATABASE_POOL_SIZE must be a whole number from 1 to 200")
+    .max(200, "DATABASE_POOL_SIZE must be a whole number from 1 to 200")
+    .default(10),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce
+    .number({ message: "DATABASE_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds from 100 to 3600000" })
+    .int("DATABASE_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds from 100 to 3600000")
+    .min(100, "DATABASE_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds from 100 to 3600000")
+    .max(3_600_000, "DATABASE_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds from 100 to 3600000")
+    .default(30_000),
+  DATABASE_LOCK_TIMEOUT_MS: z.coerce
+    .number({ message: "DATABASE_LOCK_TIMEOUT_MS must be a whole number of milliseconds from 100 to 600000" })
+    .int("DATABASE_LOCK_TIMEOUT_MS must be a whole number of milliseconds from 100 to 600000")
+    .min(100, "DATABASE_LOCK_TIMEOUT_MS must be a whole number of milliseconds from 100 to 600000")
+    .max(600_000, "DATABASE_LOCK_TIMEOUT_MS must be a whole number of milliseconds from 100 to 600000")
+    .default(10_000),
   PUBLIC_URL: z.string().url("PUBLIC_URL must be a full URL like https://crm.example.com").optional(),
   SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters").optional(),
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
@@ -311,6 +330,9 @@ const EnvSchema = z.object({
 
 export type Env = z.infer<typeof EnvSchema> & {
   databaseUrl: string;
+  /** Which engine DATABASE_URL names. */
+  databaseEngine: "sqlite" | "postgres";
+  /** The SQLite file ("" on PostgreSQL). */
   databaseFile: string;
   publicUrl: string;
   sessionSecret: string;
@@ -337,7 +359,8 @@ export function getEnv(): Env {
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
   const databaseUrl = e.DATABASE_URL ?? `file:${path.join(dataDir, "crm.db")}`;
-  const databaseFile = databaseUrl.replace(/^file:/, "");
+  const databaseEngine = /^postgres(ql)?:\/\//.test(databaseUrl) ? "postgres" : "sqlite";
+  const databaseFile = databaseEngine === "sqlite" ? databaseUrl.replace(/^file:/, "") : "";
   const production = e.NODE_ENV === "production";
   const googleEnabled = Boolean(e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET);
   // Local sign-in is the embedded default: on without Google outside production, or when asked
@@ -369,6 +392,7 @@ export function getEnv(): Env {
   cached = {
     ...e,
     databaseUrl,
+    databaseEngine,
     databaseFile,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
     sessionSecret,
@@ -419,7 +443,7 @@ function makeDataPrivate(dataDir: string, databaseFile: string) {
     }
   };
   tighten(dataDir, 0);
-  if (databaseFile !== ":memory:") {
+  if (databaseFile !== "" && databaseFile !== ":memory:") {
     for (const suffix of ["", "-wal", "-shm", "-journal"]) tighten(path.resolve(databaseFile + suffix), 4);
   }
 }

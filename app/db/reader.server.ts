@@ -8,7 +8,7 @@
 // same reads as prepared statements cost tens of microseconds. Writes stay on Prisma. The
 // connection reads in WAL mode, so every statement sees what the Prisma connection committed.
 import Database from "better-sqlite3";
-import { getEnv } from "~/env.server";
+import { sqliteFile } from "~/db/sqlite.server";
 import { singleton } from "~/lib/singleton.server";
 
 export type ReadConnection = { file: string; db: Database.Database; statements: Map<string, Database.Statement> };
@@ -19,7 +19,7 @@ const MAX_CACHED_STATEMENTS = 500;
 
 /** The process's read-only connection (reopened when the configured database file changes). */
 export function readConnection(): Reader {
-  const file = getEnv().databaseFile;
+  const file = sqliteFile();
   const current = holder.reader;
   if (current && current.file === file && current.db.open) return current;
   if (current?.db.open) current.db.close();

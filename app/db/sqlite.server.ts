@@ -8,7 +8,7 @@ import { getEnv } from "~/env.server";
 export type Sqlite = Database.Database;
 
 export function openSqlite(
-  file: string = getEnv().databaseFile,
+  file: string = sqliteFile(),
   options: { readonly?: boolean; busyTimeoutMs?: number; cacheMiB?: number } = {},
 ): Sqlite {
   const sqlite = new Database(file, { readonly: options.readonly ?? false, fileMustExist: true });
@@ -24,4 +24,19 @@ export function openSqlite(
   // small working set (the delivery job's queue, the receipts inbox) asks for less.
   sqlite.pragma(`cache_size = -${(options.cacheMiB ?? 64) * 1024}`);
   return sqlite;
+}
+
+/**
+ * The configured SQLite file. On PostgreSQL there is none: a code path that asks for one was not
+ * given its PostgreSQL body (docs/decisions/0033-postgresql-runtime.md), and says so at once
+ * instead of opening an empty temporary database.
+ */
+export function sqliteFile(): string {
+  const env = getEnv();
+  if (env.databaseEngine !== "sqlite") {
+    throw new Error(
+      "A SQLite connection was asked for, but DATABASE_URL names PostgreSQL: this code path has no PostgreSQL body yet",
+    );
+  }
+  return env.databaseFile;
 }

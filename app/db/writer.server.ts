@@ -5,9 +5,8 @@
 // behind this thread's other writes and takes SQLite's write lock without stopping the event loop
 // (app/db/write-gate.server.ts).
 import type { Sqlite } from "~/db/sqlite.server";
-import { openSqlite } from "~/db/sqlite.server";
+import { openSqlite, sqliteFile } from "~/db/sqlite.server";
 import { writeTransaction } from "~/db/write-gate.server";
-import { getEnv } from "~/env.server";
 import { singleton } from "~/lib/singleton.server";
 
 // Kept across a development reload of this module, which would otherwise open a second connection.
@@ -15,7 +14,7 @@ const holder = singleton("write-connection", () => ({ sqlite: undefined as Sqlit
 
 /** The connection for the configured database (reopened when the configured file changes). */
 export function writeConnection(): Sqlite {
-  const file = getEnv().databaseFile;
+  const file = sqliteFile();
   if (holder.sqlite?.open && holder.file === file) return holder.sqlite;
   if (holder.sqlite?.open) holder.sqlite.close();
   holder.sqlite = openSqlite(file, { busyTimeoutMs: 0, cacheMiB: 8 });

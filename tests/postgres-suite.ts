@@ -1,0 +1,8 @@
+// The test files that run a second time on PostgreSQL (TEST_DATABASE_ENGINE=postgres, the
+// "postgres" project in vite.config.ts): each uses useTestDatabase() (tests/helpers/db.ts), which
+// then gives it a fresh migrated PostgreSQL database instead of a SQLite file, so the same
+// assertions hold on both engines. A model ported to PostgreSQL adds its tests here, one line each.
+export const POSTGRES_SUITE: string[] = [
+  "app/db/postgres.server.test.ts",
+  "app/services/notifications.server.test.ts",
+];
