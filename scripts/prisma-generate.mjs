@@ -11,5 +11,6 @@ const run = (cmd, args) => spawnSync(cmd, args, { stdio: "inherit", env }).statu
 
 let status = run("npx", ["--no-install", "prisma", "generate"]);
 if (status === 0) status = run("npx", ["--no-install", "tsx", "scripts/postgres-schema-file.ts"]);
-if (status === 0) status = run("npx", ["--no-install", "prisma", "generate", "--schema", "prisma/postgres/schema.prisma"]);
+if (status === 0)
+  status = run("npx", ["--no-install", "prisma", "generate", "--schema", "prisma/postgres/schema.prisma"]);
 process.exit(status);

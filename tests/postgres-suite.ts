@@ -2,7 +2,4 @@
 // "postgres" project in vite.config.ts): each uses useTestDatabase() (tests/helpers/db.ts), which
 // then gives it a fresh migrated PostgreSQL database instead of a SQLite file, so the same
 // assertions hold on both engines. A model ported to PostgreSQL adds its tests here, one line each.
-export const POSTGRES_SUITE: string[] = [
-  "app/db/postgres.server.test.ts",
-  "app/services/notifications.server.test.ts",
-];
+export const POSTGRES_SUITE: string[] = ["app/db/postgres.server.test.ts", "app/services/notifications.server.test.ts"];

@@ -17,7 +17,8 @@ import { parseConditions } from "~/lib/segments";
 import { upsertLocalUser } from "~/services/users.server";
 
 /** The engine this run's useTestDatabase() gives. */
-export const TEST_ENGINE: "sqlite" | "postgres" = process.env.TEST_DATABASE_ENGINE === "postgres" ? "postgres" : "sqlite";
+export const TEST_ENGINE: "sqlite" | "postgres" =
+  process.env.TEST_DATABASE_ENGINE === "postgres" ? "postgres" : "sqlite";
 
 export function useTestDatabase() {
   if (TEST_ENGINE === "postgres") return usePostgresTestDatabase();
