@@ -1,20 +1,64 @@
 // The segment compiler: one condition tree becomes one parameterised SQL WHERE over "Customer"
 // (values are always bound, never written into the SQL), and the count, sample and page queries
 // built on it. Pure functions of the tree: they build SQL text and run nothing. The queries that run
-// them are in ./audience.server.ts.
+// them are in ./audience.server.ts (SQLite) and ./audience.postgres.server.ts (PostgreSQL).
+//
+// One tree, two SQL texts (docs/decisions/0032-segments-on-postgresql.md): the dialect changes the
+// placeholders and how a value meets its column, never which customers match. On PostgreSQL
+// `lastActive` is timestamptz(3) where SQLite keeps integer unix milliseconds, so a date is bound as
+// the same milliseconds and turned into a timestamptz by `to_timestamp()`; the integer columns are
+// `integer` (32-bit) there, so a value is bound as bigint (a segment may ask for more than 2^31
+// paise) and a fractional one is rounded to the integer bound that keeps the same customers.
 //
 // Indexes (chosen from EXPLAIN QUERY PLAN, see the segment_covering_indexes migration): one
 // covering index per segment field, each leading with the tenant, then the field, then the other
 // two fields, so a count is a range scan of one index that never touches the table. A plain
 // (userId, field) index makes the planner fetch every matching row from the table, which at low
 // selectivity is several times slower than scanning.
-import { type Operator, type SegmentNode, resolveRelativeDates, toComparison } from "~/lib/segments";
+import {
+  type ColumnComparison,
+  type Operator,
+  type SegmentNode,
+  resolveRelativeDates,
+  toComparison,
+} from "~/lib/segments";
 
 export type SqlParam = number | string;
 export type CompiledWhere = { sql: string; params: SqlParam[] };
 export type Dialect = "sqlite" | "postgres";
 
 const SQL_OPERATORS: Record<Operator, string> = { $gt: ">", $gte: ">=", $lt: "<", $lte: "<=", $eq: "=" };
+
+/**
+ * An integer column against a fractional value, as the same test against an integer: `x > 2.5` is
+ * `x > 2`, `x >= 2.5` is `x >= 3`, `x < 2.5` is `x < 3`, `x <= 2.5` is `x <= 2`, and `x = 2.5` holds
+ * for no integer (null). PostgreSQL cannot compare an integer column with a fractional value
+ * through the column's index (int4 against numeric casts the column), so it gets the integer.
+ */
+function integerBound(op: Operator, value: number): number | null {
+  if (Number.isInteger(value)) return value;
+  if (op === "$eq") return null;
+  return op === "$gt" || op === "$lte" ? Math.floor(value) : Math.ceil(value);
+}
+
+/**
+ * One condition in PostgreSQL's words, its value pushed onto `params`. Integers are bound as bigint
+ * (int4 against int8 stays inside the index's operator family); a date is the same unix
+ * milliseconds SQLite compares, made a timestamptz by `to_timestamp()` (exact: the column holds
+ * milliseconds, and a double carries them without loss).
+ */
+function postgresCondition(c: ColumnComparison, params: SqlParam[], placeholder: () => string): string {
+  const column = `"${c.column}"`;
+  if (c.column === "lastActive") {
+    params.push(c.value);
+    return `${column} ${SQL_OPERATORS[c.op]} to_timestamp(${placeholder()}::float8 / 1000)`;
+  }
+  const bound = integerBound(c.op, c.value);
+  // A NOT NULL integer column equal to a fraction: false for every row, as SQLite answers it.
+  if (bound === null) return "FALSE";
+  params.push(bound);
+  return `${column} ${SQL_OPERATORS[c.op]} ${placeholder()}::bigint`;
+}
 
 /**
  * Compiles a validated tree to a boolean SQL expression over "Customer" columns. Placeholders are
@@ -36,8 +80,9 @@ export function compileTree(
   const walk = (node: SegmentNode, parent: "AND" | "OR" | null, filterOnly: boolean): string => {
     if (node.kind === "condition") {
       const c = toComparison(node);
+      if (dialect === "postgres") return postgresCondition(c, params, placeholder);
       params.push(c.value);
-      const column = filterOnly && dialect === "sqlite" ? `+"${c.column}"` : `"${c.column}"`;
+      const column = filterOnly ? `+"${c.column}"` : `"${c.column}"`;
       return `${column} ${SQL_OPERATORS[c.op]} ${placeholder()}`;
     }
     if (node.children.length === 1) return walk(node.children[0], parent, filterOnly);
@@ -114,6 +159,17 @@ export type AudienceRow = {
 };
 
 const AUDIENCE_COLUMNS = `"id", "firstName", "lastName", "email", "phone", "totalSpendPaise", "visits", "lastActive"`;
+/**
+ * The same columns on PostgreSQL, `lastActive` as the unix milliseconds SQLite stores (a double:
+ * pg hands it over as a number whatever type parsers the pool has; exact below 2^53).
+ */
+const POSTGRES_AUDIENCE_COLUMNS = `"id", "firstName", "lastName", "email", "phone", "totalSpendPaise", "visits", (extract(epoch FROM "lastActive") * 1000)::float8 AS "lastActive"`;
+
+const audienceColumns = (dialect: Dialect) => (dialect === "postgres" ? POSTGRES_AUDIENCE_COLUMNS : AUDIENCE_COLUMNS);
+
+/** The next placeholder after `params`: `?`, or `$n` numbered on from them. */
+const nextPlaceholder = (dialect: Dialect, params: readonly SqlParam[]) =>
+  dialect === "postgres" ? `$${params.length + 1}` : "?";
 
 /** An audience row as the preview's sample statement returns it (raw mode): the columns above, in order. */
 export type AudienceTuple = [
@@ -127,41 +183,46 @@ export type AudienceTuple = [
   lastActive: number | null,
 ];
 
-export function countSql(where: CompiledWhere): CompiledWhere {
-  return { sql: `SELECT count(*) FROM "Customer" WHERE ${where.sql}`, params: where.params };
+/** The audience's size. On PostgreSQL the count is an int (pg gives a bigint as a string). */
+export function countSql(where: CompiledWhere, dialect: Dialect = "sqlite"): CompiledWhere {
+  const count = dialect === "postgres" ? "count(*)::int" : "count(*)";
+  return { sql: `SELECT ${count} FROM "Customer" WHERE ${where.sql}`, params: where.params };
 }
 
 /**
  * A sample of the audience: the first rows the chosen index yields, no sort to pay for. The limit
  * is the caller's small integer, not a user value, and is written into the SQL: SQLite (built with
  * STAT4) prepares a statement with a bound LIMIT again at every call, measured 29 µs against 5 µs
- * on a narrow read.
+ * on a narrow read. Which rows come first is the plan's choice, so the two engines may show
+ * different customers of the same audience.
  */
-export function sampleSql(where: CompiledWhere, limit: number): CompiledWhere {
-  if (Number.isSafeInteger(limit))
-    return {
-      sql: `SELECT ${AUDIENCE_COLUMNS} FROM "Customer" WHERE ${where.sql} LIMIT ${limit}`,
-      params: where.params,
-    };
-  return {
-    sql: `SELECT ${AUDIENCE_COLUMNS} FROM "Customer" WHERE ${where.sql} LIMIT ?`,
-    params: [...where.params, limit],
-  };
+export function sampleSql(where: CompiledWhere, limit: number, dialect: Dialect = "sqlite"): CompiledWhere {
+  const select = `SELECT ${audienceColumns(dialect)} FROM "Customer" WHERE ${where.sql}`;
+  if (Number.isSafeInteger(limit)) return { sql: `${select} LIMIT ${limit}`, params: where.params };
+  return { sql: `${select} LIMIT ${nextPlaceholder(dialect, where.params)}`, params: [...where.params, limit] };
 }
 
-/** A page of the audience in id (creation) order, after a cursor. The limit is written in like sampleSql's. */
-export function pageSql(where: CompiledWhere, limit: number, cursor?: string): CompiledWhere {
-  const after = cursor ? ` AND "id" > ?` : "";
-  const params = [...where.params, ...(cursor ? [cursor] : [])];
-  if (Number.isSafeInteger(limit))
-    return {
-      sql: `SELECT ${AUDIENCE_COLUMNS} FROM "Customer" WHERE ${where.sql}${after} ORDER BY "id" LIMIT ${limit}`,
-      params,
-    };
-  return {
-    sql: `SELECT ${AUDIENCE_COLUMNS} FROM "Customer" WHERE ${where.sql}${after} ORDER BY "id" LIMIT ?`,
-    params: [...params, limit],
-  };
+/**
+ * A page of the audience in id (creation) order, after a cursor. The limit is written in like
+ * sampleSql's. Ids are 24 lowercase hex digits (app/lib/id.ts, and the cursor is checked to be
+ * one), which every PostgreSQL collation orders as SQLite's BINARY does, so `ORDER BY "id"` needs
+ * no COLLATE "C" and keeps the (userId, id) index, which is in the database's collation.
+ */
+export function pageSql(
+  where: CompiledWhere,
+  limit: number,
+  cursor?: string,
+  dialect: Dialect = "sqlite",
+): CompiledWhere {
+  const params = [...where.params];
+  let after = "";
+  if (cursor) {
+    after = ` AND "id" > ${nextPlaceholder(dialect, params)}`;
+    params.push(cursor);
+  }
+  const select = `SELECT ${audienceColumns(dialect)} FROM "Customer" WHERE ${where.sql}${after} ORDER BY "id"`;
+  if (Number.isSafeInteger(limit)) return { sql: `${select} LIMIT ${limit}`, params };
+  return { sql: `${select} LIMIT ${nextPlaceholder(dialect, params)}`, params: [...params, limit] };
 }
 
 /**

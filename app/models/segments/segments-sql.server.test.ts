@@ -129,7 +129,7 @@ describe("compileTree", () => {
         tree({ $and: [{ visits: { $gte: 2 } }, { $or: [{ visits: { $eq: 9 } }, { totalSpend: { $lt: 5 } }] }] }),
         "postgres",
       ).sql,
-    ).toBe(`("visits" >= $1 AND ("visits" = $2 OR "totalSpendPaise" < $3))`);
+    ).toBe(`("visits" >= $1::bigint AND ("visits" = $2::bigint OR "totalSpendPaise" < $3::bigint))`);
   });
 
   it("puts the tenant first, and numbers placeholders for PostgreSQL", () => {
@@ -138,9 +138,25 @@ describe("compileTree", () => {
       sql: `"userId" = ? AND ("totalSpendPaise" > ? AND "visits" < ?)`,
       params: ["u1", 100, 5],
     });
-    expect(compileSegmentWhere("u1", t, "postgres").sql).toBe(
-      `"userId" = $1 AND ("totalSpendPaise" > $2 AND "visits" < $3)`,
-    );
+    expect(compileSegmentWhere("u1", t, "postgres")).toEqual({
+      sql: `"userId" = $1 AND ("totalSpendPaise" > $2::bigint AND "visits" < $3::bigint)`,
+      params: ["u1", 100, 5],
+    });
+  });
+
+  it("compares dates as timestamptz and fractions of an integer column as integers on PostgreSQL", () => {
+    expect(compileTree(tree({ lastActiveDate: { $gte: "2025-03-10" } }), "postgres")).toEqual({
+      sql: `"lastActive" >= to_timestamp($1::float8 / 1000)`,
+      params: [MAR10_IST],
+    });
+    const visits = (op: Operator, v: number) => compileTree(tree({ visits: { [op]: v } }), "postgres");
+    expect(visits("$gt", 2.5)).toEqual({ sql: `"visits" > $1::bigint`, params: [2] });
+    expect(visits("$gte", 2.5)).toEqual({ sql: `"visits" >= $1::bigint`, params: [3] });
+    expect(visits("$lt", -2.5)).toEqual({ sql: `"visits" < $1::bigint`, params: [-2] });
+    expect(visits("$lte", -2.5)).toEqual({ sql: `"visits" <= $1::bigint`, params: [-3] });
+    expect(visits("$eq", 2.5)).toEqual({ sql: "FALSE", params: [] });
+    // A value past PostgreSQL's 32-bit integer is bound as bigint, never refused.
+    expect(compileTree(tree({ totalSpend: { $gt: 1e12 } }), "postgres").params).toEqual([1e14]);
   });
 });
 
