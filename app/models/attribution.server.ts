@@ -22,8 +22,20 @@
 //   human click, so an order counts once per campaign however often the customer clicked;
 // - the opens rule is the same on openedAt, and is its own figure (not added to the clicks').
 // Every query is scoped to the tenant through the campaign's userId and the order's userId.
+//
+// On PostgreSQL the twins in ./attribution.postgres.server.ts answer, with the same rules.
+import { databaseEngine } from "~/db/connection.server";
+import { postgres } from "~/db/postgres.server";
 import { readStatement } from "~/db/reader.server";
+import {
+  campaignAttributionPg,
+  campaignRowsByRevenuePg,
+  campaignsAttributionPg,
+  revenueInPeriodPg,
+} from "~/models/attribution.postgres.server";
 import { CAMPAIGN_COLUMNS, type CampaignRow } from "~/models/campaigns.server";
+
+const onPostgres = () => databaseEngine() === "postgres";
 
 /** Which first touch starts the window: the first human click, or (weaker) the first human open. */
 export type AttributionTouch = "clicked" | "opened";
@@ -99,6 +111,7 @@ export async function campaignAttribution(
   touch: AttributionTouch,
   windowMs: number,
 ): Promise<AttributionRow> {
+  if (onPostgres()) return campaignAttributionPg(postgres().pool, userId, campaignId, touch, windowMs);
   const row = readStatement<AttributionRow>(campaignAttributionSql(touch)).get({ userId, campaignId, windowMs });
   return row ?? { orders: 0, revenuePaise: 0 };
 }
@@ -110,6 +123,7 @@ export async function campaignsAttribution(
   campaignIds: string[],
   windowMs: number,
 ): Promise<CampaignAttributionRow[]> {
+  if (onPostgres()) return campaignsAttributionPg(postgres().pool, userId, campaignIds, windowMs);
   if (!campaignIds.length) return [];
   return readStatement<CampaignAttributionRow>(
     `WITH d AS MATERIALIZED (${touchesSql("clicked", `c."id" IN (SELECT value FROM json_each(@ids))`)} ORDER BY customerId),
@@ -141,6 +155,7 @@ export async function campaignRowsByRevenue(
   after: { revenuePaise: number; id: string } | null,
   windowMs: number,
 ): Promise<CampaignRevenueRow[]> {
+  if (onPostgres()) return campaignRowsByRevenuePg(postgres().pool, userId, limit, after, windowMs);
   const params = { userId, windowMs, limit };
   return after
     ? readStatement<CampaignRevenueRow>(campaignsByRevenueSql(true)).all({
@@ -171,6 +186,7 @@ export async function revenueInPeriod(
   period: { from: number; to: number },
   windowMs: number,
 ): Promise<AttributionRow> {
+  if (onPostgres()) return revenueInPeriodPg(postgres().pool, userId, period, windowMs);
   const row = readStatement<AttributionRow>(revenueInPeriodSql()).get({ userId, windowMs, ...period });
   return row ?? { orders: 0, revenuePaise: 0 };
 }

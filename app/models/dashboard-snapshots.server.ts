@@ -1,8 +1,26 @@
 // The table DashboardSnapshot (docs/decisions/0012-dashboard-snapshots.md): per tenant per day
 // (India Standard Time) the counts as of takenAt and what was added that day up to takenAt. The
 // dashboard reads it on the read connection; the snapshots job writes it on its own connection.
-import { statementsOf } from "~/models/dashboard-statements.server";
-import type { Connection } from "~/models/transaction.server";
+// On PostgreSQL the twins in ./dashboard-snapshots.postgres.server.ts answer.
+import { type AnyConnection, isPostgres } from "~/db/connection.server";
+import {
+  inSnapshotTransactionPg,
+  latestSnapshotPg,
+  snapshotsSincePg,
+  tenantIdsPg,
+  upsertSnapshotsPg,
+  withSnapshotsLockPg,
+} from "~/models/dashboard-snapshots.postgres.server";
+import { type DashboardConnection, postgresTarget, statementsOf } from "~/models/dashboard-statements.server";
+
+/** The connection the snapshots job opened for itself (either engine). */
+export type SnapshotJobConnection = AnyConnection;
+
+/**
+ * What the snapshots service hands the model functions: the job's connection, or inside
+ * inSnapshotTransaction() the transaction it was given.
+ */
+export type SnapshotConnection = DashboardConnection;
 
 export type SnapshotRow = {
   day: string;
@@ -40,19 +58,29 @@ function toRow(r: Record<keyof SnapshotRow, unknown>): SnapshotRow {
 export async function latestSnapshot(
   userId: string,
   day = "9999-12-31",
-  conn?: Connection,
+  conn?: SnapshotConnection,
 ): Promise<SnapshotRow | undefined> {
+  const target = postgresTarget(conn);
+  if (target) return latestSnapshotPg(target, userId, day);
   const row = statementsOf(conn)<Record<keyof SnapshotRow, unknown>>(LATEST_SQL).get(userId, day);
   return row ? toRow(row) : undefined;
 }
 
 /** The tenant's snapshots from `fromDay` on, oldest first. */
-export async function snapshotsSince(userId: string, fromDay: string, conn?: Connection): Promise<SnapshotRow[]> {
+export async function snapshotsSince(
+  userId: string,
+  fromDay: string,
+  conn?: SnapshotConnection,
+): Promise<SnapshotRow[]> {
+  const target = postgresTarget(conn);
+  if (target) return snapshotsSincePg(target, userId, fromDay);
   return statementsOf(conn)<Record<keyof SnapshotRow, unknown>>(SINCE_SQL).all(userId, fromDay).map(toRow);
 }
 
 /** Writes the tenant's rows, each replacing the row of its day. */
-export async function upsertSnapshots(userId: string, rows: SnapshotRow[], conn: Connection): Promise<void> {
+export async function upsertSnapshots(userId: string, rows: SnapshotRow[], conn: SnapshotConnection): Promise<void> {
+  const target = postgresTarget(conn);
+  if (target) return upsertSnapshotsPg(target, userId, rows);
   const upsert = statementsOf(conn)(UPSERT_SQL);
   for (const r of rows) {
     upsert.run(r.day, r.takenAt, r.customers, r.segments, r.campaigns, r.customersAdded, r.campaignsSent, userId);
@@ -60,7 +88,9 @@ export async function upsertSnapshots(userId: string, rows: SnapshotRow[], conn:
 }
 
 /** Every tenant's id, in order. */
-export async function tenantIds(conn: Connection): Promise<string[]> {
+export async function tenantIds(conn: SnapshotConnection): Promise<string[]> {
+  const target = postgresTarget(conn);
+  if (target) return tenantIdsPg(target);
   return statementsOf(conn)<{ id: string }>(`SELECT "id" FROM "User" ORDER BY "id"`)
     .all()
     .map((u) => u.id);
@@ -68,20 +98,36 @@ export async function tenantIds(conn: Connection): Promise<string[]> {
 
 /**
  * Runs `work` in one write transaction of the job's connection, taken before its first read
- * (BEGIN IMMEDIATE), so a tenant's counts and the rows written from them agree. The connection
- * is the job's alone: nothing else runs statements on it while `work` awaits.
+ * (BEGIN IMMEDIATE on SQLite, REPEATABLE READ on PostgreSQL), so a tenant's counts and the rows
+ * written from them agree; `work` runs its queries on the transaction it is given. On SQLite that
+ * is the connection itself, the job's alone: nothing else runs statements on it while `work`
+ * awaits. On PostgreSQL `work` may run again from the start after a retryable failure.
  */
-export async function inSnapshotTransaction<T>(conn: Connection, work: () => Promise<T>): Promise<T> {
+export async function inSnapshotTransaction<T>(
+  conn: SnapshotJobConnection,
+  work: (tx: SnapshotConnection) => Promise<T>,
+): Promise<T> {
+  if (isPostgres(conn)) return inSnapshotTransactionPg(conn, work);
   // A second caller on the same connection would run its statements inside this transaction.
   if (conn.inTransaction)
     throw new Error("The snapshot connection is in a transaction already: run one snapshot at a time.");
   conn.exec("BEGIN IMMEDIATE");
   try {
-    const result = await work();
+    const result = await work(conn);
     conn.exec("COMMIT");
     return result;
   } catch (error) {
     if (conn.inTransaction) conn.exec("ROLLBACK");
     throw error;
   }
+}
+
+/**
+ * Runs the snapshots job's `work` once across every instance: on PostgreSQL under an advisory lock,
+ * null (nothing done) while another instance's run holds it. On SQLite one process is the only
+ * writer: `work` runs.
+ */
+export async function withSnapshotsLock<T>(conn: SnapshotJobConnection, work: () => Promise<T>): Promise<T | null> {
+  if (isPostgres(conn)) return withSnapshotsLockPg(conn, work);
+  return work();
 }

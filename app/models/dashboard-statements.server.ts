@@ -1,9 +1,34 @@
 // The statements of the dashboard models, for the two connections their queries run on: the
 // request thread's read connection (its cached statements, app/db/reader.server.ts) and the
 // connection the snapshots job opened for itself. Internal to app/models/dashboard-*.server.ts.
+// On PostgreSQL the same queries (their text in the *.postgres.server.ts beside each model) run on
+// the process's pool, the job's own pool, or one client of it in a transaction: postgresTarget().
 import type Database from "better-sqlite3";
+import type pg from "pg";
+import { type AnyConnection, databaseEngine } from "~/db/connection.server";
+import { postgres, type Queryable } from "~/db/postgres.server";
 import { readStatement } from "~/db/reader.server";
 import type { Connection } from "~/models/transaction.server";
+
+/** The snapshots job's transaction on PostgreSQL: the one client of its pool the transaction runs on. */
+export type PostgresTransaction = { readonly engine: "postgres-transaction"; readonly client: pg.PoolClient };
+
+/**
+ * What a dashboard model function may be given to run on: the snapshots job's own connection
+ * (either engine), or inside inSnapshotTransaction() its transaction. Without one, the process's
+ * connections answer (the read connection on SQLite, the pool on PostgreSQL).
+ */
+export type DashboardConnection = AnyConnection | PostgresTransaction;
+
+/**
+ * The pool or client PostgreSQL answers `conn` on (the process's pool when none is given on
+ * PostgreSQL), or null when SQLite answers: each dashboard model function begins with it.
+ */
+export function postgresTarget(conn?: DashboardConnection): Queryable | null {
+  if (conn === undefined) return databaseEngine() === "postgres" ? postgres().pool : null;
+  if (!("engine" in conn)) return null;
+  return conn.engine === "postgres" ? conn.pool : conn.client;
+}
 
 /** Prepares (and caches) one statement whose rows are `Row`. */
 export type Prepare = <Row>(sql: string) => Database.Statement<unknown[], Row>;
@@ -11,8 +36,9 @@ export type Prepare = <Row>(sql: string) => Database.Statement<unknown[], Row>;
 const caches = new WeakMap<Connection, Map<string, Database.Statement>>();
 
 /** The statements of `conn` (each prepared once per connection), or of the read connection. */
-export function statementsOf(conn?: Connection): Prepare {
+export function statementsOf(conn?: DashboardConnection): Prepare {
   if (!conn) return readStatement;
+  if ("engine" in conn) throw new Error("A PostgreSQL connection was given to the SQLite body of a dashboard query");
   let cache = caches.get(conn);
   if (!cache) {
     cache = new Map();

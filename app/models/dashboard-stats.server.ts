@@ -2,11 +2,23 @@
 // tenant first: customers by id (ids begin with their creation second, app/lib/id.ts, so "created
 // in [from, to)" is an id range of the (userId, id) index), segments and campaigns by
 // (userId, createdAt) and (userId, launchedAt). Windows are whole seconds. The counts run on the
-// read connection, or on the snapshots job's own connection when it passes one.
+// read connection, or on the snapshots job's own connection when it passes one. On PostgreSQL the
+// twins in ./dashboard-stats.postgres.server.ts answer (postgresTarget()).
 import type { CampaignCounters } from "~/lib/campaigns";
 import type { CampaignRow } from "~/models/campaigns.server";
-import { countOf, idFloor, statementsOf } from "~/models/dashboard-statements.server";
-import type { Connection } from "~/models/transaction.server";
+import {
+  addedInWindowsPg,
+  createdInWindowsPg,
+  currentCountsPg,
+  dashboardRowsPg,
+} from "~/models/dashboard-stats.postgres.server";
+import {
+  countOf,
+  type DashboardConnection,
+  idFloor,
+  postgresTarget,
+  statementsOf,
+} from "~/models/dashboard-statements.server";
 
 /** A window of time [from, to), in ms. */
 export type Window = { from: number; to: number };
@@ -22,7 +34,7 @@ const CAMPAIGNS_BETWEEN = `SELECT count(*) AS campaigns,
   FROM "Campaign" WHERE "userId" = ? AND "createdAt" >= ? AND "createdAt" < ?`;
 const LAUNCHED_BETWEEN = `SELECT count(*) AS n FROM "Campaign" WHERE "userId" = ? AND "launchedAt" >= ? AND "launchedAt" < ?`;
 
-function created(conn: Connection | undefined, userId: string, { from, to }: Window): Created {
+function created(conn: DashboardConnection | undefined, userId: string, { from, to }: Window): Created {
   if (to <= from) return { customers: 0, segments: 0, campaigns: 0, campaignsSent: 0 };
   const prepare = statementsOf(conn);
   const customers = countOf(prepare, CUSTOMERS_BETWEEN, userId, idFloor(from), idFloor(to)) ?? 0;
@@ -39,12 +51,20 @@ function created(conn: Connection | undefined, userId: string, { from, to }: Win
 }
 
 /** Customers, segments and campaigns created, and campaigns launched, in each window. */
-export async function createdInWindows(userId: string, windows: Window[], conn?: Connection): Promise<Created[]> {
+export async function createdInWindows(
+  userId: string,
+  windows: Window[],
+  conn?: DashboardConnection,
+): Promise<Created[]> {
+  const target = postgresTarget(conn);
+  if (target) return createdInWindowsPg(target, userId, windows);
   return windows.map((w) => created(conn, userId, w));
 }
 
 /** Customers created and campaigns launched in each window: what the weekly series adds. */
-export async function addedInWindows(userId: string, windows: Window[], conn?: Connection): Promise<Added[]> {
+export async function addedInWindows(userId: string, windows: Window[], conn?: DashboardConnection): Promise<Added[]> {
+  const target = postgresTarget(conn);
+  if (target) return addedInWindowsPg(target, userId, windows);
   const prepare = statementsOf(conn);
   return windows.map(({ from, to }) =>
     to <= from
@@ -57,7 +77,9 @@ export async function addedInWindows(userId: string, windows: Window[], conn?: C
 }
 
 /** The exact counts now: the kept customer tally (counted once when missing), segments, campaigns. */
-export async function currentCounts(userId: string, conn?: Connection): Promise<Counts> {
+export async function currentCounts(userId: string, conn?: DashboardConnection): Promise<Counts> {
+  const target = postgresTarget(conn);
+  if (target) return currentCountsPg(target, userId);
   const prepare = statementsOf(conn);
   const tally = countOf(prepare, `SELECT "customers" AS n FROM "CustomerTally" WHERE "userId" = ?`, userId);
   const customers =
@@ -129,6 +151,8 @@ export async function dashboardRows(
   segments: DashboardSegmentRow[];
   customers: DashboardCustomerRow[];
 }> {
+  const target = postgresTarget();
+  if (target) return dashboardRowsPg(target, userId, limits);
   const prepare = statementsOf();
   return {
     totals: prepare<DeliveryTotals>(TOTALS_SQL).get(userId) ?? {

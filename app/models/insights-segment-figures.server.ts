@@ -1,6 +1,10 @@
 // The figures the AI message suggestions are written from (app/services/ai.server.ts): one pass
-// over a segment's audience on the read connection.
+// over a segment's audience on the read connection (on PostgreSQL, the twin in
+// ./insights-segment-figures.postgres.server.ts on the pool).
+import { databaseEngine } from "~/db/connection.server";
+import { postgres } from "~/db/postgres.server";
 import { readStatement } from "~/db/reader.server";
+import { audienceFiguresPg } from "~/models/insights-segment-figures.postgres.server";
 import type { CompiledWhere } from "~/models/segments/compile.server";
 
 /** Spend in paise; inactive: customers not active since the given time (or never). */
@@ -15,8 +19,12 @@ export type AudienceFiguresRow = {
   inactive: number;
 };
 
-/** Count, spend, visits and inactivity of the customers `where` selects (a segment's compiled WHERE). */
+/**
+ * Count, spend, visits and inactivity of the customers `where` selects (a segment's compiled WHERE,
+ * in the configured engine's dialect: segmentWhereSql()).
+ */
 export async function audienceFigures(where: CompiledWhere, inactiveBefore: number): Promise<AudienceFiguresRow> {
+  if (databaseEngine() === "postgres") return audienceFiguresPg(postgres().pool, where, inactiveBefore);
   const row = readStatement<AudienceFiguresRow>(
     `SELECT count(*) AS n, coalesce(min("totalSpendPaise"), 0) AS minSpend, coalesce(max("totalSpendPaise"), 0) AS maxSpend,
        coalesce(avg("totalSpendPaise"), 0) AS avgSpend, coalesce(min("visits"), 0) AS minVisits, coalesce(max("visits"), 0) AS maxVisits,

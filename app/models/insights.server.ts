@@ -1,10 +1,25 @@
 // The queries behind the dashboard's AI insights (app/services/dashboard/insights.server.ts), on
 // the read connection and scoped to the tenant. The counts over a tenant's customers are ranges of
-// an index: by id (creation time), by lastActive, by totalSpendPaise.
+// an index: by id (creation time), by lastActive, by totalSpendPaise. On PostgreSQL the twins in
+// ./insights.postgres.server.ts answer.
+import { databaseEngine } from "~/db/connection.server";
+import { postgres } from "~/db/postgres.server";
 import { readStatement } from "~/db/reader.server";
 import type { CampaignCounters } from "~/lib/campaigns";
 import type { CampaignRow } from "~/models/campaigns.server";
 import { countOf, idFloor } from "~/models/dashboard-statements.server";
+import {
+  countActiveBetweenPg,
+  countCustomersAddedPg,
+  customerMarksPg,
+  insightCountsPg,
+  launchedCampaignCountersPg,
+  segmentsNeverSentPg,
+  spendOfTopCustomersPg,
+  writingMarksPg,
+} from "~/models/insights.postgres.server";
+
+const onPostgres = () => databaseEngine() === "postgres";
 
 const CUSTOMERS_FROM_ID = `SELECT count(*) AS n FROM "Customer" WHERE "userId" = ? AND "id" >= ? AND "id" < ?`;
 const CUSTOMERS_FROM_ID_ON = `SELECT count(*) AS n FROM "Customer" WHERE "userId" = ? AND "id" >= ?`;
@@ -20,6 +35,7 @@ export async function countCustomersAdded(
   tenant: { total: number; firstId: string | null; at: number },
   windows: { from: number; to: number }[],
 ): Promise<number[]> {
+  if (onPostgres()) return countCustomersAddedPg(postgres().pool, userId, tenant, windows);
   const { total, firstId, at } = tenant;
   if (!firstId) return windows.map(() => 0);
   const firstMs = Number.parseInt(firstId.slice(0, 8), 16) * 1000;
@@ -38,6 +54,7 @@ export async function countCustomersAdded(
 export type CustomerMarks = { customers: number | null; newestCustomer: string | null; newestOrder: string | null };
 
 export async function customerMarks(userId: string): Promise<CustomerMarks> {
+  if (onPostgres()) return customerMarksPg(postgres().pool, userId);
   const row = readStatement<CustomerMarks>(
     `SELECT (SELECT "customers" FROM "CustomerTally" WHERE "userId" = @u) AS customers,
             (SELECT max("id") FROM "Customer" WHERE "userId" = @u) AS newestCustomer,
@@ -50,6 +67,7 @@ export async function customerMarks(userId: string): Promise<CustomerMarks> {
 export type WritingMarks = { segments: string; campaigns: string };
 
 export async function writingMarks(userId: string): Promise<WritingMarks> {
+  if (onPostgres()) return writingMarksPg(postgres().pool, userId);
   const row = readStatement<WritingMarks>(
     `SELECT (SELECT count(*) || ':' || coalesce(max("updatedAt"), 0) FROM "Segment" WHERE "userId" = @u) AS segments,
             (SELECT count(*) || ':' || coalesce(max("updatedAt"), 0) || ':' ||
@@ -63,6 +81,7 @@ export type InsightCounts = { campaigns: number; segments: number; firstCustomer
 
 /** The tenant's campaigns and segments, and its oldest customer's id. */
 export async function insightCounts(userId: string): Promise<InsightCounts> {
+  if (onPostgres()) return insightCountsPg(postgres().pool, userId);
   const row = readStatement<InsightCounts>(
     `SELECT (SELECT count(*) FROM "Campaign" WHERE "userId" = @u) AS campaigns,
             (SELECT count(*) FROM "Segment" WHERE "userId" = @u) AS segments,
@@ -76,6 +95,7 @@ export async function insightCounts(userId: string): Promise<InsightCounts> {
  * count(*) of a range reads no column, where a sum over it would decode each entry.
  */
 export async function countActiveBetween(userId: string, ranges: { from: number; to: number }[]): Promise<number[]> {
+  if (onPostgres()) return countActiveBetweenPg(postgres().pool, userId, ranges);
   return ranges.map(
     ({ from, to }) =>
       countOf(
@@ -90,6 +110,7 @@ export async function countActiveBetween(userId: string, ranges: { from: number;
 
 /** The spend (paise) of the tenant's `top` biggest spenders, the head of the spend index, and of all. */
 export async function spendOfTopCustomers(userId: string, top: number): Promise<{ top: number; total: number }> {
+  if (onPostgres()) return spendOfTopCustomersPg(postgres().pool, userId, top);
   const row = readStatement<{ top: number; total: number }>(
     `SELECT (SELECT coalesce(sum("s"), 0) FROM (SELECT "totalSpendPaise" AS "s" FROM "Customer" WHERE "userId" = @u
                ORDER BY "totalSpendPaise" DESC LIMIT @n)) AS top,
@@ -102,6 +123,7 @@ export type LaunchedCampaignRow = Pick<CampaignRow, "id" | "name"> & CampaignCou
 
 /** The tenant's campaigns other than drafts, with their kept counters, newest first. */
 export async function launchedCampaignCounters(userId: string): Promise<LaunchedCampaignRow[]> {
+  if (onPostgres()) return launchedCampaignCountersPg(postgres().pool, userId);
   return readStatement<LaunchedCampaignRow>(
     `SELECT "id", "name", "audienceSize", "pendingCount", "sentCount", "deliveredCount", "failedCount", "bouncedCount",
             "complainedCount", "cancelledCount", "suppressedCount", "openedCount", "clickedCount"
@@ -113,6 +135,7 @@ export type UnsentSegmentRow = { id: string; name: string; conditions: string };
 
 /** The tenant's segments no campaign has been sent to (a draft is not a send), newest first. */
 export async function segmentsNeverSent(userId: string): Promise<UnsentSegmentRow[]> {
+  if (onPostgres()) return segmentsNeverSentPg(postgres().pool, userId);
   return readStatement<UnsentSegmentRow>(
     `SELECT s."id", s."name", s."conditions" FROM "Segment" s
      WHERE s."userId" = ? AND NOT EXISTS (SELECT 1 FROM "Campaign" c WHERE c."segmentId" = s."id" AND c."status" <> 'Draft')

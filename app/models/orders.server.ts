@@ -2,12 +2,18 @@
 // search and paging queries of the orders list, the customer lookups of the order form, and the
 // customer columns the order rules keep in step (totalSpendPaise, visits, lastActive). The rules
 // themselves (amounts, the customer-totals delta) are the service's: app/services/orders.server.ts.
+// The raw-SQL reads have PostgreSQL twins in ./orders.postgres.server.ts.
 import { db } from "~/db.server";
-import { readStatement } from "~/db/reader.server";
+import { databaseEngine } from "~/db/connection.server";
+import { postgres } from "~/db/postgres.server";
+import { readConnection, readStatement } from "~/db/reader.server";
 import type { Prisma } from "~/generated/prisma/client";
 import { newId } from "~/lib/id";
 import type { Tx } from "~/models/transaction.server";
 import { customerSearchSql, ftsPhrase } from "~/models/customer-search.server";
+import { findOrderPageIdsPg, orderSearchPlanPg, recentOrdersOfCustomerPg } from "~/models/orders.postgres.server";
+
+const onPostgres = () => databaseEngine() === "postgres";
 
 const customerSelect = { id: true, firstName: true, lastName: true, email: true, phone: true } as const;
 const orderInclude = {
@@ -131,6 +137,19 @@ export function orderSearchSql(userId: string, q: string | undefined): { where: 
   return { where: `o."userId" = ? AND ${name}`, params: [userId, ...nameParams] };
 }
 
+/**
+ * The query plan of the orders search on `q` for the tenant, one line a step: on SQLite the FTS5
+ * lookup inside the tenant's part of the trigram table, on PostgreSQL the trigram index.
+ */
+export async function orderSearchPlan(userId: string, q: string): Promise<string[]> {
+  if (onPostgres()) return orderSearchPlanPg(postgres().pool, userId, q);
+  const { where, params } = orderSearchSql(userId, q);
+  return readConnection()
+    .db.prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN SELECT o."id" FROM "Order" o WHERE ${where}`)
+    .all(...params)
+    .map((r) => r.detail);
+}
+
 async function ordersWithItemsByIds(ids: string[]): Promise<OrderWithItemsRow[]> {
   if (!ids.length) return [];
   const rows = await db().order.findMany({ where: { id: { in: ids } }, include: orderInclude });
@@ -165,6 +184,10 @@ export async function findOrderPage(
 ): Promise<OrderPageRows> {
   const { limit } = options;
   if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`findOrderPage: limit ${limit} is not a page size`);
+  if (onPostgres()) {
+    const page = await findOrderPageIdsPg(postgres().pool, userId, options);
+    return { ...page, orders: await ordersWithItemsByIds(page.ids) };
+  }
   const { where, params } = orderSearchSql(userId, options.q);
   const client = db();
   let ids: string[];
@@ -213,6 +236,7 @@ export async function recentOrdersOfCustomer(
   take: number,
 ): Promise<RecentOrderRow[]> {
   const limit = Math.min(Math.max(1, Math.trunc(take) || 1), 100);
+  if (onPostgres()) return recentOrdersOfCustomerPg(postgres().pool, userId, customerId, limit);
   // Part of every customer detail: a prepared statement on the read connection (see
   // ~/db/reader.server), on the (customerId, createdAt, id) index, which gives the order without a
   // sort. The limit is a clamped integer written into the SQL: a bound LIMIT makes SQLite (built with STAT4) prepare

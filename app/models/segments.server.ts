@@ -1,10 +1,21 @@
 // The segments as stored: one Segment row per saved audience of a tenant, its condition tree as
 // JSON text (docs/rules.md#segment-conditions). Every query takes the tenant. The audience
-// queries on a segment's tree are in ./segments/audience.server.ts.
+// queries on a segment's tree are in ./segments/audience.server.ts. The raw-SQL reads have
+// PostgreSQL twins in ./segments.postgres.server.ts.
 import { db } from "~/db.server";
+import { databaseEngine } from "~/db/connection.server";
+import { postgres } from "~/db/postgres.server";
 import { readStatement } from "~/db/reader.server";
 import type { Prisma } from "~/generated/prisma/client";
+import {
+  draftCampaignNamesUsingSegmentPg,
+  findSegmentsOfUserPg,
+  segmentConditionsOfUserPg,
+  segmentNamesOfUserPg,
+} from "~/models/segments.postgres.server";
 import type { Tx } from "~/models/transaction.server";
+
+const onPostgres = () => databaseEngine() === "postgres";
 
 /** One Segment row (dates as Date). */
 export type SegmentRow = Prisma.SegmentGetPayload<object>;
@@ -20,6 +31,7 @@ export async function findSegmentOfUser(userId: string, id: string, tx: Tx = db(
 
 /** The tenant's segments newest first, those whose name contains `q` when given, at most `take`. */
 export async function findSegmentsOfUser(userId: string, options: { q?: string; take: number }): Promise<SegmentRow[]> {
+  if (onPostgres()) return findSegmentsOfUserPg(postgres().pool, userId, options);
   return db().segment.findMany({
     where: { userId, ...(options.q ? { name: { contains: options.q } } : {}) },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -29,6 +41,7 @@ export async function findSegmentsOfUser(userId: string, options: { q?: string; 
 
 /** The ids and names of all the tenant's segments. */
 export async function segmentNamesOfUser(userId: string): Promise<{ id: string; name: string }[]> {
+  if (onPostgres()) return segmentNamesOfUserPg(postgres().pool, userId);
   return readStatement<{ id: string; name: string }>(`SELECT "id", "name" FROM "Segment" WHERE "userId" = ?`).all(
     userId,
   );
@@ -36,6 +49,7 @@ export async function segmentNamesOfUser(userId: string): Promise<{ id: string; 
 
 /** The tenant's segments with their condition text, by name (the customer detail's chips). */
 export async function segmentConditionsOfUser(userId: string): Promise<(SegmentConditionsRow & { name: string })[]> {
+  if (onPostgres()) return segmentConditionsOfUserPg(postgres().pool, userId);
   // On every customer detail (GET /api/customers/{id}): a prepared statement on the read
   // connection (see ~/db/reader.server).
   return readStatement<SegmentConditionsRow & { name: string }>(
@@ -69,6 +83,7 @@ export async function countCampaignsOfUser(userId: string): Promise<number> {
 
 /** The names of the tenant's draft campaigns that use a segment, oldest first. */
 export async function draftCampaignNamesUsingSegment(userId: string, segmentId: string): Promise<string[]> {
+  if (onPostgres()) return draftCampaignNamesUsingSegmentPg(postgres().pool, userId, segmentId);
   return readStatement<string>(
     `SELECT "name" FROM "Campaign" WHERE "userId" = ? AND "segmentId" = ? AND "status" = 'Draft' ORDER BY "createdAt", "id"`,
   )

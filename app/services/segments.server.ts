@@ -29,18 +29,14 @@ import {
   updateSegmentById,
 } from "~/models/segments.server";
 import {
+  audienceWhere,
   sqlAudienceCount,
   sqlAudienceCounts,
   sqlAudiencePage,
   sqlAudiencePreviewAs,
   sqlMatchesForCustomer,
 } from "~/models/segments/audience.server";
-import {
-  type AudienceRow,
-  type AudienceTuple,
-  type CompiledWhere,
-  compileSegmentWhere,
-} from "~/models/segments/compile.server";
+import { type AudienceRow, type AudienceTuple, type CompiledWhere } from "~/models/segments/compile.server";
 import { notify } from "~/services/notifications.server";
 
 export type SegmentDto = {
@@ -260,12 +256,12 @@ export async function deleteSegment(userId: string, id: string): Promise<void> {
 }
 
 /**
- * The WHERE of a stored segment over "Customer" (tenant first, values bound), for the campaign
- * snapshot's one `INSERT … SELECT … FROM "Customer" WHERE …`.
+ * The WHERE of a stored segment over "Customer" (tenant first, values bound, in the database's
+ * dialect), for the campaign snapshot's one `INSERT … SELECT … FROM "Customer" WHERE …`.
  */
 export async function segmentWhere(userId: string, id: string): Promise<CompiledWhere> {
   const segment = await findSegment(userId, id);
-  return compileSegmentWhere(userId, segmentTree(segment));
+  return audienceWhere(userId, segmentTree(segment));
 }
 
 /** GET /api/segments/{id}/audience-count. */

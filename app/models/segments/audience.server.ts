@@ -5,8 +5,11 @@
 // Audience reads go through the read connection with cached prepared statements: at a million
 // customers the query is the cost, so nothing else is allowed to add to it (see
 // bench/sections/segments.ts). The functions are async so that another database can stand behind
-// them; on SQLite they answer synchronously inside.
+// them; on SQLite they answer synchronously inside. On PostgreSQL each begins by handing the call
+// to its twin in ./audience.postgres.server.ts, on the process's pool.
 import type Database from "better-sqlite3";
+import { databaseEngine } from "~/db/connection.server";
+import { postgres } from "~/db/postgres.server";
 import {
   readConnection as reader,
   readStatement as statement,
@@ -28,6 +31,9 @@ import {
   pageSql,
   sampleSql,
 } from "~/models/segments/compile.server";
+import * as onPostgres from "~/models/segments/audience.postgres.server";
+
+const isPostgres = () => databaseEngine() === "postgres";
 
 function tupleToRow(t: AudienceTuple): AudienceRow {
   return {
@@ -314,11 +320,13 @@ export async function audienceCountQuery(
   tree: SegmentNode,
   now: number = Date.now(),
 ): Promise<{ shape: CountShape; query: CompiledWhere }> {
+  if (isPostgres()) return onPostgres.audienceCountQuery(postgres().pool, userId, tree, now);
   return countQuery(userId, tree, now);
 }
 
 /** Which shape counts a tenant's tree now (for the bench report and tests). */
 export async function audienceCountShape(userId: string, tree: SegmentNode): Promise<CountShape> {
+  if (isPostgres()) return onPostgres.audienceCountShape(postgres().pool, userId, tree);
   return countQuery(userId, tree, Date.now()).shape;
 }
 
@@ -334,6 +342,7 @@ function planCount(plan: AudiencePlan): number {
 
 /** The size of a tenant's segment audience. */
 export async function sqlAudienceCount(userId: string, tree: SegmentNode, now: number = Date.now()): Promise<number> {
+  if (isPostgres()) return onPostgres.sqlAudienceCount(postgres().pool, userId, tree, now);
   return planCount(audiencePlan(userId, tree, now));
 }
 
@@ -343,6 +352,7 @@ export async function sqlAudienceCounts(
   trees: SegmentNode[],
   now: number = Date.now(),
 ): Promise<number[]> {
+  if (isPostgres()) return onPostgres.sqlAudienceCounts(postgres().pool, userId, trees, now);
   return trees.map((tree) => planCount(audiencePlan(userId, tree, now)));
 }
 
@@ -378,6 +388,7 @@ export async function sqlAudiencePreview(
   limit: number,
   now: number = Date.now(),
 ): Promise<{ count: number; rows: AudienceRow[] }> {
+  if (isPostgres()) return onPostgres.sqlAudiencePreview(postgres().pool, userId, tree, limit, now);
   return previewAs(userId, tree, limit, tupleToRow, now);
 }
 
@@ -389,6 +400,7 @@ export async function sqlAudiencePreviewAs<T>(
   map: (row: AudienceTuple) => T,
   now: number = Date.now(),
 ): Promise<{ count: number; rows: T[] }> {
+  if (isPostgres()) return onPostgres.sqlAudiencePreviewAs(postgres().pool, userId, tree, limit, map, now);
   return previewAs(userId, tree, limit, map, now);
 }
 
@@ -400,6 +412,7 @@ export async function sqlAudiencePage(
   cursor?: string,
   now: number = Date.now(),
 ): Promise<AudienceRow[]> {
+  if (isPostgres()) return onPostgres.sqlAudiencePage(postgres().pool, userId, tree, limit, cursor, now);
   return runRows(pageSql(audiencePlan(userId, tree, now).where, limit, cursor));
 }
 
@@ -410,6 +423,7 @@ export async function sqlMatchesForCustomer(
   trees: SegmentNode[],
   now: number = Date.now(),
 ): Promise<boolean[]> {
+  if (isPostgres()) return onPostgres.sqlMatchesForCustomer(postgres().pool, userId, customerId, trees, now);
   if (trees.length === 0) return [];
   const params: SqlParam[] = [];
   const columns = trees.map((tree, i) => {
@@ -423,8 +437,17 @@ export async function sqlMatchesForCustomer(
   return trees.map((_, i) => Boolean(row && row[`m${i}`]));
 }
 
+/**
+ * A tenant's tree as the WHERE over "Customer" in the configured engine's dialect, its rolling dates
+ * resolved at `now`: what the campaign snapshot and the suggestions' figures run.
+ */
+export function audienceWhere(userId: string, tree: SegmentNode, now: number = Date.now()): CompiledWhere {
+  return compileSegmentWhere(userId, tree, isPostgres() ? "postgres" : "sqlite", now);
+}
+
 /** EXPLAIN QUERY PLAN of a compiled query, one line a step (for the bench report and tuning). */
 export async function explainPlan(q: CompiledWhere): Promise<string[]> {
+  if (isPostgres()) return onPostgres.explainPlan(postgres().pool, q);
   const rows = reader()
     .db.prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${q.sql}`)
     .all(...q.params);

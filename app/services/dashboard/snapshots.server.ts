@@ -3,17 +3,20 @@
 // takenAt, and the customers added and campaigns launched that day up to takenAt. The snapshots
 // job (jobs/snapshots.ts) writes them at start and every hour on its own connection; the dashboard
 // reads them and counts only what was created since the latest one. The queries are in
-// app/models/dashboard-snapshots.server.ts and app/models/dashboard-stats.server.ts.
+// app/models/dashboard-snapshots.server.ts and app/models/dashboard-stats.server.ts. Several
+// instances on one PostgreSQL database: one run at a time (withSnapshotsLock), the others skip.
 import { addDays, dayOf, dayStartMs, monthStart, weekStarts } from "~/lib/dashboard";
 import {
   inSnapshotTransaction,
   latestSnapshot,
+  type SnapshotConnection,
+  type SnapshotJobConnection,
   type SnapshotRow,
   tenantIds,
   upsertSnapshots,
+  withSnapshotsLock,
 } from "~/models/dashboard-snapshots.server";
 import { createdInWindows, currentCounts, type Window } from "~/models/dashboard-stats.server";
-import type { Connection } from "~/models/transaction.server";
 
 const wholeSecond = (ms: number) => Math.floor(ms / 1000) * 1000;
 
@@ -33,7 +36,11 @@ function backfillStart(now: Date): string {
  * filled in from backfillStart by creation times (rows deleted since are not known then); days
  * before the tenant had anything get no row. Returns the rows written.
  */
-export async function snapshotTenant(conn: Connection, userId: string, now: Date = new Date()): Promise<number> {
+export async function snapshotTenant(
+  conn: SnapshotConnection,
+  userId: string,
+  now: Date = new Date(),
+): Promise<number> {
   const today = dayOf(now);
   const nowMs = wholeSecond(now.getTime());
   const last = await latestSnapshot(userId, undefined, conn);
@@ -80,21 +87,25 @@ export async function snapshotTenant(conn: Connection, userId: string, now: Date
 
 /**
  * Snapshots every tenant, each in its own transaction; a tenant that fails (deleted meanwhile) does
- * not stop the others. Returns how many tenants and rows, and the failures.
+ * not stop the others. Returns how many tenants and rows, and the failures; `skipped` when another
+ * instance's run was under way (PostgreSQL), which then does the work.
  */
 export async function takeSnapshots(
-  conn: Connection,
+  conn: SnapshotJobConnection,
   now: Date = new Date(),
-): Promise<{ tenants: number; rows: number; failed: { userId: string; error: string }[] }> {
-  const users = await tenantIds(conn);
-  let rows = 0;
-  const failed: { userId: string; error: string }[] = [];
-  for (const userId of users) {
-    try {
-      rows += await inSnapshotTransaction(conn, () => snapshotTenant(conn, userId, now));
-    } catch (error) {
-      failed.push({ userId, error: error instanceof Error ? error.message : String(error) });
+): Promise<{ tenants: number; rows: number; failed: { userId: string; error: string }[]; skipped: boolean }> {
+  const run = await withSnapshotsLock(conn, async () => {
+    const users = await tenantIds(conn);
+    let rows = 0;
+    const failed: { userId: string; error: string }[] = [];
+    for (const userId of users) {
+      try {
+        rows += await inSnapshotTransaction(conn, (tx) => snapshotTenant(tx, userId, now));
+      } catch (error) {
+        failed.push({ userId, error: error instanceof Error ? error.message : String(error) });
+      }
     }
-  }
-  return { tenants: users.length, rows, failed };
+    return { tenants: users.length, rows, failed, skipped: false };
+  });
+  return run ?? { tenants: 0, rows: 0, failed: [], skipped: true };
 }

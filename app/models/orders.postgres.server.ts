@@ -1,0 +1,106 @@
+// The orders list's queries on PostgreSQL: the twins of the raw-SQL functions of ./orders.server.ts
+// (the Prisma ones run on either engine as they are). Each takes the pool to run on first.
+//
+// The search means what it means on SQLite: three characters or more match the phrase anywhere in
+// the customer's "first last" or e-mail (SQLite's trigram table holds both columns) through the
+// trigram index on "Customer" itself (Customer_search_idx, pg_trgm, the tenant first), shorter terms
+// the name only, checked per order; an id matches on any part of it.
+import { type Queryable, query } from "~/db/postgres.server";
+import type { RecentOrderRow } from "~/models/orders.server";
+
+/** SQL text with numbered placeholders, built from left to right. */
+type Sql = { where: string; params: string[] };
+
+/** A LIKE pattern matching `text` anywhere, its wildcards and the escape character taken literally. */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The WHERE (on "Order" o) of the tenant's orders matching `q`, as orderSearchSql() on SQLite. */
+export function orderSearchSqlPg(userId: string, q: string | undefined): Sql {
+  const params: string[] = [];
+  const p = (value: string) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const tenant = `o."userId" = ${p(userId)}`;
+  const term = (q ?? "").trim().replace(/\s+/g, " ").slice(0, 100);
+  if (!term) return { where: tenant, params };
+  const needle = term.toLowerCase();
+  const byId = /^[0-9a-f]{1,24}$/.test(needle) ? `strpos(o."id", ${p(needle)}) > 0` : null;
+  let name: string;
+  if ([...term].length >= 3) {
+    const pattern = p(containsPattern(needle));
+    name = `o."customerId" IN (SELECT c."id" FROM "Customer" c WHERE c."userId" = $1
+           AND (lower(c."firstName" || ' ' || c."lastName") LIKE ${pattern} OR c."email" LIKE ${pattern}))`;
+  } else {
+    name = `EXISTS (SELECT 1 FROM "Customer" c WHERE c."id" = o."customerId"
+           AND strpos(lower(c."firstName" || ' ' || c."lastName"), ${p(needle)}) > 0)`;
+  }
+  return { where: byId ? `${tenant} AND (${byId} OR ${name})` : `${tenant} AND ${name}`, params };
+}
+
+export type OrderPageIds = { ids: string[]; total: number; newer: number; hasMore: boolean };
+
+export async function findOrderPageIdsPg(
+  db: Queryable,
+  userId: string,
+  options: { q?: string; limit: number; cursor?: string; before?: string },
+): Promise<OrderPageIds> {
+  const { limit } = options;
+  const { where, params } = orderSearchSqlPg(userId, options.q);
+  const next = `$${params.length + 1}`;
+  let ids: string[];
+  if (options.before) {
+    const rows = await query<{ id: string }>(
+      db,
+      `SELECT o."id" FROM "Order" o WHERE ${where} AND o."id" > ${next} ORDER BY o."id" ASC LIMIT ${limit}`,
+      [...params, options.before],
+    );
+    ids = rows.map((r) => r.id).reverse();
+  } else {
+    const rows = await query<{ id: string }>(
+      db,
+      `SELECT o."id" FROM "Order" o WHERE ${where}${options.cursor ? ` AND o."id" < ${next}` : ""}
+       ORDER BY o."id" DESC LIMIT ${limit + 1}`,
+      options.cursor ? [...params, options.cursor] : params,
+    );
+    ids = rows.map((r) => r.id);
+  }
+  const first = ids[0];
+  const count = async (sql: string, values: string[]) =>
+    Number((await query<{ n: number }>(db, sql, values))[0]?.n ?? 0);
+  const [total, newer] = await Promise.all([
+    count(`SELECT count(*) AS n FROM "Order" o WHERE ${where}`, params),
+    first ? count(`SELECT count(*) AS n FROM "Order" o WHERE ${where} AND o."id" > ${next}`, [...params, first]) : 0,
+  ]);
+  let hasMore: boolean;
+  if (options.before) {
+    hasMore = newer + ids.length < total;
+  } else {
+    hasMore = ids.length > limit;
+    ids = ids.slice(0, limit);
+  }
+  return { ids, total, newer, hasMore };
+}
+
+export async function recentOrdersOfCustomerPg(
+  db: Queryable,
+  userId: string,
+  customerId: string,
+  limit: number,
+): Promise<RecentOrderRow[]> {
+  return query<RecentOrderRow>(
+    db,
+    `SELECT "id", "createdAt", "amountPaise", "taxPaise", "status" FROM "Order"
+     WHERE "userId" = $1 AND "customerId" = $2 ORDER BY "createdAt" DESC, "id" DESC LIMIT $3`,
+    [userId, customerId, limit],
+  );
+}
+
+/** The plan of the orders search's WHERE, one line a step (for the plan test). */
+export async function orderSearchPlanPg(db: Queryable, userId: string, q: string): Promise<string[]> {
+  const { where, params } = orderSearchSqlPg(userId, q);
+  const rows = await query<{ "QUERY PLAN": string }>(db, `EXPLAIN SELECT o."id" FROM "Order" o WHERE ${where}`, params);
+  return rows.map((r) => r["QUERY PLAN"]);
+}
