@@ -6,9 +6,10 @@
 // One tree, two SQL texts (docs/decisions/0032-segments-on-postgresql.md): the dialect changes the
 // placeholders and how a value meets its column, never which customers match. On PostgreSQL
 // `lastActive` is timestamptz(3) where SQLite keeps integer unix milliseconds, so a date is bound as
-// the same milliseconds and turned into a timestamptz by `to_timestamp()`; the integer columns are
-// `integer` (32-bit) there, so a value is bound as bigint (a segment may ask for more than 2^31
-// paise) and a fractional one is rounded to the integer bound that keeps the same customers.
+// the same milliseconds and turned into a timestamptz by `to_timestamp()`; `visits` is a 32-bit
+// `integer` there and `totalSpendPaise` a `bigint` (migration money_columns_bigint), so a value is
+// bound as bigint (a segment may ask for more than 2^31) and a fractional one is rounded to the
+// integer bound that keeps the same customers.
 //
 // Indexes (chosen from EXPLAIN QUERY PLAN, see the segment_covering_indexes migration): one
 // covering index per segment field, each leading with the tenant, then the field, then the other
@@ -160,10 +161,11 @@ export type AudienceRow = {
 
 const AUDIENCE_COLUMNS = `"id", "firstName", "lastName", "email", "phone", "totalSpendPaise", "visits", "lastActive"`;
 /**
- * The same columns on PostgreSQL, `lastActive` as the unix milliseconds SQLite stores (a double:
- * pg hands it over as a number whatever type parsers the pool has; exact below 2^53).
+ * The same columns on PostgreSQL as the numbers SQLite gives: `lastActive` as unix milliseconds and
+ * the bigint `totalSpendPaise`, both as doubles, which pg hands over as numbers whatever type
+ * parsers the pool has (a bigint would be a string, a timestamptz a Date); exact below 2^53.
  */
-const POSTGRES_AUDIENCE_COLUMNS = `"id", "firstName", "lastName", "email", "phone", "totalSpendPaise", "visits", (extract(epoch FROM "lastActive") * 1000)::float8 AS "lastActive"`;
+const POSTGRES_AUDIENCE_COLUMNS = `"id", "firstName", "lastName", "email", "phone", "totalSpendPaise"::float8 AS "totalSpendPaise", "visits", (extract(epoch FROM "lastActive") * 1000)::float8 AS "lastActive"`;
 
 const audienceColumns = (dialect: Dialect) => (dialect === "postgres" ? POSTGRES_AUDIENCE_COLUMNS : AUDIENCE_COLUMNS);
 

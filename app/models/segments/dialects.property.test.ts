@@ -1,0 +1,446 @@
+// One segment, two engines, the same audience: generated rule trees (every field and operator the
+// rule editor allows, nested AND/OR groups, edge values) run on SQLite (./audience.server.ts, with
+// each of its count shapes) and on PostgreSQL (./audience.postgres.server.ts) over the same
+// generated customers with orders in two tenants, and every answer must be the same: counts, the
+// audience's pages (rows and order), the preview's count and rows, the segments of one customer.
+// PostgreSQL runs in a database with an ICU en-US collation, not the server's C default, so a
+// text comparison that leaned on byte order would show here. Fixed seeds: the same trees and data
+// on every run (docs/decisions/0032-segments-on-postgresql.md).
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import fc from "fast-check";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_POSTGRES_URL, databaseUrl } from "../../../tests/helpers/postgres";
+import { migrateDatabase } from "~/db/migrate.server";
+import { migratePostgres } from "~/db/migrate-postgres.server";
+import { closeReader } from "~/db/reader.server";
+import { resetEnvCache } from "~/env.server";
+import { MAX_DAYS_AGO, type SegmentNode, parseConditions } from "~/lib/segments";
+import * as sqlite from "~/models/segments/audience.server";
+import * as postgres from "~/models/segments/audience.postgres.server";
+import type { AudienceRow, AudienceTuple } from "~/models/segments/compile.server";
+
+const DAY = 86_400_000;
+const IST = 330 * 60_000;
+/** The moment every audience is counted at: 2026-11-26 11:30 IST. */
+const NOW = Date.UTC(2026, 10, 26, 6, 0);
+/** Midnight IST that starts the day `k` days before NOW's (IST) day. */
+const istMidnight = (k: number) => Math.floor((NOW + IST) / DAY) * DAY - IST - k * DAY;
+const istDay = (ms: number) => new Date(ms + IST).toISOString().slice(0, 10);
+const INT4_MAX = 2 ** 31 - 1;
+
+const TENANT_A = "a0000000000000000000000a";
+const TENANT_B = "b0000000000000000000000b";
+/** A tenant with no customers at all. */
+const TENANT_EMPTY = "e0000000000000000000000e";
+const hexId = (key: string) => createHash("sha256").update(key).digest("hex").slice(0, 24);
+
+// ---------------------------------------------------------------------------------------------
+// The data: customers (as an import leaves them, or with totals that follow their orders)
+
+type Customer = AudienceRow & { userId: string };
+type Order = {
+  id: string;
+  userId: string;
+  customerId: string;
+  status: string;
+  amountPaise: number;
+  taxPaise: number;
+  createdAt: number;
+};
+
+/** Instants at the edges of the windows the trees ask about: IST midnights ± 1 ms, and far ones. */
+const edgeInstant = fc.oneof(
+  fc
+    .record({ k: fc.integer({ min: -2, max: 40 }), d: fc.constantFrom(0, 1, -1, 3_600_000, -3_600_000) })
+    .map(({ k, d }) => istMidnight(k) + d),
+  fc.constantFrom(
+    istMidnight(MAX_DAYS_AGO),
+    istMidnight(MAX_DAYS_AGO) - 1,
+    0,
+    -1,
+    -IST,
+    Date.UTC(1926, 0, 1),
+    Date.UTC(2100, 0, 1),
+  ),
+  fc.integer({ min: istMidnight(800), max: NOW }),
+);
+const lastActiveArb = fc.option(edgeInstant, { nil: null, freq: 5 });
+
+const paiseArb = fc.oneof(
+  // Past 2^31 too: PostgreSQL keeps totalSpendPaise as bigint (migration money_columns_bigint).
+  fc.constantFrom(0, 1, 99, 100, 101, INT4_MAX, INT4_MAX + 1, 1e14, 1e14 + 1, 1e14 - 1),
+  fc
+    .record({ v: fc.integer({ min: 0, max: 20 }), d: fc.constantFrom(0, 1, -1) })
+    .map(({ v, d }) => Math.max(0, v * 50_000 + d)),
+  fc.integer({ min: 0, max: INT4_MAX }),
+);
+const visitsArb = fc.oneof(fc.integer({ min: 0, max: 12 }), fc.constantFrom(INT4_MAX, INT4_MAX - 1, 1000));
+/** Names as people type them: empty, plain, accented, Devanagari, emoji, any well-formed text. */
+const nameArb = fc.oneof(
+  fc.constantFrom("", "Asha", "Zoë", "अनीता", "O'Brien", "ßtraße", "😀", "Ünal", "a", "A", "Z", "z"),
+  // PostgreSQL's text holds no NUL character (SQLite's does): the product never stores one either.
+  fc.string({ unit: "grapheme", maxLength: 12 }).map((s) => s.split(String.fromCharCode(0)).join("")),
+);
+const orderArb = fc.record({
+  status: fc.constantFrom("Pending", "Completed", "Cancelled"),
+  amountPaise: fc.oneof(fc.constantFrom(0, 1, 50_000, 100_000), fc.integer({ min: 0, max: 2_000_000 })),
+  taxPaise: fc.integer({ min: 0, max: 1000 }),
+  createdAt: edgeInstant,
+});
+const customerArb = fc.record({
+  tenant: fc.constantFrom(TENANT_A, TENANT_A, TENANT_B),
+  firstName: nameArb,
+  lastName: nameArb,
+  phone: fc.oneof(fc.constant(""), fc.constant("+91 98765 43210")),
+  totalSpendPaise: paiseArb,
+  visits: visitsArb,
+  lastActive: lastActiveArb,
+  orders: fc.oneof(
+    { weight: 2, arbitrary: fc.array(orderArb, { maxLength: 0 }) },
+    { weight: 1, arbitrary: fc.array(orderArb, { maxLength: 3 }) },
+  ),
+});
+
+function generateData(count: number): { customers: Customer[]; orders: Order[] } {
+  const customers: Customer[] = [];
+  const orders: Order[] = [];
+  fc.sample(customerArb, { numRuns: count, seed: 2026_11_26 }).forEach((c, i) => {
+    const id = hexId(`customer ${i}`);
+    const counting = c.orders.filter((o) => o.status !== "Cancelled");
+    // With orders, the totals follow them (docs/rules.md); without, they are what an import set.
+    const withOrders = c.orders.length > 0;
+    customers.push({
+      id,
+      userId: c.tenant,
+      firstName: c.firstName,
+      lastName: c.lastName,
+      email: `${c.firstName.replace(/\s/g, "")}.${i}@example.com`,
+      phone: c.phone,
+      totalSpendPaise: withOrders ? counting.reduce((s, o) => s + o.amountPaise + o.taxPaise, 0) : c.totalSpendPaise,
+      visits: withOrders ? counting.length : c.visits,
+      lastActive: withOrders
+        ? counting.length > 0
+          ? Math.max(...counting.map((o) => o.createdAt))
+          : null
+        : c.lastActive,
+    });
+    c.orders.forEach((o, j) => orders.push({ ...o, id: hexId(`order ${i} ${j}`), userId: c.tenant, customerId: id }));
+  });
+  return { customers, orders };
+}
+
+const { customers, orders } = generateData(3000);
+const customersOf = (userId: string) => customers.filter((c) => c.userId === userId);
+
+// ---------------------------------------------------------------------------------------------
+// The two databases
+
+let dir = "";
+let pool: pg.Pool;
+let pgName = "";
+
+async function onAdmin(sql: string) {
+  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+  await admin.connect();
+  try {
+    await admin.query(sql);
+  } finally {
+    await admin.end();
+  }
+}
+
+function loadSqlite(file: string) {
+  const db = new Database(file);
+  try {
+    db.transaction(() => {
+      const user = db.prepare(
+        `INSERT INTO "User" ("id", "email", "displayName", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?)`,
+      );
+      for (const id of [TENANT_A, TENANT_B, TENANT_EMPTY]) user.run(id, `${id}@example.com`, id, NOW, NOW);
+      const customer = db.prepare(
+        `INSERT INTO "Customer" ("id", "userId", "firstName", "lastName", "email", "phone", "totalSpendPaise", "visits", "lastActive", "createdAt", "updatedAt")
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      for (const c of customers)
+        customer.run(
+          c.id,
+          c.userId,
+          c.firstName,
+          c.lastName,
+          c.email,
+          c.phone,
+          c.totalSpendPaise,
+          c.visits,
+          c.lastActive,
+          NOW,
+          NOW,
+        );
+      const order = db.prepare(
+        `INSERT INTO "Order" ("id", "userId", "customerId", "status", "amountPaise", "taxPaise", "createdAt", "updatedAt")
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      for (const o of orders)
+        order.run(o.id, o.userId, o.customerId, o.status, o.amountPaise, o.taxPaise, o.createdAt, o.createdAt);
+    })();
+    db.exec("ANALYZE");
+  } finally {
+    db.close();
+  }
+}
+
+async function loadPostgres(client: pg.Pool) {
+  const ms = (column: string) => `to_timestamp(${column}::float8 / 1000)`;
+  await client.query(
+    `INSERT INTO "User" ("id", "email", "displayName", "createdAt", "updatedAt")
+     SELECT id, id || '@example.com', id, ${ms("$2")}, ${ms("$2")} FROM unnest($1::text[]) AS id`,
+    [[TENANT_A, TENANT_B, TENANT_EMPTY], NOW],
+  );
+  const col = <K extends keyof Customer>(k: K) => customers.map((c) => c[k]);
+  await client.query(
+    `INSERT INTO "Customer" ("id", "userId", "firstName", "lastName", "email", "phone", "totalSpendPaise", "visits", "lastActive", "createdAt", "updatedAt")
+     SELECT i, u, f, l, e, p, s, v, ${ms("a")}, ${ms("$10")}, ${ms("$10")}
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int8[], $8::int[], $9::float8[])
+       AS t(i, u, f, l, e, p, s, v, a)`,
+    [
+      col("id"),
+      col("userId"),
+      col("firstName"),
+      col("lastName"),
+      col("email"),
+      col("phone"),
+      col("totalSpendPaise"),
+      col("visits"),
+      col("lastActive"),
+      NOW,
+    ],
+  );
+  const ocol = <K extends keyof Order>(k: K) => orders.map((o) => o[k]);
+  await client.query(
+    `INSERT INTO "Order" ("id", "userId", "customerId", "status", "amountPaise", "taxPaise", "createdAt", "updatedAt")
+     SELECT i, u, c, s, a, t, ${ms("d")}, ${ms("d")}
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::float8[]) AS x(i, u, c, s, a, t, d)`,
+    [
+      ocol("id"),
+      ocol("userId"),
+      ocol("customerId"),
+      ocol("status"),
+      ocol("amountPaise"),
+      ocol("taxPaise"),
+      ocol("createdAt"),
+    ],
+  );
+  await client.query(`VACUUM ANALYZE "Customer"`);
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), "crm-dialects-"));
+  const file = path.join(dir, "test.db");
+  process.env.DATABASE_URL = `file:${file}`;
+  process.env.DATA_DIR = dir;
+  process.env.SESSION_SECRET ??= "test-secret-that-is-at-least-32-characters-long";
+  resetEnvCache();
+  migrateDatabase(file);
+  loadSqlite(file);
+
+  pgName = `crm_dialects_${hexId(String(Math.random())).slice(0, 12)}`;
+  // ICU's en-US collation, as a hosted PostgreSQL often has, where the server here defaults to C.
+  await onAdmin(
+    `CREATE DATABASE "${pgName}" TEMPLATE template0 ENCODING 'UTF8' LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'`,
+  );
+  const url = databaseUrl(pgName);
+  await migratePostgres(url);
+  // pg's own type parsers (timestamptz as Date, bigint as string): the functions must not need others.
+  pool = new pg.Pool({ connectionString: url, max: 2 });
+  await loadPostgres(pool);
+});
+
+afterAll(async () => {
+  closeReader();
+  await pool?.end();
+  if (pgName) await onAdmin(`DROP DATABASE IF EXISTS "${pgName}" WITH (FORCE)`);
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The trees: every field and operator the editor allows, values at the edges
+
+const numberOp = fc.constantFrom("$gt", "$gte", "$lt", "$lte", "$eq");
+const dateOp = fc.constantFrom("$gt", "$gte", "$lt", "$lte");
+const rupeesArb = fc.oneof(
+  fc
+    .record({ v: fc.integer({ min: 0, max: 20 }), d: fc.constantFrom(0, 0.01, -0.01) })
+    .map(({ v, d }) => Math.round((v * 500 + d) * 100) / 100),
+  fc.constantFrom(0, -0.01, 0.005, 0.994, 12.345, 21_474_836.47, 21_474_836.48, 999_999_999_999.99, 1e12, -1e12),
+  // The API also takes a number as its digits.
+  fc.constantFrom("1000", " 0.5 ", "-0"),
+);
+const visitsValueArb = fc.oneof(
+  fc.integer({ min: -1, max: 13 }),
+  fc.constantFrom(2.5, -0.5, 0.999, INT4_MAX, INT4_MAX + 1, 1e12, "3"),
+);
+const dateValueArb = fc.oneof(
+  fc.integer({ min: -2, max: 40 }).map((k) => istDay(istMidnight(k))),
+  fc
+    .record({ k: fc.integer({ min: -2, max: 40 }), d: fc.constantFrom(0, 1, -1) })
+    .map(({ k, d }) => new Date(istMidnight(k) + d).toISOString()),
+  fc.integer({ min: -2, max: 40 }).map((k) => `${istDay(istMidnight(k))}T00:00:00+05:30`),
+  fc.constantFrom(0, 1, 7, 30, 365, MAX_DAYS_AGO).map((n) => ({ $daysAgo: n })),
+  fc.constantFrom(
+    "1970-01-01",
+    "1926-01-01",
+    "0100-01-01",
+    "9999-12-31",
+    "2100-01-01T00:00:00.000Z",
+    "1970-01-01T05:30:00+05:30",
+  ),
+);
+const conditionArb: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
+  fc.record({ op: numberOp, v: rupeesArb }).map(({ op, v }) => ({ totalSpend: { [op]: v } })),
+  fc.record({ op: numberOp, v: visitsValueArb }).map(({ op, v }) => ({ visits: { [op]: v } })),
+  fc.record({ op: dateOp, v: dateValueArb }).map(({ op, v }) => ({ lastActiveDate: { [op]: v } })),
+);
+const treeArb: fc.Arbitrary<Record<string, unknown>> = fc.letrec<{ node: Record<string, unknown> }>((tie) => ({
+  node: fc.oneof(
+    { depthSize: "small", maxDepth: 4 },
+    conditionArb,
+    fc
+      .record({
+        logic: fc.constantFrom("$and", "$or"),
+        children: fc.array(tie("node"), { minLength: 1, maxLength: 4 }),
+      })
+      .map(({ logic, children }) => ({ [logic]: children })),
+  ),
+})).node;
+
+const parsedTreeArb = treeArb
+  .map((conditions) => parseConditions(conditions))
+  .filter((p) => p.ok)
+  .map((p) => (p.ok ? p.tree : (undefined as never)));
+
+/** The SQLite count's shapes (decision 0004), each forced in turn: all must agree with PostgreSQL's. */
+const tuningArb = fc.constantFrom(
+  { sampleSize: 2000, narrowOr: 0.35, broadAnd: 0.2, forceAnd: null },
+  { sampleSize: 1e9, narrowOr: 0.35, broadAnd: 0.2, forceAnd: "plain" as const },
+  { sampleSize: 1, narrowOr: Infinity, broadAnd: Infinity, forceAnd: null },
+  { sampleSize: 1, narrowOr: 0, broadAnd: 0, forceAnd: "complement" as const },
+  { sampleSize: 1, narrowOr: 0, broadAnd: 0, forceAnd: "anchored" as const },
+);
+
+const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const tupleIds = (t: AudienceTuple) => t[0];
+
+// ---------------------------------------------------------------------------------------------
+
+describe("a segment on SQLite and on PostgreSQL", () => {
+  it("holds the same customers on both engines, read back as they were written", async () => {
+    const everyone = parsedTree({ visits: { $gte: 0 } });
+    const expected = customers.map(({ userId: _, ...row }) => row).sort(byId);
+    const onSqlite = [TENANT_A, TENANT_B].map((u) => sqlite.sqlAudiencePage(u, everyone, 5000, undefined, NOW));
+    const onPostgres = [TENANT_A, TENANT_B].map((u) =>
+      postgres.sqlAudiencePage(pool, u, everyone, 5000, undefined, NOW),
+    );
+    expect((await Promise.all(onSqlite)).flat().sort(byId)).toEqual(expected);
+    expect((await Promise.all(onPostgres)).flat().sort(byId)).toEqual(expected);
+  });
+
+  it("gives the same counts, pages, previews and matches for generated trees", async () => {
+    await fc.assert(
+      fc.asyncProperty(parsedTreeArb, parsedTreeArb, tuningArb, fc.nat(), async (tree, other, tuning, pick) => {
+        Object.assign(sqlite.segmentSqlTuning, tuning);
+        for (const userId of [TENANT_A, TENANT_B]) {
+          const count = await sqlite.sqlAudienceCount(userId, tree, NOW);
+          expect(await postgres.sqlAudienceCount(pool, userId, tree, NOW)).toBe(count);
+
+          // The whole audience in id order, row for row (the same values, types and order).
+          const audience = await sqlite.sqlAudiencePage(userId, tree, 5000, undefined, NOW);
+          expect(audience).toHaveLength(count);
+          expect(await postgres.sqlAudiencePage(pool, userId, tree, 5000, undefined, NOW)).toEqual(audience);
+
+          // Pages after a cursor.
+          const first = await postgres.sqlAudiencePage(pool, userId, tree, 7, undefined, NOW);
+          expect(first).toEqual(await sqlite.sqlAudiencePage(userId, tree, 7, undefined, NOW));
+          if (first.length === 7) {
+            const cursor = first[6].id;
+            expect(await postgres.sqlAudiencePage(pool, userId, tree, 7, cursor, NOW)).toEqual(
+              await sqlite.sqlAudiencePage(userId, tree, 7, cursor, NOW),
+            );
+          }
+
+          // The preview: the same count, and 10 customers of the audience (which 10 is each
+          // plan's choice: the sample is unsorted on both engines), all of them when 10 or fewer.
+          const fromSqlite = await sqlite.sqlAudiencePreview(userId, tree, 10, NOW);
+          const fromPostgres = await postgres.sqlAudiencePreview(pool, userId, tree, 10, NOW);
+          expect(fromPostgres.count).toBe(fromSqlite.count);
+          expect(fromPostgres.rows).toHaveLength(fromSqlite.rows.length);
+          expect(fromPostgres.rows).toHaveLength(Math.min(10, count));
+          const inAudience = new Map(audience.map((r) => [r.id, r]));
+          for (const row of fromPostgres.rows) expect(row).toEqual(inAudience.get(row.id));
+          if (count <= 10) expect([...fromPostgres.rows].sort(byId)).toEqual([...fromSqlite.rows].sort(byId));
+          const mapped = await postgres.sqlAudiencePreviewAs(pool, userId, tree, 3, tupleIds, NOW);
+          expect(mapped.count).toBe(count);
+          for (const id of mapped.rows) expect(inAudience.has(id)).toBe(true);
+
+          // Several segments at once, and which of them one customer is in.
+          expect(await postgres.sqlAudienceCounts(pool, userId, [tree, other, tree], NOW)).toEqual(
+            await sqlite.sqlAudienceCounts(userId, [tree, other, tree], NOW),
+          );
+          const own = customersOf(userId);
+          for (const customer of [
+            own[pick % own.length],
+            own[(pick * 7 + 1) % own.length],
+            customers[pick % customers.length],
+          ]) {
+            expect(await postgres.sqlMatchesForCustomer(pool, userId, customer.id, [tree, other], NOW)).toEqual(
+              await sqlite.sqlMatchesForCustomer(userId, customer.id, [tree, other], NOW),
+            );
+          }
+        }
+      }),
+      { seed: 26, numRuns: 200 },
+    );
+  });
+
+  it("never shows another tenant's customers", async () => {
+    const everyone = parsedTree({ $or: [{ visits: { $gte: 0 } }, { lastActiveDate: { $lt: "9999-12-31" } }] });
+    await fc.assert(
+      fc.asyncProperty(parsedTreeArb, async (tree) => {
+        for (const [userId, other] of [
+          [TENANT_A, TENANT_B],
+          [TENANT_B, TENANT_A],
+        ]) {
+          const own = new Set(customersOf(userId).map((c) => c.id));
+          const page = await postgres.sqlAudiencePage(pool, userId, tree, 5000, undefined, NOW);
+          for (const row of page) expect(own.has(row.id)).toBe(true);
+          const preview = await postgres.sqlAudiencePreview(pool, userId, tree, 10, NOW);
+          for (const row of preview.rows) expect(own.has(row.id)).toBe(true);
+          expect(preview.count).toBe(page.length);
+          const theirs = customersOf(other).slice(0, 3);
+          for (const customer of theirs) {
+            expect(await postgres.sqlMatchesForCustomer(pool, userId, customer.id, [tree, everyone], NOW)).toEqual([
+              false,
+              false,
+            ]);
+          }
+        }
+        // A tenant without customers has an empty audience, whatever the tree.
+        expect(await postgres.sqlAudiencePreview(pool, TENANT_EMPTY, tree, 10, NOW)).toEqual({ count: 0, rows: [] });
+        expect(await postgres.sqlAudienceCounts(pool, TENANT_EMPTY, [tree, everyone], NOW)).toEqual([0, 0]);
+      }),
+      { seed: 2611, numRuns: 40 },
+    );
+    // Everyone of a tenant is counted, and nobody else.
+    expect(await postgres.sqlAudienceCount(pool, TENANT_A, everyone, NOW)).toBe(customersOf(TENANT_A).length);
+    expect(await postgres.sqlAudienceCount(pool, TENANT_B, everyone, NOW)).toBe(customersOf(TENANT_B).length);
+  });
+});
+
+function parsedTree(conditions: unknown): SegmentNode {
+  const parsed = parseConditions(conditions);
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.tree;
+}
