@@ -1,7 +1,7 @@
-// `crm db migrate --url postgres://…` as an admin runs it, on a real PostgreSQL database of the
-// test's own (tests/helpers/postgres.ts): what it applied, then up to date; bad input and an
-// unreachable server get a message saying what to fix; the server's setting still refuses
-// postgres:// and names this command.
+// `crm db migrate --url postgres://…` and `crm db copy --to postgres://…` as an admin runs them, on
+// real PostgreSQL databases of the test's own (tests/helpers/postgres.ts): what they applied or
+// copied, then up to date or refused; bad input and an unreachable server get a message saying
+// what to fix, never a stack; the server's setting still refuses postgres:// and names this command.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -65,5 +65,88 @@ describe("crm db migrate --url", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("PostgreSQL is coming, but the server cannot run on it yet");
     expect(run.stderr).toContain("crm db migrate --url postgres://");
+  });
+});
+
+describe("crm db copy --to", () => {
+  it("copies a seeded install with progress bars and the checks, says what to set next, then refuses a second run", async () => {
+    const install = mkdtempSync(path.join(tmpdir(), "crm-cli-copy-"));
+    const db = await createPostgresDatabase("crm_cli_copy");
+    const here = (argv: string[]) => runCli(install, argv, { env: { SESSION_SECRET: SECRET } });
+    try {
+      expect((await here(["db", "migrate"])).code).toBe(0);
+      expect((await here(["users", "create", "--email", "owner@example.com", "--name", "Owner"])).code).toBe(0);
+      const seeded = await here([
+        "seed",
+        "--user",
+        "owner@example.com",
+        "--customers",
+        "800",
+        "--orders",
+        "300",
+        "--campaigns",
+        "1",
+        "--seed",
+        "3",
+      ]);
+      expect(seeded.code, seeded.stderr).toBe(0);
+
+      const url = db.url.replace("postgres://postgres@", "postgres://postgres:s3cret@");
+      const copy = await here(["db", "copy", "--to", url]);
+      expect(copy.code, copy.stderr).toBe(0);
+      expect(copy.stdout).toContain("Applied 20261122044310_init");
+      expect(copy.stderr).toMatch(/Customer\s+\[.*\] 100% \| 800\/800/);
+      expect(copy.stderr).toMatch(/Order\s+\[.*\] 100% \| 300\/300/);
+      expect(copy.stderr).toMatch(/Checks\s+\[.*\] 100%/);
+      expect(copy.stdout).toMatch(/Copied 16 tables \([\d,]+ rows\) from .*crm\.db to postgres:\/\/postgres:\*\*\*@/);
+      expect(copy.stdout).toMatch(/^ {2}Customer\s+800 rows; totalSpendPaise [\d,]+, visits [\d,]+$/m);
+      expect(copy.stdout).toMatch(/All [\d,]+ figures equal/);
+      expect(copy.stdout).toContain("DeliveryEvent.id goes on from 1");
+      expect(copy.stdout).toContain(
+        `DATABASE_URL=${db.url.replace("postgres://postgres@", "postgres://postgres:***@")}`,
+      );
+      expect(copy.stdout).toContain("Keep DATA_DIR as it is");
+      expect(copy.stdout + copy.stderr).not.toContain("s3cret");
+
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      const count = async () => (await client.query(`SELECT count(*)::int AS n FROM "Customer"`)).rows[0].n as number;
+      try {
+        expect(await count()).toBe(800);
+        const again = await here(["db", "copy", "--to", db.url]);
+        expect(again.code).toBe(1);
+        expect(again.stderr).toContain("already holds data");
+        expect(again.stderr).toContain("Nothing was changed.");
+        expect(again.stderr).not.toMatch(/^\s+at /m);
+        expect(await count()).toBe(800);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await db.drop();
+      rmSync(install, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("refuses a URL that is not PostgreSQL's, a server that does not answer and a missing file, each saying why", async () => {
+    const [bad, noDb, missing] = await Promise.all([
+      crm(["db", "copy", "--to", "mysql://root@localhost/crm"]),
+      crm(["db", "copy", "--to", "postgres://postgres@127.0.0.1:5432"]),
+      crm(["db", "copy", "--to", "postgres://crm:s3cret@127.0.0.1:1/crm", "--from", path.join(dataDir, "none.db")]),
+    ]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("--to must be a PostgreSQL URL like postgres://user:password@host:5432/crm");
+    expect(noDb.stderr).toContain("--to must name a host and a database");
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/No SQLite database at .*none\.db\. Name the install's file with --from <file>/);
+    expect(missing.stderr).not.toContain("s3cret");
+
+    const made = await crm(["db", "migrate"]);
+    expect(made.code, made.stderr).toBe(0);
+    const unreachable = await crm(["db", "copy", "--to", "postgres://crm:s3cret@127.0.0.1:1/crm"]);
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toContain("Cannot reach PostgreSQL at 127.0.0.1:1 (database crm, user crm)");
+    expect(unreachable.stderr).not.toContain("s3cret");
+    for (const run of [bad, noDb, missing, unreachable]) expect(run.stderr).not.toMatch(/^\s+at /m);
   });
 });
