@@ -12,6 +12,40 @@ const port = Number(process.env.E2E_PORT);
 // The server's data directory, known to the workers too (tests/e2e/fixtures.ts seeds through it).
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "crm-e2e-"));
 const baseURL = `http://localhost:${port}`;
+// The same product on PostgreSQL (issue 26): a second server on the next port, on a database of
+// its own, for the specs that do not reach into the SQLite file (POSTGRES_SPECS).
+const postgresPort = port + 1;
+const postgresURL = `http://localhost:${postgresPort}`;
+const POSTGRES_SPECS = [
+  "customers.spec.ts",
+  "orders.spec.ts",
+  "segments.spec.ts",
+  "segment-preview.spec.ts",
+  "suppressions.spec.ts",
+  "marketer-day.spec.ts",
+];
+
+const chromium = {
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  headless: true,
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
+};
+const server = {
+  command: "tsx tests/e2e/start-servers.ts",
+  reuseExistingServer: false,
+  timeout: 120_000,
+  stdout: "pipe" as const,
+  stderr: "pipe" as const,
+  gracefulShutdown: { signal: "SIGTERM" as const, timeout: 10_000 },
+};
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -35,34 +69,19 @@ export default defineConfig({
     timezoneId: "Asia/Kolkata",
   },
   projects: [
+    { name: "chromium", use: { ...devices["Desktop Chrome"], launchOptions: chromium } },
     {
-      name: "chromium",
-      use: {
-        ...devices["Desktop Chrome"],
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-          headless: true,
-          args: [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-          ],
-        },
-      },
+      name: "postgres",
+      testMatch: POSTGRES_SPECS,
+      use: { ...devices["Desktop Chrome"], launchOptions: chromium, baseURL: postgresURL },
     },
   ],
-  webServer: {
-    command: "tsx tests/e2e/start-servers.ts",
-    url: `${baseURL}/healthz`,
-    env: { E2E_PORT: String(port), E2E_DATA_DIR: process.env.E2E_DATA_DIR },
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: "pipe",
-    stderr: "pipe",
-    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
-  },
+  webServer: [
+    { ...server, url: `${baseURL}/healthz`, env: { E2E_PORT: String(port), E2E_DATA_DIR: process.env.E2E_DATA_DIR } },
+    {
+      ...server,
+      url: `${postgresURL}/healthz`,
+      env: { E2E_PORT: String(postgresPort), E2E_ENGINE: "postgres", E2E_DATA_DIR: `${process.env.E2E_DATA_DIR}-pg` },
+    },
+  ],
 });

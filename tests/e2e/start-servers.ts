@@ -1,11 +1,14 @@
 // Playwright's webServer: the local Google fake plus the production server (`npm run build` has
-// already run) on a fresh temporary database. Both stop when Playwright stops this process.
+// already run) on a fresh temporary database. Both stop when Playwright stops this process. With
+// E2E_ENGINE=postgres (the "postgres" project of playwright.config.ts) the database is a fresh
+// PostgreSQL one on TEST_POSTGRES_URL's server, dropped at the end.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startFakeGoogle } from "../fakes/google.ts";
+import { createPostgresDatabase, type PostgresDatabase } from "../helpers/postgres.ts";
 import { productionServerEnv, repoRoot as root, serverCommand } from "../helpers/production-server.ts";
 
 const port = Number(process.env.E2E_PORT ?? 3210);
@@ -15,7 +18,9 @@ const clientSecret = `e2e-secret-${randomBytes(8).toString("hex")}`;
 
 const dataDir = process.env.E2E_DATA_DIR || mkdtempSync(path.join(tmpdir(), "crm-e2e-"));
 const google = await startFakeGoogle({ clientId, clientSecret });
-console.log(`[e2e] Google fake on ${google.url}; data in ${dataDir}`);
+const postgres: PostgresDatabase | null =
+  process.env.E2E_ENGINE === "postgres" ? await createPostgresDatabase("crm_e2e") : null;
+console.log(`[e2e] Google fake on ${google.url}; data in ${postgres ? postgres.name : dataDir}`);
 
 const app: ChildProcess = spawn(serverCommand.file, serverCommand.args, {
   cwd: root,
@@ -30,6 +35,7 @@ const app: ChildProcess = spawn(serverCommand.file, serverCommand.args, {
       GOOGLE_OAUTH_BASE_URL: google.url,
       // Every test signs a fresh user in from the same address.
       SIGN_IN_RATE_LIMIT: "100000",
+      ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     },
   }),
 });
@@ -47,6 +53,7 @@ async function stop(code: number) {
     if (app.exitCode === null && app.signalCode === null) app.kill("SIGKILL");
   }
   await google.close();
+  await postgres?.drop().catch(() => undefined);
   rmSync(dataDir, { recursive: true, force: true });
   process.exit(code);
 }
