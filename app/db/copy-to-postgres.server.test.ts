@@ -9,6 +9,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COPY_TABLES, CopyRefused, copySqliteToPostgres } from "~/db/copy-to-postgres.server";
+import { migrateDatabase } from "~/db/migrate.server";
 import { openSqlite } from "~/db/sqlite.server";
 import { seedCampaignHistory } from "~/services/delivery/history.server";
 import { seedTenant } from "~/services/seed.server";
@@ -344,6 +345,32 @@ describe("copySqliteToPostgres", () => {
     const again = await copySqliteToPostgres(file, target2.url);
     expect(again.figures.every((f) => f.sqlite === f.postgres)).toBe(true);
   }, 120_000);
+
+  it("fails on a value PostgreSQL cannot hold, naming the table and the value, and keeps nothing", async () => {
+    const odd = path.join(dir, "odd.db");
+    migrateDatabase(odd);
+    const sqlite = new Database(odd);
+    try {
+      sqlite
+        .prepare(
+          `INSERT INTO "User" ("id", "email", "displayName", "createdAt", "updatedAt") VALUES ('u0000000000000000000000a', 'a@example.in', 'A', 0, 0)`,
+        )
+        .run();
+      // visits is integer on both engines, but SQLite's is 64-bit.
+      sqlite
+        .prepare(
+          `INSERT INTO "Customer" ("id", "userId", "firstName", "lastName", "email", "visits", "createdAt", "updatedAt") VALUES ('c0000000000000000000000a', 'u0000000000000000000000a', 'A', 'B', 'a@example.in', 3000000000, 0, 0)`,
+        )
+        .run();
+    } finally {
+      sqlite.close();
+    }
+    const target4 = await emptyDatabase();
+    await expect(copySqliteToPostgres(odd, target4.url)).rejects.toThrow(
+      /PostgreSQL refused the rows of "Customer": value "3000000000" is out of range for type integer/,
+    );
+    expect(Object.values(await rowCounts(target4.url)).every((count) => count === 0)).toBe(true);
+  });
 
   it("says what is wrong with the source or the server, without a stack", async () => {
     const target3 = await emptyDatabase();
