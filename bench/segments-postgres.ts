@@ -3,7 +3,7 @@
 // and audience.postgres.server.ts), for the segments of bench/sections/segments.ts (1 to 4
 // conditions matching about 0.1% to 90% of the tenant). Prints JSON on stdout: per segment the
 // count, the p50 and p95 of the count and of the preview (count and 10 rows) on each engine, and
-// PostgreSQL's EXPLAIN (ANALYZE, BUFFERS) of the count. Figures: docs/decisions/0032-segments-on-postgresql.md.
+// PostgreSQL's EXPLAIN (ANALYZE, BUFFERS) of the count in the shape it chose. Figures: docs/decisions/0032-segments-on-postgresql.md.
 //
 // Tenant A gets SEG_CUSTOMERS customers (default 1,000,000), tenant B a tenth of that, seeded on
 // SQLite by the product's seed (seedTenant(), no orders: the seed then draws the totals itself) and
@@ -42,7 +42,6 @@ const { seedTenant } = await import("../app/services/seed.server.ts");
 const { parseConditions } = await import("../app/lib/segments.ts");
 const sqliteAudience = await import("../app/models/segments/audience.server.ts");
 const pgAudience = await import("../app/models/segments/audience.postgres.server.ts");
-const { compileSegmentWhere, countSql } = await import("../app/models/segments/compile.server.ts");
 const { adminPostgresUrl } = await import("../prisma/engine.ts");
 
 const admin = adminPostgresUrl();
@@ -287,13 +286,14 @@ for (const c of cases) {
     };
     if (r >= WARMUP) for (const [k, v] of Object.entries(round)) timings[k as keyof typeof timings].push(v);
   }
-  const count = countSql(compileSegmentWhere(userId, tree, "postgres"), "postgres");
+  const { query: count } = await pgAudience.audienceCountQuery(pool, userId, tree);
   const analyze = await pool.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS) ${count.sql}`, count.params);
   results.push({
     name: c.name,
     count: onSqlite,
     share: round((onSqlite / tenantSize) * 100),
     sqliteShape: await sqliteAudience.audienceCountShape(userId, tree),
+    postgresShape: await pgAudience.audienceCountShape(pool, userId, tree),
     sqliteCountMs: stats(timings.sqliteCount),
     postgresCountMs: stats(timings.postgresCount),
     sqlitePreviewMs: stats(timings.sqlitePreview),

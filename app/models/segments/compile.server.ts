@@ -145,6 +145,42 @@ function compileComplement(tree: SegmentNode): CompiledWhere {
   return { sql: walk(tree), params };
 }
 
+/**
+ * The PostgreSQL twin of compileComplement(): `(tree) IS NOT TRUE` written so its index ranges can
+ * be used, placeholders numbered from `firstParam`. Each condition is turned round on the integer
+ * bound postgresCondition() binds (the same customers), a fraction `=` (false for every row of a
+ * NOT NULL column) becomes TRUE, and `lastActive` also matches when NULL.
+ */
+export function compilePostgresComplement(tree: SegmentNode, firstParam = 1): CompiledWhere {
+  const params: SqlParam[] = [];
+  const placeholder = () => `$${firstParam + params.length - 1}`;
+  const walk = (node: SegmentNode): string => {
+    if (node.kind === "condition") {
+      const c = toComparison(node);
+      const column = `"${c.column}"`;
+      if (c.column === "lastActive") {
+        params.push(c.value);
+        const at = `to_timestamp(${placeholder()}::float8 / 1000)`;
+        if (c.op === "$eq") {
+          params.push(c.value);
+          return `(${column} < ${at} OR ${column} > to_timestamp(${placeholder()}::float8 / 1000) OR ${column} IS NULL)`;
+        }
+        return `(${column} ${NEGATED_OPERATORS[c.op]} ${at} OR ${column} IS NULL)`;
+      }
+      const bound = integerBound(c.op, c.value);
+      if (bound === null) return "TRUE";
+      params.push(bound);
+      if (c.op !== "$eq") return `${column} ${NEGATED_OPERATORS[c.op]} ${placeholder()}::bigint`;
+      const below = `${column} < ${placeholder()}::bigint`;
+      params.push(bound);
+      return `(${below} OR ${column} > ${placeholder()}::bigint)`;
+    }
+    if (node.children.length === 1) return walk(node.children[0]);
+    return `(${node.children.map(walk).join(node.logic === "OR" ? " AND " : " OR ")})`;
+  };
+  return { sql: walk(tree), params };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Audience queries
 

@@ -234,6 +234,12 @@ async function loadPostgres(client: pg.Pool) {
       ocol("createdAt"),
     ],
   );
+  // Tenant A has its tally (the complement count subtracts from it); B has none, as a tenant whose
+  // tally was never written, so its complement count must fall back to the plain one.
+  await client.query(`INSERT INTO "CustomerTally" ("userId", "customers") VALUES ($1, $2)`, [
+    TENANT_A,
+    customersOf(TENANT_A).length,
+  ]);
   await client.query(`VACUUM ANALYZE "Customer"`);
 }
 
@@ -323,13 +329,25 @@ const parsedTreeArb = treeArb
   .map((p) => (p.ok ? p.tree : (undefined as never)));
 
 /** The SQLite count's shapes (decision 0004), each forced in turn: all must agree with PostgreSQL's. */
-const tuningArb = fc.constantFrom(
+const sqliteTuningArb = fc.constantFrom(
   { sampleSize: 2000, narrowOr: 0.35, broadAnd: 0.2, forceAnd: null },
   { sampleSize: 1e9, narrowOr: 0.35, broadAnd: 0.2, forceAnd: "plain" as const },
   { sampleSize: 1, narrowOr: Infinity, broadAnd: Infinity, forceAnd: null },
   { sampleSize: 1, narrowOr: 0, broadAnd: 0, forceAnd: "complement" as const },
   { sampleSize: 1, narrowOr: 0, broadAnd: 0, forceAnd: "anchored" as const },
 );
+/** PostgreSQL's shapes (decision 0032): forced, or chosen from a sample small enough to choose. */
+const postgresTuningArb = fc.constantFrom(
+  { sampleSize: 2000, broad: 0.5, narrowOr: 0.35, force: null },
+  { sampleSize: 100, broad: 0.5, narrowOr: 0.35, force: null },
+  { sampleSize: 2000, broad: 0.5, narrowOr: 0.35, force: "plain" as const },
+  { sampleSize: 2000, broad: 0.5, narrowOr: 0.35, force: "complement" as const },
+  { sampleSize: 2000, broad: 0.5, narrowOr: 0.35, force: "disjoint" as const },
+);
+const tuningArb = fc.tuple(sqliteTuningArb, postgresTuningArb).map(([sqliteTuning, postgresTuning]) => ({
+  sqliteTuning,
+  postgresTuning,
+}));
 
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 const tupleIds = (t: AudienceTuple) => t[0];
@@ -351,7 +369,8 @@ describe("a segment on SQLite and on PostgreSQL", () => {
   it("gives the same counts, pages, previews and matches for generated trees", async () => {
     await fc.assert(
       fc.asyncProperty(parsedTreeArb, parsedTreeArb, tuningArb, fc.nat(), async (tree, other, tuning, pick) => {
-        Object.assign(sqlite.segmentSqlTuning, tuning);
+        Object.assign(sqlite.segmentSqlTuning, tuning.sqliteTuning);
+        Object.assign(postgres.postgresCountTuning, tuning.postgresTuning);
         for (const userId of [TENANT_A, TENANT_B]) {
           const count = await sqlite.sqlAudienceCount(userId, tree, NOW);
           expect(await postgres.sqlAudienceCount(pool, userId, tree, NOW)).toBe(count);
@@ -408,7 +427,8 @@ describe("a segment on SQLite and on PostgreSQL", () => {
   it("never shows another tenant's customers", async () => {
     const everyone = parsedTree({ $or: [{ visits: { $gte: 0 } }, { lastActiveDate: { $lt: "9999-12-31" } }] });
     await fc.assert(
-      fc.asyncProperty(parsedTreeArb, async (tree) => {
+      fc.asyncProperty(parsedTreeArb, postgresTuningArb, async (tree, tuning) => {
+        Object.assign(postgres.postgresCountTuning, tuning);
         for (const [userId, other] of [
           [TENANT_A, TENANT_B],
           [TENANT_B, TENANT_A],
