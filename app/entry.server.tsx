@@ -10,13 +10,16 @@ import { RemixServer, isRouteErrorResponse } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { db, tuneDatabase } from "~/db.server";
+import { openNotifyChannel } from "~/db/listen.server";
 import { migrateDatabase } from "~/db/migrate.server";
+import { migratePostgres } from "~/db/migrate-postgres.server";
 import { ensureCustomerStatistics } from "~/db/planner-statistics.server";
 import { openSqlite } from "~/db/sqlite.server";
 import { getEnv } from "~/env.server";
 import { isBodyTooLarge } from "~/lib/api.server";
 import { logger } from "~/lib/logger.server";
 import { NonceProvider, contentSecurityPolicy } from "~/lib/nonce";
+import { linkInstances as linkBus } from "~/services/process-bus.server";
 
 export { getEnv } from "~/env.server";
 export { JSON_TEXT } from "~/lib/api.server";
@@ -82,13 +85,22 @@ export function handleError(error: unknown, { request }: LoaderFunctionArgs | Ac
   logger().error({ err: error }, "Unexpected error while serving a request");
 }
 
-/** Once per server, before any worker opens the database: migrations, then planner statistics. */
-export function prepareDatabase() {
+/**
+ * Once per server, before any worker opens the database: migrations, then (SQLite) the planner's
+ * statistics. On PostgreSQL several instances may start at once: migratePostgres() holds an
+ * advisory lock, so each migration is applied once, and the server gathers statistics itself
+ * (autovacuum's ANALYZE), so there is no step of ours after it.
+ */
+export async function prepareDatabase() {
   const env = getEnv();
   const log = logger();
-  const { applied, total } = migrateDatabase(env.databaseFile, {
-    onApply: (name) => log.info({ migration: name }, `Applied migration ${name}`),
-  });
+  const onApply = (name: string) => log.info({ migration: name }, `Applied migration ${name}`);
+  if (env.databaseEngine === "postgres") {
+    const { applied, total } = await migratePostgres(env.databaseUrl, { onApply });
+    log.info(`Database ${shownUrl(env.databaseUrl)}: ${total} migrations, ${applied.length} applied now.`);
+    return;
+  }
+  const { applied, total } = migrateDatabase(env.databaseFile, { onApply });
   log.info(`Database ${env.databaseFile}: ${total} migrations, ${applied.length} applied now.`);
   const sqlite = openSqlite(env.databaseFile);
   try {
@@ -98,7 +110,25 @@ export function prepareDatabase() {
   }
 }
 
-/** Once per serving process, before it listens: the pragmas the Prisma connection must hold. */
+/** A database URL for the log: its password left out. */
+function shownUrl(url: string): string {
+  const u = new URL(url);
+  if (u.password) u.password = "***";
+  return u.toString();
+}
+
+/**
+ * On PostgreSQL, links this instance's process bus to every other instance's through the database
+ * (docs/decisions/0034-many-instances.md); null on SQLite, where one machine is the whole server.
+ * Called once by the primary, or the only process, which relays for its workers.
+ */
+export function linkInstances() {
+  const env = getEnv();
+  if (env.databaseEngine !== "postgres") return null;
+  return linkBus(openNotifyChannel, { url: env.databaseUrl, log: logger() });
+}
+
+/** Once per serving process, before it listens: the pragmas the Prisma connection must hold (SQLite). */
 export async function prepareWorker() {
   await tuneDatabase(db());
 }

@@ -63,7 +63,11 @@ const readyLine = () =>
   `CRM ready on ${env.publicUrl} (${signIn || "no sign-in method configured"}${dev ? ", development with Vite" : ""}${workers > 1 ? `, ${workers} workers` : ""}) in ${Date.now() - started} ms`;
 
 // Once, before any worker opens the database.
-if (cluster.isPrimary) app.prepareDatabase();
+if (cluster.isPrimary) await app.prepareDatabase();
+
+// On PostgreSQL, this instance's one link to the other instances sharing the database, held by the
+// primary, which relays for its workers (docs/decisions/0034-many-instances.md).
+const instances = cluster.isPrimary ? app.linkInstances() : null;
 
 // The background jobs (campaign delivery) run once per server, in the primary: started when the
 // server answers, since the built-in vendor posts its receipts to it.
@@ -75,7 +79,10 @@ const startJobs = () => {
     .catch((err: unknown) => log.error({ err }, "the background jobs did not start: campaigns will not be sent"));
 };
 if (cluster.isPrimary) {
-  for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void jobs?.stop());
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    // The jobs' last messages (a campaign completed) still go to the other instances.
+    process.once(signal, () => void Promise.resolve(jobs?.stop()).finally(() => instances?.close()));
+  }
 }
 
 if (cluster.isPrimary && workers > 1) {

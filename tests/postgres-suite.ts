@@ -2,4 +2,17 @@
 // "postgres" project in vite.config.ts): each uses useTestDatabase() (tests/helpers/db.ts), which
 // then gives it a fresh migrated PostgreSQL database instead of a SQLite file, so the same
 // assertions hold on both engines. A model ported to PostgreSQL adds its tests here, one line each.
-export const POSTGRES_SUITE: string[] = ["app/db/postgres.server.test.ts", "app/services/notifications.server.test.ts"];
+export const POSTGRES_SUITE: string[] = [
+  "app/db/postgres.server.test.ts",
+  "app/services/notifications.server.test.ts",
+  "app/services/users.server.test.ts",
+  "app/services/idempotency.server.test.ts",
+  "app/services/rate-limit.server.test.ts",
+  "tests/routes/healthz.test.ts",
+  "tests/routes/auth-api.test.ts",
+  "tests/routes/notifications-api.test.ts",
+  "tests/routes/methods.test.ts",
+  "server/app.test.ts",
+  "server/api-server.test.ts",
+  "server/hostile-requests.test.ts",
+];

@@ -1,7 +1,9 @@
 // The table Notification: a user's notifications, newest first, the newest few kept.
+import { databaseEngine } from "~/db/connection.server";
 import { db } from "~/db.server";
 import type { Notification } from "~/generated/prisma/client";
 import { newId } from "~/lib/id";
+import { lockUsersNotificationsPg } from "~/models/notifications.postgres.server";
 import type { Tx } from "~/models/transaction.server";
 
 /** One stored notification. */
@@ -20,6 +22,7 @@ export async function insertNotificationKeepingNewest(
   tx?: Tx,
 ): Promise<NotificationRow> {
   const work = async (t: Tx) => {
+    if (databaseEngine() === "postgres") await lockUsersNotificationsPg(t, userId);
     const row = await t.notification.create({
       data: { id: newId(), userId, type: input.type, title: input.title, details: input.details },
     });

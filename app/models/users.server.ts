@@ -1,9 +1,11 @@
 // Users as stored: the one declaration of the user row, and the queries behind sign-in, the
 // profile, sessions and the admin commands (app/services/users.server.ts holds their rules).
 import { db } from "~/db.server";
+import { type AnyConnection, databaseEngine, isPostgres } from "~/db/connection.server";
+import { postgres } from "~/db/postgres.server";
 import { readStatement } from "~/db/reader.server";
 import type { User } from "~/generated/prisma/client";
-import type { Connection } from "~/models/transaction.server";
+import { findSenderProfilePg, findUserByIdPg, userRowExistsPg } from "~/models/users.postgres.server";
 
 /** One user, as the services see it (dates as Dates, emailVerified as a boolean). */
 export type { User };
@@ -31,6 +33,7 @@ const USER_BY_ID_SQL = `SELECT "id", "email", "displayName", "firstName", "lastN
  * statement on the read connection (see ~/db/reader.server) rather than a Prisma query.
  */
 export async function findUserById(id: string): Promise<User | null> {
+  if (databaseEngine() === "postgres") return findUserByIdPg(postgres(), id);
   const row = readStatement<UserRow>(USER_BY_ID_SQL).get(id);
   if (!row) return null;
   return {
@@ -43,6 +46,7 @@ export async function findUserById(id: string): Promise<User | null> {
 
 /** Whether the user's row exists, read now on the read connection. */
 export async function userRowExists(id: string): Promise<boolean> {
+  if (databaseEngine() === "postgres") return userRowExistsPg(postgres(), id);
   return readStatement<{ found: 1 }>(`SELECT 1 AS "found" FROM "User" WHERE "id" = ?`).get(id) !== undefined;
 }
 
@@ -109,7 +113,9 @@ export type SenderProfile = Pick<User, "company" | "displayName" | "email">;
  * The tenant's sender fields, or null for no such user: on the read connection, or on the
  * connection a worker thread opened (the delivery job).
  */
-export async function findSenderProfile(userId: string, connection?: Connection): Promise<SenderProfile | null> {
+export async function findSenderProfile(userId: string, connection?: AnyConnection): Promise<SenderProfile | null> {
+  if (connection && isPostgres(connection)) return findSenderProfilePg(connection, userId);
+  if (!connection && databaseEngine() === "postgres") return findSenderProfilePg(postgres(), userId);
   const sql = `SELECT "company", "displayName", "email" FROM "User" WHERE "id" = ?`;
   const statement = connection ? connection.prepare<unknown[], SenderProfile>(sql) : readStatement<SenderProfile>(sql);
   return statement.get(userId) ?? null;

@@ -1,6 +1,7 @@
-// For the container's health check and load balancers: 200 when the database answers. It also
-// says how long this worker's event loop was held up lately (p99 of the delay over the last
-// minute, in ms): the figure that shows whether long work is blocking requests.
+// For the container's health check and load balancers: 200 when the database answers, else 503
+// 'Database unavailable' (the log says why: app/models/health.server.ts). It also says how long
+// this worker's event loop was held up lately (p99 of the delay over the last minute, in ms): the
+// figure that shows whether long work is blocking requests.
 //
 // The delay is how late the loop ran: Node's histogram samples the time between ticks of a timer
 // that fires every RESOLUTION_MS, so an idle loop reads about RESOLUTION_MS; that interval is taken
@@ -38,8 +39,11 @@ export async function loader() {
       { headers: { "Cache-Control": "no-store" } },
     );
   } catch (error) {
-    logger().error({ err: error }, "Health check failed");
-    return Response.json({ status: "error", message: "Database unavailable" }, { status: 503 });
+    logger().error({ err: error }, `Health check failed: ${error instanceof Error ? error.message : String(error)}`);
+    return Response.json(
+      { status: "error", message: "Database unavailable" },
+      { status: 503, headers: { "Cache-Control": "no-store" } },
+    );
   }
 }
 

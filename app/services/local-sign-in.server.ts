@@ -34,7 +34,7 @@ export async function localSignIn(
 ): Promise<SignInResult> {
   const submission = parseWithZod(form, { schema: SignInSchema });
   // Every attempt counts, valid or not, before any account is looked at.
-  const limited = checkSignInRate(clientAddress(context as { clientIp?: string }));
+  const limited = await checkSignInRate(clientAddress(context as { clientIp?: string }));
   if (limited) return { submission, refusal: { status: 429, message: limited } };
   if (submission.status !== "success") {
     const fields = Object.fromEntries(

@@ -44,6 +44,13 @@ describe("notify", () => {
     expect(await db().notification.count({ where: { userId: user.id } })).toBe(50);
   });
 
+  it("keeps exactly the newest 50 when many arrive at once (each insert and its trim see the others')", async () => {
+    const user = await freshUser();
+    await Promise.all(Array.from({ length: 70 }, (_, i) => svc.notify(user.id, { type: "SYSTEM", title: `C${i}` })));
+    expect(await db().notification.count({ where: { userId: user.id } })).toBe(50);
+    expect((await svc.listNotifications(user.id)).notifications).toHaveLength(50);
+  });
+
   it("trimming one user's list leaves other users' notifications alone", async () => {
     const busy = await freshUser();
     const quiet = await freshUser();

@@ -1,7 +1,7 @@
 // `crm db migrate --url postgres://…` and `crm db copy --to postgres://…` as an admin runs them, on
 // real PostgreSQL databases of the test's own (tests/helpers/postgres.ts): what they applied or
 // copied, then up to date or refused; bad input and an unreachable server get a message saying
-// what to fix, never a stack; the server's setting still refuses postgres:// and names this command.
+// what to fix, never a stack; without --url, DATABASE_URL=postgres:// is the database migrated.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -60,12 +60,20 @@ describe("crm db migrate --url", () => {
     expect(run.stderr).not.toContain("s3cret");
   });
 
-  it("without --url, DATABASE_URL=postgres://… is still refused, naming the command that works today", async () => {
-    const run = await crm(["db", "migrate"], { DATABASE_URL: "postgres://postgres@127.0.0.1:5432/crm" });
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain("PostgreSQL is coming, but the server cannot run on it yet");
-    expect(run.stderr).toContain("crm db migrate --url postgres://");
-  });
+  it("without --url, migrates the PostgreSQL database DATABASE_URL names, as the server does at start", async () => {
+    const db = await createPostgresDatabase("crm_cli");
+    try {
+      const names = migrationNames(POSTGRES_MIGRATIONS_DIR);
+      const run = await crm(["db", "migrate"], { DATABASE_URL: db.url });
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain(`Applied ${names.length} of ${names.length} PostgreSQL migrations to`);
+      const again = await crm(["db", "migrate"], { DATABASE_URL: db.url });
+      expect(again.stdout).toContain(`is up to date (${names.length} PostgreSQL migrations)`);
+    } finally {
+      await db.drop();
+    }
+  }, 60_000);
 });
 
 describe("crm db copy --to", () => {

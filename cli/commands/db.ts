@@ -65,15 +65,21 @@ export function registerDbCommands(program: Command) {
   const db = program.command("db").description("Database maintenance");
   db.command("migrate")
     .description(
-      "Apply pending migrations to the database named by DATABASE_URL (default ./data/crm.db), or with --url to a PostgreSQL database",
+      "Apply pending migrations to the database named by DATABASE_URL (SQLite, default ./data/crm.db, or PostgreSQL), or with --url to a PostgreSQL database",
     )
     .option(
       "--url <postgres-url>",
       "a PostgreSQL database (postgres://user:password@host:5432/name) to apply prisma/migrations-postgres to",
     )
     .action(async (options: { url?: string }) => {
-      if (options.url !== undefined) {
-        const url = parseCliInput(PostgresUrl, options.url);
+      // Without --url, the server's own database: PostgreSQL when DATABASE_URL names it.
+      const url =
+        options.url !== undefined
+          ? parseCliInput(PostgresUrl, options.url)
+          : getEnv().databaseEngine === "postgres"
+            ? getEnv().databaseUrl
+            : undefined;
+      if (url !== undefined) {
         const { applied, total } = await migratePostgres(url, {
           onApply: (name) => console.log(`Applied ${name}`),
         });

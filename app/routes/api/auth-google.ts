@@ -3,12 +3,11 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { getEnv } from "~/env.server";
 import { googleAuthenticator } from "~/services/auth.server";
-import { checkSignInRate, clientAddress } from "~/services/rate-limit.server";
+import { TOO_MANY_SIGN_INS, checkSignInRate, clientAddress } from "~/services/rate-limit.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!getEnv().googleEnabled) throw redirect("/login?error=access_denied");
-  if (checkSignInRate(clientAddress(context)))
-    throw new Response("Too many sign-in attempts. Wait a minute and try again.", { status: 429 });
+  if (await checkSignInRate(clientAddress(context))) throw new Response(TOO_MANY_SIGN_INS, { status: 429 });
   return googleAuthenticator().authenticate("google", request);
 }
 
