@@ -3,6 +3,7 @@
 // are the same [from, to) in ms the SQLite side takes (days and weeks are cut in India Standard
 // Time by app/lib/dashboard.ts, never by the database), given as Date to the timestamptz columns;
 // customers are counted by id range as there (ids begin with their creation second).
+import pg from "pg";
 import { type Queryable, query } from "~/db/postgres.server";
 import { idFloor } from "~/models/dashboard-statements.server";
 import type {
@@ -15,37 +16,47 @@ import type {
   Window,
 } from "~/models/dashboard-stats.server";
 
-const CUSTOMERS_BETWEEN = `SELECT count(*) AS n FROM "Customer" WHERE "userId" = $1 AND "id" >= $2 AND "id" < $3`;
-const SEGMENTS_BETWEEN = `SELECT count(*) AS n FROM "Segment" WHERE "userId" = $1 AND "createdAt" >= $2 AND "createdAt" < $3`;
-const CAMPAIGNS_BETWEEN = `SELECT count(*) AS "campaigns",
-  (SELECT count(*) FROM "Campaign" WHERE "userId" = $1 AND "launchedAt" >= $2 AND "launchedAt" < $3) AS "campaignsSent"
-  FROM "Campaign" WHERE "userId" = $1 AND "createdAt" >= $2 AND "createdAt" < $3`;
-const LAUNCHED_BETWEEN = `SELECT count(*) AS n FROM "Campaign" WHERE "userId" = $1 AND "launchedAt" >= $2 AND "launchedAt" < $3`;
+// Each window is one statement of the same counts as SQLite's: customers a range of (userId, id),
+// segments and campaigns of (userId, createdAt); launches are found among the tenant's campaigns
+// (hundreds), as there.
+const CREATED_BETWEEN = `SELECT
+    (SELECT count(*) FROM "Customer" WHERE "userId" = $1 AND "id" >= $4 AND "id" < $5) AS "customers",
+    (SELECT count(*) FROM "Segment" WHERE "userId" = $1 AND "createdAt" >= $2 AND "createdAt" < $3) AS "segments",
+    (SELECT count(*) FROM "Campaign" WHERE "userId" = $1 AND "createdAt" >= $2 AND "createdAt" < $3) AS "campaigns",
+    (SELECT count(*) FROM "Campaign" WHERE "userId" = $1 AND "launchedAt" >= $2 AND "launchedAt" < $3) AS "campaignsSent"`;
+const ADDED_BETWEEN = `SELECT
+    (SELECT count(*) FROM "Customer" WHERE "userId" = $1 AND "id" >= $4 AND "id" < $5) AS "customersAdded",
+    (SELECT count(*) FROM "Campaign" WHERE "userId" = $1 AND "launchedAt" >= $2 AND "launchedAt" < $3) AS "campaignsSent"`;
 
-/** The `n` of a one-row count (undefined without a row). */
-async function countOf(db: Queryable, sql: string, params: unknown[]): Promise<number | undefined> {
-  const [row] = await query<{ n: number | null }>(db, sql, params);
-  return row ? Number(row.n ?? 0) : undefined;
+/**
+ * Runs the statements at once on a pool; one after another on a client (a transaction's), which
+ * runs one statement at a time.
+ */
+async function all<T>(db: Queryable, work: (() => Promise<T>)[]): Promise<T[]> {
+  if (db instanceof pg.Pool) return Promise.all(work.map((w) => w()));
+  const results: T[] = [];
+  for (const w of work) results.push(await w());
+  return results;
 }
 
-async function created(db: Queryable, userId: string, { from, to }: Window): Promise<Created> {
-  if (to <= from) return { customers: 0, segments: 0, campaigns: 0, campaignsSent: 0 };
-  const range = [userId, new Date(from), new Date(to)];
-  const [customers, segments, [c]] = await Promise.all([
-    countOf(db, CUSTOMERS_BETWEEN, [userId, idFloor(from), idFloor(to)]),
-    countOf(db, SEGMENTS_BETWEEN, range),
-    query<{ campaigns: number; campaignsSent: number }>(db, CAMPAIGNS_BETWEEN, range),
-  ]);
-  return {
-    customers: customers ?? 0,
-    segments: segments ?? 0,
-    campaigns: c?.campaigns ?? 0,
-    campaignsSent: c?.campaignsSent ?? 0,
-  };
-}
+/** A window's parameters: the tenant, its times for the timestamptz columns, its id range. */
+const windowParams = (userId: string, { from, to }: Window) => [
+  userId,
+  new Date(from),
+  new Date(to),
+  idFloor(from),
+  idFloor(to),
+];
 
 export async function createdInWindowsPg(db: Queryable, userId: string, windows: Window[]): Promise<Created[]> {
-  return Promise.all(windows.map((w) => created(db, userId, w)));
+  return all(
+    db,
+    windows.map((w) => async () => {
+      if (w.to <= w.from) return { customers: 0, segments: 0, campaigns: 0, campaignsSent: 0 };
+      const [row] = await query<Created>(db, CREATED_BETWEEN, windowParams(userId, w));
+      return row ?? { customers: 0, segments: 0, campaigns: 0, campaignsSent: 0 };
+    }),
+  );
 }
 
 export async function addedInWindowsPg(
@@ -53,14 +64,16 @@ export async function addedInWindowsPg(
   userId: string,
   windows: Window[],
 ): Promise<{ customersAdded: number; campaignsSent: number }[]> {
-  return Promise.all(
-    windows.map(async ({ from, to }) => {
-      if (to <= from) return { customersAdded: 0, campaignsSent: 0 };
-      const [customersAdded, campaignsSent] = await Promise.all([
-        countOf(db, CUSTOMERS_BETWEEN, [userId, idFloor(from), idFloor(to)]),
-        countOf(db, LAUNCHED_BETWEEN, [userId, new Date(from), new Date(to)]),
-      ]);
-      return { customersAdded: customersAdded ?? 0, campaignsSent: campaignsSent ?? 0 };
+  return all(
+    db,
+    windows.map((w) => async () => {
+      if (w.to <= w.from) return { customersAdded: 0, campaignsSent: 0 };
+      const [row] = await query<{ customersAdded: number; campaignsSent: number }>(
+        db,
+        ADDED_BETWEEN,
+        windowParams(userId, w),
+      );
+      return row ?? { customersAdded: 0, campaignsSent: 0 };
     }),
   );
 }
@@ -76,7 +89,10 @@ export async function currentCountsPg(db: Queryable, userId: string): Promise<Co
   // The tally is counted once when the tenant has none yet, as on SQLite.
   const customers =
     row?.tally === null || row?.tally === undefined
-      ? ((await countOf(db, `SELECT count(*) AS n FROM "Customer" WHERE "userId" = $1`, [userId])) ?? 0)
+      ? Number(
+          (await query<{ n: number }>(db, `SELECT count(*) AS n FROM "Customer" WHERE "userId" = $1`, [userId]))[0]
+            ?.n ?? 0,
+        )
       : Math.max(0, row.tally);
   return { customers, segments: row?.segments ?? 0, campaigns: row?.campaigns ?? 0 };
 }

@@ -97,10 +97,3 @@ export async function recentOrdersOfCustomerPg(
     [userId, customerId, limit],
   );
 }
-
-/** The plan of the orders search's WHERE, one line a step (for the plan test). */
-export async function orderSearchPlanPg(db: Queryable, userId: string, q: string): Promise<string[]> {
-  const { where, params } = orderSearchSqlPg(userId, q);
-  const rows = await query<{ "QUERY PLAN": string }>(db, `EXPLAIN SELECT o."id" FROM "Order" o WHERE ${where}`, params);
-  return rows.map((r) => r["QUERY PLAN"]);
-}

@@ -1,17 +1,16 @@
-// Orders against a real SQLite database: customer totals after every kind of write, tenant
+// Orders against a real database (SQLite, and PostgreSQL in the postgres project): customer totals after every kind of write, tenant
 // isolation, paging and search.
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, useTestDatabase as setUpTestDatabase } from "../../tests/helpers/db";
+import { createTestUser, TEST_ENGINE, useTestDatabase as setUpTestDatabase } from "../../tests/helpers/db";
 
 setUpTestDatabase();
 
 const { db } = await import("~/db.server");
 const { newId } = await import("~/lib/id");
 const orders = await import("~/services/orders.server");
-const { orderSearchSql } = await import("~/models/orders.server");
+const { orderSearchPlan } = await import("~/models/orders.server");
 const { OrderSchema, OrderUpdateSchema } = await import("~/schemas/order");
-const { INDEX_CUSTOMER_SQL } = await import("~/models/customer-search.server");
-const { readConnection } = await import("~/db/reader.server");
+const { indexCustomerForSearch } = await import("~/models/customers.server");
 
 async function makeCustomer(
   userId: string,
@@ -37,7 +36,7 @@ async function makeCustomer(
     },
   });
   // Searchable by name, as the customer services make every customer they write.
-  await db().$executeRawUnsafe(INDEX_CUSTOMER_SQL, customer.id);
+  await indexCustomerForSearch(customer.id);
   return customer;
 }
 
@@ -297,14 +296,13 @@ describe("listing", () => {
     expect((await orders.listOrders(userId, { q: "priya" })).total).toBe(4);
     expect((await orders.listOrders(other.id, { q: "priya" })).total).toBe(1);
     expect((await orders.listOrders(other.id, { q: "arjun" })).total).toBe(0);
-    // FTS5 names the constraints it takes in the plan: M for the MATCH, > and < for rowid bounds.
-    const { where, params } = orderSearchSql(other.id, "priya");
-    const plan = (
-      readConnection()
-        .db.prepare(`EXPLAIN QUERY PLAN SELECT o."id" FROM "Order" o WHERE ${where}`)
-        .all(...params) as { detail: string }[]
-    ).map((r) => r.detail);
-    expect(plan.find((d) => d.includes("VIRTUAL TABLE"))).toMatch(/VIRTUAL TABLE INDEX \d+:M\d*(><|<>)/);
+    // SQLite's plan: FTS5 names the constraints it takes, M for the MATCH, > and < for rowid bounds.
+    // PostgreSQL's trigram index has the tenant as its first column (baseline migration); a plan
+    // of a test's few rows would say nothing of it, so only the answers above are checked there.
+    if (TEST_ENGINE === "sqlite") {
+      const plan = await orderSearchPlan(other.id, "priya");
+      expect(plan.find((d) => d.includes("VIRTUAL TABLE"))).toMatch(/VIRTUAL TABLE INDEX \d+:M\d*(><|<>)/);
+    }
   });
 
   it("refuses a malformed cursor", async () => {

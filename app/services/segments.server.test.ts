@@ -1,4 +1,4 @@
-// The segments service against a real SQLite database: the list's stats (with real campaign
+// The segments service against a real database (SQLite; PostgreSQL in the postgres project): the list's stats (with real campaign
 // counts), segments of one customer, tenant isolation, the detail's first 10, and rolling dates
 // evaluated when counted and when a campaign launches.
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -151,11 +151,7 @@ describe("rolling dates, evaluated when the audience is counted", () => {
     const launched = await campaigns.launch(tenant, content, { draftId: draft.id });
     expect(launched.id).toBe(draft.id);
     expect(launched.audienceSize).toBe(1);
-    const recipients = db().$queryRawUnsafe<{ n: number | bigint }[]>(
-      `SELECT count(*) AS n FROM "Delivery" WHERE "campaignId" = ?`,
-      launched.id,
-    );
-    expect(Number((await recipients)[0]?.n)).toBe(1);
+    expect(await db().delivery.count({ where: { campaignId: launched.id } })).toBe(1);
     at(25);
     await expect(campaigns.launch(tenant, { ...content, name: "Too late" })).rejects.toMatchObject({
       status: 422,

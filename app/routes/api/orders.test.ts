@@ -1,5 +1,6 @@
-// /api/orders and /api/orders/{id} against a real SQLite database: the payloads of docs/rules.md#payloads,
-// paging headers, 400s with field messages, and tenant isolation (404).
+// /api/orders and /api/orders/{id} against a real database (SQLite; PostgreSQL in the postgres
+// project): the payloads of docs/rules.md#payloads, paging headers, 400s with field messages, and
+// tenant isolation (404).
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase as setUpTestDatabase } from "../../../tests/helpers/db";
 
@@ -9,7 +10,7 @@ const { db } = await import("~/db.server");
 const { newId } = await import("~/lib/id");
 const { issueToken } = await import("~/services/token.server");
 const list = await import("~/routes/api/orders");
-const { INDEX_CUSTOMER_SQL } = await import("~/models/customer-search.server");
+const { indexCustomerForSearch } = await import("~/models/customers.server");
 const one = await import("~/routes/api/orders-id");
 
 type Json = Record<string, unknown>;
@@ -28,7 +29,7 @@ async function caller(name = "Api User") {
       phone: "+91 98450 12345",
     },
   });
-  await db().$executeRawUnsafe(INDEX_CUSTOMER_SQL, customer.id); // searchable, as the customer services make it
+  await indexCustomerForSearch(customer.id); // searchable, as the customer services make it
   return { user, token, customer };
 }
 

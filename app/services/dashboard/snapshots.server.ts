@@ -57,7 +57,9 @@ export async function snapshotTenant(
   }
   // Without a snapshot, the first row starts from everything created before its day.
   const windows = [...(last ? [] : [{ from: 0, to: firstFrom }]), ...days.map((d) => d.window)];
-  const [created, exact] = await Promise.all([createdInWindows(userId, windows, conn), currentCounts(userId, conn)]);
+  // One after the other: on PostgreSQL `conn` is one client of a transaction.
+  const created = await createdInWindows(userId, windows, conn);
+  const exact = await currentCounts(userId, conn);
   let row: SnapshotRow;
   if (last) row = { ...last };
   else {

@@ -1,55 +1,66 @@
-// The dashboard's statistics on a real migrated SQLite database: the snapshots (a month boundary,
-// a tenant created today, another tenant untouched, the job's worker thread as Bree runs it) and
-// every figure of the summary checked against a direct SQL count over the same rows.
+// The dashboard's statistics on a real migrated database (SQLite; PostgreSQL in the postgres
+// project): the snapshots (a month boundary, a tenant created today, another tenant untouched, the
+// job's worker thread as Bree runs it, one run at a time across instances) and every figure of the
+// summary checked against a direct count over the same rows.
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, useTestDatabase } from "../../../tests/helpers/db";
+import { describe, expect, it } from "vitest";
+import { createTestUser, TEST_ENGINE, useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
-const { file } = useTestDatabase();
+useTestDatabase();
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
+const connection = useTestConnection();
 
-import { openSqlite, type Sqlite } from "~/db/sqlite.server";
+import { db } from "~/db.server";
 import { dayOf, dayStartMs, percentChange, weekStarts } from "~/lib/dashboard";
 import { newId } from "~/lib/id";
 import { dashboardSummary, historicalStats } from "~/services/dashboard/stats.server";
 import { snapshotTenant, takeSnapshots } from "~/services/dashboard/snapshots.server";
-import { ADD_TO_TALLY_SQL } from "~/models/customers.server";
+import { snapshotsSince, withSnapshotsLock } from "~/models/dashboard-snapshots.server";
+import { addToCustomerTally } from "~/models/customers.server";
 import { countCustomers } from "~/services/customers.server";
-
-let sqlite: Sqlite;
-beforeAll(() => {
-  sqlite = openSqlite(file);
-  return () => sqlite.close();
-});
 
 const at = (iso: string) => new Date(iso);
 let serial = 0;
 
-function addCustomer(userId: string, when: Date, name = "Asha Rao") {
+async function addCustomer(userId: string, when: Date, name = "Asha Rao") {
   serial += 1;
   const id = newId(when);
   const [first, last] = name.split(" ");
-  sqlite
-    .prepare(
-      `INSERT INTO "Customer" ("id", "userId", "firstName", "lastName", "email", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(id, userId, first, last ?? "", `c${serial}@example.com`, when.getTime(), when.getTime());
-  sqlite.prepare(ADD_TO_TALLY_SQL).run(userId, 1);
+  await db().customer.create({
+    data: {
+      id,
+      userId,
+      firstName: first,
+      lastName: last ?? "",
+      email: `c${serial}@example.com`,
+      createdAt: when,
+      updatedAt: when,
+    },
+  });
+  await addToCustomerTally(userId, 1);
   return id;
 }
 
-function deleteCustomer(userId: string, id: string) {
-  sqlite.prepare(`DELETE FROM "Customer" WHERE "id" = ? AND "userId" = ?`).run(id, userId);
+/** Deletes a customer; the tally follows by the database's own delete trigger. */
+async function deleteCustomer(userId: string, id: string) {
+  await db().customer.deleteMany({ where: { id, userId } });
 }
 
-function addSegment(userId: string, when: Date, name = "Loyal") {
+async function addSegment(userId: string, when: Date, name = "Loyal") {
   const id = newId(when);
-  sqlite
-    .prepare(
-      `INSERT INTO "Segment" ("id", "userId", "name", "description", "conditions", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, '{}', ?, ?)`,
-    )
-    .run(id, userId, name, `${name} customers`, when.getTime(), when.getTime());
+  await db().segment.create({
+    data: {
+      id,
+      userId,
+      name,
+      description: `${name} customers`,
+      conditions: "{}",
+      createdAt: when,
+      updatedAt: when,
+    },
+  });
   return id;
 }
 
@@ -62,90 +73,88 @@ type Counters = {
   sent?: number;
 };
 
+let deliverySeq = 0;
+
 /** A campaign with its counters and delivery rows that agree with them (opened/clicked among delivered). */
-function addCampaign(userId: string, created: Date, launched: Date | null, name: string, c: Counters = {}) {
+async function addCampaign(userId: string, created: Date, launched: Date | null, name: string, c: Counters = {}) {
   const id = newId(created);
   const n = { sent: 0, delivered: 0, failed: 0, bounced: 0, opened: 0, clicked: 0, ...c };
   const audience = n.sent + n.delivered + n.failed + n.bounced;
-  sqlite
-    .prepare(
-      `INSERT INTO "Campaign" ("id", "userId", "name", "message", "status", "audienceSize", "sentCount", "deliveredCount",
-        "failedCount", "bouncedCount", "openedCount", "clickedCount", "launchedAt", "createdAt", "updatedAt")
-       VALUES (?, ?, ?, 'Hello {NAME}', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
+  await db().campaign.create({
+    data: {
       id,
       userId,
       name,
-      launched ? "Completed" : "Draft",
-      audience,
-      n.sent,
-      n.delivered,
-      n.failed,
-      n.bounced,
-      n.opened,
-      n.clicked,
-      launched?.getTime() ?? null,
-      created.getTime(),
-      created.getTime(),
-    );
-  const row = sqlite.prepare(
-    `INSERT INTO "Delivery" ("campaignId", "userId", "customerId", "status", "openedAt", "clickedAt") VALUES (?, ?, ?, ?, ?, ?)`,
-  );
+      message: "Hello {NAME}",
+      status: launched ? "Completed" : "Draft",
+      audienceSize: audience,
+      sentCount: n.sent,
+      deliveredCount: n.delivered,
+      failedCount: n.failed,
+      bouncedCount: n.bounced,
+      openedCount: n.opened,
+      clickedCount: n.clicked,
+      launchedAt: launched,
+      createdAt: created,
+      updatedAt: created,
+    },
+  });
+  const rows: {
+    seq: number;
+    campaignId: string;
+    userId: string;
+    customerId: string;
+    status: string;
+    openedAt: number | null;
+    clickedAt: number | null;
+  }[] = [];
   let k = 0;
   const put = (status: string, count: number, opened = 0, clicked = 0) => {
     for (let i = 0; i < count; i++) {
       k += 1;
-      row.run(id, userId, `r${k}`, status, i < opened ? 1 : null, i < clicked ? 1 : null);
+      deliverySeq += 1;
+      rows.push({
+        seq: deliverySeq,
+        campaignId: id,
+        userId,
+        customerId: `r${k}`,
+        status,
+        openedAt: i < opened ? 1 : null,
+        clickedAt: i < clicked ? 1 : null,
+      });
     }
   };
   put("delivered", n.delivered, n.opened, n.clicked);
   put("failed", n.failed);
   put("bounced", n.bounced);
   put("sent", n.sent);
+  await db().delivery.createMany({ data: rows });
   return id;
 }
 
-const count = (sql: string, ...params: unknown[]) =>
-  Number(
-    sqlite
-      .prepare(sql)
-      .pluck()
-      .get(...params),
-  );
-const snapshots = (userId: string) =>
-  sqlite
-    .prepare(
-      `SELECT "day", "takenAt", "customers", "segments", "campaigns", "customersAdded", "campaignsSent"
-       FROM "DashboardSnapshot" WHERE "userId" = ? ORDER BY "day"`,
-    )
-    .all(userId) as {
-    day: string;
-    takenAt: number;
-    customers: number;
-    segments: number;
-    campaigns: number;
-    customersAdded: number;
-    campaignsSent: number;
-  }[];
+/** The tenant's snapshot rows, oldest first (numbers, as the model reads them). */
+const snapshots = (userId: string) => snapshotsSince(userId, "");
 
 describe("snapshots across a month boundary", () => {
   it("last month's counts are the counts at its end, whether the job ran before or after midnight", async () => {
     const user = await createTestUser("Boundary");
     const other = await createTestUser("Bystander");
-    addCustomer(other.id, at("2026-10-10T06:00:00Z"));
-    addSegment(other.id, at("2026-10-10T06:00:00Z"));
+    await addCustomer(other.id, at("2026-10-10T06:00:00Z"));
+    await addSegment(other.id, at("2026-10-10T06:00:00Z"));
 
     // October (IST): 3 customers, 1 segment, 1 campaign launched on the 20th.
-    addCustomer(user.id, at("2026-10-02T05:00:00Z"));
-    addCustomer(user.id, at("2026-10-15T05:00:00Z"));
-    const gone = addCustomer(user.id, at("2026-10-20T05:00:00Z"));
-    addSegment(user.id, at("2026-10-05T05:00:00Z"));
-    addCampaign(user.id, at("2026-10-20T04:00:00Z"), at("2026-10-20T05:00:00Z"), "Diwali", { delivered: 4, failed: 1 });
+    await addCustomer(user.id, at("2026-10-02T05:00:00Z"));
+    await addCustomer(user.id, at("2026-10-15T05:00:00Z"));
+    const gone = await addCustomer(user.id, at("2026-10-20T05:00:00Z"));
+    await addSegment(user.id, at("2026-10-05T05:00:00Z"));
+    await addCampaign(user.id, at("2026-10-20T04:00:00Z"), at("2026-10-20T05:00:00Z"), "Diwali", {
+      delivered: 4,
+      failed: 1,
+    });
 
     // The job runs on 31 Oct at 20:00 IST (14:30 UTC).
-    await takeSnapshots(sqlite, at("2026-10-31T14:30:00Z"));
-    const rows = snapshots(user.id);
+    await takeSnapshots(connection(), at("2026-10-31T14:30:00Z"));
+    const rows = await snapshots(user.id);
     // Filled in from the first day with anything (2 Oct IST) to the 31st; days before get no row.
     expect(rows[0]?.day).toBe("2026-10-02");
     expect(rows.at(-1)).toMatchObject({ day: "2026-10-31", customers: 3, segments: 1, campaigns: 1 });
@@ -153,37 +162,26 @@ describe("snapshots across a month boundary", () => {
     expect(rows.reduce((s, r) => s + r.customersAdded, 0)).toBe(3);
 
     // After the snapshot, before midnight IST: 31 Oct 23:00 IST (17:30 UTC); then 1 Nov 00:10 IST.
-    addCustomer(user.id, at("2026-10-31T17:30:00Z"));
-    addSegment(user.id, at("2026-10-31T17:31:00Z"));
-    addCustomer(user.id, at("2026-10-31T18:40:00Z"));
-    addCampaign(user.id, at("2026-10-31T18:45:00Z"), null, "Draft for November");
+    await addCustomer(user.id, at("2026-10-31T17:30:00Z"));
+    await addSegment(user.id, at("2026-10-31T17:31:00Z"));
+    await addCustomer(user.id, at("2026-10-31T18:40:00Z"));
+    await addCampaign(user.id, at("2026-10-31T18:45:00Z"), null, "Draft for November");
 
     const now = at("2026-10-31T19:30:00Z"); // 1 Nov, 01:00 IST
-    const expected = (userId: string) => ({
-      previousCustomers: count(
-        `SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "createdAt" < ?`,
-        userId,
-        dayStartMs("2026-11-01"),
-      ),
-      previousSegments: count(
-        `SELECT count(*) FROM "Segment" WHERE "userId" = ? AND "createdAt" < ?`,
-        userId,
-        dayStartMs("2026-11-01"),
-      ),
-      previousCampaigns: count(
-        `SELECT count(*) FROM "Campaign" WHERE "userId" = ? AND "createdAt" < ?`,
-        userId,
-        dayStartMs("2026-11-01"),
-      ),
+    const november = new Date(dayStartMs("2026-11-01"));
+    const expected = async (userId: string) => ({
+      previousCustomers: await db().customer.count({ where: { userId, createdAt: { lt: november } } }),
+      previousSegments: await db().segment.count({ where: { userId, createdAt: { lt: november } } }),
+      previousCampaigns: await db().campaign.count({ where: { userId, createdAt: { lt: november } } }),
     });
     // Before the job has run again: the 31st's snapshot plus what came after it, up to midnight.
     const before = await historicalStats(user.id, now);
-    expect(before).toMatchObject(expected(user.id));
+    expect(before).toMatchObject(await expected(user.id));
     expect(before).toMatchObject({ previousCustomers: 4, previousSegments: 2, previousCampaigns: 1 });
 
     // The job after midnight completes the 31st and starts 1 Nov with the exact counts.
-    await takeSnapshots(sqlite, now);
-    const after = snapshots(user.id);
+    await takeSnapshots(connection(), now);
+    const after = await snapshots(user.id);
     expect(after.find((r) => r.day === "2026-10-31")).toMatchObject({
       takenAt: dayStartMs("2026-11-01"),
       customers: 4,
@@ -198,24 +196,24 @@ describe("snapshots across a month boundary", () => {
       campaigns: 2,
       customersAdded: 1,
     });
-    expect(await historicalStats(user.id, now)).toMatchObject(expected(user.id));
+    expect(await historicalStats(user.id, now)).toMatchObject(await expected(user.id));
 
     // A deletion this month: today's count is exact; last month's stays what it was.
-    deleteCustomer(user.id, gone);
-    await takeSnapshots(sqlite, at("2026-10-31T20:30:00Z"));
-    expect(snapshots(user.id).at(-1)).toMatchObject({ day: "2026-11-01", customers: 4 });
+    await deleteCustomer(user.id, gone);
+    await takeSnapshots(connection(), at("2026-10-31T20:30:00Z"));
+    expect((await snapshots(user.id)).at(-1)).toMatchObject({ day: "2026-11-01", customers: 4 });
     const summary = await dashboardSummary(user.id, at("2026-10-31T20:30:00Z"));
     expect(summary.counts).toEqual({
-      customers: count(`SELECT count(*) FROM "Customer" WHERE "userId" = ?`, user.id),
-      segments: count(`SELECT count(*) FROM "Segment" WHERE "userId" = ?`, user.id),
-      campaigns: count(`SELECT count(*) FROM "Campaign" WHERE "userId" = ?`, user.id),
+      customers: await db().customer.count({ where: { userId: user.id } }),
+      segments: await db().segment.count({ where: { userId: user.id } }),
+      campaigns: await db().campaign.count({ where: { userId: user.id } }),
     });
     expect(summary.previous).toEqual({ customers: 4, segments: 2, campaigns: 1 });
     expect(percentChange(summary.counts.customers, summary.previous.customers)).toBe("0.0%");
     expect(percentChange(summary.counts.campaigns, summary.previous.campaigns)).toBe("+100.0%");
 
     // The other tenant: its own rows only, and none of the first tenant's figures.
-    expect(snapshots(other.id).at(-1)).toMatchObject({ customers: 1, segments: 1, campaigns: 0 });
+    expect((await snapshots(other.id)).at(-1)).toMatchObject({ customers: 1, segments: 1, campaigns: 0 });
     expect((await historicalStats(other.id, now)).previousCustomers).toBe(1);
   });
 });
@@ -223,17 +221,17 @@ describe("snapshots across a month boundary", () => {
 describe("running the job again", () => {
   it("changes nothing when nothing changed, and counts a new row once", async () => {
     const user = await createTestUser("Again");
-    addCustomer(user.id, at("2026-11-10T05:00:00Z"));
+    await addCustomer(user.id, at("2026-11-10T05:00:00Z"));
     const now = at("2026-11-20T05:00:00Z");
-    await takeSnapshots(sqlite, now);
-    const once = snapshots(user.id);
-    await takeSnapshots(sqlite, now);
-    expect(snapshots(user.id)).toEqual(once);
-    addCustomer(user.id, at("2026-11-20T06:00:00Z"));
-    await takeSnapshots(sqlite, at("2026-11-20T07:00:00Z"));
-    await takeSnapshots(sqlite, at("2026-11-20T08:00:00Z"));
-    expect(snapshots(user.id).at(-1)).toMatchObject({ day: "2026-11-20", customers: 2, customersAdded: 1 });
-    expect(snapshots(user.id).reduce((sum, r) => sum + r.customersAdded, 0)).toBe(2);
+    await takeSnapshots(connection(), now);
+    const once = await snapshots(user.id);
+    await takeSnapshots(connection(), now);
+    expect(await snapshots(user.id)).toEqual(once);
+    await addCustomer(user.id, at("2026-11-20T06:00:00Z"));
+    await takeSnapshots(connection(), at("2026-11-20T07:00:00Z"));
+    await takeSnapshots(connection(), at("2026-11-20T08:00:00Z"));
+    expect((await snapshots(user.id)).at(-1)).toMatchObject({ day: "2026-11-20", customers: 2, customersAdded: 1 });
+    expect((await snapshots(user.id)).reduce((sum, r) => sum + r.customersAdded, 0)).toBe(2);
   });
 });
 
@@ -252,12 +250,12 @@ describe("a tenant created today", () => {
     expect(percentChange(empty.counts.customers, empty.previous.customers)).toBe("0%");
 
     // The job writes one row for today only.
-    expect(await snapshotTenant(sqlite, user.id, now)).toBe(1);
-    expect(snapshots(user.id)).toEqual([
+    expect(await snapshotTenant(connection(), user.id, now)).toBe(1);
+    expect(await snapshots(user.id)).toEqual([
       expect.objectContaining({ day: dayOf(now), customers: 0, segments: 0, campaigns: 0 }),
     ]);
 
-    addCustomer(user.id, now);
+    await addCustomer(user.id, now);
     const one = await dashboardSummary(user.id, now);
     expect(one.counts.customers).toBe(1);
     expect(one.previous.customers).toBe(0);
@@ -277,57 +275,53 @@ describe("the summary's figures", () => {
     const weeks = weekStarts(now);
     // Customers over the 12 weeks and before, campaigns launched in some weeks, one draft.
     for (let d = 0; d < 100; d++)
-      addCustomer(user.id, new Date(now.getTime() - (d * 37 + 5) * 3_600_000), `P${d} Q${d}`);
-    for (let d = 0; d < 5; d++) addSegment(user.id, new Date(now.getTime() - (d * 50 + 3) * 3_600_000), `S${d}`);
-    const launched = [2, 9, 30, 45, 60, 70].map((days, i) =>
-      addCampaign(
-        user.id,
-        new Date(now.getTime() - days * 86_400_000 - 3_600_000),
-        new Date(now.getTime() - days * 86_400_000),
-        `C${i}`,
-        { delivered: 10 + i * 3, failed: i, bounced: i % 2, opened: 4 + i, clicked: i, sent: 1 },
-      ),
-    );
-    addCampaign(user.id, new Date(now.getTime() - 3_600_000), null, "Draft");
-    for (let d = 0; d < 20; d++) addCustomer(other.id, new Date(now.getTime() - d * 86_400_000));
-    addCampaign(other.id, at("2026-11-20T06:00:00Z"), at("2026-11-20T07:00:00Z"), "Theirs", {
+      await addCustomer(user.id, new Date(now.getTime() - (d * 37 + 5) * 3_600_000), `P${d} Q${d}`);
+    for (let d = 0; d < 5; d++) await addSegment(user.id, new Date(now.getTime() - (d * 50 + 3) * 3_600_000), `S${d}`);
+    const launched: string[] = [];
+    for (const [i, days] of [2, 9, 30, 45, 60, 70].entries())
+      launched.push(
+        await addCampaign(
+          user.id,
+          new Date(now.getTime() - days * 86_400_000 - 3_600_000),
+          new Date(now.getTime() - days * 86_400_000),
+          `C${i}`,
+          { delivered: 10 + i * 3, failed: i, bounced: i % 2, opened: 4 + i, clicked: i, sent: 1 },
+        ),
+      );
+    await addCampaign(user.id, new Date(now.getTime() - 3_600_000), null, "Draft");
+    for (let d = 0; d < 20; d++) await addCustomer(other.id, new Date(now.getTime() - d * 86_400_000));
+    await addCampaign(other.id, at("2026-11-20T06:00:00Z"), at("2026-11-20T07:00:00Z"), "Theirs", {
       delivered: 50,
       failed: 50,
     });
 
     // Snapshots taken three days ago; what came since is counted by the read.
-    await takeSnapshots(sqlite, new Date(now.getTime() - 3 * 86_400_000));
+    await takeSnapshots(connection(), new Date(now.getTime() - 3 * 86_400_000));
     const summary = await dashboardSummary(user.id, now);
 
-    const weekly = weeks.map((w, i) => {
-      const from = dayStartMs(w);
-      const to = i + 1 < weeks.length ? dayStartMs(weeks[i + 1]) : now.getTime();
-      return {
-        weekStart: w,
-        customersAdded: count(
-          `SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "createdAt" >= ? AND "createdAt" < ?`,
-          user.id,
-          from,
-          to,
-        ),
-        campaignsSent: count(
-          `SELECT count(*) FROM "Campaign" WHERE "userId" = ? AND "launchedAt" >= ? AND "launchedAt" < ?`,
-          user.id,
-          from,
-          to,
-        ),
-      };
-    });
+    const weekly = await Promise.all(
+      weeks.map(async (w, i) => {
+        const between = {
+          gte: new Date(dayStartMs(w)),
+          lt: new Date(i + 1 < weeks.length ? dayStartMs(weeks[i + 1]) : now.getTime()),
+        };
+        return {
+          weekStart: w,
+          customersAdded: await db().customer.count({ where: { userId: user.id, createdAt: between } }),
+          campaignsSent: await db().campaign.count({ where: { userId: user.id, launchedAt: between } }),
+        };
+      }),
+    );
     expect(summary.weekly).toEqual(weekly);
     expect(weekly.reduce((s, w) => s + w.campaignsSent, 0)).toBe(6);
 
     // Performance from the counters equals the same figures counted over the delivery rows.
-    const rows = (status: string, extra = "") =>
-      count(`SELECT count(*) FROM "Delivery" WHERE "userId" = ? AND "status" IN (${status}) ${extra}`, user.id);
-    const delivered = rows("'delivered'");
-    const attempted = rows("'delivered', 'failed', 'bounced'");
-    const opened = rows("'delivered'", `AND "openedAt" IS NOT NULL`);
-    const clicked = rows("'delivered'", `AND "clickedAt" IS NOT NULL`);
+    const rows = (status: string[], extra: { openedAt?: { not: null }; clickedAt?: { not: null } } = {}) =>
+      db().delivery.count({ where: { userId: user.id, status: { in: status }, ...extra } });
+    const delivered = await rows(["delivered"]);
+    const attempted = await rows(["delivered", "failed", "bounced"]);
+    const opened = await rows(["delivered"], { openedAt: { not: null } });
+    const clicked = await rows(["delivered"], { clickedAt: { not: null } });
     const pct = (a: number, b: number) => Math.round((a / b) * 1000) / 10;
     expect(summary.performance).toEqual({
       deliveryRate: pct(delivered, attempted),
@@ -342,20 +336,13 @@ describe("the summary's figures", () => {
     // Recent campaigns: the 3 newest by launch (or creation), with failed and success rate.
     expect(summary.recentCampaigns.map((c) => c.name)).toEqual(["Draft", "C0", "C1"]);
     const c1 = summary.recentCampaigns[2];
-    const c1Delivered = count(
-      `SELECT count(*) FROM "Delivery" WHERE "campaignId" = ? AND "status" = 'delivered'`,
-      launched[1],
-    );
+    const c1Delivered = await db().delivery.count({ where: { campaignId: launched[1], status: "delivered" } });
     // The campaign detail's own figures: Failed is what the channel refused; the success rate is
     // delivered out of everything with an outcome (delivered, failed, bounced).
-    const c1Failed = count(
-      `SELECT count(*) FROM "Delivery" WHERE "campaignId" = ? AND "status" = 'failed'`,
-      launched[1],
-    );
-    const c1Attempted = count(
-      `SELECT count(*) FROM "Delivery" WHERE "campaignId" = ? AND "status" IN ('delivered', 'failed', 'bounced')`,
-      launched[1],
-    );
+    const c1Failed = await db().delivery.count({ where: { campaignId: launched[1], status: "failed" } });
+    const c1Attempted = await db().delivery.count({
+      where: { campaignId: launched[1], status: { in: ["delivered", "failed", "bounced"] } },
+    });
     expect(c1).toEqual({
       id: launched[1],
       name: "C1",
@@ -369,10 +356,9 @@ describe("the summary's figures", () => {
     expect(summary.funnel[0]).toEqual({
       id: launched[0],
       name: "C0",
-      sent: count(
-        `SELECT count(*) FROM "Delivery" WHERE "campaignId" = ? AND "status" IN ('sent', 'delivered', 'bounced')`,
-        launched[0],
-      ),
+      sent: await db().delivery.count({
+        where: { campaignId: launched[0], status: { in: ["sent", "delivered", "bounced"] } },
+      }),
       delivered: 10,
       opened: 4,
       clicked: 0,
@@ -384,21 +370,20 @@ describe("the summary's figures", () => {
     expect([...activity].sort((a, b) => (a.date < b.date ? 1 : -1))).toEqual(activity);
     expect(activity.slice(0, 3).map((a) => a.title)).toEqual(["Draft", "S0", "P0 Q0"]);
     expect(activity.map((a) => a.title)).not.toContain("Theirs");
-    const newestCustomers = sqlite
-      .prepare(`SELECT "id" FROM "Customer" WHERE "userId" = ? ORDER BY "createdAt" DESC LIMIT 5`)
-      .pluck()
-      .all(user.id);
+    const newestCustomers = (
+      await db().customer.findMany({ where: { userId: user.id }, orderBy: { createdAt: "desc" }, take: 5 })
+    ).map((c) => c.id);
     const shownCustomers = activity.filter((a) => a.type === "customer").map((a) => a.id);
     expect(newestCustomers.slice(0, shownCustomers.length)).toEqual(shownCustomers);
 
-    expect(summary.counts.customers).toBe(count(`SELECT count(*) FROM "Customer" WHERE "userId" = ?`, user.id));
+    expect(summary.counts.customers).toBe(await db().customer.count({ where: { userId: user.id } }));
   });
 });
 
 describe("the snapshots job", () => {
   it("runs in a worker thread as Bree starts it and writes today's row for every tenant", async () => {
     const user = await createTestUser("Job");
-    addCustomer(user.id, new Date(Date.now() - 2 * 86_400_000));
+    await addCustomer(user.id, new Date(Date.now() - 2 * 86_400_000));
     const worker = new Worker(path.resolve(import.meta.dirname, "../../../jobs/snapshots.mjs"));
     const messages: unknown[] = [];
     worker.on("message", (m) => messages.push(m));
@@ -408,8 +393,29 @@ describe("the snapshots job", () => {
     });
     expect(code).toBe(0);
     expect(messages).toEqual(["done"]);
-    expect(snapshots(user.id).at(-1)).toMatchObject({ day: dayOf(new Date()), customers: 1 });
+    expect((await snapshots(user.id)).at(-1)).toMatchObject({ day: dayOf(new Date()), customers: 1 });
   }, 30_000);
+});
+
+describe("one run at a time", () => {
+  it("a run while another instance's run holds the job's lock does nothing on PostgreSQL", async () => {
+    const user = await createTestUser("Locked out");
+    await addCustomer(user.id, at("2026-11-24T05:00:00Z"));
+    const now = at("2026-11-25T05:00:00Z");
+    // The outer run holds the lock on one connection of the pool; the inner one asks on another,
+    // as a second instance would. SQLite has one writer process: its run goes ahead.
+    const inner = await withSnapshotsLock(connection(), () => takeSnapshots(connection(), now));
+    if (TEST_ENGINE === "postgres") {
+      expect(inner).toEqual({ tenants: 0, rows: 0, failed: [], skipped: true });
+      expect(await snapshots(user.id)).toEqual([]);
+    } else {
+      expect(inner).toMatchObject({ skipped: false });
+      expect((await snapshots(user.id)).at(-1)).toMatchObject({ day: "2026-11-25", customers: 1 });
+    }
+    // Once the lock is free the run goes ahead.
+    expect(await takeSnapshots(connection(), now)).toMatchObject({ skipped: false, failed: [] });
+    expect((await snapshots(user.id)).at(-1)).toMatchObject({ day: "2026-11-25", customers: 1 });
+  });
 });
 
 describe("the complaint rate", () => {
@@ -424,18 +430,19 @@ describe("the complaint rate", () => {
       limit: 0.1,
       over: false,
     });
-    const complain = (id: string, n: number) =>
-      sqlite.prepare(`UPDATE "Campaign" SET "complainedCount" = ? WHERE "id" = ?`).run(n, id);
-    const a = addCampaign(user.id, at("2026-11-01T06:00:00Z"), at("2026-11-01T07:00:00Z"), "A", {
+    const complain = (id: string, n: number) => db().campaign.update({ where: { id }, data: { complainedCount: n } });
+    const a = await addCampaign(user.id, at("2026-11-01T06:00:00Z"), at("2026-11-01T07:00:00Z"), "A", {
       delivered: 995,
       sent: 4,
       bounced: 30,
     });
-    const b = addCampaign(user.id, at("2026-11-10T06:00:00Z"), at("2026-11-10T07:00:00Z"), "B", { delivered: 1000 });
-    complain(a, 1);
-    complain(b, 1);
-    complain(
-      addCampaign(other.id, at("2026-11-10T06:00:00Z"), at("2026-11-10T07:00:00Z"), "Theirs", { delivered: 10 }),
+    const b = await addCampaign(user.id, at("2026-11-10T06:00:00Z"), at("2026-11-10T07:00:00Z"), "B", {
+      delivered: 1000,
+    });
+    await complain(a, 1);
+    await complain(b, 1);
+    await complain(
+      await addCampaign(other.id, at("2026-11-10T06:00:00Z"), at("2026-11-10T07:00:00Z"), "Theirs", { delivered: 10 }),
       9,
     );
     // 2 of 2,001 (bounced messages never reached a mailbox): 0.0999…%, shown as 0.10%, not above the limit.
@@ -446,7 +453,7 @@ describe("the complaint rate", () => {
       limit: 0.1,
       over: false,
     });
-    complain(b, 2);
+    await complain(b, 2);
     expect((await dashboardSummary(user.id, now)).complaints).toMatchObject({
       complaints: 3,
       reached: 2_002,
@@ -459,16 +466,14 @@ describe("the complaint rate", () => {
 describe("Campaign Performance with spam reports", () => {
   it("counts a message reported as spam as delivered, as the campaign's success rate does", async () => {
     const user = await createTestUser("Performance with complaints");
-    const id = addCampaign(user.id, at("2026-11-02T06:00:00Z"), at("2026-11-02T07:00:00Z"), "C", {
+    const id = await addCampaign(user.id, at("2026-11-02T06:00:00Z"), at("2026-11-02T07:00:00Z"), "C", {
       delivered: 9,
       failed: 1,
       opened: 9,
       clicked: 3,
     });
     // One of the ten opened it and reported it as spam: its row moved from delivered to complained.
-    sqlite
-      .prepare(`UPDATE "Campaign" SET "complainedCount" = 1, "openedCount" = 10, "audienceSize" = 11 WHERE "id" = ?`)
-      .run(id);
+    await db().campaign.update({ where: { id }, data: { complainedCount: 1, openedCount: 10, audienceSize: 11 } });
     const { performance } = await dashboardSummary(user.id, at("2026-11-26T06:00:00Z"));
     // 10 of 11 attempted reached a mailbox (the campaign's success rate, 90.9%); 10 opened of those 10.
     expect(performance).toMatchObject({
