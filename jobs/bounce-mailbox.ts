@@ -5,12 +5,18 @@
 // BOUNCE_MAILBOX_URL is set (app/services/background-jobs.server.ts).
 // What the parent hears (FromBounceMailboxJob): "wake" after receipts were queued (the delivery
 // job applies them now rather than at its next idle check), log lines, "done" at the end.
+//
+// One instance at a time reads the mailbox: on PostgreSQL each poll holds the advisory lock
+// "job:bounce-mailbox" (app/db/advisory-lock.server.ts) and is skipped while another instance
+// polls, so two never read (and queue) the same reports at once.
 import { parentPort } from "node:worker_threads";
+import { runOnceAcrossInstances } from "../app/db/advisory-lock.server.ts";
 import { openSqlite } from "../app/db/sqlite.server.ts";
 import { getEnv } from "../app/env.server.ts";
 import { runAtBackgroundPriority } from "../app/lib/thread-priority.server.ts";
 import { queueReceipts } from "../app/models/deliveries/receipts.server.ts";
 import {
+  BOUNCE_MAILBOX_JOB,
   BounceMailboxError,
   type FromBounceMailboxJob,
   pollBounceMailbox,
@@ -21,10 +27,11 @@ runAtBackgroundPriority();
 const post = (message: FromBounceMailboxJob | "done") => parentPort?.postMessage(message);
 
 const env = getEnv();
-if (env.BOUNCE_MAILBOX_URL) {
+const mailboxUrl = env.BOUNCE_MAILBOX_URL;
+async function poll(url: string) {
   const sqlite = openSqlite(env.databaseFile);
   try {
-    const result = await pollBounceMailbox(env.BOUNCE_MAILBOX_URL, async (receipts) => {
+    const result = await pollBounceMailbox(url, async (receipts) => {
       await queueReceipts(sqlite, receipts);
       post({ type: "wake" });
     });
@@ -53,6 +60,14 @@ if (env.BOUNCE_MAILBOX_URL) {
     });
   } finally {
     sqlite.close();
+  }
+}
+if (mailboxUrl) {
+  try {
+    await runOnceAcrossInstances(BOUNCE_MAILBOX_JOB, () => poll(mailboxUrl));
+  } catch (err) {
+    // The lock could not be taken (the database unreachable): tried again at the next poll.
+    post({ type: "log", level: "warn", message: `Bounce mailbox: ${(err as Error).message}` });
   }
 }
 post("done");

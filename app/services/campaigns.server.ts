@@ -56,7 +56,7 @@ import {
   campaignsByRevenue,
 } from "~/services/attribution.server";
 import { launchCampaignOffThread } from "~/services/background-work.server";
-import { wakeDelivery } from "~/services/delivery/wake.server";
+import { campaignStatusChanged, wakeDelivery } from "~/services/delivery/wake.server";
 import { requestFingerprint, runOnce } from "~/services/idempotency.server";
 import { notify } from "~/services/notifications.server";
 import { getSegment, segmentAudienceCount, segmentWhere } from "~/services/segments.server";
@@ -557,7 +557,7 @@ export async function saveOrLaunchOnce(
 export type ControlResult = { campaign: CampaignDto; message: string };
 
 export async function pauseCampaign(userId: string, id: string): Promise<ControlResult> {
-  return control(
+  const result = await control(
     userId,
     id,
     "Paused",
@@ -565,6 +565,9 @@ export async function pauseCampaign(userId: string, id: string): Promise<Control
     "Campaign paused",
     (s) => `Only a sending campaign can be paused; this one is ${s.toLowerCase()}.`,
   );
+  // Every instance's delivery job hears it (on PostgreSQL, instances that read the status from memory).
+  campaignStatusChanged({ campaignId: id, status: "Paused" });
+  return result;
 }
 
 export async function resumeCampaign(userId: string, id: string): Promise<ControlResult> {
@@ -576,7 +579,7 @@ export async function resumeCampaign(userId: string, id: string): Promise<Contro
     "Campaign resumed",
     (s) => `Only a paused campaign can be resumed; this one is ${s.toLowerCase()}.`,
   );
-  wakeDelivery();
+  campaignStatusChanged({ campaignId: id, status: "Active" });
   return result;
 }
 
@@ -590,7 +593,7 @@ export async function cancelCampaign(userId: string, id: string): Promise<Contro
     (s) => `Only a sending or paused campaign can be cancelled; this one is ${s.toLowerCase()}.`,
   );
   // The delivery job ends the queued rows as Cancelled.
-  wakeDelivery();
+  campaignStatusChanged({ campaignId: id, status: "Cancelled" });
   return result;
 }
 
