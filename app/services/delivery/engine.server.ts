@@ -229,6 +229,48 @@ export function createDeliveryEngine(options: {
     return mail;
   };
 
+  // The channel's final answers of one event-loop turn (several connections answer in the same
+  // turn), recorded together when the turn's I/O has been handled: one transaction a campaign
+  // instead of one a message. Recorded before the next turn reads any answer, so before any
+  // message handed over after them has gone.
+  type Answer = { outcome: SendOutcome; recorded: () => void };
+  let answersOfTurn = new Map<string, Answer[]>();
+  let turnRecorded: Promise<void> | null = null;
+  const recordTurn = async (byCampaign: Map<string, Answer[]>) => {
+    for (const [campaignId, answers] of byCampaign) {
+      try {
+        await recordOutcomes(
+          sqlite,
+          campaignId,
+          answers.map((a) => a.outcome),
+          now(),
+        );
+        for (const a of answers) a.recorded();
+      } catch (error) {
+        // Left to their batch's last pass, which records them with the rest.
+        emit({
+          type: "error",
+          message: `Recording messages of campaign ${campaignId} failed: ${(error as Error).message}`,
+        });
+      }
+    }
+  };
+  /** Queues a final answer for this turn's transaction; resolves once it has been written (or failed). */
+  const recordThisTurn = (campaignId: string, outcome: SendOutcome, recorded: () => void): Promise<void> => {
+    let answers = answersOfTurn.get(campaignId);
+    if (!answers) answersOfTurn.set(campaignId, (answers = []));
+    answers.push({ outcome, recorded });
+    turnRecorded ??= new Promise<void>((resolve) =>
+      setImmediate(() => {
+        const byCampaign = answersOfTurn;
+        answersOfTurn = new Map();
+        turnRecorded = null;
+        void recordTurn(byCampaign).then(resolve);
+      }),
+    );
+    return turnRecorded;
+  };
+
   const sendBatch = async (campaign: SendingCampaign, rows: ClaimedDelivery[]) => {
     const { sender, render } = await campaignMail(campaign);
     const messages: OutgoingMessage[] = rows.map((r) => {
@@ -250,7 +292,7 @@ export function createDeliveryEngine(options: {
     });
     const rowOf = new Map(messages.map((m, i) => [m.key, rows[i]]));
     const recorded = new Set<string>();
-    const recordings: Promise<void>[] = [];
+    const recordings = new Set<Promise<void>>();
     const control: SendControl = {
       // Asked before each message goes: after a pause or cancel is answered, nothing more does.
       // A row goes only with at least half its lease left, so no other claim can take it while
@@ -260,21 +302,12 @@ export function createDeliveryEngine(options: {
         const row = key === undefined ? undefined : rowOf.get(key);
         return row === undefined || stillClaimed(row.seq, row.attempts, now() + settings.leaseMs / 2);
       },
-      // A final answer is recorded at once, so after a crash only messages in flight go out again.
+      // A final answer is recorded once this turn's answers are in (one transaction for them), so
+      // after a crash only the messages in flight and that turn's answers can go out again.
       answered: (result) => {
         const row = rowOf.get(result.key);
         if (!row || (result.status !== "accepted" && result.status !== "failed" && result.status !== "bounced")) return;
-        recordings.push(
-          recordOutcomes(sqlite, campaign.id, [outcomeFor(row, result)], now()).then(
-            () => void recorded.add(result.key),
-            // Left to the batch's last pass, which records it with the rest.
-            (error: unknown) =>
-              emit({
-                type: "error",
-                message: `Recording a message of campaign ${campaign.id} failed: ${(error as Error).message}`,
-              }),
-          ),
-        );
+        recordings.add(recordThisTurn(campaign.id, outcomeFor(row, result), () => recorded.add(result.key)));
       },
     };
     let results: ChannelResult[];

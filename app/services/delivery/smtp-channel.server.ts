@@ -17,6 +17,7 @@
 // 4xx (slow down, mailbox busy, greylisting) is retried later; a 5xx is final, a bounce when it says
 // the address does not exist (5.1.x) and a failure otherwise. A connection that cannot be opened
 // (or logged in to) fails the rest of the batch with the same answer at once, retried later.
+import { availableParallelism } from "node:os";
 import {
   type ChannelResult,
   type DeliveryChannel,
@@ -71,11 +72,11 @@ export type SmtpChannelOptions = {
   url: string;
   /** SMTP_POOL: connections at once, so messages out at once. */
   maxConnections?: number;
-  /** Messages over one connection before it is closed and another opened. */
+  /** Messages over one connection before it is closed and another opened (default 1,000). */
   messagesPerConnection?: number;
   /** The key of MAIL_FROM's domain (app/services/email/dkim-keys.server.ts); null sends unsigned. */
   dkim?: DkimSigningKey | null;
-  /** Threads that sign (0: sign in this thread). */
+  /** Threads that sign (0: sign in this thread); by default one a core, up to 4. */
   signingThreads?: number;
   /** MAIL_UNSUBSCRIBE_ADDRESS: adds the mailto: form of List-Unsubscribe. */
   unsubscribeMailbox?: string | null;
@@ -90,10 +91,10 @@ type Prepared = { to: string; raw: string } | { result: ChannelResult };
 
 export function smtpChannel(options: SmtpChannelOptions): DeliveryChannel {
   const connections = options.maxConnections ?? 5;
-  const perConnection = options.messagesPerConnection ?? 100;
+  const perConnection = options.messagesPerConnection ?? 1000;
   const clientOptions: SmtpClientOptions = { ...options.client, url: options.url };
   const key: DkimKey | null = options.dkim ? dkimKey(options.dkim) : null;
-  const threads = options.signingThreads ?? 1;
+  const threads = options.signingThreads ?? Math.min(4, availableParallelism());
   const pool = options.dkim && threads > 0 ? signerPool(options.dkim.privateKey, { threads }) : null;
   const signer: Signer | null = key ? (pool?.sign ?? signInThread(key)) : null;
   const unsubscribeMailbox = options.unsubscribeMailbox ?? null;
@@ -170,15 +171,19 @@ export function smtpChannel(options: SmtpChannelOptions): DeliveryChannel {
     const prepared = new Map<number, Promise<Prepared>>();
     let next = 0;
     let stopped = false;
-    // Built and signed ahead of the connections, so a free connection finds its message ready.
-    const ahead = connections * 2;
-    const prepareUpTo = (end: number) => {
-      for (let i = next; i < Math.min(end, batch.length); i++) {
-        if (prepared.has(i)) continue;
+    // Built and signed ahead of the connections, so a free connection finds its message ready: up
+    // to `ahead` messages, asked for `ahead / 2` at a time, so the signing threads get their work
+    // in a few larger requests instead of one message a request.
+    const ahead = connections * 4;
+    let preparedTo = 0;
+    const prepareFrom = (start: number) => {
+      const end = Math.min(start + ahead, batch.length);
+      for (let i = Math.max(start, preparedTo); i < end; i++) {
         const promise = prepare(batch[i]);
         promise.catch(() => undefined);
         prepared.set(i, promise);
       }
+      preparedTo = Math.max(preparedTo, end);
     };
     /** The answer every message left gets once no connection could be opened. */
     let cannotConnect: ((key: string) => ChannelResult) | null = null;
@@ -187,42 +192,32 @@ export function smtpChannel(options: SmtpChannelOptions): DeliveryChannel {
       control.answered?.(result);
     };
     type Picked = { m: OutgoingMessage; ready: Prepared };
-    /** The next message of the batch, once built and signed, if the engine says it may go. */
+    /** The next message of the batch, once built and signed (no connection is held meanwhile). */
     const pick = async (): Promise<Picked | null> => {
       for (;;) {
         if (stopped || next >= batch.length) return null;
         const i = next++;
         const m = batch[i];
-        prepareUpTo(i + 1 + ahead);
-        let ready: Prepared;
+        if (preparedTo - i <= ahead / 2) prepareFrom(i);
         try {
-          ready = await (prepared.get(i) ?? prepare(m));
+          return { m, ready: await (prepared.get(i) ?? prepare(m)) };
         } catch (error) {
           // Signing failed (the thread stopped): not handed over, tried again later.
           answer({ key: m.key, status: "retry", details: (error as Error).message, countsAsError: true });
-          continue;
         } finally {
           prepared.delete(i);
         }
-        if (stopped || !control.proceed(m.key)) {
-          stopped = true;
-          return null;
-        }
-        return { m, ready };
       }
     };
-    // One sender per connection of the pool: each takes the next message while the engine says to
-    // proceed, and gives the connection back between messages, so the batches out at once take
-    // turns (each one's claims would run out otherwise).
+    // One sender per connection of the pool: each takes the batch's next message once it is built
+    // and signed, then a connection, and asks the engine just before the envelope goes (a pause, or a
+    // claim that ran out while the message waited, holds it and the rest of the batch back). A
+    // connection is taken only with a message ready for it, and given back after each message, so
+    // the batches out at once take turns (each one's claims would run out otherwise) and none holds
+    // a connection while its next message is still being signed.
     const sender = async () => {
-      let slot: SmtpConnection | null = null;
-      let taken = false;
       try {
         for (;;) {
-          if (taken) giveBack(slot);
-          taken = false;
-          slot = await takeSlot();
-          taken = true;
           const picked = await pick();
           if (!picked) return;
           const { m, ready } = picked;
@@ -230,37 +225,45 @@ export function smtpChannel(options: SmtpChannelOptions): DeliveryChannel {
             answer(ready.result);
             continue;
           }
-          if (cannotConnect) {
-            answer(cannotConnect(m.key));
-            continue;
-          }
-          if (slot && (!slot.usable || slot.messages >= perConnection)) {
-            void slot.quit();
-            slot = null;
-          }
-          if (!slot) {
-            try {
-              slot = await SmtpConnection.open(clientOptions);
-            } catch (error) {
-              const failure = error as Error;
-              cannotConnect = (k) => smtpOutcome(k, failure);
+          let slot = await takeSlot();
+          try {
+            if (stopped || !control.proceed(m.key)) {
+              stopped = true;
+              return;
+            }
+            // No connection could be opened for an earlier message.
+            if (cannotConnect) {
               answer(cannotConnect(m.key));
               continue;
             }
-          }
-          try {
-            const reply = await slot.send(m.from.address, ready.to, ready.raw);
-            answer({ key: m.key, status: "accepted", details: reply.text.slice(0, 500) });
-          } catch (error) {
-            answer(smtpOutcome(m.key, error as Error));
+            if (slot && (!slot.usable || slot.messages >= perConnection)) {
+              void slot.quit();
+              slot = null;
+            }
+            if (!slot) {
+              try {
+                slot = await SmtpConnection.open(clientOptions);
+              } catch (error) {
+                const failure = error as Error;
+                cannotConnect = (k) => smtpOutcome(k, failure);
+                answer(cannotConnect(m.key));
+                continue;
+              }
+            }
+            try {
+              const reply = await slot.send(m.from.address, ready.to, ready.raw);
+              answer({ key: m.key, status: "accepted", details: reply.text.slice(0, 500) });
+            } catch (error) {
+              answer(smtpOutcome(m.key, error as Error));
+            }
+          } finally {
+            giveBack(slot);
           }
         }
       } catch (error) {
         // Nothing more of this batch goes out; what was not answered is the engine's to retry.
         stopped = true;
         throw error;
-      } finally {
-        if (taken) giveBack(slot);
       }
     };
     await Promise.all(Array.from({ length: Math.min(connections, batch.length) }, sender));
