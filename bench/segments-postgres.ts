@@ -101,6 +101,14 @@ async function seedBoth(): Promise<Tenants> {
         u.displayName,
       ]);
     }
+    for (const t of sqlite
+      .prepare<[], { userId: string; customers: number }>(`SELECT "userId", "customers" FROM "CustomerTally"`)
+      .all()) {
+      await client.query(`INSERT INTO "CustomerTally" ("userId", "customers") VALUES ($1, $2)`, [
+        t.userId,
+        t.customers,
+      ]);
+    }
     // The search index is not what is measured here; building it once after the load is much
     // faster than keeping it up to date row by row.
     const searchIndex = (

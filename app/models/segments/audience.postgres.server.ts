@@ -7,8 +7,8 @@
 // Every answer is built to be the same whatever type parsers the pool was given: counts are cast
 // to int, `lastActive` comes back as unix milliseconds (a double), never as a Date or a string.
 //
-// The count's shape is chosen as SQLite's is (decision 0004), from a sample of the tenant's oldest
-// customers, but PostgreSQL gets its own shapes: a broad tree is counted as the tenant's tally
+// The count's shape is chosen per tenant and tree as on SQLite (decision 0004), here from the
+// planner's own row estimates, and PostgreSQL gets its own shapes: a broad tree is counted as the tenant's tally
 // minus the customers it does not match (its complement is a narrow index range), a narrow
 // top-level OR as disjoint parts (an index-only range each, where the plain OR reads the table
 // through a BitmapOr), anything else as one plain count. Measured in decision 0032.
@@ -21,6 +21,7 @@ import {
   type SqlParam,
   compilePostgresComplement,
   compileSegmentWhere,
+  isNullableCondition,
   compileTree,
   countSql,
   pageSql,
@@ -55,10 +56,10 @@ async function tuples(db: Queryable, q: CompiledWhere): Promise<AudienceTuple[]>
 
 /** How the count's shape is chosen (tests force each shape; the figures are in decision 0032). */
 export const postgresCountTuning = {
-  /** Customers sampled (oldest first) to estimate the tree's share of the tenant. */
-  sampleSize: 2000,
+  /** A tenant the planner estimates below this many customers is counted plainly (milliseconds anyway). */
+  minTenant: 20_000,
   /** From this estimated share on, the tree is counted as the tally minus its complement. */
-  broad: 0.5,
+  broad: 0.4,
   /** Below this estimated sum of its parts' shares, a top-level OR is counted as disjoint parts. */
   narrowOr: 0.35,
   /** Tests force a shape (a complement without a tally, or a disjoint count of no OR, counts plain). */
@@ -78,62 +79,112 @@ function plainCount(userId: string, tree: SegmentNode): CompiledWhere {
 }
 
 /**
+ * The count of `"userId" = $1 AND (p1 OR p2 OR …)` as disjoint parts, count(p1) + count(p2 AND p1
+ * IS NOT TRUE) + …: each part is an index-only range of its own condition, the earlier parts only
+ * filtering it, where PostgreSQL plans the OR as a BitmapOr that reads the table's pages.
+ */
+function disjointSum(parts: ((params: SqlParam[]) => { own: string; earlier: string[] })[], params: SqlParam[]) {
+  return parts
+    .map((part) => {
+      const { own, earlier } = part(params);
+      return `(SELECT count(*) FROM "Customer" WHERE "userId" = $1 AND ${own}${earlier.map((e) => ` AND ${e}`).join("")})`;
+    })
+    .join(" + ");
+}
+
+function compiledWith(params: SqlParam[], node: SegmentNode): string {
+  const c = compileTree(node, "postgres", placeholdersFrom(params));
+  params.push(...c.params);
+  return c.sql;
+}
+
+function complementWith(params: SqlParam[], node: SegmentNode, nullsApart = false): string {
+  const c = compilePostgresComplement(node, placeholdersFrom(params), nullsApart);
+  params.push(...c.params);
+  return c.sql;
+}
+
+/**
  * The tally minus the customers the tree does not match: no row when the tenant has no tally (then
  * the plain count answers). CustomerTally is the count the customer list and the launch already
- * trust, kept in the same transaction as every customer insert and delete.
+ * trust, kept in the same transaction as every customer insert and delete. A top-level AND's
+ * complement is an OR of its children turned round, counted as disjoint parts (child i turned
+ * round, the children before it matched): each a narrow range of one index.
  */
 function complementCount(userId: string, tree: SegmentNode): CompiledWhere {
-  const not = compilePostgresComplement(tree, 2);
-  return {
-    sql: `SELECT (t."customers" - (SELECT count(*) FROM "Customer" WHERE "userId" = $1 AND ${not.sql}))::int AS "count" FROM "CustomerTally" t WHERE t."userId" = $1`,
-    params: [userId, ...not.params],
-  };
-}
-
-/** A top-level OR as count(C1) + count(C2 AND C1 IS NOT TRUE) + …, each part a range of its own index. */
-function disjointCount(userId: string, tree: SegmentNode): CompiledWhere | null {
-  if (tree.kind !== "group" || tree.logic !== "OR" || tree.children.length < 2) return null;
   const params: SqlParam[] = [userId];
-  const compiled = (node: SegmentNode) => {
-    const c = compileTree(node, "postgres", placeholdersFrom(params));
-    params.push(...c.params);
-    return c.sql;
-  };
-  const terms = tree.children.map((child, i) => {
-    const own = compiled(child);
-    const earlier = tree.children.slice(0, i).map((e) => ` AND (${compiled(e)}) IS NOT TRUE`);
-    return `(SELECT count(*) FROM "Customer" WHERE "userId" = $1 AND ${own}${earlier.join("")})`;
+  const children = tree.kind === "group" && tree.logic === "AND" && tree.children.length > 1 ? tree.children : [tree];
+  // A condition on lastActive turned round is two disjoint ranges of its index: before the date,
+  // and never active (NULL); PostgreSQL plans the two as one OR by reading the whole table.
+  const pieces = children.flatMap((child, i) => {
+    const earlier = (p: SqlParam[]) => children.slice(0, i).map((e) => compiledWith(p, e));
+    const turned = (p: SqlParam[]) => ({ own: complementWith(p, child, true), earlier: earlier(p) });
+    if (!isNullableCondition(child))
+      return [(p: SqlParam[]) => ({ own: complementWith(p, child), earlier: earlier(p) })];
+    return [turned, (p: SqlParam[]) => ({ own: `"lastActive" IS NULL`, earlier: earlier(p) })];
   });
-  return { sql: `SELECT (${terms.join(" + ")})::int AS "count"`, params };
-}
-
-/** One row from a sample of the tenant: its size `n`, the tree's matches `p0`, each OR part's `p1`…. */
-function estimateSql(userId: string, tree: SegmentNode, sampleSize: number): CompiledWhere {
-  const params: SqlParam[] = [userId];
-  const parts = [tree, ...(tree.kind === "group" && tree.logic === "OR" ? tree.children : [])];
-  const filters = parts.map((part, i) => {
-    const c = compileTree(part, "postgres", placeholdersFrom(params));
-    params.push(...c.params);
-    return `count(*) FILTER (WHERE ${c.sql})::int AS "p${i}"`;
-  });
-  const limit = Number.isSafeInteger(sampleSize) ? sampleSize : 2000;
+  const notMatched = disjointSum(pieces, params);
   return {
-    sql: `SELECT count(*)::int AS "n", ${filters.join(", ")} FROM (SELECT "totalSpendPaise", "visits", "lastActive" FROM "Customer" WHERE "userId" = $1 ORDER BY "id" LIMIT ${limit}) AS s`,
+    sql: `SELECT (t."customers" - (${notMatched}))::int AS "count" FROM "CustomerTally" t WHERE t."userId" = $1`,
     params,
   };
 }
 
-/** How long a chosen shape is kept before the tenant is sampled again. */
+/** A top-level OR as disjoint parts (see disjointSum), or null for any other tree. */
+function disjointCount(userId: string, tree: SegmentNode): CompiledWhere | null {
+  if (tree.kind !== "group" || tree.logic !== "OR" || tree.children.length < 2) return null;
+  const params: SqlParam[] = [userId];
+  const children = tree.children;
+  const sum = disjointSum(
+    children.map((child, i) => (p) => ({
+      own: compiledWith(p, child),
+      earlier: children.slice(0, i).map((e) => `(${compiledWith(p, e)}) IS NOT TRUE`),
+    })),
+    params,
+  );
+  return { sql: `SELECT (${sum})::int AS "count"`, params };
+}
+
+/**
+ * The planner's own estimates, in one EXPLAIN of a UNION ALL whose arms are the tenant, the tree
+ * and (for a top-level OR) each part: the Append's children carry each arm's estimated rows, from
+ * the column statistics ANALYZE keeps. Cheaper than sampling rows, and not biased towards the
+ * oldest customers as a sample in id order is (their last activity is older than the tenant's).
+ */
+function estimateSql(userId: string, tree: SegmentNode): CompiledWhere {
+  const params: SqlParam[] = [userId];
+  const parts = [tree, ...(tree.kind === "group" && tree.logic === "OR" ? tree.children : [])];
+  const arms = [
+    `SELECT 1 FROM "Customer" WHERE "userId" = $1`,
+    ...parts.map((part) => `SELECT 1 FROM "Customer" WHERE "userId" = $1 AND ${compiledWith(params, part)}`),
+  ];
+  return { sql: `EXPLAIN (FORMAT JSON) ${arms.join(" UNION ALL ")}`, params };
+}
+
+type PlanNode = { "Node Type"?: string; "Parallel Aware"?: boolean; "Plan Rows"?: number; Plans?: PlanNode[] };
+
+/** The estimated rows of each arm, in order, or null when the plan is not the plain Append expected. */
+function armEstimates(explained: unknown, arms: number): number[] | null {
+  const json: unknown = typeof explained === "string" ? JSON.parse(explained) : explained;
+  let node = (Array.isArray(json) ? (json[0] as { Plan?: PlanNode } | undefined)?.Plan : undefined) ?? null;
+  while (node && node["Node Type"] !== "Append" && node.Plans?.length === 1) node = node.Plans[0];
+  // A Parallel Append orders its children by cost, not as written: no estimate then.
+  if (!node || node["Node Type"] !== "Append" || node["Parallel Aware"] || node.Plans?.length !== arms) return null;
+  const estimates = node.Plans.map((p) => p["Plan Rows"]);
+  return estimates.every((n): n is number => typeof n === "number") ? estimates : null;
+}
+
+/** How long a chosen shape is kept before the planner is asked again. */
 const SHAPE_CHOICE_TTL_MS = 5_000;
 const MAX_CACHED_CHOICES = 256;
 type Choice = { shape: PostgresShape; at: number; tuning: string };
-/** The last choices per pool (or client): a tenant's tree is sampled once every few seconds. */
+/** The last choices per pool (or client): a tenant's tree is estimated once every few seconds. */
 const choices = new WeakMap<Queryable, Map<string, Choice>>();
 
 async function chooseShape(db: Queryable, userId: string, tree: SegmentNode): Promise<PostgresShape> {
-  const { sampleSize, broad, narrowOr, force } = postgresCountTuning;
+  const { minTenant, broad, narrowOr, force } = postgresCountTuning;
   if (force) return force;
-  const tuning = `${sampleSize} ${broad} ${narrowOr}`;
+  const tuning = `${minTenant} ${broad} ${narrowOr}`;
   let cache = choices.get(db);
   if (!cache) choices.set(db, (cache = new Map()));
   // JSON never holds a raw newline, so the key's last newline separates the tenant from the tree.
@@ -141,15 +192,15 @@ async function chooseShape(db: Queryable, userId: string, tree: SegmentNode): Pr
   const known = cache.get(key);
   const now = Date.now();
   if (known && known.tuning === tuning && now - known.at < SHAPE_CHOICE_TTL_MS) return known.shape;
-  const [row] = await rows<Record<string, number>>(db, estimateSql(userId, tree, sampleSize));
+  const q = estimateSql(userId, tree);
+  const [row] = await rows<{ "QUERY PLAN": unknown }>(db, q);
+  const isOr = tree.kind === "group" && tree.logic === "OR" && tree.children.length > 1;
+  const estimates = armEstimates(row?.["QUERY PLAN"], 2 + (isOr ? tree.children.length : 0));
   let shape: PostgresShape = "plain";
-  const n = row?.n ?? 0;
-  // A tenant smaller than the sample answers in a few milliseconds whatever the shape.
-  if (row && n >= sampleSize) {
-    let parts = 0;
-    for (let i = 1; `p${i}` in row; i++) parts += row[`p${i}`];
-    if (row.p0 / n >= broad) shape = "complement";
-    else if (`p1` in row && parts / n <= narrowOr) shape = "disjoint";
+  if (estimates && estimates[0] >= minTenant) {
+    const [tenant, matched, ...parts] = estimates;
+    if (matched / tenant >= broad) shape = "complement";
+    else if (isOr && parts.reduce((a, b) => a + b, 0) / tenant <= narrowOr) shape = "disjoint";
   }
   cache.delete(key);
   if (cache.size >= MAX_CACHED_CHOICES) cache.delete(cache.keys().next().value as string);

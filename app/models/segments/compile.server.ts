@@ -145,13 +145,20 @@ function compileComplement(tree: SegmentNode): CompiledWhere {
   return { sql: walk(tree), params };
 }
 
+/** Whether a tree is one condition on a column that may hold NULL (`lastActive`). */
+export function isNullableCondition(tree: SegmentNode): boolean {
+  return tree.kind === "condition" && NULLABLE_COLUMNS.has(toComparison(tree).column);
+}
+
 /**
  * The PostgreSQL twin of compileComplement(): `(tree) IS NOT TRUE` written so its index ranges can
  * be used, placeholders numbered from `firstParam`. Each condition is turned round on the integer
  * bound postgresCondition() binds (the same customers), a fraction `=` (false for every row of a
- * NOT NULL column) becomes TRUE, and `lastActive` also matches when NULL.
+ * NOT NULL column) becomes TRUE, and `lastActive` also matches when NULL. With `nullsApart`, a
+ * tree that is one condition on `lastActive` leaves its NULLs out: the caller counts them apart
+ * (`IS NULL` is a range of the index; PostgreSQL reads the table for `< x OR IS NULL`).
  */
-export function compilePostgresComplement(tree: SegmentNode, firstParam = 1): CompiledWhere {
+export function compilePostgresComplement(tree: SegmentNode, firstParam = 1, nullsApart = false): CompiledWhere {
   const params: SqlParam[] = [];
   const placeholder = () => `$${firstParam + params.length - 1}`;
   const walk = (node: SegmentNode): string => {
@@ -165,6 +172,7 @@ export function compilePostgresComplement(tree: SegmentNode, firstParam = 1): Co
           params.push(c.value);
           return `(${column} < ${at} OR ${column} > to_timestamp(${placeholder()}::float8 / 1000) OR ${column} IS NULL)`;
         }
+        if (nullsApart && node === tree) return `${column} ${NEGATED_OPERATORS[c.op]} ${at}`;
         return `(${column} ${NEGATED_OPERATORS[c.op]} ${at} OR ${column} IS NULL)`;
       }
       const bound = integerBound(c.op, c.value);

@@ -336,13 +336,14 @@ const sqliteTuningArb = fc.constantFrom(
   { sampleSize: 1, narrowOr: 0, broadAnd: 0, forceAnd: "complement" as const },
   { sampleSize: 1, narrowOr: 0, broadAnd: 0, forceAnd: "anchored" as const },
 );
-/** PostgreSQL's shapes (decision 0032): forced, or chosen from a sample small enough to choose. */
+/** PostgreSQL's shapes (decision 0032): forced, or chosen from the planner's estimates. */
 const postgresTuningArb = fc.constantFrom(
-  { sampleSize: 2000, broad: 0.5, narrowOr: 0.35, force: null },
-  { sampleSize: 100, broad: 0.5, narrowOr: 0.35, force: null },
-  { sampleSize: 2000, broad: 0.5, narrowOr: 0.35, force: "plain" as const },
-  { sampleSize: 2000, broad: 0.5, narrowOr: 0.35, force: "complement" as const },
-  { sampleSize: 2000, broad: 0.5, narrowOr: 0.35, force: "disjoint" as const },
+  { minTenant: 20_000, broad: 0.4, narrowOr: 0.35, force: null },
+  { minTenant: 0, broad: 0.4, narrowOr: 0.35, force: null },
+  { minTenant: 0, broad: 0.9, narrowOr: 1, force: null },
+  { minTenant: 0, broad: 0.4, narrowOr: 0.35, force: "plain" as const },
+  { minTenant: 0, broad: 0.4, narrowOr: 0.35, force: "complement" as const },
+  { minTenant: 0, broad: 0.4, narrowOr: 0.35, force: "disjoint" as const },
 );
 const tuningArb = fc.tuple(sqliteTuningArb, postgresTuningArb).map(([sqliteTuning, postgresTuning]) => ({
   sqliteTuning,
