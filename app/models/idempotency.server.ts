@@ -1,6 +1,12 @@
 // Idempotency keys as stored: one row per tenant and key (unique), with the fingerprint of the
 // request that claimed it, the id it makes and whether that work is done. The rules that use them
 // are in app/services/idempotency.server.ts (docs/rules.md#one-launch-one-send).
+//
+// Prisma's calls only, so they run on either engine as they are (db() is PostgreSQL's client
+// there, whose unique violation is the same P2002). What they rely on holds on PostgreSQL too: one
+// insert wins a key (the unique index), and of two takeovers only the one whose UPDATE still finds
+// the `updatedAt` it read changes the row (the second waits for the first's row lock, then reads
+// the row anew and finds it moved on). app/services/idempotency.server.test.ts runs on both.
 import { db } from "~/db.server";
 import { type IdempotencyKey, Prisma } from "~/generated/prisma/client";
 

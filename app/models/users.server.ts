@@ -1,5 +1,7 @@
 // Users as stored: the one declaration of the user row, and the queries behind sign-in, the
 // profile, sessions and the admin commands (app/services/users.server.ts holds their rules).
+// The raw reads have PostgreSQL twins in ./users.postgres.server.ts; the Prisma calls run on
+// either engine as they are (db() is PostgreSQL's client there).
 import { db } from "~/db.server";
 import { type AnyConnection, databaseEngine, isPostgres } from "~/db/connection.server";
 import { postgres } from "~/db/postgres.server";
@@ -30,7 +32,8 @@ const USER_BY_ID_SQL = `SELECT "id", "email", "displayName", "firstName", "lastN
 
 /**
  * The user by id. Every page and /api request resolves its caller here, so it is a prepared
- * statement on the read connection (see ~/db/reader.server) rather than a Prisma query.
+ * statement on the read connection (see ~/db/reader.server) rather than a Prisma query; on
+ * PostgreSQL, one statement on the process's pool.
  */
 export async function findUserById(id: string): Promise<User | null> {
   if (databaseEngine() === "postgres") return findUserByIdPg(postgres(), id);
@@ -110,8 +113,8 @@ export async function deleteUserById(userId: string): Promise<boolean> {
 export type SenderProfile = Pick<User, "company" | "displayName" | "email">;
 
 /**
- * The tenant's sender fields, or null for no such user: on the read connection, or on the
- * connection a worker thread opened (the delivery job).
+ * The tenant's sender fields, or null for no such user: on the read connection (the pool on
+ * PostgreSQL), or on the connection a worker thread opened (the delivery job), of either engine.
  */
 export async function findSenderProfile(userId: string, connection?: AnyConnection): Promise<SenderProfile | null> {
   if (connection && isPostgres(connection)) return findSenderProfilePg(connection, userId);
