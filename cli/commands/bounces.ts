@@ -5,8 +5,8 @@
 // of it. The receipts go to the receipts inbox; a running server's delivery job applies them within
 // seconds.
 import type { Command } from "commander";
-import { migrateDatabase } from "../../app/db/migrate.server.ts";
-import { openSqlite } from "../../app/db/sqlite.server.ts";
+import { migrateConfiguredDatabase } from "../../app/db/migrate-configured.server.ts";
+import { closeConnection, openConnection } from "../../app/db/connection.server.ts";
 import { getEnv } from "../../app/env.server.ts";
 import { queueReceipts } from "../../app/models/deliveries/receipts.server.ts";
 import { wakeDelivery } from "../../app/services/delivery/wake.server.ts";
@@ -33,8 +33,8 @@ export function registerBounceCommands(program: Command) {
           "BOUNCE_MAILBOX_URL is not set: give the mailbox as imaps://user:password@mail.example.com:993/INBOX (README, Bounce mailbox).",
         );
       }
-      migrateDatabase(env.databaseFile);
-      const sqlite = openSqlite(env.databaseFile);
+      await migrateConfiguredDatabase();
+      const sqlite = openConnection({ poolSize: 1, applicationName: "crm bounces" });
       try {
         const result = await pollBounceMailbox(env.BOUNCE_MAILBOX_URL, (receipts) => queueReceipts(sqlite, receipts));
         for (const r of result.readings) {
@@ -48,7 +48,7 @@ export function registerBounceCommands(program: Command) {
           console.log("A running server's delivery job applies the receipts within seconds.");
         }
       } finally {
-        sqlite.close();
+        await closeConnection(sqlite);
       }
     });
 }

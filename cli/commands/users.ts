@@ -1,7 +1,6 @@
 import type { Command } from "commander";
 import { z } from "zod";
-import { getEnv } from "../../app/env.server.ts";
-import { migrateDatabase } from "../../app/db/migrate.server.ts";
+import { migrateConfiguredDatabase } from "../../app/db/migrate-configured.server.ts";
 import { findUserByEmail, listUsers, setPasswordHash, upsertLocalUser } from "../../app/services/users.server.ts";
 import { hashPassword, passwordProblem } from "../../app/services/passwords.server.ts";
 import { issueToken } from "../../app/services/token.server.ts";
@@ -36,7 +35,7 @@ export function registerUserCommands(program: Command) {
         { email: opts.email, name: opts.name },
       );
       const password = opts.password ? parseCliInput(NewPassword(input.email), await readNewPassword()) : null;
-      migrateDatabase(getEnv().databaseFile);
+      await migrateConfiguredDatabase();
       const existing = await findUserByEmail(input.email);
       const user =
         existing ?? (await upsertLocalUser({ ...input, passwordHash: password ? await hashPassword(password) : null }));
@@ -55,7 +54,7 @@ export function registerUserCommands(program: Command) {
     .argument("<email>", "the user's e-mail address")
     .action(async (email: string) => {
       const input = parseCliInput(z.object({ email: Email }), { email });
-      migrateDatabase(getEnv().databaseFile);
+      await migrateConfiguredDatabase();
       const user = await findUserByEmail(input.email);
       if (!user)
         throw new Error(
@@ -71,7 +70,7 @@ export function registerUserCommands(program: Command) {
     .description("List all users")
     .option("--json", "print JSON instead of a table")
     .action(async (opts: { json?: boolean }) => {
-      migrateDatabase(getEnv().databaseFile);
+      await migrateConfiguredDatabase();
       const all = await listUsers();
       if (opts.json) {
         console.log(
@@ -115,7 +114,7 @@ export function registerUserCommands(program: Command) {
         }),
         { email, hours: opts.hours },
       );
-      migrateDatabase(getEnv().databaseFile);
+      await migrateConfiguredDatabase();
       const user = await findUserByEmail(input.email);
       if (!user)
         throw new Error(
