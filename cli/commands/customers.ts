@@ -7,8 +7,7 @@ import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import cliProgress from "cli-progress";
 import type { Command } from "commander";
 import { z } from "zod";
-import { migrateDatabase } from "../../app/db/migrate.server.ts";
-import { getEnv } from "../../app/env.server.ts";
+import { migrateConfiguredDatabase } from "../../app/db/migrate-configured.server.ts";
 import { ApiError } from "../../app/lib/api.server.ts";
 import { exportCustomersCsv } from "../../app/services/customer-export.server.ts";
 import { errorReportCsv, importCustomers } from "../../app/services/customer-import.server.ts";
@@ -23,7 +22,7 @@ const Email = z
 
 export async function tenantByEmail(email: string) {
   const input = parseCliInput(z.object({ email: Email }), { email });
-  migrateDatabase(getEnv().databaseFile);
+  await migrateConfiguredDatabase();
   const user = await findUserByEmail(input.email);
   if (!user)
     throw new Error(
