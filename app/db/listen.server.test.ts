@@ -201,9 +201,23 @@ describe("the LISTEN/NOTIFY channel", () => {
     ]);
   });
 
-  it("keeps at most maxQueued payloads while disconnected, dropping the oldest", async () => {
-    const { channel: c, statuses } = channel("postgres://postgres@127.0.0.1:1/none", { maxQueued: 3 });
-    for (const p of ["1", "2", "3", "4", "5"]) c.send(p);
-    expect(statuses.filter((s) => s.state === "dropped")).toHaveLength(2);
+  it("keeps at most maxQueuedBytes of payloads while it cannot send, dropping the oldest, said once a burst", async () => {
+    const r = await relay();
+    const a = channel(r.url, { maxQueuedBytes: 3, firstRetryMs: 300 });
+    const b = channel(database.url);
+    await Promise.all([a.channel.ready(), b.channel.ready()]);
+    r.cut();
+    await until(() => !a.channel.listening, "a to see the cut");
+    for (const p of ["1", "2", "3", "4", "5"]) a.channel.send(p);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(a.statuses.filter((s) => s.state === "dropped")).toEqual([
+      {
+        state: "dropped",
+        count: 2,
+        error: new Error("More than 3 bytes of messages waited to be sent: the oldest 2 were dropped."),
+      },
+    ]);
+    await until(() => b.heard.length === 3, "the three kept");
+    expect(b.heard).toEqual(["3", "4", "5"]);
   });
 });

@@ -9,7 +9,7 @@
 // opened again after a delay that doubles from firstRetryMs up to maxRetryMs, with jitter so that
 // many instances do not all knock at once after a restart; LISTEN is issued again on each new
 // connection. Notifications sent while no connection listens are not kept by PostgreSQL: they are
-// lost for this process. What this process sends in that time is queued (up to maxQueued) and
+// lost for this process. What this process sends in that time is queued (up to maxQueuedBytes) and
 // sent once connected again. A heartbeat finds a connection that died without a word (a cable
 // pulled) sooner than TCP would.
 import pg from "pg";
@@ -41,8 +41,8 @@ export type ChannelOptions = {
   maxRetryMs?: number;
   /** How often an idle connection is checked with a SELECT 1 (default 15 s); 0 never. */
   heartbeatMs?: number;
-  /** Payloads kept for sending while no connection is open (default 10,000): the oldest go first. */
-  maxQueued?: number;
+  /** Bytes of payloads kept for sending while no connection is open or the last batch is out (default 8 MiB): the oldest go first. */
+  maxQueuedBytes?: number;
 };
 
 export type NotifyChannel = {
@@ -83,7 +83,7 @@ export function openNotifyChannel(options: ChannelOptions): NotifyChannel {
   const firstRetryMs = options.firstRetryMs ?? 100;
   const maxRetryMs = options.maxRetryMs ?? 5_000;
   const heartbeatMs = options.heartbeatMs ?? 15_000;
-  const maxQueued = options.maxQueued ?? 10_000;
+  const maxQueuedBytes = options.maxQueuedBytes ?? 8 << 20;
   const status = (s: ChannelStatus) => options.onStatus?.(s);
 
   // `tail` chains the connection's statements (pg wants one at a time on a client); `lost` rejects
@@ -106,7 +106,15 @@ export function openNotifyChannel(options: ChannelOptions): NotifyChannel {
   let everListened = false;
   let attempts = 0;
   let retryTimer: NodeJS.Timeout | undefined;
-  const queue: string[] = [];
+  const queue: { payload: string; bytes: number }[] = [];
+  let queuedBytes = 0;
+  // Payloads pushed out of a full queue since the last report: said once a burst, not once each.
+  let overflowed = 0;
+  const take = (count: number) => {
+    const taken = queue.splice(0, count);
+    for (const q of taken) queuedBytes -= q.bytes;
+    return taken;
+  };
   let sending = false;
   let flushWaiters: (() => void)[] = [];
   let markReady: () => void = () => undefined;
@@ -189,15 +197,15 @@ export function openNotifyChannel(options: ChannelOptions): NotifyChannel {
         let bytes = 0;
         let count = 0;
         while (count < queue.length && count < BATCH_MESSAGES && bytes < BATCH_BYTES) {
-          bytes += queue[count].length;
+          bytes += queue[count].bytes;
           count += 1;
         }
-        const batch = queue.slice(0, count);
+        const batch = queue.slice(0, count).map((q) => q.payload);
         try {
           // One statement: one round trip and one transaction, whose notifications the server
           // delivers in the order they were sent.
           await run(current, "SELECT pg_notify($1, m) FROM unnest($2::text[]) AS m", [options.channel, batch]);
-          queue.splice(0, count);
+          take(count);
         } catch (error) {
           if (isConnectionLoss(error) || live !== current) {
             // Kept for the next connection (a batch the server had already taken may then arrive
@@ -205,7 +213,7 @@ export function openNotifyChannel(options: ChannelOptions): NotifyChannel {
             current.drop(error as Error);
             break;
           }
-          queue.splice(0, count);
+          take(count);
           status({ state: "dropped", error: error as Error, count });
         }
       }
@@ -259,15 +267,25 @@ export function openNotifyChannel(options: ChannelOptions): NotifyChannel {
         });
         return;
       }
-      if (queue.length >= maxQueued) {
-        queue.shift();
-        status({
-          state: "dropped",
-          error: new Error(`More than ${maxQueued} messages waited for a connection: the oldest was dropped.`),
-          count: 1,
-        });
+      // The batch out stays whole: only payloads behind it are pushed out.
+      const keep = sending ? Math.min(queue.length, BATCH_MESSAGES) : 0;
+      while (queuedBytes + bytes > maxQueuedBytes && queue.length > keep) {
+        queuedBytes -= queue.splice(keep, 1)[0].bytes;
+        if (overflowed++ === 0) {
+          setImmediate(() => {
+            status({
+              state: "dropped",
+              error: new Error(
+                `More than ${maxQueuedBytes} bytes of messages waited to be sent: the oldest ${overflowed} were dropped.`,
+              ),
+              count: overflowed,
+            });
+            overflowed = 0;
+          });
+        }
       }
-      queue.push(payload);
+      queue.push({ payload, bytes });
+      queuedBytes += bytes;
       if (live) void pump();
     },
     flushed,
@@ -288,7 +306,7 @@ export function openNotifyChannel(options: ChannelOptions): NotifyChannel {
       clearInterval(heartbeat);
       const current = live;
       live = null;
-      queue.length = 0;
+      take(queue.length);
       settleFlush();
       if (current) {
         current.client.removeAllListeners("notification");

@@ -56,7 +56,7 @@ import {
   campaignsByRevenue,
 } from "~/services/attribution.server";
 import { launchCampaignOffThread } from "~/services/background-work.server";
-import { campaignStatusChanged, wakeDelivery } from "~/services/delivery/wake.server";
+import { wakeDelivery } from "~/services/delivery/wake.server";
 import { requestFingerprint, runOnce } from "~/services/idempotency.server";
 import { notify } from "~/services/notifications.server";
 import { getSegment, segmentAudienceCount, segmentWhere } from "~/services/segments.server";
@@ -557,7 +557,7 @@ export async function saveOrLaunchOnce(
 export type ControlResult = { campaign: CampaignDto; message: string };
 
 export async function pauseCampaign(userId: string, id: string): Promise<ControlResult> {
-  const result = await control(
+  return control(
     userId,
     id,
     "Paused",
@@ -565,9 +565,6 @@ export async function pauseCampaign(userId: string, id: string): Promise<Control
     "Campaign paused",
     (s) => `Only a sending campaign can be paused; this one is ${s.toLowerCase()}.`,
   );
-  // Every instance's delivery job hears it (on PostgreSQL, instances that read the status from memory).
-  campaignStatusChanged({ campaignId: id, status: "Paused" });
-  return result;
 }
 
 export async function resumeCampaign(userId: string, id: string): Promise<ControlResult> {
@@ -579,7 +576,7 @@ export async function resumeCampaign(userId: string, id: string): Promise<Contro
     "Campaign resumed",
     (s) => `Only a paused campaign can be resumed; this one is ${s.toLowerCase()}.`,
   );
-  campaignStatusChanged({ campaignId: id, status: "Active" });
+  wakeDelivery();
   return result;
 }
 
@@ -593,7 +590,7 @@ export async function cancelCampaign(userId: string, id: string): Promise<Contro
     (s) => `Only a sending or paused campaign can be cancelled; this one is ${s.toLowerCase()}.`,
   );
   // The delivery job ends the queued rows as Cancelled.
-  campaignStatusChanged({ campaignId: id, status: "Cancelled" });
+  wakeDelivery();
   return result;
 }
 

@@ -243,19 +243,17 @@ describe("what the product sends over the bus, from one instance to another", ()
     expect(importProgress(user.id, "progress-key-1")).toMatchObject({ phase: "reading", rows: 1234 });
   });
 
-  it("a wake and a campaign's new status reach every instance's delivery job", async () => {
+  it("a wake reaches every instance's delivery job at once, a burst of them as two", async () => {
     const { onDeliveryWake } = await import("~/services/delivery/wake.server");
-    const wakes: unknown[] = [];
-    const stop = onDeliveryWake((wake) => wakes.push(wake));
-    try {
-      const b = await instance();
-      await b.call({ cmd: "wake" });
-      await until(() => wakes.length === 1, "the wake here");
-      await b.call({ cmd: "wake", change: { campaignId: "c0ffee0000000000000000aa", status: "Paused" } });
-      await until(() => wakes.length === 2, "the pause here");
-      expect(wakes).toEqual([null, { campaignId: "c0ffee0000000000000000aa", status: "Paused" }]);
-    } finally {
-      stop();
-    }
+    let wakes = 0;
+    onTestFinished(onDeliveryWake(() => (wakes += 1)));
+    const b = await instance();
+    await b.call({ cmd: "wake", count: 1 });
+    await until(() => wakes === 1, "the wake here");
+    // 100 wakes at once (receipts, opens): the first goes at once, the rest as one at the window's end.
+    await b.call({ cmd: "wake", count: 100 });
+    await until(() => wakes === 3, "the burst's wakes here");
+    await settle();
+    expect(wakes).toBe(3);
   });
 });

@@ -51,9 +51,10 @@ async function run(command: InstanceCommand): Promise<unknown> {
       return {};
     }
     case "wake": {
-      const wake = await import("~/services/delivery/wake.server");
-      if (command.change) wake.campaignStatusChanged(command.change);
-      else wake.wakeDelivery();
+      const { wakeDelivery } = await import("~/services/delivery/wake.server");
+      for (let i = 0; i < command.count; i++) wakeDelivery();
+      // The last of a burst goes out at the end of its 50 ms window.
+      await sleep(100);
       await link?.channel.flushed();
       return {};
     }

@@ -4,7 +4,6 @@
 // and connections; the test sends it commands and collects what it hears.
 import { type ChildProcess, fork } from "node:child_process";
 import path from "node:path";
-import type { CampaignStatusChange } from "~/services/delivery/wake.server";
 
 export type InstanceCommand =
   | { cmd: "link" }
@@ -14,7 +13,7 @@ export type InstanceCommand =
   | { cmd: "notify"; userId: string; title: string }
   | { cmd: "endSessions"; userId: string }
   | { cmd: "trackImport"; userId: string; key: string; rows: number }
-  | { cmd: "wake"; change?: CampaignStatusChange }
+  | { cmd: "wake"; count: number }
   | { cmd: "lock"; name: string }
   | { cmd: "release"; name: string }
   | { cmd: "runJob"; name: string; workMs: number }

@@ -12,7 +12,7 @@ import { notifyPaused, notifyPerformance } from "~/services/campaigns.server";
 import { deliveryStartNotes } from "~/services/delivery/channels.server";
 import type { EngineEvent } from "~/services/delivery/engine.server";
 import { startSimulatedVendor, type SimulatedVendor } from "~/services/delivery/simulated-vendor.server";
-import { campaignStatusChanged, type DeliveryWake, onDeliveryWake } from "~/services/delivery/wake.server";
+import { onDeliveryWake } from "~/services/delivery/wake.server";
 
 /** The Bree job's name. */
 export const DELIVERY_JOB = "delivery";
@@ -22,8 +22,8 @@ export type DeliveryJobWiring = {
   workerData: { vendorUrl?: string; vendorKey?: string };
   /** A message from the job's thread. */
   onMessage(message: unknown): void;
-  /** Passes every wake (from any instance on PostgreSQL) to `wake`; returns the call that stops it. */
-  listenForWakes(wake: (wake: DeliveryWake) => void): () => void;
+  /** Passes every wake (from any instance, on PostgreSQL) to `wake`; returns the call that stops it. */
+  listenForWakes(wake: () => void): () => void;
   /** Closes the built-in vendor (after the job has stopped: its last batches may still send). */
   close(): Promise<void>;
 };
@@ -61,8 +61,6 @@ export async function prepareDeliveryJob(log: Logger): Promise<DeliveryJobWiring
         { campaignId: event.campaign.id, detail: event.campaign.statusDetail },
         "campaign paused by the error cap",
       );
-      // The other instances' jobs stop sending it too.
-      campaignStatusChanged({ campaignId: event.campaign.id, status: "Paused" });
       notifyPaused(event.campaign).catch((err: unknown) =>
         log.error({ err }, "could not write the paused notification"),
       );
