@@ -7,8 +7,8 @@
 //
 // Tenant A gets SEG_CUSTOMERS customers (default 1,000,000), tenant B a tenth of that, seeded on
 // SQLite by the product's seed (seedTenant(), no orders: the seed then draws the totals itself) and
-// copied row for row into a migrated PostgreSQL database of its own (crm_segments_bench on
-// TEST_POSTGRES_URL's server, VACUUM ANALYZE after). SEG_WORKDIR=<dir> keeps the SQLite file there
+// copied row for row into a migrated PostgreSQL database of its own (crm_segments_bench_<customers>
+// on TEST_POSTGRES_URL's server, VACUUM ANALYZE after). SEG_WORKDIR=<dir> keeps the SQLite file there
 // and the PostgreSQL database after the run, and reuses both when they are there (seed once,
 // measure again); SEG_RUNS sets the timed runs per segment and engine (default 40).
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -30,7 +30,7 @@ process.env.LOG_LEVEL ??= "warn";
 const CUSTOMERS = Number(process.env.SEG_CUSTOMERS ?? 1_000_000);
 const RUNS = Number(process.env.SEG_RUNS ?? 40);
 const WARMUP = 3;
-const PG_DB = "crm_segments_bench";
+const PG_DB = `crm_segments_bench_${CUSTOMERS}`;
 const started = Date.now();
 const log = (m: string) =>
   console.error(`[segments-pg ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${m}`);
