@@ -425,6 +425,17 @@ describe("a segment on SQLite and on PostgreSQL", () => {
     );
   });
 
+  it("chooses PostgreSQL's count shape from the planner's estimates", async () => {
+    Object.assign(postgres.postgresCountTuning, { minTenant: 0, broad: 0.4, narrowOr: 0.35, force: null });
+    const shape = (conditions: unknown) => postgres.audienceCountShape(pool, TENANT_A, parsedTree(conditions));
+    expect(await shape({ visits: { $gte: 0 } })).toBe("complement");
+    expect(await shape({ $or: [{ visits: { $eq: 1000 } }, { totalSpend: { $gt: 1e10 } }] })).toBe("disjoint");
+    expect(await shape({ visits: { $eq: 1000 } })).toBe("plain");
+    // A tenant the planner thinks small is counted plainly whatever the tree.
+    Object.assign(postgres.postgresCountTuning, { minTenant: 1e9 });
+    expect(await shape({ $and: [{ visits: { $gte: 0 } }, { totalSpend: { $gte: 0 } }] })).toBe("plain");
+  });
+
   it("never shows another tenant's customers", async () => {
     const everyone = parsedTree({ $or: [{ visits: { $gte: 0 } }, { lastActiveDate: { $lt: "9999-12-31" } }] });
     await fc.assert(
