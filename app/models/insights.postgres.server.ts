@@ -86,13 +86,16 @@ export async function countActiveBetweenPg(
   ranges: { from: number; to: number }[],
 ): Promise<number[]> {
   return Promise.all(
-    ranges.map(({ from, to }) =>
-      countOf(
+    ranges.map(({ from, to }) => {
+      // An open end (Number.MAX_SAFE_INTEGER: "from now on") is past what a Date holds, and what a
+      // timestamptz holds: it is left out rather than sent as an invalid date.
+      const open = Number.isNaN(new Date(to).getTime());
+      return countOf(
         db,
-        `SELECT count(*) AS n FROM "Customer" WHERE "userId" = $1 AND "lastActive" >= $2 AND "lastActive" < $3`,
-        [userId, new Date(from), new Date(to)],
-      ),
-    ),
+        `SELECT count(*) AS n FROM "Customer" WHERE "userId" = $1 AND "lastActive" >= $2${open ? "" : ` AND "lastActive" < $3`}`,
+        open ? [userId, new Date(from)] : [userId, new Date(from), new Date(to)],
+      );
+    }),
   );
 }
 

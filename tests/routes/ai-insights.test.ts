@@ -4,26 +4,32 @@ import { describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase as setUpTestDatabase } from "../helpers/db";
 import { args, bearerFor, cookieFor, makeRequest } from "../helpers/requests";
 
-const { file } = setUpTestDatabase();
+setUpTestDatabase();
 
 const route = await import("~/routes/api/ai-insights");
 const { seedTenant } = await import("~/services/seed.server");
-const { openSqlite } = await import("~/db/sqlite.server");
+const { db } = await import("~/db.server");
 const { newId } = await import("~/lib/id");
 
-function addCampaigns(userId: string, names: string[]) {
-  const sqlite = openSqlite(file);
-  try {
-    const insert = sqlite.prepare(
-      `INSERT INTO "Campaign" ("id", "userId", "name", "message", "status", "audienceSize", "launchedAt", "createdAt",
-        "updatedAt", "deliveredCount", "failedCount", "openedCount") VALUES (?, ?, ?, 'Hi', 'Completed', 10, ?, ?, ?, ?, ?, ?)`,
-    );
-    names.forEach((name, i) => {
-      const now = Date.now();
-      insert.run(newId(), userId, name, now, now, now, 9 - i, 1 + i, 3);
+async function addCampaigns(userId: string, names: string[]) {
+  for (const [i, name] of names.entries()) {
+    const now = new Date();
+    await db().campaign.create({
+      data: {
+        id: newId(),
+        userId,
+        name,
+        message: "Hi",
+        status: "Completed",
+        audienceSize: 10,
+        launchedAt: now,
+        createdAt: now,
+        updatedAt: now,
+        deliveredCount: 9 - i,
+        failedCount: 1 + i,
+        openedCount: 3,
+      },
     });
-  } finally {
-    sqlite.close();
   }
 }
 
@@ -49,8 +55,8 @@ describe("GET /api/ai/insights", () => {
 
   it("answers the spec's shape with the card's blocks and who wrote them, from the caller's own data", async () => {
     const user = await createTestUser("Insights route");
-    await seedTenant(user.id, { customers: 40, orders: 0, seed: 5, file });
-    addCampaigns(user.id, ["Alpha Launch", "Beta Launch", "Gamma Launch"]);
+    await seedTenant(user.id, { customers: 40, orders: 0, seed: 5 });
+    await addCampaigns(user.id, ["Alpha Launch", "Beta Launch", "Gamma Launch"]);
     const other = await createTestUser("Someone else");
 
     const res = await route.loader(

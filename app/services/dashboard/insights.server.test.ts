@@ -1,5 +1,5 @@
-// The AI insights on a real migrated SQLite database: every figure checked against a direct SQL
-// count over the same rows, another tenant's rows never used, the threshold, the numbers check,
+// The AI insights on a real migrated database (SQLite; PostgreSQL in the postgres project): every
+// figure checked against a direct count over the same rows, another tenant's rows never used, the threshold, the numbers check,
 // the cache, and the LLM path against a local fake of the chat-completions endpoint (a good answer,
 // one stating a number it was not given, a malformed, failing, short or slow one).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,15 +7,15 @@ import { startFakeLlm, type FakeLlm } from "../../../tests/fakes/llm";
 import { createTestUser, useTestDatabase } from "../../../tests/helpers/db";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
-const { file } = useTestDatabase();
+useTestDatabase();
 
-import { openSqlite, type Sqlite } from "~/db/sqlite.server";
+import { db } from "~/db.server";
 import { resetEnvCache } from "~/env.server";
 import { newId } from "~/lib/id";
 import { formatFigure, type Insight, type Insights } from "~/lib/insights";
 import { parseConditions } from "~/lib/segments";
 import { CustomerApiSchema } from "~/schemas/customer";
-import { createCustomer } from "~/services/customers.server";
+import { createCustomer, deleteCustomer } from "~/services/customers.server";
 import { clearInsightsCache, getInsights } from "~/services/dashboard/insights.server";
 import { insightFacts } from "~/services/dashboard/insights/facts.server";
 import { numbersIn, unknownNumbers } from "~/services/dashboard/insights/grounding.server";
@@ -24,23 +24,20 @@ import { seedTenant } from "~/services/seed.server";
 import { createSegment } from "~/services/segments.server";
 
 const DAY = 86_400_000;
-let sqlite: Sqlite;
 let llm: FakeLlm;
 let a: string; // the tenant under test
 let b: string; // another tenant with more striking figures, which must never show up in a's
 
 beforeAll(async () => {
-  sqlite = openSqlite(file);
   llm = await startFakeLlm();
   a = (await createTestUser("Insights A")).id;
   b = (await createTestUser("Insights B")).id;
-  await seedTenant(a, { customers: 300, orders: 0, seed: 21, file });
-  await seedTenant(b, { customers: 500, orders: 0, seed: 22, file });
+  await seedTenant(a, { customers: 300, orders: 0, seed: 21 });
+  await seedTenant(b, { customers: 500, orders: 0, seed: 22 });
   // Customers added today (the seed's are at least a day old).
   for (let i = 0; i < 4; i++) await addCustomer(a, "New", `new${i}@a.example`);
 });
 afterAll(async () => {
-  sqlite.close();
   await llm.close();
   useNoLlm();
 });
@@ -67,31 +64,27 @@ async function segment(userId: string, name: string, conditions: unknown) {
 }
 
 type Counters = { delivered: number; failed: number; bounced?: number; opened: number; status?: string };
-function campaign(userId: string, name: string, c: Counters, segmentId: string | null = null) {
+async function campaign(userId: string, name: string, c: Counters, segmentId: string | null = null) {
   const id = newId();
-  const now = Date.now();
-  const audience = c.delivered + c.failed + (c.bounced ?? 0);
-  sqlite
-    .prepare(
-      `INSERT INTO "Campaign" ("id", "userId", "segmentId", "name", "message", "status", "audienceSize", "launchedAt",
-        "createdAt", "updatedAt", "deliveredCount", "failedCount", "bouncedCount", "openedCount")
-       VALUES (?, ?, ?, ?, 'Hi {NAME}', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
+  const now = new Date();
+  await db().campaign.create({
+    data: {
       id,
       userId,
       segmentId,
       name,
-      c.status ?? "Completed",
-      audience,
-      c.status === "Draft" ? null : now,
-      now,
-      now,
-      c.delivered,
-      c.failed,
-      c.bounced ?? 0,
-      c.opened,
-    );
+      message: "Hi {NAME}",
+      status: c.status ?? "Completed",
+      audienceSize: c.delivered + c.failed + (c.bounced ?? 0),
+      launchedAt: c.status === "Draft" ? null : now,
+      createdAt: now,
+      updatedAt: now,
+      deliveredCount: c.delivered,
+      failedCount: c.failed,
+      bouncedCount: c.bounced ?? 0,
+      openedCount: c.opened,
+    },
+  });
   return id;
 }
 
@@ -99,13 +92,9 @@ function campaign(userId: string, name: string, c: Counters, segmentId: string |
 const addCustomer = (userId: string, firstName: string, email: string) =>
   createCustomer(userId, CustomerApiSchema.parse({ firstName, lastName: "Test", email }));
 
-const count = (sql: string, ...params: unknown[]) =>
-  Number(
-    sqlite
-      .prepare(sql)
-      .pluck()
-      .get(...params),
-  );
+/** The tenant's customers that `where` selects, counted directly. */
+const customersWhere = (userId: string, where: Record<string, unknown> = {}) =>
+  db().customer.count({ where: { userId, ...where } });
 
 /** The start of the India Standard Time month `back` months before the one `at` is in. */
 function istMonthStart(at: number, back = 0): number {
@@ -135,15 +124,15 @@ describe("the figures", () => {
     small = await segment(a, "Frequent visitors", { visits: { $gte: 8 } });
     sentTo = await segment(a, "Already reached", { visits: { $gte: 1 } });
     draftOnly = await segment(a, "Draft only", { visits: { $gte: 3 } });
-    campaign(a, "Spring Sale", { delivered: 950, failed: 30, bounced: 20, opened: 300 }, sentTo);
-    campaign(a, "Monsoon Offer", { delivered: 600, failed: 300, bounced: 100, opened: 30 });
-    campaign(a, "Diwali Greetings", { delivered: 800, failed: 200, opened: 400 });
-    campaign(a, "Not yet", { delivered: 0, failed: 0, opened: 0, status: "Draft" }, draftOnly);
+    await campaign(a, "Spring Sale", { delivered: 950, failed: 30, bounced: 20, opened: 300 }, sentTo);
+    await campaign(a, "Monsoon Offer", { delivered: 600, failed: 300, bounced: 100, opened: 30 });
+    await campaign(a, "Diwali Greetings", { delivered: 800, failed: 200, opened: 400 });
+    await campaign(a, "Not yet", { delivered: 0, failed: 0, opened: 0, status: "Draft" }, draftOnly);
     // Tenant b: a perfect campaign and a segment bigger than any of a's, neither sent to a.
     await segment(b, "B everyone", { totalSpend: { $gte: 0 } });
-    campaign(b, "B Perfect", { delivered: 1000, failed: 0, opened: 1000 });
-    campaign(b, "B Disaster", { delivered: 1, failed: 999, opened: 0 });
-    campaign(b, "B Third", { delivered: 5, failed: 5, opened: 1 });
+    await campaign(b, "B Perfect", { delivered: 1000, failed: 0, opened: 1000 });
+    await campaign(b, "B Disaster", { delivered: 1, failed: 999, opened: 0 });
+    await campaign(b, "B Third", { delivered: 5, failed: 5, opened: 1 });
   });
 
   it("each equals a direct SQL count over the tenant's rows", async () => {
@@ -151,26 +140,19 @@ describe("the figures", () => {
     const at = now.getTime();
     const f = await insightFacts(a, now);
 
-    const customers = count(`SELECT count(*) FROM "Customer" WHERE "userId" = ?`, a);
+    const customers = await customersWhere(a);
     expect(f.counts).toEqual({
       customers,
-      campaigns: count(`SELECT count(*) FROM "Campaign" WHERE "userId" = ?`, a),
-      segments: count(`SELECT count(*) FROM "Segment" WHERE "userId" = ?`, a),
+      campaigns: await db().campaign.count({ where: { userId: a } }),
+      segments: await db().segment.count({ where: { userId: a } }),
     });
     expect(f.counts).toMatchObject({ customers: 304, campaigns: 4, segments: 4 });
 
     // Growth month on month, by creation time.
-    const thisMonth = count(
-      `SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "createdAt" >= ?`,
-      a,
-      istMonthStart(at),
-    );
-    const lastMonth = count(
-      `SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "createdAt" >= ? AND "createdAt" < ?`,
-      a,
-      istMonthStart(at, 1),
-      istMonthStart(at),
-    );
+    const thisMonth = await customersWhere(a, { createdAt: { gte: new Date(istMonthStart(at)) } });
+    const lastMonth = await customersWhere(a, {
+      createdAt: { gte: new Date(istMonthStart(at, 1)), lt: new Date(istMonthStart(at)) },
+    });
     expect(thisMonth).toBeGreaterThanOrEqual(4);
     expect(lastMonth).toBeGreaterThan(0);
     expect(f.growth).toMatchObject({ thisMonth, lastMonth, beforeThisMonth: customers - thisMonth });
@@ -178,23 +160,26 @@ describe("the figures", () => {
 
     // Inactivity: no activity within the window, or never active.
     for (const w of f.inactive) {
-      const n = count(
-        `SELECT count(*) FROM "Customer" WHERE "userId" = ? AND ("lastActive" IS NULL OR "lastActive" < ?)`,
-        a,
-        at - w.days * DAY,
-      );
+      const n = await customersWhere(a, {
+        OR: [{ lastActive: null }, { lastActive: { lt: new Date(at - w.days * DAY) } }],
+      });
       expect(w).toEqual({ days: w.days, customers: n, percent: Math.round((n / customers) * 1000) / 10 });
     }
     expect(f.inactive.map((w) => w.days)).toEqual([30, 60, 90]);
     expect(f.inactive[0].customers).toBeGreaterThan(f.inactive[2].customers);
 
     // Spend concentration: the top 10% of customers by spend.
-    const top = count(
-      `SELECT sum("s") FROM (SELECT "totalSpendPaise" AS "s" FROM "Customer" WHERE "userId" = ? ORDER BY "s" DESC LIMIT ?)`,
-      a,
-      Math.ceil(customers / 10),
-    );
-    const total = count(`SELECT sum("totalSpendPaise") FROM "Customer" WHERE "userId" = ?`, a);
+    const top = (
+      await db().customer.findMany({
+        where: { userId: a },
+        orderBy: { totalSpendPaise: "desc" },
+        take: Math.ceil(customers / 10),
+        select: { totalSpendPaise: true },
+      })
+    ).reduce((sum, c) => sum + c.totalSpendPaise, 0);
+    const total =
+      (await db().customer.aggregate({ where: { userId: a }, _sum: { totalSpendPaise: true } }))._sum.totalSpendPaise ??
+      0;
     expect(f.spend).toEqual({
       topCustomers: Math.ceil(customers / 10),
       topSpend: Math.round(top / 100),
@@ -203,21 +188,20 @@ describe("the figures", () => {
     });
 
     // Campaigns: delivered / (delivered + failed + bounced), opened / delivered; drafts left out.
-    const rates = sqlite
-      .prepare(
-        `SELECT "name", round(100.0 * "deliveredCount" / ("deliveredCount" + "failedCount" + "bouncedCount"), 1) AS d,
-                round(100.0 * "openedCount" / "deliveredCount", 1) AS o
-         FROM "Campaign" WHERE "userId" = ? AND "status" <> 'Draft' ORDER BY d DESC`,
-      )
-      .all(a) as { name: string; d: number; o: number }[];
+    const oneDecimal = (x: number) => Math.round(x * 10) / 10;
+    const rates = (await db().campaign.findMany({ where: { userId: a, status: { not: "Draft" } } })).map((c) => ({
+      name: c.name,
+      d: oneDecimal((100 * c.deliveredCount) / (c.deliveredCount + c.failedCount + c.bouncedCount)),
+      o: oneDecimal((100 * c.openedCount) / c.deliveredCount),
+    }));
     expect(f.campaigns.map((c) => [c.name, c.deliveryRate, c.openRate]).sort()).toEqual(
       rates.map((r) => [r.name, r.d, r.o]).sort(),
     );
 
     // Unsent segments: those without a launched campaign, with their audiences counted in SQL.
-    const spent = count(`SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "totalSpendPaise" > 0`, a);
-    const frequent = count(`SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "visits" >= 8`, a);
-    const sometimes = count(`SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "visits" >= 3`, a);
+    const spent = await customersWhere(a, { totalSpendPaise: { gt: 0 } });
+    const frequent = await customersWhere(a, { visits: { gte: 8 } });
+    const sometimes = await customersWhere(a, { visits: { gte: 3 } });
     expect(f.unsentSegments.total).toBe(3);
     expect(f.unsentSegments.largest).toEqual(
       [
@@ -272,11 +256,9 @@ describe("the figures", () => {
 describe("a campaign with spam reports", () => {
   it("counts a message reported as spam as delivered, as the campaign's success rate does", async () => {
     const user = (await createTestUser("Insights complaints")).id;
-    const id = campaign(user, "Reported", { delivered: 9, failed: 1, opened: 9 });
+    const id = await campaign(user, "Reported", { delivered: 9, failed: 1, opened: 9 });
     // One of the ten opened it and reported it as spam: its row moved from delivered to complained.
-    sqlite
-      .prepare(`UPDATE "Campaign" SET "complainedCount" = 1, "openedCount" = 10, "audienceSize" = 11 WHERE "id" = ?`)
-      .run(id);
+    await db().campaign.update({ where: { id }, data: { complainedCount: 1, openedCount: 10, audienceSize: 11 } });
     const f = await insightFacts(user);
     expect(f.campaigns).toEqual([
       expect.objectContaining({ attempted: 11, delivered: 10, opened: 10, deliveryRate: 90.9, openRate: 100 }),
@@ -289,8 +271,8 @@ describe("the threshold", () => {
     useNoLlm();
     const c = (await createTestUser("Small shop")).id;
     for (let i = 0; i < 10; i++) await addCustomer(c, "C", `c${i}@c.example`);
-    campaign(c, "One", { delivered: 5, failed: 0, opened: 1 });
-    campaign(c, "Two", { delivered: 5, failed: 1, opened: 1 });
+    await campaign(c, "One", { delivered: 5, failed: 0, opened: 1 });
+    await campaign(c, "Two", { delivered: 5, failed: 1, opened: 1 });
     const two = await getInsights(c);
     expect(two).toMatchObject({
       enoughData: false,
@@ -303,7 +285,7 @@ describe("the threshold", () => {
       blocks: { campaignPerformance: "", segmentInsight: "", recentActivity: "" },
     });
 
-    campaign(c, "Three", { delivered: 5, failed: 2, opened: 0 });
+    await campaign(c, "Three", { delivered: 5, failed: 2, opened: 0 });
     const three = await getInsights(c);
     expect(three).toMatchObject({ enoughData: true, counts: { customers: 10, campaigns: 3 } });
     // All ten were added this month: the whole base is this month's growth.
@@ -318,7 +300,7 @@ describe("the threshold", () => {
     expect((await getInsights(c)).blocks.segmentInsight).toBe(
       "Your 1 newest segment not yet sent to has no customers: loosen its conditions or create a new segment.",
     );
-    campaign(c, "To spenders", { delivered: 0, failed: 0, opened: 0 }, none);
+    await campaign(c, "To spenders", { delivered: 0, failed: 0, opened: 0 }, none);
     clearInsightsCache();
     expect((await getInsights(c)).blocks.segmentInsight).toBe(
       "Every one of your 1 segment has had a campaign: create a new segment to reach other customers.",
@@ -326,7 +308,7 @@ describe("the threshold", () => {
 
     const d = (await createTestUser("Nine customers")).id;
     for (let i = 0; i < 9; i++) await addCustomer(d, "D", `d${i}@d.example`);
-    for (const name of ["x", "y", "z"]) campaign(d, name, { delivered: 1, failed: 0, opened: 0 });
+    for (const name of ["x", "y", "z"]) await campaign(d, name, { delivered: 1, failed: 0, opened: 0 });
     expect(await getInsights(d)).toMatchObject({ enoughData: false, counts: { customers: 9, campaigns: 3 } });
   });
 });
@@ -342,12 +324,12 @@ describe("the cache", () => {
     expect(later.generatedAt).toBe(new Date(t0.getTime() + 61 * 60_000).toISOString());
 
     // A new campaign changes the data: a new answer (after the 30 s floor that spares a sending campaign).
-    const id = campaign(a, "Winter Clearance", { delivered: 999, failed: 0, opened: 998 });
+    const id = await campaign(a, "Winter Clearance", { delivered: 999, failed: 0, opened: 998 });
     const t1 = t0.getTime() + 61 * 60_000;
     expect(await getInsights(a, { now: new Date(t1 + 10_000) })).toBe(later);
     const changed = await getInsights(a, { now: new Date(t1 + 31_000) });
     expect(changed.campaignSuggestions[0].text).toContain('"Winter Clearance" delivered 100.0%');
-    sqlite.prepare(`DELETE FROM "Campaign" WHERE "id" = ?`).run(id);
+    await db().campaign.delete({ where: { id } });
 
     // A new customer changes the customers' figures too (never active: inactive in every window).
     const before = await getInsights(a, { now: new Date(t1 + 62_000) });
@@ -357,8 +339,9 @@ describe("the cache", () => {
     expect(figureOf(after, "Customers inactive for 30 days or more (count)")).toBe(
       figureOf(before, "Customers inactive for 30 days or more (count)")! + 1,
     );
-    sqlite.prepare(`DELETE FROM "Customer" WHERE "userId" = ? AND "email" = 'late@a.example'`).run(a);
-    sqlite.prepare(`UPDATE "CustomerTally" SET "customers" = "customers" - 1 WHERE "userId" = ?`).run(a);
+    // The tally follows the delete (the database's trigger).
+    const late = await db().customer.findFirstOrThrow({ where: { userId: a, email: "late@a.example" } });
+    await deleteCustomer(a, late.id);
     clearInsightsCache();
   });
 });
