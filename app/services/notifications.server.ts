@@ -25,8 +25,8 @@ const toDto = (n: NotificationRow): NotificationDto => ({
 });
 
 // Each open page subscribes to its user's topic on the process bus, which reaches the pages
-// served by every worker of this machine. (Instances on other machines only see their own
-// writes: pages still catch up on reload.)
+// served by every worker of this machine and, on PostgreSQL, of every instance sharing the
+// database (docs/decisions/0034-many-instances.md).
 export type NotificationEvent = { kind: "created"; notification: NotificationDto } | { kind: "changed" };
 
 const topic = (userId: string) => `notifications:${userId}`;
