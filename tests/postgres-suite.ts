@@ -25,4 +25,5 @@ export const POSTGRES_SUITE: string[] = [
   "app/routes/api/stats-historical.test.ts",
   "tests/routes/ai-insights.test.ts",
   "tests/routes/time-zones.test.ts",
+  "app/models/attribution.server.test.ts",
 ];

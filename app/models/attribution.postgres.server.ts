@@ -69,7 +69,7 @@ const SUMS = `count(*) AS "orders", coalesce(sum(o."amountPaise" + o."taxPaise")
 function othersSql(p: Params, touch: AttributionTouch, campaignWhere: string): string {
   const at = TOUCH_COLUMN[touch];
   return `span AS MATERIALIZED (SELECT min("at") AS lo, max("at") + ${p.ref("windowMs")}::bigint AS hi FROM d),
-    other AS MATERIALIZED (${touchesSql(p, touch, campaignWhere, `AND t.${at} >= span.lo AND t.${at} < span.hi`, `span, "Campaign" c`)})`;
+    other AS MATERIALIZED (${touchesSql(p, touch, campaignWhere, `AND t.${at} >= span.lo AND t.${at} < span.hi`, `span CROSS JOIN "Campaign" c`)})`;
 }
 
 function campaignAttributionSql(p: Params, touch: AttributionTouch): string {
