@@ -148,7 +148,8 @@ describe("revenue per campaign", () => {
   });
 
   it("gives a page of campaigns their figures, the same as one by one", async () => {
-    const byId = (rows: { campaignId: string }[]) => [...rows].sort((a, b) => a.campaignId.localeCompare(b.campaignId));
+    const byId = <Row extends { campaignId: string }>(rows: Row[]) =>
+      [...rows].sort((a, b) => a.campaignId.localeCompare(b.campaignId));
     expect(byId(await campaignsAttribution(tenant, [diwali, weekend], WINDOW))).toEqual(
       byId([
         { campaignId: diwali, orders: 4, revenuePaise: 91_500 },
