@@ -7,6 +7,7 @@
 // the name only, checked per order; an id matches on any part of it.
 import { type Queryable, query } from "~/db/postgres.server";
 import type { RecentOrderRow } from "~/models/orders.server";
+import type { Tx } from "~/models/transaction.server";
 
 /** SQL text with numbered placeholders, built from left to right. */
 type Sql = { where: string; params: string[] };
@@ -31,8 +32,9 @@ export function orderSearchSqlPg(userId: string, q: string | undefined): Sql {
   let name: string;
   if ([...term].length >= 3) {
     const pattern = p(containsPattern(needle));
+    // The e-mail as stored may have capitals; SQLite's trigram table ignores case in both columns.
     name = `o."customerId" IN (SELECT c."id" FROM "Customer" c WHERE c."userId" = $1
-           AND (lower(c."firstName" || ' ' || c."lastName") LIKE ${pattern} OR c."email" LIKE ${pattern}))`;
+           AND (lower(c."firstName" || ' ' || c."lastName") LIKE ${pattern} OR c."email" ILIKE ${pattern}))`;
   } else {
     name = `EXISTS (SELECT 1 FROM "Customer" c WHERE c."id" = o."customerId"
            AND strpos(lower(c."firstName" || ' ' || c."lastName"), ${p(needle)}) > 0)`;
@@ -95,5 +97,29 @@ export async function recentOrdersOfCustomerPg(
     `SELECT "id", "createdAt", "amountPaise", "taxPaise", "status" FROM "Order"
      WHERE "userId" = $1 AND "customerId" = $2 ORDER BY "createdAt" DESC, "id" DESC LIMIT $3`,
     [userId, customerId, limit],
+  );
+}
+
+// An order write reads the order and the customer's totals, then writes a delta computed from
+// them. On SQLite the one writer runs such transactions one after another; on PostgreSQL two run
+// side by side, and each would compute from what it read before the other committed (measured: 8
+// orders created at once for one customer counted 1). Each read therefore first takes its row's
+// lock, held to the end of the transaction: a second writer waits, then reads what the first left.
+
+/** Locks the tenant's order for the rest of `tx` (none is taken when it is not the tenant's). */
+export async function lockOrderOfUserPg(tx: Tx, userId: string, id: string): Promise<void> {
+  await tx.$executeRawUnsafe(`SELECT 1 FROM "Order" WHERE "id" = $1 AND "userId" = $2 FOR UPDATE`, id, userId);
+}
+
+/**
+ * Locks the tenant's customer's totals for the rest of `tx`. FOR NO KEY UPDATE, the lock the totals'
+ * UPDATE takes anyway: it does not wait for the key share a concurrent order insert holds on its
+ * customer, so two order writes of one customer queue rather than deadlock.
+ */
+export async function lockCustomerTotalsPg(tx: Tx, userId: string, customerId: string): Promise<void> {
+  await tx.$executeRawUnsafe(
+    `SELECT 1 FROM "Customer" WHERE "id" = $1 AND "userId" = $2 FOR NO KEY UPDATE`,
+    customerId,
+    userId,
   );
 }

@@ -11,7 +11,12 @@ import type { Prisma } from "~/generated/prisma/client";
 import { newId } from "~/lib/id";
 import type { Tx } from "~/models/transaction.server";
 import { customerSearchSql, ftsPhrase } from "~/models/customer-search.server";
-import { findOrderPageIdsPg, recentOrdersOfCustomerPg } from "~/models/orders.postgres.server";
+import {
+  findOrderPageIdsPg,
+  lockCustomerTotalsPg,
+  lockOrderOfUserPg,
+  recentOrdersOfCustomerPg,
+} from "~/models/orders.postgres.server";
 
 const onPostgres = () => databaseEngine() === "postgres";
 
@@ -75,8 +80,9 @@ export async function deleteOrderById(id: string, tx: Tx = db()): Promise<void> 
   await tx.order.delete({ where: { id } });
 }
 
-/** The tenant's order, or null. */
+/** The tenant's order, or null; in `tx`, locked until it ends (the order's writes queue on it). */
 export async function findOrderOfUser(userId: string, id: string, tx: Tx = db()): Promise<OrderRow | null> {
+  if (onPostgres()) await lockOrderOfUserPg(tx, userId, id);
   return tx.order.findFirst({ where: { id, userId } });
 }
 
@@ -94,12 +100,16 @@ export async function findOrderWithItemsOfUser(
   return tx.order.findFirst({ where: { id, userId }, include: orderInclude });
 }
 
-/** The tenant's customer's stored totals, or null (the customer was deleted). */
+/**
+ * The tenant's customer's stored totals, or null (the customer was deleted); in `tx`, locked until
+ * it ends, so the totals written from them are not computed from a read another write overtook.
+ */
 export async function findCustomerTotals(
   userId: string,
   customerId: string,
   tx: Tx = db(),
 ): Promise<CustomerTotalsRow | null> {
+  if (onPostgres()) await lockCustomerTotalsPg(tx, userId, customerId);
   return tx.customer.findFirst({
     where: { id: customerId, userId },
     select: { totalSpendPaise: true, visits: true, lastActive: true },

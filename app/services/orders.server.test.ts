@@ -216,6 +216,54 @@ describe("customer totals follow the non-cancelled orders", () => {
   });
 });
 
+describe("orders written at the same time", () => {
+  // On PostgreSQL two transactions run side by side (SQLite has one writer): each must read the
+  // customer's totals and the order as the other left them, or one write's delta is lost.
+  it("orders created at once for one customer all count", async () => {
+    const user = await createTestUser();
+    const c = await makeCustomer(user.id);
+    await Promise.all(
+      Array.from({ length: 8 }, () =>
+        orders.createOrder(
+          user.id,
+          OrderSchema.parse({ customerId: c.id, items: [{ name: "Lamp", quantity: 1, price: 10 }] }),
+        ),
+      ),
+    );
+    expect(await totals(c.id)).toMatchObject({ spend: 8_000, visits: 8 });
+  });
+
+  it("edits of one order at once leave the totals of the edit that stayed", async () => {
+    const user = await createTestUser();
+    const c = await makeCustomer(user.id);
+    const o = await orders.createOrder(
+      user.id,
+      OrderSchema.parse({ customerId: c.id, items: [{ name: "Lamp", quantity: 1, price: 10 }] }),
+    );
+    await Promise.all(
+      [20, 30, 40, 50, 60, 70].map((price) =>
+        orders.updateOrder(user.id, o._id, OrderUpdateSchema.parse({ items: [{ name: "Lamp", quantity: 1, price }] })),
+      ),
+    );
+    const kept = await orders.getOrder(user.id, o._id);
+    expect(await totals(c.id)).toMatchObject({ spend: Math.round(kept.total * 100), visits: 1 });
+  });
+
+  it("one order deleted twice at once: one delete takes it, the other finds no order", async () => {
+    const user = await createTestUser();
+    const c = await makeCustomer(user.id, { totalSpendPaise: 5_000, visits: 3 });
+    const o = await orders.createOrder(
+      user.id,
+      OrderSchema.parse({ customerId: c.id, items: [{ name: "Lamp", quantity: 1, price: 10 }] }),
+    );
+    const results = await Promise.allSettled([orders.deleteOrder(user.id, o._id), orders.deleteOrder(user.id, o._id)]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const refused = results.find((r) => r.status === "rejected");
+    expect(refused?.status === "rejected" ? refused.reason : null).toMatchObject({ status: 404 });
+    expect(await totals(c.id)).toMatchObject({ spend: 5_000, visits: 3 });
+  });
+});
+
 describe("tenant isolation", () => {
   it("another tenant's order is not found for read, update and delete", async () => {
     const alice = await createTestUser("Alice");
@@ -284,6 +332,21 @@ describe("listing", () => {
     const byId = await orders.listOrders(userId, { q: ids[2].slice(-6).toUpperCase() });
     expect(byId.orders.map((o) => o._id)).toEqual([ids[2]]);
     expect((await orders.listOrders(userId, { q: "nobody" })).orders).toEqual([]);
+  });
+
+  it("a search of three characters or more finds the customer's e-mail in any case, as the name", async () => {
+    const user = await createTestUser();
+    const kavya = await makeCustomer(user.id, {
+      firstName: "Kavya",
+      lastName: "Iyer",
+      email: "Kavya.Iyer@Example.COM",
+    });
+    await orders.createOrder(
+      user.id,
+      OrderSchema.parse({ customerId: kavya.id, items: [{ name: "Lamp", quantity: 1, price: 10 }] }),
+    );
+    for (const q of ["example.com", "EXAMPLE.COM", "iyer@ex", "Kavya.Iyer@Example.COM"])
+      expect((await orders.listOrders(user.id, { q })).total, q).toBe(1);
   });
 
   it("a name search finds only the tenant's orders and looks only in the tenant's part of the search index", async () => {
