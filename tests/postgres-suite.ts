@@ -26,7 +26,4 @@ export const POSTGRES_SUITE: string[] = [
   "tests/routes/ai-insights.test.ts",
   "tests/routes/time-zones.test.ts",
   "app/models/attribution.server.test.ts",
-  "app/services/customers.server.test.ts",
-  "app/services/customer-sort.server.test.ts",
-  "app/services/customer-import.server.test.ts",
 ];
