@@ -1,19 +1,21 @@
-// Revenue per campaign (docs/rules.md#revenue-per-campaign) on a real SQLite database: campaigns
+// Revenue per campaign (docs/rules.md#revenue-per-campaign) on a real database (SQLite; PostgreSQL in the postgres project): campaigns
 // launched to a seeded tenant, clicks and opens applied as a vendor reports them (applyReceipts),
 // orders written through the order service. What counts: an order after the first click and within
 // ATTRIBUTION_WINDOW_DAYS, once, for the campaign clicked last; cancelled and deleted orders do
 // not; the opens rule apart; another tenant's orders and campaigns never. The detail card, the list
 // sorted by revenue, the dashboard's figure and GET /api/campaigns/{id} answer the same figures.
 import { renderToStaticMarkup } from "react-dom/server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, segmentTree, useTestDatabase } from "../../tests/helpers/db";
+import { describe, expect, it } from "vitest";
+import { createTestUser, segmentTree, useTestConnection, useTestDatabase } from "../../tests/helpers/db";
 import { args, bearerFor, callRoute, cookieFor } from "../../tests/helpers/requests";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
-const { file } = useTestDatabase();
+useTestDatabase();
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
+const connection = useTestConnection();
 
 import { CampaignAttribution } from "~/components/campaign-attribution";
-import { openSqlite, type Sqlite } from "~/db/sqlite.server";
+import { db } from "~/db.server";
 import { resetEnvCache } from "~/env.server";
 import { deliveryKey } from "~/lib/campaigns";
 import { applyReceipts, type Receipt } from "~/models/deliveries/receipts.server";
@@ -36,19 +38,13 @@ import { loader as listLoader } from "~/routes/campaigns";
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-let sqlite: Sqlite;
-beforeAll(() => {
-  sqlite = openSqlite(file);
-});
-afterAll(() => sqlite.close());
-
 type Row = { seq: number; customerId: string; retries: number };
-const rowsOf = (campaignId: string) =>
-  sqlite
-    .prepare<unknown[], Row>(
-      `SELECT "seq", "customerId", "retries" FROM "Delivery" WHERE "campaignId" = ? ORDER BY "seq"`,
-    )
-    .all(campaignId);
+const rowsOf = (campaignId: string): Promise<Row[]> =>
+  db().delivery.findMany({
+    where: { campaignId },
+    orderBy: { seq: "asc" },
+    select: { seq: true, customerId: true, retries: true },
+  });
 
 /** A first click or open as a vendor reports it (once, at the time it happened). */
 const touch = (campaignId: string, r: Row, event: "clicked" | "opened", at: number): Receipt => ({
@@ -81,17 +77,17 @@ describe("revenue per campaign", () => {
   it("counts an order after a click and within the window, once, for the campaign clicked last", async () => {
     tenant = await createTestUser("Attributing seller");
     other = await createTestUser("Other seller");
-    await seedTenant(tenant.id, { customers: 10, orders: 0, seed: 2501, file });
-    await seedTenant(other.id, { customers: 3, orders: 0, seed: 2502, file });
+    await seedTenant(tenant.id, { customers: 10, orders: 0, seed: 2501 });
+    await seedTenant(other.id, { customers: 3, orders: 0, seed: 2502 });
     diwali = (await launchTo(tenant.id, "Diwali sale")).id;
     weekend = (await launchTo(tenant.id, "Weekend offer")).id;
-    const a = rowsOf(diwali);
-    const b = rowsOf(weekend);
+    const a = await rowsOf(diwali);
+    const b = await rowsOf(weekend);
     expect(a).toHaveLength(10);
     const c = a.map((r) => r.customerId);
     const inWeekend = (customerId: string) => b.find((r) => r.customerId === customerId)!;
     const now = Date.now();
-    await applyReceipts(sqlite, [
+    await applyReceipts(connection(), [
       touch(diwali, a[0], "clicked", now - 8 * DAY), // its order comes after the 7-day window
       touch(diwali, a[1], "clicked", now - HOUR), // counted
       touch(diwali, a[2], "clicked", now + HOUR), // its order was placed before the click
@@ -117,8 +113,8 @@ describe("revenue per campaign", () => {
 
     // The other tenant: its own campaign, click and a large order never reach this tenant's figures.
     const theirs = (await launchTo(other.id, "Their sale")).id;
-    const their = rowsOf(theirs);
-    await applyReceipts(sqlite, [touch(theirs, their[0], "clicked", now - HOUR)]);
+    const their = await rowsOf(theirs);
+    await applyReceipts(connection(), [touch(theirs, their[0], "clicked", now - HOUR)]);
     await order(other.id, their[0].customerId, 10_000);
 
     const detail = await getCampaignDetail(tenant.id, diwali);
@@ -146,7 +142,7 @@ describe("revenue per campaign", () => {
 
   it("follows the orders: an order un-cancelled counts at once; the window is a setting", async () => {
     const before = (await getCampaignDetail(tenant.id, diwali)).attribution;
-    const c6 = rowsOf(diwali)[6].customerId;
+    const c6 = (await rowsOf(diwali))[6].customerId;
     await updateOrder(
       tenant.id,
       cancelledOrder,
@@ -182,7 +178,7 @@ describe("revenue per campaign", () => {
     expect(await campaignRevenueThisMonth(tenant.id)).toMatchObject({ orders: 5, revenue: 2545, windowDays: 7 });
     expect(await campaignRevenueThisMonth(other.id)).toMatchObject({ orders: 1, revenue: 10_000 });
     // Kept for 30 s per tenant: a new order shows on the dashboard after that.
-    const c1 = rowsOf(diwali)[1].customerId;
+    const c1 = (await rowsOf(diwali))[1].customerId;
     const extra = await order(tenant.id, c1, 55);
     expect(await campaignRevenueThisMonth(tenant.id)).toMatchObject({ orders: 5, revenue: 2545 });
     const later = new Date(Date.now() + DASHBOARD_REVENUE_TTL_MS + 1000);
