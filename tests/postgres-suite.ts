@@ -26,4 +26,5 @@ export const POSTGRES_SUITE: string[] = [
   "tests/routes/ai-insights.test.ts",
   "tests/routes/time-zones.test.ts",
   "app/models/attribution.server.test.ts",
+  "tests/routes/ai-suggestions.test.ts",
 ];

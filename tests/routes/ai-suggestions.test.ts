@@ -6,7 +6,7 @@ import { startFakeLlm, type FakeLlm } from "../fakes/llm";
 import { createTestUser, useTestDatabase } from "../helpers/db";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
-const { file } = useTestDatabase();
+useTestDatabase();
 
 import { resetEnvCache } from "~/env.server";
 import { parseConditions } from "~/lib/segments";
@@ -15,7 +15,7 @@ import { messageSuggestions, segmentFigures } from "~/services/ai.server";
 import { seedTenant } from "~/services/seed.server";
 import { createSegment } from "~/services/segments.server";
 import { issueToken } from "~/services/token.server";
-import { readStatement } from "~/db/reader.server";
+import { db } from "~/db.server";
 
 let llm: FakeLlm;
 let userId: string;
@@ -24,7 +24,7 @@ let segmentId: string;
 beforeAll(async () => {
   const user = await createTestUser("Writer");
   userId = user.id;
-  await seedTenant(user.id, { customers: 200, orders: 0, seed: 11, file });
+  await seedTenant(user.id, { customers: 200, orders: 0, seed: 11 });
   const parsed = parseConditions({ totalSpend: { $gt: 5000 } });
   if (!parsed.ok) throw new Error(parsed.message);
   segmentId = (await createSegment(user.id, { name: "Big spenders", description: "", tree: parsed.tree })).id;
@@ -53,10 +53,16 @@ const good = JSON.stringify({
 describe("message suggestions", () => {
   it("are figured from the segment's real customers", async () => {
     const f = await segmentFigures(userId, segmentId);
-    const direct = readStatement(
-      `SELECT count(*) AS n, min("totalSpendPaise") AS lo FROM "Customer" WHERE "userId" = ? AND "totalSpendPaise" > 500000`,
-    ).get(userId) as { n: number; lo: number };
-    expect(f).toMatchObject({ name: "Big spenders", customers: direct.n, minSpend: direct.lo / 100 });
+    const direct = await db().customer.aggregate({
+      where: { userId, totalSpendPaise: { gt: 500_000 } },
+      _count: true,
+      _min: { totalSpendPaise: true },
+    });
+    expect(f).toMatchObject({
+      name: "Big spenders",
+      customers: direct._count,
+      minSpend: (direct._min.totalSpendPaise ?? 0) / 100,
+    });
     expect(f.customers).toBeGreaterThan(0);
   });
 
