@@ -10,11 +10,20 @@
 // The smtp section (bench/sections/smtp.ts) seeds a database of its own: BENCH_SMTP_RECIPIENTS
 // (default 100000) sizes it, BENCH_SMTP_POOL and BENCH_DELIVERY_CONCURRENCY set the server's
 // SMTP_POOL and DELIVERY_CONCURRENCY for it.
+//
+// BENCH_ENGINES=sqlite,postgres measures PostgreSQL beside SQLite on the same machine and the same
+// customers: right after the seed, a fresh database on TEST_POSTGRES_URL's server gets a copy of
+// the seeded file (`crm db copy`), the SQLite sections run as before, then bench/postgres/*.ts
+// run on that database (bench/postgres-bench.ts), and the report carries each PostgreSQL goal
+// beside its SQLite one with the ratio (`comparison`). BENCH_ENGINES=postgres skips the SQLite
+// sections (the seed still runs on SQLite: it is what is copied). BENCH_KEEP=1 keeps the
+// PostgreSQL database too, and BENCH_REUSE reuses it.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { benchEngines, compareEngines, loadAverage, type PostgresDatabaseInfo } from "./postgres-bench.ts";
 import type { BenchContext, BenchModule, BenchSection } from "./types.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -26,6 +35,7 @@ process.env.DATABASE_URL = `file:${dbFile}`;
 process.env.SESSION_SECRET ??= randomBytes(32).toString("hex");
 process.env.LOG_LEVEL ??= "warn";
 
+const engines = benchEngines(process.env.BENCH_ENGINES);
 const customers = Number(process.env.BENCH_CUSTOMERS ?? 1_000_000);
 const others = Number(process.env.BENCH_OTHER_CUSTOMERS ?? 100_000);
 const only = process.env.BENCH_SECTIONS?.split(",")
@@ -88,16 +98,27 @@ const tenantSize = reuse ? await db().customer.count({ where: { userId: userA.id
 const ctx: BenchContext = { dbFile, userId: userA.id, otherUserId: userB.id, customers: tenantSize, workDir, log };
 const sections: BenchSection[] = reuse ? [] : [await seedSection()];
 if (reuse) log(`reusing the seeded database in ${workDir}`);
-const files = readdirSync(path.join(import.meta.dirname, "sections"))
-  .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
-  .sort()
-  .filter((f) => !only || only.includes(f.replace(/\.ts$/, "")));
+// The copy is made before any SQLite section writes to the seeded file: both engines start from
+// the same customers.
+let postgresDatabase: PostgresDatabaseInfo | undefined;
+if (engines.includes("postgres")) {
+  const { preparePostgres } = await import("./postgres-bench.ts");
+  postgresDatabase = await preparePostgres(ctx, Boolean(reuse));
+}
+const files = engines.includes("sqlite")
+  ? readdirSync(path.join(import.meta.dirname, "sections"))
+      .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
+      .sort()
+      .filter((f) => !only || only.includes(f.replace(/\.ts$/, "")))
+  : [];
 for (const file of files) {
   log(`section ${file}`);
   const t = Date.now();
+  const before = loadAverage();
   try {
     const mod = (await import(path.join(import.meta.dirname, "sections", file))) as BenchModule;
     const section = await mod.default(ctx);
+    section.figures.loadAverage = { before, after: loadAverage() };
     sections.push(section);
     log(`section ${file} done in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   } catch (error) {
@@ -107,6 +128,19 @@ for (const file of files) {
       figures: { error: error instanceof Error ? error.message : String(error) },
       goals: [],
     });
+  }
+}
+
+let postgresSections: BenchSection[] = [];
+if (postgresDatabase) {
+  const { runPostgresSections } = await import("./postgres-bench.ts");
+  try {
+    postgresSections = await runPostgresSections(ctx, postgresDatabase.url, started, only);
+  } catch (error) {
+    console.error(error);
+    postgresSections = [
+      { name: "postgres", figures: { error: error instanceof Error ? error.message : String(error) }, goals: [] },
+    ];
   }
 }
 
@@ -122,8 +156,15 @@ const report = {
   },
   customers: tenantSize,
   otherCustomers: others,
+  engines,
   sections,
-  goalsMet: sections.every((s) => !("error" in s.figures) && s.goals.every((g) => g.met)),
+  ...(postgresDatabase
+    ? {
+        postgres: { database: postgresDatabase.figures, sections: postgresSections },
+        comparison: compareEngines(sections, postgresSections),
+      }
+    : {}),
+  goalsMet: [...sections, ...postgresSections].every((s) => !("error" in s.figures) && s.goals.every((g) => g.met)),
 };
 mkdirSync(path.join(import.meta.dirname, "results"), { recursive: true });
 const out = path.join(import.meta.dirname, "results", "report.json");
@@ -131,11 +172,19 @@ writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 for (const s of sections)
   for (const g of s.goals)
     log(`${g.met ? "MET " : "MISS"} ${s.name}: ${g.goal}: ${g.value.toFixed(1)} ${g.unit} (limit ${g.limit})`);
-const failedSections = sections.filter((s) => "error" in s.figures);
+for (const c of report.comparison ?? [])
+  log(
+    `${c.postgres.met ? "MET " : "MISS"} postgres ${c.section}: ${c.goal}: ${c.postgres.value.toFixed(1)} ${c.unit} (limit ${c.limit}; SQLite ${c.sqlite ? c.sqlite.value.toFixed(1) : "–"}${c.ratio === null ? "" : `, ratio ${c.ratio}`})`,
+  );
+const failedSections = [...sections, ...postgresSections.map((s) => ({ ...s, name: `postgres ${s.name}` }))].filter(
+  (s) => "error" in s.figures,
+);
 for (const s of failedSections) log(`FAILED section ${s.name}: ${String(s.figures.error)}`);
 log(`report written to ${path.relative(process.cwd(), out)}`);
 await db().$disconnect();
-if (process.env.BENCH_KEEP !== "1" && !reuse) rmSync(workDir, { recursive: true, force: true });
-else log(`kept ${workDir}`);
+if (process.env.BENCH_KEEP !== "1" && !reuse) {
+  await postgresDatabase?.drop();
+  rmSync(workDir, { recursive: true, force: true });
+} else log(`kept ${workDir}${postgresDatabase ? ` and the PostgreSQL database ${postgresDatabase.name}` : ""}`);
 // A section that broke measured nothing: say so to the shell too.
 process.exit(failedSections.length ? 1 : 0);

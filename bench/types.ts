@@ -15,11 +15,34 @@ export type BenchContext = {
   log: (message: string) => void;
 };
 
+/** One goal: the value measured, its limit, and whether it was met. */
+export type BenchGoal = {
+  goal: string;
+  value: number;
+  limit: number;
+  unit: string;
+  met: boolean;
+  /**
+   * On PostgreSQL, the SQLite goal of the same section this one is compared with when its text
+   * differs (the report pairs goals of the same text otherwise).
+   */
+  sqliteGoal?: string;
+};
+
 /** What a section adds to the report: figures, ratios against raw better-sqlite3, goals met. */
 export type BenchSection = {
   name: string;
   figures: Record<string, unknown>;
-  goals: { goal: string; value: number; limit: number; unit: string; met: boolean }[];
+  goals: BenchGoal[];
 };
 
 export type BenchModule = { default: (ctx: BenchContext) => Promise<BenchSection> };
+
+/**
+ * A section on PostgreSQL (bench/postgres/*.ts), run by bench/run-postgres.ts in a process whose
+ * DATABASE_URL is `databaseUrl`: a copy (`crm db copy`) of the seeded SQLite file `dbFile`, made
+ * before any SQLite section ran, so both engines hold the same customers.
+ */
+export type PostgresBenchContext = BenchContext & { databaseUrl: string };
+
+export type PostgresBenchModule = { default: (ctx: PostgresBenchContext) => Promise<BenchSection> };

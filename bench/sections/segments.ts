@@ -11,6 +11,7 @@ import { parseConditions } from "~/lib/segments";
 import { audienceCountQuery, explainPlan } from "~/models/segments/audience.server";
 import { compileSegmentWhere, sampleSql } from "~/models/segments/compile.server";
 import { previewAudience } from "~/services/segments.server";
+import { type SegmentCase, segmentCases, segmentGoal, segmentThresholds } from "../segment-cases";
 
 const WARMUP = 3;
 /** Runs per segment: enough for a steady p95 on fast queries, bounded on slow ones. */
@@ -25,7 +26,7 @@ type Col = "totalSpendPaise" | "visits" | "lastActive";
 /** A hand-written query: count and sample, with its parameters (the tenant is always first). */
 type Hand = { count: string; sample: string; params: (string | number)[]; countParams?: (string | number)[] };
 
-type Case = { name: string; target: string; conditions: Record<string, unknown>; hand: Hand[] };
+type Case = SegmentCase & { hand: Hand[] };
 
 function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
@@ -39,42 +40,8 @@ export default async function segmentsBench(ctx: BenchContext): Promise<BenchSec
   raw.pragma("cache_size = -65536");
   const { userId, otherUserId } = ctx;
 
-  // The value at a fraction of the tenant's customers, ordered by a column (NULLs excluded).
-  const nonNull = (col: Col) =>
-    Number(
-      raw.prepare(`SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "${col}" IS NOT NULL`).pluck().get(userId),
-    );
-  const totals: Record<Col, number> = {
-    totalSpendPaise: nonNull("totalSpendPaise"),
-    visits: nonNull("visits"),
-    lastActive: nonNull("lastActive"),
-  };
-  const q = (col: Col, fraction: number): number =>
-    Number(
-      raw
-        .prepare(
-          `SELECT "${col}" FROM "Customer" WHERE "userId" = ? AND "${col}" IS NOT NULL ORDER BY "${col}" LIMIT 1 OFFSET ?`,
-        )
-        .pluck()
-        .get(userId, Math.min(totals[col] - 1, Math.floor(totals[col] * fraction))),
-    );
-  const rupees = (paise: number) => paise / 100;
-  const iso = (ms: number) => new Date(ms).toISOString();
-
-  const sp999 = q("totalSpendPaise", 0.999);
-  const sp10 = q("totalSpendPaise", 0.1);
-  const sp50 = q("totalSpendPaise", 0.5);
-  const sp90 = q("totalSpendPaise", 0.9);
-  const sp95 = q("totalSpendPaise", 0.95);
-  const sp99 = q("totalSpendPaise", 0.99);
-  const v10 = q("visits", 0.1);
-  const v50 = q("visits", 0.5);
-  const v80 = q("visits", 0.8);
-  const v90 = q("visits", 0.9);
-  const la001 = q("lastActive", 0.001);
-  const la10 = q("lastActive", 0.1);
-  const la80 = q("lastActive", 0.8);
-  const la95 = q("lastActive", 0.95);
+  const t = segmentThresholds(raw, userId);
+  const { sp999, sp10, sp50, sp90, sp95, sp99, v10, v50, v80, v90, la001, la10, la80, la95 } = t;
 
   const T = `"Customer"`;
   const cov = {
@@ -147,100 +114,49 @@ export default async function segmentsBench(ctx: BenchContext): Promise<BenchSec
     return [...hand(where, whereParams, indexes), ...variants];
   };
 
-  const cases: Case[] = [
-    {
-      name: "1 condition: top spenders",
-      target: "0.1%",
-      conditions: { totalSpend: { $gt: rupees(sp999) } },
-      hand: hand(`"totalSpendPaise" > ?`, [sp999], [cov.spend]),
-    },
-    {
-      name: "1 condition: long inactive",
-      target: "0.1%",
-      conditions: { lastActiveDate: { $lt: iso(la001) } },
-      hand: hand(`"lastActive" < ?`, [la001], [cov.active]),
-    },
-    {
-      name: "1 condition: regular visitors",
-      target: "50%",
-      conditions: { visits: { $gte: v50 } },
-      hand: hand(`"visits" >= ?`, [v50], [cov.visits]),
-    },
-    {
-      name: "1 condition: active lately",
-      target: "90%",
-      conditions: { lastActiveDate: { $gte: iso(la10) } },
-      hand: hand(`"lastActive" >= ?`, [la10], [cov.active]),
-    },
-    {
-      name: "2 conditions AND: high spend, many visits",
-      target: "1%",
-      conditions: { $and: [{ totalSpend: { $gt: rupees(sp90) } }, { visits: { $gt: v90 } }] },
-      hand: hand(`"totalSpendPaise" > ? AND "visits" > ?`, [sp90, v90], [cov.spend, cov.visits]),
-    },
-    {
-      name: "2 conditions OR: high spend or very recent",
-      target: "10%",
-      conditions: { $or: [{ totalSpend: { $gt: rupees(sp95) } }, { lastActiveDate: { $gt: iso(la95) } }] },
-      hand: [
-        ...hand(`("totalSpendPaise" > ? OR "lastActive" > ?)`, [sp95, la95], [cov.spend, cov.active]),
-        {
-          // Disjoint parts, each a range on its own index.
-          count: `SELECT (SELECT count(*) FROM ${T} WHERE "userId" = ? AND "totalSpendPaise" > ?) + (SELECT count(*) FROM ${T} WHERE "userId" = ? AND "lastActive" > ? AND NOT coalesce("totalSpendPaise" > ?, 0))`,
-          countParams: [userId, sp95, userId, la95, sp95],
-          sample: `SELECT ${cols} FROM ${T} WHERE "userId" = ? AND ("totalSpendPaise" > ? OR "lastActive" > ?) LIMIT 10`,
-          params: [userId, sp95, la95],
-        },
+  // The hand-written SQL of each segment (bench/segment-cases.ts), by the segment's name.
+  const hands: Record<string, Hand[]> = {
+    "1 condition: top spenders": hand(`"totalSpendPaise" > ?`, [sp999], [cov.spend]),
+    "1 condition: long inactive": hand(`"lastActive" < ?`, [la001], [cov.active]),
+    "1 condition: regular visitors": hand(`"visits" >= ?`, [v50], [cov.visits]),
+    "1 condition: active lately": hand(`"lastActive" >= ?`, [la10], [cov.active]),
+    "2 conditions AND: high spend, many visits": hand(
+      `"totalSpendPaise" > ? AND "visits" > ?`,
+      [sp90, v90],
+      [cov.spend, cov.visits],
+    ),
+    "2 conditions OR: high spend or very recent": [
+      ...hand(`("totalSpendPaise" > ? OR "lastActive" > ?)`, [sp95, la95], [cov.spend, cov.active]),
+      {
+        // Disjoint parts, each a range on its own index.
+        count: `SELECT (SELECT count(*) FROM ${T} WHERE "userId" = ? AND "totalSpendPaise" > ?) + (SELECT count(*) FROM ${T} WHERE "userId" = ? AND "lastActive" > ? AND NOT coalesce("totalSpendPaise" > ?, 0))`,
+        countParams: [userId, sp95, userId, la95, sp95],
+        sample: `SELECT ${cols} FROM ${T} WHERE "userId" = ? AND ("totalSpendPaise" > ? OR "lastActive" > ?) LIMIT 10`,
+        params: [userId, sp95, la95],
+      },
+    ],
+    "2 conditions AND: almost everyone": broadAnd(
+      [
+        { col: "totalSpendPaise", min: sp10 },
+        { col: "visits", min: v10 },
       ],
-    },
-    {
-      name: "2 conditions AND: almost everyone",
-      target: "90%",
-      conditions: { $and: [{ totalSpend: { $gte: rupees(sp10) } }, { visits: { $gte: v10 } }] },
-      hand: broadAnd(
-        [
-          { col: "totalSpendPaise", min: sp10 },
-          { col: "visits", min: v10 },
-        ],
-        [cov.spend, cov.visits],
-      ),
-    },
-    {
-      name: "3 conditions AND: spend, visits, activity",
-      target: "70%",
-      conditions: {
-        $and: [
-          { totalSpend: { $gte: rupees(sp10) } },
-          { visits: { $gte: v10 } },
-          { lastActiveDate: { $gte: iso(la10) } },
-        ],
-      },
-      hand: broadAnd(
-        [
-          { col: "totalSpendPaise", min: sp10 },
-          { col: "visits", min: v10 },
-          { col: "lastActive", min: la10 },
-        ],
-        [cov.spend, cov.visits, cov.active],
-      ),
-    },
-    {
-      name: "4 conditions nested: mid spenders, engaged",
-      target: "10%",
-      conditions: {
-        $and: [
-          { totalSpend: { $gt: rupees(sp50) } },
-          { totalSpend: { $lt: rupees(sp99) } },
-          { $or: [{ visits: { $gt: v80 } }, { lastActiveDate: { $gt: iso(la80) } }] },
-        ],
-      },
-      hand: hand(
-        `"totalSpendPaise" > ? AND "totalSpendPaise" < ? AND ("visits" > ? OR "lastActive" > ?)`,
-        [sp50, sp99, v80, la80],
-        [cov.spend, cov.visits, cov.active],
-      ),
-    },
-  ];
+      [cov.spend, cov.visits],
+    ),
+    "3 conditions AND: spend, visits, activity": broadAnd(
+      [
+        { col: "totalSpendPaise", min: sp10 },
+        { col: "visits", min: v10 },
+        { col: "lastActive", min: la10 },
+      ],
+      [cov.spend, cov.visits, cov.active],
+    ),
+    "4 conditions nested: mid spenders, engaged": hand(
+      `"totalSpendPaise" > ? AND "totalSpendPaise" < ? AND ("visits" > ? OR "lastActive" > ?)`,
+      [sp50, sp99, v80, la80],
+      [cov.spend, cov.visits, cov.active],
+    ),
+  };
+  const cases: Case[] = segmentCases(t).map((c) => ({ ...c, hand: hands[c.name] }));
 
   const figures: Record<string, unknown>[] = [];
   const goals: BenchSection["goals"] = [];
@@ -332,7 +248,7 @@ export default async function segmentsBench(ctx: BenchContext): Promise<BenchSec
     });
     goals.push(
       {
-        goal: `${c.name} (${c.target}): count + 10-row preview p95`,
+        goal: segmentGoal(c),
         value: round(p95),
         limit: P95_LIMIT_MS,
         unit: "ms",

@@ -1,0 +1,137 @@
+// Segments on PostgreSQL: the segments of bench/sections/segments.ts (bench/segment-cases.ts, the
+// thresholds read from the seeded SQLite file, so both engines answer the same questions) through
+// the product's own service on the copied database: the count and a 10-row preview
+// (previewAudience, the goal SQLite's section measures) and the count alone (sqlAudienceCount), in
+// turn, with PostgreSQL's EXPLAIN (ANALYZE, BUFFERS) of the count in the shape it chose. Each
+// segment's audience must equal the SQLite file's, for this tenant and the other one.
+// The figures before this section existed: bench/segments-postgres.ts and decision 0032.
+import Database from "better-sqlite3";
+import type { BenchSection, PostgresBenchContext } from "../types.ts";
+import { segmentCases, segmentGoal, segmentThresholds } from "../segment-cases.ts";
+
+const WARMUP = 3;
+const MIN_RUNS = 25;
+const MAX_RUNS = 300;
+const TIME_PER_SEGMENT_MS = 3000;
+const P95_LIMIT_MS = 100;
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
+const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+const summary = (ms: number[]) => {
+  const s = [...ms].sort((a, b) => a - b);
+  return { p50: round(percentile(s, 0.5)), p95: round(percentile(s, 0.95)), max: round(s[s.length - 1]) };
+};
+
+export default async function segmentsOnPostgres(ctx: PostgresBenchContext): Promise<BenchSection> {
+  const { parseConditions } = await import("../../app/lib/segments.ts");
+  const { previewAudience } = await import("../../app/services/segments.server.ts");
+  const { sqlAudienceCount, audienceCountQuery } = await import("../../app/models/segments/audience.server.ts");
+  const { compileSegmentWhere } = await import("../../app/models/segments/compile.server.ts");
+  const { postgres } = await import("../../app/db/postgres.server.ts");
+  const { userId, otherUserId } = ctx;
+
+  const sqlite = new Database(ctx.dbFile, { readonly: true, fileMustExist: true });
+  const cases = segmentCases(segmentThresholds(sqlite, userId));
+  const tenantSize = Number(
+    (await postgres().pool.query<{ n: string }>(`SELECT count(*) AS n FROM "Customer" WHERE "userId" = $1`, [userId]))
+      .rows[0].n,
+  );
+  const figures: Record<string, unknown>[] = [];
+  const goals: BenchSection["goals"] = [];
+  try {
+    for (const c of cases) {
+      ctx.log(`segments: ${c.name}`);
+      const parsed = parseConditions(c.conditions);
+      if (!parsed.ok) throw new Error(`Bench segment ${c.name} does not validate: ${parsed.message}`);
+      const tree = parsed.tree;
+      const now = Date.now();
+      // The same audience as the SQLite file's, counted there plainly.
+      const onSqlite = (tenant: string) => {
+        const where = compileSegmentWhere(tenant, tree, "sqlite", now);
+        return Number(
+          sqlite
+            .prepare(`SELECT count(*) FROM "Customer" WHERE ${where.sql}`)
+            .pluck()
+            .get(...where.params),
+        );
+      };
+      const expected = await previewAudience(userId, tree);
+      const sqliteCount = onSqlite(userId);
+      if (expected.count !== sqliteCount)
+        throw new Error(`${c.name}: PostgreSQL counts ${expected.count}, the SQLite file ${sqliteCount}`);
+      const otherCount = await sqlAudienceCount(otherUserId, tree);
+      if (otherCount !== onSqlite(otherUserId))
+        throw new Error(`${c.name}: the other tenant's audience differs between the engines`);
+
+      const time = async (fn: () => Promise<unknown>) => {
+        const t = performance.now();
+        await fn();
+        return performance.now() - t;
+      };
+      const preview = () => previewAudience(userId, tree);
+      const count = () => sqlAudienceCount(userId, tree);
+      const warmStart = performance.now();
+      for (let w = 0; w < WARMUP; w++) {
+        await preview();
+        await count();
+      }
+      const perRound = (performance.now() - warmStart) / WARMUP;
+      const runs = Math.max(MIN_RUNS, Math.min(MAX_RUNS, Math.ceil(TIME_PER_SEGMENT_MS / Math.max(perRound, 0.01))));
+      const previewMs: number[] = [];
+      const countMs: number[] = [];
+      for (let r = 0; r < runs; r++) {
+        // Alternate who goes first, as the SQLite section does.
+        if (r % 2 === 0) previewMs.push(await time(preview));
+        countMs.push(await time(count));
+        if (r % 2 === 1) previewMs.push(await time(preview));
+      }
+      const previewFigures = summary(previewMs);
+      const countFigures = summary(countMs);
+      const counted = await audienceCountQuery(userId, tree);
+      const plan = (
+        await postgres().pool.query<{ "QUERY PLAN": string }>(
+          `EXPLAIN (ANALYZE, BUFFERS) ${counted.query.sql}`,
+          counted.query.params,
+        )
+      ).rows.map((r) => r["QUERY PLAN"]);
+      figures.push({
+        segment: c.name,
+        conditions: c.conditions,
+        targetSelectivity: c.target,
+        runs,
+        audience: expected.count,
+        selectivityPct: round((100 * expected.count) / tenantSize, 3),
+        otherTenantAudience: otherCount,
+        previewP50Ms: previewFigures.p50,
+        previewP95Ms: previewFigures.p95,
+        previewMaxMs: previewFigures.max,
+        countP50Ms: countFigures.p50,
+        countP95Ms: countFigures.p95,
+        countMaxMs: countFigures.max,
+        countShape: counted.shape,
+        countSql: counted.query.sql,
+        planCount: plan,
+      });
+      goals.push(
+        {
+          goal: segmentGoal(c),
+          value: previewFigures.p95,
+          limit: P95_LIMIT_MS,
+          unit: "ms",
+          met: previewFigures.p95 <= P95_LIMIT_MS,
+        },
+        {
+          goal: `${c.name} (${c.target}): count p95`,
+          value: countFigures.p95,
+          limit: P95_LIMIT_MS,
+          unit: "ms",
+          met: countFigures.p95 <= P95_LIMIT_MS,
+        },
+      );
+    }
+  } finally {
+    sqlite.close();
+  }
+  return { name: "segments", figures: { tenantCustomers: tenantSize, segments: figures }, goals };
+}

@@ -1,0 +1,96 @@
+// The bench's view of the processes it starts (production servers, the vendor) and of the
+// PostgreSQL server on the same machine: health, resident memory and CPU time, from /proc (Linux).
+import { readFileSync } from "node:fs";
+import pg from "pg";
+import { childrenByParent } from "./loop-marks.ts";
+
+/** Waits until `${base}/healthz` answers 2xx (a minute at most). */
+export async function waitForHealth(base: string) {
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return;
+    } catch {
+      /* not up yet */
+    }
+    if (i > 600) throw new Error(`${base} did not start`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export type Rss = { total: number; anon: number; file: number };
+
+/** Resident memory of a process and all its descendants, in bytes. */
+export function treeRss(pid: number): Rss {
+  const children = childrenByParent();
+  const rss: Rss = { total: 0, anon: 0, file: 0 };
+  const kb = (status: string, field: string) =>
+    Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+  const visit = (p: number) => {
+    try {
+      const status = readFileSync(`/proc/${p}/status`, "utf8");
+      rss.total += kb(status, "VmRSS");
+      rss.anon += kb(status, "RssAnon");
+      rss.file += kb(status, "RssFile") + kb(status, "RssShmem");
+    } catch {
+      /* gone */
+    }
+    for (const c of children.get(p) ?? []) visit(c);
+  };
+  visit(pid);
+  return rss;
+}
+
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU seconds (user + system) of a process and its descendants alive now, plus what the children
+ * it has waited for used (cutime, cstime): the difference of two readings is the CPU the tree used
+ * between them, including processes that ended meanwhile (PostgreSQL's backends, which the
+ * postmaster waits for).
+ */
+export function treeCpuSeconds(pid: number): number {
+  const children = childrenByParent();
+  let ticks = 0;
+  const fields = (p: number) => {
+    const stat = readFileSync(`/proc/${p}/stat`, "utf8");
+    return stat
+      .slice(stat.lastIndexOf(")") + 2)
+      .split(" ")
+      .map(Number);
+  };
+  try {
+    // After the ")": state is field 3 of stat, so utime (14) is index 11, cutime (16) index 13.
+    const f = fields(pid);
+    ticks += f[11] + f[12] + f[13] + f[14];
+  } catch {
+    return 0;
+  }
+  const visit = (p: number) => {
+    for (const c of children.get(p) ?? []) {
+      try {
+        const f = fields(c);
+        ticks += f[11] + f[12];
+      } catch {
+        /* gone */
+      }
+      visit(c);
+    }
+  };
+  visit(pid);
+  return ticks / TICKS_PER_SECOND;
+}
+
+/** The PostgreSQL server's main process (the postmaster), when it runs on this machine. */
+export async function postmasterPid(url: string): Promise<number | null> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const backend = (await client.query<{ pid: number }>(`SELECT pg_backend_pid() AS pid`)).rows[0].pid;
+    const status = readFileSync(`/proc/${backend}/status`, "utf8");
+    return Number(/PPid:\s+(\d+)/.exec(status)?.[1] ?? 0) || null;
+  } catch {
+    return null;
+  } finally {
+    await client.end();
+  }
+}
