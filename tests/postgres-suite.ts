@@ -27,4 +27,7 @@ export const POSTGRES_SUITE: string[] = [
   "tests/routes/time-zones.test.ts",
   "app/models/attribution.server.test.ts",
   "tests/routes/ai-suggestions.test.ts",
+  "app/services/customers.server.test.ts",
+  "app/services/customer-sort.server.test.ts",
+  "app/services/customer-import.server.test.ts",
 ];

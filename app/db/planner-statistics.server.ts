@@ -6,10 +6,12 @@
 // the spend index); with STAT4 samples it picks the selective one. ANALYZE of a million rows takes
 // about a second, so it runs after bulk loads that change the table by a tenth or more, and once
 // at start when a large table has none.
+//
+// PostgreSQL's twins, with the same rule for when, are in ./planner-statistics.postgres.server.ts.
 import type Database from "better-sqlite3";
 
 /** Loads smaller than this (rows) never trigger an ANALYZE on their own. */
-const MIN_ROWS = 10_000;
+export const MIN_ROWS = 10_000;
 
 /** Whether adding `added` rows to a table that now holds `total` calls for fresh statistics. */
 export function needsFreshStatistics(added: number, total: number): boolean {

@@ -4,15 +4,40 @@
 // tenant's customers a slice at a time. The rules (parsing, validation, batch sizes, pauses,
 // progress, the CSV itself) are the services': app/services/customer-import.server.ts and
 // app/services/customer-export.server.ts.
+//
+// On PostgreSQL (DATABASE_URL=postgres://…, no `file` given) the connections are a session of the
+// import's own and a pool of the export's, and each function has a twin in
+// ./customer-bulk.postgres.server.ts, chosen by the connection or staging it is given.
 import type { Statement } from "better-sqlite3";
 import { customerTableRows, shouldDeferSegmentIndexes, withSegmentIndexesDeferred } from "~/db/bulk-load.server";
+import {
+  closePostgresSession,
+  isPostgresSession,
+  openPostgresSession,
+  type PostgresSession,
+} from "~/db/bulk-load.postgres.server";
+import { databaseEngine, isPostgres, openConnection, type AnyConnection } from "~/db/connection.server";
 import { afterCustomerBulkLoad, afterCustomerBulkLoadInSteps } from "~/db/planner-statistics.server";
 import { openSqlite, type Sqlite } from "~/db/sqlite.server";
 import type { ColumnMapping, ImportField } from "~/lib/customer-csv";
-import type { CustomerRow } from "~/models/customers.server";
+import {
+  clearStagedRowsPg,
+  discardStagingPg,
+  finishStagingPg,
+  lastStagedRowPg,
+  prepareMergePg,
+  readExportSlicePg,
+  refreshStatisticsAfterImportPg,
+  stageImportGroupsPg,
+  startStagingPg,
+  type PostgresStaging,
+} from "~/models/customer-bulk.postgres.server";
+import type { CustomerRow, RowKey } from "~/models/customers.server";
 import { ADD_TO_TALLY_SQL } from "~/models/customers.server";
 import { customerMatchSql, INDEX_CUSTOMERS_AFTER_SQL } from "~/models/customer-search.server";
-import type { Connection } from "~/models/transaction.server";
+
+/** The import's or export's connection (opaque to the services): SQLite's, or PostgreSQL's. */
+export type BulkConnection = Sqlite | PostgresSession | AnyConnection;
 
 /**
  * The search index's buffer in a bulk import, smaller than a seed's: the import keeps under 300 MB
@@ -30,7 +55,8 @@ export const STAGE_ROWS = 50;
 const STAGE_BATCH = 5000;
 
 /** The import's connection: its own, with room for the indexes the upsert walks in random order. */
-export async function openImportConnection(file?: string): Promise<Connection> {
+export async function openImportConnection(file?: string): Promise<BulkConnection> {
+  if (file === undefined && databaseEngine() === "postgres") return openPostgresSession("crm import");
   const sqlite = openSqlite(file);
   // Room for the indexes the upsert walks in random order (e-mail, spend, dates).
   sqlite.pragma("cache_size = -49152");
@@ -40,19 +66,31 @@ export async function openImportConnection(file?: string): Promise<Connection> {
 }
 
 /** The export's connection: its own, read-only. */
-export async function openExportConnection(file?: string): Promise<Connection> {
+export async function openExportConnection(file?: string): Promise<BulkConnection> {
+  if (file === undefined && databaseEngine() === "postgres")
+    return openConnection({ poolSize: 1, applicationName: "crm export" });
   return openSqlite(file, { readonly: true });
 }
 
-export async function closeConnection(sqlite: Connection): Promise<void> {
+export async function closeConnection(sqlite: BulkConnection): Promise<void> {
+  if (isPostgresSession(sqlite)) return closePostgresSession(sqlite);
+  if (isPostgres(sqlite)) return sqlite.pool.end();
   sqlite.close();
+}
+
+/** The import's SQLite connection or PostgreSQL session (an export's pool takes no import). */
+function importSide(connection: BulkConnection): Sqlite | PostgresSession {
+  if (isPostgresSession(connection) || !isPostgres(connection)) return connection;
+  throw new Error("An import needs the connection openImportConnection() gives");
 }
 
 // ---------------------------------------------------------------------------------------------
 // Staging
 
-/** The staging of an import's good rows, in progress. */
-export type ImportStaging = {
+/** The staging of an import's good rows, in progress (SQLite's, or PostgreSQL's). */
+export type ImportStaging = SqliteStaging | PostgresStaging;
+
+type SqliteStaging = {
   sqlite: Sqlite;
   stageOne: Statement;
   stageMany: Statement;
@@ -63,7 +101,9 @@ export type ImportStaging = {
 };
 
 /** Empties the staging table (creating it the first time) and prepares its statements. */
-export async function startStaging(sqlite: Connection): Promise<ImportStaging> {
+export async function startStaging(connection: BulkConnection): Promise<ImportStaging> {
+  const sqlite = importSide(connection);
+  if (isPostgresSession(sqlite)) return startStagingPg(sqlite);
   // Staged rows are appended in file order; merged in that order, a later row of the same e-mail
   // updates the earlier one, as an upsert row by row would.
   sqlite.exec(`CREATE TEMP TABLE IF NOT EXISTS import_rows (
@@ -87,7 +127,7 @@ export async function startStaging(sqlite: Connection): Promise<ImportStaging> {
   };
 }
 
-function stageRows(staging: ImportStaging, rows: number, run: () => void) {
+function stageRows(staging: SqliteStaging, rows: number, run: () => void) {
   if (staging.inBatch === 0) staging.begin.run();
   run();
   staging.inBatch += rows;
@@ -99,11 +139,13 @@ function stageRows(staging: ImportStaging, rows: number, run: () => void) {
 
 /** Stages full groups of STAGE_ROWS rows, each STAGE_ROWS * STAGED_VALUES values. */
 export async function stageImportGroups(staging: ImportStaging, groups: readonly unknown[][]): Promise<void> {
+  if ("session" in staging) return stageImportGroupsPg(staging, groups, STAGE_ROWS);
   for (const group of groups) stageRows(staging, STAGE_ROWS, () => staging.stageMany.run(group));
 }
 
 /** Stages the last `rows` rows (fewer than a group, in `values`) and commits what is staged. */
 export async function finishStaging(staging: ImportStaging, values: readonly unknown[], rows: number): Promise<void> {
+  if ("session" in staging) return finishStagingPg(staging, values, rows);
   for (let r = 0; r < rows; r++)
     stageRows(staging, 1, () => staging.stageOne.run(values.slice(r * STAGED_VALUES, (r + 1) * STAGED_VALUES)));
   if (staging.inBatch > 0) {
@@ -114,12 +156,15 @@ export async function finishStaging(staging: ImportStaging, values: readonly unk
 
 /** Drops what was staged (the file was refused). */
 export async function discardStaging(staging: ImportStaging): Promise<void> {
+  if ("session" in staging) return discardStagingPg(staging);
   if (staging.sqlite.inTransaction) staging.sqlite.exec("ROLLBACK");
   staging.inBatch = 0;
   await clearStagedRows(staging.sqlite);
 }
 
-export async function clearStagedRows(sqlite: Connection): Promise<void> {
+export async function clearStagedRows(connection: BulkConnection): Promise<void> {
+  const sqlite = importSide(connection);
+  if (isPostgresSession(sqlite)) return clearStagedRowsPg(sqlite);
   sqlite.exec("DELETE FROM temp.import_rows");
 }
 
@@ -127,7 +172,7 @@ export async function clearStagedRows(sqlite: Connection): Promise<void> {
 // Merging
 
 /** The upsert of staged rows into the tenant's customers, prepared. */
-export type CustomerMerge = { batch: (from: number, to: number) => number };
+export type CustomerMerge = { batch: (from: number, to: number) => number | Promise<number> };
 
 /**
  * Prepares the upsert of the staged rows into the tenant's customers (on e-mail), the new ones
@@ -135,11 +180,13 @@ export type CustomerMerge = { batch: (from: number, to: number) => number };
  * update only those are changed. `now` is the rows' createdAt and updatedAt.
  */
 export async function prepareMerge(
-  sqlite: Connection,
+  connection: BulkConnection,
   userId: string,
   mapping: ColumnMapping,
   now: number,
 ): Promise<CustomerMerge> {
+  const sqlite = importSide(connection);
+  if (isPostgresSession(sqlite)) return { batch: prepareMergePg(sqlite, userId, mapping, now) };
   const keep = (field: ImportField, column: string, value = `excluded."${column}"`) =>
     mapping[field] !== undefined ? `"${column}" = ${value}` : null;
   const sets = [
@@ -179,7 +226,9 @@ export async function prepareMerge(
 }
 
 /** The last staged row's rowid: staged rowids run 1..staged (the table was emptied before staging). */
-export async function lastStagedRow(sqlite: Connection): Promise<number> {
+export async function lastStagedRow(connection: BulkConnection): Promise<number> {
+  const sqlite = importSide(connection);
+  if (isPostgresSession(sqlite)) return lastStagedRowPg(sqlite);
   return sqlite.prepare<unknown[], number>(`SELECT coalesce(max(rowid), 0) FROM temp.import_rows`).pluck().get()!;
 }
 
@@ -188,8 +237,13 @@ export async function mergeStagedRows(merge: CustomerMerge, from: number, to: nu
   return merge.batch(from, to);
 }
 
-/** Whether adding `adding` customers is a bulk load: the segment indexes built once at the end (~/db/bulk-load.server). */
-export async function isBulkLoad(sqlite: Connection, adding: number): Promise<boolean> {
+/**
+ * Whether adding `adding` customers is a bulk load: the segment indexes built once at the end
+ * (~/db/bulk-load.server). Never on PostgreSQL, which keeps them (~/db/bulk-load.postgres.server).
+ */
+export async function isBulkLoad(connection: BulkConnection, adding: number): Promise<boolean> {
+  const sqlite = importSide(connection);
+  if (isPostgresSession(sqlite)) return false;
   return shouldDeferSegmentIndexes(adding, customerTableRows(sqlite));
 }
 
@@ -199,10 +253,12 @@ export async function isBulkLoad(sqlite: Connection, adding: number): Promise<bo
  * are built.
  */
 export async function withIndexesDeferred<T>(
-  sqlite: Connection,
+  connection: BulkConnection,
   save: () => Promise<T>,
   onIndexing: () => void,
 ): Promise<T> {
+  const sqlite = importSide(connection);
+  if (isPostgresSession(sqlite)) return save();
   // Without the segment indexes the save walks only the e-mail index at random; the index
   // builds at the end sort in memory of the cache's size, so a smaller cache keeps the peak down.
   sqlite.pragma(`cache_size = -${BULK_CACHE_KIB}`);
@@ -214,10 +270,12 @@ export async function withIndexesDeferred<T>(
  * `pauseMs`, one index at a time with pauses between (a server answers requests meanwhile).
  */
 export async function refreshStatisticsAfterImport(
-  sqlite: Connection,
+  connection: BulkConnection,
   created: number,
   pauseMs: number | undefined,
 ): Promise<void> {
+  const sqlite = importSide(connection);
+  if (isPostgresSession(sqlite)) return refreshStatisticsAfterImportPg(sqlite, created);
   if (pauseMs === undefined) afterCustomerBulkLoad(sqlite, created);
   else await afterCustomerBulkLoadInSteps(sqlite, created, pauseMs);
 }
@@ -225,18 +283,23 @@ export async function refreshStatisticsAfterImport(
 // ---------------------------------------------------------------------------------------------
 // Export
 
-/** One customer as the export reads it, with its rowid `r` (the slices' cursor). */
-export type ExportRow = Omit<CustomerRow, "userId" | "updatedAt"> & { r: number };
+/** One customer as the export reads it, with its rowid `r` (the slices' cursor; its id on PostgreSQL). */
+export type ExportRow = Omit<CustomerRow, "userId" | "updatedAt"> & { r: RowKey };
 
 /** Up to `limit` of the tenant's customers (all, or those matching `term`) below rowid `after`, newest added first. */
 export async function readExportSlice(
-  sqlite: Connection,
+  connection: BulkConnection,
   userId: string,
   term: string,
-  after: number | null,
+  after: RowKey | null,
   limit: number,
 ): Promise<ExportRow[]> {
-  const match = customerMatchSql(userId, term, after);
+  if (isPostgresSession(connection))
+    return readExportSlicePg(connection.client, userId, term, after === null ? null : String(after), limit);
+  if (isPostgres(connection))
+    return readExportSlicePg(connection, userId, term, after === null ? null : String(after), limit);
+  const sqlite = connection;
+  const match = customerMatchSql(userId, term, after === null ? null : Number(after));
   return sqlite
     .prepare<unknown[], ExportRow>(
       `WITH m AS (${match.sql} LIMIT ${limit})

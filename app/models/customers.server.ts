@@ -6,11 +6,26 @@
 // The list's reads walk a tenant-first index from a keyset position
 // (docs/decisions/0014-customer-sorting.md); the reads on every customer request are prepared
 // statements on the read connection (~/db/reader.server), the writes go through Prisma.
+//
+// On PostgreSQL (DATABASE_URL=postgres://…) each read has a twin in ./customers.postgres.server.ts
+// on the process's pool, chosen at the top of the function (docs/decisions/0033-postgresql-runtime.md).
 import { db } from "~/db.server";
+import { databaseEngine } from "~/db/connection.server";
+import { postgres } from "~/db/postgres.server";
 import { readStatement } from "~/db/reader.server";
 import { Prisma, type Customer } from "~/generated/prisma/client";
 import type { CustomerSort, SortOrder } from "~/lib/customers";
+import { isId } from "~/lib/id";
 import { customerMatchSql, INDEX_CUSTOMER_SQL, ROW_MATCH_SQL } from "~/models/customer-search.server";
+import {
+  ADD_TO_TALLY_SQL_PG,
+  findCustomerForUserPg,
+  findSearchMatchesPg,
+  readCustomersInOrderPg,
+  readCustomerTallyPg,
+  readMatchedCustomersPg,
+  recountCustomerTallyPg,
+} from "~/models/customers.postgres.server";
 import type { Tx } from "~/models/transaction.server";
 
 /** One Customer row (dates as unixepoch milliseconds, as the read connection returns them). */
@@ -74,14 +89,18 @@ export async function insertCustomer(
   }
 }
 
-/** Adds the customer to the search index (a customer inserted outside an import). */
+/**
+ * Adds the customer to the search index (a customer inserted outside an import). PostgreSQL's
+ * index is an index of "Customer" itself: the insert has added it already.
+ */
 export async function indexCustomerForSearch(id: string, tx: Tx = db()): Promise<void> {
+  if (databaseEngine() === "postgres") return;
   await tx.$executeRawUnsafe(INDEX_CUSTOMER_SQL, id);
 }
 
 /** Adds n to the tenant's customer count. */
 export async function addToCustomerTally(userId: string, n: number, tx: Tx = db()): Promise<void> {
-  await tx.$executeRawUnsafe(ADD_TO_TALLY_SQL, userId, n);
+  await tx.$executeRawUnsafe(databaseEngine() === "postgres" ? ADD_TO_TALLY_SQL_PG : ADD_TO_TALLY_SQL, userId, n);
 }
 
 /** Whether the tenant has this customer. */
@@ -112,6 +131,7 @@ export async function deleteCustomerRow(id: string, tx: Tx = db()): Promise<void
 
 /** The tenant's customer, or undefined. */
 export async function findCustomerForUser(userId: string, id: string): Promise<CustomerRow | undefined> {
+  if (databaseEngine() === "postgres") return findCustomerForUserPg(postgres(), userId, id);
   return readStatement<CustomerRow>(
     `SELECT ${CUSTOMER_COLUMNS} FROM "Customer" c WHERE c."userId" = ? AND c."id" = ?`,
   ).get(userId, id);
@@ -124,6 +144,7 @@ export async function countOrdersOfCustomer(userId: string, customerId: string):
 
 /** The tenant's count in CustomerTally, or null when it has none yet. */
 export async function readCustomerTally(userId: string): Promise<number | null> {
+  if (databaseEngine() === "postgres") return readCustomerTallyPg(postgres(), userId);
   const tally = readStatement<{ customers: number }>(`SELECT "customers" FROM "CustomerTally" WHERE "userId" = ?`).get(
     userId,
   );
@@ -132,6 +153,7 @@ export async function readCustomerTally(userId: string): Promise<number | null> 
 
 /** Counts the tenant's customers and keeps the count as their tally; returns it. */
 export async function recountCustomerTally(userId: string): Promise<number> {
+  if (databaseEngine() === "postgres") return recountCustomerTallyPg(postgres(), userId);
   const client = db();
   const n = await client.customer.count({ where: { userId } });
   await client.$executeRawUnsafe(
@@ -198,11 +220,24 @@ export const SORT_KEYS: Record<CustomerSort, readonly SortKeyType[]> = {
 };
 
 export type KeyValue = string | number | null;
-/** A place in a sort: a row's key values and its rowid. */
-export type Position = { keys: KeyValue[]; r: number };
 
-/** A row of a page: the customer, its rowid `r`, and its sort's key values as k0, k1, … */
-export type ListRow = CustomerRow & { r: number } & Record<`k${number}`, KeyValue>;
+/**
+ * A row's own place, the last of every sort's keys: SQLite's rowid (the order rows were added in);
+ * on PostgreSQL, which has no rowid, the row's id (time-ordered, decision 0029).
+ */
+export type RowKey = number | string;
+
+/** Whether `value` (from a cursor) can be a row's place on the configured engine. */
+export function isRowKey(value: unknown): value is RowKey {
+  if (databaseEngine() === "postgres") return isId(value);
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 1;
+}
+
+/** A place in a sort: a row's key values and its place `r`. */
+export type Position = { keys: KeyValue[]; r: RowKey };
+
+/** A row of a page: the customer, its place `r`, and its sort's key values as k0, k1, … */
+export type ListRow = CustomerRow & { r: RowKey } & Record<`k${number}`, KeyValue>;
 
 /** A condition on the rows, its parameters, and how many leading keys it holds equal. */
 type Piece = { where: string; params: KeyValue[]; equal: number };
@@ -300,8 +335,10 @@ export async function readMatchedCustomers(
   order: SortOrder,
   from: Position | null,
   n: number,
-  rowids: number[],
+  rowids: RowKey[],
 ): Promise<ListRow[]> {
+  if (databaseEngine() === "postgres")
+    return readMatchedCustomersPg(postgres(), userId, sort, order, from, n, rowids.map(String));
   const spec = SORTS[sort];
   const pieces = from ? piecesAfter(spec, order, from) : [];
   const where = pieces.length ? ` AND (${pieces.map((p) => `(${p.where})`).join(" OR ")})` : "";
@@ -321,11 +358,12 @@ export async function readCustomersInOrder(
   n: number,
   q: string,
 ): Promise<ListRow[]> {
+  if (databaseEngine() === "postgres") return readCustomersInOrderPg(postgres(), userId, sort, order, from, n, q);
   const spec = SORTS[sort];
   if (q && spec.keys.length === 0 && order === "desc" && [...q].length >= 3) {
     // Newest first through the trigram index, in its own rowid order: a common term's page costs
     // the same as a rare one's.
-    const match = customerMatchSql(userId, q, from?.r ?? null);
+    const match = customerMatchSql(userId, q, from ? Number(from.r) : null);
     return readStatement<ListRow>(
       `WITH m AS (${match.sql} LIMIT ?)
        SELECT m.r AS r, ${CUSTOMER_COLUMNS} FROM m JOIN "Customer" c ON c.rowid = m.r ORDER BY m.r DESC`,
@@ -334,8 +372,9 @@ export async function readCustomersInOrder(
   return walkIndex(userId, spec, order, from, n, q);
 }
 
-/** The rowids of the first `limit` matches of a search, in no particular order. */
-export async function findSearchMatches(userId: string, q: string, limit: number): Promise<number[]> {
+/** The places (rowids; ids on PostgreSQL) of the first `limit` matches of a search, in no particular order. */
+export async function findSearchMatches(userId: string, q: string, limit: number): Promise<RowKey[]> {
+  if (databaseEngine() === "postgres") return findSearchMatchesPg(postgres(), userId, q, limit);
   const match = customerMatchSql(userId, q, null, false);
   return readStatement<number>(`SELECT r FROM (${match.sql}) LIMIT ${limit}`)
     .pluck()

@@ -3,12 +3,31 @@
 // batch indexed for search in one statement, and the customers' totals computed in SQL at the end.
 // A seed that is a good part of the table builds the segment indexes once at the end, the whole
 // seed one transaction (~/db/bulk-load.server).
+//
+// On PostgreSQL (DATABASE_URL=postgres://…, no `file` given) each function has a twin in
+// ./seed.postgres.server.ts on a session of the seed's own, chosen by the connection it is given.
 import { customerTableRows, shouldDeferSegmentIndexes, withSegmentIndexesDeferred } from "~/db/bulk-load.server";
+import {
+  closePostgresSession,
+  isPostgresSession,
+  openPostgresSession,
+  type PostgresSession,
+} from "~/db/bulk-load.postgres.server";
+import { databaseEngine } from "~/db/connection.server";
 import { afterCustomerBulkLoad } from "~/db/planner-statistics.server";
-import { openSqlite } from "~/db/sqlite.server";
-import type { Connection } from "~/models/transaction.server";
+import { openSqlite, type Sqlite } from "~/db/sqlite.server";
 import { INDEX_CUSTOMERS_AFTER_SQL } from "~/models/customer-search.server";
 import { ADD_TO_TALLY_SQL, type CustomerRow } from "~/models/customers.server";
+import {
+  afterSeedLoadPg,
+  insertSeedCustomersPg,
+  insertSeedOrdersPg,
+  recomputeSeedCustomerTotalsPg,
+  seedStartingPointPg,
+} from "~/models/seed.postgres.server";
+
+/** The seed's connection: a SQLite connection, or a PostgreSQL session (opaque to the service). */
+export type SeedConnection = Sqlite | PostgresSession;
 
 /** A customer the seed made up; dates as unixepoch milliseconds, money in paise. */
 export type SeedCustomer = Omit<CustomerRow, "userId" | "updatedAt">;
@@ -31,14 +50,16 @@ export type SeedOrder = {
  * large page cache keeps the randomly ordered indexes (e-mail, spend, dates) in memory, and a
  * crash mid-seed only loses seed data. Close it with closeSeedConnection().
  */
-export async function openSeedConnection(file?: string): Promise<Connection> {
+export async function openSeedConnection(file?: string): Promise<SeedConnection> {
+  if (file === undefined && databaseEngine() === "postgres") return openPostgresSession("crm seed");
   const sqlite = openSqlite(file);
   sqlite.pragma("cache_size = -524288");
   sqlite.pragma("synchronous = OFF");
   return sqlite;
 }
 
-export async function closeSeedConnection(sqlite: Connection): Promise<void> {
+export async function closeSeedConnection(sqlite: SeedConnection): Promise<void> {
+  if (isPostgresSession(sqlite)) return closePostgresSession(sqlite);
   sqlite.close();
 }
 
@@ -47,9 +68,10 @@ export async function closeSeedConnection(sqlite: Connection): Promise<void> {
  * after it) and how many customers the tenant has (the seed numbers its e-mails from there).
  */
 export async function seedStartingPoint(
-  sqlite: Connection,
+  sqlite: SeedConnection,
   userId: string,
 ): Promise<{ lastRowid: number; tenantCustomers: number }> {
+  if (isPostgresSession(sqlite)) return seedStartingPointPg(sqlite, userId);
   const lastRowid = sqlite.prepare<[], { m: number }>(`SELECT coalesce(max(rowid), 0) AS m FROM "Customer"`).get()!.m;
   const tenantCustomers = sqlite
     .prepare<[string], { n: number }>(
@@ -65,10 +87,11 @@ export async function seedStartingPoint(
  * customers that went in, in the given order.
  */
 export async function insertSeedCustomers(
-  sqlite: Connection,
+  sqlite: SeedConnection,
   userId: string,
   customers: readonly SeedCustomer[],
 ): Promise<SeedCustomer[]> {
+  if (isPostgresSession(sqlite)) return insertSeedCustomersPg(sqlite, userId, customers);
   const insert = sqlite.prepare(`INSERT INTO "Customer" ("id", "userId", "firstName", "lastName", "email", "phone",
       "address", "company", "notes", "totalSpendPaise", "visits", "lastActive", "createdAt", "updatedAt")
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("userId", "email") DO NOTHING`);
@@ -105,10 +128,11 @@ export async function insertSeedCustomers(
 
 /** Inserts a batch of the tenant's orders and their items in one transaction (notes empty). */
 export async function insertSeedOrders(
-  sqlite: Connection,
+  sqlite: SeedConnection,
   userId: string,
   orders: readonly SeedOrder[],
 ): Promise<void> {
+  if (isPostgresSession(sqlite)) return insertSeedOrdersPg(sqlite, userId, orders);
   const insertOrder = sqlite.prepare(`INSERT INTO "Order" ("id", "userId", "customerId", "status", "amountPaise",
       "taxPaise", "notes", "createdAt", "updatedAt")
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
@@ -126,14 +150,16 @@ export async function insertSeedOrders(
 }
 
 /**
- * The customer totals rule for the tenant's customers after `afterRowid`: their non-cancelled
- * orders give totalSpend (subtotal + tax), visits and lastActive.
+ * The customer totals rule for the tenant's customers after `afterRowid` (on PostgreSQL: those
+ * this session's seed inserted): their non-cancelled orders give totalSpend (subtotal + tax),
+ * visits and lastActive.
  */
 export async function recomputeSeedCustomerTotals(
-  sqlite: Connection,
+  sqlite: SeedConnection,
   userId: string,
   afterRowid: number,
 ): Promise<void> {
+  if (isPostgresSession(sqlite)) return recomputeSeedCustomerTotalsPg(sqlite, userId);
   sqlite
     .prepare(
       `UPDATE "Customer" SET
@@ -149,13 +175,18 @@ export async function recomputeSeedCustomerTotals(
  * Runs `load` (which adds `adding` customers): when that is a good part of the table, in one
  * transaction with the segment indexes dropped first and built again after it (`onRebuild` is
  * told before the rebuild); else as it is. Resolves with whether the indexes were rebuilt.
+ * PostgreSQL keeps its indexes during a load (why: ~/db/bulk-load.postgres.server).
  */
 export async function loadSeed(
-  sqlite: Connection,
+  sqlite: SeedConnection,
   adding: number,
   load: () => Promise<void>,
   onRebuild: () => void,
 ): Promise<boolean> {
+  if (isPostgresSession(sqlite)) {
+    await load();
+    return false;
+  }
   if (!shouldDeferSegmentIndexes(adding, customerTableRows(sqlite))) {
     await load();
     return false;
@@ -165,6 +196,7 @@ export async function loadSeed(
 }
 
 /** Refreshes the query planner's statistics when the seed changed the customer table enough. */
-export async function afterSeedLoad(sqlite: Connection, customersAdded: number): Promise<void> {
+export async function afterSeedLoad(sqlite: SeedConnection, customersAdded: number): Promise<void> {
+  if (isPostgresSession(sqlite)) return afterSeedLoadPg(sqlite, customersAdded);
   afterCustomerBulkLoad(sqlite, customersAdded);
 }

@@ -49,15 +49,29 @@ const IMPORT_PAUSE_MS = 50;
 /** What the worker answers a job that failed: a refusal to tell the user (ApiError) or a fault. */
 export type JobFailure = { code?: ApiErrorCode; message: string; stack?: string };
 
+/**
+ * The database an import or export opens in the worker: the SQLite file, or none on PostgreSQL,
+ * where the worker opens its own connection to DATABASE_URL (its environment is this thread's).
+ */
+function jobDatabaseFile(): string | undefined {
+  return getEnv().databaseFile || undefined;
+}
+
 export type ImportJob = {
   kind: "import";
   userId: string;
-  file: string;
+  file: string | undefined;
   mapping?: ColumnMapping;
   batchMs: number;
   pauseMs: number;
 };
-export type ExportJob = { kind: "export"; userId: string; file: string; q: string | null; timeZone: string };
+export type ExportJob = {
+  kind: "export";
+  userId: string;
+  file: string | undefined;
+  q: string | null;
+  timeZone: string;
+};
 export type LaunchJob = { kind: "launch"; file: string; campaign: NewCampaign; where: CompiledWhere; now: number };
 /**
  * Receipts to queue: the vendor webhook's signed body as it came (the worker parses and checks
@@ -205,7 +219,7 @@ export async function importCustomersOffThread(
     {
       kind: "import",
       userId,
-      file: getEnv().databaseFile,
+      file: jobDatabaseFile(),
       mapping: options.mapping,
       batchMs: IMPORT_BATCH_MS,
       pauseMs: IMPORT_PAUSE_MS,
@@ -279,7 +293,7 @@ function exportCustomersCsvOffThread(userId: string, q: string | null, timeZone:
   return new ReadableStream<Uint8Array>(
     {
       start() {
-        job = startJob({ kind: "export", userId, q, timeZone, file: getEnv().databaseFile }, (error) => {
+        job = startJob({ kind: "export", userId, q, timeZone, file: jobDatabaseFile() }, (error) => {
           failure = error;
           wake();
         });

@@ -4,8 +4,13 @@
 import { csvText } from "~/lib/csv-cells";
 import { IMPORT_FIELDS } from "~/lib/customer-csv";
 import { DEFAULT_TIME_ZONE, isoInZone } from "~/lib/dates";
-import { closeConnection, openExportConnection, readExportSlice } from "~/models/customer-bulk.server";
-import type { Connection } from "~/models/transaction.server";
+import {
+  type BulkConnection,
+  closeConnection,
+  type ExportRow,
+  openExportConnection,
+  readExportSlice,
+} from "~/models/customer-bulk.server";
 import { normaliseQuery } from "~/services/customers.server";
 
 /** The export's columns: the id, what an import reads (so an export imports back), the date added. */
@@ -23,8 +28,8 @@ export function exportCustomersCsv(
   const timeZone = options.timeZone ?? DEFAULT_TIME_ZONE;
   const iso = (ms: number | null) => (ms === null ? "" : isoInZone(ms, timeZone));
   const encoder = new TextEncoder();
-  let connection: Connection | undefined;
-  let after: number | null = null;
+  let connection: BulkConnection | undefined;
+  let after: ExportRow["r"] | null = null;
   let headerSent = false;
   const close = async () => {
     const open = connection;

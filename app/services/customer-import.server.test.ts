@@ -218,6 +218,38 @@ describe("importCustomers", () => {
     expect(first.notes).toBe("two\nlines");
   });
 
+  it("merges rows of one e-mail in one batch as row by row would, and keeps backslashes, tabs and line breaks as written", async () => {
+    const tenant = await createTestUser("Repeats");
+    const file = [
+      "firstName,lastName,email,notes,totalSpend,visits,lastActive",
+      'First,Row,same@example.com,"C:\\orders\\2024	q1",100,3,2024-01-01',
+      "Second,Row,same@example.com,,250,5,",
+      'Third,Row,same@example.com,"line one\r\nline two",300,7,',
+      "Other,Person,other@example.com,\\N,,,",
+    ].join("\n");
+    const result = await importCustomers(tenant.id, csv(file));
+    expect(result).toMatchObject({ imported: 4, created: 2, updated: 2, failed: 0 });
+    const [same] = (await listCustomers(tenant.id, { q: "same@" })).customers;
+    // The last row's text and figures; the last active date of the row that gave one.
+    const merged = {
+      firstName: "Third",
+      notes: "line one\r\nline two",
+      totalSpend: 300,
+      visits: 7,
+      lastActive: "2024-01-01T00:00:00.000Z",
+    };
+    expect(same).toMatchObject(merged);
+    expect((await listCustomers(tenant.id, { q: "other@" })).customers[0].notes).toBe("\\N");
+    const again = await importCustomers(tenant.id, csv(file));
+    expect(again).toMatchObject({ created: 0, updated: 4 });
+    expect((await listCustomers(tenant.id, { q: "same@" })).customers[0]).toMatchObject(merged);
+    await importCustomers(
+      tenant.id,
+      csv('firstName,lastName,email,notes\nFirst,Row,same@example.com,"C:\\orders\\2024	q1"\n'),
+    );
+    expect((await listCustomers(tenant.id, { q: "same@" })).customers[0].notes).toBe("C:\\orders\\2024\tq1");
+  });
+
   it("reads Windows line endings, reports a bad record by the line it starts on, keeps a stray quote as text, and saves every row", async () => {
     const tenant = await createTestUser("Crlf");
     const lines = ["firstName,lastName,email,notes,visits"];

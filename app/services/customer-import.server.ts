@@ -15,6 +15,7 @@ import { CsvFormatError, CsvRecordReader, NO_CUSTOMER_ROWS, NOT_CSV_TEXT, TextSn
 import { newId } from "~/lib/id";
 import { rupeesToPaise } from "~/lib/money";
 import {
+  type BulkConnection,
   closeConnection,
   discardStaging,
   finishStaging,
@@ -31,7 +32,6 @@ import {
   startStaging,
   withIndexesDeferred,
 } from "~/models/customer-bulk.server";
-import type { Connection } from "~/models/transaction.server";
 import {
   CUSTOMER_FIELDS,
   CUSTOMER_MESSAGES,
@@ -235,7 +235,7 @@ export async function afterImport(userId: string, result: ImportResult): Promise
 }
 
 async function stageAndMerge(
-  connection: Connection,
+  connection: BulkConnection,
   userId: string,
   input: Readable,
   options: ImportOptions,
@@ -382,7 +382,7 @@ async function stageAndMerge(
  * most of a minute).
  */
 async function merge(
-  connection: Connection,
+  connection: BulkConnection,
   userId: string,
   mapping: ColumnMapping,
   staged: number,

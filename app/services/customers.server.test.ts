@@ -1,10 +1,15 @@
-// Customers against a real SQLite database: the service rules and the /api routes.
+// Customers against a real database (SQLite, and PostgreSQL in the postgres project): the service
+// rules and the /api routes.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { beforeAll, describe, expect, it } from "vitest";
-import { useTestDatabase, createTestUser } from "../../tests/helpers/db";
+import { useTestDatabase, createTestUser, TEST_ENGINE, useTestConnection } from "../../tests/helpers/db";
+import { postgresPlan } from "../../tests/helpers/explain";
+import { sqlRow } from "../../tests/helpers/sql";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 useTestDatabase();
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
+const connection = useTestConnection();
 
 import { db } from "~/db.server";
 import type { User } from "~/generated/prisma/client";
@@ -23,9 +28,18 @@ import {
   SEARCH_COUNT_CAP,
   updateCustomer,
 } from "~/services/customers.server";
-import { ADD_TO_TALLY_SQL } from "~/models/customers.server";
-import { customerMatchSql, INDEX_CUSTOMERS_AFTER_SQL, tenantSearchRange } from "~/models/customer-search.server";
+import { customerMatchSql, tenantSearchRange } from "~/models/customer-search.server";
+import { customerMatchSqlPg, likePattern } from "~/models/customer-search.postgres.server";
+import {
+  closeSeedConnection,
+  insertSeedCustomers,
+  openSeedConnection,
+  seedStartingPoint,
+  type SeedCustomer,
+} from "~/models/seed.server";
 import { readConnection } from "~/db/reader.server";
+import { isPostgres } from "~/db/connection.server";
+import { analyzeCustomersPg } from "~/db/planner-statistics.postgres.server";
 import { CustomerApiSchema } from "~/schemas/customer";
 import { pageSummary } from "~/lib/customers";
 
@@ -238,27 +252,53 @@ describe("search stays inside its tenant", () => {
     )
       .map((r) => r.detail)
       .find((d) => d.includes("VIRTUAL TABLE"));
-  const indexed = (phrase: string) =>
-    Number(
-      sqlite().prepare(`SELECT count(*) FROM "customer_search" WHERE "customer_search" MATCH ?`).pluck().get(phrase),
-    );
+  /** Entries of the search index holding `term`, every tenant's (PostgreSQL's index is "Customer"'s). */
+  const indexed = async (term: string) =>
+    TEST_ENGINE === "postgres"
+      ? Number(
+          (
+            await sqlRow<{ n: number }>(
+              connection(),
+              `SELECT count(*)::int AS n FROM "Customer" c WHERE lower(c."firstName" || ' ' || c."lastName") LIKE ? OR c."email" LIKE ?`,
+              [likePattern(term), likePattern(term)],
+            )
+          )?.n,
+        )
+      : Number(
+          sqlite()
+            .prepare(`SELECT count(*) FROM "customer_search" WHERE "customer_search" MATCH ?`)
+            .pluck()
+            .get(`"${term}"`),
+        );
 
   beforeAll(async () => {
     busy = await createTestUser("Busy");
     quiet = await createTestUser("Quiet");
-    // The way an import writes a batch: one INSERT ... SELECT, indexed after it in one statement.
-    const before = Number(
-      (await db().$queryRawUnsafe<{ m: number | bigint }[]>(`SELECT coalesce(max(rowid), 0) AS m FROM "Customer"`))[0]
-        .m,
-    );
-    await db().$executeRawUnsafe(
-      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1200)
-       INSERT INTO "Customer" ("id", "userId", "firstName", "lastName", "email", "createdAt", "updatedAt")
-       SELECT printf('%024x', 7000000 + i), ?, 'Kestrel', 'Bird' || i, 'k' || i || '@kestrel.in', 0, 0 FROM n`,
-      busy.id,
-    );
-    await db().$executeRawUnsafe(INDEX_CUSTOMERS_AFTER_SQL, before);
-    await db().$executeRawUnsafe(ADD_TO_TALLY_SQL, busy.id, 1200);
+    // The way a seed or an import writes a batch: one INSERT ... SELECT, indexed and counted with it.
+    const rows: SeedCustomer[] = Array.from({ length: 1200 }, (_, k) => {
+      const i = k + 1;
+      return {
+        id: (7_000_000 + i).toString(16).padStart(24, "0"),
+        firstName: "Kestrel",
+        lastName: `Bird${i}`,
+        email: `k${i}@kestrel.in`,
+        phone: "",
+        address: "",
+        company: "",
+        notes: "",
+        totalSpendPaise: 0,
+        visits: 0,
+        lastActive: null,
+        createdAt: 0,
+      };
+    });
+    const seed = await openSeedConnection();
+    try {
+      await seedStartingPoint(seed, busy.id);
+      expect(await insertSeedCustomers(seed, busy.id, rows)).toHaveLength(1200);
+    } finally {
+      await closeSeedConnection(seed);
+    }
     for (const [first, email] of [
       ["Kestrel", "one@quiet.in"],
       ["Meera", "meera.kestrel@quiet.in"],
@@ -282,43 +322,85 @@ describe("search stays inside its tenant", () => {
     );
   });
 
-  it("hands FTS5 the tenant's rowid range with the MATCH, so the lookup never reads another tenant's entries", () => {
-    // FTS5 names the constraints it takes in its plan: M for the MATCH, > and < for rowid bounds.
-    for (const [afterRowid, ordered] of [
-      [null, true],
-      [null, false],
-      [123, true],
-    ] as const) {
-      const match = customerMatchSql(quiet.id, TERM, afterRowid, ordered);
-      expect(ftsScan(match.sql, match.params)).toMatch(/VIRTUAL TABLE INDEX \d+:M\d*(><|<>)/);
-    }
-    // FTS5 ignores a rowid bound that is not an INTEGER (and the driver binds numbers as REAL).
-    for (const afterRowid of [null, 123]) {
-      const bounds = tenantSearchRange(quiet.id, afterRowid);
-      expect(
-        sqlite()
-          .prepare(`SELECT typeof(${bounds.low}) AS low, typeof(${bounds.high}) AS high`)
-          .get(...bounds.params),
-      ).toEqual({ low: "integer", high: "integer" });
-    }
-    // A crafted cursor beyond the tenant's range does not reach into the next tenant's.
-    const crafted = tenantSearchRange(quiet.id, 999_999_999_999_999);
-    const [low, high] = sqlite()
-      .prepare(`SELECT ${crafted.low}, ${crafted.high}`)
-      .raw()
-      .get(...crafted.params) as number[];
-    expect(high - low).toBe(2 ** 40 - 1);
-    // The range itself: every entry of the tenant inside it, none of the other tenant's.
-    const range = (userId: string) => {
-      const base = Number(sqlite().prepare(`SELECT rowid FROM "User" WHERE "id" = ?`).pluck().get(userId)) * 2 ** 40;
-      return sqlite()
-        .prepare(`SELECT count(*) FROM "customer_search" WHERE "customer_search" MATCH ? AND rowid BETWEEN ? AND ?`)
-        .pluck()
-        .get(`"${TERM}"`, base, base + 2 ** 40 - 1);
-    };
-    expect(range(quiet.id)).toBe(2);
-    expect(range(busy.id)).toBe(1200);
-  });
+  it.runIf(TEST_ENGINE === "postgres")(
+    "looks the term up in the tenant's own entries of the trigram index, and scans no other tenant's rows",
+    async () => {
+      const pg = connection();
+      if (!isPostgres(pg)) throw new Error("the postgres project's connection");
+      // The search is written in the index's own expressions, so "Customer_search_idx" answers it
+      // with the tenant and the term in its Index Cond ("userId" leads it, btree_gin): another
+      // tenant's matches are never read. On these few rows the planner would rather test the term
+      // row by row (cheap at 1,200 rows; at 200,000 it takes the index on its own, measured in the
+      // report of issue 26): priced as on a large tenant, a row's test costing more, it does so here.
+      await analyzeCustomersPg(pg);
+      for (const term of ["k1199@kestrel", "bird1199"]) {
+        const rare = customerMatchSqlPg(busy.id, term, null, false);
+        const plan = (
+          await postgresPlan(pg, `${rare.sql} LIMIT 1001`, rare.params, ["SET LOCAL cpu_operator_cost = 1"])
+        ).join("\n");
+        for (const column of ["lower", "email"])
+          expect(plan).toMatch(
+            new RegExp(
+              `Bitmap Index Scan on "Customer_search_idx".*\\n\\s+Index Cond: \\(\\("userId" = '\\w+'::text\\) AND \\(${column}`,
+            ),
+          );
+      }
+      // Every shape of the search (counting, ordered, paged) reads its own tenant's entries only.
+      for (const [beforeId, ordered] of [
+        [null, false],
+        [null, true],
+        ["ffffffffffffffffffffffff", true],
+      ] as const) {
+        const match = customerMatchSqlPg(quiet.id, TERM, beforeId, ordered);
+        const plan = (await postgresPlan(pg, `${match.sql} LIMIT 1001`, match.params)).join("\n");
+        expect(plan).not.toMatch(/Seq Scan/);
+        const conditions = plan.match(/Index Cond: .*/g) ?? [];
+        expect(conditions.length).toBeGreaterThan(0);
+        for (const cond of conditions) expect(cond).toContain(`"userId" = `);
+      }
+    },
+  );
+
+  it.runIf(TEST_ENGINE === "sqlite")(
+    "hands FTS5 the tenant's rowid range with the MATCH, so the lookup never reads another tenant's entries",
+    () => {
+      // FTS5 names the constraints it takes in its plan: M for the MATCH, > and < for rowid bounds.
+      for (const [afterRowid, ordered] of [
+        [null, true],
+        [null, false],
+        [123, true],
+      ] as const) {
+        const match = customerMatchSql(quiet.id, TERM, afterRowid, ordered);
+        expect(ftsScan(match.sql, match.params)).toMatch(/VIRTUAL TABLE INDEX \d+:M\d*(><|<>)/);
+      }
+      // FTS5 ignores a rowid bound that is not an INTEGER (and the driver binds numbers as REAL).
+      for (const afterRowid of [null, 123]) {
+        const bounds = tenantSearchRange(quiet.id, afterRowid);
+        expect(
+          sqlite()
+            .prepare(`SELECT typeof(${bounds.low}) AS low, typeof(${bounds.high}) AS high`)
+            .get(...bounds.params),
+        ).toEqual({ low: "integer", high: "integer" });
+      }
+      // A crafted cursor beyond the tenant's range does not reach into the next tenant's.
+      const crafted = tenantSearchRange(quiet.id, 999_999_999_999_999);
+      const [low, high] = sqlite()
+        .prepare(`SELECT ${crafted.low}, ${crafted.high}`)
+        .raw()
+        .get(...crafted.params) as number[];
+      expect(high - low).toBe(2 ** 40 - 1);
+      // The range itself: every entry of the tenant inside it, none of the other tenant's.
+      const range = (userId: string) => {
+        const base = Number(sqlite().prepare(`SELECT rowid FROM "User" WHERE "id" = ?`).pluck().get(userId)) * 2 ** 40;
+        return sqlite()
+          .prepare(`SELECT count(*) FROM "customer_search" WHERE "customer_search" MATCH ? AND rowid BETWEEN ? AND ?`)
+          .pluck()
+          .get(`"${TERM}"`, base, base + 2 ** 40 - 1);
+      };
+      expect(range(quiet.id)).toBe(2);
+      expect(range(busy.id)).toBe(1200);
+    },
+  );
 
   it("pages a search with more matches than the cap through the tenant's range, each match once", async () => {
     const seen: string[] = [];
@@ -346,21 +428,22 @@ describe("search stays inside its tenant", () => {
     expect((await listCustomers(quiet.id, { q: "osprey" })).customers.map((x) => x.id)).toEqual([c.id]);
     await deleteCustomer(quiet.id, c.id);
     expect((await listCustomers(quiet.id, { q: "osprey" })).total).toBe(0);
-    expect(indexed('"osprey"')).toBe(0);
+    expect(await indexed("osprey")).toBe(0);
 
     // A deleted user's customers go by the foreign key's cascade; their index entries go too.
-    expect(indexed('"bird"')).toBe(1200);
+    expect(await indexed("bird")).toBe(1200);
     await db().user.delete({ where: { id: busy.id } });
-    expect(indexed('"bird"')).toBe(0);
+    expect(await indexed("bird")).toBe(0);
     expect((await listCustomers(quiet.id, { q: TERM })).total).toBe(2);
     // A user made next may take the deleted user's rowid (SQLite reuses the highest): nothing stale.
     const next = await createTestUser("Next");
     expect((await listCustomers(next.id, { q: TERM })).total).toBe(0);
     await createCustomer(next.id, input({ firstName: "Kestrel", lastName: "New", email: "kestrel@next.in" }));
     expect((await listCustomers(next.id, { q: TERM })).customers.map((x) => x.email)).toEqual(["kestrel@next.in"]);
-    await db().$executeRawUnsafe(
-      `INSERT INTO "customer_search" ("customer_search", rank) VALUES ('integrity-check', 0)`,
-    );
+    if (TEST_ENGINE === "sqlite")
+      await db().$executeRawUnsafe(
+        `INSERT INTO "customer_search" ("customer_search", rank) VALUES ('integrity-check', 0)`,
+      );
   });
 });
 

@@ -33,6 +33,7 @@ import {
   findSearchMatches,
   indexCustomerForSearch,
   insertCustomer,
+  isRowKey,
   readCustomerTally,
   readCustomersInOrder,
   readMatchedCustomers,
@@ -44,6 +45,7 @@ import {
   type KeyValue,
   type ListRow,
   type Position,
+  type RowKey,
 } from "~/models/customers.server";
 import { transaction } from "~/models/transaction.server";
 import { CUSTOMER_MESSAGES, type CustomerApiInput } from "~/schemas/customer";
@@ -237,7 +239,7 @@ export function normaliseQuery(q: string | null | undefined): string {
 
 // Every sort is a key of one or more columns and then the rowid, the order of a tenant-first index
 // (app/models/customers.server.ts walks it; docs/decisions/0014-customer-sorting.md). A cursor
-// holds a row's place in its sort: the key values and the rowid.
+// holds a row's place in its sort: the key values and the rowid (on PostgreSQL the row's id).
 
 const reverse = (order: SortOrder): SortOrder => (order === "asc" ? "desc" : "asc");
 
@@ -248,7 +250,8 @@ function badCursor(): ApiError {
 }
 
 const SAFE_INTEGER = z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
-const ROWID = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+/** A row's place: a rowid, or on PostgreSQL an id (the model says which the engine takes). */
+const ROW_KEY = z.custom<RowKey>((value) => isRowKey(value));
 
 /**
  * A cursor: the rowid alone for the date added (as before sorting existed), else
@@ -262,8 +265,9 @@ export function encodeCursor(sort: CustomerSort, position: Position): string {
 export function parseCursor(sort: CustomerSort, cursor: string | null | undefined): Position | null {
   if (!cursor) return null;
   if (sort === "createdAt") {
-    if (!/^\d{1,15}$/.test(cursor)) throw badCursor();
-    return { keys: [], r: Number(cursor) };
+    const r = /^\d{1,15}$/.test(cursor) ? Number(cursor) : cursor;
+    if (!isRowKey(r)) throw badCursor();
+    return { keys: [], r };
   }
   const prefix = `${sort}.`;
   if (!cursor.startsWith(prefix) || cursor.length > 1000) throw badCursor();
@@ -277,7 +281,7 @@ export function parseCursor(sort: CustomerSort, cursor: string | null | undefine
     ...SORT_KEYS[sort].map((k) =>
       k.type === "text" ? z.string().max(1000) : k.nullable ? SAFE_INTEGER.nullable() : SAFE_INTEGER,
     ),
-    ROWID,
+    ROW_KEY,
   ];
   if (!Array.isArray(decoded) || decoded.length !== schemas.length) throw badCursor();
   const values = schemas.map((schema, i) => {
@@ -285,7 +289,7 @@ export function parseCursor(sort: CustomerSort, cursor: string | null | undefine
     if (!parsed.success) throw badCursor();
     return parsed.data;
   });
-  return { keys: values.slice(0, -1), r: values[values.length - 1] as number };
+  return { keys: values.slice(0, -1), r: values[values.length - 1] as RowKey };
 }
 
 function positionOf(sort: CustomerSort, row: ListRow): Position {
@@ -297,7 +301,7 @@ function readRows(
   userId: string,
   sort: CustomerSort,
   q: string,
-  matches: number[] | null,
+  matches: RowKey[] | null,
   order: SortOrder,
   from: Position | null,
   n: number,
@@ -368,7 +372,7 @@ export async function countCustomers(userId: string, q = ""): Promise<{ total: n
   return { total: Math.min(n, SEARCH_COUNT_CAP), capped: n > SEARCH_COUNT_CAP };
 }
 
-/** The rowids of the first SEARCH_COUNT_CAP + 1 matches of a search, in no particular order. */
-function searchMatches(userId: string, q: string): Promise<number[]> {
+/** The places of the first SEARCH_COUNT_CAP + 1 matches of a search, in no particular order. */
+function searchMatches(userId: string, q: string): Promise<RowKey[]> {
   return findSearchMatches(userId, q, SEARCH_COUNT_CAP + 1);
 }

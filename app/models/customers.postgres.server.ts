@@ -1,0 +1,275 @@
+// The customers as stored, on PostgreSQL: the twins of the reads and raw writes of
+// ./customers.server.ts (SQLite), with the same names, arguments and answers, each taking the pool
+// (or a client) to run on first. The writes through Prisma need no twin: db() is PostgreSQL's
+// client there.
+//
+// The list walks a tenant-first index from a keyset position, as on SQLite
+// (docs/decisions/0014-customer-sorting.md), with two differences of the engine:
+//
+// - A row's place is its "id" (time-ordered) where SQLite uses its rowid: PostgreSQL has no rowid,
+//   and "Customer_userId_name_idx" and "Customer_userId_id_idx" end with "id" (decision 0029).
+//   Customers added one after another get rising ids, so "date added" and every tie come in the
+//   order SQLite gives; ids made in the same second by two processes of a cluster are ordered by
+//   their process part instead.
+// - SQLite puts NULL first ascending and last descending, PostgreSQL's indexes the other way round.
+//   A never-active customer sorts as on SQLite: the pieces of a walk keep NULL and non-NULL last
+//   active apart where it is the first key, and say NULLS FIRST/LAST where it is a later one.
+//
+// The segment indexes, (userId, spend, visits, lastActive), do not end with "id": a walk of them
+// reads the rows of one (spend, visits) value together and orders them by the rest (an
+// Incremental Sort of that group, not of the tenant). The tests check the plans.
+import type { Pool, PoolClient, QueryResultRow } from "pg";
+import type { Postgres } from "~/db/postgres.server";
+import { query } from "~/db/postgres.server";
+import type { CustomerSort, SortOrder } from "~/lib/customers";
+import {
+  customerMatchSqlPg,
+  NAME_EXPRESSION,
+  searchCondition,
+  SqlParams,
+} from "~/models/customer-search.postgres.server";
+import type { CustomerRow, KeyValue, ListRow, Position } from "~/models/customers.server";
+
+type Db = Postgres | Pool | PoolClient;
+
+/** The Customer columns of a whole CustomerRow, on the table as `c` (dates come back as ms). */
+export const CUSTOMER_COLUMNS_PG = `c."id", c."userId", c."firstName", c."lastName", c."email", c."phone", c."address", c."company", c."notes",
+  c."totalSpendPaise", c."visits", c."lastActive", c."createdAt", c."updatedAt"`;
+
+/** Adds n to the tenant's customer count (ADD_TO_TALLY_SQL's twin). */
+export const ADD_TO_TALLY_SQL_PG = `INSERT INTO "CustomerTally" ("userId", "customers") VALUES ($1, $2)
+  ON CONFLICT ("userId") DO UPDATE SET "customers" = "CustomerTally"."customers" + excluded."customers"`;
+
+async function rows<Row extends QueryResultRow>(db: Db, sql: string, params: readonly unknown[]): Promise<Row[]> {
+  return query<Row>(db, sql, params);
+}
+
+export async function findCustomerForUserPg(db: Db, userId: string, id: string): Promise<CustomerRow | undefined> {
+  const [row] = await rows<CustomerRow>(
+    db,
+    `SELECT ${CUSTOMER_COLUMNS_PG} FROM "Customer" c WHERE c."userId" = $1 AND c."id" = $2`,
+    [userId, id],
+  );
+  return row;
+}
+
+export async function readCustomerTallyPg(db: Db, userId: string): Promise<number | null> {
+  const [row] = await rows<{ customers: number }>(db, `SELECT "customers" FROM "CustomerTally" WHERE "userId" = $1`, [
+    userId,
+  ]);
+  return row ? row.customers : null;
+}
+
+export async function recountCustomerTallyPg(db: Db, userId: string): Promise<number> {
+  const [row] = await rows<{ customers: number }>(
+    db,
+    `INSERT INTO "CustomerTally" ("userId", "customers")
+     SELECT $1, count(*)::int FROM "Customer" WHERE "userId" = $1
+     ON CONFLICT ("userId") DO UPDATE SET "customers" = excluded."customers"
+     RETURNING "customers"`,
+    [userId],
+  );
+  return row.customers;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The list's pages
+
+type SortKey = { sql: string; nullable: boolean; /** A date: bound as a Date, read back as ms. */ date?: boolean };
+type SortSpec = { keys: SortKey[] };
+
+/** The name as its index holds it: lower-cased and in code-point order (SQLite's BINARY). */
+const NAME_KEY: SortKey = { sql: `${NAME_EXPRESSION} COLLATE "C"`, nullable: false };
+const SPEND: SortKey = { sql: `c."totalSpendPaise"`, nullable: false };
+const VISITS: SortKey = { sql: `c."visits"`, nullable: false };
+const LAST_ACTIVE: SortKey = { sql: `c."lastActive"`, nullable: true, date: true };
+const ROW = `c."id"`;
+
+/** The same keys, in the same order, as SORTS in ./customers.server.ts (a cursor holds their values). */
+const SORTS: Record<CustomerSort, SortSpec> = {
+  createdAt: { keys: [] },
+  name: { keys: [NAME_KEY] },
+  totalSpend: { keys: [SPEND, VISITS, LAST_ACTIVE] },
+  visits: { keys: [VISITS, SPEND, LAST_ACTIVE] },
+  lastActive: { keys: [LAST_ACTIVE, SPEND, VISITS] },
+};
+
+/**
+ * A condition on the rows. `held` is how many leading keys it holds to one value (NULL included),
+ * `notNull` which later keys it keeps from being NULL: neither needs its NULLs placed in the
+ * ORDER BY, so the index's own order serves.
+ */
+type Piece = { where: (params: SqlParams) => string; held: number; notNull: Set<number> };
+
+function bind(key: SortKey, value: KeyValue, params: SqlParams): string {
+  return params.add(key.date && typeof value === "number" ? new Date(value) : value);
+}
+
+/** The keys 0..j-1 equal to the position's. */
+function heldEqual(spec: SortSpec, from: Position, j: number, params: SqlParams): string[] {
+  const where: string[] = [];
+  for (let i = 0; i < j; i++) {
+    const value = from.keys[i] ?? null;
+    where.push(
+      value === null ? `${spec.keys[i].sql} IS NULL` : `${spec.keys[i].sql} = ${bind(spec.keys[i], value, params)}`,
+    );
+  }
+  return where;
+}
+
+/**
+ * The rows after `from` in `order`, as conditions whose rows follow one another in that order: all
+ * keys equal and a later id, then the last key beyond with the others equal, and so on to the
+ * first key beyond. Each is one range of the sort's index. As on SQLite, NULL is the smallest.
+ */
+function piecesAfter(spec: SortSpec, order: SortOrder, from: Position): Piece[] {
+  const asc = order === "asc";
+  const n = spec.keys.length;
+  const pieces: Piece[] = [
+    {
+      where: (params) =>
+        [...heldEqual(spec, from, n, params), `${ROW} ${asc ? ">" : "<"} ${params.add(from.r)}`].join(" AND "),
+      held: n,
+      notNull: new Set(),
+    },
+  ];
+  for (let j = n - 1; j >= 0; j--) {
+    const key = spec.keys[j];
+    const value = from.keys[j] ?? null;
+    const range = (condition: (params: SqlParams) => string, nullOnly = false): Piece => ({
+      where: (params) => [...heldEqual(spec, from, j, params), condition(params)].join(" AND "),
+      held: nullOnly ? j + 1 : j,
+      notNull: nullOnly ? new Set() : new Set([j]),
+    });
+    if (asc) {
+      // After NULL (the first values ascending) comes every value.
+      if (value === null) pieces.push(range(() => `${key.sql} IS NOT NULL`));
+      else pieces.push(range((params) => `${key.sql} > ${bind(key, value, params)}`));
+    } else if (value !== null) {
+      pieces.push(range((params) => `${key.sql} < ${bind(key, value, params)}`));
+      if (key.nullable) pieces.push(range(() => `${key.sql} IS NULL`, true));
+    }
+  }
+  return pieces;
+}
+
+/**
+ * The walk from the start. A nullable first key (last active) is two ranges, its NULLs and the
+ * rest, each in the index's own order.
+ */
+function piecesFromStart(spec: SortSpec, order: SortOrder): Piece[] {
+  const first = spec.keys[0];
+  if (!first?.nullable) return [{ where: () => "", held: 0, notNull: new Set() }];
+  const nulls: Piece = { where: () => `${first.sql} IS NULL`, held: 1, notNull: new Set() };
+  const values: Piece = { where: () => `${first.sql} IS NOT NULL`, held: 0, notNull: new Set([0]) };
+  return order === "asc" ? [nulls, values] : [values, nulls];
+}
+
+/**
+ * The ORDER BY of a piece: every key, then the id, NULLs where SQLite has them. A key the piece
+ * holds to one value (NULL too) or keeps from NULL is ordered as the index is, so the planner
+ * walks the index (it drops a key held equal, but not one held NULL).
+ */
+function orderBy(spec: SortSpec, order: SortOrder, piece: Pick<Piece, "held" | "notNull">): string {
+  const dir = order === "asc" ? "ASC" : "DESC";
+  const terms = spec.keys.map((key, i) => {
+    const free = key.nullable && i >= piece.held && !piece.notNull.has(i);
+    return `${key.sql} ${dir}${free ? (order === "asc" ? " NULLS FIRST" : " NULLS LAST") : ""}`;
+  });
+  return [...terms, `${ROW} ${dir}`].join(", ");
+}
+
+function keyColumns(spec: SortSpec): string {
+  return spec.keys.map((k, i) => `, ${k.sql} AS k${i}`).join("");
+}
+
+/** One statement of a walk: the SQL and its parameters. */
+export type ListQuery = { sql: string; params: unknown[] };
+
+function pieceQuery(
+  userId: string,
+  spec: SortSpec,
+  order: SortOrder,
+  piece: Piece,
+  n: number,
+  term: string,
+): ListQuery {
+  const params = new SqlParams();
+  const where = [`c."userId" = ${params.add(userId)}`];
+  const condition = piece.where(params);
+  if (condition) where.push(condition);
+  if (term) where.push(searchCondition(params, term));
+  return {
+    sql: `SELECT ${ROW} AS r${keyColumns(spec)}, ${CUSTOMER_COLUMNS_PG} FROM "Customer" c
+      WHERE ${where.join(" AND ")} ORDER BY ${orderBy(spec, order, piece)} LIMIT ${params.add(n)}`,
+    params: params.values,
+  };
+}
+
+/**
+ * The statements a walk of `sort` runs in turn from `from` (the start when null), each limited to
+ * `n` rows: what readCustomersInOrderPg runs, and what the tests EXPLAIN.
+ */
+export function walkQueries(
+  userId: string,
+  sort: CustomerSort,
+  order: SortOrder,
+  from: Position | null,
+  n: number,
+  term = "",
+): ListQuery[] {
+  const spec = SORTS[sort];
+  const pieces = from ? piecesAfter(spec, order, from) : piecesFromStart(spec, order);
+  return pieces.map((piece) => pieceQuery(userId, spec, order, piece, n, term));
+}
+
+/** Up to `n` of the tenant's rows (or of those `q` matches) after `from` in `order`. */
+export async function readCustomersInOrderPg(
+  db: Db,
+  userId: string,
+  sort: CustomerSort,
+  order: SortOrder,
+  from: Position | null,
+  n: number,
+  q: string,
+): Promise<ListRow[]> {
+  const spec = SORTS[sort];
+  const pieces = from ? piecesAfter(spec, order, from) : piecesFromStart(spec, order);
+  const found: ListRow[] = [];
+  for (const piece of pieces) {
+    const { sql, params } = pieceQuery(userId, spec, order, piece, n - found.length, q);
+    found.push(...(await rows<ListRow>(db, sql, params)));
+    if (found.length >= n) break;
+  }
+  return found;
+}
+
+/** Up to `n` of the matched rows (`ids`, the tenant's) after `from` in `order`, sorted in SQL. */
+export async function readMatchedCustomersPg(
+  db: Db,
+  userId: string,
+  sort: CustomerSort,
+  order: SortOrder,
+  from: Position | null,
+  n: number,
+  ids: readonly string[],
+): Promise<ListRow[]> {
+  const spec = SORTS[sort];
+  const params = new SqlParams([ids, userId]);
+  const pieces = from ? piecesAfter(spec, order, from) : [];
+  const after = pieces.length ? ` AND (${pieces.map((p) => `(${p.where(params)})`).join(" OR ")})` : "";
+  return rows<ListRow>(
+    db,
+    `SELECT ${ROW} AS r${keyColumns(spec)}, ${CUSTOMER_COLUMNS_PG} FROM "Customer" c
+     WHERE c."id" = ANY($1::text[]) AND c."userId" = $2${after}
+     ORDER BY ${orderBy(spec, order, { held: 0, notNull: new Set() })} LIMIT ${params.add(n)}`,
+    params.values,
+  );
+}
+
+/** The ids of the first `limit` matches of a search, in no particular order. */
+export async function findSearchMatchesPg(db: Db, userId: string, q: string, limit: number): Promise<string[]> {
+  const match = customerMatchSqlPg(userId, q, null, false);
+  const found = await rows<{ r: string }>(db, `${match.sql} LIMIT ${Math.trunc(limit)}`, match.params);
+  return found.map((row) => row.r);
+}
