@@ -6,16 +6,12 @@
 // trigram index on "Customer" itself (Customer_search_idx, pg_trgm, the tenant first), shorter terms
 // the name only, checked per order; an id matches on any part of it.
 import { type Queryable, query } from "~/db/postgres.server";
+import { likePattern } from "~/models/customer-search.postgres.server";
 import type { RecentOrderRow } from "~/models/orders.server";
 import type { Tx } from "~/models/transaction.server";
 
 /** SQL text with numbered placeholders, built from left to right. */
 type Sql = { where: string; params: string[] };
-
-/** A LIKE pattern matching `text` anywhere, its wildcards and the escape character taken literally. */
-function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /** The WHERE (on "Order" o) of the tenant's orders matching `q`, as orderSearchSql() on SQLite. */
 export function orderSearchSqlPg(userId: string, q: string | undefined): Sql {
@@ -31,7 +27,7 @@ export function orderSearchSqlPg(userId: string, q: string | undefined): Sql {
   const byId = /^[0-9a-f]{1,24}$/.test(needle) ? `strpos(o."id", ${p(needle)}) > 0` : null;
   let name: string;
   if ([...term].length >= 3) {
-    const pattern = p(containsPattern(needle));
+    const pattern = p(likePattern(needle));
     // The e-mail as stored may have capitals; SQLite's trigram table ignores case in both columns.
     name = `o."customerId" IN (SELECT c."id" FROM "Customer" c WHERE c."userId" = $1
            AND (lower(c."firstName" || ' ' || c."lastName") LIKE ${pattern} OR c."email" ILIKE ${pattern}))`;
