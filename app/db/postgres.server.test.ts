@@ -35,6 +35,32 @@ describe("the PostgreSQL pool", () => {
     expect(row).toEqual({ at: Date.UTC(2026, 10, 26, 10, 31, 2, 123), big: 9007199254740991, sum: 5 });
   });
 
+  it("reads any date a customer may be given as unix milliseconds, whatever the server's time zone", async () => {
+    // initdb gives a server its machine's zone; India's had offsets in seconds before 1906, and a
+    // year before 1 AD prints with " BC", one after 9999 with five digits.
+    const dates = [
+      Date.UTC(2026, 10, 26, 10, 31, 2, 123),
+      Date.UTC(1900, 0, 1),
+      Date.UTC(1850, 5, 30, 23, 59, 59, 999),
+      new Date("0001-01-01T00:00:00.000Z").getTime(),
+      new Date("-000010-03-01T12:00:00.250Z").getTime(),
+      new Date("+012345-01-01T00:00:00.000Z").getTime(),
+    ];
+    const client = await pg.pool.connect();
+    try {
+      for (const zone of ["UTC", "Asia/Kolkata", "America/St_Johns"]) {
+        await client.query(`SET TIME ZONE '${zone}'`);
+        for (const ms of dates) {
+          const { rows } = await client.query<{ at: number }>(`SELECT $1::timestamptz AS at`, [new Date(ms)]);
+          expect(rows[0].at, `${new Date(ms).toISOString()} in ${zone}`).toBe(ms);
+        }
+      }
+    } finally {
+      await client.query("RESET TIME ZONE");
+      client.release();
+    }
+  });
+
   it("puts the statement and lock timeouts on every connection", async () => {
     const [row] = await query<{ statement: string; lock: string }>(
       pg,

@@ -46,11 +46,24 @@ const types = {
   },
 } as pg.CustomTypesConfig;
 
-/** "2026-11-26 10:31:02.123+00" (PostgreSQL's text form) as unix milliseconds. */
+// PostgreSQL's text form of a timestamptz (DateStyle ISO): "2026-11-26 10:31:02.123+05:30". The
+// offset is the session's time zone's at that date, which initdb takes from the machine: India's
+// was "+05:21:10" before 1906, in seconds, which Date.parse refuses; so are a year past 9999 and
+// " BC" (a lastActive is any date JavaScript can read).
+const TIMESTAMPTZ_TEXT =
+  /^(\d{4,})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d+))?([+-])(\d\d)(?::(\d\d))?(?::(\d\d))?( BC)?$/;
+
+/** A timestamptz as PostgreSQL prints it, as unix milliseconds (microseconds cut, as Date.parse does). */
 function asTimestampMs(value: string): number {
-  // The offset is "+05:30" or "+00"; Date.parse wants "+05:30" or "Z".
-  const iso = value.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00");
-  return Date.parse(iso);
+  const m = TIMESTAMPTZ_TEXT.exec(value);
+  if (!m) return Date.parse(value);
+  const [, year, month, day, hour, minute, second, fraction = "", sign, oh, om = "0", os = "0", bc] = m;
+  const at = new Date(0);
+  // setUTCFullYear, not Date.UTC, which reads years 0 to 99 as 1900 to 1999.
+  at.setUTCFullYear(bc ? 1 - Number(year) : Number(year), Number(month) - 1, Number(day));
+  at.setUTCHours(Number(hour), Number(minute), Number(second), Number(fraction.padEnd(3, "0").slice(0, 3)));
+  const offsetMs = (Number(oh) * 3600 + Number(om) * 60 + Number(os)) * 1000;
+  return at.getTime() - (sign === "-" ? -offsetMs : offsetMs);
 }
 
 export function openPostgres(url: string, settings: PostgresSettings): Postgres {
