@@ -42,6 +42,14 @@ export type SendControl = {
    * go out twice. A channel that answers a batch at once may leave this to the returned results.
    */
   answered?(result: ChannelResult): void;
+  /**
+   * Asked again just before the text of a message goes whose envelope went ahead of it (SMTP
+   * PIPELINING: with the text of the message before, one round trip a message): false when what
+   * `proceed` said no longer holds (a pause or cancel answered since, the claim run out, the
+   * address suppressed). The channel then drops the message unsent. A control without it gets no
+   * envelope sent ahead.
+   */
+  stillGoing?(key: string): boolean;
 };
 
 export const SEND_FREELY: SendControl = { proceed: () => true };

@@ -302,6 +302,13 @@ export function createDeliveryEngine(options: {
         const row = key === undefined ? undefined : rowOf.get(key);
         return row === undefined || stillClaimed(row.seq, row.attempts, now() + settings.leaseMs / 2);
       },
+      // Asked again just before the text of a message whose envelope went ahead: still sending,
+      // and the row still this claim's (its lease not run out, its address not suppressed).
+      stillGoing: (key) => {
+        if (stopping || statusOf(campaign.id) !== "Active") return false;
+        const row = rowOf.get(key);
+        return row === undefined || stillClaimed(row.seq, row.attempts, now());
+      },
       // A final answer is recorded once this turn's answers are in (one transaction for them), so
       // after a crash only the messages in flight and that turn's answers can go out again.
       answered: (result) => {

@@ -338,4 +338,27 @@ describe("the pool", () => {
     expect(held.length).toBe(40 - handed);
     expect(received.length).toBe(handed);
   });
+
+  it("drops a message whose envelope went ahead when it may no longer go: its text never goes, the rest is held", async () => {
+    received.length = 0;
+    const channel = smtpChannel({ url: `smtp://crm:secret@127.0.0.1:${port}`, maxConnections: 1 });
+    const batch = Array.from({ length: 6 }, (_, i) =>
+      message(`6743a1c3${String(i + 1).padStart(16, "0")}`, `p${i}@example.com`),
+    );
+    const answered: string[] = [];
+    const results = await channel.send(batch, {
+      proceed: () => true,
+      // A pause answered once the third message's envelope had gone with the second's text.
+      stillGoing: (key) => key !== batch[2].key,
+      answered: (r) => answered.push(r.key),
+    });
+    expect(results.map((r) => r.status)).toEqual(["accepted", "accepted", "held", "held", "held", "held"]);
+    expect(answered).toEqual([batch[0].key, batch[1].key]);
+    expect(received.map((r) => r.to)).toEqual([["p0@example.com"], ["p1@example.com"]]);
+    // The connection that waited for the third text was dropped: the next message goes on a new one.
+    const [again] = await channel.send([message("6743a1c30000000000000009", "p9@example.com")]);
+    await channel.close();
+    expect(again).toMatchObject({ status: "accepted" });
+    expect(received.map((r) => r.to)).toEqual([["p0@example.com"], ["p1@example.com"], ["p9@example.com"]]);
+  });
 });

@@ -169,6 +169,8 @@ export function smtpChannel(options: SmtpChannelOptions): DeliveryChannel {
   const send = async (batch: readonly OutgoingMessage[], control: SendControl = SEND_FREELY) => {
     const results = new Map<string, ChannelResult>();
     const prepared = new Map<number, Promise<Prepared>>();
+    /** The prepared messages that are built and signed already. */
+    const settled = new Map<number, Prepared>();
     let next = 0;
     let stopped = false;
     // Built and signed ahead of the connections, so a free connection finds its message ready: up
@@ -180,10 +182,21 @@ export function smtpChannel(options: SmtpChannelOptions): DeliveryChannel {
       const end = Math.min(start + ahead, batch.length);
       for (let i = Math.max(start, preparedTo); i < end; i++) {
         const promise = prepare(batch[i]);
-        promise.catch(() => undefined);
+        promise.then(
+          (value) => {
+            if (prepared.get(i) === promise) settled.set(i, value);
+          },
+          () => undefined,
+        );
         prepared.set(i, promise);
       }
       preparedTo = Math.max(preparedTo, end);
+    };
+    /** Message `i` is the sender's now: more are prepared when fewer than half the look-ahead are left. */
+    const taken = (i: number) => {
+      prepared.delete(i);
+      settled.delete(i);
+      if (preparedTo - (i + 1) <= ahead / 2) prepareFrom(i + 1);
     };
     /** The answer every message left gets once no connection could be opened. */
     let cannotConnect: ((key: string) => ChannelResult) | null = null;
@@ -191,6 +204,7 @@ export function smtpChannel(options: SmtpChannelOptions): DeliveryChannel {
       results.set(result.key, result);
       control.answered?.(result);
     };
+    type Sendable = { m: OutgoingMessage; ready: { to: string; raw: string } };
     type Picked = { m: OutgoingMessage; ready: Prepared };
     /** The next message of the batch, once built and signed (no connection is held meanwhile). */
     const pick = async (): Promise<Picked | null> => {
@@ -198,35 +212,72 @@ export function smtpChannel(options: SmtpChannelOptions): DeliveryChannel {
         if (stopped || next >= batch.length) return null;
         const i = next++;
         const m = batch[i];
-        if (preparedTo - i <= ahead / 2) prepareFrom(i);
+        if (i >= preparedTo) prepareFrom(i);
+        const promise = prepared.get(i) ?? prepare(m);
+        taken(i);
         try {
-          return { m, ready: await (prepared.get(i) ?? prepare(m)) };
+          return { m, ready: await promise };
         } catch (error) {
           // Signing failed (the thread stopped): not handed over, tried again later.
           answer({ key: m.key, status: "retry", details: (error as Error).message, countsAsError: true });
-        } finally {
-          prepared.delete(i);
         }
       }
     };
+    /**
+     * The batch's next message when it is built and signed already and the engine says it may go:
+     * its envelope goes in the same write as the text of the message before. Only for an engine
+     * that can be asked again before the text goes (`stillGoing`).
+     */
+    const pickNow = (): Sendable | null => {
+      if (!control.stillGoing || stopped || next >= batch.length) return null;
+      const i = next;
+      const ready = settled.get(i);
+      if (!ready || "result" in ready) return null;
+      next++;
+      taken(i);
+      if (!control.proceed(batch[i].key)) {
+        stopped = true;
+        return null;
+      }
+      return { m: batch[i], ready };
+    };
     // One sender per connection of the pool: each takes the batch's next message once it is built
     // and signed, then a connection, and asks the engine just before the envelope goes (a pause, or a
-    // claim that ran out while the message waited, holds it and the rest of the batch back). A
-    // connection is taken only with a message ready for it, and given back after each message, so
-    // the batches out at once take turns (each one's claims would run out otherwise) and none holds
-    // a connection while its next message is still being signed.
+    // claim that ran out while the message waited, holds it and the rest of the batch back). While
+    // the batch's next message is ready, its envelope goes with the text of the one before (one
+    // write and one round trip a message), and the engine is asked again just before its text goes:
+    // a pause answered in between (or a claim run out, an address suppressed) drops the connection,
+    // the only way to take back an envelope the server has opened. Otherwise the connection goes
+    // back to the pool, so the batches out at once take turns, and none holds a connection while
+    // its next message is still being signed.
     const sender = async () => {
+      let slot: SmtpConnection | null = null;
+      let holding = false;
+      /** A message whose envelope went ahead on `slot`, its text not yet. */
+      let chained: (Sendable & { opened: Promise<void> }) | null = null;
       try {
         for (;;) {
-          const picked = await pick();
-          if (!picked) return;
-          const { m, ready } = picked;
-          if ("result" in ready) {
-            answer(ready.result);
-            continue;
-          }
-          let slot = await takeSlot();
-          try {
+          let current: Sendable & { opened: Promise<void> };
+          let connection: SmtpConnection;
+          let wentAhead = false;
+          if (chained && slot) {
+            current = chained;
+            connection = slot;
+            chained = null;
+            wentAhead = true;
+          } else {
+            if (holding) giveBack(slot);
+            holding = false;
+            slot = null;
+            const picked = await pick();
+            if (!picked) return;
+            const { m, ready } = picked;
+            if ("result" in ready) {
+              answer(ready.result);
+              continue;
+            }
+            slot = await takeSlot();
+            holding = true;
             if (stopped || !control.proceed(m.key)) {
               stopped = true;
               return;
@@ -250,20 +301,47 @@ export function smtpChannel(options: SmtpChannelOptions): DeliveryChannel {
                 continue;
               }
             }
-            try {
-              const reply = await slot.send(m.from.address, ready.to, ready.raw);
-              answer({ key: m.key, status: "accepted", details: reply.text.slice(0, 500) });
-            } catch (error) {
-              answer(smtpOutcome(m.key, error as Error));
-            }
-          } finally {
-            giveBack(slot);
+            connection = slot;
+            current = { m, ready, opened: connection.begin(m.from.address, ready.to) };
+          }
+          try {
+            await current.opened;
+          } catch (error) {
+            answer(smtpOutcome(current.m.key, error as Error));
+            continue;
+          }
+          if (wentAhead && !(control.stillGoing?.(current.m.key) ?? true)) {
+            // Held back after its envelope went: the server waits for its text, so the connection
+            // is dropped (nothing arrives) and the rest of the batch is held too.
+            stopped = true;
+            connection.abort();
+            slot = null;
+            return;
+          }
+          const then = connection.pipelining && connection.messages < perConnection ? pickNow() : null;
+          const { final, next: opened } = connection.finish(
+            current.ready.raw,
+            then ? { from: then.m.from.address, to: then.ready.to } : undefined,
+          );
+          if (then && opened) chained = { ...then, opened };
+          try {
+            const reply = await final;
+            answer({ key: current.m.key, status: "accepted", details: reply.text.slice(0, 500) });
+          } catch (error) {
+            answer(smtpOutcome(current.m.key, error as Error));
           }
         }
       } catch (error) {
         // Nothing more of this batch goes out; what was not answered is the engine's to retry.
         stopped = true;
         throw error;
+      } finally {
+        // An envelope that went ahead of a text that will not go: the connection is dropped.
+        if (chained && slot) {
+          slot.abort();
+          slot = null;
+        }
+        if (holding) giveBack(slot);
       }
     };
     await Promise.all(Array.from({ length: Math.min(connections, batch.length) }, sender));

@@ -36,7 +36,9 @@ export type Signer = (data: string) => Promise<string>;
 /** The relaxed canonical body (RFC 6376 3.4.4) of a CRLF body. */
 export function relaxedBody(body: string): string {
   let canonical = body;
-  if (/[ \t]\r\n|[ \t]$|\t| {2}/.test(canonical)) {
+  // Plain string searches: a message's body usually has none of these, and four of them are
+  // several times quicker over a 4 KB body than one regular expression with alternatives.
+  if (canonical.includes(" \r\n") || canonical.includes("  ") || canonical.includes("\t") || canonical.endsWith(" ")) {
     canonical = canonical.replace(/[ \t]+(?=\r\n|$)/g, "").replace(/[ \t]+/g, " ");
   }
   // No empty lines at the end; a body that is not empty ends with one CRLF.

@@ -146,6 +146,40 @@ describe("PIPELINING", () => {
     ]);
   });
 
+  it("with an engine that can be asked again before a text goes, the next envelope goes with the text before: one write a message", async () => {
+    const server = await startServer({ ...refuseSome, disabledCommands: ["STARTTLS"] });
+    const relay = await startRelay(server.port);
+    const channel = smtpChannel({ url: `smtp://127.0.0.1:${relay.port}`, maxConnections: 1 });
+    const asked: string[] = [];
+    const batch = [message(1), message(2), message(3), message(4)];
+    const results = await channel
+      .send(batch, {
+        proceed: (key) => (asked.push(`proceed ${key}`), true),
+        stillGoing: (key) => (asked.push(`stillGoing ${key}`), true),
+      })
+      .finally(() => channel.close());
+    expect(results.map((r) => r.status)).toEqual(["accepted", "bounced", "accepted", "accepted"]);
+    expect(server.received.map((m) => m.to)).toEqual(["r1@example.com", "r3@example.com", "r4@example.com"]);
+    const writes = relay.reads
+      .filter((r) => /MAIL FROM|Message-ID/.test(r))
+      .map((r) => r.replace(/[^]*Message-ID: <(\w+)@[^]*\r\n\.\r\n/, "<$1>\r\n.\r\n"));
+    const envelope = (n: number) => `MAIL FROM:<news@shop.example>\r\nRCPT TO:<r${n}@example.com>\r\nDATA\r\n`;
+    const text = (n: number) => `<${message(n).key}>\r\n.\r\n`;
+    expect(writes).toEqual([
+      envelope(1),
+      // The first message's text and end, and the next one's envelope: one write.
+      text(1) + envelope(2),
+      // r2 refused, so no text goes for it; RSET opens the next transaction.
+      `RSET\r\n${envelope(3)}`,
+      text(3) + envelope(4),
+      text(4),
+    ]);
+    // Each message was let go before its envelope went; one whose envelope went ahead was asked
+    // about again just before its text (r2's never went).
+    const [k1, k2, k3, k4] = batch.map((m) => m.key);
+    expect(asked).toEqual([`proceed ${k1}`, `proceed ${k2}`, `proceed ${k3}`, `proceed ${k4}`, `stillGoing ${k4}`]);
+  });
+
   it("when not offered, one command at a time, and the DATA never follows a refused recipient", async () => {
     const server = await startServer({
       ...refuseSome,

@@ -5,7 +5,9 @@
 //   from the start on smtps://; certificates are checked (the `tls` option can add a CA);
 // - AUTH PLAIN, else LOGIN, with the URL's user and password (percent-decoded);
 // - PIPELINING (RFC 2920) when offered: MAIL FROM, RCPT TO and DATA (after RSET when needed) go
-//   in one write and their answers are read in order; otherwise one command at a time;
+//   in one write and their answers are read in order, in the same write as the end of the message
+//   before when the caller has the next one ready (`finish(message, then)`); otherwise one command
+//   at a time;
 // - the message in one write after the 354, dot-stuffed, ended by CRLF.CRLF;
 // - multi-line answers ("250-..." up to "250 ..."), kept whole ("\n" between lines) so an enhanced
 //   status code ("550 5.1.1 ...") reaches smtpOutcome as the server said it;
@@ -304,15 +306,30 @@ export class SmtpConnection {
     return this.opened(commands, answers);
   }
 
-  /** Sends the message of the open transaction: its final answer (2xx), or the refusal. */
-  finish(message: string): { final: Promise<SmtpReply> } {
+  /**
+   * Sends the message of the open transaction: `final` is its final answer (2xx), or the refusal.
+   * With `then` (and PIPELINING), the next message's MAIL FROM, RCPT TO and DATA go in the same
+   * write, after the end of this one (RFC 2920 lets commands follow the end of the data): one write
+   * a message. `next` is then that message's opening, as `begin` gives it.
+   */
+  finish(message: string, then?: { from: string; to: string }): { final: Promise<SmtpReply>; next?: Promise<void> } {
     if (this.broken) return { final: Promise.reject(this.broken) };
     const final = this.reply().then((answer) => {
       if (answer.code >= 300) throw refused(answer, "EMESSAGE");
       return answer;
     });
-    this.write(dotStuffed(message));
-    return { final };
+    if (!then || !this.pipelining) {
+      this.write(dotStuffed(message));
+      return { final };
+    }
+    this.messages += 1;
+    const commands = this.envelope(then.from, then.to);
+    const answers = commands.map(() => this.reply());
+    this.write(`${dotStuffed(message)}${commands.join("\r\n")}\r\n`);
+    // Its answers are read whatever becomes of this message, so a refusal is never left unhandled.
+    const next = this.opened(commands, answers);
+    next.catch(() => undefined);
+    return { final, next };
   }
 
   private envelope(from: string, to: string): string[] {
