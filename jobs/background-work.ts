@@ -16,7 +16,8 @@ import { importCustomerRows } from "../app/services/customer-import.server.ts";
 import { openSqlite } from "../app/db/sqlite.server.ts";
 import { openLaunchConnection, startLaunch } from "../app/models/deliveries/launch.server.ts";
 import { queueReceipts } from "../app/models/deliveries/receipts.server.ts";
-import type { Connection } from "../app/models/transaction.server.ts";
+import { type AnyConnection, closeConnection, openConnection } from "../app/db/connection.server.ts";
+import { getEnv } from "../app/env.server.ts";
 import { parseReceiptsBody } from "../app/services/delivery/receipts-body.server.ts";
 import type {
   ExportJob,
@@ -149,20 +150,28 @@ async function runLaunch(job: LaunchJob, port: MessagePort) {
   } catch (error) {
     post({ type: "failed", error: failure(error) });
   } finally {
-    sqlite.close();
+    await closeConnection(sqlite);
     port.close();
   }
 }
 
-// Receipts come in batches several times a second while a campaign sends: one connection for them.
-let receiptsConnection: { file: string; sqlite: Connection } | undefined;
+// Receipts come in batches several times a second while a campaign sends: one connection for them
+// (on PostgreSQL a small pool of this thread's own; there is no file, so the key is the URL).
+let receiptsConnection: { file: string; sqlite: AnyConnection } | undefined;
 
 async function runReceipts(job: ReceiptsJob, port: MessagePort) {
   const post = (message: FromReceipts) => port.postMessage(message);
   try {
-    if (receiptsConnection?.file !== job.file) {
-      receiptsConnection?.sqlite.close();
-      receiptsConnection = { file: job.file, sqlite: openSqlite(job.file, { cacheMiB: 2 }) };
+    const target = job.file || getEnv().databaseUrl;
+    if (receiptsConnection?.file !== target) {
+      // Replaced at once (jobs run side by side), the old one closed behind.
+      if (receiptsConnection) void closeConnection(receiptsConnection.sqlite).catch(() => undefined);
+      receiptsConnection = {
+        file: target,
+        sqlite: job.file
+          ? openSqlite(job.file, { cacheMiB: 2 })
+          : openConnection({ poolSize: 2, applicationName: "crm receipts" }),
+      };
     }
     const receipts = job.body instanceof Uint8Array ? parseReceiptsBody(job.body) : job.body;
     if (receipts.length > 0) await queueReceipts(receiptsConnection.sqlite, receipts, job.now);

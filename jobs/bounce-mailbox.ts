@@ -11,7 +11,7 @@
 // polls, so two never read (and queue) the same reports at once.
 import { parentPort } from "node:worker_threads";
 import { runOnceAcrossInstances } from "../app/db/advisory-lock.server.ts";
-import { openSqlite } from "../app/db/sqlite.server.ts";
+import { closeConnection, openConnection } from "../app/db/connection.server.ts";
 import { getEnv } from "../app/env.server.ts";
 import { runAtBackgroundPriority } from "../app/lib/thread-priority.server.ts";
 import { queueReceipts } from "../app/models/deliveries/receipts.server.ts";
@@ -29,7 +29,8 @@ const post = (message: FromBounceMailboxJob | "done") => parentPort?.postMessage
 const env = getEnv();
 const mailboxUrl = env.BOUNCE_MAILBOX_URL;
 async function poll(url: string) {
-  const sqlite = openSqlite(env.databaseFile);
+  // A connection of this thread's own (on PostgreSQL a pool of one).
+  const sqlite = openConnection({ poolSize: 1, applicationName: "crm bounce mailbox" });
   try {
     const result = await pollBounceMailbox(url, async (receipts) => {
       await queueReceipts(sqlite, receipts);
@@ -59,7 +60,7 @@ async function poll(url: string) {
           : `Bounce mailbox poll failed: ${String((err as Error)?.stack ?? err)}`,
     });
   } finally {
-    sqlite.close();
+    await closeConnection(sqlite);
   }
 }
 if (mailboxUrl) {

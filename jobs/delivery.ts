@@ -8,7 +8,7 @@
 // time is claimed again when its lease runs out). What the parent hears: { type: "event", event }
 // for completions and pauses (it writes the notifications), and "done" when the job ends.
 import { parentPort, workerData } from "node:worker_threads";
-import { openSqlite } from "../app/db/sqlite.server.ts";
+import { closeConnection, openConnection } from "../app/db/connection.server.ts";
 import { runAtBackgroundPriority } from "../app/lib/thread-priority.server.ts";
 import { getEnv } from "../app/env.server.ts";
 import { sendingCampaigns } from "../app/models/campaigns.server.ts";
@@ -38,8 +38,9 @@ process.on("unhandledRejection", (reason) => {
 });
 
 const env = getEnv();
-// The queue's working set is the rows being claimed and answered: a small page cache does.
-const sqlite = openSqlite(env.databaseFile, { cacheMiB: 16 });
+// The queue's working set is the rows being claimed and answered: a small page cache does (on
+// PostgreSQL, a pool of this thread's own).
+const sqlite = openConnection({ cacheMiB: 16, applicationName: "crm delivery" });
 const channel = createChannel(env, { vendorUrl: data.vendorUrl, vendorKey: data.vendorKey });
 const engine = createDeliveryEngine({
   sqlite,
@@ -69,7 +70,7 @@ async function end() {
   clearInterval(quietCheck);
   await engine.stop();
   await channel.close();
-  sqlite.close();
+  await closeConnection(sqlite);
   post("done");
   process.exit(0);
 }

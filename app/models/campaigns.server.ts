@@ -6,12 +6,33 @@
 // passed (a test's). Functions of the delivery job take the job's connection first: it runs them
 // in its worker thread. Each write is one transaction, changing the counters together with the
 // rows, so the counters always add up to the audience.
+//
+// On PostgreSQL each function runs its twin in ./campaigns.postgres.server.ts (decision 0033): on
+// the connection given, else on the process's pool.
+import { type AnyConnection, databaseEngine, isPostgres } from "~/db/connection.server";
+import { type Postgres, postgres } from "~/db/postgres.server";
 import { readStatement } from "~/db/reader.server";
 import type { Sqlite } from "~/db/sqlite.server";
 import { withWriter } from "~/db/writer.server";
 import type { CampaignCounters } from "~/lib/campaigns";
+import {
+  campaignStatePg,
+  campaignStatusReaderPg,
+  campaignTotalsOfPg,
+  completeFinishedPg,
+  deleteCampaignAndLogPg,
+  findCampaignRowByIdPg,
+  findCampaignRowPg,
+  insertDraftPg,
+  listCampaignRowsPg,
+  pauseOnErrorCapPg,
+  recountCampaignPg,
+  requeueFailedDeliveriesPg,
+  sendingCampaignsPg,
+  setCampaignStatusPg,
+  updateDraftPg,
+} from "~/models/campaigns.postgres.server";
 import { DELETE_DELIVERY_SLICE, LAUNCH_SLICE, LAUNCHING } from "~/models/deliveries/launch.server";
-import type { Connection } from "~/models/transaction.server";
 
 /** One Campaign row as the models read it (dates as unixepoch milliseconds). */
 export type CampaignRow = CampaignCounters & {
@@ -75,14 +96,22 @@ export type SendingCampaign = Pick<
 >;
 
 /** A write on the connection given, or on this thread's writer. */
-async function onWriter<T>(connection: Connection | undefined, work: (sqlite: Sqlite) => T): Promise<T> {
+async function onWriter<T>(connection: Sqlite | undefined, work: (sqlite: Sqlite) => T): Promise<T> {
   return connection ? work(connection) : withWriter(work);
+}
+
+/** The PostgreSQL handle to run on (the connection given, else the process's pool), or null on SQLite. */
+function onPostgres(connection?: AnyConnection): Postgres | null {
+  if (connection) return isPostgres(connection) ? connection : null;
+  return databaseEngine() === "postgres" ? postgres() : null;
 }
 
 // --- Reads of the list and the detail (the request thread's read connection) -------------------
 
 /** The tenant's campaign, or null. */
 export async function findCampaignRow(userId: string, id: string): Promise<CampaignRow | null> {
+  const pg = onPostgres();
+  if (pg) return findCampaignRowPg(pg, userId, id);
   const row = readStatement<CampaignRow>(
     `SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "id" = ? AND "userId" = ?`,
   ).get(id, userId);
@@ -91,20 +120,23 @@ export async function findCampaignRow(userId: string, id: string): Promise<Campa
 
 /** A campaign by id, whoever owns it (the CLI is the admin's), or null. */
 export async function findCampaignRowById(id: string): Promise<CampaignRow | null> {
+  const pg = onPostgres();
+  if (pg) return findCampaignRowByIdPg(pg, id);
   return readStatement<CampaignRow>(`SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "id" = ?`).get(id) ?? null;
 }
 
-/**
- * Reads a campaign's launch state at once, for a caller that must answer synchronously (an
- * idempotency key's "is its result finished" check). Prepared here; the check itself is one read.
- */
-export async function campaignStateReader(): Promise<
-  (userId: string, id: string) => { status: string; statusDetail: string } | null
-> {
-  const read = readStatement<{ status: string; statusDetail: string }>(
-    `SELECT "status", "statusDetail" FROM "Campaign" WHERE "id" = ? AND "userId" = ?`,
+/** A campaign's launch state (an idempotency key's "is its result finished" check), or null. */
+export async function campaignState(
+  userId: string,
+  id: string,
+): Promise<{ status: string; statusDetail: string } | null> {
+  const pg = onPostgres();
+  if (pg) return campaignStatePg(pg, userId, id);
+  return (
+    readStatement<{ status: string; statusDetail: string }>(
+      `SELECT "status", "statusDetail" FROM "Campaign" WHERE "id" = ? AND "userId" = ?`,
+    ).get(id, userId) ?? null
   );
-  return (userId, id) => read.get(id, userId) ?? null;
 }
 
 /** Up to `limit` of the tenant's campaigns, newest first, after the campaign `after` when given. */
@@ -113,6 +145,8 @@ export async function listCampaignRows(
   limit: number,
   after: { createdAt: number; id: string } | null,
 ): Promise<CampaignRow[]> {
+  const pg = onPostgres();
+  if (pg) return listCampaignRowsPg(pg, userId, limit, after);
   return after
     ? readStatement<CampaignRow>(
         `SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "userId" = ? AND ("createdAt", "id") < (?, ?)
@@ -127,6 +161,8 @@ export async function listCampaignRows(
 export async function campaignTotalsOf(
   userId: string,
 ): Promise<{ campaigns: number; audience: number; segments: number }> {
+  const pg = onPostgres();
+  if (pg) return campaignTotalsOfPg(pg, userId);
   const row = readStatement<{ campaigns: number; audience: number; segments: number }>(
     `SELECT count(*) AS campaigns, coalesce(sum("audienceSize"), 0) AS audience, count(DISTINCT "segmentId") AS segments
      FROM "Campaign" WHERE "userId" = ?`,
@@ -173,11 +209,15 @@ export function writeDraftRow(
 
 /** Writes a draft: no delivery rows yet; audienceSize is the count when it was saved. */
 export async function insertDraft(c: NewCampaign, audienceSize: number, now = Date.now()): Promise<void> {
+  const pg = onPostgres();
+  if (pg) return insertDraftPg(pg, c, audienceSize, now);
   await withWriter((sqlite) => writeDraftRow(sqlite, c, audienceSize, "", now));
 }
 
 /** Replaces a draft's content (only while it is a draft). Returns false when there was no such draft. */
 export async function updateDraft(c: NewCampaign, audienceSize: number, now = Date.now()): Promise<boolean> {
+  const pg = onPostgres();
+  if (pg) return updateDraftPg(pg, c, audienceSize, now);
   const result = await withWriter((sqlite) =>
     sqlite
       .prepare(
@@ -222,9 +262,11 @@ export async function setCampaignStatus(
   id: string,
   to: "Active" | "Paused" | "Cancelled",
   from: readonly string[],
-  connection?: Connection,
+  connection?: AnyConnection,
 ): Promise<{ before: string; changed: boolean } | null> {
-  return onWriter(connection, (sqlite) =>
+  const pg = onPostgres(connection);
+  if (pg) return setCampaignStatusPg(pg, userId, id, to, from);
+  return onWriter(connection as Sqlite | undefined, (sqlite) =>
     sqlite
       .transaction(() => {
         // Read once the write lock is held: a wait in the queue must not date the change earlier.
@@ -262,9 +304,11 @@ export async function setCampaignStatus(
 export async function requeueFailedDeliveries(
   userId: string,
   id: string,
-  connection?: Connection,
+  connection?: AnyConnection,
 ): Promise<number | { refused: string } | null> {
-  return onWriter(connection, (sqlite) =>
+  const pg = onPostgres(connection);
+  if (pg) return requeueFailedDeliveriesPg(pg, userId, id);
+  return onWriter(connection as Sqlite | undefined, (sqlite) =>
     sqlite
       .transaction(() => {
         // Read once the write lock is held: a wait in the queue must not date the change earlier.
@@ -310,6 +354,8 @@ const deleteEventSlice = () =>
   `DELETE FROM "DeliveryEvent" WHERE "id" IN (SELECT "id" FROM "DeliveryEvent" WHERE "campaignId" = ? LIMIT ${LAUNCH_SLICE})`;
 
 export async function deleteCampaignAndLog(userId: string, id: string): Promise<boolean> {
+  const pg = onPostgres();
+  if (pg) return deleteCampaignAndLogPg(pg, userId, id);
   // Its opens, clicks and reports, then its rows, a slice a transaction: the write lock is never
   // held for long, however large the campaign.
   const events = (sqlite: Sqlite) => sqlite.prepare(deleteEventSlice()).run(id).changes;
@@ -325,7 +371,8 @@ export async function deleteCampaignAndLog(userId: string, id: string): Promise<
 // --- The delivery job's reads and writes (its own connection) ---------------------------------
 
 /** Campaigns the delivery job should work on now. */
-export async function sendingCampaigns(connection: Connection): Promise<SendingCampaign[]> {
+export async function sendingCampaigns(connection: AnyConnection): Promise<SendingCampaign[]> {
+  if (isPostgres(connection)) return sendingCampaignsPg(connection);
   return connection
     .prepare<unknown[], SendingCampaign>(
       `SELECT "id", "userId", "subject", "message", "sendErrors", "trackingEnabled" FROM "Campaign" WHERE "status" = 'Active' ORDER BY "launchedAt", "id"`,
@@ -334,10 +381,13 @@ export async function sendingCampaigns(connection: Connection): Promise<SendingC
 }
 
 /**
- * The campaign's status now, asked before each message is handed to a channel: the check is one
- * synchronous read, as the channel asks it (SendControl.proceed).
+ * The campaign's status now, asked before each message is handed to a channel: the check is
+ * synchronous, as the channel asks it (SendControl.proceed). On SQLite it is one read; on
+ * PostgreSQL an answer from memory at most SEND_CHECK_MAX_AGE_MS old, or null (hold the message)
+ * when the last read is older (app/models/deliveries/send-checks.postgres.server.ts).
  */
-export async function campaignStatusReader(connection: Connection): Promise<(campaignId: string) => string | null> {
+export async function campaignStatusReader(connection: AnyConnection): Promise<(campaignId: string) => string | null> {
+  if (isPostgres(connection)) return campaignStatusReaderPg(connection);
   const read = connection.prepare<unknown[], string>(`SELECT "status" FROM "Campaign" WHERE "id" = ?`).pluck();
   return (campaignId) => read.get(campaignId) ?? null;
 }
@@ -348,10 +398,11 @@ export async function campaignStatusReader(connection: Connection): Promise<(cam
  * (a channel without receipts, like SMTP, passes 0).
  */
 export async function completeFinished(
-  connection: Connection,
+  connection: AnyConnection,
   receiptWaitMs: number,
   now = Date.now(),
 ): Promise<CampaignRow[]> {
+  if (isPostgres(connection)) return completeFinishedPg(connection, receiptWaitMs, now);
   return connection
     .prepare<unknown[], CampaignRow>(
       `UPDATE "Campaign" SET "status" = 'Completed', "completedAt" = ?, "statusDetail" = ''
@@ -363,11 +414,12 @@ export async function completeFinished(
 
 /** Pauses a campaign whose send errors passed the cap; returns it if it was paused now. */
 export async function pauseOnErrorCap(
-  connection: Connection,
+  connection: AnyConnection,
   campaignId: string,
   cap: number,
   now = Date.now(),
 ): Promise<CampaignRow | null> {
+  if (isPostgres(connection)) return pauseOnErrorCapPg(connection, campaignId, cap, now);
   const row = connection
     .prepare<unknown[], CampaignRow>(
       `UPDATE "Campaign" SET "status" = 'Paused', "updatedAt" = ?,
@@ -380,7 +432,8 @@ export async function pauseOnErrorCap(
 }
 
 /** Sets a campaign's counters from its rows (after rows were written in bulk, as a seed does). */
-export async function recountCampaign(connection: Connection, campaignId: string): Promise<void> {
+export async function recountCampaign(connection: AnyConnection, campaignId: string): Promise<void> {
+  if (isPostgres(connection)) return recountCampaignPg(connection, campaignId);
   connection
     .prepare(
       `UPDATE "Campaign" SET

@@ -6,11 +6,30 @@
 // CLI and the worker threads pass the connection they opened. Adding an address that is already
 // on the list keeps the first entry (its reason and date) and writes no event: an unsubscribe
 // clicked twice, or a bounce of an address already unsubscribed, is one suppression.
+//
+// On PostgreSQL each function runs its twin in ./suppressions.postgres.server.ts (decision 0033).
+import { type AnyConnection, databaseEngine, isPostgres } from "~/db/connection.server";
+import { type Postgres, postgres } from "~/db/postgres.server";
 import { readStatement } from "~/db/reader.server";
 import type { Sqlite } from "~/db/sqlite.server";
 import { withWriter } from "~/db/writer.server";
 import { newId } from "~/lib/id";
-import type { Connection } from "~/models/transaction.server";
+import {
+  addSuppressionsPg,
+  countSuppressionsMatchingPg,
+  findSuppressionPg,
+  listSuppressionsAfterPg,
+  listSuppressionsPg,
+  removeSuppressionPg,
+  suppressionEventsOfPg,
+  suppressionsAfterPg,
+} from "~/models/suppressions.postgres.server";
+
+/** The PostgreSQL handle to run on (the connection given, else the process's pool), or null on SQLite. */
+function onPostgres(connection?: AnyConnection): Postgres | null {
+  if (connection) return isPostgres(connection) ? connection : null;
+  return databaseEngine() === "postgres" ? postgres() : null;
+}
 
 export const SUPPRESSION_REASONS = ["unsubscribed", "hard-bounced", "soft-bounced", "complained", "manual"] as const;
 export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
@@ -79,14 +98,16 @@ function insertSuppressions(sqlite: Sqlite, userId: string, entries: readonly Ne
 export async function addSuppressions(
   userId: string,
   entries: readonly NewSuppression[],
-  options: { connection?: Connection; now?: number } = {},
+  options: { connection?: AnyConnection; now?: number } = {},
 ): Promise<string[]> {
   const now = options.now ?? Date.now();
+  const pg = onPostgres(options.connection);
+  if (pg) return addSuppressionsPg(pg, userId, entries, now, SUPPRESSIONS_PER_TRANSACTION);
   const added: string[] = [];
   for (let i = 0; i < entries.length; i += SUPPRESSIONS_PER_TRANSACTION) {
     const slice = entries.slice(i, i + SUPPRESSIONS_PER_TRANSACTION);
     const work = (sqlite: Sqlite) => insertSuppressions(sqlite, userId, slice, now);
-    const connection = options.connection;
+    const connection = options.connection as Sqlite | undefined;
     added.push(...(connection ? connection.transaction(work).immediate(connection) : await withWriter(work)));
   }
   return added;
@@ -97,7 +118,7 @@ export async function addSuppressions(
  * transaction on the delivery job's connection (app/models/deliveries/outcomes.server.ts).
  */
 export function suppressInTransaction(
-  sqlite: Connection,
+  sqlite: Sqlite,
   userId: string,
   entries: readonly NewSuppression[],
   now: number,
@@ -109,9 +130,11 @@ export function suppressInTransaction(
 export async function removeSuppression(
   userId: string,
   email: string,
-  options: { connection?: Connection; now?: number } = {},
+  options: { connection?: AnyConnection; now?: number } = {},
 ): Promise<boolean> {
   const now = options.now ?? Date.now();
+  const pg = onPostgres(options.connection);
+  if (pg) return removeSuppressionPg(pg, userId, email, now);
   const address = email.trim().toLowerCase();
   const work = (sqlite: Sqlite) => {
     const gone = sqlite.prepare(`DELETE FROM "Suppression" WHERE "userId" = ? AND "email" = ?`).run(userId, address);
@@ -124,12 +147,14 @@ export async function removeSuppression(
       .run(newId(new Date(now)), userId, address, now);
     return true;
   };
-  const connection = options.connection;
+  const connection = options.connection as Sqlite | undefined;
   return connection ? connection.transaction(work).immediate(connection) : withWriter(work);
 }
 
 /** The entry of one address, or null when it is not suppressed. */
 export async function findSuppression(userId: string, email: string): Promise<SuppressionRow | null> {
+  const pg = onPostgres();
+  if (pg) return findSuppressionPg(pg, userId, email);
   const row = readStatement<StoredSuppression>(
     `SELECT ${SUPPRESSION_COLUMNS} FROM "Suppression" WHERE "userId" = ? AND "email" = ?`,
   ).get(userId, email.trim().toLowerCase());
@@ -144,6 +169,8 @@ export async function listSuppressions(
   userId: string,
   options: { search?: string; offset: number; limit: number },
 ): Promise<{ rows: SuppressionRow[]; total: number }> {
+  const pg = onPostgres();
+  if (pg) return listSuppressionsPg(pg, userId, options);
   const search = options.search?.trim().toLowerCase() ?? "";
   const filter = search ? ` AND instr("email", ?) > 0` : "";
   const params: unknown[] = search ? [userId, search] : [userId];
@@ -166,6 +193,8 @@ export async function listSuppressionsAfter(
   userId: string,
   options: { search?: string; after: SuppressionCursor | null; limit: number },
 ): Promise<SuppressionRow[]> {
+  const pg = onPostgres();
+  if (pg) return listSuppressionsAfterPg(pg, userId, options);
   const search = options.search?.trim().toLowerCase() ?? "";
   const filter = search ? ` AND instr("email", ?) > 0` : "";
   const params: unknown[] = search ? [userId, search] : [userId];
@@ -182,6 +211,8 @@ export async function listSuppressionsAfter(
 
 /** How many of the tenant's entries contain `search` (all of them without one). */
 export async function countSuppressionsMatching(userId: string, search?: string): Promise<number> {
+  const pg = onPostgres();
+  if (pg) return countSuppressionsMatchingPg(pg, userId, search);
   const term = search?.trim().toLowerCase() ?? "";
   const sql = term
     ? `SELECT count(*) FROM "Suppression" WHERE "userId" = ? AND instr("email", ?) > 0`
@@ -195,24 +226,30 @@ export async function suppressionsAfter(
   userId: string,
   afterEmail: string,
   limit: number,
-  connection?: Connection,
+  connection?: AnyConnection,
 ): Promise<SuppressionRow[]> {
+  const pg = onPostgres(connection);
+  if (pg) return suppressionsAfterPg(pg, userId, afterEmail, limit);
   const sql = `SELECT ${SUPPRESSION_COLUMNS} FROM "Suppression" WHERE "userId" = ? AND "email" > ? ORDER BY "email" LIMIT ?`;
   const statement = connection
-    ? connection.prepare<unknown[], StoredSuppression>(sql)
+    ? (connection as Sqlite).prepare<unknown[], StoredSuppression>(sql)
     : readStatement<StoredSuppression>(sql);
   return statement.all(userId, afterEmail, limit).map(toRow);
 }
 
 /** How many addresses are on the tenant's list (a launch skips the suppression check when none). */
-export async function countSuppressions(userId: string, connection?: Connection): Promise<number> {
+export async function countSuppressions(userId: string, connection?: AnyConnection): Promise<number> {
+  const pg = onPostgres(connection);
+  if (pg) return countSuppressionsMatchingPg(pg, userId);
   const sql = `SELECT count(*) FROM "Suppression" WHERE "userId" = ?`;
-  const statement = connection ? connection.prepare<unknown[], number>(sql) : readStatement<number>(sql);
+  const statement = connection ? (connection as Sqlite).prepare<unknown[], number>(sql) : readStatement<number>(sql);
   return Number(statement.pluck().get(userId));
 }
 
 /** What happened to one address on the tenant's list, newest first. */
 export async function suppressionEventsOf(userId: string, email: string, limit = 50): Promise<SuppressionEventRow[]> {
+  const pg = onPostgres();
+  if (pg) return suppressionEventsOfPg(pg, userId, email, limit);
   return readStatement<StoredEvent>(
     `SELECT "id", "email", "action", "reason", "campaignId", "campaignName", "createdAt" FROM "SuppressionEvent"
      WHERE "userId" = ? AND "email" = ? ORDER BY "createdAt" DESC, "id" DESC LIMIT ?`,

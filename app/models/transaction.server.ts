@@ -12,6 +12,9 @@ export type Tx = Prisma.TransactionClient;
 /** A connection a worker thread opened for itself (app/db/sqlite.server.ts). */
 export type Connection = Sqlite;
 
+/** A connection of one's own to either engine (app/db/connection.server.ts), as the delivery job holds it. */
+export type { AnyConnection } from "~/db/connection.server";
+
 /** Runs `work` in one write transaction; every model function given `tx` commits with it. */
 export function transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
   return db().$transaction(work);

@@ -22,7 +22,7 @@ import { formatCount } from "~/lib/numbers";
 import { type CampaignContent, EMPTY_SEGMENT } from "~/schemas/campaign";
 import {
   type CampaignRow,
-  campaignStateReader,
+  campaignState,
   campaignTotalsOf,
   deleteCampaignAndLog,
   findCampaignRow,
@@ -527,7 +527,6 @@ export async function saveOrLaunchOnce(
       ? saveDraft(userId, request.content, draftId, id)
       : launch(userId, request.content, { draftId, id });
   if (!key) return { campaign: await write(), replayed: false };
-  const stateOf = await campaignStateReader();
   const { id, replayed } = await runOnce(
     userId,
     {
@@ -536,8 +535,8 @@ export async function saveOrLaunchOnce(
       resultId: draftId,
       mismatch: key.mismatch,
       busy: LAUNCH_IN_PROGRESS,
-      finished: (resultId) => {
-        const row = isId(resultId) ? stateOf(userId, resultId) : null;
+      finished: async (resultId) => {
+        const row = isId(resultId) ? await campaignState(userId, resultId) : null;
         if (!row) return false;
         return request.status === "Draft" ? row.statusDetail !== LAUNCHING : row.status !== "Draft";
       },

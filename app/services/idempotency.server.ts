@@ -39,7 +39,7 @@ export type OnceOptions = {
   /** The 409's message when the first request is still running after the wait. */
   busy: string;
   /** Whether the work a dead request was doing got done anyway (a takeover then answers it). */
-  finished: (resultId: string) => boolean;
+  finished: (resultId: string) => boolean | Promise<boolean>;
   waitMs?: number;
   staleMs?: number;
 };
@@ -66,7 +66,7 @@ export async function runOnce(
     if (row.fingerprint !== options.fingerprint) throw new ApiError("unprocessable", options.mismatch);
     if (row.state === "done") return { id: row.resultId, replayed: true };
     if (Date.now() - row.updatedAt.getTime() > staleMs) {
-      if (options.finished(row.resultId)) {
+      if (await options.finished(row.resultId)) {
         await markKeyDone(row.id);
         return { id: row.resultId, replayed: true };
       }
@@ -99,7 +99,7 @@ async function claim(
 async function doWork(
   row: IdempotencyKey,
   work: (reservedId: string) => Promise<string>,
-  finished: (resultId: string) => boolean,
+  finished: (resultId: string) => boolean | Promise<boolean>,
 ): Promise<string> {
   let id: string;
   try {
@@ -107,7 +107,7 @@ async function doWork(
   } catch (error) {
     // A failure after the work was done (the campaign exists: a step after the launch failed)
     // keeps the key, so a retry answers that campaign instead of making another.
-    if (finished(row.resultId)) await markKeyDone(row.id);
+    if (await finished(row.resultId)) await markKeyDone(row.id);
     else await deletePendingKey(row.id);
     throw error;
   }

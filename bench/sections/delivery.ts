@@ -71,6 +71,7 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
   const figures: Record<string, unknown> = {};
   const { openSqlite } = await import("../../app/db/sqlite.server.ts");
   const { openLaunchConnection, startLaunch } = await import("../../app/models/deliveries/launch.server.ts");
+  const { closeConnection } = await import("../../app/db/connection.server.ts");
   const { queueReceipts, applyQueuedReceipts } = await import("../../app/models/deliveries/receipts.server.ts");
   const { compileSegmentWhere } = await import("../../app/models/segments/compile.server.ts");
   const { parseConditions } = await import("../../app/lib/segments.ts");
@@ -120,7 +121,7 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
   }
   const audience = await launch.finish();
   const snapshotMs = performance.now() - t;
-  launchConnection.close();
+  await closeConnection(launchConnection);
   // Raw: the same INSERT … SELECT for every row in one transaction, committed as ours is, then
   // removed again (not timed).
   const raw = new Database(ctx.dbFile);

@@ -5,7 +5,7 @@ import cliProgress from "cli-progress";
 import type { Command } from "commander";
 import { z } from "zod";
 import { migrateDatabase } from "../../app/db/migrate.server.ts";
-import { openSqlite } from "../../app/db/sqlite.server.ts";
+import { closeConnection, openConnection } from "../../app/db/connection.server.ts";
 import { getEnv } from "../../app/env.server.ts";
 import { answeredCount, deliveryStats } from "../../app/lib/campaigns.ts";
 import { ID_PATTERN } from "../../app/lib/id.ts";
@@ -121,7 +121,7 @@ export function registerCampaignCommands(program: Command) {
         opts.status,
       );
       const c = await campaignById(id);
-      const sqlite = openSqlite(getEnv().databaseFile);
+      const sqlite = openConnection({ poolSize: 1, applicationName: "crm campaigns" });
       try {
         const n = await replayDeliveries(sqlite, c.id, status, Boolean(opts.dryRun));
         if (opts.dryRun)
@@ -133,7 +133,7 @@ export function registerCampaignCommands(program: Command) {
           );
         }
       } finally {
-        sqlite.close();
+        await closeConnection(sqlite);
       }
     });
 }

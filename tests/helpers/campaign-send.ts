@@ -2,22 +2,22 @@
 // channel to a real SMTP server (tests/helpers/smtp.ts), as the feeds' and tracking tests need one;
 // and its Campaign and Delivery rows as those tests read them, and the check that its counters add
 // up. Import it after the test database is set up (tests/helpers/db.ts), as the app modules it loads.
+// Each takes the test's connection (useTestConnection()), on either engine.
 import { expect } from "vitest";
-import type { Sqlite } from "~/db/sqlite.server";
+import type { AnyConnection } from "~/db/connection.server";
 import { deliveryStats } from "~/lib/campaigns";
 import { newId } from "~/lib/id";
 import { parseConditions } from "~/lib/segments";
-import { CAMPAIGN_COLUMNS, type CampaignRow, type NewCampaign } from "~/models/campaigns.server";
+import { type CampaignRow, findCampaignRowById, type NewCampaign } from "~/models/campaigns.server";
 import { launchCampaign } from "~/models/deliveries/launch.server";
-import { compileSegmentWhere } from "~/models/segments/compile.server";
+import { audienceWhere } from "~/models/segments/audience.server";
 import { createDeliveryEngine } from "~/services/delivery/engine.server";
 import { smtpChannel } from "~/services/delivery/smtp-channel.server";
+import { sqlRow, sqlRows } from "./sql";
 
 /** The campaign's row as stored now. */
-export function campaignRow(sqlite: Sqlite, id: string): CampaignRow {
-  const row = sqlite
-    .prepare<unknown[], CampaignRow>(`SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "id" = ?`)
-    .get(id);
+export async function campaignRow(_connection: AnyConnection, id: string): Promise<CampaignRow> {
+  const row = await findCampaignRowById(id);
   if (!row) throw new Error(`No campaign ${id}`);
   return row;
 }
@@ -27,15 +27,16 @@ export function campaignRow(sqlite: Sqlite, id: string): CampaignRow {
  * to the audience size (docs/rules.md#campaign-figures), and opened and clicked are the rows with a
  * first open and click.
  */
-export function expectCountersAddUp(sqlite: Sqlite, id: string): void {
-  const c = campaignRow(sqlite, id);
+export async function expectCountersAddUp(sqlite: AnyConnection, id: string): Promise<void> {
+  const c = await campaignRow(sqlite, id);
   const byStatus = new Map(
-    sqlite
-      .prepare<unknown[], { status: string; n: number }>(
-        `SELECT "status", count(*) AS n FROM "Delivery" WHERE "campaignId" = ? GROUP BY "status"`,
+    (
+      await sqlRows<{ status: string; n: number }>(
+        sqlite,
+        `SELECT "status", count(*) AS "n" FROM "Delivery" WHERE "campaignId" = ? GROUP BY "status"`,
+        [id],
       )
-      .all(id)
-      .map((r) => [r.status, r.n]),
+    ).map((r) => [r.status, Number(r.n)]),
   );
   const rows = (status: string) => byStatus.get(status) ?? 0;
   expect({
@@ -59,30 +60,33 @@ export function expectCountersAddUp(sqlite: Sqlite, id: string): void {
   });
   const stats = deliveryStats(c);
   expect(stats.sent + stats.failed + stats.cancelled + stats.suppressed + stats.pending).toBe(c.audienceSize);
-  const engaged = sqlite
-    .prepare<unknown[], { opened: number; clicked: number }>(
-      `SELECT count("openedAt") AS opened, count("clickedAt") AS clicked FROM "Delivery" WHERE "campaignId" = ?`,
-    )
-    .get(id);
-  expect({ opened: c.openedCount, clicked: c.clickedCount }).toEqual(engaged);
+  const engaged = await sqlRow<{ opened: number; clicked: number }>(
+    sqlite,
+    `SELECT count("openedAt") AS "opened", count("clickedAt") AS "clicked" FROM "Delivery" WHERE "campaignId" = ?`,
+    [id],
+  );
+  expect({ opened: c.openedCount, clicked: c.clickedCount }).toEqual({
+    opened: Number(engaged?.opened),
+    clicked: Number(engaged?.clicked),
+  });
 }
 
 export type SentRow = { seq: number; retries: number; email: string; status: string; details: string };
 
 /** The campaign's delivery rows in order. */
-export const sentRows = (sqlite: Sqlite, id: string) =>
-  sqlite
-    .prepare<unknown[], SentRow>(
-      `SELECT "seq", "retries", "email", "status", "details" FROM "Delivery" WHERE "campaignId" = ? ORDER BY "seq"`,
-    )
-    .all(id);
+export const sentRows = (sqlite: AnyConnection, id: string) =>
+  sqlRows<SentRow>(
+    sqlite,
+    `SELECT "seq", "retries", "email", "status", "details" FROM "Delivery" WHERE "campaignId" = ? ORDER BY "seq"`,
+    [id],
+  );
 
 /**
  * Launches a campaign to every customer of `userId` and runs the delivery engine with the SMTP
  * channel to `smtpPort` until it is Completed (30 s at most); fails the test on any engine error.
  */
 export async function sendCampaignOverSmtp(
-  sqlite: Sqlite,
+  sqlite: AnyConnection,
   options: { userId: string; smtpPort: number } & Pick<NewCampaign, "name" | "message"> &
     Partial<Pick<NewCampaign, "trackingEnabled">>,
 ): Promise<string> {
@@ -102,7 +106,7 @@ export async function sendCampaignOverSmtp(
       message: options.message,
       ...(options.trackingEnabled === undefined ? {} : { trackingEnabled: options.trackingEnabled }),
     },
-    compileSegmentWhere(options.userId, parsed.tree),
+    audienceWhere(options.userId, parsed.tree),
   );
   const channel = smtpChannel({ url: `smtp://127.0.0.1:${options.smtpPort}`, maxConnections: 2 });
   const errors: string[] = [];
@@ -116,12 +120,12 @@ export async function sendCampaignOverSmtp(
   });
   const running = engine.run();
   const deadline = Date.now() + 30_000;
-  while (campaignRow(sqlite, id).status === "Active" && Date.now() < deadline)
+  while ((await campaignRow(sqlite, id)).status === "Active" && Date.now() < deadline)
     await new Promise((r) => setTimeout(r, 25));
   await engine.stop();
   await running;
   await channel.close();
   expect(errors).toEqual([]);
-  expect(campaignRow(sqlite, id).status).toBe("Completed");
+  expect((await campaignRow(sqlite, id)).status).toBe("Completed");
   return id;
 }

@@ -6,15 +6,17 @@
 // once and in total, machines apart. A campaign with tracking off sends its links untouched.
 import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, useTestDatabase as setUpTestDatabase } from "../helpers/db";
+import { createTestUser, useTestConnection, useTestDatabase as setUpTestDatabase } from "../helpers/db";
 import { makeRequest } from "../helpers/requests";
 import { type SmtpCapture, startSmtpCapture } from "../helpers/smtp";
 
 process.env.MAIL_FROM = "Shop <news@shop.example>";
 process.env.PUBLIC_URL = "https://crm.example";
-const { file } = setUpTestDatabase();
+setUpTestDatabase();
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
+const connection = useTestConnection();
 
-const { openSqlite } = await import("~/db/sqlite.server");
+const { sqlRun } = await import("../helpers/sql");
 const { deliveryKey } = await import("~/lib/campaigns");
 const { applyQueuedReceipts } = await import("~/models/deliveries/receipts.server");
 const { seedTenant } = await import("~/services/seed.server");
@@ -24,7 +26,6 @@ const { campaignRow, sendCampaignOverSmtp, sentRows } = await import("../helpers
 const openRoute = await import("~/routes/track-open");
 const clickRoute = await import("~/routes/track-click");
 
-type Sqlite = ReturnType<typeof openSqlite>;
 type SentRow = import("../helpers/campaign-send").SentRow;
 
 const CHROME =
@@ -33,26 +34,23 @@ const SALE = "https://shop.example/sale?utm_source=mail&x=1";
 const STORES = "https://shop.example/stores";
 const MESSAGE = `Hi {NAME},\n\nOur sale is on: ${SALE}\n\nFind a store: ${STORES} (or write to mailto:help@shop.example).`;
 
-let sqlite: Sqlite;
 let smtp: SmtpCapture;
 let tenantId: string;
 
 beforeAll(async () => {
   tenantId = (await createTestUser("Tracking")).id;
-  await seedTenant(tenantId, { customers: 4, orders: 0, seed: 25, file });
-  sqlite = openSqlite(file);
+  await seedTenant(tenantId, { customers: 4, orders: 0, seed: 25 });
   smtp = await startSmtpCapture();
 }, 60_000);
 afterAll(async () => {
   await smtp?.close();
-  sqlite?.close();
 });
 
-const campaign = (id: string) => campaignRow(sqlite, id);
+const campaign = (id: string) => campaignRow(connection(), id);
 type Row = SentRow;
-const rowsOf = (id: string) => sentRows(sqlite, id);
+const rowsOf = (id: string) => sentRows(connection(), id);
 const send = (trackingEnabled: 0 | 1) =>
-  sendCampaignOverSmtp(sqlite, {
+  sendCampaignOverSmtp(connection(), {
     userId: tenantId,
     smtpPort: smtp.port,
     name: "Diwali sale",
@@ -70,7 +68,7 @@ async function received(id: string, row: Row) {
 
 /** Applies the inbox as the delivery job does, until it is empty (each hit here was its own batch). */
 async function applyAll() {
-  while ((await applyQueuedReceipts(sqlite)).batches > 0);
+  while ((await applyQueuedReceipts(connection())).batches > 0);
 }
 
 type Visit = { method?: string; userAgent?: string; ip?: string };
@@ -88,7 +86,7 @@ const visit = (url: string, v: Visit = {}) => {
 describe("a tracked campaign through the SMTP channel", () => {
   it("counts people once and in total, machines apart, and clicks by link", async () => {
     const id = await send(1);
-    const rows = rowsOf(id);
+    const rows = await rowsOf(id);
     expect(rows.map((r) => r.status)).toEqual(["delivered", "delivered", "delivered", "delivered"]);
 
     // Each message carries its own pixel and links, in both parts; mailto: stays as written.
@@ -114,7 +112,7 @@ describe("a tracked campaign through the SMTP channel", () => {
     expect((await visit(d.sale, { userAgent: CHROME })).headers.get("Location")).toBe(SALE);
     await applyAll();
     // A minute later (the rows' delivery is moved back: the scanner window is 10 s), the people.
-    sqlite.prepare(`UPDATE "Delivery" SET "updatedAt" = "updatedAt" - 60000 WHERE "campaignId" = ?`).run(id);
+    await sqlRun(connection(), `UPDATE "Delivery" SET "updatedAt" = "updatedAt" - 60000 WHERE "campaignId" = ?`, [id]);
 
     await visit(a.pixel);
     expect((await visit(a.sale)).headers.get("Location")).toBe(SALE);
@@ -133,7 +131,7 @@ describe("a tracked campaign through the SMTP channel", () => {
     expect((await visit(altered)).status).toBe(404);
 
     await applyAll();
-    expect(campaign(id)).toMatchObject({
+    expect(await campaign(id)).toMatchObject({
       openedCount: 2,
       clickedCount: 2,
       opensTotal: 3,
@@ -166,7 +164,7 @@ describe("a tracked campaign through the SMTP channel", () => {
 
   it("with tracking off, sends no pixel and leaves the links as written", async () => {
     const id = await send(0);
-    for (const row of rowsOf(id)) {
+    for (const row of await rowsOf(id)) {
       const { text, html } = await received(id, row);
       expect(html).not.toContain("<img");
       expect(html).not.toContain("/c/");

@@ -13,11 +13,14 @@
 // address is on the tenant's list now (an unsubscribe or a bounce since the launch) is ended as
 // "suppressed" and not returned, so nothing more goes to that address. One probe of the list's
 // primary key per row, and only when the tenant has any suppression at all.
+//
+// On PostgreSQL each function runs its twin in ./claims.postgres.server.ts (decision 0033).
 import type Database from "better-sqlite3";
+import { type AnyConnection, isPostgres } from "~/db/connection.server";
 import type { Sqlite } from "~/db/sqlite.server";
 import { suppressedDetails } from "~/lib/campaigns";
 import { DEFAULT_TIME_ZONE, formatShortDate } from "~/lib/dates";
-import type { Connection } from "~/models/transaction.server";
+import { claimBatchPg, claimStillHeldPg, nextDueAtPg } from "~/models/deliveries/claims.postgres.server";
 
 export type ClaimedDelivery = {
   seq: number;
@@ -110,11 +113,12 @@ function leaveOutSuppressed(sqlite: Sqlite, campaignId: string, rows: ClaimedDel
  * fewer rows may come back than were due.
  */
 export async function claimBatch(
-  sqlite: Connection,
+  sqlite: AnyConnection,
   { campaignId, limit, now, leaseMs }: ClaimOptions,
 ): Promise<ClaimedDelivery[]> {
   if (!Number.isSafeInteger(limit) || limit < 1)
     throw new RangeError(`claim limit must be a positive integer, not ${limit}`);
+  if (isPostgres(sqlite)) return claimBatchPg(sqlite, { campaignId, limit, now, leaseMs });
   let byLimit = statements.get(sqlite);
   if (!byLimit) statements.set(sqlite, (byLimit = new Map()));
   let claim = byLimit.get(limit);
@@ -144,7 +148,8 @@ export async function claimBatch(
 }
 
 /** The earliest time a pending row of an active campaign becomes claimable (null: none left). */
-export async function nextDueAt(sqlite: Connection, campaignId: string): Promise<number | null> {
+export async function nextDueAt(sqlite: AnyConnection, campaignId: string): Promise<number | null> {
+  if (isPostgres(sqlite)) return nextDueAtPg(sqlite, campaignId);
   const v = sqlite
     .prepare<unknown[], number | null>(
       `SELECT min("nextAttemptAt") FROM "Delivery" WHERE "campaignId" = ? AND "status" = 'pending'`,
@@ -158,12 +163,15 @@ export async function nextDueAt(sqlite: Connection, campaignId: string): Promise
  * Whether a claimed row is still this claim's: pending, with its attempt number, its lease running
  * past `until`, and its address not suppressed since the claim (an unsubscribe while the batch
  * waited for a connection: the row goes back to the queue, and its next claim ends it as
- * suppressed). Asked before each message is handed to a channel, so the check it returns is one
- * synchronous read, as the channel asks it (SendControl.proceed).
+ * suppressed). Asked before each message is handed to a channel, so the check it returns is
+ * synchronous, as the channel asks it (SendControl.proceed): on SQLite one read; on PostgreSQL
+ * the claim's lease as known in memory and the row's last check, at most SEND_CHECK_MAX_AGE_MS old
+ * (app/models/deliveries/send-checks.postgres.server.ts).
  */
 export async function claimStillHeld(
-  sqlite: Connection,
+  sqlite: AnyConnection,
 ): Promise<(seq: number, attempts: number, until: number) => boolean> {
+  if (isPostgres(sqlite)) return claimStillHeldPg(sqlite);
   const read = sqlite
     .prepare<unknown[], number>(
       `SELECT 1 FROM "Delivery" "d" WHERE "d"."seq" = ? AND "d"."status" = 'pending' AND "d"."attempts" = ? AND "d"."nextAttemptAt" > ?

@@ -1,17 +1,33 @@
 // Rows written again or in bulk outside a send: a seeded history of finished campaigns (`crm seed
 // --campaigns N`, whose bounces suppress their addresses as real ones do) and the CLI's replay of
 // rows to the channel (`crm deliveries replay`). Both run on a connection of the CLI's own.
+//
+// On PostgreSQL each function runs its twin in ./history.postgres.server.ts (decision 0033).
+import { type AnyConnection, databaseEngine, isPostgres } from "~/db/connection.server";
+import type { Sqlite } from "~/db/sqlite.server";
 import { recountCampaign } from "~/models/campaigns.server";
-import type { Connection } from "~/models/transaction.server";
+import {
+  finishSeededCampaignPg,
+  randomShareWherePg,
+  replayDeliveriesPg,
+  segmentsForHistoryPg,
+} from "~/models/deliveries/history.postgres.server";
+import type { CompiledWhere } from "~/models/segments/compile.server";
+
+type Connection = Sqlite;
 
 /** A segment a seeded campaign can be sent to. */
 export type HistorySegment = { id: string; name: string; conditions: string };
 
-/** The audience of a seeded campaign without a segment: a random share (its two parameters: the tenant, the percentage). */
-export const RANDOM_SHARE_WHERE = `"userId" = ? AND (abs(random()) % 100) < ?`;
+/** The audience of a seeded campaign without a segment: a random share of the tenant's customers. */
+export function randomShareWhere(userId: string, percent: number): CompiledWhere {
+  if (databaseEngine() === "postgres") return randomShareWherePg(userId, percent);
+  return { sql: `"userId" = ? AND (abs(random()) % 100) < ?`, params: [userId, percent] };
+}
 
 /** The tenant's segments, oldest first. */
-export async function segmentsForHistory(sqlite: Connection, userId: string): Promise<HistorySegment[]> {
+export async function segmentsForHistory(sqlite: AnyConnection, userId: string): Promise<HistorySegment[]> {
+  if (isPostgres(sqlite)) return segmentsForHistoryPg(sqlite, userId);
   return sqlite
     .prepare<unknown[], HistorySegment>(
       `SELECT "id", "name", "conditions" FROM "Segment" WHERE "userId" = ? ORDER BY "createdAt"`,
@@ -26,11 +42,12 @@ export async function segmentsForHistory(sqlite: Connection, userId: string): Pr
  * its counters and completes it an hour after `launchedAt`.
  */
 export async function finishSeededCampaign(
-  sqlite: Connection,
+  sqlite: AnyConnection,
   campaignId: string,
   launchedAt: number,
   shares: { deliveredBelow: number; failedBelow: number; openedBelow: number },
 ): Promise<void> {
+  if (isPostgres(sqlite)) return finishSeededCampaignPg(sqlite, campaignId, launchedAt, shares);
   sqlite
     .prepare(
       `UPDATE "Delivery" SET
@@ -98,12 +115,13 @@ function suppressSeededBounces(sqlite: Connection, campaignId: string): void {
  * with details reads as "Deferred" (waiting after a temporary answer), which a replayed row is not.
  */
 export async function replayDeliveries(
-  sqlite: Connection,
+  sqlite: AnyConnection,
   campaignId: string,
   status: "failed" | "bounced" | "sent",
   dryRun: boolean,
   now = Date.now(),
 ): Promise<number> {
+  if (isPostgres(sqlite)) return replayDeliveriesPg(sqlite, campaignId, status, dryRun, now);
   return sqlite
     .transaction(() => {
       if (dryRun)

@@ -1,11 +1,22 @@
 // A launch: the campaign's audience written as its delivery rows (one pending row per customer the
 // segment matches), on a connection of the thread that launches (the server's worker thread, the
 // CLI, the seed, the bench), and the recovery of launches a crash cut off.
+//
+// On PostgreSQL each function runs its twin in ./launch.postgres.server.ts (decision 0033), and
+// the audience WHERE must be the compiler's PostgreSQL text.
+import { type AnyConnection, databaseEngine, isPostgres, openConnection } from "~/db/connection.server";
+import { postgres } from "~/db/postgres.server";
 import { readStatement } from "~/db/reader.server";
-import { openSqlite } from "~/db/sqlite.server";
+import { openSqlite, type Sqlite } from "~/db/sqlite.server";
 import { ApiError } from "~/lib/api.server";
 import { type NewCampaign, resendValue, trackingValue, writeDraftRow } from "~/models/campaigns.server";
-import type { Connection } from "~/models/transaction.server";
+import {
+  countAudiencePg,
+  nonOpenersWherePg,
+  recoverInterruptedLaunchesPg,
+  startLaunchPg,
+  suppressedInAudiencePg,
+} from "~/models/deliveries/launch.postgres.server";
 import type { CompiledWhere } from "~/models/segments/compile.server";
 
 /** The status detail of a draft whose audience is being written (see startLaunch). */
@@ -28,7 +39,9 @@ export const DELETE_DELIVERY_SLICE = `DELETE FROM "Delivery" WHERE "seq" IN (SEL
  * default 64 MB would fill and stay resident. Checkpoints every LAUNCH_CHECKPOINT_PAGES: each one
  * syncs the files, and at SQLite's 1,000 pages a million-row launch ran about 200 of them.
  */
-export async function openLaunchConnection(file: string): Promise<Connection> {
+export async function openLaunchConnection(file: string): Promise<AnyConnection> {
+  // On PostgreSQL there is no file: a pool of its own to DATABASE_URL (one connection at a time).
+  if (databaseEngine() === "postgres") return openConnection({ poolSize: 2, applicationName: "crm launch" });
   const sqlite = openSqlite(file);
   sqlite.pragma(`cache_size = -${LAUNCH_CACHE_KIB}`);
   sqlite.pragma(`wal_autocheckpoint = ${LAUNCH_CHECKPOINT_PAGES}`);
@@ -49,10 +62,12 @@ const SUPPRESSED_IN_AUDIENCE = (where: CompiledWhere) =>
 export async function suppressedInAudience(
   userId: string,
   where: CompiledWhere,
-  connection?: Connection,
+  connection?: AnyConnection,
 ): Promise<number> {
+  if (connection ? isPostgres(connection) : databaseEngine() === "postgres")
+    return suppressedInAudiencePg(connection && isPostgres(connection) ? connection : postgres(), userId, where);
   const sql = SUPPRESSED_IN_AUDIENCE(where);
-  const statement = connection ? connection.prepare<unknown[], number>(sql) : readStatement<number>(sql);
+  const statement = connection ? (connection as Sqlite).prepare<unknown[], number>(sql) : readStatement<number>(sql);
   return Number(statement.pluck().get(userId, userId, ...where.params));
 }
 
@@ -71,6 +86,7 @@ export async function suppressedInAudience(
  * 0.3 s).
  */
 export function nonOpenersWhere(userId: string, campaignId: string): CompiledWhere {
+  if (databaseEngine() === "postgres") return nonOpenersWherePg(userId, campaignId);
   return {
     sql: `"userId" = ? AND EXISTS (SELECT 1 FROM "Delivery" "d" WHERE "d"."campaignId" = ? AND "d"."customerId" = "Customer"."id"
       AND "d"."userId" = "Customer"."userId" AND "d"."status" IN ('sent', 'delivered') AND "d"."openedAt" IS NULL AND "d"."clickedAt" IS NULL)`,
@@ -79,14 +95,16 @@ export function nonOpenersWhere(userId: string, campaignId: string): CompiledWhe
 }
 
 /** How many customers an audience WHERE (a segment's, or nonOpenersWhere) matches now. */
-export async function countAudience(where: CompiledWhere, connection?: Connection): Promise<number> {
+export async function countAudience(where: CompiledWhere, connection?: AnyConnection): Promise<number> {
+  if (connection ? isPostgres(connection) : databaseEngine() === "postgres")
+    return countAudiencePg(connection && isPostgres(connection) ? connection : postgres(), where);
   const sql = `SELECT count(*) FROM "Customer" WHERE ${where.sql}`;
-  const statement = connection ? connection.prepare<unknown[], number>(sql) : readStatement<number>(sql);
+  const statement = connection ? (connection as Sqlite).prepare<unknown[], number>(sql) : readStatement<number>(sql);
   return Number(statement.pluck().get(...where.params));
 }
 
 /** Whether the tenant has any address on the suppression list (one probe of its primary key). */
-function hasSuppressions(sqlite: Connection, userId: string): boolean {
+function hasSuppressions(sqlite: Sqlite, userId: string): boolean {
   return (
     sqlite.prepare<unknown[], number>(`SELECT 1 FROM "Suppression" WHERE "userId" = ? LIMIT 1`).pluck().get(userId) !==
     undefined
@@ -122,11 +140,12 @@ export type Launch = {
  * a LAUNCHING draft that recoverInterruptedLaunches() clears.
  */
 export async function startLaunch(
-  sqlite: Connection,
+  sqlite: AnyConnection,
   c: NewCampaign,
   where: CompiledWhere,
   options: { now?: number; slice?: number } = {},
 ): Promise<Launch> {
+  if (isPostgres(sqlite)) return startLaunchPg(sqlite, c, where, options);
   const now = options.now ?? Date.now();
   const slice = options.slice ?? LAUNCH_SLICE;
   // Read before the write lock is taken: customers on the suppression list get no row, and the
@@ -262,7 +281,7 @@ export async function startLaunch(
 
 /** A whole launch at once (the seed, the CLI and tests); the server uses launchCampaignOffThread. */
 export async function launchCampaign(
-  sqlite: Connection,
+  sqlite: AnyConnection,
   c: NewCampaign,
   where: CompiledWhere,
   now = Date.now(),
@@ -275,10 +294,11 @@ export async function launchCampaign(
  * `staleMs` lose their partial audience and say that the launch was interrupted. Returns how many.
  */
 export async function recoverInterruptedLaunches(
-  sqlite: Connection,
+  sqlite: AnyConnection,
   staleMs = 60_000,
   now = Date.now(),
 ): Promise<number> {
+  if (isPostgres(sqlite)) return recoverInterruptedLaunchesPg(sqlite, staleMs, now);
   const stale = sqlite
     .prepare<unknown[], string>(
       `SELECT "id" FROM "Campaign" WHERE "status" = 'Draft' AND "statusDetail" = ? AND "updatedAt" < ?`,

@@ -1,6 +1,17 @@
-// Reading a campaign's delivery log a page at a time, on the request thread's read connection.
+// Reading a campaign's delivery log a page at a time, on the request thread's read connection
+// (on PostgreSQL, the process's pool: ./log.postgres.server.ts, decision 0033).
+import { databaseEngine } from "~/db/connection.server";
+import { postgres } from "~/db/postgres.server";
 import { readStatement } from "~/db/reader.server";
 import type { DeliveryStatus } from "~/lib/campaigns";
+import {
+  countDeferredPg,
+  logRowsAfterSeqPg,
+  logRowsDeferredPg,
+  logRowsOfStatusPg,
+} from "~/models/deliveries/log.postgres.server";
+
+const onPostgres = () => databaseEngine() === "postgres";
 
 /** One row of the log as the page shows it. */
 export type LogRow = {
@@ -24,6 +35,7 @@ const LOG_COLUMNS = `"seq", "customerId", "name", "email", "phone", "status", "d
  * key (a campaign's rows are one seq range, up to `lastSeq`).
  */
 export async function logRowsAfterSeq(after: number, lastSeq: number, limit: number): Promise<LogRow[]> {
+  if (onPostgres()) return logRowsAfterSeqPg(postgres(), after, lastSeq, limit);
   return readStatement<LogRow>(
     `SELECT ${LOG_COLUMNS} FROM "Delivery" WHERE "seq" > ? AND "seq" <= ? ORDER BY "seq" LIMIT ${limit}`,
   ).all(after, lastSeq);
@@ -39,6 +51,7 @@ export async function logRowsOfStatus(
   after: [number, number],
   limit: number,
 ): Promise<LogRow[]> {
+  if (onPostgres()) return logRowsOfStatusPg(postgres(), campaignId, status, after, limit);
   return readStatement<LogRow>(
     `SELECT ${LOG_COLUMNS} FROM "Delivery" WHERE "campaignId" = ? AND "status" = ? AND ("nextAttemptAt", "seq") > (?, ?)
      ORDER BY "nextAttemptAt", "seq" LIMIT ${limit}`,
@@ -51,6 +64,7 @@ export async function logRowsOfStatus(
  * pending rows' range of the (campaign, status, next attempt) index, those without details skipped.
  */
 export async function logRowsDeferred(campaignId: string, after: [number, number], limit: number): Promise<LogRow[]> {
+  if (onPostgres()) return logRowsDeferredPg(postgres(), campaignId, after, limit);
   return readStatement<LogRow>(
     `SELECT ${LOG_COLUMNS} FROM "Delivery" WHERE "campaignId" = ? AND "status" = 'pending' AND "details" <> ''
        AND ("nextAttemptAt", "seq") > (?, ?)
@@ -60,6 +74,7 @@ export async function logRowsDeferred(campaignId: string, after: [number, number
 
 /** How many of a campaign's pending rows are deferred (no counter keeps it: it is derived). */
 export async function countDeferred(campaignId: string): Promise<number> {
+  if (onPostgres()) return countDeferredPg(postgres(), campaignId);
   return Number(
     readStatement<number>(
       `SELECT count(*) FROM "Delivery" WHERE "campaignId" = ? AND "status" = 'pending' AND "details" <> ''`,

@@ -2,9 +2,15 @@
 // rows of cancelled campaigns ended. Each write changes the campaign's counters with its rows, in
 // one transaction, on the delivery job's connection. A bounce puts its address on the tenant's
 // suppression list in that transaction too.
+//
+// On PostgreSQL each function runs its twin in ./outcomes.postgres.server.ts (decision 0033).
+import { type AnyConnection, isPostgres } from "~/db/connection.server";
+import type { Sqlite } from "~/db/sqlite.server";
 import { LAUNCH_SLICE } from "~/models/deliveries/launch.server";
+import { endCancelledRowsPg, recordOutcomesPg } from "~/models/deliveries/outcomes.postgres.server";
 import { type NewSuppression, type SuppressionReason, suppressInTransaction } from "~/models/suppressions.server";
-import type { Connection } from "~/models/transaction.server";
+
+type Connection = Sqlite;
 
 /** A bounced row's address, to put on the suppression list. */
 export type BouncedAddress = { campaignId: string; userId: string; email: string; details: string };
@@ -96,11 +102,12 @@ function outcomeStatements(sqlite: Connection) {
  * bounced puts its address on the tenant's suppression list (hard-bounced, with this campaign).
  */
 export async function recordOutcomes(
-  sqlite: Connection,
+  sqlite: AnyConnection,
   campaignId: string,
   outcomes: readonly SendOutcome[],
   now = Date.now(),
 ): Promise<void> {
+  if (isPostgres(sqlite)) return recordOutcomesPg(sqlite, campaignId, outcomes, now);
   const { finish, bounce, retry, release, counters } = outcomeStatements(sqlite);
   sqlite
     .transaction(() => {
@@ -146,7 +153,8 @@ export const CANCELLED_DETAILS = "Not sent: the campaign was cancelled";
  * a call. Rows out with the channel (their lease not yet run out) are left to come back first: a
  * message that was handed over keeps what the channel said. Returns how many rows it ended.
  */
-export async function endCancelledRows(sqlite: Connection, now = Date.now(), slice = LAUNCH_SLICE): Promise<number> {
+export async function endCancelledRows(sqlite: AnyConnection, now = Date.now(), slice = LAUNCH_SLICE): Promise<number> {
+  if (isPostgres(sqlite)) return endCancelledRowsPg(sqlite, now, slice);
   const campaigns = sqlite
     .prepare<unknown[], string>(`SELECT "id" FROM "Campaign" WHERE "status" = 'Cancelled' AND "pendingCount" > 0`)
     .pluck()

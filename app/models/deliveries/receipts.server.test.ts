@@ -1,30 +1,31 @@
-// Receipts from this server's own feeds on a real SQLite database: opens and clicks from the pixel
+// Receipts from this server's own feeds on a real database (SQLite, and PostgreSQL in its project): opens and clicks from the pixel
 // and the tracked links (people and machines told apart), and bounces, soft bounces and complaints
 // reported after the send (a bounce mailbox, SES, SendGrid), each kept as a DeliveryEvent, counted
 // on the campaign and, where the rules say so, putting the address on the suppression list.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, useTestDatabase } from "../../../tests/helpers/db";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createTestUser, useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
-const { file } = useTestDatabase();
+useTestDatabase();
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
+const connection = useTestConnection();
 
-import { openSqlite, type Sqlite } from "~/db/sqlite.server";
 import { deliveryId, deliveryStats } from "~/lib/campaigns";
 import { newId } from "~/lib/id";
 import type { CampaignRow } from "~/models/campaigns.server";
 import { launchCampaign } from "~/models/deliveries/launch.server";
 import { applyReceipts, DEFAULT_FEEDBACK_POLICY, type Receipt } from "~/models/deliveries/receipts.server";
-import { compileSegmentWhere } from "~/models/segments/compile.server";
+import { audienceWhere } from "~/models/segments/audience.server";
 import { seedTenant } from "~/services/seed.server";
 import { segmentTree } from "../../../tests/helpers/db";
 import { campaignRow, expectCountersAddUp as expectAllAddUp } from "../../../tests/helpers/campaign-send";
+import { sqlRow, sqlRows, sqlRun } from "../../../tests/helpers/sql";
 
-let sqlite: Sqlite;
 let tenant: { id: string };
 
 const HOUR = 3_600_000;
 
-const campaign = (id: string): CampaignRow => campaignRow(sqlite, id);
+const campaign = (id: string): Promise<CampaignRow> => campaignRow(connection(), id);
 
 type Row = {
   seq: number;
@@ -34,38 +35,39 @@ type Row = {
   openedAt: number | null;
   clickedAt: number | null;
 };
-function rows(campaignId: string): Row[] {
-  return sqlite
-    .prepare<unknown[], Row>(
-      `SELECT "seq", "email", "status", "details", "openedAt", "clickedAt" FROM "Delivery" WHERE "campaignId" = ? ORDER BY "seq"`,
-    )
-    .all(campaignId);
+function rows(campaignId: string): Promise<Row[]> {
+  return sqlRows<Row>(
+    connection(),
+    `SELECT "seq", "email", "status", "details", "openedAt", "clickedAt" FROM "Delivery" WHERE "campaignId" = ? ORDER BY "seq"`,
+    [campaignId],
+  );
 }
 
 type EventRow = { kind: string; machine: number; link: number | null; source: string; details: string };
-function events(campaignId: string, seq: number): EventRow[] {
-  return sqlite
-    .prepare<unknown[], EventRow>(
-      `SELECT "kind", "machine", "link", "source", "details" FROM "DeliveryEvent" WHERE "campaignId" = ? AND "seq" = ? ORDER BY "id"`,
-    )
-    .all(campaignId, seq);
+function events(campaignId: string, seq: number): Promise<EventRow[]> {
+  return sqlRows<EventRow>(
+    connection(),
+    `SELECT "kind", CASE WHEN "machine" THEN 1 ELSE 0 END AS "machine", "link", "source", "details" FROM "DeliveryEvent"
+     WHERE "campaignId" = ? AND "seq" = ? ORDER BY "id"`,
+    [campaignId, seq],
+  );
 }
 
-function suppression(email: string): { reason: string; details: string; campaignId: string | null } | undefined {
-  return sqlite
-    .prepare<unknown[], { reason: string; details: string; campaignId: string | null }>(
-      `SELECT "reason", "details", "campaignId" FROM "Suppression" WHERE "userId" = ? AND "email" = ?`,
-    )
-    .get(tenant.id, email.toLowerCase());
+function suppression(email: string) {
+  return sqlRow<{ reason: string; details: string; campaignId: string | null }>(
+    connection(),
+    `SELECT "reason", "details", "campaignId" FROM "Suppression" WHERE "userId" = ? AND "email" = ?`,
+    [tenant.id, email.toLowerCase()],
+  );
 }
 
-const expectCountersAddUp = (id: string) => expectAllAddUp(sqlite, id);
+const expectCountersAddUp = (id: string) => expectAllAddUp(connection(), id);
 
 /** A campaign launched to every customer of the tenant an hour before `at`, its rows pending. */
 async function launched(at = Date.now()) {
   const id = newId();
   await launchCampaign(
-    sqlite,
+    connection(),
     {
       id,
       userId: tenant.id,
@@ -76,7 +78,7 @@ async function launched(at = Date.now()) {
       description: "",
       message: "Hi {NAME}",
     },
-    compileSegmentWhere(tenant.id, segmentTree({ totalSpend: { $gte: 0 } })),
+    audienceWhere(tenant.id, segmentTree({ totalSpend: { $gte: 0 } })),
     at - HOUR,
   );
   return id;
@@ -85,29 +87,34 @@ async function launched(at = Date.now()) {
 /** A campaign whose first row the vendor accepted at `handedOver` (sent: no delivery receipt yet). */
 async function sentCampaign(handedOver: number) {
   const id = await launched();
-  const [a] = rows(id);
-  sqlite.prepare(`UPDATE "Delivery" SET "status" = 'sent', "updatedAt" = ? WHERE "seq" = ?`).run(handedOver, a.seq);
-  sqlite.prepare(`UPDATE "Campaign" SET "pendingCount" = "pendingCount" - 1, "sentCount" = 1 WHERE "id" = ?`).run(id);
+  const [a] = await rows(id);
+  await sqlRun(connection(), `UPDATE "Delivery" SET "status" = 'sent', "updatedAt" = ? WHERE "seq" = ?`, [
+    handedOver,
+    a.seq,
+  ]);
+  await sqlRun(
+    connection(),
+    `UPDATE "Campaign" SET "pendingCount" = "pendingCount" - 1, "sentCount" = 1 WHERE "id" = ?`,
+    [id],
+  );
   return { id, key: deliveryId(id, a.seq) };
 }
 
 /** A campaign to `size` of the tenant's customers, every row delivered (by the vendor's receipts) at `at`. */
 async function deliveredCampaign(size: number, at: number) {
   const id = await launched(at);
-  const all = rows(id).slice(0, size);
+  const all = (await rows(id)).slice(0, size);
   await applyReceipts(
-    sqlite,
-    rows(id).map((r) => ({ id: deliveryId(id, r.seq), event: "delivered", at })),
+    connection(),
+    (await rows(id)).map((r) => ({ id: deliveryId(id, r.seq), event: "delivered", at })),
   );
   return { id, rows: all, key: (seq: number) => deliveryId(id, seq) };
 }
 
 beforeAll(async () => {
   tenant = await createTestUser("Feedback");
-  await seedTenant(tenant.id, { customers: 12, orders: 0, seed: 11, file });
-  sqlite = openSqlite(file);
+  await seedTenant(tenant.id, { customers: 12, orders: 0, seed: 11 });
 });
-afterAll(() => sqlite.close());
 
 describe("opens and clicks from the pixel and the links", () => {
   it("counts each person once and every event in total, machines apart", async () => {
@@ -134,7 +141,7 @@ describe("opens and clicks from the pixel and the links", () => {
     });
     const t = delivered + 60_000;
     expect(
-      await applyReceipts(sqlite, [
+      await applyReceipts(connection(), [
         // A privacy proxy fetches a's pixel at delivery; a opens twice as a person.
         open(a.seq, delivered + 1_000, true),
         open(a.seq, t),
@@ -148,7 +155,7 @@ describe("opens and clicks from the pixel and the links", () => {
       ]),
     ).toEqual({ applied: 6, ignored: 0 });
 
-    expect(campaign(id)).toMatchObject({
+    expect(await campaign(id)).toMatchObject({
       openedCount: 2,
       clickedCount: 1,
       opensTotal: 3,
@@ -156,20 +163,20 @@ describe("opens and clicks from the pixel and the links", () => {
       machineOpenCount: 2,
       machineClickCount: 1,
     });
-    const [ra, rb, rc] = rows(id);
+    const [ra, rb, rc] = await rows(id);
     expect(ra.openedAt).toBe(t);
     expect(rb).toMatchObject({ openedAt: t, clickedAt: t });
     expect(rc.openedAt).toBeNull();
-    expect(events(id, a.seq)).toEqual([
+    expect(await events(id, a.seq)).toEqual([
       { kind: "opened", machine: 1, link: null, source: "pixel", details: "" },
       { kind: "opened", machine: 0, link: null, source: "pixel", details: "" },
       { kind: "opened", machine: 0, link: null, source: "pixel", details: "" },
     ]);
-    expect(events(id, b.seq)).toEqual([
+    expect(await events(id, b.seq)).toEqual([
       { kind: "clicked", machine: 1, link: 0, source: "link", details: "" },
       { kind: "clicked", machine: 0, link: 1, source: "link", details: "" },
     ]);
-    expectCountersAddUp(id);
+    await expectCountersAddUp(id);
   });
 
   it("times the scanner window from the handover when the click is the first word of a sent row", async () => {
@@ -177,16 +184,25 @@ describe("opens and clicks from the pixel and the links", () => {
     // handover: a person, although the click is what delivers the row.
     const handedOver = Date.now() - 120_000;
     const { id, key } = await sentCampaign(handedOver);
-    await applyReceipts(sqlite, [{ id: key, event: "clicked", at: handedOver + 60_000, link: 0, source: "link" }]);
-    expect(campaign(id)).toMatchObject({ clickedCount: 1, machineClickCount: 0, deliveredCount: 1, sentCount: 0 });
+    await applyReceipts(connection(), [
+      { id: key, event: "clicked", at: handedOver + 60_000, link: 0, source: "link" },
+    ]);
+    expect(await campaign(id)).toMatchObject({
+      clickedCount: 1,
+      machineClickCount: 0,
+      deliveredCount: 1,
+      sentCount: 0,
+    });
   });
 
   it("counts a person who opens and then clicks 5 s later (a sent row: no delivery receipt yet)", async () => {
     const handedOver = Date.now() - 120_000;
     const { id, key } = await sentCampaign(handedOver);
-    await applyReceipts(sqlite, [{ id: key, event: "opened", at: handedOver + 60_000, source: "pixel" }]);
-    await applyReceipts(sqlite, [{ id: key, event: "clicked", at: handedOver + 65_000, link: 0, source: "link" }]);
-    expect(campaign(id)).toMatchObject({ openedCount: 1, clickedCount: 1, machineClickCount: 0 });
+    await applyReceipts(connection(), [{ id: key, event: "opened", at: handedOver + 60_000, source: "pixel" }]);
+    await applyReceipts(connection(), [
+      { id: key, event: "clicked", at: handedOver + 65_000, link: 0, source: "link" },
+    ]);
+    expect(await campaign(id)).toMatchObject({ openedCount: 1, clickedCount: 1, machineClickCount: 0 });
   });
 
   it("turns the scanner rule off with a window of 0", async () => {
@@ -198,11 +214,11 @@ describe("opens and clicks from the pixel and the links", () => {
     } = await deliveredCampaign(1, delivered);
     const policy = { ...DEFAULT_FEEDBACK_POLICY, scannerWindowMs: 0 };
     await applyReceipts(
-      sqlite,
+      connection(),
       [{ id: key(a.seq), event: "clicked", at: delivered + 1_000, link: 0, source: "link" }],
       policy,
     );
-    expect(campaign(id)).toMatchObject({ clickedCount: 1, clicksTotal: 1, machineClickCount: 0, openedCount: 1 });
+    expect(await campaign(id)).toMatchObject({ clickedCount: 1, clicksTotal: 1, machineClickCount: 0, openedCount: 1 });
   });
 
   it("keeps the vendor's receipts as they were: each recipient's first open once, repeats change nothing", async () => {
@@ -212,9 +228,9 @@ describe("opens and clicks from the pixel and the links", () => {
       key,
     } = await deliveredCampaign(1, Date.now() - HOUR);
     const opened: Receipt = { id: key(a.seq), event: "opened", at: Date.now() };
-    expect(await applyReceipts(sqlite, [opened, opened])).toEqual({ applied: 1, ignored: 1 });
-    expect(campaign(id)).toMatchObject({ openedCount: 1, opensTotal: 1, machineOpenCount: 0 });
-    expect(events(id, a.seq)).toEqual([]);
+    expect(await applyReceipts(connection(), [opened, opened])).toEqual({ applied: 1, ignored: 1 });
+    expect(await campaign(id)).toMatchObject({ openedCount: 1, opensTotal: 1, machineOpenCount: 0 });
+    expect(await events(id, a.seq)).toEqual([]);
   });
 });
 
@@ -233,16 +249,19 @@ describe("bounces and complaints reported later", () => {
       eventId: `<dsn-${id}@mx.example.net>`,
       details: "550 5.1.1 user unknown (bounce mailbox)",
     };
-    const before = deliveryStats(campaign(id));
-    expect(await applyReceipts(sqlite, [bounce])).toEqual({ applied: 1, ignored: 0 });
-    const after = deliveryStats(campaign(id));
+    const before = deliveryStats(await campaign(id));
+    expect(await applyReceipts(connection(), [bounce])).toEqual({ applied: 1, ignored: 0 });
+    const after = deliveryStats(await campaign(id));
     // Sent never counts down: the message went out and came back.
     expect(after.sent).toBe(before.sent);
     expect(after.delivered).toBe(before.delivered - 1);
     expect(after.bounced).toBe(before.bounced + 1);
-    expect(rows(id)[0]).toMatchObject({ status: "bounced", details: "550 5.1.1 user unknown (bounce mailbox)" });
-    expect(suppression(a.email)).toMatchObject({ reason: "hard-bounced", campaignId: id });
-    expect(events(id, a.seq)).toEqual([
+    expect((await rows(id))[0]).toMatchObject({
+      status: "bounced",
+      details: "550 5.1.1 user unknown (bounce mailbox)",
+    });
+    expect(await suppression(a.email)).toMatchObject({ reason: "hard-bounced", campaignId: id });
+    expect(await events(id, a.seq)).toEqual([
       { kind: "bounced", machine: 0, link: null, source: "imap", details: "550 5.1.1 user unknown (bounce mailbox)" },
     ]);
     // A report naming another address than the row's (a forged one) changes nothing.
@@ -252,7 +271,7 @@ describe("bounces and complaints reported later", () => {
       key: otherKey,
     } = await deliveredCampaign(1, Date.now() - HOUR);
     expect(
-      await applyReceipts(sqlite, [
+      await applyReceipts(connection(), [
         {
           id: otherKey(o.seq),
           event: "complained",
@@ -263,11 +282,11 @@ describe("bounces and complaints reported later", () => {
         },
       ]),
     ).toEqual({ applied: 0, ignored: 1 });
-    expect(campaign(other).complainedCount).toBe(0);
+    expect((await campaign(other)).complainedCount).toBe(0);
     // The same report read again, in another batch and twice in one: nothing changes.
-    expect(await applyReceipts(sqlite, [bounce, bounce])).toEqual({ applied: 0, ignored: 2 });
-    expect(events(id, a.seq)).toHaveLength(1);
-    expectCountersAddUp(id);
+    expect(await applyReceipts(connection(), [bounce, bounce])).toEqual({ applied: 0, ignored: 2 });
+    expect(await events(id, a.seq)).toHaveLength(1);
+    await expectCountersAddUp(id);
   });
 
   it("marks a complaint, counts it as sent and reached, and suppresses the address", async () => {
@@ -284,24 +303,24 @@ describe("bounces and complaints reported later", () => {
       eventId: "sns-message-1",
       details: "Reported as spam (abuse)",
     };
-    expect(await applyReceipts(sqlite, [complaint, { ...complaint, eventId: "sns-message-2" }])).toEqual({
+    expect(await applyReceipts(connection(), [complaint, { ...complaint, eventId: "sns-message-2" }])).toEqual({
       applied: 1,
       ignored: 1,
     });
-    const c = campaign(id);
+    const c = await campaign(id);
     expect(c.complainedCount).toBe(1);
     const stats = deliveryStats(c);
     expect(stats).toMatchObject({ complained: 1 });
-    expect(rows(id).find((r) => r.seq === a.seq)).toMatchObject({ status: "complained" });
-    expect(rows(id).find((r) => r.seq === b.seq)).toMatchObject({ status: "delivered" });
-    expect(suppression(a.email)).toMatchObject({ reason: "complained", campaignId: id });
+    expect((await rows(id)).find((r) => r.seq === a.seq)).toMatchObject({ status: "complained" });
+    expect((await rows(id)).find((r) => r.seq === b.seq)).toMatchObject({ status: "delivered" });
+    expect(await suppression(a.email)).toMatchObject({ reason: "complained", campaignId: id });
     // A later bounce of a complained message changes nothing.
     expect(
-      await applyReceipts(sqlite, [
+      await applyReceipts(connection(), [
         { id: key(a.seq), event: "bounced", at: Date.now(), source: "sendgrid", eventId: "x" },
       ]),
     ).toEqual({ applied: 0, ignored: 1 });
-    expectCountersAddUp(id);
+    await expectCountersAddUp(id);
   });
 
   it("counts soft bounces, and suppresses an address at the policy's limit within its window", async () => {
@@ -322,29 +341,29 @@ describe("bounces and complaints reported later", () => {
     // x: one soft bounce 40 days ago (outside the window), then two within it: not suppressed.
     // y: three within the window: suppressed, with the campaign of the last one.
     await applyReceipts(
-      sqlite,
+      connection(),
       [soft(first, x.seq, now - 39 * 24 * HOUR, 1), soft(first, y.seq, now - 20 * 24 * HOUR, 1)],
       policy,
     );
     const [x2, y2] = second.rows;
     await applyReceipts(
-      sqlite,
+      connection(),
       [soft(second, x2.seq, now - 9 * 24 * HOUR, 2), soft(second, y2.seq, now - 9 * 24 * HOUR, 2)],
       policy,
     );
     const [x3, y3] = third.rows;
-    await applyReceipts(sqlite, [soft(third, x3.seq, now - HOUR, 3), soft(third, y3.seq, now - HOUR, 3)], policy);
+    await applyReceipts(connection(), [soft(third, x3.seq, now - HOUR, 3), soft(third, y3.seq, now - HOUR, 3)], policy);
 
     expect(x.email).toBe(x3.email);
-    expect(suppression(x.email)).toBeUndefined();
-    expect(suppression(y.email)).toMatchObject({
+    expect(await suppression(x.email)).toBeUndefined();
+    expect(await suppression(y.email)).toMatchObject({
       reason: "soft-bounced",
       campaignId: third.id,
       details: "3 soft bounces within 30 days; the last: 452 4.2.2 Mailbox full",
     });
     // A soft bounce leaves the row as it was and counts on its campaign.
-    expect(campaign(third.id)).toMatchObject({ softBounceCount: 2 });
-    expect(rows(third.id).find((r) => r.seq === x3.seq)).toMatchObject({ status: "delivered" });
-    for (const c of [first, second, third]) expectCountersAddUp(c.id);
+    expect(await campaign(third.id)).toMatchObject({ softBounceCount: 2 });
+    expect((await rows(third.id)).find((r) => r.seq === x3.seq)).toMatchObject({ status: "delivered" });
+    for (const c of [first, second, third]) await expectCountersAddUp(c.id);
   });
 });

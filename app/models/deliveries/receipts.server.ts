@@ -1,9 +1,21 @@
 // Receipts: what the vendor says later about messages it accepted (delivered, bounced, opened,
 // clicked). The receipts endpoint queues each checked batch in the inbox with one small write; the
 // delivery job applies the inbox on its own connection, so a delivery row has one writer.
+//
+// On PostgreSQL each function runs its twin in ./receipts.postgres.server.ts (decision 0033); the
+// rules (planReceipts) are the same code on both engines.
+import { type AnyConnection, isPostgres } from "~/db/connection.server";
+import type { Sqlite } from "~/db/sqlite.server";
 import { parseDeliveryId } from "~/lib/campaigns";
 import { type AddressToSuppress, type BouncedAddress, suppressAddresses } from "~/models/deliveries/outcomes.server";
-import type { Connection } from "~/models/transaction.server";
+import {
+  applyQueuedReceiptsPg,
+  applyReceiptsPg,
+  queuedReceiptBatchesPg,
+  queueReceiptsPg,
+} from "~/models/deliveries/receipts.postgres.server";
+
+type Connection = Sqlite;
 
 /** What the built-in vendor's receipts webhook may say. */
 export const RECEIPT_EVENTS = ["delivered", "failed", "bounced", "opened", "clicked"] as const;
@@ -35,7 +47,7 @@ export type Receipt = {
   email?: string;
 };
 
-type RowState = {
+export type RowState = {
   seq: number;
   campaignId: string;
   userId: string;
@@ -50,7 +62,7 @@ type RowState = {
   changed: boolean;
 };
 
-type CounterDelta = {
+export type CounterDelta = {
   pending: number;
   sent: number;
   delivered: number;
@@ -122,11 +134,243 @@ export function softBounceDetails(policy: FeedbackPolicy, details: string): stri
  * does a soft bounce that reaches the policy's limit.
  */
 export async function applyReceipts(
-  sqlite: Connection,
+  sqlite: AnyConnection,
   receipts: readonly Receipt[],
   policy: FeedbackPolicy = DEFAULT_FEEDBACK_POLICY,
 ): Promise<{ applied: number; ignored: number }> {
+  if (isPostgres(sqlite)) return applyReceiptsPg(sqlite, receipts, policy);
   return applyReceiptsNow(sqlite, receipts, policy);
+}
+
+/** A delivery row as the receipts read it. */
+export type ReceiptRow = Omit<RowState, "changed">;
+
+/** What the rules need to read, answered at once (the rows, the events seen, the soft bounces kept). */
+export type ReceiptLookups = {
+  /** The delivery row of `seq`, or undefined. */
+  row(seq: number): ReceiptRow | undefined;
+  /** Whether a feed's event (source, eventId) was stored already. */
+  seen(source: string, eventId: string): boolean;
+  /** How many soft bounces of the tenant's address are stored after `since` (ms). */
+  softBouncesSince(userId: string, email: string, since: number): number;
+};
+
+/** A DeliveryEvent row to keep. */
+export type NewDeliveryEvent = {
+  userId: string;
+  campaignId: string;
+  seq: number;
+  customerId: string;
+  email: string;
+  kind: ReceiptEvent;
+  machine: boolean;
+  link: number | null;
+  source: ReceiptSource;
+  eventId: string | null;
+  details: string;
+  at: number;
+};
+
+/** What a batch of receipts changes: the rows, the events, the counters, the addresses to suppress. */
+export type ReceiptPlan = {
+  applied: number;
+  ignored: number;
+  /** The latest time of an applied receipt (0: none): the campaigns' last change. */
+  latest: number;
+  rows: RowState[];
+  events: NewDeliveryEvent[];
+  deltas: Map<string, CounterDelta>;
+  suppress: AddressToSuppress[];
+};
+
+/**
+ * The rules of applyReceipts, apart from the database: what `receipts` change, given what is
+ * stored (`lookups`). Both engines write the plan in one transaction.
+ */
+export function planReceipts(
+  receipts: readonly Receipt[],
+  policy: FeedbackPolicy,
+  lookups: ReceiptLookups,
+): ReceiptPlan {
+  const rows = new Map<number, RowState | null>();
+  const deltas = new Map<string, CounterDelta>();
+  const events: NewDeliveryEvent[] = [];
+  /** Soft bounces kept by this batch, by tenant and address: their times. */
+  const softBouncesKept = new Map<string, number[]>();
+  const delta = (campaignId: string) => {
+    let d = deltas.get(campaignId);
+    if (!d) deltas.set(campaignId, (d = noDelta()));
+    return d;
+  };
+  const move = (row: RowState, to: "delivered" | "bounced" | "complained", at: number, details?: string) => {
+    const d = delta(row.campaignId);
+    const from = STATE_COUNTER[row.status];
+    if (from) d[from] -= 1;
+    d[to] += 1;
+    row.status = to;
+    if (details !== undefined) row.details = details;
+    row.updatedAt = at;
+    row.changed = true;
+  };
+  const keep = (row: RowState, r: Receipt, kind: ReceiptEvent, machine: boolean) => {
+    const email = row.email.toLowerCase();
+    events.push({
+      userId: row.userId,
+      campaignId: row.campaignId,
+      seq: row.seq,
+      customerId: row.customerId,
+      email,
+      kind,
+      machine,
+      link: r.link ?? null,
+      source: r.source ?? "vendor",
+      eventId: r.eventId ?? null,
+      details: (r.details ?? "").slice(0, 500),
+      at: r.at,
+    });
+    if (kind === "soft-bounced") {
+      const key = `${row.userId}\u0000${email}`;
+      let times = softBouncesKept.get(key);
+      if (!times) softBouncesKept.set(key, (times = []));
+      times.push(r.at);
+    }
+  };
+  const softBouncesSince = (userId: string, email: string, since: number) =>
+    lookups.softBouncesSince(userId, email, since) +
+    (softBouncesKept.get(`${userId}\u0000${email}`) ?? []).filter((at) => at > since).length;
+  let applied = 0;
+  let ignored = 0;
+  let latest = 0;
+  const suppress: AddressToSuppress[] = [];
+  const seenInBatch = new Set<string>();
+  for (const r of receipts) {
+    const id = parseDeliveryId(r.id);
+    if (!id) {
+      ignored += 1;
+      continue;
+    }
+    let row = rows.get(id.seq);
+    if (row === undefined) {
+      const found = lookups.row(id.seq);
+      row = found && found.campaignId.startsWith(id.prefix) ? { ...found, changed: false } : null;
+      rows.set(id.seq, row);
+    }
+    // A receipt of an earlier message of a row that was retried since says nothing about it now.
+    if (!row || row.retries !== id.retries) {
+      ignored += 1;
+      continue;
+    }
+    if (r.email !== undefined && r.email.toLowerCase() !== row.email.toLowerCase()) {
+      ignored += 1;
+      continue;
+    }
+    // A feed's event seen before (a replayed webhook, a report read twice) changes nothing.
+    const source = r.source ?? "vendor";
+    if (r.eventId !== undefined) {
+      const key = `${source}\u0000${r.eventId}`;
+      if (seenInBatch.has(key) || lookups.seen(source, r.eventId)) {
+        ignored += 1;
+        continue;
+      }
+      seenInBatch.add(key);
+    }
+    const fromVendor = source === "vendor";
+    const open = row.status === "pending" || row.status === "sent";
+    const reached = open || row.status === "delivered";
+    let changed = false;
+    if (r.event === "delivered" || r.event === "failed") {
+      if (open) {
+        // A receipt is about a message the vendor accepted: one it could not deliver
+        // afterwards came back, a bounce, so "sent" never counts down (failed is for refusals).
+        move(row, r.event === "delivered" ? "delivered" : "bounced", r.at, r.details ?? row.details);
+        if (row.status === "bounced") suppress.push({ ...addressOf(row), reason: "hard-bounced" });
+        changed = true;
+      }
+    } else if (r.event === "bounced") {
+      // A bounce reported later (a DSN, SES, SendGrid) also takes back a delivery the relay had
+      // accepted: Sent stays, Delivered becomes Bounced.
+      if (reached) {
+        move(row, "bounced", r.at, r.details ?? row.details);
+        if (!fromVendor) keep(row, r, "bounced", false);
+        suppress.push({ ...addressOf(row), reason: "hard-bounced" });
+        changed = true;
+      }
+    } else if (r.event === "complained") {
+      if (row.status === "sent" || row.status === "delivered") {
+        move(row, "complained", r.at, r.details ?? "Reported as spam by the recipient");
+        keep(row, r, "complained", false);
+        suppress.push({ ...addressOf(row), reason: "complained" });
+        changed = true;
+      }
+    } else if (r.event === "soft-bounced") {
+      if (row.status !== "pending") {
+        keep(row, r, "soft-bounced", false);
+        delta(row.campaignId).softBounces += 1;
+        changed = true;
+        const since = r.at - policy.softBounceWindowMs;
+        if (
+          policy.softBounceLimit > 0 &&
+          softBouncesSince(row.userId, row.email.toLowerCase(), since) >= policy.softBounceLimit
+        )
+          suppress.push({
+            ...addressOf(row),
+            reason: "soft-bounced",
+            details: softBounceDetails(policy, r.details ?? ""),
+          });
+      }
+    } else if (reached || row.status === "complained") {
+      // Opened or clicked: the message reached the mailbox. When it was handed over: the row's
+      // last change before this (the relay's acceptance, or the vendor's delivery receipt).
+      const handedOverAt = row.updatedAt;
+      if (open) {
+        // Dated by the handover, not by this open: the message arrived some time before it
+        // was read, and a click that follows must not look like a scanner's.
+        move(row, "delivered", handedOverAt, row.details);
+        changed = true;
+      }
+      const d = delta(row.campaignId);
+      const click = r.event === "clicked";
+      // A link scanner clicks within seconds of the delivery; a person does not.
+      const machine =
+        !fromVendor &&
+        (r.machine === true || (click && policy.scannerWindowMs > 0 && r.at - handedOverAt < policy.scannerWindowMs));
+      if (machine) {
+        if (click) d.machineClicks += 1;
+        else d.machineOpens += 1;
+        keep(row, r, r.event, true);
+        changed = true;
+      } else {
+        // The vendor reports each recipient's first open and click once (a repeat is a resend
+        // of its webhook); this server's pixel and links report every one.
+        if (!fromVendor) {
+          if (click) d.clicksTotal += 1;
+          else d.opensTotal += 1;
+          keep(row, r, r.event, false);
+          changed = true;
+        }
+        if (row.openedAt === null) {
+          row.openedAt = r.at;
+          d.opened += 1;
+          if (fromVendor || click) d.opensTotal += 1;
+          changed = true;
+        }
+        if (click && row.clickedAt === null) {
+          row.clickedAt = r.at;
+          d.clicked += 1;
+          if (fromVendor) d.clicksTotal += 1;
+          changed = true;
+        }
+      }
+      if (changed) row.changed = true;
+    }
+    if (changed) {
+      applied += 1;
+      latest = Math.max(latest, r.at);
+    } else ignored += 1;
+  }
+  const changedRows: RowState[] = [];
+  for (const row of rows.values()) if (row?.changed) changedRows.push(row);
+  return { applied, ignored, latest, rows: changedRows, events, deltas, suppress };
 }
 
 /** applyReceipts, inside a transaction of the caller's (an inbox row's). */
@@ -135,7 +379,7 @@ function applyReceiptsNow(
   receipts: readonly Receipt[],
   policy: FeedbackPolicy,
 ): { applied: number; ignored: number } {
-  const read = sqlite.prepare<unknown[], Omit<RowState, "changed">>(
+  const read = sqlite.prepare<unknown[], ReceiptRow>(
     `SELECT "seq", "campaignId", "userId", "customerId", "email", "retries", "status", "details", "updatedAt", "openedAt", "clickedAt"
      FROM "Delivery" WHERE "seq" = ?`,
   );
@@ -162,173 +406,29 @@ function applyReceiptsNow(
     .pluck();
   return sqlite
     .transaction(() => {
-      const rows = new Map<number, RowState | null>();
-      const deltas = new Map<string, CounterDelta>();
-      const delta = (campaignId: string) => {
-        let d = deltas.get(campaignId);
-        if (!d) deltas.set(campaignId, (d = noDelta()));
-        return d;
-      };
-      const move = (row: RowState, to: "delivered" | "bounced" | "complained", at: number, details?: string) => {
-        const d = delta(row.campaignId);
-        const from = STATE_COUNTER[row.status];
-        if (from) d[from] -= 1;
-        d[to] += 1;
-        row.status = to;
-        if (details !== undefined) row.details = details;
-        row.updatedAt = at;
-        row.changed = true;
-      };
-      const keep = (row: RowState, r: Receipt, kind: ReceiptEvent, machine: boolean) =>
+      const plan = planReceipts(receipts, policy, {
+        row: (seq) => read.get(seq),
+        seen: (source, eventId) => seenEvent.get(source, eventId) !== undefined,
+        softBouncesSince: (userId, email, since) => softBouncesSince.get(userId, email, since) ?? 0,
+      });
+      for (const e of plan.events)
         keepEvent.run(
-          row.userId,
-          row.campaignId,
-          row.seq,
-          row.customerId,
-          row.email.toLowerCase(),
-          kind,
-          machine ? 1 : 0,
-          r.link ?? null,
-          r.source ?? "vendor",
-          r.eventId ?? null,
-          (r.details ?? "").slice(0, 500),
-          r.at,
+          e.userId,
+          e.campaignId,
+          e.seq,
+          e.customerId,
+          e.email,
+          e.kind,
+          e.machine ? 1 : 0,
+          e.link,
+          e.source,
+          e.eventId,
+          e.details,
+          e.at,
         );
-      let applied = 0;
-      let ignored = 0;
-      let latest = 0;
-      const suppress: AddressToSuppress[] = [];
-      const seenInBatch = new Set<string>();
-      for (const r of receipts) {
-        const id = parseDeliveryId(r.id);
-        if (!id) {
-          ignored += 1;
-          continue;
-        }
-        let row = rows.get(id.seq);
-        if (row === undefined) {
-          const found = read.get(id.seq);
-          row = found && found.campaignId.startsWith(id.prefix) ? { ...found, changed: false } : null;
-          rows.set(id.seq, row);
-        }
-        // A receipt of an earlier message of a row that was retried since says nothing about it now.
-        if (!row || row.retries !== id.retries) {
-          ignored += 1;
-          continue;
-        }
-        if (r.email !== undefined && r.email.toLowerCase() !== row.email.toLowerCase()) {
-          ignored += 1;
-          continue;
-        }
-        // A feed's event seen before (a replayed webhook, a report read twice) changes nothing.
-        const source = r.source ?? "vendor";
-        if (r.eventId !== undefined) {
-          const key = `${source}\u0000${r.eventId}`;
-          if (seenInBatch.has(key) || seenEvent.get(source, r.eventId) !== undefined) {
-            ignored += 1;
-            continue;
-          }
-          seenInBatch.add(key);
-        }
-        const fromVendor = source === "vendor";
-        const open = row.status === "pending" || row.status === "sent";
-        const reached = open || row.status === "delivered";
-        let changed = false;
-        if (r.event === "delivered" || r.event === "failed") {
-          if (open) {
-            // A receipt is about a message the vendor accepted: one it could not deliver
-            // afterwards came back, a bounce, so "sent" never counts down (failed is for refusals).
-            move(row, r.event === "delivered" ? "delivered" : "bounced", r.at, r.details ?? row.details);
-            if (row.status === "bounced") suppress.push({ ...addressOf(row), reason: "hard-bounced" });
-            changed = true;
-          }
-        } else if (r.event === "bounced") {
-          // A bounce reported later (a DSN, SES, SendGrid) also takes back a delivery the relay had
-          // accepted: Sent stays, Delivered becomes Bounced.
-          if (reached) {
-            move(row, "bounced", r.at, r.details ?? row.details);
-            if (!fromVendor) keep(row, r, "bounced", false);
-            suppress.push({ ...addressOf(row), reason: "hard-bounced" });
-            changed = true;
-          }
-        } else if (r.event === "complained") {
-          if (row.status === "sent" || row.status === "delivered") {
-            move(row, "complained", r.at, r.details ?? "Reported as spam by the recipient");
-            keep(row, r, "complained", false);
-            suppress.push({ ...addressOf(row), reason: "complained" });
-            changed = true;
-          }
-        } else if (r.event === "soft-bounced") {
-          if (row.status !== "pending") {
-            keep(row, r, "soft-bounced", false);
-            delta(row.campaignId).softBounces += 1;
-            changed = true;
-            const since = r.at - policy.softBounceWindowMs;
-            if (
-              policy.softBounceLimit > 0 &&
-              (softBouncesSince.get(row.userId, row.email.toLowerCase(), since) ?? 0) >= policy.softBounceLimit
-            )
-              suppress.push({
-                ...addressOf(row),
-                reason: "soft-bounced",
-                details: softBounceDetails(policy, r.details ?? ""),
-              });
-          }
-        } else if (reached || row.status === "complained") {
-          // Opened or clicked: the message reached the mailbox. When it was handed over: the row's
-          // last change before this (the relay's acceptance, or the vendor's delivery receipt).
-          const handedOverAt = row.updatedAt;
-          if (open) {
-            // Dated by the handover, not by this open: the message arrived some time before it
-            // was read, and a click that follows must not look like a scanner's.
-            move(row, "delivered", handedOverAt, row.details);
-            changed = true;
-          }
-          const d = delta(row.campaignId);
-          const click = r.event === "clicked";
-          // A link scanner clicks within seconds of the delivery; a person does not.
-          const machine =
-            !fromVendor &&
-            (r.machine === true ||
-              (click && policy.scannerWindowMs > 0 && r.at - handedOverAt < policy.scannerWindowMs));
-          if (machine) {
-            if (click) d.machineClicks += 1;
-            else d.machineOpens += 1;
-            keep(row, r, r.event, true);
-            changed = true;
-          } else {
-            // The vendor reports each recipient's first open and click once (a repeat is a resend
-            // of its webhook); this server's pixel and links report every one.
-            if (!fromVendor) {
-              if (click) d.clicksTotal += 1;
-              else d.opensTotal += 1;
-              keep(row, r, r.event, false);
-              changed = true;
-            }
-            if (row.openedAt === null) {
-              row.openedAt = r.at;
-              d.opened += 1;
-              if (fromVendor || click) d.opensTotal += 1;
-              changed = true;
-            }
-            if (click && row.clickedAt === null) {
-              row.clickedAt = r.at;
-              d.clicked += 1;
-              if (fromVendor) d.clicksTotal += 1;
-              changed = true;
-            }
-          }
-          if (changed) row.changed = true;
-        }
-        if (changed) {
-          applied += 1;
-          latest = Math.max(latest, r.at);
-        } else ignored += 1;
-      }
-      for (const row of rows.values()) {
-        if (row?.changed) write.run(row.status, row.details, row.updatedAt, row.openedAt, row.clickedAt, row.seq);
-      }
-      for (const [campaignId, d] of deltas) {
+      for (const row of plan.rows)
+        write.run(row.status, row.details, row.updatedAt, row.openedAt, row.clickedAt, row.seq);
+      for (const [campaignId, d] of plan.deltas) {
         counters.run(
           d.pending,
           d.sent,
@@ -343,13 +443,13 @@ function applyReceiptsNow(
           d.machineOpens,
           d.machineClicks,
           d.softBounces,
-          latest,
+          plan.latest,
           campaignId,
         );
       }
       // A bounce or complaint puts its address on the tenant's suppression list, with the row that says so.
-      suppressAddresses(sqlite, suppress, Date.now());
-      return { applied, ignored };
+      suppressAddresses(sqlite, plan.suppress, Date.now());
+      return { applied: plan.applied, ignored: plan.ignored };
     })
     .immediate();
 }
@@ -367,7 +467,12 @@ const RECEIPTS_PER_INBOX_ROW = 250;
  * reading or changing a delivery row on the request thread, and the job's transactions that apply
  * them stay short.
  */
-export async function queueReceipts(sqlite: Connection, receipts: readonly Receipt[], now = Date.now()): Promise<void> {
+export async function queueReceipts(
+  sqlite: AnyConnection,
+  receipts: readonly Receipt[],
+  now = Date.now(),
+): Promise<void> {
+  if (isPostgres(sqlite)) return queueReceiptsPg(sqlite, receipts, RECEIPTS_PER_INBOX_ROW, now);
   const insert = sqlite.prepare(`INSERT INTO "ReceiptInbox" ("receipts", "count", "receivedAt") VALUES (?, ?, ?)`);
   sqlite
     .transaction(() => {
@@ -380,7 +485,8 @@ export async function queueReceipts(sqlite: Connection, receipts: readonly Recei
 }
 
 /** How many inbox rows wait to be applied. */
-export async function queuedReceiptBatches(sqlite: Connection): Promise<number> {
+export async function queuedReceiptBatches(sqlite: AnyConnection): Promise<number> {
+  if (isPostgres(sqlite)) return queuedReceiptBatchesPg(sqlite);
   return Number(sqlite.prepare<unknown[], number>(`SELECT count(*) FROM "ReceiptInbox"`).pluck().get());
 }
 
@@ -390,10 +496,11 @@ export async function queuedReceiptBatches(sqlite: Connection): Promise<number> 
  * most `maxBatches` a call, so the job goes back to sending in between.
  */
 export async function applyQueuedReceipts(
-  sqlite: Connection,
+  sqlite: AnyConnection,
   maxBatches = 10,
   policy: FeedbackPolicy = DEFAULT_FEEDBACK_POLICY,
 ): Promise<{ batches: number; applied: number; ignored: number }> {
+  if (isPostgres(sqlite)) return applyQueuedReceiptsPg(sqlite, maxBatches, policy);
   const oldest = sqlite.prepare<unknown[], { id: number; receipts: string }>(
     `SELECT "id", "receipts" FROM "ReceiptInbox" ORDER BY "id" LIMIT 1`,
   );

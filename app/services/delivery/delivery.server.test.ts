@@ -1,27 +1,25 @@
-// The delivery engine on a real SQLite database: the launch snapshot, claims and leases, outcomes,
+// The delivery engine on a real database (SQLite, and PostgreSQL in its project): the launch snapshot, claims and leases, outcomes,
 // receipts, the campaign controls, and a whole campaign through the built-in vendor over HTTP.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { threadId } from "node:worker_threads";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, useTestDatabase } from "../../../tests/helpers/db";
-import { expectCountersAddUp as expectCountersAddUpIn } from "../../../tests/helpers/campaign-send";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createTestUser, useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
+import { campaignRow, expectCountersAddUp as expectCountersAddUpIn } from "../../../tests/helpers/campaign-send";
+import { sqlRows, sqlRun, sqlValue } from "../../../tests/helpers/sql";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
-const { file } = useTestDatabase();
+useTestDatabase();
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
+const connection = useTestConnection();
 
-import { openSqlite, type Sqlite } from "~/db/sqlite.server";
+import { closeConnection, openConnection } from "~/db/connection.server";
+import { db } from "~/db.server";
 import { deliveryId, deliveryStats } from "~/lib/campaigns";
 import { newId } from "~/lib/id";
 import { parseConditions } from "~/lib/segments";
 import type { DeliveryChannel, OutgoingMessage } from "~/services/delivery/channel.server";
-import {
-  type CampaignRow,
-  CAMPAIGN_COLUMNS,
-  requeueFailedDeliveries,
-  sendingCampaigns,
-  setCampaignStatus,
-} from "~/models/campaigns.server";
+import { requeueFailedDeliveries, sendingCampaigns, setCampaignStatus } from "~/models/campaigns.server";
 import { claimBatch } from "~/models/deliveries/claims.server";
 import {
   LAUNCH_INTERRUPTED,
@@ -44,10 +42,8 @@ import { verifyReceipts } from "~/services/delivery/receipt-signature.server";
 import { simulatedChannel } from "~/services/delivery/simulated-channel.server";
 import { startSimulatedVendor } from "~/services/delivery/simulated-vendor.server";
 import { seedTenant } from "~/services/seed.server";
-import { sqlAudienceCount } from "~/models/segments/audience.server";
-import { compileSegmentWhere } from "~/models/segments/compile.server";
+import { audienceWhere, sqlAudienceCount } from "~/models/segments/audience.server";
 
-let sqlite: Sqlite;
 let tenant: { id: string };
 let other: { id: string };
 
@@ -58,15 +54,9 @@ const tree = (conditions: unknown) => {
 };
 const everyone = tree({ totalSpend: { $gte: 0 } });
 
-function campaign(id: string): CampaignRow {
-  const row = sqlite
-    .prepare<unknown[], CampaignRow>(`SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "id" = ?`)
-    .get(id);
-  if (!row) throw new Error(`No campaign ${id}`);
-  return row;
-}
+const campaign = (id: string) => campaignRow(connection(), id);
 function rows(campaignId: string) {
-  return sqlite.prepare(`SELECT * FROM "Delivery" WHERE "campaignId" = ? ORDER BY "seq"`).all(campaignId) as {
+  return sqlRows<{
     seq: number;
     customerId: string;
     userId: string;
@@ -76,20 +66,16 @@ function rows(campaignId: string) {
     details: string;
     openedAt: number | null;
     clickedAt: number | null;
-  }[];
+  }>(connection(), `SELECT * FROM "Delivery" WHERE "campaignId" = ? ORDER BY "seq"`, [campaignId]);
 }
-const expectCountersAddUp = (id: string) => expectCountersAddUpIn(sqlite, id);
+const expectCountersAddUp = (id: string) => expectCountersAddUpIn(connection(), id);
 
 async function launch(userId: string, conditions = everyone, name = "Diwali offer") {
   const id = newId();
   const segmentId = newId();
-  sqlite
-    .prepare(
-      `INSERT INTO "Segment" ("id", "userId", "name", "conditions", "createdAt", "updatedAt") VALUES (?, ?, 'Everyone', '{}', ?, ?)`,
-    )
-    .run(segmentId, userId, Date.now(), Date.now());
+  await db().segment.create({ data: { id: segmentId, userId, name: "Everyone", conditions: "{}" } });
   const size = await launchCampaign(
-    sqlite,
+    connection(),
     {
       id,
       userId,
@@ -100,7 +86,7 @@ async function launch(userId: string, conditions = everyone, name = "Diwali offe
       description: "",
       message: "Hi {NAME}, 10% off",
     },
-    compileSegmentWhere(userId, conditions),
+    audienceWhere(userId, conditions),
   );
   return { id, size };
 }
@@ -108,11 +94,9 @@ async function launch(userId: string, conditions = everyone, name = "Diwali offe
 beforeAll(async () => {
   tenant = await createTestUser("Sender");
   other = await createTestUser("Other tenant");
-  await seedTenant(tenant.id, { customers: 400, orders: 0, seed: 7, file });
-  await seedTenant(other.id, { customers: 50, orders: 0, seed: 8, file });
-  sqlite = openSqlite(file);
+  await seedTenant(tenant.id, { customers: 400, orders: 0, seed: 7 });
+  await seedTenant(other.id, { customers: 50, orders: 0, seed: 8 });
 });
-afterAll(() => sqlite.close());
 
 describe("launch", () => {
   it("freezes the segment's audience as one pending row per customer, the tenant's only", async () => {
@@ -121,26 +105,26 @@ describe("launch", () => {
     expect(expected).toBeGreaterThan(0);
     const { id, size } = await launch(tenant.id, rich);
     expect(size).toBe(expected);
-    const all = rows(id);
+    const all = await rows(id);
     expect(all).toHaveLength(expected);
     expect(new Set(all.map((r) => r.customerId)).size).toBe(expected);
     expect(all.every((r) => r.userId === tenant.id && r.status === "pending")).toBe(true);
-    expect(campaign(id)).toMatchObject({ status: "Active", audienceSize: expected, pendingCount: expected });
-    expectCountersAddUp(id);
+    expect(await campaign(id)).toMatchObject({ status: "Active", audienceSize: expected, pendingCount: expected });
+    await expectCountersAddUp(id);
   });
 
   it("writes nothing for a segment with no customers", async () => {
     const nobody = tree({ visits: { $gt: 1_000_000 } });
     const { id, size } = await launch(tenant.id, nobody);
     expect(size).toBe(0);
-    expect(sqlite.prepare(`SELECT count(*) FROM "Campaign" WHERE "id" = ?`).pluck().get(id)).toBe(0);
+    expect(await sqlValue(connection(), `SELECT count(*) FROM "Campaign" WHERE "id" = ?`, [id])).toBe(0);
   });
 
   it("keeps each campaign's rows apart even for customers in both", async () => {
     const a = await launch(tenant.id);
     const b = await launch(tenant.id);
-    expect(rows(a.id).map((r) => r.customerId)).toEqual(rows(b.id).map((r) => r.customerId));
-    expect(new Set([...rows(a.id), ...rows(b.id)].map((r) => r.seq)).size).toBe(a.size + b.size);
+    expect((await rows(a.id)).map((r) => r.customerId)).toEqual((await rows(b.id)).map((r) => r.customerId));
+    expect(new Set([...(await rows(a.id)), ...(await rows(b.id))].map((r) => r.seq)).size).toBe(a.size + b.size);
   });
 });
 
@@ -160,91 +144,95 @@ describe("a launch in slices", () => {
     const expected = await sqlAudienceCount(tenant.id, everyone);
     const a = newId();
     const b = newId();
-    const first = await startLaunch(sqlite, content(a, tenant.id), compileSegmentWhere(tenant.id, everyone), {
+    const first = await startLaunch(connection(), content(a, tenant.id), audienceWhere(tenant.id, everyone), {
       slice: 37,
     });
-    const second = await startLaunch(sqlite, content(b, tenant.id), compileSegmentWhere(tenant.id, everyone), {
+    const second = await startLaunch(connection(), content(b, tenant.id), audienceWhere(tenant.id, everyone), {
       slice: 50,
     });
     // Slices of the two launches alternate, as two requests would.
     let more = true;
     while (more) more = (await Promise.all([first.step(), second.step()])).some(Boolean);
-    expect(campaign(a)).toMatchObject({ status: "Draft", statusDetail: LAUNCHING, audienceSize: 0 });
-    expect((await sendingCampaigns(sqlite)).map((c) => c.id)).not.toContain(a);
+    expect(await campaign(a)).toMatchObject({ status: "Draft", statusDetail: LAUNCHING, audienceSize: 0 });
+    expect((await sendingCampaigns(connection())).map((c) => c.id)).not.toContain(a);
     expect(await first.finish()).toBe(expected);
     expect(await second.finish()).toBe(expected);
     for (const id of [a, b]) {
-      const c = campaign(id);
+      const c = await campaign(id);
       expect(c).toMatchObject({ status: "Active", statusDetail: "", audienceSize: expected, pendingCount: expected });
-      const seqs = rows(id).map((r) => r.seq);
+      const seqs = (await rows(id)).map((r) => r.seq);
       expect(seqs).toHaveLength(expected);
       expect([seqs[0], seqs[seqs.length - 1]]).toEqual([c.firstSeq, c.lastSeq]);
       expect(c.lastSeq - c.firstSeq + 1).toBe(expected);
-      expectCountersAddUp(id);
+      await expectCountersAddUp(id);
     }
   });
 
   it("a launch cut off by a crash is cleared once stale, and can be launched again", async () => {
     const id = newId();
-    const cut = await startLaunch(sqlite, content(id, other.id), compileSegmentWhere(other.id, everyone), {
+    const cut = await startLaunch(connection(), content(id, other.id), audienceWhere(other.id, everyone), {
       slice: 10,
     });
     await cut.step();
     await cut.step();
-    expect(rows(id)).toHaveLength(20);
+    expect(await rows(id)).toHaveLength(20);
     // Still within the minute: a launch in progress is left alone.
-    expect(await recoverInterruptedLaunches(sqlite)).toBe(0);
-    expect(await recoverInterruptedLaunches(sqlite, 60_000, Date.now() + 61_000)).toBe(1);
-    expect(rows(id)).toHaveLength(0);
-    expect(campaign(id)).toMatchObject({ status: "Draft", statusDetail: LAUNCH_INTERRUPTED });
+    expect(await recoverInterruptedLaunches(connection())).toBe(0);
+    expect(await recoverInterruptedLaunches(connection(), 60_000, Date.now() + 61_000)).toBe(1);
+    expect(await rows(id)).toHaveLength(0);
+    expect(await campaign(id)).toMatchObject({ status: "Draft", statusDetail: LAUNCH_INTERRUPTED });
     // Launched again as the server launches: in the worker thread, not this one.
-    expect(await launchCampaignOffThread(content(id, other.id), compileSegmentWhere(other.id, everyone))).toBe(
+    expect(await launchCampaignOffThread(content(id, other.id), audienceWhere(other.id, everyone))).toBe(
       await sqlAudienceCount(other.id, everyone),
     );
     expect(offThreadJobThreads().at(-1)).not.toBe(threadId);
-    expect(campaign(id)).toMatchObject({ status: "Active", statusDetail: "" });
-    expect(rows(id)).toHaveLength(await sqlAudienceCount(other.id, everyone));
+    expect(await campaign(id)).toMatchObject({ status: "Active", statusDetail: "" });
+    expect(await rows(id)).toHaveLength(await sqlAudienceCount(other.id, everyone));
   });
 });
 
 describe("claims and outcomes", () => {
   it("two claimers never get the same row, and an expired lease is claimed again", async () => {
     const { id, size } = await launch(other.id);
-    const second = openSqlite(file);
+    const second = openConnection({ poolSize: 2 });
     const t = Date.now();
-    const a = await claimBatch(sqlite, { campaignId: id, limit: 20, now: t, leaseMs: 60_000 });
-    const b = await claimBatch(second, { campaignId: id, limit: 20, now: t, leaseMs: 60_000 });
-    const rest = await claimBatch(second, { campaignId: id, limit: 1000, now: t, leaseMs: 60_000 });
-    second.close();
+    // The second claimer a millisecond later: its leases run out after the first's.
+    const a = await claimBatch(connection(), { campaignId: id, limit: 20, now: t, leaseMs: 60_000 });
+    const b = await claimBatch(second, { campaignId: id, limit: 20, now: t + 1, leaseMs: 60_000 });
+    const rest = await claimBatch(second, { campaignId: id, limit: 1000, now: t + 1, leaseMs: 60_000 });
+    await closeConnection(second);
     const seqs = [...a, ...b, ...rest].map((r) => r.seq);
     expect(seqs).toHaveLength(size);
     expect(new Set(seqs).size).toBe(size);
-    expect(await claimBatch(sqlite, { campaignId: id, limit: 10, now: t + 59_000, leaseMs: 60_000 })).toEqual([]);
-    const again = await claimBatch(sqlite, { campaignId: id, limit: 10, now: t + 60_001, leaseMs: 60_000 });
-    expect(again.map((r) => r.seq)).toEqual(a.slice(0, 10).map((r) => r.seq));
+    expect(await claimBatch(connection(), { campaignId: id, limit: 10, now: t + 59_000, leaseMs: 60_000 })).toEqual([]);
+    // Oldest due first: the first claimer's rows, whose leases ran out first. (Among rows due at the
+    // same moment the engines' orders differ: SQLite's is seq, PostgreSQL's its index's.)
+    const again = await claimBatch(connection(), { campaignId: id, limit: 10, now: t + 60_001, leaseMs: 60_000 });
+    expect(again).toHaveLength(10);
+    expect(again.every((r) => a.some((first) => first.seq === r.seq))).toBe(true);
     expect(again[0].attempts).toBe(2);
 
     // The first claimer's late outcome carries an old attempt number: it changes nothing.
-    await recordOutcomes(sqlite, id, [{ seq: a[0].seq, attempts: 1, outcome: "sent", details: "" }]);
-    expect(rows(id).find((r) => r.seq === a[0].seq)?.status).toBe("pending");
-    await recordOutcomes(sqlite, id, [
+    await recordOutcomes(connection(), id, [{ seq: again[0].seq, attempts: 1, outcome: "sent", details: "" }]);
+    expect((await rows(id)).find((r) => r.seq === again[0].seq)?.status).toBe("pending");
+    await recordOutcomes(connection(), id, [
       { seq: again[0].seq, attempts: 2, outcome: "sent", details: "" },
       { seq: again[1].seq, attempts: 2, outcome: "bounced", details: "550 no such user", error: false },
       { seq: again[2].seq, attempts: 2, outcome: "retry", details: "timeout", retryAt: t + 120_000, error: true },
     ]);
-    const after = new Map(rows(id).map((r) => [r.seq, r]));
+    const after = new Map((await rows(id)).map((r) => [r.seq, r]));
     expect(after.get(again[0].seq)?.status).toBe("sent");
     expect(after.get(again[1].seq)).toMatchObject({ status: "bounced", details: "550 no such user" });
     expect(after.get(again[2].seq)).toMatchObject({ status: "pending", details: "timeout" });
-    expect(campaign(id).sendErrors).toBe(1);
-    expectCountersAddUp(id);
+    expect((await campaign(id)).sendErrors).toBe(1);
+    await expectCountersAddUp(id);
   });
 });
 
 describe("receipts", () => {
   it("are idempotent and never move a row back", async () => {
     const { id } = await launch(other.id);
-    const [r1, r2, r3, r4, r5] = rows(id);
+    const [r1, r2, r3, r4, r5] = await rows(id);
     const at = Date.now();
     const key = (seq: number) => deliveryId(id, seq);
     const receipts: Receipt[] = [
@@ -258,105 +246,110 @@ describe("receipts", () => {
       { id: "not-a-delivery-id", event: "delivered", at },
       { id: deliveryId("ffffffff0000000000000000", r1.seq), event: "failed", at },
     ];
-    expect(await applyReceipts(sqlite, receipts)).toEqual({ applied: 5, ignored: 4 });
-    const again = await applyReceipts(sqlite, receipts);
+    expect(await applyReceipts(connection(), receipts)).toEqual({ applied: 5, ignored: 4 });
+    const again = await applyReceipts(connection(), receipts);
     expect(again.applied).toBe(0);
-    const byId = new Map(rows(id).map((r) => [r.seq, r]));
+    const byId = new Map((await rows(id)).map((r) => [r.seq, r]));
     expect(byId.get(r1.seq)).toMatchObject({ status: "delivered", openedAt: at + 2, clickedAt: at + 2 });
     expect(byId.get(r2.seq)).toMatchObject({ status: "bounced", details: "550 5.1.1 unknown user" });
     expect(byId.get(r3.seq)).toMatchObject({ status: "delivered", openedAt: at, clickedAt: null });
     // The vendor accepted r4 and could not deliver it afterwards: it came back, a bounce, so the
     // campaign's "sent" (accepted) never counts down; "failed" is for what the channel refused.
     expect(byId.get(r4.seq)).toMatchObject({ status: "bounced", details: "Mailbox full" });
-    await recordOutcomes(sqlite, id, [
+    await recordOutcomes(connection(), id, [
       { seq: r5.seq, attempts: r5.attempts, outcome: "failed", details: "Refused: bad address", error: false },
     ]);
-    expect(campaign(id)).toMatchObject({
+    expect(await campaign(id)).toMatchObject({
       deliveredCount: 2,
       bouncedCount: 2,
       failedCount: 1,
       openedCount: 2,
       clickedCount: 1,
     });
-    expectCountersAddUp(id);
+    await expectCountersAddUp(id);
 
     // Retry failed: only the refused row goes back to the queue, as a new message (bounced
     // addresses are not retried); a late receipt of its first message changes nothing, one of the
     // retry does.
-    expect(await requeueFailedDeliveries(other.id, id, sqlite)).toBe(1);
-    expect(await requeueFailedDeliveries(tenant.id, id, sqlite)).toBeNull();
-    expect(byIdAfterRetry(id, r5.seq)).toMatchObject({ status: "pending", attempts: 0, details: "", retries: 1 });
-    expect(await applyReceipts(sqlite, [{ id: key(r5.seq), event: "failed", at: at + 9, details: "late" }])).toEqual({
+    expect(await requeueFailedDeliveries(other.id, id, connection())).toBe(1);
+    expect(await requeueFailedDeliveries(tenant.id, id, connection())).toBeNull();
+    expect(await byIdAfterRetry(id, r5.seq)).toMatchObject({ status: "pending", attempts: 0, details: "", retries: 1 });
+    expect(
+      await applyReceipts(connection(), [{ id: key(r5.seq), event: "failed", at: at + 9, details: "late" }]),
+    ).toEqual({
       applied: 0,
       ignored: 1,
     });
-    expect(await applyReceipts(sqlite, [{ id: `${key(r5.seq)}r1`, event: "delivered", at: at + 10 }])).toEqual({
+    expect(await applyReceipts(connection(), [{ id: `${key(r5.seq)}r1`, event: "delivered", at: at + 10 }])).toEqual({
       applied: 1,
       ignored: 0,
     });
-    expect(byIdAfterRetry(id, r5.seq)).toMatchObject({ status: "delivered", retries: 1 });
-    expectCountersAddUp(id);
+    expect(await byIdAfterRetry(id, r5.seq)).toMatchObject({ status: "delivered", retries: 1 });
+    await expectCountersAddUp(id);
   });
 });
 
 describe("the receipts inbox", () => {
   it("applies queued batches oldest first, a bounded number a call, idempotently, and empties itself", async () => {
     const { id } = await launch(other.id);
-    const [r1, r2] = rows(id);
+    const [r1, r2] = await rows(id);
     const at = Date.now();
     const first: Receipt[] = [
       { id: deliveryId(id, r1.seq), event: "delivered", at },
       { id: deliveryId(id, r2.seq), event: "bounced", at, details: "550 unknown user" },
     ];
-    await queueReceipts(sqlite, first);
+    await queueReceipts(connection(), first);
     // The vendor posting the same batch again (it did not hear the answer), then an open.
-    await queueReceipts(sqlite, first);
-    await queueReceipts(sqlite, [{ id: deliveryId(id, r1.seq), event: "opened", at: at + 1 }]);
-    expect(await queuedReceiptBatches(sqlite)).toBe(3);
+    await queueReceipts(connection(), first);
+    await queueReceipts(connection(), [{ id: deliveryId(id, r1.seq), event: "opened", at: at + 1 }]);
+    expect(await queuedReceiptBatches(connection())).toBe(3);
     // Nothing changes before the job applies them.
-    expect(campaign(id)).toMatchObject({ deliveredCount: 0, bouncedCount: 0 });
+    expect(await campaign(id)).toMatchObject({ deliveredCount: 0, bouncedCount: 0 });
 
-    expect(await applyQueuedReceipts(sqlite, 1)).toEqual({ batches: 1, applied: 2, ignored: 0 });
-    expect(await queuedReceiptBatches(sqlite)).toBe(2);
-    expect(await applyQueuedReceipts(sqlite)).toEqual({ batches: 2, applied: 1, ignored: 2 });
-    expect(await queuedReceiptBatches(sqlite)).toBe(0);
-    expect(await applyQueuedReceipts(sqlite)).toEqual({ batches: 0, applied: 0, ignored: 0 });
-    expect(campaign(id)).toMatchObject({ deliveredCount: 1, bouncedCount: 1, openedCount: 1 });
-    expectCountersAddUp(id);
+    expect(await applyQueuedReceipts(connection(), 1)).toEqual({ batches: 1, applied: 2, ignored: 0 });
+    expect(await queuedReceiptBatches(connection())).toBe(2);
+    expect(await applyQueuedReceipts(connection())).toEqual({ batches: 2, applied: 1, ignored: 2 });
+    expect(await queuedReceiptBatches(connection())).toBe(0);
+    expect(await applyQueuedReceipts(connection())).toEqual({ batches: 0, applied: 0, ignored: 0 });
+    expect(await campaign(id)).toMatchObject({ deliveredCount: 1, bouncedCount: 1, openedCount: 1 });
+    await expectCountersAddUp(id);
   });
 
   it("drops a row that is not a list of receipts instead of stopping on it", async () => {
-    sqlite.prepare(`INSERT INTO "ReceiptInbox" ("receipts", "count", "receivedAt") VALUES ('not json', 1, 0)`).run();
-    expect(await applyQueuedReceipts(sqlite)).toEqual({ batches: 1, applied: 0, ignored: 0 });
-    expect(await queuedReceiptBatches(sqlite)).toBe(0);
+    await sqlRun(
+      connection(),
+      `INSERT INTO "ReceiptInbox" ("receipts", "count", "receivedAt") VALUES ('not json', 1, 0)`,
+    );
+    expect(await applyQueuedReceipts(connection())).toEqual({ batches: 1, applied: 0, ignored: 0 });
+    expect(await queuedReceiptBatches(connection())).toBe(0);
   });
 });
 
-function byIdAfterRetry(id: string, seq: number) {
-  return rows(id).find((r) => r.seq === seq);
+async function byIdAfterRetry(id: string, seq: number) {
+  return (await rows(id)).find((r) => r.seq === seq);
 }
 
 describe("controls", () => {
   it("pause, resume and cancel follow the status, for the tenant only", async () => {
     const { id } = await launch(other.id);
-    expect(await setCampaignStatus(tenant.id, id, "Paused", ["Active"], sqlite)).toBeNull();
-    expect(await setCampaignStatus(other.id, id, "Paused", ["Active"], sqlite)).toEqual({
+    expect(await setCampaignStatus(tenant.id, id, "Paused", ["Active"], connection())).toBeNull();
+    expect(await setCampaignStatus(other.id, id, "Paused", ["Active"], connection())).toEqual({
       before: "Active",
       changed: true,
     });
-    expect(await setCampaignStatus(other.id, id, "Paused", ["Active"], sqlite)).toEqual({
+    expect(await setCampaignStatus(other.id, id, "Paused", ["Active"], connection())).toEqual({
       before: "Paused",
       changed: false,
     });
-    expect(await setCampaignStatus(other.id, id, "Active", ["Paused"], sqlite)).toEqual({
+    expect(await setCampaignStatus(other.id, id, "Active", ["Paused"], connection())).toEqual({
       before: "Paused",
       changed: true,
     });
-    expect(await setCampaignStatus(other.id, id, "Cancelled", ["Active", "Paused"], sqlite)).toEqual({
+    expect(await setCampaignStatus(other.id, id, "Cancelled", ["Active", "Paused"], connection())).toEqual({
       before: "Active",
       changed: true,
     });
-    expect(await setCampaignStatus(other.id, id, "Active", ["Paused"], sqlite)).toEqual({
+    expect(await setCampaignStatus(other.id, id, "Active", ["Paused"], connection())).toEqual({
       before: "Cancelled",
       changed: false,
     });
@@ -377,7 +370,7 @@ async function receiptsServer(secret: string) {
         return;
       }
       // As the endpoint does: queued, for the engine to apply between its rounds.
-      await queueReceipts(sqlite, (JSON.parse(body.toString()) as { receipts: Receipt[] }).receipts);
+      await queueReceipts(connection(), (JSON.parse(body.toString()) as { receipts: Receipt[] }).receipts);
       res.writeHead(200).end("{}");
     });
   });
@@ -402,7 +395,7 @@ describe("a whole campaign through the built-in vendor", () => {
     const { id, size } = await launch(tenant.id);
     const events: string[] = [];
     const engine = createDeliveryEngine({
-      sqlite,
+      sqlite: connection(),
       channel: simulatedChannel({ url: vendor.url, apiKey: "vendor-key" }),
       settings: { batchSize: 50, concurrency: 3, idleMs: 20, receiptWaitMs: 60_000 },
       onEvent: (e) => {
@@ -411,19 +404,20 @@ describe("a whole campaign through the built-in vendor", () => {
     });
     const running = engine.run();
     // Other campaigns launched above are active too: wait for this one.
-    for (let i = 0; i < 400 && campaign(id).status !== "Completed"; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 400 && (await campaign(id)).status !== "Completed"; i++)
+      await new Promise((r) => setTimeout(r, 50));
     await engine.stop();
     await running;
     await vendor.close();
     receipts.server.close();
 
-    const c = campaign(id);
+    const c = await campaign(id);
     expect(c.status).toBe("Completed");
     expect(events).toContain(`completed:${id}`);
-    const final = rows(id);
+    const final = await rows(id);
     expect(final).toHaveLength(size);
     expect(final.filter((r) => r.status === "pending" || r.status === "sent")).toEqual([]);
-    expectCountersAddUp(id);
+    await expectCountersAddUp(id);
     // The tenant's other campaigns send alongside this one to the same customers: an address one
     // of them bounced is suppressed, and this campaign's row for it ends Suppressed, never sent.
     const accepted = vendor.accepted();
@@ -443,7 +437,9 @@ describe("a whole campaign through the built-in vendor", () => {
     // Every other key was accepted once, and the message carries the recipient's name.
     const keys = sentTo.map((r) => deliveryId(id, r.seq));
     expect(keys.every((k) => accepted.has(k))).toBe(true);
-    const first = sqlite.prepare(`SELECT "name" FROM "Delivery" WHERE "seq" = ?`).pluck().get(sentTo[0].seq) as string;
+    const first = await sqlValue<string>(connection(), `SELECT "name" FROM "Delivery" WHERE "seq" = ?`, [
+      sentTo[0].seq,
+    ]);
     expect(accepted.get(keys[0])).toMatchObject({
       subject: `Hello ${first}`,
       // The text part, with the unsubscribe footer (app/lib/email-body.ts) after the message.
@@ -496,17 +492,19 @@ describe("a whole campaign through the built-in vendor", () => {
     };
     const { id, size } = await launch(other.id, tree({ visits: { $gte: 0 } }));
     // Only this campaign is active now.
-    sqlite.prepare(`UPDATE "Campaign" SET "status" = 'Completed' WHERE "status" = 'Active' AND "id" <> ?`).run(id);
+    await sqlRun(connection(), `UPDATE "Campaign" SET "status" = 'Completed' WHERE "status" = 'Active' AND "id" <> ?`, [
+      id,
+    ]);
     const engine = createDeliveryEngine({
-      sqlite,
+      sqlite: connection(),
       channel: down,
       settings: { batchSize: 100, retryBaseMs: 1, maxAttempts: 3, errorCap: 10_000, idleMs: 5 },
     });
     const running = engine.run();
-    for (let i = 0; i < 200 && campaign(id).pendingCount > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 200 && (await campaign(id)).pendingCount > 0; i++) await new Promise((r) => setTimeout(r, 20));
     await engine.stop();
     await running;
-    const final = rows(id);
+    const final = await rows(id);
     expect(
       final.every(
         (r) =>
@@ -515,24 +513,25 @@ describe("a whole campaign through the built-in vendor", () => {
           r.details.startsWith("Gave up after 3 attempts: connection refused"),
       ),
     ).toBe(true);
-    expect(campaign(id).failedCount).toBe(size);
+    expect((await campaign(id)).failedCount).toBe(size);
     // Each failed call to the channel is one send error, however many messages it carried: one
     // batch of up to 100, tried three times.
     expect(size).toBeLessThanOrEqual(100);
-    expect(campaign(id).sendErrors).toBe(3);
+    expect((await campaign(id)).sendErrors).toBe(3);
 
-    await requeueFailedDeliveries(other.id, id, sqlite);
+    await requeueFailedDeliveries(other.id, id, connection());
     const capped = createDeliveryEngine({
-      sqlite,
+      sqlite: connection(),
       channel: down,
       settings: { batchSize: 10, retryBaseMs: 1, maxAttempts: 3, errorCap: 4, idleMs: 5 },
     });
     const run2 = capped.run();
-    for (let i = 0; i < 200 && campaign(id).status === "Active"; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 200 && (await campaign(id)).status === "Active"; i++)
+      await new Promise((r) => setTimeout(r, 20));
     await capped.stop();
     await run2;
-    expect(campaign(id)).toMatchObject({ status: "Paused" });
-    expect(campaign(id).statusDetail).toMatch(/^Paused after \d+ send errors/);
-    expectCountersAddUp(id);
+    expect(await campaign(id)).toMatchObject({ status: "Paused" });
+    expect((await campaign(id)).statusDetail).toMatch(/^Paused after \d+ send errors/);
+    await expectCountersAddUp(id);
   }, 60_000);
 });

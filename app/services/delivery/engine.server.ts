@@ -21,7 +21,7 @@ import {
 import { claimBatch, type ClaimedDelivery, claimStillHeld, nextDueAt } from "~/models/deliveries/claims.server";
 import { endCancelledRows, recordOutcomes, type SendOutcome } from "~/models/deliveries/outcomes.server";
 import { applyQueuedReceipts, DEFAULT_FEEDBACK_POLICY, type FeedbackPolicy } from "~/models/deliveries/receipts.server";
-import type { Connection } from "~/models/transaction.server";
+import type { AnyConnection } from "~/models/transaction.server";
 import type { ChannelResult, DeliveryChannel, OutgoingMessage, SendControl } from "~/services/delivery/channel.server";
 import { type Sender, senderOf } from "~/services/email/sender.server";
 import { trackingUrls } from "~/services/tracking-token.server";
@@ -104,7 +104,7 @@ export type DeliveryEngine = {
 };
 
 export function createDeliveryEngine(options: {
-  sqlite: Connection;
+  sqlite: AnyConnection;
   channel: DeliveryChannel;
   settings?: Partial<EngineSettings>;
   onEvent?: (event: EngineEvent) => void;

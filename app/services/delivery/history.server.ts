@@ -3,12 +3,12 @@
 // delivered (a little more or less per campaign), the rest failed or bounced, some opened and
 // clicked. Rows are written by the launch snapshot itself and finished in bulk SQL, so a history
 // of a million rows takes seconds.
+import type { AnyConnection } from "~/models/transaction.server";
 import { newId } from "~/lib/id";
 import { parseConditions } from "~/lib/segments";
-import { finishSeededCampaign, RANDOM_SHARE_WHERE, segmentsForHistory } from "~/models/deliveries/history.server";
+import { finishSeededCampaign, randomShareWhere, segmentsForHistory } from "~/models/deliveries/history.server";
 import { launchCampaign } from "~/models/deliveries/launch.server";
-import type { Connection } from "~/models/transaction.server";
-import { compileSegmentWhere } from "~/models/segments/compile.server";
+import { audienceWhere } from "~/models/segments/audience.server";
 
 const NAMES = [
   "Diwali Dhamaka",
@@ -24,7 +24,7 @@ const NAMES = [
 ];
 
 export async function seedCampaignHistory(
-  sqlite: Connection,
+  sqlite: AnyConnection,
   userId: string,
   count: number,
   options: { now?: number; onProgress?: (done: number) => void } = {},
@@ -38,9 +38,7 @@ export async function seedCampaignHistory(
     const segment = segments.length ? segments[i % segments.length] : null;
     const parsed = segment ? parseConditions(JSON.parse(segment.conditions)) : null;
     const where =
-      parsed && parsed.ok
-        ? compileSegmentWhere(userId, parsed.tree)
-        : { sql: RANDOM_SHARE_WHERE, params: [userId, 10 + ((i * 13) % 30)] };
+      parsed && parsed.ok ? audienceWhere(userId, parsed.tree) : randomShareWhere(userId, 10 + ((i * 13) % 30));
     const id = newId(new Date(launchedAt));
     const name = `${NAMES[i % NAMES.length]}${i >= NAMES.length ? ` ${Math.floor(i / NAMES.length) + 1}` : ""}`;
     const size = await launchCampaign(

@@ -6,9 +6,9 @@
 //
 // Works on the thread that answers requests (the read connection) and in the delivery job's
 // worker thread, which passes its own connection; the engine asks once per campaign.
+import type { AnyConnection } from "~/models/transaction.server";
 import { getEnv } from "~/env.server";
 import { findSenderProfile } from "~/models/users.server";
-import type { Connection } from "~/models/transaction.server";
 
 export type Sender = { name: string; address: string; replyTo: string | null };
 
@@ -22,7 +22,7 @@ export function headerSafe(text: string): string {
  * The sender of `userId`'s campaigns. Without MAIL_FROM (the built-in vendor needs none) the
  * address is the tenant's own e-mail; for a tenant who no longer exists, MAIL_FROM's name.
  */
-export async function senderOf(userId: string, connection?: Connection): Promise<Sender> {
+export async function senderOf(userId: string, connection?: AnyConnection): Promise<Sender> {
   const env = getEnv();
   const profile = await findSenderProfile(userId, connection);
   const mailFrom = env.mailFrom;

@@ -8,17 +8,19 @@ import { Worker } from "node:worker_threads";
 import { ImapFlow } from "imapflow";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, useTestDatabase } from "../../../tests/helpers/db";
+import { createTestUser, useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
 import { type Dovecot, startDovecot } from "../../../tests/helpers/dovecot";
 import { type SmtpCapture, startSmtpCapture } from "../../../tests/helpers/smtp";
 import { campaignRow, type SentRow, sendCampaignOverSmtp, sentRows } from "../../../tests/helpers/campaign-send";
+import { sqlRows, sqlRun } from "../../../tests/helpers/sql";
 
 process.env.MAIL_FROM = "Shop <news@shop.example>";
 process.env.PUBLIC_URL = "https://crm.example";
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
-const { file } = useTestDatabase();
+useTestDatabase();
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
+const connection = useTestConnection();
 
-import { openSqlite, type Sqlite } from "~/db/sqlite.server";
 import { readMailboxUrl, resetEnvCache } from "~/env.server";
 import { deliveryKey } from "~/lib/campaigns";
 import { applyQueuedReceipts, queueReceipts, type Receipt } from "~/models/deliveries/receipts.server";
@@ -33,20 +35,17 @@ import { startBackgroundJobs } from "~/services/background-jobs.server";
 import { seedTenant } from "~/services/seed.server";
 
 let dovecot: Dovecot;
-let sqlite: Sqlite;
 let smtp: SmtpCapture;
 let tenantId: string;
 
 beforeAll(async () => {
   dovecot = await startDovecot();
   tenantId = (await createTestUser("Bounce mailbox")).id;
-  await seedTenant(tenantId, { customers: 6, orders: 0, seed: 25, file });
-  sqlite = openSqlite(file);
+  await seedTenant(tenantId, { customers: 6, orders: 0, seed: 25 });
   smtp = await startSmtpCapture();
 }, 60_000);
 afterAll(async () => {
   await smtp?.close();
-  sqlite?.close();
   await dovecot?.stop();
 });
 
@@ -195,18 +194,17 @@ const sent = (key: string, to: string) =>
 
 const spam = `From: "Prize desk" <win@spam.example>\nTo: bounces@shop.example\nSubject: You have won\n\nClick here.\n`;
 
-const inbox = () =>
-  sqlite
-    .prepare<unknown[], { receipts: string }>(`SELECT "receipts" FROM "ReceiptInbox" ORDER BY "id"`)
-    .all()
-    .flatMap((row) => JSON.parse(row.receipts) as Receipt[]);
-const clearInbox = () => sqlite.prepare(`DELETE FROM "ReceiptInbox"`).run();
-const queue = (receipts: Receipt[]) => queueReceipts(sqlite, receipts);
+const inbox = async () =>
+  (await sqlRows<{ receipts: string }>(connection(), `SELECT "receipts" FROM "ReceiptInbox" ORDER BY "id"`)).flatMap(
+    (row) => JSON.parse(row.receipts) as Receipt[],
+  );
+const clearInbox = () => sqlRun(connection(), `DELETE FROM "ReceiptInbox"`);
+const queue = (receipts: Receipt[]) => queueReceipts(connection(), receipts);
 
 describe("polling the bounce mailbox (a real Dovecot)", () => {
   it("queues what a DSN and an abuse report say, moves them to Processed and the rest to Unrecognised, all seen", async () => {
     await emptyMailbox();
-    clearInbox();
+    await clearInbox();
     const bounced = deliveryKey("019ac2d4-campaign", 11, 0);
     const complained = deliveryKey("019ac2d4-campaign", 12, 0);
     await append(dsn({ id: "dsn-1", to: "asha@customer.example", returned: sent(bounced, "asha@customer.example") }));
@@ -219,7 +217,7 @@ describe("polling the bounce mailbox (a real Dovecot)", () => {
 
     expect(result).toMatchObject({ read: 3, queued: 2, processed: 2, unrecognised: 1 });
     expect(result.readings.map((r) => r.kind).sort()).toEqual(["arf", "dsn", "unrecognised"]);
-    expect(inbox()).toEqual([
+    expect(await inbox()).toEqual([
       expect.objectContaining({
         id: bounced,
         event: "bounced",
@@ -243,12 +241,12 @@ describe("polling the bounce mailbox (a real Dovecot)", () => {
 
     // Nothing is left to read: the next poll finds nothing and queues nothing.
     expect(await pollBounceMailbox(dovecot.url, queue)).toMatchObject({ read: 0, queued: 0 });
-    expect(inbox()).toHaveLength(2);
+    expect(await inbox()).toHaveLength(2);
   });
 
   it("reads a mailbox with more messages than a batch, batch by batch", async () => {
     await emptyMailbox();
-    clearInbox();
+    await clearInbox();
     for (let i = 1; i <= 7; i++) {
       const key = deliveryKey("019ac2d4-campaign", 100 + i, 0);
       await append(
@@ -281,7 +279,7 @@ describe("polling the bounce mailbox (a real Dovecot)", () => {
 
   it("keeps the messages unseen in the mailbox when the receipts cannot be stored; the next poll reads them again", async () => {
     await emptyMailbox();
-    clearInbox();
+    await clearInbox();
     const key = deliveryKey("019ac2d4-campaign", 31, 0);
     await append(dsn({ id: "again-1", to: "b@customer.example", returned: sent(key, "b@customer.example") }));
 
@@ -297,7 +295,7 @@ describe("polling the bounce mailbox (a real Dovecot)", () => {
 
     const result = await pollBounceMailbox(dovecot.url, queue);
     expect(result).toMatchObject({ read: 1, queued: 1, processed: 1 });
-    expect(inbox().map((r) => [r.id, r.event])).toEqual([[key, "bounced"]]);
+    expect((await inbox()).map((r) => [r.id, r.event])).toEqual([[key, "bounced"]]);
     expect(await folder("INBOX")).toEqual([]);
   });
 
@@ -384,7 +382,7 @@ describe("the connection's encryption", () => {
 describe("the bounce mailbox job (jobs/bounce-mailbox.ts, as Bree starts it)", () => {
   it("polls once in its worker thread, queues the receipts on its own connection, asks for a wake and ends", async () => {
     await emptyMailbox();
-    clearInbox();
+    await clearInbox();
     const key = deliveryKey("019ac2d4-campaign", 41, 0);
     await append(dsn({ id: "job-1", to: "j@customer.example", returned: sent(key, "j@customer.example") }));
     await append(spam);
@@ -413,18 +411,18 @@ describe("the bounce mailbox job (jobs/bounce-mailbox.ts, as Bree starts it)", (
       },
       "done",
     ]);
-    expect(inbox().map((r) => [r.id, r.event, r.source])).toEqual([[key, "bounced", "imap"]]);
+    expect((await inbox()).map((r) => [r.id, r.event, r.source])).toEqual([[key, "bounced", "imap"]]);
     expect(await folder("INBOX")).toEqual([]);
   }, 60_000);
 });
 
 // ---- a real campaign, sent through the SMTP channel, bounced and complained about by mail ----------
 
-const campaign = (id: string) => campaignRow(sqlite, id);
+const campaign = (id: string) => campaignRow(connection(), id);
 type Row = SentRow;
-const rowsOf = (id: string) => sentRows(sqlite, id);
+const rowsOf = (id: string) => sentRows(connection(), id);
 const sendCampaign = () =>
-  sendCampaignOverSmtp(sqlite, {
+  sendCampaignOverSmtp(connection(), {
     userId: tenantId,
     smtpPort: smtp.port,
     name: "Diwali offers",
@@ -434,9 +432,9 @@ const sendCampaign = () =>
 describe("a campaign's later bounces and complaints through the bounce mailbox", () => {
   it("ends the bounced row Bounced, the complained one Complained, counts the soft bounce, suppresses; the same reports again change nothing", async () => {
     await emptyMailbox();
-    clearInbox();
+    await clearInbox();
     const id = await sendCampaign();
-    const rows = rowsOf(id);
+    const rows = await rowsOf(id);
     expect(rows.length).toBe(6);
     expect(rows.every((r) => r.status === "delivered")).toBe(true);
     const message = (row: Row) => {
@@ -461,16 +459,16 @@ describe("a campaign's later bounces and complaints through the bounce mailbox",
 
     const result = await pollBounceMailbox(dovecot.url, queue);
     expect(result).toMatchObject({ read: 3, queued: 3, processed: 3, unrecognised: 0 });
-    expect(await applyQueuedReceipts(sqlite)).toMatchObject({ applied: 3 });
+    expect(await applyQueuedReceipts(connection())).toMatchObject({ applied: 3 });
 
-    const after = new Map(rowsOf(id).map((r) => [r.email, r]));
+    const after = new Map((await rowsOf(id)).map((r) => [r.email, r]));
     expect(after.get(hard.email)).toMatchObject({
       status: "bounced",
       details: `550 5.1.1 <${hard.email}>: Recipient address rejected: User unknown (bounce mailbox)`,
     });
     expect(after.get(complainer.email)?.status).toBe("complained");
     expect(after.get(soft.email)?.status).toBe("delivered");
-    const counted = campaign(id);
+    const counted = await campaign(id);
     expect(counted).toMatchObject({ bouncedCount: 1, complainedCount: 1, softBounceCount: 1 });
     expect(await findSuppression(tenantId, hard.email)).toMatchObject({ reason: "hard-bounced", campaignId: id });
     expect(await findSuppression(tenantId, complainer.email)).toMatchObject({ reason: "complained", campaignId: id });
@@ -480,14 +478,14 @@ describe("a campaign's later bounces and complaints through the bounce mailbox",
     // changing nothing, because each carries the same report Message-ID.
     for (const report of reports) await append(report);
     expect(await pollBounceMailbox(dovecot.url, queue)).toMatchObject({ read: 3, queued: 3 });
-    await applyQueuedReceipts(sqlite);
-    expect(campaign(id)).toMatchObject({
+    await applyQueuedReceipts(connection());
+    expect(await campaign(id)).toMatchObject({
       bouncedCount: counted.bouncedCount,
       complainedCount: counted.complainedCount,
       softBounceCount: counted.softBounceCount,
       deliveredCount: counted.deliveredCount,
     });
-    expect(new Map(rowsOf(id).map((r) => [r.email, r.status]))).toEqual(
+    expect(new Map((await rowsOf(id)).map((r) => [r.email, r.status]))).toEqual(
       new Map([...after].map(([email, r]) => [email, r.status])),
     );
     expect(await folder(PROCESSED_FOLDER)).toHaveLength(6);
@@ -497,9 +495,9 @@ describe("a campaign's later bounces and complaints through the bounce mailbox",
 describe("the server's background jobs", () => {
   it("read the mailbox when BOUNCE_MAILBOX_URL is set, and the delivery job applies what was queued", async () => {
     await emptyMailbox();
-    clearInbox();
+    await clearInbox();
     const id = await sendCampaign();
-    const [row] = rowsOf(id);
+    const [row] = await rowsOf(id);
     const raw = smtp.messages.find(
       (c) => c.messageId === `<${deliveryKey(id, row.seq, row.retries)}@shop.example>`,
     )?.raw;
@@ -514,14 +512,15 @@ describe("the server's background jobs", () => {
     const jobs = await startBackgroundJobs({ root: path.resolve(import.meta.dirname, "../../.."), log });
     try {
       const deadline = Date.now() + 30_000;
-      while (rowsOf(id)[0]?.status !== "bounced" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      while ((await rowsOf(id))[0]?.status !== "bounced" && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
     } finally {
       await jobs.stop();
       delete process.env.BOUNCE_MAILBOX_URL;
       delete process.env.BOUNCE_MAILBOX_POLL_SECONDS;
       resetEnvCache();
     }
-    expect(rowsOf(id)[0]).toMatchObject({ email: row.email, status: "bounced" });
+    expect((await rowsOf(id))[0]).toMatchObject({ email: row.email, status: "bounced" });
     expect(await findSuppression(tenantId, row.email)).toMatchObject({ reason: "hard-bounced", campaignId: id });
     const read = lines
       .map((l) => JSON.parse(l) as { msg?: string; read?: number })
