@@ -30,4 +30,10 @@ export const POSTGRES_SUITE: string[] = [
   "app/services/customers.server.test.ts",
   "app/services/customer-sort.server.test.ts",
   "app/services/customer-import.server.test.ts",
+  "app/models/deliveries/receipts.server.test.ts",
+  "app/services/delivery/delivery.server.test.ts",
+  "app/services/campaigns-suppression.server.test.ts",
+  "app/services/feedback/bounce-mailbox.server.test.ts",
+  "tests/routes/tracking-campaign.test.ts",
+  "app/services/suppressions.server.test.ts",
 ];
