@@ -102,6 +102,20 @@ export async function recentOrdersOfCustomerPg(
 // orders created at once for one customer counted 1). Each read therefore first takes its row's
 // lock, held to the end of the transaction: a second writer waits, then reads what the first left.
 
+/**
+ * Whether the tenant has this customer, kept so (FOR KEY SHARE) to the end of `tx`: a delete of the
+ * customer waits for the order about to be inserted, rather than the insert failing on the foreign
+ * key after the check (a 500 instead of the 404 or the order). Order writes still run side by side.
+ */
+export async function customerOfUserExistsPg(tx: Tx, userId: string, customerId: string): Promise<boolean> {
+  const rows = await tx.$queryRawUnsafe<unknown[]>(
+    `SELECT 1 FROM "Customer" WHERE "id" = $1 AND "userId" = $2 FOR KEY SHARE`,
+    customerId,
+    userId,
+  );
+  return rows.length > 0;
+}
+
 /** Locks the tenant's order for the rest of `tx` (none is taken when it is not the tenant's). */
 export async function lockOrderOfUserPg(tx: Tx, userId: string, id: string): Promise<void> {
   await tx.$executeRawUnsafe(`SELECT 1 FROM "Order" WHERE "id" = $1 AND "userId" = $2 FOR UPDATE`, id, userId);

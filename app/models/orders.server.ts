@@ -12,6 +12,7 @@ import { newId } from "~/lib/id";
 import type { Tx } from "~/models/transaction.server";
 import { customerSearchSql, ftsPhrase } from "~/models/customer-search.server";
 import {
+  customerOfUserExistsPg,
   findOrderPageIdsPg,
   lockCustomerTotalsPg,
   lockOrderOfUserPg,
@@ -45,8 +46,9 @@ function itemRows(orderId: string, items: OrderItemFields[]) {
   return items.map((item, position) => ({ id: newId(), orderId, position, ...item }));
 }
 
-/** Whether the tenant has this customer. */
+/** Whether the tenant has this customer (in `tx`, not deleted before it ends). */
 export async function customerOfUserExists(userId: string, customerId: string, tx: Tx = db()): Promise<boolean> {
+  if (onPostgres()) return customerOfUserExistsPg(tx, userId, customerId);
   const row = await tx.customer.findFirst({ where: { id: customerId, userId }, select: { id: true } });
   return row !== null;
 }

@@ -249,6 +249,25 @@ describe("orders written at the same time", () => {
     expect(await totals(c.id)).toMatchObject({ spend: Math.round(kept.total * 100), visits: 1 });
   });
 
+  it("an order created while its customer is deleted is made before the delete, or refused as not found", async () => {
+    const user = await createTestUser();
+    const outcomes = new Set<string>();
+    for (let i = 0; i < 30; i++) {
+      const c = await makeCustomer(user.id);
+      const [created] = await Promise.allSettled([
+        orders.createOrder(
+          user.id,
+          OrderSchema.parse({ customerId: c.id, items: [{ name: "Lamp", quantity: 1, price: 10 }] }),
+        ),
+        new Promise((resolve) => setTimeout(resolve, i % 6)).then(() => db().customer.delete({ where: { id: c.id } })),
+      ]);
+      const reason = created.status === "rejected" ? (created.reason as { status?: number; code?: string }) : null;
+      outcomes.add(reason ? String(reason.status ?? reason.code) : "created");
+    }
+    expect([...outcomes].filter((o) => o !== "created" && o !== "404")).toEqual([]);
+    expect(await db().order.count({ where: { userId: user.id } })).toBe(0);
+  });
+
   it("one order deleted twice at once: one delete takes it, the other finds no order", async () => {
     const user = await createTestUser();
     const c = await makeCustomer(user.id, { totalSpendPaise: 5_000, visits: 3 });
