@@ -13,7 +13,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import type { BenchContext, BenchSection } from "./types.ts";
+import type { BenchContext, BenchSection, PostgresBenchContext } from "./types.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const tsx = path.join(root, "node_modules/.bin/tsx");
@@ -208,6 +208,39 @@ export function compareEngines(sqlite: BenchSection[], postgres: BenchSection[])
       };
     }),
   );
+}
+
+/**
+ * The customers the SQLite sections read (`rowid % 97 = 0`, up to 5,000, spread over the tenant),
+ * those of them PostgreSQL has: a customer a SQLite section made after the copy is not there.
+ */
+export async function sampleCustomerIds(ctx: PostgresBenchContext): Promise<string[]> {
+  const { default: Database } = await import("better-sqlite3");
+  const sqlite = new Database(ctx.dbFile, { readonly: true });
+  let ids: string[];
+  try {
+    ids = sqlite
+      .prepare<[string], string>(`SELECT "id" FROM "Customer" WHERE "userId" = ? AND rowid % 97 = 0 LIMIT 5000`)
+      .pluck()
+      .all(ctx.userId);
+  } finally {
+    sqlite.close();
+  }
+  const client = new pg.Client({ connectionString: ctx.databaseUrl });
+  await client.connect();
+  try {
+    const there = new Set(
+      (
+        await client.query<{ id: string }>(
+          `SELECT "id" FROM "Customer" WHERE "userId" = $1 AND "id" = ANY($2::text[])`,
+          [ctx.userId, ids],
+        )
+      ).rows.map((r) => r.id),
+    );
+    return ids.filter((id) => there.has(id));
+  } finally {
+    await client.end();
+  }
 }
 
 /** The machine's load average now (1, 5 and 15 minutes), for each section's figures. */

@@ -10,6 +10,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { load, loadClient } from "../load.ts";
+import { sampleCustomerIds } from "../postgres-bench.ts";
 import { stats } from "../sections/customers.ts";
 import { treeCpuSeconds, waitForHealth } from "../server-processes.ts";
 import type { BenchSection, PostgresBenchContext } from "../types.ts";
@@ -33,12 +34,8 @@ export default async function customersOnPostgres(ctx: PostgresBenchContext): Pr
   const { issueToken } = await import("../../app/services/token.server.ts");
 
   // The same customers as on SQLite: the copy kept their ids.
+  const ids = await sampleCustomerIds(ctx);
   const sqlite = new Database(ctx.dbFile, { readonly: true });
-  const ids = (
-    sqlite.prepare(`SELECT "id" FROM "Customer" WHERE "userId" = ? AND rowid % 97 = 0 LIMIT 5000`).all(ctx.userId) as {
-      id: string;
-    }[]
-  ).map((r) => r.id);
   const term = (
     sqlite.prepare(`SELECT "lastName" FROM "Customer" WHERE "userId" = ? LIMIT 1`).get(ctx.userId) as {
       lastName: string;

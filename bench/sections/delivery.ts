@@ -18,53 +18,18 @@
 // - the campaign's detail page and a page of its delivery log at 1,000,000 rows.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { load } from "../load.ts";
 import { runWriters } from "../../tests/helpers/writers.ts";
 import type { BenchContext, BenchSection } from "../types.ts";
 import { freePort, serverCommand } from "../../tests/helpers/production-server.ts";
-import { childrenByParent, loopMonitorArgs, loopMonitorEnv, markLoops, servingPids } from "../loop-marks.ts";
+import { loopMonitorArgs, loopMonitorEnv, markLoops, servingPids } from "../loop-marks.ts";
+import { type Rss, treeRss, waitForHealth } from "../server-processes.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const tsx = path.join(root, "node_modules/.bin/tsx");
 const round = (n: number) => Math.round(n * 100) / 100;
-
-type Rss = { total: number; anon: number; file: number };
-
-/** Resident memory of a process and all its descendants, in bytes (Linux /proc). */
-function treeRss(pid: number): Rss {
-  const children = childrenByParent();
-  const rss: Rss = { total: 0, anon: 0, file: 0 };
-  const kb = (status: string, field: string) =>
-    Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
-  const visit = (p: number) => {
-    try {
-      const status = readFileSync(`/proc/${p}/status`, "utf8");
-      rss.total += kb(status, "VmRSS");
-      rss.anon += kb(status, "RssAnon");
-      rss.file += kb(status, "RssFile") + kb(status, "RssShmem");
-    } catch {
-      /* gone */
-    }
-    for (const c of children.get(p) ?? []) visit(c);
-  };
-  visit(pid);
-  return rss;
-}
-
-async function waitForHealth(base: string) {
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    if (i > 600) throw new Error(`${base} did not start`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 export default async function deliverySection(ctx: BenchContext): Promise<BenchSection> {
   const goals: BenchSection["goals"] = [];
