@@ -36,4 +36,10 @@ export const POSTGRES_SUITE: string[] = [
   "app/services/feedback/bounce-mailbox.server.test.ts",
   "tests/routes/tracking-campaign.test.ts",
   "app/services/suppressions.server.test.ts",
+  "app/models/customer-search.server.test.ts",
+  "app/db/bulk-load.server.test.ts",
+  "app/db/planner-statistics.server.test.ts",
+  "tests/routes/customers-import-progress.test.ts",
+  "tests/routes/customers-offthread.test.ts",
+  "tests/routes/customers-sort.test.ts",
 ];

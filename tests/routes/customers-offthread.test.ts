@@ -6,7 +6,7 @@
 import { Readable } from "node:stream";
 import { threadId } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
-import { createTestUser, useTestDatabase } from "../helpers/db";
+import { createTestUser, TEST_ENGINE, useTestDatabase } from "../helpers/db";
 import { args, bearerFor, makeRequest } from "../helpers/requests";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
@@ -130,7 +130,10 @@ describe("imports and exports off the request thread", () => {
 
     // On this thread the import held the timers up for its whole transactions; off it, for a
     // fraction of that.
-    expect(control.longestStallMs).toBeGreaterThan(200);
+    // On SQLite the driver is synchronous and each transaction stops the thread; on PostgreSQL
+    // it waits asynchronously, and the import held the timers while it parsed the file (measured
+    // 180-210 ms, against 470-1,090 on SQLite; off the thread 7-32 ms on either).
+    expect(control.longestStallMs).toBeGreaterThan(TEST_ENGINE === "sqlite" ? 200 : 50);
     expect(off.longestStallMs).toBeLessThan(control.longestStallMs / 2);
   }, 60_000);
 
