@@ -8,7 +8,7 @@ import { createTestUser, segmentTree, useTestDatabase } from "../helpers/db";
 import { callRoute } from "../helpers/requests";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
-const { file } = useTestDatabase();
+useTestDatabase();
 
 import { db } from "~/db.server";
 import { ApiError } from "~/lib/api.server";
@@ -62,8 +62,8 @@ beforeAll(async () => {
   otherId = other.id;
   auth = { Authorization: `Bearer ${await issueToken(user.id)}` };
   otherAuth = { Authorization: `Bearer ${await issueToken(other.id)}` };
-  await seedTenant(user.id, { customers: 40, orders: 0, seed: 7, file });
-  await seedTenant(other.id, { customers: 12, orders: 0, seed: 8, file });
+  await seedTenant(user.id, { customers: 40, orders: 0, seed: 7 });
+  await seedTenant(other.id, { customers: 12, orders: 0, seed: 8 });
   const everyone = await createSegment(user.id, {
     name: "Everyone",
     description: "",

@@ -2,11 +2,13 @@
 // drafts, validation, tenant isolation, the delivery log with its filter and paging, the controls,
 // delete, and the signed receipts endpoint.
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, segmentTree, useTestDatabase } from "../helpers/db";
+import { createTestUser, segmentTree, useTestConnection, useTestDatabase } from "../helpers/db";
 import { type ApiJson, callRoute } from "../helpers/requests";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
-const { file } = useTestDatabase();
+useTestDatabase();
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
+const connection = useTestConnection();
 
 import { getEnv } from "~/env.server";
 import { deliveryId } from "~/lib/campaigns";
@@ -17,7 +19,6 @@ import { loader as logsLoader } from "~/routes/api/campaigns-id-logs";
 import { action as receiptsAction } from "~/routes/api/webhooks-delivery-receipts";
 import { signReceipts } from "~/services/delivery/receipt-signature.server";
 import { applyQueuedReceipts } from "~/models/deliveries/receipts.server";
-import { writeConnection } from "~/db/writer.server";
 import { seedTenant } from "~/services/seed.server";
 import { createSegment } from "~/services/segments.server";
 import { issueToken } from "~/services/token.server";
@@ -48,7 +49,7 @@ beforeAll(async () => {
   userId = user.id;
   auth = { Authorization: `Bearer ${await issueToken(user.id)}` };
   otherAuth = { Authorization: `Bearer ${await issueToken(other.id)}` };
-  await seedTenant(user.id, { customers: 120, orders: 0, seed: 3, file });
+  await seedTenant(user.id, { customers: 120, orders: 0, seed: 3 });
   const segment = await createSegment(user.id, {
     name: "Everyone",
     description: "",
@@ -216,7 +217,7 @@ describe("reading campaigns", () => {
     // The endpoint queues them (202); the delivery job applies the queue on its own thread.
     const queued = await call(receiptsAction, "/api/webhooks/delivery-receipts", signed);
     expect(queued).toMatchObject({ status: 202, body: { accepted: 3 } });
-    expect(await applyQueuedReceipts(writeConnection())).toEqual({ batches: 1, applied: 2, ignored: 1 });
+    expect(await applyQueuedReceipts(connection())).toEqual({ batches: 1, applied: 2, ignored: 1 });
     expect(
       (
         await call(receiptsAction, "/api/webhooks/delivery-receipts", {
@@ -248,7 +249,7 @@ describe("reading campaigns", () => {
     });
     const notJson = await refused("{receipts");
     expect(notJson).toMatchObject({ status: 400, body: { error: { message: "The body is not JSON" } } });
-    expect(await applyQueuedReceipts(writeConnection())).toEqual({ batches: 0, applied: 0, ignored: 0 });
+    expect(await applyQueuedReceipts(connection())).toEqual({ batches: 0, applied: 0, ignored: 0 });
 
     const bounced = await call(logsLoader, `/api/campaigns/${id}/logs?status=BOUNCED`, {
       headers: auth,

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, segmentTree, useTestDatabase as setUpTestDatabase } from "../helpers/db";
 import { callRoute } from "../helpers/requests";
 
-const { file } = setUpTestDatabase();
+setUpTestDatabase();
 
 const { db } = await import("~/db.server");
 const wizard = await import("~/routes/campaigns-wizard");
@@ -28,7 +28,7 @@ beforeAll(async () => {
   const res = await signInAndRedirect(new Request(`${BASE}/login`), user.id, "/");
   cookie = (res.headers.get("Set-Cookie") ?? "").split(";")[0];
   bearer = { Authorization: `Bearer ${await issueToken(user.id)}` };
-  await seedTenant(user.id, { customers: 5, orders: 0, seed: 7, file });
+  await seedTenant(user.id, { customers: 5, orders: 0, seed: 7 });
   segmentId = (
     await createSegment(userId, { name: "All", description: "", tree: segmentTree({ visits: { $gte: 0 } }) })
   ).id;

@@ -7,7 +7,7 @@ import { createTestUser, segmentTree, useTestDatabase } from "../helpers/db";
 import { args, cookieFor, makeRequest } from "../helpers/requests";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
-const { file } = useTestDatabase();
+useTestDatabase();
 
 import { getEnv } from "~/env.server";
 import * as reachRoute from "~/routes/campaigns-reach";
@@ -55,7 +55,7 @@ beforeAll(async () => {
   const user = await createTestUser("Wizard mail user");
   userId = user.id;
   cookie = await cookieFor(userId);
-  await seedTenant(userId, { customers: 12, orders: 0, seed: 7, file });
+  await seedTenant(userId, { customers: 12, orders: 0, seed: 7 });
   segmentId = (
     await createSegment(userId, { name: "All", description: "", tree: segmentTree({ visits: { $gte: 0 } }) })
   ).id;

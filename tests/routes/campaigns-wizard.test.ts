@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase } from "../helpers/db";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
-const { file } = useTestDatabase();
+useTestDatabase();
 
 import { db } from "~/db.server";
 import { parseConditions } from "~/lib/segments";
@@ -85,7 +85,7 @@ beforeAll(async () => {
   userId = user.id;
   const res = await signInAndRedirect(new Request(`${BASE}/login`), user.id, "/");
   cookie = (res.headers.get("Set-Cookie") ?? "").split(";")[0];
-  await seedTenant(user.id, { customers: 15, orders: 0, seed: 4, file });
+  await seedTenant(user.id, { customers: 15, orders: 0, seed: 4 });
   segmentId = (await createSegment(userId, { name: "All", description: "", tree: tree({ visits: { $gte: 0 } }) })).id;
   emptySegmentId = (
     await createSegment(userId, { name: "Nobody", description: "", tree: tree({ visits: { $gt: 1_000_000 } }) })

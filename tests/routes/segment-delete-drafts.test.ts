@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase } from "../helpers/db";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
-const { file } = useTestDatabase();
+useTestDatabase();
 
 import { db } from "~/db.server";
 import { parseConditions } from "~/lib/segments";
@@ -40,7 +40,7 @@ beforeAll(async () => {
   userId = user.id;
   const res = await signInAndRedirect(new Request(`${BASE}/login`), user.id, "/");
   cookie = (res.headers.get("Set-Cookie") ?? "").split(";")[0];
-  await seedTenant(user.id, { customers: 5, orders: 0, seed: 2, file });
+  await seedTenant(user.id, { customers: 5, orders: 0, seed: 2 });
 });
 
 async function pageWarning(segmentId: string) {

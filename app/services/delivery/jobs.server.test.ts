@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase } from "../../../tests/helpers/db";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
-const { file } = useTestDatabase();
+useTestDatabase();
 
 import { db } from "~/db.server";
 import { resetEnvCache } from "~/env.server";
@@ -51,7 +51,7 @@ afterAll(async () => {
 describe("the delivery job", () => {
   it("sends a launched campaign in its worker thread, applies the vendor's receipts and notifies when done", async () => {
     const user = await createTestUser("Job owner");
-    await seedTenant(user.id, { customers: 300, orders: 0, seed: 5, file });
+    await seedTenant(user.id, { customers: 300, orders: 0, seed: 5 });
     const parsed = parseConditions({ visits: { $gte: 0 } });
     if (!parsed.ok) throw new Error(parsed.message);
     const segment = await createSegment(user.id, { name: "All", description: "", tree: parsed.tree });

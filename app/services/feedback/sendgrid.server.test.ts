@@ -5,13 +5,14 @@
 // nothing; a body that is not a batch of events is a 400; the key setting is checked at start.
 import { generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, segmentTree, useTestDatabase } from "../../../tests/helpers/db";
+import { createTestUser, segmentTree, useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
 import { fakeSendgrid } from "../../../tests/fakes/sendgrid";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
-const { file } = useTestDatabase();
+useTestDatabase();
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
+const connection = useTestConnection();
 
-import { writeConnection } from "~/db/writer.server";
 import { getEnv, resetEnvCache } from "~/env.server";
 import { applyQueuedReceipts, applyReceipts, queuedReceiptBatches } from "~/models/deliveries/receipts.server";
 import { action } from "~/routes/api/webhooks-sendgrid";
@@ -35,8 +36,8 @@ async function send(request: Request) {
 }
 const post = (events: unknown, options?: Parameters<typeof sendgrid.request>[2]) =>
   send(sendgrid.request(ENDPOINT, events, options));
-const queued = () => queuedReceiptBatches(writeConnection());
-const apply = () => applyQueuedReceipts(writeConnection());
+const queued = () => queuedReceiptBatches(connection());
+const apply = () => applyQueuedReceipts(connection());
 
 async function row(id: string) {
   const { logs } = await deliveryLogs(userId, campaignId, { limit: 50 });
@@ -50,7 +51,7 @@ beforeAll(async () => {
   resetEnvCache();
   const user = await createTestUser("SendGrid sender");
   userId = user.id;
-  await seedTenant(userId, { customers: 8, orders: 0, seed: 7, file });
+  await seedTenant(userId, { customers: 8, orders: 0, seed: 7 });
   const segment = await createSegment(userId, {
     name: "All",
     description: "",
@@ -62,7 +63,7 @@ beforeAll(async () => {
   rows = logs.map((l) => ({ id: l.id, email: l.customer.email }));
   expect(rows.length).toBeGreaterThanOrEqual(6);
   await applyReceipts(
-    writeConnection(),
+    connection(),
     rows.map((r) => ({ id: r.id, event: "delivered" as const, at: Date.now() })),
   );
 });

@@ -5,7 +5,7 @@
 // are refused and queue nothing; the same notification twice changes nothing; a subscription is
 // confirmed once; a body that is not an SNS message is a 400.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, segmentTree, useTestDatabase } from "../../../tests/helpers/db";
+import { createTestUser, segmentTree, useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
 import {
   type FakeSns,
   sesBounce,
@@ -16,10 +16,11 @@ import {
 } from "../../../tests/fakes/sns";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
-const { file } = useTestDatabase();
+useTestDatabase();
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
+const connection = useTestConnection();
 
 import { generateKeyPairSync } from "node:crypto";
-import { writeConnection } from "~/db/writer.server";
 import { getEnv, resetEnvCache } from "~/env.server";
 import { applyQueuedReceipts, applyReceipts, queuedReceiptBatches } from "~/models/deliveries/receipts.server";
 import { action, loader } from "~/routes/api/webhooks-ses";
@@ -45,7 +46,7 @@ async function post(message: unknown) {
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-const queued = () => queuedReceiptBatches(writeConnection());
+const queued = () => queuedReceiptBatches(connection());
 
 async function row(id: string) {
   const { logs } = await deliveryLogs(userId, campaignId, { limit: 50 });
@@ -62,7 +63,7 @@ beforeAll(async () => {
   resetEnvCache();
   const user = await createTestUser("SES sender");
   userId = user.id;
-  await seedTenant(userId, { customers: 8, orders: 0, seed: 5, file });
+  await seedTenant(userId, { customers: 8, orders: 0, seed: 5 });
   const segment = await createSegment(userId, {
     name: "All",
     description: "",
@@ -80,7 +81,7 @@ beforeAll(async () => {
   expect(rows.length).toBeGreaterThanOrEqual(6);
   // The relay took every message (the vendor's receipts): bounces and complaints come later.
   await applyReceipts(
-    writeConnection(),
+    connection(),
     rows.map((r) => ({ id: r.id, event: "delivered" as const, at: Date.now() })),
   );
 });
@@ -98,7 +99,7 @@ describe("signed notifications", () => {
     const answer = await post(sns.notification(sesBounce(messageId(r.id), r.email)));
     expect(answer).toEqual({ status: 200, body: { received: 1, matched: 1, ignored: 0 } });
     expect(await queued()).toBe(1);
-    expect((await applyQueuedReceipts(writeConnection())).applied).toBe(1);
+    expect((await applyQueuedReceipts(connection())).applied).toBe(1);
     expect(await row(r.id)).toMatchObject({
       status: "bounced",
       details: `550 5.1.1 <${r.email}>: user unknown (SES, Permanent/General)`,
@@ -111,7 +112,7 @@ describe("signed notifications", () => {
     const r = rows[1];
     const answer = await post(sns.notification(sesComplaint(messageId(r.id), r.email), { version: 2 }));
     expect(answer.body).toEqual({ received: 1, matched: 1, ignored: 0 });
-    await applyQueuedReceipts(writeConnection());
+    await applyQueuedReceipts(connection());
     expect(await row(r.id)).toMatchObject({ status: "complained", details: "Marked as spam (SES, abuse)" });
     expect((await getCampaign(userId, campaignId)).complainedCount).toBe(1);
     expect(await suppressionOf(userId, r.email)).toMatchObject({ reason: "complained" });
@@ -122,7 +123,7 @@ describe("signed notifications", () => {
     const signed = sns.notification(sesComplaint(messageId(r.id), r.email), { subject: "Complaint" });
     expect((await post(signed)).status).toBe(200);
     expect((await post(signed)).status).toBe(200);
-    await applyQueuedReceipts(writeConnection());
+    await applyQueuedReceipts(connection());
     expect((await getCampaign(userId, campaignId)).complainedCount).toBe(2);
   });
 
@@ -133,7 +134,7 @@ describe("signed notifications", () => {
     expect(answer.body).toEqual({ received: 1, matched: 1, ignored: 0 });
     // Posted again (SNS retries): the same event, counted once.
     expect((await post(signed)).status).toBe(200);
-    await applyQueuedReceipts(writeConnection());
+    await applyQueuedReceipts(connection());
     expect((await row(r.id)).status).not.toBe("bounced");
     expect((await getCampaign(userId, campaignId)).softBounceCount).toBe(1);
     expect(await suppressionOf(userId, r.email)).toBeNull();
