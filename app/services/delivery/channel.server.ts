@@ -43,6 +43,12 @@ export type SendControl = {
    */
   answered?(result: ChannelResult): void;
   /**
+   * Settles once the answers passed to `answered` so far are recorded (the engine records those
+   * of one event-loop turn together). A channel that sends a text without waiting for a new
+   * answer from the server (an envelope that went ahead) waits for this first.
+   */
+  answersRecorded?(): Promise<void>;
+  /**
    * Asked again just before the text of a message goes whose envelope went ahead of it (SMTP
    * PIPELINING: with the text of the message before, one round trip a message): false when what
    * `proceed` said no longer holds (a pause or cancel answered since, the claim run out, the

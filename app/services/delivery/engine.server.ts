@@ -316,6 +316,7 @@ export function createDeliveryEngine(options: {
         if (!row || (result.status !== "accepted" && result.status !== "failed" && result.status !== "bounced")) return;
         recordings.add(recordThisTurn(campaign.id, outcomeFor(row, result), () => recorded.add(result.key)));
       },
+      answersRecorded: () => turnRecorded ?? Promise.resolve(),
     };
     let results: ChannelResult[];
     try {

@@ -361,4 +361,27 @@ describe("the pool", () => {
     expect(again).toMatchObject({ status: "accepted" });
     expect(received.map((r) => r.to)).toEqual([["p0@example.com"], ["p1@example.com"], ["p9@example.com"]]);
   });
+
+  it("sends no text ahead of the engine's recording of the answer before it on that connection", async () => {
+    received.length = 0;
+    const channel = smtpChannel({ url: `smtp://crm:secret@127.0.0.1:${port}`, maxConnections: 1 });
+    const batch = Array.from({ length: 4 }, (_, i) =>
+      message(`6743a1d4${String(i + 1).padStart(16, "0")}`, `q${i}@example.com`),
+    );
+    const arrivedWhileRecording: number[] = [];
+    const results = await channel.send(batch, {
+      proceed: () => true,
+      stillGoing: () => true,
+      // A slow write of the answers: the next text, whose envelope went ahead, waits for it.
+      answersRecorded: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        arrivedWhileRecording.push(received.length);
+      },
+    });
+    await channel.close();
+    expect(results.map((r) => r.status)).toEqual(["accepted", "accepted", "accepted", "accepted"]);
+    // Before the second, third and fourth texts: only the messages before had arrived.
+    expect(arrivedWhileRecording).toEqual([1, 2, 3]);
+    expect(received.map((r) => r.to)).toEqual(batch.map((m) => [m.to.email]));
+  });
 });

@@ -310,13 +310,18 @@ export function smtpChannel(options: SmtpChannelOptions): DeliveryChannel {
             answer(smtpOutcome(current.m.key, error as Error));
             continue;
           }
-          if (wentAhead && !(control.stillGoing?.(current.m.key) ?? true)) {
-            // Held back after its envelope went: the server waits for its text, so the connection
-            // is dropped (nothing arrives) and the rest of the batch is held too.
-            stopped = true;
-            connection.abort();
-            slot = null;
-            return;
+          if (wentAhead) {
+            // The answer before it is recorded first (as it is when a text waits for its own 354),
+            // so no more than one message a connection is ever out or answered but not recorded.
+            await control.answersRecorded?.();
+            if (!(control.stillGoing?.(current.m.key) ?? true)) {
+              // Held back after its envelope went: the server waits for its text, so the
+              // connection is dropped (nothing arrives) and the rest of the batch is held too.
+              stopped = true;
+              connection.abort();
+              slot = null;
+              return;
+            }
           }
           const then = connection.pipelining && connection.messages < perConnection ? pickNow() : null;
           const { final, next: opened } = connection.finish(
