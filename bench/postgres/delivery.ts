@@ -249,6 +249,26 @@ export default async function deliveryOnPostgres(ctx: PostgresBenchContext): Pro
         });
       sample();
       const sampler = setInterval(sample, 250);
+      // What the database's sessions are doing while it sends, sampled every 250 ms: how many were
+      // on the CPU, waiting for a lock, for the WAL's flush, or idle inside a transaction.
+      const waits = new Map<string, number>();
+      let waitSamples = 0;
+      let sampling = true;
+      const waitSampler = (async () => {
+        while (sampling) {
+          const rows = (
+            await raw.query<{ what: string; n: number }>(
+              `SELECT state || coalesce(': ' || wait_event_type || '/' || wait_event, '') AS what, count(*)::int AS n
+               FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'
+                 AND application_name <> 'crm bench raw'
+               GROUP BY 1`,
+            )
+          ).rows;
+          waitSamples += 1;
+          for (const r of rows) waits.set(r.what, (waits.get(r.what) ?? 0) + r.n);
+          await new Promise((r) => setTimeout(r, 250));
+        }
+      })();
       const cpu = () => ({
         instances: servers.map((s) => treeCpuSeconds(s.pid ?? 0)),
         vendor: treeCpuSeconds(vendor.pid ?? 0),
@@ -363,6 +383,8 @@ export default async function deliveryOnPostgres(ctx: PostgresBenchContext): Pro
       }
       const totalMs = performance.now() - launchedAt;
       clearInterval(sampler);
+      sampling = false;
+      await waitSampler;
       const cpuAtEnd = cpu();
       const seconds = totalMs / 1000;
       const cores = (used: number) => round(used / seconds);
@@ -378,6 +400,13 @@ export default async function deliveryOnPostgres(ctx: PostgresBenchContext): Pro
         databaseConnectionsAtStart: connections,
         databasePoolSize: poolSize ? Number(poolSize) : "default (10)",
         // CPU over launch to every row final, as cores busy on average.
+        // Sessions of the campaign's database in each state, on average over the samples.
+        databaseSessions: {
+          samples: waitSamples,
+          average: Object.fromEntries(
+            [...waits].sort((a, b) => b[1] - a[1]).map(([what, n]) => [what, round(n / Math.max(1, waitSamples))]),
+          ),
+        },
         cpuCores: {
           instances: cpuAtEnd.instances.map((c, i) => cores(c - cpuAtLaunch.instances[i])),
           vendor: cores(cpuAtEnd.vendor - cpuAtLaunch.vendor),
