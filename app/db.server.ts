@@ -5,7 +5,7 @@
 // models, fields and methods, so model code calls either through the SQLite client's type.
 import { PrismaPg } from "@prisma/adapter-pg";
 import { GatedSqliteAdapter } from "~/db/gated-adapter.server";
-import { postgresSettings } from "~/db/postgres.server";
+import { postgresSettings, SESSION_OPTIONS } from "~/db/postgres.server";
 import { WRITE_LOCK_TIMEOUT_MS } from "~/db/write-gate.server";
 import { PrismaClient } from "~/generated/prisma/client";
 import { PrismaClient as PostgresPrismaClient } from "~/generated/prisma-postgres/client";
@@ -40,6 +40,7 @@ export function createPostgresDb(url: string): PrismaClient {
     statement_timeout: settings.statementTimeoutMs,
     lock_timeout: settings.lockTimeoutMs,
     application_name: "crm-prisma",
+    options: SESSION_OPTIONS,
   });
   const client = new PostgresPrismaClient({
     adapter,

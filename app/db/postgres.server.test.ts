@@ -123,4 +123,29 @@ describe("DATABASE_URL=postgres://", () => {
     const [raw] = await query<{ createdAt: number }>(pg, `SELECT "createdAt" FROM "User" WHERE id = $1`, [user.id]);
     expect(raw.createdAt).toBe(found?.createdAt.getTime());
   });
+
+  it("reads dates through Prisma whatever zone the server was set up in", async () => {
+    process.env.DATABASE_URL = database.url;
+    resetEnvCache();
+    // initdb takes the machine's zone; India's printed dates before 1906 with an offset in seconds,
+    // which Prisma's adapter read as an invalid Date.
+    await query(pg, `ALTER DATABASE "${database.name}" SET timezone = 'Asia/Kolkata'`);
+    await db().$disconnect(); // connections made from now on take the database's zone
+    const lastActive = new Date("1900-01-01T00:00:00.000Z");
+    const user = await db().user.create({
+      data: { id: "b".repeat(24), email: "zone@example.com", displayName: "Zone" },
+    });
+    await db().customer.create({
+      data: {
+        id: "c".repeat(24),
+        userId: user.id,
+        firstName: "Old",
+        lastName: "Date",
+        email: "old@example.in",
+        lastActive,
+      },
+    });
+    const read = await db().customer.findUniqueOrThrow({ where: { id: "c".repeat(24) } });
+    expect(read.lastActive?.toISOString()).toBe(lastActive.toISOString());
+  });
 });

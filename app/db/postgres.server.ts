@@ -26,6 +26,13 @@ export type PostgresSettings = {
   applicationName?: string;
 };
 
+/**
+ * The session settings of every connection (both pools): dates printed in UTC whatever zone initdb
+ * took from the server's machine. Prisma's adapter reads a date printed with an offset in seconds
+ * (India's zone before 1906: "+05:21:10") as an invalid Date; nothing here depends on the zone.
+ */
+export const SESSION_OPTIONS = "-c TimeZone=UTC";
+
 const TIMESTAMPTZ = 1184;
 const TIMESTAMP = 1114;
 const INT8 = 20;
@@ -72,6 +79,7 @@ export function openPostgres(url: string, settings: PostgresSettings): Postgres 
     max: settings.poolSize,
     types,
     application_name: settings.applicationName ?? "crm",
+    options: SESSION_OPTIONS,
     statement_timeout: settings.statementTimeoutMs,
     lock_timeout: settings.lockTimeoutMs,
     idle_in_transaction_session_timeout: Math.max(settings.statementTimeoutMs, 60_000),
