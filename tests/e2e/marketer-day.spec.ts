@@ -46,7 +46,9 @@ test("a marketer's day: customers, an order, a segment, a campaign sent live, th
   });
   expect(order.status(), await order.text()).toBe(201);
   await page.goto("/orders");
-  await expect(page.getByText("Diwali hamper").first()).toBeVisible();
+  const orderRow = page.getByRole("row").filter({ hasText: "Reader17 Shah" });
+  await expect(orderRow).toContainText("₹2,500.00");
+  await expect(orderRow).toContainText("Pending");
 
   // A segment: customers who spent over ₹1,000.
   const created = await page.request.post("/api/segments", {
