@@ -56,12 +56,11 @@ export function bodyHash(body: string): string {
 export function relaxedHeader(field: string): string {
   const colon = field.indexOf(":");
   const name = field.slice(0, colon).trim().toLowerCase();
-  const value = field
-    .slice(colon + 1)
-    .replace(/\r\n(?=[ \t])/g, "")
-    .replace(/[ \t]+/g, " ")
-    .trim();
-  return `${name}:${value}`;
+  let value = field.slice(colon + 1);
+  // Most fields are one line with single spaces: only the unfolding and the collapsing they need.
+  if (value.includes("\r\n")) value = value.replace(/\r\n(?=[ \t])/g, "");
+  if (value.includes("\t") || value.includes("  ")) value = value.replace(/[ \t]+/g, " ");
+  return `${name}:${value.trim()}`;
 }
 
 /** The fields of a CRLF header block, folded lines kept with their field. */

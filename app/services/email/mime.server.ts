@@ -184,7 +184,17 @@ export function encodePart(text: string, boundary: string): Encoded {
   let nonAscii = 0;
   for (let i = 0; i < crlf.length; i++) if (crlf.charCodeAt(i) > 127) nonAscii++;
   if (nonAscii * 3 > crlf.length) return { encoding: "base64", body: base64Lines(crlf) };
-  return { encoding: "quoted-printable", body: quotedPrintable(crlf) };
+  return { encoding: "quoted-printable", body: oneByte(quotedPrintable(crlf)) };
+}
+
+/**
+ * ASCII text held in one byte a character. Pieces cut from text that had a character beyond
+ * Latin-1 (a dash, a Hindi name) stay two bytes a character in V8 even when they are plain ASCII,
+ * and so would the whole message they are joined into: every later pass over it (the body hash,
+ * dot-stuffing, the socket's encoding) is then several times slower.
+ */
+function oneByte(ascii: string): string {
+  return Buffer.from(ascii, "latin1").toString("latin1");
 }
 
 function part(type: string, encoded: Encoded): string {
