@@ -54,4 +54,5 @@ export const POSTGRES_SUITE: string[] = [
   "app/services/unsubscribe.server.test.ts",
   "tests/routes/unsubscribe.test.ts",
   "tests/routes/suppressions-api.test.ts",
+  "app/services/customer-story.server.test.ts",
 ];

@@ -13,8 +13,13 @@
 // first `limit` after the cursor, a (time, key) pair: keys order entries of the same millisecond
 // (a click above the open above the receipt it made) and are unique, so no entry is shown twice
 // or skipped across pages.
+//
+// On PostgreSQL the twins in ./customer-story.postgres.server.ts answer, on the process's pool.
+import { databaseEngine } from "~/db/connection.server";
+import { postgres } from "~/db/postgres.server";
 import { readStatement } from "~/db/reader.server";
 import type { DeliveryStatus } from "~/lib/campaigns";
+import { campaignMessagesPg, readCustomerStoryPg } from "~/models/customer-story.postgres.server";
 
 /** What an entry says happened. */
 export type StoryRowKind =
@@ -124,6 +129,7 @@ export async function readCustomerStory(
   cursor: StoryCursor | null,
   limit: number,
 ): Promise<StoryRow[]> {
+  if (databaseEngine() === "postgres") return readCustomerStoryPg(postgres(), userId, customerId, email, cursor, limit);
   return readStatement<StoryRow>(STORY_SQL)
     .all({ customerId, userId, email, at: cursor?.at ?? null, key: cursor?.key ?? "", limit })
     .map((r) => ({ ...r, at: Number(r.at), link: r.link === null ? null : Number(r.link) }));
@@ -132,6 +138,7 @@ export async function readCustomerStory(
 /** The messages of the tenant's campaigns among `ids` (their links name a story's clicks), by id. */
 export async function campaignMessages(userId: string, ids: readonly string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
+  if (databaseEngine() === "postgres") return campaignMessagesPg(postgres(), userId, ids);
   const rows = readStatement<{ id: string; message: string }>(
     `SELECT "id", "message" FROM "Campaign" WHERE "userId" = ? AND "id" IN (SELECT "value" FROM json_each(?))`,
   ).all(userId, JSON.stringify(ids));

@@ -1,14 +1,18 @@
-// The customer's story on a real SQLite database: campaigns launched to a customer, their rows
-// moved as the send and the receipts move them, opens, clicks and complaints as DeliveryEvent rows,
-// the suppression list's events; then the story's order, dates, texts and pages, another tenant's
-// customer, a customer with nothing, and a customer sent 500 campaigns.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, useTestDatabase } from "../../tests/helpers/db";
+// The customer's story on a real database (SQLite, and PostgreSQL in the postgres project):
+// campaigns launched to a customer, their rows moved as the send and the receipts move them, opens,
+// clicks and complaints as DeliveryEvent rows, the suppression list's events; then the story's
+// order, dates, texts and pages, another tenant's customer, a customer with nothing, and a customer
+// sent 500 campaigns.
+import { beforeAll, describe, expect, it } from "vitest";
+import { createTestUser, TEST_ENGINE, useTestConnection, useTestDatabase } from "../../tests/helpers/db";
+import { postgresPlan } from "../../tests/helpers/explain";
+import { sqlRows, sqlRun, sqlValue } from "../../tests/helpers/sql";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
-const { file } = useTestDatabase();
+useTestDatabase();
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
+const connection = useTestConnection();
 
-import { openSqlite, type Sqlite } from "~/db/sqlite.server";
 import { ApiError } from "~/lib/api.server";
 import { parseStoryCursor, STORY_PAGE_SIZE, type StoryEntry } from "~/lib/customer-story";
 import { newId } from "~/lib/id";
@@ -20,16 +24,13 @@ import { CustomerApiSchema } from "~/schemas/customer";
 import { customerStory } from "~/services/customer-story.server";
 import { createCustomer } from "~/services/customers.server";
 
-let sqlite: Sqlite;
 let tenant: string;
 let other: string;
 
 beforeAll(async () => {
   tenant = (await createTestUser("Storyteller")).id;
   other = (await createTestUser("Other tenant")).id;
-  sqlite = openSqlite(file);
 });
-afterAll(() => sqlite.close());
 
 const T0 = Date.parse("2026-11-20T04:30:00.000Z");
 const minutes = (n: number) => T0 + n * 60_000;
@@ -43,7 +44,7 @@ async function customer(userId: string, first: string) {
 async function sendTo(userId: string, customerId: string, name: string, launchedAt: number) {
   const id = newId(new Date(launchedAt));
   await launchCampaign(
-    sqlite,
+    connection(),
     {
       id,
       userId,
@@ -54,28 +55,32 @@ async function sendTo(userId: string, customerId: string, name: string, launched
       description: "",
       message: "Hi {NAME}, see https://shop.example/sale and https://shop.example/new",
     },
-    { sql: `"userId" = ? AND "id" = ?`, params: [userId, customerId] },
+    // The audience's WHERE as the segment compiler writes it for the engine.
+    {
+      sql: TEST_ENGINE === "postgres" ? `"userId" = $1 AND "id" = $2` : `"userId" = ? AND "id" = ?`,
+      params: [userId, customerId],
+    },
     launchedAt,
   );
-  const seq = sqlite.prepare<unknown[], number>(`SELECT "seq" FROM "Delivery" WHERE "campaignId" = ?`).pluck().get(id);
+  const seq = await sqlValue<number>(connection(), `SELECT "seq" FROM "Delivery" WHERE "campaignId" = ?`, [id]);
   if (seq === undefined) throw new Error("The launch wrote no row");
-  return { id, seq };
+  return { id, seq: Number(seq) };
 }
 
 /** The row as the send and the receipts leave it. */
-function setRow(
+async function setRow(
   seq: number,
   fields: { status: string; updatedAt: number; details?: string; openedAt?: number; clickedAt?: number },
 ) {
-  sqlite
-    .prepare(
-      `UPDATE "Delivery" SET "status" = ?, "updatedAt" = ?, "details" = ?, "openedAt" = ?, "clickedAt" = ? WHERE "seq" = ?`,
-    )
-    .run(fields.status, fields.updatedAt, fields.details ?? "", fields.openedAt ?? null, fields.clickedAt ?? null, seq);
+  await sqlRun(
+    connection(),
+    `UPDATE "Delivery" SET "status" = ?, "updatedAt" = ?, "details" = ?, "openedAt" = ?, "clickedAt" = ? WHERE "seq" = ?`,
+    [fields.status, fields.updatedAt, fields.details ?? "", fields.openedAt ?? null, fields.clickedAt ?? null, seq],
+  );
 }
 
 /** A DeliveryEvent row as applyReceipts writes it. */
-function event(
+async function event(
   userId: string,
   campaignId: string,
   seq: number,
@@ -84,12 +89,14 @@ function event(
   at: number,
   extra: { machine?: boolean; link?: number; details?: string } = {},
 ) {
-  sqlite
-    .prepare(
-      `INSERT INTO "DeliveryEvent" ("userId", "campaignId", "seq", "customerId", "email", "kind", "machine", "link", "source", "details", "at")
-       VALUES (?, ?, ?, ?, '', ?, ?, ?, 'pixel', ?, ?)`,
-    )
-    .run(userId, campaignId, seq, customerId, kind, extra.machine ? 1 : 0, extra.link ?? null, extra.details ?? "", at);
+  // A boolean is 0/1 on SQLite and true/false on PostgreSQL.
+  const machine = TEST_ENGINE === "postgres" ? extra.machine === true : extra.machine ? 1 : 0;
+  await sqlRun(
+    connection(),
+    `INSERT INTO "DeliveryEvent" ("userId", "campaignId", "seq", "customerId", "email", "kind", "machine", "link", "source", "details", "at")
+     VALUES (?, ?, ?, ?, '', ?, ?, ?, 'pixel', ?, ?)`,
+    [userId, campaignId, seq, customerId, kind, machine, extra.link ?? null, extra.details ?? "", at],
+  );
 }
 
 async function everything(userId: string, customerId: string, limit = STORY_PAGE_SIZE): Promise<StoryEntry[]> {
@@ -108,23 +115,28 @@ describe("the story of one customer", () => {
   it("tells what they received, opened, clicked, and what bounced, newest first, with the campaigns", async () => {
     const asha = await customer(tenant, "Asha");
     const diwali = await sendTo(tenant, asha.id, "Diwali Dhamaka", minutes(0));
-    setRow(diwali.seq, { status: "delivered", updatedAt: minutes(1), openedAt: minutes(30), clickedAt: minutes(31) });
+    await setRow(diwali.seq, {
+      status: "delivered",
+      updatedAt: minutes(1),
+      openedAt: minutes(30),
+      clickedAt: minutes(31),
+    });
     // Apple's proxy fetched the pixel first (a machine), then Asha opened and clicked the second
     // link twice and the first once; a scanner's click is a machine's.
-    event(tenant, diwali.id, diwali.seq, asha.id, "opened", minutes(2), { machine: true });
-    event(tenant, diwali.id, diwali.seq, asha.id, "opened", minutes(30));
-    event(tenant, diwali.id, diwali.seq, asha.id, "clicked", minutes(1), { machine: true, link: 0 });
-    event(tenant, diwali.id, diwali.seq, asha.id, "clicked", minutes(31), { link: 1 });
-    event(tenant, diwali.id, diwali.seq, asha.id, "clicked", minutes(40), { link: 1 });
-    event(tenant, diwali.id, diwali.seq, asha.id, "clicked", minutes(35), { link: 0 });
+    await event(tenant, diwali.id, diwali.seq, asha.id, "opened", minutes(2), { machine: true });
+    await event(tenant, diwali.id, diwali.seq, asha.id, "opened", minutes(30));
+    await event(tenant, diwali.id, diwali.seq, asha.id, "clicked", minutes(1), { machine: true, link: 0 });
+    await event(tenant, diwali.id, diwali.seq, asha.id, "clicked", minutes(31), { link: 1 });
+    await event(tenant, diwali.id, diwali.seq, asha.id, "clicked", minutes(40), { link: 1 });
+    await event(tenant, diwali.id, diwali.seq, asha.id, "clicked", minutes(35), { link: 0 });
 
     const monsoon = await sendTo(tenant, asha.id, "Monsoon Sale", minutes(60));
-    setRow(monsoon.seq, { status: "delivered", updatedAt: minutes(61) });
-    event(tenant, monsoon.id, monsoon.seq, asha.id, "opened", minutes(62), { machine: true });
-    event(tenant, monsoon.id, monsoon.seq, asha.id, "opened", minutes(63), { machine: true });
+    await setRow(monsoon.seq, { status: "delivered", updatedAt: minutes(61) });
+    await event(tenant, monsoon.id, monsoon.seq, asha.id, "opened", minutes(62), { machine: true });
+    await event(tenant, monsoon.id, monsoon.seq, asha.id, "opened", minutes(63), { machine: true });
 
     const winback = await sendTo(tenant, asha.id, "Win-back", minutes(120));
-    setRow(winback.seq, {
+    await setRow(winback.seq, {
       status: "bounced",
       updatedAt: minutes(122),
       details: "550 5.1.1 The e-mail account does not exist",
@@ -133,11 +145,11 @@ describe("the story of one customer", () => {
       tenant,
       [{ email: asha.email, reason: "hard-bounced", campaignId: winback.id, campaignName: "Win-back" }],
       {
-        connection: sqlite,
+        connection: connection(),
         now: minutes(122),
       },
     );
-    await removeSuppression(tenant, asha.email, { connection: sqlite, now: minutes(180) });
+    await removeSuppression(tenant, asha.email, { connection: connection(), now: minutes(180) });
 
     const { entries, nextCursor } = await customerStory(tenant, asha.id);
     expect(nextCursor).toBeNull();
@@ -183,22 +195,22 @@ describe("the story of one customer", () => {
   it("says plainly what was not sent, is waiting, was delayed, and what a complaint did", async () => {
     const ravi = await customer(tenant, "Ravi");
     const failed = await sendTo(tenant, ravi.id, "Holi Colours", minutes(0));
-    setRow(failed.seq, { status: "failed", updatedAt: minutes(1), details: "554 5.7.1 Relay access denied" });
+    await setRow(failed.seq, { status: "failed", updatedAt: minutes(1), details: "554 5.7.1 Relay access denied" });
     const suppressed = await sendTo(tenant, ravi.id, "Festive Bonanza", minutes(10));
-    setRow(suppressed.seq, {
+    await setRow(suppressed.seq, {
       status: "suppressed",
       updatedAt: minutes(11),
       details: "Not sent: the address was unsubscribed on 20 Nov 2026",
     });
     const cancelled = await sendTo(tenant, ravi.id, "Loyalty Rewards", minutes(20));
-    setRow(cancelled.seq, { status: "cancelled", updatedAt: minutes(21) });
+    await setRow(cancelled.seq, { status: "cancelled", updatedAt: minutes(21) });
     const deferred = await sendTo(tenant, ravi.id, "Summer Clearance", minutes(30));
-    setRow(deferred.seq, { status: "pending", updatedAt: minutes(31), details: "451 4.7.1 Try again later" });
+    await setRow(deferred.seq, { status: "pending", updatedAt: minutes(31), details: "451 4.7.1 Try again later" });
     // Never tried yet: dated by the launch.
     await sendTo(tenant, ravi.id, "Weekend Flash Sale", minutes(40));
     const spam = await sendTo(tenant, ravi.id, "New Year Offer", minutes(50));
-    setRow(spam.seq, { status: "complained", updatedAt: minutes(90), openedAt: minutes(55) });
-    event(tenant, spam.id, spam.seq, ravi.id, "complained", minutes(90), { details: "abuse" });
+    await setRow(spam.seq, { status: "complained", updatedAt: minutes(90), openedAt: minutes(55) });
+    await event(tenant, spam.id, spam.seq, ravi.id, "complained", minutes(90), { details: "abuse" });
 
     const { entries } = await customerStory(tenant, ravi.id);
     expect(entries.map((e) => [e.at, e.text, e.details])).toEqual([
@@ -230,7 +242,7 @@ describe("the story of one customer", () => {
     const kiran = await customer(tenant, "Kiran");
     const sale = await sendTo(tenant, kiran.id, "Weekend Flash Sale", minutes(0));
     // The vendor accepted it two minutes after the launch (a second before the proxy's fetch).
-    setRow(sale.seq, { status: "sent", updatedAt: minutes(2) - 1_000 });
+    await setRow(sale.seq, { status: "sent", updatedAt: minutes(2) - 1_000 });
     const id = deliveryKey(sale.id, sale.seq, 0);
     const receipts: Receipt[] = [
       // Apple's privacy proxy fetches the pixel as the message arrives: a machine's open.
@@ -242,7 +254,7 @@ describe("the story of one customer", () => {
       { id, event: "clicked", at: minutes(32), link: 1, source: "link" },
       { id, event: "complained", at: minutes(90), source: "imap", eventId: "<arf-1@isp.example>" },
     ];
-    await applyReceipts(sqlite, receipts);
+    await applyReceipts(connection(), receipts);
     const { entries } = await customerStory(tenant, kiran.id);
     expect(entries.map((e) => [e.kind, e.text, e.link?.url ?? ""])).toEqual([
       ["suppressed", "Put on the suppression list after the spam complaint about Weekend Flash Sale", ""],
@@ -262,9 +274,9 @@ describe("the story of one customer", () => {
     await addSuppressions(
       tenant,
       [{ email: meera.email, reason: "unsubscribed", campaignId: gone.id, campaignName: "Independence Day Deals" }],
-      { connection: sqlite, now: minutes(5) },
+      { connection: connection(), now: minutes(5) },
     );
-    sqlite.prepare(`DELETE FROM "Campaign" WHERE "id" = ?`).run(gone.id);
+    await sqlRun(connection(), `DELETE FROM "Campaign" WHERE "id" = ?`, [gone.id]);
     const { entries } = await customerStory(tenant, meera.id);
     expect(entries).toEqual([
       expect.objectContaining({
@@ -284,7 +296,7 @@ describe("the story of one customer", () => {
   it("is not found for another tenant's customer, an unknown id and a malformed one", async () => {
     const theirs = await customer(other, "Theirs");
     const campaign = await sendTo(other, theirs.id, "Their campaign", minutes(0));
-    setRow(campaign.seq, { status: "delivered", updatedAt: minutes(1) });
+    await setRow(campaign.seq, { status: "delivered", updatedAt: minutes(1) });
     for (const id of [theirs.id, newId(), "not-an-id"]) {
       const error = await customerStory(tenant, id).then(
         () => null,
@@ -303,7 +315,10 @@ describe("the story of one customer", () => {
       other,
       CustomerApiSchema.parse({ firstName: "Shared", lastName: "Rao", email: mine.email }),
     );
-    await addSuppressions(other, [{ email: mine.email, reason: "manual" }], { connection: sqlite, now: minutes(1) });
+    await addSuppressions(other, [{ email: mine.email, reason: "manual" }], {
+      connection: connection(),
+      now: minutes(1),
+    });
     expect((await customerStory(tenant, mine.id)).entries).toEqual([]);
     expect((await customerStory(other, theirs.id)).entries.map((e) => e.text)).toEqual(["Suppressed by hand"]);
   });
@@ -317,7 +332,7 @@ describe("pages", () => {
     // millisecond (the received row and its open).
     for (let i = 0; i < 40; i++) {
       const c = await sendTo(tenant, priya.id, `Campaign ${i + 1}`, minutes(i * 10));
-      setRow(c.seq, {
+      await setRow(c.seq, {
         status: "delivered",
         updatedAt: minutes(i * 10 + 1),
         openedAt: i % 2 ? minutes(i * 10 + 1) : undefined,
@@ -353,18 +368,16 @@ describe("pages", () => {
     const busy = await customer(tenant, "Busy");
     const launched: { id: string; seq: number }[] = [];
     for (let i = 0; i < 500; i++) launched.push(await sendTo(tenant, busy.id, `Weekly ${i + 1}`, minutes(i * 60)));
-    sqlite.transaction(() => {
-      for (const [i, c] of launched.entries()) {
-        setRow(c.seq, {
-          status: "delivered",
-          updatedAt: minutes(i * 60 + 1),
-          openedAt: minutes(i * 60 + 5),
-          clickedAt: minutes(i * 60 + 6),
-        });
-        event(tenant, c.id, c.seq, busy.id, "opened", minutes(i * 60 + 5));
-        event(tenant, c.id, c.seq, busy.id, "clicked", minutes(i * 60 + 6), { link: 0 });
-      }
-    })();
+    for (const [i, c] of launched.entries()) {
+      await setRow(c.seq, {
+        status: "delivered",
+        updatedAt: minutes(i * 60 + 1),
+        openedAt: minutes(i * 60 + 5),
+        clickedAt: minutes(i * 60 + 6),
+      });
+      await event(tenant, c.id, c.seq, busy.id, "opened", minutes(i * 60 + 5));
+      await event(tenant, c.id, c.seq, busy.id, "clicked", minutes(i * 60 + 6), { link: 0 });
+    }
     let started = performance.now();
     let page = await customerStory(tenant, busy.id);
     const firstMs = performance.now() - started;
@@ -377,13 +390,23 @@ describe("pages", () => {
     console.info(
       `customer story, 500 campaigns, 1,500 entries: first page ${firstMs.toFixed(1)} ms, then ${(tenMs / 10).toFixed(1)} ms a page`,
     );
-    const plan = sqlite
-      .prepare<unknown[], { detail: string }>(
-        `EXPLAIN QUERY PLAN SELECT "seq" FROM "Delivery" WHERE "customerId" = ? AND "userId" = ?`,
-      )
-      .all(busy.id, tenant)
-      .map((r) => r.detail)
-      .join("; ");
+    const plan =
+      TEST_ENGINE === "postgres"
+        ? (
+            await postgresPlan(connection(), `SELECT "seq" FROM "Delivery" WHERE "customerId" = $1 AND "userId" = $2`, [
+              busy.id,
+              tenant,
+            ])
+          ).join("; ")
+        : (
+            await sqlRows<{ detail: string }>(
+              connection(),
+              `EXPLAIN QUERY PLAN SELECT "seq" FROM "Delivery" WHERE "customerId" = ? AND "userId" = ?`,
+              [busy.id, tenant],
+            )
+          )
+            .map((r) => r.detail)
+            .join("; ");
     expect(plan).toContain("Delivery_customerId_idx");
   });
 });

@@ -1,0 +1,111 @@
+// The customer's story on PostgreSQL: the twin of ./customer-story.server.ts (SQLite), the same
+// statement in PostgreSQL's words, the same rows. Delivery and DeliveryEvent keep their times as
+// bigint milliseconds on both engines; the campaign's launch and the suppression events' dates are
+// timestamptz here, read as milliseconds. Keys compare as SQLite compares text (COLLATE "C").
+import type pg from "pg";
+import type { Postgres } from "~/db/postgres.server";
+import type { StoryCursor, StoryRow } from "~/models/customer-story.server";
+
+type Db = Postgres | pg.Pool | pg.PoolClient;
+
+const ms = (column: string) => `round(extract(epoch from ${column}) * 1000)::bigint`;
+const SEQ = `lpad("seq"::text, 12, '0')`;
+
+// $1 customer, $2 tenant, $3 e-mail, $4 the cursor's time (or NULL), $5 its key, $6 the limit.
+const STORY_SQL = `
+WITH "rows" AS (
+  SELECT "d"."seq", "d"."campaignId", "d"."status", "d"."details", "d"."updatedAt", "d"."openedAt", "d"."clickedAt",
+         "c"."name" AS "campaignName", "c"."launchedAt"
+  FROM "Delivery" "d" JOIN "Campaign" "c" ON "c"."id" = "d"."campaignId"
+  WHERE "d"."customerId" = $1 AND "d"."userId" = $2
+),
+"events" AS (
+  SELECT "e"."seq", "e"."kind", "e"."machine", "e"."link", "e"."details", "e"."at", "e"."id", "e"."campaignId",
+         "c"."name" AS "campaignName", "d"."openedAt"
+  FROM "DeliveryEvent" "e"
+  JOIN "Delivery" "d" ON "d"."seq" = "e"."seq"
+  JOIN "Campaign" "c" ON "c"."id" = "e"."campaignId"
+  WHERE "e"."userId" = $2 AND "e"."customerId" = $1
+),
+"story" AS (
+  -- The row's state, dated when it last changed; a complaint by the first sign that it arrived.
+  SELECT CASE
+           WHEN "status" = 'complained' THEN least(
+             "updatedAt", coalesce("openedAt", "updatedAt"), coalesce("clickedAt", "updatedAt"),
+             coalesce((SELECT min("at") FROM "events" "e" WHERE "e"."seq" = "rows"."seq" AND "e"."kind" IN ('opened', 'clicked')), "updatedAt"))
+           WHEN "updatedAt" > 0 THEN "updatedAt"
+           ELSE coalesce(${ms(`"launchedAt"`)}, 0)
+         END AS "at",
+         '1-' || ${SEQ} AS "key", 'delivery' AS "kind", "campaignId", "campaignName", 1 AS "campaignExists",
+         "status", "details", NULL::integer AS "link"
+  FROM "rows"
+  UNION ALL
+  -- The first open by a person.
+  SELECT "openedAt", '2-' || ${SEQ}, 'opened', "campaignId", "campaignName", 1, NULL, '', NULL
+  FROM "rows" WHERE "openedAt" IS NOT NULL
+  UNION ALL
+  -- Opened by a machine only: its first machine open.
+  SELECT min("at"), '2-' || ${SEQ} || '-m', 'machine-opened', min("campaignId"), min("campaignName"), 1, NULL, '', NULL
+  FROM "events" WHERE "kind" = 'opened' AND "machine" AND "openedAt" IS NULL
+  GROUP BY "seq"
+  UNION ALL
+  -- The first click by a person on each link.
+  SELECT min("at"), '3-' || ${SEQ} || '-' || coalesce("link"::text, 'x'), 'clicked', min("campaignId"), min("campaignName"), 1, NULL, '', "link"
+  FROM "events" WHERE "kind" = 'clicked' AND NOT "machine"
+  GROUP BY "seq", "link"
+  UNION ALL
+  -- A click known only from the row (a history written without events): "a link".
+  SELECT "clickedAt", '3-' || ${SEQ} || '-r', 'clicked', "campaignId", "campaignName", 1, NULL, '', NULL
+  FROM "rows"
+  WHERE "clickedAt" IS NOT NULL
+    AND "seq" NOT IN (SELECT "seq" FROM "events" WHERE "kind" = 'clicked' AND NOT "machine")
+  UNION ALL
+  -- Soft bounces and complaints, each as it came.
+  SELECT "at", '4-' || lpad("id"::text, 12, '0'), "kind", "campaignId", "campaignName", 1, NULL, "details", NULL
+  FROM "events" WHERE "kind" IN ('soft-bounced', 'complained')
+  UNION ALL
+  -- What happened to the address on the suppression list.
+  SELECT ${ms(`"s"."createdAt"`)}, '5-' || "s"."id", "s"."action", "s"."campaignId", "s"."campaignName",
+         CASE WHEN "s"."campaignId" IS NOT NULL AND EXISTS (SELECT 1 FROM "Campaign" "c" WHERE "c"."id" = "s"."campaignId" AND "c"."userId" = $2) THEN 1 ELSE 0 END,
+         NULL, "s"."reason", NULL
+  FROM "SuppressionEvent" "s"
+  WHERE "s"."userId" = $2 AND "s"."email" = $3
+)
+SELECT "at", "key", "kind", "campaignId", "campaignName", "campaignExists", "status", "details", "link"
+FROM "story"
+WHERE $4::bigint IS NULL OR "at" < $4::bigint OR ("at" = $4::bigint AND "key" COLLATE "C" < $5)
+ORDER BY "at" DESC, "key" COLLATE "C" DESC
+LIMIT $6`;
+
+async function rows<Row extends pg.QueryResultRow>(db: Db, sql: string, params: unknown[]): Promise<Row[]> {
+  const target = "engine" in db ? db.pool : db;
+  return (await target.query<Row>(sql, params)).rows;
+}
+
+export async function readCustomerStoryPg(
+  db: Db,
+  userId: string,
+  customerId: string,
+  email: string,
+  cursor: StoryCursor | null,
+  limit: number,
+): Promise<StoryRow[]> {
+  const found = await rows<StoryRow>(db, STORY_SQL, [
+    customerId,
+    userId,
+    email,
+    cursor?.at ?? null,
+    cursor?.key ?? "",
+    limit,
+  ]);
+  return found.map((r) => ({ ...r, at: Number(r.at), link: r.link === null ? null : Number(r.link) }));
+}
+
+export async function campaignMessagesPg(db: Db, userId: string, ids: readonly string[]): Promise<Map<string, string>> {
+  const found = await rows<{ id: string; message: string }>(
+    db,
+    `SELECT "id", "message" FROM "Campaign" WHERE "userId" = $1 AND "id" = ANY($2::text[])`,
+    [userId, ids],
+  );
+  return new Map(found.map((r) => [r.id, r.message]));
+}
