@@ -55,4 +55,6 @@ export const POSTGRES_SUITE: string[] = [
   "tests/routes/unsubscribe.test.ts",
   "tests/routes/suppressions-api.test.ts",
   "app/services/customer-story.server.test.ts",
+  "app/services/delivery/smtp-relay.server.test.ts",
+  "app/services/delivery/controls.server.test.ts",
 ];

@@ -1,15 +1,17 @@
 // Pause stops, cancel ends, and a relay's acceptance is a delivery: the delivery engine on a real
-// SQLite database sending through the SMTP channel to a real SMTP server process (smtp-server on a
+// database (SQLite, and PostgreSQL in its project) sending through the SMTP channel to a real SMTP server process (smtp-server on a
 // loopback port) that takes a few milliseconds over each message, the controls called as a
 // marketer's request would call them (the campaign service, on the server's writer).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, useTestDatabase } from "../../../tests/helpers/db";
+import { createTestUser, useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
 import { type SmtpCapture, startSmtpCapture } from "../../../tests/helpers/smtp";
+import { sqlRows, sqlValue } from "../../../tests/helpers/sql";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
-const { file } = useTestDatabase();
+useTestDatabase();
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
+const connection = useTestConnection();
 
-import { openSqlite, type Sqlite } from "~/db/sqlite.server";
 import { deliveryStats } from "~/lib/campaigns";
 import { newId } from "~/lib/id";
 import { parseConditions } from "~/lib/segments";
@@ -19,20 +21,19 @@ import { cancelCampaign, deliveryLogs, getCampaign, pauseCampaign, resumeCampaig
 import { createDeliveryEngine, type DeliveryEngine, type EngineSettings } from "~/services/delivery/engine.server";
 import { smtpChannel } from "~/services/delivery/smtp-channel.server";
 import { seedTenant } from "~/services/seed.server";
-import { compileSegmentWhere } from "~/models/segments/compile.server";
+import { audienceWhere } from "~/models/segments/audience.server";
 
 const POOL = 3;
 const AUDIENCE = 400;
 let smtp: SmtpCapture;
 const receivedIds = () => smtp.messages.map((m) => m.messageId);
-let sqlite: Sqlite;
 let tenant: { id: string };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until(check: () => boolean, what: string, ms = 20_000) {
+async function until(check: () => boolean | Promise<boolean>, what: string, ms = 20_000) {
   const deadline = Date.now() + ms;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`Timed out waiting until ${what}`);
     await sleep(10);
   }
@@ -41,12 +42,10 @@ async function until(check: () => boolean, what: string, ms = 20_000) {
 beforeAll(async () => {
   smtp = await startSmtpCapture({ delayMs: 3 });
   tenant = await createTestUser("Controls");
-  await seedTenant(tenant.id, { customers: AUDIENCE, orders: 0, seed: 11, file });
-  sqlite = openSqlite(file);
+  await seedTenant(tenant.id, { customers: AUDIENCE, orders: 0, seed: 11 });
 });
 afterAll(async () => {
   await Promise.all(channels.map((c) => c.close()));
-  sqlite.close();
   await smtp.close();
 });
 
@@ -55,7 +54,7 @@ async function launch(): Promise<string> {
   if (!parsed.ok) throw new Error(parsed.message);
   const id = newId();
   const size = await launchCampaign(
-    sqlite,
+    connection(),
     {
       id,
       userId: tenant.id,
@@ -66,7 +65,7 @@ async function launch(): Promise<string> {
       description: "",
       message: "Hi {NAME}",
     },
-    compileSegmentWhere(tenant.id, parsed.tree),
+    audienceWhere(tenant.id, parsed.tree),
   );
   expect(size).toBe(AUDIENCE);
   return id;
@@ -81,7 +80,7 @@ function engine(settings: Partial<EngineSettings> = {}, pool = POOL): DeliveryEn
   });
   channels.push(channel);
   return createDeliveryEngine({
-    sqlite,
+    sqlite: connection(),
     channel,
     settings: { batchSize: 100, concurrency: 2, idleMs: 20, ...settings },
   });
@@ -91,10 +90,12 @@ async function figuresAddUp(id: string) {
   const c = await getCampaign(tenant.id, id);
   const s = c.deliveryStats;
   expect(s.sent + s.failed + s.cancelled + s.pending).toBe(c.audienceSize);
-  const byStatus = sqlite
-    .prepare(`SELECT "status", count(*) AS n FROM "Delivery" WHERE "campaignId" = ? GROUP BY "status"`)
-    .all(id) as { status: string; n: number }[];
-  const rows = Object.fromEntries(byStatus.map((r) => [r.status, r.n]));
+  const byStatus = await sqlRows<{ status: string; n: number }>(
+    connection(),
+    `SELECT "status", count(*) AS "n" FROM "Delivery" WHERE "campaignId" = ? GROUP BY "status"`,
+    [id],
+  );
+  const rows = Object.fromEntries(byStatus.map((r) => [r.status, Number(r.n)]));
   expect({ pending: s.pending, delivered: s.delivered, cancelled: s.cancelled }).toEqual({
     pending: rows.pending ?? 0,
     delivered: rows.delivered ?? 0,
@@ -130,7 +131,8 @@ describe("controls while sending through SMTP", () => {
     running.wake();
     await until(() => smtp.messages.length >= AUDIENCE, "every message arrived");
     await until(
-      () => sqlite.prepare(`SELECT "status" FROM "Campaign" WHERE "id" = ?`).pluck().get(id) === "Completed",
+      async () =>
+        (await sqlValue(connection(), `SELECT "status" FROM "Campaign" WHERE "id" = ?`, [id])) === "Completed",
       "completed",
     );
     await running.stop();
@@ -149,7 +151,7 @@ describe("controls while sending through SMTP", () => {
     await until(() => smtp.messages.length >= 50, "50 messages arrived");
     await cancelCampaign(tenant.id, id);
     const atAnswer = smtp.messages.length;
-    await until(() => deliveryStats(readCounters(id)).pending === 0, "no row left pending");
+    await until(async () => deliveryStats(await readCounters(id)).pending === 0, "no row left pending");
     await running.stop();
     await loop;
     expect(smtp.messages.length - atAnswer).toBeLessThanOrEqual(POOL);
@@ -174,7 +176,7 @@ describe("a slow relay", () => {
       // before a connection is free; they are left to the next claim instead of going out twice.
       const running = engine({ leaseMs: 200, concurrency: 3 }, 1);
       const loop = running.run();
-      await until(() => deliveryStats(readCounters(id)).pending === 0, "every row sent", 60_000);
+      await until(async () => deliveryStats(await readCounters(id)).pending === 0, "every row sent", 60_000);
       await running.stop();
       await loop;
       expect(new Set(receivedIds()).size).toBe(AUDIENCE);
@@ -187,11 +189,12 @@ describe("a slow relay", () => {
   }, 90_000);
 });
 
-function readCounters(id: string) {
-  return sqlite
-    .prepare(
-      `SELECT "audienceSize", "pendingCount", "sentCount", "deliveredCount", "failedCount", "bouncedCount",
-        "cancelledCount", "suppressedCount", "openedCount", "clickedCount" FROM "Campaign" WHERE "id" = ?`,
-    )
-    .get(id) as Parameters<typeof deliveryStats>[0];
+async function readCounters(id: string) {
+  const [row] = await sqlRows<Parameters<typeof deliveryStats>[0]>(
+    connection(),
+    `SELECT "audienceSize", "pendingCount", "sentCount", "deliveredCount", "failedCount", "bouncedCount",
+      "cancelledCount", "suppressedCount", "openedCount", "clickedCount" FROM "Campaign" WHERE "id" = ?`,
+    [id],
+  );
+  return row;
 }

@@ -8,20 +8,22 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, useTestDatabase } from "../../../tests/helpers/db";
+import { createTestUser, useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
+import { campaignRow } from "../../../tests/helpers/campaign-send";
+import { sqlRows, sqlRun } from "../../../tests/helpers/sql";
 
 process.env.MAIL_FROM = "Shop <news@shop.example>";
 process.env.PUBLIC_URL = "https://crm.example";
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
-const { file } = useTestDatabase();
+useTestDatabase();
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
+const connection = useTestConnection();
 
-import { openSqlite, type Sqlite } from "~/db/sqlite.server";
 import { deliveryKey } from "~/lib/campaigns";
 import { newId } from "~/lib/id";
 import { parseConditions } from "~/lib/segments";
-import { type CampaignRow, CAMPAIGN_COLUMNS } from "~/models/campaigns.server";
 import { launchCampaign } from "~/models/deliveries/launch.server";
-import { compileSegmentWhere } from "~/models/segments/compile.server";
+import { audienceWhere } from "~/models/segments/audience.server";
 import { findSuppression } from "~/models/suppressions.server";
 import { createDeliveryEngine, type EngineSettings } from "~/services/delivery/engine.server";
 import { smtpChannel } from "~/services/delivery/smtp-channel.server";
@@ -93,31 +95,24 @@ async function startRelay(): Promise<Relay> {
   });
 }
 
-let sqlite: Sqlite;
 let tenantId: string;
 let relay: Relay;
 
-function campaign(id: string): CampaignRow {
-  const row = sqlite
-    .prepare<unknown[], CampaignRow>(`SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "id" = ?`)
-    .get(id);
-  if (!row) throw new Error(`No campaign ${id}`);
-  return row;
-}
+const campaign = (id: string) => campaignRow(connection(), id);
 type Row = { seq: number; retries: number; email: string; status: string; attempts: number; details: string };
 const rowsOf = (id: string) =>
-  sqlite
-    .prepare(
-      `SELECT "seq", "retries", "email", "status", "attempts", "details" FROM "Delivery" WHERE "campaignId" = ? ORDER BY "seq"`,
-    )
-    .all(id) as Row[];
+  sqlRows<Row>(
+    connection(),
+    `SELECT "seq", "retries", "email", "status", "attempts", "details" FROM "Delivery" WHERE "campaignId" = ? ORDER BY "seq"`,
+    [id],
+  );
 
 async function launch(name: string): Promise<{ id: string; size: number }> {
   const parsed = parseConditions({ totalSpend: { $gte: 0 } });
   if (!parsed.ok) throw new Error(parsed.message);
   const id = newId();
   const size = await launchCampaign(
-    sqlite,
+    connection(),
     {
       id,
       userId: tenantId,
@@ -128,10 +123,12 @@ async function launch(name: string): Promise<{ id: string; size: number }> {
       description: "",
       message: "Hi {NAME}, 10% off",
     },
-    compileSegmentWhere(tenantId, parsed.tree),
+    audienceWhere(tenantId, parsed.tree),
   );
   // Only this campaign sends.
-  sqlite.prepare(`UPDATE "Campaign" SET "status" = 'Completed' WHERE "status" = 'Active' AND "id" <> ?`).run(id);
+  await sqlRun(connection(), `UPDATE "Campaign" SET "status" = 'Completed' WHERE "status" = 'Active' AND "id" <> ?`, [
+    id,
+  ]);
   return { id, size };
 }
 
@@ -139,7 +136,7 @@ async function sendToCompletion(id: string, settings: Partial<EngineSettings>, p
   const channel = smtpChannel({ url: `smtp://127.0.0.1:${relay.port}`, maxConnections: pool });
   const errors: string[] = [];
   const engine = createDeliveryEngine({
-    sqlite,
+    sqlite: connection(),
     channel,
     settings: { batchSize: 100, concurrency: 2, idleMs: 10, ...settings },
     onEvent: (e) => {
@@ -148,30 +145,28 @@ async function sendToCompletion(id: string, settings: Partial<EngineSettings>, p
   });
   const running = engine.run();
   const deadline = Date.now() + timeoutMs;
-  while (campaign(id).status === "Active" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+  while ((await campaign(id)).status === "Active" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
   await engine.stop();
   await running;
   await channel.close();
   expect(errors).toEqual([]);
-  expect(campaign(id).status).toBe("Completed");
+  expect((await campaign(id)).status).toBe("Completed");
 }
 
 beforeAll(async () => {
   tenantId = (await createTestUser("Throttled sender")).id;
-  await seedTenant(tenantId, { customers: CUSTOMERS, orders: 0, seed: 24, file });
-  sqlite = openSqlite(file);
+  await seedTenant(tenantId, { customers: CUSTOMERS, orders: 0, seed: 24 });
   relay = await startRelay();
 });
 afterAll(async () => {
   await relay.close();
-  sqlite.close();
 });
 
 describe("a relay that says 'slow down' to the first 300 recipients and 'no such user' to some", () => {
   it("delays but loses nothing: every recipient gets the message exactly once, 5.1.1 rows bounce, counters add up", async () => {
     const { id, size } = await launch("Throttled");
     expect(size).toBe(CUSTOMERS);
-    const before = rowsOf(id);
+    const before = await rowsOf(id);
     const unknown = before.filter((_, i) => i % 50 === 7).map((r) => r.email);
     expect(unknown.length).toBe(8);
     relay.unknown = new Set(unknown);
@@ -181,7 +176,7 @@ describe("a relay that says 'slow down' to the first 300 recipients and 'no such
 
     // The relay deferred its first 300 recipients: the test went through the throttling.
     expect(relay.deferred).toBe(THROTTLED);
-    const after = rowsOf(id);
+    const after = await rowsOf(id);
     expect(after.filter((r) => r.attempts > 1).length).toBeGreaterThanOrEqual(THROTTLED / 2);
 
     // Exactly once, by Message-ID at the server: the delivery id on MAIL_FROM's domain.
@@ -202,7 +197,7 @@ describe("a relay that says 'slow down' to the first 300 recipients and 'no such
     }
 
     // Counters add up; temporary answers were not send errors.
-    const c = campaign(id);
+    const c = await campaign(id);
     expect(c).toMatchObject({
       pendingCount: 0,
       sentCount: 0,
@@ -222,17 +217,17 @@ describe("the retries' backoff", () => {
     relay.throttleFirst = Number.POSITIVE_INFINITY;
     const { id, size } = await launch("Backoff");
     const waits = () =>
-      sqlite
-        .prepare(
-          `SELECT "nextAttemptAt" - "updatedAt" AS wait, "attempts", "details" FROM "Delivery" WHERE "campaignId" = ?`,
-        )
-        .all(id) as { wait: number; attempts: number; details: string }[];
+      sqlRows<{ wait: number; attempts: number; details: string }>(
+        connection(),
+        `SELECT "nextAttemptAt" - "updatedAt" AS "wait", "attempts", "details" FROM "Delivery" WHERE "campaignId" = ?`,
+        [id],
+      );
     // The engine's clock, moved on instead of waiting for the retries to come due.
     let ahead = 0;
     const attempt = async (random: () => number, attempts: number) => {
       const channel = smtpChannel({ url: `smtp://127.0.0.1:${relay.port}` });
       const engine = createDeliveryEngine({
-        sqlite,
+        sqlite: connection(),
         channel,
         random,
         now: () => Date.now() + ahead,
@@ -241,14 +236,14 @@ describe("the retries' backoff", () => {
       const running = engine.run();
       // Until every row has the answer of this attempt (a claim counts the attempt before it is sent).
       const answered = `Attempt ${attempts} failed`;
-      while (!waits().every((r) => r.details.startsWith(answered))) await new Promise((r) => setTimeout(r, 10));
+      while (!(await waits()).every((r) => r.details.startsWith(answered))) await new Promise((r) => setTimeout(r, 10));
       await engine.stop();
       await running;
       await channel.close();
     };
     // The first try: the delay is the base (10 s) times the jitter's low end.
     await attempt(() => 0, 1);
-    const first = waits();
+    const first = await waits();
     expect(first).toHaveLength(size);
     for (const row of first) {
       expect(row.attempts).toBe(1);
@@ -260,13 +255,13 @@ describe("the retries' backoff", () => {
     // The second, once due: twice the base, times the jitter's high end.
     ahead += 5000;
     await attempt(() => 0.999, 2);
-    for (const row of waits()) {
+    for (const row of await waits()) {
       expect(row.attempts).toBe(2);
       expect(row.wait).toBeGreaterThan(29_880);
       expect(row.wait).toBeLessThanOrEqual(29_980);
     }
     expect(relay.arrived).toHaveLength(0);
-    expect(campaign(id).sendErrors).toBe(0);
+    expect((await campaign(id)).sendErrors).toBe(0);
   }, 60_000);
 });
 
@@ -277,17 +272,17 @@ describe("a relay that keeps saying 'try later'", () => {
     relay.throttleFirst = Number.POSITIVE_INFINITY;
     const { id, size } = await launch("Throttled for long");
     const rows = () =>
-      sqlite
-        .prepare(
-          `SELECT "status", "nextAttemptAt" - "updatedAt" AS wait, "attempts", "details" FROM "Delivery" WHERE "campaignId" = ?`,
-        )
-        .all(id) as { status: string; wait: number; attempts: number; details: string }[];
+      sqlRows<{ status: string; wait: number; attempts: number; details: string }>(
+        connection(),
+        `SELECT "status", "nextAttemptAt" - "updatedAt" AS "wait", "attempts", "details" FROM "Delivery" WHERE "campaignId" = ?`,
+        [id],
+      );
     let ahead = 0;
     const settings = { batchSize: 500, concurrency: 2, idleMs: 10, retryBaseMs: 10_000, maxRetryDelayMs: 25_000 };
     const attempt = async (attempts: number) => {
       const channel = smtpChannel({ url: `smtp://127.0.0.1:${relay.port}` });
       const engine = createDeliveryEngine({
-        sqlite,
+        sqlite: connection(),
         channel,
         random: () => 0.5,
         now: () => Date.now() + ahead,
@@ -296,7 +291,7 @@ describe("a relay that keeps saying 'try later'", () => {
       const running = engine.run();
       const done = (r: { status: string; details: string }) =>
         r.status !== "pending" || r.details.startsWith(`Attempt ${attempts} failed`);
-      while (!rows().every(done)) await new Promise((r) => setTimeout(r, 10));
+      while (!(await rows()).every(done)) await new Promise((r) => setTimeout(r, 10));
       await engine.stop();
       await running;
       await channel.close();
@@ -304,21 +299,21 @@ describe("a relay that keeps saying 'try later'", () => {
     };
     for (const n of [1, 2, 3]) await attempt(n);
     // Past maxAttempts (2), still deferred: a temporary answer is no one's error.
-    for (const row of rows()) {
+    for (const row of await rows()) {
       expect(row).toMatchObject({ status: "pending", attempts: 3 });
       // 10 s doubled twice is 40 s: capped at 25 s (the jitter's middle, 1.0).
       expect(row.wait).toBeGreaterThan(24_800);
       expect(row.wait).toBeLessThanOrEqual(25_000);
     }
     await attempt(4);
-    const ended = rows();
+    const ended = await rows();
     expect(ended).toHaveLength(size);
     for (const row of ended) {
       expect(row.status).toBe("failed");
       expect(row.details).toMatch(/^Gave up after 4 attempts: 454 /);
     }
     expect(relay.arrived).toHaveLength(0);
-    expect(campaign(id).sendErrors).toBe(0);
+    expect((await campaign(id)).sendErrors).toBe(0);
   }, 60_000);
 });
 
