@@ -57,4 +57,6 @@ export const POSTGRES_SUITE: string[] = [
   "app/services/customer-story.server.test.ts",
   "app/services/delivery/smtp-relay.server.test.ts",
   "app/services/delivery/controls.server.test.ts",
+  "tests/routes/pages.test.ts",
+  "app/services/attribution.server.test.ts",
 ];
