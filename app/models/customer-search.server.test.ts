@@ -99,7 +99,8 @@ it.runIf(TEST_ENGINE === "postgres")("finds every customer by its own tenant onl
   });
   expect(await found(a, "zara")).toEqual([zero.id]);
   expect(await found(a, "gopal iyer0")).toEqual([]);
-  await deleteCustomerRow(all[3].id);
+  expect(await deleteCustomerRow(a, all[3].id)).toBe(true);
+  expect(await deleteCustomerRow(a, all[3].id)).toBe(false);
   expect(await found(a, "iyer3")).toEqual(expected((i) => i % 3 === 0 && String(i).startsWith("3") && i !== 3));
   // A deleted user takes its customers along (the foreign key's cascade), and so their entries.
   await db().user.delete({ where: { id: b } });

@@ -124,9 +124,13 @@ export async function deleteOrdersOfCustomer(userId: string, customerId: string,
   return orders.count;
 }
 
-/** Deletes the customer row (the tally's delete trigger takes it off the count). */
-export async function deleteCustomerRow(id: string, tx: Tx = db()): Promise<void> {
-  await tx.customer.delete({ where: { id } });
+/**
+ * Deletes the tenant's customer row (the tally's delete trigger takes it off the count). False
+ * when it is not there (any more): on PostgreSQL a delete of the same customer at the same time
+ * waits for this one and then finds nothing.
+ */
+export async function deleteCustomerRow(userId: string, id: string, tx: Tx = db()): Promise<boolean> {
+  return (await tx.customer.deleteMany({ where: { id, userId } })).count === 1;
 }
 
 /** The tenant's customer, or undefined. */

@@ -160,7 +160,7 @@ export async function deleteCustomer(userId: string, id: string): Promise<{ orde
   return transaction(async (tx) => {
     if (!(await customerBelongsToUser(userId, id, tx))) throw notFound("Customer");
     const ordersDeleted = await deleteOrdersOfCustomer(userId, id, tx);
-    await deleteCustomerRow(id, tx);
+    if (!(await deleteCustomerRow(userId, id, tx))) throw notFound("Customer");
     return { ordersDeleted };
   });
 }
