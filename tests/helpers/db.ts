@@ -21,7 +21,7 @@ export const TEST_ENGINE: "sqlite" | "postgres" =
   process.env.TEST_DATABASE_ENGINE === "postgres" ? "postgres" : "sqlite";
 
 export function useTestDatabase() {
-  if (TEST_ENGINE === "postgres") return usePostgresTestDatabase();
+  if (TEST_ENGINE === "postgres") return postgresTestDatabase();
   const dir = mkdtempSync(path.join(tmpdir(), "crm-test-"));
   const file = path.join(dir, "test.db");
   process.env.DATABASE_URL = `file:${file}`;
@@ -36,7 +36,7 @@ export function useTestDatabase() {
   return { file, dir };
 }
 
-function usePostgresTestDatabase() {
+function postgresTestDatabase() {
   const dir = mkdtempSync(path.join(tmpdir(), "crm-test-"));
   process.env.DATA_DIR = dir;
   process.env.SESSION_SECRET ??= "test-secret-that-is-at-least-32-characters-long";
