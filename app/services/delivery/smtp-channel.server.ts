@@ -12,7 +12,10 @@
 // At most `maxConnections` messages are out at once across every batch (the pool's size): each is
 // handed over only when a connection is free and the engine still says to proceed, and its answer
 // is passed on at once, so a pause stops the next message and a crash can repeat only the messages
-// in flight. The next messages of a batch are built and signed ahead while those go. The server's
+// in flight. The next messages of a batch are built and signed ahead while those go (in signing
+// threads, one a core). While the batch's next message is ready, its envelope goes in the same
+// write as the text before (one write and one round trip a message): the engine lets it go then,
+// and is asked again just before its text goes, once the answer before it is recorded. The server's
 // answer decides the row (smtpOutcome): a 2xx is accepted (the engine records it as delivered); a
 // 4xx (slow down, mailbox busy, greylisting) is retried later; a 5xx is final, a bounce when it says
 // the address does not exist (5.1.x) and a failure otherwise. A connection that cannot be opened
