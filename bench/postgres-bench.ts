@@ -37,6 +37,8 @@ export function benchEngines(setting: string | undefined): BenchEngine[] {
 export type PostgresDatabaseInfo = {
   name: string;
   url: string;
+  /** The seeded file's last customer rowid when it was copied (the SQLite sections add others later). */
+  copiedCustomerRowid: number;
   /** How the database was made, for the report. */
   figures: Record<string, unknown>;
   drop(): Promise<void>;
@@ -81,14 +83,24 @@ export async function preparePostgres(
   const { createPostgresDatabase, databaseUrl } = await helpers();
   const keptFile = path.join(ctx.workDir, KEPT);
   if (reuse && existsSync(keptFile)) {
-    const { name } = JSON.parse(readFileSync(keptFile, "utf8")) as { name: string };
-    if (await exists(name)) {
-      ctx.log(`postgres: reusing the database ${name}`);
-      return { name, url: databaseUrl(name), figures: { reused: true }, drop: () => dropDatabase(name) };
+    const kept = JSON.parse(readFileSync(keptFile, "utf8")) as { name: string; copiedCustomerRowid?: number };
+    if (await exists(kept.name)) {
+      ctx.log(`postgres: reusing the database ${kept.name}`);
+      return {
+        name: kept.name,
+        url: databaseUrl(kept.name),
+        copiedCustomerRowid: kept.copiedCustomerRowid ?? Number.MAX_SAFE_INTEGER,
+        figures: { reused: true },
+        drop: () => dropDatabase(kept.name),
+      };
     }
   }
+  const { default: Database } = await import("better-sqlite3");
+  const sqlite = new Database(ctx.dbFile, { readonly: true });
+  const copiedCustomerRowid = Number(sqlite.prepare(`SELECT coalesce(max(rowid), 0) FROM "Customer"`).pluck().get());
+  sqlite.close();
   const database = await createPostgresDatabase("crm_bench");
-  writeFileSync(keptFile, `${JSON.stringify({ name: database.name })}\n`);
+  writeFileSync(keptFile, `${JSON.stringify({ name: database.name, copiedCustomerRowid })}\n`);
   try {
     const { copySqliteToPostgres } = await import("../app/db/copy-to-postgres.server.ts");
     ctx.log(`postgres: crm db copy of the seeded database into ${database.name}`);
@@ -131,6 +143,7 @@ export async function preparePostgres(
     return {
       name: database.name,
       url: database.url,
+      copiedCustomerRowid,
       figures: {
         madeBy: "crm db copy (copySqliteToPostgres) of the seeded SQLite file, then VACUUM ANALYZE",
         copySeconds: copy.durationMs / 1000,
@@ -151,7 +164,7 @@ export async function preparePostgres(
 /** Runs bench/postgres/*.ts (those `only` names, or all) in a process on `databaseUrl`. */
 export async function runPostgresSections(
   ctx: BenchContext,
-  databaseUrl: string,
+  database: Pick<PostgresDatabaseInfo, "url" | "copiedCustomerRowid">,
   started: number,
   only: string[] | undefined,
 ): Promise<BenchSection[]> {
@@ -161,14 +174,15 @@ export async function runPostgresSections(
     stdio: ["ignore", "inherit", "inherit"],
     env: {
       ...process.env,
-      DATABASE_URL: databaseUrl,
+      DATABASE_URL: database.url,
       BENCH_POSTGRES_CONTEXT: JSON.stringify({
         dbFile: ctx.dbFile,
         userId: ctx.userId,
         otherUserId: ctx.otherUserId,
         customers: ctx.customers,
         workDir: ctx.workDir,
-        databaseUrl,
+        databaseUrl: database.url,
+        copiedCustomerRowid: database.copiedCustomerRowid,
         started,
         only: only ?? null,
       }),
@@ -212,7 +226,7 @@ export function compareEngines(sqlite: BenchSection[], postgres: BenchSection[])
 
 /**
  * The customers the SQLite sections read (`rowid % 97 = 0`, up to 5,000, spread over the tenant),
- * those of them PostgreSQL has: a customer a SQLite section made after the copy is not there.
+ * of those the copy took: a customer a SQLite section made after the copy is not on PostgreSQL.
  */
 export async function sampleCustomerIds(ctx: PostgresBenchContext): Promise<string[]> {
   const { default: Database } = await import("better-sqlite3");
@@ -220,9 +234,11 @@ export async function sampleCustomerIds(ctx: PostgresBenchContext): Promise<stri
   let ids: string[];
   try {
     ids = sqlite
-      .prepare<[string], string>(`SELECT "id" FROM "Customer" WHERE "userId" = ? AND rowid % 97 = 0 LIMIT 5000`)
+      .prepare<[string, number], string>(
+        `SELECT "id" FROM "Customer" WHERE "userId" = ? AND rowid % 97 = 0 AND rowid <= ? LIMIT 5000`,
+      )
       .pluck()
-      .all(ctx.userId);
+      .all(ctx.userId, ctx.copiedCustomerRowid);
   } finally {
     sqlite.close();
   }

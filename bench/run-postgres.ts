@@ -22,13 +22,16 @@ const ctx: PostgresBenchContext = {
   customers: given.customers,
   workDir: given.workDir,
   databaseUrl: given.databaseUrl,
+  copiedCustomerRowid: given.copiedCustomerRowid,
   log,
 };
 
 const sections: BenchSection[] = [];
+// In name order, but delivery last: its writers add customers, and the others compare the tenant
+// with the SQLite file's copied customers.
 const files = readdirSync(path.join(import.meta.dirname, "postgres"))
   .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
-  .sort()
+  .sort((a, b) => Number(a === "delivery.ts") - Number(b === "delivery.ts") || a.localeCompare(b))
   .filter((f) => !given.only || given.only.includes(f.replace(/\.ts$/, "")));
 for (const file of files) {
   log(`section ${file}`);

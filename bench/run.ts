@@ -135,7 +135,7 @@ let postgresSections: BenchSection[] = [];
 if (postgresDatabase) {
   const { runPostgresSections } = await import("./postgres-bench.ts");
   try {
-    postgresSections = await runPostgresSections(ctx, postgresDatabase.url, started, only);
+    postgresSections = await runPostgresSections(ctx, postgresDatabase, started, only);
   } catch (error) {
     console.error(error);
     postgresSections = [

@@ -43,6 +43,10 @@ export type BenchModule = { default: (ctx: BenchContext) => Promise<BenchSection
  * DATABASE_URL is `databaseUrl`: a copy (`crm db copy`) of the seeded SQLite file `dbFile`, made
  * before any SQLite section ran, so both engines hold the same customers.
  */
-export type PostgresBenchContext = BenchContext & { databaseUrl: string };
+export type PostgresBenchContext = BenchContext & {
+  databaseUrl: string;
+  /** The SQLite file's last "Customer" rowid when it was copied: those after it are not on PostgreSQL. */
+  copiedCustomerRowid: number;
+};
 
 export type PostgresBenchModule = { default: (ctx: PostgresBenchContext) => Promise<BenchSection> };

@@ -3,7 +3,8 @@
 // the product's own service on the copied database: the count and a 10-row preview
 // (previewAudience, the goal SQLite's section measures) and the count alone (sqlAudienceCount), in
 // turn, with PostgreSQL's EXPLAIN (ANALYZE, BUFFERS) of the count in the shape it chose. Each
-// segment's audience must equal the SQLite file's, for this tenant and the other one.
+// segment's audience must equal that of the SQLite file's copied customers, for this tenant and
+// the other one, or its goals are not met.
 // The figures before this section existed: bench/segments-postgres.ts and decision 0032.
 import Database from "better-sqlite3";
 import type { BenchSection, PostgresBenchContext } from "../types.ts";
@@ -46,23 +47,27 @@ export default async function segmentsOnPostgres(ctx: PostgresBenchContext): Pro
       if (!parsed.ok) throw new Error(`Bench segment ${c.name} does not validate: ${parsed.message}`);
       const tree = parsed.tree;
       const now = Date.now();
-      // The same audience as the SQLite file's, counted there plainly.
+      // The same audience as the SQLite file's customers that were copied, counted there plainly
+      // (the SQLite sections' writers add customers after the copy).
       const onSqlite = (tenant: string) => {
         const where = compileSegmentWhere(tenant, tree, "sqlite", now);
         return Number(
           sqlite
-            .prepare(`SELECT count(*) FROM "Customer" WHERE ${where.sql}`)
+            .prepare(`SELECT count(*) FROM "Customer" WHERE ${where.sql} AND rowid <= ?`)
             .pluck()
-            .get(...where.params),
+            .get(...where.params, ctx.copiedCustomerRowid),
         );
       };
+      // A difference is a wrong answer (or a PostgreSQL database an earlier run wrote to, with
+      // BENCH_REUSE): the goal is then not met, whatever the time.
       const expected = await previewAudience(userId, tree);
-      const sqliteCount = onSqlite(userId);
-      if (expected.count !== sqliteCount)
-        throw new Error(`${c.name}: PostgreSQL counts ${expected.count}, the SQLite file ${sqliteCount}`);
       const otherCount = await sqlAudienceCount(otherUserId, tree);
-      if (otherCount !== onSqlite(otherUserId))
-        throw new Error(`${c.name}: the other tenant's audience differs between the engines`);
+      const sqliteCounts = { tenant: onSqlite(userId), otherTenant: onSqlite(otherUserId) };
+      const sameAudience = expected.count === sqliteCounts.tenant && otherCount === sqliteCounts.otherTenant;
+      if (!sameAudience)
+        ctx.log(
+          `segments: ${c.name}: PostgreSQL counts ${expected.count} and ${otherCount}, the SQLite file ${sqliteCounts.tenant} and ${sqliteCounts.otherTenant}`,
+        );
 
       const time = async (fn: () => Promise<unknown>) => {
         const t = performance.now();
@@ -103,6 +108,8 @@ export default async function segmentsOnPostgres(ctx: PostgresBenchContext): Pro
         audience: expected.count,
         selectivityPct: round((100 * expected.count) / tenantSize, 3),
         otherTenantAudience: otherCount,
+        sameAudienceAsSqlite: sameAudience,
+        sqliteAudience: sqliteCounts,
         previewP50Ms: previewFigures.p50,
         previewP95Ms: previewFigures.p95,
         previewMaxMs: previewFigures.max,
@@ -119,14 +126,14 @@ export default async function segmentsOnPostgres(ctx: PostgresBenchContext): Pro
           value: previewFigures.p95,
           limit: P95_LIMIT_MS,
           unit: "ms",
-          met: previewFigures.p95 <= P95_LIMIT_MS,
+          met: sameAudience && previewFigures.p95 <= P95_LIMIT_MS,
         },
         {
           goal: `${c.name} (${c.target}): count p95`,
           value: countFigures.p95,
           limit: P95_LIMIT_MS,
           unit: "ms",
-          met: countFigures.p95 <= P95_LIMIT_MS,
+          met: sameAudience && countFigures.p95 <= P95_LIMIT_MS,
         },
       );
     }
