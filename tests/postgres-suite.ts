@@ -59,4 +59,7 @@ export const POSTGRES_SUITE: string[] = [
   "app/services/delivery/controls.server.test.ts",
   "tests/routes/pages.test.ts",
   "app/services/attribution.server.test.ts",
+  "tests/routes/tracking.test.ts",
+  "tests/routes/campaign-personalisation.test.ts",
+  "app/services/campaign-resend.server.test.ts",
 ];

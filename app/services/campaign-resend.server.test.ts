@@ -4,14 +4,16 @@
 // send; the resend's audience is exactly the people who got it and did not open it, minus the
 // suppressed, taken at launch; another tenant can neither resend it nor see the draft; /api answers
 // 201, 404, 409 and 422 (docs/rules.md#resend-to-non-openers).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, segmentTree, useTestDatabase } from "../../tests/helpers/db";
+import { describe, expect, it } from "vitest";
+import { createTestUser, segmentTree, useTestConnection, useTestDatabase } from "../../tests/helpers/db";
+import { sqlRows, sqlRun, sqlValue } from "../../tests/helpers/sql";
 import { callRoute } from "../../tests/helpers/requests";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
-const { file } = useTestDatabase();
+useTestDatabase();
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
+const connection = useTestConnection();
 
-import { openSqlite, type Sqlite } from "~/db/sqlite.server";
 import { RESEND_MESSAGES, nonOpenersText } from "~/lib/campaign-resend";
 import { audienceReachText, deliveryKey, launchedMessage } from "~/lib/campaigns";
 import { applyReceipts, type Receipt } from "~/models/deliveries/receipts.server";
@@ -34,24 +36,24 @@ import { issueToken } from "~/services/token.server";
 import { action as resendAction } from "~/routes/api/campaigns-id-resend-non-openers";
 import { action as campaignIdAction } from "~/routes/api/campaigns-id";
 
-let sqlite: Sqlite;
 const everyone = segmentTree({ totalSpend: { $gte: 0 } });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Row = { seq: number; email: string; customerId: string; status: string; retries: number };
 const rowsOf = (campaignId: string) =>
-  sqlite
-    .prepare<unknown[], Row>(
-      `SELECT "seq", "email", "customerId", "status", "retries" FROM "Delivery" WHERE "campaignId" = ? ORDER BY "seq"`,
-    )
-    .all(campaignId);
-const statusOf = (id: string) =>
-  sqlite.prepare<unknown[], string>(`SELECT "status" FROM "Campaign" WHERE "id" = ?`).pluck().get(id);
+  sqlRows<Row>(
+    connection(),
+    `SELECT "seq", "email", "customerId", "status", "retries" FROM "Delivery" WHERE "campaignId" = ? ORDER BY "seq"`,
+    [campaignId],
+  );
+const statusOf = (id: string) => sqlValue<string>(connection(), `SELECT "status" FROM "Campaign" WHERE "id" = ?`, [id]);
 
 /** Sends every active campaign with a channel that bounces or refuses the addresses named, accepts the rest. */
 async function sendAll(id: string, outcome: (email: string) => "accepted" | "bounced" | "failed" = () => "accepted") {
   // Only this campaign sends: the others launched in this file are set aside.
-  sqlite.prepare(`UPDATE "Campaign" SET "status" = 'Completed' WHERE "status" = 'Active' AND "id" <> ?`).run(id);
+  await sqlRun(connection(), `UPDATE "Campaign" SET "status" = 'Completed' WHERE "status" = 'Active' AND "id" <> ?`, [
+    id,
+  ]);
   const channel: DeliveryChannel = {
     name: "smtp",
     receipts: false,
@@ -67,15 +69,15 @@ async function sendAll(id: string, outcome: (email: string) => "accepted" | "bou
     close: async () => {},
   };
   const engine = createDeliveryEngine({
-    sqlite,
+    sqlite: connection(),
     channel,
     settings: { batchSize: 50, concurrency: 1, idleMs: 5, retryBaseMs: 1 },
   });
   const running = engine.run();
-  for (let i = 0; i < 400 && statusOf(id) !== "Completed"; i++) await sleep(25);
+  for (let i = 0; i < 400 && (await statusOf(id)) !== "Completed"; i++) await sleep(25);
   await engine.stop();
   await running;
-  expect(statusOf(id)).toBe("Completed");
+  expect(await statusOf(id)).toBe("Completed");
 }
 
 let eventNo = 0;
@@ -91,11 +93,6 @@ const engagement = (campaignId: string, r: Row, event: "opened" | "clicked", mac
   ...(event === "clicked" ? { link: 0 } : {}),
 });
 
-beforeAll(() => {
-  sqlite = openSqlite(file);
-});
-afterAll(() => sqlite.close());
-
 describe("resend to non-openers", () => {
   let tenant: { id: string };
   let other: { id: string };
@@ -107,8 +104,8 @@ describe("resend to non-openers", () => {
   it("targets exactly the people who got it and did not open it, minus the suppressed and the deleted", async () => {
     tenant = await createTestUser("Resending sender");
     other = await createTestUser("Other tenant");
-    await seedTenant(tenant.id, { customers: 24, orders: 0, seed: 81, file });
-    await seedTenant(other.id, { customers: 5, orders: 0, seed: 82, file });
+    await seedTenant(tenant.id, { customers: 24, orders: 0, seed: 81 });
+    await seedTenant(other.id, { customers: 5, orders: 0, seed: 82 });
     const segment = await createSegment(tenant.id, { name: "Everyone", description: "", tree: everyone });
     const source = await launch(tenant.id, {
       name: "Diwali sale",
@@ -118,7 +115,7 @@ describe("resend to non-openers", () => {
       segmentId: segment.id,
     });
     sourceId = source.id;
-    const launched = rowsOf(sourceId);
+    const launched = await rowsOf(sourceId);
     expect(launched).toHaveLength(24);
     const emails = launched.map((r) => r.email);
     // Two unknown mailboxes bounce, one address is refused: none of them got it.
@@ -127,13 +124,13 @@ describe("resend to non-openers", () => {
     await sendAll(sourceId, (email) =>
       bounced.includes(email) ? "bounced" : email === refused ? "failed" : "accepted",
     );
-    const rows = rowsOf(sourceId);
+    const rows = await rowsOf(sourceId);
     expect(rows.filter((r) => r.status === "delivered")).toHaveLength(21);
 
     // Delivered: 3..23. People open 3..6 (5 also opened by a proxy first); 7 clicks without an
     // open (the pixel was blocked); 8..10 are opened only by machines; a machine click on 11.
     const got = rows.slice(3);
-    await applyReceipts(sqlite, [
+    await applyReceipts(connection(), [
       engagement(sourceId, got[2], "opened", true),
       ...got.slice(0, 4).map((r) => engagement(sourceId, r, "opened")),
       engagement(sourceId, got[4], "clicked"),
@@ -188,7 +185,7 @@ describe("resend to non-openers", () => {
   }, 60_000);
 
   it("takes the audience at launch: who opens between the draft and the launch is left out", async () => {
-    await applyReceipts(sqlite, [engagement(sourceId, lateOpener, "opened")]);
+    await applyReceipts(connection(), [engagement(sourceId, lateOpener, "opened")]);
     expected = expected.filter((e) => e !== lateOpener.email);
     // Edited and saved in the wizard (its form has no segment for a resend), then launched from it.
     const content = {
@@ -211,11 +208,7 @@ describe("resend to non-openers", () => {
     );
     expect(campaign).toMatchObject({ id: draftId, status: "Active", audienceSize: 13, suppressedAtLaunch: 1 });
     expect(launchedMessage(campaign)).toBe("Campaign launched: 13 of 14 will receive it; 1 suppressed");
-    expect(
-      rowsOf(draftId)
-        .map((r) => r.email)
-        .sort(),
-    ).toEqual([...expected].sort());
+    expect((await rowsOf(draftId)).map((r) => r.email).sort()).toEqual([...expected].sort());
     const log = await deliveryLogs(tenant.id, draftId, { limit: 100 });
     expect(log.total).toBe(13);
     expect(log.logs.map((l) => l.customer.email).sort()).toEqual([...expected].sort());
@@ -223,7 +216,7 @@ describe("resend to non-openers", () => {
     // It sends like any other, and the source keeps its own log.
     await sendAll(draftId);
     expect((await getCampaign(tenant.id, draftId)).deliveryStats.delivered).toBe(13);
-    expect(rowsOf(sourceId)).toHaveLength(24);
+    expect(await rowsOf(sourceId)).toHaveLength(24);
   }, 60_000);
 
   it("another tenant can neither resend the campaign nor see the draft", async () => {
@@ -234,7 +227,7 @@ describe("resend to non-openers", () => {
 
   it("is offered only on a completed campaign, and not when nobody is left", async () => {
     const sender = await createTestUser("Everyone opened");
-    await seedTenant(sender.id, { customers: 4, orders: 0, seed: 83, file });
+    await seedTenant(sender.id, { customers: 4, orders: 0, seed: 83 });
     const segment = await createSegment(sender.id, { name: "All four", description: "", tree: everyone });
     const content = { name: "Small send", subject: "Hi", description: "", message: "Hi {NAME}", segmentId: segment.id };
     const draft = await saveDraft(sender.id, content);
@@ -248,9 +241,9 @@ describe("resend to non-openers", () => {
     await expect(createResendDraft(sender.id, sent.id, { subject: "Again" })).rejects.toMatchObject({ status: 409 });
     await sendAll(sent.id);
     // Three open; the fourth is suppressed: nobody a resend could reach.
-    const rows = rowsOf(sent.id);
+    const rows = await rowsOf(sent.id);
     await applyReceipts(
-      sqlite,
+      connection(),
       rows.slice(0, 3).map((r) => engagement(sent.id, r, "opened")),
     );
     await addSuppressions(sender.id, [{ email: rows[3].email, reason: "manual" }]);
@@ -260,7 +253,7 @@ describe("resend to non-openers", () => {
       status: 422,
       message: RESEND_MESSAGES.allSuppressed,
     });
-    await applyReceipts(sqlite, [engagement(sent.id, rows[3], "opened")]);
+    await applyReceipts(connection(), [engagement(sent.id, rows[3], "opened")]);
     expect(await resendOffer(sender.id, completed)).toEqual({ kind: "nobody", reason: RESEND_MESSAGES.nobodyLeft });
   }, 60_000);
 });
@@ -277,7 +270,7 @@ describe("POST /api/campaigns/{id}/resend-non-openers", () => {
   it("answers 201 with the draft, 400 without a subject, 404 for another tenant's, 409 and 422; PUT launches it", async () => {
     const sender = await createTestUser("API resender");
     const stranger = await createTestUser("API stranger");
-    await seedTenant(sender.id, { customers: 6, orders: 0, seed: 84, file });
+    await seedTenant(sender.id, { customers: 6, orders: 0, seed: 84 });
     const segment = await createSegment(sender.id, { name: "All six", description: "", tree: everyone });
     const content = {
       name: "API send",
@@ -293,8 +286,8 @@ describe("POST /api/campaigns/{id}/resend-non-openers", () => {
       "Only a completed campaign can be resent to its non-openers; this one is active.",
     );
     await sendAll(active.id);
-    const rows = rowsOf(active.id);
-    await applyReceipts(sqlite, [
+    const rows = await rowsOf(active.id);
+    await applyReceipts(connection(), [
       engagement(active.id, rows[0], "opened"),
       engagement(active.id, rows[1], "opened", true),
     ]);
@@ -326,11 +319,7 @@ describe("POST /api/campaigns/{id}/resend-non-openers", () => {
     });
     expect(put.status).toBe(200);
     expect((put.body.campaign as { audienceSize: number; status: string }).audienceSize).toBe(5);
-    expect(
-      rowsOf(id)
-        .map((r) => r.email)
-        .sort(),
-    ).toEqual(
+    expect((await rowsOf(id)).map((r) => r.email).sort()).toEqual(
       rows
         .slice(1)
         .map((r) => r.email)
@@ -339,7 +328,7 @@ describe("POST /api/campaigns/{id}/resend-non-openers", () => {
 
     // Everyone opens: nobody left (422).
     await applyReceipts(
-      sqlite,
+      connection(),
       rows.slice(1).map((r) => engagement(active.id, r, "opened")),
     );
     const none = await post(sender.id, active.id, { subject: "Again" });

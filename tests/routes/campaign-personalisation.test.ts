@@ -4,14 +4,16 @@
 // built-in vendor over HTTP and to a real SMTP server on a loopback port.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, useTestDatabase } from "../helpers/db";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createTestUser, useTestConnection, useTestDatabase } from "../helpers/db";
+import { sqlRows } from "../helpers/sql";
 import { startSmtpCapture } from "../helpers/smtp";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
-const { file } = useTestDatabase();
+useTestDatabase();
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
+const connection = useTestConnection();
 
-import { openSqlite, type Sqlite } from "~/db/sqlite.server";
 import { deliveryId } from "~/lib/campaigns";
 import { parseConditions } from "~/lib/segments";
 import { CustomerApiSchema } from "~/schemas/customer";
@@ -36,13 +38,11 @@ const MESSAGE = "Hi {NAME}! Your code is {NAME}-$1.";
 /** What a recipient must read: every {NAME} is their name, character for character. */
 const expected = (template: string, name: string) => template.split("{NAME}").join(name);
 
-let sqlite: Sqlite;
 let userId: string;
 let segmentId: string;
 const names = PEOPLE.map((p) => `${p.firstName} ${p.lastName}`);
 
 beforeAll(async () => {
-  sqlite = openSqlite(file);
   const user = await createTestUser("Patterns");
   userId = user.id;
   for (const [i, p] of PEOPLE.entries()) {
@@ -55,13 +55,12 @@ beforeAll(async () => {
   if (!parsed.ok) throw new Error(parsed.message);
   segmentId = (await createSegment(userId, { name: "Pattern people", description: "", tree: parsed.tree })).id;
 });
-afterAll(() => sqlite.close());
 
 async function launchAndSend(name: string, channel: DeliveryChannel, sent: () => number) {
   const campaign = await launch(userId, { name, subject: SUBJECT, message: MESSAGE, segmentId, description: "" });
   expect(campaign.audienceSize).toBe(PEOPLE.length);
   const engine = createDeliveryEngine({
-    sqlite,
+    sqlite: connection(),
     channel,
     settings: { batchSize: 10, concurrency: 1, idleMs: 20, receiptWaitMs: 60_000 },
   });
@@ -89,9 +88,11 @@ describe("{NAME} with replacement patterns in the name", () => {
         simulatedChannel({ url: vendor.url, apiKey: "vendor-key" }),
         () => vendor.accepted().size,
       );
-      const rows = sqlite
-        .prepare(`SELECT "seq", "name" FROM "Delivery" WHERE "campaignId" = ? ORDER BY "seq"`)
-        .all(campaign.id) as { seq: number; name: string }[];
+      const rows = await sqlRows<{ seq: number; name: string }>(
+        connection(),
+        `SELECT "seq", "name" FROM "Delivery" WHERE "campaignId" = ? ORDER BY "seq"`,
+        [campaign.id],
+      );
       expect(rows.map((r) => r.name).sort()).toEqual([...names].sort());
       for (const row of rows) {
         expect(vendor.accepted().get(deliveryId(campaign.id, row.seq))).toMatchObject({

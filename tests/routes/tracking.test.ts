@@ -6,16 +6,18 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ServerBuild } from "@remix-run/node";
-import Database from "better-sqlite3";
 import { pino } from "pino";
 import type { ViteDevServer } from "vite";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { appOf, createRequestListener } from "../../server/app";
 import { loadDevServerBuild } from "../helpers/dev-server-build";
-import { useTestDatabase as setUpTestDatabase } from "../helpers/db";
+import { useTestConnection, useTestDatabase as setUpTestDatabase } from "../helpers/db";
 import { makeRequest } from "../helpers/requests";
 
-const { file } = setUpTestDatabase();
+setUpTestDatabase();
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
+const connection = useTestConnection();
+const { sqlRows } = await import("../helpers/sql");
 
 const openRoute = await import("~/routes/track-open");
 const clickRoute = await import("~/routes/track-click");
@@ -30,22 +32,15 @@ const CHROME =
 type Queued = { id: string; event: string; source?: string; machine?: boolean; link?: number; at: number };
 
 /** Every receipt queued so far (the inbox the delivery job applies), oldest first. */
-function queued(): Queued[] {
-  const sqlite = new Database(file, { readonly: true });
-  try {
-    return sqlite
-      .prepare<[], { receipts: string }>(`SELECT "receipts" FROM "ReceiptInbox" ORDER BY "id"`)
-      .all()
-      .flatMap((r) => JSON.parse(r.receipts) as Queued[]);
-  } finally {
-    sqlite.close();
-  }
+async function queued(): Promise<Queued[]> {
+  const rows = await sqlRows<{ receipts: string }>(connection(), `SELECT "receipts" FROM "ReceiptInbox" ORDER BY "id"`);
+  return rows.flatMap((r) => JSON.parse(r.receipts) as Queued[]);
 }
 let before = 0;
-beforeEach(() => {
-  before = queued().length;
+beforeEach(async () => {
+  before = (await queued()).length;
 });
-const queuedSince = () => queued().slice(before);
+const queuedSince = async () => (await queued()).slice(before);
 
 const message = () => ({ userId: newId(), campaignId: newId(), seq: 42, retries: 1 });
 const altered = (token: string, at: number) =>
@@ -76,7 +71,7 @@ describe("the open pixel's loader", () => {
     expect(res.headers.get("Referrer-Policy")).toBe("no-referrer");
     expect(res.headers.get("X-Robots-Tag")).toBe("noindex");
     expect(res.headers.get("Set-Cookie")).toBeNull();
-    expect(queuedSince()).toEqual([
+    expect(await queuedSince()).toEqual([
       expect.objectContaining({
         id: deliveryKey(m.campaignId, 42, 1),
         event: "opened",
@@ -95,7 +90,7 @@ describe("the open pixel's loader", () => {
     }
     // A click token is not an open token.
     await hit(openRoute, "o", clickTrackingToken(message(), 0, "https://shop.in/"));
-    expect(queuedSince()).toEqual([]);
+    expect(await queuedSince()).toEqual([]);
   });
 
   it("marks HEAD, a bot and Apple's privacy proxy (bare Mozilla/5.0, or 17.0.0.0/8) as machine opens", async () => {
@@ -107,7 +102,7 @@ describe("the open pixel's loader", () => {
     await hit(openRoute, "o", token, { userAgent: "Mozilla/5.0", ip: "104.28.40.1" });
     await hit(openRoute, "o", token, { ip: "17.58.63.10" });
     await hit(openRoute, "o", token);
-    expect(queuedSince().map((r) => r.machine)).toEqual([true, true, true, true, false]);
+    expect((await queuedSince()).map((r) => r.machine)).toEqual([true, true, true, true, false]);
   });
 });
 
@@ -122,7 +117,7 @@ describe("a tracked link's loader", () => {
     expect(res.headers.get("Referrer-Policy")).toBe("no-referrer");
     expect(res.headers.get("X-Robots-Tag")).toBe("noindex");
     expect(res.headers.get("Set-Cookie")).toBeNull();
-    expect(queuedSince()).toEqual([
+    expect(await queuedSince()).toEqual([
       expect.objectContaining({
         id: deliveryKey(m.campaignId, 42, 1),
         event: "clicked",
@@ -159,7 +154,7 @@ describe("a tracked link's loader", () => {
       expect(res.status).toBe(404);
       expect(res.headers.get("Location")).toBeNull();
     }
-    expect(queuedSince()).toEqual([]);
+    expect(await queuedSince()).toEqual([]);
   });
 
   it("marks HEAD and a bot as machine clicks, and still redirects them", async () => {
@@ -169,7 +164,7 @@ describe("a tracked link's loader", () => {
     const bot = await hit(clickRoute, "c", token, { userAgent: "Mozilla/5.0 (compatible; bingbot/2.0)" });
     expect(bot.headers.get("Location")).toBe("https://shop.in/b");
     await hit(clickRoute, "c", token);
-    expect(queuedSince().map((r) => [r.link, r.machine])).toEqual([
+    expect((await queuedSince()).map((r) => [r.link, r.machine])).toEqual([
       [1, true],
       [1, true],
       [1, false],
@@ -222,7 +217,7 @@ describe("over HTTP, through the server's request listener", () => {
     expect(refused.status).toBe(404);
     expect(refused.headers.get("Location")).toBeNull();
     // The pixel's hit came through a trusted proxy from Apple's network: a machine open.
-    expect(queuedSince().map((r) => [r.event, r.machine])).toEqual([
+    expect((await queuedSince()).map((r) => [r.event, r.machine])).toEqual([
       ["opened", true],
       ["clicked", false],
     ]);
