@@ -265,7 +265,8 @@ export function createDeliveryEngine(options: {
         const byCampaign = answersOfTurn;
         answersOfTurn = new Map();
         turnRecorded = null;
-        void recordTurn(byCampaign).then(resolve);
+        // Settles even if reporting a failure throws, so no sender waits for it forever.
+        void recordTurn(byCampaign).then(resolve, resolve);
       }),
     );
     return turnRecorded;
