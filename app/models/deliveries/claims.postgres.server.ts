@@ -75,7 +75,7 @@ export async function claimBatchPg(
     const { rowCount } = await client.query(
       `UPDATE "Delivery" "d" SET "status" = 'suppressed', "details" = "e"."details", "updatedAt" = $1, "nextAttemptAt" = 0
        FROM unnest($2::int[], $3::int[], $4::text[]) AS "e"("seq", "attempts", "details")
-       WHERE "d"."seq" = "e"."seq" AND "d"."status" = 'pending' AND "d"."attempts" = "e"."attempts"`,
+       WHERE "d"."seq" = ANY($2::int[]) AND "d"."seq" = "e"."seq" AND "d"."status" = 'pending' AND "d"."attempts" = "e"."attempts"`,
       [now, ended.map((e) => e.seq), ended.map((e) => e.attempts), ended.map((e) => e.details)],
     );
     const n = rowCount ?? 0;

@@ -18,6 +18,8 @@ import type { CompiledWhere } from "~/models/segments/compile.server";
 /** The advisory lock two launches' seq reservations take turns on (any constant of ours). */
 const SEQ_RESERVATION_LOCK = 0x63726d01;
 const UNIQUE_VIOLATION = "23505";
+/** A launch of at least this many rows refreshes the delivery table's statistics. */
+const ANALYZE_AFTER_ROWS = 10_000;
 
 /** A WHERE the SQLite compiler wrote, given to PostgreSQL by mistake: said at once, not as a syntax error. */
 function checkDialect(where: CompiledWhere): void {
@@ -189,7 +191,7 @@ export async function startLaunchPg(
     step,
     async finish() {
       while (await step());
-      return transaction(pg, async (client) => {
+      const audience = await transaction(pg, async (client) => {
         if (written === 0) {
           if (existed)
             await client.query(
@@ -206,6 +208,11 @@ export async function startLaunchPg(
         );
         return written;
       });
+      // A large launch changes what the queue holds (its share of pending rows): the planner must
+      // know before the claims and outcomes plan, or it takes "pending" for rare and scans every
+      // pending row to find a batch's hundred (autovacuum would analyse only a minute or more later).
+      if (audience >= ANALYZE_AFTER_ROWS) await pg.pool.query(`ANALYZE "Delivery"`);
+      return audience;
     },
   };
 }

@@ -1,6 +1,10 @@
 // What became of claimed rows, on PostgreSQL: the twins of ./outcomes.server.ts. A batch of
 // outcomes is a few statements over arrays (unnest), not a statement per row, in one transaction
 // with the campaign's counters and the suppression of bounced addresses.
+//
+// Each UPDATE … FROM unnest(…) also says `"seq" = ANY(the seqs)`: the rows are then found by the
+// primary key whatever the statistics say. Without it, a queue whose statistics predate the launch
+// (no ANALYZE yet: "pending" looks rare) was joined by scanning every pending row of the table.
 import type pg from "pg";
 import { type Postgres, query, transaction } from "~/db/postgres.server";
 import type { AddressToSuppress, BouncedAddress, SendOutcome } from "~/models/deliveries/outcomes.server";
@@ -59,7 +63,7 @@ export async function recordOutcomesPg(
       await client.query(
         `UPDATE "Delivery" "d" SET "nextAttemptAt" = $1, "attempts" = "d"."attempts" - 1
          FROM unnest($2::int[], $3::int[]) AS "o"("seq", "attempts")
-         WHERE "d"."seq" = "o"."seq" AND "d"."status" = 'pending' AND "d"."attempts" = "o"."attempts"`,
+         WHERE "d"."seq" = ANY($2::int[]) AND "d"."seq" = "o"."seq" AND "d"."status" = 'pending' AND "d"."attempts" = "o"."attempts"`,
         [now, held.map((o) => o.seq), held.map((o) => o.attempts)],
       );
     let errors = 0;
@@ -68,7 +72,7 @@ export async function recordOutcomesPg(
         client,
         `UPDATE "Delivery" "d" SET "nextAttemptAt" = "o"."retryAt", "details" = "o"."details", "updatedAt" = $1
          FROM unnest($2::int[], $3::int[], $4::bigint[], $5::text[], $6::boolean[]) AS "o"("seq", "attempts", "retryAt", "details", "error")
-         WHERE "d"."seq" = "o"."seq" AND "d"."status" = 'pending' AND "d"."attempts" = "o"."attempts"
+         WHERE "d"."seq" = ANY($2::int[]) AND "d"."seq" = "o"."seq" AND "d"."status" = 'pending' AND "d"."attempts" = "o"."attempts"
          RETURNING "o"."error"`,
         [
           now,
@@ -95,7 +99,7 @@ export async function recordOutcomesPg(
         client,
         `UPDATE "Delivery" "d" SET "status" = "o"."status", "details" = "o"."details", "updatedAt" = $1, "nextAttemptAt" = 0
          FROM unnest($2::int[], $3::int[], $4::text[], $5::text[], $6::boolean[]) AS "o"("seq", "attempts", "status", "details", "error")
-         WHERE "d"."seq" = "o"."seq" AND "d"."status" = 'pending' AND "d"."attempts" = "o"."attempts"
+         WHERE "d"."seq" = ANY($2::int[]) AND "d"."seq" = "o"."seq" AND "d"."status" = 'pending' AND "d"."attempts" = "o"."attempts"
          RETURNING "o"."status", "o"."error", "d"."userId", "d"."email", "o"."details"`,
         [
           now,
