@@ -22,7 +22,6 @@ const POSTGRES_SPECS = [
   "segments.spec.ts",
   "segment-preview.spec.ts",
   "suppressions.spec.ts",
-  "marketer-day.spec.ts",
 ];
 
 const chromium = {
