@@ -62,4 +62,5 @@ export const POSTGRES_SUITE: string[] = [
   "tests/routes/tracking.test.ts",
   "tests/routes/campaign-personalisation.test.ts",
   "app/services/campaign-resend.server.test.ts",
+  "app/routes/suppressions-pages.test.ts",
 ];
