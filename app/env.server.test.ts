@@ -4,13 +4,13 @@ import Database from "better-sqlite3";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { defaultWebConcurrency, getEnv, resetEnvCache } from "~/env.server";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "crm-env-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const modeOf = (file: string) => (statSync(file).mode & 0o777).toString(8);
+const modeOf = (file: string) => (statSync(file).mode & 0o7777).toString(8);
 
 describe("the data directory", () => {
   it("is made 0700 with every file in it 0600 at start, and what is created later is private too", () => {
@@ -56,6 +56,30 @@ describe("the data directory", () => {
     expect(getEnv().sessionSecret).toMatch(/^[0-9a-f]{96}$/);
     expect(modeOf(dataDir)).toBe("700");
     expect(modeOf(path.join(dataDir, "session-secret"))).toBe("600");
+  });
+
+  it("a shared directory like /tmp named as DATA_DIR stays open to its other users: only the server's own files are made private", () => {
+    const shared = path.join(scratch, "shared");
+    mkdirSync(path.join(shared, "someone-else"), { recursive: true });
+    chmodSync(shared, 0o1777);
+    chmodSync(path.join(shared, "someone-else"), 0o755);
+    writeFileSync(path.join(shared, "their-file"), "x");
+    chmodSync(path.join(shared, "their-file"), 0o644);
+    process.env.DATA_DIR = shared;
+    resetEnvCache();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    try {
+      getEnv();
+      expect(warn.mock.calls.flat().join("\n")).toMatch(
+        /DATA_DIR .* is a shared directory .* set DATA_DIR to a directory of its own/,
+      );
+    } finally {
+      warn.mockRestore();
+    }
+    expect(modeOf(shared)).toBe("1777");
+    expect(modeOf(path.join(shared, "someone-else"))).toBe("755");
+    expect(modeOf(path.join(shared, "their-file"))).toBe("644");
+    expect(modeOf(path.join(shared, "session-secret"))).toBe("600");
   });
 });
 

@@ -1,7 +1,16 @@
 // The only module that reads process.env. Everything is validated with zod at first use, so a
 // bad setting stops the server with a message that says which variable and why.
 import { createHmac, createPublicKey, randomBytes } from "node:crypto";
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import path from "node:path";
@@ -442,7 +451,16 @@ function makeDataPrivate(dataDir: string, databaseFile: string) {
       for (const name of readdirSync(file)) tighten(path.join(file, name), depth + 1);
     }
   };
-  tighten(dataDir, 0);
+  // A shared directory (sticky or writable by everyone, like /tmp) named as the data directory is
+  // not ours to close: only the files this server keeps are tightened then.
+  const shared = (statSync(dataDir).mode & 0o1002) !== 0;
+  if (shared) {
+    console.warn(
+      `DATA_DIR ${dataDir} is a shared directory (writable by every user); set DATA_DIR to a directory of its own, like ${path.join(dataDir, "crm")}, so that the server can keep it private.`,
+    );
+    tighten(path.join(dataDir, "session-secret"), 4);
+    tighten(path.join(dataDir, "dkim"), 3);
+  } else tighten(dataDir, 0);
   if (databaseFile !== "" && databaseFile !== ":memory:") {
     for (const suffix of ["", "-wal", "-shm", "-journal"]) tighten(path.resolve(databaseFile + suffix), 4);
   }

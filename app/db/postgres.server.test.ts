@@ -70,6 +70,26 @@ describe("the PostgreSQL pool", () => {
     await expect(query(pg, "SELECT pg_sleep(3)")).rejects.toThrow(/statement timeout/);
   });
 
+  it("prepares a statement asked to once per connection, by a name made from its text", async () => {
+    const client = await pg.pool.connect();
+    try {
+      const sql = `SELECT $1::int + 1 AS "next"`;
+      for (const n of [1, 2, 3]) expect(await query(client, sql, [n], { prepare: true })).toEqual([{ next: n + 1 }]);
+      await query(client, `SELECT $1::int * 2 AS "double"`, [4], { prepare: true });
+      await query(client, `SELECT $1::int - 1 AS "unnamed"`, [4]);
+      const prepared = await query<{ name: string; statement: string }>(
+        client,
+        `SELECT "name", "statement" FROM pg_prepared_statements ORDER BY "statement"`,
+      );
+      // Two names, one a text; the statement run without `prepare` left nothing behind.
+      expect(prepared.map((p) => p.statement)).toEqual([`SELECT $1::int * 2 AS "double"`, sql]);
+      expect(prepared.every((p) => /^crm_[\w-]{27}$/.test(p.name))).toBe(true);
+      expect(new Set(prepared.map((p) => p.name)).size).toBe(2);
+    } finally {
+      client.release();
+    }
+  });
+
   it("runs a transaction again when it loses a deadlock, so both writers succeed", async () => {
     await query(pg, `CREATE TABLE deadlock_probe (id int PRIMARY KEY, n int NOT NULL)`);
     await query(pg, `INSERT INTO deadlock_probe VALUES (1, 0), (2, 0)`);

@@ -5,6 +5,7 @@
 // Rows come back in the shapes the SQLite side gives, so a model's two bodies return the same
 // thing: timestamptz as unix milliseconds (SQLite keeps dates as integer ms), bigint and numeric
 // as numbers (paise sums and counters stay far below 2^53).
+import { createHash } from "node:crypto";
 import pg from "pg";
 import { getEnv } from "~/env.server";
 import { singleton } from "~/lib/singleton.server";
@@ -85,6 +86,9 @@ export function openPostgres(url: string, settings: PostgresSettings): Postgres 
     idle_in_transaction_session_timeout: Math.max(settings.statementTimeoutMs, 60_000),
     connectionTimeoutMillis: 10_000,
     idleTimeoutMillis: 30_000,
+    // A connection keeps the statements prepared on it (query's `prepare`) until it closes: one
+    // that is never idle for long is replaced after an hour, so their number stays bounded.
+    maxLifetimeSeconds: 3_600,
     keepAlive: true,
   });
   // A connection the server dropped while idle in the pool: the pool discards it and the next
@@ -200,17 +204,46 @@ export async function transaction<T>(
   }
 }
 
+export type QueryOptions = {
+  /**
+   * Prepare the statement once per connection under a name made from its text, and run it by name
+   * from then on: PostgreSQL parses and plans it once instead of on every call (decision 0035:
+   * 0.30 ms of the server's CPU for a customer's detail unnamed, 0.065 ms named). For the
+   * statements on every request whose text is fixed. Not for a segment's count or page, whose best
+   * plan depends on the tenant's numbers: after five runs PostgreSQL may keep one generic plan.
+   */
+  prepare?: boolean;
+};
+
+// Statement texts and their names: a name is a digest of the text, so one text always has one
+// name on every connection, and two texts never share one.
+const statementNames = new Map<string, string>();
+const STATEMENT_NAMES_KEPT = 2_000;
+
+function statementName(sql: string): string {
+  let name = statementNames.get(sql);
+  if (name === undefined) {
+    if (statementNames.size >= STATEMENT_NAMES_KEPT) statementNames.clear();
+    name = `crm_${createHash("sha1").update(sql).digest("base64url")}`;
+    statementNames.set(sql, name);
+  }
+  return name;
+}
+
 /** Runs one statement outside a transaction, again after a lost connection (reads and idempotent writes only). */
 export async function query<Row extends pg.QueryResultRow>(
   db: Postgres | Queryable,
   sql: string,
   params: readonly unknown[] = [],
+  options: QueryOptions = {},
 ): Promise<Row[]> {
   const target = "engine" in db ? db.pool : db;
   const inTransaction = !(target instanceof pg.Pool);
+  const statement: pg.QueryConfig = { text: sql, values: params as unknown[] };
+  if (options.prepare) statement.name = statementName(sql);
   for (let attempt = 1; ; attempt++) {
     try {
-      return (await target.query<Row>(sql, params as unknown[])).rows;
+      return (await target.query<Row>(statement)).rows;
     } catch (error) {
       if (inTransaction || attempt >= 3 || !isRetryable(error)) throw error;
       await new Promise((r) => setTimeout(r, 50 * attempt));

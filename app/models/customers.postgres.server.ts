@@ -44,8 +44,17 @@ async function rows<Row extends QueryResultRow>(db: Db, sql: string, params: rea
   return query<Row>(db, sql, params);
 }
 
+/** A statement of every customer request (its text fixed): prepared once per connection. */
+async function preparedRows<Row extends QueryResultRow>(
+  db: Db,
+  sql: string,
+  params: readonly unknown[],
+): Promise<Row[]> {
+  return query<Row>(db, sql, params, { prepare: true });
+}
+
 export async function findCustomerForUserPg(db: Db, userId: string, id: string): Promise<CustomerRow | undefined> {
-  const [row] = await rows<CustomerRow>(
+  const [row] = await preparedRows<CustomerRow>(
     db,
     `SELECT ${CUSTOMER_COLUMNS_PG} FROM "Customer" c WHERE c."userId" = $1 AND c."id" = $2`,
     [userId, id],

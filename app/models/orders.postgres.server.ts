@@ -93,6 +93,7 @@ export async function recentOrdersOfCustomerPg(
     `SELECT "id", "createdAt", "amountPaise", "taxPaise", "status" FROM "Order"
      WHERE "userId" = $1 AND "customerId" = $2 ORDER BY "createdAt" DESC, "id" DESC LIMIT $3`,
     [userId, customerId, limit],
+    { prepare: true },
   );
 }
 

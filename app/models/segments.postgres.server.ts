@@ -41,6 +41,7 @@ export async function segmentConditionsOfUserPg(
     db,
     `SELECT "id", "name", "conditions" FROM "Segment" WHERE "userId" = $1 ORDER BY "name" COLLATE "C", "id"`,
     [userId],
+    { prepare: true },
   );
 }
 

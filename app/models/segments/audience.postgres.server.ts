@@ -13,6 +13,7 @@
 // top-level OR as disjoint parts (an index-only range each, where the plain OR reads the table
 // through a BitmapOr), anything else as one plain count. Measured in decision 0032.
 import type { Pool, PoolClient, QueryResultRow } from "pg";
+import { query } from "~/db/postgres.server";
 import { type SegmentNode, resolveRelativeDates } from "~/lib/segments";
 import {
   type AudienceRow,
@@ -340,10 +341,14 @@ export async function sqlMatchesForCustomer(
     return `coalesce(${c.sql}, false) AS "m${i}"`;
   });
   const userParam = params.length + 1;
-  const [row] = await rows<Record<string, boolean>>(db, {
-    sql: `SELECT ${columns.join(", ")} FROM "Customer" WHERE "userId" = $${userParam} AND "id" = $${userParam + 1}`,
-    params: [...params, userId, customerId],
-  });
+  // Prepared: the text changes only when the tenant's segments do, and one customer by its key
+  // has one good plan (relative dates are parameters).
+  const [row] = await query<Record<string, boolean>>(
+    db,
+    `SELECT ${columns.join(", ")} FROM "Customer" WHERE "userId" = $${userParam} AND "id" = $${userParam + 1}`,
+    [...params, userId, customerId],
+    { prepare: true },
+  );
   return trees.map((_, i) => row?.[`m${i}`] === true);
 }
 
