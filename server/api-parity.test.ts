@@ -1,9 +1,10 @@
 // Production answers /api from server/api-server.ts instead of Remix's request handler (see there
 // for why). This sends requests to every /api route of the app through both — the same build, read
-// through Vite's module graph, on a real migrated SQLite database — and requires the same status,
-// headers and body from each. Each side has its own user with the same data, made through the
-// API itself, so writes on one side cannot change what the other answers; the user's ids, e-mail
-// and the clock are the only differences allowed.
+// through Vite's module graph, on a real migrated database (SQLite, or PostgreSQL with
+// TEST_DATABASE_ENGINE=postgres) — and requires the same status, headers and body from each. Each
+// side has its own user with the same data, made through the API itself, so writes on one side
+// cannot change what the other answers; the user's ids, e-mail and the clock are the only
+// differences allowed.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";

@@ -63,4 +63,11 @@ export const POSTGRES_SUITE: string[] = [
   "tests/routes/campaign-personalisation.test.ts",
   "app/services/campaign-resend.server.test.ts",
   "app/routes/suppressions-pages.test.ts",
+  "app/services/segments.server.test.ts",
+  "app/models/segments/segments-sql.server.test.ts",
+  "app/services/email/sender.server.test.ts",
+  "app/services/feedback/webhooks-http.server.test.ts",
+  "tests/routes/protocol-edges.test.ts",
+  "tests/routes/openapi.test.ts",
+  "server/api-parity.test.ts",
 ];

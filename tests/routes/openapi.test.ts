@@ -5,17 +5,19 @@
 // with (app/schemas/*, app/schemas/api-inputs.server.ts for the routes without a schema module), so
 // there is no copy of a route's rules here to keep in step.
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, useTestDatabase } from "../helpers/db";
+import { createTestUser, useTestConnection, useTestDatabase } from "../helpers/db";
+import { sqlRun } from "../helpers/sql";
 import { AnswerValidator, type ApiRoute, apiRoutes, routeModule, structuralProblems } from "../helpers/openapi";
 import { cookieFor } from "../helpers/requests";
 import { fakeSendgrid } from "../fakes/sendgrid";
 import { startFakeSns, trustFakeSns } from "../fakes/sns";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
-const { file } = useTestDatabase();
+useTestDatabase();
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
+const connection = useTestConnection();
 
 import { getEnv, resetEnvCache } from "~/env.server";
-import { openSqlite } from "~/db/sqlite.server";
 import { deliveryId } from "~/lib/campaigns";
 import { recountCampaign } from "~/models/campaigns.server";
 import { HTTP_METHODS, type HttpMethod, type OpenApiDocument } from "~/lib/openapi/document.server";
@@ -140,7 +142,7 @@ beforeAll(async () => {
   userId = user.id;
   bearer = await issueToken(user.id);
   cookie = await cookieFor(user.id);
-  await seedTenant(user.id, { customers: 40, orders: 15, seed: 7, file });
+  await seedTenant(user.id, { customers: 40, orders: 15, seed: 7 });
   const served = await invoke("GET /api/openapi.json", { auth: "none" });
   document = served.body as OpenApiDocument;
   validator = new AnswerValidator(document);
@@ -607,11 +609,9 @@ describe("real answers validate against the document", () => {
     const resend = "POST /api/campaigns/{id}/resend-non-openers";
     await call(resend, { params: { id }, json: { subject: "Again" } }, 409);
     // Sent and finished: the delivery job's part, done here by hand.
-    const sqlite = openSqlite(file);
-    sqlite.prepare(`UPDATE "Delivery" SET "status" = 'delivered' WHERE "campaignId" = ?`).run(id);
-    sqlite.prepare(`UPDATE "Campaign" SET "status" = 'Completed' WHERE "id" = ?`).run(id);
-    await recountCampaign(sqlite, id);
-    sqlite.close();
+    await sqlRun(connection(), `UPDATE "Delivery" SET "status" = 'delivered' WHERE "campaignId" = ?`, [id]);
+    await sqlRun(connection(), `UPDATE "Campaign" SET "status" = 'Completed' WHERE "id" = ?`, [id]);
+    await recountCampaign(connection(), id);
     await call(resend, { params: { id }, json: { subject: " " } }, 400);
     await call(resend, { params: { id: missing }, json: { subject: "Again" } }, 404);
     const draft = await call(resend, { params: { id }, json: { subject: "Again" } }, 201);

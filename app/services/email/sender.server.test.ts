@@ -1,12 +1,14 @@
 // The sender of a tenant's campaign e-mail: MAIL_FROM's address, the tenant's name (company, else
 // MAIL_FROM's display name, else the display name), on the read connection and on a worker's own.
 import { afterEach, describe, expect, it } from "vitest";
-import { createTestUser, useTestDatabase } from "../../../tests/helpers/db";
+import { createTestUser, useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
-const { file } = useTestDatabase();
+useTestDatabase();
+// A worker thread's own connection (either engine).
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
+const workerConnection = useTestConnection();
 
-import { openSqlite } from "~/db/sqlite.server";
 import { parseMailbox, resetEnvCache } from "~/env.server";
 import { updateUser } from "~/models/users.server";
 import { headerSafe, senderOf } from "~/services/email/sender.server";
@@ -44,16 +46,11 @@ describe("senderOf", () => {
     setEnv({ MAIL_FROM: "news@example.com" });
     const user = await createTestUser("Asha Rao");
     await updateUser(user.id, { company: "Evil\r\nBcc: x@y" });
-    const sqlite = openSqlite(file);
-    try {
-      expect(await senderOf(user.id, sqlite)).toEqual({
-        name: "Evil Bcc: x@y",
-        address: "news@example.com",
-        replyTo: null,
-      });
-    } finally {
-      sqlite.close();
-    }
+    expect(await senderOf(user.id, workerConnection())).toEqual({
+      name: "Evil Bcc: x@y",
+      address: "news@example.com",
+      replyTo: null,
+    });
   });
 
   it("without MAIL_FROM (the built-in vendor), the tenant's own address", async () => {
