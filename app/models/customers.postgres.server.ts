@@ -28,7 +28,7 @@ import {
   searchCondition,
   SqlParams,
 } from "~/models/customer-search.postgres.server";
-import type { CustomerRow, KeyValue, ListRow, Position } from "~/models/customers.server";
+import type { CustomerDetailRows, CustomerRow, KeyValue, ListRow, Position } from "~/models/customers.server";
 
 type Db = Postgres | Pool | PoolClient;
 
@@ -60,6 +60,36 @@ export async function findCustomerForUserPg(db: Db, userId: string, id: string):
     [userId, id],
   );
   return row;
+}
+
+/** findCustomerDetail's one statement: the orders and segments as JSON arrays beside the customer. */
+export async function findCustomerDetailPg(
+  db: Db,
+  userId: string,
+  id: string,
+  ordersLimit: number,
+): Promise<CustomerDetailRows | undefined> {
+  const limit = Math.min(Math.max(1, Math.trunc(ordersLimit) || 1), 100);
+  const [row] = await preparedRows<CustomerRow & Pick<CustomerDetailRows, "orders" | "segments">>(
+    db,
+    `SELECT ${CUSTOMER_COLUMNS_PG},
+       (SELECT coalesce(json_agg(json_build_object(
+                 'id', o."id", 'createdAt', floor(extract(epoch FROM o."createdAt") * 1000)::bigint,
+                 'amountPaise', o."amountPaise", 'taxPaise', o."taxPaise", 'status', o."status")
+               ORDER BY o."createdAt" DESC, o."id" DESC), '[]')
+          FROM (SELECT "id", "createdAt", "amountPaise", "taxPaise", "status" FROM "Order"
+                WHERE "userId" = $1 AND "customerId" = $2 ORDER BY "createdAt" DESC, "id" DESC LIMIT $3) o
+       ) AS "orders",
+       (SELECT coalesce(json_agg(json_build_object('id', s."id", 'name', s."name", 'conditions', s."conditions")
+               ORDER BY s."name" COLLATE "C", s."id"), '[]')
+          FROM "Segment" s WHERE s."userId" = $1
+       ) AS "segments"
+     FROM "Customer" c WHERE c."userId" = $1 AND c."id" = $2`,
+    [userId, id, limit],
+  );
+  if (!row) return undefined;
+  const { orders, segments, ...customer } = row;
+  return { customer, orders, segments };
 }
 
 export async function readCustomerTallyPg(db: Db, userId: string): Promise<number | null> {

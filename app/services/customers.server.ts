@@ -29,6 +29,7 @@ import {
   deleteCustomerRow,
   deleteOrdersOfCustomer,
   DuplicateCustomerEmail,
+  findCustomerDetail,
   findCustomerForUser,
   findSearchMatches,
   indexCustomerForSearch,
@@ -50,8 +51,8 @@ import {
 import { transaction } from "~/models/transaction.server";
 import { CUSTOMER_MESSAGES, type CustomerApiInput } from "~/schemas/customer";
 import { recordNewCustomers } from "~/services/customer-events.server";
-import { recentOrdersForCustomer, type RecentOrder } from "~/services/orders.server";
-import { segmentsForCustomer } from "~/services/segments.server";
+import { toRecentOrder, type RecentOrder } from "~/services/orders.server";
+import { segmentsMatchingCustomer } from "~/services/segments.server";
 
 // Tests, the seed and the bench still reach these here.
 
@@ -181,20 +182,17 @@ export async function customerOrderCount(userId: string, id: string): Promise<nu
   return countOrdersOfCustomer(userId, id);
 }
 
-/** The segments the customer belongs to, as the segments service evaluates them. */
-async function segmentsOf(userId: string, customerId: string): Promise<CustomerSegmentRef[]> {
-  const segments = await segmentsForCustomer(userId, customerId);
-  return segments.map((s) => ({ _id: s.id, id: s.id, name: s.name }));
-}
-
 /** The customer detail (docs/rules.md#customer-detail): the customer with their segments and recent orders. */
 export async function customerDetail(userId: string, id: string, recentOrders = 10): Promise<CustomerDetailDto> {
-  const customer = await getCustomer(userId, id);
-  const [orders, segments] = await Promise.all([
-    recentOrdersForCustomer(userId, id, recentOrders),
-    segmentsOf(userId, id),
-  ]);
-  return { ...customer, segments, orders };
+  if (!isId(id)) throw notFound("Customer");
+  const rows = await findCustomerDetail(userId, id, recentOrders);
+  if (!rows) throw notFound("Customer");
+  const segments = await segmentsMatchingCustomer(userId, id, rows.segments);
+  return {
+    ...toCustomerDto(rows.customer),
+    segments: segments.map((s) => ({ _id: s.id, id: s.id, name: s.name })),
+    orders: rows.orders.map(toRecentOrder),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ import {
   insertOrderWithItems,
   orderWithItems,
   recentOrdersOfCustomer,
+  type RecentOrderRow,
   updateOrderWithItems,
   writeCustomerTotals,
 } from "~/models/orders.server";
@@ -253,14 +254,19 @@ export type RecentOrder = { _id: string; id: string; date: string; amount: numbe
 export async function recentOrdersForCustomer(userId: string, customerId: string, take = 10): Promise<RecentOrder[]> {
   if (!isId(customerId)) return [];
   const rows = await recentOrdersOfCustomer(userId, customerId, take);
-  return rows.map((o) => ({
+  return rows.map(toRecentOrder);
+}
+
+/** A recent order as the customer detail shows it. */
+export function toRecentOrder(o: RecentOrderRow): RecentOrder {
+  return {
     _id: o.id,
     id: o.id,
     date: new Date(o.createdAt).toISOString(),
     amount: paiseToRupees(o.amountPaise),
     total: paiseToRupees(totalPaise(o.amountPaise, o.taxPaise)),
     status: o.status,
-  }));
+  };
 }
 
 export type CustomerOption = OrderCustomerDto;

@@ -307,7 +307,15 @@ export async function segmentOverview(userId: string, id: string) {
 export async function segmentsForCustomer(userId: string, customerId: string): Promise<{ id: string; name: string }[]> {
   if (!isId(customerId)) return [];
   // On every customer detail (GET /api/customers/{id}): each stored condition text is parsed once.
-  const segments = await segmentConditionsOfUser(userId);
+  return segmentsMatchingCustomer(userId, customerId, await segmentConditionsOfUser(userId));
+}
+
+/** Which of the tenant's segments (read already, with their conditions) contain the customer, in one query. */
+export async function segmentsMatchingCustomer(
+  userId: string,
+  customerId: string,
+  segments: (SegmentConditionsRow & { name: string })[],
+): Promise<{ id: string; name: string }[]> {
   if (segments.length === 0) return [];
   const matches = await sqlMatchesForCustomer(userId, customerId, segments.map(cachedSegmentTree));
   return segments.filter((_, i) => matches[i]).map((s) => ({ id: s.id, name: s.name }));
