@@ -3,8 +3,7 @@
 import cliProgress from "cli-progress";
 import type { Command } from "commander";
 import { z } from "zod";
-import { openSqlite } from "../../app/db/sqlite.server.ts";
-import { getEnv } from "../../app/env.server.ts";
+import { closeConnection, openConnection } from "../../app/db/connection.server.ts";
 import { seedCampaignHistory } from "../../app/services/delivery/history.server.ts";
 import { seedTenant } from "../../app/services/seed.server.ts";
 import { parseCliInput } from "../validate.ts";
@@ -75,13 +74,14 @@ export function registerSeedCommand(program: Command) {
       let history = { campaigns: 0, deliveries: 0 };
       if (input.campaigns > 0) {
         const bar = bars.create(input.campaigns, 0, { stage: "Campaigns" });
-        const sqlite = openSqlite(getEnv().databaseFile);
+        // The configured database, SQLite or PostgreSQL.
+        const connection = openConnection({ applicationName: "crm seed" });
         try {
-          history = await seedCampaignHistory(sqlite, user.id, input.campaigns, {
+          history = await seedCampaignHistory(connection, user.id, input.campaigns, {
             onProgress: (done) => bar.update(done),
           });
         } finally {
-          sqlite.close();
+          await closeConnection(connection);
         }
       }
       bars.stop();
