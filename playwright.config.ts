@@ -22,6 +22,7 @@ const POSTGRES_SPECS = [
   "segments.spec.ts",
   "segment-preview.spec.ts",
   "suppressions.spec.ts",
+  "campaigns.spec.ts",
 ];
 
 const chromium = {

@@ -4,11 +4,12 @@
 // PostgreSQL one on TEST_POSTGRES_URL's server, dropped at the end.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startFakeGoogle } from "../fakes/google.ts";
 import { createPostgresDatabase, type PostgresDatabase } from "../helpers/postgres.ts";
+import { POSTGRES_URL_FILE } from "./postgres-url.ts";
 import { productionServerEnv, repoRoot as root, serverCommand } from "../helpers/production-server.ts";
 
 const port = Number(process.env.E2E_PORT ?? 3210);
@@ -21,6 +22,11 @@ const google = await startFakeGoogle({ clientId, clientSecret });
 const postgres: PostgresDatabase | null =
   process.env.E2E_ENGINE === "postgres" ? await createPostgresDatabase("crm_e2e") : null;
 console.log(`[e2e] Google fake on ${google.url}; data in ${postgres ? postgres.name : dataDir}`);
+// Where the specs find the PostgreSQL database (tests/e2e/fixtures.ts, e2eSql()).
+if (postgres) {
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(path.join(dataDir, POSTGRES_URL_FILE), postgres.url);
+}
 
 const app: ChildProcess = spawn(serverCommand.file, serverCommand.args, {
   cwd: root,
