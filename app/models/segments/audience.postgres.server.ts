@@ -8,10 +8,14 @@
 // to int, `lastActive` comes back as unix milliseconds (a double), never as a Date or a string.
 //
 // The count's shape is chosen per tenant and tree as on SQLite (decision 0004), here from the
-// planner's own row estimates, and PostgreSQL gets its own shapes: a broad tree is counted as the tenant's tally
-// minus the customers it does not match (its complement is a narrow index range), a narrow
-// top-level OR as disjoint parts (an index-only range each, where the plain OR reads the table
-// through a BitmapOr), anything else as one plain count. Measured in decision 0032.
+// planner, and PostgreSQL gets its own shapes. A tree of up to MAX_RANGE_BOXES disjoint ranges
+// (compile.server.ts, treeRangeBoxes()) is counted as those ranges ("ranges": one index-only range
+// scan each, every condition an index condition, no filter), or as the tenant's tally minus the
+// ranges of its complement ("rangeComplement"), whichever the planner costs lower. A larger tree
+// gets the shapes chosen from the planner's row estimates: a broad tree as the tally minus its
+// complement ("complement"), a narrow top-level OR as disjoint parts ("disjoint": an index-only
+// range each, where the plain OR reads the table through a BitmapOr), anything else as one plain
+// count. Measured in decision 0032.
 import type { Pool, PoolClient, QueryResultRow } from "pg";
 import { query } from "~/db/postgres.server";
 import { type SegmentNode, resolveRelativeDates } from "~/lib/segments";
@@ -22,6 +26,9 @@ import {
   type SqlParam,
   compilePostgresComplement,
   compileSegmentWhere,
+  complementRangeBoxes,
+  postgresBoxSql,
+  treeRangeBoxes,
   isNullableCondition,
   compileTree,
   countSql,
@@ -32,7 +39,7 @@ import {
 /** A pool or one of its clients: anything a statement can run on. */
 export type Queryable = Pool | PoolClient;
 
-type CountShape = "plain" | "disjoint" | "complement" | "anchored";
+type CountShape = "plain" | "disjoint" | "complement" | "anchored" | "ranges" | "rangeComplement";
 
 function tupleToRow(t: AudienceTuple): AudienceRow {
   return {
@@ -67,7 +74,7 @@ export const postgresCountTuning = {
   force: null as null | PostgresShape,
 };
 
-type PostgresShape = "plain" | "complement" | "disjoint";
+type PostgresShape = "plain" | "complement" | "disjoint" | "ranges" | "rangeComplement";
 
 /** The statements of one tenant's resolved tree: its numbering starts at $1, the tenant. */
 function placeholdersFrom(params: SqlParam[]) {
@@ -129,6 +136,42 @@ function complementCount(userId: string, tree: SegmentNode): CompiledWhere {
     sql: `SELECT (t."customers" - (${notMatched}))::int AS "count" FROM "CustomerTally" t WHERE t."userId" = $1`,
     params,
   };
+}
+
+/**
+ * The tree as disjoint ranges (treeRangeBoxes()), counted one index range scan each: every
+ * condition of a box is an index condition of the covering index PostgreSQL drives (the box's
+ * narrowest column), so no row reaches a filter. Null when the tree takes too many boxes.
+ */
+function rangesCount(userId: string, tree: SegmentNode): CompiledWhere | null {
+  const boxes = treeRangeBoxes(tree);
+  if (!boxes) return null;
+  const params: SqlParam[] = [userId];
+  return { sql: `SELECT (${boxSum(boxes, params)})::int AS "count"`, params };
+}
+
+/**
+ * The tally minus the customers the tree does not match, those as disjoint ranges (see
+ * rangesCount): no row when the tenant has no tally. Null when either side takes too many boxes.
+ */
+function rangeComplementCount(userId: string, tree: SegmentNode): CompiledWhere | null {
+  const boxes = treeRangeBoxes(tree);
+  const outside = boxes && complementRangeBoxes(boxes);
+  if (!outside) return null;
+  const params: SqlParam[] = [userId];
+  return {
+    sql: `SELECT (t."customers" - (${boxSum(outside, params)}))::int AS "count" FROM "CustomerTally" t WHERE t."userId" = $1`,
+    params,
+  };
+}
+
+/** A sum of one count per box, the tenant `$1` (0 for no box). */
+function boxSum(boxes: ReturnType<typeof treeRangeBoxes> & object, params: SqlParam[]): string {
+  // No box: a count the planner knows is 0 (and which still names the tenant, `$1`, as bound).
+  if (boxes.length === 0) return `(SELECT count(*) FROM "Customer" WHERE "userId" = $1 AND FALSE)`;
+  return boxes
+    .map((box) => `(SELECT count(*) FROM "Customer" WHERE "userId" = $1 AND ${postgresBoxSql(box, params)})`)
+    .join(" + ");
 }
 
 /** A top-level OR as disjoint parts (see disjointSum), or null for any other tree. */
@@ -198,7 +241,8 @@ async function chooseShape(db: Queryable, userId: string, tree: SegmentNode): Pr
   const isOr = tree.kind === "group" && tree.logic === "OR" && tree.children.length > 1;
   const estimates = armEstimates(row?.["QUERY PLAN"], 2 + (isOr ? tree.children.length : 0));
   let shape: PostgresShape = "plain";
-  if (estimates && estimates[0] >= minTenant) {
+  if (!estimates || estimates[0] >= minTenant) shape = (await cheaperRanges(db, userId, tree)) ?? "plain";
+  if (shape === "plain" && estimates && estimates[0] >= minTenant) {
     const [tenant, matched, ...parts] = estimates;
     if (matched / tenant >= broad) shape = "complement";
     else if (isOr && parts.reduce((a, b) => a + b, 0) / tenant <= narrowOr) shape = "disjoint";
@@ -209,6 +253,29 @@ async function chooseShape(db: Queryable, userId: string, tree: SegmentNode): Pr
   return shape;
 }
 
+/** The planner's total cost of a statement (its own units: pages read and rows handled). */
+async function planCost(db: Queryable, q: CompiledWhere): Promise<number> {
+  const [row] = await rows<{ "QUERY PLAN": unknown }>(db, { sql: `EXPLAIN (FORMAT JSON) ${q.sql}`, params: q.params });
+  const explained = row?.["QUERY PLAN"];
+  const json: unknown = typeof explained === "string" ? JSON.parse(explained) : explained;
+  const cost = (Array.isArray(json) ? (json[0] as { Plan?: { "Total Cost"?: number } } | undefined) : undefined)
+    ?.Plan?.["Total Cost"];
+  return typeof cost === "number" ? cost : Infinity;
+}
+
+/**
+ * Ranges or their complement, whichever the planner costs lower (each box is an index range whose
+ * entries are all counted, so the cost follows the entries read), or null when the tree takes too
+ * many boxes. Measured at a million customers in decision 0032.
+ */
+async function cheaperRanges(db: Queryable, userId: string, tree: SegmentNode): Promise<PostgresShape | null> {
+  const ranges = rangesCount(userId, tree);
+  if (!ranges) return null;
+  const complement = rangeComplementCount(userId, tree);
+  if (!complement) return "ranges";
+  return (await planCost(db, complement)) < (await planCost(db, ranges)) ? "rangeComplement" : "ranges";
+}
+
 /** The statement that counts the tree in the chosen shape (a forced one that cannot apply is plain). */
 function countStatement(
   userId: string,
@@ -216,6 +283,12 @@ function countStatement(
   shape: PostgresShape,
 ): { shape: CountShape; query: CompiledWhere } {
   if (shape === "complement") return { shape: "complement", query: complementCount(userId, tree) };
+  if (shape === "rangeComplement") {
+    const q = rangeComplementCount(userId, tree);
+    return q ? { shape, query: q } : { shape: "complement", query: complementCount(userId, tree) };
+  }
+  const ranges = shape === "ranges" ? rangesCount(userId, tree) : null;
+  if (ranges) return { shape: "ranges", query: ranges };
   const disjoint = shape === "disjoint" ? disjointCount(userId, tree) : null;
   if (disjoint) return { shape: "disjoint", query: disjoint };
   return { shape: "plain", query: plainCount(userId, tree) };
@@ -226,7 +299,7 @@ async function countOf(db: Queryable, userId: string, relativeTree: SegmentNode,
   const { shape, query } = countStatement(userId, tree, await chooseShape(db, userId, tree));
   const [row] = await rows<{ count: number }>(db, query);
   // No tally for the tenant: the complement has nothing to subtract from, so count plainly.
-  if (!row && shape === "complement") return runCount(db, plainCount(userId, tree));
+  if (!row && (shape === "complement" || shape === "rangeComplement")) return runCount(db, plainCount(userId, tree));
   return Number(row?.count ?? 0);
 }
 

@@ -295,7 +295,8 @@ function andShape(and: AndPlan): AndShape {
   return shape;
 }
 
-type CountShape = "plain" | "disjoint" | "complement" | "anchored";
+// PostgreSQL's shapes too (./audience.postgres.server.ts): "ranges" and "rangeComplement" are its own.
+type CountShape = "plain" | "disjoint" | "complement" | "anchored" | "ranges" | "rangeComplement";
 
 function countQuery(userId: string, tree: SegmentNode, now: number): { shape: CountShape; query: CompiledWhere } {
   const plan = audiencePlan(userId, tree, now);

@@ -344,6 +344,8 @@ const postgresTuningArb = fc.constantFrom(
   { minTenant: 0, broad: 0.4, narrowOr: 0.35, force: "plain" as const },
   { minTenant: 0, broad: 0.4, narrowOr: 0.35, force: "complement" as const },
   { minTenant: 0, broad: 0.4, narrowOr: 0.35, force: "disjoint" as const },
+  { minTenant: 0, broad: 0.4, narrowOr: 0.35, force: "ranges" as const },
+  { minTenant: 0, broad: 0.4, narrowOr: 0.35, force: "rangeComplement" as const },
 );
 const tuningArb = fc.tuple(sqliteTuningArb, postgresTuningArb).map(([sqliteTuning, postgresTuning]) => ({
   sqliteTuning,
@@ -428,9 +430,13 @@ describe("a segment on SQLite and on PostgreSQL", () => {
   it("chooses PostgreSQL's count shape from the planner's estimates", async () => {
     Object.assign(postgres.postgresCountTuning, { minTenant: 0, broad: 0.4, narrowOr: 0.35, force: null });
     const shape = (conditions: unknown) => postgres.audienceCountShape(pool, TENANT_A, parsedTree(conditions));
-    expect(await shape({ visits: { $gte: 0 } })).toBe("complement");
-    expect(await shape({ $or: [{ visits: { $eq: 1000 } }, { totalSpend: { $gt: 1e10 } }] })).toBe("disjoint");
-    expect(await shape({ visits: { $eq: 1000 } })).toBe("plain");
+    // Disjoint ranges, or the tally minus those of the complement, whichever the planner costs lower.
+    expect(await shape({ visits: { $gte: 0 } })).toBe("rangeComplement");
+    expect(await shape({ $or: [{ visits: { $eq: 1000 } }, { totalSpend: { $gt: 1e10 } }] })).toBe("ranges");
+    expect(await shape({ visits: { $eq: 1000 } })).toBe("ranges");
+    // A tree of more ranges than allowed gets the estimates' shapes: here a narrow OR, disjoint parts.
+    const many = { $or: Array.from({ length: 13 }, (_, i) => ({ visits: { $eq: 1000 + 2 * i } })) };
+    expect(await shape(many)).toBe("disjoint");
     // A tenant the planner thinks small is counted plainly whatever the tree.
     Object.assign(postgres.postgresCountTuning, { minTenant: 1e9 });
     expect(await shape({ $and: [{ visits: { $gte: 0 } }, { totalSpend: { $gte: 0 } }] })).toBe("plain");
