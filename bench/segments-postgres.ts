@@ -307,6 +307,8 @@ for (const c of cases) {
     sqlitePreviewMs: stats(timings.sqlitePreview),
     postgresPreviewMs: stats(timings.postgresPreview),
     postgresPlan: analyze.rows.map((r) => r["QUERY PLAN"]),
+    // The machine is shared: the load average (1, 5, 15 min) when the segment's runs ended.
+    load: os.loadavg().map((l) => round(l)),
   });
 }
 await pool.end();
