@@ -23,6 +23,7 @@ const POSTGRES_SPECS = [
   "segment-preview.spec.ts",
   "suppressions.spec.ts",
   "campaigns.spec.ts",
+  "delivery-crash.spec.ts",
 ];
 
 const chromium = {

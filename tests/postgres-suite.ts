@@ -63,6 +63,7 @@ export const POSTGRES_SUITE: string[] = [
   "tests/routes/campaign-personalisation.test.ts",
   "app/services/campaign-resend.server.test.ts",
   "app/routes/suppressions-pages.test.ts",
+  "app/models/deliveries/send-rate.server.test.ts",
   "app/services/segments.server.test.ts",
   "app/models/segments/segments-sql.server.test.ts",
   "app/services/email/sender.server.test.ts",

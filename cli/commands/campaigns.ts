@@ -4,9 +4,8 @@
 import cliProgress from "cli-progress";
 import type { Command } from "commander";
 import { z } from "zod";
-import { migrateDatabase } from "../../app/db/migrate.server.ts";
+import { migrateConfiguredDatabase } from "../../app/db/migrate-configured.server.ts";
 import { closeConnection, openConnection } from "../../app/db/connection.server.ts";
-import { getEnv } from "../../app/env.server.ts";
 import { answeredCount, deliveryStats } from "../../app/lib/campaigns.ts";
 import { ID_PATTERN } from "../../app/lib/id.ts";
 import { type CampaignRow, findCampaignRowById } from "../../app/models/campaigns.server.ts";
@@ -24,7 +23,8 @@ const CampaignId = z
 /** A campaign by id, whoever owns it: the CLI is the admin's. */
 async function campaignById(id: string): Promise<CampaignRow> {
   const valid = parseCliInput(CampaignId, id);
-  migrateDatabase(getEnv().databaseFile);
+  // The configured database, SQLite or PostgreSQL (on PostgreSQL there is no SQLite file to migrate).
+  await migrateConfiguredDatabase();
   const row = await findCampaignRowById(valid);
   if (!row) throw new Error(`No campaign ${valid}. List them with: crm campaigns list --user EMAIL`);
   return row;

@@ -23,6 +23,7 @@ import { endCancelledRows, recordOutcomes, type SendOutcome } from "~/models/del
 import { applyQueuedReceipts, DEFAULT_FEEDBACK_POLICY, type FeedbackPolicy } from "~/models/deliveries/receipts.server";
 import type { AnyConnection } from "~/models/transaction.server";
 import type { ChannelResult, DeliveryChannel, OutgoingMessage, SendControl } from "~/services/delivery/channel.server";
+import { sendRateBucket } from "~/models/deliveries/send-rate.server";
 import { type Sender, senderOf } from "~/services/email/sender.server";
 import { trackingUrls } from "~/services/tracking-token.server";
 import { unsubscribeUrl } from "~/services/unsubscribe-token.server";
@@ -123,15 +124,11 @@ export function createDeliveryEngine(options: {
   const inFlight = new Set<Promise<void>>();
   let finished: Promise<void> | null = null;
 
-  // Token bucket for the rate limit.
-  let tokens = settings.ratePerSecond || Number.POSITIVE_INFINITY;
-  let refilledAt = now();
-  const refill = () => {
-    if (!settings.ratePerSecond) return;
-    const t = now();
-    tokens = Math.min(settings.ratePerSecond, tokens + ((t - refilledAt) / 1000) * settings.ratePerSecond);
-    refilledAt = t;
-  };
+  // The rate limit's bucket, one a channel: in the database on PostgreSQL, so every instance's
+  // engine takes from the same one (~/models/deliveries/send-rate.server).
+  const rate = settings.ratePerSecond
+    ? sendRateBucket(sqlite, { channel: channel.name, perSecond: settings.ratePerSecond })
+    : null;
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -406,14 +403,10 @@ export function createDeliveryEngine(options: {
         // One batch per campaign per round, so a large campaign does not hold up a small one.
         for (const campaign of campaigns) {
           if (stopping || inFlight.size >= settings.concurrency) break;
-          refill();
           // A channel that hands over a few messages at a time (SMTP: its pool) gets batches it can
           // send well within their lease, so no claim runs out while its rows wait for a connection.
-          const allowed = Math.min(
-            settings.batchSize,
-            channel.concurrency * MESSAGES_PER_CONNECTION,
-            Math.floor(tokens),
-          );
+          const wanted = Math.min(settings.batchSize, channel.concurrency * MESSAGES_PER_CONNECTION);
+          const allowed = rate ? await rate.take(wanted, now()) : wanted;
           if (allowed < 1) {
             soonest = Math.min(soonest, now() + Math.ceil(1000 / settings.ratePerSecond));
             break;
@@ -424,12 +417,12 @@ export function createDeliveryEngine(options: {
             now: now(),
             leaseMs: settings.leaseMs,
           });
+          if (rate && rows.length < allowed) await rate.giveBack(allowed - rows.length, now());
           if (rows.length === 0) {
             const due = await nextDueAt(sqlite, campaign.id);
             if (due !== null) soonest = Math.min(soonest, due);
             continue;
           }
-          tokens -= rows.length;
           claimed += rows.length;
           dispatch(campaign, rows);
         }

@@ -1,0 +1,6 @@
+-- CreateTable
+CREATE TABLE "SendRate" (
+    "channel" TEXT NOT NULL PRIMARY KEY,
+    "tokens" REAL NOT NULL,
+    "refilledAt" BIGINT NOT NULL
+);
