@@ -31,6 +31,7 @@ export const POSTGRES_SUITE: string[] = [
   "app/services/customer-sort.server.test.ts",
   "app/services/customer-import.server.test.ts",
   "app/models/deliveries/receipts.server.test.ts",
+  "app/models/deliveries/receipts-concurrency.server.test.ts",
   "app/services/delivery/delivery.server.test.ts",
   "app/services/campaigns-suppression.server.test.ts",
   "app/services/feedback/bounce-mailbox.server.test.ts",
