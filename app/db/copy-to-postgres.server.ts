@@ -42,6 +42,8 @@ export const COPY_TABLES = [
   "SuppressionEvent",
   // Sign-in counters: empty on SQLite (its workers count in memory), so nothing goes across today.
   "SignInAttempt",
+  // The send rate's bucket: empty on SQLite too (its one delivery job keeps it in memory).
+  "SendRate",
 ] as const;
 
 // SQLite's own tables and the ones made by hand there that PostgreSQL does another way (the FTS5
@@ -75,12 +77,13 @@ export type CopyOptions = {
   chunkBytes?: number;
 };
 
-type Column = { name: string; type: "text" | "int" | "bool" | "timestamp" };
+type Column = { name: string; type: "text" | "int" | "real" | "bool" | "timestamp" };
 
 const PG_TYPES: Record<string, Column["type"]> = {
   text: "text",
   integer: "int",
   bigint: "int",
+  "double precision": "real",
   boolean: "bool",
   "timestamp with time zone": "timestamp",
 };
@@ -274,6 +277,14 @@ function figureSql(columns: Column[], engine: "sqlite" | "postgres"): { names: s
     if (type === "int") {
       names.push(`sum of ${name}`);
       parts.push(`COALESCE(sum(${c}), 0)`);
+    } else if (type === "real") {
+      // Floating point: the sum in thousandths, so the order of the additions cannot tell them apart.
+      names.push(`sum of ${name} (thousandths)`);
+      parts.push(
+        engine === "sqlite"
+          ? `CAST(round(COALESCE(sum(${c}), 0) * 1000) AS INTEGER)`
+          : `round(COALESCE(sum(${c}), 0) * 1000)::bigint`,
+      );
     } else if (type === "bool") {
       names.push(`${name} true`);
       parts.push(engine === "sqlite" ? `COALESCE(sum(${c} <> 0), 0)` : `count(*) FILTER (WHERE ${c})`);
