@@ -43,7 +43,9 @@ function sqliteReader(file: string): Reader {
   const db = new Database(file, { readonly: true });
   return {
     rows: async <T>(sql: string, params: unknown[]) => db.prepare(sql).all(...params) as T[],
-    close: async () => db.close(),
+    close: async () => {
+      db.close();
+    },
   };
 }
 
