@@ -106,7 +106,7 @@ describe("crm db copy --to", () => {
       expect(copy.stderr).toMatch(/Customer\s+\[.*\] 100% \| 800\/800/);
       expect(copy.stderr).toMatch(/Order\s+\[.*\] 100% \| 300\/300/);
       expect(copy.stderr).toMatch(/Checks\s+\[.*\] 100%/);
-      expect(copy.stdout).toMatch(/Copied 16 tables \([\d,]+ rows\) from .*crm\.db to postgres:\/\/postgres:\*\*\*@/);
+      expect(copy.stdout).toMatch(/Copied 17 tables \([\d,]+ rows\) from .*crm\.db to postgres:\/\/postgres:\*\*\*@/);
       expect(copy.stdout).toMatch(/^ {2}Customer\s+800 rows; totalSpendPaise [\d,]+, visits [\d,]+$/m);
       expect(copy.stdout).toMatch(/All [\d,]+ figures equal/);
       expect(copy.stdout).toContain("DeliveryEvent.id goes on from 1");

@@ -27,6 +27,9 @@ const TYPE_CLASS: Record<string, string> = {
   boolean: "bool",
   DATETIME: "datetime",
   "timestamp with time zone": "datetime",
+  // Float in schema.prisma (SendRate.tokens).
+  REAL: "float",
+  "double precision": "float",
 };
 
 // Money columns: `Int` in schema.prisma, INTEGER (64-bit) on SQLite, bigint on PostgreSQL, whose
