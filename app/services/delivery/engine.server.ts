@@ -233,6 +233,9 @@ export function createDeliveryEngine(options: {
   type Answer = { outcome: SendOutcome; recorded: () => void };
   let answersOfTurn = new Map<string, Answer[]>();
   let turnRecorded: Promise<void> | null = null;
+  // Turns whose answers are being written. On PostgreSQL a write is a round trip that outlives the
+  // turn that started it: until it commits, those answers are not recorded either.
+  const turnsWriting = new Set<Promise<void>>();
   const recordTurn = async (byCampaign: Map<string, Answer[]>) => {
     for (const [campaignId, answers] of byCampaign) {
       try {
@@ -263,7 +266,15 @@ export function createDeliveryEngine(options: {
         answersOfTurn = new Map();
         turnRecorded = null;
         // Settles even if reporting a failure throws, so no sender waits for it forever.
-        void recordTurn(byCampaign).then(resolve, resolve);
+        const writing = recordTurn(byCampaign).then(
+          () => undefined,
+          () => undefined,
+        );
+        turnsWriting.add(writing);
+        void writing.then(() => {
+          turnsWriting.delete(writing);
+          resolve();
+        });
       }),
     );
     return turnRecorded;
@@ -314,7 +325,10 @@ export function createDeliveryEngine(options: {
         if (!row || (result.status !== "accepted" && result.status !== "failed" && result.status !== "bounced")) return;
         recordings.add(recordThisTurn(campaign.id, outcomeFor(row, result), () => recorded.add(result.key)));
       },
-      answersRecorded: () => turnRecorded ?? Promise.resolve(),
+      // Every answer given so far written: the turn still gathering answers and those being written.
+      answersRecorded: async () => {
+        await Promise.all([turnRecorded, ...turnsWriting]);
+      },
     };
     let results: ChannelResult[];
     try {
