@@ -73,7 +73,8 @@ test.describe("three instances on one PostgreSQL", () => {
           SMTP_URL: `smtp://127.0.0.1:${relay.port}`,
           SMTP_POOL: String(POOL),
           MAIL_FROM: "Many Instances <news@shop.example>",
-          // Slow enough that the kill lands while every instance has messages out.
+          // For the three together (one bucket in the database): slow enough that the kill lands
+          // while every instance has messages out.
           DELIVERY_RATE_PER_SECOND: "700",
         },
       });
