@@ -72,6 +72,9 @@ export type EngineSettings = {
   feedback: FeedbackPolicy;
 };
 
+/** The shortest wait before an engine that found the send rate's bucket empty asks it again. */
+const RATE_RETRY_MS = 50;
+
 const DEFAULT_ENGINE_SETTINGS: EngineSettings = {
   batchSize: 500,
   concurrency: 4,
@@ -422,7 +425,10 @@ export function createDeliveryEngine(options: {
           const wanted = Math.min(settings.batchSize, channel.concurrency * MESSAGES_PER_CONNECTION);
           const allowed = rate ? await rate.take(wanted, now()) : wanted;
           if (allowed < 1) {
-            soonest = Math.min(soonest, now() + Math.ceil(1000 / settings.ratePerSecond));
+            // Asked again once a token is back, but not sooner than RATE_RETRY_MS: on PostgreSQL each
+            // ask is a locking UPDATE of the bucket every instance shares, and a fast rate would
+            // otherwise ask hundreds of times a second for one message each.
+            soonest = Math.min(soonest, now() + Math.max(RATE_RETRY_MS, Math.ceil(1000 / settings.ratePerSecond)));
             break;
           }
           const rows = await claimBatch(sqlite, {
