@@ -314,7 +314,11 @@ export async function queuedReceiptBatchesPg(pg: Postgres): Promise<number> {
  */
 const INBOX_ROWS_PER_TRANSACTION = 2;
 
-const APPLIERS = 2;
+// One transaction at a time within a call. Two side by side were faster (above) but could both
+// count one open or click: each checks the event's earlier copies before the other commits
+// (tests/routes/tracking-campaign.test.ts counted an open twice on PostgreSQL). Instances applying
+// at once share that race until an event is unique in the database.
+const APPLIERS = 1;
 
 /**
  * Applies the oldest inbox rows no other transaction holds, up to `rows` of them, in one
