@@ -1,8 +1,8 @@
 // Receipts on PostgreSQL: the twins of ./receipts.server.ts. The rules are the same code
 // (planReceipts); what differs is how a batch reads and writes. Everything a batch needs is read
 // up front, a statement each over arrays (the rows; the feed events seen; the soft bounces kept),
-// and everything it changes is written back the same way: a batch (two inbox rows, 500 receipts) is
-// about six statements, whatever its size. The rows travel as one JSON value each way.
+// and everything it changes is written back the same way: a batch (up to four inbox rows, 1,000
+// receipts) is about six statements, whatever its size. The rows travel as one JSON value each way.
 //
 // A batch of the vendor's receipts (no feed events, no soft bounces: the bulk) reads its rows
 // without locking them and writes each changed row only if it is still the version it read (its
@@ -12,9 +12,8 @@
 // events or soft bounces locks its rows from the start: what it keeps or counts may change no row,
 // so only the lock orders it against another transaction applying the same event.
 //
-// Several transactions apply the inbox side by side (a call's appliers, and every instance's):
-// each takes the oldest rows no other holds (FOR UPDATE SKIP LOCKED) and removes them in the
-// transaction that applies them.
+// Every instance's job applies the inbox: each transaction takes the oldest rows no other holds
+// (FOR UPDATE SKIP LOCKED) and removes them in the transaction that applies them.
 import type pg from "pg";
 import { type Postgres, query, transaction } from "~/db/postgres.server";
 import { parseDeliveryId } from "~/lib/campaigns";
@@ -46,21 +45,6 @@ function readsUnlocked(receipts: readonly Receipt[]): boolean {
 }
 
 type VersionedRow = ReceiptRow & { version: string };
-/** A row as the read returns it: its version (xmin), then ReceiptRow's fields in order. */
-type ReadRow = [
-  version: string,
-  seq: number,
-  campaignId: string,
-  userId: string,
-  customerId: string,
-  email: string,
-  retries: number,
-  status: ReceiptRow["status"],
-  details: string,
-  updatedAt: number,
-  openedAt: number | null,
-  clickedAt: number | null,
-];
 
 /**
  * Reads what the rules need, then writes what they decided, inside the caller's transaction. With
@@ -82,43 +66,15 @@ export async function applyReceiptsInTransaction(
   const rows = new Map<number, VersionedRow>();
   if (seqs.size > 0) {
     // As one JSON value: parsed in one call instead of a row and a field at a time.
-    const [read] = await query<{ rows: ReadRow[] | null }>(
+    const [read] = await query<{ rows: VersionedRow[] | null }>(
       client,
-      `SELECT json_agg(json_build_array("version", "seq", "campaignId", "userId", "customerId", "email", "retries", "status",
-         "details", "updatedAt", "openedAt", "clickedAt")) AS "rows"
+      `SELECT json_agg("d") AS "rows"
        FROM (SELECT "xmin"::text AS "version", "seq", "campaignId", "userId", "customerId", "email", "retries", "status", "details",
            "updatedAt", "openedAt", "clickedAt"
          FROM "Delivery" WHERE "seq" = ANY($1::int[])${lock ? ` ORDER BY "seq" FOR UPDATE` : ""}) "d"`,
       [[...seqs]],
     );
-    for (const [
-      version,
-      seq,
-      campaignId,
-      userId,
-      customerId,
-      email,
-      retries,
-      status,
-      details,
-      updatedAt,
-      openedAt,
-      clickedAt,
-    ] of read?.rows ?? [])
-      rows.set(seq, {
-        version,
-        seq,
-        campaignId,
-        userId,
-        customerId,
-        email,
-        retries,
-        status,
-        details,
-        updatedAt,
-        openedAt,
-        clickedAt,
-      });
+    for (const row of read?.rows ?? []) rows.set(row.seq, row);
   }
   // Read once the rows are locked: an instance that applied the same event first has committed it.
   const withEvents = receipts.filter((r) => r.eventId !== undefined);
@@ -307,18 +263,11 @@ export async function queuedReceiptBatchesPg(pg: Postgres): Promise<number> {
 }
 
 /**
- * Inbox rows one transaction applies at most: two of queueReceipts' rows of 250. Measured with
- * the bench's loop (1,000 receipts queued, then applied): two transactions of 500 side by side
- * applied 18,600–19,900 a second, one of 1,000 alone 14,200–15,800, four of 250 side by side
- * 13,000–17,200 (against 10,700–13,600 before, each of 250 in turn with its rows locked).
+ * Inbox rows one transaction applies at most: four of queueReceipts' rows of 250. Measured with
+ * the bench's loop (1,000 receipts queued, then applied): one transaction of 1,000 applied
+ * 14,200–15,800 a second (against 10,700–13,600 before, each of 250 in turn with its rows locked).
  */
-const INBOX_ROWS_PER_TRANSACTION = 2;
-
-// One transaction at a time within a call. Two side by side were faster (above) but could both
-// count one open or click: each checks the event's earlier copies before the other commits
-// (tests/routes/tracking-campaign.test.ts counted an open twice on PostgreSQL). Instances applying
-// at once share that race until an event is unique in the database.
-const APPLIERS = 1;
+const INBOX_ROWS_PER_TRANSACTION = 4;
 
 /**
  * Applies the oldest inbox rows no other transaction holds, up to `rows` of them, in one
@@ -360,7 +309,10 @@ async function applyInboxRows(
 
 /**
  * Applies at most `maxBatches` queued inbox rows (a batch is an inbox row, as on SQLite), up to
- * INBOX_ROWS_PER_TRANSACTION of them a transaction and APPLIERS transactions at a time.
+ * INBOX_ROWS_PER_TRANSACTION of them a transaction, one transaction after another. Not two side by
+ * side: the rules depend on the order receipts come in (a click before its message's open counts
+ * that open too; the open after it then counts again), and two transactions would apply later
+ * rows before earlier ones (tests/routes/tracking-campaign.test.ts counted 4 opens for 3).
  */
 export async function applyQueuedReceiptsPg(
   pg: Postgres,
@@ -368,20 +320,13 @@ export async function applyQueuedReceiptsPg(
   policy: FeedbackPolicy,
 ): Promise<{ batches: number; applied: number; ignored: number }> {
   const total = { batches: 0, applied: 0, ignored: 0 };
-  let reserved = 0;
-  let empty = false;
-  const applier = async () => {
-    while (!empty && reserved < maxBatches) {
-      const rows = Math.min(INBOX_ROWS_PER_TRANSACTION, maxBatches - reserved);
-      reserved += rows;
-      const result = await lockedIfStale((locked) => applyInboxRows(pg, rows, policy, locked));
-      reserved -= rows - result.taken;
-      if (result.taken < rows) empty = true;
-      total.batches += result.taken;
-      total.applied += result.applied;
-      total.ignored += result.ignored;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(APPLIERS, maxBatches)) }, applier));
+  while (total.batches < maxBatches) {
+    const rows = Math.min(INBOX_ROWS_PER_TRANSACTION, maxBatches - total.batches);
+    const result = await lockedIfStale((locked) => applyInboxRows(pg, rows, policy, locked));
+    total.batches += result.taken;
+    total.applied += result.applied;
+    total.ignored += result.ignored;
+    if (result.taken < rows) break;
+  }
   return total;
 }
