@@ -6,7 +6,8 @@
 // a segment delete naming its drafts, the detail's bad and unknown ids, the wizard with JavaScript
 // off, and every screen at 390 px.
 import type { APIRequestContext, Page } from "@playwright/test";
-import { e2eSql, expect, signIn, test, uniqueEmail } from "./fixtures";
+import { sqlRows, sqlRun } from "../helpers/sql";
+import { expect, signIn, test, uniqueEmail, withE2eDatabase } from "./fixtures";
 
 type CampaignJson = {
   id: string;
@@ -68,23 +69,27 @@ async function waitForCompleted(request: APIRequestContext, id: string) {
  * message without an address, so a retry of these really goes out and really fails again.
  */
 async function failSomeDeliveries(campaignId: string, n: number) {
-  await e2eSql(async (sql) => {
-    const rows = await sql.rows<{ seq: number }>(
+  await withE2eDatabase(async (db) => {
+    const rows = await sqlRows<{ seq: number }>(
+      db,
       `SELECT "seq" FROM "Delivery" WHERE "campaignId" = ? AND "status" = 'delivered' AND "openedAt" IS NULL AND "clickedAt" IS NULL LIMIT ?`,
       [campaignId, n],
     );
     expect(rows.length).toBe(n);
     for (const r of rows)
-      await sql.rows(
+      await sqlRun(
+        db,
         `UPDATE "Delivery" SET "status" = 'failed', "email" = '', "details" = 'No e-mail address' WHERE "seq" = ?`,
         [r.seq],
       );
     // Failures the vendor reported itself would be re-sent under a key it has already accepted.
-    await sql.rows(
+    await sqlRun(
+      db,
       `UPDATE "Delivery" SET "email" = '', "details" = 'No e-mail address' WHERE "campaignId" = ? AND "status" = 'failed'`,
       [campaignId],
     );
-    await sql.rows(
+    await sqlRun(
+      db,
       `UPDATE "Campaign" SET "deliveredCount" = "deliveredCount" - ?, "failedCount" = "failedCount" + ? WHERE "id" = ?`,
       [n, n, campaignId],
     );

@@ -11,13 +11,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import Database from "better-sqlite3";
-import pg from "pg";
 import { deliveryId, personalise } from "../../app/lib/campaigns.ts";
 import { startSimulatedVendor, type SimulatedVendor } from "../../app/services/delivery/simulated-vendor.server.ts";
+import { closeConnection } from "../../app/db/connection.server.ts";
 import { createPostgresDatabase, type PostgresDatabase } from "../helpers/postgres.ts";
 import { freePort, productionServerEnv, repoRoot as root, serverCommand } from "../helpers/production-server.ts";
 import { type SmtpCapture, startSmtpCapture } from "../helpers/smtp.ts";
+import { openSqlConnection, sqlRow, sqlRows, sqlValue } from "../helpers/sql.ts";
 
 const RECIPIENTS = 20_000;
 const RECEIPTS_SECRET = "crash-test-receipts-secret-0123456789";
@@ -32,35 +32,6 @@ type Final = {
   bouncedCount: number;
   audienceSize: number;
 };
-
-/** Reads the server's database behind its back, on either engine (SQL with `?` placeholders). */
-type Reader = {
-  rows<T>(sql: string, params: unknown[]): Promise<T[]>;
-  close(): Promise<void>;
-};
-
-function sqliteReader(file: string): Reader {
-  const db = new Database(file, { readonly: true });
-  return {
-    rows: async <T>(sql: string, params: unknown[]) => db.prepare(sql).all(...params) as T[],
-    close: async () => {
-      db.close();
-    },
-  };
-}
-
-async function postgresReader(url: string): Promise<Reader> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  return {
-    rows: async <T>(sql: string, params: unknown[]) => {
-      let n = 0;
-      const numbered = sql.replace(/\?/g, () => `$${++n}`);
-      return (await client.query(numbered, params)).rows as T[];
-    },
-    close: () => client.end(),
-  };
-}
 
 /**
  * Seeds RECIPIENTS customers, starts the production server with `extra`, launches a campaign to
@@ -136,11 +107,10 @@ async function sendThroughACrash(
   const id = launched.id as string;
   expect(launched.audienceSize).toBe(RECIPIENTS);
 
-  const db = postgres ? await postgresReader(postgres.url) : sqliteReader(path.join(dataDir, "crm.db"));
-  const pending = async () => {
-    const [row] = await db.rows<{ pendingCount: number }>(`SELECT "pendingCount" FROM "Campaign" WHERE "id" = ?`, [id]);
-    return Number(row?.pendingCount);
-  };
+  // The server's database, read behind its back.
+  const db = openSqlConnection(postgres?.url ?? path.join(dataDir, "crm.db"));
+  const pending = async () =>
+    Number(await sqlValue<number>(db, `SELECT "pendingCount" FROM "Campaign" WHERE "id" = ?`, [id]));
   // Kill once a good part, but not all, has been handed over.
   for (let i = 0; i < 600 && (await pending()) > RECIPIENTS * 0.7; i++) await new Promise((r) => setTimeout(r, 50));
   const pendingAtKill = await pending();
@@ -150,13 +120,12 @@ async function sendThroughACrash(
 
   start();
   await waitUp();
-  const final = async () => {
-    const [row] = await db.rows<Final>(
+  const final = async () =>
+    (await sqlRow<Final>(
+      db,
       `SELECT "status", "pendingCount", "sentCount", "deliveredCount", "failedCount", "bouncedCount", "audienceSize" FROM "Campaign" WHERE "id" = ?`,
       [id],
-    );
-    return row;
-  };
+    ))!;
   // Leases of the batches lost in the crash run out after 5 s; then they are claimed again.
   for (let i = 0; i < 2400; i++) {
     const now = await final();
@@ -167,14 +136,15 @@ async function sendThroughACrash(
   expect(c).toMatchObject({ status: "Completed", pendingCount: 0, sentCount: 0 });
   expect(c.deliveredCount + c.failedCount + c.bouncedCount).toBe(RECIPIENTS);
 
-  const rows = await db.rows<{ seq: number; customerId: string; name: string; status: string }>(
+  const rows = await sqlRows<{ seq: number; customerId: string; name: string; status: string }>(
+    db,
     `SELECT "seq", "customerId", "name", "status" FROM "Delivery" WHERE "campaignId" = ?`,
     [id],
   );
   expect(rows).toHaveLength(RECIPIENTS);
   expect(new Set(rows.map((r) => r.customerId)).size).toBe(RECIPIENTS);
   expect(rows.filter((r) => !["delivered", "failed", "bounced"].includes(r.status))).toEqual([]);
-  await db.close();
+  await closeConnection(db);
   return { id, rows, pendingAtKill };
 }
 

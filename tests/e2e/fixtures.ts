@@ -3,8 +3,9 @@ import { test as base, expect, type Page } from "@playwright/test";
 import Database from "better-sqlite3";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import pg from "pg";
+import { type AnyConnection, closeConnection } from "../../app/db/connection.server";
 import { newId } from "../../app/lib/id";
+import { openSqlConnection } from "../helpers/sql";
 import { POSTGRES_URL_FILE } from "./postgres-url";
 
 export { expect };
@@ -45,63 +46,22 @@ export function e2eDatabaseFile() {
   return path.join(dir, "crm.db");
 }
 
-/** SQL on the running test's server database, either engine: `?` placeholders, quoted names. */
-export type E2eSql = { rows<T>(sql: string, params?: unknown[]): Promise<T[]> };
-
 /**
- * Runs `work` in one transaction on the database of the server the running test talks to: the
+ * Runs `work` with a connection to the database of the server the running test talks to: the
  * SQLite file of the "chromium" project, or the PostgreSQL database of the "postgres" project
- * (playwright.config.ts; tests/e2e/start-servers.ts names it in the server's data directory).
+ * (playwright.config.ts; tests/e2e/start-servers.ts names it in the server's data directory). The
+ * SQL goes through tests/helpers/sql.ts (sqlRows, sqlRun: `?` placeholders on both engines).
  */
-export async function e2eSql<T>(work: (sql: E2eSql) => Promise<T>): Promise<T> {
-  if (test.info().project.name !== "postgres") {
-    const sqlite = new Database(e2eDatabaseFile());
-    try {
-      sqlite.pragma("busy_timeout = 10000");
-      sqlite.prepare("BEGIN IMMEDIATE").run();
-      try {
-        const result = await work({
-          rows: async <R>(sql: string, params: unknown[] = []) => {
-            const statement = sqlite.prepare(sql);
-            return (statement.reader ? statement.all(...params) : (statement.run(...params), [])) as R[];
-          },
-        });
-        sqlite.prepare("COMMIT").run();
-        return result;
-      } catch (error) {
-        sqlite.prepare("ROLLBACK").run();
-        throw error;
-      }
-    } finally {
-      sqlite.close();
-    }
-  }
-  // The PostgreSQL server's data directory, as playwright.config.ts names it.
-  const url = readFileSync(path.join(`${path.dirname(e2eDatabaseFile())}-pg`, POSTGRES_URL_FILE), "utf8");
-  const client = new pg.Client({ connectionString: url.trim() });
-  await client.connect();
+export async function withE2eDatabase<T>(work: (connection: AnyConnection) => Promise<T>): Promise<T> {
+  const target =
+    test.info().project.name === "postgres"
+      ? readFileSync(path.join(`${path.dirname(e2eDatabaseFile())}-pg`, POSTGRES_URL_FILE), "utf8").trim()
+      : e2eDatabaseFile();
+  const connection = openSqlConnection(target);
   try {
-    await client.query("BEGIN");
-    try {
-      const result = await work({
-        rows: async <R>(sql: string, params: unknown[] = []) => {
-          let n = 0;
-          return (
-            await client.query(
-              sql.replace(/\?/g, () => `$${++n}`),
-              params,
-            )
-          ).rows as R[];
-        },
-      });
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK");
-      throw error;
-    }
+    return await work(connection);
   } finally {
-    await client.end();
+    await closeConnection(connection);
   }
 }
 

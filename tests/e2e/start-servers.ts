@@ -22,7 +22,7 @@ const google = await startFakeGoogle({ clientId, clientSecret });
 const postgres: PostgresDatabase | null =
   process.env.E2E_ENGINE === "postgres" ? await createPostgresDatabase("crm_e2e") : null;
 console.log(`[e2e] Google fake on ${google.url}; data in ${postgres ? postgres.name : dataDir}`);
-// Where the specs find the PostgreSQL database (tests/e2e/fixtures.ts, e2eSql()).
+// Where the specs find the PostgreSQL database (tests/e2e/fixtures.ts, withE2eDatabase()).
 if (postgres) {
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(path.join(dataDir, POSTGRES_URL_FILE), postgres.url);

@@ -6,7 +6,19 @@
 // true/false on PostgreSQL, so a test that reads one casts it (`"machine"::int` is no SQLite).
 import type { AnyConnection } from "~/db/connection.server";
 import { isPostgres } from "~/db/connection.server";
-import { query } from "~/db/postgres.server";
+import { openPostgres, query } from "~/db/postgres.server";
+import { openSqlite } from "~/db/sqlite.server";
+
+/**
+ * A connection of the test's own to a database it names itself, not the environment's: a SQLite
+ * file's path or a postgres:// URL (a server the test started, an e2e server's database). Closed
+ * with closeConnection().
+ */
+export function openSqlConnection(target: string): AnyConnection {
+  return /^postgres(ql)?:\/\//.test(target)
+    ? openPostgres(target, { poolSize: 2, statementTimeoutMs: 30_000, lockTimeoutMs: 10_000 })
+    : openSqlite(target);
+}
 
 /** `?` placeholders as PostgreSQL's $n, outside quoted strings and names. */
 export function numbered(sql: string): string {
