@@ -16,6 +16,7 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { isMainThread } from "node:worker_threads";
 import { z } from "zod";
+import { dkimDirectory } from "~/services/email/dkim-keys.server";
 
 /**
  * Worker processes serving HTTP when WEB_CONCURRENCY is not set: one per core but one, at most 4,
@@ -459,7 +460,7 @@ function makeDataPrivate(dataDir: string, databaseFile: string) {
       `DATA_DIR ${dataDir} is a shared directory (writable by every user); set DATA_DIR to a directory of its own, like ${path.join(dataDir, "crm")}, so that the server can keep it private.`,
     );
     tighten(path.join(dataDir, "session-secret"), 4);
-    tighten(path.join(dataDir, "dkim"), 3);
+    tighten(dkimDirectory(dataDir), 3);
   } else tighten(dataDir, 0);
   if (databaseFile !== "" && databaseFile !== ":memory:") {
     for (const suffix of ["", "-wal", "-shm", "-journal"]) tighten(path.resolve(databaseFile + suffix), 4);
