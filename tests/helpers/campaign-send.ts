@@ -1,4 +1,4 @@
-// A campaign launched to everyone of a tenant and sent by the delivery engine through the SMTP
+// A campaign launched to everyone of a tenant, and one launched and sent by the delivery engine through the SMTP
 // channel to a real SMTP server (tests/helpers/smtp.ts), as the feeds' and tracking tests need one;
 // and its Campaign and Delivery rows as those tests read them, and the check that its counters add
 // up. Import it after the test database is set up (tests/helpers/db.ts), as the app modules it loads.
@@ -85,10 +85,15 @@ export const sentRows = (sqlite: AnyConnection, id: string) =>
  * Launches a campaign to every customer of `userId` and runs the delivery engine with the SMTP
  * channel to `smtpPort` until it is Completed (30 s at most); fails the test on any engine error.
  */
-export async function sendCampaignOverSmtp(
+/**
+ * A campaign launched to every customer of the tenant (its rows pending), at `at` (default now):
+ * what the receipts and sending tests start from. Its id.
+ */
+export async function launchToEveryone(
   sqlite: AnyConnection,
-  options: { userId: string; smtpPort: number } & Pick<NewCampaign, "name" | "message"> &
-    Partial<Pick<NewCampaign, "trackingEnabled">>,
+  userId: string,
+  campaign: Partial<Pick<NewCampaign, "name" | "subject" | "message" | "trackingEnabled">> = {},
+  at = Date.now(),
 ): Promise<string> {
   const parsed = parseConditions({ totalSpend: { $gte: 0 } });
   if (!parsed.ok) throw new Error(parsed.message);
@@ -97,17 +102,32 @@ export async function sendCampaignOverSmtp(
     sqlite,
     {
       id,
-      userId: options.userId,
+      userId,
       segmentId: null,
       segmentName: "Everyone",
-      name: options.name,
-      subject: "Hello {NAME}",
+      name: `Campaign ${id.slice(-4)}`,
+      subject: "Hello",
       description: "",
-      message: options.message,
-      ...(options.trackingEnabled === undefined ? {} : { trackingEnabled: options.trackingEnabled }),
+      message: "Hi {NAME}",
+      ...campaign,
     },
-    audienceWhere(options.userId, parsed.tree),
+    audienceWhere(userId, parsed.tree),
+    at,
   );
+  return id;
+}
+
+export async function sendCampaignOverSmtp(
+  sqlite: AnyConnection,
+  options: { userId: string; smtpPort: number } & Pick<NewCampaign, "name" | "message"> &
+    Partial<Pick<NewCampaign, "trackingEnabled">>,
+): Promise<string> {
+  const id = await launchToEveryone(sqlite, options.userId, {
+    name: options.name,
+    subject: "Hello {NAME}",
+    message: options.message,
+    ...(options.trackingEnabled === undefined ? {} : { trackingEnabled: options.trackingEnabled }),
+  });
   const channel = smtpChannel({ url: `smtp://127.0.0.1:${options.smtpPort}`, maxConnections: 2 });
   const errors: string[] = [];
   const engine = createDeliveryEngine({

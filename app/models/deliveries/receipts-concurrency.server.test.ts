@@ -4,13 +4,7 @@
 // sends the batch back to be applied with its rows locked. Whatever the interleaving, each
 // receipt is applied once and the campaign's counters add up.
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  createTestUser,
-  segmentTree,
-  TEST_ENGINE,
-  useTestConnection,
-  useTestDatabase,
-} from "../../../tests/helpers/db";
+import { createTestUser, TEST_ENGINE, useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 useTestDatabase();
@@ -20,8 +14,6 @@ const connection = useTestConnection();
 import pg from "pg";
 import { closeConnection, openConnection } from "~/db/connection.server";
 import { deliveryId } from "~/lib/campaigns";
-import { newId } from "~/lib/id";
-import { launchCampaign } from "~/models/deliveries/launch.server";
 import {
   applyQueuedReceipts,
   applyReceipts,
@@ -29,9 +21,8 @@ import {
   queuedReceiptBatches,
   type Receipt,
 } from "~/models/deliveries/receipts.server";
-import { audienceWhere } from "~/models/segments/audience.server";
 import { seedTenant } from "~/services/seed.server";
-import { campaignRow, expectCountersAddUp } from "../../../tests/helpers/campaign-send";
+import { campaignRow, expectCountersAddUp, launchToEveryone } from "../../../tests/helpers/campaign-send";
 import { sqlRows } from "../../../tests/helpers/sql";
 
 const HOUR = 3_600_000;
@@ -43,22 +34,7 @@ beforeAll(async () => {
 });
 
 async function launched(): Promise<{ id: string; seqs: number[] }> {
-  const id = newId();
-  await launchCampaign(
-    connection(),
-    {
-      id,
-      userId: tenant.id,
-      segmentId: null,
-      segmentName: "Everyone",
-      name: `Campaign ${id.slice(-4)}`,
-      subject: "Hello",
-      description: "",
-      message: "Hi {NAME}",
-    },
-    audienceWhere(tenant.id, segmentTree({ totalSpend: { $gte: 0 } })),
-    Date.now() - HOUR,
-  );
+  const id = await launchToEveryone(connection(), tenant.id, {}, Date.now() - HOUR);
   const rows = await sqlRows<{ seq: number }>(
     connection(),
     `SELECT "seq" FROM "Delivery" WHERE "campaignId" = ? ORDER BY "seq"`,

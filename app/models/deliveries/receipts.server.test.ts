@@ -11,14 +11,14 @@ useTestDatabase();
 const connection = useTestConnection();
 
 import { deliveryId, deliveryStats } from "~/lib/campaigns";
-import { newId } from "~/lib/id";
 import type { CampaignRow } from "~/models/campaigns.server";
-import { launchCampaign } from "~/models/deliveries/launch.server";
 import { applyReceipts, DEFAULT_FEEDBACK_POLICY, type Receipt } from "~/models/deliveries/receipts.server";
-import { audienceWhere } from "~/models/segments/audience.server";
 import { seedTenant } from "~/services/seed.server";
-import { segmentTree } from "../../../tests/helpers/db";
-import { campaignRow, expectCountersAddUp as expectAllAddUp } from "../../../tests/helpers/campaign-send";
+import {
+  campaignRow,
+  expectCountersAddUp as expectAllAddUp,
+  launchToEveryone,
+} from "../../../tests/helpers/campaign-send";
 import { sqlRow, sqlRows, sqlRun } from "../../../tests/helpers/sql";
 
 let tenant: { id: string };
@@ -64,25 +64,7 @@ function suppression(email: string) {
 const expectCountersAddUp = (id: string) => expectAllAddUp(connection(), id);
 
 /** A campaign launched to every customer of the tenant an hour before `at`, its rows pending. */
-async function launched(at = Date.now()) {
-  const id = newId();
-  await launchCampaign(
-    connection(),
-    {
-      id,
-      userId: tenant.id,
-      segmentId: null,
-      segmentName: "Everyone",
-      name: `Campaign ${id.slice(-4)}`,
-      subject: "Hello",
-      description: "",
-      message: "Hi {NAME}",
-    },
-    audienceWhere(tenant.id, segmentTree({ totalSpend: { $gte: 0 } })),
-    at - HOUR,
-  );
-  return id;
-}
+const launched = (at = Date.now()) => launchToEveryone(connection(), tenant.id, {}, at - HOUR);
 
 /** A campaign whose first row the vendor accepted at `handedOver` (sent: no delivery receipt yet). */
 async function sentCampaign(handedOver: number) {
