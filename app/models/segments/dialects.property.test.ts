@@ -23,6 +23,7 @@ import { MAX_DAYS_AGO, type SegmentNode, parseConditions } from "~/lib/segments"
 import * as sqlite from "~/models/segments/audience.server";
 import * as postgres from "~/models/segments/audience.postgres.server";
 import type { AudienceRow, AudienceTuple } from "~/models/segments/compile.server";
+import { segmentTreeArb } from "../../../tests/helpers/segment-trees";
 
 const DAY = 86_400_000;
 const IST = 330 * 60_000;
@@ -310,18 +311,7 @@ const conditionArb: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   fc.record({ op: numberOp, v: visitsValueArb }).map(({ op, v }) => ({ visits: { [op]: v } })),
   fc.record({ op: dateOp, v: dateValueArb }).map(({ op, v }) => ({ lastActiveDate: { [op]: v } })),
 );
-const treeArb: fc.Arbitrary<Record<string, unknown>> = fc.letrec<{ node: Record<string, unknown> }>((tie) => ({
-  node: fc.oneof(
-    { depthSize: "small", maxDepth: 4 },
-    conditionArb,
-    fc
-      .record({
-        logic: fc.constantFrom("$and", "$or"),
-        children: fc.array(tie("node"), { minLength: 1, maxLength: 4 }),
-      })
-      .map(({ logic, children }) => ({ [logic]: children })),
-  ),
-})).node;
+const treeArb = segmentTreeArb(conditionArb, { depthSize: "small", maxDepth: 4 });
 
 const parsedTreeArb = treeArb
   .map((conditions) => parseConditions(conditions))

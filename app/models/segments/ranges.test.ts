@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type ColumnComparison, type SegmentNode, parseConditions, toComparison } from "~/lib/segments";
 import { type RangeBox, MAX_RANGE_BOXES, complementRangeBoxes, treeRangeBoxes } from "~/models/segments/compile.server";
+import { segmentTreeArb } from "../../../tests/helpers/segment-trees";
 
 type Point = { totalSpendPaise: number; visits: number; lastActive: number | null };
 
@@ -69,18 +70,7 @@ const conditionArb: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
     lastActiveDate: { [op]: new Date(BASE + d * 86_400_000).toISOString().slice(0, 10) },
   })),
 );
-const treeArb: fc.Arbitrary<Record<string, unknown>> = fc.letrec<{ node: Record<string, unknown> }>((tie) => ({
-  node: fc.oneof(
-    { depthSize: "small", withCrossShrink: true },
-    conditionArb,
-    fc
-      .record({
-        logic: fc.constantFrom("$and", "$or"),
-        children: fc.array(tie("node"), { minLength: 1, maxLength: 4 }),
-      })
-      .map(({ logic, children }) => ({ [logic]: children })),
-  ),
-})).node;
+const treeArb = segmentTreeArb(conditionArb);
 const pointArb: fc.Arbitrary<Point> = fc.record({
   totalSpendPaise: fc.integer({ min: -1, max: 10 }),
   visits: fc.integer({ min: -2, max: 10 }),

@@ -28,6 +28,7 @@ import {
   complementCountSql,
   chooseAndShape,
 } from "~/models/segments/compile.server";
+import { segmentTreeArb } from "../../../tests/helpers/segment-trees";
 
 setUpTestDatabase();
 
@@ -362,18 +363,7 @@ const conditionArb: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
       lastActiveDate: { [op]: new Date(BASE_DAY + d * 86_400_000 + h * HOUR).toISOString() },
     })),
 );
-const treeArb: fc.Arbitrary<Record<string, unknown>> = fc.letrec<{ node: Record<string, unknown> }>((tie) => ({
-  node: fc.oneof(
-    { depthSize: "small", withCrossShrink: true },
-    conditionArb,
-    fc
-      .record({
-        logic: fc.constantFrom("$and", "$or"),
-        children: fc.array(tie("node"), { minLength: 1, maxLength: 4 }),
-      })
-      .map(({ logic, children }) => ({ [logic]: children })),
-  ),
-})).node;
+const treeArb = segmentTreeArb(conditionArb);
 const customerArb = fc.record({
   totalSpendPaise: fc
     .integer({ min: 0, max: 20 })
