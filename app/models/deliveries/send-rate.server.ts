@@ -39,10 +39,11 @@ export function sendRateBucket(connection: AnyConnection, rate: SendRate): SendR
         unused >= 1 ? returnSendTokensPg(connection, rate, Math.floor(unused), now) : Promise.resolve(),
     };
   }
+  // Full at first, whatever the first clock reading.
   let tokens = rate.perSecond;
   let refilledAt = Number.NEGATIVE_INFINITY;
   const refill = (now: number) => {
-    tokens = refilledAt === Number.NEGATIVE_INFINITY ? tokens : refilled(tokens, refilledAt, now, rate.perSecond);
+    tokens = refilled(tokens, refilledAt, now, rate.perSecond);
     refilledAt = Math.max(refilledAt, now);
   };
   return {
