@@ -28,6 +28,7 @@ import {
   compileSegmentWhere,
   complementRangeBoxes,
   postgresBoxSql,
+  type RangeBox,
   treeRangeBoxes,
   isNullableCondition,
   compileTree,
@@ -141,22 +142,19 @@ function complementCount(userId: string, tree: SegmentNode): CompiledWhere {
 /**
  * The tree as disjoint ranges (treeRangeBoxes()), counted one index range scan each: every
  * condition of a box is an index condition of the covering index PostgreSQL drives (the box's
- * narrowest column), so no row reaches a filter. Null when the tree takes too many boxes.
+ * narrowest column), so no row reaches a filter.
  */
-function rangesCount(userId: string, tree: SegmentNode): CompiledWhere | null {
-  const boxes = treeRangeBoxes(tree);
-  if (!boxes) return null;
+function rangesCount(userId: string, boxes: RangeBox[]): CompiledWhere {
   const params: SqlParam[] = [userId];
   return { sql: `SELECT (${boxSum(boxes, params)})::int AS "count"`, params };
 }
 
 /**
  * The tally minus the customers the tree does not match, those as disjoint ranges (see
- * rangesCount): no row when the tenant has no tally. Null when either side takes too many boxes.
+ * rangesCount): no row when the tenant has no tally. Null when the complement takes too many boxes.
  */
-function rangeComplementCount(userId: string, tree: SegmentNode): CompiledWhere | null {
-  const boxes = treeRangeBoxes(tree);
-  const outside = boxes && complementRangeBoxes(boxes);
+function rangeComplementCount(userId: string, boxes: RangeBox[]): CompiledWhere | null {
+  const outside = complementRangeBoxes(boxes);
   if (!outside) return null;
   const params: SqlParam[] = [userId];
   return {
@@ -166,7 +164,7 @@ function rangeComplementCount(userId: string, tree: SegmentNode): CompiledWhere 
 }
 
 /** A sum of one count per box, the tenant `$1` (0 for no box). */
-function boxSum(boxes: ReturnType<typeof treeRangeBoxes> & object, params: SqlParam[]): string {
+function boxSum(boxes: RangeBox[], params: SqlParam[]): string {
   // No box: a count the planner knows is 0 (and which still names the tenant, `$1`, as bound).
   if (boxes.length === 0) return `(SELECT count(*) FROM "Customer" WHERE "userId" = $1 AND FALSE)`;
   return boxes
@@ -269,11 +267,12 @@ async function planCost(db: Queryable, q: CompiledWhere): Promise<number> {
  * many boxes. Measured at a million customers in decision 0032.
  */
 async function cheaperRanges(db: Queryable, userId: string, tree: SegmentNode): Promise<PostgresShape | null> {
-  const ranges = rangesCount(userId, tree);
-  if (!ranges) return null;
-  const complement = rangeComplementCount(userId, tree);
+  const boxes = treeRangeBoxes(tree);
+  if (!boxes) return null;
+  const complement = rangeComplementCount(userId, boxes);
   if (!complement) return "ranges";
-  return (await planCost(db, complement)) < (await planCost(db, ranges)) ? "rangeComplement" : "ranges";
+  const [outside, inside] = await Promise.all([planCost(db, complement), planCost(db, rangesCount(userId, boxes))]);
+  return outside < inside ? "rangeComplement" : "ranges";
 }
 
 /** The statement that counts the tree in the chosen shape (a forced one that cannot apply is plain). */
@@ -283,12 +282,12 @@ function countStatement(
   shape: PostgresShape,
 ): { shape: CountShape; query: CompiledWhere } {
   if (shape === "complement") return { shape: "complement", query: complementCount(userId, tree) };
+  const boxes = shape === "ranges" || shape === "rangeComplement" ? treeRangeBoxes(tree) : null;
   if (shape === "rangeComplement") {
-    const q = rangeComplementCount(userId, tree);
+    const q = boxes && rangeComplementCount(userId, boxes);
     return q ? { shape, query: q } : { shape: "complement", query: complementCount(userId, tree) };
   }
-  const ranges = shape === "ranges" ? rangesCount(userId, tree) : null;
-  if (ranges) return { shape: "ranges", query: ranges };
+  if (boxes) return { shape: "ranges", query: rangesCount(userId, boxes) };
   const disjoint = shape === "disjoint" ? disjointCount(userId, tree) : null;
   if (disjoint) return { shape: "disjoint", query: disjoint };
   return { shape: "plain", query: plainCount(userId, tree) };
