@@ -271,8 +271,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const refused = replyRefused(submission, error, `${LAUNCH_FAILED}: ${reason}`);
       return data({ result: refused.data, ...(await showing(LAST_STEP)), failure: reason }, refused.init ?? undefined);
     }
-    // Says who the launch left out as suppressed, if anyone ("… 3,120 of 3,271 will receive it; 151 suppressed").
-    return redirectWithFlash(request, "/campaigns", {
+    // Lands on the launched campaign, whose figures follow the send, and says who the launch left out
+    // as suppressed, if anyone ("… 3,120 of 3,271 will receive it; 151 suppressed").
+    return redirectWithFlash(request, `/campaigns/${launched.id}`, {
       kind: "toast",
       type: "success",
       message: launchedMessage(launched),

@@ -191,8 +191,11 @@ test.describe("campaigns", () => {
     await expect(page.getByText("Delivery begins immediately")).toBeVisible();
     await page.getByRole("button", { name: "Launch Campaign" }).click();
 
-    await expect(page).toHaveURL(/\/campaigns$/);
+    // A launch lands on the campaign's detail page.
+    await expect(page).toHaveURL(/\/campaigns\/[0-9a-f]{24}$/);
     await expect(toast(page, "Campaign launched successfully!")).toBeVisible();
+    await expect(page.getByText("Spring welcome back!").first()).toBeVisible();
+    await page.goto("/campaigns");
     const row = page.getByTestId("campaign-row").filter({ hasText: "Spring welcome back!" });
     await expect(row).toContainText("10% off, just for you");
     await expect(row.getByTestId("campaign-segment")).toHaveText("Everyone who bought");
@@ -499,8 +502,9 @@ test.describe("campaigns", () => {
     // Clicked twice: the browser sends the form twice, with one launch key.
     await nojs.getByRole("button", { name: "Launch Campaign" }).dblclick();
 
-    await expect(nojs).toHaveURL(/\/campaigns$/);
+    await expect(nojs).toHaveURL(/\/campaigns\/[0-9a-f]{24}$/);
     await expect(nojs.getByRole("status")).toHaveText("Campaign launched successfully!");
+    await nojs.goto("/campaigns");
     await expect(nojs.getByTestId("campaign-row").filter({ hasText: "Plain HTML" })).toHaveCount(1);
 
     // Delete without JavaScript goes through the same confirmation.
@@ -528,8 +532,9 @@ test.describe("campaigns", () => {
       if (r.method() === "POST" && new URL(r.url()).pathname.startsWith("/campaigns/new")) posts += 1;
     });
     await launch.dblclick();
-    await expect(page).toHaveURL(/\/campaigns$/);
+    await expect(page).toHaveURL(/\/campaigns\/[0-9a-f]{24}$/);
     await expect(toast(page, "Campaign launched successfully!")).toBeVisible();
+    await page.goto("/campaigns");
     await expect(page.getByTestId("campaign-row").filter({ hasText: "Clicked twice" })).toHaveCount(1);
     expect(posts).toBe(1);
     const all = (await (await page.request.get("/api/campaigns")).json()) as CampaignJson[];
@@ -557,7 +562,8 @@ test.describe("campaigns", () => {
     await expect(launch).toBeDisabled();
     await launch.click({ force: true });
     release();
-    await expect(page).toHaveURL(/\/campaigns$/);
+    await expect(page).toHaveURL(/\/campaigns\/[0-9a-f]{24}$/);
+    await page.goto("/campaigns");
     await expect(page.getByTestId("campaign-row").filter({ hasText: "Slow launch" })).toHaveCount(1);
     expect(posts).toBe(1);
   });

@@ -108,7 +108,7 @@ test("a completed campaign is resent to exactly its non-openers, less the suppre
   await shot(page, "wizard-review");
   await page.getByRole("button", { name: "Launch Campaign" }).click();
 
-  await expect(page).toHaveURL(/\/campaigns$/);
+  await expect(page).toHaveURL(new RegExp(`/campaigns/${draftId}$`));
   await expect(toast(page, `Campaign launched: ${reach}`)).toBeVisible();
   const resent = await campaignOf(page.request, draftId);
   expect(resent).toMatchObject({ audienceSize: receivers.length, suppressedAtLaunch: 1 });
@@ -146,7 +146,7 @@ test("a completed campaign is resent to exactly its non-openers, less the suppre
     new RegExp(`^\\d+ of ${n} will receive it; \\d+ suppressed$`),
   );
   await plain.getByRole("button", { name: "Launch Campaign" }).click();
-  await expect(plain).toHaveURL(/\/campaigns$/);
+  await expect(plain).toHaveURL(new RegExp(`/campaigns/${secondId}$`));
   const second = await campaignOf(page.request, secondId);
   expect(second.audienceSize + second.suppressedAtLaunch).toBe(n);
   expect(second.suppressedAtLaunch).toBeGreaterThanOrEqual(1);

@@ -106,14 +106,15 @@ describe("the wizard's launch key", () => {
     const fields = filled("Pressed five times", { launchKey });
     const at = await Promise.all(Array.from({ length: 5 }, () => wizard.action(args(post("/campaigns/new", fields)))));
     const later = await wizard.action(args(post("/campaigns/new", fields)));
+    const made = await db().campaign.findMany({ where: { userId, name: "Pressed five times" } });
+    expect(made).toHaveLength(1);
+    // Each lands on the launched campaign's detail page, not on the list.
     for (const res of [...at, later]) {
       const a = await answer(res);
       expect(a.status).toBe(302);
-      expect(a.location).toBe("/campaigns");
+      expect(a.location).toBe(`/campaigns/${made[0].id}`);
       expect(await flashOf(a.response as Response)).toMatchObject({ message: "Campaign launched successfully!" });
     }
-    const made = await db().campaign.findMany({ where: { userId, name: "Pressed five times" } });
-    expect(made).toHaveLength(1);
     expect(made[0].status).toBe("Active");
     expect(await db().delivery.count({ where: { campaignId: made[0].id } })).toBe(15);
 
@@ -142,9 +143,9 @@ describe("the wizard's launch key", () => {
     const answers = await Promise.all(
       Array.from({ length: 3 }, () => wizard.action(args(post(path, fields), { id: draft.id }))),
     );
-    for (const res of answers) expect((await answer(res)).location).toBe("/campaigns");
+    for (const res of answers) expect((await answer(res)).location).toBe(`/campaigns/${draft.id}`);
     const again = await answer(await wizard.action(args(post(path, fields), { id: draft.id })));
-    expect(again.location).toBe("/campaigns");
+    expect(again.location).toBe(`/campaigns/${draft.id}`);
     const made = await db().campaign.findMany({ where: { userId, name: "Draft pressed twice" } });
     expect(made.map((c) => [c.id, c.status])).toEqual([[draft.id, "Active"]]);
   });
