@@ -24,17 +24,7 @@ export function ResendNonOpeners({
   /** The form's last answer from /campaigns/{id}/resend (its messages under the field). */
   lastResult?: SubmissionResult<string[]> | null;
 }) {
-  const navigation = useNavigation();
-  const action = `/campaigns/${campaignId}/resend`;
-  const [form, fields] = useForm({
-    id: `resend-${campaignId}`,
-    lastResult: lastResult ?? undefined,
-    defaultValue: { subject: offer.kind === "offer" ? offer.subject : "" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ResendNonOpenersSchema }),
-    ...LIVE_VALIDATION,
-  });
   if (offer.kind === "hidden") return null;
-  const busy = navigation.state !== "idle" && navigation.formAction === action;
 
   return (
     <section className="card space-y-3 p-5" aria-labelledby="resend-title" data-testid="resend-non-openers">
@@ -59,21 +49,51 @@ export function ResendNonOpeners({
               {audienceReachText(offer)}.
             </span>
           </p>
-          <FormAlert id={form.errorId} errors={form.errors} />
-          <Form method="post" action={action} className="space-y-3" {...getFormProps(form)}>
-            <Field
-              label="Subject line for the resend"
-              required
-              hint="A new subject gives it a second chance. The draft copies the message; you can change both before launching. Anyone who opens the original before you launch is left out."
-              inputProps={{ ...getInputProps(fields.subject, { type: "text" }), maxLength: 300 }}
-              errors={fields.subject.errors}
-            />
-            <button type="submit" className="btn-primary" disabled={busy}>
-              <MailPlus className="h-4 w-4" aria-hidden="true" /> Create resend draft
-            </button>
-          </Form>
+          <ResendForm campaignId={campaignId} subject={offer.subject} lastResult={lastResult} />
         </>
       )}
     </section>
+  );
+}
+
+/**
+ * The form, made when the offer is there: its default subject is read when it first appears (a
+ * form made while the card was hidden, before the campaign completed, would keep an empty one).
+ */
+function ResendForm({
+  campaignId,
+  subject,
+  lastResult,
+}: {
+  campaignId: string;
+  subject: string;
+  lastResult?: SubmissionResult<string[]> | null;
+}) {
+  const navigation = useNavigation();
+  const action = `/campaigns/${campaignId}/resend`;
+  const [form, fields] = useForm({
+    id: `resend-${campaignId}`,
+    lastResult: lastResult ?? undefined,
+    defaultValue: { subject },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ResendNonOpenersSchema }),
+    ...LIVE_VALIDATION,
+  });
+  const busy = navigation.state !== "idle" && navigation.formAction === action;
+  return (
+    <>
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <Form method="post" action={action} className="space-y-3" {...getFormProps(form)}>
+        <Field
+          label="Subject line for the resend"
+          required
+          hint="A new subject gives it a second chance. The draft copies the message; you can change both before launching. Anyone who opens the original before you launch is left out."
+          inputProps={{ ...getInputProps(fields.subject, { type: "text" }), maxLength: 300 }}
+          errors={fields.subject.errors}
+        />
+        <button type="submit" className="btn-primary" disabled={busy}>
+          <MailPlus className="h-4 w-4" aria-hidden="true" /> Create resend draft
+        </button>
+      </Form>
+    </>
   );
 }

@@ -155,3 +155,47 @@ test("a completed campaign is resent to exactly its non-openers, less the suppre
   for (const email of secondLog) expect(receivers).toContain(email);
   await context.close();
 });
+
+test("the resend card that appears when the open page's campaign completes has its subject filled", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await signIn(page, { name: "Watching Marketer" });
+  const rows = ["firstName,lastName,email,totalSpend"];
+  for (let i = 1; i <= 2000; i++) rows.push(`Watcher${i},Rao,${uniqueEmail(`watch${i}`)},${100 + i}`);
+  const imported = await page.request.post("/api/customers/import", {
+    headers: { "Content-Type": "text/csv" },
+    data: rows.join("\n"),
+  });
+  expect(imported.ok(), await imported.text()).toBeTruthy();
+  const segment = await page.request.post("/api/segments", {
+    data: { name: "Watchers", conditions: { totalSpend: { $gt: 0 } }, logicType: "AND" },
+  });
+  const segmentId = ((await segment.json()) as { id: string }).id;
+  const launched = await page.request.post("/api/campaigns", {
+    data: {
+      name: "Monsoon offer",
+      subject: "Monsoon: free delivery",
+      segmentId,
+      message: "Hi {NAME}, it rains offers.",
+    },
+  });
+  expect(launched.status(), await launched.text()).toBe(201);
+  const campaign = (await launched.json()) as CampaignJson;
+  // Held while the page is opened, so the page sees it before it completes (the card is hidden then).
+  const paused = await page.request.post(`/api/campaigns/${campaign.id}/pause`);
+  expect(paused.ok(), await paused.text()).toBeTruthy();
+
+  await page.goto(`/campaigns/${campaign.id}`);
+  await expect(page.getByTestId("campaign-status")).toHaveText("Paused");
+  await expect(page.getByTestId("resend-non-openers")).toHaveCount(0);
+  const resumed = await page.request.post(`/api/campaigns/${campaign.id}/resume`);
+  expect(resumed.ok(), await resumed.text()).toBeTruthy();
+
+  // The page refreshes itself to Completed; the card comes up with the original's subject in it.
+  await expect(page.getByTestId("campaign-status")).toHaveText("Completed", { timeout: 90_000 });
+  const card = page.getByTestId("resend-non-openers");
+  await expect(card.getByLabel("Subject line for the resend")).toHaveValue("Monsoon: free delivery", {
+    timeout: 30_000,
+  });
+});
