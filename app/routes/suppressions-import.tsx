@@ -129,7 +129,7 @@ export default function ImportSuppressions() {
             <Field
               className="min-w-0 flex-1"
               label="CSV file"
-              hint="The first row names the columns: email (or Email Address), and optionally reason and campaign. Addresses already on the list keep their reason and date."
+              hint="The first row names the columns: email (or Email Address), and optionally reason and campaign. Another tool's export works as it is (Mailchimp's unsubscribed or cleaned contacts, SendGrid's or Postmark's suppressions): its reason is kept. Addresses already on the list keep their reason and date."
               inputProps={{
                 id: "file",
                 name: "file",

@@ -231,6 +231,11 @@ export default function Suppressions() {
                     <td className="px-4 py-3">
                       <CardLabel>Reason</CardLabel>
                       <ReasonChip reason={s.reason} />
+                      {s.details ? (
+                        <p className="mt-1 break-words text-xs text-slate-500" data-testid="suppression-details">
+                          {s.details}
+                        </p>
+                      ) : null}
                     </td>
                     <td className="px-4 py-3 text-slate-700">
                       <CardLabel>Campaign</CardLabel>

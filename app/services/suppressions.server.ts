@@ -203,8 +203,26 @@ export const SUPPRESSION_EXPORT_COLUMNS = ["email", "reason", "campaign", "creat
 
 /** Header names (compared without case, spaces, dashes or underscores) of the address column: listmonk's, Mailchimp's and the like. */
 const EMAIL_HEADERS = ["email", "emailaddress", "mail", "emailid", "emails", "subscriberemail", "emailaddr"];
-const REASON_HEADERS = ["reason", "suppressionreason", "status"];
-const CAMPAIGN_HEADERS = ["campaign", "campaignname", "sourcecampaign"];
+/**
+ * Headers of the reason column, in order of preference: ours, Mailchimp's `UNSUB_REASON`, Brevo's
+ * blocklist reason, Postmark's and SES's `Reason`, SendGrid's bounce `reason`, Mailgun's `error`,
+ * listmonk's `status`.
+ */
+const REASON_HEADERS = [
+  "reason",
+  "suppressionreason",
+  "unsubreason",
+  "blocklistreason",
+  "blacklistreason",
+  "bouncereason",
+  "error",
+  "status",
+];
+/** A free text beside the reason: Mailchimp's `UNSUB_REASON_OTHER` (when its reason is "Other"). */
+const REASON_OTHER_HEADERS = ["unsubreasonother"];
+const CAMPAIGN_HEADERS = ["campaign", "campaignname", "sourcecampaign", "unsubcampaigntitle", "cleancampaigntitle"];
+/** Most characters of a source's reason kept in an entry's details. */
+const MAX_SOURCE_REASON_CHARS = 500;
 
 /** The column whose header is the first of `aliases` found (in their order), or -1. */
 function columnOf(names: readonly string[], aliases: readonly string[]): number {
@@ -215,29 +233,76 @@ function columnOf(names: readonly string[], aliases: readonly string[]): number 
   return -1;
 }
 
-/** A reason cell as the import reads it: a reason's name or its label (any case); anything else is "manual". */
-export function reasonFromText(text: string): SuppressionReason {
+const REASON_ALIASES: Record<string, SuppressionReason> = {
+  unsubscribe: "unsubscribed",
+  optout: "unsubscribed",
+  optedout: "unsubscribed",
+  bounce: "hard-bounced",
+  bounced: "hard-bounced",
+  hardbounce: "hard-bounced",
+  cleaned: "hard-bounced",
+  softbounce: "soft-bounced",
+  softbounced: "soft-bounced",
+  complaint: "complained",
+  spam: "complained",
+  spamcomplaint: "complained",
+  abuse: "complained",
+  blocklisted: "manual",
+  manualsuppression: "manual",
+};
+
+/** A reason's name, label or alias as the cell gives it (any case), or null for any other text. */
+function namedReason(text: string): SuppressionReason | null {
   const key = normaliseHeader(text);
-  if (key === "") return "manual";
+  if (key === "") return null;
   for (const reason of SUPPRESSION_REASONS) {
     if (normaliseHeader(reason) === key || normaliseHeader(REASON_LABELS[reason]) === key) return reason;
   }
-  const aliases: Record<string, SuppressionReason> = {
-    unsubscribe: "unsubscribed",
-    optout: "unsubscribed",
-    optedout: "unsubscribed",
-    bounce: "hard-bounced",
-    bounced: "hard-bounced",
-    hardbounce: "hard-bounced",
-    cleaned: "hard-bounced",
-    softbounce: "soft-bounced",
-    softbounced: "soft-bounced",
-    complaint: "complained",
-    spam: "complained",
-    abuse: "complained",
-    blocklisted: "manual",
-  };
-  return aliases[key] ?? "manual";
+  return REASON_ALIASES[key] ?? null;
+}
+
+/**
+ * A reason cell as the import reads it: a reason's name, its label or a common alias (any case);
+ * else what its words say (another tool's sentence: "I no longer want to receive these emails" is
+ * an unsubscribe, "550 5.1.1 user unknown" a hard bounce, "Marked as spam" a complaint); anything
+ * else is `fallback` ("manual" unless the file says what kind of list it is).
+ */
+export function reasonFromText(text: string, fallback: SuppressionReason = "manual"): SuppressionReason {
+  const named = namedReason(text);
+  if (named) return named;
+  if (/unsubscri|opt(ed)?[\s-]?out|no longer want|never signed up/i.test(text)) return "unsubscribed";
+  if (/spam|complain|abuse|inappropriate/i.test(text)) return "complained";
+  if (/soft[\s-]?bounce|mailbox (is )?full|\b4\.\d{1,3}\.\d{1,3}\b/i.test(text)) return "soft-bounced";
+  if (
+    /bounce|\b5\.\d{1,3}\.\d{1,3}\b|\b55[0-4]\b|does ?n[o']t exist|no such user|user unknown|unknown user|invalid (e-?mail|address|recipient)|mailbox unavailable/i.test(
+      text,
+    )
+  )
+    return "hard-bounced";
+  return fallback;
+}
+
+/**
+ * What kind of list a file is by its headers: Mailchimp's export of unsubscribed contacts has
+ * `UNSUB_*` columns (every row unsubscribed, whatever its reason says), its cleaned contacts
+ * `CLEAN_*` columns (hard bounces). Null for any other file.
+ */
+function listKindOf(names: readonly string[]): SuppressionReason | null {
+  if (names.some((n) => n.startsWith("unsub"))) return "unsubscribed";
+  if (names.some((n) => n.startsWith("clean"))) return "hard-bounced";
+  return null;
+}
+
+/**
+ * An imported entry's details: IMPORTED_DETAILS, and after it the source's own reason when it says
+ * more than a reason's name ("Imported from CSV: I no longer want to receive these emails").
+ */
+export function importedDetails(sourceReason: string, other = ""): string {
+  const said = [sourceReason, other]
+    .map((t) => importedCell(t).trim().replace(/\s+/g, " "))
+    .filter((t) => t !== "" && namedReason(t) === null);
+  if (said.length === 0) return IMPORTED_DETAILS;
+  return `${IMPORTED_DETAILS}: ${said.join(" — ")}`.slice(0, IMPORTED_DETAILS.length + 2 + MAX_SOURCE_REASON_CHARS);
 }
 
 /** What an imported entry's details say. */
@@ -289,7 +354,9 @@ export async function importSuppressionsCsv(
   let header: string[] | undefined;
   let emailColumn = -1;
   let reasonColumn = -1;
+  let reasonOtherColumn = -1;
   let campaignColumn = -1;
+  let listKind: SuppressionReason | null = null;
   let rows = 0;
   let bytes = 0;
   let invalid = 0;
@@ -308,7 +375,9 @@ export async function importSuppressionsCsv(
       const names = header.map(normaliseHeader);
       emailColumn = columnOf(names, EMAIL_HEADERS);
       reasonColumn = columnOf(names, REASON_HEADERS);
+      reasonOtherColumn = columnOf(names, REASON_OTHER_HEADERS);
       campaignColumn = columnOf(names, CAMPAIGN_HEADERS);
+      listKind = listKindOf(names);
       if (emailColumn < 0) {
         const looksLikeAddress = header.find((h) => SuppressionEmailSchema.safeParse(h).success);
         throw refuse(
@@ -341,7 +410,10 @@ export async function importSuppressionsCsv(
       duplicates += 1;
       return;
     }
-    const reason = reasonColumn >= 0 ? reasonFromText(record[reasonColumn] ?? "") : "manual";
+    // The source's reason is kept: as the entry's reason (a list of unsubscribes is unsubscribed
+    // whatever the words), and in its words in the details.
+    const said = reasonColumn >= 0 ? (record[reasonColumn] ?? "") : "";
+    const reason = listKind ?? reasonFromText(said);
     const campaignName =
       campaignColumn >= 0
         ? importedCell(record[campaignColumn] ?? "")
@@ -349,7 +421,8 @@ export async function importSuppressionsCsv(
             .replace(/\s+/g, " ")
             .slice(0, 200)
         : "";
-    entries.set(email, { email, reason, campaignName, details: IMPORTED_DETAILS });
+    const other = reasonOtherColumn >= 0 ? (record[reasonOtherColumn] ?? "") : "";
+    entries.set(email, { email, reason, campaignName, details: importedDetails(said, other) });
   };
 
   const reader = new CsvRecordReader(onRecord, MAX_RECORD_CHARS);
