@@ -160,6 +160,12 @@ const EnvSchema = z.object({
   // Where Google's OAuth endpoints live. Only the test suite's local fake changes it.
   GOOGLE_OAUTH_BASE_URL: z.string().url().optional(),
   LOCAL_AUTH: booleanish.optional(),
+  // Who may create an account: "closed" (the default) lets only the first one, the owner, sign
+  // up; later accounts are added by the owner (the Users screen) or the CLI. "open" lets anyone
+  // who reaches the sign-in page make an account of their own.
+  SIGN_UP: z
+    .enum(["closed", "open"], { message: 'SIGN_UP must be "closed" (the default: the owner adds people) or "open"' })
+    .default("closed"),
   TOKEN_TTL_HOURS: z.coerce
     .number()
     .int()
@@ -225,6 +231,28 @@ const EnvSchema = z.object({
     .min(1, "SMTP_POOL must be a whole number from 1 to 50")
     .max(50, "SMTP_POOL must be a whole number from 1 to 50")
     .default(5),
+  // The name the SMTP client says in EHLO; by default PUBLIC_URL's host, or MAIL_FROM's domain.
+  SMTP_EHLO_NAME: z
+    .string()
+    .regex(
+      /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9-]{2,63}$|^\[[0-9A-Fa-f:.IPv]+\]$/,
+      "SMTP_EHLO_NAME must be a host name like mail.example.com (or an address literal like [192.0.2.1])",
+    )
+    .optional(),
+  // Nothing in clear text to the relay: on by default unless SMTP_URL names this machine.
+  SMTP_REQUIRE_TLS: booleanish.optional(),
+  // A CA (PEM) to trust for the relay's certificate besides the usual ones (a private relay).
+  SMTP_TLS_CA_FILE: z
+    .string()
+    .refine((v) => existsSync(v) && statSync(v).isFile(), "SMTP_TLS_CA_FILE must name a readable PEM file")
+    .optional(),
+  // How long the relay may take to answer the end of a message (RFC 5321 4.5.3.2.6: 10 minutes).
+  SMTP_DATA_TIMEOUT_SECONDS: z.coerce
+    .number({ message: "SMTP_DATA_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 3600" })
+    .int("SMTP_DATA_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 3600")
+    .min(1, "SMTP_DATA_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 3600")
+    .max(3600, "SMTP_DATA_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 3600")
+    .default(600),
   RECEIPTS_SECRET: z.string().min(16, "RECEIPTS_SECRET must be at least 16 characters").optional(),
   // The built-in vendor runs inside the server unless this points at one running elsewhere.
   SIMULATED_VENDOR_URL: z.string().url("SIMULATED_VENDOR_URL must be a URL like http://127.0.0.1:4600").optional(),
@@ -348,6 +376,11 @@ export type Env = z.infer<typeof EnvSchema> & {
   sessionSecret: string;
   googleEnabled: boolean;
   localAuthEnabled: boolean;
+  /**
+   * The origins this server's own pages are served from: PUBLIC_URL's; without PUBLIC_URL (a local
+   * run), every loopback spelling of the port (localhost, 127.0.0.1, [::1]).
+   */
+  ownOrigins: string[];
   /** Signs delivery receipts: RECEIPTS_SECRET, or one derived from the session secret. */
   receiptsSecret: string;
   /** MAIL_FROM read: its display name ("" when none) and address; null when not set. */
@@ -371,13 +404,14 @@ export function getEnv(): Env {
   const databaseUrl = e.DATABASE_URL ?? `file:${path.join(dataDir, "crm.db")}`;
   const databaseEngine = /^postgres(ql)?:\/\//.test(databaseUrl) ? "postgres" : "sqlite";
   const databaseFile = databaseEngine === "sqlite" ? databaseUrl.replace(/^file:/, "") : "";
-  const production = e.NODE_ENV === "production";
   const googleEnabled = Boolean(e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET);
-  // Local sign-in is the embedded default: on without Google outside production, or when asked
-  // for explicitly. Never silently on in production.
-  const localAuthEnabled = e.LOCAL_AUTH ?? (!production && !googleEnabled);
-  if (production && !e.SESSION_SECRET && !localAuthEnabled) {
-    throw new Error("Invalid environment:\n  SESSION_SECRET: required in production (32+ random characters)");
+  // Local sign-in with passwords is on unless LOCAL_AUTH=false, in production too: a new install
+  // is opened by creating its owner's account on the sign-in page. Google joins it when configured.
+  const localAuthEnabled = e.LOCAL_AUTH ?? true;
+  if (!localAuthEnabled && !googleEnabled) {
+    throw new Error(
+      "Invalid environment:\n  LOCAL_AUTH: false leaves no way to sign in; set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET, or remove LOCAL_AUTH",
+    );
   }
   if (e.DELIVERY_CHANNEL === "smtp") {
     const missing = [
@@ -397,14 +431,23 @@ export function getEnv(): Env {
       `PUBLIC_URL is ${e.PUBLIC_URL}: unsubscribe links in campaign e-mail will use http://, and mailbox providers (Gmail, Yahoo, Outlook) expect https:// for one-click unsubscribe. Fine for local use and tests; set an https:// address for real mail.`,
     );
   }
+  if (databaseEngine === "postgres" && !e.SESSION_SECRET) {
+    warnings.push(
+      `SESSION_SECRET is not set: this instance uses the one generated into ${path.join(dataDir, "session-secret")}. Every instance that shares this PostgreSQL database must sign with the same secret: set SESSION_SECRET (32+ random characters) on all of them.`,
+    );
+  }
   makeDataPrivate(dataDir, databaseFile);
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, "");
   const sessionSecret = e.SESSION_SECRET ?? localSecret(dataDir);
   cached = {
     ...e,
     databaseUrl,
     databaseEngine,
     databaseFile,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
+    publicUrl,
+    ownOrigins: e.PUBLIC_URL
+      ? [new URL(publicUrl).origin]
+      : [`http://localhost:${e.PORT}`, `http://127.0.0.1:${e.PORT}`, `http://[::1]:${e.PORT}`],
     sessionSecret,
     googleEnabled,
     localAuthEnabled,

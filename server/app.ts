@@ -135,8 +135,11 @@ const API_CODES = {
   415: "bad_request",
 } as const;
 
-export const CROSS_ORIGIN_PAGE_REFUSED =
-  "This form was sent from another site, so it was refused. Open the page here and try again.";
+/** How a page write from another origin is judged and answered (app/lib/own-origin.ts). */
+type OriginRule = Pick<AppEntryModule, "crossOriginMessage" | "isOwnOrigin" | "originOf"> & {
+  ownOrigins: string[];
+  publicUrl: string;
+};
 
 /**
  * The public unsubscribe page, /u/TOKEN (app/routes/unsubscribe.tsx), and its single-fetch data.
@@ -146,10 +149,10 @@ export const CROSS_ORIGIN_PAGE_REFUSED =
  */
 const UNSUBSCRIBE_PAGE = /^\/u\/[^/]+?(\.data)?\/?$/i;
 
-/** A path as the log writes it: an unsubscribe token is a credential, logged as /u/[token]; so are /o and /c's (tracking). */
+/** A path as the log writes it: an unsubscribe token is a credential, logged as /u/[token]; so are /o and /c's (tracking) and a password link's. */
 export function loggedPath(pathname: string): string {
   return pathname.replace(
-    /^\/([uoc])\/[^/]+?(\.data)?(?=\/|$)/i,
+    /^\/([uoc]|set-password)\/[^/]+?(\.data)?(?=\/|$)/i,
     (_, page: string, data: string | undefined) => `/${page}/[token]${data ?? ""}`,
   );
 }
@@ -171,7 +174,7 @@ const MULTIPART_PAGES = new Set(["/customers/import", "/suppressions/import", "/
 function refusePageRequest(
   req: IncomingMessage,
   pathname: string,
-  publicUrl: string,
+  rule: OriginRule,
 ): { status: 400 | 403 | 415; message: string } | null {
   try {
     decodeURIComponent(pathname);
@@ -187,10 +190,14 @@ function refusePageRequest(
   }
   // The rule of checkOrigin() (app/services/auth.server.ts): the Origin, or without one the Referer's origin.
   const origin = req.headers.origin;
-  if (origin !== undefined && origin !== publicUrl) return { status: 403, message: CROSS_ORIGIN_PAGE_REFUSED };
+  if (origin !== undefined && !rule.isOwnOrigin(origin, rule.ownOrigins))
+    return { status: 403, message: rule.crossOriginMessage(origin, rule.publicUrl) };
   const referer = req.headers.referer;
-  if (origin === undefined && referer !== undefined && refererOrigin(referer) !== publicUrl)
-    return { status: 403, message: CROSS_ORIGIN_PAGE_REFUSED };
+  if (origin === undefined && referer !== undefined) {
+    const from = rule.originOf(referer);
+    if (!rule.isOwnOrigin(from, rule.ownOrigins))
+      return { status: 403, message: rule.crossOriginMessage(from, rule.publicUrl) };
+  }
   const type = (req.headers["content-type"] ?? "").toLowerCase();
   // A page's form posted by Remix's client goes to the page's address with ".data" after it.
   const path = pathname
@@ -249,16 +256,6 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   socket.end(`${head.join("\r\n")}\r\n\r\n${body}`, () => socket.destroy());
 }
 
-/** The origin of a Referer, or null for one that is not an absolute http(s) address. */
-function refererOrigin(referer: string): string | null {
-  try {
-    const url = new URL(referer);
-    return url.protocol === "http:" || url.protocol === "https:" ? url.origin : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Holds a request body to its route's limit: a Content-Length over it is refused before anything is
  * read; otherwise bytes are counted as the parser hands them over, and at the limit the request is
@@ -308,7 +305,13 @@ export function createRequestListener(options: ServerAppOptions & { fastApi?: Se
   // are compared on the bench (docs/decisions/0010-api-fast-path.md).
   const fastApi = app.getEnv().API_FAST_PATH === "off" ? undefined : options.fastApi;
   const trustProxy = options.trustProxy ?? app.getEnv().TRUST_PROXY;
-  const publicUrl = app.getEnv().publicUrl;
+  const originRule: OriginRule = {
+    ownOrigins: app.getEnv().ownOrigins,
+    publicUrl: app.getEnv().publicUrl,
+    crossOriginMessage: app.crossOriginMessage,
+    isOwnOrigin: app.isOwnOrigin,
+    originOf: app.originOf,
+  };
   const server = createServerApp({ ...options, trustProxy });
   const api = fastApi
     ? createApiServer({
@@ -332,7 +335,7 @@ export function createRequestListener(options: ServerAppOptions & { fastApi?: Se
     // The path itself: the log's (state.path) hides an unsubscribe token.
     const pathname = (req.url ?? "/").split("?", 1)[0] ?? "/";
     if (!limitBody(req, res, bodyLimitOf(pathname))) return;
-    const refusal = refusePageRequest(req, pathname, publicUrl);
+    const refusal = refusePageRequest(req, pathname, originRule);
     if (refusal) {
       answerEarly(req, res, refusal.status, refusal.message);
       req.resume();

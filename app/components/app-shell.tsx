@@ -70,11 +70,14 @@ function SideNav({ user, onNavigate }: { user: PublicUser; onNavigate?: () => vo
 
 export function AppShell({
   user,
+  owner,
   notifications,
   unreadCount,
   children,
 }: {
   user: PublicUser;
+  /** Whether the user is the install's owner (the avatar menu then offers Users). */
+  owner: boolean;
   notifications: NotificationDto[];
   unreadCount: number;
   children: React.ReactNode;
@@ -131,7 +134,7 @@ export function AppShell({
             <Settings className="h-5 w-5" />
           </button>
           <NotificationMenu notifications={notifications} unreadCount={unreadCount} />
-          <AvatarMenu user={user} />
+          <AvatarMenu user={user} owner={owner} />
         </header>
         <main className="mx-auto max-w-7xl p-4 sm:p-6">{children}</main>
       </div>

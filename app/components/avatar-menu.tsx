@@ -1,12 +1,12 @@
 import { Menu, MenuButton, MenuItem, MenuItems } from "@headlessui/react";
 import { Link, useNavigate } from "@remix-run/react";
-import { LogOut, Settings, User as UserIcon } from "lucide-react";
+import { LogOut, Settings, User as UserIcon, Users } from "lucide-react";
 import { toast } from "sonner";
 import { Avatar } from "~/components/avatar";
 import { clearToken } from "~/lib/auth-token";
 import type { PublicUser } from "~/lib/dto";
 
-export function AvatarMenu({ user }: { user: PublicUser }) {
+export function AvatarMenu({ user, owner }: { user: PublicUser; owner: boolean }) {
   const navigate = useNavigate();
 
   // A plain click handler: a form inside the menu would be unmounted by the menu closing before
@@ -51,6 +51,16 @@ export function AvatarMenu({ user }: { user: PublicUser }) {
             <UserIcon className="h-4 w-4" /> My Profile
           </Link>
         </MenuItem>
+        {owner ? (
+          <MenuItem>
+            <Link
+              to="/users"
+              className="flex items-center gap-2 px-4 py-2 text-sm text-slate-700 data-[focus]:bg-slate-100"
+            >
+              <Users className="h-4 w-4" /> Users
+            </Link>
+          </MenuItem>
+        ) : null}
         <MenuItem>
           <button
             type="button"

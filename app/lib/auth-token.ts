@@ -44,8 +44,13 @@ export function clearToken(storage: Pick<Storage, "removeItem"> = localStorage) 
 }
 
 /** The callback rule: a token must be present and auth must equal success. */
-export function callbackOutcome(params: URLSearchParams): { ok: true; token: string } | { ok: false; reason: string } {
-  const token = params.get("token");
+export function callbackOutcome(
+  params: URLSearchParams,
+  handedOff: string | null = null,
+): { ok: true; token: string } | { ok: false; reason: string } {
+  // A browser's sign-in hands the token over in a cookie the page's loader reads (the address
+  // stays clean); a program's carries it in the address.
+  const token = params.get("token") || handedOff;
   if (!token) return { ok: false, reason: "No authentication token received" };
   if (params.get("auth") !== "success") return { ok: false, reason: "Authentication was not successful" };
   return { ok: true, token };
@@ -60,6 +65,8 @@ export const LOGIN_ERRORS: Record<string, string> = {
   session_expired: "Session expired. Please sign in again.",
   access_denied: "Access denied - possible tenant isolation issue. Please sign in again.",
   tenant_isolation_error: "Authentication error: User context mismatch. Please sign in again.",
+  sign_up_closed:
+    "This server does not take new accounts: ask its owner to add your e-mail, then sign in with Google again.",
   email_not_verified:
     "An account with this e-mail already exists, but its address was never verified, so Google sign-in cannot open it. Sign in to that account with its password instead.",
 };

@@ -79,6 +79,12 @@ export async function listUsersOldestFirst(): Promise<User[]> {
   return db().user.findMany({ orderBy: { createdAt: "asc" } });
 }
 
+/** The oldest account's id (the install's owner), or null before the first account. */
+export async function findOldestUserId(): Promise<string | null> {
+  const row = await db().user.findFirst({ orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true } });
+  return row?.id ?? null;
+}
+
 export async function insertUser(user: NewUser): Promise<User> {
   return db().user.create({ data: user });
 }

@@ -7,20 +7,24 @@ import { TimeZoneProvider } from "~/components/date-time";
 import { MENU_NOTIFICATIONS } from "~/lib/notifications";
 import { requireUser } from "~/services/auth.server";
 import { listNotifications } from "~/services/notifications.server";
+import { isOwner } from "~/services/sign-up.server";
 import { viewerTimeZone } from "~/services/time-zone.server";
 import { toPublicUser } from "~/services/users.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const { notifications, unreadCount } = await listNotifications(user.id, { take: MENU_NOTIFICATIONS });
-  return { user: toPublicUser(user), notifications, unreadCount, ...viewerTimeZone(request, user) };
+  const [{ notifications, unreadCount }, owner] = await Promise.all([
+    listNotifications(user.id, { take: MENU_NOTIFICATIONS }),
+    isOwner(user.id),
+  ]);
+  return { user: toPublicUser(user), owner, notifications, unreadCount, ...viewerTimeZone(request, user) };
 }
 
 export default function AppLayout() {
-  const { user, notifications, unreadCount, timeZone, source } = useLoaderData<typeof loader>();
+  const { user, owner, notifications, unreadCount, timeZone, source } = useLoaderData<typeof loader>();
   return (
     <TimeZoneProvider timeZone={timeZone} source={source}>
-      <AppShell user={user} notifications={notifications} unreadCount={unreadCount}>
+      <AppShell user={user} owner={owner} notifications={notifications} unreadCount={unreadCount}>
         <Outlet />
       </AppShell>
     </TimeZoneProvider>

@@ -1,18 +1,37 @@
 // /auth/callback: store the token, say so, and go to the dashboard after 1 second
-// (docs/rules.md#sign-in-and-sessions).
-import type { MetaFunction } from "@remix-run/node";
-import { Link, useNavigate, useSearchParams } from "@remix-run/react";
+// (docs/rules.md#sign-in-and-sessions). A browser's sign-in hands the token over in a one-time
+// cookie this loader reads and clears, so the address is /auth/callback?auth=success; a program's
+// carries it in the address (?token=…&auth=success), as the specification has it.
+import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Link, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { methodNotAllowed, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { callbackOutcome, storeToken } from "~/lib/auth-token";
+import { takeHandedOffToken } from "~/services/session.server";
 
 /** This address takes GET only: any other method is a 405 that says so. */
 
-// A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
-export const headers = keepAllowHeader;
+// A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts); the handed-off
+// token's cookie is cleared, and the page is never cached.
+export const headers: HeadersFunction = (args) => {
+  const headers = keepAllowHeader(args);
+  const clear = args.loaderHeaders.get("Set-Cookie");
+  if (clear) headers.set("Set-Cookie", clear);
+  headers.set("Cache-Control", "no-store");
+  return headers;
+};
 
 export const action = methodNotAllowed("GET");
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { token, clear } = await takeHandedOffToken(request);
+  return data(
+    { handedOff: token },
+    { headers: token ? { "Set-Cookie": clear, "Cache-Control": "no-store" } : { "Cache-Control": "no-store" } },
+  );
+}
 
 export const meta: MetaFunction = () => [{ title: `Signing in · ${BRAND}` }];
 
@@ -22,11 +41,12 @@ type State = { phase: "processing" } | { phase: "success" } | { phase: "failed";
 
 export default function AuthCallback() {
   const [params] = useSearchParams();
+  const { handedOff } = useLoaderData<typeof loader>();
   const navigate = useNavigate();
   const [state, setState] = useState<State>({ phase: "processing" });
 
   useEffect(() => {
-    const outcome = callbackOutcome(params);
+    const outcome = callbackOutcome(params, handedOff);
     if (!outcome.ok) {
       setState({ phase: "failed", reason: outcome.reason });
       return;
@@ -38,7 +58,7 @@ export default function AuthCallback() {
     setState({ phase: "success" });
     const timer = setTimeout(() => navigate("/dashboard", { replace: true }), LOGIN_REDIRECT_MS);
     return () => clearTimeout(timer);
-  }, [params, navigate]);
+  }, [params, handedOff, navigate]);
 
   return (
     <main className="flex min-h-screen items-center justify-center p-4">

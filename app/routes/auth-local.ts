@@ -1,5 +1,5 @@
-// Local sign-in for the embedded default (see ~/services/local-sign-in.server): success follows the
-// same path as Google sign-in (/auth/callback with a token). /login's form posts through its own
+// Local sign-in for programs (see ~/services/local-sign-in.server): success redirects to
+// /auth/callback with the token in the address, as the specification has it. /login's form posts through its own
 // action; POST /auth/local answers programs with the /api's JSON errors (400, 401, 429).
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
@@ -10,7 +10,7 @@ export async function loader() {
   throw redirect("/login");
 }
 
-const CODES = { 400: "bad_request", 401: "unauthorized", 429: "rate_limited" } as const;
+const CODES = { 400: "bad_request", 401: "unauthorized", 403: "forbidden", 429: "rate_limited" } as const;
 
 /** POST /auth/local with a form or a JSON body: the session redirect, or a JSON error with its status. */
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -21,7 +21,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const form = type.includes("application/json")
       ? jsonForm(await readJson(request, 16_000))
       : await readForm(request);
-    const result = await localSignIn(request, context, form);
+    const result = await localSignIn(request, context, form, "address");
     if ("response" in result) return result.response;
     const { status, message, fields } = result.refusal;
     const named = Object.fromEntries(Object.entries(fields ?? {}).filter((e): e is [string, string] => Boolean(e[1])));

@@ -11,7 +11,7 @@ import { redirect } from "@remix-run/node";
 import { allowMethods } from "~/lib/api.server";
 import { LOGIN_ERRORS } from "~/lib/auth-token";
 import { SIGNOUT_REASON_FIELD } from "~/lib/session-check";
-import { CROSS_ORIGIN_REFUSED, checkOrigin } from "~/services/auth.server";
+import { checkPageOrigin } from "~/services/auth.server";
 import { closeSession, getSession, readSession, sessionStorage } from "~/services/session.server";
 import { endSessions } from "~/services/users.server";
 
@@ -24,11 +24,7 @@ export function loader() {
 
 export async function action({ request }: ActionFunctionArgs) {
   allowMethods(request, "POST");
-  try {
-    checkOrigin(request);
-  } catch {
-    throw new Response(CROSS_ORIGIN_REFUSED, { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  }
+  checkPageOrigin(request);
   const form = await request.formData().catch(() => new FormData());
   const session = await getSession(request);
   const reason = form.get(SIGNOUT_REASON_FIELD);

@@ -1,6 +1,8 @@
-// /login: Google sign-in and, when local accounts are on, the local form. A new e-mail signs up
-// (the account gets that password); a known one signs in with its password. Works without
-// JavaScript; errors come back under the fields with real status codes (400, 401, 429).
+// /login: Google sign-in and, when local accounts are on, the local form. On a new install the
+// form makes the first account, the owner's; after that a known e-mail signs in with its password,
+// and a new one signs up only when sign-up is open (SIGN_UP=open; ~/services/sign-up.server).
+// Works without JavaScript; errors come back under the fields with real status codes
+// (400, 401, 403, 429).
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
@@ -12,9 +14,11 @@ import { getEnv } from "~/env.server";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { LOGIN_ERRORS, clearToken } from "~/lib/auth-token";
+import { isOwnOrigin } from "~/lib/own-origin";
 import { SignInSchema } from "~/schemas/sign-in";
 import { optionalUser } from "~/services/auth.server";
 import { ensureLocalAuth, localSignIn, readForm } from "~/services/local-sign-in.server";
+import { awaitingOwner, signUpAllowed } from "~/services/sign-up.server";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
 export const headers = keepAllowHeader;
@@ -24,7 +28,18 @@ export const meta: MetaFunction = () => [{ title: `Sign in · ${BRAND}` }];
 export async function loader({ request }: LoaderFunctionArgs) {
   if (await optionalUser(request)) throw redirect("/");
   const env = getEnv();
-  return { googleEnabled: env.googleEnabled, localAuthEnabled: env.localAuthEnabled };
+  // Opened under another name than this server's address (127.0.0.1 for localhost, or an address
+  // PUBLIC_URL does not name): its forms would be refused as another site's, so the page says
+  // which address to open. Behind a proxy the request's own address is the proxy's to say.
+  const opened = new URL(request.url).origin;
+  const direct = !request.headers.has("X-Forwarded-For") && !request.headers.has("X-Forwarded-Host");
+  return {
+    googleEnabled: env.googleEnabled,
+    localAuthEnabled: env.localAuthEnabled,
+    firstAccount: await awaitingOwner(),
+    signUpOpen: await signUpAllowed(),
+    useAddress: direct && !isOwnOrigin(opened, env.ownOrigins) ? { opened, publicUrl: env.publicUrl } : null,
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -37,7 +52,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (error instanceof ApiError) throw new Response(error.message, { status: 400 });
     throw error;
   }
-  const result = await localSignIn(request, context, form);
+  const result = await localSignIn(request, context, form, "cookie");
   if ("response" in result) return result.response;
   const { status, message, fields = {} } = result.refusal;
   const fieldErrors = Object.fromEntries(
@@ -52,7 +67,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Login() {
-  const { googleEnabled, localAuthEnabled } = useLoaderData<typeof loader>();
+  const { googleEnabled, localAuthEnabled, firstAccount, signUpOpen, useAddress } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [params] = useSearchParams();
   const navigation = useNavigation();
@@ -81,6 +96,20 @@ export default function Login() {
         <h1 className="text-2xl font-bold text-slate-900">Welcome to {BRAND}</h1>
         <p className="mt-2 text-slate-600">Sign in to access your customer relationship management dashboard</p>
 
+        {useAddress ? (
+          <p
+            role="alert"
+            className="mt-4 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+          >
+            You opened this server at {useAddress.opened}, but its address is {useAddress.publicUrl}. Signing in works
+            only there:{" "}
+            <a className="font-medium underline" href={`${useAddress.publicUrl}/login`}>
+              open {useAddress.publicUrl}
+            </a>
+            .
+          </p>
+        ) : null}
+
         {errorText ? (
           <p role="alert" className="mt-4 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
             {errorText}
@@ -108,21 +137,25 @@ export default function Login() {
         {localAuthEnabled ? (
           <section aria-labelledby="local-heading" className="mt-6 border-t border-slate-200 pt-6">
             <h2 id="local-heading" className="text-sm font-semibold text-slate-800">
-              Local sign-in
+              {firstAccount ? "Create the owner's account" : "Local sign-in"}
             </h2>
             <p className="mt-1 text-xs text-slate-500">
-              Local accounts are on for this server. A new e-mail creates an account with the name and password you
-              enter (at least 10 characters, not a common one); after that, sign in with the same e-mail and password.
-              Turn local accounts off with LOCAL_AUTH=false.
+              {firstAccount
+                ? "This server has no accounts yet. The first one is its owner's: enter your name, e-mail and a password (at least 10 characters, hard to guess). As the owner you add the other people who work here."
+                : signUpOpen
+                  ? "Sign in with your e-mail and password. Anyone may create an account here: a new e-mail creates one with the name and password you enter (at least 10 characters, hard to guess)."
+                  : "Sign in with your e-mail and password. New accounts are added by this server's owner."}
             </p>
             <Form method="post" action="/login" className="mt-3 space-y-3" {...getFormProps(form)}>
               <FormAlert id={form.errorId} errors={form.errors} />
-              <Field
-                label="Name"
-                hint="Only needed to create a new account"
-                inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "name" }}
-                errors={fields.name.errors}
-              />
+              {signUpOpen ? (
+                <Field
+                  label="Name"
+                  hint={firstAccount ? undefined : "Only needed to create a new account"}
+                  inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "name" }}
+                  errors={fields.name.errors}
+                />
+              ) : null}
               <Field
                 label="E-mail"
                 inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }}
@@ -132,12 +165,16 @@ export default function Login() {
                 label="Password"
                 inputProps={{
                   ...getInputProps(fields.password, { type: "password" }),
-                  autoComplete: "current-password",
+                  autoComplete: firstAccount ? "new-password" : "current-password",
                 }}
                 errors={fields.password.errors}
               />
               <button type="submit" className="btn-primary w-full" disabled={navigation.state !== "idle"}>
-                {navigation.state !== "idle" ? "Signing in..." : "Sign in locally"}
+                {navigation.state !== "idle"
+                  ? "Signing in..."
+                  : firstAccount
+                    ? "Create account and sign in"
+                    : "Sign in locally"}
               </button>
             </Form>
           </section>

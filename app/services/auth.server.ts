@@ -4,6 +4,7 @@ import { redirect } from "@remix-run/node";
 import { Authenticator } from "remix-auth";
 import { GoogleStrategy } from "remix-auth-google";
 import { getEnv } from "~/env.server";
+import { crossOriginMessage, isOwnOrigin, originOf } from "~/lib/own-origin";
 import { ApiError, errorResponse, isBodyTooLarge, jsonResponse } from "~/lib/api.server";
 import { logger, noteRequestUser } from "~/lib/logger.server";
 import { destroySessionHeader, readSession, sessionStorage } from "~/services/session.server";
@@ -59,11 +60,7 @@ export const SESSION_EXPIRED_LOGIN = "/login?error=session_expired";
  * must come from our own pages (CSRF): a foreign Origin is a 403.
  */
 export async function requireUser(request: Request): Promise<User> {
-  try {
-    checkOrigin(request);
-  } catch {
-    throw new Response(CROSS_ORIGIN_REFUSED, { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  }
+  checkPageOrigin(request);
   const state = await readSession(request);
   if (state.kind === "none") throw redirect("/login");
   // An expired session, or one ended elsewhere (a logout on another device), is dropped from the
@@ -94,36 +91,38 @@ function bearerToken(request: Request): string | null {
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-export const CROSS_ORIGIN_REFUSED =
-  "This form was sent from another site, so it was refused. Open the page here and try again.";
+/** checkOrigin for a page's form: a refused write is a 403 page that says which address to open. */
+export function checkPageOrigin(request: Request) {
+  try {
+    checkOrigin(request);
+  } catch {
+    const sentFrom = request.headers.get("Origin") ?? originOf(request.headers.get("Referer") ?? "");
+    throw new Response(crossOriginMessage(sentFrom, getEnv().publicUrl), {
+      status: 403,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
+  }
+}
 
 /**
- * Mutations carried by the cookie must come from our own pages (CSRF): the Origin must be
- * PUBLIC_URL's, or, when a browser sent no Origin, the Referer must be a page of PUBLIC_URL. With
+ * Mutations carried by the cookie must come from our own pages (CSRF): the Origin must be one of
+ * Env.ownOrigins (PUBLIC_URL's, or on a local run without it the loopback spellings of the port),
+ * or, when a browser sent no Origin, the Referer must be a page of one. With
  * neither header the write goes through: that is a program (curl with a cookie), not a page of
  * another site, since browsers send at least one of them on a cross-site form or fetch.
  */
 export function checkOrigin(request: Request) {
   if (SAFE_METHODS.has(request.method)) return;
-  // Only the configured address: the request's own Host and X-Forwarded-Host are the sender's to choose.
-  const publicUrl = getEnv().publicUrl;
+  // Only the configured addresses: the request's own Host and X-Forwarded-Host are the sender's to choose.
+  const { ownOrigins } = getEnv();
   const origin = request.headers.get("Origin");
   if (origin) {
-    if (origin !== publicUrl) throw new ApiError("forbidden", "Cross-origin request refused");
+    if (!isOwnOrigin(origin, ownOrigins)) throw new ApiError("forbidden", "Cross-origin request refused");
     return;
   }
   const referer = request.headers.get("Referer");
-  if (referer && refererOrigin(referer) !== publicUrl) throw new ApiError("forbidden", "Cross-origin request refused");
-}
-
-/** The origin of a Referer, or null for one that is not an absolute http(s) address. */
-function refererOrigin(referer: string): string | null {
-  try {
-    const url = new URL(referer);
-    return url.protocol === "http:" || url.protocol === "https:" ? url.origin : null;
-  } catch {
-    return null;
-  }
+  if (referer && !isOwnOrigin(originOf(referer), ownOrigins))
+    throw new ApiError("forbidden", "Cross-origin request refused");
 }
 
 /**

@@ -1,6 +1,9 @@
-// Local sign-in for the embedded default. The first sign-in of a new e-mail is a sign-up: it creates
-// the account with that password. Later sign-ins need the password; the account is found by its
-// current e-mail. Shared by /login's action (errors under the fields) and POST /auth/local (JSON).
+// Local sign-in with passwords. The sign-in of a new e-mail is a sign-up when sign-up is allowed
+// (the install's first account, its owner; or any when SIGN_UP=open: ~/services/sign-up.server):
+// it creates the account with that password. Later sign-ins need the password; the account is
+// found by its current e-mail. Shared by /login's action (errors under the fields, the browser's
+// token handed off out of the address) and POST /auth/local (JSON errors, the token in the
+// Location for programs).
 import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { getEnv } from "~/env.server";
@@ -8,7 +11,8 @@ import { ApiError } from "~/lib/api.server";
 import { SignInSchema, type SignInInput } from "~/schemas/sign-in";
 import { hashPassword, passwordProblem, verifyPassword } from "~/services/passwords.server";
 import { checkSignInRate, clientAddress } from "~/services/rate-limit.server";
-import { signInAndRedirect } from "~/services/session.server";
+import { signInAndHandOff, signInAndRedirect } from "~/services/session.server";
+import { SIGN_UP_CLOSED, signUpAllowed } from "~/services/sign-up.server";
 import { issueToken } from "~/services/token.server";
 import { findUserByEmail, upsertLocalUser } from "~/services/users.server";
 
@@ -18,7 +22,7 @@ export const NO_PASSWORD_YET =
   "This account has no password yet. An administrator can set one with: crm users set-password <e-mail>";
 
 type Refusal = {
-  status: 400 | 401 | 429;
+  status: 400 | 401 | 403 | 429;
   message: string;
   /** Messages for single fields; the rest is about the form as a whole. */
   fields?: Partial<Record<keyof SignInInput, string>>;
@@ -26,11 +30,16 @@ type Refusal = {
 
 export type SignInResult = { submission: Submission<SignInInput> } & ({ response: Response } | { refusal: Refusal });
 
-/** Signs in or signs up from a local sign-in form, or says why not. */
+/**
+ * Signs in or signs up from a local sign-in form, or says why not. `tokenTo` says where the bearer
+ * token goes: "cookie" for a browser (the address stays clean), "address" for a program reading
+ * the redirect's Location (/auth/callback?token=…&auth=success).
+ */
 export async function localSignIn(
   request: Request,
   context: unknown,
   form: FormData | URLSearchParams,
+  tokenTo: "cookie" | "address",
 ): Promise<SignInResult> {
   const submission = parseWithZod(form, { schema: SignInSchema });
   // Every attempt counts, valid or not, before any account is looked at.
@@ -45,6 +54,8 @@ export async function localSignIn(
   const { email, password, name } = submission.value;
   let user = await findUserByEmail(email);
   if (!user) {
+    if (!(await signUpAllowed()))
+      return { submission, refusal: { status: 403, message: SIGN_UP_CLOSED, fields: { email: SIGN_UP_CLOSED } } };
     const fields: Refusal["fields"] = {};
     if (!name) fields.name = "Enter your name to create an account";
     const problem = passwordProblem(password, email);
@@ -69,6 +80,7 @@ export async function localSignIn(
   } else if (!(await verifyPassword(user.passwordHash, password))) {
     return { submission, refusal: { status: 401, message: WRONG_PASSWORD, fields: { password: WRONG_PASSWORD } } };
   }
+  if (tokenTo === "cookie") return { submission, response: await signInAndHandOff(request, user.id) };
   const token = await issueToken(user.id);
   const response = await signInAndRedirect(
     request,

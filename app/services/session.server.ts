@@ -3,8 +3,9 @@
 // A session names the user, when it was opened and the user's session version then: the server
 // refuses it once TOKEN_TTL_HOURS have passed (whatever the cookie's own expiry says) or once the
 // user's version moved on (logout, a password change).
-import { createCookieSessionStorage, redirect, type Session } from "@remix-run/node";
+import { createCookie, createCookieSessionStorage, redirect, type Session } from "@remix-run/node";
 import { getEnv } from "~/env.server";
+import { issueToken } from "~/services/token.server";
 import { currentSessionVersion, getUser, type User } from "~/services/users.server";
 
 import type { FlashMessage } from "~/lib/flash";
@@ -76,6 +77,49 @@ export async function signInAndRedirect(request: Request, userId: string, to: st
   const session = await getSession(request);
   await openSession(session, userId);
   return redirect(to, { headers: { "Set-Cookie": await sessionStorage().commitSession(session) } });
+}
+
+/**
+ * A browser's sign-in: the session cookie is set, and the page's bearer token travels to
+ * /auth/callback in a short-lived httpOnly cookie scoped to that path, never in the address (where
+ * it would stay in the history, the server logs and the next page's Referer). /auth/callback's
+ * loader takes it out of the cookie once (takeHandedOffToken). Programs that read the token from
+ * the Location instead use signInAndRedirect with the token in the query, as the specification has it.
+ */
+export async function signInAndHandOff(request: Request, userId: string) {
+  const session = await getSession(request);
+  await openSession(session, userId);
+  const headers = new Headers();
+  headers.append("Set-Cookie", await sessionStorage().commitSession(session));
+  headers.append("Set-Cookie", await handoffCookie().serialize(await issueToken(userId)));
+  return redirect("/auth/callback?auth=success", { headers });
+}
+
+/** The token handed off at sign-in, once: the cookie is cleared by the header returned with it. */
+export async function takeHandedOffToken(request: Request): Promise<{ token: string | null; clear: string }> {
+  const cookie = handoffCookie();
+  const value: unknown = await cookie.parse(request.headers.get("Cookie"));
+  return {
+    token: typeof value === "string" && value !== "" ? value : null,
+    clear: await cookie.serialize("", { maxAge: 0, expires: new Date(0) }),
+  };
+}
+
+let handoff: ReturnType<typeof createCookie> | undefined;
+
+function handoffCookie() {
+  if (!handoff) {
+    const env = getEnv();
+    handoff = createCookie("__crm_handoff", {
+      httpOnly: true,
+      sameSite: "lax",
+      path: "/auth/callback",
+      secure: env.NODE_ENV === "production" && env.publicUrl.startsWith("https:"),
+      secrets: [env.sessionSecret],
+      maxAge: 300,
+    });
+  }
+  return handoff;
 }
 
 export async function destroySessionHeader(request: Request) {

@@ -21,6 +21,7 @@ import {
 import type { ProfileInput } from "~/schemas/profile";
 import { notify } from "~/services/notifications.server";
 import { publish, subscribeOnce } from "~/services/process-bus.server";
+import { SignUpClosed, signUpAllowed } from "~/services/sign-up.server";
 import type { PublicUser } from "~/lib/dto";
 
 export type { PublicUser, User };
@@ -131,7 +132,15 @@ export async function upsertGoogleUser(google: GoogleProfile): Promise<User> {
   const email = profile.email.toLowerCase();
   const byGoogleId = await findUserWithGoogleId(profile.googleId);
   const existing = byGoogleId ?? (await findUserWithEmail(email));
-  if (existing && !byGoogleId && (!existing.emailVerified || !profile.emailVerified || existing.googleId)) {
+  // An account the owner added (or `crm users create` made) that has never been signed in to has
+  // no password and no Google id: Google's verified address is then the invitee's own sign-in.
+  const invited = existing !== null && !existing.passwordHash && !existing.googleId && existing.provider === "local";
+  if (
+    existing &&
+    !byGoogleId &&
+    !(invited && profile.emailVerified) &&
+    (!existing.emailVerified || !profile.emailVerified || existing.googleId)
+  ) {
     throw new GoogleLinkRefused();
   }
   if (existing) {
@@ -148,6 +157,7 @@ export async function upsertGoogleUser(google: GoogleProfile): Promise<User> {
       }),
     );
   }
+  if (!(await signUpAllowed())) throw new SignUpClosed();
   const user = await insertUser({
     id: newId(),
     email,

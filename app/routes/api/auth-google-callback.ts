@@ -1,13 +1,14 @@
 // Google sends the browser back here: remix-auth exchanges the code, the verify callback creates or
-// updates the user, and we open our own session and hand the token to /auth/callback.
+// updates the user, and we open our own session and hand the token to /auth/callback in a cookie
+// (the browser's address never carries it).
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { getEnv } from "~/env.server";
 import { methodNotAllowed } from "~/lib/api.server";
 import { logger } from "~/lib/logger.server";
 import { googleAuthenticator } from "~/services/auth.server";
-import { signInAndRedirect } from "~/services/session.server";
-import { issueToken } from "~/services/token.server";
+import { signInAndHandOff } from "~/services/session.server";
+import { SignUpClosed } from "~/services/sign-up.server";
 import { GoogleLinkRefused } from "~/services/users.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -21,11 +22,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // remix-auth wraps what the verify callback throws; the cause says why.
     const cause = error instanceof Error ? error.cause : undefined;
     if (cause instanceof GoogleLinkRefused) throw redirect("/login?error=email_not_verified");
+    if (cause instanceof SignUpClosed) throw redirect("/login?error=sign_up_closed");
     logger().error({ err: error }, "Google sign-in failed");
     throw redirect("/login?error=access_denied");
   }
-  const token = await issueToken(user.id);
-  return signInAndRedirect(request, user.id, `/auth/callback?token=${encodeURIComponent(token)}&auth=success`);
+  return signInAndHandOff(request, user.id);
 }
 
 export const action = methodNotAllowed("GET");

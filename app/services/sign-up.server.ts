@@ -1,0 +1,34 @@
+// Who may create an account on this install. The first account is its owner and may always be
+// made (a new install is opened on the sign-in page); after it, sign-up is closed unless
+// SIGN_UP=open, and further accounts are added by the owner (the Users screen) or by the CLI
+// (`crm users create`). Each account stays a tenant of its own. The owner is the oldest account,
+// so an install that already had several users before this rule keeps them all as they were.
+import { getEnv } from "~/env.server";
+import { findOldestUserId } from "~/models/users.server";
+
+export const SIGN_UP_CLOSED =
+  "This server does not take new accounts: ask its owner to add you (they get a link for you to set a password), or sign in with the e-mail they added.";
+
+/** Whether a new e-mail may make an account of its own now. */
+export async function signUpAllowed(): Promise<boolean> {
+  if (getEnv().SIGN_UP === "open") return true;
+  return (await findOldestUserId()) === null;
+}
+
+/** Whether this install has no account yet: its sign-in page then makes the owner's. */
+export async function awaitingOwner(): Promise<boolean> {
+  return (await findOldestUserId()) === null;
+}
+
+/** Whether the user is this install's owner (its oldest account). */
+export async function isOwner(userId: string): Promise<boolean> {
+  return (await findOldestUserId()) === userId;
+}
+
+/** A sign-up refused because sign-up is closed (Google sign-in of an e-mail nobody added). */
+export class SignUpClosed extends Error {
+  constructor() {
+    super(SIGN_UP_CLOSED);
+    this.name = "SignUpClosed";
+  }
+}
