@@ -1,16 +1,20 @@
-// Many instances on one PostgreSQL (issue 26): three production servers, each a process group of
-// its own with its own delivery job, share one database and send a 20,000-recipient campaign
-// through real SMTP servers together (one each, so the test sees that every instance sent). One is killed with SIGKILL in the middle. Afterwards every
-// recipient has received the message, each with its one Message-ID, the messages received twice are
-// no more than the killed instance had in flight (its SMTP pool), and the campaign's counters add
-// up. Every instance served requests and sent part of the campaign.
+// Many instances on one PostgreSQL behind the load balancer of compose.yaml: three production
+// servers, each a process group of its own with its own delivery job, share one database and one
+// PUBLIC_URL, nginx's (Debian's nginx on deploy/nginx.conf, as the compose file runs it). A person
+// signs in and posts forms through the balancer's one address, with JavaScript and without: the
+// posts land on different instances and none is refused as another site's. Then the instances
+// send a 20,000-recipient campaign through real SMTP servers together (one each, so the test sees
+// that every instance sent). One is killed with SIGKILL in the middle. Afterwards every recipient
+// has received the message, each with its one Message-ID, the messages received twice are no more
+// than the killed instance had in flight (its SMTP pool), and the campaign's counters add up.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { type Browser, expect, test } from "@playwright/test";
 import pg from "pg";
 import { deliveryId } from "../../app/lib/campaigns.ts";
+import { type Balancer, reservePort, startBalancer } from "../helpers/nginx.ts";
 import { createPostgresDatabase, type PostgresDatabase } from "../helpers/postgres.ts";
 import { freePort, productionServerEnv, repoRoot as root, serverCommand } from "../helpers/production-server.ts";
 import { type SmtpCapture, startSmtpCapture } from "../helpers/smtp.ts";
@@ -18,6 +22,8 @@ import { type SmtpCapture, startSmtpCapture } from "../helpers/smtp.ts";
 const RECIPIENTS = 20_000;
 const INSTANCES = 3;
 const POOL = 4;
+const EMAIL = "instances@example.com";
+const PASSWORD = "many instances behind one balancer";
 
 type Counters = {
   status: string;
@@ -34,9 +40,12 @@ test.describe("three instances on one PostgreSQL", () => {
   let dataDir = "";
   let database: PostgresDatabase | undefined;
   let relays: SmtpCapture[] = [];
+  let balancer: Balancer | undefined;
   const servers: ChildProcess[] = [];
 
   test.afterEach(async () => {
+    await balancer?.stop();
+    balancer = undefined;
     for (const server of servers.splice(0)) {
       try {
         if (server.pid) process.kill(-server.pid, "SIGKILL");
@@ -51,16 +60,19 @@ test.describe("three instances on one PostgreSQL", () => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  test("serve and send together; a SIGKILL of one loses nothing", async () => {
+  test("serve through one balancer and send together; a SIGKILL of one loses nothing", async ({ browser }) => {
     dataDir = mkdtempSync(path.join(tmpdir(), "crm-instances-"));
     database = await createPostgresDatabase("crm_instances");
     relays = await Promise.all(Array.from({ length: INSTANCES }, () => startSmtpCapture()));
     const ports = await Promise.all(Array.from({ length: INSTANCES }, () => freePort()));
+    // Every instance's PUBLIC_URL is the balancer's address, known before the balancer starts.
+    const balancerPort = await reservePort();
+    const publicUrl = `http://127.0.0.1:${balancerPort}`;
     const received = () => relays.flatMap((r) => r.messages);
     const envOf = (port: number, relay: SmtpCapture) =>
       productionServerEnv({
         port,
-        publicUrl: `http://127.0.0.1:${port}`,
+        publicUrl,
         dataDir,
         extra: {
           DATABASE_URL: database?.url ?? "",
@@ -79,12 +91,12 @@ test.describe("three instances on one PostgreSQL", () => {
         },
       });
     const env = envOf(ports[0], relays[0]);
-    const cli = (...argv: string[]) =>
-      execFileSync(process.execPath, [path.join(root, "bin/crm.mjs"), ...argv], { cwd: root, env }).toString();
-    cli("db", "migrate");
-    cli("users", "create", "--email", "instances@example.com", "--name", "Many Instances");
-    cli("seed", "--user", "instances@example.com", "--customers", String(RECIPIENTS), "--seed", "7");
-    const token = cli("users", "token", "instances@example.com").trim().split("\n").pop() ?? "";
+    const cli = (argv: string[], input?: string) =>
+      execFileSync(process.execPath, [path.join(root, "bin/crm.mjs"), ...argv], { cwd: root, env, input }).toString();
+    cli(["db", "migrate"]);
+    cli(["users", "create", "--email", EMAIL, "--name", "Many Instances", "--password"], `${PASSWORD}\n`);
+    cli(["seed", "--user", EMAIL, "--customers", String(RECIPIENTS), "--seed", "7"]);
+    const token = cli(["users", "token", EMAIL]).trim().split("\n").pop() ?? "";
 
     // Each in its own process group, so SIGKILL reaches its process and its job's thread at once.
     const start = (port: number, i: number) => {
@@ -110,6 +122,11 @@ test.describe("three instances on one PostgreSQL", () => {
       throw new Error(`the instance on port ${port} did not start`);
     };
     await Promise.all(ports.map(waitUp));
+    balancer = await startBalancer(
+      ports.map((port) => `127.0.0.1:${port}`),
+      { port: balancerPort },
+    );
+    await formsThroughTheBalancer(browser, balancer);
     const api = async (port: number, pathname: string, init: RequestInit = {}) => {
       const r = await fetch(`http://127.0.0.1:${port}${pathname}`, {
         ...init,
@@ -207,3 +224,49 @@ test.describe("three instances on one PostgreSQL", () => {
     }
   });
 });
+
+/**
+ * A person at the balancer's address: signs in, then adds customers with the page's form, in a
+ * browser with JavaScript (Remix posts `.data`) and in one without (the form's own post). Every
+ * post is answered by the instance nginx chose, and none is refused: the origin check holds for
+ * the one PUBLIC_URL on every instance, and a session made by one is good on the others.
+ */
+async function formsThroughTheBalancer(browser: Browser, balancer: Balancer) {
+  const added: string[] = [];
+  for (const javaScriptEnabled of [true, false]) {
+    const context = await browser.newContext({ baseURL: balancer.url, javaScriptEnabled });
+    const page = await context.newPage();
+    try {
+      await page.goto("/login");
+      await page.getByLabel("E-mail", { exact: true }).fill(EMAIL);
+      await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+      await page.getByRole("button", { name: "Sign in locally" }).click();
+      // Signed in: the sign-in leaves /login (and /auth/…) for the product.
+      await page.waitForURL((url) => !/^\/(login|auth)\b/.test(url.pathname), { timeout: 45_000 });
+      for (let i = 0; i < 4; i++) {
+        const email = `balanced-${javaScriptEnabled ? "js" : "html"}-${i}@example.com`;
+        await page.goto("/customers/new");
+        await expect(page.getByRole("heading", { name: "Add New Customer" })).toBeVisible();
+        await page.getByLabel("First Name").fill("Balanced");
+        await page.getByLabel("Last Name").fill(`Customer ${i}`);
+        await page.getByLabel("Email").fill(email);
+        await page.getByRole("button", { name: "Save Customer" }).click();
+        await expect(page).toHaveURL(/\/customers$/);
+        added.push(email);
+      }
+    } finally {
+      await context.close();
+    }
+  }
+  const posts = balancer.requests().filter((r) => r.method === "POST");
+  // The sign-in and every customer form, with JavaScript and without.
+  expect(posts.length).toBeGreaterThanOrEqual(2 + added.length);
+  expect(posts.filter((r) => r.status >= 400)).toEqual([]);
+  const formPosts = posts.filter((r) => /^\/customers\/new(\.data)?$/.test(r.uri));
+  expect(formPosts).toHaveLength(added.length);
+  expect(new Set(formPosts.map((r) => r.upstream)).size, JSON.stringify(formPosts)).toBeGreaterThan(1);
+  test.info().annotations.push({
+    type: "balancer",
+    description: `form posts by instance: ${formPosts.map((r) => r.upstream).join(", ")}`,
+  });
+}
