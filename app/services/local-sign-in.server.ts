@@ -58,7 +58,7 @@ export async function localSignIn(
       return { submission, refusal: { status: 403, message: SIGN_UP_CLOSED, fields: { email: SIGN_UP_CLOSED } } };
     const fields: Refusal["fields"] = {};
     if (!name) fields.name = "Enter your name to create an account";
-    const problem = passwordProblem(password, email);
+    const problem = await passwordProblem(password, { email, name });
     if (problem) fields.password = problem;
     if (fields.name || fields.password) {
       return {

@@ -49,7 +49,7 @@ export async function setPasswordThroughLink(
 ): Promise<{ user: User } | { ended: true } | { problem: string }> {
   const user = await openPasswordLink(token);
   if (!user) return { ended: true };
-  const problem = passwordProblem(password, user.email);
+  const problem = await passwordProblem(password, { email: user.email, name: user.displayName });
   if (problem) return { problem };
   return { user: await setPasswordHash(user.id, await hashPassword(password)) };
 }

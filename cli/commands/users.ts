@@ -10,12 +10,13 @@ import { parseCliInput } from "../validate.ts";
 
 const Email = z.string().trim().toLowerCase().email("--email must be an e-mail address like ops@example.com");
 
-/** A new password for this e-mail, by the same rules as a sign-up on /login. */
-const NewPassword = (email: string) =>
-  z.string().superRefine((password, ctx) => {
-    const problem = passwordProblem(password, email);
-    if (problem) ctx.addIssue({ code: "custom", message: `Password refused: ${problem}` });
-  });
+/** A new password for this account, by the same rules as a sign-up on /login. */
+async function newPassword(who: { email: string; name: string }): Promise<string> {
+  const password = await readNewPassword();
+  const problem = await passwordProblem(password, who);
+  if (problem) throw new Error(`Password refused: ${problem}`);
+  return password;
+}
 
 export function registerUserCommands(program: Command) {
   const users = program.command("users").description("Manage user accounts");
@@ -34,7 +35,7 @@ export function registerUserCommands(program: Command) {
         }),
         { email: opts.email, name: opts.name },
       );
-      const password = opts.password ? parseCliInput(NewPassword(input.email), await readNewPassword()) : null;
+      const password = opts.password ? await newPassword(input) : null;
       await migrateConfiguredDatabase();
       const existing = await findUserByEmail(input.email);
       const user =
@@ -60,7 +61,7 @@ export function registerUserCommands(program: Command) {
         throw new Error(
           `No user with e-mail ${input.email}. Create one with: crm users create --email ${input.email} --name NAME --password`,
         );
-      const password = parseCliInput(NewPassword(user.email), await readNewPassword());
+      const password = await newPassword({ email: user.email, name: user.displayName });
       await setPasswordHash(user.id, await hashPassword(password));
       console.log(`Password set for ${user.email}. Their earlier sessions and tokens no longer work.`);
     });
