@@ -139,6 +139,15 @@ describe("crm suppressions", { timeout: 300_000 }, () => {
     ]);
     const stdout = await crm("export", "suppressions", "--user", OTHER);
     expect(stdout.stdout.trim().split("\n")).toHaveLength(4);
+    expect(readFileSync(out)[0]).not.toBe(0xef);
+
+    // --bom: the same file after a UTF-8 byte order mark (for Excel on Windows).
+    const forExcel = path.join(scratch, "export-bom.csv");
+    const withBom = await crm("export", "suppressions", "--user", OTHER, "--out", forExcel, "--bom");
+    expect(withBom.code, withBom.stderr).toBe(0);
+    const bytes = readFileSync(forExcel);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(bytes.subarray(3).toString("utf8")).toBe(readFileSync(out, "utf8"));
 
     const refused = path.join(scratch, "no-email.csv");
     writeFileSync(refused, "name\nAsha\n");

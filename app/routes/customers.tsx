@@ -10,7 +10,8 @@ import { pageSearchTerm } from "~/schemas/search";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
-import { ArrowDown, ArrowUp, ArrowUpDown, Download, Plus, Upload, Users } from "lucide-react";
+import { ArrowDown, ArrowUp, ArrowUpDown, Plus, Upload, Users } from "lucide-react";
+import { CsvExportForm } from "~/components/csv-export-form";
 import { z } from "zod";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { ListSearch } from "~/components/list-search";
@@ -211,7 +212,6 @@ export default function Customers() {
       </th>
     );
   };
-  const exportHref = q ? `/customers/export?q=${encodeURIComponent(q)}` : "/customers/export";
 
   return (
     <div className="mx-auto max-w-7xl space-y-4">
@@ -227,13 +227,11 @@ export default function Customers() {
           <Link to="/customers/import" className="btn-secondary">
             <Upload className="h-4 w-4" aria-hidden /> Import CSV
           </Link>
-          <a href={exportHref} download className="btn-secondary">
-            <Download className="h-4 w-4" aria-hidden /> Export CSV
-          </a>
           <Link to="/customers/new" className="btn-primary">
             <Plus className="h-4 w-4" aria-hidden /> Add Customer
           </Link>
         </div>
+        <CsvExportForm id="customers-export" action="/customers/export" fields={{ q }} />
       </div>
 
       <div className="card flex flex-col gap-2 p-3 sm:flex-row sm:items-center">

@@ -245,6 +245,14 @@ describe("the Suppressions page", () => {
     const text = await res.text();
     expect(text.split(/\r?\n/)[0]).toBe("email,reason,campaign,created_at");
     expect(text).toContain("asha@example.in,unsubscribed,Diwali,");
+    expect(text.charCodeAt(0)).not.toBe(0xfeff);
+
+    // ?bom=1 (the form's checkbox for Excel on Windows): the same bytes after a UTF-8 byte order mark.
+    const withBom = await exportRoute.loader(args(get(cookie, "/suppressions/export?bom=1")));
+    expect(withBom.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    const bytes = new Uint8Array(await withBom.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes.subarray(3))).toBe(text);
 
     const put = new Request(`${BASE}/suppressions`, { method: "PUT", headers: { Cookie: cookie } });
     const refused = await thrown(Promise.resolve().then(() => listRoute.action(args(put))));

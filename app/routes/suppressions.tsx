@@ -9,7 +9,8 @@ import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { Download, MailX, Plus, Upload } from "lucide-react";
+import { MailX, Plus, Upload } from "lucide-react";
+import { CsvExportForm } from "~/components/csv-export-form";
 import { useEffect, useRef } from "react";
 import { z } from "zod";
 import { ConfirmDialog } from "~/components/confirm-dialog";
@@ -175,13 +176,11 @@ export default function Suppressions() {
           <Link to="/suppressions/import" className="btn-secondary">
             <Upload className="h-4 w-4" aria-hidden /> Import CSV
           </Link>
-          <a href="/suppressions/export" download className="btn-secondary">
-            <Download className="h-4 w-4" aria-hidden /> Export CSV
-          </a>
           <a href="#add-addresses" className="btn-primary">
             <Plus className="h-4 w-4" aria-hidden /> Add addresses
           </a>
         </div>
+        <CsvExportForm id="suppressions-export" action="/suppressions/export" />
       </div>
 
       <div className="card flex flex-col gap-2 p-3 sm:flex-row sm:items-center">

@@ -13,6 +13,7 @@ import { exportCustomersCsv } from "../../app/services/customer-export.server.ts
 import { errorReportCsv, importCustomers } from "../../app/services/customer-import.server.ts";
 import { findUserByEmail } from "../../app/services/users.server.ts";
 import { parseCliInput } from "../validate.ts";
+import { BOM_OPTION, csvStream } from "./csv-output.ts";
 
 const Email = z
   .string()
@@ -135,12 +136,16 @@ export function registerCustomerCommands(program: Command) {
     .requiredOption("--user <email>", "the e-mail of the user (tenant) who owns the customers")
     .option("--q <text>", "only customers whose name or e-mail contains this text")
     .option("--out <file>", "write to this file instead of standard output")
-    .action(async (opts: { user: string; q?: string; out?: string }) => {
+    .option("--bom", BOM_OPTION)
+    .action(async (opts: { user: string; q?: string; out?: string; bom?: boolean }) => {
       const user = await tenantByEmail(opts.user);
       const source = Readable.fromWeb(
-        exportCustomersCsv(user.id, opts.q, {
-          timeZone: user.timeZone ?? undefined,
-        }) as unknown as NodeReadableStream<Uint8Array>,
+        csvStream(
+          exportCustomersCsv(user.id, opts.q, {
+            timeZone: user.timeZone ?? undefined,
+          }),
+          opts.bom,
+        ) as unknown as NodeReadableStream<Uint8Array>,
       );
       if (opts.out) {
         await pipeline(source, createWriteStream(opts.out));

@@ -26,6 +26,7 @@ import {
 } from "../../app/services/suppressions.server.ts";
 import { parseCliInput } from "../validate.ts";
 import { tenantByEmail } from "./customers.ts";
+import { BOM_OPTION, csvStream } from "./csv-output.ts";
 
 const n = (count: number) => count.toLocaleString("en-IN");
 
@@ -132,12 +133,16 @@ export function registerSuppressionCommands(program: Command) {
     .description("Export the suppression list as CSV (email, reason, campaign, created_at), to stdout or --out FILE")
     .requiredOption("--user <email>", "the e-mail of the user (tenant) whose list it is")
     .option("--out <file>", "write to this file instead of standard output")
-    .action(async (opts: { user: string; out?: string }) => {
+    .option("--bom", BOM_OPTION)
+    .action(async (opts: { user: string; out?: string; bom?: boolean }) => {
       const user = await tenantByEmail(opts.user);
       const source = Readable.fromWeb(
-        exportSuppressionsCsv(user.id, {
-          timeZone: user.timeZone ?? undefined,
-        }) as unknown as NodeReadableStream<Uint8Array>,
+        csvStream(
+          exportSuppressionsCsv(user.id, {
+            timeZone: user.timeZone ?? undefined,
+          }),
+          opts.bom,
+        ) as unknown as NodeReadableStream<Uint8Array>,
       );
       if (opts.out) {
         await pipeline(source, createWriteStream(opts.out));

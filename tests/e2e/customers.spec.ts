@@ -183,7 +183,7 @@ test.describe("customers", () => {
 
     // Export all, then only the current search.
     const all = page.waitForEvent("download");
-    await page.getByRole("link", { name: "Export CSV" }).click();
+    await page.getByRole("button", { name: "Export CSV" }).click();
     const allText = readFileSync((await (await all).path())!, "utf8");
     expect(allText.split("\n")[0]).toBe(
       "id,firstName,lastName,email,phone,address,company,notes,totalSpend,visits,lastActive,createdAt",
@@ -194,10 +194,21 @@ test.describe("customers", () => {
     await page.getByLabel("Search customers").fill("ishaan");
     await expect(rows(page)).toHaveCount(1);
     const some = page.waitForEvent("download");
-    await page.getByRole("link", { name: "Export CSV" }).click();
+    await page.getByRole("button", { name: "Export CSV" }).click();
     const someText = readFileSync((await (await some).path())!, "utf8");
     expect(someText).toContain(`ishaan.${tag}@example.com`);
     expect(someText).not.toContain(`aditi.${tag}@example.com`);
+    expect(someText.charCodeAt(0)).not.toBe(0xfeff);
+
+    // For Excel on Windows: the same file after a UTF-8 byte order mark; the page says when to pick it.
+    const exportForm = page.getByTestId("customers-export");
+    await expect(exportForm).toContainText("Pick it when the file will be opened in Excel on Windows");
+    await exportForm.getByLabel("For Excel on Windows (UTF-8 with BOM)").check();
+    const forExcel = page.waitForEvent("download");
+    await exportForm.getByRole("button", { name: "Export CSV" }).click();
+    const bytes = readFileSync((await (await forExcel).path())!);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(bytes.subarray(3).toString("utf8")).toBe(someText);
   });
 
   test("a malformed file is refused with a clear message", async ({ page }) => {

@@ -154,7 +154,7 @@ test.describe("suppressions", () => {
     ).toHaveText("Hard bounce");
 
     const download = page.waitForEvent("download");
-    await page.getByRole("link", { name: "Export CSV" }).click();
+    await page.getByRole("button", { name: "Export CSV" }).click();
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/^suppressions-\d{4}-\d{2}-\d{2}\.csv$/);
     const text = readFileSync((await file.path())!, "utf8");
