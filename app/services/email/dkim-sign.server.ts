@@ -30,6 +30,25 @@ export const DKIM_SIGNED_HEADERS = [
 
 const SIGNED = DKIM_SIGNED_HEADERS.split(":");
 
+/**
+ * The headers named once more in h= than the message has them (RFC 6376 8.15): a copy added on
+ * the way (a second From or Subject, which some readers show instead of the signed one) then
+ * breaks the signature instead of riding on it. Reply-To too, so none can be added.
+ */
+export const DKIM_OVERSIGNED_HEADERS = [
+  "From",
+  "Reply-To",
+  "Subject",
+  "To",
+  "Date",
+  "Message-ID",
+  "MIME-Version",
+  "Content-Type",
+  "List-Unsubscribe",
+  "List-Unsubscribe-Post",
+];
+const OVERSIGNED = new Set(DKIM_OVERSIGNED_HEADERS.map((n) => n.toLowerCase()));
+
 /** Signs the data with the key: the base64 RSA-SHA256 signature. */
 export type Signer = (data: string) => Promise<string>;
 
@@ -85,19 +104,25 @@ export type DkimInput = {
 
 /** The data to sign for a message (header block and body as they will be sent). */
 export function dkimInput(key: Pick<DkimKey, "domainName" | "keySelector">, headers: string, body: string): DkimInput {
-  const byName = new Map<string, string>();
+  const byName = new Map<string, string[]>();
   for (const field of headerFields(headers)) {
     const name = field.slice(0, field.indexOf(":")).trim().toLowerCase();
-    // The last instance is the one signed first (RFC 6376 5.4.2); a campaign message has one of each.
-    byName.set(name, field);
+    const fields = byName.get(name);
+    if (fields) fields.push(field);
+    else byName.set(name, [field]);
   }
   const names: string[] = [];
   let data = "";
   for (const name of SIGNED) {
-    const field = byName.get(name.toLowerCase());
-    if (field === undefined) continue;
-    names.push(name);
-    data += `${relaxedHeader(field)}\r\n`;
+    const lower = name.toLowerCase();
+    const fields = byName.get(lower) ?? [];
+    // Each instance, the last first (RFC 6376 5.4.2); an over-signed name once more, which
+    // matches no field and so signs that there is no other.
+    for (let i = fields.length - 1; i >= 0; i--) {
+      names.push(name);
+      data += `${relaxedHeader(fields[i])}\r\n`;
+    }
+    if (OVERSIGNED.has(lower)) names.push(name);
   }
   const field =
     `DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; d=${key.domainName};\r\n` +

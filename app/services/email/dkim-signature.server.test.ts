@@ -7,7 +7,7 @@ import path from "node:path";
 import { dkimVerify } from "mailauth";
 import { afterAll, describe, expect, it } from "vitest";
 import { type DkimSigningKey, dnsRecordsFor, generateDkimKey, loadDkimKey, readDkimKey } from "./dkim-keys.server";
-import { dkimKey, signHeaders, signInThread } from "./dkim-sign.server";
+import { DKIM_OVERSIGNED_HEADERS, dkimKey, signHeaders, signInThread } from "./dkim-sign.server";
 import { buildMessage } from "./mime.server";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "crm-dkim-verify-"));
@@ -90,6 +90,35 @@ describe("DKIM signatures with a generated key", { timeout: 60_000 }, () => {
     for (const m of [message, rotatedMessage]) {
       const result = await dkimVerify(Buffer.from(m), { resolver: both.resolver });
       expect(result.results[0]!.status.result, result.results[0]!.info).toBe("pass");
+    }
+  });
+});
+
+describe("over-signing (RFC 6376 8.15)", { timeout: 60_000 }, () => {
+  const { key } = generateDkimKey(dataDir, "oversign.example.in", { selector: "crm202611" });
+  const records = dnsRecordsFor(key);
+  const dns = dnsWith({ [records.dkim.name]: records.dkim.strings });
+  const headersOf = (message: string) => message.slice(0, message.indexOf("\r\n\r\n"));
+
+  it("names each header that matters once more in h= than the message has it; a copy added above fails the signature", async () => {
+    const message = await signed(loadDkimKey(dataDir, "oversign.example.in")!, "Hello Asha.", {
+      name: "Shop",
+      address: "news@oversign.example.in",
+    });
+    const h = /\bh=([^;]+);/.exec(message.replace(/\r\n[ \t]/g, ""))![1].split(":");
+    const head = headersOf(message);
+    for (const name of DKIM_OVERSIGNED_HEADERS) {
+      const present = head.split(/\r\n(?![ \t])/).filter((f) => f.toLowerCase().startsWith(`${name.toLowerCase()}:`));
+      if (name !== "Reply-To") expect(present.length, name).toBe(1);
+      expect(h.filter((n) => n.toLowerCase() === name.toLowerCase()).length, name).toBe(present.length + 1);
+    }
+    const good = await dkimVerify(Buffer.from(message), { resolver: dns.resolver });
+    expect(good.results[0]!.status.result, good.results[0]!.info).toBe("pass");
+
+    // A second Subject or From put above the signed one (where some readers look first) breaks it.
+    for (const added of ["Subject: Free money", "From: Bank <alerts@bank.example>", "Reply-To: x@evil.example"]) {
+      const tampered = await dkimVerify(Buffer.from(`${added}\r\n${message}`), { resolver: dns.resolver });
+      expect(tampered.results[0]!.status.result, added).toBe("fail");
     }
   });
 });
