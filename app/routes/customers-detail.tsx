@@ -20,7 +20,8 @@ import { formatCount } from "~/lib/numbers";
 import { customerDisplayName, isVisitsHighlighted } from "~/lib/customers";
 import { DateTime } from "~/components/date-time";
 import { invariantResponse, orRespond } from "~/lib/responses";
-import { formatRupees } from "~/lib/money";
+import { OrderAmount } from "~/components/order-amount";
+import { formatRupees, rupeesToPaise } from "~/lib/money";
 import { CHIP_CLASSES, shortOrderId, statusColour } from "~/lib/orders";
 import { requireUser } from "~/services/auth.server";
 import { customerStory } from "~/services/customer-story.server";
@@ -246,7 +247,11 @@ export default function CustomerDetail() {
                     <DateTime value={o.date} className="block text-xs text-slate-500" />
                   </span>
                   <span className="flex items-center gap-3">
-                    <span className="font-medium tabular-nums text-slate-900">{formatRupees(o.amount)}</span>
+                    <OrderAmount
+                      total={o.total}
+                      tax={(rupeesToPaise(o.total) - rupeesToPaise(o.amount)) / 100}
+                      testId="recent-order-amount"
+                    />
                     <span
                       className={`rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ring-inset ${CHIP_CLASSES[statusColour(o.status)]}`}
                     >

@@ -13,12 +13,12 @@ import { DateTime } from "~/components/date-time";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { useDelegatedLinks } from "~/components/fast-rows";
 import { RowActionSprite, RowActions } from "~/components/row-actions";
+import { OrderAmount } from "~/components/order-amount";
 import { OrderStatusChip } from "~/components/order-status-chip";
 import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
 import { isId } from "~/lib/id";
-import { formatRupees } from "~/lib/money";
 import { customerName, shortOrderId } from "~/lib/orders";
 import { orRespond, refusedWith } from "~/lib/responses";
 import { requireUser } from "~/services/auth.server";
@@ -158,7 +158,7 @@ export default function Orders() {
                   Customer
                 </th>
                 <th scope="col" className="px-4 py-3 text-right">
-                  Amount
+                  Amount <span className="font-normal normal-case">(total with tax)</span>
                 </th>
                 <th scope="col" className="px-4 py-3">
                   Status
@@ -192,8 +192,8 @@ export default function Orders() {
                       <div className="hidden text-xs text-slate-500 md:block">{o.customer?.email || "No Email"}</div>
                     </td>
                     <td className="px-4 py-3 text-right tabular-nums">
-                      <CardLabel>Amount</CardLabel>
-                      {formatRupees(o.amount)}
+                      <CardLabel>Amount (total with tax)</CardLabel>
+                      <OrderAmount total={o.total} tax={o.tax} testId="order-amount" />
                     </td>
                     <td className="px-4 py-3">
                       <OrderStatusChip status={o.status} />

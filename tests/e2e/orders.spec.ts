@@ -76,7 +76,9 @@ test.describe("orders", () => {
     await expect(page.getByText("Order created successfully")).toBeVisible();
     const row = page.getByTestId("order-row").filter({ hasText: "Ananya Rao" });
     await expect(row).toHaveCount(1);
-    await expect(row).toContainText("₹1,299.75");
+    // The list shows the total the customer paid (what revenue and spend add up), the tax beside it.
+    await expect(row.getByTestId("order-amount-total")).toHaveText("₹1,349.75");
+    await expect(row.getByTestId("order-amount-tax")).toHaveText("incl. ₹50.00 tax");
     await expect(row.getByTestId("order-status")).toHaveText("Pending");
     await expect(page.getByTestId("order-range")).toHaveText("Showing 1–1 of 1 order");
 
@@ -104,7 +106,14 @@ test.describe("orders", () => {
     await expect(page.getByText("Order updated successfully")).toBeVisible();
     await expect(row.getByTestId("order-status")).toHaveText("Completed");
     await expect(row.getByTestId("order-status")).toHaveAttribute("data-colour", "success");
-    await expect(row).toContainText("₹800.25");
+    await expect(row.getByTestId("order-amount-total")).toHaveText("₹850.25");
+    await expect(row.getByTestId("order-amount-tax")).toHaveText("incl. ₹50.00 tax");
+
+    // The customer page shows it the same way.
+    await page.goto(`/customers/${customer.id}`);
+    await expect(page.getByTestId("recent-order-amount-total")).toHaveText("₹850.25");
+    await expect(page.getByTestId("recent-order-amount-tax")).toHaveText("incl. ₹50.00 tax");
+    await page.goto("/orders");
 
     // Search on the customer's name, then on nothing that matches.
     const search = page.getByPlaceholder("Search by customer name or order ID");
@@ -185,7 +194,8 @@ test.describe("orders without JavaScript", () => {
     await expect(page.getByRole("status")).toHaveText("Order created successfully");
     const row = page.getByTestId("order-row").filter({ hasText: "Vikram Nair" });
     // 2 × 350 + 1 × 199.99 (a non-numeric quantity became 1)
-    await expect(row).toContainText("₹899.99");
+    await expect(row.getByTestId("order-amount-total")).toHaveText("₹925.49");
+    await expect(row.getByTestId("order-amount-tax")).toHaveText("incl. ₹25.50 tax");
     await expect(row.getByTestId("order-status")).toHaveText("Processing");
 
     await row.getByRole("link", { name: /^#[0-9a-f]{6}$/ }).click();
@@ -196,7 +206,7 @@ test.describe("orders without JavaScript", () => {
     await expect(page.getByTestId("item-row")).toHaveCount(1);
     await page.getByRole("button", { name: "Update Order" }).click();
     await expect(page.getByRole("status")).toHaveText("Order updated successfully");
-    await expect(row).toContainText("₹700.00");
+    await expect(row.getByTestId("order-amount-total")).toHaveText("₹725.50");
     await expect(row.getByTestId("order-status")).toHaveText("Cancelled");
 
     await row.getByRole("link", { name: /Delete order/ }).click();
