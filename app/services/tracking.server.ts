@@ -3,7 +3,10 @@
 // Apple's privacy proxy: app/lib/machine-events.ts), queued like every other receipt
 // (queueReceiptsOffThread, then wakeDelivery) for the delivery job to apply; a token it did not
 // seal records nothing. Hits are gathered for a few milliseconds and queued together: a burst of
-// clicks after a campaign lands is one small write per batch, not one per hit.
+// clicks after a campaign lands is one small write per batch, not one per hit. Each hit gets an
+// event id of its own: however many times its receipt is queued or applied, by however many
+// instances, it is stored (and counted) once (the DeliveryEvent (source, eventId) key).
+import { randomUUID } from "node:crypto";
 import { logger } from "~/lib/logger.server";
 import { type Hit, machineClick, machineOpen } from "~/lib/machine-events";
 import type { Receipt } from "~/models/deliveries/receipts.server";
@@ -61,7 +64,14 @@ function queueHit(receipt: Receipt): Promise<void> {
 export async function recordOpen(token: string, hit: Hit, at = Date.now()): Promise<boolean> {
   const opened = readOpenToken(token);
   if (!opened) return false;
-  await queueHit({ id: opened.deliveryId, event: "opened", at, source: "pixel", machine: machineOpen(hit) !== null });
+  await queueHit({
+    id: opened.deliveryId,
+    event: "opened",
+    at,
+    source: "pixel",
+    eventId: randomUUID(),
+    machine: machineOpen(hit) !== null,
+  });
   return true;
 }
 
@@ -77,6 +87,7 @@ export async function recordClick(token: string, hit: Hit, at = Date.now()): Pro
     event: "clicked",
     at,
     source: "link",
+    eventId: randomUUID(),
     link: click.link,
     machine: machineClick(hit) !== null,
   });

@@ -4,13 +4,15 @@
 // and everything it changes is written back the same way: a batch (up to four inbox rows, 1,000
 // receipts) is about six statements, whatever its size. The rows travel as one JSON value each way.
 //
-// A batch of the vendor's receipts (no feed events, no soft bounces: the bulk) reads its rows
-// without locking them and writes each changed row only if it is still the version it read (its
-// xmin): a row another transaction changed meanwhile fails the check, and the batch is rolled
-// back and applied again with its rows locked as they are read (FOR UPDATE, in seq order, so two
-// transactions applying overlapping batches take turns instead of deadlocking). A batch with feed
-// events or soft bounces locks its rows from the start: what it keeps or counts may change no row,
-// so only the lock orders it against another transaction applying the same event.
+// A batch without soft bounces (the bulk) reads its rows without locking them and writes each
+// changed row only if it is still the version it read (its xmin): a row another transaction
+// changed meanwhile fails the check, and the batch is rolled back and applied again with its rows
+// locked as they are read (FOR UPDATE, in seq order, so two transactions applying overlapping
+// batches take turns instead of deadlocking). An event with an id (every pixel load and click,
+// a feed's report) is counted only by the transaction whose insert stored it: the unique
+// (source, eventId) key decides between two transactions applying the same event, whatever
+// either read. A batch with soft bounces locks its rows from the start: the count of an
+// address's soft bounces spans rows, and a soft bounce changes none.
 //
 // Every instance's job applies the inbox: each transaction takes the oldest rows no other holds
 // (FOR UPDATE SKIP LOCKED) and removes them in the transaction that applies them.
@@ -19,6 +21,7 @@ import { type Postgres, query, transaction } from "~/db/postgres.server";
 import { parseDeliveryId } from "~/lib/campaigns";
 import { suppressAddressesPg } from "~/models/deliveries/outcomes.postgres.server";
 import {
+  EventStoredMeanwhile,
   type FeedbackPolicy,
   planReceipts,
   type Receipt,
@@ -41,7 +44,7 @@ class StaleRows extends Error {
 
 /** Whether a batch may read its rows without locking them (see the top of this file). */
 function readsUnlocked(receipts: readonly Receipt[]): boolean {
-  return receipts.every((r) => r.eventId === undefined && r.event !== "soft-bounced");
+  return receipts.every((r) => r.event !== "soft-bounced");
 }
 
 type VersionedRow = ReceiptRow & { version: string };
@@ -70,7 +73,7 @@ export async function applyReceiptsInTransaction(
       client,
       `SELECT json_agg("d") AS "rows"
        FROM (SELECT "xmin"::text AS "version", "seq", "campaignId", "userId", "customerId", "email", "retries", "status", "details",
-           "updatedAt", "openedAt", "clickedAt"
+           "updatedAt", "openedAt", "clickedAt", "pixelOpenedAt"
          FROM "Delivery" WHERE "seq" = ANY($1::int[])${lock ? ` ORDER BY "seq" FOR UPDATE` : ""}) "d"`,
       [[...seqs]],
     );
@@ -126,9 +129,10 @@ async function writePlan(client: pg.PoolClient, plan: ReceiptPlan, read: Map<num
     const r = [...plan.rows].sort((a, b) => a.seq - b.seq);
     const { rowCount } = await client.query(
       `UPDATE "Delivery" "d" SET "status" = "u"."status", "details" = coalesce("u"."details", "d"."details"),
-         "updatedAt" = "u"."updatedAt", "openedAt" = "u"."openedAt", "clickedAt" = "u"."clickedAt"
+         "updatedAt" = "u"."updatedAt", "openedAt" = "u"."openedAt", "clickedAt" = "u"."clickedAt",
+         "pixelOpenedAt" = "u"."pixelOpenedAt"
        FROM json_to_recordset($2::json) AS "u"("seq" int, "version" xid, "status" text, "details" text, "updatedAt" bigint,
-         "openedAt" bigint, "clickedAt" bigint)
+         "openedAt" bigint, "clickedAt" bigint, "pixelOpenedAt" bigint)
        WHERE "d"."seq" = ANY($1::int[]) AND "d"."seq" = "u"."seq" AND "d"."xmin" = "u"."version"`,
       [
         r.map((x) => x.seq),
@@ -143,6 +147,7 @@ async function writePlan(client: pg.PoolClient, plan: ReceiptPlan, read: Map<num
               updatedAt: x.updatedAt,
               openedAt: x.openedAt,
               clickedAt: x.clickedAt,
+              pixelOpenedAt: x.pixelOpenedAt,
             };
           }),
         ),
@@ -151,8 +156,11 @@ async function writePlan(client: pg.PoolClient, plan: ReceiptPlan, read: Map<num
     if (rowCount !== r.length) throw new StaleRows();
   }
   if (plan.events.length > 0) {
+    // An event is counted only by the transaction that stored it: (source, eventId) is unique, and
+    // an insert that meets a copy another transaction stored (or is storing: it waits for its
+    // commit) stores nothing, so the batch is rolled back and applied again, where it is seen.
     const e = plan.events;
-    await client.query(
+    const { rowCount } = await client.query(
       `INSERT INTO "DeliveryEvent" ("userId", "campaignId", "seq", "customerId", "email", "kind", "machine", "link", "source", "eventId", "details", "at")
        SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::boolean[], $8::int[],
          $9::text[], $10::text[], $11::text[], $12::bigint[])
@@ -172,6 +180,7 @@ async function writePlan(client: pg.PoolClient, plan: ReceiptPlan, read: Map<num
         e.map((x) => x.at),
       ],
     );
+    if (rowCount !== e.length) throw new EventStoredMeanwhile();
   }
   if (plan.deltas.size > 0) {
     // In id order: two instances updating the same campaigns take their locks in one order.
@@ -224,12 +233,15 @@ export async function applyReceiptsPg(
   );
 }
 
-/** Runs `apply` with rows read unlocked, and again with them locked if one changed meanwhile. */
+/**
+ * Runs `apply` with rows read unlocked, and again with them locked if one changed meanwhile or an
+ * event it would keep was stored meanwhile (applied again, the event is seen and not counted).
+ */
 async function lockedIfStale<T>(apply: (locked: boolean) => Promise<T>): Promise<T> {
   try {
     return await apply(false);
   } catch (error) {
-    if (!(error instanceof StaleRows)) throw error;
+    if (!(error instanceof StaleRows) && !(error instanceof EventStoredMeanwhile)) throw error;
     return apply(true);
   }
 }

@@ -59,6 +59,8 @@ export type RowState = {
   updatedAt: number;
   openedAt: number | null;
   clickedAt: number | null;
+  /** When a person first loaded the message's images (null: not yet, its open if any known from a click). */
+  pixelOpenedAt: number | null;
   changed: boolean;
 };
 
@@ -139,7 +141,17 @@ export async function applyReceipts(
   policy: FeedbackPolicy = DEFAULT_FEEDBACK_POLICY,
 ): Promise<{ applied: number; ignored: number }> {
   if (isPostgres(sqlite)) return applyReceiptsPg(sqlite, receipts, policy);
-  return applyReceiptsNow(sqlite, receipts, policy);
+  return againIfStoredMeanwhile(() => applyReceiptsNow(sqlite, receipts, policy));
+}
+
+/**
+ * A batch's event (source, eventId) was stored by another transaction after the batch looked:
+ * the batch is rolled back, so nothing of it is counted, and applied again it sees the event.
+ */
+export class EventStoredMeanwhile extends Error {
+  constructor() {
+    super("A receipt's event was stored by another transaction while its batch was applied");
+  }
 }
 
 /** A delivery row as the receipts read it. */
@@ -342,22 +354,43 @@ export function planReceipts(
       } else {
         // The vendor reports each recipient's first open and click once (a repeat is a resend
         // of its webhook); this server's pixel and links report every one.
+        //
+        // Opens in total, whatever order the events are applied in: every image load by a person,
+        // and for a recipient who clicked with images off (no load seen), their click stands for
+        // one open. The first load of a recipient whose open is known only from a click takes
+        // that open's place instead of adding one, so a click then a load and a load then a click
+        // both count one open.
+        const impliedByClick = row.openedAt !== null && row.pixelOpenedAt === null;
+        if (!click) {
+          // An image load: the pixel's, or the vendor's report of the recipient's first open.
+          const firstLoad = row.pixelOpenedAt === null;
+          if ((!fromVendor || firstLoad) && !(firstLoad && impliedByClick)) d.opensTotal += 1;
+          if (row.pixelOpenedAt === null || r.at < row.pixelOpenedAt) {
+            row.pixelOpenedAt = r.at;
+            changed = true;
+          }
+        }
         if (!fromVendor) {
           if (click) d.clicksTotal += 1;
-          else d.opensTotal += 1;
           keep(row, r, r.event, false);
           changed = true;
         }
         if (row.openedAt === null) {
-          row.openedAt = r.at;
           d.opened += 1;
-          if (fromVendor || click) d.opensTotal += 1;
+          // A click with no open before it: the recipient read the message with images off.
+          if (click) d.opensTotal += 1;
+        }
+        // The first open and click are the earliest, whichever was applied first.
+        if (row.openedAt === null || r.at < row.openedAt) {
+          row.openedAt = r.at;
           changed = true;
         }
-        if (click && row.clickedAt === null) {
+        if (click && (row.clickedAt === null || r.at < row.clickedAt)) {
+          if (row.clickedAt === null) {
+            d.clicked += 1;
+            if (fromVendor) d.clicksTotal += 1;
+          }
           row.clickedAt = r.at;
-          d.clicked += 1;
-          if (fromVendor) d.clicksTotal += 1;
           changed = true;
         }
       }
@@ -380,11 +413,13 @@ function applyReceiptsNow(
   policy: FeedbackPolicy,
 ): { applied: number; ignored: number } {
   const read = sqlite.prepare<unknown[], ReceiptRow>(
-    `SELECT "seq", "campaignId", "userId", "customerId", "email", "retries", "status", "details", "updatedAt", "openedAt", "clickedAt"
+    `SELECT "seq", "campaignId", "userId", "customerId", "email", "retries", "status", "details", "updatedAt", "openedAt", "clickedAt",
+       "pixelOpenedAt"
      FROM "Delivery" WHERE "seq" = ?`,
   );
   const write = sqlite.prepare(
-    `UPDATE "Delivery" SET "status" = ?, "details" = ?, "updatedAt" = ?, "openedAt" = ?, "clickedAt" = ? WHERE "seq" = ?`,
+    `UPDATE "Delivery" SET "status" = ?, "details" = ?, "updatedAt" = ?, "openedAt" = ?, "clickedAt" = ?, "pixelOpenedAt" = ?
+     WHERE "seq" = ?`,
   );
   const counters = sqlite.prepare(
     `UPDATE "Campaign" SET "pendingCount" = "pendingCount" + ?, "sentCount" = "sentCount" + ?, "deliveredCount" = "deliveredCount" + ?,
@@ -397,7 +432,8 @@ function applyReceiptsNow(
   const seenEvent = sqlite.prepare(`SELECT 1 FROM "DeliveryEvent" WHERE "source" = ? AND "eventId" = ?`).pluck();
   const keepEvent = sqlite.prepare(
     `INSERT INTO "DeliveryEvent" ("userId", "campaignId", "seq", "customerId", "email", "kind", "machine", "link", "source", "eventId", "details", "at")
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT ("source", "eventId") DO NOTHING`,
   );
   const softBouncesSince = sqlite
     .prepare<unknown[], number>(
@@ -411,8 +447,10 @@ function applyReceiptsNow(
         seen: (source, eventId) => seenEvent.get(source, eventId) !== undefined,
         softBouncesSince: (userId, email, since) => softBouncesSince.get(userId, email, since) ?? 0,
       });
-      for (const e of plan.events)
-        keepEvent.run(
+      // An event is counted only by the transaction that stored it: the (source, eventId) key
+      // is unique, and a copy stored first leaves this batch unwritten (applied again, it is seen).
+      for (const e of plan.events) {
+        const { changes } = keepEvent.run(
           e.userId,
           e.campaignId,
           e.seq,
@@ -426,8 +464,10 @@ function applyReceiptsNow(
           e.details,
           e.at,
         );
+        if (changes === 0) throw new EventStoredMeanwhile();
+      }
       for (const row of plan.rows)
-        write.run(row.status, row.details, row.updatedAt, row.openedAt, row.clickedAt, row.seq);
+        write.run(row.status, row.details, row.updatedAt, row.openedAt, row.clickedAt, row.pixelOpenedAt, row.seq);
       for (const [campaignId, d] of plan.deltas) {
         counters.run(
           d.pending,
@@ -452,6 +492,16 @@ function applyReceiptsNow(
       return { applied: plan.applied, ignored: plan.ignored };
     })
     .immediate();
+}
+
+/** Runs a SQLite apply, and once more if an event it would keep was stored by another connection meanwhile. */
+function againIfStoredMeanwhile<T>(apply: () => T): T {
+  try {
+    return apply();
+  } catch (error) {
+    if (!(error instanceof EventStoredMeanwhile)) throw error;
+    return apply();
+  }
 }
 
 function addressOf(row: RowState): BouncedAddress {
@@ -521,7 +571,7 @@ export async function applyQueuedReceipts(
   });
   const total = { batches: 0, applied: 0, ignored: 0 };
   while (total.batches < maxBatches) {
-    const result = one.immediate();
+    const result = againIfStoredMeanwhile(() => one.immediate());
     if (!result) break;
     total.batches += 1;
     total.applied += result.applied;
