@@ -20,6 +20,12 @@ export type Dovecot = {
   url: string;
   /** With `tls`: the IMAPS port (TLS from the start, a self-signed certificate for "localhost"). */
   tlsPort?: number;
+  /**
+   * Where the user's mail lives, for a mail server that delivers into it (tests/helpers/postfix.ts):
+   * the directory above the user's home, the home's name in it (the Maildir is `<home>/Maildir/`),
+   * and the ids its files must belong to.
+   */
+  mailStore: { base: string; home: string; uid: number; gid: number };
   stop(): Promise<void>;
 };
 
@@ -173,6 +179,7 @@ service anvil {
     password,
     url: `imap://${user}:${password}@127.0.0.1:${port}/INBOX`,
     tlsPort: options.tls ? tlsPort : undefined,
+    mailStore: { base: path.join(dir, "home"), home: user, uid: mailUser.uid, gid: mailUser.gid },
     async stop() {
       if (exited === undefined) {
         const gone = new Promise<void>((resolve) => child.once("exit", () => resolve()));
