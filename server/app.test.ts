@@ -429,13 +429,23 @@ describe.each(["Remix's handler", "the /api server"])("hostile requests, /api th
 describe.each(["Remix's handler", "the /api server"])(
   "page requests refused before the app, /api through %s",
   (name) => {
-    it("a page write that is not a form is a 415, an address that does not decode a 400, a foreign Origin a 403 even without X-Forwarded-Host", async () => {
+    it("a page write that is not a form is a 415 (a method the page does not take a 405 first), an address that does not decode a 400, a foreign Origin a 403 even without X-Forwarded-Host", async () => {
       const base = bases[name] ?? "";
       const user = await createTestUser();
       const cookie = await cookieFor(user.id);
-      for (const method of ["PATCH", "PUT", "DELETE"]) {
+      for (const type of [undefined, "application/json", "text/plain"]) {
+        const res = await raw(base, {
+          method: "POST",
+          path: "/customers/new",
+          headers: { Cookie: cookie, ...(type ? { "Content-Type": type } : {}) },
+          body: (req) => req.end(type ? "{}" : undefined),
+        });
+        expect(res.status, type).toBe(415);
+      }
+      for (const method of ["PATCH", "PUT", "DELETE", "OPTIONS"]) {
         const res = await raw(base, { method, path: "/customers/new", headers: { Cookie: cookie } });
-        expect(res.status, method).toBe(415);
+        expect(res.status, method).toBe(405);
+        expect(res.text, method).toBe("Use GET or POST for /customers/new");
       }
       for (const path of ["/customers/%", "/%E0%A4%A"])
         expect((await raw(base, { method: "GET", path })).status, path).toBe(400);

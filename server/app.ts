@@ -14,6 +14,7 @@ import type { ViteDevServer } from "vite";
 import type * as AppEntry from "../app/entry.server.tsx";
 import type { Logger, RequestLogState } from "../app/lib/logger.server.ts";
 import { type ApiRoute, type ApiRouteModule, createApiServer } from "./api-server.ts";
+import { allowedMethodsOf } from "./route-methods.ts";
 
 /** What the server reads from the app's server entry (app/entry.server.tsx). */
 export type AppEntryModule = typeof AppEntry;
@@ -106,7 +107,7 @@ export const SECURITY_HEADERS: Record<string, string> = {
 function answerEarly(
   req: IncomingMessage,
   res: ServerResponse,
-  status: 400 | 403 | 405 | 413 | 415,
+  status: 400 | 403 | 405 | 413 | 415 | 500,
   message: string,
   extra: Record<string, string> = {},
 ) {
@@ -133,6 +134,7 @@ const API_CODES = {
   405: "method_not_allowed",
   413: "payload_too_large",
   415: "bad_request",
+  500: "internal",
 } as const;
 
 /** How a page write from another origin is judged and answered (app/lib/own-origin.ts). */
@@ -167,15 +169,14 @@ const MULTIPART_PAGES = new Set(["/customers/import", "/suppressions/import", "/
  * What is refused before the app sees it: an address that does not decode, and (pages only; /api
  * answers for itself) a write from a page of another origin than PUBLIC_URL, by its Origin or,
  * without one, its Referer (CSRF: only the configured address counts, not the request's own Host
- * or X-Forwarded-Host; with neither header it goes on) or a page write that
- * is not a form (pages only take forms; /auth/local takes JSON too; multipart only where a page
- * reads it, MULTIPART_PAGES).
+ * or X-Forwarded-Host; with neither header it goes on). Then a method the route does not take
+ * (checkPageMethod) and a body that is not a form (refusePageBody).
  */
 function refusePageRequest(
   req: IncomingMessage,
   pathname: string,
   rule: OriginRule,
-): { status: 400 | 403 | 415; message: string } | null {
+): { status: 400 | 403; message: string } | null {
   try {
     decodeURIComponent(pathname);
   } catch {
@@ -198,6 +199,16 @@ function refusePageRequest(
     if (!rule.isOwnOrigin(from, rule.ownOrigins))
       return { status: 403, message: rule.crossOriginMessage(from, rule.publicUrl) };
   }
+  return null;
+}
+
+/**
+ * A page write whose body is not a form (pages only take forms; /auth/local takes JSON too;
+ * multipart only where a page reads it, MULTIPART_PAGES), asked once the route takes the method.
+ */
+function refusePageBody(req: IncomingMessage, pathname: string): { status: 415; message: string } | null {
+  // RFC 8058's one-click POST comes as a mailbox provider sends it (see UNSUBSCRIBE_PAGE).
+  if (UNSUBSCRIBE_PAGE.test(pathname)) return null;
   const type = (req.headers["content-type"] ?? "").toLowerCase();
   // A page's form posted by Remix's client goes to the page's address with ".data" after it.
   const path = pathname
@@ -341,10 +352,41 @@ export function createRequestListener(options: ServerAppOptions & { fastApi?: Se
       req.resume();
       return;
     }
-    app.withRequestLogState(state, () => {
-      if (!api?.(req, res)) server(req, res);
-    });
+    const serve = () =>
+      app.withRequestLogState(state, () => {
+        if (!api?.(req, res)) server(req, res);
+      });
+    if (method === "GET" || method === "HEAD" || /^\/api(\/|$)/i.test(pathname)) return serve();
+    void checkPageMethod(req, res, pathname).then(
+      (answered) => answered || serve(),
+      (error: unknown) => {
+        log.error({ err: error, method, path: state.path }, "Unexpected error while checking a request's method");
+        answerEarly(req, res, 500, "Something went wrong on our side. Please try again.");
+        req.resume();
+      },
+    );
   };
+
+  /**
+   * A write (or OPTIONS) outside /api: a method the route does not take is a 405 with its Allow,
+   * whatever the body (Remix answers OPTIONS on a page with a 405 of its own, without Allow); then a
+   * body that is not a form is a 415. True when the request was answered.
+   */
+  async function checkPageMethod(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean> {
+    const method = req.method ?? "GET";
+    const build = typeof options.build === "function" ? await options.build() : options.build;
+    const allowed = await allowedMethodsOf(build, new URL(req.url ?? "/", "http://server.invalid"));
+    if (allowed && !allowed.allow.includes(method)) {
+      answerEarly(req, res, 405, allowed.message, { Allow: allowed.allow.join(", ") });
+      req.resume();
+      return true;
+    }
+    const refusal = refusePageBody(req, pathname);
+    if (!refusal) return false;
+    answerEarly(req, res, refusal.status, refusal.message);
+    req.resume();
+    return true;
+  }
 }
 
 function createServerApp({ build, log, mode, vite, clientDir, trustProxy }: ServerAppOptions & { trustProxy: string }) {

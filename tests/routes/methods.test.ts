@@ -9,14 +9,18 @@
 // Allow header, as a document and as single-fetch data. Remix keeps only the Set-Cookie of a page's
 // loaders and actions unless the route exports `headers` (keepAllowHeader), and sends a write to /
 // without ?index to the root, not to the dashboard.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { createRequestHandler } from "@remix-run/node";
+import { pino } from "pino";
 import type { ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDevServerBuild } from "../helpers/dev-server-build";
 import { createTestUser, useTestDatabase as setUpTestDatabase } from "../helpers/db";
 import { ORIGIN, args, cookieFor, makeRequest } from "../helpers/requests";
 import routes from "~/routes";
+import { appOf, createRequestListener } from "../../server/app";
 
 setUpTestDatabase();
 
@@ -29,7 +33,9 @@ type Entry = { id?: string; path?: string; index?: boolean; file: string; childr
 /** What each route takes, by its path in app/routes.ts ("/" for the index). "any": it answers every method itself. */
 const TAKES: Record<string, Method[] | "any"> = {
   login: ["GET", "POST"],
+  "set-password/:token": ["GET", "POST"],
   "auth/callback": ["GET"],
+  "set-password/:token": ["GET", "POST"],
   "auth/local": ["GET", "POST"],
   "auth/signout": ["POST"],
   healthz: ["GET"],
@@ -83,9 +89,11 @@ const TAKES: Record<string, Method[] | "any"> = {
   "orders/customer-options": ["GET"],
   "suppressions/export": ["GET"],
   "campaigns/reach": ["GET"],
+  "campaigns/:id/export": ["GET"],
   "/": ["GET"],
   dashboard: ["GET"],
   profile: ["GET", "POST"],
+  users: ["GET", "POST"],
   notifications: ["GET", "POST"],
   customers: ["GET", "POST"],
   "customers/new": ["GET", "POST"],
@@ -105,6 +113,7 @@ const TAKES: Record<string, Method[] | "any"> = {
   "campaigns/edit/:id": ["GET", "POST"],
   "campaigns/:id": ["GET", "POST"],
   "campaigns/:id/resend": ["GET", "POST"],
+  users: ["GET", "POST"],
   suppressions: ["GET", "POST"],
   "suppressions/import": ["GET", "POST"],
   "customers/edit": ["GET"],
@@ -158,6 +167,14 @@ const leaves = leafRoutes();
 describe("the methods of every route", () => {
   it("every route of app/routes.ts is listed here with the methods it takes", () => {
     expect(leaves.map((r) => r.key).filter((key) => !(key in TAKES))).toEqual([]);
+  });
+
+  it("no route outside /api takes PUT, PATCH or DELETE (the server asks such a route for its Allow with a PUT: server/route-methods.ts)", () => {
+    const writes = Object.entries(TAKES).filter(
+      ([key, takes]) =>
+        !key.startsWith("api/") && (takes === "any" || takes.some((m) => ["PUT", "PATCH", "DELETE"].includes(m))),
+    );
+    expect(writes).toEqual([]);
   });
 
   for (const { key, file } of leaves) {
@@ -214,15 +231,31 @@ describe("over HTTP, through Remix's request handler", () => {
   let vite: ViteDevServer | undefined;
   let handle: (request: Request) => Promise<Response>;
   let cookie = "";
+  const servers: http.Server[] = [];
+  /** The server's own request listener (server/app.ts), pages through Express and Remix, /api through the /api server. */
+  let base = "";
 
   beforeAll(async () => {
     const loaded = await loadDevServerBuild();
     vite = loaded.vite;
     handle = createRequestHandler(loaded.build, "production");
     cookie = await cookieFor((await createTestUser("Method Prober")).id);
+    const server = http.createServer(
+      createRequestListener({
+        build: loaded.build,
+        app: appOf(loaded.build),
+        log: pino({ level: "silent" }),
+        mode: "production",
+        fastApi: loaded.build,
+      }),
+    );
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    servers.push(server);
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }, 120_000);
 
   afterAll(async () => {
+    for (const server of servers) await new Promise<void>((resolve) => server.close(() => resolve()));
     await vite?.close();
   });
 
@@ -255,4 +288,52 @@ describe("over HTTP, through Remix's request handler", () => {
     }
     expect(wrong).toEqual([]);
   }, 120_000);
+
+  it("over the server, a method a route does not take is a 405 with its Allow whatever the body: none, a form, JSON or an upload", async () => {
+    /** The request as a client sends it over a socket: a body-less one has no Content-Type or Content-Length. */
+    const send = (method: string, target: string, body?: { type: string; text: string }) =>
+      new Promise<{ status: number; allow: string | undefined }>((resolve, reject) => {
+        const req = http.request(`${base}${target}`, {
+          method,
+          headers: {
+            // As a browser at the server's own address sends it (Remix refuses an action whose Origin is not its Host).
+            Host: new URL(ORIGIN).host,
+            Cookie: cookie,
+            ...(method === "GET" || method === "OPTIONS" ? {} : { Origin: ORIGIN }),
+            ...(body ? { "Content-Type": body.type, "Content-Length": Buffer.byteLength(body.text) } : {}),
+          },
+        });
+        req.on("response", (res) => {
+          res.resume();
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, allow: res.headers.allow }));
+        });
+        req.on("error", reject);
+        req.end(body?.text);
+      });
+    const bodies = [
+      undefined,
+      { type: "application/x-www-form-urlencoded", text: "intent=probe" },
+      { type: "application/json", text: "{}" },
+      { type: "text/plain", text: "probe" },
+      {
+        type: "multipart/form-data; boundary=x",
+        text: '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\nb\r\n--x--\r\n',
+      },
+    ];
+    const wrong: string[] = [];
+    for (const { key, file } of leaves) {
+      const takes = TAKES[key] ?? [];
+      if (takes === "any") continue;
+      const url = addressOf(key);
+      const targets = file.endsWith(".tsx") && url !== "/" ? [url, `${url}.data`] : [url];
+      for (const method of [...METHODS, "OPTIONS"].filter((m) => !(takes as string[]).includes(m)))
+        for (const target of targets)
+          for (const body of method === "GET" ? [undefined] : bodies) {
+            const answer = await send(method, target, body);
+            if (answer.status !== 405 || answer.allow !== takes.join(", "))
+              wrong.push(`${method} ${target} (${body?.type ?? "no body"}): ${answer.status}, Allow: ${answer.allow}`);
+          }
+    }
+    expect(wrong).toEqual([]);
+  }, 240_000);
 });
