@@ -46,6 +46,7 @@ export const POSTGRES_SUITE: string[] = [
   "app/services/feedback/ses.server.test.ts",
   "app/services/feedback/sendgrid.server.test.ts",
   "tests/routes/campaigns-api.test.ts",
+  "tests/routes/campaign-people.test.ts",
   "tests/routes/campaign-launch.test.ts",
   "tests/routes/campaigns-tracking-switch.test.ts",
   "tests/routes/campaigns-wizard-email.test.ts",

@@ -298,6 +298,25 @@ export async function pauseOnErrorCapPg(
   return row ?? null;
 }
 
+export async function pauseSendingPg(
+  pg: Postgres,
+  campaignId: string,
+  detail: string,
+  now: number,
+): Promise<CampaignRow | null> {
+  const startedAt = performance.now();
+  const [row] = await query<CampaignRow>(
+    pg,
+    `UPDATE "Campaign" SET "status" = 'Paused', "updatedAt" = $1, "statusDetail" = $2
+     WHERE "id" = $3 AND "status" = 'Active'
+     RETURNING ${PG_CAMPAIGN_COLUMNS}`,
+    [at(now), detail, campaignId],
+  );
+  // This engine stops at once: its own messages after this one are held.
+  if (row) noteStatuses(pg, [{ id: campaignId, status: "Paused" }], startedAt);
+  return row ?? null;
+}
+
 export async function recountCampaignPg(pg: Postgres | Queryable, campaignId: string): Promise<void> {
   await query(
     pg,

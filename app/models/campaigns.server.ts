@@ -26,6 +26,7 @@ import {
   insertDraftPg,
   listCampaignRowsPg,
   pauseOnErrorCapPg,
+  pauseSendingPg,
   recountCampaignPg,
   requeueFailedDeliveriesPg,
   sendingCampaignsPg,
@@ -428,6 +429,27 @@ export async function pauseOnErrorCap(
        RETURNING ${CAMPAIGN_COLUMNS}`,
     )
     .get(now, campaignId, cap);
+  return row ?? null;
+}
+
+/**
+ * Pauses an active campaign for a reason the send found (a sender the relay refuses), with that
+ * reason as its statusDetail; returns it if it was paused now.
+ */
+export async function pauseSending(
+  connection: AnyConnection,
+  campaignId: string,
+  detail: string,
+  now = Date.now(),
+): Promise<CampaignRow | null> {
+  if (isPostgres(connection)) return pauseSendingPg(connection, campaignId, detail, now);
+  const row = connection
+    .prepare<unknown[], CampaignRow>(
+      `UPDATE "Campaign" SET "status" = 'Paused', "updatedAt" = ?, "statusDetail" = ?
+       WHERE "id" = ? AND "status" = 'Active'
+       RETURNING ${CAMPAIGN_COLUMNS}`,
+    )
+    .get(now, detail, campaignId);
   return row ?? null;
 }
 

@@ -108,3 +108,14 @@ export async function claimStillHeldPg(
   await refreshClaims(pg);
   return heldReader(pg);
 }
+
+/** Moves a claimed row's lease on (idempotent: run again after a lost connection, it moves it as far). */
+export async function renewLeasePg(pg: Postgres, seq: number, attempts: number, until: number): Promise<boolean> {
+  const rows = await query<{ seq: number }>(
+    pg,
+    `UPDATE "Delivery" SET "nextAttemptAt" = $1
+     WHERE "seq" = $2 AND "status" = 'pending' AND "attempts" = $3 AND "nextAttemptAt" < $1 RETURNING "seq"`,
+    [until, seq, attempts],
+  );
+  return rows.length > 0;
+}

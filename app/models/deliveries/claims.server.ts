@@ -20,7 +20,7 @@ import { type AnyConnection, isPostgres } from "~/db/connection.server";
 import type { Sqlite } from "~/db/sqlite.server";
 import { suppressedDetails } from "~/lib/campaigns";
 import { DEFAULT_TIME_ZONE, formatShortDate } from "~/lib/dates";
-import { claimBatchPg, claimStillHeldPg, nextDueAtPg } from "~/models/deliveries/claims.postgres.server";
+import { claimBatchPg, claimStillHeldPg, nextDueAtPg, renewLeasePg } from "~/models/deliveries/claims.postgres.server";
 
 export type ClaimedDelivery = {
   seq: number;
@@ -179,4 +179,46 @@ export async function claimStillHeld(
     )
     .pluck();
   return (seq, attempts, until) => read.get(seq, attempts, until) !== undefined;
+}
+
+/**
+ * Moves a claimed row's lease on to `until` while it is still this claim's (pending, with its
+ * attempt number): the row whose final answer a relay is still working on is not claimed by
+ * anyone else meanwhile. True when the lease was moved.
+ */
+export async function renewLease(
+  connection: AnyConnection,
+  seq: number,
+  attempts: number,
+  until: number,
+): Promise<boolean> {
+  if (isPostgres(connection)) return renewLeasePg(connection, seq, attempts, until);
+  return (
+    connection
+      .prepare(
+        `UPDATE "Delivery" SET "nextAttemptAt" = ? WHERE "seq" = ? AND "status" = 'pending' AND "attempts" = ? AND "nextAttemptAt" < ?`,
+      )
+      .run(until, seq, attempts, until).changes > 0
+  );
+}
+
+/**
+ * Keeps a claimed row this claim's until the returned function is called: its lease is renewed to
+ * a whole `leaseMs` ahead every quarter of it (a message goes with at least half its lease left,
+ * so it never runs out in between).
+ */
+export function keepClaimed(
+  connection: AnyConnection,
+  row: Pick<ClaimedDelivery, "seq" | "attempts">,
+  leaseMs: number,
+  now: () => number = Date.now,
+): () => void {
+  const timer = setInterval(
+    () => {
+      renewLease(connection, row.seq, row.attempts, now() + leaseMs).catch(() => undefined);
+    },
+    Math.max(10, Math.floor(leaseMs / 4)),
+  );
+  timer.unref();
+  return () => clearInterval(timer);
 }

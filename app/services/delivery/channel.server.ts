@@ -25,8 +25,13 @@ export type ChannelResult =
   | { key: string; status: "failed" | "bounced"; details: string }
   /** Not accepted this time (rate limited, server busy, network): try again later. */
   | { key: string; status: "retry"; details: string; countsAsError: boolean }
-  /** Never handed over: the sender said to stop first (the campaign was paused or cancelled). */
-  | { key: string; status: "held" };
+  /**
+   * Never handed over: the sender said to stop first (the campaign was paused or cancelled), or
+   * the relay refused the campaign's sender (`pause`: why, for the campaign's statusDetail), a
+   * fault of the campaign and not of the recipient, which pauses the campaign with the message
+   * still queued.
+   */
+  | { key: string; status: "held"; pause?: string };
 
 /** What the engine tells a channel while it sends a batch. */
 export type SendControl = {
@@ -56,6 +61,12 @@ export type SendControl = {
    * envelope sent ahead.
    */
   stillGoing?(key: string): boolean;
+  /**
+   * The message's text has gone and its final answer is awaited (SMTP: up to 10 minutes): its row
+   * stays this claim's, its lease renewed, until the returned function is called, so no other
+   * claimer sends it again meanwhile.
+   */
+  holdClaim?(key: string): () => void;
 };
 
 export const SEND_FREELY: SendControl = { proceed: () => true };

@@ -4,7 +4,7 @@
 import type { Env } from "~/env.server";
 import type { DeliveryChannel } from "~/services/delivery/channel.server";
 import { simulatedChannel } from "~/services/delivery/simulated-channel.server";
-import { smtpChannel } from "~/services/delivery/smtp-channel.server";
+import { smtpChannel, smtpClientSettings } from "~/services/delivery/smtp-channel.server";
 import { type DkimSigningKey, loadDkimKey, normaliseDomain } from "~/services/email/dkim-keys.server";
 
 /** The domain of MAIL_FROM's address ("" without MAIL_FROM). */
@@ -64,6 +64,7 @@ export function createChannel(env: Env, options: { vendorUrl?: string; vendorKey
       maxConnections: env.SMTP_POOL,
       dkim: dkimKeyFor(env),
       unsubscribeMailbox: env.MAIL_UNSUBSCRIBE_ADDRESS ?? null,
+      client: smtpClientSettings(env),
     });
   }
   const url = env.SIMULATED_VENDOR_URL ?? options.vendorUrl;

@@ -15,10 +15,17 @@ import {
   campaignStatusReader,
   completeFinished,
   pauseOnErrorCap,
+  pauseSending,
   type SendingCampaign,
   sendingCampaigns,
 } from "~/models/campaigns.server";
-import { claimBatch, type ClaimedDelivery, claimStillHeld, nextDueAt } from "~/models/deliveries/claims.server";
+import {
+  claimBatch,
+  type ClaimedDelivery,
+  claimStillHeld,
+  keepClaimed,
+  nextDueAt,
+} from "~/models/deliveries/claims.server";
 import { endCancelledRows, recordOutcomes, type SendOutcome } from "~/models/deliveries/outcomes.server";
 import { applyQueuedReceipts, DEFAULT_FEEDBACK_POLICY, type FeedbackPolicy } from "~/models/deliveries/receipts.server";
 import type { AnyConnection } from "~/models/transaction.server";
@@ -332,6 +339,11 @@ export function createDeliveryEngine(options: {
       answersRecorded: async () => {
         await Promise.all([turnRecorded, ...turnsWriting]);
       },
+      // A message whose final answer is awaited keeps its row: no other claimer sends it meanwhile.
+      holdClaim: (key) => {
+        const row = rowOf.get(key);
+        return row ? keepClaimed(sqlite, row, settings.leaseMs, now) : () => undefined;
+      },
     };
     let results: ChannelResult[];
     try {
@@ -359,6 +371,13 @@ export function createDeliveryEngine(options: {
     for (let i = 0; i < outcomes.length; i += OUTCOMES_PER_TRANSACTION) {
       if (i > 0) await letOthersWrite();
       await recordOutcomes(sqlite, campaign.id, outcomes.slice(i, i + OUTCOMES_PER_TRANSACTION), now());
+    }
+    // The channel found the campaign at fault (a relay that refuses its sender): paused, its
+    // messages still queued.
+    const pause = results.find((r) => r.status === "held" && r.pause);
+    if (pause?.status === "held" && pause.pause) {
+      const paused = await pauseSending(sqlite, campaign.id, pause.pause, now());
+      if (paused) emit({ type: "paused", campaign: paused });
     }
     if (outcomes.some((o) => "error" in o && o.error)) {
       const paused = await pauseOnErrorCap(sqlite, campaign.id, settings.errorCap, now());

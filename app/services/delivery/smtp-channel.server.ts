@@ -20,6 +20,20 @@
 // 4xx (slow down, mailbox busy, greylisting) is retried later; a 5xx is final, a bounce when it says
 // the address does not exist (5.1.x) and a failure otherwise. A connection that cannot be opened
 // (or logged in to) fails the rest of the batch with the same answer at once, retried later.
+//
+// A sender the relay refuses for good (a 5xx to MAIL FROM: 5.1.7, 5.1.8, a bare 550 or 553) says
+// nothing about the recipient: the message and the rest of the batch are held (queued as they
+// were, no one bounced or suppressed) and the result asks the engine to pause the campaign with
+// the sender and the relay's answer in its statusDetail, so a mistyped MAIL_FROM costs a pause,
+// not an audience.
+//
+// The answer to a message's final dot may take the RFC's 10 minutes (SMTP_DATA_TIMEOUT_SECONDS):
+// while it is awaited, the engine keeps the row claimed (SendControl.holdClaim renews its lease),
+// so no other claimer sends it again before the answer, or the connection's end, settles it. A
+// connection that ends after the dot with no answer leaves the message's fate unknown (RFC 5321
+// 4.5.3.2.6: the relay may have taken it); it is retried, with the same Message-ID, since a lost
+// message cannot be noticed by anyone while a second copy with one Message-ID is recognised by
+// the mailbox providers that keep one copy of a Message-ID (decision 0024).
 import { availableParallelism } from "node:os";
 import {
   type ChannelResult,
@@ -32,12 +46,63 @@ import type { DkimSigningKey } from "~/services/email/dkim-keys.server";
 import { type DkimKey, dkimKey, signHeaders, type Signer, signInThread } from "~/services/email/dkim-sign.server";
 import { signerPool } from "~/services/email/dkim-signer.server";
 import { buildMessage } from "~/services/email/mime.server";
-import { SmtpConnection, type SmtpClientOptions } from "~/services/email/smtp-client.server";
+import { readFileSync } from "node:fs";
+import { isIP } from "node:net";
+import { rootCertificates } from "node:tls";
+import type { Env } from "~/env.server";
+import { isLoopback, parseSmtpUrl, SmtpConnection, type SmtpClientOptions } from "~/services/email/smtp-client.server";
 import { headerSafe } from "~/services/email/sender.server";
 
 export { DKIM_SIGNED_HEADERS } from "~/services/email/dkim-sign.server";
 
-type SmtpError = Error & { responseCode?: number; response?: string; code?: string };
+type SmtpError = Error & { responseCode?: number; response?: string; code?: string; command?: string };
+
+/** A permanent refusal of MAIL FROM: the campaign's sender, not the recipient, is at fault. */
+export function senderRefused(error: SmtpError): boolean {
+  return error.command === "MAIL" && error.responseCode !== undefined && error.responseCode >= 500;
+}
+
+/** What a campaign paused for a refused sender says (its statusDetail and the owner's notification). */
+export function senderRefusedDetail(from: string, error: SmtpError): string {
+  const answer = (error.response ?? error.message).replace(/\s*\n\s*/g, " ").slice(0, 300);
+  return `Paused: the relay refused the sender ${from} (${answer}). Check MAIL_FROM and that the relay lets this account send as it, then resume.`;
+}
+
+/**
+ * The EHLO name: SMTP_EHLO_NAME, else the host of PUBLIC_URL, else (when that host is an address
+ * or has no dot, as a container's or localhost is) MAIL_FROM's domain.
+ */
+export function ehloName(env: Pick<Env, "SMTP_EHLO_NAME" | "PUBLIC_URL" | "mailFrom">): string | undefined {
+  if (env.SMTP_EHLO_NAME) return env.SMTP_EHLO_NAME;
+  const host = env.PUBLIC_URL ? new URL(env.PUBLIC_URL).hostname : "";
+  if (host && isIP(host.replace(/^\[|\]$/g, "")) === 0 && host.includes(".")) return host;
+  const address = env.mailFrom?.address ?? "";
+  const domain = address.slice(address.lastIndexOf("@") + 1);
+  return domain.includes(".") ? domain : undefined;
+}
+
+/** The client's settings from the environment: EHLO name, TLS, CA file, the final answer's wait. */
+export function smtpClientSettings(
+  env: Pick<
+    Env,
+    | "SMTP_URL"
+    | "SMTP_EHLO_NAME"
+    | "SMTP_REQUIRE_TLS"
+    | "SMTP_TLS_CA_FILE"
+    | "SMTP_DATA_TIMEOUT_SECONDS"
+    | "PUBLIC_URL"
+    | "mailFrom"
+  >,
+): Omit<SmtpClientOptions, "url"> {
+  const host = env.SMTP_URL ? parseSmtpUrl(env.SMTP_URL).host : "";
+  return {
+    clientName: ehloName(env),
+    requireTls: env.SMTP_REQUIRE_TLS ?? !isLoopback(host),
+    dataTimeoutMs: env.SMTP_DATA_TIMEOUT_SECONDS * 1000,
+    // The CA is trusted besides the usual ones (tls.connect's `ca` replaces them: they are added back).
+    tls: env.SMTP_TLS_CA_FILE ? { ca: [...rootCertificates, readFileSync(env.SMTP_TLS_CA_FILE, "utf8")] } : undefined,
+  };
+}
 
 /** The enhanced status code right after the reply code ("550 5.1.1 ..."): its class and subject. */
 const ENHANCED_CODE = /^\d{3}[ -]([245])\.(\d{1,3})\.\d{1,3}(?=\s|$)/;
@@ -69,6 +134,8 @@ export function smtpOutcome(key: string, error: SmtpError): ChannelResult {
 
 /** An address that can go in an envelope and a header as it is (no spaces, brackets, line breaks). */
 const PLAIN_ADDRESS = /^[^\s<>()[\],;:"\\@]+@[^\s<>()[\],;:"\\@]+$/;
+/** ASCII only: everything this channel sends is 7-bit (no SMTPUTF8), and DKIM signs it as such. */
+const ASCII = /^[\x21-\x7e]+$/;
 
 export type SmtpChannelOptions = {
   /** SMTP_URL: smtp(s)://user:password@host:port. */
@@ -104,6 +171,16 @@ export function smtpChannel(options: SmtpChannelOptions): DeliveryChannel {
 
   const prepare = async (m: OutgoingMessage): Promise<Prepared> => {
     if (!m.to.email) return { result: { key: m.key, status: "failed", details: "No e-mail address" } };
+    if (!ASCII.test(m.to.email)) {
+      // Forms, /api and imports refuse such addresses; one from elsewhere is not sent broken.
+      return {
+        result: {
+          key: m.key,
+          status: "failed",
+          details: `Not sent: ${m.to.email} has characters outside ASCII, which this product does not send (it would need SMTPUTF8); use the address's ASCII form`,
+        },
+      };
+    }
     if (!PLAIN_ADDRESS.test(m.to.email)) {
       return {
         result: {
@@ -310,7 +387,19 @@ export function smtpChannel(options: SmtpChannelOptions): DeliveryChannel {
           try {
             await current.opened;
           } catch (error) {
-            answer(smtpOutcome(current.m.key, error as Error));
+            const failure = error as SmtpError;
+            if (senderRefused(failure)) {
+              // The campaign's fault: held (queued as it was), the rest of the batch with it, and
+              // the engine pauses the campaign.
+              stopped = true;
+              results.set(current.m.key, {
+                key: current.m.key,
+                status: "held",
+                pause: senderRefusedDetail(current.m.from.address, failure),
+              });
+              continue;
+            }
+            answer(smtpOutcome(current.m.key, failure));
             continue;
           }
           if (wentAhead) {
@@ -332,11 +421,15 @@ export function smtpChannel(options: SmtpChannelOptions): DeliveryChannel {
             then ? { from: then.m.from.address, to: then.ready.to } : undefined,
           );
           if (then && opened) chained = { ...then, opened };
+          // Until the answer (or the connection's end) settles it, the row stays this claim's.
+          const release = control.holdClaim?.(current.m.key);
           try {
             const reply = await final;
             answer({ key: current.m.key, status: "accepted", details: reply.text.slice(0, 500) });
           } catch (error) {
             answer(smtpOutcome(current.m.key, error as Error));
+          } finally {
+            release?.();
           }
         }
       } catch (error) {

@@ -25,7 +25,10 @@ import { parseConditions } from "~/lib/segments";
 import { launchCampaign } from "~/models/deliveries/launch.server";
 import { audienceWhere } from "~/models/segments/audience.server";
 import { findSuppression } from "~/models/suppressions.server";
-import { createDeliveryEngine, type EngineSettings } from "~/services/delivery/engine.server";
+import { createDeliveryEngine, type EngineEvent, type EngineSettings } from "~/services/delivery/engine.server";
+import { setCampaignStatus } from "~/models/campaigns.server";
+import { notifyPaused } from "~/services/campaigns.server";
+import { listNotifications } from "~/services/notifications.server";
 import { smtpChannel } from "~/services/delivery/smtp-channel.server";
 import { seedTenant } from "~/services/seed.server";
 
@@ -43,6 +46,11 @@ type Relay = {
   unknown: Set<string>;
   /** RCPTs answered 454 before the relay takes mail. */
   throttleFirst: number;
+  /** The answer to every MAIL FROM (a refused sender), or null to take it. */
+  refuseSender: { code: number; text: string } | null;
+  /** Recipients whose message's final answer comes this many milliseconds late (a content scan). */
+  slowFor: Set<string>;
+  slowMs: number;
   close(): Promise<void>;
 };
 
@@ -54,11 +62,19 @@ async function startRelay(): Promise<Relay> {
     refused: [] as string[],
     unknown: new Set<string>(),
     throttleFirst: 0,
+    refuseSender: null as Relay["refuseSender"],
+    slowFor: new Set<string>(),
+    slowMs: 0,
   };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
+    onMailFrom(_address, _session, callback) {
+      const refusal = relay.refuseSender;
+      if (refusal) return callback(Object.assign(new Error(refusal.text), { responseCode: refusal.code }));
+      callback();
+    },
     onRcptTo(address, _session, callback) {
       rcpts += 1;
       if (rcpts <= relay.throttleFirst) {
@@ -83,7 +99,8 @@ async function startRelay(): Promise<Relay> {
           to: session.envelope.rcptTo[0]?.address ?? "",
           at: Date.now(),
         });
-        callback();
+        if (relay.slowFor.has(session.envelope.rcptTo[0]?.address ?? "")) setTimeout(() => callback(), relay.slowMs);
+        else callback();
       });
     },
   });
@@ -345,5 +362,128 @@ describe("DELIVERY_RATE_PER_SECOND with the SMTP channel", () => {
       busiest = Math.max(busiest, i - j + 1);
     }
     expect(busiest).toBeLessThanOrEqual(rate * 2.5);
+  }, 60_000);
+});
+
+describe("a relay that refuses the sender", () => {
+  const refusals = [
+    { code: 553, text: "5.1.8 <news@shop.example>: Sender address rejected: Domain not found" },
+    { code: 550, text: "Sender not allowed" },
+  ];
+  for (const refusal of refusals) {
+    it(`answered ${refusal.code} ${refusal.text.slice(0, 5)}…: pauses the campaign with the sender and the answer, bounces and suppresses no one, and sends everyone once resumed`, async () => {
+      relay.arrived.length = 0;
+      relay.unknown = new Set();
+      relay.throttleFirst = 0;
+      relay.refuseSender = refusal;
+      const { id, size } = await launch(`Refused sender ${refusal.code}`);
+      const channel = smtpChannel({ url: `smtp://127.0.0.1:${relay.port}`, maxConnections: 5 });
+      const events: EngineEvent[] = [];
+      const engine = createDeliveryEngine({
+        sqlite: connection(),
+        channel,
+        settings: { batchSize: 100, concurrency: 2, idleMs: 10 },
+        onEvent: (e) => events.push(e),
+      });
+      const running = engine.run();
+      const deadline = Date.now() + 20_000;
+      while ((await campaign(id)).status === "Active" && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 25));
+      await engine.stop();
+      await running;
+      await channel.close();
+
+      const c = await campaign(id);
+      expect(c.status).toBe("Paused");
+      expect(c.statusDetail).toContain("news@shop.example");
+      expect(c.statusDetail).toContain(`${refusal.code} ${refusal.text}`);
+      expect(c).toMatchObject({
+        pendingCount: size,
+        bouncedCount: 0,
+        failedCount: 0,
+        deliveredCount: 0,
+        sendErrors: 0,
+      });
+      // Every message still queued as it was: no attempt counted, nothing said about a recipient.
+      const rows = await rowsOf(id);
+      expect(rows.filter((r) => r.status !== "pending")).toEqual([]);
+      expect(rows.filter((r) => r.attempts !== 0)).toEqual([]);
+      const suppressed = await sqlRows<{ n: number }>(
+        connection(),
+        `SELECT count(*) AS "n" FROM "Suppression" WHERE "campaignId" = ?`,
+        [id],
+      );
+      expect(Number(suppressed[0].n)).toBe(0);
+      expect(relay.arrived).toHaveLength(0);
+
+      // One pause, which the delivery job turns into the owner's notification (job.server.ts).
+      const paused = events.filter((e) => e.type === "paused");
+      expect(paused).toHaveLength(1);
+      if (paused[0].type !== "paused") throw new Error("not a pause");
+      await notifyPaused(paused[0].campaign);
+      const {
+        notifications: [note],
+      } = await listNotifications(tenantId, { take: 1 });
+      expect(note).toMatchObject({ title: "Campaign paused" });
+      expect(note.details).toContain("news@shop.example");
+      expect(events.filter((e) => e.type === "error")).toEqual([]);
+
+      // MAIL_FROM fixed at the relay, the campaign resumed: everyone gets it, once.
+      relay.refuseSender = null;
+      expect((await setCampaignStatus(tenantId, id, "Active", ["Paused"], connection()))?.changed).toBe(true);
+      await sendToCompletion(id, {});
+      const ids = relay.arrived.map((m) => m.messageId);
+      expect(ids).toHaveLength(size);
+      expect(new Set(ids).size).toBe(size);
+      expect(await campaign(id)).toMatchObject({ deliveredCount: size, bouncedCount: 0 });
+    }, 60_000);
+  }
+});
+
+describe("a relay that takes long to answer the end of a message (a content scan)", () => {
+  it("waits for the answer as RFC 5321 asks, keeps the row's lease meanwhile, and no second sender sends it again", async () => {
+    relay.arrived.length = 0;
+    relay.unknown = new Set();
+    relay.throttleFirst = 0;
+    relay.refuseSender = null;
+    const { id, size } = await launch("Slow final answer");
+    const slow = (await rowsOf(id)).slice(0, 3).map((r) => r.email);
+    relay.slowFor = new Set(slow);
+    relay.slowMs = 2500;
+    // Two engines, as two instances: each answer but the last may take 0.5 s, a lease lasts 1 s.
+    const client = { socketTimeoutMs: 500, dataTimeoutMs: 10_000 };
+    const channels = [0, 1].map(() =>
+      smtpChannel({ url: `smtp://127.0.0.1:${relay.port}`, maxConnections: 5, client }),
+    );
+    const errors: string[] = [];
+    const engines = channels.map((channel) =>
+      createDeliveryEngine({
+        sqlite: connection(),
+        channel,
+        settings: { batchSize: 100, concurrency: 2, idleMs: 10, leaseMs: 1000, retryBaseMs: 20 },
+        onEvent: (e) => {
+          if (e.type === "error") errors.push(e.message);
+        },
+      }),
+    );
+    const running = engines.map((e) => e.run());
+    const deadline = Date.now() + 30_000;
+    while ((await campaign(id)).status === "Active" && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 25));
+    for (const engine of engines) await engine.stop();
+    await Promise.all(running);
+    for (const channel of channels) await channel.close();
+    relay.slowFor = new Set();
+
+    expect(errors).toEqual([]);
+    expect((await campaign(id)).status).toBe("Completed");
+    const ids = relay.arrived.map((m) => m.messageId);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toHaveLength(size);
+    const rows = await rowsOf(id);
+    for (const email of slow) {
+      const row = rows.find((r) => r.email === email)!;
+      expect(row).toMatchObject({ status: "delivered", attempts: 1 });
+    }
   }, 60_000);
 });

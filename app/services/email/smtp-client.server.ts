@@ -2,19 +2,29 @@
 // over which messages go one after another (the SMTP channel keeps a pool of these). What it does:
 // - connects with timeouts for the connection, the greeting and every answer after it;
 // - EHLO (HELO when refused), STARTTLS when the server offers it on smtp:// and EHLO again, TLS
-//   from the start on smtps://; certificates are checked (the `tls` option can add a CA);
-// - AUTH PLAIN, else LOGIN, with the URL's user and password (percent-decoded);
+//   from the start on smtps://; certificates are checked (the `tls` option can add a CA); with
+//   `requireTls` (on for every relay not on this machine) nothing goes in clear text: a relay that
+//   offers no STARTTLS, or whose STARTTLS fails, gets no message; what was read before the TLS
+//   handshake is thrown away (RFC 3207 4.2: nothing a server pipelined in clear counts after it);
+// - AUTH with a mechanism the server offered: PLAIN, else LOGIN (with the URL's user and password,
+//   percent-decoded); a server that offers neither is refused with a message saying so;
 // - PIPELINING (RFC 2920) when offered: MAIL FROM, RCPT TO and DATA (after RSET when needed) go
 //   in one write and their answers are read in order, in the same write as the end of the message
 //   before when the caller has the next one ready (`finish(message, then)`); otherwise one command
 //   at a time;
 // - the message in one write after the 354, dot-stuffed, ended by CRLF.CRLF;
 // - multi-line answers ("250-..." up to "250 ..."), kept whole ("\n" between lines) so an enhanced
-//   status code ("550 5.1.1 ...") reaches smtpOutcome as the server said it;
+//   status code ("550 5.1.1 ...") reaches smtpOutcome as the server said it; a line longer than
+//   MAX_LINE or an answer of more than MAX_LINES lines is a protocol error, not memory without end;
+// - the answer to a message's final dot is awaited `dataTimeoutMs` (RFC 5321 4.5.3.2.6: 10
+//   minutes; a relay that scans content answers late), every other answer `socketTimeoutMs`;
+// - a write the socket could not take at once (write() false) is followed by nothing more until
+//   the socket has drained (queued in order until then);
 // - RSET before the next message after one that was refused (the transaction's state is then
 //   unknown), QUIT when closed.
 // A refusal is an SmtpError with the reply's code and text and where it happened: EENVELOPE (MAIL
-// or RCPT), EMESSAGE (DATA or the message), EAUTH, ETLS, ECONNECTION, ETIMEDOUT, EPROTOCOL.
+// or RCPT, told apart by `command`), EMESSAGE (DATA or the message), EAUTH, ETLS, ECONNECTION,
+// ETIMEDOUT, EPROTOCOL.
 // Line lengths are the message builder's (mime.server.ts: nothing over 998).
 import net from "node:net";
 import os from "node:os";
@@ -35,6 +45,8 @@ export class SmtpError extends Error {
     readonly code: SmtpErrorCode,
     readonly responseCode?: number,
     readonly response?: string,
+    /** The command the refusal answered ("MAIL", "RCPT", "DATA", "." for the message's end). */
+    readonly command?: string,
   ) {
     super(message);
   }
@@ -45,15 +57,30 @@ export type SmtpReply = { code: number; text: string };
 export type SmtpClientOptions = {
   /** smtp://user:password@host:port (STARTTLS when offered) or smtps://… (TLS from the start). */
   url: string;
-  /** The name said in EHLO (default: this host's name). */
+  /** The name said in EHLO (default: this host's name when it has a dot, else the address the
+   * connection leaves from as an address literal). */
   clientName?: string;
   /** Extra TLS settings (a CA to trust, say). */
   tls?: tls.ConnectionOptions;
   connectTimeoutMs?: number;
   greetingTimeoutMs?: number;
-  /** How long an answer may take once connected. */
+  /** How long an answer may take once connected (all but the answer to a message's end). */
   socketTimeoutMs?: number;
+  /** How long the answer to a message's final dot may take (RFC 5321 4.5.3.2.6: 10 minutes). */
+  dataTimeoutMs?: number;
+  /**
+   * Send nothing in clear text: a relay that offers no STARTTLS on smtp://, or whose STARTTLS
+   * fails, gets no message (default: on unless the relay is on this machine).
+   */
+  requireTls?: boolean;
 };
+
+/** The longest answer line read (RFC 5321 4.5.3.1.5 allows 512 octets) and lines in one answer. */
+export const MAX_LINE = 8192;
+export const MAX_LINES = 1000;
+
+/** What to set when a relay's certificate is not trusted. */
+const TLS_HINT = "if the relay's certificate is signed by a private CA, set SMTP_TLS_CA_FILE to that CA's PEM file";
 
 type Target = { host: string; port: number; secure: boolean; user: string; password: string };
 
@@ -77,7 +104,12 @@ export function dotStuffed(message: string): string {
   return out.endsWith("\r\n") ? `${out}.\r\n` : `${out}\r\n.\r\n`;
 }
 
-type Waiter = { resolve: (reply: SmtpReply) => void; reject: (error: SmtpError) => void };
+type Waiter = {
+  resolve: (reply: SmtpReply) => void;
+  reject: (error: SmtpError) => void;
+  /** The answer to STARTTLS: whatever was read after it is thrown away, and reading stops. */
+  last?: boolean;
+};
 
 const REPLY_LINE = /^(\d{3})([ -]|$)/;
 
@@ -93,7 +125,13 @@ export class SmtpConnection {
   private waiters: Waiter[] = [];
   private broken: SmtpError | null = null;
   private dirty = false;
+  /** Whether what arrives is read (not between STARTTLS's answer and the TLS handshake). */
+  private reading = true;
+  /** Writes waiting for the socket to drain, in order. */
+  private queued: string[] = [];
+  private draining = false;
   private readonly onData = (chunk: string) => this.read(chunk);
+  private readonly onDrain = () => this.drained();
 
   private constructor(
     socket: net.Socket,
@@ -127,6 +165,7 @@ export class SmtpConnection {
   }
 
   private attach(socket: net.Socket) {
+    this.reading = true;
     socket.setEncoding("latin1");
     socket.on("data", this.onData);
     socket.on("error", (error) => this.destroy(new SmtpError(error.message, "ECONNECTION")));
@@ -135,9 +174,11 @@ export class SmtpConnection {
   }
 
   private read(chunk: string) {
+    if (!this.reading) return;
     this.buffer += chunk;
     let end: number;
     while ((end = this.buffer.indexOf("\n")) >= 0) {
+      if (end > MAX_LINE) break;
       const line = this.buffer.slice(0, end).replace(/\r$/, "");
       this.buffer = this.buffer.slice(end + 1);
       const match = REPLY_LINE.exec(line);
@@ -146,10 +187,23 @@ export class SmtpConnection {
         return;
       }
       this.lines.push(line);
-      if (match[2] === "-") continue;
+      if (match[2] === "-") {
+        if (this.lines.length > MAX_LINES) {
+          this.destroy(new SmtpError(`The server's answer goes on past ${MAX_LINES} lines`, "EPROTOCOL"));
+          return;
+        }
+        continue;
+      }
       const reply = { code: Number(match[1]), text: this.lines.join("\n") };
       this.lines = [];
       const waiter = this.waiters.shift();
+      if (waiter?.last) {
+        // RFC 3207 4.2: nothing the server sent in clear after this answer is read.
+        this.buffer = "";
+        this.reading = false;
+        waiter.resolve(reply);
+        return;
+      }
       if (waiter) waiter.resolve(reply);
       else if (reply.code !== 421) {
         this.destroy(new SmtpError(`An answer nothing was asked for: ${reply.text.slice(0, 200)}`, "EPROTOCOL"));
@@ -160,16 +214,38 @@ export class SmtpConnection {
         return;
       }
     }
+    // A line without end (or longer than any answer may be) is an error, not a buffer that grows.
+    if (this.buffer.length > MAX_LINE || this.buffer.indexOf("\n") > MAX_LINE) {
+      this.destroy(new SmtpError(`The server sent a line longer than ${MAX_LINE} characters`, "EPROTOCOL"));
+    }
   }
 
   /** The next answer (asked for before the command that it answers is written). */
-  private reply(): Promise<SmtpReply> {
+  private reply(last = false): Promise<SmtpReply> {
     if (this.broken) return Promise.reject(this.broken);
-    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject, last }));
   }
 
+  /** Writes now, or once the socket has drained what it could not take at once. */
   private write(text: string) {
-    this.socket.write(text);
+    if (this.draining) {
+      this.queued.push(text);
+      return;
+    }
+    if (!this.socket.write(text)) {
+      this.draining = true;
+      this.socket.once("drain", this.onDrain);
+    }
+  }
+
+  private drained() {
+    this.draining = false;
+    while (this.queued.length > 0 && !this.draining && !this.broken) this.write(this.queued.shift() ?? "");
+  }
+
+  /** Whether everything written so far has left for the socket (none waiting for it to drain). */
+  get flushed(): boolean {
+    return !this.draining && this.queued.length === 0;
   }
 
   /** Writes a command and reads its answer. */
@@ -181,6 +257,7 @@ export class SmtpConnection {
 
   private destroy(error: SmtpError) {
     if (!this.broken) this.broken = error;
+    this.queued = [];
     const waiters = this.waiters;
     this.waiters = [];
     for (const w of waiters) w.reject(this.broken);
@@ -199,16 +276,32 @@ export class SmtpConnection {
     } finally {
       clearTimeout(timer);
     }
-    this.socket.setTimeout(this.options.socketTimeoutMs ?? 30_000);
+    this.socket.setTimeout(this.socketTimeout);
     if (greeting.code !== 220) throw refused(greeting, "ECONNECTION");
     await this.hello();
     let encrypted = this.target.secure;
+    const requireTls = this.options.requireTls ?? !isLoopback(this.target.host);
     if (!encrypted && this.features.has("STARTTLS")) {
-      const answer = await this.command("STARTTLS");
-      if (answer.code !== 220) throw refused(answer, "ETLS");
+      const answered = this.reply(true);
+      this.write("STARTTLS\r\n");
+      const answer = await answered;
+      if (answer.code !== 220) {
+        throw new SmtpError(
+          `${this.target.host} refused STARTTLS (${answer.text.slice(0, 200)}): nothing is sent in clear text while SMTP_REQUIRE_TLS is on`,
+          "ETLS",
+          answer.code,
+          answer.text,
+        );
+      }
       await this.upgrade();
       await this.hello();
       encrypted = true;
+    }
+    if (!encrypted && requireTls) {
+      throw new SmtpError(
+        `${this.target.host} offers no STARTTLS, so mail would travel in clear text: use smtps://, turn STARTTLS on at the relay, or set SMTP_REQUIRE_TLS=false for a relay on a network you trust`,
+        "ETLS",
+      );
     }
     if (this.target.user) {
       // A password never crosses the network in clear text: a relay elsewhere that offers no
@@ -227,8 +320,12 @@ export class SmtpConnection {
     }
   }
 
+  private get socketTimeout(): number {
+    return this.options.socketTimeoutMs ?? 30_000;
+  }
+
   private async hello() {
-    const name = this.options.clientName ?? clientName();
+    const name = this.options.clientName ?? clientName(this.socket);
     let answer = await this.command(`EHLO ${name}`);
     this.features.clear();
     this.authMechanisms.clear();
@@ -261,16 +358,22 @@ export class SmtpConnection {
         ...this.options.tls,
       });
       s.once("secureConnect", () => resolve(s));
-      s.once("error", (error) => reject(new SmtpError(`STARTTLS failed: ${error.message}`, "ETLS")));
+      s.once("error", (error) => reject(new SmtpError(`STARTTLS failed: ${tlsFailure(error)}`, "ETLS")));
     });
     this.socket = secured;
     this.attach(secured);
-    secured.setTimeout(this.options.socketTimeoutMs ?? 30_000);
+    secured.setTimeout(this.socketTimeout);
   }
 
   private async login() {
     const { user, password } = this.target;
-    if (this.authMechanisms.has("PLAIN") || !this.authMechanisms.has("LOGIN")) {
+    if (!this.authMechanisms.has("PLAIN") && !this.authMechanisms.has("LOGIN")) {
+      throw new SmtpError(
+        `${this.target.host} offers AUTH ${[...this.authMechanisms].join(" ")}; this product logs in with PLAIN or LOGIN only: enable one of them at the relay`,
+        "EAUTH",
+      );
+    }
+    if (this.authMechanisms.has("PLAIN")) {
       const answer = await this.command(
         `AUTH PLAIN ${Buffer.from(`\u0000${user}\u0000${password}`).toString("base64")}`,
       );
@@ -314,10 +417,24 @@ export class SmtpConnection {
    */
   finish(message: string, then?: { from: string; to: string }): { final: Promise<SmtpReply>; next?: Promise<void> } {
     if (this.broken) return { final: Promise.reject(this.broken) };
-    const final = this.reply().then((answer) => {
-      if (answer.code >= 300) throw refused(answer, "EMESSAGE");
-      return answer;
-    });
+    // The answer to the end of the message may take the RFC's 10 minutes (a relay that scans the
+    // content); the answers after it keep the usual timeout.
+    this.socket.setTimeout(this.options.dataTimeoutMs ?? 600_000);
+    const final = this.reply().then(
+      (answer) => {
+        if (!this.broken) this.socket.setTimeout(this.socketTimeout);
+        if (answer.code >= 300) throw refused(answer, "EMESSAGE", ".");
+        return answer;
+      },
+      (error: SmtpError) => {
+        throw error.code === "ETIMEDOUT"
+          ? new SmtpError(
+              `No answer to the end of the message within ${Math.round((this.options.dataTimeoutMs ?? 600_000) / 1000)} s`,
+              "ETIMEDOUT",
+            )
+          : error;
+      },
+    );
     if (!then || !this.pipelining) {
       this.write(dotStuffed(message));
       return { final };
@@ -373,6 +490,7 @@ export class SmtpConnection {
     // Without PIPELINING the commands stopped at the first refusal: what is missing was not sent.
     const [mail, rcpt, data] = answers.slice(i);
     const refusedAt = mail.code >= 300 ? mail : rcpt!.code >= 300 ? rcpt! : data!.code !== 354 ? data! : null;
+    const command = refusedAt === mail ? "MAIL" : refusedAt === rcpt ? "RCPT" : "DATA";
     if (!refusedAt) return;
     // The transaction's state is not known: RSET before the next.
     this.dirty = true;
@@ -380,7 +498,7 @@ export class SmtpConnection {
       // A server that opened DATA for no recipient: an empty message ends it.
       await this.command(".");
     }
-    throw refused(refusedAt, refusedAt === data ? "EMESSAGE" : "EENVELOPE");
+    throw refused(refusedAt, refusedAt === data ? "EMESSAGE" : "EENVELOPE", command);
   }
 
   /** Drops the connection at once (an open DATA is discarded by the server). */
@@ -403,13 +521,27 @@ export class SmtpConnection {
   }
 }
 
-function refused(reply: SmtpReply, code: SmtpErrorCode): SmtpError {
-  return new SmtpError(reply.text, code, reply.code, reply.text);
+function refused(reply: SmtpReply, code: SmtpErrorCode, command?: string): SmtpError {
+  return new SmtpError(reply.text, code, reply.code, reply.text, command);
 }
 
-function clientName(): string {
+/**
+ * The EHLO name when none is set: this host's name when it has a dot (a name the relay can look
+ * up), else the address the connection leaves from as an address literal (RFC 5321 4.1.3).
+ */
+function clientName(socket: net.Socket): string {
   const host = os.hostname();
-  return host.includes(".") ? host : "[127.0.0.1]";
+  if (host.includes(".")) return host;
+  const address = (socket.localAddress ?? "").replace(/^::ffff:/, "");
+  if (net.isIPv4(address)) return `[${address}]`;
+  if (net.isIPv6(address)) return `[IPv6:${address}]`;
+  return "localhost";
+}
+
+/** A TLS failure in words, with what to set when the certificate is not trusted. */
+function tlsFailure(error: NodeJS.ErrnoException): string {
+  const untrusted = /CERT|SELF_SIGNED|UNABLE_TO|ISSUER|ALTNAME/i.test(`${error.code ?? ""} ${error.message}`);
+  return untrusted ? `${error.message} (${TLS_HINT})` : error.message;
 }
 
 function connect(target: Target, options: SmtpClientOptions): Promise<net.Socket> {
@@ -437,7 +569,8 @@ function connect(target: Target, options: SmtpClientOptions): Promise<net.Socket
       clearTimeout(timer);
       socket.destroy();
       const code = target.secure && !error.code?.startsWith("E") ? "ETLS" : "ECONNECTION";
-      reject(new SmtpError(`Could not connect to ${target.host}:${target.port}: ${error.message}`, code));
+      const text = code === "ETLS" ? tlsFailure(error) : error.message;
+      reject(new SmtpError(`Could not connect to ${target.host}:${target.port}: ${text}`, code));
     });
   });
 }
