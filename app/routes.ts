@@ -61,6 +61,7 @@ export default [
   route("customers/import/progress", "routes/customers-import-progress.ts"),
   route("orders/customer-options", "routes/orders-customer-options.ts"),
   route("campaigns/reach", "routes/campaigns-reach.ts"),
+  route("campaigns/:id/export", "routes/campaigns-export.ts"),
   route("suppressions/export", "routes/suppressions-export.ts"),
 
   // Signed-in screens inside the layout shell

@@ -7,6 +7,12 @@ import { TRACKING_TEXTS } from "~/lib/engagement";
 import { formatCount, formatRate } from "~/lib/numbers";
 import type { CampaignEngagementDto } from "~/services/campaign-engagement.server";
 
+/** What the card says beside figures whose base is not plain. */
+export const ENGAGEMENT_NOTES = {
+  /** A click from someone whose mail app did not load the image is an open too (images off). */
+  opensInTotal: "by people; a click with no image loaded counts as an open",
+} as const;
+
 /** The card's figures: campaignEngagement() in app/services/campaign-engagement.server.ts. */
 export type CampaignEngagementView = CampaignEngagementDto;
 
@@ -47,7 +53,12 @@ export function CampaignEngagement({ engagement: e }: { engagement: CampaignEnga
               note={`${formatRate(e.clickRate)} of sent`}
               testId="unique-clicks"
             />
-            <Figure label="Opens in total" value={formatCount(e.totalOpens)} testId="total-opens" />
+            <Figure
+              label="Opens in total"
+              value={formatCount(e.totalOpens)}
+              note={ENGAGEMENT_NOTES.opensInTotal}
+              testId="total-opens"
+            />
             <Figure label="Clicks in total" value={formatCount(e.totalClicks)} testId="total-clicks" />
             <Figure label="Machine opens" value={formatCount(e.machineOpens)} testId="machine-opens" />
             <Figure label="Machine clicks" value={formatCount(e.machineClicks)} testId="machine-clicks" />

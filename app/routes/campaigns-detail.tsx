@@ -27,6 +27,7 @@ import {
   useRevalidateEvery,
 } from "~/components/campaign-chips";
 import { ConfirmDialog } from "~/components/confirm-dialog";
+import { CsvExportForm } from "~/components/csv-export-form";
 import { ResendNonOpeners } from "~/components/resend-non-openers";
 import { CampaignAttribution } from "~/components/campaign-attribution";
 import { CampaignEngagement } from "~/components/campaign-engagement";
@@ -40,6 +41,7 @@ import {
   successBand,
   successBandColour,
 } from "~/lib/campaigns";
+import { CAMPAIGN_PEOPLE, CAMPAIGN_PEOPLE_LABELS } from "~/lib/campaign-people";
 import { DateTime } from "~/components/date-time";
 import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
 import { ID_PATTERN } from "~/lib/id";
@@ -52,6 +54,7 @@ import { resendOffer } from "~/services/campaign-resend.server";
 import { attributionOfCampaign } from "~/services/attribution.server";
 import { campaignEngagement } from "~/services/campaign-engagement.server";
 import {
+  campaignUnsubscribes,
   deleteCampaign,
   deliveryLogs,
   getCampaign,
@@ -115,6 +118,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     tab === "logs" ? await deliveryLogs(user.id, campaign.id, { limit: LOG_PAGE_SIZE, cursor, status }) : null;
   return {
     campaign,
+    // Recipients who unsubscribed through its link (complaints are its complainedCount).
+    unsubscribed: (await campaignUnsubscribes(user.id, [campaign.id]))[campaign.id] ?? 0,
     // "Resend to non-openers": offered on a completed campaign's details (docs/rules.md#resend-to-non-openers).
     resend: tab === "details" ? await resendOffer(user.id, campaign) : ({ kind: "hidden" } as const),
     // The orders it brought (docs/rules.md#revenue-per-campaign); a draft has sent nothing.
@@ -172,13 +177,29 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 }
 
-function Figure({ label, value, testId }: { label: string; value: React.ReactNode; testId: string }) {
+function Figure({
+  label,
+  value,
+  note,
+  testId,
+}: {
+  label: string;
+  value: React.ReactNode;
+  /** What the figure is out of, when it is a rate ("of attempted: 319 of 320"). */
+  note?: string;
+  testId: string;
+}) {
   return (
     <div className="rounded-lg border border-slate-100 bg-slate-50 p-3">
       <p className="text-xs uppercase tracking-wide text-slate-500">{label}</p>
       <p className="text-xl font-semibold text-slate-900" data-testid={`figure-${testId}`}>
         {value}
       </p>
+      {note ? (
+        <p className="text-xs text-slate-500" data-testid={`figure-${testId}-base`}>
+          {note}
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -195,6 +216,7 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 export default function CampaignDetail() {
   const {
     campaign: c,
+    unsubscribed,
     resend,
     attribution,
     engagement,
@@ -363,9 +385,8 @@ export default function CampaignDetail() {
               <Figure label="Delivered" value={formatCount(stats.delivered)} testId="delivered" />
               <Figure label="Failed" value={formatCount(stats.failed)} testId="failed" />
               <Figure label="Bounced" value={formatCount(stats.bounced)} testId="bounced" />
-              {stats.complained > 0 ? (
-                <Figure label="Complained" value={formatCount(stats.complained)} testId="complained" />
-              ) : null}
+              <Figure label="Unsubscribed" value={formatCount(unsubscribed)} testId="unsubscribed" />
+              <Figure label="Complained" value={formatCount(stats.complained)} testId="complained" />
               {c.softBounceCount > 0 ? (
                 <Figure label="Soft bounces" value={formatCount(c.softBounceCount)} testId="soft-bounces" />
               ) : null}
@@ -379,6 +400,11 @@ export default function CampaignDetail() {
               <Figure
                 label="Success Rate"
                 testId="success-rate"
+                note={
+                  stats.attempted > 0
+                    ? `of attempted: ${formatCount(stats.delivered + stats.complained)} of ${formatCount(stats.attempted)}`
+                    : "of attempted"
+                }
                 value={
                   <span className="flex flex-wrap items-center gap-2">
                     {band ? stats.successRate : NO_RATE}
@@ -396,9 +422,30 @@ export default function CampaignDetail() {
             <p className="text-xs text-slate-500">
               Success rate is delivered out of delivered, failed, bounced and complained (a message reported as spam
               reached the mailbox). Suppressed are recipients whose address was unsubscribed, bounced or added to the
-              suppression list after the launch: nothing more was sent to them.
+              suppression list after the launch: nothing more was sent to them. Unsubscribed are recipients who
+              unsubscribed through this campaign&rsquo;s link; Complained, those who reported it as spam.
             </p>
           </section>
+
+          {c.status !== "Draft" ? (
+            <section className="card space-y-3 p-5" aria-labelledby="export-title">
+              <h3 id="export-title" className="font-semibold text-slate-900">
+                Export people
+              </h3>
+              <CsvExportForm id="campaign-export" action={`/campaigns/${c.id}/export`}>
+                <label htmlFor="campaign-export-who" className="text-sm text-slate-700">
+                  Who
+                </label>
+                <select id="campaign-export-who" name="who" className="input w-auto" defaultValue="recipients">
+                  {CAMPAIGN_PEOPLE.map((who) => (
+                    <option key={who} value={who}>
+                      {CAMPAIGN_PEOPLE_LABELS[who]}
+                    </option>
+                  ))}
+                </select>
+              </CsvExportForm>
+            </section>
+          ) : null}
 
           {engagement ? <CampaignEngagement engagement={engagement} /> : null}
 

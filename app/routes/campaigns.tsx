@@ -24,7 +24,13 @@ import { withSearchParams } from "~/lib/search-params";
 import { segmentChipClass } from "~/lib/segments";
 import { requireUser } from "~/services/auth.server";
 import { attributionOfCampaigns, parseRevenueCursor } from "~/services/attribution.server";
-import { campaignTotals, deleteCampaign, getCampaign, listCampaigns } from "~/services/campaigns.server";
+import {
+  campaignTotals,
+  campaignUnsubscribes,
+  deleteCampaign,
+  getCampaign,
+  listCampaigns,
+} from "~/services/campaigns.server";
 import { redirectWithFlash } from "~/services/session.server";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
@@ -70,9 +76,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
         LOAD_FAILED,
       ),
     );
+  // Each row's unsubscribes (its complaints are its own counter).
+  const unsubscribed = await orRespond(
+    campaignUnsubscribes(
+      user.id,
+      page.campaigns.map((c) => c.id),
+    ),
+    LOAD_FAILED,
+  );
   return {
     page,
     revenue,
+    unsubscribed,
     sort,
     totals,
     cursor,
@@ -122,7 +137,7 @@ function StatCard({ label, value, icon: Icon }: { label: string; value: number; 
 }
 
 export default function Campaigns() {
-  const { page, revenue, sort, totals, cursor, trail, deleting } = useLoaderData<typeof loader>();
+  const { page, revenue, unsubscribed, sort, totals, cursor, trail, deleting } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const onRowsClick = useDelegatedLinks();
   const sending = page.campaigns.some((c) => c.status === "Active");
@@ -294,17 +309,29 @@ export default function Campaigns() {
                         ) : c.status === "Completed" ? (
                           <div className="mt-1">
                             {success ? (
-                              <Chip
-                                colour={success.colour}
-                                testId="campaign-success"
-                                title="Sent out of sent and failed"
-                              >
-                                {success.value}% success
-                              </Chip>
+                              <>
+                                <Chip
+                                  colour={success.colour}
+                                  testId="campaign-success"
+                                  title="Sent out of sent and failed (refused by the channel)"
+                                >
+                                  {success.value}% sent
+                                </Chip>
+                                <p className="mt-1 text-xs text-slate-500" data-testid="campaign-success-base">
+                                  of sent and failed: {formatCount(c.deliveryStats.sent)} of{" "}
+                                  {formatCount(c.deliveryStats.sent + c.deliveryStats.failed)}
+                                </p>
+                              </>
                             ) : (
                               <NoRateChip sent={c.deliveryStats.sent} testId="campaign-success" />
                             )}
                           </div>
+                        ) : null}
+                        {c.status !== "Draft" ? (
+                          <p className="mt-1 text-xs text-slate-500" data-testid="campaign-opt-outs">
+                            {formatCount(unsubscribed[c.id] ?? 0)} unsubscribed ·{" "}
+                            {formatCount(c.deliveryStats.complained)} complained
+                          </p>
                         ) : null}
                       </td>
                       <RowActions

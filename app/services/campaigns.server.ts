@@ -42,6 +42,7 @@ import {
 } from "~/models/deliveries/launch.server";
 import type { CompiledWhere } from "~/models/segments/compile.server";
 import { RESEND_MESSAGES } from "~/lib/campaign-resend";
+import { unsubscribeCounts } from "~/models/campaigns-people.server";
 import {
   countDeferred,
   type LogRow,
@@ -167,12 +168,29 @@ export async function getCampaign(userId: string, id: string): Promise<CampaignD
 
 /** The detail's answer (`GET /api/campaigns/{id}`, the detail screen): the campaign and the orders
  * it brought (docs/rules.md#revenue-per-campaign). The list's items stay CampaignDto. */
-export type CampaignDetailDto = CampaignDto & { attribution: CampaignAttribution };
+export type CampaignDetailDto = CampaignDto & {
+  /** Recipients who unsubscribed through its link (each once); complaints are complainedCount. */
+  unsubscribedCount: number;
+  attribution: CampaignAttribution;
+};
 
 export async function getCampaignDetail(userId: string, id: string): Promise<CampaignDetailDto> {
   const row = await findCampaign(userId, id);
   const dto = toCampaignDto(row);
-  return { ...dto, attribution: await attributionOfCampaign(userId, { id: row.id, sent: dto.sentCount }) };
+  const [unsubscribed, attribution] = await Promise.all([
+    campaignUnsubscribes(userId, [row.id]),
+    attributionOfCampaign(userId, { id: row.id, sent: dto.sentCount }),
+  ]);
+  return { ...dto, unsubscribedCount: unsubscribed[row.id] ?? 0, attribution };
+}
+
+/**
+ * How many recipients of each of the tenant's campaigns `ids` unsubscribed through its link, each
+ * address once (also one who resubscribed since): the suppression list's events name the campaign.
+ */
+export async function campaignUnsubscribes(userId: string, ids: readonly string[]): Promise<Record<string, number>> {
+  const counts = await unsubscribeCounts(userId, ids);
+  return Object.fromEntries(ids.map((id) => [id, counts.get(id) ?? 0]));
 }
 
 /** How the list is sorted: newest first (the default), or most revenue first. */
@@ -653,21 +671,38 @@ export async function deleteCampaign(userId: string, id: string): Promise<Campai
   return toCampaignDto(campaign);
 }
 
-/** The CAMPAIGN_PERFORMANCE notification of a finished campaign. */
-export async function notifyPerformance(row: CampaignRow): Promise<void> {
+/**
+ * The CAMPAIGN_PERFORMANCE notification of a finished campaign. Each figure says what it is out of,
+ * as the screens do, since its rates have other bases than theirs (docs/rules.md#campaign-figures):
+ * 'Campaign "Diwali" finished: sent 320 of 320 (100.0% of the audience); success rate 99.7% of
+ * attempted (1 bounced); opened by 12.5% of sent so far.'
+ */
+export function performanceText(row: CampaignRow): string {
   const stats = deliveryStats(row);
+  const n = (count: number) => count.toLocaleString("en-IN");
   const { deliveryRate, openRate } = performanceRates({
     audienceSize: row.audienceSize,
     sent: stats.sent,
     opened: stats.opened,
   });
-  const parts = [`Delivery rate ${deliveryRate.toFixed(1)}%`];
-  // Opens keep arriving for days after the send: the rate at completion is a first reading.
-  if (openRate !== null) parts.push(`open rate ${openRate.toFixed(1)}% so far`);
+  const parts = [`sent ${n(stats.sent)} of ${n(row.audienceSize)} (${deliveryRate.toFixed(1)}% of the audience)`];
+  if (stats.successRateValue !== null) {
+    const lost = [
+      stats.bounced > 0 ? `${n(stats.bounced)} bounced` : "",
+      stats.failed > 0 ? `${n(stats.failed)} failed` : "",
+    ].filter(Boolean);
+    parts.push(`success rate ${stats.successRate} of attempted${lost.length ? ` (${lost.join(", ")})` : ""}`);
+  }
+  // Opens keep arriving for days after the send: the figure at completion is a first reading.
+  if (openRate !== null) parts.push(`opened by ${openRate.toFixed(1)}% of sent so far`);
+  return `Campaign "${row.name}" finished: ${parts.join("; ")}.`;
+}
+
+export async function notifyPerformance(row: CampaignRow): Promise<void> {
   await notify(row.userId, {
     type: "CAMPAIGN_PERFORMANCE",
     title: "Campaign completed",
-    details: `Campaign "${row.name}" finished: ${parts.join(", ")} (${stats.sent.toLocaleString("en-IN")} of ${row.audienceSize.toLocaleString("en-IN")} sent).`,
+    details: performanceText(row),
   });
 }
 

@@ -13,15 +13,25 @@ import {
 import { formatCount, formatRate } from "~/lib/numbers";
 import { InfoTip } from "./info-tip";
 
+/** What each rate is out of, shown beside it: another screen's rate of the same kind may have another base. */
+export const PERFORMANCE_BASES = {
+  "Average Delivery Rate": "of attempted",
+  "Average Open Rate": "of delivered",
+  "Average Click Rate": "of openers",
+} as const;
+
 function Rate({
   label,
   value,
   meaningful,
   colour: bandColour,
   tooltip,
+  base,
   basis,
 }: {
   label: string;
+  /** What the rate is out of, said beside it ("of openers"): the campaign detail's rates are out of sent. */
+  base: string;
   value: number;
   /** Whether there was anything to divide by. */
   meaningful: boolean;
@@ -37,8 +47,13 @@ function Rate({
           {label}
           <InfoTip label={`How ${label} is computed`} text={tooltip} />
         </span>
-        <span className="font-semibold text-slate-900" data-testid="rate-value">
-          {formatRate(meaningful ? value : null)}
+        <span className="text-right">
+          <span className="font-semibold text-slate-900" data-testid="rate-value">
+            {formatRate(meaningful ? value : null)}
+          </span>{" "}
+          <span className="text-xs text-slate-500" data-testid="rate-base">
+            {base}
+          </span>
         </span>
       </div>
       <ProgressBar value={meaningful ? value : 0} label={label} colour={colour} />
@@ -57,6 +72,7 @@ export function CampaignPerformance({ performance: p }: { performance: Performan
       <div className="space-y-5">
         <Rate
           label="Average Delivery Rate"
+          base={PERFORMANCE_BASES["Average Delivery Rate"]}
           value={p.deliveryRate}
           meaningful={p.attempted > 0}
           colour={deliveryRateColour(p.deliveryRate)}
@@ -65,6 +81,7 @@ export function CampaignPerformance({ performance: p }: { performance: Performan
         />
         <Rate
           label="Average Open Rate"
+          base={PERFORMANCE_BASES["Average Open Rate"]}
           value={p.openRate}
           meaningful={p.delivered > 0}
           colour={openRateColour(p.openRate)}
@@ -73,6 +90,7 @@ export function CampaignPerformance({ performance: p }: { performance: Performan
         />
         <Rate
           label="Average Click Rate"
+          base={PERFORMANCE_BASES["Average Click Rate"]}
           value={p.clickRate}
           meaningful={p.opened > 0}
           colour={clickRateColour(p.clickRate)}

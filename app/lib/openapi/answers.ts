@@ -37,6 +37,7 @@ export const API_ERROR_CODES = [
   "unprocessable",
   "rate_limited",
   "internal",
+  "unavailable",
 ] as const satisfies readonly ApiErrorCode[];
 
 /** The body of every /api failure (errorResponse() in app/lib/api.server.ts). */
@@ -331,7 +332,13 @@ export const CampaignAttributionSchema = z
   .meta({ description: "Orders the campaign brought and their revenue, computed when asked" });
 
 /** A campaign as the detail answers it: CampaignDetailDto. */
-export const CampaignWithAttributionSchema = CampaignAnswerSchema.extend({ attribution: CampaignAttributionSchema });
+export const CampaignWithAttributionSchema = CampaignAnswerSchema.extend({
+  unsubscribedCount: count.meta({
+    description:
+      "Recipients who unsubscribed through the campaign's link, each once (also those who resubscribed since); complaints are complainedCount",
+  }),
+  attribution: CampaignAttributionSchema,
+});
 
 export const CampaignDetailSchema = z.strictObject({
   campaign: CampaignWithAttributionSchema.extend({
