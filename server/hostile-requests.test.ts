@@ -272,8 +272,9 @@ describe.each(["Remix's handler", "the /api server"] as const)("through %s", (na
       redirect: "manual",
     });
     expect(res.status).toBe(403);
-    expect(await res.text()).toBe(
-      "This form was sent from another site, so it was refused. Open the page here and try again.",
+    // It names where the form came from and which address this server is at.
+    expect(await res.text()).toMatch(
+      /^This form was sent from another site \(https:\/\/evil\.example\), so it was refused\. This server's address is http:\/\/\S+: open the page there and try again\.$/,
     );
   });
 });

@@ -43,7 +43,9 @@ export async function loader({ params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   allowMethods(request, "GET", "POST");
-  const submission = parseWithZod(await request.formData(), { schema: SetPasswordSchema });
+  // A body that is not a form reads as an empty one: a 400 under the field, never a 500.
+  const form = await request.formData().catch(() => new FormData());
+  const submission = parseWithZod(form, { schema: SetPasswordSchema });
   if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   const outcome = await setPasswordThroughLink(params.token ?? "", submission.value.password);
   if ("ended" in outcome)

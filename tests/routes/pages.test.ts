@@ -1,6 +1,6 @@
 // Page loaders and actions of the foundation: guards, local sign-in, sign-out, the profile form,
 // the notifications screen's actions, and /healthz.
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase as setUpTestDatabase } from "../helpers/db";
 import { ORIGIN, args, cookieFor, formRequest, makeRequest } from "../helpers/requests";
 
@@ -22,6 +22,7 @@ const { notify, listNotifications } = await import("~/services/notifications.ser
 const { createCustomer, getCustomer } = await import("~/services/customers.server");
 const { readFlash } = await import("~/services/session.server");
 const { db } = await import("~/db.server");
+const { resetEnvCache } = await import("~/env.server");
 
 /** Runs a loader or action and returns what it answered or threw as a Response. */
 async function settle(run: () => Promise<unknown> | unknown): Promise<Response> {
@@ -88,7 +89,14 @@ describe("guards", () => {
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/");
     const anonymous = await login.loader(args(makeRequest("/login")));
-    expect(anonymous).toEqual({ googleEnabled: false, localAuthEnabled: true });
+    // An install with accounts already: sign-in only (sign-up is closed by default after the owner).
+    expect(anonymous).toEqual({
+      googleEnabled: false,
+      localAuthEnabled: true,
+      firstAccount: false,
+      signUpOpen: false,
+      useAddress: null,
+    });
   });
 
   it("unknown paths redirect to /", async () => {
@@ -98,6 +106,16 @@ describe("guards", () => {
 });
 
 describe("local sign-in (POST /login)", () => {
+  // Sign-up open (SIGN_UP=open), so that a new e-mail makes an account on an install that has some.
+  beforeAll(() => {
+    process.env.SIGN_UP = "open";
+    resetEnvCache();
+  });
+  afterAll(() => {
+    delete process.env.SIGN_UP;
+    resetEnvCache();
+  });
+
   it("creates the user, opens a session and goes to /auth/callback with a valid token", async () => {
     const email = `local-${Date.now()}@example.com`;
     const res = await settle(() =>
