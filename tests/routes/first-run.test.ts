@@ -4,10 +4,10 @@
 // spellings of a local run's address are all its own. Route modules with real Requests and a real
 // migrated database that starts empty.
 import { afterEach, describe, expect, it } from "vitest";
-import { useTestDatabase } from "../helpers/db";
+import { useTestDatabase as setUpTestDatabase } from "../helpers/db";
 import { args, cookieFor, formRequest, makeRequest } from "../helpers/requests";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const login = await import("~/routes/login");
 const authLocal = await import("~/routes/auth-local");
