@@ -1,31 +1,10 @@
-#!/usr/bin/env -S npx tsx
-// `crm`: the admin CLI. Each command group lives in cli/commands/ and registers itself here.
-import { Command, CommanderError } from "commander";
-import { registerDbCommands } from "./commands/db.ts";
-import { registerUserCommands } from "./commands/users.ts";
-import { registerCustomerCommands } from "./commands/customers.ts";
-import { registerSeedCommand } from "./commands/seed.ts";
-import { registerCampaignCommands } from "./commands/campaigns.ts";
-import { registerDkimCommands } from "./commands/dkim.ts";
-import { registerSuppressionCommands } from "./commands/suppressions.ts";
-import { registerBounceCommands } from "./commands/bounces.ts";
-
-const program = new Command()
-  .name("crm")
-  .description("Admin commands for the CRM: database, users, tokens, imports, seeding, campaigns and deliveries.")
-  .showHelpAfterError("(run with --help for usage)")
-  .exitOverride();
-
-registerDbCommands(program);
-registerUserCommands(program);
-registerCustomerCommands(program);
-registerSeedCommand(program);
-registerCampaignCommands(program);
-registerDkimCommands(program);
-registerSuppressionCommands(program);
-registerBounceCommands(program);
+// `crm`: the admin CLI (bin/crm.mjs starts it; `npm run build` compiles it to build/node/cli.mjs).
+// cli/program.ts says which command groups there are; only the one the command line names is loaded.
+import { CommanderError } from "commander";
+import { buildProgram } from "./program.ts";
 
 try {
+  const program = await buildProgram(process.argv.slice(2));
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) process.exit(error.exitCode);

@@ -120,10 +120,10 @@ run("npm prune --omit=dev", "npm", ["prune", "--omit=dev", "--no-audit", "--no-f
 {
   // Only packages nothing at run time asks for: prisma and typescript stay, as peers of
   // @prisma/client and @remix-run/node.
-  const devOnly = ["vite", "vitest", "@remix-run/dev", "@playwright/test", "eslint", "prettier"];
+  const devOnly = ["vite", "vitest", "@remix-run/dev", "@playwright/test", "eslint", "prettier", "tsx"];
   const left = devOnly.filter((p) => existsSync(path.join(app, "node_modules", p, "package.json")));
   if (left.length) fail(`npm prune left devDependencies behind: ${left.join(", ")}`);
-  // The pages' build, the compiled server and jobs (what CMD runs), and tsx for the CLI (bin/crm.mjs).
+  // The pages' build, the compiled server and jobs (what CMD runs), and the compiled CLI (bin/crm.mjs).
   const needed = ["build/server/index.js", "build/node/server.mjs", "build/node/jobs/delivery.mjs"];
   for (const f of [
     ...needed,
@@ -131,13 +131,20 @@ run("npm prune --omit=dev", "npm", ["prune", "--omit=dev", "--no-audit", "--no-f
     "build/node/jobs/background-work.mjs",
     "build/node/jobs/bounce-mailbox.mjs",
     "build/node/jobs/dkim-signer.mjs",
-    "node_modules/tsx/dist/loader.mjs",
+    "build/node/cli.mjs",
+    "build/node/cli-sources.json",
   ]) {
     if (!existsSync(path.join(app, f))) fail(`the image would lack ${f}`);
   }
   ok(
-    `the pruned app has no devDependencies (${devOnly.join(", ")} gone) and has the build, the compiled server and tsx`,
+    `the pruned app has no devDependencies (${devOnly.join(", ")} gone) and has the build, the compiled server and CLI`,
   );
+  // `docker exec … node bin/crm.mjs`: the compiled CLI answers without tsx, saying nothing about its build.
+  const crm = spawnSync("node", ["bin/crm.mjs", "--help"], { cwd: app, encoding: "utf8", env: buildEnv() });
+  if (crm.status !== 0 || !crm.stdout.includes("Usage: crm") || crm.stderr) {
+    fail(`node bin/crm.mjs --help in the pruned app: exit ${crm.status}\n${crm.stdout}${crm.stderr}`);
+  }
+  ok("node bin/crm.mjs --help answers from the compiled CLI");
 }
 
 // --- Runtime stage: the user, /data and ownership, as the Dockerfile's second stage -------------

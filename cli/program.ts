@@ -1,0 +1,93 @@
+// The `crm` program: each command group lives in cli/commands/ and registers itself, and only the
+// groups that the command line names are imported. Importing them all (the Prisma client, the mail
+// readers, faker for the seed, zod, …) cost about 1.5 s of CPU before `crm --help` could answer;
+// the top-level help is made from the names and descriptions below (cli/program.test.ts checks
+// that they are what the groups register).
+import { Command, Help } from "commander";
+
+type Register = (program: Command) => void;
+
+export const GROUPS = {
+  db: async () => (await import("./commands/db.ts")).registerDbCommands,
+  users: async () => (await import("./commands/users.ts")).registerUserCommands,
+  customers: async () => (await import("./commands/customers.ts")).registerCustomerCommands,
+  seed: async () => (await import("./commands/seed.ts")).registerSeedCommand,
+  campaigns: async () => (await import("./commands/campaigns.ts")).registerCampaignCommands,
+  dkim: async () => (await import("./commands/dkim.ts")).registerDkimCommands,
+  suppressions: async () => (await import("./commands/suppressions.ts")).registerSuppressionCommands,
+  bounces: async () => (await import("./commands/bounces.ts")).registerBounceCommands,
+} satisfies Record<string, () => Promise<Register>>;
+
+type GroupName = keyof typeof GROUPS;
+
+/** The top-level commands as `crm --help` lists them, and the groups that register each. */
+export const COMMANDS: { name: string; description: string; hasOptions?: true; groups: GroupName[] }[] = [
+  { name: "db", description: "Database maintenance", groups: ["db"] },
+  { name: "users", description: "Manage user accounts", groups: ["users"] },
+  { name: "import", description: "Import data from files", groups: ["customers", "suppressions"] },
+  { name: "export", description: "Export data as files", groups: ["customers", "suppressions"] },
+  {
+    name: "seed",
+    description: "Fill a user's tenant with realistic Indian customers and orders",
+    hasOptions: true,
+    groups: ["seed"],
+  },
+  { name: "campaigns", description: "Look at and steer campaigns", groups: ["campaigns"] },
+  { name: "deliveries", description: "A campaign's delivery rows", groups: ["campaigns"] },
+  {
+    name: "dkim",
+    description: "DKIM signing keys for your sending domain, and the DNS records (DKIM, SPF, DMARC) to publish",
+    groups: ["dkim"],
+  },
+  {
+    name: "suppressions",
+    description: "The suppression list: addresses that get no campaign e-mail",
+    groups: ["suppressions"],
+  },
+  { name: "bounces", description: "The bounce mailbox: later bounces and spam complaints", groups: ["bounces"] },
+];
+
+/** The top-level command an argument list names (`crm help users` names users), if any. */
+export function namedCommand(args: string[]): string | undefined {
+  const operands = args.filter((a) => !a.startsWith("-"));
+  const name = operands[0] === "help" ? operands[1] : operands[0];
+  return COMMANDS.some((c) => c.name === name) ? name : undefined;
+}
+
+/**
+ * The program for these arguments (without node and the script): the command they name with its
+ * groups registered in full, every other top-level command as a name and a description only.
+ * `all` registers every group (for the tests that compare the two).
+ */
+export async function buildProgram(args: string[], options: { all?: boolean } = {}): Promise<Command> {
+  const program = new Command()
+    .name("crm")
+    .description("Admin commands for the CRM: database, users, tokens, imports, seeding, campaigns and deliveries.")
+    .showHelpAfterError("(run with --help for usage)")
+    .exitOverride();
+  const named = namedCommand(args);
+  const wanted = new Set<GroupName>(
+    options.all ? COMMANDS.flatMap((c) => c.groups) : COMMANDS.find((c) => c.name === named)?.groups,
+  );
+  const loaded = await Promise.all([...wanted].map(async (g) => [g, await GROUPS[g]()] as const));
+  const registers = new Map(loaded);
+  const withOptions = new Set<Command>();
+  const help = new Help();
+  program.configureHelp({
+    subcommandTerm: (cmd) => (withOptions.has(cmd) ? `${cmd.name()} [options]` : help.subcommandTerm(cmd)),
+  });
+  for (const command of COMMANDS) {
+    if (program.commands.some((c) => c.name() === command.name)) continue;
+    const groups = command.groups.filter((g) => registers.has(g));
+    if (groups.length) {
+      for (const g of groups) {
+        registers.get(g)!(program);
+        registers.delete(g);
+      }
+    } else {
+      const stub = program.command(command.name).description(command.description);
+      if (command.hasOptions) withOptions.add(stub);
+    }
+  }
+  return program;
+}
