@@ -11,6 +11,7 @@ import { type AddressToSuppress, type BouncedAddress, suppressAddresses } from "
 import {
   applyQueuedReceiptsPg,
   applyReceiptsPg,
+  INBOX_ROWS_PER_CALL_PG,
   queuedReceiptBatchesPg,
   queueReceiptsPg,
 } from "~/models/deliveries/receipts.postgres.server";
@@ -353,32 +354,26 @@ export function planReceipts(
         changed = true;
       } else {
         // The vendor reports each recipient's first open and click once (a repeat is a resend
-        // of its webhook); this server's pixel and links report every one.
-        //
-        // Opens in total, whatever order the events are applied in: every image load by a person,
-        // and for a recipient who clicked with images off (no load seen), their click stands for
-        // one open. The first load of a recipient whose open is known only from a click takes
-        // that open's place instead of adding one, so a click then a load and a load then a click
-        // both count one open.
-        const impliedByClick = row.openedAt !== null && row.pixelOpenedAt === null;
-        if (!click) {
-          // An image load: the pixel's, or the vendor's report of the recipient's first open.
-          const firstLoad = row.pixelOpenedAt === null;
-          if ((!fromVendor || firstLoad) && !(firstLoad && impliedByClick)) d.opensTotal += 1;
-          if (row.pixelOpenedAt === null || r.at < row.pixelOpenedAt) {
-            row.pixelOpenedAt = r.at;
-            changed = true;
-          }
-        }
+        // of its webhook): the first of either is their open, counted once in the totals too.
+        // This server's pixel and links report every one: opens in total are every image load by
+        // a person, and for a recipient who clicked with images off (no load seen) their click
+        // stands for one open. The first load of a recipient whose open is known only from a
+        // click takes that open's place instead of adding one, so a click then a load and a load
+        // then a click both count one open, whatever order they are applied in.
         if (!fromVendor) {
           if (click) d.clicksTotal += 1;
+          else {
+            const impliedByClick = row.openedAt !== null && row.pixelOpenedAt === null;
+            if (!impliedByClick) d.opensTotal += 1;
+            if (row.pixelOpenedAt === null || r.at < row.pixelOpenedAt) row.pixelOpenedAt = r.at;
+          }
           keep(row, r, r.event, false);
           changed = true;
         }
         if (row.openedAt === null) {
           d.opened += 1;
-          // A click with no open before it: the recipient read the message with images off.
-          if (click) d.opensTotal += 1;
+          if (fromVendor || click) d.opensTotal += 1;
+          if (fromVendor && !click) row.pixelOpenedAt = r.at;
         }
         // The first open and click are the earliest, whichever was applied first.
         if (row.openedAt === null || r.at < row.openedAt) {
@@ -532,6 +527,14 @@ export async function queueReceipts(
       }
     })
     .immediate();
+}
+
+/**
+ * Inbox rows the delivery job applies a call: one on SQLite (a transaction, the write lock left
+ * free after it), on PostgreSQL a transaction for each of applyQueuedReceipts' appliers.
+ */
+export function receiptBatchesPerCall(sqlite: AnyConnection): number {
+  return isPostgres(sqlite) ? INBOX_ROWS_PER_CALL_PG : 1;
 }
 
 /** How many inbox rows wait to be applied. */

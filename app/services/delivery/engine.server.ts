@@ -27,7 +27,12 @@ import {
   nextDueAt,
 } from "~/models/deliveries/claims.server";
 import { endCancelledRows, recordOutcomes, type SendOutcome } from "~/models/deliveries/outcomes.server";
-import { applyQueuedReceipts, DEFAULT_FEEDBACK_POLICY, type FeedbackPolicy } from "~/models/deliveries/receipts.server";
+import {
+  applyQueuedReceipts,
+  DEFAULT_FEEDBACK_POLICY,
+  type FeedbackPolicy,
+  receiptBatchesPerCall,
+} from "~/models/deliveries/receipts.server";
 import type { AnyConnection } from "~/models/transaction.server";
 import type { ChannelResult, DeliveryChannel, OutgoingMessage, SendControl } from "~/services/delivery/channel.server";
 import { sendRateBucket } from "~/models/deliveries/send-rate.server";
@@ -125,6 +130,7 @@ export function createDeliveryEngine(options: {
 }): DeliveryEngine {
   const settings = { ...DEFAULT_ENGINE_SETTINGS, ...options.settings };
   const { sqlite, channel } = options;
+  const receiptsPerCall = receiptBatchesPerCall(sqlite);
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
   const emit = (event: EngineEvent) => options.onEvent?.(event);
@@ -423,15 +429,17 @@ export function createDeliveryEngine(options: {
         // answers requests never does that work. One batch a transaction, with the write lock
         // left free for a moment after each (letOthersWrite), so a marketer's write waits for one
         // batch at most, not for a whole round of them.
+        // (On PostgreSQL a call applies a few inbox rows, in transactions side by side.)
         let applied = 0;
-        while (
-          applied < settings.receiptBatchesPerRound &&
-          (await applyQueuedReceipts(sqlite, 1, settings.feedback)).batches === 1
-        ) {
-          applied += 1;
+        for (;;) {
+          const wanted = Math.min(receiptsPerCall, settings.receiptBatchesPerRound - applied);
+          if (wanted < 1) break;
+          const { batches } = await applyQueuedReceipts(sqlite, wanted, settings.feedback);
+          applied += batches;
+          if (batches < wanted) break;
           await letOthersWrite();
         }
-        moreReceipts = applied === settings.receiptBatchesPerRound;
+        moreReceipts = applied >= settings.receiptBatchesPerRound;
         await checkCompletion();
         const campaigns = await sendingCampaigns(sqlite);
         // The mail of campaigns no longer sending is forgotten.
