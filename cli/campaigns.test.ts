@@ -1,5 +1,5 @@
 // `crm seed --campaigns`, `crm campaigns …` and `crm deliveries replay` as an admin runs them.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -91,5 +91,44 @@ describe("crm campaigns", { timeout: 120_000 }, () => {
     expect(bad.stderr).toContain("The campaign id is 24 hexadecimal characters");
     const badStatus = await crm("deliveries", "replay", newest.id, "--status", "opened");
     expect(badStatus.stderr).toContain("--status must be failed, bounced or sent");
+  });
+
+  it("exports a campaign's recipients, openers, bouncers… as CSV, the rows its figures count, with --bom for Excel", async () => {
+    const db = new Database(path.join(dataDir, "crm.db"), { readonly: true });
+    const c = db
+      .prepare(
+        `SELECT "id", "sentCount" + "deliveredCount" + "bouncedCount" + "complainedCount" AS "sent", "bouncedCount", "openedCount"
+         FROM "Campaign" WHERE "status" = 'Completed' ORDER BY "createdAt" LIMIT 1`,
+      )
+      .get() as { id: string; sent: number; bouncedCount: number; openedCount: number };
+    const bounced = db
+      .prepare(`SELECT "email" FROM "Delivery" WHERE "campaignId" = ? AND "status" = 'bounced' ORDER BY "seq"`)
+      .pluck()
+      .all(c.id) as string[];
+    db.close();
+    expect(bounced.length).toBeGreaterThan(0);
+
+    const out = path.join(dataDir, "bouncers.csv");
+    const bouncers = await crm("campaigns", "export", c.id, "--who", "bouncers", "--out", out);
+    expect(bouncers.code, bouncers.stderr).toBe(0);
+    const lines = readFileSync(out, "utf8").trim().split("\n");
+    expect(lines[0]).toBe("email,name,phone,customer_id,status,opened_at,clicked_at,details");
+    expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual(bounced);
+
+    const recipients = await crm("campaigns", "export", c.id, "--who", "recipients");
+    expect(recipients.code, recipients.stderr).toBe(0);
+    expect(recipients.stdout.trim().split("\n")).toHaveLength(c.sent + 1);
+    const openers = await crm("campaigns", "export", c.id, "--who", "openers");
+    expect(openers.stdout.trim().split("\n")).toHaveLength(c.openedCount + 1);
+
+    const forExcel = path.join(dataDir, "bouncers-bom.csv");
+    expect((await crm("campaigns", "export", c.id, "--who", "bouncers", "--out", forExcel, "--bom")).code).toBe(0);
+    const bytes = readFileSync(forExcel);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(bytes.subarray(3).toString("utf8")).toBe(readFileSync(out, "utf8"));
+
+    const badWho = await crm("campaigns", "export", c.id, "--who", "everyone");
+    expect(badWho.code).toBe(1);
+    expect(badWho.stderr).toContain("--who must be recipients, openers, clickers, bouncers or unsubscribers");
   });
 });
