@@ -13,7 +13,8 @@ export type ApiErrorCode =
   | "payload_too_large"
   | "unprocessable"
   | "rate_limited"
-  | "internal";
+  | "internal"
+  | "unavailable";
 
 const statusOf: Record<ApiErrorCode, number> = {
   bad_request: 400,
@@ -26,6 +27,7 @@ const statusOf: Record<ApiErrorCode, number> = {
   unprocessable: 422,
   rate_limited: 429,
   internal: 500,
+  unavailable: 503,
 };
 
 /** A failure a service or route throws on purpose; the API wrapper turns it into JSON. */

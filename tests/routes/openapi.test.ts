@@ -4,7 +4,10 @@
 // refusals of bad input included. The document's inputs are the very schemas the routes validate
 // with (app/schemas/*, app/schemas/api-inputs.server.ts for the routes without a schema module), so
 // there is no copy of a route's rules here to keep in step.
+import http from "node:http";
+import net from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
+import { answerClientError } from "../../server/app";
 import { createTestUser, useTestConnection, useTestDatabase } from "../helpers/db";
 import { sqlRun } from "../helpers/sql";
 import { AnswerValidator, type ApiRoute, apiRoutes, routeModule, structuralProblems } from "../helpers/openapi";
@@ -174,6 +177,66 @@ describe("the document", () => {
     expect(launch.parameters).toContainEqual(expect.objectContaining({ name: "Idempotency-Key", in: "header" }));
     expect(validator.operation("post", "/api/webhooks/delivery-receipts").security).toEqual([{ receiptSignature: [] }]);
     expect(validator.operation("get", "/api/openapi.json").security).toEqual([]);
+  });
+});
+
+describe("what the server answers before any route", () => {
+  it("a header holding a control character is a 400 every operation documents (the server's clientError answer)", async () => {
+    // The listener the server mounts (server/index.ts); no request reaches a route.
+    const server = http.createServer((_req, res) => res.end("reached a route"));
+    server.on("clientError", answerClientError);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as net.AddressInfo).port;
+    const problems: string[] = [];
+    try {
+      for (const [template, item] of Object.entries(document.paths)) {
+        for (const method of HTTP_METHODS) {
+          if (!item[method]) continue;
+          const path = template.replace(/\{([^}]+)\}/g, (_, name: string) =>
+            name === "control" ? "pause" : name === "email" ? "a%40example.com" : "0123456789abcdef01234567",
+          );
+          const text = await new Promise<string>((resolve, reject) => {
+            let got = "";
+            const socket = net.connect(port, "127.0.0.1", () =>
+              socket.write(`${method.toUpperCase()} ${path} HTTP/1.1\r\nHost: x\r\nX-Signature: a\x01b\r\n\r\n`),
+            );
+            socket.on("data", (chunk: Buffer) => (got += chunk.toString()));
+            socket.on("close", () => resolve(got));
+            socket.on("error", reject);
+          });
+          const [head = "", body = ""] = text.split("\r\n\r\n");
+          const status = Number(head.split(" ")[1]);
+          const contentType = /content-type: ([^\r]+)/i.exec(head)?.[1] ?? "";
+          const answer = {
+            method,
+            template,
+            status,
+            headers: new Headers(),
+            contentType,
+            body: JSON.parse(body) as unknown,
+          };
+          expect(status, `${method} ${template}`).toBe(400);
+          problems.push(...validator.problems(method, template, answer));
+        }
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("every operation documents the database's outage (503 with Retry-After) but the document itself, which needs none", () => {
+    const missing: string[] = [];
+    for (const [template, item] of Object.entries(document.paths))
+      for (const method of HTTP_METHODS) {
+        const responses = item[method]?.responses as Record<string, unknown> | undefined;
+        if (responses && template !== "/api/openapi.json" && !responses["503"])
+          missing.push(`${method.toUpperCase()} ${template}`);
+      }
+    expect(missing).toEqual([]);
+    const unavailable = (document.components as { responses: Record<string, { headers: Record<string, unknown> }> })
+      .responses.ServiceUnavailable;
+    expect(Object.keys(unavailable.headers)).toContain("Retry-After");
   });
 });
 

@@ -170,6 +170,7 @@ const ERROR_RESPONSE_NAMES: Record<ApiErrorCode, string> = {
   unprocessable: "Unprocessable",
   rate_limited: "TooManyRequests",
   internal: "InternalError",
+  unavailable: "ServiceUnavailable",
 };
 
 const ERROR_DESCRIPTIONS: Record<ApiErrorCode, string> = {
@@ -183,6 +184,8 @@ const ERROR_DESCRIPTIONS: Record<ApiErrorCode, string> = {
   unprocessable: "Well-formed, but it cannot be done (e.g. a segment with no customers)",
   rate_limited: "Too many requests: wait and try again",
   internal: "Something went wrong on the server; the message says nothing more",
+  unavailable:
+    "The database cannot be reached right now (GET /healthz says so too); nothing was done. Try again after the Retry-After header's seconds",
 };
 
 /** The status of each error code, read from ApiError so the two cannot differ. */
@@ -196,7 +199,10 @@ function errorResponses(): Record<string, Json> {
       ERROR_RESPONSE_NAMES[code],
       {
         description: ERROR_DESCRIPTIONS[code],
-        headers: { "X-User-Id": { $ref: "#/components/headers/X-User-Id" } },
+        headers: {
+          "X-User-Id": { $ref: "#/components/headers/X-User-Id" },
+          ...(code === "unavailable" ? { "Retry-After": { $ref: "#/components/headers/Retry-After" } } : {}),
+        },
         content: {
           "application/json": {
             schema: {
@@ -241,6 +247,8 @@ type Operation = {
   answers: Record<number, Answer>;
   /** The error statuses besides the ones every operation of its kind has. */
   errors?: number[];
+  /** Answers without the database (so never 503). */
+  withoutDatabase?: true;
 };
 
 const ID_PARAMETER_DESCRIPTION =
@@ -271,6 +279,7 @@ const OPERATIONS: Operation[] = [
     summary: "This document",
     tag: "Meta",
     auth: "none",
+    withoutDatabase: true,
     answers: { 200: { description: "The OpenAPI 3.1 document of /api", media: "application/json" } },
   },
   // Sign-in
@@ -872,6 +881,7 @@ const OPERATIONS: Operation[] = [
 
 const HEADERS: Record<string, Json> = {
   "X-User-Id": { description: "The id of the signed-in caller", schema: { type: "string" } },
+  "Retry-After": { description: "Seconds to wait before trying again", schema: { type: "integer", minimum: 1 } },
   "X-Total-Count": { description: "How many records match, across all pages", schema: { type: "integer" } },
   "X-Total-Count-Capped": {
     description: "true when a search's count stopped at its cap",
@@ -949,12 +959,17 @@ function operationObject(op: Operation): Json {
     };
   }
   const writes = op.method !== "get";
-  const errors = new Set(op.errors ?? []);
+  // What the server answers any request before a route sees it: a request line or header holding
+  // a character HTTP does not allow (a control character) is a 400 (answerClientError in
+  // server/app.ts), a write's body over the server's limit a 413.
+  const errors = new Set([400, ...(writes ? [413] : []), ...(op.errors ?? [])]);
   if (auth === "user" || auth === "optional") {
     errors.add(401);
     if (writes) errors.add(403);
   }
   if (auth !== "none" || op.errors === undefined) errors.add(500);
+  // Every operation that reads or writes the database: while it cannot be reached.
+  if (!op.withoutDatabase) errors.add(503);
   for (const status of [...errors].sort((a, b) => a - b)) {
     const code = codeOfStatus(status);
     if (!code) throw new Error(`No ApiError code answers ${status}`);
