@@ -2,6 +2,7 @@
 // right status, X-User-Id on every authenticated answer, and zod failures turned into 400s.
 import type { HeadersArgs } from "@remix-run/node";
 import type { z } from "zod";
+import { isDatabaseUnavailable } from "~/models/unavailable.server";
 
 export type ApiErrorCode =
   | "bad_request"
@@ -131,10 +132,38 @@ export function jsonResponse(data: unknown, init: { status?: number; headers?: H
 }
 
 export function errorResponse(error: ApiError, headers?: HeadersInit) {
+  const all = new Headers(headers);
+  if (error.code === "unavailable") all.set("Retry-After", String(RETRY_AFTER_SECONDS));
   return jsonResponse(
     { error: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) } },
-    { status: error.status, headers },
+    { status: error.status, headers: all },
   );
+}
+
+/** How long a client is asked to wait (Retry-After) when the database cannot be reached. */
+export const RETRY_AFTER_SECONDS = 5;
+
+export const DATABASE_UNAVAILABLE =
+  "The database is unavailable right now, so this could not be done. Please try again in a few seconds.";
+
+/**
+ * The one answer to a request the database could not serve because it is out of reach
+ * (isDatabaseUnavailable in app/models/unavailable.server.ts): 503 with Retry-After, in the /api error
+ * shape on /api ("unavailable") and as plain text on pages, where a route's error boundary shows
+ * it (a thrown Response's text). Null for any other error.
+ */
+export function unavailableAnswer(error: unknown, request: Request): Response | null {
+  if (!isDatabaseUnavailable(error)) return null;
+  if (/^\/api(\/|$)/i.test(new URL(request.url).pathname))
+    return errorResponse(new ApiError("unavailable", DATABASE_UNAVAILABLE));
+  return new Response(DATABASE_UNAVAILABLE, {
+    status: 503,
+    headers: {
+      "Retry-After": String(RETRY_AFTER_SECONDS),
+      "Content-Type": "text/plain; charset=utf-8",
+      "Cache-Control": "no-store",
+    },
+  });
 }
 
 /** Field messages keyed by dotted path, the first message per field. */
@@ -266,8 +295,11 @@ export function allowMethods(request: Request, ...allowed: HttpMethod[]): void {
  */
 export function keepAllowHeader({ parentHeaders, actionHeaders, loaderHeaders, errorHeaders }: HeadersArgs): Headers {
   const headers = new Headers(parentHeaders);
-  const allow = errorHeaders?.get("Allow") ?? actionHeaders.get("Allow") ?? loaderHeaders.get("Allow");
-  if (allow) headers.set("Allow", allow);
+  // And a 503's Retry-After (unavailableAnswer), the same way.
+  for (const name of ["Allow", "Retry-After"]) {
+    const value = errorHeaders?.get(name) ?? actionHeaders.get(name) ?? loaderHeaders.get(name);
+    if (value) headers.set(name, value);
+  }
   return headers;
 }
 

@@ -5,7 +5,8 @@ import { Authenticator } from "remix-auth";
 import { GoogleStrategy } from "remix-auth-google";
 import { getEnv } from "~/env.server";
 import { crossOriginMessage, isOwnOrigin, originOf } from "~/lib/own-origin";
-import { ApiError, errorResponse, isBodyTooLarge, jsonResponse } from "~/lib/api.server";
+import { isDatabaseUnavailable } from "~/models/unavailable.server";
+import { ApiError, DATABASE_UNAVAILABLE, errorResponse, isBodyTooLarge, jsonResponse } from "~/lib/api.server";
 import { logger, noteRequestUser } from "~/lib/logger.server";
 import { destroySessionHeader, readSession, sessionStorage } from "~/services/session.server";
 import { verifyTokenClaims } from "~/services/token.server";
@@ -167,7 +168,13 @@ export async function withApi(
   } catch (error) {
     // A user deleted by another program can stay cached for a moment; their write then fails on
     // a foreign key. That is an ended session, not a fault of ours.
-    if (user && !(error instanceof ApiError) && !(error instanceof Response) && !(await userStillExists(user.id))) {
+    if (
+      user &&
+      !(error instanceof ApiError) &&
+      !(error instanceof Response) &&
+      !isDatabaseUnavailable(error) &&
+      !(await userStillExists(user.id))
+    ) {
       return apiFailure(new ApiError("unauthorized", "Session expired"));
     }
     return apiFailure(error, user?.id);
@@ -180,6 +187,11 @@ export function apiFailure(error: unknown, userId?: string): Response {
   if (error instanceof Response) return error;
   if (isBodyTooLarge(error))
     return errorResponse(new ApiError("payload_too_large", "The request body is too large"), headers);
+  // The database out of reach: a 503 the client may retry, not a fault of ours (/healthz says so too).
+  if (isDatabaseUnavailable(error)) {
+    logger().warn({ err: error }, "The database is unavailable: an /api request was answered 503");
+    return errorResponse(new ApiError("unavailable", DATABASE_UNAVAILABLE), headers);
+  }
   logger().error({ err: error }, "Unexpected error in an /api route");
   return errorResponse(new ApiError("internal", "Something went wrong on our side. Please try again."), headers);
 }
