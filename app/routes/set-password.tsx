@@ -20,7 +20,8 @@ import { RouteErrorBoundary } from "~/components/error-boundary";
 import { Field, FormAlert, LIVE_VALIDATION } from "~/components/forms";
 import { allowMethods, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
-import { LINK_ENDED, openPasswordLink, setPasswordThroughLink } from "~/services/password-link.server";
+import { LINK_ENDED } from "~/lib/password-link";
+import { openPasswordLink, setPasswordThroughLink } from "~/services/password-link.server";
 import { signInAndHandOff } from "~/services/session.server";
 
 export const headers = keepAllowHeader;

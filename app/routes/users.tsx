@@ -18,7 +18,7 @@ import { BRAND } from "~/lib/brand";
 import { replyRefused, replyUnfinished } from "~/lib/forms.server";
 import { AddPersonSchema } from "~/schemas/person";
 import { requireUser } from "~/services/auth.server";
-import { PASSWORD_LINK_DAYS } from "~/services/password-link.server";
+import { PASSWORD_LINK_DAYS } from "~/lib/password-link";
 import { addPerson, listPeople, newPasswordLink } from "~/services/people.server";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).

@@ -5,15 +5,10 @@
 // password moves the session version on, which ends the link along with every session before it.
 import { getEnv } from "~/env.server";
 import { ApiError } from "~/lib/api.server";
+import { PASSWORD_LINK_DAYS } from "~/lib/password-link";
 import { openToken, sealToken } from "~/services/public-token.server";
 import { hashPassword, passwordProblem } from "~/services/passwords.server";
 import { currentSessionVersion, getUser, setPasswordHash, type User } from "~/services/users.server";
-
-/** How long a link works. */
-export const PASSWORD_LINK_DAYS = 7;
-
-export const LINK_ENDED =
-  "This link has been used or has expired. Ask the person who sent it for a new one (the owner's Users screen makes one).";
 
 type LinkPayload = { u: string; v: number; e: number };
 

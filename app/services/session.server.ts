@@ -113,7 +113,9 @@ function handoffCookie() {
     handoff = createCookie("__crm_handoff", {
       httpOnly: true,
       sameSite: "lax",
-      path: "/auth/callback",
+      // "/auth", not "/auth/callback": Remix's client asks /auth/callback.data for the page's
+      // data, which a cookie scoped to /auth/callback would not reach.
+      path: "/auth",
       secure: env.NODE_ENV === "production" && env.publicUrl.startsWith("https:"),
       secrets: [env.sessionSecret],
       maxAge: 300,

@@ -34,7 +34,8 @@ export async function signIn(page: Page, options: { name?: string; email?: strin
   await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByLabel("E-mail", { exact: true }).fill(email);
   await page.getByLabel("Password", { exact: true }).fill(options.password ?? E2E_PASSWORD);
-  await page.getByRole("button", { name: "Sign in locally" }).click();
+  // The server's first account is its owner's ("Create account and sign in"); later ones sign in.
+  await page.getByRole("button", { name: /^(Sign in locally|Create account and sign in)$/ }).click();
   await expect(page.getByText("Welcome back!")).toBeVisible({ timeout: 45_000 });
   return { name, email };
 }

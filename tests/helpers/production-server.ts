@@ -1,6 +1,7 @@
 // The environment the e2e suites start the production server with (`node build/node/server.mjs`
 // after `npm run build`, as `npm run serve` and the container do): its own data directory and
-// database, a fresh session secret, local sign-in.
+// database, a fresh session secret, and sign-up open, since every test signs up a tenant of its
+// own. What a newcomer meets with nothing set is tests/e2e/first-run.spec.ts.
 import { randomBytes } from "node:crypto";
 import net from "node:net";
 import path from "node:path";
@@ -26,7 +27,7 @@ export function productionServerEnv(options: {
     DATA_DIR: options.dataDir,
     DATABASE_URL: `file:${path.join(options.dataDir, "crm.db")}`,
     SESSION_SECRET: randomBytes(32).toString("hex"),
-    LOCAL_AUTH: "true",
+    SIGN_UP: "open",
     LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
     ...options.extra,
   };
