@@ -14,7 +14,6 @@
 // Usage: node scripts/container-check.mjs   (as root, so it can create the user and switch to it;
 // run by .ci/run). KEEP=1 leaves the temporary directory behind for a look.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -176,11 +175,8 @@ const serverEnv = {
   DATA_DIR: data,
   PORT: String(port),
   HOST: "0.0.0.0",
-  // What `docker run` passes (README): a session secret and the public address. Local sign-in has
-  // to be asked for in production; the check signs in with it.
-  SESSION_SECRET: randomBytes(32).toString("hex"),
-  PUBLIC_URL: base,
-  LOCAL_AUTH: "true",
+  // Nothing else: `docker run` with the image's defaults. The session secret is generated into the
+  // data directory, and the first visitor creates the owner's account on the sign-in page.
 };
 // The Dockerfile's CMD: ["node", "build/node/server.mjs"], as USER crm.
 const cmd = [process.execPath, "build/node/server.mjs"];
@@ -256,6 +252,8 @@ async function get(pathname, init = {}) {
     ([, attrs]) => /method="post"/i.test(attrs) && /action="\/login"/i.test(attrs),
   );
   if (!form) fail("the login page has no local sign-in form (a POST form to /login)");
+  if (!html.includes("Create the owner&#x27;s account") && !html.includes("Create the owner's account"))
+    fail("the login page of a new install does not offer to create the owner's account");
   const attr = (tag, name) => tag.match(new RegExp(`\\s${name}="([^"]*)"`, "i"))?.[1];
   const account = { name: "Container Check", email: "container-check@example.com", password: "container-Check-2026!" };
   const fields = new URLSearchParams();
@@ -292,8 +290,11 @@ async function get(pathname, init = {}) {
       `POST /login (${posted}) answered ${res.status}${location ? ` → ${location}` : ""} without a session${errors.length ? `: ${errors.join("; ")}` : ""}`,
     );
   }
-  if (!/^\/auth\/callback\?token=[^&]+&auth=success/.test(location))
-    fail(`POST /login redirected to ${location}, not /auth/callback with a token`);
+  // A browser's token travels in a one-time cookie, never in the address.
+  if (location !== "/auth/callback?auth=success")
+    fail(`POST /login redirected to ${location}, not /auth/callback?auth=success`);
+  if (!existsSync(path.join(data, "session-secret")))
+    fail(`no session secret was generated into ${data} with SESSION_SECRET unset`);
   const dashboard = await get("/dashboard", { headers: { Cookie: cookie } });
   if (dashboard.status !== 200)
     fail(`/dashboard with the new session answered ${dashboard.status} ${dashboard.headers.get("location") ?? ""}`);
@@ -301,7 +302,7 @@ async function get(pathname, init = {}) {
   if (!dashboardHtml.includes(account.name))
     fail(`/dashboard does not show the signed-in user's name "${account.name}"`);
   ok(
-    `local sign-in: POST /login (${posted}) → ${res.status} /auth/callback?token=…, session cookie set; /dashboard answered 200 for "${account.name}"`,
+    `the owner's account from the sign-in page with the image's defaults: POST /login (${posted}) → ${res.status} /auth/callback?auth=success, session cookie set, session secret generated; /dashboard answered 200 for "${account.name}"`,
   );
 }
 
