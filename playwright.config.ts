@@ -12,7 +12,7 @@ const port = Number(process.env.E2E_PORT);
 // The server's data directory, known to the workers too (tests/e2e/fixtures.ts seeds through it).
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "crm-e2e-"));
 const baseURL = `http://localhost:${port}`;
-// The same product on PostgreSQL (issue 26): a second server on the next port, on a database of
+// The same product on PostgreSQL: a second server on the next port, on a database of
 // its own, for the specs that do not reach into the SQLite file (POSTGRES_SPECS).
 const postgresPort = port + 1;
 const postgresURL = `http://localhost:${postgresPort}`;

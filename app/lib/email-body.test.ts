@@ -307,7 +307,7 @@ describe("compileEmailBody: per recipient", () => {
   });
 });
 
-describe("tracking (issue 25)", () => {
+describe("tracking", () => {
   const TRACK = "https://crm.example.in";
   const tracking = {
     openUrl: `${TRACK}/o/OPEN-token_1`,

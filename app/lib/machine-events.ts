@@ -1,4 +1,4 @@
-// Which opens and clicks are machines rather than people (issue 25, docs/rules.md#opens-and-clicks,
+// Which opens and clicks are machines rather than people (docs/rules.md#opens-and-clicks,
 // docs/decisions/0025-open-and-click-tracking.md). A machine event is recorded and shown apart
 // ("Machine opens"), never counted as a person:
 //

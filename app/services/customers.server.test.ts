@@ -346,7 +346,7 @@ describe("search stays inside its tenant", () => {
       // with the tenant and the term in its Index Cond ("userId" leads it, btree_gin): another
       // tenant's matches are never read. On these few rows the planner would rather test the term
       // row by row (cheap at 1,200 rows; at 200,000 it takes the index on its own, measured in the
-      // report of issue 26): priced as on a large tenant, a row's test costing more, it does so here.
+      // report of the PostgreSQL work): priced as on a large tenant, a row's test costing more, it does so here.
       await analyzeCustomersPg(pg);
       for (const term of ["k1199@kestrel", "bird1199"]) {
         const rare = customerMatchSqlPg(busy.id, term, null, false);

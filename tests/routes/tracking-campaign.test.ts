@@ -1,4 +1,4 @@
-// Opens and clicks end to end (issue 25): a campaign sent through the real engine and the SMTP
+// Opens and clicks end to end: a campaign sent through the real engine and the SMTP
 // channel to a real SMTP server; each recipient's pixel and links, read from the messages as they
 // arrived, are fetched through /o and /c as people, a link scanner within the scanner window, a
 // HEAD, a bot and Apple's privacy proxy would; the queued receipts are applied as the delivery job

@@ -6,7 +6,7 @@
 // Where the bucket lives is the engine's question, as for the sign-in counters
 // (app/models/sign-in-attempts.server.ts). On PostgreSQL it is a row of SendRate per channel, so every
 // instance's delivery job takes from one bucket and the rate holds for all of them together
-// (issue 26: a rate of 100 a second with three instances is 100, not 300). On SQLite the product
+// (a rate of 100 a second with three instances is 100, not 300). On SQLite the product
 // is one server with one delivery job, which keeps its own bucket in memory: writing it would queue
 // each batch's tokens behind the one writer (decision 0020).
 import { type AnyConnection, isPostgres } from "~/db/connection.server";
