@@ -182,8 +182,15 @@ export async function transaction<T>(
   for (let attempt = 1; ; attempt++) {
     let client: pg.PoolClient | undefined;
     let broken = false;
+    // A connection lost while checked out (the database went away between two statements) is
+    // reported as an error event as well as to the statement: without a listener it would end
+    // the process. The statement's own error rolls the transaction back.
+    const lost = () => {
+      broken = true;
+    };
     try {
       client = await db.pool.connect();
+      client.on("error", lost);
       await client.query("BEGIN");
       const result = await work(client);
       await client.query("COMMIT");
@@ -199,6 +206,7 @@ export async function transaction<T>(
       if (attempt >= attempts || !isRetryable(error)) throw error;
       await new Promise((r) => setTimeout(r, backoff * 2 ** (attempt - 1) * (0.5 + Math.random())));
     } finally {
+      client?.removeListener("error", lost);
       client?.release(broken);
     }
   }
