@@ -22,8 +22,9 @@ import { NonceProvider, contentSecurityPolicy } from "~/lib/nonce";
 import { linkInstances as linkBus } from "~/services/process-bus.server";
 
 export { getEnv } from "~/env.server";
-export { JSON_TEXT } from "~/lib/api.server";
+export { JSON_TEXT, unavailableAnswer } from "~/lib/api.server";
 export { crossOriginMessage, isOwnOrigin, originOf } from "~/lib/own-origin";
+export { awaitingOwner } from "~/services/sign-up.server";
 export { logger, withRequestLogState } from "~/lib/logger.server";
 export { hearBusMessage, isBusMessage } from "~/services/process-bus.server";
 export { startBackgroundJobs } from "~/services/background-jobs.server";

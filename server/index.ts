@@ -85,6 +85,12 @@ if (cluster.isPrimary) {
   }
 }
 
+/** On a new install, what to do next: the owner's account is made on the sign-in page. */
+async function tellAboutOwner() {
+  if (await app.awaitingOwner().catch(() => false))
+    log.info(`No account yet: open ${env.publicUrl} to create the owner's account.`);
+}
+
 if (cluster.isPrimary && workers > 1) {
   runCluster({
     workers,
@@ -93,6 +99,7 @@ if (cluster.isPrimary && workers > 1) {
     hearBusMessage: app.hearBusMessage,
     onReady: () => {
       log.info(readyLine());
+      void tellAboutOwner();
       startJobs();
     },
   });
@@ -118,6 +125,7 @@ async function serve() {
     if (cluster.isWorker) process.send?.(READY_MESSAGE);
     else {
       log.info(readyLine());
+      void tellAboutOwner();
       startJobs();
     }
   });

@@ -65,6 +65,8 @@ const OWNER = { name: "Meera Nair", email: "meera@shop.example", password: "kett
 test("the first visitor creates the owner's account and lands on the dashboard, the token never in the address", async ({
   page,
 }) => {
+  // The server's log says what to do next.
+  expect(output).toContain(`No account yet: open http://localhost:${port} to create the owner's account.`);
   const seen = addressesOf(page);
   await page.goto(`http://localhost:${port}/`);
   await expect(page).toHaveURL(/\/login$/);
