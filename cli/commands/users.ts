@@ -4,6 +4,8 @@ import { migrateConfiguredDatabase } from "../../app/db/migrate-configured.serve
 import { findUserByEmail, listUsers, setPasswordHash, upsertLocalUser } from "../../app/services/users.server.ts";
 import { hashPassword, passwordProblem } from "../../app/services/passwords.server.ts";
 import { issueToken } from "../../app/services/token.server.ts";
+import { passwordLink } from "../../app/services/password-link.server.ts";
+import { PASSWORD_LINK_DAYS } from "../../app/lib/password-link.ts";
 import { singleLine } from "../../app/schemas/text.ts";
 import { readNewPassword } from "../prompt.ts";
 import { parseCliInput } from "../validate.ts";
@@ -43,7 +45,9 @@ export function registerUserCommands(program: Command) {
       console.log(`${existing ? "Exists" : "Created"}: ${user.id}  ${user.email}  ${user.displayName}`);
       if (existing && password) console.log(`Its password was not changed. Use: crm users set-password ${user.email}`);
       if (!existing && !password) {
-        console.log(`No password: the account cannot sign in on /login until: crm users set-password ${user.email}`);
+        console.log(
+          `No password yet. Send them a link to set one: crm users link ${user.email} (or set it here: crm users set-password ${user.email})`,
+        );
       }
     });
 
@@ -64,6 +68,23 @@ export function registerUserCommands(program: Command) {
       const password = await newPassword({ email: user.email, name: user.displayName });
       await setPasswordHash(user.id, await hashPassword(password));
       console.log(`Password set for ${user.email}. Their earlier sessions and tokens no longer work.`);
+    });
+
+  users
+    .command("link")
+    .description(
+      `Print a one-time link that lets the user set their password (works once, for ${PASSWORD_LINK_DAYS} days; the owner's Users screen makes the same)`,
+    )
+    .argument("<email>", "the user's e-mail address")
+    .action(async (email: string) => {
+      const input = parseCliInput(z.object({ email: Email }), { email });
+      await migrateConfiguredDatabase();
+      const user = await findUserByEmail(input.email);
+      if (!user)
+        throw new Error(
+          `No user with e-mail ${input.email}. Create one with: crm users create --email ${input.email} --name NAME`,
+        );
+      console.log(await passwordLink(user.id));
     });
 
   users
