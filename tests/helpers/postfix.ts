@@ -65,8 +65,8 @@ export type Postfix = {
    * name as a setting takes it ("regexp:/…/name"); tables are read at start and at configure().
    */
   table(name: string, lines: readonly string[]): string;
-  /** Changes main.cf settings (an empty value resets one to its default) and reloads Postfix. */
-  configure(settings: Record<string, string>): Promise<void>;
+  /** Changes main.cf settings (null resets one to its default) and reloads Postfix. */
+  configure(settings: Record<string, string | null>): Promise<void>;
   /** The queue's messages (postqueue -j), e.g. to see that nothing is left deferred. */
   queue(): Promise<{ queue_name: string; recipients: { address: string; delay_reason?: string }[] }[]>;
   stop(): Promise<void>;
@@ -286,7 +286,7 @@ export async function startPostfix(options: PostfixOptions): Promise<Postfix> {
     table,
     async configure(changes) {
       for (const [name, value] of Object.entries(changes)) {
-        if (value === "") delete current[name];
+        if (value === null) delete current[name];
         else current[name] = value;
       }
       writeFileSync(path.join(etc, "main.cf"), mainCf(current));
