@@ -6,7 +6,7 @@
 // external: they are node_modules in the container too. Development and tests keep running the
 // TypeScript sources (the CLI's tests run the compiled CLI when it is up to date, see bin/crm.mjs).
 import path from "node:path";
-import { defineConfig, type Plugin } from "vite";
+import { defineConfig, type Plugin, type UserConfig } from "vite";
 
 const root = import.meta.dirname;
 
@@ -44,28 +44,37 @@ function cliSources(): Plugin {
   };
 }
 
-export default defineConfig({
-  resolve: { alias: { "~": path.resolve(root, "app") } },
-  logLevel: "warn",
-  plugins: [cliSources()],
-  build: {
-    ssr: true,
-    outDir: "build/node",
-    emptyOutDir: true,
-    target: "node20",
-    minify: false,
-    sourcemap: true,
-    rollupOptions: {
-      input: {
-        server: "server/index.ts",
-        "jobs/delivery": "jobs/delivery.ts",
-        "jobs/snapshots": "jobs/snapshots.ts",
-        "jobs/background-work": "jobs/background-work.ts",
-        "jobs/bounce-mailbox": "jobs/bounce-mailbox.ts",
-        "jobs/dkim-signer": "jobs/dkim-signer.ts",
-        cli: "cli/index.ts",
+/** Every entry of build/node/: the server, the job threads and the CLI. */
+export const NODE_ENTRIES = {
+  server: "server/index.ts",
+  "jobs/delivery": "jobs/delivery.ts",
+  "jobs/snapshots": "jobs/snapshots.ts",
+  "jobs/background-work": "jobs/background-work.ts",
+  "jobs/bounce-mailbox": "jobs/bounce-mailbox.ts",
+  "jobs/dkim-signer": "jobs/dkim-signer.ts",
+  cli: "cli/index.ts",
+};
+
+/** The build of these entries into outDir; the CLI's tests build the CLI alone with it (cli/run-cli.ts). */
+export function nodeBuildConfig(input: Record<string, string> = NODE_ENTRIES, outDir = "build/node"): UserConfig {
+  return {
+    root,
+    resolve: { alias: { "~": path.resolve(root, "app") } },
+    logLevel: "warn",
+    plugins: [cliSources()],
+    build: {
+      ssr: true,
+      outDir,
+      emptyOutDir: true,
+      target: "node20",
+      minify: false,
+      sourcemap: true,
+      rollupOptions: {
+        input,
+        output: { format: "esm", entryFileNames: "[name].mjs", chunkFileNames: "chunks/[name]-[hash].mjs" },
       },
-      output: { format: "esm", entryFileNames: "[name].mjs", chunkFileNames: "chunks/[name]-[hash].mjs" },
     },
-  },
-});
+  };
+}
+
+export default defineConfig(nodeBuildConfig());

@@ -10,7 +10,6 @@ import { readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import v8 from "node:v8";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const compiled = path.join(root, "build", "node", "cli.mjs");
@@ -51,14 +50,6 @@ function tsxCli() {
   }
 }
 
-// The Prisma client's query compiler is WebAssembly. V8 would also optimise it with TurboFan on
-// background threads and wait for that before exiting: for a command that runs a few queries,
-// about 0.4 s of CPU (of 1.5 s for `crm users token`) that nothing uses. V8's baseline compiler
-// alone runs those queries fast enough; the flag only changes how WebAssembly is compiled, and
-// must be set before the client loads.
-const V8_FLAGS = "--liftoff-only";
-v8.setFlagsFromString(V8_FLAGS);
-
 const stale = staleness();
 if (stale === "") {
   await import(pathToFileURL(compiled).href);
@@ -69,7 +60,7 @@ if (stale === "") {
       const why = stale === null ? "the CLI is not built" : `build/node/cli.mjs is out of date (${stale})`;
       process.stderr.write(`crm: ${why}; running the TypeScript source (slower). \`npm run build\` compiles it.\n`);
     }
-    const result = spawnSync(process.execPath, [V8_FLAGS, tsx, path.join(root, "cli", "index.ts"), ...args], {
+    const result = spawnSync(process.execPath, [tsx, path.join(root, "cli", "index.ts"), ...args], {
       stdio: "inherit",
     });
     process.exit(result.status ?? 1);

@@ -1,8 +1,8 @@
 // The `crm` program: each command group lives in cli/commands/ and registers itself, and only the
 // groups that the command line names are imported. Importing them all (the Prisma client, the mail
 // readers, faker for the seed, zod, …) cost about 1.5 s of CPU before `crm --help` could answer;
-// the top-level help is made from the names and descriptions below (cli/program.test.ts checks
-// that they are what the groups register).
+// the top-level help is made from the names and descriptions below. A new top-level command goes
+// in COMMANDS too: cli/program.test.ts checks that they are what the groups register.
 import { Command, Help } from "commander";
 
 type Register = (program: Command) => void;
@@ -56,38 +56,38 @@ export function namedCommand(args: string[]): string | undefined {
 
 /**
  * The program for these arguments (without node and the script): the command they name with its
- * groups registered in full, every other top-level command as a name and a description only.
- * `all` registers every group (for the tests that compare the two).
+ * groups registered in full, every other top-level command as a name and a description only, in
+ * the order of COMMANDS. `all` registers every group (the tests compare the two).
  */
 export async function buildProgram(args: string[], options: { all?: boolean } = {}): Promise<Command> {
-  const program = new Command()
-    .name("crm")
-    .description("Admin commands for the CRM: database, users, tokens, imports, seeding, campaigns and deliveries.")
-    .showHelpAfterError("(run with --help for usage)")
-    .exitOverride();
-  const named = namedCommand(args);
-  const wanted = new Set<GroupName>(
-    options.all ? COMMANDS.flatMap((c) => c.groups) : COMMANDS.find((c) => c.name === named)?.groups,
-  );
-  const loaded = await Promise.all([...wanted].map(async (g) => [g, await GROUPS[g]()] as const));
-  const registers = new Map(loaded);
   const withOptions = new Set<Command>();
   const help = new Help();
-  program.configureHelp({
-    subcommandTerm: (cmd) => (withOptions.has(cmd) ? `${cmd.name()} [options]` : help.subcommandTerm(cmd)),
-  });
+  // The settings every command inherits from the one it was made from.
+  const configured = (command: Command) =>
+    command
+      .showHelpAfterError("(run with --help for usage)")
+      .exitOverride()
+      .configureHelp({
+        subcommandTerm: (cmd) => (withOptions.has(cmd) ? `${cmd.name()} [options]` : help.subcommandTerm(cmd)),
+      });
+  const program = configured(new Command())
+    .name("crm")
+    .description("Admin commands for the CRM: database, users, tokens, imports, seeding, campaigns and deliveries.");
+  const named = COMMANDS.find((c) => c.name === namedCommand(args));
+  const groups = new Set<GroupName>(options.all ? COMMANDS.flatMap((c) => c.groups) : named?.groups);
+  // The groups register into a program of their own; their commands then join in COMMANDS' order.
+  const loaded = configured(new Command());
+  for (const group of groups) (await GROUPS[group]())(loaded);
   for (const command of COMMANDS) {
-    if (program.commands.some((c) => c.name() === command.name)) continue;
-    const groups = command.groups.filter((g) => registers.has(g));
-    if (groups.length) {
-      for (const g of groups) {
-        registers.get(g)!(program);
-        registers.delete(g);
-      }
-    } else {
+    const registered = loaded.commands.find((c) => c.name() === command.name);
+    if (registered) program.addCommand(registered);
+    else {
       const stub = program.command(command.name).description(command.description);
       if (command.hasOptions) withOptions.add(stub);
     }
+  }
+  for (const other of loaded.commands) {
+    if (!COMMANDS.some((c) => c.name === other.name())) program.addCommand(other);
   }
   return program;
 }
