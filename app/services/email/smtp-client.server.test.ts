@@ -5,13 +5,17 @@
 // dot-stuffing, a line longer than SMTP allows, names and subjects that are not ASCII decoded by
 // mailparser as typed, a relay that answers in several lines (as Gmail does), and a server that
 // drops the connection in the middle of a batch: nothing is lost.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import net, { type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import tls from "node:tls";
 import { simpleParser } from "mailparser";
 import { SMTPServer, type SMTPServerOptions } from "smtp-server";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ChannelResult, OutgoingMessage } from "~/services/delivery/channel.server";
-import { smtpChannel } from "~/services/delivery/smtp-channel.server";
-import { dotStuffed, isLoopback } from "./smtp-client.server";
+import { ehloName, smtpChannel, smtpClientSettings } from "~/services/delivery/smtp-channel.server";
+import { dotStuffed, isLoopback, MAX_LINE } from "./smtp-client.server";
 import { selfSignedCertificate } from "../../../tests/helpers/certificate";
 
 type Received = { to: string; raw: string; secure: boolean; user: string | null };
@@ -402,5 +406,226 @@ describe("a server that drops the connection in the middle of a batch", () => {
     );
     expect(again.every((r) => r.status === "accepted")).toBe(true);
     expect(new Set(arrivedIds())).toEqual(new Set(batch.map((m) => m.key)));
+  });
+});
+
+/** The settings' defaults, as getEnv gives them, with what a test sets. */
+function settings(fields: Partial<Parameters<typeof smtpClientSettings>[0]>): Parameters<typeof smtpClientSettings>[0] {
+  return {
+    SMTP_URL: undefined,
+    SMTP_EHLO_NAME: undefined,
+    SMTP_REQUIRE_TLS: undefined,
+    SMTP_TLS_CA_FILE: undefined,
+    SMTP_DATA_TIMEOUT_SECONDS: 600,
+    PUBLIC_URL: undefined,
+    mailFrom: { name: "Shop", address: "news@shop.example" },
+    ...fields,
+  };
+}
+
+/**
+ * A hand-written SMTP server on a loopback port (for what smtp-server will not do): it answers each
+ * command with `answer(line)`, and after STARTTLS's 220 carries on over TLS with `tlsOptions`.
+ */
+async function startRawServer(options: {
+  greeting?: (socket: net.Socket) => void;
+  answer?: (line: string) => string;
+  tlsOptions?: tls.TlsOptions;
+}) {
+  const received: string[] = [];
+  const sockets = new Set<net.Socket>();
+  const serve = (socket: net.Socket, secure: boolean) => {
+    let buffer = "";
+    let inData = false;
+    let data = "";
+    socket.setEncoding("latin1");
+    socket.on("error", () => {});
+    socket.on("data", (chunk: string) => {
+      buffer += chunk;
+      let end: number;
+      while ((end = buffer.indexOf("\r\n")) >= 0) {
+        const line = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (inData) {
+          if (line === ".") {
+            inData = false;
+            received.push(data);
+            data = "";
+            socket.write("250 2.0.0 Ok: queued\r\n");
+          } else data += `${line}\r\n`;
+          continue;
+        }
+        const verb = line.slice(0, 4).toUpperCase();
+        if (verb === "STAR" && !secure && options.tlsOptions) {
+          socket.removeAllListeners("data");
+          // 220, and junk pipelined after it in the same write, in clear (RFC 3207 4.2).
+          socket.write("220 2.0.0 Ready to start TLS\r\n250-injected.example\r\n250 AUTH PLAIN\r\n");
+          const secured = new tls.TLSSocket(socket, { isServer: true, ...options.tlsOptions });
+          serve(secured, true);
+          return;
+        }
+        if (verb === "DATA") {
+          inData = true;
+          socket.write("354 End data with <CR><LF>.<CR><LF>\r\n");
+        } else if (verb === "QUIT") socket.end("221 2.0.0 Bye\r\n");
+        else socket.write(`${options.answer?.(line) ?? "250 2.0.0 Ok"}\r\n`);
+      }
+    });
+  };
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    if (options.greeting) options.greeting(socket);
+    else socket.write("220 raw.example ESMTP\r\n");
+    serve(socket, false);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  stops.push(async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  return { port: (server.address() as AddressInfo).port, received };
+}
+
+describe("TLS required, and certificates", () => {
+  const { key, cert } = selfSignedCertificate();
+
+  it("SMTP_REQUIRE_TLS is on for a relay elsewhere, off on this machine; on, a relay without STARTTLS gets nothing, with what to set", async () => {
+    expect(smtpClientSettings(settings({ SMTP_URL: "smtp://mail.example.com:587" })).requireTls).toBe(true);
+    expect(smtpClientSettings(settings({ SMTP_URL: "smtp://127.0.0.1:25" })).requireTls).toBe(false);
+    expect(
+      smtpClientSettings(settings({ SMTP_URL: "smtp://mail.example.com", SMTP_REQUIRE_TLS: false })).requireTls,
+    ).toBe(false);
+    const clear = await startServer({ disabledCommands: ["STARTTLS"] });
+    const results = await sendAll(`smtp://127.0.0.1:${clear.port}`, [message(1), message(2)], {
+      url: "",
+      client: smtpClientSettings(settings({ SMTP_URL: `smtp://127.0.0.1:${clear.port}`, SMTP_REQUIRE_TLS: true })),
+    });
+    expect(results).toMatchObject([
+      {
+        status: "retry",
+        countsAsError: true,
+        details: expect.stringMatching(
+          /offers no STARTTLS, so mail would travel in clear text.*SMTP_REQUIRE_TLS=false/,
+        ),
+      },
+      { status: "retry", countsAsError: true },
+    ]);
+    expect(clear.received).toHaveLength(0);
+  });
+
+  it("a relay whose certificate a private CA signed: refused, saying to set SMTP_TLS_CA_FILE; with it set, sent over TLS", async () => {
+    const server = await startServer({ key, cert });
+    const url = `smtp://localhost:${server.port}`;
+    const untrusted = await sendAll(url, [message(1)], {
+      url: "",
+      client: smtpClientSettings(settings({ SMTP_URL: url })),
+    });
+    expect(untrusted).toMatchObject([{ status: "retry", details: expect.stringMatching(/set SMTP_TLS_CA_FILE/) }]);
+    const dir = mkdtempSync(path.join(tmpdir(), "crm-smtp-ca-"));
+    stops.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const caFile = path.join(dir, "ca.pem");
+    writeFileSync(caFile, cert);
+    const trusted = await sendAll(url, [message(2)], {
+      url: "",
+      client: smtpClientSettings(settings({ SMTP_URL: url, SMTP_TLS_CA_FILE: caFile })),
+    });
+    expect(trusted).toMatchObject([{ status: "accepted" }]);
+    expect(server.received).toMatchObject([{ to: "r2@example.com", secure: true }]);
+  });
+
+  it("throws away what the server pipelined in clear after STARTTLS's 220 (RFC 3207 4.2), and sends over TLS", async () => {
+    const server = await startRawServer({
+      answer: (line) => (line.startsWith("EHLO") ? "250-raw.example\r\n250 STARTTLS" : "250 2.0.0 Ok"),
+      tlsOptions: { key, cert },
+    });
+    const results = await sendAll(`smtp://localhost:${server.port}`, [message(1)], {
+      url: "",
+      client: { tls: { ca: cert } },
+    });
+    expect(results).toMatchObject([{ status: "accepted", details: expect.stringMatching(/^250 2\.0\.0 Ok: queued/) }]);
+    expect(server.received).toHaveLength(1);
+  });
+});
+
+describe("EHLO, AUTH and the answers read", () => {
+  it("says EHLO with SMTP_EHLO_NAME, else PUBLIC_URL's host, else MAIL_FROM's domain; never a bracketed loopback address", async () => {
+    expect(ehloName(settings({ SMTP_EHLO_NAME: "mta.shop.example", PUBLIC_URL: "https://crm.shop.example" }))).toBe(
+      "mta.shop.example",
+    );
+    expect(ehloName(settings({ PUBLIC_URL: "https://crm.shop.example/app" }))).toBe("crm.shop.example");
+    for (const publicUrl of ["http://localhost:3000", "http://10.1.2.3:3000", "http://[::1]:3000", "http://crm:3000"]) {
+      expect(ehloName(settings({ PUBLIC_URL: publicUrl })), publicUrl).toBe("shop.example");
+    }
+    const names: string[] = [];
+    const server = await startServer({
+      disabledCommands: ["STARTTLS"],
+      onMailFrom(_address, session, callback) {
+        names.push(session.hostNameAppearsAs);
+        callback();
+      },
+    });
+    const url = `smtp://127.0.0.1:${server.port}`;
+    const client = smtpClientSettings(settings({ SMTP_URL: url, PUBLIC_URL: "http://localhost:3000" }));
+    expect(await sendAll(url, [message(1)], { url: "", client })).toMatchObject([{ status: "accepted" }]);
+    expect(names).toEqual(["shop.example"]);
+  });
+
+  it("logs in only with a mechanism the relay offered: one that offers neither PLAIN nor LOGIN is told so, and gets no password", async () => {
+    let tried = 0;
+    const server = await startServer({
+      disabledCommands: ["STARTTLS"],
+      authMethods: ["CRAM-MD5"],
+      onAuth(_auth, _session, callback) {
+        tried += 1;
+        callback(new Error("no"));
+      },
+    });
+    const results = await sendAll(`smtp://crm:secret@127.0.0.1:${server.port}`, [message(1)]);
+    expect(results).toMatchObject([
+      {
+        status: "retry",
+        countsAsError: true,
+        details: expect.stringMatching(/offers AUTH CRAM-MD5; this product logs in with PLAIN or LOGIN only/),
+      },
+    ]);
+    expect(tried).toBe(0);
+    expect(server.received).toHaveLength(0);
+  });
+
+  it("a server that sends a line without end is an error at once, not a buffer that grows", async () => {
+    const server = await startRawServer({
+      greeting: (socket) => {
+        const chunk = "x".repeat(64 * 1024);
+        const timer = setInterval(() => socket.writable && socket.write(chunk), 5);
+        socket.on("close", () => clearInterval(timer));
+        socket.write("220-");
+      },
+    });
+    const started = Date.now();
+    const results = await sendAll(`smtp://127.0.0.1:${server.port}`, [message(1)], {
+      url: "",
+      client: { greetingTimeoutMs: 5000 },
+    });
+    expect(results).toMatchObject([
+      { status: "retry", details: expect.stringMatching(new RegExp(`a line longer than ${MAX_LINE} characters`)) },
+    ]);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe("addresses that are not ASCII", () => {
+  it("are not sent (no SMTPUTF8, no broken signature): the row fails saying why, and the rest of the batch goes", async () => {
+    const server = await startServer({ disabledCommands: ["STARTTLS"] });
+    const results = await sendAll(`smtp://127.0.0.1:${server.port}`, [
+      message(1, { to: { name: "Jöhn", email: "jöhn@example.com", phone: "" } }),
+      message(2, { to: { name: "Asha", email: "asha@exämple.com", phone: "" } }),
+      message(3),
+    ]);
+    expect(results).toMatchObject([
+      { status: "failed", details: expect.stringMatching(/^Not sent: jöhn@example\.com has characters outside ASCII/) },
+      { status: "failed", details: expect.stringMatching(/outside ASCII/) },
+      { status: "accepted" },
+    ]);
+    expect(server.received.map((r) => r.to)).toEqual(["r3@example.com"]);
   });
 });

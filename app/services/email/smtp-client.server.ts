@@ -357,7 +357,17 @@ export class SmtpConnection {
         servername: net.isIP(this.target.host) ? undefined : this.target.host,
         ...this.options.tls,
       });
-      s.once("secureConnect", () => resolve(s));
+      // A handshake that never ends (or a connection gone under it) is an error, not a wait forever.
+      const late = () => s.destroy(new Error("no TLS handshake within the answer timeout"));
+      const closed = () => reject(new SmtpError("STARTTLS failed: the connection closed", "ETLS"));
+      s.setTimeout(this.socketTimeout, late);
+      s.once("close", closed);
+      s.once("secureConnect", () => {
+        s.setTimeout(0);
+        s.removeListener("timeout", late);
+        s.removeListener("close", closed);
+        resolve(s);
+      });
       s.once("error", (error) => reject(new SmtpError(`STARTTLS failed: ${tlsFailure(error)}`, "ETLS")));
     });
     this.socket = secured;
