@@ -14,6 +14,7 @@ import type { ViteDevServer } from "vite";
 import type * as AppEntry from "../app/entry.server.tsx";
 import type { Logger, RequestLogState } from "../app/lib/logger.server.ts";
 import { type ApiRoute, type ApiRouteModule, createApiServer } from "./api-server.ts";
+import { answeringOutages } from "./database-outage.ts";
 import { allowedMethodsOf } from "./route-methods.ts";
 
 /** What the server reads from the app's server entry (app/entry.server.tsx). */
@@ -25,7 +26,8 @@ export function appOf(build: ServerBuild): AppEntryModule {
   if (
     typeof entry.prepareDatabase !== "function" ||
     typeof entry.logger !== "function" ||
-    typeof entry.withRequestLogState !== "function"
+    typeof entry.withRequestLogState !== "function" ||
+    typeof entry.unavailableAnswer !== "function"
   ) {
     throw new Error(
       "The server build's entry (app/entry.server.tsx) does not export what the server needs; rebuild with `npm run build`.",
@@ -310,8 +312,16 @@ export function limitBody(req: IncomingMessage, res: ServerResponse, limit: numb
  * (server/api-server.ts) when `fastApi` is given a build, everything else (and /api in
  * development) to the Express application.
  */
-export function createRequestListener(options: ServerAppOptions & { fastApi?: ServerBuild }) {
-  const { app, log } = options;
+export function createRequestListener(given: ServerAppOptions & { fastApi?: ServerBuild }) {
+  const { app, log } = given;
+  // Every route answers the database's outage with a 503 (server/database-outage.ts).
+  const outages = (build: ServerBuild) => answeringOutages(build, app.unavailableAnswer, log);
+  const { build: givenBuild } = given;
+  const options = {
+    ...given,
+    build: typeof givenBuild === "function" ? async () => outages(await givenBuild()) : outages(givenBuild),
+    fastApi: given.fastApi && outages(given.fastApi),
+  };
   // API_FAST_PATH=off sends /api through Express and Remix in production too: how the two paths
   // are compared on the bench (docs/decisions/0010-api-fast-path.md).
   const fastApi = app.getEnv().API_FAST_PATH === "off" ? undefined : options.fastApi;

@@ -41,6 +41,8 @@ const { SegmentInputSchema } = await import("~/schemas/segment");
 const { OrderSchema } = await import("~/schemas/order");
 const { LocalSignInSchema, ProfileSchema } = await import("~/schemas/profile");
 const { SignInSchema } = await import("~/schemas/sign-in");
+const { crossOriginMessage } = await import("~/lib/own-origin");
+const { getEnv } = await import("~/env.server");
 
 type Json = Record<string, unknown>;
 type ApiErrorBody = { error: { code: string; message: string; fields?: Record<string, string> } };
@@ -260,7 +262,8 @@ describe("a cookie-carried write without Origin is judged by its Referer", () =>
     });
     const res = await outcome(() => customerForm.action(args(request)));
     expect(res.status).toBe(403);
-    expect(res.body).toBe("This form was sent from another site, so it was refused. Open the page here and try again.");
+    // The message names where it came from and the address to use (crossOriginMessage in app/lib/own-origin.ts).
+    expect(res.body).toBe(crossOriginMessage("https://evil.example", getEnv().publicUrl));
     expect((await listCustomers(user.id, { limit: 10 })).customers).toHaveLength(0);
   });
 });
