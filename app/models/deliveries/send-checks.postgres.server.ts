@@ -199,3 +199,36 @@ export function heldReader(pg: Postgres): (seq: number, attempts: number, until:
     return claim.ok && age <= SEND_CHECK_MAX_AGE_MS;
   };
 }
+
+/**
+ * The claim check made just before the text of a message whose envelope went ahead: the claim's
+ * lease as known in memory, and the row's latest check whatever its age. The envelope went on a
+ * check at most SEND_CHECK_MAX_AGE_MS old; once the relay waits for the text, a check that is
+ * merely old is no reason to drop the connection (only a row that is no longer this claim's is).
+ */
+export function latestHeldReader(pg: Postgres): (seq: number, attempts: number, until: number) => boolean {
+  const { claims } = ledgerOf(pg);
+  return (seq, attempts, until) => {
+    const claim = claims.get(seq);
+    if (!claim || claim.attempts !== attempts || claim.leaseUntil <= until) return false;
+    if (performance.now() - claim.checkedAt > REFRESH_AFTER_MS) void refreshClaims(pg);
+    return claim.ok;
+  };
+}
+
+/**
+ * Settles once the campaigns' statuses and the claims out have been read again, if their last
+ * read is older than REFRESH_AFTER_MS (at most one read each; a failed read leaves them as they
+ * were).
+ */
+export async function freshenChecksPg(pg: Postgres): Promise<void> {
+  const now = performance.now();
+  const cache = statusCache(pg);
+  let statusesOld = false;
+  for (const entry of cache.entries.values()) if (now - entry.checkedAt > REFRESH_AFTER_MS) statusesOld = true;
+  if (statusesOld) refreshStatuses(pg);
+  const ledger = ledgerOf(pg);
+  let claimsOld = false;
+  for (const claim of ledger.claims.values()) if (now - claim.checkedAt > REFRESH_AFTER_MS) claimsOld = true;
+  await Promise.all([statusesOld ? cache.refreshing : null, claimsOld ? refreshClaims(pg) : null]);
+}

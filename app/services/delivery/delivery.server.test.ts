@@ -1,10 +1,11 @@
 // The delivery engine on a real database (SQLite, and PostgreSQL in its project): the launch snapshot, claims and leases, outcomes,
 // receipts, the campaign controls, and a whole campaign through the built-in vendor over HTTP.
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { threadId } from "node:worker_threads";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
+import { createTestUser, TEST_ENGINE, useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
+import { startSmtpCapture } from "../../../tests/helpers/smtp";
 import { campaignRow, expectCountersAddUp as expectCountersAddUpIn } from "../../../tests/helpers/campaign-send";
 import { sqlRows, sqlRun, sqlValue } from "../../../tests/helpers/sql";
 
@@ -14,6 +15,7 @@ useTestDatabase();
 const connection = useTestConnection();
 
 import { closeConnection, openConnection } from "~/db/connection.server";
+import { openPostgres, postgresSettings } from "~/db/postgres.server";
 import { db } from "~/db.server";
 import { deliveryId, deliveryStats } from "~/lib/campaigns";
 import { newId } from "~/lib/id";
@@ -40,6 +42,7 @@ import { launchCampaignOffThread, offThreadJobThreads } from "~/services/backgro
 import { createDeliveryEngine } from "~/services/delivery/engine.server";
 import { verifyReceipts } from "~/services/delivery/receipt-signature.server";
 import { simulatedChannel } from "~/services/delivery/simulated-channel.server";
+import { smtpChannel } from "~/services/delivery/smtp-channel.server";
 import { startSimulatedVendor } from "~/services/delivery/simulated-vendor.server";
 import { seedTenant } from "~/services/seed.server";
 import { audienceWhere, sqlAudienceCount } from "~/models/segments/audience.server";
@@ -534,4 +537,115 @@ describe("a whole campaign through the built-in vendor", () => {
     expect((await campaign(id)).statusDetail).toMatch(/^Paused after \d+ send errors/);
     await expectCountersAddUp(id);
   }, 60_000);
+});
+
+/**
+ * A TCP proxy in front of the test's PostgreSQL server: `cut()` drops every connection through it
+ * and refuses new ones until `restore()`, as a database that went away would (the machine's shared
+ * server itself is never stopped).
+ */
+async function databaseProxy(target: URL) {
+  const sockets = new Set<net.Socket>();
+  let down = false;
+  const server = net.createServer((client) => {
+    if (down) {
+      client.destroy();
+      return;
+    }
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on("error", () => undefined);
+      s.on("close", () => {
+        sockets.delete(s);
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = new URL(target);
+  url.hostname = "127.0.0.1";
+  url.port = String((server.address() as AddressInfo).port);
+  return {
+    url: url.toString(),
+    cut() {
+      down = true;
+      for (const s of sockets) s.destroy();
+    },
+    restore() {
+      down = false;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe("a database outage while sending", () => {
+  const POOL = 3;
+  const AUDIENCE = 1_200;
+  /**
+   * Two instances (each its pool through the proxy, and its SMTP pool) send a campaign; the
+   * database is cut off for `outageMs` once a quarter has arrived. Returns how many messages
+   * arrived twice.
+   */
+  async function sendThroughAnOutage(name: string, leaseMs: number, outageMs: number): Promise<number> {
+    const sender = await createTestUser(name);
+    await seedTenant(sender.id, { customers: AUDIENCE, orders: 0, seed: 17 });
+    const { id, size } = await launch(sender.id, everyone, name);
+    expect(size).toBe(AUDIENCE);
+    const smtp = await startSmtpCapture({ delayMs: 2 });
+    const proxy = await databaseProxy(new URL(process.env.DATABASE_URL ?? ""));
+    const instances = [0, 1].map(() => {
+      const pg = openPostgres(proxy.url, postgresSettings({ poolSize: 4 }));
+      const channel = smtpChannel({ url: `smtp://127.0.0.1:${smtp.port}`, maxConnections: POOL });
+      const engine = createDeliveryEngine({
+        sqlite: pg,
+        channel,
+        settings: { batchSize: 100, concurrency: 2, idleMs: 20, leaseMs, retryBaseMs: 100 },
+      });
+      return { pg, channel, engine, running: engine.run() };
+    });
+    try {
+      for (let i = 0; i < 1_000 && smtp.messages.length < AUDIENCE / 4; i++)
+        await new Promise((r) => setTimeout(r, 10));
+      proxy.cut();
+      await new Promise((r) => setTimeout(r, outageMs));
+      proxy.restore();
+      for (let i = 0; i < 3_000 && (await campaign(id)).status === "Active"; i++)
+        await new Promise((r) => setTimeout(r, 20));
+      expect((await campaign(id)).status).toBe("Completed");
+    } finally {
+      for (const instance of instances) {
+        await instance.engine.stop();
+        await instance.running;
+        await instance.channel.close();
+        await closeConnection(instance.pg);
+      }
+      await proxy.close();
+      await smtp.close();
+    }
+    const ids = smtp.messages.map((m) => m.messageId);
+    expect(new Set(ids).size).toBe(AUDIENCE);
+    expect((await campaign(id)).deliveredCount).toBe(AUDIENCE);
+    await expectCountersAddUp(id);
+    return ids.length - new Set(ids).size;
+  }
+
+  it.runIf(TEST_ENGINE === "postgres")(
+    "shorter than the claims' lease: nothing is sent twice, the answers had are written once it is back",
+    async () => {
+      expect(await sendThroughAnOutage("Short outage", 10_000, 3_000)).toBe(0);
+    },
+    90_000,
+  );
+
+  it.runIf(TEST_ENGINE === "postgres")(
+    "longer than the lease: at most the messages out when it began are sent again, per instance, as after a crash",
+    async () => {
+      expect(await sendThroughAnOutage("Long outage", 2_000, 3_000)).toBeLessThanOrEqual(2 * POOL);
+    },
+    90_000,
+  );
 });

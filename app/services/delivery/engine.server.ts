@@ -36,6 +36,7 @@ import {
 import type { AnyConnection } from "~/models/transaction.server";
 import type { ChannelResult, DeliveryChannel, OutgoingMessage, SendControl } from "~/services/delivery/channel.server";
 import { sendRateBucket } from "~/models/deliveries/send-rate.server";
+import { claimHeldForText, freshenSendChecks } from "~/models/deliveries/send-checks.server";
 import { type Sender, senderOf } from "~/services/email/sender.server";
 import { trackingUrls } from "~/services/tracking-token.server";
 import { unsubscribeUrl } from "~/services/unsubscribe-token.server";
@@ -162,6 +163,28 @@ export function createDeliveryEngine(options: {
   // The checks made before each message goes (set when the loop starts, before any batch is out).
   let statusOf: (campaignId: string) => string | null = () => null;
   let stillClaimed: (seq: number, attempts: number, until: number) => boolean = () => false;
+  let stillClaimedAtText: (seq: number, attempts: number, until: number) => boolean = () => false;
+  // Answers the channel gave whose recording failed (the database unreachable), until their batch
+  // has written them: while there are any, nothing more is handed over, so what an outage can send
+  // twice is what a crash can (the messages out at that moment), not what went while it lasted.
+  let unrecorded = 0;
+  const waitFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+  /**
+   * Records outcomes, tried again while the database is unreachable (up to `until`, the claim's
+   * lease, or the engine's stop): answers the channel gave are written once it is back, instead of
+   * their rows being claimed and sent again when the lease runs out.
+   */
+  const recordUntilWritten = async (campaignId: string, outcomes: SendOutcome[], until: number) => {
+    for (let wait = 50; ; wait = Math.min(wait * 2, 1_000)) {
+      try {
+        await recordOutcomes(sqlite, campaignId, outcomes, now());
+        return;
+      } catch (error) {
+        if (stopping || now() + wait >= until) throw error;
+        await waitFor(wait);
+      }
+    }
+  };
 
   // `jitter` (in [0.5, 1.5)) scales a retry's delay: one draw per batch (see sendBatch).
   const outcomeFor = (row: ClaimedDelivery, result: ChannelResult | undefined, jitter = 1): SendOutcome => {
@@ -246,7 +269,7 @@ export function createDeliveryEngine(options: {
   // turn), recorded together when the turn's I/O has been handled: one transaction a campaign
   // instead of one a message. Recorded before the next turn reads any answer, so before any
   // message handed over after them has gone.
-  type Answer = { outcome: SendOutcome; recorded: () => void };
+  type Answer = { outcome: SendOutcome; recorded: () => void; failed: () => void };
   let answersOfTurn = new Map<string, Answer[]>();
   let turnRecorded: Promise<void> | null = null;
   // Turns whose answers are being written. On PostgreSQL a write is a round trip that outlives the
@@ -264,6 +287,7 @@ export function createDeliveryEngine(options: {
         for (const a of answers) a.recorded();
       } catch (error) {
         // Left to their batch's last pass, which records them with the rest.
+        for (const a of answers) a.failed();
         emit({
           type: "error",
           message: `Recording messages of campaign ${campaignId} failed: ${(error as Error).message}`,
@@ -272,10 +296,15 @@ export function createDeliveryEngine(options: {
     }
   };
   /** Queues a final answer for this turn's transaction; resolves once it has been written (or failed). */
-  const recordThisTurn = (campaignId: string, outcome: SendOutcome, recorded: () => void): Promise<void> => {
+  const recordThisTurn = (
+    campaignId: string,
+    outcome: SendOutcome,
+    recorded: () => void,
+    failed: () => void,
+  ): Promise<void> => {
     let answers = answersOfTurn.get(campaignId);
     if (!answers) answersOfTurn.set(campaignId, (answers = []));
-    answers.push({ outcome, recorded });
+    answers.push({ outcome, recorded, failed });
     turnRecorded ??= new Promise<void>((resolve) =>
       setImmediate(() => {
         const byCampaign = answersOfTurn;
@@ -316,6 +345,10 @@ export function createDeliveryEngine(options: {
       };
     });
     const rowOf = new Map(messages.map((m, i) => [m.key, rows[i]]));
+    // The rows are this claim's until then: the outcomes are tried again until it.
+    const leaseEnds = now() + settings.leaseMs;
+    /** Answers of this batch whose recording failed, counted in `unrecorded` until the batch writes them. */
+    let failedHere = 0;
     const recorded = new Set<string>();
     const recordings = new Set<Promise<void>>();
     const control: SendControl = {
@@ -323,27 +356,43 @@ export function createDeliveryEngine(options: {
       // A row goes only with at least half its lease left, so no other claim can take it while
       // it is sent; one that waited longer for a connection goes back to the queue instead.
       proceed: (key) => {
-        if (stopping || statusOf(campaign.id) !== "Active") return false;
+        if (stopping || unrecorded > 0 || statusOf(campaign.id) !== "Active") return false;
         const row = key === undefined ? undefined : rowOf.get(key);
         return row === undefined || stillClaimed(row.seq, row.attempts, now() + settings.leaseMs / 2);
       },
-      // Asked again just before the text of a message whose envelope went ahead: still sending,
-      // and the row still this claim's (its lease not run out, its address not suppressed).
+      // Asked again just before the text of a message whose envelope went ahead, once the answers
+      // before it are written and the checks read again (answersRecorded). The relay waits for
+      // the text: it goes unless the row is no longer this claim's (its lease run out, taken back,
+      // its address suppressed) or an answer could not be written. A pause, cancel or stop
+      // answered since does not hold it back (its envelope went on a check made before that
+      // answer, which waits SEND_CHECK_MAX_AGE_MS for senders: it was handed over), nor does a
+      // check that is merely old: a slow database no longer drops the relay mid-transaction.
       stillGoing: (key) => {
-        if (stopping || statusOf(campaign.id) !== "Active") return false;
+        if (unrecorded > 0) return false;
         const row = rowOf.get(key);
-        return row === undefined || stillClaimed(row.seq, row.attempts, now());
+        return row === undefined || stillClaimedAtText(row.seq, row.attempts, now());
       },
       // A final answer is recorded once this turn's answers are in (one transaction for them), so
       // after a crash only the messages in flight and that turn's answers can go out again.
       answered: (result) => {
         const row = rowOf.get(result.key);
         if (!row || (result.status !== "accepted" && result.status !== "failed" && result.status !== "bounced")) return;
-        recordings.add(recordThisTurn(campaign.id, outcomeFor(row, result), () => recorded.add(result.key)));
+        recordings.add(
+          recordThisTurn(
+            campaign.id,
+            outcomeFor(row, result),
+            () => recorded.add(result.key),
+            () => {
+              failedHere += 1;
+              unrecorded += 1;
+            },
+          ),
+        );
       },
       // Every answer given so far written: the turn still gathering answers and those being written.
       answersRecorded: async () => {
         await Promise.all([turnRecorded, ...turnsWriting]);
+        await freshenSendChecks(sqlite);
       },
       // A message whose final answer is awaited keeps its row: no other claimer sends it meanwhile.
       holdClaim: (key) => {
@@ -374,9 +423,14 @@ export function createDeliveryEngine(options: {
       results.filter((r) => !recorded.has(r.key)),
     );
     // In short transactions, the write lock left free between them (a batch is up to 500 rows).
-    for (let i = 0; i < outcomes.length; i += OUTCOMES_PER_TRANSACTION) {
-      if (i > 0) await letOthersWrite();
-      await recordOutcomes(sqlite, campaign.id, outcomes.slice(i, i + OUTCOMES_PER_TRANSACTION), now());
+    try {
+      for (let i = 0; i < outcomes.length; i += OUTCOMES_PER_TRANSACTION) {
+        if (i > 0) await letOthersWrite();
+        await recordUntilWritten(campaign.id, outcomes.slice(i, i + OUTCOMES_PER_TRANSACTION), leaseEnds);
+      }
+    } finally {
+      // Written, or given up to the lease (the rows go again once it runs out).
+      unrecorded -= failedHere;
     }
     // The channel found the campaign at fault (a relay that refuses its sender): paused, its
     // messages still queued.
@@ -419,7 +473,11 @@ export function createDeliveryEngine(options: {
   };
 
   const loop = async () => {
-    [statusOf, stillClaimed] = await Promise.all([campaignStatusReader(sqlite), claimStillHeld(sqlite)]);
+    [statusOf, stillClaimed, stillClaimedAtText] = await Promise.all([
+      campaignStatusReader(sqlite),
+      claimStillHeld(sqlite),
+      claimHeldForText(sqlite),
+    ]);
     while (!stopping) {
       let claimed = 0;
       let moreReceipts: boolean;
