@@ -260,6 +260,8 @@ test.describe("campaigns", () => {
     await page.getByRole("button", { name: "Continue" }).click();
     await page.getByRole("button", { name: "Launch Campaign" }).click();
     await expect(toast(page, "Campaign launched successfully!")).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/campaigns/${draftId}$`));
+    await page.goto("/campaigns");
     await expect(page.getByTestId("campaign-row")).toHaveCount(1);
     const launched = await campaignOf(page.request, draftId ?? "");
     expect(launched.status).not.toBe("Draft");
@@ -551,7 +553,8 @@ test.describe("campaigns", () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     let loading: () => void = () => {};
     const nextPage = new Promise<void>((resolve) => (loading = resolve));
-    await page.route(/\/campaigns\.data/, async (route) => {
+    // The launch lands on the new campaign's page: hold its data.
+    await page.route(/\/campaigns\/[0-9a-f]{24}\.data/, async (route) => {
       loading();
       await held;
       await route.continue();

@@ -205,7 +205,7 @@ test.describe("phone layout", () => {
     // The order list: each order is a card with its amount, date and three actions.
     await page.goto("/orders");
     const order = page.getByTestId("order-row").filter({ hasText: "Vikram Nair" });
-    await expect(order).toContainText("Amount:");
+    await expect(order).toContainText("Amount (total with tax):");
     await expect(order).toContainText("Date:");
     for (const name of [/View order/, /Edit order/, /Delete order/]) {
       await expectWhollyInView(order.getByRole("link", { name }));

@@ -195,7 +195,10 @@ export function DeliveryFunnelChart({ campaigns }: { campaigns: FunnelCampaign[]
     { stage: "Clicked", value: sum("clicked") },
   ].map((s) => {
     const share = rateOf(s.value, sent);
-    return { ...s, label: share === null ? formatCount(s.value) : `${formatCount(s.value)} (${formatRate(share)})` };
+    return {
+      ...s,
+      label: share === null ? formatCount(s.value) : `${formatCount(s.value)} (${formatRate(share)} of sent)`,
+    };
   });
   return (
     <ChartCard
