@@ -1,33 +1,18 @@
 // `crm suppressions …`, `crm import suppressions` and `crm export suppressions` as an admin runs them:
-// node bin/crm.mjs … against a temporary data directory, checked against the database it wrote.
-import { spawn } from "node:child_process";
+// the compiled CLI (cli/run-cli.ts) against a temporary data directory, checked against the database it wrote.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "./run-cli";
 
-const root = path.resolve(import.meta.dirname, "..");
 const scratch = mkdtempSync(path.join(tmpdir(), "crm-suppressions-cli-"));
 const SECRET = "cli-test-secret-that-is-long-enough-for-hs256";
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-type Run = { code: number | null; stdout: string; stderr: string };
-
-function run(dataDir: string, argv: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, "bin/crm.mjs"), ...argv], {
-      cwd: root,
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", SESSION_SECRET: SECRET, NODE_ENV: "development" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
-  });
+function run(dataDir: string, argv: string[]) {
+  return runCli(dataDir, argv, { env: { SESSION_SECRET: SECRET } });
 }
 
 const dataDir = path.join(scratch, "data");
@@ -57,7 +42,6 @@ beforeAll(async () => {
   }
 }, 120_000);
 
-// Generous: each run starts tsx, seconds apiece on a busy machine.
 describe("crm suppressions", { timeout: 300_000 }, () => {
   it("add, list, remove: addresses normalised, bad ones named, another tenant untouched", async () => {
     const added = await crm("suppressions", "add", " Asha@Example.com", "ravi@example.com", "--user", OPS);
