@@ -1,6 +1,8 @@
 // The body of a campaign's e-mail, both parts from one template (issue 24 §1): a plain-text part and
 // a small HTML document (paragraphs, clickable links, everything escaped, one column that reads on a
-// phone, the sender's name, and an unsubscribe link). Pure: the wizard previews with it in the
+// phone), both ending in a footer that says once who sent it (the sender's name and postal address:
+// no signature is added to the message, which signs off as its author wrote it) with an
+// unsubscribe link. Pure: the wizard previews with it in the
 // browser and the delivery engine renders every message with it on the server.
 //
 // Speed: a campaign's template is compiled once (split into paragraphs, escaped, links found); a
@@ -9,7 +11,7 @@
 //
 // Tracking (issue 25, docs/decisions/0025-open-and-click-tracking.md): the message's http(s) links
 // (`emailLinks()`, one index per distinct address in order of appearance) are slots too, and so is
-// a pixel at the end of the HTML body. A recipient with `tracking` gets their signed click
+// a pixel, the HTML footer's background. A recipient with `tracking` gets their signed click
 // addresses in both parts' links (the HTML label stays the original address) and the 1×1 pixel;
 // one without gets the links as written and no pixel. The unsubscribe link, mailto: and the pixel
 // are never rewritten.
@@ -19,7 +21,13 @@ import { personalise } from "~/lib/campaigns";
 export const UNSUBSCRIBE_PLACEHOLDER = "{UNSUBSCRIBE_URL}";
 const NAME_PLACEHOLDER = "{NAME}";
 
-export type EmailTemplate = { message: string; subject: string; senderName: string };
+export type EmailTemplate = {
+  message: string;
+  subject: string;
+  senderName: string;
+  /** The sender's postal address, said once in the footer with the name (MAIL_POSTAL_ADDRESS). */
+  postalAddress?: string;
+};
 /** A recipient's tracking addresses: the pixel's, and each link's (its index and original address). */
 export type EmailTracking = { openUrl: string; clickUrl: (link: number, url: string) => string };
 export type EmailRecipient = { name: string; unsubscribeUrl: string; tracking?: EmailTracking };
@@ -176,7 +184,16 @@ function paragraphsOf(message: string): string[] {
     .filter((block) => block.trim() !== "");
 }
 
-function compileText(message: string, senderName: string, placed: boolean, onlyFirstName: boolean, links: Links) {
+/** Who the message is from, as the footer says it: the name and, when known, the postal address. */
+type SenderLine = { name: string; postalAddress: string };
+
+/** "Sent by Name, postal address." ("" without a name or an address). */
+function sentByLine({ name, postalAddress }: SenderLine): string {
+  const who = [name, postalAddress].filter((part) => part !== "").join(", ");
+  return who ? `Sent by ${who}.` : "";
+}
+
+function compileText(message: string, sender: SenderLine, placed: boolean, onlyFirstName: boolean, links: Links) {
   const body = new Pieces();
   eachPlaceholder(
     message,
@@ -194,11 +211,12 @@ function compileText(message: string, senderName: string, placed: boolean, onlyF
     (slot) => body.slot(slot),
   );
   const footer = new Pieces();
-  const signature = senderName ? `—\n${senderName}` : "";
+  // The footer says who sent the message, once; the message's own sign-off is the author's.
+  const sentBy = sentByLine(sender);
   if (placed) {
-    if (signature) footer.add(`\n\n${signature}`);
+    if (sentBy) footer.add(`\n\n—\n${sentBy}`);
   } else {
-    footer.add(`\n\n${signature}${signature ? "\n" : "—\n"}${UNSUBSCRIBE_QUESTION} ${UNSUBSCRIBE_LINK_TEXT}: `);
+    footer.add(`\n\n—\n${sentBy ? `${sentBy}\n` : ""}${UNSUBSCRIBE_QUESTION} ${UNSUBSCRIBE_LINK_TEXT}: `);
     footer.slot(UNSUBSCRIBE);
   }
   return { body, footer };
@@ -207,7 +225,7 @@ function compileText(message: string, senderName: string, placed: boolean, onlyF
 function compileHtml(
   message: string,
   subject: string,
-  senderName: string,
+  sender: SenderLine,
   placed: boolean,
   onlyFirstName: boolean,
   links: Links,
@@ -266,21 +284,18 @@ function compileHtml(
     );
     html.add("</p>\n");
   }
-  if (senderName) html.add(`<p style="margin:24px 0 0 0;">${escapeHtml(senderName)}</p>\n`);
-  html.add(
-    "</td></tr>\n" +
-      `<tr><td align="center" style="padding:16px 8px;font-family:${FONT};font-size:13px;line-height:1.5;color:#6b7280;">\n`,
-  );
-  if (senderName) html.add(`Sent by ${escapeHtml(senderName)}.`);
+  // The footer cell; with tracking, the open pixel is its background (empty without).
+  html.add('</td></tr>\n<tr><td align="center" style="');
+  html.slot(PIXEL);
+  html.add(`padding:16px 8px;font-family:${FONT};font-size:13px;line-height:1.5;color:#6b7280;">\n`);
+  const sentBy = sentByLine(sender);
+  if (sentBy) html.add(escapeHtml(sentBy));
   if (!placed) {
-    html.add(`${senderName ? " " : ""}${escapeHtml(UNSUBSCRIBE_QUESTION)} <a href="`);
+    html.add(`${sentBy ? " " : ""}${escapeHtml(UNSUBSCRIBE_QUESTION)} <a href="`);
     html.slot(UNSUBSCRIBE);
     html.add(`" style="color:#6b7280;text-decoration:underline;">${UNSUBSCRIBE_LINK_TEXT}</a>`);
   }
-  html.add("\n</td></tr>\n</table>\n</td></tr>\n</table>\n");
-  // The open pixel (empty without tracking), last in the body.
-  html.slot(PIXEL);
-  html.add("</body>\n</html>\n");
+  html.add("\n</td></tr>\n</table>\n</td></tr>\n</table>\n</body>\n</html>\n");
   return html;
 }
 
@@ -305,11 +320,14 @@ export function compileEmailParts(
   { onlyFirstName = false }: { onlyFirstName?: boolean } = {},
 ): (recipient: EmailRecipient) => EmailParts {
   const message = normalised(template.message);
-  const senderName = oneLine(template.senderName).trim();
+  const sender = {
+    name: oneLine(template.senderName).trim(),
+    postalAddress: oneLine(template.postalAddress ?? "").trim(),
+  };
   const placed = hasUnsubscribePlaceholder(message);
   const links = new Links();
-  const text = compileText(message, senderName, placed, onlyFirstName, links);
-  const html = compileHtml(message, oneLine(template.subject), senderName, placed, onlyFirstName, links);
+  const text = compileText(message, sender, placed, onlyFirstName, links);
+  const html = compileHtml(message, oneLine(template.subject), sender, placed, onlyFirstName, links);
   const urls = links.urls;
   // Without tracking, a link is its own address: the values are made once.
   const untrackedText = ["", "", "", ...urls];
@@ -346,9 +364,16 @@ export function compileEmailParts(
 
 const normalised = (message: string) => message.replace(/\r\n?/g, "\n");
 
-/** The open pixel: a 1×1 image with no text, so a client that blocks images shows nothing. */
+/**
+ * The open pixel: the footer cell's background, a transparent 1×1 image drawn once in its corner,
+ * loaded when the message's images are. A background and not an <img>: an <img> in a short
+ * message's HTML reads to spam filters as a message that is an image with little text
+ * (SpamAssassin's HTML_IMAGE_ONLY_* rules count any <img> against HTML under 3,200 bytes, which is
+ * every short message here), and the pixel is no image of the content. Characters that would end
+ * a CSS url() or the attribute are percent-encoded (the address is ours: none are expected).
+ */
 const pixel = (openUrl: string) =>
-  `<img src="${escapeHtml(openUrl)}" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0;">\n`;
+  `background-image:url(${escapeHtml(openUrl.replace(/[\s()'"\\]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, "0").toUpperCase()}`))});background-repeat:no-repeat;`;
 
 /**
  * The message's tracked links in the order of their numbers (a click's `link` indexes this list):
@@ -357,7 +382,7 @@ const pixel = (openUrl: string) =>
  */
 export function emailLinks(message: string): string[] {
   const links = new Links();
-  compileText(normalised(message), "", true, false, links);
+  compileText(normalised(message), { name: "", postalAddress: "" }, true, false, links);
   return links.urls;
 }
 

@@ -163,7 +163,7 @@ test.describe("opens, clicks and revenue through real e-mail", () => {
     const inbox = new Map<string, { pixel: string; sale: string; news: string }>();
     for (const m of smtp.messages) {
       const html = String((await simpleParser(m.raw)).html || "");
-      const pixel = /<img[^>]+src="([^"]+)"/.exec(html)?.[1] ?? "";
+      const pixel = /background-image:url\(([^)]+)\)/.exec(html)?.[1] ?? "";
       const link = (label: string) =>
         new RegExp(`<a href="([^"]+)"[^>]*>${label.replace(/[.?]/g, "\\$&")}</a>`)
           .exec(html)?.[1]
