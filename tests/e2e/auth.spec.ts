@@ -1,7 +1,7 @@
 // Sign-in (Google against the local fake, and local), the login page, /auth/callback, the guards,
 // the session check's 401 and identity handling, and logout.
 import type { Page } from "@playwright/test";
-import { E2E_PASSWORD, expect, signIn, test, uniqueEmail } from "./fixtures";
+import { E2E_PASSWORD, expect, signIn, test, uniqueEmail, LOCAL_SIGN_IN_BUTTON } from "./fixtures";
 
 const TOKEN_KEY = "crm_auth_token";
 const readStoredToken = (page: Page) => page.evaluate((key) => localStorage.getItem(key), TOKEN_KEY);
@@ -20,10 +20,9 @@ test.describe("the login page", () => {
     const google = page.getByRole("link", { name: "Sign in with Google" });
     await expect(google).toHaveAttribute("href", "/api/auth/google");
     await expect(page.getByRole("heading", { name: "Local sign-in" })).toBeVisible();
-    await expect(page.getByText(/Local accounts are on for this server/)).toBeVisible();
-    await expect(
-      page.getByText(/A new e-mail creates an account with the name and\s+password you enter/),
-    ).toBeVisible();
+    // This server opens sign-up to anyone (SIGN_UP=open), and says so.
+    await expect(page.getByText(/Anyone may create an account here/)).toBeVisible();
+    await expect(page.getByText(/a new e-mail creates one with the name and password you enter/)).toBeVisible();
     await expect(page.getByLabel("Password", { exact: true })).toHaveAttribute("type", "password");
     await expect(page.getByText("By signing in, you agree to our Terms of Service and Privacy Policy.")).toBeVisible();
     await expect(page).toHaveTitle(/Sign in/);
@@ -44,7 +43,7 @@ test.describe("the login page", () => {
     await page.goto("/login");
     await page.getByLabel("Name", { exact: true }).fill("Priya Sharma");
     await page.getByLabel("E-mail", { exact: true }).fill("not-an-email");
-    await page.getByRole("button", { name: "Sign in locally" }).click();
+    await page.getByRole("button", { name: LOCAL_SIGN_IN_BUTTON }).click();
     await expect(page.getByText("Enter a valid e-mail address")).toBeVisible();
     await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Priya Sharma");
     await expect(page).toHaveURL(/\/login$/);
@@ -297,7 +296,7 @@ test("local sign-in works without JavaScript (the callback offers a link)", asyn
   await page.getByLabel("Name", { exact: true }).fill("No Script");
   await page.getByLabel("E-mail", { exact: true }).fill(uniqueEmail("nojs"));
   await page.getByLabel("Password", { exact: true }).fill(E2E_PASSWORD);
-  await page.getByRole("button", { name: "Sign in locally" }).click();
+  await page.getByRole("button", { name: LOCAL_SIGN_IN_BUTTON }).click();
   await expect(page.getByText("Processing login...")).toBeVisible();
   await page.getByRole("link", { name: "Continue to the dashboard" }).click();
   await expect(page.getByText("Welcome back!")).toBeVisible();
@@ -316,14 +315,14 @@ test.describe("local accounts have passwords", () => {
     const answer = page.waitForResponse(
       (r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/login"),
     );
-    await page.getByRole("button", { name: "Sign in locally" }).click();
+    await page.getByRole("button", { name: LOCAL_SIGN_IN_BUTTON }).click();
     expect((await answer).status()).toBe(401);
     await expect(page.getByText("Wrong password for this e-mail. Check it and try again.")).toBeVisible();
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByLabel("E-mail", { exact: true })).toHaveValue(email);
 
     await page.getByLabel("Password", { exact: true }).fill("my own long passphrase");
-    await page.getByRole("button", { name: "Sign in locally" }).click();
+    await page.getByRole("button", { name: LOCAL_SIGN_IN_BUTTON }).click();
     await expect(page.getByText("Welcome back!")).toBeVisible({ timeout: 20_000 });
     await expect(page.getByTestId("welcome")).toHaveText("Welcome, Pass Holder!");
   });
@@ -333,10 +332,10 @@ test.describe("local accounts have passwords", () => {
     await page.getByLabel("Name", { exact: true }).fill("Weak Choice");
     await page.getByLabel("E-mail", { exact: true }).fill(uniqueEmail("weak"));
     await page.getByLabel("Password", { exact: true }).fill("password123");
-    await page.getByRole("button", { name: "Sign in locally" }).click();
+    await page.getByRole("button", { name: LOCAL_SIGN_IN_BUTTON }).click();
     await expect(page.getByText("This password is too common. Choose one that is harder to guess")).toBeVisible();
     await page.getByLabel("Password", { exact: true }).fill("short");
-    await page.getByRole("button", { name: "Sign in locally" }).click();
+    await page.getByRole("button", { name: LOCAL_SIGN_IN_BUTTON }).click();
     await expect(page.getByText("Use at least 10 characters")).toBeVisible();
     await expect(page).toHaveURL(/\/login$/);
   });
@@ -352,7 +351,7 @@ test.describe("local accounts have passwords", () => {
     await page.getByLabel("Password", { exact: true }).fill("definitely the wrong one");
     const [response] = await Promise.all([
       page.waitForResponse((r) => r.request().method() === "POST"),
-      page.getByRole("button", { name: "Sign in locally" }).click(),
+      page.getByRole("button", { name: LOCAL_SIGN_IN_BUTTON }).click(),
     ]);
     expect(response.status()).toBe(401);
     await expect(page.getByText("Wrong password for this e-mail. Check it and try again.")).toBeVisible();

@@ -3,7 +3,7 @@
 // same basics with JavaScript off.
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { E2E_PASSWORD, expect, signIn, test, uniqueEmail } from "./fixtures";
+import { E2E_PASSWORD, expect, signIn, test, uniqueEmail, LOCAL_SIGN_IN_BUTTON } from "./fixtures";
 
 async function addCustomer(
   page: Page,
@@ -340,7 +340,7 @@ test.describe("customers without JavaScript", () => {
     await page.getByLabel("Name", { exact: true }).fill("No Script");
     await page.getByLabel("E-mail", { exact: true }).fill(uniqueEmail("nojs"));
     await page.getByLabel("Password", { exact: true }).fill(E2E_PASSWORD);
-    await page.getByRole("button", { name: "Sign in locally" }).click();
+    await page.getByRole("button", { name: LOCAL_SIGN_IN_BUTTON }).click();
     await page.getByRole("link", { name: "Continue to the dashboard" }).click();
     await expect(page.getByText("Welcome back!")).toBeVisible();
 
@@ -554,7 +554,7 @@ test.describe("customers sorted without JavaScript", () => {
     await page.getByLabel("Name", { exact: true }).fill("No Script Sorter");
     await page.getByLabel("E-mail", { exact: true }).fill(uniqueEmail("nojs-sort"));
     await page.getByLabel("Password", { exact: true }).fill(E2E_PASSWORD);
-    await page.getByRole("button", { name: "Sign in locally" }).click();
+    await page.getByRole("button", { name: LOCAL_SIGN_IN_BUTTON }).click();
     await page.getByRole("link", { name: "Continue to the dashboard" }).click();
     await expect(page.getByText("Welcome back!")).toBeVisible();
     const people = await importSortable(page);

@@ -23,7 +23,7 @@ import {
 } from "../../app/lib/dashboard";
 import { formatDay } from "../../app/lib/dates";
 import { productionServerEnv, repoRoot, serverCommand } from "../helpers/production-server";
-import { e2eDatabaseFile, expect, signIn, test, uniqueEmail } from "./fixtures";
+import { e2eDatabaseFile, expect, signIn, test, uniqueEmail, LOCAL_SIGN_IN_BUTTON } from "./fixtures";
 
 const EMPTY_ACCOUNT =
   "No customer, segment, or campaign data found. Create your first entries to populate the dashboard.";
@@ -424,7 +424,7 @@ test.describe("dashboard data failure", () => {
     await page.getByLabel("Name", { exact: true }).fill("Broken Data");
     await page.getByLabel("E-mail", { exact: true }).fill(uniqueEmail("broken"));
     await page.getByLabel("Password", { exact: true }).fill("e2e correct horse battery staple");
-    await page.getByRole("button", { name: "Sign in locally" }).click();
+    await page.getByRole("button", { name: LOCAL_SIGN_IN_BUTTON }).click();
     await expect(page.getByText("Welcome back!")).toBeVisible({ timeout: 45_000 });
 
     // The table of daily snapshots goes missing (a restore from an old backup, say).

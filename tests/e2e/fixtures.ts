@@ -20,6 +20,12 @@ export function uniqueEmail(prefix = "e2e") {
   return `${prefix}-${Date.now().toString(36)}-${process.pid}-${counter}-${random}@example.com`;
 }
 
+/**
+ * The local form's submit button: "Create account and sign in" while the server has no account
+ * (its first is the owner's), "Sign in locally" after.
+ */
+export const LOCAL_SIGN_IN_BUTTON = /^(Sign in locally|Create account and sign in)$/;
+
 /** The password signIn() gives the accounts it creates (and signs in with later). */
 export const E2E_PASSWORD = "e2e correct horse battery staple";
 
@@ -34,8 +40,7 @@ export async function signIn(page: Page, options: { name?: string; email?: strin
   await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByLabel("E-mail", { exact: true }).fill(email);
   await page.getByLabel("Password", { exact: true }).fill(options.password ?? E2E_PASSWORD);
-  // The server's first account is its owner's ("Create account and sign in"); later ones sign in.
-  await page.getByRole("button", { name: /^(Sign in locally|Create account and sign in)$/ }).click();
+  await page.getByRole("button", { name: LOCAL_SIGN_IN_BUTTON }).click();
   await expect(page.getByText("Welcome back!")).toBeVisible({ timeout: 45_000 });
   return { name, email };
 }

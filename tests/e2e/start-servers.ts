@@ -88,4 +88,22 @@ for (;;) {
   }
   await new Promise((resolve) => setTimeout(resolve, 250));
 }
+// The install's owner, made first, so that every spec meets a server that has accounts (sign-up is
+// open here: each test signs up a tenant of its own). A new install's page is first-run.spec.ts's.
+if (!stopping) {
+  const owner = await fetch(`http://127.0.0.1:${port}/auth/local`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({
+      name: "E2E Owner",
+      email: "e2e-owner@example.com",
+      password: `owner-${randomBytes(12).toString("hex")}`,
+    }),
+    redirect: "manual",
+  });
+  if (owner.status !== 302) {
+    console.error(`[e2e] making the owner's account answered ${owner.status}: ${await owner.text()}`);
+    await stop(1);
+  }
+}
 console.log(`[e2e] app ready on ${baseUrl}`);

@@ -4,7 +4,7 @@
 // JavaScript off; and the page on a phone.
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { E2E_PASSWORD, expect, signIn, test, uniqueEmail } from "./fixtures";
+import { E2E_PASSWORD, expect, signIn, test, uniqueEmail, LOCAL_SIGN_IN_BUTTON } from "./fixtures";
 
 const rows = (page: Page) => page.getByTestId("suppression-row");
 
@@ -172,7 +172,7 @@ test.describe("suppressions without JavaScript", () => {
     await page.getByLabel("Name", { exact: true }).fill("No Script Lists");
     await page.getByLabel("E-mail", { exact: true }).fill(uniqueEmail("nojs-lists"));
     await page.getByLabel("Password", { exact: true }).fill(E2E_PASSWORD);
-    await page.getByRole("button", { name: "Sign in locally" }).click();
+    await page.getByRole("button", { name: LOCAL_SIGN_IN_BUTTON }).click();
     await page.getByRole("link", { name: "Continue to the dashboard" }).click();
     await expect(page.getByText("Welcome back!")).toBeVisible();
 
