@@ -1,0 +1,7 @@
+// SMTP sending beside four /api writers, on SQLite (a database of its own): bench/smtp-writers.ts.
+import { sendBesideWriters } from "../smtp-writers.ts";
+import type { BenchContext, BenchSection } from "../types.ts";
+
+export default function smtpWritersSection(ctx: BenchContext): Promise<BenchSection> {
+  return sendBesideWriters({ engine: "sqlite", workDir: ctx.workDir, log: ctx.log });
+}
