@@ -98,6 +98,23 @@ export async function setPasswordAndEndSessions(userId: string, passwordHash: st
   return db().user.update({ where: { id: userId }, data: { passwordHash, sessionVersion: { increment: 1 } } });
 }
 
+/**
+ * setPasswordAndEndSessions only while the session version is still `version` (a one-time link's),
+ * as one conditional write: of two uses of one link at once, one sets the password. The user as
+ * written, or null when the version had moved on (or the user is gone).
+ */
+export async function setPasswordAtVersion(
+  userId: string,
+  version: number,
+  passwordHash: string,
+): Promise<User | null> {
+  const { count } = await db().user.updateMany({
+    where: { id: userId, sessionVersion: version },
+    data: { passwordHash, sessionVersion: { increment: 1 } },
+  });
+  return count === 1 ? db().user.findUnique({ where: { id: userId } }) : null;
+}
+
 /** Moves the user's session version on (nothing happens for no such user). */
 export async function bumpSessionVersion(userId: string): Promise<void> {
   await db().user.updateMany({ where: { id: userId }, data: { sessionVersion: { increment: 1 } } });

@@ -8,7 +8,7 @@ import { ApiError } from "~/lib/api.server";
 import { PASSWORD_LINK_DAYS } from "~/lib/password-link";
 import { openToken, sealToken } from "~/services/public-token.server";
 import { hashPassword, passwordProblem } from "~/services/passwords.server";
-import { currentSessionVersion, getUser, setPasswordHash, type User } from "~/services/users.server";
+import { currentSessionVersion, getUser, setPasswordHashAtVersion, type User } from "~/services/users.server";
 
 type LinkPayload = { u: string; v: number; e: number };
 
@@ -23,6 +23,26 @@ export async function passwordLink(userId: string): Promise<string> {
 
 /** The account a link still works for, or null (altered, expired, already used, account gone). */
 export async function openPasswordLink(token: string): Promise<User | null> {
+  return (await openLink(token))?.user ?? null;
+}
+
+/** Sets the password through a link: the account signed in with it, or a refusal for the form. */
+export async function setPasswordThroughLink(
+  token: string,
+  password: string,
+): Promise<{ user: User } | { ended: true } | { problem: string }> {
+  const opened = await openLink(token);
+  if (!opened) return { ended: true };
+  const { user, version } = opened;
+  const problem = await passwordProblem(password, { email: user.email, name: user.displayName });
+  if (problem) return { problem };
+  // Written only while the version is still the link's: a second use at the same moment has ended.
+  const updated = await setPasswordHashAtVersion(user.id, version, await hashPassword(password));
+  return updated ? { user: updated } : { ended: true };
+}
+
+/** A link's account and the session version it was made at, while it still works. */
+async function openLink(token: string): Promise<{ user: User; version: number } | null> {
   const raw = openToken("set-password", token);
   if (!raw) return null;
   let payload: unknown;
@@ -34,19 +54,7 @@ export async function openPasswordLink(token: string): Promise<User | null> {
   if (!isPayload(payload) || payload.e <= Date.now()) return null;
   const user = await getUser(payload.u);
   if (!user || (await currentSessionVersion(user.id)) !== payload.v) return null;
-  return user;
-}
-
-/** Sets the password through a link: the account signed in with it, or a refusal for the form. */
-export async function setPasswordThroughLink(
-  token: string,
-  password: string,
-): Promise<{ user: User } | { ended: true } | { problem: string }> {
-  const user = await openPasswordLink(token);
-  if (!user) return { ended: true };
-  const problem = await passwordProblem(password, { email: user.email, name: user.displayName });
-  if (problem) return { problem };
-  return { user: await setPasswordHash(user.id, await hashPassword(password)) };
+  return { user, version: payload.v };
 }
 
 function isPayload(value: unknown): value is LinkPayload {

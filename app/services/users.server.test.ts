@@ -1,6 +1,6 @@
 // Users against a real SQLite database: sign-in upserts (Google and local), the welcome
 // notification at the first sign-in only, profile updates, passwords, session versions and deletion.
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase as setUpTestDatabase } from "../../tests/helpers/db";
 
 setUpTestDatabase();
@@ -9,11 +9,23 @@ const users = await import("~/services/users.server");
 const { listNotifications } = await import("~/services/notifications.server");
 const { ApiError } = await import("~/lib/api.server");
 const { isId } = await import("~/lib/id");
+const { resetEnvCache } = await import("~/env.server");
 
 let n = 0;
 const email = (prefix: string) => `${prefix}-${++n}-${Date.now()}@example.com`;
 
 describe("upsertGoogleUser", () => {
+  // Sign-up open (SIGN_UP=open), so a new Google account may be made after the first; Google
+  // refused while it is closed is tests/routes/first-run.test.ts.
+  beforeAll(() => {
+    process.env.SIGN_UP = "open";
+    resetEnvCache();
+  });
+  afterAll(() => {
+    delete process.env.SIGN_UP;
+    resetEnvCache();
+  });
+
   it("creates the user from Google's profile and welcomes them once", async () => {
     const address = email("Google.User");
     const created = await users.upsertGoogleUser({
@@ -89,9 +101,9 @@ describe("upsertGoogleUser", () => {
     expect((await listNotifications(first.id)).notifications).toHaveLength(1);
   });
 
-  it("refuses a Google sign-in whose e-mail belongs to a local account (its address was never verified)", async () => {
+  it("refuses a Google sign-in whose e-mail belongs to a local account with a password (its address was never verified)", async () => {
     const address = email("claimed");
-    const local = await users.upsertLocalUser({ email: address, name: "Local Person" });
+    const local = await users.upsertLocalUser({ email: address, name: "Local Person", passwordHash: "h" });
     const failure = await users
       .upsertGoogleUser({
         googleId: `g-claimed-${n}`,
@@ -103,6 +115,22 @@ describe("upsertGoogleUser", () => {
     expect(failure).toBeInstanceOf(users.GoogleLinkRefused);
     const after = await users.findUserByEmail(address);
     expect(after).toMatchObject({ id: local.id, googleId: null, provider: "local", displayName: "Local Person" });
+  });
+
+  it("links an account the owner added (no password, never signed in to) to Google's verified address", async () => {
+    const address = email("invited");
+    const invited = await users.upsertLocalUser({ email: address, name: "Invited Person", passwordHash: null });
+    const unverified = await users
+      .upsertGoogleUser({ googleId: `g-invited-x-${n}`, email: address, emailVerified: false, displayName: "X" })
+      .catch((e: unknown) => e);
+    expect(unverified).toBeInstanceOf(users.GoogleLinkRefused);
+    const google = await users.upsertGoogleUser({
+      googleId: `g-invited-${n}`,
+      email: address,
+      emailVerified: true,
+      displayName: "Invited Person",
+    });
+    expect(google).toMatchObject({ id: invited.id, googleId: `g-invited-${n}`, provider: "google" });
   });
 
   it("links by e-mail to an account whose address is verified and has no Google id yet", async () => {

@@ -14,6 +14,7 @@ import {
   listUsersOldestFirst,
   readSessionVersion,
   setPasswordAndEndSessions,
+  setPasswordAtVersion,
   updateUser,
   userRowExists,
   type User,
@@ -224,6 +225,15 @@ export async function updateProfile(userId: string, input: ProfileInput & { time
 /** Sets a local account's password and ends every session and token issued before. */
 export async function setPasswordHash(userId: string, passwordHash: string): Promise<User> {
   return userChanged(await setPasswordAndEndSessions(userId, passwordHash));
+}
+
+/**
+ * setPasswordHash for a one-time link made at session version `version`: null, and nothing
+ * changed, once the version moved on (the link was used, even by a request a moment earlier).
+ */
+export async function setPasswordHashAtVersion(userId: string, version: number, passwordHash: string) {
+  const user = await setPasswordAtVersion(userId, version, passwordHash);
+  return user ? userChanged(user) : null;
 }
 
 /** Logout: every session and token the user holds stops working, on every worker at once. */

@@ -195,6 +195,28 @@ describe("the owner's Users screen", () => {
       setPassword.loader(args(makeRequest(`/set-password/${altered}`), { token: altered })),
     ).rejects.toMatchObject({ status: 410 });
   });
+
+  it("a link posted twice at once sets the password once: the second is told the link has ended", async () => {
+    const owner = (await users.findUserByEmail("meera@shop.example"))!;
+    const ownerCookie = await cookieFor(owner.id);
+    const added = (await usersPage.action(
+      args(
+        formRequest(
+          "/users",
+          { intent: "add", name: "Tara Singh", email: "tara@shop.example" },
+          { cookie: ownerCookie },
+        ),
+      ),
+    )) as unknown as LinkData;
+    const token = new URL(added.data.link.url).pathname.replace("/set-password/", "");
+    const post = (password: string) =>
+      setPassword.action(args(formRequest(`/set-password/${token}`, { password }), { token })) as unknown as Promise<
+        Reply | Response
+      >;
+    const outcomes = await Promise.all([post("first-long-passphrase-81"), post("second-long-passphrase-82")]);
+    const statuses = outcomes.map((o) => (o instanceof Response ? o.status : o.init?.status)).sort();
+    expect(statuses).toEqual([302, 410]);
+  });
 });
 
 describe("the server's own address", () => {
