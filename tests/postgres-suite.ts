@@ -11,6 +11,7 @@ export const POSTGRES_SUITE: string[] = [
   "tests/routes/healthz.test.ts",
   "tests/routes/auth-api.test.ts",
   "tests/routes/first-run.test.ts",
+  "tests/routes/first-run-race.test.ts",
   "tests/routes/notifications-api.test.ts",
   "tests/routes/methods.test.ts",
   "server/app.test.ts",

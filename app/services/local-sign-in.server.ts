@@ -12,7 +12,7 @@ import { SignInSchema, type SignInInput } from "~/schemas/sign-in";
 import { hashPassword, passwordProblem, verifyPassword } from "~/services/passwords.server";
 import { checkSignInRate, clientAddress } from "~/services/rate-limit.server";
 import { signInAndHandOff, signInAndRedirect } from "~/services/session.server";
-import { SIGN_UP_CLOSED, signUpAllowed } from "~/services/sign-up.server";
+import { keepSignUp, SIGN_UP_CLOSED, signUpAllowed } from "~/services/sign-up.server";
 import { issueToken } from "~/services/token.server";
 import { findUserByEmail, upsertLocalUser } from "~/services/users.server";
 
@@ -68,6 +68,9 @@ export async function localSignIn(
     }
     const passwordHash = await hashPassword(password);
     user = await upsertLocalUser({ email, name: name!, passwordHash });
+    // Made by this request (its hash is salted, so no other has it), at the same moment as others.
+    if (user.passwordHash === passwordHash && !(await keepSignUp(user.id)))
+      return { submission, refusal: { status: 403, message: SIGN_UP_CLOSED, fields: { email: SIGN_UP_CLOSED } } };
     // Two sign-ups of one e-mail at once: the one that lost must know the winner's password.
     if (
       user.passwordHash !== passwordHash &&

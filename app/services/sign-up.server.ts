@@ -4,7 +4,7 @@
 // (`crm users create`). Each account stays a tenant of its own. The owner is the oldest account,
 // so an install that already had several users before this rule keeps them all as they were.
 import { getEnv } from "~/env.server";
-import { findOldestUserId } from "~/models/users.server";
+import { deleteUserById, findOldestUserId } from "~/models/users.server";
 
 export const SIGN_UP_CLOSED =
   "This server does not take new accounts: ask its owner to add you (they get a link for you to set a password), or sign in with the e-mail they added.";
@@ -13,6 +13,17 @@ export const SIGN_UP_CLOSED =
 export async function signUpAllowed(): Promise<boolean> {
   if (getEnv().SIGN_UP === "open") return true;
   return (await findOldestUserId()) === null;
+}
+
+/**
+ * Whether an account a sign-up has just made may stay. Sign-ups at the same moment on a new
+ * install each find no account and each insert one; while sign-up is closed only the oldest, the
+ * owner's, stays: any other is deleted (it was never used) and its sign-up refused as closed.
+ */
+export async function keepSignUp(userId: string): Promise<boolean> {
+  if (getEnv().SIGN_UP === "open" || (await findOldestUserId()) === userId) return true;
+  await deleteUserById(userId);
+  return false;
 }
 
 /** Whether this install has no account yet: its sign-in page then makes the owner's. */

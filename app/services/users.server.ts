@@ -22,7 +22,7 @@ import {
 import type { ProfileInput } from "~/schemas/profile";
 import { notify } from "~/services/notifications.server";
 import { publish, subscribeOnce } from "~/services/process-bus.server";
-import { SignUpClosed, signUpAllowed } from "~/services/sign-up.server";
+import { keepSignUp, SignUpClosed, signUpAllowed } from "~/services/sign-up.server";
 import type { PublicUser } from "~/lib/dto";
 
 export type { PublicUser, User };
@@ -170,6 +170,7 @@ export async function upsertGoogleUser(google: GoogleProfile): Promise<User> {
     lastName: profile.lastName ?? "",
     profileImage: profile.profileImage ?? null,
   });
+  if (!(await keepSignUp(user.id))) throw new SignUpClosed();
   await welcome(user);
   return user;
 }
