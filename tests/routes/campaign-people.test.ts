@@ -55,7 +55,15 @@ beforeAll(async () => {
   alice = (await createTestUser("Alice")).id;
   bob = (await createTestUser("Bob")).id;
   for (const name of ["a", "b", "c", "d", "e", "f"])
-    await createCustomer(alice, { firstName: name.toUpperCase(), lastName: "Rao", email: `${name}@example.com` });
+    await createCustomer(alice, {
+      firstName: name.toUpperCase(),
+      lastName: "Rao",
+      email: `${name}@example.com`,
+      phone: "",
+      address: "",
+      company: "",
+      notes: "",
+    });
   campaignId = await launchToEveryone(connection(), alice, { name: "Diwali sale" });
   const at = Date.parse("2026-11-20T10:00:00Z");
   // a opened and clicked, b opened, c got it; d bounced, e complained, f was refused by the channel.

@@ -57,9 +57,17 @@ export { DKIM_SIGNED_HEADERS } from "~/services/email/dkim-sign.server";
 
 type SmtpError = Error & { responseCode?: number; response?: string; code?: string; command?: string };
 
-/** A permanent refusal of MAIL FROM: the campaign's sender, not the recipient, is at fault. */
+/**
+ * A permanent refusal of the campaign's sender, not of the recipient: any 5xx to MAIL FROM, or a
+ * 5xx to RCPT TO whose enhanced status is about the sender (RFC 3463: X.1.7 the sender's mailbox,
+ * X.1.8 the sender's system). Relays that check the sender late answer there: Postfix, by default
+ * (smtpd_delay_reject), refuses a sender domain it cannot find at RCPT TO, "553 5.1.8 ... Sender
+ * address rejected".
+ */
 export function senderRefused(error: SmtpError): boolean {
-  return error.command === "MAIL" && error.responseCode !== undefined && error.responseCode >= 500;
+  if (error.responseCode === undefined || error.responseCode < 500) return false;
+  if (error.command === "MAIL") return true;
+  return error.command === "RCPT" && /^\d{3}[ -]5\.1\.[78]\b/.test((error.response ?? "").trim());
 }
 
 /** What a campaign paused for a refused sender says (its statusDetail and the owner's notification). */

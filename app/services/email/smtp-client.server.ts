@@ -354,6 +354,9 @@ export class SmtpConnection {
     const secured = await new Promise<tls.TLSSocket>((resolve, reject) => {
       const s = tls.connect({
         socket: plain,
+        // The name the certificate is checked against: without it Node checks "localhost", and a
+        // relay given by its address (a certificate naming IP 127.0.0.1) would be refused.
+        host: this.target.host,
         servername: net.isIP(this.target.host) ? undefined : this.target.host,
         ...this.options.tls,
       });
