@@ -18,6 +18,7 @@ import { simpleParser } from "mailparser";
 import { freePort, productionServerEnv, repoRoot as root, serverCommand } from "../helpers/production-server.ts";
 import { type SmtpCapture, startSmtpCapture } from "../helpers/smtp.ts";
 import { fakeSendgrid } from "../fakes/sendgrid.ts";
+import { LOCAL_SIGN_IN_BUTTON } from "./fixtures.ts";
 
 const DOMAIN = "shop.example.in";
 const SALE = "https://shop.example.in/sale?from=mail";
@@ -103,7 +104,7 @@ test.describe("opens, clicks and revenue through real e-mail", () => {
     await page.getByLabel("Name", { exact: true }).fill("Priya Marketer");
     await page.getByLabel("E-mail", { exact: true }).fill(marketer);
     await page.getByLabel("Password", { exact: true }).fill("engagement correct horse battery");
-    await page.getByRole("button", { name: "Sign in locally" }).click();
+    await page.getByRole("button", { name: LOCAL_SIGN_IN_BUTTON }).click();
     await expect(page.getByText("Welcome back!")).toBeVisible({ timeout: 45_000 });
     const token = cli("users", "token", marketer).trim().split("\n").pop() ?? "";
     const api = async (pathname: string, init: { method?: string; body?: unknown } = {}) => {

@@ -18,6 +18,7 @@ import { type Balancer, reservePort, startBalancer } from "../helpers/nginx.ts";
 import { createPostgresDatabase, type PostgresDatabase } from "../helpers/postgres.ts";
 import { freePort, productionServerEnv, repoRoot as root, serverCommand } from "../helpers/production-server.ts";
 import { type SmtpCapture, startSmtpCapture } from "../helpers/smtp.ts";
+import { LOCAL_SIGN_IN_BUTTON } from "./fixtures.ts";
 
 const RECIPIENTS = 20_000;
 const INSTANCES = 3;
@@ -241,7 +242,7 @@ async function formsThroughTheBalancer(browser: Browser, balancer: Balancer): Pr
       await page.goto("/login");
       await page.getByLabel("E-mail", { exact: true }).fill(EMAIL);
       await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-      await page.getByRole("button", { name: "Sign in locally" }).click();
+      await page.getByRole("button", { name: LOCAL_SIGN_IN_BUTTON }).click();
       // Signed in: the product's navigation; without JavaScript through the callback page's link.
       const proceed = page.getByRole("link", { name: "Continue to the dashboard" });
       const inside = page.getByRole("link", { name: "Customers", exact: true });
