@@ -333,7 +333,11 @@ test.describe("local accounts have passwords", () => {
     await page.getByLabel("E-mail", { exact: true }).fill(uniqueEmail("weak"));
     await page.getByLabel("Password", { exact: true }).fill("password123");
     await page.getByRole("button", { name: LOCAL_SIGN_IN_BUTTON }).click();
-    await expect(page.getByText("This password is too common. Choose one that is harder to guess")).toBeVisible();
+    await expect(
+      page.getByText(
+        "This password is easy to guess. Use three or four unrelated words, or a password from a password manager",
+      ),
+    ).toBeVisible();
     await page.getByLabel("Password", { exact: true }).fill("short");
     await page.getByRole("button", { name: LOCAL_SIGN_IN_BUTTON }).click();
     await expect(page.getByText("Use at least 10 characters")).toBeVisible();

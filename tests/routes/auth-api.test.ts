@@ -664,11 +664,19 @@ describe("local sign-up and sign-in", () => {
       [{ name: "N", email: newEmail(), password: "short1" }, { password: ["Use at least 10 characters"] }],
       [
         { name: "N", email: newEmail(), password: "1234567890" },
-        { password: ["This password is too common. Choose one that is harder to guess"] },
+        {
+          password: [
+            "This password is easy to guess. Use three or four unrelated words, or a password from a password manager",
+          ],
+        },
       ],
       [
         { name: "N", email: newEmail(), password: "Sunshine2024!" },
-        { password: ["This password is too common. Choose one that is harder to guess"] },
+        {
+          password: [
+            "This password is easy to guess. Use three or four unrelated words, or a password from a password manager",
+          ],
+        },
       ],
       [{ name: "N", email: newEmail(), password: "" }, { password: ["Enter your password"] }],
       [{ name: "N", email: "not-an-email", password: PASSWORD }, { email: ["Enter a valid e-mail address"] }],
