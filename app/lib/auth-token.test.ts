@@ -102,16 +102,29 @@ describe("callbackOutcome (/auth/callback)", () => {
       expect(outcome(q)).toEqual({ ok: false, reason: "Authentication was not successful" });
     }
   });
+
+  it("takes the token handed off by the sign-in over one in the address (a link someone sent cannot swap it)", () => {
+    const params = new URLSearchParams("token=their.token.here&auth=success");
+    expect(callbackOutcome(params, "mine.handed.off")).toEqual({ ok: true, token: "mine.handed.off" });
+    expect(callbackOutcome(new URLSearchParams("auth=success"), "mine.handed.off")).toEqual({
+      ok: true,
+      token: "mine.handed.off",
+    });
+  });
 });
 
 describe("messages", () => {
-  it("has the login page's error texts: the three session errors and the refused Google link", () => {
+  it("has the login page's error texts: the three session errors, the refused Google link and closed sign-up", () => {
     expect(Object.keys(LOGIN_ERRORS).sort()).toEqual([
       "access_denied",
       "email_not_verified",
       "session_expired",
+      "sign_up_closed",
       "tenant_isolation_error",
     ]);
+    expect(LOGIN_ERRORS.sign_up_closed).toMatch(
+      /^This server does not take new accounts: ask its owner to add your e-mail/,
+    );
     expect(LOGIN_ERRORS.email_not_verified).toMatch(
       /^An account with this e-mail already exists, but its address was never verified/,
     );

@@ -49,8 +49,9 @@ export function callbackOutcome(
   handedOff: string | null = null,
 ): { ok: true; token: string } | { ok: false; reason: string } {
   // A browser's sign-in hands the token over in a cookie the page's loader reads (the address
-  // stays clean); a program's carries it in the address.
-  const token = params.get("token") || handedOff;
+  // stays clean); a program's carries it in the address. The handed-off one wins: a link someone
+  // sent with a token of theirs in it must not replace the token of the sign-in that just happened.
+  const token = handedOff || params.get("token");
   if (!token) return { ok: false, reason: "No authentication token received" };
   if (params.get("auth") !== "success") return { ok: false, reason: "Authentication was not successful" };
   return { ok: true, token };

@@ -1,8 +1,9 @@
 // /users: the owner's screen of who has an account on this install (the owner is its oldest
 // account; to anyone else the screen is a 404). The owner adds a person by name and e-mail (an
 // account of their own, empty, with no password yet) and gets a one-time link to hand them, which
-// lets them set a password within PASSWORD_LINK_DAYS; "New link" makes another for anyone (a
-// person who lost theirs, or forgot their password). Plain form posts: it works without JavaScript.
+// lets them set a password within PASSWORD_LINK_DAYS; "New password link" makes another for a
+// person who has not signed in yet (an account in use keeps its own password: a link would let the
+// owner sign in as them). Plain form posts: it works without JavaScript.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
@@ -203,17 +204,20 @@ export default function Users() {
                   <DateTime value={person.createdAt} />
                 </td>
                 <td className="px-4 py-3 text-right">
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="link" />
-                    <input type="hidden" name="userId" value={person.id} />
-                    <button
-                      type="submit"
-                      className="btn-secondary text-xs"
-                      aria-label={`New password link for ${person.name}`}
-                    >
-                      New password link
-                    </button>
-                  </Form>
+                  {/* Only for someone who has not signed in yet: an account in use keeps its password. */}
+                  {person.signIn !== "none yet" ? null : (
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="link" />
+                      <input type="hidden" name="userId" value={person.id} />
+                      <button
+                        type="submit"
+                        className="btn-secondary text-xs"
+                        aria-label={`New password link for ${person.name}`}
+                      >
+                        New password link
+                      </button>
+                    </Form>
+                  )}
                 </td>
               </tr>
             ))}

@@ -19,7 +19,7 @@ import { findUserByEmail, upsertLocalUser } from "~/services/users.server";
 export const WRONG_PASSWORD = "Wrong password for this e-mail. Check it and try again.";
 export const GOOGLE_ACCOUNT = "This account signs in with Google. Use Sign in with Google.";
 export const NO_PASSWORD_YET =
-  "This account has no password yet. An administrator can set one with: crm users set-password <e-mail>";
+  "This account has no password yet. Open the link the server's owner sent you to set one, or ask them for a new link.";
 
 type Refusal = {
   status: 400 | 401 | 403 | 429;

@@ -43,11 +43,21 @@ export async function addPerson(ownerId: string, input: AddPersonInput): Promise
   return { person: user.displayName, link: await passwordLink(user.id) };
 }
 
-/** A new one-time link for an account (a person who never set a password, or forgot it). */
+/**
+ * A new one-time link for an account nobody has signed in to yet (its link was lost or expired).
+ * An account in use keeps its own password: a link for it would let the owner sign in as that
+ * person and see their tenant's data. A forgotten password is reset by the server's
+ * administrator (`crm users set-password`, `crm users link`).
+ */
 export async function newPasswordLink(ownerId: string, userId: string): Promise<{ person: string; link: string }> {
   await requireOwner(ownerId);
   const user = await getUser(userId);
   if (!user) throw new ApiError("not_found", "User not found");
+  if (user.passwordHash || user.googleId)
+    throw new ApiError(
+      "conflict",
+      `${user.displayName} already signs in. A forgotten password is reset by the server's administrator: crm users set-password ${user.email}`,
+    );
   return { person: user.displayName, link: await passwordLink(user.id) };
 }
 

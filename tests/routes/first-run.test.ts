@@ -180,6 +180,16 @@ describe("the owner's Users screen", () => {
     const signedIn = (await postLogin({ email: "anil@shop.example", password: PASSWORD })) as Response;
     expect(signedIn.status).toBe(302);
 
+    // An account in use keeps its password: no link for it from the owner's screen.
+    const inUse = await usersPage
+      .action(args(formRequest("/users", { intent: "link", userId: anil.id }, { cookie: ownerCookie })))
+      .then(
+        () => null,
+        (error: unknown) => error as Response,
+      );
+    expect(inUse?.status).toBe(409);
+    expect(await inUse?.text()).toMatch(/^Anil Kumar already signs in\./);
+
     // Used once: the link is over, on the page and on a post.
     await expect(setPassword.loader(args(makeRequest(`/set-password/${token}`), { token }))).rejects.toMatchObject({
       status: 410,
