@@ -1,4 +1,4 @@
-// The body of a campaign's e-mail, both parts from one template (issue 24 §1): a plain-text part and
+// The body of a campaign's e-mail, both parts from one template: a plain-text part and
 // a small HTML document (paragraphs, clickable links, everything escaped, one column that reads on a
 // phone), both ending in a footer that says once who sent it (the sender's name and postal address:
 // no signature is added to the message, which signs off as its author wrote it) with an
@@ -9,7 +9,7 @@
 // recipient's message is only its escaped name and unsubscribe URL put between precomputed pieces.
 // What is substituted is never read again, so a name such as "{UNSUBSCRIBE_URL}" stays plain text.
 //
-// Tracking (issue 25, docs/decisions/0025-open-and-click-tracking.md): the message's http(s) links
+// Tracking (docs/decisions/0025-open-and-click-tracking.md): the message's http(s) links
 // (`emailLinks()`, one index per distinct address in order of appearance) are slots too, and so is
 // a pixel, the HTML footer's background. A recipient with `tracking` gets their signed click
 // addresses in both parts' links (the HTML label stays the original address) and the 1×1 pixel;

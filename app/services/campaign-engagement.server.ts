@@ -1,5 +1,5 @@
 // A campaign's opens and clicks as the detail page and GET /api/campaigns/{id}/links show them
-// (issue 25, docs/rules.md#opens-and-clicks): people (each recipient once, and every open or click)
+// (docs/rules.md#opens-and-clicks): people (each recipient once, and every open or click)
 // with their rates, machines apart, and the clicks of each link of the message. The links are the
 // message's own, numbered as the messages were rendered (emailLinks in app/lib/email-body.ts).
 import { emailLinks } from "~/lib/email-body";

@@ -1,4 +1,4 @@
-// Opens and clicks (issue 25): what /o/TOKEN and /c/TOKEN do with a hit. A token this server sealed
+// Opens and clicks: what /o/TOKEN and /c/TOKEN do with a hit. A token this server sealed
 // becomes one Receipt ("opened" from the pixel, "clicked" from a link, `machine` for HEAD, bots and
 // Apple's privacy proxy: app/lib/machine-events.ts), queued like every other receipt
 // (queueReceiptsOffThread, then wakeDelivery) for the delivery job to apply; a token it did not

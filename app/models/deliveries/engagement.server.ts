@@ -1,4 +1,4 @@
-// A campaign's clicks by link (issue 25, docs/rules.md#opens-and-clicks): the DeliveryEvent rows of
+// A campaign's clicks by link (docs/rules.md#opens-and-clicks): the DeliveryEvent rows of
 // kind "clicked" grouped by their link index, people and machines apart. One range of the
 // (campaignId, kind, link) index, on the request thread's read connection (on PostgreSQL, the
 // process's pool: ./engagement.postgres.server.ts, decision 0033).
