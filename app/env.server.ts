@@ -213,6 +213,13 @@ const EnvSchema = z.object({
     .refine((v) => isEmailAddress(v.trim()), "MAIL_REPLY_TO must be an e-mail address like replies@example.com")
     .transform((v) => v.trim())
     .optional(),
+  // The sender's postal address, printed once in every campaign message's footer after the
+  // sender's name (anti-spam laws such as CAN-SPAM ask for one). One line.
+  MAIL_POSTAL_ADDRESS: z
+    .string()
+    .transform((v) => v.replace(/\s+/g, " ").trim())
+    .pipe(z.string().max(300, "MAIL_POSTAL_ADDRESS must be one line of at most 300 characters"))
+    .optional(),
   // A mailbox that unsubscribes whoever writes to it: adds the mailto: form of List-Unsubscribe.
   MAIL_UNSUBSCRIBE_ADDRESS: z
     .string()

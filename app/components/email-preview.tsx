@@ -14,6 +14,7 @@ export function EmailPreview({
   message,
   sampleName,
   senderName,
+  postalAddress = "",
   unsubscribeUrl,
   interactive,
 }: {
@@ -21,6 +22,8 @@ export function EmailPreview({
   message: string;
   sampleName: string;
   senderName: string;
+  /** The sender's postal address, as the footer of every message shows it (MAIL_POSTAL_ADDRESS). */
+  postalAddress?: string;
   /** An example of a recipient's unsubscribe link (PUBLIC_URL/u/…). */
   unsubscribeUrl: string;
   /** Whether the page is hydrated: the switch needs JavaScript. */
@@ -31,13 +34,13 @@ export function EmailPreview({
   const parts = useMemo(
     () =>
       compileEmailParts(
-        { message, subject, senderName },
+        { message, subject, senderName, postalAddress },
         { onlyFirstName: true },
       )({
         name: sampleName,
         unsubscribeUrl,
       }),
-    [message, subject, senderName, sampleName, unsubscribeUrl],
+    [message, subject, senderName, postalAddress, sampleName, unsubscribeUrl],
   );
   const tab = (value: View, label: string) => (
     <button

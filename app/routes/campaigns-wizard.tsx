@@ -225,7 +225,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     reach: segmentId ? await reachOf(user.id, segmentId) : null,
     // The message preview shows the e-mail as sent: from the tenant's sender, with an example
     // unsubscribe link (each recipient's own is made at send).
-    senderName: (await senderOf(user.id)).name,
+    ...(await senderOf(user.id).then((s) => ({ senderName: s.name, senderPostalAddress: s.postalAddress }))),
     exampleUnsubscribeUrl: `${getEnv().publicUrl}/u/example`,
     // One key per rendered wizard: every submit of its Launch carries it.
     launchKey: randomUUID(),
@@ -336,6 +336,7 @@ export default function CampaignWizard() {
     reach: loadedReach,
     launchKey,
     senderName,
+    senderPostalAddress,
     exampleUnsubscribeUrl,
   } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
@@ -606,6 +607,7 @@ export default function CampaignWizard() {
                 message={message}
                 sampleName={sampleName}
                 senderName={senderName}
+                postalAddress={senderPostalAddress}
                 unsubscribeUrl={exampleUnsubscribeUrl}
                 interactive={hydrated}
               />

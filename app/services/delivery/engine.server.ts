@@ -255,7 +255,12 @@ export function createDeliveryEngine(options: {
     if (known && known.subject === campaign.subject && known.message === campaign.message) return known.mail;
     const mail = senderOf(campaign.userId, sqlite).then((sender) => ({
       sender,
-      render: compileEmailBody({ message: campaign.message, subject: campaign.subject, senderName: sender.name }),
+      render: compileEmailBody({
+        message: campaign.message,
+        subject: campaign.subject,
+        senderName: sender.name,
+        postalAddress: sender.postalAddress,
+      }),
     }));
     // A failure is not kept: the next batch asks again.
     mail.catch(() => {

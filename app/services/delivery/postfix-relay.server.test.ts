@@ -20,6 +20,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ImapFlow } from "imapflow";
+import { simpleParser } from "mailparser";
 import { dkimVerify } from "mailauth";
 import nodemailer from "nodemailer";
 import { SMTPServer } from "smtp-server";
@@ -352,7 +353,15 @@ describe.skipIf(!postfixInstalled())("campaign mail through Postfix into a real 
       "Warm regards,",
       "Meera and the Lotus Crafts team",
     ].join("\n");
-    const { id, errors } = await send({ name: "Winter collection", message, trackingEnabled: 1 });
+    // The footer names the sender once, with the postal address the settings give.
+    setEnv({ MAIL_POSTAL_ADDRESS: "Lotus Crafts, 12 MG Road, Bengaluru 560001" });
+    let sent: Awaited<ReturnType<typeof send>>;
+    try {
+      sent = await send({ name: "Winter collection", message, trackingEnabled: 1 });
+    } finally {
+      setEnv({ MAIL_POSTAL_ADDRESS: undefined });
+    }
+    const { id, errors } = sent;
     expect(errors).toEqual([]);
     expect((await campaignRow(connection(), id)).status).toBe("Completed");
     const received = await inbox(CUSTOMERS);
@@ -363,6 +372,9 @@ describe.skipIf(!postfixInstalled())("campaign mail through Postfix into a real 
       expect(m.raw).toMatch(/^Received: from .*\r?\n(?:\s.*\r?\n)*?\s+\(using TLSv1\.[23] with cipher /m);
       expect(m.raw).toMatch(/by relay\.test \(Postfix\) with ESMTPS/);
       await expectDkimPass(m);
+      const parsed = await simpleParser(m.raw);
+      expect(parsed.text).toMatch(/\nSent by [^\n]+, Lotus Crafts, 12 MG Road, Bengaluru 560001\.\n/);
+      expect(parsed.text?.match(/Sent by/g)).toHaveLength(1);
     }
     const verdict = await spamAssassin(received[0]!.raw, dir);
     verdicts.push({ campaign: "Winter collection", to: received[0]!.to, verdict });

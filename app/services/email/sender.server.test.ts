@@ -31,15 +31,36 @@ describe("senderOf", () => {
       name: "Rao Textiles",
       address: "news@mail.example.com",
       replyTo: "replies@example.com",
+      postalAddress: "",
     });
+  });
+
+  it("carries MAIL_POSTAL_ADDRESS for the footer, on one line", async () => {
+    setEnv({ MAIL_FROM: "news@example.com", MAIL_POSTAL_ADDRESS: "Lotus Crafts, 12 MG Road,\n  Bengaluru 560001" });
+    try {
+      const user = await createTestUser("Asha Rao");
+      expect((await senderOf(user.id)).postalAddress).toBe("Lotus Crafts, 12 MG Road, Bengaluru 560001");
+    } finally {
+      setEnv({ MAIL_POSTAL_ADDRESS: undefined });
+    }
   });
 
   it("falls back to MAIL_FROM's display name, then to the tenant's display name", async () => {
     const user = await createTestUser("Asha Rao");
     setEnv({ MAIL_FROM: '"Acme, Inc." <news@example.com>' });
-    expect(await senderOf(user.id)).toEqual({ name: "Acme, Inc.", address: "news@example.com", replyTo: null });
+    expect(await senderOf(user.id)).toEqual({
+      name: "Acme, Inc.",
+      address: "news@example.com",
+      replyTo: null,
+      postalAddress: "",
+    });
     setEnv({ MAIL_FROM: "news@example.com" });
-    expect(await senderOf(user.id)).toEqual({ name: "Asha Rao", address: "news@example.com", replyTo: null });
+    expect(await senderOf(user.id)).toEqual({
+      name: "Asha Rao",
+      address: "news@example.com",
+      replyTo: null,
+      postalAddress: "",
+    });
   });
 
   it("reads on a worker thread's own connection too, and keeps line breaks out of the name", async () => {
@@ -50,6 +71,7 @@ describe("senderOf", () => {
       name: "Evil Bcc: x@y",
       address: "news@example.com",
       replyTo: null,
+      postalAddress: "",
     });
   });
 

@@ -10,7 +10,13 @@ import type { AnyConnection } from "~/models/transaction.server";
 import { getEnv } from "~/env.server";
 import { findSenderProfile } from "~/models/users.server";
 
-export type Sender = { name: string; address: string; replyTo: string | null };
+export type Sender = {
+  name: string;
+  address: string;
+  replyTo: string | null;
+  /** MAIL_POSTAL_ADDRESS, for the messages' footer ("" or absent when not set). */
+  postalAddress?: string;
+};
 
 /** Line breaks and other control characters never reach a header: they become spaces. */
 export function headerSafe(text: string): string {
@@ -30,5 +36,10 @@ export async function senderOf(userId: string, connection?: AnyConnection): Prom
     .map((candidate) => headerSafe(candidate ?? ""))
     .find((candidate) => candidate !== "");
   const address = mailFrom?.address ?? profile?.email ?? "";
-  return { name: name ?? "", address, replyTo: env.MAIL_REPLY_TO ?? null };
+  return {
+    name: name ?? "",
+    address,
+    replyTo: env.MAIL_REPLY_TO ?? null,
+    postalAddress: env.MAIL_POSTAL_ADDRESS ?? "",
+  };
 }
