@@ -1,4 +1,4 @@
-// Issue 25's "Done when", end to end in Chromium against the production build: a campaign goes
+// Opens, clicks and revenue of real mail, end to end in Chromium against the production build: a campaign goes
 // through the SMTP channel to a real SMTP server (smtp-server, in this test's process); a script
 // acting as the recipients reads each message as it arrived and fetches the open pixel and the links
 // it finds in the received HTML: people who open, people who open and click, a link scanner that
