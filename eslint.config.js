@@ -12,7 +12,7 @@ const DRIVERS = {
   message: "Only app/models/ and app/db/ speak to the database: call a model function instead.",
 };
 const DATABASE_LAYER = {
-  group: ["~/db.server", "~/db/**", "**/app/db.server*", "**/app/db/**", "../db/**", "./db/**"],
+  group: ["~/db/**", "**/app/db/**", "../db/**", "./db/**"],
   message: "app/db/ is reached through the models (app/models/): call a model function instead.",
 };
 const QUERYING = {
@@ -49,7 +49,7 @@ export default tseslint.config(
   },
   {
     files: ["app/**/*.{ts,tsx}"],
-    ignores: ["app/models/**", "app/db/**", "app/db.server.ts", "app/entry.server.tsx", "**/*.test.{ts,tsx}"],
+    ignores: ["app/models/**", "app/db/**", "app/entry.server.tsx", "**/*.test.{ts,tsx}"],
     rules: { "no-restricted-imports": ["error", { patterns: [DRIVERS, DATABASE_LAYER] }] },
   },
   {

@@ -9,7 +9,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer, isRouteErrorResponse } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { db, tuneDatabase } from "~/db.server";
+import { db, tuneDatabase } from "~/db/prisma.server";
 import { openNotifyChannel } from "~/db/listen.server";
 import { migrateDatabase } from "~/db/migrate.server";
 import { migratePostgres } from "~/db/migrate-postgres.server";

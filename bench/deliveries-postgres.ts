@@ -30,7 +30,7 @@ const { resetEnvCache } = await import("../app/env.server.ts");
 resetEnvCache();
 const { closeConnection, openConnection } = await import("../app/db/connection.server.ts");
 const { closePostgres } = await import("../app/db/postgres.server.ts");
-const { db } = await import("../app/db.server.ts");
+const { db } = await import("../app/db/prisma.server.ts");
 const { upsertLocalUser } = await import("../app/services/users.server.ts");
 const { seedTenant } = await import("../app/services/seed.server.ts");
 const { parseConditions } = await import("../app/lib/segments.ts");

@@ -55,6 +55,6 @@ for (const file of files) {
   writeFileSync(out, `${JSON.stringify(sections, null, 2)}\n`);
 }
 writeFileSync(out, `${JSON.stringify(sections, null, 2)}\n`);
-const { db } = await import("../app/db.server.ts");
+const { db } = await import("../app/db/prisma.server.ts");
 await db().$disconnect();
 process.exit(0);

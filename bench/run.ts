@@ -53,7 +53,7 @@ if (process.env.BENCH_SKIP_BUILD !== "1") {
 const { migrateDatabase } = await import("../app/db/migrate.server.ts");
 const { upsertLocalUser } = await import("../app/services/users.server.ts");
 const { seedTenant } = await import("../app/services/seed.server.ts");
-const { db } = await import("../app/db.server.ts");
+const { db } = await import("../app/db/prisma.server.ts");
 
 migrateDatabase(dbFile);
 const userA = await upsertLocalUser({ email: "bench-a@example.com", name: "Bench Tenant A" });

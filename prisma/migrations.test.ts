@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { MIGRATIONS_DIR, migrateDatabase, migrationNames } from "../app/db/migrate.server";
-import { createDb, tuneDatabase } from "../app/db.server";
+import { createDb, tuneDatabase } from "../app/db/prisma.server";
 import { diffDatabaseToSchema, isEmptyDiff, openEngine } from "./engine";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "crm-migrations-test-"));

@@ -16,7 +16,7 @@ import { createMigratedPostgresDatabase, type PostgresDatabase } from "../tests/
 import { ORIGIN, bearerFor, cookieFor } from "../tests/helpers/requests";
 import { startTcpProxy, type TcpProxy, throughProxy } from "../tests/helpers/tcp-proxy";
 import { closePostgres } from "~/db/postgres.server";
-import { db } from "~/db.server";
+import { db } from "~/db/prisma.server";
 import { resetEnvCache } from "~/env.server";
 import { DATABASE_UNAVAILABLE, RETRY_AFTER_SECONDS } from "~/lib/api.server";
 import { buildOpenApiDocument } from "~/lib/openapi/document.server";

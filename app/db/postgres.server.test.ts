@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isPostgres, openConnection } from "~/db/connection.server";
 import { closePostgres, isRetryable, openPostgres, type Postgres, query, transaction } from "~/db/postgres.server";
-import { db } from "~/db.server";
+import { db } from "~/db/prisma.server";
 import { resetEnvCache } from "~/env.server";
 import { createMigratedPostgresDatabase, type PostgresDatabase } from "../../tests/helpers/postgres";
 

@@ -11,7 +11,7 @@ const { file } = useTestDatabase();
 
 import { withWriter } from "~/db/writer.server";
 import { createWriteGate, retryWhileBusy, WriteLockTimeout } from "~/db/write-gate.server";
-import { db } from "~/db.server";
+import { db } from "~/db/prisma.server";
 import { newId } from "~/lib/id";
 import { createCustomer, listCustomers } from "~/services/customers.server";
 import { createOrder } from "~/services/orders.server";

@@ -8,7 +8,7 @@
 // after the busy timeout. The gate queues every write of the thread instead, and whoever holds it
 // takes SQLite's write lock with `BEGIN IMMEDIATE` tried again on a timer while another thread or
 // process (the delivery job, an import) has it, so the event loop keeps answering meanwhile.
-import type { Sqlite } from "~/db/sqlite.server";
+import type Database from "better-sqlite3";
 import { singleton } from "~/lib/singleton.server";
 
 /** How long a write waits for the lock before it is refused (the busy timeout of every connection). */
@@ -108,7 +108,7 @@ export async function retryWhileBusy<T>(
  * `work` may use better-sqlite3's own `.transaction()` helpers: inside an open transaction they
  * become savepoints. The connection must have busy_timeout 0 (see `openSqlite({ busyTimeoutMs })`).
  */
-export async function writeTransaction<T>(sqlite: Sqlite, work: () => T): Promise<T> {
+export async function writeTransaction<T>(sqlite: Database.Database, work: () => T): Promise<T> {
   const release = await writeGate().acquire();
   try {
     await retryWhileBusy(() => sqlite.exec("BEGIN IMMEDIATE"));

@@ -11,7 +11,7 @@ import { createTestUser, useTestDatabase } from "../../tests/helpers/db";
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 useTestDatabase();
 
-import { db } from "~/db.server";
+import { db } from "~/db/prisma.server";
 import { newId } from "~/lib/id";
 import {
   campaignAttribution,

@@ -9,7 +9,7 @@
 // cancelled, total; migration 20261126074500_attribution_orders), and checks last touch against
 // the tenant's other touches in the same span (a second CTE, indexed by SQLite on the fly). No
 // table is read, only those indexes. Dates are stored as unixepoch milliseconds (Prisma's
-// "unixepoch-ms" format, app/db.server.ts), as the delivery row's times are, so they compare
+// "unixepoch-ms" format, app/db/prisma.server.ts), as the delivery row's times are, so they compare
 // directly.
 //
 // The rules, the same in every query:

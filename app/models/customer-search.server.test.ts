@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { createTestUser, TEST_ENGINE, useTestConnection, useTestDatabase } from "../../tests/helpers/db";
 import { sqlRow } from "../../tests/helpers/sql";
-import { db } from "~/db.server";
+import { db } from "~/db/prisma.server";
 import { MIGRATIONS_DIR, migrateDatabase, migrationNames } from "~/db/migrate.server";
 import { likePattern } from "~/models/customer-search.postgres.server";
 import { customerSearchSql, ftsPhrase, INDEX_CUSTOMER_SQL } from "~/models/customer-search.server";

@@ -9,7 +9,7 @@
 //
 // On PostgreSQL (DATABASE_URL=postgres://…) each read has a twin in ./customers.postgres.server.ts
 // on the process's pool, chosen at the top of the function (docs/decisions/0033-postgresql-runtime.md).
-import { db } from "~/db.server";
+import { db } from "~/db/prisma.server";
 import { databaseEngine } from "~/db/connection.server";
 import { postgres } from "~/db/postgres.server";
 import { readStatement } from "~/db/reader.server";

@@ -2,7 +2,7 @@
 import { databaseEngine } from "~/db/connection.server";
 import { describeConnectError } from "~/db/migrate-postgres.server";
 import { postgres, query } from "~/db/postgres.server";
-import { db } from "~/db.server";
+import { db } from "~/db/prisma.server";
 import { getEnv } from "~/env.server";
 
 /** How long the check waits for PostgreSQL before it calls the database away. */

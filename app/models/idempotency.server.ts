@@ -7,7 +7,7 @@
 // insert wins a key (the unique index), and of two takeovers only the one whose UPDATE still finds
 // the `updatedAt` it read changes the row (the second waits for the first's row lock, then reads
 // the row anew and finds it moved on). app/services/idempotency.server.test.ts runs on both.
-import { db } from "~/db.server";
+import { db } from "~/db/prisma.server";
 import { type IdempotencyKey, Prisma } from "~/generated/prisma/client";
 
 export type { IdempotencyKey };

@@ -1,6 +1,6 @@
 // The table Notification: a user's notifications, newest first, the newest few kept.
 import { databaseEngine } from "~/db/connection.server";
-import { db } from "~/db.server";
+import { db } from "~/db/prisma.server";
 import type { Notification } from "~/generated/prisma/client";
 import { newId } from "~/lib/id";
 import { lockUsersNotificationsPg } from "~/models/notifications.postgres.server";

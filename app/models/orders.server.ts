@@ -3,7 +3,7 @@
 // customer columns the order rules keep in step (totalSpendPaise, visits, lastActive). The rules
 // themselves (amounts, the customer-totals delta) are the service's: app/services/orders.server.ts.
 // The raw-SQL reads have PostgreSQL twins in ./orders.postgres.server.ts.
-import { db } from "~/db.server";
+import { db } from "~/db/prisma.server";
 import { databaseEngine } from "~/db/connection.server";
 import { postgres } from "~/db/postgres.server";
 import { readConnection, readStatement } from "~/db/reader.server";

@@ -2,7 +2,7 @@
 // JSON text (docs/rules.md#segment-conditions). Every query takes the tenant. The audience
 // queries on a segment's tree are in ./segments/audience.server.ts. The raw-SQL reads have
 // PostgreSQL twins in ./segments.postgres.server.ts.
-import { db } from "~/db.server";
+import { db } from "~/db/prisma.server";
 import { databaseEngine } from "~/db/connection.server";
 import { postgres } from "~/db/postgres.server";
 import { readStatement } from "~/db/reader.server";

@@ -2,7 +2,7 @@
 // several model functions that must commit together, and the type of a connection that a worker
 // thread opened for itself (the delivery job, the import and export jobs). Both are opaque to
 // services: only the functions in app/models use them.
-import { db } from "~/db.server";
+import { db } from "~/db/prisma.server";
 import type { Sqlite } from "~/db/sqlite.server";
 import type { Prisma } from "~/generated/prisma/client";
 

@@ -8,7 +8,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { createPostgresDb } from "~/db.server";
+import { createPostgresDb } from "~/db/prisma.server";
 import { WriteLockTimeout } from "~/db/write-gate.server";
 import { TEST_POSTGRES_URL } from "../../tests/helpers/postgres";
 import { isDatabaseUnavailable } from "./unavailable.server";

@@ -2,7 +2,7 @@
 // profile, sessions and the admin commands (app/services/users.server.ts holds their rules).
 // The raw reads have PostgreSQL twins in ./users.postgres.server.ts; the Prisma calls run on
 // either engine as they are (db() is PostgreSQL's client there).
-import { db } from "~/db.server";
+import { db } from "~/db/prisma.server";
 import { type AnyConnection, databaseEngine, isPostgres } from "~/db/connection.server";
 import { postgres } from "~/db/postgres.server";
 import { readStatement } from "~/db/reader.server";

@@ -6,7 +6,7 @@ import { createTestUser, useTestDatabase as setUpTestDatabase } from "../../test
 
 setUpTestDatabase();
 
-const { db } = await import("~/db.server");
+const { db } = await import("~/db/prisma.server");
 const { newId } = await import("~/lib/id");
 const { signInAndRedirect, readFlash } = await import("~/services/session.server");
 const { createOrder, getOrder } = await import("~/services/orders.server");

@@ -7,7 +7,7 @@ import { args, cookieFor, formRequest } from "../../tests/helpers/requests";
 
 setUpTestDatabase();
 
-const { db } = await import("~/db.server");
+const { db } = await import("~/db/prisma.server");
 const { newId } = await import("~/lib/id");
 const { issueToken } = await import("~/services/token.server");
 const formRoute = await import("~/routes/segments-form");

@@ -15,7 +15,7 @@ useTestDatabase();
 const connection = useTestConnection();
 
 import { CampaignAttribution } from "~/components/campaign-attribution";
-import { db } from "~/db.server";
+import { db } from "~/db/prisma.server";
 import { resetEnvCache } from "~/env.server";
 import { deliveryKey } from "~/lib/campaigns";
 import { applyReceipts, type Receipt } from "~/models/deliveries/receipts.server";

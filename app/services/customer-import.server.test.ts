@@ -7,7 +7,7 @@ import { useTestDatabase, createTestUser } from "../../tests/helpers/db";
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 useTestDatabase();
 
-import { db } from "~/db.server";
+import { db } from "~/db/prisma.server";
 import type { User } from "~/generated/prisma/client";
 import { action as importAction } from "~/routes/api/customers-import";
 import { loader as exportLoader } from "~/routes/api/customers-export";

@@ -11,7 +11,7 @@ useTestDatabase();
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 const connection = useTestConnection();
 
-import { db } from "~/db.server";
+import { db } from "~/db/prisma.server";
 import type { User } from "~/generated/prisma/client";
 import { ApiError } from "~/lib/api.server";
 import { loader as listLoader, action as createAction } from "~/routes/api/customers";

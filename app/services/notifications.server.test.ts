@@ -6,7 +6,7 @@ import { createTestUser, useTestDatabase as setUpTestDatabase } from "../../test
 setUpTestDatabase();
 
 const svc = await import("~/services/notifications.server");
-const { db } = await import("~/db.server");
+const { db } = await import("~/db/prisma.server");
 const { ApiError } = await import("~/lib/api.server");
 
 /** A fresh user without the welcome notification. */

@@ -5,7 +5,7 @@ import { createTestUser, TEST_ENGINE, useTestDatabase as setUpTestDatabase } fro
 
 setUpTestDatabase();
 
-const { db } = await import("~/db.server");
+const { db } = await import("~/db/prisma.server");
 const { newId } = await import("~/lib/id");
 const orders = await import("~/services/orders.server");
 const { orderSearchPlan } = await import("~/models/orders.server");

@@ -53,7 +53,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await link?.close();
-  const { db } = await import("~/db.server");
+  const { db } = await import("~/db/prisma.server");
   const { closePostgres } = await import("~/db/postgres.server");
   await db().$disconnect();
   await closePostgres();
@@ -239,7 +239,8 @@ describe("what the product sends over the bus, from one instance to another", ()
     const b = await instance();
     expect(importProgress(user.id, "progress-key-1")).toBeNull();
     await b.call({ cmd: "trackImport", userId: user.id, key: "progress-key-1", rows: 1234 });
-    await until(() => importProgress(user.id, "progress-key-1") !== null, "the progress here");
+    // The start (0 rows) and the 1,234 rows arrive as two messages; wait for the second.
+    await until(() => importProgress(user.id, "progress-key-1")?.rows === 1234, "the progress here");
     expect(importProgress(user.id, "progress-key-1")).toMatchObject({ phase: "reading", rows: 1234 });
   });
 

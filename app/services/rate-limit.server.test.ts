@@ -16,7 +16,7 @@ const otherInstance = openTestConnection();
 const { checkSignInRate, TOO_MANY_SIGN_INS } = await import("~/services/rate-limit.server");
 const { isPostgres } = await import("~/db/connection.server");
 const { countSignInAttemptPg } = await import("~/models/sign-in-attempts.postgres.server");
-const { db } = await import("~/db.server");
+const { db } = await import("~/db/prisma.server");
 
 let addresses = 0;
 const newAddress = () => `203.0.113.${(addresses += 1)}-${Date.now()}`;

@@ -6,7 +6,7 @@ import { createTestUser, useTestDatabase as setUpTestDatabase } from "../../test
 
 setUpTestDatabase();
 
-const { db } = await import("~/db.server");
+const { db } = await import("~/db/prisma.server");
 const { newId } = await import("~/lib/id");
 const segments = await import("~/services/segments.server");
 const campaigns = await import("~/services/campaigns.server");

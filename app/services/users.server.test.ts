@@ -136,7 +136,7 @@ describe("upsertGoogleUser", () => {
   it("links by e-mail to an account whose address is verified and has no Google id yet", async () => {
     const address = email("verified");
     const local = await users.upsertLocalUser({ email: address, name: "Verified Person" });
-    const { db } = await import("~/db.server");
+    const { db } = await import("~/db/prisma.server");
     await db().user.update({ where: { id: local.id }, data: { emailVerified: true } });
     const google = await users.upsertGoogleUser({
       googleId: `g-verified-${n}`,
@@ -260,7 +260,7 @@ describe("updateProfile", () => {
     expect((await users.getUser(user.id))?.displayName).toBe("After Change");
     // Other workers hear of it on the process bus; a message for this user is what they get.
     const { publish } = await import("~/services/process-bus.server");
-    const { db } = await import("~/db.server");
+    const { db } = await import("~/db/prisma.server");
     await db().user.update({ where: { id: user.id }, data: { displayName: "Changed Elsewhere" } });
     expect((await users.getUser(user.id))?.displayName).toBe("After Change");
     publish(users.USER_CHANGED, user.id);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll } from "vitest";
 import { type AnyConnection, closeConnection, openConnection } from "~/db/connection.server";
 import { migrateDatabase } from "~/db/migrate.server";
 import { closePostgres } from "~/db/postgres.server";
-import { db } from "~/db.server";
+import { db } from "~/db/prisma.server";
 import { resetEnvCache } from "~/env.server";
 import { createMigratedPostgresDatabase, type PostgresDatabase } from "./postgres";
 import { parseConditions } from "~/lib/segments";

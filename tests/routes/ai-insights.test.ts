@@ -8,7 +8,7 @@ setUpTestDatabase();
 
 const route = await import("~/routes/api/ai-insights");
 const { seedTenant } = await import("~/services/seed.server");
-const { db } = await import("~/db.server");
+const { db } = await import("~/db/prisma.server");
 const { newId } = await import("~/lib/id");
 
 async function addCampaigns(userId: string, names: string[]) {

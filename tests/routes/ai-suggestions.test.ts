@@ -15,7 +15,7 @@ import { messageSuggestions, segmentFigures } from "~/services/ai.server";
 import { seedTenant } from "~/services/seed.server";
 import { createSegment } from "~/services/segments.server";
 import { issueToken } from "~/services/token.server";
-import { db } from "~/db.server";
+import { db } from "~/db/prisma.server";
 
 let llm: FakeLlm;
 let userId: string;

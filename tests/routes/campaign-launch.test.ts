@@ -10,7 +10,7 @@ import { callRoute } from "../helpers/requests";
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 useTestDatabase();
 
-import { db } from "~/db.server";
+import { db } from "~/db/prisma.server";
 import { ApiError } from "~/lib/api.server";
 import { action as campaignsAction } from "~/routes/api/campaigns";
 import { action as campaignAction } from "~/routes/api/campaigns-id";

@@ -22,7 +22,7 @@ import { applyQueuedReceipts } from "~/models/deliveries/receipts.server";
 import { seedTenant } from "~/services/seed.server";
 import { createSegment } from "~/services/segments.server";
 import { issueToken } from "~/services/token.server";
-import { db } from "~/db.server";
+import { db } from "~/db/prisma.server";
 
 type Json = ApiJson;
 

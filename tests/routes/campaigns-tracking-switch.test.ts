@@ -8,7 +8,7 @@ import { callRoute } from "../helpers/requests";
 
 setUpTestDatabase();
 
-const { db } = await import("~/db.server");
+const { db } = await import("~/db/prisma.server");
 const wizard = await import("~/routes/campaigns-wizard");
 const api = await import("~/routes/api/campaigns");
 const { seedTenant } = await import("~/services/seed.server");

@@ -21,7 +21,7 @@ const { sessionUserId } = await import("~/services/session.server");
 const { notify, listNotifications } = await import("~/services/notifications.server");
 const { createCustomer, getCustomer } = await import("~/services/customers.server");
 const { readFlash } = await import("~/services/session.server");
-const { db } = await import("~/db.server");
+const { db } = await import("~/db/prisma.server");
 const { resetEnvCache } = await import("~/env.server");
 
 /** Runs a loader or action and returns what it answered or threw as a Response. */

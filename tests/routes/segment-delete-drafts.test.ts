@@ -8,7 +8,7 @@ import { createTestUser, useTestDatabase } from "../helpers/db";
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 useTestDatabase();
 
-import { db } from "~/db.server";
+import { db } from "~/db/prisma.server";
 import { parseConditions } from "~/lib/segments";
 import { action as segmentAction } from "~/routes/api/segments-id";
 import * as segmentsPage from "~/routes/segments";

@@ -10,7 +10,7 @@ setUpTestDatabase();
 
 const profile = await import("~/routes/profile");
 const layout = await import("~/routes/app-layout");
-const { db } = await import("~/db.server");
+const { db } = await import("~/db/prisma.server");
 const { TIME_ZONE_MESSAGE } = await import("~/schemas/profile");
 const exportPage = await import("~/routes/customers-export");
 const exportApi = await import("~/routes/api/customers-export");

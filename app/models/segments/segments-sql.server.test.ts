@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_ENGINE, createTestUser, useTestDatabase as setUpTestDatabase } from "../../../tests/helpers/db";
-import { db } from "~/db.server";
+import { db } from "~/db/prisma.server";
 import { newId } from "~/lib/id";
 import { type ConditionNode, type Operator, type SegmentNode, parseConditions } from "~/lib/segments";
 import {

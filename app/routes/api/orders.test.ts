@@ -6,7 +6,7 @@ import { createTestUser, useTestDatabase as setUpTestDatabase } from "../../../t
 
 setUpTestDatabase();
 
-const { db } = await import("~/db.server");
+const { db } = await import("~/db/prisma.server");
 const { newId } = await import("~/lib/id");
 const { issueToken } = await import("~/services/token.server");
 const list = await import("~/routes/api/orders");

@@ -12,7 +12,7 @@ useTestDatabase();
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 const connection = useTestConnection();
 
-import { db } from "~/db.server";
+import { db } from "~/db/prisma.server";
 import { dayOf, dayStartMs, percentChange, weekStarts } from "~/lib/dashboard";
 import { newId } from "~/lib/id";
 import { dashboardSummary, historicalStats } from "~/services/dashboard/stats.server";

@@ -16,7 +16,7 @@ const connection = useTestConnection();
 
 import { closeConnection, openConnection } from "~/db/connection.server";
 import { openPostgres, postgresSettings } from "~/db/postgres.server";
-import { db } from "~/db.server";
+import { db } from "~/db/prisma.server";
 import { deliveryId, deliveryStats } from "~/lib/campaigns";
 import { newId } from "~/lib/id";
 import { parseConditions } from "~/lib/segments";

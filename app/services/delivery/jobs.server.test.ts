@@ -10,7 +10,7 @@ import { createTestUser, useTestDatabase } from "../../../tests/helpers/db";
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 useTestDatabase();
 
-import { db } from "~/db.server";
+import { db } from "~/db/prisma.server";
 import { resetEnvCache } from "~/env.server";
 import { logger } from "~/lib/logger.server";
 import { parseConditions } from "~/lib/segments";
