@@ -59,7 +59,8 @@ export async function prepareDeliveryJob(log: Logger): Promise<DeliveryJobWiring
     } else if (event.type === "paused") {
       log.warn(
         { campaignId: event.campaign.id, detail: event.campaign.statusDetail },
-        "campaign paused by the error cap",
+        // The error cap, a relay refusing the sender, a vendor's refusal: the detail says which.
+        "campaign paused while sending",
       );
       notifyPaused(event.campaign).catch((err: unknown) =>
         log.error({ err }, "could not write the paused notification"),
