@@ -20,6 +20,7 @@ import { db } from "~/db/prisma.server";
 import { resetEnvCache } from "~/env.server";
 import { DATABASE_UNAVAILABLE, RETRY_AFTER_SECONDS } from "~/lib/api.server";
 import { buildOpenApiDocument } from "~/lib/openapi/document.server";
+import { API_OPERATIONS } from "~/routes/api/operations.server";
 import { upsertLocalUser } from "~/services/users.server";
 
 const dir = mkdtempSync(path.join(tmpdir(), "crm-outage-"));
@@ -43,7 +44,7 @@ beforeAll(async () => {
   const user = await upsertLocalUser({ name: "Outage Watcher", email: "outage@example.com" });
   bearer = await bearerFor(user.id);
   cookie = await cookieFor(user.id);
-  validator = new AnswerValidator(await buildOpenApiDocument());
+  validator = new AnswerValidator(await buildOpenApiDocument(API_OPERATIONS));
   servers = await startRequestServers();
 }, 120_000);
 

@@ -1,0 +1,76 @@
+// The components of the OpenAPI document of /api (./document.server.ts): request bodies from the
+// input side of the routes' own schemas, answers from the output side of ./answers.ts. An operation
+// (./operation.ts) names them.
+import type { z } from "zod";
+import * as A from "~/lib/openapi/answers";
+import {
+  MessageSuggestionsInputSchema,
+  ReceiptsBodySchema,
+  SuppressionAddInputSchema,
+} from "~/schemas/api-inputs.server";
+import { CampaignApiSchema } from "~/schemas/campaign";
+import { ResendNonOpenersSchema } from "~/schemas/campaign-resend";
+import { CustomerApiSchema } from "~/schemas/customer";
+import { SendgridEventsSchema } from "~/schemas/feedback-webhooks";
+import { OrderSchema, OrderUpdateSchema } from "~/schemas/order";
+import { ProfileSchema } from "~/schemas/profile";
+import { PreviewInputSchema, SegmentInputSchema } from "~/schemas/segment";
+
+/** Request bodies, converted from the input side of the routes' own schemas. */
+export const INPUTS = {
+  OrderInput: OrderSchema,
+  OrderUpdateInput: OrderUpdateSchema,
+  CustomerInput: CustomerApiSchema,
+  SegmentInput: SegmentInputSchema,
+  SegmentPreviewInput: PreviewInputSchema,
+  CampaignInput: CampaignApiSchema,
+  ResendNonOpenersInput: ResendNonOpenersSchema,
+  ProfileInput: ProfileSchema,
+  MessageSuggestionsInput: MessageSuggestionsInputSchema,
+  DeliveryReceipts: ReceiptsBodySchema,
+  SendgridEvents: SendgridEventsSchema,
+  SuppressionsInput: SuppressionAddInputSchema,
+} satisfies Record<string, z.ZodType>;
+
+/** Answers, converted from the output side. */
+export const ANSWERS = {
+  ApiError: A.ApiErrorSchema,
+  Success: A.SuccessSchema,
+  SuccessMessage: A.SuccessMessageSchema,
+  PublicUser: A.PublicUserSchema,
+  CurrentUser: A.CurrentUserSchema,
+  Profile: A.ProfileAnswerSchema,
+  Notification: A.NotificationSchema,
+  NotificationList: A.NotificationListSchema,
+  ReadAll: A.ReadAllSchema,
+  Order: A.OrderAnswerSchema,
+  Customer: A.CustomerAnswerSchema,
+  CustomerDetail: A.CustomerDetailSchema,
+  CustomerDeleted: A.CustomerDeletedSchema,
+  CustomerStoryEntry: A.CustomerStoryEntrySchema,
+  ImportResult: A.ImportResultSchema,
+  Segment: A.SegmentAnswerSchema,
+  SegmentWithCount: A.SegmentWithCountSchema,
+  SavedSegment: A.SavedSegmentSchema,
+  SegmentDeleted: A.SegmentDeletedSchema,
+  AudienceCustomer: A.AudienceCustomerSchema,
+  AudienceCount: A.AudienceCountSchema,
+  AudiencePreview: A.AudiencePreviewSchema,
+  Campaign: A.CampaignAnswerSchema,
+  CampaignDetail: A.CampaignDetailSchema,
+  CampaignWrapped: A.CampaignWrappedSchema,
+  DeliveryLog: A.DeliveryLogSchema,
+  CampaignLink: A.CampaignLinkSchema,
+  ControlResult: A.ControlResultSchema,
+  MessageSuggestions: A.SuggestionsSchema,
+  Insights: A.InsightsSchema,
+  HistoricalStats: A.HistoricalStatsSchema,
+  ReceiptsAccepted: A.ReceiptsAcceptedSchema,
+  FeedbackReceived: A.FeedbackReceivedSchema,
+  Suppression: A.SuppressionAnswerSchema,
+  SuppressionsAdded: A.SuppressionsAddedSchema,
+  SuppressionImportResult: A.SuppressionImportResultSchema,
+} satisfies Record<string, z.ZodType>;
+
+export type AnswerName = keyof typeof ANSWERS;
+export type InputName = keyof typeof INPUTS;
