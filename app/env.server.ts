@@ -175,7 +175,7 @@ const EnvSchema = z.object({
   // Sign-in attempts allowed per client address and minute (local and Google alike).
   SIGN_IN_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
   // The reverse proxies whose X-Forwarded-For/-Proto/-Host are believed: addresses, CIDR ranges or
-  // loopback/linklocal/uniquelocal, comma-separated. Anyone else's are ignored (README, Security).
+  // loopback/linklocal/uniquelocal, comma-separated. Anyone else's are ignored (docs/security.md).
   TRUST_PROXY: z
     .string()
     .default("loopback")
@@ -195,7 +195,7 @@ const EnvSchema = z.object({
     .max(64, "WEB_CONCURRENCY must be at most 64")
     // One core is left to the background threads (delivery, imports, launches): see decision 0006.
     .default(defaultWebConcurrency(availableParallelism())),
-  // Campaign delivery (README, "Campaign delivery").
+  // Campaign delivery (docs/settings.md, "Delivery").
   DELIVERY_CHANNEL: z
     .enum(["simulated", "smtp"], { message: "DELIVERY_CHANNEL must be simulated or smtp" })
     .default("simulated"),
@@ -325,7 +325,7 @@ const EnvSchema = z.object({
     .min(1, "ATTRIBUTION_WINDOW_DAYS must be a whole number of days from 1 to 90")
     .max(90, "ATTRIBUTION_WINDOW_DAYS must be a whole number of days from 1 to 90")
     .default(7),
-  // Bounce and complaint feeds (README, "Bounce and complaint feeds"; docs/decisions/0026). Amazon
+  // Bounce and complaint feeds (docs/email.md, "Amazon SES and SendGrid"; docs/decisions/0026). Amazon
   // SES over SNS: the topics whose notifications are taken (comma-separated ARNs; none: the feed is off).
   SES_SNS_TOPIC_ARNS: z
     .string()
@@ -353,7 +353,7 @@ const EnvSchema = z.object({
       "SENDGRID_WEBHOOK_PUBLIC_KEY must be the Event Webhook's verification key as SendGrid shows it (base64, an ECDSA P-256 public key)",
     )
     .optional(),
-  // The bounce mailbox read over IMAP for later bounces and complaints (README, "Bounce mailbox").
+  // The bounce mailbox read over IMAP for later bounces and complaints (docs/email.md, "Bounce mailbox").
   BOUNCE_MAILBOX_URL: z
     .string()
     .refine(
@@ -404,7 +404,7 @@ export function getEnv(): Env {
   const parsed = EnvSchema.safeParse(raw);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
-    throw new Error(`Invalid environment:\n${lines.join("\n")}\nFix these variables (see README, Configuration).`);
+    throw new Error(`Invalid environment:\n${lines.join("\n")}\nFix these variables (see docs/settings.md).`);
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);

@@ -4,7 +4,7 @@
 // file it was compiled from (build/node/cli-sources.json) is newer than it. Otherwise, where tsx is
 // installed (a development install: it is a devDependency), runs the TypeScript source through it,
 // slower, saying so at a terminal; without tsx, it runs the compiled CLI it has, or asks for
-// `npm run build` when there is none (docs/decisions/0037-compiled-cli.md).
+// `npm run build` when there is none (docs/decisions/0039-compiled-cli.md).
 import { spawnSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";

@@ -54,7 +54,7 @@ export type ServerAppOptions = {
 // default), so clients cannot choose their own address for the sign-in rate limit.
 export const DEFAULT_TRUST_PROXY = "loopback";
 
-/** The most a request body may hold, by route (README, Configuration). */
+/** The most a request body may hold, by route (docs/settings.md). */
 export const BODY_LIMITS = {
   /** Sign-in and page forms. */
   form: 64 * 1024,

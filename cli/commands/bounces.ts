@@ -8,7 +8,7 @@ import type { Command } from "commander";
 import { migrateConfiguredDatabase } from "../../app/db/migrate-configured.server.ts";
 import { closeConnection, openConnection } from "../../app/db/connection.server.ts";
 import { getEnv } from "../../app/env.server.ts";
-import { queueReceipts } from "../../app/models/deliveries/receipts.server.ts";
+import { deliveryReceipts } from "../../app/models/deliveries/receipts/store.server.ts";
 import { wakeDelivery } from "../../app/services/delivery/wake.server.ts";
 import {
   PROCESSED_FOLDER,
@@ -30,13 +30,13 @@ export function registerBounceCommands(program: Command) {
       const env = getEnv();
       if (!env.BOUNCE_MAILBOX_URL) {
         throw new Error(
-          "BOUNCE_MAILBOX_URL is not set: give the mailbox as imaps://user:password@mail.example.com:993/INBOX (README, Bounce mailbox).",
+          "BOUNCE_MAILBOX_URL is not set: give the mailbox as imaps://user:password@mail.example.com:993/INBOX (docs/email.md, "Bounce mailbox").",
         );
       }
       await migrateConfiguredDatabase();
       const sqlite = openConnection({ poolSize: 1, applicationName: "crm bounces" });
       try {
-        const result = await pollBounceMailbox(env.BOUNCE_MAILBOX_URL, (receipts) => queueReceipts(sqlite, receipts));
+        const result = await pollBounceMailbox(env.BOUNCE_MAILBOX_URL, (receipts) => deliveryReceipts.queueReceipts(sqlite, receipts));
         for (const r of result.readings) {
           console.log(`  #${r.uid} ${r.kind.padEnd(12)} ${r.note} — from ${r.from || "?"}: "${r.subject}"`);
         }

@@ -1,4 +1,4 @@
-// compose.yaml (README, "Running on PostgreSQL") read as Docker Compose reads it, without a Docker
+// compose.yaml (docs/running.md, "Running on PostgreSQL") read as Docker Compose reads it, without a Docker
 // engine: its variables filled in (${VAR:?message} must be given, ${VAR:-default} falls back) and
 // the YAML merge keys applied. Every CRM instance's environment must pass the server's own
 // settings check (app/env.server.ts) and name the same PostgreSQL database, session secret and

@@ -18,7 +18,7 @@
 import { createPublicKey, type KeyObject, verify } from "node:crypto";
 import { getEnv } from "~/env.server";
 import { ApiError } from "~/lib/api.server";
-import type { Receipt } from "~/models/deliveries/receipts.server";
+import type { Receipt } from "~/models/deliveries/receipts/rows";
 import { type SendgridEvent, SendgridEventsSchema } from "~/schemas/feedback-webhooks";
 import { type FeedResult, feedDetails, ourDeliveryKey, parseFeedJson } from "~/services/feedback/webhook-body.server";
 
@@ -28,7 +28,7 @@ export const SENDGRID_TIMESTAMP_HEADER = "x-twilio-email-event-webhook-timestamp
 export const REPLAY_WINDOW_SECONDS = 600;
 
 export const SENDGRID_FEED_OFF =
-  "The SendGrid feed is off: set SENDGRID_WEBHOOK_PUBLIC_KEY to the Event Webhook's verification key (README, Bounce and complaint feeds)";
+  "The SendGrid feed is off: set SENDGRID_WEBHOOK_PUBLIC_KEY to the Event Webhook's verification key (docs/email.md, "Amazon SES and SendGrid")";
 
 export type SendgridFeedResult = FeedResult;
 

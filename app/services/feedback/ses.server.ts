@@ -15,7 +15,7 @@
 import { getEnv } from "~/env.server";
 import { ApiError } from "~/lib/api.server";
 import { logger } from "~/lib/logger.server";
-import type { Receipt } from "~/models/deliveries/receipts.server";
+import type { Receipt } from "~/models/deliveries/receipts/rows";
 import {
   type SesNotification,
   type SnsMessage,
@@ -26,7 +26,7 @@ import { httpsGet, snsUrlProblem, verifySnsMessage } from "~/services/feedback/s
 import { type FeedResult, feedDetails, ourDeliveryKey, parseFeedJson } from "~/services/feedback/webhook-body.server";
 
 export const SES_FEED_OFF =
-  "The Amazon SES feed is off: set SES_SNS_TOPIC_ARNS to the SNS topics of your SES notifications (README, Bounce and complaint feeds)";
+  "The Amazon SES feed is off: set SES_SNS_TOPIC_ARNS to the SNS topics of your SES notifications (docs/email.md, "Amazon SES and SendGrid")";
 
 /** What a post came to: the answer, and the receipts to queue. */
 export type SesFeedResult = FeedResult;
