@@ -5,7 +5,7 @@ import { MailX } from "lucide-react";
 import { Chip } from "~/components/campaign-chips";
 import { REASON_CHIPS, SUPPRESSION_BADGES, isSevereReason } from "~/lib/suppression-texts";
 import type { ChipColour } from "~/lib/campaigns";
-import type { SuppressionReason } from "~/models/suppressions.server";
+import type { SuppressionReason } from "~/models/suppressions/rows";
 
 function colourOf(reason: SuppressionReason): ChipColour {
   if (isSevereReason(reason)) return "error";

@@ -1,7 +1,7 @@
 // How the suppression list reads on screen (the Suppressions page, the customer page): the reason
 // chips, the customer's badge and the lines of their e-mail history. Pure, for the browser and the
 // server alike.
-import type { SuppressionReason } from "~/models/suppressions.server";
+import type { SuppressionReason } from "~/models/suppressions/rows";
 
 /** The Reason column's chip (the service's REASON_LABELS, app/services/suppressions.server.ts). */
 export const REASON_CHIPS: Record<SuppressionReason, string> = {

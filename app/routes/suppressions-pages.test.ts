@@ -10,7 +10,7 @@ setUpTestDatabase();
 
 const { signInAndRedirect, readFlash } = await import("~/services/session.server");
 const { createCustomer } = await import("~/services/customers.server");
-const { addSuppressions } = await import("~/models/suppressions.server");
+const { suppressions } = await import("~/models/suppressions/store.server");
 const { suppressionOf } = await import("~/services/suppressions.server");
 const listRoute = await import("~/routes/suppressions");
 const importRoute = await import("~/routes/suppressions-import");
@@ -121,11 +121,11 @@ describe("the Suppressions page", () => {
 
   it("searches on the address and pages 50 at a time, a page past the end showing the last", async () => {
     const { user, cookie } = await signedIn();
-    await addSuppressions(
+    await suppressions.addSuppressions(
       user.id,
       Array.from({ length: 55 }, (_, i) => ({ email: `guest${i}@example.in`, reason: "unsubscribed" as const })),
     );
-    await addSuppressions(user.id, [
+    await suppressions.addSuppressions(user.id, [
       { email: "kavya@menon.in", reason: "hard-bounced", campaignName: "Diwali Dhamaka" },
     ]);
     const first = await list(cookie);
@@ -149,7 +149,7 @@ describe("the Suppressions page", () => {
 
   it("removes an address after the confirmation, and a second remove is a 404 that says why", async () => {
     const { user, cookie } = await signedIn();
-    await addSuppressions(user.id, [{ email: "asha@example.in", reason: "unsubscribed" }]);
+    await suppressions.addSuppressions(user.id, [{ email: "asha@example.in", reason: "unsubscribed" }]);
     expect((await list(cookie, "/suppressions?remove=asha%40example.in")).removing).toEqual({
       email: "asha@example.in",
     });
@@ -170,7 +170,7 @@ describe("the Suppressions page", () => {
       ),
     ).toEqual({ status: 404, message: "Remove failed: asha@example.in is not on the suppression list" });
     // Where to go back to stays on this page.
-    await addSuppressions(user.id, [{ email: "asha@example.in", reason: "manual" }]);
+    await suppressions.addSuppressions(user.id, [{ email: "asha@example.in", reason: "manual" }]);
     const away = await listRoute.action(
       args(post(cookie, "/suppressions", { intent: "remove", email: "asha@example.in", back: "https://evil.example" })),
     );
@@ -180,7 +180,7 @@ describe("the Suppressions page", () => {
   it("shows and changes only the signed-in user's list", async () => {
     const mine = await signedIn();
     const theirs = await signedIn();
-    await addSuppressions(theirs.user.id, [{ email: "their@example.in", reason: "complained" }]);
+    await suppressions.addSuppressions(theirs.user.id, [{ email: "their@example.in", reason: "complained" }]);
     expect((await list(mine.cookie)).page.total).toBe(0);
     expect((await list(mine.cookie, "/suppressions?remove=their%40example.in")).removing).toBeNull();
     expect(
@@ -236,7 +236,9 @@ describe("the Suppressions page", () => {
 
   it("exports the list as CSV, and takes GET and POST only", async () => {
     const { user, cookie } = await signedIn();
-    await addSuppressions(user.id, [{ email: "asha@example.in", reason: "unsubscribed", campaignName: "Diwali" }]);
+    await suppressions.addSuppressions(user.id, [
+      { email: "asha@example.in", reason: "unsubscribed", campaignName: "Diwali" },
+    ]);
     const res = await exportRoute.loader(args(get(cookie, "/suppressions/export")));
     expect(res.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
     expect(res.headers.get("Content-Disposition")).toMatch(
@@ -274,7 +276,7 @@ describe("the customer page", () => {
     expect(before.suppression).toBeNull();
     expect(before.story.entries).toEqual([]);
 
-    await addSuppressions(user.id, [
+    await suppressions.addSuppressions(user.id, [
       { email: "kavya@menon.in", reason: "unsubscribed", campaignName: "Diwali Dhamaka" },
     ]);
     const shown = await detailRoute.loader(args(get(cookie, `${path}?resubscribe=1`), { id: customer.id }));
@@ -310,7 +312,7 @@ describe("the customer page", () => {
       lastName: "Customer",
       email: "t@x.in",
     });
-    await addSuppressions(theirs.user.id, [{ email: "t@x.in", reason: "manual" }]);
+    await suppressions.addSuppressions(theirs.user.id, [{ email: "t@x.in", reason: "manual" }]);
     const refused = await thrown(
       detailRoute.action(
         args(post(mine.cookie, `/customers/${customer.id}`, { intent: "resubscribe" }), { id: customer.id }),

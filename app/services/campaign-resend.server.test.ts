@@ -17,7 +17,7 @@ const connection = useTestConnection();
 import { RESEND_MESSAGES, nonOpenersText } from "~/lib/campaign-resend";
 import { audienceReachText, deliveryKey, launchedMessage } from "~/lib/campaigns";
 import { applyReceipts, type Receipt } from "~/models/deliveries/receipts.server";
-import { addSuppressions } from "~/models/suppressions.server";
+import { suppressions } from "~/models/suppressions/store.server";
 import { createResendDraft, resendOffer } from "~/services/campaign-resend.server";
 import {
   deliveryLogs,
@@ -145,7 +145,7 @@ describe("resend to non-openers", () => {
     // After the send: one non-opener unsubscribes, one is deleted.
     const unsubscribed = got[9];
     const deleted = got[10];
-    await addSuppressions(tenant.id, [
+    await suppressions.addSuppressions(tenant.id, [
       { email: unsubscribed.email, reason: "unsubscribed", campaignId: sourceId, campaignName: "Diwali sale" },
     ]);
     await deleteCustomer(tenant.id, deleted.customerId);
@@ -246,7 +246,7 @@ describe("resend to non-openers", () => {
       connection(),
       rows.slice(0, 3).map((r) => engagement(sent.id, r, "opened")),
     );
-    await addSuppressions(sender.id, [{ email: rows[3].email, reason: "manual" }]);
+    await suppressions.addSuppressions(sender.id, [{ email: rows[3].email, reason: "manual" }]);
     const completed = await getCampaign(sender.id, sent.id);
     expect(await resendOffer(sender.id, completed)).toEqual({ kind: "nobody", reason: RESEND_MESSAGES.allSuppressed });
     await expect(createResendDraft(sender.id, sent.id, { subject: "Again" })).rejects.toMatchObject({

@@ -20,7 +20,7 @@ import { claimBatch, claimStillHeld } from "~/models/deliveries/claims.server";
 import { launchCampaign } from "~/models/deliveries/launch.server";
 import { recordOutcomes } from "~/models/deliveries/outcomes.server";
 import { applyReceipts } from "~/models/deliveries/receipts.server";
-import { addSuppressions, findSuppression, suppressionEventsOf } from "~/models/suppressions.server";
+import { suppressions } from "~/models/suppressions/store.server";
 import { audienceWhere, sqlAudienceCount } from "~/models/segments/audience.server";
 import {
   ALL_SUPPRESSED,
@@ -116,13 +116,13 @@ describe("a launch and the suppression list", () => {
     const suppressedIn = everyEmail.filter((e) => richEmails.has(e)).slice(0, 5);
     const suppressedOut = everyEmail.filter((e) => !richEmails.has(e)).slice(0, 5);
     expect(suppressedIn).toHaveLength(5);
-    await addSuppressions(tenant.id, [
+    await suppressions.addSuppressions(tenant.id, [
       ...suppressedIn.map((email, i) => ({ email: i === 0 ? email.toUpperCase() : email, reason: "manual" as const })),
       ...suppressedOut.map((email) => ({ email, reason: "unsubscribed" as const })),
       { email: "nobody-here@example.com", reason: "manual" },
     ]);
     // Another tenant's list is its own: the same addresses there change nothing here, and back.
-    await addSuppressions(other.id, [{ email: everyEmail[10], reason: "manual" }]);
+    await suppressions.addSuppressions(other.id, [{ email: everyEmail[10], reason: "manual" }]);
 
     const segment = await createSegment(tenant.id, { name: "Big spenders", description: "", tree: rich });
     const reach = await audienceReach(tenant.id, segment.id);
@@ -158,7 +158,7 @@ describe("a launch and the suppression list", () => {
     const some = segmentTree({ visits: { $gte: 0 } });
     const segment = await createSegment(sender.id, { name: "All of them", description: "", tree: some });
     const emails = await emailsOf(sender.id, 40);
-    await addSuppressions(sender.id, [
+    await suppressions.addSuppressions(sender.id, [
       { email: emails[0], reason: "unsubscribed" },
       { email: emails[1], reason: "manual" },
     ]);
@@ -181,7 +181,7 @@ describe("a launch and the suppression list", () => {
       'Campaign "Weekend Flash Sale" is being sent to 38 customers; 2 on the suppression list were left out.',
     );
 
-    await addSuppressions(
+    await suppressions.addSuppressions(
       sender.id,
       emails.slice(2).map((email) => ({ email, reason: "manual" as const })),
     );
@@ -249,7 +249,7 @@ describe("the send re-checks the list", () => {
           results.push(result);
           if (received.length === 10) {
             // The recipients click their unsubscribe links (the writer a request would use).
-            await addSuppressions(sender.id, [
+            await suppressions.addSuppressions(sender.id, [
               { email: sameBatch, reason: "unsubscribed", campaignId: id, campaignName: "Diwali offer" },
               { email: laterBatch, reason: "unsubscribed", campaignId: id, campaignName: "Diwali offer" },
             ]);
@@ -306,7 +306,7 @@ describe("the send re-checks the list", () => {
     const bEmails = (await rowsOf(second.id)).map((r) => r.email);
     // The same seed gives both tenants the same addresses: B suppresses three of them.
     expect(bEmails).toEqual(aEmails);
-    await addSuppressions(b.id, [
+    await suppressions.addSuppressions(b.id, [
       { email: bEmails[0], reason: "hard-bounced" },
       { email: bEmails[1], reason: "complained" },
       { email: bEmails[2], reason: "manual" },
@@ -330,7 +330,7 @@ describe("the send re-checks the list", () => {
     const held = await claimStillHeld(connection());
     const row = claimedA[5];
     expect(held(row.seq, row.attempts, t)).toBe(true);
-    await addSuppressions(a.id, [{ email: row.email, reason: "unsubscribed" }]);
+    await suppressions.addSuppressions(a.id, [{ email: row.email, reason: "unsubscribed" }]);
     // On PostgreSQL the check answers from its last read of the claims (send-checks.postgres.server.ts),
     // read again when it is older than half its limit: once a neighbour is held again, the answer is
     // from after the suppression. On SQLite each answer is a read: at once.
@@ -370,18 +370,18 @@ describe("a bounce suppresses", () => {
       ],
       t,
     );
-    const entry = await findSuppression(sender.id, rows[0].email);
+    const entry = await suppressions.findSuppression(sender.id, rows[0].email);
     expect(entry).toMatchObject({
       reason: "hard-bounced",
       campaignId: id,
       campaignName: "Monsoon Sale",
       details: "550 5.1.1 No such user",
     });
-    expect(await suppressionEventsOf(sender.id, rows[0].email)).toMatchObject([
+    expect(await suppressions.suppressionEventsOf(sender.id, rows[0].email)).toMatchObject([
       { action: "suppressed", reason: "hard-bounced", campaignId: id, campaignName: "Monsoon Sale" },
     ]);
     // A refusal that is not a bounce suppresses nothing.
-    expect(await findSuppression(sender.id, rows[1].email)).toBeNull();
+    expect(await suppressions.findSuppression(sender.id, rows[1].email)).toBeNull();
 
     // The vendor's receipt says the sent message bounced later.
     expect(
@@ -389,7 +389,7 @@ describe("a bounce suppresses", () => {
         { id: deliveryKey(id, rows[2].seq, 0), event: "bounced", at: t + 1000, details: "Mailbox unavailable" },
       ]),
     ).toEqual({ applied: 1, ignored: 0 });
-    expect(await findSuppression(sender.id, rows[2].email)).toMatchObject({
+    expect(await suppressions.findSuppression(sender.id, rows[2].email)).toMatchObject({
       reason: "hard-bounced",
       campaignId: id,
       campaignName: "Monsoon Sale",
@@ -455,7 +455,7 @@ describe("/api", () => {
     const auth = { Authorization: `Bearer ${await issueToken(sender.id)}` };
     const segment = await createSegment(sender.id, { name: "All", description: "", tree: everyone });
     const emails = await emailsOf(sender.id, 20);
-    await addSuppressions(sender.id, [{ email: emails[0], reason: "unsubscribed" }]);
+    await suppressions.addSuppressions(sender.id, [{ email: emails[0], reason: "unsubscribed" }]);
     const launched = await callRoute(campaignsAction, "/api/campaigns", {
       method: "POST",
       headers: { ...auth, "Content-Type": "application/json" },
@@ -467,7 +467,7 @@ describe("/api", () => {
     await onlyActive(id);
 
     // One address unsubscribes after the launch, one row gets a temporary answer.
-    await addSuppressions(sender.id, [{ email: emails[1], reason: "unsubscribed" }]);
+    await suppressions.addSuppressions(sender.id, [{ email: emails[1], reason: "unsubscribed" }]);
     const t = Date.now();
     const claimed = await claimBatch(connection(), { campaignId: id, limit: 5, now: t, leaseMs: 60_000 });
     expect(claimed.map((r) => r.email)).not.toContain(emails[1]);

@@ -19,7 +19,7 @@ import { newId } from "~/lib/id";
 import { deliveryKey } from "~/lib/campaigns";
 import { launchCampaign } from "~/models/deliveries/launch.server";
 import { applyReceipts, type Receipt } from "~/models/deliveries/receipts.server";
-import { addSuppressions, removeSuppression } from "~/models/suppressions.server";
+import { suppressions } from "~/models/suppressions/store.server";
 import { CustomerApiSchema } from "~/schemas/customer";
 import { customerStory } from "~/services/customer-story.server";
 import { createCustomer } from "~/services/customers.server";
@@ -141,7 +141,7 @@ describe("the story of one customer", () => {
       updatedAt: minutes(122),
       details: "550 5.1.1 The e-mail account does not exist",
     });
-    await addSuppressions(
+    await suppressions.addSuppressions(
       tenant,
       [{ email: asha.email, reason: "hard-bounced", campaignId: winback.id, campaignName: "Win-back" }],
       {
@@ -149,7 +149,7 @@ describe("the story of one customer", () => {
         now: minutes(122),
       },
     );
-    await removeSuppression(tenant, asha.email, { connection: connection(), now: minutes(180) });
+    await suppressions.removeSuppression(tenant, asha.email, { connection: connection(), now: minutes(180) });
 
     const { entries, nextCursor } = await customerStory(tenant, asha.id);
     expect(nextCursor).toBeNull();
@@ -271,7 +271,7 @@ describe("the story of one customer", () => {
   it("keeps a deleted campaign's name on the list's events, without a link", async () => {
     const meera = await customer(tenant, "Meera");
     const gone = await sendTo(tenant, meera.id, "Independence Day Deals", minutes(0));
-    await addSuppressions(
+    await suppressions.addSuppressions(
       tenant,
       [{ email: meera.email, reason: "unsubscribed", campaignId: gone.id, campaignName: "Independence Day Deals" }],
       { connection: connection(), now: minutes(5) },
@@ -315,7 +315,7 @@ describe("the story of one customer", () => {
       other,
       CustomerApiSchema.parse({ firstName: "Shared", lastName: "Rao", email: mine.email }),
     );
-    await addSuppressions(other, [{ email: mine.email, reason: "manual" }], {
+    await suppressions.addSuppressions(other, [{ email: mine.email, reason: "manual" }], {
       connection: connection(),
       now: minutes(1),
     });

@@ -8,7 +8,7 @@ import { createTestUser, useTestDatabase } from "../../tests/helpers/db";
 useTestDatabase();
 
 import { ApiError } from "~/lib/api.server";
-import { addSuppressions, countSuppressions, suppressionEventsOf } from "~/models/suppressions.server";
+import { suppressions } from "~/models/suppressions/store.server";
 import {
   addSuppressionsByHand,
   checkEmails,
@@ -73,7 +73,7 @@ describe("adding by hand", () => {
     expect(error.status).toBe(400);
     expect(error.message).toContain('"bad@"');
     expect(error.message).toContain('"also bad"');
-    expect(await countSuppressions(user)).toBe(0);
+    expect(await suppressions.countSuppressions(user)).toBe(0);
   });
 
   it("refuses an empty list and one over the limit", async () => {
@@ -87,7 +87,9 @@ describe("adding by hand", () => {
 
 describe("listing, resubscribing and history", () => {
   it("pages newest first, searches, and keeps tenants apart", async () => {
-    await addSuppressions(alice, [{ email: "old@shop.in", reason: "unsubscribed" }], { now: Date.now() - 60_000 });
+    await suppressions.addSuppressions(alice, [{ email: "old@shop.in", reason: "unsubscribed" }], {
+      now: Date.now() - 60_000,
+    });
     await addSuppressionsByHand(alice, ["new@shop.in", "other@mail.in"]);
     await addSuppressionsByHand(bob, ["bob-only@shop.in"]);
     const first = await listSuppressionsPage(alice, { page: 1, pageSize: 2 });
@@ -106,16 +108,16 @@ describe("listing, resubscribing and history", () => {
 
   it("resubscribes once and records both events, newest first", async () => {
     const user = (await createTestUser()).id;
-    await addSuppressions(user, [{ email: "h@x.in", reason: "hard-bounced", campaignName: "Diwali" }], {
+    await suppressions.addSuppressions(user, [{ email: "h@x.in", reason: "hard-bounced", campaignName: "Diwali" }], {
       now: Date.now() - 1000,
     });
     expect(await resubscribe(user, " H@X.in ")).toBe(true);
     expect(await resubscribe(user, "h@x.in")).toBe(false);
     expect(await resubscribe(user, "not an address")).toBe(false);
-    const history = await suppressionEventsOf(user, "h@x.in");
+    const history = await suppressions.suppressionEventsOf(user, "h@x.in");
     expect(history.map((h) => h.action)).toEqual(["resubscribed", "suppressed"]);
     expect(history[1]).toMatchObject({ reason: "hard-bounced", campaignName: "Diwali" });
-    expect(await suppressionEventsOf(bob, "h@x.in")).toEqual([]);
+    expect(await suppressions.suppressionEventsOf(bob, "h@x.in")).toEqual([]);
   });
 });
 
@@ -167,7 +169,7 @@ describe("CSV import", () => {
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d, 1, 2, 3]);
     expect((await refusal(importSuppressionsCsv(user, Readable.from([png])))).message).toMatch(/not a CSV/);
     expect((await refusal(importSuppressionsCsv(user, 'email\n"open@x.in\n'))).message).toMatch(/not a valid CSV/);
-    expect(await countSuppressions(user)).toBe(0);
+    expect(await suppressions.countSuppressions(user)).toBe(0);
   });
 
   it("imports 100,000 addresses in seconds", async () => {
@@ -178,7 +180,7 @@ describe("CSV import", () => {
     const result = await importSuppressionsCsv(user, lines.join("\n"));
     const seconds = (performance.now() - started) / 1000;
     expect(result).toMatchObject({ rows: 100_000, added: 100_000, invalid: 0 });
-    expect(await countSuppressions(user)).toBe(100_000);
+    expect(await suppressions.countSuppressions(user)).toBe(100_000);
     console.log(`100,000 suppressions imported in ${seconds.toFixed(2)} s`);
     expect(seconds).toBeLessThan(15);
   }, 60_000);
@@ -187,7 +189,7 @@ describe("CSV import", () => {
 describe("CSV export", () => {
   it("writes email, reason, campaign, created_at by address, and imports back", async () => {
     const user = (await createTestUser()).id;
-    await addSuppressions(user, [
+    await suppressions.addSuppressions(user, [
       { email: "b@x.in", reason: "unsubscribed", campaignName: "Launch" },
       { email: "a@x.in", reason: "manual" },
       { email: "c@x.in", reason: "complained", campaignName: "=cmd()" },

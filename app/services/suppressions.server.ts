@@ -1,6 +1,6 @@
 // The tenant's suppression list as the screens, /api and the CLI use it: listing, adding by hand,
-// resubscribing, one address's entry and history, and the CSV import and export. The rows are
-// app/models/suppressions.server.ts's. Addresses are checked as a customer's e-mail is
+// resubscribing, one address's entry and history, and the CSV import and export, over the list kept
+// by app/models/suppressions/. Addresses are checked as a customer's e-mail is
 // (CustomerFormSchema in app/schemas/customer.ts), trimmed, lower-cased and de-duplicated; bad
 // ones are named in the message.
 import { Readable } from "node:stream";
@@ -11,18 +11,12 @@ import { normaliseHeader } from "~/lib/customer-csv";
 import { CsvFormatError, CsvRecordReader, NOT_CSV_TEXT, TextSniffer } from "~/lib/csv-records";
 import { DEFAULT_TIME_ZONE, isoInZone } from "~/lib/dates";
 import {
-  addSuppressions,
-  countSuppressionsMatching,
-  findSuppression,
-  listSuppressions,
-  listSuppressionsAfter,
-  removeSuppression,
-  suppressionsAfter,
   SUPPRESSION_REASONS,
   type NewSuppression,
   type SuppressionReason,
   type SuppressionRow,
-} from "~/models/suppressions.server";
+} from "~/models/suppressions/rows";
+import { suppressions } from "~/models/suppressions/store.server";
 import { REASON_CHIPS } from "~/lib/suppression-texts";
 import { CustomerFormSchema } from "~/schemas/customer";
 import { errorReportCsv, type ImportRowError } from "~/services/customer-import.server";
@@ -124,7 +118,7 @@ export async function listSuppressionsPage(
 ): Promise<SuppressionsPage> {
   const size = Math.min(1000, Math.max(1, Math.floor(pageSize) || 1));
   const number = Math.max(1, Math.floor(page) || 1);
-  const { rows, total } = await listSuppressions(userId, {
+  const { rows, total } = await suppressions.listSuppressions(userId, {
     search: q ?? undefined,
     offset: (number - 1) * size,
     limit: size,
@@ -152,12 +146,12 @@ export async function listSuppressionsForApi(
     after = { createdAt: Number(m[1]), email: m[2] };
   }
   const search = q ?? undefined;
-  const rows = await listSuppressionsAfter(userId, { search, after, limit: limit + 1 });
+  const rows = await suppressions.listSuppressionsAfter(userId, { search, after, limit: limit + 1 });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return {
     items: page.map(toSuppressionDto),
-    total: await countSuppressionsMatching(userId, search),
+    total: await suppressions.countSuppressionsMatching(userId, search),
     nextCursor: rows.length > limit && last ? `${last.createdAt.getTime()}:${last.email}` : null,
   };
 }
@@ -173,7 +167,7 @@ export async function addSuppressionsByHand(
   const parsed = SuppressionEmailListSchema.safeParse(emails);
   if (!parsed.success) throw new ApiError("bad_request", parsed.error.issues[0]?.message ?? "Invalid email addresses");
   const list = parsed.data;
-  const added = await addSuppressions(
+  const added = await suppressions.addSuppressions(
     userId,
     list.map((email) => ({ email, reason: "manual" as const })),
   );
@@ -184,14 +178,14 @@ export async function addSuppressionsByHand(
 export async function resubscribe(userId: string, email: string): Promise<boolean> {
   const parsed = SuppressionEmailSchema.safeParse(email);
   if (!parsed.success) return false;
-  return removeSuppression(userId, parsed.data);
+  return suppressions.removeSuppression(userId, parsed.data);
 }
 
 /** The entry of one address, or null when it is not suppressed (or not an address at all). */
 export async function suppressionOf(userId: string, email: string): Promise<SuppressionDto | null> {
   const parsed = SuppressionEmailSchema.safeParse(email);
   if (!parsed.success) return null;
-  const row = await findSuppression(userId, parsed.data);
+  const row = await suppressions.findSuppression(userId, parsed.data);
   return row ? toSuppressionDto(row) : null;
 }
 
@@ -465,7 +459,7 @@ export async function importSuppressionsCsv(
   let added = 0;
   const SLICE = 10_000;
   for (let i = 0; i < list.length; i += SLICE) {
-    added += (await addSuppressions(userId, list.slice(i, i + SLICE))).length;
+    added += (await suppressions.addSuppressions(userId, list.slice(i, i + SLICE))).length;
     options.onProgress?.({ phase: "saving", saved: Math.min(list.length, i + SLICE), total: list.length });
   }
   return {
@@ -504,7 +498,7 @@ export function exportSuppressionsCsv(
           chunk += csvText([[...SUPPRESSION_EXPORT_COLUMNS]]);
           headerSent = true;
         }
-        const rows = await suppressionsAfter(userId, after, slice);
+        const rows = await suppressions.suppressionsAfter(userId, after, slice);
         if (rows.length) {
           chunk += csvText(rows.map((r) => [r.email, r.reason, r.campaignName, isoInZone(r.createdAt, timeZone)]));
           after = rows[rows.length - 1].email;

@@ -8,7 +8,7 @@ setUpTestDatabase();
 
 const svc = await import("~/services/unsubscribe.server");
 const { unsubscribeToken } = await import("~/services/unsubscribe-token.server");
-const suppressions = await import("~/models/suppressions.server");
+const { suppressions } = await import("~/models/suppressions/store.server");
 const campaigns = await import("~/services/campaigns.server");
 const { createSegment } = await import("~/services/segments.server");
 const { newId } = await import("~/lib/id");

@@ -10,12 +10,8 @@
 // - Resubscribing takes the address off the list, but only when it is there because the recipient
 //   unsubscribed: an address that bounced, complained or that the sender added by hand stays.
 import { findCampaignRow } from "~/models/campaigns.server";
-import {
-  addSuppressions,
-  findSuppression,
-  removeSuppression,
-  type SuppressionReason,
-} from "~/models/suppressions.server";
+import type { SuppressionReason } from "~/models/suppressions/rows";
+import { suppressions } from "~/models/suppressions/store.server";
 import { userRowExists } from "~/models/users.server";
 import { senderOf } from "~/services/email/sender.server";
 import { type UnsubscribeTarget, readUnsubscribeToken } from "~/services/unsubscribe-token.server";
@@ -57,7 +53,7 @@ async function targetOf(token: string): Promise<UnsubscribeTarget | null> {
 async function viewOf(target: UnsubscribeTarget): Promise<UnsubscribeView> {
   const [sender, suppression] = await Promise.all([
     senderOf(target.userId),
-    findSuppression(target.userId, target.email),
+    suppressions.findSuppression(target.userId, target.email),
   ]);
   const reason = suppression?.reason ?? null;
   return {
@@ -83,7 +79,7 @@ export async function unsubscribeWithToken(token: string): Promise<UnsubscribeVi
   if (!target) return null;
   // The campaign may have been deleted since the message went out: the address goes on the list anyway.
   const campaign = await findCampaignRow(target.userId, target.campaignId);
-  await addSuppressions(target.userId, [
+  await suppressions.addSuppressions(target.userId, [
     {
       email: target.email,
       reason: "unsubscribed",
@@ -104,10 +100,10 @@ export async function resubscribeWithToken(
 ): Promise<{ outcome: ResubscribeOutcome; view: UnsubscribeView } | null> {
   const target = await targetOf(token);
   if (!target) return null;
-  const suppression = await findSuppression(target.userId, target.email);
+  const suppression = await suppressions.findSuppression(target.userId, target.email);
   let outcome: ResubscribeOutcome = "not-suppressed";
   if (suppression?.reason === "unsubscribed") {
-    outcome = (await removeSuppression(target.userId, target.email)) ? "resubscribed" : "not-suppressed";
+    outcome = (await suppressions.removeSuppression(target.userId, target.email)) ? "resubscribed" : "not-suppressed";
   } else if (suppression) {
     outcome = "refused";
   }

@@ -17,7 +17,7 @@ const connection = useTestConnection();
 
 const { newId } = await import("~/lib/id");
 const { findCampaignRowById } = await import("~/models/campaigns.server");
-const { removeSuppression } = await import("~/models/suppressions.server");
+const { suppressions } = await import("~/models/suppressions/store.server");
 const { createCustomer } = await import("~/services/customers.server");
 const { notifyPerformance } = await import("~/services/campaigns.server");
 const { unsubscribeToken } = await import("~/services/unsubscribe-token.server");
@@ -94,7 +94,7 @@ beforeAll(async () => {
   await unsubscribe("a@example.com");
   await unsubscribe("c@example.com");
   await unsubscribe("c@example.com");
-  await removeSuppression(alice, "a@example.com");
+  await suppressions.removeSuppression(alice, "a@example.com");
   await unsubscribe("b@example.com", newId());
 });
 

@@ -9,7 +9,7 @@ import { args, bearerFor, makeRequest } from "../helpers/requests";
 useTestDatabase();
 
 import { BODY_LIMITS, bodyLimitOf } from "../../server/app";
-import { addSuppressions } from "~/models/suppressions.server";
+import { suppressions } from "~/models/suppressions/store.server";
 import { loader as listLoader, action as listAction } from "~/routes/api/suppressions";
 import { loader as oneLoader, action as oneAction } from "~/routes/api/suppressions-email";
 import { action as importAction } from "~/routes/api/suppressions-import";
@@ -117,11 +117,15 @@ describe("GET /api/suppressions", () => {
     const user = await signedUp("Lister");
     const now = Date.now();
     // Five entries, two of them at the same moment (the cursor tells them apart by address).
-    await addSuppressions(user.id, [{ email: "e1@shop.in", reason: "unsubscribed", campaignName: "Sale" }], {
-      now: now - 4000,
-    });
-    await addSuppressions(user.id, [{ email: "e2@mail.in", reason: "hard-bounced" }], { now: now - 3000 });
-    await addSuppressions(
+    await suppressions.addSuppressions(
+      user.id,
+      [{ email: "e1@shop.in", reason: "unsubscribed", campaignName: "Sale" }],
+      {
+        now: now - 4000,
+      },
+    );
+    await suppressions.addSuppressions(user.id, [{ email: "e2@mail.in", reason: "hard-bounced" }], { now: now - 3000 });
+    await suppressions.addSuppressions(
       user.id,
       [
         { email: "e3@shop.in", reason: "manual" },
@@ -129,7 +133,7 @@ describe("GET /api/suppressions", () => {
       ],
       { now: now - 2000 },
     );
-    await addSuppressions(user.id, [{ email: "e5@mail.in", reason: "complained" }], { now: now - 1000 });
+    await suppressions.addSuppressions(user.id, [{ email: "e5@mail.in", reason: "complained" }], { now: now - 1000 });
 
     const seen: string[] = [];
     let cursor: string | null = null;
@@ -282,7 +286,9 @@ describe("CSV import and export", () => {
 
   it("exports the caller's list as a CSV download", async () => {
     const user = await signedUp("Exporter");
-    await addSuppressions(user.id, [{ email: "z@example.com", reason: "hard-bounced", campaignName: "Diwali" }]);
+    await suppressions.addSuppressions(user.id, [
+      { email: "z@example.com", reason: "hard-bounced", campaignName: "Diwali" },
+    ]);
     await add(user, ["a@example.com"]);
     const answer = await call(exportLoader, user, "/api/suppressions/export");
     expect(answer.status).toBe(200);

@@ -19,7 +19,7 @@ setUpTestDatabase();
 
 const route = await import("~/routes/unsubscribe");
 const { unsubscribeToken } = await import("~/services/unsubscribe-token.server");
-const suppressions = await import("~/models/suppressions.server");
+const { suppressions } = await import("~/models/suppressions/store.server");
 const { newId, isId } = await import("~/lib/id");
 
 const ONE_CLICK = "List-Unsubscribe=One-Click";

@@ -11,8 +11,8 @@ import type { AddressToSuppress, BouncedAddress, SendOutcome } from "~/models/de
 import { CANCELLED_DETAILS } from "~/models/deliveries/outcomes.server";
 import { noteRecorded } from "~/models/deliveries/send-checks.postgres.server";
 import { LAUNCH_SLICE } from "~/models/deliveries/launch.server";
-import type { NewSuppression } from "~/models/suppressions.server";
-import { suppressInTransactionPg } from "~/models/suppressions.postgres.server";
+import type { NewSuppression } from "~/models/suppressions/rows";
+import { suppressInPostgresTransaction } from "~/models/suppressions/store.server";
 
 /** suppressAddresses inside the caller's transaction. */
 export async function suppressAddressesPg(
@@ -43,7 +43,7 @@ export async function suppressAddressesPg(
       details: b.details,
     });
   }
-  for (const [userId, list] of byTenant) await suppressInTransactionPg(client, userId, list, now);
+  for (const [userId, list] of byTenant) await suppressInPostgresTransaction(client, userId, list, now);
 }
 
 export async function recordOutcomesPg(

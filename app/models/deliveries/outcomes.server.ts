@@ -8,7 +8,8 @@ import { type AnyConnection, isPostgres } from "~/db/connection.server";
 import type { Sqlite } from "~/db/sqlite.server";
 import { LAUNCH_SLICE } from "~/models/deliveries/launch.server";
 import { endCancelledRowsPg, recordOutcomesPg } from "~/models/deliveries/outcomes.postgres.server";
-import { type NewSuppression, type SuppressionReason, suppressInTransaction } from "~/models/suppressions.server";
+import type { NewSuppression, SuppressionReason } from "~/models/suppressions/rows";
+import { suppressInSqliteTransaction } from "~/models/suppressions/store.server";
 
 type Connection = Sqlite;
 
@@ -47,7 +48,7 @@ export function suppressAddresses(sqlite: Connection, entries: readonly AddressT
     if (!list) byTenant.set(b.userId, (list = []));
     list.push({ email: b.email, reason: b.reason, campaignId: b.campaignId, campaignName: name, details: b.details });
   }
-  for (const [userId, list] of byTenant) suppressInTransaction(sqlite, userId, list, now);
+  for (const [userId, list] of byTenant) suppressInSqliteTransaction(sqlite, userId, list, now);
 }
 
 export type SendOutcome =

@@ -40,7 +40,7 @@ const connection = useTestConnection();
 
 import { getEnv, resetEnvCache } from "~/env.server";
 import { findNotificationsWithUnread } from "~/models/notifications.server";
-import { findSuppression } from "~/models/suppressions.server";
+import { suppressions } from "~/models/suppressions/store.server";
 import { createChannel, dkimKeyFor } from "~/services/delivery/channels.server";
 import { createDeliveryEngine, type EngineSettings } from "~/services/delivery/engine.server";
 import { smtpChannel, smtpClientSettings } from "~/services/delivery/smtp-channel.server";
@@ -495,7 +495,10 @@ describe.skipIf(!postfixInstalled())("campaign mail through Postfix into a real 
       expect(bounced.map((r) => r.email).sort()).toEqual([`gone-1@${DOMAIN}`, `gone-2@${DOMAIN}`]);
       for (const row of bounced) {
         expect(row.details).toMatch(/^550 5\.1\.1 <gone-\d@mail\.test>: Recipient address rejected: User unknown/);
-        expect(await findSuppression(tenantId, row.email)).toMatchObject({ reason: "hard-bounced", campaignId: id });
+        expect(await suppressions.findSuppression(tenantId, row.email)).toMatchObject({
+          reason: "hard-bounced",
+          campaignId: id,
+        });
       }
       expect(rows.filter((r) => r.status === "delivered")).toHaveLength(4);
       await expectCountersAddUp(connection(), id);
@@ -522,7 +525,7 @@ describe.skipIf(!postfixInstalled())("campaign mail through Postfix into a real 
       expect(campaign.bouncedCount).toBe(0);
       const rows = await rowsOf(id);
       expect(rows.filter((r) => r.status === "bounced" || r.status === "failed")).toEqual([]);
-      for (const row of rows) expect(await findSuppression(tenantId, row.email)).toBeNull();
+      for (const row of rows) expect(await suppressions.findSuppression(tenantId, row.email)).toBeNull();
       const { rows: notes } = await findNotificationsWithUnread(tenantId, { take: 20 });
       expect(notes.find((n) => n.title === "Campaign paused")?.details).toContain("news@shop.exmaple");
       expect(await readInbox()).toEqual([]);

@@ -24,7 +24,7 @@ import { newId } from "~/lib/id";
 import { parseConditions } from "~/lib/segments";
 import { launchCampaign } from "~/models/deliveries/launch.server";
 import { audienceWhere } from "~/models/segments/audience.server";
-import { findSuppression } from "~/models/suppressions.server";
+import { suppressions } from "~/models/suppressions/store.server";
 import { createDeliveryEngine, type EngineEvent, type EngineSettings } from "~/services/delivery/engine.server";
 import { setCampaignStatus } from "~/models/campaigns.server";
 import { notifyPaused } from "~/services/campaigns.server";
@@ -210,7 +210,10 @@ describe("a relay that says 'slow down' to the first 300 recipients and 'no such
     expect(relay.refused.sort()).toEqual([...unknown].sort());
     for (const row of bounced) {
       expect(row.details).toMatch(/^550 5\.1\.1 No such mailbox here/);
-      expect(await findSuppression(tenantId, row.email)).toMatchObject({ reason: "hard-bounced", campaignId: id });
+      expect(await suppressions.findSuppression(tenantId, row.email)).toMatchObject({
+        reason: "hard-bounced",
+        campaignId: id,
+      });
     }
 
     // Counters add up; temporary answers were not send errors.

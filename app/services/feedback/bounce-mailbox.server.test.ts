@@ -24,7 +24,7 @@ const connection = useTestConnection();
 import { readMailboxUrl, resetEnvCache } from "~/env.server";
 import { deliveryKey } from "~/lib/campaigns";
 import { applyQueuedReceipts, queueReceipts, type Receipt } from "~/models/deliveries/receipts.server";
-import { findSuppression } from "~/models/suppressions.server";
+import { suppressions } from "~/models/suppressions/store.server";
 import {
   BounceMailboxError,
   pollBounceMailbox,
@@ -470,9 +470,15 @@ describe("a campaign's later bounces and complaints through the bounce mailbox",
     expect(after.get(soft.email)?.status).toBe("delivered");
     const counted = await campaign(id);
     expect(counted).toMatchObject({ bouncedCount: 1, complainedCount: 1, softBounceCount: 1 });
-    expect(await findSuppression(tenantId, hard.email)).toMatchObject({ reason: "hard-bounced", campaignId: id });
-    expect(await findSuppression(tenantId, complainer.email)).toMatchObject({ reason: "complained", campaignId: id });
-    expect(await findSuppression(tenantId, soft.email)).toBeNull();
+    expect(await suppressions.findSuppression(tenantId, hard.email)).toMatchObject({
+      reason: "hard-bounced",
+      campaignId: id,
+    });
+    expect(await suppressions.findSuppression(tenantId, complainer.email)).toMatchObject({
+      reason: "complained",
+      campaignId: id,
+    });
+    expect(await suppressions.findSuppression(tenantId, soft.email)).toBeNull();
 
     // The same three reports again (a second copy of each in the mailbox): read, queued, and
     // changing nothing, because each carries the same report Message-ID.
@@ -521,7 +527,10 @@ describe("the server's background jobs", () => {
       resetEnvCache();
     }
     expect((await rowsOf(id))[0]).toMatchObject({ email: row.email, status: "bounced" });
-    expect(await findSuppression(tenantId, row.email)).toMatchObject({ reason: "hard-bounced", campaignId: id });
+    expect(await suppressions.findSuppression(tenantId, row.email)).toMatchObject({
+      reason: "hard-bounced",
+      campaignId: id,
+    });
     const read = lines
       .map((l) => JSON.parse(l) as { msg?: string; read?: number })
       .find((l) => l.msg === "bounce mailbox read");
