@@ -37,11 +37,10 @@ const { parseConditions } = await import("../app/lib/segments.ts");
 const { deliveryId } = await import("../app/lib/campaigns.ts");
 const { newId } = await import("../app/lib/id.ts");
 const { audienceWhere } = await import("../app/models/segments/audience.server.ts");
-const { launchCampaign } = await import("../app/models/deliveries/launch.server.ts");
-const { claimBatch } = await import("../app/models/deliveries/claims.server.ts");
-const { recordOutcomes } = await import("../app/models/deliveries/outcomes.server.ts");
-const { applyQueuedReceipts, queueReceipts } = await import("../app/models/deliveries/receipts.server.ts");
-type Receipt = import("../app/models/deliveries/receipts.server.ts").Receipt;
+const { launches } = await import("../app/models/launch/store.server.ts");
+const { deliveryClaims } = await import("../app/models/deliveries/claims/store.server.ts");
+const { deliveryReceipts } = await import("../app/models/deliveries/receipts/store.server.ts");
+type Receipt = import("../app/models/deliveries/receipts/rows.ts").Receipt;
 
 const perSecond = (n: number, ms: number) => Math.round((n / ms) * 1000);
 
@@ -58,7 +57,7 @@ try {
   const launched = async () => {
     const id = newId();
     const t = performance.now();
-    const size = await launchCampaign(
+    const size = await launches.launchCampaign(
       connection,
       {
         id,
@@ -83,10 +82,15 @@ try {
   let t = performance.now();
   const seqs: number[] = [];
   for (;;) {
-    const rows = await claimBatch(connection, { campaignId: first.id, limit: 500, now, leaseMs: 60_000 });
+    const rows = await deliveryClaims.claimBatch(connection, {
+      campaignId: first.id,
+      limit: 500,
+      now,
+      leaseMs: 60_000,
+    });
     if (rows.length === 0) break;
     for (let i = 0; i < rows.length; i += 100)
-      await recordOutcomes(
+      await deliveryReceipts.recordOutcomes(
         connection,
         first.id,
         rows.slice(i, i + 100).map((r) => ({ seq: r.seq, attempts: r.attempts, outcome: "sent", details: "" })),
@@ -105,14 +109,15 @@ try {
       if (i % 3 === 0) receipts.push({ id: deliveryId(id, seq), event: "opened", at: at + 1 });
       if (i % 10 === 0) receipts.push({ id: deliveryId(id, seq), event: "clicked", at: at + 2 });
     });
-    for (let i = 0; i < receipts.length; i += 10_000) await queueReceipts(connection, receipts.slice(i, i + 10_000));
+    for (let i = 0; i < receipts.length; i += 10_000)
+      await deliveryReceipts.queueReceipts(connection, receipts.slice(i, i + 10_000));
     return receipts.length;
   };
   /** Applies the inbox one row a call, as the delivery job does, until it is empty. */
   const drain = async (on: typeof connection) => {
     let applied = 0;
     for (;;) {
-      const r = await applyQueuedReceipts(on, 1);
+      const r = await deliveryReceipts.applyQueuedReceipts(on, 1);
       if (r.batches === 0) return applied;
       applied += r.applied + r.ignored;
     }
@@ -128,14 +133,14 @@ try {
   const other = await launched();
   const otherSeqs: number[] = [];
   for (;;) {
-    const rows = await claimBatch(connection, {
+    const rows = await deliveryClaims.claimBatch(connection, {
       campaignId: other.id,
       limit: 5000,
       now: Date.now(),
       leaseMs: 60_000,
     });
     if (rows.length === 0) break;
-    await recordOutcomes(
+    await deliveryReceipts.recordOutcomes(
       connection,
       other.id,
       rows.map((r) => ({ seq: r.seq, attempts: r.attempts, outcome: "sent", details: "" })),

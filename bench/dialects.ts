@@ -6,7 +6,7 @@
 //   read    one customer by id and tenant (GET /api/customers/{id}'s main read), one at a time
 //           and 50 in flight;
 //   claim   a batch of 500 due deliveries with a lease, one UPDATE … RETURNING (PostgreSQL adds
-//           FOR UPDATE SKIP LOCKED to the inner SELECT), as claimBatch() in app/models/deliveries/claims.server.ts;
+//           FOR UPDATE SKIP LOCKED to the inner SELECT), as claimBatch() in app/models/deliveries/claims/;
 //   record  100 outcomes in one transaction (100 guarded UPDATEs and the campaign's counters), as
 //           recordOutcomes() in app/models/deliveries/outcomes.server.ts.
 // The ways:

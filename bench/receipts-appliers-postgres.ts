@@ -1,5 +1,5 @@
 // `npx tsx bench/receipts-appliers-postgres.ts`: the receipts inbox on PostgreSQL applied by one
-// transaction at a time against two side by side (applyQueuedReceiptsPg's appliers), in
+// transaction at a time against two side by side (applyQueuedReceipts' appliers on PostgreSQL), in
 // alternating rounds on the same database, each round a fresh campaign of every customer: the
 // vendor's delivery receipt for every row, a pixel load (an event with an id) for a third and a
 // click for a tenth, queued 250 to an inbox row and applied 8 inbox rows a call, as the delivery
@@ -38,12 +38,11 @@ const { parseConditions } = await import("../app/lib/segments.ts");
 const { deliveryId } = await import("../app/lib/campaigns.ts");
 const { newId } = await import("../app/lib/id.ts");
 const { audienceWhere } = await import("../app/models/segments/audience.server.ts");
-const { launchCampaign } = await import("../app/models/deliveries/launch.server.ts");
-const { claimBatch } = await import("../app/models/deliveries/claims.server.ts");
-const { recordOutcomes } = await import("../app/models/deliveries/outcomes.server.ts");
-const { queueReceipts, DEFAULT_FEEDBACK_POLICY } = await import("../app/models/deliveries/receipts.server.ts");
-const { applyQueuedReceiptsPg } = await import("../app/models/deliveries/receipts.postgres.server.ts");
-type Receipt = import("../app/models/deliveries/receipts.server.ts").Receipt;
+const { launches } = await import("../app/models/launch/store.server.ts");
+const { deliveryClaims } = await import("../app/models/deliveries/claims/store.server.ts");
+const { deliveryReceipts } = await import("../app/models/deliveries/receipts/store.server.ts");
+const { DEFAULT_FEEDBACK_POLICY } = await import("../app/models/deliveries/receipts/rows.ts");
+type Receipt = import("../app/models/deliveries/receipts/rows.ts").Receipt;
 
 try {
   const user = await upsertLocalUser({ name: "Bench", email: `bench-${Date.now()}@example.com` });
@@ -57,7 +56,7 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     const appliers = round % 2 === 0 ? 1 : 2;
     const id = newId();
-    await launchCampaign(
+    await launches.launchCampaign(
       connection,
       {
         id,
@@ -74,9 +73,14 @@ try {
     const seqs: number[] = [];
     const sentAt = Date.now() - 3_600_000;
     for (;;) {
-      const rows = await claimBatch(connection, { campaignId: id, limit: 5000, now: Date.now(), leaseMs: 60_000 });
+      const rows = await deliveryClaims.claimBatch(connection, {
+        campaignId: id,
+        limit: 5000,
+        now: Date.now(),
+        leaseMs: 60_000,
+      });
       if (rows.length === 0) break;
-      await recordOutcomes(
+      await deliveryReceipts.recordOutcomes(
         connection,
         id,
         rows.map((r) => ({ seq: r.seq, attempts: r.attempts, outcome: "sent", details: "" })),
@@ -100,10 +104,11 @@ try {
           eventId: randomUUID(),
         });
     });
-    for (let i = 0; i < receipts.length; i += 10_000) await queueReceipts(connection, receipts.slice(i, i + 10_000));
+    for (let i = 0; i < receipts.length; i += 10_000)
+      await deliveryReceipts.queueReceipts(connection, receipts.slice(i, i + 10_000));
     log(`round ${round + 1}: ${receipts.length.toLocaleString("en-IN")} receipts, ${appliers} applier(s)`);
     const t = performance.now();
-    while ((await applyQueuedReceiptsPg(connection, 8, DEFAULT_FEEDBACK_POLICY, appliers)).batches > 0);
+    while ((await deliveryReceipts.applyQueuedReceipts(connection, 8, DEFAULT_FEEDBACK_POLICY, appliers)).batches > 0);
     const ms = performance.now() - t;
     const [c] = await query<{ delivered: number; opened: number; opens: number; clicks: number }>(
       connection,

@@ -14,7 +14,7 @@ import { runOnceAcrossInstances } from "../app/db/advisory-lock.server.ts";
 import { closeConnection, openConnection } from "../app/db/connection.server.ts";
 import { getEnv } from "../app/env.server.ts";
 import { runAtBackgroundPriority } from "../app/lib/thread-priority.server.ts";
-import { queueReceipts } from "../app/models/deliveries/receipts.server.ts";
+import { deliveryReceipts } from "../app/models/deliveries/receipts/store.server.ts";
 import {
   BOUNCE_MAILBOX_JOB,
   BounceMailboxError,
@@ -33,7 +33,7 @@ async function poll(url: string) {
   const sqlite = openConnection({ poolSize: 1, applicationName: "crm bounce mailbox" });
   try {
     const result = await pollBounceMailbox(url, async (receipts) => {
-      await queueReceipts(sqlite, receipts);
+      await deliveryReceipts.queueReceipts(sqlite, receipts);
       post({ type: "wake" });
     });
     if (result.read > 0) {

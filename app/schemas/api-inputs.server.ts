@@ -7,7 +7,7 @@ import { CUSTOMER_SORTS, SORT_ORDERS } from "~/lib/customers";
 import { ID_PATTERN, isId } from "~/lib/id";
 import { NOTIFICATION_FILTERS, NOTIFICATION_TYPES } from "~/lib/notifications";
 import { SearchTermSchema } from "~/schemas/search";
-import { RECEIPT_EVENTS } from "~/models/deliveries/receipts.server";
+import { RECEIPT_EVENTS } from "~/models/deliveries/receipts/rows";
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "~/services/customers.server";
 import { BAD_CURSOR, SUPPRESSION_CURSOR, SuppressionEmailListSchema } from "~/services/suppressions.server";
 import { parseRevenueCursor } from "~/services/attribution.server";

@@ -1,20 +1,14 @@
 // Revenue per campaign (docs/rules.md#revenue-per-campaign, decision 0027): the orders a campaign
 // brought, under the clicks rule (orders within ATTRIBUTION_WINDOW_DAYS after the recipient's first
 // click, last touch) and, apart and weaker, the opens rule (the same after the first open). Tenant
-// first; the queries are app/models/attribution.server.ts. Figures are computed when asked, never
+// first; the queries are app/models/attribution/. Figures are computed when asked, never
 // stored, so an order created, edited, cancelled or deleted after the campaign shows at once.
 import { getEnv } from "~/env.server";
 import { dayOf, dayStartMs, monthStart } from "~/lib/dashboard";
 import { isId } from "~/lib/id";
 import { paiseToRupees } from "~/lib/money";
-import {
-  type AttributionRow,
-  campaignAttribution,
-  campaignRowsByRevenue,
-  campaignsAttribution,
-  type CampaignRevenueRow,
-  revenueInPeriod,
-} from "~/models/attribution.server";
+import type { AttributionRow, CampaignRevenueRow } from "~/models/attribution/rows";
+import { attribution } from "~/models/attribution/store.server";
 
 const DAY_MS = 86_400_000;
 
@@ -57,8 +51,8 @@ export async function attributionOfCampaign(
 ): Promise<CampaignAttribution> {
   const window = attributionWindow();
   const [clicks, opens] = await Promise.all([
-    campaignAttribution(userId, campaign.id, "clicked", window.ms),
-    campaignAttribution(userId, campaign.id, "opened", window.ms),
+    attribution.campaignAttribution(userId, campaign.id, "clicked", window.ms),
+    attribution.campaignAttribution(userId, campaign.id, "opened", window.ms),
   ]);
   return {
     ...figures(clicks),
@@ -73,7 +67,7 @@ export async function attributionOfCampaigns(
   userId: string,
   campaignIds: string[],
 ): Promise<Map<string, AttributionFigures>> {
-  const rows = await campaignsAttribution(userId, campaignIds, attributionWindow().ms);
+  const rows = await attribution.campaignsAttribution(userId, campaignIds, attributionWindow().ms);
   const byId = new Map(rows.map((r) => [r.campaignId, figures(r)]));
   return new Map(campaignIds.map((id) => [id, byId.get(id) ?? { orders: 0, revenue: 0 }]));
 }
@@ -99,7 +93,7 @@ export async function campaignsByRevenue(
   options: { limit: number; cursor?: string | null },
 ): Promise<{ rows: (CampaignRevenueRow & { attribution: AttributionFigures })[]; nextCursor: string | null }> {
   const limit = Math.max(1, Math.min(1000, Math.trunc(options.limit)));
-  const rows = await campaignRowsByRevenue(
+  const rows = await attribution.campaignRowsByRevenue(
     userId,
     limit + 1,
     parseRevenueCursor(options.cursor),
@@ -140,7 +134,7 @@ export async function campaignRevenueThisMonth(
   const cached = dashboardCache.get(userId);
   const age = now.getTime() - (cached?.at ?? 0);
   if (cached && cached.key === key && age >= 0 && age < DASHBOARD_REVENUE_TTL_MS) return cached.value;
-  const row = await revenueInPeriod(userId, { from, to: now.getTime() + 1 }, window.ms);
+  const row = await attribution.revenueInPeriod(userId, { from, to: now.getTime() + 1 }, window.ms);
   const value = { ...figures(row), from: new Date(from).toISOString(), windowDays: window.days };
   dashboardCache.delete(userId);
   if (dashboardCache.size >= MAX_CACHED_TENANTS) dashboardCache.delete(dashboardCache.keys().next().value as string);

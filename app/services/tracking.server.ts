@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto";
 import { logger } from "~/lib/logger.server";
 import { type Hit, machineClick, machineOpen } from "~/lib/machine-events";
-import type { Receipt } from "~/models/deliveries/receipts.server";
+import type { Receipt } from "~/models/deliveries/receipts/rows";
 import { queueReceiptsOffThread } from "~/services/background-work.server";
 import { wakeDelivery } from "~/services/delivery/wake.server";
 import { readClickToken, readOpenToken } from "~/services/tracking-token.server";

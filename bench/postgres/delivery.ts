@@ -1,6 +1,6 @@
 // Delivery on PostgreSQL, the questions bench/sections/delivery.ts asks of SQLite, on the copied
 // database (this process's DATABASE_URL):
-// - the launch snapshot through the product's launch (startLaunch's PostgreSQL body, slices of
+// - the launch snapshot through the product's launch (launches.start on PostgreSQL, slices of
 //   5,000 rows a transaction) against raw pg running one INSERT … SELECT of every row;
 // - receipts in batches of 1,000 as the server handles them (queueReceipts, then
 //   applyQueuedReceipts) against raw pg running one UPDATE … FROM unnest() a batch;
@@ -39,9 +39,9 @@ type Counters = {
 export default async function deliveryOnPostgres(ctx: PostgresBenchContext): Promise<BenchSection> {
   const goals: BenchSection["goals"] = [];
   const figures: Record<string, unknown> = {};
-  const { openLaunchConnection, startLaunch } = await import("../../app/models/deliveries/launch.server.ts");
+  const { launches } = await import("../../app/models/launch/store.server.ts");
   const { closeConnection, openConnection } = await import("../../app/db/connection.server.ts");
-  const { queueReceipts, applyQueuedReceipts } = await import("../../app/models/deliveries/receipts.server.ts");
+  const { deliveryReceipts } = await import("../../app/models/deliveries/receipts/store.server.ts");
   const { audienceWhere } = await import("../../app/models/segments/audience.server.ts");
   const { parseConditions } = await import("../../app/lib/segments.ts");
   const { newId } = await import("../../app/lib/id.ts");
@@ -65,9 +65,9 @@ export default async function deliveryOnPostgres(ctx: PostgresBenchContext): Pro
     // One read of the customers both snapshots read, so the buffer cache is as warm for each.
     await raw.query(`SELECT count(*), sum(length("email")) FROM "Customer" WHERE ${where.sql}`, where.params);
     const snapshotId = newId();
-    const launchConnection = await openLaunchConnection(ctx.dbFile);
+    const launchConnection = await launches.openConnection(ctx.dbFile);
     let t = performance.now();
-    const launch = await startLaunch(
+    const launch = await launches.start(
       launchConnection,
       {
         id: snapshotId,
@@ -151,8 +151,8 @@ export default async function deliveryOnPostgres(ctx: PostgresBenchContext): Pro
         const batch = [];
         for (let j = i; j < Math.min(receiptCount, i + 1000); j++)
           batch.push({ id: deliveryId(snapshotId, firstSeq + j), event: "delivered" as const, at: now });
-        await queueReceipts(connection, batch);
-        await applyQueuedReceipts(connection);
+        await deliveryReceipts.queueReceipts(connection, batch);
+        await deliveryReceipts.applyQueuedReceipts(connection);
       }
     } finally {
       await closeConnection(connection);

@@ -35,9 +35,9 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
   const goals: BenchSection["goals"] = [];
   const figures: Record<string, unknown> = {};
   const { openSqlite } = await import("../../app/db/sqlite.server.ts");
-  const { openLaunchConnection, startLaunch } = await import("../../app/models/deliveries/launch.server.ts");
+  const { launches } = await import("../../app/models/launch/store.server.ts");
   const { closeConnection } = await import("../../app/db/connection.server.ts");
-  const { queueReceipts, applyQueuedReceipts } = await import("../../app/models/deliveries/receipts.server.ts");
+  const { deliveryReceipts } = await import("../../app/models/deliveries/receipts/store.server.ts");
   const { compileSegmentWhere } = await import("../../app/models/segments/compile.server.ts");
   const { parseConditions } = await import("../../app/lib/segments.ts");
   const { newId } = await import("../../app/lib/id.ts");
@@ -58,9 +58,9 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
   sqlite.prepare(`SELECT count(*), sum(length("email")) FROM "Customer" WHERE ${where.sql}`).get(...where.params);
   const snapshotId = newId();
   // The connection the server's worker thread launches on.
-  const launchConnection = await openLaunchConnection(ctx.dbFile);
+  const launchConnection = await launches.openConnection(ctx.dbFile);
   let t = performance.now();
-  const launch = await startLaunch(
+  const launch = await launches.start(
     launchConnection,
     {
       id: snapshotId,
@@ -138,8 +138,8 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
     const batch = [];
     for (let j = i; j < Math.min(receiptCount, i + 1000); j++)
       batch.push({ id: deliveryId(snapshotId, firstSeq + j), event: "delivered" as const, at: now });
-    await queueReceipts(sqlite, batch);
-    await applyQueuedReceipts(sqlite);
+    await deliveryReceipts.queueReceipts(sqlite, batch);
+    await deliveryReceipts.applyQueuedReceipts(sqlite);
   }
   const receiptsMs = performance.now() - t;
   // Raw: one prepared UPDATE a receipt, 1,000 a transaction, on the next rows (same states).

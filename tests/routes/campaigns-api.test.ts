@@ -18,7 +18,7 @@ import { action as controlAction } from "~/routes/api/campaigns-id-control";
 import { loader as logsLoader } from "~/routes/api/campaigns-id-logs";
 import { action as receiptsAction } from "~/routes/api/webhooks-delivery-receipts";
 import { signReceipts } from "~/services/delivery/receipt-signature.server";
-import { applyQueuedReceipts } from "~/models/deliveries/receipts.server";
+import { deliveryReceipts } from "~/models/deliveries/receipts/store.server";
 import { seedTenant } from "~/services/seed.server";
 import { createSegment } from "~/services/segments.server";
 import { issueToken } from "~/services/token.server";
@@ -217,7 +217,7 @@ describe("reading campaigns", () => {
     // The endpoint queues them (202); the delivery job applies the queue on its own thread.
     const queued = await call(receiptsAction, "/api/webhooks/delivery-receipts", signed);
     expect(queued).toMatchObject({ status: 202, body: { accepted: 3 } });
-    expect(await applyQueuedReceipts(connection())).toEqual({ batches: 1, applied: 2, ignored: 1 });
+    expect(await deliveryReceipts.applyQueuedReceipts(connection())).toEqual({ batches: 1, applied: 2, ignored: 1 });
     expect(
       (
         await call(receiptsAction, "/api/webhooks/delivery-receipts", {
@@ -249,7 +249,7 @@ describe("reading campaigns", () => {
     });
     const notJson = await refused("{receipts");
     expect(notJson).toMatchObject({ status: 400, body: { error: { message: "The body is not JSON" } } });
-    expect(await applyQueuedReceipts(connection())).toEqual({ batches: 0, applied: 0, ignored: 0 });
+    expect(await deliveryReceipts.applyQueuedReceipts(connection())).toEqual({ batches: 0, applied: 0, ignored: 0 });
 
     const bounced = await call(logsLoader, `/api/campaigns/${id}/logs?status=BOUNCED`, {
       headers: auth,

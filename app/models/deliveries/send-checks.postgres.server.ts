@@ -1,4 +1,7 @@
-// The checks the delivery engine makes before each message goes, on PostgreSQL.
+// The checks the delivery engine makes before each message goes, on PostgreSQL: the memory the
+// PostgreSQL implementations of claims (./claims/postgres.server.ts, and its outcomes in
+// ./receipts/postgres.server.ts), campaigns and suppressions share. It imports no domain, so any
+// engine file may use it.
 //
 // On SQLite the engine asks two synchronous reads before a message is handed to a channel
 // (SendControl.proceed): is the campaign still Active (campaignStatusReader), and is the row still
@@ -221,7 +224,7 @@ export function latestHeldReader(pg: Postgres): (seq: number, attempts: number, 
  * read is older than REFRESH_AFTER_MS (at most one read each; a failed read leaves them as they
  * were).
  */
-export async function freshenChecksPg(pg: Postgres): Promise<void> {
+export async function freshenChecks(pg: Postgres): Promise<void> {
   const now = performance.now();
   const cache = statusCache(pg);
   let statusesOld = false;

@@ -3,7 +3,7 @@
 // thread that answers requests spends only the signature check on a batch of a thousand receipts
 // several times a second while a campaign sends. A bad body is a 400 naming the first problem.
 import { ApiError } from "~/lib/api.server";
-import type { Receipt } from "~/models/deliveries/receipts.server";
+import type { Receipt } from "~/models/deliveries/receipts/rows";
 import { ReceiptsBodySchema } from "~/schemas/api-inputs.server";
 
 export function parseReceiptsBody(body: Uint8Array): Receipt[] {

@@ -14,7 +14,7 @@
 import { ImapFlow } from "imapflow";
 import { type MailboxUrl, readMailboxUrl } from "~/env.server";
 import type { Logger } from "~/lib/logger.server";
-import type { Receipt } from "~/models/deliveries/receipts.server";
+import type { Receipt } from "~/models/deliveries/receipts/rows";
 import { wakeDelivery } from "~/services/delivery/wake.server";
 import { readBounceReport, type ReportKind } from "~/services/feedback/bounce-report.server";
 

@@ -22,7 +22,7 @@ import { bounceKind } from "~/lib/bounce-kind";
 import { createHash } from "node:crypto";
 import { type AddressObject, simpleParser } from "mailparser";
 import { parseDeliveryId } from "~/lib/campaigns";
-import type { Receipt } from "~/models/deliveries/receipts.server";
+import type { Receipt } from "~/models/deliveries/receipts/rows";
 
 export type ReportKind = "dsn" | "arf" | "plain-bounce" | "unrecognised";
 

@@ -15,7 +15,7 @@ import {
   nestsDeeperThan,
 } from "~/lib/api.server";
 import { parseDeliveryId } from "~/lib/campaigns";
-import type { Receipt } from "~/models/deliveries/receipts.server";
+import type { Receipt } from "~/models/deliveries/receipts/rows";
 import { queueReceiptsOffThread } from "~/services/background-work.server";
 import { wakeDelivery } from "~/services/delivery/wake.server";
 

@@ -3,7 +3,7 @@
 // reported after the send (a bounce mailbox, SES, SendGrid), each kept as a DeliveryEvent, counted
 // on the campaign and, where the rules say so, putting the address on the suppression list.
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
+import { createTestUser, useTestConnection, useTestDatabase } from "../../../../tests/helpers/db";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 useTestDatabase();
@@ -11,15 +11,16 @@ useTestDatabase();
 const connection = useTestConnection();
 
 import { deliveryId, deliveryStats } from "~/lib/campaigns";
-import type { CampaignRow } from "~/models/campaigns.server";
-import { applyReceipts, DEFAULT_FEEDBACK_POLICY, type Receipt } from "~/models/deliveries/receipts.server";
+import type { CampaignRow } from "~/models/campaigns/rows";
+import { DEFAULT_FEEDBACK_POLICY, type Receipt } from "~/models/deliveries/receipts/rows";
+import { deliveryReceipts } from "~/models/deliveries/receipts/store.server";
 import { seedTenant } from "~/services/seed.server";
 import {
   campaignRow,
   expectCountersAddUp as expectAllAddUp,
   launchToEveryone,
-} from "../../../tests/helpers/campaign-send";
-import { sqlRow, sqlRows, sqlRun } from "../../../tests/helpers/sql";
+} from "../../../../tests/helpers/campaign-send";
+import { sqlRow, sqlRows, sqlRun } from "../../../../tests/helpers/sql";
 
 let tenant: { id: string };
 
@@ -86,7 +87,7 @@ async function sentCampaign(handedOver: number) {
 async function deliveredCampaign(size: number, at: number) {
   const id = await launched(at);
   const all = (await rows(id)).slice(0, size);
-  await applyReceipts(
+  await deliveryReceipts.applyReceipts(
     connection(),
     (await rows(id)).map((r) => ({ id: deliveryId(id, r.seq), event: "delivered", at })),
   );
@@ -123,7 +124,7 @@ describe("opens and clicks from the pixel and the links", () => {
     });
     const t = delivered + 60_000;
     expect(
-      await applyReceipts(connection(), [
+      await deliveryReceipts.applyReceipts(connection(), [
         // A privacy proxy fetches a's pixel at delivery; a opens twice as a person.
         open(a.seq, delivered + 1_000, true),
         open(a.seq, t),
@@ -166,7 +167,7 @@ describe("opens and clicks from the pixel and the links", () => {
     // handover: a person, although the click is what delivers the row.
     const handedOver = Date.now() - 120_000;
     const { id, key } = await sentCampaign(handedOver);
-    await applyReceipts(connection(), [
+    await deliveryReceipts.applyReceipts(connection(), [
       { id: key, event: "clicked", at: handedOver + 60_000, link: 0, source: "link" },
     ]);
     expect(await campaign(id)).toMatchObject({
@@ -180,8 +181,10 @@ describe("opens and clicks from the pixel and the links", () => {
   it("counts a person who opens and then clicks 5 s later (a sent row: no delivery receipt yet)", async () => {
     const handedOver = Date.now() - 120_000;
     const { id, key } = await sentCampaign(handedOver);
-    await applyReceipts(connection(), [{ id: key, event: "opened", at: handedOver + 60_000, source: "pixel" }]);
-    await applyReceipts(connection(), [
+    await deliveryReceipts.applyReceipts(connection(), [
+      { id: key, event: "opened", at: handedOver + 60_000, source: "pixel" },
+    ]);
+    await deliveryReceipts.applyReceipts(connection(), [
       { id: key, event: "clicked", at: handedOver + 65_000, link: 0, source: "link" },
     ]);
     expect(await campaign(id)).toMatchObject({ openedCount: 1, clickedCount: 1, machineClickCount: 0 });
@@ -195,7 +198,7 @@ describe("opens and clicks from the pixel and the links", () => {
       key,
     } = await deliveredCampaign(1, delivered);
     const policy = { ...DEFAULT_FEEDBACK_POLICY, scannerWindowMs: 0 };
-    await applyReceipts(
+    await deliveryReceipts.applyReceipts(
       connection(),
       [{ id: key(a.seq), event: "clicked", at: delivered + 1_000, link: 0, source: "link" }],
       policy,
@@ -210,7 +213,7 @@ describe("opens and clicks from the pixel and the links", () => {
       key,
     } = await deliveredCampaign(1, Date.now() - HOUR);
     const opened: Receipt = { id: key(a.seq), event: "opened", at: Date.now() };
-    expect(await applyReceipts(connection(), [opened, opened])).toEqual({ applied: 1, ignored: 1 });
+    expect(await deliveryReceipts.applyReceipts(connection(), [opened, opened])).toEqual({ applied: 1, ignored: 1 });
     expect(await campaign(id)).toMatchObject({ openedCount: 1, opensTotal: 1, machineOpenCount: 0 });
     expect(await events(id, a.seq)).toEqual([]);
   });
@@ -232,7 +235,7 @@ describe("bounces and complaints reported later", () => {
       details: "550 5.1.1 user unknown (bounce mailbox)",
     };
     const before = deliveryStats(await campaign(id));
-    expect(await applyReceipts(connection(), [bounce])).toEqual({ applied: 1, ignored: 0 });
+    expect(await deliveryReceipts.applyReceipts(connection(), [bounce])).toEqual({ applied: 1, ignored: 0 });
     const after = deliveryStats(await campaign(id));
     // Sent never counts down: the message went out and came back.
     expect(after.sent).toBe(before.sent);
@@ -253,7 +256,7 @@ describe("bounces and complaints reported later", () => {
       key: otherKey,
     } = await deliveredCampaign(1, Date.now() - HOUR);
     expect(
-      await applyReceipts(connection(), [
+      await deliveryReceipts.applyReceipts(connection(), [
         {
           id: otherKey(o.seq),
           event: "complained",
@@ -266,7 +269,7 @@ describe("bounces and complaints reported later", () => {
     ).toEqual({ applied: 0, ignored: 1 });
     expect((await campaign(other)).complainedCount).toBe(0);
     // The same report read again, in another batch and twice in one: nothing changes.
-    expect(await applyReceipts(connection(), [bounce, bounce])).toEqual({ applied: 0, ignored: 2 });
+    expect(await deliveryReceipts.applyReceipts(connection(), [bounce, bounce])).toEqual({ applied: 0, ignored: 2 });
     expect(await events(id, a.seq)).toHaveLength(1);
     await expectCountersAddUp(id);
   });
@@ -285,7 +288,9 @@ describe("bounces and complaints reported later", () => {
       eventId: "sns-message-1",
       details: "Reported as spam (abuse)",
     };
-    expect(await applyReceipts(connection(), [complaint, { ...complaint, eventId: "sns-message-2" }])).toEqual({
+    expect(
+      await deliveryReceipts.applyReceipts(connection(), [complaint, { ...complaint, eventId: "sns-message-2" }]),
+    ).toEqual({
       applied: 1,
       ignored: 1,
     });
@@ -298,7 +303,7 @@ describe("bounces and complaints reported later", () => {
     expect(await suppression(a.email)).toMatchObject({ reason: "complained", campaignId: id });
     // A later bounce of a complained message changes nothing.
     expect(
-      await applyReceipts(connection(), [
+      await deliveryReceipts.applyReceipts(connection(), [
         { id: key(a.seq), event: "bounced", at: Date.now(), source: "sendgrid", eventId: "x" },
       ]),
     ).toEqual({ applied: 0, ignored: 1 });
@@ -322,19 +327,23 @@ describe("bounces and complaints reported later", () => {
     });
     // x: one soft bounce 40 days ago (outside the window), then two within it: not suppressed.
     // y: three within the window: suppressed, with the campaign of the last one.
-    await applyReceipts(
+    await deliveryReceipts.applyReceipts(
       connection(),
       [soft(first, x.seq, now - 39 * 24 * HOUR, 1), soft(first, y.seq, now - 20 * 24 * HOUR, 1)],
       policy,
     );
     const [x2, y2] = second.rows;
-    await applyReceipts(
+    await deliveryReceipts.applyReceipts(
       connection(),
       [soft(second, x2.seq, now - 9 * 24 * HOUR, 2), soft(second, y2.seq, now - 9 * 24 * HOUR, 2)],
       policy,
     );
     const [x3, y3] = third.rows;
-    await applyReceipts(connection(), [soft(third, x3.seq, now - HOUR, 3), soft(third, y3.seq, now - HOUR, 3)], policy);
+    await deliveryReceipts.applyReceipts(
+      connection(),
+      [soft(third, x3.seq, now - HOUR, 3), soft(third, y3.seq, now - HOUR, 3)],
+      policy,
+    );
 
     expect(x.email).toBe(x3.email);
     expect(await suppression(x.email)).toBeUndefined();

@@ -6,19 +6,14 @@
 // a period's revenue, and another tenant's rows. The service's test (app/services/attribution.server.test.ts)
 // drives the same through a launch and vendor receipts.
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, useTestDatabase } from "../../tests/helpers/db";
+import { createTestUser, useTestDatabase } from "../../../tests/helpers/db";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 useTestDatabase();
 
 import { db } from "~/db/prisma.server";
 import { newId } from "~/lib/id";
-import {
-  campaignAttribution,
-  campaignRowsByRevenue,
-  campaignsAttribution,
-  revenueInPeriod,
-} from "~/models/attribution.server";
+import { attribution } from "~/models/attribution/store.server";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -129,42 +124,60 @@ beforeAll(async () => {
 describe("revenue per campaign", () => {
   it("counts orders after the first click and within the window, each once, for the campaign clicked last", async () => {
     // c1 ₹545, c3 ₹100 + ₹200, c7 ₹70 at the window's end.
-    expect(await campaignAttribution(tenant, diwali, "clicked", WINDOW)).toEqual({ orders: 4, revenuePaise: 91_500 });
+    expect(await attribution.campaignAttribution(tenant, diwali, "clicked", WINDOW)).toEqual({
+      orders: 4,
+      revenuePaise: 91_500,
+    });
     // c5 (clicked later) and c8 (the same time, a later row).
-    expect(await campaignAttribution(tenant, weekend, "clicked", WINDOW)).toEqual({ orders: 2, revenuePaise: 78_000 });
+    expect(await attribution.campaignAttribution(tenant, weekend, "clicked", WINDOW)).toEqual({
+      orders: 2,
+      revenuePaise: 78_000,
+    });
     // The opens rule adds c4's order; c5's and c8's still go to the weekend offer, opened last.
-    expect(await campaignAttribution(tenant, diwali, "opened", WINDOW)).toEqual({ orders: 5, revenuePaise: 96_500 });
+    expect(await attribution.campaignAttribution(tenant, diwali, "opened", WINDOW)).toEqual({
+      orders: 5,
+      revenuePaise: 96_500,
+    });
     // A window a second shorter loses c7's order.
-    expect(await campaignAttribution(tenant, diwali, "clicked", WINDOW - 1000)).toEqual({
+    expect(await attribution.campaignAttribution(tenant, diwali, "clicked", WINDOW - 1000)).toEqual({
       orders: 3,
       revenuePaise: 84_500,
     });
   });
 
   it("gives another tenant nothing of these campaigns, and this tenant nothing of theirs", async () => {
-    expect(await campaignAttribution(other, diwali, "clicked", WINDOW)).toEqual({ orders: 0, revenuePaise: 0 });
-    expect(await campaignAttribution(tenant, theirs, "clicked", WINDOW)).toEqual({ orders: 0, revenuePaise: 0 });
-    expect(await campaignAttribution(other, theirs, "clicked", WINDOW)).toEqual({ orders: 1, revenuePaise: 1_000_000 });
+    expect(await attribution.campaignAttribution(other, diwali, "clicked", WINDOW)).toEqual({
+      orders: 0,
+      revenuePaise: 0,
+    });
+    expect(await attribution.campaignAttribution(tenant, theirs, "clicked", WINDOW)).toEqual({
+      orders: 0,
+      revenuePaise: 0,
+    });
+    expect(await attribution.campaignAttribution(other, theirs, "clicked", WINDOW)).toEqual({
+      orders: 1,
+      revenuePaise: 1_000_000,
+    });
   });
 
   it("gives a page of campaigns their figures, the same as one by one", async () => {
     const byId = <Row extends { campaignId: string }>(rows: Row[]) =>
       [...rows].sort((a, b) => a.campaignId.localeCompare(b.campaignId));
-    expect(byId(await campaignsAttribution(tenant, [diwali, weekend], WINDOW))).toEqual(
+    expect(byId(await attribution.campaignsAttribution(tenant, [diwali, weekend], WINDOW))).toEqual(
       byId([
         { campaignId: diwali, orders: 4, revenuePaise: 91_500 },
         { campaignId: weekend, orders: 2, revenuePaise: 78_000 },
       ]),
     );
     // A page of one checks last touch against the campaigns off the page too.
-    expect(await campaignsAttribution(tenant, [diwali], WINDOW)).toEqual([
+    expect(await attribution.campaignsAttribution(tenant, [diwali], WINDOW)).toEqual([
       { campaignId: diwali, orders: 4, revenuePaise: 91_500 },
     ]);
-    expect(await campaignsAttribution(tenant, [], WINDOW)).toEqual([]);
+    expect(await attribution.campaignsAttribution(tenant, [], WINDOW)).toEqual([]);
   });
 
   it("lists the tenant's campaigns by revenue, after a cursor", async () => {
-    const first = await campaignRowsByRevenue(tenant, 1, null, WINDOW);
+    const first = await attribution.campaignRowsByRevenue(tenant, 1, null, WINDOW);
     expect(first.map((c) => [c.id, c.attributedOrders, c.attributedRevenuePaise])).toEqual([[diwali, 4, 91_500]]);
     expect(first[0]).toMatchObject({
       name: "Diwali sale",
@@ -172,21 +185,21 @@ describe("revenue per campaign", () => {
       trackingEnabled: 1,
       launchedAt: now - 10 * DAY,
     });
-    const next = await campaignRowsByRevenue(tenant, 5, { revenuePaise: 91_500, id: diwali }, WINDOW);
+    const next = await attribution.campaignRowsByRevenue(tenant, 5, { revenuePaise: 91_500, id: diwali }, WINDOW);
     expect(next.map((c) => [c.id, c.attributedOrders, c.attributedRevenuePaise])).toEqual([[weekend, 2, 78_000]]);
   });
 
   it("counts a period's orders that a click brought, each once", async () => {
-    expect(await revenueInPeriod(tenant, { from: now - DAY, to: now + DAY }, WINDOW)).toEqual({
+    expect(await attribution.revenueInPeriod(tenant, { from: now - DAY, to: now + DAY }, WINDOW)).toEqual({
       orders: 6,
       revenuePaise: 169_500,
     });
     // Up to a second after now: c3's second order is left out.
-    expect(await revenueInPeriod(tenant, { from: now - DAY, to: now + 1000 }, WINDOW)).toEqual({
+    expect(await attribution.revenueInPeriod(tenant, { from: now - DAY, to: now + 1000 }, WINDOW)).toEqual({
       orders: 5,
       revenuePaise: 149_500,
     });
-    expect(await revenueInPeriod(other, { from: now - DAY, to: now + DAY }, WINDOW)).toEqual({
+    expect(await attribution.revenueInPeriod(other, { from: now - DAY, to: now + DAY }, WINDOW)).toEqual({
       orders: 1,
       revenuePaise: 1_000_000,
     });

@@ -3,9 +3,9 @@
 // one bucket for every instance (each instance has a connection pool of its own), also when they
 // take at the same moment.
 import { describe, expect, it } from "vitest";
-import { TEST_ENGINE, useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
+import { TEST_ENGINE, useTestConnection, useTestDatabase } from "../../../../tests/helpers/db";
 import { closeConnection, openConnection } from "~/db/connection.server";
-import { sendRateBucket } from "~/models/deliveries/send-rate.server";
+import { deliveryClaims } from "~/models/deliveries/claims/store.server";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 useTestDatabase();
@@ -17,7 +17,7 @@ const T2 = T + 3_600_000;
 
 describe("a send rate's bucket", () => {
   it("holds a second's worth at first, refills at the rate, and keeps what is given back to a second's worth", async () => {
-    const bucket = sendRateBucket(connection(), { channel: "simulated", perSecond: 100 });
+    const bucket = deliveryClaims.sendRateBucket(connection(), { channel: "simulated", perSecond: 100 });
     expect(await bucket.take(500, T)).toBe(100);
     expect(await bucket.take(500, T)).toBe(0);
     expect(await bucket.take(500, T + 250)).toBe(25);
@@ -44,7 +44,7 @@ describe("a send rate's bucket", () => {
       ];
       try {
         const rate = { channel: "smtp", perSecond: 300 };
-        const buckets = instances.map((c) => sendRateBucket(c, rate));
+        const buckets = instances.map((c) => deliveryClaims.sendRateBucket(c, rate));
         let granted = 0;
         // Ten rounds 100 ms apart: each instance asks for 100 at the same moment.
         for (let round = 0; round <= 10; round++) {
@@ -56,7 +56,9 @@ describe("a send rate's bucket", () => {
         // Drained for all three; another channel's bucket is its own.
         expect(await buckets[1]!.take(100, T2 + 1_000)).toBe(0);
         expect(
-          await sendRateBucket(instances[0]!, { channel: "simulated", perSecond: 300 }).take(1_000, T2 + 1_000),
+          await deliveryClaims
+            .sendRateBucket(instances[0]!, { channel: "simulated", perSecond: 300 })
+            .take(1_000, T2 + 1_000),
         ).toBe(300);
       } finally {
         await Promise.all(instances.map((c) => closeConnection(c)));

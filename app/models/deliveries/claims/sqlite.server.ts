@@ -1,4 +1,5 @@
-// Claiming work from the delivery queue.
+// Claiming work from the delivery queue on SQLite, the checks before each message goes, and the
+// send rate (the contract: ./contract.ts).
 //
 // A pending row is claimable once its nextAttemptAt has passed. Claiming a batch moves nextAttemptAt
 // forward by the lease and counts an attempt, in one statement:
@@ -6,34 +7,36 @@
 // If the claimer dies, nothing has to be released: the rows become claimable again when the lease
 // runs out. The attempt number a claim returns is its lease token; an outcome is recorded only
 // while the row still carries it, so a claimer whose lease expired cannot overwrite a newer one.
-// The same statement runs on PostgreSQL, where the inner SELECT gains FOR UPDATE SKIP LOCKED so
-// several instances can claim side by side.
+// The same statement runs on PostgreSQL (./postgres.server.ts), where the inner SELECT gains FOR
+// UPDATE SKIP LOCKED so several instances can claim side by side.
 //
 // The send honours the suppression list: in the transaction of the claim, each claimed row whose
 // address is on the tenant's list now (an unsubscribe or a bounce since the launch) is ended as
 // "suppressed" and not returned, so nothing more goes to that address. One probe of the list's
 // primary key per row, and only when the tenant has any suppression at all.
 //
-// On PostgreSQL each function runs its twin in ./claims.postgres.server.ts (decision 0033).
+// The checks before each message are synchronous reads, current when asked. The send rate
+// (DELIVERY_RATE_PER_SECOND) is a token bucket: up to a second's worth of messages may go at once,
+// and the bucket refills continuously at the rate; the delivery engine takes tokens for a batch
+// before claiming it and gives back what the claim did not use (app/services/delivery/engine.server.ts).
+// On SQLite the product is one server with one delivery job, which keeps its own bucket in memory:
+// writing it would queue each batch's tokens behind the one writer (decision 0020).
 import type Database from "better-sqlite3";
-import { type AnyConnection, isPostgres } from "~/db/connection.server";
+import type { AnyConnection } from "~/db/connection.server";
+import { sqliteOf } from "~/db/engine.server";
 import type { Sqlite } from "~/db/sqlite.server";
 import { suppressedDetails } from "~/lib/campaigns";
-import { DEFAULT_TIME_ZONE, formatShortDate } from "~/lib/dates";
-import { claimBatchPg, claimStillHeldPg, nextDueAtPg, renewLeasePg } from "~/models/deliveries/claims.postgres.server";
-
-export type ClaimedDelivery = {
-  seq: number;
-  campaignId: string;
-  customerId: string;
-  name: string;
-  email: string;
-  phone: string;
-  attempts: number;
-  retries: number;
-};
-
-export type ClaimOptions = { campaignId: string; limit: number; now: number; leaseMs: number };
+import type { ClaimsStore } from "./contract";
+import {
+  checkClaimLimit,
+  type ClaimCheck,
+  type ClaimedDelivery,
+  type ClaimOptions,
+  refilled,
+  type SendRate,
+  type SendRateBucket,
+  suppressionDay,
+} from "./rows";
 
 type ClaimParams = { campaignId: string; now: number; lease: number };
 type ClaimStatement = Database.Statement<[ClaimParams], ClaimedDelivery>;
@@ -75,15 +78,6 @@ function suppressionCheck(sqlite: Sqlite): SuppressionCheck {
   return check;
 }
 
-/** The day of a suppression as its details say it, in the tenant's zone (India's when it chose none). */
-function dayOf(ms: number, timeZone: string | null): string {
-  try {
-    return formatShortDate(ms, timeZone ?? DEFAULT_TIME_ZONE);
-  } catch {
-    return formatShortDate(ms, DEFAULT_TIME_ZONE);
-  }
-}
-
 /**
  * Ends the claimed rows whose address is on the tenant's list now as "suppressed", with the
  * campaign's counters, inside the claim's transaction; returns the rows to send.
@@ -100,25 +94,19 @@ function leaveOutSuppressed(sqlite: Sqlite, campaignId: string, rows: ClaimedDel
       kept.push(row);
       continue;
     }
-    const details = suppressedDetails(entry.reason, dayOf(Number(entry.createdAt), tenant.timeZone));
+    const details = suppressedDetails(entry.reason, suppressionDay(Number(entry.createdAt), tenant.timeZone));
     ended += check.end.run(details, now, row.seq, row.attempts).changes;
   }
   if (ended > 0) check.counters.run(ended, ended, now, campaignId);
   return kept;
 }
 
-/**
- * Claims up to `limit` due rows of one campaign, oldest due first. Rows whose address is on the
- * tenant's suppression list are ended as "suppressed" in the same transaction and left out, so
- * fewer rows may come back than were due.
- */
-export async function claimBatch(
-  sqlite: AnyConnection,
+async function claimBatch(
+  connection: AnyConnection,
   { campaignId, limit, now, leaseMs }: ClaimOptions,
 ): Promise<ClaimedDelivery[]> {
-  if (!Number.isSafeInteger(limit) || limit < 1)
-    throw new RangeError(`claim limit must be a positive integer, not ${limit}`);
-  if (isPostgres(sqlite)) return claimBatchPg(sqlite, { campaignId, limit, now, leaseMs });
+  checkClaimLimit(limit);
+  const sqlite = sqliteOf(connection);
   let byLimit = statements.get(sqlite);
   if (!byLimit) statements.set(sqlite, (byLimit = new Map()));
   let claim = byLimit.get(limit);
@@ -147,32 +135,8 @@ export async function claimBatch(
   return rows.sort((a, b) => a.seq - b.seq);
 }
 
-/** The earliest time a pending row of an active campaign becomes claimable (null: none left). */
-export async function nextDueAt(sqlite: AnyConnection, campaignId: string): Promise<number | null> {
-  if (isPostgres(sqlite)) return nextDueAtPg(sqlite, campaignId);
-  const v = sqlite
-    .prepare<unknown[], number | null>(
-      `SELECT min("nextAttemptAt") FROM "Delivery" WHERE "campaignId" = ? AND "status" = 'pending'`,
-    )
-    .pluck()
-    .get(campaignId);
-  return v ?? null;
-}
-
-/**
- * Whether a claimed row is still this claim's: pending, with its attempt number, its lease running
- * past `until`, and its address not suppressed since the claim (an unsubscribe while the batch
- * waited for a connection: the row goes back to the queue, and its next claim ends it as
- * suppressed). Asked before each message is handed to a channel, so the check it returns is
- * synchronous, as the channel asks it (SendControl.proceed): on SQLite one read; on PostgreSQL
- * the claim's lease as known in memory and the row's last check, at most SEND_CHECK_MAX_AGE_MS old
- * (app/models/deliveries/send-checks.postgres.server.ts).
- */
-export async function claimStillHeld(
-  sqlite: AnyConnection,
-): Promise<(seq: number, attempts: number, until: number) => boolean> {
-  if (isPostgres(sqlite)) return claimStillHeldPg(sqlite);
-  const read = sqlite
+async function claimStillHeld(connection: AnyConnection): Promise<ClaimCheck> {
+  const read = sqliteOf(connection)
     .prepare<unknown[], number>(
       `SELECT 1 FROM "Delivery" "d" WHERE "d"."seq" = ? AND "d"."status" = 'pending' AND "d"."attempts" = ? AND "d"."nextAttemptAt" > ?
          AND NOT EXISTS (SELECT 1 FROM "Suppression" "s" WHERE "s"."userId" = "d"."userId" AND "s"."email" = lower("d"."email"))`,
@@ -181,44 +145,57 @@ export async function claimStillHeld(
   return (seq, attempts, until) => read.get(seq, attempts, until) !== undefined;
 }
 
-/**
- * Moves a claimed row's lease on to `until` while it is still this claim's (pending, with its
- * attempt number): the row whose final answer a relay is still working on is not claimed by
- * anyone else meanwhile. True when the lease was moved.
- */
-export async function renewLease(
-  connection: AnyConnection,
-  seq: number,
-  attempts: number,
-  until: number,
-): Promise<boolean> {
-  if (isPostgres(connection)) return renewLeasePg(connection, seq, attempts, until);
-  return (
-    connection
-      .prepare(
-        `UPDATE "Delivery" SET "nextAttemptAt" = ? WHERE "seq" = ? AND "status" = 'pending' AND "attempts" = ? AND "nextAttemptAt" < ?`,
-      )
-      .run(until, seq, attempts, until).changes > 0
-  );
+/** The engine's own bucket, full at first whatever the first clock reading. */
+function memoryBucket(rate: SendRate): SendRateBucket {
+  let tokens = rate.perSecond;
+  let refilledAt = Number.NEGATIVE_INFINITY;
+  const refill = (now: number) => {
+    tokens = refilled(tokens, refilledAt, now, rate.perSecond);
+    refilledAt = Math.max(refilledAt, now);
+  };
+  return {
+    take: async (want, now) => {
+      refill(now);
+      const granted = Math.max(0, Math.min(Math.floor(want), Math.floor(tokens)));
+      tokens -= granted;
+      return granted;
+    },
+    giveBack: async (unused, now) => {
+      refill(now);
+      tokens = Math.min(rate.perSecond, tokens + Math.max(0, Math.floor(unused)));
+    },
+  };
 }
 
-/**
- * Keeps a claimed row this claim's until the returned function is called: its lease is renewed to
- * a whole `leaseMs` ahead every quarter of it (a message goes with at least half its lease left,
- * so it never runs out in between).
- */
-export function keepClaimed(
-  connection: AnyConnection,
-  row: Pick<ClaimedDelivery, "seq" | "attempts">,
-  leaseMs: number,
-  now: () => number = Date.now,
-): () => void {
-  const timer = setInterval(
-    () => {
-      renewLease(connection, row.seq, row.attempts, now() + leaseMs).catch(() => undefined);
-    },
-    Math.max(10, Math.floor(leaseMs / 4)),
-  );
-  timer.unref();
-  return () => clearInterval(timer);
-}
+export const sqliteClaims: ClaimsStore = {
+  claimBatch,
+
+  async nextDueAt(connection, campaignId) {
+    const v = sqliteOf(connection)
+      .prepare<unknown[], number | null>(
+        `SELECT min("nextAttemptAt") FROM "Delivery" WHERE "campaignId" = ? AND "status" = 'pending'`,
+      )
+      .pluck()
+      .get(campaignId);
+    return v ?? null;
+  },
+
+  claimStillHeld,
+
+  // The checks are reads made when asked: the text's check is the same read.
+  claimHeldForText: claimStillHeld,
+
+  async freshenSendChecks() {},
+
+  async renewLease(connection, seq, attempts, until) {
+    return (
+      sqliteOf(connection)
+        .prepare(
+          `UPDATE "Delivery" SET "nextAttemptAt" = ? WHERE "seq" = ? AND "status" = 'pending' AND "attempts" = ? AND "nextAttemptAt" < ?`,
+        )
+        .run(until, seq, attempts, until).changes > 0
+    );
+  },
+
+  sendRateBucket: (_connection, rate) => memoryBucket(rate),
+};

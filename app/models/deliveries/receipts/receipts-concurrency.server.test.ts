@@ -7,7 +7,7 @@
 // its receipt is queued, and however many appliers apply it at once, it is counted once; and the
 // counts do not depend on the order a recipient's load and click are applied in.
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, TEST_ENGINE, useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
+import { createTestUser, TEST_ENGINE, useTestConnection, useTestDatabase } from "../../../../tests/helpers/db";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 useTestDatabase();
@@ -17,18 +17,13 @@ const connection = useTestConnection();
 import pg from "pg";
 import { closeConnection, openConnection } from "~/db/connection.server";
 import { deliveryId } from "~/lib/campaigns";
-import {
-  applyQueuedReceipts,
-  applyReceipts,
-  queueReceipts,
-  queuedReceiptBatches,
-  type Receipt,
-} from "~/models/deliveries/receipts.server";
+import type { Receipt } from "~/models/deliveries/receipts/rows";
+import { deliveryReceipts } from "~/models/deliveries/receipts/store.server";
 import { seedTenant } from "~/services/seed.server";
 import { recordClick, recordOpen } from "~/services/tracking.server";
 import { clickTrackingToken, openTrackingToken } from "~/services/tracking-token.server";
-import { campaignRow, expectCountersAddUp, launchToEveryone } from "../../../tests/helpers/campaign-send";
-import { sqlRows, sqlRun } from "../../../tests/helpers/sql";
+import { campaignRow, expectCountersAddUp, launchToEveryone } from "../../../../tests/helpers/campaign-send";
+import { sqlRows, sqlRun } from "../../../../tests/helpers/sql";
 
 const HOUR = 3_600_000;
 let tenant: { id: string };
@@ -68,18 +63,18 @@ const PERSON = {
 async function applyWith(appliers: number): Promise<void> {
   const others = Array.from({ length: appliers - 1 }, () => openConnection({ poolSize: 2 }));
   try {
-    await Promise.all([connection(), ...others].map((c) => applyQueuedReceipts(c, 1_000)));
+    await Promise.all([connection(), ...others].map((c) => deliveryReceipts.applyQueuedReceipts(c, 1_000)));
   } finally {
     await Promise.all(others.map((c) => closeConnection(c)));
   }
-  expect(await queuedReceiptBatches(connection())).toBe(0);
+  expect(await deliveryReceipts.queuedReceiptBatches(connection())).toBe(0);
 }
 
 describe("receipts applied side by side", () => {
   it("counts each pixel load and click once, however many times it is queued and however many appliers apply it at once", async () => {
     const { id, seqs } = await launched();
     // Delivered an hour ago, so no click below falls in a link scanner's window.
-    await applyReceipts(
+    await deliveryReceipts.applyReceipts(
       connection(),
       seqs.map((seq) => ({ id: deliveryId(id, seq), event: "delivered" as const, at: Date.now() - HOUR })),
     );
@@ -121,7 +116,7 @@ describe("receipts applied side by side", () => {
   it("counts the same opens whatever the order a recipient's pixel loads and click are applied in", async () => {
     const { id, seqs } = await launched();
     const at = Date.now() - HOUR;
-    await applyReceipts(
+    await deliveryReceipts.applyReceipts(
       connection(),
       seqs.map((seq) => ({ id: deliveryId(id, seq), event: "delivered" as const, at })),
     );
@@ -156,7 +151,7 @@ describe("receipts applied side by side", () => {
           return [click(seq), load(seq, 1), load(seq, 2)];
       }
     });
-    for (const events of orders) for (const r of events) await applyReceipts(connection(), [r]);
+    for (const events of orders) for (const r of events) await deliveryReceipts.applyReceipts(connection(), [r]);
     const expected = orders.reduce(
       (sum, events) => sum + Math.max(1, events.filter((r) => r.event === "opened").length),
       0,
@@ -184,7 +179,9 @@ describe("receipts applied side by side", () => {
     async () => {
       const { id, seqs } = await launched();
       const [first] = seqs;
-      await applyReceipts(connection(), [{ id: deliveryId(id, first), event: "delivered", at: Date.now() - HOUR }]);
+      await deliveryReceipts.applyReceipts(connection(), [
+        { id: deliveryId(id, first), event: "delivered", at: Date.now() - HOUR },
+      ]);
       const [row] = await sqlRows<{ userId: string; customerId: string; email: string }>(
         connection(),
         `SELECT "userId", "customerId", "email" FROM "Delivery" WHERE "seq" = ?`,
@@ -201,7 +198,7 @@ describe("receipts applied side by side", () => {
           [row.userId, id, first, row.customerId, row.email.toLowerCase(), Date.now()],
         );
         // This applier found no copy of the event, and its insert waits for the other's to settle.
-        const applying = applyReceipts(connection(), [
+        const applying = deliveryReceipts.applyReceipts(connection(), [
           { id: deliveryId(id, first), event: "opened", at: Date.now(), source: "pixel", eventId: "the-load" },
         ]);
         await new Promise((resolve) => setTimeout(resolve, 300));
@@ -221,14 +218,15 @@ describe("receipts applied side by side", () => {
     // Every row delivered, then opened; the same receipts again later in the inbox (a vendor's retry).
     for (const seq of seqs) receipts.push({ id: deliveryId(id, seq), event: "delivered", at });
     for (const seq of seqs) receipts.push({ id: deliveryId(id, seq), event: "opened", at: at + 1 });
-    for (let i = 0; i < 6; i++) await queueReceipts(connection(), i % 2 === 0 ? receipts.slice(0, 45) : receipts);
+    for (let i = 0; i < 6; i++)
+      await deliveryReceipts.queueReceipts(connection(), i % 2 === 0 ? receipts.slice(0, 45) : receipts);
     const others = [openConnection({ poolSize: 2 }), openConnection({ poolSize: 2 })];
     try {
-      await Promise.all([connection(), ...others].map((c) => applyQueuedReceipts(c, 100)));
+      await Promise.all([connection(), ...others].map((c) => deliveryReceipts.applyQueuedReceipts(c, 100)));
     } finally {
       await Promise.all(others.map((c) => closeConnection(c)));
     }
-    expect(await queuedReceiptBatches(connection())).toBe(0);
+    expect(await deliveryReceipts.queuedReceiptBatches(connection())).toBe(0);
     expect(new Set(await statuses(id))).toEqual(new Set(["delivered"]));
     expect(await campaignRow(connection(), id)).toMatchObject({
       pendingCount: 0,
@@ -258,7 +256,7 @@ describe("receipts applied side by side", () => {
           [id],
         );
         // The receipts read the row as it was committed (pending) and wait for its lock to write it.
-        const applying = applyReceipts(connection(), [
+        const applying = deliveryReceipts.applyReceipts(connection(), [
           { id: deliveryId(id, first), event: "delivered", at: Date.now() },
           { id: deliveryId(id, second), event: "delivered", at: Date.now() },
         ]);
@@ -283,7 +281,7 @@ describe("receipts applied side by side", () => {
     const other = id.startsWith("ffffffff") ? "00000000" : "ffffffff";
     const at = Date.now();
     expect(
-      await applyReceipts(connection(), [
+      await deliveryReceipts.applyReceipts(connection(), [
         { id: deliveryId(other, seqs[0]), event: "delivered", at },
         { id: deliveryId(id, seqs[1]), event: "delivered", at },
       ]),

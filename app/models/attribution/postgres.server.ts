@@ -1,5 +1,5 @@
-// Revenue per campaign on PostgreSQL (decision 0027): the twins of ./attribution.server.ts, the
-// same rules in the same shape of SQL, each taking the pool to run on first.
+// Revenue per campaign on PostgreSQL (decision 0027; the contract and its rules: ./contract.ts):
+// the same rules in the same shape of SQL as SQLite's (./sqlite.server.ts), on the process's pool.
 //
 // What differs from SQLite:
 // - the touches come from the partial indexes "Delivery_attribution_clicked_idx" /
@@ -9,15 +9,15 @@
 //   is timestamptz: a touch is turned into a timestamptz, exactly (`ms * interval '1 millisecond'`
 //   is integer arithmetic in microseconds), before it meets "Order_attribution_idx";
 // - the page's campaign ids are a text[] parameter instead of json_each().
-import { type Queryable, query } from "~/db/postgres.server";
-import type {
-  AttributionRow,
-  AttributionTouch,
-  CampaignAttributionRow,
-  CampaignRevenueRow,
-} from "~/models/attribution.server";
-
-const TOUCH_COLUMN: Record<AttributionTouch, string> = { clicked: `"clickedAt"`, opened: `"openedAt"` };
+import { postgres, query } from "~/db/postgres.server";
+import type { AttributionStore } from "./contract";
+import {
+  type AttributionRow,
+  type AttributionTouch,
+  type CampaignAttributionRow,
+  type CampaignRevenueRow,
+  TOUCH_COLUMN,
+} from "./rows";
 
 /** A touch's epoch ms as a timestamptz, to compare with an order's "createdAt". */
 const instant = (ms: string) => `('epoch'::timestamptz + (${ms}) * interval '1 millisecond')`;
@@ -78,35 +78,6 @@ function campaignAttributionSql(p: Params, touch: AttributionTouch): string {
     SELECT ${SUMS} ${pairsSql(p, "other")}`;
 }
 
-export async function campaignAttributionPg(
-  db: Queryable,
-  userId: string,
-  campaignId: string,
-  touch: AttributionTouch,
-  windowMs: number,
-): Promise<AttributionRow> {
-  const p = new Params({ userId, campaignId, windowMs });
-  const [row] = await query<AttributionRow>(db, campaignAttributionSql(p, touch), p.values);
-  return row ?? { orders: 0, revenuePaise: 0 };
-}
-
-export async function campaignsAttributionPg(
-  db: Queryable,
-  userId: string,
-  campaignIds: string[],
-  windowMs: number,
-): Promise<CampaignAttributionRow[]> {
-  if (!campaignIds.length) return [];
-  const p = new Params({ userId, windowMs, ids: campaignIds });
-  return query<CampaignAttributionRow>(
-    db,
-    `WITH d AS MATERIALIZED (${touchesSql(p, "clicked", `c."id" = ANY(${p.ref("ids")}::text[])`)} ORDER BY "customerId"),
-      ${othersSql(p, "clicked", `c."id" <> ALL(${p.ref("ids")}::text[])`)}
-     SELECT d."campaignId" AS "campaignId", ${SUMS} ${pairsSql(p, "d", "other")} GROUP BY d."campaignId"`,
-    p.values,
-  );
-}
-
 /** The campaign columns as CampaignRow has them: the tracking switch as SQLite's 0/1. */
 const CAMPAIGN_COLUMNS_PG = `"id", "userId", "segmentId", "segmentName", "name", "subject", "description", "message", "status",
   "statusDetail", "audienceSize", "pendingCount", "sentCount", "deliveredCount", "failedCount", "bouncedCount", "cancelledCount",
@@ -114,49 +85,58 @@ const CAMPAIGN_COLUMNS_PG = `"id", "userId", "segmentId", "segmentName", "name",
   "lastSeq", "suppressedAtLaunch", "complainedCount", "trackingEnabled"::int AS "trackingEnabled", "opensTotal", "clicksTotal",
   "machineOpenCount", "machineClickCount", "softBounceCount", "resendOfId"`;
 
-export async function campaignRowsByRevenuePg(
-  db: Queryable,
-  userId: string,
-  limit: number,
-  after: { revenuePaise: number; id: string } | null,
-  windowMs: number,
-): Promise<CampaignRevenueRow[]> {
-  const p = new Params({
-    userId,
-    windowMs,
-    limit,
-    ...(after ? { afterRevenuePaise: after.revenuePaise, afterId: after.id } : {}),
-  });
-  // The ranking's id order is binary, as SQLite's: COLLATE "C" whatever the database's collation.
-  const sql = `WITH d AS MATERIALIZED (${touchesSql(p, "clicked", "true")} ORDER BY "customerId"),
-    r AS (SELECT d."campaignId" AS "campaignId", ${SUMS} ${pairsSql(p, "d")} GROUP BY d."campaignId"),
-    ranked AS (
-      SELECT ${CAMPAIGN_COLUMNS_PG}, coalesce(r."orders", 0) AS "attributedOrders",
-        coalesce(r."revenuePaise", 0) AS "attributedRevenuePaise"
-      FROM "Campaign" LEFT JOIN r ON r."campaignId" = "Campaign"."id" WHERE "Campaign"."userId" = ${p.ref("userId")})
-    SELECT * FROM ranked ${
-      after
-        ? `WHERE ("attributedRevenuePaise", "id" COLLATE "C") < (${p.ref("afterRevenuePaise")}::bigint, ${p.ref("afterId")}::text COLLATE "C")`
-        : ""
-    }
-    ORDER BY "attributedRevenuePaise" DESC, "id" COLLATE "C" DESC LIMIT ${p.ref("limit")}`;
-  return query<CampaignRevenueRow>(db, sql, p.values);
-}
+export const postgresAttribution: AttributionStore = {
+  async campaignAttribution(userId, campaignId, touch, windowMs) {
+    const p = new Params({ userId, campaignId, windowMs });
+    const [row] = await query<AttributionRow>(postgres(), campaignAttributionSql(p, touch), p.values);
+    return row ?? { orders: 0, revenuePaise: 0 };
+  },
 
-export async function revenueInPeriodPg(
-  db: Queryable,
-  userId: string,
-  period: { from: number; to: number },
-  windowMs: number,
-): Promise<AttributionRow> {
-  const p = new Params({ userId, windowMs, ...period, fromAt: new Date(period.from), toAt: new Date(period.to) });
-  const sql = `WITH d AS MATERIALIZED (${touchesSql(
-    p,
-    "clicked",
-    "true",
-    `AND t."clickedAt" > ${p.ref("from")}::bigint - ${p.ref("windowMs")}::bigint AND t."clickedAt" < ${p.ref("to")}::bigint`,
-  )} ORDER BY "customerId")
-    SELECT ${SUMS} ${pairsSql(p, "d")} AND o."createdAt" >= ${p.ref("fromAt")} AND o."createdAt" < ${p.ref("toAt")}`;
-  const [row] = await query<AttributionRow>(db, sql, p.values);
-  return row ?? { orders: 0, revenuePaise: 0 };
-}
+  async campaignsAttribution(userId, campaignIds, windowMs) {
+    if (!campaignIds.length) return [];
+    const p = new Params({ userId, windowMs, ids: campaignIds });
+    return query<CampaignAttributionRow>(
+      postgres(),
+      `WITH d AS MATERIALIZED (${touchesSql(p, "clicked", `c."id" = ANY(${p.ref("ids")}::text[])`)} ORDER BY "customerId"),
+        ${othersSql(p, "clicked", `c."id" <> ALL(${p.ref("ids")}::text[])`)}
+       SELECT d."campaignId" AS "campaignId", ${SUMS} ${pairsSql(p, "d", "other")} GROUP BY d."campaignId"`,
+      p.values,
+    );
+  },
+
+  async campaignRowsByRevenue(userId, limit, after, windowMs) {
+    const p = new Params({
+      userId,
+      windowMs,
+      limit,
+      ...(after ? { afterRevenuePaise: after.revenuePaise, afterId: after.id } : {}),
+    });
+    // The ranking's id order is binary, as SQLite's: COLLATE "C" whatever the database's collation.
+    const sql = `WITH d AS MATERIALIZED (${touchesSql(p, "clicked", "true")} ORDER BY "customerId"),
+      r AS (SELECT d."campaignId" AS "campaignId", ${SUMS} ${pairsSql(p, "d")} GROUP BY d."campaignId"),
+      ranked AS (
+        SELECT ${CAMPAIGN_COLUMNS_PG}, coalesce(r."orders", 0) AS "attributedOrders",
+          coalesce(r."revenuePaise", 0) AS "attributedRevenuePaise"
+        FROM "Campaign" LEFT JOIN r ON r."campaignId" = "Campaign"."id" WHERE "Campaign"."userId" = ${p.ref("userId")})
+      SELECT * FROM ranked ${
+        after
+          ? `WHERE ("attributedRevenuePaise", "id" COLLATE "C") < (${p.ref("afterRevenuePaise")}::bigint, ${p.ref("afterId")}::text COLLATE "C")`
+          : ""
+      }
+      ORDER BY "attributedRevenuePaise" DESC, "id" COLLATE "C" DESC LIMIT ${p.ref("limit")}`;
+    return query<CampaignRevenueRow>(postgres(), sql, p.values);
+  },
+
+  async revenueInPeriod(userId, period, windowMs) {
+    const p = new Params({ userId, windowMs, ...period, fromAt: new Date(period.from), toAt: new Date(period.to) });
+    const sql = `WITH d AS MATERIALIZED (${touchesSql(
+      p,
+      "clicked",
+      "true",
+      `AND t."clickedAt" > ${p.ref("from")}::bigint - ${p.ref("windowMs")}::bigint AND t."clickedAt" < ${p.ref("to")}::bigint`,
+    )} ORDER BY "customerId")
+      SELECT ${SUMS} ${pairsSql(p, "d")} AND o."createdAt" >= ${p.ref("fromAt")} AND o."createdAt" < ${p.ref("toAt")}`;
+    const [row] = await query<AttributionRow>(postgres(), sql, p.values);
+    return row ?? { orders: 0, revenuePaise: 0 };
+  },
+};
