@@ -55,7 +55,7 @@ export async function measureImportFloor(
       "totalSpendPaise", "visits", "lastActive", "createdAt", "updatedAt")
       SELECT id, 'ffffffffffffffffffffffff', firstName, lastName, email, phone, address, company, notes, totalSpendPaise, visits, lastActive, 0, 0
       FROM temp.floor_rows ORDER BY rowid`);
-    // The import's key: the tenant's User rowid above the Customer rowid (~/models/customer-search.server).
+    // The import's key: the tenant's User rowid above the Customer rowid (~/models/customers/search-sql).
     const index = db.prepare(`INSERT INTO "customer_search" (rowid, name, email)
       SELECT (u.rowid << 40) | c.rowid, c."firstName" || ' ' || c."lastName", c."email"
       FROM "Customer" c JOIN "User" u ON u."id" = c."userId" WHERE c.rowid > ? AND c.rowid <= ? ORDER BY c.rowid`);

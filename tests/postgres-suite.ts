@@ -39,7 +39,7 @@ export const POSTGRES_SUITE: string[] = [
   "app/services/feedback/bounce-mailbox.server.test.ts",
   "tests/routes/tracking-campaign.test.ts",
   "app/services/suppressions.server.test.ts",
-  "app/models/customer-search.server.test.ts",
+  "app/models/customers/search.server.test.ts",
   "app/db/bulk-load.server.test.ts",
   "app/db/planner-statistics.server.test.ts",
   "tests/routes/customers-import-progress.test.ts",

@@ -9,7 +9,7 @@
 // it inserted in a temporary table, "seed_customers", for the totals at the end.
 import { copyRows, inSessionTransaction, type PostgresSession } from "~/db/bulk-load.postgres.server";
 import { afterCustomerBulkLoadPg } from "~/db/planner-statistics.postgres.server";
-import { ADD_TO_TALLY_SQL_PG } from "~/models/customers.postgres.server";
+import { ADD_TO_TALLY_SQL_PG } from "~/models/customers/rows";
 import type { SeedCustomer, SeedOrder } from "~/models/seed.server";
 
 const SEED_BATCH_COLUMNS = [

@@ -16,8 +16,8 @@ import {
 import { databaseEngine } from "~/db/connection.server";
 import { afterCustomerBulkLoad } from "~/db/planner-statistics.server";
 import { openSqlite, type Sqlite } from "~/db/sqlite.server";
-import { INDEX_CUSTOMERS_AFTER_SQL } from "~/models/customer-search.server";
-import { ADD_TO_TALLY_SQL, type CustomerRow } from "~/models/customers.server";
+import { ADD_TO_TALLY_SQL, type CustomerRow } from "~/models/customers/rows";
+import { INDEX_CUSTOMERS_AFTER_SQL } from "~/models/customers/search-sql";
 import {
   afterSeedLoadPg,
   insertSeedCustomersPg,

@@ -16,7 +16,7 @@ const listRoute = await import("~/routes/orders");
 const detailRoute = await import("~/routes/orders-detail");
 const optionsRoute = await import("~/routes/orders-customer-options");
 const { createCustomer } = await import("~/services/customers.server");
-const { indexCustomerForSearch } = await import("~/models/customers.server");
+const { customers } = await import("~/models/customers/store.server");
 const { CustomerApiSchema } = await import("~/schemas/customer");
 
 const BASE = "http://localhost";
@@ -28,7 +28,7 @@ async function signedIn() {
   const customer = await db().customer.create({
     data: { id: newId(), userId: user.id, firstName: "Rohan", lastName: "Verma", email: `rohan-${user.id}@example.in` },
   });
-  await indexCustomerForSearch(customer.id); // searchable, as the customer services make it
+  await customers.indexCustomerForSearch(customer.id); // searchable, as the customer services make it
   return { user, cookie, customer };
 }
 

@@ -2,15 +2,15 @@
 // reaches 15 (docs/rules.md#new-customer-notifications), then starts again. Every path that creates customers (screen, /api,
 // CSV import, seed) calls recordNewCustomers with how many it created.
 import { NEW_CUSTOMERS_THRESHOLD } from "~/lib/notifications";
-import { addToNewCustomerCount, resetNewCustomerCount } from "~/models/customers.server";
+import { customers } from "~/models/customers/store.server";
 import { notify } from "~/services/notifications.server";
 
 export async function recordNewCustomers(userId: string, created: number) {
   if (created <= 0) return;
-  const total = await addToNewCustomerCount(userId, created);
+  const total = await customers.addToNewCustomerCount(userId, created);
   if (total < NEW_CUSTOMERS_THRESHOLD) return;
   // One notification per crossing, not one per 15 (an import of 10,000 says so once).
-  await resetNewCustomerCount(userId);
+  await customers.resetNewCustomerCount(userId);
   await notify(userId, {
     type: "NEW_CUSTOMERS",
     title: "New customers added",

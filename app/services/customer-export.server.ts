@@ -4,13 +4,9 @@
 import { csvText } from "~/lib/csv-cells";
 import { IMPORT_FIELDS } from "~/lib/customer-csv";
 import { DEFAULT_TIME_ZONE, isoInZone } from "~/lib/dates";
-import {
-  type BulkConnection,
-  closeConnection,
-  type ExportRow,
-  openExportConnection,
-  readExportSlice,
-} from "~/models/customer-bulk.server";
+import type { ExportRow } from "~/models/customers/rows";
+import { customers } from "~/models/customers/store.server";
+import type { AnyConnection } from "~/models/transaction.server";
 import { normaliseQuery } from "~/services/customers.server";
 
 /** The export's columns: the id, what an import reads (so an export imports back), the date added. */
@@ -28,24 +24,24 @@ export function exportCustomersCsv(
   const timeZone = options.timeZone ?? DEFAULT_TIME_ZONE;
   const iso = (ms: number | null) => (ms === null ? "" : isoInZone(ms, timeZone));
   const encoder = new TextEncoder();
-  let connection: BulkConnection | undefined;
+  let connection: AnyConnection | undefined;
   let after: ExportRow["r"] | null = null;
   let headerSent = false;
   const close = async () => {
     const open = connection;
     connection = undefined;
-    if (open) await closeConnection(open);
+    if (open) await customers.closeConnection(open);
   };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        connection ??= await openExportConnection(options.file);
+        connection ??= await customers.openExportConnection(options.file);
         let chunk = "";
         if (!headerSent) {
           chunk += csvText([[...EXPORT_COLUMNS]]);
           headerSent = true;
         }
-        const rows = await readExportSlice(connection, userId, term, after, pageSize);
+        const rows = await customers.readExportSlice(connection, userId, term, after, pageSize);
         if (rows.length) {
           chunk += csvText(
             rows.map((c) => [

@@ -6,7 +6,7 @@
 // import's own connection; only when the whole file has parsed are they written to the tenant's
 // customers (upserted on e-mail, new ones indexed for search), in batches, so a malformed file is
 // refused before anything is written. Bad rows are reported with the line their record starts on
-// and the reason; good rows are kept. The queries are app/models/customer-bulk.server.ts's.
+// and the reason; good rows are kept. The queries are app/models/customers/'s.
 import { Readable } from "node:stream";
 import { csvText, importedCell } from "~/lib/csv-cells";
 import { z } from "zod";
@@ -14,24 +14,9 @@ import { ApiError } from "~/lib/api.server";
 import { CsvFormatError, CsvRecordReader, NO_CUSTOMER_ROWS, NOT_CSV_TEXT, TextSniffer } from "~/lib/csv-records";
 import { newId } from "~/lib/id";
 import { rupeesToPaise } from "~/lib/money";
-import {
-  type BulkConnection,
-  closeConnection,
-  discardStaging,
-  finishStaging,
-  clearStagedRows,
-  isBulkLoad,
-  lastStagedRow,
-  mergeStagedRows,
-  openImportConnection,
-  prepareMerge,
-  refreshStatisticsAfterImport,
-  stageImportGroups,
-  STAGE_ROWS,
-  STAGED_VALUES,
-  startStaging,
-  withIndexesDeferred,
-} from "~/models/customer-bulk.server";
+import type { AnyConnection } from "~/models/transaction.server";
+import { STAGE_ROWS, STAGED_VALUES } from "~/models/customers/rows";
+import { customers } from "~/models/customers/store.server";
 import {
   CUSTOMER_FIELDS,
   CUSTOMER_MESSAGES,
@@ -219,13 +204,13 @@ export async function importCustomerRows(
   options: ImportOptions = {},
 ): Promise<ImportResult> {
   const started = Date.now();
-  const connection = await openImportConnection(options.file);
+  const connection = await customers.openImportConnection(options.file);
   try {
     const result = await stageAndMerge(connection, userId, toInput(source), options);
-    await refreshStatisticsAfterImport(connection, result.created, options.pauseMs);
+    await customers.refreshStatisticsAfterImport(connection, result.created, options.pauseMs);
     return { ...result, durationMs: Date.now() - started };
   } finally {
-    await closeConnection(connection);
+    await customers.closeConnection(connection);
   }
 }
 
@@ -235,14 +220,14 @@ export async function afterImport(userId: string, result: ImportResult): Promise
 }
 
 async function stageAndMerge(
-  connection: BulkConnection,
+  connection: AnyConnection,
   userId: string,
   input: Readable,
   options: ImportOptions,
 ): Promise<Omit<ImportResult, "durationMs">> {
   // Only the staging table is written while the file is read: the tenant's data is untouched
   // until the whole file has parsed.
-  const staging = await startStaging(connection);
+  const staging = await customers.startStaging(connection);
 
   let mapping: ColumnMapping | undefined = options.mapping;
   let header: string[] | undefined;
@@ -263,7 +248,7 @@ async function stageAndMerge(
     if (groups.length === 0) return;
     const full = groups;
     groups = [];
-    await stageImportGroups(staging, full);
+    await customers.stageImportGroups(staging, full);
   };
   let lastProgress = 0;
 
@@ -344,10 +329,10 @@ async function stageAndMerge(
     reader.push(decoder.decode());
     reader.end();
     await stageGroups();
-    await finishStaging(staging, values, waiting);
+    await customers.finishStaging(staging, values, waiting);
   } catch (error) {
     input.destroy();
-    await discardStaging(staging);
+    await customers.discardStaging(staging);
     // A binary file can trip the reader or the header check before its first bytes are all seen.
     if (sniffer.binary) throw refuse(NOT_CSV_TEXT);
     if (error instanceof ApiError) throw error;
@@ -382,25 +367,25 @@ async function stageAndMerge(
  * most of a minute).
  */
 async function merge(
-  connection: BulkConnection,
+  connection: AnyConnection,
   userId: string,
   mapping: ColumnMapping,
   staged: number,
   { onProgress, mergeBatch, batchMs = 1000, pauseMs = 5, deferIndexes }: ImportOptions,
 ) {
   // On an update, only the columns the file has are changed (the model reads them off `mapping`).
-  const upsert = await prepareMerge(connection, userId, mapping, Date.now());
-  const last = await lastStagedRow(connection);
+  const upsert = await customers.prepareMerge(connection, userId, mapping, Date.now());
+  const last = await customers.lastStagedRow(connection);
   let created = 0;
   let size =
     mergeBatch ??
     Math.min(FIRST_MERGE_BATCH, Math.max(MIN_MERGE_BATCH, Math.round((FIRST_MERGE_BATCH * batchMs) / 1000)));
-  const bulk = deferIndexes === true && (await isBulkLoad(connection, staged));
+  const bulk = deferIndexes === true && (await customers.isBulkLoad(connection, staged));
   const saveAll = async () => {
     for (let from = 0; from < last;) {
       const to = Math.min(last, from + size);
       const started = performance.now();
-      created += await mergeStagedRows(upsert, from, to);
+      created += await customers.mergeStagedRows(upsert, from, to);
       const took = performance.now() - started;
       from = to;
       onProgress?.({ phase: "saving", saved: to, total: staged });
@@ -415,10 +400,10 @@ async function merge(
   };
   try {
     // In a bulk load the batches are savepoints of one transaction, sized as before.
-    if (bulk) await withIndexesDeferred(connection, saveAll, () => onProgress?.({ phase: "indexing" }));
+    if (bulk) await customers.withIndexesDeferred(connection, saveAll, () => onProgress?.({ phase: "indexing" }));
     else await saveAll();
   } finally {
-    await clearStagedRows(connection);
+    await customers.clearStagedRows(connection);
   }
   return { created };
 }

@@ -18,8 +18,8 @@ import { ApiError } from "~/lib/api.server";
 import { pageSummary } from "~/lib/customers";
 import { loader as listLoader } from "~/routes/api/customers";
 import { CustomerApiSchema } from "~/schemas/customer";
-import { walkQueries } from "~/models/customers.postgres.server";
-import type { Position } from "~/models/customers.server";
+import type { Position } from "~/models/customers/rows";
+import { customers } from "~/models/customers/store.server";
 import {
   closeSeedConnection,
   insertSeedCustomers,
@@ -182,7 +182,7 @@ describe("sorted customer list", () => {
             page = await listCustomers(alice.id, { sort, order, limit: 2, cursor: page.nextCursor });
           }
           for (const from of positions)
-            for (const q of walkQueries(alice.id, sort, order, from, 3)) {
+            for (const q of customers.walkQueries(alice.id, sort, order, from, 3)) {
               const plan = await postgresPlan(connection(), q.sql, q.params);
               const text = plan.join("\n");
               expect(text, q.sql).toMatch(/Index (Only )?Scan (Backward )?using "Customer_\w+" on "Customer" c/);

@@ -2,7 +2,7 @@
 // not sent, bounced), what they opened and clicked, their complaints, and what happened to their
 // address on the suppression list, newest first, a page at a time. The customer page's E-mail
 // history card and GET /api/customers/{id}/story read it here; the sentences are app/lib's
-// (app/lib/customer-story.ts), the query app/models/customer-story.server.ts's.
+// (app/lib/customer-story.ts), the query app/models/customer-story/.
 import {
   parseStoryCursor,
   STORY_PAGE_SIZE,
@@ -12,7 +12,7 @@ import {
   type StoryKind,
 } from "~/lib/customer-story";
 import { emailLinks } from "~/lib/email-body";
-import { campaignMessages, readCustomerStory, type StoryRow } from "~/models/customer-story.server";
+import { customerStories, type StoryRow } from "~/models/customer-story/store.server";
 import { getCustomer } from "~/services/customers.server";
 
 export type CustomerStoryPage = { entries: StoryEntry[]; nextCursor: string | null };
@@ -100,7 +100,7 @@ export async function customerStory(
 ): Promise<CustomerStoryPage> {
   const customer = await getCustomer(userId, customerId);
   const limit = Math.max(1, Math.min(MAX_STORY_LIMIT, Math.trunc(options.limit ?? STORY_PAGE_SIZE)));
-  const rows = await readCustomerStory(
+  const rows = await customerStories.readCustomerStory(
     userId,
     customer.id,
     customer.email.trim().toLowerCase(),
@@ -113,7 +113,7 @@ export async function customerStory(
   const clicked = new Set(
     page.flatMap((r) => (r.kind === "clicked" && r.link !== null && r.campaignId ? [r.campaignId] : [])),
   );
-  const messages = await campaignMessages(userId, [...clicked]);
+  const messages = await customerStories.campaignMessages(userId, [...clicked]);
   const links = new Map<string, readonly string[]>();
   const linksOf: LinksOf = (campaignId) => {
     const message = campaignId ? messages.get(campaignId) : undefined;

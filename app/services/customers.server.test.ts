@@ -28,8 +28,7 @@ import {
   SEARCH_COUNT_CAP,
   updateCustomer,
 } from "~/services/customers.server";
-import { customerMatchSql, tenantSearchRange } from "~/models/customer-search.server";
-import { customerMatchSqlPg, likePattern } from "~/models/customer-search.postgres.server";
+import { customerMatchSql, customerMatchSqlPg, likePattern, tenantSearchRange } from "~/models/customers/search-sql";
 import {
   closeSeedConnection,
   insertSeedCustomers,

@@ -23,31 +23,16 @@ import {
   type SortOrder,
 } from "~/lib/customers";
 import {
-  addToCustomerTally,
-  countOrdersOfCustomer,
-  customerBelongsToUser,
-  deleteCustomerRow,
-  deleteOrdersOfCustomer,
   DuplicateCustomerEmail,
-  findCustomerDetail,
-  findCustomerForUser,
-  findSearchMatches,
-  indexCustomerForSearch,
-  insertCustomer,
-  isRowKey,
-  readCustomerTally,
-  readCustomersInOrder,
-  readMatchedCustomers,
-  recountCustomerTally,
   SORT_KEYS,
-  updateCustomerRow,
   type CustomerFields,
   type CustomerRow,
   type KeyValue,
   type ListRow,
   type Position,
   type RowKey,
-} from "~/models/customers.server";
+} from "~/models/customers/rows";
+import { customers } from "~/models/customers/store.server";
 import { transaction } from "~/models/transaction.server";
 import { CUSTOMER_MESSAGES, type CustomerApiInput } from "~/schemas/customer";
 import { recordNewCustomers } from "~/services/customer-events.server";
@@ -129,9 +114,9 @@ export async function createCustomer(userId: string, input: CustomerApiInput): P
   try {
     // The new customer is searchable and counted in the same transaction that adds them.
     created = await transaction(async (tx) => {
-      const row = await insertCustomer(id, userId, customerFields(input), tx);
-      await indexCustomerForSearch(id, tx);
-      await addToCustomerTally(userId, 1, tx);
+      const row = await customers.insertCustomer(id, userId, customerFields(input), tx);
+      await customers.indexCustomerForSearch(id, tx);
+      await customers.addToCustomerTally(userId, 1, tx);
       return row;
     });
   } catch (error) {
@@ -146,8 +131,8 @@ export async function updateCustomer(userId: string, id: string, input: Customer
   if (!isId(id)) throw notFound("Customer");
   try {
     return await transaction(async (tx) => {
-      if (!(await customerBelongsToUser(userId, id, tx))) throw notFound("Customer");
-      return toCustomerDto(await updateCustomerRow(id, customerFields(input), tx));
+      if (!(await customers.customerBelongsToUser(userId, id, tx))) throw notFound("Customer");
+      return toCustomerDto(await customers.updateCustomerRow(id, customerFields(input), tx));
     });
   } catch (error) {
     if (error instanceof DuplicateCustomerEmail) throw duplicateEmail();
@@ -159,9 +144,9 @@ export async function updateCustomer(userId: string, id: string, input: Customer
 export async function deleteCustomer(userId: string, id: string): Promise<{ ordersDeleted: number }> {
   if (!isId(id)) throw notFound("Customer");
   return transaction(async (tx) => {
-    if (!(await customerBelongsToUser(userId, id, tx))) throw notFound("Customer");
-    const ordersDeleted = await deleteOrdersOfCustomer(userId, id, tx);
-    if (!(await deleteCustomerRow(userId, id, tx))) throw notFound("Customer");
+    if (!(await customers.customerBelongsToUser(userId, id, tx))) throw notFound("Customer");
+    const ordersDeleted = await customers.deleteOrdersOfCustomer(userId, id, tx);
+    if (!(await customers.deleteCustomerRow(userId, id, tx))) throw notFound("Customer");
     return { ordersDeleted };
   });
 }
@@ -171,7 +156,7 @@ export async function deleteCustomer(userId: string, id: string): Promise<{ orde
 // GET /api/customers/{id} from five Prisma queries to none).
 export async function getCustomer(userId: string, id: string): Promise<CustomerDto> {
   if (!isId(id)) throw notFound("Customer");
-  const row = await findCustomerForUser(userId, id);
+  const row = await customers.findCustomerForUser(userId, id);
   if (!row) throw notFound("Customer");
   return toCustomerDto(row);
 }
@@ -179,13 +164,13 @@ export async function getCustomer(userId: string, id: string): Promise<CustomerD
 /** How many orders the customer has (the delete dialog says they go too). */
 export async function customerOrderCount(userId: string, id: string): Promise<number> {
   if (!isId(id)) return 0;
-  return countOrdersOfCustomer(userId, id);
+  return customers.countOrdersOfCustomer(userId, id);
 }
 
 /** The customer detail (docs/rules.md#customer-detail): the customer with their segments and recent orders. */
 export async function customerDetail(userId: string, id: string, recentOrders = 10): Promise<CustomerDetailDto> {
   if (!isId(id)) throw notFound("Customer");
-  const rows = await findCustomerDetail(userId, id, recentOrders);
+  const rows = await customers.findCustomerDetail(userId, id, recentOrders);
   if (!rows) throw notFound("Customer");
   const segments = await segmentsMatchingCustomer(userId, id, rows.segments);
   return {
@@ -236,7 +221,7 @@ export function normaliseQuery(q: string | null | undefined): string {
 }
 
 // Every sort is a key of one or more columns and then the rowid, the order of a tenant-first index
-// (app/models/customers.server.ts walks it; docs/decisions/0014-customer-sorting.md). A cursor
+// (app/models/customers/ walks it; docs/decisions/0014-customer-sorting.md). A cursor
 // holds a row's place in its sort: the key values and the rowid (on PostgreSQL the row's id).
 
 const reverse = (order: SortOrder): SortOrder => (order === "asc" ? "desc" : "asc");
@@ -249,7 +234,7 @@ function badCursor(): ApiError {
 
 const SAFE_INTEGER = z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
 /** A row's place: a rowid, or on PostgreSQL an id (the model says which the engine takes). */
-const ROW_KEY = z.custom<RowKey>((value) => isRowKey(value));
+const ROW_KEY = z.custom<RowKey>((value) => customers.isRowKey(value));
 
 /**
  * A cursor: the rowid alone for the date added (as before sorting existed), else
@@ -264,7 +249,7 @@ export function parseCursor(sort: CustomerSort, cursor: string | null | undefine
   if (!cursor) return null;
   if (sort === "createdAt") {
     const r = /^\d{1,15}$/.test(cursor) ? Number(cursor) : cursor;
-    if (!isRowKey(r)) throw badCursor();
+    if (!customers.isRowKey(r)) throw badCursor();
     return { keys: [], r };
   }
   const prefix = `${sort}.`;
@@ -304,8 +289,9 @@ function readRows(
   from: Position | null,
   n: number,
 ): Promise<ListRow[]> {
-  if (matches && matches.length <= SEARCH_COUNT_CAP) return readMatchedCustomers(userId, sort, order, from, n, matches);
-  return readCustomersInOrder(userId, sort, order, from, n, q);
+  if (matches && matches.length <= SEARCH_COUNT_CAP)
+    return customers.readMatchedCustomers(userId, sort, order, from, n, matches);
+  return customers.readCustomersInOrder(userId, sort, order, from, n, q);
 }
 
 export async function listCustomers(userId: string, options: ListCustomersOptions = {}): Promise<CustomerPage> {
@@ -361,10 +347,10 @@ export async function listCustomers(userId: string, options: ListCustomersOption
 /** The tenant's customer count (exact, one row read), or a search's match count (capped). */
 export async function countCustomers(userId: string, q = ""): Promise<{ total: number; capped: boolean }> {
   if (!q) {
-    const tally = await readCustomerTally(userId);
+    const tally = await customers.readCustomerTally(userId);
     if (tally !== null) return { total: Math.max(0, tally), capped: false };
     // No tally yet (customers written before it existed, or by another tool): count once, keep it.
-    return { total: await recountCustomerTally(userId), capped: false };
+    return { total: await customers.recountCustomerTally(userId), capped: false };
   }
   const n = (await searchMatches(userId, q)).length;
   return { total: Math.min(n, SEARCH_COUNT_CAP), capped: n > SEARCH_COUNT_CAP };
@@ -372,5 +358,5 @@ export async function countCustomers(userId: string, q = ""): Promise<{ total: n
 
 /** The places of the first SEARCH_COUNT_CAP + 1 matches of a search, in no particular order. */
 function searchMatches(userId: string, q: string): Promise<RowKey[]> {
-  return findSearchMatches(userId, q, SEARCH_COUNT_CAP + 1);
+  return customers.findSearchMatches(userId, q, SEARCH_COUNT_CAP + 1);
 }

@@ -8,9 +8,9 @@ setUpTestDatabase();
 const { db } = await import("~/db/prisma.server");
 const { newId } = await import("~/lib/id");
 const orders = await import("~/services/orders.server");
-const { orderSearchPlan } = await import("~/models/orders.server");
+const { orders: orderStore } = await import("~/models/orders/store.server");
 const { OrderSchema, OrderUpdateSchema } = await import("~/schemas/order");
-const { indexCustomerForSearch } = await import("~/models/customers.server");
+const { customers: customerStore } = await import("~/models/customers/store.server");
 
 async function makeCustomer(
   userId: string,
@@ -36,7 +36,7 @@ async function makeCustomer(
     },
   });
   // Searchable by name, as the customer services make every customer they write.
-  await indexCustomerForSearch(customer.id);
+  await customerStore.indexCustomerForSearch(customer.id);
   return customer;
 }
 
@@ -382,7 +382,7 @@ describe("listing", () => {
     // PostgreSQL's trigram index has the tenant as its first column (baseline migration); a plan
     // of a test's few rows would say nothing of it, so only the answers above are checked there.
     if (TEST_ENGINE === "sqlite") {
-      const plan = await orderSearchPlan(other.id, "priya");
+      const plan = await orderStore.orderSearchPlan(other.id, "priya");
       expect(plan.find((d) => d.includes("VIRTUAL TABLE"))).toMatch(/VIRTUAL TABLE INDEX \d+:M\d*(><|<>)/);
     }
   });

@@ -20,22 +20,11 @@ import { isId, newId } from "~/lib/id";
 import { paiseToRupees } from "~/lib/money";
 import { DEFAULT_ORDER_STATUS, orderContribution, subtotalPaise, toPaise, totalPaise } from "~/lib/orders";
 import {
+  orders,
   type OrderItemFields,
   type OrderWithItemsRow,
-  customerOfUserExists,
-  deleteOrderById,
-  findCustomerTotals,
-  findOrderCustomer,
-  findOrderOfUser,
-  findOrderPage,
-  findOrderWithItemsOfUser,
-  insertOrderWithItems,
-  orderWithItems,
-  recentOrdersOfCustomer,
   type RecentOrderRow,
-  updateOrderWithItems,
-  writeCustomerTotals,
-} from "~/models/orders.server";
+} from "~/models/orders/store.server";
 import { type Tx, transaction } from "~/models/transaction.server";
 import { ORDER_MESSAGES, type OrderInput, type OrderUpdateInput } from "~/schemas/order";
 
@@ -131,11 +120,11 @@ async function applyToCustomer(
   const now = after ? orderContribution(after) : { spendPaise: 0, visits: 0 };
   const startsCounting = after !== null && now.visits > 0 && old.visits === 0;
   if (old.spendPaise === now.spendPaise && old.visits === now.visits && !startsCounting) return;
-  const customer = await findCustomerTotals(userId, customerId, tx);
+  const customer = await orders.findCustomerTotals(userId, customerId, tx);
   if (!customer) return; // deleted with its orders in the same transaction
   let lastActive = customer.lastActive;
   if (startsCounting && after && (!lastActive || lastActive < after.createdAt)) lastActive = after.createdAt;
-  await writeCustomerTotals(
+  await orders.writeCustomerTotals(
     customerId,
     {
       totalSpendPaise: Math.max(0, customer.totalSpendPaise - old.spendPaise + now.spendPaise),
@@ -147,7 +136,7 @@ async function applyToCustomer(
 }
 
 async function requireCustomer(tx: Tx, userId: string, customerId: string): Promise<void> {
-  if (!isId(customerId) || !(await customerOfUserExists(userId, customerId, tx)))
+  if (!isId(customerId) || !(await orders.customerOfUserExists(userId, customerId, tx)))
     throw new ApiError("not_found", "Customer not found", { customerId: ORDER_MESSAGES.customer });
 }
 
@@ -158,13 +147,13 @@ export async function createOrder(userId: string, input: OrderInput): Promise<Or
   const status = input.status ?? DEFAULT_ORDER_STATUS;
   const order = await transaction(async (tx) => {
     await requireCustomer(tx, userId, input.customerId);
-    const created = await insertOrderWithItems(
+    const created = await orders.insertOrderWithItems(
       { id, userId, customerId: input.customerId, status, amountPaise, taxPaise, notes: input.notes },
       itemFields(input.items),
       tx,
     );
     await applyToCustomer(tx, userId, input.customerId, null, created);
-    return orderWithItems(id, tx);
+    return orders.orderWithItems(id, tx);
   });
   return toOrderDto(order);
 }
@@ -174,19 +163,19 @@ export async function updateOrder(userId: string, id: string, input: OrderUpdate
   const amountPaise = subtotalPaise(input.items.map((i) => ({ quantity: i.quantity, pricePaise: toPaise(i.price) })));
   const taxPaise = toPaise(input.tax);
   const order = await transaction(async (tx) => {
-    const before = await findOrderOfUser(userId, id, tx);
+    const before = await orders.findOrderOfUser(userId, id, tx);
     if (!before) throw notFound("Order");
     if (input.customerId !== undefined && input.customerId !== before.customerId) {
       throw new ApiError("bad_request", ORDER_MESSAGES.customerFixed, { customerId: ORDER_MESSAGES.customerFixed });
     }
-    const after = await updateOrderWithItems(
+    const after = await orders.updateOrderWithItems(
       id,
       { status: input.status, amountPaise, taxPaise, notes: input.notes },
       itemFields(input.items),
       tx,
     );
     await applyToCustomer(tx, userId, before.customerId, before, after);
-    return orderWithItems(id, tx);
+    return orders.orderWithItems(id, tx);
   });
   return toOrderDto(order);
 }
@@ -194,16 +183,16 @@ export async function updateOrder(userId: string, id: string, input: OrderUpdate
 export async function deleteOrder(userId: string, id: string): Promise<void> {
   if (!isId(id)) throw notFound("Order");
   await transaction(async (tx) => {
-    const before = await findOrderOfUser(userId, id, tx);
+    const before = await orders.findOrderOfUser(userId, id, tx);
     if (!before) throw notFound("Order");
-    await deleteOrderById(id, tx);
+    await orders.deleteOrderById(id, tx);
     await applyToCustomer(tx, userId, before.customerId, before, null);
   });
 }
 
 export async function getOrder(userId: string, id: string): Promise<OrderDto> {
   if (!isId(id)) throw notFound("Order");
-  const order = await findOrderWithItemsOfUser(userId, id);
+  const order = await orders.findOrderWithItemsOfUser(userId, id);
   if (!order) throw notFound("Order");
   return toOrderDto(order);
 }
@@ -236,7 +225,12 @@ export async function listOrders(userId: string, options: ListOrdersOptions = {}
     if (c !== undefined && !isId(c))
       throw new ApiError("bad_request", "cursor is not valid", { cursor: "cursor is not valid" });
   }
-  const page = await findOrderPage(userId, { q: options.q, limit, cursor: options.cursor, before: options.before });
+  const page = await orders.findOrderPage(userId, {
+    q: options.q,
+    limit,
+    cursor: options.cursor,
+    before: options.before,
+  });
   const first = page.ids[0];
   const last = page.ids.at(-1);
   return {
@@ -253,7 +247,7 @@ export type RecentOrder = { _id: string; id: string; date: string; amount: numbe
 /** The customer's latest orders (id, date, amount, total, status) for the customer detail screen. */
 export async function recentOrdersForCustomer(userId: string, customerId: string, take = 10): Promise<RecentOrder[]> {
   if (!isId(customerId)) return [];
-  const rows = await recentOrdersOfCustomer(userId, customerId, take);
+  const rows = await orders.recentOrdersOfCustomer(userId, customerId, take);
   return rows.map(toRecentOrder);
 }
 
@@ -276,6 +270,9 @@ export async function findCustomerByRef(userId: string, ref: string): Promise<Cu
   const value = ref.trim();
   if (!value) return null;
   const lower = value.toLowerCase();
-  const row = await findOrderCustomer(userId, isId(lower) ? { id: lower } : { emails: [...new Set([value, lower])] });
+  const row = await orders.findOrderCustomer(
+    userId,
+    isId(lower) ? { id: lower } : { emails: [...new Set([value, lower])] },
+  );
   return row ? toCustomerDto(row) : null;
 }

@@ -158,8 +158,8 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
   const { issueToken } = await import("../../app/services/token.server.ts");
   const { openSession, sessionStorage } = await import("../../app/services/session.server.ts");
   const { migrateDatabase } = await import("../../app/db/migrate.server.ts");
-  const { customerMatchSql } = await import("../../app/models/customer-search.server.ts");
-  const { customerSearchSql } = await import("../../app/models/customer-search.server.ts");
+  const { customerMatchSql } = await import("../../app/models/customers/search-sql.ts");
+  const { customerSearchSql } = await import("../../app/models/customers/search-sql.ts");
 
   // ---- CSV import through the import path, in a child process -----------------------------
   const csvFile = path.join(ctx.workDir, "customers.csv");
@@ -167,7 +167,7 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
   await writeCsv(csvFile, rows);
   const bytes = statSync(csvFile).size;
   // The database work alone, on a copy of the database as the import finds it.
-  const { IMPORT_SEARCH_BUFFER_BYTES } = await import("../../app/models/customer-bulk.server.ts");
+  const { IMPORT_SEARCH_BUFFER_BYTES } = await import("../../app/models/customers/rows.ts");
   ctx.log("customers: the import's database work alone (raw better-sqlite3 floor)");
   const floor = await measureImportFloor(
     ctx.dbFile,

@@ -10,7 +10,7 @@ const { db } = await import("~/db/prisma.server");
 const { newId } = await import("~/lib/id");
 const { issueToken } = await import("~/services/token.server");
 const list = await import("~/routes/api/orders");
-const { indexCustomerForSearch } = await import("~/models/customers.server");
+const { customers } = await import("~/models/customers/store.server");
 const one = await import("~/routes/api/orders-id");
 
 type Json = Record<string, unknown>;
@@ -29,7 +29,7 @@ async function caller(name = "Api User") {
       phone: "+91 98450 12345",
     },
   });
-  await indexCustomerForSearch(customer.id); // searchable, as the customer services make it
+  await customers.indexCustomerForSearch(customer.id); // searchable, as the customer services make it
   return { user, token, customer };
 }
 

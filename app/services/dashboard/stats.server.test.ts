@@ -18,7 +18,7 @@ import { newId } from "~/lib/id";
 import { dashboardSummary, historicalStats } from "~/services/dashboard/stats.server";
 import { snapshotTenant, takeSnapshots } from "~/services/dashboard/snapshots.server";
 import { snapshotsSince, withSnapshotsLock } from "~/models/dashboard-snapshots.server";
-import { addToCustomerTally } from "~/models/customers.server";
+import { customers } from "~/models/customers/store.server";
 import { countCustomers } from "~/services/customers.server";
 
 const at = (iso: string) => new Date(iso);
@@ -39,7 +39,7 @@ async function addCustomer(userId: string, when: Date, name = "Asha Rao") {
       updatedAt: when,
     },
   });
-  await addToCustomerTally(userId, 1);
+  await customers.addToCustomerTally(userId, 1);
   return id;
 }
 

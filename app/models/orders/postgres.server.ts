@@ -1,30 +1,41 @@
-// The orders list's queries on PostgreSQL: the twins of the raw-SQL functions of ./orders.server.ts
-// (the Prisma ones run on either engine as they are). Each takes the pool to run on first.
+// The orders on PostgreSQL: the orders list's search and paging, the customer detail's recent
+// orders, and the locks the order writes take before they read (the Prisma functions that run on
+// either engine as they are: ./common.server.ts).
 //
 // The search means what it means on SQLite: three characters or more match the phrase anywhere in
 // the customer's "first last" or e-mail (SQLite's trigram table holds both columns) through the
 // trigram index on "Customer" itself (Customer_search_idx, pg_trgm, the tenant first), shorter terms
 // the name only, checked per order; an id matches on any part of it.
-import { type Queryable, query } from "~/db/postgres.server";
-import { likePattern } from "~/models/customer-search.postgres.server";
-import type { RecentOrderRow } from "~/models/orders.server";
+import { db } from "~/db/prisma.server";
+import { postgres, query, type Queryable } from "~/db/postgres.server";
+import { likePattern } from "~/models/customers/search-sql";
 import type { Tx } from "~/models/transaction.server";
+import { commonOrders, findOrderRow, findTotalsRow, orderPage, pageEnd } from "./common.server";
+import type { OrdersStore } from "./contract";
+import {
+  mayBeOrderId,
+  orderSearchTerm,
+  recentOrdersLimit,
+  type OrderPageIds,
+  type OrderPageOptions,
+  type RecentOrderRow,
+} from "./rows";
 
 /** SQL text with numbered placeholders, built from left to right. */
 type Sql = { where: string; params: string[] };
 
 /** The WHERE (on "Order" o) of the tenant's orders matching `q`, as orderSearchSql() on SQLite. */
-export function orderSearchSqlPg(userId: string, q: string | undefined): Sql {
+function orderSearchSql(userId: string, q: string | undefined): Sql {
   const params: string[] = [];
   const p = (value: string) => {
     params.push(value);
     return `$${params.length}`;
   };
   const tenant = `o."userId" = ${p(userId)}`;
-  const term = (q ?? "").trim().replace(/\s+/g, " ").slice(0, 100);
+  const term = orderSearchTerm(q);
   if (!term) return { where: tenant, params };
   const needle = term.toLowerCase();
-  const byId = /^[0-9a-f]{1,24}$/.test(needle) ? `strpos(o."id", ${p(needle)}) > 0` : null;
+  const byId = mayBeOrderId(needle) ? `strpos(o."id", ${p(needle)}) > 0` : null;
   let name: string;
   if ([...term].length >= 3) {
     const pattern = p(likePattern(needle));
@@ -38,15 +49,9 @@ export function orderSearchSqlPg(userId: string, q: string | undefined): Sql {
   return { where: byId ? `${tenant} AND (${byId} OR ${name})` : `${tenant} AND ${name}`, params };
 }
 
-export type OrderPageIds = { ids: string[]; total: number; newer: number; hasMore: boolean };
-
-export async function findOrderPageIdsPg(
-  db: Queryable,
-  userId: string,
-  options: { q?: string; limit: number; cursor?: string; before?: string },
-): Promise<OrderPageIds> {
+async function orderPageIds(db: Queryable, userId: string, options: OrderPageOptions): Promise<OrderPageIds> {
   const { limit } = options;
-  const { where, params } = orderSearchSqlPg(userId, options.q);
+  const { where, params } = orderSearchSql(userId, options.q);
   const next = `$${params.length + 1}`;
   let ids: string[];
   if (options.before) {
@@ -72,17 +77,10 @@ export async function findOrderPageIdsPg(
     count(`SELECT count(*) AS n FROM "Order" o WHERE ${where}`, params),
     first ? count(`SELECT count(*) AS n FROM "Order" o WHERE ${where} AND o."id" > ${next}`, [...params, first]) : 0,
   ]);
-  let hasMore: boolean;
-  if (options.before) {
-    hasMore = newer + ids.length < total;
-  } else {
-    hasMore = ids.length > limit;
-    ids = ids.slice(0, limit);
-  }
-  return { ids, total, newer, hasMore };
+  return { ...pageEnd(ids, options, total, newer), total, newer };
 }
 
-export async function recentOrdersOfCustomerPg(
+async function recentOrdersOfCustomer(
   db: Queryable,
   userId: string,
   customerId: string,
@@ -108,7 +106,7 @@ export async function recentOrdersOfCustomerPg(
  * customer waits for the order about to be inserted, rather than the insert failing on the foreign
  * key after the check (a 500 instead of the 404 or the order). Order writes still run side by side.
  */
-export async function customerOfUserExistsPg(tx: Tx, userId: string, customerId: string): Promise<boolean> {
+async function customerOfUserExists(tx: Tx, userId: string, customerId: string): Promise<boolean> {
   const rows = await tx.$queryRawUnsafe<unknown[]>(
     `SELECT 1 FROM "Customer" WHERE "id" = $1 AND "userId" = $2 FOR KEY SHARE`,
     customerId,
@@ -118,7 +116,7 @@ export async function customerOfUserExistsPg(tx: Tx, userId: string, customerId:
 }
 
 /** Locks the tenant's order for the rest of `tx` (none is taken when it is not the tenant's). */
-export async function lockOrderOfUserPg(tx: Tx, userId: string, id: string): Promise<void> {
+async function lockOrderOfUser(tx: Tx, userId: string, id: string): Promise<void> {
   await tx.$executeRawUnsafe(`SELECT 1 FROM "Order" WHERE "id" = $1 AND "userId" = $2 FOR UPDATE`, id, userId);
 }
 
@@ -127,10 +125,47 @@ export async function lockOrderOfUserPg(tx: Tx, userId: string, id: string): Pro
  * UPDATE takes anyway: it does not wait for the key share a concurrent order insert holds on its
  * customer, so two order writes of one customer queue rather than deadlock.
  */
-export async function lockCustomerTotalsPg(tx: Tx, userId: string, customerId: string): Promise<void> {
+async function lockCustomerTotals(tx: Tx, userId: string, customerId: string): Promise<void> {
   await tx.$executeRawUnsafe(
     `SELECT 1 FROM "Customer" WHERE "id" = $1 AND "userId" = $2 FOR NO KEY UPDATE`,
     customerId,
     userId,
   );
 }
+
+export const postgresOrders: OrdersStore = {
+  ...commonOrders,
+
+  async customerOfUserExists(userId, customerId, tx = db()) {
+    return customerOfUserExists(tx, userId, customerId);
+  },
+
+  async findOrderOfUser(userId, id, tx = db()) {
+    await lockOrderOfUser(tx, userId, id);
+    return findOrderRow(userId, id, tx);
+  },
+
+  async findCustomerTotals(userId, customerId, tx = db()) {
+    await lockCustomerTotals(tx, userId, customerId);
+    return findTotalsRow(userId, customerId, tx);
+  },
+
+  async findOrderPage(userId, options) {
+    return orderPage(options.limit, () => orderPageIds(postgres().pool, userId, options));
+  },
+
+  /** PostgreSQL's EXPLAIN of the orders search, one line a step. */
+  async orderSearchPlan(userId, q) {
+    const { where, params } = orderSearchSql(userId, q);
+    const rows = await query<{ "QUERY PLAN": string }>(
+      postgres(),
+      `EXPLAIN SELECT o."id" FROM "Order" o WHERE ${where}`,
+      params,
+    );
+    return rows.map((r) => r["QUERY PLAN"]);
+  },
+
+  async recentOrdersOfCustomer(userId, customerId, take) {
+    return recentOrdersOfCustomer(postgres().pool, userId, customerId, recentOrdersLimit(take));
+  },
+};

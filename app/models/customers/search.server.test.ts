@@ -7,13 +7,12 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { createTestUser, TEST_ENGINE, useTestConnection, useTestDatabase } from "../../tests/helpers/db";
-import { sqlRow } from "../../tests/helpers/sql";
+import { createTestUser, TEST_ENGINE, useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
+import { sqlRow } from "../../../tests/helpers/sql";
 import { db } from "~/db/prisma.server";
 import { MIGRATIONS_DIR, migrateDatabase, migrationNames } from "~/db/migrate.server";
-import { likePattern } from "~/models/customer-search.postgres.server";
-import { customerSearchSql, ftsPhrase, INDEX_CUSTOMER_SQL } from "~/models/customer-search.server";
-import { deleteCustomerRow, findSearchMatches, updateCustomerRow } from "~/models/customers.server";
+import { customerSearchSql, ftsPhrase, INDEX_CUSTOMER_SQL, likePattern } from "~/models/customers/search-sql";
+import { customers } from "~/models/customers/store.server";
 import {
   closeSeedConnection,
   insertSeedCustomers,
@@ -65,7 +64,7 @@ it.runIf(TEST_ENGINE === "postgres")("finds every customer by its own tenant onl
     await closeSeedConnection(seed);
   }
   const found = async (userId: string, term: string) =>
-    (await findSearchMatches(userId, term, 1000)).map(String).sort();
+    (await customers.findSearchMatches(userId, term, 1000)).map(String).sort();
   const expected = (pred: (i: number) => boolean) =>
     all
       .filter((_, i) => pred(i))
@@ -88,7 +87,7 @@ it.runIf(TEST_ENGINE === "postgres")("finds every customer by its own tenant onl
 
   // A rename and a delete are the table's own writes: the index follows them.
   const zero = all[0];
-  await updateCustomerRow(zero.id, {
+  await customers.updateCustomerRow(zero.id, {
     firstName: "Zara",
     lastName: zero.lastName,
     email: zero.email,
@@ -99,8 +98,8 @@ it.runIf(TEST_ENGINE === "postgres")("finds every customer by its own tenant onl
   });
   expect(await found(a, "zara")).toEqual([zero.id]);
   expect(await found(a, "gopal iyer0")).toEqual([]);
-  expect(await deleteCustomerRow(a, all[3].id)).toBe(true);
-  expect(await deleteCustomerRow(a, all[3].id)).toBe(false);
+  expect(await customers.deleteCustomerRow(a, all[3].id)).toBe(true);
+  expect(await customers.deleteCustomerRow(a, all[3].id)).toBe(false);
   expect(await found(a, "iyer3")).toEqual(expected((i) => i % 3 === 0 && String(i).startsWith("3") && i !== 3));
   // A deleted user takes its customers along (the foreign key's cascade), and so their entries.
   await db().user.delete({ where: { id: b } });

@@ -1,11 +1,24 @@
-// The customer search index (FTS5 trigram table "customer_search", migrations customer_search and
-// customer_search_by_tenant): how rows get into it, and the tenant-scoped lookup every search uses
-// (the customer list and export, the orders list's search on a customer's name).
+// The customer search's SQL text on each engine, pure builders (no query is run here): the
+// customers' list, count and export, the orders list's search on a customer's name, the seed and
+// the bench build their statements from these.
 //
+// SQLite: the FTS5 trigram table "customer_search" (migrations customer_search and
+// customer_search_by_tenant), how rows get into it, and the tenant-scoped lookup every search uses.
 // The index's rowid is (User.rowid << 40) | Customer.rowid: each tenant's entries are one contiguous
 // range, and a search hands that range to FTS5 with its MATCH, so it never reads another tenant's
 // entries and takes a time that depends on the tenant's own data only. The table's update and
 // delete triggers compute the same key.
+//
+// PostgreSQL: the trigram index is an index of "Customer" itself, "Customer_search_idx" (pg_trgm
+// GIN with btree_gin's "userId" first; migration 20261122044310_init): nothing is inserted into it
+// by hand, and a search is a condition on the tenant's rows that the index answers, the tenant's own
+// entries only, as SQLite's rowid range does (decision 0029 has the figures). The condition matches
+// what SQLite finds: the term anywhere in "first last" or in the e-mail, case-insensitively (e-mail
+// addresses are stored lower case, which the index's plain "email" column relies on).
+
+// ---------------------------------------------------------------------------------------------
+// SQLite
+
 const CUSTOMER_ROWID_BITS = 40;
 /** The Customer rowid inside a search-index rowid. */
 const CUSTOMER_ROWID_MASK = 2 ** CUSTOMER_ROWID_BITS - 1;
@@ -109,5 +122,57 @@ export function customerMatchSql(
       WHERE c."userId" = ?${page("c.rowid")}
       AND ${ROW_MATCH_SQL}${order("c.rowid")}`,
     params: [userId, ...cursorParams, needle, needle],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// PostgreSQL
+
+/** Placeholders numbered as they are added, with their values: `$1`, `$2`, … */
+export class SqlParams {
+  readonly values: unknown[] = [];
+  constructor(first: readonly unknown[] = []) {
+    this.values.push(...first);
+  }
+  /** The placeholder of a new parameter. */
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/** The name as the search index and the name sort hold it (the expressions must be these, letter for letter). */
+export const NAME_EXPRESSION = `lower(c."firstName" || ' ' || c."lastName")`;
+
+/** A LIKE pattern finding `term` anywhere: lower-cased, LIKE's own characters (% _ \) escaped. */
+export function likePattern(term: string): string {
+  return `%${term.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+}
+
+/** The condition on "Customer" c that a search for `term` adds, its pattern taken as a new parameter. */
+export function searchCondition(params: SqlParams, term: string): string {
+  const pattern = params.add(likePattern(term));
+  return `(${NAME_EXPRESSION} LIKE ${pattern} OR c."email" LIKE ${pattern})`;
+}
+
+/**
+ * The tenant's customers (all without a term, else those matching it) as `id` and `r` (the row's
+ * place: its id on PostgreSQL, where SQLite gives its rowid), before `beforeId` when paging, newest
+ * first when `ordered`. PostgreSQL's customerMatchSql().
+ */
+export function customerMatchSqlPg(
+  userId: string,
+  q: string,
+  beforeId: string | null,
+  /** Without the ORDER BY, for counting. */
+  ordered = true,
+): { sql: string; params: unknown[] } {
+  const params = new SqlParams();
+  const where = [`c."userId" = ${params.add(userId)}`];
+  if (beforeId !== null) where.push(`c."id" < ${params.add(beforeId)}`);
+  if (q) where.push(searchCondition(params, q));
+  return {
+    sql: `SELECT c."id" AS id, c."id" AS r FROM "Customer" c WHERE ${where.join(" AND ")}${ordered ? ` ORDER BY c."id" DESC` : ""}`,
+    params: params.values,
   };
 }

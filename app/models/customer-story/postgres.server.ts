@@ -1,12 +1,11 @@
-// The customer's story on PostgreSQL: the twin of ./customer-story.server.ts (SQLite), the same
-// statement in PostgreSQL's words, the same rows. Delivery and DeliveryEvent keep their times as
+// The customer's story on PostgreSQL: SQLite's statement (./sqlite.server.ts) in PostgreSQL's
+// words, the same rows, on the process's pool. Delivery and DeliveryEvent keep their times as
 // bigint milliseconds on both engines; the campaign's launch and the suppression events' dates are
 // timestamptz here, read as milliseconds. Keys compare as SQLite compares text (COLLATE "C").
 import type pg from "pg";
-import type { Postgres } from "~/db/postgres.server";
-import type { StoryCursor, StoryRow } from "~/models/customer-story.server";
-
-type Db = Postgres | pg.Pool | pg.PoolClient;
+import { postgres } from "~/db/postgres.server";
+import type { CustomerStoryStore } from "./contract";
+import { storyRow, type StoryRow } from "./rows";
 
 const ms = (column: string) => `round(extract(epoch from ${column}) * 1000)::bigint`;
 const SEQ = `lpad("seq"::text, 12, '0')`;
@@ -77,35 +76,29 @@ WHERE $4::bigint IS NULL OR "at" < $4::bigint OR ("at" = $4::bigint AND "key" CO
 ORDER BY "at" DESC, "key" COLLATE "C" DESC
 LIMIT $6`;
 
-async function rows<Row extends pg.QueryResultRow>(db: Db, sql: string, params: unknown[]): Promise<Row[]> {
-  const target = "engine" in db ? db.pool : db;
-  return (await target.query<Row>(sql, params)).rows;
+async function rows<Row extends pg.QueryResultRow>(sql: string, params: unknown[]): Promise<Row[]> {
+  return (await postgres().pool.query<Row>(sql, params)).rows;
 }
 
-export async function readCustomerStoryPg(
-  db: Db,
-  userId: string,
-  customerId: string,
-  email: string,
-  cursor: StoryCursor | null,
-  limit: number,
-): Promise<StoryRow[]> {
-  const found = await rows<StoryRow>(db, STORY_SQL, [
-    customerId,
-    userId,
-    email,
-    cursor?.at ?? null,
-    cursor?.key ?? "",
-    limit,
-  ]);
-  return found.map((r) => ({ ...r, at: Number(r.at), link: r.link === null ? null : Number(r.link) }));
-}
+export const postgresCustomerStory: CustomerStoryStore = {
+  async readCustomerStory(userId, customerId, email, cursor, limit) {
+    const found = await rows<StoryRow>(STORY_SQL, [
+      customerId,
+      userId,
+      email,
+      cursor?.at ?? null,
+      cursor?.key ?? "",
+      limit,
+    ]);
+    return found.map(storyRow);
+  },
 
-export async function campaignMessagesPg(db: Db, userId: string, ids: readonly string[]): Promise<Map<string, string>> {
-  const found = await rows<{ id: string; message: string }>(
-    db,
-    `SELECT "id", "message" FROM "Campaign" WHERE "userId" = $1 AND "id" = ANY($2::text[])`,
-    [userId, ids],
-  );
-  return new Map(found.map((r) => [r.id, r.message]));
-}
+  async campaignMessages(userId, ids) {
+    if (ids.length === 0) return new Map();
+    const found = await rows<{ id: string; message: string }>(
+      `SELECT "id", "message" FROM "Campaign" WHERE "userId" = $1 AND "id" = ANY($2::text[])`,
+      [userId, ids],
+    );
+    return new Map(found.map((r) => [r.id, r.message]));
+  },
+};

@@ -1,0 +1,34 @@
+// The customer's story as both engines give it: what happened to the campaign e-mail one customer
+// was sent, newest first, one entry a row (./contract.ts says where each comes from).
+import type { DeliveryStatus } from "~/lib/campaigns";
+
+/** What an entry says happened. */
+export type StoryRowKind =
+  "delivery" | "opened" | "machine-opened" | "clicked" | "soft-bounced" | "complained" | "suppressed" | "resubscribed";
+
+export type StoryRow = {
+  /** Milliseconds. */
+  at: number;
+  /** Unique within the customer's story; orders entries of the same millisecond (higher first). */
+  key: string;
+  kind: StoryRowKind;
+  campaignId: string | null;
+  /** The campaign's name; a suppression event keeps it after the campaign is deleted. */
+  campaignName: string;
+  /** Whether the campaign still exists (a link to it can be shown). */
+  campaignExists: number;
+  /** A delivery entry's row status. */
+  status: DeliveryStatus | null;
+  /** A bounce's or complaint's reason, a delivery row's details, a suppression's reason. */
+  details: string;
+  /** A click's link: its index among the message's links (null when the receipt did not say). */
+  link: number | null;
+};
+
+/** Where a page starts: after the entry (at, key) of the previous page's last. */
+export type StoryCursor = { at: number; key: string };
+
+/** A row as the driver gives it (a bigint time or link may come as text or a bigint): numbers. */
+export function storyRow(row: StoryRow): StoryRow {
+  return { ...row, at: Number(row.at), link: row.link === null ? null : Number(row.link) };
+}

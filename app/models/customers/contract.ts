@@ -1,0 +1,183 @@
+// What the customers domain offers, whichever engine answers (./sqlite.server.ts,
+// ./postgres.server.ts; callers use the door, ./store.server.ts): the Customer row's writes (with
+// the search index and the tenant's customer tally kept in step), the reads of the detail and of
+// the list's pages, the count of new customers behind the notifications, and the CSV import's and
+// export's queries on a connection of their own. The rules (validation, paging, cursors, DTOs,
+// messages, the CSV itself, batch sizes, pauses, progress) are the services':
+// app/services/customers.server.ts, customer-import.server.ts, customer-export.server.ts.
+//
+// The import and export run in a worker thread, or in the CLI's process, on a connection they
+// open here: SQLite's, or on PostgreSQL a session of the import's own
+// (~/db/bulk-load.postgres.server) and a pool of the export's. The import stages its good rows in
+// a temporary table and then upserts them into the tenant's customers in batches; the export reads
+// the tenant's customers a slice at a time.
+import type { Statement } from "better-sqlite3";
+import type { CopyWriter, PostgresSession } from "~/db/bulk-load.postgres.server";
+import type { AnyConnection } from "~/db/connection.server";
+import type { Sqlite } from "~/db/sqlite.server";
+import type { CustomerSort, SortOrder } from "~/lib/customers";
+import type { ColumnMapping } from "~/lib/customer-csv";
+import type { Tx } from "~/models/transaction.server";
+import type {
+  CustomerDetailRows,
+  CustomerFields,
+  CustomerMerge,
+  CustomerRow,
+  ExportRow,
+  ListQuery,
+  ListRow,
+  Position,
+  RowKey,
+} from "./rows";
+
+/** The staging of an import's good rows on SQLite, in progress. */
+export type SqliteStaging = {
+  sqlite: Sqlite;
+  stageOne: Statement;
+  stageMany: Statement;
+  begin: Statement;
+  commit: Statement;
+  /** Rows staged in the open transaction. */
+  inBatch: number;
+};
+
+/** The staging of an import's good rows on PostgreSQL, in progress. */
+export type PostgresStaging = { session: PostgresSession; copy: CopyWriter };
+
+/** The staging of an import's good rows, in progress (opaque to the services). */
+export type ImportStaging = SqliteStaging | PostgresStaging;
+
+export type CustomersStore = {
+  /** A new customer row; throws DuplicateCustomerEmail when the tenant has the e-mail already. */
+  insertCustomer(id: string, userId: string, fields: CustomerFields, tx?: Tx): Promise<CustomerRow>;
+  /**
+   * Adds the customer to the search index (a customer inserted outside an import). PostgreSQL's
+   * index is an index of "Customer" itself: the insert has added it already.
+   */
+  indexCustomerForSearch(id: string, tx?: Tx): Promise<void>;
+  /** Adds n to the tenant's customer count. */
+  addToCustomerTally(userId: string, n: number, tx?: Tx): Promise<void>;
+  /** Whether the tenant has this customer. */
+  customerBelongsToUser(userId: string, id: string, tx?: Tx): Promise<boolean>;
+  /** Rewrites a customer; throws DuplicateCustomerEmail when another of the tenant's has the e-mail. */
+  updateCustomerRow(id: string, fields: CustomerFields, tx?: Tx): Promise<CustomerRow>;
+  /** Deletes the customer's orders (their items go with them); returns how many. */
+  deleteOrdersOfCustomer(userId: string, customerId: string, tx?: Tx): Promise<number>;
+  /**
+   * Deletes the tenant's customer row (the tally's delete trigger takes it off the count). False
+   * when it is not there (any more): on PostgreSQL a delete of the same customer at the same time
+   * waits for this one and then finds nothing.
+   */
+  deleteCustomerRow(userId: string, id: string, tx?: Tx): Promise<boolean>;
+  /** The tenant's customer, or undefined. */
+  findCustomerForUser(userId: string, id: string): Promise<CustomerRow | undefined>;
+  /**
+   * The customer detail's reads (GET /api/customers/{id}, the customer screen) together: the
+   * customer, up to `ordersLimit` (clamped to 1–100) newest orders, and the tenant's segments by
+   * name. On PostgreSQL one prepared statement, one round trip instead of three (decision 0035).
+   */
+  findCustomerDetail(userId: string, id: string, ordersLimit: number): Promise<CustomerDetailRows | undefined>;
+  /** How many orders the tenant's customer has. */
+  countOrdersOfCustomer(userId: string, customerId: string): Promise<number>;
+  /** The tenant's count in CustomerTally, or null when it has none yet. */
+  readCustomerTally(userId: string): Promise<number | null>;
+  /** Counts the tenant's customers and keeps the count as their tally; returns it. */
+  recountCustomerTally(userId: string): Promise<number>;
+  /** Adds n to the user's count of new customers since the last notice; returns the new count. */
+  addToNewCustomerCount(userId: string, n: number): Promise<number>;
+  /** Starts the user's count of new customers again from zero. */
+  resetNewCustomerCount(userId: string): Promise<void>;
+
+  // The list's pages (docs/decisions/0014-customer-sorting.md)
+
+  /** Whether `value` (from a cursor) can be a row's place on this engine: a rowid, or an id. */
+  isRowKey(value: unknown): value is RowKey;
+  /** Up to `n` of the tenant's rows (or of those `q` matches) after `from` in `order`. */
+  readCustomersInOrder(
+    userId: string,
+    sort: CustomerSort,
+    order: SortOrder,
+    from: Position | null,
+    n: number,
+    q: string,
+  ): Promise<ListRow[]>;
+  /** Up to `n` of the matched rows (`matches`, the tenant's) after `from` in `order`, sorted in SQL. */
+  readMatchedCustomers(
+    userId: string,
+    sort: CustomerSort,
+    order: SortOrder,
+    from: Position | null,
+    n: number,
+    matches: RowKey[],
+  ): Promise<ListRow[]>;
+  /** The places (rowids; ids on PostgreSQL) of the first `limit` matches of a search, in no particular order. */
+  findSearchMatches(userId: string, q: string, limit: number): Promise<RowKey[]>;
+  /**
+   * The statements a walk of `sort`'s index runs in turn from `from` (the start when null), each
+   * limited to `n` rows, with a term the row-by-row search: what the plan tests EXPLAIN.
+   */
+  walkQueries(
+    userId: string,
+    sort: CustomerSort,
+    order: SortOrder,
+    from: Position | null,
+    n: number,
+    term?: string,
+  ): ListQuery[];
+
+  // The CSV import and export
+
+  /** The import's connection: its own, with room for the indexes the upsert walks in random order. */
+  openImportConnection(file?: string): Promise<AnyConnection>;
+  /** The export's connection: its own, read-only. */
+  openExportConnection(file?: string): Promise<AnyConnection>;
+  /** Closes an import's or export's connection. */
+  closeConnection(connection: AnyConnection): Promise<void>;
+  /** Empties the staging table (creating it the first time) and prepares the staging. */
+  startStaging(connection: AnyConnection): Promise<ImportStaging>;
+  /** Stages full groups of STAGE_ROWS rows, each STAGE_ROWS * STAGED_VALUES values. */
+  stageImportGroups(staging: ImportStaging, groups: readonly unknown[][]): Promise<void>;
+  /** Stages the last `rows` rows (fewer than a group, in `values`) and commits what is staged. */
+  finishStaging(staging: ImportStaging, values: readonly unknown[], rows: number): Promise<void>;
+  /** Drops what was staged (the file was refused). */
+  discardStaging(staging: ImportStaging): Promise<void>;
+  /** Empties the staging table. */
+  clearStagedRows(connection: AnyConnection): Promise<void>;
+  /**
+   * Prepares the upsert of the staged rows into the tenant's customers (on e-mail), the new ones
+   * indexed for search and counted in the tally. `mapping` says which columns the file has: on an
+   * update only those are changed. `now` is the rows' createdAt and updatedAt.
+   */
+  prepareMerge(connection: AnyConnection, userId: string, mapping: ColumnMapping, now: number): Promise<CustomerMerge>;
+  /** The last staged row's number: staged rows are numbered 1..staged (the table was emptied before staging). */
+  lastStagedRow(connection: AnyConnection): Promise<number>;
+  /** Upserts the staged rows (from, to] in one write transaction; returns how many were new customers. */
+  mergeStagedRows(merge: CustomerMerge, from: number, to: number): Promise<number>;
+  /**
+   * Whether adding `adding` customers is a bulk load: the segment indexes built once at the end
+   * (~/db/bulk-load.server). Never on PostgreSQL, which keeps them (~/db/bulk-load.postgres.server).
+   */
+  isBulkLoad(connection: AnyConnection, adding: number): Promise<boolean>;
+  /**
+   * Runs `save` as a bulk load: on SQLite one transaction (the merge's transactions become
+   * savepoints of it), the segment indexes dropped first and built once at the end, `onIndexing`
+   * told before they are built; on PostgreSQL just `save`.
+   */
+  withIndexesDeferred<T>(connection: AnyConnection, save: () => Promise<T>, onIndexing: () => void): Promise<T>;
+  /**
+   * After `created` new customers: the planner's statistics refreshed if the load was large; with
+   * `pauseMs`, on SQLite one index at a time with pauses between (a server answers requests meanwhile).
+   */
+  refreshStatisticsAfterImport(connection: AnyConnection, created: number, pauseMs: number | undefined): Promise<void>;
+  /**
+   * Up to `limit` of the tenant's customers (all, or those matching `term`) before the place
+   * `after`, newest added first.
+   */
+  readExportSlice(
+    connection: AnyConnection,
+    userId: string,
+    term: string,
+    after: RowKey | null,
+    limit: number,
+  ): Promise<ExportRow[]>;
+};
