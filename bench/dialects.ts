@@ -8,7 +8,7 @@
 //   claim   a batch of 500 due deliveries with a lease, one UPDATE … RETURNING (PostgreSQL adds
 //           FOR UPDATE SKIP LOCKED to the inner SELECT), as claimBatch() in app/models/deliveries/claims/;
 //   record  100 outcomes in one transaction (100 guarded UPDATEs and the campaign's counters), as
-//           recordOutcomes() in app/models/deliveries/outcomes.server.ts.
+//           recordOutcomes() in app/models/deliveries/receipts/.
 // The ways:
 //   prisma  Prisma 7: the ORM call for the read, $queryRawUnsafe/$executeRawUnsafe for the claim
 //           (the ORM has no UPDATE … LIMIT … RETURNING, nor SKIP LOCKED) and an interactive
