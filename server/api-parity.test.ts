@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // Production answers /api from server/api-server.ts instead of Remix's request handler (see there
 // for why). This sends requests to every /api route of the app through both — the same build, read
 // through Vite's module graph, on a real migrated database (SQLite, or PostgreSQL with

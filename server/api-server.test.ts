@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The /api server that bypasses Express and Remix's router: it must pick the same route Remix
 // would for every path, and answer over real HTTP exactly as the route modules answer, with the
 // headers Express would have added. Real route modules, a real migrated SQLite database.

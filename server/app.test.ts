@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The server's request listener (server/app.ts) over real HTTP, with the app read through Vite's
 // module graph and a real migrated SQLite database, in both its forms: /api through Remix's
 // request handler (as `npm run dev` serves it) and through the /api server (as production does).

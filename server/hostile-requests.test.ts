@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // Requests built to hurt, over real sockets against the server's own request listener and its
 // clientError listener (server/index.ts mounts both), with the app read through Vite's module
 // graph and a real migrated SQLite database, /api through Remix's handler and through the /api

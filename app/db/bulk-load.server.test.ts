@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // Bulk loads with the segment indexes built at the end: when they are deferred, that the indexes
 // come back exactly as the migrations made them (Prisma sees no drift), that readers never see
 // them missing, that a failed load leaves everything as it was, and that a large seed takes this

@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // Planner statistics after bulk loads: when they are gathered, that a connection opened before the
 // load plans with them, and that Prisma's schema engine still sees no drift with them present. On
 // PostgreSQL (the postgres project): the same rule for when, ANALYZE's figures in pg_statistic, and

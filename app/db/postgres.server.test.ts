@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The PostgreSQL runtime on a real server (tests/helpers/postgres.ts): rows in the SQLite side's
 // shapes, the settings on every connection, a transaction retried after a deadlock, and the
 // Prisma client generated for PostgreSQL working through db().

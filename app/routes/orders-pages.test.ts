@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The order screens' loaders and actions with a real session and database: what the form answers
 // (the messages of docs/rules.md#order-form, the no-JavaScript row buttons) and the toasts the next
 // page shows.

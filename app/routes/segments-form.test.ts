@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The segment form's action with a real session and database: it refuses what the API refuses (a
 // hand-made post with an unknown field or operator), through the same conditions schema and with
 // the same message, and its add/remove buttons work without JavaScript.

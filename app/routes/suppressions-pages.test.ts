@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The Suppressions page and the customer page's suppression parts, through their loaders and
 // actions with a real session and database: adding by hand (the bad address named), search and
 // paging, removing with its confirmation, the CSV import and export, resubscribing from the

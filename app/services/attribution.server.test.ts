@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // Revenue per campaign (docs/rules.md#revenue-per-campaign) on a real database (SQLite; PostgreSQL in the postgres project): campaigns
 // launched to a seeded tenant, clicks and opens applied as a vendor reports them (applyReceipts),
 // orders written through the order service. What counts: an order after the first click and within

@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // "Resend to non-openers" on a real SQLite database with the real delivery engine and real
 // receipts: a campaign is sent (some bounce, one is refused), some recipients open it as people,
 // some only by machine, one clicks without an open, one unsubscribes and one is deleted after the

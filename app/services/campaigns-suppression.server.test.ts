@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The suppression list at launch and in the send, on a real database (SQLite, and PostgreSQL in its project): a launch leaves
 // suppressed customers out and counts them, the wizard's reach says so, the send re-checks each
 // claimed row (an address suppressed mid-campaign gets nothing more and its row ends Suppressed), a

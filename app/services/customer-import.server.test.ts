@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // CSV import and export against a real SQLite database: line numbers and reasons for bad rows,
 // upsert on e-mail, a malformed file refused with nothing written, export content and search.
 import { Readable } from "node:stream";

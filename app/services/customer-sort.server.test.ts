@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The customer list's sorts against a real database (SQLite, and PostgreSQL in the postgres
 // project): every sort both ways with ties, keyset paging forwards and backwards across pages of
 // equal values, the last page, searches sorted, tenant isolation, the plans (each sort is a walk of

@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The customer's story on a real database (SQLite, and PostgreSQL in the postgres project):
 // campaigns launched to a customer, their rows moved as the send and the receipts move them, opens,
 // clicks and complaints as DeliveryEvent rows, the suppression list's events; then the story's

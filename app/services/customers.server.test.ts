@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // Customers against a real database (SQLite, and PostgreSQL in the postgres project): the service
 // rules and the /api routes.
 import type { LoaderFunctionArgs } from "@remix-run/node";

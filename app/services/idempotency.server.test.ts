@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // Idempotency keys against a real database (SQLite, and PostgreSQL in the postgres project): a key
 // does its work once per tenant, whoever comes at once; another request under it is refused; a
 // failure gives it back; a key whose request died is taken over by one repeat only.

@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // Notifications against a real SQLite database: newest 50 kept, per-user scoping of every change,
 // and the events open pages receive.
 import { describe, expect, it } from "vitest";

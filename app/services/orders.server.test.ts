@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // Orders against a real database (SQLite, and PostgreSQL in the postgres project): customer totals after every kind of write, tenant
 // isolation, paging and search.
 import { beforeAll, describe, expect, it } from "vitest";

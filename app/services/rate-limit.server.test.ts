@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The sign-in rate limit against a real database (SQLite, and PostgreSQL in the postgres project):
 // SIGN_IN_RATE_LIMIT attempts an address a minute, then the message; the window restarts after a
 // minute; addresses are counted apart. On PostgreSQL the counters are rows every instance shares:

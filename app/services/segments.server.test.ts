@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The segments service against a real database (SQLite; PostgreSQL in the postgres project): the list's stats (with real campaign
 // counts), segments of one customer, tenant isolation, the detail's first 10, and rolling dates
 // evaluated when counted and when a campaign launches.

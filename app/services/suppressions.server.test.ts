@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The suppression service against a real SQLite database: adding by hand, listing, resubscribing,
 // history, and the CSV import and export (including 100,000 addresses in seconds).
 import { Readable } from "node:stream";

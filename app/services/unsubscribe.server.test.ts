@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The unsubscribe service against a real SQLite database: what a token's holder sees and may do,
 // that looking never changes anything, that unsubscribing twice is one suppression with one event,
 // that a token acts on its own tenant's list only, and who may resubscribe from a link.

@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // Users against a real SQLite database: sign-in upserts (Google and local), the welcome
 // notification at the first sign-in only, profile updates, passwords, session versions and deletion.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

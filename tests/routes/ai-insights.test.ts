@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // GET /api/ai/insights through its route module on a real database: refused without credentials,
 // the spec's shape for a bearer token or a session cookie, each tenant its own answer, and only GET.
 import { describe, expect, it } from "vitest";

@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // Message suggestions on a real database: the local writer from the segment's figures, the LLM path
 // against a local fake of the chat-completions endpoint (good, malformed, failing and slow answers),
 // and the /api route's validation and tenant scoping.

@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The auth and profile part of the /api contract, local sign-in with passwords, and sessions that
 // end (expiry, logout, a password change), through the route modules with real Requests and a real
 // migrated SQLite database.

@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // One launch is one send, on a real SQLite database through the service and the /api route modules:
 // concurrent launches of one draft (one wins, the others are 409s, never a 500), a launch of
 // anything but a draft is a 409 that says so, and POST /api/campaigns' Idempotency-Key (the same

@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // A campaign's unsubscribes and complaints, and its people as CSV, on a real database (SQLite, and
 // PostgreSQL in its project): GET /api/campaigns/{id}, the list and the detail page count who
 // unsubscribed through the campaign's link (each once) beside its complaints; GET

@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // {NAME} is replaced literally: customers whose names hold JavaScript replacement patterns ($&, $',
 // $`, $$, $1) get exactly their stored name, in the subject and the body, through both channels: a
 // campaign launched by the service on a real SQLite database, sent by the delivery engine to the

@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The /api campaign contract on a real SQLite database, through the route modules: launch and
 // drafts, validation, tenant isolation, the delivery log with its filter and paging, the controls,
 // delete, and the signed receipts endpoint.

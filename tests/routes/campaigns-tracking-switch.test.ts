@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The per-campaign tracking switch (docs/rules.md#opens-and-clicks): the wizard's "Track opens and
 // clicks" checkbox as a browser without JavaScript sends it (ticked: "on"; unticked: absent), kept
 // across steps and in a draft, and said on the review step; POST /api/campaigns' trackingEnabled,

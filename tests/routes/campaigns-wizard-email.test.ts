@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The wizard's e-mail preview and reach, with a real session and database: the loader gives the
 // tenant's sender and an example unsubscribe link for the preview of both parts; the Review step
 // (rendered by the server, as without JavaScript, or asked from GET /campaigns/reach) says how many

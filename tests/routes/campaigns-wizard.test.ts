@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The campaign wizard's loader and action with a real session and database, as a browser without
 // JavaScript uses them: the launch key the page is rendered with (any number of repeated submits of
 // one launch make one campaign, every answer leading to it), a segment with no customers refused at

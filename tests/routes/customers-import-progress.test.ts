@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The import screen's progress: while a slowly uploaded file streams into the import, the
 // progress route tells the uploader how many rows have been read; it is scoped to the user, and
 // refuses a malformed key.

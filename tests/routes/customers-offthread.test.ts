@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // Imports and exports run off the thread that answers requests (docs/decisions/0017): the CSV
 // routes hand their work to a worker thread, so this thread keeps answering /healthz and writes
 // still succeed while an import saves. Checked structurally (the job reports a thread other than

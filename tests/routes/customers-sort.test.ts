@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The /customers page loader with sorting and paging in the address: the position it reports for
 // the footer at each end and in between, a bad sort or order refused with a 400 and its message,
 // and a cursor of another sort (an old address) opening the first page instead.

@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // A new install's sign-ups at the same moment: each finds no account yet, so each may make the
 // owner's; while sign-up is closed (the default) only one account may come of it. Route modules
 // with real Requests and a real migrated database that starts empty.

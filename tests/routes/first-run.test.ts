@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // A new install, as a newcomer meets it: the sign-in page makes the first account (the owner's),
 // sign-up closes after it (SIGN_UP), the owner adds people on /users with a one-time link that sets
 // a password once, a browser's sign-in keeps its token out of the address, and the loopback

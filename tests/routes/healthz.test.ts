@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // /healthz as a load balancer sees it: 200 with the event loop's delay while the database
 // answers; on PostgreSQL, a 503 saying the database is unavailable when it is away — a port where
 // nothing listens, a database that was dropped, a server that accepts the connection and then says

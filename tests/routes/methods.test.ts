@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // Every route of app/routes.ts, every method: a method the route takes is answered by it (whatever
 // the answer: without credentials a 401 or a redirect to /login), and a method it does not take is
 // a 405 whose Allow header lists the ones it does, in the /api error shape on /api and as plain

@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The notification routes under /api/notifications and the SSE stream, against a real database.
 import { describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase as setUpTestDatabase } from "../helpers/db";

@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // GET /api/openapi.json against the code it describes: the document is sound OpenAPI 3.1, it names
 // every /api route of app/routes.ts and every method each one serves (and nothing else), and real
 // answers of every operation, on a real database, validate against it (status, media type, body),

@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // Page loaders and actions of the foundation: guards, local sign-in, sign-out, the profile form,
 // the notifications screen's actions, and /healthz.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // Edges found by testing the product from outside, through the route modules with real Requests
 // and a real migrated SQLite database: sign-out only by POST, bearer tokens compared exactly, the
 // Referer standing in for a missing Origin, control characters refused in text fields (forms,

@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // Deleting a segment that draft campaigns use, on a real SQLite database: the /segments delete
 // confirmation and DELETE /api/segments/{id} name the drafts it leaves without a segment; the
 // delete itself goes ahead (200, as before), and the drafts keep their content. Other tenants'

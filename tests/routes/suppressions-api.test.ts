@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // /api/suppressions against a real database: listing with search and keyset paging, adding (bad
 // addresses named, limits), getting and deleting one by its URL-encoded address, the CSV import and
 // export, and one tenant never seeing, adding to or deleting another's entries.

@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The time zone dates are shown in: the /profile setting (saved, cleared, a bad zone refused with
 // its message), the layout's choice between that setting, the zone the browser reported in its
 // cookie, and the default (docs/decisions/0016-time-zones.md); exports in ISO 8601 with that zone's

@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // Opens and clicks end to end: a campaign sent through the real engine and the SMTP
 // channel to a real SMTP server; each recipient's pixel and links, read from the messages as they
 // arrived, are fetched through /o and /c as people, a link scanner within the scanner window, a

@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // /o/TOKEN and /c/TOKEN (app/routes/track-open.ts, track-click.ts), first as their loaders with real
 // Requests, then over real HTTP through the server's request listener: the pixel is the same 43-byte
 // GIF for any token, a click answers 302 to exactly the link's original address, a token altered in

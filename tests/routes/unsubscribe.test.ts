@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // /u/TOKEN (app/routes/unsubscribe.tsx), first as its loader and action, then over real HTTP
 // through the server's request listener (server/app.ts) with the app read through Vite: a one-click
 // POST (RFC 8058) from a mailbox provider (no cookie, another site's Origin, URL-encoded or

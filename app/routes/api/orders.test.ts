@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // /api/orders and /api/orders/{id} against a real database (SQLite; PostgreSQL in the postgres
 // project): the payloads of docs/rules.md#payloads, paging headers, 400s with field messages, and
 // tenant isolation (404).

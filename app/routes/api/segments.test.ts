@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The segment calls of the /api contract (docs/rules.md#the-api-contract) through their route
 // modules, with a bearer token: what a caller gets back, tenant isolation, and bad payloads answered
 // with 400s that name the bad part.

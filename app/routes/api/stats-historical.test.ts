@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // GET /api/stats/historical through its route module with a bearer token: 401 without one, the
 // answer's shape, and the caller's own figures only.
 import { describe, expect, it } from "vitest";

@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The AI insights on a real migrated database (SQLite; PostgreSQL in the postgres project): every
 // figure checked against a direct count over the same rows, another tenant's rows never used, the threshold, the numbers check,
 // the cache, and the LLM path against a local fake of the chat-completions endpoint (a good answer,

@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The dashboard's statistics on a real migrated database (SQLite; PostgreSQL in the postgres
 // project): the snapshots (a month boundary, a tenant created today, another tenant untouched, the
 // job's worker thread as Bree runs it, one run at a time across instances) and every figure of the

@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // Pause stops, cancel ends, and a relay's acceptance is a delivery: the delivery engine on a real
 // database (SQLite, and PostgreSQL in its project) sending through the SMTP channel to a real SMTP server process (smtp-server on a
 // loopback port) that takes a few milliseconds over each message, the controls called as a

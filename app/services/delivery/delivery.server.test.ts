@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The delivery engine on a real database (SQLite, and PostgreSQL in its project): the launch snapshot, claims and leases, outcomes,
 // receipts, the campaign controls, and a whole campaign through the built-in vendor over HTTP.
 import http from "node:http";

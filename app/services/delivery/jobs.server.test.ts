@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The delivery job as the server runs it: Bree starts jobs/delivery.ts in a worker thread with its
 // own connection, the built-in vendor runs in this process and posts receipts to the receipts
 // route, a launch wakes the job, and the finished campaign notifies its owner.

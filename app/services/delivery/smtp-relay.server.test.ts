@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // A whole campaign through the SMTP channel to a relay that throttles: the delivery engine on a real
 // SQLite database, a real SMTP server process (smtp-server on a loopback port) that answers
 // "454 4.7.0 slow down" to its first 300 recipients and "550 5.1.1" to chosen ones. Nothing is lost

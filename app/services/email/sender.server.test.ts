@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The sender of a tenant's campaign e-mail: MAIL_FROM's address, the tenant's name (company, else
 // MAIL_FROM's display name, else the display name), on the read connection and on a worker's own.
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The bounce mailbox against a real IMAP server: Dovecot from Debian's packages, started by the
 // test (tests/helpers/dovecot.ts; it fails, never skips, when Dovecot cannot start). Reports are
 // put in the mailbox with IMAP APPEND, one poll reads them, and the test looks at the receipts

@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // POST /api/webhooks/sendgrid with real Requests from a fake SendGrid that signs as SendGrid does
 // (tests/fakes/sendgrid.ts), on a real database with a launched campaign: bounces, blocks, drops
 // and spam reports of our messages are applied (row, counters, suppression list); unsigned,

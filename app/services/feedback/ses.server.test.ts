@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // POST /api/webhooks/ses with real Requests from a fake SNS that signs as SNS does and serves its
 // certificate over HTTPS (tests/fakes/sns.ts), on a real database with a launched campaign:
 // signed bounces and complaints become receipts of our messages and are applied (row, counters,

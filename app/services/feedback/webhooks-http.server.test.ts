@@ -1,3 +1,4 @@
+// @engines sqlite postgres
 // The feeds through the real HTTP server (server/app.ts, both Remix's handler and the /api fast
 // path): a vendor's post carries no cookie and often no Origin, or a foreign one, and must reach the
 // route (the cross-site check is for cookie-carried writes); SNS posts its JSON as text/plain.
