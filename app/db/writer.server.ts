@@ -1,5 +1,5 @@
 // The process's read-write better-sqlite3 connection for the writes Prisma is not used for on the
-// thread that answers requests: campaign drafts and the campaign controls (app/models/campaigns.server.ts).
+// thread that answers requests: campaign drafts and the campaign controls (app/models/campaigns/).
 // They are single statements or short transactions on the campaign and delivery tables, where a
 // prepared statement costs microseconds. Every write goes through `withWriter()`, which queues it
 // behind this thread's other writes and takes SQLite's write lock without stopping the event loop

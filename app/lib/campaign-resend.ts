@@ -1,5 +1,5 @@
 // "Resend to non-openers": the texts and the pure rules (docs/rules.md#resend-to-non-openers). Who
-// is in the audience is the model's (nonOpenersWhere in app/models/deliveries/launch.server.ts);
+// is in the audience is the model's (nonOpenersWhere in app/models/launch/);
 // when an offer is made and what it is called are here, for the service, the detail page's card,
 // the wizard and /api alike.
 import { formatCount } from "~/lib/numbers";

@@ -8,7 +8,7 @@ import { isId } from "~/lib/id";
 import { invariantResponse, orRespond } from "~/lib/responses";
 import type { SegmentReach } from "~/components/audience-reach";
 import { requireUser } from "~/services/auth.server";
-import { audienceReach } from "~/services/campaigns.server";
+import { audienceReach } from "~/services/campaigns/reach.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

@@ -19,7 +19,7 @@ import { invariantResponse, orRespond } from "~/lib/responses";
 import { ResendNonOpenersSchema } from "~/schemas/campaign-resend";
 import { requireUser } from "~/services/auth.server";
 import { createResendDraft, resendOffer } from "~/services/campaign-resend.server";
-import { getCampaign } from "~/services/campaigns.server";
+import { getCampaign } from "~/services/campaigns/views.server";
 import { redirectWithFlash } from "~/services/session.server";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).

@@ -10,7 +10,8 @@ setUpTestDatabase();
 const { db } = await import("~/db/prisma.server");
 const { newId } = await import("~/lib/id");
 const segments = await import("~/services/segments.server");
-const campaigns = await import("~/services/campaigns.server");
+const { saveDraft } = await import("~/services/campaigns/drafts.server");
+const { launch } = await import("~/services/campaigns/launch.server");
 const { parseConditions } = await import("~/lib/segments");
 
 const tree = (conditions: unknown) => {
@@ -146,15 +147,15 @@ describe("rolling dates, evaluated when the audience is counted", () => {
   it("freezes a campaign's audience as it is at launch, not when its draft was saved", async () => {
     const content = { name: "Comeback", subject: "Hello", message: "Hi {NAME}", description: "", segmentId: recent };
     at(16);
-    const draft = await campaigns.saveDraft(tenant, content);
+    const draft = await saveDraft(tenant, content);
     expect(draft.audienceSize).toBe(2);
     at(20);
-    const launched = await campaigns.launch(tenant, content, { draftId: draft.id });
+    const launched = await launch(tenant, content, { draftId: draft.id });
     expect(launched.id).toBe(draft.id);
     expect(launched.audienceSize).toBe(1);
     expect(await db().delivery.count({ where: { campaignId: launched.id } })).toBe(1);
     at(25);
-    await expect(campaigns.launch(tenant, { ...content, name: "Too late" })).rejects.toMatchObject({
+    await expect(launch(tenant, { ...content, name: "Too late" })).rejects.toMatchObject({
       status: 422,
     });
   });

@@ -10,7 +10,8 @@ setUpTestDatabase();
 const svc = await import("~/services/unsubscribe.server");
 const { unsubscribeToken } = await import("~/services/unsubscribe-token.server");
 const { suppressions } = await import("~/models/suppressions/store.server");
-const campaigns = await import("~/services/campaigns.server");
+const { saveDraft } = await import("~/services/campaigns/drafts.server");
+const { deleteCampaign } = await import("~/services/campaigns/controls.server");
 const { createSegment } = await import("~/services/segments.server");
 const { newId } = await import("~/lib/id");
 
@@ -22,7 +23,7 @@ async function tenantWithCampaign(name = "Asha Rao", campaignName = "Diwali offe
     description: "",
     tree: segmentTree({ visits: { $gte: 0 } }),
   });
-  const campaign = await campaigns.saveDraft(user.id, {
+  const campaign = await saveDraft(user.id, {
     name: campaignName,
     subject: "Hello",
     message: "Hi {NAME}",
@@ -100,7 +101,7 @@ describe("unsubscribeWithToken", () => {
 
   it("keeps going when the campaign was deleted since: its id stays, its name is empty", async () => {
     const { user, campaign, tokenFor } = await tenantWithCampaign();
-    await campaigns.deleteCampaign(user.id, campaign.id);
+    await deleteCampaign(user.id, campaign.id);
     expect(await svc.unsubscribeWithToken(tokenFor("gone@example.com"))).toMatchObject({ state: "unsubscribed" });
     expect(await suppressions.findSuppression(user.id, "gone@example.com")).toMatchObject({
       reason: "unsubscribed",

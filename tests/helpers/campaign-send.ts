@@ -8,8 +8,8 @@ import type { AnyConnection } from "~/db/connection.server";
 import { deliveryStats } from "~/lib/campaigns";
 import { newId } from "~/lib/id";
 import { parseConditions } from "~/lib/segments";
-import { type CampaignRow, findCampaignRowById, type NewCampaign } from "~/models/campaigns.server";
-import { launchCampaign } from "~/models/deliveries/launch.server";
+import { type CampaignRow, campaigns, type NewCampaign } from "~/models/campaigns/store.server";
+import { launches } from "~/models/launch/store.server";
 import { audienceWhere } from "~/models/segments/audience.server";
 import { createDeliveryEngine } from "~/services/delivery/engine.server";
 import { smtpChannel } from "~/services/delivery/smtp-channel.server";
@@ -17,7 +17,7 @@ import { sqlRow, sqlRows } from "./sql";
 
 /** The campaign's row as stored now. */
 export async function campaignRow(_connection: AnyConnection, id: string): Promise<CampaignRow> {
-  const row = await findCampaignRowById(id);
+  const row = await campaigns.findCampaignRowById(id);
   if (!row) throw new Error(`No campaign ${id}`);
   return row;
 }
@@ -98,7 +98,7 @@ export async function launchToEveryone(
   const parsed = parseConditions({ totalSpend: { $gte: 0 } });
   if (!parsed.ok) throw new Error(parsed.message);
   const id = newId();
-  await launchCampaign(
+  await launches.launchCampaign(
     sqlite,
     {
       id,

@@ -17,10 +17,10 @@ useTestDatabase();
 const connection = useTestConnection();
 
 const { newId } = await import("~/lib/id");
-const { findCampaignRowById } = await import("~/models/campaigns.server");
+const { campaigns } = await import("~/models/campaigns/store.server");
 const { suppressions } = await import("~/models/suppressions/store.server");
 const { createCustomer } = await import("~/services/customers.server");
-const { notifyPerformance } = await import("~/services/campaigns.server");
+const { notifyPerformance } = await import("~/services/campaigns/reports.server");
 const { unsubscribeToken } = await import("~/services/unsubscribe-token.server");
 const { unsubscribeWithToken } = await import("~/services/unsubscribe.server");
 const apiDetail = await import("~/routes/api/campaigns-id");
@@ -184,7 +184,7 @@ describe("the completion notification", () => {
          "bouncedCount" = 1, "openedCount" = 40 WHERE "id" = ?`,
       [id],
     );
-    const row = await findCampaignRowById(id);
+    const row = await campaigns.findCampaignRowById(id);
     if (!row) throw new Error("no campaign");
     await notifyPerformance(row);
     const details = await sqlValue<string>(

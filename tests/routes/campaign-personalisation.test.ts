@@ -18,7 +18,7 @@ const connection = useTestConnection();
 import { deliveryId } from "~/lib/campaigns";
 import { parseConditions } from "~/lib/segments";
 import { CustomerApiSchema } from "~/schemas/customer";
-import { launch } from "~/services/campaigns.server";
+import { launch } from "~/services/campaigns/launch.server";
 import { createCustomer } from "~/services/customers.server";
 import type { DeliveryChannel } from "~/services/delivery/channel.server";
 import { createDeliveryEngine } from "~/services/delivery/engine.server";

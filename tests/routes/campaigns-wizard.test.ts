@@ -14,7 +14,7 @@ import { db } from "~/db/prisma.server";
 import { parseConditions } from "~/lib/segments";
 import * as detail from "~/routes/campaigns-detail";
 import * as wizard from "~/routes/campaigns-wizard";
-import { saveDraft } from "~/services/campaigns.server";
+import { saveDraft } from "~/services/campaigns/drafts.server";
 import { seedTenant } from "~/services/seed.server";
 import { createSegment } from "~/services/segments.server";
 import { readFlash, signInAndRedirect } from "~/services/session.server";

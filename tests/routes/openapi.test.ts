@@ -23,7 +23,7 @@ const connection = useTestConnection();
 
 import { getEnv, resetEnvCache } from "~/env.server";
 import { deliveryId } from "~/lib/campaigns";
-import { recountCampaign } from "~/models/campaigns.server";
+import { campaigns } from "~/models/campaigns/store.server";
 import { HTTP_METHODS, type HttpMethod, type OpenApiDocument } from "~/lib/openapi/document.server";
 import { loader as openApiLoader } from "~/routes/api/openapi-json";
 import { ReceiptsBodySchema } from "~/schemas/api-inputs.server";
@@ -675,7 +675,7 @@ describe("real answers validate against the document", () => {
     // Sent and finished: the delivery job's part, done here by hand.
     await sqlRun(connection(), `UPDATE "Delivery" SET "status" = 'delivered' WHERE "campaignId" = ?`, [id]);
     await sqlRun(connection(), `UPDATE "Campaign" SET "status" = 'Completed' WHERE "id" = ?`, [id]);
-    await recountCampaign(connection(), id);
+    await campaigns.recountCampaign(connection(), id);
     await call(resend, { params: { id }, json: { subject: " " } }, 400);
     await call(resend, { params: { id: missing }, json: { subject: "Again" } }, 404);
     const draft = await call(resend, { params: { id }, json: { subject: "Again" } }, 201);

@@ -4,7 +4,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { allowMethods, methodNotAllowed } from "~/lib/api.server";
 import { withApi } from "~/services/auth.server";
-import { runCampaignControl } from "~/services/campaigns.server";
+import { runCampaignControl } from "~/services/campaigns/controls.server";
 
 export async function action({ request, params }: ActionFunctionArgs) {
   allowMethods(request, "POST");

@@ -6,7 +6,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { jsonResponse, methodNotAllowed, parseOrThrow } from "~/lib/api.server";
 import { DeliveryLogQuerySchema } from "~/schemas/api-inputs.server";
 import { withApi } from "~/services/auth.server";
-import { deliveryLogs } from "~/services/campaigns.server";
+import { deliveryLogs } from "~/services/campaigns/delivery-log.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   return withApi(request, async (user) => {

@@ -10,7 +10,8 @@ import { allowMethods, jsonResponse, parseOrThrow, readJson } from "~/lib/api.se
 import { CampaignListQuerySchema } from "~/schemas/api-inputs.server";
 import { CampaignApiHeadersSchema, CampaignApiSchema } from "~/schemas/campaign";
 import { withApi } from "~/services/auth.server";
-import { campaignTotals, listCampaigns, saveOrLaunchOnce } from "~/services/campaigns.server";
+import { saveOrLaunchOnce } from "~/services/campaigns/launch.server";
+import { campaignTotals, listCampaigns } from "~/services/campaigns/views.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return withApi(request, async (user) => {

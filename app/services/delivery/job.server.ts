@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { getEnv } from "~/env.server";
 import type { Logger } from "~/lib/logger.server";
-import { notifyPaused, notifyPerformance } from "~/services/campaigns.server";
+import { notifyPaused, notifyPerformance } from "~/services/campaigns/reports.server";
 import { deliveryStartNotes } from "~/services/delivery/channels.server";
 import type { EngineEvent } from "~/services/delivery/engine.server";
 import { startSimulatedVendor, type SimulatedVendor } from "~/services/delivery/simulated-vendor.server";

@@ -1,0 +1,132 @@
+// The campaign as stored: the one declaration of its row, the columns that read it whole, what a
+// draft writes, and who a campaign reached as its exports read them. The same on both engines.
+import type { CampaignCounters, DeliveryStatus } from "~/lib/campaigns";
+import type { CampaignPeople } from "~/lib/campaign-people";
+import { LAUNCH_SLICE } from "~/models/launch/rows";
+
+export { LAUNCHING } from "~/models/launch/rows";
+
+/** One Campaign row as the models read it (dates as unixepoch milliseconds). */
+export type CampaignRow = CampaignCounters & {
+  id: string;
+  userId: string;
+  segmentId: string | null;
+  segmentName: string;
+  name: string;
+  subject: string;
+  description: string;
+  message: string;
+  status: string;
+  statusDetail: string;
+  sendErrors: number;
+  launchedAt: number | null;
+  completedAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+  firstSeq: number;
+  lastSeq: number;
+  /** Customers of the segment the launch left out because their address was suppressed then. */
+  suppressedAtLaunch: number;
+  /** 1 when messages carry the open pixel and tracked links, 0 when not (SQLite's boolean). */
+  trackingEnabled: number;
+  /** Every open and click by people (openedCount and clickedCount count recipients). */
+  opensTotal: number;
+  clicksTotal: number;
+  /** Opens and clicks told apart as machines (privacy proxies, link scanners, bots). */
+  machineOpenCount: number;
+  machineClickCount: number;
+  /** Soft bounces reported after the send (the rows keep their state). */
+  softBounceCount: number;
+  /** A "Resend to non-openers" draft's source campaign; null for a campaign sent to a segment. */
+  resendOfId: string | null;
+};
+
+/** The columns of a whole CampaignRow, for SELECT and RETURNING (SQLite; PostgreSQL casts trackingEnabled). */
+export const CAMPAIGN_COLUMNS = `"id", "userId", "segmentId", "segmentName", "name", "subject", "description", "message", "status",
+  "statusDetail", "audienceSize", "pendingCount", "sentCount", "deliveredCount", "failedCount", "bouncedCount", "cancelledCount",
+  "suppressedCount", "openedCount", "clickedCount", "sendErrors", "launchedAt", "completedAt", "createdAt", "updatedAt", "firstSeq",
+  "lastSeq", "suppressedAtLaunch", "complainedCount", "trackingEnabled", "opensTotal", "clicksTotal", "machineOpenCount",
+  "machineClickCount", "softBounceCount", "resendOfId"`;
+
+/** A campaign's content as a draft or a launch writes it. */
+export type NewCampaign = Pick<
+  CampaignRow,
+  "id" | "userId" | "segmentId" | "segmentName" | "name" | "subject" | "description" | "message"
+> &
+  /** Tracking is on and the audience is a segment unless said. */
+  Partial<Pick<CampaignRow, "trackingEnabled" | "resendOfId">>;
+
+/** The stored values of a new campaign's tracking switch and resend source. */
+export const trackingValue = (c: NewCampaign) => (c.trackingEnabled === 0 ? 0 : 1);
+export const resendValue = (c: NewCampaign) => c.resendOfId ?? null;
+
+/**
+ * The columns a new Campaign row is written with, as a draft (a saved draft, or a launch's draft
+ * marked LAUNCHING): 'Draft' is the ninth value, the others are bound.
+ */
+export const DRAFT_COLUMNS = `"id", "userId", "segmentId", "segmentName", "name", "subject", "description", "message", "status",
+  "statusDetail", "audienceSize", "createdAt", "updatedAt", "trackingEnabled", "resendOfId"`;
+
+/** An active campaign as the delivery job sends it (trackingEnabled 1: the open pixel and tracked links). */
+export type SendingCampaign = Pick<
+  CampaignRow,
+  "id" | "userId" | "subject" | "message" | "sendErrors" | "trackingEnabled"
+>;
+
+/** A campaign's launch state (an idempotency key's "is its result finished" check). */
+export type CampaignState = { status: string; statusDetail: string };
+
+/** The list screen's cards: how many campaigns, their audiences added up, and distinct segments. */
+export type CampaignTotals = { campaigns: number; audience: number; segments: number };
+
+/** Where the list's page starts: after this campaign (newest first). */
+export type CampaignListCursor = { createdAt: number; id: string } | null;
+
+/** The statuses a control moves an active campaign to. */
+export type ControlStatus = "Active" | "Paused" | "Cancelled";
+
+/**
+ * Deletes up to LAUNCH_SLICE of a campaign's DeliveryEvent rows (its opens, clicks and reports),
+ * its id the one parameter (`param` is the engine's placeholder: `?` or `$1`).
+ */
+export const deleteEventSlice = (param: string) =>
+  `DELETE FROM "DeliveryEvent" WHERE "id" IN (SELECT "id" FROM "DeliveryEvent" WHERE "campaignId" = ${param} LIMIT ${LAUNCH_SLICE})`;
+
+// --- Who a campaign reached (its figures and its CSV exports) ---------------------------------
+
+/** One recipient of a campaign as an export writes them. */
+export type CampaignPersonRow = {
+  seq: number;
+  customerId: string;
+  name: string;
+  email: string;
+  phone: string;
+  status: DeliveryStatus;
+  details: string;
+  openedAt: number | null;
+  clickedAt: number | null;
+  /** When the recipient unsubscribed through this campaign's link (ms; unsubscribers only, else null). */
+  unsubscribedAt: number | null;
+};
+
+/**
+ * The rows each export takes, the same rows the campaign's figures count: recipients are those it
+ * was sent to (accepted by the channel: sent, delivered, bounced or complained; deliveryStats'
+ * sent), openers and clickers the people who opened it or clicked in it (openedAt and clickedAt are
+ * set by people only), bouncers the bounced rows, unsubscribers those who unsubscribed through its
+ * link (the suppression list's event names the campaign). `$U` is the tenant.
+ */
+export const PEOPLE_WHERE: Record<CampaignPeople, string> = {
+  recipients: `d."status" IN ('sent', 'delivered', 'bounced', 'complained')`,
+  openers: `d."openedAt" IS NOT NULL`,
+  clickers: `d."clickedAt" IS NOT NULL`,
+  bouncers: `d."status" = 'bounced'`,
+  unsubscribers: `"unsubscribedAt" IS NOT NULL`,
+};
+
+/** A recipient's first unsubscribe through the campaign's link (the event's address is lower case). */
+export const UNSUBSCRIBED_AT = (tenant: string) => `(SELECT min(e."createdAt") FROM "SuppressionEvent" e
+  WHERE e."userId" = ${tenant} AND e."email" = lower(d."email") AND e."campaignId" = d."campaignId"
+    AND e."action" = 'suppressed' AND e."reason" = 'unsubscribed')`;
+
+export const PERSON_COLUMNS = `d."seq", d."customerId", d."name", d."email", d."phone", d."status", d."details", d."openedAt", d."clickedAt"`;
