@@ -53,14 +53,9 @@ import { requireUser } from "~/services/auth.server";
 import { resendOffer } from "~/services/campaign-resend.server";
 import { attributionOfCampaign } from "~/services/attribution.server";
 import { campaignEngagement } from "~/services/campaign-engagement.server";
-import {
-  campaignUnsubscribes,
-  deleteCampaign,
-  deliveryLogs,
-  getCampaign,
-  isDeliveryStatus,
-  runCampaignControl,
-} from "~/services/campaigns.server";
+import { deleteCampaign, runCampaignControl } from "~/services/campaigns/controls.server";
+import { deliveryLogs, isDeliveryStatus } from "~/services/campaigns/delivery-log.server";
+import { campaignUnsubscribes, getCampaign } from "~/services/campaigns/views.server";
 import { redirectWithFlash } from "~/services/session.server";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).

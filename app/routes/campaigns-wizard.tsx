@@ -47,14 +47,10 @@ import {
 } from "~/schemas/campaign";
 import { getEnv } from "~/env.server";
 import { requireUser } from "~/services/auth.server";
-import {
-  audienceReach,
-  type CampaignDto,
-  getCampaign,
-  resendReach,
-  saveDraft,
-  saveOrLaunchOnce,
-} from "~/services/campaigns.server";
+import { saveDraft } from "~/services/campaigns/drafts.server";
+import { saveOrLaunchOnce } from "~/services/campaigns/launch.server";
+import { audienceReach, resendReach } from "~/services/campaigns/reach.server";
+import { type CampaignDto, getCampaign } from "~/services/campaigns/views.server";
 import { listSegments, segmentAudienceCount, segmentOverview } from "~/services/segments.server";
 import { senderOf } from "~/services/email/sender.server";
 import { redirectWithFlash } from "~/services/session.server";

@@ -24,13 +24,8 @@ import { withSearchParams } from "~/lib/search-params";
 import { segmentChipClass } from "~/lib/segments";
 import { requireUser } from "~/services/auth.server";
 import { attributionOfCampaigns, parseRevenueCursor } from "~/services/attribution.server";
-import {
-  campaignTotals,
-  campaignUnsubscribes,
-  deleteCampaign,
-  getCampaign,
-  listCampaigns,
-} from "~/services/campaigns.server";
+import { deleteCampaign } from "~/services/campaigns/controls.server";
+import { campaignTotals, campaignUnsubscribes, getCampaign, listCampaigns } from "~/services/campaigns/views.server";
 import { redirectWithFlash } from "~/services/session.server";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).

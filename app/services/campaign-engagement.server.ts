@@ -4,8 +4,8 @@
 // message's own, numbered as the messages were rendered (emailLinks in app/lib/email-body.ts).
 import { emailLinks } from "~/lib/email-body";
 import { rateOf } from "~/lib/numbers";
-import { clicksByLink } from "~/models/deliveries/engagement.server";
-import { type CampaignDto, getCampaign } from "~/services/campaigns.server";
+import { deliveryHistory } from "~/models/deliveries/history/store.server";
+import { type CampaignDto, getCampaign } from "~/services/campaigns/views.server";
 
 /** One link of the message: its address and its clicks (people; machines apart). */
 export type CampaignLinkDto = {
@@ -38,7 +38,7 @@ export async function campaignLinks(userId: string, campaignId: string): Promise
 }
 
 async function linksOf(userId: string, campaign: CampaignDto): Promise<CampaignLinkDto[]> {
-  const counted = new Map((await clicksByLink(userId, campaign.id)).map((r) => [r.link, r]));
+  const counted = new Map((await deliveryHistory.clicksByLink(userId, campaign.id)).map((r) => [r.link, r]));
   return emailLinks(campaign.message).map((url, index) => {
     const row = counted.get(index);
     return {

@@ -1,14 +1,13 @@
 // A campaign's people as CSV, for its detail page and `crm campaigns export`: its recipients,
 // openers, clickers, bouncers or unsubscribers (the rows its figures count: PEOPLE_WHERE in
-// app/models/campaigns-people-sql.server.ts), streamed a slice of its delivery rows at a time so a
+// app/models/campaigns/rows.ts), streamed a slice of its delivery rows at a time so a
 // campaign of a million never sits in memory. Another tenant's campaign is "not found".
 import { notFound } from "~/lib/api.server";
 import { csvText } from "~/lib/csv-cells";
 import { DEFAULT_TIME_ZONE, isoInZone } from "~/lib/dates";
 import { isId } from "~/lib/id";
-import { findCampaignRow } from "~/models/campaigns.server";
 import type { CampaignPeople } from "~/lib/campaign-people";
-import { type CampaignPersonRow, campaignPeopleSlice } from "~/models/campaigns-people.server";
+import { type CampaignPersonRow, campaigns } from "~/models/campaigns/store.server";
 
 /** Every export's columns; an export of unsubscribers adds when each unsubscribed. */
 export const CAMPAIGN_EXPORT_COLUMNS = [
@@ -41,7 +40,7 @@ export async function campaignPeopleCsv(
   options: { timeZone?: string; sliceSize?: number } = {},
 ): Promise<{ stream: ReadableStream<Uint8Array>; fileName: string; name: string }> {
   const id = campaignId.trim().toLowerCase();
-  const campaign = isId(id) ? await findCampaignRow(userId, id) : null;
+  const campaign = isId(id) ? await campaigns.findCampaignRow(userId, id) : null;
   if (!campaign) throw notFound("Campaign");
   const timeZone = options.timeZone ?? DEFAULT_TIME_ZONE;
   const slice = options.sliceSize ?? EXPORT_SLICE;
@@ -73,7 +72,8 @@ export async function campaignPeopleCsv(
           chunk += csvText([columns]);
           headerSent = true;
         }
-        const rows = campaign.lastSeq > 0 ? await campaignPeopleSlice(userId, campaign, who, after, slice) : [];
+        const rows =
+          campaign.lastSeq > 0 ? await campaigns.campaignPeopleSlice(userId, campaign, who, after, slice) : [];
         if (rows.length) {
           chunk += csvText(rows.map(line));
           after = Number(rows[rows.length - 1].seq);

@@ -1,14 +1,15 @@
 // "Resend to non-openers" (docs/rules.md#resend-to-non-openers): a completed campaign's offer on
 // its detail page and the draft it makes, addressed to the recipients who got it and did not open
-// it. The draft launches like any other (launch() in app/services/campaigns.server.ts): its
+// it. The draft launches like any other (launch() in app/services/campaigns/launch.server.ts): its
 // audience source is the non-openers of its source campaign (nonOpenersWhere in
-// app/models/deliveries/launch.server.ts), taken at launch, minus the suppressed.
+// app/models/launch/), taken at launch, minus the suppressed.
 import { ApiError } from "~/lib/api.server";
 import { RESEND_MESSAGES, type ResendOffer, resendAudienceName, resendName } from "~/lib/campaign-resend";
 import { newId } from "~/lib/id";
-import { insertDraft } from "~/models/campaigns.server";
+import { campaigns } from "~/models/campaigns/store.server";
 import type { ResendNonOpeners } from "~/schemas/campaign-resend";
-import { type CampaignDto, getCampaign, resendReach } from "~/services/campaigns.server";
+import { resendReach } from "~/services/campaigns/reach.server";
+import { type CampaignDto, getCampaign } from "~/services/campaigns/views.server";
 
 /** Why nobody is left to resend to, or null when someone is. */
 function nobodyReason(reach: { audience: number; receivers: number }): string | null {
@@ -47,7 +48,7 @@ export async function createResendDraft(
   if (reason) throw new ApiError("unprocessable", reason);
   const id = newId();
   // A draft shows the audience it would have today; the launch takes the non-openers of its moment.
-  await insertDraft(
+  await campaigns.insertDraft(
     {
       id,
       userId,

@@ -19,9 +19,9 @@ const connection = useTestConnection();
 
 const { sqlRun } = await import("../helpers/sql");
 const { deliveryKey } = await import("~/lib/campaigns");
-const { applyQueuedReceipts } = await import("~/models/deliveries/receipts.server");
+const { deliveryReceipts } = await import("~/models/deliveries/receipts/store.server");
 const { seedTenant } = await import("~/services/seed.server");
-const { getCampaign } = await import("~/services/campaigns.server");
+const { getCampaign } = await import("~/services/campaigns/views.server");
 const { campaignEngagement, campaignLinks } = await import("~/services/campaign-engagement.server");
 const { campaignRow, sendCampaignOverSmtp, sentRows } = await import("../helpers/campaign-send");
 const openRoute = await import("~/routes/track-open");
@@ -69,7 +69,7 @@ async function received(id: string, row: Row) {
 
 /** Applies the inbox as the delivery job does, until it is empty (each hit here was its own batch). */
 async function applyAll() {
-  while ((await applyQueuedReceipts(connection())).batches > 0);
+  while ((await deliveryReceipts.applyQueuedReceipts(connection())).batches > 0);
 }
 
 type Visit = { method?: string; userAgent?: string; ip?: string };

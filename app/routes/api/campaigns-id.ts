@@ -9,14 +9,11 @@ import { allowMethods, parseOrThrow, readJson } from "~/lib/api.server";
 import { CampaignApiSchema } from "~/schemas/campaign";
 import { ResendDraftApiSchema } from "~/schemas/campaign-resend";
 import { withApi } from "~/services/auth.server";
-import {
-  deleteCampaign,
-  deliveryLogs,
-  getCampaign,
-  getCampaignDetail,
-  launch,
-  saveDraft,
-} from "~/services/campaigns.server";
+import { deleteCampaign } from "~/services/campaigns/controls.server";
+import { deliveryLogs } from "~/services/campaigns/delivery-log.server";
+import { saveDraft } from "~/services/campaigns/drafts.server";
+import { launch } from "~/services/campaigns/launch.server";
+import { getCampaign, getCampaignDetail } from "~/services/campaigns/views.server";
 
 export const FIRST_LOG_PAGE = 50;
 
