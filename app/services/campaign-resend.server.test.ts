@@ -17,17 +17,15 @@ const connection = useTestConnection();
 
 import { RESEND_MESSAGES, nonOpenersText } from "~/lib/campaign-resend";
 import { audienceReachText, deliveryKey, launchedMessage } from "~/lib/campaigns";
-import { applyReceipts, type Receipt } from "~/models/deliveries/receipts.server";
+import type { Receipt } from "~/models/deliveries/receipts/rows";
+import { deliveryReceipts } from "~/models/deliveries/receipts/store.server";
 import { suppressions } from "~/models/suppressions/store.server";
 import { createResendDraft, resendOffer } from "~/services/campaign-resend.server";
-import {
-  deliveryLogs,
-  getCampaign,
-  launch,
-  resendReach,
-  saveDraft,
-  saveOrLaunchOnce,
-} from "~/services/campaigns.server";
+import { deliveryLogs } from "~/services/campaigns/delivery-log.server";
+import { saveDraft } from "~/services/campaigns/drafts.server";
+import { launch, saveOrLaunchOnce } from "~/services/campaigns/launch.server";
+import { resendReach } from "~/services/campaigns/reach.server";
+import { getCampaign } from "~/services/campaigns/views.server";
 import { deleteCustomer } from "~/services/customers.server";
 import type { ChannelResult, DeliveryChannel, OutgoingMessage } from "~/services/delivery/channel.server";
 import { createDeliveryEngine } from "~/services/delivery/engine.server";
@@ -131,7 +129,7 @@ describe("resend to non-openers", () => {
     // Delivered: 3..23. People open 3..6 (5 also opened by a proxy first); 7 clicks without an
     // open (the pixel was blocked); 8..10 are opened only by machines; a machine click on 11.
     const got = rows.slice(3);
-    await applyReceipts(connection(), [
+    await deliveryReceipts.applyReceipts(connection(), [
       engagement(sourceId, got[2], "opened", true),
       ...got.slice(0, 4).map((r) => engagement(sourceId, r, "opened")),
       engagement(sourceId, got[4], "clicked"),
@@ -186,7 +184,7 @@ describe("resend to non-openers", () => {
   }, 60_000);
 
   it("takes the audience at launch: who opens between the draft and the launch is left out", async () => {
-    await applyReceipts(connection(), [engagement(sourceId, lateOpener, "opened")]);
+    await deliveryReceipts.applyReceipts(connection(), [engagement(sourceId, lateOpener, "opened")]);
     expected = expected.filter((e) => e !== lateOpener.email);
     // Edited and saved in the wizard (its form has no segment for a resend), then launched from it.
     const content = {
@@ -243,7 +241,7 @@ describe("resend to non-openers", () => {
     await sendAll(sent.id);
     // Three open; the fourth is suppressed: nobody a resend could reach.
     const rows = await rowsOf(sent.id);
-    await applyReceipts(
+    await deliveryReceipts.applyReceipts(
       connection(),
       rows.slice(0, 3).map((r) => engagement(sent.id, r, "opened")),
     );
@@ -254,7 +252,7 @@ describe("resend to non-openers", () => {
       status: 422,
       message: RESEND_MESSAGES.allSuppressed,
     });
-    await applyReceipts(connection(), [engagement(sent.id, rows[3], "opened")]);
+    await deliveryReceipts.applyReceipts(connection(), [engagement(sent.id, rows[3], "opened")]);
     expect(await resendOffer(sender.id, completed)).toEqual({ kind: "nobody", reason: RESEND_MESSAGES.nobodyLeft });
   }, 60_000);
 });
@@ -288,7 +286,7 @@ describe("POST /api/campaigns/{id}/resend-non-openers", () => {
     );
     await sendAll(active.id);
     const rows = await rowsOf(active.id);
-    await applyReceipts(connection(), [
+    await deliveryReceipts.applyReceipts(connection(), [
       engagement(active.id, rows[0], "opened"),
       engagement(active.id, rows[1], "opened", true),
     ]);
@@ -328,7 +326,7 @@ describe("POST /api/campaigns/{id}/resend-non-openers", () => {
     );
 
     // Everyone opens: nobody left (422).
-    await applyReceipts(
+    await deliveryReceipts.applyReceipts(
       connection(),
       rows.slice(1).map((r) => engagement(active.id, r, "opened")),
     );

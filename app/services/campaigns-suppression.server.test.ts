@@ -17,19 +17,15 @@ const connection = useTestConnection();
 
 import { audienceReachText, deliveryChip, deliveryKey, LAUNCHED, launchedMessage } from "~/lib/campaigns";
 import { newId } from "~/lib/id";
-import { claimBatch, claimStillHeld } from "~/models/deliveries/claims.server";
-import { launchCampaign } from "~/models/deliveries/launch.server";
-import { recordOutcomes } from "~/models/deliveries/outcomes.server";
-import { applyReceipts } from "~/models/deliveries/receipts.server";
+import { deliveryClaims } from "~/models/deliveries/claims/store.server";
+import { launches } from "~/models/launch/store.server";
+import { deliveryReceipts } from "~/models/deliveries/receipts/store.server";
 import { suppressions } from "~/models/suppressions/store.server";
 import { audienceWhere, sqlAudienceCount } from "~/models/segments/audience.server";
-import {
-  ALL_SUPPRESSED,
-  audienceReach,
-  deliveryLogs,
-  getCampaign,
-  launch as launchCampaignFor,
-} from "~/services/campaigns.server";
+import { deliveryLogs } from "~/services/campaigns/delivery-log.server";
+import { ALL_SUPPRESSED, launch as launchCampaignFor } from "~/services/campaigns/launch.server";
+import { audienceReach } from "~/services/campaigns/reach.server";
+import { getCampaign } from "~/services/campaigns/views.server";
 import type { ChannelResult, DeliveryChannel, OutgoingMessage, SendControl } from "~/services/delivery/channel.server";
 import { createDeliveryEngine } from "~/services/delivery/engine.server";
 import { seedCampaignHistory } from "~/services/delivery/history.server";
@@ -67,7 +63,7 @@ const expectCountersAddUp = (id: string) => expectCountersAddUpIn(connection(), 
 
 async function launch(userId: string, tree = everyone, name = "Diwali offer") {
   const id = newId();
-  const size = await launchCampaign(
+  const size = await launches.launchCampaign(
     connection(),
     {
       id,
@@ -313,11 +309,21 @@ describe("the send re-checks the list", () => {
       { email: bEmails[2], reason: "manual" },
     ]);
     const t = Date.now();
-    const claimedA = await claimBatch(connection(), { campaignId: first.id, limit: 30, now: t, leaseMs: 60_000 });
+    const claimedA = await deliveryClaims.claimBatch(connection(), {
+      campaignId: first.id,
+      limit: 30,
+      now: t,
+      leaseMs: 60_000,
+    });
     expect(claimedA).toHaveLength(30);
     expect((await campaign(first.id)).suppressedCount).toBe(0);
 
-    const claimedB = await claimBatch(connection(), { campaignId: second.id, limit: 30, now: t, leaseMs: 60_000 });
+    const claimedB = await deliveryClaims.claimBatch(connection(), {
+      campaignId: second.id,
+      limit: 30,
+      now: t,
+      leaseMs: 60_000,
+    });
     expect(claimedB.map((r) => r.email)).toEqual(bEmails.slice(3));
     const ended = (await rowsOf(second.id)).slice(0, 3);
     expect(ended.map((r) => r.status)).toEqual(["suppressed", "suppressed", "suppressed"]);
@@ -328,7 +334,7 @@ describe("the send re-checks the list", () => {
     await expectCountersAddUp(second.id);
 
     // A held claim stops being held when its address is suppressed (the SMTP channel asks before each message).
-    const held = await claimStillHeld(connection());
+    const held = await deliveryClaims.claimStillHeld(connection());
     const row = claimedA[5];
     expect(held(row.seq, row.attempts, t)).toBe(true);
     await suppressions.addSuppressions(a.id, [{ email: row.email, reason: "unsubscribed" }]);
@@ -346,8 +352,8 @@ describe("a bounce suppresses", () => {
     await seedTenant(sender.id, { customers: 10, orders: 0, seed: 51 });
     const { id } = await launch(sender.id, everyone, "Monsoon Sale");
     const t = Date.now();
-    const rows = await claimBatch(connection(), { campaignId: id, limit: 10, now: t, leaseMs: 60_000 });
-    await recordOutcomes(
+    const rows = await deliveryClaims.claimBatch(connection(), { campaignId: id, limit: 10, now: t, leaseMs: 60_000 });
+    await deliveryReceipts.recordOutcomes(
       connection(),
       id,
       [
@@ -386,7 +392,7 @@ describe("a bounce suppresses", () => {
 
     // The vendor's receipt says the sent message bounced later.
     expect(
-      await applyReceipts(connection(), [
+      await deliveryReceipts.applyReceipts(connection(), [
         { id: deliveryKey(id, rows[2].seq, 0), event: "bounced", at: t + 1000, details: "Mailbox unavailable" },
       ]),
     ).toEqual({ applied: 1, ignored: 0 });
@@ -470,9 +476,14 @@ describe("/api", () => {
     // One address unsubscribes after the launch, one row gets a temporary answer.
     await suppressions.addSuppressions(sender.id, [{ email: emails[1], reason: "unsubscribed" }]);
     const t = Date.now();
-    const claimed = await claimBatch(connection(), { campaignId: id, limit: 5, now: t, leaseMs: 60_000 });
+    const claimed = await deliveryClaims.claimBatch(connection(), {
+      campaignId: id,
+      limit: 5,
+      now: t,
+      leaseMs: 60_000,
+    });
     expect(claimed.map((r) => r.email)).not.toContain(emails[1]);
-    await recordOutcomes(
+    await deliveryReceipts.recordOutcomes(
       connection(),
       id,
       [
