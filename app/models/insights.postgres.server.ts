@@ -2,7 +2,7 @@
 // (Pg added), parameters and answers, each taking the pool to run on first. Times given to the
 // timestamptz columns are Dates; counts and sums come back as numbers (the pool's type parsers).
 import { type Queryable, query } from "~/db/postgres.server";
-import { idFloor } from "~/models/dashboard-statements.server";
+import { idFloor } from "~/models/dashboard/rows";
 import type {
   CustomerMarks,
   InsightCounts,

@@ -7,7 +7,8 @@ import { postgres } from "~/db/postgres.server";
 import { readStatement } from "~/db/reader.server";
 import type { CampaignCounters } from "~/lib/campaigns";
 import type { CampaignRow } from "~/models/campaigns.server";
-import { countOf, idFloor } from "~/models/dashboard-statements.server";
+import { idFloor } from "~/models/dashboard/rows";
+import { countOf } from "~/models/dashboard/sqlite.server";
 import {
   countActiveBetweenPg,
   countCustomersAddedPg,

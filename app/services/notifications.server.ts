@@ -3,14 +3,7 @@
 import { MAX_NOTIFICATIONS, type NotificationType } from "~/lib/notifications";
 import { notFound } from "~/lib/api.server";
 import type { NotificationDto } from "~/lib/dto";
-import {
-  deleteNotificationOfUser,
-  findNotificationsWithUnread,
-  insertNotificationKeepingNewest,
-  markAllNotificationsRead,
-  markNotificationRead,
-  type NotificationRow,
-} from "~/models/notifications.server";
+import { type NotificationRow, notifications } from "~/models/notifications/store.server";
 import { publish as publishOnBus, subscribe } from "~/services/process-bus.server";
 
 export type { NotificationDto };
@@ -45,7 +38,7 @@ export async function notify(
   input: { type: NotificationType; title: string; details?: string },
 ): Promise<NotificationDto> {
   // Keep the newest 50: the older ones go with the new one's insert.
-  const created = await insertNotificationKeepingNewest(
+  const created = await notifications.insertNotificationKeepingNewest(
     userId,
     { type: input.type, title: input.title, details: input.details ?? "" },
     MAX_NOTIFICATIONS,
@@ -56,7 +49,7 @@ export async function notify(
 }
 
 export async function listNotifications(userId: string, options: { type?: string; take?: number } = {}) {
-  const { rows, unread } = await findNotificationsWithUnread(userId, {
+  const { rows, unread } = await notifications.findNotificationsWithUnread(userId, {
     type: options.type,
     take: options.take ?? MAX_NOTIFICATIONS,
   });
@@ -64,17 +57,17 @@ export async function listNotifications(userId: string, options: { type?: string
 }
 
 export async function markRead(userId: string, id: string) {
-  if ((await markNotificationRead(userId, id)) === 0) throw notFound("Notification");
+  if ((await notifications.markNotificationRead(userId, id)) === 0) throw notFound("Notification");
   publish(userId, { kind: "changed" });
 }
 
 export async function markAllRead(userId: string) {
-  const count = await markAllNotificationsRead(userId);
+  const count = await notifications.markAllNotificationsRead(userId);
   publish(userId, { kind: "changed" });
   return count;
 }
 
 export async function deleteNotification(userId: string, id: string) {
-  if ((await deleteNotificationOfUser(userId, id)) === 0) throw notFound("Notification");
+  if ((await notifications.deleteNotificationOfUser(userId, id)) === 0) throw notFound("Notification");
   publish(userId, { kind: "changed" });
 }

@@ -15,8 +15,8 @@ const connection = openTestConnection();
 const otherInstance = openTestConnection();
 
 const { checkSignInRate, TOO_MANY_SIGN_INS } = await import("~/services/rate-limit.server");
-const { isPostgres } = await import("~/db/connection.server");
-const { countSignInAttemptPg } = await import("~/models/sign-in-attempts.postgres.server");
+const { postgresOf } = await import("~/db/engine.server");
+const { signInAttempts } = await import("~/models/sign-in-attempts/store.server");
 const { db } = await import("~/db/prisma.server");
 
 let addresses = 0;
@@ -54,35 +54,32 @@ describe("checkSignInRate", () => {
 
 describe.runIf(TEST_ENGINE === "postgres")("on PostgreSQL the counters are shared by every instance", () => {
   it("two instances counting one address at once hand out each count once, 1 to 40", async () => {
-    const [a, b] = [connection(), otherInstance()];
-    if (!isPostgres(a) || !isPostgres(b)) throw new Error("expected PostgreSQL connections");
+    const [a, b] = [postgresOf(connection()), postgresOf(otherInstance())];
     expect(a.pool).not.toBe(b.pool);
     const address = newAddress();
     const now = Date.now();
     const counts = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => countSignInAttemptPg(i % 2 ? a : b, address, now, 60_000)),
+      Array.from({ length: 40 }, (_, i) => signInAttempts.countSignInAttempt(address, now, 60_000, i % 2 ? a : b)),
     );
     expect([...counts].sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
   });
 
   it("an attempt on this instance counts against the attempts another made", async () => {
     const other = otherInstance();
-    if (!isPostgres(other)) throw new Error("expected a PostgreSQL connection");
     const address = newAddress();
     const now = Date.now();
-    for (let i = 0; i < 5; i += 1) await countSignInAttemptPg(other, address, now, 60_000);
+    for (let i = 0; i < 5; i += 1) await signInAttempts.countSignInAttempt(address, now, 60_000, other);
     expect(await checkSignInRate(address, now, 5)).toBe(TOO_MANY_SIGN_INS);
   });
 
   it("the rows of ended windows are swept, the current ones kept", async () => {
-    const pg = connection();
-    if (!isPostgres(pg)) throw new Error("expected a PostgreSQL connection");
+    const pool = connection();
     const [old, current] = [newAddress(), newAddress()];
     // Far on, so this process's last sweep (at most once a window) is more than a window ago.
     const later = Date.now() + 10 * 60_000;
-    await countSignInAttemptPg(pg, old, later - 120_000, 60_000);
-    await countSignInAttemptPg(pg, current, later - 1_000, 60_000);
-    await countSignInAttemptPg(pg, newAddress(), later, 60_000);
+    await signInAttempts.countSignInAttempt(old, later - 120_000, 60_000, pool);
+    await signInAttempts.countSignInAttempt(current, later - 1_000, 60_000, pool);
+    await signInAttempts.countSignInAttempt(newAddress(), later, 60_000, pool);
     const keys = (await db().signInAttempt.findMany({ select: { key: true } })).map((r) => r.key);
     expect(keys).not.toContain(old);
     expect(keys).toContain(current);

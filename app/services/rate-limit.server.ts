@@ -1,8 +1,8 @@
 // A fixed-window limit on sign-in attempts per client address (docs/rules.md#sign-in-and-sessions):
 // SIGN_IN_RATE_LIMIT attempts a minute, counted across every worker of the server and, on
-// PostgreSQL, across every instance on the database (app/models/sign-in-attempts.server.ts).
+// PostgreSQL, across every instance on the database (app/models/sign-in-attempts/).
 import { getEnv } from "~/env.server";
-import { countSignInAttempt } from "~/models/sign-in-attempts.server";
+import { signInAttempts } from "~/models/sign-in-attempts/store.server";
 
 const WINDOW_MS = 60_000;
 export const TOO_MANY_SIGN_INS = "Too many sign-in attempts. Wait a minute and try again.";
@@ -21,5 +21,5 @@ export async function checkSignInRate(
   now = Date.now(),
   max = getEnv().SIGN_IN_RATE_LIMIT,
 ): Promise<string | null> {
-  return (await countSignInAttempt(key, now, WINDOW_MS)) > max ? TOO_MANY_SIGN_INS : null;
+  return (await signInAttempts.countSignInAttempt(key, now, WINDOW_MS)) > max ? TOO_MANY_SIGN_INS : null;
 }

@@ -4,7 +4,7 @@
 // (`crm users create`). Each account stays a tenant of its own. The owner is the oldest account,
 // so an install that already had several users before this rule keeps them all as they were.
 import { getEnv } from "~/env.server";
-import { deleteUserById, findOldestUserId } from "~/models/users.server";
+import { users } from "~/models/users/store.server";
 
 export const SIGN_UP_CLOSED =
   "This server does not take new accounts: ask its owner to add you (they get a link for you to set a password), or sign in with the e-mail they added.";
@@ -12,7 +12,7 @@ export const SIGN_UP_CLOSED =
 /** Whether a new e-mail may make an account of its own now. */
 export async function signUpAllowed(): Promise<boolean> {
   if (getEnv().SIGN_UP === "open") return true;
-  return (await findOldestUserId()) === null;
+  return (await users.findOldestUserId()) === null;
 }
 
 /**
@@ -21,19 +21,19 @@ export async function signUpAllowed(): Promise<boolean> {
  * owner's, stays: any other is deleted (it was never used) and its sign-up refused as closed.
  */
 export async function keepSignUp(userId: string): Promise<boolean> {
-  if (getEnv().SIGN_UP === "open" || (await findOldestUserId()) === userId) return true;
-  await deleteUserById(userId);
+  if (getEnv().SIGN_UP === "open" || (await users.findOldestUserId()) === userId) return true;
+  await users.deleteUserById(userId);
   return false;
 }
 
 /** Whether this install has no account yet: its sign-in page then makes the owner's. */
 export async function awaitingOwner(): Promise<boolean> {
-  return (await findOldestUserId()) === null;
+  return (await users.findOldestUserId()) === null;
 }
 
 /** Whether the user is this install's owner (its oldest account). */
 export async function isOwner(userId: string): Promise<boolean> {
-  return (await findOldestUserId()) === userId;
+  return (await users.findOldestUserId()) === userId;
 }
 
 /** A sign-up refused because sign-up is closed (Google sign-in of an e-mail nobody added). */

@@ -12,7 +12,7 @@
 import { findCampaignRow } from "~/models/campaigns.server";
 import type { SuppressionReason } from "~/models/suppressions/rows";
 import { suppressions } from "~/models/suppressions/store.server";
-import { userRowExists } from "~/models/users.server";
+import { users } from "~/models/users/store.server";
 import { senderOf } from "~/services/email/sender.server";
 import { type UnsubscribeTarget, readUnsubscribeToken } from "~/services/unsubscribe-token.server";
 
@@ -46,7 +46,7 @@ export function maskEmail(email: string): string {
 /** The target of a token this server sealed, for a tenant that still exists; otherwise null. */
 async function targetOf(token: string): Promise<UnsubscribeTarget | null> {
   const target = readUnsubscribeToken(token);
-  if (!target || !(await userRowExists(target.userId))) return null;
+  if (!target || !(await users.userRowExists(target.userId))) return null;
   return target;
 }
 

@@ -2,23 +2,7 @@
 import { toOneLine } from "~/schemas/text";
 import { newId } from "~/lib/id";
 import { ApiError } from "~/lib/api.server";
-import {
-  bumpSessionVersion,
-  deleteUserById,
-  emailUsedByAnother,
-  findUserById,
-  findUserEmail,
-  findUserWithEmail,
-  findUserWithGoogleId,
-  insertUser,
-  listUsersOldestFirst,
-  readSessionVersion,
-  setPasswordAndEndSessions,
-  setPasswordAtVersion,
-  updateUser,
-  userRowExists,
-  type User,
-} from "~/models/users.server";
+import { type User, users } from "~/models/users/store.server";
 import type { ProfileInput } from "~/schemas/profile";
 import { notify } from "~/services/notifications.server";
 import { publish, subscribeOnce } from "~/services/process-bus.server";
@@ -63,13 +47,13 @@ function userChanged<T extends { id: string }>(user: T): T {
 
 /**
  * The user by id: every page and /api request resolves its caller here, so the answer is kept for
- * USER_CACHE_MS (the read itself is a prepared statement: findUserById in ~/models/users.server).
+ * USER_CACHE_MS (the read itself is a prepared statement: findUserById in ~/models/users/).
  */
 export async function getUser(id: string): Promise<User | null> {
   const now = Date.now();
   const cached = cachedUsers.get(id);
   if (cached && cached.until > now) return cached.user;
-  const user = await findUserById(id);
+  const user = await users.findUserById(id);
   if (!user) {
     cachedUsers.delete(id);
     return null;
@@ -80,11 +64,11 @@ export async function getUser(id: string): Promise<User | null> {
 }
 
 export function findUserByEmail(email: string): Promise<User | null> {
-  return findUserWithEmail(email.toLowerCase());
+  return users.findUserWithEmail(email.toLowerCase());
 }
 
 export function listUsers(): Promise<User[]> {
-  return listUsersOldestFirst();
+  return users.listUsersOldestFirst();
 }
 
 async function welcome(user: User) {
@@ -131,8 +115,8 @@ export async function upsertGoogleUser(google: GoogleProfile): Promise<User> {
     lastName: google.lastName === undefined ? undefined : toOneLine(google.lastName),
   };
   const email = profile.email.toLowerCase();
-  const byGoogleId = await findUserWithGoogleId(profile.googleId);
-  const existing = byGoogleId ?? (await findUserWithEmail(email));
+  const byGoogleId = await users.findUserWithGoogleId(profile.googleId);
+  const existing = byGoogleId ?? (await users.findUserWithEmail(email));
   // An account the owner added (or `crm users create` made) that has never been signed in to has
   // no password and no Google id: Google's verified address is then the invitee's own sign-in.
   const invited = existing !== null && !existing.passwordHash && !existing.googleId && existing.provider === "local";
@@ -146,7 +130,7 @@ export async function upsertGoogleUser(google: GoogleProfile): Promise<User> {
   }
   if (existing) {
     return userChanged(
-      await updateUser(existing.id, {
+      await users.updateUser(existing.id, {
         googleId: profile.googleId,
         provider: "google",
         // Google vouches for the address only while the account still has the one Google sent.
@@ -159,7 +143,7 @@ export async function upsertGoogleUser(google: GoogleProfile): Promise<User> {
     );
   }
   if (!(await signUpAllowed())) throw new SignUpClosed();
-  const user = await insertUser({
+  const user = await users.insertUser({
     id: newId(),
     email,
     googleId: profile.googleId,
@@ -186,10 +170,10 @@ export async function upsertLocalUser(input: {
   passwordHash?: string | null;
 }): Promise<User> {
   const email = input.email.toLowerCase();
-  const existing = await findUserWithEmail(email);
+  const existing = await users.findUserWithEmail(email);
   if (existing) return existing;
   const [firstName, ...rest] = input.name.trim().split(/\s+/);
-  const user = await insertUser({
+  const user = await users.insertUser({
     id: newId(),
     email,
     provider: "local",
@@ -205,8 +189,8 @@ export async function upsertLocalUser(input: {
 /** Saves the profile; `timeZone` only when given (the API's PUT leaves it as it is). */
 export async function updateProfile(userId: string, input: ProfileInput & { timeZone?: string | null }): Promise<User> {
   const email = input.email.toLowerCase();
-  const before = await findUserEmail(userId);
-  if (await emailUsedByAnother(email, userId)) {
+  const before = await users.findUserEmail(userId);
+  if (await users.emailUsedByAnother(email, userId)) {
     throw new ApiError("conflict", "Another account already uses this e-mail", {
       email: "Another account already uses this e-mail",
     });
@@ -214,7 +198,7 @@ export async function updateProfile(userId: string, input: ProfileInput & { time
   const displayName = [input.firstName, input.lastName].filter(Boolean).join(" ");
   return userChanged(
     // A new address is unverified until something verifies it (Google, at its next sign-in).
-    await updateUser(userId, {
+    await users.updateUser(userId, {
       ...input,
       email,
       ...(displayName ? { displayName } : {}),
@@ -225,7 +209,7 @@ export async function updateProfile(userId: string, input: ProfileInput & { time
 
 /** Sets a local account's password and ends every session and token issued before. */
 export async function setPasswordHash(userId: string, passwordHash: string): Promise<User> {
-  return userChanged(await setPasswordAndEndSessions(userId, passwordHash));
+  return userChanged(await users.setPasswordAndEndSessions(userId, passwordHash));
 }
 
 /**
@@ -233,19 +217,19 @@ export async function setPasswordHash(userId: string, passwordHash: string): Pro
  * changed, once the version moved on (the link was used, even by a request a moment earlier).
  */
 export async function setPasswordHashAtVersion(userId: string, version: number, passwordHash: string) {
-  const user = await setPasswordAtVersion(userId, version, passwordHash);
+  const user = await users.setPasswordAtVersion(userId, version, passwordHash);
   return user ? userChanged(user) : null;
 }
 
 /** Logout: every session and token the user holds stops working, on every worker at once. */
 export async function endSessions(userId: string): Promise<void> {
-  await bumpSessionVersion(userId);
+  await users.bumpSessionVersion(userId);
   publish(USER_CHANGED, userId);
 }
 
 /** The user's session version as stored now (not the cached row): what a new session carries. */
 export async function currentSessionVersion(userId: string): Promise<number | null> {
-  return readSessionVersion(userId);
+  return users.readSessionVersion(userId);
 }
 
 /**
@@ -254,14 +238,14 @@ export async function currentSessionVersion(userId: string): Promise<number | nu
  * writes then fail on a foreign key. Forgets the row everywhere when it is gone.
  */
 export async function userStillExists(userId: string): Promise<boolean> {
-  const found = await userRowExists(userId);
+  const found = await users.userRowExists(userId);
   if (!found) publish(USER_CHANGED, userId);
   return found;
 }
 
 /** Deletes the user and everything they own; every worker forgets them at once. */
 export async function deleteUser(userId: string): Promise<boolean> {
-  const deleted = await deleteUserById(userId);
+  const deleted = await users.deleteUserById(userId);
   publish(USER_CHANGED, userId);
   return deleted;
 }

@@ -17,7 +17,7 @@ import { replayDeliveries } from "../../app/models/deliveries/history.server.ts"
 import { cancelCampaign, listCampaigns, pauseCampaign, resumeCampaign } from "../../app/services/campaigns.server.ts";
 import { wakeDelivery } from "../../app/services/delivery/wake.server.ts";
 import { parseWho, WHO_REFUSED } from "../../app/lib/campaign-people.ts";
-import { findUserById } from "../../app/models/users.server.ts";
+import { users } from "../../app/models/users/store.server.ts";
 import { campaignPeopleCsv } from "../../app/services/campaign-export.server.ts";
 import { parseCliInput } from "../validate.ts";
 import { tenantByEmail } from "./customers.ts";
@@ -129,7 +129,7 @@ export function registerCampaignCommands(program: Command) {
       const who = parseWho(opts.who);
       if (!who) throw new Error(`--${WHO_REFUSED}`);
       const c = await campaignById(id);
-      const owner = await findUserById(c.userId);
+      const owner = await users.findUserById(c.userId);
       // The owner's campaign as the owner's detail page exports it, dates in the owner's zone.
       const { stream } = await campaignPeopleCsv(c.userId, c.id, who, { timeZone: owner?.timeZone ?? undefined });
       const source = Readable.fromWeb(csvStream(stream, opts.bom) as unknown as NodeReadableStream<Uint8Array>);

@@ -3,20 +3,16 @@
 // takenAt, and the customers added and campaigns launched that day up to takenAt. The snapshots
 // job (jobs/snapshots.ts) writes them at start and every hour on its own connection; the dashboard
 // reads them and counts only what was created since the latest one. The queries are in
-// app/models/dashboard-snapshots.server.ts and app/models/dashboard-stats.server.ts. Several
-// instances on one PostgreSQL database: one run at a time (withSnapshotsLock), the others skip.
+// app/models/dashboard/. Several instances on one PostgreSQL database: one run at a time
+// (withSnapshotsLock), the others skip.
 import { addDays, dayOf, dayStartMs, monthStart, weekStarts } from "~/lib/dashboard";
 import {
-  inSnapshotTransaction,
-  latestSnapshot,
+  dashboard,
   type SnapshotConnection,
   type SnapshotJobConnection,
   type SnapshotRow,
-  tenantIds,
-  upsertSnapshots,
-  withSnapshotsLock,
-} from "~/models/dashboard-snapshots.server";
-import { createdInWindows, currentCounts, type Window } from "~/models/dashboard-stats.server";
+  type Window,
+} from "~/models/dashboard/store.server";
 
 const wholeSecond = (ms: number) => Math.floor(ms / 1000) * 1000;
 
@@ -43,7 +39,7 @@ export async function snapshotTenant(
 ): Promise<number> {
   const today = dayOf(now);
   const nowMs = wholeSecond(now.getTime());
-  const last = await latestSnapshot(userId, undefined, conn);
+  const last = await dashboard.latestSnapshot(userId, undefined, conn);
   if (last && last.day > today) return 0; // the clock went back: leave the rows as they are
   const firstDay = last ? last.day : backfillStart(now);
   const firstFrom = last ? last.takenAt : dayStartMs(firstDay);
@@ -58,8 +54,8 @@ export async function snapshotTenant(
   // Without a snapshot, the first row starts from everything created before its day.
   const windows = [...(last ? [] : [{ from: 0, to: firstFrom }]), ...days.map((d) => d.window)];
   // One after the other: on PostgreSQL `conn` is one client of a transaction.
-  const created = await createdInWindows(userId, windows, conn);
-  const exact = await currentCounts(userId, conn);
+  const created = await dashboard.createdInWindows(userId, windows, conn);
+  const exact = await dashboard.currentCounts(userId, conn);
   let row: SnapshotRow;
   if (last) row = { ...last };
   else {
@@ -83,7 +79,7 @@ export async function snapshotTenant(
     const empty = row.customers + row.segments + row.campaigns === 0;
     if (last || !empty || day === today) rows.push(row);
   });
-  await upsertSnapshots(userId, rows, conn);
+  await dashboard.upsertSnapshots(userId, rows, conn);
   return rows.length;
 }
 
@@ -96,13 +92,13 @@ export async function takeSnapshots(
   conn: SnapshotJobConnection,
   now: Date = new Date(),
 ): Promise<{ tenants: number; rows: number; failed: { userId: string; error: string }[]; skipped: boolean }> {
-  const run = await withSnapshotsLock(conn, async () => {
-    const users = await tenantIds(conn);
+  const run = await dashboard.withSnapshotsLock(conn, async () => {
+    const users = await dashboard.tenantIds(conn);
     let rows = 0;
     const failed: { userId: string; error: string }[] = [];
     for (const userId of users) {
       try {
-        rows += await inSnapshotTransaction(conn, (tx) => snapshotTenant(tx, userId, now));
+        rows += await dashboard.inSnapshotTransaction(conn, (tx) => snapshotTenant(tx, userId, now));
       } catch (error) {
         failed.push({ userId, error: error instanceof Error ? error.message : String(error) });
       }

@@ -18,7 +18,7 @@ import { dayOf, dayStartMs, percentChange, weekStarts } from "~/lib/dashboard";
 import { newId } from "~/lib/id";
 import { dashboardSummary, historicalStats } from "~/services/dashboard/stats.server";
 import { snapshotTenant, takeSnapshots } from "~/services/dashboard/snapshots.server";
-import { snapshotsSince, withSnapshotsLock } from "~/models/dashboard-snapshots.server";
+import { dashboard } from "~/models/dashboard/store.server";
 import { customers } from "~/models/customers/store.server";
 import { countCustomers } from "~/services/customers.server";
 
@@ -134,7 +134,7 @@ async function addCampaign(userId: string, created: Date, launched: Date | null,
 }
 
 /** The tenant's snapshot rows, oldest first (numbers, as the model reads them). */
-const snapshots = (userId: string) => snapshotsSince(userId, "");
+const snapshots = (userId: string) => dashboard.snapshotsSince(userId, "");
 
 describe("snapshots across a month boundary", () => {
   it("last month's counts are the counts at its end, whether the job ran before or after midnight", async () => {
@@ -405,7 +405,7 @@ describe("one run at a time", () => {
     const now = at("2026-11-25T05:00:00Z");
     // The outer run holds the lock on one connection of the pool; the inner one asks on another,
     // as a second instance would. SQLite has one writer process: its run goes ahead.
-    const inner = await withSnapshotsLock(connection(), () => takeSnapshots(connection(), now));
+    const inner = await dashboard.withSnapshotsLock(connection(), () => takeSnapshots(connection(), now));
     if (TEST_ENGINE === "postgres") {
       expect(inner).toEqual({ tenants: 0, rows: 0, failed: [], skipped: true });
       expect(await snapshots(user.id)).toEqual([]);

@@ -4,7 +4,7 @@
 // and the recent activity. Nothing here counts a tenant's customers or reads delivery rows: the
 // customer count is the kept tally, and only what was created since the latest snapshot is counted
 // (a range of an index). Every query is scoped to the tenant; the queries are in
-// app/models/dashboard-stats.server.ts and app/models/dashboard-snapshots.server.ts.
+// app/models/dashboard/.
 import { campaignStatus, deliveryStats } from "~/lib/campaigns";
 import {
   type ActivityItem,
@@ -26,29 +26,23 @@ import {
   type WeeklyPoint,
 } from "~/lib/dashboard";
 import { formatCount } from "~/lib/numbers";
-import { latestSnapshot, snapshotsSince } from "~/models/dashboard-snapshots.server";
-import {
-  addedInWindows,
-  createdInWindows,
-  currentCounts,
-  type DashboardCampaignRow,
-  dashboardRows,
-} from "~/models/dashboard-stats.server";
+import type { DashboardCampaignRow } from "~/models/dashboard/rows";
+import { dashboard } from "~/models/dashboard/store.server";
 
 /** The counts at the end of last month: its last snapshot, plus what was created after it was taken. */
 async function previousCounts(userId: string, now: Date, latestTakenAt: number | undefined): Promise<DashboardCounts> {
   const start = monthStart(dayOf(now));
   const startMs = dayStartMs(start);
-  const row = await latestSnapshot(userId, addDays(start, -1));
+  const row = await dashboard.latestSnapshot(userId, addDays(start, -1));
   if (!row) {
     // No snapshot before this month. With none at all the job has not reached this tenant yet:
     // count by creation time once. Otherwise the tenant had nothing then (days before a tenant's
     // first customer, segment or campaign get no row).
     if (latestTakenAt !== undefined) return { customers: 0, segments: 0, campaigns: 0 };
-    const [c] = await createdInWindows(userId, [{ from: 0, to: startMs }]);
+    const [c] = await dashboard.createdInWindows(userId, [{ from: 0, to: startMs }]);
     return { customers: c.customers, segments: c.segments, campaigns: c.campaigns };
   }
-  const [c] = await createdInWindows(userId, [{ from: row.takenAt, to: startMs }]);
+  const [c] = await dashboard.createdInWindows(userId, [{ from: row.takenAt, to: startMs }]);
   return {
     customers: row.customers + c.customers,
     segments: row.segments + c.segments,
@@ -60,7 +54,7 @@ async function previousCounts(userId: string, now: Date, latestTakenAt: number |
 async function weeklySeries(userId: string, now: Date, latestTakenAt: number | undefined): Promise<WeeklyPoint[]> {
   const weeks = weekStarts(now);
   const points = new Map(weeks.map((w) => [w, { weekStart: w, customersAdded: 0, campaignsSent: 0 }]));
-  for (const row of await snapshotsSince(userId, weeks[0])) {
+  for (const row of await dashboard.snapshotsSince(userId, weeks[0])) {
     const point = points.get(weekStart(row.day));
     if (!point) continue;
     point.customersAdded += row.customersAdded;
@@ -73,7 +67,7 @@ async function weeklySeries(userId: string, now: Date, latestTakenAt: number | u
   const windows = weeks
     .map((w) => ({ week: w, from: Math.max(from, dayStartMs(w)), to: Math.min(nowMs, dayStartMs(w) + 7 * DAY_MS) }))
     .filter((w) => w.to > w.from);
-  const added = await addedInWindows(userId, windows);
+  const added = await dashboard.addedInWindows(userId, windows);
   windows.forEach((w, i) => {
     const point = points.get(w.week);
     if (point) {
@@ -86,7 +80,7 @@ async function weeklySeries(userId: string, now: Date, latestTakenAt: number | u
 
 /** GET /api/stats/historical: the counts at the end of last month and the weekly series. */
 export async function historicalStats(userId: string, now: Date = new Date()): Promise<HistoricalStats> {
-  const latest = (await latestSnapshot(userId))?.takenAt;
+  const latest = (await dashboard.latestSnapshot(userId))?.takenAt;
   const [previous, weekly] = await Promise.all([
     previousCounts(userId, now, latest),
     weeklySeries(userId, now, latest),
@@ -152,9 +146,9 @@ export async function dashboardSummary(
   now: Date = new Date(),
 ): Promise<DashboardSummary & { complaints: ComplaintRate }> {
   const [counts, historical, rows] = await Promise.all([
-    currentCounts(userId),
+    dashboard.currentCounts(userId),
     historicalStats(userId, now),
-    dashboardRows(userId, {
+    dashboard.dashboardRows(userId, {
       recentCampaigns: Math.max(RECENT_CAMPAIGNS, RECENT_ACTIVITY_EACH),
       launchedCampaigns: FUNNEL_CAMPAIGNS,
       recentSegments: RECENT_ACTIVITY_EACH,

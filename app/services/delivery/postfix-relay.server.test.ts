@@ -39,7 +39,7 @@ useTestDatabase();
 const connection = useTestConnection();
 
 import { getEnv, resetEnvCache } from "~/env.server";
-import { findNotificationsWithUnread } from "~/models/notifications.server";
+import { notifications } from "~/models/notifications/store.server";
 import { suppressions } from "~/models/suppressions/store.server";
 import { createChannel, dkimKeyFor } from "~/services/delivery/channels.server";
 import { createDeliveryEngine, type EngineSettings } from "~/services/delivery/engine.server";
@@ -526,7 +526,7 @@ describe.skipIf(!postfixInstalled())("campaign mail through Postfix into a real 
       const rows = await rowsOf(id);
       expect(rows.filter((r) => r.status === "bounced" || r.status === "failed")).toEqual([]);
       for (const row of rows) expect(await suppressions.findSuppression(tenantId, row.email)).toBeNull();
-      const { rows: notes } = await findNotificationsWithUnread(tenantId, { take: 20 });
+      const { rows: notes } = await notifications.findNotificationsWithUnread(tenantId, { take: 20 });
       expect(notes.find((n) => n.title === "Campaign paused")?.details).toContain("news@shop.exmaple");
       expect(await readInbox()).toEqual([]);
       // Postfix refuses a sender at RCPT TO by default (smtpd_delay_reject): the product reads the

@@ -11,7 +11,7 @@ useTestDatabase();
 const workerConnection = useTestConnection();
 
 import { parseMailbox, resetEnvCache } from "~/env.server";
-import { updateUser } from "~/models/users.server";
+import { users } from "~/models/users/store.server";
 import { headerSafe, senderOf } from "~/services/email/sender.server";
 
 const setEnv = (values: Record<string, string | undefined>) => {
@@ -27,7 +27,7 @@ describe("senderOf", () => {
   it("names the company when the profile has one, with MAIL_FROM's address and MAIL_REPLY_TO", async () => {
     setEnv({ MAIL_FROM: "Newsletter <news@mail.example.com>", MAIL_REPLY_TO: "replies@example.com" });
     const user = await createTestUser("Asha Rao");
-    await updateUser(user.id, { company: "Rao Textiles" });
+    await users.updateUser(user.id, { company: "Rao Textiles" });
     expect(await senderOf(user.id)).toEqual({
       name: "Rao Textiles",
       address: "news@mail.example.com",
@@ -67,7 +67,7 @@ describe("senderOf", () => {
   it("reads on a worker thread's own connection too, and keeps line breaks out of the name", async () => {
     setEnv({ MAIL_FROM: "news@example.com" });
     const user = await createTestUser("Asha Rao");
-    await updateUser(user.id, { company: "Evil\r\nBcc: x@y" });
+    await users.updateUser(user.id, { company: "Evil\r\nBcc: x@y" });
     expect(await senderOf(user.id, workerConnection())).toEqual({
       name: "Evil Bcc: x@y",
       address: "news@example.com",

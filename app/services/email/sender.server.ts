@@ -8,7 +8,7 @@
 // worker thread, which passes its own connection; the engine asks once per campaign.
 import type { AnyConnection } from "~/models/transaction.server";
 import { getEnv } from "~/env.server";
-import { findSenderProfile } from "~/models/users.server";
+import { users } from "~/models/users/store.server";
 
 export type Sender = {
   name: string;
@@ -30,7 +30,7 @@ export function headerSafe(text: string): string {
  */
 export async function senderOf(userId: string, connection?: AnyConnection): Promise<Sender> {
   const env = getEnv();
-  const profile = await findSenderProfile(userId, connection);
+  const profile = await users.findSenderProfile(userId, connection);
   const mailFrom = env.mailFrom;
   const name = [profile?.company, mailFrom?.name, profile?.displayName]
     .map((candidate) => headerSafe(candidate ?? ""))

@@ -1,6 +1,8 @@
-// Sign-in attempts on PostgreSQL: the twin of countSignInAttempt() in ./sign-in-attempts.server.ts,
-// one row an address in the table SignInAttempt, shared by every instance on the database.
-import { type Postgres, query } from "~/db/postgres.server";
+// Sign-in attempts on PostgreSQL: one row an address in the table SignInAttempt, shared by every
+// instance on the database.
+import { postgresOf } from "~/db/engine.server";
+import { postgres, query } from "~/db/postgres.server";
+import type { SignInAttemptsStore } from "~/models/sign-in-attempts/contract";
 
 // One statement counts the attempt and says the count: the first attempt of an address inserts
 // its row; a later one adds one, or starts a new window when the row's has ended. The SET
@@ -18,12 +20,15 @@ RETURNING "count"`;
 // process: the table holds the addresses of the last minute or two, not every address ever seen.
 let sweptAt = 0;
 
-export async function countSignInAttemptPg(pg: Postgres, key: string, now: number, windowMs: number): Promise<number> {
-  // A retry after a lost connection may count an attempt twice: erring towards the limit is safe.
-  const [row] = await query<{ count: number }>(pg, COUNT_SQL, [key, new Date(now), windowMs]);
-  if (now - sweptAt > windowMs) {
-    sweptAt = now;
-    await query(pg, `DELETE FROM "SignInAttempt" WHERE "windowStart" < $1`, [new Date(now - windowMs)]);
-  }
-  return row?.count ?? 1;
-}
+export const postgresSignInAttempts: SignInAttemptsStore = {
+  async countSignInAttempt(key, now, windowMs, connection) {
+    const pool = connection ? postgresOf(connection) : postgres();
+    // A retry after a lost connection may count an attempt twice: erring towards the limit is safe.
+    const [row] = await query<{ count: number }>(pool, COUNT_SQL, [key, new Date(now), windowMs]);
+    if (now - sweptAt > windowMs) {
+      sweptAt = now;
+      await query(pool, `DELETE FROM "SignInAttempt" WHERE "windowStart" < $1`, [new Date(now - windowMs)]);
+    }
+    return row?.count ?? 1;
+  },
+};

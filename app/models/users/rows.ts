@@ -1,0 +1,26 @@
+// Users as stored: the one declaration of the user row, the fields an account is made or changed
+// with, and the SQL text of the raw reads, the same on both engines but for how each names its
+// parameter (`?` on SQLite, `$1` on PostgreSQL).
+import type { User } from "~/generated/prisma/client";
+
+/** One user, as the services see it (dates as Dates, emailVerified as a boolean). */
+export type { User };
+
+/** The fields a new account is made with; the rest take the table's defaults. */
+export type NewUser = Pick<User, "id" | "email" | "provider" | "displayName" | "firstName" | "lastName"> &
+  Partial<Pick<User, "googleId" | "emailVerified" | "profileImage" | "passwordHash">>;
+
+/** The fields a sign-in or a profile save may change (an undefined field is left as it is). */
+export type UserChanges = Partial<Omit<User, "id" | "createdAt" | "updatedAt" | "sessionVersion">>;
+
+/** What names a tenant as the sender of their campaigns (app/services/email/sender.server.ts). */
+export type SenderProfile = Pick<User, "company" | "displayName" | "email">;
+
+export const USER_BY_ID_SQL = (
+  param: string,
+) => `SELECT "id", "email", "displayName", "firstName", "lastName", "phone", "company", "position",
+  "profileImage", "googleId", "provider", "newCustomersSinceNotice", "createdAt", "updatedAt", "passwordHash",
+  "emailVerified", "sessionVersion", "timeZone" FROM "User" WHERE "id" = ${param}`;
+export const USER_EXISTS_SQL = (param: string) => `SELECT 1 AS "found" FROM "User" WHERE "id" = ${param}`;
+export const SENDER_PROFILE_SQL = (param: string) =>
+  `SELECT "company", "displayName", "email" FROM "User" WHERE "id" = ${param}`;
