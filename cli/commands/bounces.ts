@@ -30,13 +30,15 @@ export function registerBounceCommands(program: Command) {
       const env = getEnv();
       if (!env.BOUNCE_MAILBOX_URL) {
         throw new Error(
-          "BOUNCE_MAILBOX_URL is not set: give the mailbox as imaps://user:password@mail.example.com:993/INBOX (docs/email.md, "Bounce mailbox").",
+          'BOUNCE_MAILBOX_URL is not set: give the mailbox as imaps://user:password@mail.example.com:993/INBOX (docs/email.md, "Bounce mailbox").',
         );
       }
       await migrateConfiguredDatabase();
       const sqlite = openConnection({ poolSize: 1, applicationName: "crm bounces" });
       try {
-        const result = await pollBounceMailbox(env.BOUNCE_MAILBOX_URL, (receipts) => deliveryReceipts.queueReceipts(sqlite, receipts));
+        const result = await pollBounceMailbox(env.BOUNCE_MAILBOX_URL, (receipts) =>
+          deliveryReceipts.queueReceipts(sqlite, receipts),
+        );
         for (const r of result.readings) {
           console.log(`  #${r.uid} ${r.kind.padEnd(12)} ${r.note} — from ${r.from || "?"}: "${r.subject}"`);
         }

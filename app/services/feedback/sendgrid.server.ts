@@ -28,7 +28,7 @@ export const SENDGRID_TIMESTAMP_HEADER = "x-twilio-email-event-webhook-timestamp
 export const REPLAY_WINDOW_SECONDS = 600;
 
 export const SENDGRID_FEED_OFF =
-  "The SendGrid feed is off: set SENDGRID_WEBHOOK_PUBLIC_KEY to the Event Webhook's verification key (docs/email.md, "Amazon SES and SendGrid")";
+  'The SendGrid feed is off: set SENDGRID_WEBHOOK_PUBLIC_KEY to the Event Webhook\'s verification key (docs/email.md, "Amazon SES and SendGrid")';
 
 export type SendgridFeedResult = FeedResult;
 

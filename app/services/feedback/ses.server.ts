@@ -26,7 +26,7 @@ import { httpsGet, snsUrlProblem, verifySnsMessage } from "~/services/feedback/s
 import { type FeedResult, feedDetails, ourDeliveryKey, parseFeedJson } from "~/services/feedback/webhook-body.server";
 
 export const SES_FEED_OFF =
-  "The Amazon SES feed is off: set SES_SNS_TOPIC_ARNS to the SNS topics of your SES notifications (docs/email.md, "Amazon SES and SendGrid")";
+  'The Amazon SES feed is off: set SES_SNS_TOPIC_ARNS to the SNS topics of your SES notifications (docs/email.md, "Amazon SES and SendGrid")';
 
 /** What a post came to: the answer, and the receipts to queue. */
 export type SesFeedResult = FeedResult;
