@@ -1,7 +1,7 @@
 // The background work thread: CSV imports and exports, campaign launches and receipt batches
 // (app/services/background-work.server.ts starts it and says why). Each job arrives with a
 // MessagePort of its own; the work is the same code the CLI runs in its own process
-// (app/services/customer-import.server.ts, startLaunch in app/models/deliveries/launch.server.ts),
+// (app/services/customer-import.server.ts, launches.start in app/models/launch/store.server.ts),
 // on connections of this thread.
 //
 // Import: the upload's chunks arrive on the port; each is acknowledged ("read") once the import has
@@ -14,8 +14,8 @@ import { runAtBackgroundPriority } from "../app/lib/thread-priority.server.ts";
 import { exportCustomersCsv } from "../app/services/customer-export.server.ts";
 import { importCustomerRows } from "../app/services/customer-import.server.ts";
 import { openSqlite } from "../app/db/sqlite.server.ts";
-import { openLaunchConnection, startLaunch } from "../app/models/deliveries/launch.server.ts";
-import { queueReceipts } from "../app/models/deliveries/receipts.server.ts";
+import { launches } from "../app/models/launch/store.server.ts";
+import { deliveryReceipts } from "../app/models/deliveries/receipts/store.server.ts";
 import { type AnyConnection, closeConnection, openConnection } from "../app/db/connection.server.ts";
 import { getEnv } from "../app/env.server.ts";
 import { parseReceiptsBody } from "../app/services/delivery/receipts-body.server.ts";
@@ -141,9 +141,9 @@ async function runExport(job: ExportJob, port: MessagePort) {
 
 async function runLaunch(job: LaunchJob, port: MessagePort) {
   const post = (message: FromLaunch) => port.postMessage(message);
-  const sqlite = await openLaunchConnection(job.file);
+  const sqlite = await launches.openConnection(job.file);
   try {
-    const launch = await startLaunch(sqlite, job.campaign, job.where, { now: job.now });
+    const launch = await launches.start(sqlite, job.campaign, job.where, { now: job.now });
     // Between slices the thread's other jobs get their turn.
     while (await launch.step()) await new Promise((resolve) => setImmediate(resolve));
     post({ type: "done", audience: await launch.finish() });
@@ -174,7 +174,7 @@ async function runReceipts(job: ReceiptsJob, port: MessagePort) {
       };
     }
     const receipts = job.body instanceof Uint8Array ? parseReceiptsBody(job.body) : job.body;
-    if (receipts.length > 0) await queueReceipts(receiptsConnection.sqlite, receipts, job.now);
+    if (receipts.length > 0) await deliveryReceipts.queueReceipts(receiptsConnection.sqlite, receipts, job.now);
     post({ type: "done", accepted: receipts.length });
   } catch (error) {
     post({ type: "failed", error: failure(error) });

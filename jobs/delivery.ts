@@ -11,9 +11,9 @@ import { parentPort, workerData } from "node:worker_threads";
 import { closeConnection, openConnection } from "../app/db/connection.server.ts";
 import { runAtBackgroundPriority } from "../app/lib/thread-priority.server.ts";
 import { getEnv } from "../app/env.server.ts";
-import { sendingCampaigns } from "../app/models/campaigns.server.ts";
-import { recoverInterruptedLaunches } from "../app/models/deliveries/launch.server.ts";
-import { queuedReceiptBatches } from "../app/models/deliveries/receipts.server.ts";
+import { campaigns } from "../app/models/campaigns/store.server.ts";
+import { launches } from "../app/models/launch/store.server.ts";
+import { deliveryReceipts } from "../app/models/deliveries/receipts/store.server.ts";
 import { createChannel } from "../app/services/delivery/channels.server.ts";
 import { createDeliveryEngine, type EngineEvent } from "../app/services/delivery/engine.server.ts";
 
@@ -85,11 +85,15 @@ const quietMs = data.quietMs ?? 30_000;
 let lastBusy = Date.now();
 const quietCheck = setInterval(async () => {
   if (ending) return;
-  if ((await sendingCampaigns(sqlite)).length > 0 || (await queuedReceiptBatches(sqlite)) > 0) lastBusy = Date.now();
+  if (
+    (await campaigns.sendingCampaigns(sqlite)).length > 0 ||
+    (await deliveryReceipts.queuedReceiptBatches(sqlite)) > 0
+  )
+    lastBusy = Date.now();
   else if (Date.now() - lastBusy >= quietMs) void end();
 }, 1000);
 
 // A launch cut off by a crash (its draft still marked as launching, no slice written for a
 // minute) gets its partial audience removed, so it can be launched again.
-await recoverInterruptedLaunches(sqlite);
+await launches.recoverInterrupted(sqlite);
 void engine.run();

@@ -6,7 +6,7 @@ import { databaseEngine } from "~/db/connection.server";
 import { postgres } from "~/db/postgres.server";
 import { readStatement } from "~/db/reader.server";
 import type { CampaignCounters } from "~/lib/campaigns";
-import type { CampaignRow } from "~/models/campaigns.server";
+import type { CampaignRow } from "~/models/campaigns/rows";
 import { idFloor } from "~/models/dashboard/rows";
 import { countOf } from "~/models/dashboard/sqlite.server";
 import {

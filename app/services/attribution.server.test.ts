@@ -19,7 +19,8 @@ import { CampaignAttribution } from "~/components/campaign-attribution";
 import { db } from "~/db/prisma.server";
 import { resetEnvCache } from "~/env.server";
 import { deliveryKey } from "~/lib/campaigns";
-import { applyReceipts, type Receipt } from "~/models/deliveries/receipts.server";
+import type { Receipt } from "~/models/deliveries/receipts/rows";
+import { deliveryReceipts } from "~/models/deliveries/receipts/store.server";
 import { OrderSchema } from "~/schemas/order";
 import {
   attributionOfCampaign,
@@ -27,7 +28,8 @@ import {
   clearCampaignRevenueCache,
   DASHBOARD_REVENUE_TTL_MS,
 } from "~/services/attribution.server";
-import { getCampaignDetail, launch, listCampaigns } from "~/services/campaigns.server";
+import { launch } from "~/services/campaigns/launch.server";
+import { getCampaignDetail, listCampaigns } from "~/services/campaigns/views.server";
 import { createOrder, deleteOrder, updateOrder } from "~/services/orders.server";
 import { createSegment } from "~/services/segments.server";
 import { seedTenant } from "~/services/seed.server";
@@ -88,7 +90,7 @@ describe("revenue per campaign", () => {
     const c = a.map((r) => r.customerId);
     const inWeekend = (customerId: string) => b.find((r) => r.customerId === customerId)!;
     const now = Date.now();
-    await applyReceipts(connection(), [
+    await deliveryReceipts.applyReceipts(connection(), [
       touch(diwali, a[0], "clicked", now - 8 * DAY), // its order comes after the 7-day window
       touch(diwali, a[1], "clicked", now - HOUR), // counted
       touch(diwali, a[2], "clicked", now + HOUR), // its order was placed before the click
@@ -115,7 +117,7 @@ describe("revenue per campaign", () => {
     // The other tenant: its own campaign, click and a large order never reach this tenant's figures.
     const theirs = (await launchTo(other.id, "Their sale")).id;
     const their = await rowsOf(theirs);
-    await applyReceipts(connection(), [touch(theirs, their[0], "clicked", now - HOUR)]);
+    await deliveryReceipts.applyReceipts(connection(), [touch(theirs, their[0], "clicked", now - HOUR)]);
     await order(other.id, their[0].customerId, 10_000);
 
     const detail = await getCampaignDetail(tenant.id, diwali);

@@ -22,8 +22,8 @@ import { ApiError, type ApiErrorCode } from "~/lib/api.server";
 import { logger } from "~/lib/logger.server";
 import { singleton } from "~/lib/singleton.server";
 import type { ColumnMapping } from "~/lib/customer-csv";
-import type { NewCampaign } from "~/models/campaigns.server";
-import type { Receipt } from "~/models/deliveries/receipts.server";
+import type { NewCampaign } from "~/models/campaigns/rows";
+import type { Receipt } from "~/models/deliveries/receipts/rows";
 import { jobEntry } from "~/services/job-entry.server";
 import type { CompiledWhere } from "~/models/segments/compile.server";
 import { exportFileName } from "~/services/customer-export.server";
@@ -349,7 +349,7 @@ function runOnce<T extends object>(job: Job): Promise<T> {
 }
 
 /**
- * launchCampaign (~/models/deliveries/launch.server) in the worker thread: the same slices of
+ * The launch (launches.start in ~/models/launch/store.server) in the worker thread: the same slices of
  * LAUNCH_SLICE rows, each its own transaction, on the thread's own connection. A million-row
  * audience takes seconds of SQLite work; here none of it holds up this thread's requests.
  * Resolves with the audience written (0: nothing to send, nothing kept).
@@ -360,8 +360,8 @@ export async function launchCampaignOffThread(campaign: NewCampaign, where: Comp
 }
 
 /**
- * queueReceipts (~/models/deliveries/receipts.server) in the worker thread: the webhook's one write
- * (the vendor's signed body, parsed there), or the receipts an open, a click or a bounce feed made.
+ * deliveryReceipts.queueReceipts (~/models/deliveries/receipts/) in the worker thread: the webhook's
+ * one write (the vendor's signed body, parsed there), or the receipts an open, a click or a bounce feed made.
  * On the request thread it waited, event loop and all, in SQLite's busy handler whenever the
  * delivery job held the write lock (up to 50 ms at a time while a campaign sends); here only the
  * answer waits. Resolves once the batch is committed, so a 202 still means "stored".

@@ -18,8 +18,9 @@ import { ApiError } from "~/lib/api.server";
 import { parseStoryCursor, STORY_PAGE_SIZE, type StoryEntry } from "~/lib/customer-story";
 import { newId } from "~/lib/id";
 import { deliveryKey } from "~/lib/campaigns";
-import { launchCampaign } from "~/models/deliveries/launch.server";
-import { applyReceipts, type Receipt } from "~/models/deliveries/receipts.server";
+import { launches } from "~/models/launch/store.server";
+import type { Receipt } from "~/models/deliveries/receipts/rows";
+import { deliveryReceipts } from "~/models/deliveries/receipts/store.server";
 import { suppressions } from "~/models/suppressions/store.server";
 import { CustomerApiSchema } from "~/schemas/customer";
 import { customerStory } from "~/services/customer-story.server";
@@ -44,7 +45,7 @@ async function customer(userId: string, first: string) {
 /** Launches a campaign to one customer (their delivery row, pending); returns its id and the row's seq. */
 async function sendTo(userId: string, customerId: string, name: string, launchedAt: number) {
   const id = newId(new Date(launchedAt));
-  await launchCampaign(
+  await launches.launchCampaign(
     connection(),
     {
       id,
@@ -255,7 +256,7 @@ describe("the story of one customer", () => {
       { id, event: "clicked", at: minutes(32), link: 1, source: "link" },
       { id, event: "complained", at: minutes(90), source: "imap", eventId: "<arf-1@isp.example>" },
     ];
-    await applyReceipts(connection(), receipts);
+    await deliveryReceipts.applyReceipts(connection(), receipts);
     const { entries } = await customerStory(tenant, kiran.id);
     expect(entries.map((e) => [e.kind, e.text, e.link?.url ?? ""])).toEqual([
       ["suppressed", "Put on the suppression list after the spam complaint about Weekend Flash Sale", ""],

@@ -9,7 +9,7 @@
 //   deleted since). Doing it again changes nothing and writes no second event.
 // - Resubscribing takes the address off the list, but only when it is there because the recipient
 //   unsubscribed: an address that bounced, complained or that the sender added by hand stays.
-import { findCampaignRow } from "~/models/campaigns.server";
+import { campaigns } from "~/models/campaigns/store.server";
 import type { SuppressionReason } from "~/models/suppressions/rows";
 import { suppressions } from "~/models/suppressions/store.server";
 import { users } from "~/models/users/store.server";
@@ -78,7 +78,7 @@ export async function unsubscribeWithToken(token: string): Promise<UnsubscribeVi
   const target = await targetOf(token);
   if (!target) return null;
   // The campaign may have been deleted since the message went out: the address goes on the list anyway.
-  const campaign = await findCampaignRow(target.userId, target.campaignId);
+  const campaign = await campaigns.findCampaignRow(target.userId, target.campaignId);
   await suppressions.addSuppressions(target.userId, [
     {
       email: target.email,

@@ -46,11 +46,11 @@ export default async function attributionSection(ctx: BenchContext): Promise<Ben
   const figures: Record<string, unknown> = { loadAverageAtStart: os.loadavg().map(round) };
   const goals: BenchSection["goals"] = [];
   const { newId } = await import("../../app/lib/id.ts");
-  const { attributionPlan, campaignAttribution, campaignAttributionSql, campaignsByRevenueSql, revenueInPeriodSql } =
-    await import("../../app/models/attribution.server.ts");
+  const { attribution, attributionPlan, campaignAttributionSql, campaignsByRevenueSql, revenueInPeriodSql } =
+    await import("../../app/models/attribution/store.server.ts");
   const { attributionOfCampaign, attributionOfCampaigns, campaignRevenueThisMonth, attributionWindow } =
     await import("../../app/services/attribution.server.ts");
-  const { listCampaigns } = await import("../../app/services/campaigns.server.ts");
+  const { listCampaigns } = await import("../../app/services/campaigns/views.server.ts");
   const { dayOf, dayStartMs, monthStart } = await import("../../app/lib/dashboard.ts");
 
   const raw = new Database(ctx.dbFile);
@@ -206,7 +206,7 @@ export default async function attributionSection(ctx: BenchContext): Promise<Ben
     }
   }
   const jsMs = performance.now() - t;
-  const got = await campaignAttribution(ctx.userId, big, "clicked", windowMs);
+  const got = await attribution.campaignAttribution(ctx.userId, big, "clicked", windowMs);
   const matches = got.orders === expectOrders && got.revenuePaise === expectPaise;
   figures.check = {
     database: got,
@@ -219,8 +219,8 @@ export default async function attributionSection(ctx: BenchContext): Promise<Ben
   // ---- Timings --------------------------------------------------------------------------------
   const runs = Number(process.env.BENCH_ATTRIBUTION_RUNS ?? 200);
   ctx.log(`attribution: timings, ${runs} runs each`);
-  const clicksRule = await timed(runs, () => campaignAttribution(ctx.userId, big, "clicked", windowMs));
-  const opensRule = await timed(runs, () => campaignAttribution(ctx.userId, big, "opened", windowMs));
+  const clicksRule = await timed(runs, () => attribution.campaignAttribution(ctx.userId, big, "clicked", windowMs));
+  const opensRule = await timed(runs, () => attribution.campaignAttribution(ctx.userId, big, "opened", windowMs));
   const card = await timed(runs, () => attributionOfCampaign(ctx.userId, { id: big, sent: bigRow.rows }));
   const rawClicks = raw.prepare(campaignAttributionSql("clicked"));
   const rawClicksRule = await timed(runs, () => rawClicks.get({ userId: ctx.userId, campaignId: big, windowMs }));
@@ -236,10 +236,10 @@ export default async function attributionSection(ctx: BenchContext): Promise<Ben
     );
   });
   const dashboard = await timed(listRuns, () => campaignRevenueThisMonth(ctx.userId));
-  const otherTenant = await campaignAttribution(ctx.otherUserId, big, "clicked", windowMs);
+  const otherTenant = await attribution.campaignAttribution(ctx.otherUserId, big, "clicked", windowMs);
   figures.detail = {
     clicksRule: { ms: clicksRule, answer: got },
-    opensRule: { ms: opensRule, answer: await campaignAttribution(ctx.userId, big, "opened", windowMs) },
+    opensRule: { ms: opensRule, answer: await attribution.campaignAttribution(ctx.userId, big, "opened", windowMs) },
     cardBothRules: { ms: card },
     rawBetterSqlite3ClicksRule: {
       ms: rawClicksRule,

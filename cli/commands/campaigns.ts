@@ -12,9 +12,10 @@ import { migrateConfiguredDatabase } from "../../app/db/migrate-configured.serve
 import { closeConnection, openConnection } from "../../app/db/connection.server.ts";
 import { answeredCount, deliveryStats } from "../../app/lib/campaigns.ts";
 import { ID_PATTERN } from "../../app/lib/id.ts";
-import { type CampaignRow, findCampaignRowById } from "../../app/models/campaigns.server.ts";
-import { replayDeliveries } from "../../app/models/deliveries/history.server.ts";
-import { cancelCampaign, listCampaigns, pauseCampaign, resumeCampaign } from "../../app/services/campaigns.server.ts";
+import { type CampaignRow, campaigns as storedCampaigns } from "../../app/models/campaigns/store.server.ts";
+import { deliveryHistory } from "../../app/models/deliveries/history/store.server.ts";
+import { cancelCampaign, pauseCampaign, resumeCampaign } from "../../app/services/campaigns/controls.server.ts";
+import { listCampaigns } from "../../app/services/campaigns/views.server.ts";
 import { wakeDelivery } from "../../app/services/delivery/wake.server.ts";
 import { parseWho, WHO_REFUSED } from "../../app/lib/campaign-people.ts";
 import { users } from "../../app/models/users/store.server.ts";
@@ -33,7 +34,7 @@ async function campaignById(id: string): Promise<CampaignRow> {
   const valid = parseCliInput(CampaignId, id);
   // The configured database, SQLite or PostgreSQL (on PostgreSQL there is no SQLite file to migrate).
   await migrateConfiguredDatabase();
-  const row = await findCampaignRowById(valid);
+  const row = await storedCampaigns.findCampaignRowById(valid);
   if (!row) throw new Error(`No campaign ${valid}. List them with: crm campaigns list --user EMAIL`);
   return row;
 }
@@ -156,7 +157,7 @@ export function registerCampaignCommands(program: Command) {
       const c = await campaignById(id);
       const sqlite = openConnection({ poolSize: 1, applicationName: "crm campaigns" });
       try {
-        const n = await replayDeliveries(sqlite, c.id, status, Boolean(opts.dryRun));
+        const n = await deliveryHistory.replayDeliveries(sqlite, c.id, status, Boolean(opts.dryRun));
         if (opts.dryRun)
           console.log(`Would send ${n.toLocaleString("en-IN")} ${status} deliveries of ${c.name} again.`);
         else {

@@ -16,9 +16,11 @@ const connection = useTestConnection();
 import { deliveryStats } from "~/lib/campaigns";
 import { newId } from "~/lib/id";
 import { parseConditions } from "~/lib/segments";
-import { launchCampaign } from "~/models/deliveries/launch.server";
-import { CANCELLED_DETAILS } from "~/models/deliveries/outcomes.server";
-import { cancelCampaign, deliveryLogs, getCampaign, pauseCampaign, resumeCampaign } from "~/services/campaigns.server";
+import { launches } from "~/models/launch/store.server";
+import { CANCELLED_DETAILS } from "~/models/deliveries/receipts/rows";
+import { cancelCampaign, pauseCampaign, resumeCampaign } from "~/services/campaigns/controls.server";
+import { deliveryLogs } from "~/services/campaigns/delivery-log.server";
+import { getCampaign } from "~/services/campaigns/views.server";
 import { createDeliveryEngine, type DeliveryEngine, type EngineSettings } from "~/services/delivery/engine.server";
 import { smtpChannel } from "~/services/delivery/smtp-channel.server";
 import { seedTenant } from "~/services/seed.server";
@@ -54,7 +56,7 @@ async function launch(): Promise<string> {
   const parsed = parseConditions({ totalSpend: { $gte: 0 } });
   if (!parsed.ok) throw new Error(parsed.message);
   const id = newId();
-  const size = await launchCampaign(
+  const size = await launches.launchCampaign(
     connection(),
     {
       id,

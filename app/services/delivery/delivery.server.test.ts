@@ -22,23 +22,12 @@ import { deliveryId, deliveryStats } from "~/lib/campaigns";
 import { newId } from "~/lib/id";
 import { parseConditions } from "~/lib/segments";
 import type { DeliveryChannel, OutgoingMessage } from "~/services/delivery/channel.server";
-import { requeueFailedDeliveries, sendingCampaigns, setCampaignStatus } from "~/models/campaigns.server";
-import { claimBatch } from "~/models/deliveries/claims.server";
-import {
-  LAUNCH_INTERRUPTED,
-  launchCampaign,
-  LAUNCHING,
-  recoverInterruptedLaunches,
-  startLaunch,
-} from "~/models/deliveries/launch.server";
-import { recordOutcomes } from "~/models/deliveries/outcomes.server";
-import {
-  applyQueuedReceipts,
-  applyReceipts,
-  queuedReceiptBatches,
-  queueReceipts,
-  type Receipt,
-} from "~/models/deliveries/receipts.server";
+import { campaigns } from "~/models/campaigns/store.server";
+import { deliveryClaims } from "~/models/deliveries/claims/store.server";
+import { LAUNCH_INTERRUPTED, LAUNCHING } from "~/models/launch/rows";
+import { launches } from "~/models/launch/store.server";
+import { deliveryReceipts } from "~/models/deliveries/receipts/store.server";
+import type { Receipt } from "~/models/deliveries/receipts/rows";
 import { launchCampaignOffThread, offThreadJobThreads } from "~/services/background-work.server";
 import { createDeliveryEngine } from "~/services/delivery/engine.server";
 import { verifyReceipts } from "~/services/delivery/receipt-signature.server";
@@ -78,7 +67,7 @@ async function launch(userId: string, conditions = everyone, name = "Diwali offe
   const id = newId();
   const segmentId = newId();
   await db().segment.create({ data: { id: segmentId, userId, name: "Everyone", conditions: "{}" } });
-  const size = await launchCampaign(
+  const size = await launches.launchCampaign(
     connection(),
     {
       id,
@@ -148,17 +137,17 @@ describe("a launch in slices", () => {
     const expected = await sqlAudienceCount(tenant.id, everyone);
     const a = newId();
     const b = newId();
-    const first = await startLaunch(connection(), content(a, tenant.id), audienceWhere(tenant.id, everyone), {
+    const first = await launches.start(connection(), content(a, tenant.id), audienceWhere(tenant.id, everyone), {
       slice: 37,
     });
-    const second = await startLaunch(connection(), content(b, tenant.id), audienceWhere(tenant.id, everyone), {
+    const second = await launches.start(connection(), content(b, tenant.id), audienceWhere(tenant.id, everyone), {
       slice: 50,
     });
     // Slices of the two launches alternate, as two requests would.
     let more = true;
     while (more) more = (await Promise.all([first.step(), second.step()])).some(Boolean);
     expect(await campaign(a)).toMatchObject({ status: "Draft", statusDetail: LAUNCHING, audienceSize: 0 });
-    expect((await sendingCampaigns(connection())).map((c) => c.id)).not.toContain(a);
+    expect((await campaigns.sendingCampaigns(connection())).map((c) => c.id)).not.toContain(a);
     expect(await first.finish()).toBe(expected);
     expect(await second.finish()).toBe(expected);
     for (const id of [a, b]) {
@@ -174,15 +163,15 @@ describe("a launch in slices", () => {
 
   it("a launch cut off by a crash is cleared once stale, and can be launched again", async () => {
     const id = newId();
-    const cut = await startLaunch(connection(), content(id, other.id), audienceWhere(other.id, everyone), {
+    const cut = await launches.start(connection(), content(id, other.id), audienceWhere(other.id, everyone), {
       slice: 10,
     });
     await cut.step();
     await cut.step();
     expect(await rows(id)).toHaveLength(20);
     // Still within the minute: a launch in progress is left alone.
-    expect(await recoverInterruptedLaunches(connection())).toBe(0);
-    expect(await recoverInterruptedLaunches(connection(), 60_000, Date.now() + 61_000)).toBe(1);
+    expect(await launches.recoverInterrupted(connection())).toBe(0);
+    expect(await launches.recoverInterrupted(connection(), 60_000, Date.now() + 61_000)).toBe(1);
     expect(await rows(id)).toHaveLength(0);
     expect(await campaign(id)).toMatchObject({ status: "Draft", statusDetail: LAUNCH_INTERRUPTED });
     // Launched again as the server launches: in the worker thread, not this one.
@@ -201,25 +190,34 @@ describe("claims and outcomes", () => {
     const second = openConnection({ poolSize: 2 });
     const t = Date.now();
     // The second claimer a millisecond later: its leases run out after the first's.
-    const a = await claimBatch(connection(), { campaignId: id, limit: 20, now: t, leaseMs: 60_000 });
-    const b = await claimBatch(second, { campaignId: id, limit: 20, now: t + 1, leaseMs: 60_000 });
-    const rest = await claimBatch(second, { campaignId: id, limit: 1000, now: t + 1, leaseMs: 60_000 });
+    const a = await deliveryClaims.claimBatch(connection(), { campaignId: id, limit: 20, now: t, leaseMs: 60_000 });
+    const b = await deliveryClaims.claimBatch(second, { campaignId: id, limit: 20, now: t + 1, leaseMs: 60_000 });
+    const rest = await deliveryClaims.claimBatch(second, { campaignId: id, limit: 1000, now: t + 1, leaseMs: 60_000 });
     await closeConnection(second);
     const seqs = [...a, ...b, ...rest].map((r) => r.seq);
     expect(seqs).toHaveLength(size);
     expect(new Set(seqs).size).toBe(size);
-    expect(await claimBatch(connection(), { campaignId: id, limit: 10, now: t + 59_000, leaseMs: 60_000 })).toEqual([]);
+    expect(
+      await deliveryClaims.claimBatch(connection(), { campaignId: id, limit: 10, now: t + 59_000, leaseMs: 60_000 }),
+    ).toEqual([]);
     // Oldest due first: the first claimer's rows, whose leases ran out first. (Among rows due at the
     // same moment the engines' orders differ: SQLite's is seq, PostgreSQL's its index's.)
-    const again = await claimBatch(connection(), { campaignId: id, limit: 10, now: t + 60_001, leaseMs: 60_000 });
+    const again = await deliveryClaims.claimBatch(connection(), {
+      campaignId: id,
+      limit: 10,
+      now: t + 60_001,
+      leaseMs: 60_000,
+    });
     expect(again).toHaveLength(10);
     expect(again.every((r) => a.some((first) => first.seq === r.seq))).toBe(true);
     expect(again[0].attempts).toBe(2);
 
     // The first claimer's late outcome carries an old attempt number: it changes nothing.
-    await recordOutcomes(connection(), id, [{ seq: again[0].seq, attempts: 1, outcome: "sent", details: "" }]);
+    await deliveryReceipts.recordOutcomes(connection(), id, [
+      { seq: again[0].seq, attempts: 1, outcome: "sent", details: "" },
+    ]);
     expect((await rows(id)).find((r) => r.seq === again[0].seq)?.status).toBe("pending");
-    await recordOutcomes(connection(), id, [
+    await deliveryReceipts.recordOutcomes(connection(), id, [
       { seq: again[0].seq, attempts: 2, outcome: "sent", details: "" },
       { seq: again[1].seq, attempts: 2, outcome: "bounced", details: "550 no such user", error: false },
       { seq: again[2].seq, attempts: 2, outcome: "retry", details: "timeout", retryAt: t + 120_000, error: true },
@@ -250,8 +248,8 @@ describe("receipts", () => {
       { id: "not-a-delivery-id", event: "delivered", at },
       { id: deliveryId("ffffffff0000000000000000", r1.seq), event: "failed", at },
     ];
-    expect(await applyReceipts(connection(), receipts)).toEqual({ applied: 5, ignored: 4 });
-    const again = await applyReceipts(connection(), receipts);
+    expect(await deliveryReceipts.applyReceipts(connection(), receipts)).toEqual({ applied: 5, ignored: 4 });
+    const again = await deliveryReceipts.applyReceipts(connection(), receipts);
     expect(again.applied).toBe(0);
     const byId = new Map((await rows(id)).map((r) => [r.seq, r]));
     expect(byId.get(r1.seq)).toMatchObject({ status: "delivered", openedAt: at + 2, clickedAt: at + 2 });
@@ -260,7 +258,7 @@ describe("receipts", () => {
     // The vendor accepted r4 and could not deliver it afterwards: it came back, a bounce, so the
     // campaign's "sent" (accepted) never counts down; "failed" is for what the channel refused.
     expect(byId.get(r4.seq)).toMatchObject({ status: "bounced", details: "Mailbox full" });
-    await recordOutcomes(connection(), id, [
+    await deliveryReceipts.recordOutcomes(connection(), id, [
       { seq: r5.seq, attempts: r5.attempts, outcome: "failed", details: "Refused: bad address", error: false },
     ]);
     expect(await campaign(id)).toMatchObject({
@@ -275,16 +273,20 @@ describe("receipts", () => {
     // Retry failed: only the refused row goes back to the queue, as a new message (bounced
     // addresses are not retried); a late receipt of its first message changes nothing, one of the
     // retry does.
-    expect(await requeueFailedDeliveries(other.id, id, connection())).toBe(1);
-    expect(await requeueFailedDeliveries(tenant.id, id, connection())).toBeNull();
+    expect(await campaigns.requeueFailedDeliveries(other.id, id, connection())).toBe(1);
+    expect(await campaigns.requeueFailedDeliveries(tenant.id, id, connection())).toBeNull();
     expect(await byIdAfterRetry(id, r5.seq)).toMatchObject({ status: "pending", attempts: 0, details: "", retries: 1 });
     expect(
-      await applyReceipts(connection(), [{ id: key(r5.seq), event: "failed", at: at + 9, details: "late" }]),
+      await deliveryReceipts.applyReceipts(connection(), [
+        { id: key(r5.seq), event: "failed", at: at + 9, details: "late" },
+      ]),
     ).toEqual({
       applied: 0,
       ignored: 1,
     });
-    expect(await applyReceipts(connection(), [{ id: `${key(r5.seq)}r1`, event: "delivered", at: at + 10 }])).toEqual({
+    expect(
+      await deliveryReceipts.applyReceipts(connection(), [{ id: `${key(r5.seq)}r1`, event: "delivered", at: at + 10 }]),
+    ).toEqual({
       applied: 1,
       ignored: 0,
     });
@@ -302,19 +304,19 @@ describe("the receipts inbox", () => {
       { id: deliveryId(id, r1.seq), event: "delivered", at },
       { id: deliveryId(id, r2.seq), event: "bounced", at, details: "550 unknown user" },
     ];
-    await queueReceipts(connection(), first);
+    await deliveryReceipts.queueReceipts(connection(), first);
     // The vendor posting the same batch again (it did not hear the answer), then an open.
-    await queueReceipts(connection(), first);
-    await queueReceipts(connection(), [{ id: deliveryId(id, r1.seq), event: "opened", at: at + 1 }]);
-    expect(await queuedReceiptBatches(connection())).toBe(3);
+    await deliveryReceipts.queueReceipts(connection(), first);
+    await deliveryReceipts.queueReceipts(connection(), [{ id: deliveryId(id, r1.seq), event: "opened", at: at + 1 }]);
+    expect(await deliveryReceipts.queuedReceiptBatches(connection())).toBe(3);
     // Nothing changes before the job applies them.
     expect(await campaign(id)).toMatchObject({ deliveredCount: 0, bouncedCount: 0 });
 
-    expect(await applyQueuedReceipts(connection(), 1)).toEqual({ batches: 1, applied: 2, ignored: 0 });
-    expect(await queuedReceiptBatches(connection())).toBe(2);
-    expect(await applyQueuedReceipts(connection())).toEqual({ batches: 2, applied: 1, ignored: 2 });
-    expect(await queuedReceiptBatches(connection())).toBe(0);
-    expect(await applyQueuedReceipts(connection())).toEqual({ batches: 0, applied: 0, ignored: 0 });
+    expect(await deliveryReceipts.applyQueuedReceipts(connection(), 1)).toEqual({ batches: 1, applied: 2, ignored: 0 });
+    expect(await deliveryReceipts.queuedReceiptBatches(connection())).toBe(2);
+    expect(await deliveryReceipts.applyQueuedReceipts(connection())).toEqual({ batches: 2, applied: 1, ignored: 2 });
+    expect(await deliveryReceipts.queuedReceiptBatches(connection())).toBe(0);
+    expect(await deliveryReceipts.applyQueuedReceipts(connection())).toEqual({ batches: 0, applied: 0, ignored: 0 });
     expect(await campaign(id)).toMatchObject({ deliveredCount: 1, bouncedCount: 1, openedCount: 1 });
     await expectCountersAddUp(id);
   });
@@ -324,8 +326,8 @@ describe("the receipts inbox", () => {
       connection(),
       `INSERT INTO "ReceiptInbox" ("receipts", "count", "receivedAt") VALUES ('not json', 1, 0)`,
     );
-    expect(await applyQueuedReceipts(connection())).toEqual({ batches: 1, applied: 0, ignored: 0 });
-    expect(await queuedReceiptBatches(connection())).toBe(0);
+    expect(await deliveryReceipts.applyQueuedReceipts(connection())).toEqual({ batches: 1, applied: 0, ignored: 0 });
+    expect(await deliveryReceipts.queuedReceiptBatches(connection())).toBe(0);
   });
 });
 
@@ -336,24 +338,24 @@ async function byIdAfterRetry(id: string, seq: number) {
 describe("controls", () => {
   it("pause, resume and cancel follow the status, for the tenant only", async () => {
     const { id } = await launch(other.id);
-    expect(await setCampaignStatus(tenant.id, id, "Paused", ["Active"], connection())).toBeNull();
-    expect(await setCampaignStatus(other.id, id, "Paused", ["Active"], connection())).toEqual({
+    expect(await campaigns.setCampaignStatus(tenant.id, id, "Paused", ["Active"], connection())).toBeNull();
+    expect(await campaigns.setCampaignStatus(other.id, id, "Paused", ["Active"], connection())).toEqual({
       before: "Active",
       changed: true,
     });
-    expect(await setCampaignStatus(other.id, id, "Paused", ["Active"], connection())).toEqual({
+    expect(await campaigns.setCampaignStatus(other.id, id, "Paused", ["Active"], connection())).toEqual({
       before: "Paused",
       changed: false,
     });
-    expect(await setCampaignStatus(other.id, id, "Active", ["Paused"], connection())).toEqual({
+    expect(await campaigns.setCampaignStatus(other.id, id, "Active", ["Paused"], connection())).toEqual({
       before: "Paused",
       changed: true,
     });
-    expect(await setCampaignStatus(other.id, id, "Cancelled", ["Active", "Paused"], connection())).toEqual({
+    expect(await campaigns.setCampaignStatus(other.id, id, "Cancelled", ["Active", "Paused"], connection())).toEqual({
       before: "Active",
       changed: true,
     });
-    expect(await setCampaignStatus(other.id, id, "Active", ["Paused"], connection())).toEqual({
+    expect(await campaigns.setCampaignStatus(other.id, id, "Active", ["Paused"], connection())).toEqual({
       before: "Cancelled",
       changed: false,
     });
@@ -374,7 +376,10 @@ async function receiptsServer(secret: string) {
         return;
       }
       // As the endpoint does: queued, for the engine to apply between its rounds.
-      await queueReceipts(connection(), (JSON.parse(body.toString()) as { receipts: Receipt[] }).receipts);
+      await deliveryReceipts.queueReceipts(
+        connection(),
+        (JSON.parse(body.toString()) as { receipts: Receipt[] }).receipts,
+      );
       res.writeHead(200).end("{}");
     });
   });
@@ -523,7 +528,7 @@ describe("a whole campaign through the built-in vendor", () => {
     expect(size).toBeLessThanOrEqual(100);
     expect((await campaign(id)).sendErrors).toBe(3);
 
-    await requeueFailedDeliveries(other.id, id, connection());
+    await campaigns.requeueFailedDeliveries(other.id, id, connection());
     const capped = createDeliveryEngine({
       sqlite: connection(),
       channel: down,

@@ -1,8 +1,8 @@
 // The delivery engine: drains the delivery table of every active campaign through a channel.
 //
-// One loop claims a batch of due rows (app/models/deliveries/claims.server.ts: a lease, no lock
+// One loop claims a batch of due rows (app/models/deliveries/claims/: a lease, no lock
 // held), personalises each message, hands the batch to the channel and records what it said
-// (app/models/deliveries/outcomes.server.ts), with up to
+// (app/models/deliveries/receipts/), with up to
 // `concurrency` batches out at once and at most `ratePerSecond` messages a second. Transient
 // failures are retried with a growing delay up to `maxAttempts`; send errors past `errorCap`
 // pause the campaign. Runs in the delivery job's worker thread with its own connection; tests run
@@ -10,33 +10,12 @@
 // rows, off the thread that answers requests).
 import { deliveryKey, personalise } from "~/lib/campaigns";
 import { compileEmailBody, type EmailBody, type EmailRecipient } from "~/lib/email-body";
-import {
-  type CampaignRow,
-  campaignStatusReader,
-  completeFinished,
-  pauseOnErrorCap,
-  pauseSending,
-  type SendingCampaign,
-  sendingCampaigns,
-} from "~/models/campaigns.server";
-import {
-  claimBatch,
-  type ClaimedDelivery,
-  claimStillHeld,
-  keepClaimed,
-  nextDueAt,
-} from "~/models/deliveries/claims.server";
-import { endCancelledRows, recordOutcomes, type SendOutcome } from "~/models/deliveries/outcomes.server";
-import {
-  applyQueuedReceipts,
-  DEFAULT_FEEDBACK_POLICY,
-  type FeedbackPolicy,
-  receiptBatchesPerCall,
-} from "~/models/deliveries/receipts.server";
+import { type CampaignRow, campaigns, type SendingCampaign } from "~/models/campaigns/store.server";
+import { type ClaimedDelivery, deliveryClaims, keepClaimed } from "~/models/deliveries/claims/store.server";
+import { DEFAULT_FEEDBACK_POLICY, type FeedbackPolicy, type SendOutcome } from "~/models/deliveries/receipts/rows";
+import { deliveryReceipts } from "~/models/deliveries/receipts/store.server";
 import type { AnyConnection } from "~/models/transaction.server";
 import type { ChannelResult, DeliveryChannel, OutgoingMessage, SendControl } from "~/services/delivery/channel.server";
-import { sendRateBucket } from "~/models/deliveries/send-rate.server";
-import { claimHeldForText, freshenSendChecks } from "~/models/deliveries/send-checks.server";
 import { type Sender, senderOf } from "~/services/email/sender.server";
 import { trackingUrls } from "~/services/tracking-token.server";
 import { unsubscribeUrl } from "~/services/unsubscribe-token.server";
@@ -131,7 +110,7 @@ export function createDeliveryEngine(options: {
 }): DeliveryEngine {
   const settings = { ...DEFAULT_ENGINE_SETTINGS, ...options.settings };
   const { sqlite, channel } = options;
-  const receiptsPerCall = receiptBatchesPerCall(sqlite);
+  const receiptsPerCall = deliveryReceipts.receiptBatchesPerCall(sqlite);
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
   const emit = (event: EngineEvent) => options.onEvent?.(event);
@@ -142,9 +121,9 @@ export function createDeliveryEngine(options: {
   let finished: Promise<void> | null = null;
 
   // The rate limit's bucket, one a channel: in the database on PostgreSQL, so every instance's
-  // engine takes from the same one (~/models/deliveries/send-rate.server).
+  // engine takes from the same one (~/models/deliveries/claims/).
   const rate = settings.ratePerSecond
-    ? sendRateBucket(sqlite, { channel: channel.name, perSecond: settings.ratePerSecond })
+    ? deliveryClaims.sendRateBucket(sqlite, { channel: channel.name, perSecond: settings.ratePerSecond })
     : null;
 
   const sleep = (ms: number) =>
@@ -177,7 +156,7 @@ export function createDeliveryEngine(options: {
   const recordUntilWritten = async (campaignId: string, outcomes: SendOutcome[], until: number) => {
     for (let wait = 50; ; wait = Math.min(wait * 2, 1_000)) {
       try {
-        await recordOutcomes(sqlite, campaignId, outcomes, now());
+        await deliveryReceipts.recordOutcomes(sqlite, campaignId, outcomes, now());
         return;
       } catch (error) {
         if (stopping || now() + wait >= until) throw error;
@@ -283,7 +262,7 @@ export function createDeliveryEngine(options: {
   const recordTurn = async (byCampaign: Map<string, Answer[]>) => {
     for (const [campaignId, answers] of byCampaign) {
       try {
-        await recordOutcomes(
+        await deliveryReceipts.recordOutcomes(
           sqlite,
           campaignId,
           answers.map((a) => a.outcome),
@@ -397,7 +376,7 @@ export function createDeliveryEngine(options: {
       // Every answer given so far written: the turn still gathering answers and those being written.
       answersRecorded: async () => {
         await Promise.all([turnRecorded, ...turnsWriting]);
-        await freshenSendChecks(sqlite);
+        await deliveryClaims.freshenSendChecks(sqlite);
       },
       // A message whose final answer is awaited keeps its row: no other claimer sends it meanwhile.
       holdClaim: (key) => {
@@ -441,11 +420,11 @@ export function createDeliveryEngine(options: {
     // messages still queued.
     const pause = results.find((r) => r.status === "held" && r.pause);
     if (pause?.status === "held" && pause.pause) {
-      const paused = await pauseSending(sqlite, campaign.id, pause.pause, now());
+      const paused = await campaigns.pauseSending(sqlite, campaign.id, pause.pause, now());
       if (paused) emit({ type: "paused", campaign: paused });
     }
     if (outcomes.some((o) => "error" in o && o.error)) {
-      const paused = await pauseOnErrorCap(sqlite, campaign.id, settings.errorCap, now());
+      const paused = await campaigns.pauseOnErrorCap(sqlite, campaign.id, settings.errorCap, now());
       if (paused) emit({ type: "paused", campaign: paused });
     }
     emit({ type: "progress", campaignId: campaign.id, userId: campaign.userId });
@@ -472,16 +451,16 @@ export function createDeliveryEngine(options: {
     if (t - lastCompletionCheck < 500) return;
     lastCompletionCheck = t;
     const waitMs = channel.receipts ? settings.receiptWaitMs : 0;
-    for (const campaign of await completeFinished(sqlite, waitMs, t)) emit({ type: "completed", campaign });
+    for (const campaign of await campaigns.completeFinished(sqlite, waitMs, t)) emit({ type: "completed", campaign });
     // A cancelled campaign's queued rows end as "cancelled" (those out with the channel once back).
-    await endCancelledRows(sqlite, t);
+    await deliveryReceipts.endCancelledRows(sqlite, t);
   };
 
   const loop = async () => {
     [statusOf, stillClaimed, stillClaimedAtText] = await Promise.all([
-      campaignStatusReader(sqlite),
-      claimStillHeld(sqlite),
-      claimHeldForText(sqlite),
+      campaigns.campaignStatusReader(sqlite),
+      deliveryClaims.claimStillHeld(sqlite),
+      deliveryClaims.claimHeldForText(sqlite),
     ]);
     while (!stopping) {
       let claimed = 0;
@@ -497,18 +476,18 @@ export function createDeliveryEngine(options: {
         for (;;) {
           const wanted = Math.min(receiptsPerCall, settings.receiptBatchesPerRound - applied);
           if (wanted < 1) break;
-          const { batches } = await applyQueuedReceipts(sqlite, wanted, settings.feedback);
+          const { batches } = await deliveryReceipts.applyQueuedReceipts(sqlite, wanted, settings.feedback);
           applied += batches;
           if (batches < wanted) break;
           await letOthersWrite();
         }
         moreReceipts = applied >= settings.receiptBatchesPerRound;
         await checkCompletion();
-        const campaigns = await sendingCampaigns(sqlite);
+        const sending = await campaigns.sendingCampaigns(sqlite);
         // The mail of campaigns no longer sending is forgotten.
-        for (const id of mailOf.keys()) if (!campaigns.some((c) => c.id === id)) mailOf.delete(id);
+        for (const id of mailOf.keys()) if (!sending.some((c) => c.id === id)) mailOf.delete(id);
         // One batch per campaign per round, so a large campaign does not hold up a small one.
-        for (const campaign of campaigns) {
+        for (const campaign of sending) {
           if (stopping || inFlight.size >= settings.concurrency) break;
           // A channel that hands over a few messages at a time (SMTP: its pool) gets batches it can
           // send well within their lease, so no claim runs out while its rows wait for a connection.
@@ -521,7 +500,7 @@ export function createDeliveryEngine(options: {
             soonest = Math.min(soonest, now() + Math.max(RATE_RETRY_MS, Math.ceil(1000 / settings.ratePerSecond)));
             break;
           }
-          const rows = await claimBatch(sqlite, {
+          const rows = await deliveryClaims.claimBatch(sqlite, {
             campaignId: campaign.id,
             limit: allowed,
             now: now(),
@@ -529,7 +508,7 @@ export function createDeliveryEngine(options: {
           });
           if (rate && rows.length < allowed) await rate.giveBack(allowed - rows.length, now());
           if (rows.length === 0) {
-            const due = await nextDueAt(sqlite, campaign.id);
+            const due = await deliveryClaims.nextDueAt(sqlite, campaign.id);
             if (due !== null) soonest = Math.min(soonest, due);
             continue;
           }

@@ -6,8 +6,8 @@
 import type { AnyConnection } from "~/models/transaction.server";
 import { newId } from "~/lib/id";
 import { parseConditions } from "~/lib/segments";
-import { finishSeededCampaign, randomShareWhere, segmentsForHistory } from "~/models/deliveries/history.server";
-import { launchCampaign } from "~/models/deliveries/launch.server";
+import { deliveryHistory } from "~/models/deliveries/history/store.server";
+import { launches } from "~/models/launch/store.server";
 import { audienceWhere } from "~/models/segments/audience.server";
 
 const NAMES = [
@@ -30,7 +30,7 @@ export async function seedCampaignHistory(
   options: { now?: number; onProgress?: (done: number) => void } = {},
 ): Promise<{ campaigns: number; deliveries: number }> {
   const now = options.now ?? Date.now();
-  const segments = await segmentsForHistory(sqlite, userId);
+  const segments = await deliveryHistory.segmentsForHistory(sqlite, userId);
   let deliveries = 0;
   for (let i = 0; i < count; i++) {
     // Spread over the last weeks, oldest first, a few days apart.
@@ -38,10 +38,12 @@ export async function seedCampaignHistory(
     const segment = segments.length ? segments[i % segments.length] : null;
     const parsed = segment ? parseConditions(JSON.parse(segment.conditions)) : null;
     const where =
-      parsed && parsed.ok ? audienceWhere(userId, parsed.tree) : randomShareWhere(userId, 10 + ((i * 13) % 30));
+      parsed && parsed.ok
+        ? audienceWhere(userId, parsed.tree)
+        : deliveryHistory.randomShareWhere(userId, 10 + ((i * 13) % 30));
     const id = newId(new Date(launchedAt));
     const name = `${NAMES[i % NAMES.length]}${i >= NAMES.length ? ` ${Math.floor(i / NAMES.length) + 1}` : ""}`;
-    const size = await launchCampaign(
+    const size = await launches.launchCampaign(
       sqlite,
       {
         id,
@@ -61,7 +63,7 @@ export async function seedCampaignHistory(
       const deliveredBelow = 82 + ((i * 7) % 15);
       const failedBelow = deliveredBelow + Math.ceil((100 - deliveredBelow) / 2);
       const openedBelow = 15 + ((i * 11) % 25);
-      await finishSeededCampaign(sqlite, id, launchedAt, { deliveredBelow, failedBelow, openedBelow });
+      await deliveryHistory.finishSeededCampaign(sqlite, id, launchedAt, { deliveredBelow, failedBelow, openedBelow });
       deliveries += size;
     }
     options.onProgress?.(i + 1);

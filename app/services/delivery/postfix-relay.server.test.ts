@@ -47,7 +47,7 @@ import { smtpChannel, smtpClientSettings } from "~/services/delivery/smtp-channe
 import { dnsRecordsFor, generateDkimKey } from "~/services/email/dkim-keys.server";
 import { seedTenant } from "~/services/seed.server";
 import { campaignRow, expectCountersAddUp, launchToEveryone } from "../../../tests/helpers/campaign-send";
-import { notifyPaused } from "~/services/campaigns.server";
+import { notifyPaused } from "~/services/campaigns/reports.server";
 
 const DOMAIN = "mail.test";
 const CUSTOMERS = 6;

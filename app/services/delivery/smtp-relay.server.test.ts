@@ -23,12 +23,12 @@ const connection = useTestConnection();
 import { deliveryKey } from "~/lib/campaigns";
 import { newId } from "~/lib/id";
 import { parseConditions } from "~/lib/segments";
-import { launchCampaign } from "~/models/deliveries/launch.server";
+import { launches } from "~/models/launch/store.server";
 import { audienceWhere } from "~/models/segments/audience.server";
 import { suppressions } from "~/models/suppressions/store.server";
 import { createDeliveryEngine, type EngineEvent, type EngineSettings } from "~/services/delivery/engine.server";
-import { setCampaignStatus } from "~/models/campaigns.server";
-import { notifyPaused } from "~/services/campaigns.server";
+import { campaigns } from "~/models/campaigns/store.server";
+import { notifyPaused } from "~/services/campaigns/reports.server";
 import { listNotifications } from "~/services/notifications.server";
 import { smtpChannel } from "~/services/delivery/smtp-channel.server";
 import { seedTenant } from "~/services/seed.server";
@@ -129,7 +129,7 @@ async function launch(name: string): Promise<{ id: string; size: number }> {
   const parsed = parseConditions({ totalSpend: { $gte: 0 } });
   if (!parsed.ok) throw new Error(parsed.message);
   const id = newId();
-  const size = await launchCampaign(
+  const size = await launches.launchCampaign(
     connection(),
     {
       id,
@@ -356,7 +356,7 @@ describe("DELIVERY_RATE_PER_SECOND with the SMTP channel", () => {
     const span = (afterFirstSecond[afterFirstSecond.length - 1] - afterFirstSecond[0]) / 1000;
     expect(afterFirstSecond.length / Math.max(span, 1)).toBeLessThanOrEqual(rate * 1.25);
     // Loosely, second by second: the bucket hands over at most two seconds' worth in any second (a
-    // full bucket and its refill; app/models/deliveries/send-rate.server.test.ts checks that
+    // full bucket and its refill; app/models/deliveries/claims/send-rate.server.test.ts checks that
     // exactly), and a batch still on its way when the next is handed over arrives beside it: on
     // PostgreSQL each answer's recording is a round trip, so the first second's batch of 100 is
     // still arriving as the next second's go out (measured up to 219 in one second).
@@ -434,7 +434,7 @@ describe("a relay that refuses the sender", () => {
 
       // MAIL_FROM fixed at the relay, the campaign resumed: everyone gets it, once.
       relay.refuseSender = null;
-      expect((await setCampaignStatus(tenantId, id, "Active", ["Paused"], connection()))?.changed).toBe(true);
+      expect((await campaigns.setCampaignStatus(tenantId, id, "Active", ["Paused"], connection()))?.changed).toBe(true);
       await sendToCompletion(id, {});
       const ids = relay.arrived.map((m) => m.messageId);
       expect(ids).toHaveLength(size);

@@ -15,10 +15,12 @@ useTestDatabase();
 const connection = useTestConnection();
 
 import { getEnv, resetEnvCache } from "~/env.server";
-import { applyQueuedReceipts, applyReceipts, queuedReceiptBatches } from "~/models/deliveries/receipts.server";
+import { deliveryReceipts } from "~/models/deliveries/receipts/store.server";
 import { action } from "~/routes/api/webhooks-sendgrid";
 import { CampaignContentSchema } from "~/schemas/campaign";
-import { deliveryLogs, getCampaign, launch } from "~/services/campaigns.server";
+import { deliveryLogs } from "~/services/campaigns/delivery-log.server";
+import { launch } from "~/services/campaigns/launch.server";
+import { getCampaign } from "~/services/campaigns/views.server";
 import { seedTenant } from "~/services/seed.server";
 import { createSegment } from "~/services/segments.server";
 import { suppressionOf } from "~/services/suppressions.server";
@@ -37,8 +39,8 @@ async function send(request: Request) {
 }
 const post = (events: unknown, options?: Parameters<typeof sendgrid.request>[2]) =>
   send(sendgrid.request(ENDPOINT, events, options));
-const queued = () => queuedReceiptBatches(connection());
-const apply = () => applyQueuedReceipts(connection());
+const queued = () => deliveryReceipts.queuedReceiptBatches(connection());
+const apply = () => deliveryReceipts.applyQueuedReceipts(connection());
 
 async function row(id: string) {
   const { logs } = await deliveryLogs(userId, campaignId, { limit: 50 });
@@ -63,7 +65,7 @@ beforeAll(async () => {
   const { logs } = await deliveryLogs(userId, campaignId, { limit: 50 });
   rows = logs.map((l) => ({ id: l.id, email: l.customer.email }));
   expect(rows.length).toBeGreaterThanOrEqual(6);
-  await applyReceipts(
+  await deliveryReceipts.applyReceipts(
     connection(),
     rows.map((r) => ({ id: r.id, event: "delivered" as const, at: Date.now() })),
   );

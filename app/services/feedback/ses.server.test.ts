@@ -23,10 +23,12 @@ const connection = useTestConnection();
 
 import { generateKeyPairSync } from "node:crypto";
 import { getEnv, resetEnvCache } from "~/env.server";
-import { applyQueuedReceipts, applyReceipts, queuedReceiptBatches } from "~/models/deliveries/receipts.server";
+import { deliveryReceipts } from "~/models/deliveries/receipts/store.server";
 import { action, loader } from "~/routes/api/webhooks-ses";
 import { CampaignContentSchema } from "~/schemas/campaign";
-import { deliveryLogs, getCampaign, launch } from "~/services/campaigns.server";
+import { deliveryLogs } from "~/services/campaigns/delivery-log.server";
+import { launch } from "~/services/campaigns/launch.server";
+import { getCampaign } from "~/services/campaigns/views.server";
 import { sesReceipts } from "~/services/feedback/ses.server";
 import { forgetSnsCertificates, snsStringToSign } from "~/services/feedback/sns-signature.server";
 import { seedTenant } from "~/services/seed.server";
@@ -47,7 +49,7 @@ async function post(message: unknown) {
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-const queued = () => queuedReceiptBatches(connection());
+const queued = () => deliveryReceipts.queuedReceiptBatches(connection());
 
 async function row(id: string) {
   const { logs } = await deliveryLogs(userId, campaignId, { limit: 50 });
@@ -81,7 +83,7 @@ beforeAll(async () => {
   rows = logs.map((l) => ({ id: l.id, email: l.customer.email }));
   expect(rows.length).toBeGreaterThanOrEqual(6);
   // The relay took every message (the vendor's receipts): bounces and complaints come later.
-  await applyReceipts(
+  await deliveryReceipts.applyReceipts(
     connection(),
     rows.map((r) => ({ id: r.id, event: "delivered" as const, at: Date.now() })),
   );
@@ -100,7 +102,7 @@ describe("signed notifications", () => {
     const answer = await post(sns.notification(sesBounce(messageId(r.id), r.email)));
     expect(answer).toEqual({ status: 200, body: { received: 1, matched: 1, ignored: 0 } });
     expect(await queued()).toBe(1);
-    expect((await applyQueuedReceipts(connection())).applied).toBe(1);
+    expect((await deliveryReceipts.applyQueuedReceipts(connection())).applied).toBe(1);
     expect(await row(r.id)).toMatchObject({
       status: "bounced",
       details: `550 5.1.1 <${r.email}>: user unknown (SES, Permanent/General)`,
@@ -113,7 +115,7 @@ describe("signed notifications", () => {
     const r = rows[1];
     const answer = await post(sns.notification(sesComplaint(messageId(r.id), r.email), { version: 2 }));
     expect(answer.body).toEqual({ received: 1, matched: 1, ignored: 0 });
-    await applyQueuedReceipts(connection());
+    await deliveryReceipts.applyQueuedReceipts(connection());
     expect(await row(r.id)).toMatchObject({ status: "complained", details: "Marked as spam (SES, abuse)" });
     expect((await getCampaign(userId, campaignId)).complainedCount).toBe(1);
     expect(await suppressionOf(userId, r.email)).toMatchObject({ reason: "complained" });
@@ -124,7 +126,7 @@ describe("signed notifications", () => {
     const signed = sns.notification(sesComplaint(messageId(r.id), r.email), { subject: "Complaint" });
     expect((await post(signed)).status).toBe(200);
     expect((await post(signed)).status).toBe(200);
-    await applyQueuedReceipts(connection());
+    await deliveryReceipts.applyQueuedReceipts(connection());
     expect((await getCampaign(userId, campaignId)).complainedCount).toBe(2);
   });
 
@@ -135,7 +137,7 @@ describe("signed notifications", () => {
     expect(answer.body).toEqual({ received: 1, matched: 1, ignored: 0 });
     // Posted again (SNS retries): the same event, counted once.
     expect((await post(signed)).status).toBe(200);
-    await applyQueuedReceipts(connection());
+    await deliveryReceipts.applyQueuedReceipts(connection());
     expect((await row(r.id)).status).not.toBe("bounced");
     expect((await getCampaign(userId, campaignId)).softBounceCount).toBe(1);
     expect(await suppressionOf(userId, r.email)).toBeNull();
