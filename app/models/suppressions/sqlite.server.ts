@@ -22,7 +22,7 @@ import {
 
 /**
  * Suppresses addresses inside the caller's transaction on its own connection (the delivery job's
- * bounces: app/models/deliveries/outcomes.server.ts). Returns the addresses that were added.
+ * bounces: app/models/deliveries/receipts/). Returns the addresses that were added.
  */
 export function suppressInSqliteTransaction(
   connection: Sqlite,

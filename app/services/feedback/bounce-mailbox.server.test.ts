@@ -24,7 +24,8 @@ const connection = useTestConnection();
 
 import { readMailboxUrl, resetEnvCache } from "~/env.server";
 import { deliveryKey } from "~/lib/campaigns";
-import { applyQueuedReceipts, queueReceipts, type Receipt } from "~/models/deliveries/receipts.server";
+import type { Receipt } from "~/models/deliveries/receipts/rows";
+import { deliveryReceipts } from "~/models/deliveries/receipts/store.server";
 import { suppressions } from "~/models/suppressions/store.server";
 import {
   BounceMailboxError,
@@ -200,7 +201,7 @@ const inbox = async () =>
     (row) => JSON.parse(row.receipts) as Receipt[],
   );
 const clearInbox = () => sqlRun(connection(), `DELETE FROM "ReceiptInbox"`);
-const queue = (receipts: Receipt[]) => queueReceipts(connection(), receipts);
+const queue = (receipts: Receipt[]) => deliveryReceipts.queueReceipts(connection(), receipts);
 
 describe("polling the bounce mailbox (a real Dovecot)", () => {
   it("queues what a DSN and an abuse report say, moves them to Processed and the rest to Unrecognised, all seen", async () => {
@@ -460,7 +461,7 @@ describe("a campaign's later bounces and complaints through the bounce mailbox",
 
     const result = await pollBounceMailbox(dovecot.url, queue);
     expect(result).toMatchObject({ read: 3, queued: 3, processed: 3, unrecognised: 0 });
-    expect(await applyQueuedReceipts(connection())).toMatchObject({ applied: 3 });
+    expect(await deliveryReceipts.applyQueuedReceipts(connection())).toMatchObject({ applied: 3 });
 
     const after = new Map((await rowsOf(id)).map((r) => [r.email, r]));
     expect(after.get(hard.email)).toMatchObject({
@@ -485,7 +486,7 @@ describe("a campaign's later bounces and complaints through the bounce mailbox",
     // changing nothing, because each carries the same report Message-ID.
     for (const report of reports) await append(report);
     expect(await pollBounceMailbox(dovecot.url, queue)).toMatchObject({ read: 3, queued: 3 });
-    await applyQueuedReceipts(connection());
+    await deliveryReceipts.applyQueuedReceipts(connection());
     expect(await campaign(id)).toMatchObject({
       bouncedCount: counted.bouncedCount,
       complainedCount: counted.complainedCount,
