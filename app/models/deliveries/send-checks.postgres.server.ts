@@ -1,7 +1,7 @@
-// The checks the delivery engine makes before each message goes, on PostgreSQL: the memory the
-// PostgreSQL implementations of claims (./claims/postgres.server.ts, and its outcomes in
-// ./receipts/postgres.server.ts), campaigns and suppressions share. It imports no domain, so any
-// engine file may use it.
+// The checks the delivery engine makes before each message goes, on PostgreSQL: a memory the
+// PostgreSQL implementations of claims (./claims/postgres.server.ts), outcomes
+// (./receipts/postgres.server.ts), campaigns and suppressions share. It imports no domain, so any
+// of those engine files may use it without a loop.
 //
 // On SQLite the engine asks two synchronous reads before a message is handed to a channel
 // (SendControl.proceed): is the campaign still Active (campaignStatusReader), and is the row still
