@@ -1,78 +1,58 @@
-// The test files that run a second time on PostgreSQL (TEST_DATABASE_ENGINE=postgres, the
-// "postgres" project in vite.config.ts): each uses useTestDatabase() (tests/helpers/db.ts), which
-// then gives it a fresh migrated PostgreSQL database instead of a SQLite file, so the same
-// assertions hold on both engines. A model ported to PostgreSQL adds its tests here, one line each.
-export const POSTGRES_SUITE: string[] = [
-  "app/db/postgres.server.test.ts",
-  "app/services/notifications.server.test.ts",
-  "app/services/users.server.test.ts",
-  "app/services/idempotency.server.test.ts",
-  "app/services/rate-limit.server.test.ts",
-  "tests/routes/healthz.test.ts",
-  "tests/routes/auth-api.test.ts",
-  "tests/routes/first-run.test.ts",
-  "tests/routes/first-run-race.test.ts",
-  "tests/routes/notifications-api.test.ts",
-  "tests/routes/methods.test.ts",
-  "server/app.test.ts",
-  "server/api-server.test.ts",
-  "server/hostile-requests.test.ts",
-  "app/services/orders.server.test.ts",
-  "app/routes/api/orders.test.ts",
-  "app/routes/orders-pages.test.ts",
-  "app/routes/api/segments.test.ts",
-  "app/routes/segments-form.test.ts",
-  "app/services/dashboard/stats.server.test.ts",
-  "app/services/dashboard/insights.server.test.ts",
-  "app/routes/api/stats-historical.test.ts",
-  "tests/routes/ai-insights.test.ts",
-  "tests/routes/time-zones.test.ts",
-  "app/models/attribution.server.test.ts",
-  "tests/routes/ai-suggestions.test.ts",
-  "app/services/customers.server.test.ts",
-  "app/services/customer-sort.server.test.ts",
-  "app/services/customer-import.server.test.ts",
-  "app/models/deliveries/receipts.server.test.ts",
-  "app/models/deliveries/receipts-concurrency.server.test.ts",
-  "app/services/delivery/delivery.server.test.ts",
-  "app/services/campaigns-suppression.server.test.ts",
-  "app/services/feedback/bounce-mailbox.server.test.ts",
-  "tests/routes/tracking-campaign.test.ts",
-  "app/services/suppressions.server.test.ts",
-  "app/models/customers/search.server.test.ts",
-  "app/db/bulk-load.server.test.ts",
-  "app/db/planner-statistics.server.test.ts",
-  "tests/routes/customers-import-progress.test.ts",
-  "tests/routes/customers-offthread.test.ts",
-  "tests/routes/customers-sort.test.ts",
-  "app/services/feedback/ses.server.test.ts",
-  "app/services/feedback/sendgrid.server.test.ts",
-  "tests/routes/campaigns-api.test.ts",
-  "tests/routes/campaign-people.test.ts",
-  "tests/routes/campaign-launch.test.ts",
-  "tests/routes/campaigns-tracking-switch.test.ts",
-  "tests/routes/campaigns-wizard-email.test.ts",
-  "tests/routes/campaigns-wizard.test.ts",
-  "tests/routes/segment-delete-drafts.test.ts",
-  "app/services/delivery/jobs.server.test.ts",
-  "app/services/unsubscribe.server.test.ts",
-  "tests/routes/unsubscribe.test.ts",
-  "tests/routes/suppressions-api.test.ts",
-  "app/services/customer-story.server.test.ts",
-  "app/services/delivery/smtp-relay.server.test.ts",
-  "app/services/delivery/controls.server.test.ts",
-  "tests/routes/pages.test.ts",
-  "app/services/attribution.server.test.ts",
-  "tests/routes/tracking.test.ts",
-  "tests/routes/campaign-personalisation.test.ts",
-  "app/services/campaign-resend.server.test.ts",
-  "app/routes/suppressions-pages.test.ts",
-  "app/models/deliveries/send-rate.server.test.ts",
-  "app/services/segments.server.test.ts",
-  "app/models/segments/segments-sql.server.test.ts",
-  "app/services/email/sender.server.test.ts",
-  "app/services/feedback/webhooks-http.server.test.ts",
-  "tests/routes/protocol-edges.test.ts",
-  "tests/routes/openapi.test.ts",
-  "server/api-parity.test.ts",
-];
+// Which test files run a second time on PostgreSQL (the "postgres" project of vite.config.ts,
+// TEST_DATABASE_ENGINE=postgres): a property of the file, never a list kept by hand.
+//
+//   - every test file under app/models/ (the models are the engine-specific code: each runs on
+//     both engines by rule, wherever in app/models/ it lives or moves);
+//   - any other test file whose first line is the marker `// @engines sqlite postgres`.
+//
+// Such a file's useTestDatabase() (tests/helpers/db.ts) then gives it a fresh migrated PostgreSQL
+// database instead of a SQLite file, so the same assertions hold on both engines. docs/testing.md
+// says the same for people.
+import { openSync, readSync, closeSync, readdirSync } from "node:fs";
+import path from "node:path";
+
+/** The first line of a test file that opts in to PostgreSQL outside app/models/. */
+export const POSTGRES_MARKER = "// @engines sqlite postgres";
+
+/** Where the test files are (the roots of vite.config.ts's include patterns). */
+const TEST_ROOTS = ["app", "server", "cli", "tests", "prisma", "jobs"];
+const TEST_FILE = /\.test\.tsx?$/;
+
+function firstLine(file: string): string {
+  const fd = openSync(file, "r");
+  try {
+    const buffer = Buffer.alloc(256);
+    const read = readSync(fd, buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, read).toString("utf8").split(/\r?\n/, 1)[0] ?? "";
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function testFiles(root: string, dir: string, out: string[]) {
+  let entries;
+  try {
+    entries = readdirSync(path.join(root, dir), { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    if (entry.name === "node_modules" || entry.name.startsWith(".")) continue;
+    const rel = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) {
+      if (rel !== "tests/e2e") testFiles(root, rel, out);
+    } else if (TEST_FILE.test(entry.name)) out.push(rel);
+  }
+}
+
+/** True when the file (relative to the repository) runs on PostgreSQL too. */
+export function runsOnPostgres(root: string, file: string): boolean {
+  return file.startsWith("app/models/") || firstLine(path.join(root, file)) === POSTGRES_MARKER;
+}
+
+/** The test files, relative to `root`, that run on PostgreSQL too, sorted. */
+export function postgresSuite(root: string): string[] {
+  const files: string[] = [];
+  for (const dir of TEST_ROOTS) testFiles(root, dir, files);
+  return files.filter((file) => runsOnPostgres(root, file)).sort();
+}
