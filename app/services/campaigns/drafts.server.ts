@@ -5,7 +5,7 @@ import { ApiError } from "~/lib/api.server";
 import { newId } from "~/lib/id";
 import { type CampaignRow, campaigns, type NewCampaign } from "~/models/campaigns/store.server";
 import { launches } from "~/models/launch/store.server";
-import { audience } from "~/models/segments/audience/store.server";
+import { segmentAudience } from "~/models/segments/audience/store.server";
 import type { CompiledWhere } from "~/models/segments/audience/rows";
 import type { SegmentNode } from "~/lib/segments";
 import { type CampaignContent } from "~/schemas/campaign";
@@ -72,7 +72,7 @@ export async function launchContent(
 ): Promise<{ campaign: Omit<NewCampaign, "id">; where: CompiledWhere }> {
   const { campaign, segment } = await contentOf(userId, input, draft);
   const where = segment
-    ? audience.audienceWhere(userId, segment.tree)
+    ? segmentAudience.audienceWhere(userId, segment.tree)
     : launches.nonOpenersWhere(userId, campaign.resendOfId ?? "");
   return { campaign, where };
 }
