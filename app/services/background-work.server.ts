@@ -25,7 +25,7 @@ import type { ColumnMapping } from "~/lib/customer-csv";
 import type { NewCampaign } from "~/models/campaigns/rows";
 import type { Receipt } from "~/models/deliveries/receipts/rows";
 import { jobEntry } from "~/services/job-entry.server";
-import type { CompiledWhere } from "~/models/segments/compile.server";
+import type { CompiledWhere } from "~/models/segments/audience/rows";
 import { exportFileName } from "~/services/customer-export.server";
 import { afterImport, type ImportProgress, type ImportResult } from "~/services/customer-import.server";
 

@@ -21,7 +21,7 @@ import { deliveryClaims } from "~/models/deliveries/claims/store.server";
 import { launches } from "~/models/launch/store.server";
 import { deliveryReceipts } from "~/models/deliveries/receipts/store.server";
 import { suppressions } from "~/models/suppressions/store.server";
-import { audienceWhere, sqlAudienceCount } from "~/models/segments/audience.server";
+import { segmentAudience } from "~/models/segments/audience/store.server";
 import { deliveryLogs } from "~/services/campaigns/delivery-log.server";
 import { ALL_SUPPRESSED, launch as launchCampaignFor } from "~/services/campaigns/launch.server";
 import { audienceReach } from "~/services/campaigns/reach.server";
@@ -75,7 +75,7 @@ async function launch(userId: string, tree = everyone, name = "Diwali offer") {
       description: "",
       message: "Hi {NAME}, 10% off",
     },
-    audienceWhere(userId, tree),
+    segmentAudience.audienceWhere(userId, tree),
   );
   return { id, size };
 }
@@ -97,7 +97,7 @@ describe("a launch and the suppression list", () => {
 
   it("leaves suppressed customers out, counts them, and the reach the wizard shows agrees", async () => {
     const rich = segmentTree({ totalSpend: { $gt: 20000 } });
-    const inSegment = await sqlAudienceCount(tenant.id, rich);
+    const inSegment = await segmentAudience.sqlAudienceCount(tenant.id, rich);
     const everyEmail = await emailsOf(tenant.id, 300);
     const richEmails = new Set(
       (
