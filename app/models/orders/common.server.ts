@@ -7,7 +7,7 @@ import {
   customerSelect,
   itemRows,
   orderInclude,
-  type OrderPageIds,
+  type OrderPageOptions,
   type OrderPageRows,
   type OrderWithItemsRow,
 } from "./rows";
@@ -70,27 +70,51 @@ async function ordersWithItemsByIds(ids: string[]): Promise<OrderWithItemsRow[]>
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-/**
- * A page of the orders list, the same on both engines: the limit checked, the engine's page of ids
- * (`pageIds`, its own search SQL), and the orders of those ids with their customers and items.
- */
-export async function orderPage(limit: number, pageIds: () => Promise<OrderPageIds>): Promise<OrderPageRows> {
-  if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`findOrderPage: limit ${limit} is not a page size`);
-  const page = await pageIds();
-  return { ...page, orders: await ordersWithItemsByIds(page.ids) };
-}
+/** What an engine gives the orders list's page: its search's WHERE (on "Order" o) and how it runs the page's statements. */
+export type OrderPageSql = {
+  where: string;
+  params: unknown[];
+  /** The placeholder of the parameter after the search's. */
+  next: string;
+  ids(sql: string, params: unknown[]): Promise<string[]>;
+  count(sql: string, params: unknown[]): Promise<number>;
+};
 
 /**
- * Whether older matches follow the page, and the page itself: a page before `before` has them when
- * the newer ones and its own do not add up to the total; a page forwards read one row more than
- * `limit` to know.
+ * A page of the orders list, the same on both engines: the ids of the page (one row more than
+ * `limit` forwards, to know whether older ones follow), the matches in all and those newer than
+ * the page, and the orders of those ids with their customers and items.
  */
-export function pageEnd(
-  ids: string[],
-  options: { limit: number; before?: string },
-  total: number,
-  newer: number,
-): { ids: string[]; hasMore: boolean } {
-  if (options.before) return { ids, hasMore: newer + ids.length < total };
-  return { ids: ids.slice(0, options.limit), hasMore: ids.length > options.limit };
+export async function orderPage(options: OrderPageOptions, sql: OrderPageSql): Promise<OrderPageRows> {
+  const { limit } = options;
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`findOrderPage: limit ${limit} is not a page size`);
+  const { where, params, next } = sql;
+  let ids: string[];
+  if (options.before) {
+    ids = await sql.ids(
+      `SELECT o."id" AS id FROM "Order" o WHERE ${where} AND o."id" > ${next} ORDER BY o."id" ASC LIMIT ${limit}`,
+      [...params, options.before],
+    );
+    ids.reverse();
+  } else {
+    ids = await sql.ids(
+      `SELECT o."id" AS id FROM "Order" o WHERE ${where}${options.cursor ? ` AND o."id" < ${next}` : ""} ORDER BY o."id" DESC LIMIT ${limit + 1}`,
+      options.cursor ? [...params, options.cursor] : params,
+    );
+  }
+  const first = ids[0];
+  const [total, newer] = await Promise.all([
+    sql.count(`SELECT count(*) AS n FROM "Order" o WHERE ${where}`, params),
+    first
+      ? sql.count(`SELECT count(*) AS n FROM "Order" o WHERE ${where} AND o."id" > ${next}`, [...params, first])
+      : Promise.resolve(0),
+  ]);
+  let hasMore: boolean;
+  if (options.before) {
+    hasMore = newer + ids.length < total;
+  } else {
+    hasMore = ids.length > limit;
+    ids = ids.slice(0, limit);
+  }
+  return { ids, total, newer, hasMore, orders: await ordersWithItemsByIds(ids) };
 }

@@ -10,16 +10,9 @@ import { db } from "~/db/prisma.server";
 import { postgres, query, type Queryable } from "~/db/postgres.server";
 import { likePattern } from "~/models/customers/search-sql";
 import type { Tx } from "~/models/transaction.server";
-import { commonOrders, findOrderRow, findTotalsRow, orderPage, pageEnd } from "./common.server";
+import { commonOrders, findOrderRow, findTotalsRow, orderPage, type OrderPageSql } from "./common.server";
 import type { OrdersStore } from "./contract";
-import {
-  mayBeOrderId,
-  orderSearchTerm,
-  recentOrdersLimit,
-  type OrderPageIds,
-  type OrderPageOptions,
-  type RecentOrderRow,
-} from "./rows";
+import { mayBeOrderId, orderSearchTerm, recentOrdersLimit, type RecentOrderRow } from "./rows";
 
 /** SQL text with numbered placeholders, built from left to right. */
 type Sql = { where: string; params: string[] };
@@ -49,35 +42,16 @@ function orderSearchSql(userId: string, q: string | undefined): Sql {
   return { where: byId ? `${tenant} AND (${byId} OR ${name})` : `${tenant} AND ${name}`, params };
 }
 
-async function orderPageIds(db: Queryable, userId: string, options: OrderPageOptions): Promise<OrderPageIds> {
-  const { limit } = options;
-  const { where, params } = orderSearchSql(userId, options.q);
-  const next = `$${params.length + 1}`;
-  let ids: string[];
-  if (options.before) {
-    const rows = await query<{ id: string }>(
-      db,
-      `SELECT o."id" FROM "Order" o WHERE ${where} AND o."id" > ${next} ORDER BY o."id" ASC LIMIT ${limit}`,
-      [...params, options.before],
-    );
-    ids = rows.map((r) => r.id).reverse();
-  } else {
-    const rows = await query<{ id: string }>(
-      db,
-      `SELECT o."id" FROM "Order" o WHERE ${where}${options.cursor ? ` AND o."id" < ${next}` : ""}
-       ORDER BY o."id" DESC LIMIT ${limit + 1}`,
-      options.cursor ? [...params, options.cursor] : params,
-    );
-    ids = rows.map((r) => r.id);
-  }
-  const first = ids[0];
-  const count = async (sql: string, values: string[]) =>
-    Number((await query<{ n: number }>(db, sql, values))[0]?.n ?? 0);
-  const [total, newer] = await Promise.all([
-    count(`SELECT count(*) AS n FROM "Order" o WHERE ${where}`, params),
-    first ? count(`SELECT count(*) AS n FROM "Order" o WHERE ${where} AND o."id" > ${next}`, [...params, first]) : 0,
-  ]);
-  return { ...pageEnd(ids, options, total, newer), total, newer };
+/** The page's statements on PostgreSQL: the search's WHERE, numbered placeholders, run on the pool. */
+function pageSql(userId: string, q: string | undefined): OrderPageSql {
+  const { where, params } = orderSearchSql(userId, q);
+  return {
+    where,
+    params,
+    next: `$${params.length + 1}`,
+    ids: async (sql, values) => (await query<{ id: string }>(postgres().pool, sql, values)).map((r) => r.id),
+    count: async (sql, values) => Number((await query<{ n: number }>(postgres().pool, sql, values))[0]?.n ?? 0),
+  };
 }
 
 async function recentOrdersOfCustomer(
@@ -151,7 +125,7 @@ export const postgresOrders: OrdersStore = {
   },
 
   async findOrderPage(userId, options) {
-    return orderPage(options.limit, () => orderPageIds(postgres().pool, userId, options));
+    return orderPage(options, pageSql(userId, options.q));
   },
 
   /** PostgreSQL's EXPLAIN of the orders search, one line a step. */

@@ -4,16 +4,9 @@
 import { db } from "~/db/prisma.server";
 import { readConnection, readStatement } from "~/db/reader.server";
 import { customerSearchSql, ftsPhrase } from "~/models/customers/search-sql";
-import { commonOrders, findOrderRow, findTotalsRow, orderPage, pageEnd } from "./common.server";
+import { commonOrders, findOrderRow, findTotalsRow, orderPage, type OrderPageSql } from "./common.server";
 import type { OrdersStore } from "./contract";
-import {
-  mayBeOrderId,
-  orderSearchTerm,
-  recentOrdersLimit,
-  type OrderPageIds,
-  type OrderPageOptions,
-  type RecentOrderRow,
-} from "./rows";
+import { mayBeOrderId, orderSearchTerm, recentOrdersLimit, type RecentOrderRow } from "./rows";
 
 /**
  * The WHERE clause (on "Order" o) of a search on customer name or order id, as raw SQL so that it
@@ -24,7 +17,7 @@ import {
  *   - an order id matches on any part of it (the list shows its last 6 characters).
  * SQLite walks the tenant's orders newest first on (userId, id) and stops at the page size.
  */
-export function orderSearchSql(userId: string, q: string | undefined): { where: string; params: (string | number)[] } {
+function orderSearchSql(userId: string, q: string | undefined): { where: string; params: (string | number)[] } {
   const term = orderSearchTerm(q);
   if (!term) return { where: `o."userId" = ?`, params: [userId] };
   const needle = term.toLowerCase();
@@ -41,42 +34,15 @@ export function orderSearchSql(userId: string, q: string | undefined): { where: 
 }
 
 type CountRow = { n: number | bigint };
-const countOf = (rows: CountRow[]) => Number(rows[0]?.n ?? 0);
 
-async function orderPageIds(userId: string, options: OrderPageOptions): Promise<OrderPageIds> {
-  const { limit } = options;
-  const { where, params } = orderSearchSql(userId, options.q);
-  const client = db();
-  let ids: string[];
-  if (options.before) {
-    const rows = await client.$queryRawUnsafe<{ id: string }[]>(
-      `SELECT o."id" AS id FROM "Order" o WHERE ${where} AND o."id" > ? ORDER BY o."id" ASC LIMIT ${limit}`,
-      ...params,
-      options.before,
-    );
-    ids = rows.map((r) => r.id).reverse();
-  } else {
-    const rows = await client.$queryRawUnsafe<{ id: string }[]>(
-      `SELECT o."id" AS id FROM "Order" o WHERE ${where}${options.cursor ? ` AND o."id" < ?` : ""} ORDER BY o."id" DESC LIMIT ${limit + 1}`,
-      ...params,
-      ...(options.cursor ? [options.cursor] : []),
-    );
-    ids = rows.map((r) => r.id);
-  }
-  const first = ids[0];
-  const [total, newer] = await Promise.all([
-    client.$queryRawUnsafe<CountRow[]>(`SELECT count(*) AS n FROM "Order" o WHERE ${where}`, ...params).then(countOf),
-    first
-      ? client
-          .$queryRawUnsafe<CountRow[]>(
-            `SELECT count(*) AS n FROM "Order" o WHERE ${where} AND o."id" > ?`,
-            ...params,
-            first,
-          )
-          .then(countOf)
-      : Promise.resolve(0),
-  ]);
-  return { ...pageEnd(ids, options, total, newer), total, newer };
+/** The page's statements on SQLite: the search's WHERE, `?` placeholders, run through Prisma. */
+function pageSql(userId: string, q: string | undefined): OrderPageSql {
+  return {
+    ...orderSearchSql(userId, q),
+    next: "?",
+    ids: async (sql, params) => (await db().$queryRawUnsafe<{ id: string }[]>(sql, ...params)).map((r) => r.id),
+    count: async (sql, params) => Number((await db().$queryRawUnsafe<CountRow[]>(sql, ...params))[0]?.n ?? 0),
+  };
 }
 
 export const sqliteOrders: OrdersStore = {
@@ -96,7 +62,7 @@ export const sqliteOrders: OrdersStore = {
   },
 
   async findOrderPage(userId, options) {
-    return orderPage(options.limit, () => orderPageIds(userId, options));
+    return orderPage(options, pageSql(userId, options.q));
   },
 
   /** The FTS5 lookup inside the tenant's part of the trigram table, as EXPLAIN QUERY PLAN shows it. */
