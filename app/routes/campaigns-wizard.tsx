@@ -12,39 +12,39 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { randomUUID } from "node:crypto";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useParams } from "@remix-run/react";
-import { AlertTriangle, ArrowLeft, Info, Loader2, Rocket, Save } from "lucide-react";
+import { ArrowLeft } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
-import { z } from "zod";
-import {
-  type AudienceSample,
-  AudiencePanel,
-  fetchAudienceSample,
-  Stepper,
-  SuggestionsPanel,
-  WIZARD_TOAST_MS,
-} from "~/components/campaign-wizard-parts";
+import { type AudienceSample, fetchAudienceSample, Stepper, WIZARD_TOAST_MS } from "~/components/campaign-wizard-parts";
 import { fetchAudienceReach, type SegmentReach } from "~/components/audience-reach";
-import { EmailPreview } from "~/components/email-preview";
 import { RouteErrorBoundary } from "~/components/error-boundary";
-import { CheckboxField, Field, FormAlert, LIVE_VALIDATION, SelectField, TextareaField } from "~/components/forms";
+import {
+  draftSchema,
+  type IsEmpty,
+  LAST_STEP,
+  launchSchema,
+  readIntent,
+  readStep,
+  schemaFor,
+  stepOfErrors,
+  type WizardValues,
+} from "~/schemas/campaign-wizard";
+import {
+  AudienceStep,
+  MessageStep,
+  RelaunchNote,
+  ReviewStep,
+  WizardButtons,
+} from "~/components/campaigns/wizard-steps";
+import { FormAlert, LIVE_VALIDATION } from "~/components/forms";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
-import { audienceReachText, hasNamePlaceholder, launchedMessage } from "~/lib/campaigns";
+import { hasNamePlaceholder, launchedMessage } from "~/lib/campaigns";
 import { nonOpenersText } from "~/lib/campaign-resend";
 import { replyRefused } from "~/lib/forms.server";
-import { UNSUBSCRIBE_PLACEHOLDER } from "~/lib/email-body";
-import { TRACKING_TEXTS } from "~/lib/engagement";
 import { orRespond } from "~/lib/responses";
 import { isId } from "~/lib/id";
-import {
-  CAMPAIGN_MESSAGES,
-  CampaignAudienceSchema,
-  CampaignContentSchema,
-  CampaignMessageSchema,
-  IdempotencyKeySchema,
-  TrackingCheckboxSchema,
-} from "~/schemas/campaign";
+import { CAMPAIGN_MESSAGES, IdempotencyKeySchema } from "~/schemas/campaign";
 import { getEnv } from "~/env.server";
 import { requireUser } from "~/services/auth.server";
 import { saveDraft } from "~/services/campaigns/drafts.server";
@@ -68,66 +68,8 @@ const DRAFT_FAILED = "Failed to save the draft";
 /** A launch key sent again with other content (the page was kept, e.g. by the browser's Back). */
 const LAUNCH_KEY_REUSED =
   "This page has already launched a campaign with other content. Open the wizard again to launch another one.";
-const LAST_STEP = 3;
 /** What the sample recipient is called in the preview when the segment gives none. */
 const PREVIEW_NAME = "John";
-
-// What each button checks: Continue the fields of its step (and those before), Launch everything,
-// Save as draft only what identifies the campaign, Back and the audience preview nothing. Continue
-// and Launch also refuse a segment with no customers, at step 1 where it is chosen: `isEmpty` knows
-// the counts (the loader's in the browser, a fresh count on the server).
-// A resend draft's audience is fixed (the non-openers of its source): `null` instead of `isEmpty`,
-// and no segment is asked for (docs/rules.md#resend-to-non-openers).
-type IsEmpty = (segmentId: string) => boolean;
-const NO_SEGMENT = { segmentId: z.string().trim().optional().default("") };
-const audienceStep = (isEmpty: IsEmpty | null) =>
-  isEmpty === null
-    ? CampaignAudienceSchema.extend(NO_SEGMENT)
-    : CampaignAudienceSchema.extend({
-        segmentId: CampaignAudienceSchema.shape.segmentId.refine((id) => !isEmpty(id), CAMPAIGN_MESSAGES.emptySegment),
-      });
-// The tracking checkbox is absent when unticked (the API's field is absent when on).
-const TRACKING = { trackingEnabled: TrackingCheckboxSchema };
-const launchSchema = (isEmpty: IsEmpty | null) =>
-  CampaignContentSchema.extend(audienceStep(isEmpty).shape).extend(TRACKING);
-const DraftSchema = CampaignAudienceSchema.extend({
-  ...TRACKING,
-  subject: z.string().trim().max(300, "Subject line must be at most 300 characters").optional(),
-  message: z.string().trim().max(10_000, "Message content must be at most 10000 characters").optional(),
-  description: z.string().trim().max(2000, "Description must be at most 2000 characters").optional(),
-});
-const NothingSchema = z.object({});
-const draftSchema = (isEmpty: IsEmpty | null) => (isEmpty === null ? DraftSchema.extend(NO_SEGMENT) : DraftSchema);
-
-type WizardValues = {
-  name: string;
-  segmentId: string;
-  subject: string;
-  message: string;
-  description: string;
-  trackingEnabled: boolean;
-};
-type Intent = "continue" | "back" | "launch" | "draft" | "preview";
-
-function readIntent(formData: FormData): Intent {
-  const value = formData.get("intent");
-  return value === "back" || value === "launch" || value === "draft" || value === "preview" ? value : "continue";
-}
-
-function readStep(formData: FormData): number {
-  const n = Number(formData.get("step"));
-  return Number.isInteger(n) ? Math.min(LAST_STEP, Math.max(1, n)) : 1;
-}
-
-function schemaFor(formData: FormData, isEmpty: IsEmpty | null): z.ZodType<Partial<WizardValues>> {
-  const intent = readIntent(formData);
-  if (intent === "back" || intent === "preview") return NothingSchema;
-  if (intent === "draft") return draftSchema(isEmpty);
-  if (intent === "launch") return launchSchema(isEmpty);
-  const step = readStep(formData);
-  if (step === 1) return audienceStep(isEmpty);
-  return step === 2 ? audienceStep(isEmpty).extend(CampaignMessageSchema.shape) : launchSchema(isEmpty);
-}
 
 /** On the server: whether the chosen segment has no customers now (an unknown one is left to the schema). */
 async function emptyOnServer(userId: string, formData: FormData): Promise<IsEmpty> {
@@ -144,14 +86,6 @@ function launchKeyOf(formData: FormData): string | null {
 
 /** A field's current value as text (Conform gives unknown for a field it has not seen). */
 const text = (value: unknown) => (typeof value === "string" ? value : "");
-
-/** The step that shows the first field with a message (a refused step, or a refused launch). */
-function stepOfErrors(error: Record<string, unknown> | null | undefined, fallback: number): number {
-  const names = Object.keys(error ?? {}).filter((k) => k !== "");
-  if (names.some((n) => n === "name" || n === "segmentId")) return 1;
-  if (names.some((n) => n === "subject" || n === "message")) return 2;
-  return fallback;
-}
 
 async function sampleOf(userId: string, segmentId: string): Promise<AudienceSample | null> {
   if (!isId(segmentId)) return null;
@@ -474,19 +408,7 @@ export default function CampaignWizard() {
         <h2 className="text-2xl font-bold text-slate-900">{id ? "Edit Campaign" : "Create Campaign"}</h2>
       </div>
 
-      {started ? (
-        <div
-          role="note"
-          className="flex gap-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
-          data-testid="relaunch-note"
-        >
-          <Info className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
-          <p>
-            This campaign has already started sending. Launching creates a new campaign; the original keeps its delivery
-            log and results.
-          </p>
-        </div>
-      ) : null}
+      {started ? <RelaunchNote /> : null}
 
       <div className="card p-4">
         <Stepper step={step} />
@@ -500,232 +422,48 @@ export default function CampaignWizard() {
         <input type="hidden" name="step" value={step} />
         <input type="hidden" name="launchKey" value={launchKey} />
 
-        <div hidden={step !== 1} data-testid="step-1">
-          <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_340px]">
-            <section className="card space-y-4 self-start p-5" aria-label="Select Audience">
-              <Field
-                label="Campaign Name"
-                required
-                inputProps={{
-                  ...getInputProps(fields.name, { type: "text" }),
-                  maxLength: 200,
-                  placeholder: "June Discount Campaign",
-                }}
-                errors={fields.name.errors}
-              />
-              {resendAudience ? (
-                <div data-testid="resend-audience">
-                  <p className="text-sm font-medium text-slate-700">Audience</p>
-                  <p className="mt-1 rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-900">
-                    {resendAudience}
-                  </p>
-                  <p className="mt-1 text-xs text-slate-500">
-                    Fixed for a resend: counted again at launch, so anyone who opens the original before then is left
-                    out.
-                  </p>
-                </div>
-              ) : (
-                <SelectField
-                  label="Target Segment"
-                  required
-                  placeholder="Select a segment"
-                  options={options}
-                  selectProps={getSelectProps(fields.segmentId)}
-                  errors={fields.segmentId.errors}
-                  hint={
-                    segments.length === 0 ? (
-                      <Link to="/segments/new" className="text-primary underline">
-                        Create a segment first
-                      </Link>
-                    ) : undefined
-                  }
-                />
-              )}
-              {resendAudience ? null : (
-                <noscript>
-                  <button type="submit" name="intent" value="preview" className="btn-ghost text-xs">
-                    Preview audience
-                  </button>
-                </noscript>
-              )}
-            </section>
-            {resendAudience ? null : (
-              <aside>
-                <AudiencePanel sample={shownSample} loading={sampleLoading} />
-              </aside>
-            )}
-          </div>
-        </div>
+        <AudienceStep
+          hidden={step !== 1}
+          name={{ props: getInputProps(fields.name, { type: "text" }), errors: fields.name.errors }}
+          segmentId={{ props: getSelectProps(fields.segmentId), errors: fields.segmentId.errors }}
+          resendAudience={resendAudience}
+          options={options}
+          hasSegments={segments.length > 0}
+          sample={shownSample}
+          sampleLoading={sampleLoading}
+        />
 
-        <div hidden={step !== 2} data-testid="step-2">
-          <section className="card space-y-4 p-5" aria-label="Create Message">
-            <Field
-              label="Subject line"
-              required
-              inputProps={{
-                ...getInputProps(fields.subject, { type: "text" }),
-                maxLength: 300,
-                placeholder: "A little something for you",
-                // Typed by the user (the name's updates come as untrusted events): it no longer follows the name.
-                onInput: (event) => {
-                  if (event.nativeEvent.isTrusted) setSubjectEdited(true);
-                },
-              }}
-              errors={fields.subject.errors}
-            />
-            <TextareaField
-              label="Message Content"
-              required
-              textareaProps={{
-                ...getTextareaProps(fields.message),
-                rows: 5,
-                maxLength: 10_000,
-                placeholder: "Hi {NAME}, ...",
-              }}
-              errors={fields.message.errors}
-            />
-            <p className="flex gap-2 rounded-lg bg-primary-light/60 px-3 py-2 text-sm text-slate-700">
-              <Info className="mt-0.5 h-4 w-4 shrink-0 text-primary" aria-hidden="true" />
-              <span>
-                Use <code className="font-mono font-semibold">{"{NAME}"}</code> to personalise: it becomes each
-                customer&apos;s name. Use <code className="font-mono font-semibold">{UNSUBSCRIBE_PLACEHOLDER}</code> to
-                place the unsubscribe link; without it, the link is added at the end.
-              </span>
-            </p>
-            {personaliseHint ? (
-              <p className="flex gap-2 text-sm text-amber-700" data-testid="personalise-warning">
-                <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" /> {personaliseHint}
-              </p>
-            ) : null}
-            {message.trim() || subject.trim() ? (
-              <EmailPreview
-                subject={subject}
-                message={message}
-                sampleName={sampleName}
-                senderName={senderName}
-                postalAddress={senderPostalAddress}
-                unsubscribeUrl={exampleUnsubscribeUrl}
-                interactive={hydrated}
-              />
-            ) : null}
-            <CheckboxField
-              label={TRACKING_TEXTS.checkbox}
-              hint={TRACKING_TEXTS.checkboxHint}
-              inputProps={getInputProps(fields.trackingEnabled, { type: "checkbox" })}
-            />
-            {hydrated ? (
-              <SuggestionsPanel
-                segmentId={segment?.id ?? ""}
-                segmentName={segment?.name ?? ""}
-                onUse={(text) => form.update({ name: fields.message.name, value: text, validated: true })}
-              />
-            ) : null}
-          </section>
-        </div>
+        <MessageStep
+          hidden={step !== 2}
+          subjectField={{ props: getInputProps(fields.subject, { type: "text" }), errors: fields.subject.errors }}
+          messageField={{ props: getTextareaProps(fields.message), errors: fields.message.errors }}
+          tracking={getInputProps(fields.trackingEnabled, { type: "checkbox" })}
+          subject={subject}
+          message={message}
+          personaliseHint={personaliseHint}
+          sampleName={sampleName}
+          sender={{ name: senderName, postalAddress: senderPostalAddress, exampleUnsubscribeUrl }}
+          hydrated={hydrated}
+          segment={segment}
+          onSubjectTyped={() => setSubjectEdited(true)}
+          onUseSuggestion={(text) => form.update({ name: fields.message.name, value: text, validated: true })}
+        />
 
-        <div hidden={step !== 3} data-testid="step-3">
-          <section className="card space-y-4 p-5" aria-label="Review & Launch">
-            <h3 className="font-semibold text-slate-900">Review</h3>
-            <dl className="grid gap-4 text-sm sm:grid-cols-2">
-              <div className="min-w-0">
-                <dt className="text-xs uppercase tracking-wide text-slate-500">Campaign Name</dt>
-                <dd className="break-words font-medium text-slate-900" data-testid="review-name">
-                  {text(fields.name.value)}
-                </dd>
-              </div>
-              <div className="min-w-0">
-                <dt className="text-xs uppercase tracking-wide text-slate-500">
-                  {resendAudience ? "Audience" : "Target Segment"}
-                </dt>
-                <dd className="break-words font-medium text-slate-900" data-testid="review-segment">
-                  {resendAudience ?? segment?.name ?? "No segment"}
-                </dd>
-              </div>
-              <div>
-                <dt className="text-xs uppercase tracking-wide text-slate-500">Audience Size</dt>
-                <dd className="font-medium text-slate-900" data-testid="review-audience">
-                  {audienceSize.toLocaleString("en-IN")} customers
-                </dd>
-                {shownReach ? (
-                  <dd
-                    className={`mt-0.5 text-sm ${shownReach.suppressed > 0 ? "text-amber-700" : "text-slate-600"}`}
-                    data-testid="review-reach"
-                  >
-                    {audienceReachText(shownReach)}
-                  </dd>
-                ) : null}
-              </div>
-              <div>
-                <dt className="text-xs uppercase tracking-wide text-slate-500">Expected Delivery Rate</dt>
-                <dd className="font-medium text-green-700">~90% (based on historical data)</dd>
-              </div>
-              <div className="min-w-0 sm:col-span-2">
-                <dt className="text-xs uppercase tracking-wide text-slate-500">Subject line</dt>
-                <dd className="break-words text-slate-900" data-testid="review-subject">
-                  {text(fields.subject.value)}
-                </dd>
-              </div>
-              <div className="min-w-0 sm:col-span-2">
-                <dt className="text-xs uppercase tracking-wide text-slate-500">Message</dt>
-                <dd
-                  className="whitespace-pre-wrap break-words rounded-lg bg-slate-50 p-3 text-slate-900"
-                  data-testid="review-message"
-                >
-                  {message}
-                </dd>
-              </div>
-              <div className="min-w-0 sm:col-span-2">
-                <dt className="text-xs uppercase tracking-wide text-slate-500">Tracking</dt>
-                <dd className="text-slate-900" data-testid="review-tracking">
-                  {fields.trackingEnabled.value === "on" ? TRACKING_TEXTS.on : TRACKING_TEXTS.off}
-                </dd>
-              </div>
-            </dl>
-            {personaliseHint ? <p className="text-sm text-amber-700">{personaliseHint}</p> : null}
-            <p
-              role="note"
-              className="flex gap-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
-            >
-              <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
-              <span>
-                Delivery begins immediately once you launch. You can view the campaign&apos;s statistics once it is
-                complete.
-                {started ? " Launching creates a new campaign." : ""}
-              </span>
-            </p>
-          </section>
-        </div>
+        <ReviewStep
+          hidden={step !== 3}
+          name={name}
+          subject={subject}
+          trackingOn={fields.trackingEnabled.value === "on"}
+          resendAudience={resendAudience}
+          segmentName={segment?.name ?? null}
+          audienceSize={audienceSize}
+          reach={shownReach}
+          message={message}
+          personaliseHint={personaliseHint}
+          started={started}
+        />
 
-        <div className="flex flex-wrap items-center justify-between gap-2">
-          {step === 1 ? (
-            <Link to="/campaigns" className="btn-secondary">
-              Cancel
-            </Link>
-          ) : (
-            <button type="submit" name="intent" value="back" formNoValidate className="btn-secondary" disabled={busy}>
-              Back
-            </button>
-          )}
-          <div className="flex flex-wrap gap-2">
-            <button type="submit" name="intent" value="draft" className="btn-secondary" disabled={busy}>
-              <Save className="h-4 w-4" aria-hidden="true" /> Save as draft
-            </button>
-            {step < LAST_STEP ? (
-              <button type="submit" name="intent" value="continue" className="btn-primary" disabled={busy}>
-                Continue
-              </button>
-            ) : (
-              <button type="submit" name="intent" value="launch" className="btn-primary" disabled={busy}>
-                {launching ? (
-                  <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" />
-                ) : (
-                  <Rocket className="h-4 w-4" aria-hidden="true" />
-                )}
-                Launch Campaign
-              </button>
-            )}
-          </div>
-        </div>
+        <WizardButtons step={step} lastStep={LAST_STEP} busy={busy} launching={launching} />
       </Form>
     </div>
   );

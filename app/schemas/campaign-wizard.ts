@@ -1,0 +1,79 @@
+// The campaign wizard's form (app/routes/campaigns-wizard.tsx), checked the same in the browser and on
+// the server: which fields each button checks, the intent and step a submit carries, and the step
+// that shows a refused field.
+import { z } from "zod";
+import {
+  CAMPAIGN_MESSAGES,
+  CampaignAudienceSchema,
+  CampaignContentSchema,
+  CampaignMessageSchema,
+  TrackingCheckboxSchema,
+} from "~/schemas/campaign";
+
+export const LAST_STEP = 3;
+
+// What each button checks: Continue the fields of its step (and those before), Launch everything,
+// Save as draft only what identifies the campaign, Back and the audience preview nothing. Continue
+// and Launch also refuse a segment with no customers, at step 1 where it is chosen: `isEmpty` knows
+// the counts (the loader's in the browser, a fresh count on the server).
+// A resend draft's audience is fixed (the non-openers of its source): `null` instead of `isEmpty`,
+// and no segment is asked for (docs/rules.md#resend-to-non-openers).
+export type IsEmpty = (segmentId: string) => boolean;
+const NO_SEGMENT = { segmentId: z.string().trim().optional().default("") };
+const audienceStep = (isEmpty: IsEmpty | null) =>
+  isEmpty === null
+    ? CampaignAudienceSchema.extend(NO_SEGMENT)
+    : CampaignAudienceSchema.extend({
+        segmentId: CampaignAudienceSchema.shape.segmentId.refine((id) => !isEmpty(id), CAMPAIGN_MESSAGES.emptySegment),
+      });
+// The tracking checkbox is absent when unticked (the API's field is absent when on).
+const TRACKING = { trackingEnabled: TrackingCheckboxSchema };
+export const launchSchema = (isEmpty: IsEmpty | null) =>
+  CampaignContentSchema.extend(audienceStep(isEmpty).shape).extend(TRACKING);
+const DraftSchema = CampaignAudienceSchema.extend({
+  ...TRACKING,
+  subject: z.string().trim().max(300, "Subject line must be at most 300 characters").optional(),
+  message: z.string().trim().max(10_000, "Message content must be at most 10000 characters").optional(),
+  description: z.string().trim().max(2000, "Description must be at most 2000 characters").optional(),
+});
+const NothingSchema = z.object({});
+export const draftSchema = (isEmpty: IsEmpty | null) =>
+  isEmpty === null ? DraftSchema.extend(NO_SEGMENT) : DraftSchema;
+
+export type WizardValues = {
+  name: string;
+  segmentId: string;
+  subject: string;
+  message: string;
+  description: string;
+  trackingEnabled: boolean;
+};
+export type Intent = "continue" | "back" | "launch" | "draft" | "preview";
+
+export function readIntent(formData: FormData): Intent {
+  const value = formData.get("intent");
+  return value === "back" || value === "launch" || value === "draft" || value === "preview" ? value : "continue";
+}
+
+export function readStep(formData: FormData): number {
+  const n = Number(formData.get("step"));
+  return Number.isInteger(n) ? Math.min(LAST_STEP, Math.max(1, n)) : 1;
+}
+
+export function schemaFor(formData: FormData, isEmpty: IsEmpty | null): z.ZodType<Partial<WizardValues>> {
+  const intent = readIntent(formData);
+  if (intent === "back" || intent === "preview") return NothingSchema;
+  if (intent === "draft") return draftSchema(isEmpty);
+  if (intent === "launch") return launchSchema(isEmpty);
+  const step = readStep(formData);
+  if (step === 1) return audienceStep(isEmpty);
+  return step === 2 ? audienceStep(isEmpty).extend(CampaignMessageSchema.shape) : launchSchema(isEmpty);
+}
+
+/** The step that shows the first field with a message (a refused step, or a refused launch). */
+export function stepOfErrors(error: Record<string, unknown> | null | undefined, fallback: number): number {
+  const names = Object.keys(error ?? {}).filter((k) => k !== "");
+  if (names.some((n) => n === "name" || n === "segmentId")) return 1;
+  if (names.some((n) => n === "subject" || n === "message")) return 2;
+  return fallback;
+}
