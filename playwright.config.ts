@@ -64,7 +64,9 @@ export default defineConfig({
     baseURL,
     actionTimeout: 15_000,
     navigationTimeout: 30_000,
-    trace: "retain-on-failure",
+    // Recording a trace costs every test CPU on a 2-core machine; in CI (one retry) the retry of a
+    // failed test records it, locally (no retry) every test records one and keeps it if it fails.
+    trace: process.env.CI ? "on-first-retry" : "retain-on-failure",
     screenshot: "only-on-failure",
     locale: "en-IN",
     timezoneId: "Asia/Kolkata",

@@ -21,6 +21,9 @@ const TENANT_EMAIL = "asha.traders@example.com";
 const tsx = path.join(path.dirname(createRequire(import.meta.url).resolve("tsx/package.json")), "dist/cli.mjs");
 
 test.describe("the unsubscribe page", () => {
+  // One server for the three tests (each its own address), in one worker: fully parallel, each
+  // test would start a server of its own through beforeAll.
+  test.describe.configure({ mode: "default" });
   test.setTimeout(120_000);
   let dataDir = "";
   let base = "";
