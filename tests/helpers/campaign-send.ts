@@ -10,7 +10,7 @@ import { newId } from "~/lib/id";
 import { parseConditions } from "~/lib/segments";
 import { type CampaignRow, campaigns, type NewCampaign } from "~/models/campaigns/store.server";
 import { launches } from "~/models/launch/store.server";
-import { audienceWhere } from "~/models/segments/audience.server";
+import { segmentAudience } from "~/models/segments/audience/store.server";
 import { createDeliveryEngine } from "~/services/delivery/engine.server";
 import { smtpChannel } from "~/services/delivery/smtp-channel.server";
 import { sqlRow, sqlRows } from "./sql";
@@ -111,7 +111,7 @@ export async function launchToEveryone(
       message: "Hi {NAME}",
       ...campaign,
     },
-    audienceWhere(userId, parsed.tree),
+    segmentAudience.audienceWhere(userId, parsed.tree),
     at,
   );
   return id;
