@@ -1,5 +1,5 @@
 // Every loader and action of a build, answering the database's outage the one way: an error that
-// says the database is out of reach (isDatabaseUnavailable, app/models/unavailable.server.ts)
+// says the database is out of reach (isDatabaseUnavailable, app/models/unavailable/store.server.ts)
 // becomes the thrown 503 of unavailableAnswer() (app/lib/api.server.ts), with Retry-After and a
 // message saying so. Remix hands a thrown Response to the route's error boundary, which shows its
 // text, and keeps its status for the document and its single-fetch data; a resource route's

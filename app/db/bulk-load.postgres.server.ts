@@ -27,7 +27,7 @@ export type PostgresSession = Postgres & {
   readonly client: pg.PoolClient;
   /** Transactions open on the client (the outer one and savepoints inside it). */
   depth: number;
-  /** Whether the seed's temporary tables exist on the client (app/models/seed.postgres.server.ts). */
+  /** Whether the seed's temporary tables exist on the client (app/models/seed/postgres.server.ts). */
   seedTables?: boolean;
 };
 

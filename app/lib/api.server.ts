@@ -2,7 +2,7 @@
 // right status, X-User-Id on every authenticated answer, and zod failures turned into 400s.
 import type { HeadersArgs } from "@remix-run/node";
 import type { z } from "zod";
-import { isDatabaseUnavailable } from "~/models/unavailable.server";
+import { isDatabaseUnavailable } from "~/models/unavailable/store.server";
 
 export type ApiErrorCode =
   | "bad_request"
@@ -148,7 +148,7 @@ export const DATABASE_UNAVAILABLE =
 
 /**
  * The one answer to a request the database could not serve because it is out of reach
- * (isDatabaseUnavailable in app/models/unavailable.server.ts): 503 with Retry-After, in the /api error
+ * (isDatabaseUnavailable in app/models/unavailable/store.server.ts): 503 with Retry-After, in the /api error
  * shape on /api ("unavailable") and as plain text on pages, where a route's error boundary shows
  * it (a thrown Response's text). Null for any other error.
  */

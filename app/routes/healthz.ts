@@ -1,5 +1,5 @@
 // For the container's health check and load balancers: 200 when the database answers, else 503
-// 'Database unavailable' (the log says why: app/models/health.server.ts). It also says how long
+// 'Database unavailable' (the log says why: app/models/health/). It also says how long
 // this worker's event loop was held up lately (p99 of the delay over the last minute, in ms): the
 // figure that shows whether long work is blocking requests.
 //
@@ -10,7 +10,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { methodNotAllowed } from "~/lib/api.server";
 import { logger } from "~/lib/logger.server";
 import { singleton } from "~/lib/singleton.server";
-import { databaseAnswers } from "~/models/health.server";
+import { health } from "~/models/health/store.server";
 
 const WINDOW_MS = 60_000;
 export const RESOLUTION_MS = 10;
@@ -33,7 +33,7 @@ function eventLoopDelayP99Ms(): number {
 
 export async function loader() {
   try {
-    await databaseAnswers();
+    await health.databaseAnswers();
     return Response.json(
       { status: "ok", eventLoopDelayP99Ms: eventLoopDelayP99Ms() },
       { headers: { "Cache-Control": "no-store" } },

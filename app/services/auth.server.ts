@@ -5,7 +5,7 @@ import { Authenticator } from "remix-auth";
 import { GoogleStrategy } from "remix-auth-google";
 import { getEnv } from "~/env.server";
 import { crossOriginMessage, isOwnOrigin, originOf } from "~/lib/own-origin";
-import { isDatabaseUnavailable } from "~/models/unavailable.server";
+import { isDatabaseUnavailable } from "~/models/unavailable/store.server";
 import { ApiError, DATABASE_UNAVAILABLE, errorResponse, isBodyTooLarge, jsonResponse } from "~/lib/api.server";
 import { logger, noteRequestUser } from "~/lib/logger.server";
 import { destroySessionHeader, readSession, sessionStorage } from "~/services/session.server";

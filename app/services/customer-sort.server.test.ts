@@ -21,13 +21,7 @@ import { loader as listLoader } from "~/routes/api/customers";
 import { CustomerApiSchema } from "~/schemas/customer";
 import type { Position } from "~/models/customers/rows";
 import { customers } from "~/models/customers/store.server";
-import {
-  closeSeedConnection,
-  insertSeedCustomers,
-  openSeedConnection,
-  seedStartingPoint,
-  type SeedCustomer,
-} from "~/models/seed.server";
+import { type SeedCustomer, seedStore } from "~/models/seed/store.server";
 import {
   createCustomer,
   CUSTOMER_SORTS,
@@ -295,12 +289,12 @@ describe("sorted search with more matches than are counted", () => {
         createdAt: 0,
       };
     });
-    const seed = await openSeedConnection();
+    const seed = await seedStore.openSeedConnection();
     try {
-      await seedStartingPoint(seed, busy.id);
-      expect(await insertSeedCustomers(seed, busy.id, rows)).toHaveLength(1300);
+      await seedStore.seedStartingPoint(seed, busy.id);
+      expect(await seedStore.insertSeedCustomers(seed, busy.id, rows)).toHaveLength(1300);
     } finally {
-      await closeSeedConnection(seed);
+      await seedStore.closeSeedConnection(seed);
     }
   });
 

@@ -30,13 +30,7 @@ import {
   updateCustomer,
 } from "~/services/customers.server";
 import { customerMatchSql, customerMatchSqlPg, likePattern, tenantSearchRange } from "~/models/customers/search-sql";
-import {
-  closeSeedConnection,
-  insertSeedCustomers,
-  openSeedConnection,
-  seedStartingPoint,
-  type SeedCustomer,
-} from "~/models/seed.server";
+import { type SeedCustomer, seedStore } from "~/models/seed/store.server";
 import { readConnection } from "~/db/reader.server";
 import { isPostgres } from "~/db/connection.server";
 import { analyzeCustomersPg } from "~/db/planner-statistics.postgres.server";
@@ -307,12 +301,12 @@ describe("search stays inside its tenant", () => {
         createdAt: 0,
       };
     });
-    const seed = await openSeedConnection();
+    const seed = await seedStore.openSeedConnection();
     try {
-      await seedStartingPoint(seed, busy.id);
-      expect(await insertSeedCustomers(seed, busy.id, rows)).toHaveLength(1200);
+      await seedStore.seedStartingPoint(seed, busy.id);
+      expect(await seedStore.insertSeedCustomers(seed, busy.id, rows)).toHaveLength(1200);
     } finally {
-      await closeSeedConnection(seed);
+      await seedStore.closeSeedConnection(seed);
     }
     for (const [first, email] of [
       ["Kestrel", "one@quiet.in"],

@@ -6,15 +6,7 @@
 import { createHash } from "node:crypto";
 import { ApiError } from "~/lib/api.server";
 import { newId } from "~/lib/id";
-import {
-  deleteKeysMadeBefore,
-  deletePendingKey,
-  findKey,
-  insertPendingKey,
-  markKeyDone,
-  takeOverPendingKey,
-  type IdempotencyKey,
-} from "~/models/idempotency.server";
+import { type IdempotencyKey, idempotencyKeys } from "~/models/idempotency/store.server";
 
 /** How long a key is kept (and answers with what it made). */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
@@ -57,7 +49,7 @@ export async function runOnce(
 ): Promise<{ id: string; replayed: boolean }> {
   const deadline = Date.now() + (options.waitMs ?? IDEMPOTENCY_WAIT_MS);
   const staleMs = options.staleMs ?? IDEMPOTENCY_STALE_MS;
-  await deleteKeysMadeBefore(userId, new Date(Date.now() - IDEMPOTENCY_TTL_MS));
+  await idempotencyKeys.deleteKeysMadeBefore(userId, new Date(Date.now() - IDEMPOTENCY_TTL_MS));
   for (;;) {
     const claimed = await claim(userId, options);
     if (claimed.own) return { id: await doWork(claimed.row, work, options.finished), replayed: false };
@@ -67,11 +59,11 @@ export async function runOnce(
     if (row.state === "done") return { id: row.resultId, replayed: true };
     if (Date.now() - row.updatedAt.getTime() > staleMs) {
       if (await options.finished(row.resultId)) {
-        await markKeyDone(row.id);
+        await idempotencyKeys.markKeyDone(row.id);
         return { id: row.resultId, replayed: true };
       }
       // Only one repeat takes it over: the one whose write still finds the time it read.
-      if (await takeOverPendingKey(row.id, row.updatedAt)) {
+      if (await idempotencyKeys.takeOverPendingKey(row.id, row.updatedAt)) {
         return { id: await doWork(row, work, options.finished), replayed: false };
       }
       continue;
@@ -85,7 +77,7 @@ async function claim(
   userId: string,
   options: OnceOptions,
 ): Promise<{ own: true; row: IdempotencyKey } | { own: false; row: IdempotencyKey | null }> {
-  const row = await insertPendingKey({
+  const row = await idempotencyKeys.insertPendingKey({
     id: newId(),
     userId,
     key: options.key,
@@ -93,7 +85,7 @@ async function claim(
     resultId: options.resultId ?? newId(),
   });
   if (row) return { own: true, row };
-  return { own: false, row: await findKey(userId, options.key) };
+  return { own: false, row: await idempotencyKeys.findKey(userId, options.key) };
 }
 
 async function doWork(
@@ -107,10 +99,10 @@ async function doWork(
   } catch (error) {
     // A failure after the work was done (the campaign exists: a step after the launch failed)
     // keeps the key, so a retry answers that campaign instead of making another.
-    if (await finished(row.resultId)) await markKeyDone(row.id);
-    else await deletePendingKey(row.id);
+    if (await finished(row.resultId)) await idempotencyKeys.markKeyDone(row.id);
+    else await idempotencyKeys.deletePendingKey(row.id);
     throw error;
   }
-  await markKeyDone(row.id, id);
+  await idempotencyKeys.markKeyDone(row.id, id);
   return id;
 }

@@ -2,23 +2,12 @@
 // and orders, for demos and the benchmark (`crm seed`). Names and places come from
 // @faker-js/faker's en_IN locale, drawn once into pools and combined with a fast seeded generator,
 // so a million customers take seconds. Rows are made here a batch of 100,000 at a time and go in
-// a batch per call (~/models/seed.server, which also indexes them for search). With orders, every
+// a batch per call (~/models/seed/, which also indexes them for search). With orders, every
 // customer's totalSpend, visits and lastActive are then computed in SQL from their non-cancelled
 // orders. A seed that is a good part of the table builds the segment indexes once at the end.
 import { fakerEN_IN } from "@faker-js/faker";
 import { newId } from "~/lib/id";
-import {
-  afterSeedLoad,
-  closeSeedConnection,
-  insertSeedCustomers,
-  insertSeedOrders,
-  loadSeed,
-  openSeedConnection,
-  recomputeSeedCustomerTotals,
-  seedStartingPoint,
-  type SeedCustomer,
-  type SeedOrder,
-} from "~/models/seed.server";
+import { type SeedCustomer, type SeedOrder, seedStore } from "~/models/seed/store.server";
 import { recordNewCustomers } from "~/services/customer-events.server";
 
 export type SeedOptions = {
@@ -103,12 +92,12 @@ export async function seedTenant(userId: string, options: SeedOptions): Promise<
   const started = Date.now();
   const rng = generator(options.seed ?? Date.now());
   const p = pools(options.seed ?? Math.floor(Math.random() * 1e9));
-  const sqlite = await openSeedConnection(options.file);
+  const connection = await seedStore.openSeedConnection(options.file);
   const now = Date.now();
   let customersCreated = 0;
   let ordersCreated = 0;
   try {
-    const { lastRowid: startRow, tenantCustomers: tag } = await seedStartingPoint(sqlite, userId);
+    const { lastRowid: startRow, tenantCustomers: tag } = await seedStore.seedStartingPoint(connection, userId);
     const span = 730 * DAY;
     const span0 = now - span - DAY;
     const total = Math.max(1, options.customers);
@@ -188,7 +177,7 @@ export async function seedTenant(userId: string, options: SeedOptions): Promise<
     const load = async () => {
       for (let from = 0; from < options.customers; from += BATCH) {
         const to = Math.min(options.customers, from + BATCH);
-        const inserted = await insertSeedCustomers(sqlite, userId, makeCustomers(from, to));
+        const inserted = await seedStore.insertSeedCustomers(connection, userId, makeCustomers(from, to));
         customersCreated += inserted.length;
         if (withOrders) {
           for (const c of inserted) {
@@ -202,7 +191,7 @@ export async function seedTenant(userId: string, options: SeedOptions): Promise<
       if (withOrders && customerIds.length > 0) {
         for (let done = 0; done < options.orders;) {
           const count = Math.min(BATCH, options.orders - done);
-          await insertSeedOrders(sqlite, userId, makeOrders(count));
+          await seedStore.insertSeedOrders(connection, userId, makeOrders(count));
           done += count;
           ordersCreated = done;
           options.onProgress?.("orders", done, options.orders);
@@ -210,15 +199,17 @@ export async function seedTenant(userId: string, options: SeedOptions): Promise<
         // The customer totals rule: non-cancelled orders give totalSpend (subtotal + tax), visits
         // and lastActive.
         options.onProgress?.("totals", 0, 1);
-        await recomputeSeedCustomerTotals(sqlite, userId, startRow);
+        await seedStore.recomputeSeedCustomerTotals(connection, userId, startRow);
         options.onProgress?.("totals", 1, 1);
       }
     };
-    const rebuilt = await loadSeed(sqlite, options.customers, load, () => options.onProgress?.("indexes", 0, 1));
+    const rebuilt = await seedStore.loadSeed(connection, options.customers, load, () =>
+      options.onProgress?.("indexes", 0, 1),
+    );
     if (rebuilt) options.onProgress?.("indexes", 1, 1);
-    await afterSeedLoad(sqlite, customersCreated);
+    await seedStore.afterSeedLoad(connection, customersCreated);
   } finally {
-    await closeSeedConnection(sqlite);
+    await seedStore.closeSeedConnection(connection);
   }
   await recordNewCustomers(userId, customersCreated);
   return { customersCreated, ordersCreated, durationMs: Date.now() - started };

@@ -11,7 +11,7 @@ import { createMigratedPostgresDatabase } from "../helpers/postgres";
 setUpTestDatabase();
 
 const healthz = await import("~/routes/healthz");
-const { HEALTH_TIMEOUT_MS } = await import("~/models/health.server");
+const { HEALTH_TIMEOUT_MS } = await import("~/models/health/store.server");
 const { resetEnvCache } = await import("~/env.server");
 
 const UNAVAILABLE = { status: "error", message: "Database unavailable" };

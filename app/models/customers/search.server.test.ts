@@ -13,13 +13,7 @@ import { db } from "~/db/prisma.server";
 import { MIGRATIONS_DIR, migrateDatabase, migrationNames } from "~/db/migrate.server";
 import { customerSearchSql, ftsPhrase, INDEX_CUSTOMER_SQL, likePattern } from "~/models/customers/search-sql";
 import { customers } from "~/models/customers/store.server";
-import {
-  closeSeedConnection,
-  insertSeedCustomers,
-  openSeedConnection,
-  seedStartingPoint,
-  type SeedCustomer,
-} from "~/models/seed.server";
+import { type SeedCustomer, seedStore } from "~/models/seed/store.server";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 useTestDatabase();
@@ -47,21 +41,21 @@ it.runIf(TEST_ENGINE === "postgres")("finds every customer by its own tenant onl
     createdAt: 0,
   });
   const all = Array.from({ length: 300 }, (_, i) => customer(i));
-  const seed = await openSeedConnection();
+  const seed = await seedStore.openSeedConnection();
   try {
-    await seedStartingPoint(seed, a);
-    await insertSeedCustomers(
+    await seedStore.seedStartingPoint(seed, a);
+    await seedStore.insertSeedCustomers(
       seed,
       a,
       all.filter((_, i) => i % 3 === 0),
     );
-    await insertSeedCustomers(
+    await seedStore.insertSeedCustomers(
       seed,
       b,
       all.filter((_, i) => i % 3 !== 0),
     );
   } finally {
-    await closeSeedConnection(seed);
+    await seedStore.closeSeedConnection(seed);
   }
   const found = async (userId: string, term: string) =>
     (await customers.findSearchMatches(userId, term, 1000)).map(String).sort();

@@ -10,8 +10,8 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createPostgresDb } from "~/db/prisma.server";
 import { WriteLockTimeout } from "~/db/write-gate.server";
-import { TEST_POSTGRES_URL } from "../../tests/helpers/postgres";
-import { isDatabaseUnavailable } from "./unavailable.server";
+import { TEST_POSTGRES_URL } from "../../../tests/helpers/postgres";
+import { isDatabaseUnavailable } from "./store.server";
 
 const dir = mkdtempSync(path.join(tmpdir(), "crm-unavailable-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

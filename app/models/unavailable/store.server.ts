@@ -3,6 +3,11 @@
 // unavailable" (app/lib/api.server.ts, unavailableAnswer). Both engines and both of PostgreSQL's
 // pools: the raw pg pool (app/db/postgres.server.ts) fails with the socket's or the server's code,
 // Prisma's adapter with its own codes or pg's message.
+//
+// A folder of app/models/ with this one file: it reads no table and has no engine body (one
+// function reads every driver's errors, whichever engine runs), so it has no contract, engine files
+// or engineDoor(). Not in app/db/, which the services and routes that ask it reach only through
+// app/models/.
 import { WriteLockTimeout, isBusy } from "~/db/write-gate.server";
 
 /** The socket's codes of a server that is not there, or went away. */

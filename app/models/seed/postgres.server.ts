@@ -1,4 +1,4 @@
-// The seed's writes on PostgreSQL: the twins of ./seed.server.ts, on a session of the seed's own
+// The seed's writes on PostgreSQL (./contract.ts), on a session of the seed's own
 // (~/db/bulk-load.postgres.server). Customers go in a batch at a time through COPY into a
 // temporary table and one INSERT … SELECT … ON CONFLICT DO NOTHING (COPY cannot skip an e-mail the
 // tenant has); orders and their items, which cannot conflict, are copied straight into their
@@ -7,10 +7,18 @@
 // SQLite finds the seed's customers again by rowid (all above the table's last one at the start);
 // PostgreSQL has no rowid and the seed's ids are dated in the past, so the session keeps the ids
 // it inserted in a temporary table, "seed_customers", for the totals at the end.
-import { copyRows, inSessionTransaction, type PostgresSession } from "~/db/bulk-load.postgres.server";
+import {
+  closePostgresSession,
+  copyRows,
+  inSessionTransaction,
+  isPostgresSession,
+  openPostgresSession,
+  type PostgresSession,
+} from "~/db/bulk-load.postgres.server";
 import { afterCustomerBulkLoadPg } from "~/db/planner-statistics.postgres.server";
 import { ADD_TO_TALLY_SQL_PG } from "~/models/customers/rows";
-import type { SeedCustomer, SeedOrder } from "~/models/seed.server";
+import type { SeedConnection, SeedStore } from "~/models/seed/contract";
+import type { SeedCustomer, SeedOrder } from "~/models/seed/rows";
 
 const SEED_BATCH_COLUMNS = [
   `"id"`,
@@ -38,7 +46,7 @@ async function createSeedTables(session: PostgresSession): Promise<void> {
   session.seedTables = true;
 }
 
-export async function seedStartingPointPg(
+async function seedStartingPoint(
   session: PostgresSession,
   userId: string,
 ): Promise<{ lastRowid: number; tenantCustomers: number }> {
@@ -48,11 +56,11 @@ export async function seedStartingPointPg(
     `SELECT coalesce((SELECT "customers" FROM "CustomerTally" WHERE "userId" = $1), 0) AS n`,
     [userId],
   );
-  // No rowid to start from: recomputeSeedCustomerTotalsPg() reads "seed_customers" instead.
+  // No rowid to start from: recomputeSeedCustomerTotals() reads "seed_customers" instead.
   return { lastRowid: 0, tenantCustomers: rows[0]?.n ?? 0 };
 }
 
-export async function insertSeedCustomersPg(
+async function insertSeedCustomers(
   session: PostgresSession,
   userId: string,
   customers: readonly SeedCustomer[],
@@ -98,11 +106,7 @@ export async function insertSeedCustomersPg(
   return customers.filter((c) => inserted.has(c.id));
 }
 
-export async function insertSeedOrdersPg(
-  session: PostgresSession,
-  userId: string,
-  orders: readonly SeedOrder[],
-): Promise<void> {
+async function insertSeedOrders(session: PostgresSession, userId: string, orders: readonly SeedOrder[]): Promise<void> {
   const client = session.client;
   await inSessionTransaction(session, async () => {
     await copyRows(
@@ -144,7 +148,7 @@ export async function insertSeedOrdersPg(
 }
 
 /** The customer totals rule for the customers this seed inserted ("seed_customers"). */
-export async function recomputeSeedCustomerTotalsPg(session: PostgresSession, userId: string): Promise<void> {
+async function recomputeSeedCustomerTotals(session: PostgresSession, userId: string): Promise<void> {
   await inSessionTransaction(session, async () => {
     await session.client.query(
       `UPDATE "Customer" c SET
@@ -164,6 +168,33 @@ export async function recomputeSeedCustomerTotalsPg(session: PostgresSession, us
 }
 
 /** Refreshes the query planner's statistics when the seed changed the customer table enough. */
-export async function afterSeedLoadPg(session: PostgresSession, customersAdded: number): Promise<void> {
+async function afterSeedLoad(session: PostgresSession, customersAdded: number): Promise<void> {
   await afterCustomerBulkLoadPg(session.client, customersAdded);
 }
+
+/** The seed's connection as PostgreSQL's session (a SQLite connection here is a wiring mistake). */
+function sessionOf(connection: SeedConnection): PostgresSession {
+  if (!isPostgresSession(connection)) throw new Error("A SQLite connection reached PostgreSQL's seed.");
+  return connection;
+}
+
+export const postgresSeedStore: SeedStore = {
+  async openSeedConnection(file) {
+    if (file !== undefined)
+      throw new Error("A database file names a SQLite database; this process runs on PostgreSQL.");
+    return openPostgresSession("crm seed");
+  },
+  closeSeedConnection: (connection) => closePostgresSession(sessionOf(connection)),
+  seedStartingPoint: (connection, userId) => seedStartingPoint(sessionOf(connection), userId),
+  insertSeedCustomers: (connection, userId, customers) => insertSeedCustomers(sessionOf(connection), userId, customers),
+  insertSeedOrders: (connection, userId, orders) => insertSeedOrders(sessionOf(connection), userId, orders),
+  // No rowid here: the customers this session's seed inserted are in "seed_customers".
+  recomputeSeedCustomerTotals: (connection, userId) => recomputeSeedCustomerTotals(sessionOf(connection), userId),
+  // PostgreSQL keeps its indexes during a load (why: ~/db/bulk-load.postgres.server).
+  async loadSeed(connection, _adding, load) {
+    sessionOf(connection);
+    await load();
+    return false;
+  },
+  afterSeedLoad: (connection, customersAdded) => afterSeedLoad(sessionOf(connection), customersAdded),
+};

@@ -1,0 +1,121 @@
+// The seed's writes on SQLite: prepared statements on the seed's own connection, a batch per
+// transaction; the seed's customers are found again by rowid (all above the table's last one at
+// the start).
+import { isPostgresSession } from "~/db/bulk-load.postgres.server";
+import { customerTableRows, shouldDeferSegmentIndexes, withSegmentIndexesDeferred } from "~/db/bulk-load.server";
+import { afterCustomerBulkLoad } from "~/db/planner-statistics.server";
+import { openSqlite, type Sqlite } from "~/db/sqlite.server";
+import { ADD_TO_TALLY_SQL } from "~/models/customers/rows";
+import { INDEX_CUSTOMERS_AFTER_SQL } from "~/models/customers/search-sql";
+import type { SeedConnection, SeedStore } from "~/models/seed/contract";
+import type { SeedCustomer } from "~/models/seed/rows";
+
+/** The seed's connection as SQLite's (a PostgreSQL session here is a wiring mistake). */
+function sqliteSeed(connection: SeedConnection): Sqlite {
+  if (isPostgresSession(connection)) throw new Error("A PostgreSQL session reached SQLite's seed.");
+  return connection;
+}
+
+export const sqliteSeedStore: SeedStore = {
+  async openSeedConnection(file) {
+    const connection = openSqlite(file);
+    connection.pragma("cache_size = -524288");
+    connection.pragma("synchronous = OFF");
+    return connection;
+  },
+
+  async closeSeedConnection(connection) {
+    sqliteSeed(connection).close();
+  },
+
+  async seedStartingPoint(connection, userId) {
+    const own = sqliteSeed(connection);
+    const lastRowid = own.prepare<[], { m: number }>(`SELECT coalesce(max(rowid), 0) AS m FROM "Customer"`).get()!.m;
+    const tenantCustomers = own
+      .prepare<[string], { n: number }>(
+        `SELECT coalesce((SELECT "customers" FROM "CustomerTally" WHERE "userId" = ?), 0) AS n`,
+      )
+      .get(userId)!.n;
+    return { lastRowid, tenantCustomers };
+  },
+
+  async insertSeedCustomers(connection, userId, customers) {
+    const own = sqliteSeed(connection);
+    const insert = own.prepare(`INSERT INTO "Customer" ("id", "userId", "firstName", "lastName", "email", "phone",
+      "address", "company", "notes", "totalSpendPaise", "visits", "lastActive", "createdAt", "updatedAt")
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("userId", "email") DO NOTHING`);
+    const indexNew = own.prepare(INDEX_CUSTOMERS_AFTER_SQL);
+    const addToTally = own.prepare(ADD_TO_TALLY_SQL);
+    const maxRow = own.prepare<[], { m: number }>(`SELECT coalesce(max(rowid), 0) AS m FROM "Customer"`);
+    return own.transaction(() => {
+      const before = maxRow.get()!.m;
+      const inserted: SeedCustomer[] = [];
+      for (const c of customers) {
+        const result = insert.run(
+          c.id,
+          userId,
+          c.firstName,
+          c.lastName,
+          c.email,
+          c.phone,
+          c.address,
+          c.company,
+          c.notes,
+          c.totalSpendPaise,
+          c.visits,
+          c.lastActive,
+          c.createdAt,
+          c.createdAt,
+        );
+        if (result.changes) inserted.push(c);
+      }
+      indexNew.run(before);
+      if (inserted.length > 0) addToTally.run(userId, inserted.length);
+      return inserted;
+    })();
+  },
+
+  async insertSeedOrders(connection, userId, orders) {
+    const own = sqliteSeed(connection);
+    const insertOrder = own.prepare(`INSERT INTO "Order" ("id", "userId", "customerId", "status", "amountPaise",
+      "taxPaise", "notes", "createdAt", "updatedAt")
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    const insertItem = own.prepare(`INSERT INTO "OrderItem" ("id", "orderId", "position", "name", "description",
+      "quantity", "pricePaise")
+    VALUES (?, ?, ?, ?, ?, ?, ?)`);
+    own.transaction(() => {
+      for (const o of orders) {
+        insertOrder.run(o.id, userId, o.customerId, o.status, o.amountPaise, o.taxPaise, "", o.createdAt, o.createdAt);
+        o.items.forEach((item, position) => {
+          insertItem.run(item.id, o.id, position, item.name, item.description, item.quantity, item.pricePaise);
+        });
+      }
+    })();
+  },
+
+  async recomputeSeedCustomerTotals(connection, userId, afterRowid) {
+    sqliteSeed(connection)
+      .prepare(
+        `UPDATE "Customer" SET
+         "totalSpendPaise" = coalesce((SELECT sum(o."amountPaise" + o."taxPaise") FROM "Order" o WHERE o."customerId" = "Customer"."id" AND o."status" <> 'Cancelled'), 0),
+         "visits" = (SELECT count(*) FROM "Order" o WHERE o."customerId" = "Customer"."id" AND o."status" <> 'Cancelled'),
+         "lastActive" = (SELECT max(o."createdAt") FROM "Order" o WHERE o."customerId" = "Customer"."id" AND o."status" <> 'Cancelled')
+       WHERE rowid > ? AND "userId" = ?`,
+      )
+      .run(afterRowid, userId);
+  },
+
+  async loadSeed(connection, adding, load, onRebuild) {
+    const own = sqliteSeed(connection);
+    if (!shouldDeferSegmentIndexes(adding, customerTableRows(own))) {
+      await load();
+      return false;
+    }
+    await withSegmentIndexesDeferred(own, load, onRebuild);
+    return true;
+  },
+
+  async afterSeedLoad(connection, customersAdded) {
+    afterCustomerBulkLoad(sqliteSeed(connection), customersAdded);
+  },
+};
