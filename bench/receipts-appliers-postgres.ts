@@ -37,7 +37,7 @@ const { seedTenant } = await import("../app/services/seed.server.ts");
 const { parseConditions } = await import("../app/lib/segments.ts");
 const { deliveryId } = await import("../app/lib/campaigns.ts");
 const { newId } = await import("../app/lib/id.ts");
-const { audienceWhere } = await import("../app/models/segments/audience.server.ts");
+const { segmentAudience } = await import("../app/models/segments/audience/store.server.ts");
 const { launches } = await import("../app/models/launch/store.server.ts");
 const { deliveryClaims } = await import("../app/models/deliveries/claims/store.server.ts");
 const { deliveryReceipts } = await import("../app/models/deliveries/receipts/store.server.ts");
@@ -68,7 +68,7 @@ try {
         description: "",
         message: "Hi {NAME}",
       },
-      audienceWhere(user.id, parsed.tree),
+      segmentAudience.audienceWhere(user.id, parsed.tree),
     );
     const seqs: number[] = [];
     const sentAt = Date.now() - 3_600_000;

@@ -1,6 +1,6 @@
 // `npx tsx bench/segments-postgres.ts`: segment counts on SQLite and on PostgreSQL over the same
-// customers, through the product's own audience functions (app/models/segments/audience.server.ts
-// and audience.postgres.server.ts), for the segments of bench/sections/segments.ts (1 to 4
+// customers, through the product's own audience functions (app/models/segments/audience/sqlite.server.ts
+// and postgres.server.ts), for the segments of bench/sections/segments.ts (1 to 4
 // conditions matching about 0.1% to 90% of the tenant). Prints JSON on stdout: per segment the
 // count, the p50 and p95 of the count and of the preview (count and 10 rows) on each engine, and
 // PostgreSQL's EXPLAIN (ANALYZE, BUFFERS) of the count in the shape it chose. Figures: docs/decisions/0032-segments-on-postgresql.md.
@@ -40,8 +40,8 @@ const { migratePostgres } = await import("../app/db/migrate-postgres.server.ts")
 const { upsertLocalUser } = await import("../app/services/users.server.ts");
 const { seedTenant } = await import("../app/services/seed.server.ts");
 const { parseConditions } = await import("../app/lib/segments.ts");
-const sqliteAudience = await import("../app/models/segments/audience.server.ts");
-const pgAudience = await import("../app/models/segments/audience.postgres.server.ts");
+const { sqliteAudience } = await import("../app/models/segments/audience/sqlite.server.ts");
+const { postgresAudienceOn } = await import("../app/models/segments/audience/postgres.server.ts");
 const { adminPostgresUrl } = await import("../prisma/engine.ts");
 
 const admin = adminPostgresUrl();
@@ -254,6 +254,7 @@ const cases: { name: string; conditions: Record<string, unknown> }[] = [
 ];
 
 const pool = new pg.Pool({ connectionString: pgUrl, max: 2 });
+const pgAudience = postgresAudienceOn(pool);
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
 const round = (n: number) => Math.round(n * 100) / 100;
@@ -274,10 +275,10 @@ for (const c of cases) {
   const tree = parsed.tree;
   log(c.name);
   const onSqlite = await sqliteAudience.sqlAudienceCount(userId, tree);
-  const onPostgres = await pgAudience.sqlAudienceCount(pool, userId, tree);
+  const onPostgres = await pgAudience.sqlAudienceCount(userId, tree);
   if (onSqlite !== onPostgres) throw new Error(`${c.name}: SQLite counts ${onSqlite}, PostgreSQL ${onPostgres}`);
   const otherSqlite = await sqliteAudience.sqlAudienceCount(otherId, tree);
-  const otherPostgres = await pgAudience.sqlAudienceCount(pool, otherId, tree);
+  const otherPostgres = await pgAudience.sqlAudienceCount(otherId, tree);
   if (otherSqlite !== otherPostgres) throw new Error(`${c.name}: tenant B counts differ`);
   const timings = {
     sqliteCount: [] as number[],
@@ -288,20 +289,20 @@ for (const c of cases) {
   for (let r = 0; r < WARMUP + RUNS; r++) {
     const round = {
       sqliteCount: await time(() => sqliteAudience.sqlAudienceCount(userId, tree)),
-      postgresCount: await time(() => pgAudience.sqlAudienceCount(pool, userId, tree)),
+      postgresCount: await time(() => pgAudience.sqlAudienceCount(userId, tree)),
       sqlitePreview: await time(() => sqliteAudience.sqlAudiencePreview(userId, tree, 10)),
-      postgresPreview: await time(() => pgAudience.sqlAudiencePreview(pool, userId, tree, 10)),
+      postgresPreview: await time(() => pgAudience.sqlAudiencePreview(userId, tree, 10)),
     };
     if (r >= WARMUP) for (const [k, v] of Object.entries(round)) timings[k as keyof typeof timings].push(v);
   }
-  const { query: count } = await pgAudience.audienceCountQuery(pool, userId, tree);
+  const { query: count } = await pgAudience.audienceCountQuery(userId, tree);
   const analyze = await pool.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS) ${count.sql}`, count.params);
   results.push({
     name: c.name,
     count: onSqlite,
     share: round((onSqlite / tenantSize) * 100),
     sqliteShape: await sqliteAudience.audienceCountShape(userId, tree),
-    postgresShape: await pgAudience.audienceCountShape(pool, userId, tree),
+    postgresShape: await pgAudience.audienceCountShape(userId, tree),
     sqliteCountMs: stats(timings.sqliteCount),
     postgresCountMs: stats(timings.postgresCount),
     sqlitePreviewMs: stats(timings.sqlitePreview),

@@ -25,7 +25,7 @@ import { isPostgres } from "~/db/connection.server";
 import { openSqlite } from "~/db/sqlite.server";
 import { listCustomers } from "~/services/customers.server";
 import { seedTenant } from "~/services/seed.server";
-import { sqlAudienceCount } from "~/models/segments/audience.server";
+import { segmentAudience } from "~/models/segments/audience/store.server";
 import { parseConditions } from "~/lib/segments";
 import { diffDatabaseToSchema, isEmptyDiff, openEngine } from "../../prisma/engine";
 
@@ -205,7 +205,7 @@ describe("deferring the segment indexes", () => {
     }
     const parsed = parseConditions({ visits: { $gte: 3 } });
     if (!parsed.ok) throw new Error(parsed.message);
-    expect(await sqlAudienceCount(user.id, parsed.tree)).toBe(raw.v);
+    expect(await segmentAudience.sqlAudienceCount(user.id, parsed.tree)).toBe(raw.v);
 
     const page = await listCustomers(user.id, { q: someone, limit: 5 });
     expect(page.customers.map((c) => c.email)).toEqual([someone]);

@@ -1,6 +1,6 @@
 // A read-only better-sqlite3 connection with cached prepared statements, for the hot read paths
 // of the request handlers (the API caller's user, a customer's detail, a page of the list) and
-// for segment audiences (app/models/segments/audience.server.ts).
+// for segment audiences (app/models/segments/audience/sqlite.server.ts).
 //
 // Why not Prisma there: measured on the bench (1,000,000 customers, 50 connections), a Prisma 7
 // query through the driver adapter costs a few hundred microseconds of CPU in the query

@@ -3,7 +3,7 @@
 // bound takes the next placeholder.
 import { type Queryable, query } from "~/db/postgres.server";
 import type { AudienceFiguresRow } from "~/models/insights-segment-figures.server";
-import type { CompiledWhere } from "~/models/segments/compile.server";
+import type { CompiledWhere } from "~/models/segments/audience/rows";
 
 export async function audienceFiguresPg(
   db: Queryable,

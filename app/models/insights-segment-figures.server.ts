@@ -5,7 +5,7 @@ import { databaseEngine } from "~/db/connection.server";
 import { postgres } from "~/db/postgres.server";
 import { readStatement } from "~/db/reader.server";
 import { audienceFiguresPg } from "~/models/insights-segment-figures.postgres.server";
-import type { CompiledWhere } from "~/models/segments/compile.server";
+import type { CompiledWhere } from "~/models/segments/audience/rows";
 
 /** Spend in paise; inactive: customers not active since the given time (or never). */
 export type AudienceFiguresRow = {

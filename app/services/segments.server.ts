@@ -1,6 +1,6 @@
 // Segments: rule-based audiences of one tenant. Every function takes the tenant first and scopes
 // every query to it; another tenant's segment is "not found". Audiences are evaluated in the
-// database by the compiler in app/models/segments/.
+// database (app/models/segments/audience/); the rows are app/models/segments/.
 import { notFound } from "~/lib/api.server";
 import { isoFromEpochMs } from "~/lib/dates";
 import { isId, newId } from "~/lib/id";
@@ -15,28 +15,11 @@ import {
   toConditions,
   topLogic,
 } from "~/lib/segments";
-import {
-  type SegmentConditionsRow,
-  type SegmentRow,
-  countCampaignsOfUser,
-  deleteSegmentOfUser,
-  draftCampaignNamesUsingSegment,
-  findSegmentOfUser,
-  findSegmentsOfUser,
-  insertSegment,
-  segmentConditionsOfUser,
-  segmentNamesOfUser,
-  updateSegmentById,
-} from "~/models/segments.server";
-import {
-  audienceWhere,
-  sqlAudienceCount,
-  sqlAudienceCounts,
-  sqlAudiencePage,
-  sqlAudiencePreviewAs,
-  sqlMatchesForCustomer,
-} from "~/models/segments/audience.server";
-import { type AudienceRow, type AudienceTuple, type CompiledWhere } from "~/models/segments/compile.server";
+// The door is imported under another name: segmentAudience() below is this service's audience page.
+import { segmentAudience as audiences } from "~/models/segments/audience/store.server";
+import type { AudienceRow, AudienceTuple, CompiledWhere } from "~/models/segments/audience/rows";
+import type { SegmentConditionsRow, SegmentRow } from "~/models/segments/rows";
+import { storedSegments } from "~/models/segments/store.server";
 import { notify } from "~/services/notifications.server";
 
 export type SegmentDto = {
@@ -135,7 +118,7 @@ function toSegmentDto(segment: SegmentRow): SegmentDto {
 
 async function findSegment(userId: string, id: string): Promise<SegmentRow> {
   if (!isId(id)) throw notFound("Segment");
-  const segment = await findSegmentOfUser(userId, id);
+  const segment = await storedSegments.findSegmentOfUser(userId, id);
   if (!segment) throw notFound("Segment");
   return segment;
 }
@@ -149,8 +132,8 @@ export async function listSegments(
   options: { q?: string; sort?: SegmentSort; dir?: SortDirection; take?: number } = {},
 ): Promise<SegmentWithCount[]> {
   const q = options.q?.trim();
-  const rows = await findSegmentsOfUser(userId, { q: q || undefined, take: options.take ?? 500 });
-  const counts = await sqlAudienceCounts(userId, rows.map(segmentTree));
+  const rows = await storedSegments.findSegmentsOfUser(userId, { q: q || undefined, take: options.take ?? 500 });
+  const counts = await audiences.sqlAudienceCounts(userId, rows.map(segmentTree));
   const list = rows.map((s, i) => ({ ...toSegmentDto(s), customerCount: counts[i] }));
   const sort = options.sort ?? "date";
   const dir = options.dir ?? (sort === "name" ? "asc" : "desc");
@@ -170,7 +153,7 @@ export async function listSegments(
 
 /** The four cards of /segments. */
 export async function segmentStats(userId: string, segments: SegmentWithCount[]) {
-  const campaignsCreated = await countCampaignsOfUser(userId);
+  const campaignsCreated = await storedSegments.countCampaignsOfUser(userId);
   const totalSegments = segments.length;
   const totalAudience = segments.reduce((n, s) => n + s.customerCount, 0);
   return {
@@ -188,7 +171,7 @@ export async function getSegment(userId: string, id: string): Promise<SegmentDto
 
 /** The names of the user's other segments (all of them but `exceptId`), for the duplicate-name warning. */
 export async function otherSegmentNames(userId: string, exceptId?: string): Promise<string[]> {
-  const rows = await segmentNamesOfUser(userId);
+  const rows = await storedSegments.segmentNamesOfUser(userId);
   return rows.filter((r) => r.id !== exceptId).map((r) => r.name);
 }
 
@@ -201,7 +184,7 @@ export async function createSegment(userId: string, input: SegmentWriteInput): P
   // Read before the insert, so the new segment is not its own duplicate.
   const warnings = await nameWarnings(userId, input.name);
   const conditions = toConditions(input.tree);
-  const segment = await insertSegment({
+  const segment = await storedSegments.insertSegment({
     id: newId(),
     userId,
     name: input.name,
@@ -209,7 +192,7 @@ export async function createSegment(userId: string, input: SegmentWriteInput): P
     logicType: topLogic(input.tree),
     conditions: JSON.stringify(conditions),
   });
-  const customerCount = await sqlAudienceCount(userId, input.tree);
+  const customerCount = await audiences.sqlAudienceCount(userId, input.tree);
   await notify(userId, {
     type: "NEW_SEGMENT",
     title: "New segment created",
@@ -221,13 +204,17 @@ export async function createSegment(userId: string, input: SegmentWriteInput): P
 export async function updateSegment(userId: string, id: string, input: SegmentWriteInput): Promise<SavedSegment> {
   await findSegment(userId, id);
   const warnings = await nameWarnings(userId, input.name, id);
-  const segment = await updateSegmentById(id, {
+  const segment = await storedSegments.updateSegmentById(id, {
     name: input.name,
     description: input.description,
     logicType: topLogic(input.tree),
     conditions: JSON.stringify(toConditions(input.tree)),
   });
-  return { ...toSegmentDto(segment), customerCount: await sqlAudienceCount(userId, input.tree), warnings };
+  return {
+    ...toSegmentDto(segment),
+    customerCount: await audiences.sqlAudienceCount(userId, input.tree),
+    warnings,
+  };
 }
 
 /** How many draft names the delete warning spells out; more are counted. */
@@ -240,7 +227,7 @@ const WARNING_NAMES = 5;
  */
 export async function segmentDeleteWarning(userId: string, id: string): Promise<string | null> {
   if (!isId(id)) return null;
-  const names = await draftCampaignNamesUsingSegment(userId, id);
+  const names = await storedSegments.draftCampaignNamesUsingSegment(userId, id);
   if (names.length === 0) return null;
   const quoted = names.slice(0, WARNING_NAMES).map((n) => `"${n || "Unnamed Campaign"}"`);
   if (names.length > WARNING_NAMES) quoted.push(`${names.length - WARNING_NAMES} more`);
@@ -252,7 +239,7 @@ export async function segmentDeleteWarning(userId: string, id: string): Promise<
 
 export async function deleteSegment(userId: string, id: string): Promise<void> {
   if (!isId(id)) throw notFound("Segment");
-  if (!(await deleteSegmentOfUser(userId, id))) throw notFound("Segment");
+  if (!(await storedSegments.deleteSegmentOfUser(userId, id))) throw notFound("Segment");
 }
 
 /**
@@ -261,13 +248,13 @@ export async function deleteSegment(userId: string, id: string): Promise<void> {
  */
 export async function segmentWhere(userId: string, id: string): Promise<CompiledWhere> {
   const segment = await findSegment(userId, id);
-  return audienceWhere(userId, segmentTree(segment));
+  return audiences.audienceWhere(userId, segmentTree(segment));
 }
 
 /** GET /api/segments/{id}/audience-count. */
 export async function segmentAudienceCount(userId: string, id: string): Promise<number> {
   const segment = await findSegment(userId, id);
-  return sqlAudienceCount(userId, segmentTree(segment));
+  return audiences.sqlAudienceCount(userId, segmentTree(segment));
 }
 
 /** A page of a segment's audience in creation order; `nextCursor` is null on the last page. */
@@ -277,7 +264,7 @@ export async function segmentAudience(
   options: { limit: number; cursor?: string },
 ): Promise<{ customers: AudienceCustomer[]; nextCursor: string | null }> {
   const segment = await findSegment(userId, id);
-  const rows = await sqlAudiencePage(userId, segmentTree(segment), options.limit + 1, options.cursor);
+  const rows = await audiences.sqlAudiencePage(userId, segmentTree(segment), options.limit + 1, options.cursor);
   const page = rows.slice(0, options.limit);
   return {
     customers: page.map(audienceCustomer),
@@ -291,15 +278,15 @@ export async function previewAudience(
   tree: SegmentNode,
   sample = AUDIENCE_SAMPLE_SIZE,
 ): Promise<{ count: number; customers: AudienceCustomer[] }> {
-  const { count, rows } = await sqlAudiencePreviewAs(userId, tree, sample, audienceCustomerFromTuple);
+  const { count, rows } = await audiences.sqlAudiencePreviewAs(userId, tree, sample, audienceCustomerFromTuple);
   return { count, customers: rows };
 }
 
 /** The detail screen: the count and the first 10 customers in creation order. */
 export async function segmentOverview(userId: string, id: string) {
   const segment = await getSegment(userId, id);
-  const count = await sqlAudienceCount(userId, segment.tree);
-  const rows = count === 0 ? [] : await sqlAudiencePage(userId, segment.tree, AUDIENCE_SAMPLE_SIZE);
+  const count = await audiences.sqlAudienceCount(userId, segment.tree);
+  const rows = count === 0 ? [] : await audiences.sqlAudiencePage(userId, segment.tree, AUDIENCE_SAMPLE_SIZE);
   return { segment, count, customers: rows.map(audienceCustomer) };
 }
 
@@ -307,7 +294,7 @@ export async function segmentOverview(userId: string, id: string) {
 export async function segmentsForCustomer(userId: string, customerId: string): Promise<{ id: string; name: string }[]> {
   if (!isId(customerId)) return [];
   // On every customer detail (GET /api/customers/{id}): each stored condition text is parsed once.
-  return segmentsMatchingCustomer(userId, customerId, await segmentConditionsOfUser(userId));
+  return segmentsMatchingCustomer(userId, customerId, await storedSegments.segmentConditionsOfUser(userId));
 }
 
 /** Which of the tenant's segments (read already, with their conditions) contain the customer, in one query. */
@@ -317,6 +304,6 @@ export async function segmentsMatchingCustomer(
   segments: (SegmentConditionsRow & { name: string })[],
 ): Promise<{ id: string; name: string }[]> {
   if (segments.length === 0) return [];
-  const matches = await sqlMatchesForCustomer(userId, customerId, segments.map(cachedSegmentTree));
+  const matches = await audiences.sqlMatchesForCustomer(userId, customerId, segments.map(cachedSegmentTree));
   return segments.filter((_, i) => matches[i]).map((s) => ({ id: s.id, name: s.name }));
 }

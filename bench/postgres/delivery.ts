@@ -42,7 +42,7 @@ export default async function deliveryOnPostgres(ctx: PostgresBenchContext): Pro
   const { launches } = await import("../../app/models/launch/store.server.ts");
   const { closeConnection, openConnection } = await import("../../app/db/connection.server.ts");
   const { deliveryReceipts } = await import("../../app/models/deliveries/receipts/store.server.ts");
-  const { audienceWhere } = await import("../../app/models/segments/audience.server.ts");
+  const { segmentAudience } = await import("../../app/models/segments/audience/store.server.ts");
   const { parseConditions } = await import("../../app/lib/segments.ts");
   const { newId } = await import("../../app/lib/id.ts");
   const { deliveryId } = await import("../../app/lib/campaigns.ts");
@@ -60,7 +60,7 @@ export default async function deliveryOnPostgres(ctx: PostgresBenchContext): Pro
 
   try {
     // ---- Launch snapshot ----------------------------------------------------------------------
-    const where = audienceWhere(ctx.userId, everyone);
+    const where = segmentAudience.audienceWhere(ctx.userId, everyone);
     ctx.log("delivery: launch snapshot");
     // One read of the customers both snapshots read, so the buffer cache is as warm for each.
     await raw.query(`SELECT count(*), sum(length("email")) FROM "Customer" WHERE ${where.sql}`, where.params);

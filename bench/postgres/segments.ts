@@ -27,8 +27,8 @@ const summary = (ms: number[]) => {
 export default async function segmentsOnPostgres(ctx: PostgresBenchContext): Promise<BenchSection> {
   const { parseConditions } = await import("../../app/lib/segments.ts");
   const { previewAudience } = await import("../../app/services/segments.server.ts");
-  const { sqlAudienceCount, audienceCountQuery } = await import("../../app/models/segments/audience.server.ts");
-  const { compileSegmentWhere } = await import("../../app/models/segments/compile.server.ts");
+  const { segmentAudience } = await import("../../app/models/segments/audience/store.server.ts");
+  const { compileSegmentWhere } = await import("../../app/models/segments/audience/where.ts");
   const { postgres } = await import("../../app/db/postgres.server.ts");
   const { userId, otherUserId } = ctx;
 
@@ -61,7 +61,7 @@ export default async function segmentsOnPostgres(ctx: PostgresBenchContext): Pro
       // A difference is a wrong answer (or a PostgreSQL database an earlier run wrote to, with
       // BENCH_REUSE): the goal is then not met, whatever the time.
       const expected = await previewAudience(userId, tree);
-      const otherCount = await sqlAudienceCount(otherUserId, tree);
+      const otherCount = await segmentAudience.sqlAudienceCount(otherUserId, tree);
       const sqliteCounts = { tenant: onSqlite(userId), otherTenant: onSqlite(otherUserId) };
       const sameAudience = expected.count === sqliteCounts.tenant && otherCount === sqliteCounts.otherTenant;
       if (!sameAudience)
@@ -75,7 +75,7 @@ export default async function segmentsOnPostgres(ctx: PostgresBenchContext): Pro
         return performance.now() - t;
       };
       const preview = () => previewAudience(userId, tree);
-      const count = () => sqlAudienceCount(userId, tree);
+      const count = () => segmentAudience.sqlAudienceCount(userId, tree);
       const warmStart = performance.now();
       for (let w = 0; w < WARMUP; w++) {
         await preview();
@@ -93,7 +93,7 @@ export default async function segmentsOnPostgres(ctx: PostgresBenchContext): Pro
       }
       const previewFigures = summary(previewMs);
       const countFigures = summary(countMs);
-      const counted = await audienceCountQuery(userId, tree);
+      const counted = await segmentAudience.audienceCountQuery(userId, tree);
       const plan = (
         await postgres().pool.query<{ "QUERY PLAN": string }>(
           `EXPLAIN (ANALYZE, BUFFERS) ${counted.query.sql}`,

@@ -38,7 +38,7 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
   const { launches } = await import("../../app/models/launch/store.server.ts");
   const { closeConnection } = await import("../../app/db/connection.server.ts");
   const { deliveryReceipts } = await import("../../app/models/deliveries/receipts/store.server.ts");
-  const { compileSegmentWhere } = await import("../../app/models/segments/compile.server.ts");
+  const { compileSegmentWhere } = await import("../../app/models/segments/audience/where.ts");
   const { parseConditions } = await import("../../app/lib/segments.ts");
   const { newId } = await import("../../app/lib/id.ts");
   const { deliveryId } = await import("../../app/lib/campaigns.ts");

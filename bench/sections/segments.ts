@@ -8,8 +8,9 @@
 import Database from "better-sqlite3";
 import type { BenchContext, BenchSection } from "../types";
 import { parseConditions } from "~/lib/segments";
-import { audienceCountQuery, explainPlan } from "~/models/segments/audience.server";
-import { compileSegmentWhere, sampleSql } from "~/models/segments/compile.server";
+import { segmentAudience } from "~/models/segments/audience/store.server";
+import { sampleSql } from "~/models/segments/audience/rows";
+import { compileSegmentWhere } from "~/models/segments/audience/where";
 import { previewAudience } from "~/services/segments.server";
 import { type SegmentCase, segmentCases, segmentGoal, segmentThresholds } from "../segment-cases";
 
@@ -225,7 +226,7 @@ export default async function segmentsBench(ctx: BenchContext): Promise<BenchSec
     const ratio = p95 / rawP95;
 
     const where = compileSegmentWhere(userId, parsed.tree);
-    const counted = await audienceCountQuery(userId, parsed.tree);
+    const counted = await segmentAudience.audienceCountQuery(userId, parsed.tree);
     figures.push({
       segment: c.name,
       conditions: c.conditions,
@@ -243,8 +244,8 @@ export default async function segmentsBench(ctx: BenchContext): Promise<BenchSec
       compiledWhere: where.sql,
       countShape: counted.shape,
       countSql: counted.query.sql,
-      planCount: await explainPlan(counted.query),
-      planPreview: await explainPlan(sampleSql(where, 10)),
+      planCount: await segmentAudience.explainPlan(counted.query),
+      planPreview: await segmentAudience.explainPlan(sampleSql(where, 10)),
     });
     goals.push(
       {

@@ -11,7 +11,7 @@ import { readStatement } from "~/db/reader.server";
 import { openSqlite } from "~/db/sqlite.server";
 import type { CustomerSort, SortOrder } from "~/lib/customers";
 import { orders } from "~/models/orders/store.server";
-import { segmentConditionsOfUser } from "~/models/segments.server";
+import { storedSegments } from "~/models/segments/store.server";
 import { commonCustomers } from "./common.server";
 import type { CustomersStore, ImportStaging, SqliteStaging } from "./contract";
 import {
@@ -211,7 +211,7 @@ export const sqliteCustomers: CustomersStore = {
     if (!customer) return undefined;
     const [recent, segments] = await Promise.all([
       orders.recentOrdersOfCustomer(userId, id, ordersLimit),
-      segmentConditionsOfUser(userId),
+      storedSegments.segmentConditionsOfUser(userId),
     ]);
     return { customer, orders: recent, segments };
   },

@@ -24,7 +24,7 @@ import { getCampaign } from "~/services/campaigns/views.server";
 import { createDeliveryEngine, type DeliveryEngine, type EngineSettings } from "~/services/delivery/engine.server";
 import { smtpChannel } from "~/services/delivery/smtp-channel.server";
 import { seedTenant } from "~/services/seed.server";
-import { audienceWhere } from "~/models/segments/audience.server";
+import { segmentAudience } from "~/models/segments/audience/store.server";
 
 const POOL = 3;
 const AUDIENCE = 400;
@@ -68,7 +68,7 @@ async function launch(): Promise<string> {
       description: "",
       message: "Hi {NAME}",
     },
-    audienceWhere(tenant.id, parsed.tree),
+    segmentAudience.audienceWhere(tenant.id, parsed.tree),
   );
   expect(size).toBe(AUDIENCE);
   return id;

@@ -35,7 +35,7 @@ import { simulatedChannel } from "~/services/delivery/simulated-channel.server";
 import { smtpChannel } from "~/services/delivery/smtp-channel.server";
 import { startSimulatedVendor } from "~/services/delivery/simulated-vendor.server";
 import { seedTenant } from "~/services/seed.server";
-import { audienceWhere, sqlAudienceCount } from "~/models/segments/audience.server";
+import { segmentAudience } from "~/models/segments/audience/store.server";
 
 let tenant: { id: string };
 let other: { id: string };
@@ -79,7 +79,7 @@ async function launch(userId: string, conditions = everyone, name = "Diwali offe
       description: "",
       message: "Hi {NAME}, 10% off",
     },
-    audienceWhere(userId, conditions),
+    segmentAudience.audienceWhere(userId, conditions),
   );
   return { id, size };
 }
@@ -94,7 +94,7 @@ beforeAll(async () => {
 describe("launch", () => {
   it("freezes the segment's audience as one pending row per customer, the tenant's only", async () => {
     const rich = tree({ totalSpend: { $gt: 20000 } });
-    const expected = await sqlAudienceCount(tenant.id, rich);
+    const expected = await segmentAudience.sqlAudienceCount(tenant.id, rich);
     expect(expected).toBeGreaterThan(0);
     const { id, size } = await launch(tenant.id, rich);
     expect(size).toBe(expected);
@@ -134,15 +134,25 @@ describe("a launch in slices", () => {
   });
 
   it("stays an unsendable draft until its last slice, keeps two interleaved launches' rows contiguous, and equals the count", async () => {
-    const expected = await sqlAudienceCount(tenant.id, everyone);
+    const expected = await segmentAudience.sqlAudienceCount(tenant.id, everyone);
     const a = newId();
     const b = newId();
-    const first = await launches.start(connection(), content(a, tenant.id), audienceWhere(tenant.id, everyone), {
-      slice: 37,
-    });
-    const second = await launches.start(connection(), content(b, tenant.id), audienceWhere(tenant.id, everyone), {
-      slice: 50,
-    });
+    const first = await launches.start(
+      connection(),
+      content(a, tenant.id),
+      segmentAudience.audienceWhere(tenant.id, everyone),
+      {
+        slice: 37,
+      },
+    );
+    const second = await launches.start(
+      connection(),
+      content(b, tenant.id),
+      segmentAudience.audienceWhere(tenant.id, everyone),
+      {
+        slice: 50,
+      },
+    );
     // Slices of the two launches alternate, as two requests would.
     let more = true;
     while (more) more = (await Promise.all([first.step(), second.step()])).some(Boolean);
@@ -163,9 +173,14 @@ describe("a launch in slices", () => {
 
   it("a launch cut off by a crash is cleared once stale, and can be launched again", async () => {
     const id = newId();
-    const cut = await launches.start(connection(), content(id, other.id), audienceWhere(other.id, everyone), {
-      slice: 10,
-    });
+    const cut = await launches.start(
+      connection(),
+      content(id, other.id),
+      segmentAudience.audienceWhere(other.id, everyone),
+      {
+        slice: 10,
+      },
+    );
     await cut.step();
     await cut.step();
     expect(await rows(id)).toHaveLength(20);
@@ -175,12 +190,12 @@ describe("a launch in slices", () => {
     expect(await rows(id)).toHaveLength(0);
     expect(await campaign(id)).toMatchObject({ status: "Draft", statusDetail: LAUNCH_INTERRUPTED });
     // Launched again as the server launches: in the worker thread, not this one.
-    expect(await launchCampaignOffThread(content(id, other.id), audienceWhere(other.id, everyone))).toBe(
-      await sqlAudienceCount(other.id, everyone),
-    );
+    expect(
+      await launchCampaignOffThread(content(id, other.id), segmentAudience.audienceWhere(other.id, everyone)),
+    ).toBe(await segmentAudience.sqlAudienceCount(other.id, everyone));
     expect(offThreadJobThreads().at(-1)).not.toBe(threadId);
     expect(await campaign(id)).toMatchObject({ status: "Active", statusDetail: "" });
-    expect(await rows(id)).toHaveLength(await sqlAudienceCount(other.id, everyone));
+    expect(await rows(id)).toHaveLength(await segmentAudience.sqlAudienceCount(other.id, everyone));
   });
 });
 

@@ -8,7 +8,7 @@ import { newId } from "~/lib/id";
 import { parseConditions } from "~/lib/segments";
 import { deliveryHistory } from "~/models/deliveries/history/store.server";
 import { launches } from "~/models/launch/store.server";
-import { audienceWhere } from "~/models/segments/audience.server";
+import { segmentAudience } from "~/models/segments/audience/store.server";
 
 const NAMES = [
   "Diwali Dhamaka",
@@ -39,7 +39,7 @@ export async function seedCampaignHistory(
     const parsed = segment ? parseConditions(JSON.parse(segment.conditions)) : null;
     const where =
       parsed && parsed.ok
-        ? audienceWhere(userId, parsed.tree)
+        ? segmentAudience.audienceWhere(userId, parsed.tree)
         : deliveryHistory.randomShareWhere(userId, 10 + ((i * 13) % 30));
     const id = newId(new Date(launchedAt));
     const name = `${NAMES[i % NAMES.length]}${i >= NAMES.length ? ` ${Math.floor(i / NAMES.length) + 1}` : ""}`;

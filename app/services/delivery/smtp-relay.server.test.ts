@@ -24,7 +24,7 @@ import { deliveryKey } from "~/lib/campaigns";
 import { newId } from "~/lib/id";
 import { parseConditions } from "~/lib/segments";
 import { launches } from "~/models/launch/store.server";
-import { audienceWhere } from "~/models/segments/audience.server";
+import { segmentAudience } from "~/models/segments/audience/store.server";
 import { suppressions } from "~/models/suppressions/store.server";
 import { createDeliveryEngine, type EngineEvent, type EngineSettings } from "~/services/delivery/engine.server";
 import { campaigns } from "~/models/campaigns/store.server";
@@ -141,7 +141,7 @@ async function launch(name: string): Promise<{ id: string; size: number }> {
       description: "",
       message: "Hi {NAME}, 10% off",
     },
-    audienceWhere(tenantId, parsed.tree),
+    segmentAudience.audienceWhere(tenantId, parsed.tree),
   );
   // Only this campaign sends.
   await sqlRun(connection(), `UPDATE "Campaign" SET "status" = 'Completed' WHERE "status" = 'Active' AND "id" <> ?`, [

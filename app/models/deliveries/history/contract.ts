@@ -6,7 +6,7 @@
 // (`crm deliveries replay`).
 import type { AnyConnection } from "~/db/connection.server";
 import type { DeliveryStatus } from "~/lib/campaigns";
-import type { CompiledWhere } from "~/models/segments/compile.server";
+import type { CompiledWhere } from "~/models/segments/audience/rows";
 import type { HistorySegment, LinkClicksRow, LogRow, ReplayStatus, SeededShares } from "./rows";
 
 export type HistoryStore = {

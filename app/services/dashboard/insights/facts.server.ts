@@ -13,7 +13,7 @@ import {
   segmentsNeverSent,
   spendOfTopCustomers,
 } from "~/models/insights.server";
-import { sqlAudienceCount } from "~/models/segments/audience.server";
+import { segmentAudience } from "~/models/segments/audience/store.server";
 import { countCustomers } from "~/services/customers.server";
 import { segmentTree } from "~/services/segments.server";
 
@@ -175,7 +175,7 @@ export async function insightFacts(userId: string, now: Date = new Date()): Prom
       id: s.id,
       name: s.name,
       customers: await remembered(`${userId}|segment|${s.id}|${s.conditions}|${ck}`, at, () =>
-        sqlAudienceCount(userId, segmentTree(s)),
+        segmentAudience.sqlAudienceCount(userId, segmentTree(s)),
       ),
     })),
   );

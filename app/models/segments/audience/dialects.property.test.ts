@@ -1,6 +1,6 @@
 // One segment, two engines, the same audience: generated rule trees (every field and operator the
-// rule editor allows, nested AND/OR groups, edge values) run on SQLite (./audience.server.ts, with
-// each of its count shapes) and on PostgreSQL (./audience.postgres.server.ts) over the same
+// rule editor allows, nested AND/OR groups, edge values) run on SQLite (./sqlite.server.ts, with
+// each of its count shapes) and on PostgreSQL (./postgres.server.ts) over the same
 // generated customers with orders in two tenants, and every answer must be the same: counts, the
 // audience's pages (rows and order), the preview's count and rows, the segments of one customer.
 // PostgreSQL runs in a database with an ICU en-US collation, not the server's C default, so a
@@ -14,16 +14,17 @@ import Database from "better-sqlite3";
 import fc from "fast-check";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TEST_POSTGRES_URL, databaseUrl } from "../../../tests/helpers/postgres";
+import { TEST_POSTGRES_URL, databaseUrl } from "../../../../tests/helpers/postgres";
 import { migrateDatabase } from "~/db/migrate.server";
 import { migratePostgres } from "~/db/migrate-postgres.server";
 import { closeReader } from "~/db/reader.server";
 import { resetEnvCache } from "~/env.server";
 import { MAX_DAYS_AGO, type SegmentNode, parseConditions } from "~/lib/segments";
-import * as sqlite from "~/models/segments/audience.server";
-import * as postgres from "~/models/segments/audience.postgres.server";
-import type { AudienceRow, AudienceTuple } from "~/models/segments/compile.server";
-import { segmentTreeArb } from "../../../tests/helpers/segment-trees";
+import type { AudienceStore } from "~/models/segments/audience/contract";
+import { postgresAudienceOn, postgresCountTuning } from "~/models/segments/audience/postgres.server";
+import type { AudienceRow, AudienceTuple } from "~/models/segments/audience/rows";
+import { segmentSqlTuning, sqliteAudience } from "~/models/segments/audience/sqlite.server";
+import { segmentTreeArb } from "../../../../tests/helpers/segment-trees";
 
 const DAY = 86_400_000;
 const IST = 330 * 60_000;
@@ -143,6 +144,8 @@ const customersOf = (userId: string) => customers.filter((c) => c.userId === use
 
 let dir = "";
 let pool: pg.Pool;
+/** The PostgreSQL audience on this test's own pool (the process's engine is SQLite). */
+let postgresAudience: AudienceStore;
 let pgName = "";
 
 async function onAdmin(sql: string) {
@@ -264,6 +267,7 @@ beforeAll(async () => {
   // pg's own type parsers (timestamptz as Date, bigint as string): the functions must not need others.
   pool = new pg.Pool({ connectionString: url, max: 2 });
   await loadPostgres(pool);
+  postgresAudience = postgresAudienceOn(pool);
 });
 
 afterAll(async () => {
@@ -351,9 +355,9 @@ describe("a segment on SQLite and on PostgreSQL", () => {
   it("holds the same customers on both engines, read back as they were written", async () => {
     const everyone = parsedTree({ visits: { $gte: 0 } });
     const expected = customers.map(({ userId: _, ...row }) => row).sort(byId);
-    const onSqlite = [TENANT_A, TENANT_B].map((u) => sqlite.sqlAudiencePage(u, everyone, 5000, undefined, NOW));
+    const onSqlite = [TENANT_A, TENANT_B].map((u) => sqliteAudience.sqlAudiencePage(u, everyone, 5000, undefined, NOW));
     const onPostgres = [TENANT_A, TENANT_B].map((u) =>
-      postgres.sqlAudiencePage(pool, u, everyone, 5000, undefined, NOW),
+      postgresAudience.sqlAudiencePage(u, everyone, 5000, undefined, NOW),
     );
     expect((await Promise.all(onSqlite)).flat().sort(byId)).toEqual(expected);
     expect((await Promise.all(onPostgres)).flat().sort(byId)).toEqual(expected);
@@ -362,44 +366,44 @@ describe("a segment on SQLite and on PostgreSQL", () => {
   it("gives the same counts, pages, previews and matches for generated trees", async () => {
     await fc.assert(
       fc.asyncProperty(parsedTreeArb, parsedTreeArb, tuningArb, fc.nat(), async (tree, other, tuning, pick) => {
-        Object.assign(sqlite.segmentSqlTuning, tuning.sqliteTuning);
-        Object.assign(postgres.postgresCountTuning, tuning.postgresTuning);
+        Object.assign(segmentSqlTuning, tuning.sqliteTuning);
+        Object.assign(postgresCountTuning, tuning.postgresTuning);
         for (const userId of [TENANT_A, TENANT_B]) {
-          const count = await sqlite.sqlAudienceCount(userId, tree, NOW);
-          expect(await postgres.sqlAudienceCount(pool, userId, tree, NOW)).toBe(count);
+          const count = await sqliteAudience.sqlAudienceCount(userId, tree, NOW);
+          expect(await postgresAudience.sqlAudienceCount(userId, tree, NOW)).toBe(count);
 
           // The whole audience in id order, row for row (the same values, types and order).
-          const audience = await sqlite.sqlAudiencePage(userId, tree, 5000, undefined, NOW);
+          const audience = await sqliteAudience.sqlAudiencePage(userId, tree, 5000, undefined, NOW);
           expect(audience).toHaveLength(count);
-          expect(await postgres.sqlAudiencePage(pool, userId, tree, 5000, undefined, NOW)).toEqual(audience);
+          expect(await postgresAudience.sqlAudiencePage(userId, tree, 5000, undefined, NOW)).toEqual(audience);
 
           // Pages after a cursor.
-          const first = await postgres.sqlAudiencePage(pool, userId, tree, 7, undefined, NOW);
-          expect(first).toEqual(await sqlite.sqlAudiencePage(userId, tree, 7, undefined, NOW));
+          const first = await postgresAudience.sqlAudiencePage(userId, tree, 7, undefined, NOW);
+          expect(first).toEqual(await sqliteAudience.sqlAudiencePage(userId, tree, 7, undefined, NOW));
           if (first.length === 7) {
             const cursor = first[6].id;
-            expect(await postgres.sqlAudiencePage(pool, userId, tree, 7, cursor, NOW)).toEqual(
-              await sqlite.sqlAudiencePage(userId, tree, 7, cursor, NOW),
+            expect(await postgresAudience.sqlAudiencePage(userId, tree, 7, cursor, NOW)).toEqual(
+              await sqliteAudience.sqlAudiencePage(userId, tree, 7, cursor, NOW),
             );
           }
 
           // The preview: the same count, and 10 customers of the audience (which 10 is each
           // plan's choice: the sample is unsorted on both engines), all of them when 10 or fewer.
-          const fromSqlite = await sqlite.sqlAudiencePreview(userId, tree, 10, NOW);
-          const fromPostgres = await postgres.sqlAudiencePreview(pool, userId, tree, 10, NOW);
+          const fromSqlite = await sqliteAudience.sqlAudiencePreview(userId, tree, 10, NOW);
+          const fromPostgres = await postgresAudience.sqlAudiencePreview(userId, tree, 10, NOW);
           expect(fromPostgres.count).toBe(fromSqlite.count);
           expect(fromPostgres.rows).toHaveLength(fromSqlite.rows.length);
           expect(fromPostgres.rows).toHaveLength(Math.min(10, count));
           const inAudience = new Map(audience.map((r) => [r.id, r]));
           for (const row of fromPostgres.rows) expect(row).toEqual(inAudience.get(row.id));
           if (count <= 10) expect([...fromPostgres.rows].sort(byId)).toEqual([...fromSqlite.rows].sort(byId));
-          const mapped = await postgres.sqlAudiencePreviewAs(pool, userId, tree, 3, tupleIds, NOW);
+          const mapped = await postgresAudience.sqlAudiencePreviewAs(userId, tree, 3, tupleIds, NOW);
           expect(mapped.count).toBe(count);
           for (const id of mapped.rows) expect(inAudience.has(id)).toBe(true);
 
           // Several segments at once, and which of them one customer is in.
-          expect(await postgres.sqlAudienceCounts(pool, userId, [tree, other, tree], NOW)).toEqual(
-            await sqlite.sqlAudienceCounts(userId, [tree, other, tree], NOW),
+          expect(await postgresAudience.sqlAudienceCounts(userId, [tree, other, tree], NOW)).toEqual(
+            await sqliteAudience.sqlAudienceCounts(userId, [tree, other, tree], NOW),
           );
           const own = customersOf(userId);
           for (const customer of [
@@ -407,8 +411,8 @@ describe("a segment on SQLite and on PostgreSQL", () => {
             own[(pick * 7 + 1) % own.length],
             customers[pick % customers.length],
           ]) {
-            expect(await postgres.sqlMatchesForCustomer(pool, userId, customer.id, [tree, other], NOW)).toEqual(
-              await sqlite.sqlMatchesForCustomer(userId, customer.id, [tree, other], NOW),
+            expect(await postgresAudience.sqlMatchesForCustomer(userId, customer.id, [tree, other], NOW)).toEqual(
+              await sqliteAudience.sqlMatchesForCustomer(userId, customer.id, [tree, other], NOW),
             );
           }
         }
@@ -418,8 +422,8 @@ describe("a segment on SQLite and on PostgreSQL", () => {
   });
 
   it("chooses PostgreSQL's count shape from the planner's estimates", async () => {
-    Object.assign(postgres.postgresCountTuning, { minTenant: 0, broad: 0.4, narrowOr: 0.35, force: null });
-    const shape = (conditions: unknown) => postgres.audienceCountShape(pool, TENANT_A, parsedTree(conditions));
+    Object.assign(postgresCountTuning, { minTenant: 0, broad: 0.4, narrowOr: 0.35, force: null });
+    const shape = (conditions: unknown) => postgresAudience.audienceCountShape(TENANT_A, parsedTree(conditions));
     // Disjoint ranges, or the tally minus those of the complement, whichever the planner costs lower.
     expect(await shape({ visits: { $gte: 0 } })).toBe("rangeComplement");
     expect(await shape({ $or: [{ visits: { $eq: 1000 } }, { totalSpend: { $gt: 1e10 } }] })).toBe("ranges");
@@ -428,7 +432,7 @@ describe("a segment on SQLite and on PostgreSQL", () => {
     const many = { $or: Array.from({ length: 13 }, (_, i) => ({ visits: { $eq: 1000 + 2 * i } })) };
     expect(await shape(many)).toBe("disjoint");
     // A tenant the planner thinks small is counted plainly whatever the tree.
-    Object.assign(postgres.postgresCountTuning, { minTenant: 1e9 });
+    Object.assign(postgresCountTuning, { minTenant: 1e9 });
     expect(await shape({ $and: [{ visits: { $gte: 0 } }, { totalSpend: { $gte: 0 } }] })).toBe("plain");
   });
 
@@ -436,34 +440,34 @@ describe("a segment on SQLite and on PostgreSQL", () => {
     const everyone = parsedTree({ $or: [{ visits: { $gte: 0 } }, { lastActiveDate: { $lt: "9999-12-31" } }] });
     await fc.assert(
       fc.asyncProperty(parsedTreeArb, postgresTuningArb, async (tree, tuning) => {
-        Object.assign(postgres.postgresCountTuning, tuning);
+        Object.assign(postgresCountTuning, tuning);
         for (const [userId, other] of [
           [TENANT_A, TENANT_B],
           [TENANT_B, TENANT_A],
         ]) {
           const own = new Set(customersOf(userId).map((c) => c.id));
-          const page = await postgres.sqlAudiencePage(pool, userId, tree, 5000, undefined, NOW);
+          const page = await postgresAudience.sqlAudiencePage(userId, tree, 5000, undefined, NOW);
           for (const row of page) expect(own.has(row.id)).toBe(true);
-          const preview = await postgres.sqlAudiencePreview(pool, userId, tree, 10, NOW);
+          const preview = await postgresAudience.sqlAudiencePreview(userId, tree, 10, NOW);
           for (const row of preview.rows) expect(own.has(row.id)).toBe(true);
           expect(preview.count).toBe(page.length);
           const theirs = customersOf(other).slice(0, 3);
           for (const customer of theirs) {
-            expect(await postgres.sqlMatchesForCustomer(pool, userId, customer.id, [tree, everyone], NOW)).toEqual([
+            expect(await postgresAudience.sqlMatchesForCustomer(userId, customer.id, [tree, everyone], NOW)).toEqual([
               false,
               false,
             ]);
           }
         }
         // A tenant without customers has an empty audience, whatever the tree.
-        expect(await postgres.sqlAudiencePreview(pool, TENANT_EMPTY, tree, 10, NOW)).toEqual({ count: 0, rows: [] });
-        expect(await postgres.sqlAudienceCounts(pool, TENANT_EMPTY, [tree, everyone], NOW)).toEqual([0, 0]);
+        expect(await postgresAudience.sqlAudiencePreview(TENANT_EMPTY, tree, 10, NOW)).toEqual({ count: 0, rows: [] });
+        expect(await postgresAudience.sqlAudienceCounts(TENANT_EMPTY, [tree, everyone], NOW)).toEqual([0, 0]);
       }),
       { seed: 2611, numRuns: 40 },
     );
     // Everyone of a tenant is counted, and nobody else.
-    expect(await postgres.sqlAudienceCount(pool, TENANT_A, everyone, NOW)).toBe(customersOf(TENANT_A).length);
-    expect(await postgres.sqlAudienceCount(pool, TENANT_B, everyone, NOW)).toBe(customersOf(TENANT_B).length);
+    expect(await postgresAudience.sqlAudienceCount(TENANT_A, everyone, NOW)).toBe(customersOf(TENANT_A).length);
+    expect(await postgresAudience.sqlAudienceCount(TENANT_B, everyone, NOW)).toBe(customersOf(TENANT_B).length);
   });
 });
 

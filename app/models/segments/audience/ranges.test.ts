@@ -1,4 +1,4 @@
-// A tree as disjoint ranges (treeRangeBoxes, complementRangeBoxes in ./compile.server.ts), checked
+// A tree as disjoint ranges (treeRangeBoxes, complementRangeBoxes in ./ranges.ts), checked
 // point by point against the tree itself on generated trees: a customer the tree matches lies in
 // exactly one of its boxes and in none of its complement's, one it does not match the other way
 // round. PostgreSQL counts a segment as the sum of its boxes' counts (or the tally minus its
@@ -7,8 +7,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type ColumnComparison, type SegmentNode, parseConditions, toComparison } from "~/lib/segments";
-import { type RangeBox, MAX_RANGE_BOXES, complementRangeBoxes, treeRangeBoxes } from "~/models/segments/compile.server";
-import { segmentTreeArb } from "../../../tests/helpers/segment-trees";
+import {
+  type RangeBox,
+  MAX_RANGE_BOXES,
+  complementRangeBoxes,
+  treeRangeBoxes,
+} from "~/models/segments/audience/ranges";
+import { segmentTreeArb } from "../../../../tests/helpers/segment-trees";
 
 type Point = { totalSpendPaise: number; visits: number; lastActive: number | null };
 

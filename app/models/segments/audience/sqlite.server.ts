@@ -1,52 +1,37 @@
-// The audience queries of a segment: its count, its preview (count and sample), its pages, and
-// which segments contain one customer, evaluated in the database on the SQL the compiler
-// (./compile.server.ts) writes. Customers are never loaded into JavaScript to be filtered.
+// A segment's audience on SQLite: its count, its preview (count and sample), its pages, and which
+// segments contain one customer, evaluated in the database on the SQL ./where.ts writes.
+// Customers are never loaded into JavaScript to be filtered.
 //
 // Audience reads go through the read connection with cached prepared statements: at a million
 // customers the query is the cost, so nothing else is allowed to add to it (see
-// bench/sections/segments.ts). The functions are async so that another database can stand behind
-// them; on SQLite they answer synchronously inside. On PostgreSQL each begins by handing the call
-// to its twin in ./audience.postgres.server.ts, on the process's pool.
+// bench/sections/segments.ts). The functions are async as the contract is; on SQLite they answer
+// synchronously inside.
 import type Database from "better-sqlite3";
-import { databaseEngine } from "~/db/connection.server";
-import { postgres } from "~/db/postgres.server";
 import {
   readConnection as reader,
   readStatement as statement,
   type ReadConnection as Reader,
 } from "~/db/reader.server";
 import { type SegmentNode, resolveRelativeDates } from "~/lib/segments";
+import type { AudienceStore } from "~/models/segments/audience/contract";
 import {
   type AndShape,
+  chooseAndShape,
+  complementCountSql,
+  disjointOrSql,
+} from "~/models/segments/audience/count-shapes";
+import {
   type AudienceRow,
   type AudienceTuple,
   type CompiledWhere,
+  type CountShape,
   type SqlParam,
-  chooseAndShape,
-  compileSegmentWhere,
-  compileTree,
-  complementCountSql,
   countSql,
-  disjointOrSql,
   pageSql,
   sampleSql,
-} from "~/models/segments/compile.server";
-import * as onPostgres from "~/models/segments/audience.postgres.server";
-
-const isPostgres = () => databaseEngine() === "postgres";
-
-function tupleToRow(t: AudienceTuple): AudienceRow {
-  return {
-    id: t[0],
-    firstName: t[1],
-    lastName: t[2],
-    email: t[3],
-    phone: t[4],
-    totalSpendPaise: t[5],
-    visits: t[6],
-    lastActive: t[7],
-  };
-}
+  tupleToRow,
+} from "~/models/segments/audience/rows";
+import { compileSegmentWhere, compileTree } from "~/models/segments/audience/where";
 
 function runRows(q: CompiledWhere): AudienceRow[] {
   return statement<AudienceRow>(q.sql).all(...q.params);
@@ -295,9 +280,6 @@ function andShape(and: AndPlan): AndShape {
   return shape;
 }
 
-// PostgreSQL's shapes too (./audience.postgres.server.ts): "ranges" and "rangeComplement" are its own.
-type CountShape = "plain" | "disjoint" | "complement" | "anchored" | "ranges" | "rangeComplement";
-
 function countQuery(userId: string, tree: SegmentNode, now: number): { shape: CountShape; query: CompiledWhere } {
   const plan = audiencePlan(userId, tree, now);
   if (plan.or && countsDisjoint(plan.or))
@@ -315,22 +297,6 @@ function countQuery(userId: string, tree: SegmentNode, now: number): { shape: Co
   return { shape: "plain", query: { sql: plan.count.source, params: plan.countParams } };
 }
 
-/** The count query a tenant's tree runs now, and its shape (for the bench report and tests). */
-export async function audienceCountQuery(
-  userId: string,
-  tree: SegmentNode,
-  now: number = Date.now(),
-): Promise<{ shape: CountShape; query: CompiledWhere }> {
-  if (isPostgres()) return onPostgres.audienceCountQuery(postgres().pool, userId, tree, now);
-  return countQuery(userId, tree, now);
-}
-
-/** Which shape counts a tenant's tree now (for the bench report and tests). */
-export async function audienceCountShape(userId: string, tree: SegmentNode): Promise<CountShape> {
-  if (isPostgres()) return onPostgres.audienceCountShape(postgres().pool, userId, tree);
-  return countQuery(userId, tree, Date.now()).shape;
-}
-
 function planCount(plan: AudiencePlan): number {
   if (plan.or && countsDisjoint(plan.or)) return Number(plan.or.disjoint.pluck().get(...plan.or.disjointParams) ?? 0);
   if (plan.and) {
@@ -339,22 +305,6 @@ function planCount(plan: AudiencePlan): number {
     if (count) return Number(count.statement.get(...count.params) ?? 0);
   }
   return Number(plan.count.pluck().get(...plan.countParams) ?? 0);
-}
-
-/** The size of a tenant's segment audience. */
-export async function sqlAudienceCount(userId: string, tree: SegmentNode, now: number = Date.now()): Promise<number> {
-  if (isPostgres()) return onPostgres.sqlAudienceCount(postgres().pool, userId, tree, now);
-  return planCount(audiencePlan(userId, tree, now));
-}
-
-/** The audience sizes of several of a tenant's trees, in the trees' order (a list of segments). */
-export async function sqlAudienceCounts(
-  userId: string,
-  trees: SegmentNode[],
-  now: number = Date.now(),
-): Promise<number[]> {
-  if (isPostgres()) return onPostgres.sqlAudienceCounts(postgres().pool, userId, trees, now);
-  return trees.map((tree) => planCount(audiencePlan(userId, tree, now)));
 }
 
 function previewAs<T>(
@@ -382,75 +332,57 @@ function previewAs<T>(
   return { count, rows };
 }
 
-/** Count and sample from one plan; an empty audience skips the sample. */
-export async function sqlAudiencePreview(
-  userId: string,
-  tree: SegmentNode,
-  limit: number,
-  now: number = Date.now(),
-): Promise<{ count: number; rows: AudienceRow[] }> {
-  if (isPostgres()) return onPostgres.sqlAudiencePreview(postgres().pool, userId, tree, limit, now);
-  return previewAs(userId, tree, limit, tupleToRow, now);
-}
+export const sqliteAudience: AudienceStore = {
+  async audienceCountQuery(userId, tree, now = Date.now()) {
+    return countQuery(userId, tree, now);
+  },
 
-/** sqlAudiencePreview with each sample row mapped from its tuple by `map` (the preview's DTO). */
-export async function sqlAudiencePreviewAs<T>(
-  userId: string,
-  tree: SegmentNode,
-  limit: number,
-  map: (row: AudienceTuple) => T,
-  now: number = Date.now(),
-): Promise<{ count: number; rows: T[] }> {
-  if (isPostgres()) return onPostgres.sqlAudiencePreviewAs(postgres().pool, userId, tree, limit, map, now);
-  return previewAs(userId, tree, limit, map, now);
-}
+  async audienceCountShape(userId, tree) {
+    return countQuery(userId, tree, Date.now()).shape;
+  },
 
-/** A page of the audience in id (creation) order, after a cursor. */
-export async function sqlAudiencePage(
-  userId: string,
-  tree: SegmentNode,
-  limit: number,
-  cursor?: string,
-  now: number = Date.now(),
-): Promise<AudienceRow[]> {
-  if (isPostgres()) return onPostgres.sqlAudiencePage(postgres().pool, userId, tree, limit, cursor, now);
-  return runRows(pageSql(audiencePlan(userId, tree, now).where, limit, cursor));
-}
+  async sqlAudienceCount(userId, tree, now = Date.now()) {
+    return planCount(audiencePlan(userId, tree, now));
+  },
 
-/** Which of the trees match one customer, in one query: `[true, false, …]` in the trees' order. */
-export async function sqlMatchesForCustomer(
-  userId: string,
-  customerId: string,
-  trees: SegmentNode[],
-  now: number = Date.now(),
-): Promise<boolean[]> {
-  if (isPostgres()) return onPostgres.sqlMatchesForCustomer(postgres().pool, userId, customerId, trees, now);
-  if (trees.length === 0) return [];
-  const params: SqlParam[] = [];
-  const columns = trees.map((tree, i) => {
-    const c = compileTree(resolveRelativeDates(tree, now));
-    params.push(...c.params);
-    return `coalesce(${c.sql}, 0) AS "m${i}"`;
-  });
-  const row = statement<Record<string, number>>(
-    `SELECT ${columns.join(", ")} FROM "Customer" WHERE "userId" = ? AND "id" = ?`,
-  ).get(...params, userId, customerId);
-  return trees.map((_, i) => Boolean(row && row[`m${i}`]));
-}
+  async sqlAudienceCounts(userId, trees, now = Date.now()) {
+    return trees.map((tree) => planCount(audiencePlan(userId, tree, now)));
+  },
 
-/**
- * A tenant's tree as the WHERE over "Customer" in the configured engine's dialect, its rolling dates
- * resolved at `now`: what the campaign snapshot and the suggestions' figures run.
- */
-export function audienceWhere(userId: string, tree: SegmentNode, now: number = Date.now()): CompiledWhere {
-  return compileSegmentWhere(userId, tree, isPostgres() ? "postgres" : "sqlite", now);
-}
+  async sqlAudiencePreview(userId, tree, limit, now = Date.now()) {
+    return previewAs(userId, tree, limit, tupleToRow, now);
+  },
 
-/** EXPLAIN QUERY PLAN of a compiled query, one line a step (for the bench report and tuning). */
-export async function explainPlan(q: CompiledWhere): Promise<string[]> {
-  if (isPostgres()) return onPostgres.explainPlan(postgres().pool, q);
-  const rows = reader()
-    .db.prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${q.sql}`)
-    .all(...q.params);
-  return rows.map((r) => r.detail);
-}
+  async sqlAudiencePreviewAs(userId, tree, limit, map, now = Date.now()) {
+    return previewAs(userId, tree, limit, map, now);
+  },
+
+  async sqlAudiencePage(userId, tree, limit, cursor, now = Date.now()) {
+    return runRows(pageSql(audiencePlan(userId, tree, now).where, limit, cursor));
+  },
+
+  async sqlMatchesForCustomer(userId, customerId, trees, now = Date.now()) {
+    if (trees.length === 0) return [];
+    const params: SqlParam[] = [];
+    const columns = trees.map((tree, i) => {
+      const c = compileTree(resolveRelativeDates(tree, now));
+      params.push(...c.params);
+      return `coalesce(${c.sql}, 0) AS "m${i}"`;
+    });
+    const row = statement<Record<string, number>>(
+      `SELECT ${columns.join(", ")} FROM "Customer" WHERE "userId" = ? AND "id" = ?`,
+    ).get(...params, userId, customerId);
+    return trees.map((_, i) => Boolean(row && row[`m${i}`]));
+  },
+
+  audienceWhere(userId, tree, now = Date.now()) {
+    return compileSegmentWhere(userId, tree, "sqlite", now);
+  },
+
+  async explainPlan(q) {
+    const rows = reader()
+      .db.prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${q.sql}`)
+      .all(...q.params);
+    return rows.map((r) => r.detail);
+  },
+};

@@ -1,4 +1,4 @@
-// The segment compiler against a real database (SQLite, or PostgreSQL with TEST_DATABASE_ENGINE=
+// A segment's audience (the door, ./store.server.ts) against a real database (SQLite, or PostgreSQL with TEST_DATABASE_ENGINE=
 // postgres): every field and operator, nesting, tenant scoping, bound parameters, and a property
 // test that the SQL count equals a plain JavaScript filter of the same customers on random trees
 // and data. SQLite's own count shapes and query plan are checked on SQLite only; PostgreSQL's
@@ -6,29 +6,17 @@
 // ./dialects.property.test.ts.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TEST_ENGINE, createTestUser, useTestDatabase as setUpTestDatabase } from "../../../tests/helpers/db";
+import { TEST_ENGINE, createTestUser, useTestDatabase as setUpTestDatabase } from "../../../../tests/helpers/db";
 import { db } from "~/db/prisma.server";
 import { newId } from "~/lib/id";
 import { type ConditionNode, type Operator, type SegmentNode, parseConditions } from "~/lib/segments";
-import {
-  explainPlan,
-  sqlAudienceCount,
-  sqlAudiencePage,
-  sqlAudiencePreview,
-  sqlMatchesForCustomer,
-  segmentSqlTuning,
-  audienceCountShape,
-} from "~/models/segments/audience.server";
-import { postgresCountTuning } from "~/models/segments/audience.postgres.server";
-import {
-  compileSegmentWhere,
-  compileTree,
-  countSql,
-  disjointOrSql,
-  complementCountSql,
-  chooseAndShape,
-} from "~/models/segments/compile.server";
-import { segmentTreeArb } from "../../../tests/helpers/segment-trees";
+import { segmentAudience } from "~/models/segments/audience/store.server";
+import { postgresCountTuning } from "~/models/segments/audience/postgres.server";
+import { segmentSqlTuning } from "~/models/segments/audience/sqlite.server";
+import { chooseAndShape, complementCountSql, disjointOrSql } from "~/models/segments/audience/count-shapes";
+import { countSql } from "~/models/segments/audience/rows";
+import { compileSegmentWhere, compileTree } from "~/models/segments/audience/where";
+import { segmentTreeArb } from "../../../../tests/helpers/segment-trees";
 
 setUpTestDatabase();
 
@@ -187,7 +175,7 @@ describe("audience queries", () => {
     );
   });
 
-  const count = (conditions: unknown) => sqlAudienceCount(userId, tree(conditions));
+  const count = (conditions: unknown) => segmentAudience.sqlAudienceCount(userId, tree(conditions));
 
   it("compares rupees with paise exactly", async () => {
     expect(await count({ totalSpend: { $gt: 1000 } })).toBe(2);
@@ -226,23 +214,26 @@ describe("audience queries", () => {
   });
 
   it("scopes every query to the tenant", async () => {
-    expect(await sqlAudienceCount(otherId, tree({ visits: { $eq: 3 } }))).toBe(20);
+    expect(await segmentAudience.sqlAudienceCount(otherId, tree({ visits: { $eq: 3 } }))).toBe(20);
     expect(await count({ visits: { $eq: 3 } })).toBe(1);
-    const { rows: sample } = await sqlAudiencePreview(userId, tree({ totalSpend: { $gte: 0 } }), 10);
+    const { rows: sample } = await segmentAudience.sqlAudiencePreview(userId, tree({ totalSpend: { $gte: 0 } }), 10);
     expect(sample.map((r) => r.id).sort()).toEqual(rows.map((r) => r.id).sort());
   });
 
   it("previews the count and at most the sample size, skipping the sample when nobody matches", async () => {
-    const some = await sqlAudiencePreview(userId, tree({ totalSpend: { $gte: 0 } }), 2);
+    const some = await segmentAudience.sqlAudiencePreview(userId, tree({ totalSpend: { $gte: 0 } }), 2);
     expect(some.count).toBe(5);
     expect(some.rows).toHaveLength(2);
-    expect(await sqlAudiencePreview(userId, tree({ visits: { $gt: 1000 } }), 10)).toEqual({ count: 0, rows: [] });
+    expect(await segmentAudience.sqlAudiencePreview(userId, tree({ visits: { $gt: 1000 } }), 10)).toEqual({
+      count: 0,
+      rows: [],
+    });
   });
 
   it("pages the audience in id order with a cursor", async () => {
     const t = tree({ totalSpend: { $gte: 0 } });
-    const first = await sqlAudiencePage(userId, t, 3);
-    const second = await sqlAudiencePage(userId, t, 3, first[2].id);
+    const first = await segmentAudience.sqlAudiencePage(userId, t, 3);
+    const second = await segmentAudience.sqlAudiencePage(userId, t, 3, first[2].id);
     expect([...first, ...second].map((r) => r.id)).toEqual(rows.map((r) => r.id).sort());
     expect(second).toHaveLength(2);
   });
@@ -253,9 +244,9 @@ describe("audience queries", () => {
       tree({ lastActiveDate: { $gte: "2025-03-10" } }),
       tree({ totalSpend: { $lt: 1 } }),
     ];
-    expect(await sqlMatchesForCustomer(userId, rows[2].id, trees)).toEqual([true, true, false]);
-    expect(await sqlMatchesForCustomer(userId, rows[3].id, trees)).toEqual([true, false, false]);
-    expect(await sqlMatchesForCustomer(otherId, rows[2].id, trees)).toEqual([false, false, false]);
+    expect(await segmentAudience.sqlMatchesForCustomer(userId, rows[2].id, trees)).toEqual([true, true, false]);
+    expect(await segmentAudience.sqlMatchesForCustomer(userId, rows[3].id, trees)).toEqual([true, false, false]);
+    expect(await segmentAudience.sqlMatchesForCustomer(otherId, rows[2].id, trees)).toEqual([false, false, false]);
   });
 
   it("evaluates a rolling date at the moment it counts: the count moves as days pass", async () => {
@@ -263,38 +254,38 @@ describe("audience queries", () => {
     const inLast10 = tree({ lastActiveDate: { $gte: { $daysAgo: 10 } } });
     const olderThan10 = tree({ lastActiveDate: { $lt: { $daysAgo: 10 } } });
     // On 20 March, the last 10 days start on 10 March: both 10 March customers and 11 March.
-    expect(await sqlAudienceCount(userId, inLast10, noonIst(20))).toBe(3);
-    expect(await sqlAudienceCount(userId, olderThan10, noonIst(20))).toBe(1);
+    expect(await segmentAudience.sqlAudienceCount(userId, inLast10, noonIst(20))).toBe(3);
+    expect(await segmentAudience.sqlAudienceCount(userId, olderThan10, noonIst(20))).toBe(1);
     // The same trees a day later (their compiled plans are cached): 10 March has left the window.
-    expect(await sqlAudienceCount(userId, inLast10, noonIst(21))).toBe(1);
-    expect(await sqlAudienceCount(userId, olderThan10, noonIst(21))).toBe(3);
-    expect(await sqlAudienceCount(userId, inLast10, noonIst(22))).toBe(0);
+    expect(await segmentAudience.sqlAudienceCount(userId, inLast10, noonIst(21))).toBe(1);
+    expect(await segmentAudience.sqlAudienceCount(userId, olderThan10, noonIst(21))).toBe(3);
+    expect(await segmentAudience.sqlAudienceCount(userId, inLast10, noonIst(22))).toBe(0);
     // Just after midnight IST on 21 March (still 20 March in UTC) the day has turned.
-    expect(await sqlAudienceCount(userId, inLast10, Date.UTC(2025, 2, 20, 18, 31))).toBe(1);
+    expect(await segmentAudience.sqlAudienceCount(userId, inLast10, Date.UTC(2025, 2, 20, 18, 31))).toBe(1);
     // Together the two halves are every customer ever active, whatever the day.
     for (const day of [1, 15, 20, 25, 31]) {
       expect(
-        (await sqlAudienceCount(userId, inLast10, noonIst(day))) +
-          (await sqlAudienceCount(userId, olderThan10, noonIst(day))),
+        (await segmentAudience.sqlAudienceCount(userId, inLast10, noonIst(day))) +
+          (await segmentAudience.sqlAudienceCount(userId, olderThan10, noonIst(day))),
       ).toBe(4);
     }
     // In an OR counted as disjoint parts or an AND by its complement, with the same answers.
     const either = tree({ $or: [{ lastActiveDate: { $gte: { $daysAgo: 10 } } }, { visits: { $eq: 1 } }] });
-    expect(await sqlAudienceCount(userId, either, noonIst(20))).toBe(4);
-    expect(await sqlAudienceCount(userId, either, noonIst(21))).toBe(2);
+    expect(await segmentAudience.sqlAudienceCount(userId, either, noonIst(20))).toBe(4);
+    expect(await segmentAudience.sqlAudienceCount(userId, either, noonIst(21))).toBe(2);
 
-    expect((await sqlAudiencePreview(userId, inLast10, 10, noonIst(21))).rows.map((r) => r.id)).toEqual([rows[4].id]);
-    expect((await sqlAudiencePage(userId, inLast10, 10, undefined, noonIst(20))).map((r) => r.id)).toEqual(
-      [rows[1].id, rows[2].id, rows[4].id].sort(),
+    expect((await segmentAudience.sqlAudiencePreview(userId, inLast10, 10, noonIst(21))).rows.map((r) => r.id)).toEqual(
+      [rows[4].id],
     );
-    expect(await sqlMatchesForCustomer(userId, rows[1].id, [inLast10, olderThan10], noonIst(20))).toEqual([
-      true,
-      false,
-    ]);
-    expect(await sqlMatchesForCustomer(userId, rows[1].id, [inLast10, olderThan10], noonIst(21))).toEqual([
-      false,
-      true,
-    ]);
+    expect(
+      (await segmentAudience.sqlAudiencePage(userId, inLast10, 10, undefined, noonIst(20))).map((r) => r.id),
+    ).toEqual([rows[1].id, rows[2].id, rows[4].id].sort());
+    expect(
+      await segmentAudience.sqlMatchesForCustomer(userId, rows[1].id, [inLast10, olderThan10], noonIst(20)),
+    ).toEqual([true, false]);
+    expect(
+      await segmentAudience.sqlMatchesForCustomer(userId, rows[1].id, [inLast10, olderThan10], noonIst(21)),
+    ).toEqual([false, true]);
     // The campaign snapshot's WHERE binds the day it is compiled on.
     const where = compileSegmentWhere(userId, inLast10, "sqlite", noonIst(21));
     expect(where.params).toEqual([userId, Date.UTC(2025, 2, 10, 18, 30)]);
@@ -302,7 +293,7 @@ describe("audience queries", () => {
 
   // SQLite's plan (PostgreSQL's planner scans a table this small sequentially; its plans are the bench's).
   it.skipIf(TEST_ENGINE === "postgres")("uses a covering index that leads with the tenant", async () => {
-    const plan = await explainPlan(
+    const plan = await segmentAudience.explainPlan(
       countSql(compileSegmentWhere(userId, tree({ $and: [{ visits: { $gt: 4 } }, { totalSpend: { $gt: 10 } }] }))),
     );
     expect(plan.join(" ")).toMatch(/USING COVERING INDEX Customer_userId_/);
@@ -417,7 +408,7 @@ describe("property: the SQL count equals a JavaScript filter", () => {
         const parsed = parseConditions(conditions);
         if (!parsed.ok) return true; // deeper than allowed: refused, nothing to compare
         const expected = customers.filter((c) => matches(parsed.tree, c)).length;
-        expect(await sqlAudienceCount(userId, parsed.tree)).toBe(expected);
+        expect(await segmentAudience.sqlAudienceCount(userId, parsed.tree)).toBe(expected);
       }),
       { numRuns: 400 },
     );
@@ -433,7 +424,7 @@ describe("property: the SQL count equals a JavaScript filter", () => {
         const expected = customers.filter((c) => matches(parsed.tree, c)).length;
         for (const forceAnd of ["complement", "anchored", null] as const) {
           Object.assign(segmentSqlTuning, { sampleSize: 1, narrowOr: Infinity, broadAnd: 0, forceAnd });
-          expect(await sqlAudienceCount(userId, parsed.tree)).toBe(expected);
+          expect(await segmentAudience.sqlAudienceCount(userId, parsed.tree)).toBe(expected);
         }
       }),
       { numRuns: 60 },
@@ -455,10 +446,13 @@ describe("property: the SQL count equals a JavaScript filter", () => {
         ` + (SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "visits" = ? AND ("totalSpendPaise" >= ?) IS NOT TRUE)` +
         ` + (SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "lastActive" >= ? AND ("totalSpendPaise" >= ?) IS NOT TRUE AND ("visits" = ?) IS NOT TRUE)`,
     );
-    expect(await sqlAudienceCount(userId, narrow)).toBe(12);
-    expect(await sqlAudienceCount(userId, tree({ $or: [{ totalSpend: { $gte: 0 } }, { visits: { $gt: 0 } }] }))).toBe(
-      50,
-    );
+    expect(await segmentAudience.sqlAudienceCount(userId, narrow)).toBe(12);
+    expect(
+      await segmentAudience.sqlAudienceCount(
+        userId,
+        tree({ $or: [{ totalSpend: { $gte: 0 } }, { visits: { $gt: 0 } }] }),
+      ),
+    ).toBe(50);
     Object.assign(segmentSqlTuning, { sampleSize: 2000, narrowOr: 0.35, broadAnd: 0.2, forceAnd: null });
   });
 
@@ -485,7 +479,7 @@ describe("property: the SQL count equals a JavaScript filter", () => {
         ` AND ("totalSpendPaise" < ?) IS NOT TRUE AND (("lastActive" >= ? OR "lastActive" IS NULL)) IS NOT TRUE))`,
     );
     // Spend of 2 rupees or more (i >= 2), ever active and one visit (i % 5 === 1): i = 6, 11, … 46.
-    expect(await sqlAudienceCount(userId, broad)).toBe(9);
+    expect(await segmentAudience.sqlAudienceCount(userId, broad)).toBe(9);
     // Anchored on the visits condition: its bare range, minus the customers in it the others miss.
     expect(complementCountSql(userId, broad, 2)?.sql).toBe(
       `SELECT (SELECT count(*) FROM "Customer" WHERE "userId" = ? AND "visits" = ?) - (SELECT` +
@@ -514,11 +508,11 @@ describe("property: the SQL count equals a JavaScript filter", () => {
     // Four in five of the sampled oldest match, all spend at least 0: anchored on the visits range.
     // (SQLite's shapes: PostgreSQL chooses its own from the planner's estimates.)
     const most = tree({ $and: [{ totalSpend: { $gte: 0 } }, { visits: { $lte: 3 } }] });
-    if (TEST_ENGINE === "sqlite") expect(await audienceCountShape(userId, most)).toBe("anchored");
-    expect(await sqlAudienceCount(userId, most)).toBe(40);
+    if (TEST_ENGINE === "sqlite") expect(await segmentAudience.audienceCountShape(userId, most)).toBe("anchored");
+    expect(await segmentAudience.sqlAudienceCount(userId, most)).toBe(40);
     const few = tree({ $and: [{ totalSpend: { $gte: 45 } }, { visits: { $gte: 0 } }] });
-    if (TEST_ENGINE === "sqlite") expect(await audienceCountShape(userId, few)).toBe("plain");
-    expect(await sqlAudienceCount(userId, few)).toBe(5);
+    if (TEST_ENGINE === "sqlite") expect(await segmentAudience.audienceCountShape(userId, few)).toBe("plain");
+    expect(await segmentAudience.sqlAudienceCount(userId, few)).toBe(5);
     expect(complementCountSql(userId, tree({ $or: [{ visits: { $gt: 1 } }, { visits: { $lt: 1 } }] }))).toBeNull();
     Object.assign(segmentSqlTuning, { sampleSize: 2000, narrowOr: 0.35, broadAnd: 0.2, forceAnd: null });
   });

@@ -1,59 +1,43 @@
-// A segment's audience on PostgreSQL: the twins of ./audience.server.ts (SQLite), with the same
-// names, parameters and answers, each taking the pg pool or client to run on first. The SQL is the
-// compiler's PostgreSQL text of the same tree (./compile.server.ts, dialect "postgres"); how the
-// two dialects are kept to the same answers, and what was measured, is in
-// docs/decisions/0032-segments-on-postgresql.md.
+// A segment's audience on PostgreSQL, with the same answers as ./sqlite.server.ts. The SQL is
+// ./where.ts's PostgreSQL text of the same tree (dialect "postgres"); how the two dialects are kept
+// to the same answers, and what was measured, is in docs/decisions/0032-segments-on-postgresql.md.
 //
 // Every answer is built to be the same whatever type parsers the pool was given: counts are cast
 // to int, `lastActive` comes back as unix milliseconds (a double), never as a Date or a string.
 //
 // The count's shape is chosen per tenant and tree as on SQLite (decision 0004), here from the
 // planner, and PostgreSQL gets its own shapes. A tree of up to MAX_RANGE_BOXES disjoint ranges
-// (compile.server.ts, treeRangeBoxes()) is counted as those ranges ("ranges": one index-only range
+// (./ranges.ts, treeRangeBoxes()) is counted as those ranges ("ranges": one index-only range
 // scan each, every condition an index condition, no filter), or as the tenant's tally minus the
 // ranges of its complement ("rangeComplement"), whichever the planner costs lower. A larger tree
 // gets the shapes chosen from the planner's row estimates: a broad tree as the tally minus its
 // complement ("complement"), a narrow top-level OR as disjoint parts ("disjoint": an index-only
 // range each, where the plain OR reads the table through a BitmapOr), anything else as one plain
 // count. Measured in decision 0032.
-import type { Pool, PoolClient, QueryResultRow } from "pg";
-import { query } from "~/db/postgres.server";
+//
+// The store runs on the process's pool (postgresAudience); postgresAudienceOn() runs the same on
+// a pool or client of one's own (the dialects' property test and bench compare it with SQLite's).
+import type { QueryResultRow } from "pg";
+import { type Queryable, postgres, query } from "~/db/postgres.server";
 import { type SegmentNode, resolveRelativeDates } from "~/lib/segments";
+import type { AudienceStore } from "~/models/segments/audience/contract";
+import { type RangeBox, complementRangeBoxes, postgresBoxSql, treeRangeBoxes } from "~/models/segments/audience/ranges";
 import {
-  type AudienceRow,
   type AudienceTuple,
   type CompiledWhere,
+  type CountShape,
   type SqlParam,
-  compilePostgresComplement,
-  compileSegmentWhere,
-  complementRangeBoxes,
-  postgresBoxSql,
-  type RangeBox,
-  treeRangeBoxes,
-  isNullableCondition,
-  compileTree,
   countSql,
   pageSql,
   sampleSql,
-} from "~/models/segments/compile.server";
-
-/** A pool or one of its clients: anything a statement can run on. */
-export type Queryable = Pool | PoolClient;
-
-type CountShape = "plain" | "disjoint" | "complement" | "anchored" | "ranges" | "rangeComplement";
-
-function tupleToRow(t: AudienceTuple): AudienceRow {
-  return {
-    id: t[0],
-    firstName: t[1],
-    lastName: t[2],
-    email: t[3],
-    phone: t[4],
-    totalSpendPaise: t[5],
-    visits: t[6],
-    lastActive: t[7],
-  };
-}
+  tupleToRow,
+} from "~/models/segments/audience/rows";
+import {
+  compilePostgresComplement,
+  compileSegmentWhere,
+  compileTree,
+  isNullableCondition,
+} from "~/models/segments/audience/where";
 
 async function rows<Row extends QueryResultRow>(db: Queryable, q: CompiledWhere): Promise<Row[]> {
   return (await db.query<Row>(q.sql, q.params)).rows;
@@ -307,45 +291,6 @@ async function runCount(db: Queryable, q: CompiledWhere): Promise<number> {
   return Number(row?.count ?? 0);
 }
 
-/** The count query a tenant's tree runs now, and its shape (for the bench report and tests). */
-export async function audienceCountQuery(
-  db: Queryable,
-  userId: string,
-  relativeTree: SegmentNode,
-  now: number = Date.now(),
-): Promise<{ shape: CountShape; query: CompiledWhere }> {
-  const tree = resolveRelativeDates(relativeTree, now);
-  return countStatement(userId, tree, await chooseShape(db, userId, tree));
-}
-
-/** Which shape counts a tenant's tree now (for the bench report and tests). */
-export async function audienceCountShape(db: Queryable, userId: string, tree: SegmentNode): Promise<CountShape> {
-  return (await audienceCountQuery(db, userId, tree)).shape;
-}
-
-/** The size of a tenant's segment audience. */
-export async function sqlAudienceCount(
-  db: Queryable,
-  userId: string,
-  tree: SegmentNode,
-  now: number = Date.now(),
-): Promise<number> {
-  return countOf(db, userId, tree, now);
-}
-
-/**
- * The audience sizes of several of a tenant's trees, in the trees' order (a list of segments), each
- * in its own shape; on a pool they run side by side, on one client one after the other.
- */
-export async function sqlAudienceCounts(
-  db: Queryable,
-  userId: string,
-  trees: SegmentNode[],
-  now: number = Date.now(),
-): Promise<number[]> {
-  return Promise.all(trees.map((tree) => countOf(db, userId, tree, now)));
-}
-
 async function previewAs<T>(
   db: Queryable,
   userId: string,
@@ -360,72 +305,79 @@ async function previewAs<T>(
   return { count, rows: (await tuples(db, sampleSql(where, limit, "postgres"))).map(map) };
 }
 
-/** Count and sample; an empty audience skips the sample. */
-export async function sqlAudiencePreview(
-  db: Queryable,
-  userId: string,
-  tree: SegmentNode,
-  limit: number,
-  now: number = Date.now(),
-): Promise<{ count: number; rows: AudienceRow[] }> {
-  return previewAs(db, userId, tree, limit, tupleToRow, now);
+/** The store on the handle `db()` gives when called. */
+function audienceOn(db: () => Queryable): AudienceStore {
+  const countQuery: AudienceStore["audienceCountQuery"] = async (userId, relativeTree, now = Date.now()) => {
+    const tree = resolveRelativeDates(relativeTree, now);
+    return countStatement(userId, tree, await chooseShape(db(), userId, tree));
+  };
+  return {
+    audienceCountQuery: countQuery,
+
+    async audienceCountShape(userId, tree) {
+      return (await countQuery(userId, tree)).shape;
+    },
+
+    async sqlAudienceCount(userId, tree, now = Date.now()) {
+      return countOf(db(), userId, tree, now);
+    },
+
+    /** Each tree in its own shape; on a pool they run side by side, on one client one after the other. */
+    async sqlAudienceCounts(userId, trees, now = Date.now()) {
+      const on = db();
+      return Promise.all(trees.map((tree) => countOf(on, userId, tree, now)));
+    },
+
+    async sqlAudiencePreview(userId, tree, limit, now = Date.now()) {
+      return previewAs(db(), userId, tree, limit, tupleToRow, now);
+    },
+
+    async sqlAudiencePreviewAs(userId, tree, limit, map, now = Date.now()) {
+      return previewAs(db(), userId, tree, limit, map, now);
+    },
+
+    async sqlAudiencePage(userId, tree, limit, cursor, now = Date.now()) {
+      const where = compileSegmentWhere(userId, tree, "postgres", now);
+      return (await tuples(db(), pageSql(where, limit, cursor, "postgres"))).map(tupleToRow);
+    },
+
+    async sqlMatchesForCustomer(userId, customerId, trees, now = Date.now()) {
+      if (trees.length === 0) return [];
+      const params: SqlParam[] = [];
+      const columns = trees.map((tree, i) => {
+        const c = compileTree(resolveRelativeDates(tree, now), "postgres", params.length + 1);
+        params.push(...c.params);
+        // A comparison with a NULL date is NULL: not a match, as SQLite's coalesce(…, 0) says.
+        return `coalesce(${c.sql}, false) AS "m${i}"`;
+      });
+      const userParam = params.length + 1;
+      // Prepared: the text changes only when the tenant's segments do, and one customer by its key
+      // has one good plan (relative dates are parameters).
+      const [row] = await query<Record<string, boolean>>(
+        db(),
+        `SELECT ${columns.join(", ")} FROM "Customer" WHERE "userId" = $${userParam} AND "id" = $${userParam + 1}`,
+        [...params, userId, customerId],
+        { prepare: true },
+      );
+      return trees.map((_, i) => row?.[`m${i}`] === true);
+    },
+
+    audienceWhere(userId, tree, now = Date.now()) {
+      return compileSegmentWhere(userId, tree, "postgres", now);
+    },
+
+    /** EXPLAIN of a compiled query, one line a step. */
+    async explainPlan(q) {
+      const plan = await rows<{ "QUERY PLAN": string }>(db(), { sql: `EXPLAIN ${q.sql}`, params: q.params });
+      return plan.map((r) => r["QUERY PLAN"]);
+    },
+  };
 }
 
-/** sqlAudiencePreview with each sample row mapped from its tuple by `map` (the preview's DTO). */
-export async function sqlAudiencePreviewAs<T>(
-  db: Queryable,
-  userId: string,
-  tree: SegmentNode,
-  limit: number,
-  map: (row: AudienceTuple) => T,
-  now: number = Date.now(),
-): Promise<{ count: number; rows: T[] }> {
-  return previewAs(db, userId, tree, limit, map, now);
-}
+/** The audience on the process's pool. */
+export const postgresAudience: AudienceStore = audienceOn(() => postgres().pool);
 
-/** A page of the audience in id (creation) order, after a cursor. */
-export async function sqlAudiencePage(
-  db: Queryable,
-  userId: string,
-  tree: SegmentNode,
-  limit: number,
-  cursor?: string,
-  now: number = Date.now(),
-): Promise<AudienceRow[]> {
-  const where = compileSegmentWhere(userId, tree, "postgres", now);
-  return (await tuples(db, pageSql(where, limit, cursor, "postgres"))).map(tupleToRow);
-}
-
-/** Which of the trees match one customer, in one query: `[true, false, …]` in the trees' order. */
-export async function sqlMatchesForCustomer(
-  db: Queryable,
-  userId: string,
-  customerId: string,
-  trees: SegmentNode[],
-  now: number = Date.now(),
-): Promise<boolean[]> {
-  if (trees.length === 0) return [];
-  const params: SqlParam[] = [];
-  const columns = trees.map((tree, i) => {
-    const c = compileTree(resolveRelativeDates(tree, now), "postgres", params.length + 1);
-    params.push(...c.params);
-    // A comparison with a NULL date is NULL: not a match, as SQLite's coalesce(…, 0) says.
-    return `coalesce(${c.sql}, false) AS "m${i}"`;
-  });
-  const userParam = params.length + 1;
-  // Prepared: the text changes only when the tenant's segments do, and one customer by its key
-  // has one good plan (relative dates are parameters).
-  const [row] = await query<Record<string, boolean>>(
-    db,
-    `SELECT ${columns.join(", ")} FROM "Customer" WHERE "userId" = $${userParam} AND "id" = $${userParam + 1}`,
-    [...params, userId, customerId],
-    { prepare: true },
-  );
-  return trees.map((_, i) => row?.[`m${i}`] === true);
-}
-
-/** EXPLAIN of a compiled query, one line a step (for the bench report and tuning). */
-export async function explainPlan(db: Queryable, q: CompiledWhere): Promise<string[]> {
-  const plan = await rows<{ "QUERY PLAN": string }>(db, { sql: `EXPLAIN ${q.sql}`, params: q.params });
-  return plan.map((r) => r["QUERY PLAN"]);
+/** The audience on a pool or client of one's own (for comparing the engines side by side). */
+export function postgresAudienceOn(db: Queryable): AudienceStore {
+  return audienceOn(() => db);
 }
