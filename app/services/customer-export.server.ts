@@ -6,7 +6,7 @@ import { IMPORT_FIELDS } from "~/lib/customer-csv";
 import { DEFAULT_TIME_ZONE, isoInZone } from "~/lib/dates";
 import type { ExportRow } from "~/models/customers/rows";
 import { customers } from "~/models/customers/store.server";
-import type { AnyConnection } from "~/models/transaction.server";
+import type { AnyConnection } from "~/models/transaction/store.server";
 import { normaliseQuery } from "~/services/customers.server";
 
 /** The export's columns: the id, what an import reads (so an export imports back), the date added. */

@@ -14,7 +14,7 @@ import { ApiError } from "~/lib/api.server";
 import { CsvFormatError, CsvRecordReader, NO_CUSTOMER_ROWS, NOT_CSV_TEXT, TextSniffer } from "~/lib/csv-records";
 import { newId } from "~/lib/id";
 import { rupeesToPaise } from "~/lib/money";
-import type { AnyConnection } from "~/models/transaction.server";
+import type { AnyConnection } from "~/models/transaction/store.server";
 import { STAGE_ROWS, STAGED_VALUES } from "~/models/customers/rows";
 import { customers } from "~/models/customers/store.server";
 import {

@@ -33,7 +33,7 @@ import {
   type RowKey,
 } from "~/models/customers/rows";
 import { customers } from "~/models/customers/store.server";
-import { transaction } from "~/models/transaction.server";
+import { transaction } from "~/models/transaction/store.server";
 import { CUSTOMER_MESSAGES, type CustomerApiInput } from "~/schemas/customer";
 import { recordNewCustomers } from "~/services/customer-events.server";
 import { toRecentOrder, type RecentOrder } from "~/services/orders.server";

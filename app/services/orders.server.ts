@@ -25,7 +25,7 @@ import {
   type OrderWithItemsRow,
   type RecentOrderRow,
 } from "~/models/orders/store.server";
-import { type Tx, transaction } from "~/models/transaction.server";
+import { type Tx, transaction } from "~/models/transaction/store.server";
 import { ORDER_MESSAGES, type OrderInput, type OrderUpdateInput } from "~/schemas/order";
 
 export type OrderCustomerDto = {

@@ -17,7 +17,7 @@ import type { AnyConnection } from "~/db/connection.server";
 import type { Sqlite } from "~/db/sqlite.server";
 import type { CustomerSort, SortOrder } from "~/lib/customers";
 import type { ColumnMapping } from "~/lib/customer-csv";
-import type { Tx } from "~/models/transaction.server";
+import type { Tx } from "~/models/transaction/store.server";
 import type {
   CustomerDetailRows,
   CustomerFields,

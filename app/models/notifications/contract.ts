@@ -1,6 +1,6 @@
 // What the notifications model offers (NotificationsStore): a user's notifications, newest first,
 // the newest few kept.
-import type { Tx } from "~/models/transaction.server";
+import type { Tx } from "~/models/transaction/store.server";
 import type { NewNotification, NotificationRow } from "~/models/notifications/rows";
 
 export type NotificationsStore = {

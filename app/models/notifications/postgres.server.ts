@@ -3,7 +3,7 @@
 // once left 52); so a user's notification is stored under a lock of that user's notifications.
 import { commonNotifications, insertKeepingNewest } from "~/models/notifications/common.server";
 import type { NotificationsStore } from "~/models/notifications/contract";
-import type { Tx } from "~/models/transaction.server";
+import type { Tx } from "~/models/transaction/store.server";
 
 // The two-key form of the advisory lock (a space of its own, apart from the one-key locks of
 // migrations and jobs): this constant names "a user's notifications", the second key is the user.

@@ -1,7 +1,7 @@
 // The orders' functions whose body is the same on both engines: Prisma's writes and reads, which
 // db() runs on whichever engine DATABASE_URL names. Both engine objects spread them.
 import { db } from "~/db/prisma.server";
-import type { Tx } from "~/models/transaction.server";
+import type { Tx } from "~/models/transaction/store.server";
 import type { OrdersStore } from "./contract";
 import {
   customerSelect,

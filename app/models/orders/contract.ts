@@ -1,6 +1,6 @@
 // What the orders domain offers, whichever engine answers (./sqlite.server.ts, ./postgres.server.ts;
 // callers use the door, ./store.server.ts). A function given `tx` runs in that transaction.
-import type { Tx } from "~/models/transaction.server";
+import type { Tx } from "~/models/transaction/store.server";
 import type {
   CustomerTotalsRow,
   OrderCustomerRow,

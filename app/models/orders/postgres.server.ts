@@ -9,7 +9,7 @@
 import { db } from "~/db/prisma.server";
 import { postgres, query, type Queryable } from "~/db/postgres.server";
 import { likePattern } from "~/models/customers/search-sql";
-import type { Tx } from "~/models/transaction.server";
+import type { Tx } from "~/models/transaction/store.server";
 import { commonOrders, findOrderRow, findTotalsRow, orderPage, type OrderPageSql } from "./common.server";
 import type { OrdersStore } from "./contract";
 import { mayBeOrderId, orderSearchTerm, recentOrdersLimit, type RecentOrderRow } from "./rows";

@@ -14,7 +14,7 @@ import { type CampaignRow, campaigns, type SendingCampaign } from "~/models/camp
 import { type ClaimedDelivery, deliveryClaims, keepClaimed } from "~/models/deliveries/claims/store.server";
 import { DEFAULT_FEEDBACK_POLICY, type FeedbackPolicy, type SendOutcome } from "~/models/deliveries/receipts/rows";
 import { deliveryReceipts } from "~/models/deliveries/receipts/store.server";
-import type { AnyConnection } from "~/models/transaction.server";
+import type { AnyConnection } from "~/models/transaction/store.server";
 import type { ChannelResult, DeliveryChannel, OutgoingMessage, SendControl } from "~/services/delivery/channel.server";
 import { type Sender, senderOf } from "~/services/email/sender.server";
 import { trackingUrls } from "~/services/tracking-token.server";

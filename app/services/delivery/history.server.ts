@@ -3,7 +3,7 @@
 // delivered (a little more or less per campaign), the rest failed or bounced, some opened and
 // clicked. Rows are written by the launch snapshot itself and finished in bulk SQL, so a history
 // of a million rows takes seconds.
-import type { AnyConnection } from "~/models/transaction.server";
+import type { AnyConnection } from "~/models/transaction/store.server";
 import { newId } from "~/lib/id";
 import { parseConditions } from "~/lib/segments";
 import { deliveryHistory } from "~/models/deliveries/history/store.server";

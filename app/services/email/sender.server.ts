@@ -6,7 +6,7 @@
 //
 // Works on the thread that answers requests (the read connection) and in the delivery job's
 // worker thread, which passes its own connection; the engine asks once per campaign.
-import type { AnyConnection } from "~/models/transaction.server";
+import type { AnyConnection } from "~/models/transaction/store.server";
 import { getEnv } from "~/env.server";
 import { users } from "~/models/users/store.server";
 

@@ -2,15 +2,15 @@
 // several model functions that must commit together, and the type of a connection that a worker
 // thread opened for itself (the delivery job, the import and export jobs). Both are opaque to
 // services: only the functions in app/models use them.
+//
+// A folder of app/models/ with this one file: one body for both engines (Prisma's transaction, whose
+// client is PostgreSQL's there) and no table, so no contract, engine files or engineDoor(). Not in
+// app/db/, which services reach only through app/models/.
 import { db } from "~/db/prisma.server";
-import type { Sqlite } from "~/db/sqlite.server";
 import type { Prisma } from "~/generated/prisma/client";
 
 /** A transaction in progress: pass it to model functions that take `tx`. */
 export type Tx = Prisma.TransactionClient;
-
-/** A connection a worker thread opened for itself (app/db/sqlite.server.ts). */
-export type Connection = Sqlite;
 
 /** A connection of one's own to either engine (app/db/connection.server.ts), as the delivery job holds it. */
 export type { AnyConnection } from "~/db/connection.server";
