@@ -33,13 +33,13 @@ function backfillStart(now: Date): string {
  * before the tenant had anything get no row. Returns the rows written.
  */
 export async function snapshotTenant(
-  conn: SnapshotConnection,
+  connection: SnapshotConnection,
   userId: string,
   now: Date = new Date(),
 ): Promise<number> {
   const today = dayOf(now);
   const nowMs = wholeSecond(now.getTime());
-  const last = await dashboard.latestSnapshot(userId, undefined, conn);
+  const last = await dashboard.latestSnapshot(userId, undefined, connection);
   if (last && last.day > today) return 0; // the clock went back: leave the rows as they are
   const firstDay = last ? last.day : backfillStart(now);
   const firstFrom = last ? last.takenAt : dayStartMs(firstDay);
@@ -53,9 +53,9 @@ export async function snapshotTenant(
   }
   // Without a snapshot, the first row starts from everything created before its day.
   const windows = [...(last ? [] : [{ from: 0, to: firstFrom }]), ...days.map((d) => d.window)];
-  // One after the other: on PostgreSQL `conn` is one client of a transaction.
-  const created = await dashboard.createdInWindows(userId, windows, conn);
-  const exact = await dashboard.currentCounts(userId, conn);
+  // One after the other: on PostgreSQL `connection` is one client of a transaction.
+  const created = await dashboard.createdInWindows(userId, windows, connection);
+  const exact = await dashboard.currentCounts(userId, connection);
   let row: SnapshotRow;
   if (last) row = { ...last };
   else {
@@ -79,7 +79,7 @@ export async function snapshotTenant(
     const empty = row.customers + row.segments + row.campaigns === 0;
     if (last || !empty || day === today) rows.push(row);
   });
-  await dashboard.upsertSnapshots(userId, rows, conn);
+  await dashboard.upsertSnapshots(userId, rows, connection);
   return rows.length;
 }
 
@@ -89,16 +89,16 @@ export async function snapshotTenant(
  * instance's run was under way (PostgreSQL), which then does the work.
  */
 export async function takeSnapshots(
-  conn: SnapshotJobConnection,
+  connection: SnapshotJobConnection,
   now: Date = new Date(),
 ): Promise<{ tenants: number; rows: number; failed: { userId: string; error: string }[]; skipped: boolean }> {
-  const run = await dashboard.withSnapshotsLock(conn, async () => {
-    const users = await dashboard.tenantIds(conn);
+  const run = await dashboard.withSnapshotsLock(connection, async () => {
+    const users = await dashboard.tenantIds(connection);
     let rows = 0;
     const failed: { userId: string; error: string }[] = [];
     for (const userId of users) {
       try {
-        rows += await dashboard.inSnapshotTransaction(conn, (tx) => snapshotTenant(tx, userId, now));
+        rows += await dashboard.inSnapshotTransaction(connection, (tx) => snapshotTenant(tx, userId, now));
       } catch (error) {
         failed.push({ userId, error: error instanceof Error ? error.message : String(error) });
       }
