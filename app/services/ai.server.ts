@@ -9,7 +9,7 @@ import { getEnv } from "~/env.server";
 import { ApiError } from "~/lib/api.server";
 import { logger } from "~/lib/logger.server";
 import { formatRupees, paiseToRupees } from "~/lib/money";
-import { audienceFigures } from "~/models/insights-segment-figures.server";
+import { insightFigures } from "~/models/insights/store.server";
 import { EMPTY_SEGMENT } from "~/schemas/campaign";
 import { getSegment, segmentWhere } from "~/services/segments.server";
 
@@ -35,7 +35,7 @@ export type SegmentFigures = {
 export async function segmentFigures(userId: string, segmentId: string): Promise<SegmentFigures> {
   const segment = await getSegment(userId, segmentId);
   const where = await segmentWhere(userId, segment.id);
-  const row = await audienceFigures(where, Date.now() - 30 * 86_400_000);
+  const row = await insightFigures.audienceFigures(where, Date.now() - 30 * 86_400_000);
   return {
     name: segment.name,
     customers: row.n,

@@ -7,7 +7,7 @@ import { getEnv } from "~/env.server";
 import { type Insights, hasEnoughDataForInsights } from "~/lib/insights";
 import { logger } from "~/lib/logger.server";
 import { singleton } from "~/lib/singleton.server";
-import { writingMarks } from "~/models/insights.server";
+import { insightFigures } from "~/models/insights/store.server";
 import {
   INSIGHTS_TTL_MS,
   customerKey,
@@ -38,7 +38,7 @@ export type InsightsOptions = {
  * counters, and the LLM settings.
  */
 async function dataKey(userId: string): Promise<string> {
-  const [customers, written] = await Promise.all([customerKey(userId), writingMarks(userId)]);
+  const [customers, written] = await Promise.all([customerKey(userId), insightFigures.writingMarks(userId)]);
   const env = getEnv();
   return [customers, written.segments, written.campaigns, env.AI_BASE_URL ?? "", env.AI_MODEL ?? ""].join("|");
 }

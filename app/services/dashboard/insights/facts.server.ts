@@ -4,15 +4,7 @@ import { deliveryStats, percent } from "~/lib/campaigns";
 import { DAY_MS, addDays, dayOf, dayStartMs, monthStart } from "~/lib/dashboard";
 import { paiseToRupees } from "~/lib/money";
 import { singleton } from "~/lib/singleton.server";
-import {
-  countActiveBetween,
-  countCustomersAdded,
-  customerMarks,
-  insightCounts,
-  launchedCampaignCounters,
-  segmentsNeverSent,
-  spendOfTopCustomers,
-} from "~/models/insights.server";
+import { insightFigures } from "~/models/insights/store.server";
 import { segmentAudience } from "~/models/segments/audience/store.server";
 import { countCustomers } from "~/services/customers.server";
 import { segmentTree } from "~/services/segments.server";
@@ -96,7 +88,7 @@ export function forgetInsightFigures(): void {
  * (a customer's spend typed in, an order edited) wait for the hour.
  */
 export async function customerKey(userId: string): Promise<string> {
-  const marks = await customerMarks(userId);
+  const marks = await insightFigures.customerMarks(userId);
   return [marks.customers, marks.newestCustomer, marks.newestOrder].join("|");
 }
 
@@ -106,7 +98,7 @@ export async function insightFacts(userId: string, now: Date = new Date()): Prom
   const [{ total: customers }, ck, counts] = await Promise.all([
     countCustomers(userId),
     customerKey(userId),
-    insightCounts(userId),
+    insightFigures.insightCounts(userId),
   ]);
 
   // Growth, month on month (India Standard Time, as the dashboard's months).
@@ -115,7 +107,7 @@ export async function insightFacts(userId: string, now: Date = new Date()): Prom
   const lastMonthDay = monthStart(addDays(thisMonthDay, -1));
   const nextMonthDay = monthStart(addDays(thisMonthDay, 31));
   const thisMonthStart = dayStartMs(thisMonthDay);
-  const [thisMonth, lastMonth] = await countCustomersAdded(
+  const [thisMonth, lastMonth] = await insightFigures.countCustomersAdded(
     userId,
     { total: customers, firstId: counts.firstCustomerId, at },
     [
@@ -134,7 +126,7 @@ export async function insightFacts(userId: string, now: Date = new Date()): Prom
   const inactive = await remembered(`${userId}|inactive|${ck}`, at, async () => {
     const windows = [...INACTIVE_DAYS].sort((a, b) => a - b);
     const bounds = windows.map((days) => at - days * DAY_MS);
-    const slices = await countActiveBetween(
+    const slices = await insightFigures.countActiveBetween(
       userId,
       bounds.map((since, i) => ({ from: since, to: i === 0 ? Number.MAX_SAFE_INTEGER : bounds[i - 1] })),
     );
@@ -148,10 +140,15 @@ export async function insightFacts(userId: string, now: Date = new Date()): Prom
 
   // Spend concentration: the biggest spenders are the head of the spend index, read backwards.
   const topCustomers = customers === 0 ? 0 : Math.max(1, Math.ceil(customers * TOP_SPENDERS_SHARE));
-  const spend = await remembered(`${userId}|spend|${ck}`, at, () => spendOfTopCustomers(userId, topCustomers));
+  const spend = await remembered(`${userId}|spend|${ck}`, at, () =>
+    insightFigures.spendOfTopCustomers(userId, topCustomers),
+  );
 
   // Campaigns, from their kept counters; segments no campaign has been sent to, newest first.
-  const [campaignRows, unsent] = await Promise.all([launchedCampaignCounters(userId), segmentsNeverSent(userId)]);
+  const [campaignRows, unsent] = await Promise.all([
+    insightFigures.launchedCampaignCounters(userId),
+    insightFigures.segmentsNeverSent(userId),
+  ]);
   const campaigns: CampaignFigures[] = [];
   for (const c of campaignRows) {
     const stats = deliveryStats(c);
