@@ -4,7 +4,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
-import { ChevronLeft, ChevronRight, Megaphone, Plus, Target, Users } from "lucide-react";
+import { Megaphone, Plus, Target, Users } from "lucide-react";
 import { z } from "zod";
 import { allowMethods, keepAllowHeader } from "~/lib/api.server";
 import { CampaignStatusChip, Chip, NoRateChip, ProgressBar, useRevalidateEvery } from "~/components/campaign-chips";
@@ -12,7 +12,8 @@ import { ConfirmDialog } from "~/components/confirm-dialog";
 import { DateTime } from "~/components/date-time";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { useDelegatedLinks } from "~/components/fast-rows";
-import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
+import { CardCell, ColumnHeader, ListTable } from "~/components/list-table";
+import { PrevNextPager } from "~/components/pager";
 import { RowActionSprite, RowActions } from "~/components/row-actions";
 import { BRAND } from "~/lib/brand";
 import { listSuccessChip } from "~/lib/campaigns";
@@ -201,166 +202,140 @@ export default function Campaigns() {
         ) : (
           <>
             <RowActionSprite />
-            <ResponsiveTable className="table-fixed">
-              <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-                <tr>
-                  <th scope="col" className="px-3 py-3 font-medium sm:px-4">
-                    Campaign
-                  </th>
-                  <th scope="col" className="hidden w-44 px-4 py-3 font-medium md:table-cell">
-                    Segment
-                  </th>
-                  <th scope="col" className="hidden w-28 px-4 py-3 font-medium lg:table-cell">
-                    Audience
-                  </th>
-                  <th scope="col" className="hidden w-32 px-4 py-3 font-medium lg:table-cell">
-                    Sent Date
-                  </th>
-                  <th
-                    scope="col"
+            <ListTable
+              fixed
+              onRowsClick={onRowsClick}
+              head={
+                <>
+                  <ColumnHeader className="px-3 py-3 font-medium sm:px-4">Campaign</ColumnHeader>
+                  <ColumnHeader className="hidden w-44 px-4 py-3 font-medium md:table-cell">Segment</ColumnHeader>
+                  <ColumnHeader className="hidden w-28 px-4 py-3 font-medium lg:table-cell">Audience</ColumnHeader>
+                  <ColumnHeader className="hidden w-32 px-4 py-3 font-medium lg:table-cell">Sent Date</ColumnHeader>
+                  <ColumnHeader
                     className="hidden w-36 px-4 py-3 text-right font-medium lg:table-cell"
-                    aria-sort={sort === "revenue" ? "descending" : undefined}
+                    sorted={sort === "revenue" ? "descending" : undefined}
                   >
                     Revenue
-                  </th>
-                  <th scope="col" className="w-28 px-2 py-3 font-medium sm:w-40 sm:px-4">
-                    Status
-                  </th>
-                  <th scope="col" className="w-20 px-2 py-3 text-right font-medium sm:w-32 sm:px-4 lg:w-36">
+                  </ColumnHeader>
+                  <ColumnHeader className="w-28 px-2 py-3 font-medium sm:w-40 sm:px-4">Status</ColumnHeader>
+                  <ColumnHeader className="w-20 px-2 py-3 text-right font-medium sm:w-32 sm:px-4 lg:w-36">
                     <span className="sr-only sm:not-sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100" onClick={onRowsClick}>
-                {page.campaigns.map((c) => {
-                  const segmentName = c.segment?.name || "Unnamed Segment";
-                  const name = c.name || "Unnamed Campaign";
-                  // No rate while nothing was sent or failed (docs/rules.md#numbers).
-                  const success = listSuccessChip(c.deliveryStats.sent, c.deliveryStats.failed);
-                  const sentDate = c.launchedAt ? <DateTime value={c.launchedAt} /> : "Not sent";
-                  return (
-                    <tr key={c.id} data-testid="campaign-row" className="align-top hover:bg-slate-50/60">
-                      <td className="px-3 py-3 sm:px-4">
-                        <Link
-                          to={`/campaigns/${c.id}`}
-                          className="block truncate font-medium text-slate-900 hover:text-primary"
-                        >
-                          {name}
-                        </Link>
-                        <p className="truncate text-xs text-slate-500">{c.subject || "No subject"}</p>
-                        {/* What the hidden columns say, under the name between sm and lg (a phone's
+                  </ColumnHeader>
+                </>
+              }
+            >
+              {page.campaigns.map((c) => {
+                const segmentName = c.segment?.name || "Unnamed Segment";
+                const name = c.name || "Unnamed Campaign";
+                // No rate while nothing was sent or failed (docs/rules.md#numbers).
+                const success = listSuccessChip(c.deliveryStats.sent, c.deliveryStats.failed);
+                const sentDate = c.launchedAt ? <DateTime value={c.launchedAt} /> : "Not sent";
+                return (
+                  <tr key={c.id} data-testid="campaign-row" className="align-top hover:bg-slate-50/60">
+                    <td className="px-3 py-3 sm:px-4">
+                      <Link
+                        to={`/campaigns/${c.id}`}
+                        className="block truncate font-medium text-slate-900 hover:text-primary"
+                      >
+                        {name}
+                      </Link>
+                      <p className="truncate text-xs text-slate-500">{c.subject || "No subject"}</p>
+                      {/* What the hidden columns say, under the name between sm and lg (a phone's
                             card shows those cells themselves). */}
-                        <div className="mt-1 hidden space-y-1 text-xs text-slate-500 sm:block lg:hidden">
-                          <span
-                            className={`inline-block max-w-full break-words rounded-xl px-2 py-0.5 font-medium md:hidden ${segmentChipClass(segmentName)}`}
-                          >
-                            {segmentName}
-                          </span>
-                          <p>
-                            {formatCount(c.audienceSize)} recipients · {sentDate} ·{" "}
-                            {formatRupees(revenue[c.id]?.revenue ?? 0)} revenue
-                          </p>
-                        </div>
-                      </td>
-                      <td className="hidden px-4 py-3 md:table-cell">
+                      <div className="mt-1 hidden space-y-1 text-xs text-slate-500 sm:block lg:hidden">
                         <span
-                          className={`inline-block max-w-full break-words rounded-xl px-3 py-1 text-xs font-medium ${segmentChipClass(segmentName)}`}
-                          data-testid="campaign-segment"
+                          className={`inline-block max-w-full break-words rounded-xl px-2 py-0.5 font-medium md:hidden ${segmentChipClass(segmentName)}`}
                         >
                           {segmentName}
                         </span>
-                      </td>
-                      <td className="hidden px-4 py-3 font-medium text-slate-800 lg:table-cell">
-                        <CardLabel>Audience</CardLabel>
-                        <span data-testid="campaign-audience">{formatCount(c.audienceSize)}</span>
-                      </td>
-                      <td className="hidden px-4 py-3 text-slate-600 lg:table-cell">
-                        <CardLabel>Sent</CardLabel>
-                        {sentDate}
-                      </td>
-                      <td className="hidden px-4 py-3 text-right lg:table-cell">
-                        <CardLabel>Revenue</CardLabel>
-                        <span className="font-medium text-slate-800" data-testid="campaign-revenue">
-                          {formatRupees(revenue[c.id]?.revenue ?? 0)}
-                        </span>
-                        <span className="block text-xs text-slate-500">
-                          {formatCount(revenue[c.id]?.orders ?? 0)}{" "}
-                          {(revenue[c.id]?.orders ?? 0) === 1 ? "order" : "orders"}
-                        </span>
-                      </td>
-                      <td className="px-2 py-3 sm:px-4">
-                        <CampaignStatusChip status={c.status} />
-                        {c.status === "Active" || c.status === "Paused" ? (
-                          <div className="mt-2 space-y-1">
-                            <ProgressBar
-                              value={c.progress}
-                              label={`${name} progress`}
-                              colour={c.status === "Paused" ? "warning" : "primary"}
-                            />
-                            <p className="text-xs text-slate-500" data-testid="campaign-progress">
-                              {c.progress}% processed
-                            </p>
-                          </div>
-                        ) : c.status === "Completed" ? (
-                          <div className="mt-1">
-                            {success ? (
-                              <>
-                                <Chip
-                                  colour={success.colour}
-                                  testId="campaign-success"
-                                  title="Sent out of sent and failed (refused by the channel)"
-                                >
-                                  {success.value}% sent
-                                </Chip>
-                                <p className="mt-1 text-xs text-slate-500" data-testid="campaign-success-base">
-                                  of sent and failed: {formatCount(c.deliveryStats.sent)} of{" "}
-                                  {formatCount(c.deliveryStats.sent + c.deliveryStats.failed)}
-                                </p>
-                              </>
-                            ) : (
-                              <NoRateChip sent={c.deliveryStats.sent} testId="campaign-success" />
-                            )}
-                          </div>
-                        ) : null}
-                        {c.status !== "Draft" ? (
-                          <p className="mt-1 text-xs text-slate-500" data-testid="campaign-opt-outs">
-                            {formatCount(unsubscribed[c.id] ?? 0)} unsubscribed ·{" "}
-                            {formatCount(c.deliveryStats.complained)} complained
+                        <p>
+                          {formatCount(c.audienceSize)} recipients · {sentDate} ·{" "}
+                          {formatRupees(revenue[c.id]?.revenue ?? 0)} revenue
+                        </p>
+                      </div>
+                    </td>
+                    <td className="hidden px-4 py-3 md:table-cell">
+                      <span
+                        className={`inline-block max-w-full break-words rounded-xl px-3 py-1 text-xs font-medium ${segmentChipClass(segmentName)}`}
+                        data-testid="campaign-segment"
+                      >
+                        {segmentName}
+                      </span>
+                    </td>
+                    <CardCell label="Audience" className="hidden px-4 py-3 font-medium text-slate-800 lg:table-cell">
+                      <span data-testid="campaign-audience">{formatCount(c.audienceSize)}</span>
+                    </CardCell>
+                    <CardCell label="Sent" className="hidden px-4 py-3 text-slate-600 lg:table-cell">
+                      {sentDate}
+                    </CardCell>
+                    <CardCell label="Revenue" className="hidden px-4 py-3 text-right lg:table-cell">
+                      <span className="font-medium text-slate-800" data-testid="campaign-revenue">
+                        {formatRupees(revenue[c.id]?.revenue ?? 0)}
+                      </span>
+                      <span className="block text-xs text-slate-500">
+                        {formatCount(revenue[c.id]?.orders ?? 0)}{" "}
+                        {(revenue[c.id]?.orders ?? 0) === 1 ? "order" : "orders"}
+                      </span>
+                    </CardCell>
+                    <td className="px-2 py-3 sm:px-4">
+                      <CampaignStatusChip status={c.status} />
+                      {c.status === "Active" || c.status === "Paused" ? (
+                        <div className="mt-2 space-y-1">
+                          <ProgressBar
+                            value={c.progress}
+                            label={`${name} progress`}
+                            colour={c.status === "Paused" ? "warning" : "primary"}
+                          />
+                          <p className="text-xs text-slate-500" data-testid="campaign-progress">
+                            {c.progress}% processed
                           </p>
-                        ) : null}
-                      </td>
-                      <RowActions
-                        className="px-2 py-3 sm:px-4"
-                        actions={[
-                          { icon: "view", href: `/campaigns/${c.id}`, label: `View ${name}`, title: "View" },
-                          c.status === "Draft" && {
-                            icon: "edit",
-                            href: `/campaigns/edit/${c.id}`,
-                            label: `Edit ${name}`,
-                            title: "Edit draft",
-                          },
-                          { icon: "delete", href: href({ delete: c.id }), label: `Delete ${name}`, title: "Delete" },
-                        ]}
-                      />
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </ResponsiveTable>
-            {nextHref || prevHref ? (
-              <nav aria-label="Pages" className="flex justify-end gap-2 border-t border-slate-200 px-4 py-3 text-sm">
-                {prevHref ? (
-                  <Link to={prevHref} className="btn-secondary" rel="prev">
-                    <ChevronLeft className="h-4 w-4" aria-hidden /> Previous
-                  </Link>
-                ) : null}
-                {nextHref ? (
-                  <Link to={nextHref} className="btn-secondary" rel="next">
-                    Next <ChevronRight className="h-4 w-4" aria-hidden />
-                  </Link>
-                ) : null}
-              </nav>
-            ) : null}
+                        </div>
+                      ) : c.status === "Completed" ? (
+                        <div className="mt-1">
+                          {success ? (
+                            <>
+                              <Chip
+                                colour={success.colour}
+                                testId="campaign-success"
+                                title="Sent out of sent and failed (refused by the channel)"
+                              >
+                                {success.value}% sent
+                              </Chip>
+                              <p className="mt-1 text-xs text-slate-500" data-testid="campaign-success-base">
+                                of sent and failed: {formatCount(c.deliveryStats.sent)} of{" "}
+                                {formatCount(c.deliveryStats.sent + c.deliveryStats.failed)}
+                              </p>
+                            </>
+                          ) : (
+                            <NoRateChip sent={c.deliveryStats.sent} testId="campaign-success" />
+                          )}
+                        </div>
+                      ) : null}
+                      {c.status !== "Draft" ? (
+                        <p className="mt-1 text-xs text-slate-500" data-testid="campaign-opt-outs">
+                          {formatCount(unsubscribed[c.id] ?? 0)} unsubscribed ·{" "}
+                          {formatCount(c.deliveryStats.complained)} complained
+                        </p>
+                      ) : null}
+                    </td>
+                    <RowActions
+                      className="px-2 py-3 sm:px-4"
+                      actions={[
+                        { icon: "view", href: `/campaigns/${c.id}`, label: `View ${name}`, title: "View" },
+                        c.status === "Draft" && {
+                          icon: "edit",
+                          href: `/campaigns/edit/${c.id}`,
+                          label: `Edit ${name}`,
+                          title: "Edit draft",
+                        },
+                        { icon: "delete", href: href({ delete: c.id }), label: `Delete ${name}`, title: "Delete" },
+                      ]}
+                    />
+                  </tr>
+                );
+              })}
+            </ListTable>
+            <PrevNextPager prev={prevHref} next={nextHref} />
           </>
         )}
       </section>

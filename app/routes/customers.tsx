@@ -10,7 +10,7 @@ import { pageSearchTerm } from "~/schemas/search";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
-import { ArrowDown, ArrowUp, ArrowUpDown, Plus, Upload, Users } from "lucide-react";
+import { Plus, Upload, Users } from "lucide-react";
 import { CsvExportForm } from "~/components/csv-export-form";
 import { z } from "zod";
 import { ConfirmDialog } from "~/components/confirm-dialog";
@@ -18,7 +18,7 @@ import { ListSearch } from "~/components/list-search";
 import { Pager } from "~/components/pager";
 import { useDelegatedLinks } from "~/components/fast-rows";
 import { RowActionSprite, RowActions } from "~/components/row-actions";
-import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
+import { CardCell, ColumnHeader, EmptyRow, ListTable, SortableColumnHeader } from "~/components/list-table";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
@@ -191,27 +191,16 @@ export default function Customers() {
       },
       "/customers",
     );
-  const sortHeader = (sort: CustomerSort, label: string, className: string, align = "") => {
-    const active = page.sort === sort;
-    const Icon = !active ? ArrowUpDown : page.order === "asc" ? ArrowUp : ArrowDown;
-    return (
-      <th
-        scope="col"
-        className={className}
-        aria-sort={active ? (page.order === "asc" ? "ascending" : "descending") : undefined}
-      >
-        <Link
-          to={sortHref(sort)}
-          preventScrollReset
-          className={`inline-flex items-center gap-1 rounded hover:text-slate-900 ${align} ${active ? "text-slate-900" : ""}`}
-          title={`Sort by ${SORT_LABELS[sort].toLowerCase()}`}
-        >
-          {label}
-          <Icon className={`h-3.5 w-3.5 ${active ? "" : "opacity-40"}`} aria-hidden />
-        </Link>
-      </th>
-    );
-  };
+  const sortHeader = (sort: CustomerSort, label: string, className: string, align = "") => (
+    <SortableColumnHeader
+      label={label}
+      title={`Sort by ${SORT_LABELS[sort].toLowerCase()}`}
+      href={sortHref(sort)}
+      order={page.sort === sort ? page.order : null}
+      className={className}
+      align={align}
+    />
+  );
 
   return (
     <div className="mx-auto max-w-7xl space-y-4">
@@ -300,89 +289,27 @@ export default function Customers() {
       <RowActionSprite />
       <section className="card overflow-hidden" aria-label="Customer list" aria-busy={searching}>
         <div className="sm:overflow-x-auto">
-          <ResponsiveTable className="min-w-full divide-y divide-slate-200">
-            <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
-              <tr>
+          <ListTable
+            onRowsClick={onRowsClick}
+            head={
+              <>
                 {sortHeader("name", "Customer", "px-4 py-3")}
-                <th scope="col" className="px-4 py-3">
-                  Contact
-                </th>
+                <ColumnHeader>Contact</ColumnHeader>
                 {sortHeader("totalSpend", "Total Spend", "px-4 py-3 text-right", "justify-end")}
                 {sortHeader("visits", "Visits", "px-4 py-3 text-center", "justify-center")}
                 {sortHeader("lastActive", "Last Active", "px-4 py-3")}
-                <th scope="col" className="px-4 py-3 text-right">
-                  Actions
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100" onClick={onRowsClick}>
-              {page.customers.length === 0 ? (
-                <tr>
-                  <td colSpan={6} className="px-4 py-14 text-center">
-                    <Users className="mx-auto h-8 w-8 text-slate-300" aria-hidden />
-                    <p className="mt-2 font-semibold text-slate-800">No customers found</p>
-                    <p className="text-sm text-slate-500">
-                      {q
-                        ? `No customer's name or email contains “${q}”.`
-                        : "Add your first customer or import a CSV file."}
-                    </p>
-                  </td>
-                </tr>
-              ) : (
-                page.customers.map((c) => {
-                  const name = customerDisplayName(c);
-                  return (
-                    <tr key={c.id} className="hover:bg-slate-50" data-testid="customer-row">
-                      <td className="px-4 py-3">
-                        <a href={`/customers/${c.id}`} className="flex items-center gap-3">
-                          <span
-                            className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-primary-light font-semibold text-primary"
-                            aria-hidden
-                          >
-                            {name.charAt(0).toUpperCase()}
-                          </span>
-                          <span className="min-w-0">
-                            <span className="block font-medium text-slate-900">{name}</span>
-                            {c.company ? <span className="block text-xs text-slate-500">{c.company}</span> : null}
-                          </span>
-                        </a>
-                      </td>
-                      <td className="px-4 py-3">
-                        <span className="block text-slate-800">{c.email || "No Email"}</span>
-                        <span className="block text-xs text-slate-500">{c.phone || "N/A"}</span>
-                      </td>
-                      <td className="whitespace-nowrap px-4 py-3 text-right font-medium tabular-nums text-slate-900">
-                        <CardLabel>Total Spend</CardLabel>
-                        {formatRupees(c.totalSpend)}
-                      </td>
-                      <td className="px-4 py-3 text-center">
-                        <CardLabel>Visits</CardLabel>
-                        <span
-                          data-highlighted={isVisitsHighlighted(c.visits)}
-                          className={`inline-flex min-w-8 justify-center rounded-full px-2.5 py-0.5 text-xs font-semibold ${
-                            isVisitsHighlighted(c.visits) ? "bg-primary text-white" : "bg-slate-100 text-slate-700"
-                          }`}
-                        >
-                          {formatCount(c.visits)}
-                        </span>
-                      </td>
-                      <td className="whitespace-nowrap px-4 py-3 text-slate-600">
-                        <CardLabel>Last Active</CardLabel>
-                        {c.lastActive ? <DateTime value={c.lastActive} /> : "Never"}
-                      </td>
-                      <RowActions
-                        className="px-4 py-3 text-right"
-                        actions={[
-                          { icon: "view", href: `/customers/${c.id}`, label: `View ${name}`, title: "View" },
-                          { icon: "delete", href: href({ delete: c.id }), label: `Delete ${name}`, title: "Delete" },
-                        ]}
-                      />
-                    </tr>
-                  );
-                })
-              )}
-            </tbody>
-          </ResponsiveTable>
+                <ColumnHeader className="px-4 py-3 text-right">Actions</ColumnHeader>
+              </>
+            }
+          >
+            {page.customers.length === 0 ? (
+              <EmptyRow colSpan={6} icon={Users} title="No customers found">
+                {q ? `No customer's name or email contains “${q}”.` : "Add your first customer or import a CSV file."}
+              </EmptyRow>
+            ) : (
+              page.customers.map((c) => <CustomerRow key={c.id} customer={c} deleteHref={href({ delete: c.id })} />)
+            )}
+          </ListTable>
         </div>
         <Pager summary={summary} links={{ first: firstHref, prev: prevHref, next: nextHref, last: lastHref }} />
       </section>
@@ -407,5 +334,60 @@ export default function Customers() {
         confirmLabel="Delete"
       />
     </div>
+  );
+}
+
+type CustomerItem = ReturnType<typeof useLoaderData<typeof loader>>["page"]["customers"][number];
+
+/** A customer's row: a card on a phone (ResponsiveTable), its name first and its actions on the right. */
+function CustomerRow({ customer: c, deleteHref }: { customer: CustomerItem; deleteHref: string }) {
+  const name = customerDisplayName(c);
+  return (
+    <tr className="hover:bg-slate-50" data-testid="customer-row">
+      <td className="px-4 py-3">
+        <a href={`/customers/${c.id}`} className="flex items-center gap-3">
+          <span
+            className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-primary-light font-semibold text-primary"
+            aria-hidden
+          >
+            {name.charAt(0).toUpperCase()}
+          </span>
+          <span className="min-w-0">
+            <span className="block font-medium text-slate-900">{name}</span>
+            {c.company ? <span className="block text-xs text-slate-500">{c.company}</span> : null}
+          </span>
+        </a>
+      </td>
+      <td className="px-4 py-3">
+        <span className="block text-slate-800">{c.email || "No Email"}</span>
+        <span className="block text-xs text-slate-500">{c.phone || "N/A"}</span>
+      </td>
+      <CardCell
+        label="Total Spend"
+        className="whitespace-nowrap px-4 py-3 text-right font-medium tabular-nums text-slate-900"
+      >
+        {formatRupees(c.totalSpend)}
+      </CardCell>
+      <CardCell label="Visits" className="px-4 py-3 text-center">
+        <span
+          data-highlighted={isVisitsHighlighted(c.visits)}
+          className={`inline-flex min-w-8 justify-center rounded-full px-2.5 py-0.5 text-xs font-semibold ${
+            isVisitsHighlighted(c.visits) ? "bg-primary text-white" : "bg-slate-100 text-slate-700"
+          }`}
+        >
+          {formatCount(c.visits)}
+        </span>
+      </CardCell>
+      <CardCell label="Last Active" className="whitespace-nowrap px-4 py-3 text-slate-600">
+        {c.lastActive ? <DateTime value={c.lastActive} /> : "Never"}
+      </CardCell>
+      <RowActions
+        className="px-4 py-3 text-right"
+        actions={[
+          { icon: "view", href: `/customers/${c.id}`, label: `View ${name}`, title: "View" },
+          { icon: "delete", href: deleteHref, label: `Delete ${name}`, title: "Delete" },
+        ]}
+      />
+    </tr>
   );
 }

@@ -15,7 +15,8 @@ import { useDelegatedLinks } from "~/components/fast-rows";
 import { RowActionSprite, RowActions } from "~/components/row-actions";
 import { OrderAmount } from "~/components/order-amount";
 import { OrderStatusChip } from "~/components/order-status-chip";
-import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
+import { CardCell, ColumnHeader, EmptyRow, ListTable } from "~/components/list-table";
+import { PageLink } from "~/components/pager";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
 import { isId } from "~/lib/id";
@@ -148,87 +149,28 @@ export default function Orders() {
         </Form>
 
         <div className={`overflow-x-auto ${searching ? "opacity-60" : ""}`}>
-          <ResponsiveTable>
-            <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
-              <tr>
-                <th scope="col" className="px-4 py-3">
-                  Order ID
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Customer
-                </th>
-                <th scope="col" className="px-4 py-3 text-right">
+          <ListTable
+            className=""
+            onRowsClick={onRowsClick}
+            head={
+              <>
+                <ColumnHeader>Order ID</ColumnHeader>
+                <ColumnHeader>Customer</ColumnHeader>
+                <ColumnHeader className="px-4 py-3 text-right">
                   Amount <span className="font-normal normal-case">(total with tax)</span>
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Status
-                </th>
-                <th scope="col" className="hidden px-4 py-3 sm:table-cell">
-                  Date
-                </th>
-                <th scope="col" className="px-4 py-3 text-right">
-                  Actions
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100" onClick={onRowsClick}>
-              {page.orders.length === 0 ? (
-                <tr>
-                  <td colSpan={6} className="px-4 py-14 text-center">
-                    <ShoppingCart className="mx-auto mb-2 h-8 w-8 text-slate-300" aria-hidden="true" />
-                    <p className="font-medium text-slate-700">No orders found</p>
-                  </td>
-                </tr>
-              ) : (
-                page.orders.map((o) => (
-                  <tr key={o._id} data-testid="order-row" className="hover:bg-slate-50">
-                    <td className="px-4 py-3 font-mono">
-                      <a href={`/orders/${o._id}`} className="font-medium text-primary hover:underline" title={o._id}>
-                        #{shortOrderId(o._id)}
-                      </a>
-                    </td>
-                    <td className="px-4 py-3">
-                      <div className="font-medium text-slate-900">{customerName(o.customer)}</div>
-                      <div className="hidden text-xs text-slate-500 md:block">{o.customer?.email || "No Email"}</div>
-                    </td>
-                    <td className="px-4 py-3 text-right tabular-nums">
-                      <CardLabel>Amount (total with tax)</CardLabel>
-                      <OrderAmount total={o.total} tax={o.tax} testId="order-amount" />
-                    </td>
-                    <td className="px-4 py-3">
-                      <OrderStatusChip status={o.status} />
-                    </td>
-                    <td className="hidden whitespace-nowrap px-4 py-3 text-slate-600 sm:table-cell">
-                      <CardLabel>Date</CardLabel>
-                      <DateTime value={o.createdAt} />
-                    </td>
-                    <RowActions
-                      actions={[
-                        {
-                          icon: "view",
-                          href: `/orders/${o._id}`,
-                          label: `View order ${shortOrderId(o._id)}`,
-                          title: "View",
-                        },
-                        {
-                          icon: "edit",
-                          href: `/orders/edit/${o._id}`,
-                          label: `Edit order ${shortOrderId(o._id)}`,
-                          title: "Edit",
-                        },
-                        {
-                          icon: "delete",
-                          href: href({ delete: o._id }),
-                          label: `Delete order ${shortOrderId(o._id)}`,
-                          title: "Delete",
-                        },
-                      ]}
-                    />
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </ResponsiveTable>
+                </ColumnHeader>
+                <ColumnHeader>Status</ColumnHeader>
+                <ColumnHeader className="hidden px-4 py-3 sm:table-cell">Date</ColumnHeader>
+                <ColumnHeader className="px-4 py-3 text-right">Actions</ColumnHeader>
+              </>
+            }
+          >
+            {page.orders.length === 0 ? (
+              <EmptyRow colSpan={6} icon={ShoppingCart} title="No orders found" quiet />
+            ) : (
+              page.orders.map((o) => <OrderRow key={o._id} order={o} deleteHref={href({ delete: o._id })} />)
+            )}
+          </ListTable>
         </div>
 
         <nav
@@ -241,32 +183,18 @@ export default function Orders() {
               : `Showing ${formatCount(page.start)}–${formatCount(end)} of ${formatCount(page.total)} ${page.total === 1 ? "order" : "orders"}`}
           </p>
           <div className="flex gap-2">
-            {page.prevCursor ? (
-              <Link
-                to={href({ before: page.prevCursor, cursor: null, delete: null })}
-                className="btn-secondary"
-                rel="prev"
-              >
-                <ChevronLeft className="h-4 w-4" aria-hidden="true" /> Previous
-              </Link>
-            ) : (
-              <span className="btn-secondary pointer-events-none opacity-50" aria-disabled="true">
-                <ChevronLeft className="h-4 w-4" aria-hidden="true" /> Previous
-              </span>
-            )}
-            {page.nextCursor ? (
-              <Link
-                to={href({ cursor: page.nextCursor, before: null, delete: null })}
-                className="btn-secondary"
-                rel="next"
-              >
-                Next <ChevronRight className="h-4 w-4" aria-hidden="true" />
-              </Link>
-            ) : (
-              <span className="btn-secondary pointer-events-none opacity-50" aria-disabled="true">
-                Next <ChevronRight className="h-4 w-4" aria-hidden="true" />
-              </span>
-            )}
+            <PageLink
+              to={page.prevCursor ? href({ before: page.prevCursor, cursor: null, delete: null }) : null}
+              rel="prev"
+            >
+              <ChevronLeft className="h-4 w-4" aria-hidden="true" /> Previous
+            </PageLink>
+            <PageLink
+              to={page.nextCursor ? href({ cursor: page.nextCursor, before: null, delete: null }) : null}
+              rel="next"
+            >
+              Next <ChevronRight className="h-4 w-4" aria-hidden="true" />
+            </PageLink>
           </div>
         </nav>
       </section>
@@ -290,4 +218,40 @@ export default function Orders() {
 
 export function ErrorBoundary() {
   return <RouteErrorBoundary backTo="/dashboard" fallback={LOAD_FAILED} />;
+}
+
+type OrderItem = ReturnType<typeof useLoaderData<typeof loader>>["page"]["orders"][number];
+
+/** An order's row: a card on a phone (ResponsiveTable), its number first and its actions on the right. */
+function OrderRow({ order: o, deleteHref }: { order: OrderItem; deleteHref: string }) {
+  const short = shortOrderId(o._id);
+  return (
+    <tr data-testid="order-row" className="hover:bg-slate-50">
+      <td className="px-4 py-3 font-mono">
+        <a href={`/orders/${o._id}`} className="font-medium text-primary hover:underline" title={o._id}>
+          #{short}
+        </a>
+      </td>
+      <td className="px-4 py-3">
+        <div className="font-medium text-slate-900">{customerName(o.customer)}</div>
+        <div className="hidden text-xs text-slate-500 md:block">{o.customer?.email || "No Email"}</div>
+      </td>
+      <CardCell label="Amount (total with tax)" className="px-4 py-3 text-right tabular-nums">
+        <OrderAmount total={o.total} tax={o.tax} testId="order-amount" />
+      </CardCell>
+      <td className="px-4 py-3">
+        <OrderStatusChip status={o.status} />
+      </td>
+      <CardCell label="Date" className="hidden whitespace-nowrap px-4 py-3 text-slate-600 sm:table-cell">
+        <DateTime value={o.createdAt} />
+      </CardCell>
+      <RowActions
+        actions={[
+          { icon: "view", href: `/orders/${o._id}`, label: `View order ${short}`, title: "View" },
+          { icon: "edit", href: `/orders/edit/${o._id}`, label: `Edit order ${short}`, title: "Edit" },
+          { icon: "delete", href: deleteHref, label: `Delete order ${short}`, title: "Delete" },
+        ]}
+      />
+    </tr>
+  );
 }

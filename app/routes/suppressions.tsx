@@ -19,7 +19,7 @@ import { useDelegatedLinks } from "~/components/fast-rows";
 import { FormAlert, LIVE_VALIDATION, TextareaField } from "~/components/forms";
 import { ListSearch } from "~/components/list-search";
 import { Pager } from "~/components/pager";
-import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
+import { CardCell, ColumnHeader, EmptyRow, ListTable } from "~/components/list-table";
 import { RowActionSprite, RowActions } from "~/components/row-actions";
 import { ReasonChip } from "~/components/suppression-chips";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
@@ -190,76 +190,57 @@ export default function Suppressions() {
       <RowActionSprite />
       <section className="card overflow-hidden" aria-label="Suppressed addresses" aria-busy={searching}>
         <div className="sm:overflow-x-auto">
-          <ResponsiveTable className="min-w-full divide-y divide-slate-200">
-            <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
-              <tr>
-                <th scope="col" className="px-4 py-3">
-                  Email
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Reason
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Campaign
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Added
-                </th>
-                <th scope="col" className="px-4 py-3 text-right">
-                  Actions
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100" onClick={onRowsClick}>
-              {page.items.length === 0 ? (
-                <tr>
-                  <td colSpan={5} className="px-4 py-14 text-center">
-                    <MailX className="mx-auto h-8 w-8 text-slate-300" aria-hidden />
-                    <p className="mt-2 font-semibold text-slate-800">No suppressed addresses</p>
-                    <p className="mx-auto max-w-xl text-sm text-slate-500">
-                      {q
-                        ? `No address on the list contains “${q}”.`
-                        : "Addresses come here when a customer unsubscribes, when an e-mail hard-bounces or is marked as spam, and when you add them by hand or import a list."}
-                    </p>
-                  </td>
+          <ListTable
+            onRowsClick={onRowsClick}
+            head={
+              <>
+                <ColumnHeader>Email</ColumnHeader>
+                <ColumnHeader>Reason</ColumnHeader>
+                <ColumnHeader>Campaign</ColumnHeader>
+                <ColumnHeader>Added</ColumnHeader>
+                <ColumnHeader className="px-4 py-3 text-right">Actions</ColumnHeader>
+              </>
+            }
+          >
+            {page.items.length === 0 ? (
+              <EmptyRow colSpan={5} icon={MailX} title="No suppressed addresses" textClassName="mx-auto max-w-xl">
+                {q
+                  ? `No address on the list contains “${q}”.`
+                  : "Addresses come here when a customer unsubscribes, when an e-mail hard-bounces or is marked as spam, and when you add them by hand or import a list."}
+              </EmptyRow>
+            ) : (
+              page.items.map((s) => (
+                <tr key={s.email} className="hover:bg-slate-50" data-testid="suppression-row">
+                  <td className="break-all px-4 py-3 font-medium text-slate-900">{s.email}</td>
+                  <CardCell label="Reason" className="px-4 py-3">
+                    <ReasonChip reason={s.reason} />
+                    {s.details ? (
+                      <p className="mt-1 break-words text-xs text-slate-500" data-testid="suppression-details">
+                        {s.details}
+                      </p>
+                    ) : null}
+                  </CardCell>
+                  <CardCell label="Campaign" className="px-4 py-3 text-slate-700">
+                    {s.campaignName || "—"}
+                  </CardCell>
+                  <CardCell label="Added" className="whitespace-nowrap px-4 py-3 text-slate-600">
+                    <DateTime value={s.createdAt} />
+                  </CardCell>
+                  <RowActions
+                    className="px-4 py-3 text-right"
+                    actions={[
+                      {
+                        icon: "delete",
+                        href: href({ remove: s.email }),
+                        label: `Remove ${s.email}`,
+                        title: "Remove from the list",
+                      },
+                    ]}
+                  />
                 </tr>
-              ) : (
-                page.items.map((s) => (
-                  <tr key={s.email} className="hover:bg-slate-50" data-testid="suppression-row">
-                    <td className="break-all px-4 py-3 font-medium text-slate-900">{s.email}</td>
-                    <td className="px-4 py-3">
-                      <CardLabel>Reason</CardLabel>
-                      <ReasonChip reason={s.reason} />
-                      {s.details ? (
-                        <p className="mt-1 break-words text-xs text-slate-500" data-testid="suppression-details">
-                          {s.details}
-                        </p>
-                      ) : null}
-                    </td>
-                    <td className="px-4 py-3 text-slate-700">
-                      <CardLabel>Campaign</CardLabel>
-                      {s.campaignName || "—"}
-                    </td>
-                    <td className="whitespace-nowrap px-4 py-3 text-slate-600">
-                      <CardLabel>Added</CardLabel>
-                      <DateTime value={s.createdAt} />
-                    </td>
-                    <RowActions
-                      className="px-4 py-3 text-right"
-                      actions={[
-                        {
-                          icon: "delete",
-                          href: href({ remove: s.email }),
-                          label: `Remove ${s.email}`,
-                          title: "Remove from the list",
-                        },
-                      ]}
-                    />
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </ResponsiveTable>
+              ))
+            )}
+          </ListTable>
         </div>
         <Pager summary={pageSummary(start, page.items.length, page.total, false)} links={links} />
       </section>

@@ -13,7 +13,7 @@ import { UserPlus } from "lucide-react";
 import { useEffect } from "react";
 import { DateTime } from "~/components/date-time";
 import { Field, FormAlert, LIVE_VALIDATION } from "~/components/forms";
-import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
+import { CardCell, ColumnHeader, ListTable } from "~/components/list-table";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { replyRefused, replyUnfinished } from "~/lib/forms.server";
@@ -156,73 +156,61 @@ export default function Users() {
       </section>
 
       <section className="card overflow-hidden" aria-label="Accounts">
-        <ResponsiveTable className="min-w-full divide-y divide-slate-200">
-          <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
-            <tr>
-              <th scope="col" className="px-4 py-3">
-                Name
-              </th>
-              <th scope="col" className="px-4 py-3">
-                E-mail
-              </th>
-              <th scope="col" className="px-4 py-3">
-                Signs in with
-              </th>
-              <th scope="col" className="px-4 py-3">
-                Added
-              </th>
-              <th scope="col" className="px-4 py-3">
+        <ListTable
+          head={
+            <>
+              <ColumnHeader>Name</ColumnHeader>
+              <ColumnHeader>E-mail</ColumnHeader>
+              <ColumnHeader>Signs in with</ColumnHeader>
+              <ColumnHeader>Added</ColumnHeader>
+              <ColumnHeader>
                 <span className="sr-only">Actions</span>
-              </th>
+              </ColumnHeader>
+            </>
+          }
+        >
+          {people.map((person) => (
+            <tr key={person.id}>
+              <td className="px-4 py-3 font-medium text-slate-900">
+                {person.name}
+                {person.owner ? (
+                  <span className="ml-2 rounded-full bg-primary/10 px-2 py-0.5 text-xs font-medium text-primary">
+                    Owner
+                  </span>
+                ) : null}
+              </td>
+              <CardCell label="E-mail" className="px-4 py-3 text-slate-700">
+                {person.email}
+              </CardCell>
+              <CardCell label="Signs in with" className="px-4 py-3 text-slate-700">
+                {person.signIn === "none yet"
+                  ? "Not signed in yet"
+                  : person.signIn === "google"
+                    ? "Google"
+                    : "Password"}
+              </CardCell>
+              <CardCell label="Added" className="px-4 py-3 text-slate-700">
+                <DateTime value={person.createdAt} />
+              </CardCell>
+              <td className="px-4 py-3 text-right">
+                {/* Only for someone who has not signed in yet: an account in use keeps its password. */}
+                {person.signIn !== "none yet" ? null : (
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="link" />
+                    <input type="hidden" name="userId" value={person.id} />
+                    <button
+                      type="submit"
+                      className="btn-secondary text-xs"
+                      aria-label={`New password link for ${person.name}`}
+                    >
+                      New password link
+                    </button>
+                  </Form>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {people.map((person) => (
-              <tr key={person.id}>
-                <td className="px-4 py-3 font-medium text-slate-900">
-                  {person.name}
-                  {person.owner ? (
-                    <span className="ml-2 rounded-full bg-primary/10 px-2 py-0.5 text-xs font-medium text-primary">
-                      Owner
-                    </span>
-                  ) : null}
-                </td>
-                <td className="px-4 py-3 text-slate-700">
-                  <CardLabel>E-mail</CardLabel>
-                  {person.email}
-                </td>
-                <td className="px-4 py-3 text-slate-700">
-                  <CardLabel>Signs in with</CardLabel>
-                  {person.signIn === "none yet"
-                    ? "Not signed in yet"
-                    : person.signIn === "google"
-                      ? "Google"
-                      : "Password"}
-                </td>
-                <td className="px-4 py-3 text-slate-700">
-                  <CardLabel>Added</CardLabel>
-                  <DateTime value={person.createdAt} />
-                </td>
-                <td className="px-4 py-3 text-right">
-                  {/* Only for someone who has not signed in yet: an account in use keeps its password. */}
-                  {person.signIn !== "none yet" ? null : (
-                    <Form method="post">
-                      <input type="hidden" name="intent" value="link" />
-                      <input type="hidden" name="userId" value={person.id} />
-                      <button
-                        type="submit"
-                        className="btn-secondary text-xs"
-                        aria-label={`New password link for ${person.name}`}
-                      >
-                        New password link
-                      </button>
-                    </Form>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </ResponsiveTable>
+          ))}
+        </ListTable>
       </section>
     </div>
   );
