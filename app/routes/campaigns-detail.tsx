@@ -3,52 +3,26 @@
 // rate's band and a progress bar, refreshed every few seconds while the campaign sends. Delivery
 // Logs: a page of the log read on the server, filtered by status, with Next/Previous. Pause,
 // Resume, Retry failed are plain forms; Cancel and Delete confirm first (?confirm=cancel|delete).
+// The page's parts are in app/components/campaigns/ (detail-header, details-tab, delivery-log);
+// the route reads the campaign, keeps the address and answers the controls.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation, useParams, useSearchParams, useSubmit } from "@remix-run/react";
-import {
-  ArrowLeft,
-  ChevronLeft,
-  ChevronRight,
-  Inbox,
-  Pause,
-  Pencil,
-  Play,
-  RotateCcw,
-  Trash2,
-  XCircle,
-} from "lucide-react";
+import { useLoaderData, useNavigation, useParams, useSearchParams } from "@remix-run/react";
 import { z } from "zod";
-import {
-  CampaignStatusChip,
-  Chip,
-  DeliveryStatusChip,
-  NoRateChip,
-  ProgressBar,
-  useRevalidateEvery,
-} from "~/components/campaign-chips";
-import { ConfirmDialog } from "~/components/confirm-dialog";
-import { CsvExportForm } from "~/components/csv-export-form";
-import { ResendNonOpeners } from "~/components/resend-non-openers";
+import { useRevalidateEvery } from "~/components/campaign-chips";
 import { CampaignAttribution } from "~/components/campaign-attribution";
 import { CampaignEngagement } from "~/components/campaign-engagement";
+import { DeliveryLogTab } from "~/components/campaigns/delivery-log";
+import { CampaignHeader, type CampaignTab, CampaignTabs } from "~/components/campaigns/detail-header";
+import { CampaignFacts, DeliveryFigures, ExportPeople } from "~/components/campaigns/details-tab";
+import { ConfirmDialog } from "~/components/confirm-dialog";
 import { PageNotFound, RouteErrorBoundary } from "~/components/error-boundary";
+import { ResendNonOpeners } from "~/components/resend-non-openers";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
-import {
-  deliveryChip,
-  type DeliveryLogStatus,
-  figuresMayChange,
-  successBand,
-  successBandColour,
-} from "~/lib/campaigns";
-import { CAMPAIGN_PEOPLE, CAMPAIGN_PEOPLE_LABELS } from "~/lib/campaign-people";
-import { DateTime } from "~/components/date-time";
-import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
+import { figuresMayChange } from "~/lib/campaigns";
 import { ID_PATTERN } from "~/lib/id";
 import { invariantResponse, orRespond, refusedWith } from "~/lib/responses";
-import { NO_RATE, formatCount } from "~/lib/numbers";
 import { withSearchParams } from "~/lib/search-params";
-import { segmentChipClass } from "~/lib/segments";
 import { requireUser } from "~/services/auth.server";
 import { resendOffer } from "~/services/campaign-resend.server";
 import { attributionOfCampaign } from "~/services/attribution.server";
@@ -72,30 +46,13 @@ const LOG_PAGE_SIZE = 50;
 const SENDING_REFRESH_MS = 2_500;
 const LOG_CURSOR = /^\d{1,15}(\.\d{1,15})?$/;
 
-/** The log's filters: "Pending" is every row not yet sent, "Deferred" those waiting for a retry. */
-const LOG_FILTER_ORDER: readonly DeliveryLogStatus[] = [
-  "pending",
-  "deferred",
-  "sent",
-  "delivered",
-  "failed",
-  "bounced",
-  "complained",
-  "cancelled",
-  "suppressed",
-];
-const STATUS_FILTERS: readonly { value: DeliveryLogStatus | ""; label: string }[] = [
-  { value: "", label: "All" },
-  ...LOG_FILTER_ORDER.map((s) => ({ value: s, label: deliveryChip(s).label })),
-];
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const id = params.id ?? "";
   // A path under /campaigns that is not a campaign id (/campaigns/create) names nothing: the 404 page.
   invariantResponse(ID_PATTERN.test(id.toLowerCase()), null);
   const search = new URL(request.url).searchParams;
-  const tab = search.get("tab") === "logs" ? "logs" : "details";
+  const tab: CampaignTab = search.get("tab") === "logs" ? "logs" : "details";
   const statusParam = (search.get("status") ?? "").toLowerCase();
   const status = isDeliveryStatus(statusParam) ? statusParam : null;
   const cursorParam = search.get("cursor");
@@ -172,42 +129,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 }
 
-function Figure({
-  label,
-  value,
-  note,
-  testId,
-}: {
-  label: string;
-  value: React.ReactNode;
-  /** What the figure is out of, when it is a rate ("of attempted: 319 of 320"). */
-  note?: string;
-  testId: string;
-}) {
-  return (
-    <div className="rounded-lg border border-slate-100 bg-slate-50 p-3">
-      <p className="text-xs uppercase tracking-wide text-slate-500">{label}</p>
-      <p className="text-xl font-semibold text-slate-900" data-testid={`figure-${testId}`}>
-        {value}
-      </p>
-      {note ? (
-        <p className="text-xs text-slate-500" data-testid={`figure-${testId}-base`}>
-          {note}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
-function Row({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="min-w-0">
-      <dt className="text-xs uppercase tracking-wide text-slate-500">{label}</dt>
-      <dd className="mt-0.5 break-words text-slate-800">{children}</dd>
-    </div>
-  );
-}
-
 export default function CampaignDetail() {
   const {
     campaign: c,
@@ -224,49 +145,19 @@ export default function CampaignDetail() {
   } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const navigation = useNavigation();
-  const submit = useSubmit();
   const busy = navigation.state === "submitting";
   useRevalidateEvery(figuresMayChange(c) ? SENDING_REFRESH_MS : null);
 
   const here = (changes: Record<string, string | null>) => withSearchParams(params, changes, `/campaigns/${c.id}`);
   const back = here({ confirm: null });
   const confirm = params.get("confirm");
-  const stats = c.deliveryStats;
-  // No rate before anything was delivered, failed or bounced (docs/rules.md#numbers).
-  const rate = stats.successRateValue;
-  const band = rate === null ? null : successBand(rate);
   const name = c.name || "Unnamed Campaign";
-  const segmentName = c.segment?.name || "Unnamed Segment";
-  const canPause = c.status === "Active";
-  const canResume = c.status === "Paused";
-  const canCancel = c.status === "Active" || c.status === "Paused";
-  const canRetry = c.status !== "Draft" && c.status !== "Cancelled" && stats.failed > 0;
-
-  const tabLink = (value: "details" | "logs", label: string) => (
-    <Link
-      to={here({ tab: value === "details" ? null : value, status: null, cursor: null, trail: null, confirm: null })}
-      replace
-      preventScrollReset
-      role="tab"
-      aria-selected={tab === value}
-      className={`-mb-px border-b-2 px-4 py-2 text-sm font-medium ${
-        tab === value ? "border-primary text-primary" : "border-transparent text-slate-600 hover:text-slate-900"
-      }`}
-    >
-      {label}
-    </Link>
-  );
-
-  const controlButton = (intent: string, label: string, Icon: typeof Pause) => (
-    <Form method="post" replace preventScrollReset>
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="back" value={back} />
-      <button type="submit" className="btn-secondary" disabled={busy}>
-        <Icon className="h-4 w-4" aria-hidden="true" /> {label}
-      </button>
-    </Form>
-  );
-
+  const can = {
+    pause: c.status === "Active",
+    resume: c.status === "Paused",
+    cancel: c.status === "Active" || c.status === "Paused",
+    retry: c.status !== "Draft" && c.status !== "Cancelled" && c.deliveryStats.failed > 0,
+  };
   const nextHref = logs?.nextCursor
     ? here({ cursor: logs.nextCursor, trail: cursor ? [...trail, cursor].join(",") : null, confirm: null })
     : null;
@@ -276,317 +167,38 @@ export default function CampaignDetail() {
 
   return (
     <div className="mx-auto max-w-6xl space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div className="flex min-w-0 items-center gap-2">
-          <Link to="/campaigns" className="btn-ghost" aria-label="Back to Campaigns">
-            <ArrowLeft className="h-5 w-5" />
-          </Link>
-          <div className="min-w-0">
-            <h2 className="text-2xl font-bold text-slate-900">Campaign Details</h2>
-            <p className="truncate text-sm text-slate-600">{name}</p>
-          </div>
-        </div>
-        <div className="flex flex-wrap gap-2" data-testid="campaign-controls">
-          {canPause ? controlButton("pause", "Pause", Pause) : null}
-          {canResume ? controlButton("resume", "Resume", Play) : null}
-          {canRetry ? controlButton("retry", "Retry failed", RotateCcw) : null}
-          {canCancel ? (
-            <Link to={here({ confirm: "cancel" })} preventScrollReset className="btn-secondary">
-              <XCircle className="h-4 w-4" aria-hidden="true" /> Cancel
-            </Link>
-          ) : null}
-          <Link to={`/campaigns/edit/${c.id}`} className="btn-secondary">
-            <Pencil className="h-4 w-4" aria-hidden="true" /> {c.status === "Draft" ? "Edit draft" : "Edit as new"}
-          </Link>
-          <Link
-            to={here({ confirm: "delete" })}
-            preventScrollReset
-            className="btn-secondary text-red-600 hover:bg-red-50"
-          >
-            <Trash2 className="h-4 w-4" aria-hidden="true" /> Delete
-          </Link>
-        </div>
-      </div>
+      <CampaignHeader
+        id={c.id}
+        name={name}
+        status={c.status}
+        can={can}
+        back={back}
+        busy={busy}
+        confirmHref={(what) => here({ confirm: what })}
+      />
 
-      <div role="tablist" aria-label="Campaign" className="flex border-b border-slate-200">
-        {tabLink("details", "Campaign Details")}
-        {tabLink("logs", "Delivery Logs")}
-      </div>
+      <CampaignTabs
+        tab={tab}
+        tabHref={(value) =>
+          here({ tab: value === "details" ? null : value, status: null, cursor: null, trail: null, confirm: null })
+        }
+      />
 
       {tab === "details" ? (
         <div role="tabpanel" aria-label="Campaign Details" className="space-y-4">
-          <section className="card p-5" aria-label="Campaign">
-            <dl className="grid gap-4 sm:grid-cols-2">
-              <Row label="Name">{name}</Row>
-              <Row label="Subject">{c.subject || "No subject"}</Row>
-              <Row label="Segment">
-                <span
-                  className={`inline-block max-w-full break-words rounded-xl px-3 py-0.5 text-sm font-medium ${segmentChipClass(segmentName)}`}
-                  data-testid="campaign-segment"
-                >
-                  {segmentName}
-                </span>
-              </Row>
-              <Row label="Status">
-                <span className="flex flex-wrap items-center gap-2">
-                  <CampaignStatusChip status={c.status} />
-                  {c.statusDetail ? (
-                    <span className="text-sm text-slate-600" data-testid="status-detail">
-                      {c.statusDetail}
-                    </span>
-                  ) : null}
-                </span>
-              </Row>
-              <Row label="Launched">
-                {c.launchedAt ? <DateTime value={c.launchedAt} format="dateTime" /> : "Not launched"}
-              </Row>
-              <Row label="Audience">
-                {formatCount(c.audienceSize)} customers
-                {c.suppressedAtLaunch > 0 ? (
-                  <span className="block text-sm text-slate-600" data-testid="suppressed-at-launch">
-                    Left out at launch: {formatCount(c.suppressedAtLaunch)} suppressed
-                  </span>
-                ) : null}
-              </Row>
-              <div className="sm:col-span-2">
-                <Row label="Message">
-                  <span
-                    className="block whitespace-pre-wrap rounded-lg bg-slate-50 p-3 text-sm"
-                    data-testid="campaign-message"
-                  >
-                    {c.message}
-                  </span>
-                </Row>
-              </div>
-            </dl>
-          </section>
-
-          <section className="card space-y-4 p-5" aria-labelledby="delivery-title">
-            <div className="flex flex-wrap items-center justify-between gap-2">
-              <h3 id="delivery-title" className="font-semibold text-slate-900">
-                Delivery
-              </h3>
-              <span className="text-sm text-slate-600" data-testid="campaign-progress">
-                {c.progress}% processed
-              </span>
-            </div>
-            <ProgressBar
-              value={c.progress}
-              label="Delivery progress"
-              colour={c.status === "Paused" ? "warning" : c.status === "Completed" ? "success" : "primary"}
-            />
-            <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-              <Figure label="Sent" value={formatCount(stats.sent)} testId="sent" />
-              <Figure label="Delivered" value={formatCount(stats.delivered)} testId="delivered" />
-              <Figure label="Failed" value={formatCount(stats.failed)} testId="failed" />
-              <Figure label="Bounced" value={formatCount(stats.bounced)} testId="bounced" />
-              <Figure label="Unsubscribed" value={formatCount(unsubscribed)} testId="unsubscribed" />
-              <Figure label="Complained" value={formatCount(stats.complained)} testId="complained" />
-              {c.softBounceCount > 0 ? (
-                <Figure label="Soft bounces" value={formatCount(c.softBounceCount)} testId="soft-bounces" />
-              ) : null}
-              <Figure label="Opened" value={formatCount(stats.opened)} testId="opened" />
-              <Figure label="Clicked" value={formatCount(stats.clicked)} testId="clicked" />
-              <Figure label="Pending" value={formatCount(stats.pending)} testId="pending" />
-              {stats.cancelled > 0 ? (
-                <Figure label="Cancelled" value={formatCount(stats.cancelled)} testId="cancelled" />
-              ) : null}
-              <Figure label="Suppressed" value={formatCount(stats.suppressed)} testId="suppressed" />
-              <Figure
-                label="Success Rate"
-                testId="success-rate"
-                note={
-                  stats.attempted > 0
-                    ? `of attempted: ${formatCount(stats.delivered + stats.complained)} of ${formatCount(stats.attempted)}`
-                    : "of attempted"
-                }
-                value={
-                  <span className="flex flex-wrap items-center gap-2">
-                    {band ? stats.successRate : NO_RATE}
-                    {band ? (
-                      <Chip colour={successBandColour[band]} testId="success-band">
-                        {band}
-                      </Chip>
-                    ) : (
-                      <NoRateChip sent={c.status === "Draft" ? 0 : stats.sent} testId="success-band" />
-                    )}
-                  </span>
-                }
-              />
-            </div>
-            <p className="text-xs text-slate-500">
-              Success rate is delivered out of delivered, failed, bounced and complained (a message reported as spam
-              reached the mailbox). Suppressed are recipients whose address was unsubscribed, bounced or added to the
-              suppression list after the launch: nothing more was sent to them. Unsubscribed are recipients who
-              unsubscribed through this campaign&rsquo;s link; Complained, those who reported it as spam.
-            </p>
-          </section>
-
-          {c.status !== "Draft" ? (
-            <section className="card space-y-3 p-5" aria-labelledby="export-title">
-              <h3 id="export-title" className="font-semibold text-slate-900">
-                Export people
-              </h3>
-              <CsvExportForm id="campaign-export" action={`/campaigns/${c.id}/export`}>
-                <label htmlFor="campaign-export-who" className="text-sm text-slate-700">
-                  Who
-                </label>
-                <select id="campaign-export-who" name="who" className="input w-auto" defaultValue="recipients">
-                  {CAMPAIGN_PEOPLE.map((who) => (
-                    <option key={who} value={who}>
-                      {CAMPAIGN_PEOPLE_LABELS[who]}
-                    </option>
-                  ))}
-                </select>
-              </CsvExportForm>
-            </section>
-          ) : null}
-
+          <CampaignFacts campaign={c} name={name} />
+          <DeliveryFigures campaign={c} unsubscribed={unsubscribed} />
+          {c.status !== "Draft" ? <ExportPeople campaignId={c.id} /> : null}
           {engagement ? <CampaignEngagement engagement={engagement} /> : null}
-
           {attribution ? <CampaignAttribution attribution={attribution} /> : null}
-
           <ResendNonOpeners campaignId={c.id} campaignName={name} offer={resend} />
         </div>
       ) : (
-        <div role="tabpanel" aria-label="Delivery Logs" className="card overflow-hidden">
-          <Form
-            method="get"
-            className="flex flex-wrap items-center gap-2 border-b border-slate-100 p-4"
-            replace
-            preventScrollReset
-          >
-            <input type="hidden" name="tab" value="logs" />
-            <label htmlFor="log-status" className="text-sm text-slate-600">
-              Filter by status
-            </label>
-            <select
-              id="log-status"
-              name="status"
-              defaultValue={status ?? ""}
-              key={status ?? ""}
-              className="input w-auto"
-              onChange={(e) => submit(e.currentTarget.form, { replace: true, preventScrollReset: true })}
-            >
-              {STATUS_FILTERS.map((f) => (
-                <option key={f.value} value={f.value}>
-                  {f.label}
-                </option>
-              ))}
-            </select>
-            <noscript>
-              <button type="submit" className="btn-secondary">
-                Apply
-              </button>
-            </noscript>
-            {logs ? (
-              <p className="ml-auto text-sm text-slate-500" data-testid="log-summary">
-                {logs.logs.length === 0
-                  ? `0 of ${formatCount(logs.total)}`
-                  : `${formatCount(start)}–${formatCount(start + logs.logs.length - 1)} of ${formatCount(logs.total)}`}
-              </p>
-            ) : null}
-          </Form>
-          {!logs || logs.logs.length === 0 ? (
-            <div className="px-6 py-12 text-center">
-              <Inbox className="mx-auto h-10 w-10 text-slate-300" aria-hidden="true" />
-              <p className="mt-3 font-semibold text-slate-800">No delivery logs available for this campaign</p>
-              <p className="mx-auto mt-1 max-w-md text-sm text-slate-500">
-                Each campaign keeps its own isolated delivery records, even for customers who appear in several
-                campaigns.
-              </p>
-            </div>
-          ) : (
-            <ResponsiveTable className="table-fixed">
-              <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-                <tr>
-                  <th scope="col" className="px-3 py-3 font-medium sm:px-4">
-                    Customer
-                  </th>
-                  <th scope="col" className="hidden px-4 py-3 font-medium md:table-cell">
-                    Contact
-                  </th>
-                  <th scope="col" className="w-32 px-4 py-3 font-medium">
-                    Status
-                  </th>
-                  <th scope="col" className="hidden w-44 px-4 py-3 font-medium md:table-cell">
-                    Timestamp
-                  </th>
-                  <th scope="col" className="hidden px-4 py-3 font-medium lg:table-cell">
-                    Details
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {logs.logs.map((log) => {
-                  const customerName = log.customer.name || "Unknown Customer";
-                  const contact = log.customer.email || log.customer.phone || "N/A";
-                  const timestamp = log.timestamp ? <DateTime value={log.timestamp} format="dateTime" /> : "N/A";
-                  const details = log.details ? (
-                    <span className="break-words">{log.details}</span>
-                  ) : (
-                    <span className="text-slate-400" title="No details available">
-                      No details
-                    </span>
-                  );
-                  // A phone shows every cell in the row's card, each with its label; between sm and
-                  // lg the columns that do not fit are said under the customer and the status.
-                  return (
-                    <tr key={log.id} data-testid="log-row" className="align-top">
-                      <td className="px-3 py-3 sm:px-4">
-                        <p className="truncate font-medium text-slate-900" data-testid="log-customer">
-                          {customerName}
-                        </p>
-                        <p className="font-mono text-xs text-slate-500" data-testid="log-customer-id">
-                          {log.customer.id ? log.customer.id.slice(0, 8) : "N/A"}
-                        </p>
-                        <div className="mt-1 hidden space-y-0.5 text-xs text-slate-600 sm:block lg:hidden">
-                          <p className="truncate md:hidden">{contact}</p>
-                          <p>{details}</p>
-                        </div>
-                      </td>
-                      <td className="hidden truncate px-4 py-3 text-slate-700 md:table-cell">
-                        <CardLabel>Contact</CardLabel>
-                        <span data-testid="log-contact">{contact}</span>
-                      </td>
-                      <td className="px-4 py-3">
-                        <CardLabel>Status</CardLabel>
-                        <DeliveryStatusChip status={log.status} />
-                        <p className="mt-1 hidden text-xs text-slate-500 sm:block md:hidden">{timestamp}</p>
-                      </td>
-                      <td className="hidden px-4 py-3 text-slate-600 md:table-cell">
-                        <CardLabel>Timestamp</CardLabel>
-                        <span data-testid="log-timestamp">{timestamp}</span>
-                      </td>
-                      <td className="hidden px-4 py-3 text-slate-600 lg:table-cell">
-                        <CardLabel>Details</CardLabel>
-                        <span data-testid="log-details">{details}</span>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </ResponsiveTable>
-          )}
-          {prevHref || nextHref ? (
-            <nav aria-label="Log pages" className="flex justify-end gap-2 border-t border-slate-200 px-4 py-3 text-sm">
-              {prevHref ? (
-                <Link to={prevHref} className="btn-secondary" rel="prev" preventScrollReset>
-                  <ChevronLeft className="h-4 w-4" aria-hidden /> Previous
-                </Link>
-              ) : null}
-              {nextHref ? (
-                <Link to={nextHref} className="btn-secondary" rel="next" preventScrollReset>
-                  Next <ChevronRight className="h-4 w-4" aria-hidden />
-                </Link>
-              ) : null}
-            </nav>
-          ) : null}
-        </div>
+        <DeliveryLogTab status={status} logs={logs} start={start} prevHref={prevHref} nextHref={nextHref} />
       )}
 
       <ConfirmDialog
-        open={confirm === "cancel" && canCancel}
+        open={confirm === "cancel" && can.cancel}
         title="Cancel Campaign"
         message={<>Cancel &ldquo;{name}&rdquo;? Nothing more will be sent; what was already sent stays in the log.</>}
         cancelHref={back}
