@@ -20,7 +20,7 @@ import { fetchAudienceReach, type SegmentReach } from "~/components/audience-rea
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import {
   draftSchema,
-  type IsEmpty,
+  launchKeyOf,
   LAST_STEP,
   launchSchema,
   readIntent,
@@ -44,14 +44,15 @@ import { nonOpenersText } from "~/lib/campaign-resend";
 import { replyRefused } from "~/lib/forms.server";
 import { orRespond } from "~/lib/responses";
 import { isId } from "~/lib/id";
-import { CAMPAIGN_MESSAGES, IdempotencyKeySchema } from "~/schemas/campaign";
+import { CAMPAIGN_MESSAGES } from "~/schemas/campaign";
 import { getEnv } from "~/env.server";
 import { requireUser } from "~/services/auth.server";
 import { saveDraft } from "~/services/campaigns/drafts.server";
 import { saveOrLaunchOnce } from "~/services/campaigns/launch.server";
-import { audienceReach, resendReach } from "~/services/campaigns/reach.server";
+import { resendReach } from "~/services/campaigns/reach.server";
+import { emptySegmentCheck, wizardReach, wizardSample } from "~/services/campaigns/wizard.server";
 import { type CampaignDto, getCampaign } from "~/services/campaigns/views.server";
-import { listSegments, segmentAudienceCount, segmentOverview } from "~/services/segments.server";
+import { listSegments } from "~/services/segments.server";
 import { senderOf } from "~/services/email/sender.server";
 import { redirectWithFlash } from "~/services/session.server";
 
@@ -71,47 +72,8 @@ const LAUNCH_KEY_REUSED =
 /** What the sample recipient is called in the preview when the segment gives none. */
 const PREVIEW_NAME = "John";
 
-/** On the server: whether the chosen segment has no customers now (an unknown one is left to the schema). */
-async function emptyOnServer(userId: string, formData: FormData): Promise<IsEmpty> {
-  const chosen = String(formData.get("segmentId") ?? "").trim();
-  const count = isId(chosen) ? await segmentAudienceCount(userId, chosen).catch(() => null) : null;
-  return (segmentId) => segmentId === chosen && count === 0;
-}
-
-/** The launch key the page was rendered with (absent or malformed: the launch simply has none). */
-function launchKeyOf(formData: FormData): string | null {
-  const parsed = IdempotencyKeySchema.safeParse(formData.get("launchKey"));
-  return parsed.success ? parsed.data : null;
-}
-
 /** A field's current value as text (Conform gives unknown for a field it has not seen). */
 const text = (value: unknown) => (typeof value === "string" ? value : "");
-
-async function sampleOf(userId: string, segmentId: string): Promise<AudienceSample | null> {
-  if (!isId(segmentId)) return null;
-  try {
-    const { count, customers } = await segmentOverview(userId, segmentId);
-    return {
-      segmentId,
-      count,
-      customers: customers.map((c) => ({ _id: c.id, firstName: c.firstName, lastName: c.lastName, email: c.email })),
-    };
-  } catch (error) {
-    if (error instanceof ApiError) return null;
-    throw error;
-  }
-}
-
-/** Who a launch to the segment would reach now (null for no segment, or one that is not the user's). */
-async function reachOf(userId: string, segmentId: string): Promise<SegmentReach | null> {
-  if (!isId(segmentId)) return null;
-  try {
-    return { segmentId, ...(await audienceReach(userId, segmentId)) };
-  } catch (error) {
-    if (error instanceof ApiError) return null;
-    throw error;
-  }
-}
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -151,8 +113,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     started: campaign ? campaign.status !== "Draft" : false,
     segments,
     values,
-    sample: segmentId ? await sampleOf(user.id, segmentId) : null,
-    reach: segmentId ? await reachOf(user.id, segmentId) : null,
+    sample: segmentId ? await wizardSample(user.id, segmentId) : null,
+    reach: segmentId ? await wizardReach(user.id, segmentId) : null,
     // The message preview shows the e-mail as sent: from the tenant's sender, with an example
     // unsubscribe link (each recipient's own is made at send).
     ...(await senderOf(user.id).then((s) => ({ senderName: s.name, senderPostalAddress: s.postalAddress }))),
@@ -173,12 +135,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   // Review step its reach.
   const showing = async (shown: number) => ({
     step: shown,
-    sample: await sampleOf(user.id, chosen),
-    reach: shown === LAST_STEP ? await reachOf(user.id, chosen) : null,
+    sample: await wizardSample(user.id, chosen),
+    reach: shown === LAST_STEP ? await wizardReach(user.id, chosen) : null,
   });
   const editId = params.id?.toLowerCase();
   const editing = editId ? await getCampaign(user.id, editId).catch(() => null) : null;
-  const isEmpty = editing?.status === "Draft" && editing.resendOfId ? null : await emptyOnServer(user.id, formData);
+  const isEmpty = editing?.status === "Draft" && editing.resendOfId ? null : await emptySegmentCheck(user.id, formData);
 
   if (intent === "launch") {
     const submission = parseWithZod(formData, { schema: launchSchema(isEmpty) });

@@ -1,12 +1,13 @@
 // The campaign wizard's form (app/routes/campaigns-wizard.tsx), checked the same in the browser and on
 // the server: which fields each button checks, the intent and step a submit carries, and the step
-// that shows a refused field.
+// that shows a refused field, and the launch key it carries.
 import { z } from "zod";
 import {
   CAMPAIGN_MESSAGES,
   CampaignAudienceSchema,
   CampaignContentSchema,
   CampaignMessageSchema,
+  IdempotencyKeySchema,
   TrackingCheckboxSchema,
 } from "~/schemas/campaign";
 
@@ -53,6 +54,15 @@ export type Intent = "continue" | "back" | "launch" | "draft" | "preview";
 export function readIntent(formData: FormData): Intent {
   const value = formData.get("intent");
   return value === "back" || value === "launch" || value === "draft" || value === "preview" ? value : "continue";
+}
+
+/**
+ * The launch key the page was rendered with: repeated submits of one launch make one campaign
+ * (docs/rules.md#one-launch-one-send). Absent or malformed, the launch simply has none.
+ */
+export function launchKeyOf(formData: FormData): string | null {
+  const parsed = IdempotencyKeySchema.safeParse(formData.get("launchKey"));
+  return parsed.success ? parsed.data : null;
 }
 
 export function readStep(formData: FormData): number {
