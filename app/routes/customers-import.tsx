@@ -6,13 +6,12 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
-import { ArrowLeft, CheckCircle2, Download, FileUp, Upload } from "lucide-react";
+import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
-import { Field, FormAlert, SelectField } from "~/components/forms";
-import { ImportErrorsTable } from "~/components/import-errors-table";
+import { ImportHeading, ImportResultCard, ImportUpload } from "~/components/csv-import";
+import { FormAlert, SelectField } from "~/components/forms";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
@@ -151,41 +150,6 @@ type Preview = { header: string[]; rows: string[][]; mapping: ColumnMapping; nam
 
 const PROGRESS_POLL_MS = 500;
 
-/** Where a running import is: reading the file (bytes of its size), then saving the good rows. */
-function ImportProgressBar({ progress, fileSize }: { progress: ImportProgressState | null; fileSize: number }) {
-  const n = formatCount;
-  let percent = 0;
-  let label = "Uploading the file…";
-  if (progress && progress.phase === "reading" && progress.rows > 0) {
-    percent = fileSize > 0 ? Math.min(99, Math.round((100 * progress.bytes) / fileSize)) : 0;
-    label = `Reading the file: ${n(progress.rows)} rows`;
-  } else if (progress && progress.phase !== "reading") {
-    percent = progress.total > 0 ? Math.round((100 * progress.saved) / progress.total) : 100;
-    label = `Saving customers: ${n(progress.saved)} of ${n(progress.total)}`;
-  }
-  return (
-    <div className="space-y-1" data-testid="import-progress">
-      <div className="flex justify-between text-sm text-slate-700">
-        <span>{label}</span>
-        <span className="tabular-nums">{percent}%</span>
-      </div>
-      <div
-        role="progressbar"
-        aria-label="Import progress"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-        className="h-2 overflow-hidden rounded-full bg-slate-200"
-      >
-        <div
-          className="h-full rounded-full bg-primary transition-[width] duration-300"
-          style={{ width: `${percent}%` }}
-        />
-      </div>
-    </div>
-  );
-}
-
 /**
  * Reads the first rows of the chosen file in the browser for the preview and the mapping guess,
  * with the reader the server's import uses, so both see the same records and the same errors.
@@ -269,69 +233,28 @@ export default function ImportCustomers() {
 
   return (
     <div className="mx-auto max-w-5xl space-y-4">
-      <div className="flex items-center gap-3">
-        <Link to="/customers" className="btn-ghost" aria-label="Back to Customers">
-          <ArrowLeft className="h-5 w-5" aria-hidden />
-        </Link>
-        <div>
-          <h2 className="text-2xl font-bold text-slate-900">Import Customers</h2>
-          <p className="text-slate-600">
-            Upload a CSV file. Customers are matched on email: existing ones are updated, new ones added.
-          </p>
-        </div>
-      </div>
+      <ImportHeading backTo="/customers" backLabel="Back to Customers" title="Import Customers">
+        Upload a CSV file. Customers are matched on email: existing ones are updated, new ones added.
+      </ImportHeading>
 
       <FormAlert errors={outcome && !outcome.ok ? [outcome.message] : null} />
 
       {outcome && outcome.ok ? (
-        <section className="card space-y-4 p-6" aria-labelledby="result-heading">
-          <h3 id="result-heading" className="flex items-center gap-2 font-semibold text-slate-900">
-            <CheckCircle2 className="h-5 w-5 text-green-600" aria-hidden /> Import finished
-          </h3>
-          <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
-            {[
-              ["Rows read", outcome.result.rows],
-              ["New customers", outcome.result.created],
-              ["Updated", outcome.result.updated],
-              ["Rows with errors", outcome.result.failed],
-            ].map(([label, value]) => (
-              <div key={label} className="rounded-lg bg-slate-50 p-3">
-                <dt className="text-slate-500">{label}</dt>
-                <dd
-                  className="text-xl font-semibold text-slate-900"
-                  data-testid={`result-${String(label).toLowerCase().replace(/\s+/g, "-")}`}
-                >
-                  {formatCount(Number(value))}
-                </dd>
-              </div>
-            ))}
-          </dl>
-          {outcome.result.failed > 0 ? (
-            <div className="space-y-2">
-              <div className="flex flex-wrap items-center justify-between gap-2">
-                <p className="text-sm text-slate-700">
-                  These rows were skipped; every other row was imported.
-                  {outcome.result.errorsTruncated ? " The report lists the first 10,000." : ""}
-                </p>
-                {outcome.report ? (
-                  <a href={outcome.report} download="customer-import-errors.csv" className="btn-secondary">
-                    <Download className="h-4 w-4" aria-hidden /> Download error report
-                  </a>
-                ) : null}
-              </div>
-              <ImportErrorsTable errors={outcome.result.errors} />
-            </div>
-          ) : null}
-          <div className="flex flex-wrap gap-2">
-            <Link to="/customers" className="btn-primary">
-              Go to Customers
-            </Link>
-            {/* A fresh page, with or without JavaScript: the result goes and an empty form comes back. */}
-            <Link to="/customers/import" className="btn-secondary">
-              <FileUp className="h-4 w-4" aria-hidden /> Import another file
-            </Link>
-          </div>
-        </section>
+        <ImportResultCard
+          counts={[
+            { label: "Rows read", id: "rows-read", value: outcome.result.rows },
+            { label: "New customers", id: "new-customers", value: outcome.result.created },
+            { label: "Updated", id: "updated", value: outcome.result.updated },
+            { label: "Rows with errors", id: "rows-with-errors", value: outcome.result.failed },
+          ]}
+          skipped={outcome.result.failed}
+          truncatedNote={outcome.result.errorsTruncated ? "The report lists the first 10,000." : null}
+          report={outcome.report}
+          reportName="customer-import-errors.csv"
+          errors={outcome.result.errors}
+          list={{ to: "/customers", label: "Go to Customers" }}
+          again="/customers/import"
+        />
       ) : null}
 
       {outcome && outcome.ok ? null : (
@@ -349,113 +272,89 @@ export default function ImportCustomers() {
         >
           {/* The key and the mapping come before the file so the server has them when it streams in. */}
           <input ref={progressKeyInput} type="hidden" name="progressKey" defaultValue="" />
-          {preview ? (
-            <fieldset className="space-y-3">
-              <legend className="font-semibold text-slate-900">Match the columns</legend>
-              <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
-                {IMPORT_FIELDS.map((field) => (
-                  <SelectField
-                    key={field}
-                    label={importFieldLabel(field)}
-                    required={(REQUIRED_IMPORT_FIELDS as readonly string[]).includes(field)}
-                    placeholder="Do not import"
-                    options={preview.header.map((h, i) => ({ value: String(i), label: h || `Column ${i + 1}` }))}
-                    selectProps={{
-                      id: `map-${field}`,
-                      name: `map.${field}`,
-                      value: mapping[field] ?? "",
-                      onChange: (e) => {
-                        const v = e.currentTarget.value;
-                        setMapping((m) => ({ ...m, [field]: v === "" ? undefined : Number(v) }));
-                      },
-                    }}
-                  />
-                ))}
-              </div>
-              {missing.length ? (
-                <p role="alert" className="field-error">
-                  Choose a column for {missing.map(importFieldLabel).join(", ")}.
-                </p>
-              ) : null}
-            </fieldset>
-          ) : null}
-
-          <div className="flex flex-wrap items-start gap-3 rounded-lg border-2 border-dashed border-slate-300 p-4">
-            <FileUp className="mt-6 h-6 w-6 text-slate-400" aria-hidden />
-            <Field
-              className="min-w-0 flex-1"
-              label="CSV file"
-              hint="The first row names the columns, e.g. firstName, lastName, email, phone, address, company, notes, totalSpend, visits, lastActive."
-              errors={previewError ? [previewError] : null}
-              inputProps={{
-                id: "file",
-                name: "file",
-                type: "file",
-                accept: ".csv,text/csv",
-                required: true,
-                // As wide as its box: a file input's own width overflowed a phone by 8 px.
-                className: "block w-full text-sm",
-                onChange: async (e) => {
-                  const file = e.currentTarget.files?.[0];
-                  setFileSize(file?.size ?? 0);
-                  setPreview(null);
-                  setPreviewError(null);
-                  if (!file) return;
-                  const p = await readPreview(file);
-                  if (typeof p === "string") setPreviewError(p);
-                  else {
-                    setPreview(p);
-                    setMapping(p.mapping);
-                  }
-                },
-              }}
-            />
-          </div>
-
-          {preview ? (
-            <section aria-label="Preview" className="space-y-2">
-              <h3 className="text-sm font-semibold text-slate-900">Preview of {preview.name}</h3>
-              <div className="overflow-x-auto rounded-lg border border-slate-200">
-                <table className="min-w-full text-sm">
-                  <thead className="bg-slate-50 text-left text-xs text-slate-500">
-                    <tr>
-                      {preview.header.map((h, i) => (
-                        <th key={i} className="whitespace-nowrap px-3 py-2">
-                          {h}
-                        </th>
-                      ))}
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y divide-slate-100">
-                    {preview.rows.map((row, r) => (
-                      <tr key={r}>
-                        {preview.header.map((_, i) => (
-                          <td key={i} className="whitespace-nowrap px-3 py-2">
-                            {row[i] ?? ""}
-                          </td>
+          <ImportUpload
+            hint="The first row names the columns, e.g. firstName, lastName, email, phone, address, company, notes, totalSpend, visits, lastActive."
+            errors={previewError ? [previewError] : null}
+            onFileChange={async (e) => {
+              const file = e.currentTarget.files?.[0];
+              setFileSize(file?.size ?? 0);
+              setPreview(null);
+              setPreviewError(null);
+              if (!file) return;
+              const p = await readPreview(file);
+              if (typeof p === "string") setPreviewError(p);
+              else {
+                setPreview(p);
+                setMapping(p.mapping);
+              }
+            }}
+            before={
+              preview ? (
+                <fieldset className="space-y-3">
+                  <legend className="font-semibold text-slate-900">Match the columns</legend>
+                  <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+                    {IMPORT_FIELDS.map((field) => (
+                      <SelectField
+                        key={field}
+                        label={importFieldLabel(field)}
+                        required={(REQUIRED_IMPORT_FIELDS as readonly string[]).includes(field)}
+                        placeholder="Do not import"
+                        options={preview.header.map((h, i) => ({ value: String(i), label: h || `Column ${i + 1}` }))}
+                        selectProps={{
+                          id: `map-${field}`,
+                          name: `map.${field}`,
+                          value: mapping[field] ?? "",
+                          onChange: (e) => {
+                            const v = e.currentTarget.value;
+                            setMapping((m) => ({ ...m, [field]: v === "" ? undefined : Number(v) }));
+                          },
+                        }}
+                      />
+                    ))}
+                  </div>
+                  {missing.length ? (
+                    <p role="alert" className="field-error">
+                      Choose a column for {missing.map(importFieldLabel).join(", ")}.
+                    </p>
+                  ) : null}
+                </fieldset>
+              ) : null
+            }
+            progress={{ state: progress, fileSize, saving: "customers" }}
+            cancelTo="/customers"
+            busy={busy}
+            disabled={busy || missing.length > 0 || Boolean(previewError)}
+          >
+            {preview ? (
+              <section aria-label="Preview" className="space-y-2">
+                <h3 className="text-sm font-semibold text-slate-900">Preview of {preview.name}</h3>
+                <div className="overflow-x-auto rounded-lg border border-slate-200">
+                  <table className="min-w-full text-sm">
+                    <thead className="bg-slate-50 text-left text-xs text-slate-500">
+                      <tr>
+                        {preview.header.map((h, i) => (
+                          <th key={i} className="whitespace-nowrap px-3 py-2">
+                            {h}
+                          </th>
                         ))}
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            </section>
-          ) : null}
-
-          {busy ? <ImportProgressBar progress={progress} fileSize={fileSize} /> : null}
-
-          <div className="flex justify-end gap-2">
-            <Link to="/customers" className="btn-secondary">
-              Cancel
-            </Link>
-            <button
-              type="submit"
-              className="btn-primary"
-              disabled={busy || missing.length > 0 || Boolean(previewError)}
-            >
-              <Upload className="h-4 w-4" aria-hidden /> {busy ? "Importing..." : "Import"}
-            </button>
-          </div>
+                    </thead>
+                    <tbody className="divide-y divide-slate-100">
+                      {preview.rows.map((row, r) => (
+                        <tr key={r}>
+                          {preview.header.map((_, i) => (
+                            <td key={i} className="whitespace-nowrap px-3 py-2">
+                              {row[i] ?? ""}
+                            </td>
+                          ))}
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              </section>
+            ) : null}
+          </ImportUpload>
         </Form>
       )}
     </div>

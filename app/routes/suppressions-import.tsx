@@ -5,12 +5,11 @@
 // is told on the page with what to do. A plain multipart form post, so it works without JavaScript.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
-import { ArrowLeft, CheckCircle2, Download, FileUp, Upload } from "lucide-react";
+import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
 import { toast } from "sonner";
-import { Field, FormAlert } from "~/components/forms";
-import { ImportErrorsTable } from "~/components/import-errors-table";
+import { ImportHeading, ImportResultCard, ImportUpload } from "~/components/csv-import";
+import { FormAlert } from "~/components/forms";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
@@ -106,17 +105,9 @@ export default function ImportSuppressions() {
 
   return (
     <div className="mx-auto max-w-5xl space-y-4">
-      <div className="flex items-center gap-3">
-        <Link to="/suppressions" className="btn-ghost" aria-label="Back to Suppressions">
-          <ArrowLeft className="h-5 w-5" aria-hidden />
-        </Link>
-        <div>
-          <h2 className="text-2xl font-bold text-slate-900">Import Suppressions</h2>
-          <p className="text-slate-600">
-            Upload a CSV file of addresses that should get no campaign e-mail, such as a list from another tool.
-          </p>
-        </div>
-      </div>
+      <ImportHeading backTo="/suppressions" backLabel="Back to Suppressions" title="Import Suppressions">
+        Upload a CSV file of addresses that should get no campaign e-mail, such as a list from another tool.
+      </ImportHeading>
 
       <FormAlert errors={outcome && !outcome.ok ? [outcome.message] : null} />
 
@@ -124,31 +115,12 @@ export default function ImportSuppressions() {
         <ImportResult outcome={outcome} />
       ) : (
         <Form method="post" encType="multipart/form-data" className="card space-y-5 p-6">
-          <div className="flex flex-wrap items-start gap-3 rounded-lg border-2 border-dashed border-slate-300 p-4">
-            <FileUp className="mt-6 h-6 w-6 text-slate-400" aria-hidden />
-            <Field
-              className="min-w-0 flex-1"
-              label="CSV file"
-              hint="The first row names the columns: email (or Email Address), and optionally reason and campaign. Another tool's export works as it is (Mailchimp's unsubscribed or cleaned contacts, SendGrid's or Postmark's suppressions): its reason is kept. Addresses already on the list keep their reason and date."
-              inputProps={{
-                id: "file",
-                name: "file",
-                type: "file",
-                accept: ".csv,text/csv",
-                required: true,
-                // As wide as its box: a file input's own width overflows a phone.
-                className: "block w-full text-sm",
-              }}
-            />
-          </div>
-          <div className="flex justify-end gap-2">
-            <Link to="/suppressions" className="btn-secondary">
-              Cancel
-            </Link>
-            <button type="submit" className="btn-primary" disabled={busy}>
-              <Upload className="h-4 w-4" aria-hidden /> {busy ? "Importing..." : "Import"}
-            </button>
-          </div>
+          <ImportUpload
+            hint="The first row names the columns: email (or Email Address), and optionally reason and campaign. Another tool's export works as it is (Mailchimp's unsubscribed or cleaned contacts, SendGrid's or Postmark's suppressions): its reason is kept. Addresses already on the list keep their reason and date."
+            cancelTo="/suppressions"
+            busy={busy}
+            disabled={busy}
+          />
         </Form>
       )}
     </div>
@@ -158,58 +130,28 @@ export default function ImportSuppressions() {
 /** What an import did: the counts, and the rows it skipped with their line and reason. */
 function ImportResult({ outcome }: { outcome: Extract<Outcome, { ok: true }> }) {
   const r = outcome.result;
-  const counts: [string, string, number][] = [
-    ["Rows read", "rows", r.rows],
-    ["Added", "added", r.added],
-    ["Already on the list", "already", r.alreadySuppressed],
-    ["Rows with errors", "errors", r.invalid],
-  ];
   return (
-    <section className="card space-y-4 p-6" aria-labelledby="result-heading">
-      <h3 id="result-heading" className="flex items-center gap-2 font-semibold text-slate-900">
-        <CheckCircle2 className="h-5 w-5 text-green-600" aria-hidden /> Import finished
-      </h3>
-      <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
-        {counts.map(([label, id, value]) => (
-          <div key={id} className="rounded-lg bg-slate-50 p-3">
-            <dt className="text-slate-500">{label}</dt>
-            <dd className="text-xl font-semibold text-slate-900" data-testid={`result-${id}`}>
-              {formatCount(value)}
-            </dd>
-          </div>
-        ))}
-      </dl>
+    <ImportResultCard
+      counts={[
+        { label: "Rows read", id: "rows", value: r.rows },
+        { label: "Added", id: "added", value: r.added },
+        { label: "Already on the list", id: "already", value: r.alreadySuppressed },
+        { label: "Rows with errors", id: "errors", value: r.invalid },
+      ]}
+      skipped={r.invalid}
+      truncatedNote={r.errorsTruncated ? "The report lists the first of them." : null}
+      report={outcome.report}
+      reportName="suppression-import-errors.csv"
+      errors={r.errors}
+      list={{ to: "/suppressions", label: "Go to Suppressions" }}
+      again="/suppressions/import"
+    >
       {r.duplicates > 0 ? (
         <p className="text-sm text-slate-600">
           {formatCount(r.duplicates)} {r.duplicates === 1 ? "row repeated an address" : "rows repeated an address"}{" "}
           given earlier in the file.
         </p>
       ) : null}
-      {r.invalid > 0 ? (
-        <div className="space-y-2">
-          <div className="flex flex-wrap items-center justify-between gap-2">
-            <p className="text-sm text-slate-700">
-              These rows were skipped; every other row was imported.
-              {r.errorsTruncated ? " The report lists the first of them." : ""}
-            </p>
-            {outcome.report ? (
-              <a href={outcome.report} download="suppression-import-errors.csv" className="btn-secondary">
-                <Download className="h-4 w-4" aria-hidden /> Download error report
-              </a>
-            ) : null}
-          </div>
-          <ImportErrorsTable errors={r.errors} />
-        </div>
-      ) : null}
-      <div className="flex flex-wrap gap-2">
-        <Link to="/suppressions" className="btn-primary">
-          Go to Suppressions
-        </Link>
-        {/* A fresh page, with or without JavaScript: the result goes and an empty form comes back. */}
-        <Link to="/suppressions/import" className="btn-secondary">
-          <FileUp className="h-4 w-4" aria-hidden /> Import another file
-        </Link>
-      </div>
-    </section>
+    </ImportResultCard>
   );
 }
