@@ -10,11 +10,11 @@ import { fork } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
 import path from "node:path";
 import nodemailer from "nodemailer";
-import type { ChannelResult, OutgoingMessage, SendControl } from "../app/services/delivery/channel.server.ts";
-import { smtpChannel } from "../app/services/delivery/smtp-channel.server.ts";
+import type { ChannelResult, OutgoingMessage, SendControl } from "../app/services/sending/channel.server.ts";
+import { smtpChannel } from "../app/services/sending/smtp-channel.server.ts";
 import { dkimKey, signHeaders, signInThread } from "../app/services/email/dkim-sign.server.ts";
 import { buildMessage } from "../app/services/email/mime.server.ts";
-import type { SinkReport } from "./smtp-sink-process.ts";
+import type { SinkReport } from "./helpers/smtp-sink-process.ts";
 
 const MESSAGES = Number(process.argv[2] ?? 4000);
 const POOL = 5;
@@ -116,7 +116,7 @@ async function nodemailerPool(port: number, batch: OutgoingMessage[]): Promise<n
 }
 
 async function main() {
-  const sink = fork(path.join(import.meta.dirname, "smtp-sink-process.ts"), [], {
+  const sink = fork(path.join(import.meta.dirname, "helpers/smtp-sink-process.ts"), [], {
     execArgv: ["--import", "tsx"],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });

@@ -18,7 +18,7 @@ import { launches } from "../app/models/launch/store.server.ts";
 import { deliveryReceipts } from "../app/models/deliveries/receipts/store.server.ts";
 import { type AnyConnection, closeConnection, openConnection } from "../app/db/connection.server.ts";
 import { getEnv } from "../app/env.server.ts";
-import { parseReceiptsBody } from "../app/services/delivery/receipts-body.server.ts";
+import { parseReceiptsBody } from "../app/services/sending/receipts-body.server.ts";
 import type {
   ExportJob,
   FromExport,

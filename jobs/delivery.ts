@@ -1,5 +1,5 @@
 // The delivery job: a Bree worker thread that drains the delivery table through the configured
-// channel (app/services/delivery/engine.server.ts) with a database connection of its own.
+// channel (app/services/sending/engine.server.ts) with a database connection of its own.
 //
 // Bree starts it at server start and again every few seconds if it is not running; it keeps
 // running while there is work (campaigns sending, receipts queued) and ends after a quiet spell, so an idle server holds no thread.
@@ -14,8 +14,8 @@ import { getEnv } from "../app/env.server.ts";
 import { campaigns } from "../app/models/campaigns/store.server.ts";
 import { launches } from "../app/models/launch/store.server.ts";
 import { deliveryReceipts } from "../app/models/deliveries/receipts/store.server.ts";
-import { createChannel } from "../app/services/delivery/channels.server.ts";
-import { createDeliveryEngine, type EngineEvent } from "../app/services/delivery/engine.server.ts";
+import { createChannel } from "../app/services/sending/channels.server.ts";
+import { createDeliveryEngine, type EngineEvent } from "../app/services/sending/engine.server.ts";
 
 // Requests first: this thread takes the CPU they leave (app/lib/thread-priority.server.ts).
 runAtBackgroundPriority();

@@ -16,7 +16,7 @@ import { bearerFor, cookieFor } from "../tests/helpers/requests";
 setUpTestDatabase();
 
 const { getEnv } = await import("~/env.server");
-const { signReceipts } = await import("~/services/delivery/receipt-signature.server");
+const { signReceipts } = await import("~/services/sending/receipt-signature.server");
 const { JSON_TOO_DEEP } = await import("~/lib/api.server");
 
 let servers: Awaited<ReturnType<typeof startRequestServers>>;

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COPY_TABLES, CopyRefused, copySqliteToPostgres } from "~/db/copy-to-postgres.server";
 import { migrateDatabase } from "~/db/migrate.server";
 import { openSqlite } from "~/db/sqlite.server";
-import { seedCampaignHistory } from "~/services/delivery/history.server";
+import { seedCampaignHistory } from "~/services/sending/history.server";
 import { seedTenant } from "~/services/seed.server";
 import { createTestUser, useTestDatabase } from "../../tests/helpers/db";
 import {

@@ -350,7 +350,7 @@ describe("tracking", () => {
     expect(on.html).toContain(`${FOOTER_CELL}${PIXEL}padding:16px 8px;`);
     expect(on.html.split("/o/")).toHaveLength(2);
     // No image element: a short message is not an image with little text (SpamAssassin's
-    // HTML_IMAGE_ONLY_* rules count any <img>; app/services/delivery/postfix-relay.server.test.ts
+    // HTML_IMAGE_ONLY_* rules count any <img>; app/services/sending/postfix-relay.server.test.ts
     // scores the message as it arrives).
     expect(on.html).not.toMatch(/<img/i);
     expect(on.text).not.toContain("/o/");

@@ -99,7 +99,7 @@ export const MessageSuggestionsInputSchema = z.object({
 });
 
 /**
- * POST /api/webhooks/delivery-receipts' body (app/services/delivery/receipts-body.server.ts, which
+ * POST /api/webhooks/delivery-receipts' body (app/services/sending/receipts-body.server.ts, which
  * parses it in the worker thread).
  */
 /** The most receipts one request may carry. */

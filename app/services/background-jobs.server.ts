@@ -1,11 +1,11 @@
 // The background jobs, started once per server by the process that owns the database's setup
 // (the cluster's primary, or the only process; never by an HTTP worker, so never twice). Bree is
 // the scheduler: the delivery job (jobs/delivery.ts drains the delivery table, the queue, in a
-// worker thread; its wiring is app/services/delivery/job.server.ts, with the built-in vendor) and
+// worker thread; its wiring is app/services/sending/job.server.ts, with the built-in vendor) and
 // the dashboard's daily snapshots (jobs/snapshots.ts).
 import Bree from "bree";
 import type { Logger } from "~/lib/logger.server";
-import { DELIVERY_JOB, prepareDeliveryJob } from "~/services/delivery/job.server";
+import { DELIVERY_JOB, prepareDeliveryJob } from "~/services/sending/job.server";
 import { BOUNCE_MAILBOX_JOB, onBounceMailboxMessage } from "~/services/feedback/bounce-mailbox.server";
 import { getEnv } from "~/env.server";
 import { jobEntry } from "~/services/job-entry.server";

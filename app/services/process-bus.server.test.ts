@@ -245,7 +245,7 @@ describe("what the product sends over the bus, from one instance to another", ()
   });
 
   it("a wake reaches every instance's delivery job at once, a burst of them as two", async () => {
-    const { onDeliveryWake } = await import("~/services/delivery/wake.server");
+    const { onDeliveryWake } = await import("~/services/sending/wake.server");
     let wakes = 0;
     onTestFinished(onDeliveryWake(() => (wakes += 1)));
     const b = await instance();

@@ -11,7 +11,7 @@ import { logger } from "~/lib/logger.server";
 import { type Hit, machineClick, machineOpen } from "~/lib/machine-events";
 import type { Receipt } from "~/models/deliveries/receipts/rows";
 import { queueReceiptsOffThread } from "~/services/background-work.server";
-import { wakeDelivery } from "~/services/delivery/wake.server";
+import { wakeDelivery } from "~/services/sending/wake.server";
 import { readClickToken, readOpenToken } from "~/services/tracking-token.server";
 
 export type { Hit } from "~/lib/machine-events";

@@ -9,7 +9,7 @@ import { migrateConfiguredDatabase } from "../../app/db/migrate-configured.serve
 import { closeConnection, openConnection } from "../../app/db/connection.server.ts";
 import { getEnv } from "../../app/env.server.ts";
 import { deliveryReceipts } from "../../app/models/deliveries/receipts/store.server.ts";
-import { wakeDelivery } from "../../app/services/delivery/wake.server.ts";
+import { wakeDelivery } from "../../app/services/sending/wake.server.ts";
 import {
   PROCESSED_FOLDER,
   pollBounceMailbox,

@@ -16,7 +16,7 @@ import { type CampaignRow, campaigns as storedCampaigns } from "../../app/models
 import { deliveryHistory } from "../../app/models/deliveries/history/store.server.ts";
 import { cancelCampaign, pauseCampaign, resumeCampaign } from "../../app/services/campaigns/controls.server.ts";
 import { listCampaigns } from "../../app/services/campaigns/views.server.ts";
-import { wakeDelivery } from "../../app/services/delivery/wake.server.ts";
+import { wakeDelivery } from "../../app/services/sending/wake.server.ts";
 import { parseWho, WHO_REFUSED } from "../../app/lib/campaign-people.ts";
 import { users } from "../../app/models/users/store.server.ts";
 import { campaignPeopleCsv } from "../../app/services/campaign-export.server.ts";

@@ -4,7 +4,7 @@ import cliProgress from "cli-progress";
 import type { Command } from "commander";
 import { z } from "zod";
 import { closeConnection, openConnection } from "../../app/db/connection.server.ts";
-import { seedCampaignHistory } from "../../app/services/delivery/history.server.ts";
+import { seedCampaignHistory } from "../../app/services/sending/history.server.ts";
 import { seedTenant } from "../../app/services/seed.server.ts";
 import { parseCliInput } from "../validate.ts";
 import { tenantByEmail } from "./customers.ts";

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { deliveryId, personalise } from "../../app/lib/campaigns.ts";
-import { startSimulatedVendor, type SimulatedVendor } from "../../app/services/delivery/simulated-vendor.server.ts";
+import { startSimulatedVendor, type SimulatedVendor } from "../../app/services/sending/simulated-vendor.server.ts";
 import { closeConnection } from "../../app/db/connection.server.ts";
 import { createPostgresDatabase, type PostgresDatabase } from "../helpers/postgres.ts";
 import { freePort, productionServerEnv, repoRoot as root, serverCommand } from "../helpers/production-server.ts";

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import Database from "better-sqlite3";
-import { startSimulatedVendor, type SimulatedVendor } from "../../app/services/delivery/simulated-vendor.server.ts";
+import { startSimulatedVendor, type SimulatedVendor } from "../../app/services/sending/simulated-vendor.server.ts";
 import { freePort, productionServerEnv, repoRoot as root, serverCommand } from "../helpers/production-server.ts";
 import { runWriters } from "../helpers/writers.ts";
 

@@ -11,8 +11,8 @@ import { parseConditions } from "~/lib/segments";
 import { type CampaignRow, campaigns, type NewCampaign } from "~/models/campaigns/store.server";
 import { launches } from "~/models/launch/store.server";
 import { segmentAudience } from "~/models/segments/audience/store.server";
-import { createDeliveryEngine } from "~/services/delivery/engine.server";
-import { smtpChannel } from "~/services/delivery/smtp-channel.server";
+import { createDeliveryEngine } from "~/services/sending/engine.server";
+import { smtpChannel } from "~/services/sending/smtp-channel.server";
 import { sqlRow, sqlRows } from "./sql";
 
 /** The campaign's row as stored now. */

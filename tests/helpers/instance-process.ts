@@ -51,7 +51,7 @@ async function run(command: InstanceCommand): Promise<unknown> {
       return {};
     }
     case "wake": {
-      const { wakeDelivery } = await import("~/services/delivery/wake.server");
+      const { wakeDelivery } = await import("~/services/sending/wake.server");
       for (let i = 0; i < command.count; i++) wakeDelivery();
       // The last of a burst goes out at the end of its 50 ms window.
       await sleep(100);

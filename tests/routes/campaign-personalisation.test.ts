@@ -20,11 +20,11 @@ import { parseConditions } from "~/lib/segments";
 import { CustomerApiSchema } from "~/schemas/customer";
 import { launch } from "~/services/campaigns/launch.server";
 import { createCustomer } from "~/services/customers.server";
-import type { DeliveryChannel } from "~/services/delivery/channel.server";
-import { createDeliveryEngine } from "~/services/delivery/engine.server";
-import { simulatedChannel } from "~/services/delivery/simulated-channel.server";
-import { startSimulatedVendor } from "~/services/delivery/simulated-vendor.server";
-import { smtpChannel } from "~/services/delivery/smtp-channel.server";
+import type { DeliveryChannel } from "~/services/sending/channel.server";
+import { createDeliveryEngine } from "~/services/sending/engine.server";
+import { simulatedChannel } from "~/services/sending/simulated-channel.server";
+import { startSimulatedVendor } from "~/services/sending/simulated-vendor.server";
+import { smtpChannel } from "~/services/sending/smtp-channel.server";
 import { createSegment } from "~/services/segments.server";
 
 // Every pattern String.prototype.replace reads in a replacement string.

@@ -18,7 +18,7 @@ import { action as campaignAction, loader as campaignLoader } from "~/routes/api
 import { action as controlAction } from "~/routes/api/campaigns-id-control";
 import { loader as logsLoader } from "~/routes/api/campaigns-id-logs";
 import { action as receiptsAction } from "~/routes/api/webhooks-delivery-receipts";
-import { signReceipts } from "~/services/delivery/receipt-signature.server";
+import { signReceipts } from "~/services/sending/receipt-signature.server";
 import { deliveryReceipts } from "~/models/deliveries/receipts/store.server";
 import { seedTenant } from "~/services/seed.server";
 import { createSegment } from "~/services/segments.server";

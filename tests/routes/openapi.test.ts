@@ -27,7 +27,7 @@ import { campaigns } from "~/models/campaigns/store.server";
 import { HTTP_METHODS, type HttpMethod, type OpenApiDocument } from "~/lib/openapi/document.server";
 import { loader as openApiLoader } from "~/routes/api/openapi-json";
 import { ReceiptsBodySchema } from "~/schemas/api-inputs.server";
-import { signReceipts } from "~/services/delivery/receipt-signature.server";
+import { signReceipts } from "~/services/sending/receipt-signature.server";
 import { notify } from "~/services/notifications.server";
 import { seedTenant } from "~/services/seed.server";
 import { issueToken } from "~/services/token.server";

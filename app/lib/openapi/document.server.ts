@@ -9,7 +9,7 @@ import { ApiError, type ApiErrorCode } from "~/lib/api.server";
 import * as A from "~/lib/openapi/answers";
 import { ANSWERS, type AnswerName, INPUTS, type InputName } from "~/lib/openapi/components.server";
 import type { HttpMethod, Operation } from "~/lib/openapi/operation";
-import { SIGNATURE_HEADER } from "~/services/delivery/receipt-signature.server";
+import { SIGNATURE_HEADER } from "~/services/sending/receipt-signature.server";
 import { sessionStorage } from "~/services/session.server";
 
 export { HTTP_METHODS, type HttpMethod } from "~/lib/openapi/operation";

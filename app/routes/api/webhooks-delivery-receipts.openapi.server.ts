@@ -2,7 +2,7 @@
 // ./openapi-json.ts. Beside the route rather than exported by it: a route module's exports other than
 // loader, action and headers reach the browser's bundle, and operations name server-only modules.
 import { type Operation } from "~/lib/openapi/operation";
-import { SIGNATURE_HEADER } from "~/services/delivery/receipt-signature.server";
+import { SIGNATURE_HEADER } from "~/services/sending/receipt-signature.server";
 
 export const operations: Operation[] = [
   {

@@ -7,8 +7,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { getEnv } from "~/env.server";
 import { ApiError, allowMethods, errorResponse, jsonResponse, methodNotAllowed } from "~/lib/api.server";
-import { SIGNATURE_HEADER, verifyReceipts } from "~/services/delivery/receipt-signature.server";
-import { wakeDelivery } from "~/services/delivery/wake.server";
+import { SIGNATURE_HEADER, verifyReceipts } from "~/services/sending/receipt-signature.server";
+import { wakeDelivery } from "~/services/sending/wake.server";
 import { queueReceiptsOffThread } from "~/services/background-work.server";
 import { readFeedBody } from "~/services/feedback/webhook-body.server";
 

@@ -6,7 +6,7 @@ import { campaignStatus } from "~/lib/campaigns";
 import { isId } from "~/lib/id";
 import { campaigns } from "~/models/campaigns/store.server";
 import { type CampaignDto, findCampaign, getCampaign, toCampaignDto } from "~/services/campaigns/views.server";
-import { wakeDelivery } from "~/services/delivery/wake.server";
+import { wakeDelivery } from "~/services/sending/wake.server";
 
 export type ControlResult = { campaign: CampaignDto; message: string };
 

@@ -15,7 +15,7 @@ import { launchCampaignOffThread } from "~/services/background-work.server";
 import { type CampaignTarget, draftInPlace, launchContent, saveDraft } from "~/services/campaigns/drafts.server";
 import { reachOf } from "~/services/campaigns/reach.server";
 import { type CampaignDto, findCampaign, getCampaign } from "~/services/campaigns/views.server";
-import { wakeDelivery } from "~/services/delivery/wake.server";
+import { wakeDelivery } from "~/services/sending/wake.server";
 import { requestFingerprint, runOnce } from "~/services/idempotency.server";
 import { notify } from "~/services/notifications.server";
 

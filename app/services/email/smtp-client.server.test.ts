@@ -13,8 +13,8 @@ import tls from "node:tls";
 import { simpleParser } from "mailparser";
 import { SMTPServer, type SMTPServerOptions } from "smtp-server";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ChannelResult, OutgoingMessage } from "~/services/delivery/channel.server";
-import { ehloName, smtpChannel, smtpClientSettings } from "~/services/delivery/smtp-channel.server";
+import type { ChannelResult, OutgoingMessage } from "~/services/sending/channel.server";
+import { ehloName, smtpChannel, smtpClientSettings } from "~/services/sending/smtp-channel.server";
 import { dotStuffed, isLoopback, MAX_LINE } from "./smtp-client.server";
 import { selfSignedCertificate } from "../../../tests/helpers/certificate";
 

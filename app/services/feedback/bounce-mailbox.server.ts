@@ -15,7 +15,7 @@ import { ImapFlow } from "imapflow";
 import { type MailboxUrl, readMailboxUrl } from "~/env.server";
 import type { Logger } from "~/lib/logger.server";
 import type { Receipt } from "~/models/deliveries/receipts/rows";
-import { wakeDelivery } from "~/services/delivery/wake.server";
+import { wakeDelivery } from "~/services/sending/wake.server";
 import { readBounceReport, type ReportKind } from "~/services/feedback/bounce-report.server";
 
 export const PROCESSED_FOLDER = "Processed";

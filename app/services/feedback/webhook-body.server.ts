@@ -17,7 +17,7 @@ import {
 import { parseDeliveryId } from "~/lib/campaigns";
 import type { Receipt } from "~/models/deliveries/receipts/rows";
 import { queueReceiptsOffThread } from "~/services/background-work.server";
-import { wakeDelivery } from "~/services/delivery/wake.server";
+import { wakeDelivery } from "~/services/sending/wake.server";
 
 /** What a feed answers: events in the post, those that named one of our messages, the rest. */
 export type FeedAnswer = { received: number; matched: number; ignored: number };

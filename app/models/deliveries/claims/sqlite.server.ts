@@ -18,7 +18,7 @@
 // The checks before each message are synchronous reads, current when asked. The send rate
 // (DELIVERY_RATE_PER_SECOND) is a token bucket: up to a second's worth of messages may go at once,
 // and the bucket refills continuously at the rate; the delivery engine takes tokens for a batch
-// before claiming it and gives back what the claim did not use (app/services/delivery/engine.server.ts).
+// before claiming it and gives back what the claim did not use (app/services/sending/engine.server.ts).
 // On SQLite the product is one server with one delivery job, which keeps its own bucket in memory:
 // writing it would queue each batch's tokens behind the one writer (decision 0020).
 import type Database from "better-sqlite3";

@@ -15,7 +15,7 @@ import { createHash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
-import { signReceipts } from "~/services/delivery/receipt-signature.server";
+import { signReceipts } from "~/services/sending/receipt-signature.server";
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const MAX_BATCH = 1000;

@@ -7,7 +7,7 @@ import {
   retryAll,
   SEND_FREELY,
   type SendControl,
-} from "~/services/delivery/channel.server";
+} from "~/services/sending/channel.server";
 
 const AnswerSchema = z.object({
   results: z.array(

@@ -26,11 +26,11 @@ import { parseConditions } from "~/lib/segments";
 import { launches } from "~/models/launch/store.server";
 import { segmentAudience } from "~/models/segments/audience/store.server";
 import { suppressions } from "~/models/suppressions/store.server";
-import { createDeliveryEngine, type EngineEvent, type EngineSettings } from "~/services/delivery/engine.server";
+import { createDeliveryEngine, type EngineEvent, type EngineSettings } from "~/services/sending/engine.server";
 import { campaigns } from "~/models/campaigns/store.server";
 import { notifyPaused } from "~/services/campaigns/reports.server";
 import { listNotifications } from "~/services/notifications.server";
-import { smtpChannel } from "~/services/delivery/smtp-channel.server";
+import { smtpChannel } from "~/services/sending/smtp-channel.server";
 import { seedTenant } from "~/services/seed.server";
 
 const CUSTOMERS = 400;

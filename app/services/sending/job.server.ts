@@ -9,10 +9,10 @@ import { randomBytes } from "node:crypto";
 import { getEnv } from "~/env.server";
 import type { Logger } from "~/lib/logger.server";
 import { notifyPaused, notifyPerformance } from "~/services/campaigns/reports.server";
-import { deliveryStartNotes } from "~/services/delivery/channels.server";
-import type { EngineEvent } from "~/services/delivery/engine.server";
-import { startSimulatedVendor, type SimulatedVendor } from "~/services/delivery/simulated-vendor.server";
-import { onDeliveryWake } from "~/services/delivery/wake.server";
+import { deliveryStartNotes } from "~/services/sending/channels.server";
+import type { EngineEvent } from "~/services/sending/engine.server";
+import { startSimulatedVendor, type SimulatedVendor } from "~/services/sending/simulated-vendor.server";
+import { onDeliveryWake } from "~/services/sending/wake.server";
 
 /** The Bree job's name. */
 export const DELIVERY_JOB = "delivery";

@@ -15,7 +15,7 @@ import { type ClaimedDelivery, deliveryClaims, keepClaimed } from "~/models/deli
 import { DEFAULT_FEEDBACK_POLICY, type FeedbackPolicy, type SendOutcome } from "~/models/deliveries/receipts/rows";
 import { deliveryReceipts } from "~/models/deliveries/receipts/store.server";
 import type { AnyConnection } from "~/models/transaction/store.server";
-import type { ChannelResult, DeliveryChannel, OutgoingMessage, SendControl } from "~/services/delivery/channel.server";
+import type { ChannelResult, DeliveryChannel, OutgoingMessage, SendControl } from "~/services/sending/channel.server";
 import { type Sender, senderOf } from "~/services/email/sender.server";
 import { trackingUrls } from "~/services/tracking-token.server";
 import { unsubscribeUrl } from "~/services/unsubscribe-token.server";

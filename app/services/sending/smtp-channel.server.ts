@@ -41,7 +41,7 @@ import {
   type OutgoingMessage,
   SEND_FREELY,
   type SendControl,
-} from "~/services/delivery/channel.server";
+} from "~/services/sending/channel.server";
 import type { DkimSigningKey } from "~/services/email/dkim-keys.server";
 import { type DkimKey, dkimKey, signHeaders, type Signer, signInThread } from "~/services/email/dkim-sign.server";
 import { signerPool } from "~/services/email/dkim-signer.server";

@@ -10,8 +10,8 @@ import { simpleParser } from "mailparser";
 import { dkimVerify } from "mailauth";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { OutgoingMessage } from "~/services/delivery/channel.server";
-import { smtpChannel, smtpOutcome } from "~/services/delivery/smtp-channel.server";
+import type { OutgoingMessage } from "~/services/sending/channel.server";
+import { smtpChannel, smtpOutcome } from "~/services/sending/smtp-channel.server";
 
 type Received = { from: string; to: string[]; raw: string };
 const received: Received[] = [];

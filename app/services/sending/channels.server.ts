@@ -2,9 +2,9 @@
 // or SMTP (DELIVERY_CHANNEL=smtp with SMTP_URL, MAIL_FROM and PUBLIC_URL), which signs with the
 // DKIM key of MAIL_FROM's domain when `crm dkim generate` made one (DATA_DIR/dkim).
 import type { Env } from "~/env.server";
-import type { DeliveryChannel } from "~/services/delivery/channel.server";
-import { simulatedChannel } from "~/services/delivery/simulated-channel.server";
-import { smtpChannel, smtpClientSettings } from "~/services/delivery/smtp-channel.server";
+import type { DeliveryChannel } from "~/services/sending/channel.server";
+import { simulatedChannel } from "~/services/sending/simulated-channel.server";
+import { smtpChannel, smtpClientSettings } from "~/services/sending/smtp-channel.server";
 import { type DkimSigningKey, loadDkimKey, normaliseDomain } from "~/services/email/dkim-keys.server";
 
 /** The domain of MAIL_FROM's address ("" without MAIL_FROM). */

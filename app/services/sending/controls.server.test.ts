@@ -21,8 +21,8 @@ import { CANCELLED_DETAILS } from "~/models/deliveries/receipts/rows";
 import { cancelCampaign, pauseCampaign, resumeCampaign } from "~/services/campaigns/controls.server";
 import { deliveryLogs } from "~/services/campaigns/delivery-log.server";
 import { getCampaign } from "~/services/campaigns/views.server";
-import { createDeliveryEngine, type DeliveryEngine, type EngineSettings } from "~/services/delivery/engine.server";
-import { smtpChannel } from "~/services/delivery/smtp-channel.server";
+import { createDeliveryEngine, type DeliveryEngine, type EngineSettings } from "~/services/sending/engine.server";
+import { smtpChannel } from "~/services/sending/smtp-channel.server";
 import { seedTenant } from "~/services/seed.server";
 import { segmentAudience } from "~/models/segments/audience/store.server";
 

@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SmtpCapture, startSmtpCapture } from "../../../tests/helpers/smtp";
 import { type Env, getEnv, resetEnvCache } from "~/env.server";
-import { createChannel, deliveryStartNotes } from "~/services/delivery/channels.server";
+import { createChannel, deliveryStartNotes } from "~/services/sending/channels.server";
 import { dkimKeyFile, generateDkimKey } from "~/services/email/dkim-keys.server";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "crm-channels-"));
