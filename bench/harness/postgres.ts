@@ -15,7 +15,7 @@ import path from "node:path";
 import pg from "pg";
 import type { BenchContext, BenchSection, PostgresBenchContext } from "./types.ts";
 
-const root = path.resolve(import.meta.dirname, "..");
+const root = path.resolve(import.meta.dirname, "../..");
 const tsx = path.join(root, "node_modules/.bin/tsx");
 
 export type BenchEngine = "sqlite" | "postgres";
@@ -48,7 +48,7 @@ const KEPT = "postgres.json";
 
 // The helpers are imported when first needed: this module is imported by bench/run.ts before it
 // sets DATABASE_URL, and nothing of the app may read the environment before that.
-const helpers = () => import("../tests/helpers/postgres.ts");
+const helpers = () => import("../../tests/helpers/postgres.ts");
 
 async function exists(name: string): Promise<boolean> {
   const { TEST_POSTGRES_URL } = await helpers();
@@ -102,7 +102,7 @@ export async function preparePostgres(
   const database = await createPostgresDatabase("crm_bench");
   writeFileSync(keptFile, `${JSON.stringify({ name: database.name, copiedCustomerRowid })}\n`);
   try {
-    const { copySqliteToPostgres } = await import("../app/db/copy-to-postgres.server.ts");
+    const { copySqliteToPostgres } = await import("../../app/db/copy-to-postgres.server.ts");
     ctx.log(`postgres: crm db copy of the seeded database into ${database.name}`);
     let shown = "";
     const copy = await copySqliteToPostgres(ctx.dbFile, database.url, {

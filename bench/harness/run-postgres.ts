@@ -4,7 +4,7 @@
 // BENCH_SECTIONS names when set) and writes their sections as JSON to the file named by argv[2].
 import { readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { loadAverage } from "./postgres-bench.ts";
+import { loadAverage } from "./postgres.ts";
 import type { BenchSection, PostgresBenchContext, PostgresBenchModule } from "./types.ts";
 
 const out = process.argv[2];
@@ -29,7 +29,7 @@ const ctx: PostgresBenchContext = {
 const sections: BenchSection[] = [];
 // In name order, but delivery last: its writers add customers, and the others compare the tenant
 // with the SQLite file's copied customers.
-const files = readdirSync(path.join(import.meta.dirname, "postgres"))
+const files = readdirSync(path.join(import.meta.dirname, "../sections/postgres"))
   .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
   .sort((a, b) => Number(a === "delivery.ts") - Number(b === "delivery.ts") || a.localeCompare(b))
   .filter((f) => !given.only || given.only.includes(f.replace(/\.ts$/, "")));
@@ -38,7 +38,7 @@ for (const file of files) {
   const t = Date.now();
   const before = loadAverage();
   try {
-    const mod = (await import(path.join(import.meta.dirname, "postgres", file))) as PostgresBenchModule;
+    const mod = (await import(path.join(import.meta.dirname, "../sections/postgres", file))) as PostgresBenchModule;
     const section = await mod.default(ctx);
     section.figures.loadAverage = { before, after: loadAverage() };
     sections.push(section);
@@ -55,6 +55,6 @@ for (const file of files) {
   writeFileSync(out, `${JSON.stringify(sections, null, 2)}\n`);
 }
 writeFileSync(out, `${JSON.stringify(sections, null, 2)}\n`);
-const { db } = await import("../app/db/prisma.server.ts");
+const { db } = await import("../../app/db/prisma.server.ts");
 await db().$disconnect();
 process.exit(0);

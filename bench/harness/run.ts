@@ -23,10 +23,10 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { benchEngines, compareEngines, loadAverage, type PostgresDatabaseInfo } from "./postgres-bench.ts";
+import { benchEngines, compareEngines, loadAverage, type PostgresDatabaseInfo } from "./postgres.ts";
 import type { BenchContext, BenchModule, BenchSection } from "./types.ts";
 
-const root = path.resolve(import.meta.dirname, "..");
+const root = path.resolve(import.meta.dirname, "../..");
 const reuse = process.env.BENCH_REUSE;
 const workDir = reuse ? path.resolve(reuse) : mkdtempSync(path.join(os.tmpdir(), "crm-bench-"));
 const dbFile = path.join(workDir, "bench.db");
@@ -50,10 +50,10 @@ if (process.env.BENCH_SKIP_BUILD !== "1") {
   execFileSync("npm", ["run", "-s", "build"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
 }
 
-const { migrateDatabase } = await import("../app/db/migrate.server.ts");
-const { upsertLocalUser } = await import("../app/services/users.server.ts");
-const { seedTenant } = await import("../app/services/seed.server.ts");
-const { db } = await import("../app/db/prisma.server.ts");
+const { migrateDatabase } = await import("../../app/db/migrate.server.ts");
+const { upsertLocalUser } = await import("../../app/services/users.server.ts");
+const { seedTenant } = await import("../../app/services/seed.server.ts");
+const { db } = await import("../../app/db/prisma.server.ts");
 
 migrateDatabase(dbFile);
 const userA = await upsertLocalUser({ email: "bench-a@example.com", name: "Bench Tenant A" });
@@ -102,11 +102,11 @@ if (reuse) log(`reusing the seeded database in ${workDir}`);
 // the same customers.
 let postgresDatabase: PostgresDatabaseInfo | undefined;
 if (engines.includes("postgres")) {
-  const { preparePostgres } = await import("./postgres-bench.ts");
+  const { preparePostgres } = await import("./postgres.ts");
   postgresDatabase = await preparePostgres(ctx, Boolean(reuse));
 }
 const files = engines.includes("sqlite")
-  ? readdirSync(path.join(import.meta.dirname, "sections"))
+  ? readdirSync(path.join(import.meta.dirname, "../sections/sqlite"))
       .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
       .sort()
       .filter((f) => !only || only.includes(f.replace(/\.ts$/, "")))
@@ -116,7 +116,7 @@ for (const file of files) {
   const t = Date.now();
   const before = loadAverage();
   try {
-    const mod = (await import(path.join(import.meta.dirname, "sections", file))) as BenchModule;
+    const mod = (await import(path.join(import.meta.dirname, "../sections/sqlite", file))) as BenchModule;
     const section = await mod.default(ctx);
     section.figures.loadAverage = { before, after: loadAverage() };
     sections.push(section);
@@ -133,7 +133,7 @@ for (const file of files) {
 
 let postgresSections: BenchSection[] = [];
 if (postgresDatabase) {
-  const { runPostgresSections } = await import("./postgres-bench.ts");
+  const { runPostgresSections } = await import("./postgres.ts");
   try {
     postgresSections = await runPostgresSections(ctx, postgresDatabase, started, only);
   } catch (error) {
@@ -166,8 +166,8 @@ const report = {
     : {}),
   goalsMet: [...sections, ...postgresSections].every((s) => !("error" in s.figures) && s.goals.every((g) => g.met)),
 };
-mkdirSync(path.join(import.meta.dirname, "results"), { recursive: true });
-const out = path.join(import.meta.dirname, "results", "report.json");
+mkdirSync(path.join(import.meta.dirname, "../results"), { recursive: true });
+const out = path.join(import.meta.dirname, "../results", "report.json");
 writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 for (const s of sections)
   for (const g of s.goals)

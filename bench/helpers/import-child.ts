@@ -1,7 +1,7 @@
 // Runs one CSV import in its own process for the customers bench section, so the peak RSS it
 // reports is the import's own. Usage: tsx bench/import-child.ts FILE USER_ID (DATABASE_URL set).
 import { createReadStream } from "node:fs";
-import { importCustomers } from "../app/services/customer-import.server.ts";
+import { importCustomers } from "../../app/services/customer-import.server.ts";
 
 const [file, userId] = process.argv.slice(2);
 let peak = process.memoryUsage().rss;

@@ -8,8 +8,8 @@
 // customers the import sees. If this floor is under a speed goal, no parser can meet the goal.
 import { copyFileSync, rmSync } from "node:fs";
 import Database from "better-sqlite3";
-import { withSegmentIndexesDeferred } from "../app/db/bulk-load.server.ts";
-import { analyzeCustomers } from "../app/db/planner-statistics.server.ts";
+import { withSegmentIndexesDeferred } from "../../app/db/bulk-load.server.ts";
+import { analyzeCustomers } from "../../app/db/planner-statistics.server.ts";
 
 export type FloorFigures = {
   rows: number;

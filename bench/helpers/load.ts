@@ -29,7 +29,7 @@ export type LoadPlan = {
 };
 
 const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, "..");
+const root = path.resolve(import.meta.dirname, "../..");
 
 export function loadClient() {
   return "raw-http client process (bench/load-client.ts)";

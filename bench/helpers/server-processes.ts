@@ -1,5 +1,7 @@
 // The bench's view of the processes it starts (production servers, the vendor) and of the
 // PostgreSQL server on the same machine: health, resident memory and CPU time, from /proc (Linux).
+import type { ChildProcess } from "node:child_process";
+import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import pg from "pg";
 import { childrenByParent } from "./loop-marks.ts";
@@ -15,6 +17,13 @@ export async function waitForHealth(base: string) {
     if (i > 600) throw new Error(`${base} did not start`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** Ends a process the bench started (SIGTERM) and waits for it to exit; one already gone is left. */
+export async function stopProcess(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill("SIGTERM");
+  await once(child, "exit").catch(() => undefined);
 }
 
 export type Rss = { total: number; anon: number; file: number };

@@ -1,46 +1,28 @@
-// Sending beside writers, the part both engines' sections share (bench/sections/smtp-writers.ts,
-// bench/postgres/smtp-writers.ts): a campaign goes out through the production server's SMTP
-// channel to the SMTP sink (bench/smtp-sink-process.ts), and the send rate is measured in
+// Sending beside writers, the part both engines' sections share (bench/sections/sqlite/smtp-writers.ts,
+// bench/sections/postgres/smtp-writers.ts): a campaign goes out through the production server's SMTP
+// channel to the SMTP sink (bench/helpers/smtp-sink.ts), and the send rate is measured in
 // alternating windows, without writers and with four /api writers beside it
 // (tests/helpers/writers.ts: customers, orders and segments created, updated, deleted). The goal:
 // with the writers the send keeps at least 70% of its rate without them (median of the windows).
 // Recipients: BENCH_SMTP_WRITERS_RECIPIENTS (default 60,000, a tenant of its own); windows:
 // BENCH_SMTP_WRITERS_WINDOWS pairs (default 3) of BENCH_SMTP_WRITERS_SECONDS (default 5).
-import { type ChildProcess, execFile, fork, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { once } from "node:events";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { freePort, serverCommand } from "../tests/helpers/production-server.ts";
-import { runWriters } from "../tests/helpers/writers.ts";
-import type { SinkReport } from "./smtp-sink-process.ts";
-import type { BenchSection } from "./types.ts";
+import { freePort, serverCommand } from "../../tests/helpers/production-server.ts";
+import { runWriters } from "../../tests/helpers/writers.ts";
+import { stopProcess, waitForHealth } from "./server-processes.ts";
+import { startSmtpSink } from "./smtp-sink.ts";
+import type { BenchSection } from "../harness/types.ts";
 
-const root = path.resolve(import.meta.dirname, "..");
+const root = path.resolve(import.meta.dirname, "../..");
 const tsx = path.join(root, "node_modules/.bin/tsx");
 const run = promisify(execFile);
 const round = (n: number) => Math.round(n * 100) / 100;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const GOAL_RATIO = 0.7;
-
-async function waitForHealth(base: string) {
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    if (i > 600) throw new Error(`${base} did not start`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill("SIGTERM");
-  await once(child, "exit").catch(() => undefined);
-}
 
 export async function sendBesideWriters(options: {
   engine: "sqlite" | "postgres";
@@ -72,29 +54,11 @@ export async function sendBesideWriters(options: {
   await crm("seed", "--user", email, "--customers", String(recipients), "--seed", "5");
   const token = (await crm("users", "token", email)).trim().split("\n").pop() ?? "";
 
-  const sink = fork(path.join(import.meta.dirname, "smtp-sink-process.ts"), [], {
-    cwd: root,
-    execArgv: ["--import", "tsx"],
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  const processes: ChildProcess[] = [sink];
-  const sinkReport = async (): Promise<SinkReport> => {
-    const answer = new Promise<SinkReport>((resolve) => {
-      const listener = (m: { type?: string }) => {
-        if (m?.type !== "report") return;
-        sink.off("message", listener);
-        resolve(m as SinkReport);
-      };
-      sink.on("message", listener);
-    });
-    sink.send({ type: "report" });
-    return answer;
-  };
+  const { sink, port: sinkListening } = startSmtpSink(root);
+  const processes: ChildProcess[] = [sink.process];
+  const sinkReport = sink.report;
   try {
-    const sinkPort = await new Promise<number>((resolve, reject) => {
-      sink.on("message", (m: { type?: string; port?: number }) => m?.type === "listening" && resolve(m.port ?? 0));
-      sink.once("exit", (code) => reject(new Error(`the SMTP sink stopped (exit code ${code})`)));
-    });
+    const sinkPort = await sinkListening;
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const server = spawn(serverCommand.file, serverCommand.args, {
@@ -172,6 +136,6 @@ export async function sendBesideWriters(options: {
       ],
     };
   } finally {
-    for (const p of processes.reverse()) await stop(p);
+    for (const p of processes.reverse()) await stopProcess(p);
   }
 }

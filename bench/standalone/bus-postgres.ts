@@ -17,10 +17,10 @@ import { fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { pino } from "pino";
-import { createPostgresDatabase } from "../tests/helpers/postgres.ts";
-import { tryAdvisoryLock } from "../app/db/advisory-lock.server.ts";
-import { openNotifyChannel } from "../app/db/listen.server.ts";
-import { linkInstances, publish, subscribe } from "../app/services/process-bus.server.ts";
+import { createPostgresDatabase } from "../../tests/helpers/postgres.ts";
+import { tryAdvisoryLock } from "../../app/db/advisory-lock.server.ts";
+import { openNotifyChannel } from "../../app/db/listen.server.ts";
+import { linkInstances, publish, subscribe } from "../../app/services/process-bus.server.ts";
 
 process.env.SESSION_SECRET ??= randomBytes(32).toString("hex");
 process.env.NODE_ENV ??= "production";

@@ -35,7 +35,7 @@ import Database from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 
-const root = path.resolve(import.meta.dirname, "..");
+const root = path.resolve(import.meta.dirname, "../..");
 const CUSTOMERS = Number(process.env.DIALECTS_CUSTOMERS ?? 200_000);
 const ROUNDS = Number(process.env.DIALECTS_ROUNDS ?? 2);
 const PG_URL = process.env.PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -387,7 +387,7 @@ function prismaWay(client: PrismaLike, dialect: "sqlite" | "pg"): Way {
 }
 
 async function prismaOnSqlite(file: string): Promise<Way> {
-  const { PrismaClient } = await import("../app/generated/prisma/client.ts");
+  const { PrismaClient } = await import("../../app/generated/prisma/client.ts");
   const { PrismaBetterSqlite3 } = await import("@prisma/adapter-better-sqlite3");
   const client = new PrismaClient({
     adapter: new PrismaBetterSqlite3({ url: file }, { timestampFormat: "unixepoch-ms" }),

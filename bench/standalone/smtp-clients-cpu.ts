@@ -2,19 +2,17 @@
 // nodemailer's pooled SMTP transport, on the same machine, the messages built and signed the same
 // way for both (mime.server.ts and dkim-sign.server.ts, the key parsed once, signed in this thread
 // so both runs do the same signing work), sent to the bench's SMTP sink in a process of its own
-// (bench/smtp-sink-process.ts). Three runs of each, alternating, and the median of each; CPU is
+// (bench/helpers/smtp-sink.ts). Three runs of each, alternating, and the median of each; CPU is
 // this process's (user + system, every thread), divided by the messages the sink accepted.
 //
-//   flock /tmp/test.lock npx tsx bench/smtp-clients-cpu.ts [messages a run, default 4000]
-import { fork } from "node:child_process";
+//   flock /tmp/test.lock npx tsx bench/standalone/smtp-clients-cpu.ts [messages a run, default 4000]
 import { generateKeyPairSync } from "node:crypto";
-import path from "node:path";
 import nodemailer from "nodemailer";
-import type { ChannelResult, OutgoingMessage, SendControl } from "../app/services/sending/channel.server.ts";
-import { smtpChannel } from "../app/services/sending/smtp-channel.server.ts";
-import { dkimKey, signHeaders, signInThread } from "../app/services/email/dkim-sign.server.ts";
-import { buildMessage } from "../app/services/email/mime.server.ts";
-import type { SinkReport } from "./helpers/smtp-sink-process.ts";
+import type { ChannelResult, OutgoingMessage, SendControl } from "../../app/services/sending/channel.server.ts";
+import { smtpChannel } from "../../app/services/sending/smtp-channel.server.ts";
+import { dkimKey, signHeaders, signInThread } from "../../app/services/email/dkim-sign.server.ts";
+import { buildMessage } from "../../app/services/email/mime.server.ts";
+import { startSmtpSink } from "../helpers/smtp-sink.ts";
 
 const MESSAGES = Number(process.argv[2] ?? 4000);
 const POOL = 5;
@@ -116,23 +114,9 @@ async function nodemailerPool(port: number, batch: OutgoingMessage[]): Promise<n
 }
 
 async function main() {
-  const sink = fork(path.join(import.meta.dirname, "helpers/smtp-sink-process.ts"), [], {
-    execArgv: ["--import", "tsx"],
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  const report = () =>
-    new Promise<SinkReport>((resolve) => {
-      const listener = (m: { type?: string }) => {
-        if (m?.type !== "report") return;
-        sink.off("message", listener);
-        resolve(m as SinkReport);
-      };
-      sink.on("message", listener);
-      sink.send({ type: "report" });
-    });
-  const port = await new Promise<number>((resolve) =>
-    sink.on("message", (m: { type?: string; port?: number }) => m?.type === "listening" && resolve(m.port ?? 0)),
-  );
+  const { sink, port: listening } = startSmtpSink();
+  const report = sink.report;
+  const port = await listening;
   const figures: Record<string, { cpuMsPerMessage: number; perSecond: number; sinkCpuMsPerMessage: number }[]> = {
     own: [],
     nodemailer: [],
@@ -183,7 +167,7 @@ async function main() {
       2,
     ),
   );
-  sink.kill();
+  sink.process.kill();
 }
 
 await main();

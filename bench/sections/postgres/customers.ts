@@ -9,14 +9,14 @@ import { once } from "node:events";
 import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { load, loadClient } from "../load.ts";
-import { sampleCustomerIds } from "../postgres-bench.ts";
-import { stats } from "../sections/customers.ts";
-import { treeCpuSeconds, waitForHealth } from "../server-processes.ts";
-import type { BenchSection, PostgresBenchContext } from "../types.ts";
-import { freePort, serverCommand } from "../../tests/helpers/production-server.ts";
+import { load, loadClient } from "../../helpers/load.ts";
+import { sampleCustomerIds } from "../../harness/postgres.ts";
+import { stats } from "../../helpers/latency-stats.ts";
+import { treeCpuSeconds, waitForHealth } from "../../helpers/server-processes.ts";
+import type { BenchSection, PostgresBenchContext } from "../../harness/types.ts";
+import { freePort, serverCommand } from "../../../tests/helpers/production-server.ts";
 
-const root = path.resolve(import.meta.dirname, "../..");
+const root = path.resolve(import.meta.dirname, "../../..");
 
 async function rawTimes(n: number, run: (i: number) => Promise<unknown>) {
   const out: number[] = [];
@@ -31,7 +31,7 @@ async function rawTimes(n: number, run: (i: number) => Promise<unknown>) {
 export default async function customersOnPostgres(ctx: PostgresBenchContext): Promise<BenchSection> {
   const goals: BenchSection["goals"] = [];
   const figures: Record<string, unknown> = {};
-  const { issueToken } = await import("../../app/services/token.server.ts");
+  const { issueToken } = await import("../../../app/services/token.server.ts");
 
   // The same customers as on SQLite: the copy kept their ids.
   const ids = await sampleCustomerIds(ctx);

@@ -15,14 +15,14 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import path from "node:path";
 import pg from "pg";
-import { load } from "../load.ts";
-import { sampleCustomerIds } from "../postgres-bench.ts";
-import { postmasterPid, type Rss, treeCpuSeconds, treeRss, waitForHealth } from "../server-processes.ts";
-import type { BenchSection, PostgresBenchContext } from "../types.ts";
-import { runWriters } from "../../tests/helpers/writers.ts";
-import { freePort, serverCommand } from "../../tests/helpers/production-server.ts";
+import { load } from "../../helpers/load.ts";
+import { sampleCustomerIds } from "../../harness/postgres.ts";
+import { postmasterPid, type Rss, treeCpuSeconds, treeRss, waitForHealth } from "../../helpers/server-processes.ts";
+import type { BenchSection, PostgresBenchContext } from "../../harness/types.ts";
+import { runWriters } from "../../../tests/helpers/writers.ts";
+import { freePort, serverCommand } from "../../../tests/helpers/production-server.ts";
 
-const root = path.resolve(import.meta.dirname, "../..");
+const root = path.resolve(import.meta.dirname, "../../..");
 const tsx = path.join(root, "node_modules/.bin/tsx");
 const round = (n: number) => Math.round(n * 100) / 100;
 
@@ -39,15 +39,15 @@ type Counters = {
 export default async function deliveryOnPostgres(ctx: PostgresBenchContext): Promise<BenchSection> {
   const goals: BenchSection["goals"] = [];
   const figures: Record<string, unknown> = {};
-  const { launches } = await import("../../app/models/launch/store.server.ts");
-  const { closeConnection, openConnection } = await import("../../app/db/connection.server.ts");
-  const { deliveryReceipts } = await import("../../app/models/deliveries/receipts/store.server.ts");
-  const { segmentAudience } = await import("../../app/models/segments/audience/store.server.ts");
-  const { parseConditions } = await import("../../app/lib/segments.ts");
-  const { newId } = await import("../../app/lib/id.ts");
-  const { deliveryId } = await import("../../app/lib/campaigns.ts");
-  const { issueToken } = await import("../../app/services/token.server.ts");
-  const { createSegment } = await import("../../app/services/segments.server.ts");
+  const { launches } = await import("../../../app/models/launch/store.server.ts");
+  const { closeConnection, openConnection } = await import("../../../app/db/connection.server.ts");
+  const { deliveryReceipts } = await import("../../../app/models/deliveries/receipts/store.server.ts");
+  const { segmentAudience } = await import("../../../app/models/segments/audience/store.server.ts");
+  const { parseConditions } = await import("../../../app/lib/segments.ts");
+  const { newId } = await import("../../../app/lib/id.ts");
+  const { deliveryId } = await import("../../../app/lib/campaigns.ts");
+  const { issueToken } = await import("../../../app/services/token.server.ts");
+  const { createSegment } = await import("../../../app/services/segments.server.ts");
   const instances = Number(process.env.BENCH_POSTGRES_INSTANCES ?? 2);
   if (!Number.isInteger(instances) || instances < 1 || instances > 4)
     throw new Error("BENCH_POSTGRES_INSTANCES must be a whole number from 1 to 4");
@@ -204,7 +204,7 @@ export default async function deliveryOnPostgres(ctx: PostgresBenchContext): Pro
     const vendorKey = "bench-vendor-key-0123456789";
     const bases = ports.map((p) => `http://127.0.0.1:${p}`);
     ctx.log(`delivery: the built-in vendor on ${vendorPort}, ${instances} instances on ${ports.join(", ")}`);
-    const vendor: ChildProcess = spawn(tsx, [path.join(import.meta.dirname, "../vendor-process.ts")], {
+    const vendor: ChildProcess = spawn(tsx, [path.join(import.meta.dirname, "../../helpers/vendor-process.ts")], {
       cwd: root,
       stdio: ["ignore", "inherit", "inherit"],
       env: {

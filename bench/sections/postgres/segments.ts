@@ -7,8 +7,8 @@
 // the other one, or its goals are not met.
 // The figures before this section existed: bench/segments-postgres.ts and decision 0032.
 import Database from "better-sqlite3";
-import type { BenchSection, PostgresBenchContext } from "../types.ts";
-import { segmentCases, segmentGoal, segmentThresholds } from "../segment-cases.ts";
+import type { BenchSection, PostgresBenchContext } from "../../harness/types.ts";
+import { segmentCases, segmentGoal, segmentThresholds } from "../../helpers/segment-cases.ts";
 
 const WARMUP = 3;
 const MIN_RUNS = 25;
@@ -25,11 +25,11 @@ const summary = (ms: number[]) => {
 };
 
 export default async function segmentsOnPostgres(ctx: PostgresBenchContext): Promise<BenchSection> {
-  const { parseConditions } = await import("../../app/lib/segments.ts");
-  const { previewAudience } = await import("../../app/services/segments.server.ts");
-  const { segmentAudience } = await import("../../app/models/segments/audience/store.server.ts");
-  const { compileSegmentWhere } = await import("../../app/models/segments/audience/where.ts");
-  const { postgres } = await import("../../app/db/postgres.server.ts");
+  const { parseConditions } = await import("../../../app/lib/segments.ts");
+  const { previewAudience } = await import("../../../app/services/segments.server.ts");
+  const { segmentAudience } = await import("../../../app/models/segments/audience/store.server.ts");
+  const { compileSegmentWhere } = await import("../../../app/models/segments/audience/where.ts");
+  const { postgres } = await import("../../../app/db/postgres.server.ts");
   const { userId, otherUserId } = ctx;
 
   const sqlite = new Database(ctx.dbFile, { readonly: true, fileMustExist: true });

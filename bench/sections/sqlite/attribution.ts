@@ -13,7 +13,7 @@
 // JavaScript from the rows, checked equal to the database's answer.
 import os from "node:os";
 import Database from "better-sqlite3";
-import type { BenchContext, BenchSection } from "../types.ts";
+import type { BenchContext, BenchSection } from "../../harness/types.ts";
 
 const round = (n: number) => Math.round(n * 100) / 100;
 const DAY = 86_400_000;
@@ -45,13 +45,13 @@ const mix = (n: number) => {
 export default async function attributionSection(ctx: BenchContext): Promise<BenchSection> {
   const figures: Record<string, unknown> = { loadAverageAtStart: os.loadavg().map(round) };
   const goals: BenchSection["goals"] = [];
-  const { newId } = await import("../../app/lib/id.ts");
+  const { newId } = await import("../../../app/lib/id.ts");
   const { attribution, attributionPlan, campaignAttributionSql, campaignsByRevenueSql, revenueInPeriodSql } =
-    await import("../../app/models/attribution/store.server.ts");
+    await import("../../../app/models/attribution/store.server.ts");
   const { attributionOfCampaign, attributionOfCampaigns, campaignRevenueThisMonth, attributionWindow } =
-    await import("../../app/services/attribution.server.ts");
-  const { listCampaigns } = await import("../../app/services/campaigns/views.server.ts");
-  const { dayOf, dayStartMs, monthStart } = await import("../../app/lib/dashboard.ts");
+    await import("../../../app/services/attribution.server.ts");
+  const { listCampaigns } = await import("../../../app/services/campaigns/views.server.ts");
+  const { dayOf, dayStartMs, monthStart } = await import("../../../app/lib/dashboard.ts");
 
   const raw = new Database(ctx.dbFile);
   raw.pragma("busy_timeout = 10000");

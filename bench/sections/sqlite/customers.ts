@@ -6,139 +6,18 @@
 // each sort (first, second and last page, API and screen, and a sorted search) at 1 connection.
 import { spawn, execFileSync } from "node:child_process";
 import { once } from "node:events";
-import { createWriteStream, rmSync, statSync } from "node:fs";
-import net from "node:net";
+import { rmSync, statSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { measureImportFloor } from "../import-floor.ts";
-import { load, loadClient } from "../load.ts";
-import type { BenchContext, BenchSection } from "../types.ts";
-import { serverCommand } from "../../tests/helpers/production-server.ts";
+import { csvRow, writeCsv } from "../../helpers/customers-csv.ts";
+import { measureImportFloor } from "../../helpers/import-floor.ts";
+import { stats } from "../../helpers/latency-stats.ts";
+import { load, loadClient } from "../../helpers/load.ts";
+import type { BenchContext, BenchSection } from "../../harness/types.ts";
+import { freePort, serverCommand } from "../../../tests/helpers/production-server.ts";
 
-const root = path.resolve(import.meta.dirname, "../..");
+const root = path.resolve(import.meta.dirname, "../../..");
 const tsx = path.join(root, "node_modules/.bin/tsx");
-
-const FIRST = [
-  "Aarav",
-  "Vivaan",
-  "Aditya",
-  "Vihaan",
-  "Arjun",
-  "Sai",
-  "Reyansh",
-  "Krishna",
-  "Ishaan",
-  "Rohan",
-  "Ananya",
-  "Diya",
-  "Priya",
-  "Aadhya",
-  "Kavya",
-  "Meera",
-  "Saanvi",
-  "Pooja",
-  "Sneha",
-  "Lakshmi",
-  "Rahul",
-  "Amit",
-  "Sanjay",
-  "Deepika",
-  "Nikhil",
-];
-const LAST = [
-  "Sharma",
-  "Verma",
-  "Patel",
-  "Iyer",
-  "Reddy",
-  "Nair",
-  "Gupta",
-  "Singh",
-  "Kumar",
-  "Das",
-  "Mehta",
-  "Joshi",
-  "Menon",
-  "Pillai",
-  "Rao",
-  "Chopra",
-  "Bose",
-  "Banerjee",
-  "Kulkarni",
-  "Desai",
-];
-const CITIES = [
-  "Mumbai, Maharashtra",
-  "Bengaluru, Karnataka",
-  "Chennai, Tamil Nadu",
-  "Kolkata, West Bengal",
-  "Hyderabad, Telangana",
-  "Pune, Maharashtra",
-  "Jaipur, Rajasthan",
-  "Kochi, Kerala",
-];
-
-type Row = [string, string, string, string, string, string, string, string, string, string];
-
-function row(i: number): Row {
-  const first = FIRST[i % FIRST.length];
-  const last = LAST[(i * 7) % LAST.length];
-  return [
-    first,
-    last,
-    `${first.toLowerCase()}.${last.toLowerCase()}.${i}@example.in`,
-    `+91 9${String((i * 7919) % 10000).padStart(4, "0")} ${String(i % 100000).padStart(5, "0")}`,
-    `${(i % 400) + 1}, ${["MG Road", "Park Street", "Anna Salai", "Linking Road"][i % 4]}, ${CITIES[i % CITIES.length]} ${400000 + (i % 99999)}`,
-    i % 3 === 0 ? `${last} Traders Pvt Ltd` : "",
-    i % 5 === 0 ? "Prefers WhatsApp, evenings" : "",
-    (((i * 37) % 250000) / 100).toFixed(2),
-    String(i % 25),
-    new Date(Date.UTC(2024, i % 12, (i % 28) + 1)).toISOString().slice(0, 10),
-  ];
-}
-
-const quote = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-
-export async function writeCsv(file: string, n: number) {
-  const out = createWriteStream(file);
-  out.write("firstName,lastName,email,phone,address,company,notes,totalSpend,visits,lastActive\n");
-  let chunk = "";
-  for (let i = 0; i < n; i++) {
-    chunk += `${row(i).map(quote).join(",")}\n`;
-    if (chunk.length > 1 << 20) {
-      if (!out.write(chunk)) await once(out, "drain");
-      chunk = "";
-    }
-  }
-  out.end(chunk);
-  await once(out, "finish");
-}
-
-function percentile(sorted: number[], p: number) {
-  if (!sorted.length) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-export function stats(samples: number[]) {
-  const s = [...samples].sort((a, b) => a - b);
-  const round = (n: number) => Math.round(n * 100) / 100;
-  return {
-    count: s.length,
-    p50: round(percentile(s, 50)),
-    p95: round(percentile(s, 95)),
-    p99: round(percentile(s, 99)),
-    max: round(s[s.length - 1] ?? 0),
-  };
-}
-
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const port = (server.address() as net.AddressInfo).port;
-  server.close();
-  return port;
-}
 
 function rawTimes(n: number, run: (i: number) => void) {
   const out: number[] = [];
@@ -154,12 +33,12 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
   const rows = Number(process.env.BENCH_IMPORT_ROWS ?? 1_000_000);
   const goals: BenchSection["goals"] = [];
   const figures: Record<string, unknown> = {};
-  const { upsertLocalUser } = await import("../../app/services/users.server.ts");
-  const { issueToken } = await import("../../app/services/token.server.ts");
-  const { openSession, sessionStorage } = await import("../../app/services/session.server.ts");
-  const { migrateDatabase } = await import("../../app/db/migrate.server.ts");
-  const { customerMatchSql } = await import("../../app/models/customers/search-sql.ts");
-  const { customerSearchSql } = await import("../../app/models/customers/search-sql.ts");
+  const { upsertLocalUser } = await import("../../../app/services/users.server.ts");
+  const { issueToken } = await import("../../../app/services/token.server.ts");
+  const { openSession, sessionStorage } = await import("../../../app/services/session.server.ts");
+  const { migrateDatabase } = await import("../../../app/db/migrate.server.ts");
+  const { customerMatchSql } = await import("../../../app/models/customers/search-sql.ts");
+  const { customerSearchSql } = await import("../../../app/models/customers/search-sql.ts");
 
   // ---- CSV import through the import path, in a child process -----------------------------
   const csvFile = path.join(ctx.workDir, "customers.csv");
@@ -167,14 +46,14 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
   await writeCsv(csvFile, rows);
   const bytes = statSync(csvFile).size;
   // The database work alone, on a copy of the database as the import finds it.
-  const { IMPORT_SEARCH_BUFFER_BYTES } = await import("../../app/models/customers/rows.ts");
+  const { IMPORT_SEARCH_BUFFER_BYTES } = await import("../../../app/models/customers/rows.ts");
   ctx.log("customers: the import's database work alone (raw better-sqlite3 floor)");
   const floor = await measureImportFloor(
     ctx.dbFile,
     path.join(ctx.workDir, "floor.db"),
     rows,
     (i) => {
-      const r = row(i);
+      const r = csvRow(i);
       return [
         r[0],
         r[1],
@@ -192,11 +71,15 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
   );
   const importer = await upsertLocalUser({ email: "bench-import@example.com", name: "Bench Importer" });
   ctx.log(`customers: importing ${(bytes / 1e6).toFixed(0)} MB in a child process`);
-  const childOut = execFileSync(tsx, [path.join(import.meta.dirname, "../import-child.ts"), csvFile, importer.id], {
-    cwd: root,
-    env: process.env,
-    maxBuffer: 1 << 20,
-  }).toString();
+  const childOut = execFileSync(
+    tsx,
+    [path.join(import.meta.dirname, "../../helpers/import-child.ts"), csvFile, importer.id],
+    {
+      cwd: root,
+      env: process.env,
+      maxBuffer: 1 << 20,
+    },
+  ).toString();
   const child = JSON.parse(childOut.trim().split("\n").pop() ?? "{}") as {
     rows: number;
     created: number;
@@ -224,7 +107,7 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
     "totalSpendPaise", "visits", "lastActive", "createdAt", "updatedAt") VALUES (?, 'u', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)`);
   const batch = base.transaction((from: number, to: number) => {
     for (let i = from; i < to; i++) {
-      const r = row(i);
+      const r = csvRow(i);
       insert.run(
         String(i).padStart(24, "0"),
         r[0],
@@ -370,7 +253,7 @@ export default async function customersSection(ctx: BenchContext): Promise<Bench
     // Each sort: through the API the first page both ways (the asc first page is the desc last page,
     // reversed) and the page after the first one's cursor; on the screen the first and the last
     // page (?last=1) in the sort's natural order. Then a sorted search, common and rare term.
-    const { CUSTOMER_SORTS, defaultOrder } = await import("../../app/services/customers.server.ts");
+    const { CUSTOMER_SORTS, defaultOrder } = await import("../../../app/services/customers.server.ts");
     const sortSeconds = Math.max(2, Math.ceil(seconds / 4));
     const one = (label: string, pagePath: string, headers: Record<string, string>) => {
       ctx.log(`customers: ${label}`);

@@ -11,37 +11,16 @@
 //   rates), checked equal to the service's, to show what the snapshots and counters save.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import net from "node:net";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { load, type LoadStats } from "../load.ts";
-import type { BenchContext, BenchSection } from "../types.ts";
-import { serverCommand } from "../../tests/helpers/production-server.ts";
+import { load, type LoadStats } from "../../helpers/load.ts";
+import type { BenchContext, BenchSection } from "../../harness/types.ts";
+import { waitForHealth } from "../../helpers/server-processes.ts";
+import { freePort, serverCommand } from "../../../tests/helpers/production-server.ts";
 
-const root = path.resolve(import.meta.dirname, "../..");
+const root = path.resolve(import.meta.dirname, "../../..");
 const round = (n: number) => Math.round(n * 100) / 100;
 const DAY = 86_400_000;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const port = (server.address() as net.AddressInfo).port;
-  server.close();
-  return port;
-}
-
-async function waitForHealth(base: string) {
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    if (i > 600) throw new Error(`${base} did not start`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 function percentiles(samples: number[]) {
   const s = [...samples].sort((a, b) => a - b);
@@ -52,12 +31,13 @@ function percentiles(samples: number[]) {
 export default async function dashboardSection(ctx: BenchContext): Promise<BenchSection> {
   const goals: BenchSection["goals"] = [];
   const figures: Record<string, unknown> = {};
-  const { newId } = await import("../../app/lib/id.ts");
-  const { dayStartMs, dayOf, monthStart, weekStarts, performanceFigures } = await import("../../app/lib/dashboard.ts");
-  const { takeSnapshots } = await import("../../app/services/dashboard/snapshots.server.ts");
-  const { dashboardSummary } = await import("../../app/services/dashboard/stats.server.ts");
-  const { issueToken } = await import("../../app/services/token.server.ts");
-  const { cookieFor } = await import("../../tests/helpers/requests.ts");
+  const { newId } = await import("../../../app/lib/id.ts");
+  const { dayStartMs, dayOf, monthStart, weekStarts, performanceFigures } =
+    await import("../../../app/lib/dashboard.ts");
+  const { takeSnapshots } = await import("../../../app/services/dashboard/snapshots.server.ts");
+  const { dashboardSummary } = await import("../../../app/services/dashboard/stats.server.ts");
+  const { issueToken } = await import("../../../app/services/token.server.ts");
+  const { cookieFor } = await import("../../../tests/helpers/requests.ts");
 
   const raw = new Database(ctx.dbFile);
   raw.pragma("busy_timeout = 10000");

@@ -20,30 +20,30 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { load } from "../load.ts";
-import { runWriters } from "../../tests/helpers/writers.ts";
-import type { BenchContext, BenchSection } from "../types.ts";
-import { freePort, serverCommand } from "../../tests/helpers/production-server.ts";
-import { loopMonitorArgs, loopMonitorEnv, markLoops, servingPids } from "../loop-marks.ts";
-import { type Rss, treeRss, waitForHealth } from "../server-processes.ts";
+import { load } from "../../helpers/load.ts";
+import { runWriters } from "../../../tests/helpers/writers.ts";
+import type { BenchContext, BenchSection } from "../../harness/types.ts";
+import { freePort, serverCommand } from "../../../tests/helpers/production-server.ts";
+import { loopMonitorArgs, loopMonitorEnv, markLoops, servingPids } from "../../helpers/loop-marks.ts";
+import { type Rss, treeRss, waitForHealth } from "../../helpers/server-processes.ts";
 
-const root = path.resolve(import.meta.dirname, "../..");
+const root = path.resolve(import.meta.dirname, "../../..");
 const tsx = path.join(root, "node_modules/.bin/tsx");
 const round = (n: number) => Math.round(n * 100) / 100;
 
 export default async function deliverySection(ctx: BenchContext): Promise<BenchSection> {
   const goals: BenchSection["goals"] = [];
   const figures: Record<string, unknown> = {};
-  const { openSqlite } = await import("../../app/db/sqlite.server.ts");
-  const { launches } = await import("../../app/models/launch/store.server.ts");
-  const { closeConnection } = await import("../../app/db/connection.server.ts");
-  const { deliveryReceipts } = await import("../../app/models/deliveries/receipts/store.server.ts");
-  const { compileSegmentWhere } = await import("../../app/models/segments/audience/where.ts");
-  const { parseConditions } = await import("../../app/lib/segments.ts");
-  const { newId } = await import("../../app/lib/id.ts");
-  const { deliveryId } = await import("../../app/lib/campaigns.ts");
-  const { issueToken } = await import("../../app/services/token.server.ts");
-  const { createSegment } = await import("../../app/services/segments.server.ts");
+  const { openSqlite } = await import("../../../app/db/sqlite.server.ts");
+  const { launches } = await import("../../../app/models/launch/store.server.ts");
+  const { closeConnection } = await import("../../../app/db/connection.server.ts");
+  const { deliveryReceipts } = await import("../../../app/models/deliveries/receipts/store.server.ts");
+  const { compileSegmentWhere } = await import("../../../app/models/segments/audience/where.ts");
+  const { parseConditions } = await import("../../../app/lib/segments.ts");
+  const { newId } = await import("../../../app/lib/id.ts");
+  const { deliveryId } = await import("../../../app/lib/campaigns.ts");
+  const { issueToken } = await import("../../../app/services/token.server.ts");
+  const { createSegment } = await import("../../../app/services/segments.server.ts");
 
   const parsed = parseConditions({ totalSpend: { $gte: 0 } });
   if (!parsed.ok) throw new Error(parsed.message);
@@ -179,7 +179,7 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
   const vendorKey = "bench-vendor-key-0123456789";
   const serverBase = `http://127.0.0.1:${port}`;
   ctx.log(`delivery: the built-in vendor on ${vendorPort}, the server on ${port}`);
-  const vendor: ChildProcess = spawn(tsx, [path.join(import.meta.dirname, "../vendor-process.ts")], {
+  const vendor: ChildProcess = spawn(tsx, [path.join(import.meta.dirname, "../../helpers/vendor-process.ts")], {
     cwd: root,
     stdio: ["ignore", "inherit", "inherit"],
     env: {

@@ -19,13 +19,14 @@ import { copyFileSync, createReadStream, existsSync, mkdirSync, readFileSync, st
 import http from "node:http";
 import path from "node:path";
 import Database from "better-sqlite3";
-import type { ProbeSample } from "../probe-client.ts";
-import type { BenchContext, BenchSection } from "../types.ts";
-import { freePort, stats, writeCsv } from "./customers.ts";
-import { serverCommand } from "../../tests/helpers/production-server.ts";
-import { type LoopFigures, loopMonitorArgs, loopMonitorEnv, markLoops } from "../loop-marks.ts";
+import type { ProbeSample } from "../../helpers/probe-client.ts";
+import type { BenchContext, BenchSection } from "../../harness/types.ts";
+import { writeCsv } from "../../helpers/customers-csv.ts";
+import { stats } from "../../helpers/latency-stats.ts";
+import { freePort, serverCommand } from "../../../tests/helpers/production-server.ts";
+import { type LoopFigures, loopMonitorArgs, loopMonitorEnv, markLoops } from "../../helpers/loop-marks.ts";
 
-const root = path.resolve(import.meta.dirname, "../..");
+const root = path.resolve(import.meta.dirname, "../../..");
 const tsx = path.join(root, "node_modules/.bin/tsx");
 
 type Phase = { name: "idle" | "import" | "export"; from: number; to: number; loop: LoopFigures };
@@ -43,8 +44,8 @@ export default async function offthreadSection(ctx: BenchContext): Promise<Bench
   const idleSeconds = Number(process.env.BENCH_OFFTHREAD_IDLE_SECONDS ?? 5);
   const figures: Record<string, unknown> = {};
   const goals: BenchSection["goals"] = [];
-  const { upsertLocalUser } = await import("../../app/services/users.server.ts");
-  const { issueToken } = await import("../../app/services/token.server.ts");
+  const { upsertLocalUser } = await import("../../../app/services/users.server.ts");
+  const { issueToken } = await import("../../../app/services/token.server.ts");
 
   // The importing tenant, then a copy of the database as it stands.
   const importer = await upsertLocalUser({ email: "bench-offthread@example.com", name: "Bench Off-thread Importer" });
@@ -93,7 +94,7 @@ export default async function offthreadSection(ctx: BenchContext): Promise<Bench
       ...loopMonitorEnv(dir),
     },
   });
-  const prober = spawn(tsx, [path.join(import.meta.dirname, "../probe-client.ts")], {
+  const prober = spawn(tsx, [path.join(import.meta.dirname, "../../helpers/probe-client.ts")], {
     cwd: root,
     stdio: ["pipe", "pipe", "inherit"],
   });

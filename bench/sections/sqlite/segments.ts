@@ -6,13 +6,13 @@
 //
 // Goals per segment: p95 ≤ 100 ms, and p95 ≤ 1.3 × the raw baseline's p95.
 import Database from "better-sqlite3";
-import type { BenchContext, BenchSection } from "../types";
+import type { BenchContext, BenchSection } from "../../harness/types";
 import { parseConditions } from "~/lib/segments";
 import { segmentAudience } from "~/models/segments/audience/store.server";
 import { sampleSql } from "~/models/segments/audience/rows";
 import { compileSegmentWhere } from "~/models/segments/audience/where";
 import { previewAudience } from "~/services/segments.server";
-import { type SegmentCase, segmentCases, segmentGoal, segmentThresholds } from "../segment-cases";
+import { type SegmentCase, segmentCases, segmentGoal, segmentThresholds } from "../../helpers/segment-cases";
 
 const WARMUP = 3;
 /** Runs per segment: enough for a steady p95 on fast queries, bounded on slow ones. */

@@ -3,30 +3,30 @@
 // - `crm` (the CLI, in child processes) migrates a fresh database, creates a tenant, seeds it with
 //   BENCH_SMTP_RECIPIENTS customers (default 100,000) and issues its /api token; a DKIM key for the
 //   sender's domain is generated into the directory's dkim/ folder, so every message is signed;
-// - the SMTP server is bench/smtp-sink-process.ts (smtp-server in a process of its own on loopback,
+// - the SMTP server is bench/helpers/smtp-sink-process.ts (smtp-server in a process of its own on loopback,
 //   as a relay would be): it accepts every message, checks each has a DKIM-Signature and a unique
 //   Message-ID, and reports its counts and its own CPU time;
 // - the real production server (DELIVERY_CHANNEL=smtp, SMTP_URL at the sink) launches a campaign to
 //   every customer through /api; timed from the launch request to every row final (delivered,
 //   failed or bounced: a relay that accepts a message is its delivery), with the CPU time of the
 //   server (per thread: the delivery job's, the request thread's) and of the sink;
-// - then the same campaign through the simulated vendor (bench/vendor-process.ts, as the delivery
+// - then the same campaign through the simulated vendor (bench/helpers/vendor-process.ts, as the delivery
 //   section runs it) on the same data and machine, for the side-by-side figure.
 // SMTP_POOL and DELIVERY_CONCURRENCY come from BENCH_SMTP_POOL and BENCH_DELIVERY_CONCURRENCY
 // (the server's defaults when unset) and are recorded with the figures.
-import { type ChildProcess, execFile, fork, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { createPrivateKey, randomBytes, sign } from "node:crypto";
-import { once } from "node:events";
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
-import type { BenchContext, BenchSection } from "../types.ts";
-import { freePort, serverCommand } from "../../tests/helpers/production-server.ts";
-import type { SinkReport } from "../smtp-sink-process.ts";
+import type { BenchContext, BenchSection } from "../../harness/types.ts";
+import { freePort, serverCommand } from "../../../tests/helpers/production-server.ts";
+import { stopProcess, waitForHealth } from "../../helpers/server-processes.ts";
+import { startSmtpSink } from "../../helpers/smtp-sink.ts";
 
-const root = path.resolve(import.meta.dirname, "../..");
+const root = path.resolve(import.meta.dirname, "../../..");
 const tsx = path.join(root, "node_modules/.bin/tsx");
 const run = promisify(execFile);
 const round = (n: number) => Math.round(n * 100) / 100;
@@ -92,24 +92,6 @@ function cpuBetween(before: Map<string, number>, after: Map<string, number>) {
   rows.sort((a, b) => b[1] - a[1]);
   const totalMs = rows.reduce((s, [, ms]) => s + ms, 0);
   return { totalMs, byThread: Object.fromEntries(rows.filter(([, ms]) => ms > 0 && ms >= totalMs / 100)) };
-}
-
-async function waitForHealth(base: string) {
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    if (i > 600) throw new Error(`${base} did not start`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill("SIGTERM");
-  await once(child, "exit").catch(() => undefined);
 }
 
 type CampaignFigures = {
@@ -210,7 +192,7 @@ export default async function smtpSection(ctx: BenchContext): Promise<BenchSecti
   const token = (await crm("users", "token", TENANT)).trim().split("\n").pop() ?? "";
   figures.seedSeconds = round((performance.now() - t) / 1000);
   // The sender domain's DKIM key, made as `crm dkim generate` makes it: the server signs with it.
-  const { generateDkimKey } = await import("../../app/services/email/dkim-keys.server.ts");
+  const { generateDkimKey } = await import("../../../app/services/email/dkim-keys.server.ts");
   const { key } = generateDkimKey(dataDir, DOMAIN, { selector: "bench" });
   figures.dkimKey = { domain: key.domain, selector: key.selector };
   figures.dkimSigning = signingCeiling(key.privateKey);
@@ -256,29 +238,11 @@ export default async function smtpSection(ctx: BenchContext): Promise<BenchSecti
   };
 
   // ---- Through SMTP to the local sink --------------------------------------------------------
-  const sink = fork(path.join(import.meta.dirname, "../smtp-sink-process.ts"), [], {
-    cwd: root,
-    execArgv: ["--import", "tsx"],
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  const processes: ChildProcess[] = [sink];
-  const sinkReport = async (): Promise<SinkReport> => {
-    const answer = new Promise<SinkReport>((resolve) => {
-      const listener = (m: { type?: string }) => {
-        if (m?.type !== "report") return;
-        sink.off("message", listener);
-        resolve(m as SinkReport);
-      };
-      sink.on("message", listener);
-    });
-    sink.send({ type: "report" });
-    return answer;
-  };
+  const { sink, port: sinkListening } = startSmtpSink(root);
+  const processes: ChildProcess[] = [sink.process];
+  const sinkReport = sink.report;
   try {
-    const sinkPort = await new Promise<number>((resolve, reject) => {
-      sink.on("message", (m: { type?: string; port?: number }) => m?.type === "listening" && resolve(m.port ?? 0));
-      sink.once("exit", (code) => reject(new Error(`the SMTP sink stopped (exit code ${code})`)));
-    });
+    const sinkPort = await sinkListening;
     const port = await freePort();
     ctx.log(`smtp: the SMTP sink on ${sinkPort}, the server on ${port}`);
     const smtpServer = await startServer(port, {
@@ -291,7 +255,7 @@ export default async function smtpSection(ctx: BenchContext): Promise<BenchSecti
     const sinkBefore = await sinkReport();
     const smtp = await campaignThrough(ctx, "SMTP", smtpServer, `http://127.0.0.1:${port}`, token, segmentId, dbFile);
     const sinkAfter = await sinkReport();
-    await stop(smtpServer);
+    await stopProcess(smtpServer);
     const received = {
       messages: sinkAfter.messages,
       dkimSigned: sinkAfter.dkimSigned,
@@ -352,7 +316,7 @@ export default async function smtpSection(ctx: BenchContext): Promise<BenchSecti
     const simPort = await freePort();
     const receiptsSecret = "bench-receipts-secret-0123456789";
     const vendorKey = "bench-vendor-key-0123456789";
-    const vendor = spawn(tsx, [path.join(import.meta.dirname, "../vendor-process.ts")], {
+    const vendor = spawn(tsx, [path.join(import.meta.dirname, "../../helpers/vendor-process.ts")], {
       cwd: root,
       stdio: ["ignore", "inherit", "inherit"],
       env: {
@@ -385,9 +349,9 @@ export default async function smtpSection(ctx: BenchContext): Promise<BenchSecti
     figures.simulated = simulated;
     figures.smtpToSimulatedRate = round(smtp.messagesPerSecond / simulated.messagesPerSecond);
     figures.what =
-      "a campaign to every customer of a fresh tenant through the production server: DELIVERY_CHANNEL=smtp to a local SMTP server process (bench/smtp-sink-process.ts) vs the simulated vendor in a process of its own; launch request to every row final; CPU per thread of the server (/proc) and of the sink over the campaign";
+      "a campaign to every customer of a fresh tenant through the production server: DELIVERY_CHANNEL=smtp to a local SMTP server process (bench/helpers/smtp-sink-process.ts) vs the simulated vendor in a process of its own; launch request to every row final; CPU per thread of the server (/proc) and of the sink over the campaign";
   } finally {
-    for (const p of processes.reverse()) await stop(p);
+    for (const p of processes.reverse()) await stopProcess(p);
   }
   return { name: "smtp", figures, goals };
 }
