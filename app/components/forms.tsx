@@ -104,95 +104,96 @@ function FieldFooter({
   );
 }
 
-export function Field({
+/** What a labelled control is given after its own props: its id and how it is described to screen readers. */
+type ControlAria = {
+  id: string;
+  "aria-invalid": true | undefined;
+  "aria-describedby": string | undefined;
+  "aria-required": true | undefined;
+};
+
+/**
+ * A field above its control: the label, the control (drawn by `control`, which spreads the ids and
+ * aria attributes it is given after its own props) and the errors and hint under it.
+ */
+function LabelledField({
+  id,
   label,
   required,
   hint,
   errors,
   className,
-  inputProps,
-}: LabelProps & { inputProps: React.InputHTMLAttributes<HTMLInputElement> }) {
-  const { controlId, errorId, hintId, describedBy } = useFieldIds(inputProps.id, Boolean(hint), errors);
+  control,
+}: LabelProps & { id: string | undefined; control: (aria: ControlAria) => React.ReactNode }) {
+  const { controlId, errorId, hintId, describedBy } = useFieldIds(id, Boolean(hint), errors);
   return (
     <div className={className}>
       <FieldLabel htmlFor={controlId} label={label} required={required} />
-      <input
-        className="input"
-        {...inputProps}
-        id={controlId}
-        aria-invalid={errorId ? true : undefined}
-        aria-describedby={describedBy}
-        aria-required={required || undefined}
-      />
+      {control({
+        id: controlId,
+        "aria-invalid": errorId ? true : undefined,
+        "aria-describedby": describedBy,
+        "aria-required": required || undefined,
+      })}
       <FieldFooter hint={hint} hintId={hintId} errors={errors} errorId={errorId} />
     </div>
   );
 }
 
-export function TextareaField({
-  label,
-  required,
-  hint,
-  errors,
-  className,
-  textareaProps,
-}: LabelProps & { textareaProps: React.TextareaHTMLAttributes<HTMLTextAreaElement> }) {
-  const { controlId, errorId, hintId, describedBy } = useFieldIds(textareaProps.id, Boolean(hint), errors);
+export function Field({
+  inputProps,
+  ...field
+}: LabelProps & { inputProps: React.InputHTMLAttributes<HTMLInputElement> }) {
   return (
-    <div className={className}>
-      <FieldLabel htmlFor={controlId} label={label} required={required} />
-      <textarea
-        className="input"
-        rows={3}
-        {...textareaProps}
-        id={controlId}
-        aria-invalid={errorId ? true : undefined}
-        aria-describedby={describedBy}
-        aria-required={required || undefined}
-      />
-      <FieldFooter hint={hint} hintId={hintId} errors={errors} errorId={errorId} />
-    </div>
+    <LabelledField
+      {...field}
+      id={inputProps.id}
+      control={(aria) => <input className="input" {...inputProps} {...aria} />}
+    />
+  );
+}
+
+export function TextareaField({
+  textareaProps,
+  ...field
+}: LabelProps & { textareaProps: React.TextareaHTMLAttributes<HTMLTextAreaElement> }) {
+  return (
+    <LabelledField
+      {...field}
+      id={textareaProps.id}
+      control={(aria) => <textarea className="input" rows={3} {...textareaProps} {...aria} />}
+    />
   );
 }
 
 export type SelectOption = { value: string; label: string; disabled?: boolean };
 
 export function SelectField({
-  label,
-  required,
-  hint,
-  errors,
-  className,
   selectProps,
   options,
   placeholder,
+  ...field
 }: LabelProps & {
   selectProps: React.SelectHTMLAttributes<HTMLSelectElement>;
   options: readonly SelectOption[];
   /** A first, empty choice (e.g. "Select a customer"). */
   placeholder?: string;
 }) {
-  const { controlId, errorId, hintId, describedBy } = useFieldIds(selectProps.id, Boolean(hint), errors);
   return (
-    <div className={className}>
-      <FieldLabel htmlFor={controlId} label={label} required={required} />
-      <select
-        className="input"
-        {...selectProps}
-        id={controlId}
-        aria-invalid={errorId ? true : undefined}
-        aria-describedby={describedBy}
-        aria-required={required || undefined}
-      >
-        {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
-        {options.map((o) => (
-          <option key={o.value} value={o.value} disabled={o.disabled}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      <FieldFooter hint={hint} hintId={hintId} errors={errors} errorId={errorId} />
-    </div>
+    <LabelledField
+      {...field}
+      id={selectProps.id}
+      control={(aria) => (
+        <select className="input" {...selectProps} {...aria}>
+          {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
+          {options.map((o) => (
+            <option key={o.value} value={o.value} disabled={o.disabled}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    />
   );
 }
 
