@@ -4,7 +4,7 @@
 // when ticked; the list shows the unsubscribes and complaints and a chip that says what it counts.
 import { readFileSync } from "node:fs";
 import type { APIRequestContext } from "@playwright/test";
-import { expect, signIn, test, uniqueEmail } from "./fixtures";
+import { expect, signIn, test, uniqueEmail, waitForVendorReceipts } from "./fixtures";
 
 type CampaignJson = {
   id: string;
@@ -43,8 +43,8 @@ test("a sent campaign's unsubscribes, complaints, rates with their bases, and it
   await expect
     .poll(async () => (await campaignOf(page.request, id)).status, { timeout: 60_000, intervals: [500] })
     .toBe("Completed");
-  // The vendor's opens and clicks come up to ~18 s after each message.
-  await page.waitForTimeout(20_000);
+  // The vendor's opens and clicks come up to ~18 s after each message: wait for the last of them.
+  await waitForVendorReceipts(page.request, id);
   const c = await campaignOf(page.request, id);
   expect(c.unsubscribedCount).toBe(0);
 

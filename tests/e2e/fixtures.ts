@@ -1,15 +1,25 @@
 // What every e2e spec imports: Playwright's test and expect, and signIn() for a fresh local user.
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
 import Database from "better-sqlite3";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { type AnyConnection, closeConnection } from "../../app/db/connection.server";
 import { newId } from "../../app/lib/id";
+import { plannedReceipts } from "../../app/services/sending/simulated-vendor.server";
 import { openSqlConnection } from "../helpers/sql";
 import { POSTGRES_URL_FILE } from "./postgres-url";
 
 export { expect };
 export const test = base;
+
+/**
+ * The details of a test that runs on PostgreSQL too: the "postgres" project of playwright.config.ts
+ * runs the tests tagged @postgres, against the same product on a PostgreSQL database. Tagged: the
+ * tests whose path goes through SQL that differs by engine (search, sort and paging, imports, the
+ * audience of a segment, dates, launching and delivery, concurrent writes); the screens' layout,
+ * forms without JavaScript and messages that the engine does not change run on SQLite only.
+ */
+export const POSTGRES_TOO = { tag: "@postgres" } as const;
 
 let counter = 0;
 
@@ -105,4 +115,30 @@ export function seedNotifications(email: string, items: SeedNotification[]) {
   } finally {
     sqlite.close();
   }
+}
+
+type LogRow = { id: string; status: string; openedAt: string | null; clickedAt: string | null };
+
+/**
+ * Waits until the built-in vendor (the shared servers' channel) has reported everything it will
+ * about a campaign first sent: each message's delivery, failure or bounce, and its open and click
+ * where it will report one. The vendor's outcomes follow from each message's key (on a first send
+ * its delivery id, which the log shows), so plannedReceipts() says what to wait for; the last
+ * receipt comes up to ~18 s after its message, usually sooner than a fixed 20 s.
+ */
+export async function waitForVendorReceipts(request: APIRequestContext, campaignId: string, timeout = 60_000) {
+  const outstanding = async () => {
+    const res = await request.get(`/api/campaigns/${campaignId}/logs?limit=1000`);
+    expect(res.ok()).toBeTruthy();
+    const rows = (await res.json()) as LogRow[];
+    return rows.filter((row) => {
+      const events = new Set(plannedReceipts(row.id).map((r) => r.event));
+      // A message the vendor could not deliver after accepting it ("failed" or "bounced") is a bounce.
+      const status = events.has("delivered") ? "delivered" : "bounced";
+      return (
+        row.status !== status || (events.has("opened") && !row.openedAt) || (events.has("clicked") && !row.clickedAt)
+      );
+    }).length;
+  };
+  await expect.poll(outstanding, { timeout, intervals: [500] }).toBe(0);
 }

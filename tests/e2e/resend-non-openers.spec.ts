@@ -5,7 +5,7 @@
 // exactly the recipients who got the first and did not open it, less the suppressed one
 // (docs/rules.md#resend-to-non-openers). Screens at 1440×900 and 390×844 are kept in test-results.
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, signIn, test, uniqueEmail } from "./fixtures";
+import { expect, signIn, test, uniqueEmail, waitForVendorReceipts } from "./fixtures";
 
 type CampaignJson = { id: string; name: string; status: string; audienceSize: number; suppressedAtLaunch: number };
 type LogJson = { customer: { email: string }; status: string; openedAt: string | null; clickedAt: string | null };
@@ -58,8 +58,8 @@ test("a completed campaign is resent to exactly its non-openers, less the suppre
   await expect
     .poll(async () => (await campaignOf(page.request, source.id)).status, { timeout: 60_000, intervals: [500] })
     .toBe("Completed");
-  // The vendor's opens and clicks come up to ~18 s after each message: let the last of them in.
-  await page.waitForTimeout(20_000);
+  // The vendor's opens and clicks come up to ~18 s after each message: wait for the last of them.
+  await waitForVendorReceipts(page.request, source.id);
 
   const log = await logsOf(page.request, source.id);
   expect(log).toHaveLength(30);
