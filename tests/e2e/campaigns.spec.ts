@@ -7,7 +7,7 @@
 // off, and every screen at 390 px.
 import type { APIRequestContext, Page } from "@playwright/test";
 import { sqlRows, sqlRun } from "../helpers/sql";
-import { expect, signIn, test, uniqueEmail, withE2eDatabase } from "./fixtures";
+import { expect, signIn, test, uniqueEmail, withE2eDatabase, POSTGRES_TOO } from "./fixtures";
 
 type CampaignJson = {
   id: string;
@@ -215,123 +215,135 @@ test.describe("campaigns", () => {
     await expect(page.getByTestId("audience-count")).toHaveText("24");
   });
 
-  test("a segment with no customers is refused where it is chosen; drafts are saved and launched later", async ({
-    page,
-  }) => {
-    await signIn(page, { name: "Draft Keeper" });
-    await createCustomers(page.request, 5);
-    const empty = await createSegment(page.request, "Nobody yet", { totalSpend: { $gt: 1_000_000 } });
-    const real = await createSegment(page.request, "Small crowd");
+  test(
+    "a segment with no customers is refused where it is chosen; drafts are saved and launched later",
+    POSTGRES_TOO,
+    async ({ page }) => {
+      await signIn(page, { name: "Draft Keeper" });
+      await createCustomers(page.request, 5);
+      const empty = await createSegment(page.request, "Nobody yet", { totalSpend: { $gt: 1_000_000 } });
+      const real = await createSegment(page.request, "Small crowd");
 
-    await page.goto("/campaigns/new");
-    await page.getByLabel("Campaign Name").fill("Into the void");
-    const picker = page.getByLabel("Target Segment");
-    await expect(picker.locator("option", { hasText: "Nobody yet (0 customers)" })).toHaveCount(1);
-    await expect(picker.locator("option", { hasText: "Small crowd (5 customers)" })).toHaveCount(1);
-    // Said under the picker as soon as it is chosen, and Continue stays on step 1.
-    await picker.selectOption(empty);
-    await expect(picker).toHaveAccessibleDescription("This segment has no customers: choose another segment");
-    await expect(page.getByTestId("audience-count")).toHaveText("0");
-    await page.getByRole("button", { name: "Continue" }).click();
-    await expect(page.getByTestId("step-1")).toBeVisible();
-    await expect(page.getByLabel("Message Content")).toBeHidden();
-    await expect(toast(page, "Failed to launch campaign")).toHaveCount(0);
-    // Another segment clears it.
-    await picker.selectOption(real);
-    await expect(picker).not.toHaveAccessibleDescription(/no customers/);
-    await picker.selectOption(empty);
-    await expect(picker).toHaveAccessibleDescription("This segment has no customers: choose another segment");
+      await page.goto("/campaigns/new");
+      await page.getByLabel("Campaign Name").fill("Into the void");
+      const picker = page.getByLabel("Target Segment");
+      await expect(picker.locator("option", { hasText: "Nobody yet (0 customers)" })).toHaveCount(1);
+      await expect(picker.locator("option", { hasText: "Small crowd (5 customers)" })).toHaveCount(1);
+      // Said under the picker as soon as it is chosen, and Continue stays on step 1.
+      await picker.selectOption(empty);
+      await expect(picker).toHaveAccessibleDescription("This segment has no customers: choose another segment");
+      await expect(page.getByTestId("audience-count")).toHaveText("0");
+      await page.getByRole("button", { name: "Continue" }).click();
+      await expect(page.getByTestId("step-1")).toBeVisible();
+      await expect(page.getByLabel("Message Content")).toBeHidden();
+      await expect(toast(page, "Failed to launch campaign")).toHaveCount(0);
+      // Another segment clears it.
+      await picker.selectOption(real);
+      await expect(picker).not.toHaveAccessibleDescription(/no customers/);
+      await picker.selectOption(empty);
+      await expect(picker).toHaveAccessibleDescription("This segment has no customers: choose another segment");
 
-    // A draft may still be saved for it; then open it, change the segment and launch it under its id.
-    await page.getByRole("button", { name: "Save as draft" }).click();
-    await expect(page).toHaveURL(/\/campaigns$/);
-    await expect(toast(page, "Campaign saved as draft")).toBeVisible();
-    const row = page.getByTestId("campaign-row").filter({ hasText: "Into the void" });
-    await expect(row.getByTestId("campaign-status")).toHaveText("Draft");
-    await row.getByRole("link", { name: "Edit Into the void" }).click();
-    await expect(page).toHaveURL(/\/campaigns\/edit\/[0-9a-f]{24}$/);
-    const draftId = page.url().split("/").pop();
-    await expect(page.getByLabel("Campaign Name")).toHaveValue("Into the void");
-    await expect(page.getByTestId("relaunch-note")).toHaveCount(0);
-    await page.getByLabel("Target Segment").selectOption(real);
-    await page.getByRole("button", { name: "Continue" }).click();
-    await expect(page.getByLabel("Subject line")).toHaveValue("Into the void");
-    await page.getByLabel("Message Content").fill("Hi {NAME}");
-    await page.getByRole("button", { name: "Continue" }).click();
-    await page.getByRole("button", { name: "Launch Campaign" }).click();
-    await expect(toast(page, "Campaign launched successfully!")).toBeVisible();
-    await expect(page).toHaveURL(new RegExp(`/campaigns/${draftId}$`));
-    await page.goto("/campaigns");
-    await expect(page.getByTestId("campaign-row")).toHaveCount(1);
-    const launched = await campaignOf(page.request, draftId ?? "");
-    expect(launched.status).not.toBe("Draft");
-    expect(launched.audienceSize).toBe(5);
+      // A draft may still be saved for it; then open it, change the segment and launch it under its id.
+      await page.getByRole("button", { name: "Save as draft" }).click();
+      await expect(page).toHaveURL(/\/campaigns$/);
+      await expect(toast(page, "Campaign saved as draft")).toBeVisible();
+      const row = page.getByTestId("campaign-row").filter({ hasText: "Into the void" });
+      await expect(row.getByTestId("campaign-status")).toHaveText("Draft");
+      await row.getByRole("link", { name: "Edit Into the void" }).click();
+      await expect(page).toHaveURL(/\/campaigns\/edit\/[0-9a-f]{24}$/);
+      const draftId = page.url().split("/").pop();
+      await expect(page.getByLabel("Campaign Name")).toHaveValue("Into the void");
+      await expect(page.getByTestId("relaunch-note")).toHaveCount(0);
+      await page.getByLabel("Target Segment").selectOption(real);
+      await page.getByRole("button", { name: "Continue" }).click();
+      await expect(page.getByLabel("Subject line")).toHaveValue("Into the void");
+      await page.getByLabel("Message Content").fill("Hi {NAME}");
+      await page.getByRole("button", { name: "Continue" }).click();
+      await page.getByRole("button", { name: "Launch Campaign" }).click();
+      await expect(toast(page, "Campaign launched successfully!")).toBeVisible();
+      await expect(page).toHaveURL(new RegExp(`/campaigns/${draftId}$`));
+      await page.goto("/campaigns");
+      await expect(page.getByTestId("campaign-row")).toHaveCount(1);
+      const launched = await campaignOf(page.request, draftId ?? "");
+      expect(launched.status).not.toBe("Draft");
+      expect(launched.audienceSize).toBe(5);
 
-    // Editing a campaign that has started says that launching makes a new one.
-    await page.goto(`/campaigns/edit/${draftId}`);
-    await expect(page.getByTestId("relaunch-note")).toContainText("Launching creates a new campaign");
-    await expect(page.getByLabel("Campaign Name")).toHaveValue("Into the void");
-  });
+      // Editing a campaign that has started says that launching makes a new one.
+      await page.goto(`/campaigns/edit/${draftId}`);
+      await expect(page.getByTestId("relaunch-note")).toContainText("Launching creates a new campaign");
+      await expect(page.getByLabel("Campaign Name")).toHaveValue("Into the void");
+    },
+  );
 
-  test("a campaign sends live to Completed; the delivery log filters by status and pages", async ({ page }) => {
-    await signIn(page, { name: "Live Watcher" });
-    await createCustomers(page.request, 60);
-    const segmentId = await createSegment(page.request, "Sixty");
-    const campaign = await launchCampaign(page.request, segmentId, "Live one");
+  test(
+    "a campaign sends live to Completed; the delivery log filters by status and pages",
+    POSTGRES_TOO,
+    async ({ page }) => {
+      await signIn(page, { name: "Live Watcher" });
+      await createCustomers(page.request, 60);
+      const segmentId = await createSegment(page.request, "Sixty");
+      const campaign = await launchCampaign(page.request, segmentId, "Live one");
 
-    await page.goto(`/campaigns/${campaign.id}`);
-    await expect(page.getByRole("heading", { name: "Campaign Details" })).toBeVisible();
-    await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
-    await expect(page.getByTestId("campaign-message")).toHaveText("Hi {NAME}, here is something for you.");
-    // The figures follow the delivery without a reload, to the end.
-    await expect(page.getByTestId("campaign-status")).toHaveText("Completed", { timeout: 45_000 });
-    expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
-    const done = await campaignOf(page.request, campaign.id);
-    await expect(page.getByTestId("figure-pending")).toHaveText("0");
-    await expect(page.getByTestId("figure-delivered")).toHaveText(String(done.deliveryStats.delivered));
-    await expect(page.getByTestId("figure-success-rate")).toContainText(/\d+\.\d%/);
-    await expect(page.getByTestId("success-band")).toHaveText(/Excellent|Good|Fair|Poor/);
-    await expect(page.getByRole("progressbar", { name: "Delivery progress" })).toHaveAttribute("aria-valuenow", "100");
+      await page.goto(`/campaigns/${campaign.id}`);
+      await expect(page.getByRole("heading", { name: "Campaign Details" })).toBeVisible();
+      await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
+      await expect(page.getByTestId("campaign-message")).toHaveText("Hi {NAME}, here is something for you.");
+      // The figures follow the delivery without a reload, to the end.
+      await expect(page.getByTestId("campaign-status")).toHaveText("Completed", { timeout: 45_000 });
+      expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+      const done = await campaignOf(page.request, campaign.id);
+      await expect(page.getByTestId("figure-pending")).toHaveText("0");
+      await expect(page.getByTestId("figure-delivered")).toHaveText(String(done.deliveryStats.delivered));
+      await expect(page.getByTestId("figure-success-rate")).toContainText(/\d+\.\d%/);
+      await expect(page.getByTestId("success-band")).toHaveText(/Excellent|Good|Fair|Poor/);
+      await expect(page.getByRole("progressbar", { name: "Delivery progress" })).toHaveAttribute(
+        "aria-valuenow",
+        "100",
+      );
 
-    // The log: 60 rows in pages of 50.
-    await page.getByRole("tab", { name: "Delivery Logs" }).click();
-    await expect(page).toHaveURL(/tab=logs/);
-    await expect(page.getByTestId("log-row")).toHaveCount(50);
-    await expect(page.getByTestId("log-summary")).toHaveText("1–50 of 60");
-    const first = page.getByTestId("log-row").first();
-    await expect(first.getByTestId("log-customer")).toHaveText(/^Buyer\d+ Rao$/);
-    await expect(first.getByTestId("log-customer-id")).toHaveText(/^[0-9a-f]{8}$/);
-    await expect(first.getByTestId("log-contact")).toContainText("@example.com");
-    // A delivered row has no details: 'No details', with its tooltip.
-    const delivered = page
-      .getByTestId("log-row")
-      .filter({ has: page.getByTestId("delivery-status").getByText("Delivered") })
-      .first();
-    await expect(delivered.getByTestId("log-details")).toHaveText("No details");
-    await expect(delivered.getByTestId("log-details").locator("span")).toHaveAttribute("title", "No details available");
-    await page.getByRole("link", { name: "Next" }).click();
-    await expect(page.getByTestId("log-row")).toHaveCount(10);
-    await expect(page.getByTestId("log-summary")).toHaveText("51–60 of 60");
-    await page.getByRole("link", { name: "Previous" }).click();
-    await expect(page.getByTestId("log-row")).toHaveCount(50);
+      // The log: 60 rows in pages of 50.
+      await page.getByRole("tab", { name: "Delivery Logs" }).click();
+      await expect(page).toHaveURL(/tab=logs/);
+      await expect(page.getByTestId("log-row")).toHaveCount(50);
+      await expect(page.getByTestId("log-summary")).toHaveText("1–50 of 60");
+      const first = page.getByTestId("log-row").first();
+      await expect(first.getByTestId("log-customer")).toHaveText(/^Buyer\d+ Rao$/);
+      await expect(first.getByTestId("log-customer-id")).toHaveText(/^[0-9a-f]{8}$/);
+      await expect(first.getByTestId("log-contact")).toContainText("@example.com");
+      // A delivered row has no details: 'No details', with its tooltip.
+      const delivered = page
+        .getByTestId("log-row")
+        .filter({ has: page.getByTestId("delivery-status").getByText("Delivered") })
+        .first();
+      await expect(delivered.getByTestId("log-details")).toHaveText("No details");
+      await expect(delivered.getByTestId("log-details").locator("span")).toHaveAttribute(
+        "title",
+        "No details available",
+      );
+      await page.getByRole("link", { name: "Next" }).click();
+      await expect(page.getByTestId("log-row")).toHaveCount(10);
+      await expect(page.getByTestId("log-summary")).toHaveText("51–60 of 60");
+      await page.getByRole("link", { name: "Previous" }).click();
+      await expect(page.getByTestId("log-row")).toHaveCount(50);
 
-    // The status filter lives in the address.
-    await page.getByLabel("Filter by status").selectOption("delivered");
-    await expect(page).toHaveURL(/status=delivered/);
-    await expect(page.getByTestId("log-row")).toHaveCount(Math.min(50, done.deliveryStats.delivered));
-    await expect(
-      page.getByTestId("log-row").getByTestId("delivery-status").filter({ hasNotText: "Delivered" }),
-    ).toHaveCount(0);
-    await expect(page.getByTestId("log-row").first().getByTestId("delivery-status")).toHaveAttribute(
-      "data-colour",
-      "success",
-    );
-    await page.getByLabel("Filter by status").selectOption("pending");
-    await expect(page.getByText("No delivery logs available for this campaign")).toBeVisible();
-    await expect(page.getByText("isolated delivery records")).toBeVisible();
-  });
+      // The status filter lives in the address.
+      await page.getByLabel("Filter by status").selectOption("delivered");
+      await expect(page).toHaveURL(/status=delivered/);
+      await expect(page.getByTestId("log-row")).toHaveCount(Math.min(50, done.deliveryStats.delivered));
+      await expect(
+        page.getByTestId("log-row").getByTestId("delivery-status").filter({ hasNotText: "Delivered" }),
+      ).toHaveCount(0);
+      await expect(page.getByTestId("log-row").first().getByTestId("delivery-status")).toHaveAttribute(
+        "data-colour",
+        "success",
+      );
+      await page.getByLabel("Filter by status").selectOption("pending");
+      await expect(page.getByText("No delivery logs available for this campaign")).toBeVisible();
+      await expect(page.getByText("isolated delivery records")).toBeVisible();
+    },
+  );
 
-  test("pause and resume, with the refusal of a stale button", async ({ page }) => {
+  test("pause and resume, with the refusal of a stale button", POSTGRES_TOO, async ({ page }) => {
     await signIn(page, { name: "Pause Pusher" });
     await createCustomers(page.request, 2000);
     const segmentId = await createSegment(page.request, "Two thousand");
@@ -362,7 +374,7 @@ test.describe("campaigns", () => {
     await expect(page.getByTestId("figure-pending")).toHaveText("0");
   });
 
-  test("retry failed sends again to the failed recipients", async ({ page }) => {
+  test("retry failed sends again to the failed recipients", POSTGRES_TOO, async ({ page }) => {
     await signIn(page, { name: "Retry Runner" });
     await createCustomers(page.request, 20);
     const segmentId = await createSegment(page.request, "Twenty");
@@ -389,7 +401,7 @@ test.describe("campaigns", () => {
     await expect(failedRows.first().getByTestId("delivery-status")).toHaveAttribute("data-colour", "error");
   });
 
-  test("cancel and delete with their confirmations", async ({ page }) => {
+  test("cancel and delete with their confirmations", POSTGRES_TOO, async ({ page }) => {
     await signIn(page, { name: "Cancel Deleter" });
     await createCustomers(page.request, 20);
     const segmentId = await createSegment(page.request, "Twenty");
@@ -516,60 +528,62 @@ test.describe("campaigns", () => {
     await context.close();
   });
 
-  test("a double-click on Launch makes one campaign; the button stays disabled until the page moves", async ({
-    page,
-  }) => {
-    await signIn(page, { name: "Double Clicker" });
-    await createCustomers(page.request, 6);
-    const segmentId = await createSegment(page.request, "Six");
-    await page.goto(`/campaigns/new?segmentId=${segmentId}`);
-    await page.getByLabel("Campaign Name").fill("Clicked twice");
-    await page.getByRole("button", { name: "Continue" }).click();
-    await page.getByLabel("Message Content").fill("Hi {NAME}, once only.");
-    await page.getByRole("button", { name: "Continue" }).click();
-    const launch = page.getByRole("button", { name: "Launch Campaign" });
-    // Count the launches the page sends.
-    let posts = 0;
-    page.on("request", (r) => {
-      if (r.method() === "POST" && new URL(r.url()).pathname.startsWith("/campaigns/new")) posts += 1;
-    });
-    await launch.dblclick();
-    await expect(page).toHaveURL(/\/campaigns\/[0-9a-f]{24}$/);
-    await expect(toast(page, "Campaign launched successfully!")).toBeVisible();
-    await page.goto("/campaigns");
-    await expect(page.getByTestId("campaign-row").filter({ hasText: "Clicked twice" })).toHaveCount(1);
-    expect(posts).toBe(1);
-    const all = (await (await page.request.get("/api/campaigns")).json()) as CampaignJson[];
-    expect(all.filter((c) => c.name === "Clicked twice")).toHaveLength(1);
+  test(
+    "a double-click on Launch makes one campaign; the button stays disabled until the page moves",
+    POSTGRES_TOO,
+    async ({ page }) => {
+      await signIn(page, { name: "Double Clicker" });
+      await createCustomers(page.request, 6);
+      const segmentId = await createSegment(page.request, "Six");
+      await page.goto(`/campaigns/new?segmentId=${segmentId}`);
+      await page.getByLabel("Campaign Name").fill("Clicked twice");
+      await page.getByRole("button", { name: "Continue" }).click();
+      await page.getByLabel("Message Content").fill("Hi {NAME}, once only.");
+      await page.getByRole("button", { name: "Continue" }).click();
+      const launch = page.getByRole("button", { name: "Launch Campaign" });
+      // Count the launches the page sends.
+      let posts = 0;
+      page.on("request", (r) => {
+        if (r.method() === "POST" && new URL(r.url()).pathname.startsWith("/campaigns/new")) posts += 1;
+      });
+      await launch.dblclick();
+      await expect(page).toHaveURL(/\/campaigns\/[0-9a-f]{24}$/);
+      await expect(toast(page, "Campaign launched successfully!")).toBeVisible();
+      await page.goto("/campaigns");
+      await expect(page.getByTestId("campaign-row").filter({ hasText: "Clicked twice" })).toHaveCount(1);
+      expect(posts).toBe(1);
+      const all = (await (await page.request.get("/api/campaigns")).json()) as CampaignJson[];
+      expect(all.filter((c) => c.name === "Clicked twice")).toHaveLength(1);
 
-    // The launch is done but the next page is still loading: the button stays disabled, so a click
-    // then sends nothing (it used to come back to life and launch a second campaign).
-    await page.goto(`/campaigns/new?segmentId=${segmentId}`);
-    await page.getByLabel("Campaign Name").fill("Slow launch");
-    await page.getByRole("button", { name: "Continue" }).click();
-    await page.getByLabel("Message Content").fill("Hi {NAME}");
-    await page.getByRole("button", { name: "Continue" }).click();
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let loading: () => void = () => {};
-    const nextPage = new Promise<void>((resolve) => (loading = resolve));
-    // The launch lands on the new campaign's page: hold its data.
-    await page.route(/\/campaigns\/[0-9a-f]{24}\.data/, async (route) => {
-      loading();
-      await held;
-      await route.continue();
-    });
-    posts = 0;
-    await launch.click();
-    await nextPage;
-    await expect(launch).toBeDisabled();
-    await launch.click({ force: true });
-    release();
-    await expect(page).toHaveURL(/\/campaigns\/[0-9a-f]{24}$/);
-    await page.goto("/campaigns");
-    await expect(page.getByTestId("campaign-row").filter({ hasText: "Slow launch" })).toHaveCount(1);
-    expect(posts).toBe(1);
-  });
+      // The launch is done but the next page is still loading: the button stays disabled, so a click
+      // then sends nothing (it used to come back to life and launch a second campaign).
+      await page.goto(`/campaigns/new?segmentId=${segmentId}`);
+      await page.getByLabel("Campaign Name").fill("Slow launch");
+      await page.getByRole("button", { name: "Continue" }).click();
+      await page.getByLabel("Message Content").fill("Hi {NAME}");
+      await page.getByRole("button", { name: "Continue" }).click();
+      let release: () => void = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let loading: () => void = () => {};
+      const nextPage = new Promise<void>((resolve) => (loading = resolve));
+      // The launch lands on the new campaign's page: hold its data.
+      await page.route(/\/campaigns\/[0-9a-f]{24}\.data/, async (route) => {
+        loading();
+        await held;
+        await route.continue();
+      });
+      posts = 0;
+      await launch.click();
+      await nextPage;
+      await expect(launch).toBeDisabled();
+      await launch.click({ force: true });
+      release();
+      await expect(page).toHaveURL(/\/campaigns\/[0-9a-f]{24}$/);
+      await page.goto("/campaigns");
+      await expect(page.getByTestId("campaign-row").filter({ hasText: "Slow launch" })).toHaveCount(1);
+      expect(posts).toBe(1);
+    },
+  );
 
   test("names with replacement patterns read exactly as stored in the preview and with a suggestion", async ({
     page,

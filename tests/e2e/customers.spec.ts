@@ -3,7 +3,7 @@
 // same basics with JavaScript off.
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { E2E_PASSWORD, expect, signIn, test, uniqueEmail, LOCAL_SIGN_IN_BUTTON } from "./fixtures";
+import { E2E_PASSWORD, expect, signIn, test, uniqueEmail, LOCAL_SIGN_IN_BUTTON, POSTGRES_TOO } from "./fixtures";
 
 async function addCustomer(
   page: Page,
@@ -23,7 +23,7 @@ async function addCustomer(
 const rows = (page: Page) => page.getByTestId("customer-row");
 
 test.describe("customers", () => {
-  test("add, search, view, edit and delete a customer", async ({ page }) => {
+  test("add, search, view, edit and delete a customer", POSTGRES_TOO, async ({ page }) => {
     await signIn(page, { name: "Customer Manager" });
     await page.goto("/customers");
     await expect(page.getByText("No customers found")).toBeVisible();
@@ -138,7 +138,7 @@ test.describe("customers", () => {
     await expect(page.getByTestId("page-summary")).toHaveText("1–50 of 55");
   });
 
-  test("import a CSV with some bad rows, download the error report, export", async ({ page }) => {
+  test("import a CSV with some bad rows, download the error report, export", POSTGRES_TOO, async ({ page }) => {
     await signIn(page, { name: "Importer" });
     const tag = Date.now().toString(36);
     const csv = [
@@ -308,27 +308,31 @@ test.describe("customers", () => {
     await expect(rows(page)).toHaveCount(2);
   });
 
-  test("a customer that does not exist, or is another user's, could not be loaded (404)", async ({ page, browser }) => {
-    const other = await browser.newContext();
-    const otherPage = await other.newPage();
-    await signIn(otherPage, { name: "Other Tenant" });
-    const created = await otherPage.request.post("/api/customers", {
-      data: { firstName: "Their", lastName: "Customer", email: uniqueEmail("theirs") },
-    });
-    expect(created.ok(), await created.text()).toBeTruthy();
-    const theirs = ((await created.json()) as { _id: string })._id;
-    await other.close();
+  test(
+    "a customer that does not exist, or is another user's, could not be loaded (404)",
+    POSTGRES_TOO,
+    async ({ page, browser }) => {
+      const other = await browser.newContext();
+      const otherPage = await other.newPage();
+      await signIn(otherPage, { name: "Other Tenant" });
+      const created = await otherPage.request.post("/api/customers", {
+        data: { firstName: "Their", lastName: "Customer", email: uniqueEmail("theirs") },
+      });
+      expect(created.ok(), await created.text()).toBeTruthy();
+      const theirs = ((await created.json()) as { _id: string })._id;
+      await other.close();
 
-    await signIn(page);
-    for (const id of ["0123456789abcdef01234567", theirs]) {
-      const res = await page.goto(`/customers/${id}`);
-      expect(res?.status()).toBe(404);
-      await expect(page.getByText("Failed to load customer data. Please try again.")).toBeVisible();
-      await expect(page.getByText("Their Customer")).toHaveCount(0);
-      await page.getByRole("link", { name: "Back" }).click();
-      await expect(page).toHaveURL(/\/customers$/);
-    }
-  });
+      await signIn(page);
+      for (const id of ["0123456789abcdef01234567", theirs]) {
+        const res = await page.goto(`/customers/${id}`);
+        expect(res?.status()).toBe(404);
+        await expect(page.getByText("Failed to load customer data. Please try again.")).toBeVisible();
+        await expect(page.getByText("Their Customer")).toHaveCount(0);
+        await page.getByRole("link", { name: "Back" }).click();
+        await expect(page).toHaveURL(/\/customers$/);
+      }
+    },
+  );
 });
 
 test.describe("customers without JavaScript", () => {
@@ -420,84 +424,86 @@ async function importSortable(page: Page) {
 const nameOf = (p: { first: string; last: string }) => `${p.first} ${p.last}`;
 
 test.describe("customers sorted and paged", () => {
-  test("a header sorts (aria-sort, kept in the address), the footer says the range, First and Last jump", async ({
-    page,
-  }) => {
-    await signIn(page, { name: "Sorter" });
-    const people = await importSortable(page);
-    const bySpend = [...people].sort((a, b) => b.spend - a.spend);
-    const byName = [...people].sort((a, b) => (nameOf(a).toLowerCase() < nameOf(b).toLowerCase() ? -1 : 1));
+  test(
+    "a header sorts (aria-sort, kept in the address), the footer says the range, First and Last jump",
+    POSTGRES_TOO,
+    async ({ page }) => {
+      await signIn(page, { name: "Sorter" });
+      const people = await importSortable(page);
+      const bySpend = [...people].sort((a, b) => b.spend - a.spend);
+      const byName = [...people].sort((a, b) => (nameOf(a).toLowerCase() < nameOf(b).toLowerCase() ? -1 : 1));
 
-    await page.goto("/customers");
-    await expect(page.getByTestId("page-summary")).toHaveText(`1–50 of ${SORTABLE}`);
-    await expect(page.getByRole("link", { name: "First page" })).toHaveCount(0);
+      await page.goto("/customers");
+      await expect(page.getByTestId("page-summary")).toHaveText(`1–50 of ${SORTABLE}`);
+      await expect(page.getByRole("link", { name: "First page" })).toHaveCount(0);
 
-    const spendHeader = page.getByRole("columnheader", { name: "Total Spend" });
-    await expect(spendHeader).not.toHaveAttribute("aria-sort");
-    await spendHeader.getByRole("link").click();
-    await expect(page).toHaveURL(/[?&]sort=totalSpend&order=desc/);
-    await expect(spendHeader).toHaveAttribute("aria-sort", "descending");
-    await expect(rows(page).first()).toContainText(nameOf(bySpend[0]));
-    await expect(rows(page).nth(1)).toContainText(nameOf(bySpend[1]));
-    await expect(page.getByTestId("page-summary")).toHaveText(`1–50 of ${SORTABLE}`);
+      const spendHeader = page.getByRole("columnheader", { name: "Total Spend" });
+      await expect(spendHeader).not.toHaveAttribute("aria-sort");
+      await spendHeader.getByRole("link").click();
+      await expect(page).toHaveURL(/[?&]sort=totalSpend&order=desc/);
+      await expect(spendHeader).toHaveAttribute("aria-sort", "descending");
+      await expect(rows(page).first()).toContainText(nameOf(bySpend[0]));
+      await expect(rows(page).nth(1)).toContainText(nameOf(bySpend[1]));
+      await expect(page.getByTestId("page-summary")).toHaveText(`1–50 of ${SORTABLE}`);
 
-    // Clicking it again turns the order round.
-    await spendHeader.getByRole("link").click();
-    await expect(page).toHaveURL(/[?&]sort=totalSpend&order=asc/);
-    await expect(spendHeader).toHaveAttribute("aria-sort", "ascending");
-    await expect(rows(page).first()).toContainText(nameOf(bySpend[SORTABLE - 1]));
+      // Clicking it again turns the order round.
+      await spendHeader.getByRole("link").click();
+      await expect(page).toHaveURL(/[?&]sort=totalSpend&order=asc/);
+      await expect(spendHeader).toHaveAttribute("aria-sort", "ascending");
+      await expect(rows(page).first()).toContainText(nameOf(bySpend[SORTABLE - 1]));
 
-    // The last page: the final 50 in this order, shown in this order.
-    await page.getByRole("link", { name: "Last page" }).click();
-    await expect(page.getByTestId("page-summary")).toHaveText(`71–120 of ${SORTABLE}`);
-    await expect(page).toHaveURL(/sort=totalSpend/);
-    await expect(rows(page)).toHaveCount(50);
-    await expect(rows(page).first()).toContainText(nameOf(bySpend[49]));
-    await expect(rows(page).last()).toContainText(nameOf(bySpend[0]));
-    await expect(page.getByRole("link", { name: "Next page" })).toHaveCount(0);
-    await expect(page.getByRole("link", { name: "Last page" })).toHaveCount(0);
+      // The last page: the final 50 in this order, shown in this order.
+      await page.getByRole("link", { name: "Last page" }).click();
+      await expect(page.getByTestId("page-summary")).toHaveText(`71–120 of ${SORTABLE}`);
+      await expect(page).toHaveURL(/sort=totalSpend/);
+      await expect(rows(page)).toHaveCount(50);
+      await expect(rows(page).first()).toContainText(nameOf(bySpend[49]));
+      await expect(rows(page).last()).toContainText(nameOf(bySpend[0]));
+      await expect(page.getByRole("link", { name: "Next page" })).toHaveCount(0);
+      await expect(page.getByRole("link", { name: "Last page" })).toHaveCount(0);
 
-    await page.getByRole("link", { name: "Previous page" }).click();
-    await expect(page.getByTestId("page-summary")).toHaveText(`21–70 of ${SORTABLE}`);
-    await expect(rows(page).first()).toContainText(nameOf(bySpend[SORTABLE - 21]));
+      await page.getByRole("link", { name: "Previous page" }).click();
+      await expect(page.getByTestId("page-summary")).toHaveText(`21–70 of ${SORTABLE}`);
+      await expect(rows(page).first()).toContainText(nameOf(bySpend[SORTABLE - 21]));
 
-    await page.getByRole("link", { name: "First page" }).click();
-    await expect(page.getByTestId("page-summary")).toHaveText(`1–50 of ${SORTABLE}`);
-    await expect(rows(page).first()).toContainText(nameOf(bySpend[SORTABLE - 1]));
-    await page.getByRole("link", { name: "Next page" }).click();
-    await expect(page.getByTestId("page-summary")).toHaveText(`51–100 of ${SORTABLE}`);
-    await expect(rows(page).first()).toContainText(nameOf(bySpend[SORTABLE - 51]));
+      await page.getByRole("link", { name: "First page" }).click();
+      await expect(page.getByTestId("page-summary")).toHaveText(`1–50 of ${SORTABLE}`);
+      await expect(rows(page).first()).toContainText(nameOf(bySpend[SORTABLE - 1]));
+      await page.getByRole("link", { name: "Next page" }).click();
+      await expect(page.getByTestId("page-summary")).toHaveText(`51–100 of ${SORTABLE}`);
+      await expect(rows(page).first()).toContainText(nameOf(bySpend[SORTABLE - 51]));
 
-    // The address keeps it: a reload shows the same page.
-    await page.reload();
-    await expect(page.getByTestId("page-summary")).toHaveText(`51–100 of ${SORTABLE}`);
-    await expect(spendHeader).toHaveAttribute("aria-sort", "ascending");
+      // The address keeps it: a reload shows the same page.
+      await page.reload();
+      await expect(page.getByTestId("page-summary")).toHaveText(`51–100 of ${SORTABLE}`);
+      await expect(spendHeader).toHaveAttribute("aria-sort", "ascending");
 
-    // Name sorts A to Z first; a search keeps the sort.
-    await page.getByRole("columnheader", { name: "Customer" }).getByRole("link").click();
-    await expect(page).toHaveURL(/sort=name&order=asc/);
-    await expect(page.getByRole("columnheader", { name: "Customer" })).toHaveAttribute("aria-sort", "ascending");
-    await expect(rows(page).first()).toContainText(nameOf(byName[0]));
-    await expect(page.getByTestId("page-summary")).toHaveText(`1–50 of ${SORTABLE}`);
-    await page.getByLabel("Search customers").fill("sorty00");
-    await expect(page).toHaveURL(/q=sorty00/);
-    await expect(page).toHaveURL(/sort=name/);
-    const matching = byName.filter((p) => p.first.toLowerCase().includes("sorty00"));
-    await expect(rows(page)).toHaveCount(matching.length);
-    await expect(rows(page).first()).toContainText(nameOf(matching[0]));
+      // Name sorts A to Z first; a search keeps the sort.
+      await page.getByRole("columnheader", { name: "Customer" }).getByRole("link").click();
+      await expect(page).toHaveURL(/sort=name&order=asc/);
+      await expect(page.getByRole("columnheader", { name: "Customer" })).toHaveAttribute("aria-sort", "ascending");
+      await expect(rows(page).first()).toContainText(nameOf(byName[0]));
+      await expect(page.getByTestId("page-summary")).toHaveText(`1–50 of ${SORTABLE}`);
+      await page.getByLabel("Search customers").fill("sorty00");
+      await expect(page).toHaveURL(/q=sorty00/);
+      await expect(page).toHaveURL(/sort=name/);
+      const matching = byName.filter((p) => p.first.toLowerCase().includes("sorty00"));
+      await expect(rows(page)).toHaveCount(matching.length);
+      await expect(rows(page).first()).toContainText(nameOf(matching[0]));
 
-    // The Sort by form offers the date added (not a column): newest added first.
-    await page.getByLabel("Search customers").fill("");
-    await expect(rows(page)).toHaveCount(50);
-    await page.getByLabel("Sort by").selectOption("createdAt");
-    await expect(page).toHaveURL(/sort=createdAt&order=desc/);
-    await expect(rows(page).first()).toContainText(nameOf(people[SORTABLE - 1]));
-    await page.getByLabel("Order", { exact: true }).selectOption("asc");
-    await expect(page).toHaveURL(/sort=createdAt&order=asc/);
-    await expect(rows(page).first()).toContainText(nameOf(people[0]));
-    await page.setViewportSize({ width: 1366, height: 900 });
-    await page.screenshot({ path: test.info().outputPath("customers-1366.png") });
-  });
+      // The Sort by form offers the date added (not a column): newest added first.
+      await page.getByLabel("Search customers").fill("");
+      await expect(rows(page)).toHaveCount(50);
+      await page.getByLabel("Sort by").selectOption("createdAt");
+      await expect(page).toHaveURL(/sort=createdAt&order=desc/);
+      await expect(rows(page).first()).toContainText(nameOf(people[SORTABLE - 1]));
+      await page.getByLabel("Order", { exact: true }).selectOption("asc");
+      await expect(page).toHaveURL(/sort=createdAt&order=asc/);
+      await expect(rows(page).first()).toContainText(nameOf(people[0]));
+      await page.setViewportSize({ width: 1366, height: 900 });
+      await page.screenshot({ path: test.info().outputPath("customers-1366.png") });
+    },
+  );
 
   test("a 390 × 844 phone shows cards with view and delete at hand, a sort control, and no sideways scroll", async ({
     page,

@@ -2,7 +2,7 @@
 // change, switch AND/OR, use AI, save, view, edit with a nested group, delete; and saving a
 // segment with JavaScript off (the builder's add and remove buttons round-trip through the server).
 import type { Page } from "@playwright/test";
-import { expect, signIn, test, uniqueEmail } from "./fixtures";
+import { expect, signIn, test, uniqueEmail, POSTGRES_TOO } from "./fixtures";
 
 /** Twelve customers of the signed-in user: customer i spent ₹1,000 × i and visited i times. */
 async function createCustomers(page: Page) {
@@ -23,7 +23,7 @@ async function createCustomers(page: Page) {
 const previewCount = (page: Page) => page.getByTestId("preview-count");
 
 test.describe("segments", () => {
-  test("build with a live preview, use AI, save, view, edit and delete", async ({ page }) => {
+  test("build with a live preview, use AI, save, view, edit and delete", POSTGRES_TOO, async ({ page }) => {
     // The whole life of a segment in one journey: about 35 s on an idle machine, over 60 s on a busy one.
     test.setTimeout(120_000);
     await signIn(page, { name: "Segment Builder" });
@@ -149,7 +149,7 @@ test.describe("segments", () => {
     await expect(page.getByText("No segments yet")).toBeVisible();
   });
 
-  test("search and sort the list", async ({ page }) => {
+  test("search and sort the list", POSTGRES_TOO, async ({ page }) => {
     await signIn(page, { name: "Segment Sorter" });
     await createCustomers(page);
     for (const [name, min] of [
@@ -191,89 +191,95 @@ async function createActiveCustomers(page: Page, daysAgo: number[]) {
 }
 
 test.describe("rolling dates, phones and names", () => {
-  test("'in the last N days' saves as a rolling date and counts the right customers", async ({ page }) => {
-    test.setTimeout(90_000);
-    await signIn(page, { name: "Rolling Dates" });
-    // Active 3, 20, 45 and 100 days ago, and one never active.
-    await createActiveCustomers(page, [3, 20, 45, 100]);
+  test(
+    "'in the last N days' saves as a rolling date and counts the right customers",
+    POSTGRES_TOO,
+    async ({ page }) => {
+      test.setTimeout(90_000);
+      await signIn(page, { name: "Rolling Dates" });
+      // Active 3, 20, 45 and 100 days ago, and one never active.
+      await createActiveCustomers(page, [3, 20, 45, 100]);
 
-    await page.goto("/segments/new");
-    await page.getByLabel("Segment Name").fill("Active this month");
-    await page.getByLabel("Field of condition 1").selectOption("lastActiveDate");
-    const operator = page.getByLabel("Operator of condition 1");
-    await expect(operator.locator("option")).toHaveText([
-      "after",
-      "before",
-      "on or after",
-      "on or before",
-      "in the last N days",
-      "more than N days ago",
-    ]);
-    await operator.selectOption({ label: "in the last N days" });
-    const days = page.getByLabel("Value of condition 1");
-    await expect(days).toHaveAttribute("type", "text");
-    await expect(days).toHaveAttribute("placeholder", "Number of days");
+      await page.goto("/segments/new");
+      await page.getByLabel("Segment Name").fill("Active this month");
+      await page.getByLabel("Field of condition 1").selectOption("lastActiveDate");
+      const operator = page.getByLabel("Operator of condition 1");
+      await expect(operator.locator("option")).toHaveText([
+        "after",
+        "before",
+        "on or after",
+        "on or before",
+        "in the last N days",
+        "more than N days ago",
+      ]);
+      await operator.selectOption({ label: "in the last N days" });
+      const days = page.getByLabel("Value of condition 1");
+      await expect(days).toHaveAttribute("type", "text");
+      await expect(days).toHaveAttribute("placeholder", "Number of days");
 
-    // A bad number of days: no preview, and on saving the API's message.
-    await days.fill("-5");
-    await expect(page.getByTestId("preview-empty")).toContainText("Complete the conditions");
-    await page.getByRole("button", { name: "Create Segment" }).click();
-    await expect(page.getByTestId("conditions-error")).toHaveText(
-      "conditions.lastActiveDate.$gte.$daysAgo: the number of days must be a whole number from 0 to 36,500",
-    );
-    await expect(page).toHaveURL(/\/segments\/new$/);
-    await days.fill("1.5");
-    await expect(page.getByTestId("conditions-error")).toContainText("must be a whole number from 0 to 36,500");
+      // A bad number of days: no preview, and on saving the API's message.
+      await days.fill("-5");
+      await expect(page.getByTestId("preview-empty")).toContainText("Complete the conditions");
+      await page.getByRole("button", { name: "Create Segment" }).click();
+      await expect(page.getByTestId("conditions-error")).toHaveText(
+        "conditions.lastActiveDate.$gte.$daysAgo: the number of days must be a whole number from 0 to 36,500",
+      );
+      await expect(page).toHaveURL(/\/segments\/new$/);
+      await days.fill("1.5");
+      await expect(page.getByTestId("conditions-error")).toContainText("must be a whole number from 0 to 36,500");
 
-    await days.fill("30");
-    await expect(page.getByTestId("conditions-error")).toHaveCount(0);
-    await expect(previewCount(page)).toHaveText("2");
-    await days.fill("60");
-    await expect(previewCount(page)).toHaveText("3");
-    // From one number of days to another the value stays: more than 60 days ago is the 100-day one.
-    await operator.selectOption({ label: "more than N days ago" });
-    await expect(days).toHaveValue("60");
-    await expect(previewCount(page)).toHaveText("1");
-    // A number of days is not a date: switching to a date operator clears the value.
-    await operator.selectOption({ label: "on or after" });
-    await expect(days).toHaveValue("");
-    await expect(days).toHaveAttribute("type", "date");
-    await operator.selectOption({ label: "more than N days ago" });
-    await days.fill("30");
-    await expect(previewCount(page)).toHaveText("2");
-    await operator.selectOption({ label: "in the last N days" });
-    await days.fill("30");
-    await expect(previewCount(page)).toHaveText("2");
+      await days.fill("30");
+      await expect(page.getByTestId("conditions-error")).toHaveCount(0);
+      await expect(previewCount(page)).toHaveText("2");
+      await days.fill("60");
+      await expect(previewCount(page)).toHaveText("3");
+      // From one number of days to another the value stays: more than 60 days ago is the 100-day one.
+      await operator.selectOption({ label: "more than N days ago" });
+      await expect(days).toHaveValue("60");
+      await expect(previewCount(page)).toHaveText("1");
+      // A number of days is not a date: switching to a date operator clears the value.
+      await operator.selectOption({ label: "on or after" });
+      await expect(days).toHaveValue("");
+      await expect(days).toHaveAttribute("type", "date");
+      await operator.selectOption({ label: "more than N days ago" });
+      await days.fill("30");
+      await expect(previewCount(page)).toHaveText("2");
+      await operator.selectOption({ label: "in the last N days" });
+      await days.fill("30");
+      await expect(previewCount(page)).toHaveText("2");
 
-    await page.getByRole("button", { name: "Create Segment" }).click();
-    await expect(page).toHaveURL(/\/segments$/);
-    await expect(page.getByText("Segment created successfully")).toBeVisible();
-    await expect(page.getByTestId("segment-row").filter({ hasText: "Active this month" })).toContainText("2 customers");
+      await page.getByRole("button", { name: "Create Segment" }).click();
+      await expect(page).toHaveURL(/\/segments$/);
+      await expect(page.getByText("Segment created successfully")).toBeVisible();
+      await expect(page.getByTestId("segment-row").filter({ hasText: "Active this month" })).toContainText(
+        "2 customers",
+      );
 
-    // The detail says it in words and stores the rolling date, not a day.
-    await page.getByRole("link", { name: "View Active this month" }).click();
-    await expect(page.getByTestId("audience-size")).toHaveText("2");
-    await expect(page.getByText("Last active in the last 30 days")).toBeVisible();
-    await expect(page.getByTestId("conditions-json")).toContainText('"$daysAgo": 30');
+      // The detail says it in words and stores the rolling date, not a day.
+      await page.getByRole("link", { name: "View Active this month" }).click();
+      await expect(page.getByTestId("audience-size")).toHaveText("2");
+      await expect(page.getByText("Last active in the last 30 days")).toBeVisible();
+      await expect(page.getByTestId("conditions-json")).toContainText('"$daysAgo": 30');
 
-    // Editing opens it as its days.
-    await page.getByRole("link", { name: "Edit Segment" }).click();
-    await expect(page.getByLabel("Operator of condition 1")).toHaveValue("$gte:daysAgo");
-    await expect(page.getByLabel("Value of condition 1")).toHaveValue("30");
-    await expect(previewCount(page)).toHaveText("2");
+      // Editing opens it as its days.
+      await page.getByRole("link", { name: "Edit Segment" }).click();
+      await expect(page.getByLabel("Operator of condition 1")).toHaveValue("$gte:daysAgo");
+      await expect(page.getByLabel("Value of condition 1")).toHaveValue("30");
+      await expect(previewCount(page)).toHaveText("2");
 
-    // Use AI turns activity phrases into rolling dates too.
-    await page.getByRole("button", { name: "Use AI" }).click();
-    const dialog = page.getByRole("dialog");
-    await dialog.getByLabel("Description").fill("inactive for 40 days");
-    await dialog.getByRole("button", { name: "Generate" }).click();
-    await expect(dialog.getByTestId("ai-result")).toContainText("Last active more than 40 days ago");
-    await expect(dialog.getByTestId("ai-result")).toContainText("2 customers match");
-    await dialog.getByRole("button", { name: "Apply conditions" }).click();
-    await expect(page.getByLabel("Operator of condition 1")).toHaveValue("$lt:daysAgo");
-    await expect(page.getByLabel("Value of condition 1")).toHaveValue("40");
-    await expect(previewCount(page)).toHaveText("2");
-  });
+      // Use AI turns activity phrases into rolling dates too.
+      await page.getByRole("button", { name: "Use AI" }).click();
+      const dialog = page.getByRole("dialog");
+      await dialog.getByLabel("Description").fill("inactive for 40 days");
+      await dialog.getByRole("button", { name: "Generate" }).click();
+      await expect(dialog.getByTestId("ai-result")).toContainText("Last active more than 40 days ago");
+      await expect(dialog.getByTestId("ai-result")).toContainText("2 customers match");
+      await dialog.getByRole("button", { name: "Apply conditions" }).click();
+      await expect(page.getByLabel("Operator of condition 1")).toHaveValue("$lt:daysAgo");
+      await expect(page.getByLabel("Value of condition 1")).toHaveValue("40");
+      await expect(previewCount(page)).toHaveText("2");
+    },
+  );
 
   test("on a phone the live count stays in sight while the rules are edited", async ({ page }) => {
     test.setTimeout(90_000);

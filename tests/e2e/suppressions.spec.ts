@@ -4,7 +4,7 @@
 // JavaScript off; and the page on a phone.
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { E2E_PASSWORD, expect, signIn, test, uniqueEmail, LOCAL_SIGN_IN_BUTTON } from "./fixtures";
+import { E2E_PASSWORD, expect, signIn, test, uniqueEmail, LOCAL_SIGN_IN_BUTTON, POSTGRES_TOO } from "./fixtures";
 
 const rows = (page: Page) => page.getByTestId("suppression-row");
 
@@ -15,86 +15,90 @@ async function createCustomer(page: Page, c: { firstName: string; lastName: stri
 }
 
 test.describe("suppressions", () => {
-  test("add through the form, search, remove with the confirmation, resubscribe from the customer page", async ({
-    page,
-  }) => {
-    await signIn(page, { name: "List Keeper" });
-    const kavya = uniqueEmail("kavya");
-    const rohan = uniqueEmail("rohan");
-    const customerId = await createCustomer(page, { firstName: "Kavya", lastName: "Menon", email: kavya });
+  test(
+    "add through the form, search, remove with the confirmation, resubscribe from the customer page",
+    POSTGRES_TOO,
+    async ({ page }) => {
+      await signIn(page, { name: "List Keeper" });
+      const kavya = uniqueEmail("kavya");
+      const rohan = uniqueEmail("rohan");
+      const customerId = await createCustomer(page, { firstName: "Kavya", lastName: "Menon", email: kavya });
 
-    // The navigation's entry after Campaigns, the top bar's title, the empty list.
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Suppressions" }).click();
-    await expect(page).toHaveURL(/\/suppressions$/);
-    await expect(page.getByTestId("top-bar-title")).toHaveText("Suppressions");
-    // The page's own title under the top bar's (an h1 with the same words, as on Customers).
-    await expect(page.getByRole("heading", { level: 2, name: "Suppressions", exact: true })).toBeVisible();
-    await expect(page.getByText("Addresses here get no campaign e-mail, whatever segment they are in.")).toBeVisible();
-    await expect(page.getByText("No suppressed addresses")).toBeVisible();
-    await expect(page.getByText(/Addresses come here when a customer unsubscribes/)).toBeVisible();
-    await expect(page.getByTestId("page-summary")).toHaveText("0 of 0");
+      // The navigation's entry after Campaigns, the top bar's title, the empty list.
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Suppressions" }).click();
+      await expect(page).toHaveURL(/\/suppressions$/);
+      await expect(page.getByTestId("top-bar-title")).toHaveText("Suppressions");
+      // The page's own title under the top bar's (an h1 with the same words, as on Customers).
+      await expect(page.getByRole("heading", { level: 2, name: "Suppressions", exact: true })).toBeVisible();
+      await expect(
+        page.getByText("Addresses here get no campaign e-mail, whatever segment they are in."),
+      ).toBeVisible();
+      await expect(page.getByText("No suppressed addresses")).toBeVisible();
+      await expect(page.getByText(/Addresses come here when a customer unsubscribes/)).toBeVisible();
+      await expect(page.getByTestId("page-summary")).toHaveText("0 of 0");
 
-    // A bad address is named under the field, as it is typed and on submit.
-    const field = page.getByLabel("Email addresses");
-    await field.fill(`${kavya}\nkavya@`);
-    await field.blur();
-    await expect(field).toHaveAccessibleDescription(
-      /"kavya@" is not a valid email address\. Correct it or leave it out and try again\./,
-    );
-    await page.getByRole("button", { name: "Add to the list" }).click();
-    await expect(field).toHaveAccessibleDescription(/"kavya@" is not a valid email address/);
-    await expect(rows(page)).toHaveCount(0);
+      // A bad address is named under the field, as it is typed and on submit.
+      const field = page.getByLabel("Email addresses");
+      await field.fill(`${kavya}\nkavya@`);
+      await field.blur();
+      await expect(field).toHaveAccessibleDescription(
+        /"kavya@" is not a valid email address\. Correct it or leave it out and try again\./,
+      );
+      await page.getByRole("button", { name: "Add to the list" }).click();
+      await expect(field).toHaveAccessibleDescription(/"kavya@" is not a valid email address/);
+      await expect(rows(page)).toHaveCount(0);
 
-    // Two addresses, one a line and comma separated.
-    await field.fill(`${kavya.toUpperCase()},\n${rohan}`);
-    await page.getByRole("button", { name: "Add to the list" }).click();
-    await expect(page.getByText("2 addresses added to the suppression list")).toBeVisible();
-    await expect(rows(page)).toHaveCount(2);
-    await expect(field).toHaveValue("");
-    await expect(page.getByTestId("page-summary")).toHaveText("1–2 of 2");
-    const kavyaRow = rows(page).filter({ hasText: kavya });
-    await expect(kavyaRow.getByTestId("suppression-reason")).toHaveText("Added by hand");
-    await expect(kavyaRow).toContainText("—");
+      // Two addresses, one a line and comma separated.
+      await field.fill(`${kavya.toUpperCase()},\n${rohan}`);
+      await page.getByRole("button", { name: "Add to the list" }).click();
+      await expect(page.getByText("2 addresses added to the suppression list")).toBeVisible();
+      await expect(rows(page)).toHaveCount(2);
+      await expect(field).toHaveValue("");
+      await expect(page.getByTestId("page-summary")).toHaveText("1–2 of 2");
+      const kavyaRow = rows(page).filter({ hasText: kavya });
+      await expect(kavyaRow.getByTestId("suppression-reason")).toHaveText("Added by hand");
+      await expect(kavyaRow).toContainText("—");
 
-    // Search on the address.
-    await page.getByLabel("Search suppressed addresses").fill(rohan.slice(0, 12));
-    await expect(rows(page)).toHaveCount(1);
-    await expect(rows(page).first()).toContainText(rohan);
-    await page.getByLabel("Search suppressed addresses").fill("");
-    await expect(rows(page)).toHaveCount(2);
+      // Search on the address.
+      await page.getByLabel("Search suppressed addresses").fill(rohan.slice(0, 12));
+      await expect(rows(page)).toHaveCount(1);
+      await expect(rows(page).first()).toContainText(rohan);
+      await page.getByLabel("Search suppressed addresses").fill("");
+      await expect(rows(page)).toHaveCount(2);
 
-    // Remove, with a confirmation that says the address gets campaign e-mail again; Cancel first.
-    await page.getByRole("link", { name: `Remove ${rohan}` }).click();
-    const dialog = page.getByRole("dialog");
-    await expect(dialog).toContainText("Remove from the suppression list");
-    await expect(dialog).toContainText("The address will get campaign e-mail again.");
-    await dialog.getByRole("link", { name: "Cancel" }).click();
-    await expect(page.getByRole("dialog")).toHaveCount(0);
-    await expect(rows(page)).toHaveCount(2);
-    await page.getByRole("link", { name: `Remove ${rohan}` }).click();
-    await page.getByRole("dialog").getByRole("button", { name: "Remove" }).click();
-    await expect(page.getByText(`${rohan} removed from the suppression list`)).toBeVisible();
-    await expect(rows(page)).toHaveCount(1);
-    await expect(page.getByText(rohan)).toHaveCount(0);
+      // Remove, with a confirmation that says the address gets campaign e-mail again; Cancel first.
+      await page.getByRole("link", { name: `Remove ${rohan}` }).click();
+      const dialog = page.getByRole("dialog");
+      await expect(dialog).toContainText("Remove from the suppression list");
+      await expect(dialog).toContainText("The address will get campaign e-mail again.");
+      await dialog.getByRole("link", { name: "Cancel" }).click();
+      await expect(page.getByRole("dialog")).toHaveCount(0);
+      await expect(rows(page)).toHaveCount(2);
+      await page.getByRole("link", { name: `Remove ${rohan}` }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "Remove" }).click();
+      await expect(page.getByText(`${rohan} removed from the suppression list`)).toBeVisible();
+      await expect(rows(page)).toHaveCount(1);
+      await expect(page.getByText(rohan)).toHaveCount(0);
 
-    // The customer's page: the badge beside the e-mail, the history, Resubscribe.
-    await page.goto(`/customers/${customerId}`);
-    await expect(page.getByRole("heading", { name: "Kavya Menon" })).toBeVisible();
-    await expect(page.getByTestId("suppression-badge")).toHaveText("Suppressed by hand");
-    const history = page.getByRole("region", { name: "E-mail history" });
-    await expect(history.getByRole("listitem")).toHaveText([/^Suppressed by hand/]);
-    await page.getByRole("link", { name: "Resubscribe" }).click();
-    const confirm = page.getByRole("dialog");
-    await expect(confirm).toContainText(`Take ${kavya} off the suppression list?`);
-    await confirm.getByRole("button", { name: "Resubscribe" }).click();
-    await expect(page.getByText(`Resubscribed: ${kavya} gets campaign e-mail again`)).toBeVisible();
-    await expect(page.getByTestId("suppression-badge")).toHaveCount(0);
-    await expect(page.getByRole("link", { name: "Resubscribe" })).toHaveCount(0);
-    await expect(history.getByRole("listitem")).toHaveText([/^Resubscribed/, /^Suppressed by hand/]);
+      // The customer's page: the badge beside the e-mail, the history, Resubscribe.
+      await page.goto(`/customers/${customerId}`);
+      await expect(page.getByRole("heading", { name: "Kavya Menon" })).toBeVisible();
+      await expect(page.getByTestId("suppression-badge")).toHaveText("Suppressed by hand");
+      const history = page.getByRole("region", { name: "E-mail history" });
+      await expect(history.getByRole("listitem")).toHaveText([/^Suppressed by hand/]);
+      await page.getByRole("link", { name: "Resubscribe" }).click();
+      const confirm = page.getByRole("dialog");
+      await expect(confirm).toContainText(`Take ${kavya} off the suppression list?`);
+      await confirm.getByRole("button", { name: "Resubscribe" }).click();
+      await expect(page.getByText(`Resubscribed: ${kavya} gets campaign e-mail again`)).toBeVisible();
+      await expect(page.getByTestId("suppression-badge")).toHaveCount(0);
+      await expect(page.getByRole("link", { name: "Resubscribe" })).toHaveCount(0);
+      await expect(history.getByRole("listitem")).toHaveText([/^Resubscribed/, /^Suppressed by hand/]);
 
-    await page.goto("/suppressions");
-    await expect(page.getByText("No suppressed addresses")).toBeVisible();
-  });
+      await page.goto("/suppressions");
+      await expect(page.getByText("No suppressed addresses")).toBeVisible();
+    },
+  );
 
   test("a customer never suppressed has no badge and no e-mail events", async ({ page }) => {
     await signIn(page, { name: "Fresh Start" });
@@ -105,7 +109,7 @@ test.describe("suppressions", () => {
     await expect(page.getByTestId("suppression-badge")).toHaveCount(0);
   });
 
-  test("import a CSV file with a bad row, then export the list", async ({ page }) => {
+  test("import a CSV file with a bad row, then export the list", POSTGRES_TOO, async ({ page }) => {
     await signIn(page, { name: "List Mover" });
     const tag = Date.now().toString(36);
     const csv = [
