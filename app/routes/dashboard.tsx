@@ -77,6 +77,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** This address takes GET only: any other method is a 405 that says so. */
 export const action = methodNotAllowed("GET");
 
+/** The three totals across the top, each with its change and the list it opens. */
+const STAT_CARDS = [
+  { label: "Total Customers", count: "customers", to: "/customers", icon: Users },
+  { label: "Total Segments", count: "segments", to: "/segments", icon: Target },
+  { label: "Total Campaigns", count: "campaigns", to: "/campaigns", icon: Megaphone },
+] as const;
+
 export default function Dashboard() {
   const { summary, campaignRevenue, enoughData, insights } = useLoaderData<typeof loader>();
   const { counts, previous } = summary;
@@ -96,27 +103,16 @@ export default function Dashboard() {
       </section>
 
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
-        <StatCard
-          label="Total Customers"
-          count={counts.customers}
-          change={percentChange(counts.customers, previous.customers)}
-          to="/customers"
-          icon={Users}
-        />
-        <StatCard
-          label="Total Segments"
-          count={counts.segments}
-          change={percentChange(counts.segments, previous.segments)}
-          to="/segments"
-          icon={Target}
-        />
-        <StatCard
-          label="Total Campaigns"
-          count={counts.campaigns}
-          change={percentChange(counts.campaigns, previous.campaigns)}
-          to="/campaigns"
-          icon={Megaphone}
-        />
+        {STAT_CARDS.map(({ label, count, to, icon }) => (
+          <StatCard
+            key={count}
+            label={label}
+            count={counts[count]}
+            change={percentChange(counts[count], previous[count])}
+            to={to}
+            icon={icon}
+          />
+        ))}
       </div>
 
       <CampaignRevenue revenue={campaignRevenue} />

@@ -62,41 +62,62 @@ function Rate({
   );
 }
 
+type Count = "attempted" | "delivered" | "opened" | "clicked";
+
+/** Each rate: what it divides (`part` of `whole`), its band's colour and how it is computed. */
+const RATES: readonly {
+  label: keyof typeof PERFORMANCE_BASES;
+  rate: "deliveryRate" | "openRate" | "clickRate";
+  part: Count;
+  whole: Count;
+  colour: (rate: number) => ChipColour;
+  tooltip: string;
+}[] = [
+  {
+    label: "Average Delivery Rate",
+    rate: "deliveryRate",
+    part: "delivered",
+    whole: "attempted",
+    colour: deliveryRateColour,
+    tooltip: RATE_TOOLTIPS.delivery,
+  },
+  {
+    label: "Average Open Rate",
+    rate: "openRate",
+    part: "opened",
+    whole: "delivered",
+    colour: openRateColour,
+    tooltip: RATE_TOOLTIPS.open,
+  },
+  {
+    label: "Average Click Rate",
+    rate: "clickRate",
+    part: "clicked",
+    whole: "opened",
+    colour: clickRateColour,
+    tooltip: RATE_TOOLTIPS.click,
+  },
+];
+
 export function CampaignPerformance({ performance: p }: { performance: PerformanceFigures }) {
-  const n = formatCount;
   return (
     <section className="card p-5" aria-labelledby="campaign-performance">
       <h3 id="campaign-performance" className="mb-4 font-semibold text-slate-900">
         Campaign Performance
       </h3>
       <div className="space-y-5">
-        <Rate
-          label="Average Delivery Rate"
-          base={PERFORMANCE_BASES["Average Delivery Rate"]}
-          value={p.deliveryRate}
-          meaningful={p.attempted > 0}
-          colour={deliveryRateColour(p.deliveryRate)}
-          tooltip={RATE_TOOLTIPS.delivery}
-          basis={`${n(p.delivered)} delivered of ${n(p.attempted)} attempted`}
-        />
-        <Rate
-          label="Average Open Rate"
-          base={PERFORMANCE_BASES["Average Open Rate"]}
-          value={p.openRate}
-          meaningful={p.delivered > 0}
-          colour={openRateColour(p.openRate)}
-          tooltip={RATE_TOOLTIPS.open}
-          basis={`${n(p.opened)} opened of ${n(p.delivered)} delivered`}
-        />
-        <Rate
-          label="Average Click Rate"
-          base={PERFORMANCE_BASES["Average Click Rate"]}
-          value={p.clickRate}
-          meaningful={p.opened > 0}
-          colour={clickRateColour(p.clickRate)}
-          tooltip={RATE_TOOLTIPS.click}
-          basis={`${n(p.clicked)} clicked of ${n(p.opened)} opened`}
-        />
+        {RATES.map(({ label, rate, part, whole, colour, tooltip }) => (
+          <Rate
+            key={label}
+            label={label}
+            base={PERFORMANCE_BASES[label]}
+            value={p[rate]}
+            meaningful={p[whole] > 0}
+            colour={colour(p[rate])}
+            tooltip={tooltip}
+            basis={`${formatCount(p[part])} ${part} of ${formatCount(p[whole])} ${whole}`}
+          />
+        ))}
       </div>
     </section>
   );

@@ -151,32 +151,34 @@ function WeeklyTable({
   );
 }
 
-export function CustomersPerWeekChart({ weekly }: { weekly: WeeklyPoint[] }) {
-  const total = weekly.reduce((sum, w) => sum + w.customersAdded, 0);
+/** The weekly counts drawn as a chart of their own: what each is called, its test id and its colour. */
+const WEEKLY_SERIES = {
+  customersAdded: { name: "Customers added", testId: "chart-customers", colour: PRIMARY },
+  campaignsSent: { name: "Campaigns sent", testId: "chart-campaigns", colour: SECONDARY },
+} as const;
+
+/** One weekly count as bars, with its total over the weeks and its figures as a table. */
+function PerWeekChart({ weekly, dataKey }: { weekly: WeeklyPoint[]; dataKey: keyof typeof WEEKLY_SERIES }) {
+  const { name, testId, colour } = WEEKLY_SERIES[dataKey];
+  const total = weekly.reduce((sum, w) => sum + w[dataKey], 0);
   return (
     <ChartCard
-      title="Customers added per week"
+      title={`${name} per week`}
       caption={`${formatCount(total)} in the last ${weekly.length} weeks`}
-      testId="chart-customers"
-      table={<WeeklyTable weekly={weekly} dataKey="customersAdded" name="Customers added" />}
+      testId={testId}
+      table={<WeeklyTable weekly={weekly} dataKey={dataKey} name={name} />}
     >
-      <WeeklyBars weekly={weekly} dataKey="customersAdded" name="Customers added" colour={PRIMARY} />
+      <WeeklyBars weekly={weekly} dataKey={dataKey} name={name} colour={colour} />
     </ChartCard>
   );
 }
 
+export function CustomersPerWeekChart({ weekly }: { weekly: WeeklyPoint[] }) {
+  return <PerWeekChart weekly={weekly} dataKey="customersAdded" />;
+}
+
 export function CampaignsPerWeekChart({ weekly }: { weekly: WeeklyPoint[] }) {
-  const total = weekly.reduce((sum, w) => sum + w.campaignsSent, 0);
-  return (
-    <ChartCard
-      title="Campaigns sent per week"
-      caption={`${formatCount(total)} in the last ${weekly.length} weeks`}
-      testId="chart-campaigns"
-      table={<WeeklyTable weekly={weekly} dataKey="campaignsSent" name="Campaigns sent" />}
-    >
-      <WeeklyBars weekly={weekly} dataKey="campaignsSent" name="Campaigns sent" colour={SECONDARY} />
-    </ChartCard>
-  );
+  return <PerWeekChart weekly={weekly} dataKey="campaignsSent" />;
 }
 
 const FUNNEL_COLOURS = ["#93c5fd", "#60a5fa", "#3b82f6", "#1d4ed8"];
