@@ -43,7 +43,7 @@ const env = getEnv();
 const sqlite = openConnection({ cacheMiB: 16, applicationName: "crm delivery" });
 const channel = createChannel(env, { vendorUrl: data.vendorUrl, vendorKey: data.vendorKey });
 const engine = createDeliveryEngine({
-  sqlite,
+  connection: sqlite,
   channel,
   settings: {
     batchSize: env.DELIVERY_BATCH_SIZE,

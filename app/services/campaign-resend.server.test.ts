@@ -68,7 +68,7 @@ async function sendAll(id: string, outcome: (email: string) => "accepted" | "bou
     close: async () => {},
   };
   const engine = createDeliveryEngine({
-    sqlite: connection(),
+    connection: connection(),
     channel,
     settings: { batchSize: 50, concurrency: 1, idleMs: 5, retryBaseMs: 1 },
   });

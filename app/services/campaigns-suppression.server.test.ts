@@ -258,7 +258,7 @@ describe("the send re-checks the list", () => {
       close: async () => {},
     };
     const engine = createDeliveryEngine({
-      sqlite: connection(),
+      connection: connection(),
       channel,
       settings: { batchSize: 40, concurrency: 1, idleMs: 5, retryBaseMs: 1 },
     });

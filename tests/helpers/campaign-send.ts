@@ -131,7 +131,7 @@ export async function sendCampaignOverSmtp(
   const channel = smtpChannel({ url: `smtp://127.0.0.1:${options.smtpPort}`, maxConnections: 2 });
   const errors: string[] = [];
   const engine = createDeliveryEngine({
-    sqlite,
+    connection: sqlite,
     channel,
     settings: { batchSize: 100, concurrency: 2, idleMs: 10 },
     onEvent: (e) => {

@@ -61,7 +61,7 @@ async function launchAndSend(name: string, channel: DeliveryChannel, sent: () =>
   const campaign = await launch(userId, { name, subject: SUBJECT, message: MESSAGE, segmentId, description: "" });
   expect(campaign.audienceSize).toBe(PEOPLE.length);
   const engine = createDeliveryEngine({
-    sqlite: connection(),
+    connection: connection(),
     channel,
     settings: { batchSize: 10, concurrency: 1, idleMs: 20, receiptWaitMs: 60_000 },
   });

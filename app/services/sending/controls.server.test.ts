@@ -83,7 +83,7 @@ function engine(settings: Partial<EngineSettings> = {}, pool = POOL): DeliveryEn
   });
   channels.push(channel);
   return createDeliveryEngine({
-    sqlite: connection(),
+    connection: connection(),
     channel,
     settings: { batchSize: 100, concurrency: 2, idleMs: 20, ...settings },
   });

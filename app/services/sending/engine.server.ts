@@ -8,17 +8,29 @@
 // pause the campaign. Runs in the delivery job's worker thread with its own connection; tests run
 // it in-process. It also applies the receipts the endpoint queued (one writer for the delivery
 // rows, off the thread that answers requests).
-import { deliveryKey, personalise } from "~/lib/campaigns";
-import { compileEmailBody, type EmailBody, type EmailRecipient } from "~/lib/email-body";
-import { type CampaignRow, campaigns, type SendingCampaign } from "~/models/campaigns/store.server";
+//
+// Beside it: its settings and events (engine-settings.server.ts), each batch's messages
+// (campaign-mail.server.ts), what an answer means for its row (outcomes.server.ts) and the answers
+// of one event-loop turn recorded together (turn-recording.server.ts). Here: the loop, the batches
+// handed to the channel, the checks before each message goes and the outcomes written.
+import { deliveryKey } from "~/lib/campaigns";
+import { campaigns, type SendingCampaign } from "~/models/campaigns/store.server";
 import { type ClaimedDelivery, deliveryClaims, keepClaimed } from "~/models/deliveries/claims/store.server";
-import { DEFAULT_FEEDBACK_POLICY, type FeedbackPolicy, type SendOutcome } from "~/models/deliveries/receipts/rows";
+import type { SendOutcome } from "~/models/deliveries/receipts/rows";
 import { deliveryReceipts } from "~/models/deliveries/receipts/store.server";
 import type { AnyConnection } from "~/models/transaction/store.server";
-import type { ChannelResult, DeliveryChannel, OutgoingMessage, SendControl } from "~/services/sending/channel.server";
-import { type Sender, senderOf } from "~/services/email/sender.server";
-import { trackingUrls } from "~/services/tracking-token.server";
-import { unsubscribeUrl } from "~/services/unsubscribe-token.server";
+import { campaignMails, outgoingMessages } from "~/services/sending/campaign-mail.server";
+import type { ChannelResult, DeliveryChannel, SendControl } from "~/services/sending/channel.server";
+import {
+  DEFAULT_ENGINE_SETTINGS,
+  type DeliveryEngine,
+  type EngineEvent,
+  type EngineSettings,
+} from "~/services/sending/engine-settings.server";
+import { oneErrorPerFailedCall, outcomeFor } from "~/services/sending/outcomes.server";
+import { turnRecorder } from "~/services/sending/turn-recording.server";
+
+export type { DeliveryEngine, EngineEvent, EngineSettings } from "~/services/sending/engine-settings.server";
 
 /**
  * A moment with the write lock free: the thread that answers requests asks for the lock every
@@ -31,76 +43,11 @@ const MESSAGES_PER_CONNECTION = 20;
 /** Outcomes recorded a transaction: about a millisecond of the write lock. */
 const OUTCOMES_PER_TRANSACTION = 100;
 
-export type EngineSettings = {
-  /** Rows claimed per batch. */
-  batchSize: number;
-  /** Batches handed to the channel at the same time. */
-  concurrency: number;
-  /** Messages per second at most (0: no limit). */
-  ratePerSecond: number;
-  /** How long a claimed batch is ours before another claimer may take it again. */
-  leaseMs: number;
-  /** Attempts before a transiently failing message is failed for good. */
-  maxAttempts: number;
-  /**
-   * Attempts before a message the server keeps answering "try later" (a temporary answer that is
-   * no one's error: a 4xx of an SMTP relay, a vendor's rate limit) is failed for good: a relay
-   * that throttles for hours delays the campaign but loses nothing. At least maxAttempts.
-   */
-  maxDeferrals: number;
-  /** The first retry's delay; each later one doubles it up to maxRetryDelayMs (each with a jitter of ±50%). */
-  retryBaseMs: number;
-  /** The longest delay between two attempts of one message. */
-  maxRetryDelayMs: number;
-  /** Send errors after which a campaign is paused. */
-  errorCap: number;
-  /** How long after its last change a campaign with rows still awaiting receipts is completed anyway. */
-  receiptWaitMs: number;
-  /** How long the loop sleeps when there is nothing to do (a launch wakes it sooner). */
-  idleMs: number;
-  /** Queued receipt batches (inbox rows of up to 250) applied between two rounds of sending. */
-  receiptBatchesPerRound: number;
-  /** The scanner window and the soft-bounce policy applied with receipts. */
-  feedback: FeedbackPolicy;
-};
-
 /** The shortest wait before an engine that found the send rate's bucket empty asks it again. */
 const RATE_RETRY_MS = 50;
 
-const DEFAULT_ENGINE_SETTINGS: EngineSettings = {
-  batchSize: 500,
-  concurrency: 4,
-  ratePerSecond: 0,
-  leaseMs: 60_000,
-  maxAttempts: 5,
-  // With the delays below: about six hours of "try later" before a message is given up.
-  maxDeferrals: 30,
-  retryBaseMs: 5_000,
-  maxRetryDelayMs: 15 * 60_000,
-  errorCap: 1_000,
-  receiptWaitMs: 10 * 60_000,
-  idleMs: 1_000,
-  receiptBatchesPerRound: 40,
-  feedback: DEFAULT_FEEDBACK_POLICY,
-};
-
-export type EngineEvent =
-  | { type: "completed"; campaign: CampaignRow }
-  | { type: "paused"; campaign: CampaignRow }
-  | { type: "progress"; campaignId: string; userId: string }
-  | { type: "error"; message: string };
-
-export type DeliveryEngine = {
-  /** Runs until stop(); resolves when the loop has ended and every batch out has been recorded. */
-  run(): Promise<void>;
-  /** Ends the loop after the batches out come back (their leases expire if they never do). */
-  stop(): Promise<void>;
-  /** Look for work now (after a launch, resume or retry). */
-  wake(): void;
-};
-
 export function createDeliveryEngine(options: {
-  sqlite: AnyConnection;
+  connection: AnyConnection;
   channel: DeliveryChannel;
   settings?: Partial<EngineSettings>;
   onEvent?: (event: EngineEvent) => void;
@@ -109,8 +56,8 @@ export function createDeliveryEngine(options: {
   random?: () => number;
 }): DeliveryEngine {
   const settings = { ...DEFAULT_ENGINE_SETTINGS, ...options.settings };
-  const { sqlite, channel } = options;
-  const receiptsPerCall = deliveryReceipts.receiptBatchesPerCall(sqlite);
+  const { connection, channel } = options;
+  const receiptsPerCall = deliveryReceipts.receiptBatchesPerCall(connection);
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
   const emit = (event: EngineEvent) => options.onEvent?.(event);
@@ -123,7 +70,7 @@ export function createDeliveryEngine(options: {
   // The rate limit's bucket, one a channel: in the database on PostgreSQL, so every instance's
   // engine takes from the same one (~/models/deliveries/claims/).
   const rate = settings.ratePerSecond
-    ? deliveryClaims.sendRateBucket(sqlite, { channel: channel.name, perSecond: settings.ratePerSecond })
+    ? deliveryClaims.sendRateBucket(connection, { channel: channel.name, perSecond: settings.ratePerSecond })
     : null;
 
   const sleep = (ms: number) =>
@@ -156,7 +103,7 @@ export function createDeliveryEngine(options: {
   const recordUntilWritten = async (campaignId: string, outcomes: SendOutcome[], until: number) => {
     for (let wait = 50; ; wait = Math.min(wait * 2, 1_000)) {
       try {
-        await deliveryReceipts.recordOutcomes(sqlite, campaignId, outcomes, now());
+        await deliveryReceipts.recordOutcomes(connection, campaignId, outcomes, now());
         return;
       } catch (error) {
         if (stopping || now() + wait >= until) throw error;
@@ -165,169 +112,13 @@ export function createDeliveryEngine(options: {
     }
   };
 
-  // `jitter` (in [0.5, 1.5)) scales a retry's delay: one draw per batch (see sendBatch).
-  const outcomeFor = (row: ClaimedDelivery, result: ChannelResult | undefined, jitter = 1): SendOutcome => {
-    if (!result) return retryOrFail(row, "No answer from the channel for this message", true, jitter);
-    // A channel without receipts (an SMTP relay) says all it will say when it accepts: that is the
-    // delivery, so every rate means something for real mail.
-    if (result.status === "accepted")
-      return {
-        seq: row.seq,
-        attempts: row.attempts,
-        outcome: channel.receipts ? "sent" : "delivered",
-        details: result.details,
-      };
-    if (result.status === "held") return { seq: row.seq, attempts: row.attempts, outcome: "held" };
-    if (result.status === "retry") return retryOrFail(row, result.details, result.countsAsError, jitter);
-    return { seq: row.seq, attempts: row.attempts, outcome: result.status, details: result.details, error: false };
-  };
+  const rules = { settings, receipts: channel.receipts, now };
 
-  const retryOrFail = (row: ClaimedDelivery, details: string, countsAsError: boolean, jitter: number): SendOutcome => {
-    const budget = countsAsError ? settings.maxAttempts : Math.max(settings.maxAttempts, settings.maxDeferrals);
-    if (row.attempts >= budget) {
-      return {
-        seq: row.seq,
-        attempts: row.attempts,
-        outcome: "failed",
-        details: `Gave up after ${row.attempts} attempts: ${details}`,
-        error: countsAsError,
-      };
-    }
-    // Exponential backoff with jitter: batches a relay deferred together do not all come back at the
-    // same moment (a relay that said "slow down" to 300 messages would say it again).
-    const delay = Math.round(
-      Math.min(settings.maxRetryDelayMs, settings.retryBaseMs * 2 ** Math.min(30, row.attempts - 1)) * jitter,
-    );
-    return {
-      seq: row.seq,
-      attempts: row.attempts,
-      outcome: "retry",
-      details: `Attempt ${row.attempts} failed, retrying: ${details}`,
-      retryAt: now() + delay,
-      error: countsAsError,
-    };
-  };
-
-  // A call to the channel that failed as a whole (no answer, a 5xx: every message retried for the
-  // same reason) is one send error, not one per message in the batch: a moment's network trouble
-  // must not pause a campaign whose batches are 500 messages.
-  const oneErrorPerFailedCall = (outcomes: SendOutcome[], results: ChannelResult[]): SendOutcome[] => {
-    const first = results[0];
-    const wholeBatch =
-      first?.status === "retry" && results.every((r) => r.status === "retry" && r.details === first.details);
-    if (!wholeBatch) return outcomes;
-    let counted = false;
-    return outcomes.map((o) => {
-      if (!("error" in o) || !o.error) return o;
-      if (counted) return { ...o, error: false };
-      counted = true;
-      return o;
-    });
-  };
-
-  // Each campaign's sender and compiled template, made once (a campaign's subject and message do
-  // not change while it sends; if they did, they are made again).
-  type CampaignMail = { sender: Sender; render: (recipient: EmailRecipient) => EmailBody };
-  const mailOf = new Map<string, { subject: string; message: string; mail: Promise<CampaignMail> }>();
-  const campaignMail = (campaign: SendingCampaign): Promise<CampaignMail> => {
-    const known = mailOf.get(campaign.id);
-    if (known && known.subject === campaign.subject && known.message === campaign.message) return known.mail;
-    const mail = senderOf(campaign.userId, sqlite).then((sender) => ({
-      sender,
-      render: compileEmailBody({
-        message: campaign.message,
-        subject: campaign.subject,
-        senderName: sender.name,
-        postalAddress: sender.postalAddress,
-      }),
-    }));
-    // A failure is not kept: the next batch asks again.
-    mail.catch(() => {
-      if (mailOf.get(campaign.id)?.mail === mail) mailOf.delete(campaign.id);
-    });
-    mailOf.set(campaign.id, { subject: campaign.subject, message: campaign.message, mail });
-    return mail;
-  };
-
-  // The channel's final answers of one event-loop turn (several connections answer in the same
-  // turn), recorded together when the turn's I/O has been handled: one transaction a campaign
-  // instead of one a message. Recorded before the next turn reads any answer, so before any
-  // message handed over after them has gone.
-  type Answer = { outcome: SendOutcome; recorded: () => void; failed: () => void };
-  let answersOfTurn = new Map<string, Answer[]>();
-  let turnRecorded: Promise<void> | null = null;
-  // Turns whose answers are being written. On PostgreSQL a write is a round trip that outlives the
-  // turn that started it: until it commits, those answers are not recorded either.
-  const turnsWriting = new Set<Promise<void>>();
-  const recordTurn = async (byCampaign: Map<string, Answer[]>) => {
-    for (const [campaignId, answers] of byCampaign) {
-      try {
-        await deliveryReceipts.recordOutcomes(
-          sqlite,
-          campaignId,
-          answers.map((a) => a.outcome),
-          now(),
-        );
-        for (const a of answers) a.recorded();
-      } catch (error) {
-        // Left to their batch's last pass, which records them with the rest.
-        for (const a of answers) a.failed();
-        emit({
-          type: "error",
-          message: `Recording messages of campaign ${campaignId} failed: ${(error as Error).message}`,
-        });
-      }
-    }
-  };
-  /** Queues a final answer for this turn's transaction; resolves once it has been written (or failed). */
-  const recordThisTurn = (
-    campaignId: string,
-    outcome: SendOutcome,
-    recorded: () => void,
-    failed: () => void,
-  ): Promise<void> => {
-    let answers = answersOfTurn.get(campaignId);
-    if (!answers) answersOfTurn.set(campaignId, (answers = []));
-    answers.push({ outcome, recorded, failed });
-    turnRecorded ??= new Promise<void>((resolve) =>
-      setImmediate(() => {
-        const byCampaign = answersOfTurn;
-        answersOfTurn = new Map();
-        turnRecorded = null;
-        // Settles even if reporting a failure throws, so no sender waits for it forever.
-        const writing = recordTurn(byCampaign).then(
-          () => undefined,
-          () => undefined,
-        );
-        turnsWriting.add(writing);
-        void writing.then(() => {
-          turnsWriting.delete(writing);
-          resolve();
-        });
-      }),
-    );
-    return turnRecorded;
-  };
+  const mails = campaignMails(connection);
+  const turns = turnRecorder({ connection, now, emit });
 
   const sendBatch = async (campaign: SendingCampaign, rows: ClaimedDelivery[]) => {
-    const { sender, render } = await campaignMail(campaign);
-    const messages: OutgoingMessage[] = rows.map((r) => {
-      const link = unsubscribeUrl({ userId: campaign.userId, campaignId: campaign.id, email: r.email });
-      const tracking =
-        campaign.trackingEnabled === 1
-          ? trackingUrls({ userId: campaign.userId, campaignId: campaign.id, seq: r.seq, retries: r.retries })
-          : undefined;
-      const body = render({ name: r.name, unsubscribeUrl: link, tracking });
-      return {
-        key: deliveryKey(r.campaignId, r.seq, r.retries),
-        to: { name: r.name, email: r.email, phone: r.phone },
-        from: sender,
-        subject: personalise(campaign.subject, r.name),
-        text: body.text,
-        html: body.html,
-        unsubscribeUrl: link,
-      };
-    });
+    const messages = outgoingMessages(campaign, rows, await mails.of(campaign));
     const rowOf = new Map(messages.map((m, i) => [m.key, rows[i]]));
     // The rows are this claim's until then: the outcomes are tried again until it.
     const leaseEnds = now() + settings.leaseMs;
@@ -362,9 +153,9 @@ export function createDeliveryEngine(options: {
         const row = rowOf.get(result.key);
         if (!row || (result.status !== "accepted" && result.status !== "failed" && result.status !== "bounced")) return;
         recordings.add(
-          recordThisTurn(
+          turns.record(
             campaign.id,
-            outcomeFor(row, result),
+            outcomeFor(rules, row, result),
             () => recorded.add(result.key),
             () => {
               failedHere += 1;
@@ -375,13 +166,13 @@ export function createDeliveryEngine(options: {
       },
       // Every answer given so far written: the turn still gathering answers and those being written.
       answersRecorded: async () => {
-        await Promise.all([turnRecorded, ...turnsWriting]);
-        await deliveryClaims.freshenSendChecks(sqlite);
+        await turns.allWritten();
+        await deliveryClaims.freshenSendChecks(connection);
       },
       // A message whose final answer is awaited keeps its row: no other claimer sends it meanwhile.
       holdClaim: (key) => {
         const row = rowOf.get(key);
-        return row ? keepClaimed(sqlite, row, settings.leaseMs, now) : () => undefined;
+        return row ? keepClaimed(connection, row, settings.leaseMs, now) : () => undefined;
       },
     };
     let results: ChannelResult[];
@@ -402,8 +193,14 @@ export function createDeliveryEngine(options: {
     // one batch (and a call that failed as a whole stays one send error per try), while batches
     // deferred at the same moment come back apart.
     const jitter = 0.5 + random();
+    // And one moment: every retry of the batch falls due at the same time, not a millisecond apart
+    // (a claim in between would split the batch, and a failed call would count twice).
+    const decidedAt = now();
+    const batchRules = { ...rules, now: () => decidedAt };
     const outcomes = oneErrorPerFailedCall(
-      left.map((row) => outcomeFor(row, byKey.get(deliveryKey(row.campaignId, row.seq, row.retries)), jitter)),
+      left.map((row) =>
+        outcomeFor(batchRules, row, byKey.get(deliveryKey(row.campaignId, row.seq, row.retries)), jitter),
+      ),
       results.filter((r) => !recorded.has(r.key)),
     );
     // In short transactions, the write lock left free between them (a batch is up to 500 rows).
@@ -420,11 +217,11 @@ export function createDeliveryEngine(options: {
     // messages still queued.
     const pause = results.find((r) => r.status === "held" && r.pause);
     if (pause?.status === "held" && pause.pause) {
-      const paused = await campaigns.pauseSending(sqlite, campaign.id, pause.pause, now());
+      const paused = await campaigns.pauseSending(connection, campaign.id, pause.pause, now());
       if (paused) emit({ type: "paused", campaign: paused });
     }
     if (outcomes.some((o) => "error" in o && o.error)) {
-      const paused = await campaigns.pauseOnErrorCap(sqlite, campaign.id, settings.errorCap, now());
+      const paused = await campaigns.pauseOnErrorCap(connection, campaign.id, settings.errorCap, now());
       if (paused) emit({ type: "paused", campaign: paused });
     }
     emit({ type: "progress", campaignId: campaign.id, userId: campaign.userId });
@@ -451,16 +248,17 @@ export function createDeliveryEngine(options: {
     if (t - lastCompletionCheck < 500) return;
     lastCompletionCheck = t;
     const waitMs = channel.receipts ? settings.receiptWaitMs : 0;
-    for (const campaign of await campaigns.completeFinished(sqlite, waitMs, t)) emit({ type: "completed", campaign });
+    for (const campaign of await campaigns.completeFinished(connection, waitMs, t))
+      emit({ type: "completed", campaign });
     // A cancelled campaign's queued rows end as "cancelled" (those out with the channel once back).
-    await deliveryReceipts.endCancelledRows(sqlite, t);
+    await deliveryReceipts.endCancelledRows(connection, t);
   };
 
   const loop = async () => {
     [statusOf, stillClaimed, stillClaimedAtText] = await Promise.all([
-      campaigns.campaignStatusReader(sqlite),
-      deliveryClaims.claimStillHeld(sqlite),
-      deliveryClaims.claimHeldForText(sqlite),
+      campaigns.campaignStatusReader(connection),
+      deliveryClaims.claimStillHeld(connection),
+      deliveryClaims.claimHeldForText(connection),
     ]);
     while (!stopping) {
       let claimed = 0;
@@ -476,16 +274,16 @@ export function createDeliveryEngine(options: {
         for (;;) {
           const wanted = Math.min(receiptsPerCall, settings.receiptBatchesPerRound - applied);
           if (wanted < 1) break;
-          const { batches } = await deliveryReceipts.applyQueuedReceipts(sqlite, wanted, settings.feedback);
+          const { batches } = await deliveryReceipts.applyQueuedReceipts(connection, wanted, settings.feedback);
           applied += batches;
           if (batches < wanted) break;
           await letOthersWrite();
         }
         moreReceipts = applied >= settings.receiptBatchesPerRound;
         await checkCompletion();
-        const sending = await campaigns.sendingCampaigns(sqlite);
+        const sending = await campaigns.sendingCampaigns(connection);
         // The mail of campaigns no longer sending is forgotten.
-        for (const id of mailOf.keys()) if (!sending.some((c) => c.id === id)) mailOf.delete(id);
+        mails.keepOnly(sending);
         // One batch per campaign per round, so a large campaign does not hold up a small one.
         for (const campaign of sending) {
           if (stopping || inFlight.size >= settings.concurrency) break;
@@ -500,7 +298,7 @@ export function createDeliveryEngine(options: {
             soonest = Math.min(soonest, now() + Math.max(RATE_RETRY_MS, Math.ceil(1000 / settings.ratePerSecond)));
             break;
           }
-          const rows = await deliveryClaims.claimBatch(sqlite, {
+          const rows = await deliveryClaims.claimBatch(connection, {
             campaignId: campaign.id,
             limit: allowed,
             now: now(),
@@ -508,7 +306,7 @@ export function createDeliveryEngine(options: {
           });
           if (rate && rows.length < allowed) await rate.giveBack(allowed - rows.length, now());
           if (rows.length === 0) {
-            const due = await deliveryClaims.nextDueAt(sqlite, campaign.id);
+            const due = await deliveryClaims.nextDueAt(connection, campaign.id);
             if (due !== null) soonest = Math.min(soonest, due);
             continue;
           }

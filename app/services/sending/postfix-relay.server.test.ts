@@ -241,7 +241,7 @@ describe.skipIf(!postfixInstalled())("campaign mail through Postfix into a real 
     const errors: string[] = [];
     const pauses: Promise<unknown>[] = [];
     const engine = createDeliveryEngine({
-      sqlite: connection(),
+      connection: connection(),
       channel,
       settings: { batchSize: 100, concurrency: 2, idleMs: 10, retryBaseMs: 200, ...options.settings },
       onEvent: (e) => {

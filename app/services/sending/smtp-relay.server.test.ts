@@ -154,7 +154,7 @@ async function sendToCompletion(id: string, settings: Partial<EngineSettings>, p
   const channel = smtpChannel({ url: `smtp://127.0.0.1:${relay.port}`, maxConnections: pool });
   const errors: string[] = [];
   const engine = createDeliveryEngine({
-    sqlite: connection(),
+    connection: connection(),
     channel,
     settings: { batchSize: 100, concurrency: 2, idleMs: 10, ...settings },
     onEvent: (e) => {
@@ -248,7 +248,7 @@ describe("the retries' backoff", () => {
     const attempt = async (random: () => number, attempts: number) => {
       const channel = smtpChannel({ url: `smtp://127.0.0.1:${relay.port}` });
       const engine = createDeliveryEngine({
-        sqlite: connection(),
+        connection: connection(),
         channel,
         random,
         now: () => Date.now() + ahead,
@@ -303,7 +303,7 @@ describe("a relay that keeps saying 'try later'", () => {
     const attempt = async (attempts: number) => {
       const channel = smtpChannel({ url: `smtp://127.0.0.1:${relay.port}` });
       const engine = createDeliveryEngine({
-        sqlite: connection(),
+        connection: connection(),
         channel,
         random: () => 0.5,
         now: () => Date.now() + ahead,
@@ -384,7 +384,7 @@ describe("a relay that refuses the sender", () => {
       const channel = smtpChannel({ url: `smtp://127.0.0.1:${relay.port}`, maxConnections: 5 });
       const events: EngineEvent[] = [];
       const engine = createDeliveryEngine({
-        sqlite: connection(),
+        connection: connection(),
         channel,
         settings: { batchSize: 100, concurrency: 2, idleMs: 10 },
         onEvent: (e) => events.push(e),
@@ -462,7 +462,7 @@ describe("a relay that takes long to answer the end of a message (a content scan
     const errors: string[] = [];
     const engines = channels.map((channel) =>
       createDeliveryEngine({
-        sqlite: connection(),
+        connection: connection(),
         channel,
         settings: { batchSize: 100, concurrency: 2, idleMs: 10, leaseMs: 1000, retryBaseMs: 20 },
         onEvent: (e) => {

@@ -1,0 +1,62 @@
+// Campaigns launched straight through the launch door for the delivery tests
+// (app/services/sending/delivery-rows.server.test.ts and engine.server.test.ts): a segment's
+// conditions as a tree, the launch of a campaign to them, and the campaign's delivery rows.
+import type { AnyConnection } from "~/db/connection.server";
+import { db } from "~/db/prisma.server";
+import { newId } from "~/lib/id";
+import { parseConditions, type SegmentNode } from "~/lib/segments";
+import { launches } from "~/models/launch/store.server";
+import { segmentAudience } from "~/models/segments/audience/store.server";
+import { sqlRows } from "./sql";
+
+/** A segment's conditions as the tree the audience is compiled from. */
+export function conditionsTree(conditions: unknown): SegmentNode {
+  const parsed = parseConditions(conditions);
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.tree;
+}
+
+/** Every customer of the tenant. */
+export const everyone = conditionsTree({ totalSpend: { $gte: 0 } });
+
+/** The campaign's delivery rows, by seq. */
+export function deliveryRows(connection: AnyConnection, campaignId: string) {
+  return sqlRows<{
+    seq: number;
+    customerId: string;
+    userId: string;
+    status: string;
+    attempts: number;
+    retries: number;
+    details: string;
+    openedAt: number | null;
+    clickedAt: number | null;
+  }>(connection, `SELECT * FROM "Delivery" WHERE "campaignId" = ? ORDER BY "seq"`, [campaignId]);
+}
+
+/** Launches a campaign to the tenant's customers that meet `conditions`: its id and audience size. */
+export async function launchTo(
+  connection: AnyConnection,
+  userId: string,
+  conditions = everyone,
+  name = "Diwali offer",
+): Promise<{ id: string; size: number }> {
+  const id = newId();
+  const segmentId = newId();
+  await db().segment.create({ data: { id: segmentId, userId, name: "Everyone", conditions: "{}" } });
+  const size = await launches.launchCampaign(
+    connection,
+    {
+      id,
+      userId,
+      segmentId,
+      segmentName: "Everyone",
+      name,
+      subject: "Hello {NAME}",
+      description: "",
+      message: "Hi {NAME}, 10% off",
+    },
+    segmentAudience.audienceWhere(userId, conditions),
+  );
+  return { id, size };
+}
