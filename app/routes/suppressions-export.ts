@@ -6,7 +6,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { methodNotAllowed } from "~/lib/api.server";
 import { csvResponseWithBom, wantsBom } from "~/lib/csv-bom";
 import { requireUser } from "~/services/auth.server";
-import { exportSuppressionsCsv, suppressionsExportFileName } from "~/services/suppressions.server";
+import { exportSuppressionsCsv, suppressionsExportFileName } from "~/services/suppressions-csv.server";
 import { viewerTimeZone } from "~/services/time-zone.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {

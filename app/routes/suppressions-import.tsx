@@ -18,7 +18,7 @@ import {
   importSuppressionsCsv,
   suppressionErrorReportCsv,
   type SuppressionImportResult,
-} from "~/services/suppressions.server";
+} from "~/services/suppressions-csv.server";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
 export const headers = keepAllowHeader;

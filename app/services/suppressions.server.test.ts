@@ -10,14 +10,12 @@ useTestDatabase();
 
 import { ApiError } from "~/lib/api.server";
 import { suppressions } from "~/models/suppressions/store.server";
+import { exportSuppressionsCsv, importSuppressionsCsv, reasonFromText } from "~/services/suppressions-csv.server";
 import {
   addSuppressionsByHand,
   checkEmails,
-  exportSuppressionsCsv,
-  importSuppressionsCsv,
   listSuppressionsPage,
   MAX_EMAILS_PER_REQUEST,
-  reasonFromText,
   resubscribe,
   suppressionOf,
 } from "~/services/suppressions.server";

@@ -15,13 +15,15 @@ import { z } from "zod";
 import { ApiError } from "../../app/lib/api.server.ts";
 import { SearchTermSchema } from "../../app/schemas/search.ts";
 import {
-  addSuppressionsByHand,
   exportSuppressionsCsv,
   importSuppressionsCsv,
+  suppressionErrorReportCsv,
+} from "../../app/services/suppressions-csv.server.ts";
+import {
+  addSuppressionsByHand,
   listSuppressionsPage,
   REASON_LABELS,
   resubscribe,
-  suppressionErrorReportCsv,
   SuppressionEmailSchema,
 } from "../../app/services/suppressions.server.ts";
 import { parseCliInput } from "../validate.ts";

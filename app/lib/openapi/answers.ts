@@ -21,7 +21,8 @@ import type { ImportResult } from "~/services/customer-import.server";
 import type { CustomerDetailDto, CustomerDto } from "~/services/customers.server";
 import type { OrderDto } from "~/services/orders.server";
 import type { AudienceCustomer, SavedSegment, SegmentDto, SegmentWithCount } from "~/services/segments.server";
-import { SUPPRESSION_REASONS, type SuppressionDto, type SuppressionImportResult } from "~/services/suppressions.server";
+import type { SuppressionImportResult } from "~/services/suppressions-csv.server";
+import { SUPPRESSION_REASONS, type SuppressionDto } from "~/services/suppressions.server";
 
 const isoTime = z.string().meta({ description: "An ISO 8601 time (UTC)", format: "date-time" });
 const id = z.string().meta({ description: "A 24-character lowercase hexadecimal id" });

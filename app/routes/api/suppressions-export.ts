@@ -4,7 +4,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { methodNotAllowed } from "~/lib/api.server";
 import { withApi } from "~/services/auth.server";
-import { exportSuppressionsCsv, suppressionsExportFileName } from "~/services/suppressions.server";
+import { exportSuppressionsCsv, suppressionsExportFileName } from "~/services/suppressions-csv.server";
 import { viewerTimeZone } from "~/services/time-zone.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -8,7 +8,7 @@ import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { ApiError, allowMethods, methodNotAllowed } from "~/lib/api.server";
 import { withApi } from "~/services/auth.server";
-import { importSuppressionsCsv } from "~/services/suppressions.server";
+import { importSuppressionsCsv } from "~/services/suppressions-csv.server";
 
 export const loader = methodNotAllowed("POST");
 
