@@ -2,48 +2,25 @@
 // and total. One zod schema (app/schemas/order.ts) checks the form in the browser and on the server.
 // Without JavaScript the form still works: the customer is typed as an e-mail or id, and "Add Item" /
 // "Remove" are Conform's insert and remove intents, which the server answers with the rows changed.
-import {
-  Combobox,
-  ComboboxInput,
-  ComboboxOption,
-  ComboboxOptions,
-  Description,
-  Field as HeadlessField,
-  Label,
-} from "@headlessui/react";
-import {
-  getFormProps,
-  getInputProps,
-  getSelectProps,
-  getTextareaProps,
-  useForm,
-  type FieldMetadata,
-} from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
-import { ArrowLeft, Plus, Search, Trash2 } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { ArrowLeft, Plus } from "lucide-react";
+import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { RouteErrorBoundary } from "~/components/error-boundary";
+import { CustomerPicker, FixedCustomer } from "~/components/orders/customer-picker";
+import { ItemRow, OrderTotals, paiseOf } from "~/components/orders/order-items";
 import { ErrorList, Field, FormAlert, LIVE_VALIDATION, SelectField, TextareaField } from "~/components/forms";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { replyRefused, replyUnfinished } from "~/lib/forms.server";
 import { orRespond } from "~/lib/responses";
-import { formatPaise } from "~/lib/money";
-import { MAX_ITEMS, ORDER_STATUSES, customerName, subtotalPaise, toPaise, toQuantity, totalPaise } from "~/lib/orders";
-import {
-  OrderFormSchema,
-  OrderFormUpdateSchema,
-  emptyOrderItem,
-  normalizeQuantityText,
-  type OrderFormItem,
-  type OrderFormValues,
-} from "~/schemas/order";
-import type { loader as optionsLoader } from "~/routes/orders-customer-options";
+import { MAX_ITEMS, ORDER_STATUSES, subtotalPaise, toQuantity } from "~/lib/orders";
+import { OrderFormSchema, OrderFormUpdateSchema, emptyOrderItem, type OrderFormValues } from "~/schemas/order";
 import { requireUser } from "~/services/auth.server";
-import { createOrder, findCustomerByRef, getOrder, updateOrder, type CustomerOption } from "~/services/orders.server";
+import { createOrder, findCustomerByRef, getOrder, updateOrder } from "~/services/orders.server";
 import { redirectWithFlash } from "~/services/session.server";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
@@ -138,12 +115,6 @@ function firstMessage(errors: Record<string, string[] | null | undefined>): stri
     first(keys.find((k) => /^items\[\d+\]\.name$/.test(k))) ??
     first(keys[0])
   );
-}
-
-/** Rupees typed in an input, as paise for the running totals; anything that is not an amount counts as 0. */
-function paiseOf(value: unknown): number {
-  const n = typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
-  return Number.isFinite(n) && n >= 0 ? toPaise(n) : 0;
 }
 
 function useHydrated() {
@@ -288,26 +259,7 @@ export default function OrderFormRoute() {
             ))}
           </ol>
 
-          <dl className="ml-auto mt-6 max-w-xs space-y-2 border-t border-slate-100 pt-4 text-sm">
-            <div className="flex justify-between">
-              <dt className="text-slate-600">Subtotal</dt>
-              <dd className="tabular-nums" data-testid="form-subtotal">
-                {formatPaise(subtotal)}
-              </dd>
-            </div>
-            <div className="flex justify-between">
-              <dt className="text-slate-600">Tax</dt>
-              <dd className="tabular-nums" data-testid="form-tax">
-                {formatPaise(taxPaise)}
-              </dd>
-            </div>
-            <div className="flex justify-between border-t border-slate-100 pt-2 text-base font-semibold text-slate-900">
-              <dt>Total</dt>
-              <dd className="tabular-nums" data-testid="form-total">
-                {formatPaise(totalPaise(subtotal, taxPaise))}
-              </dd>
-            </div>
-          </dl>
+          <OrderTotals subtotal={subtotal} taxPaise={taxPaise} />
         </section>
 
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
@@ -325,195 +277,4 @@ export default function OrderFormRoute() {
 
 export function ErrorBoundary() {
   return <RouteErrorBoundary backTo="/orders" fallback={LOAD_FAILED} />;
-}
-
-function FixedCustomer({ customer }: { customer: CustomerOption | null }) {
-  return (
-    <div>
-      <p className="label">Customer</p>
-      <div className="rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 text-sm" data-testid="fixed-customer">
-        <span className="font-medium text-slate-900">{customerName(customer)}</span>
-        {customer?.email ? <span className="text-slate-500"> · {customer.email}</span> : null}
-      </div>
-      <p className="mt-1 text-xs text-slate-500">The customer cannot be changed when editing.</p>
-    </div>
-  );
-}
-
-/**
- * A searchable customer picker: asks the server for matches as the user types (scales to any size).
- * The choice is the form's customerId (a hidden input), checked again each time it changes.
- */
-function CustomerPicker({
-  meta,
-  initial,
-  onPicked,
-}: {
-  meta: FieldMetadata<string>;
-  initial: CustomerOption | null;
-  onPicked: () => void;
-}) {
-  const fetcher = useFetcher<typeof optionsLoader>();
-  const [customer, setCustomer] = useState<CustomerOption | null>(initial);
-  // Validate once the hidden input holds the new choice, i.e. after the render that wrote it.
-  const picked = useRef(onPicked);
-  picked.current = onPicked;
-  const [changes, setChanges] = useState(0);
-  useEffect(() => {
-    if (changes > 0) picked.current();
-  }, [changes]);
-  const [query, setQuery] = useState("");
-  const timer = useRef<ReturnType<typeof setTimeout>>();
-  const load = fetcher.load;
-  const search = (q: string) => {
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => load(`/orders/customer-options?q=${encodeURIComponent(q)}`), 200);
-  };
-  useEffect(() => () => clearTimeout(timer.current), []);
-  const options = fetcher.data?.customers ?? [];
-  const loading = fetcher.state === "loading";
-  const invalid = Boolean(meta.errors?.length);
-
-  // Headless UI's Field links the label and the error to the combobox input (it sets the input's
-  // aria-labelledby and aria-describedby itself).
-  return (
-    <HeadlessField>
-      <input type="hidden" name={meta.name} value={customer?._id ?? ""} />
-      <Combobox
-        value={customer}
-        by="_id"
-        onChange={(c: CustomerOption | null) => {
-          setCustomer(c);
-          setChanges((n) => n + 1);
-        }}
-        onClose={() => setQuery("")}
-        immediate
-      >
-        <Label className="label">Customer</Label>
-        <div className="relative">
-          <Search
-            className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-400"
-            aria-hidden="true"
-          />
-          <ComboboxInput
-            id="customer-picker"
-            className="input pl-9"
-            placeholder="Search customers by name or e-mail"
-            autoComplete="off"
-            aria-invalid={invalid || undefined}
-            displayValue={(c: CustomerOption | null) => (c ? `${customerName(c)} (${c.email})` : "")}
-            onChange={(e) => {
-              setQuery(e.target.value);
-              search(e.target.value);
-            }}
-            onFocus={() => {
-              if (!fetcher.data && fetcher.state === "idle")
-                load(`/orders/customer-options?q=${encodeURIComponent(query)}`);
-            }}
-          />
-        </div>
-        <ComboboxOptions
-          anchor={{ to: "bottom start", gap: 4 }}
-          className="z-50 max-h-72 w-[var(--input-width)] overflow-auto rounded-xl border border-slate-200 bg-white py-1 shadow-xl empty:invisible focus:outline-none"
-        >
-          {options.length === 0 ? (
-            <div className="px-4 py-2 text-sm text-slate-500">{loading ? "Searching..." : "No customers found"}</div>
-          ) : (
-            options.map((c) => (
-              <ComboboxOption
-                key={c._id}
-                value={c}
-                className="cursor-pointer px-4 py-2 text-sm data-[focus]:bg-primary-light/60 data-[selected]:font-semibold"
-              >
-                <div className="text-slate-900">{customerName(c)}</div>
-                <div className="text-xs text-slate-500">{c.email}</div>
-              </ComboboxOption>
-            ))
-          )}
-        </ComboboxOptions>
-      </Combobox>
-      {invalid ? (
-        <Description as="div">
-          <ErrorList errors={meta.errors} />
-        </Description>
-      ) : null}
-    </HeadlessField>
-  );
-}
-
-function ItemRow({
-  meta,
-  index,
-  onQuantityLeft,
-  removeProps,
-}: {
-  meta: FieldMetadata<OrderFormItem>;
-  index: number;
-  onQuantityLeft: (name: string, value: string) => void;
-  removeProps: React.ButtonHTMLAttributes<HTMLButtonElement>;
-}) {
-  const row = meta.getFieldset();
-  const id = (field: keyof OrderFormItem) => `item-${index}-${field}`;
-  const line = toQuantity(row.quantity.value) * paiseOf(row.price.value);
-  return (
-    <li className="rounded-lg border border-slate-200 p-4" data-testid="item-row">
-      <div className="mb-3 flex items-center justify-between">
-        <span className="text-sm font-medium text-slate-700">Item {index + 1}</span>
-        <div className="flex items-center gap-3">
-          <span className="text-sm tabular-nums text-slate-600">{formatPaise(line)}</span>
-          <button
-            type="submit"
-            {...removeProps}
-            className="btn-ghost text-red-600 hover:bg-red-50"
-            aria-label={`Remove item ${index + 1}`}
-            title="Remove item"
-          >
-            <Trash2 className="h-4 w-4" aria-hidden="true" />
-          </button>
-        </div>
-      </div>
-      <div className="grid gap-3 sm:grid-cols-12">
-        <Field
-          className="sm:col-span-4"
-          label="Item Name"
-          inputProps={{ ...getInputProps(row.name, { type: "text" }), id: id("name") }}
-          errors={row.name.errors}
-        />
-        <Field
-          className="sm:col-span-4"
-          label="Description"
-          inputProps={{ ...getInputProps(row.description, { type: "text" }), id: id("description") }}
-          errors={row.description.errors}
-        />
-        <Field
-          className="sm:col-span-2"
-          label="Quantity"
-          inputProps={{
-            ...getInputProps(row.quantity, { type: "number" }),
-            id: id("quantity"),
-            inputMode: "numeric",
-            min: 1,
-            step: 1,
-            onBlur: (e) => {
-              const normalized = normalizeQuantityText(e.currentTarget.value);
-              if (normalized !== e.currentTarget.value) onQuantityLeft(row.quantity.name, normalized);
-            },
-          }}
-          errors={row.quantity.errors}
-        />
-        <Field
-          className="sm:col-span-2"
-          label="Price (₹)"
-          inputProps={{
-            ...getInputProps(row.price, { type: "number" }),
-            id: id("price"),
-            inputMode: "decimal",
-            min: 0,
-            step: 0.01,
-          }}
-          errors={row.price.errors}
-        />
-      </div>
-    </li>
-  );
 }
