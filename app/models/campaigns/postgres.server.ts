@@ -15,10 +15,11 @@ import {
   type CampaignRow,
   type CampaignState,
   type CampaignTotals,
+  contentValues,
   deleteEventSlice,
-  DRAFT_COLUMNS,
+  draftValues,
+  INSERT_DRAFT_SQL,
   LAUNCHING,
-  type NewCampaign,
   PEOPLE_WHERE,
   PERSON_COLUMNS,
   resendValue,
@@ -43,6 +44,7 @@ const PG_CAMPAIGN_COLUMNS = `"id", "userId", "segmentId", "segmentName", "name",
 
 const DELETE_EVENT_SLICE = deleteEventSlice("$1");
 const DELETE_DELIVERY_SLICE = deleteDeliverySlice("$1");
+const INSERT_DRAFT = INSERT_DRAFT_SQL((n) => `$${n}`);
 
 const at = (ms: number) => new Date(ms);
 
@@ -135,49 +137,23 @@ export const postgresCampaigns: CampaignsStore = {
 
   // --- Drafts ----------------------------------------------------------------------------------
 
-  async insertDraft(c: NewCampaign, audienceSize: number, now = Date.now()) {
-    await query(
-      postgres().pool,
-      `INSERT INTO "Campaign" (${DRAFT_COLUMNS})
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'Draft', $9, $10, $11, $11, $12, $13)`,
-      [
-        c.id,
-        c.userId,
-        c.segmentId,
-        c.segmentName,
-        c.name,
-        c.subject,
-        c.description,
-        c.message,
-        "",
-        audienceSize,
-        at(now),
-        trackingValue(c) === 1,
-        resendValue(c),
-      ],
-    );
+  async insertDraft(c, audienceSize, now = Date.now()) {
+    await query(postgres().pool, INSERT_DRAFT, [
+      ...draftValues(c),
+      "",
+      audienceSize,
+      at(now),
+      trackingValue(c) === 1,
+      resendValue(c),
+    ]);
   },
 
-  async updateDraft(c: NewCampaign, audienceSize: number, now = Date.now()) {
+  async updateDraft(c, audienceSize, now = Date.now()) {
     const result = await postgres().pool.query(
       `UPDATE "Campaign" SET "segmentId" = $1, "segmentName" = $2, "name" = $3, "subject" = $4, "description" = $5, "message" = $6,
          "trackingEnabled" = $7, "resendOfId" = $8, "audienceSize" = $9, "updatedAt" = $10
        WHERE "id" = $11 AND "userId" = $12 AND "status" = 'Draft' AND "statusDetail" != $13`,
-      [
-        c.segmentId,
-        c.segmentName,
-        c.name,
-        c.subject,
-        c.description,
-        c.message,
-        trackingValue(c) === 1,
-        resendValue(c),
-        audienceSize,
-        at(now),
-        c.id,
-        c.userId,
-        LAUNCHING,
-      ],
+      [...contentValues(c), trackingValue(c) === 1, resendValue(c), audienceSize, at(now), c.id, c.userId, LAUNCHING],
     );
     return result.rowCount === 1;
   },

@@ -60,12 +60,36 @@ export type NewCampaign = Pick<
 export const trackingValue = (c: NewCampaign) => (c.trackingEnabled === 0 ? 0 : 1);
 export const resendValue = (c: NewCampaign) => c.resendOfId ?? null;
 
+/** How a statement names its n-th parameter: `?` on SQLite, `$n` on PostgreSQL. */
+export type Param = (n: number) => string;
+
 /**
  * The columns a new Campaign row is written with, as a draft (a saved draft, or a launch's draft
  * marked LAUNCHING): 'Draft' is the ninth value, the others are bound.
  */
 export const DRAFT_COLUMNS = `"id", "userId", "segmentId", "segmentName", "name", "subject", "description", "message", "status",
   "statusDetail", "audienceSize", "createdAt", "updatedAt", "trackingEnabled", "resendOfId"`;
+
+/**
+ * Writes a new draft (a saved one, or a launch's marked LAUNCHING): its id, owner and content
+ * (draftValues), then statusDetail, audienceSize, createdAt and updatedAt (one parameter:
+ * PostgreSQL binds the time once, SQLite twice), trackingEnabled and resendOfId.
+ */
+export const INSERT_DRAFT_SQL = (p: Param) =>
+  `INSERT INTO "Campaign" (${DRAFT_COLUMNS}) VALUES (${[1, 2, 3, 4, 5, 6, 7, 8].map(p).join(", ")}, 'Draft', ${[9, 10, 11, 11, 12, 13].map(p).join(", ")})`;
+
+/** A campaign's content as a draft's statements bind it: "segmentId" to "message", in DRAFT_COLUMNS' order. */
+export const contentValues = (c: NewCampaign) => [
+  c.segmentId,
+  c.segmentName,
+  c.name,
+  c.subject,
+  c.description,
+  c.message,
+];
+
+/** The first eight values of a new draft (INSERT_DRAFT_SQL): its id, its owner and its content. */
+export const draftValues = (c: NewCampaign) => [c.id, c.userId, ...contentValues(c)];
 
 /** An active campaign as the delivery job sends it (trackingEnabled 1: the open pixel and tracked links). */
 export type SendingCampaign = Pick<

@@ -15,10 +15,11 @@ import {
   type CampaignRow,
   type CampaignState,
   type CampaignTotals,
+  contentValues,
   deleteEventSlice,
-  DRAFT_COLUMNS,
+  draftValues,
+  INSERT_DRAFT_SQL,
   LAUNCHING,
-  type NewCampaign,
   PEOPLE_WHERE,
   PERSON_COLUMNS,
   resendValue,
@@ -40,7 +41,30 @@ function ownCampaignStatus(sqlite: Sqlite, userId: string, id: string): { status
     .get(id, userId);
 }
 
+/**
+ * A control's transaction on the writer: the tenant's campaign's status and the time, both read once
+ * the write lock is held (a wait in the queue must not date the change earlier), then `work`; null
+ * when the campaign is not the tenant's.
+ */
+async function control<T>(
+  connection: AnyConnection | undefined,
+  userId: string,
+  id: string,
+  work: (sqlite: Sqlite, status: string, now: number) => T,
+): Promise<T | null> {
+  return onWriter(connection, (sqlite) =>
+    sqlite
+      .transaction(() => {
+        const now = Date.now();
+        const row = ownCampaignStatus(sqlite, userId, id);
+        return row ? work(sqlite, row.status, now) : null;
+      })
+      .immediate(),
+  );
+}
+
 const DELETE_EVENT_SLICE = deleteEventSlice("?");
+const INSERT_DRAFT = INSERT_DRAFT_SQL(() => "?");
 const DELETE_DELIVERY_SLICE = deleteDeliverySlice("?");
 
 export const sqliteCampaigns: CampaignsStore = {
@@ -86,30 +110,13 @@ export const sqliteCampaigns: CampaignsStore = {
 
   // --- Drafts ----------------------------------------------------------------------------------
 
-  async insertDraft(c: NewCampaign, audienceSize: number, now = Date.now()) {
+  async insertDraft(c, audienceSize, now = Date.now()) {
     await withWriter((sqlite) =>
-      sqlite
-        .prepare(`INSERT INTO "Campaign" (${DRAFT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Draft', ?, ?, ?, ?, ?, ?)`)
-        .run(
-          c.id,
-          c.userId,
-          c.segmentId,
-          c.segmentName,
-          c.name,
-          c.subject,
-          c.description,
-          c.message,
-          "",
-          audienceSize,
-          now,
-          now,
-          trackingValue(c),
-          resendValue(c),
-        ),
+      sqlite.prepare(INSERT_DRAFT).run(...draftValues(c), "", audienceSize, now, now, trackingValue(c), resendValue(c)),
     );
   },
 
-  async updateDraft(c: NewCampaign, audienceSize: number, now = Date.now()) {
+  async updateDraft(c, audienceSize, now = Date.now()) {
     const result = await withWriter((sqlite) =>
       sqlite
         .prepare(
@@ -117,21 +124,7 @@ export const sqliteCampaigns: CampaignsStore = {
              "trackingEnabled" = ?, "resendOfId" = ?, "audienceSize" = ?, "updatedAt" = ?
            WHERE "id" = ? AND "userId" = ? AND "status" = 'Draft' AND "statusDetail" != ?`,
         )
-        .run(
-          c.segmentId,
-          c.segmentName,
-          c.name,
-          c.subject,
-          c.description,
-          c.message,
-          trackingValue(c),
-          resendValue(c),
-          audienceSize,
-          now,
-          c.id,
-          c.userId,
-          LAUNCHING,
-        ),
+        .run(...contentValues(c), trackingValue(c), resendValue(c), audienceSize, now, c.id, c.userId, LAUNCHING),
     );
     return result.changes === 1;
   },
@@ -139,64 +132,48 @@ export const sqliteCampaigns: CampaignsStore = {
   // --- The controls ----------------------------------------------------------------------------
 
   async setCampaignStatus(userId, id, to, from, connection) {
-    return onWriter(connection, (sqlite) =>
+    return control(connection, userId, id, (sqlite, status, now) => {
+      if (!from.includes(status)) return { before: status, changed: false };
       sqlite
-        .transaction(() => {
-          // Read once the write lock is held: a wait in the queue must not date the change earlier.
-          const now = Date.now();
-          const row = ownCampaignStatus(sqlite, userId, id);
-          if (!row) return null;
-          if (!from.includes(row.status)) return { before: row.status, changed: false };
-          sqlite
-            .prepare(
-              `UPDATE "Campaign" SET "status" = ?, "statusDetail" = '', "updatedAt" = ?,
+        .prepare(
+          `UPDATE "Campaign" SET "status" = ?, "statusDetail" = '', "updatedAt" = ?,
                  "sendErrors" = CASE WHEN ? = 'Active' THEN 0 ELSE "sendErrors" END WHERE "id" = ?`,
-            )
-            .run(to, now, to, id);
-          if (to === "Active") {
-            // Rows waiting for a retry or a lease when the campaign was paused are due again now.
-            sqlite
-              .prepare(
-                `UPDATE "Delivery" SET "nextAttemptAt" = ? WHERE "campaignId" = ? AND "status" = 'pending' AND "nextAttemptAt" > ?`,
-              )
-              .run(now, id, now);
-          }
-          return { before: row.status, changed: true };
-        })
-        .immediate(),
-    );
+        )
+        .run(to, now, to, id);
+      if (to === "Active") {
+        // Rows waiting for a retry or a lease when the campaign was paused are due again now.
+        sqlite
+          .prepare(
+            `UPDATE "Delivery" SET "nextAttemptAt" = ? WHERE "campaignId" = ? AND "status" = 'pending' AND "nextAttemptAt" > ?`,
+          )
+          .run(now, id, now);
+      }
+      return { before: status, changed: true };
+    });
   },
 
   async requeueFailedDeliveries(userId, id, connection) {
-    return onWriter(connection, (sqlite) =>
-      sqlite
-        .transaction(() => {
-          // Read once the write lock is held: a wait in the queue must not date the change earlier.
-          const now = Date.now();
-          const row = ownCampaignStatus(sqlite, userId, id);
-          if (!row) return null;
-          // Checked in the transaction that queues: a cancel answered a moment before wins.
-          if (row.status === "Draft" || row.status === "Cancelled") return { refused: row.status };
-          const queued = sqlite
-            .prepare(
-              `UPDATE "Delivery" SET "status" = 'pending', "attempts" = 0, "retries" = "retries" + 1, "nextAttemptAt" = ?, "details" = '', "updatedAt" = ?
+    return control(connection, userId, id, (sqlite, status, now) => {
+      // Checked in the transaction that queues: a cancel answered a moment before wins.
+      if (status === "Draft" || status === "Cancelled") return { refused: status };
+      const queued = sqlite
+        .prepare(
+          `UPDATE "Delivery" SET "status" = 'pending', "attempts" = 0, "retries" = "retries" + 1, "nextAttemptAt" = ?, "details" = '', "updatedAt" = ?
                WHERE "campaignId" = ? AND "status" = 'failed'`,
-            )
-            .run(now, now, id).changes;
-          if (queued > 0) {
-            sqlite
-              .prepare(
-                `UPDATE "Campaign" SET "failedCount" = "failedCount" - ?, "pendingCount" = "pendingCount" + ?, "sendErrors" = 0,
+        )
+        .run(now, now, id).changes;
+      if (queued > 0) {
+        sqlite
+          .prepare(
+            `UPDATE "Campaign" SET "failedCount" = "failedCount" - ?, "pendingCount" = "pendingCount" + ?, "sendErrors" = 0,
                    "status" = CASE WHEN "status" = 'Paused' THEN 'Paused' ELSE 'Active' END, "statusDetail" = '',
                    "completedAt" = NULL, "updatedAt" = ?
                  WHERE "id" = ?`,
-              )
-              .run(queued, queued, now, id);
-          }
-          return queued;
-        })
-        .immediate(),
-    );
+          )
+          .run(queued, queued, now, id);
+      }
+      return queued;
+    });
   },
 
   async deleteCampaignAndLog(userId, id) {

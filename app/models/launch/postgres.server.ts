@@ -10,7 +10,7 @@ import { openConnection } from "~/db/connection.server";
 import { postgresOf } from "~/db/engine.server";
 import { type Postgres, postgres, query, transaction } from "~/db/postgres.server";
 import { ApiError } from "~/lib/api.server";
-import { DRAFT_COLUMNS, resendValue, trackingValue } from "~/models/campaigns/rows";
+import { contentValues, draftValues, INSERT_DRAFT_SQL, resendValue, trackingValue } from "~/models/campaigns/rows";
 import type { LaunchStore } from "~/models/launch/contract";
 import {
   deleteDeliverySlice,
@@ -28,6 +28,7 @@ const UNIQUE_VIOLATION = "23505";
 const ANALYZE_AFTER_ROWS = 10_000;
 
 const DELETE_DELIVERY_SLICE = deleteDeliverySlice("$1");
+const INSERT_DRAFT = INSERT_DRAFT_SQL((n) => `$${n}`);
 
 /** A WHERE the SQLite compiler wrote, given to PostgreSQL by mistake: said at once, not as a syntax error. */
 function checkDialect(where: CompiledWhere): void {
@@ -103,42 +104,18 @@ export const postgresLaunch: LaunchStore = {
           await client.query(
             `UPDATE "Campaign" SET "segmentId" = $1, "segmentName" = $2, "name" = $3, "subject" = $4, "description" = $5,
                "message" = $6, "trackingEnabled" = $7, "resendOfId" = $8, "statusDetail" = $9, "updatedAt" = $10 WHERE "id" = $11`,
-            [
-              c.segmentId,
-              c.segmentName,
-              c.name,
-              c.subject,
-              c.description,
-              c.message,
-              trackingValue(c) === 1,
-              resendValue(c),
-              LAUNCHING,
-              new Date(now),
-              c.id,
-            ],
+            [...contentValues(c), trackingValue(c) === 1, resendValue(c), LAUNCHING, new Date(now), c.id],
           );
         } else {
           // A new campaign is a draft marked LAUNCHING until its audience is written.
-          await query(
-            client,
-            `INSERT INTO "Campaign" (${DRAFT_COLUMNS})
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'Draft', $9, $10, $11, $11, $12, $13)`,
-            [
-              c.id,
-              c.userId,
-              c.segmentId,
-              c.segmentName,
-              c.name,
-              c.subject,
-              c.description,
-              c.message,
-              LAUNCHING,
-              0,
-              new Date(now),
-              trackingValue(c) === 1,
-              resendValue(c),
-            ],
-          );
+          await query(client, INSERT_DRAFT, [
+            ...draftValues(c),
+            LAUNCHING,
+            0,
+            new Date(now),
+            trackingValue(c) === 1,
+            resendValue(c),
+          ]);
         }
         const [tally] = await query<{ customers: number }>(
           client,

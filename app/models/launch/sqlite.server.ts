@@ -5,7 +5,7 @@ import { sqliteOf } from "~/db/engine.server";
 import { readStatement } from "~/db/reader.server";
 import { openSqlite, type Sqlite } from "~/db/sqlite.server";
 import { ApiError } from "~/lib/api.server";
-import { DRAFT_COLUMNS, resendValue, trackingValue } from "~/models/campaigns/rows";
+import { contentValues, draftValues, INSERT_DRAFT_SQL, resendValue, trackingValue } from "~/models/campaigns/rows";
 import type { LaunchStore } from "~/models/launch/contract";
 import {
   deleteDeliverySlice,
@@ -21,6 +21,7 @@ const LAUNCH_CHECKPOINT_PAGES = 10_000;
 const LAUNCH_CACHE_KIB = 8 * 1024;
 
 const DELETE_DELIVERY_SLICE = deleteDeliverySlice("?");
+const INSERT_DRAFT = INSERT_DRAFT_SQL(() => "?");
 
 /**
  * The audience's customers whose address is on the tenant's suppression list. Driven from the list
@@ -115,41 +116,10 @@ export const sqliteLaunch: LaunchStore = {
               `UPDATE "Campaign" SET "segmentId" = ?, "segmentName" = ?, "name" = ?, "subject" = ?, "description" = ?, "message" = ?,
                  "trackingEnabled" = ?, "resendOfId" = ?, "statusDetail" = ?, "updatedAt" = ? WHERE "id" = ?`,
             )
-            .run(
-              c.segmentId,
-              c.segmentName,
-              c.name,
-              c.subject,
-              c.description,
-              c.message,
-              trackingValue(c),
-              resendValue(c),
-              LAUNCHING,
-              now,
-              c.id,
-            );
+            .run(...contentValues(c), trackingValue(c), resendValue(c), LAUNCHING, now, c.id);
         } else {
           // A new campaign is a draft marked LAUNCHING until its audience is written.
-          sqlite
-            .prepare(
-              `INSERT INTO "Campaign" (${DRAFT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Draft', ?, ?, ?, ?, ?, ?)`,
-            )
-            .run(
-              c.id,
-              c.userId,
-              c.segmentId,
-              c.segmentName,
-              c.name,
-              c.subject,
-              c.description,
-              c.message,
-              LAUNCHING,
-              0,
-              now,
-              now,
-              trackingValue(c),
-              resendValue(c),
-            );
+          sqlite.prepare(INSERT_DRAFT).run(...draftValues(c), LAUNCHING, 0, now, now, trackingValue(c), resendValue(c));
         }
         // The tally kept by triggers; counted when a tenant has none.
         const tally = sqlite
