@@ -1,6 +1,6 @@
 // /orders/{id}: the order summary with its status, date and time, the customer, the subtotal, tax
 // and total, and the items. An order that is not there (or not the user's) is the error boundary's.
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft, Mail, Pencil, Phone, User } from "lucide-react";
 import { methodNotAllowed, keepAllowHeader } from "~/lib/api.server";
@@ -9,7 +9,7 @@ import { OrderStatusChip } from "~/components/order-status-chip";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
 import { DateTime } from "~/components/date-time";
-import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
+import { CardCell, ColumnHeader, ListTable } from "~/components/list-table";
 import { orRespond } from "~/lib/responses";
 import { formatRupees } from "~/lib/money";
 import { customerName, shortOrderId } from "~/lib/orders";
@@ -68,24 +68,9 @@ export default function OrderDetail() {
             </div>
           ) : null}
           <dl className="mt-6 space-y-2 border-t border-slate-100 pt-4 text-sm">
-            <div className="flex justify-between">
-              <dt className="text-slate-600">Subtotal</dt>
-              <dd className="tabular-nums" data-testid="order-subtotal">
-                {formatRupees(order.amount)}
-              </dd>
-            </div>
-            <div className="flex justify-between">
-              <dt className="text-slate-600">Tax</dt>
-              <dd className="tabular-nums" data-testid="order-tax">
-                {formatRupees(order.tax)}
-              </dd>
-            </div>
-            <div className="flex justify-between border-t border-slate-100 pt-2 text-base font-semibold text-slate-900">
-              <dt>Total</dt>
-              <dd className="tabular-nums" data-testid="order-total">
-                {formatRupees(order.total)}
-              </dd>
-            </div>
+            <AmountRow label="Subtotal" testId="order-subtotal" amount={order.amount} />
+            <AmountRow label="Tax" testId="order-tax" amount={order.tax} />
+            <AmountRow label="Total" testId="order-total" amount={order.total} total />
           </dl>
         </section>
 
@@ -119,48 +104,72 @@ export default function OrderDetail() {
           Items
         </h3>
         <div className="overflow-x-auto">
-          <ResponsiveTable>
-            <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
-              <tr>
-                <th scope="col" className="px-6 py-3">
-                  Item
-                </th>
-                <th scope="col" className="px-6 py-3 text-right">
-                  Quantity
-                </th>
-                <th scope="col" className="px-6 py-3 text-right">
-                  Unit Price
-                </th>
-                <th scope="col" className="px-6 py-3 text-right">
-                  Total
-                </th>
+          <ListTable
+            className=""
+            head={
+              <>
+                <ColumnHeader className="px-6 py-3">Item</ColumnHeader>
+                {ITEM_FIGURES.map(({ label }) => (
+                  <ColumnHeader key={label} className="px-6 py-3 text-right">
+                    {label}
+                  </ColumnHeader>
+                ))}
+              </>
+            }
+          >
+            {order.items.map((item, i) => (
+              <tr key={i} data-testid="order-item">
+                <td className="px-6 py-3">
+                  <div className="font-medium text-slate-900">{item.name}</div>
+                  {item.description ? <div className="text-xs text-slate-500">{item.description}</div> : null}
+                </td>
+                {ITEM_FIGURES.map(({ label, figure }) => (
+                  <CardCell key={label} label={label} className="px-6 py-3 text-right tabular-nums">
+                    {figure(item)}
+                  </CardCell>
+                ))}
               </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {order.items.map((item, i) => (
-                <tr key={i} data-testid="order-item">
-                  <td className="px-6 py-3">
-                    <div className="font-medium text-slate-900">{item.name}</div>
-                    {item.description ? <div className="text-xs text-slate-500">{item.description}</div> : null}
-                  </td>
-                  <td className="px-6 py-3 text-right tabular-nums">
-                    <CardLabel>Quantity</CardLabel>
-                    {formatCount(item.quantity)}
-                  </td>
-                  <td className="px-6 py-3 text-right tabular-nums">
-                    <CardLabel>Unit Price</CardLabel>
-                    {formatRupees(item.price)}
-                  </td>
-                  <td className="px-6 py-3 text-right tabular-nums">
-                    <CardLabel>Total</CardLabel>
-                    {formatRupees(item.total)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </ResponsiveTable>
+            ))}
+          </ListTable>
         </div>
       </section>
+    </div>
+  );
+}
+
+type OrderItem = SerializeFrom<typeof loader>["order"]["items"][number];
+
+/** The item table's columns after the item's name, each a figure. */
+const ITEM_FIGURES: { label: string; figure: (item: OrderItem) => string }[] = [
+  { label: "Quantity", figure: (item) => formatCount(item.quantity) },
+  { label: "Unit Price", figure: (item) => formatRupees(item.price) },
+  { label: "Total", figure: (item) => formatRupees(item.total) },
+];
+
+/** One line of the order's sum: the subtotal, the tax or (`total`, set apart by a line) the total. */
+function AmountRow({
+  label,
+  testId,
+  amount,
+  total,
+}: {
+  label: string;
+  testId: string;
+  amount: number;
+  total?: boolean;
+}) {
+  return (
+    <div
+      className={
+        total
+          ? "flex justify-between border-t border-slate-100 pt-2 text-base font-semibold text-slate-900"
+          : "flex justify-between"
+      }
+    >
+      <dt className={total ? undefined : "text-slate-600"}>{label}</dt>
+      <dd className="tabular-nums" data-testid={testId}>
+        {formatRupees(amount)}
+      </dd>
     </div>
   );
 }
