@@ -6,7 +6,7 @@ import { data } from "@remix-run/node";
 import { methodNotAllowed } from "~/lib/api.server";
 import { requireUser } from "~/services/auth.server";
 import { listCustomers } from "~/services/customers.server";
-import { toCustomerDto, type CustomerOption } from "~/services/orders.server";
+import { toCustomerContact, type CustomerOption } from "~/services/orders.server";
 
 const PICKER_SIZE = 20;
 
@@ -14,7 +14,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const q = new URL(request.url).searchParams.get("q") ?? "";
   const page = await listCustomers(user.id, { q, limit: PICKER_SIZE });
-  const customers: CustomerOption[] = page.customers.map(toCustomerDto);
+  const customers: CustomerOption[] = page.customers.map(toCustomerContact);
   return data({ customers }, { headers: { "Cache-Control": "no-store" } });
 }
 

@@ -13,6 +13,7 @@
 import { z } from "zod";
 import { ApiError, notFound } from "~/lib/api.server";
 import { isId, newId } from "~/lib/id";
+import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "~/lib/list-limits";
 import { paiseToRupees, rupeesToPaise } from "~/lib/money";
 import {
   CUSTOMER_SORTS,
@@ -36,26 +37,18 @@ import { customers } from "~/models/customers/store.server";
 import { transaction } from "~/models/transaction/store.server";
 import { CUSTOMER_MESSAGES, type CustomerApiInput } from "~/schemas/customer";
 import { recordNewCustomers } from "~/services/customer-events.server";
-import { toRecentOrder, type RecentOrder } from "~/services/orders.server";
+import { type CustomerContactDto, toCustomerContact, toRecentOrder, type RecentOrder } from "~/services/orders.server";
 import { segmentsMatchingCustomer } from "~/services/segments.server";
 
 // Tests, the seed and the bench still reach these here.
 
-export const DEFAULT_LIST_LIMIT = 100;
-export const MAX_LIST_LIMIT = 1000;
 /** A search counts its matches up to this many; beyond it the screen says "1,000+". */
 export const SEARCH_COUNT_CAP = 1000;
 export const MAX_QUERY_LENGTH = 100;
 
 export type CustomerSegmentRef = { _id: string; id: string; name: string };
 
-export type CustomerDto = {
-  _id: string;
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
+export type CustomerDto = CustomerContactDto & {
   address: string;
   company: string;
   notes: string;
@@ -71,12 +64,7 @@ export type CustomerDetailDto = CustomerDto & { segments: CustomerSegmentRef[]; 
 
 function toCustomerDto(c: CustomerRow): CustomerDto {
   return {
-    _id: c.id,
-    id: c.id,
-    firstName: c.firstName,
-    lastName: c.lastName,
-    email: c.email,
-    phone: c.phone,
+    ...toCustomerContact(c),
     address: c.address,
     company: c.company,
     notes: c.notes,

@@ -17,6 +17,7 @@
 //     the customer was active on that day all the same.
 import { ApiError, notFound } from "~/lib/api.server";
 import { isId, newId } from "~/lib/id";
+import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "~/lib/list-limits";
 import { paiseToRupees } from "~/lib/money";
 import { DEFAULT_ORDER_STATUS, orderContribution, subtotalPaise, toPaise, totalPaise } from "~/lib/orders";
 import {
@@ -28,7 +29,8 @@ import {
 import { type Tx, transaction } from "~/models/transaction/store.server";
 import { ORDER_MESSAGES, type OrderInput, type OrderUpdateInput } from "~/schemas/order";
 
-export type OrderCustomerDto = {
+/** A customer as every payload that names one says it: the ids, the names, the e-mail and the phone. */
+export type CustomerContactDto = {
   _id: string;
   id: string;
   firstName: string;
@@ -52,7 +54,7 @@ export type OrderDto = {
   _id: string;
   id: string;
   customerId: string;
-  customer: OrderCustomerDto | null;
+  customer: CustomerContactDto | null;
   status: string;
   /** The subtotal in rupees. */
   amount: number;
@@ -64,13 +66,13 @@ export type OrderDto = {
   updatedAt: string;
 };
 
-export function toCustomerDto(c: {
+export function toCustomerContact(c: {
   id: string;
   firstName: string;
   lastName: string;
   email: string;
   phone: string;
-}): OrderCustomerDto {
+}): CustomerContactDto {
   return { _id: c.id, id: c.id, firstName: c.firstName, lastName: c.lastName, email: c.email, phone: c.phone };
 }
 
@@ -79,7 +81,7 @@ export function toOrderDto(order: OrderWithItemsRow): OrderDto {
     _id: order.id,
     id: order.id,
     customerId: order.customerId,
-    customer: order.customer ? toCustomerDto(order.customer) : null,
+    customer: order.customer ? toCustomerContact(order.customer) : null,
     status: order.status,
     amount: paiseToRupees(order.amountPaise),
     tax: paiseToRupees(order.taxPaise),
@@ -197,9 +199,6 @@ export async function getOrder(userId: string, id: string): Promise<OrderDto> {
   return toOrderDto(order);
 }
 
-const DEFAULT_LIST_LIMIT = 100;
-const MAX_LIST_LIMIT = 1000;
-
 export type ListOrdersOptions = {
   q?: string;
   limit?: number;
@@ -263,7 +262,7 @@ export function toRecentOrder(o: RecentOrderRow): RecentOrder {
   };
 }
 
-export type CustomerOption = OrderCustomerDto;
+export type CustomerOption = CustomerContactDto;
 
 /** One of the tenant's customers by id or by e-mail (the form's no-JavaScript fallback). */
 export async function findCustomerByRef(userId: string, ref: string): Promise<CustomerOption | null> {
@@ -274,5 +273,5 @@ export async function findCustomerByRef(userId: string, ref: string): Promise<Cu
     userId,
     isId(lower) ? { id: lower } : { emails: [...new Set([value, lower])] },
   );
-  return row ? toCustomerDto(row) : null;
+  return row ? toCustomerContact(row) : null;
 }

@@ -21,6 +21,7 @@ import type { AudienceRow, AudienceTuple, CompiledWhere } from "~/models/segment
 import type { SegmentConditionsRow, SegmentRow } from "~/models/segments/rows";
 import { storedSegments } from "~/models/segments/store.server";
 import { notify } from "~/services/notifications.server";
+import { type CustomerContactDto, toCustomerContact } from "~/services/orders.server";
 
 export type SegmentDto = {
   _id: string;
@@ -39,13 +40,7 @@ export type SegmentWithCount = SegmentDto & { customerCount: number };
 export type SavedSegment = SegmentWithCount & { warnings: string[] };
 
 /** A customer as audience lists show it (docs/rules.md#payloads, "Audience customer"). */
-export type AudienceCustomer = {
-  _id: string;
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
+export type AudienceCustomer = CustomerContactDto & {
   totalSpend: number;
   visits: number;
   lastActive: string | null;
@@ -55,12 +50,7 @@ export type SegmentWriteInput = { name: string; description: string; tree: Segme
 
 function audienceCustomer(row: AudienceRow): AudienceCustomer {
   return {
-    _id: row.id,
-    id: row.id,
-    firstName: row.firstName,
-    lastName: row.lastName,
-    email: row.email,
-    phone: row.phone,
+    ...toCustomerContact(row),
     totalSpend: paiseToRupees(row.totalSpendPaise),
     visits: row.visits,
     lastActive: row.lastActive === null ? null : isoFromEpochMs(Number(row.lastActive)),

@@ -105,7 +105,8 @@ export const NotificationListSchema = z.strictObject({
 
 export const ReadAllSchema = z.strictObject({ success: z.literal(true), updated: count });
 
-const OrderCustomerSchema = z.strictObject({
+/** A customer as every answer that names one says it (CustomerContactDto). */
+const CustomerContactSchema = z.strictObject({
   _id: id,
   id,
   firstName: z.string(),
@@ -118,7 +119,7 @@ export const OrderAnswerSchema = z.strictObject({
   _id: id,
   id,
   customerId: id,
-  customer: OrderCustomerSchema.nullable(),
+  customer: CustomerContactSchema.nullable(),
   status: z.string(),
   amount: z.number().meta({ description: "The subtotal in rupees" }),
   tax: z.number(),
@@ -137,13 +138,7 @@ export const OrderAnswerSchema = z.strictObject({
   updatedAt: isoTime,
 });
 
-export const CustomerAnswerSchema = z.strictObject({
-  _id: id,
-  id,
-  firstName: z.string(),
-  lastName: z.string(),
-  email: z.string(),
-  phone: z.string(),
+export const CustomerAnswerSchema = CustomerContactSchema.extend({
   address: z.string(),
   company: z.string(),
   notes: z.string(),
@@ -210,13 +205,7 @@ export const SegmentDeletedSchema = z.strictObject({
   warnings: z.array(z.string()).meta({ description: "The draft campaigns the delete left without a segment" }),
 });
 
-export const AudienceCustomerSchema = z.strictObject({
-  _id: id,
-  id,
-  firstName: z.string(),
-  lastName: z.string(),
-  email: z.string(),
-  phone: z.string(),
+export const AudienceCustomerSchema = CustomerContactSchema.extend({
   totalSpend: z.number(),
   visits: count,
   lastActive: isoTime.nullable(),
