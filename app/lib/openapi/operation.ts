@@ -52,3 +52,11 @@ export function putAndPatch(operation: Omit<Operation, "method">): Operation[] {
     },
   ];
 }
+
+/**
+ * An operation and its POST twin, for a route that answers POST the same as `operation.method` (for
+ * forms and clients that only send POST): the twin's operationId ends in "Post".
+ */
+export function withPostTwin(operation: Operation): Operation[] {
+  return [operation, { ...operation, method: "post", operationId: `${operation.operationId}Post` }];
+}

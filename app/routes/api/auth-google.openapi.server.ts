@@ -1,13 +1,13 @@
 // The OpenAPI operations of /api/auth/google (./auth-google.ts), assembled into GET /api/openapi.json by
 // ./openapi-json.ts. Beside the route rather than exported by it: a route module's exports other than
 // loader, action and headers reach the browser's bundle, and operations name server-only modules.
-import { type Operation } from "~/lib/openapi/operation";
+import { type Operation, withPostTwin } from "~/lib/openapi/operation";
 
 export const operations: Operation[] = [
-  ...(["get", "post"] as const).map((method): Operation => ({
+  ...withPostTwin({
     path: "/api/auth/google",
-    method,
-    operationId: method === "get" ? "startGoogleSignIn" : "startGoogleSignInPost",
+    method: "get",
+    operationId: "startGoogleSignIn",
     summary: "Starts Google sign-in: redirects the browser to Google's consent screen",
     tag: "Auth",
     auth: "none",
@@ -16,5 +16,5 @@ export const operations: Operation[] = [
       429: { description: "Too many sign-in attempts from this address", media: "text/plain" },
     },
     errors: [],
-  })),
+  }),
 ];
