@@ -1,5 +1,19 @@
 // The route table (docs/rules.md#routes-and-screens): one line a route, pages and /api alike.
-import { type RouteConfig, index, layout, route } from "@remix-run/route-config";
+import { type RouteConfig, type RouteConfigEntry, index, layout, route } from "@remix-run/route-config";
+
+/**
+ * A record's screens: its list, its form for a new record and for an edit (one module, two ids),
+ * the screens given in `more`, and its detail at /<records>/:id.
+ */
+function recordScreens(records: string, form: string, more: RouteConfigEntry[] = []): RouteConfigEntry[] {
+  return [
+    route(records, `routes/${records}.tsx`),
+    route(`${records}/new`, `routes/${form}.tsx`, { id: `${records}-new` }),
+    route(`${records}/edit/:id`, `routes/${form}.tsx`, { id: `${records}-edit` }),
+    ...more,
+    route(`${records}/:id`, `routes/${records}-detail.tsx`),
+  ];
+}
 
 export default [
   // Public
@@ -71,23 +85,10 @@ export default [
     route("profile", "routes/profile.tsx"),
     route("users", "routes/users.tsx"),
     route("notifications", "routes/notifications.tsx"),
-    route("customers", "routes/customers.tsx"),
-    route("customers/new", "routes/customers-form.tsx", { id: "customers-new" }),
-    route("customers/edit/:id", "routes/customers-form.tsx", { id: "customers-edit" }),
-    route("customers/import", "routes/customers-import.tsx"),
-    route("customers/:id", "routes/customers-detail.tsx"),
-    route("orders", "routes/orders.tsx"),
-    route("orders/new", "routes/orders-form.tsx", { id: "orders-new" }),
-    route("orders/edit/:id", "routes/orders-form.tsx", { id: "orders-edit" }),
-    route("orders/:id", "routes/orders-detail.tsx"),
-    route("segments", "routes/segments.tsx"),
-    route("segments/new", "routes/segments-form.tsx", { id: "segments-new" }),
-    route("segments/edit/:id", "routes/segments-form.tsx", { id: "segments-edit" }),
-    route("segments/:id", "routes/segments-detail.tsx"),
-    route("campaigns", "routes/campaigns.tsx"),
-    route("campaigns/new", "routes/campaigns-wizard.tsx", { id: "campaigns-new" }),
-    route("campaigns/edit/:id", "routes/campaigns-wizard.tsx", { id: "campaigns-edit" }),
-    route("campaigns/:id", "routes/campaigns-detail.tsx"),
+    ...recordScreens("customers", "customers-form", [route("customers/import", "routes/customers-import.tsx")]),
+    ...recordScreens("orders", "orders-form"),
+    ...recordScreens("segments", "segments-form"),
+    ...recordScreens("campaigns", "campaigns-wizard"),
     route("campaigns/:id/resend", "routes/campaigns-resend.tsx"),
     route("suppressions", "routes/suppressions.tsx"),
     route("suppressions/import", "routes/suppressions-import.tsx"),
