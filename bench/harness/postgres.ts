@@ -1,10 +1,10 @@
-// The bench on PostgreSQL (BENCH_ENGINES=sqlite,postgres, or postgres alone), for bench/run.ts:
+// The bench on PostgreSQL (BENCH_ENGINES=sqlite,postgres, or postgres alone), for bench/harness/run.ts:
 // - preparePostgres(): a fresh database on TEST_POSTGRES_URL's server holding a copy of the
 //   seeded SQLite file, made by the product's own `crm db copy` (copySqliteToPostgres) right after
 //   the seed and before any SQLite section writes to it, then VACUUM ANALYZE (what autovacuum
 //   would reach after a while: the visibility map that index-only scans read, and statistics);
-// - runPostgresSections(): bench/postgres/*.ts in a process of its own whose DATABASE_URL is that
-//   database (bench/run-postgres.ts), so every service and model there takes its PostgreSQL body;
+// - runPostgresSections(): bench/sections/postgres/*.ts in a process of its own whose DATABASE_URL is that
+//   database (bench/harness/run-postgres.ts), so every service and model there takes its PostgreSQL body;
 // - compareEngines(): each PostgreSQL goal beside the SQLite goal it pairs with (same section, same
 //   text or the one `sqliteGoal` names), with the ratio PostgreSQL / SQLite.
 import { spawn } from "node:child_process";
@@ -46,7 +46,7 @@ export type PostgresDatabaseInfo = {
 
 const KEPT = "postgres.json";
 
-// The helpers are imported when first needed: this module is imported by bench/run.ts before it
+// The helpers are imported when first needed: this module is imported by bench/harness/run.ts before it
 // sets DATABASE_URL, and nothing of the app may read the environment before that.
 const helpers = () => import("../../tests/helpers/postgres.ts");
 
@@ -161,7 +161,7 @@ export async function preparePostgres(
   }
 }
 
-/** Runs bench/postgres/*.ts (those `only` names, or all) in a process on `databaseUrl`. */
+/** Runs bench/sections/postgres/*.ts (those `only` names, or all) in a process on `databaseUrl`. */
 export async function runPostgresSections(
   ctx: BenchContext,
   database: Pick<PostgresDatabaseInfo, "url" | "copiedCustomerRowid">,
@@ -189,7 +189,7 @@ export async function runPostgresSections(
     },
   });
   const [code] = (await once(child, "exit")) as [number | null];
-  if (!existsSync(out)) throw new Error(`bench/run-postgres.ts exited ${code} without a report`);
+  if (!existsSync(out)) throw new Error(`bench/harness/run-postgres.ts exited ${code} without a report`);
   return JSON.parse(readFileSync(out, "utf8")) as BenchSection[];
 }
 

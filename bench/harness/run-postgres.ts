@@ -1,6 +1,6 @@
-// The PostgreSQL half of `npm run bench` (BENCH_ENGINES=…postgres), started by bench/run.ts
-// (bench/postgres-bench.ts) with DATABASE_URL naming the copied database, so every service and
-// model in this process takes its PostgreSQL body. Runs bench/postgres/*.ts in name order (those
+// The PostgreSQL half of `npm run bench` (BENCH_ENGINES=…postgres), started by bench/harness/run.ts
+// (bench/harness/postgres.ts) with DATABASE_URL naming the copied database, so every service and
+// model in this process takes its PostgreSQL body. Runs bench/sections/postgres/*.ts in name order (those
 // BENCH_SECTIONS names when set) and writes their sections as JSON to the file named by argv[2].
 import { readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -8,10 +8,10 @@ import { loadAverage } from "./postgres.ts";
 import type { BenchSection, PostgresBenchContext, PostgresBenchModule } from "./types.ts";
 
 const out = process.argv[2];
-if (!out) throw new Error("usage: tsx bench/run-postgres.ts <report.json> (bench/run.ts starts it)");
+if (!out) throw new Error("usage: tsx bench/harness/run-postgres.ts <report.json> (bench/harness/run.ts starts it)");
 const given = JSON.parse(process.env.BENCH_POSTGRES_CONTEXT ?? "null") as
   (Omit<PostgresBenchContext, "log"> & { started: number; only: string[] | null }) | null;
-if (!given) throw new Error("BENCH_POSTGRES_CONTEXT is not set: bench/run.ts starts this file");
+if (!given) throw new Error("BENCH_POSTGRES_CONTEXT is not set: bench/harness/run.ts starts this file");
 
 const log = (message: string) =>
   console.log(`[bench ${((Date.now() - given.started) / 1000).toFixed(0).padStart(4)}s] postgres ${message}`);

@@ -1,5 +1,5 @@
 // `npm run bench`: builds a temporary database, seeds tenant A with 1,000,000 customers (timed:
-// the seeding goal) and tenant B with 100,000 (and orders), then runs every bench/sections/*.ts
+// the seeding goal) and tenant B with 100,000 (and orders), then runs every bench/sections/sqlite/*.ts
 // module in name order and writes bench/results/report.json.
 //
 // Environment: BENCH_CUSTOMERS (default 1000000) and BENCH_OTHER_CUSTOMERS (default 100000) size
@@ -7,14 +7,14 @@
 // uses the existing production build instead of running `npm run build` first; BENCH_KEEP=1 keeps
 // the temporary directory; BENCH_REUSE=DIR runs the sections on a directory an earlier run kept
 // (no seeding, so no seed figures) to iterate on one section without waiting for the seed.
-// The smtp section (bench/sections/smtp.ts) seeds a database of its own: BENCH_SMTP_RECIPIENTS
+// The smtp section (bench/sections/sqlite/smtp.ts) seeds a database of its own: BENCH_SMTP_RECIPIENTS
 // (default 100000) sizes it, BENCH_SMTP_POOL and BENCH_DELIVERY_CONCURRENCY set the server's
 // SMTP_POOL and DELIVERY_CONCURRENCY for it.
 //
 // BENCH_ENGINES=sqlite,postgres measures PostgreSQL beside SQLite on the same machine and the same
 // customers: right after the seed, a fresh database on TEST_POSTGRES_URL's server gets a copy of
-// the seeded file (`crm db copy`), the SQLite sections run as before, then bench/postgres/*.ts
-// run on that database (bench/postgres-bench.ts), and the report carries each PostgreSQL goal
+// the seeded file (`crm db copy`), the SQLite sections run as before, then bench/sections/postgres/*.ts
+// run on that database (bench/harness/postgres.ts), and the report carries each PostgreSQL goal
 // beside its SQLite one with the ratio (`comparison`). BENCH_ENGINES=postgres skips the SQLite
 // sections (the seed still runs on SQLite: it is what is copied). BENCH_KEEP=1 keeps the
 // PostgreSQL database too, and BENCH_REUSE reuses it.

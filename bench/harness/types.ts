@@ -1,4 +1,4 @@
-// The contract between the bench runner (bench/run.ts) and its sections (bench/sections/*.ts).
+// The contract between the bench runner (bench/harness/run.ts) and its sections (bench/sections/sqlite/*.ts).
 // The runner builds one database with a seeded tenant of 1,000,000 customers (and another tenant
 // of 100,000, to prove scoping), then runs each section and writes bench/results/report.json.
 export type BenchContext = {
@@ -39,7 +39,7 @@ export type BenchSection = {
 export type BenchModule = { default: (ctx: BenchContext) => Promise<BenchSection> };
 
 /**
- * A section on PostgreSQL (bench/postgres/*.ts), run by bench/run-postgres.ts in a process whose
+ * A section on PostgreSQL (bench/sections/postgres/*.ts), run by bench/harness/run-postgres.ts in a process whose
  * DATABASE_URL is `databaseUrl`: a copy (`crm db copy`) of the seeded SQLite file `dbFile`, made
  * before any SQLite section ran, so both engines hold the same customers.
  */

@@ -1,5 +1,5 @@
 // Runs one CSV import in its own process for the customers bench section, so the peak RSS it
-// reports is the import's own. Usage: tsx bench/import-child.ts FILE USER_ID (DATABASE_URL set).
+// reports is the import's own. Usage: tsx bench/helpers/import-child.ts FILE USER_ID (DATABASE_URL set).
 import { createReadStream } from "node:fs";
 import { importCustomers } from "../../app/services/customer-import.server.ts";
 

@@ -1,4 +1,4 @@
-// The bench's HTTP load generator, run as its own process by bench/load.ts so that it never shares
+// The bench's HTTP load generator, run as its own process by bench/helpers/load.ts so that it never shares
 // an event loop with the server or the bench. Closed loop: each connection sends a request, reads
 // the whole answer, sends the next. Connections open and warm up first; only the steady state
 // that follows is recorded (a connection's first answers include accepting it and the server's JIT).

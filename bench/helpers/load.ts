@@ -1,4 +1,4 @@
-// HTTP load for the bench: bench/load-client.ts in a process of its own (raw keep-alive sockets,
+// HTTP load for the bench: bench/helpers/load-client.ts in a process of its own (raw keep-alive sockets,
 // closed loop, warm-up on the same connections before recording). See that file for why neither
 // wrk nor fetch() measures this machine's servers truthfully.
 import { execFile } from "node:child_process";
@@ -32,7 +32,7 @@ const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, "../..");
 
 export function loadClient() {
-  return "raw-http client process (bench/load-client.ts)";
+  return "raw-http client process (bench/helpers/load-client.ts)";
 }
 
 export async function load(plan: LoadPlan): Promise<LoadStats> {

@@ -1,6 +1,6 @@
-// Reading bench/loop-monitor.mjs from the bench: the event-loop delay of the processes that answer
+// Reading bench/helpers/loop-monitor.mjs from the bench: the event-loop delay of the processes that answer
 // requests, over exactly a phase the bench marks. The monitor is preloaded into the server
-// (`--import bench/loop-monitor.mjs`, inherited by its cluster workers) and writes one file per
+// (`--import bench/helpers/loop-monitor.mjs`, inherited by its cluster workers) and writes one file per
 // process (BENCH_LOOP_MONITOR_FILE with {pid} replaced) when sent SIGUSR2.
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";

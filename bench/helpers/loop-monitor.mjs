@@ -8,7 +8,7 @@ import { renameSync, writeFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { isMainThread } from "node:worker_threads";
 
-// "{pid}" in the name gives each process of a cluster a file of its own (bench/loop-marks.ts).
+// "{pid}" in the name gives each process of a cluster a file of its own (bench/helpers/loop-marks.ts).
 const out = process.env.BENCH_LOOP_MONITOR_FILE?.replace("{pid}", String(process.pid));
 if (isMainThread && out) {
   const histogram = monitorEventLoopDelay({ resolution: 10 });

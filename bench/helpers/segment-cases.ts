@@ -1,5 +1,5 @@
-// The segments the bench measures on both engines (bench/sections/segments.ts on SQLite,
-// bench/postgres/segments.ts on PostgreSQL): 1 to 4 conditions matching about 0.1% to 90% of the
+// The segments the bench measures on both engines (bench/sections/sqlite/segments.ts on SQLite,
+// bench/sections/postgres/segments.ts on PostgreSQL): 1 to 4 conditions matching about 0.1% to 90% of the
 // tenant. Their thresholds are the seeded data's quantiles, read from the seeded SQLite file, so
 // the selectivities hold whatever distribution the seed used and PostgreSQL (a copy of that file)
 // is asked exactly the same questions.

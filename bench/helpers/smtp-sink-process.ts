@@ -1,4 +1,4 @@
-// A local SMTP server in a process of its own for the bench's smtp section (bench/sections/smtp.ts),
+// A local SMTP server in a process of its own for the bench's smtp section (bench/sections/sqlite/smtp.ts),
 // as a real relay would be: the smtp-server package on a loopback port, accepting every message.
 // It keeps no bodies: it reads each message's header block, checks it carries a DKIM-Signature
 // and a Message-ID no earlier message had, counts what it saw, and drops the rest of the stream.

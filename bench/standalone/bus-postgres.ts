@@ -1,4 +1,4 @@
-// `npx tsx bench/bus-postgres.ts`: what crosses instances on PostgreSQL, measured between real
+// `npx tsx bench/standalone/bus-postgres.ts`: what crosses instances on PostgreSQL, measured between real
 // processes (docs/decisions/0034-many-instances.md). This process and a child it forks are each
 // linked as an instance (linkInstances() over openNotifyChannel(), as server/index.ts does) on a
 // database of their own on TEST_POSTGRES_URL's server, dropped after. Prints JSON on stdout:

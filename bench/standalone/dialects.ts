@@ -1,4 +1,4 @@
-// `npx tsx bench/dialects.ts`: the three hot paths of the data layer, each written three ways, on
+// `npx tsx bench/standalone/dialects.ts`: the three hot paths of the data layer, each written three ways, on
 // SQLite (a temporary file) and on PostgreSQL, printed as JSON. It informs how one set of models
 // serves both dialects (docs/decisions/0021-two-sql-dialects.md).
 //

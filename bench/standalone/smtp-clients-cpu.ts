@@ -1,6 +1,6 @@
 // CPU a message of the product's own SMTP client (the SMTP channel, decision 0024) against
 // nodemailer's pooled SMTP transport, on the same machine, the messages built and signed the same
-// way for both (mime.server.ts and dkim-sign.server.ts, the key parsed once, signed in this thread
+// way for both (mime.server.ts and dkim-signature.server.ts, the key parsed once, signed in this thread
 // so both runs do the same signing work), sent to the bench's SMTP sink in a process of its own
 // (bench/helpers/smtp-sink.ts). Three runs of each, alternating, and the median of each; CPU is
 // this process's (user + system, every thread), divided by the messages the sink accepted.
@@ -10,7 +10,7 @@ import { generateKeyPairSync } from "node:crypto";
 import nodemailer from "nodemailer";
 import type { ChannelResult, OutgoingMessage, SendControl } from "../../app/services/sending/channel.server.ts";
 import { smtpChannel } from "../../app/services/sending/smtp-channel.server.ts";
-import { dkimKey, signHeaders, signInThread } from "../../app/services/email/dkim-sign.server.ts";
+import { dkimKey, signHeaders, signInThread } from "../../app/services/email/dkim-signature.server.ts";
 import { buildMessage } from "../../app/services/email/mime.server.ts";
 import { startSmtpSink } from "../helpers/smtp-sink.ts";
 

@@ -15,6 +15,6 @@ export type {
 
 export const attribution = engineDoor<AttributionStore>({ sqlite: sqliteAttribution, postgres: postgresAttribution });
 
-// SQLite's statements and their query plans, for the bench's report (bench/sections/attribution.ts,
+// SQLite's statements and their query plans, for the bench's report (bench/sections/sqlite/attribution.ts,
 // which measures SQLite).
 export { attributionPlan, campaignAttributionSql, campaignsByRevenueSql, revenueInPeriodSql } from "./sqlite.server";

@@ -1,6 +1,6 @@
 // Customers on PostgreSQL: the production server on the copied database (DATABASE_URL is it in
 // this process, and the server inherits it), loaded from the bench's client process as
-// bench/sections/customers.ts loads it on SQLite: GET /api/customers/{id} at 50 connections over
+// bench/sections/sqlite/customers.ts loads it on SQLite: GET /api/customers/{id} at 50 connections over
 // the same 5,000 customers, and a 50-row page of the API list, with and without a search term, at
 // 1 connection (the goal) and at 10. Beside them raw pg (one client, one query at a time) reading
 // the same rows, for the ratios. The CSV import, the screens and the sorts are not measured here.

@@ -1,9 +1,11 @@
-// Delivery on PostgreSQL, the questions bench/sections/delivery.ts asks of SQLite, on the copied
+// Delivery on PostgreSQL, the questions bench/sections/sqlite/delivery.ts asks of SQLite, on the copied
 // database (this process's DATABASE_URL):
 // - the launch snapshot through the product's launch (launches.start on PostgreSQL, slices of
 //   5,000 rows a transaction) against raw pg running one INSERT … SELECT of every row;
 // - receipts in batches of 1,000 as the server handles them (queueReceipts, then
 //   applyQueuedReceipts) against raw pg running one UPDATE … FROM unnest() a batch;
+// - the receipts inbox applied by one transaction at a time against two side by side
+//   (applyQueuedReceipts' appliers), in alternating rounds, the counters checked each round;
 // - a campaign to every customer sent by BENCH_POSTGRES_INSTANCES (default 2) production servers
 //   on the one database, each with its own delivery job, through the built-in vendor in a process
 //   of its own (receipts posted to the first instance; any instance's job applies them): launch to
@@ -12,6 +14,7 @@
 //   sends, the same reads as on SQLite on the first instance and ten writers on the last;
 // - the campaign's detail and a page of its delivery log at 1,000,000 rows.
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import path from "node:path";
 import pg from "pg";
@@ -19,12 +22,16 @@ import { load } from "../../helpers/load.ts";
 import { sampleCustomerIds } from "../../harness/postgres.ts";
 import { postmasterPid, type Rss, treeCpuSeconds, treeRss, waitForHealth } from "../../helpers/server-processes.ts";
 import type { BenchSection, PostgresBenchContext } from "../../harness/types.ts";
+import type { Receipt } from "../../../app/models/deliveries/receipts/rows.ts";
 import { runWriters } from "../../../tests/helpers/writers.ts";
 import { freePort, serverCommand } from "../../../tests/helpers/production-server.ts";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 const tsx = path.join(root, "node_modules/.bin/tsx");
 const round = (n: number) => Math.round(n * 100) / 100;
+/** Rounds of the receipt appliers' comparison, alternating one applier and two, and rows a round. */
+const APPLIER_ROUNDS = 4;
+const APPLIER_ROWS_PER_ROUND = 30_000;
 
 type Counters = {
   pendingCount: number;
@@ -142,7 +149,10 @@ export default async function deliveryOnPostgres(ctx: PostgresBenchContext): Pro
       (await raw.query<{ f: number }>(`SELECT "firstSeq" AS f FROM "Campaign" WHERE "id" = $1`, [snapshotId])).rows[0]
         .f,
     );
-    const receiptCount = Math.min(200_000, audience);
+    // The snapshot's last rows are kept for the appliers' rounds below (a tenth of it at most).
+    const applierRows = Math.min(APPLIER_ROWS_PER_ROUND, Math.floor(audience / 10 / APPLIER_ROUNDS));
+    const applierRowsFrom = firstSeq + audience - APPLIER_ROUNDS * applierRows;
+    const receiptCount = Math.min(200_000, audience - APPLIER_ROUNDS * applierRows);
     const now = Date.now();
     const connection = openConnection({ poolSize: 2, applicationName: "crm bench receipts" });
     try {
@@ -160,7 +170,7 @@ export default async function deliveryOnPostgres(ctx: PostgresBenchContext): Pro
     const receiptsMs = performance.now() - t;
     // Raw: the next rows (same states), one UPDATE of 1,000 rows from an array a transaction.
     const rawStart = firstSeq + receiptCount;
-    const rawCount = Math.min(receiptCount, audience - receiptCount);
+    const rawCount = Math.min(receiptCount, audience - APPLIER_ROUNDS * applierRows - receiptCount);
     t = performance.now();
     for (let i = 0; i < rawCount; i += 1000) {
       const seqs = Array.from({ length: Math.min(1000, rawCount - i) }, (_, k) => rawStart + i + k);
@@ -186,6 +196,83 @@ export default async function deliveryOnPostgres(ctx: PostgresBenchContext): Pro
       unit: "/s",
       met: receiptsPerSecond >= 50_000,
     });
+    // ---- Receipts applied by one transaction at a time and by two side by side ----------------
+    // applyQueuedReceipts' appliers (decision 0035): alternating rounds on the snapshot's last rows,
+    // which neither receipts run above touched, each round a delivery for every row, an image load (an
+    // event with an id) for a third and a click for a tenth, queued 250 to an inbox row and applied
+    // 8 inbox rows a call, as the delivery job asks on PostgreSQL. The campaign's counters must
+    // grow by exactly each round's events (every event counted once).
+    if (applierRows < 100) figures.receiptAppliers = { skipped: `${applierRows} rows a round: too few customers` };
+    else {
+      ctx.log("delivery: receipts by one applier and by two side by side");
+      const { DEFAULT_FEEDBACK_POLICY } = await import("../../../app/models/deliveries/receipts/rows.ts");
+      const counters = async () =>
+        (
+          await raw.query<{ delivered: number; opened: number; opens: number; clicks: number }>(
+            `SELECT "deliveredCount" AS "delivered", "openedCount" AS "opened", "opensTotal" AS "opens", "clicksTotal" AS "clicks"
+             FROM "Campaign" WHERE "id" = $1`,
+            [snapshotId],
+          )
+        ).rows[0];
+      const appliersConnection = openConnection({ poolSize: 4, applicationName: "crm bench receipt appliers" });
+      const rounds: { appliers: number; receipts: number; ms: number; perSecond: number }[] = [];
+      try {
+        for (let r = 0; r < APPLIER_ROUNDS; r++) {
+          const appliers = r % 2 === 0 ? 1 : 2;
+          const from = applierRowsFrom + r * applierRows;
+          const at = Date.now();
+          const receipts: Receipt[] = [];
+          for (let i = 0; i < applierRows; i++) {
+            const id = deliveryId(snapshotId, from + i);
+            receipts.push({ id, event: "delivered", at });
+            if (i % 3 === 0) receipts.push({ id, event: "opened", at: at + 1, source: "pixel", eventId: randomUUID() });
+            if (i % 10 === 0)
+              receipts.push({ id, event: "clicked", at: at + 60_000, source: "link", link: 0, eventId: randomUUID() });
+          }
+          for (let i = 0; i < receipts.length; i += 10_000)
+            await deliveryReceipts.queueReceipts(appliersConnection, receipts.slice(i, i + 10_000));
+          const before = await counters();
+          t = performance.now();
+          while (
+            (await deliveryReceipts.applyQueuedReceipts(appliersConnection, 8, DEFAULT_FEEDBACK_POLICY, appliers))
+              .batches > 0
+          );
+          const ms = performance.now() - t;
+          const after = await counters();
+          const opened = Array.from({ length: applierRows }, (_, i) => i).filter(
+            (i) => i % 3 === 0 || i % 10 === 0,
+          ).length;
+          const want = { delivered: applierRows, opened, opens: opened, clicks: Math.ceil(applierRows / 10) };
+          const got = {
+            delivered: after.delivered - before.delivered,
+            opened: after.opened - before.opened,
+            opens: after.opens - before.opens,
+            clicks: after.clicks - before.clicks,
+          };
+          if (JSON.stringify(got) !== JSON.stringify(want))
+            throw new Error(
+              `receipt appliers, round ${r + 1}: counters grew by ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`,
+            );
+          rounds.push({
+            appliers,
+            receipts: receipts.length,
+            ms: Math.round(ms),
+            perSecond: Math.round((receipts.length / ms) * 1000),
+          });
+        }
+      } finally {
+        await closeConnection(appliersConnection);
+      }
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+      const of = (n: number) => rounds.filter((r) => r.appliers === n).map((r) => r.perSecond);
+      figures.receiptAppliers = {
+        rowsPerRound: applierRows,
+        rounds,
+        medianPerSecond: { oneApplier: median(of(1)), twoAppliers: median(of(2)) },
+        what: "applyQueuedReceipts(8 inbox rows a call) with one applying transaction at a time vs two side by side, alternating rounds on fresh rows of the snapshot: a delivery for every row, an image load for a third, a click for a tenth; the campaign's counters checked each round",
+      };
+    }
+
     // The snapshot campaign is not sent. Cancelled, its million queued rows would be ended by the
     // instances' jobs while they send the campaign below (800,000 updates that are not HOT, which
     // took a lone instance's job most of its time); it is deleted instead, and the table vacuumed

@@ -1,11 +1,11 @@
-// Segments on PostgreSQL: the segments of bench/sections/segments.ts (bench/segment-cases.ts, the
+// Segments on PostgreSQL: the segments of bench/sections/sqlite/segments.ts (bench/helpers/segment-cases.ts, the
 // thresholds read from the seeded SQLite file, so both engines answer the same questions) through
 // the product's own service on the copied database: the count and a 10-row preview
 // (previewAudience, the goal SQLite's section measures) and the count alone (sqlAudienceCount), in
 // turn, with PostgreSQL's EXPLAIN (ANALYZE, BUFFERS) of the count in the shape it chose. Each
 // segment's audience must equal that of the SQLite file's copied customers, for this tenant and
 // the other one, or its goals are not met.
-// The figures before this section existed: bench/segments-postgres.ts and decision 0032.
+// The figures before this section existed: decision 0032.
 import Database from "better-sqlite3";
 import type { BenchSection, PostgresBenchContext } from "../../harness/types.ts";
 import { segmentCases, segmentGoal, segmentThresholds } from "../../helpers/segment-cases.ts";

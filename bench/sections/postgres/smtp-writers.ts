@@ -1,5 +1,5 @@
 // SMTP sending beside four /api writers, on PostgreSQL (a tenant of its own in the bench's
-// database): bench/smtp-writers.ts.
+// database): bench/helpers/smtp-writers.ts.
 import { sendBesideWriters } from "../../helpers/smtp-writers.ts";
 import type { BenchSection, PostgresBenchContext } from "../../harness/types.ts";
 

@@ -1,6 +1,6 @@
 // Customers bench section: CSV import of 1,000,000 rows through the import path (rows/s, peak RSS
 // of the importing process, ratio to raw better-sqlite3 inserting the same rows), and the real
-// production server on a random port, loaded from a client process of its own (bench/load.ts):
+// production server on a random port, loaded from a client process of its own (bench/helpers/load.ts):
 // GET /api/customers/{id} at 50 connections, and a 50-row page of the list (API and rendered
 // screen) with and without a search term, at 1 connection (the goal) and at 10; and the list in
 // each sort (first, second and last page, API and screen, and a sorted search) at 1 connection.

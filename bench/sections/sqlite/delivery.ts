@@ -11,7 +11,7 @@
 //   row final, messages/s, the server's peak RSS (all its processes; also split into anonymous
 //   memory and the database file's pages mapped by the read connection), /healthz while the
 //   launch writes its million rows, GET /api/customers/{id} and a 50-row customer page while it
-//   sends, and the event-loop delay of every process that answers requests (bench/loop-monitor.mjs
+//   sends, and the event-loop delay of every process that answers requests (bench/helpers/loop-monitor.mjs
 //   preloaded) during the 50-connection flood and, as the goal, while sending with one connection
 //   reading; /healthz's own figure is kept beside them, but it covers a worker's last minute,
 //   which can include the launch;
@@ -297,7 +297,7 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
     });
     const loopWhileSending = {
       ...worst(loops),
-      what: "bench/loop-monitor.mjs in every process that answers requests, while sending with one connection reading 50-row pages; the worst process",
+      what: "bench/helpers/loop-monitor.mjs in every process that answers requests, while sending with one connection reading 50-row pages; the worst process",
     };
     const loopUnderFlood = {
       ...worst(loopsUnderFlood),

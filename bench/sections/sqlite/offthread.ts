@@ -2,8 +2,8 @@
 // 1,000,000-row CSV import and then a full export run through it. On a copy of the seeded database
 // (the import must not grow the table the later sections measure), the server runs with one
 // worker process (WEB_CONCURRENCY=1: the import, the export and the probes all meet on the one
-// event loop) and bench/loop-monitor.mjs preloaded. A prober process of its own
-// (bench/probe-client.ts) sends GET /healthz and GET /api/customers/{id} every 50 ms and creates a
+// event loop) and bench/helpers/loop-monitor.mjs preloaded. A prober process of its own
+// (bench/helpers/probe-client.ts) sends GET /healthz and GET /api/customers/{id} every 50 ms and creates a
 // customer every 5 s, throughout: idle first, during POST /api/customers/import of the file, then
 // during GET /api/customers/export of tenant A (every row, read to the end).
 //

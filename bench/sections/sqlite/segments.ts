@@ -115,7 +115,7 @@ export default async function segmentsBench(ctx: BenchContext): Promise<BenchSec
     return [...hand(where, whereParams, indexes), ...variants];
   };
 
-  // The hand-written SQL of each segment (bench/segment-cases.ts), by the segment's name.
+  // The hand-written SQL of each segment (bench/helpers/segment-cases.ts), by the segment's name.
   const hands: Record<string, Hand[]> = {
     "1 condition: top spenders": hand(`"totalSpendPaise" > ?`, [sp999], [cov.spend]),
     "1 condition: long inactive": hand(`"lastActive" < ?`, [la001], [cov.active]),

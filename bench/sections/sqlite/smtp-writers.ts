@@ -1,4 +1,4 @@
-// SMTP sending beside four /api writers, on SQLite (a database of its own): bench/smtp-writers.ts.
+// SMTP sending beside four /api writers, on SQLite (a database of its own): bench/helpers/smtp-writers.ts.
 import { sendBesideWriters } from "../../helpers/smtp-writers.ts";
 import type { BenchContext, BenchSection } from "../../harness/types.ts";
 

@@ -285,7 +285,8 @@ async function lockedIfStale<T>(apply: (locked: boolean) => Promise<T>): Promise
 
 /**
  * Inbox rows one transaction applies at most, and transactions a call runs side by side (see
- * applyQueuedReceipts). Measured with bench/receipts-appliers-postgres.ts (decision 0035): 500
+ * applyQueuedReceipts). Measured as the PostgreSQL delivery section's receiptAppliers figure
+ * (bench/sections/postgres/delivery.ts; decision 0035): 500
  * receipts a transaction applied 21,600–22,000 a second one at a time and 18,900–21,700 two side
  * by side on the shared 2-core machine, 1,000 one at a time 13,700–18,100. Two side by side cost
  * nothing there and let a database with cores of its own overlap their work.

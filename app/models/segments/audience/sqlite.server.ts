@@ -4,7 +4,7 @@
 //
 // Audience reads go through the read connection with cached prepared statements: at a million
 // customers the query is the cost, so nothing else is allowed to add to it (see
-// bench/sections/segments.ts). The functions are async as the contract is; on SQLite they answer
+// bench/sections/sqlite/segments.ts). The functions are async as the contract is; on SQLite they answer
 // synchronously inside.
 import type Database from "better-sqlite3";
 import {
@@ -118,21 +118,31 @@ function orEstimateSql(parts: CompiledWhere[]): string {
   return `SELECT count(*) AS "n", ${sums} FROM (SELECT "totalSpendPaise", "visits", "lastActive" FROM "Customer" INDEXED BY "Customer_userId_id_idx" WHERE "userId" = ? ORDER BY "id" LIMIT ?)`;
 }
 
+/** The prepared estimate of the parts over the tenant's oldest customers, and its parameters. */
+function estimateOf(
+  userId: string,
+  parts: CompiledWhere[],
+): { estimate: Database.Statement<unknown[], EstimateRow>; estimateParams: SqlParam[] } | null {
+  try {
+    return {
+      estimate: statement<EstimateRow>(orEstimateSql(parts)),
+      estimateParams: [...parts.flatMap((c) => c.params), userId],
+    };
+  } catch {
+    // Without the (userId, id) index, no estimate: the plain scan answers.
+    return null;
+  }
+}
+
 function buildOrPlan(userId: string, tree: SegmentNode): OrPlan | null {
   if (tree.kind !== "group" || tree.logic !== "OR" || tree.children.length < 2 || tree.children.length > 8) return null;
   const parts = tree.children.map((c) => compileTree(c));
   const disjoint = disjointOrSql(userId, tree);
   if (!disjoint) return null;
-  let estimate: Database.Statement<unknown[], EstimateRow>;
-  try {
-    estimate = statement<EstimateRow>(orEstimateSql(parts));
-  } catch {
-    // Without the (userId, id) index, no estimate: the plain scan answers.
-    return null;
-  }
+  const estimate = estimateOf(userId, parts);
+  if (!estimate) return null;
   return {
-    estimate,
-    estimateParams: [...parts.flatMap((c) => c.params), userId],
+    ...estimate,
     parts: parts.length,
     disjoint: statement(disjoint.sql).pluck(),
     disjointParams: disjoint.params,
@@ -144,18 +154,12 @@ function buildAndPlan(userId: string, tree: SegmentNode): AndPlan | null {
   if (tree.kind !== "group" || tree.logic !== "AND" || tree.children.length < 2 || tree.children.length > 8)
     return null;
   const parts = [compileTree(tree), ...tree.children.map((c) => compileTree(c))];
-  let estimate: Database.Statement<unknown[], EstimateRow>;
-  try {
-    estimate = statement<EstimateRow>(orEstimateSql(parts));
-  } catch {
-    // Without the (userId, id) index, no estimate: the plain scan answers.
-    return null;
-  }
+  const estimate = estimateOf(userId, parts);
+  if (!estimate) return null;
   return {
     userId,
     tree,
-    estimate,
-    estimateParams: [...parts.flatMap((c) => c.params), userId],
+    ...estimate,
     simple: tree.children.map((c) => c.kind === "condition"),
     counts: new Map(),
     choice: null,
