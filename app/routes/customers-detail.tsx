@@ -8,7 +8,18 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { ArrowLeft, Building2, Mail, MailCheck, MapPin, Pencil, Phone, ShoppingBag } from "lucide-react";
+import {
+  ArrowLeft,
+  Building2,
+  type LucideIcon,
+  Mail,
+  MailCheck,
+  MapPin,
+  Pencil,
+  Phone,
+  ShoppingBag,
+} from "lucide-react";
+import type { ReactNode } from "react";
 import { z } from "zod";
 import { allowMethods, keepAllowHeader } from "~/lib/api.server";
 import { ConfirmDialog } from "~/components/confirm-dialog";
@@ -115,49 +126,34 @@ export default function CustomerDetail() {
             Contact Information
           </h3>
           <dl className="space-y-3 text-sm">
-            <div className="flex items-start gap-3">
-              <Mail className="mt-0.5 h-4 w-4 text-slate-400" aria-hidden />
-              <div>
-                <dt className="text-slate-500">Email</dt>
-                <dd className="break-all text-slate-900">{customer.email || "No Email"}</dd>
-                {suppression ? (
-                  <dd className="mt-1 flex flex-wrap items-center gap-2">
-                    <SuppressionBadge reason={suppression.reason} />
-                    <Link
-                      to="?resubscribe=1"
-                      preventScrollReset
-                      replace
-                      className="inline-flex items-center gap-1 rounded-md border border-slate-300 bg-white px-2 py-0.5 text-xs font-medium text-slate-700 hover:bg-slate-50"
-                    >
-                      <MailCheck className="h-3.5 w-3.5" aria-hidden /> Resubscribe
-                    </Link>
-                  </dd>
-                ) : null}
-              </div>
-            </div>
-            <div className="flex items-start gap-3">
-              <Phone className="mt-0.5 h-4 w-4 text-slate-400" aria-hidden />
-              <div>
-                <dt className="text-slate-500">Phone</dt>
-                <dd className="text-slate-900">{customer.phone || "N/A"}</dd>
-              </div>
-            </div>
-            <div className="flex items-start gap-3">
-              <MapPin className="mt-0.5 h-4 w-4 text-slate-400" aria-hidden />
-              <div>
-                <dt className="text-slate-500">Address</dt>
-                <dd className="whitespace-pre-line text-slate-900">{customer.address || "N/A"}</dd>
-              </div>
-            </div>
-            {customer.company ? (
-              <div className="flex items-start gap-3">
-                <Building2 className="mt-0.5 h-4 w-4 text-slate-400" aria-hidden />
-                <div>
-                  <dt className="text-slate-500">Company</dt>
-                  <dd className="text-slate-900">{customer.company}</dd>
-                </div>
-              </div>
-            ) : null}
+            <ContactItem
+              icon={Mail}
+              label="Email"
+              valueClassName="break-all text-slate-900"
+              value={customer.email || "No Email"}
+            >
+              {suppression ? (
+                <dd className="mt-1 flex flex-wrap items-center gap-2">
+                  <SuppressionBadge reason={suppression.reason} />
+                  <Link
+                    to="?resubscribe=1"
+                    preventScrollReset
+                    replace
+                    className="inline-flex items-center gap-1 rounded-md border border-slate-300 bg-white px-2 py-0.5 text-xs font-medium text-slate-700 hover:bg-slate-50"
+                  >
+                    <MailCheck className="h-3.5 w-3.5" aria-hidden /> Resubscribe
+                  </Link>
+                </dd>
+              ) : null}
+            </ContactItem>
+            <ContactItem icon={Phone} label="Phone" value={customer.phone || "N/A"} />
+            <ContactItem
+              icon={MapPin}
+              label="Address"
+              valueClassName="whitespace-pre-line text-slate-900"
+              value={customer.address || "N/A"}
+            />
+            {customer.company ? <ContactItem icon={Building2} label="Company" value={customer.company} /> : null}
           </dl>
         </section>
 
@@ -282,6 +278,32 @@ export default function CustomerDetail() {
         confirmLabel="Resubscribe"
         destructive={false}
       />
+    </div>
+  );
+}
+
+/** One line of the contact card: its icon, what it is and its value, and anything said under it. */
+function ContactItem({
+  icon: Icon,
+  label,
+  value,
+  valueClassName = "text-slate-900",
+  children,
+}: {
+  icon: LucideIcon;
+  label: string;
+  value: ReactNode;
+  valueClassName?: string;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="flex items-start gap-3">
+      <Icon className="mt-0.5 h-4 w-4 text-slate-400" aria-hidden />
+      <div>
+        <dt className="text-slate-500">{label}</dt>
+        <dd className={valueClassName}>{value}</dd>
+        {children}
+      </div>
     </div>
   );
 }
