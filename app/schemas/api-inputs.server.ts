@@ -8,19 +8,14 @@ import { ID_PATTERN, isId } from "~/lib/id";
 import { NOTIFICATION_FILTERS, NOTIFICATION_TYPES } from "~/lib/notifications";
 import { SearchTermSchema } from "~/schemas/search";
 import { RECEIPT_EVENTS } from "~/models/deliveries/receipts/rows";
-import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "~/services/customers.server";
+import { listLimitSchema } from "~/schemas/list-limit";
 import { BAD_CURSOR, SUPPRESSION_CURSOR, SuppressionEmailListSchema } from "~/services/suppressions.server";
 import { parseRevenueCursor } from "~/services/attribution.server";
 
 /** GET /api/campaigns (app/routes/api/campaigns.ts). */
 export const CampaignListQuerySchema = z
   .object({
-    limit: z.coerce
-      .number({ message: "limit must be a number" })
-      .int("limit must be a whole number")
-      .min(1, "limit must be at least 1")
-      .max(1000, "limit must be at most 1000")
-      .default(100),
+    limit: listLimitSchema(1000, 100),
     cursor: z.string().max(40).optional(),
     // Newest first (date, the default) or most revenue first (docs/rules.md#revenue-per-campaign);
     // a cursor belongs to the sort it was made for.
@@ -43,24 +38,14 @@ export const DeliveryLogQuerySchema = z.object({
     .toLowerCase()
     .pipe(z.enum(DELIVERY_LOG_STATUSES, { message: `status must be one of ${DELIVERY_LOG_STATUSES.join(", ")}` }))
     .optional(),
-  limit: z.coerce
-    .number({ message: "limit must be a number" })
-    .int("limit must be a whole number")
-    .min(1, "limit must be at least 1")
-    .max(1000, "limit must be at most 1000")
-    .default(50),
+  limit: listLimitSchema(1000, 50),
   cursor: z.string().max(40, "cursor is not one this endpoint gave").optional(),
 });
 
 /** GET /api/customers (app/routes/api/customers.ts). */
 export const CustomerListQuerySchema = z.object({
   q: SearchTermSchema.max(200, "q must be at most 200 characters").optional(),
-  limit: z.coerce
-    .number({ message: "limit must be a number" })
-    .int("limit must be a whole number")
-    .min(1, "limit must be at least 1")
-    .max(MAX_LIST_LIMIT, `limit must be at most ${MAX_LIST_LIMIT}`)
-    .default(DEFAULT_LIST_LIMIT),
+  limit: listLimitSchema(),
   sort: z.enum(CUSTOMER_SORTS, { message: `sort must be one of ${CUSTOMER_SORTS.join(", ")}` }).optional(),
   order: z.enum(SORT_ORDERS, { message: `order must be ${SORT_ORDERS.join(" or ")}` }).optional(),
   cursor: z.string().max(1000, "cursor is not valid: pass the X-Next-Cursor of the previous page").optional(),
@@ -121,12 +106,7 @@ export const ReceiptsBodySchema = z.object({
 /** GET /api/suppressions (app/routes/api/suppressions.ts). */
 export const SuppressionListQuerySchema = z.object({
   q: SearchTermSchema.max(200, "q must be at most 200 characters").optional(),
-  limit: z.coerce
-    .number({ message: "limit must be a number" })
-    .int("limit must be a whole number")
-    .min(1, "limit must be at least 1")
-    .max(MAX_LIST_LIMIT, `limit must be at most ${MAX_LIST_LIMIT}`)
-    .default(DEFAULT_LIST_LIMIT),
+  limit: listLimitSchema(),
   cursor: z.string().regex(SUPPRESSION_CURSOR, BAD_CURSOR).optional(),
   _t: z.string().optional(),
 });
