@@ -6,7 +6,7 @@
 // nothing; a body that is not a batch of events is a 400; the key setting is checked at start.
 import { generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, segmentTree, useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
+import { useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
 import { fakeSendgrid } from "../../../tests/fakes/sendgrid";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
@@ -14,15 +14,11 @@ useTestDatabase();
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 const connection = useTestConnection();
 
+import { deliveryLogRow, launchDeliveredCampaign, messageId } from "../../../tests/helpers/feedback-campaign";
 import { getEnv, resetEnvCache } from "~/env.server";
 import { deliveryReceipts } from "~/models/deliveries/receipts/store.server";
 import { action } from "~/routes/api/webhooks-sendgrid";
-import { CampaignContentSchema } from "~/schemas/campaign";
-import { deliveryLogs } from "~/services/campaigns/delivery-log.server";
-import { launch } from "~/services/campaigns/launch.server";
 import { getCampaign } from "~/services/campaigns/views.server";
-import { seedTenant } from "~/services/seed.server";
-import { createSegment } from "~/services/segments.server";
 import { suppressionOf } from "~/services/suppressions.server";
 
 const ENDPOINT = "http://localhost/api/webhooks/sendgrid";
@@ -30,8 +26,6 @@ const sendgrid = fakeSendgrid();
 let userId: string;
 let campaignId: string;
 let rows: { id: string; email: string }[];
-
-const messageId = (key: string) => `<${key}@shop.example>`;
 
 async function send(request: Request) {
   const response = (await action({ request, params: {}, context: {} })) as Response;
@@ -42,33 +36,16 @@ const post = (events: unknown, options?: Parameters<typeof sendgrid.request>[2])
 const queued = () => deliveryReceipts.queuedReceiptBatches(connection());
 const apply = () => deliveryReceipts.applyQueuedReceipts(connection());
 
-async function row(id: string) {
-  const { logs } = await deliveryLogs(userId, campaignId, { limit: 50 });
-  const found = logs.find((l) => l.id === id);
-  if (!found) throw new Error(`no row ${id}`);
-  return found;
-}
+const row = (id: string) => deliveryLogRow(userId, campaignId, id);
 
 beforeAll(async () => {
   process.env.SENDGRID_WEBHOOK_PUBLIC_KEY = sendgrid.publicKey;
   resetEnvCache();
-  const user = await createTestUser("SendGrid sender");
-  userId = user.id;
-  await seedTenant(userId, { customers: 8, orders: 0, seed: 7 });
-  const segment = await createSegment(userId, {
-    name: "All",
-    description: "",
-    tree: segmentTree({ visits: { $gte: 0 } }),
-  });
-  const content = CampaignContentSchema.parse({ name: "Sale", subject: "Hi", message: "Hello", segmentId: segment.id });
-  campaignId = (await launch(userId, content)).id;
-  const { logs } = await deliveryLogs(userId, campaignId, { limit: 50 });
-  rows = logs.map((l) => ({ id: l.id, email: l.customer.email }));
-  expect(rows.length).toBeGreaterThanOrEqual(6);
-  await deliveryReceipts.applyReceipts(
-    connection(),
-    rows.map((r) => ({ id: r.id, event: "delivered" as const, at: Date.now() })),
-  );
+  ({ userId, campaignId, rows } = await launchDeliveredCampaign(connection(), {
+    sender: "SendGrid sender",
+    seed: 7,
+    name: "Sale",
+  }));
 });
 
 afterAll(() => {

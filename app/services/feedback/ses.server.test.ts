@@ -6,7 +6,7 @@
 // are refused and queue nothing; the same notification twice changes nothing; a subscription is
 // confirmed once; a body that is not an SNS message is a 400.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, segmentTree, useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
+import { useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
 import {
   type FakeSns,
   sesBounce,
@@ -22,17 +22,13 @@ useTestDatabase();
 const connection = useTestConnection();
 
 import { generateKeyPairSync } from "node:crypto";
+import { deliveryLogRow, launchDeliveredCampaign, messageId } from "../../../tests/helpers/feedback-campaign";
 import { getEnv, resetEnvCache } from "~/env.server";
 import { deliveryReceipts } from "~/models/deliveries/receipts/store.server";
 import { action, loader } from "~/routes/api/webhooks-ses";
-import { CampaignContentSchema } from "~/schemas/campaign";
-import { deliveryLogs } from "~/services/campaigns/delivery-log.server";
-import { launch } from "~/services/campaigns/launch.server";
 import { getCampaign } from "~/services/campaigns/views.server";
 import { sesReceipts } from "~/services/feedback/ses.server";
 import { forgetSnsCertificates, snsStringToSign } from "~/services/feedback/sns-signature.server";
-import { seedTenant } from "~/services/seed.server";
-import { createSegment } from "~/services/segments.server";
 import { suppressionOf } from "~/services/suppressions.server";
 
 const ENDPOINT = "http://localhost/api/webhooks/ses";
@@ -42,8 +38,6 @@ let campaignId: string;
 /** The first rows of the campaign: their delivery key and address. */
 let rows: { id: string; email: string }[];
 
-const messageId = (key: string) => `<${key}@shop.example>`;
-
 async function post(message: unknown) {
   const response = (await action({ request: sns.request(ENDPOINT, message), params: {}, context: {} })) as Response;
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
@@ -51,12 +45,7 @@ async function post(message: unknown) {
 
 const queued = () => deliveryReceipts.queuedReceiptBatches(connection());
 
-async function row(id: string) {
-  const { logs } = await deliveryLogs(userId, campaignId, { limit: 50 });
-  const found = logs.find((l) => l.id === id);
-  if (!found) throw new Error(`no row ${id}`);
-  return found;
-}
+const row = (id: string) => deliveryLogRow(userId, campaignId, id);
 
 beforeAll(async () => {
   sns = await startFakeSns();
@@ -64,29 +53,11 @@ beforeAll(async () => {
   process.env.SES_SNS_TOPIC_ARNS = `arn:aws:sns:eu-west-1:123456789012:other, ${sns.topicArn}`;
   process.env.SNS_CERT_HOST_PATTERN = String.raw`^127\.0\.0\.1$`;
   resetEnvCache();
-  const user = await createTestUser("SES sender");
-  userId = user.id;
-  await seedTenant(userId, { customers: 8, orders: 0, seed: 5 });
-  const segment = await createSegment(userId, {
-    name: "All",
-    description: "",
-    tree: segmentTree({ visits: { $gte: 0 } }),
-  });
-  const content = CampaignContentSchema.parse({
+  ({ userId, campaignId, rows } = await launchDeliveredCampaign(connection(), {
+    sender: "SES sender",
+    seed: 5,
     name: "Diwali",
-    subject: "Hi",
-    message: "Hello",
-    segmentId: segment.id,
-  });
-  campaignId = (await launch(userId, content)).id;
-  const { logs } = await deliveryLogs(userId, campaignId, { limit: 50 });
-  rows = logs.map((l) => ({ id: l.id, email: l.customer.email }));
-  expect(rows.length).toBeGreaterThanOrEqual(6);
-  // The relay took every message (the vendor's receipts): bounces and complaints come later.
-  await deliveryReceipts.applyReceipts(
-    connection(),
-    rows.map((r) => ({ id: r.id, event: "delivered" as const, at: Date.now() })),
-  );
+  }));
 });
 
 afterAll(async () => {
