@@ -51,7 +51,7 @@ export const NODE_ENTRIES = {
   "jobs/snapshots": "jobs/snapshots.ts",
   "jobs/background-work": "jobs/background-work.ts",
   "jobs/bounce-mailbox": "jobs/bounce-mailbox.ts",
-  "jobs/dkim-signer": "jobs/dkim-signer.ts",
+  "jobs/dkim-signing-thread": "jobs/dkim-signing-thread.ts",
   cli: "cli/index.ts",
 };
 

@@ -27,7 +27,7 @@ export { crossOriginMessage, isOwnOrigin, originOf } from "~/lib/own-origin";
 export { awaitingOwner } from "~/services/sign-up.server";
 export { logger, withRequestLogState } from "~/lib/logger.server";
 export { hearBusMessage, isBusMessage } from "~/services/process-bus.server";
-export { startBackgroundJobs } from "~/services/background-jobs.server";
+export { startBackgroundJobs } from "~/services/job-scheduler.server";
 
 const ABORT_DELAY = 5_000;
 

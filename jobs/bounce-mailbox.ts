@@ -2,7 +2,7 @@
 // (app/services/feedback/bounce-mailbox.server.ts), queues the receipts its DSNs and abuse reports
 // mean in the receipts inbox on a database connection of its own, and ends. Bree starts it at
 // server start and every BOUNCE_MAILBOX_POLL_SECONDS after; it is registered only when
-// BOUNCE_MAILBOX_URL is set (app/services/background-jobs.server.ts).
+// BOUNCE_MAILBOX_URL is set (app/services/job-scheduler.server.ts).
 // What the parent hears (FromBounceMailboxJob): "wake" after receipts were queued (the delivery
 // job applies them now rather than at its next idle check), log lines, "done" at the end.
 //

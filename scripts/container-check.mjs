@@ -129,7 +129,7 @@ run("npm prune --omit=dev", "npm", ["prune", "--omit=dev", "--no-audit", "--no-f
     "build/node/jobs/snapshots.mjs",
     "build/node/jobs/background-work.mjs",
     "build/node/jobs/bounce-mailbox.mjs",
-    "build/node/jobs/dkim-signer.mjs",
+    "build/node/jobs/dkim-signing-thread.mjs",
     "build/node/cli.mjs",
     "build/node/cli-sources.json",
   ]) {

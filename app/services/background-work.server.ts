@@ -1,5 +1,6 @@
 // Background work: CSV imports and exports, campaign launches and the receipts webhook's write run
-// in a worker thread, off the thread that answers requests (docs/decisions/0017, 0018).
+// in a worker thread, off the thread that answers requests (docs/decisions/0017, 0018). The jobs
+// that run on a schedule (delivery, snapshots, the bounce mailbox) are job-scheduler.server.ts's.
 //
 // Their database work is synchronous (better-sqlite3): an import's transactions, an export's pages
 // of a million rows, a launch's million inserts, a write that waits for the delivery job's lock.

@@ -6,7 +6,7 @@ import path from "node:path";
 import { getEnv } from "~/env.server";
 import { appRoot } from "~/lib/app-root.server";
 
-export type JobName = "delivery" | "snapshots" | "background-work" | "dkim-signer" | "bounce-mailbox";
+export type JobName = "delivery" | "snapshots" | "background-work" | "dkim-signing-thread" | "bounce-mailbox";
 
 export function jobEntry(name: JobName, root = appRoot()): string {
   if (getEnv().NODE_ENV !== "production") return path.join(root, "jobs", `${name}.mjs`);

@@ -1,13 +1,13 @@
 // A message signed with a generated key verifies with a real DKIM verifier (mailauth) that looks the
 // key up in "DNS" answering exactly the record dnsRecordsFor gives to publish. The message is built
-// and signed as the SMTP channel does it (mime.server.ts, dkim-sign.server.ts).
+// and signed as the SMTP channel does it (mime.server.ts, dkim-signature.server.ts).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { dkimVerify } from "mailauth";
 import { afterAll, describe, expect, it } from "vitest";
 import { type DkimSigningKey, dnsRecordsFor, generateDkimKey, loadDkimKey, readDkimKey } from "./dkim-keys.server";
-import { DKIM_OVERSIGNED_HEADERS, dkimKey, signHeaders, signInThread } from "./dkim-sign.server";
+import { DKIM_OVERSIGNED_HEADERS, dkimKey, signHeaders, signInThread } from "./dkim-signature.server";
 import { buildMessage } from "./mime.server";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "crm-dkim-verify-"));

@@ -1,7 +1,7 @@
 // A campaign message as it goes over SMTP (RFC 5322 + MIME), built from what the delivery engine
 // rendered: multipart/alternative with the text part and the HTML part. Everything produced is
 // 7-bit ASCII in CRLF lines of at most 998 characters, so it passes any relay unchanged and its
-// DKIM signature (dkim-sign.server.ts) holds:
+// DKIM signature (dkim-signature.server.ts) holds:
 // - a part that is ASCII with short enough lines goes as it is (7bit); one with a little that is
 //   not ASCII, or a line too long, as quoted-printable; one mostly not ASCII (Hindi, say) as base64,
 //   which is then the shorter;

@@ -30,7 +30,7 @@ import type { Receipt } from "~/models/deliveries/receipts/rows";
 import { deliveryReceipts } from "~/models/deliveries/receipts/store.server";
 import { suppressions } from "~/models/suppressions/store.server";
 import { pollBounceMailbox, PROCESSED_FOLDER } from "~/services/feedback/bounce-mailbox.server";
-import { startBackgroundJobs } from "~/services/background-jobs.server";
+import { startBackgroundJobs } from "~/services/job-scheduler.server";
 import { seedTenant } from "~/services/seed.server";
 
 let dovecot: Dovecot;

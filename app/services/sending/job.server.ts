@@ -1,5 +1,5 @@
 // The delivery job's wiring in the process that runs the background jobs
-// (app/services/background-jobs.server.ts): the built-in vendor it sends to, what it tells this
+// (app/services/job-scheduler.server.ts): the built-in vendor it sends to, what it tells this
 // process (completions and pauses, which become notifications), and the wakes a launch, resume or
 // retry sends it.
 //

@@ -18,7 +18,7 @@ import { parseConditions } from "~/lib/segments";
 import { action as receipts } from "~/routes/api/webhooks-delivery-receipts";
 import { launch } from "~/services/campaigns/launch.server";
 import { getCampaign } from "~/services/campaigns/views.server";
-import { type BackgroundJobs, startBackgroundJobs } from "~/services/background-jobs.server";
+import { type BackgroundJobs, startBackgroundJobs } from "~/services/job-scheduler.server";
 import { seedTenant } from "~/services/seed.server";
 import { createSegment } from "~/services/segments.server";
 

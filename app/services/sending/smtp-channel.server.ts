@@ -4,9 +4,9 @@
 // tenant's sender name at MAIL_FROM's address, with Reply-To when set, Date, a Message-ID made from
 // its delivery id on the sender's domain (so a message sent again after a crash is the same message
 // to every server that sees it), and RFC 8058 one-click unsubscribe headers; with a DKIM key for the
-// sender's domain every message is signed (app/services/email/dkim-sign.server.ts), List-Unsubscribe
+// sender's domain every message is signed (app/services/email/dkim-signature.server.ts), List-Unsubscribe
 // and List-Unsubscribe-Post included, the RSA work in a thread of its own
-// (app/services/email/dkim-signer.server.ts). Names and subjects go through headerSafe (no CR/LF
+// (app/services/email/dkim-signing-threads.server.ts). Names and subjects go through headerSafe (no CR/LF
 // reaches a header); what is not ASCII is encoded (RFC 2047).
 //
 // At most `maxConnections` messages are out at once across every batch (the pool's size): each is
@@ -43,8 +43,8 @@ import {
   type SendControl,
 } from "~/services/sending/channel.server";
 import type { DkimSigningKey } from "~/services/email/dkim-keys.server";
-import { type DkimKey, dkimKey, signHeaders, type Signer, signInThread } from "~/services/email/dkim-sign.server";
-import { signerPool } from "~/services/email/dkim-signer.server";
+import { type DkimKey, dkimKey, signHeaders, type Signer, signInThread } from "~/services/email/dkim-signature.server";
+import { signerPool } from "~/services/email/dkim-signing-threads.server";
 import { buildMessage } from "~/services/email/mime.server";
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
@@ -53,7 +53,7 @@ import type { Env } from "~/env.server";
 import { isLoopback, parseSmtpUrl, SmtpConnection, type SmtpClientOptions } from "~/services/email/smtp-client.server";
 import { headerSafe } from "~/services/email/sender.server";
 
-export { DKIM_SIGNED_HEADERS } from "~/services/email/dkim-sign.server";
+export { DKIM_SIGNED_HEADERS } from "~/services/email/dkim-signature.server";
 
 type SmtpError = Error & { responseCode?: number; response?: string; code?: string; command?: string };
 

@@ -1,4 +1,4 @@
-// A DKIM signing thread (app/services/email/dkim-signer.server.ts starts it for the SMTP channel):
+// A DKIM signing thread (app/services/email/dkim-signing-threads.server.ts starts it for the SMTP channel):
 // the RSA signatures of campaign messages, off the delivery job's thread. It parses the private key
 // once (workerData.privateKey, PKCS#8 PEM) and answers each batch of requests, [id, data][], with
 // [id, base64 signature][] ([id, null, message] for one that could not be signed).

@@ -3,7 +3,7 @@
 // The work is split so that the costly part can go to another thread: the body hash and the data
 // to sign (canonical headers and the signature's own header without b=) are cheap and made where
 // the message is built; the RSA signature of that data (about 0.4 ms with a parsed key) is made by
-// a `Signer`: `signInThread` here, or the worker pool of dkim-signer.server.ts. The private key is
+// a `Signer`: `signInThread` here, or the worker pool of dkim-signing-threads.server.ts. The private key is
 // parsed once into a KeyObject: a PEM string parsed for every message cost three times the signature.
 import { createHash, createPrivateKey, type KeyObject, sign } from "node:crypto";
 import type { DkimSigningKey } from "~/services/email/dkim-keys.server";

@@ -1,11 +1,12 @@
-// DKIM signatures made in a thread of their own (jobs/dkim-signer.ts), so the delivery job's thread
+// The pool of DKIM signing threads: the RSA signature that dkim-signature.server.ts prepares is made
+// in a thread of its own (jobs/dkim-signing-thread.ts, the thread's entry), so the delivery job's thread
 // builds and sends the next messages while the RSA work (about 0.4 ms a message, a third of what
 // the thread did per message before) runs on the other core. Requests made in the same turn of the
 // event loop go as one message to the thread and come back as one; a thread that stops fails what it
 // had (those messages are retried by the engine) and the next request starts a new one. The thread
 // keeps the process alive only while it has work.
 import { Worker } from "node:worker_threads";
-import type { Signer } from "~/services/email/dkim-sign.server";
+import type { Signer } from "~/services/email/dkim-signature.server";
 import { jobEntry } from "~/services/job-entry.server";
 
 export type SignerPool = { sign: Signer; close(): Promise<void> };
@@ -25,7 +26,7 @@ export function signerPool(privateKeyPem: string, options: { threads?: number; e
   let closed = false;
 
   const start = (slot: number): Worker => {
-    const worker = new Worker(options.entry ?? jobEntry("dkim-signer"), {
+    const worker = new Worker(options.entry ?? jobEntry("dkim-signing-thread"), {
       workerData: { privateKey: privateKeyPem },
       resourceLimits: { maxYoungGenerationSizeMb: 8 },
     });

@@ -1,8 +1,9 @@
-// The background jobs, started once per server by the process that owns the database's setup
+// The scheduler of the background jobs (Bree), started once per server by the process that owns the database's setup
 // (the cluster's primary, or the only process; never by an HTTP worker, so never twice). Bree is
 // the scheduler: the delivery job (jobs/delivery.ts drains the delivery table, the queue, in a
 // worker thread; its wiring is app/services/sending/job.server.ts, with the built-in vendor) and
-// the dashboard's daily snapshots (jobs/snapshots.ts).
+// the dashboard's daily snapshots (jobs/snapshots.ts). A request's heavy work (imports, exports,
+// launches) goes to another thread, background-work.server.ts, when the request comes, not here.
 import Bree from "bree";
 import type { Logger } from "~/lib/logger.server";
 import { DELIVERY_JOB, prepareDeliveryJob } from "~/services/sending/job.server";
