@@ -50,6 +50,7 @@ import {
   SORT_KEY_NAMES,
   SORT_KEYS,
   STAGE_ROWS,
+  STAGED_COLUMNS,
   STAGED_VALUES,
   type CustomerDetailRows,
   type CustomerRow,
@@ -221,21 +222,6 @@ function walkPieces(spec: SortSpec, order: SortOrder, from: Position | null): Pi
 
 // ---------------------------------------------------------------------------------------------
 // The CSV import
-
-/** The staged columns of one row, in the order of its STAGED_VALUES values (as SQLite stages them). */
-const STAGED_COLUMNS = [
-  `"id"`,
-  `"firstName"`,
-  `"lastName"`,
-  `"email"`,
-  `"phone"`,
-  `"address"`,
-  `"company"`,
-  `"notes"`,
-  `"totalSpendPaise"`,
-  `"visits"`,
-  `"lastActive"`,
-];
 
 /** The import's PostgreSQL session (an export's pool takes no import). */
 function importSession(connection: AnyConnection): PostgresSession {

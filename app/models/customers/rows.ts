@@ -125,6 +125,27 @@ export const IMPORT_SEARCH_BUFFER_BYTES = 16 * 1024 * 1024;
 
 /** The values of one staged row, in this order: id, the seven personal fields, spend (paise), visits, last active (ms). */
 export const STAGED_VALUES = 11;
+/** A customer's seven personal fields, in the order the Customer columns and the CSV files take them. */
+export const personalFields = (
+  c: Pick<CustomerRow, "firstName" | "lastName" | "email" | "phone" | "address" | "company" | "notes">,
+) => [c.firstName, c.lastName, c.email, c.phone, c.address, c.company, c.notes];
+/**
+ * The columns of those values, as PostgreSQL's COPY names them: a staged row of the import, and
+ * (with "createdAt" after them) a batch of the seed's customers.
+ */
+export const STAGED_COLUMNS = [
+  `"id"`,
+  `"firstName"`,
+  `"lastName"`,
+  `"email"`,
+  `"phone"`,
+  `"address"`,
+  `"company"`,
+  `"notes"`,
+  `"totalSpendPaise"`,
+  `"visits"`,
+  `"lastActive"`,
+];
 /** Staged rows a statement: a group of them is STAGE_ROWS * STAGED_VALUES values. */
 export const STAGE_ROWS = 50;
 

@@ -16,24 +16,12 @@ import {
   type PostgresSession,
 } from "~/db/bulk-load.postgres.server";
 import { afterCustomerBulkLoadPg } from "~/db/planner-statistics.postgres.server";
-import { ADD_TO_TALLY_SQL_PG } from "~/models/customers/rows";
+import { ADD_TO_TALLY_SQL_PG, personalFields, STAGED_COLUMNS } from "~/models/customers/rows";
 import type { SeedConnection, SeedStore } from "~/models/seed/contract";
 import type { SeedCustomer, SeedOrder } from "~/models/seed/rows";
 
-const SEED_BATCH_COLUMNS = [
-  `"id"`,
-  `"firstName"`,
-  `"lastName"`,
-  `"email"`,
-  `"phone"`,
-  `"address"`,
-  `"company"`,
-  `"notes"`,
-  `"totalSpendPaise"`,
-  `"visits"`,
-  `"lastActive"`,
-  `"createdAt"`,
-];
+/** A batch's columns: an import's staged row's, and the customer's creation time. */
+const SEED_BATCH_COLUMNS = [...STAGED_COLUMNS, `"createdAt"`];
 
 /** The seed's temporary tables: this batch's rows, and every customer the seed has inserted. */
 async function createSeedTables(session: PostgresSession): Promise<void> {
@@ -75,13 +63,7 @@ async function insertSeedCustomers(
       SEED_BATCH_COLUMNS,
       customers.map((c) => [
         c.id,
-        c.firstName,
-        c.lastName,
-        c.email,
-        c.phone,
-        c.address,
-        c.company,
-        c.notes,
+        ...personalFields(c),
         c.totalSpendPaise,
         c.visits,
         c.lastActive === null ? null : new Date(c.lastActive),

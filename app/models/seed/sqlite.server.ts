@@ -5,7 +5,7 @@ import { isPostgresSession } from "~/db/bulk-load.postgres.server";
 import { customerTableRows, shouldDeferSegmentIndexes, withSegmentIndexesDeferred } from "~/db/bulk-load.server";
 import { afterCustomerBulkLoad } from "~/db/planner-statistics.server";
 import { openSqlite, type Sqlite } from "~/db/sqlite.server";
-import { ADD_TO_TALLY_SQL } from "~/models/customers/rows";
+import { ADD_TO_TALLY_SQL, personalFields } from "~/models/customers/rows";
 import { INDEX_CUSTOMERS_AFTER_SQL } from "~/models/customers/search-sql";
 import type { SeedConnection, SeedStore } from "~/models/seed/contract";
 import type { SeedCustomer } from "~/models/seed/rows";
@@ -54,13 +54,7 @@ export const sqliteSeedStore: SeedStore = {
         const result = insert.run(
           c.id,
           userId,
-          c.firstName,
-          c.lastName,
-          c.email,
-          c.phone,
-          c.address,
-          c.company,
-          c.notes,
+          ...personalFields(c),
           c.totalSpendPaise,
           c.visits,
           c.lastActive,
