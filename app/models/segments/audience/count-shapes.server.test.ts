@@ -7,41 +7,15 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { TEST_ENGINE, createTestUser, useTestDatabase as setUpTestDatabase } from "../../../../tests/helpers/db";
-import { db } from "~/db/prisma.server";
-import { newId } from "~/lib/id";
 import { type ConditionNode, type Operator, type SegmentNode, parseConditions } from "~/lib/segments";
 import { segmentAudience } from "~/models/segments/audience/store.server";
+import { insertCustomers, type Row, tree } from "~/models/segments/audience/test-customers";
 import { postgresCountTuning } from "~/models/segments/audience/postgres.server";
 import { segmentSqlTuning } from "~/models/segments/audience/sqlite.server";
 import { chooseAndShape, complementCountSql, disjointOrSql } from "~/models/segments/audience/count-shapes";
 import { segmentTreeArb } from "../../../../tests/helpers/segment-trees";
 
 setUpTestDatabase();
-
-type Row = { id: string; totalSpendPaise: number; visits: number; lastActive: number | null };
-
-const tree = (conditions: unknown): SegmentNode => {
-  const parsed = parseConditions(conditions);
-  if (!parsed.ok) throw new Error(parsed.message);
-  return parsed.tree;
-};
-
-async function insertCustomers(userId: string, rows: Omit<Row, "id">[]): Promise<Row[]> {
-  const withIds = rows.map((r) => ({ ...r, id: newId() }));
-  await db().customer.createMany({
-    data: withIds.map((r, i) => ({
-      id: r.id,
-      userId,
-      firstName: `First${i}`,
-      lastName: `Last${i}`,
-      email: `c${i}-${r.id}@example.com`,
-      totalSpendPaise: r.totalSpendPaise,
-      visits: r.visits,
-      lastActive: r.lastActive === null ? null : new Date(r.lastActive),
-    })),
-  });
-  return withIds;
-}
 
 const HOUR = 3_600_000;
 

@@ -4,39 +4,13 @@
 // data, whatever shape counts it: ./count-shapes.server.test.ts.
 import { beforeAll, describe, expect, it } from "vitest";
 import { TEST_ENGINE, createTestUser, useTestDatabase as setUpTestDatabase } from "../../../../tests/helpers/db";
-import { db } from "~/db/prisma.server";
-import { newId } from "~/lib/id";
-import { type Operator, type SegmentNode, parseConditions } from "~/lib/segments";
+import type { Operator } from "~/lib/segments";
 import { segmentAudience } from "~/models/segments/audience/store.server";
+import { insertCustomers, type Row, tree } from "~/models/segments/audience/test-customers";
 import { countSql } from "~/models/segments/audience/rows";
 import { compileSegmentWhere, compileTree } from "~/models/segments/audience/where";
 
 setUpTestDatabase();
-
-type Row = { id: string; totalSpendPaise: number; visits: number; lastActive: number | null };
-
-const tree = (conditions: unknown): SegmentNode => {
-  const parsed = parseConditions(conditions);
-  if (!parsed.ok) throw new Error(parsed.message);
-  return parsed.tree;
-};
-
-async function insertCustomers(userId: string, rows: Omit<Row, "id">[]): Promise<Row[]> {
-  const withIds = rows.map((r) => ({ ...r, id: newId() }));
-  await db().customer.createMany({
-    data: withIds.map((r, i) => ({
-      id: r.id,
-      userId,
-      firstName: `First${i}`,
-      lastName: `Last${i}`,
-      email: `c${i}-${r.id}@example.com`,
-      totalSpendPaise: r.totalSpendPaise,
-      visits: r.visits,
-      lastActive: r.lastActive === null ? null : new Date(r.lastActive),
-    })),
-  });
-  return withIds;
-}
 
 // IST midnight of 2025-03-10 is 2025-03-09T18:30:00Z.
 const MAR10_IST = Date.UTC(2025, 2, 9, 18, 30);
