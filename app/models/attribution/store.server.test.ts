@@ -13,12 +13,17 @@ useTestDatabase();
 
 import { db } from "~/db/prisma.server";
 import { newId } from "~/lib/id";
+import type { AttributionTouch } from "~/models/attribution/rows";
 import { attribution } from "~/models/attribution/store.server";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const WINDOW = 7 * DAY;
 const now = Date.UTC(2026, 10, 20, 12, 0, 0, 123);
+
+/** The orders and revenue attributed to a campaign (by its last click in the week unless said). */
+const attributed = (userId: string, campaignId: string, touch: AttributionTouch = "clicked", window = WINDOW) =>
+  attribution.campaignAttribution(userId, campaignId, touch, window);
 
 let seq = 0;
 let tenant: string;
@@ -124,40 +129,19 @@ beforeAll(async () => {
 describe("revenue per campaign", () => {
   it("counts orders after the first click and within the window, each once, for the campaign clicked last", async () => {
     // c1 ₹545, c3 ₹100 + ₹200, c7 ₹70 at the window's end.
-    expect(await attribution.campaignAttribution(tenant, diwali, "clicked", WINDOW)).toEqual({
-      orders: 4,
-      revenuePaise: 91_500,
-    });
+    expect(await attributed(tenant, diwali)).toEqual({ orders: 4, revenuePaise: 91_500 });
     // c5 (clicked later) and c8 (the same time, a later row).
-    expect(await attribution.campaignAttribution(tenant, weekend, "clicked", WINDOW)).toEqual({
-      orders: 2,
-      revenuePaise: 78_000,
-    });
+    expect(await attributed(tenant, weekend)).toEqual({ orders: 2, revenuePaise: 78_000 });
     // The opens rule adds c4's order; c5's and c8's still go to the weekend offer, opened last.
-    expect(await attribution.campaignAttribution(tenant, diwali, "opened", WINDOW)).toEqual({
-      orders: 5,
-      revenuePaise: 96_500,
-    });
+    expect(await attributed(tenant, diwali, "opened")).toEqual({ orders: 5, revenuePaise: 96_500 });
     // A window a second shorter loses c7's order.
-    expect(await attribution.campaignAttribution(tenant, diwali, "clicked", WINDOW - 1000)).toEqual({
-      orders: 3,
-      revenuePaise: 84_500,
-    });
+    expect(await attributed(tenant, diwali, "clicked", WINDOW - 1000)).toEqual({ orders: 3, revenuePaise: 84_500 });
   });
 
   it("gives another tenant nothing of these campaigns, and this tenant nothing of theirs", async () => {
-    expect(await attribution.campaignAttribution(other, diwali, "clicked", WINDOW)).toEqual({
-      orders: 0,
-      revenuePaise: 0,
-    });
-    expect(await attribution.campaignAttribution(tenant, theirs, "clicked", WINDOW)).toEqual({
-      orders: 0,
-      revenuePaise: 0,
-    });
-    expect(await attribution.campaignAttribution(other, theirs, "clicked", WINDOW)).toEqual({
-      orders: 1,
-      revenuePaise: 1_000_000,
-    });
+    expect(await attributed(other, diwali)).toEqual({ orders: 0, revenuePaise: 0 });
+    expect(await attributed(tenant, theirs)).toEqual({ orders: 0, revenuePaise: 0 });
+    expect(await attributed(other, theirs)).toEqual({ orders: 1, revenuePaise: 1_000_000 });
   });
 
   it("gives a page of campaigns their figures, the same as one by one", async () => {
