@@ -40,17 +40,21 @@ export function waitForSenders(): Promise<void> {
   return sleep(SEND_CHECK_MAX_AGE_MS + 5);
 }
 
+/** What the engines of one pool share, made when the pool first asks (each pool its own). */
+function perPool<T>(make: () => T): (pg: Postgres) => T {
+  const values = new WeakMap<Postgres, T>();
+  return (pg) => {
+    let value = values.get(pg);
+    if (value === undefined) values.set(pg, (value = make()));
+    return value;
+  };
+}
+
 // --- The campaigns' status ----------------------------------------------------------------------
 
 type StatusEntry = { status: string | null; checkedAt: number; readAt: number };
 type StatusCache = { entries: Map<string, StatusEntry>; refreshing: Promise<void> | null };
-const statusCaches = new WeakMap<Postgres, StatusCache>();
-
-function statusCache(pg: Postgres): StatusCache {
-  let cache = statusCaches.get(pg);
-  if (!cache) statusCaches.set(pg, (cache = { entries: new Map(), refreshing: null }));
-  return cache;
-}
+const statusCache = perPool<StatusCache>(() => ({ entries: new Map(), refreshing: null }));
 
 /**
  * Notes statuses read at `checkedAt` (performance.now() when the statement was sent). With
@@ -130,13 +134,7 @@ type HeldClaim = {
   ok: boolean;
 };
 type Ledger = { claims: Map<number, HeldClaim>; refreshing: Promise<void> | null };
-const ledgers = new WeakMap<Postgres, Ledger>();
-
-function ledgerOf(pg: Postgres): Ledger {
-  let ledger = ledgers.get(pg);
-  if (!ledger) ledgers.set(pg, (ledger = { claims: new Map(), refreshing: null }));
-  return ledger;
-}
+const ledgerOf = perPool<Ledger>(() => ({ claims: new Map(), refreshing: null }));
 
 /**
  * Notes the rows a claim took (checked in the claim's transaction, sent at `checkedAt`), and
