@@ -1,7 +1,8 @@
 // The campaign as stored: the one declaration of its row, the columns that read it whole, what a
 // draft writes, and who a campaign reached as its exports read them. The same on both engines.
-import type { CampaignCounters, DeliveryStatus } from "~/lib/campaigns";
+import type { CampaignCounters } from "~/lib/campaigns";
 import type { CampaignPeople } from "~/lib/campaign-people";
+import type { LogRow } from "~/models/deliveries/history/rows";
 import { LAUNCH_SLICE } from "~/models/launch/rows";
 
 export { LAUNCHING } from "~/models/launch/rows";
@@ -118,17 +119,11 @@ export const deleteEventSlice = (param: string) =>
 
 // --- Who a campaign reached (its figures and its CSV exports) ---------------------------------
 
-/** One recipient of a campaign as an export writes them. */
-export type CampaignPersonRow = {
-  seq: number;
-  customerId: string;
-  name: string;
-  email: string;
-  phone: string;
-  status: DeliveryStatus;
-  details: string;
-  openedAt: number | null;
-  clickedAt: number | null;
+/**
+ * One recipient of a campaign as an export writes them: their delivery row as the log reads it,
+ * without its times of sending (PERSON_COLUMNS).
+ */
+export type CampaignPersonRow = Omit<LogRow, "updatedAt" | "nextAttemptAt"> & {
   /** When the recipient unsubscribed through this campaign's link (ms; unsubscribers only, else null). */
   unsubscribedAt: number | null;
 };
