@@ -4,9 +4,8 @@
 // duplicates, invalid) and the bad rows with their line numbers. A malformed file is a 422 and
 // writes nothing.
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { Readable } from "node:stream";
-import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import { ApiError, allowMethods, methodNotAllowed } from "~/lib/api.server";
+import { allowMethods, methodNotAllowed } from "~/lib/api.server";
+import { csvRequestBody } from "~/lib/csv-request.server";
 import { withApi } from "~/services/auth.server";
 import { importSuppressionsCsv } from "~/services/suppressions-csv.server";
 
@@ -15,16 +14,10 @@ export const loader = methodNotAllowed("POST");
 export async function action({ request }: ActionFunctionArgs) {
   allowMethods(request, "POST");
   return withApi(request, async (user) => {
-    const type = request.headers.get("Content-Type") ?? "";
-    if (type && !/^(text\/csv|text\/plain|application\/csv|application\/octet-stream)\b/i.test(type)) {
-      throw new ApiError("bad_request", "Send the CSV file as the body with Content-Type: text/csv");
-    }
-    if (!request.body)
-      throw new ApiError(
-        "unprocessable",
-        'The file is empty: it needs a header row ("email") and at least one address.',
-      );
-    const body = Readable.fromWeb(request.body as unknown as NodeReadableStream<Uint8Array>);
+    const body = csvRequestBody(
+      request,
+      'The file is empty: it needs a header row ("email") and at least one address.',
+    );
     return importSuppressionsCsv(user.id, body);
   });
 }
