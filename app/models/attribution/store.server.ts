@@ -5,14 +5,6 @@ import type { AttributionStore } from "./contract";
 import { postgresAttribution } from "./postgres.server";
 import { sqliteAttribution } from "./sqlite.server";
 
-export type {
-  AttributionRow,
-  AttributionTouch,
-  CampaignAttributionRow,
-  CampaignRevenueRow,
-  RevenueCursor,
-} from "./rows";
-
 export const attribution = engineDoor<AttributionStore>({ sqlite: sqliteAttribution, postgres: postgresAttribution });
 
 // SQLite's statements and their query plans, for the bench's report (bench/sections/sqlite/attribution.ts,

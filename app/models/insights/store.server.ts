@@ -6,13 +6,3 @@ import { postgresInsights } from "~/models/insights/postgres.server";
 import { sqliteInsights } from "~/models/insights/sqlite.server";
 
 export const insightFigures = engineDoor<InsightsStore>({ sqlite: sqliteInsights, postgres: postgresInsights });
-
-export type { InsightsStore } from "~/models/insights/contract";
-export type {
-  AudienceFiguresRow,
-  CustomerMarks,
-  InsightCounts,
-  LaunchedCampaignRow,
-  UnsentSegmentRow,
-  WritingMarks,
-} from "~/models/insights/rows";
