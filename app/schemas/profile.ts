@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { canonicalTimeZone } from "~/lib/dates";
-import { singleLine } from "~/schemas/text";
+import { singleLine, typedEmail } from "~/schemas/text";
 
 const text = (max: number, label: string) => singleLine(z.string().trim(), label).max(max, `At most ${max} characters`);
 
@@ -9,12 +9,7 @@ export const ProfileSchema = z.object({
   firstName: text(100, "First name").default(""),
   lastName: text(100, "Last name").default(""),
   // A form sends an emptied field as nothing at all: that too is not a valid address.
-  email: z
-    .string({ message: "Enter a valid e-mail address" })
-    .trim()
-    .toLowerCase()
-    .email("Enter a valid e-mail address")
-    .max(254),
+  email: typedEmail().max(254),
   phone: text(40, "Phone").default(""),
   company: text(200, "Company").default(""),
   position: text(200, "Position").default(""),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { singleLine } from "~/schemas/text";
+import { singleLine, typedEmail } from "~/schemas/text";
 
 /**
  * The local sign-in form (/login) and POST /auth/local. The name is asked for only when the e-mail
@@ -7,12 +7,7 @@ import { singleLine } from "~/schemas/text";
  */
 export const SignInSchema = z.object({
   name: singleLine(z.string().trim(), "Name").max(100, "At most 100 characters").optional(),
-  email: z
-    .string({ message: "Enter a valid e-mail address" })
-    .trim()
-    .toLowerCase()
-    .email("Enter a valid e-mail address")
-    .max(254),
+  email: typedEmail().max(254),
   password: z
     .string({ message: "Enter your password" })
     .min(1, "Enter your password")

@@ -35,3 +35,7 @@ export function multiLine<T extends z.ZodString>(schema: T, label?: string): T {
 export function toOneLine(value: string): string {
   return value.replace(new RegExp(`${CONTROL_CHARACTERS.source}+`, "g"), " ").trim();
 }
+
+/** An e-mail address a person types (sign-in, their profile, a person added): trimmed and lower-cased. */
+export const typedEmail = () =>
+  z.string({ message: "Enter a valid e-mail address" }).trim().toLowerCase().email("Enter a valid e-mail address");
