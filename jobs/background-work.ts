@@ -141,23 +141,23 @@ async function runExport(job: ExportJob, port: MessagePort) {
 
 async function runLaunch(job: LaunchJob, port: MessagePort) {
   const post = (message: FromLaunch) => port.postMessage(message);
-  const sqlite = await launches.openConnection(job.file);
+  const connection = await launches.openConnection(job.file);
   try {
-    const launch = await launches.start(sqlite, job.campaign, job.where, { now: job.now });
+    const launch = await launches.start(connection, job.campaign, job.where, { now: job.now });
     // Between slices the thread's other jobs get their turn.
     while (await launch.step()) await new Promise((resolve) => setImmediate(resolve));
     post({ type: "done", audience: await launch.finish() });
   } catch (error) {
     post({ type: "failed", error: failure(error) });
   } finally {
-    await closeConnection(sqlite);
+    await closeConnection(connection);
     port.close();
   }
 }
 
 // Receipts come in batches several times a second while a campaign sends: one connection for them
 // (on PostgreSQL a small pool of this thread's own; there is no file, so the key is the URL).
-let receiptsConnection: { file: string; sqlite: AnyConnection } | undefined;
+let receiptsConnection: { file: string; connection: AnyConnection } | undefined;
 
 async function runReceipts(job: ReceiptsJob, port: MessagePort) {
   const post = (message: FromReceipts) => port.postMessage(message);
@@ -165,16 +165,16 @@ async function runReceipts(job: ReceiptsJob, port: MessagePort) {
     const target = job.file || getEnv().databaseUrl;
     if (receiptsConnection?.file !== target) {
       // Replaced at once (jobs run side by side), the old one closed behind.
-      if (receiptsConnection) void closeConnection(receiptsConnection.sqlite).catch(() => undefined);
+      if (receiptsConnection) void closeConnection(receiptsConnection.connection).catch(() => undefined);
       receiptsConnection = {
         file: target,
-        sqlite: job.file
+        connection: job.file
           ? openSqlite(job.file, { cacheMiB: 2 })
           : openConnection({ poolSize: 2, applicationName: "crm receipts" }),
       };
     }
     const receipts = job.body instanceof Uint8Array ? parseReceiptsBody(job.body) : job.body;
-    if (receipts.length > 0) await deliveryReceipts.queueReceipts(receiptsConnection.sqlite, receipts, job.now);
+    if (receipts.length > 0) await deliveryReceipts.queueReceipts(receiptsConnection.connection, receipts, job.now);
     post({ type: "done", accepted: receipts.length });
   } catch (error) {
     post({ type: "failed", error: failure(error) });

@@ -24,13 +24,13 @@ const NAMES = [
 ];
 
 export async function seedCampaignHistory(
-  sqlite: AnyConnection,
+  connection: AnyConnection,
   userId: string,
   count: number,
   options: { now?: number; onProgress?: (done: number) => void } = {},
 ): Promise<{ campaigns: number; deliveries: number }> {
   const now = options.now ?? Date.now();
-  const segments = await deliveryHistory.segmentsForHistory(sqlite, userId);
+  const segments = await deliveryHistory.segmentsForHistory(connection, userId);
   let deliveries = 0;
   for (let i = 0; i < count; i++) {
     // Spread over the last weeks, oldest first, a few days apart.
@@ -44,7 +44,7 @@ export async function seedCampaignHistory(
     const id = newId(new Date(launchedAt));
     const name = `${NAMES[i % NAMES.length]}${i >= NAMES.length ? ` ${Math.floor(i / NAMES.length) + 1}` : ""}`;
     const size = await launches.launchCampaign(
-      sqlite,
+      connection,
       {
         id,
         userId,
@@ -63,7 +63,11 @@ export async function seedCampaignHistory(
       const deliveredBelow = 82 + ((i * 7) % 15);
       const failedBelow = deliveredBelow + Math.ceil((100 - deliveredBelow) / 2);
       const openedBelow = 15 + ((i * 11) % 25);
-      await deliveryHistory.finishSeededCampaign(sqlite, id, launchedAt, { deliveredBelow, failedBelow, openedBelow });
+      await deliveryHistory.finishSeededCampaign(connection, id, launchedAt, {
+        deliveredBelow,
+        failedBelow,
+        openedBelow,
+      });
       deliveries += size;
     }
     options.onProgress?.(i + 1);
