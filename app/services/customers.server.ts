@@ -37,7 +37,7 @@ import { customers } from "~/models/customers/store.server";
 import { transaction } from "~/models/transaction/store.server";
 import { CUSTOMER_MESSAGES, type CustomerApiInput } from "~/schemas/customer";
 import { recordNewCustomers } from "~/services/customer-events.server";
-import { type CustomerContactDto, toCustomerContact, toRecentOrder, type RecentOrder } from "~/services/orders.server";
+import { type CustomerContactDto, toRecentOrder, type RecentOrder } from "~/services/orders.server";
 import { segmentsMatchingCustomer } from "~/services/segments.server";
 
 // Tests, the seed and the bench still reach these here.
@@ -62,9 +62,17 @@ export type CustomerDto = CustomerContactDto & {
 
 export type CustomerDetailDto = CustomerDto & { segments: CustomerSegmentRef[]; orders: RecentOrder[] };
 
+// Written out, not spread from toCustomerContact(): an object built by spreading takes
+// JSON.stringify's slow path, about 7 µs a row, 0.7 ms on a page of 100 (the customers list's
+// figures in npm run bench fell to 0.62× with the spread).
 function toCustomerDto(c: CustomerRow): CustomerDto {
   return {
-    ...toCustomerContact(c),
+    _id: c.id,
+    id: c.id,
+    firstName: c.firstName,
+    lastName: c.lastName,
+    email: c.email,
+    phone: c.phone,
     address: c.address,
     company: c.company,
     notes: c.notes,
