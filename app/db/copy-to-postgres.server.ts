@@ -27,8 +27,6 @@ import { copyChunks, figureSql, postgresFigures, sqliteFigures } from "./copy-ro
 import { type Column, COPY_TABLES, CopyRefused, quote, urlForDisplay } from "./copy-tables.server.ts";
 import { migratePostgres } from "./migrate-postgres.server.ts";
 
-export { COPY_TABLES, CopyRefused, urlForDisplay } from "./copy-tables.server.ts";
-
 export type CopyFigure = { table: string; figure: string; sqlite: string; postgres: string };
 export type CopiedTable = { table: string; rows: number };
 export type CopyResult = {

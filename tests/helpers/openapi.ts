@@ -5,8 +5,8 @@ import path from "node:path";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import routes from "~/routes";
-import type { HttpMethod, OpenApiDocument } from "~/lib/openapi/document.server";
-import { HTTP_METHODS } from "~/lib/openapi/document.server";
+import type { OpenApiDocument } from "~/lib/openapi/document.server";
+import { HTTP_METHODS, type HttpMethod } from "~/lib/openapi/operation";
 
 type Json = Record<string, unknown>;
 type Handler = (args: { request: Request; params: Record<string, string>; context: Record<string, never> }) => unknown;

@@ -12,8 +12,6 @@ import type { HttpMethod, Operation } from "~/lib/openapi/operation";
 import { SIGNATURE_HEADER } from "~/services/sending/receipt-signature.server";
 import { sessionStorage } from "~/services/session.server";
 
-export { HTTP_METHODS, type HttpMethod } from "~/lib/openapi/operation";
-
 type Json = Record<string, unknown>;
 
 const ref = (name: AnswerName | InputName) => ({ $ref: `#/components/schemas/${name}` });

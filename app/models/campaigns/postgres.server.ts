@@ -19,7 +19,6 @@ import {
   deleteEventSlice,
   draftValues,
   INSERT_DRAFT_SQL,
-  LAUNCHING,
   PEOPLE_WHERE,
   PERSON_COLUMNS,
   resendValue,
@@ -33,7 +32,7 @@ import {
   statusReader,
   waitForSenders,
 } from "~/models/deliveries/send-checks.postgres.server";
-import { deleteDeliverySlice } from "~/models/launch/rows";
+import { deleteDeliverySlice, LAUNCHING } from "~/models/launch/rows";
 
 /** The columns of a whole CampaignRow, as the SQLite side reads them (trackingEnabled as 0/1). */
 const PG_CAMPAIGN_COLUMNS = `"id", "userId", "segmentId", "segmentName", "name", "subject", "description", "message", "status",

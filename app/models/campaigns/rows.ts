@@ -5,8 +5,6 @@ import type { CampaignPeople } from "~/lib/campaign-people";
 import type { LogRow } from "~/models/deliveries/history/rows";
 import { LAUNCH_SLICE } from "~/models/launch/rows";
 
-export { LAUNCHING } from "~/models/launch/rows";
-
 /** One Campaign row as the models read it (dates as unixepoch milliseconds). */
 export type CampaignRow = CampaignCounters & {
   id: string;

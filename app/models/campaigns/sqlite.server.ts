@@ -19,7 +19,6 @@ import {
   deleteEventSlice,
   draftValues,
   INSERT_DRAFT_SQL,
-  LAUNCHING,
   PEOPLE_WHERE,
   PERSON_COLUMNS,
   resendValue,
@@ -27,7 +26,7 @@ import {
   trackingValue,
   UNSUBSCRIBED_AT,
 } from "~/models/campaigns/rows";
-import { deleteDeliverySlice } from "~/models/launch/rows";
+import { deleteDeliverySlice, LAUNCHING } from "~/models/launch/rows";
 
 /** A write on the connection given, or on this thread's writer. */
 async function onWriter<T>(connection: AnyConnection | undefined, work: (sqlite: Sqlite) => T): Promise<T> {

@@ -22,9 +22,6 @@
 import { connect, parseSmtpUrl, SmtpSession, type SmtpClientOptions } from "./smtp-session.server";
 import { refused, SmtpError, type SmtpReply } from "./smtp-wire.server";
 
-export { isLoopback, parseSmtpUrl, type SmtpClientOptions } from "./smtp-session.server";
-export { MAX_LINE, MAX_LINES, SmtpError, type SmtpErrorCode, type SmtpReply } from "./smtp-wire.server";
-
 /** The message as it goes after DATA: lines starting with "." get another, and CRLF.CRLF ends it. */
 export function dotStuffed(message: string): string {
   let out = message.charCodeAt(0) === 46 ? `.${message}` : message;

@@ -10,7 +10,8 @@ import path from "node:path";
 import type { SMTPServerOptions } from "smtp-server";
 import { afterEach, describe, expect, it } from "vitest";
 import { ehloName, smtpClientSettings } from "~/services/sending/smtp-channel.server";
-import { isLoopback, MAX_LINE } from "./smtp-client.server";
+import { isLoopback } from "./smtp-session.server";
+import { MAX_LINE } from "./smtp-wire.server";
 import { selfSignedCertificate } from "../../../tests/helpers/certificate";
 import {
   message,

@@ -50,10 +50,9 @@ import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { rootCertificates } from "node:tls";
 import type { Env } from "~/env.server";
-import { isLoopback, parseSmtpUrl, SmtpConnection, type SmtpClientOptions } from "~/services/email/smtp-client.server";
+import { SmtpConnection } from "~/services/email/smtp-client.server";
+import { isLoopback, parseSmtpUrl, type SmtpClientOptions } from "~/services/email/smtp-session.server";
 import { headerSafe } from "~/services/email/sender.server";
-
-export { DKIM_SIGNED_HEADERS } from "~/services/email/dkim-signature.server";
 
 type SmtpError = Error & { responseCode?: number; response?: string; code?: string; command?: string };
 
