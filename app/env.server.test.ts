@@ -5,7 +5,8 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } fr
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { defaultWebConcurrency, getEnv, resetEnvCache } from "~/env.server";
+import { getEnv, resetEnvCache } from "~/env.server";
+import { defaultWebConcurrency } from "~/env-values.server";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "crm-env-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -21,15 +21,6 @@ import { dkimDirectory } from "~/services/email/dkim-keys.server";
 import { EnvSchema } from "./env-schema.server";
 import { type Mailbox, parseMailbox } from "./env-values.server";
 
-export {
-  defaultWebConcurrency,
-  isEmailAddress,
-  type Mailbox,
-  type MailboxUrl,
-  parseMailbox,
-  readMailboxUrl,
-} from "./env-values.server";
-
 export type Env = z.infer<typeof EnvSchema> & {
   databaseUrl: string;
   /** Which engine DATABASE_URL names. */

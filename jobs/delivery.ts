@@ -15,7 +15,8 @@ import { campaigns } from "../app/models/campaigns/store.server.ts";
 import { launches } from "../app/models/launch/store.server.ts";
 import { deliveryReceipts } from "../app/models/deliveries/receipts/store.server.ts";
 import { createChannel } from "../app/services/sending/channels.server.ts";
-import { createDeliveryEngine, type EngineEvent } from "../app/services/sending/engine.server.ts";
+import { createDeliveryEngine } from "../app/services/sending/engine.server.ts";
+import type { EngineEvent } from "../app/services/sending/engine-settings.server.ts";
 
 // Requests first: this thread takes the CPU they leave (app/lib/thread-priority.server.ts).
 runAtBackgroundPriority();

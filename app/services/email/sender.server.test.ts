@@ -10,7 +10,8 @@ useTestDatabase();
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 const workerConnection = useTestConnection();
 
-import { parseMailbox, resetEnvCache } from "~/env.server";
+import { resetEnvCache } from "~/env.server";
+import { parseMailbox } from "~/env-values.server";
 import { users } from "~/models/users/store.server";
 import { headerSafe, senderOf } from "~/services/email/sender.server";
 

@@ -20,7 +20,7 @@ useTestDatabase();
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 const connection = useTestConnection();
 
-import { readMailboxUrl } from "~/env.server";
+import { readMailboxUrl } from "~/env-values.server";
 import { deliveryKey } from "~/lib/campaigns";
 import type { Receipt } from "~/models/deliveries/receipts/rows";
 import { deliveryReceipts } from "~/models/deliveries/receipts/store.server";

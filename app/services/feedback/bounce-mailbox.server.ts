@@ -12,7 +12,7 @@
 // Connection and login failures become a BounceMailboxError whose message says what to check
 // (never the password); the job logs it and the next poll tries again.
 import { ImapFlow } from "imapflow";
-import { type MailboxUrl, readMailboxUrl } from "~/env.server";
+import { type MailboxUrl, readMailboxUrl } from "~/env-values.server";
 import type { Logger } from "~/lib/logger.server";
 import type { Receipt } from "~/models/deliveries/receipts/rows";
 import { wakeDelivery } from "~/services/sending/wake.server";

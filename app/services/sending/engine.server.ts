@@ -30,8 +30,6 @@ import {
 import { oneErrorPerFailedCall, outcomeFor } from "~/services/sending/outcomes.server";
 import { turnRecorder } from "~/services/sending/turn-recording.server";
 
-export type { DeliveryEngine, EngineEvent, EngineSettings } from "~/services/sending/engine-settings.server";
-
 /**
  * A moment with the write lock free: the thread that answers requests asks for the lock every
  * millisecond while it waits (app/db/write-gate.server.ts), and back-to-back transactions here

@@ -10,7 +10,7 @@ import { getEnv } from "~/env.server";
 import type { Logger } from "~/lib/logger.server";
 import { notifyPaused, notifyPerformance } from "~/services/campaigns/reports.server";
 import { deliveryStartNotes } from "~/services/sending/channels.server";
-import type { EngineEvent } from "~/services/sending/engine.server";
+import type { EngineEvent } from "~/services/sending/engine-settings.server";
 import { startSimulatedVendor, type SimulatedVendor } from "~/services/sending/simulated-vendor.server";
 import { onDeliveryWake } from "~/services/sending/wake.server";
 
