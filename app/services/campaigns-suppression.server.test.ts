@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, segmentTree, useTestConnection, useTestDatabase } from "../../tests/helpers/db";
 import { campaignRow, expectCountersAddUp as expectCountersAddUpIn } from "../../tests/helpers/campaign-send";
+import { customerEmails, deliveryAddresses, launchWithoutSegment } from "../../tests/helpers/campaign-launch";
 import { sqlRows, sqlValue } from "../../tests/helpers/sql";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
@@ -13,8 +14,6 @@ useTestDatabase();
 const connection = useTestConnection();
 
 import { audienceReachText, LAUNCHED, launchedMessage } from "~/lib/campaigns";
-import { newId } from "~/lib/id";
-import { launches } from "~/models/launch/store.server";
 import { suppressions } from "~/models/suppressions/store.server";
 import { segmentAudience } from "~/models/segments/audience/store.server";
 import { ALL_SUPPRESSED, launch as launchCampaignFor } from "~/services/campaigns/launch.server";
@@ -29,44 +28,11 @@ const everyone = segmentTree({ totalSpend: { $gte: 0 } });
 
 const campaign = (id: string) => campaignRow(connection(), id);
 
-/** The tenant's customers' addresses in creation order. */
-async function emailsOf(userId: string, limit: number, offset = 0): Promise<string[]> {
-  const rows = await sqlRows<{ email: string }>(
-    connection(),
-    `SELECT "email" FROM "Customer" WHERE "userId" = ? ORDER BY "id" LIMIT ? OFFSET ?`,
-    [userId, limit, offset],
-  );
-  return rows.map((r) => r.email);
-}
-
-function rowsOf(campaignId: string) {
-  return sqlRows<{ seq: number; email: string; status: string; details: string }>(
-    connection(),
-    `SELECT "seq", "email", "status", "details" FROM "Delivery" WHERE "campaignId" = ? ORDER BY "seq"`,
-    [campaignId],
-  );
-}
-
+const emailsOf = (userId: string, limit: number, offset = 0) => customerEmails(connection(), userId, limit, offset);
+const rowsOf = (campaignId: string) => deliveryAddresses(connection(), campaignId);
 const expectCountersAddUp = (id: string) => expectCountersAddUpIn(connection(), id);
-
-async function launch(userId: string, tree = everyone, name = "Diwali offer") {
-  const id = newId();
-  const size = await launches.launchCampaign(
-    connection(),
-    {
-      id,
-      userId,
-      segmentId: null,
-      segmentName: "Everyone",
-      name,
-      subject: "Hello {NAME}",
-      description: "",
-      message: "Hi {NAME}, 10% off",
-    },
-    segmentAudience.audienceWhere(userId, tree),
-  );
-  return { id, size };
-}
+const launch = (userId: string, tree = everyone, name?: string) =>
+  launchWithoutSegment(connection(), userId, tree, name);
 
 beforeAll(async () => {
   tenant = await createTestUser("Suppressing sender");
