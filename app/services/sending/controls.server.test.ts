@@ -28,6 +28,12 @@ import { seedTenant } from "~/services/seed.server";
 import { segmentAudience } from "~/models/segments/audience/store.server";
 
 const POOL = 3;
+/**
+ * What may still arrive after a pause or cancel has answered: the messages already handed over. On
+ * each connection that is the one whose text is on the wire and the next, whose envelope went
+ * ahead in the same write (pipelining) on a check made before the answer.
+ */
+const IN_FLIGHT = 2 * POOL;
 const AUDIENCE = 400;
 let smtp: SmtpCapture;
 const receivedIds = () => smtp.messages.map((m) => m.messageId);
@@ -119,8 +125,8 @@ describe("controls while sending through SMTP", () => {
     expect(paused.campaign.status).toBe("Paused");
     const atAnswer = smtp.messages.length;
     await sleep(400);
-    // Only messages already in flight (at most the pool's connections) may still arrive.
-    expect(smtp.messages.length - atAnswer).toBeLessThanOrEqual(POOL);
+    // Only messages already handed over may still arrive.
+    expect(smtp.messages.length - atAnswer).toBeLessThanOrEqual(IN_FLIGHT);
     const stopped = smtp.messages.length;
     await sleep(300);
     expect(smtp.messages.length).toBe(stopped);
@@ -158,7 +164,7 @@ describe("controls while sending through SMTP", () => {
     await until(async () => deliveryStats(await readCounters(id)).pending === 0, "no row left pending");
     await running.stop();
     await loop;
-    expect(smtp.messages.length - atAnswer).toBeLessThanOrEqual(POOL);
+    expect(smtp.messages.length - atAnswer).toBeLessThanOrEqual(IN_FLIGHT);
     const c = await figuresAddUp(id);
     expect(c.status).toBe("Cancelled");
     expect(c.deliveryStats.delivered).toBe(smtp.messages.length);
