@@ -7,7 +7,8 @@
 // sorted by revenue, the dashboard's figure and GET /api/campaigns/{id} answer the same figures.
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { createTestUser, segmentTree, useTestConnection, useTestDatabase } from "../../tests/helpers/db";
+import { segmentTree, useTestConnection, useTestDatabase } from "../../tests/helpers/db";
+import { seededTenant } from "../../tests/helpers/seeded-tenants";
 import { args, bearerFor, callRoute, cookieFor } from "../../tests/helpers/requests";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
@@ -32,7 +33,6 @@ import { launch } from "~/services/campaigns/launch.server";
 import { getCampaignDetail, listCampaigns } from "~/services/campaigns/views.server";
 import { createOrder, deleteOrder, updateOrder } from "~/services/orders.server";
 import { createSegment } from "~/services/segments.server";
-import { seedTenant } from "~/services/seed.server";
 import { loader as apiCampaignLoader } from "~/routes/api/campaigns-id";
 import { loader as apiCampaignsLoader } from "~/routes/api/campaigns";
 import { loader as detailLoader } from "~/routes/campaigns-detail";
@@ -78,10 +78,8 @@ describe("revenue per campaign", () => {
   let cancelledOrder: string;
 
   it("counts an order after a click and within the window, once, for the campaign clicked last", async () => {
-    tenant = await createTestUser("Attributing seller");
-    other = await createTestUser("Other seller");
-    await seedTenant(tenant.id, { customers: 10, orders: 0, seed: 2501 });
-    await seedTenant(other.id, { customers: 3, orders: 0, seed: 2502 });
+    tenant = await seededTenant("Attributing seller", 10, 2501);
+    other = await seededTenant("Other seller", 3, 2502);
     diwali = (await launchTo(tenant.id, "Diwali sale")).id;
     weekend = (await launchTo(tenant.id, "Weekend offer")).id;
     const a = await rowsOf(diwali);

@@ -7,6 +7,7 @@
 // 201, 404, 409 and 422 (docs/rules.md#resend-to-non-openers).
 import { describe, expect, it } from "vitest";
 import { createTestUser, segmentTree, useTestConnection, useTestDatabase } from "../../tests/helpers/db";
+import { seededTenant } from "../../tests/helpers/seeded-tenants";
 import { sqlRows, sqlRun, sqlValue } from "../../tests/helpers/sql";
 import { callRoute } from "../../tests/helpers/requests";
 
@@ -30,7 +31,6 @@ import { deleteCustomer } from "~/services/customers.server";
 import type { ChannelResult, DeliveryChannel, OutgoingMessage } from "~/services/sending/channel.server";
 import { createDeliveryEngine } from "~/services/sending/engine.server";
 import { createSegment } from "~/services/segments.server";
-import { seedTenant } from "~/services/seed.server";
 import { issueToken } from "~/services/token.server";
 import { action as resendAction } from "~/routes/api/campaigns-id-resend-non-openers";
 import { action as campaignIdAction } from "~/routes/api/campaigns-id";
@@ -101,10 +101,8 @@ describe("resend to non-openers", () => {
   let lateOpener: Row;
 
   it("targets exactly the people who got it and did not open it, minus the suppressed and the deleted", async () => {
-    tenant = await createTestUser("Resending sender");
-    other = await createTestUser("Other tenant");
-    await seedTenant(tenant.id, { customers: 24, orders: 0, seed: 81 });
-    await seedTenant(other.id, { customers: 5, orders: 0, seed: 82 });
+    tenant = await seededTenant("Resending sender", 24, 81);
+    other = await seededTenant("Other tenant", 5, 82);
     const segment = await createSegment(tenant.id, { name: "Everyone", description: "", tree: everyone });
     const source = await launch(tenant.id, {
       name: "Diwali sale",
@@ -225,8 +223,7 @@ describe("resend to non-openers", () => {
   });
 
   it("is offered only on a completed campaign, and not when nobody is left", async () => {
-    const sender = await createTestUser("Everyone opened");
-    await seedTenant(sender.id, { customers: 4, orders: 0, seed: 83 });
+    const sender = await seededTenant("Everyone opened", 4, 83);
     const segment = await createSegment(sender.id, { name: "All four", description: "", tree: everyone });
     const content = { name: "Small send", subject: "Hi", description: "", message: "Hi {NAME}", segmentId: segment.id };
     const draft = await saveDraft(sender.id, content);
@@ -267,9 +264,8 @@ describe("POST /api/campaigns/{id}/resend-non-openers", () => {
     });
 
   it("answers 201 with the draft, 400 without a subject, 404 for another tenant's, 409 and 422; PUT launches it", async () => {
-    const sender = await createTestUser("API resender");
+    const sender = await seededTenant("API resender", 6, 84);
     const stranger = await createTestUser("API stranger");
-    await seedTenant(sender.id, { customers: 6, orders: 0, seed: 84 });
     const segment = await createSegment(sender.id, { name: "All six", description: "", tree: everyone });
     const content = {
       name: "API send",

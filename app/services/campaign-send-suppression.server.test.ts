@@ -4,10 +4,10 @@
 // its row ends Suppressed), a bounce suppresses its address, the counters and the log add up, one
 // tenant's list never touches another's campaigns, and /api says who a launch left out and filters
 // the log by suppressed and deferred. At launch: campaigns-suppression.server.test.ts.
-import { beforeAll, describe, expect, it, vi } from "vitest";
-import { createTestUser, segmentTree, useTestConnection, useTestDatabase } from "../../tests/helpers/db";
-import { campaignRow, expectCountersAddUp as expectCountersAddUpIn } from "../../tests/helpers/campaign-send";
-import { customerEmails, deliveryAddresses, launchWithoutSegment } from "../../tests/helpers/campaign-launch";
+import { describe, expect, it, vi } from "vitest";
+import { useTestConnection, useTestDatabase } from "../../tests/helpers/db";
+import { everyone } from "../../tests/helpers/campaign-launch";
+import { seededTenant, suppressionTenants } from "../../tests/helpers/seeded-tenants";
 import { callRoute } from "../../tests/helpers/requests";
 import { sqlRows, sqlRun, sqlValue } from "../../tests/helpers/sql";
 
@@ -26,29 +26,13 @@ import type { ChannelResult, DeliveryChannel, OutgoingMessage, SendControl } fro
 import { createDeliveryEngine } from "~/services/sending/engine.server";
 import { seedCampaignHistory } from "~/services/sending/history.server";
 import { createSegment } from "~/services/segments.server";
-import { seedTenant } from "~/services/seed.server";
 import { issueToken } from "~/services/token.server";
 import { action as campaignsAction } from "~/routes/api/campaigns";
 import { loader as logsLoader } from "~/routes/api/campaigns-id-logs";
 
-let tenant: { id: string };
-let other: { id: string };
-const everyone = segmentTree({ totalSpend: { $gte: 0 } });
-
-const campaign = (id: string) => campaignRow(connection(), id);
-
-const emailsOf = (userId: string, limit: number, offset = 0) => customerEmails(connection(), userId, limit, offset);
-const rowsOf = (campaignId: string) => deliveryAddresses(connection(), campaignId);
-const expectCountersAddUp = (id: string) => expectCountersAddUpIn(connection(), id);
-const launch = (userId: string, tree = everyone, name?: string) =>
-  launchWithoutSegment(connection(), userId, tree, name);
-
-beforeAll(async () => {
-  tenant = await createTestUser("Suppressing sender");
-  other = await createTestUser("Other tenant");
-  await seedTenant(tenant.id, { customers: 300, orders: 0, seed: 21 });
-  await seedTenant(other.id, { customers: 60, orders: 0, seed: 22 });
-});
+// Two tenants' customers in the database from the start, none of them the tests' own: a launch or a
+// send that reached past its tenant would take them in.
+const { campaign, emailsOf, rowsOf, expectCountersAddUp, launch } = suppressionTenants(connection);
 
 /** Only this campaign sends: the others launched in this file are set aside. */
 async function onlyActive(id: string) {
@@ -61,8 +45,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("the send re-checks the list", () => {
   it("an address suppressed while the campaign sends gets nothing more: its row ends Suppressed, the counters add up", async () => {
-    const sender = await createTestUser("Mid-campaign unsubscribe");
-    await seedTenant(sender.id, { customers: 120, orders: 0, seed: 31 });
+    const sender = await seededTenant("Mid-campaign unsubscribe", 120, 31);
     const { id, size } = await launch(sender.id);
     expect(size).toBe(120);
     await onlyActive(id);
@@ -139,10 +122,8 @@ describe("the send re-checks the list", () => {
   }, 60_000);
 
   it("ends claimed rows of suppressed addresses at once, per tenant, and a claim whose address was suppressed since is no longer held", async () => {
-    const a = await createTestUser("Tenant A");
-    const b = await createTestUser("Tenant B");
-    await seedTenant(a.id, { customers: 30, orders: 0, seed: 41 });
-    await seedTenant(b.id, { customers: 30, orders: 0, seed: 41 });
+    const a = await seededTenant("Tenant A", 30, 41);
+    const b = await seededTenant("Tenant B", 30, 41);
     const first = await launch(a.id);
     const second = await launch(b.id);
     const aEmails = (await rowsOf(first.id)).map((r) => r.email);
@@ -194,8 +175,7 @@ describe("the send re-checks the list", () => {
 
 describe("a bounce suppresses", () => {
   it("a bounced outcome and a bounced receipt put the address on the list with the campaign, and its history says so", async () => {
-    const sender = await createTestUser("Bounces");
-    await seedTenant(sender.id, { customers: 10, orders: 0, seed: 51 });
+    const sender = await seededTenant("Bounces", 10, 51);
     const { id } = await launch(sender.id, everyone, "Monsoon Sale");
     const t = Date.now();
     const rows = await deliveryClaims.claimBatch(connection(), { campaignId: id, limit: 10, now: t, leaseMs: 60_000 });
@@ -264,8 +244,7 @@ describe("a bounce suppresses", () => {
   });
 
   it("a seeded history's bounces suppress their addresses, and later seeded campaigns leave them out", async () => {
-    const sender = await createTestUser("Seeded history");
-    await seedTenant(sender.id, { customers: 400, orders: 0, seed: 61 });
+    const sender = await seededTenant("Seeded history", 400, 61);
     await seedCampaignHistory(connection(), sender.id, 3);
     const campaigns = await Promise.all(
       (
@@ -303,8 +282,7 @@ describe("a bounce suppresses", () => {
 
 describe("/api", () => {
   it("POST /api/campaigns answers who the launch left out; the log filters by suppressed and deferred and says so", async () => {
-    const sender = await createTestUser("API sender");
-    await seedTenant(sender.id, { customers: 20, orders: 0, seed: 81 });
+    const sender = await seededTenant("API sender", 20, 81);
     const auth = { Authorization: `Bearer ${await issueToken(sender.id)}` };
     const segment = await createSegment(sender.id, { name: "All", description: "", tree: everyone });
     const emails = await emailsOf(sender.id, 20);

@@ -2,10 +2,9 @@
 // The suppression list at launch, on a real database (SQLite, and PostgreSQL in its project): a
 // launch leaves suppressed customers out and counts them, the wizard's reach says so, and a
 // segment that is all suppressed is refused. In the send: campaign-send-suppression.server.test.ts.
-import { beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, segmentTree, useTestConnection, useTestDatabase } from "../../tests/helpers/db";
-import { campaignRow, expectCountersAddUp as expectCountersAddUpIn } from "../../tests/helpers/campaign-send";
-import { customerEmails, deliveryAddresses, launchWithoutSegment } from "../../tests/helpers/campaign-launch";
+import { describe, expect, it } from "vitest";
+import { segmentTree, useTestConnection, useTestDatabase } from "../../tests/helpers/db";
+import { seededTenant, suppressionTenants } from "../../tests/helpers/seeded-tenants";
 import { sqlRows, sqlValue } from "../../tests/helpers/sql";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
@@ -20,26 +19,8 @@ import { ALL_SUPPRESSED, launch as launchCampaignFor } from "~/services/campaign
 import { audienceReach } from "~/services/campaigns/reach.server";
 import { getCampaign } from "~/services/campaigns/views.server";
 import { createSegment } from "~/services/segments.server";
-import { seedTenant } from "~/services/seed.server";
 
-let tenant: { id: string };
-let other: { id: string };
-const everyone = segmentTree({ totalSpend: { $gte: 0 } });
-
-const campaign = (id: string) => campaignRow(connection(), id);
-
-const emailsOf = (userId: string, limit: number, offset = 0) => customerEmails(connection(), userId, limit, offset);
-const rowsOf = (campaignId: string) => deliveryAddresses(connection(), campaignId);
-const expectCountersAddUp = (id: string) => expectCountersAddUpIn(connection(), id);
-const launch = (userId: string, tree = everyone, name?: string) =>
-  launchWithoutSegment(connection(), userId, tree, name);
-
-beforeAll(async () => {
-  tenant = await createTestUser("Suppressing sender");
-  other = await createTestUser("Other tenant");
-  await seedTenant(tenant.id, { customers: 300, orders: 0, seed: 21 });
-  await seedTenant(other.id, { customers: 60, orders: 0, seed: 22 });
-});
+const { tenant, other, campaign, emailsOf, rowsOf, expectCountersAddUp, launch } = suppressionTenants(connection);
 
 describe("a launch and the suppression list", () => {
   it("writes every customer's row while the tenant has no suppressions, and says nobody was left out", async () => {
@@ -104,8 +85,7 @@ describe("a launch and the suppression list", () => {
   });
 
   it("a launch through the service says who was left out, and one to a segment that is all suppressed is refused", async () => {
-    const sender = await createTestUser("Launch messages");
-    await seedTenant(sender.id, { customers: 40, orders: 0, seed: 71 });
+    const sender = await seededTenant("Launch messages", 40, 71);
     const some = segmentTree({ visits: { $gte: 0 } });
     const segment = await createSegment(sender.id, { name: "All of them", description: "", tree: some });
     const emails = await emailsOf(sender.id, 40);

@@ -4,10 +4,10 @@
 // outcomes, receipts and their inbox, and the campaign controls. The engine sending whole
 // campaigns: engine.server.test.ts.
 import { threadId } from "node:worker_threads";
-import { beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
-import { campaignRow, expectCountersAddUp as expectCountersAddUpIn } from "../../../tests/helpers/campaign-send";
-import { conditionsTree, deliveryRows, everyone, launchTo } from "../../../tests/helpers/campaign-launch";
+import { describe, expect, it } from "vitest";
+import { useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
+import { conditionsTree as tree, everyone } from "../../../tests/helpers/campaign-launch";
+import { sendingTenants } from "../../../tests/helpers/seeded-tenants";
 import { sqlRun, sqlValue } from "../../../tests/helpers/sql";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
@@ -25,24 +25,9 @@ import { launches } from "~/models/launch/store.server";
 import { deliveryReceipts } from "~/models/deliveries/receipts/store.server";
 import type { Receipt } from "~/models/deliveries/receipts/rows";
 import { launchCampaignOffThread, offThreadJobThreads } from "~/services/background-work.server";
-import { seedTenant } from "~/services/seed.server";
 import { segmentAudience } from "~/models/segments/audience/store.server";
-let tenant: { id: string };
-let other: { id: string };
 
-const tree = conditionsTree;
-const campaign = (id: string) => campaignRow(connection(), id);
-const rows = (campaignId: string) => deliveryRows(connection(), campaignId);
-const expectCountersAddUp = (id: string) => expectCountersAddUpIn(connection(), id);
-const launch = (userId: string, conditions = everyone, name = "Diwali offer") =>
-  launchTo(connection(), userId, conditions, name);
-
-beforeAll(async () => {
-  tenant = await createTestUser("Sender");
-  other = await createTestUser("Other tenant");
-  await seedTenant(tenant.id, { customers: 400, orders: 0, seed: 7 });
-  await seedTenant(other.id, { customers: 50, orders: 0, seed: 8 });
-});
+const { tenant, other, campaign, rows, expectCountersAddUp, launch } = sendingTenants(connection);
 
 describe("launch", () => {
   it("freezes the segment's audience as one pending row per customer, the tenant's only", async () => {

@@ -5,11 +5,11 @@
 // while sending. The delivery rows it works on: delivery-rows.server.test.ts.
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
-import { beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, TEST_ENGINE, useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
+import { describe, expect, it } from "vitest";
+import { TEST_ENGINE, useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
 import { startSmtpCapture } from "../../../tests/helpers/smtp";
-import { campaignRow, expectCountersAddUp as expectCountersAddUpIn } from "../../../tests/helpers/campaign-send";
-import { conditionsTree, deliveryRows, everyone, launchTo } from "../../../tests/helpers/campaign-launch";
+import { conditionsTree as tree, everyone } from "../../../tests/helpers/campaign-launch";
+import { seededTenant, sendingTenants } from "../../../tests/helpers/seeded-tenants";
 import { sqlRun, sqlValue } from "../../../tests/helpers/sql";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
@@ -29,23 +29,8 @@ import { verifyReceipts } from "~/services/sending/receipt-signature.server";
 import { simulatedChannel } from "~/services/sending/simulated-channel.server";
 import { smtpChannel } from "~/services/sending/smtp-channel.server";
 import { startSimulatedVendor } from "~/services/sending/simulated-vendor.server";
-import { seedTenant } from "~/services/seed.server";
-let tenant: { id: string };
-let other: { id: string };
 
-const tree = conditionsTree;
-const campaign = (id: string) => campaignRow(connection(), id);
-const rows = (campaignId: string) => deliveryRows(connection(), campaignId);
-const expectCountersAddUp = (id: string) => expectCountersAddUpIn(connection(), id);
-const launch = (userId: string, conditions = everyone, name = "Diwali offer") =>
-  launchTo(connection(), userId, conditions, name);
-
-beforeAll(async () => {
-  tenant = await createTestUser("Sender");
-  other = await createTestUser("Other tenant");
-  await seedTenant(tenant.id, { customers: 400, orders: 0, seed: 7 });
-  await seedTenant(other.id, { customers: 50, orders: 0, seed: 8 });
-});
+const { tenant, other, campaign, rows, expectCountersAddUp, launch } = sendingTenants(connection);
 
 async function receiptsServer(secret: string) {
   let signedWrong = 0;
@@ -281,8 +266,7 @@ describe("a database outage while sending", () => {
    * arrived twice.
    */
   async function sendThroughAnOutage(name: string, leaseMs: number, outageMs: number): Promise<number> {
-    const sender = await createTestUser(name);
-    await seedTenant(sender.id, { customers: AUDIENCE, orders: 0, seed: 17 });
+    const sender = await seededTenant(name, AUDIENCE, 17);
     const { id, size } = await launch(sender.id, everyone, name);
     expect(size).toBe(AUDIENCE);
     const smtp = await startSmtpCapture({ delayMs: 2 });
