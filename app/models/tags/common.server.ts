@@ -1,0 +1,145 @@
+// The tags' Prisma calls, one body for both engines (db() is PostgreSQL's client there). The
+// statements whose placeholders differ (a customer's tags on every detail, a segment tagged at
+// once) are each engine's own.
+import { db } from "~/db/prisma.server";
+import { Prisma } from "~/generated/prisma/client";
+import { newId } from "~/lib/id";
+import { normaliseTag, tagKey } from "~/lib/tags";
+import type { Tx } from "~/models/transaction/store.server";
+import type { TagsStore } from "./contract";
+
+const ownCustomers = (userId: string, customerIds: readonly string[]) => ({
+  userId,
+  id: { in: [...customerIds] },
+});
+
+export const commonTags = {
+  async listTagsWithCounts(userId) {
+    const tags = await db().tag.findMany({
+      where: { userId },
+      orderBy: { key: "asc" },
+      select: { id: true, name: true, key: true, _count: { select: { customers: true } } },
+    });
+    return tags.map((t) => ({ id: t.id, name: t.name, key: t.key, customers: t._count.customers }));
+  },
+
+  async findTagsByKey(userId, keys) {
+    if (keys.length === 0) return [];
+    return db().tag.findMany({
+      where: { userId, key: { in: [...keys] } },
+      select: { id: true, name: true, key: true },
+    });
+  },
+
+  async ensureTags(userId, names, tx?: Tx) {
+    const client = tx ?? db();
+    const wanted = new Map(names.map((n) => [tagKey(n), normaliseTag(n)]));
+    if (wanted.size === 0) return [];
+    const found = await client.tag.findMany({
+      where: { userId, key: { in: [...wanted.keys()] } },
+      select: { id: true, name: true, key: true },
+    });
+    const have = new Set(found.map((t) => t.key));
+    for (const [key, name] of wanted) {
+      if (have.has(key)) continue;
+      try {
+        found.push(
+          await client.tag.create({
+            data: { id: newId(), userId, name, key },
+            select: { id: true, name: true, key: true },
+          }),
+        );
+      } catch (error) {
+        // Made at the same moment by another request: use that one.
+        if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") || tx) throw error;
+        const made = await client.tag.findUnique({
+          where: { userId_key: { userId, key } },
+          select: { id: true, name: true, key: true },
+        });
+        if (made) found.push(made);
+      }
+    }
+    return found;
+  },
+
+  async readTagsOfCustomers(userId, customerIds) {
+    if (customerIds.length === 0) return [];
+    const rows = await db().customerTag.findMany({
+      where: { userId, customerId: { in: [...customerIds] } },
+      select: { customerId: true, tag: { select: { name: true, key: true } } },
+    });
+    return rows
+      .sort((a, b) => (a.tag.key < b.tag.key ? -1 : a.tag.key > b.tag.key ? 1 : 0))
+      .map((r) => ({ customerId: r.customerId, name: r.tag.name }));
+  },
+
+  async replaceCustomerTags(userId, customerId, tagIds, tx?: Tx) {
+    const work = async (t: Tx) => {
+      await t.customerTag.deleteMany({ where: { userId, customerId, tagId: { notIn: [...tagIds] } } });
+      for (const tagId of tagIds) {
+        await t.customerTag.upsert({
+          where: { tagId_customerId: { tagId, customerId } },
+          create: { tagId, customerId, userId },
+          update: {},
+        });
+      }
+    };
+    if (tx) return work(tx);
+    await db().$transaction(work);
+  },
+
+  async tagCustomers(userId, tagId, customerIds, tx?: Tx) {
+    const client = tx ?? db();
+    if (customerIds.length === 0) return 0;
+    const owned = await client.customer.findMany({ where: ownCustomers(userId, customerIds), select: { id: true } });
+    const already = new Set(
+      (
+        await client.customerTag.findMany({
+          where: { tagId, customerId: { in: owned.map((c) => c.id) } },
+          select: { customerId: true },
+        })
+      ).map((r) => r.customerId),
+    );
+    const adding = owned.filter((c) => !already.has(c.id));
+    if (adding.length === 0) return 0;
+    const { count } = await client.customerTag.createMany({
+      data: adding.map((c) => ({ tagId, customerId: c.id, userId })),
+    });
+    return count;
+  },
+
+  async untagCustomers(userId, tagId, customerIds) {
+    if (customerIds.length === 0) return 0;
+    const { count } = await db().customerTag.deleteMany({
+      where: { userId, tagId, customerId: { in: [...customerIds] } },
+    });
+    return count;
+  },
+
+  async renameTag(userId, tagId, name, key) {
+    await db().tag.updateMany({ where: { id: tagId, userId }, data: { name, key } });
+  },
+
+  async mergeTag(userId, fromId, intoId) {
+    await db().$transaction(async (tx) => {
+      const moving = await tx.customerTag.findMany({ where: { userId, tagId: fromId }, select: { customerId: true } });
+      const there = new Set(
+        (await tx.customerTag.findMany({ where: { userId, tagId: intoId }, select: { customerId: true } })).map(
+          (r) => r.customerId,
+        ),
+      );
+      const adding = moving.filter((r) => !there.has(r.customerId));
+      if (adding.length > 0) {
+        await tx.customerTag.createMany({
+          data: adding.map((r) => ({ tagId: intoId, customerId: r.customerId, userId })),
+        });
+      }
+      await tx.tag.deleteMany({ where: { id: fromId, userId } });
+    });
+  },
+
+  async deleteTag(userId, tagId) {
+    const { count } = await db().tag.deleteMany({ where: { id: tagId, userId } });
+    return count > 0;
+  },
+} satisfies Omit<TagsStore, "readCustomerTags" | "tagAudience">;
