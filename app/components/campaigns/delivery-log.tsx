@@ -8,21 +8,18 @@ import { DeliveryStatusChip } from "~/components/campaign-chips";
 import { DateTime } from "~/components/date-time";
 import { CardCell, ColumnHeader, ListTable } from "~/components/list-table";
 import { PrevNextPager } from "~/components/pager";
-import { deliveryChip, type DeliveryLogStatus } from "~/lib/campaigns";
+import { DELIVERY_STATUSES, deliveryChip, type DeliveryLogStatus } from "~/lib/campaigns";
 import { formatCount } from "~/lib/numbers";
 import type { DeliveryLogDto } from "~/services/campaigns/delivery-log.server";
 
-/** The log's filters: "Pending" is every row not yet sent, "Deferred" those waiting for a retry. */
+/**
+ * The log's filters: "Pending" is every row not yet sent, "Deferred" those waiting for a retry (next
+ * to it), then the other stored statuses in their order.
+ */
 const LOG_FILTER_ORDER: readonly DeliveryLogStatus[] = [
   "pending",
   "deferred",
-  "sent",
-  "delivered",
-  "failed",
-  "bounced",
-  "complained",
-  "cancelled",
-  "suppressed",
+  ...DELIVERY_STATUSES.filter((s) => s !== "pending"),
 ];
 const STATUS_FILTERS: readonly { value: DeliveryLogStatus | ""; label: string }[] = [
   { value: "", label: "All" },
