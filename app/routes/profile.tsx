@@ -16,7 +16,7 @@ import { useSnackbar } from "~/components/snackbar";
 import { BRAND } from "~/lib/brand";
 import { replyRefused, replyUnfinished } from "~/lib/forms.server";
 import { formatOffset, timeZoneNames, zoneOffsetMinutes } from "~/lib/dates";
-import { ProfileFormSchema } from "~/schemas/profile";
+import { ProfileFormSchema, profileFields } from "~/schemas/profile";
 import { requireUser } from "~/services/auth.server";
 import { redirectWithFlash } from "~/services/session.server";
 import { reportedTimeZone } from "~/services/time-zone.server";
@@ -96,15 +96,7 @@ export default function Profile() {
   const [form, fields] = useForm({
     id: "profile-form",
     lastResult,
-    defaultValue: {
-      firstName: user.firstName,
-      lastName: user.lastName,
-      email: user.email,
-      phone: user.phone,
-      company: user.company,
-      position: user.position,
-      timeZone: timeZone ?? "",
-    },
+    defaultValue: { ...profileFields(user), timeZone: timeZone ?? "" },
     constraint: getZodConstraint(ProfileFormSchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileFormSchema }),
     ...LIVE_VALIDATION,

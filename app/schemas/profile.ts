@@ -17,6 +17,18 @@ export const ProfileSchema = z.object({
 
 export type ProfileInput = z.infer<typeof ProfileSchema>;
 
+/** The six profile fields of a user (stored or as the client has it), and nothing else. */
+export function profileFields(user: ProfileInput): ProfileInput {
+  return {
+    firstName: user.firstName,
+    lastName: user.lastName,
+    email: user.email,
+    phone: user.phone,
+    company: user.company,
+    position: user.position,
+  };
+}
+
 export const TIME_ZONE_MESSAGE = "Choose a time zone from the list (an IANA name such as Asia/Kolkata)";
 
 /** An IANA time zone this runtime knows, stored under its canonical name. */

@@ -1,19 +1,12 @@
 // GET and PUT /api/auth/profile: the six profile fields of the signed-in user.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { allowMethods, parseOrThrow, readJson } from "~/lib/api.server";
-import { ProfileSchema } from "~/schemas/profile";
+import { profileFields, ProfileSchema } from "~/schemas/profile";
 import { withApi } from "~/services/auth.server";
 import { toPublicUser, updateProfile } from "~/services/users.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return withApi(request, async (user) => ({
-    firstName: user.firstName,
-    lastName: user.lastName,
-    email: user.email,
-    phone: user.phone,
-    company: user.company,
-    position: user.position,
-  }));
+  return withApi(request, async (user) => profileFields(user));
 }
 
 export async function action({ request }: ActionFunctionArgs) {
