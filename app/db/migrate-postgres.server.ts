@@ -5,23 +5,12 @@
 // the first applies what is missing and the others wait, then find nothing to do.
 // docs/decisions/0029-postgresql-schema-and-migrations.md.
 import { createHash, randomUUID } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { migrationNames } from "./migrate.server.ts";
+import { findMigrationsDir, migrationNames } from "./migrate.server.ts";
 
-// The nearest prisma/migrations-postgres above this module (source, server build or container).
-function findMigrationsDir(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  for (let dir = here; ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, "prisma", "migrations-postgres");
-    if (existsSync(candidate)) return candidate;
-    if (path.dirname(dir) === dir) return path.resolve(here, "../../prisma/migrations-postgres");
-  }
-}
-
-export const POSTGRES_MIGRATIONS_DIR = findMigrationsDir();
+export const POSTGRES_MIGRATIONS_DIR = findMigrationsDir("migrations-postgres");
 
 /**
  * The PostgreSQL baseline: one migration holding the whole schema as the SQLite migrations up to

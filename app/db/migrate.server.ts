@@ -8,18 +8,20 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 
-// The nearest prisma/migrations above this module: the source (app/db), the server build
-// (build/server, or a chunk of it in build/server/assets) and the container all find the same one.
-function findMigrationsDir(): string {
+/**
+ * The nearest prisma/<folder> above this module: the source (app/db), the server build
+ * (build/server, or a chunk of it in build/server/assets) and the container all find the same one.
+ */
+export function findMigrationsDir(folder: "migrations" | "migrations-postgres"): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
   for (let dir = here; ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, "prisma", "migrations");
+    const candidate = path.join(dir, "prisma", folder);
     if (existsSync(candidate)) return candidate;
-    if (path.dirname(dir) === dir) return path.resolve(here, "../../prisma/migrations");
+    if (path.dirname(dir) === dir) return path.resolve(here, "../../prisma", folder);
   }
 }
 
-export const MIGRATIONS_DIR = findMigrationsDir();
+export const MIGRATIONS_DIR = findMigrationsDir("migrations");
 
 export type MigrationResult = { applied: string[]; total: number };
 
