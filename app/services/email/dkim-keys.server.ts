@@ -342,6 +342,14 @@ export function dnsRecordsFor(key: Pick<DkimKey, "domain" | "selector" | "public
   };
 }
 
+/** A TXT record as formatDnsRecords() lists it: its heading, then its name, type and value. */
+const recordLines = (heading: string, record: { name: string; value: string }) => [
+  heading,
+  `   Name:  ${record.name}`,
+  `   Type:  TXT`,
+  `   Value: ${record.value}`,
+];
+
 /** The records as an admin reads them: each name, type and value, and the DKIM value as zone-file strings. */
 export function formatDnsRecords(key: DkimKey): string {
   const { dkim, spf, dmarc } = dnsRecordsFor(key);
@@ -349,10 +357,7 @@ export function formatDnsRecords(key: DkimKey): string {
   return [
     `Publish these DNS records for ${key.domain}:`,
     "",
-    `1. DKIM (selector ${key.selector}, made ${key.createdAt})`,
-    `   Name:  ${dkim.name}`,
-    `   Type:  TXT`,
-    `   Value: ${dkim.value}`,
+    ...recordLines(`1. DKIM (selector ${key.selector}, made ${key.createdAt})`, dkim),
     "",
     `   The value is longer than the 255 characters one DNS string holds. Most DNS providers' forms take`,
     `   it whole and split it themselves; in a zone file, write it as ${dkim.strings.length} quoted strings, which`,
@@ -361,16 +366,10 @@ export function formatDnsRecords(key: DkimKey): string {
     quoted,
     ")",
     "",
-    `2. SPF (recommended)`,
-    `   Name:  ${spf.name}`,
-    `   Type:  TXT`,
-    `   Value: ${spf.value}`,
+    ...recordLines(`2. SPF (recommended)`, spf),
     `   ${spf.note}`,
     "",
-    `3. DMARC (recommended)`,
-    `   Name:  ${dmarc.name}`,
-    `   Type:  TXT`,
-    `   Value: ${dmarc.value}`,
+    ...recordLines(`3. DMARC (recommended)`, dmarc),
     `   ${dmarc.note}`,
     "",
     `With DELIVERY_CHANNEL=smtp and MAIL_FROM at ${key.domain}, every message is signed with this key`,
