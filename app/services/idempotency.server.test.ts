@@ -4,6 +4,7 @@
 // failure gives it back; a key whose request died is taken over by one repeat only.
 import { describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase as setUpTestDatabase } from "../../tests/helpers/db";
+import { rejection } from "../../tests/helpers/promises";
 
 setUpTestDatabase();
 
@@ -37,12 +38,6 @@ function countedWork(ms = 0) {
   };
   return { calls, work };
 }
-
-const rejection = (p: Promise<unknown>) =>
-  p.then(
-    () => null,
-    (e: unknown) => e,
-  );
 
 describe("runOnce", () => {
   it("does the work once: a repeat answers the same id, marked replayed", async () => {

@@ -3,6 +3,7 @@
 // and the events open pages receive.
 import { describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase as setUpTestDatabase } from "../../tests/helpers/db";
+import { rejection } from "../../tests/helpers/promises";
 
 setUpTestDatabase();
 
@@ -16,12 +17,6 @@ async function freshUser() {
   await db().notification.deleteMany({ where: { userId: user.id } });
   return user;
 }
-
-const rejection = (p: Promise<unknown>) =>
-  p.then(
-    () => null,
-    (e: unknown) => e,
-  );
 
 describe("notify", () => {
   it("stores an unread notification and returns it as the client sees it", async () => {
