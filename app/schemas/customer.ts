@@ -79,8 +79,25 @@ export const CustomerStartingValuesSchema = z.object({
     .optional(),
 });
 
+/**
+ * A customer's fields beyond the fixed record and its tags (docs/decisions/0041-custom-fields-and-tags.md):
+ * `fields: { city: "Pune", tier: "gold" }` changes the fields it names (null or "" clears one), `tags`
+ * replaces the customer's tags. Left out, both stay as they are. Each value is checked against its
+ * field's type by the service, which knows the tenant's fields.
+ */
+export const CustomerExtrasSchema = z.object({
+  fields: z
+    .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]), {
+      message: "fields must be an object of field names and values",
+    })
+    .optional(),
+  tags: z.array(z.string({ message: "Each tag must be text" }), { message: "tags must be a list of text" }).optional(),
+});
+
 /** POST /api/customers and PUT /api/customers/{id}. */
-export const CustomerApiSchema = CustomerFormSchema.extend(CustomerStartingValuesSchema.shape);
+export const CustomerApiSchema = CustomerFormSchema.extend(CustomerStartingValuesSchema.shape).extend(
+  CustomerExtrasSchema.shape,
+);
 
 export type CustomerFormInput = z.infer<typeof CustomerFormSchema>;
 export type CustomerApiInput = z.infer<typeof CustomerApiSchema>;

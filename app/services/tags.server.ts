@@ -43,7 +43,13 @@ async function ownCustomer(userId: string, customerId: string): Promise<void> {
   if (!isId(customerId) || !(await customers.customerBelongsToUser(userId, customerId))) throw notFound("Customer");
 }
 
-/** One customer's tags, by name. */
+/** One of the tenant's customers' tags, by name; another tenant's customer is a 404. */
+export async function customerTagsOf(userId: string, customerId: string): Promise<string[]> {
+  await ownCustomer(userId, customerId);
+  return tags.readCustomerTags(userId, customerId);
+}
+
+/** One customer's tags, by name (the caller knows the customer is the tenant's). */
 export async function customerTags(userId: string, customerId: string): Promise<string[]> {
   return tags.readCustomerTags(userId, customerId);
 }

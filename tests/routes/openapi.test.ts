@@ -564,6 +564,100 @@ describe("real answers validate against the document", () => {
     await call("GET /api/segments/{id}/audience", { params: { id: segmentId }, query: { cursor: "x" } }, 400);
   });
 
+  it("fields and tags", async () => {
+    const fields = await call("GET /api/fields", {}, 200);
+    expect((fields.body as unknown as { name: string }[]).map((f) => f.name)).toContain("birthday");
+    await call(
+      "POST /api/fields",
+      {
+        json: {
+          name: "tier",
+          label: "Loyalty tier",
+          type: "choice",
+          choices: ["Gold", "Silver"],
+          defaultValue: "silver",
+        },
+      },
+      201,
+    );
+    await call("POST /api/fields", { json: { name: "tier", label: "Again", type: "text" } }, 409);
+    await call("POST /api/fields", { json: { name: "Bad Name", label: "x", type: "text" } }, 400);
+    await call("POST /api/fields", { json: { name: "email", label: "x", type: "text" } }, 400);
+    await call("POST /api/fields", { json: { name: "size", label: "Size", type: "choice" } }, 400);
+    const field = await call("GET /api/fields/{name}", { params: { name: "tier" } }, 200);
+    expect(field.body).toMatchObject({ label: "Loyalty tier", defaultValue: "Silver", builtIn: false });
+    await call("GET /api/fields/{name}", { params: { name: "nothing" } }, 404);
+    await call("PATCH /api/fields/{name}", { params: { name: "tier" }, json: { label: "Tier" } }, 200);
+    await call("PATCH /api/fields/{name}", { params: { name: "city" }, json: { label: "Town" } }, 400);
+    await call("PATCH /api/fields/{name}", { params: { name: "tier" }, json: { defaultValue: "bronze" } }, 400);
+
+    const created = await call(
+      "POST /api/customers",
+      {
+        json: {
+          firstName: "Meera",
+          lastName: "Iyer",
+          email: "meera.iyer@example.com",
+          fields: { city: "Pune", birthday: "1990-12-02" },
+          tags: ["VIP", "Trade fair 2026", "vip"],
+        },
+      },
+      201,
+    );
+    expect(created.body).toMatchObject({
+      fields: { city: "Pune", birthday: "1990-12-02", tier: "Silver" },
+      tags: ["Trade fair 2026", "VIP"],
+    });
+    const id = created.body.id as unknown as string;
+    await call(
+      "POST /api/customers",
+      { json: { firstName: "X", lastName: "Y", email: "x.y@example.com", fields: { tier: "platinum" } } },
+      400,
+    );
+    await call(
+      "POST /api/customers",
+      { json: { firstName: "X", lastName: "Y", email: "x.y@example.com", tags: ["x".repeat(200)] } },
+      400,
+    );
+    // A PUT without fields or tags leaves them as they are.
+    const put = await call(
+      "PUT /api/customers/{id}",
+      { params: { id }, json: { firstName: "Meera", lastName: "Iyer", email: "meera.iyer@example.com" } },
+      200,
+    );
+    expect(put.body).toMatchObject({ fields: { city: "Pune", tier: "Silver" }, tags: ["Trade fair 2026", "VIP"] });
+
+    await call("GET /api/customers/{id}/tags", { params: { id } }, 200);
+    await call("GET /api/customers/{id}/tags", { params: { id: missing } }, 404);
+    const added = await call("POST /api/customers/{id}/tags", { params: { id }, json: { tags: ["Diwali"] } }, 200);
+    expect(added.body).toEqual({ tags: ["Diwali", "Trade fair 2026", "VIP"] });
+    await call("POST /api/customers/{id}/tags", { params: { id }, json: { tags: [""] } }, 400);
+    await call("DELETE /api/customers/{id}/tags/{tag}", { params: { id, tag: "diwali" } }, 200);
+    await call("DELETE /api/customers/{id}/tags/{tag}", { params: { id, tag: "diwali" } }, 404);
+
+    const everyone = Number((await call("GET /api/customers", {}, 200)).headers.get("X-Total-Count"));
+    const bulk = await call(
+      "POST /api/tags/{tag}/customers",
+      { params: { tag: "Everyone" }, json: { segmentId } },
+      200,
+    );
+    expect(bulk.body).toEqual({ tag: "Everyone", tagged: everyone });
+    await call("POST /api/tags/{tag}/customers", { params: { tag: "Some" }, json: { customerIds: [id] } }, 200);
+    await call("POST /api/tags/{tag}/customers", { params: { tag: "Some" }, json: { segmentId: missing } }, 404);
+    await call("POST /api/tags/{tag}/customers", { params: { tag: "Some" }, json: {} }, 400);
+    await call("DELETE /api/tags/{tag}/customers", { params: { tag: "some" }, json: { customerIds: [id] } }, 200);
+    const tags = await call("GET /api/tags", {}, 200);
+    expect(tags.body).toContainEqual({ name: "Everyone", customers: everyone });
+    const renamed = await call("PATCH /api/tags/{tag}", { params: { tag: "everyone" }, json: { name: "All" } }, 200);
+    expect(renamed.body).toEqual({ name: "All", customers: everyone });
+    await call("PATCH /api/tags/{tag}", { params: { tag: "nothing" }, json: { name: "All" } }, 404);
+    await call("DELETE /api/tags/{tag}", { params: { tag: "all" } }, 200);
+    await call("DELETE /api/tags/{tag}", { params: { tag: "all" } }, 404);
+    const deleted = await call("DELETE /api/fields/{name}", { params: { name: "tier" } }, 200);
+    expect(deleted.body).toMatchObject({ valuesDeleted: 1 });
+    await call("DELETE /api/fields/{name}", { params: { name: "city" } }, 400);
+  });
+
   it("campaigns, their log, their controls and the receipts webhook", async () => {
     const content = { name: "Diwali", subject: "Hi {NAME}", message: "Hello {NAME}", segmentId };
     const launched = await call(

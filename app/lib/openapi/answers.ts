@@ -18,7 +18,10 @@ import type { ControlResult } from "~/services/campaigns/controls.server";
 import type { DeliveryLogDto } from "~/services/campaigns/delivery-log.server";
 import type { CampaignDetailDto, CampaignDto } from "~/services/campaigns/views.server";
 import type { ImportResult } from "~/services/customer-import.server";
-import type { CustomerDetailDto, CustomerDto } from "~/services/customers.server";
+import type { CustomerDetailDto, CustomerDto, CustomerRecordDto } from "~/services/customers.server";
+import { FIELD_TYPES } from "~/lib/custom-fields";
+import type { FieldDto } from "~/services/custom-fields.server";
+import type { TagDto } from "~/services/tags.server";
 import type { OrderDto } from "~/services/orders.server";
 import type { AudienceCustomer, SavedSegment, SegmentDto, SegmentWithCount } from "~/services/segments.server";
 import type { SuppressionImportResult } from "~/services/suppressions-csv.server";
@@ -149,7 +152,17 @@ export const CustomerAnswerSchema = CustomerContactSchema.extend({
   updatedAt: isoTime,
 });
 
-export const CustomerDetailSchema = CustomerAnswerSchema.extend({
+const fieldValue = z.union([z.string(), z.number(), z.boolean()]);
+
+export const CustomerRecordSchema = CustomerAnswerSchema.extend({
+  fields: z.record(z.string(), fieldValue).meta({
+    description:
+      "The customer's values by field name, built-in (city, state, country, birthday, time_zone) and custom: numbers as numbers, yes/no as true/false, dates as YYYY-MM-DD",
+  }),
+  tags: z.array(z.string()).meta({ description: "The customer's tags, by name" }),
+});
+
+export const CustomerDetailSchema = CustomerRecordSchema.extend({
   segments: z.array(z.strictObject({ _id: id, id, name: z.string() })),
   orders: z.array(
     z.strictObject({
@@ -161,6 +174,35 @@ export const CustomerDetailSchema = CustomerAnswerSchema.extend({
       status: z.string(),
     }),
   ),
+});
+
+export const FieldAnswerSchema = z.strictObject({
+  name: z.string().meta({ description: "The key of the field's values: ^[a-z][a-z0-9_]{0,39}$" }),
+  label: z.string(),
+  type: z.enum(FIELD_TYPES),
+  choices: z.array(z.string()).meta({ description: "A choice field's choices; empty for other types" }),
+  defaultValue: fieldValue.nullable().meta({ description: "What a new customer gets when a create leaves it out" }),
+  builtIn: z.boolean().meta({ description: "Every workspace has it; it cannot be changed or deleted" }),
+  retired: z.boolean().meta({ description: "Kept with its values, left off forms and new segments" }),
+});
+
+export const FieldDeletedSchema = SuccessMessageSchema.extend({
+  valuesDeleted: count.meta({ description: "How many customers held a value of it" }),
+});
+
+export const TagAnswerSchema = z.strictObject({
+  name: z.string(),
+  customers: count.meta({ description: "How many customers carry it" }),
+});
+
+export const CustomerTagsSchema = z.strictObject({ tags: z.array(z.string()) });
+
+export const TaggedSchema = z.strictObject({ tag: z.string(), tagged: count });
+
+export const UntaggedSchema = z.strictObject({ untagged: count });
+
+export const TagDeletedSchema = SuccessMessageSchema.extend({
+  untagged: count.meta({ description: "How many customers carried it" }),
 });
 
 export const CustomerDeletedSchema = SuccessMessageSchema.extend({ ordersDeleted: count });
@@ -450,7 +492,10 @@ export const DTO_CHECKS = [
   same<Out<typeof NotificationSchema>, NotificationDto>(true),
   same<Out<typeof OrderAnswerSchema>, OrderDto>(true),
   same<Out<typeof CustomerAnswerSchema>, CustomerDto>(true),
+  same<Out<typeof CustomerRecordSchema>, CustomerRecordDto>(true),
   same<Out<typeof CustomerDetailSchema>, CustomerDetailDto>(true),
+  same<Out<typeof FieldAnswerSchema>, FieldDto>(true),
+  same<Out<typeof TagAnswerSchema>, TagDto>(true),
   same<Out<typeof ImportResultSchema>, ImportResult>(true),
   same<Out<typeof SuppressionAnswerSchema>, SuppressionDto>(true),
   same<Out<typeof SuppressionImportResultSchema>, SuppressionImportResult>(true),

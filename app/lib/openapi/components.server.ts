@@ -11,6 +11,13 @@ import {
 import { CampaignApiSchema } from "~/schemas/campaign";
 import { ResendNonOpenersSchema } from "~/schemas/campaign-resend";
 import { CustomerApiSchema } from "~/schemas/customer";
+import { FieldChangeSchema, NewFieldSchema } from "~/schemas/custom-field";
+import {
+  TagCustomersInputSchema,
+  TagRenameInputSchema,
+  TagsInputSchema,
+  UntagCustomersInputSchema,
+} from "~/schemas/tag";
 import { SendgridEventsSchema } from "~/schemas/feedback-webhooks";
 import { OrderSchema, OrderUpdateSchema } from "~/schemas/order";
 import { ProfileSchema } from "~/schemas/profile";
@@ -21,6 +28,12 @@ export const INPUTS = {
   OrderInput: OrderSchema,
   OrderUpdateInput: OrderUpdateSchema,
   CustomerInput: CustomerApiSchema,
+  FieldInput: NewFieldSchema,
+  FieldChangeInput: FieldChangeSchema,
+  TagsInput: TagsInputSchema,
+  TagCustomersInput: TagCustomersInputSchema,
+  UntagCustomersInput: UntagCustomersInputSchema,
+  TagRenameInput: TagRenameInputSchema,
   SegmentInput: SegmentInputSchema,
   SegmentPreviewInput: PreviewInputSchema,
   CampaignInput: CampaignApiSchema,
@@ -45,7 +58,15 @@ export const ANSWERS = {
   ReadAll: A.ReadAllSchema,
   Order: A.OrderAnswerSchema,
   Customer: A.CustomerAnswerSchema,
+  CustomerRecord: A.CustomerRecordSchema,
   CustomerDetail: A.CustomerDetailSchema,
+  Field: A.FieldAnswerSchema,
+  FieldDeleted: A.FieldDeletedSchema,
+  Tag: A.TagAnswerSchema,
+  CustomerTags: A.CustomerTagsSchema,
+  Tagged: A.TaggedSchema,
+  TagDeleted: A.TagDeletedSchema,
+  Untagged: A.UntaggedSchema,
   CustomerDeleted: A.CustomerDeletedSchema,
   CustomerStoryEntry: A.CustomerStoryEntrySchema,
   ImportResult: A.ImportResultSchema,

@@ -16,10 +16,11 @@ export const operations: Operation[] = [
   ...putAndPatch({
     path: "/api/customers/{id}",
     operationId: "updateCustomer",
-    summary: "Replaces a customer's fields (the same body as POST)",
+    summary:
+      "Replaces a customer's record (the same body as POST); `fields` changes only the fields it names and `tags` replaces the tags, and left out both stay as they are",
     tag: "Customers",
     body: "CustomerInput",
-    answers: { 200: { description: "The customer", json: "Customer" } },
+    answers: { 200: { description: "The customer", json: "CustomerRecord" } },
     errors: [400, 404, 409, 413],
   }),
   {

@@ -26,7 +26,7 @@ export const operations: Operation[] = [
     summary: "Creates a customer (a duplicate e-mail is a 409)",
     tag: "Customers",
     body: "CustomerInput",
-    answers: { 201: { description: "The customer", json: "Customer", headers: ["Location"] } },
+    answers: { 201: { description: "The customer", json: "CustomerRecord", headers: ["Location"] } },
     errors: [400, 409, 413],
   },
 ];

@@ -21,6 +21,13 @@ import { operations as customersImport } from "./customers-import.openapi.server
 import { operations as customersExport } from "./customers-export.openapi.server";
 import { operations as customersId } from "./customers-id.openapi.server";
 import { operations as customersIdStory } from "./customers-id-story.openapi.server";
+import { operations as customersIdTags } from "./customers-id-tags.openapi.server";
+import { operations as customersIdTagsTag } from "./customers-id-tags-tag.openapi.server";
+import { operations as fields } from "./fields.openapi.server";
+import { operations as fieldsName } from "./fields-name.openapi.server";
+import { operations as tagsList } from "./tags.openapi.server";
+import { operations as tagsTag } from "./tags-tag.openapi.server";
+import { operations as tagsTagCustomers } from "./tags-tag-customers.openapi.server";
 import { operations as suppressions } from "./suppressions.openapi.server";
 import { operations as suppressionsImport } from "./suppressions-import.openapi.server";
 import { operations as suppressionsExport } from "./suppressions-export.openapi.server";
@@ -67,6 +74,14 @@ export const API_OPERATIONS: Operation[] = [
   customersExport,
   customersId,
   customersIdStory,
+  // Fields and tags
+  fields,
+  fieldsName,
+  tagsList,
+  tagsTag,
+  tagsTagCustomers,
+  customersIdTags,
+  customersIdTagsTag,
   // Suppressions
   suppressions,
   suppressionsImport,
