@@ -13,9 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
 import { type Dovecot, startDovecot } from "../../../tests/helpers/dovecot";
 import { arf, dsn, imapMailbox, sent, spam } from "../../../tests/helpers/bounce-mail";
+import { receiptInbox } from "../../../tests/helpers/receipt-inbox";
 import { type SmtpCapture, startSmtpCapture } from "../../../tests/helpers/smtp";
 import { campaignRow, type SentRow, sendCampaignOverSmtp, sentRows } from "../../../tests/helpers/campaign-send";
-import { sqlRows, sqlRun } from "../../../tests/helpers/sql";
 
 process.env.MAIL_FROM = "Shop <news@shop.example>";
 process.env.PUBLIC_URL = "https://crm.example";
@@ -26,7 +26,6 @@ const connection = useTestConnection();
 
 import { resetEnvCache } from "~/env.server";
 import { deliveryKey } from "~/lib/campaigns";
-import type { Receipt } from "~/models/deliveries/receipts/rows";
 import { deliveryReceipts } from "~/models/deliveries/receipts/store.server";
 import { suppressions } from "~/models/suppressions/store.server";
 import { pollBounceMailbox, PROCESSED_FOLDER } from "~/services/feedback/bounce-mailbox.server";
@@ -50,12 +49,7 @@ afterAll(async () => {
 
 const { append, folder, emptyMailbox } = imapMailbox(() => dovecot);
 
-const inbox = async () =>
-  (await sqlRows<{ receipts: string }>(connection(), `SELECT "receipts" FROM "ReceiptInbox" ORDER BY "id"`)).flatMap(
-    (row) => JSON.parse(row.receipts) as Receipt[],
-  );
-const clearInbox = () => sqlRun(connection(), `DELETE FROM "ReceiptInbox"`);
-const queue = (receipts: Receipt[]) => deliveryReceipts.queueReceipts(connection(), receipts);
+const { inbox, clearInbox, queue } = receiptInbox(connection);
 
 describe("the bounce mailbox job (jobs/bounce-mailbox.ts, as Bree starts it)", () => {
   it("polls once in its worker thread, queues the receipts on its own connection, asks for a wake and ends", async () => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
 import { type Dovecot, startDovecot } from "../../../tests/helpers/dovecot";
 import { arf, dsn, imapMailbox, sent, spam } from "../../../tests/helpers/bounce-mail";
-import { sqlRows, sqlRun } from "../../../tests/helpers/sql";
+import { receiptInbox } from "../../../tests/helpers/receipt-inbox";
 
 process.env.MAIL_FROM = "Shop <news@shop.example>";
 process.env.PUBLIC_URL = "https://crm.example";
@@ -22,8 +22,6 @@ const connection = useTestConnection();
 
 import { readMailboxUrl } from "~/env-values.server";
 import { deliveryKey } from "~/lib/campaigns";
-import type { Receipt } from "~/models/deliveries/receipts/rows";
-import { deliveryReceipts } from "~/models/deliveries/receipts/store.server";
 import {
   BounceMailboxError,
   pollBounceMailbox,
@@ -42,12 +40,7 @@ afterAll(async () => {
 
 const { append, folder, emptyMailbox } = imapMailbox(() => dovecot);
 
-const inbox = async () =>
-  (await sqlRows<{ receipts: string }>(connection(), `SELECT "receipts" FROM "ReceiptInbox" ORDER BY "id"`)).flatMap(
-    (row) => JSON.parse(row.receipts) as Receipt[],
-  );
-const clearInbox = () => sqlRun(connection(), `DELETE FROM "ReceiptInbox"`);
-const queue = (receipts: Receipt[]) => deliveryReceipts.queueReceipts(connection(), receipts);
+const { inbox, clearInbox, queue } = receiptInbox(connection);
 
 describe("polling the bounce mailbox (a real Dovecot)", () => {
   it("queues what a DSN and an abuse report say, moves them to Processed and the rest to Unrecognised, all seen", async () => {
