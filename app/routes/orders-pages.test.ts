@@ -9,7 +9,8 @@ setUpTestDatabase();
 
 const { db } = await import("~/db/prisma.server");
 const { newId } = await import("~/lib/id");
-const { signInAndRedirect, readFlash } = await import("~/services/session.server");
+const { signInAndRedirect } = await import("~/services/session.server");
+const { flashOf } = await import("../../tests/helpers/requests");
 const { createOrder, getOrder } = await import("~/services/orders.server");
 const { OrderSchema } = await import("~/schemas/order");
 const formRoute = await import("~/routes/orders-form");
@@ -21,6 +22,11 @@ const { customers } = await import("~/models/customers/store.server");
 const { CustomerApiSchema } = await import("~/schemas/customer");
 
 const BASE = "http://localhost";
+
+/** An order of one ₹250 mug for the customer. */
+function mugOrder(userId: string, customerId: string) {
+  return createOrder(userId, OrderSchema.parse({ customerId, items: [{ name: "Mug", quantity: 1, price: 250 }] }));
+}
 
 async function signedIn() {
   const user = await createTestUser();
@@ -37,12 +43,6 @@ function formRequest(cookie: string, path: string, fields: Record<string, string
   const body = new FormData();
   for (const [k, v] of Object.entries(fields)) body.set(k, v);
   return new Request(`${BASE}${path}`, { method: "POST", headers: { Cookie: cookie }, body });
-}
-
-async function flashOf(res: Response) {
-  const cookie = (res.headers.get("Set-Cookie") ?? "").split(";")[0];
-  const { flash } = await readFlash(new Request(BASE, { headers: { Cookie: cookie } }));
-  return flash;
 }
 
 /** The form's answer as useForm reads it (Conform's submission.reply()). */
@@ -209,10 +209,7 @@ describe("the order form", () => {
 
   it("updates an order, keeps its customer, and toasts 'Order updated successfully'", async () => {
     const { cookie, customer, user } = await signedIn();
-    const order = await createOrder(
-      user.id,
-      OrderSchema.parse({ customerId: customer.id, items: [{ name: "Mug", quantity: 1, price: 250 }] }),
-    );
+    const order = await mugOrder(user.id, customer.id);
     const loaded = (await formRoute.loader(
       args(new Request(`${BASE}/orders/edit/${order._id}`, { headers: { Cookie: cookie } }), { id: order._id }),
     )) as { values: { items: unknown[] } };
@@ -244,10 +241,7 @@ describe("the order form", () => {
   it("another tenant's order cannot be loaded or saved", async () => {
     const alice = await signedIn();
     const bob = await signedIn();
-    const order = await createOrder(
-      alice.user.id,
-      OrderSchema.parse({ customerId: alice.customer.id, items: [{ name: "Mug", quantity: 1, price: 250 }] }),
-    );
+    const order = await mugOrder(alice.user.id, alice.customer.id);
     // The screens throw the load-failure message (docs/rules.md#messages) with a 404, for their error
     // boundary to show.
     const notFound = { data: "Failed to load order data. Please try again.", init: { status: 404 } };
@@ -286,10 +280,7 @@ describe("the order form", () => {
 describe("the order list", () => {
   it("deletes with a toast, and answers 404 'Delete failed: …' for an order that is not there", async () => {
     const { cookie, customer, user } = await signedIn();
-    const order = await createOrder(
-      user.id,
-      OrderSchema.parse({ customerId: customer.id, items: [{ name: "Mug", quantity: 1, price: 250 }] }),
-    );
+    const order = await mugOrder(user.id, customer.id);
     const res = (await listRoute.action(
       args(formRequest(cookie, "/orders?q=rohan", { intent: "delete", id: order._id })),
     )) as Response;
@@ -303,11 +294,7 @@ describe("the order list", () => {
 
   it("lists a page with the total and searches", async () => {
     const { cookie, customer, user } = await signedIn();
-    for (let i = 0; i < 3; i++)
-      await createOrder(
-        user.id,
-        OrderSchema.parse({ customerId: customer.id, items: [{ name: "Mug", quantity: 1, price: 250 }] }),
-      );
+    for (let i = 0; i < 3; i++) await mugOrder(user.id, customer.id);
     const page = await listRoute.loader(args(new Request(`${BASE}/orders?q=verma`, { headers: { Cookie: cookie } })));
     expect(page.page.total).toBe(3);
     expect(page.page.start).toBe(1);

@@ -9,7 +9,8 @@ import { createTestUser, useTestDatabase as setUpTestDatabase } from "../../test
 
 setUpTestDatabase();
 
-const { signInAndRedirect, readFlash } = await import("~/services/session.server");
+const { signInAndRedirect } = await import("~/services/session.server");
+const { flashOf } = await import("../../tests/helpers/requests");
 const { createCustomer } = await import("~/services/customers.server");
 const { suppressions } = await import("~/models/suppressions/store.server");
 const { suppressionOf } = await import("~/services/suppressions.server");
@@ -42,12 +43,6 @@ function post(cookie: string, path: string, fields: Record<string, string | File
   const body = new FormData();
   for (const [k, v] of Object.entries(fields)) body.set(k, v);
   return new Request(`${BASE}${path}`, { method: "POST", headers: { Cookie: cookie }, body });
-}
-
-async function flashOf(res: Response) {
-  const cookie = (res.headers.get("Set-Cookie") ?? "").split(";")[0];
-  const { flash } = await readFlash(new Request(BASE, { headers: { Cookie: cookie } }));
-  return flash;
 }
 
 /** An action's data(...) answer: its body and status. */

@@ -1,7 +1,7 @@
 // Builds the Requests a route module's loader or action receives, for route tests without a server.
 import { SignJWT } from "jose";
 import { getEnv } from "~/env.server";
-import { openSession, sessionStorage } from "~/services/session.server";
+import { openSession, readFlash, sessionStorage } from "~/services/session.server";
 import { issueToken } from "~/services/token.server";
 
 export const ORIGIN = "http://localhost:3000";
@@ -18,6 +18,13 @@ export async function cookieFor(userId: string) {
   await openSession(session, userId);
   const setCookie = await sessionStorage().commitSession(session);
   return setCookie.split(";")[0];
+}
+
+/** The flash message (the toast) the next page shows after this answer, read from the session cookie it sets. */
+export async function flashOf(res: Response) {
+  const cookie = (res.headers.get("Set-Cookie") ?? "").split(";")[0];
+  const { flash } = await readFlash(new Request(ORIGIN, { headers: { Cookie: cookie } }));
+  return flash;
 }
 
 /** A token signed with our secret whose expiry has passed. */
