@@ -26,6 +26,14 @@ describe("PIPELINING", () => {
       callback();
     },
   };
+  /** Each write that carried an envelope or a text, as the server's side read it, the text cut to its Message-ID. */
+  const writesOf = (reads: string[]) =>
+    reads
+      .filter((r) => /MAIL FROM|Message-ID/.test(r))
+      .map((r) => r.replace(/[^]*Message-ID: <(\w+)@[^]*\r\n\.\r\n/, "<$1>\r\n.\r\n"));
+  /** Message n's envelope, and its text and end as writesOf() cuts them. */
+  const envelope = (n: number) => `MAIL FROM:<news@shop.example>\r\nRCPT TO:<r${n}@example.com>\r\nDATA\r\n`;
+  const text = (n: number) => `<${message(n).key}>\r\n.\r\n`;
 
   it("when offered, MAIL FROM, RCPT TO and DATA go in one write, the message in another; a refused recipient is followed by RSET", async () => {
     const server = await startServer({ ...refuseSome, disabledCommands: ["STARTTLS"] });
@@ -36,13 +44,7 @@ describe("PIPELINING", () => {
     });
     expect(results.map((r) => r.status)).toEqual(["accepted", "bounced", "accepted", "accepted"]);
     expect(server.received.map((m) => m.to)).toEqual(["r1@example.com", "r3@example.com", "r4@example.com"]);
-    // Each write as the server's side read it, the message text cut to its Message-ID.
-    const writes = relay.reads
-      .filter((r) => /MAIL FROM|Message-ID/.test(r))
-      .map((r) => r.replace(/[^]*Message-ID: <(\w+)@[^]*\r\n\.\r\n/, "<$1>\r\n.\r\n"));
-    const envelope = (n: number) => `MAIL FROM:<news@shop.example>\r\nRCPT TO:<r${n}@example.com>\r\nDATA\r\n`;
-    const text = (n: number) => `<${message(n).key}>\r\n.\r\n`;
-    expect(writes).toEqual([
+    expect(writesOf(relay.reads)).toEqual([
       envelope(1),
       // The message's text and its end: one write.
       text(1),
@@ -69,12 +71,7 @@ describe("PIPELINING", () => {
       .finally(() => channel.close());
     expect(results.map((r) => r.status)).toEqual(["accepted", "bounced", "accepted", "accepted"]);
     expect(server.received.map((m) => m.to)).toEqual(["r1@example.com", "r3@example.com", "r4@example.com"]);
-    const writes = relay.reads
-      .filter((r) => /MAIL FROM|Message-ID/.test(r))
-      .map((r) => r.replace(/[^]*Message-ID: <(\w+)@[^]*\r\n\.\r\n/, "<$1>\r\n.\r\n"));
-    const envelope = (n: number) => `MAIL FROM:<news@shop.example>\r\nRCPT TO:<r${n}@example.com>\r\nDATA\r\n`;
-    const text = (n: number) => `<${message(n).key}>\r\n.\r\n`;
-    expect(writes).toEqual([
+    expect(writesOf(relay.reads)).toEqual([
       envelope(1),
       // The first message's text and end, and the next one's envelope: one write.
       text(1) + envelope(2),
