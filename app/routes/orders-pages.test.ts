@@ -59,24 +59,29 @@ async function resultOf(res: unknown): Promise<{ status: number; body: FormResul
 
 const args = (request: Request, params: Record<string, string> = {}) => ({ request, params, context: {} });
 
+/** The form's fields of one item, A: one at ₹1. */
+const ONE_ITEM = { "items[0].name": "A", "items[0].quantity": "1", "items[0].price": "1" };
+
+/** Posts the order form as the user of `cookie`, for a new order or the one `orderId` names: the action's answer. */
+const postOrderForm = (cookie: string, fields: Record<string, string>, orderId?: string) =>
+  orderId === undefined
+    ? formRoute.action(args(formRequest(cookie, "/orders/new", fields)))
+    : formRoute.action(args(formRequest(cookie, `/orders/edit/${orderId}`, fields), { id: orderId }));
+
 describe("the order form", () => {
   it("creates an order from the customer's e-mail (no JavaScript) and says so in a toast", async () => {
     const { cookie, customer, user } = await signedIn();
-    const res = await formRoute.action(
-      args(
-        formRequest(cookie, "/orders/new", {
-          customer: customer.email.toUpperCase(),
-          status: "Pending",
-          tax: "18",
-          "items[0].name": "Notebook",
-          "items[0].quantity": "abc",
-          "items[0].price": "120.50",
-          "items[1].name": "Pen",
-          "items[1].quantity": "3",
-          "items[1].price": "10",
-        }),
-      ),
-    );
+    const res = await postOrderForm(cookie, {
+      customer: customer.email.toUpperCase(),
+      status: "Pending",
+      tax: "18",
+      "items[0].name": "Notebook",
+      "items[0].quantity": "abc",
+      "items[0].price": "120.50",
+      "items[1].name": "Pen",
+      "items[1].quantity": "3",
+      "items[1].price": "10",
+    });
     expect(res).toBeInstanceOf(Response);
     const r = res as Response;
     expect(r.status).toBe(302);
@@ -96,46 +101,18 @@ describe("the order form", () => {
 
   it("answers 'Please select a customer' and 'Please fill in all item names'", async () => {
     const { cookie } = await signedIn();
-    const none = await resultOf(
-      await formRoute.action(
-        args(
-          formRequest(cookie, "/orders/new", { "items[0].name": "A", "items[0].quantity": "1", "items[0].price": "1" }),
-        ),
-      ),
-    );
+    const none = await resultOf(await postOrderForm(cookie, ONE_ITEM));
     expect(none.status).toBe(400);
     expect(none.body.error?.[""]).toEqual(["Please select a customer"]);
     expect(none.body.error?.customerId).toEqual(["Please select a customer"]);
 
-    const unknown = await resultOf(
-      await formRoute.action(
-        args(
-          formRequest(cookie, "/orders/new", {
-            customer: "nobody@example.in",
-            "items[0].name": "A",
-            "items[0].quantity": "1",
-            "items[0].price": "1",
-          }),
-        ),
-      ),
-    );
+    const unknown = await resultOf(await postOrderForm(cookie, { customer: "nobody@example.in", ...ONE_ITEM }));
     expect(unknown.body.error?.customerId).toEqual(["Please select a customer"]);
     expect(unknown.body.initialValue?.customer).toBe("nobody@example.in");
 
     const { customer } = await signedIn();
     const { cookie: c2 } = await signedIn();
-    const otherTenant = await resultOf(
-      await formRoute.action(
-        args(
-          formRequest(c2, "/orders/new", {
-            customerId: customer.id,
-            "items[0].name": "A",
-            "items[0].quantity": "1",
-            "items[0].price": "1",
-          }),
-        ),
-      ),
-    );
+    const otherTenant = await resultOf(await postOrderForm(c2, { customerId: customer.id, ...ONE_ITEM }));
     expect(otherTenant.status).toBe(400);
     expect(otherTenant.body.error?.customerId).toEqual(["Please select a customer"]);
   });
@@ -143,19 +120,13 @@ describe("the order form", () => {
   it("asks for every item name", async () => {
     const { cookie, customer } = await signedIn();
     const res = await resultOf(
-      await formRoute.action(
-        args(
-          formRequest(cookie, "/orders/new", {
-            customerId: customer.id,
-            "items[0].name": "A",
-            "items[0].quantity": "1",
-            "items[0].price": "1",
-            "items[1].name": " ",
-            "items[1].quantity": "1",
-            "items[1].price": "1",
-          }),
-        ),
-      ),
+      await postOrderForm(cookie, {
+        customerId: customer.id,
+        ...ONE_ITEM,
+        "items[1].name": " ",
+        "items[1].quantity": "1",
+        "items[1].price": "1",
+      }),
     );
     expect(res.status).toBe(400);
     expect(res.body.error?.[""]).toEqual(["Please fill in all item names"]);
@@ -177,11 +148,7 @@ describe("the order form", () => {
       "items[0].quantity": "2",
       "items[0].price": "5",
     };
-    const added = await resultOf(
-      await formRoute.action(
-        args(formRequest(cookie, "/orders/new", { [INTENT]: insert, customer: customer.email, ...row })),
-      ),
-    );
+    const added = await resultOf(await postOrderForm(cookie, { [INTENT]: insert, customer: customer.email, ...row }));
     expect(added.status).toBe(200);
     expect(added.body.initialValue?.items).toEqual([
       { name: "A", description: "Blue", quantity: "2", price: "5" },
@@ -190,17 +157,13 @@ describe("the order form", () => {
     expect(added.body.initialValue?.customer).toBe(customer.email);
     const remove = JSON.stringify({ type: "remove", payload: { name: "items", index: 0 } });
     const removed = await resultOf(
-      await formRoute.action(
-        args(
-          formRequest(cookie, "/orders/new", {
-            [INTENT]: remove,
-            ...row,
-            "items[1].name": "B",
-            "items[1].quantity": "1",
-            "items[1].price": "3",
-          }),
-        ),
-      ),
+      await postOrderForm(cookie, {
+        [INTENT]: remove,
+        ...row,
+        "items[1].name": "B",
+        "items[1].quantity": "1",
+        "items[1].price": "3",
+      }),
     );
     expect(removed.status).toBe(200);
     expect(removed.body.initialValue?.items).toEqual([{ name: "B", quantity: "1", price: "3" }]);
@@ -214,18 +177,17 @@ describe("the order form", () => {
       args(new Request(`${BASE}/orders/edit/${order._id}`, { headers: { Cookie: cookie } }), { id: order._id }),
     )) as { values: { items: unknown[] } };
     expect(loaded.values.items).toEqual([{ name: "Mug", description: "", quantity: "1", price: "250" }]);
-    const res = await formRoute.action(
-      args(
-        formRequest(cookie, `/orders/edit/${order._id}`, {
-          customerId: newId(),
-          status: "Completed",
-          tax: "45",
-          "items[0].name": "Mug",
-          "items[0].quantity": "4",
-          "items[0].price": "250",
-        }),
-        { id: order._id },
-      ),
+    const res = await postOrderForm(
+      cookie,
+      {
+        customerId: newId(),
+        status: "Completed",
+        tax: "45",
+        "items[0].name": "Mug",
+        "items[0].quantity": "4",
+        "items[0].price": "250",
+      },
+      order._id,
     );
     expect(await flashOf(res as Response)).toEqual({
       kind: "toast",
@@ -251,15 +213,14 @@ describe("the order form", () => {
       ),
     ).rejects.toMatchObject(notFound);
     const saved = await resultOf(
-      await formRoute.action(
-        args(
-          formRequest(bob.cookie, `/orders/edit/${order._id}`, {
-            "items[0].name": "X",
-            "items[0].quantity": "1",
-            "items[0].price": "1",
-          }),
-          { id: order._id },
-        ),
+      await postOrderForm(
+        bob.cookie,
+        {
+          "items[0].name": "X",
+          "items[0].quantity": "1",
+          "items[0].price": "1",
+        },
+        order._id,
       ),
     );
     expect(saved.status).toBe(404);
