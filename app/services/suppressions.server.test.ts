@@ -221,6 +221,13 @@ describe("CSV export", () => {
 
   it("keeps the source's reason of another tool's list: Mailchimp's unsubscribes and cleaned, SendGrid's bounces, Postmark's", async () => {
     const user = (await createTestUser()).id;
+    /** Imports the CSV file of `lines`, then finds each address's entry as `expected` says: the import's result. */
+    const importExpecting = async (lines: string[], expected: Record<string, Record<string, string>>) => {
+      const result = await importSuppressionsCsv(user, lines.join("\n"));
+      for (const [email, entry] of Object.entries(expected))
+        expect(await suppressionOf(user, email), email).toMatchObject(entry);
+      return result;
+    };
     // Mailchimp's export of unsubscribed contacts: every row unsubscribed, its reason in its words.
     const mailchimp = [
       '"Email Address","First Name","UNSUB_TIME","UNSUB_CAMPAIGN_TITLE","UNSUB_REASON","UNSUB_REASON_OTHER"',
@@ -228,58 +235,52 @@ describe("CSV export", () => {
       '"ravi@example.com","Ravi","2026-10-03 09:00:00","Diwali sale","Other (fill in reason below)","Too many mails"',
       '"meera@example.com","Meera","2026-10-04 08:00:00","","The emails are spam and should be reported",""',
       '"dev@example.com","Dev","2026-10-05 08:00:00","","",""',
-    ].join("\n");
-    expect(await importSuppressionsCsv(user, mailchimp)).toMatchObject({ added: 4, invalid: 0 });
-    expect(await suppressionOf(user, "asha@example.com")).toMatchObject({
-      reason: "unsubscribed",
-      campaignName: "Diwali sale",
-      details: "Imported from CSV: I no longer want to receive these emails",
+    ];
+    const unsubscribed = await importExpecting(mailchimp, {
+      "asha@example.com": {
+        reason: "unsubscribed",
+        campaignName: "Diwali sale",
+        details: "Imported from CSV: I no longer want to receive these emails",
+      },
+      "ravi@example.com": {
+        reason: "unsubscribed",
+        details: "Imported from CSV: Other (fill in reason below) — Too many mails",
+      },
+      "meera@example.com": {
+        reason: "unsubscribed",
+        details: "Imported from CSV: The emails are spam and should be reported",
+      },
+      "dev@example.com": { reason: "unsubscribed", details: "Imported from CSV" },
     });
-    expect(await suppressionOf(user, "ravi@example.com")).toMatchObject({
-      reason: "unsubscribed",
-      details: "Imported from CSV: Other (fill in reason below) — Too many mails",
-    });
-    expect(await suppressionOf(user, "meera@example.com")).toMatchObject({
-      reason: "unsubscribed",
-      details: "Imported from CSV: The emails are spam and should be reported",
-    });
-    expect(await suppressionOf(user, "dev@example.com")).toMatchObject({
-      reason: "unsubscribed",
-      details: "Imported from CSV",
-    });
+    expect(unsubscribed).toMatchObject({ added: 4, invalid: 0 });
 
     // Mailchimp's cleaned contacts are hard bounces.
     const cleaned = [
       '"Email Address","CLEAN_TIME","CLEAN_CAMPAIGN_TITLE"',
       '"gone@example.com","2026-10-01","Monsoon"',
     ];
-    await importSuppressionsCsv(user, cleaned.join("\n"));
-    expect(await suppressionOf(user, "gone@example.com")).toMatchObject({
-      reason: "hard-bounced",
-      campaignName: "Monsoon",
-    });
+    await importExpecting(cleaned, { "gone@example.com": { reason: "hard-bounced", campaignName: "Monsoon" } });
 
     // SendGrid's bounces (the relay's answer in "reason"), Postmark's suppressions (its own names).
     const sendgrid = [
       "email,created,reason,status",
       'nobody@example.com,1727000000,"550 5.1.1 The email account that you tried to reach does not exist",5.1.1',
     ];
-    await importSuppressionsCsv(user, sendgrid.join("\n"));
-    expect(await suppressionOf(user, "nobody@example.com")).toMatchObject({
-      reason: "hard-bounced",
-      details: "Imported from CSV: 550 5.1.1 The email account that you tried to reach does not exist",
+    await importExpecting(sendgrid, {
+      "nobody@example.com": {
+        reason: "hard-bounced",
+        details: "Imported from CSV: 550 5.1.1 The email account that you tried to reach does not exist",
+      },
     });
     const postmark = [
       "Email,Reason,Origin",
       "a1@example.com,SpamComplaint,Recipient",
       "a2@example.com,HardBounce,Recipient",
     ];
-    await importSuppressionsCsv(user, postmark.join("\n"));
-    expect(await suppressionOf(user, "a1@example.com")).toMatchObject({
-      reason: "complained",
-      details: "Imported from CSV",
+    await importExpecting(postmark, {
+      "a1@example.com": { reason: "complained", details: "Imported from CSV" },
+      "a2@example.com": { reason: "hard-bounced" },
     });
-    expect(await suppressionOf(user, "a2@example.com")).toMatchObject({ reason: "hard-bounced" });
     expect(reasonFromText("Unsubscribed via the list's footer link")).toBe("unsubscribed");
     expect(reasonFromText("Marked as spam")).toBe("complained");
   });
