@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
 import { type SmtpCapture, startSmtpCapture } from "../../../tests/helpers/smtp";
 import { sqlRows, sqlValue } from "../../../tests/helpers/sql";
+import { everyone, launchWithoutSegment } from "../../../tests/helpers/campaign-launch";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 useTestDatabase();
@@ -14,9 +15,6 @@ useTestDatabase();
 const connection = useTestConnection();
 
 import { deliveryStats } from "~/lib/campaigns";
-import { newId } from "~/lib/id";
-import { parseConditions } from "~/lib/segments";
-import { launches } from "~/models/launch/store.server";
 import { CANCELLED_DETAILS } from "~/models/deliveries/receipts/rows";
 import { cancelCampaign, pauseCampaign, resumeCampaign } from "~/services/campaigns/controls.server";
 import { deliveryLogs } from "~/services/campaigns/delivery-log.server";
@@ -25,7 +23,6 @@ import { createDeliveryEngine } from "~/services/sending/engine.server";
 import type { DeliveryEngine, EngineSettings } from "~/services/sending/engine-settings.server";
 import { smtpChannel } from "~/services/sending/smtp-channel.server";
 import { seedTenant } from "~/services/seed.server";
-import { segmentAudience } from "~/models/segments/audience/store.server";
 
 const POOL = 3;
 /**
@@ -60,23 +57,7 @@ afterAll(async () => {
 });
 
 async function launch(): Promise<string> {
-  const parsed = parseConditions({ totalSpend: { $gte: 0 } });
-  if (!parsed.ok) throw new Error(parsed.message);
-  const id = newId();
-  const size = await launches.launchCampaign(
-    connection(),
-    {
-      id,
-      userId: tenant.id,
-      segmentId: null,
-      segmentName: "Everyone",
-      name: "Controls",
-      subject: "Hello {NAME}",
-      description: "",
-      message: "Hi {NAME}",
-    },
-    segmentAudience.audienceWhere(tenant.id, parsed.tree),
-  );
+  const { id, size } = await launchWithoutSegment(connection(), tenant.id, everyone, "Controls");
   expect(size).toBe(AUDIENCE);
   return id;
 }

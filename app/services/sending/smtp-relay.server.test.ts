@@ -11,6 +11,7 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
 import { campaignRow } from "../../../tests/helpers/campaign-send";
+import { everyone, launchWithoutSegment } from "../../../tests/helpers/campaign-launch";
 import { sqlRows, sqlRun } from "../../../tests/helpers/sql";
 
 process.env.MAIL_FROM = "Shop <news@shop.example>";
@@ -21,10 +22,6 @@ useTestDatabase();
 const connection = useTestConnection();
 
 import { deliveryKey } from "~/lib/campaigns";
-import { newId } from "~/lib/id";
-import { parseConditions } from "~/lib/segments";
-import { launches } from "~/models/launch/store.server";
-import { segmentAudience } from "~/models/segments/audience/store.server";
 import { suppressions } from "~/models/suppressions/store.server";
 import { createDeliveryEngine } from "~/services/sending/engine.server";
 import type { EngineEvent, EngineSettings } from "~/services/sending/engine-settings.server";
@@ -126,24 +123,15 @@ const rowsOf = (id: string) =>
     [id],
   );
 
+/** Starts a test's relay afresh: nothing arrived yet, every recipient known, the first `throttleFirst` RCPTs answered 454. */
+function resetRelay(throttleFirst: number) {
+  relay.arrived.length = 0;
+  relay.unknown = new Set();
+  relay.throttleFirst = throttleFirst;
+}
+
 async function launch(name: string): Promise<{ id: string; size: number }> {
-  const parsed = parseConditions({ totalSpend: { $gte: 0 } });
-  if (!parsed.ok) throw new Error(parsed.message);
-  const id = newId();
-  const size = await launches.launchCampaign(
-    connection(),
-    {
-      id,
-      userId: tenantId,
-      segmentId: null,
-      segmentName: "Everyone",
-      name,
-      subject: "Hello {NAME}",
-      description: "",
-      message: "Hi {NAME}, 10% off",
-    },
-    segmentAudience.audienceWhere(tenantId, parsed.tree),
-  );
+  const { id, size } = await launchWithoutSegment(connection(), tenantId, everyone, name);
   // Only this campaign sends.
   await sqlRun(connection(), `UPDATE "Campaign" SET "status" = 'Completed' WHERE "status" = 'Active' AND "id" <> ?`, [
     id,
@@ -234,9 +222,7 @@ describe("a relay that says 'slow down' to the first 300 recipients and 'no such
 
 describe("the retries' backoff", () => {
   it("doubles each attempt and scales by a jitter in [0.5, 1.5), one draw a batch; deferred rows wait with the answer", async () => {
-    relay.arrived.length = 0;
-    relay.unknown = new Set();
-    relay.throttleFirst = Number.POSITIVE_INFINITY;
+    resetRelay(Number.POSITIVE_INFINITY);
     const { id, size } = await launch("Backoff");
     const waits = () =>
       sqlRows<{ wait: number; attempts: number; details: string }>(
@@ -289,9 +275,7 @@ describe("the retries' backoff", () => {
 
 describe("a relay that keeps saying 'try later'", () => {
   it("delays the rows past maxAttempts up to maxDeferrals, with delays capped, and only then gives up", async () => {
-    relay.arrived.length = 0;
-    relay.unknown = new Set();
-    relay.throttleFirst = Number.POSITIVE_INFINITY;
+    resetRelay(Number.POSITIVE_INFINITY);
     const { id, size } = await launch("Throttled for long");
     const rows = () =>
       sqlRows<{ status: string; wait: number; attempts: number; details: string }>(
@@ -341,9 +325,7 @@ describe("a relay that keeps saying 'try later'", () => {
 
 describe("DELIVERY_RATE_PER_SECOND with the SMTP channel", () => {
   it("holds: the relay never sees more than the rate after the first second's allowance", async () => {
-    relay.arrived.length = 0;
-    relay.unknown = new Set();
-    relay.throttleFirst = 0;
+    resetRelay(0);
     const { id, size } = await launch("Rate limited");
     const rate = 100;
     const started = Date.now();
@@ -377,9 +359,7 @@ describe("a relay that refuses the sender", () => {
   ];
   for (const refusal of refusals) {
     it(`answered ${refusal.code} ${refusal.text.slice(0, 5)}…: pauses the campaign with the sender and the answer, bounces and suppresses no one, and sends everyone once resumed`, async () => {
-      relay.arrived.length = 0;
-      relay.unknown = new Set();
-      relay.throttleFirst = 0;
+      resetRelay(0);
       relay.refuseSender = refusal;
       const { id, size } = await launch(`Refused sender ${refusal.code}`);
       const channel = smtpChannel({ url: `smtp://127.0.0.1:${relay.port}`, maxConnections: 5 });
@@ -447,9 +427,7 @@ describe("a relay that refuses the sender", () => {
 
 describe("a relay that takes long to answer the end of a message (a content scan)", () => {
   it("waits for the answer as RFC 5321 asks, keeps the row's lease meanwhile, and no second sender sends it again", async () => {
-    relay.arrived.length = 0;
-    relay.unknown = new Set();
-    relay.throttleFirst = 0;
+    resetRelay(0);
     relay.refuseSender = null;
     const { id, size } = await launch("Slow final answer");
     const slow = (await rowsOf(id)).slice(0, 3).map((r) => r.email);
