@@ -1,6 +1,7 @@
 // The campaign detail's "Revenue" card (docs/rules.md#revenue-per-campaign): the orders the
 // campaign's clicks brought within the attribution window, their revenue and the revenue per
 // recipient; below, apart and labelled as weaker, the same after an open.
+import { FigureTile, type FigureTileProps } from "~/components/figure-tile";
 import { formatCount, NO_RATE } from "~/lib/numbers";
 import { formatRupees } from "~/lib/money";
 
@@ -12,15 +13,9 @@ export type CampaignAttributionView = {
   windowDays: number;
 };
 
-function Figure({ label, value, testId }: { label: string; value: string; testId: string }) {
-  return (
-    <div className="min-w-0 rounded-lg border border-slate-100 bg-slate-50 p-3">
-      <p className="text-xs uppercase tracking-wide text-slate-500">{label}</p>
-      <p className="break-words text-xl font-semibold text-slate-900" data-testid={`attribution-${testId}`}>
-        {value}
-      </p>
-    </div>
-  );
+/** A figure of the card, its test id under "attribution-". */
+function Figure(props: Omit<FigureTileProps, "note">) {
+  return <FigureTile {...props} testId={`attribution-${props.testId}`} />;
 }
 
 const days = (n: number) => `${n} ${n === 1 ? "day" : "days"}`;

@@ -2,6 +2,7 @@
 // and clicked (each once) with their rates, every open and click, the machines' apart with a line
 // that says what they are, and a table of the message's links with their clicks. A campaign sent
 // without tracking says so instead of showing zeros.
+import { FigureTile, type FigureTileProps } from "~/components/figure-tile";
 import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
 import { TRACKING_TEXTS } from "~/lib/engagement";
 import { formatCount, formatRate } from "~/lib/numbers";
@@ -16,16 +17,9 @@ export const ENGAGEMENT_NOTES = {
 /** The card's figures: campaignEngagement() in app/services/campaign-engagement.server.ts. */
 export type CampaignEngagementView = CampaignEngagementDto;
 
-function Figure({ label, value, note, testId }: { label: string; value: string; note?: string; testId: string }) {
-  return (
-    <div className="min-w-0 rounded-lg border border-slate-100 bg-slate-50 p-3">
-      <p className="text-xs uppercase tracking-wide text-slate-500">{label}</p>
-      <p className="break-words text-xl font-semibold text-slate-900" data-testid={`engagement-${testId}`}>
-        {value}
-      </p>
-      {note ? <p className="text-xs text-slate-500">{note}</p> : null}
-    </div>
-  );
+/** A figure of the card, its test id under "engagement-". */
+function Figure(props: FigureTileProps) {
+  return <FigureTile {...props} testId={`engagement-${props.testId}`} />;
 }
 
 export function CampaignEngagement({ engagement: e }: { engagement: CampaignEngagementView }) {
