@@ -15,6 +15,9 @@
 //   - lastActive only moves forward: when an order starts counting (created, or un-cancelled),
 //     lastActive = max(lastActive, order date). Cancelling or deleting an order leaves it alone:
 //     the customer was active on that day all the same.
+// The order figures segments ask about (number of orders, average, first and last order;
+// ~/models/customer-activity) are recomputed from the customer's orders in the same transaction:
+// they have no starting values to keep, so a recount is exact after any write.
 import { ApiError, notFound } from "~/lib/api.server";
 import { isId, newId } from "~/lib/id";
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "~/lib/list-limits";
@@ -26,6 +29,7 @@ import {
   type OrderWithItemsRow,
   type RecentOrderRow,
 } from "~/models/orders/store.server";
+import { customerActivity } from "~/models/customer-activity/store.server";
 import { type Tx, transaction } from "~/models/transaction/store.server";
 import { ORDER_MESSAGES, type OrderInput, type OrderUpdateInput } from "~/schemas/order";
 
@@ -137,6 +141,16 @@ async function applyToCustomer(
   );
 }
 
+/**
+ * Recomputes the customer's order figures in the order write's transaction, after taking the
+ * customer's totals lock (PostgreSQL: two writes of one customer's orders queue, so the second
+ * counts the first's order; SQLite's one writer queues them already).
+ */
+async function keepOrderFigures(tx: Tx, userId: string, customerId: string) {
+  if (!(await orders.findCustomerTotals(userId, customerId, tx))) return; // deleted with its orders
+  await customerActivity.refreshOrderFigures(userId, customerId, tx);
+}
+
 async function requireCustomer(tx: Tx, userId: string, customerId: string): Promise<void> {
   if (!isId(customerId) || !(await orders.customerOfUserExists(userId, customerId, tx)))
     throw new ApiError("not_found", "Customer not found", { customerId: ORDER_MESSAGES.customer });
@@ -155,6 +169,7 @@ export async function createOrder(userId: string, input: OrderInput): Promise<Or
       tx,
     );
     await applyToCustomer(tx, userId, input.customerId, null, created);
+    await keepOrderFigures(tx, userId, input.customerId);
     return orders.orderWithItems(id, tx);
   });
   return toOrderDto(order);
@@ -177,6 +192,7 @@ export async function updateOrder(userId: string, id: string, input: OrderUpdate
       tx,
     );
     await applyToCustomer(tx, userId, before.customerId, before, after);
+    await keepOrderFigures(tx, userId, before.customerId);
     return orders.orderWithItems(id, tx);
   });
   return toOrderDto(order);
@@ -189,6 +205,7 @@ export async function deleteOrder(userId: string, id: string): Promise<void> {
     if (!before) throw notFound("Order");
     await orders.deleteOrderById(id, tx);
     await applyToCustomer(tx, userId, before.customerId, before, null);
+    await keepOrderFigures(tx, userId, before.customerId);
   });
 }
 

@@ -39,6 +39,8 @@ const POSTGRES_BIGINT_MONEY = new Set([
   "Order.amountPaise",
   "Order.taxPaise",
   "OrderItem.pricePaise",
+  "CustomerActivity.orderSpendPaise",
+  "CustomerActivity.averageOrderPaise",
 ]);
 
 // Made by hand on one engine only: SQLite's FTS5 search table (PostgreSQL searches with an index on
@@ -51,6 +53,7 @@ const HAND_MADE_INDEXES = [
   "Delivery_attribution_clicked_idx",
   "Delivery_attribution_opened_idx",
   "Order_attribution_idx",
+  "OrderItem_name_key_idx",
 ];
 
 type Layout = {

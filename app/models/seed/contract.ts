@@ -42,7 +42,7 @@ export type SeedStore = {
   /**
    * The customer totals rule for the tenant's customers after `afterRowid` (on PostgreSQL: those
    * this session's seed inserted): their non-cancelled orders give totalSpend (subtotal + tax),
-   * visits and lastActive.
+   * visits and lastActive, and their order figures for segments (CustomerActivity).
    */
   recomputeSeedCustomerTotals(connection: SeedConnection, userId: string, afterRowid: number): Promise<void>;
   /**

@@ -146,6 +146,18 @@ async function recomputeSeedCustomerTotals(session: PostgresSession, userId: str
        WHERE c."id" = t."id" AND c."userId" = $1`,
       [userId],
     );
+    // Their order figures for segments (~/models/customer-activity), as an order write keeps them.
+    await session.client.query(
+      `INSERT INTO "CustomerActivity" ("customerId", "userId", "orderCount", "orderSpendPaise", "averageOrderPaise", "firstOrderAt", "lastOrderAt")
+       SELECT "customerId", $1, count(*), sum("amountPaise" + "taxPaise"),
+              round(sum("amountPaise" + "taxPaise")::numeric / count(*))::bigint, min("createdAt"), max("createdAt")
+       FROM "Order" WHERE "userId" = $1 AND "status" <> 'Cancelled' AND "customerId" IN (SELECT "id" FROM "seed_customers")
+       GROUP BY "customerId"
+       ON CONFLICT ("customerId") DO UPDATE SET "orderCount" = excluded."orderCount",
+         "orderSpendPaise" = excluded."orderSpendPaise", "averageOrderPaise" = excluded."averageOrderPaise",
+         "firstOrderAt" = excluded."firstOrderAt", "lastOrderAt" = excluded."lastOrderAt"`,
+      [userId],
+    );
   });
 }
 

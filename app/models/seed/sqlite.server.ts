@@ -97,6 +97,20 @@ export const sqliteSeedStore: SeedStore = {
        WHERE rowid > ? AND "userId" = ?`,
       )
       .run(afterRowid, userId);
+    // Their order figures for segments (~/models/customer-activity), as an order write keeps them.
+    sqliteSeed(connection)
+      .prepare(
+        `INSERT INTO "CustomerActivity" ("customerId", "userId", "orderCount", "orderSpendPaise", "averageOrderPaise", "firstOrderAt", "lastOrderAt")
+         SELECT o."customerId", o."userId", count(*), sum(o."amountPaise" + o."taxPaise"),
+                CAST(round(1.0 * sum(o."amountPaise" + o."taxPaise") / count(*)) AS INTEGER), min(o."createdAt"), max(o."createdAt")
+         FROM "Order" o WHERE o."userId" = ? AND o."status" <> 'Cancelled'
+           AND o."customerId" IN (SELECT "id" FROM "Customer" WHERE rowid > ? AND "userId" = ?)
+         GROUP BY o."customerId"
+         ON CONFLICT ("customerId") DO UPDATE SET "orderCount" = excluded."orderCount",
+           "orderSpendPaise" = excluded."orderSpendPaise", "averageOrderPaise" = excluded."averageOrderPaise",
+           "firstOrderAt" = excluded."firstOrderAt", "lastOrderAt" = excluded."lastOrderAt"`,
+      )
+      .run(userId, afterRowid, userId);
   },
 
   async loadSeed(connection, adding, load, onRebuild) {

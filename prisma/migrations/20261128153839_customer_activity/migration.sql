@@ -1,0 +1,48 @@
+-- CreateTable
+CREATE TABLE "CustomerActivity" (
+    "customerId" TEXT NOT NULL PRIMARY KEY,
+    "userId" TEXT NOT NULL,
+    "orderCount" INTEGER NOT NULL DEFAULT 0,
+    "orderSpendPaise" INTEGER NOT NULL DEFAULT 0,
+    "averageOrderPaise" INTEGER NOT NULL DEFAULT 0,
+    "firstOrderAt" DATETIME,
+    "lastOrderAt" DATETIME,
+    "lastOpenAt" BIGINT,
+    "lastClickAt" BIGINT,
+    CONSTRAINT "CustomerActivity_customerId_fkey" FOREIGN KEY ("customerId") REFERENCES "Customer" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateIndex
+CREATE INDEX "CustomerActivity_userId_orderCount_idx" ON "CustomerActivity"("userId", "orderCount");
+
+-- CreateIndex
+CREATE INDEX "CustomerActivity_userId_averageOrderPaise_idx" ON "CustomerActivity"("userId", "averageOrderPaise");
+
+-- CreateIndex
+CREATE INDEX "CustomerActivity_userId_firstOrderAt_idx" ON "CustomerActivity"("userId", "firstOrderAt");
+
+-- CreateIndex
+CREATE INDEX "CustomerActivity_userId_lastOrderAt_idx" ON "CustomerActivity"("userId", "lastOrderAt");
+
+-- CreateIndex
+CREATE INDEX "CustomerActivity_userId_lastOpenAt_idx" ON "CustomerActivity"("userId", "lastOpenAt");
+
+-- CreateIndex
+CREATE INDEX "CustomerActivity_userId_lastClickAt_idx" ON "CustomerActivity"("userId", "lastClickAt");
+
+-- Hand-made: the figures of customers who have orders or engagement already. The average is
+-- rounded to the paise, as app/services/orders.server.ts rounds it.
+INSERT INTO "CustomerActivity" ("customerId", "userId", "orderCount", "orderSpendPaise", "averageOrderPaise", "firstOrderAt", "lastOrderAt")
+SELECT "customerId", "userId", count(*), sum("amountPaise" + "taxPaise"),
+       CAST(round(1.0 * sum("amountPaise" + "taxPaise") / count(*)) AS INTEGER), min("createdAt"), max("createdAt")
+FROM "Order" WHERE "status" <> 'Cancelled' GROUP BY "customerId", "userId";
+
+INSERT INTO "CustomerActivity" ("customerId", "userId", "lastOpenAt", "lastClickAt")
+SELECT d."customerId", d."userId", max(d."openedAt"), max(d."clickedAt") FROM "Delivery" d
+WHERE (d."openedAt" IS NOT NULL OR d."clickedAt" IS NOT NULL) AND d."customerId" IN (SELECT "id" FROM "Customer")
+GROUP BY d."customerId", d."userId"
+ON CONFLICT ("customerId") DO UPDATE SET "lastOpenAt" = excluded."lastOpenAt", "lastClickAt" = excluded."lastClickAt";
+
+-- Hand-made: order items by name without case, for "bought a product" (the item's order gives the
+-- tenant and the customer).
+CREATE INDEX "OrderItem_name_key_idx" ON "OrderItem"(lower("name"), "orderId");
