@@ -16,6 +16,15 @@ import {
   SNS_TOPIC_ARN,
 } from "./env-values.server";
 
+/**
+ * A setting that is a whole number from `min` to `max` (of `unit`, when it has one), with one message
+ * naming it for every way it can be wrong: "SMTP_POOL must be a whole number from 1 to 50".
+ */
+function wholeNumber(name: string, min: number, max: number, unit?: string) {
+  const message = `${name} must be a whole number${unit ? ` of ${unit}` : ""} from ${min} to ${max}`;
+  return z.coerce.number({ message }).int(message).min(min, message).max(max, message);
+}
+
 /** The server itself: its process, its database, sign-in, the proxies it trusts, logging, workers. */
 const serverSettings = {
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -34,24 +43,11 @@ const serverSettings = {
     .optional(),
   // PostgreSQL only: connections this process keeps open, and how long a statement or a wait for a
   // lock may take before it is cancelled (and retried where that is safe).
-  DATABASE_POOL_SIZE: z.coerce
-    .number({ message: "DATABASE_POOL_SIZE must be a whole number from 1 to 200" })
-    .int("DATABASE_POOL_SIZE must be a whole number from 1 to 200")
-    .min(1, "DATABASE_POOL_SIZE must be a whole number from 1 to 200")
-    .max(200, "DATABASE_POOL_SIZE must be a whole number from 1 to 200")
-    .default(10),
-  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce
-    .number({ message: "DATABASE_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds from 100 to 3600000" })
-    .int("DATABASE_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds from 100 to 3600000")
-    .min(100, "DATABASE_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds from 100 to 3600000")
-    .max(3_600_000, "DATABASE_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds from 100 to 3600000")
-    .default(30_000),
-  DATABASE_LOCK_TIMEOUT_MS: z.coerce
-    .number({ message: "DATABASE_LOCK_TIMEOUT_MS must be a whole number of milliseconds from 100 to 600000" })
-    .int("DATABASE_LOCK_TIMEOUT_MS must be a whole number of milliseconds from 100 to 600000")
-    .min(100, "DATABASE_LOCK_TIMEOUT_MS must be a whole number of milliseconds from 100 to 600000")
-    .max(600_000, "DATABASE_LOCK_TIMEOUT_MS must be a whole number of milliseconds from 100 to 600000")
-    .default(10_000),
+  DATABASE_POOL_SIZE: wholeNumber("DATABASE_POOL_SIZE", 1, 200).default(10),
+  DATABASE_STATEMENT_TIMEOUT_MS: wholeNumber("DATABASE_STATEMENT_TIMEOUT_MS", 100, 3_600_000, "milliseconds").default(
+    30_000,
+  ),
+  DATABASE_LOCK_TIMEOUT_MS: wholeNumber("DATABASE_LOCK_TIMEOUT_MS", 100, 600_000, "milliseconds").default(10_000),
   PUBLIC_URL: z.string().url("PUBLIC_URL must be a full URL like https://crm.example.com").optional(),
   SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters").optional(),
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
@@ -135,12 +131,7 @@ const deliverySettings = {
   // Connections to the relay at once: also the most messages in flight, so the most a crash can send twice.
   // "off" sends /api through Express and Remix in production too (docs/decisions/0010-api-fast-path.md).
   API_FAST_PATH: z.enum(["on", "off"], { message: 'API_FAST_PATH must be "on" or "off"' }).default("on"),
-  SMTP_POOL: z.coerce
-    .number({ message: "SMTP_POOL must be a whole number from 1 to 50" })
-    .int("SMTP_POOL must be a whole number from 1 to 50")
-    .min(1, "SMTP_POOL must be a whole number from 1 to 50")
-    .max(50, "SMTP_POOL must be a whole number from 1 to 50")
-    .default(5),
+  SMTP_POOL: wholeNumber("SMTP_POOL", 1, 50).default(5),
   // The name the SMTP client says in EHLO; by default PUBLIC_URL's host, or MAIL_FROM's domain.
   SMTP_EHLO_NAME: z
     .string()
@@ -157,12 +148,7 @@ const deliverySettings = {
     .refine((v) => existsSync(v) && statSync(v).isFile(), "SMTP_TLS_CA_FILE must name a readable PEM file")
     .optional(),
   // How long the relay may take to answer the end of a message (RFC 5321 4.5.3.2.6: 10 minutes).
-  SMTP_DATA_TIMEOUT_SECONDS: z.coerce
-    .number({ message: "SMTP_DATA_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 3600" })
-    .int("SMTP_DATA_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 3600")
-    .min(1, "SMTP_DATA_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 3600")
-    .max(3600, "SMTP_DATA_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 3600")
-    .default(600),
+  SMTP_DATA_TIMEOUT_SECONDS: wholeNumber("SMTP_DATA_TIMEOUT_SECONDS", 1, 3600, "seconds").default(600),
   RECEIPTS_SECRET: z.string().min(16, "RECEIPTS_SECRET must be at least 16 characters").optional(),
   // The built-in vendor runs inside the server unless this points at one running elsewhere.
   SIMULATED_VENDOR_URL: z.string().url("SIMULATED_VENDOR_URL must be a URL like http://127.0.0.1:4600").optional(),
@@ -200,34 +186,14 @@ const deliverySettings = {
     .default(5),
   // A click this soon after its message was delivered is a link scanner's, not a person's
   // (docs/rules.md#opens-and-clicks); 0 turns the rule off.
-  TRACKING_SCANNER_WINDOW_SECONDS: z.coerce
-    .number({ message: "TRACKING_SCANNER_WINDOW_SECONDS must be a whole number of seconds from 0 to 3600" })
-    .int("TRACKING_SCANNER_WINDOW_SECONDS must be a whole number of seconds from 0 to 3600")
-    .min(0, "TRACKING_SCANNER_WINDOW_SECONDS must be a whole number of seconds from 0 to 3600")
-    .max(3600, "TRACKING_SCANNER_WINDOW_SECONDS must be a whole number of seconds from 0 to 3600")
-    .default(10),
+  TRACKING_SCANNER_WINDOW_SECONDS: wholeNumber("TRACKING_SCANNER_WINDOW_SECONDS", 0, 3600, "seconds").default(10),
   // This many soft bounces of one address within SOFT_BOUNCE_WINDOW_DAYS put it on the suppression
   // list (docs/rules.md#bounce-and-complaint-feeds); 0 never suppresses for soft bounces.
-  SOFT_BOUNCE_LIMIT: z.coerce
-    .number({ message: "SOFT_BOUNCE_LIMIT must be a whole number from 0 to 100" })
-    .int("SOFT_BOUNCE_LIMIT must be a whole number from 0 to 100")
-    .min(0, "SOFT_BOUNCE_LIMIT must be a whole number from 0 to 100")
-    .max(100, "SOFT_BOUNCE_LIMIT must be a whole number from 0 to 100")
-    .default(3),
-  SOFT_BOUNCE_WINDOW_DAYS: z.coerce
-    .number({ message: "SOFT_BOUNCE_WINDOW_DAYS must be a whole number of days from 1 to 365" })
-    .int("SOFT_BOUNCE_WINDOW_DAYS must be a whole number of days from 1 to 365")
-    .min(1, "SOFT_BOUNCE_WINDOW_DAYS must be a whole number of days from 1 to 365")
-    .max(365, "SOFT_BOUNCE_WINDOW_DAYS must be a whole number of days from 1 to 365")
-    .default(30),
+  SOFT_BOUNCE_LIMIT: wholeNumber("SOFT_BOUNCE_LIMIT", 0, 100).default(3),
+  SOFT_BOUNCE_WINDOW_DAYS: wholeNumber("SOFT_BOUNCE_WINDOW_DAYS", 1, 365, "days").default(30),
   // Orders a recipient places within this many days after clicking a campaign (or, the weaker
   // rule, opening it) are the campaign's revenue (docs/rules.md#revenue-per-campaign).
-  ATTRIBUTION_WINDOW_DAYS: z.coerce
-    .number({ message: "ATTRIBUTION_WINDOW_DAYS must be a whole number of days from 1 to 90" })
-    .int("ATTRIBUTION_WINDOW_DAYS must be a whole number of days from 1 to 90")
-    .min(1, "ATTRIBUTION_WINDOW_DAYS must be a whole number of days from 1 to 90")
-    .max(90, "ATTRIBUTION_WINDOW_DAYS must be a whole number of days from 1 to 90")
-    .default(7),
+  ATTRIBUTION_WINDOW_DAYS: wholeNumber("ATTRIBUTION_WINDOW_DAYS", 1, 90, "days").default(7),
 };
 
 /** Bounce and complaint feeds: Amazon SES over SNS, SendGrid's Event Webhook, the bounce mailbox. */
@@ -268,12 +234,7 @@ const feedbackSettings = {
       "BOUNCE_MAILBOX_URL must be a URL like imaps://user:password@mail.example.com:993/INBOX (imap:// upgrades with STARTTLS)",
     )
     .optional(),
-  BOUNCE_MAILBOX_POLL_SECONDS: z.coerce
-    .number({ message: "BOUNCE_MAILBOX_POLL_SECONDS must be a whole number of seconds from 10 to 86400" })
-    .int("BOUNCE_MAILBOX_POLL_SECONDS must be a whole number of seconds from 10 to 86400")
-    .min(10, "BOUNCE_MAILBOX_POLL_SECONDS must be a whole number of seconds from 10 to 86400")
-    .max(86400, "BOUNCE_MAILBOX_POLL_SECONDS must be a whole number of seconds from 10 to 86400")
-    .default(60),
+  BOUNCE_MAILBOX_POLL_SECONDS: wholeNumber("BOUNCE_MAILBOX_POLL_SECONDS", 10, 86400, "seconds").default(60),
 };
 
 /** Message suggestions and insights from an OpenAI-compatible endpoint. */
