@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SmtpCapture, startSmtpCapture } from "../../../tests/helpers/smtp";
+import { message as outgoingMessage } from "../../../tests/helpers/smtp-servers";
 import { type Env, getEnv, resetEnvCache } from "~/env.server";
 import { createChannel, deliveryStartNotes } from "~/services/sending/channels.server";
 import { dkimKeyFile, generateDkimKey } from "~/services/email/dkim-keys.server";
@@ -38,15 +39,7 @@ afterAll(() => {
   resetEnvCache();
 });
 
-const message = {
-  key: "6743a1b20000000000000001",
-  to: { name: "Asha", email: "asha@example.com", phone: "" },
-  from: { name: "Shop", address: "news@shop.example", replyTo: null },
-  subject: "Hello",
-  text: "Hi",
-  html: "<p>Hi</p>",
-  unsubscribeUrl: "https://crm.example/u/tok",
-};
+const message = outgoingMessage(1);
 
 describe("the SMTP channel from the settings", () => {
   it("without a key for MAIL_FROM's domain: unsigned, and the log says how to make one", async () => {

@@ -8,6 +8,7 @@ import net, { type AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { TEST_ENGINE, useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
 import { startSmtpCapture } from "../../../tests/helpers/smtp";
+import { message as outgoingMessage } from "../../../tests/helpers/smtp-servers";
 import { conditionsTree as tree, everyone } from "../../../tests/helpers/campaign-launch";
 import { seededTenant, sendingTenants } from "../../../tests/helpers/seeded-tenants";
 import { sqlRun, sqlValue } from "../../../tests/helpers/sql";
@@ -20,7 +21,7 @@ const connection = useTestConnection();
 import { closeConnection } from "~/db/connection.server";
 import { openPostgres, postgresSettings } from "~/db/postgres.server";
 import { deliveryId, deliveryStats } from "~/lib/campaigns";
-import type { DeliveryChannel, OutgoingMessage } from "~/services/sending/channel.server";
+import type { DeliveryChannel } from "~/services/sending/channel.server";
 import { campaigns } from "~/models/campaigns/store.server";
 import { deliveryReceipts } from "~/models/deliveries/receipts/store.server";
 import type { Receipt } from "~/models/deliveries/receipts/rows";
@@ -60,16 +61,21 @@ async function receiptsServer(secret: string) {
   };
 }
 
+/** The built-in vendor, its API key `apiKey`, posting its receipts signed with `secret` to a receipts server of the test. */
+async function vendorWithReceipts(apiKey: string, secret: string) {
+  const receipts = await receiptsServer(secret);
+  const vendor = await startSimulatedVendor({
+    apiKey,
+    receiptsUrl: receipts.url,
+    receiptsSecret: secret,
+    delayFactor: 0.01,
+  });
+  return { receipts, vendor };
+}
+
 describe("a whole campaign through the built-in vendor", () => {
   it("sends every recipient once, personalised, and every row ends final with the counters adding up", async () => {
-    const secret = "receipts-secret-for-tests";
-    const receipts = await receiptsServer(secret);
-    const vendor = await startSimulatedVendor({
-      apiKey: "vendor-key",
-      receiptsUrl: receipts.url,
-      receiptsSecret: secret,
-      delayFactor: 0.01,
-    });
+    const { receipts, vendor } = await vendorWithReceipts("vendor-key", "receipts-secret-for-tests");
     const { id, size } = await launch(tenant.id);
     const events: string[] = [];
     const engine = createDeliveryEngine({
@@ -126,24 +132,9 @@ describe("a whole campaign through the built-in vendor", () => {
   }, 60_000);
 
   it("a message sent again under its key is accepted once; transient failures are retried, then failed", async () => {
-    const secret = "s";
-    const receipts = await receiptsServer(secret);
-    const vendor = await startSimulatedVendor({
-      apiKey: "k",
-      receiptsUrl: receipts.url,
-      receiptsSecret: secret,
-      delayFactor: 0.01,
-    });
+    const { receipts, vendor } = await vendorWithReceipts("k", "s");
     const channel = simulatedChannel({ url: vendor.url, apiKey: "k" });
-    const message: OutgoingMessage = {
-      key: "abc",
-      to: { name: "A", email: "a@example.com", phone: "" },
-      from: { name: "Shop", address: "news@shop.example", replyTo: null },
-      subject: "s",
-      text: "t",
-      html: "<p>t</p>",
-      unsubscribeUrl: "https://crm.example/u/token",
-    };
+    const message = outgoingMessage(1);
     expect((await channel.send([message]))[0]).toMatchObject({ status: "accepted", details: "" });
     expect((await channel.send([message]))[0]).toMatchObject({
       status: "accepted",
