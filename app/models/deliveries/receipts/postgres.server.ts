@@ -44,6 +44,7 @@ import {
   type FeedbackPolicy,
   inboxReceipts,
   inboxRows,
+  latestEngagement,
   type Receipt,
   type ReceiptPlan,
   type ReceiptRow,
@@ -201,6 +202,20 @@ async function writePlan(client: pg.PoolClient, plan: ReceiptPlan, read: Map<num
       ],
     );
     if (rowCount !== r.length) throw new StaleRows();
+    // Each customer's last open and click (~/models/customer-activity), in customer id order; a
+    // customer deleted since the send has none to keep.
+    const e = latestEngagement(plan.rows);
+    if (e.length > 0) {
+      await client.query(
+        `INSERT INTO "CustomerActivity" ("customerId", "userId", "lastOpenAt", "lastClickAt")
+         SELECT "x"."c", "x"."u", "x"."o", "x"."k" FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[]) AS "x"("c", "u", "o", "k")
+         WHERE EXISTS (SELECT 1 FROM "Customer" WHERE "id" = "x"."c")
+         ON CONFLICT ("customerId") DO UPDATE SET
+           "lastOpenAt" = GREATEST("CustomerActivity"."lastOpenAt", excluded."lastOpenAt"),
+           "lastClickAt" = GREATEST("CustomerActivity"."lastClickAt", excluded."lastClickAt")`,
+        [e.map((x) => x.customerId), e.map((x) => x.userId), e.map((x) => x.lastOpenAt), e.map((x) => x.lastClickAt)],
+      );
+    }
   }
   if (plan.events.length > 0) {
     // An event is counted only by the transaction that stored it: (source, eventId) is unique, and

@@ -160,6 +160,23 @@ describe("opens and clicks from the pixel and the links", () => {
       { kind: "clicked", machine: 0, link: 1, source: "link", details: "" },
     ]);
     await expectCountersAddUp(id);
+    // Each person's last open and click is kept for segments in the same transaction; a machine's is not.
+    const activity = await sqlRows<{ seq: number; lastOpenAt: number | null; lastClickAt: number | null }>(
+      connection(),
+      `SELECT d."seq", a."lastOpenAt", a."lastClickAt" FROM "Delivery" d
+       LEFT JOIN "CustomerActivity" a ON a."customerId" = d."customerId" WHERE d."campaignId" = ? ORDER BY d."seq"`,
+      [id],
+    );
+    expect(
+      activity.slice(0, 3).map((r) => [
+        r.lastOpenAt === null ? null : Number(r.lastOpenAt),
+        r.lastClickAt === null ? null : Number(r.lastClickAt),
+      ]),
+    ).toEqual([
+      [t, null],
+      [t, t],
+      [null, null],
+    ]);
   });
 
   it("times the scanner window from the handover when the click is the first word of a sent row", async () => {

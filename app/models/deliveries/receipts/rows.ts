@@ -51,6 +51,37 @@ export type RowState = {
   changed: boolean;
 };
 
+/** A customer's latest open and click among the rows a batch of receipts changed. */
+export type CustomerEngagement = {
+  customerId: string;
+  userId: string;
+  lastOpenAt: number | null;
+  lastClickAt: number | null;
+};
+
+/**
+ * The latest open and click of each customer among `rows`, in customer id order (the order both
+ * engines write CustomerActivity in, so two batches take its row locks in one order): what keeps a
+ * customer's last open and last click (~/models/customer-activity) in the receipts' transaction.
+ */
+export function latestEngagement(
+  rows: readonly Pick<RowState, "userId" | "customerId" | "openedAt" | "clickedAt">[],
+): CustomerEngagement[] {
+  const latest = new Map<string, CustomerEngagement>();
+  const later = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
+  for (const row of rows) {
+    if (row.openedAt === null && row.clickedAt === null) continue;
+    const seen = latest.get(row.customerId);
+    latest.set(row.customerId, {
+      customerId: row.customerId,
+      userId: row.userId,
+      lastOpenAt: later(seen?.lastOpenAt ?? null, row.openedAt),
+      lastClickAt: later(seen?.lastClickAt ?? null, row.clickedAt),
+    });
+  }
+  return [...latest.values()].sort((a, b) => (a.customerId < b.customerId ? -1 : a.customerId > b.customerId ? 1 : 0));
+}
+
 export type CounterDelta = {
   pending: number;
   sent: number;

@@ -24,6 +24,7 @@ import {
   type FeedbackPolicy,
   inboxReceipts,
   inboxRows,
+  latestEngagement,
   type Receipt,
   type ReceiptRow,
   type ReceiptsApplied,
@@ -66,6 +67,15 @@ function applyReceiptsNow(sqlite: Sqlite, receipts: readonly Receipt[], policy: 
        "softBounceCount" = "softBounceCount" + ?, "updatedAt" = max("updatedAt", ?)
      WHERE "id" = ?`,
   );
+  // A customer's last open and click (~/models/customer-activity); a customer deleted since the
+  // send has none to keep.
+  const engagement = sqlite.prepare(
+    `INSERT INTO "CustomerActivity" ("customerId", "userId", "lastOpenAt", "lastClickAt")
+     SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM "Customer" WHERE "id" = ?)
+     ON CONFLICT ("customerId") DO UPDATE SET
+       "lastOpenAt" = max(coalesce("lastOpenAt", excluded."lastOpenAt"), coalesce(excluded."lastOpenAt", "lastOpenAt")),
+       "lastClickAt" = max(coalesce("lastClickAt", excluded."lastClickAt"), coalesce(excluded."lastClickAt", "lastClickAt"))`,
+  );
   const seenEvent = sqlite.prepare(`SELECT 1 FROM "DeliveryEvent" WHERE "source" = ? AND "eventId" = ?`).pluck();
   const keepEvent = sqlite.prepare(
     `INSERT INTO "DeliveryEvent" ("userId", "campaignId", "seq", "customerId", "email", "kind", "machine", "link", "source", "eventId", "details", "at")
@@ -105,6 +115,8 @@ function applyReceiptsNow(sqlite: Sqlite, receipts: readonly Receipt[], policy: 
       }
       for (const row of plan.rows)
         write.run(row.status, row.details, row.updatedAt, row.openedAt, row.clickedAt, row.pixelOpenedAt, row.seq);
+      for (const e of latestEngagement(plan.rows))
+        engagement.run(e.customerId, e.userId, e.lastOpenAt, e.lastClickAt, e.customerId);
       for (const [campaignId, d] of plan.deltas) {
         counters.run(
           d.pending,
