@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ConsentInputSchema } from "~/schemas/consent";
 import { multiLine, singleLine } from "~/schemas/text";
 
 // The customer form and the /api payload (docs/rules.md#customer-form, #payloads): firstName, lastName and email are
@@ -92,6 +93,7 @@ export const CustomerExtrasSchema = z.object({
     })
     .optional(),
   tags: z.array(z.string({ message: "Each tag must be text" }), { message: "tags must be a list of text" }).optional(),
+  consent: ConsentInputSchema.optional(),
 });
 
 /** POST /api/customers and PUT /api/customers/{id}. */

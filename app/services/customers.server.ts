@@ -48,6 +48,8 @@ import { segmentsMatchingCustomer } from "~/services/segments.server";
 import { checkTagList, customerTags, replaceCustomerTags } from "~/services/tags.server";
 import type { FieldValueWrites } from "~/models/custom-fields/rows";
 import type { FieldValues } from "~/lib/custom-fields";
+import type { ConsentDto } from "~/lib/consent";
+import { consentOf, recordConsent, suppressWithdrawn } from "~/services/consent.server";
 
 // Tests, the seed and the bench still reach these here.
 
@@ -69,8 +71,8 @@ export type CustomerDto = CustomerContactDto & {
   updatedAt: string;
 };
 
-/** One customer as /api reads and writes it: the record, its field values by name and its tags. */
-export type CustomerRecordDto = CustomerDto & { fields: FieldValues; tags: string[] };
+/** One customer as /api reads and writes it: the record, its field values by name, its tags and its consent. */
+export type CustomerRecordDto = CustomerDto & { fields: FieldValues; tags: string[]; consent: ConsentDto };
 
 export type CustomerDetailDto = CustomerRecordDto & { segments: CustomerSegmentRef[]; orders: RecentOrder[] };
 
@@ -132,27 +134,37 @@ async function checkedExtras(
   return { fields: checkFieldValues(input.fields ?? {}, catalog, creating), tags };
 }
 
-/** Writes checked field values and tags of one customer in the caller's transaction. */
+/**
+ * Writes checked field values, tags and consent of one customer in the caller's transaction.
+ * Returns whether the customer's address must be suppressed once it commits (consent withdrawn).
+ */
 async function writeExtras(
   userId: string,
   id: string,
+  input: CustomerApiInput,
   extras: { fields?: FieldValueWrites; tags?: string[] },
   tx: Tx,
-): Promise<void> {
+): Promise<boolean> {
   if (extras.fields) await writeCustomerFieldValues(userId, id, extras.fields, tx);
   if (extras.tags) await replaceCustomerTags(userId, id, extras.tags, tx);
+  return input.consent ? recordConsent(userId, id, input.consent, tx) : false;
 }
 
-/** The customer as /api gives one: the record with its field values and tags. */
+/** The customer as /api gives one: the record with its field values, tags and consent. */
 async function withExtras(userId: string, row: CustomerRow): Promise<CustomerRecordDto> {
-  const [fields, tags] = await Promise.all([readCustomerFieldValues(userId, row.id), customerTags(userId, row.id)]);
-  return { ...toCustomerDto(row), fields, tags };
+  const [fields, tags, consent] = await Promise.all([
+    readCustomerFieldValues(userId, row.id),
+    customerTags(userId, row.id),
+    consentOf(userId, row.id, row.email),
+  ]);
+  return { ...toCustomerDto(row), fields, tags, consent };
 }
 
 export async function createCustomer(userId: string, input: CustomerApiInput): Promise<CustomerRecordDto> {
   const id = newId();
   const extras = await checkedExtras(userId, input, true);
   let created: CustomerRow;
+  let withdrawn = false;
   try {
     // The new customer is searchable and counted in the same transaction that adds them, with
     // their field values and tags.
@@ -160,13 +172,14 @@ export async function createCustomer(userId: string, input: CustomerApiInput): P
       const row = await customers.insertCustomer(id, userId, customerFields(input), tx);
       await customers.indexCustomerForSearch(id, tx);
       await customers.addToCustomerTally(userId, 1, tx);
-      await writeExtras(userId, id, extras, tx);
+      withdrawn = await writeExtras(userId, id, input, extras, tx);
       return row;
     });
   } catch (error) {
     if (error instanceof DuplicateCustomerEmail) throw duplicateEmail();
     throw error;
   }
+  if (withdrawn) await suppressWithdrawn(userId, created.email);
   await recordNewCustomers(userId, 1);
   return withExtras(userId, created);
 }
@@ -179,17 +192,19 @@ export async function updateCustomer(userId: string, id: string, input: Customer
   if (!isId(id)) throw notFound("Customer");
   const extras = await checkedExtras(userId, input, false);
   let updated: CustomerRow;
+  let withdrawn = false;
   try {
     updated = await transaction(async (tx) => {
       if (!(await customers.customerBelongsToUser(userId, id, tx))) throw notFound("Customer");
       const row = await customers.updateCustomerRow(id, customerFields(input), tx);
-      await writeExtras(userId, id, extras, tx);
+      withdrawn = await writeExtras(userId, id, input, extras, tx);
       return row;
     });
   } catch (error) {
     if (error instanceof DuplicateCustomerEmail) throw duplicateEmail();
     throw error;
   }
+  if (withdrawn) await suppressWithdrawn(userId, updated.email);
   return withExtras(userId, updated);
 }
 

@@ -20,6 +20,7 @@ import type { CampaignDetailDto, CampaignDto } from "~/services/campaigns/views.
 import type { ImportResult } from "~/services/customer-import.server";
 import type { CustomerDetailDto, CustomerDto, CustomerRecordDto } from "~/services/customers.server";
 import { FIELD_TYPES } from "~/lib/custom-fields";
+import { CONSENT_STATUSES } from "~/lib/consent";
 import type { FieldDto } from "~/services/custom-fields.server";
 import type { TagDto } from "~/services/tags.server";
 import type { OrderDto } from "~/services/orders.server";
@@ -160,6 +161,15 @@ export const CustomerRecordSchema = CustomerAnswerSchema.extend({
       "The customer's values by field name, built-in (city, state, country, birthday, time_zone) and custom: numbers as numbers, yes/no as true/false, dates as YYYY-MM-DD",
   }),
   tags: z.array(z.string()).meta({ description: "The customer's tags, by name" }),
+  consent: z.strictObject({
+    status: z.enum(CONSENT_STATUSES).meta({
+      description:
+        "As it reads now: the recorded consent, unless a newer unsubscribe, complaint or suppression by hand says unsubscribed; never_asked is sendable",
+    }),
+    at: isoTime.nullable(),
+    source: z.string().meta({ description: "Where it came from: a form, an import, the unsubscribe link" }),
+    text: z.string().meta({ description: "The text the person agreed to" }),
+  }),
 });
 
 export const CustomerDetailSchema = CustomerRecordSchema.extend({
@@ -218,6 +228,14 @@ export const ImportResultSchema = z.strictObject({
   mapping: z
     .partialRecord(z.enum(IMPORT_FIELDS), z.number().int().min(0))
     .meta({ description: "The 0-based column of each field" }),
+  fields: z
+    .array(z.string())
+    .meta({ description: "The custom and built-in fields the file's columns set, by name, in file order" }),
+  tags: z.boolean().meta({ description: "Whether the file had a tags column (each customer's tags made the row's)" }),
+  unknownColumns: z
+    .array(z.string())
+    .meta({ description: "The headers of the columns nothing imported (createFields=true makes text fields of them)" }),
+  createdFields: z.array(z.string()).meta({ description: "The text fields made from unknown columns, by name" }),
   durationMs: z.number(),
 });
 

@@ -1,0 +1,17 @@
+// What the consent domain offers (./store.server.ts, one body for both engines): a customer's
+// recorded marketing consent, read, written and cleared. What it reads as (a newer unsubscribe
+// wins) and what recording "unsubscribed" also does are the service's:
+// app/services/consent.server.ts.
+import type { Tx } from "~/models/transaction/store.server";
+import type { ConsentRow, CustomerConsentRow } from "./rows";
+
+export type ConsentStore = {
+  /** The tenant's customer's recorded consent, or null (never asked). */
+  readConsent(userId: string, customerId: string): Promise<ConsentRow | null>;
+  /** The recorded consents of several of the tenant's customers (an export slice). */
+  readConsentsOf(userId: string, customerIds: readonly string[]): Promise<CustomerConsentRow[]>;
+  /** Records a customer's consent (replacing what was recorded). */
+  writeConsent(userId: string, customerId: string, consent: ConsentRow, tx?: Tx): Promise<void>;
+  /** Forgets a customer's recorded consent (never asked again). */
+  clearConsent(userId: string, customerId: string, tx?: Tx): Promise<void>;
+};
