@@ -3,8 +3,28 @@
 // between tests), and reports as mail systems write them (a Postfix-style DSN, an ARF abuse report)
 // about a message as the SMTP channel writes it.
 import { ImapFlow } from "imapflow";
+import { afterAll, beforeAll } from "vitest";
 import { PROCESSED_FOLDER, UNRECOGNISED_FOLDER } from "~/services/feedback/bounce-mailbox.server";
-import type { Dovecot } from "./dovecot";
+import { type Dovecot, startDovecot } from "./dovecot";
+
+/**
+ * A Dovecot of the test file's own, started before its tests (beforeAll) and stopped after them, and
+ * its mailbox (imapMailbox()). `dovecot()` gives the running server.
+ */
+export function dovecotMailbox() {
+  let started: Dovecot | undefined;
+  beforeAll(async () => {
+    started = await startDovecot();
+  }, 60_000);
+  afterAll(async () => {
+    await started?.stop();
+  });
+  const dovecot = () => {
+    if (!started) throw new Error("dovecotMailbox(): Dovecot starts before the file's first test");
+    return started;
+  };
+  return { dovecot, ...imapMailbox(dovecot) };
+}
 
 /** The mailbox of the Dovecot `dovecot()` gives (read when used: it starts in a beforeAll). */
 export function imapMailbox(dovecot: () => Dovecot) {

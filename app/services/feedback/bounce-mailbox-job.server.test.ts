@@ -10,10 +10,10 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
-import { type Dovecot, startDovecot } from "../../../tests/helpers/dovecot";
-import { arf, dsn, imapMailbox, sent, spam } from "../../../tests/helpers/bounce-mail";
+import { useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
+import { arf, dovecotMailbox, dsn, sent, spam } from "../../../tests/helpers/bounce-mail";
 import { receiptInbox } from "../../../tests/helpers/receipt-inbox";
+import { seededTenant } from "../../../tests/helpers/seeded-tenants";
 import { type SmtpCapture, startSmtpCapture } from "../../../tests/helpers/smtp";
 import { campaignRow, type SentRow, sendCampaignOverSmtp, sentRows } from "../../../tests/helpers/campaign-send";
 
@@ -30,24 +30,18 @@ import { deliveryReceipts } from "~/models/deliveries/receipts/store.server";
 import { suppressions } from "~/models/suppressions/store.server";
 import { pollBounceMailbox, PROCESSED_FOLDER } from "~/services/feedback/bounce-mailbox.server";
 import { startBackgroundJobs } from "~/services/job-scheduler.server";
-import { seedTenant } from "~/services/seed.server";
 
-let dovecot: Dovecot;
+const { dovecot, append, folder, emptyMailbox } = dovecotMailbox();
 let smtp: SmtpCapture;
 let tenantId: string;
 
 beforeAll(async () => {
-  dovecot = await startDovecot();
-  tenantId = (await createTestUser("Bounce mailbox")).id;
-  await seedTenant(tenantId, { customers: 6, orders: 0, seed: 25 });
+  tenantId = (await seededTenant("Bounce mailbox", 6, 25)).id;
   smtp = await startSmtpCapture();
 }, 60_000);
 afterAll(async () => {
   await smtp?.close();
-  await dovecot?.stop();
 });
-
-const { append, folder, emptyMailbox } = imapMailbox(() => dovecot);
 
 const { inbox, clearInbox, queue } = receiptInbox(connection);
 
@@ -59,7 +53,7 @@ describe("the bounce mailbox job (jobs/bounce-mailbox.ts, as Bree starts it)", (
     await append(dsn({ id: "job-1", to: "j@customer.example", returned: sent(key, "j@customer.example") }));
     await append(spam);
 
-    process.env.BOUNCE_MAILBOX_URL = dovecot.url;
+    process.env.BOUNCE_MAILBOX_URL = dovecot().url;
     const messages: unknown[] = [];
     try {
       const worker = new Worker(path.resolve(import.meta.dirname, "../../../jobs/bounce-mailbox.mjs"));
@@ -129,7 +123,7 @@ describe("a campaign's later bounces and complaints through the bounce mailbox",
     ];
     for (const report of reports) await append(report);
 
-    const result = await pollBounceMailbox(dovecot.url, queue);
+    const result = await pollBounceMailbox(dovecot().url, queue);
     expect(result).toMatchObject({ read: 3, queued: 3, processed: 3, unrecognised: 0 });
     expect(await deliveryReceipts.applyQueuedReceipts(connection())).toMatchObject({ applied: 3 });
 
@@ -155,7 +149,7 @@ describe("a campaign's later bounces and complaints through the bounce mailbox",
     // The same three reports again (a second copy of each in the mailbox): read, queued, and
     // changing nothing, because each carries the same report Message-ID.
     for (const report of reports) await append(report);
-    expect(await pollBounceMailbox(dovecot.url, queue)).toMatchObject({ read: 3, queued: 3 });
+    expect(await pollBounceMailbox(dovecot().url, queue)).toMatchObject({ read: 3, queued: 3 });
     await deliveryReceipts.applyQueuedReceipts(connection());
     expect(await campaign(id)).toMatchObject({
       bouncedCount: counted.bouncedCount,
@@ -184,7 +178,7 @@ describe("the server's background jobs", () => {
 
     const lines: string[] = [];
     const log = pino({ level: "info" }, { write: (line: string) => void lines.push(line) });
-    process.env.BOUNCE_MAILBOX_URL = dovecot.url;
+    process.env.BOUNCE_MAILBOX_URL = dovecot().url;
     process.env.BOUNCE_MAILBOX_POLL_SECONDS = "10";
     resetEnvCache();
     const jobs = await startBackgroundJobs({ root: path.resolve(import.meta.dirname, "../../.."), log });

@@ -7,10 +7,10 @@
 // to a real campaign: bounce-mailbox-job.server.test.ts.
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
-import { type Dovecot, startDovecot } from "../../../tests/helpers/dovecot";
-import { arf, dsn, imapMailbox, sent, spam } from "../../../tests/helpers/bounce-mail";
+import { startDovecot } from "../../../tests/helpers/dovecot";
+import { arf, dovecotMailbox, dsn, sent, spam } from "../../../tests/helpers/bounce-mail";
 import { receiptInbox } from "../../../tests/helpers/receipt-inbox";
 
 process.env.MAIL_FROM = "Shop <news@shop.example>";
@@ -29,16 +29,7 @@ import {
   UNRECOGNISED_FOLDER,
 } from "~/services/feedback/bounce-mailbox.server";
 
-let dovecot: Dovecot;
-
-beforeAll(async () => {
-  dovecot = await startDovecot();
-}, 60_000);
-afterAll(async () => {
-  await dovecot?.stop();
-});
-
-const { append, folder, emptyMailbox } = imapMailbox(() => dovecot);
+const { dovecot, append, folder, emptyMailbox } = dovecotMailbox();
 
 const { inbox, clearInbox, queue } = receiptInbox(connection);
 
@@ -54,7 +45,7 @@ describe("polling the bounce mailbox (a real Dovecot)", () => {
     );
     await append(spam);
 
-    const result = await pollBounceMailbox(dovecot.url, queue);
+    const result = await pollBounceMailbox(dovecot().url, queue);
 
     expect(result).toMatchObject({ read: 3, queued: 2, processed: 2, unrecognised: 1 });
     expect(result.readings.map((r) => r.kind).sort()).toEqual(["arf", "dsn", "unrecognised"]);
@@ -81,7 +72,7 @@ describe("polling the bounce mailbox (a real Dovecot)", () => {
     expect(await folder(UNRECOGNISED_FOLDER)).toEqual([{ subject: "You have won", seen: true }]);
 
     // Nothing is left to read: the next poll finds nothing and queues nothing.
-    expect(await pollBounceMailbox(dovecot.url, queue)).toMatchObject({ read: 0, queued: 0 });
+    expect(await pollBounceMailbox(dovecot().url, queue)).toMatchObject({ read: 0, queued: 0 });
     expect(await inbox()).toHaveLength(2);
   });
 
@@ -96,7 +87,7 @@ describe("polling the bounce mailbox (a real Dovecot)", () => {
     }
     const batches: number[] = [];
     const result = await pollBounceMailbox(
-      dovecot.url,
+      dovecot().url,
       async (receipts) => {
         batches.push(receipts.length);
         await queue(receipts);
@@ -114,7 +105,7 @@ describe("polling the bounce mailbox (a real Dovecot)", () => {
     await append(dsn({ id: "read-1", to: "a@customer.example", returned: sent(key, "a@customer.example") }), [
       "\\Seen",
     ]);
-    expect(await pollBounceMailbox(dovecot.url, queue)).toMatchObject({ read: 0 });
+    expect(await pollBounceMailbox(dovecot().url, queue)).toMatchObject({ read: 0 });
     expect(await folder("INBOX")).toHaveLength(1);
   });
 
@@ -126,7 +117,7 @@ describe("polling the bounce mailbox (a real Dovecot)", () => {
 
     const refused = new Error("database is locked");
     await expect(
-      pollBounceMailbox(dovecot.url, async () => {
+      pollBounceMailbox(dovecot().url, async () => {
         throw refused;
       }),
     ).rejects.toBe(refused);
@@ -134,20 +125,20 @@ describe("polling the bounce mailbox (a real Dovecot)", () => {
       { subject: "Undelivered Mail Returned to Sender (b@customer.example)", seen: false },
     ]);
 
-    const result = await pollBounceMailbox(dovecot.url, queue);
+    const result = await pollBounceMailbox(dovecot().url, queue);
     expect(result).toMatchObject({ read: 1, queued: 1, processed: 1 });
     expect((await inbox()).map((r) => [r.id, r.event])).toEqual([[key, "bounced"]]);
     expect(await folder("INBOX")).toEqual([]);
   });
 
   it("says what to check when the mailbox cannot be reached or does not exist", async () => {
-    const closed = `imap://${dovecot.user}:${dovecot.password}@127.0.0.1:1/INBOX`;
+    const closed = `imap://${dovecot().user}:${dovecot().password}@127.0.0.1:1/INBOX`;
     await expect(pollBounceMailbox(closed, queue)).rejects.toThrow(
       /^Could not connect to 127\.0\.0\.1:1 \(ECONNREFUSED\): check the host and port in BOUNCE_MAILBOX_URL/,
     );
-    const missing = dovecot.url.replace(/\/INBOX$/, "/Bounces");
+    const missing = dovecot().url.replace(/\/INBOX$/, "/Bounces");
     await expect(pollBounceMailbox(missing, queue)).rejects.toThrow(
-      `The mailbox "Bounces" does not exist for ${dovecot.user} on 127.0.0.1`,
+      `The mailbox "Bounces" does not exist for ${dovecot().user} on 127.0.0.1`,
     );
   });
 });
@@ -190,11 +181,11 @@ describe("the connection's encryption", () => {
   it("never logs in in clear text to a server elsewhere: imap:// must upgrade with STARTTLS", async () => {
     // 127.0.0.2 is loopback too, but the client only trusts 127.0.0.1, ::1 and localhost as this
     // machine; this Dovecot offers no STARTTLS.
-    const elsewhere = dovecot.url.replace("@127.0.0.1:", "@127.0.0.2:");
+    const elsewhere = dovecot().url.replace("@127.0.0.1:", "@127.0.0.2:");
     const refusal = await pollBounceMailbox(elsewhere, queue).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(BounceMailboxError);
     expect((refusal as Error).message).toBe(
-      `127.0.0.2:${dovecot.port} does not offer STARTTLS: use imaps:// (port 993) in BOUNCE_MAILBOX_URL, or a server that encrypts the login.`,
+      `127.0.0.2:${dovecot().port} does not offer STARTTLS: use imaps:// (port 993) in BOUNCE_MAILBOX_URL, or a server that encrypts the login.`,
     );
   });
 
@@ -224,17 +215,17 @@ describe("the connection's encryption", () => {
 // penalty, seconds), so the tests that do come after the others.
 describe("a mailbox that refuses the login", () => {
   it("says what to check: the user name and password, never the password itself", async () => {
-    const wrongPassword = dovecot.url.replace(dovecot.password, "not-the-password");
+    const wrongPassword = dovecot().url.replace(dovecot().password, "not-the-password");
     const refusal = await pollBounceMailbox(wrongPassword, queue).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(BounceMailboxError);
     expect((refusal as Error).message).toBe(
-      `The mail server at 127.0.0.1:${dovecot.port} refused the login of ${dovecot.user}: check the user name and password in BOUNCE_MAILBOX_URL (percent-encode @, : and / in them).`,
+      `The mail server at 127.0.0.1:${dovecot().port} refused the login of ${dovecot().user}: check the user name and password in BOUNCE_MAILBOX_URL (percent-encode @, : and / in them).`,
     );
     expect((refusal as Error).message).not.toContain("not-the-password");
   });
 
   it("says what to check in the log when the mailbox refuses it, and ends normally for the next poll", async () => {
-    process.env.BOUNCE_MAILBOX_URL = dovecot.url.replace(dovecot.password, "wrong-password");
+    process.env.BOUNCE_MAILBOX_URL = dovecot().url.replace(dovecot().password, "wrong-password");
     const messages: unknown[] = [];
     try {
       const worker = new Worker(path.resolve(import.meta.dirname, "../../../jobs/bounce-mailbox.mjs"));
