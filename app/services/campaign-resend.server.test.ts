@@ -8,6 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { createTestUser, segmentTree, useTestConnection, useTestDatabase } from "../../tests/helpers/db";
 import { seededTenant } from "../../tests/helpers/seeded-tenants";
+import { sendThrough } from "../../tests/helpers/campaign-send";
 import { sqlRows, sqlRun, sqlValue } from "../../tests/helpers/sql";
 import { callRoute } from "../../tests/helpers/requests";
 
@@ -29,14 +30,12 @@ import { resendReach } from "~/services/campaigns/reach.server";
 import { getCampaign } from "~/services/campaigns/views.server";
 import { deleteCustomer } from "~/services/customers.server";
 import type { ChannelResult, DeliveryChannel, OutgoingMessage } from "~/services/sending/channel.server";
-import { createDeliveryEngine } from "~/services/sending/engine.server";
 import { createSegment } from "~/services/segments.server";
 import { issueToken } from "~/services/token.server";
 import { action as resendAction } from "~/routes/api/campaigns-id-resend-non-openers";
 import { action as campaignIdAction } from "~/routes/api/campaigns-id";
 
 const everyone = segmentTree({ totalSpend: { $gte: 0 } });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Row = { seq: number; email: string; customerId: string; status: string; retries: number };
 const rowsOf = (campaignId: string) =>
@@ -67,15 +66,7 @@ async function sendAll(id: string, outcome: (email: string) => "accepted" | "bou
     },
     close: async () => {},
   };
-  const engine = createDeliveryEngine({
-    connection: connection(),
-    channel,
-    settings: { batchSize: 50, concurrency: 1, idleMs: 5, retryBaseMs: 1 },
-  });
-  const running = engine.run();
-  for (let i = 0; i < 400 && (await statusOf(id)) !== "Completed"; i++) await sleep(25);
-  await engine.stop();
-  await running;
+  await sendThrough(connection(), id, channel, { batchSize: 50, concurrency: 1, idleMs: 5, retryBaseMs: 1 });
   expect(await statusOf(id)).toBe("Completed");
 }
 

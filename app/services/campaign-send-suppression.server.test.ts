@@ -8,6 +8,7 @@ import { describe, expect, it, vi } from "vitest";
 import { useTestConnection, useTestDatabase } from "../../tests/helpers/db";
 import { everyone } from "../../tests/helpers/campaign-launch";
 import { seededTenant, suppressionTenants } from "../../tests/helpers/seeded-tenants";
+import { sendThrough } from "../../tests/helpers/campaign-send";
 import { callRoute } from "../../tests/helpers/requests";
 import { sqlRows, sqlRun, sqlValue } from "../../tests/helpers/sql";
 
@@ -23,7 +24,6 @@ import { suppressions } from "~/models/suppressions/store.server";
 import { deliveryLogs } from "~/services/campaigns/delivery-log.server";
 import { getCampaign } from "~/services/campaigns/views.server";
 import type { ChannelResult, DeliveryChannel, OutgoingMessage, SendControl } from "~/services/sending/channel.server";
-import { createDeliveryEngine } from "~/services/sending/engine.server";
 import { seedCampaignHistory } from "~/services/sending/history.server";
 import { createSegment } from "~/services/segments.server";
 import { issueToken } from "~/services/token.server";
@@ -86,15 +86,7 @@ describe("the send re-checks the list", () => {
       },
       close: async () => {},
     };
-    const engine = createDeliveryEngine({
-      connection: connection(),
-      channel,
-      settings: { batchSize: 40, concurrency: 1, idleMs: 5, retryBaseMs: 1 },
-    });
-    const running = engine.run();
-    for (let i = 0; i < 400 && (await campaign(id)).status !== "Completed"; i++) await sleep(25);
-    await engine.stop();
-    await running;
+    await sendThrough(connection(), id, channel, { batchSize: 40, concurrency: 1, idleMs: 5, retryBaseMs: 1 });
 
     const c = await campaign(id);
     expect(c.status).toBe("Completed");

@@ -11,7 +11,9 @@ import { parseConditions } from "~/lib/segments";
 import { type CampaignRow, campaigns, type NewCampaign } from "~/models/campaigns/store.server";
 import { launches } from "~/models/launch/store.server";
 import { segmentAudience } from "~/models/segments/audience/store.server";
+import type { DeliveryChannel } from "~/services/sending/channel.server";
 import { createDeliveryEngine } from "~/services/sending/engine.server";
+import type { EngineSettings } from "~/services/sending/engine-settings.server";
 import { smtpChannel } from "~/services/sending/smtp-channel.server";
 import { sqlRow, sqlRows } from "./sql";
 
@@ -148,4 +150,22 @@ export async function sendCampaignOverSmtp(
   expect(errors).toEqual([]);
   expect((await campaignRow(sqlite, id)).status).toBe("Completed");
   return id;
+}
+
+/**
+ * Runs the delivery engine with `channel` until the campaign is Completed (10 s at most; other
+ * active campaigns send too), then stops it. The test checks the status it ended in.
+ */
+export async function sendThrough(
+  connection: AnyConnection,
+  id: string,
+  channel: DeliveryChannel,
+  settings: Partial<EngineSettings>,
+): Promise<void> {
+  const engine = createDeliveryEngine({ connection, channel, settings });
+  const running = engine.run();
+  for (let i = 0; i < 400 && (await campaignRow(connection, id)).status !== "Completed"; i++)
+    await new Promise((r) => setTimeout(r, 25));
+  await engine.stop();
+  await running;
 }
