@@ -239,3 +239,31 @@ describe("tags", () => {
     expect((await getCustomer(owner, mine.id)).tags).toEqual(["Private"]);
   });
 });
+
+describe("the seed", () => {
+  it("defines the fields it is asked for, fills them and the built-in ones by their types, and spreads tags", async () => {
+    const tenant = (await createTestUser("Seeded fields")).id;
+    const { seedTenant } = await import("~/services/seed.server");
+    await seedTenant(tenant, { customers: 200, orders: 0, fields: 4, tags: 5, seed: 5 });
+    const fields = await fieldDefinitions(tenant);
+    expect(fields.filter((f) => !f.builtIn).map((f) => f.name)).toEqual([
+      "tier",
+      "points",
+      "member_since",
+      "newsletter",
+    ]);
+    // Every customer has a city and country; values read back typed.
+    expect(await fieldValueCount(tenant, "city")).toBe(200);
+    expect(await fieldValueCount(tenant, "country")).toBe(200);
+    const points = await fieldValueCount(tenant, "points");
+    expect(points).toBeGreaterThan(100);
+    expect(points).toBeLessThan(200);
+    const tags = await listTags(tenant);
+    expect(tags.map((t) => t.name).sort()).toEqual(
+      ["Diwali 2025", "Trade fair Mumbai", "VIP", "Wholesale", "Newsletter signup"].sort(),
+    );
+    const vip = tags.find((t) => t.name === "VIP")?.customers ?? 0;
+    const last = tags.find((t) => t.name === "Newsletter signup")?.customers ?? 0;
+    expect(vip).toBeGreaterThan(last);
+  });
+});

@@ -6,13 +6,22 @@
 // customer's totalSpend, visits and lastActive are then computed in SQL from their non-cancelled
 // orders. A seed that is a good part of the table builds the segment indexes once at the end.
 import { fakerEN_IN } from "@faker-js/faker";
+import { type FieldDefinition, readFieldValue } from "~/lib/custom-fields";
 import { newId } from "~/lib/id";
+import { tags as tagStore } from "~/models/tags/store.server";
+import type { SeedCustomerTag, SeedFieldValue } from "~/models/seed/rows";
+import { NewFieldSchema } from "~/schemas/custom-field";
+import { createField, fieldDefinitions } from "~/services/custom-fields.server";
 import { type SeedCustomer, type SeedOrder, seedStore } from "~/models/seed/store.server";
 import { recordNewCustomers } from "~/services/customer-events.server";
 
 export type SeedOptions = {
   customers: number;
   orders: number;
+  /** Custom fields to define (of SEED_FIELDS, in order) and fill; with any, the built-in fields are filled too. */
+  fields?: number;
+  /** Tags to spread over the new customers (of SEED_TAGS, in order). */
+  tags?: number;
   /** Makes the data repeatable. */
   seed?: number;
   file?: string;
@@ -75,6 +84,49 @@ function pools(seed: number) {
   };
 }
 
+/** The custom fields a seed defines, in order: one of each type and a few more, as a shop has them. */
+export const SEED_FIELDS = [
+  { name: "tier", label: "Loyalty tier", type: "choice", choices: ["Bronze", "Silver", "Gold", "Platinum"] },
+  { name: "points", label: "Loyalty points", type: "number" },
+  { name: "member_since", label: "Member since", type: "date" },
+  { name: "newsletter", label: "Newsletter", type: "boolean" },
+  {
+    name: "favourite_category",
+    label: "Favourite category",
+    type: "choice",
+    choices: ["Sarees", "Kurtas", "Jewellery", "Footwear", "Home"],
+  },
+  { name: "preferred_store", label: "Preferred store", type: "text" },
+  { name: "shoe_size", label: "Shoe size", type: "number" },
+  { name: "anniversary", label: "Anniversary", type: "date" },
+  { name: "referral_code", label: "Referral code", type: "text" },
+  { name: "credit_limit", label: "Credit limit", type: "number" },
+] as const;
+
+/** The tags a seed spreads, the first ones on many customers and the last on few. */
+export const SEED_TAGS = [
+  "VIP",
+  "Diwali 2025",
+  "Wholesale",
+  "Trade fair Mumbai",
+  "Newsletter signup",
+  "Instagram",
+  "Returning",
+  "Wedding season",
+  "Corporate gifting",
+  "Influencer",
+  "Cash on delivery",
+  "EMI buyer",
+  "Store walk-in",
+  "WhatsApp",
+  "Referral",
+  "Sample request",
+  "Complaint resolved",
+  "Gift card",
+  "Festive sale",
+  "Early access",
+];
+
 const ORDER_STATUSES = [
   "Completed",
   "Completed",
@@ -98,6 +150,10 @@ export async function seedTenant(userId: string, options: SeedOptions): Promise<
   let ordersCreated = 0;
   try {
     const { lastRowid: startRow, tenantCustomers: tag } = await seedStore.seedStartingPoint(connection, userId);
+    // Field definitions and tags are made before the load: on SQLite the load may hold the
+    // database's one write lock in a single transaction.
+    const fields = await seedFields(userId, options.fields ?? 0);
+    const tagIds = await seedTagIds(userId, options.tags ?? 0);
     const span = 730 * DAY;
     const span0 = now - span - DAY;
     const total = Math.max(1, options.customers);
@@ -179,6 +235,10 @@ export async function seedTenant(userId: string, options: SeedOptions): Promise<
         const to = Math.min(options.customers, from + BATCH);
         const inserted = await seedStore.insertSeedCustomers(connection, userId, makeCustomers(from, to));
         customersCreated += inserted.length;
+        if (fields.length > 0 || tagIds.length > 0) {
+          const extras = makeExtras(inserted, fields, tagIds, rng, p.places);
+          await seedStore.insertSeedExtras(connection, userId, extras.values, extras.tags);
+        }
         if (withOrders) {
           for (const c of inserted) {
             customerIds.push(c.id);
@@ -213,4 +273,96 @@ export async function seedTenant(userId: string, options: SeedOptions): Promise<
   }
   await recordNewCustomers(userId, customersCreated);
   return { customersCreated, ordersCreated, durationMs: Date.now() - started };
+}
+
+/** Defines the first `n` of SEED_FIELDS the tenant lacks; returns the fields the seed fills (built-in ones too when n > 0). */
+async function seedFields(userId: string, n: number): Promise<FieldDefinition[]> {
+  if (n <= 0) return [];
+  const have = new Set((await fieldDefinitions(userId)).map((f) => f.name));
+  for (const field of SEED_FIELDS.slice(0, n)) {
+    if (!have.has(field.name)) await createField(userId, NewFieldSchema.parse(field));
+  }
+  const wanted = new Set<string>([
+    ...SEED_FIELDS.slice(0, n).map((f) => f.name),
+    "city",
+    "state",
+    "country",
+    "birthday",
+    "time_zone",
+  ]);
+  return (await fieldDefinitions(userId)).filter((f) => wanted.has(f.name));
+}
+
+async function seedTagIds(userId: string, n: number): Promise<string[]> {
+  if (n <= 0) return [];
+  const names = Array.from({ length: n }, (_, i) => SEED_TAGS[i] ?? `Tag ${i + 1}`);
+  const made = await tagStore.ensureTags(userId, names);
+  const byKey = new Map(made.map((t) => [t.key, t.id]));
+  return names.map((name) => byKey.get(name.toLowerCase()) ?? "").filter(Boolean);
+}
+
+type Rng = ReturnType<typeof generator>;
+
+/** A made-up value of a field for one customer, in the field's canonical form; null for none. */
+function seedValue(field: FieldDefinition, rng: Rng, place: string): string | null {
+  const [city = "Pune", rest = ""] = place.split(", ");
+  const state = rest.replace(/\s+\d+$/, "");
+  const date = (fromYear: number, toYear: number) =>
+    `${rng.int(fromYear, toYear)}-${String(rng.int(1, 12)).padStart(2, "0")}-${String(rng.int(1, 28)).padStart(2, "0")}`;
+  switch (field.name) {
+    case "city":
+      return city;
+    case "state":
+      return state || null;
+    case "country":
+      return "India";
+    case "birthday":
+      return rng.next() < 0.8 ? date(1955, 2006) : null;
+    case "time_zone":
+      return "Asia/Kolkata";
+  }
+  if (rng.next() < 0.3) return null;
+  switch (field.type) {
+    case "choice":
+      return rng.pick(field.choices);
+    case "number":
+      return String(rng.int(0, 5000));
+    case "date":
+      return date(2005, 2025);
+    case "boolean":
+      return rng.next() < 0.5 ? "true" : "false";
+    case "text":
+      return `${field.name.slice(0, 3).toUpperCase()}-${rng.int(100, 999)}`;
+  }
+}
+
+/** Field values and tags for customers the seed just inserted: every field often, tags skewed to the first ones. */
+function makeExtras(
+  customers: readonly { id: string }[],
+  fields: readonly FieldDefinition[],
+  tagIds: readonly string[],
+  rng: Rng,
+  places: readonly string[],
+): { values: SeedFieldValue[]; tags: SeedCustomerTag[] } {
+  const values: SeedFieldValue[] = [];
+  const tags: SeedCustomerTag[] = [];
+  for (const c of customers) {
+    const place = rng.pick(places);
+    for (const field of fields) {
+      const raw = seedValue(field, rng, place);
+      if (raw === null) continue;
+      const read = readFieldValue(field, raw);
+      if (read.ok && read.value) values.push({ customerId: c.id, name: field.name, ...read.value });
+    }
+    if (tagIds.length > 0) {
+      const howMany = Math.floor(-Math.log(1 - rng.next()) * 1.2);
+      const chosen = new Set<string>();
+      for (let i = 0; i < howMany; i++) {
+        // Skewed: a low index is far likelier, so the first tags are common and the last rare.
+        chosen.add(tagIds[Math.min(tagIds.length - 1, Math.floor(tagIds.length * rng.next() * rng.next()))]);
+      }
+      for (const tagId of chosen) tags.push({ tagId, customerId: c.id });
+    }
+  }
+  return { values, tags };
 }

@@ -4,7 +4,7 @@
 // table builds the segment indexes once at the end (SQLite; ~/db/bulk-load.server).
 import type { PostgresSession } from "~/db/bulk-load.postgres.server";
 import type { Sqlite } from "~/db/sqlite.server";
-import type { SeedCustomer, SeedOrder } from "~/models/seed/rows";
+import type { SeedCustomer, SeedCustomerTag, SeedFieldValue, SeedOrder } from "~/models/seed/rows";
 
 /** The seed's connection: a SQLite connection, or a PostgreSQL session (opaque to the service). */
 export type SeedConnection = Sqlite | PostgresSession;
@@ -37,6 +37,16 @@ export type SeedStore = {
     userId: string,
     customers: readonly SeedCustomer[],
   ): Promise<SeedCustomer[]>;
+  /**
+   * Inserts field values and tags of customers the seed has just inserted (none conflicts: the
+   * customers are new), in one transaction.
+   */
+  insertSeedExtras(
+    connection: SeedConnection,
+    userId: string,
+    values: readonly SeedFieldValue[],
+    tags: readonly SeedCustomerTag[],
+  ): Promise<void>;
   /** Inserts a batch of the tenant's orders and their items in one transaction (notes empty). */
   insertSeedOrders(connection: SeedConnection, userId: string, orders: readonly SeedOrder[]): Promise<void>;
   /**

@@ -18,7 +18,7 @@ import {
 import { afterCustomerBulkLoadPg } from "~/db/planner-statistics.postgres.server";
 import { ADD_TO_TALLY_SQL_PG, personalFields, STAGED_COLUMNS } from "~/models/customers/rows";
 import type { SeedConnection, SeedStore } from "~/models/seed/contract";
-import type { SeedCustomer, SeedOrder } from "~/models/seed/rows";
+import type { SeedCustomer, SeedCustomerTag, SeedFieldValue, SeedOrder } from "~/models/seed/rows";
 
 /** A batch's columns: an import's staged row's, and the customer's creation time. */
 const SEED_BATCH_COLUMNS = [...STAGED_COLUMNS, `"createdAt"`];
@@ -86,6 +86,33 @@ async function insertSeedCustomers(
     return new Set(rows.map((r) => r.id));
   });
   return customers.filter((c) => inserted.has(c.id));
+}
+
+async function insertSeedExtras(
+  session: PostgresSession,
+  userId: string,
+  values: readonly SeedFieldValue[],
+  tags: readonly SeedCustomerTag[],
+): Promise<void> {
+  const client = session.client;
+  await inSessionTransaction(session, async () => {
+    if (values.length > 0) {
+      await copyRows(
+        client,
+        `"CustomerFieldValue"`,
+        [`"userId"`, `"customerId"`, `"name"`, `"value"`, `"textKey"`, `"numberValue"`],
+        values.map((v) => [userId, v.customerId, v.name, v.value, v.textKey, v.numberValue]),
+      );
+    }
+    if (tags.length > 0) {
+      await copyRows(
+        client,
+        `"CustomerTag"`,
+        [`"tagId"`, `"customerId"`, `"userId"`],
+        tags.map((t) => [t.tagId, t.customerId, userId]),
+      );
+    }
+  });
 }
 
 async function insertSeedOrders(session: PostgresSession, userId: string, orders: readonly SeedOrder[]): Promise<void> {
@@ -181,6 +208,7 @@ export const postgresSeedStore: SeedStore = {
   closeSeedConnection: (connection) => closePostgresSession(sessionOf(connection)),
   seedStartingPoint: (connection, userId) => seedStartingPoint(sessionOf(connection), userId),
   insertSeedCustomers: (connection, userId, customers) => insertSeedCustomers(sessionOf(connection), userId, customers),
+  insertSeedExtras: (connection, userId, values, tags) => insertSeedExtras(sessionOf(connection), userId, values, tags),
   insertSeedOrders: (connection, userId, orders) => insertSeedOrders(sessionOf(connection), userId, orders),
   // No rowid here: the customers this session's seed inserted are in "seed_customers".
   recomputeSeedCustomerTotals: (connection, userId) => recomputeSeedCustomerTotals(sessionOf(connection), userId),

@@ -7,6 +7,18 @@ export type SeedCustomer = Omit<CustomerRow, "userId" | "updatedAt">;
 
 export type SeedOrderItem = { id: string; name: string; description: string; quantity: number; pricePaise: number };
 
+/** A field value the seed made up for one of its customers (as app/lib/custom-fields.ts stores it). */
+export type SeedFieldValue = {
+  customerId: string;
+  name: string;
+  value: string;
+  textKey: string | null;
+  numberValue: number | null;
+};
+
+/** A tag the seed put on one of its customers. */
+export type SeedCustomerTag = { tagId: string; customerId: string };
+
 /** An order the seed made up, with its items in their order. */
 export type SeedOrder = {
   id: string;

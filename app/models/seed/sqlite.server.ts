@@ -69,6 +69,19 @@ export const sqliteSeedStore: SeedStore = {
     })();
   },
 
+  async insertSeedExtras(connection, userId, values, tags) {
+    const own = sqliteSeed(connection);
+    const insertValue =
+      own.prepare(`INSERT INTO "CustomerFieldValue" ("userId", "customerId", "name", "value", "textKey", "numberValue")
+      VALUES (?, ?, ?, ?, ?, ?)`);
+    const insertTag = own.prepare(`INSERT INTO "CustomerTag" ("tagId", "customerId", "userId") VALUES (?, ?, ?)
+      ON CONFLICT DO NOTHING`);
+    own.transaction(() => {
+      for (const v of values) insertValue.run(userId, v.customerId, v.name, v.value, v.textKey, v.numberValue);
+      for (const t of tags) insertTag.run(t.tagId, t.customerId, userId);
+    })();
+  },
+
   async insertSeedOrders(connection, userId, orders) {
     const own = sqliteSeed(connection);
     const insertOrder = own.prepare(`INSERT INTO "Order" ("id", "userId", "customerId", "status", "amountPaise",
