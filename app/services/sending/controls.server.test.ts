@@ -77,6 +77,16 @@ function engine(settings: Partial<EngineSettings> = {}, pool = POOL): DeliveryEn
   });
 }
 
+/** A campaign launched afresh and an engine sending it, once `arrived` of its messages have reached the server. */
+async function sendingUntil(arrived: number) {
+  smtp.messages.length = 0;
+  const id = await launch();
+  const running = engine();
+  const loop = running.run();
+  await until(() => smtp.messages.length >= arrived, `${arrived} messages arrived`);
+  return { id, running, loop };
+}
+
 async function figuresAddUp(id: string) {
   const c = await getCampaign(tenant.id, id);
   const s = c.deliveryStats;
@@ -97,11 +107,7 @@ async function figuresAddUp(id: string) {
 
 describe("controls while sending through SMTP", () => {
   it("pause: no message is handed over after the answer; resume sends the rest, each once", async () => {
-    smtp.messages.length = 0;
-    const id = await launch();
-    const running = engine();
-    const loop = running.run();
-    await until(() => smtp.messages.length >= 60, "60 messages arrived");
+    const { id, running, loop } = await sendingUntil(60);
     const paused = await pauseCampaign(tenant.id, id);
     expect(paused.campaign.status).toBe("Paused");
     const atAnswer = smtp.messages.length;
@@ -135,11 +141,7 @@ describe("controls while sending through SMTP", () => {
   });
 
   it("cancel: the rows never handed over end Cancelled, in the log, its filter and the counts", async () => {
-    smtp.messages.length = 0;
-    const id = await launch();
-    const running = engine();
-    const loop = running.run();
-    await until(() => smtp.messages.length >= 50, "50 messages arrived");
+    const { id, running, loop } = await sendingUntil(50);
     await cancelCampaign(tenant.id, id);
     const atAnswer = smtp.messages.length;
     await until(async () => deliveryStats(await readCounters(id)).pending === 0, "no row left pending");

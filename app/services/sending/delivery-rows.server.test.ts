@@ -70,27 +70,16 @@ describe("a launch in slices", () => {
     description: "",
     message: "Hi {NAME}",
   });
+  /** Starts a launch of campaign `id` to every customer of `userId`, written `slice` rows a step. */
+  const startInSlices = (id: string, userId: string, slice: number) =>
+    launches.start(connection(), content(id, userId), segmentAudience.audienceWhere(userId, everyone), { slice });
 
   it("stays an unsendable draft until its last slice, keeps two interleaved launches' rows contiguous, and equals the count", async () => {
     const expected = await segmentAudience.sqlAudienceCount(tenant.id, everyone);
     const a = newId();
     const b = newId();
-    const first = await launches.start(
-      connection(),
-      content(a, tenant.id),
-      segmentAudience.audienceWhere(tenant.id, everyone),
-      {
-        slice: 37,
-      },
-    );
-    const second = await launches.start(
-      connection(),
-      content(b, tenant.id),
-      segmentAudience.audienceWhere(tenant.id, everyone),
-      {
-        slice: 50,
-      },
-    );
+    const first = await startInSlices(a, tenant.id, 37);
+    const second = await startInSlices(b, tenant.id, 50);
     // Slices of the two launches alternate, as two requests would.
     let more = true;
     while (more) more = (await Promise.all([first.step(), second.step()])).some(Boolean);
@@ -111,14 +100,7 @@ describe("a launch in slices", () => {
 
   it("a launch cut off by a crash is cleared once stale, and can be launched again", async () => {
     const id = newId();
-    const cut = await launches.start(
-      connection(),
-      content(id, other.id),
-      segmentAudience.audienceWhere(other.id, everyone),
-      {
-        slice: 10,
-      },
-    );
+    const cut = await startInSlices(id, other.id, 10);
     await cut.step();
     await cut.step();
     expect(await rows(id)).toHaveLength(20);
