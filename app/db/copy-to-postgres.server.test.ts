@@ -80,7 +80,7 @@ function addOddRows(sqlite: Database.Database) {
 beforeAll(async () => {
   userId = (await createTestUser("Copy Owner")).id;
   await createTestUser("Second Tenant");
-  await seedTenant(userId, { customers: 3000, orders: 2000, seed: 11 });
+  await seedTenant(userId, { customers: 3000, orders: 2000, fields: 4, tags: 5, seed: 11 });
   const sqlite = openSqlite(file);
   try {
     await seedCampaignHistory(sqlite, userId, 2);
@@ -158,6 +158,9 @@ describe("copySqliteToPostgres", () => {
       expect(expected.Customer).toBe(3002);
       expect(expected.Delivery).toBeGreaterThan(0);
       expect(expected.Suppression).toBeGreaterThan(0);
+      // Fields, tags and the figures segments ask about go across too.
+      for (const table of ["CustomField", "CustomerFieldValue", "Tag", "CustomerTag", "CustomerActivity"] as const)
+        expect(expected[table], table).toBeGreaterThan(0);
       const sums = (table: string, column: string) =>
         String(
           (sqlite.prepare(`SELECT sum("${column}") AS s FROM "${table}"`).safeIntegers(true).get() as { s: bigint }).s,
