@@ -2,7 +2,9 @@
 // wired for screen readers (aria-invalid, aria-describedby). Every form in the product builds its
 // fields from these, with the props Conform's getInputProps / getTextareaProps / getSelectProps give
 // (docs/architecture.md, "Forms").
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useId } from "react";
+import type { $ZodType } from "zod/v4/core";
 
 export type ListOfErrors = Array<string | null | undefined> | null | undefined;
 
@@ -230,3 +232,15 @@ export function CheckboxField({
  * from then on as the user types; the server checks everything again on submit.
  */
 export const LIVE_VALIDATION = { shouldValidate: "onBlur", shouldRevalidate: "onInput" } as const;
+
+/**
+ * useForm's checks of a form whose fields `schema` reads, as the server reads them: its inputs carry
+ * the schema's constraints, and the browser checks them with it as LIVE_VALIDATION says.
+ */
+export function liveChecks<Schema extends $ZodType>(schema: Schema) {
+  return {
+    constraint: getZodConstraint(schema),
+    onValidate: ({ formData }: { formData: FormData }) => parseWithZod(formData, { schema }),
+    ...LIVE_VALIDATION,
+  };
+}

@@ -4,12 +4,11 @@
 // Works without JavaScript; errors come back under the fields with real status codes
 // (400, 401, 403, 429).
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect } from "react";
-import { Field, FormAlert, LIVE_VALIDATION } from "~/components/forms";
+import { Field, FormAlert, liveChecks } from "~/components/forms";
 import { getEnv } from "~/env.server";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
@@ -76,9 +75,7 @@ export default function Login() {
   const [form, fields] = useForm({
     id: "local-sign-in",
     lastResult,
-    constraint: getZodConstraint(SignInSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignInSchema }),
-    ...LIVE_VALIDATION,
+    ...liveChecks(SignInSchema),
   });
 
   // Whoever lands here is not signed in: a stored token is stale (docs/rules.md#sign-in-and-sessions).

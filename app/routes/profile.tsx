@@ -3,7 +3,7 @@
 // snackbar; a refused save keeps what was typed, shows the field messages and the error snackbar.
 // It submits and validates on the server without JavaScript.
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
@@ -11,7 +11,7 @@ import { allowMethods, keepAllowHeader } from "~/lib/api.server";
 import { Avatar } from "~/components/avatar";
 import { DateTime } from "~/components/date-time";
 import { RouteErrorBoundary } from "~/components/error-boundary";
-import { Field, FormAlert, LIVE_VALIDATION, SelectField } from "~/components/forms";
+import { Field, FormAlert, liveChecks, SelectField } from "~/components/forms";
 import { useSnackbar } from "~/components/snackbar";
 import { BRAND } from "~/lib/brand";
 import { replyRefused, replyUnfinished } from "~/lib/forms.server";
@@ -97,9 +97,7 @@ export default function Profile() {
     id: "profile-form",
     lastResult,
     defaultValue: { ...profileFields(user), timeZone: timeZone ?? "" },
-    constraint: getZodConstraint(ProfileFormSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileFormSchema }),
-    ...LIVE_VALIDATION,
+    ...liveChecks(ProfileFormSchema),
   });
 
   useEffect(() => {

@@ -3,7 +3,7 @@
 // then stops working, as it does after PASSWORD_LINK_DAYS. A used, expired or altered link says so
 // and what to do. Public (the token is the credential); works without JavaScript.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import {
@@ -17,7 +17,7 @@ import {
 } from "@remix-run/react";
 import { z } from "zod";
 import { RouteErrorBoundary } from "~/components/error-boundary";
-import { Field, FormAlert, LIVE_VALIDATION } from "~/components/forms";
+import { Field, FormAlert, liveChecks } from "~/components/forms";
 import { allowMethods, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { LINK_ENDED } from "~/lib/password-link";
@@ -65,9 +65,7 @@ export default function SetPassword() {
   const [form, fields] = useForm({
     id: "set-password",
     lastResult,
-    constraint: getZodConstraint(SetPasswordSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SetPasswordSchema }),
-    ...LIVE_VALIDATION,
+    ...liveChecks(SetPasswordSchema),
   });
   return (
     <main className="flex min-h-screen items-center justify-center p-4">

@@ -6,7 +6,7 @@
 // (/suppressions/export). Links, GET forms and form posts throughout, so all of it works without
 // JavaScript. On a phone the rows are cards (ResponsiveTable).
 import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { MailX, Plus, Upload } from "lucide-react";
@@ -16,7 +16,7 @@ import { z } from "zod";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { DateTime } from "~/components/date-time";
 import { useDelegatedLinks } from "~/components/fast-rows";
-import { FormAlert, LIVE_VALIDATION, TextareaField } from "~/components/forms";
+import { FormAlert, liveChecks, TextareaField } from "~/components/forms";
 import { ListSearch } from "~/components/list-search";
 import { Pager } from "~/components/pager";
 import { CardCell, ColumnHeader, EmptyRow, ListTable } from "~/components/list-table";
@@ -134,9 +134,7 @@ export default function Suppressions() {
   const [form, fields] = useForm({
     id: "add-suppressions",
     lastResult: addResult,
-    constraint: getZodConstraint(AddSuppressionsFormSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: AddSuppressionsFormSchema }),
-    ...LIVE_VALIDATION,
+    ...liveChecks(AddSuppressionsFormSchema),
   });
 
   // After addresses were added (the action redirected: no reply), the form starts empty again.

@@ -5,14 +5,14 @@
 // person who has not signed in yet (an account in use keeps its own password: a link would let the
 // owner sign in as them). Plain form posts: it works without JavaScript.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { UserPlus } from "lucide-react";
 import { useEffect } from "react";
 import { DateTime } from "~/components/date-time";
-import { Field, FormAlert, LIVE_VALIDATION } from "~/components/forms";
+import { Field, FormAlert, liveChecks } from "~/components/forms";
 import { CardCell, ColumnHeader, ListTable } from "~/components/list-table";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
@@ -79,9 +79,7 @@ export default function Users() {
   const [form, fields] = useForm({
     id: "add-person",
     lastResult: reply && !("link" in reply) ? reply : undefined,
-    constraint: getZodConstraint(AddPersonSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: AddPersonSchema }),
-    ...LIVE_VALIDATION,
+    ...liveChecks(AddPersonSchema),
   });
 
   // After a person was added, the form starts empty again for the next one.
