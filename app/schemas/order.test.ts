@@ -12,6 +12,13 @@ import {
 const CUSTOMER = "6741f0a2b3c4d5e6f7a8b9c0";
 const valid = { customerId: CUSTOMER, items: [{ name: "Kurta", quantity: 2, price: 499.5 }] };
 
+/** A form's data: each field set in the order given (the order the schema reads item rows in). */
+function formOf(fields: Record<string, string>): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  return form;
+}
+
 function errorsOf(input: unknown, schema = OrderSchema) {
   const result = schema.safeParse(input);
   if (result.success) return {};
@@ -129,16 +136,17 @@ describe("order form fields", () => {
   };
 
   it("reads item rows in their order and turns a non-numeric quantity into 1", () => {
-    const form = new FormData();
-    form.set("customerId", CUSTOMER);
-    form.set("status", "Processing");
-    form.set("tax", "10");
-    form.set("items[1].name", "Second");
-    form.set("items[1].quantity", "abc");
-    form.set("items[1].price", "2");
-    form.set("items[0].name", "First");
-    form.set("items[0].quantity", "3.7");
-    form.set("items[0].price", "1.50");
+    const form = formOf({
+      customerId: CUSTOMER,
+      status: "Processing",
+      tax: "10",
+      "items[1].name": "Second",
+      "items[1].quantity": "abc",
+      "items[1].price": "2",
+      "items[0].name": "First",
+      "items[0].quantity": "3.7",
+      "items[0].price": "1.50",
+    });
     const submission = parse(form);
     expect(submission.status).toBe("success");
     const order = submission.status === "success" ? submission.value : null;
@@ -150,22 +158,20 @@ describe("order form fields", () => {
   });
 
   it("takes the customer from customerId only: the typed box counts once the server has resolved it", () => {
-    const form = new FormData();
-    form.set("customer", CUSTOMER);
-    form.set("items[0].name", "A");
-    form.set("items[0].price", "1");
+    const form = formOf({ customer: CUSTOMER, "items[0].name": "A", "items[0].price": "1" });
     expect(errorsOf(form)).toEqual({ customerId: [ORDER_MESSAGES.customer] });
     expect(parse(form, OrderFormUpdateSchema).status).toBe("success");
   });
 
   it("names the fields as the form does (items[1].name) with the form's messages", () => {
-    const form = new FormData();
-    form.set("customerId", CUSTOMER);
-    form.set("tax", "-1");
-    form.set("items[0].name", "A");
-    form.set("items[0].price", "1");
-    form.set("items[1].name", " ");
-    form.set("items[1].price", "1.005");
+    const form = formOf({
+      customerId: CUSTOMER,
+      tax: "-1",
+      "items[0].name": "A",
+      "items[0].price": "1",
+      "items[1].name": " ",
+      "items[1].price": "1.005",
+    });
     expect(errorsOf(form)).toEqual({
       tax: [ORDER_MESSAGES.tax],
       "items[1].name": [ORDER_MESSAGES.itemNames],
@@ -174,8 +180,7 @@ describe("order form fields", () => {
   });
 
   it("needs at least one row", () => {
-    const form = new FormData();
-    form.set("customerId", CUSTOMER);
+    const form = formOf({ customerId: CUSTOMER });
     expect(errorsOf(form)).toEqual({ items: [ORDER_MESSAGES.items] });
   });
 });
