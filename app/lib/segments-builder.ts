@@ -1,20 +1,35 @@
 // The rule builder's rows (what the form edits and posts: values are still text), their checks with
 // the product's messages for the builder, and their conversion to and from the validated tree. The
 // form's schema (app/schemas/segment.ts) turns the rows into the API's conditions mapping.
+//
+// A row's field is the mapping's key: one of the customer's figures (`totalSpend`), one of its
+// fields (`field:city`), or `tags`. Which operators and which value input a field's row offers
+// follows the field's type, from the tenant's fields the page was given (builderFields()).
+import type { FieldDefinition, FieldType } from "~/lib/custom-fields";
+import { FIELD_TYPE_OPERATORS } from "~/lib/segment-fields";
 import {
   type Conditions,
+  type FieldOperator,
   type Logic,
   type Operator,
   type SegmentField,
   type SegmentNode,
+  DATE_OPERATORS,
+  FIELD_KEY_PREFIX,
+  FIELD_NAMES,
   MAX_CONDITIONS,
+  NUMBER_OPERATORS,
   SEGMENT_FIELDS,
+  TAGS_KEY,
+  fieldLabel,
   firstOperator,
   isDateValue,
   isField,
   isRelativeDate,
+  isRelativeDay,
   numericValue,
   operatorsFor,
+  parseConditions,
 } from "~/lib/segments";
 
 /**
@@ -24,11 +39,16 @@ import {
 export type BuilderOperator = Operator | RelativeOperator;
 export type RelativeOperator = `${Exclude<Operator, "$eq">}:daysAgo`;
 
+/**
+ * One condition of the builder: `field` is the mapping's key (`totalSpend`, `field:city`, `tags`),
+ * `op` an API operator or one of the builder's own (`$gte:daysAgo`, `$lte:daysAhead`,
+ * `$exists:true`), `value` the text typed (a list of choices one per line, tags separated by commas).
+ */
 export type BuilderCondition = {
   kind: "condition";
   id: string;
-  field: SegmentField;
-  op: BuilderOperator;
+  field: string;
+  op: string;
   value: string;
 };
 
@@ -58,6 +78,192 @@ export function builderOperators(field: SegmentField, current?: string): { value
   if (SEGMENT_FIELDS[field].type !== "date") return plain;
   return [...plain, ...RELATIVE_OPERATORS.filter((o) => o.offered || o.value === current)];
 }
+// ---------------------------------------------------------------------------------------------
+// The fields a row may test, and what each offers
+
+/** Where the field picker lists a field. */
+export type BuilderFieldGroup = "Customer" | "Fields" | "Tags";
+
+/** A field as the builder offers it. */
+export type BuilderField = {
+  /** The mapping's key: `totalSpend`, `field:city`, `tags`. */
+  key: string;
+  label: string;
+  group: BuilderFieldGroup;
+  /** The customer's figures are numbers and a date; a field has its type; tags are tags. */
+  type: FieldType | "tags";
+  /** A choice field's choices. */
+  choices: string[];
+  /** A field an opened segment uses that is retired (not offered to other rows) or deleted. */
+  status?: "retired" | "deleted";
+};
+
+/** The customer's three figures, first in the picker. */
+const FIGURE_FIELDS: BuilderField[] = FIELD_NAMES.map((f) => ({
+  key: f,
+  label: SEGMENT_FIELDS[f].label,
+  group: "Customer",
+  type: SEGMENT_FIELDS[f].type,
+  choices: [],
+}));
+
+const TAGS_FIELD: BuilderField = { key: TAGS_KEY, label: "Tags", group: "Tags", type: "tags", choices: [] };
+
+/**
+ * The fields the builder offers: the customer's figures and built-in fields ("Customer"), the
+ * tenant's own fields ("Fields"; retired ones only where `used`), and tags ("Tags"). A field `used`
+ * by the rows that the tenant no longer has is listed as deleted, so its row still shows.
+ */
+export function builderFields(catalog: readonly FieldDefinition[], used: readonly string[] = []): BuilderField[] {
+  const inUse = new Set(used);
+  const known = new Set(catalog.map((f) => f.name));
+  const field = (f: FieldDefinition): BuilderField => ({
+    key: `${FIELD_KEY_PREFIX}${f.name}`,
+    label: f.retired ? `${f.label} (retired)` : f.label,
+    group: f.builtIn ? "Customer" : "Fields",
+    type: f.type,
+    choices: f.choices,
+    ...(f.retired ? { status: "retired" as const } : {}),
+  });
+  const deleted: BuilderField[] = [...inUse]
+    .filter((name) => !known.has(name))
+    .map((name) => ({
+      key: `${FIELD_KEY_PREFIX}${name}`,
+      label: `${fieldLabel(name)} (deleted)`,
+      group: "Fields",
+      type: "text",
+      choices: [],
+      status: "deleted",
+    }));
+  return [
+    ...FIGURE_FIELDS,
+    ...catalog.filter((f) => f.builtIn).map(field),
+    ...catalog.filter((f) => !f.builtIn && (!f.retired || inUse.has(f.name))).map(field),
+    ...deleted,
+    TAGS_FIELD,
+  ];
+}
+
+/** The field names (without `field:`) the rows test. */
+export function rowFieldNames(root: BuilderRows | { children?: unknown }): string[] {
+  const names: string[] = [];
+  const walk = (rows: unknown) => {
+    if (!Array.isArray(rows)) return;
+    for (const row of rows as { field?: unknown; children?: unknown }[]) {
+      if (typeof row?.field === "string" && row.field.startsWith(FIELD_KEY_PREFIX)) {
+        const name = row.field.slice(FIELD_KEY_PREFIX.length);
+        if (!names.includes(name)) names.push(name);
+      }
+      walk(row?.children);
+    }
+  };
+  walk(root.children);
+  return names;
+}
+
+/** A field's operator as the builder lists it. */
+export type OperatorOption = { value: string; label: string };
+
+const FIELD_OPERATOR_LABELS: Record<FieldType, Partial<Record<FieldOperator, string>>> = {
+  text: { $eq: "is", $ne: "is not", $contains: "contains", $startsWith: "starts with" },
+  choice: { $in: "is any of", $eq: "is", $ne: "is not" },
+  number: {
+    ...Object.fromEntries(NUMBER_OPERATORS.map((o) => [o.value, o.label])),
+    $ne: "not equal to",
+  },
+  date: {
+    ...Object.fromEntries(DATE_OPERATORS.map((o) => [o.value, o.label])),
+    $anniversaryWithinDays: "anniversary within N days",
+  },
+  boolean: { $eq: "is" },
+};
+
+/** A date field's rolling operators: the builder offers these four; another comes only with a row that holds it. */
+const DATE_RELATIVE_OPERATORS: readonly OperatorOption[] = [
+  { value: "$gte:daysAgo", label: "on or after N days ago" },
+  { value: "$lt:daysAgo", label: "before N days ago" },
+  { value: "$lte:daysAhead", label: "on or before N days from now" },
+  { value: "$gt:daysAhead", label: "after N days from now" },
+];
+
+const EXISTS_OPERATORS: readonly OperatorOption[] = [
+  { value: "$exists:true", label: "is set" },
+  { value: "$exists:false", label: "is empty" },
+];
+
+const TAGS_OPERATOR_OPTIONS: readonly OperatorOption[] = [
+  { value: "$in", label: "has any of" },
+  { value: "$all", label: "has all of" },
+  { value: "$nin", label: "has none of" },
+];
+
+/** The words of a rolling operator no row is offered (`$gt:daysAgo`: "after N days ago"). */
+function relativeLabel(op: string): string | null {
+  const m = /^(\$gt|\$gte|\$lt|\$lte):(daysAgo|daysAhead)$/.exec(op);
+  if (!m) return null;
+  const words = DATE_OPERATORS.find((o) => o.value === m[1])?.label ?? m[1];
+  return `${words} N days ${m[2] === "daysAgo" ? "ago" : "from now"}`;
+}
+
+/** The operators a row of `field` offers, with the row's `current` one when it is not among them. */
+export function fieldOperators(field: BuilderField, current?: string): OperatorOption[] {
+  if (field.type === "tags") return [...TAGS_OPERATOR_OPTIONS];
+  if (field.group === "Customer" && isField(field.key)) return builderOperators(field.key, current);
+  const type = field.type;
+  const options: OperatorOption[] = [];
+  for (const op of FIELD_TYPE_OPERATORS[type]) {
+    if (op === "$exists") continue;
+    options.push({ value: op, label: FIELD_OPERATOR_LABELS[type][op] ?? op });
+    // The rolling days after the calendar ones, before the anniversary.
+    if (type === "date" && op === "$lte") options.push(...DATE_RELATIVE_OPERATORS);
+  }
+  options.push(...EXISTS_OPERATORS);
+  if (current && !options.some((o) => o.value === current)) {
+    const label = type === "date" ? relativeLabel(current) : null;
+    if (label) options.push({ value: current, label });
+  }
+  return options;
+}
+
+/** The first operator of a field's rows (what a row starts at, or resets to when its field changes). */
+export function firstFieldOperator(field: BuilderField): string {
+  return fieldOperators(field)[0].value;
+}
+
+/** What a row's value is typed into. */
+export type ValueInput = "none" | "days" | "date" | "number" | "text" | "choice" | "choices" | "yesno" | "tags";
+
+/** The value input of a row of `field` with operator `op`. */
+export function valueInputOf(field: BuilderField, op: string): ValueInput {
+  if (op.startsWith("$exists:")) return "none";
+  if (/:days(Ago|Ahead)$/.test(op) || op === "$anniversaryWithinDays") return "days";
+  switch (field.type) {
+    case "tags":
+      return "tags";
+    case "date":
+      return "date";
+    case "number":
+      return "number";
+    case "boolean":
+      return "yesno";
+    case "choice":
+      return op === "$in" ? "choices" : "choice";
+    default:
+      return "text";
+  }
+}
+
+/** The separator of a list of choices in a row's value (a multiple select posts each; the form joins them). */
+export const CHOICES_SEPARATOR = "\n";
+
+/** A row's list of choices, or of tags (separated by commas). */
+export function listOf(value: string, separator: string): string[] {
+  return value
+    .split(separator)
+    .map((v) => v.trim())
+    .filter((v) => v !== "");
+}
+
 export type BuilderGroup = { kind: "group"; id: string; logic: Logic; children: BuilderNode[] };
 export type BuilderNode = BuilderCondition | BuilderGroup;
 
@@ -144,7 +350,8 @@ function hasEmptyGroup(rows: readonly BuilderRow[]): boolean {
 export function validateConditions(root: BuilderRows): string | undefined {
   const all = conditionsOf(root.children);
   if (all.length === 0 || hasEmptyGroup(root.children)) return MESSAGES.oneCondition;
-  if (all.some((c) => c.value.trim() === "")) return MESSAGES.valuesRequired;
+  // "Is set" and "is empty" take no value.
+  if (all.some((c) => c.value.trim() === "" && !c.op.startsWith("$exists:"))) return MESSAGES.valuesRequired;
   for (const c of all) {
     const type = isField(c.field) ? SEGMENT_FIELDS[c.field].type : null;
     if (type === "number" && numericValue(c.value) === null) return MESSAGES.invalidNumber;
@@ -169,24 +376,51 @@ export function rowsToConditions(root: BuilderRows): Conditions {
   return group(root.logic, root.children);
 }
 
-/** A row's `{ operator: value }`; a rolling operator sends its days as `{ $daysAgo: N }`. */
+/**
+ * A row's `{ operator: value }`: a rolling operator sends its days as `{ $daysAgo: N }` or
+ * `{ $daysAhead: N }`, "is set" / "is empty" `{ $exists: true / false }`, a list of choices
+ * `{ $in: [...] }` and tags their list (split at commas).
+ */
 function conditionValue(row: ConditionRow): Conditions {
   const value = row.value.trim();
-  if (!isRelativeOperator(row.op)) return { [row.op]: value };
-  return { [apiOperator(row.op)]: { $daysAgo: value } };
+  const rolling = /^(.+):(daysAgo|daysAhead)$/.exec(row.op);
+  if (rolling) return { [rolling[1]]: { [rolling[2] === "daysAgo" ? "$daysAgo" : "$daysAhead"]: value } };
+  if (row.op === "$exists:true" || row.op === "$exists:false") return { $exists: row.op === "$exists:true" };
+  if (row.field === TAGS_KEY) return { [row.op]: listOf(value, ",") };
+  if (row.field.startsWith(FIELD_KEY_PREFIX) && row.op === "$in") return { $in: listOf(value, CHOICES_SEPARATOR) };
+  return { [row.op]: value };
 }
 
-/** The validated tree of a builder whose conditions passed validateConditions. */
+/**
+ * The validated tree of a builder whose conditions passed validateConditions, its groups as they
+ * are; each condition is read as the API reads it, through the mapping (throws when the parser
+ * refuses one).
+ */
 export function builderToTree(node: BuilderNode): SegmentNode {
-  if (node.kind === "condition") {
-    const op = apiOperator(node.op);
-    if (isRelativeOperator(node.op)) {
-      return { kind: "condition", field: node.field, op, value: { $daysAgo: Number(numericValue(node.value)) } };
-    }
-    const value = SEGMENT_FIELDS[node.field].type === "number" ? Number(numericValue(node.value)) : node.value.trim();
-    return { kind: "condition", field: node.field, op, value };
+  if (node.kind === "group") return { kind: "group", logic: node.logic, children: node.children.map(builderToTree) };
+  const row: ConditionRow = { kind: "condition", field: node.field, op: node.op, value: node.value };
+  const parsed = parseConditions({ [row.field]: conditionValue(row) });
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.tree;
+}
+
+/** A field or tags condition as its row: the value as typed, a list one per line or separated by commas. */
+function valueRow(node: Exclude<SegmentNode, { kind: "condition" } | { kind: "group" }>): {
+  field: string;
+  op: string;
+  value: string;
+} {
+  if (node.kind === "tags") return { field: TAGS_KEY, op: node.op, value: node.value.join(", ") };
+  const field = `${FIELD_KEY_PREFIX}${node.name}`;
+  const v = node.value;
+  if (node.op === "$exists") return { field, op: `$exists:${v === false ? "false" : "true"}`, value: "" };
+  if (isRelativeDay(v)) {
+    return "$daysAgo" in v
+      ? { field, op: `${node.op}:daysAgo`, value: String(v.$daysAgo) }
+      : { field, op: `${node.op}:daysAhead`, value: String(v.$daysAhead) };
   }
-  return { kind: "group", logic: node.logic, children: node.children.map(builderToTree) };
+  if (Array.isArray(v)) return { field, op: node.op, value: v.join(CHOICES_SEPARATOR) };
+  return { field, op: node.op, value: String(v) };
 }
 
 /** A builder showing the tree; the top level is always a group, as the builder edits one. */
@@ -195,12 +429,13 @@ export function treeToBuilder(tree: SegmentNode): BuilderGroup {
     if (node.kind === "group") {
       return { kind: "group", id: builderId(), logic: node.logic, children: node.children.map(convert) };
     }
+    if (node.kind !== "condition") return { kind: "condition", id: builderId(), ...valueRow(node) };
     if (isRelativeDate(node.value) && node.op !== "$eq") {
       const op: RelativeOperator = `${node.op}:daysAgo`;
       return { kind: "condition", id: builderId(), field: node.field, op, value: String(node.value.$daysAgo) };
     }
     return { kind: "condition", id: builderId(), field: node.field, op: node.op, value: String(node.value) };
   };
-  if (tree.kind === "condition") return { kind: "group", id: "root", logic: "AND", children: [convert(tree)] };
+  if (tree.kind !== "group") return { kind: "group", id: "root", logic: "AND", children: [convert(tree)] };
   return { kind: "group", id: "root", logic: tree.logic, children: tree.children.map(convert) };
 }

@@ -3,7 +3,12 @@ import {
   DATE_OPERATORS,
   NUMBER_OPERATORS,
   SEGMENT_CHIP_CLASSES,
+  anniversaryRanges,
+  countConditions,
   describeTree,
+  fieldLabel,
+  fieldNamesOf,
+  usesCustomerValues,
   describeCondition,
   firstOperator,
   hasRelativeDates,
@@ -211,3 +216,204 @@ describe("presentation", () => {
     expect(previewNote(123456)).toBe("Showing all 1,23,456");
   });
 });
+
+describe("conditions on the customer's fields and tags", () => {
+  // 26 November 2026, 11:30 IST.
+  const NOW = Date.UTC(2026, 10, 26, 6, 0);
+
+  it("reads `field:<name>` with every operator, each value in its operator's shape", () => {
+    const r = parseConditions({
+      $and: [
+        { "field:city": { $eq: " Pune " } },
+        { "field:tier": { $in: ["gold", "Silver", "GOLD"] } },
+        { "field:score": { $gt: "2.5", $ne: 7 } },
+        { "field:vip": { $eq: true } },
+        { "field:renewal": { $lte: { $daysAhead: 30 }, $gte: "2026-01-01" } },
+        { "field:birthday": { $anniversaryWithinDays: "7" } },
+        { "field:notes_x": { $exists: "false" } },
+        { tags: { $all: ["VIP", " trade  fair ", "vip"] } },
+      ],
+    });
+    if (!r.ok) throw new Error(r.message);
+    expect(r.tree.kind === "group" && r.tree.children).toEqual([
+      { kind: "field", name: "city", op: "$eq", value: "Pune" },
+      { kind: "field", name: "tier", op: "$in", value: ["gold", "Silver"] },
+      {
+        kind: "group",
+        logic: "AND",
+        children: [
+          { kind: "field", name: "score", op: "$gt", value: 2.5 },
+          { kind: "field", name: "score", op: "$ne", value: 7 },
+        ],
+      },
+      { kind: "field", name: "vip", op: "$eq", value: true },
+      {
+        kind: "group",
+        logic: "AND",
+        children: [
+          { kind: "field", name: "renewal", op: "$lte", value: { $daysAhead: 30 } },
+          { kind: "field", name: "renewal", op: "$gte", value: "2026-01-01" },
+        ],
+      },
+      { kind: "field", name: "birthday", op: "$anniversaryWithinDays", value: 7 },
+      { kind: "field", name: "notes_x", op: "$exists", value: false },
+      { kind: "tags", op: "$all", value: ["VIP", "trade fair"] },
+    ]);
+    expect(countConditions(r.tree)).toBe(10);
+    expect(usesCustomerValues(r.tree)).toBe(true);
+    expect(usesCustomerValues(tree({ visits: { $gt: 1 } }))).toBe(false);
+    expect(fieldNamesOf(r.tree)).toEqual(["city", "tier", "score", "vip", "renewal", "birthday", "notes_x"]);
+  });
+
+  it("round-trips through the mapping", () => {
+    const input = {
+      $or: [
+        { "field:city": { $startsWith: "pu" } },
+        { tags: { $nin: ["vip"] } },
+        { $and: [{ "field:birthday": { $anniversaryWithinDays: 7 } }, { totalSpend: { $gt: 1000 } }] },
+      ],
+    };
+    const r = parseConditions(input);
+    expect(r.ok && toConditions(r.tree)).toEqual(input);
+    expect(r.ok && topLogic(r.tree)).toBe("OR");
+  });
+
+  it("names the bad part: the key, the operator, the value", () => {
+    expect(bad({ "field:Tier": { $eq: "x" } }).message).toBe(
+      'conditions.field:Tier: "Tier" is not a field name (lowercase letters, digits and _, starting with a letter, at most 40)',
+    );
+    expect(bad({ "field:tier": "gold" }).message).toMatch(/^conditions\.field:tier must map an operator to a value/);
+    expect(bad({ "field:tier": { $regex: "g" } }).message).toMatch(
+      /^conditions\.field:tier\.\$regex: unknown operator "\$regex" for a field \(allowed: \$eq, \$ne, /,
+    );
+    expect(bad({ "field:city": { $eq: "" } }).message).toBe("conditions.field:city.$eq: must not be empty");
+    expect(bad({ "field:city": { $contains: 3 } }).message).toBe("conditions.field:city.$contains: must be a text");
+    expect(bad({ "field:city": { $eq: "a\nb" } }).message).toBe("conditions.field:city.$eq: must be one line");
+    expect(bad({ "field:city": { $eq: "x".repeat(501) } }).message).toMatch(/at most 500 characters/);
+    expect(bad({ "field:city": { $exists: "yes" } }).message).toBe(
+      "conditions.field:city.$exists: must be true (has a value) or false (is empty)",
+    );
+    expect(bad({ "field:tier": { $in: [] } }).message).toBe(
+      "conditions.field:tier.$in: must be a non-empty list of texts",
+    );
+    expect(bad({ "field:tier": { $in: ["gold", ""] } }).path).toBe("conditions.field:tier.$in[1]");
+    expect(bad({ "field:score": { $gt: "lots" } }).message).toBe(
+      'conditions.field:score.$gt: must be a number, a date like 2024-05-31, { "$daysAgo": N } or { "$daysAhead": N }',
+    );
+    expect(bad({ "field:score": { $gt: 1e16 } }).path).toBe("conditions.field:score.$gt");
+    expect(bad({ "field:renewal": { $gt: "2026-02-30" } }).path).toBe("conditions.field:renewal.$gt");
+    expect(bad({ "field:renewal": { $gt: { $daysAhead: -1 } } }).message).toBe(
+      "conditions.field:renewal.$gt.$daysAhead: the number of days must be a whole number from 0 to 36,500",
+    );
+    expect(bad({ "field:renewal": { $gt: { $weeksAgo: 1 } } }).message).toMatch(/a rolling day is/);
+    for (const n of [-1, 367, 1.5, "soon"]) {
+      expect(bad({ "field:birthday": { $anniversaryWithinDays: n } }).message).toBe(
+        "conditions.field:birthday.$anniversaryWithinDays: the number of days must be a whole number from 0 to 366",
+      );
+    }
+    expect(bad({ tags: { $has: ["vip"] } }).message).toBe(
+      'conditions.tags.$has: unknown operator "$has" for tags (allowed: $in, $all, $nin)',
+    );
+    expect(bad({ tags: { $in: "vip" } }).message).toBe("conditions.tags.$in: must be a non-empty list of tags");
+    expect(bad({ tags: { $in: ["ok", "a;b"] } }).message).toBe('conditions.tags.$in[1]: A tag must not contain ";"');
+    expect(bad({ age: { $gt: 3 } }).message).toBe(
+      'conditions.age: unknown field "age" (allowed: totalSpend, visits, lastActiveDate, field:<name>, tags)',
+    );
+    expect(bad({ $or: Array.from({ length: 51 }, () => ({ tags: { $in: ["x"] } })) }).message).toMatch(
+      /at most 50 conditions/,
+    );
+  });
+
+  it("resolves rolling days and anniversaries at a moment, as the IST calendar says", () => {
+    const t = tree({
+      $and: [
+        { "field:renewal": { $lte: { $daysAhead: 30 } } },
+        { "field:renewal": { $gte: { $daysAgo: 7 } } },
+        { "field:birthday": { $anniversaryWithinDays: 7 } },
+        { tags: { $in: ["vip"] } },
+      ],
+    });
+    expect(hasRelativeDates(t)).toBe(true);
+    const resolved = resolveRelativeDates(t, NOW);
+    expect(resolved.kind === "group" && resolved.children).toEqual([
+      { kind: "field", name: "renewal", op: "$lte", value: "2026-12-26" },
+      { kind: "field", name: "renewal", op: "$gte", value: "2026-11-19" },
+      { kind: "field", name: "birthday", op: "$anniversaryWithinDays", value: 7, today: "2026-11-26" },
+      { kind: "tags", op: "$in", value: ["vip"] },
+    ]);
+    expect(hasRelativeDates(resolved)).toBe(false);
+    expect(resolveRelativeDates(resolved, NOW + 86_400_000)).toBe(resolved);
+    // The stored mapping keeps the rolling form.
+    expect(toConditions(t)).toEqual({
+      $and: [
+        { "field:renewal": { $lte: { $daysAhead: 30 } } },
+        { "field:renewal": { $gte: { $daysAgo: 7 } } },
+        { "field:birthday": { $anniversaryWithinDays: 7 } },
+        { tags: { $in: ["vip"] } },
+      ],
+    });
+  });
+
+  it("turns an anniversary window into month-day ranges, over the year's end and 29 February", () => {
+    expect(anniversaryRanges("2026-11-26", 0)).toEqual([[1126, 1126]]);
+    expect(anniversaryRanges("2026-11-26", 7)).toEqual([[1126, 1203]]);
+    expect(anniversaryRanges("2026-11-26", 35)).toEqual([[1126, 1231]]);
+    expect(anniversaryRanges("2026-11-26", 36)).toEqual([
+      [1126, 1231],
+      [101, 101],
+    ]);
+    // Ending on 28 February of a year without a 29th: those born on 29 February are in.
+    expect(anniversaryRanges("2026-11-26", 94)).toEqual([
+      [1126, 1231],
+      [101, 229],
+    ]);
+    expect(anniversaryRanges("2027-02-28", 0)).toEqual([[228, 229]]);
+    expect(anniversaryRanges("2028-02-28", 0)).toEqual([[228, 228]]);
+    expect(anniversaryRanges("2028-02-29", 0)).toEqual([[229, 229]]);
+    expect(anniversaryRanges("2027-03-01", 0)).toEqual([[301, 301]]);
+    expect(anniversaryRanges("2026-11-26", 364)).toEqual([
+      [1126, 1231],
+      [101, 1125],
+    ]);
+    expect(anniversaryRanges("2026-11-26", 365)).toEqual([[101, 1231]]);
+    expect(anniversaryRanges("2026-11-26", 366)).toEqual([[101, 1231]]);
+  });
+
+  it("reads as words", () => {
+    const words = (conditions: unknown, labels?: Record<string, string>) => describeTree(tree(conditions), labels);
+    expect(words({ "field:city": { $eq: "Pune" } })).toBe("City is Pune");
+    expect(words({ "field:city": { $ne: "Pune" } })).toBe("City is not Pune");
+    expect(words({ "field:city": { $contains: "pu" } })).toBe("City contains pu");
+    expect(words({ "field:time_zone": { $startsWith: "Asia/" } })).toBe("Time zone starts with Asia/");
+    expect(words({ "field:city": { $exists: true } })).toBe("City is set");
+    expect(words({ "field:city": { $exists: false } })).toBe("City is empty");
+    expect(words({ "field:tier": { $in: ["gold", "silver"] } }, { tier: "Loyalty tier" })).toBe(
+      "Loyalty tier is any of gold, silver",
+    );
+    expect(words({ "field:loyalty_tier": { $eq: "gold" } })).toBe("Loyalty tier is gold");
+    expect(words({ "field:score": { $gte: 1000 } })).toBe("Score greater than or equal to 1,000");
+    expect(words({ "field:score": { $ne: 5 } })).toBe("Score not equal to 5");
+    expect(words({ "field:score": { $eq: 5 } })).toBe("Score equal to 5");
+    expect(words({ "field:vip": { $eq: true } })).toBe("Vip is Yes");
+    expect(words({ "field:renewal": { $lt: "2026-01-01" } })).toBe("Renewal before 2026-01-01");
+    expect(words({ "field:renewal": { $gte: { $daysAgo: 30 } } })).toBe("Renewal on or after 30 days ago");
+    expect(words({ "field:renewal": { $lte: { $daysAhead: 1 } } })).toBe("Renewal on or before 1 day from now");
+    expect(words({ "field:renewal": { $lte: { $daysAhead: 0 } } })).toBe("Renewal on or before today");
+    expect(words({ "field:birthday": { $anniversaryWithinDays: 7 } })).toBe("Birthday anniversary within 7 days");
+    expect(words({ "field:birthday": { $anniversaryWithinDays: 0 } })).toBe("Birthday anniversary today");
+    expect(words({ tags: { $in: ["vip", "trade fair"] } })).toBe("Tags has any of vip, trade fair");
+    expect(words({ tags: { $all: ["vip"] } })).toBe("Tags has all of vip");
+    expect(words({ tags: { $nin: ["vip"] } })).toBe("Tags has none of vip");
+    expect(words({ $or: [{ "field:city": { $eq: "Pune" } }, { visits: { $gt: 3 } }] })).toBe(
+      "City is Pune OR Visits greater than 3",
+    );
+    expect(fieldLabel("city")).toBe("City");
+    expect(fieldLabel("tier", new Map([["tier", "Tier (retired)"]]))).toBe("Tier (retired)");
+  });
+});
+
+function tree(conditions: unknown) {
+  const r = parseConditions(conditions);
+  if (!r.ok) throw new Error(r.message);
+  return r.tree;
+}

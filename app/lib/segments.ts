@@ -1,7 +1,21 @@
 // The segment rules (docs/rules.md#segment-conditions), isomorphic: the fields and operators a
 // segment may use, the condition tree and its Mongo-style mapping (`{ totalSpend: { $gt: 1000 } }`,
 // several under `$and`/`$or`, groups nested), and its parser, which names the bad part of a bad tree.
+// Beside the customer's three figures a tree may test any field of the customer, built-in or the
+// tenant's own (`{ "field:city": { "$eq": "Pune" } }`), and the customer's tags
+// (`{ "tags": { "$in": ["vip"] } }`). The parser checks their operators and the shape of their
+// values only: whether the tenant has the field, and whether the operator fits its type, is
+// checked against the tenant's fields by ./segment-fields.ts.
+import {
+  BUILT_IN_FIELDS,
+  FIELD_NAME_PATTERN,
+  MAX_TEXT_VALUE,
+  isCalendarDate,
+  monthDay,
+  textKeyOf,
+} from "~/lib/custom-fields";
 import { rupeesToPaise } from "~/lib/money";
+import { MAX_TAGS_PER_CUSTOMER, normaliseTag, tagKey, tagProblem } from "~/lib/tags";
 
 export const SEGMENT_FIELDS = {
   totalSpend: { label: "Total Spend (₹)", short: "Total spend", type: "number" },
@@ -72,8 +86,57 @@ export type ConditionNode = {
   op: Operator;
   value: number | string | RelativeDate;
 };
+
+/** The key prefix of a customer field in the mapping: `field:city`, `field:tier`. */
+export const FIELD_KEY_PREFIX = "field:";
+/** The key of the customer's tags in the mapping. */
+export const TAGS_KEY = "tags";
+
+/** The operators a customer field's condition may use (which ones fit which type: ./segment-fields.ts). */
+export const FIELD_OPERATORS = [
+  "$eq",
+  "$ne",
+  "$contains",
+  "$startsWith",
+  "$in",
+  "$gt",
+  "$gte",
+  "$lt",
+  "$lte",
+  "$exists",
+  "$anniversaryWithinDays",
+] as const;
+export type FieldOperator = (typeof FIELD_OPERATORS)[number];
+export type FieldRangeOperator = "$gt" | "$gte" | "$lt" | "$lte";
+
+/** A rolling day of a date field: N days before, or N days after, the day the audience is counted. */
+export type RelativeDay = { $daysAgo: number } | { $daysAhead: number };
+
+/**
+ * A condition on one of the customer's fields, by the field's name. The value's shape says what is
+ * compared, so the tree compiles without the tenant's field list: a string is a text, a choice or
+ * (with a range operator) a date as YYYY-MM-DD; a number a number; true/false a yes/no; a list the
+ * choices of `$in`. `$exists` holds true or false, `$anniversaryWithinDays` its days (0 to 366).
+ * `today` is set when the tree is resolved at a moment (resolveRelativeDates): the IST day an
+ * anniversary's window starts on.
+ */
+export type FieldConditionNode = {
+  kind: "field";
+  name: string;
+  op: FieldOperator;
+  value: string | number | boolean | string[] | RelativeDay;
+  today?: string;
+};
+
+export type TagsOperator = "$in" | "$all" | "$nin";
+export const TAGS_OPERATORS: readonly TagsOperator[] = ["$in", "$all", "$nin"];
+/** A condition on the customer's tags: has any of ($in), all of ($all) or none of ($nin) these, without case. */
+export type TagsConditionNode = { kind: "tags"; op: TagsOperator; value: string[] };
+
 export type GroupNode = { kind: "group"; logic: Logic; children: SegmentNode[] };
-export type SegmentNode = ConditionNode | GroupNode;
+/** One condition of any kind: a figure of the customer, one of its fields, its tags. */
+export type LeafNode = ConditionNode | FieldConditionNode | TagsConditionNode;
+export type SegmentNode = LeafNode | GroupNode;
 
 /** The Mongo-style mapping stored and sent over the API. */
 export type Conditions = { [key: string]: unknown };
@@ -86,6 +149,12 @@ export const MAX_NUMBER = 1e12;
 export const MAX_DAYS_AGO = 36_500;
 /** Why a rolling date was refused; the form shows the same words as the API. */
 export const DAYS_AGO_MESSAGE = `the number of days must be a whole number from 0 to ${MAX_DAYS_AGO.toLocaleString("en-IN")}`;
+/** The widest anniversary window: a whole year, a leap year's too. */
+export const MAX_ANNIVERSARY_DAYS = 366;
+/** The most values one `$in` (choices) or tag condition may list. */
+export const MAX_LISTED_VALUES = 100;
+/** A field's number beyond this is refused (as a stored value is: app/lib/custom-fields.ts). */
+export const MAX_FIELD_NUMBER = 1e15;
 
 export type ParseResult = { ok: true; tree: SegmentNode } | { ok: false; path: string; message: string };
 
@@ -161,8 +230,19 @@ export function parseConditions(input: unknown, root = "conditions"): ParseResul
         parts.push({ kind: "group", logic: LOGIC_KEYS[key], children });
         continue;
       }
+      if (key.startsWith(FIELD_KEY_PREFIX) || key === TAGS_KEY) {
+        const read = key === TAGS_KEY ? tagsConditions(item, keyPath) : fieldConditions(key, item, keyPath);
+        if (!read.ok) return read;
+        count += read.nodes.length;
+        if (count > MAX_CONDITIONS) return fail(keyPath, `${root}: at most ${MAX_CONDITIONS} conditions are allowed`);
+        parts.push(...read.nodes);
+        continue;
+      }
       if (!isField(key)) {
-        return fail(keyPath, `${keyPath}: unknown field "${key}" (allowed: ${FIELD_NAMES.join(", ")})`);
+        return fail(
+          keyPath,
+          `${keyPath}: unknown field "${key}" (allowed: ${FIELD_NAMES.join(", ")}, ${FIELD_KEY_PREFIX}<name>, ${TAGS_KEY})`,
+        );
       }
       if (!isPlainObject(item) || Object.keys(item).length === 0) {
         return fail(keyPath, `${keyPath} must map an operator to a value, like { "$gt": 1000 }`);
@@ -208,9 +288,171 @@ export function parseConditions(input: unknown, root = "conditions"): ParseResul
   return node(input, root, 0);
 }
 
+type LeafResult = { ok: true; nodes: LeafNode[] } | { ok: false; path: string; message: string };
+type OperandResult<T> = { ok: true; value: T } | { ok: false; path?: string; message: string };
+
+const FIELD_VALUE_HINT = `like { "$eq": "Pune" }`;
+
+/** The conditions under one `field:<name>` key: one per operator, each value of its operator's shape. */
+function fieldConditions(key: string, item: unknown, keyPath: string): LeafResult {
+  const name = key.slice(FIELD_KEY_PREFIX.length);
+  if (!FIELD_NAME_PATTERN.test(name)) {
+    return {
+      ok: false,
+      path: keyPath,
+      message: `${keyPath}: "${name}" is not a field name (lowercase letters, digits and _, starting with a letter, at most 40)`,
+    };
+  }
+  if (!isPlainObject(item) || Object.keys(item).length === 0) {
+    return { ok: false, path: keyPath, message: `${keyPath} must map an operator to a value, ${FIELD_VALUE_HINT}` };
+  }
+  const nodes: LeafNode[] = [];
+  for (const [op, raw] of Object.entries(item)) {
+    const opPath = `${keyPath}.${op}`;
+    if (!isFieldOperator(op)) {
+      return {
+        ok: false,
+        path: opPath,
+        message: `${opPath}: unknown operator "${op}" for a field (allowed: ${FIELD_OPERATORS.join(", ")})`,
+      };
+    }
+    const value = fieldOperand(op, raw);
+    if (!value.ok) {
+      const path = !value.path
+        ? opPath
+        : value.path.startsWith("[")
+          ? `${opPath}${value.path}`
+          : `${opPath}.${value.path}`;
+      return { ok: false, path, message: `${path}: ${value.message}` };
+    }
+    nodes.push({ kind: "field", name, op, value: value.value });
+  }
+  return { ok: true, nodes };
+}
+
+export function isFieldOperator(op: unknown): op is FieldOperator {
+  return typeof op === "string" && (FIELD_OPERATORS as readonly string[]).includes(op);
+}
+
+export function isRangeOperator(op: string): op is FieldRangeOperator {
+  return op === "$gt" || op === "$gte" || op === "$lt" || op === "$lte";
+}
+
+/** A text a condition compares with: one line, not empty, at most as long as a stored text. */
+function conditionText(raw: unknown): OperandResult<string> {
+  if (typeof raw !== "string") return { ok: false, message: "must be a text" };
+  const text = raw.trim();
+  if (text === "") return { ok: false, message: "must not be empty" };
+  if (text.length > MAX_TEXT_VALUE) return { ok: false, message: `must be at most ${MAX_TEXT_VALUE} characters` };
+  if (/[\r\n]/.test(text)) return { ok: false, message: "must be one line" };
+  return { ok: true, value: text };
+}
+
+function fieldNumber(raw: unknown): number | null {
+  const n = numericValue(raw);
+  return n !== null && Math.abs(n) <= MAX_FIELD_NUMBER ? n : null;
+}
+
+/** The value of one field operator, in the shape the operator takes (the field's type is checked later). */
+function fieldOperand(op: FieldOperator, raw: unknown): OperandResult<FieldConditionNode["value"]> {
+  switch (op) {
+    case "$exists":
+      if (raw === true || raw === "true") return { ok: true, value: true };
+      if (raw === false || raw === "false") return { ok: true, value: false };
+      return { ok: false, message: "must be true (has a value) or false (is empty)" };
+    case "$eq":
+    case "$ne": {
+      if (typeof raw === "boolean") return { ok: true, value: raw };
+      if (typeof raw === "number") {
+        const n = fieldNumber(raw);
+        return n === null ? { ok: false, message: "must be a finite number" } : { ok: true, value: n };
+      }
+      if (typeof raw === "string") return conditionText(raw);
+      return { ok: false, message: "must be a text, a number or true/false" };
+    }
+    case "$contains":
+    case "$startsWith":
+      return conditionText(raw);
+    case "$in": {
+      if (!Array.isArray(raw) || raw.length === 0) return { ok: false, message: "must be a non-empty list of texts" };
+      if (raw.length > MAX_LISTED_VALUES)
+        return { ok: false, message: `must list at most ${MAX_LISTED_VALUES} values` };
+      const seen = new Map<string, string>();
+      for (let i = 0; i < raw.length; i++) {
+        const text = conditionText(typeof raw[i] === "number" ? String(raw[i]) : raw[i]);
+        if (!text.ok) return { ok: false, path: `[${i}]`, message: text.message };
+        if (!seen.has(textKeyOf(text.value))) seen.set(textKeyOf(text.value), text.value);
+      }
+      return { ok: true, value: [...seen.values()] };
+    }
+    case "$anniversaryWithinDays": {
+      const n = numericValue(raw);
+      if (n === null || !Number.isInteger(n) || n < 0 || n > MAX_ANNIVERSARY_DAYS) {
+        return { ok: false, message: `the number of days must be a whole number from 0 to ${MAX_ANNIVERSARY_DAYS}` };
+      }
+      return { ok: true, value: n };
+    }
+    default: {
+      // $gt, $gte, $lt, $lte: a number, a date, or a rolling day.
+      if (isPlainObject(raw)) {
+        const keys = Object.keys(raw);
+        const unit = keys[0];
+        if (keys.length !== 1 || (unit !== "$daysAgo" && unit !== "$daysAhead")) {
+          return { ok: false, message: `a rolling day is { "$daysAgo": N } or { "$daysAhead": N } and nothing else` };
+        }
+        const days = daysAgoValue(raw[unit]);
+        if (days === null) return { ok: false, path: unit, message: DAYS_AGO_MESSAGE };
+        return { ok: true, value: unit === "$daysAgo" ? { $daysAgo: days } : { $daysAhead: days } };
+      }
+      if (typeof raw === "string" && isCalendarDate(raw.trim())) return { ok: true, value: raw.trim() };
+      const n = fieldNumber(raw);
+      if (n !== null) return { ok: true, value: n };
+      return {
+        ok: false,
+        message: `must be a number, a date like 2024-05-31, { "$daysAgo": N } or { "$daysAhead": N }`,
+      };
+    }
+  }
+}
+
+/** The conditions under `tags`: one per operator, each a list of tags (kept once per spelling). */
+function tagsConditions(item: unknown, keyPath: string): LeafResult {
+  if (!isPlainObject(item) || Object.keys(item).length === 0) {
+    return { ok: false, path: keyPath, message: `${keyPath} must map an operator to a list, like { "$in": ["vip"] }` };
+  }
+  const nodes: LeafNode[] = [];
+  for (const [op, raw] of Object.entries(item)) {
+    const opPath = `${keyPath}.${op}`;
+    if (!(TAGS_OPERATORS as readonly string[]).includes(op)) {
+      return {
+        ok: false,
+        path: opPath,
+        message: `${opPath}: unknown operator "${op}" for tags (allowed: ${TAGS_OPERATORS.join(", ")})`,
+      };
+    }
+    if (!Array.isArray(raw) || raw.length === 0) {
+      return { ok: false, path: opPath, message: `${opPath}: must be a non-empty list of tags` };
+    }
+    if (raw.length > MAX_TAGS_PER_CUSTOMER) {
+      return { ok: false, path: opPath, message: `${opPath}: must list at most ${MAX_TAGS_PER_CUSTOMER} tags` };
+    }
+    const seen = new Map<string, string>();
+    for (let i = 0; i < raw.length; i++) {
+      const problem = tagProblem(raw[i]);
+      if (problem) return { ok: false, path: `${opPath}[${i}]`, message: `${opPath}[${i}]: ${problem}` };
+      const tag = normaliseTag(raw[i] as string);
+      if (!seen.has(tagKey(tag))) seen.set(tagKey(tag), tag);
+    }
+    nodes.push({ kind: "tags", op: op as TagsOperator, value: [...seen.values()] });
+  }
+  return { ok: true, nodes };
+}
+
 /** The tree as the Mongo-style mapping. A single condition is sent alone. */
 export function toConditions(tree: SegmentNode): Conditions {
   if (tree.kind === "condition") return { [tree.field]: { [tree.op]: tree.value } };
+  if (tree.kind === "field") return { [`${FIELD_KEY_PREFIX}${tree.name}`]: { [tree.op]: tree.value } };
+  if (tree.kind === "tags") return { [TAGS_KEY]: { [tree.op]: tree.value } };
   if (tree.children.length === 1) return toConditions(tree.children[0]);
   return { [tree.logic === "OR" ? "$or" : "$and"]: tree.children.map(toConditions) };
 }
@@ -221,7 +463,24 @@ export function topLogic(tree: SegmentNode): Logic {
 }
 
 export function countConditions(tree: SegmentNode): number {
-  return tree.kind === "condition" ? 1 : tree.children.reduce((n, c) => n + countConditions(c), 0);
+  return tree.kind !== "group" ? 1 : tree.children.reduce((n, c) => n + countConditions(c), 0);
+}
+
+/** Whether a tree tests the customer's fields or tags (conditions answered from their own tables). */
+export function usesCustomerValues(tree: SegmentNode): boolean {
+  if (tree.kind === "group") return tree.children.some(usesCustomerValues);
+  return tree.kind !== "condition";
+}
+
+/** The names of the fields a tree tests, each once, in order of appearance. */
+export function fieldNamesOf(tree: SegmentNode): string[] {
+  const names = new Set<string>();
+  const walk = (node: SegmentNode) => {
+    if (node.kind === "field") names.add(node.name);
+    else if (node.kind === "group") node.children.forEach(walk);
+  };
+  walk(tree);
+  return [...names];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -253,6 +512,11 @@ export function resolveRelativeDates(tree: SegmentNode, now: number): SegmentNod
   if (tree.kind === "condition") {
     return isRelativeDate(tree.value) ? { ...tree, value: istDateDaysAgo(tree.value.$daysAgo, now) } : tree;
   }
+  if (tree.kind === "tags") return tree;
+  if (tree.kind === "field") {
+    if (tree.op === "$anniversaryWithinDays") return tree.today ? tree : { ...tree, today: istDateDaysAgo(0, now) };
+    return isRelativeDay(tree.value) ? { ...tree, value: relativeDayDate(tree.value, now) } : tree;
+  }
   let changed = false;
   const children = tree.children.map((c) => {
     const r = resolveRelativeDates(c, now);
@@ -264,7 +528,49 @@ export function resolveRelativeDates(tree: SegmentNode, now: number): SegmentNod
 
 /** Whether a tree holds a rolling date (its audience depends on the day it is counted). */
 export function hasRelativeDates(tree: SegmentNode): boolean {
-  return tree.kind === "condition" ? isRelativeDate(tree.value) : tree.children.some(hasRelativeDates);
+  switch (tree.kind) {
+    case "condition":
+      return isRelativeDate(tree.value);
+    case "field":
+      return (tree.op === "$anniversaryWithinDays" && !tree.today) || isRelativeDay(tree.value);
+    case "tags":
+      return false;
+    default:
+      return tree.children.some(hasRelativeDates);
+  }
+}
+
+export function isRelativeDay(value: unknown): value is RelativeDay {
+  return isPlainObject(value) && (Object.hasOwn(value, "$daysAgo") || Object.hasOwn(value, "$daysAhead"));
+}
+
+/** The calendar day (YYYY-MM-DD, IST) a rolling day names at `now`. */
+export function relativeDayDate(day: RelativeDay, now: number): string {
+  return "$daysAgo" in day ? istDateDaysAgo(day.$daysAgo, now) : istDateDaysAgo(-day.$daysAhead, now);
+}
+
+const isLeapYear = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+
+/**
+ * The month-days (MMDD, as a date's `numberValue` holds them) an anniversary window covers: from
+ * `today` (YYYY-MM-DD) to `days` days after it, as one range or, when it wraps the year's end, two
+ * (`[1126, 1231]` and `[101, 105]`). MMDD numbers no date has (132, 230) fall inside the ranges
+ * harmlessly. 29 February is celebrated on 28 February in a year without one, so a window that
+ * ends on that 28 February takes it too; a window of 365 days or more is the whole year.
+ */
+export function anniversaryRanges(today: string, days: number): [number, number][] {
+  if (days >= 365) return [[101, 1231]];
+  const start = Date.UTC(Number(today.slice(0, 4)), Number(today.slice(5, 7)) - 1, Number(today.slice(8, 10)));
+  const end = new Date(start + days * DAY_MS).toISOString().slice(0, 10);
+  const from = monthDay(today);
+  let to = monthDay(end);
+  if (to === 228 && !isLeapYear(Number(end.slice(0, 4)))) to = 229;
+  return to >= from
+    ? [[from, to]]
+    : [
+        [from, 1231],
+        [101, to],
+      ];
 }
 
 /**
@@ -330,10 +636,93 @@ export function describeCondition(c: ConditionNode): string {
   return `${field.short} ${operatorLabel(c.field, c.op)} ${value}`;
 }
 
-export function describeTree(tree: SegmentNode, nested = false): string {
-  if (tree.kind === "condition") return describeCondition(tree);
-  const inner = tree.children.map((c) => describeTree(c, true)).join(` ${tree.logic} `);
-  return nested && tree.children.length > 1 ? `(${inner})` : inner;
+/** The labels of the tenant's fields by name, for words; a field not given is named by the built-in list or its name. */
+export type FieldLabels = ReadonlyMap<string, string> | Readonly<Record<string, string>>;
+
+/** A field's label for words: the tenant's, a built-in one's, or its name made readable ("loyalty_tier" → "Loyalty tier"). */
+export function fieldLabel(name: string, labels?: FieldLabels): string {
+  const given =
+    labels instanceof Map ? labels.get(name) : labels ? (labels as Record<string, string>)[name] : undefined;
+  if (typeof given === "string") return given;
+  const builtIn = BUILT_IN_FIELDS.find((f) => f.name === name);
+  if (builtIn) return builtIn.label;
+  const words = name.replace(/_+/g, " ").trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const FIELD_OPERATOR_WORDS: Record<Exclude<FieldOperator, "$exists" | "$anniversaryWithinDays">, string> = {
+  $eq: "is",
+  $ne: "is not",
+  $contains: "contains",
+  $startsWith: "starts with",
+  $in: "is any of",
+  $gt: "greater than",
+  $gte: "greater than or equal to",
+  $lt: "less than",
+  $lte: "less than or equal to",
+};
+const DATE_OPERATOR_WORDS: Record<FieldRangeOperator, string> = {
+  $gt: "after",
+  $gte: "on or after",
+  $lt: "before",
+  $lte: "on or before",
+};
+const TAGS_OPERATOR_WORDS: Record<TagsOperator, string> = {
+  $in: "has any of",
+  $all: "has all of",
+  $nin: "has none of",
+};
+
+const days = (n: number) => `${n.toLocaleString("en-IN")} day${n === 1 ? "" : "s"}`;
+
+/** A rolling day in words: "30 days ago", "today", "7 days from now". */
+function describeRelativeDay(day: RelativeDay): string {
+  const n = "$daysAgo" in day ? day.$daysAgo : day.$daysAhead;
+  if (n === 0) return "today";
+  return "$daysAgo" in day ? `${days(n)} ago` : `${days(n)} from now`;
+}
+
+/**
+ * A field condition in words: "City is Pune", "Tier is any of gold, silver", "Score not equal to
+ * 5", "Renewal on or before 30 days from now", "Birthday anniversary within 7 days", "City is empty".
+ */
+export function describeFieldCondition(c: FieldConditionNode, labels?: FieldLabels): string {
+  const label = fieldLabel(c.name, labels);
+  const v = c.value;
+  if (c.op === "$exists") return `${label} ${v === false ? "is empty" : "is set"}`;
+  if (c.op === "$anniversaryWithinDays") {
+    const n = Number(v);
+    return `${label} anniversary ${n === 0 ? "today" : `within ${days(n)}`}`;
+  }
+  if (isRangeOperator(c.op)) {
+    if (isRelativeDay(v)) return `${label} ${DATE_OPERATOR_WORDS[c.op]} ${describeRelativeDay(v)}`;
+    if (typeof v === "string") return `${label} ${DATE_OPERATOR_WORDS[c.op]} ${v}`;
+    return `${label} ${FIELD_OPERATOR_WORDS[c.op]} ${Number(v).toLocaleString("en-IN", { maximumFractionDigits: 6 })}`;
+  }
+  if (Array.isArray(v)) return `${label} ${FIELD_OPERATOR_WORDS[c.op]} ${v.join(", ")}`;
+  if (typeof v === "boolean") return `${label} ${c.op === "$ne" ? "is not" : "is"} ${v ? "Yes" : "No"}`;
+  if (typeof v === "number") {
+    const n = v.toLocaleString("en-IN", { maximumFractionDigits: 6 });
+    return `${label} ${c.op === "$ne" ? "not equal to" : "equal to"} ${n}`;
+  }
+  return `${label} ${FIELD_OPERATOR_WORDS[c.op]} ${String(v)}`;
+}
+
+/** A tags condition in words: "Tags has any of vip, trade fair". */
+export function describeTagsCondition(c: TagsConditionNode): string {
+  return `Tags ${TAGS_OPERATOR_WORDS[c.op]} ${c.value.join(", ")}`;
+}
+
+/** The whole tree in words, groups in brackets; `labels` names the tenant's fields. */
+export function describeTree(tree: SegmentNode, labels?: FieldLabels): string {
+  const walk = (node: SegmentNode, nested: boolean): string => {
+    if (node.kind === "condition") return describeCondition(node);
+    if (node.kind === "field") return describeFieldCondition(node, labels);
+    if (node.kind === "tags") return describeTagsCondition(node);
+    const inner = node.children.map((c) => walk(c, true)).join(` ${node.logic} `);
+    return nested && node.children.length > 1 ? `(${inner})` : inner;
+  };
+  return walk(tree, false);
 }
 
 const CHIP_COLOURS = [

@@ -73,10 +73,10 @@ describe("the segment form", () => {
     const apiBody = (await (api as Response).json()) as { error: { message: string } };
     expect((api as Response).status).toBe(400);
     expect(apiBody.error.message).toContain(
-      'conditions.zzz: unknown field "zzz" (allowed: totalSpend, visits, lastActiveDate)',
+      'conditions.zzz: unknown field "zzz" (allowed: totalSpend, visits, lastActiveDate, field:<name>, tags)',
     );
     expect(reply.body.result.error?.conditions).toEqual([
-      'conditions.zzz: unknown field "zzz" (allowed: totalSpend, visits, lastActiveDate)',
+      'conditions.zzz: unknown field "zzz" (allowed: totalSpend, visits, lastActiveDate, field:<name>, tags)',
     ]);
 
     // A known field with an operator it does not take.

@@ -3,7 +3,13 @@
 // with a message that names the bad part. The form's builder rows are turned into that mapping and
 // judged by the same schema, so the form refuses exactly what the API refuses.
 import { z } from "zod";
-import { type BuilderRow, MESSAGES, rowsToConditions, validateConditions } from "~/lib/segments-builder";
+import {
+  type BuilderRow,
+  CHOICES_SEPARATOR,
+  MESSAGES,
+  rowsToConditions,
+  validateConditions,
+} from "~/lib/segments-builder";
 import { type SegmentNode, parseConditions, topLogic } from "~/lib/segments";
 import { multiLine, singleLine } from "~/schemas/text";
 
@@ -48,7 +54,7 @@ export const SegmentInputSchema = z
 
 /** Several fields in one mapping parse as an AND group of plain conditions. */
 function isImplicitTopLevel(tree: SegmentNode): boolean {
-  return tree.kind === "group" && tree.children.every((c) => c.kind === "condition");
+  return tree.kind === "group" && tree.children.every((c) => c.kind !== "group");
 }
 
 export type SegmentInput = z.infer<typeof SegmentInputSchema>;
@@ -74,14 +80,18 @@ export const AudienceQuerySchema = z.object({
 
 /** A builder row as the form holds it before parsing (a value may be missing). */
 export type BuilderRowInput =
-  | { kind: "condition"; field?: string; op?: string; value?: string }
+  | { kind: "condition"; field?: string; op?: string; value?: string | string[] }
   | { kind: "group"; logic?: "AND" | "OR"; children?: BuilderRowInput[] };
 
 const ConditionRowSchema = z.object({
   kind: z.literal("condition"),
   field: z.string().default(""),
   op: z.string().default(""),
-  value: z.string().default(""),
+  // A multiple select (the choices of "is any of") posts each chosen one: they are kept one per line.
+  value: z
+    .union([z.string(), z.array(z.string())])
+    .default("")
+    .transform((v) => (Array.isArray(v) ? v.join(CHOICES_SEPARATOR) : v)),
 });
 
 const GroupRowSchema = z.object({

@@ -43,6 +43,7 @@ function matches(node: SegmentNode, c: Row): boolean {
   if (node.kind === "group") {
     return node.logic === "AND" ? node.children.every((n) => matches(n, c)) : node.children.some((n) => matches(n, c));
   }
+  if (node.kind !== "condition") throw new Error("These trees test the three figures only");
   const cond: ConditionNode = node;
   if (cond.field === "totalSpend") return compare(c.totalSpendPaise, cond.op, Math.round(Number(cond.value) * 100));
   if (cond.field === "visits") return compare(c.visits, cond.op, Number(cond.value));

@@ -17,7 +17,7 @@ export function disjointOrSql(userId: string, tree: SegmentNode): CompiledWhere 
   if (tree.kind !== "group" || tree.logic !== "OR" || tree.children.length < 2) return null;
   return disjointSumSql(
     userId,
-    tree.children.map((c) => compileTree(c)),
+    tree.children.map((c) => compileTree(c, "sqlite", 1, false, userId)),
   );
 }
 
@@ -52,7 +52,7 @@ export function complementCountSql(
   if (anchor === null) {
     const rest = disjointSumSql(
       userId,
-      tree.children.map((c) => compileComplement(c)),
+      tree.children.map((c) => compileComplement(c, userId)),
     );
     return {
       sql: `SELECT (SELECT count(*) FROM "Customer" INDEXED BY "Customer_userId_idx" WHERE "userId" = ?) - (${rest.sql})`,
@@ -66,11 +66,11 @@ export function complementCountSql(
   // two other columns on every entry, 69 ms anchored on A (56 ms of it the bare range).
   const a = tree.children[anchor];
   if (!a || a.kind !== "condition") return null;
-  const anchorRange = compileTree(a);
+  const anchorRange = compileTree(a, "sqlite", 1, false, userId);
   const rest = disjointSumSql(
     userId,
-    tree.children.filter((_, i) => i !== anchor).map((c) => compileComplement(c)),
-    compileTree(a, "sqlite", 1, true),
+    tree.children.filter((_, i) => i !== anchor).map((c) => compileComplement(c, userId)),
+    compileTree(a, "sqlite", 1, true, userId),
   );
   return {
     sql: `SELECT (SELECT count(*) FROM "Customer" WHERE "userId" = ? AND ${anchorRange.sql}) - (${rest.sql})`,

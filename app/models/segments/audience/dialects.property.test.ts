@@ -19,7 +19,15 @@ import { migrateDatabase } from "~/db/migrate.server";
 import { migratePostgres } from "~/db/migrate-postgres.server";
 import { closeReader } from "~/db/reader.server";
 import { resetEnvCache } from "~/env.server";
-import { MAX_DAYS_AGO, type SegmentNode, parseConditions } from "~/lib/segments";
+import {
+  BUILT_IN_FIELDS,
+  type FieldDefinition,
+  type StoredValue,
+  readFieldValue,
+  textKeyOf,
+} from "~/lib/custom-fields";
+import { MAX_DAYS_AGO, type Operator, type SegmentNode, parseConditions, toComparison } from "~/lib/segments";
+import { tagKey } from "~/lib/tags";
 import type { AudienceStore } from "~/models/segments/audience/contract";
 import { postgresAudienceOn, postgresCountTuning } from "~/models/segments/audience/postgres.server";
 import type { AudienceRow, AudienceTuple } from "~/models/segments/audience/rows";
@@ -140,6 +148,114 @@ const { customers, orders } = generateData(3000);
 const customersOf = (userId: string) => customers.filter((c) => c.userId === userId);
 
 // ---------------------------------------------------------------------------------------------
+// The customers' fields and tags, stored as the product stores them (readFieldValue, tagKey), from
+// a seed of their own so the customers above stay as they were
+
+const field = (name: string, type: FieldDefinition["type"], choices: string[] = []): FieldDefinition => ({
+  name,
+  label: name,
+  type,
+  choices,
+  defaultValue: null,
+  builtIn: false,
+  retired: false,
+});
+const builtIn = (name: string) => BUILT_IN_FIELDS.find((f) => f.name === name) as FieldDefinition;
+/** The fields the data holds; "gone" is a field deleted since: no customer has a value of it. */
+const FIELDS: FieldDefinition[] = [
+  builtIn("city"),
+  builtIn("birthday"),
+  field("tier", "choice", ["Gold", "Silver", "Bronze"]),
+  field("score", "number"),
+  field("vip", "boolean"),
+  field("renewal", "date"),
+];
+const TAG_NAMES = ["VIP", "Trade Fair", "wholesale", "Diwali 2026", "Ünïcode"];
+
+/** Texts as people type them: cases, spaces, LIKE's own characters, accents, Devanagari. */
+const CITY_VALUES = [
+  "Pune",
+  " pune ",
+  "PUNE",
+  "Mumbai",
+  "Navi Mumbai",
+  "Zoë",
+  "ZOË town",
+  "अनीता नगर",
+  "100% cotton",
+  "a_b",
+  "axb",
+  "back\\slash",
+  "São Paulo",
+];
+/** Month-days at the anniversary windows' edges (today is 26 November 2026) and 29 February. */
+const monthDayArb = fc.oneof(
+  fc.constantFrom("11-25", "11-26", "11-27", "12-01", "12-30", "12-31", "01-01", "01-02", "01-05"),
+  fc.constantFrom("02-27", "02-28", "02-29", "03-01", "03-02", "11-24", "06-15"),
+  fc
+    .record({ m: fc.integer({ min: 1, max: 12 }), d: fc.integer({ min: 1, max: 28 }) })
+    .map(({ m, d }) => `${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`),
+);
+const birthdayArb = fc
+  .record({ year: fc.constantFrom(1980, 1992, 1996, 2000, 2001, 2024), md: monthDayArb })
+  // 29 February only in a leap year.
+  .map(({ year, md }) => `${md === "02-29" && year % 4 !== 0 ? 2000 : year}-${md}`);
+const renewalArb = fc.oneof(
+  fc.integer({ min: -60, max: 60 }).map((k) => istDay(istMidnight(k))),
+  fc.constantFrom("2000-02-29", "1990-01-01", "2030-12-31", "2027-01-01"),
+);
+const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 3 });
+const customerValuesArb = fc.record({
+  city: maybe(fc.constantFrom(...CITY_VALUES)),
+  birthday: maybe(birthdayArb),
+  tier: maybe(fc.constantFrom("Gold", "gold", "Silver", "BRONZE")),
+  score: maybe(fc.constantFrom(-1, 0, 0.5, 1, 2.5, 3, 10, 1e15, -1e15, "7", "2.25")),
+  vip: maybe(fc.constantFrom(true, false, "yes", "no")),
+  renewal: maybe(renewalArb),
+  tags: fc.subarray(TAG_NAMES, { maxLength: 4 }),
+});
+
+type ValueRow = StoredValue & { userId: string; customerId: string; name: string };
+type TagRow = { id: string; userId: string; name: string; key: string };
+type CustomerTagRow = { tagId: string; customerId: string; userId: string };
+
+function generateValues(): { values: ValueRow[]; tags: TagRow[]; customerTags: CustomerTagRow[] } {
+  const values: ValueRow[] = [];
+  const tags = [TENANT_A, TENANT_B].flatMap((userId) =>
+    TAG_NAMES.map((name) => ({ id: hexId(`tag ${userId} ${name}`), userId, name, key: tagKey(name) })),
+  );
+  const customerTags: CustomerTagRow[] = [];
+  fc.sample(customerValuesArb, { numRuns: customers.length, seed: 2026_11_28 }).forEach((v, i) => {
+    const c = customers[i];
+    for (const f of FIELDS) {
+      const raw = v[f.name as keyof typeof v];
+      if (raw === undefined) continue;
+      const read = readFieldValue(f, raw);
+      if (!read.ok) throw new Error(`${f.name}: ${read.message}`);
+      if (read.value) values.push({ ...read.value, userId: c.userId, customerId: c.id, name: f.name });
+    }
+    for (const name of v.tags) {
+      const tag = tags.find((t) => t.userId === c.userId && t.name === name);
+      if (tag) customerTags.push({ tagId: tag.id, customerId: c.id, userId: c.userId });
+    }
+  });
+  return { values, tags, customerTags };
+}
+
+const { values, tags, customerTags } = generateValues();
+const valuesOf = new Map<string, Map<string, StoredValue>>();
+for (const v of values) {
+  if (!valuesOf.has(v.customerId)) valuesOf.set(v.customerId, new Map());
+  valuesOf.get(v.customerId)?.set(v.name, v);
+}
+const tagKeysOf = new Map<string, Set<string>>();
+for (const ct of customerTags) {
+  const key = tags.find((t) => t.id === ct.tagId)?.key ?? "";
+  if (!tagKeysOf.has(ct.customerId)) tagKeysOf.set(ct.customerId, new Set());
+  tagKeysOf.get(ct.customerId)?.add(key);
+}
+
+// ---------------------------------------------------------------------------------------------
 // The two databases
 
 let dir = "";
@@ -190,6 +306,14 @@ function loadSqlite(file: string) {
       );
       for (const o of orders)
         order.run(o.id, o.userId, o.customerId, o.status, o.amountPaise, o.taxPaise, o.createdAt, o.createdAt);
+      const value = db.prepare(
+        `INSERT INTO "CustomerFieldValue" ("userId", "customerId", "name", "value", "textKey", "numberValue") VALUES (?, ?, ?, ?, ?, ?)`,
+      );
+      for (const v of values) value.run(v.userId, v.customerId, v.name, v.value, v.textKey, v.numberValue);
+      const tag = db.prepare(`INSERT INTO "Tag" ("id", "userId", "name", "key", "createdAt") VALUES (?, ?, ?, ?, ?)`);
+      for (const t of tags) tag.run(t.id, t.userId, t.name, t.key, NOW);
+      const tagged = db.prepare(`INSERT INTO "CustomerTag" ("tagId", "customerId", "userId") VALUES (?, ?, ?)`);
+      for (const ct of customerTags) tagged.run(ct.tagId, ct.customerId, ct.userId);
     })();
     db.exec("ANALYZE");
   } finally {
@@ -238,6 +362,22 @@ async function loadPostgres(client: pg.Pool) {
       ocol("createdAt"),
     ],
   );
+  const vcol = <K extends keyof ValueRow>(k: K) => values.map((v) => v[k]);
+  await client.query(
+    `INSERT INTO "CustomerFieldValue" ("userId", "customerId", "name", "value", "textKey", "numberValue")
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::float8[])`,
+    [vcol("userId"), vcol("customerId"), vcol("name"), vcol("value"), vcol("textKey"), vcol("numberValue")],
+  );
+  await client.query(
+    `INSERT INTO "Tag" ("id", "userId", "name", "key", "createdAt")
+     SELECT i, u, n, k, ${ms("$5")} FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS t(i, u, n, k)`,
+    [tags.map((t) => t.id), tags.map((t) => t.userId), tags.map((t) => t.name), tags.map((t) => t.key), NOW],
+  );
+  await client.query(
+    `INSERT INTO "CustomerTag" ("tagId", "customerId", "userId") SELECT * FROM unnest($1::text[], $2::text[], $3::text[])`,
+    [customerTags.map((t) => t.tagId), customerTags.map((t) => t.customerId), customerTags.map((t) => t.userId)],
+  );
+  await client.query(`VACUUM ANALYZE "CustomerFieldValue", "Tag", "CustomerTag"`);
   // Tenant A has its tally (the complement count subtracts from it); B has none, as a tenant whose
   // tally was never written, so its complement count must fall back to the plain one.
   await client.query(`INSERT INTO "CustomerTally" ("userId", "customers") VALUES ($1, $2)`, [
@@ -321,6 +461,135 @@ const parsedTreeArb = treeArb
   .map((conditions) => parseConditions(conditions))
   .filter((p) => p.ok)
   .map((p) => (p.ok ? p.tree : (undefined as never)));
+
+/** Conditions on the customer's fields and tags, with the values the segments service leaves them (its type's). */
+const cityText = fc.constantFrom("Pune", " pune ", "PUNE", "mumbai", "Navi Mumbai", "ZOË", "अनीता नगर", "nowhere");
+const cityPiece = fc.constantFrom("pu", "UM", "%", "_", "a_", "\\", "back\\", "ö", "zoë", "100%", "अ", "navi", "x");
+const scoreValue = fc.constantFrom(-1, 0, 0.5, 1, 2.4999, 2.5, 3, 7, 10, 1e15, -1e15);
+const dayValue = fc.oneof(
+  fc.integer({ min: -40, max: 40 }).map((k) => istDay(istMidnight(k))),
+  fc.constantFrom("2000-02-29", "1990-01-01", "2030-12-31"),
+  fc.constantFrom(0, 1, 7, 30, 365).map((n) => ({ $daysAgo: n })),
+  fc.constantFrom(0, 1, 7, 30, 365).map((n) => ({ $daysAhead: n })),
+);
+const rangeOp = fc.constantFrom("$gt", "$gte", "$lt", "$lte");
+const anniversaryDays = fc.constantFrom(0, 1, 5, 34, 35, 36, 37, 40, 93, 94, 95, 100, 364, 365, 366);
+const valueConditionArb: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
+  fc.record({ op: fc.constantFrom("$eq", "$ne"), v: cityText }).map(({ op, v }) => ({ "field:city": { [op]: v } })),
+  fc
+    .record({ op: fc.constantFrom("$contains", "$startsWith"), v: cityPiece })
+    .map(({ op, v }) => ({ "field:city": { [op]: v } })),
+  fc
+    .record({ name: fc.constantFrom("city", "tier", "score", "vip", "birthday", "gone"), v: fc.boolean() })
+    .map(({ name, v }) => ({ [`field:${name}`]: { $exists: v } })),
+  fc.subarray(["Gold", "silver", "BRONZE"], { minLength: 1 }).map((v) => ({ "field:tier": { $in: v } })),
+  fc
+    .record({ op: fc.constantFrom("$eq", "$ne"), v: fc.constantFrom("Gold", "Silver", "Bronze") })
+    .map(({ op, v }) => ({ "field:tier": { [op]: v } })),
+  fc
+    .record({ op: fc.constantFrom("$gt", "$gte", "$lt", "$lte", "$eq", "$ne"), v: scoreValue })
+    .map(({ op, v }) => ({ "field:score": { [op]: v } })),
+  fc.boolean().map((v) => ({ "field:vip": { $eq: v } })),
+  fc
+    .record({ name: fc.constantFrom("birthday", "renewal"), op: rangeOp, v: dayValue })
+    .map(({ name, op, v }) => ({ [`field:${name}`]: { [op]: v } })),
+  fc
+    .record({ name: fc.constantFrom("birthday", "renewal"), n: anniversaryDays })
+    .map(({ name, n }) => ({ [`field:${name}`]: { $anniversaryWithinDays: n } })),
+  // A field deleted since: its conditions meet no value.
+  fc.constantFrom({ "field:gone": { $eq: "x" } }, { "field:gone": { $ne: "x" } }, { "field:gone": { $gt: 3 } }),
+  fc
+    .record({
+      op: fc.constantFrom("$in", "$all", "$nin"),
+      v: fc.subarray(["vip", "VIP", "trade fair", "Wholesale", "diwali 2026", "ÜNÏCODE", "none such"], {
+        minLength: 1,
+        maxLength: 3,
+      }),
+    })
+    .map(({ op, v }) => ({ tags: { [op]: v } })),
+);
+const valueTreeArb = segmentTreeArb(fc.oneof({ weight: 3, arbitrary: valueConditionArb }, conditionArb), {
+  depthSize: "small",
+  maxDepth: 3,
+})
+  .map((conditions) => parseConditions(conditions))
+  .filter((p) => p.ok)
+  .map((p) => (p.ok ? p.tree : (undefined as never)));
+
+/** The customer columns a comparison of the three figures reads. */
+const compare = (a: number, op: Operator, b: number) =>
+  op === "$gt" ? a > b : op === "$gte" ? a >= b : op === "$lt" ? a < b : op === "$lte" ? a <= b : a === b;
+const compareText = (a: string, op: string, b: string) =>
+  op === "$gt" ? a > b : op === "$gte" ? a >= b : op === "$lt" ? a < b : a <= b;
+const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+
+/** The month-days whose anniversary falls on a day from today to N days later (29 February on 28 February of other years). */
+function anniversaryDaysOf(n: number): Set<number> {
+  const days = new Set<number>();
+  for (let k = 0; k <= n; k++) {
+    const day = istDay(istMidnight(-k));
+    const md = Number(day.slice(5, 7)) * 100 + Number(day.slice(8, 10));
+    days.add(md);
+    if (md === 228 && !isLeap(Number(day.slice(0, 4)))) days.add(229);
+  }
+  return days;
+}
+
+/** What a tree means, evaluated plainly over the rows written above. */
+function plainMatch(node: SegmentNode, c: Customer): boolean {
+  switch (node.kind) {
+    case "group":
+      return node.logic === "AND"
+        ? node.children.every((n) => plainMatch(n, c))
+        : node.children.some((n) => plainMatch(n, c));
+    case "condition": {
+      const cmp = toComparison(node, NOW);
+      const value = c[cmp.column];
+      return value !== null && compare(value, cmp.op, cmp.value);
+    }
+    case "tags": {
+      const has = tagKeysOf.get(c.id) ?? new Set<string>();
+      const keys = node.value.map(tagKey);
+      if (node.op === "$all") return keys.every((k) => has.has(k));
+      const any = keys.some((k) => has.has(k));
+      return node.op === "$in" ? any : !any;
+    }
+    case "field": {
+      const stored = valuesOf.get(c.id)?.get(node.name);
+      const v = node.value;
+      const key = stored?.textKey ?? null;
+      const number = stored?.numberValue ?? null;
+      switch (node.op) {
+        case "$exists":
+          return (stored !== undefined) === v;
+        case "$eq":
+        case "$ne": {
+          const equal =
+            typeof v === "number" ? number === v : key === (typeof v === "boolean" ? String(v) : textKeyOf(String(v)));
+          return node.op === "$eq" ? equal : !equal;
+        }
+        case "$contains":
+          return key !== null && key.includes(textKeyOf(String(v)));
+        case "$startsWith":
+          return key !== null && key.startsWith(textKeyOf(String(v)));
+        case "$in":
+          return key !== null && (v as string[]).map(textKeyOf).includes(key);
+        case "$anniversaryWithinDays":
+          return number !== null && anniversaryDaysOf(Number(v)).has(number);
+        default: {
+          if (typeof v === "number") return number !== null && compare(number, node.op as Operator, v);
+          const day =
+            typeof v === "object" && v !== null && "$daysAgo" in v
+              ? istDay(istMidnight(v.$daysAgo))
+              : typeof v === "object" && v !== null && "$daysAhead" in v
+                ? istDay(istMidnight(-v.$daysAhead))
+                : String(v);
+          return key !== null && compareText(key, node.op, day);
+        }
+      }
+    }
+  }
+}
 
 /** The SQLite count's shapes (decision 0004), each forced in turn: all must agree with PostgreSQL's. */
 const sqliteTuningArb = fc.constantFrom(
@@ -418,6 +687,42 @@ describe("a segment on SQLite and on PostgreSQL", () => {
         }
       }),
       { seed: 26, numRuns: 200 },
+    );
+  });
+
+  it("answers conditions on fields and tags as a plain evaluation of the rows does, on both engines", async () => {
+    // The data holds what the conditions probe: several customers on each side of each kind.
+    expect(values.filter((v) => v.name === "birthday").length).toBeGreaterThan(500);
+    expect(customerTags.length).toBeGreaterThan(1000);
+    await fc.assert(
+      fc.asyncProperty(valueTreeArb, tuningArb, fc.nat(), async (tree, tuning, pick) => {
+        Object.assign(segmentSqlTuning, tuning.sqliteTuning);
+        Object.assign(postgresCountTuning, tuning.postgresTuning);
+        for (const userId of [TENANT_A, TENANT_B]) {
+          const own = customersOf(userId);
+          const expected = own
+            .filter((c) => plainMatch(tree, c))
+            .map((c) => c.id)
+            .sort();
+          expect(await sqliteAudience.sqlAudienceCount(userId, tree, NOW)).toBe(expected.length);
+          expect(await postgresAudience.sqlAudienceCount(userId, tree, NOW)).toBe(expected.length);
+          const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
+          expect(ids(await sqliteAudience.sqlAudiencePage(userId, tree, 5000, undefined, NOW))).toEqual(expected);
+          expect(ids(await postgresAudience.sqlAudiencePage(userId, tree, 5000, undefined, NOW))).toEqual(expected);
+          for (const audience of [sqliteAudience, postgresAudience]) {
+            const preview = await audience.sqlAudiencePreview(userId, tree, 10, NOW);
+            expect(preview.count).toBe(expected.length);
+            expect(preview.rows).toHaveLength(Math.min(10, expected.length));
+            for (const row of preview.rows) expect(expected).toContain(row.id);
+          }
+          for (const customer of [own[pick % own.length], customers[(pick * 7 + 1) % customers.length]]) {
+            const inIt = customer.userId === userId && plainMatch(tree, customer);
+            expect(await sqliteAudience.sqlMatchesForCustomer(userId, customer.id, [tree], NOW)).toEqual([inIt]);
+            expect(await postgresAudience.sqlMatchesForCustomer(userId, customer.id, [tree], NOW)).toEqual([inIt]);
+          }
+        }
+      }),
+      { seed: 28, numRuns: 150 },
     );
   });
 

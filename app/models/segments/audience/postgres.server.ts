@@ -67,7 +67,7 @@ function placeholdersFrom(params: SqlParam[]) {
 }
 
 function plainCount(userId: string, tree: SegmentNode): CompiledWhere {
-  const inner = compileTree(tree, "postgres", 2);
+  const inner = compileTree(tree, "postgres", 2, false, userId);
   return countSql({ sql: `"userId" = $1 AND ${inner.sql}`, params: [userId, ...inner.params] }, "postgres");
 }
 
@@ -85,14 +85,15 @@ function disjointSum(parts: ((params: SqlParam[]) => { own: string; earlier: str
     .join(" + ");
 }
 
+/** The node's SQL numbered on from `params` (whose first is always the tenant, `$1`). */
 function compiledWith(params: SqlParam[], node: SegmentNode): string {
-  const c = compileTree(node, "postgres", placeholdersFrom(params));
+  const c = compileTree(node, "postgres", placeholdersFrom(params), false, String(params[0]));
   params.push(...c.params);
   return c.sql;
 }
 
 function complementWith(params: SqlParam[], node: SegmentNode, nullsApart = false): string {
-  const c = compilePostgresComplement(node, placeholdersFrom(params), nullsApart);
+  const c = compilePostgresComplement(node, placeholdersFrom(params), nullsApart, String(params[0]));
   params.push(...c.params);
   return c.sql;
 }
@@ -345,7 +346,7 @@ function audienceOn(db: () => Queryable): AudienceStore {
       if (trees.length === 0) return [];
       const params: SqlParam[] = [];
       const columns = trees.map((tree, i) => {
-        const c = compileTree(resolveRelativeDates(tree, now), "postgres", params.length + 1);
+        const c = compileTree(resolveRelativeDates(tree, now), "postgres", params.length + 1, false, userId);
         params.push(...c.params);
         // A comparison with a NULL date is NULL: not a match, as SQLite's coalesce(…, 0) says.
         return `coalesce(${c.sql}, false) AS "m${i}"`;

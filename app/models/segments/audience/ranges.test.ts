@@ -39,6 +39,7 @@ function matches(node: SegmentNode, p: Point): boolean {
   if (node.kind === "group") {
     return node.logic === "AND" ? node.children.every((n) => matches(n, p)) : node.children.some((n) => matches(n, p));
   }
+  if (node.kind !== "condition") throw new Error("These trees test the three figures only");
   const c = toComparison(node);
   const value = p[c.column];
   return value !== null && compare(value, c);

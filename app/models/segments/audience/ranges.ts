@@ -176,7 +176,7 @@ function joinBoxes(a: RangeBox, b: RangeBox): RangeBox | null {
 
 /**
  * The customers a tree matches as at most MAX_RANGE_BOXES disjoint boxes, or null when it takes
- * more (or has a bound that is not an exact integer). An AND is the boxes its children share; an
+ * more (or has a bound that is not an exact integer, or tests the customer's fields or tags). An AND is the boxes its children share; an
  * OR each child's boxes without those of the children before it.
  */
 export function treeRangeBoxes(tree: SegmentNode): RangeBox[] | null {
@@ -185,6 +185,8 @@ export function treeRangeBoxes(tree: SegmentNode): RangeBox[] | null {
       const box = conditionBox(toComparison(node));
       return box === undefined ? null : box ? [box] : [];
     }
+    // A condition on the customer's fields or tags is no range of the three columns.
+    if (node.kind !== "group") return null;
     let acc: RangeBox[] = node.logic === "AND" ? [{}] : [];
     for (const child of node.children) {
       const boxes = walk(child);

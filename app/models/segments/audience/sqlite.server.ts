@@ -31,7 +31,7 @@ import {
   sampleSql,
   tupleToRow,
 } from "~/models/segments/audience/rows";
-import { compileSegmentWhere, compileTree } from "~/models/segments/audience/where";
+import { compileSegmentWhere, compileTree, onlyCustomerColumns } from "~/models/segments/audience/where";
 
 function runRows(q: CompiledWhere): AudienceRow[] {
   return statement<AudienceRow>(q.sql).all(...q.params);
@@ -134,8 +134,14 @@ function estimateOf(
   }
 }
 
+/**
+ * Only a tree of the customer's three figures gets the OR's and the AND's plans: their shapes and
+ * estimates are built on those columns' covering indexes. A tree that also tests fields or tags is
+ * counted by the plain scan, its value tests each read once into a lookup table.
+ */
 function buildOrPlan(userId: string, tree: SegmentNode): OrPlan | null {
   if (tree.kind !== "group" || tree.logic !== "OR" || tree.children.length < 2 || tree.children.length > 8) return null;
+  if (!onlyCustomerColumns(tree)) return null;
   const parts = tree.children.map((c) => compileTree(c));
   const disjoint = disjointOrSql(userId, tree);
   if (!disjoint) return null;
@@ -153,6 +159,7 @@ function buildOrPlan(userId: string, tree: SegmentNode): OrPlan | null {
 function buildAndPlan(userId: string, tree: SegmentNode): AndPlan | null {
   if (tree.kind !== "group" || tree.logic !== "AND" || tree.children.length < 2 || tree.children.length > 8)
     return null;
+  if (!onlyCustomerColumns(tree)) return null;
   const parts = [compileTree(tree), ...tree.children.map((c) => compileTree(c))];
   const estimate = estimateOf(userId, parts);
   if (!estimate) return null;
@@ -369,7 +376,7 @@ export const sqliteAudience: AudienceStore = {
     if (trees.length === 0) return [];
     const params: SqlParam[] = [];
     const columns = trees.map((tree, i) => {
-      const c = compileTree(resolveRelativeDates(tree, now));
+      const c = compileTree(resolveRelativeDates(tree, now), "sqlite", 1, false, userId);
       params.push(...c.params);
       return `coalesce(${c.sql}, 0) AS "m${i}"`;
     });

@@ -16,14 +16,19 @@
 // two fields, so a count is a range scan of one index that never touches the table. A plain
 // (userId, field) index makes the planner fetch every matching row from the table, which at low
 // selectivity is several times slower than scanning.
+//
+// Conditions on the customer's fields and tags are tests of its id against their own tables
+// (./values.ts); they need the tenant, given as `userId`.
 import {
   type ColumnComparison,
+  type LeafNode,
   type Operator,
   type SegmentNode,
   resolveRelativeDates,
   toComparison,
 } from "~/lib/segments";
 import type { CompiledWhere, Dialect, SqlParam } from "~/models/segments/audience/rows";
+import { type Bind, fieldConditionSql, tagsConditionSql } from "~/models/segments/audience/values";
 
 const SQL_OPERATORS: Record<Operator, string> = { $gt: ">", $gte: ">=", $lt: "<", $lte: "<=", $eq: "=" };
 
@@ -58,24 +63,53 @@ function postgresCondition(c: ColumnComparison, params: SqlParam[], placeholder:
   return `${column} ${SQL_OPERATORS[c.op]} ${placeholder()}::bigint`;
 }
 
+/** A binder pushing onto `params`: `?`, or `$n` numbered from `firstParam` (with its cast, if any). */
+function binder(params: SqlParam[], dialect: Dialect, firstParam: number): Bind {
+  return (value, cast) => {
+    params.push(value);
+    if (dialect !== "postgres") return "?";
+    const n = `$${firstParam + params.length - 1}`;
+    return cast ? `${n}::${cast}` : n;
+  };
+}
+
+/** A condition on the customer's fields or tags (its tenant given), in either form. */
+function valueCondition(
+  node: Exclude<LeafNode, { kind: "condition" }>,
+  userId: string | undefined,
+  dialect: Dialect,
+  bind: Bind,
+  options: { complement?: boolean; filterOnly?: boolean },
+): string {
+  if (userId === undefined) throw new Error("A condition on a customer's fields or tags is compiled with its tenant");
+  return node.kind === "field"
+    ? fieldConditionSql(node, userId, dialect, bind, options)
+    : tagsConditionSql(node, userId, dialect, bind, options);
+}
+
 /**
  * Compiles a validated tree to a boolean SQL expression over "Customer" columns. Placeholders are
- * `?` for SQLite and `$n` for PostgreSQL (numbered from `firstParam`).
+ * `?` for SQLite and `$n` for PostgreSQL (numbered from `firstParam`). A tree with conditions on
+ * the customer's fields or tags needs its tenant, `userId`.
  */
 export function compileTree(
   tree: SegmentNode,
   dialect: Dialect = "sqlite",
   firstParam = 1,
   filterOnly = false,
+  userId?: string,
 ): CompiledWhere {
   const params: SqlParam[] = [];
   const placeholder = () => (dialect === "postgres" ? `$${firstParam + params.length - 1}` : "?");
+  const bind = binder(params, dialect, firstParam);
   // `filterOnly`: inside an OR that is itself part of an AND, columns are written `+"col"`, which
   // SQLite cannot drive an index with, so the AND's own ranges choose the index and the OR
   // filters what they yield. Measured at a million customers (segments bench, nested case): with
   // planner statistics SQLite otherwise runs the OR's branches as a MULTI-INDEX OR, 2.8x slower
   // than the range scan; a top-level OR is handled by the disjoint count (./count-shapes.ts) instead.
   const walk = (node: SegmentNode, parent: "AND" | "OR" | null, filterOnly: boolean): string => {
+    if (node.kind === "field" || node.kind === "tags")
+      return valueCondition(node, userId, dialect, bind, { filterOnly });
     if (node.kind === "condition") {
       const c = toComparison(node);
       if (dialect === "postgres") return postgresCondition(c, params, placeholder);
@@ -102,7 +136,7 @@ export function compileSegmentWhere(
   dialect: Dialect = "sqlite",
   now: number = Date.now(),
 ): CompiledWhere {
-  const inner = compileTree(resolveRelativeDates(tree, now), dialect, 2);
+  const inner = compileTree(resolveRelativeDates(tree, now), dialect, 2, false, userId);
   return {
     sql: `"userId" = ${dialect === "postgres" ? "$1" : "?"} AND ${inner.sql}`,
     params: [userId, ...inner.params],
@@ -120,9 +154,13 @@ const NULLABLE_COLUMNS: ReadonlySet<string> = new Set(["lastActive"]);
  * (`=` becomes a range on either side), and a nullable column also matches when NULL, since a
  * NULL date matches no condition. SQLite dialect.
  */
-export function compileComplement(tree: SegmentNode): CompiledWhere {
+export function compileComplement(tree: SegmentNode, userId?: string): CompiledWhere {
   const params: SqlParam[] = [];
+  const bind = binder(params, "sqlite", 1);
   const walk = (node: SegmentNode): string => {
+    if (node.kind === "field" || node.kind === "tags") {
+      return valueCondition(node, userId, "sqlite", bind, { complement: true });
+    }
     if (node.kind === "condition") {
       const c = toComparison(node);
       const column = `"${c.column}"`;
@@ -148,6 +186,16 @@ export function isNullableCondition(tree: SegmentNode): boolean {
 }
 
 /**
+ * Whether a tree tests only the customer's three figures. The count shapes built on their
+ * covering indexes (SQLite's disjoint, complement and anchored counts, PostgreSQL's ranges) take
+ * only such trees; a tree that also tests fields or tags is counted by the plain shape (and on
+ * PostgreSQL its exact complement).
+ */
+export function onlyCustomerColumns(tree: SegmentNode): boolean {
+  return tree.kind === "group" ? tree.children.every(onlyCustomerColumns) : tree.kind === "condition";
+}
+
+/**
  * compileComplement() in PostgreSQL's dialect: `(tree) IS NOT TRUE` written so its index ranges can
  * be used, placeholders numbered from `firstParam`. Each condition is turned round on the integer
  * bound postgresCondition() binds (the same customers), a fraction `=` (false for every row of a
@@ -155,10 +203,19 @@ export function isNullableCondition(tree: SegmentNode): boolean {
  * tree that is one condition on `lastActive` leaves its NULLs out: the caller counts them apart
  * (`IS NULL` is a range of the index; PostgreSQL reads the table for `< x OR IS NULL`).
  */
-export function compilePostgresComplement(tree: SegmentNode, firstParam = 1, nullsApart = false): CompiledWhere {
+export function compilePostgresComplement(
+  tree: SegmentNode,
+  firstParam = 1,
+  nullsApart = false,
+  userId?: string,
+): CompiledWhere {
   const params: SqlParam[] = [];
   const placeholder = () => `$${firstParam + params.length - 1}`;
+  const bind = binder(params, "postgres", firstParam);
   const walk = (node: SegmentNode): string => {
+    if (node.kind === "field" || node.kind === "tags") {
+      return valueCondition(node, userId, "postgres", bind, { complement: true });
+    }
     if (node.kind === "condition") {
       const c = toComparison(node);
       const column = `"${c.column}"`;
