@@ -43,10 +43,20 @@ const EDIT_LOAD_FAILED = "Failed to load segment data.";
 const LOAD_FAILED = "Failed to load segment data. Please try again.";
 const SAVE_FAILED = "Failed to create or update segment:";
 
-/** The audience of posted builder rows, when they pass the conditions schema. */
+/**
+ * The audience of posted builder rows, when they pass the conditions schema and the tenant's
+ * fields (a field deleted since, or an operator its type does not take, previews nothing: saving
+ * says why).
+ */
 async function previewOf(userId: string, rows: unknown): Promise<PreviewData | null> {
   const parsed = BuilderConditionsSchema.safeParse(rows ?? {});
-  return parsed.success ? previewAudience(userId, parsed.data) : null;
+  if (!parsed.success) return null;
+  try {
+    return await previewAudience(userId, parsed.data);
+  } catch (error) {
+    if (error instanceof ApiError) return null;
+    throw error;
+  }
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -160,3 +160,135 @@ describe("rolling dates, evaluated when the audience is counted", () => {
     });
   });
 });
+
+describe("segments on the customer's fields and tags", () => {
+  let tenant: string;
+  const people: Record<string, string> = {};
+
+  beforeAll(async () => {
+    const { createField, checkFieldValues, fieldCatalog, writeCustomerFieldValues } =
+      await import("~/services/custom-fields.server");
+    tenant = (await createTestUser("Fields")).id;
+    await createField(tenant, { name: "tier", label: "Loyalty tier", type: "choice", choices: ["Gold", "Silver"] });
+    await createField(tenant, { name: "score", label: "Score", type: "number" });
+    const catalog = await fieldCatalog(tenant);
+    const rows: [string, Record<string, unknown>, string[]][] = [
+      ["Asha", { city: "Pune", tier: "gold", score: 9, birthday: "1990-03-03" }, ["VIP", "Trade fair"]],
+      ["Ravi", { city: "Mumbai", tier: "Silver", score: 2 }, ["trade fair"]],
+      ["Meera", {}, []],
+    ];
+    for (const [name, fields, tags] of rows) {
+      const id = newId();
+      people[name] = id;
+      await db().customer.create({
+        data: { id, userId: tenant, firstName: name, lastName: "F", email: `${name}-${tenant}@example.in` },
+      });
+      await writeCustomerFieldValues(tenant, id, checkFieldValues(fields, catalog, false));
+      for (const tag of tags) {
+        const key = tag.toLowerCase();
+        const found = await db().tag.findFirst({ where: { userId: tenant, key } });
+        const tagId =
+          found?.id ?? (await db().tag.create({ data: { id: newId(), userId: tenant, name: tag, key } })).id;
+        await db().customerTag.create({ data: { tagId, customerId: id, userId: tenant } });
+      }
+    }
+  });
+
+  it("refuses an unknown field or an operator its type does not take with a 400 naming the path", async () => {
+    const refused = (conditions: unknown) =>
+      segments.createSegment(tenant, { name: "Bad", description: "", tree: tree(conditions) });
+    await expect(refused({ "field:tierx": { $eq: "gold" } })).rejects.toMatchObject({
+      status: 400,
+      message: 'conditions.field:tierx: unknown field "tierx"',
+      fields: { conditions: 'conditions.field:tierx: unknown field "tierx"' },
+    });
+    await expect(refused({ $or: [{ visits: { $gt: 1 } }, { "field:tier": { $gt: 5 } }] })).rejects.toMatchObject({
+      status: 400,
+      message: 'conditions.$or[1].field:tier.$gt: operator "$gt" does not apply to a choice field',
+    });
+    await expect(segments.previewAudience(tenant, tree({ "field:tier": { $in: ["platinum"] } }))).rejects.toMatchObject(
+      {
+        status: 400,
+        message: 'conditions.field:tier.$in: "platinum" is not one of the choices of Loyalty tier (Gold, Silver)',
+      },
+    );
+    const some = await segments.createSegment(tenant, {
+      name: "Ok",
+      description: "",
+      tree: tree({ visits: { $gte: 0 } }),
+    });
+    await expect(
+      segments.updateSegment(tenant, some.id, {
+        name: "Ok",
+        description: "",
+        tree: tree({ "field:score": { $eq: "x" } }),
+      }),
+    ).rejects.toMatchObject({ status: 400, message: "conditions.field:score.$eq: Score takes a number" });
+    expect(await db().segment.count({ where: { userId: tenant, name: "Bad" } })).toBe(0);
+  });
+
+  it("counts, stores its fields' values, and names the customers' segments", async () => {
+    const gold = await segments.createSegment(tenant, {
+      name: "Gold in Pune",
+      description: "",
+      tree: tree({ $and: [{ "field:tier": { $in: ["GOLD"] } }, { "field:city": { $eq: "pune" } }] }),
+    });
+    expect(gold.customerCount).toBe(1);
+    expect(gold.conditions).toEqual({ $and: [{ "field:tier": { $in: ["Gold"] } }, { "field:city": { $eq: "pune" } }] });
+    const fair = await segments.createSegment(tenant, {
+      name: "Trade fair",
+      description: "",
+      tree: tree({ $or: [{ tags: { $in: ["TRADE FAIR"] } }, { "field:score": { $gt: "100" } }] }),
+    });
+    expect(fair.customerCount).toBe(2);
+    expect(fair.conditions).toEqual({ $or: [{ tags: { $in: ["TRADE FAIR"] } }, { "field:score": { $gt: 100 } }] });
+    expect((await segments.previewAudience(tenant, tree({ tags: { $nin: ["vip"] } }))).count).toBe(2);
+    expect((await segments.previewAudience(tenant, tree({ "field:city": { $exists: false } }))).count).toBe(1);
+    expect((await segments.segmentsForCustomer(tenant, people.Asha)).map((s) => s.name).sort()).toEqual([
+      "Gold in Pune",
+      "Ok",
+      "Trade fair",
+    ]);
+    const overview = await segments.segmentOverview(tenant, gold.id);
+    expect(overview.fieldLabels).toEqual({ tier: "Loyalty tier", city: "City" });
+    expect(overview.warnings).toEqual([]);
+  });
+
+  it("counts a segment whose field was deleted since as nobody having a value, and says so", async () => {
+    const { deleteField } = await import("~/services/custom-fields.server");
+    const has = await segments.createSegment(tenant, {
+      name: "Scored",
+      description: "",
+      tree: tree({ "field:score": { $gte: 0 } }),
+    });
+    const hasNot = await segments.createSegment(tenant, {
+      name: "Not nine",
+      description: "",
+      tree: tree({ "field:score": { $ne: 9 } }),
+    });
+    expect([has.customerCount, hasNot.customerCount]).toEqual([2, 2]);
+    await deleteField(tenant, "score");
+    expect(await segments.segmentAudienceCount(tenant, has.id)).toBe(0);
+    expect(await segments.segmentAudienceCount(tenant, hasNot.id)).toBe(3);
+    const listed = await segments.listSegments(tenant);
+    const notes = await segments.segmentFieldNotes(tenant, listed);
+    const byName = Object.fromEntries(listed.map((s) => [s.name, notes[s.id] ?? []]));
+    expect(byName).toEqual({
+      Ok: [],
+      "Gold in Pune": [],
+      "Trade fair": ["Uses a deleted field: score"],
+      Scored: ["Uses a deleted field: score"],
+      "Not nine": ["Uses a deleted field: score"],
+    });
+    const overview = await segments.segmentOverview(tenant, has.id);
+    expect([overview.count, overview.warnings]).toEqual([0, ["Uses a deleted field: score"]]);
+    // Saving it again is refused until the condition is changed.
+    await expect(
+      segments.updateSegment(tenant, has.id, {
+        name: "Scored",
+        description: "",
+        tree: tree({ "field:score": { $gte: 0 } }),
+      }),
+    ).rejects.toMatchObject({ status: 400, message: 'conditions.field:score: unknown field "score"' });
+  });
+});

@@ -1,16 +1,21 @@
 // Segments: rule-based audiences of one tenant. Every function takes the tenant first and scopes
 // every query to it; another tenant's segment is "not found". Audiences are evaluated in the
-// database (app/models/segments/audience/); the rows are app/models/segments/.
-import { notFound } from "~/lib/api.server";
+// database (app/models/segments/audience/); the rows are app/models/segments/. A tree's conditions
+// on the customer's fields are checked against the tenant's fields when it is saved or previewed
+// (an unknown field, or an operator its type does not take, is a 400 naming the path); a stored
+// segment whose field was deleted since still counts (no customer has a value of it) and says so.
+import { ApiError, notFound } from "~/lib/api.server";
 import { isoFromEpochMs } from "~/lib/dates";
 import { isId, newId } from "~/lib/id";
 import { paiseToRupees } from "~/lib/money";
+import { checkTreeFields, segmentFieldWarnings } from "~/lib/segment-fields";
 import {
   AUDIENCE_SAMPLE_SIZE,
   type Conditions,
   type Logic,
   type SegmentNode,
   duplicateNameWarning,
+  fieldNamesOf,
   parseConditions,
   toConditions,
   topLogic,
@@ -20,6 +25,7 @@ import { segmentAudience as audiences } from "~/models/segments/audience/store.s
 import type { AudienceRow, AudienceTuple, CompiledWhere } from "~/models/segments/audience/rows";
 import type { SegmentConditionsRow, SegmentRow } from "~/models/segments/rows";
 import { storedSegments } from "~/models/segments/store.server";
+import { fieldCatalog } from "~/services/custom-fields.server";
 import { notify } from "~/services/notifications.server";
 import type { CustomerContactDto } from "~/services/orders.server";
 
@@ -85,6 +91,44 @@ export function segmentTree(segment: SegmentConditionsRow): SegmentNode {
   if (!parsed.ok)
     throw new Error(`Segment ${segment.id} has stored conditions that no longer validate: ${parsed.message}`);
   return parsed.tree;
+}
+
+/**
+ * A tree from a caller (the API, the form, the live preview) with its field conditions checked
+ * against the tenant's fields and their values made their fields' (`"7"` a number, `"yes"` true, a
+ * choice as the field spells it). An unknown field, or an operator or a value its type does not
+ * take, is a 400 naming the path: `conditions.field:tier.$gt: operator "$gt" does not apply to a
+ * choice field`.
+ */
+export async function checkedSegmentTree(userId: string, tree: SegmentNode): Promise<SegmentNode> {
+  if (fieldNamesOf(tree).length === 0) return tree;
+  const checked = checkTreeFields(tree, await fieldCatalog(userId));
+  if (!checked.ok) throw new ApiError("bad_request", checked.message, { conditions: checked.message });
+  return checked.tree;
+}
+
+/**
+ * What the segments list and the detail warn about each segment's fields, by segment id: a field
+ * deleted since the segment was saved ("Uses a deleted field: tier"; its conditions match as if
+ * nobody had a value), or a condition its field no longer takes. Segments without field conditions
+ * cost nothing.
+ */
+export async function segmentFieldNotes(
+  userId: string,
+  segments: readonly { id: string; conditions: Conditions }[],
+): Promise<Record<string, string[]>> {
+  const trees = segments.flatMap((s) => {
+    const parsed = parseConditions(s.conditions);
+    return parsed.ok && fieldNamesOf(parsed.tree).length > 0 ? [{ id: s.id, tree: parsed.tree }] : [];
+  });
+  if (trees.length === 0) return {};
+  const catalog = await fieldCatalog(userId);
+  const notes: Record<string, string[]> = {};
+  for (const { id, tree } of trees) {
+    const warnings = segmentFieldWarnings(tree, catalog);
+    if (warnings.length > 0) notes[id] = warnings;
+  }
+  return notes;
 }
 
 const parsedTrees = new Map<string, SegmentNode>();
@@ -178,18 +222,19 @@ async function nameWarnings(userId: string, name: string, exceptId?: string): Pr
 }
 
 export async function createSegment(userId: string, input: SegmentWriteInput): Promise<SavedSegment> {
+  const tree = await checkedSegmentTree(userId, input.tree);
   // Read before the insert, so the new segment is not its own duplicate.
   const warnings = await nameWarnings(userId, input.name);
-  const conditions = toConditions(input.tree);
+  const conditions = toConditions(tree);
   const segment = await storedSegments.insertSegment({
     id: newId(),
     userId,
     name: input.name,
     description: input.description,
-    logicType: topLogic(input.tree),
+    logicType: topLogic(tree),
     conditions: JSON.stringify(conditions),
   });
-  const customerCount = await audiences.sqlAudienceCount(userId, input.tree);
+  const customerCount = await audiences.sqlAudienceCount(userId, tree);
   await notify(userId, {
     type: "NEW_SEGMENT",
     title: "New segment created",
@@ -200,16 +245,17 @@ export async function createSegment(userId: string, input: SegmentWriteInput): P
 
 export async function updateSegment(userId: string, id: string, input: SegmentWriteInput): Promise<SavedSegment> {
   await findSegment(userId, id);
+  const tree = await checkedSegmentTree(userId, input.tree);
   const warnings = await nameWarnings(userId, input.name, id);
   const segment = await storedSegments.updateSegmentById(id, {
     name: input.name,
     description: input.description,
-    logicType: topLogic(input.tree),
-    conditions: JSON.stringify(toConditions(input.tree)),
+    logicType: topLogic(tree),
+    conditions: JSON.stringify(toConditions(tree)),
   });
   return {
     ...toSegmentDto(segment),
-    customerCount: await audiences.sqlAudienceCount(userId, input.tree),
+    customerCount: await audiences.sqlAudienceCount(userId, tree),
     warnings,
   };
 }
@@ -275,16 +321,28 @@ export async function previewAudience(
   tree: SegmentNode,
   sample = AUDIENCE_SAMPLE_SIZE,
 ): Promise<{ count: number; customers: AudienceCustomer[] }> {
-  const { count, rows } = await audiences.sqlAudiencePreviewAs(userId, tree, sample, audienceCustomerFromTuple);
+  const checked = await checkedSegmentTree(userId, tree);
+  const { count, rows } = await audiences.sqlAudiencePreviewAs(userId, checked, sample, audienceCustomerFromTuple);
   return { count, customers: rows };
 }
 
-/** The detail screen: the count and the first 10 customers in creation order. */
+/**
+ * The detail screen: the count and the first 10 customers in creation order, the labels of the
+ * fields the segment tests (for its conditions in words) and what it warns about them.
+ */
 export async function segmentOverview(userId: string, id: string) {
   const segment = await getSegment(userId, id);
   const count = await audiences.sqlAudienceCount(userId, segment.tree);
   const rows = count === 0 ? [] : await audiences.sqlAudiencePage(userId, segment.tree, AUDIENCE_SAMPLE_SIZE);
-  return { segment, count, customers: rows.map(audienceCustomer) };
+  const names = fieldNamesOf(segment.tree);
+  const catalog = names.length > 0 ? await fieldCatalog(userId) : null;
+  const fieldLabels: Record<string, string> = {};
+  for (const name of names) {
+    const field = catalog?.get(name);
+    if (field) fieldLabels[name] = field.label;
+  }
+  const warnings = catalog ? segmentFieldWarnings(segment.tree, catalog) : [];
+  return { segment, count, customers: rows.map(audienceCustomer), fieldLabels, warnings };
 }
 
 /** The tenant's segments that contain one customer (chips on the customer detail), in one query. */

@@ -141,6 +141,57 @@ describe("POST /api/segments", () => {
     expect(notJson.body.error.message).toBe("The body is not valid JSON");
   });
 
+  it("checks field conditions against the caller's fields: a 400 naming the path, on create, update and preview", async () => {
+    const { createField } = await import("~/services/custom-fields.server");
+    const dave = await user("Dave");
+    await createField(dave.id, { name: "tier", label: "Tier", type: "choice", choices: ["Gold", "Silver"] });
+    const cases: [unknown, string][] = [
+      [{ "field:tier": { $gt: 5 } }, 'conditions.field:tier.$gt: operator "$gt" does not apply to a choice field'],
+      [
+        { $and: [{ visits: { $gt: 1 } }, { "field:nope": { $eq: "x" } }] },
+        'conditions.$and[1].field:nope: unknown field "nope"',
+      ],
+      [
+        { "field:city": { $gt: "2024-01-01" } },
+        'conditions.field:city.$gt: operator "$gt" does not apply to a text field',
+      ],
+      // A field of another tenant is unknown here.
+      [{ "field:tier": { $exists: true } }, ""],
+    ];
+    const made = await send(list.action as Handler, dave, "POST", "/api/segments", {
+      name: "Gold",
+      conditions: { "field:tier": { $in: ["gold"] }, tags: { $nin: ["churned"] } },
+    });
+    expect(made.status).toBe(201);
+    expect(made.body.conditions).toEqual({
+      $and: [{ "field:tier": { $in: ["Gold"] } }, { tags: { $nin: ["churned"] } }],
+    });
+    for (const [conditions, message] of cases) {
+      if (!message) {
+        const elsewhere = await send(list.action as Handler, alice, "POST", "/api/segments", { name: "x", conditions });
+        expect(elsewhere.status).toBe(400);
+        expect(elsewhere.body.error.message).toBe('conditions.field:tier: unknown field "tier"');
+        continue;
+      }
+      const created = await send(list.action as Handler, dave, "POST", "/api/segments", { name: "x", conditions });
+      expect(created.status, JSON.stringify(conditions)).toBe(400);
+      expect(created.body.error).toMatchObject({ code: "bad_request", message });
+      const updated = await send(
+        one.action as Handler,
+        dave,
+        "PUT",
+        `/api/segments/${made.body.id}`,
+        { name: "x", conditions },
+        { id: made.body.id },
+      );
+      expect(updated.status).toBe(400);
+      expect(updated.body.error.message).toBe(message);
+      const previewed = await send(preview.action as Handler, dave, "POST", "/api/segments/preview", { conditions });
+      expect(previewed.status).toBe(400);
+      expect(previewed.body.error.message).toBe(message);
+    }
+  });
+
   it("takes a rolling date { $daysAgo: N } and refuses a bad N with a 400 that names it", async () => {
     const carol = await user("Carol");
     const ok = await send(list.action as Handler, carol, "POST", "/api/segments", {
