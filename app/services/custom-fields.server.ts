@@ -146,12 +146,12 @@ export async function updateField(userId: string, name: string, input: FieldChan
   }
   const next: FieldDefinition = { ...field, choices: input.choices ?? field.choices };
   const defaultValue = input.defaultValue === undefined ? undefined : checkedDefault(next, input.defaultValue);
-  const row = await customFields.updateField(userId, name, {
-    label: input.label,
-    choices: input.choices,
-    defaultValue,
-    retired: input.retired,
-  });
+  const change = { label: input.label, choices: input.choices, defaultValue, retired: input.retired };
+  // A move alone changes no column: the field is read, not updated (an update of nothing counts no row).
+  const changesColumns = Object.values(change).some((v) => v !== undefined);
+  const row = changesColumns
+    ? await customFields.updateField(userId, name, change)
+    : await customFields.findField(userId, name);
   if (!row) throw notFound("Field");
   if (input.position !== undefined) {
     const order = (await customFields.listFields(userId)).map((f) => f.name).filter((n) => n !== name);

@@ -87,11 +87,14 @@ export async function tagInBulk(
   name: string,
   target: { customerIds: string[] } | { segmentId: string },
 ): Promise<{ tag: string; tagged: number }> {
-  const [tag] = await tags.ensureTags(userId, [checkedTag(name)]);
+  const checked = checkedTag(name);
   if ("segmentId" in target) {
+    // The segment first: another tenant's, or one that is gone, is a 404 that leaves no new tag behind.
     const where = await segmentWhere(userId, target.segmentId);
+    const [tag] = await tags.ensureTags(userId, [checked]);
     return { tag: tag.name, tagged: await tags.tagAudience(userId, tag.id, where) };
   }
+  const [tag] = await tags.ensureTags(userId, [checked]);
   const ids = target.customerIds.filter(isId);
   return { tag: tag.name, tagged: await tags.tagCustomers(userId, tag.id, ids) };
 }
