@@ -93,6 +93,8 @@ export default [
     route("users", "routes/users.tsx"),
     route("notifications", "routes/notifications.tsx"),
     ...recordScreens("customers", "customers-form", [route("customers/import", "routes/customers-import.tsx")]),
+    route("fields", "routes/fields.tsx"),
+    route("tags", "routes/tags.tsx"),
     ...recordScreens("orders", "orders-form"),
     ...recordScreens("segments", "segments-form"),
     ...recordScreens("campaigns", "campaigns-wizard"),

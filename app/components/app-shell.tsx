@@ -3,11 +3,13 @@ import { Link, useLocation } from "@remix-run/react";
 import {
   CircleHelp,
   LayoutDashboard,
+  ListPlus,
   MailX,
   Megaphone,
   Menu as MenuIcon,
   Settings,
   ShoppingCart,
+  Tag,
   Target,
   Users,
   X,
@@ -23,6 +25,8 @@ import { NAV_ITEMS, isNavActive, topBarTitle, welcomeText } from "~/lib/shell";
 const NAV_ICONS = {
   Dashboard: LayoutDashboard,
   Customers: Users,
+  Fields: ListPlus,
+  Tags: Tag,
   Orders: ShoppingCart,
   Segments: Target,
   Campaigns: Megaphone,
@@ -139,7 +143,7 @@ export function AppShell({
         <main className="mx-auto max-w-7xl p-4 sm:p-6">{children}</main>
       </div>
       <noscript>
-        {/* One line (six entries scroll sideways on a narrow phone), so it stays as tall as the page leaves room for. */}
+        {/* One line (eight entries scroll sideways on a narrow phone), so it stays as tall as the page leaves room for. */}
         <nav className="fixed bottom-0 left-0 right-0 z-30 flex gap-x-4 overflow-x-auto whitespace-nowrap border-t bg-white p-2 text-sm sm:hidden">
           {NAV_ITEMS.map((i) => (
             <Link key={i.to} to={i.to}>

@@ -13,16 +13,20 @@ describe("the top bar title", () => {
     ["/notifications", "Notifications"],
     ["/campaigns/edit/1", "Campaigns"],
     ["/suppressions", "Suppressions"],
+    ["/fields", "Fields"],
+    ["/tags", "Tags"],
   ])("%s shows %s", (path, title) => {
     expect(topBarTitle(path)).toBe(title);
   });
 });
 
 describe("navigation", () => {
-  it("has the six entries in order", () => {
+  it("has the eight entries in order", () => {
     expect(NAV_ITEMS.map((i) => [i.label, i.to])).toEqual([
       ["Dashboard", "/"],
       ["Customers", "/customers"],
+      ["Fields", "/fields"],
+      ["Tags", "/tags"],
       ["Orders", "/orders"],
       ["Segments", "/segments"],
       ["Campaigns", "/campaigns"],

@@ -2,6 +2,8 @@
 export const NAV_ITEMS = [
   { label: "Dashboard", to: "/" },
   { label: "Customers", to: "/customers" },
+  { label: "Fields", to: "/fields" },
+  { label: "Tags", to: "/tags" },
   { label: "Orders", to: "/orders" },
   { label: "Segments", to: "/segments" },
   { label: "Campaigns", to: "/campaigns" },

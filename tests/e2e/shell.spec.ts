@@ -34,7 +34,9 @@ async function expectToastClearOfTopBar(page: Page) {
 }
 
 test.describe("on a wide screen", () => {
-  test("permanent side navigation with the greeting and six entries, the current one highlighted", async ({ page }) => {
+  test("permanent side navigation with the greeting and eight entries, the current one highlighted", async ({
+    page,
+  }) => {
     await signIn(page, { name: "Zara Khan" });
     const side = page.getByTestId("side-nav");
     await expect(side).toBeVisible();
@@ -44,10 +46,21 @@ test.describe("on a wide screen", () => {
 
     const nav = side.getByRole("navigation", { name: "Main" });
     const links = nav.getByRole("link");
-    await expect(links).toHaveText(["Dashboard", "Customers", "Orders", "Segments", "Campaigns", "Suppressions"]);
+    await expect(links).toHaveText([
+      "Dashboard",
+      "Customers",
+      "Fields",
+      "Tags",
+      "Orders",
+      "Segments",
+      "Campaigns",
+      "Suppressions",
+    ]);
     for (const [name, href] of [
       ["Dashboard", "/"],
       ["Customers", "/customers"],
+      ["Fields", "/fields"],
+      ["Tags", "/tags"],
       ["Orders", "/orders"],
       ["Segments", "/segments"],
       ["Campaigns", "/campaigns"],
@@ -150,6 +163,8 @@ test.describe("on a phone (390×844)", () => {
     await expect(drawer.getByRole("link")).toHaveText([
       "Dashboard",
       "Customers",
+      "Fields",
+      "Tags",
       "Orders",
       "Segments",
       "Campaigns",
