@@ -4,10 +4,13 @@
 // badge beside it says why and Resubscribe takes it off (after a confirmation, ?resubscribe=1, a
 // form post that works without JavaScript); the E-mail history card tells the customer's story
 // (app/components/customer-story.tsx): what they were sent, opened and clicked, what bounced, and
-// what happened to their address, newest first, a page at a time (?story=CURSOR).
-import { parseWithZod } from "@conform-to/zod/v4";
+// what happened to their address, newest first, a page at a time (?story=CURSOR). The Fields card
+// shows the customer's field values (label: value, only fields with one); the Tags card their tags
+// as chips, each with a remove button, and a form that adds tags (form posts, without JavaScript too).
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import {
   ArrowLeft,
   Building2,
@@ -17,28 +20,38 @@ import {
   MapPin,
   Pencil,
   Phone,
+  Plus,
   ShoppingBag,
+  X,
 } from "lucide-react";
 import type { ReactNode } from "react";
 import { z } from "zod";
-import { allowMethods, keepAllowHeader } from "~/lib/api.server";
+import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { CustomerStory, STORY_PARAM } from "~/components/customer-story";
 import { RouteErrorBoundary } from "~/components/error-boundary";
+import { Field, LIVE_VALIDATION } from "~/components/forms";
 import { SuppressionBadge } from "~/components/suppression-chips";
 import { BRAND } from "~/lib/brand";
+import { displayFieldValue, type FieldDefinition, type FieldValues } from "~/lib/custom-fields";
+import { formatDay } from "~/lib/dates";
+import { replyRefused, replyUnfinished } from "~/lib/forms.server";
 import { formatCount } from "~/lib/numbers";
 import { customerDisplayName, isVisitsHighlighted } from "~/lib/customers";
 import { DateTime } from "~/components/date-time";
-import { invariantResponse, orRespond } from "~/lib/responses";
+import { invariantResponse, orRespond, refusedWith } from "~/lib/responses";
 import { OrderAmount } from "~/components/order-amount";
 import { formatRupees, rupeesToPaise } from "~/lib/money";
 import { CHIP_CLASSES, shortOrderId, statusColour } from "~/lib/orders";
+import { tagKey } from "~/lib/tags";
+import { AddTagsFormSchema, tagsFromText, UntagFormSchema } from "~/schemas/tag-form";
 import { requireUser } from "~/services/auth.server";
+import { fieldDefinitions } from "~/services/custom-fields.server";
 import { customerStory } from "~/services/customer-story.server";
 import { customerDetail, getCustomer } from "~/services/customers.server";
 import { redirectWithFlash } from "~/services/session.server";
 import { resubscribe, suppressionOf } from "~/services/suppressions.server";
+import { addCustomerTags, customerTagsOf, listTags, removeCustomerTag } from "~/services/tags.server";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
 export const headers = keepAllowHeader;
@@ -55,12 +68,33 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const search = new URL(request.url).searchParams;
   // ?story=CURSOR: an older page of the E-mail history (a cursor that is not one reads the newest).
   const storyCursor = search.get(STORY_PARAM);
-  const [suppression, story] = await Promise.all([
+  const [suppression, story, definitions, tags] = await Promise.all([
     customer.email ? suppressionOf(user.id, customer.email) : null,
     orRespond(customerStory(user.id, customer.id, { cursor: storyCursor }), LOAD_FAILED),
+    fieldDefinitions(user.id),
+    listTags(user.id),
   ]);
   const resubscribing = suppression !== null && search.get("resubscribe") === "1";
-  return { customer, suppression, story, olderStory: storyCursor !== null, resubscribing };
+  const own = new Set(customer.tags.map(tagKey));
+  return {
+    customer,
+    suppression,
+    story,
+    olderStory: storyCursor !== null,
+    resubscribing,
+    fieldValues: shownValues(definitions, customer.fields),
+    otherTags: tags.map((t) => t.name).filter((t) => !own.has(tagKey(t))),
+  };
+}
+
+/** The customer's field values as the Fields card shows them, in the fields' order; a retired field's marked. */
+function shownValues(definitions: FieldDefinition[], values: FieldValues) {
+  return definitions.flatMap((f) => {
+    const value = values[f.name];
+    if (value === undefined) return [];
+    const text = f.type === "date" ? formatDay(String(value)) : displayFieldValue(f.type, String(value));
+    return [{ name: f.name, label: f.label, value: text, retired: f.retired }];
+  });
 }
 
 /** The Resubscribe confirmation's form. */
@@ -70,7 +104,39 @@ export async function action({ request, params }: ActionFunctionArgs) {
   allowMethods(request, "GET", "POST");
   const user = await requireUser(request);
   const back = `/customers/${encodeURIComponent(params.id ?? "")}`;
-  const submission = parseWithZod(await request.formData(), { schema: ResubscribeSchema });
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+
+  if (intent === "tag") {
+    const added = parseWithZod(formData, { schema: AddTagsFormSchema });
+    if (added.status !== "success") return replyUnfinished(added);
+    const tags = tagsFromText(added.value.tags);
+    // Another user's customer, or one that is gone, is a 404 like its page.
+    await orRespond(customerTagsOf(user.id, params.id ?? ""), LOAD_FAILED);
+    try {
+      await addCustomerTags(user.id, params.id ?? "", tags);
+    } catch (error) {
+      return replyRefused(added, error, error instanceof ApiError ? error.message : "Failed to add the tags.");
+    }
+    return redirectWithFlash(request, back, {
+      kind: "toast",
+      type: "success",
+      message: tags.length === 1 ? `Tag "${tags[0]}" added` : `Tags added: ${tags.join(", ")}`,
+    });
+  }
+
+  if (intent === "untag") {
+    const removed = UntagFormSchema.safeParse(Object.fromEntries(formData));
+    invariantResponse(removed.success, "Remove failed: choose a tag to remove", { status: 400 });
+    await orRespond(removeCustomerTag(user.id, params.id ?? "", removed.data.tag), refusedWith("Remove failed"));
+    return redirectWithFlash(request, back, {
+      kind: "toast",
+      type: "success",
+      message: `Tag "${removed.data.tag}" removed`,
+    });
+  }
+
+  const submission = parseWithZod(formData, { schema: ResubscribeSchema });
   if (submission.status !== "success")
     return redirectWithFlash(request, back, {
       kind: "toast",
@@ -92,7 +158,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function CustomerDetail() {
-  const { customer, suppression, story, olderStory, resubscribing } = useLoaderData<typeof loader>();
+  const { customer, suppression, story, olderStory, resubscribing, fieldValues, otherTags } =
+    useLoaderData<typeof loader>();
   const name = customerDisplayName(customer);
   const here = `/customers/${customer.id}`;
   return (
@@ -216,6 +283,31 @@ export default function CustomerDetail() {
         </section>
       </div>
 
+      <div className="grid gap-4 md:grid-cols-2">
+        <section className="card p-6" aria-labelledby="fields-heading">
+          <h3 id="fields-heading" className="mb-4 font-semibold text-slate-900">
+            Fields
+          </h3>
+          {fieldValues.length === 0 ? (
+            <p className="text-sm text-slate-500">No field values yet</p>
+          ) : (
+            <dl className="grid grid-cols-2 gap-4 text-sm" data-testid="field-values">
+              {fieldValues.map((f) => (
+                <div key={f.name} className="min-w-0">
+                  <dt className="text-slate-500">
+                    {f.label}
+                    {f.retired ? <span className="text-xs"> (retired)</span> : null}
+                  </dt>
+                  <dd className="break-words text-slate-900">{f.value}</dd>
+                </div>
+              ))}
+            </dl>
+          )}
+        </section>
+        {/* Drawn afresh when the tags change, so the Add input is empty again after an add. */}
+        <TagsCard key={customer.tags.join("\n")} id={customer.id} tags={customer.tags} otherTags={otherTags} />
+      </div>
+
       <section className="card" aria-labelledby="orders-heading">
         <div className="flex items-center justify-between border-b border-slate-100 px-6 py-4">
           <h3 id="orders-heading" className="font-semibold text-slate-900">
@@ -279,6 +371,85 @@ export default function CustomerDetail() {
         destructive={false}
       />
     </div>
+  );
+}
+
+/** The customer's tags as chips, each with a remove button (a form), and the form that adds tags. */
+function TagsCard({ id, tags, otherTags }: { id: string; tags: string[]; otherTags: string[] }) {
+  const reply = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const adding = navigation.state === "submitting" && navigation.formData?.get("intent") === "tag";
+  const here = `/customers/${id}`;
+  const [form, fields] = useForm({
+    id: "add-tags",
+    lastResult: reply,
+    constraint: getZodConstraint(AddTagsFormSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: AddTagsFormSchema }),
+    ...LIVE_VALIDATION,
+  });
+  return (
+    <section className="card p-6" aria-labelledby="tags-heading">
+      <h3 id="tags-heading" className="mb-4 font-semibold text-slate-900">
+        Tags
+      </h3>
+      {tags.length === 0 ? (
+        <p className="text-sm text-slate-500">No tags yet</p>
+      ) : (
+        <ul className="flex flex-wrap gap-2" aria-label="Tags of this customer">
+          {tags.map((t) => (
+            <li
+              key={t}
+              className="inline-flex items-center gap-1 rounded-full bg-primary-light py-0.5 pl-3 pr-1 text-xs font-medium text-primary"
+              data-testid="customer-tag"
+            >
+              <span className="break-all">{t}</span>
+              <Form method="post" action={here} preventScrollReset className="contents">
+                <input type="hidden" name="intent" value="untag" />
+                <input type="hidden" name="tag" value={t} />
+                <button
+                  type="submit"
+                  className="rounded-full p-1 hover:bg-primary/10 focus-visible:outline-2 focus-visible:outline-primary"
+                  aria-label={`Remove tag ${t}`}
+                  title="Remove tag"
+                >
+                  <X className="h-4 w-4" aria-hidden />
+                </button>
+              </Form>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Form
+        method="post"
+        action={here}
+        preventScrollReset
+        className="mt-4 flex flex-col gap-2 sm:flex-row sm:items-start"
+        {...getFormProps(form)}
+      >
+        <input type="hidden" name="intent" value="tag" />
+        <Field
+          className="flex-1"
+          label="Add tags"
+          hint="Separate tags with commas."
+          inputProps={{
+            ...getInputProps(fields.tags, { type: "text" }),
+            autoComplete: "off",
+            list: otherTags.length > 0 ? "other-tags" : undefined,
+          }}
+          errors={fields.tags.errors}
+        />
+        <button type="submit" className="btn-secondary sm:mt-6" disabled={adding}>
+          <Plus className="h-4 w-4" aria-hidden /> {adding ? "Adding..." : "Add"}
+        </button>
+        {otherTags.length > 0 ? (
+          <datalist id="other-tags">
+            {otherTags.map((t) => (
+              <option key={t} value={t} />
+            ))}
+          </datalist>
+        ) : null}
+      </Form>
+    </section>
   );
 }
 
