@@ -5,15 +5,19 @@
 // Pages are read on the server 50 at a time with a keyset cursor (?cursor= for Next, ?before= for
 // Previous, ?last=1 for the last page); the footer says where the user is ("1–50 of 2,000", the
 // first row's position carried as ?start=) and how many there are. All of it is links and GET
-// forms, so it works without JavaScript. On a phone the rows are cards (ResponsiveTable).
+// forms, so it works without JavaScript. On a phone the rows are cards (ResponsiveTable). Each row
+// has a checkbox; "Tag selected" puts a tag on the customers ticked on the page (a form post).
 import { pageSearchTerm } from "~/schemas/search";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
-import { Plus, Upload, Users } from "lucide-react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
+import { Plus, Tag, Upload, Users } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
 import { CsvExportForm } from "~/components/csv-export-form";
 import { z } from "zod";
 import { ConfirmDialog } from "~/components/confirm-dialog";
+import { ErrorList } from "~/components/forms";
 import { ListSearch } from "~/components/list-search";
 import { Pager } from "~/components/pager";
 import { useDelegatedLinks } from "~/components/fast-rows";
@@ -34,7 +38,9 @@ import {
 } from "~/lib/customers";
 import { DateTime } from "~/components/date-time";
 import { formatRupees } from "~/lib/money";
+import { replyUnfinished } from "~/lib/forms.server";
 import { orRespond, refusedWith } from "~/lib/responses";
+import { BulkTagFormSchema } from "~/schemas/tag-form";
 import { requireUser } from "~/services/auth.server";
 import {
   customerOrderCount,
@@ -44,6 +50,7 @@ import {
   normaliseQuery,
 } from "~/services/customers.server";
 import { redirectWithFlash } from "~/services/session.server";
+import { tagInBulk } from "~/services/tags.server";
 import { withSearchParams } from "~/lib/search-params";
 
 const PAGE_SIZE = 50;
@@ -114,10 +121,26 @@ async function deletionTarget(userId: string, id: string) {
 /** The confirm dialog's form: hidden fields only, and where to go back to afterwards. */
 const DeleteSchema = z.object({ intent: z.literal("delete"), id: z.string().min(1), back: z.string().optional() });
 
+/** Where a form of the list goes back to: the list's own address it came from, else the list. */
+const backTo = (asked: string | undefined) => (asked?.startsWith("/customers") ? asked : "/customers");
+
 export async function action({ request }: ActionFunctionArgs) {
   allowMethods(request, "GET", "POST");
   const user = await requireUser(request);
-  const submission = parseWithZod(await request.formData(), { schema: DeleteSchema });
+  const formData = await request.formData();
+  if (formData.get("intent") === "tag") {
+    const tagging = parseWithZod(formData, { schema: BulkTagFormSchema });
+    if (tagging.status !== "success") return replyUnfinished(tagging);
+    const { tag, customerIds } = tagging.value;
+    const { tag: name, tagged } = await tagInBulk(user.id, tag, { customerIds });
+    const selected = new Set(customerIds).size;
+    const message =
+      tagged === selected
+        ? `${formatCount(tagged)} ${tagged === 1 ? "customer" : "customers"} got the tag "${name}"`
+        : `${formatCount(tagged)} of ${formatCount(selected)} selected customers got the tag "${name}"; the others have it already`;
+    return redirectWithFlash(request, backTo(tagging.value.back), { kind: "toast", type: "success", message });
+  }
+  const submission = parseWithZod(formData, { schema: DeleteSchema });
   if (submission.status !== "success") {
     return redirectWithFlash(request, "/customers", {
       kind: "toast",
@@ -126,7 +149,7 @@ export async function action({ request }: ActionFunctionArgs) {
     });
   }
   const { id, back: asked } = submission.value;
-  const back = asked?.startsWith("/customers") ? asked : "/customers";
+  const back = backTo(asked);
   // A customer that is gone (deleted already, or another user's) is a 404 with its message.
   await orRespond(deleteCustomer(user.id, id), refusedWith("Delete failed"));
   return redirectWithFlash(request, back, { kind: "toast", type: "success", message: "Customer deleted successfully" });
@@ -288,6 +311,7 @@ export default function Customers() {
 
       <RowActionSprite />
       <section className="card overflow-hidden" aria-label="Customer list" aria-busy={searching}>
+        {page.customers.length > 0 ? <TagSelected back={listHref} /> : null}
         <div className="sm:overflow-x-auto">
           <ListTable
             onRowsClick={onRowsClick}
@@ -337,6 +361,82 @@ export default function Customers() {
   );
 }
 
+/** The id of the "Tag selected" form, which the rows' checkboxes belong to (their form attribute). */
+const TAG_FORM = "tag-selected";
+
+/** "Tag selected": a tag for the customers ticked on this page. */
+function TagSelected({ back }: { back: string }) {
+  const reply = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const tagging = navigation.state === "submitting" && navigation.formData?.get("intent") === "tag";
+  const [form, fields] = useForm({
+    id: TAG_FORM,
+    lastResult: reply,
+    constraint: getZodConstraint(BulkTagFormSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: BulkTagFormSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  // "Select all on this page" needs a script; without one it is not drawn.
+  const [scripted, setScripted] = useState(false);
+  useEffect(() => setScripted(true), []);
+  // After the tag was put on (the action redirected: no reply), the tag and the ticks are cleared.
+  const formRef = useRef<HTMLFormElement>(null);
+  const wasTagging = useRef(false);
+  useEffect(() => {
+    if (tagging) wasTagging.current = true;
+    else if (wasTagging.current && navigation.state === "idle") {
+      wasTagging.current = false;
+      if (!reply) formRef.current?.reset();
+    }
+  }, [tagging, navigation.state, reply]);
+  const tagErrorId = `${TAG_FORM}-tag-error`;
+  return (
+    <Form
+      method="post"
+      ref={formRef}
+      preventScrollReset
+      className="flex flex-col gap-2 border-b border-slate-100 px-4 py-3 text-sm sm:flex-row sm:flex-wrap sm:items-center"
+      {...getFormProps(form)}
+    >
+      <input type="hidden" name="intent" value="tag" />
+      <input type="hidden" name="back" value={back} />
+      {scripted ? (
+        <label className="flex items-center gap-2 text-slate-600 sm:mr-2">
+          <input
+            type="checkbox"
+            className="h-4 w-4 rounded border-slate-300"
+            onChange={(event) => {
+              const on = event.currentTarget.checked;
+              for (const box of document.querySelectorAll<HTMLInputElement>(`input[form="${TAG_FORM}"][type=checkbox]`))
+                box.checked = on;
+            }}
+          />
+          Select all on this page
+        </label>
+      ) : null}
+      <label htmlFor={fields.tag.id} className="text-slate-600">
+        Tag selected customers with
+      </label>
+      <div className="flex gap-2">
+        <input
+          className="input min-w-0 flex-1 sm:w-56 sm:flex-none"
+          {...getInputProps(fields.tag, { type: "text" })}
+          autoComplete="off"
+          placeholder="VIP"
+          aria-invalid={fields.tag.errors ? true : undefined}
+          aria-describedby={fields.tag.errors ? tagErrorId : undefined}
+        />
+        <button type="submit" className="btn-secondary shrink-0" disabled={tagging}>
+          <Tag className="h-4 w-4" aria-hidden /> {tagging ? "Tagging..." : "Tag selected"}
+        </button>
+      </div>
+      <ErrorList id={tagErrorId} errors={fields.tag.errors} className="field-error mt-0 sm:basis-full" />
+      <ErrorList errors={fields.customerIds.errors} className="field-error mt-0 sm:basis-full" />
+    </Form>
+  );
+}
+
 type CustomerItem = ReturnType<typeof useLoaderData<typeof loader>>["page"]["customers"][number];
 
 /** A customer's row: a card on a phone (ResponsiveTable), its name first and its actions on the right. */
@@ -345,18 +445,29 @@ function CustomerRow({ customer: c, deleteHref }: { customer: CustomerItem; dele
   return (
     <tr className="hover:bg-slate-50" data-testid="customer-row">
       <td className="px-4 py-3">
-        <a href={`/customers/${c.id}`} className="flex items-center gap-3">
-          <span
-            className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-primary-light font-semibold text-primary"
-            aria-hidden
-          >
-            {name.charAt(0).toUpperCase()}
-          </span>
-          <span className="min-w-0">
-            <span className="block font-medium text-slate-900">{name}</span>
-            {c.company ? <span className="block text-xs text-slate-500">{c.company}</span> : null}
-          </span>
-        </a>
+        <div className="flex items-center gap-3">
+          {/* Ticked for "Tag selected" (its form is above the table). */}
+          <input
+            type="checkbox"
+            form={TAG_FORM}
+            name="customerIds"
+            value={c.id}
+            className="h-4 w-4 shrink-0 rounded border-slate-300"
+            aria-label={`Select ${name}`}
+          />
+          <a href={`/customers/${c.id}`} className="flex min-w-0 items-center gap-3">
+            <span
+              className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-primary-light font-semibold text-primary"
+              aria-hidden
+            >
+              {name.charAt(0).toUpperCase()}
+            </span>
+            <span className="min-w-0">
+              <span className="block font-medium text-slate-900">{name}</span>
+              {c.company ? <span className="block text-xs text-slate-500">{c.company}</span> : null}
+            </span>
+          </a>
+        </div>
       </td>
       <td className="px-4 py-3">
         <span className="block text-slate-800">{c.email || "No Email"}</span>

@@ -1,21 +1,31 @@
 // /segments/{id}: name, created date, description, audience size, the conditions as formatted
-// JSON, the first 10 customers with view links, and Edit Segment / Create Campaign.
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
-import { ArrowLeft, Megaphone, Pencil } from "lucide-react";
-import { methodNotAllowed, keepAllowHeader } from "~/lib/api.server";
+// JSON, the first 10 customers with view links, and Edit Segment / Create Campaign. "Tag everyone in
+// this segment" puts a tag on every customer the segment matches now (a form post; the toast says
+// how many got it).
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { ArrowLeft, Megaphone, Pencil, Tag } from "lucide-react";
+import { useEffect, useRef } from "react";
+import { allowMethods, keepAllowHeader } from "~/lib/api.server";
 import { RouteErrorBoundary } from "~/components/error-boundary";
+import { Field, LIVE_VALIDATION } from "~/components/forms";
 import { useDelegatedLinks } from "~/components/fast-rows";
 import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
 import { RowActionSprite, RowActions } from "~/components/row-actions";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
 import { DateTime } from "~/components/date-time";
+import { replyUnfinished } from "~/lib/forms.server";
 import { orRespond } from "~/lib/responses";
 import { formatRupees } from "~/lib/money";
 import { describeTree, segmentChipClass } from "~/lib/segments";
+import { SegmentTagFormSchema } from "~/schemas/tag-form";
 import { requireUser } from "~/services/auth.server";
-import { segmentOverview } from "~/services/segments.server";
+import { segmentAudienceCount, segmentOverview } from "~/services/segments.server";
+import { redirectWithFlash } from "~/services/session.server";
+import { tagInBulk } from "~/services/tags.server";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
 export const headers = keepAllowHeader;
@@ -33,8 +43,24 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return { segment: { ...rest, summary: describeTree(tree) }, count, customers };
 }
 
-/** This address takes GET only: any other method is a 405 that says so. */
-export const action = methodNotAllowed("GET");
+/** "Tag everyone in this segment": the tag on every customer the segment matches now. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  allowMethods(request, "GET", "POST");
+  const user = await requireUser(request);
+  const id = params.id ?? "";
+  const submission = parseWithZod(await request.formData(), { schema: SegmentTagFormSchema });
+  if (submission.status !== "success") return replyUnfinished(submission);
+  // Another user's segment, or one that is gone, is a 404 like its page.
+  const { tag, tagged } = await orRespond(tagInBulk(user.id, submission.value.tag, { segmentId: id }), LOAD_FAILED);
+  let message = `${formatCount(tagged)} ${tagged === 1 ? "customer" : "customers"} got the tag "${tag}"`;
+  if (tagged === 0) {
+    message =
+      (await segmentAudienceCount(user.id, id)) === 0
+        ? `No customer got the tag "${tag}": no one is in this segment`
+        : `No customer got the tag "${tag}": everyone in this segment has it already`;
+  }
+  return redirectWithFlash(request, `/segments/${encodeURIComponent(id)}`, { kind: "toast", type: "success", message });
+}
 
 export default function SegmentDetail() {
   const { segment, count, customers } = useLoaderData<typeof loader>();
@@ -81,6 +107,8 @@ export default function SegmentDetail() {
           <p className="text-slate-700">{segment.description || "No description"}</p>
         </div>
       </section>
+
+      <TagEveryone />
 
       <section className="card p-5" aria-labelledby="conditions-title">
         <h3 id="conditions-title" className="font-semibold text-slate-900">
@@ -155,6 +183,56 @@ export default function SegmentDetail() {
         )}
       </section>
     </div>
+  );
+}
+
+/** The "Tag everyone in this segment" form: a tag name and its button. */
+function TagEveryone() {
+  const reply = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const tagging = navigation.state === "submitting" && navigation.formData?.get("intent") === "tag";
+  const [form, fields] = useForm({
+    id: "tag-segment",
+    lastResult: reply,
+    constraint: getZodConstraint(SegmentTagFormSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: SegmentTagFormSchema }),
+    ...LIVE_VALIDATION,
+  });
+  // After the tag was put on (the action redirected: no reply), the form starts empty again.
+  const wasTagging = useRef(false);
+  useEffect(() => {
+    if (tagging) wasTagging.current = true;
+    else if (wasTagging.current && navigation.state === "idle") {
+      wasTagging.current = false;
+      if (!reply) form.reset();
+    }
+  }, [tagging, navigation.state, reply, form]);
+  return (
+    <section className="card p-5" aria-labelledby="tag-everyone-title">
+      <h3 id="tag-everyone-title" className="font-semibold text-slate-900">
+        Tag everyone in this segment
+      </h3>
+      <p className="mt-1 text-sm text-slate-600">
+        Everyone the segment matches now gets the tag. Customers who match later do not.
+      </p>
+      <Form
+        method="post"
+        preventScrollReset
+        className="mt-3 flex flex-col gap-2 sm:flex-row sm:items-start"
+        {...getFormProps(form)}
+      >
+        <input type="hidden" name="intent" value="tag" />
+        <Field
+          className="flex-1 sm:max-w-sm"
+          label="Tag"
+          inputProps={{ ...getInputProps(fields.tag, { type: "text" }), autoComplete: "off", placeholder: "VIP" }}
+          errors={fields.tag.errors}
+        />
+        <button type="submit" className="btn-secondary sm:mt-6" disabled={tagging}>
+          <Tag className="h-4 w-4" aria-hidden /> {tagging ? "Tagging..." : "Tag everyone"}
+        </button>
+      </Form>
+    </section>
   );
 }
 
