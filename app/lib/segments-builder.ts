@@ -386,6 +386,10 @@ function conditionValue(row: ConditionRow): Conditions {
   const rolling = /^(.+):(daysAgo|daysAhead)$/.exec(row.op);
   if (rolling) return { [rolling[1]]: { [rolling[2] === "daysAgo" ? "$daysAgo" : "$daysAhead"]: value } };
   if (row.op === "$exists:true" || row.op === "$exists:false") return { $exists: row.op === "$exists:true" };
+  // A window of an activity condition ("at least 2 orders in the last 30 days") rides on the operator.
+  const windowed = /^(\$\w+):within:(\d+)$/.exec(row.op);
+  if (windowed) return { [windowed[1]]: value, withinDays: Number(windowed[2]) };
+  if (row.field === "suppressed") return { [row.op]: value === "true" };
   if (row.field === TAGS_KEY) return { [row.op]: listOf(value, ",") };
   if (row.field.startsWith(FIELD_KEY_PREFIX) && row.op === "$in") return { $in: listOf(value, CHOICES_SEPARATOR) };
   return { [row.op]: value };
@@ -411,6 +415,12 @@ function valueRow(node: Exclude<SegmentNode, { kind: "condition" } | { kind: "gr
   value: string;
 } {
   if (node.kind === "tags") return { field: TAGS_KEY, op: node.op, value: node.value.join(", ") };
+  if (node.kind === "activity") {
+    const v = node.value;
+    if (typeof v === "object") return { field: node.key, op: `${node.op}:daysAgo`, value: String(v.$daysAgo) };
+    const op = node.withinDays !== undefined ? `${node.op}:within:${node.withinDays}` : node.op;
+    return { field: node.key, op, value: String(v) };
+  }
   const field = `${FIELD_KEY_PREFIX}${node.name}`;
   const v = node.value;
   if (node.op === "$exists") return { field, op: `$exists:${v === false ? "false" : "true"}`, value: "" };

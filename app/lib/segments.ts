@@ -7,6 +7,14 @@
 // values only: whether the tenant has the field, and whether the operator fits its type, is
 // checked against the tenant's fields by ./segment-fields.ts.
 import {
+  ACTIVITY_KEY_NAMES,
+  type ActivityConditionNode,
+  activityToConditions,
+  describeActivity,
+  isActivityKey,
+  parseActivity,
+} from "~/lib/segment-activity";
+import {
   BUILT_IN_FIELDS,
   FIELD_NAME_PATTERN,
   MAX_TEXT_VALUE,
@@ -134,8 +142,8 @@ export const TAGS_OPERATORS: readonly TagsOperator[] = ["$in", "$all", "$nin"];
 export type TagsConditionNode = { kind: "tags"; op: TagsOperator; value: string[] };
 
 export type GroupNode = { kind: "group"; logic: Logic; children: SegmentNode[] };
-/** One condition of any kind: a figure of the customer, one of its fields, its tags. */
-export type LeafNode = ConditionNode | FieldConditionNode | TagsConditionNode;
+/** One condition of any kind: a figure of the customer, one of its fields, its tags, what it did (./segment-activity.ts). */
+export type LeafNode = ConditionNode | FieldConditionNode | TagsConditionNode | ActivityConditionNode;
 export type SegmentNode = LeafNode | GroupNode;
 
 /** The Mongo-style mapping stored and sent over the API. */
@@ -238,10 +246,18 @@ export function parseConditions(input: unknown, root = "conditions"): ParseResul
         parts.push(...read.nodes);
         continue;
       }
+      if (isActivityKey(key)) {
+        const read = parseActivity(key, item, keyPath);
+        if (!read.ok) return read;
+        count += read.nodes.length;
+        if (count > MAX_CONDITIONS) return fail(keyPath, `${root}: at most ${MAX_CONDITIONS} conditions are allowed`);
+        parts.push(...read.nodes);
+        continue;
+      }
       if (!isField(key)) {
         return fail(
           keyPath,
-          `${keyPath}: unknown field "${key}" (allowed: ${FIELD_NAMES.join(", ")}, ${FIELD_KEY_PREFIX}<name>, ${TAGS_KEY})`,
+          `${keyPath}: unknown field "${key}" (allowed: ${[...FIELD_NAMES, ...ACTIVITY_KEY_NAMES].join(", ")}, ${FIELD_KEY_PREFIX}<name>, ${TAGS_KEY})`,
         );
       }
       if (!isPlainObject(item) || Object.keys(item).length === 0) {
@@ -453,6 +469,7 @@ export function toConditions(tree: SegmentNode): Conditions {
   if (tree.kind === "condition") return { [tree.field]: { [tree.op]: tree.value } };
   if (tree.kind === "field") return { [`${FIELD_KEY_PREFIX}${tree.name}`]: { [tree.op]: tree.value } };
   if (tree.kind === "tags") return { [TAGS_KEY]: { [tree.op]: tree.value } };
+  if (tree.kind === "activity") return activityToConditions(tree);
   if (tree.children.length === 1) return toConditions(tree.children[0]);
   return { [tree.logic === "OR" ? "$or" : "$and"]: tree.children.map(toConditions) };
 }
@@ -513,6 +530,13 @@ export function resolveRelativeDates(tree: SegmentNode, now: number): SegmentNod
     return isRelativeDate(tree.value) ? { ...tree, value: istDateDaysAgo(tree.value.$daysAgo, now) } : tree;
   }
   if (tree.kind === "tags") return tree;
+  if (tree.kind === "activity") {
+    // A rolling date becomes its day, a window its first day, as of `now`.
+    const value = isRelativeDate(tree.value) ? istDateDaysAgo(tree.value.$daysAgo, now) : tree.value;
+    const since =
+      tree.withinDays !== undefined && tree.since === undefined ? istDateDaysAgo(tree.withinDays, now) : tree.since;
+    return value === tree.value && since === tree.since ? tree : { ...tree, value, ...(since ? { since } : {}) };
+  }
   if (tree.kind === "field") {
     if (tree.op === "$anniversaryWithinDays") return tree.today ? tree : { ...tree, today: istDateDaysAgo(0, now) };
     return isRelativeDay(tree.value) ? { ...tree, value: relativeDayDate(tree.value, now) } : tree;
@@ -535,6 +559,8 @@ export function hasRelativeDates(tree: SegmentNode): boolean {
       return (tree.op === "$anniversaryWithinDays" && !tree.today) || isRelativeDay(tree.value);
     case "tags":
       return false;
+    case "activity":
+      return isRelativeDate(tree.value) || (tree.withinDays !== undefined && tree.since === undefined);
     default:
       return tree.children.some(hasRelativeDates);
   }
@@ -719,6 +745,7 @@ export function describeTree(tree: SegmentNode, labels?: FieldLabels): string {
     if (node.kind === "condition") return describeCondition(node);
     if (node.kind === "field") return describeFieldCondition(node, labels);
     if (node.kind === "tags") return describeTagsCondition(node);
+    if (node.kind === "activity") return describeActivity(node);
     const inner = node.children.map((c) => walk(c, true)).join(` ${node.logic} `);
     return nested && node.children.length > 1 ? `(${inner})` : inner;
   };

@@ -3,10 +3,12 @@
 // `{ customerIds: [...] }`. Ids that are not the caller's customers are skipped; a segment that is
 // not the caller's is a 404.
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { allowMethods, parseOrThrow, readJson } from "~/lib/api.server";
+import { allowMethods, methodNotAllowed, parseOrThrow, readJson } from "~/lib/api.server";
 import { TagCustomersInputSchema, UntagCustomersInputSchema } from "~/schemas/tag";
 import { withApi } from "~/services/auth.server";
 import { tagInBulk, untagInBulk } from "~/services/tags.server";
+
+export const loader = methodNotAllowed("POST", "DELETE");
 
 export async function action({ request, params }: ActionFunctionArgs) {
   allowMethods(request, "POST", "DELETE");

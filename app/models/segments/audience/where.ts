@@ -19,6 +19,7 @@
 //
 // Conditions on the customer's fields and tags are tests of its id against their own tables
 // (./values.ts); they need the tenant, given as `userId`.
+import { activityConditionSql } from "~/models/segments/audience/activity";
 import {
   type ColumnComparison,
   type LeafNode,
@@ -82,6 +83,7 @@ function valueCondition(
   options: { complement?: boolean; filterOnly?: boolean },
 ): string {
   if (userId === undefined) throw new Error("A condition on a customer's fields or tags is compiled with its tenant");
+  if (node.kind === "activity") return activityConditionSql(node, userId, dialect, bind, options);
   return node.kind === "field"
     ? fieldConditionSql(node, userId, dialect, bind, options)
     : tagsConditionSql(node, userId, dialect, bind, options);
@@ -108,7 +110,7 @@ export function compileTree(
   // planner statistics SQLite otherwise runs the OR's branches as a MULTI-INDEX OR, 2.8x slower
   // than the range scan; a top-level OR is handled by the disjoint count (./count-shapes.ts) instead.
   const walk = (node: SegmentNode, parent: "AND" | "OR" | null, filterOnly: boolean): string => {
-    if (node.kind === "field" || node.kind === "tags")
+    if (node.kind === "field" || node.kind === "tags" || node.kind === "activity")
       return valueCondition(node, userId, dialect, bind, { filterOnly });
     if (node.kind === "condition") {
       const c = toComparison(node);
@@ -158,7 +160,7 @@ export function compileComplement(tree: SegmentNode, userId?: string): CompiledW
   const params: SqlParam[] = [];
   const bind = binder(params, "sqlite", 1);
   const walk = (node: SegmentNode): string => {
-    if (node.kind === "field" || node.kind === "tags") {
+    if (node.kind === "field" || node.kind === "tags" || node.kind === "activity") {
       return valueCondition(node, userId, "sqlite", bind, { complement: true });
     }
     if (node.kind === "condition") {
@@ -213,7 +215,7 @@ export function compilePostgresComplement(
   const placeholder = () => `$${firstParam + params.length - 1}`;
   const bind = binder(params, "postgres", firstParam);
   const walk = (node: SegmentNode): string => {
-    if (node.kind === "field" || node.kind === "tags") {
+    if (node.kind === "field" || node.kind === "tags" || node.kind === "activity") {
       return valueCondition(node, userId, "postgres", bind, { complement: true });
     }
     if (node.kind === "condition") {
