@@ -2,10 +2,13 @@
 // (a test under app/models runs on PostgreSQL too): created, edited, cancelled, deleted; and the
 // seed fills them as an order write would.
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, useTestDatabase } from "../../../tests/helpers/db";
+import { createTestUser, useTestConnection, useTestDatabase } from "../../../tests/helpers/db";
+import { sqlRows } from "../../../tests/helpers/sql";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 useTestDatabase();
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
+const connection = useTestConnection();
 
 import { customerActivity } from "~/models/customer-activity/store.server";
 import { CustomerApiSchema } from "~/schemas/customer";
@@ -14,6 +17,7 @@ import { createCustomer } from "~/services/customers.server";
 import { createOrder, deleteOrder, updateOrder } from "~/services/orders.server";
 import { seedTenant } from "~/services/seed.server";
 import { db } from "~/db/prisma.server";
+import { seedCampaignHistory } from "~/services/sending/history.server";
 
 let userId: string;
 
@@ -95,5 +99,33 @@ describe("order figures under concurrent writes", () => {
       orderCount: 8,
       orderSpendPaise: (10 + 11 + 12 + 13 + 14 + 15 + 16 + 17) * 100,
     });
+  });
+});
+
+describe("engagement figures", () => {
+  it("a seeded campaign history leaves each customer's last open and click as their delivery rows say", async () => {
+    const tenant = (await createTestUser("Seeded engagement")).id;
+    await seedTenant(tenant, { customers: 120, orders: 0, seed: 9 });
+    await seedCampaignHistory(connection(), tenant, 3);
+    const expected = await sqlRows<{ customerId: string; open: number | null; click: number | null }>(
+      connection(),
+      `SELECT "customerId", max("openedAt") AS "open", max("clickedAt") AS "click" FROM "Delivery"
+       WHERE "userId" = ? AND "openedAt" IS NOT NULL GROUP BY "customerId" ORDER BY "customerId"`,
+      [tenant],
+    );
+    const kept = await sqlRows<{ customerId: string; open: number | null; click: number | null }>(
+      connection(),
+      `SELECT "customerId", "lastOpenAt" AS "open", "lastClickAt" AS "click" FROM "CustomerActivity"
+       WHERE "userId" = ? AND "lastOpenAt" IS NOT NULL ORDER BY "customerId"`,
+      [tenant],
+    );
+    const plain = (rows: typeof kept) =>
+      rows.map((r) => [
+        r.customerId,
+        r.open === null ? null : Number(r.open),
+        r.click === null ? null : Number(r.click),
+      ]);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(plain(kept)).toEqual(plain(expected));
   });
 });

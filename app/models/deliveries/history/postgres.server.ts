@@ -120,6 +120,17 @@ export const postgresHistory: HistoryStore = {
        WHERE "campaignId" = $1 AND "openedAt" IS NOT NULL AND ("seq"::bigint * 69069) % 100 < 25`,
       [campaignId],
     );
+    // The recipients' last open and click, as the receipts' transaction keeps them.
+    await pg.pool.query(
+      `INSERT INTO "CustomerActivity" ("customerId", "userId", "lastOpenAt", "lastClickAt")
+       SELECT d."customerId", d."userId", max(d."openedAt"), max(d."clickedAt") FROM "Delivery" d
+       WHERE d."campaignId" = $1 AND d."openedAt" IS NOT NULL AND d."customerId" IN (SELECT "id" FROM "Customer")
+       GROUP BY d."customerId", d."userId"
+       ON CONFLICT ("customerId") DO UPDATE SET
+         "lastOpenAt" = GREATEST("CustomerActivity"."lastOpenAt", excluded."lastOpenAt"),
+         "lastClickAt" = GREATEST("CustomerActivity"."lastClickAt", excluded."lastClickAt")`,
+      [campaignId],
+    );
     await campaigns.recountCampaign(connection, campaignId);
     const done = new Date(launchedAt + 3_600_000);
     await pg.pool.query(

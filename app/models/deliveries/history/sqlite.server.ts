@@ -118,6 +118,18 @@ export const sqliteHistory: HistoryStore = {
         `UPDATE "Delivery" SET "clickedAt" = "openedAt" + 600000 WHERE "campaignId" = ? AND "openedAt" IS NOT NULL AND ("seq" * 69069) % 100 < 25`,
       )
       .run(campaignId);
+    // The recipients' last open and click, as the receipts' transaction keeps them.
+    sqlite
+      .prepare(
+        `INSERT INTO "CustomerActivity" ("customerId", "userId", "lastOpenAt", "lastClickAt")
+         SELECT d."customerId", d."userId", max(d."openedAt"), max(d."clickedAt") FROM "Delivery" d
+         WHERE d."campaignId" = ? AND d."openedAt" IS NOT NULL AND d."customerId" IN (SELECT "id" FROM "Customer")
+         GROUP BY d."customerId", d."userId"
+         ON CONFLICT ("customerId") DO UPDATE SET
+           "lastOpenAt" = max(coalesce("lastOpenAt", excluded."lastOpenAt"), coalesce(excluded."lastOpenAt", "lastOpenAt")),
+           "lastClickAt" = max(coalesce("lastClickAt", excluded."lastClickAt"), coalesce(excluded."lastClickAt", "lastClickAt"))`,
+      )
+      .run(campaignId);
     await campaigns.recountCampaign(connection, campaignId);
     sqlite
       .prepare(`UPDATE "Campaign" SET "status" = 'Completed', "completedAt" = ?, "updatedAt" = ? WHERE "id" = ?`)
