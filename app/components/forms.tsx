@@ -168,7 +168,36 @@ export function TextareaField({
   );
 }
 
-export type SelectOption = { value: string; label: string; disabled?: boolean };
+/** A choice of a select; options with a `group` are listed under it (an <optgroup>), in the order given. */
+export type SelectOption = { value: string; label: string; disabled?: boolean; group?: string };
+
+/** The options as they are drawn: runs of one group become an <optgroup>. */
+function SelectOptions({ options }: { options: readonly SelectOption[] }) {
+  const runs: { group?: string; options: SelectOption[] }[] = [];
+  for (const o of options) {
+    const last = runs[runs.length - 1];
+    if (last && last.group === o.group) last.options.push(o);
+    else runs.push({ group: o.group, options: [o] });
+  }
+  const draw = (o: SelectOption) => (
+    <option key={o.value} value={o.value} disabled={o.disabled}>
+      {o.label}
+    </option>
+  );
+  return (
+    <>
+      {runs.map((run, i) =>
+        run.group === undefined ? (
+          run.options.map(draw)
+        ) : (
+          <optgroup key={`${run.group}-${i}`} label={run.group}>
+            {run.options.map(draw)}
+          </optgroup>
+        ),
+      )}
+    </>
+  );
+}
 
 export function SelectField({
   selectProps,
@@ -188,11 +217,7 @@ export function SelectField({
       control={(aria) => (
         <select className="input" {...selectProps} {...aria}>
           {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
-          {options.map((o) => (
-            <option key={o.value} value={o.value} disabled={o.disabled}>
-              {o.label}
-            </option>
-          ))}
+          <SelectOptions options={options} />
         </select>
       )}
     />

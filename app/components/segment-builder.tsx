@@ -1,6 +1,9 @@
 // The segment rule builder: conditions (field, operator, value) and nested groups, each group with
 // its own AND/OR. The rows are Conform field lists: adding or removing a row is Conform's insert or
-// remove intent, done in place with JavaScript and by the server without it.
+// remove intent, done in place with JavaScript and by the server without it. A row's field is one
+// of the customer's figures or fields or its tags (builderFields()); its operators and its value's
+// input follow the field's type. Without JavaScript a new field's operators come with the next
+// answer of the server ("Update fields and preview").
 import {
   type FieldMetadata,
   type FormMetadata,
@@ -12,12 +15,16 @@ import { Plus, Trash2, X } from "lucide-react";
 import { Field, SelectField } from "~/components/forms";
 import {
   BUILDER_MAX_GROUP_DEPTH,
-  builderOperators,
-  isRelativeOperator,
+  type BuilderField,
+  CHOICES_SEPARATOR,
+  type ValueInput,
+  fieldOperators,
+  firstFieldOperator,
   newConditionRow,
   newGroupRow,
+  valueInputOf,
 } from "~/lib/segments-builder";
-import { FIELD_NAMES, type Logic, SEGMENT_FIELDS, firstOperator, isField } from "~/lib/segments";
+import type { Logic } from "~/lib/segments";
 import type { BuilderRowInput, SegmentFormInput } from "~/schemas/segment";
 
 type Form = FormMetadata<SegmentFormInput, string[]>;
@@ -25,21 +32,29 @@ type LogicMeta = FieldMetadata<Logic | undefined, SegmentFormInput, string[]>;
 type RowsMeta = FieldMetadata<BuilderRowInput[] | undefined, SegmentFormInput, string[]>;
 type RowMeta = FieldMetadata<BuilderRowInput, SegmentFormInput, string[]>;
 
-const FIELD_OPTIONS = FIELD_NAMES.map((f) => ({ value: f, label: SEGMENT_FIELDS[f].label }));
+/** The field a row names: one offered, or (a hand-made post, a field gone) a text field of that key. */
+function fieldOf(fields: readonly BuilderField[], key: unknown): BuilderField {
+  const found = fields.find((f) => f.key === key);
+  if (found) return found;
+  const name = typeof key === "string" && key !== "" ? key : "totalSpend";
+  return fields.find((f) => f.key === name) ?? { key: name, label: name, group: "Fields", type: "text", choices: [] };
+}
 
-/** The builder's top level: `conditions` of the segment form. */
+/** The builder's top level: `conditions` of the segment form; `fields`, what its rows may test. */
 export function SegmentBuilder({
   form,
   logic,
   rows,
+  fields,
   describedBy,
 }: {
   form: Form;
   logic: LogicMeta;
   rows: RowsMeta;
+  fields: readonly BuilderField[];
   describedBy?: string;
 }) {
-  return <GroupEditor form={form} logic={logic} rows={rows} path={[]} describedBy={describedBy} />;
+  return <GroupEditor form={form} logic={logic} rows={rows} fields={fields} path={[]} describedBy={describedBy} />;
 }
 
 /** The logic a group's rows combine with; a group posted without one combines with AND. */
@@ -78,6 +93,7 @@ function GroupEditor({
   form,
   logic,
   rows,
+  fields,
   path,
   onRemove,
   describedBy,
@@ -85,6 +101,7 @@ function GroupEditor({
   form: Form;
   logic: LogicMeta;
   rows: RowsMeta;
+  fields: readonly BuilderField[];
   path: number[];
   /** The remove button's props (nested groups only). */
   onRemove?: React.ButtonHTMLAttributes<HTMLButtonElement>;
@@ -137,7 +154,7 @@ function GroupEditor({
                 <span className="h-px flex-1 bg-slate-200" />
               </div>
             ) : null}
-            <RowEditor form={form} row={row} path={childPath} remove={remove} />
+            <RowEditor form={form} row={row} fields={fields} path={childPath} remove={remove} />
           </div>
         );
       })}
@@ -167,11 +184,13 @@ function GroupEditor({
 function RowEditor({
   form,
   row,
+  fields: offered,
   path,
   remove,
 }: {
   form: Form;
   row: RowMeta;
+  fields: readonly BuilderField[];
   path: number[];
   remove: React.ButtonHTMLAttributes<HTMLButtonElement>;
 }) {
@@ -188,22 +207,33 @@ function RowEditor({
     return (
       <>
         {kind}
-        <GroupEditor form={form} logic={fields.logic} rows={fields.children} path={path} onRemove={remove} />
+        <GroupEditor
+          form={form}
+          logic={fields.logic}
+          rows={fields.children}
+          fields={offered}
+          path={path}
+          onRemove={remove}
+        />
       </>
     );
   }
 
   const label = `condition ${path.map((n) => n + 1).join(".")}`;
-  const field = fields.field.value;
-  const type = isField(field) ? SEGMENT_FIELDS[field].type : "number";
-  const op = fields.op.value;
-  // "In the last N days" and "more than N days ago" take a number of days, not a date.
-  const days = type === "date" && isRelativeOperator(op);
+  const field = fieldOf(offered, fields.field.value);
+  const operators = fieldOperators(field, typeof fields.op.value === "string" ? fields.op.value : undefined);
+  // Without JavaScript a row whose field was just changed still holds the old field's operator:
+  // it shows (and posts) the new field's first one.
+  const op = operators.some((o) => o.value === fields.op.value) ? String(fields.op.value) : operators[0].value;
+  const input = valueInputOf(field, op);
+  // The fields the picker offers: the others, and this row's own (a retired or deleted one too).
+  const options = offered
+    .filter((f) => !f.status || f.key === field.key)
+    .map((f) => ({ value: f.key, label: f.label, group: f.group }));
+  if (!options.some((o) => o.value === field.key))
+    options.push({ value: field.key, label: field.label, group: field.group });
   const { key: fieldKey, ...fieldProps } = getSelectProps(fields.field);
   const { key: opKey, ...opProps } = getSelectProps(fields.op);
-  const { key: valueKey, ...valueProps } = getInputProps(fields.value, {
-    type: type === "date" && !days ? "date" : "text",
-  });
   return (
     <div
       className="grid gap-2 rounded-lg border border-slate-200 bg-white p-3 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-end"
@@ -213,52 +243,36 @@ function RowEditor({
       <SelectField
         key={fieldKey}
         label="Field"
-        options={FIELD_OPTIONS}
+        options={options}
         selectProps={{
           ...fieldProps,
           "aria-label": `Field of ${label}`,
           onChange: (e) => {
-            // A new field starts at the first operator of its type; a value of the other type is cleared.
-            const next = e.currentTarget.value;
-            if (!isField(next)) return;
-            form.update({ name: fields.op.name, value: firstOperator(next) });
-            if (days || !isField(field) || SEGMENT_FIELDS[field].type !== SEGMENT_FIELDS[next].type) {
-              form.update({ name: fields.value.name, value: "" });
-            }
+            // A new field starts at the first operator of its type; a value it cannot take is cleared.
+            const next = fieldOf(offered, e.currentTarget.value);
+            const nextOp = firstFieldOperator(next);
+            form.update({ name: fields.op.name, value: nextOp });
+            const sameInput = valueInputOf(next, nextOp) === input && next.choices.join() === field.choices.join();
+            if (!sameInput || input === "days") form.update({ name: fields.value.name, value: "" });
           },
         }}
       />
       <SelectField
         key={opKey}
         label="Operator"
-        options={builderOperators(isField(field) ? field : "totalSpend", op)}
+        options={operators}
         selectProps={{
           ...opProps,
+          defaultValue: op,
           "aria-label": `Operator of ${label}`,
           onChange: (e) => {
-            // A date and a number of days do not convert: switching between them clears the value.
-            if (type === "date" && isRelativeOperator(e.currentTarget.value) !== days) {
+            // A date and a number of days (or one choice and several) do not convert: the value is cleared.
+            if (valueInputOf(field, e.currentTarget.value) !== input)
               form.update({ name: fields.value.name, value: "" });
-            }
           },
         }}
       />
-      <Field
-        key={valueKey}
-        label={days ? "Days" : "Value"}
-        inputProps={{
-          ...valueProps,
-          inputMode: days ? "numeric" : type === "date" ? undefined : "decimal",
-          placeholder: days
-            ? "Number of days"
-            : field === "totalSpend"
-              ? "Amount in ₹"
-              : field === "visits"
-                ? "Number of visits"
-                : undefined,
-          "aria-label": `Value of ${label}`,
-        }}
-      />
+      <ValueEditor meta={fields.value} input={input} field={field} label={label} />
       <button
         type="submit"
         className="btn-ghost justify-self-end text-red-600 hover:bg-red-50"
@@ -269,5 +283,93 @@ function RowEditor({
         <Trash2 className="h-4 w-4" aria-hidden="true" />
       </button>
     </div>
+  );
+}
+
+type ValueMeta = ReturnType<RowMeta["getFieldset"]>["value"];
+
+/** A row's value list as the form holds it: posted (several values) or one per line (opened). */
+function listValue(value: unknown): string[] {
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string");
+  return typeof value === "string" ? value.split(CHOICES_SEPARATOR).filter((v) => v !== "") : [];
+}
+
+const PLACEHOLDERS: Partial<Record<string, string>> = {
+  totalSpend: "Amount in ₹",
+  visits: "Number of visits",
+};
+
+/** The value of a row, in the input its field and operator take. */
+function ValueEditor({
+  meta,
+  input,
+  field,
+  label,
+}: {
+  meta: ValueMeta;
+  input: ValueInput;
+  field: BuilderField;
+  label: string;
+}) {
+  const aria = `Value of ${label}`;
+  if (input === "none") {
+    // "Is set" and "is empty" take no value: the row posts none.
+    return <p className="self-center text-sm text-slate-500 sm:pb-2">No value needed</p>;
+  }
+  if (input === "choice" || input === "yesno" || input === "choices") {
+    const { key, ...props } = getSelectProps(meta);
+    const options =
+      input === "yesno"
+        ? [
+            { value: "true", label: "Yes" },
+            { value: "false", label: "No" },
+          ]
+        : field.choices.map((c) => ({ value: c, label: c }));
+    if (input !== "choices") {
+      return (
+        <SelectField
+          key={key}
+          label="Value"
+          options={options}
+          placeholder="Choose…"
+          selectProps={{ ...props, "aria-label": aria }}
+        />
+      );
+    }
+    // Several choices: a list to pick from (Ctrl or ⌘ for more than one; a phone shows its own picker).
+    return (
+      <SelectField
+        key={key}
+        label="Values"
+        options={options}
+        hint="Pick one or more"
+        selectProps={{
+          ...props,
+          multiple: true,
+          size: Math.min(Math.max(options.length, 2), 4),
+          defaultValue: listValue(meta.initialValue),
+          "aria-label": aria,
+        }}
+      />
+    );
+  }
+  const days = input === "days";
+  const { key, ...props } = getInputProps(meta, { type: input === "date" ? "date" : "text" });
+  return (
+    <Field
+      key={key}
+      label={days ? "Days" : input === "tags" ? "Tags" : "Value"}
+      hint={input === "tags" ? "Separate tags with commas" : undefined}
+      inputProps={{
+        ...props,
+        inputMode: days ? "numeric" : input === "number" ? "decimal" : undefined,
+        placeholder: days
+          ? "Number of days"
+          : input === "tags"
+            ? "vip, trade fair"
+            : (PLACEHOLDERS[field.key] ?? (input === "number" ? "A number" : undefined)),
+        "aria-label": aria,
+      }}
+    />
   );
 }

@@ -20,7 +20,7 @@ export const FIELD_TYPE_OPERATORS: Record<FieldType, readonly FieldOperator[]> =
   text: ["$eq", "$ne", "$contains", "$startsWith", "$exists"],
   choice: ["$in", "$eq", "$ne", "$exists"],
   number: ["$gt", "$gte", "$lt", "$lte", "$eq", "$ne", "$exists"],
-  date: ["$gt", "$gte", "$lt", "$lte", "$anniversaryWithinDays", "$exists"],
+  date: ["$gt", "$lt", "$gte", "$lte", "$anniversaryWithinDays", "$exists"],
   boolean: ["$eq", "$exists"],
 };
 

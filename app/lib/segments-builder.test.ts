@@ -1,9 +1,15 @@
 import { describe, expect, it } from "vitest";
+import { BUILT_IN_FIELDS, type FieldDefinition } from "~/lib/custom-fields";
 import {
   type BuilderRows,
   MESSAGES,
+  builderFields,
   builderRows,
   builderOperators,
+  fieldOperators,
+  firstFieldOperator,
+  rowFieldNames,
+  valueInputOf,
   builderToTree,
   newBuilder,
   newGroupRow,
@@ -149,5 +155,147 @@ describe("the segment builder's rows", () => {
       rowsToConditions({ logic: "AND", children: [condition("visits", "$gt:daysAgo", "3")] }),
     );
     expect(!misplaced.ok && misplaced.message).toBe("conditions.visits.$gt: Invalid numeric value");
+  });
+});
+
+describe("the builder's rows on the customer's fields and tags", () => {
+  const field = (name: string, type: FieldDefinition["type"], extra: Partial<FieldDefinition> = {}) => ({
+    name,
+    label: name.charAt(0).toUpperCase() + name.slice(1),
+    type,
+    choices: [],
+    defaultValue: null,
+    builtIn: false,
+    retired: false,
+    ...extra,
+  });
+  const catalog: FieldDefinition[] = [
+    ...BUILT_IN_FIELDS,
+    field("tier", "choice", { choices: ["Gold", "Silver"] }),
+    field("score", "number"),
+    field("vip", "boolean"),
+    field("renewal", "date"),
+    field("old", "text", { retired: true }),
+  ];
+  const offered = builderFields(catalog);
+  const of = (key: string) => {
+    const found = builderFields(catalog, ["old", "gone"]).find((f) => f.key === key);
+    if (!found) throw new Error(key);
+    return found;
+  };
+
+  it("offer the customer's figures and built-in fields, the tenant's own, then tags; a retired one only where used", () => {
+    expect(offered.map((f) => [f.group, f.key])).toEqual([
+      ["Customer", "totalSpend"],
+      ["Customer", "visits"],
+      ["Customer", "lastActiveDate"],
+      ["Customer", "field:city"],
+      ["Customer", "field:state"],
+      ["Customer", "field:country"],
+      ["Customer", "field:birthday"],
+      ["Customer", "field:time_zone"],
+      ["Fields", "field:tier"],
+      ["Fields", "field:score"],
+      ["Fields", "field:vip"],
+      ["Fields", "field:renewal"],
+      ["Tags", "tags"],
+    ]);
+    const opened = builderFields(catalog, ["old", "gone"]);
+    expect(opened.filter((f) => f.status).map((f) => [f.key, f.label, f.status])).toEqual([
+      ["field:old", "Old (retired)", "retired"],
+      ["field:gone", "Gone (deleted)", "deleted"],
+    ]);
+    expect(
+      rowFieldNames({ logic: "AND", children: [condition("field:old", "$eq", "x"), condition("visits", "$gt", "1")] }),
+    ).toEqual(["old"]);
+  });
+
+  it("offer the operators of the field's type, and the value input each takes", () => {
+    const labels = (key: string) => fieldOperators(of(key)).map((o) => o.label);
+    expect(labels("field:city")).toEqual(["is", "is not", "contains", "starts with", "is set", "is empty"]);
+    expect(labels("field:tier")).toEqual(["is any of", "is", "is not", "is set", "is empty"]);
+    expect(labels("field:score")).toEqual([
+      "greater than",
+      "greater than or equal to",
+      "less than",
+      "less than or equal to",
+      "equal to",
+      "not equal to",
+      "is set",
+      "is empty",
+    ]);
+    expect(labels("field:renewal")).toEqual([
+      "after",
+      "before",
+      "on or after",
+      "on or before",
+      "on or after N days ago",
+      "before N days ago",
+      "on or before N days from now",
+      "after N days from now",
+      "anniversary within N days",
+      "is set",
+      "is empty",
+    ]);
+    expect(labels("field:vip")).toEqual(["is", "is set", "is empty"]);
+    expect(labels("tags")).toEqual(["has any of", "has all of", "has none of"]);
+    expect(labels("visits")).toEqual(builderOperators("visits").map((o) => o.label));
+    // A rolling operator the builder does not offer is listed on the row that holds it.
+    expect(fieldOperators(of("field:renewal"), "$gte:daysAhead").at(-1)).toEqual({
+      value: "$gte:daysAhead",
+      label: "on or after N days from now",
+    });
+    expect(firstFieldOperator(of("field:tier"))).toBe("$in");
+    const input = (key: string, op: string) => valueInputOf(of(key), op);
+    expect(input("field:city", "$contains")).toBe("text");
+    expect(input("field:city", "$exists:false")).toBe("none");
+    expect(input("field:tier", "$in")).toBe("choices");
+    expect(input("field:tier", "$eq")).toBe("choice");
+    expect(input("field:vip", "$eq")).toBe("yesno");
+    expect(input("field:score", "$gt")).toBe("number");
+    expect(input("field:renewal", "$gt")).toBe("date");
+    expect(input("field:renewal", "$lte:daysAhead")).toBe("days");
+    expect(input("field:birthday", "$anniversaryWithinDays")).toBe("days");
+    expect(input("tags", "$all")).toBe("tags");
+  });
+
+  it("become the API's mapping: lists, rolling days, is set / is empty without a value", () => {
+    const rows: BuilderRows = {
+      logic: "AND",
+      children: [
+        condition("field:tier", "$in", "Gold\nSilver\n"),
+        condition("field:city", "$exists:false", ""),
+        condition("field:renewal", "$lte:daysAhead", " 30 "),
+        condition("field:birthday", "$anniversaryWithinDays", "7"),
+        condition("field:vip", "$eq", "true"),
+        condition("tags", "$nin", " vip, trade fair ,, "),
+      ],
+    };
+    expect(validateConditions(rows)).toBeUndefined();
+    expect(rowsToConditions(rows)).toEqual({
+      $and: [
+        { "field:tier": { $in: ["Gold", "Silver"] } },
+        { "field:city": { $exists: false } },
+        { "field:renewal": { $lte: { $daysAhead: "30" } } },
+        { "field:birthday": { $anniversaryWithinDays: "7" } },
+        { "field:vip": { $eq: "true" } },
+        { tags: { $nin: ["vip", "trade fair"] } },
+      ],
+    });
+    const parsed = parseConditions(rowsToConditions(rows));
+    if (!parsed.ok) throw new Error(parsed.message);
+    // Opened again, each row is what was posted (lists one per line, tags separated by commas).
+    expect(builderRows(treeToBuilder(parsed.tree)).children).toEqual([
+      condition("field:tier", "$in", "Gold\nSilver"),
+      condition("field:city", "$exists:false", ""),
+      condition("field:renewal", "$lte:daysAhead", "30"),
+      condition("field:birthday", "$anniversaryWithinDays", "7"),
+      condition("field:vip", "$eq", "true"),
+      condition("tags", "$nin", "vip, trade fair"),
+    ]);
+    // A value is still required where the operator takes one.
+    expect(validateConditions({ logic: "AND", children: [condition("field:city", "$eq", " ")] })).toBe(
+      MESSAGES.valuesRequired,
+    );
   });
 });

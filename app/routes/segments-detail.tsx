@@ -6,7 +6,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { ArrowLeft, Megaphone, Pencil, Tag } from "lucide-react";
+import { AlertTriangle, ArrowLeft, Megaphone, Pencil, Tag } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { allowMethods, keepAllowHeader } from "~/lib/api.server";
 import { RouteErrorBoundary } from "~/components/error-boundary";
@@ -38,9 +38,11 @@ const LOAD_FAILED = "Failed to load segment data. Please try again.";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const { segment, count, customers } = await orRespond(segmentOverview(user.id, params.id ?? ""), LOAD_FAILED);
+  const overview = await orRespond(segmentOverview(user.id, params.id ?? ""), LOAD_FAILED);
+  const { segment, count, customers, fieldLabels, warnings } = overview;
   const { tree, ...rest } = segment;
-  return { segment: { ...rest, summary: describeTree(tree) }, count, customers };
+  // The conditions in words name the tenant's fields by their labels; a field deleted since is warned of.
+  return { segment: { ...rest, summary: describeTree(tree, fieldLabels) }, count, customers, warnings };
 }
 
 /** "Tag everyone in this segment": the tag on every customer the segment matches now. */
@@ -63,7 +65,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function SegmentDetail() {
-  const { segment, count, customers } = useLoaderData<typeof loader>();
+  const { segment, count, customers, warnings } = useLoaderData<typeof loader>();
   const onRowsClick = useDelegatedLinks();
   return (
     <div className="mx-auto max-w-5xl space-y-4">
@@ -115,6 +117,26 @@ export default function SegmentDetail() {
           Query Conditions
         </h3>
         <p className="mt-1 text-sm text-slate-600">{segment.summary}</p>
+        {warnings.length > 0 ? (
+          <div
+            className="mt-2 flex gap-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+            data-testid="segment-warnings"
+          >
+            <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+            <div>
+              {warnings.map((warning) => (
+                <p key={warning} className="font-medium" data-testid="segment-warning">
+                  {warning}
+                </p>
+              ))}
+              {warnings.some((w) => w.startsWith("Uses")) ? (
+                <p>
+                  A condition on a deleted field matches as if no customer had a value. Edit the segment to change it.
+                </p>
+              ) : null}
+            </div>
+          </div>
+        ) : null}
         <pre
           className="mt-3 overflow-x-auto rounded-lg bg-slate-900 p-4 text-xs leading-relaxed text-slate-100"
           data-testid="conditions-json"

@@ -1,10 +1,12 @@
 // @engines sqlite postgres
 // The segment form's action with a real session and database: it refuses what the API refuses (a
 // hand-made post with an unknown field or operator), through the same conditions schema and with
-// the same message, and its add/remove buttons work without JavaScript.
+// the same message, and its add/remove buttons work without JavaScript; rows on the user's fields
+// and tags post and open again as they were; the list and the segment's page warn of a field
+// deleted since.
 import { describe, expect, it } from "vitest";
-import { createTestUser, useTestDatabase as setUpTestDatabase } from "../../tests/helpers/db";
-import { args, cookieFor, formRequest } from "../../tests/helpers/requests";
+import { createTestUser, segmentTree, useTestDatabase as setUpTestDatabase } from "../../tests/helpers/db";
+import { ORIGIN, args, cookieFor, formRequest, makeRequest } from "../../tests/helpers/requests";
 
 setUpTestDatabase();
 
@@ -12,6 +14,8 @@ const { db } = await import("~/db/prisma.server");
 const { newId } = await import("~/lib/id");
 const { issueToken } = await import("~/services/token.server");
 const formRoute = await import("~/routes/segments-form");
+const listRoute = await import("~/routes/segments");
+const detailRoute = await import("~/routes/segments-detail");
 const apiRoute = await import("~/routes/api/segments");
 
 type Reply = {
@@ -72,12 +76,13 @@ describe("the segment form", () => {
     );
     const apiBody = (await (api as Response).json()) as { error: { message: string } };
     expect((api as Response).status).toBe(400);
-    expect(apiBody.error.message).toContain(
-      'conditions.zzz: unknown field "zzz" (allowed: totalSpend, visits, lastActiveDate, field:<name>, tags)',
-    );
-    expect(reply.body.result.error?.conditions).toEqual([
-      'conditions.zzz: unknown field "zzz" (allowed: totalSpend, visits, lastActiveDate, field:<name>, tags)',
-    ]);
+    // The same message, which lists the keys a condition may have (the figures first, fields and tags last).
+    const unknownField =
+      /conditions\.zzz: unknown field "zzz" \(allowed: totalSpend, visits, lastActiveDate, .*field:<name>, tags\)$/;
+    expect(apiBody.error.message).toMatch(unknownField);
+    expect(reply.body.result.error?.conditions).toHaveLength(1);
+    expect(reply.body.result.error?.conditions?.[0]).toMatch(unknownField);
+    expect(reply.body.result.error?.conditions?.[0]).toBe(apiBody.error.message.replace(/^conditions: /, ""));
 
     // A known field with an operator it does not take.
     const badOp = await replyOf(
@@ -254,5 +259,125 @@ describe("the segment form", () => {
     expect(JSON.parse(saved.conditions)).toEqual({
       $and: [{ totalSpend: { $gt: 5000 } }, { $or: [{ visits: { $lt: 8 } }, { visits: { $gte: 12 } }] }],
     });
+  });
+
+  it("saves conditions on fields and tags posted without JavaScript, and offers the user's fields", async () => {
+    const { createField } = await import("~/services/custom-fields.server");
+    const { user, cookie } = await signedIn();
+    await createField(user.id, { name: "tier", label: "Tier", type: "choice", choices: ["Gold", "Silver", "Bronze"] });
+    await createField(user.id, { name: "old", label: "Old", type: "text" });
+    const { updateField } = await import("~/services/custom-fields.server");
+    await updateField(user.id, "old", { retired: true });
+    const loaded = (await formRoute.loader(
+      args(new Request("http://localhost:3000/segments/new", { headers: { Cookie: cookie } })),
+    )) as { fields: { key: string; group: string }[] };
+    expect(loaded.fields.filter((f) => f.group === "Fields").map((f) => f.key)).toEqual(["field:tier"]);
+    expect(loaded.fields.at(-1)).toMatchObject({ key: "tags", group: "Tags" });
+
+    // A multiple select posts each choice; "is empty" posts no value.
+    const body = new URLSearchParams([
+      ["name", "Gold or silver, no city"],
+      ["conditions.logic", "AND"],
+      ["conditions.children[0].kind", "condition"],
+      ["conditions.children[0].field", "field:tier"],
+      ["conditions.children[0].op", "$in"],
+      ["conditions.children[0].value", "Gold"],
+      ["conditions.children[0].value", "silver"],
+      ["conditions.children[1].kind", "condition"],
+      ["conditions.children[1].field", "field:city"],
+      ["conditions.children[1].op", "$exists:false"],
+      ["conditions.children[2].kind", "condition"],
+      ["conditions.children[2].field", "tags"],
+      ["conditions.children[2].op", "$nin"],
+      ["conditions.children[2].value", "churned, Do not mail"],
+    ]);
+    const post = (b: URLSearchParams) =>
+      formRoute.action(
+        args(
+          makeRequest("/segments/new", {
+            method: "POST",
+            auth: { cookie },
+            body: b,
+            headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN },
+          }),
+        ),
+      );
+    const saved = await post(body);
+    expect((saved as Response).status).toBe(302);
+    const segment = await db().segment.findFirstOrThrow({ where: { userId: user.id } });
+    expect(JSON.parse(segment.conditions)).toEqual({
+      $and: [
+        { "field:tier": { $in: ["Gold", "Silver"] } },
+        { "field:city": { $exists: false } },
+        { tags: { $nin: ["churned", "Do not mail"] } },
+      ],
+    });
+    // Opened again: the same rows, the choices one per line.
+    const opened = (await formRoute.loader(
+      args(new Request(`http://localhost:3000/segments/edit/${segment.id}`, { headers: { Cookie: cookie } }), {
+        id: segment.id,
+      }),
+    )) as { values: { conditions: unknown }; preview: { count: number } };
+    expect(opened.values.conditions).toMatchObject({
+      children: [
+        { field: "field:tier", op: "$in", value: "Gold\nSilver" },
+        { field: "field:city", op: "$exists:false", value: "" },
+        { field: "tags", op: "$nin", value: "churned, Do not mail" },
+      ],
+    });
+    // Nobody has a tier yet.
+    expect(opened.preview.count).toBe(0);
+
+    // An operator the field's type does not take: the service's message under the conditions, nothing saved.
+    const refused = await replyOf(
+      await post(new URLSearchParams({ name: "Bad", ...row(0, "field:tier", "$gt", "3") })),
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.body.result.error?.conditions).toEqual([
+      'conditions.field:tier.$gt: operator "$gt" does not apply to a choice field',
+    ]);
+    // A preview of rows naming a field the user does not have shows nothing, and the form comes back.
+    const validate = JSON.stringify({ type: "validate", payload: { name: "" } });
+    const unknown = await replyOf(
+      await post(new URLSearchParams({ name: "x", ...row(0, "field:nope", "$eq", "x"), __intent__: validate })),
+    );
+    expect(unknown.status).toBe(200);
+    expect(unknown.body.preview).toBeNull();
+    expect(await db().segment.count({ where: { userId: user.id } })).toBe(1);
+  });
+
+  it("warns on the list and the segment's page of a field deleted since, and names fields by their labels", async () => {
+    const { createField, deleteField } = await import("~/services/custom-fields.server");
+    const { createSegment } = await import("~/services/segments.server");
+    const { user, cookie } = await signedIn();
+    await createField(user.id, { name: "tier", label: "Loyalty tier", type: "choice", choices: ["Gold", "Silver"] });
+    const gold = await createSegment(user.id, {
+      name: "Gold",
+      description: "",
+      tree: segmentTree({ $and: [{ "field:tier": { $eq: "gold" } }, { tags: { $in: ["vip"] } }] }),
+    });
+    const page = (path: string, params: Record<string, string> = {}) =>
+      args(new Request(`http://localhost:3000${path}`, { headers: { Cookie: cookie } }), params);
+    type Detail = { segment: { summary: string }; warnings: string[]; count: number };
+    let detail = (await detailRoute.loader(page(`/segments/${gold.id}`, { id: gold.id }))) as Detail;
+    expect(detail.segment.summary).toBe("Loyalty tier is Gold AND Tags has any of vip");
+    expect(detail.warnings).toEqual([]);
+
+    await deleteField(user.id, "tier");
+    const list = (await listRoute.loader(page("/segments"))) as { notes: Record<string, string[]> };
+    expect(list.notes).toEqual({ [gold.id]: ["Uses a deleted field: tier"] });
+    detail = (await detailRoute.loader(page(`/segments/${gold.id}`, { id: gold.id }))) as Detail;
+    expect(detail.warnings).toEqual(["Uses a deleted field: tier"]);
+    expect(detail.count).toBe(0);
+    // The builder still shows the row, its field listed as deleted.
+    const edit = (await formRoute.loader(page(`/segments/edit/${gold.id}`, { id: gold.id }))) as {
+      fields: { key: string; label: string; status?: string }[];
+      preview: unknown;
+    };
+    expect(edit.fields.find((f) => f.key === "field:tier")).toMatchObject({
+      label: "Tier (deleted)",
+      status: "deleted",
+    });
+    expect(edit.preview).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
-// /segments/new and /segments/edit/{id}: name, description, the rule builder with nested groups,
+// /segments/new and /segments/edit/{id}: name, description, the rule builder with nested groups
+// (its rows test the customer's figures, fields and tags: the loader gives the tenant's fields),
 // the live Audience Preview and the 'Use AI' dialog. The form works without JavaScript too: the
 // builder's add/remove buttons are Conform intents the action answers with the changed form, and
 // the action renders the preview of what was posted.
@@ -20,9 +21,10 @@ import { formatCount } from "~/lib/numbers";
 import { replyRefused, replyUnfinished } from "~/lib/forms.server";
 import { orRespond } from "~/lib/responses";
 import { duplicateNameWarning } from "~/lib/segments";
-import { builderRows, newBuilder, treeToBuilder } from "~/lib/segments-builder";
+import { builderFields, builderRows, newBuilder, rowFieldNames, treeToBuilder } from "~/lib/segments-builder";
 import { BuilderConditionsSchema, SegmentFormSchema, type SegmentFormInput } from "~/schemas/segment";
 import { requireUser } from "~/services/auth.server";
+import { fieldDefinitions } from "~/services/custom-fields.server";
 import { redirectWithFlash } from "~/services/session.server";
 import {
   createSegment,
@@ -61,9 +63,16 @@ async function previewOf(userId: string, rows: unknown): Promise<PreviewData | n
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
+  const catalog = await orRespond(fieldDefinitions(user.id), params.id ? EDIT_LOAD_FAILED : LOAD_FAILED);
   if (!params.id) {
     const values: SegmentFormInput = { name: "", description: "", conditions: builderRows(newBuilder()) };
-    return { id: null, values, preview: null, otherNames: await otherSegmentNames(user.id) };
+    return {
+      id: null,
+      values,
+      preview: null,
+      otherNames: await otherSegmentNames(user.id),
+      fields: builderFields(catalog),
+    };
   }
   const segment = await orRespond(getSegment(user.id, params.id), EDIT_LOAD_FAILED);
   const conditions = builderRows(treeToBuilder(segment.tree));
@@ -73,6 +82,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     values,
     preview: await previewOf(user.id, conditions),
     otherNames: await otherSegmentNames(user.id, segment.id),
+    // A retired or deleted field the segment uses stays listed on its rows.
+    fields: builderFields(catalog, rowFieldNames(conditions)),
   };
 }
 
@@ -106,7 +117,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function SegmentForm() {
-  const { id, values, preview, otherNames } = useLoaderData<typeof loader>();
+  const { id, values, preview, otherNames, fields: offered } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const lastResult = actionData?.result;
   const navigation = useNavigation();
@@ -221,6 +232,7 @@ export default function SegmentForm() {
               form={form}
               logic={conditions.logic}
               rows={conditions.children}
+              fields={offered}
               describedBy={conditionsErrorId}
             />
             <noscript>

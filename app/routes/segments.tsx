@@ -30,7 +30,13 @@ import { orRespond } from "~/lib/responses";
 import { segmentChipClass } from "~/lib/segments";
 import { requireUser } from "~/services/auth.server";
 import { redirectWithFlash } from "~/services/session.server";
-import { deleteSegment, listSegments, segmentDeleteWarning, segmentStats } from "~/services/segments.server";
+import {
+  deleteSegment,
+  listSegments,
+  segmentDeleteWarning,
+  segmentFieldNotes,
+  segmentStats,
+} from "~/services/segments.server";
 import { withSearchParams } from "~/lib/search-params";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
@@ -58,7 +64,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The delete confirmation (?delete=<id>) names the drafts the delete would leave without a segment.
   const deleting = new URL(request.url).searchParams.get("delete");
   const deleteWarning = deleting ? await segmentDeleteWarning(user.id, deleting) : null;
-  return { segments, stats, q: query.q, sort: query.sort, dir, deleteWarning };
+  // A segment whose field was deleted since says so under its name.
+  const notes = await orRespond(segmentFieldNotes(user.id, segments), LOAD_FAILED);
+  return { segments, stats, q: query.q, sort: query.sort, dir, deleteWarning, notes };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -107,7 +115,7 @@ function StatCard({ label, value, icon: Icon }: { label: string; value: string; 
 }
 
 export default function Segments() {
-  const { segments, stats, q, sort, dir, deleteWarning } = useLoaderData<typeof loader>();
+  const { segments, stats, q, sort, dir, deleteWarning, notes } = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>();
   const [params] = useSearchParams();
   const onRowsClick = useDelegatedLinks();
@@ -265,6 +273,16 @@ export default function Segments() {
                       {s.description ? (
                         <p className="mt-1 max-w-md truncate text-xs text-slate-500">{s.description}</p>
                       ) : null}
+                      {(notes[s.id] ?? []).map((note) => (
+                        <p
+                          key={note}
+                          className="mt-1 flex max-w-md items-start gap-1 text-xs font-medium text-amber-700"
+                          data-testid="segment-warning"
+                        >
+                          <AlertTriangle className="mt-px h-3.5 w-3.5 shrink-0" aria-hidden="true" />
+                          <span>{note}</span>
+                        </p>
+                      ))}
                     </td>
                     <td className="px-4 py-3 font-medium text-slate-800">
                       <CardLabel>Audience</CardLabel>

@@ -588,6 +588,8 @@ function plainMatch(node: SegmentNode, c: Customer): boolean {
         }
       }
     }
+    default:
+      throw new Error(`No plain evaluation of a ${node.kind} condition here`);
   }
 }
 

@@ -1,0 +1,132 @@
+// The rule builder as the server renders it (what a browser without JavaScript gets): the field
+// picker grouped Customer / Fields / Tags, each row's operators of its field's type, and the value
+// input each takes; a row whose field was just changed without JavaScript shows the new field's
+// operators.
+import { useForm } from "@conform-to/react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { SegmentBuilder } from "~/components/segment-builder";
+import { BUILT_IN_FIELDS, type FieldDefinition } from "~/lib/custom-fields";
+import { type BuilderRows, builderFields } from "~/lib/segments-builder";
+import type { SegmentFormInput } from "~/schemas/segment";
+
+const own = (name: string, type: FieldDefinition["type"], extra: Partial<FieldDefinition> = {}): FieldDefinition => ({
+  name,
+  label: name.charAt(0).toUpperCase() + name.slice(1),
+  type,
+  choices: [],
+  defaultValue: null,
+  builtIn: false,
+  retired: false,
+  ...extra,
+});
+const catalog = [
+  ...BUILT_IN_FIELDS,
+  own("tier", "choice", { choices: ["Gold", "Silver", "Bronze"] }),
+  own("vip", "boolean"),
+  own("old", "text", { retired: true }),
+];
+
+function Builder({ rows, used = [] }: { rows: BuilderRows; used?: string[] }) {
+  const [form, fields] = useForm<SegmentFormInput>({
+    id: "segment-form",
+    defaultValue: { name: "", description: "", conditions: rows },
+  });
+  const conditions = fields.conditions.getFieldset();
+  return (
+    <SegmentBuilder
+      form={form}
+      logic={conditions.logic}
+      rows={conditions.children}
+      fields={builderFields(catalog, used)}
+    />
+  );
+}
+
+const row = (field: string, op: string, value = "") => ({ kind: "condition" as const, field, op, value });
+const render = (children: BuilderRows["children"], used?: string[]) =>
+  renderToStaticMarkup(<Builder rows={{ logic: "AND", children }} used={used} />);
+
+/** The <select> named `name`, as markup. */
+function select(html: string, name: string): string {
+  const start = html.indexOf(`name="${name}"`);
+  const open = html.lastIndexOf("<select", start);
+  return html.slice(open, html.indexOf("</select>", start) + 9);
+}
+const options = (markup: string) => [...markup.matchAll(/<option[^>]*value="([^"]*)"/g)].map((m) => m[1]);
+const selected = (markup: string) => [...markup.matchAll(/<option[^>]*value="([^"]*)"[^>]*selected/g)].map((m) => m[1]);
+
+describe("the segment builder", () => {
+  it("groups the field picker: the customer's figures and built-in fields, the tenant's fields, tags", () => {
+    const html = render([row("field:city", "$eq", "Pune")]);
+    const picker = select(html, "conditions.children[0].field");
+    expect([...picker.matchAll(/<optgroup label="([^"]+)"/g)].map((m) => m[1])).toEqual(["Customer", "Fields", "Tags"]);
+    expect(options(picker)).toEqual([
+      "totalSpend",
+      "visits",
+      "lastActiveDate",
+      "field:city",
+      "field:state",
+      "field:country",
+      "field:birthday",
+      "field:time_zone",
+      "field:tier",
+      "field:vip",
+      "tags",
+    ]);
+    expect(selected(picker)).toEqual(["field:city"]);
+    expect(options(select(html, "conditions.children[0].op"))).toEqual([
+      "$eq",
+      "$ne",
+      "$contains",
+      "$startsWith",
+      "$exists:true",
+      "$exists:false",
+    ]);
+    expect(html).toMatch(/<input[^>]*name="conditions.children\[0\].value"[^>]*value="Pune"/);
+  });
+
+  it("draws each row's value as its type takes it", () => {
+    const html = render([
+      row("field:tier", "$in", "Gold\nBronze"),
+      row("field:tier", "$eq", "Silver"),
+      row("field:vip", "$eq", "true"),
+      row("field:city", "$exists:false"),
+      row("field:birthday", "$anniversaryWithinDays", "7"),
+      row("field:birthday", "$gt", "2000-01-01"),
+      row("tags", "$all", "vip, b2b"),
+    ]);
+    const several = select(html, "conditions.children[0].value");
+    expect(several).toContain("multiple");
+    expect(selected(several)).toEqual(["Gold", "Bronze"]);
+    expect(selected(select(html, "conditions.children[1].value"))).toEqual(["Silver"]);
+    const yesNo = select(html, "conditions.children[2].value");
+    expect(options(yesNo)).toEqual(["", "true", "false"]);
+    expect(selected(yesNo)).toEqual(["true"]);
+    // "Is empty" posts no value.
+    expect(html).not.toContain('name="conditions.children[3].value"');
+    expect(html).toContain("No value needed");
+    expect(html).toMatch(/<input[^>]*name="conditions.children\[4\].value"[^>]*inputMode="numeric"/);
+    expect(html).toMatch(/<input(?=[^>]*type="date")[^>]*name="conditions.children\[5\].value"/);
+    expect(html).toMatch(/<input[^>]*name="conditions.children\[6\].value"[^>]*value="vip, b2b"/);
+    expect(html).toContain("Separate tags with commas");
+  });
+
+  it("shows a new field's operators when the row still holds the old field's (no JavaScript)", () => {
+    const html = render([row("field:tier", "$gt", "5")]);
+    const ops = select(html, "conditions.children[0].op");
+    expect(options(ops)).toEqual(["$in", "$eq", "$ne", "$exists:true", "$exists:false"]);
+    expect(selected(ops)).toEqual(["$in"]);
+  });
+
+  it("lists a retired or deleted field only on the row that uses it", () => {
+    const html = render(
+      [row("field:old", "$eq", "x"), row("field:gone", "$eq", "y"), row("visits", "$gt", "1")],
+      ["old", "gone"],
+    );
+    expect(options(select(html, "conditions.children[0].field"))).toContain("field:old");
+    expect(options(select(html, "conditions.children[0].field"))).not.toContain("field:gone");
+    expect(html).toContain("Gone (deleted)");
+    expect(options(select(html, "conditions.children[2].field"))).not.toContain("field:old");
+  });
+});
