@@ -252,6 +252,12 @@ describe("segments on the customer's fields and tags", () => {
     const overview = await segments.segmentOverview(tenant, gold.id);
     expect(overview.fieldLabels).toEqual({ tier: "Loyalty tier", city: "City" });
     expect(overview.warnings).toEqual([]);
+    // A campaign's snapshot takes the same customers.
+    const content = { name: "Fair", subject: "Hello", message: "Hi {NAME}", description: "", segmentId: fair.id };
+    const launched = await launch(tenant, content);
+    expect(launched.audienceSize).toBe(2);
+    const reached = await db().delivery.findMany({ where: { campaignId: launched.id }, select: { customerId: true } });
+    expect(reached.map((d) => d.customerId).sort()).toEqual([people.Asha, people.Ravi].sort());
   });
 
   it("counts a segment whose field was deleted since as nobody having a value, and says so", async () => {
