@@ -317,7 +317,7 @@ describe("conditions on the customer's fields and tags", () => {
     expect(bad({ tags: { $in: "vip" } }).message).toBe("conditions.tags.$in: must be a non-empty list of tags");
     expect(bad({ tags: { $in: ["ok", "a;b"] } }).message).toBe('conditions.tags.$in[1]: A tag must not contain ";"');
     expect(bad({ age: { $gt: 3 } }).message).toBe(
-      'conditions.age: unknown field "age" (allowed: totalSpend, visits, lastActiveDate, field:<name>, tags)',
+      'conditions.age: unknown field "age" (allowed: totalSpend, visits, lastActiveDate, orderCount, firstOrderDate, lastOrderDate, averageOrderValue, spendWithinDays, boughtProduct, lastOpenDate, lastClickDate, messagesReceived, consent, suppressed, field:<name>, tags)',
     );
     expect(bad({ $or: Array.from({ length: 51 }, () => ({ tags: { $in: ["x"] } })) }).message).toMatch(
       /at most 50 conditions/,

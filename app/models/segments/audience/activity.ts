@@ -104,25 +104,7 @@ function activityList(node: ActivityConditionNode, userId: string, dialect: Dial
   const pg = dialect === "postgres";
   // Whole numbers (counts, paise, milliseconds): bigint on PostgreSQL, which keeps the columns' indexes.
   const whole = (n: number) => (pg ? `${bind(n)}::bigint` : bind(n));
-  const figure = FIGURES[node.key];
-  if (figure && node.withinDays === undefined) {
-    const a = `a."${figure.column}"`;
-    const base = `SELECT a."customerId" FROM "CustomerActivity" a WHERE a."userId" = ${bind(userId)}`;
-    if (figure.time === null) {
-      const bound = numberTest(node.key, Number(node.value));
-      // A customer without a row has `absent`; when that passes, list those who fail instead.
-      const absentPasses = figure.absent !== null && holds(figure.absent, node.op, bound);
-      const op = absentPasses ? NEGATED[node.op] : node.op;
-      return {
-        select: `${base} AND ${a} ${OP_SQL[op]} ${whole(bound)}`,
-        outside: absentPasses,
-        correlate: `a."customerId"`,
-      };
-    }
-    const { op, ms } = dateTest(node, now);
-    const at = figure.time === "timestamp" && pg ? `to_timestamp(${bind(ms, "float8")} / 1000)` : whole(ms);
-    return { select: `${base} AND ${a} ${OP_SQL[op]} ${at}`, outside: false, correlate: `a."customerId"` };
-  }
+  if (isFigureCondition(node)) return figureList([node], userId, dialect, bind, now);
   switch (node.key) {
     case "orderCount":
     case "spendWithinDays": {
@@ -151,8 +133,11 @@ function activityList(node: ActivityConditionNode, userId: string, dialect: Dial
       return { select, outside: absentPasses, correlate: null };
     }
     case "boughtProduct": {
-      const select = `SELECT o."customerId" FROM "OrderItem" i JOIN "Order" o ON o."id" = i."orderId"
-        WHERE lower(i."name") = lower(${bind(String(node.value))}) AND o."userId" = ${bind(userId)} AND o."status" <> 'Cancelled'`;
+      // CROSS JOIN: SQLite then reads the items of that name first (the name index) and their
+      // orders by key; with a plain JOIN it walked every order of the tenant (no statistics on the
+      // items' index), 30 times slower at 90,000 orders. PostgreSQL plans the join either way.
+      const select = `SELECT o."customerId" FROM "OrderItem" i CROSS JOIN "Order" o
+        WHERE lower(i."name") = lower(${bind(String(node.value))}) AND o."id" = i."orderId" AND o."userId" = ${bind(userId)} AND o."status" <> 'Cancelled'`;
       return { select, outside: node.op === "$ne", correlate: `o."customerId"` };
     }
     case "suppressed": {
@@ -166,6 +151,64 @@ function activityList(node: ActivityConditionNode, userId: string, dialect: Dial
     default:
       throw new Error(`No SQL for the activity condition ${node.key}`);
   }
+}
+
+/** Whether a condition tests one of the figures "CustomerActivity" keeps (not a window of orders). */
+export function isFigureCondition(node: ActivityConditionNode): boolean {
+  return FIGURES[node.key] !== undefined && node.withinDays === undefined;
+}
+
+/**
+ * Conditions on one figure, all of which must hold ("last order 60 to 90 days ago" is two), as one
+ * list: one range of the figure's index instead of a list each, intersected.
+ */
+function figureList(
+  nodes: readonly ActivityConditionNode[],
+  userId: string,
+  dialect: Dialect,
+  bind: Bind,
+  now: number,
+): IdList {
+  const pg = dialect === "postgres";
+  const whole = (n: number) => (pg ? `${bind(n)}::bigint` : bind(n));
+  const figure = FIGURES[nodes[0].key];
+  if (!figure) throw new Error(`${nodes[0].key} is not a figure of CustomerActivity`);
+  const a = `a."${figure.column}"`;
+  // Bound in the order they appear: the tenant, then each test.
+  const base = `SELECT a."customerId" FROM "CustomerActivity" a WHERE a."userId" = ${bind(userId)}`;
+  const { absent } = figure;
+  if (figure.time === null) {
+    const tests = nodes.map((n) => ({ op: n.op, bound: numberTest(n.key, Number(n.value)) }));
+    // A customer without a row has `absent`; when that passes every test, list those who fail one.
+    const absentPasses = absent !== null && tests.every((t) => holds(absent, t.op, t.bound));
+    const terms = tests.map((t) => `${a} ${OP_SQL[absentPasses ? NEGATED[t.op] : t.op]} ${whole(t.bound)}`);
+    return {
+      select: `${base} AND (${terms.join(absentPasses ? " OR " : " AND ")})`,
+      outside: absentPasses,
+      correlate: `a."customerId"`,
+    };
+  }
+  const terms = nodes.map((n) => {
+    const { op, ms } = dateTest(n, now);
+    const at = figure.time === "timestamp" && pg ? `to_timestamp(${bind(ms, "float8")} / 1000)` : whole(ms);
+    return `${a} ${OP_SQL[op]} ${at}`;
+  });
+  return { select: `${base} AND ${terms.join(" AND ")}`, outside: false, correlate: `a."customerId"` };
+}
+
+/**
+ * Several conditions on one figure that must all hold, as one boolean over "Customer" (see
+ * figureList); the options as activityConditionSql's.
+ */
+export function figureConditionsSql(
+  nodes: readonly ActivityConditionNode[],
+  userId: string,
+  dialect: Dialect,
+  bind: Bind,
+  options: { complement?: boolean; filterOnly?: boolean; now?: number } = {},
+): string {
+  const list = figureList(nodes, userId, dialect, bind, options.now ?? Date.now());
+  return inList(list, dialect, Boolean(options.complement), Boolean(options.filterOnly));
 }
 
 const NEGATED: Record<ActivityOperator, ActivityOperator> = {

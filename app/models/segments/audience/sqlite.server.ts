@@ -31,7 +31,12 @@ import {
   sampleSql,
   tupleToRow,
 } from "~/models/segments/audience/rows";
-import { compileSegmentWhere, compileTree, onlyCustomerColumns } from "~/models/segments/audience/where";
+import {
+  compileSegmentWhere,
+  compileTree,
+  leafListCountSql,
+  onlyCustomerColumns,
+} from "~/models/segments/audience/where";
 
 function runRows(q: CompiledWhere): AudienceRow[] {
   return statement<AudienceRow>(q.sql).all(...q.params);
@@ -205,7 +210,7 @@ function audiencePlan(userId: string, relativeTree: SegmentNode, now: number): A
     return cached;
   }
   const where = compileSegmentWhere(userId, tree);
-  const count = countSql(where);
+  const count = leafListCountSql(userId, tree) ?? countSql(where);
   const plan: AudiencePlan = {
     reader: r,
     where,

@@ -19,7 +19,7 @@
 //
 // Conditions on the customer's fields and tags are tests of its id against their own tables
 // (./values.ts); they need the tenant, given as `userId`.
-import { activityConditionSql } from "~/models/segments/audience/activity";
+import { activityConditionSql, figureConditionsSql, isFigureCondition } from "~/models/segments/audience/activity";
 import {
   type ColumnComparison,
   type LeafNode,
@@ -28,6 +28,7 @@ import {
   resolveRelativeDates,
   toComparison,
 } from "~/lib/segments";
+import type { ActivityConditionNode } from "~/lib/segment-activity";
 import type { CompiledWhere, Dialect, SqlParam } from "~/models/segments/audience/rows";
 import { type Bind, fieldConditionSql, tagsConditionSql } from "~/models/segments/audience/values";
 
@@ -121,10 +122,46 @@ export function compileTree(
     }
     if (node.children.length === 1) return walk(node.children[0], parent, filterOnly);
     const inner = filterOnly || (node.logic === "OR" && parent === "AND");
-    return `(${node.children.map((child) => walk(child, node.logic, inner)).join(node.logic === "OR" ? " OR " : " AND ")})`;
+    if (node.logic === "AND") {
+      // Conditions of an AND on one figure of the customer's activity are one range of its index.
+      const parts = sameFigureRuns(node.children).map((part) =>
+        Array.isArray(part)
+          ? figureConditionsSql(part, requireTenant(userId), dialect, bind, { filterOnly: inner })
+          : walk(part, "AND", inner),
+      );
+      return parts.length === 1 ? parts[0] : `(${parts.join(" AND ")})`;
+    }
+    return `(${node.children.map((child) => walk(child, node.logic, inner)).join(" OR ")})`;
   };
   const sql = walk(tree, null, filterOnly);
   return { sql, params };
+}
+
+function requireTenant(userId: string | undefined): string {
+  if (userId === undefined) throw new Error("A condition on a customer's activity is compiled with its tenant");
+  return userId;
+}
+
+/**
+ * The children of an AND with the conditions on each figure of the customer's activity gathered
+ * into one list (in the place of the first of them) when there are several; the rest as they are.
+ */
+function sameFigureRuns(children: readonly SegmentNode[]): (SegmentNode | ActivityConditionNode[])[] {
+  const byKey = new Map<string, ActivityConditionNode[]>();
+  for (const c of children) {
+    if (c.kind === "activity" && isFigureCondition(c)) byKey.set(c.key, [...(byKey.get(c.key) ?? []), c]);
+  }
+  const out: (SegmentNode | ActivityConditionNode[])[] = [];
+  const placed = new Set<string>();
+  for (const c of children) {
+    const run = c.kind === "activity" ? byKey.get(c.key) : undefined;
+    if (c.kind !== "activity" || !run || run.length < 2) out.push(c);
+    else if (!placed.has(c.key)) {
+      placed.add(c.key);
+      out.push(run);
+    }
+  }
+  return out;
 }
 
 /**
@@ -143,6 +180,38 @@ export function compileSegmentWhere(
     sql: `"userId" = ${dialect === "postgres" ? "$1" : "?"} AND ${inner.sql}`,
     params: [userId, ...inner.params],
   };
+}
+
+/**
+ * The count of a tree that is one condition on the customer's fields, tags or activity, holding
+ * for the customers IN a list (not NOT IN), counted from the list itself on SQLite: `SELECT
+ * count(*) FROM (<list>)`, one range of its index, instead of probing "Customer" for every id the
+ * list yields (measured at 30,000 customers: a choice field's $in of 10,503 customers 17.6 ms
+ * probing, against a few counting). Exact because every such list holds only customers of the
+ * tenant that exist (values, tags, figures and orders go with their customer); messages received
+ * is left out, as delivery rows outlive a deleted customer. Lists that can name a customer twice
+ * (several tags, a product in several orders) are made DISTINCT. Null for any other tree.
+ */
+export function leafListCountSql(userId: string, tree: SegmentNode): CompiledWhere | null {
+  const params: SqlParam[] = [];
+  const bind = binder(params, "sqlite", 1);
+  let sql: string;
+  if (tree.kind === "group") {
+    // An AND of conditions on one figure only ("last order 60 to 90 days ago") is one list too.
+    const runs = tree.logic === "AND" ? sameFigureRuns(tree.children) : [];
+    if (runs.length !== 1 || !Array.isArray(runs[0])) return null;
+    sql = figureConditionsSql(runs[0], userId, "sqlite", bind);
+  } else if (tree.kind === "condition" || (tree.kind === "activity" && tree.key === "messagesReceived")) {
+    return null;
+  } else {
+    sql = valueCondition(tree, userId, "sqlite", bind, {});
+  }
+  const prefix = `"id" IN (`;
+  if (!sql.startsWith(prefix) || !sql.endsWith(")")) return null;
+  const list = sql.slice(prefix.length, -1);
+  const repeats =
+    (tree.kind === "tags" && tree.value.length > 1) || (tree.kind === "activity" && tree.key === "boughtProduct");
+  return { sql: `SELECT count(*) FROM (SELECT ${repeats ? "DISTINCT " : ""}* FROM (${list}))`, params };
 }
 
 /** Each operator turned round: `NOT (a > b)` is `a <= b` for values that are not NULL. */
