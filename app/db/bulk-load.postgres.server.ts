@@ -35,11 +35,20 @@ export function isPostgresSession(connection: object): connection is PostgresSes
   return "client" in connection && "engine" in connection && connection.engine === "postgres";
 }
 
+/**
+ * The longest one statement of a bulk load may take. A request's statements are cut at
+ * DATABASE_STATEMENT_TIMEOUT_MS (30 s by default), but a load's statements over a whole tenant (the
+ * seed's totals and figures over a million customers and three million orders) take minutes, and
+ * a load is an admin's or a background job's, with its own progress to show.
+ */
+export const BULK_STATEMENT_TIMEOUT = "15min";
+
 /** Opens a session on the configured PostgreSQL database (DATABASE_URL). */
 export async function openPostgresSession(applicationName: string): Promise<PostgresSession> {
   const connection = openConnection({ poolSize: 1, applicationName });
   if (!("pool" in connection)) throw new Error("openPostgresSession: DATABASE_URL does not name PostgreSQL");
   const client = await connection.pool.connect();
+  await client.query(`SET statement_timeout = '${BULK_STATEMENT_TIMEOUT}'`);
   return { ...connection, client, depth: 0 };
 }
 
