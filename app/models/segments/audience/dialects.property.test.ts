@@ -726,7 +726,8 @@ describe("a segment on SQLite and on PostgreSQL", () => {
       }),
       { seed: 28, numRuns: 150 },
     );
-  });
+    // About 20 s on an idle machine: the limit leaves room for a busy one.
+  }, 120_000);
 
   it("chooses PostgreSQL's count shape from the planner's estimates", async () => {
     Object.assign(postgresCountTuning, { minTenant: 0, broad: 0.4, narrowOr: 0.35, force: null });
