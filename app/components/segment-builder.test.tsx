@@ -60,8 +60,15 @@ describe("the segment builder", () => {
   it("groups the field picker: the customer's figures and built-in fields, the tenant's fields, tags", () => {
     const html = render([row("field:city", "$eq", "Pune")]);
     const picker = select(html, "conditions.children[0].field");
-    expect([...picker.matchAll(/<optgroup label="([^"]+)"/g)].map((m) => m[1])).toEqual(["Customer", "Fields", "Tags"]);
-    expect(options(picker)).toEqual([
+    expect([...picker.matchAll(/<optgroup label="([^"]+)"/g)].map((m) => m[1])).toEqual([
+      "Customer",
+      "Fields",
+      "Tags",
+      "Orders",
+      "Engagement",
+      "Consent",
+    ]);
+    expect(options(picker).slice(0, 11)).toEqual([
       "totalSpend",
       "visits",
       "lastActiveDate",
@@ -128,5 +135,31 @@ describe("the segment builder", () => {
     expect(options(select(html, "conditions.children[0].field"))).not.toContain("field:gone");
     expect(html).toContain("Gone (deleted)");
     expect(options(select(html, "conditions.children[2].field"))).not.toContain("field:old");
+  });
+
+  it("draws activity rows: the window in its own input, a rolling date in days, consent and suppressed as lists", () => {
+    const html = render([
+      row("orderCount", "$gte:within:30", "2"),
+      row("spendWithinDays", "$gt", "5000"),
+      row("lastOpenDate", "$gte:daysAgo", "90"),
+      row("boughtProduct", "$eq", "Saree"),
+      row("consent", "$eq", "never_asked"),
+      row("suppressed", "$eq", "false"),
+    ]);
+    // The window's operator shows without it; the window is its own input, optional for orders.
+    const ops = select(html, "conditions.children[0].op");
+    expect(selected(ops)).toEqual(["$gte"]);
+    expect(html).toMatch(/<input[^>]*name="conditions.children\[0\].window"[^>]*value="30"/);
+    expect(html).toContain("In the last N days (optional)");
+    expect(html).toMatch(/<input[^>]*name="conditions.children\[1\].window"/);
+    expect(html).not.toContain('name="conditions.children[2].window"');
+    expect(selected(select(html, "conditions.children[2].op"))).toEqual(["$gte:daysAgo"]);
+    expect(html).toMatch(/<input[^>]*name="conditions.children\[2\].value"[^>]*inputMode="numeric"[^>]*value="90"/);
+    expect(html).toMatch(/<input[^>]*name="conditions.children\[3\].value"[^>]*value="Saree"/);
+    const consent = select(html, "conditions.children[4].value");
+    expect(options(consent)).toEqual(["", "subscribed", "unsubscribed", "never_asked"]);
+    expect(consent).toContain(">Never asked<");
+    expect(selected(consent)).toEqual(["never_asked"]);
+    expect(selected(select(html, "conditions.children[5].value"))).toEqual(["false"]);
   });
 });

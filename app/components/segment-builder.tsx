@@ -18,11 +18,13 @@ import {
   type BuilderField,
   CHOICES_SEPARATOR,
   type ValueInput,
+  baseOperator,
   fieldOperators,
   firstFieldOperator,
   newConditionRow,
   newGroupRow,
   valueInputOf,
+  windowOfOperator,
 } from "~/lib/segments-builder";
 import type { Logic } from "~/lib/segments";
 import type { BuilderRowInput, SegmentFormInput } from "~/schemas/segment";
@@ -221,11 +223,19 @@ function RowEditor({
 
   const label = `condition ${path.map((n) => n + 1).join(".")}`;
   const field = fieldOf(offered, fields.field.value);
-  const operators = fieldOperators(field, typeof fields.op.value === "string" ? fields.op.value : undefined);
+  // An opened activity row holds its window on the operator (`$gte:within:30`): the operator shows
+  // without it, the window in its own input, and the form folds them together again.
+  const postedOp = typeof fields.op.value === "string" ? fields.op.value : "";
+  const plainOp = field.window ? baseOperator(postedOp) : postedOp;
+  const operators = fieldOperators(field, plainOp || undefined);
   // Without JavaScript a row whose field was just changed still holds the old field's operator:
   // it shows (and posts) the new field's first one.
-  const op = operators.some((o) => o.value === fields.op.value) ? String(fields.op.value) : operators[0].value;
+  const op = operators.some((o) => o.value === plainOp) ? plainOp : operators[0].value;
   const input = valueInputOf(field, op);
+  const windowed = field.window === "optional" || field.window === "required";
+  const initialOp = typeof fields.op.initialValue === "string" ? fields.op.initialValue : "";
+  const initialWindow =
+    typeof fields.window.initialValue === "string" ? fields.window.initialValue : windowOfOperator(initialOp);
   // The fields the picker offers: the others, and this row's own (a retired or deleted one too).
   const options = offered
     .filter((f) => !f.status || f.key === field.key)
@@ -236,7 +246,9 @@ function RowEditor({
   const { key: opKey, ...opProps } = getSelectProps(fields.op);
   return (
     <div
-      className="grid gap-2 rounded-lg border border-slate-200 bg-white p-3 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-end"
+      className={`grid gap-2 rounded-lg border border-slate-200 bg-white p-3 sm:items-end ${
+        windowed ? "sm:grid-cols-[1fr_1fr_1fr_1fr_auto]" : "sm:grid-cols-[1fr_1fr_1fr_auto]"
+      }`}
       data-testid="rule-condition"
     >
       {kind}
@@ -254,6 +266,7 @@ function RowEditor({
             form.update({ name: fields.op.name, value: nextOp });
             const sameInput = valueInputOf(next, nextOp) === input && next.choices.join() === field.choices.join();
             if (!sameInput || input === "days") form.update({ name: fields.value.name, value: "" });
+            if (field.window) form.update({ name: fields.window.name, value: "" });
           },
         }}
       />
@@ -273,6 +286,21 @@ function RowEditor({
         }}
       />
       <ValueEditor meta={fields.value} input={input} field={field} label={label} />
+      {windowed ? (
+        <Field
+          key={`${fields.window.key ?? ""}-${field.key}`}
+          label={field.window === "required" ? "In the last N days" : "In the last N days (optional)"}
+          required={field.window === "required"}
+          inputProps={{
+            name: fields.window.name,
+            type: "text",
+            inputMode: "numeric",
+            defaultValue: initialWindow,
+            placeholder: field.window === "required" ? "Number of days" : "All time",
+            "aria-label": `Days of ${label}`,
+          }}
+        />
+      ) : null}
       <button
         type="submit"
         className="btn-ghost justify-self-end text-red-600 hover:bg-red-50"
@@ -297,6 +325,11 @@ function listValue(value: unknown): string[] {
 const PLACEHOLDERS: Partial<Record<string, string>> = {
   totalSpend: "Amount in ₹",
   visits: "Number of visits",
+  orderCount: "Number of orders",
+  averageOrderValue: "Amount in ₹",
+  spendWithinDays: "Amount in ₹",
+  boughtProduct: "Product name, e.g. Saree",
+  messagesReceived: "Number of messages",
 };
 
 /** The value of a row, in the input its field and operator take. */
@@ -324,7 +357,7 @@ function ValueEditor({
             { value: "true", label: "Yes" },
             { value: "false", label: "No" },
           ]
-        : field.choices.map((c) => ({ value: c, label: c }));
+        : field.choices.map((c) => ({ value: c, label: field.choiceLabels?.[c] ?? c }));
     if (input !== "choices") {
       return (
         <SelectField

@@ -185,7 +185,7 @@ describe("the builder's rows on the customer's fields and tags", () => {
   };
 
   it("offer the customer's figures and built-in fields, the tenant's own, then tags; a retired one only where used", () => {
-    expect(offered.map((f) => [f.group, f.key])).toEqual([
+    expect(offered.filter((f) => f.window === undefined).map((f) => [f.group, f.key])).toEqual([
       ["Customer", "totalSpend"],
       ["Customer", "visits"],
       ["Customer", "lastActiveDate"],
@@ -297,5 +297,95 @@ describe("the builder's rows on the customer's fields and tags", () => {
     expect(validateConditions({ logic: "AND", children: [condition("field:city", "$eq", " ")] })).toBe(
       MESSAGES.valuesRequired,
     );
+  });
+
+  it("offer the conditions on what a customer did, grouped Orders, Engagement and Consent", () => {
+    const fields = builderFields(BUILT_IN_FIELDS);
+    const groups = (g: string) => fields.filter((f) => f.group === g).map((f) => f.label);
+    expect(groups("Orders")).toEqual([
+      "Number of orders",
+      "First order",
+      "Last order",
+      "Average order value (₹)",
+      "Spend (₹)",
+      "Bought product",
+    ]);
+    expect(groups("Engagement")).toEqual(["Last open", "Last click", "Messages received"]);
+    expect(groups("Consent")).toEqual(["Consent", "Suppressed"]);
+    const field = (key: string) => fields.find((f) => f.key === key)!;
+    expect(fieldOperators(field("orderCount")).map((o) => o.value)).toEqual([
+      "$gt",
+      "$gte",
+      "$lt",
+      "$lte",
+      "$eq",
+      "$ne",
+    ]);
+    expect(fieldOperators(field("lastOpenDate")).map((o) => o.label)).toEqual([
+      "after",
+      "on or after",
+      "before",
+      "on or before",
+      "in the last N days",
+      "more than N days ago",
+    ]);
+    expect(fieldOperators(field("boughtProduct")).map((o) => o.label)).toEqual(["bought", "never bought"]);
+    expect(field("orderCount").window).toBe("optional");
+    expect(field("spendWithinDays").window).toBe("required");
+    expect(field("consent").choiceLabels?.never_asked).toBe("Never asked");
+    expect(valueInputOf(field("orderCount"), "$gte")).toBe("number");
+    expect(valueInputOf(field("lastOrderDate"), "$lt")).toBe("date");
+    expect(valueInputOf(field("lastOrderDate"), "$lt:daysAgo")).toBe("days");
+    expect(valueInputOf(field("boughtProduct"), "$eq")).toBe("text");
+    expect(valueInputOf(field("consent"), "$eq")).toBe("choice");
+    expect(valueInputOf(field("suppressed"), "$eq")).toBe("yesno");
+  });
+
+  it("turn activity rows, windows riding on the operator, into the mapping and back unchanged", () => {
+    const rows: BuilderRows = {
+      logic: "AND",
+      children: [
+        condition("orderCount", "$gte", "2"),
+        condition("orderCount", "$gte:within:30", "2"),
+        condition("spendWithinDays", "$gt:within:90", "5000"),
+        condition("lastOpenDate", "$gte:daysAgo", "90"),
+        condition("firstOrderDate", "$lt", "2025-01-01"),
+        condition("boughtProduct", "$eq", "Saree"),
+        condition("messagesReceived", "$lt:within:7", "3"),
+        condition("consent", "$ne", "unsubscribed"),
+        condition("suppressed", "$eq", "false"),
+      ],
+    };
+    expect(validateConditions(rows)).toBeUndefined();
+    const mapping = rowsToConditions(rows);
+    const parsed = parseConditions(mapping);
+    if (!parsed.ok) throw new Error(parsed.message);
+    expect(toConditions(parsed.tree)).toEqual({
+      $and: [
+        { orderCount: { $gte: 2 } },
+        { orderCount: { $gte: 2, withinDays: 30 } },
+        { spendWithinDays: { $gt: 5000, withinDays: 90 } },
+        { lastOpenDate: { $gte: { $daysAgo: 90 } } },
+        { firstOrderDate: { $lt: "2025-01-01" } },
+        { boughtProduct: { $eq: "Saree" } },
+        { messagesReceived: { $lt: 3, withinDays: 7 } },
+        { consent: { $ne: "unsubscribed" } },
+        { suppressed: { $eq: false } },
+      ],
+    });
+    expect(builderRows(treeToBuilder(parsed.tree))).toEqual(rows);
+  });
+
+  it("say what an activity row is missing: a window, a number, a date", () => {
+    const one = (field: string, op: string, value: string): BuilderRows => ({
+      logic: "AND",
+      children: [condition(field, op, value)],
+    });
+    expect(validateConditions(one("spendWithinDays", "$gt", "100"))).toBe(MESSAGES.windowRequired);
+    expect(validateConditions(one("messagesReceived", "$gte:within:abc", "1"))).toBe(MESSAGES.invalidWindow);
+    expect(validateConditions(one("orderCount", "$gte:within:0", "1"))).toBe(MESSAGES.invalidWindow);
+    expect(validateConditions(one("orderCount", "$gte", "two"))).toBe(MESSAGES.invalidNumber);
+    expect(validateConditions(one("lastOrderDate", "$gte", "yesterday"))).toBe(MESSAGES.invalidDate);
+    expect(validateConditions(one("orderCount", "$gte:within:30", "2"))).toBeUndefined();
   });
 });

@@ -7,6 +7,8 @@
 // follows the field's type, from the tenant's fields the page was given (builderFields()).
 import type { FieldDefinition, FieldType } from "~/lib/custom-fields";
 import { FIELD_TYPE_OPERATORS } from "~/lib/segment-fields";
+import { ACTIVITY_KEYS, type ActivityKey, activityOperators, isActivityKey } from "~/lib/segment-activity";
+import { CONSENT_LABELS, CONSENT_STATUSES } from "~/lib/consent";
 import {
   type Conditions,
   type FieldOperator,
@@ -82,7 +84,7 @@ export function builderOperators(field: SegmentField, current?: string): { value
 // The fields a row may test, and what each offers
 
 /** Where the field picker lists a field. */
-export type BuilderFieldGroup = "Customer" | "Fields" | "Tags";
+export type BuilderFieldGroup = "Customer" | "Fields" | "Tags" | "Orders" | "Engagement" | "Consent";
 
 /** A field as the builder offers it. */
 export type BuilderField = {
@@ -96,6 +98,10 @@ export type BuilderField = {
   choices: string[];
   /** A field an opened segment uses that is retired (not offered to other rows) or deleted. */
   status?: "retired" | "deleted";
+  /** The words a choice is shown with, when they are not the choice itself (consent's statuses). */
+  choiceLabels?: Record<string, string>;
+  /** What a condition on what the customer did takes as its window of the last N days. */
+  window?: "none" | "optional" | "required";
 };
 
 /** The customer's three figures, first in the picker. */
@@ -106,6 +112,44 @@ const FIGURE_FIELDS: BuilderField[] = FIELD_NAMES.map((f) => ({
   type: SEGMENT_FIELDS[f].type,
   choices: [],
 }));
+
+/** The groups of the conditions on what a customer did, in the picker's order. */
+const ACTIVITY_GROUPS: Record<ActivityKey, BuilderFieldGroup> = {
+  orderCount: "Orders",
+  firstOrderDate: "Orders",
+  lastOrderDate: "Orders",
+  averageOrderValue: "Orders",
+  spendWithinDays: "Orders",
+  boughtProduct: "Orders",
+  lastOpenDate: "Engagement",
+  lastClickDate: "Engagement",
+  messagesReceived: "Engagement",
+  consent: "Consent",
+  suppressed: "Consent",
+};
+
+const ACTIVITY_TYPES = {
+  count: "number",
+  rupees: "number",
+  date: "date",
+  product: "text",
+  consent: "choice",
+  boolean: "boolean",
+} as const satisfies Record<(typeof ACTIVITY_KEYS)[ActivityKey]["kind"], FieldType>;
+
+/** The conditions on what a customer did: Orders, Engagement, Consent. */
+const ACTIVITY_FIELDS: BuilderField[] = (Object.keys(ACTIVITY_GROUPS) as ActivityKey[]).map((key) => {
+  const spec = ACTIVITY_KEYS[key];
+  return {
+    key,
+    label: spec.label,
+    group: ACTIVITY_GROUPS[key],
+    type: ACTIVITY_TYPES[spec.kind],
+    choices: spec.kind === "consent" ? [...CONSENT_STATUSES] : [],
+    ...(spec.kind === "consent" ? { choiceLabels: CONSENT_LABELS } : {}),
+    window: spec.window,
+  };
+});
 
 const TAGS_FIELD: BuilderField = { key: TAGS_KEY, label: "Tags", group: "Tags", type: "tags", choices: [] };
 
@@ -141,6 +185,7 @@ export function builderFields(catalog: readonly FieldDefinition[], used: readonl
     ...catalog.filter((f) => !f.builtIn && (!f.retired || inUse.has(f.name))).map(field),
     ...deleted,
     TAGS_FIELD,
+    ...ACTIVITY_FIELDS,
   ];
 }
 
@@ -205,9 +250,49 @@ function relativeLabel(op: string): string | null {
   return `${words} N days ${m[2] === "daysAgo" ? "ago" : "from now"}`;
 }
 
+const ACTIVITY_OPERATOR_LABELS: Record<string, Record<string, string>> = {
+  number: { $gt: "more than", $gte: "at least", $lt: "less than", $lte: "at most", $eq: "exactly", $ne: "not" },
+  date: { $gt: "after", $gte: "on or after", $lt: "before", $lte: "on or before" },
+  text: { $eq: "is", $ne: "is not" },
+  choice: { $eq: "is", $ne: "is not" },
+  boolean: { $eq: "is" },
+};
+
+const PRODUCT_OPERATORS: readonly OperatorOption[] = [
+  { value: "$eq", label: "bought" },
+  { value: "$ne", label: "never bought" },
+];
+
+/** An activity row's operator without its window (`$gte:within:30` is `$gte`). */
+export function baseOperator(op: string): string {
+  return op.replace(/:within:.*$/, "");
+}
+
+/** The window of an activity row's operator (`$gte:within:30` is "30"), or "" without one. */
+export function windowOfOperator(op: string): string {
+  const m = /:within:(.*)$/.exec(op);
+  return m ? m[1] : "";
+}
+
+/** The operators of a condition on what a customer did: its key's, a date's rolling ones too. */
+function activityFieldOperators(key: ActivityKey, current?: string): OperatorOption[] {
+  if (key === "boughtProduct") return [...PRODUCT_OPERATORS];
+  const type = ACTIVITY_TYPES[ACTIVITY_KEYS[key].kind];
+  const options: OperatorOption[] = activityOperators(key).map((op) => ({
+    value: op,
+    label: ACTIVITY_OPERATOR_LABELS[type][op] ?? op,
+  }));
+  if (type !== "date") return options;
+  options.push(...RELATIVE_OPERATORS.filter((o) => o.offered).map(({ value, label }) => ({ value, label })));
+  const label = current && !options.some((o) => o.value === current) ? relativeLabel(current) : null;
+  if (current && label && current.endsWith(":daysAgo")) options.push({ value: current, label });
+  return options;
+}
+
 /** The operators a row of `field` offers, with the row's `current` one when it is not among them. */
 export function fieldOperators(field: BuilderField, current?: string): OperatorOption[] {
   if (field.type === "tags") return [...TAGS_OPERATOR_OPTIONS];
+  if (isActivityKey(field.key) && field.window !== undefined) return activityFieldOperators(field.key, current);
   if (field.group === "Customer" && isField(field.key)) return builderOperators(field.key, current);
   const type = field.type;
   const options: OperatorOption[] = [];
@@ -236,6 +321,7 @@ export type ValueInput = "none" | "days" | "date" | "number" | "text" | "choice"
 /** The value input of a row of `field` with operator `op`. */
 export function valueInputOf(field: BuilderField, op: string): ValueInput {
   if (op.startsWith("$exists:")) return "none";
+  if (field.key === "suppressed" && field.window !== undefined) return "yesno";
   if (/:days(Ago|Ahead)$/.test(op) || op === "$anniversaryWithinDays") return "days";
   switch (field.type) {
     case "tags":
@@ -274,6 +360,8 @@ export const MESSAGES = {
   invalidDate: "Invalid date value",
   daysRequired: "Enter a number of days",
   oneCondition: "At least one condition is required",
+  windowRequired: "Enter the number of days (in the last N days)",
+  invalidWindow: "The number of days must be a whole number from 1 to 36500",
   aiEmpty: "Please enter a description",
   aiFailed: "Failed to process your request. Please try different wording.",
 } as const;
@@ -353,12 +441,31 @@ export function validateConditions(root: BuilderRows): string | undefined {
   // "Is set" and "is empty" take no value.
   if (all.some((c) => c.value.trim() === "" && !c.op.startsWith("$exists:"))) return MESSAGES.valuesRequired;
   for (const c of all) {
+    if (isActivityKey(c.field)) {
+      const problem = activityProblem(c.field, c);
+      if (problem) return problem;
+      continue;
+    }
     const type = isField(c.field) ? SEGMENT_FIELDS[c.field].type : null;
     if (type === "number" && numericValue(c.value) === null) return MESSAGES.invalidNumber;
     // A number of days is judged by the conditions schema, so the form says what the API says.
     if (type === "date" && !isRelativeOperator(c.op) && !isDateValue(c.value.trim())) return MESSAGES.invalidDate;
   }
   if (all.length > MAX_CONDITIONS) return `At most ${MAX_CONDITIONS} conditions are allowed`;
+  return undefined;
+}
+
+/** The builder's message for a row on what a customer did (its window, a number, a date), or undefined. */
+function activityProblem(key: ActivityKey, c: ConditionRow): string | undefined {
+  const spec = ACTIVITY_KEYS[key];
+  const window = /:within:/.test(c.op) ? windowOfOperator(c.op).trim() : null;
+  if (window === null && spec.window === "required") return MESSAGES.windowRequired;
+  if (window !== null && spec.window !== "none" && !/^\d+$/.test(window)) return MESSAGES.invalidWindow;
+  if (window !== null && spec.window !== "none" && (Number(window) < 1 || Number(window) > 36_500))
+    return MESSAGES.invalidWindow;
+  if ((spec.kind === "count" || spec.kind === "rupees") && numericValue(c.value) === null)
+    return MESSAGES.invalidNumber;
+  if (spec.kind === "date" && !isRelativeOperator(c.op) && !isDateValue(c.value.trim())) return MESSAGES.invalidDate;
   return undefined;
 }
 
@@ -387,7 +494,7 @@ function conditionValue(row: ConditionRow): Conditions {
   if (rolling) return { [rolling[1]]: { [rolling[2] === "daysAgo" ? "$daysAgo" : "$daysAhead"]: value } };
   if (row.op === "$exists:true" || row.op === "$exists:false") return { $exists: row.op === "$exists:true" };
   // A window of an activity condition ("at least 2 orders in the last 30 days") rides on the operator.
-  const windowed = /^(\$\w+):within:(\d+)$/.exec(row.op);
+  const windowed = /^(\$\w+):within:\s*(\d+)\s*$/.exec(row.op);
   if (windowed) return { [windowed[1]]: value, withinDays: Number(windowed[2]) };
   if (row.field === "suppressed") return { [row.op]: value === "true" };
   if (row.field === TAGS_KEY) return { [row.op]: listOf(value, ",") };

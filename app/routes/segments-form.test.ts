@@ -346,6 +346,97 @@ describe("the segment form", () => {
     expect(await db().segment.count({ where: { userId: user.id } })).toBe(1);
   });
 
+  it("saves activity rows posted without JavaScript, the window folded into the operator, and opens them unchanged", async () => {
+    const { user, cookie } = await signedIn();
+    const post = (b: URLSearchParams) =>
+      formRoute.action(
+        args(
+          makeRequest("/segments/new", {
+            method: "POST",
+            auth: { cookie },
+            body: b,
+            headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN },
+          }),
+        ),
+      );
+    const rows = (window: string) =>
+      new URLSearchParams({
+        name: "Regular saree buyers",
+        "conditions.logic": "AND",
+        ...row(0, "orderCount", "$gte", "2"),
+        "conditions.children[0].window": window,
+        ...row(1, "boughtProduct", "$eq", "Saree"),
+        ...row(2, "lastOpenDate", "$gte:daysAgo", "90"),
+        ...row(3, "suppressed", "$eq", "false"),
+        // A window left from a field the row no longer tests is dropped.
+        ...row(4, "visits", "$gte", "0"),
+        "conditions.children[4].window": "5",
+      });
+    // A spend needs its window: the builder's message, nothing saved.
+    const noWindow = await replyOf(
+      await post(new URLSearchParams({ name: "Spend", ...row(0, "spendWithinDays", "$gt", "100") })),
+    );
+    expect(noWindow.status).toBe(400);
+    expect(noWindow.body.result.error?.conditions).toEqual(["Enter the number of days (in the last N days)"]);
+    // A bad window is named too.
+    const badWindow = await replyOf(await post(rows("soon")));
+    expect(badWindow.body.result.error?.conditions).toEqual([
+      "The number of days must be a whole number from 1 to 36500",
+    ]);
+    // Previewed without JavaScript: the rows as posted are counted (nobody has two orders).
+    const validate = JSON.stringify({ type: "validate", payload: { name: "" } });
+    const previewed = await replyOf(await post(new URLSearchParams([...rows("30"), ["__intent__", validate]])));
+    expect(previewed.status).toBe(200);
+    expect(previewed.body.preview).toMatchObject({ count: 0 });
+
+    const saved = await post(rows("30"));
+    expect((saved as Response).status).toBe(302);
+    const segment = await db().segment.findFirstOrThrow({ where: { userId: user.id } });
+    const stored = JSON.parse(segment.conditions) as unknown;
+    expect(stored).toEqual({
+      $and: [
+        { orderCount: { $gte: 2, withinDays: 30 } },
+        { boughtProduct: { $eq: "Saree" } },
+        { lastOpenDate: { $gte: { $daysAgo: 90 } } },
+        { suppressed: { $eq: false } },
+        { visits: { $gte: 0 } },
+      ],
+    });
+    const opened = (await formRoute.loader(
+      args(new Request(`http://localhost:3000/segments/edit/${segment.id}`, { headers: { Cookie: cookie } }), {
+        id: segment.id,
+      }),
+    )) as { values: { conditions: { children: { field: string; op: string; value: string }[] } } };
+    expect(opened.values.conditions.children.map(({ field, op, value }) => [field, op, value])).toEqual([
+      ["orderCount", "$gte:within:30", "2"],
+      ["boughtProduct", "$eq", "Saree"],
+      ["lastOpenDate", "$gte:daysAgo", "90"],
+      ["suppressed", "$eq", "false"],
+      ["visits", "$gte", "0"],
+    ]);
+    // Saved again as opened (the op still carrying its window, as a browser with JavaScript may
+    // post before the row is touched): the same conditions.
+    const update = (b: URLSearchParams) =>
+      formRoute.action(
+        args(
+          makeRequest(`/segments/edit/${segment.id}`, {
+            method: "POST",
+            auth: { cookie },
+            body: b,
+            headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN },
+          }),
+          { id: segment.id },
+        ),
+      );
+    const again = new URLSearchParams({ name: "Regular saree buyers", "conditions.logic": "AND" });
+    opened.values.conditions.children.forEach((c, i) => {
+      for (const [k, v] of Object.entries(row(i, c.field, c.op, c.value))) again.set(k, v);
+    });
+    expect(((await update(again)) as Response).status).toBe(302);
+    const resaved = await db().segment.findFirstOrThrow({ where: { id: segment.id } });
+    expect(JSON.parse(resaved.conditions)).toEqual(stored);
+  });
+
   it("warns on the list and the segment's page of a field deleted since, and names fields by their labels", async () => {
     const { createField, deleteField } = await import("~/services/custom-fields.server");
     const { createSegment } = await import("~/services/segments.server");

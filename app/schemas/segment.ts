@@ -11,6 +11,7 @@ import {
   validateConditions,
 } from "~/lib/segments-builder";
 import { type SegmentNode, parseConditions, topLogic } from "~/lib/segments";
+import { ACTIVITY_KEYS, isActivityKey } from "~/lib/segment-activity";
 import { multiLine, singleLine } from "~/schemas/text";
 
 /** The condition tree: in, the mapping; out, the validated tree. */
@@ -80,19 +81,31 @@ export const AudienceQuerySchema = z.object({
 
 /** A builder row as the form holds it before parsing (a value may be missing). */
 export type BuilderRowInput =
-  | { kind: "condition"; field?: string; op?: string; value?: string | string[] }
+  | { kind: "condition"; field?: string; op?: string; value?: string | string[]; window?: string }
   | { kind: "group"; logic?: "AND" | "OR"; children?: BuilderRowInput[] };
 
-const ConditionRowSchema = z.object({
-  kind: z.literal("condition"),
-  field: z.string().default(""),
-  op: z.string().default(""),
-  // A multiple select (the choices of "is any of") posts each chosen one: they are kept one per line.
-  value: z
-    .union([z.string(), z.array(z.string())])
-    .default("")
-    .transform((v) => (Array.isArray(v) ? v.join(CHOICES_SEPARATOR) : v)),
-});
+const ConditionRowSchema = z
+  .object({
+    kind: z.literal("condition"),
+    field: z.string().default(""),
+    op: z.string().default(""),
+    // A multiple select (the choices of "is any of") posts each chosen one: they are kept one per line.
+    value: z
+      .union([z.string(), z.array(z.string())])
+      .default("")
+      .transform((v) => (Array.isArray(v) ? v.join(CHOICES_SEPARATOR) : v)),
+    // The "in the last N days" of an activity row (orders, spend, messages received) is its own
+    // input; it rides on the operator (`$gte:within:30`), as the rows of an opened segment hold it.
+    window: z.string().optional(),
+  })
+  .transform(({ window, ...row }) => {
+    const days = window?.trim() ?? "";
+    // Only a key that takes a window folds it: a window input left from the row's previous field
+    // (a field changed without JavaScript) is dropped.
+    const takesWindow = isActivityKey(row.field) && ACTIVITY_KEYS[row.field].window !== "none";
+    if (!takesWindow || days === "" || row.op.includes(":within:")) return row;
+    return { ...row, op: `${row.op}:within:${days}` };
+  });
 
 const GroupRowSchema = z.object({
   kind: z.literal("group"),
