@@ -168,10 +168,12 @@ describe("opens and clicks from the pixel and the links", () => {
       [id],
     );
     expect(
-      activity.slice(0, 3).map((r) => [
-        r.lastOpenAt === null ? null : Number(r.lastOpenAt),
-        r.lastClickAt === null ? null : Number(r.lastClickAt),
-      ]),
+      activity
+        .slice(0, 3)
+        .map((r) => [
+          r.lastOpenAt === null ? null : Number(r.lastOpenAt),
+          r.lastClickAt === null ? null : Number(r.lastClickAt),
+        ]),
     ).toEqual([
       [t, null],
       [t, t],
