@@ -77,4 +77,31 @@ describe("Use AI: keywords to conditions", () => {
   it("falls back to totalSpend greater than 500 when nothing matched", () => {
     expect(conditions("my favourite people")).toEqual({ totalSpend: { $gt: 500 } });
   });
+
+  it("reads a product bought, opens, birthdays, a city, a tag and a number of orders", () => {
+    expect(conditions("Birthday this week in Pune, bought a saree, opened something in 90 days")).toEqual({
+      $and: [
+        { "field:birthday": { $anniversaryWithinDays: 7 } },
+        { "field:city": { $eq: "Pune" } },
+        { boughtProduct: { $eq: "saree" } },
+        { lastOpenDate: { $gte: { $daysAgo: 90 } } },
+      ],
+    });
+    expect(conditions("customers who bought a saree")).toEqual({ boughtProduct: { $eq: "saree" } });
+    expect(conditions("opened an email in the last 30 days")).toEqual({ lastOpenDate: { $gte: { $daysAgo: 30 } } });
+    expect(conditions("birthday in the next 10 days")).toEqual({ "field:birthday": { $anniversaryWithinDays: 10 } });
+    expect(conditions("customers in New Delhi")).toEqual({ "field:city": { $eq: "New Delhi" } });
+    expect(conditions("tagged vip")).toEqual({ tags: { $in: ["vip"] } });
+    expect(conditions("with tag Trade Fair")).toEqual({ tags: { $in: ["Trade Fair"] } });
+    expect(conditions("more than 3 orders")).toEqual({ orderCount: { $gt: 3 } });
+    expect(conditions("at least 2 orders in Mumbai")).toEqual({
+      $and: [{ orderCount: { $gte: 2 } }, { "field:city": { $eq: "Mumbai" } }],
+    });
+    // Spending words after "bought" stay a spend, and "in the last N days" is not a city.
+    expect(conditions("bought over 5000")).toEqual({ totalSpend: { $gt: 5000 } });
+    expect(conditions("active In the last 60 days")).toEqual({ lastActiveDate: { $gte: { $daysAgo: 60 } } });
+    expect(conditions("tagged vip, spent more than 5000")).toEqual({
+      $and: [{ tags: { $in: ["vip"] } }, { totalSpend: { $gt: 5000 } }],
+    });
+  });
 });

@@ -1,5 +1,7 @@
 // The 'Use AI' dialog (docs/rules.md#use-ai): a description is interpreted locally, by keyword, into
-// conditions. Spend, visits and days of activity are recognised; the defaults are spend greater
+// conditions. A product bought, opens in the last N days, a birthday this week or in the next N
+// days, a city after "in", a tag and a number of orders are recognised first (phraseConditions);
+// then spend, visits and days of activity; the defaults are spend greater
 // than 1000 without a number, visits greater than 3, activity within 30 days, and totalSpend
 // greater than 500 when nothing matched. Activity is a rolling date ("in the last 60 days" stays
 // the last 60 days as time passes), never a fixed calendar day.
@@ -57,7 +59,7 @@ function amountOf(match: RegExpExecArray): number {
 
 const condition = (
   field: BuilderCondition["field"],
-  op: BuilderOperator,
+  op: BuilderOperator | string,
   value: string | number,
 ): BuilderCondition => ({
   kind: "condition",
@@ -67,10 +69,93 @@ const condition = (
   value: String(value),
 });
 
+/** Where a phrase's words end: a comma, a full stop, "and", "or", "in", "who", "with", or the end. */
+const PHRASE_END = String.raw`(?=\s*(?:[,.;!?]|\band\b|\bor\b|\bin\b|\bwho\b|\bwith\b|\bthat\b|\bopened\b|\bclicked\b|$))`;
+/** Words after "bought" that are about spending, not a product ("bought over 5000"). */
+const NOT_A_PRODUCT =
+  /^(more|over|above|under|less|at|for|something|anything|worth|items?|products?|things?|stuff|recently|once|twice|\d)/;
+/** Words after "in" that start with a capital but are not a city. */
+const NOT_A_CITY =
+  /^(The|Last|Next|This|January|February|March|April|May|June|July|August|September|October|November|December)$/;
+
+const toDays = (n: number, unit: string) => (unit.startsWith("week") ? n * 7 : unit.startsWith("month") ? n * 30 : n);
+
+/**
+ * The phrases about a customer's fields, tags and what they did, each a condition where it was
+ * written: "bought a saree", "opened something in 90 days", "birthday this week", "in Pune",
+ * "tagged vip", "more than 2 orders". `text` is the description in lower case, `original` as typed
+ * (the city keeps its capital). Each phrase found is blanked out of the text returned, so the
+ * spend, visits and activity keywords do not read it again.
+ */
+function phraseConditions(
+  original: string,
+  text: string,
+): { found: { at: number; condition: BuilderCondition }[]; rest: string } | null {
+  const found: { at: number; condition: BuilderCondition }[] = [];
+  let rest = text;
+  const take = (at: number, length: number, c: BuilderCondition) => {
+    found.push({ at, condition: c });
+    rest = rest.slice(0, at) + " ".repeat(length) + rest.slice(at + length);
+  };
+  const sameIndices = original.length === text.length;
+
+  for (const m of text.matchAll(
+    new RegExp(String.raw`\bbought\s+(?:an?\s+|the\s+|some\s+)?(\p{L}[\p{L}\p{N} '-]*?)${PHRASE_END}`, "gu"),
+  )) {
+    if (NOT_A_PRODUCT.test(m[1])) continue;
+    const start = m.index + m[0].length - m[1].length;
+    const name = sameIndices ? original.slice(start, start + m[1].length) : m[1];
+    take(m.index, m[0].length, condition("boughtProduct", "$eq", name.trim()));
+  }
+  for (const m of rest.matchAll(
+    /\bopen(?:ed|s)?\b[^,.;]*?\b(?:in|within|over)\s+(?:the\s+)?(?:last\s+|past\s+)?(\d+)\s*(days?|weeks?|months?)\b/g,
+  )) {
+    const days = toDays(Number(m[1]), m[2]);
+    if (!Number.isSafeInteger(days) || days > MAX_DAYS_AGO) return null;
+    take(m.index, m[0].length, condition("lastOpenDate", "$gte:daysAgo", days));
+  }
+  for (const m of rest.matchAll(
+    /\bbirthdays?\b(?:\s+(?:is\s+)?(this week|(?:in|within) the next (\d+) days?|(?:in|within) (\d+) days?|this month))?/g,
+  )) {
+    const days = m[1] === undefined || m[1] === "this week" ? 7 : m[1] === "this month" ? 30 : Number(m[2] ?? m[3]);
+    if (!Number.isSafeInteger(days) || days > 366) return null;
+    take(m.index, m[0].length, condition("field:birthday", "$anniversaryWithinDays", days));
+  }
+  for (const m of rest.matchAll(
+    new RegExp(
+      String.raw`\b(?:tagged|with (?:the )?tags?)\s+["']?([\p{L}\p{N}][\p{L}\p{N} _-]*?)["']?${PHRASE_END}`,
+      "gu",
+    ),
+  )) {
+    const start = m.index + m[0].indexOf(m[1], m[0].length - m[1].length - 1);
+    const tag = sameIndices ? original.slice(start, start + m[1].length) : m[1];
+    take(m.index, m[0].length, condition("tags", "$in", tag.trim()));
+  }
+  for (const m of rest.matchAll(
+    /\b(more than|over|above|at least|no less than|fewer than|less than|under|at most|no more than|exactly)?\s*(\d+)\s*(\+)?\s*(?:or more\s+)?orders?\b/g,
+  )) {
+    const n = Number(m[2]);
+    if (!Number.isSafeInteger(n)) return null;
+    const op: Operator = m[3] ? "$gte" : m[1] ? operatorOf(m[1]) : "$gte";
+    take(m.index, m[0].length, condition("orderCount", op, n));
+  }
+  if (sameIndices) {
+    for (const m of original.matchAll(/\bin\s+(\p{Lu}\p{L}+(?:\s+\p{Lu}\p{L}+)*)/gu)) {
+      if (NOT_A_CITY.test(m[1]) || rest.slice(m.index, m.index + m[0].length).trim() === "") continue;
+      take(m.index, m[0].length, condition("field:city", "$eq", m[1]));
+    }
+  }
+  return { found, rest };
+}
+
 export function interpretDescription(description: string): AiResult {
-  const text = description.trim().toLowerCase();
-  if (text === "") return { ok: false, message: MESSAGES.aiEmpty };
-  if (!/\p{L}/u.test(text) || text.length > 1000) return { ok: false, message: MESSAGES.aiFailed };
+  const original = description.trim();
+  const lower = original.toLowerCase();
+  if (lower === "") return { ok: false, message: MESSAGES.aiEmpty };
+  if (!/\p{L}/u.test(lower) || lower.length > 1000) return { ok: false, message: MESSAGES.aiFailed };
+  const phrases = phraseConditions(original, lower);
+  if (!phrases) return { ok: false, message: MESSAGES.aiFailed };
+  const text = phrases.rest;
 
   // Where each topic is mentioned; the words up to the next mention belong to it.
   const mentions: { topic: Topic; start: number; end: number }[] = [];
@@ -79,11 +164,14 @@ export function interpretDescription(description: string): AiResult {
   }
   mentions.sort((a, b) => a.start - b.start);
   const seen = new Set<Topic>();
-  const conditions: BuilderCondition[] = [];
+  const placed: { at: number; condition: BuilderCondition }[] = [...phrases.found];
+  const conditions = { push: (c: BuilderCondition) => placed.push({ at: current, condition: c }) };
+  let current = 0;
 
   for (let i = 0; i < mentions.length; i++) {
     const { topic, start, end } = mentions[i];
     if (seen.has(topic)) continue;
+    current = start;
     seen.add(topic);
     const prevEnd = i > 0 ? mentions[i - 1].end : 0;
     const nextStart = i + 1 < mentions.length ? mentions[i + 1].start : text.length;
@@ -117,7 +205,9 @@ export function interpretDescription(description: string): AiResult {
     conditions.push(condition(topic === "spend" ? "totalSpend" : "visits", op, value));
   }
 
-  if (conditions.length === 0) conditions.push(condition("totalSpend", "$gt", AI_DEFAULTS.fallbackSpend));
-  const logic: Logic = conditions.length > 1 && /\bor\b/.test(text) ? "OR" : "AND";
-  return { ok: true, builder: { kind: "group", id: "root", logic, children: conditions } };
+  // The conditions in the order the description gives them.
+  const children = placed.sort((a, b) => a.at - b.at).map((p) => p.condition);
+  if (children.length === 0) children.push(condition("totalSpend", "$gt", AI_DEFAULTS.fallbackSpend));
+  const logic: Logic = children.length > 1 && /\bor\b/.test(lower) ? "OR" : "AND";
+  return { ok: true, builder: { kind: "group", id: "root", logic, children } };
 }
