@@ -197,6 +197,28 @@ function figureList(
 }
 
 /**
+ * The customers an activity condition holds for, as PostgreSQL's list of their ids (not tied to
+ * "Customer"), to count from it alone; null when the condition is the list's outside or its SQL is
+ * tied to the customer (a window, consent) or may name customers deleted since (messages received).
+ */
+export function activityListPostgres(
+  nodes: readonly ActivityConditionNode[],
+  userId: string,
+  bind: Bind,
+  now: number,
+): string | null {
+  const [first] = nodes;
+  if (nodes.length > 1 && !nodes.every((n) => isFigureCondition(n) && n.key === first.key)) return null;
+  if (nodes.length === 1 && !isFigureCondition(first) && !["boughtProduct", "suppressed"].includes(first.key))
+    return null;
+  const list =
+    nodes.length > 1 || isFigureCondition(first)
+      ? figureList(nodes, userId, "postgres", bind, now)
+      : activityList(first, userId, "postgres", bind, now);
+  return list.outside || list.correlate === null ? null : list.select;
+}
+
+/**
  * Several conditions on one figure that must all hold, as one boolean over "Customer" (see
  * figureList); the options as activityConditionSql's.
  */

@@ -37,6 +37,7 @@ import {
   compileSegmentWhere,
   compileTree,
   isNullableCondition,
+  leafListCountSql,
 } from "~/models/segments/audience/where";
 
 async function rows<Row extends QueryResultRow>(db: Queryable, q: CompiledWhere): Promise<Row[]> {
@@ -280,6 +281,9 @@ function countStatement(
 
 async function countOf(db: Queryable, userId: string, relativeTree: SegmentNode, now: number): Promise<number> {
   const tree = resolveRelativeDates(relativeTree, now);
+  // One condition on the customer's values or activity: counted from its own list.
+  const list = leafListCountSql(userId, tree, "postgres", now);
+  if (list) return runCount(db, list);
   const { shape, query } = countStatement(userId, tree, await chooseShape(db, userId, tree));
   const [row] = await rows<{ count: number }>(db, query);
   // No tally for the tenant: the complement has nothing to subtract from, so count plainly.

@@ -119,6 +119,27 @@ export function fieldConditionSql(
 }
 
 /**
+ * The customers a field condition holds for, as PostgreSQL's list of their ids (not tied to
+ * "Customer"), to count from it alone; null for a negation (those are the customers outside it).
+ */
+export function fieldListPostgres(node: FieldConditionNode, userId: string, bind: Bind, now: number): string | null {
+  const { filters, negated } = fieldTest(node, now);
+  if (negated) return null;
+  const conjunction = (terms: Term[]) => terms.map((t) => t(bind)).join(" AND ");
+  const own = `v."userId" = ${bind(userId)} AND v."name" = ${bind(node.name)}`;
+  const any = filters.every((f) => f.length === 0);
+  const matching = any ? "" : ` AND (${filters.map((f) => `(${conjunction(f)})`).join(" OR ")})`;
+  return `SELECT v."customerId" FROM "CustomerFieldValue" v WHERE ${own}${matching}`;
+}
+
+/** A tags condition's customers ($in only) as PostgreSQL's list of ids, possibly repeated; null otherwise. */
+export function tagsListPostgres(node: TagsConditionNode, userId: string, bind: Bind): string | null {
+  if (node.op !== "$in") return null;
+  const keys = [...new Set(node.value.map(tagKey))];
+  return `SELECT ct."customerId" FROM "CustomerTag" ct JOIN "Tag" t ON t."id" = ct."tagId" WHERE t."userId" = ${bind(userId)} AND t."key" IN (${keys.map((k) => bind(k)).join(", ")})`;
+}
+
+/**
  * A tags condition as a boolean over "Customer": the customer carries any of the tags ($in), all
  * of them ($all) or none ($nin), tags met by their key (Tag's (userId, key) index, then
  * CustomerTag's (tagId, customerId) key or (customerId, tagId) index).

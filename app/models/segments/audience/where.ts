@@ -19,7 +19,12 @@
 //
 // Conditions on the customer's fields and tags are tests of its id against their own tables
 // (./values.ts); they need the tenant, given as `userId`.
-import { activityConditionSql, figureConditionsSql, isFigureCondition } from "~/models/segments/audience/activity";
+import {
+  activityConditionSql,
+  activityListPostgres,
+  figureConditionsSql,
+  isFigureCondition,
+} from "~/models/segments/audience/activity";
 import {
   type ColumnComparison,
   type LeafNode,
@@ -30,7 +35,13 @@ import {
 } from "~/lib/segments";
 import type { ActivityConditionNode } from "~/lib/segment-activity";
 import type { CompiledWhere, Dialect, SqlParam } from "~/models/segments/audience/rows";
-import { type Bind, fieldConditionSql, tagsConditionSql } from "~/models/segments/audience/values";
+import {
+  type Bind,
+  fieldConditionSql,
+  fieldListPostgres,
+  tagsConditionSql,
+  tagsListPostgres,
+} from "~/models/segments/audience/values";
 
 const SQL_OPERATORS: Record<Operator, string> = { $gt: ">", $gte: ">=", $lt: "<", $lte: "<=", $eq: "=" };
 
@@ -192,7 +203,13 @@ export function compileSegmentWhere(
  * is left out, as delivery rows outlive a deleted customer. Lists that can name a customer twice
  * (several tags, a product in several orders) are made DISTINCT. Null for any other tree.
  */
-export function leafListCountSql(userId: string, tree: SegmentNode): CompiledWhere | null {
+export function leafListCountSql(
+  userId: string,
+  tree: SegmentNode,
+  dialect: Dialect = "sqlite",
+  now: number = Date.now(),
+): CompiledWhere | null {
+  if (dialect === "postgres") return postgresListCount(userId, tree, now);
   const params: SqlParam[] = [];
   const bind = binder(params, "sqlite", 1);
   let sql: string;
@@ -212,6 +229,33 @@ export function leafListCountSql(userId: string, tree: SegmentNode): CompiledWhe
   const repeats =
     (tree.kind === "tags" && tree.value.length > 1) || (tree.kind === "activity" && tree.key === "boughtProduct");
   return { sql: `SELECT count(*) FROM (SELECT ${repeats ? "DISTINCT " : ""}* FROM (${list}))`, params };
+}
+
+/**
+ * leafListCountSql on PostgreSQL: the same trees counted from their own list (measured at 100,000
+ * customers, shop-segments bench: a tag's 13,219 customers 146 ms by EXISTS over the tenant's
+ * customers, against the list's count). Null for any other tree.
+ */
+function postgresListCount(userId: string, tree: SegmentNode, now: number): CompiledWhere | null {
+  const params: SqlParam[] = [];
+  const bind = binder(params, "postgres", 1);
+  let list: string | null = null;
+  let repeats = false;
+  if (tree.kind === "group") {
+    const runs = tree.logic === "AND" ? sameFigureRuns(tree.children) : [];
+    if (runs.length !== 1 || !Array.isArray(runs[0])) return null;
+    list = activityListPostgres(runs[0], userId, bind, now);
+  } else if (tree.kind === "field") {
+    list = fieldListPostgres(tree, userId, bind, now);
+  } else if (tree.kind === "tags") {
+    list = tagsListPostgres(tree, userId, bind);
+    repeats = tree.value.length > 1;
+  } else if (tree.kind === "activity") {
+    list = activityListPostgres([tree], userId, bind, now);
+    repeats = tree.key === "boughtProduct";
+  }
+  if (list === null) return null;
+  return { sql: `SELECT count(${repeats ? "DISTINCT x.*" : "*"})::int AS "count" FROM (${list}) x`, params };
 }
 
 /** Each operator turned round: `NOT (a > b)` is `a <= b` for values that are not NULL. */
