@@ -1,6 +1,11 @@
 // The CSV columns a customer import understands, and the guess from a header row of which column
 // holds which field. Shared by the import screen (preview and mapping in the browser) and the
 // import engine on the server.
+//
+// After the customer's own columns come the extra ones (extraColumns()): a column named for one of
+// the tenant's fields (its name or its label, any case) holds that field's values, a `tags` column
+// the customer's tags, and the export's own `id` and `createdAt` are passed over; any other column
+// is unknown, reported, and can be made a text field.
 export const IMPORT_FIELDS = [
   "firstName",
   "lastName",
@@ -42,7 +47,8 @@ const ALIASES: Record<ImportField, string[]> = {
   lastName: ["lastname", "last", "lname", "surname", "familyname"],
   email: ["email", "emailaddress", "mail", "emailid"],
   phone: ["phone", "phonenumber", "mobile", "mobilenumber", "mobileno", "contactnumber", "tel", "telephone", "contact"],
-  address: ["address", "streetaddress", "location", "city"],
+  // Not "city": a city column is the built-in city field's.
+  address: ["address", "streetaddress", "location"],
   company: ["company", "companyname", "organisation", "organization", "business"],
   notes: ["notes", "note", "comments", "comment", "remarks"],
   totalSpend: ["totalspend", "spend", "totalspent", "lifetimevalue", "ltv", "revenue", "totalspendinr", "totalspendrs"],
@@ -86,4 +92,70 @@ export function mappingFromForm(get: (name: string) => string | null | undefined
 
 export function missingRequired(mapping: ColumnMapping): ImportField[] {
   return REQUIRED_IMPORT_FIELDS.filter((f) => mapping[f] === undefined);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The extra columns: fields and tags
+
+/** The column of a customer's tags, `;`-separated (~/lib/tags). */
+export const TAGS_COLUMN = "tags";
+
+/**
+ * The export's columns an import passes over: the customer's id and the date added (an import
+ * matches on e-mail, and a customer it adds is added now).
+ */
+export const EXPORT_ONLY_COLUMNS = ["id", "createdAt"] as const;
+
+/** A field as the columns are matched to it (a FieldDefinition of ~/lib/custom-fields is one). */
+export type CsvField = { name: string; label: string; retired: boolean };
+
+/** The file's columns besides the customer's own. */
+export type ExtraColumns<F extends CsvField> = {
+  /** Each column that holds a field's values (the first column of a field; a retired field has none). */
+  fields: { index: number; field: F }[];
+  /** The tags column, if the file has one. */
+  tags: number | undefined;
+  /** The columns nothing reads (not blank ones), in file order. */
+  unknown: { index: number; header: string }[];
+};
+
+const skipped = new Set(EXPORT_ONLY_COLUMNS.map(normaliseHeader));
+
+/**
+ * Sorts the columns `mapping` leaves out: a header that is a field's name or label (any case, the
+ * ends trimmed) is that field's column, `tags` the tags column; the export's `id` and `createdAt`
+ * are passed over; the rest are unknown.
+ */
+export function extraColumns<F extends CsvField>(
+  header: readonly string[],
+  mapping: ColumnMapping,
+  fields: readonly F[],
+): ExtraColumns<F> {
+  const byHeader = new Map<string, F>();
+  const live = fields.filter((f) => !f.retired);
+  for (const field of live) byHeader.set(field.label.trim().toLowerCase(), field);
+  // A name wins over another field's label.
+  for (const field of live) byHeader.set(field.name, field);
+  const mapped = new Set(Object.values(mapping));
+  const extra: ExtraColumns<F> = { fields: [], tags: undefined, unknown: [] };
+  const taken = new Set<string>();
+  header.forEach((raw, index) => {
+    if (mapped.has(index)) return;
+    const text = raw.trim();
+    const key = text.toLowerCase();
+    if (key === "") return;
+    if (key === TAGS_COLUMN && extra.tags === undefined) {
+      extra.tags = index;
+      return;
+    }
+    const field = byHeader.get(key);
+    if (field && !taken.has(field.name)) {
+      taken.add(field.name);
+      extra.fields.push({ index, field });
+      return;
+    }
+    if (skipped.has(normaliseHeader(text))) return;
+    extra.unknown.push({ index, header: text });
+  });
+  return extra;
 }

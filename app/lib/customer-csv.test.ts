@@ -1,0 +1,48 @@
+// The customers CSV's extra columns: which are fields (by name or label, any case), which is the
+// tags column, which the export's own the import passes over, and which are unknown.
+import { describe, expect, it } from "vitest";
+import { BUILT_IN_FIELDS } from "~/lib/custom-fields";
+import { extraColumns, guessMapping } from "~/lib/customer-csv";
+
+const fields = [
+  ...BUILT_IN_FIELDS,
+  { name: "tier", label: "Loyalty tier", retired: false },
+  { name: "old_code", label: "Old code", retired: true },
+];
+
+describe("extraColumns", () => {
+  it("sorts the columns the mapping leaves out into fields, tags, passed over and unknown", () => {
+    const header = [
+      "id",
+      "email",
+      "First Name",
+      "Last Name",
+      "City",
+      " loyalty TIER ",
+      "TAGS",
+      "createdAt",
+      "Shoe size",
+      "",
+      "old_code",
+    ];
+    const mapping = guessMapping(header);
+    expect(mapping).toEqual({ email: 1, firstName: 2, lastName: 3 });
+    const extra = extraColumns(header, mapping, fields);
+    expect(extra.fields.map((c) => [c.index, c.field.name])).toEqual([
+      [4, "city"],
+      [5, "tier"],
+    ]);
+    expect(extra.tags).toBe(6);
+    expect(extra.unknown).toEqual([
+      { index: 8, header: "Shoe size" },
+      { index: 10, header: "old_code" },
+    ]);
+  });
+
+  it("gives a field its first column only, and leaves a column the mapping uses to the customer", () => {
+    const extra = extraColumns(["a", "city", "City", "tags", "tags"], { address: 1, email: 0 }, fields);
+    expect(extra.fields.map((c) => c.index)).toEqual([2]);
+    expect(extra.tags).toBe(3);
+    expect(extra.unknown).toEqual([{ index: 4, header: "tags" }]);
+  });
+});
