@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import argon2 from "argon2";
+import { parse } from "csv-parse/sync";
 import Database from "better-sqlite3";
 import { jwtVerify } from "jose";
 import { afterAll, describe, expect, it } from "vitest";
@@ -146,7 +147,7 @@ describe.concurrent("crm", { timeout: 120_000 }, () => {
     expect(badEmail.stderr).toContain("--email must be an e-mail address");
   });
 
-  it("seed fills a tenant with progress bars; export and import carry it to another tenant, bad rows reported", async () => {
+  it("seed fills a tenant with progress bars; export and import carry it, fields and tags too, to another tenant, bad rows reported", async () => {
     const crm = cliIn("bulk");
     const dir = path.join(scratch, "bulk");
     for (const email of ["seeded@example.com", "copy@example.com"]) {
@@ -162,6 +163,10 @@ describe.concurrent("crm", { timeout: 120_000 }, () => {
       "60000",
       "--orders",
       "300",
+      "--fields",
+      "3",
+      "--tags",
+      "4",
       "--seed",
       "5",
     );
@@ -176,26 +181,34 @@ describe.concurrent("crm", { timeout: 120_000 }, () => {
     expect(out.code, out.stderr).toBe(0);
     const lines = readFileSync(exported, "utf8").trimEnd().split("\n");
     expect(lines[0]).toBe(
-      "id,firstName,lastName,email,phone,address,company,notes,totalSpend,visits,lastActive,createdAt",
+      "id,firstName,lastName,email,phone,address,company,notes,totalSpend,visits,lastActive,createdAt," +
+        "city,state,country,birthday,time_zone,tier,points,member_since,tags",
     );
     expect(lines).toHaveLength(60_001);
 
-    const imported = await crm("import", "customers", exported, "--user", "copy@example.com");
+    // The copy has none of the seed's own fields: --create-fields makes them (text fields).
+    const imported = await crm("import", "customers", exported, "--user", "copy@example.com", "--create-fields");
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout).toContain("Building the segment indexes");
     expect(imported.stdout).toMatch(
       /Imported 60,000 of 60,000 rows in [\d.]+ s \(60,000 new, 0 updated, 0 with errors\)\./,
     );
+    expect(imported.stdout).toContain("Fields made from new columns: tier, points, member_since.");
     const copy = await crm("export", "customers", "--user", "copy@example.com");
     const copied = copy.stdout.trimEnd().split("\n");
     expect(copied).toHaveLength(60_001);
-    // Same people, spends and visits (ids and creation dates are the new tenant's own).
-    const people = (rows: string[]) =>
-      rows
-        .slice(1)
-        .map((l) => l.split(",").slice(1, -1).join(","))
+    expect(copied[0]).toBe(lines[0]);
+    // Same people, spends, visits, field values and tags (ids and creation dates are the new
+    // tenant's own).
+    const people = (text: string) =>
+      (parse(text, { from_line: 2 }) as string[][])
+        .map((cells) => cells.filter((_, i) => i !== 0 && i !== 11).join(","))
         .sort();
-    expect(people(copied)).toEqual(people(lines));
+    expect(people(copy.stdout)).toEqual(people(readFileSync(exported, "utf8")));
+    const tagged = (parse(copy.stdout, { from_line: 2 }) as string[][]).filter((c) =>
+      c.at(-1)!.split("; ").includes("VIP"),
+    );
+    expect(tagged.length).toBeGreaterThan(0);
 
     const small = path.join(dir, "small.csv");
     writeFileSync(

@@ -85,6 +85,7 @@ async function runImport(job: ImportJob, port: MessagePort) {
     const result = await importCustomerRows(job.userId, uploadFrom(port), {
       file: job.file,
       mapping: job.mapping,
+      createFields: job.createFields,
       batchMs: job.batchMs,
       pauseMs: job.pauseMs,
       onProgress: (progress) => post({ type: "progress", progress }),

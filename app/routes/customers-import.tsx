@@ -3,20 +3,25 @@
 // file is streamed into the import engine in a worker thread as it arrives (never held in memory,
 // never parsed or saved on the thread that answers requests); the result gives the counts and a
 // downloadable report of the bad rows with their line numbers and reasons.
+//
+// Columns named for one of the tenant's fields, and a tags column, are imported too (the preview
+// says which); the checkbox 'Create fields for unknown columns', sent before the file, makes text
+// fields of the rest. Without it the result lists the columns left out.
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
-import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
 import { ImportHeading, ImportResultCard, ImportUpload } from "~/components/csv-import";
-import { FormAlert, SelectField } from "~/components/forms";
+import { CheckboxField, FormAlert, SelectField } from "~/components/forms";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
 import { CsvRecordReader, NO_CUSTOMER_ROWS, NOT_CSV_TEXT, TEXT_SNIFF_BYTES, TextSniffer } from "~/lib/csv-records";
 import {
+  extraColumns,
   IMPORT_FIELDS,
   REQUIRED_IMPORT_FIELDS,
   guessMapping,
@@ -26,6 +31,7 @@ import {
   type ImportField,
 } from "~/lib/customer-csv";
 import { requireUser } from "~/services/auth.server";
+import { fieldDefinitions } from "~/services/custom-fields.server";
 import { errorReportCsv, type ImportResult } from "~/services/customer-import.server";
 import { ImportProgressKeySchema, trackImport, type ImportProgressState } from "~/services/import-progress.server";
 import { importCustomersOffThread, warmOffThreadWorker } from "~/services/background-work.server";
@@ -36,11 +42,15 @@ export const headers = keepAllowHeader;
 export const meta: MetaFunction = () => [{ title: `Import Customers · ${BRAND}` }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  const user = await requireUser(request);
   // The import runs in a worker thread that takes a second to start: started now, while the user
   // chooses the file.
   warmOffThreadWorker();
-  return null;
+  // The fields a column can be named for: the preview says which columns are fields.
+  const fields = (await fieldDefinitions(user.id))
+    .filter((f) => !f.retired)
+    .map((f) => ({ name: f.name, label: f.label, retired: false }));
+  return { fields };
 }
 
 type Outcome =
@@ -48,6 +58,8 @@ type Outcome =
       ok: true;
       result: Omit<ImportResult, "errors" | "mapping"> & { errors: ImportResult["errors"] };
       report: string | null;
+      /** Whether 'Create fields for unknown columns' was ticked: the columns still unknown could not be made fields. */
+      createFields: boolean;
     }
   | { ok: false; message: string };
 
@@ -61,12 +73,13 @@ const column = z.coerce
   .optional();
 
 /**
- * The form's fields that come before the file: the progress key the screen polls with, and the
- * column chosen for each customer field (map.<field>; none sent means the server guesses from the
- * header, as it does without JavaScript).
+ * The form's fields that come before the file: the progress key the screen polls with, whether to
+ * make fields of unknown columns, and the column chosen for each customer field (map.<field>; none
+ * sent means the server guesses from the header, as it does without JavaScript).
  */
 const ImportFieldsSchema = z.object({
   progressKey: ImportProgressKeySchema.optional(),
+  createFields: z.boolean().optional(),
   map: z
     .object(Object.fromEntries(IMPORT_FIELDS.map((f) => [f, column])) as Record<ImportField, typeof column>)
     .optional(),
@@ -77,6 +90,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const fields = new Map<string, string>();
   let result: ImportResult | undefined;
+  let creating = false;
   let failure: string | undefined;
   let fault: unknown;
   const handler: UploadHandler = async ({ name, filename, data: chunks }) => {
@@ -96,7 +110,8 @@ export async function action({ request }: ActionFunctionArgs) {
         failure = Object.values(submission.error ?? {}).flat()[0] ?? "Choose the file again and retry.";
         return undefined;
       }
-      const { progressKey, map } = submission.value;
+      const { progressKey, map, createFields } = submission.value;
+      creating = createFields === true;
       // The screen sends a key of its choosing ahead of the file and asks for the progress by it.
       const tracker = progressKey ? trackImport(user.id, progressKey) : null;
       try {
@@ -104,6 +119,7 @@ export async function action({ request }: ActionFunctionArgs) {
           mapping: map
             ? (Object.fromEntries(Object.entries(map).filter(([, i]) => i !== undefined)) as ColumnMapping)
             : undefined,
+          createFields: creating,
           onProgress: tracker?.onProgress,
         });
       } catch (error) {
@@ -143,6 +159,7 @@ export async function action({ request }: ActionFunctionArgs) {
     ok: true,
     result: { ...result, errors: result.errors.slice(0, SHOWN_ERRORS) },
     report,
+    createFields: creating,
   });
 }
 
@@ -180,7 +197,24 @@ async function readPreview(file: File): Promise<Preview | string> {
 
 const PREVIEW_BYTES = 64 * 1024;
 
+/** What the file's other columns hold, as the preview says it: fields, tags, and the columns left out. */
+function ExtraColumnsNote({ extra }: { extra: ReturnType<typeof extraColumns> }) {
+  if (extra.fields.length === 0 && extra.tags === undefined && extra.unknown.length === 0) return null;
+  return (
+    <ul className="space-y-1 text-sm text-slate-700" aria-label="Other columns">
+      {extra.fields.length > 0 ? <li>Fields: {extra.fields.map((c) => c.field.label).join(", ")}</li> : null}
+      {extra.tags !== undefined ? (
+        <li>Tags: each customer&apos;s tags become the row&apos;s (separated by ;)</li>
+      ) : null}
+      {extra.unknown.length > 0 ? (
+        <li>Not customer columns or fields: {extra.unknown.map((c) => c.header).join(", ")}</li>
+      ) : null}
+    </ul>
+  );
+}
+
 export default function ImportCustomers() {
+  const { fields } = useLoaderData<typeof loader>();
   const outcome = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
@@ -188,6 +222,10 @@ export default function ImportCustomers() {
   const [previewError, setPreviewError] = useState<string | null>(null);
   const [mapping, setMapping] = useState<ColumnMapping>({});
   const missing = useMemo(() => (preview ? missingRequired(mapping) : []), [preview, mapping]);
+  const extra = useMemo(
+    () => (preview ? extraColumns(preview.header, mapping, fields) : null),
+    [preview, mapping, fields],
+  );
   const [fileSize, setFileSize] = useState(0);
   const progressKeyInput = useRef<HTMLInputElement>(null);
   const [progressKey, setProgressKey] = useState<string | null>(null);
@@ -254,7 +292,9 @@ export default function ImportCustomers() {
           errors={outcome.result.errors}
           list={{ to: "/customers", label: "Go to Customers" }}
           again="/customers/import"
-        />
+        >
+          <ImportedColumns result={outcome.result} createFields={outcome.createFields} />
+        </ImportResultCard>
       ) : null}
 
       {outcome && outcome.ok ? null : (
@@ -289,36 +329,44 @@ export default function ImportCustomers() {
               }
             }}
             before={
-              preview ? (
-                <fieldset className="space-y-3">
-                  <legend className="font-semibold text-slate-900">Match the columns</legend>
-                  <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
-                    {IMPORT_FIELDS.map((field) => (
-                      <SelectField
-                        key={field}
-                        label={importFieldLabel(field)}
-                        required={(REQUIRED_IMPORT_FIELDS as readonly string[]).includes(field)}
-                        placeholder="Do not import"
-                        options={preview.header.map((h, i) => ({ value: String(i), label: h || `Column ${i + 1}` }))}
-                        selectProps={{
-                          id: `map-${field}`,
-                          name: `map.${field}`,
-                          value: mapping[field] ?? "",
-                          onChange: (e) => {
-                            const v = e.currentTarget.value;
-                            setMapping((m) => ({ ...m, [field]: v === "" ? undefined : Number(v) }));
-                          },
-                        }}
-                      />
-                    ))}
-                  </div>
-                  {missing.length ? (
-                    <p role="alert" className="field-error">
-                      Choose a column for {missing.map(importFieldLabel).join(", ")}.
-                    </p>
-                  ) : null}
-                </fieldset>
-              ) : null
+              <>
+                <CheckboxField
+                  label="Create fields for unknown columns"
+                  hint="A column that is not a customer detail, one of your fields or tags becomes a text field named after its header. Without it such columns are left out, and listed after the import."
+                  inputProps={{ id: "create-fields", name: "createFields", value: "on" }}
+                />
+                {preview ? (
+                  <fieldset className="space-y-3">
+                    <legend className="font-semibold text-slate-900">Match the columns</legend>
+                    <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+                      {IMPORT_FIELDS.map((field) => (
+                        <SelectField
+                          key={field}
+                          label={importFieldLabel(field)}
+                          required={(REQUIRED_IMPORT_FIELDS as readonly string[]).includes(field)}
+                          placeholder="Do not import"
+                          options={preview.header.map((h, i) => ({ value: String(i), label: h || `Column ${i + 1}` }))}
+                          selectProps={{
+                            id: `map-${field}`,
+                            name: `map.${field}`,
+                            value: mapping[field] ?? "",
+                            onChange: (e) => {
+                              const v = e.currentTarget.value;
+                              setMapping((m) => ({ ...m, [field]: v === "" ? undefined : Number(v) }));
+                            },
+                          }}
+                        />
+                      ))}
+                    </div>
+                    {missing.length ? (
+                      <p role="alert" className="field-error">
+                        Choose a column for {missing.map(importFieldLabel).join(", ")}.
+                      </p>
+                    ) : null}
+                    {extra ? <ExtraColumnsNote extra={extra} /> : null}
+                  </fieldset>
+                ) : null}
+              </>
             }
             progress={{ state: progress, fileSize, saving: "customers" }}
             cancelTo="/customers"
@@ -358,5 +406,39 @@ export default function ImportCustomers() {
         </Form>
       )}
     </div>
+  );
+}
+
+/** What the import did with the columns beyond the customer's own: fields set, tags, fields made, columns left out. */
+function ImportedColumns({
+  result,
+  createFields,
+}: {
+  result: Pick<ImportResult, "fields" | "tags" | "createdFields" | "unknownColumns">;
+  createFields: boolean;
+}) {
+  const lines: { id: string; text: string }[] = [];
+  if (result.fields.length > 0) lines.push({ id: "fields", text: `Fields imported: ${result.fields.join(", ")}` });
+  if (result.tags) lines.push({ id: "tags", text: "Tags imported from the tags column" });
+  if (result.createdFields.length > 0)
+    lines.push({ id: "created-fields", text: `New fields: ${result.createdFields.join(", ")}` });
+  if (result.unknownColumns.length > 0) {
+    const unknown = result.unknownColumns.join(", ");
+    lines.push({
+      id: "unknown-columns",
+      text: createFields
+        ? `Columns not imported: ${unknown}. Their headers do not make a new field's name (or name a field you already have or retired), or you have reached the limit of fields.`
+        : `Columns not imported: ${unknown}. To import them, tick 'Create fields for unknown columns' and import the file again.`,
+    });
+  }
+  if (lines.length === 0) return null;
+  return (
+    <ul className="space-y-1 text-sm text-slate-700">
+      {lines.map((line) => (
+        <li key={line.id} data-testid={`result-${line.id}`}>
+          {line.text}
+        </li>
+      ))}
+    </ul>
   );
 }

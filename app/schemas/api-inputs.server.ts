@@ -52,6 +52,17 @@ export const CustomerListQuerySchema = z.object({
   _t: z.string().optional(),
 });
 
+/**
+ * POST /api/customers/import (app/routes/api/customers-import.ts), besides the map.<field>
+ * parameters (mappingFromForm in ~/lib/customer-csv).
+ */
+export const CustomerImportQuerySchema = z.object({
+  createFields: z
+    .enum(["true", "false"], { message: "createFields must be true or false" })
+    .optional()
+    .meta({ description: "true: make a text field of each column the import does not know, and import it" }),
+});
+
 /** GET /api/customers/export (app/routes/api/customers-export.ts). */
 export const CustomerExportQuerySchema = z.object({ q: SearchTermSchema.optional() });
 

@@ -63,6 +63,8 @@ export type ImportJob = {
   userId: string;
   file: string | undefined;
   mapping?: ColumnMapping;
+  /** Make text fields of the file's unknown columns (ImportOptions.createFields). */
+  createFields?: boolean;
   batchMs: number;
   pauseMs: number;
 };
@@ -201,7 +203,11 @@ function noteThread(message: unknown) {
 export async function importCustomersOffThread(
   userId: string,
   source: AsyncIterable<Uint8Array | string>,
-  options: { mapping?: ColumnMapping; onProgress?: (progress: ImportProgress) => void } = {},
+  options: {
+    mapping?: ColumnMapping;
+    createFields?: boolean;
+    onProgress?: (progress: ImportProgress) => void;
+  } = {},
 ): Promise<ImportResult> {
   let settle!: { resolve: (r: ImportResult) => void; reject: (e: Error) => void };
   const outcome = new Promise<ImportResult>((resolve, reject) => (settle = { resolve, reject }));
@@ -222,6 +228,7 @@ export async function importCustomersOffThread(
       userId,
       file: jobDatabaseFile(),
       mapping: options.mapping,
+      createFields: options.createFields,
       batchMs: IMPORT_BATCH_MS,
       pauseMs: IMPORT_PAUSE_MS,
     },

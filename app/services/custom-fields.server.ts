@@ -44,6 +44,21 @@ function parseChoices(text: string): string[] {
 }
 
 function toDefinition(row: CustomFieldRow): FieldDefinition {
+  return fieldDefinitionOf({ ...row, retired: row.retiredAt !== null });
+}
+
+/**
+ * A tenant's field as stored (choices as their JSON text), as the product uses it: what the CSV
+ * import and export read on their own connection (app/models/customers/) comes through here too.
+ */
+export function fieldDefinitionOf(row: {
+  name: string;
+  label: string;
+  type: string;
+  choices: string;
+  defaultValue: string | null;
+  retired: boolean;
+}): FieldDefinition {
   return {
     name: row.name,
     label: row.label,
@@ -51,7 +66,7 @@ function toDefinition(row: CustomFieldRow): FieldDefinition {
     choices: parseChoices(row.choices),
     defaultValue: row.defaultValue,
     builtIn: false,
-    retired: row.retiredAt !== null,
+    retired: row.retired,
   };
 }
 

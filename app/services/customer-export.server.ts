@@ -1,16 +1,62 @@
 // The CSV export of customers, shared by the screen, /api and the CLI: the tenant's customers (all,
 // or those matching a search) streamed as CSV a slice at a time, so a million rows never sit in
 // memory. The server runs it in a worker thread (customersCsvResponse in ~/services/background-work.server).
+//
+// After the customer's own columns come one column per field (the built-in ones, then the tenant's
+// own that are not retired, in their order; the header is the field's name) and `tags` (the
+// customer's tags by name, joined by "; "): an export imports back into a workspace with the same
+// fields. Each slice's values and tags are read with one statement each, and not at all when the
+// tenant holds none.
 import { csvText } from "~/lib/csv-cells";
-import { IMPORT_FIELDS } from "~/lib/customer-csv";
+import { BUILT_IN_FIELDS } from "~/lib/custom-fields";
+import { IMPORT_FIELDS, TAGS_COLUMN } from "~/lib/customer-csv";
 import { DEFAULT_TIME_ZONE, isoInZone } from "~/lib/dates";
-import type { ExportRow } from "~/models/customers/rows";
+import { tagCell } from "~/lib/tags";
+import type { ExportExtras, ExportRow } from "~/models/customers/rows";
 import { customers } from "~/models/customers/store.server";
 import type { AnyConnection } from "~/models/transaction/store.server";
+import { fieldDefinitionOf } from "~/services/custom-fields.server";
 import { normaliseQuery } from "~/services/customers.server";
 
-/** The export's columns: the id, what an import reads (so an export imports back), the date added. */
+/** The export's own columns: the id, what an import reads (so an export imports back), the date added. */
 export const EXPORT_COLUMNS = ["id", ...IMPORT_FIELDS, "createdAt"] as const;
+
+/** The columns after EXPORT_COLUMNS, read once an export starts: its fields' names, and whether the tenant holds values and tags. */
+type ExportShape = { fields: string[]; holds: ExportExtras };
+
+async function exportShape(connection: AnyConnection, userId: string): Promise<ExportShape> {
+  const [rows, holds] = await Promise.all([
+    customers.readCsvFields(connection, userId),
+    customers.readExportExtras(connection, userId),
+  ]);
+  const own = rows.map(fieldDefinitionOf).filter((f) => !f.retired);
+  return { fields: [...BUILT_IN_FIELDS, ...own].map((f) => f.name), holds };
+}
+
+/** The slice's field values and tags by customer: one statement each, none when the tenant holds none. */
+async function sliceExtras(connection: AnyConnection, userId: string, shape: ExportShape, rows: readonly ExportRow[]) {
+  const ids = rows.map((r) => r.id);
+  const [values, tags] = await Promise.all([
+    shape.holds.values ? customers.readExportFieldValues(connection, userId, ids) : [],
+    shape.holds.tags ? customers.readExportTags(connection, userId, ids) : [],
+  ]);
+  const valuesOf = new Map<string, Map<string, string>>();
+  for (const v of values) {
+    let own = valuesOf.get(v.customerId);
+    if (!own) valuesOf.set(v.customerId, (own = new Map()));
+    own.set(v.name, v.value);
+  }
+  const tagsOf = new Map<string, string[]>();
+  for (const t of tags) {
+    const own = tagsOf.get(t.customerId);
+    if (own) own.push(t.name);
+    else tagsOf.set(t.customerId, [t.name]);
+  }
+  return (id: string): string[] => {
+    const own = valuesOf.get(id);
+    return [...shape.fields.map((name) => own?.get(name) ?? ""), tagCell(tagsOf.get(id) ?? [])];
+  };
+}
 
 /** The tenant's customers (all, or those matching `q`) as a CSV byte stream, newest added first. */
 export function exportCustomersCsv(
@@ -26,7 +72,7 @@ export function exportCustomersCsv(
   const encoder = new TextEncoder();
   let connection: AnyConnection | undefined;
   let after: ExportRow["r"] | null = null;
-  let headerSent = false;
+  let shape: ExportShape | undefined;
   const close = async () => {
     const open = connection;
     connection = undefined;
@@ -37,12 +83,13 @@ export function exportCustomersCsv(
       try {
         connection ??= await customers.openExportConnection(options.file);
         let chunk = "";
-        if (!headerSent) {
-          chunk += csvText([[...EXPORT_COLUMNS]]);
-          headerSent = true;
+        if (!shape) {
+          shape = await exportShape(connection, userId);
+          chunk += csvText([[...EXPORT_COLUMNS, ...shape.fields, TAGS_COLUMN]]);
         }
         const rows = await customers.readExportSlice(connection, userId, term, after, pageSize);
         if (rows.length) {
+          const extrasOf = await sliceExtras(connection, userId, shape, rows);
           chunk += csvText(
             rows.map((c) => [
               c.id,
@@ -57,6 +104,7 @@ export function exportCustomersCsv(
               c.visits,
               iso(c.lastActive),
               iso(c.createdAt),
+              ...extrasOf(c.id),
             ]),
           );
           after = rows[rows.length - 1].r;

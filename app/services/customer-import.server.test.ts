@@ -298,7 +298,8 @@ describe("export", () => {
     const all = await readAll(exportCustomersCsv(tenant.id, null, { pageSize: 1 }));
     const lines = all.trim().split("\n");
     expect(lines[0]).toBe(
-      "id,firstName,lastName,email,phone,address,company,notes,totalSpend,visits,lastActive,createdAt",
+      "id,firstName,lastName,email,phone,address,company,notes,totalSpend,visits,lastActive,createdAt," +
+        "city,state,country,birthday,time_zone,tags",
     );
     expect(lines).toHaveLength(3);
     expect(all).toContain('Asha,Bose,asha@example.com,,,,"Likes, commas",10.00,0');
@@ -306,7 +307,7 @@ describe("export", () => {
     expect(search.trim().split("\n")).toHaveLength(2);
     expect(search).toContain("ravi@example.com");
     const again = await importCustomers(tenant.id, csv(all));
-    expect(again).toMatchObject({ created: 0, updated: 2, failed: 0 });
+    expect(again).toMatchObject({ created: 0, updated: 2, failed: 0, unknownColumns: [] });
   });
 });
 

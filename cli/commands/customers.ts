@@ -1,4 +1,4 @@
-// `crm import customers FILE --user EMAIL` and `crm export customers --user EMAIL [--q TEXT] [--out FILE]`:
+// `crm import customers FILE --user EMAIL [--create-fields]` and `crm export customers --user EMAIL [--q TEXT] [--out FILE]`:
 // the CSV import and export of the customers screen, from the command line.
 import { createReadStream, createWriteStream, statSync } from "node:fs";
 import { Readable } from "node:stream";
@@ -42,7 +42,8 @@ export function registerCustomerCommands(program: Command) {
     .argument("<file>", "the CSV file; its header row names the columns (firstName, lastName, email, ...)")
     .requiredOption("--user <email>", "the e-mail of the user (tenant) who owns the customers")
     .option("--errors <file>", "write the bad rows (line, email, reason) to this CSV file")
-    .action(async (file: string, opts: { user: string; errors?: string }) => {
+    .option("--create-fields", "make a text field of each column the import does not know, and import it")
+    .action(async (file: string, opts: { user: string; errors?: string; createFields?: boolean }) => {
       let size: number;
       try {
         size = statSync(file).size;
@@ -70,6 +71,7 @@ export function registerCustomerCommands(program: Command) {
           // segment indexes built at the end (the server's writes wait for it).
           batchMs: 5000,
           deferIndexes: true,
+          createFields: opts.createFields === true,
           onProgress: (progress) => {
             if (progress.phase === "reading") {
               bar.update(progress.bytes, { rows: progress.rows.toLocaleString("en-IN") });
@@ -113,6 +115,12 @@ export function registerCustomerCommands(program: Command) {
         `Imported ${result.imported.toLocaleString("en-IN")} of ${result.rows.toLocaleString("en-IN")} rows in ${seconds.toFixed(1)} s ` +
           `(${result.created.toLocaleString("en-IN")} new, ${result.updated.toLocaleString("en-IN")} updated, ${result.failed.toLocaleString("en-IN")} with errors).`,
       );
+      if (result.createdFields.length > 0)
+        console.log(`Fields made from new columns: ${result.createdFields.join(", ")}.`);
+      if (result.unknownColumns.length > 0)
+        console.log(
+          `Columns not imported: ${result.unknownColumns.join(", ")}${opts.createFields ? "" : " (--create-fields makes text fields of them)"}.`,
+        );
       for (const e of result.errors.slice(0, 20))
         console.log(`  line ${e.line}: ${e.reason}${e.email ? ` (${e.email})` : ""}`);
       if (result.failed > 20)

@@ -19,13 +19,19 @@ import type { CustomerSort, SortOrder } from "~/lib/customers";
 import type { ColumnMapping } from "~/lib/customer-csv";
 import type { Tx } from "~/models/transaction/store.server";
 import type {
+  CsvFieldRow,
   CustomerDetailRows,
+  CustomerFieldValueRow,
   CustomerFields,
   CustomerMerge,
   CustomerRow,
+  CustomerTagRow,
+  ExportExtras,
   ExportRow,
   ListQuery,
   ListRow,
+  MergeExtras,
+  NewCsvField,
   Position,
   RowKey,
 } from "./rows";
@@ -33,6 +39,8 @@ import type {
 /** The staging of an import's good rows on SQLite, in progress. */
 export type SqliteStaging = {
   sqlite: Sqlite;
+  /** Values a staged row: STAGED_VALUES, and STAGED_EXTRA_VALUES more when the file has field or tags columns. */
+  width: number;
   stageOne: Statement;
   stageMany: Statement;
   begin: Statement;
@@ -42,7 +50,7 @@ export type SqliteStaging = {
 };
 
 /** The staging of an import's good rows on PostgreSQL, in progress. */
-export type PostgresStaging = { session: PostgresSession; copy: CopyWriter };
+export type PostgresStaging = { session: PostgresSession; copy: CopyWriter; width: number };
 
 /** The staging of an import's good rows, in progress (opaque to the services). */
 export type ImportStaging = SqliteStaging | PostgresStaging;
@@ -133,9 +141,12 @@ export type CustomersStore = {
   openExportConnection(file?: string): Promise<AnyConnection>;
   /** Closes an import's or export's connection. */
   closeConnection(connection: AnyConnection): Promise<void>;
-  /** Empties the staging table (creating it the first time) and prepares the staging. */
-  startStaging(connection: AnyConnection): Promise<ImportStaging>;
-  /** Stages full groups of STAGE_ROWS rows, each STAGE_ROWS * STAGED_VALUES values. */
+  /**
+   * Creates the staging table afresh and prepares the staging. With `extras` (the file has field or
+   * tags columns) a staged row has STAGED_EXTRA_VALUES more values, in columns of their own.
+   */
+  startStaging(connection: AnyConnection, extras: boolean): Promise<ImportStaging>;
+  /** Stages full groups of STAGE_ROWS rows, each STAGE_ROWS * the staging's width values. */
   stageImportGroups(staging: ImportStaging, groups: readonly unknown[][]): Promise<void>;
   /** Stages the last `rows` rows (fewer than a group, in `values`) and commits what is staged. */
   finishStaging(staging: ImportStaging, values: readonly unknown[], rows: number): Promise<void>;
@@ -146,9 +157,32 @@ export type CustomersStore = {
   /**
    * Prepares the upsert of the staged rows into the tenant's customers (on e-mail), the new ones
    * indexed for search and counted in the tally. `mapping` says which columns the file has: on an
-   * update only those are changed. `now` is the rows' createdAt and updatedAt.
+   * update only those are changed. `now` is the rows' createdAt and updatedAt. With `extras`, each
+   * batch also writes, in its transaction and set-based, what the staged rows' extra columns hold:
+   * the field values (set, or cleared by an empty cell) and the tags (tags the tenant lacks made,
+   * then each customer's tags made exactly the row's). Rows of one e-mail: the last one's counts.
+   * A new customer also takes `extras.defaults`.
    */
-  prepareMerge(connection: AnyConnection, userId: string, mapping: ColumnMapping, now: number): Promise<CustomerMerge>;
+  prepareMerge(
+    connection: AnyConnection,
+    userId: string,
+    mapping: ColumnMapping,
+    now: number,
+    extras?: MergeExtras,
+  ): Promise<CustomerMerge>;
+  /** The tenant's field definitions, in their order, retired ones too, on an import's or export's connection. */
+  readCsvFields(connection: AnyConnection, userId: string): Promise<CsvFieldRow[]>;
+  /**
+   * Makes text fields of the tenant (an import's unknown columns), at the end of its order, in one
+   * transaction on the import's connection; a name the tenant has meanwhile is left alone. Returns
+   * the names made.
+   */
+  createCsvFields(
+    connection: AnyConnection,
+    userId: string,
+    fields: readonly NewCsvField[],
+    now: number,
+  ): Promise<string[]>;
   /** The last staged row's number: staged rows are numbered 1..staged (the table was emptied before staging). */
   lastStagedRow(connection: AnyConnection): Promise<number>;
   /** Upserts the staged rows (from, to] in one write transaction; returns how many were new customers. */
@@ -180,4 +214,14 @@ export type CustomersStore = {
     after: RowKey | null,
     limit: number,
   ): Promise<ExportRow[]>;
+  /** Whether the tenant holds any field value and any tag: an export without them reads neither per slice. */
+  readExportExtras(connection: AnyConnection, userId: string): Promise<ExportExtras>;
+  /** The field values of these customers of the tenant (an export slice), in one statement. */
+  readExportFieldValues(
+    connection: AnyConnection,
+    userId: string,
+    customerIds: readonly string[],
+  ): Promise<CustomerFieldValueRow[]>;
+  /** The tags of these customers of the tenant (an export slice), each customer's by tag key, in one statement. */
+  readExportTags(connection: AnyConnection, userId: string, customerIds: readonly string[]): Promise<CustomerTagRow[]>;
 };

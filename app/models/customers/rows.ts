@@ -14,7 +14,9 @@
 import type { Customer } from "~/generated/prisma/client";
 import type { CustomerSort } from "~/lib/customers";
 import type { ColumnMapping, ImportField } from "~/lib/customer-csv";
+import type { CustomerFieldValueRow } from "~/models/custom-fields/rows";
 import type { RecentOrderRow } from "~/models/orders/rows";
+import type { CustomerTagRow } from "~/models/tags/rows";
 
 /** One Customer row (dates as unixepoch milliseconds, as the read connection returns them). */
 export type CustomerRow = Omit<Customer, "lastActive" | "createdAt" | "updatedAt"> & {
@@ -148,6 +150,55 @@ export const STAGED_COLUMNS = [
 ];
 /** Staged rows a statement: a group of them is STAGE_ROWS * STAGED_VALUES values. */
 export const STAGE_ROWS = 50;
+
+/**
+ * A file with field or tags columns stages two values more a row, after the STAGED_VALUES: the
+ * row's field values as JSON (`{"city": ["Pune", "pune", null], "tier": null}`: each field column
+ * of the file, its value as [value, textKey, numberValue] or null to clear it) and its tags as JSON
+ * (`[["vip", "VIP", "<new tag id>"], …]`: key, spelling, the id a tag made from it takes; `[]`
+ * clears them), each null when the file has no such column. A file without them stages exactly
+ * the STAGED_VALUES, into a table without these columns.
+ */
+export const STAGED_EXTRA_VALUES = 2;
+/** The extra staged columns, after STAGED_COLUMNS. */
+export const STAGED_EXTRA_COLUMNS = [`"fields"`, `"tags"`];
+
+/** What a staged field value holds: [value, textKey, numberValue], or null (the cell was empty: clear it). */
+export type StagedFieldValue = [string, string | null, number | null] | null;
+/** What a staged tag holds: its key, its spelling, and the id it takes if the tenant does not have it yet. */
+export type StagedTag = [key: string, name: string, id: string];
+
+/**
+ * What a merge writes besides the customers: the staged rows' extra columns it carries (`fields`,
+ * `tags`), and `defaults`, the values a new customer takes of the fields the file has no column for
+ * (JSON as a staged row's fields: `{"tier": ["Bronze", "bronze", null]}`), null when none has a default.
+ */
+export type MergeExtras = { fields: boolean; tags: boolean; defaults: string | null };
+export const NO_EXTRAS: MergeExtras = { fields: false, tags: false, defaults: null };
+
+/** A field definition as the import and the export read it on their own connection. */
+export type CsvFieldRow = {
+  name: string;
+  label: string;
+  type: string;
+  /** The choices as stored: a JSON list of text. */
+  choices: string;
+  defaultValue: string | null;
+  retired: boolean;
+};
+
+/** The tenant's field definitions in their order (retired ones too), `p` the engine's placeholder. */
+export const csvFieldsSql = (p: (n: number) => string) =>
+  `SELECT "name", "label", "type", "choices", "defaultValue", ("retiredAt" IS NOT NULL) AS "retired"
+   FROM "CustomField" WHERE "userId" = ${p(1)} ORDER BY "position", "createdAt"`;
+
+/** A field the import makes from a column it did not know (a text field). */
+export type NewCsvField = { id: string; name: string; label: string };
+
+/** Whether the tenant holds any field value, any tag: an export reads them per slice only if so. */
+export type ExportExtras = { values: boolean; tags: boolean };
+
+export type { CustomerFieldValueRow, CustomerTagRow };
 
 /** The upsert of staged rows into the tenant's customers, prepared. */
 export type CustomerMerge = { batch: (from: number, to: number) => number | Promise<number> };
