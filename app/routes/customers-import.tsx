@@ -313,7 +313,7 @@ export default function ImportCustomers() {
           {/* The key and the mapping come before the file so the server has them when it streams in. */}
           <input ref={progressKeyInput} type="hidden" name="progressKey" defaultValue="" />
           <ImportUpload
-            hint="The first row names the columns, e.g. firstName, lastName, email, phone, address, company, notes, totalSpend, visits, lastActive."
+            hint="The first row names the columns, e.g. firstName, lastName, email, phone, address, company, notes, totalSpend, visits, lastActive; a column named for one of your fields (city, birthday, …) sets it, and tags (separated by ;) sets the tags."
             errors={previewError ? [previewError] : null}
             onFileChange={async (e) => {
               const file = e.currentTarget.files?.[0];
