@@ -39,6 +39,12 @@ describe("extraColumns", () => {
     ]);
   });
 
+  it("passes over an export's id and createdAt even where a field is labelled so", () => {
+    const labelled = [...fields, { name: "external_id", label: "ID", retired: false }];
+    const extra = extraColumns(["ID", "email", "Created At"], { email: 1 }, labelled);
+    expect(extra).toEqual({ fields: [], tags: undefined, unknown: [] });
+  });
+
   it("gives a field its first column only, and leaves a column the mapping uses to the customer", () => {
     const extra = extraColumns(["a", "city", "City", "tags", "tags"], { address: 1, email: 0 }, fields);
     expect(extra.fields.map((c) => c.index)).toEqual([2]);

@@ -122,9 +122,9 @@ export type ExtraColumns<F extends CsvField> = {
 const skipped = new Set(EXPORT_ONLY_COLUMNS.map(normaliseHeader));
 
 /**
- * Sorts the columns `mapping` leaves out: a header that is a field's name or label (any case, the
- * ends trimmed) is that field's column, `tags` the tags column; the export's `id` and `createdAt`
- * are passed over; the rest are unknown.
+ * Sorts the columns `mapping` leaves out: `tags` is the tags column; the export's `id` and
+ * `createdAt` are passed over; a header that is a field's name or label (any case, the ends
+ * trimmed) is that field's column; the rest are unknown.
  */
 export function extraColumns<F extends CsvField>(
   header: readonly string[],
@@ -148,13 +148,14 @@ export function extraColumns<F extends CsvField>(
       extra.tags = index;
       return;
     }
+    // Before the fields: a field labelled "ID" must not take an export's ids.
+    if (skipped.has(normaliseHeader(text))) return;
     const field = byHeader.get(key);
     if (field && !taken.has(field.name)) {
       taken.add(field.name);
       extra.fields.push({ index, field });
       return;
     }
-    if (skipped.has(normaliseHeader(text))) return;
     extra.unknown.push({ index, header: text });
   });
   return extra;
