@@ -497,7 +497,7 @@ function AddFieldForm({ reply }: { reply: Reply }) {
         Add a field
       </h3>
       <p className="mt-1 text-sm text-slate-600">
-        A field of your own for every customer. Its name is how CSV files, the API and merge tags know it; it cannot be
+        A field of your own for every customer. Its name is how CSV files, segments and the API know it; it cannot be
         changed later.
       </p>
       <Form method="post" action="/fields" className="group mt-4 grid gap-4 sm:grid-cols-2" {...getFormProps(form)}>
