@@ -161,7 +161,7 @@ test.describe("customers", () => {
     await expect(page.getByLabel("Last Name")).toHaveValue("1");
     await expect(page.getByLabel("Email")).toHaveValue("2");
     await expect(page.getByLabel("Phone")).toHaveValue("3");
-    await expect(page.getByLabel("Address")).toHaveValue("4");
+    // "City" is the built-in city field's column now, not the address.
 
     await page.getByRole("button", { name: "Import" }).click();
     await expect(page.getByText("Import finished")).toBeVisible();
@@ -186,9 +186,10 @@ test.describe("customers", () => {
     await page.getByRole("button", { name: "Export CSV" }).click();
     const allText = readFileSync((await (await all).path())!, "utf8");
     expect(allText.split("\n")[0]).toBe(
-      "id,firstName,lastName,email,phone,address,company,notes,totalSpend,visits,lastActive,createdAt",
+      "id,firstName,lastName,email,phone,address,company,notes,totalSpend,visits,lastActive,createdAt,city,state,country,birthday,time_zone,tags",
     );
     expect(allText).toContain(`aditi.${tag}@example.com`);
+    expect(allText.split("\n").find((line) => line.includes(`aditi.${tag}`))).toContain(",Mysuru,");
     expect(allText).toContain(`ishaan.${tag}@example.com`);
 
     await page.getByLabel("Search customers").fill("ishaan");
