@@ -197,12 +197,11 @@ function stageRows(staging: SqliteStaging, rows: number, run: () => void) {
 }
 
 /**
- * The last staged row of each e-mail in a batch (rowids from, to], with its extra column `column`:
- * the row whose values a merge row by row would leave (SQLite takes a bare column of a max()
- * aggregate from the row holding the max).
+ * The tags cell of the last staged row of each e-mail in a batch (rowids from, to]: the row whose
+ * tags a merge row by row would leave (SQLite takes a bare column of a max() aggregate from the row
+ * holding the max).
  */
-const lastOfEachEmail = (column: "fields" | "tags") =>
-  `(SELECT r.email AS email, r.${column} AS v, max(r.rowid) FROM temp.import_rows r
+const LAST_TAGS = `(SELECT r.email AS email, r.tags AS v, max(r.rowid) FROM temp.import_rows r
     WHERE r.rowid > @from AND r.rowid <= @to GROUP BY r.email)`;
 
 /**
@@ -244,7 +243,6 @@ function prepareExtras(sqlite: Sqlite, userId: string, now: number, extras: Merg
     );
   }
   if (extras.tags) {
-    const lastTags = lastOfEachEmail("tags");
     steps.push(
       // In file order, so a tag's first spelling names it; a tag the tenant has keeps its name.
       sqlite.prepare(
@@ -256,7 +254,7 @@ function prepareExtras(sqlite: Sqlite, userId: string, now: number, extras: Merg
       ),
       sqlite.prepare(
         `DELETE FROM "CustomerTag" WHERE rowid IN (
-           SELECT ct.rowid FROM ${lastTags} l
+           SELECT ct.rowid FROM ${LAST_TAGS} l
            CROSS JOIN "Customer" c ON c."userId" = @userId AND c."email" = l.email
            CROSS JOIN "CustomerTag" ct ON ct."customerId" = c."id"
            CROSS JOIN "Tag" g ON g."id" = ct."tagId"
@@ -264,7 +262,7 @@ function prepareExtras(sqlite: Sqlite, userId: string, now: number, extras: Merg
       ),
       sqlite.prepare(
         `INSERT INTO "CustomerTag" ("tagId", "customerId", "userId")
-         SELECT g."id", c."id", @userId FROM ${lastTags} l
+         SELECT g."id", c."id", @userId FROM ${LAST_TAGS} l
          CROSS JOIN "Customer" c ON c."userId" = @userId AND c."email" = l.email
          CROSS JOIN json_each(l.v) t
          CROSS JOIN "Tag" g ON g."userId" = @userId AND g."key" = t.value ->> 0
