@@ -8,12 +8,13 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { Pencil, Tag as TagIcon, Trash2 } from "lucide-react";
+import { Tag as TagIcon } from "lucide-react";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { RouteErrorBoundary } from "~/components/error-boundary";
+import { useDelegatedLinks } from "~/components/fast-rows";
 import { Field } from "~/components/forms";
 import { CardCell, ColumnHeader, EmptyRow, ListTable } from "~/components/list-table";
-import { ACTIONS_CELL } from "~/components/responsive-table";
+import { RowActionSprite, RowActions } from "~/components/row-actions";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { replyRefused, replyUnfinished } from "~/lib/forms.server";
@@ -96,6 +97,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function Tags() {
   const { tags, deleting, renaming } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
+  const onRowsClick = useDelegatedLinks();
   const total = tags.length;
 
   return (
@@ -111,8 +113,10 @@ export default function Tags() {
         </p>
       </div>
 
+      <RowActionSprite />
       <section className="card overflow-hidden" aria-label="Tags">
         <ListTable
+          onRowsClick={onRowsClick}
           head={
             <>
               <ColumnHeader>Tag</ColumnHeader>
@@ -144,28 +148,23 @@ export default function Tags() {
                 <CardCell label="Customers" className="px-4 py-3 text-right tabular-nums text-slate-700">
                   {formatCount(t.customers)}
                 </CardCell>
-                <td className="whitespace-nowrap px-4 py-3 text-right" {...ACTIONS_CELL}>
-                  <div className="flex justify-end gap-1">
-                    <Link
-                      to={`?rename=${encodeURIComponent(t.name)}`}
-                      preventScrollReset
-                      className="btn-ghost"
-                      aria-label={`Rename ${t.name}`}
-                      title="Rename"
-                    >
-                      <Pencil className="h-4 w-4" aria-hidden />
-                    </Link>
-                    <Link
-                      to={`?delete=${encodeURIComponent(t.name)}`}
-                      preventScrollReset
-                      className="btn-ghost text-red-600 hover:bg-red-50"
-                      aria-label={`Delete ${t.name}`}
-                      title="Delete"
-                    >
-                      <Trash2 className="h-4 w-4" aria-hidden />
-                    </Link>
-                  </div>
-                </td>
+                <RowActions
+                  className="px-4 py-3 text-right"
+                  actions={[
+                    {
+                      icon: "edit",
+                      href: `?rename=${encodeURIComponent(t.name)}`,
+                      label: `Rename ${t.name}`,
+                      title: "Rename",
+                    },
+                    {
+                      icon: "delete",
+                      href: `?delete=${encodeURIComponent(t.name)}`,
+                      label: `Delete ${t.name}`,
+                      title: "Delete",
+                    },
+                  ]}
+                />
               </tr>
             ))
           )}
