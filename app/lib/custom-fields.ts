@@ -4,6 +4,8 @@
 // field is read from a form, a CSV cell or /api and stored: one canonical text, the key conditions
 // compare, and the number they compare. The same rules serve the form, /api, the CSV import, the
 // segments and the merge tags.
+import { canonicalTimeZone, isCalendarDate } from "~/lib/dates";
+import { numericValue } from "~/lib/numbers";
 
 export const FIELD_TYPES = ["text", "number", "date", "boolean", "choice"] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -125,16 +127,6 @@ export type StoredValue = { value: string; textKey: string | null; numberValue: 
 
 export type ValueResult = { ok: true; value: StoredValue | null } | { ok: false; message: string };
 
-const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** A calendar date that exists (no 2025-02-30). */
-export function isCalendarDate(value: string): boolean {
-  const m = DATE_ONLY.exec(value);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
-}
-
 /** A date's month and day as MMDD (1 January is 101, 31 December 1231): what an anniversary compares. */
 export function monthDay(date: string): number {
   return Number(date.slice(5, 7)) * 100 + Number(date.slice(8, 10));
@@ -147,17 +139,6 @@ export function textKeyOf(value: string): string {
 
 const YES = new Set(["true", "yes", "y", "1"]);
 const NO = new Set(["false", "no", "n", "0"]);
-
-/** A valid IANA time zone name (Asia/Kolkata), as the runtime knows them. */
-export function isTimeZone(value: string): boolean {
-  if (!/^[A-Za-z][A-Za-z0-9_+\-/]{1,63}$/.test(value)) return false;
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * One value of a field from outside (a form's text, a CSV cell, a JSON value of /api), checked
@@ -173,19 +154,14 @@ export function readFieldValue(field: FieldDefinition, raw: unknown): ValueResul
       const value = raw.trim();
       if (value.length > MAX_TEXT_VALUE) return { ok: false, message: `must be at most ${MAX_TEXT_VALUE} characters` };
       if (/[\r\n]/.test(value)) return { ok: false, message: "must be one line" };
-      if (field.name === "time_zone" && !isTimeZone(value)) {
+      if (field.name === "time_zone" && canonicalTimeZone(value) === null) {
         return { ok: false, message: "must be a time zone name like Asia/Kolkata" };
       }
       return { ok: true, value: { value, textKey: textKeyOf(value), numberValue: null } };
     }
     case "number": {
-      const n =
-        typeof raw === "number"
-          ? raw
-          : typeof raw === "string" && /^\s*-?(\d+(\.\d*)?|\.\d+)\s*$/.test(raw)
-            ? Number(raw)
-            : Number.NaN;
-      if (!Number.isFinite(n) || Math.abs(n) > 1e15) return { ok: false, message: "must be a number" };
+      const n = numericValue(raw);
+      if (n === null || Math.abs(n) > 1e15) return { ok: false, message: "must be a number" };
       return { ok: true, value: { value: String(n), textKey: null, numberValue: n } };
     }
     case "date": {

@@ -171,3 +171,11 @@ export function isoFromEpochMs(ms: number): string {
   t -= seconds * 1000;
   return `${year}-${pad2(month)}-${pad2(day)}T${pad2(hours)}:${pad2(minutes)}:${pad2(seconds)}.${pad3(t)}Z`;
 }
+
+/** A calendar date as YYYY-MM-DD that exists (no 2025-02-30): it round-trips through a UTC date. */
+export function isCalendarDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
+}

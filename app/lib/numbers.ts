@@ -23,3 +23,10 @@ export function rateOf(part: number, whole: number): number | null {
 export function formatRate(rate: number | null): string {
   return rate === null ? NO_RATE : `${rate.toFixed(1)}%`;
 }
+
+/** A number, or a string that is exactly a decimal number ("1000", "12.5", " -3 "); else null. */
+export function numericValue(value: unknown): number | null {
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  if (typeof value === "string" && /^\s*-?(\d+(\.\d*)?|\.\d+)\s*$/.test(value)) return Number(value);
+  return null;
+}

@@ -10,7 +10,8 @@
 // `{ "spendWithinDays": { "$gte": 5000, "withinDays": 90 } }`, `{ "boughtProduct": { "$eq": "Saree" } }`,
 // `{ "lastOpenDate": { "$gte": { "$daysAgo": 90 } } }`, `{ "messagesReceived": { "$gte": 3, "withinDays": 30 } }`,
 // `{ "consent": { "$eq": "subscribed" } }`, `{ "suppressed": { "$eq": true } }`.
-import { isCalendarDate } from "~/lib/custom-fields";
+import { isCalendarDate } from "~/lib/dates";
+import { numericValue } from "~/lib/numbers";
 import { CONSENT_STATUSES, CONSENT_LABELS, type ConsentStatus } from "~/lib/consent";
 
 type Kind = "count" | "rupees" | "date" | "product" | "consent" | "boolean";
@@ -77,15 +78,8 @@ export function isActivityKey(key: string): key is ActivityKey {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-const numberOf = (v: unknown): number | null =>
-  typeof v === "number" && Number.isFinite(v)
-    ? v
-    : typeof v === "string" && /^\s*-?(\d+(\.\d*)?|\.\d+)\s*$/.test(v)
-      ? Number(v)
-      : null;
-
 const wholeDays = (v: unknown, max: number): number | null => {
-  const n = numberOf(v);
+  const n = numericValue(v);
   return n !== null && Number.isInteger(n) && n >= 0 && n <= max ? n : null;
 };
 
@@ -129,7 +123,7 @@ export function parseActivity(key: ActivityKey, item: unknown, keyPath: string):
     switch (spec.kind) {
       case "count":
       case "rupees": {
-        const n = numberOf(raw);
+        const n = numericValue(raw);
         if (n === null || n < 0 || n > MAX_ACTIVITY_NUMBER) {
           return fail(opPath, `${opPath}: the value must be a number from 0 to ${MAX_ACTIVITY_NUMBER}`);
         }

@@ -4,6 +4,7 @@
 // type, and the value is made the one the compiler compares (a number for a number field, true or
 // false for a yes/no one, a choice as the field spells it). The same check says what a stored
 // segment no longer fits (a field deleted since: "Uses a deleted field: tier").
+import { numericValue } from "~/lib/numbers";
 import { type FieldDefinition, type FieldType, textKeyOf } from "~/lib/custom-fields";
 import {
   FIELD_KEY_PREFIX,
@@ -12,7 +13,6 @@ import {
   type SegmentNode,
   isRangeOperator,
   isRelativeDay,
-  numericValue,
 } from "~/lib/segments";
 
 /** The operators each type of field takes, in the order the builder offers them. */

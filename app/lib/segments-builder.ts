@@ -5,6 +5,7 @@
 // A row's field is the mapping's key: one of the customer's figures (`totalSpend`), one of its
 // fields (`field:city`), or `tags`. Which operators and which value input a field's row offers
 // follows the field's type, from the tenant's fields the page was given (builderFields()).
+import { numericValue } from "~/lib/numbers";
 import type { FieldDefinition, FieldType } from "~/lib/custom-fields";
 import { FIELD_TYPE_OPERATORS } from "~/lib/segment-fields";
 import { ACTIVITY_KEYS, type ActivityKey, activityOperators, isActivityKey } from "~/lib/segment-activity";
@@ -29,7 +30,6 @@ import {
   isField,
   isRelativeDate,
   isRelativeDay,
-  numericValue,
   operatorsFor,
   parseConditions,
 } from "~/lib/segments";

@@ -6,6 +6,8 @@
 // (`{ "tags": { "$in": ["vip"] } }`). The parser checks their operators and the shape of their
 // values only: whether the tenant has the field, and whether the operator fits its type, is
 // checked against the tenant's fields by ./segment-fields.ts.
+import { isCalendarDate } from "~/lib/dates";
+import { numericValue } from "~/lib/numbers";
 import {
   ACTIVITY_KEY_NAMES,
   type ActivityConditionNode,
@@ -14,14 +16,7 @@ import {
   isActivityKey,
   parseActivity,
 } from "~/lib/segment-activity";
-import {
-  BUILT_IN_FIELDS,
-  FIELD_NAME_PATTERN,
-  MAX_TEXT_VALUE,
-  isCalendarDate,
-  monthDay,
-  textKeyOf,
-} from "~/lib/custom-fields";
+import { BUILT_IN_FIELDS, FIELD_NAME_PATTERN, MAX_TEXT_VALUE, monthDay, textKeyOf } from "~/lib/custom-fields";
 import { rupeesToPaise } from "~/lib/money";
 import { MAX_TAGS_PER_CUSTOMER, normaliseTag, tagKey, tagProblem } from "~/lib/tags";
 
@@ -175,18 +170,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** A calendar date string is valid when it round-trips (no 2024-02-30). */
-function validDateOnly(value: string): boolean {
-  const m = DATE_ONLY.exec(value);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
-}
-
 export function isDateValue(value: unknown): value is string {
   if (typeof value !== "string") return false;
-  if (validDateOnly(value)) return true;
-  return ISO_TIME.test(value) && validDateOnly(value.slice(0, 10)) && Number.isFinite(Date.parse(value));
+  if (isCalendarDate(value)) return true;
+  return ISO_TIME.test(value) && isCalendarDate(value.slice(0, 10)) && Number.isFinite(Date.parse(value));
 }
 
 export function isRelativeDate(value: unknown): value is RelativeDate {
@@ -197,13 +184,6 @@ export function isRelativeDate(value: unknown): value is RelativeDate {
 export function daysAgoValue(value: unknown): number | null {
   const n = numericValue(value);
   return n !== null && Number.isInteger(n) && n >= 0 && n <= MAX_DAYS_AGO ? n : null;
-}
-
-/** A number, or a string that is exactly a decimal number ("1000", "12.5"). */
-export function numericValue(value: unknown): number | null {
-  if (typeof value === "number") return Number.isFinite(value) ? value : null;
-  if (typeof value === "string" && /^\s*-?(\d+(\.\d*)?|\.\d+)\s*$/.test(value)) return Number(value);
-  return null;
 }
 
 const LOGIC_KEYS: Record<string, Logic> = { $and: "AND", $or: "OR" };
