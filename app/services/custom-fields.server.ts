@@ -202,17 +202,18 @@ export function toFieldValues(rows: readonly FieldValueRow[], catalog: Map<strin
   return values;
 }
 
-/** One customer's values, by name. */
-export async function readCustomerFieldValues(
-  userId: string,
-  customerId: string,
-  catalog?: Map<string, FieldDefinition>,
-): Promise<FieldValues> {
-  const [rows, fields] = await Promise.all([
-    customFields.readCustomerValues(userId, customerId),
-    catalog ?? fieldCatalog(userId),
-  ]);
-  return toFieldValues(rows, fields);
+/** The built-in fields by name: every tenant's, without a read. */
+const BUILT_IN_CATALOG = new Map(BUILT_IN_FIELDS.map((f) => [f.name, f]));
+
+/**
+ * One customer's values, by name. The tenant's own fields are read only when the customer holds a
+ * value of one (a customer of the built-in fields alone, or of none, costs the one read of values):
+ * this is on every customer read of /api and the customer page.
+ */
+export async function readCustomerFieldValues(userId: string, customerId: string): Promise<FieldValues> {
+  const rows = await customFields.readCustomerValues(userId, customerId);
+  const catalog = rows.every((r) => isBuiltInField(r.name)) ? BUILT_IN_CATALOG : await fieldCatalog(userId);
+  return toFieldValues(rows, catalog);
 }
 
 /**
