@@ -23,7 +23,7 @@ import type { ActivityConditionNode, ActivityKey, ActivityOperator } from "~/lib
 import { istDateDaysAgo, istDayStart, toComparison } from "~/lib/segments";
 import { rupeesToPaise } from "~/lib/money";
 import type { Dialect } from "~/models/segments/audience/rows";
-import type { Bind } from "~/models/segments/audience/values";
+import type { Bind, CustomerList } from "~/models/segments/audience/values";
 
 const OP_SQL: Record<ActivityOperator, string> = { $gt: ">", $gte: ">=", $lt: "<", $lte: "<=", $eq: "=", $ne: "<>" };
 
@@ -197,25 +197,27 @@ function figureList(
 }
 
 /**
- * The customers an activity condition holds for, as PostgreSQL's list of their ids (not tied to
- * "Customer"), to count from it alone; null when the condition is the list's outside or its SQL is
- * tied to the customer (a window, consent) or may name customers deleted since (messages received).
+ * An activity condition's list of customers (several conditions on one figure, as one), as a tree
+ * of it alone is counted from (leafListCountSql() in ./where.ts). Null where no list stands alone:
+ * messages received (delivery rows outlive a deleted customer), and on PostgreSQL a list tied to the
+ * customer it tests (a window, consent).
  */
-export function activityListPostgres(
+export function activityCustomerList(
   nodes: readonly ActivityConditionNode[],
   userId: string,
+  dialect: Dialect,
   bind: Bind,
   now: number,
-): string | null {
+): CustomerList | null {
   const [first] = nodes;
   if (nodes.length > 1 && !nodes.every((n) => isFigureCondition(n) && n.key === first.key)) return null;
-  if (nodes.length === 1 && !isFigureCondition(first) && !["boughtProduct", "suppressed"].includes(first.key))
-    return null;
+  if (first.key === "messagesReceived") return null;
   const list =
     nodes.length > 1 || isFigureCondition(first)
-      ? figureList(nodes, userId, "postgres", bind, now)
-      : activityList(first, userId, "postgres", bind, now);
-  return list.outside || list.correlate === null ? null : list.select;
+      ? figureList(nodes, userId, dialect, bind, now)
+      : activityList(first, userId, dialect, bind, now);
+  if (dialect === "postgres" && list.correlate === null) return null;
+  return { select: list.select, outside: list.outside, repeats: first.key === "boughtProduct" };
 }
 
 /**

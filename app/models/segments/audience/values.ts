@@ -111,32 +111,66 @@ export function fieldConditionSql(
     const matching = any ? "" : ` AND (${filters.map((f) => `(${conjunction(f)})`).join(" OR ")})`;
     return `${outside ? "NOT " : ""}EXISTS (SELECT 1 FROM "CustomerFieldValue" v WHERE ${own}${matching})`;
   }
+  const list = fieldList(node, userId, dialect, bind, options.now ?? Date.now());
+  return `${options.filterOnly ? "+" : ""}"id" ${outside ? "NOT IN" : "IN"} (${list.select})`;
+}
+
+/**
+ * A list of the customers of the tenant: a SELECT of one id a row (an id may repeat when
+ * `repeats`), and whether the condition holds for the customers outside it (a negation). What
+ * SQLite's form of a condition tests its ids against, and what a tree of one condition is counted
+ * from on either engine (leafListCountSql() in ./where.ts).
+ */
+export type CustomerList = { select: string; outside: boolean; repeats: boolean };
+
+/**
+ * A field condition's list: one range of a value index per filter, as alternatives (UNION ALL on
+ * SQLite, whose planner takes each as a range; one OR on PostgreSQL). One row per customer: a
+ * customer holds one value of a field, and a value falls in one filter.
+ */
+export function fieldList(
+  node: FieldConditionNode,
+  userId: string,
+  dialect: Dialect,
+  bind: Bind,
+  now: number,
+): CustomerList {
+  const { filters, negated } = fieldTest(node, now);
+  const conjunction = (terms: Term[]) => terms.map((t) => t(bind)).join(" AND ");
+  if (dialect === "postgres") {
+    const own = `v."userId" = ${bind(userId)} AND v."name" = ${bind(node.name)}`;
+    const any = filters.every((f) => f.length === 0);
+    const matching = any ? "" : ` AND (${filters.map((f) => `(${conjunction(f)})`).join(" OR ")})`;
+    return {
+      select: `SELECT v."customerId" FROM "CustomerFieldValue" v WHERE ${own}${matching}`,
+      outside: negated,
+      repeats: false,
+    };
+  }
   const selects = filters.map((f) => {
     const own = `v."userId" = ${bind(userId)} AND v."name" = ${bind(node.name)}`;
     return `SELECT v."customerId" FROM "CustomerFieldValue" v WHERE ${own}${f.length ? ` AND ${conjunction(f)}` : ""}`;
   });
-  return `${options.filterOnly ? "+" : ""}"id" ${outside ? "NOT IN" : "IN"} (${selects.join(" UNION ALL ")})`;
+  return { select: selects.join(" UNION ALL "), outside: negated, repeats: false };
 }
 
 /**
- * The customers a field condition holds for, as PostgreSQL's list of their ids (not tied to
- * "Customer"), to count from it alone; null for a negation (those are the customers outside it).
+ * A tags condition's list: the customers carrying any of the tags, or with `$all` every one of them
+ * (a tag's key is unique in the tenant, so a customer's rows of them are counted); `$nin` is the
+ * outside of the `$in` list. A customer with several of the tags repeats in the `$in` list.
  */
-export function fieldListPostgres(node: FieldConditionNode, userId: string, bind: Bind, now: number): string | null {
-  const { filters, negated } = fieldTest(node, now);
-  if (negated) return null;
-  const conjunction = (terms: Term[]) => terms.map((t) => t(bind)).join(" AND ");
-  const own = `v."userId" = ${bind(userId)} AND v."name" = ${bind(node.name)}`;
-  const any = filters.every((f) => f.length === 0);
-  const matching = any ? "" : ` AND (${filters.map((f) => `(${conjunction(f)})`).join(" OR ")})`;
-  return `SELECT v."customerId" FROM "CustomerFieldValue" v WHERE ${own}${matching}`;
-}
-
-/** A tags condition's customers ($in only) as PostgreSQL's list of ids, possibly repeated; null otherwise. */
-export function tagsListPostgres(node: TagsConditionNode, userId: string, bind: Bind): string | null {
-  if (node.op !== "$in") return null;
+export function tagsList(node: TagsConditionNode, userId: string, bind: Bind): CustomerList {
   const keys = [...new Set(node.value.map(tagKey))];
-  return `SELECT ct."customerId" FROM "CustomerTag" ct JOIN "Tag" t ON t."id" = ct."tagId" WHERE t."userId" = ${bind(userId)} AND t."key" IN (${keys.map((k) => bind(k)).join(", ")})`;
+  // Template literals are evaluated left to right: the values are bound in the order of their `?`.
+  const tagged = `SELECT ct."customerId" FROM "CustomerTag" ct JOIN "Tag" t ON t."id" = ct."tagId" WHERE t."userId" = ${bind(userId)} AND t."key" IN (${keys.map((k) => bind(k)).join(", ")})`;
+  if (node.op === "$all") {
+    return {
+      select: `${tagged} GROUP BY ct."customerId" HAVING count(*) = ${bind(keys.length)}`,
+      outside: false,
+      repeats: false,
+    };
+  }
+  return { select: tagged, outside: node.op === "$nin", repeats: keys.length > 1 };
 }
 
 /**
@@ -161,9 +195,5 @@ export function tagsConditionSql(
     const each = keys.map((k) => has([k], Boolean(options.complement)));
     return each.length === 1 ? each[0] : `(${each.join(options.complement ? " OR " : " AND ")})`;
   }
-  // Template literals are evaluated left to right: the values are bound in the order of their `?`.
-  const tagged = `SELECT ct."customerId" FROM "CustomerTag" ct JOIN "Tag" t ON t."id" = ct."tagId" WHERE t."userId" = ${bind(userId)} AND t."key" IN (${keys.map((k) => bind(k)).join(", ")})`;
-  const select =
-    node.op === "$all" ? `${tagged} GROUP BY ct."customerId" HAVING count(*) = ${bind(keys.length)}` : tagged;
-  return `${options.filterOnly ? "+" : ""}"id" ${outside ? "NOT IN" : "IN"} (${select})`;
+  return `${options.filterOnly ? "+" : ""}"id" ${outside ? "NOT IN" : "IN"} (${tagsList(node, userId, bind).select})`;
 }
