@@ -115,17 +115,16 @@ export async function renameTag(userId: string, name: string, newName: unknown):
   const [other] = await tags.findTagsByKey(userId, [tagKey(next)]);
   if (other && other.id !== tag.id) {
     await tags.mergeTag(userId, tag.id, other.id);
-  } else {
-    await tags.renameTag(userId, tag.id, next, tagKey(next));
+    return { name: other.name, customers: await tags.countTagged(userId, other.id) };
   }
-  const after = (await listTags(userId)).find((t) => tagKey(t.name) === tagKey(next));
-  return after ?? { name: next, customers: 0 };
+  await tags.renameTag(userId, tag.id, next, tagKey(next));
+  return { name: next, customers: await tags.countTagged(userId, tag.id) };
 }
 
 /** Deletes a tag from every customer; returns how many carried it. */
 export async function deleteTag(userId: string, name: string): Promise<{ untagged: number }> {
   const tag = await findTag(userId, name);
-  const count = (await tags.listTagsWithCounts(userId)).find((t) => t.id === tag.id)?.customers ?? 0;
+  const count = await tags.countTagged(userId, tag.id);
   if (!(await tags.deleteTag(userId, tag.id))) throw notFound("Tag");
   return { untagged: count };
 }

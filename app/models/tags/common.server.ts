@@ -23,6 +23,10 @@ export const commonTags = {
     return tags.map((t) => ({ id: t.id, name: t.name, key: t.key, customers: t._count.customers }));
   },
 
+  async countTagged(userId, tagId) {
+    return db().customerTag.count({ where: { userId, tagId } });
+  },
+
   async findTagsByKey(userId, keys) {
     if (keys.length === 0) return [];
     return db().tag.findMany({

@@ -9,6 +9,8 @@ import type { CustomerTagRow, TagCountRow, TagRow } from "./rows";
 export type TagsStore = {
   /** The tenant's tags by name, each with how many customers carry it. */
   listTagsWithCounts(userId: string): Promise<TagCountRow[]>;
+  /** How many customers carry the tenant's tag. */
+  countTagged(userId: string, tagId: string): Promise<number>;
   /** The tenant's tags of these keys (lower-cased names). */
   findTagsByKey(userId: string, keys: readonly string[]): Promise<TagRow[]>;
   /** The tenant's tags of these names, made when missing (a missing one keeps the spelling given). */
