@@ -8,6 +8,7 @@
 // 100 ms, and ≤ 1.5× the hand-written SQL's p95 where that takes 5 ms or more; both give the same
 // count; a page of 100 of the headline segment's customers at p99 ≤ 50 ms.
 import type { BenchGoal, BenchSection } from "../harness/types.ts";
+import { stats } from "./latency-stats.ts";
 
 export const SHOP_CUSTOMERS = Number(process.env.BENCH_SHOP_CUSTOMERS ?? 1_000_000);
 export const SHOP_CAMPAIGNS = Number(process.env.BENCH_SHOP_CAMPAIGNS ?? 10);
@@ -180,8 +181,6 @@ export function handSql(sql: string, dialect: Dialect): string {
   });
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 /** Runs `run` in turn with `other` until the time or run budget is spent; their p95s (ms). */
@@ -201,16 +200,7 @@ async function timeInTurn(run: () => Promise<unknown>, other: () => Promise<unkn
     await other();
     b.push(performance.now() - t);
   }
-  const p = (ms: number[]) => {
-    const s = [...ms].sort((x, y) => x - y);
-    return {
-      p50: round(percentile(s, 0.5)),
-      p95: round(percentile(s, 0.95)),
-      p99: round(percentile(s, 0.99)),
-      runs: s.length,
-    };
-  };
-  return { product: p(a), hand: p(b) };
+  return { product: stats(a), hand: stats(b) };
 }
 
 /**
@@ -280,13 +270,8 @@ export async function measureShop(options: {
       await options.page(headline.conditions);
       pages.push(performance.now() - t);
     }
-    const p99 = round(
-      percentile(
-        [...pages].sort((a, b) => a - b),
-        0.99,
-      ),
-    );
-    figures.push({ name: "a page of 100 of the headline segment's customers", p99, runs: pages.length });
+    const { p99, count: runs } = stats(pages);
+    figures.push({ name: "a page of 100 of the headline segment's customers", p99, runs });
     goals.push({
       goal: "a customer list page filtered by a segment: p99",
       value: p99,
