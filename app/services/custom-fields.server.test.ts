@@ -5,6 +5,7 @@
 // seeing another's fields, values or tags.
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase } from "../../tests/helpers/db";
+import { rejection } from "../../tests/helpers/promises";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 useTestDatabase();
@@ -51,13 +52,9 @@ const customer = (over: Record<string, unknown> = {}) =>
 
 /** The ApiError a promise is refused with (fails when it resolves). */
 async function refusal(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error("expected a refusal");
+  const error = await rejection(promise);
+  if (error instanceof ApiError) return error;
+  throw error ?? new Error("expected a refusal");
 }
 
 beforeAll(async () => {
