@@ -236,7 +236,7 @@ export async function seedTenant(userId: string, options: SeedOptions): Promise<
         const inserted = await seedStore.insertSeedCustomers(connection, userId, makeCustomers(from, to));
         customersCreated += inserted.length;
         if (fields.length > 0 || tagIds.length > 0) {
-          const extras = makeExtras(inserted, fields, tagIds, rng, p.places);
+          const extras = makeExtras(inserted, fields, tagIds, rng);
           await seedStore.insertSeedExtras(connection, userId, extras.values, extras.tags);
         }
         if (withOrders) {
@@ -303,10 +303,14 @@ async function seedTagIds(userId: string, n: number): Promise<string[]> {
 
 type Rng = ReturnType<typeof generator>;
 
-/** A made-up value of a field for one customer, in the field's canonical form; null for none. */
-function seedValue(field: FieldDefinition, rng: Rng, place: string): string | null {
-  const [city = "Pune", rest = ""] = place.split(", ");
-  const state = rest.replace(/\s+\d+$/, "");
+/**
+ * A made-up value of a field for one customer, in the field's canonical form; null for none. The
+ * city and state are those of the customer's address ("…, City, State PIN"), so the two agree.
+ */
+function seedValue(field: FieldDefinition, rng: Rng, address: string): string | null {
+  const parts = address.split(", ");
+  const city = parts.at(-2) ?? "Pune";
+  const state = (parts.at(-1) ?? "").replace(/\s+\d+$/, "");
   const date = (fromYear: number, toYear: number) =>
     `${rng.int(fromYear, toYear)}-${String(rng.int(1, 12)).padStart(2, "0")}-${String(rng.int(1, 28)).padStart(2, "0")}`;
   switch (field.name) {
@@ -338,18 +342,16 @@ function seedValue(field: FieldDefinition, rng: Rng, place: string): string | nu
 
 /** Field values and tags for customers the seed just inserted: every field often, tags skewed to the first ones. */
 function makeExtras(
-  customers: readonly { id: string }[],
+  customers: readonly { id: string; address: string }[],
   fields: readonly FieldDefinition[],
   tagIds: readonly string[],
   rng: Rng,
-  places: readonly string[],
 ): { values: SeedFieldValue[]; tags: SeedCustomerTag[] } {
   const values: SeedFieldValue[] = [];
   const tags: SeedCustomerTag[] = [];
   for (const c of customers) {
-    const place = rng.pick(places);
     for (const field of fields) {
-      const raw = seedValue(field, rng, place);
+      const raw = seedValue(field, rng, c.address);
       if (raw === null) continue;
       const read = readFieldValue(field, raw);
       if (read.ok && read.value) values.push({ customerId: c.id, name: field.name, ...read.value });
