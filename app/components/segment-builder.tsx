@@ -247,7 +247,9 @@ function RowEditor({
   return (
     <div
       className={`grid gap-2 rounded-lg border border-slate-200 bg-white p-3 sm:items-end ${
-        windowed ? "sm:grid-cols-[1fr_1fr_1fr_1fr_auto]" : "sm:grid-cols-[1fr_1fr_1fr_auto]"
+        windowed
+          ? "sm:grid-cols-[minmax(11rem,1.4fr)_1fr_minmax(5rem,0.8fr)_minmax(7rem,1fr)_auto]"
+          : "sm:grid-cols-[1fr_1fr_1fr_auto]"
       }`}
       data-testid="rule-condition"
     >
