@@ -20,6 +20,7 @@ import {
   DATE_OPERATORS,
   FIELD_KEY_PREFIX,
   FIELD_NAMES,
+  IN_SEGMENT_KEY,
   MAX_CONDITIONS,
   NUMBER_OPERATORS,
   SEGMENT_FIELDS,
@@ -84,7 +85,7 @@ export function builderOperators(field: SegmentField, current?: string): { value
 // The fields a row may test, and what each offers
 
 /** Where the field picker lists a field. */
-export type BuilderFieldGroup = "Customer" | "Fields" | "Tags" | "Orders" | "Engagement" | "Consent";
+export type BuilderFieldGroup = "Customer" | "Fields" | "Tags" | "Orders" | "Engagement" | "Consent" | "Segments";
 
 /** A field as the builder offers it. */
 export type BuilderField = {
@@ -153,12 +154,45 @@ const ACTIVITY_FIELDS: BuilderField[] = (Object.keys(ACTIVITY_GROUPS) as Activit
 
 const TAGS_FIELD: BuilderField = { key: TAGS_KEY, label: "Tags", group: "Tags", type: "tags", choices: [] };
 
+/** A segment a row may test membership of. */
+export type SegmentChoice = { id: string; name: string };
+
+/**
+ * Membership of another segment ("Segments"): its choices are the tenant's other segments by id,
+ * shown by name; one the rows use (`used`) that no longer exists is listed as a deleted segment.
+ * Not offered when there is no other segment and no row uses one.
+ */
+function membershipField(segments: readonly SegmentChoice[], used: readonly string[]): BuilderField[] {
+  const gone = used.filter((id) => !segments.some((s) => s.id === id));
+  if (segments.length === 0 && gone.length === 0) return [];
+  const choiceLabels: Record<string, string> = {};
+  for (const s of segments) choiceLabels[s.id] = s.name;
+  for (const id of gone) choiceLabels[id] = "(deleted segment)";
+  return [
+    {
+      key: IN_SEGMENT_KEY,
+      label: "Segment",
+      group: "Segments",
+      type: "choice",
+      choices: [...segments.map((s) => s.id), ...gone],
+      choiceLabels,
+    },
+  ];
+}
+
 /**
  * The fields the builder offers: the customer's figures and built-in fields ("Customer"), the
- * tenant's own fields ("Fields"; retired ones only where `used`), and tags ("Tags"). A field `used`
- * by the rows that the tenant no longer has is listed as deleted, so its row still shows.
+ * tenant's own fields ("Fields"; retired ones only where `used`), tags ("Tags"), what the customer
+ * did, and membership of the tenant's other `segments` (the ids in `usedSegments` are the ones the
+ * rows hold). A field `used` by the rows that the tenant no longer has is listed as deleted, so its
+ * row still shows.
  */
-export function builderFields(catalog: readonly FieldDefinition[], used: readonly string[] = []): BuilderField[] {
+export function builderFields(
+  catalog: readonly FieldDefinition[],
+  used: readonly string[] = [],
+  segments: readonly SegmentChoice[] = [],
+  usedSegments: readonly string[] = [],
+): BuilderField[] {
   const inUse = new Set(used);
   const known = new Set(catalog.map((f) => f.name));
   const field = (f: FieldDefinition): BuilderField => ({
@@ -186,7 +220,23 @@ export function builderFields(catalog: readonly FieldDefinition[], used: readonl
     ...deleted,
     TAGS_FIELD,
     ...ACTIVITY_FIELDS,
+    ...membershipField(segments, usedSegments),
   ];
+}
+
+/** The segment ids the rows' membership conditions hold. */
+export function rowSegmentIds(root: BuilderRows | { children?: unknown }): string[] {
+  const ids: string[] = [];
+  const walk = (rows: unknown) => {
+    if (!Array.isArray(rows)) return;
+    for (const row of rows as { field?: unknown; value?: unknown; children?: unknown }[]) {
+      if (row?.field === IN_SEGMENT_KEY && typeof row.value === "string" && !ids.includes(row.value))
+        ids.push(row.value);
+      walk(row?.children);
+    }
+  };
+  walk(root.children);
+  return ids;
 }
 
 /** The field names (without `field:`) the rows test. */
@@ -258,6 +308,11 @@ const ACTIVITY_OPERATOR_LABELS: Record<string, Record<string, string>> = {
   boolean: { $eq: "is" },
 };
 
+const MEMBERSHIP_OPERATORS: readonly OperatorOption[] = [
+  { value: "$eq", label: "is in" },
+  { value: "$ne", label: "is not in" },
+];
+
 const PRODUCT_OPERATORS: readonly OperatorOption[] = [
   { value: "$eq", label: "bought" },
   { value: "$ne", label: "never bought" },
@@ -292,6 +347,7 @@ function activityFieldOperators(key: ActivityKey, current?: string): OperatorOpt
 /** The operators a row of `field` offers, with the row's `current` one when it is not among them. */
 export function fieldOperators(field: BuilderField, current?: string): OperatorOption[] {
   if (field.type === "tags") return [...TAGS_OPERATOR_OPTIONS];
+  if (field.key === IN_SEGMENT_KEY) return [...MEMBERSHIP_OPERATORS];
   if (isActivityKey(field.key) && field.window !== undefined) return activityFieldOperators(field.key, current);
   if (field.group === "Customer" && isField(field.key)) return builderOperators(field.key, current);
   const type = field.type;
@@ -522,6 +578,7 @@ function valueRow(node: Exclude<SegmentNode, { kind: "condition" } | { kind: "gr
   value: string;
 } {
   if (node.kind === "tags") return { field: TAGS_KEY, op: node.op, value: node.value.join(", ") };
+  if (node.kind === "segment") return { field: IN_SEGMENT_KEY, op: node.op, value: node.segmentId };
   if (node.kind === "activity") {
     const v = node.value;
     if (typeof v === "object") return { field: node.key, op: `${node.op}:daysAgo`, value: String(v.$daysAgo) };

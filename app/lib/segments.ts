@@ -7,6 +7,7 @@
 // values only: whether the tenant has the field, and whether the operator fits its type, is
 // checked against the tenant's fields by ./segment-fields.ts.
 import { isCalendarDate } from "~/lib/dates";
+import { isId } from "~/lib/id";
 import { numericValue } from "~/lib/numbers";
 import {
   ACTIVITY_KEY_NAMES,
@@ -136,9 +137,31 @@ export const TAGS_OPERATORS: readonly TagsOperator[] = ["$in", "$all", "$nin"];
 /** A condition on the customer's tags: has any of ($in), all of ($all) or none of ($nin) these, without case. */
 export type TagsConditionNode = { kind: "tags"; op: TagsOperator; value: string[] };
 
+/** The key of a condition on membership of another of the tenant's segments. */
+export const IN_SEGMENT_KEY = "inSegment";
+export type InSegmentOperator = "$eq" | "$ne";
+export const IN_SEGMENT_OPERATORS: readonly InSegmentOperator[] = ["$eq", "$ne"];
+
+/**
+ * A condition on membership of another segment of the tenant: the customer is in it (`$eq`) or is
+ * not (`$ne`), as that segment's rules say at the moment the audience is counted. The parser knows
+ * only the id; `target` is set by the segments service before an audience is counted
+ * (app/services/segment-references.server.ts): the segment's name and its own tree (its references
+ * set in turn), or null when it no longer exists, in which case nobody is in it.
+ */
+export type SegmentRefNode = {
+  kind: "segment";
+  op: InSegmentOperator;
+  segmentId: string;
+  target?: { name: string; tree: SegmentNode } | null;
+};
+
 export type GroupNode = { kind: "group"; logic: Logic; children: SegmentNode[] };
-/** One condition of any kind: a figure of the customer, one of its fields, its tags, what it did (./segment-activity.ts). */
-export type LeafNode = ConditionNode | FieldConditionNode | TagsConditionNode | ActivityConditionNode;
+/**
+ * One condition of any kind: a figure of the customer, one of its fields, its tags, what it did
+ * (./segment-activity.ts), or its membership of another segment.
+ */
+export type LeafNode = ConditionNode | FieldConditionNode | TagsConditionNode | ActivityConditionNode | SegmentRefNode;
 export type SegmentNode = LeafNode | GroupNode;
 
 /** The Mongo-style mapping stored and sent over the API. */
@@ -226,6 +249,14 @@ export function parseConditions(input: unknown, root = "conditions"): ParseResul
         parts.push(...read.nodes);
         continue;
       }
+      if (key === IN_SEGMENT_KEY) {
+        const read = inSegmentConditions(item, keyPath);
+        if (!read.ok) return read;
+        count += read.nodes.length;
+        if (count > MAX_CONDITIONS) return fail(keyPath, `${root}: at most ${MAX_CONDITIONS} conditions are allowed`);
+        parts.push(...read.nodes);
+        continue;
+      }
       if (isActivityKey(key)) {
         const read = parseActivity(key, item, keyPath);
         if (!read.ok) return read;
@@ -237,7 +268,7 @@ export function parseConditions(input: unknown, root = "conditions"): ParseResul
       if (!isField(key)) {
         return fail(
           keyPath,
-          `${keyPath}: unknown field "${key}" (allowed: ${[...FIELD_NAMES, ...ACTIVITY_KEY_NAMES].join(", ")}, ${FIELD_KEY_PREFIX}<name>, ${TAGS_KEY})`,
+          `${keyPath}: unknown field "${key}" (allowed: ${[...FIELD_NAMES, ...ACTIVITY_KEY_NAMES].join(", ")}, ${FIELD_KEY_PREFIX}<name>, ${TAGS_KEY}, ${IN_SEGMENT_KEY})`,
         );
       }
       if (!isPlainObject(item) || Object.keys(item).length === 0) {
@@ -285,6 +316,27 @@ export function parseConditions(input: unknown, root = "conditions"): ParseResul
 }
 
 type LeafResult = { ok: true; nodes: LeafNode[] } | { ok: false; path: string; message: string };
+
+/** The conditions under the `inSegment` key: `{ "$eq": "<segment id>" }` or `{ "$ne": … }`. */
+function inSegmentConditions(item: unknown, keyPath: string): LeafResult {
+  if (!isPlainObject(item) || Object.keys(item).length === 0) {
+    return { ok: false, path: keyPath, message: `${keyPath} must map an operator to a segment id, like { "$eq": "<id>" }` };
+  }
+  const nodes: LeafNode[] = [];
+  for (const [op, raw] of Object.entries(item)) {
+    const opPath = `${keyPath}.${op}`;
+    if (!(IN_SEGMENT_OPERATORS as readonly string[]).includes(op)) {
+      return {
+        ok: false,
+        path: opPath,
+        message: `${opPath}: unknown operator "${op}" for ${IN_SEGMENT_KEY} (allowed: ${IN_SEGMENT_OPERATORS.join(", ")})`,
+      };
+    }
+    if (!isId(raw)) return { ok: false, path: opPath, message: `${opPath}: the value must be a segment id` };
+    nodes.push({ kind: "segment", op: op as InSegmentOperator, segmentId: raw });
+  }
+  return { ok: true, nodes };
+}
 type OperandResult<T> = { ok: true; value: T } | { ok: false; path?: string; message: string };
 
 const FIELD_VALUE_HINT = `like { "$eq": "Pune" }`;
@@ -450,6 +502,7 @@ export function toConditions(tree: SegmentNode): Conditions {
   if (tree.kind === "field") return { [`${FIELD_KEY_PREFIX}${tree.name}`]: { [tree.op]: tree.value } };
   if (tree.kind === "tags") return { [TAGS_KEY]: { [tree.op]: tree.value } };
   if (tree.kind === "activity") return activityToConditions(tree);
+  if (tree.kind === "segment") return { [IN_SEGMENT_KEY]: { [tree.op]: tree.segmentId } };
   if (tree.children.length === 1) return toConditions(tree.children[0]);
   return { [tree.logic === "OR" ? "$or" : "$and"]: tree.children.map(toConditions) };
 }
@@ -510,6 +563,11 @@ export function resolveRelativeDates(tree: SegmentNode, now: number): SegmentNod
     return isRelativeDate(tree.value) ? { ...tree, value: istDateDaysAgo(tree.value.$daysAgo, now) } : tree;
   }
   if (tree.kind === "tags") return tree;
+  if (tree.kind === "segment") {
+    if (!tree.target) return tree;
+    const inner = resolveRelativeDates(tree.target.tree, now);
+    return inner === tree.target.tree ? tree : { ...tree, target: { ...tree.target, tree: inner } };
+  }
   if (tree.kind === "activity") {
     // A rolling date becomes its day, a window its first day, as of `now`.
     const value = isRelativeDate(tree.value) ? istDateDaysAgo(tree.value.$daysAgo, now) : tree.value;
@@ -539,6 +597,8 @@ export function hasRelativeDates(tree: SegmentNode): boolean {
       return (tree.op === "$anniversaryWithinDays" && !tree.today) || isRelativeDay(tree.value);
     case "tags":
       return false;
+    case "segment":
+      return tree.target ? hasRelativeDates(tree.target.tree) : false;
     case "activity":
       return isRelativeDate(tree.value) || (tree.withinDays !== undefined && tree.since === undefined);
     default:
@@ -719,10 +779,28 @@ export function describeTagsCondition(c: TagsConditionNode): string {
   return `Tags ${TAGS_OPERATOR_WORDS[c.op]} ${c.value.join(", ")}`;
 }
 
-/** The whole tree in words, groups in brackets; `labels` names the tenant's fields. */
-export function describeTree(tree: SegmentNode, labels?: FieldLabels): string {
+/**
+ * A membership condition in words: 'In segment "VIP"', 'Not in segment "VIP"'; the name from the
+ * node's target, or from `names` (the tenant's segments by id); a segment no longer there is said so.
+ */
+export function describeSegmentCondition(c: SegmentRefNode, names?: Readonly<Record<string, string>>): string {
+  const name = c.target?.name ?? names?.[c.segmentId];
+  const which = name === undefined ? "a deleted segment" : `segment "${name}"`;
+  return `${c.op === "$eq" ? "In" : "Not in"} ${which}`;
+}
+
+/**
+ * The whole tree in words, groups in brackets; `labels` names the tenant's fields, `segmentNames`
+ * its segments by id.
+ */
+export function describeTree(
+  tree: SegmentNode,
+  labels?: FieldLabels,
+  segmentNames?: Readonly<Record<string, string>>,
+): string {
   const walk = (node: SegmentNode, nested: boolean): string => {
     if (node.kind === "condition") return describeCondition(node);
+    if (node.kind === "segment") return describeSegmentCondition(node, segmentNames);
     if (node.kind === "field") return describeFieldCondition(node, labels);
     if (node.kind === "tags") return describeTagsCondition(node);
     if (node.kind === "activity") return describeActivity(node);

@@ -39,10 +39,12 @@ const LOAD_FAILED = "Failed to load segment data. Please try again.";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const overview = await orRespond(segmentOverview(user.id, params.id ?? ""), LOAD_FAILED);
-  const { segment, count, customers, fieldLabels, warnings } = overview;
+  const { segment, count, customers, fieldLabels, segmentNames, warnings } = overview;
   const { tree, ...rest } = segment;
-  // The conditions in words name the tenant's fields by their labels; a field deleted since is warned of.
-  return { segment: { ...rest, summary: describeTree(tree, fieldLabels) }, count, customers, warnings };
+  // The conditions in words name the tenant's fields by their labels and the segments it includes
+  // by their names; a field or a segment deleted since is warned of.
+  const summary = describeTree(tree, fieldLabels, segmentNames);
+  return { segment: { ...rest, summary }, count, customers, warnings };
 }
 
 /** "Tag everyone in this segment": the tag on every customer the segment matches now. */

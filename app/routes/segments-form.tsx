@@ -21,7 +21,14 @@ import { formatCount } from "~/lib/numbers";
 import { replyRefused, replyUnfinished } from "~/lib/forms.server";
 import { orRespond } from "~/lib/responses";
 import { duplicateNameWarning } from "~/lib/segments";
-import { builderFields, builderRows, newBuilder, rowFieldNames, treeToBuilder } from "~/lib/segments-builder";
+import {
+  builderFields,
+  builderRows,
+  newBuilder,
+  rowFieldNames,
+  rowSegmentIds,
+  treeToBuilder,
+} from "~/lib/segments-builder";
 import { BuilderConditionsSchema, SegmentFormSchema, type SegmentFormInput } from "~/schemas/segment";
 import { requireUser } from "~/services/auth.server";
 import { fieldDefinitions } from "~/services/custom-fields.server";
@@ -29,7 +36,7 @@ import { redirectWithFlash } from "~/services/session.server";
 import {
   createSegment,
   getSegment,
-  otherSegmentNames,
+  otherSegments,
   previewAudience,
   updateSegment,
 } from "~/services/segments.server";
@@ -50,11 +57,11 @@ const SAVE_FAILED = "Failed to create or update segment:";
  * fields (a field deleted since, or an operator its type does not take, previews nothing: saving
  * says why).
  */
-async function previewOf(userId: string, rows: unknown): Promise<PreviewData | null> {
+async function previewOf(userId: string, rows: unknown, segmentId?: string): Promise<PreviewData | null> {
   const parsed = BuilderConditionsSchema.safeParse(rows ?? {});
   if (!parsed.success) return null;
   try {
-    return await previewAudience(userId, parsed.data);
+    return await previewAudience(userId, parsed.data, undefined, segmentId);
   } catch (error) {
     if (error instanceof ApiError) return null;
     throw error;
@@ -66,24 +73,27 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const catalog = await orRespond(fieldDefinitions(user.id), params.id ? EDIT_LOAD_FAILED : LOAD_FAILED);
   if (!params.id) {
     const values: SegmentFormInput = { name: "", description: "", conditions: builderRows(newBuilder()) };
+    const others = await orRespond(otherSegments(user.id), LOAD_FAILED);
     return {
       id: null,
       values,
       preview: null,
-      otherNames: await otherSegmentNames(user.id),
-      fields: builderFields(catalog),
+      otherNames: others.map((s) => s.name),
+      fields: builderFields(catalog, [], others),
     };
   }
   const segment = await orRespond(getSegment(user.id, params.id), EDIT_LOAD_FAILED);
   const conditions = builderRows(treeToBuilder(segment.tree));
   const values: SegmentFormInput = { name: segment.name, description: segment.description, conditions };
+  // The segments a rule may include: all the others (a segment cannot include itself).
+  const others = await orRespond(otherSegments(user.id, segment.id), EDIT_LOAD_FAILED);
   return {
     id: segment.id,
     values,
-    preview: await previewOf(user.id, conditions),
-    otherNames: await otherSegmentNames(user.id, segment.id),
-    // A retired or deleted field the segment uses stays listed on its rows.
-    fields: builderFields(catalog, rowFieldNames(conditions)),
+    preview: await previewOf(user.id, conditions, segment.id),
+    otherNames: others.map((s) => s.name),
+    // A retired or deleted field, or a deleted segment, the segment uses stays listed on its rows.
+    fields: builderFields(catalog, rowFieldNames(conditions), others, rowSegmentIds(conditions)),
   };
 }
 
@@ -95,7 +105,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     // A row added or removed without JavaScript, or a refused save: the form again, with the
     // preview of what was posted (without JavaScript nothing else counts it).
     const reply = replyUnfinished(submission);
-    const preview = await previewOf(user.id, submission.payload.conditions);
+    const preview = await previewOf(user.id, submission.payload.conditions, params.id);
     return data({ result: reply.data, preview }, reply.init ?? undefined);
   }
   try {

@@ -27,6 +27,12 @@ import type { SegmentConditionsRow, SegmentRow } from "~/models/segments/rows";
 import { storedSegments } from "~/models/segments/store.server";
 import { fieldCatalog } from "~/services/custom-fields.server";
 import { notify } from "~/services/notifications.server";
+import {
+  segmentReferenceNotes,
+  segmentsIncluding,
+  withSegmentReference,
+  withSegmentReferences,
+} from "~/services/segment-references.server";
 import type { CustomerContactDto } from "~/services/orders.server";
 
 export type SegmentDto = {
@@ -174,7 +180,7 @@ export async function listSegments(
 ): Promise<SegmentWithCount[]> {
   const q = options.q?.trim();
   const rows = await storedSegments.findSegmentsOfUser(userId, { q: q || undefined, take: options.take ?? 500 });
-  const counts = await audiences.sqlAudienceCounts(userId, rows.map(segmentTree));
+  const counts = await audiences.sqlAudienceCounts(userId, await withSegmentReferences(userId, rows.map(segmentTree)));
   const list = rows.map((s, i) => ({ ...toSegmentDto(s), customerCount: counts[i] }));
   const sort = options.sort ?? "date";
   const dir = options.dir ?? (sort === "name" ? "asc" : "desc");
@@ -210,10 +216,18 @@ export async function getSegment(userId: string, id: string): Promise<SegmentDto
   return { ...toSegmentDto(segment), tree: segmentTree(segment) };
 }
 
+/**
+ * The user's other segments (all of them but `exceptId`) by id and name: the duplicate-name
+ * warning, and the segments a rule may test membership of.
+ */
+export async function otherSegments(userId: string, exceptId?: string): Promise<{ id: string; name: string }[]> {
+  const rows = await storedSegments.segmentNamesOfUser(userId);
+  return rows.filter((r) => r.id !== exceptId).map((r) => ({ id: r.id, name: r.name }));
+}
+
 /** The names of the user's other segments (all of them but `exceptId`), for the duplicate-name warning. */
 export async function otherSegmentNames(userId: string, exceptId?: string): Promise<string[]> {
-  const rows = await storedSegments.segmentNamesOfUser(userId);
-  return rows.filter((r) => r.id !== exceptId).map((r) => r.name);
+  return (await otherSegments(userId, exceptId)).map((s) => s.name);
 }
 
 async function nameWarnings(userId: string, name: string, exceptId?: string): Promise<string[]> {
@@ -223,6 +237,7 @@ async function nameWarnings(userId: string, name: string, exceptId?: string): Pr
 
 export async function createSegment(userId: string, input: SegmentWriteInput): Promise<SavedSegment> {
   const tree = await checkedSegmentTree(userId, input.tree);
+  const audience = await withSegmentReference(userId, tree, { strict: true });
   // Read before the insert, so the new segment is not its own duplicate.
   const warnings = await nameWarnings(userId, input.name);
   const conditions = toConditions(tree);
@@ -234,7 +249,7 @@ export async function createSegment(userId: string, input: SegmentWriteInput): P
     logicType: topLogic(tree),
     conditions: JSON.stringify(conditions),
   });
-  const customerCount = await audiences.sqlAudienceCount(userId, tree);
+  const customerCount = await audiences.sqlAudienceCount(userId, audience);
   await notify(userId, {
     type: "NEW_SEGMENT",
     title: "New segment created",
@@ -246,6 +261,8 @@ export async function createSegment(userId: string, input: SegmentWriteInput): P
 export async function updateSegment(userId: string, id: string, input: SegmentWriteInput): Promise<SavedSegment> {
   await findSegment(userId, id);
   const tree = await checkedSegmentTree(userId, input.tree);
+  // A segment may not include itself, through any chain of segments.
+  const audience = await withSegmentReference(userId, tree, { strict: true, selfId: id });
   const warnings = await nameWarnings(userId, input.name, id);
   const segment = await storedSegments.updateSegmentById(id, {
     name: input.name,
@@ -255,7 +272,7 @@ export async function updateSegment(userId: string, id: string, input: SegmentWr
   });
   return {
     ...toSegmentDto(segment),
-    customerCount: await audiences.sqlAudienceCount(userId, tree),
+    customerCount: await audiences.sqlAudienceCount(userId, audience),
     warnings,
   };
 }
@@ -280,8 +297,22 @@ export async function segmentDeleteWarning(userId: string, id: string): Promise<
     : `Deleting this segment leaves the draft campaigns ${list} without a segment: choose another segment before launching them.`;
 }
 
+/**
+ * Deletes the tenant's segment. One that other segments include is refused (409) with their names,
+ * so no segment silently loses part of its rules.
+ */
 export async function deleteSegment(userId: string, id: string): Promise<void> {
   if (!isId(id)) throw notFound("Segment");
+  const including = await segmentsIncluding(userId, id);
+  if (including.length > 0) {
+    const names = including.map((n) => `"${n}"`).join(", ");
+    throw new ApiError(
+      "conflict",
+      including.length === 1
+        ? `the segment ${names} includes this segment: remove that condition first`
+        : `the segments ${names} include this segment: remove those conditions first`,
+    );
+  }
   if (!(await storedSegments.deleteSegmentOfUser(userId, id))) throw notFound("Segment");
 }
 
@@ -291,13 +322,13 @@ export async function deleteSegment(userId: string, id: string): Promise<void> {
  */
 export async function segmentWhere(userId: string, id: string): Promise<CompiledWhere> {
   const segment = await findSegment(userId, id);
-  return audiences.audienceWhere(userId, segmentTree(segment));
+  return audiences.audienceWhere(userId, await withSegmentReference(userId, segmentTree(segment)));
 }
 
 /** GET /api/segments/{id}/audience-count. */
 export async function segmentAudienceCount(userId: string, id: string): Promise<number> {
   const segment = await findSegment(userId, id);
-  return audiences.sqlAudienceCount(userId, segmentTree(segment));
+  return audiences.sqlAudienceCount(userId, await withSegmentReference(userId, segmentTree(segment)));
 }
 
 /** A page of a segment's audience in creation order; `nextCursor` is null on the last page. */
@@ -307,7 +338,8 @@ export async function segmentAudience(
   options: { limit: number; cursor?: string },
 ): Promise<{ customers: AudienceCustomer[]; nextCursor: string | null }> {
   const segment = await findSegment(userId, id);
-  const rows = await audiences.sqlAudiencePage(userId, segmentTree(segment), options.limit + 1, options.cursor);
+  const tree = await withSegmentReference(userId, segmentTree(segment));
+  const rows = await audiences.sqlAudiencePage(userId, tree, options.limit + 1, options.cursor);
   const page = rows.slice(0, options.limit);
   return {
     customers: page.map(audienceCustomer),
@@ -320,8 +352,12 @@ export async function previewAudience(
   userId: string,
   tree: SegmentNode,
   sample = AUDIENCE_SAMPLE_SIZE,
+  selfId?: string,
 ): Promise<{ count: number; customers: AudienceCustomer[] }> {
-  const checked = await checkedSegmentTree(userId, tree);
+  const checked = await withSegmentReference(userId, await checkedSegmentTree(userId, tree), {
+    strict: true,
+    ...(selfId ? { selfId } : {}),
+  });
   const { count, rows } = await audiences.sqlAudiencePreviewAs(userId, checked, sample, audienceCustomerFromTuple);
   return { count, customers: rows };
 }
@@ -332,8 +368,9 @@ export async function previewAudience(
  */
 export async function segmentOverview(userId: string, id: string) {
   const segment = await getSegment(userId, id);
-  const count = await audiences.sqlAudienceCount(userId, segment.tree);
-  const rows = count === 0 ? [] : await audiences.sqlAudiencePage(userId, segment.tree, AUDIENCE_SAMPLE_SIZE);
+  const audience = await withSegmentReference(userId, segment.tree);
+  const count = await audiences.sqlAudienceCount(userId, audience);
+  const rows = count === 0 ? [] : await audiences.sqlAudiencePage(userId, audience, AUDIENCE_SAMPLE_SIZE);
   const names = fieldNamesOf(segment.tree);
   const catalog = names.length > 0 ? await fieldCatalog(userId) : null;
   const fieldLabels: Record<string, string> = {};
@@ -341,8 +378,16 @@ export async function segmentOverview(userId: string, id: string) {
     const field = catalog?.get(name);
     if (field) fieldLabels[name] = field.label;
   }
-  const warnings = catalog ? segmentFieldWarnings(segment.tree, catalog) : [];
-  return { segment, count, customers: rows.map(audienceCustomer), fieldLabels, warnings };
+  const references = await segmentReferenceNotes(userId, segment.tree);
+  const warnings = [...(catalog ? segmentFieldWarnings(segment.tree, catalog) : []), ...references.warnings];
+  return {
+    segment,
+    count,
+    customers: rows.map(audienceCustomer),
+    fieldLabels,
+    segmentNames: references.names,
+    warnings,
+  };
 }
 
 /** The tenant's segments that contain one customer (chips on the customer detail), in one query. */
@@ -359,6 +404,7 @@ export async function segmentsMatchingCustomer(
   segments: (SegmentConditionsRow & { name: string })[],
 ): Promise<{ id: string; name: string }[]> {
   if (segments.length === 0) return [];
-  const matches = await audiences.sqlMatchesForCustomer(userId, customerId, segments.map(cachedSegmentTree));
+  const trees = await withSegmentReferences(userId, segments.map(cachedSegmentTree));
+  const matches = await audiences.sqlMatchesForCustomer(userId, customerId, trees);
   return segments.filter((_, i) => matches[i]).map((s) => ({ id: s.id, name: s.name }));
 }

@@ -11,6 +11,7 @@ import type { SegmentNode } from "~/lib/segments";
 import { type CampaignContent } from "~/schemas/campaign";
 import { type CampaignDto, findCampaign, getCampaign } from "~/services/campaigns/views.server";
 import { resendReach } from "~/services/campaigns/reach.server";
+import { withSegmentReference } from "~/services/segment-references.server";
 import { getSegment, segmentAudienceCount } from "~/services/segments.server";
 
 /** The campaign to write, and the segment it is sent to (null for a resend: its audience is its source's non-openers). */
@@ -72,7 +73,7 @@ export async function launchContent(
 ): Promise<{ campaign: Omit<NewCampaign, "id">; where: CompiledWhere }> {
   const { campaign, segment } = await contentOf(userId, input, draft);
   const where = segment
-    ? segmentAudience.audienceWhere(userId, segment.tree)
+    ? segmentAudience.audienceWhere(userId, await withSegmentReference(userId, segment.tree))
     : launches.nonOpenersWhere(userId, campaign.resendOfId ?? "");
   return { campaign, where };
 }

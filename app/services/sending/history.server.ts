@@ -9,6 +9,7 @@ import { parseConditions } from "~/lib/segments";
 import { deliveryHistory } from "~/models/deliveries/history/store.server";
 import { launches } from "~/models/launch/store.server";
 import { segmentAudience } from "~/models/segments/audience/store.server";
+import { withSegmentReference } from "~/services/segment-references.server";
 
 const NAMES = [
   "Diwali Dhamaka",
@@ -39,7 +40,7 @@ export async function seedCampaignHistory(
     const parsed = segment ? parseConditions(JSON.parse(segment.conditions)) : null;
     const where =
       parsed && parsed.ok
-        ? segmentAudience.audienceWhere(userId, parsed.tree)
+        ? segmentAudience.audienceWhere(userId, await withSegmentReference(userId, parsed.tree))
         : deliveryHistory.randomShareWhere(userId, 10 + ((i * 13) % 30));
     const id = newId(new Date(launchedAt));
     const name = `${NAMES[i % NAMES.length]}${i >= NAMES.length ? ` ${Math.floor(i / NAMES.length) + 1}` : ""}`;

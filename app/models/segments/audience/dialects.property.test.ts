@@ -588,10 +588,36 @@ function plainMatch(node: SegmentNode, c: Customer): boolean {
         }
       }
     }
+    case "segment": {
+      // In a segment: its tree holds; not in it: it does not. A segment no longer there holds nobody.
+      const inIt = node.target ? plainMatch(node.target.tree, c) : false;
+      return node.op === "$eq" ? inIt : !inIt;
+    }
     default:
       throw new Error(`No plain evaluation of a ${node.kind} condition here`);
   }
 }
+
+/**
+ * Trees that include other segments: a membership condition (is in, is not in, of a segment whose
+ * tree is generated, or of one deleted since), alone or in a group beside another tree, nested in
+ * turn. The service sets each target before anything is compiled (segment-references.server.ts).
+ */
+const membershipArb: fc.Arbitrary<SegmentNode> = fc.letrec<{ node: SegmentNode }>((tie) => ({
+  node: fc.oneof(
+    { depthSize: "small", maxDepth: 2 },
+    fc.record({
+      op: fc.constantFrom("$eq" as const, "$ne" as const),
+      target: fc.option(
+        fc.record({ name: fc.constant("Included"), tree: fc.oneof(valueTreeArb, tie("node")) }),
+        { nil: null, freq: 6 },
+      ),
+    }).map(({ op, target }): SegmentNode => ({ kind: "segment", op, segmentId: hexId("included"), target })),
+    fc
+      .record({ logic: fc.constantFrom("AND" as const, "OR" as const), a: tie("node"), b: valueTreeArb })
+      .map(({ logic, a, b }): SegmentNode => ({ kind: "group", logic, children: [a, b] })),
+  ),
+})).node;
 
 /** The SQLite count's shapes (decision 0004), each forced in turn: all must agree with PostgreSQL's. */
 const sqliteTuningArb = fc.constantFrom(
@@ -727,6 +753,32 @@ describe("a segment on SQLite and on PostgreSQL", () => {
       { seed: 28, numRuns: 150 },
     );
     // About 20 s on an idle machine: the limit leaves room for a busy one.
+  }, 120_000);
+
+  it("answers membership of other segments as a plain evaluation of the rows does, on both engines", async () => {
+    await fc.assert(
+      fc.asyncProperty(membershipArb, tuningArb, fc.nat(), async (tree, tuning, pick) => {
+        Object.assign(segmentSqlTuning, tuning.sqliteTuning);
+        Object.assign(postgresCountTuning, tuning.postgresTuning);
+        for (const userId of [TENANT_A, TENANT_B]) {
+          const own = customersOf(userId);
+          const expected = own
+            .filter((c) => plainMatch(tree, c))
+            .map((c) => c.id)
+            .sort();
+          expect(await sqliteAudience.sqlAudienceCount(userId, tree, NOW)).toBe(expected.length);
+          expect(await postgresAudience.sqlAudienceCount(userId, tree, NOW)).toBe(expected.length);
+          const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
+          expect(ids(await sqliteAudience.sqlAudiencePage(userId, tree, 5000, undefined, NOW))).toEqual(expected);
+          expect(ids(await postgresAudience.sqlAudiencePage(userId, tree, 5000, undefined, NOW))).toEqual(expected);
+          const customer = own[pick % own.length];
+          const inIt = plainMatch(tree, customer);
+          expect(await sqliteAudience.sqlMatchesForCustomer(userId, customer.id, [tree], NOW)).toEqual([inIt]);
+          expect(await postgresAudience.sqlMatchesForCustomer(userId, customer.id, [tree], NOW)).toEqual([inIt]);
+        }
+      }),
+      { seed: 36, numRuns: 80 },
+    );
   }, 120_000);
 
   it("chooses PostgreSQL's count shape from the planner's estimates", async () => {

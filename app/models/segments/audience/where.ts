@@ -30,6 +30,7 @@ import {
   type LeafNode,
   type Operator,
   type SegmentNode,
+  type SegmentRefNode,
   resolveRelativeDates,
   toComparison,
 } from "~/lib/segments";
@@ -87,9 +88,34 @@ function binder(params: SqlParam[], dialect: Dialect, firstParam: number): Bind 
   };
 }
 
+/**
+ * The tree of a membership condition's segment, or null when that segment no longer exists. Its
+ * references are set by the segments service before anything is compiled; one left unset is a
+ * fault of the caller, not of the user's tree.
+ */
+function referencedTree(node: SegmentRefNode): SegmentNode | null {
+  if (node.target === undefined) {
+    throw new Error(`The segment ${node.segmentId} a tree refers to is read before the tree is compiled`);
+  }
+  return node.target === null ? null : node.target.tree;
+}
+
+/**
+ * A membership condition from the tree of its segment compiled in the same place (`inner`): in the
+ * segment is that tree; not in it is `(tree) IS NOT TRUE` (a customer whose figure is NULL, and so
+ * matches no condition on it, is not in the segment). A segment no longer there holds nobody.
+ */
+function membershipSql(node: SegmentRefNode, inner: (tree: SegmentNode) => string, negate: boolean): string {
+  const tree = referencedTree(node);
+  const member = node.op === "$eq" ? !negate : negate;
+  if (tree === null) return member ? "(1 = 0)" : "(1 = 1)";
+  const sql = inner(tree);
+  return member ? `(${sql} IS TRUE)` : `(${sql} IS NOT TRUE)`;
+}
+
 /** A condition on the customer's fields or tags (its tenant given), in either form. */
 function valueCondition(
-  node: Exclude<LeafNode, { kind: "condition" }>,
+  node: Exclude<LeafNode, { kind: "condition" } | { kind: "segment" }>,
   userId: string | undefined,
   dialect: Dialect,
   bind: Bind,
@@ -125,6 +151,11 @@ export function compileTree(
   const walk = (node: SegmentNode, parent: "AND" | "OR" | null, filterOnly: boolean): string => {
     if (node.kind === "field" || node.kind === "tags" || node.kind === "activity")
       return valueCondition(node, userId, dialect, bind, { filterOnly });
+    // In a segment: its tree in this place. Not in it: the same tree under IS NOT TRUE.
+    if (node.kind === "segment")
+      return node.op === "$eq" && node.target
+        ? walk(node.target.tree, parent, filterOnly)
+        : membershipSql(node, (tree) => walk(tree, null, filterOnly), false);
     if (node.kind === "condition") {
       const c = toComparison(node);
       if (dialect === "postgres") return postgresCondition(c, params, placeholder);
@@ -147,6 +178,22 @@ export function compileTree(
   };
   const sql = walk(tree, null, filterOnly);
   return { sql, params };
+}
+
+/**
+ * A tree compiled by compileTree() in the middle of another compilation whose values are `params`
+ * (numbered from `firstParam`): its values are appended and its placeholders numbered after them.
+ */
+function plainInPlace(
+  tree: SegmentNode,
+  params: SqlParam[],
+  dialect: Dialect,
+  firstParam: number,
+  userId: string | undefined,
+): string {
+  const inner = compileTree(tree, dialect, firstParam + params.length, false, userId);
+  params.push(...inner.params);
+  return inner.sql;
 }
 
 function requireTenant(userId: string | undefined): string {
@@ -255,6 +302,7 @@ export function compileComplement(tree: SegmentNode, userId?: string): CompiledW
     if (node.kind === "field" || node.kind === "tags" || node.kind === "activity") {
       return valueCondition(node, userId, "sqlite", bind, { complement: true });
     }
+    if (node.kind === "segment") return membershipSql(node, (tree) => plainInPlace(tree, params, "sqlite", 1, userId), true);
     if (node.kind === "condition") {
       const c = toComparison(node);
       const column = `"${c.column}"`;
@@ -309,6 +357,9 @@ export function compilePostgresComplement(
   const walk = (node: SegmentNode): string => {
     if (node.kind === "field" || node.kind === "tags" || node.kind === "activity") {
       return valueCondition(node, userId, "postgres", bind, { complement: true });
+    }
+    if (node.kind === "segment") {
+      return membershipSql(node, (tree) => plainInPlace(tree, params, "postgres", firstParam, userId), true);
     }
     if (node.kind === "condition") {
       const c = toComparison(node);

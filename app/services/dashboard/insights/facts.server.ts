@@ -7,6 +7,7 @@ import { singleton } from "~/lib/singleton.server";
 import { insightFigures } from "~/models/insights/store.server";
 import { segmentAudience } from "~/models/segments/audience/store.server";
 import { countCustomers } from "~/services/customers.server";
+import { withSegmentReference } from "~/services/segment-references.server";
 import { segmentTree } from "~/services/segments.server";
 
 /** Inactivity windows (days without activity, or never active). */
@@ -171,8 +172,8 @@ export async function insightFacts(userId: string, now: Date = new Date()): Prom
     unsent.slice(0, UNSENT_SEGMENTS_COUNTED).map(async (s) => ({
       id: s.id,
       name: s.name,
-      customers: await remembered(`${userId}|segment|${s.id}|${s.conditions}|${ck}`, at, () =>
-        segmentAudience.sqlAudienceCount(userId, segmentTree(s)),
+      customers: await remembered(`${userId}|segment|${s.id}|${s.conditions}|${ck}`, at, async () =>
+        segmentAudience.sqlAudienceCount(userId, await withSegmentReference(userId, segmentTree(s))),
       ),
     })),
   );

@@ -1,0 +1,164 @@
+// Segments that include other segments: `{ "inSegment": { "$eq": "<id>" } }` (is in) and `$ne` (is
+// not in), docs/rules.md#segment-membership. The parser knows only the id; before an audience is
+// counted, paged or snapshotted, each reference is read here, in the tenant's own segments, and
+// given the tree of the segment it names (its own references read in turn), as that segment's
+// rules stand at that moment. "Is in" is that tree in the condition's place, so the count shapes of
+// an ordinary tree apply; "is not in" keeps the node with the tree as its target.
+//
+// A tree from a caller (saving, the live preview) is held to the rules: the segment must exist,
+// must not include itself through any chain, and chains are at most MAX_SEGMENT_NESTING deep, with
+// at most MAX_RESOLVED_CONDITIONS conditions in all; a 400 says which. A stored segment is read
+// leniently: a segment deleted since (only possible in a race with the delete's check) or a loop
+// made by two saves at once holds nobody, and the segment's page says so.
+import { ApiError } from "~/lib/api.server";
+import {
+  IN_SEGMENT_KEY,
+  type SegmentNode,
+  type SegmentRefNode,
+  countConditions,
+  parseConditions,
+} from "~/lib/segments";
+import { storedSegments } from "~/models/segments/store.server";
+
+/** How deep segments may include segments that include segments. */
+export const MAX_SEGMENT_NESTING = 5;
+/** The most conditions a tree may hold once the segments it includes are counted in. */
+export const MAX_RESOLVED_CONDITIONS = 500;
+
+/** The ids of the segments a tree refers to, each once, in order of appearance. */
+export function referencedSegmentIds(tree: SegmentNode): string[] {
+  const ids = new Set<string>();
+  const walk = (node: SegmentNode) => {
+    if (node.kind === "segment") ids.add(node.segmentId);
+    else if (node.kind === "group") node.children.forEach(walk);
+  };
+  walk(tree);
+  return [...ids];
+}
+
+type Known = { name: string; tree: SegmentNode | null };
+
+/** The tenant's segments by id (read once per call, only when some tree refers to one). */
+async function segmentsById(userId: string): Promise<Map<string, Known>> {
+  const rows = await storedSegments.segmentConditionsOfUser(userId);
+  const byId = new Map<string, Known>();
+  for (const row of rows) {
+    const parsed = parseConditions(JSON.parse(row.conditions));
+    byId.set(row.id, { name: row.name, tree: parsed.ok ? parsed.tree : null });
+  }
+  return byId;
+}
+
+export type ReferenceOptions = {
+  /** Refuse with a 400 what the rules forbid (a caller's tree), instead of reading it as holding nobody. */
+  strict?: boolean;
+  /** The segment the tree is saved as: a reference to it, through any chain, is a loop. */
+  selfId?: string;
+};
+
+function refused(message: string): ApiError {
+  return new ApiError("bad_request", message, { conditions: message });
+}
+
+/**
+ * The trees with every segment they refer to read and set (see the top of this file), in the
+ * same order. Trees without references are returned as they are, without a query.
+ */
+export async function withSegmentReferences(
+  userId: string,
+  trees: readonly SegmentNode[],
+  options: ReferenceOptions = {},
+): Promise<SegmentNode[]> {
+  if (trees.every((tree) => referencedSegmentIds(tree).length === 0)) return [...trees];
+  const known = await segmentsById(userId);
+  const strict = options.strict ?? false;
+  return trees.map((tree) => {
+    const path: string[] = options.selfId ? [options.selfId] : [];
+    let conditions = countConditions(tree);
+    const resolve = (node: SegmentNode): SegmentNode => {
+      if (node.kind === "group") return { ...node, children: node.children.map(resolve) };
+      if (node.kind !== "segment") return node;
+      const target = known.get(node.segmentId);
+      const nameOf = (id: string) => `"${known.get(id)?.name ?? id}"`;
+      if (path.includes(node.segmentId)) {
+        if (!strict) return hollow(node);
+        const loop = [...path.slice(path.indexOf(node.segmentId)), node.segmentId].map(nameOf).join(" → ");
+        throw refused(`conditions.${IN_SEGMENT_KEY}: a segment cannot include itself (${loop})`);
+      }
+      if (!target || target.tree === null) {
+        if (!strict) return hollow(node);
+        throw refused(`conditions.${IN_SEGMENT_KEY}: there is no segment with the id ${node.segmentId}`);
+      }
+      if (path.length >= MAX_SEGMENT_NESTING + (options.selfId ? 1 : 0)) {
+        if (!strict) return hollow(node);
+        throw refused(
+          `conditions.${IN_SEGMENT_KEY}: segments may include segments at most ${MAX_SEGMENT_NESTING} deep`,
+        );
+      }
+      conditions += countConditions(target.tree) - 1;
+      if (strict && conditions > MAX_RESOLVED_CONDITIONS) {
+        throw refused(
+          `conditions: at most ${MAX_RESOLVED_CONDITIONS} conditions are allowed, counting those of the segments it includes`,
+        );
+      }
+      path.push(node.segmentId);
+      const inner = resolve(target.tree);
+      path.pop();
+      // Is in: the segment's own tree in this place. Is not in: the node, with the tree to negate.
+      return node.op === "$eq" ? inner : { ...node, target: { name: target.name, tree: inner } };
+    };
+    return resolve(tree);
+  });
+}
+
+/** A reference that holds nobody: its segment is gone, or it closes a loop. */
+function hollow(node: SegmentRefNode): SegmentRefNode {
+  return { ...node, target: null };
+}
+
+/** withSegmentReferences() of one tree. */
+export async function withSegmentReference(
+  userId: string,
+  tree: SegmentNode,
+  options: ReferenceOptions = {},
+): Promise<SegmentNode> {
+  const [resolved] = await withSegmentReferences(userId, [tree], options);
+  return resolved;
+}
+
+/**
+ * The names of the tenant's segments a tree refers to, by id (for its conditions in words), and a
+ * warning when one of them no longer exists.
+ */
+export async function segmentReferenceNotes(
+  userId: string,
+  tree: SegmentNode,
+): Promise<{ names: Record<string, string>; warnings: string[] }> {
+  const ids = referencedSegmentIds(tree);
+  if (ids.length === 0) return { names: {}, warnings: [] };
+  const rows = await storedSegments.segmentNamesOfUser(userId);
+  const names: Record<string, string> = {};
+  for (const row of rows) if (ids.includes(row.id)) names[row.id] = row.name;
+  const missing = ids.filter((id) => !(id in names)).length;
+  const warnings =
+    missing === 0
+      ? []
+      : [
+          missing === 1
+            ? "Uses a deleted segment: nobody is in it"
+            : `Uses ${missing} deleted segments: nobody is in them`,
+        ];
+  return { names, warnings };
+}
+
+/** The names of the tenant's other segments that include this one, oldest first. */
+export async function segmentsIncluding(userId: string, id: string): Promise<string[]> {
+  const rows = await storedSegments.segmentConditionsOfUser(userId);
+  return rows
+    .filter((row) => {
+      if (row.id === id || !row.conditions.includes(id)) return false;
+      const parsed = parseConditions(JSON.parse(row.conditions));
+      return parsed.ok && referencedSegmentIds(parsed.tree).includes(id);
+    })
+    .map((row) => row.name);
+}
