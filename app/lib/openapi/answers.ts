@@ -13,6 +13,7 @@ import type { NotificationDto, PublicUser } from "~/lib/dto";
 import type { Insights } from "~/lib/insights";
 import { STORY_KINDS, type StoryEntry } from "~/lib/customer-story";
 import type { SuggestionsResult } from "~/services/ai.server";
+import type { SegmentDescription } from "~/services/segment-ai.server";
 import type { CampaignLinkDto } from "~/services/campaign-engagement.server";
 import type { ControlResult } from "~/services/campaigns/controls.server";
 import type { DeliveryLogDto } from "~/services/campaigns/delivery-log.server";
@@ -232,6 +233,10 @@ export const ImportResultSchema = z.strictObject({
     .array(z.string())
     .meta({ description: "The custom and built-in fields the file's columns set, by name, in file order" }),
   tags: z.boolean().meta({ description: "Whether the file had a tags column (each customer's tags made the row's)" }),
+  consent: z.boolean().meta({ description: "Whether the file had a consent column" }),
+  consentRecorded: count.meta({
+    description: "Customers whose consent the import recorded (those whose consent read so already are left alone)",
+  }),
   unknownColumns: z
     .array(z.string())
     .meta({ description: "The headers of the columns nothing imported (createFields=true makes text fields of them)" }),
@@ -241,7 +246,16 @@ export const ImportResultSchema = z.strictObject({
 
 const conditions = z
   .record(z.string(), z.unknown())
-  .meta({ description: "The Mongo-style condition mapping (docs/rules.md#segments)" });
+  .meta({
+    description:
+      "The Mongo-style condition mapping (docs/rules.md#segments): one condition alone, or several under $and / $or, " +
+      "groups nested. Keys: totalSpend, visits, lastActiveDate; field:<name> (any built-in or custom field, with the " +
+      "operators of its type: $eq $ne $contains $startsWith $in $gt $gte $lt $lte $exists $anniversaryWithinDays, dates " +
+      "as YYYY-MM-DD, { $daysAgo: N } or { $daysAhead: N }); tags ($in $all $nin); orderCount (optional withinDays), " +
+      "firstOrderDate, lastOrderDate, averageOrderValue, spendWithinDays (withinDays), boughtProduct ($eq $ne), " +
+      "lastOpenDate, lastClickDate, messagesReceived (withinDays), consent, suppressed; inSegment ($eq / $ne a segment " +
+      "id: in or not in another of your segments, without loops, at most 5 deep).",
+  });
 
 export const SegmentAnswerSchema = z.strictObject({
   _id: id,
@@ -274,6 +288,38 @@ export const AudienceCustomerSchema = CustomerContactSchema.extend({
 export const AudienceCountSchema = z.strictObject({ count });
 
 export const AudiencePreviewSchema = z.strictObject({ count, customers: z.array(AudienceCustomerSchema) });
+
+const ConditionRowSchema = z.strictObject({
+  kind: z.literal("condition"),
+  field: z.string().meta({ description: "totalSpend, visits, lastActiveDate, field:<name>, tags, an activity key, or inSegment" }),
+  op: z
+    .string()
+    .meta({ description: 'The operator as the builder holds it, e.g. "$gt", "$gte:daysAgo", "$gte:within:30"' }),
+  value: z.string(),
+});
+
+/** One row of the segment form's builder: a condition, or a group of rows. */
+export const BuilderRowSchema = z.union([
+  ConditionRowSchema,
+  z.strictObject({
+    kind: z.literal("group"),
+    logic: z.enum(["AND", "OR"]),
+    get children(): z.ZodArray<typeof BuilderRowSchema> {
+      return z.array(BuilderRowSchema);
+    },
+  }),
+]);
+
+export const SegmentDescriptionSchema = z.strictObject({
+  conditions,
+  builder: z
+    .strictObject({ logic: z.enum(["AND", "OR"]), children: z.array(BuilderRowSchema) })
+    .meta({ description: "The same conditions as the segment form's builder rows" }),
+  summary: z.string().meta({ description: "The conditions in words" }),
+  writer: z
+    .enum(["llm", "local"])
+    .meta({ description: "Who wrote them: the configured LLM or the local keyword rules" }),
+});
 
 const DeliveryStatsSchema = z.strictObject({
   sent: count,
@@ -523,6 +569,7 @@ export const DTO_CHECKS = [
   same<Out<typeof SegmentWithCountSchema>, SegmentWithCount>(true),
   same<Out<typeof SavedSegmentSchema>, SavedSegment>(true),
   same<Out<typeof AudienceCustomerSchema>, AudienceCustomer>(true),
+  same<Out<typeof SegmentDescriptionSchema>, SegmentDescription>(true),
   same<Out<typeof DeliveryStatsSchema>, DeliveryStats>(true),
   same<Out<typeof CampaignAnswerSchema>, CampaignDto>(true),
   same<Out<typeof CampaignWithAttributionSchema>, CampaignDetailDto>(true),

@@ -27,9 +27,10 @@ export const operations: Operation[] = [
     path: "/api/segments/{id}",
     method: "delete",
     operationId: "deleteSegment",
-    summary: "Deletes a segment; draft campaigns that used it lose it (named in warnings)",
+    summary:
+      "Deletes a segment; draft campaigns that used it lose it (named in warnings). A segment other segments include is a 409 naming them",
     tag: "Segments",
     answers: { 200: { description: "Deleted", json: "SegmentDeleted" } },
-    errors: [404],
+    errors: [404, 409],
   },
 ];
