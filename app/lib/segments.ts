@@ -320,7 +320,11 @@ type LeafResult = { ok: true; nodes: LeafNode[] } | { ok: false; path: string; m
 /** The conditions under the `inSegment` key: `{ "$eq": "<segment id>" }` or `{ "$ne": … }`. */
 function inSegmentConditions(item: unknown, keyPath: string): LeafResult {
   if (!isPlainObject(item) || Object.keys(item).length === 0) {
-    return { ok: false, path: keyPath, message: `${keyPath} must map an operator to a segment id, like { "$eq": "<id>" }` };
+    return {
+      ok: false,
+      path: keyPath,
+      message: `${keyPath} must map an operator to a segment id, like { "$eq": "<id>" }`,
+    };
   }
   const nodes: LeafNode[] = [];
   for (const [op, raw] of Object.entries(item)) {

@@ -33,13 +33,7 @@ import { BuilderConditionsSchema, SegmentFormSchema, type SegmentFormInput } fro
 import { requireUser } from "~/services/auth.server";
 import { fieldDefinitions } from "~/services/custom-fields.server";
 import { redirectWithFlash } from "~/services/session.server";
-import {
-  createSegment,
-  getSegment,
-  otherSegments,
-  previewAudience,
-  updateSegment,
-} from "~/services/segments.server";
+import { createSegment, getSegment, otherSegments, previewAudience, updateSegment } from "~/services/segments.server";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
 export const headers = keepAllowHeader;

@@ -244,18 +244,16 @@ export const ImportResultSchema = z.strictObject({
   durationMs: z.number(),
 });
 
-const conditions = z
-  .record(z.string(), z.unknown())
-  .meta({
-    description:
-      "The Mongo-style condition mapping (docs/rules.md#segments): one condition alone, or several under $and / $or, " +
-      "groups nested. Keys: totalSpend, visits, lastActiveDate; field:<name> (any built-in or custom field, with the " +
-      "operators of its type: $eq $ne $contains $startsWith $in $gt $gte $lt $lte $exists $anniversaryWithinDays, dates " +
-      "as YYYY-MM-DD, { $daysAgo: N } or { $daysAhead: N }); tags ($in $all $nin); orderCount (optional withinDays), " +
-      "firstOrderDate, lastOrderDate, averageOrderValue, spendWithinDays (withinDays), boughtProduct ($eq $ne), " +
-      "lastOpenDate, lastClickDate, messagesReceived (withinDays), consent, suppressed; inSegment ($eq / $ne a segment " +
-      "id: in or not in another of your segments, without loops, at most 5 deep).",
-  });
+const conditions = z.record(z.string(), z.unknown()).meta({
+  description:
+    "The Mongo-style condition mapping (docs/rules.md#segments): one condition alone, or several under $and / $or, " +
+    "groups nested. Keys: totalSpend, visits, lastActiveDate; field:<name> (any built-in or custom field, with the " +
+    "operators of its type: $eq $ne $contains $startsWith $in $gt $gte $lt $lte $exists $anniversaryWithinDays, dates " +
+    "as YYYY-MM-DD, { $daysAgo: N } or { $daysAhead: N }); tags ($in $all $nin); orderCount (optional withinDays), " +
+    "firstOrderDate, lastOrderDate, averageOrderValue, spendWithinDays (withinDays), boughtProduct ($eq $ne), " +
+    "lastOpenDate, lastClickDate, messagesReceived (withinDays), consent, suppressed; inSegment ($eq / $ne a segment " +
+    "id: in or not in another of your segments, without loops, at most 5 deep).",
+});
 
 export const SegmentAnswerSchema = z.strictObject({
   _id: id,
@@ -291,7 +289,9 @@ export const AudiencePreviewSchema = z.strictObject({ count, customers: z.array(
 
 const ConditionRowSchema = z.strictObject({
   kind: z.literal("condition"),
-  field: z.string().meta({ description: "totalSpend, visits, lastActiveDate, field:<name>, tags, an activity key, or inSegment" }),
+  field: z
+    .string()
+    .meta({ description: "totalSpend, visits, lastActiveDate, field:<name>, tags, an activity key, or inSegment" }),
   op: z
     .string()
     .meta({ description: 'The operator as the builder holds it, e.g. "$gt", "$gte:daysAgo", "$gte:within:30"' }),

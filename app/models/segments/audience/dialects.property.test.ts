@@ -606,13 +606,15 @@ function plainMatch(node: SegmentNode, c: Customer): boolean {
 const membershipArb: fc.Arbitrary<SegmentNode> = fc.letrec<{ node: SegmentNode }>((tie) => ({
   node: fc.oneof(
     { depthSize: "small", maxDepth: 2 },
-    fc.record({
-      op: fc.constantFrom("$eq" as const, "$ne" as const),
-      target: fc.option(
-        fc.record({ name: fc.constant("Included"), tree: fc.oneof(valueTreeArb, tie("node")) }),
-        { nil: null, freq: 6 },
-      ),
-    }).map(({ op, target }): SegmentNode => ({ kind: "segment", op, segmentId: hexId("included"), target })),
+    fc
+      .record({
+        op: fc.constantFrom("$eq" as const, "$ne" as const),
+        target: fc.option(fc.record({ name: fc.constant("Included"), tree: fc.oneof(valueTreeArb, tie("node")) }), {
+          nil: null,
+          freq: 6,
+        }),
+      })
+      .map(({ op, target }): SegmentNode => ({ kind: "segment", op, segmentId: hexId("included"), target })),
     fc
       .record({ logic: fc.constantFrom("AND" as const, "OR" as const), a: tie("node"), b: valueTreeArb })
       .map(({ logic, a, b }): SegmentNode => ({ kind: "group", logic, children: [a, b] })),

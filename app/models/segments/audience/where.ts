@@ -302,7 +302,8 @@ export function compileComplement(tree: SegmentNode, userId?: string): CompiledW
     if (node.kind === "field" || node.kind === "tags" || node.kind === "activity") {
       return valueCondition(node, userId, "sqlite", bind, { complement: true });
     }
-    if (node.kind === "segment") return membershipSql(node, (tree) => plainInPlace(tree, params, "sqlite", 1, userId), true);
+    if (node.kind === "segment")
+      return membershipSql(node, (tree) => plainInPlace(tree, params, "sqlite", 1, userId), true);
     if (node.kind === "condition") {
       const c = toComparison(node);
       const column = `"${c.column}"`;
