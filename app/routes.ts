@@ -59,6 +59,7 @@ export default [
   route("api/suppressions/:email", "routes/api/suppressions-email.ts"),
   route("api/segments", "routes/api/segments.ts"),
   route("api/segments/preview", "routes/api/segments-preview.ts"),
+  route("api/segments/describe", "routes/api/segments-describe.ts"),
   route("api/segments/:id", "routes/api/segments-id.ts"),
   route("api/segments/:id/audience-count", "routes/api/segments-id-audience-count.ts"),
   route("api/segments/:id/audience", "routes/api/segments-id-audience.ts"),

@@ -58,6 +58,7 @@ describe("matchApiRoute", () => {
     "/api/customers/65a1b2c3d4e5f60718293a4b",
     "/api/Customers/Import",
     "/api/segments/preview",
+    "/api/segments/describe",
     "/api/segments/abc/audience-count",
     "/api/segments/abc/audience",
     "/api/segments/abc/unknown",

@@ -73,6 +73,7 @@ const TAKES: Record<string, Method[] | "any"> = {
   "api/suppressions/:email": ["GET", "DELETE"],
   "api/segments": ["GET", "POST"],
   "api/segments/preview": ["POST"],
+  "api/segments/describe": ["POST"],
   "api/segments/:id": ["GET", "PUT", "DELETE"],
   "api/segments/:id/audience-count": ["GET"],
   "api/segments/:id/audience": ["GET"],

@@ -546,6 +546,9 @@ describe("real answers validate against the document", () => {
     await call("GET /api/segments", { query: { sort: "size", dir: "asc" } }, 200);
     await call("POST /api/segments/preview", { json: { conditions: { totalSpend: { $gt: 100 } } } }, 200);
     await call("POST /api/segments/preview", { json: {} }, 400);
+    await call("POST /api/segments/describe", { json: { description: "customers who spent more than 5000" } }, 200);
+    await call("POST /api/segments/describe", { json: { description: "" } }, 400);
+    await call("POST /api/segments/describe", { json: { description: "12345 !!!" } }, 422);
     await call("GET /api/segments/{id}", { params: { id: segmentId } }, 200);
     await call("GET /api/segments/{id}", { params: { id: missing } }, 404);
     await call(

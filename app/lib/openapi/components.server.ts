@@ -22,6 +22,7 @@ import { SendgridEventsSchema } from "~/schemas/feedback-webhooks";
 import { OrderSchema, OrderUpdateSchema } from "~/schemas/order";
 import { ProfileSchema } from "~/schemas/profile";
 import { PreviewInputSchema, SegmentInputSchema } from "~/schemas/segment";
+import { DescribeSegmentInputSchema } from "~/schemas/segment-ai";
 
 /** Request bodies, converted from the input side of the routes' own schemas. */
 export const INPUTS = {
@@ -36,6 +37,7 @@ export const INPUTS = {
   TagRenameInput: TagRenameInputSchema,
   SegmentInput: SegmentInputSchema,
   SegmentPreviewInput: PreviewInputSchema,
+  SegmentDescribeInput: DescribeSegmentInputSchema,
   CampaignInput: CampaignApiSchema,
   ResendNonOpenersInput: ResendNonOpenersSchema,
   ProfileInput: ProfileSchema,
@@ -77,6 +79,8 @@ export const ANSWERS = {
   AudienceCustomer: A.AudienceCustomerSchema,
   AudienceCount: A.AudienceCountSchema,
   AudiencePreview: A.AudiencePreviewSchema,
+  BuilderRow: A.BuilderRowSchema,
+  SegmentDescription: A.SegmentDescriptionSchema,
   Campaign: A.CampaignAnswerSchema,
   CampaignDetail: A.CampaignDetailSchema,
   CampaignWrapped: A.CampaignWrappedSchema,

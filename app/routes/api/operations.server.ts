@@ -34,6 +34,7 @@ import { operations as suppressionsExport } from "./suppressions-export.openapi.
 import { operations as suppressionsEmail } from "./suppressions-email.openapi.server";
 import { operations as segments } from "./segments.openapi.server";
 import { operations as segmentsPreview } from "./segments-preview.openapi.server";
+import { operations as segmentsDescribe } from "./segments-describe.openapi.server";
 import { operations as segmentsId } from "./segments-id.openapi.server";
 import { operations as segmentsIdAudienceCount } from "./segments-id-audience-count.openapi.server";
 import { operations as segmentsIdAudience } from "./segments-id-audience.openapi.server";
@@ -90,6 +91,7 @@ export const API_OPERATIONS: Operation[] = [
   // Segments
   segments,
   segmentsPreview,
+  segmentsDescribe,
   segmentsId,
   segmentsIdAudienceCount,
   segmentsIdAudience,
