@@ -6,9 +6,9 @@ import { toast } from "sonner";
 import { z } from "zod";
 import { formatRupees } from "~/lib/money";
 import { formatCount } from "~/lib/numbers";
-import { type Conditions, describeTree, previewNote, toConditions } from "~/lib/segments";
+import { type Conditions, describeTree, parseConditions, previewNote, toConditions } from "~/lib/segments";
 import { interpretDescription } from "~/lib/segments-ai";
-import { type BuilderGroup, MESSAGES, builderToTree } from "~/lib/segments-builder";
+import { type BuilderGroup, MESSAGES, builderToTree, treeToBuilder } from "~/lib/segments-builder";
 import { BuilderConditionsSchema } from "~/schemas/segment";
 
 export type PreviewCustomer = {
@@ -179,7 +179,69 @@ export function AudiencePreviewPanel({
 /** The Use AI toasts share one id: a new result replaces a failure instead of standing beside it. */
 const USE_AI_TOAST = "use-ai";
 
-/** 'Use AI': a description becomes conditions (locally, by keyword); the count shows before applying. */
+/** Conditions written from a description, and who wrote them: the configured LLM or the local rules. */
+export type WrittenConditions = {
+  builder: BuilderGroup;
+  conditions: Conditions;
+  summary: string;
+  writer: "llm" | "local";
+};
+type WriteResult = { ok: true; written: WrittenConditions } | { ok: false; message: string };
+
+/** The local writer, in the browser: what the dialog falls back on when the server cannot be asked. */
+function writeLocally(description: string): WriteResult {
+  const result = interpretDescription(description);
+  if (!result.ok) return result;
+  const tree = builderToTree(result.builder);
+  return {
+    ok: true,
+    written: { builder: result.builder, conditions: toConditions(tree), summary: describeTree(tree), writer: "local" },
+  };
+}
+
+const DescriptionAnswerSchema = z.object({
+  conditions: z.record(z.string(), z.unknown()),
+  summary: z.string(),
+  writer: z.enum(["llm", "local"]),
+});
+
+type DescribeFailure = { error?: { message?: string; fields?: Record<string, string> } };
+
+/**
+ * POST /api/segments/describe with the page's cookie: the conditions the server wrote (the LLM's
+ * when one is set up, else the local rules'), read back through the parser. A description the
+ * server refuses (400) or cannot read (422) is the server's message; any other failure (no
+ * network, an error, an answer of another shape) falls back on the local writer here.
+ */
+export async function writeConditions(description: string, signal?: AbortSignal): Promise<WriteResult> {
+  try {
+    const response = await fetch("/api/segments/describe", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ description }),
+      signal,
+    });
+    const body = (await response.json().catch(() => ({}))) as DescribeFailure;
+    if (response.status === 400 || response.status === 422) {
+      return { ok: false, message: body.error?.fields?.description ?? body.error?.message ?? MESSAGES.aiFailed };
+    }
+    const answer = response.ok ? DescriptionAnswerSchema.safeParse(body) : null;
+    const parsed = answer?.success ? parseConditions(answer.data.conditions) : null;
+    if (answer?.success && parsed?.ok) {
+      const { conditions, summary, writer } = answer.data;
+      return { ok: true, written: { builder: treeToBuilder(parsed.tree), conditions, summary, writer } };
+    }
+  } catch (error) {
+    if (signal?.aborted) throw error;
+  }
+  return writeLocally(description);
+}
+
+/**
+ * 'Use AI': a description becomes conditions, written by the server (the configured LLM, else the
+ * local keyword rules); the dialog notes when the local rules wrote them, and shows the count
+ * before applying.
+ */
 export function UseAiDialog({
   open,
   onClose,
@@ -191,34 +253,65 @@ export function UseAiDialog({
 }) {
   const [text, setText] = useState("");
   const [error, setError] = useState<string | null>(null);
-  const [built, setBuilt] = useState<BuilderGroup | null>(null);
+  const [built, setBuilt] = useState<WrittenConditions | null>(null);
+  const [writing, setWriting] = useState(false);
   const [count, setCount] = useState<number | null>(null);
   const [counting, setCounting] = useState(false);
+  const pending = useRef<AbortController | null>(null);
 
   const reset = () => {
+    pending.current?.abort();
+    pending.current = null;
+    setWriting(false);
     setError(null);
     setBuilt(null);
     setCount(null);
+    setCounting(false);
   };
   const close = () => {
     reset();
     onClose();
   };
+  const fail = (message: string) => {
+    setError(message);
+    if (message === MESSAGES.aiFailed) toast.error(message, { id: USE_AI_TOAST });
+  };
   const generate = () => {
     reset();
-    const result = interpretDescription(text);
-    if (!result.ok) {
-      setError(result.message);
-      if (result.message === MESSAGES.aiFailed) toast.error(result.message, { id: USE_AI_TOAST });
+    if (text.trim() === "") {
+      fail(MESSAGES.aiEmpty);
       return;
     }
-    toast.dismiss(USE_AI_TOAST);
-    setBuilt(result.builder);
-    setCounting(true);
-    fetchPreview(toConditions(builderToTree(result.builder)))
-      .then((data) => setCount(data.count))
-      .catch((e: unknown) => setError(`Failed to preview audience: ${e instanceof Error ? e.message : String(e)}`))
-      .finally(() => setCounting(false));
+    const controller = new AbortController();
+    pending.current = controller;
+    setWriting(true);
+    writeConditions(text, controller.signal)
+      .then((result) => {
+        if (controller.signal.aborted) return;
+        setWriting(false);
+        if (!result.ok) {
+          fail(result.message);
+          return;
+        }
+        toast.dismiss(USE_AI_TOAST);
+        setBuilt(result.written);
+        setCounting(true);
+        fetchPreview(result.written.conditions, controller.signal)
+          .then((data) => setCount(data.count))
+          .catch((e: unknown) => {
+            if (!controller.signal.aborted)
+              setError(`Failed to preview audience: ${e instanceof Error ? e.message : String(e)}`);
+          })
+          .finally(() => {
+            if (!controller.signal.aborted) setCounting(false);
+          });
+      })
+      .catch(() => {
+        // Aborted (the text changed or the dialog closed): the next Generate starts afresh.
+        if (controller.signal.aborted) return;
+        setWriting(false);
+        fail(MESSAGES.aiFailed);
+      });
   };
 
   return (
@@ -258,7 +351,12 @@ export function UseAiDialog({
               className="mt-4 rounded-lg border border-primary/30 bg-primary-light/30 p-3 text-sm"
               data-testid="ai-result"
             >
-              <p className="font-medium text-slate-800">{describeTree(builderToTree(built))}</p>
+              <p className="font-medium text-slate-800">{built.summary}</p>
+              {built.writer === "local" ? (
+                <p className="mt-1 text-xs text-slate-500" data-testid="ai-writer">
+                  Written by the local rules
+                </p>
+              ) : null}
               <p className="mt-1 text-slate-600">
                 {counting
                   ? "Counting customers..."
@@ -277,7 +375,7 @@ export function UseAiDialog({
                 type="button"
                 className="btn-primary"
                 onClick={() => {
-                  onApply(built);
+                  onApply(built.builder);
                   toast.success("Query created from description", { id: USE_AI_TOAST });
                   setText("");
                   close();
@@ -286,8 +384,13 @@ export function UseAiDialog({
                 Apply conditions
               </button>
             ) : (
-              <button type="button" className="btn-primary" onClick={generate}>
-                <Sparkles className="h-4 w-4" aria-hidden="true" /> Generate
+              <button type="button" className="btn-primary" onClick={generate} disabled={writing} aria-busy={writing}>
+                {writing ? (
+                  <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" />
+                ) : (
+                  <Sparkles className="h-4 w-4" aria-hidden="true" />
+                )}{" "}
+                Generate
               </button>
             )}
           </div>

@@ -44,6 +44,8 @@ test("a failed Use AI toast goes away when the next description gives a result",
   await dialog.getByLabel("Description").fill("customers who spent more than 10000");
   await dialog.getByRole("button", { name: "Generate" }).click();
   await expect(dialog.getByTestId("ai-result")).toContainText("Total spend greater than ₹10,000");
+  // No LLM is set up for the end-to-end servers: the dialog says the local rules wrote it.
+  await expect(dialog.getByTestId("ai-writer")).toHaveText("Written by the local rules");
   // Well within the toast's 5 s: gone because the result came, not because it timed out.
   await expect(failureToast).toHaveCount(0, { timeout: 2_000 });
 
