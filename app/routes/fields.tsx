@@ -11,7 +11,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { Archive, ArchiveRestore, ArrowDown, ArrowUp, Pencil, Plus, Trash2 } from "lucide-react";
+import { Archive, ArchiveRestore, ArrowDown, ArrowUp, type LucideIcon, Pencil, Plus, Trash2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { RouteErrorBoundary } from "~/components/error-boundary";
@@ -330,15 +330,7 @@ function FieldRow({
           <span className="text-xs text-slate-400">Not editable</span>
         ) : (
           <div className="flex justify-end gap-1">
-            <Link
-              to={`?rename=${encodeURIComponent(f.name)}`}
-              preventScrollReset
-              className="btn-ghost"
-              aria-label={`Rename ${f.label}`}
-              title="Rename"
-            >
-              <Pencil className="h-4 w-4" aria-hidden />
-            </Link>
+            <DialogLink open="rename" field={f} title="Rename" icon={Pencil} />
             <RowButton
               fields={{ intent: "move", name: f.name, direction: "up" }}
               label={`Move ${f.label} up`}
@@ -360,29 +352,41 @@ function FieldRow({
                 <ArchiveRestore className="h-4 w-4" aria-hidden />
               </RowButton>
             ) : (
-              <Link
-                to={`?retire=${encodeURIComponent(f.name)}`}
-                preventScrollReset
-                className="btn-ghost"
-                aria-label={`Retire ${f.label}`}
-                title="Retire"
-              >
-                <Archive className="h-4 w-4" aria-hidden />
-              </Link>
+              <DialogLink open="retire" field={f} title="Retire" icon={Archive} />
             )}
-            <Link
-              to={`?delete=${encodeURIComponent(f.name)}`}
-              preventScrollReset
-              className="btn-ghost text-red-600 hover:bg-red-50"
-              aria-label={`Delete ${f.label}`}
-              title="Delete"
-            >
-              <Trash2 className="h-4 w-4" aria-hidden />
-            </Link>
+            <DialogLink open="delete" field={f} title="Delete" icon={Trash2} />
           </div>
         )}
       </td>
     </tr>
+  );
+}
+
+/**
+ * A row's icon link to the page's own form or dialog for the field (?rename=, ?retire=, ?delete=),
+ * keeping the scroll position; a delete is drawn in red.
+ */
+function DialogLink({
+  open,
+  field,
+  title,
+  icon: Icon,
+}: {
+  open: "rename" | "retire" | "delete";
+  field: FieldDefinition;
+  title: string;
+  icon: LucideIcon;
+}) {
+  return (
+    <Link
+      to={`?${open}=${encodeURIComponent(field.name)}`}
+      preventScrollReset
+      className={open === "delete" ? "btn-ghost text-red-600 hover:bg-red-50" : "btn-ghost"}
+      aria-label={`${title} ${field.label}`}
+      title={title}
+    >
+      <Icon className="h-4 w-4" aria-hidden />
+    </Link>
   );
 }
 
