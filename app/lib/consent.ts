@@ -12,6 +12,9 @@ export const CONSENT_LABELS: Record<ConsentStatus, string> = {
   never_asked: "Never asked",
 };
 
+/** The source of a consent changed by hand on the customer page. */
+export const CONSENT_BY_HAND_SOURCE = "Customer page";
+
 export const MAX_CONSENT_SOURCE = 200;
 export const MAX_CONSENT_TEXT = 2000;
 
@@ -22,4 +25,27 @@ export const NEVER_ASKED: ConsentDto = { status: "never_asked", at: null, source
 
 export function isConsentStatus(value: unknown): value is ConsentStatus {
   return typeof value === "string" && (CONSENT_STATUSES as readonly string[]).includes(value);
+}
+
+/**
+ * A status as a person may write it in a CSV cell, made a status to check: "never_asked" or its
+ * label "Never asked", any case ("NEVER ASKED", "never-asked").
+ */
+export function consentStatusOf(cell: string): string {
+  return cell
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_");
+}
+
+/**
+ * What the customer page says after the consent was changed by hand: the new status, and where the
+ * suppression list keeps the address from campaign e-mail whatever the consent says.
+ */
+export function consentChangedMessage(status: ConsentStatus, email: string, suppressed: boolean): string {
+  const said = `Consent changed to ${CONSENT_LABELS[status]}`;
+  if (status === "unsubscribed") return `${said}: ${email} is on the suppression list and gets no campaign e-mail`;
+  if (suppressed)
+    return `${said}. ${email} is still on the suppression list: Resubscribe it to send it campaign e-mail`;
+  return said;
 }

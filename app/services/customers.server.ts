@@ -48,7 +48,8 @@ import { segmentsMatchingCustomer } from "~/services/segments.server";
 import { checkTagList, customerTags, replaceCustomerTags } from "~/services/tags.server";
 import type { FieldValueWrites } from "~/models/custom-fields/rows";
 import type { FieldValues } from "~/lib/custom-fields";
-import type { ConsentDto } from "~/lib/consent";
+import { CONSENT_BY_HAND_SOURCE, type ConsentDto, type ConsentStatus } from "~/lib/consent";
+import { suppressions } from "~/models/suppressions/store.server";
 import { consentOf, recordConsent, suppressWithdrawn } from "~/services/consent.server";
 
 // Tests, the seed and the bench still reach these here.
@@ -179,7 +180,7 @@ export async function createCustomer(userId: string, input: CustomerApiInput): P
     if (error instanceof DuplicateCustomerEmail) throw duplicateEmail();
     throw error;
   }
-  if (withdrawn) await suppressWithdrawn(userId, created.email);
+  if (withdrawn) await suppressWithdrawn(userId, [created.email]);
   await recordNewCustomers(userId, 1);
   return withExtras(userId, created);
 }
@@ -204,8 +205,34 @@ export async function updateCustomer(userId: string, id: string, input: Customer
     if (error instanceof DuplicateCustomerEmail) throw duplicateEmail();
     throw error;
   }
-  if (withdrawn) await suppressWithdrawn(userId, updated.email);
+  if (withdrawn) await suppressWithdrawn(userId, [updated.email]);
   return withExtras(userId, updated);
+}
+
+/**
+ * Records a customer's consent by hand (the customer page): `status`, dated now, from
+ * CONSENT_BY_HAND_SOURCE, with the text agreed to; "unsubscribed" suppresses the address, as
+ * through /api. Returns the customer's address, whether it is on the suppression list now, and the
+ * consent as it reads now.
+ */
+export async function setCustomerConsent(
+  userId: string,
+  id: string,
+  input: { status: ConsentStatus; text?: string },
+): Promise<{ email: string; suppressed: boolean; consent: ConsentDto }> {
+  if (!isId(id)) throw notFound("Customer");
+  const row = await customers.findCustomerForUser(userId, id);
+  if (!row) throw notFound("Customer");
+  const withdrawn = await transaction(async (tx) => {
+    if (!(await customers.customerBelongsToUser(userId, id, tx))) throw notFound("Customer");
+    return recordConsent(userId, id, { status: input.status, source: CONSENT_BY_HAND_SOURCE, text: input.text }, tx);
+  });
+  if (withdrawn) await suppressWithdrawn(userId, [row.email]);
+  const [consent, suppression] = await Promise.all([
+    consentOf(userId, id, row.email),
+    suppressions.findSuppression(userId, row.email),
+  ]);
+  return { email: row.email, suppressed: suppression !== null, consent };
 }
 
 /** Deletes the customer and their orders (and the orders' items) in one transaction. */

@@ -3,13 +3,20 @@
 // wins) and what recording "unsubscribed" also does are the service's:
 // app/services/consent.server.ts.
 import type { Tx } from "~/models/transaction/store.server";
-import type { ConsentRow, CustomerConsentRow } from "./rows";
+import type { ConsentRow, CustomerConsentRow, EmailConsentRow } from "./rows";
 
 export type ConsentStore = {
   /** The tenant's customer's recorded consent, or null (never asked). */
   readConsent(userId: string, customerId: string): Promise<ConsentRow | null>;
   /** The recorded consents of several of the tenant's customers (an export slice). */
   readConsentsOf(userId: string, customerIds: readonly string[]): Promise<CustomerConsentRow[]>;
+  /**
+   * The tenant's customers of these e-mails (lower case, as stored), each with its recorded consent
+   * or null: a page of an import's consents, in one statement.
+   */
+  readConsentsByEmail(userId: string, emails: readonly string[]): Promise<EmailConsentRow[]>;
+  /** Whether the tenant has recorded any customer's consent. */
+  holdsConsents(userId: string): Promise<boolean>;
   /** Records a customer's consent (replacing what was recorded). */
   writeConsent(userId: string, customerId: string, consent: ConsentRow, tx?: Tx): Promise<void>;
   /** Forgets a customer's recorded consent (never asked again). */

@@ -6,3 +6,6 @@ export type ConsentRow = { status: "subscribed" | "unsubscribed"; at: Date; sour
 
 /** A recorded consent with its customer (several customers' at once, for an export slice). */
 export type CustomerConsentRow = ConsentRow & { customerId: string };
+
+/** A customer found by e-mail with its recorded consent (null: never asked). */
+export type EmailConsentRow = { customerId: string; email: string; recorded: ConsentRow | null };

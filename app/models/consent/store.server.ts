@@ -30,6 +30,19 @@ export const consents: ConsentStore = {
     return rows.map((r) => ({ ...asRow(r), customerId: r.customerId }));
   },
 
+  async readConsentsByEmail(userId, emails) {
+    if (emails.length === 0) return [];
+    const rows = await db().customer.findMany({
+      where: { userId, email: { in: [...emails] } },
+      select: { id: true, email: true, consent: { select: COLUMNS } },
+    });
+    return rows.map((r) => ({ customerId: r.id, email: r.email, recorded: r.consent ? asRow(r.consent) : null }));
+  },
+
+  async holdsConsents(userId) {
+    return (await db().customerConsent.findFirst({ where: { userId }, select: { customerId: true } })) !== null;
+  },
+
   async writeConsent(userId, customerId, consent, tx?: Tx) {
     const data = { status: consent.status, at: consent.at, source: consent.source, text: consent.text };
     await (tx ?? db()).customerConsent.upsert({

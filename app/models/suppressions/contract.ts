@@ -28,6 +28,8 @@ export type SuppressionsStore = {
   removeSuppression(userId: string, email: string, options?: SuppressionWriteOptions): Promise<boolean>;
   /** The entry of one address, or null when it is not suppressed. */
   findSuppression(userId: string, email: string): Promise<SuppressionRow | null>;
+  /** The entries of these addresses that are on the list (a page of an import's consents), in one statement. */
+  findSuppressionsOf(userId: string, emails: readonly string[]): Promise<SuppressionRow[]>;
   /**
    * A page of the tenant's list, newest first, optionally only addresses containing `search`
    * (case-insensitive), with the total that matches.

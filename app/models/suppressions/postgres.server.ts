@@ -141,6 +141,16 @@ export const postgresSuppressions: SuppressionsStore = {
     return row ? toSuppressionRow(row) : null;
   },
 
+  async findSuppressionsOf(userId, emails) {
+    if (emails.length === 0) return [];
+    const rows = await query<StoredSuppression>(
+      postgres(),
+      `SELECT ${SUPPRESSION_COLUMNS} FROM "Suppression" WHERE "userId" = $1 AND "email" = ANY($2::text[])`,
+      [userId, emails.map(listedAddress)],
+    );
+    return rows.map(toSuppressionRow);
+  },
+
   async listSuppressions(userId, options) {
     const search = options.search?.trim().toLowerCase() ?? "";
     const params: unknown[] = search ? [userId, search] : [userId];

@@ -106,6 +106,16 @@ export const sqliteSuppressions: SuppressionsStore = {
     return row ? toSuppressionRow(row) : null;
   },
 
+  async findSuppressionsOf(userId, emails) {
+    if (emails.length === 0) return [];
+    return readStatement<StoredSuppression>(
+      `SELECT ${SUPPRESSION_COLUMNS} FROM "Suppression"
+       WHERE "userId" = ? AND "email" IN (SELECT value FROM json_each(?))`,
+    )
+      .all(userId, JSON.stringify(emails.map(listedAddress)))
+      .map(toSuppressionRow);
+  },
+
   async listSuppressions(userId, options) {
     const search = options.search?.trim().toLowerCase() ?? "";
     const filter = search ? ` AND instr("email", ?) > 0` : "";
