@@ -15,9 +15,10 @@ import { Archive, ArchiveRestore, ArrowDown, ArrowUp, type LucideIcon, Pencil, P
 import { useEffect, useRef, useState } from "react";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { RouteErrorBoundary } from "~/components/error-boundary";
-import { Field, FormAlert, LIVE_VALIDATION, SelectField, TextareaField } from "~/components/forms";
+import { Field, FormAlert, LIVE_VALIDATION, liveChecks, SelectField, TextareaField } from "~/components/forms";
 import { CardCell, ColumnHeader, ListTable } from "~/components/list-table";
 import { ACTIONS_CELL, WIDE_ONLY_CELL } from "~/components/responsive-table";
+import { RowRenameForm } from "~/components/row-rename-form";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import {
@@ -418,40 +419,20 @@ function RowButton({
 
 /** The row's label as an input, with Save and Cancel (?rename=<name>). */
 function RenameForm({ field, reply }: { field: FieldDefinition; reply: Reply }) {
-  const navigation = useNavigation();
-  const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "rename";
   const [form, inputs] = useForm({
     id: `rename-${field.name}`,
     lastResult: reply as never,
     defaultValue: { label: field.label },
-    constraint: getZodConstraint(RenameFieldFormSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: RenameFieldFormSchema }),
-    ...LIVE_VALIDATION,
+    ...liveChecks(RenameFieldFormSchema),
   });
   return (
-    <Form
-      method="post"
-      action={`/fields?rename=${encodeURIComponent(field.name)}`}
-      preventScrollReset
-      className="space-y-2"
-      {...getFormProps(form)}
-    >
-      <input type="hidden" name="intent" value="rename" />
-      <input type="hidden" name="name" value={field.name} />
+    <RowRenameForm form={form} page="/fields" keyName="name" rowKey={field.name}>
       <Field
         label={`New label for ${field.name}`}
         inputProps={{ ...getInputProps(inputs.label, { type: "text" }), autoComplete: "off", autoFocus: true }}
         errors={inputs.label.errors}
       />
-      <div className="flex flex-wrap gap-2">
-        <button type="submit" className="btn-primary" disabled={saving}>
-          {saving ? "Saving..." : "Save"}
-        </button>
-        <Link to="/fields" preventScrollReset className="btn-secondary">
-          Cancel
-        </Link>
-      </div>
-    </Form>
+    </RowRenameForm>
   );
 }
 

@@ -4,17 +4,18 @@
 // says how many customers carry the tag. Tags are made where customers are tagged: the customer
 // form and page, a segment, the customer list and the CSV import. Links, dialogs driven by the
 // address and plain form posts, so all of it works without JavaScript; on a phone the rows are cards.
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { Tag as TagIcon } from "lucide-react";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { useDelegatedLinks } from "~/components/fast-rows";
-import { Field } from "~/components/forms";
+import { Field, liveChecks } from "~/components/forms";
 import { CardCell, ColumnHeader, EmptyRow, ListTable } from "~/components/list-table";
 import { RowActionSprite, RowActions } from "~/components/row-actions";
+import { RowRenameForm } from "~/components/row-rename-form";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { replyRefused, replyUnfinished } from "~/lib/forms.server";
@@ -195,29 +196,16 @@ export default function Tags() {
 
 /** The row's new name, with Save and Cancel; a name that is another tag's says the two become one. */
 function RenameTagForm({ tag, others, reply }: { tag: string; others: string[]; reply: unknown }) {
-  const navigation = useNavigation();
-  const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "rename";
   const [form, fields] = useForm({
     id: "rename-tag",
     lastResult: reply as never,
     defaultValue: { name: tag },
-    constraint: getZodConstraint(RenameTagFormSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: RenameTagFormSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
+    ...liveChecks(RenameTagFormSchema),
   });
   const typed = String(fields.name.value ?? "");
   const merges = others.find((o) => typed.trim() !== "" && tagKey(o) === tagKey(typed));
   return (
-    <Form
-      method="post"
-      action={`/tags?rename=${encodeURIComponent(tag)}`}
-      preventScrollReset
-      className="space-y-2"
-      {...getFormProps(form)}
-    >
-      <input type="hidden" name="intent" value="rename" />
-      <input type="hidden" name="tag" value={tag} />
+    <RowRenameForm form={form} page="/tags" keyName="tag" rowKey={tag} saveLabel={merges ? "Merge" : "Save"}>
       <Field
         label={`New name for ${tag}`}
         hint={
@@ -228,15 +216,7 @@ function RenameTagForm({ tag, others, reply }: { tag: string; others: string[]; 
         inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "off", autoFocus: true }}
         errors={fields.name.errors}
       />
-      <div className="flex flex-wrap gap-2">
-        <button type="submit" className="btn-primary" disabled={saving}>
-          {saving ? "Saving..." : merges ? "Merge" : "Save"}
-        </button>
-        <Link to="/tags" preventScrollReset className="btn-secondary">
-          Cancel
-        </Link>
-      </div>
-    </Form>
+    </RowRenameForm>
   );
 }
 
