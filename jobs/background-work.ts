@@ -82,7 +82,7 @@ function uploadFrom(port: MessagePort): AsyncIterable<Uint8Array> {
 async function runImport(job: ImportJob, port: MessagePort) {
   const post = (message: FromImport) => port.postMessage(message);
   try {
-    const result = await importCustomerRows(job.userId, uploadFrom(port), {
+    const rows = await importCustomerRows(job.userId, uploadFrom(port), {
       file: job.file,
       mapping: job.mapping,
       createFields: job.createFields,
@@ -90,7 +90,7 @@ async function runImport(job: ImportJob, port: MessagePort) {
       pauseMs: job.pauseMs,
       onProgress: (progress) => post({ type: "progress", progress }),
     });
-    post({ type: "done", result });
+    post({ type: "done", rows });
   } catch (error) {
     post({ type: "failed", error: failure(error) });
   } finally {

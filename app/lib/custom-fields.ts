@@ -88,6 +88,12 @@ const RESERVED_NAMES = new Set([
   "created_at",
   "tags",
   "consent",
+  "consent_date",
+  "consentdate",
+  "consent_source",
+  "consentsource",
+  "consent_text",
+  "consenttext",
 ]);
 
 export function isBuiltInField(name: string): boolean {

@@ -1,5 +1,6 @@
 // The customers CSV's extra columns: which are fields (by name or label, any case), which is the
-// tags column, which the export's own the import passes over, and which are unknown.
+// tags column, which the consent's, which the export's own the import passes over, and which are
+// unknown.
 import { describe, expect, it } from "vitest";
 import { BUILT_IN_FIELDS } from "~/lib/custom-fields";
 import { extraColumns, guessMapping } from "~/lib/customer-csv";
@@ -50,5 +51,22 @@ describe("extraColumns", () => {
     expect(extra.fields.map((c) => c.index)).toEqual([2]);
     expect(extra.tags).toBe(3);
     expect(extra.unknown).toEqual([{ index: 4, header: "tags" }]);
+  });
+
+  it("finds the consent's columns in any case and spelling, before a field labelled so; without a consent column the others are headers like any other", () => {
+    const labelled = [...fields, { name: "consent_note", label: "Consent text", retired: false }];
+    const header = ["email", "Consent Text", "CONSENT", "consent_date", "consentSource", "consent"];
+    const extra = extraColumns(header, { email: 0 }, labelled);
+    expect(extra.consent).toEqual({ status: 2, at: 3, source: 4, text: 1 });
+    expect(extra.fields).toEqual([]);
+    expect(extra.unknown).toEqual([{ index: 5, header: "consent" }]);
+
+    const orphan = extraColumns(["email", "tier", "consentDate", "consent text"], { email: 0 }, labelled);
+    expect(orphan.consent).toBeUndefined();
+    expect(orphan.fields.map((c) => [c.index, c.field.name])).toEqual([
+      [1, "tier"],
+      [3, "consent_note"],
+    ]);
+    expect(orphan.unknown).toEqual([{ index: 2, header: "consentDate" }]);
   });
 });

@@ -4,8 +4,9 @@
 //
 // After the customer's own columns come the extra ones (extraColumns()): a column named for one of
 // the tenant's fields (its name or its label, any case) holds that field's values, a `tags` column
-// the customer's tags, and the export's own `id` and `createdAt` are passed over; any other column
-// is unknown, reported, and can be made a text field.
+// the customer's tags, `consent` with `consentDate`, `consentSource` and `consentText` the
+// customer's marketing consent, and the export's own `id` and `createdAt` are passed over; any
+// other column is unknown, reported, and can be made a text field.
 export const IMPORT_FIELDS = [
   "firstName",
   "lastName",
@@ -101,6 +102,23 @@ export function missingRequired(mapping: ColumnMapping): ImportField[] {
 export const TAGS_COLUMN = "tags";
 
 /**
+ * The consent's columns, as the export heads them (after `tags`): the status (subscribed,
+ * unsubscribed or never_asked), its date, where it came from and the text agreed to. An import
+ * knows them in any case and spelling ("Consent date", "consent_date"); the last three only beside
+ * a `consent` column (without one they are headers like any other).
+ */
+export const CONSENT_COLUMNS = {
+  status: "consent",
+  at: "consentDate",
+  source: "consentSource",
+  text: "consentText",
+} as const;
+export type ConsentPart = keyof typeof CONSENT_COLUMNS;
+
+/** The file's consent columns: the status column, and the others it has. */
+export type ConsentColumns = { status: number } & Partial<Record<Exclude<ConsentPart, "status">, number>>;
+
+/**
  * The export's columns an import passes over: the customer's id and the date added (an import
  * matches on e-mail, and a customer it adds is added now).
  */
@@ -115,16 +133,24 @@ export type ExtraColumns<F extends CsvField> = {
   fields: { index: number; field: F }[];
   /** The tags column, if the file has one. */
   tags: number | undefined;
+  /** The consent columns, if the file has a `consent` column. */
+  consent: ConsentColumns | undefined;
   /** The columns nothing reads (not blank ones), in file order. */
   unknown: { index: number; header: string }[];
 };
 
 const skipped = new Set(EXPORT_ONLY_COLUMNS.map(normaliseHeader));
 
+const CONSENT_PARTS = new Map(
+  Object.entries(CONSENT_COLUMNS).map(([part, header]) => [normaliseHeader(header), part as ConsentPart]),
+);
+
 /**
- * Sorts the columns `mapping` leaves out: `tags` is the tags column; the export's `id` and
- * `createdAt` are passed over; a header that is a field's name or label (any case, the ends
- * trimmed) is that field's column; the rest are unknown.
+ * Sorts the columns `mapping` leaves out: `tags` is the tags column; `consent` and its date,
+ * source and text columns (any case and spelling; the others only beside `consent`) are the
+ * consent's, whatever field is labelled so; the export's `id` and `createdAt` are passed over; a
+ * header that is a field's name or label (any case, the ends trimmed) is that field's column; the
+ * rest are unknown.
  */
 export function extraColumns<F extends CsvField>(
   header: readonly string[],
@@ -137,8 +163,13 @@ export function extraColumns<F extends CsvField>(
   // A name wins over another field's label.
   for (const field of live) byHeader.set(field.name, field);
   const mapped = new Set(Object.values(mapping));
-  const extra: ExtraColumns<F> = { fields: [], tags: undefined, unknown: [] };
+  const extra: ExtraColumns<F> = { fields: [], tags: undefined, consent: undefined, unknown: [] };
   const taken = new Set<string>();
+  // The consent's columns by part, the first of each, when the file has a status column; without
+  // one, its date, source or text headers are like any other.
+  const partOf = (i: number) => (mapped.has(i) ? undefined : CONSENT_PARTS.get(normaliseHeader(header[i].trim())));
+  const withConsent = header.some((_, i) => partOf(i) === "status");
+  const consent: Partial<Record<ConsentPart, number>> = {};
   header.forEach((raw, index) => {
     if (mapped.has(index)) return;
     const text = raw.trim();
@@ -148,7 +179,13 @@ export function extraColumns<F extends CsvField>(
       extra.tags = index;
       return;
     }
-    // Before the fields: a field labelled "ID" must not take an export's ids.
+    // Before the fields, as the export's own columns are: a field labelled "Consent date" or "ID"
+    // must not take them.
+    const part = withConsent ? partOf(index) : undefined;
+    if (part !== undefined && consent[part] === undefined) {
+      consent[part] = index;
+      return;
+    }
     if (skipped.has(normaliseHeader(text))) return;
     const field = byHeader.get(key);
     if (field && !taken.has(field.name)) {
@@ -158,5 +195,6 @@ export function extraColumns<F extends CsvField>(
     }
     extra.unknown.push({ index, header: text });
   });
+  if (consent.status !== undefined) extra.consent = { ...consent, status: consent.status };
   return extra;
 }

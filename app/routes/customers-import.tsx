@@ -197,14 +197,23 @@ async function readPreview(file: File): Promise<Preview | string> {
 
 const PREVIEW_BYTES = 64 * 1024;
 
-/** What the file's other columns hold, as the preview says it: fields, tags, and the columns left out. */
+/** What the file's other columns hold, as the preview says it: fields, tags, consent, and the columns left out. */
 function ExtraColumnsNote({ extra }: { extra: ReturnType<typeof extraColumns> }) {
-  if (extra.fields.length === 0 && extra.tags === undefined && extra.unknown.length === 0) return null;
+  if (
+    extra.fields.length === 0 &&
+    extra.tags === undefined &&
+    extra.consent === undefined &&
+    extra.unknown.length === 0
+  )
+    return null;
   return (
     <ul className="space-y-1 text-sm text-slate-700" aria-label="Other columns">
       {extra.fields.length > 0 ? <li>Fields: {extra.fields.map((c) => c.field.label).join(", ")}</li> : null}
       {extra.tags !== undefined ? (
         <li>Tags: each customer&apos;s tags become the row&apos;s (separated by ;)</li>
+      ) : null}
+      {extra.consent !== undefined ? (
+        <li>Consent: a row&apos;s consent is recorded (an empty cell leaves it as it is)</li>
       ) : null}
       {extra.unknown.length > 0 ? (
         <li>Not customer columns or fields: {extra.unknown.map((c) => c.header).join(", ")}</li>
@@ -313,7 +322,7 @@ export default function ImportCustomers() {
           {/* The key and the mapping come before the file so the server has them when it streams in. */}
           <input ref={progressKeyInput} type="hidden" name="progressKey" defaultValue="" />
           <ImportUpload
-            hint="The first row names the columns, e.g. firstName, lastName, email, phone, address, company, notes, totalSpend, visits, lastActive; a column named for one of your fields (city, birthday, …) sets it, and tags (separated by ;) sets the tags."
+            hint="The first row names the columns, e.g. firstName, lastName, email, phone, address, company, notes, totalSpend, visits, lastActive; a column named for one of your fields (city, birthday, …) sets it, tags (separated by ;) sets the tags, and consent (subscribed, unsubscribed or never_asked, with consentDate, consentSource and consentText) records the marketing consent."
             errors={previewError ? [previewError] : null}
             onFileChange={async (e) => {
               const file = e.currentTarget.files?.[0];
@@ -409,17 +418,25 @@ export default function ImportCustomers() {
   );
 }
 
-/** What the import did with the columns beyond the customer's own: fields set, tags, fields made, columns left out. */
+/** What the import did with the columns beyond the customer's own: fields set, tags, consent, fields made, columns left out. */
 function ImportedColumns({
   result,
   createFields,
 }: {
-  result: Pick<ImportResult, "fields" | "tags" | "createdFields" | "unknownColumns">;
+  result: Pick<ImportResult, "fields" | "tags" | "consent" | "consentRecorded" | "createdFields" | "unknownColumns">;
   createFields: boolean;
 }) {
   const lines: { id: string; text: string }[] = [];
   if (result.fields.length > 0) lines.push({ id: "fields", text: `Fields imported: ${result.fields.join(", ")}` });
   if (result.tags) lines.push({ id: "tags", text: "Tags imported from the tags column" });
+  if (result.consent)
+    lines.push({
+      id: "consent",
+      text:
+        result.consentRecorded > 0
+          ? `Consent recorded for ${formatCount(result.consentRecorded)} ${result.consentRecorded === 1 ? "customer" : "customers"}`
+          : "Consent: no customer's consent changed",
+    });
   if (result.createdFields.length > 0)
     lines.push({ id: "created-fields", text: `New fields: ${result.createdFields.join(", ")}` });
   if (result.unknownColumns.length > 0) {

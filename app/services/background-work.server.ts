@@ -10,7 +10,8 @@
 //
 // - import: the upload's chunks go to the worker as they arrive, at most IMPORT_INFLIGHT_BYTES
 //   ahead of what it has read (so a fast client cannot fill the worker's memory); its progress
-//   comes back for the progress bar; the new-customer notification is written here afterwards.
+//   comes back for the progress bar; the rows' consents and the new-customer notification are
+//   written here afterwards (afterImport).
 // - export: the worker produces the CSV a page at a time, at most EXPORT_PAGES_AHEAD pages ahead
 //   of what the response has taken (backpressure from a slow download reaches the query).
 // - launch and receipts: one message each way (runOnce).
@@ -28,7 +29,12 @@ import type { Receipt } from "~/models/deliveries/receipts/rows";
 import { jobEntry } from "~/services/job-entry.server";
 import type { CompiledWhere } from "~/models/segments/audience/rows";
 import { exportFileName } from "~/services/customer-export.server";
-import { afterImport, type ImportProgress, type ImportResult } from "~/services/customer-import.server";
+import {
+  afterImport,
+  type ImportedRows,
+  type ImportProgress,
+  type ImportResult,
+} from "~/services/customer-import.server";
 
 /** How long the worker stays after its last job (it costs a second to start: tsx compiles the app's modules). */
 const IDLE_MS = 60_000;
@@ -88,7 +94,7 @@ export type ToImport = { type: "chunk"; chunk: Uint8Array } | { type: "end" } | 
 export type FromImport =
   | { type: "read"; bytes: number }
   | { type: "progress"; progress: ImportProgress }
-  | { type: "done"; result: ImportResult }
+  | { type: "done"; rows: ImportedRows }
   | { type: "failed"; error: JobFailure };
 export type ToExport = { type: "more"; pages: number } | { type: "cancel" };
 export type FromExport = { type: "chunk"; chunk: Uint8Array } | { type: "end" } | { type: "failed"; error: JobFailure };
@@ -209,8 +215,8 @@ export async function importCustomersOffThread(
     onProgress?: (progress: ImportProgress) => void;
   } = {},
 ): Promise<ImportResult> {
-  let settle!: { resolve: (r: ImportResult) => void; reject: (e: Error) => void };
-  const outcome = new Promise<ImportResult>((resolve, reject) => (settle = { resolve, reject }));
+  let settle!: { resolve: (r: ImportedRows) => void; reject: (e: Error) => void };
+  const outcome = new Promise<ImportedRows>((resolve, reject) => (settle = { resolve, reject }));
   let settled = false;
   outcome.then(
     () => (settled = true),
@@ -241,7 +247,7 @@ export async function importCustomersOffThread(
       unread -= m.bytes;
       wake();
     } else if (m.type === "progress") options.onProgress?.(m.progress);
-    else if (m.type === "done") settle.resolve(m.result);
+    else if (m.type === "done") settle.resolve(m.rows);
     else settle.reject(failureError(m.error));
   });
   const send = (message: ToImport, transfer: ArrayBuffer[] = []) => {
@@ -276,9 +282,8 @@ export async function importCustomersOffThread(
   }
   if (settled) iterator.return?.()?.catch(() => undefined);
   try {
-    const result = await outcome;
-    await afterImport(userId, result);
-    return result;
+    // The rows' consents and the new-customer count, here, where Prisma and the process bus live.
+    return await afterImport(userId, await outcome);
   } finally {
     finish();
   }

@@ -1,8 +1,11 @@
 // @engines sqlite postgres
-// The customers CSV with fields and tags, both ways: the export's field and tags columns, an
-// export imported into another workspace with the same fields (everything equal), a bad field value
-// as a bad row naming the field, unknown columns listed and made fields with createFields, and the
-// tags column replacing and clearing a customer's tags; a file without such columns leaves them be.
+// The customers CSV with fields, tags and consent, both ways: the export's field, tags and consent
+// columns, an export imported into another workspace with the same fields (everything equal, the
+// consents too) and back into its own (nothing changes), a bad field value as a bad row naming the
+// field, unknown columns listed and made fields with createFields, and the tags column replacing
+// and clearing a customer's tags; a file without such columns leaves them be. Consent columns: any
+// spelling of their headers, a bad status or date a bad row naming the column (never a refusal),
+// "unsubscribed" suppressing the address as /api does, a blank cell or no column leaving it.
 import { Readable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase } from "../../tests/helpers/db";
@@ -11,12 +14,14 @@ import { createTestUser, useTestDatabase } from "../../tests/helpers/db";
 useTestDatabase();
 
 import type { User } from "~/generated/prisma/client";
+import { suppressions } from "~/models/suppressions/store.server";
 import { action as importAction } from "~/routes/api/customers-import";
 import { CustomerApiSchema } from "~/schemas/customer";
 import { exportCustomersCsv } from "~/services/customer-export.server";
-import { importCustomers } from "~/services/customer-import.server";
+import { CONSENT_STATUS_MISSING, importCustomers } from "~/services/customer-import.server";
 import { createCustomer, getCustomer, listCustomers } from "~/services/customers.server";
 import { createField, fieldDefinitions, updateField } from "~/services/custom-fields.server";
+import { suppressionOf } from "~/services/suppressions.server";
 import { issueToken } from "~/services/token.server";
 
 const csv = (text: string) => Readable.from([Buffer.from(text)]);
@@ -39,7 +44,9 @@ async function defineFields(userId: string, retire = true) {
   if (retire) await updateField(userId, "old_code", { retired: true });
 }
 
-describe("export and import with fields and tags", () => {
+const EMAILS = ["asha@example.com", "ravi@example.com", "meera@example.com", "zoya@example.com"];
+
+describe("export and import with fields, tags and consent", () => {
   let from: User;
   beforeAll(async () => {
     from = await createTestUser("FieldsFrom");
@@ -61,6 +68,12 @@ describe("export and import with fields and tags", () => {
         old_code: "A1",
       },
       tags: ["VIP", "trade fair 2026", "=formula"],
+      consent: {
+        status: "subscribed",
+        at: "2026-01-15T10:30:00Z",
+        source: "Checkout form",
+        text: "=Yes, send me offers",
+      },
     });
     await add({
       firstName: "Ravi",
@@ -68,50 +81,293 @@ describe("export and import with fields and tags", () => {
       email: "ravi@example.com",
       fields: { state: "Kerala", newsletter: false, score: 3 },
       tags: ["vip"],
+      consent: { status: "unsubscribed", at: "2026-02-01", source: "Phone call", text: "No more e-mail" },
     });
     await add({ firstName: "Meera", lastName: "Nair", email: "meera@example.com" });
+    // Unsubscribed by the link in a campaign: no record, the suppression list speaks.
+    await add({ firstName: "Zoya", lastName: "Khan", email: "zoya@example.com" });
+    await suppressions.addSuppressions(from.id, [{ email: "zoya@example.com", reason: "unsubscribed" }], {
+      now: Date.parse("2026-03-10T04:00:00Z"),
+    });
     await updateField(from.id, "old_code", { retired: true });
   });
 
-  it("writes a column per field (built-in first, retired left out) and a tags column, one slice at a time", async () => {
+  it("writes a column per field (built-in first, retired left out), a tags column and the consent's, one slice at a time", async () => {
     const text = await readAll(exportCustomersCsv(from.id, null, { pageSize: 2 }));
     const [header, ...lines] = text.trim().split("\n");
     expect(header).toBe(
       "id,firstName,lastName,email,phone,address,company,notes,totalSpend,visits,lastActive,createdAt," +
-        "city,state,country,birthday,time_zone,tier,score,joined,newsletter,tags",
+        "city,state,country,birthday,time_zone,tier,score,joined,newsletter,tags," +
+        "consent,consentDate,consentSource,consentText",
     );
-    expect(lines).toHaveLength(3);
-    const asha = lines.find((l) => l.includes("asha@example.com"))!;
-    expect(asha).toMatch(
-      /,Pune,,India,1990-02-28,Asia\/Kolkata,Gold,'-12\.5,2024-05-31,true,'=formula; trade fair 2026; VIP$/,
+    expect(lines).toHaveLength(4);
+    const line = (email: string) => lines.find((l) => l.includes(email));
+    expect(line("asha@example.com")).toMatch(
+      /,Pune,,India,1990-02-28,Asia\/Kolkata,Gold,'-12\.5,2024-05-31,true,'=formula; trade fair 2026; VIP,subscribed,2026-01-15T16:00:00\.000\+05:30,Checkout form,"'=Yes, send me offers"$/,
     );
-    expect(lines.find((l) => l.includes("ravi@example.com"))).toMatch(/,,Kerala,,,,,3,,false,VIP$/);
-    expect(lines.find((l) => l.includes("meera@example.com"))).toMatch(/,,,,,,,,,,$/);
+    // Recorded as unsubscribed: the record's date, source and text, not its suppression's.
+    expect(line("ravi@example.com")).toMatch(
+      /,,Kerala,,,,,3,,false,VIP,unsubscribed,2026-02-01T05:30:00\.000\+05:30,Phone call,No more e-mail$/,
+    );
+    expect(line("meera@example.com")).toMatch(/,,,,,,,,,,never_asked,,,$/);
+    expect(line("zoya@example.com")).toMatch(
+      /,,,,,,,,,,unsubscribed,2026-03-10T09:30:00\.000\+05:30,Unsubscribe link,$/,
+    );
   });
 
-  it("imports back into a fresh workspace with the same fields: every value and tag equal", async () => {
+  it("imports back into a fresh workspace with the same fields: every value, tag and consent equal", async () => {
     const file = await readAll(exportCustomersCsv(from.id, null, { pageSize: 2 }));
     const to = await createTestUser("FieldsTo");
     await defineFields(to.id);
     const result = await importCustomers(to.id, csv(file), { mergeBatch: 2 });
     expect(result).toMatchObject({
-      created: 3,
+      created: 4,
       failed: 0,
       fields: ["city", "state", "country", "birthday", "time_zone", "tier", "score", "joined", "newsletter"],
       tags: true,
+      consent: true,
+      // Meera was never asked, as a new customer is.
+      consentRecorded: 3,
       unknownColumns: [],
       createdFields: [],
     });
-    for (const email of ["asha@example.com", "ravi@example.com", "meera@example.com"]) {
+    for (const email of EMAILS) {
       const [before, after] = await Promise.all([customerOf(from.id, email), customerOf(to.id, email)]);
       const { old_code: _retired, ...exported } = before.fields;
       expect(after.fields).toEqual(exported);
       expect(after.tags).toEqual(before.tags);
+      expect(after.consent, email).toEqual(before.consent);
     }
     expect((await customerOf(to.id, "asha@example.com")).tags).toEqual(["=formula", "trade fair 2026", "VIP"]);
+    expect((await customerOf(to.id, "asha@example.com")).consent.text).toBe("=Yes, send me offers");
+    // The unsubscribed are kept out of sends there too.
+    expect(await suppressionOf(to.id, "ravi@example.com")).toMatchObject({ reason: "manual" });
+    expect(await suppressionOf(to.id, "zoya@example.com")).toMatchObject({ reason: "manual" });
+    expect(await suppressionOf(to.id, "asha@example.com")).toBeNull();
     // Again: the same file changes nothing.
-    expect(await importCustomers(to.id, csv(file))).toMatchObject({ created: 0, updated: 3, failed: 0 });
+    const listed = await suppressionOf(to.id, "zoya@example.com");
+    expect(await importCustomers(to.id, csv(file))).toMatchObject({
+      created: 0,
+      updated: 4,
+      failed: 0,
+      consentRecorded: 0,
+    });
     expect((await customerOf(to.id, "asha@example.com")).fields).toMatchObject({ score: -12.5, tier: "Gold" });
+    expect(await suppressionOf(to.id, "zoya@example.com")).toEqual(listed);
+  });
+
+  it("imported back into its own workspace changes nothing: fields, tags, consent, the suppression list", async () => {
+    const file = await readAll(exportCustomersCsv(from.id, null));
+    const before = await Promise.all(EMAILS.map((email) => customerOf(from.id, email)));
+    const listed = await Promise.all(EMAILS.map((email) => suppressionOf(from.id, email)));
+    expect(await importCustomers(from.id, csv(file))).toMatchObject({
+      created: 0,
+      updated: 4,
+      failed: 0,
+      consent: true,
+      consentRecorded: 0,
+    });
+    const after = await Promise.all(EMAILS.map((email) => customerOf(from.id, email)));
+    for (const [i, c] of after.entries()) {
+      expect(c.fields, c.email).toEqual(before[i].fields);
+      expect(c.tags, c.email).toEqual(before[i].tags);
+      expect(c.consent, c.email).toEqual(before[i].consent);
+    }
+    expect(await Promise.all(EMAILS.map((email) => suppressionOf(from.id, email)))).toEqual(listed);
+    // Zoya's entry is still the unsubscribe link's, not a suppression by hand.
+    expect(listed[3]).toMatchObject({ reason: "unsubscribed" });
+  });
+
+  it("keeps a consent text of several lines, commas and quotes as it was", async () => {
+    const text = 'I agree to "offers",\nsent by e-mail; at most weekly.';
+    const own = await createTestUser("ConsentTextFrom");
+    await createCustomer(
+      own.id,
+      CustomerApiSchema.parse({
+        firstName: "Lina",
+        lastName: "Das",
+        email: "lina@example.com",
+        consent: { status: "subscribed", at: "2025-12-01T08:15:30.123Z", source: "Shop, counter", text },
+      }),
+    );
+    const to = await createTestUser("ConsentTextTo");
+    const file = await readAll(exportCustomersCsv(own.id, null));
+    expect(await importCustomers(to.id, csv(file))).toMatchObject({ created: 1, consentRecorded: 1 });
+    expect((await customerOf(to.id, "lina@example.com")).consent).toEqual({
+      status: "subscribed",
+      at: "2025-12-01T08:15:30.123Z",
+      source: "Shop, counter",
+      text,
+    });
+  });
+});
+
+describe("consent columns", () => {
+  let user: User;
+  beforeAll(async () => {
+    user = await createTestUser("ConsentColumns");
+  });
+
+  it("reads them in any case and spelling; a bad status or date is a bad row naming its column", async () => {
+    const file = [
+      "firstName,lastName,email,Consent,Consent Date,consent_source,CONSENTTEXT",
+      "Tara,Singh,tara@example.com,Subscribed,2025-03-01,Fair stall,Send me news",
+      "Neha,Kapoor,neha@example.com,maybe,2025-03-01,,",
+      "Arjun,Reddy,arjun@example.com,subscribed,31/03/2025,,",
+      "Om,Das,om@example.com,unsubscribed,2999-01-01,,",
+      "Sana,Iqbal,sana@example.com,,2025-03-01,Fair stall,",
+      ",Verma,verma@example.com,sometimes,,,",
+      "Lata,Roy,lata@example.com,Never asked,,,",
+    ].join("\n");
+    const result = await importCustomers(user.id, csv(file));
+    expect(result).toMatchObject({
+      rows: 7,
+      created: 2,
+      failed: 5,
+      consent: true,
+      consentRecorded: 1,
+      unknownColumns: [],
+    });
+    const date = "consentDate must be a date like 2024-05-31 or an ISO date-time";
+    expect(result.errors).toEqual([
+      { line: 3, email: "neha@example.com", reason: "consent must be one of: subscribed, unsubscribed, never_asked" },
+      { line: 4, email: "arjun@example.com", reason: date },
+      { line: 5, email: "om@example.com", reason: date },
+      { line: 6, email: "sana@example.com", reason: CONSENT_STATUS_MISSING },
+      {
+        line: 7,
+        email: "verma@example.com",
+        reason: "First name is required; consent must be one of: subscribed, unsubscribed, never_asked",
+      },
+    ]);
+    expect(CONSENT_STATUS_MISSING).toBe(
+      "consent is empty, but the row has a consentDate, consentSource or consentText",
+    );
+    expect((await customerOf(user.id, "tara@example.com")).consent).toEqual({
+      status: "subscribed",
+      at: "2025-03-01T00:00:00.000Z",
+      source: "Fair stall",
+      text: "Send me news",
+    });
+    expect((await customerOf(user.id, "lata@example.com")).consent).toEqual({
+      status: "never_asked",
+      at: null,
+      source: "",
+      text: "",
+    });
+    // A bad row writes nothing: Om's address is not suppressed.
+    expect(await suppressionOf(user.id, "om@example.com")).toBeNull();
+  });
+
+  it("refuses a source or text too long, or a source of two lines, naming the column", async () => {
+    const file = [
+      "email,firstName,lastName,consent,consentSource,consentText",
+      `long@example.com,Long,One,subscribed,${"s".repeat(201)},`,
+      `text@example.com,Text,One,subscribed,,${"t".repeat(2001)}`,
+      'lines@example.com,Two,Lines,subscribed,"Shop\nFair",',
+    ].join("\n");
+    const result = await importCustomers(user.id, csv(file));
+    expect(result).toMatchObject({ imported: 0, failed: 3 });
+    expect(result.errors.map((e) => e.reason)).toEqual([
+      "consentSource must be at most 200 characters",
+      "consentText must be at most 2000 characters",
+      "consentSource cannot contain line breaks or other control characters",
+    ]);
+  });
+
+  it("'unsubscribed' suppresses the address as /api does; a blank cell or no consent column leaves consent as it is", async () => {
+    const isha = await createCustomer(
+      user.id,
+      CustomerApiSchema.parse({
+        firstName: "Isha",
+        lastName: "Jain",
+        email: "isha@example.com",
+        consent: { status: "subscribed", at: "2025-01-01", source: "Checkout", text: "Offers please" },
+      }),
+    );
+    const consentOf = async () => (await getCustomer(user.id, isha.id)).consent;
+    const given = await consentOf();
+
+    const without = await importCustomers(user.id, csv("email,firstName,lastName\nisha@example.com,Isha,J\n"));
+    expect(without).toMatchObject({ updated: 1, consent: false, consentRecorded: 0 });
+    expect(await consentOf()).toEqual(given);
+
+    const blank = await importCustomers(
+      user.id,
+      csv("email,firstName,lastName,consent,consentDate,consentSource,consentText\nisha@example.com,Isha,J,,,,\n"),
+    );
+    expect(blank).toMatchObject({ updated: 1, failed: 0, consent: true, consentRecorded: 0 });
+    expect(await consentOf()).toEqual(given);
+
+    // Unsubscribed by the import, and through /api for another customer: the same suppression.
+    const viaImport = await importCustomers(
+      user.id,
+      csv("email,firstName,lastName,consent,consentSource\nisha@example.com,Isha,J,unsubscribed,Phone call\n"),
+    );
+    expect(viaImport).toMatchObject({ updated: 1, consentRecorded: 1 });
+    expect(await consentOf()).toMatchObject({ status: "unsubscribed", source: "Phone call", text: "" });
+    await createCustomer(
+      user.id,
+      CustomerApiSchema.parse({
+        firstName: "Api",
+        lastName: "One",
+        email: "api-optout@example.com",
+        consent: { status: "unsubscribed", source: "Phone call" },
+      }),
+    );
+    const [byImport, byApi] = await Promise.all([
+      suppressionOf(user.id, "isha@example.com"),
+      suppressionOf(user.id, "api-optout@example.com"),
+    ]);
+    expect(byImport).toMatchObject({ reason: "manual", details: "Consent recorded as unsubscribed" });
+    expect({ ...byImport, email: "", createdAt: null }).toEqual({ ...byApi, email: "", createdAt: null });
+
+    // A customer the import adds as unsubscribed is suppressed too.
+    await importCustomers(
+      user.id,
+      csv("email,firstName,lastName,consent\nnew-optout@example.com,New,One,unsubscribed\n"),
+    );
+    expect(await suppressionOf(user.id, "new-optout@example.com")).toMatchObject({ reason: "manual" });
+  });
+
+  it("the last row of an e-mail stands; 'never_asked' forgets a recorded consent", async () => {
+    await createCustomer(
+      user.id,
+      CustomerApiSchema.parse({
+        firstName: "Kiran",
+        lastName: "Rao",
+        email: "kiran@example.com",
+        consent: { status: "subscribed", source: "Checkout" },
+      }),
+    );
+    const file = [
+      "email,firstName,lastName,consent,consentDate",
+      "kiran@example.com,Kiran,Rao,unsubscribed,2025-05-01",
+      "KIRAN@example.com,Kiran,Rao,subscribed,2025-06-01",
+      "ravi@example.com,Ravi,Rao,subscribed,2025-06-01",
+      "ravi@example.com,Ravi,Rao,never_asked,",
+    ].join("\n");
+    expect(await importCustomers(user.id, csv(file))).toMatchObject({ failed: 0, consentRecorded: 1 });
+    expect((await customerOf(user.id, "kiran@example.com")).consent).toEqual({
+      status: "subscribed",
+      at: "2025-06-01T00:00:00.000Z",
+      source: "",
+      text: "",
+    });
+    expect(await suppressionOf(user.id, "kiran@example.com")).toBeNull();
+    expect((await customerOf(user.id, "ravi@example.com")).consent.status).toBe("never_asked");
+
+    await importCustomers(user.id, csv("email,firstName,lastName,consent\nkiran@example.com,Kiran,Rao,never asked\n"));
+    expect((await customerOf(user.id, "kiran@example.com")).consent.status).toBe("never_asked");
+  });
+
+  it("without a consent column, a consentDate column is an unknown column", async () => {
+    const result = await importCustomers(
+      user.id,
+      csv("email,firstName,lastName,consentDate\nnodate@example.com,No,Date,2025-01-01\n"),
+      { createFields: true },
+    );
+    expect(result).toMatchObject({ created: 1, consent: false, unknownColumns: ["consentDate"], createdFields: [] });
   });
 });
 
@@ -281,6 +537,41 @@ describe("tags column", () => {
 });
 
 describe("/api/customers/import?createFields", () => {
+  it("records consent off the request thread's import as in it, and answers a bad consent cell as a bad row", async () => {
+    const tenant = await createTestUser("ApiConsent");
+    const auth = { Authorization: `Bearer ${await issueToken(tenant.id)}` };
+    const res = (await importAction({
+      request: new Request("http://localhost/api/customers/import", {
+        method: "POST",
+        headers: { ...auth, "Content-Type": "text/csv" },
+        body: [
+          "firstName,lastName,email,consent,consentDate,consentSource",
+          "Lata,Roy,lata@example.com,unsubscribed,2025-02-03,Phone call",
+          "Mira,Sen,mira@example.com,yes please,,",
+        ].join("\n"),
+      }),
+      params: {},
+      context: {},
+    })) as Response;
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      created: 1,
+      failed: 1,
+      consent: true,
+      consentRecorded: 1,
+      errors: [
+        { line: 3, email: "mira@example.com", reason: "consent must be one of: subscribed, unsubscribed, never_asked" },
+      ],
+    });
+    expect((await customerOf(tenant.id, "lata@example.com")).consent).toEqual({
+      status: "unsubscribed",
+      at: "2025-02-03T00:00:00.000Z",
+      source: "Phone call",
+      text: "",
+    });
+    expect(await suppressionOf(tenant.id, "lata@example.com")).toMatchObject({ reason: "manual" });
+  });
+
   it("makes fields of unknown columns with createFields=true and refuses another value with a 400", async () => {
     const tenant = await createTestUser("ApiFields");
     const auth = { Authorization: `Bearer ${await issueToken(tenant.id)}` };

@@ -3,18 +3,21 @@
 // memory. The server runs it in a worker thread (customersCsvResponse in ~/services/background-work.server).
 //
 // After the customer's own columns come one column per field (the built-in ones, then the tenant's
-// own that are not retired, in their order; the header is the field's name) and `tags` (the
-// customer's tags by name, joined by "; "): an export imports back into a workspace with the same
-// fields. Each slice's values and tags are read with one statement each, and not at all when the
-// tenant holds none.
+// own that are not retired, in their order; the header is the field's name), `tags` (the
+// customer's tags by name, joined by "; ") and the consent as it reads now (CONSENT_COLUMNS: its
+// status, date, source and text; consentReading() of the consent service): an export imports back
+// into a workspace with the same fields. Each slice's values, tags and consents are read with one
+// statement each, and not at all when the tenant holds none.
 import { csvText } from "~/lib/csv-cells";
 import { BUILT_IN_FIELDS } from "~/lib/custom-fields";
-import { IMPORT_FIELDS, TAGS_COLUMN } from "~/lib/customer-csv";
+import { NEVER_ASKED } from "~/lib/consent";
+import { CONSENT_COLUMNS, IMPORT_FIELDS, TAGS_COLUMN } from "~/lib/customer-csv";
 import { DEFAULT_TIME_ZONE, isoInZone } from "~/lib/dates";
 import { tagCell } from "~/lib/tags";
 import type { ExportExtras, ExportRow } from "~/models/customers/rows";
 import { customers } from "~/models/customers/store.server";
 import type { AnyConnection } from "~/models/transaction/store.server";
+import { consentReading } from "~/services/consent.server";
 import { fieldDefinitionOf } from "~/services/custom-fields.server";
 import { normaliseQuery } from "~/services/customers.server";
 
@@ -33,12 +36,28 @@ async function exportShape(connection: AnyConnection, userId: string): Promise<E
   return { fields: [...BUILT_IN_FIELDS, ...own].map((f) => f.name), holds };
 }
 
-/** The slice's field values and tags by customer: one statement each, none when the tenant holds none. */
-async function sliceExtras(connection: AnyConnection, userId: string, shape: ExportShape, rows: readonly ExportRow[]) {
+/** The consent's columns after `tags`. */
+const CONSENT_HEADER = [CONSENT_COLUMNS.status, CONSENT_COLUMNS.at, CONSENT_COLUMNS.source, CONSENT_COLUMNS.text];
+
+/** The consent's cells of a customer who was never asked. */
+const NEVER_ASKED_CELLS = [NEVER_ASKED.status, "", "", ""];
+
+/**
+ * The slice's field values, tags and consent cells by customer: one statement each, none when the
+ * tenant holds none. `iso` writes the consent's date as the export's other dates.
+ */
+async function sliceExtras(
+  connection: AnyConnection,
+  userId: string,
+  shape: ExportShape,
+  rows: readonly ExportRow[],
+  iso: (ms: number) => string,
+) {
   const ids = rows.map((r) => r.id);
-  const [values, tags] = await Promise.all([
+  const [values, tags, consents] = await Promise.all([
     shape.holds.values ? customers.readExportFieldValues(connection, userId, ids) : [],
     shape.holds.tags ? customers.readExportTags(connection, userId, ids) : [],
+    shape.holds.consents ? customers.readExportConsents(connection, userId, ids) : [],
   ]);
   const valuesOf = new Map<string, Map<string, string>>();
   for (const v of values) {
@@ -52,9 +71,24 @@ async function sliceExtras(connection: AnyConnection, userId: string, shape: Exp
     if (own) own.push(t.name);
     else tagsOf.set(t.customerId, [t.name]);
   }
+  const consentOf = new Map<string, string[]>();
+  for (const c of consents) {
+    const reading = consentReading(
+      c.status === null
+        ? null
+        : { status: c.status, at: new Date(Number(c.at)), source: c.source ?? "", text: c.text ?? "" },
+      c.reason === null ? null : { reason: c.reason, createdAt: new Date(Number(c.suppressedAt)) },
+    );
+    const at = reading.at === null ? "" : iso(Date.parse(reading.at));
+    consentOf.set(c.customerId, [reading.status, at, reading.source, reading.text]);
+  }
   return (id: string): string[] => {
     const own = valuesOf.get(id);
-    return [...shape.fields.map((name) => own?.get(name) ?? ""), tagCell(tagsOf.get(id) ?? [])];
+    return [
+      ...shape.fields.map((name) => own?.get(name) ?? ""),
+      tagCell(tagsOf.get(id) ?? []),
+      ...(consentOf.get(id) ?? NEVER_ASKED_CELLS),
+    ];
   };
 }
 
@@ -85,11 +119,11 @@ export function exportCustomersCsv(
         let chunk = "";
         if (!shape) {
           shape = await exportShape(connection, userId);
-          chunk += csvText([[...EXPORT_COLUMNS, ...shape.fields, TAGS_COLUMN]]);
+          chunk += csvText([[...EXPORT_COLUMNS, ...shape.fields, TAGS_COLUMN, ...CONSENT_HEADER]]);
         }
         const rows = await customers.readExportSlice(connection, userId, term, after, pageSize);
         if (rows.length) {
-          const extrasOf = await sliceExtras(connection, userId, shape, rows);
+          const extrasOf = await sliceExtras(connection, userId, shape, rows, iso);
           chunk += csvText(
             rows.map((c) => [
               c.id,

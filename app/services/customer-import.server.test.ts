@@ -299,7 +299,7 @@ describe("export", () => {
     const lines = all.trim().split("\n");
     expect(lines[0]).toBe(
       "id,firstName,lastName,email,phone,address,company,notes,totalSpend,visits,lastActive,createdAt," +
-        "city,state,country,birthday,time_zone,tags",
+        "city,state,country,birthday,time_zone,tags,consent,consentDate,consentSource,consentText",
     );
     expect(lines).toHaveLength(3);
     expect(all).toContain('Asha,Bose,asha@example.com,,,,"Likes, commas",10.00,0');

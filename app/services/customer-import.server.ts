@@ -14,6 +14,14 @@
 // customers, set-based. A file without them stages and merges exactly as before. Columns nothing
 // reads are listed in the result; with `createFields` they become text fields, made once the file
 // has parsed (a refused file makes none).
+//
+// A `consent` column (with `consentDate`, `consentSource`, `consentText`: CONSENT_COLUMNS) gives
+// each row's marketing consent, checked with /api's rules (ConsentCellsSchema); a blank cell leaves
+// the customer's consent as it is. The good rows' consents are kept in memory, compactly
+// (ImportedConsents), and recorded once the customers are saved, by afterImport() on the caller's
+// thread through the consent service (recordConsentsByEmail()): the same path as /api's, so an
+// "unsubscribed" row suppresses the address, and a customer whose consent reads so already is left
+// alone.
 import { Readable } from "node:stream";
 import { csvText, importedCell } from "~/lib/csv-cells";
 import { z } from "zod";
@@ -30,6 +38,7 @@ import {
 } from "~/lib/custom-fields";
 import { newId } from "~/lib/id";
 import { rupeesToPaise } from "~/lib/money";
+import { CONSENT_STATUSES, consentStatusOf } from "~/lib/consent";
 import { readTagCell, tagKey } from "~/lib/tags";
 import type { AnyConnection } from "~/models/transaction/store.server";
 import {
@@ -49,10 +58,14 @@ import {
   MAX_SPEND_RUPEES,
   MAX_VISITS,
 } from "~/schemas/customer";
+import { ConsentCellsSchema, type ConsentInput } from "~/schemas/consent";
 import { CONTROL_CHARACTERS, singleLineMessage } from "~/schemas/text";
+import { type ConsentByEmail, recordConsentsByEmail } from "~/services/consent.server";
 import { fieldDefinitionOf } from "~/services/custom-fields.server";
 import { recordNewCustomers } from "~/services/customer-events.server";
 import {
+  CONSENT_COLUMNS,
+  type ConsentColumns,
   extraColumns,
   IMPORT_FIELDS,
   REQUIRED_IMPORT_FIELDS,
@@ -93,12 +106,34 @@ export type ImportResult = {
   fields: string[];
   /** Whether the file had a tags column (each customer's tags were made the row's). */
   tags: boolean;
+  /** Whether the file had a consent column. */
+  consent: boolean;
+  /** Customers whose consent the import recorded (those whose consent read so already are left alone). */
+  consentRecorded: number;
   /** The headers of the columns nothing read (a blank header is not listed). */
   unknownColumns: string[];
   /** The text fields made from unknown columns (`createFields`), by name. */
   createdFields: string[];
   durationMs: number;
 };
+
+/**
+ * The consents of a file's good rows (a non-blank consent cell), in file order, kept until the
+ * customers are saved: each row's e-mail, status (its index in CONSENT_STATUSES), date (NaN: none
+ * given) and the indexes in `strings` of its source and text. A file's rows share a handful of
+ * sources and texts, each kept (and copied to another thread) once: about 100 bytes a row.
+ */
+export type ImportedConsents = {
+  strings: string[];
+  emails: string[];
+  statuses: number[];
+  ats: number[];
+  sources: number[];
+  texts: number[];
+};
+
+/** What the import's database work hands on to afterImport(): the result so far, and the consents to record. */
+export type ImportedRows = { result: ImportResult; consents: ImportedConsents | null };
 
 export type ImportProgress =
   | { phase: "reading"; rows: number; bytes: number }
@@ -231,34 +266,105 @@ export async function importCustomers(
   source: AsyncIterable<Uint8Array | string> | Readable,
   options: ImportOptions = {},
 ): Promise<ImportResult> {
-  const result = await importCustomerRows(userId, source, options);
-  await afterImport(userId, result);
-  return result;
+  return afterImport(userId, await importCustomerRows(userId, source, options));
 }
 
 /**
- * The import's database work alone: what a worker thread runs. The new-customer notification
- * (afterImport) is left to the caller's thread, where the process bus and Prisma live.
+ * The import's database work alone: what a worker thread runs. The consents and the new-customer
+ * notification (afterImport) are left to the caller's thread, where the process bus and Prisma live.
  */
 export async function importCustomerRows(
   userId: string,
   source: AsyncIterable<Uint8Array | string> | Readable,
   options: ImportOptions = {},
-): Promise<ImportResult> {
+): Promise<ImportedRows> {
   const started = Date.now();
   const connection = await customers.openImportConnection(options.file);
   try {
-    const result = await stageAndMerge(connection, userId, toInput(source), options);
+    const { consents, ...result } = await stageAndMerge(connection, userId, toInput(source), options);
     await customers.refreshStatisticsAfterImport(connection, result.created, options.pauseMs);
-    return { ...result, durationMs: Date.now() - started };
+    return { result: { ...result, durationMs: Date.now() - started }, consents };
   } finally {
     await customers.closeConnection(connection);
   }
 }
 
-/** What follows a finished import: the new-customer count behind the notifications. */
-export async function afterImport(userId: string, result: ImportResult): Promise<void> {
+/**
+ * What follows a finished import, on the caller's thread: the rows' consents recorded through the
+ * consent service (their customers are saved by now), and the new-customer count behind the
+ * notifications. Returns the import's result, its duration and consents counted in.
+ */
+export async function afterImport(userId: string, { result, consents }: ImportedRows): Promise<ImportResult> {
+  const started = Date.now();
+  const consentRecorded = consents ? await recordConsentsByEmail(userId, consentEntries(consents)) : 0;
   if (result.created > 0) await recordNewCustomers(userId, result.created);
+  return { ...result, consentRecorded, durationMs: result.durationMs + (Date.now() - started) };
+}
+
+/** The kept consents one row at a time, as the consent service records them. */
+function* consentEntries(kept: ImportedConsents): Generator<ConsentByEmail> {
+  for (let i = 0; i < kept.emails.length; i++) {
+    const at = kept.ats[i];
+    yield {
+      email: kept.emails[i],
+      input: {
+        status: CONSENT_STATUSES[kept.statuses[i]],
+        ...(Number.isNaN(at) ? {} : { at: new Date(at) }),
+        source: kept.strings[kept.sources[i]],
+        text: kept.strings[kept.texts[i]],
+      },
+    };
+  }
+}
+
+/** Keeps the good rows' consents (ImportedConsents) as the file is read. */
+class ConsentKeeper {
+  readonly kept: ImportedConsents = { strings: [], emails: [], statuses: [], ats: [], sources: [], texts: [] };
+  private readonly stringIndex = new Map<string, number>();
+
+  keep(email: string, input: ConsentInput) {
+    const k = this.kept;
+    k.emails.push(email);
+    k.statuses.push(CONSENT_STATUSES.indexOf(input.status));
+    k.ats.push(input.at ? input.at.getTime() : Number.NaN);
+    k.sources.push(this.stringAt(input.source ?? ""));
+    k.texts.push(this.stringAt(input.text ?? ""));
+  }
+
+  private stringAt(text: string): number {
+    let index = this.stringIndex.get(text);
+    if (index === undefined) {
+      index = this.kept.strings.push(text) - 1;
+      this.stringIndex.set(text, index);
+    }
+    return index;
+  }
+}
+
+/** Why a row with a consent date, source or text but no status is a bad row. */
+export const CONSENT_STATUS_MISSING = `${CONSENT_COLUMNS.status} is empty, but the row has a ${CONSENT_COLUMNS.at}, ${CONSENT_COLUMNS.source} or ${CONSENT_COLUMNS.text}`;
+
+/**
+ * A row's consent cells, checked as /api checks a consent (the status also as its label, "Never
+ * asked", any case): the consent, null when the status cell is blank (the customer's stays as it
+ * is), or why the row is bad, naming the columns.
+ */
+function readConsentCells(
+  columns: ConsentColumns,
+  record: readonly string[],
+): { input: ConsentInput } | { reason: string } | null {
+  const cell = (index: number | undefined) => (index === undefined ? "" : importedCell(record[index] ?? "").trim());
+  const status = cell(columns.status);
+  const [at, source, text] = [cell(columns.at), cell(columns.source), cell(columns.text)];
+  if (status === "") return at || source || text ? { reason: CONSENT_STATUS_MISSING } : null;
+  const parsed = ConsentCellsSchema.safeParse({
+    status: consentStatusOf(status),
+    ...(at ? { at } : {}),
+    ...(source ? { source } : {}),
+    ...(text ? { text } : {}),
+  });
+  if (!parsed.success) return { reason: [...new Set(parsed.error.issues.map((i) => i.message))].join("; ") };
+  return { input: parsed.data };
 }
 
 /** A field cell checked: the value to stage, or why the row is bad (naming the field). */
@@ -283,6 +389,8 @@ function checkCell(field: FieldDefinition, cell: string): CheckedCell {
 type ExtrasPlan = {
   fields: { index: number; field: FieldDefinition; memo: CellMemo }[];
   tags: number | undefined;
+  /** The consent's columns: read beside the row, not staged. */
+  consent: ConsentColumns | undefined;
   unknown: string[];
   /** Text fields to make from unknown columns once the file has parsed. */
   creating: FieldDefinition[];
@@ -308,6 +416,7 @@ function planExtras(
   const plan: ExtrasPlan = {
     fields: extra.fields.map((c) => ({ ...c, memo: new Map() })),
     tags: extra.tags,
+    consent: extra.consent,
     unknown: [],
     creating: [],
   };
@@ -377,7 +486,7 @@ async function stageAndMerge(
   userId: string,
   input: Readable,
   options: ImportOptions,
-): Promise<Omit<ImportResult, "durationMs">> {
+): Promise<Omit<ImportResult, "durationMs"> & { consents: ImportedConsents | null }> {
   // Which columns are fields: the tenant's definitions, read before the header arrives.
   const definitions = await tenantFields(connection, userId);
   // Only the staging table is written while the file is read: the tenant's data is untouched
@@ -387,6 +496,9 @@ async function stageAndMerge(
   let plan = null as ExtrasPlan | null;
   /** The unknown columns of a file without field or tags columns (a plan holds its own). */
   let unknownOnly: string[] = [];
+  /** The consent's columns, and the good rows' consents kept, when the file has a consent column. */
+  let consentColumns = undefined as ConsentColumns | undefined;
+  let consents = null as ConsentKeeper | null;
   const startStaging = async () => (staging ??= await customers.startStaging(connection, plan !== null));
 
   let mapping: ColumnMapping | undefined = options.mapping;
@@ -421,6 +533,8 @@ async function stageAndMerge(
       mapping ??= guessMapping(header);
       checkMapping(mapping, header.length);
       const extras = planExtras(header, mapping, definitions, options.createFields === true);
+      consentColumns = extras.consent;
+      if (consentColumns) consents = new ConsentKeeper();
       if (extras.fields.length > 0 || extras.tags !== undefined) {
         plan = extras;
         width = STAGED_VALUES + STAGED_EXTRA_VALUES;
@@ -442,13 +556,16 @@ async function stageAndMerge(
     }
     const parsed = CustomerImportRowSchema.safeParse(raw);
     const extra = plan ? readExtras(plan, record) : null;
-    if (!parsed.success || (extra !== null && "reasons" in extra)) {
+    const consent = consentColumns ? readConsentCells(consentColumns, record) : null;
+    if (!parsed.success || (extra !== null && "reasons" in extra) || (consent !== null && "reason" in consent)) {
       const reasons = parsed.success ? [] : parsed.error.issues.map((i) => i.message);
       if (extra !== null && "reasons" in extra) reasons.push(...extra.reasons);
+      if (consent !== null && "reason" in consent) reasons.push(consent.reason);
       fail(line, raw.email ?? "", [...new Set(reasons)].join("; "));
       return;
     }
     const v = parsed.data;
+    if (consent !== null) consents?.keep(v.email, consent.input);
     const at = waiting * width;
     values[at] = newId();
     for (let i = 0; i < fields.length; i++) values[at + i + 1] = v[fields[i]];
@@ -537,8 +654,11 @@ async function stageAndMerge(
     mapping: mapping!,
     fields: made.fields,
     tags: plan?.tags !== undefined,
+    consent: consentColumns !== undefined,
+    consentRecorded: 0,
     unknownColumns: plan?.unknown ?? unknownOnly,
     createdFields: made.created,
+    consents: consents?.kept ?? null,
   };
 }
 

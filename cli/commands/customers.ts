@@ -117,6 +117,10 @@ export function registerCustomerCommands(program: Command) {
       );
       if (result.createdFields.length > 0)
         console.log(`Fields made from new columns: ${result.createdFields.join(", ")}.`);
+      if (result.consent)
+        console.log(
+          `Consent recorded for ${result.consentRecorded.toLocaleString("en-IN")} customers whose consent the file changed.`,
+        );
       if (result.unknownColumns.length > 0)
         console.log(
           `Columns not imported: ${result.unknownColumns.join(", ")}${opts.createFields ? "" : " (--create-fields makes text fields of them)"}.`,

@@ -186,7 +186,7 @@ test.describe("customers", () => {
     await page.getByRole("button", { name: "Export CSV" }).click();
     const allText = readFileSync((await (await all).path())!, "utf8");
     expect(allText.split("\n")[0]).toBe(
-      "id,firstName,lastName,email,phone,address,company,notes,totalSpend,visits,lastActive,createdAt,city,state,country,birthday,time_zone,tags",
+      "id,firstName,lastName,email,phone,address,company,notes,totalSpend,visits,lastActive,createdAt,city,state,country,birthday,time_zone,tags,consent,consentDate,consentSource,consentText",
     );
     expect(allText).toContain(`aditi.${tag}@example.com`);
     expect(allText.split("\n").find((line) => line.includes(`aditi.${tag}`))).toContain(",Mysuru,");

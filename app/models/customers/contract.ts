@@ -26,6 +26,7 @@ import type {
   CustomerMerge,
   CustomerRow,
   CustomerTagRow,
+  ExportConsentRow,
   ExportExtras,
   ExportRow,
   ListQuery,
@@ -214,7 +215,10 @@ export type CustomersStore = {
     after: RowKey | null,
     limit: number,
   ): Promise<ExportRow[]>;
-  /** Whether the tenant holds any field value and any tag: an export without them reads neither per slice. */
+  /**
+   * Whether the tenant holds any field value, any tag, any recorded consent or suppressed address:
+   * an export without them reads none of them per slice.
+   */
   readExportExtras(connection: AnyConnection, userId: string): Promise<ExportExtras>;
   /** The field values of these customers of the tenant (an export slice), in one statement. */
   readExportFieldValues(
@@ -224,4 +228,14 @@ export type CustomersStore = {
   ): Promise<CustomerFieldValueRow[]>;
   /** The tags of these customers of the tenant (an export slice), each customer's by tag key, in one statement. */
   readExportTags(connection: AnyConnection, userId: string, customerIds: readonly string[]): Promise<CustomerTagRow[]>;
+  /**
+   * The recorded consent and the suppression-list entry of those of these customers of the tenant
+   * (an export slice) that have either, in one statement; what it reads as is the consent
+   * service's rule (consentReading()).
+   */
+  readExportConsents(
+    connection: AnyConnection,
+    userId: string,
+    customerIds: readonly string[],
+  ): Promise<ExportConsentRow[]>;
 };

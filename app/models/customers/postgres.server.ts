@@ -61,6 +61,7 @@ import {
   type CustomerFieldValueRow,
   type CustomerRow,
   type CustomerTagRow,
+  type ExportConsentRow,
   type ExportExtras,
   type ExportRow,
   type KeyValue,
@@ -629,7 +630,9 @@ export const postgresCustomers: CustomersStore = {
   async readExportExtras(connection, userId) {
     const { rows } = await readerOf(connection).query<ExportExtras>(
       `SELECT EXISTS (SELECT 1 FROM "CustomerFieldValue" WHERE "userId" = $1) AS "values",
-              EXISTS (SELECT 1 FROM "Tag" WHERE "userId" = $1) AS "tags"`,
+              EXISTS (SELECT 1 FROM "Tag" WHERE "userId" = $1) AS "tags",
+              EXISTS (SELECT 1 FROM "CustomerConsent" WHERE "userId" = $1)
+                OR EXISTS (SELECT 1 FROM "Suppression" WHERE "userId" = $1) AS "consents"`,
       [userId],
     );
     return rows[0];
@@ -651,6 +654,20 @@ export const postgresCustomers: CustomersStore = {
       `SELECT ct."customerId", t."name" FROM "CustomerTag" ct JOIN "Tag" t ON t."id" = ct."tagId"
        WHERE ct."customerId" = ANY($1::text[]) AND ct."userId" = $2
        ORDER BY ct."customerId", t."key" COLLATE "C"`,
+      [customerIds, userId],
+    );
+    return rows;
+  },
+
+  async readExportConsents(connection, userId, customerIds) {
+    if (customerIds.length === 0) return [];
+    const { rows } = await readerOf(connection).query<ExportConsentRow>(
+      `SELECT c."id" AS "customerId", cc."status", cc."at", cc."source", cc."text",
+              su."reason", su."createdAt" AS "suppressedAt"
+       FROM "Customer" c
+       LEFT JOIN "CustomerConsent" cc ON cc."customerId" = c."id"
+       LEFT JOIN "Suppression" su ON su."userId" = c."userId" AND su."email" = c."email"
+       WHERE c."id" = ANY($1::text[]) AND c."userId" = $2 AND (cc."customerId" IS NOT NULL OR su."email" IS NOT NULL)`,
       [customerIds, userId],
     );
     return rows;

@@ -195,8 +195,25 @@ export const csvFieldsSql = (p: (n: number) => string) =>
 /** A field the import makes from a column it did not know (a text field). */
 export type NewCsvField = { id: string; name: string; label: string };
 
-/** Whether the tenant holds any field value, any tag: an export reads them per slice only if so. */
-export type ExportExtras = { values: boolean; tags: boolean };
+/**
+ * Whether the tenant holds any field value, any tag, any recorded consent or suppressed address:
+ * an export reads them per slice only if so.
+ */
+export type ExportExtras = { values: boolean; tags: boolean; consents: boolean };
+
+/**
+ * What an export slice's customer's consent is read from: its record (status null: none) and its
+ * address's entry on the suppression list (reason null: none), dates in milliseconds.
+ */
+export type ExportConsentRow = {
+  customerId: string;
+  status: "subscribed" | "unsubscribed" | null;
+  at: number | null;
+  source: string | null;
+  text: string | null;
+  reason: string | null;
+  suppressedAt: number | null;
+};
 
 export type { CustomerFieldValueRow, CustomerTagRow };
 

@@ -32,6 +32,7 @@ import {
   type CustomerFieldValueRow,
   type CustomerRow,
   type CustomerTagRow,
+  type ExportConsentRow,
   type ExportRow,
   type KeyValue,
   type ListQuery,
@@ -542,12 +543,14 @@ export const sqliteCustomers: CustomersStore = {
 
   async readExportExtras(connection, userId) {
     const row = sqliteOf(connection)
-      .prepare<unknown[], { values: number; tags: number }>(
+      .prepare<unknown[], { values: number; tags: number; consents: number }>(
         `SELECT EXISTS (SELECT 1 FROM "CustomerFieldValue" WHERE "userId" = @userId) AS "values",
-                EXISTS (SELECT 1 FROM "Tag" WHERE "userId" = @userId) AS "tags"`,
+                EXISTS (SELECT 1 FROM "Tag" WHERE "userId" = @userId) AS "tags",
+                EXISTS (SELECT 1 FROM "CustomerConsent" WHERE "userId" = @userId)
+                  OR EXISTS (SELECT 1 FROM "Suppression" WHERE "userId" = @userId) AS "consents"`,
       )
       .get({ userId })!;
-    return { values: row.values === 1, tags: row.tags === 1 };
+    return { values: row.values === 1, tags: row.tags === 1, consents: row.consents === 1 };
   },
 
   // The slice's ids drive both reads (CROSS JOIN keeps them outermost), each found by its customer
@@ -570,6 +573,22 @@ export const sqliteCustomers: CustomersStore = {
         `SELECT ct."customerId", t."name" FROM json_each(?) s
          CROSS JOIN "CustomerTag" ct ON ct."customerId" = s.value CROSS JOIN "Tag" t ON t."id" = ct."tagId"
          WHERE ct."userId" = ? ORDER BY ct."customerId", t."key"`,
+      )
+      .all(JSON.stringify(customerIds), userId);
+  },
+
+  // The slice's ids outermost again, each customer found by its id ("+" keeps SQLite off the
+  // tenant-first index), its record by its key and its address's entry by the list's.
+  async readExportConsents(connection, userId, customerIds) {
+    if (customerIds.length === 0) return [];
+    return sqliteOf(connection)
+      .prepare<unknown[], ExportConsentRow>(
+        `SELECT c."id" AS "customerId", cc."status", cc."at", cc."source", cc."text",
+                su."reason", su."createdAt" AS "suppressedAt"
+         FROM json_each(?) s CROSS JOIN "Customer" c ON c."id" = s.value
+         LEFT JOIN "CustomerConsent" cc ON cc."customerId" = c."id"
+         LEFT JOIN "Suppression" su ON su."userId" = c."userId" AND su."email" = c."email"
+         WHERE +c."userId" = ? AND (cc."customerId" IS NOT NULL OR su."email" IS NOT NULL)`,
       )
       .all(JSON.stringify(customerIds), userId);
   },
