@@ -114,20 +114,24 @@ function itemFields(items: OrderInput["items"]): OrderItemFields[] {
 
 type Contribution = { status: string; amountPaise: number; taxPaise: number; createdAt: Date };
 
-/** Applies (new contribution − old contribution) to the customer's stored totals. */
+/**
+ * Applies (new contribution − old contribution) to the customer's stored totals. What it learnt of
+ * the customer: "locked" when it read (and on PostgreSQL locked) their totals, "gone" when the
+ * customer was deleted in this transaction, "unread" when the totals did not change.
+ */
 async function applyToCustomer(
   tx: Tx,
   userId: string,
   customerId: string,
   before: Contribution | null,
   after: Contribution | null,
-) {
+): Promise<"locked" | "gone" | "unread"> {
   const old = before ? orderContribution(before) : { spendPaise: 0, visits: 0 };
   const now = after ? orderContribution(after) : { spendPaise: 0, visits: 0 };
   const startsCounting = after !== null && now.visits > 0 && old.visits === 0;
-  if (old.spendPaise === now.spendPaise && old.visits === now.visits && !startsCounting) return;
+  if (old.spendPaise === now.spendPaise && old.visits === now.visits && !startsCounting) return "unread";
   const customer = await orders.findCustomerTotals(userId, customerId, tx);
-  if (!customer) return; // deleted with its orders in the same transaction
+  if (!customer) return "gone"; // deleted with its orders in the same transaction
   let lastActive = customer.lastActive;
   if (startsCounting && after && (!lastActive || lastActive < after.createdAt)) lastActive = after.createdAt;
   await orders.writeCustomerTotals(
@@ -139,15 +143,18 @@ async function applyToCustomer(
     },
     tx,
   );
+  return "locked";
 }
 
 /**
  * Recomputes the customer's order figures in the order write's transaction, after taking the
  * customer's totals lock (PostgreSQL: two writes of one customer's orders queue, so the second
- * counts the first's order; SQLite's one writer queues them already).
+ * counts the first's order; SQLite's one writer queues them already). `totals` is what
+ * applyToCustomer() learnt: the lock is taken already when it read the totals.
  */
-async function keepOrderFigures(tx: Tx, userId: string, customerId: string) {
-  if (!(await orders.findCustomerTotals(userId, customerId, tx))) return; // deleted with its orders
+async function keepOrderFigures(tx: Tx, userId: string, customerId: string, totals: "locked" | "gone" | "unread") {
+  if (totals === "gone") return;
+  if (totals === "unread" && !(await orders.findCustomerTotals(userId, customerId, tx))) return; // deleted with its orders
   await customerActivity.refreshOrderFigures(userId, customerId, tx);
 }
 
@@ -168,8 +175,8 @@ export async function createOrder(userId: string, input: OrderInput): Promise<Or
       itemFields(input.items),
       tx,
     );
-    await applyToCustomer(tx, userId, input.customerId, null, created);
-    await keepOrderFigures(tx, userId, input.customerId);
+    const totals = await applyToCustomer(tx, userId, input.customerId, null, created);
+    await keepOrderFigures(tx, userId, input.customerId, totals);
     return orders.orderWithItems(id, tx);
   });
   return toOrderDto(order);
@@ -191,8 +198,8 @@ export async function updateOrder(userId: string, id: string, input: OrderUpdate
       itemFields(input.items),
       tx,
     );
-    await applyToCustomer(tx, userId, before.customerId, before, after);
-    await keepOrderFigures(tx, userId, before.customerId);
+    const totals = await applyToCustomer(tx, userId, before.customerId, before, after);
+    await keepOrderFigures(tx, userId, before.customerId, totals);
     return orders.orderWithItems(id, tx);
   });
   return toOrderDto(order);
@@ -204,8 +211,8 @@ export async function deleteOrder(userId: string, id: string): Promise<void> {
     const before = await orders.findOrderOfUser(userId, id, tx);
     if (!before) throw notFound("Order");
     await orders.deleteOrderById(id, tx);
-    await applyToCustomer(tx, userId, before.customerId, before, null);
-    await keepOrderFigures(tx, userId, before.customerId);
+    const totals = await applyToCustomer(tx, userId, before.customerId, before, null);
+    await keepOrderFigures(tx, userId, before.customerId, totals);
   });
 }
 

@@ -10,8 +10,3 @@ export type OrderFigures = {
   firstOrderAt: Date | null;
   lastOrderAt: Date | null;
 };
-
-/** The average order in paise, rounded to the paise (as the migration's backfill rounds it). */
-export function averagePaise(spendPaise: number, orders: number): number {
-  return orders === 0 ? 0 : Math.round(spendPaise / orders);
-}

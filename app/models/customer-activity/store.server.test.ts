@@ -56,6 +56,14 @@ describe("order figures", () => {
     expect(afterCancel).toMatchObject({ orderCount: 1, orderSpendPaise: 10_000, averageOrderPaise: 10_000 });
     expect(afterCancel?.firstOrderAt?.toISOString()).toBe(first.createdAt);
     expect(afterCancel?.lastOrderAt?.toISOString()).toBe(first.createdAt);
+    // An average of half a paisa rounds up: ₹100.00 and ₹100.01 average 10,000.5 paise.
+    const third = await createOrder(userId, order(c.id, 100.01));
+    expect(await customerActivity.readOrderFigures(userId, c.id)).toMatchObject({
+      orderCount: 2,
+      orderSpendPaise: 20_001,
+      averageOrderPaise: 10_001,
+    });
+    await deleteOrder(userId, third.id);
     await deleteOrder(userId, first.id);
     expect(await customerActivity.readOrderFigures(userId, c.id)).toMatchObject({
       orderCount: 0,
