@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase as setUpTestDatabase } from "../helpers/db";
 import { args, cookieFor, flashOf, formRequest, makeRequest } from "../helpers/requests";
+import { replyOf } from "../helpers/route-answers";
 
 setUpTestDatabase();
 
@@ -55,11 +56,6 @@ const emptyInputs = {
   "fields.newsletter": "",
   tags: "",
 };
-
-function replyOf(res: unknown) {
-  const d = res as { data: { error?: Record<string, string[] | null> }; init?: { status?: number } };
-  return { status: d.init?.status ?? 200, error: d.data.error ?? {} };
-}
 
 describe("the customer form's fields and tags", () => {
   it("offers the built-in fields and the user's own that are not retired; a new customer's start with the defaults", async () => {

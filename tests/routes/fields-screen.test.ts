@@ -6,7 +6,9 @@
 // values, and another user's field neither listed nor reachable.
 import { describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase as setUpTestDatabase } from "../helpers/db";
-import { args, cookieFor, flashOf, formRequest, makeRequest } from "../helpers/requests";
+import { args, flashOf, formRequest, makeRequest } from "../helpers/requests";
+import { replyOf, thrown } from "../helpers/route-answers";
+import { signedIn } from "../helpers/signed-in";
 
 setUpTestDatabase();
 
@@ -14,32 +16,9 @@ const fieldsRoute = await import("~/routes/fields");
 const { createField, fieldDefinitions, readCustomerFieldValues } = await import("~/services/custom-fields.server");
 const { createCustomer } = await import("~/services/customers.server");
 
-async function signedIn() {
-  const user = await createTestUser("Field Keeper");
-  return { user, cookie: await cookieFor(user.id) };
-}
-
 const load = (cookie: string, path = "/fields") => fieldsRoute.loader(args(makeRequest(path, { auth: { cookie } })));
 const post = (cookie: string, fields: Record<string, string>, path = "/fields") =>
   fieldsRoute.action(args(formRequest(path, fields, { cookie })));
-
-/** An action's data(...) answer: its status and Conform's reply. */
-function replyOf(res: unknown) {
-  const d = res as { data: { status?: string; error?: Record<string, string[] | null> }; init?: { status?: number } };
-  return { status: d.init?.status ?? 200, error: d.data.error ?? {} };
-}
-
-/** What a thrown data(...) or Response says. */
-async function thrown(work: Promise<unknown>): Promise<{ status: number; message: unknown }> {
-  try {
-    await work;
-  } catch (error) {
-    if (error instanceof Response) return { status: error.status, message: await error.text() };
-    const d = error as { data: unknown; init?: { status?: number } };
-    return { status: d.init?.status ?? 0, message: d.data };
-  }
-  throw new Error("it did not stop");
-}
 
 const customer = (userId: string, email: string, fields: Record<string, string | null> = {}) =>
   createCustomer(userId, {

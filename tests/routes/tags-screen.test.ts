@@ -6,7 +6,9 @@
 // words, and another user's tags, customers and segments neither listed nor reachable.
 import { describe, expect, it } from "vitest";
 import { createTestUser, segmentTree, useTestDatabase as setUpTestDatabase } from "../helpers/db";
-import { args, cookieFor, flashOf, formRequest, makeRequest } from "../helpers/requests";
+import { args, flashOf, formRequest, makeRequest } from "../helpers/requests";
+import { replyOf, thrown } from "../helpers/route-answers";
+import { signedIn } from "../helpers/signed-in";
 
 setUpTestDatabase();
 
@@ -17,11 +19,6 @@ const listRoute = await import("~/routes/customers");
 const { createCustomer } = await import("~/services/customers.server");
 const { customerTags, listTags } = await import("~/services/tags.server");
 const { createSegment } = await import("~/services/segments.server");
-
-async function signedIn(name = "Tag Keeper") {
-  const user = await createTestUser(name);
-  return { user, cookie: await cookieFor(user.id) };
-}
 
 let counter = 0;
 async function customer(userId: string, firstName = "Asha", extra: { visits?: number; tags?: string[] } = {}) {
@@ -40,24 +37,6 @@ async function customer(userId: string, firstName = "Asha", extra: { visits?: nu
 
 const get = (cookie: string, path: string) => makeRequest(path, { auth: { cookie } });
 const post = (cookie: string, path: string, fields: Record<string, string>) => formRequest(path, fields, { cookie });
-
-/** An action's data(...) answer: its status and Conform's reply. */
-function replyOf(res: unknown) {
-  const d = res as { data: { error?: Record<string, string[] | null> }; init?: { status?: number } };
-  return { status: d.init?.status ?? 200, error: d.data.error ?? {} };
-}
-
-/** What a thrown data(...) or Response says. */
-async function thrown(work: Promise<unknown>): Promise<{ status: number; message: unknown }> {
-  try {
-    await work;
-  } catch (error) {
-    if (error instanceof Response) return { status: error.status, message: await error.text() };
-    const d = error as { data: unknown; init?: { status?: number } };
-    return { status: d.init?.status ?? 0, message: d.data };
-  }
-  throw new Error("it did not stop");
-}
 
 const counts = async (userId: string) => Object.fromEntries((await listTags(userId)).map((t) => [t.name, t.customers]));
 
