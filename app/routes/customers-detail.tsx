@@ -7,7 +7,10 @@
 // what happened to their address, newest first, a page at a time (?story=CURSOR). The Fields card
 // shows the customer's field values (label: value, only fields with one); the Tags card their tags
 // as chips, each with a remove button, and a form that adds tags (form posts, without JavaScript too).
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+// The Marketing consent card shows the consent as it reads (status, date, source, the text agreed
+// to) and a form that changes it by hand (a form post, without JavaScript too): the consent
+// service's one path, as /api's ("unsubscribed" suppresses the address).
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -30,9 +33,20 @@ import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { CustomerStory, STORY_PARAM } from "~/components/customer-story";
 import { RouteErrorBoundary } from "~/components/error-boundary";
-import { Field, LIVE_VALIDATION } from "~/components/forms";
+import { Chip } from "~/components/campaign-chips";
+import { Field, LIVE_VALIDATION, SelectField, TextareaField } from "~/components/forms";
 import { SuppressionBadge } from "~/components/suppression-chips";
 import { BRAND } from "~/lib/brand";
+import type { ChipColour } from "~/lib/campaigns";
+import {
+  CONSENT_BY_HAND_SOURCE,
+  CONSENT_LABELS,
+  CONSENT_STATUSES,
+  consentChangedMessage,
+  type ConsentDto,
+  type ConsentStatus,
+  MAX_CONSENT_TEXT,
+} from "~/lib/consent";
 import { displayFieldValue, type FieldDefinition, type FieldValues } from "~/lib/custom-fields";
 import { formatDay } from "~/lib/dates";
 import { replyRefused, replyUnfinished } from "~/lib/forms.server";
@@ -44,11 +58,12 @@ import { OrderAmount } from "~/components/order-amount";
 import { formatRupees, rupeesToPaise } from "~/lib/money";
 import { CHIP_CLASSES, shortOrderId, statusColour } from "~/lib/orders";
 import { tagKey } from "~/lib/tags";
+import { ConsentFormSchema } from "~/schemas/consent";
 import { AddTagsFormSchema, tagsFromText, UntagFormSchema } from "~/schemas/tag-form";
 import { requireUser } from "~/services/auth.server";
 import { fieldDefinitions } from "~/services/custom-fields.server";
 import { customerStory } from "~/services/customer-story.server";
-import { customerDetail, getCustomer } from "~/services/customers.server";
+import { customerDetail, getCustomer, setCustomerConsent } from "~/services/customers.server";
 import { redirectWithFlash } from "~/services/session.server";
 import { resubscribe, suppressionOf } from "~/services/suppressions.server";
 import { addCustomerTags, customerTagsOf, listTags, removeCustomerTag } from "~/services/tags.server";
@@ -133,6 +148,22 @@ export async function action({ request, params }: ActionFunctionArgs) {
       kind: "toast",
       type: "success",
       message: `Tag "${removed.data.tag}" removed`,
+    });
+  }
+
+  if (intent === "consent") {
+    const chosen = parseWithZod(formData, { schema: ConsentFormSchema });
+    if (chosen.status !== "success") return replyUnfinished(chosen);
+    // Another user's customer, or one that is gone, is a 404 like its page.
+    const changed = await orRespond(
+      setCustomerConsent(user.id, params.id ?? "", chosen.value),
+      refusedWith("Failed to change consent"),
+    );
+    const caveat = changed.suppressed && chosen.value.status !== "unsubscribed";
+    return redirectWithFlash(request, back, {
+      kind: "toast",
+      type: caveat ? "warning" : "success",
+      message: consentChangedMessage(chosen.value.status, changed.email, changed.suppressed),
     });
   }
 
@@ -308,6 +339,14 @@ export default function CustomerDetail() {
         <TagsCard key={customer.tags.join("\n")} id={customer.id} tags={customer.tags} otherTags={otherTags} />
       </div>
 
+      {/* Drawn afresh when the consent changes, so the form starts from what it reads now. */}
+      <ConsentCard
+        key={JSON.stringify(customer.consent)}
+        id={customer.id}
+        consent={customer.consent}
+        suppressed={suppression !== null}
+      />
+
       <section className="card" aria-labelledby="orders-heading">
         <div className="flex items-center justify-between border-b border-slate-100 px-6 py-4">
           <h3 id="orders-heading" className="font-semibold text-slate-900">
@@ -374,9 +413,15 @@ export default function CustomerDetail() {
   );
 }
 
+/** The action's reply (a form left unfinished) when it answers the form of `intent`: the page has two such forms. */
+function useReplyTo(intent: "tag" | "consent") {
+  const reply = useActionData<typeof action>();
+  return reply?.initialValue?.intent === intent ? reply : undefined;
+}
+
 /** The customer's tags as chips, each with a remove button (a form), and the form that adds tags. */
 function TagsCard({ id, tags, otherTags }: { id: string; tags: string[]; otherTags: string[] }) {
-  const reply = useActionData<typeof action>();
+  const reply = useReplyTo("tag");
   const navigation = useNavigation();
   const adding = navigation.state === "submitting" && navigation.formData?.get("intent") === "tag";
   const here = `/customers/${id}`;
@@ -449,6 +494,103 @@ function TagsCard({ id, tags, otherTags }: { id: string; tags: string[]; otherTa
           </datalist>
         ) : null}
       </Form>
+    </section>
+  );
+}
+
+const CONSENT_COLOURS: Record<ConsentStatus, ChipColour> = {
+  subscribed: "success",
+  unsubscribed: "error",
+  never_asked: "default",
+};
+
+const CONSENT_OPTIONS = CONSENT_STATUSES.map((s) => ({ value: s, label: CONSENT_LABELS[s] }));
+
+/**
+ * The customer's marketing consent as it reads (status, since when, where from, the text agreed
+ * to), and the form that changes it by hand: a status and, optionally, the text agreed to.
+ */
+function ConsentCard({ id, consent, suppressed }: { id: string; consent: ConsentDto; suppressed: boolean }) {
+  const reply = useReplyTo("consent");
+  const navigation = useNavigation();
+  const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "consent";
+  const here = `/customers/${id}`;
+  const [form, fields] = useForm({
+    id: "consent",
+    lastResult: reply,
+    // The text starts empty: it is what the customer agreed to this time, not the last record's.
+    defaultValue: { status: consent.status, text: "" },
+    constraint: getZodConstraint(ConsentFormSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ConsentFormSchema }),
+    ...LIVE_VALIDATION,
+  });
+  return (
+    <section className="card p-6" aria-labelledby="consent-heading">
+      <h3 id="consent-heading" className="mb-4 font-semibold text-slate-900">
+        Marketing consent
+      </h3>
+      <div className="grid gap-6 md:grid-cols-2">
+        <div className="min-w-0 space-y-3 text-sm" data-testid="consent">
+          <div className="flex flex-wrap items-center gap-2">
+            <Chip colour={CONSENT_COLOURS[consent.status]} testId="consent-status">
+              {CONSENT_LABELS[consent.status]}
+            </Chip>
+            {consent.at ? (
+              <span className="text-slate-600">
+                since <DateTime value={consent.at} format="dateTime" />
+              </span>
+            ) : null}
+          </div>
+          {consent.status === "never_asked" ? (
+            <p className="text-slate-600">
+              No consent recorded.
+              {suppressed ? null : " Campaigns still go to this address, as to every customer never asked."}
+            </p>
+          ) : (
+            <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2">
+              <dt className="text-slate-500">Source</dt>
+              <dd className="break-words text-slate-900">{consent.source || "Not recorded"}</dd>
+              {consent.text || consent.status === "subscribed" ? (
+                <>
+                  <dt className="text-slate-500">Text agreed to</dt>
+                  <dd className="whitespace-pre-line break-words text-slate-900">{consent.text || "Not recorded"}</dd>
+                </>
+              ) : null}
+            </dl>
+          )}
+          {consent.status === "unsubscribed" ? (
+            <p className="text-slate-600">This address gets no campaign e-mail.</p>
+          ) : suppressed ? (
+            <p className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-amber-900">
+              The address is on the suppression list, so it gets no campaign e-mail whatever the consent says.
+            </p>
+          ) : null}
+        </div>
+        <Form
+          method="post"
+          action={here}
+          preventScrollReset
+          className="space-y-3 border-t border-slate-100 pt-4 md:border-l md:border-t-0 md:pl-6 md:pt-0"
+          {...getFormProps(form)}
+        >
+          <input type="hidden" name="intent" value="consent" />
+          <SelectField
+            label="Change consent to"
+            selectProps={getSelectProps(fields.status)}
+            options={CONSENT_OPTIONS}
+            errors={fields.status.errors}
+          />
+          <TextareaField
+            label="Text agreed to (optional)"
+            hint={`Recorded with today's date and the source "${CONSENT_BY_HAND_SOURCE}". At most ${formatCount(MAX_CONSENT_TEXT)} characters.`}
+            textareaProps={getTextareaProps(fields.text)}
+            errors={fields.text.errors}
+          />
+          <button type="submit" className="btn-secondary" disabled={saving}>
+            {saving ? "Saving..." : "Save consent"}
+          </button>
+        </Form>
+      </div>
     </section>
   );
 }
