@@ -1,14 +1,12 @@
 // The custom fields' Prisma calls, one body for both engines (db() is PostgreSQL's client there).
 // Only the read of one customer's values, on every customer detail, is each engine's own.
 import { db } from "~/db/prisma.server";
-import { Prisma } from "~/generated/prisma/client";
+import { isUniqueViolation } from "~/db/unique-violation.server";
+import type { Prisma } from "~/generated/prisma/client";
 import { newId } from "~/lib/id";
 import type { Tx } from "~/models/transaction/store.server";
 import type { CustomFieldsStore } from "./contract";
 import { DuplicateFieldName } from "./rows";
-
-const uniqueViolation = (error: unknown) =>
-  error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
 
 export const commonCustomFields = {
   async listFields(userId) {
@@ -37,7 +35,7 @@ export const commonCustomFields = {
         });
       });
     } catch (error) {
-      if (uniqueViolation(error)) throw new DuplicateFieldName(field.name);
+      if (isUniqueViolation(error)) throw new DuplicateFieldName(field.name);
       throw error;
     }
   },

@@ -7,13 +7,10 @@
 // the `updatedAt` it read changes the row (the second waits for the first's row lock, then reads
 // the row anew and finds it moved on). app/services/idempotency.server.test.ts runs on both.
 import { db } from "~/db/prisma.server";
-import { Prisma } from "~/generated/prisma/client";
+import { isUniqueViolation } from "~/db/unique-violation.server";
 import type { IdempotencyStore } from "~/models/idempotency/contract";
 
 export type { IdempotencyKey, NewIdempotencyKey } from "~/models/idempotency/rows";
-
-const isUniqueViolation = (error: unknown) =>
-  error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
 
 export const idempotencyKeys: IdempotencyStore = {
   async deleteKeysMadeBefore(userId, before) {

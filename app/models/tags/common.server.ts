@@ -2,7 +2,7 @@
 // statements whose placeholders differ (a customer's tags on every detail, a segment tagged at
 // once) are each engine's own.
 import { db } from "~/db/prisma.server";
-import { Prisma } from "~/generated/prisma/client";
+import { isUniqueViolation } from "~/db/unique-violation.server";
 import { newId } from "~/lib/id";
 import { normaliseTag, tagKey } from "~/lib/tags";
 import type { Tx } from "~/models/transaction/store.server";
@@ -55,7 +55,7 @@ export const commonTags = {
         );
       } catch (error) {
         // Made at the same moment by another request: use that one.
-        if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") || tx) throw error;
+        if (!isUniqueViolation(error) || tx) throw error;
         const made = await client.tag.findUnique({
           where: { userId_key: { userId, key } },
           select: { id: true, name: true, key: true },
