@@ -200,3 +200,42 @@ describe("the prompt", () => {
     expect(prompt).toContain("Today is 2025-03-15 (India Standard Time)");
   });
 });
+
+describe("Use AI with an LLM and the tenant's segments", () => {
+  it("lists the tenant's segments in the prompt and takes a membership condition of one of them, never another tenant's", async () => {
+    useLlm();
+    const { createSegment } = await import("~/services/segments.server");
+    const { parseConditions } = await import("~/lib/segments");
+    const tree = (conditions: unknown) => {
+      const parsed = parseConditions(conditions);
+      if (!parsed.ok) throw new Error(parsed.message);
+      return parsed.tree;
+    };
+    const vip = await createSegment(userId, {
+      name: "VIP shoppers",
+      description: "",
+      tree: tree({ visits: { $gte: 5 } }),
+    });
+    const theirs = await createSegment(otherId, {
+      name: "Their secret list",
+      description: "",
+      tree: tree({ visits: { $gte: 1 } }),
+    });
+    const conditions = { $and: [{ inSegment: { $eq: vip.id } }, { lastOrderDate: { $lt: { $daysAgo: 90 } } }] };
+    llm.behave({ kind: "content", content: JSON.stringify({ conditions }) });
+    const answer = await describeSegment(userId, "VIP shoppers who have not ordered in 90 days");
+    expect(answer.writer).toBe("llm");
+    expect(answer.conditions).toEqual(conditions);
+    expect(answer.summary).toBe('In segment "VIP shoppers" AND Last order more than 90 days ago');
+    const prompt = llm.requests.at(-1)?.messages[0]?.content ?? "";
+    expect(prompt).toContain(`- ${vip.id}: "VIP shoppers"`);
+    expect(prompt).not.toContain(theirs.id);
+    expect(prompt).not.toContain("Their secret list");
+
+    // Another tenant's segment in the answer is refused: the local rules answer instead.
+    llm.behave({ kind: "content", content: JSON.stringify({ conditions: { inSegment: { $eq: theirs.id } } }) });
+    const refused = await describeSegment(userId, "customers who spent over 5000");
+    expect(refused.writer).toBe("local");
+    expect(JSON.stringify(refused.conditions)).not.toContain(theirs.id);
+  });
+});

@@ -19,6 +19,7 @@ import {
   type Conditions,
   DATE_OPERATORS,
   FIELD_KEY_PREFIX,
+  IN_SEGMENT_KEY,
   MAX_ANNIVERSARY_DAYS,
   MAX_CONDITIONS,
   MAX_DAYS_AGO,
@@ -45,7 +46,8 @@ import {
 import { BuilderConditionsSchema } from "~/schemas/segment";
 import { AI_TIMEOUT_MS, chatJson } from "~/services/ai.server";
 import { fieldCatalog } from "~/services/custom-fields.server";
-import { checkedSegmentTree } from "~/services/segments.server";
+import { withSegmentReference } from "~/services/segment-references.server";
+import { checkedSegmentTree, otherSegments } from "~/services/segments.server";
 
 /** Which writer answered: the configured LLM, or the local keyword rules. */
 export type SegmentWriter = "llm" | "local";
@@ -91,11 +93,19 @@ function fieldLine(field: FieldDefinition): string {
   return `- ${FIELD_KEY_PREFIX}${field.name}: ${quoted(field.label)}, ${FIELD_TYPE_WORDS[field.type]}${choices}; ${list(FIELD_TYPE_OPERATORS[field.type])}`;
 }
 
+/** The most of the tenant's segments the prompt lists for membership conditions. */
+const PROMPT_SEGMENTS = 50;
+
 /**
  * The instructions: the answer's shape, the condition language (the customer's figures, what they
- * did, the tenant's fields that are not retired, tags, groups) and today's date for rolling dates.
+ * did, the tenant's fields that are not retired, tags, membership of the tenant's `segments`,
+ * groups) and today's date for rolling dates.
  */
-export function segmentPrompt(catalog: FieldCatalog, now: number = Date.now()): string {
+export function segmentPrompt(
+  catalog: FieldCatalog,
+  now: number = Date.now(),
+  segments: readonly { id: string; name: string }[] = [],
+): string {
   const fields = [...catalog.values()].filter((f) => !f.retired);
   const figure = (key: keyof typeof SEGMENT_FIELDS, what: string, value: string) => {
     const ops = (SEGMENT_FIELDS[key].type === "date" ? DATE_OPERATORS : NUMBER_OPERATORS).map((o) =>
@@ -135,6 +145,14 @@ export function segmentPrompt(catalog: FieldCatalog, now: number = Date.now()): 
     "",
     `The customer's tags: "${TAGS_KEY}" with ${list(TAGS_OPERATORS)} (has any of, all of, none of) ` +
       'and a list of tag names: {"tags": {"$in": ["vip"]}}.',
+    ...(segments.length === 0
+      ? []
+      : [
+          "",
+          `Membership of one of the business's segments: "${IN_SEGMENT_KEY}" with $eq (is in it) or $ne (is not in it) and the ` +
+            'segment\'s id: {"inSegment": {"$eq": "<id>"}}. Its segments, id: name:',
+          ...segments.slice(0, PROMPT_SEGMENTS).map((seg) => `- ${seg.id}: ${quoted(seg.name)}`),
+        ]),
     "",
     'Example: "Customers in Mumbai who spent over 5000 in the last 90 days" is ' +
       '{"conditions": {"$and": [{"field:city": {"$eq": "Mumbai"}}, {"spendWithinDays": {"$gt": 5000, "withinDays": 90}}]}}.',
@@ -155,23 +173,32 @@ async function checkedAnswer(userId: string, answer: Record<string, unknown>, ca
   // A retired field stays on the segments that use it, but is not offered to new ones.
   const retired = fieldNamesOf(parsed.tree).find((name) => catalog.get(name)?.retired);
   if (retired) throw new Error(`its conditions use the retired field "${retired}"`);
-  return checkedSegmentTree(userId, parsed.tree);
+  const tree = await checkedSegmentTree(userId, parsed.tree);
+  // A segment it names must be one of the tenant's (never another tenant's), without a loop.
+  await withSegmentReference(userId, tree, { strict: true });
+  return tree;
 }
 
 /** The answer of a tree: its mapping, its builder rows (which the form must take), its words. */
-function described(tree: SegmentNode, writer: SegmentWriter, catalog?: FieldCatalog): SegmentDescription {
+function described(
+  tree: SegmentNode,
+  writer: SegmentWriter,
+  catalog?: FieldCatalog,
+  segmentNames?: Readonly<Record<string, string>>,
+): SegmentDescription {
   const builder = builderRows(treeToBuilder(tree));
   const form = BuilderConditionsSchema.safeParse(builder);
   if (!form.success) throw new Error(`the form refuses its rows: ${form.error.issues[0]?.message ?? ""}`);
   const labels = catalog ? new Map([...catalog].map(([name, f]) => [name, f.label])) : undefined;
-  return { conditions: toConditions(tree), builder, summary: describeTree(tree, labels), writer };
+  return { conditions: toConditions(tree), builder, summary: describeTree(tree, labels, segmentNames), writer };
 }
 
 /** The conditions the LLM writes for `description`; throws on any failure of the LLM or its answer. */
 async function llmConditions(userId: string, description: string, timeoutMs: number): Promise<SegmentDescription> {
-  const catalog = await fieldCatalog(userId);
-  const answer = await chatJson(AnswerSchema, segmentPrompt(catalog), description, timeoutMs);
-  return described(await checkedAnswer(userId, answer, catalog), "llm", catalog);
+  const [catalog, segments] = await Promise.all([fieldCatalog(userId), otherSegments(userId)]);
+  const answer = await chatJson(AnswerSchema, segmentPrompt(catalog, Date.now(), segments), description, timeoutMs);
+  const names = Object.fromEntries(segments.map((seg) => [seg.id, seg.name]));
+  return described(await checkedAnswer(userId, answer, catalog), "llm", catalog, names);
 }
 
 /** The local writer's conditions, its rows as it wrote them; a 422 when it cannot read the description. */
