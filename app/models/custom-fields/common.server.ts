@@ -4,7 +4,7 @@ import { db } from "~/db/prisma.server";
 import { isUniqueViolation } from "~/db/unique-violation.server";
 import type { Prisma } from "~/generated/prisma/client";
 import { newId } from "~/lib/id";
-import type { Tx } from "~/models/transaction/store.server";
+import { inTransaction, type Tx } from "~/models/transaction/store.server";
 import type { CustomFieldsStore } from "./contract";
 import { DuplicateFieldName } from "./rows";
 
@@ -89,6 +89,8 @@ export const commonCustomFields = {
   },
 
   async writeCustomerValues(userId, customerId, writes, tx?: Tx) {
+    // Nothing to write takes no transaction.
+    if (writes.set.length + writes.clear.length === 0) return;
     const work = async (t: Tx) => {
       if (writes.clear.length > 0) {
         await t.customerFieldValue.deleteMany({ where: { userId, customerId, name: { in: writes.clear } } });
@@ -102,8 +104,6 @@ export const commonCustomFields = {
         });
       }
     };
-    if (tx) return work(tx);
-    if (writes.set.length + writes.clear.length === 0) return;
-    await db().$transaction(work);
+    await inTransaction(tx, work);
   },
 } satisfies Omit<CustomFieldsStore, "readCustomerValues">;

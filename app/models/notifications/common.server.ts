@@ -5,7 +5,7 @@ import { db } from "~/db/prisma.server";
 import { newId } from "~/lib/id";
 import type { NotificationsStore } from "~/models/notifications/contract";
 import { NEWEST_FIRST } from "~/models/notifications/rows";
-import type { Tx } from "~/models/transaction/store.server";
+import { inTransaction, type Tx } from "~/models/transaction/store.server";
 
 /**
  * insertNotificationKeepingNewest, with `first` run at the start of its transaction (before the
@@ -41,7 +41,7 @@ export function insertKeepingNewest(
       }
       return row;
     };
-    return tx ? work(tx) : db().$transaction(work);
+    return inTransaction(tx, work);
   };
 }
 

@@ -5,7 +5,7 @@ import { db } from "~/db/prisma.server";
 import { isUniqueViolation } from "~/db/unique-violation.server";
 import { newId } from "~/lib/id";
 import { normaliseTag, tagKey } from "~/lib/tags";
-import type { Tx } from "~/models/transaction/store.server";
+import { inTransaction, type Tx } from "~/models/transaction/store.server";
 import type { TagsStore } from "./contract";
 
 const ownCustomers = (userId: string, customerIds: readonly string[]) => ({
@@ -88,8 +88,7 @@ export const commonTags = {
         });
       }
     };
-    if (tx) return work(tx);
-    await db().$transaction(work);
+    await inTransaction(tx, work);
   },
 
   async tagCustomers(userId, tagId, customerIds, tx?: Tx) {

@@ -19,3 +19,8 @@ export type { AnyConnection } from "~/db/connection.server";
 export function transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
   return db().$transaction(work);
 }
+
+/** Runs `work` in the caller's transaction when one is given (model functions that take `tx`), else in one of its own. */
+export function inTransaction<T>(tx: Tx | undefined, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return tx ? work(tx) : transaction(work);
+}
