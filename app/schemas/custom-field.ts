@@ -3,7 +3,14 @@
 // retired?, position? }`. The name and type of a field never change; its default is checked against
 // its type by the service (it needs the field's choices).
 import { z } from "zod";
-import { FIELD_TYPES, fieldNameProblem, MAX_CHOICE_LENGTH, MAX_CHOICES, MAX_FIELD_LABEL } from "~/lib/custom-fields";
+import {
+  type FieldDefinition,
+  FIELD_TYPES,
+  fieldNameProblem,
+  MAX_CHOICE_LENGTH,
+  MAX_CHOICES,
+  MAX_FIELD_LABEL,
+} from "~/lib/custom-fields";
 import { singleLine } from "~/schemas/text";
 
 export const FIELD_MESSAGES = {
@@ -63,3 +70,19 @@ export const FieldChangeSchema = z.object({
 
 export type NewFieldInput = z.infer<typeof NewFieldSchema>;
 export type FieldChangeInput = z.infer<typeof FieldChangeSchema>;
+
+/**
+ * A new field as its input describes it, before it has a default: what the default given with it is
+ * read against (its type and choices), on the Fields screen as in the service.
+ */
+export function newFieldDraft(input: NewFieldInput): FieldDefinition {
+  return {
+    name: input.name,
+    label: input.label,
+    type: input.type,
+    choices: input.choices ?? [],
+    defaultValue: null,
+    builtIn: false,
+    retired: false,
+  };
+}

@@ -3,8 +3,8 @@
 // (app/schemas/custom-field.ts) and its default is read as the service reads it (readFieldValue),
 // so the browser says as it is typed what the server says on submit, in the same words.
 import { z } from "zod";
-import { type FieldDefinition, fieldNameFrom, isFieldType, readFieldValue } from "~/lib/custom-fields";
-import { FieldChangeSchema, NewFieldSchema, type NewFieldInput } from "~/schemas/custom-field";
+import { fieldNameFrom, isFieldType, readFieldValue } from "~/lib/custom-fields";
+import { FieldChangeSchema, NewFieldSchema, newFieldDraft, type NewFieldInput } from "~/schemas/custom-field";
 
 export const FIELD_FORM_MESSAGES = {
   name: "Name is required: the label gives none, so type one",
@@ -63,16 +63,7 @@ export const AddFieldFormSchema = AddFieldInputsSchema.transform((form, ctx): Ne
   }
   const field = parsed.data;
   if (field.defaultValue !== undefined && isFieldType(field.type)) {
-    const draft: FieldDefinition = {
-      name: field.name,
-      label: field.label,
-      type: field.type,
-      choices: field.choices ?? [],
-      defaultValue: null,
-      builtIn: false,
-      retired: false,
-    };
-    const result = readFieldValue(draft, field.defaultValue);
+    const result = readFieldValue(newFieldDraft(field), field.defaultValue);
     if (!result.ok) {
       ctx.addIssue({ code: "custom", path: ["defaultValue"], message: `Default ${result.message}` });
       return z.NEVER;

@@ -21,7 +21,7 @@ import {
   type FieldValueWrites,
 } from "~/models/custom-fields/rows";
 import type { Tx } from "~/models/transaction/store.server";
-import type { FieldChangeInput, NewFieldInput } from "~/schemas/custom-field";
+import { type FieldChangeInput, newFieldDraft, type NewFieldInput } from "~/schemas/custom-field";
 
 /** A field as /api/fields gives it. */
 export type FieldDto = {
@@ -116,15 +116,7 @@ export async function createField(userId: string, input: NewFieldInput): Promise
   if (existing.length >= MAX_CUSTOM_FIELDS) {
     throw new ApiError("bad_request", `A workspace may define at most ${MAX_CUSTOM_FIELDS} fields`);
   }
-  const draft: FieldDefinition = {
-    name: input.name,
-    label: input.label,
-    type: input.type,
-    choices: input.choices ?? [],
-    defaultValue: null,
-    builtIn: false,
-    retired: false,
-  };
+  const draft = newFieldDraft(input);
   const defaultValue = input.defaultValue === undefined ? null : checkedDefault(draft, input.defaultValue);
   try {
     const row = await customFields.createField(userId, { ...draft, defaultValue });
