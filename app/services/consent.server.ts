@@ -8,12 +8,13 @@
 // list, and nothing else); that suppression, newer than the record it follows, leaves the record's
 // date, source and text to read.
 //
-// Every way in records through recordConsent() and suppressWithdrawn(): /api's customer payload and
-// the customer page (app/services/customers.server.ts), and a CSV import's consent columns
-// (recordConsentsByEmail(), after the import has saved its rows).
+// Every way in records through recordConsents() and suppressWithdrawn(): /api's customer payload and
+// the customer page (recordConsent(), one customer; app/services/customers.server.ts), and a CSV
+// import's consent columns (recordConsentsByEmail(), a page of customers at a time, after the import
+// has saved its rows).
 import { type ConsentDto, NEVER_ASKED } from "~/lib/consent";
 import { consents } from "~/models/consent/store.server";
-import type { ConsentRow } from "~/models/consent/rows";
+import type { ConsentRow, CustomerConsentRow } from "~/models/consent/rows";
 import { suppressions } from "~/models/suppressions/store.server";
 import type { SuppressionReason } from "~/models/suppressions/rows";
 import { transaction, type Tx } from "~/models/transaction/store.server";
@@ -69,27 +70,43 @@ export async function consentOf(userId: string, customerId: string, email: strin
   return consentReading(recorded, suppression);
 }
 
+/** A customer's consent to record. */
+export type ConsentToRecord = { customerId: string; input: ConsentInput };
+
 /**
- * Records a customer's consent in the caller's transaction ("never_asked" forgets it). Returns
- * whether the address must be suppressed once the transaction commits (suppressWithdrawn()).
+ * Records customers' consents (one entry a customer) in the caller's transaction: "never_asked"
+ * forgets a consent, the others replace it, dated now where no date is given. Returns the customers
+ * whose consent was recorded as withdrawn: their addresses must be suppressed once the transaction
+ * commits (suppressWithdrawn()).
  */
+export async function recordConsents(userId: string, entries: readonly ConsentToRecord[], tx?: Tx): Promise<string[]> {
+  const now = new Date();
+  const forgotten: string[] = [];
+  const written: CustomerConsentRow[] = [];
+  for (const { customerId, input } of entries) {
+    if (input.status === "never_asked") forgotten.push(customerId);
+    else
+      written.push({
+        customerId,
+        status: input.status,
+        at: input.at ?? now,
+        source: input.source ?? "",
+        text: input.text ?? "",
+      });
+  }
+  await consents.clearConsents(userId, forgotten, tx);
+  await consents.writeConsents(userId, written, tx);
+  return written.filter((c) => c.status === "unsubscribed").map((c) => c.customerId);
+}
+
+/** One customer's consent, recorded by recordConsents(): whether its address must be suppressed once the transaction commits. */
 export async function recordConsent(
   userId: string,
   customerId: string,
   input: ConsentInput,
   tx?: Tx,
 ): Promise<boolean> {
-  if (input.status === "never_asked") {
-    await consents.clearConsent(userId, customerId, tx);
-    return false;
-  }
-  await consents.writeConsent(
-    userId,
-    customerId,
-    { status: input.status, at: input.at ?? new Date(), source: input.source ?? "", text: input.text ?? "" },
-    tx,
-  );
-  return input.status === "unsubscribed";
+  return (await recordConsents(userId, [{ customerId, input }], tx)).length > 0;
 }
 
 /**
@@ -124,7 +141,7 @@ export type ConsentByEmail = { email: string; input: ConsentInput };
  * last row of an e-mail stands; a customer whose consent already reads so is left alone (an
  * import of an export changes nothing). Each page of CONSENTS_PER_PAGE e-mails is read in two
  * statements (the customers with their records, the addresses' suppressions) and recorded in one
- * transaction through recordConsent(); then its withdrawn addresses are suppressed. Returns how many
+ * transaction by recordConsents(); then its withdrawn addresses are suppressed. Returns how many
  * customers' consent was recorded.
  */
 export async function recordConsentsByEmail(userId: string, entries: Iterable<ConsentByEmail>): Promise<number> {
@@ -168,10 +185,10 @@ async function recordPage(userId: string, inputs: Map<string, ConsentInput>): Pr
     return [{ ...c, input }];
   });
   if (changes.length === 0) return 0;
-  const withdrawn: string[] = [];
-  await transaction(async (tx) => {
-    for (const c of changes) if (await recordConsent(userId, c.customerId, c.input, tx)) withdrawn.push(c.email);
-  });
-  await suppressWithdrawn(userId, withdrawn);
+  const withdrawn = new Set(await transaction((tx) => recordConsents(userId, changes, tx)));
+  await suppressWithdrawn(
+    userId,
+    changes.filter((c) => withdrawn.has(c.customerId)).map((c) => c.email),
+  );
   return changes.length;
 }

@@ -1,5 +1,5 @@
 // What the consent domain offers (./store.server.ts, one body for both engines): a customer's
-// recorded marketing consent, read, written and cleared. What it reads as (a newer unsubscribe
+// recorded marketing consent, read, written and cleared (several customers' at once). What it reads as (a newer unsubscribe
 // wins) and what recording "unsubscribed" also does are the service's:
 // app/services/consent.server.ts.
 import type { Tx } from "~/models/transaction/store.server";
@@ -17,8 +17,8 @@ export type ConsentStore = {
   readConsentsByEmail(userId: string, emails: readonly string[]): Promise<EmailConsentRow[]>;
   /** Whether the tenant has recorded any customer's consent. */
   holdsConsents(userId: string): Promise<boolean>;
-  /** Records a customer's consent (replacing what was recorded). */
-  writeConsent(userId: string, customerId: string, consent: ConsentRow, tx?: Tx): Promise<void>;
-  /** Forgets a customer's recorded consent (never asked again). */
-  clearConsent(userId: string, customerId: string, tx?: Tx): Promise<void>;
+  /** Records customers' consents (each replacing what was recorded), a few statements for them all. */
+  writeConsents(userId: string, consents: readonly CustomerConsentRow[], tx?: Tx): Promise<void>;
+  /** Forgets customers' recorded consents (never asked again). */
+  clearConsents(userId: string, customerIds: readonly string[], tx?: Tx): Promise<void>;
 };

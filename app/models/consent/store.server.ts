@@ -43,16 +43,28 @@ export const consents: ConsentStore = {
     return (await db().customerConsent.findFirst({ where: { userId }, select: { customerId: true } })) !== null;
   },
 
-  async writeConsent(userId, customerId, consent, tx?: Tx) {
-    const data = { status: consent.status, at: consent.at, source: consent.source, text: consent.text };
-    await (tx ?? db()).customerConsent.upsert({
-      where: { customerId },
-      create: { customerId, userId, ...data },
-      update: data,
-    });
+  async writeConsents(userId, rows, tx?: Tx) {
+    if (rows.length === 0) return;
+    const ids = rows.map((r) => r.customerId);
+    const write = async (t: Tx) => {
+      // Replaced: what was recorded goes, the new record comes (one statement each for them all).
+      await t.customerConsent.deleteMany({ where: { userId, customerId: { in: ids } } });
+      await t.customerConsent.createMany({
+        data: rows.map((r) => ({
+          customerId: r.customerId,
+          userId,
+          status: r.status,
+          at: r.at,
+          source: r.source,
+          text: r.text,
+        })),
+      });
+    };
+    await (tx ? write(tx) : db().$transaction(write));
   },
 
-  async clearConsent(userId, customerId, tx?: Tx) {
-    await (tx ?? db()).customerConsent.deleteMany({ where: { userId, customerId } });
+  async clearConsents(userId, customerIds, tx?: Tx) {
+    if (customerIds.length === 0) return;
+    await (tx ?? db()).customerConsent.deleteMany({ where: { userId, customerId: { in: [...customerIds] } } });
   },
 };
