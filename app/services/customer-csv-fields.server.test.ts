@@ -359,6 +359,19 @@ describe("consent columns", () => {
 
     await importCustomers(user.id, csv("email,firstName,lastName,consent\nkiran@example.com,Kiran,Rao,never asked\n"));
     expect((await customerOf(user.id, "kiran@example.com")).consent.status).toBe("never_asked");
+
+    // Far apart in a long file too (more e-mails between them than a page of consents): the earlier
+    // "unsubscribed" row neither stands nor suppresses the address.
+    const between = Array.from({ length: 600 }, (_, i) => `many-${i}@example.com,Many,${i},subscribed`);
+    const far = [
+      "email,firstName,lastName,consent",
+      "kiran@example.com,Kiran,Rao,unsubscribed",
+      ...between,
+      "kiran@example.com,Kiran,Rao,subscribed",
+    ].join("\n");
+    expect(await importCustomers(user.id, csv(far))).toMatchObject({ failed: 0, consentRecorded: 601 });
+    expect((await customerOf(user.id, "kiran@example.com")).consent.status).toBe("subscribed");
+    expect(await suppressionOf(user.id, "kiran@example.com")).toBeNull();
   });
 
   it("without a consent column, a consentDate column is an unknown column", async () => {

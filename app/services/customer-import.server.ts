@@ -301,9 +301,21 @@ export async function afterImport(userId: string, { result, consents }: Imported
   return { ...result, consentRecorded, durationMs: result.durationMs + (Date.now() - started) };
 }
 
-/** The kept consents one row at a time, as the consent service records them. */
+/**
+ * The kept consents one row at a time, as the consent service records them: of several rows of one
+ * e-mail only the last, so an earlier "unsubscribed" row does not suppress an address the file ends
+ * up subscribing.
+ */
 function* consentEntries(kept: ImportedConsents): Generator<ConsentByEmail> {
+  const superseded = new Uint8Array(kept.emails.length);
+  const later = new Set<string>();
+  for (let i = kept.emails.length - 1; i >= 0; i--) {
+    if (later.has(kept.emails[i])) superseded[i] = 1;
+    else later.add(kept.emails[i]);
+  }
+  later.clear();
   for (let i = 0; i < kept.emails.length; i++) {
+    if (superseded[i]) continue;
     const at = kept.ats[i];
     yield {
       email: kept.emails[i],
