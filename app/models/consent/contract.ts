@@ -1,6 +1,6 @@
 // What the consent domain offers (./store.server.ts, one body for both engines): a customer's
-// recorded marketing consent, read, written and cleared (several customers' at once). What it reads as (a newer unsubscribe
-// wins) and what recording "unsubscribed" also does are the service's:
+// recorded marketing consent, read, written and cleared (several customers' at once). What it reads
+// as (a newer unsubscribe wins) and what recording "unsubscribed" also does are the service's:
 // app/services/consent.server.ts.
 import type { Tx } from "~/models/transaction/store.server";
 import type { ConsentRow, CustomerConsentRow, EmailConsentRow } from "./rows";
