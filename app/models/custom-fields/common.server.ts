@@ -8,13 +8,21 @@ import { inTransaction, type Tx } from "~/models/transaction/store.server";
 import type { CustomFieldsStore } from "./contract";
 import { DuplicateFieldName } from "./rows";
 
+/** The tenant's fields in their order: by position, then as they were made. */
+const FIELD_ORDER = [{ position: "asc" }, { createdAt: "asc" }] satisfies Prisma.CustomFieldOrderByWithRelationInput[];
+
+/** The tenant's field of this name, or undefined. */
+async function fieldNamed(userId: string, name: string) {
+  return (await db().customField.findUnique({ where: { userId_name: { userId, name } } })) ?? undefined;
+}
+
 export const commonCustomFields = {
   async listFields(userId) {
-    return db().customField.findMany({ where: { userId }, orderBy: [{ position: "asc" }, { createdAt: "asc" }] });
+    return db().customField.findMany({ where: { userId }, orderBy: FIELD_ORDER });
   },
 
   async findField(userId, name) {
-    return (await db().customField.findUnique({ where: { userId_name: { userId, name } } })) ?? undefined;
+    return fieldNamed(userId, name);
   },
 
   async createField(userId, field) {
@@ -48,14 +56,14 @@ export const commonCustomFields = {
     if (change.retired !== undefined) data.retiredAt = change.retired ? new Date() : null;
     const { count } = await db().customField.updateMany({ where: { userId, name }, data });
     if (count === 0) return undefined;
-    return (await db().customField.findUnique({ where: { userId_name: { userId, name } } })) ?? undefined;
+    return fieldNamed(userId, name);
   },
 
   async orderFields(userId, names) {
     await db().$transaction(async (tx) => {
       const fields = await tx.customField.findMany({
         where: { userId },
-        orderBy: [{ position: "asc" }, { createdAt: "asc" }],
+        orderBy: FIELD_ORDER,
         select: { name: true },
       });
       const known = new Set(fields.map((f) => f.name));
