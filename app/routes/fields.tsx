@@ -475,6 +475,13 @@ function AddFieldForm({ reply }: { reply: Reply }) {
     ? (inputs.type.value as FieldType)
     : "text";
   const defaultProps = { ...getInputProps(inputs.defaultValue, { type: "text" }), autoComplete: "off" };
+  // A yes/no or choice field's default is picked from a list; any other is typed.
+  const defaultOptions =
+    type === "boolean"
+      ? YES_NO_OPTIONS
+      : type === "choice" && scripted
+        ? choicesFromText(String(inputs.choices.value ?? "")).map((c) => ({ value: c, label: c }))
+        : null;
 
   return (
     <section className="card p-6" aria-labelledby="add-field-heading" id="add">
@@ -541,22 +548,13 @@ function AddFieldForm({ reply }: { reply: Reply }) {
           }}
           errors={inputs.choices.errors}
         />
-        {type === "boolean" ? (
+        {defaultOptions ? (
           <SelectField
             label="Default"
             hint="What a new customer gets when none is given."
             placeholder="—"
             selectProps={getSelectProps(inputs.defaultValue)}
-            options={YES_NO_OPTIONS}
-            errors={inputs.defaultValue.errors}
-          />
-        ) : type === "choice" && scripted ? (
-          <SelectField
-            label="Default"
-            hint="What a new customer gets when none is given."
-            placeholder="—"
-            selectProps={getSelectProps(inputs.defaultValue)}
-            options={choicesFromText(String(inputs.choices.value ?? "")).map((c) => ({ value: c, label: c }))}
+            options={defaultOptions}
             errors={inputs.defaultValue.errors}
           />
         ) : (
