@@ -268,8 +268,7 @@ export default function Fields() {
 function valuesSentence(values: number, fate: "deleted" | "kept"): string {
   if (values === 0) return "No customer has a value yet.";
   const who = values === 1 ? "1 customer has a value" : `${formatCount(values)} customers have a value`;
-  if (fate === "kept") return `${who}; ${values === 1 ? "it is" : "their values are"} kept.`;
-  return `${who}; ${values === 1 ? "it is" : "their values are"} deleted too.`;
+  return `${who}; ${values === 1 ? "it is" : "their values are"} ${fate === "kept" ? "kept" : "deleted too"}.`;
 }
 
 /** A built-in or retired field's chip beside its label. */
