@@ -55,6 +55,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** "3 customers", "1 customer". */
 const customersText = (n: number) => `${formatCount(n)} ${n === 1 ? "customer" : "customers"}`;
 
+/** "3 customers carry", "1 customer carries". */
+const carriersText = (n: number) => `${customersText(n)} ${n === 1 ? "carries" : "carry"}`;
+
 export async function action({ request }: ActionFunctionArgs) {
   allowMethods(request, "GET", "POST");
   const user = await requireUser(request);
@@ -79,7 +82,7 @@ export async function action({ request }: ActionFunctionArgs) {
       kind: "toast",
       type: "success",
       message: other
-        ? `"${normaliseTag(tag)}" merged into "${renamed.name}": ${customersText(renamed.customers)} ${renamed.customers === 1 ? "carries" : "carry"} it now`
+        ? `"${normaliseTag(tag)}" merged into "${renamed.name}": ${carriersText(renamed.customers)} it now`
         : `Tag renamed to "${renamed.name}"`,
     });
   }
@@ -181,7 +184,7 @@ export default function Tags() {
               Delete <strong>“{deleting.name}”</strong>?{" "}
               {deleting.customers === 0
                 ? "No customer carries it."
-                : `${customersText(deleting.customers)} ${deleting.customers === 1 ? "carries" : "carry"} it; it is taken off ${deleting.customers === 1 ? "them" : "all of them"}.`}
+                : `${carriersText(deleting.customers)} it; it is taken off ${deleting.customers === 1 ? "them" : "all of them"}.`}
             </p>
           ) : null
         }
