@@ -2,7 +2,7 @@
 // engineDoor(); other code imports `consents` from here as from any domain's door. Prisma's calls
 // only (db() is PostgreSQL's client there).
 import { db } from "~/db/prisma.server";
-import type { Tx } from "~/models/transaction/store.server";
+import { inTransaction, type Tx } from "~/models/transaction/store.server";
 import type { ConsentStore } from "./contract";
 import type { ConsentRow } from "./rows";
 
@@ -46,8 +46,8 @@ export const consents: ConsentStore = {
   async writeConsents(userId, rows, tx?: Tx) {
     if (rows.length === 0) return;
     const ids = rows.map((r) => r.customerId);
-    const write = async (t: Tx) => {
-      // Replaced: what was recorded goes, the new record comes (one statement each for them all).
+    // Replaced: what was recorded goes, the new record comes (one statement each for them all).
+    await inTransaction(tx, async (t) => {
       await t.customerConsent.deleteMany({ where: { userId, customerId: { in: ids } } });
       await t.customerConsent.createMany({
         data: rows.map((r) => ({
@@ -59,8 +59,7 @@ export const consents: ConsentStore = {
           text: r.text,
         })),
       });
-    };
-    await (tx ? write(tx) : db().$transaction(write));
+    });
   },
 
   async clearConsents(userId, customerIds, tx?: Tx) {
