@@ -118,6 +118,22 @@ describe("field definitions", () => {
     expect((await refusal(updateField(owner, "city", { label: "Town" }))).status).toBe(400);
     expect((await refusal(deleteField(owner, "birthday"))).status).toBe(400);
   });
+
+  it("refuses choices for a field of another type, and a choice field left without choices, under its choices", async () => {
+    const notChoice = await refusal(updateField(owner, "points", { choices: ["1", "2"] }));
+    expect([notChoice.status, notChoice.message, notChoice.fields]).toEqual([
+      400,
+      "Only a choice field has choices",
+      { choices: "Only a choice field has choices" },
+    ]);
+    const none = await refusal(updateField(owner, "tier", { choices: [] }));
+    expect([none.status, none.message, none.fields]).toEqual([
+      400,
+      "A choice field needs at least one choice",
+      { choices: "A choice field needs at least one choice" },
+    ]);
+    expect((await getField(owner, "tier")).choices).toEqual(["Gold", "Silver"]);
+  });
 });
 
 describe("a customer's values", () => {

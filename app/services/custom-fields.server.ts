@@ -21,7 +21,7 @@ import {
   type FieldValueWrites,
 } from "~/models/custom-fields/rows";
 import type { Tx } from "~/models/transaction/store.server";
-import { type FieldChangeInput, newFieldDraft, type NewFieldInput } from "~/schemas/custom-field";
+import { FIELD_MESSAGES, type FieldChangeInput, newFieldDraft, type NewFieldInput } from "~/schemas/custom-field";
 
 /** A field as /api/fields gives it. */
 export type FieldDto = {
@@ -140,16 +140,14 @@ export async function updateField(userId: string, name: string, input: FieldChan
   refuseBuiltIn(name);
   const field = await getField(userId, name);
   if (input.choices !== undefined) {
-    if (field.type !== "choice") {
-      throw new ApiError("bad_request", "Only a choice field has choices", {
-        choices: "Only a choice field has choices",
-      });
-    }
-    if (input.choices.length === 0) {
-      throw new ApiError("bad_request", "A choice field needs at least one choice", {
-        choices: "A choice field needs at least one choice",
-      });
-    }
+    // In the words a new field's choices are refused with (NewFieldSchema).
+    const problem =
+      field.type !== "choice"
+        ? FIELD_MESSAGES.choicesOnlyForChoice
+        : input.choices.length === 0
+          ? FIELD_MESSAGES.choices
+          : null;
+    if (problem) throw new ApiError("bad_request", problem, { choices: problem });
   }
   const next: FieldDefinition = { ...field, choices: input.choices ?? field.choices };
   const defaultValue = input.defaultValue === undefined ? undefined : checkedDefault(next, input.defaultValue);
