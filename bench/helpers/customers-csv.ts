@@ -1,6 +1,8 @@
 // A CSV of customers as a shop would export them (Indian names, addresses and phone numbers, the
 // spend, visits and last activity columns the import reads): the file the customers section
-// imports and the offthread section posts to the server.
+// imports and the offthread section posts to the server. With extras, ten columns of the shop's
+// own fields (IMPORT_FIELDS, of every type) and a `tags` column follow (the second import of the
+// customers section).
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 
@@ -84,14 +86,61 @@ export function csvRow(i: number): Row {
   ];
 }
 
+/** The shop's own fields the file with extras carries, as the import's tenant defines them first. */
+export const IMPORT_FIELDS = [
+  { name: "tier", label: "Tier", type: "choice", choices: ["Bronze", "Silver", "Gold", "Platinum"] },
+  { name: "points", label: "Points", type: "number" },
+  { name: "member_since", label: "Member since", type: "date" },
+  { name: "store", label: "Store", type: "text" },
+  { name: "newsletter", label: "Newsletter", type: "boolean" },
+  { name: "size", label: "Size", type: "choice", choices: ["S", "M", "L", "XL"] },
+  { name: "referrer", label: "Referrer", type: "text" },
+  { name: "anniversary", label: "Anniversary", type: "date" },
+  { name: "credit", label: "Store credit", type: "number" },
+  { name: "language", label: "Language", type: "choice", choices: ["Hindi", "English", "Tamil", "Marathi", "Bengali"] },
+] as const;
+
+/** The twenty tags the file with extras spreads over its rows. */
+export const IMPORT_TAGS = Array.from({ length: 20 }, (_, k) =>
+  k === 0 ? "VIP" : k === 1 ? "Diwali 2025" : k === 2 ? "Trade fair" : `Segment tag ${k}`,
+);
+
+const STORES = ["Koramangala", "Indiranagar", "Bandra West", "T Nagar", "Salt Lake", "Banjara Hills"];
+
+/** The i-th row's field cells, in IMPORT_FIELDS' order (one in eleven left empty). */
+export function fieldCells(i: number): string[] {
+  const day = (k: number) => new Date(Date.UTC(2015 + (k % 10), k % 12, (k % 28) + 1)).toISOString().slice(0, 10);
+  const cells = [
+    ["Bronze", "Silver", "Gold", "Platinum"][i % 4],
+    String((i * 13) % 5000),
+    day(i),
+    STORES[i % STORES.length],
+    i % 2 === 0 ? "yes" : "no",
+    ["S", "M", "L", "XL"][(i * 3) % 4],
+    i % 7 === 0 ? `Friend ${i % 1000}` : "Instagram",
+    day(i * 5 + 3),
+    (((i * 17) % 100000) / 100).toFixed(2),
+    ["Hindi", "English", "Tamil", "Marathi", "Bengali"][i % 5],
+  ];
+  return cells.map((c, k) => ((i + k) % 11 === 0 ? "" : c));
+}
+
+/** The i-th row's tags: none to three of IMPORT_TAGS, separated by ";". */
+export function tagsCell(i: number): string {
+  const n = i % 4;
+  return Array.from({ length: n }, (_, k) => IMPORT_TAGS[(i * 7 + k * 5) % IMPORT_TAGS.length]).join(";");
+}
+
 const quote = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 
-export async function writeCsv(file: string, n: number) {
+export async function writeCsv(file: string, n: number, extras = false) {
   const out = createWriteStream(file);
-  out.write("firstName,lastName,email,phone,address,company,notes,totalSpend,visits,lastActive\n");
+  const extraHeader = extras ? `,${IMPORT_FIELDS.map((f) => f.name).join(",")},tags` : "";
+  out.write(`firstName,lastName,email,phone,address,company,notes,totalSpend,visits,lastActive${extraHeader}\n`);
   let chunk = "";
   for (let i = 0; i < n; i++) {
-    chunk += `${csvRow(i).map(quote).join(",")}\n`;
+    const cells = extras ? [...csvRow(i), ...fieldCells(i), tagsCell(i)] : csvRow(i);
+    chunk += `${cells.map(quote).join(",")}\n`;
     if (chunk.length > 1 << 20) {
       if (!out.write(chunk)) await once(out, "drain");
       chunk = "";

@@ -15,8 +15,21 @@ export type FloorFigures = {
   rows: number;
   seconds: number;
   rowsPerSecond: number;
-  phases: { insertRows: number; searchIndex: number; segmentIndexesAndCommit: number; analyze: number };
+  phases: {
+    insertRows: number;
+    searchIndex: number;
+    fieldValues?: number;
+    tags?: number;
+    segmentIndexesAndCommit: number;
+    analyze: number;
+  };
   what: string;
+};
+
+/** A row's field values as the import stores them, and its tags' keys (lower-cased). */
+export type FloorExtras = {
+  values: (i: number) => { name: string; value: string; textKey: string | null; numberValue: number | null }[];
+  tagKeys: (i: number) => string[];
 };
 
 /** Inserts `rows` customers made by `row` into a copy of `dbFile` and times each step. */
@@ -26,6 +39,7 @@ export async function measureImportFloor(
   rows: number,
   row: (i: number) => readonly [string, string, string, string, string, string, string, number, number, number],
   searchBufferBytes: number,
+  extras?: FloorExtras,
 ): Promise<FloorFigures> {
   const source = new Database(dbFile);
   source.pragma("wal_checkpoint(TRUNCATE)");
@@ -47,9 +61,36 @@ export async function measureImportFloor(
       company TEXT, notes TEXT, totalSpendPaise INTEGER, visits INTEGER, lastActive INTEGER)`);
     const stage = db.prepare(`INSERT INTO temp.floor_rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     const prefix = Date.now().toString(16).padStart(12, "0");
+    const customerId = (i: number) => prefix + i.toString(16).padStart(12, "0");
     db.transaction(() => {
-      for (let i = 0; i < rows; i++) stage.run(prefix + i.toString(16).padStart(12, "0"), ...row(i));
+      for (let i = 0; i < rows; i++) stage.run(customerId(i), ...row(i));
     })();
+    // With extras, each row's field values and tags wait the same way, parsed by the product's own
+    // rules (not timed).
+    if (extras) {
+      db.exec(`CREATE TEMP TABLE floor_values (customerId TEXT, name TEXT, value TEXT, textKey TEXT, numberValue REAL);
+        CREATE TEMP TABLE floor_tags (customerId TEXT, key TEXT)`);
+      const value = db.prepare(`INSERT INTO temp.floor_values VALUES (?, ?, ?, ?, ?)`);
+      const tag = db.prepare(`INSERT INTO temp.floor_tags VALUES (?, ?)`);
+      db.transaction(() => {
+        for (let i = 0; i < rows; i++) {
+          for (const v of extras.values(i)) value.run(customerId(i), v.name, v.value, v.textKey, v.numberValue);
+          for (const key of extras.tagKeys(i)) tag.run(customerId(i), key);
+        }
+      })();
+    }
+    // The timed writes of the staged values and tags (prepared only when there are some).
+    const extraWrites = extras
+      ? {
+          values:
+            db.prepare(`INSERT INTO "CustomerFieldValue" ("userId", "customerId", "name", "value", "textKey", "numberValue")
+            SELECT 'ffffffffffffffffffffffff', customerId, name, value, textKey, numberValue FROM temp.floor_values ORDER BY rowid`),
+          tags: db.prepare(`INSERT INTO "Tag" ("id", "userId", "name", "key", "createdAt")
+            SELECT 'floor-' || key, 'ffffffffffffffffffffffff', key, key, 0 FROM temp.floor_tags GROUP BY key`),
+          customerTags: db.prepare(`INSERT INTO "CustomerTag" ("tagId", "customerId", "userId")
+            SELECT 'floor-' || key, customerId, 'ffffffffffffffffffffffff' FROM temp.floor_tags ORDER BY rowid`),
+        }
+      : null;
     const insert =
       db.prepare(`INSERT INTO "Customer" ("id", "userId", "firstName", "lastName", "email", "phone", "address", "company", "notes",
       "totalSpendPaise", "visits", "lastActive", "createdAt", "updatedAt")
@@ -67,6 +108,8 @@ export async function measureImportFloor(
     const started = performance.now();
     let insertRows = 0;
     let searchIndex = 0;
+    let fieldValues = 0;
+    let tags = 0;
     let rebuildStarted = 0;
     await withSegmentIndexesDeferred(
       db,
@@ -76,6 +119,13 @@ export async function measureImportFloor(
         searchIndex = timed(() => {
           for (let from = before; from < before + rows; from += 100_000) index.run(from, from + 100_000);
         });
+        if (extraWrites) {
+          fieldValues = timed(() => extraWrites.values.run());
+          tags = timed(() => {
+            extraWrites.tags.run();
+            extraWrites.customerTags.run();
+          });
+        }
       },
       () => {
         rebuildStarted = performance.now();
@@ -89,8 +139,14 @@ export async function measureImportFloor(
       rows,
       seconds,
       rowsPerSecond: Math.round(rows / seconds),
-      phases: { insertRows, searchIndex, segmentIndexesAndCommit, analyze },
-      what: "raw better-sqlite3, rows already parsed and validated in a temporary table (not timed), the database work of the import's bulk path only (insert, search index, segment index builds, commit with its checkpoint, ANALYZE), on a copy of the bench database taken before the import",
+      phases: {
+        insertRows,
+        searchIndex,
+        ...(extras ? { fieldValues, tags } : {}),
+        segmentIndexesAndCommit,
+        analyze,
+      },
+      what: `raw better-sqlite3, rows already parsed and validated in a temporary table (not timed), the database work of the import's bulk path only (insert, search index, ${extras ? "field values, tags, " : ""}segment index builds, commit with its checkpoint, ANALYZE), on a copy of the bench database taken before the import`,
     };
   } finally {
     db.close();
