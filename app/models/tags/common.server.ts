@@ -3,6 +3,7 @@
 // once) are each engine's own.
 import { db } from "~/db/prisma.server";
 import { isUniqueViolation } from "~/db/unique-violation.server";
+import type { Prisma } from "~/generated/prisma/client";
 import { newId } from "~/lib/id";
 import { normaliseTag, tagKey } from "~/lib/tags";
 import { inTransaction, type Tx } from "~/models/transaction/store.server";
@@ -13,12 +14,15 @@ const ownCustomers = (userId: string, customerIds: readonly string[]) => ({
   id: { in: [...customerIds] },
 });
 
+/** What a TagRow reads of a tag. */
+const TAG_ROW = { id: true, name: true, key: true } as const satisfies Prisma.TagSelect;
+
 export const commonTags = {
   async listTagsWithCounts(userId) {
     const tags = await db().tag.findMany({
       where: { userId },
       orderBy: { key: "asc" },
-      select: { id: true, name: true, key: true, _count: { select: { customers: true } } },
+      select: { ...TAG_ROW, _count: { select: { customers: true } } },
     });
     return tags.map((t) => ({ id: t.id, name: t.name, key: t.key, customers: t._count.customers }));
   },
@@ -31,7 +35,7 @@ export const commonTags = {
     if (keys.length === 0) return [];
     return db().tag.findMany({
       where: { userId, key: { in: [...keys] } },
-      select: { id: true, name: true, key: true },
+      select: TAG_ROW,
     });
   },
 
@@ -41,7 +45,7 @@ export const commonTags = {
     if (wanted.size === 0) return [];
     const found = await client.tag.findMany({
       where: { userId, key: { in: [...wanted.keys()] } },
-      select: { id: true, name: true, key: true },
+      select: TAG_ROW,
     });
     const have = new Set(found.map((t) => t.key));
     for (const [key, name] of wanted) {
@@ -50,7 +54,7 @@ export const commonTags = {
         found.push(
           await client.tag.create({
             data: { id: newId(), userId, name, key },
-            select: { id: true, name: true, key: true },
+            select: TAG_ROW,
           }),
         );
       } catch (error) {
@@ -58,7 +62,7 @@ export const commonTags = {
         if (!isUniqueViolation(error) || tx) throw error;
         const made = await client.tag.findUnique({
           where: { userId_key: { userId, key } },
-          select: { id: true, name: true, key: true },
+          select: TAG_ROW,
         });
         if (made) found.push(made);
       }
