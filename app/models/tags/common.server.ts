@@ -1,13 +1,15 @@
 // The tags' Prisma calls, one body for both engines (db() is PostgreSQL's client there). The
-// statements whose placeholders differ (a customer's tags on every detail, a segment tagged at
-// once) are each engine's own.
+// statements whose placeholders differ are each engine's own: a customer's tags on every detail (on
+// each engine's own connection), and a segment tagged at once (tagAudienceIn(), in its dialect).
 import { db } from "~/db/prisma.server";
 import { isUniqueViolation } from "~/db/unique-violation.server";
 import type { Prisma } from "~/generated/prisma/client";
 import { newId } from "~/lib/id";
 import { normaliseTag, tagKey } from "~/lib/tags";
+import type { Dialect } from "~/models/segments/audience/rows";
 import { inTransaction, type Tx } from "~/models/transaction/store.server";
 import type { TagsStore } from "./contract";
+import { tagAudienceSql } from "./rows";
 
 const ownCustomers = (userId: string, customerIds: readonly string[]) => ({
   userId,
@@ -150,3 +152,11 @@ export const commonTags = {
     return count > 0;
   },
 } satisfies Omit<TagsStore, "readCustomerTags" | "tagAudience">;
+
+/** tagAudience on an engine: one INSERT … SELECT in its dialect (tagAudienceSql), run through Prisma. */
+export function tagAudienceIn(dialect: Dialect): TagsStore["tagAudience"] {
+  return async (_userId, tagId, where) => {
+    const q = tagAudienceSql(where, tagId, dialect);
+    return db().$executeRawUnsafe(q.sql, ...q.params);
+  };
+}

@@ -1,11 +1,10 @@
 // The tags on PostgreSQL: Prisma's calls (./common.server.ts), one customer's tags read by a
 // prepared statement on the pool (as the rest of the customer detail is), and a segment's audience
 // tagged in one INSERT … SELECT.
-import { db } from "~/db/prisma.server";
 import { postgres, query } from "~/db/postgres.server";
-import { commonTags } from "./common.server";
+import { commonTags, tagAudienceIn } from "./common.server";
 import type { TagsStore } from "./contract";
-import { customerTagsSql, tagAudienceSql } from "./rows";
+import { customerTagsSql } from "./rows";
 
 const TAGS_SQL = customerTagsSql((n) => `$${n}`);
 
@@ -16,8 +15,5 @@ export const postgresTags: TagsStore = {
       (r) => r.name,
     );
   },
-  async tagAudience(_userId, tagId, where) {
-    const q = tagAudienceSql(where, tagId, "postgres");
-    return db().$executeRawUnsafe(q.sql, ...q.params);
-  },
+  tagAudience: tagAudienceIn("postgres"),
 };
