@@ -44,18 +44,21 @@ export const AddTagsFormSchema = z.object({
   tags: TagListTextSchema.refine((value) => tagsFromText(value).length > 0, TAG_FORM_MESSAGES.empty),
 });
 
+/** The tag a form acts on (as the page sent it; the service finds it, without case). */
+const tagNamed = z.string().min(1).max(1000);
+
 /** A tag taken off one customer (the chip's remove button). */
-export const UntagFormSchema = z.object({ intent: z.literal("untag"), tag: z.string().min(1).max(1000) });
+export const UntagFormSchema = z.object({ intent: z.literal("untag"), tag: tagNamed });
 
 /** The Tags screen's rename: the tag and its new name. */
 export const RenameTagFormSchema = z.object({
   intent: z.literal("rename"),
-  tag: z.string().min(1).max(1000),
+  tag: tagNamed,
   name: OneTagSchema,
 });
 
 /** The Tags screen's delete confirmation. */
-export const DeleteTagFormSchema = z.object({ intent: z.literal("delete"), tag: z.string().min(1).max(1000) });
+export const DeleteTagFormSchema = z.object({ intent: z.literal("delete"), tag: tagNamed });
 
 /** A segment's "Tag everyone in this segment". */
 export const SegmentTagFormSchema = z.object({ intent: z.literal("tag"), tag: OneTagSchema });
