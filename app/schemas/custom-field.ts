@@ -75,14 +75,6 @@ export type FieldChangeInput = z.infer<typeof FieldChangeSchema>;
  * A new field as its input describes it, before it has a default: what the default given with it is
  * read against (its type and choices), on the Fields screen as in the service.
  */
-export function newFieldDraft(input: NewFieldInput): FieldDefinition {
-  return {
-    name: input.name,
-    label: input.label,
-    type: input.type,
-    choices: input.choices ?? [],
-    defaultValue: null,
-    builtIn: false,
-    retired: false,
-  };
+export function newFieldDraft({ name, label, type, choices = [] }: NewFieldInput): FieldDefinition {
+  return { name, label, type, choices, defaultValue: null, builtIn: false, retired: false };
 }
