@@ -6,6 +6,7 @@
 // values, and another user's field neither listed nor reachable.
 import { describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase as setUpTestDatabase } from "../helpers/db";
+import { customerInput } from "../helpers/customer-input";
 import { args, flashOf, formRequest, makeRequest } from "../helpers/requests";
 import { replyOf, thrown } from "../helpers/route-answers";
 import { signedIn } from "../helpers/signed-in";
@@ -21,16 +22,7 @@ const post = (cookie: string, fields: Record<string, string>, path = "/fields") 
   fieldsRoute.action(args(formRequest(path, fields, { cookie })));
 
 const customer = (userId: string, email: string, fields: Record<string, string | null> = {}) =>
-  createCustomer(userId, {
-    firstName: "Asha",
-    lastName: "Iyer",
-    email,
-    phone: "",
-    address: "",
-    company: "",
-    notes: "",
-    fields,
-  });
+  createCustomer(userId, customerInput({ email, fields }));
 
 describe("the Fields screen", () => {
   it("lists the built-in fields first, marked, then the user's own in their order", async () => {

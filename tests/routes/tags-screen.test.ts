@@ -6,6 +6,7 @@
 // words, and another user's tags, customers and segments neither listed nor reachable.
 import { describe, expect, it } from "vitest";
 import { createTestUser, segmentTree, useTestDatabase as setUpTestDatabase } from "../helpers/db";
+import { customerInput } from "../helpers/customer-input";
 import { args, flashOf, formRequest, makeRequest } from "../helpers/requests";
 import { replyOf, thrown } from "../helpers/route-answers";
 import { signedIn } from "../helpers/signed-in";
@@ -20,20 +21,8 @@ const { createCustomer } = await import("~/services/customers.server");
 const { customerTags, listTags } = await import("~/services/tags.server");
 const { createSegment } = await import("~/services/segments.server");
 
-let counter = 0;
-async function customer(userId: string, firstName = "Asha", extra: { visits?: number; tags?: string[] } = {}) {
-  counter += 1;
-  return createCustomer(userId, {
-    firstName,
-    lastName: "Iyer",
-    email: `${firstName.toLowerCase()}-${counter}-${Date.now()}@example.com`,
-    phone: "",
-    address: "",
-    company: "",
-    notes: "",
-    ...extra,
-  });
-}
+const customer = (userId: string, firstName = "Asha", extra: { visits?: number; tags?: string[] } = {}) =>
+  createCustomer(userId, customerInput({ firstName, ...extra }));
 
 const get = (cookie: string, path: string) => makeRequest(path, { auth: { cookie } });
 const post = (cookie: string, path: string, fields: Record<string, string>) => formRequest(path, fields, { cookie });
