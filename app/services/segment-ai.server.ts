@@ -195,7 +195,9 @@ function described(
 
 /** The conditions the LLM writes for `description`; throws on any failure of the LLM or its answer. */
 async function llmConditions(userId: string, description: string, timeoutMs: number): Promise<SegmentDescription> {
-  const [catalog, segments] = await Promise.all([fieldCatalog(userId), otherSegments(userId)]);
+  const [catalog, all] = await Promise.all([fieldCatalog(userId), otherSegments(userId)]);
+  // The newest first (ids are time-ordered), so a long list keeps the segments in use now.
+  const segments = [...all].sort((a, b) => (a.id < b.id ? 1 : -1));
   const answer = await chatJson(AnswerSchema, segmentPrompt(catalog, Date.now(), segments), description, timeoutMs);
   const names = Object.fromEntries(segments.map((seg) => [seg.id, seg.name]));
   return described(await checkedAnswer(userId, answer, catalog), "llm", catalog, names);

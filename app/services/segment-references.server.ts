@@ -7,9 +7,11 @@
 //
 // A tree from a caller (saving, the live preview) is held to the rules: the segment must exist,
 // must not include itself through any chain, and chains are at most MAX_SEGMENT_NESTING deep, with
-// at most MAX_RESOLVED_CONDITIONS conditions in all; a 400 says which. A stored segment is read
-// leniently: a segment deleted since (only possible in a race with the delete's check) or a loop
-// made by two saves at once holds nobody, and the segment's page says so.
+// at most MAX_RESOLVED_CONDITIONS conditions in all; a 400 says which. Saving a segment checks the
+// segments that include it too (checkIncluders()), so the limits hold for every stored segment. A
+// stored segment is read leniently: a segment deleted since (only possible in a race with the
+// delete's check) or a loop made by two saves at once holds nobody, and the segment's page says
+// so; a launch reads strictly and refuses such a segment (app/services/campaigns/drafts.server.ts).
 import { ApiError } from "~/lib/api.server";
 import {
   IN_SEGMENT_KEY,
@@ -39,13 +41,16 @@ export function referencedSegmentIds(tree: SegmentNode): string[] {
 type Known = { name: string; tree: SegmentNode | null };
 
 /** The tenant's segments by id (read once per call, only when some tree refers to one). */
-async function segmentsById(userId: string): Promise<Map<string, Known>> {
+async function segmentsById(userId: string, override?: { id: string; tree: SegmentNode }): Promise<Map<string, Known>> {
   const rows = await storedSegments.segmentConditionsOfUser(userId);
   const byId = new Map<string, Known>();
   for (const row of rows) {
     const parsed = parseConditions(JSON.parse(row.conditions));
     byId.set(row.id, { name: row.name, tree: parsed.ok ? parsed.tree : null });
   }
+  // A segment being saved is read with the rules it is about to have.
+  const saved = override ? byId.get(override.id) : undefined;
+  if (override && saved) byId.set(override.id, { ...saved, tree: override.tree });
   return byId;
 }
 
@@ -61,6 +66,54 @@ function refused(message: string): ApiError {
 }
 
 /**
+ * One tree with its references set (see the top of this file), against the tenant's segments
+ * `known`; `reached` collects the ids of every segment it includes, through any chain.
+ */
+function resolveTree(
+  tree: SegmentNode,
+  known: ReadonlyMap<string, Known>,
+  options: ReferenceOptions,
+  reached: Set<string> = new Set(),
+): SegmentNode {
+  const strict = options.strict ?? false;
+  const path: string[] = options.selfId ? [options.selfId] : [];
+  let conditions = countConditions(tree);
+  const nameOf = (id: string) => `"${known.get(id)?.name ?? id}"`;
+  const resolve = (node: SegmentNode): SegmentNode => {
+    if (node.kind === "group") return { ...node, children: node.children.map(resolve) };
+    if (node.kind !== "segment") return node;
+    const target = known.get(node.segmentId);
+    if (path.includes(node.segmentId)) {
+      if (!strict) return hollow(node);
+      const loop = [...path.slice(path.indexOf(node.segmentId)), node.segmentId].map(nameOf).join(" → ");
+      throw refused(`conditions.${IN_SEGMENT_KEY}: a segment cannot include itself (${loop})`);
+    }
+    if (!target || target.tree === null) {
+      if (!strict) return hollow(node);
+      throw refused(`conditions.${IN_SEGMENT_KEY}: there is no segment with the id ${node.segmentId}`);
+    }
+    // The limits hold every segment when it is saved, and every segment that includes it
+    // (checkIncluders()); a stored chain is read whole.
+    if (strict && path.length >= MAX_SEGMENT_NESTING + (options.selfId ? 1 : 0)) {
+      throw refused(`conditions.${IN_SEGMENT_KEY}: segments may include segments at most ${MAX_SEGMENT_NESTING} deep`);
+    }
+    conditions += countConditions(target.tree) - 1;
+    if (strict && conditions > MAX_RESOLVED_CONDITIONS) {
+      throw refused(
+        `conditions: at most ${MAX_RESOLVED_CONDITIONS} conditions are allowed, counting those of the segments it includes`,
+      );
+    }
+    reached.add(node.segmentId);
+    path.push(node.segmentId);
+    const inner = resolve(target.tree);
+    path.pop();
+    // Is in: the segment's own tree in this place. Is not in: the node, with the tree to negate.
+    return node.op === "$eq" ? inner : { ...node, target: { name: target.name, tree: inner } };
+  };
+  return resolve(tree);
+}
+
+/**
  * The trees with every segment they refer to read and set (see the top of this file), in the
  * same order. Trees without references are returned as they are, without a query.
  */
@@ -71,49 +124,43 @@ export async function withSegmentReferences(
 ): Promise<SegmentNode[]> {
   if (trees.every((tree) => referencedSegmentIds(tree).length === 0)) return [...trees];
   const known = await segmentsById(userId);
-  const strict = options.strict ?? false;
-  return trees.map((tree) => {
-    const path: string[] = options.selfId ? [options.selfId] : [];
-    let conditions = countConditions(tree);
-    const resolve = (node: SegmentNode): SegmentNode => {
-      if (node.kind === "group") return { ...node, children: node.children.map(resolve) };
-      if (node.kind !== "segment") return node;
-      const target = known.get(node.segmentId);
-      const nameOf = (id: string) => `"${known.get(id)?.name ?? id}"`;
-      if (path.includes(node.segmentId)) {
-        if (!strict) return hollow(node);
-        const loop = [...path.slice(path.indexOf(node.segmentId)), node.segmentId].map(nameOf).join(" → ");
-        throw refused(`conditions.${IN_SEGMENT_KEY}: a segment cannot include itself (${loop})`);
-      }
-      if (!target || target.tree === null) {
-        if (!strict) return hollow(node);
-        throw refused(`conditions.${IN_SEGMENT_KEY}: there is no segment with the id ${node.segmentId}`);
-      }
-      if (path.length >= MAX_SEGMENT_NESTING + (options.selfId ? 1 : 0)) {
-        if (!strict) return hollow(node);
-        throw refused(
-          `conditions.${IN_SEGMENT_KEY}: segments may include segments at most ${MAX_SEGMENT_NESTING} deep`,
-        );
-      }
-      conditions += countConditions(target.tree) - 1;
-      if (strict && conditions > MAX_RESOLVED_CONDITIONS) {
-        throw refused(
-          `conditions: at most ${MAX_RESOLVED_CONDITIONS} conditions are allowed, counting those of the segments it includes`,
-        );
-      }
-      path.push(node.segmentId);
-      const inner = resolve(target.tree);
-      path.pop();
-      // Is in: the segment's own tree in this place. Is not in: the node, with the tree to negate.
-      return node.op === "$eq" ? inner : { ...node, target: { name: target.name, tree: inner } };
-    };
-    return resolve(tree);
-  });
+  return trees.map((tree) => resolveTree(tree, known, options));
+}
+
+/**
+ * Whether saving segment `id` with `tree` keeps every segment that includes it (through any chain)
+ * within the limits: each is read strictly with the new rules in place. A 400 names the first that
+ * would not be: 'conditions: the segment "A" includes this one: segments may include segments at
+ * most 5 deep'.
+ */
+export async function checkIncluders(userId: string, id: string, tree: SegmentNode): Promise<void> {
+  const known = await segmentsById(userId, { id, tree });
+  for (const [otherId, other] of known) {
+    if (otherId === id || other.tree === null || referencedSegmentIds(other.tree).length === 0) continue;
+    const reached = new Set<string>();
+    resolveTree(other.tree, known, { selfId: otherId }, reached);
+    if (!reached.has(id)) continue;
+    try {
+      resolveTree(other.tree, known, { strict: true, selfId: otherId });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      throw refused(
+        `conditions: the segment "${other.name}" includes this one: ${error.message.replace(/^conditions[^:]*: /, "")}`,
+      );
+    }
+  }
 }
 
 /** A reference that holds nobody: its segment is gone, or it closes a loop. */
 function hollow(node: SegmentRefNode): SegmentRefNode {
   return { ...node, target: null };
+}
+
+/** The conditions a resolved tree compiles, those of the segments it includes counted in. */
+export function countResolvedConditions(tree: SegmentNode): number {
+  if (tree.kind === "group") return tree.children.reduce((n, c) => n + countResolvedConditions(c), 0);
+  if (tree.kind === "segment" && tree.target) return countResolvedConditions(tree.target.tree);
+  return 1;
 }
 
 /** withSegmentReferences() of one tree. */

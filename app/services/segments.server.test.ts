@@ -436,6 +436,40 @@ describe("segments that include other segments", () => {
     });
   });
 
+  it("refuses a change that would take a segment including this one past the limits, naming it", async () => {
+    const leaf = await segments.createSegment(tenant, {
+      name: "Leaf",
+      description: "",
+      tree: tree({ visits: { $gte: 0 } }),
+    });
+    let top = leaf;
+    for (let level = 1; level <= 5; level++) {
+      top = await segments.createSegment(tenant, {
+        name: `Chain ${level}`,
+        description: "",
+        tree: tree({ inSegment: { $eq: top.id } }),
+      });
+    }
+    const other = await segments.createSegment(tenant, {
+      name: "Other",
+      description: "",
+      tree: tree({ visits: { $gte: 3 } }),
+    });
+    // "Chain 5" reaches "Leaf" five deep: "Leaf" may not now include another segment.
+    await expect(
+      segments.updateSegment(tenant, leaf.id, {
+        name: "Leaf",
+        description: "",
+        tree: tree({ inSegment: { $eq: other.id } }),
+      }),
+    ).rejects.toMatchObject({
+      status: 400,
+      message: 'conditions: the segment "Chain 5" includes this one: segments may include segments at most 5 deep',
+    });
+    expect((await segments.getSegment(tenant, leaf.id)).conditions).toEqual({ visits: { $gte: 0 } });
+    expect(await segments.segmentAudienceCount(tenant, top.id)).toBe(6);
+  });
+
   it("refuses to delete a segment another includes, and says which", async () => {
     const base = await segments.createSegment(tenant, {
       name: "Base",
@@ -479,6 +513,19 @@ describe("segments that include other segments", () => {
     expect(await segments.segmentAudienceCount(tenant, notInGone.id)).toBe(6);
     const overview = await segments.segmentOverview(tenant, inGone.id);
     expect([overview.count, overview.warnings]).toEqual([0, ["Uses a deleted segment: nobody is in it"]]);
+    // A launch does not send to "everyone not in" a segment that is gone: it is refused, saying why.
+    await expect(
+      launch(tenant, {
+        name: "Not them",
+        subject: "Hi",
+        message: "Hi {NAME}",
+        description: "",
+        segmentId: notInGone.id,
+      }),
+    ).rejects.toMatchObject({
+      status: 422,
+      message: `The segment "Not in gone" cannot be sent to: there is no segment with the id ${gone.id}. Edit its conditions and launch again.`,
+    });
     await segments.deleteSegment(tenant, inGone.id);
     await segments.deleteSegment(tenant, notInGone.id);
   });

@@ -28,6 +28,8 @@ import { storedSegments } from "~/models/segments/store.server";
 import { fieldCatalog } from "~/services/custom-fields.server";
 import { notify } from "~/services/notifications.server";
 import {
+  checkIncluders,
+  countResolvedConditions,
   segmentReferenceNotes,
   segmentsIncluding,
   withSegmentReference,
@@ -261,8 +263,10 @@ export async function createSegment(userId: string, input: SegmentWriteInput): P
 export async function updateSegment(userId: string, id: string, input: SegmentWriteInput): Promise<SavedSegment> {
   await findSegment(userId, id);
   const tree = await checkedSegmentTree(userId, input.tree);
-  // A segment may not include itself, through any chain of segments.
+  // A segment may not include itself, through any chain of segments, and the segments that include
+  // it must stay within the limits with its new rules.
   const audience = await withSegmentReference(userId, tree, { strict: true, selfId: id });
+  await checkIncluders(userId, id, tree);
   const warnings = await nameWarnings(userId, input.name, id);
   const segment = await storedSegments.updateSegmentById(id, {
     name: input.name,
@@ -405,6 +409,33 @@ export async function segmentsMatchingCustomer(
 ): Promise<{ id: string; name: string }[]> {
   if (segments.length === 0) return [];
   const trees = await withSegmentReferences(userId, segments.map(cachedSegmentTree));
-  const matches = await audiences.sqlMatchesForCustomer(userId, customerId, trees);
+  // A query for as many segments as keep its bound values well under the engines' limits (SQLite
+  // 32,766): segments that include others carry the included ones' conditions too.
+  const matches: boolean[] = [];
+  for (const chunk of byConditions(trees, MATCH_CHUNK_CONDITIONS)) {
+    matches.push(...(await audiences.sqlMatchesForCustomer(userId, customerId, chunk)));
+  }
   return segments.filter((_, i) => matches[i]).map((s) => ({ id: s.id, name: s.name }));
+}
+
+/** The most conditions one query of a customer's segments compiles (each binds a few values). */
+const MATCH_CHUNK_CONDITIONS = 200;
+
+/** The trees in order, in runs of at most `limit` conditions in all (a larger tree alone). */
+function byConditions(trees: readonly SegmentNode[], limit: number): SegmentNode[][] {
+  const runs: SegmentNode[][] = [];
+  let run: SegmentNode[] = [];
+  let size = 0;
+  for (const tree of trees) {
+    const n = countResolvedConditions(tree);
+    if (run.length > 0 && size + n > limit) {
+      runs.push(run);
+      run = [];
+      size = 0;
+    }
+    run.push(tree);
+    size += n;
+  }
+  if (run.length > 0) runs.push(run);
+  return runs;
 }

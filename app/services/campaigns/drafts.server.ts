@@ -15,7 +15,10 @@ import { withSegmentReference } from "~/services/segment-references.server";
 import { getSegment, segmentAudienceCount } from "~/services/segments.server";
 
 /** The campaign to write, and the segment it is sent to (null for a resend: its audience is its source's non-openers). */
-type Content = { campaign: Omit<NewCampaign, "id">; segment: { tree: SegmentNode } | null };
+type Content = {
+  campaign: Omit<NewCampaign, "id">;
+  segment: { id: string; name: string; tree: SegmentNode } | null;
+};
 
 /**
  * The campaign to write from the form's content and its segment (a 404 on the field if unknown):
@@ -73,9 +76,26 @@ export async function launchContent(
 ): Promise<{ campaign: Omit<NewCampaign, "id">; where: CompiledWhere }> {
   const { campaign, segment } = await contentOf(userId, input, draft);
   const where = segment
-    ? segmentAudience.audienceWhere(userId, await withSegmentReference(userId, segment.tree))
+    ? segmentAudience.audienceWhere(userId, await launchTree(userId, segment))
     : launches.nonOpenersWhere(userId, campaign.resendOfId ?? "");
   return { campaign, where };
+}
+
+/**
+ * The segment's tree as a launch takes it: every segment it includes read strictly, so a segment
+ * whose included one is gone (or that loops) is refused (422) rather than sent to the customers
+ * "not in" a segment that no longer exists.
+ */
+async function launchTree(userId: string, segment: { id: string; name: string; tree: SegmentNode }) {
+  try {
+    return await withSegmentReference(userId, segment.tree, { strict: true, selfId: segment.id });
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    throw new ApiError(
+      "unprocessable",
+      `The segment "${segment.name}" cannot be sent to: ${error.message.replace(/^conditions[^:]*: /, "")}. Edit its conditions and launch again.`,
+    );
+  }
 }
 
 /** Which campaign a save or launch writes, as the caller has it. */

@@ -168,14 +168,17 @@ export async function insightFacts(userId: string, now: Date = new Date()): Prom
     });
   }
 
+  // Remembered by the rules as counted: a segment's own, and those of the segments it includes.
   const counted = await Promise.all(
-    unsent.slice(0, UNSENT_SEGMENTS_COUNTED).map(async (s) => ({
-      id: s.id,
-      name: s.name,
-      customers: await remembered(`${userId}|segment|${s.id}|${s.conditions}|${ck}`, at, async () =>
-        segmentAudience.sqlAudienceCount(userId, await withSegmentReference(userId, segmentTree(s))),
-      ),
-    })),
+    unsent.slice(0, UNSENT_SEGMENTS_COUNTED).map(async (s) => {
+      const tree = await withSegmentReference(userId, segmentTree(s));
+      const key = `${userId}|segment|${s.id}|${JSON.stringify(tree)}|${ck}`;
+      return {
+        id: s.id,
+        name: s.name,
+        customers: await remembered(key, at, () => segmentAudience.sqlAudienceCount(userId, tree)),
+      };
+    }),
   );
   const largest = counted
     .filter((s) => s.customers > 0)
