@@ -317,10 +317,33 @@ describe("conditions on the customer's fields and tags", () => {
     expect(bad({ tags: { $in: "vip" } }).message).toBe("conditions.tags.$in: must be a non-empty list of tags");
     expect(bad({ tags: { $in: ["ok", "a;b"] } }).message).toBe('conditions.tags.$in[1]: A tag must not contain ";"');
     expect(bad({ age: { $gt: 3 } }).message).toBe(
-      'conditions.age: unknown field "age" (allowed: totalSpend, visits, lastActiveDate, orderCount, firstOrderDate, lastOrderDate, averageOrderValue, spendWithinDays, boughtProduct, lastOpenDate, lastClickDate, messagesReceived, consent, suppressed, field:<name>, tags)',
+      'conditions.age: unknown field "age" (allowed: totalSpend, visits, lastActiveDate, orderCount, firstOrderDate, lastOrderDate, averageOrderValue, spendWithinDays, boughtProduct, lastOpenDate, lastClickDate, messagesReceived, consent, suppressed, field:<name>, tags, inSegment)',
     );
     expect(bad({ $or: Array.from({ length: 51 }, () => ({ tags: { $in: ["x"] } })) }).message).toMatch(
       /at most 50 conditions/,
+    );
+  });
+
+  it("reads membership of another segment, writes it back, and refuses what is not a segment id", () => {
+    const id = "6b0b2d0fe51d04438d3de1a0";
+    const t = tree({ $and: [{ inSegment: { $eq: id } }, { inSegment: { $ne: id } }] });
+    expect(t).toEqual({
+      kind: "group",
+      logic: "AND",
+      children: [
+        { kind: "segment", op: "$eq", segmentId: id },
+        { kind: "segment", op: "$ne", segmentId: id },
+      ],
+    });
+    expect(toConditions(t)).toEqual({ $and: [{ inSegment: { $eq: id } }, { inSegment: { $ne: id } }] });
+    expect(describeTree(t, undefined, { [id]: "VIP" })).toBe('In segment "VIP" AND Not in segment "VIP"');
+    expect(describeTree(tree({ inSegment: { $eq: id } }))).toBe("In a deleted segment");
+    expect(bad({ inSegment: { $eq: "VIP" } }).message).toBe("conditions.inSegment.$eq: the value must be a segment id");
+    expect(bad({ inSegment: { $in: [id] } }).message).toBe(
+      'conditions.inSegment.$in: unknown operator "$in" for inSegment (allowed: $eq, $ne)',
+    );
+    expect(bad({ inSegment: id }).message).toBe(
+      'conditions.inSegment must map an operator to a segment id, like { "$eq": "<id>" }',
     );
   });
 

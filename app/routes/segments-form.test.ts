@@ -78,7 +78,7 @@ describe("the segment form", () => {
     expect((api as Response).status).toBe(400);
     // The same message, which lists the keys a condition may have (the figures first, fields and tags last).
     const unknownField =
-      /conditions\.zzz: unknown field "zzz" \(allowed: totalSpend, visits, lastActiveDate, .*field:<name>, tags\)$/;
+      /conditions\.zzz: unknown field "zzz" \(allowed: totalSpend, visits, lastActiveDate, .*field:<name>, tags, inSegment\)$/;
     expect(apiBody.error.message).toMatch(unknownField);
     expect(reply.body.result.error?.conditions).toHaveLength(1);
     expect(reply.body.result.error?.conditions?.[0]).toMatch(unknownField);
