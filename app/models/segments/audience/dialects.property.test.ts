@@ -650,6 +650,43 @@ const tupleIds = (t: AudienceTuple) => t[0];
 
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * The property of the value and membership tests: a tree's count, pages, previews and matches on
+ * both engines are the customers a plain evaluation of the rows finds (`tuning` forces each count
+ * shape in turn; `pick` chooses the customers matched one by one, another tenant's among them).
+ */
+async function agreesWithPlainEvaluation(
+  tree: SegmentNode,
+  tuning: { sqliteTuning: object; postgresTuning: object },
+  pick: number,
+) {
+  Object.assign(segmentSqlTuning, tuning.sqliteTuning);
+  Object.assign(postgresCountTuning, tuning.postgresTuning);
+  for (const userId of [TENANT_A, TENANT_B]) {
+    const own = customersOf(userId);
+    const expected = own
+      .filter((c) => plainMatch(tree, c))
+      .map((c) => c.id)
+      .sort();
+    expect(await sqliteAudience.sqlAudienceCount(userId, tree, NOW)).toBe(expected.length);
+    expect(await postgresAudience.sqlAudienceCount(userId, tree, NOW)).toBe(expected.length);
+    const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
+    expect(ids(await sqliteAudience.sqlAudiencePage(userId, tree, 5000, undefined, NOW))).toEqual(expected);
+    expect(ids(await postgresAudience.sqlAudiencePage(userId, tree, 5000, undefined, NOW))).toEqual(expected);
+    for (const audience of [sqliteAudience, postgresAudience]) {
+      const preview = await audience.sqlAudiencePreview(userId, tree, 10, NOW);
+      expect(preview.count).toBe(expected.length);
+      expect(preview.rows).toHaveLength(Math.min(10, expected.length));
+      for (const row of preview.rows) expect(expected).toContain(row.id);
+    }
+    for (const customer of [own[pick % own.length], customers[(pick * 7 + 1) % customers.length]]) {
+      const inIt = customer.userId === userId && plainMatch(tree, customer);
+      expect(await sqliteAudience.sqlMatchesForCustomer(userId, customer.id, [tree], NOW)).toEqual([inIt]);
+      expect(await postgresAudience.sqlMatchesForCustomer(userId, customer.id, [tree], NOW)).toEqual([inIt]);
+    }
+  }
+}
+
 describe("a segment on SQLite and on PostgreSQL", () => {
   it("holds the same customers on both engines, read back as they were written", async () => {
     const everyone = parsedTree({ visits: { $gte: 0 } });
@@ -724,63 +761,18 @@ describe("a segment on SQLite and on PostgreSQL", () => {
     // The data holds what the conditions probe: several customers on each side of each kind.
     expect(values.filter((v) => v.name === "birthday").length).toBeGreaterThan(500);
     expect(customerTags.length).toBeGreaterThan(1000);
-    await fc.assert(
-      fc.asyncProperty(valueTreeArb, tuningArb, fc.nat(), async (tree, tuning, pick) => {
-        Object.assign(segmentSqlTuning, tuning.sqliteTuning);
-        Object.assign(postgresCountTuning, tuning.postgresTuning);
-        for (const userId of [TENANT_A, TENANT_B]) {
-          const own = customersOf(userId);
-          const expected = own
-            .filter((c) => plainMatch(tree, c))
-            .map((c) => c.id)
-            .sort();
-          expect(await sqliteAudience.sqlAudienceCount(userId, tree, NOW)).toBe(expected.length);
-          expect(await postgresAudience.sqlAudienceCount(userId, tree, NOW)).toBe(expected.length);
-          const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
-          expect(ids(await sqliteAudience.sqlAudiencePage(userId, tree, 5000, undefined, NOW))).toEqual(expected);
-          expect(ids(await postgresAudience.sqlAudiencePage(userId, tree, 5000, undefined, NOW))).toEqual(expected);
-          for (const audience of [sqliteAudience, postgresAudience]) {
-            const preview = await audience.sqlAudiencePreview(userId, tree, 10, NOW);
-            expect(preview.count).toBe(expected.length);
-            expect(preview.rows).toHaveLength(Math.min(10, expected.length));
-            for (const row of preview.rows) expect(expected).toContain(row.id);
-          }
-          for (const customer of [own[pick % own.length], customers[(pick * 7 + 1) % customers.length]]) {
-            const inIt = customer.userId === userId && plainMatch(tree, customer);
-            expect(await sqliteAudience.sqlMatchesForCustomer(userId, customer.id, [tree], NOW)).toEqual([inIt]);
-            expect(await postgresAudience.sqlMatchesForCustomer(userId, customer.id, [tree], NOW)).toEqual([inIt]);
-          }
-        }
-      }),
-      { seed: 28, numRuns: 150 },
-    );
+    await fc.assert(fc.asyncProperty(valueTreeArb, tuningArb, fc.nat(), agreesWithPlainEvaluation), {
+      seed: 28,
+      numRuns: 150,
+    });
     // About 20 s on an idle machine: the limit leaves room for a busy one.
   }, 120_000);
 
   it("answers membership of other segments as a plain evaluation of the rows does, on both engines", async () => {
-    await fc.assert(
-      fc.asyncProperty(membershipArb, tuningArb, fc.nat(), async (tree, tuning, pick) => {
-        Object.assign(segmentSqlTuning, tuning.sqliteTuning);
-        Object.assign(postgresCountTuning, tuning.postgresTuning);
-        for (const userId of [TENANT_A, TENANT_B]) {
-          const own = customersOf(userId);
-          const expected = own
-            .filter((c) => plainMatch(tree, c))
-            .map((c) => c.id)
-            .sort();
-          expect(await sqliteAudience.sqlAudienceCount(userId, tree, NOW)).toBe(expected.length);
-          expect(await postgresAudience.sqlAudienceCount(userId, tree, NOW)).toBe(expected.length);
-          const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
-          expect(ids(await sqliteAudience.sqlAudiencePage(userId, tree, 5000, undefined, NOW))).toEqual(expected);
-          expect(ids(await postgresAudience.sqlAudiencePage(userId, tree, 5000, undefined, NOW))).toEqual(expected);
-          const customer = own[pick % own.length];
-          const inIt = plainMatch(tree, customer);
-          expect(await sqliteAudience.sqlMatchesForCustomer(userId, customer.id, [tree], NOW)).toEqual([inIt]);
-          expect(await postgresAudience.sqlMatchesForCustomer(userId, customer.id, [tree], NOW)).toEqual([inIt]);
-        }
-      }),
-      { seed: 36, numRuns: 80 },
-    );
+    await fc.assert(fc.asyncProperty(membershipArb, tuningArb, fc.nat(), agreesWithPlainEvaluation), {
+      seed: 36,
+      numRuns: 80,
+    });
   }, 120_000);
 
   it("chooses PostgreSQL's count shape from the planner's estimates", async () => {
