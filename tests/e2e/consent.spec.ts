@@ -2,30 +2,17 @@
 // hand with the text they agreed to (the source the customer page, dated now), then unsubscribed,
 // which puts the address on the suppression list (the badge beside the e-mail); the page at 1366
 // and at 390 wide. And the same form with JavaScript off: a plain post, the message after it.
-import type { Page } from "@playwright/test";
-import { E2E_PASSWORD, expect, LOCAL_SIGN_IN_BUTTON, POSTGRES_TOO, signIn, test, uniqueEmail } from "./fixtures";
-
-async function createCustomer(page: Page, c: { firstName: string; lastName: string; email: string }) {
-  const res = await page.request.post("/api/customers", { data: c });
-  expect(res.ok(), await res.text()).toBeTruthy();
-  return ((await res.json()) as { _id: string })._id;
-}
-
-/**
- * A screenshot of the whole page at this width, in the test's output folder: the window made as
- * tall as the page (a full-page capture would repeat the fixed side navigation and top bar).
- */
-async function shot(page: Page, name: string, width: number) {
-  await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
-  // The page must fit its width: nothing scrolls sideways.
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${width}`).toBeLessThanOrEqual(
-    width,
-  );
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  await page.setViewportSize({ width, height: Math.min(height, 4000) });
-  await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`) });
-  await page.setViewportSize({ width: 1366, height: 900 });
-}
+import {
+  E2E_PASSWORD,
+  expect,
+  LOCAL_SIGN_IN_BUTTON,
+  POSTGRES_TOO,
+  signIn,
+  test,
+  uniqueEmail,
+  createCustomerThroughApi,
+  widthShot,
+} from "./fixtures";
 
 test.describe("consent on the customer page", () => {
   test(
@@ -34,7 +21,7 @@ test.describe("consent on the customer page", () => {
     async ({ page }) => {
       await signIn(page, { name: "Consent Keeper" });
       const email = uniqueEmail("tara");
-      const id = await createCustomer(page, { firstName: "Tara", lastName: "Singh", email });
+      const id = await createCustomerThroughApi(page, { firstName: "Tara", lastName: "Singh", email });
 
       await page.goto(`/customers/${id}`);
       const card = page.getByRole("region", { name: "Marketing consent" });
@@ -62,8 +49,8 @@ test.describe("consent on the customer page", () => {
         text: "Yes, send me Diwali offers by e-mail.",
       });
       await page.reload();
-      await shot(page, "customer-consent", 1366);
-      await shot(page, "customer-consent", 390);
+      await widthShot(page, "customer-consent", 1366);
+      await widthShot(page, "customer-consent", 390);
 
       // Unsubscribed: the address goes on the suppression list, and the page says so.
       await card.getByLabel("Change consent to").selectOption({ label: "Unsubscribed" });
@@ -78,7 +65,7 @@ test.describe("consent on the customer page", () => {
       await expect(card).toContainText("This address gets no campaign e-mail.");
       await expect(page.getByTestId("suppression-badge")).toBeVisible();
       await page.reload();
-      await shot(page, "customer-consent-unsubscribed", 390);
+      await widthShot(page, "customer-consent-unsubscribed", 390);
     },
   );
 });
@@ -94,7 +81,7 @@ test.describe("consent without JavaScript", () => {
     await page.getByRole("button", { name: LOCAL_SIGN_IN_BUTTON }).click();
     await page.getByRole("link", { name: "Continue to the dashboard" }).click();
     await expect(page.getByText("Welcome back!")).toBeVisible();
-    const id = await createCustomer(page, { firstName: "Om", lastName: "Das", email: uniqueEmail("om") });
+    const id = await createCustomerThroughApi(page, { firstName: "Om", lastName: "Das", email: uniqueEmail("om") });
 
     await page.goto(`/customers/${id}`);
     const card = page.getByRole("region", { name: "Marketing consent" });

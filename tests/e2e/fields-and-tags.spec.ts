@@ -4,29 +4,16 @@
 // adds and removes a tag there, and renames a tag on the Tags screen (onto another tag's name, the
 // two become one); the screens at 1366 and at 390 wide. And adding a field with JavaScript off.
 import type { Page } from "@playwright/test";
-import { E2E_PASSWORD, expect, LOCAL_SIGN_IN_BUTTON, signIn, test, uniqueEmail } from "./fixtures";
-
-async function createCustomer(page: Page, c: { firstName: string; lastName: string; email: string }) {
-  const res = await page.request.post("/api/customers", { data: c });
-  expect(res.ok(), await res.text()).toBeTruthy();
-  return ((await res.json()) as { _id: string })._id;
-}
-
-/**
- * A screenshot of the whole page at this width, in the test's output folder: the window made as
- * tall as the page (a full-page capture would repeat the fixed side navigation and top bar).
- */
-async function shot(page: Page, name: string, width: number) {
-  await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
-  // The page must fit its width: nothing scrolls sideways.
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${width}`).toBeLessThanOrEqual(
-    width,
-  );
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  await page.setViewportSize({ width, height: Math.min(height, 4000) });
-  await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`) });
-  await page.setViewportSize({ width: 1366, height: 900 });
-}
+import {
+  E2E_PASSWORD,
+  expect,
+  LOCAL_SIGN_IN_BUTTON,
+  signIn,
+  test,
+  uniqueEmail,
+  createCustomerThroughApi,
+  widthShot,
+} from "./fixtures";
 
 const fieldRows = (page: Page) => page.getByTestId("field-row");
 
@@ -37,7 +24,7 @@ test.describe("fields and tags", () => {
     test.setTimeout(120_000);
     await signIn(page, { name: "Field Maker" });
     const email = uniqueEmail("kavya");
-    const id = await createCustomer(page, { firstName: "Kavya", lastName: "Menon", email });
+    const id = await createCustomerThroughApi(page, { firstName: "Kavya", lastName: "Menon", email });
 
     // The Fields screen from the navigation: the built-in fields, marked and not editable.
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Fields" }).click();
@@ -78,8 +65,8 @@ test.describe("fields and tags", () => {
     await expect(form.getByLabel("Name")).toHaveAccessibleDescription(/loyalty_tier/);
     await page.goto("/fields");
     await form.getByLabel("Type").selectOption({ label: "One of a list" });
-    await shot(page, "fields", 1366);
-    await shot(page, "fields", 390);
+    await widthShot(page, "fields", 1366);
+    await widthShot(page, "fields", 390);
 
     // Delete asks first and counts the customers with a value (none yet); Cancel keeps the field.
     await tier.getByRole("link", { name: "Delete Loyalty tier" }).click();
@@ -104,8 +91,8 @@ test.describe("fields and tags", () => {
       "Time zone must be a time zone name like Asia/Kolkata",
     );
     await fields.getByLabel("Time zone").fill("Asia/Kolkata");
-    await shot(page, "customer-form", 1366);
-    await shot(page, "customer-form", 390);
+    await widthShot(page, "customer-form", 1366);
+    await widthShot(page, "customer-form", 390);
     await page.getByRole("button", { name: "Update Customer" }).click();
     await expect(page).toHaveURL(/\/customers$/);
     await expect(page.getByText("Customer updated successfully")).toBeVisible();
@@ -130,8 +117,8 @@ test.describe("fields and tags", () => {
     await expect(page.getByText('Tag "Wholesale" removed')).toBeVisible();
     await expect(chips).toHaveText(["Diwali 2026", "VIP"]);
     await page.reload();
-    await shot(page, "customer-detail", 1366);
-    await shot(page, "customer-detail", 390);
+    await widthShot(page, "customer-detail", 1366);
+    await widthShot(page, "customer-detail", 390);
 
     // The Tags screen: counts, a rename, and a rename onto another tag's name that makes the two one.
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Tags" }).click();
@@ -154,8 +141,8 @@ test.describe("fields and tags", () => {
     await expect(page.getByText('"Diwali 2026" merged into "Gold members": 1 customer carries it now')).toBeVisible();
     await expect(tagRows).toHaveCount(2);
     await page.reload();
-    await shot(page, "tags", 1366);
-    await shot(page, "tags", 390);
+    await widthShot(page, "tags", 1366);
+    await widthShot(page, "tags", 390);
     await page.goto(`/customers/${id}`);
     await expect(page.getByTestId("customer-tag")).toHaveText(["Gold members"]);
 
@@ -167,8 +154,8 @@ test.describe("fields and tags", () => {
     await expect(page.getByText('1 customer got the tag "Wholesale"')).toBeVisible();
     await expect(page.getByRole("checkbox", { name: "Select Kavya Menon" })).not.toBeChecked();
     await page.reload();
-    await shot(page, "customers", 1366);
-    await shot(page, "customers", 390);
+    await widthShot(page, "customers", 1366);
+    await widthShot(page, "customers", 390);
   });
 });
 

@@ -142,3 +142,26 @@ export async function waitForVendorReceipts(request: APIRequestContext, campaign
   };
   await expect.poll(outstanding, { timeout, intervals: [500] }).toBe(0);
 }
+
+/** A customer made through /api with the page's session; its id. */
+export async function createCustomerThroughApi(page: Page, c: { firstName: string; lastName: string; email: string }) {
+  const res = await page.request.post("/api/customers", { data: c });
+  expect(res.ok(), await res.text()).toBeTruthy();
+  return ((await res.json()) as { _id: string })._id;
+}
+
+/**
+ * A screenshot of the whole page at this width, in the test's output folder: the window made as
+ * tall as the page (a full-page capture would repeat the fixed side navigation and top bar). The
+ * page must fit its width: nothing scrolls sideways.
+ */
+export async function widthShot(page: Page, name: string, width: number) {
+  await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${width}`).toBeLessThanOrEqual(
+    width,
+  );
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width, height: Math.min(height, 4000) });
+  await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`) });
+  await page.setViewportSize({ width: 1366, height: 900 });
+}
