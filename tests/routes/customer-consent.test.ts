@@ -6,7 +6,10 @@
 // nothing, and another user's customer is a 404.
 import { describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase as setUpTestDatabase } from "../helpers/db";
-import { args, cookieFor, flashOf, formRequest, makeRequest } from "../helpers/requests";
+import { customerInput } from "../helpers/customer-input";
+import { args, flashOf, formRequest, makeRequest } from "../helpers/requests";
+import { replyOf, thrown } from "../helpers/route-answers";
+import { signedIn } from "../helpers/signed-in";
 
 setUpTestDatabase();
 
@@ -14,48 +17,10 @@ const detailRoute = await import("~/routes/customers-detail");
 const { createCustomer, getCustomer } = await import("~/services/customers.server");
 const { resubscribe, suppressionOf } = await import("~/services/suppressions.server");
 
-async function signedIn(name = "Consent Keeper") {
-  const user = await createTestUser(name);
-  return { user, cookie: await cookieFor(user.id) };
-}
-
-let counter = 0;
-async function customer(userId: string, firstName = "Asha") {
-  counter += 1;
-  return createCustomer(userId, {
-    firstName,
-    lastName: "Iyer",
-    email: `${firstName.toLowerCase()}-${counter}-${Date.now()}@example.com`,
-    phone: "",
-    address: "",
-    company: "",
-    notes: "",
-  });
-}
+const customer = (userId: string, firstName = "Asha") => createCustomer(userId, customerInput({ firstName }));
 
 const get = (cookie: string, path: string) => makeRequest(path, { auth: { cookie } });
 const post = (cookie: string, path: string, fields: Record<string, string>) => formRequest(path, fields, { cookie });
-
-/** An action's data(...) answer: its status and Conform's reply. */
-function replyOf(res: unknown) {
-  const d = res as {
-    data: { error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> };
-    init?: { status?: number };
-  };
-  return { status: d.init?.status ?? 200, error: d.data.error ?? {}, intent: d.data.initialValue?.intent };
-}
-
-/** What a thrown data(...) or Response says. */
-async function thrown(work: Promise<unknown>): Promise<{ status: number; message: unknown }> {
-  try {
-    await work;
-  } catch (error) {
-    if (error instanceof Response) return { status: error.status, message: await error.text() };
-    const d = error as { data: unknown; init?: { status?: number } };
-    return { status: d.init?.status ?? 0, message: d.data };
-  }
-  throw new Error("it did not stop");
-}
 
 describe("the customer page's consent", () => {
   it("shows the consent, records a change by hand and says so; unsubscribed suppresses the address", async () => {
