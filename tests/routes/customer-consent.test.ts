@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase as setUpTestDatabase } from "../helpers/db";
 import { customerInput } from "../helpers/customer-input";
 import { args, flashOf, formRequest, makeRequest } from "../helpers/requests";
-import { replyOf, thrown } from "../helpers/route-answers";
+import { replyOf as reply, thrown } from "../helpers/route-answers";
 import { signedIn } from "../helpers/signed-in";
 
 setUpTestDatabase();
@@ -18,6 +18,12 @@ const { createCustomer, getCustomer } = await import("~/services/customers.serve
 const { resubscribe, suppressionOf } = await import("~/services/suppressions.server");
 
 const customer = (userId: string, firstName = "Asha") => createCustomer(userId, customerInput({ firstName }));
+
+/** The action's reply, with the form (intent) it answers: the page holds several. */
+const replyOf = (res: unknown) => ({
+  ...reply(res),
+  intent: (res as { data: { initialValue?: { intent?: unknown } } }).data.initialValue?.intent,
+});
 
 const get = (cookie: string, path: string) => makeRequest(path, { auth: { cookie } });
 const post = (cookie: string, path: string, fields: Record<string, string>) => formRequest(path, fields, { cookie });
