@@ -55,7 +55,7 @@ async function previewOf(userId: string, rows: unknown, segmentId?: string): Pro
   const parsed = BuilderConditionsSchema.safeParse(rows ?? {});
   if (!parsed.success) return null;
   try {
-    return await previewAudience(userId, parsed.data, undefined, segmentId);
+    return await previewAudience(userId, parsed.data, segmentId);
   } catch (error) {
     if (error instanceof ApiError) return null;
     throw error;

@@ -351,18 +351,25 @@ export async function segmentAudience(
   };
 }
 
-/** POST /api/segments/preview and the live preview: the count and up to 10 sample customers. */
+/**
+ * POST /api/segments/preview and the live preview: the count and up to 10 sample customers.
+ * `selfId`: the segment being edited, so a rule that would make it include itself is refused.
+ */
 export async function previewAudience(
   userId: string,
   tree: SegmentNode,
-  sample = AUDIENCE_SAMPLE_SIZE,
   selfId?: string,
 ): Promise<{ count: number; customers: AudienceCustomer[] }> {
   const checked = await withSegmentReference(userId, await checkedSegmentTree(userId, tree), {
     strict: true,
     ...(selfId ? { selfId } : {}),
   });
-  const { count, rows } = await audiences.sqlAudiencePreviewAs(userId, checked, sample, audienceCustomerFromTuple);
+  const { count, rows } = await audiences.sqlAudiencePreviewAs(
+    userId,
+    checked,
+    AUDIENCE_SAMPLE_SIZE,
+    audienceCustomerFromTuple,
+  );
   return { count, customers: rows };
 }
 
