@@ -3,7 +3,7 @@
 // that says what they are, and a table of the message's links with their clicks. A campaign sent
 // without tracking says so instead of showing zeros.
 import { FigureTile, type FigureTileProps } from "~/components/figure-tile";
-import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
+import { CardCell, ColumnHeader, ListTable } from "~/components/list-table";
 import { TRACKING_TEXTS } from "~/lib/engagement";
 import { formatCount, formatRate } from "~/lib/numbers";
 import type { CampaignEngagementDto } from "~/services/campaign-engagement.server";
@@ -16,6 +16,9 @@ export const ENGAGEMENT_NOTES = {
 
 /** The card's figures: campaignEngagement() in app/services/campaign-engagement.server.ts. */
 export type CampaignEngagementView = CampaignEngagementDto;
+
+/** The header cell of a column of figures in the links table. */
+const FIGURE_HEAD = "w-24 px-3 py-2 text-right font-medium sm:w-28";
 
 /** A figure of the card, its test id under "engagement-". */
 function Figure(props: FigureTileProps) {
@@ -65,46 +68,36 @@ export function CampaignEngagement({ engagement: e }: { engagement: CampaignEnga
               The message has no links.
             </p>
           ) : (
-            <ResponsiveTable className="table-fixed" data-testid="engagement-links">
-              <caption className="sr-only">Clicks by link</caption>
-              <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-                <tr>
-                  <th scope="col" className="px-3 py-2 font-medium">
-                    Link
-                  </th>
-                  <th scope="col" className="w-24 px-3 py-2 text-right font-medium sm:w-28">
-                    People
-                  </th>
-                  <th scope="col" className="w-24 px-3 py-2 text-right font-medium sm:w-28">
-                    Clicks
-                  </th>
-                  <th scope="col" className="w-24 px-3 py-2 text-right font-medium sm:w-28">
-                    Machine clicks
-                  </th>
+            <ListTable
+              fixed
+              data-testid="engagement-links"
+              caption="Clicks by link"
+              head={
+                <>
+                  <ColumnHeader className="px-3 py-2 font-medium">Link</ColumnHeader>
+                  <ColumnHeader className={FIGURE_HEAD}>People</ColumnHeader>
+                  <ColumnHeader className={FIGURE_HEAD}>Clicks</ColumnHeader>
+                  <ColumnHeader className={FIGURE_HEAD}>Machine clicks</ColumnHeader>
+                </>
+              }
+            >
+              {e.links.map((link) => (
+                <tr key={link.index} data-testid="engagement-link" className="align-top">
+                  <td className="break-all px-3 py-2 text-slate-800" data-testid="engagement-link-url">
+                    {link.url}
+                  </td>
+                  <CardCell label="People" className="px-3 py-2 text-slate-700 sm:text-right">
+                    <span data-testid="engagement-link-unique">{formatCount(link.uniqueClicks)}</span>
+                  </CardCell>
+                  <CardCell label="Clicks" className="px-3 py-2 text-slate-700 sm:text-right">
+                    <span data-testid="engagement-link-clicks">{formatCount(link.clicks)}</span>
+                  </CardCell>
+                  <CardCell label="Machine clicks" className="px-3 py-2 text-slate-500 sm:text-right">
+                    <span data-testid="engagement-link-machine">{formatCount(link.machineClicks)}</span>
+                  </CardCell>
                 </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {e.links.map((link) => (
-                  <tr key={link.index} data-testid="engagement-link" className="align-top">
-                    <td className="break-all px-3 py-2 text-slate-800" data-testid="engagement-link-url">
-                      {link.url}
-                    </td>
-                    <td className="px-3 py-2 text-slate-700 sm:text-right">
-                      <CardLabel>People</CardLabel>
-                      <span data-testid="engagement-link-unique">{formatCount(link.uniqueClicks)}</span>
-                    </td>
-                    <td className="px-3 py-2 text-slate-700 sm:text-right">
-                      <CardLabel>Clicks</CardLabel>
-                      <span data-testid="engagement-link-clicks">{formatCount(link.clicks)}</span>
-                    </td>
-                    <td className="px-3 py-2 text-slate-500 sm:text-right">
-                      <CardLabel>Machine clicks</CardLabel>
-                      <span data-testid="engagement-link-machine">{formatCount(link.machineClicks)}</span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </ResponsiveTable>
+              ))}
+            </ListTable>
           )}
         </>
       )}

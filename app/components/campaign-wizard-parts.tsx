@@ -3,6 +3,7 @@
 // clicking a card or its Use button applies it).
 import { Check, Loader2, Sparkles, Users } from "lucide-react";
 import { useState } from "react";
+import { AudiencePreviewCard } from "~/components/audience-preview-card";
 import { toast } from "sonner";
 
 export const WIZARD_STEPS = ["Select Audience", "Create Message", "Review & Launch"] as const;
@@ -68,13 +69,7 @@ export async function fetchAudienceSample(segmentId: string, signal?: AbortSigna
 
 export function AudiencePanel({ sample, loading }: { sample: AudienceSample | null; loading: boolean }) {
   return (
-    <section className="card flex flex-col p-4" aria-labelledby="audience-preview-title" aria-busy={loading}>
-      <div className="flex items-center justify-between gap-2">
-        <h3 id="audience-preview-title" className="font-semibold text-slate-900">
-          Audience Preview
-        </h3>
-        {loading ? <Loader2 className="h-4 w-4 animate-spin text-primary" aria-label="Loading preview" /> : null}
-      </div>
+    <AudiencePreviewCard loading={loading}>
       {sample ? (
         <>
           <p className="mt-2 text-3xl font-bold text-primary" data-testid="audience-count">
@@ -108,7 +103,7 @@ export function AudiencePanel({ sample, loading }: { sample: AudienceSample | nu
           Select a segment to preview audience
         </div>
       )}
-    </section>
+    </AudiencePreviewCard>
   );
 }
 

@@ -1,6 +1,6 @@
-// The parts every list's table is built of (customers, orders, suppressions, campaigns, users and a
-// campaign's delivery log), on ResponsiveTable (app/components/responsive-table.tsx), so a list
-// says only its columns and its rows:
+// The parts every list's table is built of (customers, orders, suppressions, campaigns, segments, a
+// segment's audience, users, a campaign's delivery log and its links), on ResponsiveTable
+// (app/components/responsive-table.tsx), so a list says only its columns and its rows:
 //
 //   - ListTable: the table, its header row and its body (rows divided by a line);
 //   - ColumnHeader and SortableColumnHeader: a column's name, the second a link that sorts by it,
@@ -20,24 +20,35 @@ const FIXED_HEAD = "bg-slate-50 text-xs uppercase tracking-wide text-slate-500";
 
 /**
  * A list's table: `head` is its header cells, the children its rows. A fixed table (the campaign
- * lists) gives its columns widths in the header cells; a list's table stretches to its card.
- * `onRowsClick` is the body's click handler (useDelegatedLinks, app/components/fast-rows.tsx).
+ * lists) gives its columns widths in the header cells, which set their own weight too; a list's
+ * table stretches to its card. `className` replaces the table's own classes ("table-fixed" for a
+ * fixed one: a fixed head over a table that sizes its columns itself says `sm:min-w-[640px]`).
+ * `caption` names the table for screen readers only. `onRowsClick` is the body's click handler
+ * (useDelegatedLinks, app/components/fast-rows.tsx).
  */
 export function ListTable({
   head,
   children,
   fixed = false,
-  className = "min-w-full divide-y divide-slate-200",
+  className,
+  caption,
   onRowsClick,
+  ...props
 }: {
   head: ReactNode;
   children: ReactNode;
   fixed?: boolean;
   className?: string;
+  caption?: string;
   onRowsClick?: MouseEventHandler<HTMLElement>;
+  "data-testid"?: string;
 }) {
   return (
-    <ResponsiveTable className={fixed ? "table-fixed" : className}>
+    <ResponsiveTable
+      className={className ?? (fixed ? "table-fixed" : "min-w-full divide-y divide-slate-200")}
+      {...props}
+    >
+      {caption ? <caption className="sr-only">{caption}</caption> : null}
       <thead className={fixed ? FIXED_HEAD : LIST_HEAD}>
         <tr>{head}</tr>
       </thead>

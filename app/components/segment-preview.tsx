@@ -4,6 +4,7 @@ import { Loader2, Sparkles, Users } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
+import { AudiencePreviewCard } from "~/components/audience-preview-card";
 import { formatRupees } from "~/lib/money";
 import { formatCount } from "~/lib/numbers";
 import { type Conditions, describeTree, parseConditions, previewNote, toConditions } from "~/lib/segments";
@@ -118,13 +119,7 @@ export function AudiencePreviewPanel({
 }) {
   const note = preview ? previewNote(preview.count) : null;
   return (
-    <section className="card flex flex-col p-4" aria-labelledby="audience-preview-title" aria-busy={loading}>
-      <div className="flex items-center justify-between gap-2">
-        <h3 id="audience-preview-title" className="font-semibold text-slate-900">
-          Audience Preview
-        </h3>
-        {loading ? <Loader2 className="h-4 w-4 animate-spin text-primary" aria-label="Loading preview" /> : null}
-      </div>
+    <AudiencePreviewCard loading={loading}>
       {preview ? (
         <div className="mt-2">
           <p className="text-3xl font-bold text-primary" data-testid="preview-count">
@@ -172,7 +167,7 @@ export function AudiencePreviewPanel({
           </div>
         )}
       </div>
-    </section>
+    </AudiencePreviewCard>
   );
 }
 

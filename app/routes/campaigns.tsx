@@ -9,6 +9,7 @@ import { z } from "zod";
 import { allowMethods, keepAllowHeader } from "~/lib/api.server";
 import { CampaignStatusChip, Chip, NoRateChip, ProgressBar, useRevalidateEvery } from "~/components/campaign-chips";
 import { ConfirmDialog } from "~/components/confirm-dialog";
+import { CountCard } from "~/components/count-card";
 import { DateTime } from "~/components/date-time";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { useDelegatedLinks } from "~/components/fast-rows";
@@ -116,22 +117,6 @@ export async function action({ request }: ActionFunctionArgs) {
   });
 }
 
-function StatCard({ label, value, icon: Icon }: { label: string; value: number; icon: typeof Target }) {
-  return (
-    <div className="card flex items-center gap-4 p-4">
-      <div className="flex h-11 w-11 shrink-0 items-center justify-center rounded-lg bg-primary-light text-primary">
-        <Icon className="h-5 w-5" aria-hidden="true" />
-      </div>
-      <div className="min-w-0">
-        <p className="text-sm text-slate-500">{label}</p>
-        <p className="text-2xl font-semibold text-slate-900" data-testid={`stat-${label}`}>
-          {formatCount(value)}
-        </p>
-      </div>
-    </div>
-  );
-}
-
 export default function Campaigns() {
   const { page, revenue, unsubscribed, sort, totals, cursor, trail, deleting } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
@@ -163,9 +148,9 @@ export default function Campaigns() {
       </div>
 
       <section aria-label="Campaign statistics" className="grid gap-4 sm:grid-cols-3">
-        <StatCard label="Total Campaigns" value={totals.campaigns} icon={Megaphone} />
-        <StatCard label="Total Audience" value={totals.audience} icon={Users} />
-        <StatCard label="Unique Segments" value={totals.segments} icon={Target} />
+        <CountCard label="Total Campaigns" count={totals.campaigns} icon={Megaphone} />
+        <CountCard label="Total Audience" count={totals.audience} icon={Users} />
+        <CountCard label="Unique Segments" count={totals.segments} icon={Target} />
       </section>
 
       <nav aria-label="Sort campaigns" className="flex flex-wrap items-center gap-2 text-sm">

@@ -12,7 +12,7 @@ import { allowMethods, keepAllowHeader } from "~/lib/api.server";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { Field, LIVE_VALIDATION } from "~/components/forms";
 import { useDelegatedLinks } from "~/components/fast-rows";
-import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
+import { CardCell, ColumnHeader, ListTable } from "~/components/list-table";
 import { RowActionSprite, RowActions } from "~/components/row-actions";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
@@ -161,48 +161,41 @@ export default function SegmentDetail() {
         ) : (
           <div className="sm:overflow-x-auto">
             <RowActionSprite />
-            <ResponsiveTable className="sm:min-w-[560px]">
-              <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-                <tr>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Customer
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Contact
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Total Spend
-                  </th>
-                  <th scope="col" className="px-4 py-3 text-right font-medium">
-                    Actions
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100" onClick={onRowsClick}>
-                {customers.map((c) => {
-                  const name = `${c.firstName} ${c.lastName}`.trim() || "Unknown Customer";
-                  return (
-                    <tr key={c.id} data-testid="audience-row">
-                      <td className="px-4 py-3 font-medium text-slate-800">{name}</td>
-                      <td className="px-4 py-3">
-                        <p className="text-slate-700">{c.email || "No email provided"}</p>
-                        <p className="text-xs text-slate-500">{c.phone || "No phone provided"}</p>
-                      </td>
-                      <td className="px-4 py-3 text-slate-700">
-                        <CardLabel>Total Spend</CardLabel>
-                        {formatRupees(c.totalSpend)}
-                      </td>
-                      <RowActions
-                        className="px-4 py-3 text-right"
-                        actions={[
-                          { icon: "view", href: `/customers/${c.id}`, label: `View ${name}`, title: "View customer" },
-                        ]}
-                      />
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </ResponsiveTable>
+            <ListTable
+              fixed
+              className="sm:min-w-[560px]"
+              onRowsClick={onRowsClick}
+              head={
+                <>
+                  <ColumnHeader className="px-4 py-3 font-medium">Customer</ColumnHeader>
+                  <ColumnHeader className="px-4 py-3 font-medium">Contact</ColumnHeader>
+                  <ColumnHeader className="px-4 py-3 font-medium">Total Spend</ColumnHeader>
+                  <ColumnHeader className="px-4 py-3 text-right font-medium">Actions</ColumnHeader>
+                </>
+              }
+            >
+              {customers.map((c) => {
+                const name = `${c.firstName} ${c.lastName}`.trim() || "Unknown Customer";
+                return (
+                  <tr key={c.id} data-testid="audience-row">
+                    <td className="px-4 py-3 font-medium text-slate-800">{name}</td>
+                    <td className="px-4 py-3">
+                      <p className="text-slate-700">{c.email || "No email provided"}</p>
+                      <p className="text-xs text-slate-500">{c.phone || "No phone provided"}</p>
+                    </td>
+                    <CardCell label="Total Spend" className="px-4 py-3 text-slate-700">
+                      {formatRupees(c.totalSpend)}
+                    </CardCell>
+                    <RowActions
+                      className="px-4 py-3 text-right"
+                      actions={[
+                        { icon: "view", href: `/customers/${c.id}`, label: `View ${name}`, title: "View customer" },
+                      ]}
+                    />
+                  </tr>
+                );
+              })}
+            </ListTable>
           </div>
         )}
       </section>

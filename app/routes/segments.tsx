@@ -18,13 +18,14 @@ import { useEffect, useRef } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
 import { ConfirmDialog } from "~/components/confirm-dialog";
+import { CountCard } from "~/components/count-card";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
 import { DateTime } from "~/components/date-time";
 import { useDelegatedLinks } from "~/components/fast-rows";
-import { CardLabel, ResponsiveTable } from "~/components/responsive-table";
+import { CardCell, ColumnHeader, ListTable } from "~/components/list-table";
 import { RowActionSprite, RowActions } from "~/components/row-actions";
 import { orRespond } from "~/lib/responses";
 import { segmentChipClass } from "~/lib/segments";
@@ -98,22 +99,6 @@ const SORTS = [
   { value: "size", label: "Audience size" },
 ] as const;
 
-function StatCard({ label, value, icon: Icon }: { label: string; value: string; icon: typeof Target }) {
-  return (
-    <div className="card flex items-center gap-4 p-4">
-      <div className="flex h-11 w-11 shrink-0 items-center justify-center rounded-lg bg-primary-light text-primary">
-        <Icon className="h-5 w-5" aria-hidden="true" />
-      </div>
-      <div className="min-w-0">
-        <p className="text-sm text-slate-500">{label}</p>
-        <p className="text-2xl font-semibold text-slate-900" data-testid={`stat-${label}`}>
-          {value}
-        </p>
-      </div>
-    </div>
-  );
-}
-
 export default function Segments() {
   const { segments, stats, q, sort, dir, deleteWarning, notes } = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>();
@@ -154,10 +139,10 @@ export default function Segments() {
       </div>
 
       <section aria-label="Segment statistics" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <StatCard label="Total Segments" value={number(stats.totalSegments)} icon={Target} />
-        <StatCard label="Total Audience" value={number(stats.totalAudience)} icon={Users} />
-        <StatCard label="Avg. Segment Size" value={number(stats.avgSegmentSize)} icon={Users} />
-        <StatCard label="Campaigns Created" value={number(stats.campaignsCreated)} icon={Megaphone} />
+        <CountCard label="Total Segments" count={stats.totalSegments} icon={Target} />
+        <CountCard label="Total Audience" count={stats.totalAudience} icon={Users} />
+        <CountCard label="Avg. Segment Size" count={stats.avgSegmentSize} icon={Users} />
+        <CountCard label="Campaigns Created" count={stats.campaignsCreated} icon={Megaphone} />
       </section>
 
       <section className="card" aria-label="Segments">
@@ -243,77 +228,69 @@ export default function Segments() {
         ) : (
           <div className="overflow-x-auto">
             <RowActionSprite />
-            <ResponsiveTable className="sm:min-w-[640px]">
-              <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-                <tr>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Segment Name
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Audience Size
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Created
-                  </th>
-                  <th scope="col" className="px-4 py-3 text-right font-medium">
-                    Actions
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100" onClick={onRowsClick}>
-                {segments.map((s) => (
-                  <tr key={s.id} data-testid="segment-row" className="hover:bg-slate-50/60">
-                    <td className="px-4 py-3">
-                      <Link
-                        to={`/segments/${s.id}`}
-                        className={`inline-block max-w-full truncate rounded-full sm:max-w-xs px-3 py-1 text-sm font-medium ${segmentChipClass(s.name)}`}
+            <ListTable
+              fixed
+              className="sm:min-w-[640px]"
+              onRowsClick={onRowsClick}
+              head={
+                <>
+                  <ColumnHeader className="px-4 py-3 font-medium">Segment Name</ColumnHeader>
+                  <ColumnHeader className="px-4 py-3 font-medium">Audience Size</ColumnHeader>
+                  <ColumnHeader className="px-4 py-3 font-medium">Created</ColumnHeader>
+                  <ColumnHeader className="px-4 py-3 text-right font-medium">Actions</ColumnHeader>
+                </>
+              }
+            >
+              {segments.map((s) => (
+                <tr key={s.id} data-testid="segment-row" className="hover:bg-slate-50/60">
+                  <td className="px-4 py-3">
+                    <Link
+                      to={`/segments/${s.id}`}
+                      className={`inline-block max-w-full truncate rounded-full sm:max-w-xs px-3 py-1 text-sm font-medium ${segmentChipClass(s.name)}`}
+                    >
+                      {s.name}
+                    </Link>
+                    {s.description ? (
+                      <p className="mt-1 max-w-md truncate text-xs text-slate-500">{s.description}</p>
+                    ) : null}
+                    {(notes[s.id] ?? []).map((note) => (
+                      <p
+                        key={note}
+                        className="mt-1 flex max-w-md items-start gap-1 text-xs font-medium text-amber-700"
+                        data-testid="segment-warning"
                       >
-                        {s.name}
-                      </Link>
-                      {s.description ? (
-                        <p className="mt-1 max-w-md truncate text-xs text-slate-500">{s.description}</p>
-                      ) : null}
-                      {(notes[s.id] ?? []).map((note) => (
-                        <p
-                          key={note}
-                          className="mt-1 flex max-w-md items-start gap-1 text-xs font-medium text-amber-700"
-                          data-testid="segment-warning"
-                        >
-                          <AlertTriangle className="mt-px h-3.5 w-3.5 shrink-0" aria-hidden="true" />
-                          <span>{note}</span>
-                        </p>
-                      ))}
-                    </td>
-                    <td className="px-4 py-3 font-medium text-slate-800">
-                      <CardLabel>Audience</CardLabel>
-                      {number(s.customerCount)} customers
-                    </td>
-                    <td className="px-4 py-3 text-slate-600">
-                      <CardLabel>Created</CardLabel>
-                      <DateTime value={s.createdAt} />
-                    </td>
-                    <RowActions
-                      actions={[
-                        { icon: "view", href: `/segments/${s.id}`, label: `View ${s.name}`, title: "View" },
-                        { icon: "edit", href: `/segments/edit/${s.id}`, label: `Edit ${s.name}`, title: "Edit" },
-                        {
-                          icon: "campaign",
-                          href: `/campaigns/new?segmentId=${s.id}`,
-                          label: `Create campaign for ${s.name}`,
-                          title: "Create campaign",
-                        },
-                        {
-                          icon: "delete",
-                          href: withParams({ delete: s.id }),
-                          label: `Delete ${s.name}`,
-                          title: "Delete",
-                        },
-                      ]}
-                    />
-                  </tr>
-                ))}
-              </tbody>
-            </ResponsiveTable>
+                        <AlertTriangle className="mt-px h-3.5 w-3.5 shrink-0" aria-hidden="true" />
+                        <span>{note}</span>
+                      </p>
+                    ))}
+                  </td>
+                  <CardCell label="Audience" className="px-4 py-3 font-medium text-slate-800">
+                    {number(s.customerCount)} customers
+                  </CardCell>
+                  <CardCell label="Created" className="px-4 py-3 text-slate-600">
+                    <DateTime value={s.createdAt} />
+                  </CardCell>
+                  <RowActions
+                    actions={[
+                      { icon: "view", href: `/segments/${s.id}`, label: `View ${s.name}`, title: "View" },
+                      { icon: "edit", href: `/segments/edit/${s.id}`, label: `Edit ${s.name}`, title: "Edit" },
+                      {
+                        icon: "campaign",
+                        href: `/campaigns/new?segmentId=${s.id}`,
+                        label: `Create campaign for ${s.name}`,
+                        title: "Create campaign",
+                      },
+                      {
+                        icon: "delete",
+                        href: withParams({ delete: s.id }),
+                        label: `Delete ${s.name}`,
+                        title: "Delete",
+                      },
+                    ]}
+                  />
+                </tr>
+              ))}
+            </ListTable>
           </div>
         )}
       </section>
