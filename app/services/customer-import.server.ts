@@ -24,49 +24,32 @@
 // alone.
 import { Readable } from "node:stream";
 import { csvText, importedCell } from "~/lib/csv-cells";
-import { z } from "zod";
 import { ApiError } from "~/lib/api.server";
 import { CsvFormatError, CsvRecordReader, NO_CUSTOMER_ROWS, NOT_CSV_TEXT, TextSniffer } from "~/lib/csv-records";
-import {
-  BUILT_IN_FIELDS,
-  fieldNameFrom,
-  fieldNameProblem,
-  type FieldDefinition,
-  MAX_CUSTOM_FIELDS,
-  MAX_FIELD_LABEL,
-  readFieldValue,
-} from "~/lib/custom-fields";
 import { newId } from "~/lib/id";
-import { rupeesToPaise } from "~/lib/money";
-import { CONSENT_STATUSES, consentStatusOf } from "~/lib/consent";
-import { readTagCell, tagKey } from "~/lib/tags";
 import type { AnyConnection } from "~/models/transaction/store.server";
-import {
-  type MergeExtras,
-  NO_EXTRAS,
-  STAGE_ROWS,
-  STAGED_EXTRA_VALUES,
-  STAGED_VALUES,
-  type StagedFieldValue,
-  type StagedTag,
-} from "~/models/customers/rows";
+import { type MergeExtras, NO_EXTRAS, STAGE_ROWS, STAGED_EXTRA_VALUES, STAGED_VALUES } from "~/models/customers/rows";
 import { customers, type ImportStaging } from "~/models/customers/store.server";
+import { CUSTOMER_FIELDS } from "~/schemas/customer";
+import { CustomerImportRowSchema } from "~/schemas/customer-import";
+import { recordConsentsByEmail } from "~/services/consent.server";
 import {
-  CUSTOMER_FIELDS,
-  CUSTOMER_MESSAGES,
-  CustomerFormSchema,
-  MAX_SPEND_RUPEES,
-  MAX_VISITS,
-} from "~/schemas/customer";
-import { ConsentCellsSchema, type ConsentInput } from "~/schemas/consent";
-import { CONTROL_CHARACTERS, singleLineMessage } from "~/schemas/text";
-import { type ConsentByEmail, recordConsentsByEmail } from "~/services/consent.server";
-import { fieldDefinitionOf } from "~/services/custom-fields.server";
+  ConsentKeeper,
+  consentEntries,
+  type ImportedConsents,
+  readConsentCells,
+} from "~/services/customer-import-consents.server";
+import {
+  createPlannedFields,
+  defaultsJson,
+  type ExtrasPlan,
+  planExtras,
+  readExtras,
+  tenantFields,
+} from "~/services/customer-import-extras.server";
 import { recordNewCustomers } from "~/services/customer-events.server";
 import {
-  CONSENT_COLUMNS,
   type ConsentColumns,
-  extraColumns,
   IMPORT_FIELDS,
   REQUIRED_IMPORT_FIELDS,
   guessMapping,
@@ -117,21 +100,6 @@ export type ImportResult = {
   durationMs: number;
 };
 
-/**
- * The consents of a file's good rows (a non-blank consent cell), in file order, kept until the
- * customers are saved: each row's e-mail, status (its index in CONSENT_STATUSES), date (NaN: none
- * given) and the indexes in `strings` of its source and text. A file's rows share a handful of
- * sources and texts, each kept (and copied to another thread) once: about 100 bytes a row.
- */
-export type ImportedConsents = {
-  strings: string[];
-  emails: string[];
-  statuses: number[];
-  ats: number[];
-  sources: number[];
-  texts: number[];
-};
-
 /** What the import's database work hands on to afterImport(): the result so far, and the consents to record. */
 export type ImportedRows = { result: ImportResult; consents: ImportedConsents | null };
 
@@ -177,61 +145,6 @@ export type ImportOptions = {
    */
   createFields?: boolean;
 };
-
-const rupeesText = z
-  .string()
-  .trim()
-  .transform((v, ctx) => {
-    if (v === "") return undefined;
-    const n = Number(v.replace(/[₹,\s]/g, ""));
-    if (!Number.isFinite(n) || n < 0 || n > MAX_SPEND_RUPEES) {
-      ctx.addIssue({
-        code: "custom",
-        message:
-          Number.isFinite(n) && n > MAX_SPEND_RUPEES
-            ? CUSTOMER_MESSAGES.totalSpendTooLarge
-            : CUSTOMER_MESSAGES.totalSpend,
-      });
-      return z.NEVER;
-    }
-    return rupeesToPaise(n);
-  });
-
-const visitsText = z
-  .string()
-  .trim()
-  .transform((v, ctx) => {
-    if (v === "") return undefined;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 0 || n > MAX_VISITS) {
-      ctx.addIssue({
-        code: "custom",
-        message: Number.isFinite(n) && n > MAX_VISITS ? CUSTOMER_MESSAGES.visitsTooLarge : CUSTOMER_MESSAGES.visits,
-      });
-      return z.NEVER;
-    }
-    return n;
-  });
-
-const dateText = z
-  .string()
-  .trim()
-  .transform((v, ctx) => {
-    if (v === "") return undefined;
-    const ms = Date.parse(v);
-    if (Number.isNaN(ms)) {
-      ctx.addIssue({ code: "custom", message: CUSTOMER_MESSAGES.lastActive });
-      return z.NEVER;
-    }
-    return ms;
-  });
-
-/** One CSV row: the customer form's rules plus the starting values as text. */
-export const CustomerImportRowSchema = CustomerFormSchema.extend({
-  totalSpend: rupeesText.optional(),
-  visits: visitsText.optional(),
-  lastActive: dateText.optional(),
-});
 
 function refuse(message: string): ApiError {
   return new ApiError("unprocessable", message);
@@ -299,198 +212,6 @@ export async function afterImport(userId: string, { result, consents }: Imported
   const consentRecorded = consents ? await recordConsentsByEmail(userId, consentEntries(consents)) : 0;
   if (result.created > 0) await recordNewCustomers(userId, result.created);
   return { ...result, consentRecorded, durationMs: result.durationMs + (Date.now() - started) };
-}
-
-/**
- * The kept consents one row at a time, as the consent service records them: of several rows of one
- * e-mail only the last, so an earlier "unsubscribed" row does not suppress an address the file ends
- * up subscribing.
- */
-function* consentEntries(kept: ImportedConsents): Generator<ConsentByEmail> {
-  const superseded = new Uint8Array(kept.emails.length);
-  const later = new Set<string>();
-  for (let i = kept.emails.length - 1; i >= 0; i--) {
-    if (later.has(kept.emails[i])) superseded[i] = 1;
-    else later.add(kept.emails[i]);
-  }
-  later.clear();
-  for (let i = 0; i < kept.emails.length; i++) {
-    if (superseded[i]) continue;
-    const at = kept.ats[i];
-    yield {
-      email: kept.emails[i],
-      input: {
-        status: CONSENT_STATUSES[kept.statuses[i]],
-        ...(Number.isNaN(at) ? {} : { at: new Date(at) }),
-        source: kept.strings[kept.sources[i]],
-        text: kept.strings[kept.texts[i]],
-      },
-    };
-  }
-}
-
-/** Keeps the good rows' consents (ImportedConsents) as the file is read. */
-class ConsentKeeper {
-  readonly kept: ImportedConsents = { strings: [], emails: [], statuses: [], ats: [], sources: [], texts: [] };
-  private readonly stringIndex = new Map<string, number>();
-
-  keep(email: string, input: ConsentInput) {
-    const k = this.kept;
-    k.emails.push(email);
-    k.statuses.push(CONSENT_STATUSES.indexOf(input.status));
-    k.ats.push(input.at ? input.at.getTime() : Number.NaN);
-    k.sources.push(this.stringAt(input.source ?? ""));
-    k.texts.push(this.stringAt(input.text ?? ""));
-  }
-
-  private stringAt(text: string): number {
-    let index = this.stringIndex.get(text);
-    if (index === undefined) {
-      index = this.kept.strings.push(text) - 1;
-      this.stringIndex.set(text, index);
-    }
-    return index;
-  }
-}
-
-/** Why a row with a consent date, source or text but no status is a bad row. */
-export const CONSENT_STATUS_MISSING = `${CONSENT_COLUMNS.status} is empty, but the row has a ${CONSENT_COLUMNS.at}, ${CONSENT_COLUMNS.source} or ${CONSENT_COLUMNS.text}`;
-
-/**
- * A row's consent cells, checked as /api checks a consent (the status also as its label, "Never
- * asked", any case): the consent, null when the status cell is blank (the customer's stays as it
- * is), or why the row is bad, naming the columns.
- */
-function readConsentCells(
-  columns: ConsentColumns,
-  record: readonly string[],
-): { input: ConsentInput } | { reason: string } | null {
-  const cell = (index: number | undefined) => (index === undefined ? "" : importedCell(record[index] ?? "").trim());
-  const status = cell(columns.status);
-  const [at, source, text] = [cell(columns.at), cell(columns.source), cell(columns.text)];
-  if (status === "") return at || source || text ? { reason: CONSENT_STATUS_MISSING } : null;
-  const parsed = ConsentCellsSchema.safeParse({
-    status: consentStatusOf(status),
-    ...(at ? { at } : {}),
-    ...(source ? { source } : {}),
-    ...(text ? { text } : {}),
-  });
-  if (!parsed.success) return { reason: [...new Set(parsed.error.issues.map((i) => i.message))].join("; ") };
-  return { input: parsed.data };
-}
-
-/** A field cell checked: the value to stage, or why the row is bad (naming the field). */
-type CheckedCell = { value: StagedFieldValue } | { reason: string };
-/** A field column's cells checked so far, by text (at most MEMO_CELLS kept). */
-type CellMemo = Map<string, CheckedCell>;
-/**
- * Cells of one column whose checks are kept: a column's values repeat (cities, a tier, a time zone,
- * whose check builds an Intl.DateTimeFormat, ~0.1 ms: a third of an import of 20,000 rows before).
- */
-const MEMO_CELLS = 10_000;
-
-function checkCell(field: FieldDefinition, cell: string): CheckedCell {
-  // A control character (a NUL above all) has no place in a one-line value.
-  if (CONTROL_CHARACTERS.test(cell)) return { reason: singleLineMessage(field.label) };
-  const read = readFieldValue(field, cell);
-  if (!read.ok) return { reason: `${field.label} ${read.message}` };
-  return { value: read.value ? [read.value.value, read.value.textKey, read.value.numberValue] : null };
-}
-
-/** What the file's columns beyond the customer's own hold, decided from its header. */
-type ExtrasPlan = {
-  fields: { index: number; field: FieldDefinition; memo: CellMemo }[];
-  tags: number | undefined;
-  /** The consent's columns: read beside the row, not staged. */
-  consent: ConsentColumns | undefined;
-  unknown: string[];
-  /** Text fields to make from unknown columns once the file has parsed. */
-  creating: FieldDefinition[];
-};
-
-/** The tenant's fields, built-in ones first, as the import's connection reads them. */
-async function tenantFields(connection: AnyConnection, userId: string): Promise<FieldDefinition[]> {
-  const rows = await customers.readCsvFields(connection, userId);
-  return [...BUILT_IN_FIELDS, ...rows.map(fieldDefinitionOf)];
-}
-
-const labelFrom = (header: string, name: string) =>
-  header.length <= MAX_FIELD_LABEL && !CONTROL_CHARACTERS.test(header) ? header : name;
-
-/** Sorts the header's other columns (~/lib/customer-csv); with `create`, plans a text field for each unknown one it can. */
-function planExtras(
-  header: readonly string[],
-  mapping: ColumnMapping,
-  fields: readonly FieldDefinition[],
-  create: boolean,
-): ExtrasPlan {
-  const extra = extraColumns(header, mapping, fields);
-  const plan: ExtrasPlan = {
-    fields: extra.fields.map((c) => ({ ...c, memo: new Map() })),
-    tags: extra.tags,
-    consent: extra.consent,
-    unknown: [],
-    creating: [],
-  };
-  const taken = new Set(fields.map((f) => f.name));
-  let room = MAX_CUSTOM_FIELDS - fields.filter((f) => !f.builtIn).length;
-  for (const column of extra.unknown) {
-    const name = create ? fieldNameFrom(column.header) : null;
-    if (name === null || fieldNameProblem(name) !== null || taken.has(name) || room <= 0) {
-      plan.unknown.push(column.header);
-      continue;
-    }
-    const field: FieldDefinition = {
-      name,
-      label: labelFrom(column.header, name),
-      type: "text",
-      choices: [],
-      defaultValue: null,
-      builtIn: false,
-      retired: false,
-    };
-    taken.add(name);
-    room -= 1;
-    plan.creating.push(field);
-    plan.fields.push({ index: column.index, field, memo: new Map() });
-  }
-  return plan;
-}
-
-/**
- * One row's field and tags cells, checked: the values to stage (JSON, or null without such
- * columns), or the reasons the row is bad, each naming its field.
- */
-function readExtras(
-  plan: ExtrasPlan,
-  record: readonly string[],
-): { fields: string | null; tags: string | null } | { reasons: string[] } {
-  const reasons: string[] = [];
-  let fields: string | null = null;
-  if (plan.fields.length > 0) {
-    const values: Record<string, StagedFieldValue> = {};
-    for (const { index, field, memo } of plan.fields) {
-      const cell = importedCell(record[index] ?? "");
-      let read = memo.get(cell);
-      if (read === undefined) {
-        read = checkCell(field, cell);
-        if (memo.size < MEMO_CELLS) memo.set(cell, read);
-      }
-      if ("reason" in read) reasons.push(read.reason);
-      else values[field.name] = read.value;
-    }
-    fields = JSON.stringify(values);
-  }
-  let tags: string | null = null;
-  if (plan.tags !== undefined) {
-    const cell = importedCell(record[plan.tags] ?? "");
-    const read = CONTROL_CHARACTERS.test(cell) ? null : readTagCell(cell);
-    if (read === null) reasons.push(singleLineMessage("Tags"));
-    else if (!read.ok) reasons.push(`Tags: ${read.message}`);
-    // Each tag with the id it takes if the merge has to make it (a tag the tenant has keeps its own).
-    else tags = JSON.stringify(read.tags.map((name): StagedTag => [tagKey(name), name, newId()]));
-  }
-  return reasons.length > 0 ? { reasons } : { fields, tags };
 }
 
 async function stageAndMerge(
@@ -672,46 +393,6 @@ async function stageAndMerge(
     createdFields: made.created,
     consents: consents?.kept ?? null,
   };
-}
-
-/**
- * What a customer the import adds takes of the fields the file has no column for, as a create
- * does: each live field's default (JSON as a staged row's fields), or null when none has one.
- */
-function defaultsJson(definitions: readonly FieldDefinition[], plan: ExtrasPlan | null): string | null {
-  const inFile = new Set(plan?.fields.map((c) => c.field.name));
-  const values: Record<string, StagedFieldValue> = {};
-  let any = false;
-  for (const field of definitions) {
-    if (field.retired || field.defaultValue === null || inFile.has(field.name)) continue;
-    const read = readFieldValue(field, field.defaultValue);
-    if (!read.ok || !read.value) continue;
-    values[field.name] = [read.value.value, read.value.textKey, read.value.numberValue];
-    any = true;
-  }
-  return any ? JSON.stringify(values) : null;
-}
-
-/**
- * Makes the text fields the plan asked for. A name another request took meanwhile is left as the
- * tenant has it: its column's values go to that field.
- */
-async function createPlannedFields(
-  connection: AnyConnection,
-  userId: string,
-  plan: ExtrasPlan,
-): Promise<{ fields: string[]; created: string[] }> {
-  const created =
-    plan.creating.length > 0
-      ? await customers.createCsvFields(
-          connection,
-          userId,
-          plan.creating.map((f) => ({ id: newId(), name: f.name, label: f.label })),
-          Date.now(),
-        )
-      : [];
-  const fields = [...plan.fields].sort((a, b) => a.index - b.index).map((c) => c.field.name);
-  return { fields, created };
 }
 
 /**
