@@ -15,25 +15,14 @@ import type { DashboardConnection, DashboardStore } from "~/models/dashboard/con
 import {
   type Added,
   type Created,
-  type DashboardCampaignRow,
-  type DashboardCustomerRow,
-  type DashboardSegmentRow,
-  type DeliveryTotals,
+  dashboardStatements,
   idFloor,
   LAST_DAY,
-  LATEST_SNAPSHOT_SQL,
-  LAUNCHED_CAMPAIGNS_SQL,
-  NO_TOTALS,
-  type Param,
-  RECENT_CAMPAIGNS_SQL,
-  RECENT_CUSTOMERS_SQL,
-  RECENT_SEGMENTS_SQL,
-  SNAPSHOT_COLUMNS,
-  SNAPSHOT_ON_CONFLICT,
+  readDashboardRows,
   type SnapshotRow,
   SNAPSHOTS_LOCK_KEY,
-  SNAPSHOTS_SINCE_SQL,
-  TOTALS_SQL,
+  snapshotValues,
+  UPSERT_SNAPSHOTS_SQL,
   type Window,
 } from "~/models/dashboard/rows";
 
@@ -43,8 +32,6 @@ function target(connection?: DashboardConnection): Queryable {
   if ("engine" in connection && connection.engine === "postgres-transaction") return connection.client;
   return postgresOf(connection).pool;
 }
-
-const numbered: Param = (n) => `$${n}`;
 
 // Each window is one statement of the same counts as SQLite's: customers a range of (userId, id),
 // segments and campaigns of (userId, createdAt); launches are found among the tenant's campaigns
@@ -58,14 +45,7 @@ const ADDED_BETWEEN = `SELECT
     (SELECT count(*) FROM "Customer" WHERE "userId" = $1 AND "id" >= $4 AND "id" < $5) AS "customersAdded",
     (SELECT count(*) FROM "Campaign" WHERE "userId" = $1 AND "launchedAt" >= $2 AND "launchedAt" < $3) AS "campaignsSent"`;
 
-const TOTALS = TOTALS_SQL(numbered);
-const RECENT_CAMPAIGNS = RECENT_CAMPAIGNS_SQL(numbered);
-const LAUNCHED_CAMPAIGNS = LAUNCHED_CAMPAIGNS_SQL(numbered);
-const RECENT_SEGMENTS = RECENT_SEGMENTS_SQL(numbered);
-const RECENT_CUSTOMERS = RECENT_CUSTOMERS_SQL(numbered);
-
-const LATEST_SNAPSHOT = LATEST_SNAPSHOT_SQL(numbered);
-const SNAPSHOTS_SINCE = SNAPSHOTS_SINCE_SQL(numbered);
+const SQL = dashboardStatements((n) => `$${n}`);
 
 /**
  * Runs the statements at once on a pool; one after another on a client (a transaction's), which
@@ -134,23 +114,16 @@ export const postgresDashboard: DashboardStore = {
 
   async dashboardRows(userId, limits) {
     const db = target();
-    const [[totals], recent, launched, segments, customers] = await Promise.all([
-      query<DeliveryTotals>(db, TOTALS, [userId]),
-      query<DashboardCampaignRow>(db, RECENT_CAMPAIGNS, [userId, limits.recentCampaigns]),
-      query<DashboardCampaignRow>(db, LAUNCHED_CAMPAIGNS, [userId, limits.launchedCampaigns]),
-      query<DashboardSegmentRow>(db, RECENT_SEGMENTS, [userId, limits.recentSegments]),
-      query<DashboardCustomerRow>(db, RECENT_CUSTOMERS, [userId, limits.recentCustomers]),
-    ]);
-    return { totals: totals ?? { ...NO_TOTALS }, recent, launched, segments, customers };
+    return readDashboardRows((sql, params) => query(db, sql, params), SQL, userId, limits);
   },
 
   async latestSnapshot(userId, day = LAST_DAY, connection) {
-    const [row] = await query<SnapshotRow>(target(connection), LATEST_SNAPSHOT, [userId, day]);
+    const [row] = await query<SnapshotRow>(target(connection), SQL.latestSnapshot, [userId, day]);
     return row;
   },
 
   async snapshotsSince(userId, fromDay, connection) {
-    return query<SnapshotRow>(target(connection), SNAPSHOTS_SINCE, [userId, fromDay]);
+    return query<SnapshotRow>(target(connection), SQL.snapshotsSince, [userId, fromDay]);
   },
 
   async upsertSnapshots(userId, rows, connection) {
@@ -159,15 +132,10 @@ export const postgresDashboard: DashboardStore = {
     const values: unknown[] = [];
     const tuples = rows.map((r) => {
       const at = values.length;
-      values.push(r.day, r.takenAt, r.customers, r.segments, r.campaigns, r.customersAdded, r.campaignsSent, userId);
+      values.push(...snapshotValues(userId, r));
       return `(${Array.from({ length: 8 }, (_, i) => `$${at + i + 1}`).join(", ")})`;
     });
-    await query(
-      target(connection),
-      `INSERT INTO "DashboardSnapshot" (${SNAPSHOT_COLUMNS}, "userId") VALUES ${tuples.join(", ")}
-       ${SNAPSHOT_ON_CONFLICT}`,
-      values,
-    );
+    await query(target(connection), UPSERT_SNAPSHOTS_SQL(tuples.join(", ")), values);
   },
 
   async tenantIds(connection) {

@@ -94,16 +94,33 @@ export function idFloor(ms: number): string {
 /** How an engine spells the statement's n-th parameter (from 1). */
 export type Param = (n: number) => string;
 
-export const SNAPSHOT_COLUMNS = `"day", "takenAt", "customers", "segments", "campaigns", "customersAdded", "campaignsSent"`;
+const SNAPSHOT_COLUMNS = `"day", "takenAt", "customers", "segments", "campaigns", "customersAdded", "campaignsSent"`;
 
-export const LATEST_SNAPSHOT_SQL = (p: Param) =>
+const LATEST_SNAPSHOT_SQL = (p: Param) =>
   `SELECT ${SNAPSHOT_COLUMNS} FROM "DashboardSnapshot" WHERE "userId" = ${p(1)} AND "day" <= ${p(2)} ORDER BY "day" DESC LIMIT 1`;
-export const SNAPSHOTS_SINCE_SQL = (p: Param) =>
+const SNAPSHOTS_SINCE_SQL = (p: Param) =>
   `SELECT ${SNAPSHOT_COLUMNS} FROM "DashboardSnapshot" WHERE "userId" = ${p(1)} AND "day" >= ${p(2)} ORDER BY "day"`;
 /** What an upsert of snapshot rows does with a day's row that exists: replaces it. */
-export const SNAPSHOT_ON_CONFLICT = `ON CONFLICT ("userId", "day") DO UPDATE SET "takenAt" = excluded."takenAt", "customers" = excluded."customers",
+const SNAPSHOT_ON_CONFLICT = `ON CONFLICT ("userId", "day") DO UPDATE SET "takenAt" = excluded."takenAt", "customers" = excluded."customers",
   "segments" = excluded."segments", "campaigns" = excluded."campaigns", "customersAdded" = excluded."customersAdded",
   "campaignsSent" = excluded."campaignsSent"`;
+
+/** Writes snapshot rows, each a tuple of SNAPSHOT_VALUES' eight parameters, replacing a day's row that exists. */
+export const UPSERT_SNAPSHOTS_SQL = (tuples: string) =>
+  `INSERT INTO "DashboardSnapshot" (${SNAPSHOT_COLUMNS}, "userId") VALUES ${tuples}
+  ${SNAPSHOT_ON_CONFLICT}`;
+
+/** A snapshot row's values for UPSERT_SNAPSHOTS_SQL, in its columns' order. */
+export const snapshotValues = (userId: string, r: SnapshotRow) => [
+  r.day,
+  r.takenAt,
+  r.customers,
+  r.segments,
+  r.campaigns,
+  r.customersAdded,
+  r.campaignsSent,
+  userId,
+];
 
 const DASHBOARD_CAMPAIGN_COLUMNS = `"id", "name", "status", "audienceSize", "pendingCount", "sentCount", "deliveredCount",
   "failedCount", "bouncedCount", "complainedCount", "cancelledCount", "suppressedCount", "openedCount", "clickedCount", "launchedAt",
@@ -111,21 +128,54 @@ const DASHBOARD_CAMPAIGN_COLUMNS = `"id", "name", "status", "audienceSize", "pen
 
 // A message reported as spam reached the mailbox: delivered, as the campaign's success rate counts
 // it (deliveryStats in app/lib/campaigns.ts), and a base of the open rate (its opener is in opened).
-export const TOTALS_SQL = (p: Param) => `SELECT coalesce(sum("deliveredCount" + "complainedCount"), 0) AS "delivered",
+const TOTALS_SQL = (p: Param) => `SELECT coalesce(sum("deliveredCount" + "complainedCount"), 0) AS "delivered",
             coalesce(sum("deliveredCount" + "failedCount" + "bouncedCount" + "complainedCount"), 0) AS "attempted",
             coalesce(sum("openedCount"), 0) AS "opened", coalesce(sum("clickedCount"), 0) AS "clicked",
             coalesce(sum("complainedCount"), 0) AS "complained",
             coalesce(sum("sentCount" + "deliveredCount" + "complainedCount"), 0) AS "reached"
      FROM "Campaign" WHERE "userId" = ${p(1)}`;
-export const RECENT_CAMPAIGNS_SQL = (p: Param) => `SELECT ${DASHBOARD_CAMPAIGN_COLUMNS}
+const RECENT_CAMPAIGNS_SQL = (p: Param) => `SELECT ${DASHBOARD_CAMPAIGN_COLUMNS}
   FROM "Campaign" WHERE "userId" = ${p(1)} ORDER BY coalesce("launchedAt", "createdAt") DESC, "id" DESC LIMIT ${p(2)}`;
-export const LAUNCHED_CAMPAIGNS_SQL = (p: Param) => `SELECT ${DASHBOARD_CAMPAIGN_COLUMNS}
+const LAUNCHED_CAMPAIGNS_SQL = (p: Param) => `SELECT ${DASHBOARD_CAMPAIGN_COLUMNS}
   FROM "Campaign" WHERE "userId" = ${p(1)} AND "launchedAt" IS NOT NULL ORDER BY "launchedAt" DESC, "id" DESC LIMIT ${p(2)}`;
-export const RECENT_SEGMENTS_SQL = (
+const RECENT_SEGMENTS_SQL = (
   p: Param,
 ) => `SELECT "id", "name", "description", "createdAt" FROM "Segment" WHERE "userId" = ${p(1)}
   ORDER BY "createdAt" DESC, "id" DESC LIMIT ${p(2)}`;
-export const RECENT_CUSTOMERS_SQL = (
+const RECENT_CUSTOMERS_SQL = (
   p: Param,
 ) => `SELECT "id", "firstName", "lastName", "email", "createdAt" FROM "Customer" WHERE "userId" = ${p(1)}
   ORDER BY "id" DESC LIMIT ${p(2)}`;
+
+/** The statements both engines run, in the engine's spelling of parameters (made once per engine file). */
+export const dashboardStatements = (p: Param) => ({
+  totals: TOTALS_SQL(p),
+  recentCampaigns: RECENT_CAMPAIGNS_SQL(p),
+  launchedCampaigns: LAUNCHED_CAMPAIGNS_SQL(p),
+  recentSegments: RECENT_SEGMENTS_SQL(p),
+  recentCustomers: RECENT_CUSTOMERS_SQL(p),
+  latestSnapshot: LATEST_SNAPSHOT_SQL(p),
+  snapshotsSince: SNAPSHOTS_SINCE_SQL(p),
+});
+
+export type DashboardStatements = ReturnType<typeof dashboardStatements>;
+
+/** How an engine reads a statement's rows for the functions written once here (at once on SQLite, a promise on PostgreSQL). */
+export type ReadRows = <Row extends object>(sql: string, params: unknown[]) => Row[] | Promise<Row[]>;
+
+/** dashboardRows() on either engine: the totals and the four lists, each statement started at once. */
+export async function readDashboardRows(
+  read: ReadRows,
+  sql: DashboardStatements,
+  userId: string,
+  limits: DashboardLimits,
+): Promise<DashboardRows> {
+  const [[totals], recent, launched, segments, customers] = await Promise.all([
+    read<DeliveryTotals>(sql.totals, [userId]),
+    read<DashboardCampaignRow>(sql.recentCampaigns, [userId, limits.recentCampaigns]),
+    read<DashboardCampaignRow>(sql.launchedCampaigns, [userId, limits.launchedCampaigns]),
+    read<DashboardSegmentRow>(sql.recentSegments, [userId, limits.recentSegments]),
+    read<DashboardCustomerRow>(sql.recentCustomers, [userId, limits.recentCustomers]),
+  ]);
+  return { totals: totals ?? { ...NO_TOTALS }, recent, launched, segments, customers };
+}

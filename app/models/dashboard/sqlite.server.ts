@@ -8,24 +8,13 @@ import { sqliteOf } from "~/db/engine.server";
 import type { DashboardConnection, DashboardStore } from "~/models/dashboard/contract";
 import {
   type Created,
-  type DashboardCampaignRow,
-  type DashboardCustomerRow,
-  type DashboardSegmentRow,
-  type DeliveryTotals,
+  dashboardStatements,
   idFloor,
   LAST_DAY,
-  LATEST_SNAPSHOT_SQL,
-  LAUNCHED_CAMPAIGNS_SQL,
-  NO_TOTALS,
-  type Param,
-  RECENT_CAMPAIGNS_SQL,
-  RECENT_CUSTOMERS_SQL,
-  RECENT_SEGMENTS_SQL,
-  SNAPSHOT_COLUMNS,
-  SNAPSHOT_ON_CONFLICT,
+  readDashboardRows,
   type SnapshotRow,
-  SNAPSHOTS_SINCE_SQL,
-  TOTALS_SQL,
+  snapshotValues,
+  UPSERT_SNAPSHOTS_SQL,
   type Window,
 } from "~/models/dashboard/rows";
 
@@ -71,8 +60,6 @@ export function countOf(prepare: Prepare, sql: string, ...params: unknown[]): nu
   return row ? Number(row.n ?? 0) : undefined;
 }
 
-const anonymous: Param = () => "?";
-
 const CUSTOMERS_BETWEEN = `SELECT count(*) AS n FROM "Customer" WHERE "userId" = ? AND "id" >= ? AND "id" < ?`;
 const SEGMENTS_BETWEEN = `SELECT count(*) AS n FROM "Segment" WHERE "userId" = ? AND "createdAt" >= ? AND "createdAt" < ?`;
 const CAMPAIGNS_BETWEEN = `SELECT count(*) AS campaigns,
@@ -80,16 +67,8 @@ const CAMPAIGNS_BETWEEN = `SELECT count(*) AS campaigns,
   FROM "Campaign" WHERE "userId" = ? AND "createdAt" >= ? AND "createdAt" < ?`;
 const LAUNCHED_BETWEEN = `SELECT count(*) AS n FROM "Campaign" WHERE "userId" = ? AND "launchedAt" >= ? AND "launchedAt" < ?`;
 
-const TOTALS = TOTALS_SQL(anonymous);
-const RECENT_CAMPAIGNS = RECENT_CAMPAIGNS_SQL(anonymous);
-const LAUNCHED_CAMPAIGNS = LAUNCHED_CAMPAIGNS_SQL(anonymous);
-const RECENT_SEGMENTS = RECENT_SEGMENTS_SQL(anonymous);
-const RECENT_CUSTOMERS = RECENT_CUSTOMERS_SQL(anonymous);
-
-const LATEST_SNAPSHOT = LATEST_SNAPSHOT_SQL(anonymous);
-const SNAPSHOTS_SINCE = SNAPSHOTS_SINCE_SQL(anonymous);
-const UPSERT_SNAPSHOT = `INSERT INTO "DashboardSnapshot" (${SNAPSHOT_COLUMNS}, "userId") VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-  ${SNAPSHOT_ON_CONFLICT}`;
+const SQL = dashboardStatements(() => "?");
+const UPSERT_SNAPSHOT = UPSERT_SNAPSHOTS_SQL("(?, ?, ?, ?, ?, ?, ?, ?)");
 
 function created(prepare: Prepare, userId: string, { from, to }: Window): Created {
   if (to <= from) return { customers: 0, segments: 0, campaigns: 0, campaignsSent: 0 };
@@ -151,22 +130,21 @@ export const sqliteDashboard: DashboardStore = {
 
   async dashboardRows(userId, limits) {
     const prepare = statementsOf();
-    return {
-      totals: prepare<DeliveryTotals>(TOTALS).get(userId) ?? { ...NO_TOTALS },
-      recent: prepare<DashboardCampaignRow>(RECENT_CAMPAIGNS).all(userId, limits.recentCampaigns),
-      launched: prepare<DashboardCampaignRow>(LAUNCHED_CAMPAIGNS).all(userId, limits.launchedCampaigns),
-      segments: prepare<DashboardSegmentRow>(RECENT_SEGMENTS).all(userId, limits.recentSegments),
-      customers: prepare<DashboardCustomerRow>(RECENT_CUSTOMERS).all(userId, limits.recentCustomers),
-    };
+    return readDashboardRows(
+      <Row extends object>(sql: string, params: unknown[]) => prepare<Row>(sql).all(...params),
+      SQL,
+      userId,
+      limits,
+    );
   },
 
   async latestSnapshot(userId, day = LAST_DAY, connection) {
-    const row = statementsOf(connection)<Record<keyof SnapshotRow, unknown>>(LATEST_SNAPSHOT).get(userId, day);
+    const row = statementsOf(connection)<Record<keyof SnapshotRow, unknown>>(SQL.latestSnapshot).get(userId, day);
     return row ? toSnapshotRow(row) : undefined;
   },
 
   async snapshotsSince(userId, fromDay, connection) {
-    return statementsOf(connection)<Record<keyof SnapshotRow, unknown>>(SNAPSHOTS_SINCE)
+    return statementsOf(connection)<Record<keyof SnapshotRow, unknown>>(SQL.snapshotsSince)
       .all(userId, fromDay)
       .map(toSnapshotRow);
   },
@@ -174,7 +152,7 @@ export const sqliteDashboard: DashboardStore = {
   async upsertSnapshots(userId, rows, connection) {
     const upsert = statementsOf(connection)(UPSERT_SNAPSHOT);
     for (const r of rows) {
-      upsert.run(r.day, r.takenAt, r.customers, r.segments, r.campaigns, r.customersAdded, r.campaignsSent, userId);
+      upsert.run(...snapshotValues(userId, r));
     }
   },
 
