@@ -1,29 +1,20 @@
 // The insights' figures on PostgreSQL, on the process's pool. Times given to the timestamptz
 // columns are Dates; counts and sums come back as numbers (the pool's type parsers).
 import { postgres, query } from "~/db/postgres.server";
-import { idFloor } from "~/models/dashboard/rows";
 import type { InsightsStore } from "~/models/insights/contract";
 import {
   type AudienceFiguresRow,
+  countCustomersAddedWith,
   type CustomerMarks,
   type InsightCounts,
+  insightStatements,
   type LaunchedCampaignRow,
   NO_AUDIENCE_FIGURES,
   type UnsentSegmentRow,
   type WritingMarks,
-  countsAsRest,
-  customersBetweenIdsSql,
-  customersFromIdSql,
-  idTimeMs,
-  launchedCampaignCountersSql,
-  segmentsNeverSentSql,
 } from "~/models/insights/rows";
 
-const numbered = (n: number) => `$${n}`;
-const CUSTOMERS_BETWEEN_IDS = customersBetweenIdsSql(numbered);
-const CUSTOMERS_FROM_ID = customersFromIdSql(numbered);
-const LAUNCHED_CAMPAIGN_COUNTERS = launchedCampaignCountersSql(numbered);
-const SEGMENTS_NEVER_SENT = segmentsNeverSentSql(numbered);
+const SQL = insightStatements((n) => `$${n}`);
 
 /** The `n` of a one-row count (0 without a row). */
 async function count(sql: string, params: unknown[]): Promise<number> {
@@ -36,20 +27,7 @@ const MAX_UPDATED_MS = `coalesce((extract(epoch FROM max("updatedAt")) * 1000)::
 
 export const postgresInsights: InsightsStore = {
   async countCustomersAdded(userId, tenant, windows) {
-    const { total, firstId, at } = tenant;
-    if (!firstId) return windows.map(() => 0);
-    const firstMs = idTimeMs(firstId);
-    return Promise.all(
-      windows.map(async (window) => {
-        if (!countsAsRest(window, firstMs, at))
-          return count(CUSTOMERS_BETWEEN_IDS, [userId, idFloor(window.from), idFloor(window.to)]);
-        const [before, after] = await Promise.all([
-          count(CUSTOMERS_BETWEEN_IDS, [userId, "", idFloor(window.from)]),
-          count(CUSTOMERS_FROM_ID, [userId, idFloor(window.to)]),
-        ]);
-        return Math.max(0, total - before - after);
-      }),
-    );
+    return countCustomersAddedWith(count, SQL, userId, tenant, windows);
   },
 
   async customerMarks(userId) {
@@ -112,11 +90,11 @@ export const postgresInsights: InsightsStore = {
   },
 
   async launchedCampaignCounters(userId) {
-    return query<LaunchedCampaignRow>(postgres(), LAUNCHED_CAMPAIGN_COUNTERS, [userId]);
+    return query<LaunchedCampaignRow>(postgres(), SQL.launchedCampaignCounters, [userId]);
   },
 
   async segmentsNeverSent(userId) {
-    return query<UnsentSegmentRow>(postgres(), SEGMENTS_NEVER_SENT, [userId]);
+    return query<UnsentSegmentRow>(postgres(), SQL.segmentsNeverSent, [userId]);
   },
 
   /** `where` is in PostgreSQL's dialect ($1…$n): the inactivity bound takes the next placeholder. */

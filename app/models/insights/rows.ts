@@ -4,7 +4,7 @@
 // as functions of that spelling (`?` on SQLite, `$n` on PostgreSQL).
 import type { CampaignCounters } from "~/lib/campaigns";
 import type { CampaignRow } from "~/models/campaigns/rows";
-import type { Param } from "~/models/dashboard/rows";
+import { idFloor, type Param } from "~/models/dashboard/rows";
 
 /** What moves when the customers' figures may: the kept tally, the newest customer and order ids. */
 export type CustomerMarks = { customers: number | null; newestCustomer: string | null; newestOrder: string | null };
@@ -37,20 +37,20 @@ export const NO_AUDIENCE_FIGURES: AudienceFiguresRow = {
 };
 
 /** A window of customers by the creation time their id carries: [from, to) as id floors. */
-export const customersBetweenIdsSql = (p: Param) =>
+const customersBetweenIdsSql = (p: Param) =>
   `SELECT count(*) AS n FROM "Customer" WHERE "userId" = ${p(1)} AND "id" >= ${p(2)} AND "id" < ${p(3)}`;
 /** The customers from an id floor on. */
-export const customersFromIdSql = (p: Param) =>
+const customersFromIdSql = (p: Param) =>
   `SELECT count(*) AS n FROM "Customer" WHERE "userId" = ${p(1)} AND "id" >= ${p(2)}`;
 
 /** The tenant's campaigns other than drafts, with their kept counters, newest first. */
-export const launchedCampaignCountersSql = (p: Param) =>
+const launchedCampaignCountersSql = (p: Param) =>
   `SELECT "id", "name", "audienceSize", "pendingCount", "sentCount", "deliveredCount", "failedCount", "bouncedCount",
           "complainedCount", "cancelledCount", "suppressedCount", "openedCount", "clickedCount"
    FROM "Campaign" WHERE "userId" = ${p(1)} AND "status" <> 'Draft' ORDER BY "createdAt" DESC, "id" DESC`;
 
 /** The tenant's segments no campaign has been sent to (a draft is not a send), newest first. */
-export const segmentsNeverSentSql = (p: Param) =>
+const segmentsNeverSentSql = (p: Param) =>
   `SELECT s."id", s."name", s."conditions" FROM "Segment" s
    WHERE s."userId" = ${p(1)} AND NOT EXISTS (SELECT 1 FROM "Campaign" c WHERE c."segmentId" = s."id" AND c."status" <> 'Draft')
    ORDER BY s."createdAt" DESC, s."id" DESC`;
@@ -60,10 +60,46 @@ export const segmentsNeverSentSql = (p: Param) =>
  * the tenant's life (roughly most of its customers) would scan more than the two ends outside it.
  * `firstMs` is the tenant's oldest customer's creation time, `at` now.
  */
-export function countsAsRest(window: { from: number; to: number }, firstMs: number, at: number): boolean {
+function countsAsRest(window: { from: number; to: number }, firstMs: number, at: number): boolean {
   const span = Math.max(1, at - firstMs);
   return (window.to - Math.max(window.from, firstMs)) / span > 0.5;
 }
 
 /** The creation time (ms) an id carries: its first 8 hex digits are the second. */
-export const idTimeMs = (id: string) => Number.parseInt(id.slice(0, 8), 16) * 1000;
+const idTimeMs = (id: string) => Number.parseInt(id.slice(0, 8), 16) * 1000;
+
+/** The statements both engines run, in the engine's spelling of parameters (made once per engine file). */
+export const insightStatements = (p: Param) => ({
+  customersBetweenIds: customersBetweenIdsSql(p),
+  customersFromId: customersFromIdSql(p),
+  launchedCampaignCounters: launchedCampaignCountersSql(p),
+  segmentsNeverSent: segmentsNeverSentSql(p),
+});
+
+export type InsightStatements = ReturnType<typeof insightStatements>;
+
+/** The `n` of a one-row count (0 without a row), as an engine runs it (at once on SQLite, a promise on PostgreSQL). */
+export type CountRows = (sql: string, params: unknown[]) => number | Promise<number>;
+
+/** countCustomersAdded() on either engine (./contract.ts): each window counted directly, or as the rest. */
+export async function countCustomersAddedWith(
+  count: CountRows,
+  sql: InsightStatements,
+  userId: string,
+  { total, firstId, at }: { total: number; firstId: string | null; at: number },
+  windows: { from: number; to: number }[],
+): Promise<number[]> {
+  if (!firstId) return windows.map(() => 0);
+  const firstMs = idTimeMs(firstId);
+  return Promise.all(
+    windows.map(async (window) => {
+      if (!countsAsRest(window, firstMs, at))
+        return count(sql.customersBetweenIds, [userId, idFloor(window.from), idFloor(window.to)]);
+      const [before, after] = await Promise.all([
+        count(sql.customersBetweenIds, [userId, "", idFloor(window.from)]),
+        count(sql.customersFromId, [userId, idFloor(window.to)]),
+      ]);
+      return Math.max(0, total - before - after);
+    }),
+  );
+}

@@ -3,26 +3,17 @@ import { readStatement } from "~/db/reader.server";
 import type { InsightsStore } from "~/models/insights/contract";
 import {
   type AudienceFiguresRow,
+  countCustomersAddedWith,
   type CustomerMarks,
   type InsightCounts,
+  insightStatements,
   type LaunchedCampaignRow,
   NO_AUDIENCE_FIGURES,
   type UnsentSegmentRow,
   type WritingMarks,
-  countsAsRest,
-  customersBetweenIdsSql,
-  customersFromIdSql,
-  idTimeMs,
-  launchedCampaignCountersSql,
-  segmentsNeverSentSql,
 } from "~/models/insights/rows";
-import { idFloor } from "~/models/dashboard/rows";
 
-const anonymous = () => "?";
-const CUSTOMERS_BETWEEN_IDS = customersBetweenIdsSql(anonymous);
-const CUSTOMERS_FROM_ID = customersFromIdSql(anonymous);
-const LAUNCHED_CAMPAIGN_COUNTERS = launchedCampaignCountersSql(anonymous);
-const SEGMENTS_NEVER_SENT = segmentsNeverSentSql(anonymous);
+const SQL = insightStatements(() => "?");
 
 /** The `n` of a one-row count (0 without a row). */
 function count(sql: string, ...params: unknown[]): number {
@@ -32,16 +23,7 @@ function count(sql: string, ...params: unknown[]): number {
 
 export const sqliteInsights: InsightsStore = {
   async countCustomersAdded(userId, tenant, windows) {
-    const { total, firstId, at } = tenant;
-    if (!firstId) return windows.map(() => 0);
-    const firstMs = idTimeMs(firstId);
-    return windows.map((window) => {
-      if (!countsAsRest(window, firstMs, at))
-        return count(CUSTOMERS_BETWEEN_IDS, userId, idFloor(window.from), idFloor(window.to));
-      const before = count(CUSTOMERS_BETWEEN_IDS, userId, "", idFloor(window.from));
-      const after = count(CUSTOMERS_FROM_ID, userId, idFloor(window.to));
-      return Math.max(0, total - before - after);
-    });
+    return countCustomersAddedWith((sql, params) => count(sql, ...params), SQL, userId, tenant, windows);
   },
 
   async customerMarks(userId) {
@@ -93,11 +75,11 @@ export const sqliteInsights: InsightsStore = {
   },
 
   async launchedCampaignCounters(userId) {
-    return readStatement<LaunchedCampaignRow>(LAUNCHED_CAMPAIGN_COUNTERS).all(userId);
+    return readStatement<LaunchedCampaignRow>(SQL.launchedCampaignCounters).all(userId);
   },
 
   async segmentsNeverSent(userId) {
-    return readStatement<UnsentSegmentRow>(SEGMENTS_NEVER_SENT).all(userId);
+    return readStatement<UnsentSegmentRow>(SQL.segmentsNeverSent).all(userId);
   },
 
   async audienceFigures(where, inactiveBefore) {
