@@ -16,11 +16,28 @@ export type UserChanges = Partial<Omit<User, "id" | "createdAt" | "updatedAt" | 
 /** What names a tenant as the sender of their campaigns (app/services/email/sender.server.ts). */
 export type SenderProfile = Pick<User, "company" | "displayName" | "email">;
 
-export const USER_BY_ID_SQL = (
+const USER_BY_ID_SQL = (
   param: string,
 ) => `SELECT "id", "email", "displayName", "firstName", "lastName", "phone", "company", "position",
   "profileImage", "googleId", "provider", "newCustomersSinceNotice", "createdAt", "updatedAt", "passwordHash",
   "emailVerified", "sessionVersion", "timeZone" FROM "User" WHERE "id" = ${param}`;
-export const USER_EXISTS_SQL = (param: string) => `SELECT 1 AS "found" FROM "User" WHERE "id" = ${param}`;
-export const SENDER_PROFILE_SQL = (param: string) =>
+const USER_EXISTS_SQL = (param: string) => `SELECT 1 AS "found" FROM "User" WHERE "id" = ${param}`;
+const SENDER_PROFILE_SQL = (param: string) =>
   `SELECT "company", "displayName", "email" FROM "User" WHERE "id" = ${param}`;
+
+/** The statements both engines run, with the engine's spelling of their one parameter (made once per engine file). */
+export const userStatements = (param: string) => ({
+  userById: USER_BY_ID_SQL(param),
+  userExists: USER_EXISTS_SQL(param),
+  senderProfile: SENDER_PROFILE_SQL(param),
+});
+
+/** A user as both engines read it: its dates as epoch milliseconds. */
+export type UserRow = Omit<User, "createdAt" | "updatedAt"> & { createdAt: number; updatedAt: number };
+
+/** The User of a row read with USER_BY_ID_SQL. */
+export const userOfRow = (row: UserRow): User => ({
+  ...row,
+  createdAt: new Date(row.createdAt),
+  updatedAt: new Date(row.updatedAt),
+});

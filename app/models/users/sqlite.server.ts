@@ -4,47 +4,29 @@ import { sqliteOf } from "~/db/engine.server";
 import { readStatement } from "~/db/reader.server";
 import { commonUsers } from "~/models/users/common.server";
 import type { UsersStore } from "~/models/users/contract";
-import {
-  SENDER_PROFILE_SQL,
-  type SenderProfile,
-  type User,
-  USER_BY_ID_SQL,
-  USER_EXISTS_SQL,
-} from "~/models/users/rows";
+import { type SenderProfile, userOfRow, type UserRow, userStatements } from "~/models/users/rows";
 
-// As SQLite answers: dates as epoch milliseconds, booleans as 0 or 1.
-type UserRow = Omit<User, "createdAt" | "updatedAt" | "emailVerified"> & {
-  createdAt: number;
-  updatedAt: number;
-  emailVerified: number;
-};
+// As SQLite answers: booleans as 0 or 1.
+type SqliteUserRow = Omit<UserRow, "emailVerified"> & { emailVerified: number };
 
-const USER_BY_ID = USER_BY_ID_SQL("?");
-const USER_EXISTS = USER_EXISTS_SQL("?");
-const SENDER_PROFILE = SENDER_PROFILE_SQL("?");
+const SQL = userStatements("?");
 
 export const sqliteUsers: UsersStore = {
   ...commonUsers,
 
   async findUserById(id) {
-    const row = readStatement<UserRow>(USER_BY_ID).get(id);
-    if (!row) return null;
-    return {
-      ...row,
-      emailVerified: row.emailVerified === 1,
-      createdAt: new Date(row.createdAt),
-      updatedAt: new Date(row.updatedAt),
-    };
+    const row = readStatement<SqliteUserRow>(SQL.userById).get(id);
+    return row ? userOfRow({ ...row, emailVerified: row.emailVerified === 1 }) : null;
   },
 
   async userRowExists(id) {
-    return readStatement<{ found: 1 }>(USER_EXISTS).get(id) !== undefined;
+    return readStatement<{ found: 1 }>(SQL.userExists).get(id) !== undefined;
   },
 
   async findSenderProfile(userId, connection) {
     const statement = connection
-      ? sqliteOf(connection).prepare<unknown[], SenderProfile>(SENDER_PROFILE)
-      : readStatement<SenderProfile>(SENDER_PROFILE);
+      ? sqliteOf(connection).prepare<unknown[], SenderProfile>(SQL.senderProfile)
+      : readStatement<SenderProfile>(SQL.senderProfile);
     return statement.get(userId) ?? null;
   },
 };
