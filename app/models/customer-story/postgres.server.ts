@@ -5,27 +5,14 @@
 import type pg from "pg";
 import { postgres } from "~/db/postgres.server";
 import type { CustomerStoryStore } from "./contract";
-import { storyRow, type StoryRow } from "./rows";
+import { STORY_SOURCES_SQL, storyRow, type StoryRow } from "./rows";
 
 const ms = (column: string) => `round(extract(epoch from ${column}) * 1000)::bigint`;
 const SEQ = `lpad("seq"::text, 12, '0')`;
 
 // $1 customer, $2 tenant, $3 e-mail, $4 the cursor's time (or NULL), $5 its key, $6 the limit.
 const STORY_SQL = `
-WITH "rows" AS (
-  SELECT "d"."seq", "d"."campaignId", "d"."status", "d"."details", "d"."updatedAt", "d"."openedAt", "d"."clickedAt",
-         "c"."name" AS "campaignName", "c"."launchedAt"
-  FROM "Delivery" "d" JOIN "Campaign" "c" ON "c"."id" = "d"."campaignId"
-  WHERE "d"."customerId" = $1 AND "d"."userId" = $2
-),
-"events" AS (
-  SELECT "e"."seq", "e"."kind", "e"."machine", "e"."link", "e"."details", "e"."at", "e"."id", "e"."campaignId",
-         "c"."name" AS "campaignName", "d"."openedAt"
-  FROM "DeliveryEvent" "e"
-  JOIN "Delivery" "d" ON "d"."seq" = "e"."seq"
-  JOIN "Campaign" "c" ON "c"."id" = "e"."campaignId"
-  WHERE "e"."userId" = $2 AND "e"."customerId" = $1
-),
+${STORY_SOURCES_SQL("$1", "$2")},
 "story" AS (
   -- The row's state, dated when it last changed; a complaint by the first sign that it arrived.
   SELECT CASE

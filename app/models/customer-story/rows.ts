@@ -32,3 +32,23 @@ export type StoryCursor = { at: number; key: string };
 export function storyRow(row: StoryRow): StoryRow {
   return { ...row, at: Number(row.at), link: row.link === null ? null : Number(row.link) };
 }
+
+/**
+ * What a customer's story is read from, the first two CTEs of each engine's statement: "rows", the
+ * customer's delivery rows with their campaign, and "events", what the receipts of those rows said.
+ * `customer` and `tenant` are the engine's spelling of the two parameters.
+ */
+export const STORY_SOURCES_SQL = (customer: string, tenant: string) => `WITH "rows" AS (
+  SELECT "d"."seq", "d"."campaignId", "d"."status", "d"."details", "d"."updatedAt", "d"."openedAt", "d"."clickedAt",
+         "c"."name" AS "campaignName", "c"."launchedAt"
+  FROM "Delivery" "d" JOIN "Campaign" "c" ON "c"."id" = "d"."campaignId"
+  WHERE "d"."customerId" = ${customer} AND "d"."userId" = ${tenant}
+),
+"events" AS (
+  SELECT "e"."seq", "e"."kind", "e"."machine", "e"."link", "e"."details", "e"."at", "e"."id", "e"."campaignId",
+         "c"."name" AS "campaignName", "d"."openedAt"
+  FROM "DeliveryEvent" "e"
+  JOIN "Delivery" "d" ON "d"."seq" = "e"."seq"
+  JOIN "Campaign" "c" ON "c"."id" = "e"."campaignId"
+  WHERE "e"."userId" = ${tenant} AND "e"."customerId" = ${customer}
+)`;

@@ -2,27 +2,14 @@
 // what it gathers and how a page is cut).
 import { readStatement } from "~/db/reader.server";
 import type { CustomerStoryStore } from "./contract";
-import { storyRow, type StoryRow } from "./rows";
+import { STORY_SOURCES_SQL, storyRow, type StoryRow } from "./rows";
 
 // Keys: a digit for the order within one millisecond, then ids that make it unique. Sequence
 // numbers are zero-padded so that keys compare as their numbers do.
 const SEQ = `printf('%012d', "seq")`;
 
 const STORY_SQL = `
-WITH "rows" AS (
-  SELECT "d"."seq", "d"."campaignId", "d"."status", "d"."details", "d"."updatedAt", "d"."openedAt", "d"."clickedAt",
-         "c"."name" AS "campaignName", "c"."launchedAt"
-  FROM "Delivery" "d" JOIN "Campaign" "c" ON "c"."id" = "d"."campaignId"
-  WHERE "d"."customerId" = @customerId AND "d"."userId" = @userId
-),
-"events" AS (
-  SELECT "e"."seq", "e"."kind", "e"."machine", "e"."link", "e"."details", "e"."at", "e"."id", "e"."campaignId",
-         "c"."name" AS "campaignName", "d"."openedAt"
-  FROM "DeliveryEvent" "e"
-  JOIN "Delivery" "d" ON "d"."seq" = "e"."seq"
-  JOIN "Campaign" "c" ON "c"."id" = "e"."campaignId"
-  WHERE "e"."userId" = @userId AND "e"."customerId" = @customerId
-),
+${STORY_SOURCES_SQL("@customerId", "@userId")},
 "story" AS (
   -- The row's state, dated when it last changed. A complaint moved a received message: it is
   -- dated by the first sign that it arrived (an open or a click, a machine's too).
