@@ -15,7 +15,7 @@ import { CONSENT_COLUMNS, IMPORT_FIELDS, TAGS_COLUMN } from "~/lib/customer-csv"
 import { DEFAULT_TIME_ZONE, isoInZone } from "~/lib/dates";
 import { tagCell } from "~/lib/tags";
 import type { ExportExtras, ExportRow } from "~/models/customers/rows";
-import { customers } from "~/models/customers/store.server";
+import { customerCsv } from "~/models/customers/csv/store.server";
 import type { AnyConnection } from "~/models/transaction/store.server";
 import { consentReading } from "~/services/consent.server";
 import { fieldDefinitionOf } from "~/services/custom-fields.server";
@@ -29,8 +29,8 @@ type ExportShape = { fields: string[]; holds: ExportExtras };
 
 async function exportShape(connection: AnyConnection, userId: string): Promise<ExportShape> {
   const [rows, holds] = await Promise.all([
-    customers.readCsvFields(connection, userId),
-    customers.readExportExtras(connection, userId),
+    customerCsv.readCsvFields(connection, userId),
+    customerCsv.readExportExtras(connection, userId),
   ]);
   const own = rows.map(fieldDefinitionOf).filter((f) => !f.retired);
   return { fields: [...BUILT_IN_FIELDS, ...own].map((f) => f.name), holds };
@@ -55,9 +55,9 @@ async function sliceExtras(
 ) {
   const ids = rows.map((r) => r.id);
   const [values, tags, consents] = await Promise.all([
-    shape.holds.values ? customers.readExportFieldValues(connection, userId, ids) : [],
-    shape.holds.tags ? customers.readExportTags(connection, userId, ids) : [],
-    shape.holds.consents ? customers.readExportConsents(connection, userId, ids) : [],
+    shape.holds.values ? customerCsv.readExportFieldValues(connection, userId, ids) : [],
+    shape.holds.tags ? customerCsv.readExportTags(connection, userId, ids) : [],
+    shape.holds.consents ? customerCsv.readExportConsents(connection, userId, ids) : [],
   ]);
   const valuesOf = new Map<string, Map<string, string>>();
   for (const v of values) {
@@ -110,18 +110,18 @@ export function exportCustomersCsv(
   const close = async () => {
     const open = connection;
     connection = undefined;
-    if (open) await customers.closeConnection(open);
+    if (open) await customerCsv.closeConnection(open);
   };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        connection ??= await customers.openExportConnection(options.file);
+        connection ??= await customerCsv.openExportConnection(options.file);
         let chunk = "";
         if (!shape) {
           shape = await exportShape(connection, userId);
           chunk += csvText([[...EXPORT_COLUMNS, ...shape.fields, TAGS_COLUMN, ...CONSENT_HEADER]]);
         }
-        const rows = await customers.readExportSlice(connection, userId, term, after, pageSize);
+        const rows = await customerCsv.readExportSlice(connection, userId, term, after, pageSize);
         if (rows.length) {
           const extrasOf = await sliceExtras(connection, userId, shape, rows, iso);
           chunk += csvText(

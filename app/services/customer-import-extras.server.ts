@@ -17,7 +17,7 @@ import { type ColumnMapping, type ConsentColumns, extraColumns } from "~/lib/cus
 import { newId } from "~/lib/id";
 import { readTagCell, tagKey } from "~/lib/tags";
 import type { StagedFieldValue, StagedTag } from "~/models/customers/rows";
-import { customers } from "~/models/customers/store.server";
+import { customerCsv } from "~/models/customers/csv/store.server";
 import type { AnyConnection } from "~/models/transaction/store.server";
 import { CONTROL_CHARACTERS, singleLineMessage } from "~/schemas/text";
 import { fieldDefinitionOf } from "~/services/custom-fields.server";
@@ -53,7 +53,7 @@ export type ExtrasPlan = {
 
 /** The tenant's fields, built-in ones first, as the import's connection reads them. */
 export async function tenantFields(connection: AnyConnection, userId: string): Promise<FieldDefinition[]> {
-  const rows = await customers.readCsvFields(connection, userId);
+  const rows = await customerCsv.readCsvFields(connection, userId);
   return [...BUILT_IN_FIELDS, ...rows.map(fieldDefinitionOf)];
 }
 
@@ -165,7 +165,7 @@ export async function createPlannedFields(
 ): Promise<{ fields: string[]; created: string[] }> {
   const created =
     plan.creating.length > 0
-      ? await customers.createCsvFields(
+      ? await customerCsv.createCsvFields(
           connection,
           userId,
           plan.creating.map((f) => ({ id: newId(), name: f.name, label: f.label })),

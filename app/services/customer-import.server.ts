@@ -29,7 +29,7 @@ import { CsvFormatError, CsvRecordReader, NO_CUSTOMER_ROWS, NOT_CSV_TEXT, TextSn
 import { newId } from "~/lib/id";
 import type { AnyConnection } from "~/models/transaction/store.server";
 import { type MergeExtras, NO_EXTRAS, STAGE_ROWS, STAGED_EXTRA_VALUES, STAGED_VALUES } from "~/models/customers/rows";
-import { customers, type ImportStaging } from "~/models/customers/store.server";
+import { customerCsv, type ImportStaging } from "~/models/customers/csv/store.server";
 import { CUSTOMER_FIELDS } from "~/schemas/customer";
 import { CustomerImportRowSchema } from "~/schemas/customer-import";
 import { recordConsentsByEmail } from "~/services/consent.server";
@@ -192,13 +192,13 @@ export async function importCustomerRows(
   options: ImportOptions = {},
 ): Promise<ImportedRows> {
   const started = Date.now();
-  const connection = await customers.openImportConnection(options.file);
+  const connection = await customerCsv.openImportConnection(options.file);
   try {
     const { consents, ...result } = await stageAndMerge(connection, userId, toInput(source), options);
-    await customers.refreshStatisticsAfterImport(connection, result.created, options.pauseMs);
+    await customerCsv.refreshStatisticsAfterImport(connection, result.created, options.pauseMs);
     return { result: { ...result, durationMs: Date.now() - started }, consents };
   } finally {
-    await customers.closeConnection(connection);
+    await customerCsv.closeConnection(connection);
   }
 }
 
@@ -232,7 +232,7 @@ async function stageAndMerge(
   /** The consent's columns, and the good rows' consents kept, when the file has a consent column. */
   let consentColumns = undefined as ConsentColumns | undefined;
   let consents = null as ConsentKeeper | null;
-  const startStaging = async () => (staging ??= await customers.startStaging(connection, plan !== null));
+  const startStaging = async () => (staging ??= await customerCsv.startStaging(connection, plan !== null));
 
   let mapping: ColumnMapping | undefined = options.mapping;
   let header: string[] | undefined;
@@ -254,7 +254,7 @@ async function stageAndMerge(
     if (groups.length === 0) return;
     const full = groups;
     groups = [];
-    await customers.stageImportGroups(await startStaging(), full);
+    await customerCsv.stageImportGroups(await startStaging(), full);
   };
   let lastProgress = 0;
 
@@ -351,10 +351,10 @@ async function stageAndMerge(
     reader.push(decoder.decode());
     reader.end();
     await stageGroups();
-    await customers.finishStaging(await startStaging(), values, waiting);
+    await customerCsv.finishStaging(await startStaging(), values, waiting);
   } catch (error) {
     input.destroy();
-    if (staging) await customers.discardStaging(staging);
+    if (staging) await customerCsv.discardStaging(staging);
     // A binary file can trip the reader or the header check before its first bytes are all seen.
     if (sniffer.binary) throw refuse(NOT_CSV_TEXT);
     if (error instanceof ApiError) throw error;
@@ -412,18 +412,18 @@ async function merge(
 ) {
   // On an update, only the columns the file has are changed (the model reads them off `mapping`);
   // the field values and tags, when the file has them, are written in the same transactions.
-  const upsert = await customers.prepareMerge(connection, userId, mapping, Date.now(), extras);
-  const last = await customers.lastStagedRow(connection);
+  const upsert = await customerCsv.prepareMerge(connection, userId, mapping, Date.now(), extras);
+  const last = await customerCsv.lastStagedRow(connection);
   let created = 0;
   let size =
     mergeBatch ??
     Math.min(FIRST_MERGE_BATCH, Math.max(MIN_MERGE_BATCH, Math.round((FIRST_MERGE_BATCH * batchMs) / 1000)));
-  const bulk = deferIndexes === true && (await customers.isBulkLoad(connection, staged));
+  const bulk = deferIndexes === true && (await customerCsv.isBulkLoad(connection, staged));
   const saveAll = async () => {
     for (let from = 0; from < last;) {
       const to = Math.min(last, from + size);
       const started = performance.now();
-      created += await customers.mergeStagedRows(upsert, from, to);
+      created += await upsert.batch(from, to);
       const took = performance.now() - started;
       from = to;
       onProgress?.({ phase: "saving", saved: to, total: staged });
@@ -438,10 +438,10 @@ async function merge(
   };
   try {
     // In a bulk load the batches are savepoints of one transaction, sized as before.
-    if (bulk) await customers.withIndexesDeferred(connection, saveAll, () => onProgress?.({ phase: "indexing" }));
+    if (bulk) await customerCsv.withIndexesDeferred(connection, saveAll, () => onProgress?.({ phase: "indexing" }));
     else await saveAll();
   } finally {
-    await customers.clearStagedRows(connection);
+    await customerCsv.clearStagedRows(connection);
   }
   return { created };
 }

@@ -67,8 +67,4 @@ export const commonCustomers = {
   async resetNewCustomerCount(userId) {
     await db().user.update({ where: { id: userId }, data: { newCustomersSinceNotice: 0 } });
   },
-
-  async mergeStagedRows(merge, from, to) {
-    return merge.batch(from, to);
-  },
 } satisfies Partial<CustomersStore>;

@@ -8,7 +8,6 @@ import { sqliteCustomers } from "./sqlite.server";
 
 export const customers = engineDoor<CustomersStore>({ sqlite: sqliteCustomers, postgres: postgresCustomers });
 
-export type { ImportStaging } from "./contract";
 export type {
   CustomerDetailRows,
   CustomerFields,
