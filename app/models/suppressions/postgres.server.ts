@@ -14,7 +14,7 @@ import {
   type StoredEvent,
   type StoredSuppression,
   SUPPRESSION_COLUMNS,
-  SUPPRESSIONS_PER_TRANSACTION,
+  suppressInSlices,
   listedAddress,
   toEventRow,
   toSuppressionRow,
@@ -101,13 +101,9 @@ export const postgresSuppressions: SuppressionsStore = {
   async addSuppressions(userId, entries, options = {}) {
     const now = options.now ?? Date.now();
     const connection = on(options.connection);
-    const added: string[] = [];
-    for (let i = 0; i < entries.length; i += SUPPRESSIONS_PER_TRANSACTION) {
-      const slice = entries.slice(i, i + SUPPRESSIONS_PER_TRANSACTION);
-      added.push(
-        ...(await transaction(connection, (client) => suppressInPostgresTransaction(client, userId, slice, now))),
-      );
-    }
+    const added = await suppressInSlices(entries, (slice) =>
+      transaction(connection, (client) => suppressInPostgresTransaction(client, userId, slice, now)),
+    );
     // Someone who unsubscribes while a campaign sends gets nothing more once answered: the engines
     // check a message's address at most SEND_CHECK_MAX_AGE_MS before it goes.
     if (added.length > 0 && (await sending(connection, userId))) await waitForSenders();

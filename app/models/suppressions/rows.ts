@@ -54,3 +54,18 @@ export const listedAddress = (email: string) => email.trim().toLowerCase();
 
 /** Rows added a transaction by addSuppressions: a few milliseconds of the write lock at a time. */
 export const SUPPRESSIONS_PER_TRANSACTION = 1_000;
+
+/**
+ * addSuppressions() on either engine: the entries in slices of SUPPRESSIONS_PER_TRANSACTION, each
+ * suppressed in a transaction of its own by `suppress`, one after another. Returns the addresses
+ * that were added.
+ */
+export async function suppressInSlices(
+  entries: readonly NewSuppression[],
+  suppress: (slice: readonly NewSuppression[]) => string[] | Promise<string[]>,
+): Promise<string[]> {
+  const added: string[] = [];
+  for (let i = 0; i < entries.length; i += SUPPRESSIONS_PER_TRANSACTION)
+    added.push(...(await suppress(entries.slice(i, i + SUPPRESSIONS_PER_TRANSACTION))));
+  return added;
+}

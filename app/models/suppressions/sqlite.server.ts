@@ -14,7 +14,7 @@ import {
   type StoredEvent,
   type StoredSuppression,
   SUPPRESSION_COLUMNS,
-  SUPPRESSIONS_PER_TRANSACTION,
+  suppressInSlices,
   listedAddress,
   toEventRow,
   toSuppressionRow,
@@ -69,16 +69,9 @@ async function countSuppressionsMatching(userId: string, search?: string): Promi
 export const sqliteSuppressions: SuppressionsStore = {
   async addSuppressions(userId, entries, options = {}) {
     const now = options.now ?? Date.now();
-    const added: string[] = [];
-    for (let i = 0; i < entries.length; i += SUPPRESSIONS_PER_TRANSACTION) {
-      const slice = entries.slice(i, i + SUPPRESSIONS_PER_TRANSACTION);
-      added.push(
-        ...(await write(options.connection, (connection) =>
-          suppressInSqliteTransaction(connection, userId, slice, now),
-        )),
-      );
-    }
-    return added;
+    return suppressInSlices(entries, (slice) =>
+      write(options.connection, (connection) => suppressInSqliteTransaction(connection, userId, slice, now)),
+    );
   },
 
   async removeSuppression(userId, email, options = {}) {
