@@ -9,7 +9,7 @@
 // fields of the rest. Without it the result lists the columns left out.
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
@@ -18,6 +18,7 @@ import { ImportHeading, ImportResultCard, ImportUpload } from "~/components/csv-
 import { CheckboxField, FormAlert, SelectField } from "~/components/forms";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
+import { importUploadedCsv } from "~/lib/csv-upload.server";
 import { formatCount } from "~/lib/numbers";
 import { CsvRecordReader, NO_CUSTOMER_ROWS, NOT_CSV_TEXT, TEXT_SNIFF_BYTES, TextSniffer } from "~/lib/csv-records";
 import {
@@ -89,70 +90,37 @@ export async function action({ request }: ActionFunctionArgs) {
   allowMethods(request, "GET", "POST");
   const user = await requireUser(request);
   const fields = new Map<string, string>();
-  let result: ImportResult | undefined;
   let creating = false;
-  let failure: string | undefined;
-  let fault: unknown;
-  const handler: UploadHandler = async ({ name, filename, data: chunks }) => {
-    if (filename !== undefined) {
-      if (name !== "file" || result || failure) {
-        for await (const chunk of chunks) void chunk;
-        return undefined;
-      }
-      if (!filename) {
-        for await (const chunk of chunks) void chunk;
-        failure = "Choose a CSV file to import.";
-        return undefined;
-      }
+  const upload = await importUploadedCsv(
+    request,
+    async (chunks) => {
       const submission = parseWithZod(new URLSearchParams([...fields]), { schema: ImportFieldsSchema });
-      if (submission.status !== "success") {
-        for await (const chunk of chunks) void chunk;
-        failure = Object.values(submission.error ?? {}).flat()[0] ?? "Choose the file again and retry.";
-        return undefined;
-      }
+      if (submission.status !== "success")
+        throw new ApiError(
+          "unprocessable",
+          Object.values(submission.error ?? {}).flat()[0] ?? "Choose the file again and retry.",
+        );
       const { progressKey, map, createFields } = submission.value;
       creating = createFields === true;
       // The screen sends a key of its choosing ahead of the file and asks for the progress by it.
       const tracker = progressKey ? trackImport(user.id, progressKey) : null;
       try {
-        result = await importCustomersOffThread(user.id, chunks, {
+        // A file the import refuses (no header, a column missing) is told on the screen.
+        return await importCustomersOffThread(user.id, chunks, {
           mapping: map
             ? (Object.fromEntries(Object.entries(map).filter(([, i]) => i !== undefined)) as ColumnMapping)
             : undefined,
           createFields: creating,
           onProgress: tracker?.onProgress,
         });
-      } catch (error) {
-        // A file the import refuses (no header, a column missing) is told on the screen.
-        if (!(error instanceof ApiError)) {
-          fault = error;
-          throw error;
-        }
-        failure = error.message;
-        for await (const chunk of chunks) void chunk;
       } finally {
         tracker?.finish();
       }
-      return undefined;
-    }
-    let text = "";
-    const decoder = new TextDecoder();
-    for await (const chunk of chunks) {
-      text += decoder.decode(chunk, { stream: true });
-      if (text.length > 1000) break;
-    }
-    fields.set(name, text);
-    return text;
-  };
-  try {
-    await unstable_parseMultipartFormData(request, handler);
-  } catch {
-    // A fault of the import itself goes on to the error boundary and the server log; anything else
-    // here is an upload cut short (the browser went away), told as one unless the import had finished.
-    if (fault !== undefined) throw fault;
-    if (!result) failure = "The upload could not be read. Choose the file again and retry.";
-  }
-  if (!result) return data<Outcome>({ ok: false, message: failure ?? "Choose a CSV file to import." }, { status: 422 });
+    },
+    fields,
+  );
+  if (!upload.ok) return data<Outcome>(upload, { status: 422 });
+  const { result } = upload;
   const report =
     result.failed > 0 ? `data:text/csv;charset=utf-8,${encodeURIComponent(errorReportCsv(result.errors))}` : null;
   return data<Outcome>({

@@ -51,6 +51,7 @@ import {
 } from "~/services/customers.server";
 import { redirectWithFlash } from "~/services/session.server";
 import { tagInBulk } from "~/services/tags.server";
+import { listAddress } from "~/lib/list-address";
 import { withSearchParams } from "~/lib/search-params";
 
 const PAGE_SIZE = 50;
@@ -60,7 +61,7 @@ export const headers = keepAllowHeader;
 
 export const meta: MetaFunction = () => [{ title: `Customers · ${BRAND}` }];
 
-/** The list's place in the address: refused with a 400 and its message when it is not one of ours. */
+/** The list's place in the address (listAddress() refuses one that is not one of ours). */
 const ListParamsSchema = z.object({
   sort: z.enum(CUSTOMER_SORTS, { message: `sort must be one of ${CUSTOMER_SORTS.join(", ")}` }).optional(),
   order: z.enum(SORT_ORDERS, { message: `order must be ${SORT_ORDERS.join(" or ")}` }).optional(),
@@ -75,14 +76,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const params = new URL(request.url).searchParams;
   const q = normaliseQuery(pageSearchTerm(params));
-  const parsed = ListParamsSchema.safeParse(Object.fromEntries(params));
-  if (!parsed.success)
-    throw new Response(parsed.error.issues[0]?.message ?? "Invalid address", {
-      status: 400,
-      headers: { "Content-Type": "text/plain; charset=utf-8" },
-    });
-  const { sort = DEFAULT_SORT, cursor, before, last, start: startParam } = parsed.data;
-  const order = parsed.data.order ?? defaultOrder(sort);
+  const address = listAddress(ListParamsSchema, params);
+  const { sort = DEFAULT_SORT, cursor, before, last, start: startParam } = address;
+  const order = address.order ?? defaultOrder(sort);
   const deleteId = params.get("delete");
   const list = async () => {
     try {

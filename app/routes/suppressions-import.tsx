@@ -4,14 +4,15 @@
 // reason, with a report to download. A file the service refuses (not CSV, no email column, empty)
 // is told on the page with what to do. A plain multipart form post, so it works without JavaScript.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
 import { toast } from "sonner";
 import { ImportHeading, ImportResultCard, ImportUpload } from "~/components/csv-import";
 import { FormAlert } from "~/components/forms";
-import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
+import { allowMethods, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
+import { importUploadedCsv } from "~/lib/csv-upload.server";
 import { formatCount } from "~/lib/numbers";
 import { requireUser } from "~/services/auth.server";
 import {
@@ -42,47 +43,13 @@ type Outcome =
     }
   | { ok: false; message: string };
 
-const NO_FILE = "Choose a CSV file to import.";
-
 export async function action({ request }: ActionFunctionArgs) {
   allowMethods(request, "GET", "POST");
   const user = await requireUser(request);
-  let result: SuppressionImportResult | undefined;
-  let failure: string | undefined;
-  let fault: unknown;
-  const handler: UploadHandler = async ({ name, filename, data: chunks }) => {
-    if (filename === undefined || name !== "file" || result || failure !== undefined) {
-      for await (const chunk of chunks) void chunk;
-      return undefined;
-    }
-    if (!filename) {
-      for await (const chunk of chunks) void chunk;
-      failure = NO_FILE;
-      return undefined;
-    }
-    try {
-      result = await importSuppressionsCsv(user.id, chunks);
-    } catch (error) {
-      // A file the import refuses (not CSV, no email column) is told on the screen.
-      if (!(error instanceof ApiError)) {
-        fault = error;
-        throw error;
-      }
-      failure = error.message;
-      for await (const chunk of chunks) void chunk;
-    }
-    return undefined;
-  };
-  try {
-    await unstable_parseMultipartFormData(request, handler);
-  } catch {
-    // A fault of the import itself goes on to the error boundary and the server log; anything else
-    // here is an upload cut short (the browser went away, or not a multipart form), told as one
-    // unless the import had finished.
-    if (fault !== undefined) throw fault;
-    if (!result) failure = "The upload could not be read. Choose the file again and retry.";
-  }
-  if (!result) return data<Outcome>({ ok: false, message: failure ?? NO_FILE }, { status: 422 });
+  // A file the import refuses (not CSV, no email column) is told on the screen.
+  const upload = await importUploadedCsv(request, (chunks) => importSuppressionsCsv(user.id, chunks));
+  if (!upload.ok) return data<Outcome>(upload, { status: 422 });
+  const { result } = upload;
   const report =
     result.invalid > 0
       ? `data:text/csv;charset=utf-8,${encodeURIComponent(suppressionErrorReportCsv(result.errors))}`

@@ -28,6 +28,7 @@ import { pageSummary } from "~/lib/customers";
 import { replyRefused, replyUnfinished } from "~/lib/forms.server";
 import { formatCount } from "~/lib/numbers";
 import { invariantResponse } from "~/lib/responses";
+import { listAddress } from "~/lib/list-address";
 import { withSearchParams } from "~/lib/search-params";
 import { addedMessage } from "~/lib/suppression-texts";
 import { AddSuppressionsFormSchema, RemoveSuppressionFormSchema } from "~/schemas/suppression-form";
@@ -48,7 +49,7 @@ export const headers = keepAllowHeader;
 
 export const meta: MetaFunction = () => [{ title: `Suppressions · ${BRAND}` }];
 
-/** The list's place in the address: refused with a 400 and its message when it is not one of ours. */
+/** The list's place in the address (listAddress() refuses one that is not one of ours). */
 const ListParamsSchema = z.object({
   page: z.coerce
     .number({ message: "page must be a whole number, 1 or more" })
@@ -63,13 +64,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const params = new URL(request.url).searchParams;
   const q = pageSearchTerm(params)?.trim() || null;
-  const parsed = ListParamsSchema.safeParse(Object.fromEntries(params));
-  if (!parsed.success)
-    throw new Response(parsed.error.issues[0]?.message ?? "Invalid address", {
-      status: 400,
-      headers: { "Content-Type": "text/plain; charset=utf-8" },
-    });
-  const { page: asked = 1, remove } = parsed.data;
+  const { page: asked = 1, remove } = listAddress(ListParamsSchema, params);
   const [first, removing] = await Promise.all([
     listSuppressionsPage(user.id, { q, page: asked, pageSize: PAGE_SIZE }),
     remove ? suppressionOf(user.id, remove) : null,
