@@ -5,6 +5,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft, Mail, Pencil, Phone, User } from "lucide-react";
 import { methodNotAllowed, keepAllowHeader } from "~/lib/api.server";
 import { RouteErrorBoundary } from "~/components/error-boundary";
+import { AmountRow } from "~/components/order-amount";
 import { OrderStatusChip } from "~/components/order-status-chip";
 import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
@@ -68,9 +69,15 @@ export default function OrderDetail() {
             </div>
           ) : null}
           <dl className="mt-6 space-y-2 border-t border-slate-100 pt-4 text-sm">
-            <AmountRow label="Subtotal" testId="order-subtotal" amount={order.amount} />
-            <AmountRow label="Tax" testId="order-tax" amount={order.tax} />
-            <AmountRow label="Total" testId="order-total" amount={order.total} total />
+            <AmountRow label="Subtotal" testId="order-subtotal">
+              {formatRupees(order.amount)}
+            </AmountRow>
+            <AmountRow label="Tax" testId="order-tax">
+              {formatRupees(order.tax)}
+            </AmountRow>
+            <AmountRow label="Total" testId="order-total" total>
+              {formatRupees(order.total)}
+            </AmountRow>
           </dl>
         </section>
 
@@ -145,34 +152,6 @@ const ITEM_FIGURES: { label: string; figure: (item: OrderItem) => string }[] = [
   { label: "Unit Price", figure: (item) => formatRupees(item.price) },
   { label: "Total", figure: (item) => formatRupees(item.total) },
 ];
-
-/** One line of the order's sum: the subtotal, the tax or (`total`, set apart by a line) the total. */
-function AmountRow({
-  label,
-  testId,
-  amount,
-  total,
-}: {
-  label: string;
-  testId: string;
-  amount: number;
-  total?: boolean;
-}) {
-  return (
-    <div
-      className={
-        total
-          ? "flex justify-between border-t border-slate-100 pt-2 text-base font-semibold text-slate-900"
-          : "flex justify-between"
-      }
-    >
-      <dt className={total ? undefined : "text-slate-600"}>{label}</dt>
-      <dd className="tabular-nums" data-testid={testId}>
-        {formatRupees(amount)}
-      </dd>
-    </div>
-  );
-}
 
 export function ErrorBoundary() {
   return <RouteErrorBoundary backTo="/orders" fallback={LOAD_FAILED} />;

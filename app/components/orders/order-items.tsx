@@ -3,6 +3,7 @@
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import { Trash2 } from "lucide-react";
 import { Field } from "~/components/forms";
+import { AmountRow } from "~/components/order-amount";
 import { formatPaise } from "~/lib/money";
 import { toPaise, toQuantity, totalPaise } from "~/lib/orders";
 import { normalizeQuantityText, type OrderFormItem } from "~/schemas/order";
@@ -95,24 +96,15 @@ export function ItemRow({
 export function OrderTotals({ subtotal, taxPaise }: { subtotal: number; taxPaise: number }) {
   return (
     <dl className="ml-auto mt-6 max-w-xs space-y-2 border-t border-slate-100 pt-4 text-sm">
-      <div className="flex justify-between">
-        <dt className="text-slate-600">Subtotal</dt>
-        <dd className="tabular-nums" data-testid="form-subtotal">
-          {formatPaise(subtotal)}
-        </dd>
-      </div>
-      <div className="flex justify-between">
-        <dt className="text-slate-600">Tax</dt>
-        <dd className="tabular-nums" data-testid="form-tax">
-          {formatPaise(taxPaise)}
-        </dd>
-      </div>
-      <div className="flex justify-between border-t border-slate-100 pt-2 text-base font-semibold text-slate-900">
-        <dt>Total</dt>
-        <dd className="tabular-nums" data-testid="form-total">
-          {formatPaise(totalPaise(subtotal, taxPaise))}
-        </dd>
-      </div>
+      <AmountRow label="Subtotal" testId="form-subtotal">
+        {formatPaise(subtotal)}
+      </AmountRow>
+      <AmountRow label="Tax" testId="form-tax">
+        {formatPaise(taxPaise)}
+      </AmountRow>
+      <AmountRow label="Total" testId="form-total" total>
+        {formatPaise(totalPaise(subtotal, taxPaise))}
+      </AmountRow>
     </dl>
   );
 }
