@@ -3,6 +3,7 @@
 // keeps the form, its state and what the steps are shown from; these only lay it out.
 import type { getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
 import { Link } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { AlertTriangle, Info, Loader2, Rocket, Save } from "lucide-react";
 import { type AudienceSample, AudiencePanel, SuggestionsPanel } from "~/components/campaign-wizard-parts";
 import { EmailPreview } from "~/components/email-preview";
@@ -206,6 +207,37 @@ export function MessageStep({
   );
 }
 
+/** A name of the review's list: small grey capitals. */
+const REVIEW_LABEL = "text-xs uppercase tracking-wide text-slate-500";
+/** A value of the review that wraps a long word instead of widening the card. */
+const WRAPPED_VALUE = "break-words font-medium text-slate-900";
+/** A review item across both columns. */
+const WIDE_ITEM = "min-w-0 sm:col-span-2";
+
+/** One item of the review: its name over its value. */
+function ReviewItem({
+  label,
+  className,
+  valueClassName,
+  testId,
+  children,
+}: {
+  label: string;
+  className?: string;
+  valueClassName: string;
+  testId?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className={className}>
+      <dt className={REVIEW_LABEL}>{label}</dt>
+      <dd className={valueClassName} data-testid={testId}>
+        {children}
+      </dd>
+    </div>
+  );
+}
+
 /** Step 3: what will be sent, to whom, before the launch. */
 export function ReviewStep({
   hidden,
@@ -237,22 +269,19 @@ export function ReviewStep({
       <section className="card space-y-4 p-5" aria-label="Review & Launch">
         <h3 className="font-semibold text-slate-900">Review</h3>
         <dl className="grid gap-4 text-sm sm:grid-cols-2">
-          <div className="min-w-0">
-            <dt className="text-xs uppercase tracking-wide text-slate-500">Campaign Name</dt>
-            <dd className="break-words font-medium text-slate-900" data-testid="review-name">
-              {name}
-            </dd>
-          </div>
-          <div className="min-w-0">
-            <dt className="text-xs uppercase tracking-wide text-slate-500">
-              {resendAudience ? "Audience" : "Target Segment"}
-            </dt>
-            <dd className="break-words font-medium text-slate-900" data-testid="review-segment">
-              {resendAudience ?? segmentName ?? "No segment"}
-            </dd>
-          </div>
+          <ReviewItem label="Campaign Name" className="min-w-0" valueClassName={WRAPPED_VALUE} testId="review-name">
+            {name}
+          </ReviewItem>
+          <ReviewItem
+            label={resendAudience ? "Audience" : "Target Segment"}
+            className="min-w-0"
+            valueClassName={WRAPPED_VALUE}
+            testId="review-segment"
+          >
+            {resendAudience ?? segmentName ?? "No segment"}
+          </ReviewItem>
           <div>
-            <dt className="text-xs uppercase tracking-wide text-slate-500">Audience Size</dt>
+            <dt className={REVIEW_LABEL}>Audience Size</dt>
             <dd className="font-medium text-slate-900" data-testid="review-audience">
               {audienceSize.toLocaleString("en-IN")} customers
             </dd>
@@ -265,31 +294,28 @@ export function ReviewStep({
               </dd>
             ) : null}
           </div>
-          <div>
-            <dt className="text-xs uppercase tracking-wide text-slate-500">Expected Delivery Rate</dt>
-            <dd className="font-medium text-green-700">~90% (based on historical data)</dd>
-          </div>
-          <div className="min-w-0 sm:col-span-2">
-            <dt className="text-xs uppercase tracking-wide text-slate-500">Subject line</dt>
-            <dd className="break-words text-slate-900" data-testid="review-subject">
-              {subject}
-            </dd>
-          </div>
-          <div className="min-w-0 sm:col-span-2">
-            <dt className="text-xs uppercase tracking-wide text-slate-500">Message</dt>
-            <dd
-              className="whitespace-pre-wrap break-words rounded-lg bg-slate-50 p-3 text-slate-900"
-              data-testid="review-message"
-            >
-              {message}
-            </dd>
-          </div>
-          <div className="min-w-0 sm:col-span-2">
-            <dt className="text-xs uppercase tracking-wide text-slate-500">Tracking</dt>
-            <dd className="text-slate-900" data-testid="review-tracking">
-              {trackingOn ? TRACKING_TEXTS.on : TRACKING_TEXTS.off}
-            </dd>
-          </div>
+          <ReviewItem label="Expected Delivery Rate" valueClassName="font-medium text-green-700">
+            ~90% (based on historical data)
+          </ReviewItem>
+          <ReviewItem
+            label="Subject line"
+            className={WIDE_ITEM}
+            valueClassName="break-words text-slate-900"
+            testId="review-subject"
+          >
+            {subject}
+          </ReviewItem>
+          <ReviewItem
+            label="Message"
+            className={WIDE_ITEM}
+            valueClassName="whitespace-pre-wrap break-words rounded-lg bg-slate-50 p-3 text-slate-900"
+            testId="review-message"
+          >
+            {message}
+          </ReviewItem>
+          <ReviewItem label="Tracking" className={WIDE_ITEM} valueClassName="text-slate-900" testId="review-tracking">
+            {trackingOn ? TRACKING_TEXTS.on : TRACKING_TEXTS.off}
+          </ReviewItem>
         </dl>
         {personaliseHint ? <p className="text-sm text-amber-700">{personaliseHint}</p> : null}
         <p
