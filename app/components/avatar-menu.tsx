@@ -1,6 +1,6 @@
 import { Menu, MenuButton, MenuItem, MenuItems } from "@headlessui/react";
 import { Link, useNavigate } from "@remix-run/react";
-import { LogOut, Settings, User as UserIcon, Users } from "lucide-react";
+import { LogOut, Settings, User as UserIcon, Users, type LucideIcon } from "lucide-react";
 import { toast } from "sonner";
 import { Avatar } from "~/components/avatar";
 import { clearToken } from "~/lib/auth-token";
@@ -43,24 +43,8 @@ export function AvatarMenu({ user, owner }: { user: PublicUser; owner: boolean }
           <p className="truncate text-sm font-semibold text-slate-900">{user.displayName || "User"}</p>
           <p className="truncate text-xs text-slate-500">{user.email || "No Email"}</p>
         </div>
-        <MenuItem>
-          <Link
-            to="/profile"
-            className="flex items-center gap-2 px-4 py-2 text-sm text-slate-700 data-[focus]:bg-slate-100"
-          >
-            <UserIcon className="h-4 w-4" /> My Profile
-          </Link>
-        </MenuItem>
-        {owner ? (
-          <MenuItem>
-            <Link
-              to="/users"
-              className="flex items-center gap-2 px-4 py-2 text-sm text-slate-700 data-[focus]:bg-slate-100"
-            >
-              <Users className="h-4 w-4" /> Users
-            </Link>
-          </MenuItem>
-        ) : null}
+        <MenuLink to="/profile" icon={UserIcon} label="My Profile" />
+        {owner ? <MenuLink to="/users" icon={Users} label="Users" /> : null}
         <MenuItem>
           <button
             type="button"
@@ -80,5 +64,17 @@ export function AvatarMenu({ user, owner }: { user: PublicUser; owner: boolean }
         </MenuItem>
       </MenuItems>
     </Menu>
+  );
+}
+
+/** A page the menu leads to: its icon and its name. */
+function MenuLink({ to, icon: Icon, label }: { to: string; icon: LucideIcon; label: string }) {
+  return (
+    <MenuItem>
+      <Link to={to} className="flex items-center gap-2 px-4 py-2 text-sm text-slate-700 data-[focus]:bg-slate-100">
+        <Icon className="h-4 w-4" />
+        {` ${label}`}
+      </Link>
+    </MenuItem>
   );
 }
