@@ -26,7 +26,7 @@ import { openSqlite } from "~/db/sqlite.server";
 import { listCustomers } from "~/services/customers.server";
 import { seedTenant } from "~/services/seed.server";
 import { segmentAudience } from "~/models/segments/audience/store.server";
-import { parseConditions } from "~/lib/segments";
+import { parseConditions } from "~/lib/segment-parse";
 import { diffDatabaseToSchema, isEmptyDiff, openEngine } from "../../prisma/engine";
 
 const indexSql = (sqlite: Database.Database) =>

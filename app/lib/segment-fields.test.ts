@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { BUILT_IN_FIELDS, type FieldDefinition } from "~/lib/custom-fields";
 import { checkTreeFields, segmentFieldWarnings } from "~/lib/segment-fields";
-import { parseConditions, toConditions } from "~/lib/segments";
+import { toConditions } from "~/lib/segments";
+import { parseConditions } from "~/lib/segment-parse";
 
 const field = (name: string, type: FieldDefinition["type"], choices: string[] = [], retired = false) => ({
   name,

@@ -6,14 +6,9 @@
 // segment no longer fits (a field deleted since: "Uses a deleted field: tier").
 import { numericValue } from "~/lib/numbers";
 import { type FieldDefinition, type FieldType, textKeyOf } from "~/lib/custom-fields";
-import {
-  FIELD_KEY_PREFIX,
-  type FieldConditionNode,
-  type FieldOperator,
-  type SegmentNode,
-  isRangeOperator,
-  isRelativeDay,
-} from "~/lib/segments";
+import { FIELD_KEY_PREFIX, type FieldConditionNode, type FieldOperator, type SegmentNode } from "~/lib/segments";
+import { isRangeOperator } from "~/lib/segment-parse";
+import { isRelativeDay } from "~/lib/segment-dates";
 
 /** The operators each type of field takes, in the order the builder offers them. */
 export const FIELD_TYPE_OPERATORS: Record<FieldType, readonly FieldOperator[]> = {

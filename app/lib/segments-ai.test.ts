@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { AI_DEFAULTS, interpretDescription } from "~/lib/segments-ai";
 import { builderToTree, validateConditions } from "~/lib/segments-builder";
-import { describeTree, toConditions } from "~/lib/segments";
+import { toConditions } from "~/lib/segments";
+import { describeTree } from "~/lib/segment-descriptions";
 import { ConditionsSchema } from "~/schemas/segment";
 
 const conditions = (text: string) => {

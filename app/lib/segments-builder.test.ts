@@ -17,7 +17,8 @@ import {
   treeToBuilder,
   validateConditions,
 } from "~/lib/segments-builder";
-import { parseConditions, toConditions } from "~/lib/segments";
+import { toConditions } from "~/lib/segments";
+import { parseConditions } from "~/lib/segment-parse";
 
 const condition = (field: string, op: string, value: string) => ({ kind: "condition" as const, field, op, value });
 

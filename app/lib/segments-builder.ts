@@ -25,15 +25,15 @@ import {
   NUMBER_OPERATORS,
   SEGMENT_FIELDS,
   TAGS_KEY,
-  fieldLabel,
   firstOperator,
   isDateValue,
   isField,
   isRelativeDate,
-  isRelativeDay,
   operatorsFor,
-  parseConditions,
 } from "~/lib/segments";
+import { parseConditions } from "~/lib/segment-parse";
+import { isRelativeDay } from "~/lib/segment-dates";
+import { fieldLabel } from "~/lib/segment-descriptions";
 
 /**
  * The builder's operator: an API operator, or for a date a rolling one (`$gte:daysAgo`), whose

@@ -2,25 +2,29 @@ import { describe, expect, it } from "vitest";
 import {
   DATE_OPERATORS,
   NUMBER_OPERATORS,
-  SEGMENT_CHIP_CLASSES,
-  anniversaryRanges,
   countConditions,
-  describeTree,
-  fieldLabel,
   fieldNamesOf,
   usesCustomerValues,
-  describeCondition,
   firstOperator,
-  hasRelativeDates,
-  istDateDaysAgo,
-  parseConditions,
-  resolveRelativeDates,
-  toComparison,
-  previewNote,
-  segmentChipClass,
   toConditions,
   topLogic,
 } from "~/lib/segments";
+import { parseConditions } from "~/lib/segment-parse";
+import {
+  anniversaryRanges,
+  hasRelativeDates,
+  istDateDaysAgo,
+  resolveRelativeDates,
+  toComparison,
+} from "~/lib/segment-dates";
+import {
+  SEGMENT_CHIP_CLASSES,
+  describeTree,
+  fieldLabel,
+  describeCondition,
+  previewNote,
+  segmentChipClass,
+} from "~/lib/segment-descriptions";
 
 const bad = (input: unknown) => {
   const r = parseConditions(input);

@@ -23,7 +23,7 @@ import { formatRupees } from "~/lib/money";
 import { formatCount } from "~/lib/numbers";
 import { orRespond, refusedWith } from "~/lib/responses";
 import { withSearchParams } from "~/lib/search-params";
-import { segmentChipClass } from "~/lib/segments";
+import { segmentChipClass } from "~/lib/segment-descriptions";
 import { requireUser } from "~/services/auth.server";
 import { attributionOfCampaigns, parseRevenueCursor } from "~/services/attribution.server";
 import { deleteCampaign } from "~/services/campaigns/controls.server";

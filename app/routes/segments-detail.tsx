@@ -20,7 +20,7 @@ import { DateTime } from "~/components/date-time";
 import { replyUnfinished } from "~/lib/forms.server";
 import { orRespond } from "~/lib/responses";
 import { formatRupees } from "~/lib/money";
-import { describeTree, segmentChipClass } from "~/lib/segments";
+import { describeTree, segmentChipClass } from "~/lib/segment-descriptions";
 import { SegmentTagFormSchema } from "~/schemas/tag-form";
 import { requireUser } from "~/services/auth.server";
 import { segmentAudienceCount, segmentOverview } from "~/services/segments.server";

@@ -20,7 +20,7 @@ import { BRAND } from "~/lib/brand";
 import { formatCount } from "~/lib/numbers";
 import { replyRefused, replyUnfinished } from "~/lib/forms.server";
 import { orRespond } from "~/lib/responses";
-import { duplicateNameWarning } from "~/lib/segments";
+import { duplicateNameWarning } from "~/lib/segment-descriptions";
 import {
   builderFields,
   builderRows,

@@ -28,7 +28,7 @@ import { useDelegatedLinks } from "~/components/fast-rows";
 import { CardCell, ColumnHeader, ListTable } from "~/components/list-table";
 import { RowActionSprite, RowActions } from "~/components/row-actions";
 import { orRespond } from "~/lib/responses";
-import { segmentChipClass } from "~/lib/segments";
+import { segmentChipClass } from "~/lib/segment-descriptions";
 import { requireUser } from "~/services/auth.server";
 import { redirectWithFlash } from "~/services/session.server";
 import {

@@ -10,7 +10,8 @@ import {
   rowsToConditions,
   validateConditions,
 } from "~/lib/segments-builder";
-import { type SegmentNode, parseConditions, topLogic } from "~/lib/segments";
+import { type SegmentNode, topLogic } from "~/lib/segments";
+import { parseConditions } from "~/lib/segment-parse";
 import { ACTIVITY_KEYS, isActivityKey } from "~/lib/segment-activity";
 import { multiLine, singleLine } from "~/schemas/text";
 

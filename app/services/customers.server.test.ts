@@ -174,7 +174,7 @@ describe("customer detail", () => {
     const big = await createCustomer(owner.id, input({ totalSpend: 5000 }));
     const small = await createCustomer(owner.id, input({ totalSpend: 10 }));
     const { createSegment } = await import("~/services/segments.server");
-    const { parseConditions } = await import("~/lib/segments");
+    const { parseConditions } = await import("~/lib/segment-parse");
     const parsed = parseConditions({ totalSpend: { $gt: 1000 } });
     if (!parsed.ok) throw new Error(parsed.message);
     const segment = await createSegment(owner.id, { name: "Big spenders", description: "", tree: parsed.tree });

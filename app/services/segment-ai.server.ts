@@ -28,12 +28,12 @@ import {
   type SegmentNode,
   TAGS_KEY,
   TAGS_OPERATORS,
-  describeTree,
   fieldNamesOf,
-  istDateDaysAgo,
-  parseConditions,
   toConditions,
 } from "~/lib/segments";
+import { parseConditions } from "~/lib/segment-parse";
+import { istDateDaysAgo } from "~/lib/segment-dates";
+import { describeTree } from "~/lib/segment-descriptions";
 import { interpretDescription } from "~/lib/segments-ai";
 import {
   BUILDER_MAX_GROUP_DEPTH,

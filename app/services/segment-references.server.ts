@@ -13,13 +13,8 @@
 // delete's check) or a loop made by two saves at once holds nobody, and the segment's page says
 // so; a launch reads strictly and refuses such a segment (app/services/campaigns/drafts.server.ts).
 import { ApiError } from "~/lib/api.server";
-import {
-  IN_SEGMENT_KEY,
-  type SegmentNode,
-  type SegmentRefNode,
-  countConditions,
-  parseConditions,
-} from "~/lib/segments";
+import { IN_SEGMENT_KEY, type SegmentNode, type SegmentRefNode, countConditions } from "~/lib/segments";
+import { parseConditions } from "~/lib/segment-parse";
 import { storedSegments } from "~/models/segments/store.server";
 
 /** How deep segments may include segments that include segments. */

@@ -12,7 +12,7 @@ const { newId } = await import("~/lib/id");
 const segments = await import("~/services/segments.server");
 const { saveDraft } = await import("~/services/campaigns/drafts.server");
 const { launch } = await import("~/services/campaigns/launch.server");
-const { parseConditions } = await import("~/lib/segments");
+const { parseConditions } = await import("~/lib/segment-parse");
 
 const tree = (conditions: unknown) => {
   const parsed = parseConditions(conditions);

@@ -9,17 +9,9 @@ import { isoFromEpochMs } from "~/lib/dates";
 import { isId, newId } from "~/lib/id";
 import { paiseToRupees } from "~/lib/money";
 import { checkTreeFields, segmentFieldWarnings } from "~/lib/segment-fields";
-import {
-  AUDIENCE_SAMPLE_SIZE,
-  type Conditions,
-  type Logic,
-  type SegmentNode,
-  duplicateNameWarning,
-  fieldNamesOf,
-  parseConditions,
-  toConditions,
-  topLogic,
-} from "~/lib/segments";
+import { type Conditions, type Logic, type SegmentNode, fieldNamesOf, toConditions, topLogic } from "~/lib/segments";
+import { parseConditions } from "~/lib/segment-parse";
+import { AUDIENCE_SAMPLE_SIZE, duplicateNameWarning } from "~/lib/segment-descriptions";
 // The door is imported under another name: segmentAudience() below is this service's audience page.
 import { segmentAudience as audiences } from "~/models/segments/audience/store.server";
 import type { AudienceRow, AudienceTuple, CompiledWhere } from "~/models/segments/audience/rows";

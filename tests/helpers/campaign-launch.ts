@@ -5,7 +5,8 @@
 import type { AnyConnection } from "~/db/connection.server";
 import { db } from "~/db/prisma.server";
 import { newId } from "~/lib/id";
-import { parseConditions, type SegmentNode } from "~/lib/segments";
+import { type SegmentNode } from "~/lib/segments";
+import { parseConditions } from "~/lib/segment-parse";
 import { launches } from "~/models/launch/store.server";
 import { segmentAudience } from "~/models/segments/audience/store.server";
 import { sqlRows } from "./sql";

@@ -7,7 +7,7 @@ import { expect } from "vitest";
 import type { AnyConnection } from "~/db/connection.server";
 import { deliveryStats } from "~/lib/campaigns";
 import { newId } from "~/lib/id";
-import { parseConditions } from "~/lib/segments";
+import { parseConditions } from "~/lib/segment-parse";
 import { type CampaignRow, campaigns, type NewCampaign } from "~/models/campaigns/store.server";
 import { launches } from "~/models/launch/store.server";
 import { segmentAudience } from "~/models/segments/audience/store.server";

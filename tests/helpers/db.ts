@@ -13,7 +13,7 @@ import { closePostgres } from "~/db/postgres.server";
 import { db } from "~/db/prisma.server";
 import { resetEnvCache } from "~/env.server";
 import { createMigratedPostgresDatabase, type PostgresDatabase } from "./postgres";
-import { parseConditions } from "~/lib/segments";
+import { parseConditions } from "~/lib/segment-parse";
 import { upsertLocalUser } from "~/services/users.server";
 
 /** The engine this run's useTestDatabase() gives. */

@@ -10,7 +10,7 @@ import { createTestUser, useTestDatabase } from "../helpers/db";
 useTestDatabase();
 
 import { resetEnvCache } from "~/env.server";
-import { parseConditions } from "~/lib/segments";
+import { parseConditions } from "~/lib/segment-parse";
 import { action } from "~/routes/api/ai-message-suggestions";
 import { messageSuggestions, segmentFigures } from "~/services/ai.server";
 import { seedTenant } from "~/services/seed.server";

@@ -16,7 +16,7 @@ useTestDatabase();
 const connection = useTestConnection();
 
 import { deliveryId } from "~/lib/campaigns";
-import { parseConditions } from "~/lib/segments";
+import { parseConditions } from "~/lib/segment-parse";
 import { CustomerApiSchema } from "~/schemas/customer";
 import { launch } from "~/services/campaigns/launch.server";
 import { createCustomer } from "~/services/customers.server";

@@ -11,7 +11,7 @@ import { createTestUser, useTestDatabase } from "../helpers/db";
 useTestDatabase();
 
 import { db } from "~/db/prisma.server";
-import { parseConditions } from "~/lib/segments";
+import { parseConditions } from "~/lib/segment-parse";
 import * as detail from "~/routes/campaigns-detail";
 import * as wizard from "~/routes/campaigns-wizard";
 import { saveDraft } from "~/services/campaigns/drafts.server";

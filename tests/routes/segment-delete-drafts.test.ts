@@ -10,7 +10,7 @@ import { createTestUser, useTestDatabase } from "../helpers/db";
 useTestDatabase();
 
 import { db } from "~/db/prisma.server";
-import { parseConditions } from "~/lib/segments";
+import { parseConditions } from "~/lib/segment-parse";
 import { action as segmentAction } from "~/routes/api/segments-id";
 import * as segmentsPage from "~/routes/segments";
 import { saveDraft } from "~/services/campaigns/drafts.server";

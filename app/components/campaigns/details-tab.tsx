@@ -9,7 +9,7 @@ import { DateTime } from "~/components/date-time";
 import { CAMPAIGN_PEOPLE, CAMPAIGN_PEOPLE_LABELS } from "~/lib/campaign-people";
 import { successBand, successBandColour } from "~/lib/campaigns";
 import { NO_RATE, formatCount } from "~/lib/numbers";
-import { segmentChipClass } from "~/lib/segments";
+import { segmentChipClass } from "~/lib/segment-descriptions";
 import type { CampaignDto } from "~/services/campaigns/views.server";
 
 /** One of the delivery figures, with what it is out of when it is a rate. */

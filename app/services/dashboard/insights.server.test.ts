@@ -14,7 +14,7 @@ import { db } from "~/db/prisma.server";
 import { resetEnvCache } from "~/env.server";
 import { newId } from "~/lib/id";
 import { formatFigure, type Insight, type Insights } from "~/lib/insights";
-import { parseConditions } from "~/lib/segments";
+import { parseConditions } from "~/lib/segment-parse";
 import { CustomerApiSchema } from "~/schemas/customer";
 import { createCustomer, deleteCustomer } from "~/services/customers.server";
 import { clearInsightsCache, getInsights } from "~/services/dashboard/insights.server";

@@ -5,7 +5,7 @@
 // of a million rows takes seconds.
 import type { AnyConnection } from "~/models/transaction/store.server";
 import { newId } from "~/lib/id";
-import { parseConditions } from "~/lib/segments";
+import { parseConditions } from "~/lib/segment-parse";
 import { deliveryHistory } from "~/models/deliveries/history/store.server";
 import { launches } from "~/models/launch/store.server";
 import { segmentAudience } from "~/models/segments/audience/store.server";

@@ -14,7 +14,7 @@ useTestDatabase();
 import { db } from "~/db/prisma.server";
 import { resetEnvCache } from "~/env.server";
 import { logger } from "~/lib/logger.server";
-import { parseConditions } from "~/lib/segments";
+import { parseConditions } from "~/lib/segment-parse";
 import { action as receipts } from "~/routes/api/webhooks-delivery-receipts";
 import { launch } from "~/services/campaigns/launch.server";
 import { getCampaign } from "~/services/campaigns/views.server";

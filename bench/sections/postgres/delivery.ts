@@ -50,7 +50,7 @@ export default async function deliveryOnPostgres(ctx: PostgresBenchContext): Pro
   const { closeConnection, openConnection } = await import("../../../app/db/connection.server.ts");
   const { deliveryReceipts } = await import("../../../app/models/deliveries/receipts/store.server.ts");
   const { segmentAudience } = await import("../../../app/models/segments/audience/store.server.ts");
-  const { parseConditions } = await import("../../../app/lib/segments.ts");
+  const { parseConditions } = await import("../../../app/lib/segment-parse.ts");
   const { newId } = await import("../../../app/lib/id.ts");
   const { deliveryId } = await import("../../../app/lib/campaigns.ts");
   const { issueToken } = await import("../../../app/services/token.server.ts");

@@ -25,7 +25,7 @@ const summary = (ms: number[]) => {
 };
 
 export default async function segmentsOnPostgres(ctx: PostgresBenchContext): Promise<BenchSection> {
-  const { parseConditions } = await import("../../../app/lib/segments.ts");
+  const { parseConditions } = await import("../../../app/lib/segment-parse.ts");
   const { previewAudience } = await import("../../../app/services/segments.server.ts");
   const { segmentAudience } = await import("../../../app/models/segments/audience/store.server.ts");
   const { compileSegmentWhere } = await import("../../../app/models/segments/audience/where.ts");

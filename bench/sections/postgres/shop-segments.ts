@@ -5,7 +5,8 @@ import type { BenchSection, PostgresBenchContext } from "../../harness/types.ts"
 import { handSql, measureShop, seedShop, shopCases } from "../../helpers/shop-segments.ts";
 
 export default async function shopSegmentsOnPostgres(ctx: PostgresBenchContext): Promise<BenchSection> {
-  const { anniversaryRanges, istDateDaysAgo, parseConditions } = await import("../../../app/lib/segments.ts");
+  const { parseConditions } = await import("../../../app/lib/segment-parse.ts");
+  const { anniversaryRanges, istDateDaysAgo } = await import("../../../app/lib/segment-dates.ts");
   const { segmentAudience } = await import("../../../app/models/segments/audience/store.server.ts");
   const { postgres } = await import("../../../app/db/postgres.server.ts");
   const seeded = await seedShop(ctx.log);

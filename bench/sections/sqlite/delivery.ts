@@ -39,7 +39,7 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
   const { closeConnection } = await import("../../../app/db/connection.server.ts");
   const { deliveryReceipts } = await import("../../../app/models/deliveries/receipts/store.server.ts");
   const { compileSegmentWhere } = await import("../../../app/models/segments/audience/where.ts");
-  const { parseConditions } = await import("../../../app/lib/segments.ts");
+  const { parseConditions } = await import("../../../app/lib/segment-parse.ts");
   const { newId } = await import("../../../app/lib/id.ts");
   const { deliveryId } = await import("../../../app/lib/campaigns.ts");
   const { issueToken } = await import("../../../app/services/token.server.ts");

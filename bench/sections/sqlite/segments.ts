@@ -7,7 +7,7 @@
 // Goals per segment: p95 ≤ 100 ms, and p95 ≤ 1.3 × the raw baseline's p95.
 import Database from "better-sqlite3";
 import type { BenchContext, BenchSection } from "../../harness/types";
-import { parseConditions } from "~/lib/segments";
+import { parseConditions } from "~/lib/segment-parse";
 import { segmentAudience } from "~/models/segments/audience/store.server";
 import { sampleSql } from "~/models/segments/audience/rows";
 import { compileSegmentWhere } from "~/models/segments/audience/where";

@@ -6,7 +6,8 @@ import type { BenchContext, BenchSection } from "../../harness/types.ts";
 import { handSql, measureShop, seedShop, shopCases } from "../../helpers/shop-segments.ts";
 
 export default async function shopSegments(ctx: BenchContext): Promise<BenchSection> {
-  const { anniversaryRanges, istDateDaysAgo, parseConditions } = await import("../../../app/lib/segments.ts");
+  const { parseConditions } = await import("../../../app/lib/segment-parse.ts");
+  const { anniversaryRanges, istDateDaysAgo } = await import("../../../app/lib/segment-dates.ts");
   const { segmentAudience } = await import("../../../app/models/segments/audience/store.server.ts");
   const seeded = await seedShop(ctx.log);
   const raw = new Database(ctx.dbFile, { readonly: true, fileMustExist: true });

@@ -13,7 +13,8 @@ useTestDatabase();
 const connection = useTestConnection();
 
 import { db } from "~/db/prisma.server";
-import { parseConditions, type SegmentNode } from "~/lib/segments";
+import { type SegmentNode } from "~/lib/segments";
+import { parseConditions } from "~/lib/segment-parse";
 import { ACTIVITY_KEYS, type ActivityKey } from "~/lib/segment-activity";
 import { segmentAudience } from "~/models/segments/audience/store.server";
 import { suppressions } from "~/models/suppressions/store.server";

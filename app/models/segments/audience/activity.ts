@@ -20,7 +20,7 @@
 //   unsubscribe, complaint or suppression by hand of the customer's address withdrew it.
 // - Suppressed: the customer's address is on the tenant's suppression list (its primary key).
 import type { ActivityConditionNode, ActivityKey, ActivityOperator } from "~/lib/segment-activity";
-import { istDateDaysAgo, istDayStart, toComparison } from "~/lib/segments";
+import { istDateDaysAgo, istDayStart, toComparison } from "~/lib/segment-dates";
 import { rupeesToPaise } from "~/lib/money";
 import type { Dialect } from "~/models/segments/audience/rows";
 import type { Bind, CustomerList } from "~/models/segments/audience/values";

@@ -7,7 +7,8 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { TEST_ENGINE, createTestUser, useTestDatabase as setUpTestDatabase } from "../../../../tests/helpers/db";
-import { type ConditionNode, type Operator, type SegmentNode, parseConditions } from "~/lib/segments";
+import { type ConditionNode, type Operator, type SegmentNode } from "~/lib/segments";
+import { parseConditions } from "~/lib/segment-parse";
 import { segmentAudience } from "~/models/segments/audience/store.server";
 import { insertCustomers, type Row, tree } from "~/models/segments/audience/test-customers";
 import { postgresCountTuning } from "~/models/segments/audience/postgres.server";

@@ -26,7 +26,9 @@ import {
   readFieldValue,
   textKeyOf,
 } from "~/lib/custom-fields";
-import { MAX_DAYS_AGO, type Operator, type SegmentNode, parseConditions, toComparison } from "~/lib/segments";
+import { MAX_DAYS_AGO, type Operator, type SegmentNode } from "~/lib/segments";
+import { parseConditions } from "~/lib/segment-parse";
+import { toComparison } from "~/lib/segment-dates";
 import { tagKey } from "~/lib/tags";
 import type { AudienceStore } from "~/models/segments/audience/contract";
 import { postgresAudienceOn, postgresCountTuning } from "~/models/segments/audience/postgres.server";

@@ -19,7 +19,8 @@
 // a pool or client of one's own (the dialects' property test and bench compare it with SQLite's).
 import type { QueryResultRow } from "pg";
 import { type Queryable, postgres, query } from "~/db/postgres.server";
-import { type SegmentNode, resolveRelativeDates } from "~/lib/segments";
+import { type SegmentNode } from "~/lib/segments";
+import { resolveRelativeDates } from "~/lib/segment-dates";
 import type { AudienceStore } from "~/models/segments/audience/contract";
 import { type RangeBox, complementRangeBoxes, postgresBoxSql, treeRangeBoxes } from "~/models/segments/audience/ranges";
 import {

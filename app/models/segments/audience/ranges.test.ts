@@ -6,7 +6,9 @@
 // themselves are compared with SQLite's in ./dialects.property.test.ts.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type ColumnComparison, type SegmentNode, parseConditions, toComparison } from "~/lib/segments";
+import { type SegmentNode } from "~/lib/segments";
+import { parseConditions } from "~/lib/segment-parse";
+import { type ColumnComparison, toComparison } from "~/lib/segment-dates";
 import {
   type RangeBox,
   MAX_RANGE_BOXES,

@@ -10,7 +10,8 @@
 // OR, no `IS NOT TRUE`). A nested OR under an AND (`spend in a range AND (visits > x OR active
 // after y)`) thus becomes two narrow ranges instead of half the tenant's spend range filtered by
 // the OR, and the complement of any tree is boxes too.
-import { type ColumnComparison, type SegmentNode, toComparison } from "~/lib/segments";
+import { type SegmentNode } from "~/lib/segments";
+import { type ColumnComparison, toComparison } from "~/lib/segment-dates";
 import type { SqlParam } from "~/models/segments/audience/rows";
 
 /** A closed range of integers; a null end is open-ended. */

@@ -12,7 +12,8 @@ import {
   readStatement as statement,
   type ReadConnection as Reader,
 } from "~/db/reader.server";
-import { type SegmentNode, resolveRelativeDates } from "~/lib/segments";
+import { type SegmentNode } from "~/lib/segments";
+import { resolveRelativeDates } from "~/lib/segment-dates";
 import type { AudienceStore } from "~/models/segments/audience/contract";
 import {
   type AndShape,

@@ -3,7 +3,8 @@
 // segment tests (spend in paise, visits, last active in ms), written through Prisma.
 import { db } from "~/db/prisma.server";
 import { newId } from "~/lib/id";
-import { type SegmentNode, parseConditions } from "~/lib/segments";
+import { type SegmentNode } from "~/lib/segments";
+import { parseConditions } from "~/lib/segment-parse";
 
 /** A customer as the audience's rules see them. */
 export type Row = { id: string; totalSpendPaise: number; visits: number; lastActive: number | null };

@@ -17,15 +17,9 @@
 // Both forms answer true or false for every customer, never NULL, so a condition turned round
 // (compileComplement) is exactly the other form.
 import { textKeyOf } from "~/lib/custom-fields";
-import {
-  type FieldConditionNode,
-  type TagsConditionNode,
-  anniversaryRanges,
-  isRangeOperator,
-  isRelativeDay,
-  istDateDaysAgo,
-  relativeDayDate,
-} from "~/lib/segments";
+import { type FieldConditionNode, type TagsConditionNode } from "~/lib/segments";
+import { isRangeOperator } from "~/lib/segment-parse";
+import { anniversaryRanges, isRelativeDay, istDateDaysAgo, relativeDayDate } from "~/lib/segment-dates";
 import { tagKey } from "~/lib/tags";
 import type { Dialect, SqlParam } from "~/models/segments/audience/rows";
 

@@ -25,15 +25,8 @@ import {
   figureConditionsSql,
   isFigureCondition,
 } from "~/models/segments/audience/activity";
-import {
-  type ColumnComparison,
-  type LeafNode,
-  type Operator,
-  type SegmentNode,
-  type SegmentRefNode,
-  resolveRelativeDates,
-  toComparison,
-} from "~/lib/segments";
+import { type LeafNode, type Operator, type SegmentNode, type SegmentRefNode } from "~/lib/segments";
+import { type ColumnComparison, resolveRelativeDates, toComparison } from "~/lib/segment-dates";
 import type { ActivityConditionNode } from "~/lib/segment-activity";
 import type { CompiledWhere, Dialect, SqlParam } from "~/models/segments/audience/rows";
 import {
