@@ -10,6 +10,7 @@ import { Field } from "~/components/forms";
 import { type ImportErrorRow, ImportErrorsTable } from "~/components/import-errors-table";
 import { formatCount } from "~/lib/numbers";
 import type { ImportProgressState } from "~/services/import-progress.server";
+import { TitledCard } from "~/components/titled-card";
 
 /** The page's title and what it does, with the way back to the list (`backTo`, named `backLabel`). */
 export function ImportHeading({
@@ -201,10 +202,16 @@ export function ImportResultCard({
   children?: ReactNode;
 }) {
   return (
-    <section className="card space-y-4 p-6" aria-labelledby="result-heading">
-      <h3 id="result-heading" className="flex items-center gap-2 font-semibold text-slate-900">
-        <CheckCircle2 className="h-5 w-5 text-green-600" aria-hidden /> Import finished
-      </h3>
+    <TitledCard
+      headingId="result-heading"
+      title={
+        <>
+          <CheckCircle2 className="h-5 w-5 text-green-600" aria-hidden /> Import finished
+        </>
+      }
+      className="card space-y-4 p-6"
+      headingClassName="flex items-center gap-2 font-semibold text-slate-900"
+    >
       <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
         {counts.map(({ label, id, value }) => (
           <div key={id} className="rounded-lg bg-slate-50 p-3">
@@ -240,6 +247,6 @@ export function ImportResultCard({
           <FileUp className="h-4 w-4" aria-hidden /> Import another file
         </Link>
       </div>
-    </section>
+    </TitledCard>
   );
 }

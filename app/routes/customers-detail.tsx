@@ -67,6 +67,7 @@ import { customerDetail, getCustomer, setCustomerConsent } from "~/services/cust
 import { redirectWithFlash } from "~/services/session.server";
 import { resubscribe, suppressionOf } from "~/services/suppressions.server";
 import { addCustomerTags, customerTagsOf, listTags, removeCustomerTag } from "~/services/tags.server";
+import { TitledCard } from "~/components/titled-card";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
 export const headers = keepAllowHeader;
@@ -219,10 +220,7 @@ export default function CustomerDetail() {
       </div>
 
       <div className="grid gap-4 md:grid-cols-2">
-        <section className="card p-6" aria-labelledby="contact-heading">
-          <h3 id="contact-heading" className="mb-4 font-semibold text-slate-900">
-            Contact Information
-          </h3>
+        <TitledCard headingId="contact-heading" title="Contact Information">
           <dl className="space-y-3 text-sm">
             <ContactItem
               icon={Mail}
@@ -253,12 +251,9 @@ export default function CustomerDetail() {
             />
             {customer.company ? <ContactItem icon={Building2} label="Company" value={customer.company} /> : null}
           </dl>
-        </section>
+        </TitledCard>
 
-        <section className="card p-6" aria-labelledby="additional-heading">
-          <h3 id="additional-heading" className="mb-4 font-semibold text-slate-900">
-            Additional Information
-          </h3>
+        <TitledCard headingId="additional-heading" title="Additional Information">
           <dl className="grid grid-cols-2 gap-4 text-sm">
             <div>
               <dt className="text-slate-500">Created</dt>
@@ -311,14 +306,11 @@ export default function CustomerDetail() {
               <p className="whitespace-pre-line text-slate-900">{customer.notes}</p>
             </div>
           ) : null}
-        </section>
+        </TitledCard>
       </div>
 
       <div className="grid gap-4 md:grid-cols-2">
-        <section className="card p-6" aria-labelledby="fields-heading">
-          <h3 id="fields-heading" className="mb-4 font-semibold text-slate-900">
-            Fields
-          </h3>
+        <TitledCard headingId="fields-heading" title="Fields">
           {fieldValues.length === 0 ? (
             <p className="text-sm text-slate-500">No field values yet</p>
           ) : (
@@ -334,7 +326,7 @@ export default function CustomerDetail() {
               ))}
             </dl>
           )}
-        </section>
+        </TitledCard>
         {/* Drawn afresh when the tags change, so the Add input is empty again after an add. */}
         <TagsCard key={customer.tags.join("\n")} id={customer.id} tags={customer.tags} otherTags={otherTags} />
       </div>
@@ -433,10 +425,7 @@ function TagsCard({ id, tags, otherTags }: { id: string; tags: string[]; otherTa
     ...LIVE_VALIDATION,
   });
   return (
-    <section className="card p-6" aria-labelledby="tags-heading">
-      <h3 id="tags-heading" className="mb-4 font-semibold text-slate-900">
-        Tags
-      </h3>
+    <TitledCard headingId="tags-heading" title="Tags">
       {tags.length === 0 ? (
         <p className="text-sm text-slate-500">No tags yet</p>
       ) : (
@@ -494,7 +483,7 @@ function TagsCard({ id, tags, otherTags }: { id: string; tags: string[]; otherTa
           </datalist>
         ) : null}
       </Form>
-    </section>
+    </TitledCard>
   );
 }
 
@@ -525,10 +514,7 @@ function ConsentCard({ id, consent, suppressed }: { id: string; consent: Consent
     ...LIVE_VALIDATION,
   });
   return (
-    <section className="card p-6" aria-labelledby="consent-heading">
-      <h3 id="consent-heading" className="mb-4 font-semibold text-slate-900">
-        Marketing consent
-      </h3>
+    <TitledCard headingId="consent-heading" title="Marketing consent">
       <div className="grid gap-6 md:grid-cols-2">
         <div className="min-w-0 space-y-3 text-sm" data-testid="consent">
           <div className="flex flex-wrap items-center gap-2">
@@ -591,7 +577,7 @@ function ConsentCard({ id, consent, suppressed }: { id: string; consent: Consent
           </button>
         </Form>
       </div>
-    </section>
+    </TitledCard>
   );
 }
 

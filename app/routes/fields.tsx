@@ -48,6 +48,7 @@ import {
   updateField,
 } from "~/services/custom-fields.server";
 import { redirectWithFlash } from "~/services/session.server";
+import { TitledCard } from "~/components/titled-card";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
 export const headers = keepAllowHeader;
@@ -483,10 +484,12 @@ function AddFieldForm({ reply }: { reply: Reply }) {
         : null;
 
   return (
-    <section className="card p-6" aria-labelledby="add-field-heading" id="add">
-      <h3 id="add-field-heading" className="font-semibold text-slate-900">
-        Add a field
-      </h3>
+    <TitledCard
+      headingId="add-field-heading"
+      title="Add a field"
+      headingClassName="font-semibold text-slate-900"
+      id="add"
+    >
       <p className="mt-1 text-sm text-slate-600">
         A field of your own for every customer. Its name is how CSV files, segments and the API know it; it cannot be
         changed later.
@@ -576,7 +579,7 @@ function AddFieldForm({ reply }: { reply: Reply }) {
           </button>
         </div>
       </Form>
-    </section>
+    </TitledCard>
   );
 }
 

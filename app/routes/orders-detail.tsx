@@ -16,6 +16,7 @@ import { formatRupees } from "~/lib/money";
 import { customerName, shortOrderId } from "~/lib/orders";
 import { requireUser } from "~/services/auth.server";
 import { getOrder } from "~/services/orders.server";
+import { TitledCard } from "~/components/titled-card";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
 export const headers = keepAllowHeader;
@@ -81,10 +82,7 @@ export default function OrderDetail() {
           </dl>
         </section>
 
-        <section className="card p-6" aria-labelledby="order-customer">
-          <h3 id="order-customer" className="mb-3 font-semibold text-slate-900">
-            Customer
-          </h3>
+        <TitledCard headingId="order-customer" title="Customer" headingClassName="mb-3 font-semibold text-slate-900">
           {c ? (
             <div className="space-y-2 text-sm">
               <Link
@@ -103,13 +101,15 @@ export default function OrderDetail() {
           ) : (
             <p className="text-sm text-slate-500">Unknown Customer</p>
           )}
-        </section>
+        </TitledCard>
       </div>
 
-      <section className="card" aria-labelledby="order-items">
-        <h3 id="order-items" className="border-b border-slate-100 px-6 py-4 font-semibold text-slate-900">
-          Items
-        </h3>
+      <TitledCard
+        headingId="order-items"
+        title="Items"
+        className="card"
+        headingClassName="border-b border-slate-100 px-6 py-4 font-semibold text-slate-900"
+      >
         <div className="overflow-x-auto">
           <ListTable
             className=""
@@ -139,7 +139,7 @@ export default function OrderDetail() {
             ))}
           </ListTable>
         </div>
-      </section>
+      </TitledCard>
     </div>
   );
 }

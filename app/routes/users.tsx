@@ -21,6 +21,7 @@ import { AddPersonSchema } from "~/schemas/person";
 import { requireUser } from "~/services/auth.server";
 import { PASSWORD_LINK_DAYS } from "~/lib/password-link";
 import { addPerson, listPeople, newPasswordLink } from "~/services/people.server";
+import { TitledCard } from "~/components/titled-card";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
 export const headers = keepAllowHeader;
@@ -121,10 +122,12 @@ export default function Users() {
         </section>
       ) : null}
 
-      <section className="card p-4" aria-labelledby="add-heading">
-        <h3 id="add-heading" className="font-semibold text-slate-900">
-          Add a person
-        </h3>
+      <TitledCard
+        headingId="add-heading"
+        title="Add a person"
+        className="card p-4"
+        headingClassName="font-semibold text-slate-900"
+      >
         <p className="text-sm text-slate-600">
           They get an account of their own, empty, and a link to set its password.
         </p>
@@ -151,7 +154,7 @@ export default function Users() {
             <UserPlus className="h-4 w-4" aria-hidden /> {adding ? "Adding..." : "Add and make a link"}
           </button>
         </Form>
-      </section>
+      </TitledCard>
 
       <section className="card overflow-hidden" aria-label="Accounts">
         <ListTable

@@ -12,6 +12,7 @@ import {
 } from "~/lib/dashboard";
 import { formatCount, formatRate } from "~/lib/numbers";
 import { InfoTip } from "./info-tip";
+import { TitledCard } from "~/components/titled-card";
 
 /** What each rate is out of, shown beside it: another screen's rate of the same kind may have another base. */
 export const PERFORMANCE_BASES = {
@@ -101,10 +102,7 @@ const RATES: readonly {
 
 export function CampaignPerformance({ performance: p }: { performance: PerformanceFigures }) {
   return (
-    <section className="card p-5" aria-labelledby="campaign-performance">
-      <h3 id="campaign-performance" className="mb-4 font-semibold text-slate-900">
-        Campaign Performance
-      </h3>
+    <TitledCard headingId="campaign-performance" title="Campaign Performance" className="card p-5">
       <div className="space-y-5">
         {RATES.map(({ label, rate, part, whole, colour, tooltip }) => (
           <Rate
@@ -119,6 +117,6 @@ export function CampaignPerformance({ performance: p }: { performance: Performan
           />
         ))}
       </div>
-    </section>
+    </TitledCard>
   );
 }

@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { Megaphone, Target, UserPlus } from "lucide-react";
+import { TitledCard } from "~/components/titled-card";
 
 const QUICK_ACTIONS = [
   { label: "Create New Segment", to: "/segments/new", icon: Target },
@@ -9,10 +10,7 @@ const QUICK_ACTIONS = [
 
 export function QuickActions() {
   return (
-    <section className="card p-5" aria-labelledby="quick-actions">
-      <h3 id="quick-actions" className="mb-4 font-semibold text-slate-900">
-        Quick Actions
-      </h3>
+    <TitledCard headingId="quick-actions" title="Quick Actions" className="card p-5">
       <div className="grid gap-3">
         {QUICK_ACTIONS.map(({ label, to, icon: Icon }) => (
           <Link
@@ -25,6 +23,6 @@ export function QuickActions() {
           </Link>
         ))}
       </div>
-    </section>
+    </TitledCard>
   );
 }

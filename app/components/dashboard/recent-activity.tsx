@@ -3,6 +3,7 @@ import { Link } from "@remix-run/react";
 import { Megaphone, Target, UserPlus, type LucideIcon } from "lucide-react";
 import type { ActivityItem, ActivityType } from "~/lib/dashboard";
 import { DateTime } from "~/components/date-time";
+import { TitledCard } from "~/components/titled-card";
 
 const KINDS: Record<ActivityType, { icon: LucideIcon; href: (id: string) => string; tint: string }> = {
   campaign: { icon: Megaphone, href: (id) => `/campaigns/${id}`, tint: "bg-primary-light text-primary" },
@@ -12,10 +13,12 @@ const KINDS: Record<ActivityType, { icon: LucideIcon; href: (id: string) => stri
 
 export function RecentActivity({ items }: { items: ActivityItem[] }) {
   return (
-    <section className="card p-5" aria-labelledby="recent-activity">
-      <h3 id="recent-activity" className="mb-3 font-semibold text-slate-900">
-        Recent Activity
-      </h3>
+    <TitledCard
+      headingId="recent-activity"
+      title="Recent Activity"
+      className="card p-5"
+      headingClassName="mb-3 font-semibold text-slate-900"
+    >
       {items.length === 0 ? (
         <p className="py-4 text-sm text-slate-500">No activity yet</p>
       ) : (
@@ -47,6 +50,6 @@ export function RecentActivity({ items }: { items: ActivityItem[] }) {
           })}
         </ul>
       )}
-    </section>
+    </TitledCard>
   );
 }
