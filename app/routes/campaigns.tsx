@@ -29,6 +29,7 @@ import { attributionOfCampaigns, parseRevenueCursor } from "~/services/attributi
 import { deleteCampaign } from "~/services/campaigns/controls.server";
 import { campaignTotals, campaignUnsubscribes, getCampaign, listCampaigns } from "~/services/campaigns/views.server";
 import { redirectWithFlash } from "~/services/session.server";
+import { PageHeader } from "~/components/page-header";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
 export const headers = keepAllowHeader;
@@ -137,15 +138,17 @@ export default function Campaigns() {
 
   return (
     <div className="mx-auto max-w-7xl space-y-6">
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <div className="min-w-0">
-          <h2 className="text-2xl font-bold text-slate-900">Campaign Management</h2>
-          <p className="text-slate-600">Send messages to your segments and follow every delivery.</p>
-        </div>
-        <Link to="/campaigns/new" className="btn-primary">
-          <Plus className="h-4 w-4" aria-hidden="true" /> Create Campaign
-        </Link>
-      </div>
+      <PageHeader
+        title="Campaign Management"
+        titleClassName="min-w-0"
+        actions={
+          <Link to="/campaigns/new" className="btn-primary">
+            <Plus className="h-4 w-4" aria-hidden="true" /> Create Campaign
+          </Link>
+        }
+      >
+        <p className="text-slate-600">Send messages to your segments and follow every delivery.</p>
+      </PageHeader>
 
       <section aria-label="Campaign statistics" className="grid gap-4 sm:grid-cols-3">
         <CountCard label="Total Campaigns" count={totals.campaigns} icon={Megaphone} />

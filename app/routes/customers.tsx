@@ -53,6 +53,7 @@ import { redirectWithFlash } from "~/services/session.server";
 import { tagInBulk } from "~/services/tags.server";
 import { listAddress } from "~/lib/list-address";
 import { withSearchParams } from "~/lib/search-params";
+import { PageHeader } from "~/components/page-header";
 
 const PAGE_SIZE = 50;
 
@@ -223,24 +224,27 @@ export default function Customers() {
 
   return (
     <div className="mx-auto max-w-7xl space-y-4">
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h2 className="text-2xl font-bold text-slate-900">Customers</h2>
-          <p className="text-slate-600">
-            {page.totalCapped ? `${formatCount(page.total)}+` : formatCount(page.total)}{" "}
-            {q ? `matching “${q}”` : page.total === 1 ? "customer" : "customers"}
-          </p>
-        </div>
-        <div className="flex flex-wrap gap-2">
-          <Link to="/customers/import" className="btn-secondary">
-            <Upload className="h-4 w-4" aria-hidden /> Import CSV
-          </Link>
-          <Link to="/customers/new" className="btn-primary">
-            <Plus className="h-4 w-4" aria-hidden /> Add Customer
-          </Link>
-        </div>
-        <CsvExportForm id="customers-export" action="/customers/export" fields={{ q }} />
-      </div>
+      <PageHeader
+        title="Customers"
+        actions={
+          <>
+            <div className="flex flex-wrap gap-2">
+              <Link to="/customers/import" className="btn-secondary">
+                <Upload className="h-4 w-4" aria-hidden /> Import CSV
+              </Link>
+              <Link to="/customers/new" className="btn-primary">
+                <Plus className="h-4 w-4" aria-hidden /> Add Customer
+              </Link>
+            </div>
+            <CsvExportForm id="customers-export" action="/customers/export" fields={{ q }} />
+          </>
+        }
+      >
+        <p className="text-slate-600">
+          {page.totalCapped ? `${formatCount(page.total)}+` : formatCount(page.total)}{" "}
+          {q ? `matching “${q}”` : page.total === 1 ? "customer" : "customers"}
+        </p>
+      </PageHeader>
 
       <div className="card flex flex-col gap-2 p-3 sm:flex-row sm:items-center">
         <ListSearch id="customer-search" label="Search customers" placeholder="Search by name or email" q={q}>

@@ -17,6 +17,7 @@ import { NOTIFICATION_FILTERS, filterForType, relativeTime, type NotificationFil
 import { requireUser } from "~/services/auth.server";
 import { deleteNotification, listNotifications, markAllRead, markRead } from "~/services/notifications.server";
 import { withSearchParams } from "~/lib/search-params";
+import { PageHeader } from "~/components/page-header";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
 export const headers = keepAllowHeader;
@@ -82,47 +83,48 @@ export default function Notifications() {
 
   return (
     <div className="mx-auto max-w-4xl space-y-4">
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h2 className="text-2xl font-bold text-slate-900">Notifications</h2>
-          <p className="text-slate-600">Stay updated with the latest activity in your CRM</p>
-        </div>
-        <div className="flex gap-2">
-          <Menu as="div" className="relative">
-            <MenuButton className="btn-secondary">
-              <Filter className="h-4 w-4" /> Filter{activeFilter ? `: ${activeFilter.menu}` : ""}
-            </MenuButton>
-            <MenuItems
-              anchor={{ to: "bottom end", gap: 6 }}
-              className="z-50 w-56 rounded-xl border border-slate-200 bg-white py-1 shadow-xl focus:outline-none"
-            >
-              <MenuItem>
-                <Link
-                  to={withParams({ type: null, delete: null })}
-                  className="block px-4 py-2 text-sm data-[focus]:bg-slate-100"
-                >
-                  All Notifications
-                </Link>
-              </MenuItem>
-              {NOTIFICATION_FILTERS.map((f) => (
-                <MenuItem key={f.key}>
+      <PageHeader
+        title="Notifications"
+        actions={
+          <div className="flex gap-2">
+            <Menu as="div" className="relative">
+              <MenuButton className="btn-secondary">
+                <Filter className="h-4 w-4" /> Filter{activeFilter ? `: ${activeFilter.menu}` : ""}
+              </MenuButton>
+              <MenuItems
+                anchor={{ to: "bottom end", gap: 6 }}
+                className="z-50 w-56 rounded-xl border border-slate-200 bg-white py-1 shadow-xl focus:outline-none"
+              >
+                <MenuItem>
                   <Link
-                    to={withParams({ type: f.key, delete: null })}
+                    to={withParams({ type: null, delete: null })}
                     className="block px-4 py-2 text-sm data-[focus]:bg-slate-100"
                   >
-                    {f.menu}
+                    All Notifications
                   </Link>
                 </MenuItem>
-              ))}
-            </MenuItems>
-          </Menu>
-          <Form method="post">
-            <button type="submit" name="intent" value="read-all" className="btn-primary" disabled={unreadCount === 0}>
-              <CheckCheck className="h-4 w-4" /> Mark All as Read
-            </button>
-          </Form>
-        </div>
-      </div>
+                {NOTIFICATION_FILTERS.map((f) => (
+                  <MenuItem key={f.key}>
+                    <Link
+                      to={withParams({ type: f.key, delete: null })}
+                      className="block px-4 py-2 text-sm data-[focus]:bg-slate-100"
+                    >
+                      {f.menu}
+                    </Link>
+                  </MenuItem>
+                ))}
+              </MenuItems>
+            </Menu>
+            <Form method="post">
+              <button type="submit" name="intent" value="read-all" className="btn-primary" disabled={unreadCount === 0}>
+                <CheckCheck className="h-4 w-4" /> Mark All as Read
+              </button>
+            </Form>
+          </div>
+        }
+      >
+        <p className="text-slate-600">Stay updated with the latest activity in your CRM</p>
+      </PageHeader>
       <noscript>
         <nav aria-label="Filter" className="flex flex-wrap gap-2 text-sm">
           <a className="text-primary underline" href="?">

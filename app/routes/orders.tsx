@@ -27,6 +27,7 @@ import { deleteOrder, listOrders } from "~/services/orders.server";
 import { redirectWithFlash } from "~/services/session.server";
 import { withSearchParams } from "~/lib/search-params";
 import { logger } from "~/lib/logger.server";
+import { PageHeader } from "~/components/page-header";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
 export const headers = keepAllowHeader;
@@ -107,15 +108,16 @@ export default function Orders() {
 
   return (
     <div className="mx-auto max-w-6xl space-y-4">
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h2 className="text-2xl font-bold text-slate-900">Orders</h2>
-          <p className="text-slate-600">Track and manage your customers&apos; orders</p>
-        </div>
-        <Link to="/orders/new" className="btn-primary">
-          <Plus className="h-4 w-4" aria-hidden="true" /> Create Order
-        </Link>
-      </div>
+      <PageHeader
+        title="Orders"
+        actions={
+          <Link to="/orders/new" className="btn-primary">
+            <Plus className="h-4 w-4" aria-hidden="true" /> Create Order
+          </Link>
+        }
+      >
+        <p className="text-slate-600">Track and manage your customers&apos; orders</p>
+      </PageHeader>
 
       <RowActionSprite />
       <section className="card">

@@ -39,6 +39,7 @@ import {
   segmentStats,
 } from "~/services/segments.server";
 import { withSearchParams } from "~/lib/search-params";
+import { PageHeader } from "~/components/page-header";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
 export const headers = keepAllowHeader;
@@ -126,17 +127,16 @@ export default function Segments() {
 
   return (
     <div className="mx-auto max-w-6xl space-y-6">
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h2 className="text-2xl font-bold text-slate-900">Customer Segments</h2>
-          <p className="text-slate-600">
-            Group customers by spend, visits and activity, and target them with campaigns.
-          </p>
-        </div>
-        <Link to="/segments/new" className="btn-primary">
-          <Plus className="h-4 w-4" aria-hidden="true" /> Create Segment
-        </Link>
-      </div>
+      <PageHeader
+        title="Customer Segments"
+        actions={
+          <Link to="/segments/new" className="btn-primary">
+            <Plus className="h-4 w-4" aria-hidden="true" /> Create Segment
+          </Link>
+        }
+      >
+        <p className="text-slate-600">Group customers by spend, visits and activity, and target them with campaigns.</p>
+      </PageHeader>
 
       <section aria-label="Segment statistics" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <CountCard label="Total Segments" count={stats.totalSegments} icon={Target} />

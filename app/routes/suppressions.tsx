@@ -41,6 +41,7 @@ import {
   resubscribe,
   suppressionOf,
 } from "~/services/suppressions.server";
+import { PageHeader } from "~/components/page-header";
 
 const PAGE_SIZE = 50;
 
@@ -156,25 +157,28 @@ export default function Suppressions() {
 
   return (
     <div className="mx-auto max-w-7xl space-y-4">
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h2 className="text-2xl font-bold text-slate-900">Suppressions</h2>
-          <p className="text-slate-600">Addresses here get no campaign e-mail, whatever segment they are in.</p>
-          <p className="text-sm text-slate-500" data-testid="suppression-count">
-            {formatCount(page.total)}{" "}
-            {q ? `matching “${q}”` : page.total === 1 ? "suppressed address" : "suppressed addresses"}
-          </p>
-        </div>
-        <div className="flex flex-wrap gap-2">
-          <Link to="/suppressions/import" className="btn-secondary">
-            <Upload className="h-4 w-4" aria-hidden /> Import CSV
-          </Link>
-          <a href="#add-addresses" className="btn-primary">
-            <Plus className="h-4 w-4" aria-hidden /> Add addresses
-          </a>
-        </div>
-        <CsvExportForm id="suppressions-export" action="/suppressions/export" />
-      </div>
+      <PageHeader
+        title="Suppressions"
+        actions={
+          <>
+            <div className="flex flex-wrap gap-2">
+              <Link to="/suppressions/import" className="btn-secondary">
+                <Upload className="h-4 w-4" aria-hidden /> Import CSV
+              </Link>
+              <a href="#add-addresses" className="btn-primary">
+                <Plus className="h-4 w-4" aria-hidden /> Add addresses
+              </a>
+            </div>
+            <CsvExportForm id="suppressions-export" action="/suppressions/export" />
+          </>
+        }
+      >
+        <p className="text-slate-600">Addresses here get no campaign e-mail, whatever segment they are in.</p>
+        <p className="text-sm text-slate-500" data-testid="suppression-count">
+          {formatCount(page.total)}{" "}
+          {q ? `matching “${q}”` : page.total === 1 ? "suppressed address" : "suppressed addresses"}
+        </p>
+      </PageHeader>
 
       <div className="card flex flex-col gap-2 p-3 sm:flex-row sm:items-center">
         <ListSearch id="suppression-search" label="Search suppressed addresses" placeholder="Search by email" q={q} />
