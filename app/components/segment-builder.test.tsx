@@ -7,7 +7,8 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { SegmentBuilder } from "~/components/segment-builder";
 import { BUILT_IN_FIELDS, type FieldDefinition } from "~/lib/custom-fields";
-import { type BuilderRows, builderFields } from "~/lib/segments-builder";
+import { type BuilderRows } from "~/lib/segments-builder";
+import { builderFields } from "~/lib/segment-builder-fields";
 import type { SegmentFormInput } from "~/schemas/segment";
 
 const own = (name: string, type: FieldDefinition["type"], extra: Partial<FieldDefinition> = {}): FieldDefinition => ({

@@ -13,19 +13,17 @@ import {
 } from "@conform-to/react";
 import { Plus, Trash2, X } from "lucide-react";
 import { Field, SelectField } from "~/components/forms";
+import { BUILDER_MAX_GROUP_DEPTH, newConditionRow, newGroupRow } from "~/lib/segments-builder";
 import {
-  BUILDER_MAX_GROUP_DEPTH,
   type BuilderField,
   CHOICES_SEPARATOR,
   type ValueInput,
   baseOperator,
   fieldOperators,
   firstFieldOperator,
-  newConditionRow,
-  newGroupRow,
   valueInputOf,
   windowOfOperator,
-} from "~/lib/segments-builder";
+} from "~/lib/segment-builder-fields";
 import type { Logic } from "~/lib/segments";
 import type { BuilderRowInput, SegmentFormInput } from "~/schemas/segment";
 

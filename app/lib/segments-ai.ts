@@ -5,13 +5,8 @@
 // than 1000 without a number, visits greater than 3, activity within 30 days, and totalSpend
 // greater than 500 when nothing matched. Activity is a rolling date ("in the last 60 days" stays
 // the last 60 days as time passes), never a fixed calendar day.
-import {
-  type BuilderCondition,
-  type BuilderGroup,
-  type BuilderOperator,
-  MESSAGES,
-  builderId,
-} from "~/lib/segments-builder";
+import { type BuilderGroup, MESSAGES, builderId } from "~/lib/segments-builder";
+import { type BuilderCondition, type BuilderOperator } from "~/lib/segment-builder-fields";
 import { type Logic, type Operator, MAX_DAYS_AGO, MAX_NUMBER } from "~/lib/segments";
 
 export const AI_DEFAULTS = {

@@ -3,13 +3,8 @@ import { BUILT_IN_FIELDS, type FieldDefinition } from "~/lib/custom-fields";
 import {
   type BuilderRows,
   MESSAGES,
-  builderFields,
   builderRows,
-  builderOperators,
-  fieldOperators,
-  firstFieldOperator,
   rowFieldNames,
-  valueInputOf,
   builderToTree,
   newBuilder,
   newGroupRow,
@@ -17,6 +12,13 @@ import {
   treeToBuilder,
   validateConditions,
 } from "~/lib/segments-builder";
+import {
+  builderFields,
+  builderOperators,
+  fieldOperators,
+  firstFieldOperator,
+  valueInputOf,
+} from "~/lib/segment-builder-fields";
 import { toConditions } from "~/lib/segments";
 import { parseConditions } from "~/lib/segment-parse";
 

@@ -21,14 +21,8 @@ import { formatCount } from "~/lib/numbers";
 import { replyRefused, replyUnfinished } from "~/lib/forms.server";
 import { orRespond } from "~/lib/responses";
 import { duplicateNameWarning } from "~/lib/segment-descriptions";
-import {
-  builderFields,
-  builderRows,
-  newBuilder,
-  rowFieldNames,
-  rowSegmentIds,
-  treeToBuilder,
-} from "~/lib/segments-builder";
+import { builderRows, newBuilder, rowFieldNames, rowSegmentIds, treeToBuilder } from "~/lib/segments-builder";
+import { builderFields } from "~/lib/segment-builder-fields";
 import { BuilderConditionsSchema, SegmentFormSchema, type SegmentFormInput } from "~/schemas/segment";
 import { requireUser } from "~/services/auth.server";
 import { fieldDefinitions } from "~/services/custom-fields.server";

@@ -3,13 +3,8 @@
 // with a message that names the bad part. The form's builder rows are turned into that mapping and
 // judged by the same schema, so the form refuses exactly what the API refuses.
 import { z } from "zod";
-import {
-  type BuilderRow,
-  CHOICES_SEPARATOR,
-  MESSAGES,
-  rowsToConditions,
-  validateConditions,
-} from "~/lib/segments-builder";
+import { type BuilderRow, MESSAGES, rowsToConditions, validateConditions } from "~/lib/segments-builder";
+import { CHOICES_SEPARATOR } from "~/lib/segment-builder-fields";
 import { type SegmentNode, topLogic } from "~/lib/segments";
 import { parseConditions } from "~/lib/segment-parse";
 import { ACTIVITY_KEYS, isActivityKey } from "~/lib/segment-activity";
