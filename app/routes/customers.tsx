@@ -13,7 +13,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
 import { Plus, Tag, Upload, Users } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { useRef } from "react";
 import { CsvExportForm } from "~/components/csv-export-form";
 import { z } from "zod";
 import { ConfirmDialog } from "~/components/confirm-dialog";
@@ -54,6 +54,8 @@ import { tagInBulk } from "~/services/tags.server";
 import { listAddress } from "~/lib/list-address";
 import { withSearchParams } from "~/lib/search-params";
 import { PageHeader } from "~/components/page-header";
+import { useHydrated } from "~/components/hydrated";
+import { useResetAfterPost } from "~/components/reset-after-post";
 
 const PAGE_SIZE = 50;
 
@@ -378,18 +380,10 @@ function TagSelected({ back }: { back: string }) {
     shouldRevalidate: "onInput",
   });
   // "Select all on this page" needs a script; without one it is not drawn.
-  const [scripted, setScripted] = useState(false);
-  useEffect(() => setScripted(true), []);
+  const scripted = useHydrated();
   // After the tag was put on (the action redirected: no reply), the tag and the ticks are cleared.
   const formRef = useRef<HTMLFormElement>(null);
-  const wasTagging = useRef(false);
-  useEffect(() => {
-    if (tagging) wasTagging.current = true;
-    else if (wasTagging.current && navigation.state === "idle") {
-      wasTagging.current = false;
-      if (!reply) formRef.current?.reset();
-    }
-  }, [tagging, navigation.state, reply]);
+  useResetAfterPost(tagging, reply, () => formRef.current?.reset());
   const tagErrorId = `${TAG_FORM}-tag-error`;
   return (
     <Form

@@ -12,7 +12,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Archive, ArchiveRestore, ArrowDown, ArrowUp, type LucideIcon, Pencil, Plus, Trash2 } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { useRef } from "react";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { Field, FormAlert, LIVE_VALIDATION, liveChecks, SelectField, TextareaField } from "~/components/forms";
@@ -49,6 +49,8 @@ import {
 } from "~/services/custom-fields.server";
 import { redirectWithFlash } from "~/services/session.server";
 import { TitledCard } from "~/components/titled-card";
+import { useHydrated } from "~/components/hydrated";
+import { useResetAfterPost } from "~/components/reset-after-post";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
 export const headers = keepAllowHeader;
@@ -457,20 +459,12 @@ function AddFieldForm({ reply }: { reply: Reply }) {
   const suggested = useRef(fieldNameFrom(String(inputs.label.initialValue ?? "")) ?? "");
   // A choice field's default is picked from the choices typed, which takes a script; without one
   // (and until the page's script runs) it is typed.
-  const [scripted, setScripted] = useState(false);
-  useEffect(() => setScripted(true), []);
+  const scripted = useHydrated();
   // After a field was added (the action redirected: no reply), the form starts empty again.
-  const wasAdding = useRef(false);
-  useEffect(() => {
-    if (adding) wasAdding.current = true;
-    else if (wasAdding.current && navigation.state === "idle") {
-      wasAdding.current = false;
-      if (!reply) {
-        form.reset();
-        suggested.current = "";
-      }
-    }
-  }, [adding, navigation.state, reply, form]);
+  useResetAfterPost(adding, reply, () => {
+    form.reset();
+    suggested.current = "";
+  });
   const type = (FIELD_TYPES as readonly string[]).includes(String(inputs.type.value))
     ? (inputs.type.value as FieldType)
     : "text";

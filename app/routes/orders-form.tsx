@@ -7,7 +7,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ArrowLeft, Plus } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import { toast } from "sonner";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { CustomerPicker, FixedCustomer } from "~/components/orders/customer-picker";
@@ -22,6 +22,7 @@ import { OrderFormSchema, OrderFormUpdateSchema, emptyOrderItem, type OrderFormV
 import { requireUser } from "~/services/auth.server";
 import { createOrder, findCustomerByRef, getOrder, updateOrder } from "~/services/orders.server";
 import { redirectWithFlash } from "~/services/session.server";
+import { useHydrated } from "~/components/hydrated";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
 export const headers = keepAllowHeader;
@@ -115,12 +116,6 @@ function firstMessage(errors: Record<string, string[] | null | undefined>): stri
     first(keys.find((k) => /^items\[\d+\]\.name$/.test(k))) ??
     first(keys[0])
   );
-}
-
-function useHydrated() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
 }
 
 export default function OrderFormRoute() {

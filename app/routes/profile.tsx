@@ -6,7 +6,7 @@ import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-t
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import { allowMethods, keepAllowHeader } from "~/lib/api.server";
 import { Avatar } from "~/components/avatar";
 import { DateTime } from "~/components/date-time";
@@ -21,6 +21,7 @@ import { requireUser } from "~/services/auth.server";
 import { redirectWithFlash } from "~/services/session.server";
 import { reportedTimeZone } from "~/services/time-zone.server";
 import { toPublicUser, updateProfile } from "~/services/users.server";
+import { useHydrated } from "~/components/hydrated";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
 export const headers = keepAllowHeader;
@@ -78,13 +79,6 @@ const COMPANY: readonly FieldSpec[] = [
   { name: "company", label: "Company", type: "text", autoComplete: "organization" },
   { name: "position", label: "Position", type: "text", autoComplete: "organization-title" },
 ];
-
-/** False on the server's page and until React takes over in the browser. */
-function useHydrated() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
 
 export default function Profile() {
   const { user, timeZone, browserTimeZone, timeZones } = useLoaderData<typeof loader>();

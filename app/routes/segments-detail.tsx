@@ -7,7 +7,6 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AlertTriangle, ArrowLeft, Megaphone, Pencil, Tag } from "lucide-react";
-import { useEffect, useRef } from "react";
 import { allowMethods, keepAllowHeader } from "~/lib/api.server";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { Field, LIVE_VALIDATION } from "~/components/forms";
@@ -26,6 +25,7 @@ import { requireUser } from "~/services/auth.server";
 import { segmentAudienceCount, segmentOverview } from "~/services/segments.server";
 import { redirectWithFlash } from "~/services/session.server";
 import { tagInBulk } from "~/services/tags.server";
+import { useResetAfterPost } from "~/components/reset-after-post";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
 export const headers = keepAllowHeader;
@@ -216,14 +216,7 @@ function TagEveryone() {
     ...LIVE_VALIDATION,
   });
   // After the tag was put on (the action redirected: no reply), the form starts empty again.
-  const wasTagging = useRef(false);
-  useEffect(() => {
-    if (tagging) wasTagging.current = true;
-    else if (wasTagging.current && navigation.state === "idle") {
-      wasTagging.current = false;
-      if (!reply) form.reset();
-    }
-  }, [tagging, navigation.state, reply, form]);
+  useResetAfterPost(tagging, reply, () => form.reset());
   return (
     <section className="card p-5" aria-labelledby="tag-everyone-title">
       <h3 id="tag-everyone-title" className="font-semibold text-slate-900">

@@ -11,7 +11,6 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { MailX, Plus, Upload } from "lucide-react";
 import { CsvExportForm } from "~/components/csv-export-form";
-import { useEffect, useRef } from "react";
 import { z } from "zod";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { DateTime } from "~/components/date-time";
@@ -42,6 +41,7 @@ import {
   suppressionOf,
 } from "~/services/suppressions.server";
 import { PageHeader } from "~/components/page-header";
+import { useResetAfterPost } from "~/components/reset-after-post";
 
 const PAGE_SIZE = 50;
 
@@ -134,14 +134,7 @@ export default function Suppressions() {
   });
 
   // After addresses were added (the action redirected: no reply), the form starts empty again.
-  const wasAdding = useRef(false);
-  useEffect(() => {
-    if (adding) wasAdding.current = true;
-    else if (wasAdding.current && navigation.state === "idle") {
-      wasAdding.current = false;
-      if (!addResult) form.reset();
-    }
-  }, [adding, navigation.state, addResult, form]);
+  useResetAfterPost(adding, addResult, () => form.reset());
 
   const href = (changes: Record<string, string | null>) => withSearchParams(params, changes, "/suppressions");
   const listHref = href({ remove: null });
