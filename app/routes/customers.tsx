@@ -12,9 +12,9 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
-import { Plus, Tag, Upload, Users } from "lucide-react";
+import { Plus, Tag, Users } from "lucide-react";
 import { useRef } from "react";
-import { CsvExportForm } from "~/components/csv-export-form";
+import { CsvListActions } from "~/components/csv-list-actions";
 import { z } from "zod";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { ErrorList } from "~/components/forms";
@@ -229,17 +229,16 @@ export default function Customers() {
       <PageHeader
         title="Customers"
         actions={
-          <>
-            <div className="flex flex-wrap gap-2">
-              <Link to="/customers/import" className="btn-secondary">
-                <Upload className="h-4 w-4" aria-hidden /> Import CSV
-              </Link>
-              <Link to="/customers/new" className="btn-primary">
-                <Plus className="h-4 w-4" aria-hidden /> Add Customer
-              </Link>
-            </div>
-            <CsvExportForm id="customers-export" action="/customers/export" fields={{ q }} />
-          </>
+          <CsvListActions
+            importTo="/customers/import"
+            exportId="customers-export"
+            exportAction="/customers/export"
+            exportFields={{ q }}
+          >
+            <Link to="/customers/new" className="btn-primary">
+              <Plus className="h-4 w-4" aria-hidden /> Add Customer
+            </Link>
+          </CsvListActions>
         }
       >
         <p className="text-slate-600">

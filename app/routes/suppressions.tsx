@@ -9,8 +9,8 @@ import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { MailX, Plus, Upload } from "lucide-react";
-import { CsvExportForm } from "~/components/csv-export-form";
+import { MailX, Plus } from "lucide-react";
+import { CsvListActions } from "~/components/csv-list-actions";
 import { z } from "zod";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { DateTime } from "~/components/date-time";
@@ -153,17 +153,15 @@ export default function Suppressions() {
       <PageHeader
         title="Suppressions"
         actions={
-          <>
-            <div className="flex flex-wrap gap-2">
-              <Link to="/suppressions/import" className="btn-secondary">
-                <Upload className="h-4 w-4" aria-hidden /> Import CSV
-              </Link>
-              <a href="#add-addresses" className="btn-primary">
-                <Plus className="h-4 w-4" aria-hidden /> Add addresses
-              </a>
-            </div>
-            <CsvExportForm id="suppressions-export" action="/suppressions/export" />
-          </>
+          <CsvListActions
+            importTo="/suppressions/import"
+            exportId="suppressions-export"
+            exportAction="/suppressions/export"
+          >
+            <a href="#add-addresses" className="btn-primary">
+              <Plus className="h-4 w-4" aria-hidden /> Add addresses
+            </a>
+          </CsvListActions>
         }
       >
         <p className="text-slate-600">Addresses here get no campaign e-mail, whatever segment they are in.</p>
