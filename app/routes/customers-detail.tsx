@@ -10,10 +10,9 @@
 // The Marketing consent card shows the consent as it reads (status, date, source, the text agreed
 // to) and a form that changes it by hand (a form post, without JavaScript too): the consent
 // service's one path, as /api's ("unsubscribed" suppresses the address).
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import {
   ArrowLeft,
   Building2,
@@ -23,9 +22,7 @@ import {
   MapPin,
   Pencil,
   Phone,
-  Plus,
   ShoppingBag,
-  X,
 } from "lucide-react";
 import type { ReactNode } from "react";
 import { z } from "zod";
@@ -33,20 +30,9 @@ import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { CustomerStory, STORY_PARAM } from "~/components/customer-story";
 import { RouteErrorBoundary } from "~/components/error-boundary";
-import { Chip } from "~/components/campaign-chips";
-import { Field, LIVE_VALIDATION, SelectField, TextareaField } from "~/components/forms";
 import { SuppressionBadge } from "~/components/suppression-chips";
 import { BRAND } from "~/lib/brand";
-import type { ChipColour } from "~/lib/campaigns";
-import {
-  CONSENT_BY_HAND_SOURCE,
-  CONSENT_LABELS,
-  CONSENT_STATUSES,
-  consentChangedMessage,
-  type ConsentDto,
-  type ConsentStatus,
-  MAX_CONSENT_TEXT,
-} from "~/lib/consent";
+import { consentChangedMessage } from "~/lib/consent";
 import { displayFieldValue, type FieldDefinition, type FieldValues } from "~/lib/custom-fields";
 import { formatDay } from "~/lib/dates";
 import { replyRefused, replyUnfinished } from "~/lib/forms.server";
@@ -68,6 +54,8 @@ import { redirectWithFlash } from "~/services/session.server";
 import { resubscribe, suppressionOf } from "~/services/suppressions.server";
 import { addCustomerTags, customerTagsOf, listTags, removeCustomerTag } from "~/services/tags.server";
 import { TitledCard } from "~/components/titled-card";
+import { ConsentCard } from "~/components/customers/consent-card";
+import { TagsCard } from "~/components/customers/tags-card";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
 export const headers = keepAllowHeader;
@@ -194,6 +182,8 @@ export default function CustomerDetail() {
     useLoaderData<typeof loader>();
   const name = customerDisplayName(customer);
   const here = `/customers/${customer.id}`;
+  const tagReply = useReplyTo("tag");
+  const consentReply = useReplyTo("consent");
   return (
     <div className="mx-auto max-w-5xl space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -328,7 +318,13 @@ export default function CustomerDetail() {
           )}
         </TitledCard>
         {/* Drawn afresh when the tags change, so the Add input is empty again after an add. */}
-        <TagsCard key={customer.tags.join("\n")} id={customer.id} tags={customer.tags} otherTags={otherTags} />
+        <TagsCard
+          key={customer.tags.join("\n")}
+          id={customer.id}
+          tags={customer.tags}
+          otherTags={otherTags}
+          lastResult={tagReply}
+        />
       </div>
 
       {/* Drawn afresh when the consent changes, so the form starts from what it reads now. */}
@@ -337,6 +333,7 @@ export default function CustomerDetail() {
         id={customer.id}
         consent={customer.consent}
         suppressed={suppression !== null}
+        lastResult={consentReply}
       />
 
       <section className="card" aria-labelledby="orders-heading">
@@ -409,176 +406,6 @@ export default function CustomerDetail() {
 function useReplyTo(intent: "tag" | "consent") {
   const reply = useActionData<typeof action>();
   return reply?.initialValue?.intent === intent ? reply : undefined;
-}
-
-/** The customer's tags as chips, each with a remove button (a form), and the form that adds tags. */
-function TagsCard({ id, tags, otherTags }: { id: string; tags: string[]; otherTags: string[] }) {
-  const reply = useReplyTo("tag");
-  const navigation = useNavigation();
-  const adding = navigation.state === "submitting" && navigation.formData?.get("intent") === "tag";
-  const here = `/customers/${id}`;
-  const [form, fields] = useForm({
-    id: "add-tags",
-    lastResult: reply,
-    constraint: getZodConstraint(AddTagsFormSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: AddTagsFormSchema }),
-    ...LIVE_VALIDATION,
-  });
-  return (
-    <TitledCard headingId="tags-heading" title="Tags">
-      {tags.length === 0 ? (
-        <p className="text-sm text-slate-500">No tags yet</p>
-      ) : (
-        <ul className="flex flex-wrap gap-2" aria-label="Tags of this customer">
-          {tags.map((t) => (
-            <li
-              key={t}
-              className="inline-flex items-center gap-1 rounded-full bg-primary-light py-0.5 pl-3 pr-1 text-xs font-medium text-primary"
-              data-testid="customer-tag"
-            >
-              <span className="break-all">{t}</span>
-              <Form method="post" action={here} preventScrollReset className="contents">
-                <input type="hidden" name="intent" value="untag" />
-                <input type="hidden" name="tag" value={t} />
-                <button
-                  type="submit"
-                  className="rounded-full p-1 hover:bg-primary/10 focus-visible:outline-2 focus-visible:outline-primary"
-                  aria-label={`Remove tag ${t}`}
-                  title="Remove tag"
-                >
-                  <X className="h-4 w-4" aria-hidden />
-                </button>
-              </Form>
-            </li>
-          ))}
-        </ul>
-      )}
-      <Form
-        method="post"
-        action={here}
-        preventScrollReset
-        className="mt-4 flex flex-col gap-2 sm:flex-row sm:items-start"
-        {...getFormProps(form)}
-      >
-        <input type="hidden" name="intent" value="tag" />
-        <Field
-          className="flex-1"
-          label="Add tags"
-          hint="Separate tags with commas."
-          inputProps={{
-            ...getInputProps(fields.tags, { type: "text" }),
-            autoComplete: "off",
-            list: otherTags.length > 0 ? "other-tags" : undefined,
-          }}
-          errors={fields.tags.errors}
-        />
-        <button type="submit" className="btn-secondary sm:mt-6" disabled={adding}>
-          <Plus className="h-4 w-4" aria-hidden /> {adding ? "Adding..." : "Add"}
-        </button>
-        {otherTags.length > 0 ? (
-          <datalist id="other-tags">
-            {otherTags.map((t) => (
-              <option key={t} value={t} />
-            ))}
-          </datalist>
-        ) : null}
-      </Form>
-    </TitledCard>
-  );
-}
-
-const CONSENT_COLOURS: Record<ConsentStatus, ChipColour> = {
-  subscribed: "success",
-  unsubscribed: "error",
-  never_asked: "default",
-};
-
-const CONSENT_OPTIONS = CONSENT_STATUSES.map((s) => ({ value: s, label: CONSENT_LABELS[s] }));
-
-/**
- * The customer's marketing consent as it reads (status, since when, where from, the text agreed
- * to), and the form that changes it by hand: a status and, optionally, the text agreed to.
- */
-function ConsentCard({ id, consent, suppressed }: { id: string; consent: ConsentDto; suppressed: boolean }) {
-  const reply = useReplyTo("consent");
-  const navigation = useNavigation();
-  const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "consent";
-  const here = `/customers/${id}`;
-  const [form, fields] = useForm({
-    id: "consent",
-    lastResult: reply,
-    // The text starts empty: it is what the customer agreed to this time, not the last record's.
-    defaultValue: { status: consent.status, text: "" },
-    constraint: getZodConstraint(ConsentFormSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ConsentFormSchema }),
-    ...LIVE_VALIDATION,
-  });
-  return (
-    <TitledCard headingId="consent-heading" title="Marketing consent">
-      <div className="grid gap-6 md:grid-cols-2">
-        <div className="min-w-0 space-y-3 text-sm" data-testid="consent">
-          <div className="flex flex-wrap items-center gap-2">
-            <Chip colour={CONSENT_COLOURS[consent.status]} testId="consent-status">
-              {CONSENT_LABELS[consent.status]}
-            </Chip>
-            {consent.at ? (
-              <span className="text-slate-600">
-                since <DateTime value={consent.at} format="dateTime" />
-              </span>
-            ) : null}
-          </div>
-          {consent.status === "never_asked" ? (
-            <p className="text-slate-600">
-              No consent recorded.
-              {suppressed ? null : " Campaigns still go to this address, as to every customer never asked."}
-            </p>
-          ) : (
-            <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2">
-              <dt className="text-slate-500">Source</dt>
-              <dd className="break-words text-slate-900">{consent.source || "Not recorded"}</dd>
-              {consent.text || consent.status === "subscribed" ? (
-                <>
-                  <dt className="text-slate-500">Text agreed to</dt>
-                  <dd className="whitespace-pre-line break-words text-slate-900">{consent.text || "Not recorded"}</dd>
-                </>
-              ) : null}
-            </dl>
-          )}
-          {consent.status === "unsubscribed" ? (
-            <p className="text-slate-600">This address gets no campaign e-mail.</p>
-          ) : suppressed ? (
-            <p className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-amber-900">
-              The address is on the suppression list, so it gets no campaign e-mail whatever the consent says.
-            </p>
-          ) : null}
-        </div>
-        <Form
-          method="post"
-          action={here}
-          preventScrollReset
-          className="space-y-3 border-t border-slate-100 pt-4 md:border-l md:border-t-0 md:pl-6 md:pt-0"
-          {...getFormProps(form)}
-        >
-          <input type="hidden" name="intent" value="consent" />
-          <SelectField
-            label="Change consent to"
-            selectProps={getSelectProps(fields.status)}
-            options={CONSENT_OPTIONS}
-            errors={fields.status.errors}
-          />
-          <TextareaField
-            label="Text agreed to (optional)"
-            hint={`Recorded with today's date and the source "${CONSENT_BY_HAND_SOURCE}". At most ${formatCount(MAX_CONSENT_TEXT)} characters.`}
-            textareaProps={getTextareaProps(fields.text)}
-            errors={fields.text.errors}
-          />
-          <button type="submit" className="btn-secondary" disabled={saving}>
-            {saving ? "Saving..." : "Save consent"}
-          </button>
-        </Form>
-      </div>
-    </TitledCard>
-  );
 }
 
 /** One line of the contact card: its icon, what it is and its value, and anything said under it. */
