@@ -2,6 +2,8 @@
 // segment's `conditions` JSON. Each test gives the conditions it probes (values near the bounds it
 // cares about) and how deep the trees go.
 import fc, { type OneOfConstraints } from "fast-check";
+import { parseConditions } from "~/lib/segment-parse";
+import type { SegmentNode } from "~/lib/segments";
 
 type Conditions = Record<string, unknown>;
 
@@ -21,4 +23,11 @@ export function segmentTreeArb(
         .map(({ logic, children }): Conditions => ({ [logic]: children })),
     ),
   })).node;
+}
+
+/** The rule tree of a segment's `conditions` JSON (a test's own, so an invalid one throws). */
+export function parsedTree(conditions: unknown): SegmentNode {
+  const parsed = parseConditions(conditions);
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.tree;
 }
