@@ -6,7 +6,6 @@
 // PostgreSQL runs in a database with an ICU en-US collation, not the server's C default, so a
 // text comparison that leaned on byte order would show here. Fixed seeds: the same trees and data
 // on every run (docs/decisions/0032-segments-on-postgresql.md).
-import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -19,243 +18,37 @@ import { migrateDatabase } from "~/db/migrate.server";
 import { migratePostgres } from "~/db/migrate-postgres.server";
 import { closeReader } from "~/db/reader.server";
 import { resetEnvCache } from "~/env.server";
-import {
-  BUILT_IN_FIELDS,
-  type FieldDefinition,
-  type StoredValue,
-  readFieldValue,
-  textKeyOf,
-} from "~/lib/custom-fields";
-import { MAX_DAYS_AGO, type Operator, type SegmentNode } from "~/lib/segments";
-import { parseConditions } from "~/lib/segment-parse";
-import { toComparison } from "~/lib/segment-dates";
-import { tagKey } from "~/lib/tags";
+import { type SegmentNode } from "~/lib/segments";
 import type { AudienceStore } from "~/models/segments/audience/contract";
 import { postgresAudienceOn, postgresCountTuning } from "~/models/segments/audience/postgres.server";
-import type { AudienceRow, AudienceTuple } from "~/models/segments/audience/rows";
 import { segmentSqlTuning, sqliteAudience } from "~/models/segments/audience/sqlite.server";
-import { segmentTreeArb } from "../../../../tests/helpers/segment-trees";
-
-const DAY = 86_400_000;
-const IST = 330 * 60_000;
-/** The moment every audience is counted at: 2026-11-26 11:30 IST. */
-const NOW = Date.UTC(2026, 10, 26, 6, 0);
-/** Midnight IST that starts the day `k` days before NOW's (IST) day. */
-const istMidnight = (k: number) => Math.floor((NOW + IST) / DAY) * DAY - IST - k * DAY;
-const istDay = (ms: number) => new Date(ms + IST).toISOString().slice(0, 10);
-const INT4_MAX = 2 ** 31 - 1;
-
-const TENANT_A = "a0000000000000000000000a";
-const TENANT_B = "b0000000000000000000000b";
-/** A tenant with no customers at all. */
-const TENANT_EMPTY = "e0000000000000000000000e";
-const hexId = (key: string) => createHash("sha256").update(key).digest("hex").slice(0, 24);
-
-// ---------------------------------------------------------------------------------------------
-// The data: customers (as an import leaves them, or with totals that follow their orders)
-
-type Customer = AudienceRow & { userId: string };
-type Order = {
-  id: string;
-  userId: string;
-  customerId: string;
-  status: string;
-  amountPaise: number;
-  taxPaise: number;
-  createdAt: number;
-};
-
-/** Instants at the edges of the windows the trees ask about: IST midnights ± 1 ms, and far ones. */
-const edgeInstant = fc.oneof(
-  fc
-    .record({ k: fc.integer({ min: -2, max: 40 }), d: fc.constantFrom(0, 1, -1, 3_600_000, -3_600_000) })
-    .map(({ k, d }) => istMidnight(k) + d),
-  fc.constantFrom(
-    istMidnight(MAX_DAYS_AGO),
-    istMidnight(MAX_DAYS_AGO) - 1,
-    0,
-    -1,
-    -IST,
-    Date.UTC(1926, 0, 1),
-    Date.UTC(2100, 0, 1),
-  ),
-  fc.integer({ min: istMidnight(800), max: NOW }),
-);
-const lastActiveArb = fc.option(edgeInstant, { nil: null, freq: 5 });
-
-const paiseArb = fc.oneof(
-  // Past 2^31 too: PostgreSQL keeps totalSpendPaise as bigint (migration money_columns_bigint).
-  fc.constantFrom(0, 1, 99, 100, 101, INT4_MAX, INT4_MAX + 1, 1e14, 1e14 + 1, 1e14 - 1),
-  fc
-    .record({ v: fc.integer({ min: 0, max: 20 }), d: fc.constantFrom(0, 1, -1) })
-    .map(({ v, d }) => Math.max(0, v * 50_000 + d)),
-  fc.integer({ min: 0, max: INT4_MAX }),
-);
-const visitsArb = fc.oneof(fc.integer({ min: 0, max: 12 }), fc.constantFrom(INT4_MAX, INT4_MAX - 1, 1000));
-/** Names as people type them: empty, plain, accented, Devanagari, emoji, any well-formed text. */
-const nameArb = fc.oneof(
-  fc.constantFrom("", "Asha", "Zoë", "अनीता", "O'Brien", "ßtraße", "😀", "Ünal", "a", "A", "Z", "z"),
-  // PostgreSQL's text holds no NUL character (SQLite's does): the product never stores one either.
-  fc.string({ unit: "grapheme", maxLength: 12 }).map((s) => s.split(String.fromCharCode(0)).join("")),
-);
-const orderArb = fc.record({
-  status: fc.constantFrom("Pending", "Completed", "Cancelled"),
-  amountPaise: fc.oneof(fc.constantFrom(0, 1, 50_000, 100_000), fc.integer({ min: 0, max: 2_000_000 })),
-  taxPaise: fc.integer({ min: 0, max: 1000 }),
-  createdAt: edgeInstant,
-});
-const customerArb = fc.record({
-  tenant: fc.constantFrom(TENANT_A, TENANT_A, TENANT_B),
-  firstName: nameArb,
-  lastName: nameArb,
-  phone: fc.oneof(fc.constant(""), fc.constant("+91 98765 43210")),
-  totalSpendPaise: paiseArb,
-  visits: visitsArb,
-  lastActive: lastActiveArb,
-  orders: fc.oneof(
-    { weight: 2, arbitrary: fc.array(orderArb, { maxLength: 0 }) },
-    { weight: 1, arbitrary: fc.array(orderArb, { maxLength: 3 }) },
-  ),
-});
-
-function generateData(count: number): { customers: Customer[]; orders: Order[] } {
-  const customers: Customer[] = [];
-  const orders: Order[] = [];
-  fc.sample(customerArb, { numRuns: count, seed: 2026_11_26 }).forEach((c, i) => {
-    const id = hexId(`customer ${i}`);
-    const counting = c.orders.filter((o) => o.status !== "Cancelled");
-    // With orders, the totals follow them (docs/rules.md); without, they are what an import set.
-    const withOrders = c.orders.length > 0;
-    customers.push({
-      id,
-      userId: c.tenant,
-      firstName: c.firstName,
-      lastName: c.lastName,
-      email: `${c.firstName.replace(/\s/g, "")}.${i}@example.com`,
-      phone: c.phone,
-      totalSpendPaise: withOrders ? counting.reduce((s, o) => s + o.amountPaise + o.taxPaise, 0) : c.totalSpendPaise,
-      visits: withOrders ? counting.length : c.visits,
-      lastActive: withOrders
-        ? counting.length > 0
-          ? Math.max(...counting.map((o) => o.createdAt))
-          : null
-        : c.lastActive,
-    });
-    c.orders.forEach((o, j) => orders.push({ ...o, id: hexId(`order ${i} ${j}`), userId: c.tenant, customerId: id }));
-  });
-  return { customers, orders };
-}
-
-const { customers, orders } = generateData(3000);
-const customersOf = (userId: string) => customers.filter((c) => c.userId === userId);
-
-// ---------------------------------------------------------------------------------------------
-// The customers' fields and tags, stored as the product stores them (readFieldValue, tagKey), from
-// a seed of their own so the customers above stay as they were
-
-const field = (name: string, type: FieldDefinition["type"], choices: string[] = []): FieldDefinition => ({
-  name,
-  label: name,
-  type,
-  choices,
-  defaultValue: null,
-  builtIn: false,
-  retired: false,
-});
-const builtIn = (name: string) => BUILT_IN_FIELDS.find((f) => f.name === name) as FieldDefinition;
-/** The fields the data holds; "gone" is a field deleted since: no customer has a value of it. */
-const FIELDS: FieldDefinition[] = [
-  builtIn("city"),
-  builtIn("birthday"),
-  field("tier", "choice", ["Gold", "Silver", "Bronze"]),
-  field("score", "number"),
-  field("vip", "boolean"),
-  field("renewal", "date"),
-];
-const TAG_NAMES = ["VIP", "Trade Fair", "wholesale", "Diwali 2026", "Ünïcode"];
-
-/** Texts as people type them: cases, spaces, LIKE's own characters, accents, Devanagari. */
-const CITY_VALUES = [
-  "Pune",
-  " pune ",
-  "PUNE",
-  "Mumbai",
-  "Navi Mumbai",
-  "Zoë",
-  "ZOË town",
-  "अनीता नगर",
-  "100% cotton",
-  "a_b",
-  "axb",
-  "back\\slash",
-  "São Paulo",
-];
-/** Month-days at the anniversary windows' edges (today is 26 November 2026) and 29 February. */
-const monthDayArb = fc.oneof(
-  fc.constantFrom("11-25", "11-26", "11-27", "12-01", "12-30", "12-31", "01-01", "01-02", "01-05"),
-  fc.constantFrom("02-27", "02-28", "02-29", "03-01", "03-02", "11-24", "06-15"),
-  fc
-    .record({ m: fc.integer({ min: 1, max: 12 }), d: fc.integer({ min: 1, max: 28 }) })
-    .map(({ m, d }) => `${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`),
-);
-const birthdayArb = fc
-  .record({ year: fc.constantFrom(1980, 1992, 1996, 2000, 2001, 2024), md: monthDayArb })
-  // 29 February only in a leap year.
-  .map(({ year, md }) => `${md === "02-29" && year % 4 !== 0 ? 2000 : year}-${md}`);
-const renewalArb = fc.oneof(
-  fc.integer({ min: -60, max: 60 }).map((k) => istDay(istMidnight(k))),
-  fc.constantFrom("2000-02-29", "1990-01-01", "2030-12-31", "2027-01-01"),
-);
-const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 3 });
-const customerValuesArb = fc.record({
-  city: maybe(fc.constantFrom(...CITY_VALUES)),
-  birthday: maybe(birthdayArb),
-  tier: maybe(fc.constantFrom("Gold", "gold", "Silver", "BRONZE")),
-  score: maybe(fc.constantFrom(-1, 0, 0.5, 1, 2.5, 3, 10, 1e15, -1e15, "7", "2.25")),
-  vip: maybe(fc.constantFrom(true, false, "yes", "no")),
-  renewal: maybe(renewalArb),
-  tags: fc.subarray(TAG_NAMES, { maxLength: 4 }),
-});
-
-type ValueRow = StoredValue & { userId: string; customerId: string; name: string };
-type TagRow = { id: string; userId: string; name: string; key: string };
-type CustomerTagRow = { tagId: string; customerId: string; userId: string };
-
-function generateValues(): { values: ValueRow[]; tags: TagRow[]; customerTags: CustomerTagRow[] } {
-  const values: ValueRow[] = [];
-  const tags = [TENANT_A, TENANT_B].flatMap((userId) =>
-    TAG_NAMES.map((name) => ({ id: hexId(`tag ${userId} ${name}`), userId, name, key: tagKey(name) })),
-  );
-  const customerTags: CustomerTagRow[] = [];
-  fc.sample(customerValuesArb, { numRuns: customers.length, seed: 2026_11_28 }).forEach((v, i) => {
-    const c = customers[i];
-    for (const f of FIELDS) {
-      const raw = v[f.name as keyof typeof v];
-      if (raw === undefined) continue;
-      const read = readFieldValue(f, raw);
-      if (!read.ok) throw new Error(`${f.name}: ${read.message}`);
-      if (read.value) values.push({ ...read.value, userId: c.userId, customerId: c.id, name: f.name });
-    }
-    for (const name of v.tags) {
-      const tag = tags.find((t) => t.userId === c.userId && t.name === name);
-      if (tag) customerTags.push({ tagId: tag.id, customerId: c.id, userId: c.userId });
-    }
-  });
-  return { values, tags, customerTags };
-}
-
-const { values, tags, customerTags } = generateValues();
-const valuesOf = new Map<string, Map<string, StoredValue>>();
-for (const v of values) {
-  if (!valuesOf.has(v.customerId)) valuesOf.set(v.customerId, new Map());
-  valuesOf.get(v.customerId)?.set(v.name, v);
-}
-const tagKeysOf = new Map<string, Set<string>>();
-for (const ct of customerTags) {
-  const key = tags.find((t) => t.id === ct.tagId)?.key ?? "";
-  if (!tagKeysOf.has(ct.customerId)) tagKeysOf.set(ct.customerId, new Set());
-  tagKeysOf.get(ct.customerId)?.add(key);
-}
+import { parsedTree } from "../../../../tests/helpers/segment-trees";
+import {
+  type Customer,
+  NOW,
+  type Order,
+  TENANT_A,
+  TENANT_B,
+  TENANT_EMPTY,
+  type ValueRow,
+  customerTags,
+  customers,
+  customersOf,
+  hexId,
+  orders,
+  tags,
+  values,
+} from "./dialect-data";
+import {
+  byId,
+  membershipArb,
+  parsedTreeArb,
+  plainMatch,
+  postgresTuningArb,
+  tuningArb,
+  tupleIds,
+  valueTreeArb,
+} from "./dialect-trees";
 
 // ---------------------------------------------------------------------------------------------
 // The two databases
@@ -418,237 +211,6 @@ afterAll(async () => {
   if (pgName) await onAdmin(`DROP DATABASE IF EXISTS "${pgName}" WITH (FORCE)`);
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
-// ---------------------------------------------------------------------------------------------
-// The trees: every field and operator the editor allows, values at the edges
-
-const numberOp = fc.constantFrom("$gt", "$gte", "$lt", "$lte", "$eq");
-const dateOp = fc.constantFrom("$gt", "$gte", "$lt", "$lte");
-const rupeesArb = fc.oneof(
-  fc
-    .record({ v: fc.integer({ min: 0, max: 20 }), d: fc.constantFrom(0, 0.01, -0.01) })
-    .map(({ v, d }) => Math.round((v * 500 + d) * 100) / 100),
-  fc.constantFrom(0, -0.01, 0.005, 0.994, 12.345, 21_474_836.47, 21_474_836.48, 999_999_999_999.99, 1e12, -1e12),
-  // The API also takes a number as its digits.
-  fc.constantFrom("1000", " 0.5 ", "-0"),
-);
-const visitsValueArb = fc.oneof(
-  fc.integer({ min: -1, max: 13 }),
-  fc.constantFrom(2.5, -0.5, 0.999, INT4_MAX, INT4_MAX + 1, 1e12, "3"),
-);
-const dateValueArb = fc.oneof(
-  fc.integer({ min: -2, max: 40 }).map((k) => istDay(istMidnight(k))),
-  fc
-    .record({ k: fc.integer({ min: -2, max: 40 }), d: fc.constantFrom(0, 1, -1) })
-    .map(({ k, d }) => new Date(istMidnight(k) + d).toISOString()),
-  fc.integer({ min: -2, max: 40 }).map((k) => `${istDay(istMidnight(k))}T00:00:00+05:30`),
-  fc.constantFrom(0, 1, 7, 30, 365, MAX_DAYS_AGO).map((n) => ({ $daysAgo: n })),
-  fc.constantFrom(
-    "1970-01-01",
-    "1926-01-01",
-    "0100-01-01",
-    "9999-12-31",
-    "2100-01-01T00:00:00.000Z",
-    "1970-01-01T05:30:00+05:30",
-  ),
-);
-const conditionArb: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
-  fc.record({ op: numberOp, v: rupeesArb }).map(({ op, v }) => ({ totalSpend: { [op]: v } })),
-  fc.record({ op: numberOp, v: visitsValueArb }).map(({ op, v }) => ({ visits: { [op]: v } })),
-  fc.record({ op: dateOp, v: dateValueArb }).map(({ op, v }) => ({ lastActiveDate: { [op]: v } })),
-);
-const treeArb = segmentTreeArb(conditionArb, { depthSize: "small", maxDepth: 4 });
-
-const parsedTreeArb = treeArb
-  .map((conditions) => parseConditions(conditions))
-  .filter((p) => p.ok)
-  .map((p) => (p.ok ? p.tree : (undefined as never)));
-
-/** Conditions on the customer's fields and tags, with the values the segments service leaves them (its type's). */
-const cityText = fc.constantFrom("Pune", " pune ", "PUNE", "mumbai", "Navi Mumbai", "ZOË", "अनीता नगर", "nowhere");
-const cityPiece = fc.constantFrom("pu", "UM", "%", "_", "a_", "\\", "back\\", "ö", "zoë", "100%", "अ", "navi", "x");
-const scoreValue = fc.constantFrom(-1, 0, 0.5, 1, 2.4999, 2.5, 3, 7, 10, 1e15, -1e15);
-const dayValue = fc.oneof(
-  fc.integer({ min: -40, max: 40 }).map((k) => istDay(istMidnight(k))),
-  fc.constantFrom("2000-02-29", "1990-01-01", "2030-12-31"),
-  fc.constantFrom(0, 1, 7, 30, 365).map((n) => ({ $daysAgo: n })),
-  fc.constantFrom(0, 1, 7, 30, 365).map((n) => ({ $daysAhead: n })),
-);
-const rangeOp = fc.constantFrom("$gt", "$gte", "$lt", "$lte");
-const anniversaryDays = fc.constantFrom(0, 1, 5, 34, 35, 36, 37, 40, 93, 94, 95, 100, 364, 365, 366);
-const valueConditionArb: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
-  fc.record({ op: fc.constantFrom("$eq", "$ne"), v: cityText }).map(({ op, v }) => ({ "field:city": { [op]: v } })),
-  fc
-    .record({ op: fc.constantFrom("$contains", "$startsWith"), v: cityPiece })
-    .map(({ op, v }) => ({ "field:city": { [op]: v } })),
-  fc
-    .record({ name: fc.constantFrom("city", "tier", "score", "vip", "birthday", "gone"), v: fc.boolean() })
-    .map(({ name, v }) => ({ [`field:${name}`]: { $exists: v } })),
-  fc.subarray(["Gold", "silver", "BRONZE"], { minLength: 1 }).map((v) => ({ "field:tier": { $in: v } })),
-  fc
-    .record({ op: fc.constantFrom("$eq", "$ne"), v: fc.constantFrom("Gold", "Silver", "Bronze") })
-    .map(({ op, v }) => ({ "field:tier": { [op]: v } })),
-  fc
-    .record({ op: fc.constantFrom("$gt", "$gte", "$lt", "$lte", "$eq", "$ne"), v: scoreValue })
-    .map(({ op, v }) => ({ "field:score": { [op]: v } })),
-  fc.boolean().map((v) => ({ "field:vip": { $eq: v } })),
-  fc
-    .record({ name: fc.constantFrom("birthday", "renewal"), op: rangeOp, v: dayValue })
-    .map(({ name, op, v }) => ({ [`field:${name}`]: { [op]: v } })),
-  fc
-    .record({ name: fc.constantFrom("birthday", "renewal"), n: anniversaryDays })
-    .map(({ name, n }) => ({ [`field:${name}`]: { $anniversaryWithinDays: n } })),
-  // A field deleted since: its conditions meet no value.
-  fc.constantFrom({ "field:gone": { $eq: "x" } }, { "field:gone": { $ne: "x" } }, { "field:gone": { $gt: 3 } }),
-  fc
-    .record({
-      op: fc.constantFrom("$in", "$all", "$nin"),
-      v: fc.subarray(["vip", "VIP", "trade fair", "Wholesale", "diwali 2026", "ÜNÏCODE", "none such"], {
-        minLength: 1,
-        maxLength: 3,
-      }),
-    })
-    .map(({ op, v }) => ({ tags: { [op]: v } })),
-);
-const valueTreeArb = segmentTreeArb(fc.oneof({ weight: 3, arbitrary: valueConditionArb }, conditionArb), {
-  depthSize: "small",
-  maxDepth: 3,
-})
-  .map((conditions) => parseConditions(conditions))
-  .filter((p) => p.ok)
-  .map((p) => (p.ok ? p.tree : (undefined as never)));
-
-/** The customer columns a comparison of the three figures reads. */
-const compare = (a: number, op: Operator, b: number) =>
-  op === "$gt" ? a > b : op === "$gte" ? a >= b : op === "$lt" ? a < b : op === "$lte" ? a <= b : a === b;
-const compareText = (a: string, op: string, b: string) =>
-  op === "$gt" ? a > b : op === "$gte" ? a >= b : op === "$lt" ? a < b : a <= b;
-const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-
-/** The month-days whose anniversary falls on a day from today to N days later (29 February on 28 February of other years). */
-function anniversaryDaysOf(n: number): Set<number> {
-  const days = new Set<number>();
-  for (let k = 0; k <= n; k++) {
-    const day = istDay(istMidnight(-k));
-    const md = Number(day.slice(5, 7)) * 100 + Number(day.slice(8, 10));
-    days.add(md);
-    if (md === 228 && !isLeap(Number(day.slice(0, 4)))) days.add(229);
-  }
-  return days;
-}
-
-/** What a tree means, evaluated plainly over the rows written above. */
-function plainMatch(node: SegmentNode, c: Customer): boolean {
-  switch (node.kind) {
-    case "group":
-      return node.logic === "AND"
-        ? node.children.every((n) => plainMatch(n, c))
-        : node.children.some((n) => plainMatch(n, c));
-    case "condition": {
-      const cmp = toComparison(node, NOW);
-      const value = c[cmp.column];
-      return value !== null && compare(value, cmp.op, cmp.value);
-    }
-    case "tags": {
-      const has = tagKeysOf.get(c.id) ?? new Set<string>();
-      const keys = node.value.map(tagKey);
-      if (node.op === "$all") return keys.every((k) => has.has(k));
-      const any = keys.some((k) => has.has(k));
-      return node.op === "$in" ? any : !any;
-    }
-    case "field": {
-      const stored = valuesOf.get(c.id)?.get(node.name);
-      const v = node.value;
-      const key = stored?.textKey ?? null;
-      const number = stored?.numberValue ?? null;
-      switch (node.op) {
-        case "$exists":
-          return (stored !== undefined) === v;
-        case "$eq":
-        case "$ne": {
-          const equal =
-            typeof v === "number" ? number === v : key === (typeof v === "boolean" ? String(v) : textKeyOf(String(v)));
-          return node.op === "$eq" ? equal : !equal;
-        }
-        case "$contains":
-          return key !== null && key.includes(textKeyOf(String(v)));
-        case "$startsWith":
-          return key !== null && key.startsWith(textKeyOf(String(v)));
-        case "$in":
-          return key !== null && (v as string[]).map(textKeyOf).includes(key);
-        case "$anniversaryWithinDays":
-          return number !== null && anniversaryDaysOf(Number(v)).has(number);
-        default: {
-          if (typeof v === "number") return number !== null && compare(number, node.op as Operator, v);
-          const day =
-            typeof v === "object" && v !== null && "$daysAgo" in v
-              ? istDay(istMidnight(v.$daysAgo))
-              : typeof v === "object" && v !== null && "$daysAhead" in v
-                ? istDay(istMidnight(-v.$daysAhead))
-                : String(v);
-          return key !== null && compareText(key, node.op, day);
-        }
-      }
-    }
-    case "segment": {
-      // In a segment: its tree holds; not in it: it does not. A segment no longer there holds nobody.
-      const inIt = node.target ? plainMatch(node.target.tree, c) : false;
-      return node.op === "$eq" ? inIt : !inIt;
-    }
-    default:
-      throw new Error(`No plain evaluation of a ${node.kind} condition here`);
-  }
-}
-
-/**
- * Trees that include other segments: a membership condition (is in, is not in, of a segment whose
- * tree is generated, or of one deleted since), alone or in a group beside another tree, nested in
- * turn. The service sets each target before anything is compiled (segment-references.server.ts).
- */
-const membershipArb: fc.Arbitrary<SegmentNode> = fc.letrec<{ node: SegmentNode }>((tie) => ({
-  node: fc.oneof(
-    { depthSize: "small", maxDepth: 2 },
-    fc
-      .record({
-        op: fc.constantFrom("$eq" as const, "$ne" as const),
-        target: fc.option(fc.record({ name: fc.constant("Included"), tree: fc.oneof(valueTreeArb, tie("node")) }), {
-          nil: null,
-          freq: 6,
-        }),
-      })
-      .map(({ op, target }): SegmentNode => ({ kind: "segment", op, segmentId: hexId("included"), target })),
-    fc
-      .record({ logic: fc.constantFrom("AND" as const, "OR" as const), a: tie("node"), b: valueTreeArb })
-      .map(({ logic, a, b }): SegmentNode => ({ kind: "group", logic, children: [a, b] })),
-  ),
-})).node;
-
-/** The SQLite count's shapes (decision 0004), each forced in turn: all must agree with PostgreSQL's. */
-const sqliteTuningArb = fc.constantFrom(
-  { sampleSize: 2000, narrowOr: 0.35, broadAnd: 0.2, forceAnd: null },
-  { sampleSize: 1e9, narrowOr: 0.35, broadAnd: 0.2, forceAnd: "plain" as const },
-  { sampleSize: 1, narrowOr: Infinity, broadAnd: Infinity, forceAnd: null },
-  { sampleSize: 1, narrowOr: 0, broadAnd: 0, forceAnd: "complement" as const },
-  { sampleSize: 1, narrowOr: 0, broadAnd: 0, forceAnd: "anchored" as const },
-);
-/** PostgreSQL's shapes (decision 0032): forced, or chosen from the planner's estimates. */
-const postgresTuningArb = fc.constantFrom(
-  { minTenant: 20_000, broad: 0.4, narrowOr: 0.35, force: null },
-  { minTenant: 0, broad: 0.4, narrowOr: 0.35, force: null },
-  { minTenant: 0, broad: 0.9, narrowOr: 1, force: null },
-  { minTenant: 0, broad: 0.4, narrowOr: 0.35, force: "plain" as const },
-  { minTenant: 0, broad: 0.4, narrowOr: 0.35, force: "complement" as const },
-  { minTenant: 0, broad: 0.4, narrowOr: 0.35, force: "disjoint" as const },
-  { minTenant: 0, broad: 0.4, narrowOr: 0.35, force: "ranges" as const },
-  { minTenant: 0, broad: 0.4, narrowOr: 0.35, force: "rangeComplement" as const },
-);
-const tuningArb = fc.tuple(sqliteTuningArb, postgresTuningArb).map(([sqliteTuning, postgresTuning]) => ({
-  sqliteTuning,
-  postgresTuning,
-}));
-
-const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-const tupleIds = (t: AudienceTuple) => t[0];
 
 // ---------------------------------------------------------------------------------------------
 
@@ -826,9 +388,3 @@ describe("a segment on SQLite and on PostgreSQL", () => {
     expect(await postgresAudience.sqlAudienceCount(TENANT_B, everyone, NOW)).toBe(customersOf(TENANT_B).length);
   });
 });
-
-function parsedTree(conditions: unknown): SegmentNode {
-  const parsed = parseConditions(conditions);
-  if (!parsed.ok) throw new Error(parsed.message);
-  return parsed.tree;
-}
