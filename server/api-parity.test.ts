@@ -81,7 +81,13 @@ function send(side: Side, c: Case): Promise<Answer> {
   const headers: Record<string, string> = { "Accept-Encoding": "gzip", ...c.headers };
   if ((c.auth ?? "bearer") === "bearer") headers.Authorization = `Bearer ${side.token}`;
   if (c.auth === "cookie") headers.Cookie = side.cookie;
-  if (c.body !== undefined) headers["Content-Type"] ??= "application/json";
+  if (c.body !== undefined) {
+    headers["Content-Type"] ??= "application/json";
+    // Framed by its length: Node's client sends a DELETE's body unframed (no Content-Length, not
+    // chunked), so the server would read it as the start of another request and answer that one
+    // 400 while the DELETE itself still ran, a race with the next case.
+    headers["Content-Length"] = String(Buffer.byteLength(c.body));
+  }
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: c.method, headers, agent: false }, (res) => {
       const answer = (body: string): Answer => ({
