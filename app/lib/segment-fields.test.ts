@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { BUILT_IN_FIELDS, type FieldDefinition } from "~/lib/custom-fields";
 import { checkTreeFields, segmentFieldWarnings } from "~/lib/segment-fields";
 import { toConditions } from "~/lib/segments";
-import { parseConditions } from "~/lib/segment-parse";
+import { parsedTree } from "../../tests/helpers/segment-trees";
 
 const field = (name: string, type: FieldDefinition["type"], choices: string[] = [], retired = false) => ({
   name,
@@ -25,11 +25,7 @@ const catalog = new Map<string, FieldDefinition>(
   ].map((f) => [f.name, f]),
 );
 
-const tree = (conditions: unknown) => {
-  const r = parseConditions(conditions);
-  if (!r.ok) throw new Error(r.message);
-  return r.tree;
-};
+const tree = parsedTree;
 const check = (conditions: unknown) => checkTreeFields(tree(conditions), catalog);
 const problem = (conditions: unknown) => {
   const r = check(conditions);

@@ -6,7 +6,7 @@
 // and clearing a customer's tags; a file without such columns leaves them be. The consent columns
 // are ./customer-csv-consent.server.test.ts's.
 import { beforeAll, describe, expect, it } from "vitest";
-import { csv, customerOf } from "../../tests/helpers/customer-csv";
+import { csv, customerOf, readAll } from "../../tests/helpers/customer-csv";
 import { createTestUser, useTestDatabase } from "../../tests/helpers/db";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
@@ -22,8 +22,6 @@ import { createCustomer, getCustomer } from "~/services/customers.server";
 import { createField, fieldDefinitions, updateField } from "~/services/custom-fields.server";
 import { suppressionOf } from "~/services/suppressions.server";
 import { issueToken } from "~/services/token.server";
-
-const readAll = async (stream: ReadableStream<Uint8Array>) => new Response(stream).text();
 
 /** The same fields in a workspace: a choice, a number, a date, a yes/no; and one retired (once `retire` holds). */
 async function defineFields(userId: string, retire = true) {

@@ -3,6 +3,7 @@
 // upsert on e-mail, a malformed file refused with nothing written, export content and search.
 import { Readable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
+import { csv, readAll } from "../../tests/helpers/customer-csv";
 import { useTestDatabase, createTestUser } from "../../tests/helpers/db";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
@@ -18,9 +19,6 @@ import { createCustomer, getCustomer, listCustomers } from "~/services/customers
 import { seedTenant } from "~/services/seed.server";
 import { CustomerApiSchema } from "~/schemas/customer";
 import { issueToken } from "~/services/token.server";
-
-const csv = (text: string) => Readable.from([Buffer.from(text)]);
-const readAll = async (stream: ReadableStream<Uint8Array>) => new Response(stream).text();
 
 let user: User;
 beforeAll(async () => {

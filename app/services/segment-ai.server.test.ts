@@ -205,12 +205,7 @@ describe("Use AI with an LLM and the tenant's segments", () => {
   it("lists the tenant's segments in the prompt and takes a membership condition of one of them, never another tenant's", async () => {
     useLlm();
     const { createSegment } = await import("~/services/segments.server");
-    const { parseConditions } = await import("~/lib/segment-parse");
-    const tree = (conditions: unknown) => {
-      const parsed = parseConditions(conditions);
-      if (!parsed.ok) throw new Error(parsed.message);
-      return parsed.tree;
-    };
+    const { parsedTree: tree } = await import("../../tests/helpers/segment-trees");
     const vip = await createSegment(userId, {
       name: "VIP shoppers",
       description: "",

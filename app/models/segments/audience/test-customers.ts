@@ -3,18 +3,13 @@
 // segment tests (spend in paise, visits, last active in ms), written through Prisma.
 import { db } from "~/db/prisma.server";
 import { newId } from "~/lib/id";
-import { type SegmentNode } from "~/lib/segments";
-import { parseConditions } from "~/lib/segment-parse";
+import { parsedTree } from "../../../../tests/helpers/segment-trees";
 
 /** A customer as the audience's rules see them. */
 export type Row = { id: string; totalSpendPaise: number; visits: number; lastActive: number | null };
 
 /** The rule tree of the editor's JSON (a test's own, so an invalid one throws). */
-export const tree = (conditions: unknown): SegmentNode => {
-  const parsed = parseConditions(conditions);
-  if (!parsed.ok) throw new Error(parsed.message);
-  return parsed.tree;
-};
+export const tree = parsedTree;
 
 /** Writes the tenant's customers with these figures (and made-up names and addresses); returns them with their ids. */
 export async function insertCustomers(userId: string, rows: Omit<Row, "id">[]): Promise<Row[]> {
