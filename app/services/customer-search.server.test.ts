@@ -3,7 +3,6 @@
 // postgres project): pages newest first with an exact total and a cursor, search by name or e-mail,
 // and a search that stays inside its tenant (counts, caps, its range of the index). The service's
 // other rules and the /api routes: customers.server.test.ts.
-import type { LoaderFunctionArgs } from "@remix-run/node";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase, createTestUser, TEST_ENGINE, useTestConnection } from "../../tests/helpers/db";
 import { postgresPlan } from "../../tests/helpers/explain";
@@ -17,7 +16,6 @@ const connection = useTestConnection();
 import { db } from "~/db/prisma.server";
 import type { User } from "~/generated/prisma/client";
 import { loader as listLoader } from "~/routes/api/customers";
-import { issueToken } from "~/services/token.server";
 import {
   countCustomers,
   createCustomer,
@@ -31,36 +29,8 @@ import { type SeedCustomer, seedStore } from "~/models/seed/store.server";
 import { readConnection } from "~/db/reader.server";
 import { isPostgres } from "~/db/connection.server";
 import { analyzeCustomersPg } from "~/db/planner-statistics.postgres.server";
-import { CustomerApiSchema } from "~/schemas/customer";
+import { call, input } from "~/services/customer-test-calls";
 import { pageSummary } from "~/lib/customers";
-
-const input = (over: Record<string, unknown> = {}) =>
-  CustomerApiSchema.parse({
-    firstName: "Priya",
-    lastName: "Sharma",
-    email: `priya${Math.random().toString(36).slice(2)}@example.com`,
-    ...over,
-  });
-
-async function call(
-  handler: (args: LoaderFunctionArgs) => Promise<unknown>,
-  user: User,
-  path: string,
-  init: { method?: string; body?: unknown; params?: Record<string, string> } = {},
-) {
-  const request = new Request(`http://localhost${path}`, {
-    method: init.method ?? "GET",
-    headers: { Authorization: `Bearer ${await issueToken(user.id)}`, "Content-Type": "application/json" },
-    body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body),
-  });
-  const response = (await handler({
-    request,
-    params: init.params ?? {},
-    context: {},
-  } as LoaderFunctionArgs)) as Response;
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
-}
 
 describe("the paged list", () => {
   let tenant: User;

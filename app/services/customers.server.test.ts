@@ -2,7 +2,6 @@
 // Customers against a real database (SQLite, and PostgreSQL in the postgres project): the service
 // rules (create, read, update, delete, totals that follow orders, the segments of one customer) and
 // the /api routes. The paged list and its search: customer-search.server.test.ts.
-import type { LoaderFunctionArgs } from "@remix-run/node";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase, createTestUser } from "../../tests/helpers/db";
 
@@ -15,7 +14,6 @@ import { ApiError } from "~/lib/api.server";
 import { loader as listLoader, action as createAction } from "~/routes/api/customers";
 import { loader as getLoader, action as idAction } from "~/routes/api/customers-id";
 import { createOrder, updateOrder } from "~/services/orders.server";
-import { issueToken } from "~/services/token.server";
 import {
   createCustomer,
   customerDetail,
@@ -24,35 +22,7 @@ import {
   listCustomers,
   updateCustomer,
 } from "~/services/customers.server";
-import { CustomerApiSchema } from "~/schemas/customer";
-
-const input = (over: Record<string, unknown> = {}) =>
-  CustomerApiSchema.parse({
-    firstName: "Priya",
-    lastName: "Sharma",
-    email: `priya${Math.random().toString(36).slice(2)}@example.com`,
-    ...over,
-  });
-
-async function call(
-  handler: (args: LoaderFunctionArgs) => Promise<unknown>,
-  user: User,
-  path: string,
-  init: { method?: string; body?: unknown; params?: Record<string, string> } = {},
-) {
-  const request = new Request(`http://localhost${path}`, {
-    method: init.method ?? "GET",
-    headers: { Authorization: `Bearer ${await issueToken(user.id)}`, "Content-Type": "application/json" },
-    body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body),
-  });
-  const response = (await handler({
-    request,
-    params: init.params ?? {},
-    context: {},
-  } as LoaderFunctionArgs)) as Response;
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
-}
+import { call, input } from "~/services/customer-test-calls";
 
 let alice: User;
 let bob: User;
