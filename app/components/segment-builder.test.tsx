@@ -6,26 +6,17 @@ import { useForm } from "@conform-to/react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { SegmentBuilder } from "~/components/segment-builder";
-import { BUILT_IN_FIELDS, type FieldDefinition } from "~/lib/custom-fields";
+import { BUILT_IN_FIELDS } from "~/lib/custom-fields";
+import { ownField } from "~/lib/own-field-fixture";
 import { type BuilderRows } from "~/lib/segments-builder";
 import { builderFields } from "~/lib/segment-builder-fields";
 import type { SegmentFormInput } from "~/schemas/segment";
 
-const own = (name: string, type: FieldDefinition["type"], extra: Partial<FieldDefinition> = {}): FieldDefinition => ({
-  name,
-  label: name.charAt(0).toUpperCase() + name.slice(1),
-  type,
-  choices: [],
-  defaultValue: null,
-  builtIn: false,
-  retired: false,
-  ...extra,
-});
 const catalog = [
   ...BUILT_IN_FIELDS,
-  own("tier", "choice", { choices: ["Gold", "Silver", "Bronze"] }),
-  own("vip", "boolean"),
-  own("old", "text", { retired: true }),
+  ownField("tier", "choice", { choices: ["Gold", "Silver", "Bronze"] }),
+  ownField("vip", "boolean"),
+  ownField("old", "text", { retired: true }),
 ];
 
 function Builder({ rows, used = [] }: { rows: BuilderRows; used?: string[] }) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BUILT_IN_FIELDS, type FieldDefinition } from "~/lib/custom-fields";
+import { ownField } from "~/lib/own-field-fixture";
 import {
   type BuilderRows,
   MESSAGES,
@@ -162,23 +163,13 @@ describe("the segment builder's rows", () => {
 });
 
 describe("the builder's rows on the customer's fields and tags", () => {
-  const field = (name: string, type: FieldDefinition["type"], extra: Partial<FieldDefinition> = {}) => ({
-    name,
-    label: name.charAt(0).toUpperCase() + name.slice(1),
-    type,
-    choices: [],
-    defaultValue: null,
-    builtIn: false,
-    retired: false,
-    ...extra,
-  });
   const catalog: FieldDefinition[] = [
     ...BUILT_IN_FIELDS,
-    field("tier", "choice", { choices: ["Gold", "Silver"] }),
-    field("score", "number"),
-    field("vip", "boolean"),
-    field("renewal", "date"),
-    field("old", "text", { retired: true }),
+    ownField("tier", "choice", { choices: ["Gold", "Silver"] }),
+    ownField("score", "number"),
+    ownField("vip", "boolean"),
+    ownField("renewal", "date"),
+    ownField("old", "text", { retired: true }),
   ];
   const offered = builderFields(catalog);
   const of = (key: string) => {
