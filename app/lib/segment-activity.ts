@@ -36,6 +36,20 @@ export const ACTIVITY_KEY_NAMES = Object.keys(ACTIVITY_KEYS) as ActivityKey[];
 
 export type ActivityOperator = "$gt" | "$gte" | "$lt" | "$lte" | "$eq" | "$ne";
 
+/** Whether figure `a` stands to `b` as the operator asks (a count's or an amount's test). */
+export const figureHolds = (a: number, op: ActivityOperator, b: number): boolean =>
+  op === "$gt"
+    ? a > b
+    : op === "$gte"
+      ? a >= b
+      : op === "$lt"
+        ? a < b
+        : op === "$lte"
+          ? a <= b
+          : op === "$eq"
+            ? a === b
+            : a !== b;
+
 const OPERATORS_OF: Record<Kind, readonly ActivityOperator[]> = {
   count: ["$gt", "$gte", "$lt", "$lte", "$eq", "$ne"],
   rupees: ["$gt", "$gte", "$lt", "$lte", "$eq", "$ne"],

@@ -15,7 +15,7 @@ const connection = useTestConnection();
 import { db } from "~/db/prisma.server";
 import { type SegmentNode } from "~/lib/segments";
 import { parseConditions } from "~/lib/segment-parse";
-import { ACTIVITY_KEYS, type ActivityKey } from "~/lib/segment-activity";
+import { ACTIVITY_KEYS, type ActivityKey, type ActivityOperator, figureHolds } from "~/lib/segment-activity";
 import { segmentAudience } from "~/models/segments/audience/store.server";
 import { suppressions } from "~/models/suppressions/store.server";
 import { CustomerApiSchema } from "~/schemas/customer";
@@ -173,19 +173,6 @@ beforeAll(async () => {
   );
 });
 
-const cmp = (a: number, op: string, b: number) =>
-  op === "$gt"
-    ? a > b
-    : op === "$gte"
-      ? a >= b
-      : op === "$lt"
-        ? a < b
-        : op === "$lte"
-          ? a <= b
-          : op === "$eq"
-            ? a === b
-            : a !== b;
-
 /** A date condition's test on an instant, as lastActive's dates mean: a calendar day in IST. */
 function dateHolds(at: number | null, op: string, day: string): boolean {
   if (at === null) return false;
@@ -196,7 +183,7 @@ function dateHolds(at: number | null, op: string, day: string): boolean {
   return at < start + DAY;
 }
 
-function plain(f: Facts, key: ActivityKey, op: string, value: unknown, withinDays?: number): boolean {
+function plain(f: Facts, key: ActivityKey, op: ActivityOperator, value: unknown, withinDays?: number): boolean {
   const counting = f.orders.filter((o) => !o.cancelled);
   const since = withinDays === undefined ? -Infinity : istMidnight(withinDays);
   const day = (v: unknown) =>
@@ -205,16 +192,16 @@ function plain(f: Facts, key: ActivityKey, op: string, value: unknown, withinDay
       : String(v);
   switch (key) {
     case "orderCount":
-      return cmp(counting.filter((o) => o.at >= since).length, op, Number(value));
+      return figureHolds(counting.filter((o) => o.at >= since).length, op, Number(value));
     case "spendWithinDays":
-      return cmp(
+      return figureHolds(
         counting.filter((o) => o.at >= since).reduce((n, o) => n + o.total, 0),
         op,
         Number(value) * 100,
       );
     case "averageOrderValue": {
       const spend = counting.reduce((n, o) => n + o.total, 0);
-      return cmp(counting.length ? Math.round(spend / counting.length) : 0, op, Number(value) * 100);
+      return figureHolds(counting.length ? Math.round(spend / counting.length) : 0, op, Number(value) * 100);
     }
     case "firstOrderDate":
       return dateHolds(counting.length ? Math.min(...counting.map((o) => o.at)) : null, op, day(value));
@@ -225,7 +212,7 @@ function plain(f: Facts, key: ActivityKey, op: string, value: unknown, withinDay
     case "lastClickDate":
       return dateHolds(f.lastClick, op, day(value));
     case "messagesReceived":
-      return cmp(f.delivered.filter((at) => at >= since).length, op, Number(value));
+      return figureHolds(f.delivered.filter((at) => at >= since).length, op, Number(value));
     case "boughtProduct": {
       const bought = counting.some((o) => o.items.some((i) => i.toLowerCase() === String(value).toLowerCase()));
       return op === "$eq" ? bought : !bought;
@@ -238,8 +225,8 @@ function plain(f: Facts, key: ActivityKey, op: string, value: unknown, withinDay
 }
 
 /** Every key with each of its operators and a few values (and windows where it takes one). */
-function cases(): { key: ActivityKey; op: string; value: unknown; withinDays?: number }[] {
-  const list: { key: ActivityKey; op: string; value: unknown; withinDays?: number }[] = [];
+function cases(): { key: ActivityKey; op: ActivityOperator; value: unknown; withinDays?: number }[] {
+  const list: { key: ActivityKey; op: ActivityOperator; value: unknown; withinDays?: number }[] = [];
   const numbers: Record<string, number[]> = {
     orderCount: [0, 1, 2],
     messagesReceived: [0, 1],
@@ -249,7 +236,7 @@ function cases(): { key: ActivityKey; op: string; value: unknown; withinDays?: n
   for (const key of Object.keys(ACTIVITY_KEYS) as ActivityKey[]) {
     const spec = ACTIVITY_KEYS[key];
     const windows = spec.window === "none" ? [undefined] : spec.window === "optional" ? [undefined, 30, 90] : [30, 90];
-    const ops =
+    const ops: ActivityOperator[] =
       spec.kind === "date"
         ? ["$gt", "$gte", "$lt", "$lte"]
         : spec.kind === "boolean"

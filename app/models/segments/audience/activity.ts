@@ -19,26 +19,18 @@
 // - Consent reads as app/services/consent.server.ts says: the recorded status, unless a newer
 //   unsubscribe, complaint or suppression by hand of the customer's address withdrew it.
 // - Suppressed: the customer's address is on the tenant's suppression list (its primary key).
-import type { ActivityConditionNode, ActivityKey, ActivityOperator } from "~/lib/segment-activity";
+import {
+  type ActivityConditionNode,
+  type ActivityKey,
+  type ActivityOperator,
+  figureHolds,
+} from "~/lib/segment-activity";
 import { istDateDaysAgo, istDayStart, toComparison } from "~/lib/segment-dates";
 import { rupeesToPaise } from "~/lib/money";
 import type { Dialect } from "~/models/segments/audience/rows";
 import type { Bind, CustomerList } from "~/models/segments/audience/values";
 
 const OP_SQL: Record<ActivityOperator, string> = { $gt: ">", $gte: ">=", $lt: "<", $lte: "<=", $eq: "=", $ne: "<>" };
-
-const holds = (a: number, op: ActivityOperator, b: number): boolean =>
-  op === "$gt"
-    ? a > b
-    : op === "$gte"
-      ? a >= b
-      : op === "$lt"
-        ? a < b
-        : op === "$lte"
-          ? a <= b
-          : op === "$eq"
-            ? a === b
-            : a !== b;
 
 const DAY_MS = 86_400_000;
 
@@ -110,7 +102,7 @@ function activityList(node: ActivityConditionNode, userId: string, dialect: Dial
     case "spendWithinDays": {
       const from = windowStart(node, now);
       const bound = numberTest(node.key, Number(node.value));
-      const absentPasses = holds(0, node.op, bound);
+      const absentPasses = figureHolds(0, node.op, bound);
       const agg = node.key === "orderCount" ? "count(*)" : `sum(o."amountPaise" + o."taxPaise")`;
       // Bound in the order they appear (SQLite's `?` are positional); on PostgreSQL the customer's
       // own orders only, so HAVING tests the customer's group.
@@ -126,7 +118,7 @@ function activityList(node: ActivityConditionNode, userId: string, dialect: Dial
     case "messagesReceived": {
       const from = windowStart(node, now);
       const bound = Number(node.value);
-      const absentPasses = holds(0, node.op, bound);
+      const absentPasses = figureHolds(0, node.op, bound);
       const select = `SELECT d."customerId" FROM "Delivery" d WHERE ${pg ? `d."customerId" = "Customer"."id" AND ` : ""}d."userId" = ${bind(userId)}
         AND d."status" = 'delivered' AND d."updatedAt" >= ${whole(from)}
         GROUP BY d."customerId" HAVING count(*) ${OP_SQL[absentPasses ? NEGATED[node.op] : node.op]} ${whole(bound)}`;
@@ -180,7 +172,7 @@ function figureList(
   if (figure.time === null) {
     const tests = nodes.map((n) => ({ op: n.op, bound: numberTest(n.key, Number(n.value)) }));
     // A customer without a row has `absent`; when that passes every test, list those who fail one.
-    const absentPasses = absent !== null && tests.every((t) => holds(absent, t.op, t.bound));
+    const absentPasses = absent !== null && tests.every((t) => figureHolds(absent, t.op, t.bound));
     const terms = tests.map((t) => `${a} ${OP_SQL[absentPasses ? NEGATED[t.op] : t.op]} ${whole(t.bound)}`);
     return {
       select: `${base} AND (${terms.join(absentPasses ? " OR " : " AND ")})`,
