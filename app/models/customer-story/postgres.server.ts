@@ -5,7 +5,7 @@
 import type pg from "pg";
 import { postgres } from "~/db/postgres.server";
 import type { CustomerStoryStore } from "./contract";
-import { STORY_SOURCES_SQL, storyRow, type StoryRow } from "./rows";
+import { ROW_CLICK_SQL, ROW_OPEN_SQL, STORY_SOURCES_SQL, storyRow, type StoryRow } from "./rows";
 
 const ms = (column: string) => `round(extract(epoch from ${column}) * 1000)::bigint`;
 const SEQ = `lpad("seq"::text, 12, '0')`;
@@ -27,8 +27,7 @@ ${STORY_SOURCES_SQL("$1", "$2")},
   FROM "rows"
   UNION ALL
   -- The first open by a person.
-  SELECT "openedAt", '2-' || ${SEQ}, 'opened', "campaignId", "campaignName", 1, NULL, '', NULL
-  FROM "rows" WHERE "openedAt" IS NOT NULL
+  ${ROW_OPEN_SQL(SEQ)}
   UNION ALL
   -- Opened by a machine only: its first machine open.
   SELECT min("at"), '2-' || ${SEQ} || '-m', 'machine-opened', min("campaignId"), min("campaignName"), 1, NULL, '', NULL
@@ -41,10 +40,7 @@ ${STORY_SOURCES_SQL("$1", "$2")},
   GROUP BY "seq", "link"
   UNION ALL
   -- A click known only from the row (a history written without events): "a link".
-  SELECT "clickedAt", '3-' || ${SEQ} || '-r', 'clicked', "campaignId", "campaignName", 1, NULL, '', NULL
-  FROM "rows"
-  WHERE "clickedAt" IS NOT NULL
-    AND "seq" NOT IN (SELECT "seq" FROM "events" WHERE "kind" = 'clicked' AND NOT "machine")
+  ${ROW_CLICK_SQL(SEQ, `NOT "machine"`)}
   UNION ALL
   -- Soft bounces and complaints, each as it came.
   SELECT "at", '4-' || lpad("id"::text, 12, '0'), "kind", "campaignId", "campaignName", 1, NULL, "details", NULL

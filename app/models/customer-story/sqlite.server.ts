@@ -2,7 +2,7 @@
 // what it gathers and how a page is cut).
 import { readStatement } from "~/db/reader.server";
 import type { CustomerStoryStore } from "./contract";
-import { STORY_SOURCES_SQL, storyRow, type StoryRow } from "./rows";
+import { ROW_CLICK_SQL, ROW_OPEN_SQL, STORY_SOURCES_SQL, storyRow, type StoryRow } from "./rows";
 
 // Keys: a digit for the order within one millisecond, then ids that make it unique. Sequence
 // numbers are zero-padded so that keys compare as their numbers do.
@@ -25,8 +25,7 @@ ${STORY_SOURCES_SQL("@customerId", "@userId")},
   FROM "rows"
   UNION ALL
   -- The first open by a person.
-  SELECT "openedAt", '2-' || ${SEQ}, 'opened', "campaignId", "campaignName", 1, NULL, '', NULL
-  FROM "rows" WHERE "openedAt" IS NOT NULL
+  ${ROW_OPEN_SQL(SEQ)}
   UNION ALL
   -- Opened by a machine only: its first machine open.
   SELECT min("at"), '2-' || ${SEQ} || '-m', 'machine-opened', "campaignId", "campaignName", 1, NULL, '', NULL
@@ -39,10 +38,7 @@ ${STORY_SOURCES_SQL("@customerId", "@userId")},
   GROUP BY "seq", "link"
   UNION ALL
   -- A click known only from the row (a history written without events): "a link".
-  SELECT "clickedAt", '3-' || ${SEQ} || '-r', 'clicked', "campaignId", "campaignName", 1, NULL, '', NULL
-  FROM "rows"
-  WHERE "clickedAt" IS NOT NULL
-    AND "seq" NOT IN (SELECT "seq" FROM "events" WHERE "kind" = 'clicked' AND "machine" = 0)
+  ${ROW_CLICK_SQL(SEQ, `"machine" = 0`)}
   UNION ALL
   -- Soft bounces and complaints, each as it came.
   SELECT "at", '4-' || printf('%012d', "id"), "kind", "campaignId", "campaignName", 1, NULL, "details", NULL
