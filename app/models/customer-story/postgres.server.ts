@@ -26,7 +26,6 @@ ${STORY_SOURCES_SQL("$1", "$2")},
          "status", "details", NULL::integer AS "link"
   FROM "rows"
   UNION ALL
-  -- The first open by a person.
   ${ROW_OPEN_SQL(SEQ)}
   UNION ALL
   -- Opened by a machine only: its first machine open.
@@ -39,7 +38,6 @@ ${STORY_SOURCES_SQL("$1", "$2")},
   FROM "events" WHERE "kind" = 'clicked' AND NOT "machine"
   GROUP BY "seq", "link"
   UNION ALL
-  -- A click known only from the row (a history written without events): "a link".
   ${ROW_CLICK_SQL(SEQ, `NOT "machine"`)}
   UNION ALL
   -- Soft bounces and complaints, each as it came.

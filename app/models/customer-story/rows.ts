@@ -55,16 +55,17 @@ export const STORY_SOURCES_SQL = (customer: string, tenant: string) => `WITH "ro
 
 /**
  * The entries the customer's delivery rows give without their events, in both engines' statements:
- * the first open by a person, and a click known only from the row (a history written without
- * events: "a link"). `seq` is the engine's zero-padded "seq"; `byPerson` its test that an event
- * was not a machine's.
+ * the first open by a person, and a click known only from the row. `seq` is the engine's
+ * zero-padded "seq"; `byPerson` its test that an event was not a machine's.
  */
 export const ROW_OPEN_SQL = (seq: string) =>
-  `SELECT "openedAt", '2-' || ${seq}, 'opened', "campaignId", "campaignName", 1, NULL, '', NULL
+  `-- The first open by a person.
+  SELECT "openedAt", '2-' || ${seq}, 'opened', "campaignId", "campaignName", 1, NULL, '', NULL
   FROM "rows" WHERE "openedAt" IS NOT NULL`;
 
 export const ROW_CLICK_SQL = (seq: string, byPerson: string) =>
-  `SELECT "clickedAt", '3-' || ${seq} || '-r', 'clicked', "campaignId", "campaignName", 1, NULL, '', NULL
+  `-- A click known only from the row (a history written without events): "a link".
+  SELECT "clickedAt", '3-' || ${seq} || '-r', 'clicked', "campaignId", "campaignName", 1, NULL, '', NULL
   FROM "rows"
   WHERE "clickedAt" IS NOT NULL
     AND "seq" NOT IN (SELECT "seq" FROM "events" WHERE "kind" = 'clicked' AND ${byPerson})`;

@@ -24,7 +24,6 @@ ${STORY_SOURCES_SQL("@customerId", "@userId")},
          "status", "details", NULL AS "link"
   FROM "rows"
   UNION ALL
-  -- The first open by a person.
   ${ROW_OPEN_SQL(SEQ)}
   UNION ALL
   -- Opened by a machine only: its first machine open.
@@ -37,7 +36,6 @@ ${STORY_SOURCES_SQL("@customerId", "@userId")},
   FROM "events" WHERE "kind" = 'clicked' AND "machine" = 0
   GROUP BY "seq", "link"
   UNION ALL
-  -- A click known only from the row (a history written without events): "a link".
   ${ROW_CLICK_SQL(SEQ, `"machine" = 0`)}
   UNION ALL
   -- Soft bounces and complaints, each as it came.
