@@ -4,15 +4,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { writeConditions } from "~/components/segment-preview";
 import { builderRows } from "~/lib/segments-builder";
-
-const PUNE_CONDITIONS = {
-  $and: [
-    { "field:birthday": { $anniversaryWithinDays: 7 } },
-    { "field:city": { $eq: "Pune" } },
-    { boughtProduct: { $eq: "Saree" } },
-    { lastOpenDate: { $gte: { $daysAgo: 90 } } },
-  ],
-};
+import { PUNE, PUNE_CONDITIONS } from "~/lib/segments-ai-example";
 
 function answer(status: number, body: unknown) {
   const fetch = vi.fn(async () =>
@@ -36,13 +28,13 @@ describe("writeConditions", () => {
       summary: "Birthday anniversary within 7 days AND City is Pune AND Bought Saree AND Last open in the last 90 days",
       writer: "llm",
     });
-    const result = await writeConditions("Birthday this week in Pune, bought a saree, opened something in 90 days");
+    const result = await writeConditions(PUNE);
     expect(fetch).toHaveBeenCalledWith(
       "/api/segments/describe",
       expect.objectContaining({
         method: "POST",
         body: JSON.stringify({
-          description: "Birthday this week in Pune, bought a saree, opened something in 90 days",
+          description: PUNE,
         }),
       }),
     );

@@ -14,19 +14,10 @@ import { resetEnvCache } from "~/env.server";
 import { interpretDescription } from "~/lib/segments-ai";
 import { builderRows, builderToTree } from "~/lib/segments-builder";
 import { toConditions } from "~/lib/segments";
+import { PUNE, PUNE_CONDITIONS } from "~/lib/segments-ai-example";
 import { NewFieldSchema } from "~/schemas/custom-field";
 import { createField, fieldCatalog, updateField } from "~/services/custom-fields.server";
 import { describeSegment, segmentPrompt } from "~/services/segment-ai.server";
-
-const PUNE = "Birthday this week in Pune, bought a saree, opened something in 90 days";
-const PUNE_CONDITIONS = {
-  $and: [
-    { "field:birthday": { $anniversaryWithinDays: 7 } },
-    { "field:city": { $eq: "Pune" } },
-    { boughtProduct: { $eq: "Saree" } },
-    { lastOpenDate: { $gte: { $daysAgo: 90 } } },
-  ],
-};
 
 let llm: FakeLlm;
 let userId: string;
