@@ -32,6 +32,12 @@ async function replyOf(res: unknown): Promise<Reply> {
   return { status: d.init?.status ?? 200, body: d.data };
 }
 
+/** The segment form's action on a post from the signed-in browser, its fields in the order given. */
+function postForm(path: string, cookie: string, body: URLSearchParams, params: Record<string, string> = {}) {
+  const headers = { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN };
+  return formRoute.action(args(makeRequest(path, { method: "POST", auth: { cookie }, body, headers }), params));
+}
+
 /** A signed-in user with three customers: customer i spent ₹1,000 × i and visited 4 × i times. */
 async function signedIn() {
   const user = await createTestUser("Segment Form");
@@ -291,17 +297,7 @@ describe("the segment form", () => {
       ["conditions.children[2].op", "$nin"],
       ["conditions.children[2].value", "churned, Do not mail"],
     ]);
-    const post = (b: URLSearchParams) =>
-      formRoute.action(
-        args(
-          makeRequest("/segments/new", {
-            method: "POST",
-            auth: { cookie },
-            body: b,
-            headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN },
-          }),
-        ),
-      );
+    const post = (b: URLSearchParams) => postForm("/segments/new", cookie, b);
     const saved = await post(body);
     expect((saved as Response).status).toBe(302);
     const segment = await db().segment.findFirstOrThrow({ where: { userId: user.id } });
@@ -348,17 +344,7 @@ describe("the segment form", () => {
 
   it("saves activity rows posted without JavaScript, the window folded into the operator, and opens them unchanged", async () => {
     const { user, cookie } = await signedIn();
-    const post = (b: URLSearchParams) =>
-      formRoute.action(
-        args(
-          makeRequest("/segments/new", {
-            method: "POST",
-            auth: { cookie },
-            body: b,
-            headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN },
-          }),
-        ),
-      );
+    const post = (b: URLSearchParams) => postForm("/segments/new", cookie, b);
     const rows = (window: string) =>
       new URLSearchParams({
         name: "Regular saree buyers",
@@ -416,18 +402,7 @@ describe("the segment form", () => {
     ]);
     // Saved again as opened (the op still carrying its window, as a browser with JavaScript may
     // post before the row is touched): the same conditions.
-    const update = (b: URLSearchParams) =>
-      formRoute.action(
-        args(
-          makeRequest(`/segments/edit/${segment.id}`, {
-            method: "POST",
-            auth: { cookie },
-            body: b,
-            headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN },
-          }),
-          { id: segment.id },
-        ),
-      );
+    const update = (b: URLSearchParams) => postForm(`/segments/edit/${segment.id}`, cookie, b, { id: segment.id });
     const again = new URLSearchParams({ name: "Regular saree buyers", "conditions.logic": "AND" });
     opened.values.conditions.children.forEach((c, i) => {
       for (const [k, v] of Object.entries(row(i, c.field, c.op, c.value))) again.set(k, v);
