@@ -1,0 +1,118 @@
+import { describe, expect, it } from "vitest";
+import {
+  compileMergeParts,
+  knownMergeTags,
+  MAX_TEMPLATE_CHARS,
+  MergeTagError,
+  mergeTagProblems,
+  type MergeValues,
+  withLegacyTags,
+} from "~/lib/merge-tags";
+
+const known = knownMergeTags(["shoe_size"]);
+const values = (customer: MergeValues["customer"], shop = { name: "Chai Co", address: "" }): MergeValues => ({
+  customer,
+  last_order: null,
+  shop,
+  unsubscribe_url: "https://crm.example.in/u/t?a=1&b=2",
+  view_in_browser_url: "https://crm.example.in/v/t",
+});
+const fill = (source: string, kind: "html" | "text", v: MergeValues) =>
+  compileMergeParts([{ source, kind, where: "Message" }]).fill(v)[0];
+
+describe("merge tags", () => {
+  it("fills a customer's values with a fallback for an empty one", () => {
+    const source = 'Hi {{ customer.first_name | default: "there" }}!';
+    expect(fill(source, "text", values({ first_name: "Asha" }))).toBe("Hi Asha!");
+    expect(fill(source, "text", values({ first_name: "" }))).toBe("Hi there!");
+    expect(fill(source, "text", values({}))).toBe("Hi there!");
+  });
+
+  it("escapes values in HTML and leaves them as they are in text", () => {
+    const v = values({ first_name: `<b>"Asha" & co</b>` });
+    expect(fill("<p>{{ customer.first_name }}</p>", "html", v)).toBe(
+      "<p>&lt;b&gt;&#34;Asha&#34; &amp; co&lt;/b&gt;</p>",
+    );
+    expect(fill("{{ customer.first_name }}", "text", v)).toBe(`<b>"Asha" & co</b>`);
+    expect(fill('<a href="{{ unsubscribe_url }}">x</a>', "html", v)).toBe(
+      '<a href="https://crm.example.in/u/t?a=1&amp;b=2">x</a>',
+    );
+  });
+
+  it("reads the first messages' {NAME} and {UNSUBSCRIBE_URL}", () => {
+    expect(withLegacyTags("Hi {NAME}, {UNSUBSCRIBE_URL} {{NAME}}")).toBe(
+      "Hi {{ customer.name }}, {{ unsubscribe_url }} {{NAME}}",
+    );
+    expect(fill("Hi {NAME}: {UNSUBSCRIBE_URL}", "text", values({ name: "Asha Rao" }))).toBe(
+      "Hi Asha Rao: https://crm.example.in/u/t?a=1&b=2",
+    );
+  });
+
+  it("fills several parts together, each distinct tag once, the shop's once per sender", () => {
+    const parts = compileMergeParts([
+      { source: "Hello {{ customer.first_name }}", kind: "text", where: "Subject" },
+      {
+        source: "<h1>{{ customer.first_name }}</h1>{% if shop.address != blank %}<p>{{ shop.address }}</p>{% endif %}",
+        kind: "html",
+        where: "Message",
+      },
+      { source: "{{ customer.first_name }} from {{ shop.name }}", kind: "text", where: "Text part" },
+    ]);
+    const shop = { name: "Chai Co", address: "1 MG Road" };
+    expect(parts.fill(values({ first_name: "Asha" }, shop))).toEqual([
+      "Hello Asha",
+      "<h1>Asha</h1><p>1 MG Road</p>",
+      "Asha from Chai Co",
+    ]);
+    expect(parts.fill(values({ first_name: "Ravi" }, shop))).toEqual([
+      "Hello Ravi",
+      "<h1>Ravi</h1><p>1 MG Road</p>",
+      "Ravi from Chai Co",
+    ]);
+    // Another sender's values are read again, not taken from the first.
+    expect(parts.fill(values({ first_name: "Ravi" }, { name: "Tea Co", address: "" }))[1]).toBe("<h1>Ravi</h1>");
+  });
+
+  it("keeps an assign for the tags after it", () => {
+    const source = '{% assign greeting = "Namaste" %}{{ greeting }}, {{ shop.name }}';
+    expect(fill(source, "text", values({}))).toBe("Namaste, Chai Co");
+  });
+
+  it("names a tag that does not exist, with its line and column", () => {
+    expect(mergeTagProblems("Hi\n  {{ customer.shoe_size }} {{ customer.hat }}", "Message", known)).toEqual([
+      { message: 'There is no merge tag "customer.hat"', where: "Message, line 2, column 31" },
+    ]);
+    expect(mergeTagProblems("{{ order.total }}", "Subject", known)).toEqual([
+      { message: 'There is no merge tag "order.total"', where: "Subject, line 1, column 4" },
+    ]);
+    expect(
+      mergeTagProblems("{% assign x = 1 %}{{ x }}{% for i in (1..3) %}{{ i }}{% endfor %}", "Message", known),
+    ).toEqual([]);
+  });
+
+  it("names an unclosed tag, an unknown filter and a file include", () => {
+    expect(mergeTagProblems("Hi {{ customer.first_name", "Subject", known)[0].message).toMatch(
+      /^The tag \{\{ customer\.first_name is not closed \(line 1, column 4\)$/,
+    );
+    expect(mergeTagProblems("{% if x %}", "Message", known)[0].message).toMatch(/is not closed/);
+    expect(mergeTagProblems("{{ customer.name | shout }}", "Message", known)[0].message).toMatch(
+      /^There is no filter named shout/,
+    );
+    expect(mergeTagProblems('{% include "/etc/passwd" %}', "Message", known)[0].message).toMatch(
+      /^Templates cannot include other files/,
+    );
+    expect(() => compileMergeParts([{ source: '{% render "x" %}', kind: "html", where: "Message" }])).toThrow(
+      MergeTagError,
+    );
+  });
+
+  it("refuses a template that is too long, and stops a render that makes too much text", () => {
+    expect(mergeTagProblems("x".repeat(MAX_TEMPLATE_CHARS + 1), "Message", known)[0].message).toMatch(/longer than/);
+    const loop = '{% assign a = "xxxxxxxxxx" %}{% for i in (1..30) %}{% assign a = a | append: a %}{% endfor %}{{ a }}';
+    expect(() => fill(loop, "text", values({}))).toThrow(/too much text/);
+  });
+
+  it("reads no property a value does not own", () => {
+    expect(fill("{{ customer.constructor }}|{{ customer.__proto__ }}", "text", values({ first_name: "A" }))).toBe("|");
+  });
+});

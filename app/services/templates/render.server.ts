@@ -1,0 +1,133 @@
+// A template made into a message (docs/decisions/0043-templates-and-merge-tags.md): compiled once
+// (blocks and Markdown through MJML into responsive HTML, HTML as the author wrote it, every text
+// parsed for its merge tags), then filled per recipient, which is only LiquidJS putting values
+// into parsed templates. What the preview shows and what is sent come from these two functions.
+import { marked } from "marked";
+import mjml2html from "mjml";
+import { compileMergeParts, MergeTagError, type MergeParts, type MergeValues } from "~/lib/merge-tags";
+import type { Block } from "~/lib/template-blocks";
+import type { Brand } from "~/lib/template-brand";
+import type { TemplateFormat } from "~/lib/templates";
+import { blocksMjml, htmlMjml } from "./blocks-mjml.server";
+import { tagMarkers } from "./tag-markers.server";
+import { blocksText, htmlAsText, TEXT_FOOTER } from "./text-part.server";
+
+/** What a template is made of, as stored. */
+export type TemplateSource = {
+  format: TemplateFormat;
+  subject: string;
+  preheader: string;
+  /** Blocks (already checked), or the HTML or Markdown text. */
+  content: readonly Block[] | string;
+  /** The text part as the author edited it, or null to derive it from the design. */
+  text: string | null;
+};
+
+export type CompiledTemplate = {
+  /** The subject, the HTML and the text, filled together. */
+  parts: MergeParts;
+  /** The compiled HTML and text with their merge tags, before any recipient's values. */
+  htmlSource: string;
+  textSource: string;
+};
+
+export type RenderedMessage = { subject: string; html: string; text: string };
+
+/** A template that cannot be compiled: what and where. */
+export class TemplateCompileError extends Error {
+  constructor(
+    message: string,
+    readonly where: string,
+  ) {
+    super(message);
+  }
+}
+
+const PREHEADER_STYLE =
+  "display:none;max-height:0;max-width:0;overflow:hidden;opacity:0;mso-hide:all;font-size:1px;line-height:1px;";
+const UNSUBSCRIBE_TAG = /\{\{-?\s*unsubscribe_url\b|\{UNSUBSCRIBE_URL\}/;
+
+/** The author's HTML with the preheader hidden at the top of the body and the footer when the unsubscribe link is missing. */
+function authoredHtml(html: string, preheader: string): string {
+  let out = html;
+  if (preheader) {
+    const hidden = `<div class="preheader" style="${PREHEADER_STYLE}">${preheader}</div>`;
+    out = /<body\b[^>]*>/i.test(out)
+      ? out.replace(/<body\b[^>]*>/i, (body) => `${body}\n${hidden}`)
+      : `${hidden}\n${out}`;
+  }
+  if (!UNSUBSCRIBE_TAG.test(html)) {
+    const footer =
+      `<p style="font-size:13px;color:#6b7280;text-align:center;">Sent by {{ shop.name }}{% if shop.address != blank %}, {{ shop.address }}{% endif %}. ` +
+      `Don't want these e-mails any more? <a href="{{ unsubscribe_url }}" style="color:#6b7280;">Unsubscribe</a></p>`;
+    out = /<\/body>/i.test(out) ? out.replace(/<\/body>/i, `${footer}\n</body>`) : `${out}\n${footer}`;
+  }
+  return out;
+}
+
+async function compileMjml(source: string): Promise<string> {
+  const result = await mjml2html(source, { validationLevel: "soft", keepComments: false });
+  return result.html;
+}
+
+/** The design's HTML and derived text, both with merge tags in place. */
+async function designOf(source: TemplateSource, brand: Brand): Promise<{ html: string; text: string }> {
+  const markers = tagMarkers();
+  const preheader = markers.mark(source.preheader);
+  const title = markers.mark(source.subject);
+  if (source.format === "html") {
+    const html = String(source.content);
+    return {
+      html: authoredHtml(html, source.preheader),
+      text: markers.restore(htmlAsText(markers.mark(html))) + TEXT_FOOTER,
+    };
+  }
+  if (source.format === "markdown") {
+    const markdown = markers.mark(String(source.content));
+    const html = await marked.parse(markdown, { async: true, gfm: true });
+    const mjml = htmlMjml(html, brand, title, preheader, markers.mark);
+    return { html: markers.restore(await compileMjml(mjml)), text: markers.restore(markdown.trim()) + TEXT_FOOTER };
+  }
+  const blocks = (source.content as readonly Block[]).map((block) => markBlock(block, markers.mark));
+  const mjml = blocksMjml(blocks, brand, title, preheader, markers.mark);
+  return { html: markers.restore(await compileMjml(mjml)), text: markers.restore(blocksText(blocks)) + TEXT_FOOTER };
+}
+
+/** Every text of a block with its merge tags as markers. */
+function markBlock<T>(value: T, mark: (text: string) => string): T {
+  if (typeof value === "string") return mark(value) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => markBlock(v, mark)) as T;
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === "type" ? v : markBlock(v, mark)])) as T;
+  }
+  return value;
+}
+
+/** Compiles a template once; throws TemplateCompileError naming the part that does not parse. */
+export async function compileTemplate(source: TemplateSource, brand: Brand): Promise<CompiledTemplate> {
+  const design = await designOf(source, brand);
+  const textSource = source.text === null ? design.text : withTextFooter(source.text);
+  try {
+    const parts = compileMergeParts([
+      { source: source.subject, kind: "text", where: "Subject" },
+      { source: design.html, kind: "html", where: "Message" },
+      { source: textSource, kind: "text", where: "Text part" },
+    ]);
+    return { parts, htmlSource: design.html, textSource };
+  } catch (error) {
+    if (error instanceof MergeTagError) throw new TemplateCompileError(error.reason, error.where);
+    throw error;
+  }
+}
+
+/** An edited text part keeps the unsubscribe link: the footer is added when it lacks one. */
+const withTextFooter = (text: string) => (UNSUBSCRIBE_TAG.test(text) ? text : text.trimEnd() + TEXT_FOOTER);
+
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
+const oneLine = (value: string) => value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ").trim();
+
+/** One recipient's message; throws MergeTagError when a render passes its limits. */
+export function renderTemplate(compiled: CompiledTemplate, values: MergeValues): RenderedMessage {
+  const [subject, html, text] = compiled.parts.fill(values);
+  return { subject: oneLine(subject), html, text };
+}
