@@ -24,8 +24,7 @@
 // alone.
 import { Readable } from "node:stream";
 import { csvText, importedCell } from "~/lib/csv-cells";
-import { ApiError } from "~/lib/api.server";
-import { CsvFormatError, CsvRecordReader, NO_CUSTOMER_ROWS, NOT_CSV_TEXT, TextSniffer } from "~/lib/csv-records";
+import { CsvRecordReader, NO_CUSTOMER_ROWS, NOT_CSV_TEXT, TextSniffer } from "~/lib/csv-records";
 import { newId } from "~/lib/id";
 import type { AnyConnection } from "~/models/transaction/store.server";
 import { type MergeExtras, NO_EXTRAS, STAGE_ROWS, STAGED_EXTRA_VALUES, STAGED_VALUES } from "~/models/customers/rows";
@@ -33,6 +32,7 @@ import { customerCsv, type ImportStaging } from "~/models/customers/csv/store.se
 import { CUSTOMER_FIELDS } from "~/schemas/customer";
 import { CustomerImportRowSchema } from "~/schemas/customer-import";
 import { recordConsentsByEmail } from "~/services/consent.server";
+import { refuse, unreadableFile } from "~/services/csv-file-refusals.server";
 import {
   ConsentKeeper,
   consentEntries,
@@ -145,10 +145,6 @@ export type ImportOptions = {
    */
   createFields?: boolean;
 };
-
-function refuse(message: string): ApiError {
-  return new ApiError("unprocessable", message);
-}
 
 function checkMapping(mapping: ColumnMapping, columns: number) {
   for (const field of REQUIRED_IMPORT_FIELDS) {
@@ -355,13 +351,7 @@ async function stageAndMerge(
   } catch (error) {
     input.destroy();
     if (staging) await customerCsv.discardStaging(staging);
-    // A binary file can trip the reader or the header check before its first bytes are all seen.
-    if (sniffer.binary) throw refuse(NOT_CSV_TEXT);
-    if (error instanceof ApiError) throw error;
-    if (error instanceof CsvFormatError)
-      throw refuse(`The file is not a valid CSV file, so nothing was imported: ${error.message}`);
-    const message = error instanceof Error ? error.message : String(error);
-    throw refuse(`The file could not be read, so nothing was imported: ${message}`);
+    throw unreadableFile(error, sniffer.binary);
   }
   if (!header) throw refuse("The file is empty: it needs a header row and at least one customer.");
   // Only a header (and perhaps empty lines): "Imported 0 customers" would read as a success.

@@ -2,13 +2,14 @@
 // address, reason and campaign columns found by their headers, its reasons' words read as one of
 // ours) and the export (which imports back). The list itself: suppressions.server.ts.
 import { Readable } from "node:stream";
-import { ApiError, isBodyTooLarge } from "~/lib/api.server";
+import { isBodyTooLarge } from "~/lib/api.server";
 import { csvText, importedCell } from "~/lib/csv-cells";
 import { normaliseHeader } from "~/lib/customer-csv";
-import { CsvFormatError, CsvRecordReader, NOT_CSV_TEXT, TextSniffer } from "~/lib/csv-records";
+import { CsvRecordReader, NOT_CSV_TEXT, TextSniffer } from "~/lib/csv-records";
 import { DEFAULT_TIME_ZONE, isoInZone } from "~/lib/dates";
 import { SUPPRESSION_REASONS, type NewSuppression, type SuppressionReason } from "~/models/suppressions/rows";
 import { suppressions } from "~/models/suppressions/store.server";
+import { refuse, unreadableFile } from "~/services/csv-file-refusals.server";
 import { errorReportCsv, type ImportRowError } from "~/services/customer-import.server";
 import { REASON_LABELS, SuppressionEmailSchema } from "~/services/suppressions.server";
 
@@ -150,10 +151,6 @@ export type SuppressionImportProgress =
   /** Rows read so far and the bytes of the file parsed so far. */
   { phase: "reading"; rows: number; bytes: number } | { phase: "saving"; saved: number; total: number };
 
-function refuse(message: string): ApiError {
-  return new ApiError("unprocessable", message);
-}
-
 function toInput(source: AsyncIterable<Uint8Array | string> | Readable | string): AsyncIterable<Uint8Array | string> {
   if (typeof source === "string") return Readable.from([source]);
   return source;
@@ -272,12 +269,7 @@ export async function importSuppressionsCsv(
     if (input instanceof Readable) input.destroy();
     // The server cut a body over its limit: withApi answers the 413.
     if (isBodyTooLarge(error)) throw error;
-    if (sniffer.binary) throw refuse(NOT_CSV_TEXT);
-    if (error instanceof ApiError) throw error;
-    if (error instanceof CsvFormatError)
-      throw refuse(`The file is not a valid CSV file, so nothing was imported: ${error.message}`);
-    const message = error instanceof Error ? error.message : String(error);
-    throw refuse(`The file could not be read, so nothing was imported: ${message}`);
+    throw unreadableFile(error, sniffer.binary);
   }
   if (!header) throw refuse('The file is empty: it needs a header row ("email") and at least one address.');
   if (rows === 0) throw refuse('The file has no addresses: it needs a header row ("email") and at least one address.');
