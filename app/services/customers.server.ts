@@ -161,18 +161,24 @@ async function withExtras(userId: string, row: CustomerRow): Promise<CustomerRec
   return { ...toCustomerDto(row), fields, tags, consent };
 }
 
-export async function createCustomer(userId: string, input: CustomerApiInput): Promise<CustomerRecordDto> {
-  const id = newId();
-  const extras = await checkedExtras(userId, input, true);
-  let created: CustomerRow;
+/**
+ * Writes one customer in a transaction: their record (`writeRow`, which may refuse), then their
+ * checked field values, tags and consent. An e-mail another customer has is a 409; an address
+ * whose consent this withdrew is suppressed once it commits.
+ */
+async function writeCustomer(
+  userId: string,
+  id: string,
+  input: CustomerApiInput,
+  creating: boolean,
+  writeRow: (tx: Tx) => Promise<CustomerRow>,
+): Promise<CustomerRow> {
+  const extras = await checkedExtras(userId, input, creating);
+  let written: CustomerRow;
   let withdrawn = false;
   try {
-    // The new customer is searchable and counted in the same transaction that adds them, with
-    // their field values and tags.
-    created = await transaction(async (tx) => {
-      const row = await customers.insertCustomer(id, userId, customerFields(input), tx);
-      await customers.indexCustomerForSearch(id, tx);
-      await customers.addToCustomerTally(userId, 1, tx);
+    written = await transaction(async (tx) => {
+      const row = await writeRow(tx);
       withdrawn = await writeExtras(userId, id, input, extras, tx);
       return row;
     });
@@ -180,7 +186,20 @@ export async function createCustomer(userId: string, input: CustomerApiInput): P
     if (error instanceof DuplicateCustomerEmail) throw duplicateEmail();
     throw error;
   }
-  if (withdrawn) await suppressWithdrawn(userId, [created.email]);
+  if (withdrawn) await suppressWithdrawn(userId, [written.email]);
+  return written;
+}
+
+export async function createCustomer(userId: string, input: CustomerApiInput): Promise<CustomerRecordDto> {
+  const id = newId();
+  // The new customer is searchable and counted in the same transaction that adds them, with
+  // their field values and tags.
+  const created = await writeCustomer(userId, id, input, true, async (tx) => {
+    const row = await customers.insertCustomer(id, userId, customerFields(input), tx);
+    await customers.indexCustomerForSearch(id, tx);
+    await customers.addToCustomerTally(userId, 1, tx);
+    return row;
+  });
   await recordNewCustomers(userId, 1);
   return withExtras(userId, created);
 }
@@ -191,21 +210,10 @@ export async function createCustomer(userId: string, input: CustomerApiInput): P
  */
 export async function updateCustomer(userId: string, id: string, input: CustomerApiInput): Promise<CustomerRecordDto> {
   if (!isId(id)) throw notFound("Customer");
-  const extras = await checkedExtras(userId, input, false);
-  let updated: CustomerRow;
-  let withdrawn = false;
-  try {
-    updated = await transaction(async (tx) => {
-      if (!(await customers.customerBelongsToUser(userId, id, tx))) throw notFound("Customer");
-      const row = await customers.updateCustomerRow(id, customerFields(input), tx);
-      withdrawn = await writeExtras(userId, id, input, extras, tx);
-      return row;
-    });
-  } catch (error) {
-    if (error instanceof DuplicateCustomerEmail) throw duplicateEmail();
-    throw error;
-  }
-  if (withdrawn) await suppressWithdrawn(userId, [updated.email]);
+  const updated = await writeCustomer(userId, id, input, false, async (tx) => {
+    if (!(await customers.customerBelongsToUser(userId, id, tx))) throw notFound("Customer");
+    return customers.updateCustomerRow(id, customerFields(input), tx);
+  });
   return withExtras(userId, updated);
 }
 
