@@ -158,6 +158,26 @@ async function keepOrderFigures(tx: Tx, userId: string, customerId: string, tota
   await customerActivity.refreshOrderFigures(userId, customerId, tx);
 }
 
+/** Follows one order's change (created: no `before`; deleted: no `after`) in its customer's totals and figures. */
+async function followOrderChange(
+  tx: Tx,
+  userId: string,
+  customerId: string,
+  before: Contribution | null,
+  after: Contribution | null,
+) {
+  const totals = await applyToCustomer(tx, userId, customerId, before, after);
+  await keepOrderFigures(tx, userId, customerId, totals);
+}
+
+/** An order's amount before tax and its tax, in paise. */
+function orderAmounts(input: Pick<OrderInput, "items" | "tax">) {
+  return {
+    amountPaise: subtotalPaise(input.items.map((i) => ({ quantity: i.quantity, pricePaise: toPaise(i.price) }))),
+    taxPaise: toPaise(input.tax),
+  };
+}
+
 async function requireCustomer(tx: Tx, userId: string, customerId: string): Promise<void> {
   if (!isId(customerId) || !(await orders.customerOfUserExists(userId, customerId, tx)))
     throw new ApiError("not_found", "Customer not found", { customerId: ORDER_MESSAGES.customer });
@@ -165,8 +185,7 @@ async function requireCustomer(tx: Tx, userId: string, customerId: string): Prom
 
 export async function createOrder(userId: string, input: OrderInput): Promise<OrderDto> {
   const id = newId();
-  const amountPaise = subtotalPaise(input.items.map((i) => ({ quantity: i.quantity, pricePaise: toPaise(i.price) })));
-  const taxPaise = toPaise(input.tax);
+  const { amountPaise, taxPaise } = orderAmounts(input);
   const status = input.status ?? DEFAULT_ORDER_STATUS;
   const order = await transaction(async (tx) => {
     await requireCustomer(tx, userId, input.customerId);
@@ -175,8 +194,7 @@ export async function createOrder(userId: string, input: OrderInput): Promise<Or
       itemFields(input.items),
       tx,
     );
-    const totals = await applyToCustomer(tx, userId, input.customerId, null, created);
-    await keepOrderFigures(tx, userId, input.customerId, totals);
+    await followOrderChange(tx, userId, input.customerId, null, created);
     return orders.orderWithItems(id, tx);
   });
   return toOrderDto(order);
@@ -184,8 +202,7 @@ export async function createOrder(userId: string, input: OrderInput): Promise<Or
 
 export async function updateOrder(userId: string, id: string, input: OrderUpdateInput): Promise<OrderDto> {
   if (!isId(id)) throw notFound("Order");
-  const amountPaise = subtotalPaise(input.items.map((i) => ({ quantity: i.quantity, pricePaise: toPaise(i.price) })));
-  const taxPaise = toPaise(input.tax);
+  const { amountPaise, taxPaise } = orderAmounts(input);
   const order = await transaction(async (tx) => {
     const before = await orders.findOrderOfUser(userId, id, tx);
     if (!before) throw notFound("Order");
@@ -198,8 +215,7 @@ export async function updateOrder(userId: string, id: string, input: OrderUpdate
       itemFields(input.items),
       tx,
     );
-    const totals = await applyToCustomer(tx, userId, before.customerId, before, after);
-    await keepOrderFigures(tx, userId, before.customerId, totals);
+    await followOrderChange(tx, userId, before.customerId, before, after);
     return orders.orderWithItems(id, tx);
   });
   return toOrderDto(order);
@@ -211,8 +227,7 @@ export async function deleteOrder(userId: string, id: string): Promise<void> {
     const before = await orders.findOrderOfUser(userId, id, tx);
     if (!before) throw notFound("Order");
     await orders.deleteOrderById(id, tx);
-    const totals = await applyToCustomer(tx, userId, before.customerId, before, null);
-    await keepOrderFigures(tx, userId, before.customerId, totals);
+    await followOrderChange(tx, userId, before.customerId, before, null);
   });
 }
 
