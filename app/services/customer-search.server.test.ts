@@ -25,7 +25,7 @@ import {
   updateCustomer,
 } from "~/services/customers.server";
 import { customerMatchSql, customerMatchSqlPg, likePattern, tenantSearchRange } from "~/models/customers/search-sql";
-import { type SeedCustomer, seedStore } from "~/models/seed/store.server";
+import { seedCustomer, seedCustomers } from "~/models/seed/test-customers";
 import { readConnection } from "~/db/reader.server";
 import { isPostgres } from "~/db/connection.server";
 import { analyzeCustomersPg } from "~/db/planner-statistics.postgres.server";
@@ -120,30 +120,14 @@ describe("search stays inside its tenant", () => {
     busy = await createTestUser("Busy");
     quiet = await createTestUser("Quiet");
     // The way a seed or an import writes a batch: one INSERT ... SELECT, indexed and counted with it.
-    const rows: SeedCustomer[] = Array.from({ length: 1200 }, (_, k) => {
-      const i = k + 1;
-      return {
-        id: (7_000_000 + i).toString(16).padStart(24, "0"),
+    const rows = Array.from({ length: 1200 }, (_, k) =>
+      seedCustomer(7_000_000 + k + 1, {
         firstName: "Kestrel",
-        lastName: `Bird${i}`,
-        email: `k${i}@kestrel.in`,
-        phone: "",
-        address: "",
-        company: "",
-        notes: "",
-        totalSpendPaise: 0,
-        visits: 0,
-        lastActive: null,
-        createdAt: 0,
-      };
-    });
-    const seed = await seedStore.openSeedConnection();
-    try {
-      await seedStore.seedStartingPoint(seed, busy.id);
-      expect(await seedStore.insertSeedCustomers(seed, busy.id, rows)).toHaveLength(1200);
-    } finally {
-      await seedStore.closeSeedConnection(seed);
-    }
+        lastName: `Bird${k + 1}`,
+        email: `k${k + 1}@kestrel.in`,
+      }),
+    );
+    expect(await seedCustomers([[busy.id, rows]])).toBe(1200);
     for (const [first, email] of [
       ["Kestrel", "one@quiet.in"],
       ["Meera", "meera.kestrel@quiet.in"],

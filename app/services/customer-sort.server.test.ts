@@ -21,7 +21,7 @@ import { loader as listLoader } from "~/routes/api/customers";
 import { CustomerApiSchema } from "~/schemas/customer";
 import type { Position } from "~/models/customers/rows";
 import { customers } from "~/models/customers/store.server";
-import { type SeedCustomer, seedStore } from "~/models/seed/store.server";
+import { seedCustomer, seedCustomers } from "~/models/seed/test-customers";
 import {
   createCustomer,
   CUSTOMER_SORTS,
@@ -272,30 +272,17 @@ describe("sorted search with more matches than are counted", () => {
     busy = await createTestUser("Busy Sorter");
     // Spends repeat every 7 rows and visits every 5, so pages cross long runs of equal values. In
     // one batch, as a seed or an import writes them (searchable and counted with it).
-    const rows: SeedCustomer[] = Array.from({ length: 1300 }, (_, k) => {
+    const rows = Array.from({ length: 1300 }, (_, k) => {
       const i = k + 1;
-      return {
-        id: (9_000_000 + i).toString(16).padStart(24, "0"),
+      return seedCustomer(9_000_000 + i, {
         firstName: "Heron",
         lastName: `${i % 2 ? "Pond" : "Lake"}${i}`,
         email: `h${i}@heron.in`,
-        phone: "",
-        address: "",
-        company: "",
-        notes: "",
         totalSpendPaise: (i % 7) * 1000,
         visits: i % 5,
-        lastActive: null,
-        createdAt: 0,
-      };
+      });
     });
-    const seed = await seedStore.openSeedConnection();
-    try {
-      await seedStore.seedStartingPoint(seed, busy.id);
-      expect(await seedStore.insertSeedCustomers(seed, busy.id, rows)).toHaveLength(1300);
-    } finally {
-      await seedStore.closeSeedConnection(seed);
-    }
+    expect(await seedCustomers([[busy.id, rows]])).toBe(1300);
   });
 
   it("walks the sort's index keeping the matches: the same order as the whole list filtered", async () => {

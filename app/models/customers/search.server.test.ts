@@ -13,7 +13,7 @@ import { db } from "~/db/prisma.server";
 import { MIGRATIONS_DIR, migrateDatabase, migrationNames } from "~/db/migrate.server";
 import { customerSearchSql, ftsPhrase, INDEX_CUSTOMER_SQL, likePattern } from "~/models/customers/search-sql";
 import { customers } from "~/models/customers/store.server";
-import { type SeedCustomer, seedStore } from "~/models/seed/store.server";
+import { seedCustomer, seedCustomers } from "~/models/seed/test-customers";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 useTestDatabase();
@@ -26,37 +26,17 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 it.runIf(TEST_ENGINE === "postgres")("finds every customer by its own tenant only, as the table changes", async () => {
   const a = (await createTestUser("A")).id;
   const b = (await createTestUser("B")).id;
-  const customer = (i: number): SeedCustomer => ({
-    id: (5_000_000 + i).toString(16).padStart(24, "0"),
-    firstName: i % 2 ? "Lakshmi" : "Gopal",
-    lastName: `Iyer${i}`,
-    email: `x${i}@${i % 3 === 0 ? "ua" : "ub"}.in`,
-    phone: "",
-    address: "",
-    company: "",
-    notes: "",
-    totalSpendPaise: 0,
-    visits: 0,
-    lastActive: null,
-    createdAt: 0,
-  });
+  const customer = (i: number) =>
+    seedCustomer(5_000_000 + i, {
+      firstName: i % 2 ? "Lakshmi" : "Gopal",
+      lastName: `Iyer${i}`,
+      email: `x${i}@${i % 3 === 0 ? "ua" : "ub"}.in`,
+    });
   const all = Array.from({ length: 300 }, (_, i) => customer(i));
-  const seed = await seedStore.openSeedConnection();
-  try {
-    await seedStore.seedStartingPoint(seed, a);
-    await seedStore.insertSeedCustomers(
-      seed,
-      a,
-      all.filter((_, i) => i % 3 === 0),
-    );
-    await seedStore.insertSeedCustomers(
-      seed,
-      b,
-      all.filter((_, i) => i % 3 !== 0),
-    );
-  } finally {
-    await seedStore.closeSeedConnection(seed);
-  }
+  await seedCustomers([
+    [a, all.filter((_, i) => i % 3 === 0)],
+    [b, all.filter((_, i) => i % 3 !== 0)],
+  ]);
   const found = async (userId: string, term: string) =>
     (await customers.findSearchMatches(userId, term, 1000)).map(String).sort();
   const expected = (pred: (i: number) => boolean) =>
