@@ -11,6 +11,7 @@ useTestDatabase();
 import { db } from "~/db/prisma.server";
 import type { User } from "~/generated/prisma/client";
 import { ApiError } from "~/lib/api.server";
+import type { OrderInput, OrderItemInput } from "~/schemas/order";
 import { loader as listLoader, action as createAction } from "~/routes/api/customers";
 import { loader as getLoader, action as idAction } from "~/routes/api/customers-id";
 import { createOrder, updateOrder } from "~/services/orders.server";
@@ -26,6 +27,17 @@ import { call, input } from "~/services/customer-test-calls";
 
 let alice: User;
 let bob: User;
+
+/** An order of one item (no notes, no description) for the customer. */
+function oneItem(
+  customerId: string,
+  status: OrderInput["status"],
+  tax: number,
+  item: Omit<OrderItemInput, "description">,
+) {
+  return { customerId, status, notes: "", tax, items: [{ ...item, description: "" }] };
+}
+
 beforeAll(async () => {
   alice = await createTestUser("Alice");
   bob = await createTestUser("Bob");
@@ -79,20 +91,14 @@ describe("customers service", () => {
 
   it("deletes a customer with their orders in one go", async () => {
     const c = await createCustomer(alice.id, input());
-    const first = await createOrder(alice.id, {
-      customerId: c.id,
-      status: "Completed",
-      notes: "",
-      tax: 18,
-      items: [{ name: "Kurta", description: "", quantity: 2, price: 500 }],
-    });
-    const second = await createOrder(alice.id, {
-      customerId: c.id,
-      status: "Pending",
-      notes: "",
-      tax: 0,
-      items: [{ name: "Saree", description: "", quantity: 1, price: 1200 }],
-    });
+    const first = await createOrder(
+      alice.id,
+      oneItem(c.id, "Completed", 18, { name: "Kurta", quantity: 2, price: 500 }),
+    );
+    const second = await createOrder(
+      alice.id,
+      oneItem(c.id, "Pending", 0, { name: "Saree", quantity: 1, price: 1200 }),
+    );
     const detail = await customerDetail(alice.id, c.id);
     // Newest first (the id breaks a tie of one millisecond), each as the order itself says (the
     // detail reads them in one statement on PostgreSQL).
@@ -120,20 +126,9 @@ describe("customers service", () => {
 
   it("follows order totals: cancelling an order takes it out of totalSpend and visits", async () => {
     const c = await createCustomer(alice.id, input());
-    const o = await createOrder(alice.id, {
-      customerId: c.id,
-      status: "Pending",
-      notes: "",
-      tax: 0,
-      items: [{ name: "Tea", description: "", quantity: 3, price: 100 }],
-    });
+    const o = await createOrder(alice.id, oneItem(c.id, "Pending", 0, { name: "Tea", quantity: 3, price: 100 }));
     expect((await getCustomer(alice.id, c.id)).totalSpend).toBe(300);
-    await updateOrder(alice.id, o.id, {
-      status: "Cancelled",
-      notes: "",
-      tax: 0,
-      items: [{ name: "Tea", description: "", quantity: 3, price: 100 }],
-    });
+    await updateOrder(alice.id, o.id, oneItem(c.id, "Cancelled", 0, { name: "Tea", quantity: 3, price: 100 }));
     expect(await getCustomer(alice.id, c.id)).toMatchObject({ totalSpend: 0, visits: 0 });
   });
 });
