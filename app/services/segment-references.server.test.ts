@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, useTestDatabase as setUpTestDatabase } from "../../tests/helpers/db";
 import { parsedTree as tree } from "../../tests/helpers/segment-trees";
+import { segmentInput } from "~/services/segment-test-input";
 
 setUpTestDatabase();
 
@@ -41,21 +42,12 @@ describe("segments that include other segments", () => {
   });
 
   it("counts is in and is not in as the included segment's rules say now, on every door of the audience", async () => {
-    const big = await segments.createSegment(tenant, {
-      name: "Big spenders",
-      description: "",
-      tree: tree({ totalSpend: { $gte: 3000 } }),
-    });
-    const bigRegulars = await segments.createSegment(tenant, {
-      name: "Big regulars",
-      description: "",
-      tree: tree({ $and: [{ inSegment: { $eq: big.id } }, { visits: { $gte: 4 } }] }),
-    });
-    const others = await segments.createSegment(tenant, {
-      name: "Everyone else",
-      description: "",
-      tree: tree({ inSegment: { $ne: big.id } }),
-    });
+    const big = await segments.createSegment(tenant, segmentInput("Big spenders", { totalSpend: { $gte: 3000 } }));
+    const bigRegulars = await segments.createSegment(
+      tenant,
+      segmentInput("Big regulars", { $and: [{ inSegment: { $eq: big.id } }, { visits: { $gte: 4 } }] }),
+    );
+    const others = await segments.createSegment(tenant, segmentInput("Everyone else", { inSegment: { $ne: big.id } }));
     expect([big.customerCount, bigRegulars.customerCount, others.customerCount]).toEqual([3, 2, 3]);
     expect(await segments.segmentAudienceCount(tenant, bigRegulars.id)).toBe(2);
     const page = await segments.segmentAudience(tenant, others.id, { limit: 10 });
@@ -64,11 +56,7 @@ describe("segments that include other segments", () => {
     expect(preview.count).toBe(2);
 
     // Changing the included segment changes every segment that includes it.
-    await segments.updateSegment(tenant, big.id, {
-      name: "Big spenders",
-      description: "",
-      tree: tree({ totalSpend: { $gte: 5000 } }),
-    });
+    await segments.updateSegment(tenant, big.id, segmentInput("Big spenders", { totalSpend: { $gte: 5000 } }));
     const listed = await segments.listSegments(tenant, { sort: "name", dir: "asc" });
     expect(listed.map((s) => [s.name, s.customerCount])).toEqual([
       ["Big regulars", 1],
@@ -91,24 +79,20 @@ describe("segments that include other segments", () => {
   });
 
   it("refuses a segment that includes itself, through any chain, or one that is not the tenant's", async () => {
-    const a = await segments.createSegment(tenant, { name: "A", description: "", tree: tree({ visits: { $gte: 1 } }) });
-    const b = await segments.createSegment(tenant, {
-      name: "B",
-      description: "",
-      tree: tree({ inSegment: { $eq: a.id } }),
-    });
+    const a = await segments.createSegment(tenant, segmentInput("A", { visits: { $gte: 1 } }));
+    const b = await segments.createSegment(tenant, segmentInput("B", { inSegment: { $eq: a.id } }));
     await expect(
-      segments.updateSegment(tenant, a.id, { name: "A", description: "", tree: tree({ inSegment: { $ne: a.id } }) }),
+      segments.updateSegment(tenant, a.id, segmentInput("A", { inSegment: { $ne: a.id } })),
     ).rejects.toMatchObject({
       status: 400,
       message: 'conditions.inSegment: a segment cannot include itself ("A" → "A")',
     });
     await expect(
-      segments.updateSegment(tenant, a.id, {
-        name: "A",
-        description: "",
-        tree: tree({ $or: [{ visits: { $gte: 1 } }, { inSegment: { $eq: b.id } }] }),
-      }),
+      segments.updateSegment(
+        tenant,
+        a.id,
+        segmentInput("A", { $or: [{ visits: { $gte: 1 } }, { inSegment: { $eq: b.id } }] }),
+      ),
     ).rejects.toMatchObject({
       status: 400,
       message: 'conditions.inSegment: a segment cannot include itself ("A" → "B" → "A")',
@@ -116,15 +100,11 @@ describe("segments that include other segments", () => {
     // Nothing was changed by the refused saves.
     expect((await segments.getSegment(tenant, a.id)).conditions).toEqual({ visits: { $gte: 1 } });
 
-    const theirs = await segments.createSegment(otherId, {
-      name: "Theirs",
-      description: "",
-      tree: tree({ visits: { $gte: 0 } }),
-    });
+    const theirs = await segments.createSegment(otherId, segmentInput("Theirs", { visits: { $gte: 0 } }));
     for (const id of [theirs.id, newId()]) {
-      await expect(
-        segments.createSegment(tenant, { name: "C", description: "", tree: tree({ inSegment: { $eq: id } }) }),
-      ).rejects.toMatchObject({ status: 400, message: `conditions.inSegment: there is no segment with the id ${id}` });
+      await expect(segments.createSegment(tenant, segmentInput("C", { inSegment: { $eq: id } }))).rejects.toMatchObject(
+        { status: 400, message: `conditions.inSegment: there is no segment with the id ${id}` },
+      );
       await expect(segments.previewAudience(tenant, tree({ inSegment: { $eq: id } }))).rejects.toMatchObject({
         status: 400,
       });
@@ -132,21 +112,13 @@ describe("segments that include other segments", () => {
   });
 
   it("includes at most five deep", async () => {
-    let previous = await segments.createSegment(tenant, {
-      name: "L0",
-      description: "",
-      tree: tree({ visits: { $gte: 0 } }),
-    });
+    let previous = await segments.createSegment(tenant, segmentInput("L0", { visits: { $gte: 0 } }));
     for (let level = 1; level <= 5; level++) {
-      previous = await segments.createSegment(tenant, {
-        name: `L${level}`,
-        description: "",
-        tree: tree({ inSegment: { $eq: previous.id } }),
-      });
+      previous = await segments.createSegment(tenant, segmentInput(`L${level}`, { inSegment: { $eq: previous.id } }));
       expect(previous.customerCount).toBe(6);
     }
     await expect(
-      segments.createSegment(tenant, { name: "L6", description: "", tree: tree({ inSegment: { $eq: previous.id } }) }),
+      segments.createSegment(tenant, segmentInput("L6", { inSegment: { $eq: previous.id } })),
     ).rejects.toMatchObject({
       status: 400,
       message: "conditions.inSegment: segments may include segments at most 5 deep",
@@ -154,31 +126,15 @@ describe("segments that include other segments", () => {
   });
 
   it("refuses a change that would take a segment including this one past the limits, naming it", async () => {
-    const leaf = await segments.createSegment(tenant, {
-      name: "Leaf",
-      description: "",
-      tree: tree({ visits: { $gte: 0 } }),
-    });
+    const leaf = await segments.createSegment(tenant, segmentInput("Leaf", { visits: { $gte: 0 } }));
     let top = leaf;
     for (let level = 1; level <= 5; level++) {
-      top = await segments.createSegment(tenant, {
-        name: `Chain ${level}`,
-        description: "",
-        tree: tree({ inSegment: { $eq: top.id } }),
-      });
+      top = await segments.createSegment(tenant, segmentInput(`Chain ${level}`, { inSegment: { $eq: top.id } }));
     }
-    const other = await segments.createSegment(tenant, {
-      name: "Other",
-      description: "",
-      tree: tree({ visits: { $gte: 3 } }),
-    });
+    const other = await segments.createSegment(tenant, segmentInput("Other", { visits: { $gte: 3 } }));
     // "Chain 5" reaches "Leaf" five deep: "Leaf" may not now include another segment.
     await expect(
-      segments.updateSegment(tenant, leaf.id, {
-        name: "Leaf",
-        description: "",
-        tree: tree({ inSegment: { $eq: other.id } }),
-      }),
+      segments.updateSegment(tenant, leaf.id, segmentInput("Leaf", { inSegment: { $eq: other.id } })),
     ).rejects.toMatchObject({
       status: 400,
       message: 'conditions: the segment "Chain 5" includes this one: segments may include segments at most 5 deep',
@@ -188,16 +144,11 @@ describe("segments that include other segments", () => {
   });
 
   it("refuses to delete a segment another includes, and says which", async () => {
-    const base = await segments.createSegment(tenant, {
-      name: "Base",
-      description: "",
-      tree: tree({ visits: { $gte: 2 } }),
-    });
-    const user = await segments.createSegment(tenant, {
-      name: "Uses base",
-      description: "",
-      tree: tree({ $and: [{ visits: { $lte: 4 } }, { inSegment: { $ne: base.id } }] }),
-    });
+    const base = await segments.createSegment(tenant, segmentInput("Base", { visits: { $gte: 2 } }));
+    const user = await segments.createSegment(
+      tenant,
+      segmentInput("Uses base", { $and: [{ visits: { $lte: 4 } }, { inSegment: { $ne: base.id } }] }),
+    );
     await expect(segments.deleteSegment(tenant, base.id)).rejects.toMatchObject({
       status: 409,
       message: 'the segment "Uses base" includes this segment: remove that condition first',
@@ -209,21 +160,12 @@ describe("segments that include other segments", () => {
   });
 
   it("counts a segment whose included segment is gone as nobody being in it, and says so", async () => {
-    const gone = await segments.createSegment(tenant, {
-      name: "Gone",
-      description: "",
-      tree: tree({ visits: { $gte: 5 } }),
-    });
-    const inGone = await segments.createSegment(tenant, {
-      name: "In gone",
-      description: "",
-      tree: tree({ inSegment: { $eq: gone.id } }),
-    });
-    const notInGone = await segments.createSegment(tenant, {
-      name: "Not in gone",
-      description: "",
-      tree: tree({ inSegment: { $ne: gone.id } }),
-    });
+    const gone = await segments.createSegment(tenant, segmentInput("Gone", { visits: { $gte: 5 } }));
+    const inGone = await segments.createSegment(tenant, segmentInput("In gone", { inSegment: { $eq: gone.id } }));
+    const notInGone = await segments.createSegment(
+      tenant,
+      segmentInput("Not in gone", { inSegment: { $ne: gone.id } }),
+    );
     // A delete that raced past the check: the row is removed under the service.
     await db().segment.delete({ where: { id: gone.id } });
     expect(await segments.segmentAudienceCount(tenant, inGone.id)).toBe(0);

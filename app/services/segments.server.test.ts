@@ -5,6 +5,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestUser, useTestDatabase as setUpTestDatabase } from "../../tests/helpers/db";
 import { parsedTree as tree } from "../../tests/helpers/segment-trees";
+import { segmentInput } from "~/services/segment-test-input";
 
 setUpTestDatabase();
 
@@ -40,13 +41,9 @@ beforeAll(async () => {
 
 describe("segments service", () => {
   it("lists with audience sizes and computes the four stats, counting real campaigns", async () => {
-    const a = await segments.createSegment(userId, {
-      name: "Top",
-      description: "",
-      tree: tree({ totalSpend: { $gte: 9000 } }),
-    });
-    await segments.createSegment(userId, { name: "All", description: "", tree: tree({ visits: { $gte: 0 } }) });
-    await segments.createSegment(otherId, { name: "Not mine", description: "", tree: tree({ visits: { $gte: 0 } }) });
+    const a = await segments.createSegment(userId, segmentInput("Top", { totalSpend: { $gte: 9000 } }));
+    await segments.createSegment(userId, segmentInput("All", { visits: { $gte: 0 } }));
+    await segments.createSegment(otherId, segmentInput("Not mine", { visits: { $gte: 0 } }));
     let list = await segments.listSegments(userId, { sort: "size", dir: "desc" });
     expect(list.map((s) => [s.name, s.customerCount])).toEqual([
       ["All", 12],
@@ -117,11 +114,10 @@ describe("rolling dates, evaluated when the audience is counted", () => {
 
   it("moves the count, the list, the detail and the preview as days pass", async () => {
     at(16);
-    const created = await segments.createSegment(tenant, {
-      name: "Active this week",
-      description: "",
-      tree: tree({ lastActiveDate: { $gte: { $daysAgo: 7 } } }),
-    });
+    const created = await segments.createSegment(
+      tenant,
+      segmentInput("Active this week", { lastActiveDate: { $gte: { $daysAgo: 7 } } }),
+    );
     recent = created.id;
     // On 16 March the last 7 days start on 9 March.
     expect(created.customerCount).toBe(2);
@@ -189,8 +185,7 @@ describe("segments on the customer's fields and tags", () => {
   });
 
   it("refuses an unknown field or an operator its type does not take with a 400 naming the path", async () => {
-    const refused = (conditions: unknown) =>
-      segments.createSegment(tenant, { name: "Bad", description: "", tree: tree(conditions) });
+    const refused = (conditions: unknown) => segments.createSegment(tenant, segmentInput("Bad", conditions));
     await expect(refused({ "field:tierx": { $eq: "gold" } })).rejects.toMatchObject({
       status: 400,
       message: 'conditions.field:tierx: unknown field "tierx"',
@@ -206,34 +201,24 @@ describe("segments on the customer's fields and tags", () => {
         message: 'conditions.field:tier.$in: "platinum" is not one of the choices of Loyalty tier (Gold, Silver)',
       },
     );
-    const some = await segments.createSegment(tenant, {
-      name: "Ok",
-      description: "",
-      tree: tree({ visits: { $gte: 0 } }),
-    });
+    const some = await segments.createSegment(tenant, segmentInput("Ok", { visits: { $gte: 0 } }));
     await expect(
-      segments.updateSegment(tenant, some.id, {
-        name: "Ok",
-        description: "",
-        tree: tree({ "field:score": { $eq: "x" } }),
-      }),
+      segments.updateSegment(tenant, some.id, segmentInput("Ok", { "field:score": { $eq: "x" } })),
     ).rejects.toMatchObject({ status: 400, message: "conditions.field:score.$eq: Score takes a number" });
     expect(await db().segment.count({ where: { userId: tenant, name: "Bad" } })).toBe(0);
   });
 
   it("counts, stores its fields' values, and names the customers' segments", async () => {
-    const gold = await segments.createSegment(tenant, {
-      name: "Gold in Pune",
-      description: "",
-      tree: tree({ $and: [{ "field:tier": { $in: ["GOLD"] } }, { "field:city": { $eq: "pune" } }] }),
-    });
+    const gold = await segments.createSegment(
+      tenant,
+      segmentInput("Gold in Pune", { $and: [{ "field:tier": { $in: ["GOLD"] } }, { "field:city": { $eq: "pune" } }] }),
+    );
     expect(gold.customerCount).toBe(1);
     expect(gold.conditions).toEqual({ $and: [{ "field:tier": { $in: ["Gold"] } }, { "field:city": { $eq: "pune" } }] });
-    const fair = await segments.createSegment(tenant, {
-      name: "Trade fair",
-      description: "",
-      tree: tree({ $or: [{ tags: { $in: ["TRADE FAIR"] } }, { "field:score": { $gt: "100" } }] }),
-    });
+    const fair = await segments.createSegment(
+      tenant,
+      segmentInput("Trade fair", { $or: [{ tags: { $in: ["TRADE FAIR"] } }, { "field:score": { $gt: "100" } }] }),
+    );
     expect(fair.customerCount).toBe(2);
     expect(fair.conditions).toEqual({ $or: [{ tags: { $in: ["TRADE FAIR"] } }, { "field:score": { $gt: 100 } }] });
     expect((await segments.previewAudience(tenant, tree({ tags: { $nin: ["vip"] } }))).count).toBe(2);
@@ -256,16 +241,8 @@ describe("segments on the customer's fields and tags", () => {
 
   it("counts a segment whose field was deleted since as nobody having a value, and says so", async () => {
     const { deleteField } = await import("~/services/custom-fields.server");
-    const has = await segments.createSegment(tenant, {
-      name: "Scored",
-      description: "",
-      tree: tree({ "field:score": { $gte: 0 } }),
-    });
-    const hasNot = await segments.createSegment(tenant, {
-      name: "Not nine",
-      description: "",
-      tree: tree({ "field:score": { $ne: 9 } }),
-    });
+    const has = await segments.createSegment(tenant, segmentInput("Scored", { "field:score": { $gte: 0 } }));
+    const hasNot = await segments.createSegment(tenant, segmentInput("Not nine", { "field:score": { $ne: 9 } }));
     expect([has.customerCount, hasNot.customerCount]).toEqual([2, 2]);
     await deleteField(tenant, "score");
     expect(await segments.segmentAudienceCount(tenant, has.id)).toBe(0);
@@ -284,11 +261,7 @@ describe("segments on the customer's fields and tags", () => {
     expect([overview.count, overview.warnings]).toEqual([0, ["Uses a deleted field: score"]]);
     // Saving it again is refused until the condition is changed.
     await expect(
-      segments.updateSegment(tenant, has.id, {
-        name: "Scored",
-        description: "",
-        tree: tree({ "field:score": { $gte: 0 } }),
-      }),
+      segments.updateSegment(tenant, has.id, segmentInput("Scored", { "field:score": { $gte: 0 } })),
     ).rejects.toMatchObject({ status: 400, message: 'conditions.field:score: unknown field "score"' });
   });
 });
