@@ -14,7 +14,7 @@ import { resetEnvCache } from "~/env.server";
 import { interpretDescription } from "~/lib/segments-ai";
 import { builderRows, builderToTree } from "~/lib/segments-builder";
 import { toConditions } from "~/lib/segments";
-import { PUNE, PUNE_CONDITIONS } from "~/lib/segments-ai-example";
+import { PUNE, PUNE_CONDITIONS, PUNE_ROWS } from "~/lib/segments-ai-example";
 import { NewFieldSchema } from "~/schemas/custom-field";
 import { createField, fieldCatalog, updateField } from "~/services/custom-fields.server";
 import { describeSegment, segmentPrompt } from "~/services/segment-ai.server";
@@ -70,15 +70,7 @@ describe("Use AI with an LLM", () => {
     expect(result).toEqual({
       writer: "llm",
       conditions: PUNE_CONDITIONS,
-      builder: {
-        logic: "AND",
-        children: [
-          { kind: "condition", field: "field:birthday", op: "$anniversaryWithinDays", value: "7" },
-          { kind: "condition", field: "field:city", op: "$eq", value: "Pune" },
-          { kind: "condition", field: "boughtProduct", op: "$eq", value: "Saree" },
-          { kind: "condition", field: "lastOpenDate", op: "$gte:daysAgo", value: "90" },
-        ],
-      },
+      builder: PUNE_ROWS,
       summary: "Birthday anniversary within 7 days AND City is Pune AND Bought Saree AND Last open in the last 90 days",
     });
 
