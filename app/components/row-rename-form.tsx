@@ -2,9 +2,10 @@
 // (?rename=<key>): the new name's input (the page's, as children), Save and Cancel. It posts to the
 // list's page with intent=rename and the row's key, and Cancel is a link back to the list, so it
 // works without JavaScript. The Fields and Tags lists use it.
-import { type FormMetadata, getFormProps } from "@conform-to/react";
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { type FormMetadata } from "@conform-to/react";
+import { Link, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { IntentForm } from "~/components/intent-form";
 
 export function RowRenameForm<Schema extends Record<string, unknown>>({
   form,
@@ -29,14 +30,13 @@ export function RowRenameForm<Schema extends Record<string, unknown>>({
   const navigation = useNavigation();
   const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "rename";
   return (
-    <Form
-      method="post"
+    <IntentForm
+      form={form}
+      intent="rename"
       action={`${page}?rename=${encodeURIComponent(rowKey)}`}
       preventScrollReset
       className="space-y-2"
-      {...getFormProps(form)}
     >
-      <input type="hidden" name="intent" value="rename" />
       <input type="hidden" name={keyName} value={rowKey} />
       {children}
       <div className="flex flex-wrap gap-2">
@@ -47,6 +47,6 @@ export function RowRenameForm<Schema extends Record<string, unknown>>({
           Cancel
         </Link>
       </div>
-    </Form>
+    </IntentForm>
   );
 }

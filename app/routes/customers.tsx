@@ -8,7 +8,7 @@
 // forms, so it works without JavaScript. On a phone the rows are cards (ResponsiveTable). Each row
 // has a checkbox; "Tag selected" puts a tag on the customers ticked on the page (a form post).
 import { pageSearchTerm } from "~/schemas/search";
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
@@ -18,6 +18,7 @@ import { CsvListActions } from "~/components/csv-list-actions";
 import { z } from "zod";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { ErrorList } from "~/components/forms";
+import { IntentForm } from "~/components/intent-form";
 import { ListSearch } from "~/components/list-search";
 import { Pager } from "~/components/pager";
 import { useDelegatedLinks } from "~/components/fast-rows";
@@ -56,6 +57,7 @@ import { withSearchParams } from "~/lib/search-params";
 import { PageHeader } from "~/components/page-header";
 import { useHydrated } from "~/components/hydrated";
 import { useResetAfterPost } from "~/components/reset-after-post";
+import { SubmitButton } from "~/components/submit-button";
 
 const PAGE_SIZE = 50;
 
@@ -385,14 +387,13 @@ function TagSelected({ back }: { back: string }) {
   useResetAfterPost(tagging, reply, () => formRef.current?.reset());
   const tagErrorId = `${TAG_FORM}-tag-error`;
   return (
-    <Form
-      method="post"
-      ref={formRef}
+    <IntentForm
+      form={form}
+      intent="tag"
+      formRef={formRef}
       preventScrollReset
       className="flex flex-col gap-2 border-b border-slate-100 px-4 py-3 text-sm sm:flex-row sm:flex-wrap sm:items-center"
-      {...getFormProps(form)}
     >
-      <input type="hidden" name="intent" value="tag" />
       <input type="hidden" name="back" value={back} />
       {scripted ? (
         <label className="flex items-center gap-2 text-slate-600 sm:mr-2">
@@ -420,13 +421,13 @@ function TagSelected({ back }: { back: string }) {
           aria-invalid={fields.tag.errors ? true : undefined}
           aria-describedby={fields.tag.errors ? tagErrorId : undefined}
         />
-        <button type="submit" className="btn-secondary shrink-0" disabled={tagging}>
-          <Tag className="h-4 w-4" aria-hidden /> {tagging ? "Tagging..." : "Tag selected"}
-        </button>
+        <SubmitButton className="btn-secondary shrink-0" busy={tagging} busyLabel="Tagging..." icon={Tag}>
+          Tag selected
+        </SubmitButton>
       </div>
       <ErrorList id={tagErrorId} errors={fields.tag.errors} className="field-error mt-0 sm:basis-full" />
       <ErrorList errors={fields.customerIds.errors} className="field-error mt-0 sm:basis-full" />
-    </Form>
+    </IntentForm>
   );
 }
 

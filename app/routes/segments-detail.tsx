@@ -2,15 +2,16 @@
 // JSON, the first 10 customers with view links, and Edit Segment / Create Campaign. "Tag everyone in
 // this segment" puts a tag on every customer the segment matches now (a form post; the toast says
 // how many got it).
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AlertTriangle, ArrowLeft, Megaphone, Pencil, Tag } from "lucide-react";
 import { allowMethods, keepAllowHeader } from "~/lib/api.server";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { Field, LIVE_VALIDATION } from "~/components/forms";
 import { useDelegatedLinks } from "~/components/fast-rows";
+import { IntentForm } from "~/components/intent-form";
 import { CardCell, ColumnHeader, ListTable } from "~/components/list-table";
 import { RowActionSprite, RowActions } from "~/components/row-actions";
 import { BRAND } from "~/lib/brand";
@@ -26,6 +27,7 @@ import { segmentAudienceCount, segmentOverview } from "~/services/segments.serve
 import { redirectWithFlash } from "~/services/session.server";
 import { tagInBulk } from "~/services/tags.server";
 import { useResetAfterPost } from "~/components/reset-after-post";
+import { SubmitButton } from "~/components/submit-button";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
 export const headers = keepAllowHeader;
@@ -225,23 +227,22 @@ function TagEveryone() {
       <p className="mt-1 text-sm text-slate-600">
         Everyone the segment matches now gets the tag. Customers who match later do not.
       </p>
-      <Form
-        method="post"
+      <IntentForm
+        form={form}
+        intent="tag"
         preventScrollReset
         className="mt-3 flex flex-col gap-2 sm:flex-row sm:items-start"
-        {...getFormProps(form)}
       >
-        <input type="hidden" name="intent" value="tag" />
         <Field
           className="flex-1 sm:max-w-sm"
           label="Tag"
           inputProps={{ ...getInputProps(fields.tag, { type: "text" }), autoComplete: "off", placeholder: "VIP" }}
           errors={fields.tag.errors}
         />
-        <button type="submit" className="btn-secondary sm:mt-6" disabled={tagging}>
-          <Tag className="h-4 w-4" aria-hidden /> {tagging ? "Tagging..." : "Tag everyone"}
-        </button>
-      </Form>
+        <SubmitButton className="btn-secondary sm:mt-6" busy={tagging} busyLabel="Tagging..." icon={Tag}>
+          Tag everyone
+        </SubmitButton>
+      </IntentForm>
     </section>
   );
 }

@@ -5,10 +5,10 @@
 // checked, the bad ones named); Import CSV (/suppressions/import) and Export CSV
 // (/suppressions/export). Links, GET forms and form posts throughout, so all of it works without
 // JavaScript. On a phone the rows are cards (ResponsiveTable).
-import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { MailX, Plus } from "lucide-react";
 import { CsvListActions } from "~/components/csv-list-actions";
 import { z } from "zod";
@@ -16,10 +16,12 @@ import { ConfirmDialog } from "~/components/confirm-dialog";
 import { DateTime } from "~/components/date-time";
 import { useDelegatedLinks } from "~/components/fast-rows";
 import { FormAlert, liveChecks, TextareaField } from "~/components/forms";
+import { IntentForm } from "~/components/intent-form";
 import { ListSearch } from "~/components/list-search";
 import { Pager } from "~/components/pager";
 import { CardCell, ColumnHeader, EmptyRow, ListTable } from "~/components/list-table";
 import { RowActionSprite, RowActions } from "~/components/row-actions";
+import { SubmitButton } from "~/components/submit-button";
 import { ReasonChip } from "~/components/suppression-chips";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
@@ -253,9 +255,8 @@ export default function Suppressions() {
             .
           </p>
         </div>
-        <Form method="post" className="space-y-4 lg:col-span-2" {...getFormProps(form)}>
+        <IntentForm form={form} intent="add" className="space-y-4 lg:col-span-2">
           <FormAlert id={form.errorId} errors={form.errors} />
-          <input type="hidden" name="intent" value="add" />
           <TextareaField
             label="Email addresses"
             required
@@ -270,11 +271,11 @@ export default function Suppressions() {
             errors={fields.emails.errors}
           />
           <div className="flex justify-end">
-            <button type="submit" className="btn-primary" disabled={adding}>
-              <Plus className="h-4 w-4" aria-hidden /> {adding ? "Adding..." : "Add to the list"}
-            </button>
+            <SubmitButton className="btn-primary" busy={adding} busyLabel="Adding..." icon={Plus}>
+              Add to the list
+            </SubmitButton>
           </div>
-        </Form>
+        </IntentForm>
       </section>
 
       <ConfirmDialog

@@ -4,7 +4,7 @@
 // lets them set a password within PASSWORD_LINK_DAYS; "New password link" makes another for a
 // person who has not signed in yet (an account in use keeps its own password: a link would let the
 // owner sign in as them). Plain form posts: it works without JavaScript.
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
@@ -13,6 +13,7 @@ import { UserPlus } from "lucide-react";
 import { useEffect } from "react";
 import { DateTime } from "~/components/date-time";
 import { Field, FormAlert, liveChecks } from "~/components/forms";
+import { IntentForm } from "~/components/intent-form";
 import { CardCell, ColumnHeader, ListTable } from "~/components/list-table";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
@@ -21,6 +22,7 @@ import { AddPersonSchema } from "~/schemas/person";
 import { requireUser } from "~/services/auth.server";
 import { PASSWORD_LINK_DAYS } from "~/lib/password-link";
 import { addPerson, listPeople, newPasswordLink } from "~/services/people.server";
+import { SubmitButton } from "~/components/submit-button";
 import { TitledCard } from "~/components/titled-card";
 
 // A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
@@ -131,12 +133,7 @@ export default function Users() {
         <p className="text-sm text-slate-600">
           They get an account of their own, empty, and a link to set its password.
         </p>
-        <Form
-          method="post"
-          className="mt-3 grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start"
-          {...getFormProps(form)}
-        >
-          <input type="hidden" name="intent" value="add" />
+        <IntentForm form={form} intent="add" className="mt-3 grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
           <div className="sm:col-span-3">
             <FormAlert id={form.errorId} errors={form.errors} />
           </div>
@@ -150,10 +147,10 @@ export default function Users() {
             inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "off" }}
             errors={fields.email.errors}
           />
-          <button type="submit" className="btn-primary sm:mt-6" disabled={adding}>
-            <UserPlus className="h-4 w-4" aria-hidden /> {adding ? "Adding..." : "Add and make a link"}
-          </button>
-        </Form>
+          <SubmitButton className="btn-primary sm:mt-6" busy={adding} busyLabel="Adding..." icon={UserPlus}>
+            Add and make a link
+          </SubmitButton>
+        </IntentForm>
       </TitledCard>
 
       <section className="card overflow-hidden" aria-label="Accounts">

@@ -2,9 +2,9 @@
 // from, the text agreed to) and the form that changes it by hand (a form post, without JavaScript
 // too; app/routes/customers-detail.tsx).
 import type { SubmissionResult } from "@conform-to/react";
-import { getFormProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Form, useNavigation } from "@remix-run/react";
+import { useNavigation } from "@remix-run/react";
 import { Chip } from "~/components/campaign-chips";
 import { LIVE_VALIDATION, SelectField, TextareaField } from "~/components/forms";
 import type { ChipColour } from "~/lib/campaigns";
@@ -19,6 +19,7 @@ import {
 import { formatCount } from "~/lib/numbers";
 import { DateTime } from "~/components/date-time";
 import { ConsentFormSchema } from "~/schemas/consent";
+import { IntentForm } from "~/components/intent-form";
 import { TitledCard } from "~/components/titled-card";
 
 const CONSENT_COLOURS: Record<ConsentStatus, ChipColour> = {
@@ -96,14 +97,13 @@ export function ConsentCard({
             </p>
           ) : null}
         </div>
-        <Form
-          method="post"
+        <IntentForm
+          form={form}
+          intent="consent"
           action={here}
           preventScrollReset
           className="space-y-3 border-t border-slate-100 pt-4 md:border-l md:border-t-0 md:pl-6 md:pt-0"
-          {...getFormProps(form)}
         >
-          <input type="hidden" name="intent" value="consent" />
           <SelectField
             label="Change consent to"
             selectProps={getSelectProps(fields.status)}
@@ -119,7 +119,7 @@ export function ConsentCard({
           <button type="submit" className="btn-secondary" disabled={saving}>
             {saving ? "Saving..." : "Save consent"}
           </button>
-        </Form>
+        </IntentForm>
       </div>
     </TitledCard>
   );

@@ -1,12 +1,14 @@
 // The customer page's Tags card: the customer's tags as chips, each with a remove button (a form
 // post, without JavaScript too), and the form that adds tags (app/routes/customers-detail.tsx).
 import type { SubmissionResult } from "@conform-to/react";
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "@remix-run/react";
 import { Plus, X } from "lucide-react";
 import { Field, LIVE_VALIDATION } from "~/components/forms";
 import { AddTagsFormSchema } from "~/schemas/tag-form";
+import { IntentForm } from "~/components/intent-form";
+import { SubmitButton } from "~/components/submit-button";
 import { TitledCard } from "~/components/titled-card";
 
 /** The customer's tags as chips, each with a remove button (a form), and the form that adds tags. */
@@ -61,14 +63,13 @@ export function TagsCard({
           ))}
         </ul>
       )}
-      <Form
-        method="post"
+      <IntentForm
+        form={form}
+        intent="tag"
         action={here}
         preventScrollReset
         className="mt-4 flex flex-col gap-2 sm:flex-row sm:items-start"
-        {...getFormProps(form)}
       >
-        <input type="hidden" name="intent" value="tag" />
         <Field
           className="flex-1"
           label="Add tags"
@@ -80,9 +81,9 @@ export function TagsCard({
           }}
           errors={fields.tags.errors}
         />
-        <button type="submit" className="btn-secondary sm:mt-6" disabled={adding}>
-          <Plus className="h-4 w-4" aria-hidden /> {adding ? "Adding..." : "Add"}
-        </button>
+        <SubmitButton className="btn-secondary sm:mt-6" busy={adding} busyLabel="Adding..." icon={Plus}>
+          Add
+        </SubmitButton>
         {otherTags.length > 0 ? (
           <datalist id="other-tags">
             {otherTags.map((t) => (
@@ -90,7 +91,7 @@ export function TagsCard({
             ))}
           </datalist>
         ) : null}
-      </Form>
+      </IntentForm>
     </TitledCard>
   );
 }

@@ -1,13 +1,15 @@
 // The Fields screen's Add a field form (app/routes/fields.tsx): label, name (suggested from the
 // label), type, choices and default, checked as typed and again by the server.
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Form, useNavigation } from "@remix-run/react";
+import { useNavigation } from "@remix-run/react";
 import { Plus } from "lucide-react";
 import { useRef } from "react";
 import { Field, FormAlert, LIVE_VALIDATION, SelectField, TextareaField } from "~/components/forms";
 import { FIELD_TYPE_LABELS, FIELD_TYPES, fieldNameFrom, type FieldType } from "~/lib/custom-fields";
 import { AddFieldFormSchema, AddFieldInputsSchema, choicesFromText } from "~/schemas/field-form";
+import { IntentForm } from "~/components/intent-form";
+import { SubmitButton } from "~/components/submit-button";
 import { TitledCard } from "~/components/titled-card";
 import { useHydrated } from "~/components/hydrated";
 import { useResetAfterPost } from "~/components/reset-after-post";
@@ -65,8 +67,7 @@ export function AddFieldForm({ reply }: { reply: FieldFormReply }) {
         A field of your own for every customer. Its name is how CSV files, segments and the API know it; it cannot be
         changed later.
       </p>
-      <Form method="post" action="/fields" className="group mt-4 grid gap-4 sm:grid-cols-2" {...getFormProps(form)}>
-        <input type="hidden" name="intent" value="add" />
+      <IntentForm form={form} intent="add" action="/fields" className="group mt-4 grid gap-4 sm:grid-cols-2">
         <div className="sm:col-span-2">
           <FormAlert id={form.errorId} errors={form.errors} />
         </div>
@@ -145,11 +146,11 @@ export function AddFieldForm({ reply }: { reply: FieldFormReply }) {
           />
         )}
         <div className="flex justify-end sm:col-span-2">
-          <button type="submit" className="btn-primary" disabled={adding}>
-            <Plus className="h-4 w-4" aria-hidden /> {adding ? "Adding..." : "Add field"}
-          </button>
+          <SubmitButton className="btn-primary" busy={adding} busyLabel="Adding..." icon={Plus}>
+            Add field
+          </SubmitButton>
         </div>
-      </Form>
+      </IntentForm>
     </TitledCard>
   );
 }
