@@ -4,11 +4,12 @@ import { allowMethods, keepAllowHeader } from "~/lib/api.server";
 import { pageSearchTerm } from "~/schemas/search";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
-import { ChevronLeft, ChevronRight, Plus, Search, ShoppingCart } from "lucide-react";
+import { Form, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
+import { ChevronLeft, ChevronRight, Search, ShoppingCart } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { z } from "zod";
 import { ConfirmDialog } from "~/components/confirm-dialog";
+import { CreateLink } from "~/components/create-link";
 import { DateTime } from "~/components/date-time";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { useDelegatedLinks } from "~/components/fast-rows";
@@ -108,14 +109,7 @@ export default function Orders() {
 
   return (
     <div className="mx-auto max-w-6xl space-y-4">
-      <PageHeader
-        title="Orders"
-        actions={
-          <Link to="/orders/new" className="btn-primary">
-            <Plus className="h-4 w-4" aria-hidden="true" /> Create Order
-          </Link>
-        }
-      >
+      <PageHeader title="Orders" actions={<CreateLink to="/orders/new">Create Order</CreateLink>}>
         <p className="text-slate-600">Track and manage your customers&apos; orders</p>
       </PageHeader>
 

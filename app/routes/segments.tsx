@@ -4,21 +4,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams, useSubmit } from "@remix-run/react";
-import {
-  AlertTriangle,
-  ArrowDownWideNarrow,
-  ArrowUpNarrowWide,
-  Megaphone,
-  Plus,
-  Search,
-  Target,
-  Users,
-} from "lucide-react";
+import { AlertTriangle, ArrowDownWideNarrow, ArrowUpNarrowWide, Megaphone, Search, Target, Users } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { CountCard } from "~/components/count-card";
+import { CreateLink } from "~/components/create-link";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
@@ -127,14 +119,7 @@ export default function Segments() {
 
   return (
     <div className="mx-auto max-w-6xl space-y-6">
-      <PageHeader
-        title="Customer Segments"
-        actions={
-          <Link to="/segments/new" className="btn-primary">
-            <Plus className="h-4 w-4" aria-hidden="true" /> Create Segment
-          </Link>
-        }
-      >
+      <PageHeader title="Customer Segments" actions={<CreateLink to="/segments/new">Create Segment</CreateLink>}>
         <p className="text-slate-600">Group customers by spend, visits and activity, and target them with campaigns.</p>
       </PageHeader>
 
@@ -219,9 +204,9 @@ export default function Segments() {
                 <p className="mt-1 text-sm text-slate-500">
                   Create your first segment to group customers by spend, visits and activity.
                 </p>
-                <Link to="/segments/new" className="btn-primary mt-4">
-                  <Plus className="h-4 w-4" aria-hidden="true" /> Create Segment
-                </Link>
+                <CreateLink to="/segments/new" className="btn-primary mt-4">
+                  Create Segment
+                </CreateLink>
               </>
             )}
           </div>

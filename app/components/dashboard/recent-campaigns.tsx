@@ -1,9 +1,10 @@
 // Recent Campaigns: the newest few, each a link to its detail, with failures, the success chip and
 // a short date; the empty state invites the first one.
 import { Link } from "@remix-run/react";
-import { ChevronRight, Megaphone, Plus } from "lucide-react";
+import { ChevronRight, Megaphone } from "lucide-react";
 import { Chip, NoRateChip } from "~/components/campaign-chips";
 import { type RecentCampaign, dashboardSuccessChip } from "~/lib/dashboard";
+import { CreateLink } from "~/components/create-link";
 import { DateTime } from "~/components/date-time";
 import { formatCount } from "~/lib/numbers";
 
@@ -26,9 +27,9 @@ export function RecentCampaigns({ campaigns }: { campaigns: RecentCampaign[] }) 
           <Megaphone className="h-9 w-9 text-slate-300" aria-hidden="true" />
           <p className="mt-2 font-medium text-slate-800">No recent campaigns</p>
           <p className="mt-1 text-sm text-slate-500">Launch your first campaign to see it here</p>
-          <Link to="/campaigns/new" className="btn-primary mt-4">
-            <Plus className="h-4 w-4" aria-hidden="true" /> Create Campaign
-          </Link>
+          <CreateLink to="/campaigns/new" className="btn-primary mt-4">
+            Create Campaign
+          </CreateLink>
         </div>
       ) : (
         <ul className="-mx-2 divide-y divide-slate-100" data-testid="recent-campaigns-list">
