@@ -20,6 +20,7 @@ import cluster from "node:cluster";
 import { EventEmitter } from "node:events";
 import { getEnv } from "~/env.server";
 import type { Logger } from "~/lib/logger.server";
+import type { ChannelOptions, NotifyChannel } from "~/lib/notify-channel.server";
 import { singleton } from "~/lib/singleton.server";
 
 export const BUS_MESSAGE = "crm:bus";
@@ -47,36 +48,14 @@ export function isBusMessage(message: unknown): message is BusMessage {
   );
 }
 
-/** The connection that carries messages between instances, as linkInstances() needs it (app/db/listen.server.ts). */
-export type InstanceChannel = {
-  send(payload: string): void;
-  flushed(): Promise<void>;
-  ready(): Promise<void>;
-  readonly listening: boolean;
-  readonly backendPid: number | null;
-  close(flushTimeoutMs?: number): Promise<void>;
-};
-
-/** What the channel says about its connection (ChannelStatus in app/db/listen.server.ts). */
-export type InstanceChannelStatus =
-  | { state: "listening"; reconnected: boolean; backendPid: number; attempts: number }
-  | { state: "lost"; error: Error; retryInMs: number; attempts: number }
-  | { state: "dropped"; error: Error; count: number };
-
-/** Opens the channel (openNotifyChannel in app/db/listen.server.ts). */
-export type OpenInstanceChannel = (options: {
-  url: string;
-  channel: string;
-  onNotification: (payload: string) => void;
-  onStatus: (status: InstanceChannelStatus) => void;
-  applicationName: string;
-}) => InstanceChannel;
+/** Opens the channel between the instances (openNotifyChannel in app/db/listen.server.ts). */
+export type OpenInstanceChannel = (options: ChannelOptions) => NotifyChannel;
 
 /** This instance's link to the others. */
 export type InstanceLink = {
   /** Random per start: every message this instance sends carries it. */
   readonly instanceId: string;
-  readonly channel: InstanceChannel;
+  readonly channel: NotifyChannel;
   /** Sends what is queued (briefly), then leaves the channel. */
   close(): Promise<void>;
 };
@@ -101,7 +80,7 @@ const state = singleton("process-bus", () => {
     bridges: new Map<string, () => void>(),
     instanceId: randomBytes(8).toString("hex"),
     sent: 0,
-    link: null as { channel: InstanceChannel; log: Logger } | null,
+    link: null as { channel: NotifyChannel; log: Logger } | null,
     /** The highest message number heard from each other instance: a repeat is dropped. */
     heard: new Map<string, number>(),
     /** Topics already logged as too large (production logs each once). */
