@@ -225,13 +225,19 @@ export function usesCustomerValues(tree: SegmentNode): boolean {
   return tree.kind !== "condition";
 }
 
-/** The names of the fields a tree tests, each once, in order of appearance. */
-export function fieldNamesOf(tree: SegmentNode): string[] {
-  const names = new Set<string>();
+/** What `pick` takes from the tree's nodes (groups walked into), each once, in order of appearance. */
+export function distinctInTree(tree: SegmentNode, pick: (node: SegmentNode) => string | undefined): string[] {
+  const found = new Set<string>();
   const walk = (node: SegmentNode) => {
-    if (node.kind === "field") names.add(node.name);
-    else if (node.kind === "group") node.children.forEach(walk);
+    const value = pick(node);
+    if (value !== undefined) found.add(value);
+    if (node.kind === "group") node.children.forEach(walk);
   };
   walk(tree);
-  return [...names];
+  return [...found];
+}
+
+/** The names of the fields a tree tests, each once, in order of appearance. */
+export function fieldNamesOf(tree: SegmentNode): string[] {
+  return distinctInTree(tree, (node) => (node.kind === "field" ? node.name : undefined));
 }

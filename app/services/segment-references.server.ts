@@ -13,7 +13,7 @@
 // delete's check) or a loop made by two saves at once holds nobody, and the segment's page says
 // so; a launch reads strictly and refuses such a segment (app/services/campaigns/drafts.server.ts).
 import { ApiError } from "~/lib/api.server";
-import { IN_SEGMENT_KEY, type SegmentNode, type SegmentRefNode, countConditions } from "~/lib/segments";
+import { IN_SEGMENT_KEY, type SegmentNode, type SegmentRefNode, countConditions, distinctInTree } from "~/lib/segments";
 import { parseConditions } from "~/lib/segment-parse";
 import { storedSegments } from "~/models/segments/store.server";
 
@@ -24,13 +24,7 @@ export const MAX_RESOLVED_CONDITIONS = 500;
 
 /** The ids of the segments a tree refers to, each once, in order of appearance. */
 export function referencedSegmentIds(tree: SegmentNode): string[] {
-  const ids = new Set<string>();
-  const walk = (node: SegmentNode) => {
-    if (node.kind === "segment") ids.add(node.segmentId);
-    else if (node.kind === "group") node.children.forEach(walk);
-  };
-  walk(tree);
-  return [...ids];
+  return distinctInTree(tree, (node) => (node.kind === "segment" ? node.segmentId : undefined));
 }
 
 type Known = { name: string; tree: SegmentNode | null };
