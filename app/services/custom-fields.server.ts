@@ -14,6 +14,7 @@ import {
   readFieldValue,
 } from "~/lib/custom-fields";
 import { customFields } from "~/models/custom-fields/store.server";
+import type { CsvFieldRow } from "~/models/customers/rows";
 import {
   type CustomFieldRow,
   DuplicateFieldName,
@@ -51,14 +52,7 @@ function toDefinition(row: CustomFieldRow): FieldDefinition {
  * A tenant's field as stored (choices as their JSON text), as the product uses it: what the CSV
  * import and export read on their own connection (app/models/customers/) comes through here too.
  */
-export function fieldDefinitionOf(row: {
-  name: string;
-  label: string;
-  type: string;
-  choices: string;
-  defaultValue: string | null;
-  retired: boolean;
-}): FieldDefinition {
+export function fieldDefinitionOf(row: CsvFieldRow): FieldDefinition {
   return {
     name: row.name,
     label: row.label,
