@@ -1,8 +1,9 @@
 // A form of a page that posts one intent to the page's action (the action tells the page's forms
 // apart by `intent`), with Conform's form props: the hidden intent first, then the form's own
-// inputs. Without `action` it posts to the page it is on.
+// inputs. Without `action` it posts to the page it is on. usePostingIntent() says whether it is
+// posting now.
 import { type FormMetadata, getFormProps } from "@conform-to/react";
-import { Form } from "@remix-run/react";
+import { Form, useNavigation } from "@remix-run/react";
 import type { ReactNode, Ref } from "react";
 
 export function IntentForm<Schema extends Record<string, unknown>>({
@@ -38,4 +39,10 @@ export function IntentForm<Schema extends Record<string, unknown>>({
       {children}
     </Form>
   );
+}
+
+/** Whether the page is posting the form of this intent now (its submit button says so meanwhile). */
+export function usePostingIntent(intent: string): boolean {
+  const navigation = useNavigation();
+  return navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
 }

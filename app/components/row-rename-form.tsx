@@ -3,9 +3,9 @@
 // list's page with intent=rename and the row's key, and Cancel is a link back to the list, so it
 // works without JavaScript. The Fields and Tags lists use it.
 import { type FormMetadata } from "@conform-to/react";
-import { Link, useNavigation } from "@remix-run/react";
+import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { IntentForm } from "~/components/intent-form";
+import { IntentForm, usePostingIntent } from "~/components/intent-form";
 
 export function RowRenameForm<Schema extends Record<string, unknown>>({
   form,
@@ -27,8 +27,7 @@ export function RowRenameForm<Schema extends Record<string, unknown>>({
   /** The new name's input. */
   children: ReactNode;
 }) {
-  const navigation = useNavigation();
-  const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "rename";
+  const saving = usePostingIntent("rename");
   return (
     <IntentForm
       form={form}

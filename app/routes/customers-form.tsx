@@ -13,7 +13,7 @@ import {
   getTextareaProps,
   useForm,
 } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ArrowLeft, Save } from "lucide-react";
@@ -21,7 +21,8 @@ import { useEffect, useMemo } from "react";
 import { toast } from "sonner";
 import { allowMethods, keepAllowHeader } from "~/lib/api.server";
 import { RouteErrorBoundary } from "~/components/error-boundary";
-import { Field, FormAlert, LIVE_VALIDATION, SelectField, TextareaField } from "~/components/forms";
+import { Field, FormAlert, liveChecks, SelectField, TextareaField } from "~/components/forms";
+import { SubmitButton } from "~/components/submit-button";
 import { BRAND } from "~/lib/brand";
 import type { FieldDefinition } from "~/lib/custom-fields";
 import { timeZoneNames } from "~/lib/dates";
@@ -130,9 +131,7 @@ export default function CustomerForm() {
     id: "customer-form",
     lastResult,
     defaultValue: values,
-    constraint: getZodConstraint(schema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    ...LIVE_VALIDATION,
+    ...liveChecks(schema),
   });
   const fieldset = fields.fields.getFieldset();
 
@@ -233,10 +232,9 @@ export default function CustomerForm() {
           <Link to="/customers" className="btn-secondary">
             Cancel
           </Link>
-          <button type="submit" className="btn-primary" disabled={saving}>
-            <Save className="h-4 w-4" aria-hidden />{" "}
-            {saving ? "Saving..." : editing ? "Update Customer" : "Save Customer"}
-          </button>
+          <SubmitButton className="btn-primary" busy={saving} busyLabel="Saving..." icon={Save}>
+            {editing ? "Update Customer" : "Save Customer"}
+          </SubmitButton>
         </div>
       </Form>
     </div>

@@ -9,7 +9,7 @@
 // has a checkbox; "Tag selected" puts a tag on the customers ticked on the page (a form post).
 import { pageSearchTerm } from "~/schemas/search";
 import { getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
 import { Plus, Tag, Users } from "lucide-react";
@@ -17,8 +17,8 @@ import { useRef } from "react";
 import { CsvListActions } from "~/components/csv-list-actions";
 import { z } from "zod";
 import { ConfirmDialog } from "~/components/confirm-dialog";
-import { ErrorList } from "~/components/forms";
-import { IntentForm } from "~/components/intent-form";
+import { ErrorList, liveChecks } from "~/components/forms";
+import { IntentForm, usePostingIntent } from "~/components/intent-form";
 import { ListSearch } from "~/components/list-search";
 import { Pager } from "~/components/pager";
 import { useDelegatedLinks } from "~/components/fast-rows";
@@ -370,15 +370,12 @@ const TAG_FORM = "tag-selected";
 /** "Tag selected": a tag for the customers ticked on this page. */
 function TagSelected({ back }: { back: string }) {
   const reply = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const tagging = navigation.state === "submitting" && navigation.formData?.get("intent") === "tag";
+  const tagging = usePostingIntent("tag");
   const [form, fields] = useForm({
     id: TAG_FORM,
     lastResult: reply,
-    constraint: getZodConstraint(BulkTagFormSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: BulkTagFormSchema }),
+    ...liveChecks(BulkTagFormSchema),
     shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
   });
   // "Select all on this page" needs a script; without one it is not drawn.
   const scripted = useHydrated();

@@ -3,15 +3,15 @@
 // this segment" puts a tag on every customer the segment matches now (a form post; the toast says
 // how many got it).
 import { getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AlertTriangle, ArrowLeft, Megaphone, Pencil, Tag } from "lucide-react";
 import { allowMethods, keepAllowHeader } from "~/lib/api.server";
 import { RouteErrorBoundary } from "~/components/error-boundary";
-import { Field, LIVE_VALIDATION } from "~/components/forms";
+import { Field, liveChecks } from "~/components/forms";
 import { useDelegatedLinks } from "~/components/fast-rows";
-import { IntentForm } from "~/components/intent-form";
+import { IntentForm, usePostingIntent } from "~/components/intent-form";
 import { CardCell, ColumnHeader, ListTable } from "~/components/list-table";
 import { RowActionSprite, RowActions } from "~/components/row-actions";
 import { BRAND } from "~/lib/brand";
@@ -208,14 +208,11 @@ export default function SegmentDetail() {
 /** The "Tag everyone in this segment" form: a tag name and its button. */
 function TagEveryone() {
   const reply = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const tagging = navigation.state === "submitting" && navigation.formData?.get("intent") === "tag";
+  const tagging = usePostingIntent("tag");
   const [form, fields] = useForm({
     id: "tag-segment",
     lastResult: reply,
-    constraint: getZodConstraint(SegmentTagFormSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SegmentTagFormSchema }),
-    ...LIVE_VALIDATION,
+    ...liveChecks(SegmentTagFormSchema),
   });
   // After the tag was put on (the action redirected: no reply), the form starts empty again.
   useResetAfterPost(tagging, reply, () => form.reset());

@@ -8,12 +8,12 @@ import { getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { UserPlus } from "lucide-react";
 import { useEffect } from "react";
 import { DateTime } from "~/components/date-time";
 import { Field, FormAlert, liveChecks } from "~/components/forms";
-import { IntentForm } from "~/components/intent-form";
+import { IntentForm, usePostingIntent } from "~/components/intent-form";
 import { CardCell, ColumnHeader, ListTable } from "~/components/list-table";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
@@ -75,9 +75,8 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function Users() {
   const { people, linkDays } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
-  const navigation = useNavigation();
   const made = reply && "link" in reply ? reply.link : null;
-  const adding = navigation.state === "submitting" && navigation.formData?.get("intent") === "add";
+  const adding = usePostingIntent("add");
 
   const [form, fields] = useForm({
     id: "add-person",

@@ -3,10 +3,8 @@
 // too; app/routes/customers-detail.tsx).
 import type { SubmissionResult } from "@conform-to/react";
 import { getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useNavigation } from "@remix-run/react";
 import { Chip } from "~/components/campaign-chips";
-import { LIVE_VALIDATION, SelectField, TextareaField } from "~/components/forms";
+import { liveChecks, SelectField, TextareaField } from "~/components/forms";
 import type { ChipColour } from "~/lib/campaigns";
 import {
   CONSENT_BY_HAND_SOURCE,
@@ -19,7 +17,7 @@ import {
 import { formatCount } from "~/lib/numbers";
 import { DateTime } from "~/components/date-time";
 import { ConsentFormSchema } from "~/schemas/consent";
-import { IntentForm } from "~/components/intent-form";
+import { IntentForm, usePostingIntent } from "~/components/intent-form";
 import { TitledCard } from "~/components/titled-card";
 
 const CONSENT_COLOURS: Record<ConsentStatus, ChipColour> = {
@@ -46,17 +44,14 @@ export function ConsentCard({
   /** The action's reply when it answered this form (its values and errors kept). */
   lastResult?: SubmissionResult<string[]>;
 }) {
-  const navigation = useNavigation();
-  const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "consent";
+  const saving = usePostingIntent("consent");
   const here = `/customers/${id}`;
   const [form, fields] = useForm({
     id: "consent",
     lastResult,
     // The text starts empty: it is what the customer agreed to this time, not the last record's.
     defaultValue: { status: consent.status, text: "" },
-    constraint: getZodConstraint(ConsentFormSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ConsentFormSchema }),
-    ...LIVE_VALIDATION,
+    ...liveChecks(ConsentFormSchema),
   });
   return (
     <TitledCard headingId="consent-heading" title="Marketing consent">

@@ -2,12 +2,11 @@
 // post, without JavaScript too), and the form that adds tags (app/routes/customers-detail.tsx).
 import type { SubmissionResult } from "@conform-to/react";
 import { getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Form, useNavigation } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { Plus, X } from "lucide-react";
-import { Field, LIVE_VALIDATION } from "~/components/forms";
+import { Field, liveChecks } from "~/components/forms";
 import { AddTagsFormSchema } from "~/schemas/tag-form";
-import { IntentForm } from "~/components/intent-form";
+import { IntentForm, usePostingIntent } from "~/components/intent-form";
 import { SubmitButton } from "~/components/submit-button";
 import { TitledCard } from "~/components/titled-card";
 
@@ -24,15 +23,12 @@ export function TagsCard({
   /** The action's reply when it answered this form (its values and errors kept). */
   lastResult?: SubmissionResult<string[]>;
 }) {
-  const navigation = useNavigation();
-  const adding = navigation.state === "submitting" && navigation.formData?.get("intent") === "tag";
+  const adding = usePostingIntent("tag");
   const here = `/customers/${id}`;
   const [form, fields] = useForm({
     id: "add-tags",
     lastResult,
-    constraint: getZodConstraint(AddTagsFormSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: AddTagsFormSchema }),
-    ...LIVE_VALIDATION,
+    ...liveChecks(AddTagsFormSchema),
   });
   return (
     <TitledCard headingId="tags-heading" title="Tags">

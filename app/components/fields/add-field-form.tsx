@@ -2,13 +2,12 @@
 // label), type, choices and default, checked as typed and again by the server.
 import { getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useNavigation } from "@remix-run/react";
 import { Plus } from "lucide-react";
 import { useRef } from "react";
 import { Field, FormAlert, LIVE_VALIDATION, SelectField, TextareaField } from "~/components/forms";
 import { FIELD_TYPE_LABELS, FIELD_TYPES, fieldNameFrom, type FieldType } from "~/lib/custom-fields";
 import { AddFieldFormSchema, AddFieldInputsSchema, choicesFromText } from "~/schemas/field-form";
-import { IntentForm } from "~/components/intent-form";
+import { IntentForm, usePostingIntent } from "~/components/intent-form";
 import { SubmitButton } from "~/components/submit-button";
 import { TitledCard } from "~/components/titled-card";
 import { useHydrated } from "~/components/hydrated";
@@ -24,8 +23,7 @@ const YES_NO_OPTIONS = [
 
 /** The Add a field form: label, name (suggested from the label), type, choices, default. */
 export function AddFieldForm({ reply }: { reply: FieldFormReply }) {
-  const navigation = useNavigation();
-  const adding = navigation.state === "submitting" && navigation.formData?.get("intent") === "add";
+  const adding = usePostingIntent("add");
   const [form, inputs] = useForm({
     id: "add-field",
     lastResult: reply as never,
