@@ -80,10 +80,10 @@ describe("merge tags", () => {
 
   it("names a tag that does not exist, with its line and column", () => {
     expect(mergeTagProblems("Hi\n  {{ customer.shoe_size }} {{ customer.hat }}", "Message", known)).toEqual([
-      { message: 'There is no merge tag "customer.hat"', where: "Message, line 2, column 31" },
+      { kind: "unknown", message: 'There is no merge tag "customer.hat"', where: "Message, line 2, column 31" },
     ]);
     expect(mergeTagProblems("{{ order.total }}", "Subject", known)).toEqual([
-      { message: 'There is no merge tag "order.total"', where: "Subject, line 1, column 4" },
+      { kind: "unknown", message: 'There is no merge tag "order.total"', where: "Subject, line 1, column 4" },
     ]);
     expect(
       mergeTagProblems("{% assign x = 1 %}{{ x }}{% for i in (1..3) %}{{ i }}{% endfor %}", "Message", known),

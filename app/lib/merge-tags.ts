@@ -40,7 +40,7 @@ export const CUSTOMER_TAGS = [
   ...BUILT_IN_FIELDS.map((f) => f.name),
 ] as const;
 /** The last order's values (`last_order` is empty for a customer without orders). */
-export const LAST_ORDER_TAGS = ["amount", "date", "status", "items"] as const;
+export const LAST_ORDER_TAGS = ["amount", "total", "date", "status"] as const;
 /** The sender's values. */
 export const SHOP_TAGS = ["name", "address"] as const;
 /** The links every message has. */
@@ -61,14 +61,18 @@ export function knownMergeTags(customFieldNames: readonly string[]): KnownTags {
 /** One recipient's values, as the tags read them. */
 export type MergeValues = {
   customer: Record<string, string | number | boolean | null>;
-  last_order: Record<string, string | number | null> | null;
+  last_order: Record<string, string | number | boolean | null> | null;
   shop: { name: string; address: string };
   unsubscribe_url: string;
   view_in_browser_url: string;
 };
 
-/** A problem of a template's tags: what, and where (the part, the line and column). */
-export type MergeTagProblem = { message: string; where: string };
+/**
+ * A problem of a template's tags: what, and where (the part, the line and column); `syntax` when
+ * the text does not parse (saving is refused), `unknown` when a tag names nothing the product has
+ * (launching is refused).
+ */
+export type MergeTagProblem = { kind: "syntax" | "unknown"; message: string; where: string };
 
 const FILE_TAGS = ["include", "render", "layout"] as const;
 const FILE_MESSAGE = "Templates cannot include other files";
@@ -272,14 +276,18 @@ function unknownTag(segments: readonly (string | number | unknown)[], known: Kno
 export function mergeTagProblems(source: string, part: string, known: KnownTags): MergeTagProblem[] {
   if (source.length > MAX_TEMPLATE_CHARS) {
     return [
-      { message: `The template is longer than ${MAX_TEMPLATE_CHARS.toLocaleString("en-IN")} characters`, where: part },
+      {
+        kind: "syntax",
+        message: `The template is longer than ${MAX_TEMPLATE_CHARS.toLocaleString("en-IN")} characters`,
+        where: part,
+      },
     ];
   }
   let parsed: Template[];
   try {
     parsed = TEXT_ENGINE.parse(withLegacyTags(source));
   } catch (error) {
-    return [{ message: describeLiquidError(error), where: part }];
+    return [{ kind: "syntax", message: describeLiquidError(error), where: part }];
   }
   const problems: MergeTagProblem[] = [];
   const analysis = analyzeSync(parsed);
@@ -288,7 +296,11 @@ export function mergeTagProblems(source: string, part: string, known: KnownTags)
       const unknown = unknownTag(variable.segments, known);
       if (!unknown) continue;
       const { row, col } = variable.location;
-      problems.push({ message: `There is no merge tag "${unknown}"`, where: `${part}, line ${row}, column ${col}` });
+      problems.push({
+        kind: "unknown",
+        message: `There is no merge tag "${unknown}"`,
+        where: `${part}, line ${row}, column ${col}`,
+      });
     }
   }
   return problems;

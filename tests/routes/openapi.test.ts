@@ -567,6 +567,26 @@ describe("real answers validate against the document", () => {
     await call("GET /api/segments/{id}/audience", { params: { id: segmentId }, query: { cursor: "x" } }, 400);
   });
 
+  it("templates", async () => {
+    const list = await call("GET /api/templates", { query: { search: "offer" } }, 200);
+    expect(list.body.templates).toHaveLength(1);
+    const input = { name: "Weekly", subject: "Hi {{ customer.first_name }}", format: "markdown", content: "# Hello" };
+    const made = await call("POST /api/templates", { json: input }, 201);
+    const id = made.body.id as unknown as string;
+    await call("POST /api/templates", { json: { ...input, content: "{{ customer.first_name" } }, 422);
+    await call("POST /api/templates", { json: { ...input, format: "mjml" } }, 400);
+    await call("GET /api/templates/{id}", { params: { id } }, 200);
+    await call("GET /api/templates/{id}", { params: { id: "0".repeat(24) } }, 404);
+    await call("PUT /api/templates/{id}", { params: { id }, json: { ...input, name: "Weekly news", version: 1 } }, 200);
+    await call("PUT /api/templates/{id}", { params: { id }, json: { ...input, version: 1 } }, 409);
+    await call("PUT /api/templates/{id}", { params: { id: "starter-offer" }, json: input }, 400);
+    await call("POST /api/templates/{id}/render", { params: { id }, json: { sample: { customer: {} } } }, 200);
+    await call("POST /api/templates/{id}/render", { params: { id }, json: {} }, 400);
+    const copy = await call("POST /api/templates/{id}/duplicate", { params: { id } }, 201);
+    await call("DELETE /api/templates/{id}", { params: { id: copy.body.id as unknown as string } }, 200);
+    await call("DELETE /api/templates/{id}", { params: { id: "starter-offer" } }, 400);
+  });
+
   it("fields and tags", async () => {
     const fields = await call("GET /api/fields", {}, 200);
     expect((fields.body as unknown as { name: string }[]).map((f) => f.name)).toContain("birthday");

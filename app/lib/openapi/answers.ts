@@ -4,9 +4,10 @@
 // describing the same fields, and tests/routes/openapi.test.ts validates real answers against the
 // document (objects here are strict, so a field a DTO gains fails there too).
 //
-// The schemas live by subject in ./answers/ (common pieces, people, segments, campaigns); this file
+// The schemas live by subject in ./answers/ (common pieces, people, segments, campaigns, templates); this file
 // gathers them for the document (~/lib/openapi/document.server.ts, components.server.ts).
 export * from "./answers/campaigns";
 export * from "./answers/common";
 export * from "./answers/people";
 export * from "./answers/segments";
+export * from "./answers/templates";

@@ -23,6 +23,7 @@ import { OrderSchema, OrderUpdateSchema } from "~/schemas/order";
 import { ProfileSchema } from "~/schemas/profile";
 import { PreviewInputSchema, SegmentInputSchema } from "~/schemas/segment";
 import { DescribeSegmentInputSchema } from "~/schemas/segment-ai";
+import { TemplateInputSchema, TemplateRenderSchema } from "~/schemas/template";
 
 /** Request bodies, converted from the input side of the routes' own schemas. */
 export const INPUTS = {
@@ -45,6 +46,8 @@ export const INPUTS = {
   DeliveryReceipts: ReceiptsBodySchema,
   SendgridEvents: SendgridEventsSchema,
   SuppressionsInput: SuppressionAddInputSchema,
+  TemplateInput: TemplateInputSchema,
+  TemplateRenderInput: TemplateRenderSchema,
 } satisfies Record<string, z.ZodType>;
 
 /** Answers, converted from the output side. */
@@ -95,6 +98,9 @@ export const ANSWERS = {
   Suppression: A.SuppressionAnswerSchema,
   SuppressionsAdded: A.SuppressionsAddedSchema,
   SuppressionImportResult: A.SuppressionImportResultSchema,
+  Template: A.TemplateAnswerSchema,
+  TemplateList: A.TemplateListSchema,
+  RenderedMessage: A.RenderedMessageSchema,
 } satisfies Record<string, z.ZodType>;
 
 export type AnswerName = keyof typeof ANSWERS;

@@ -32,6 +32,10 @@ import { operations as suppressions } from "./suppressions.openapi.server";
 import { operations as suppressionsImport } from "./suppressions-import.openapi.server";
 import { operations as suppressionsExport } from "./suppressions-export.openapi.server";
 import { operations as suppressionsEmail } from "./suppressions-email.openapi.server";
+import { operations as templates } from "./templates.openapi.server";
+import { operations as templatesId } from "./templates-id.openapi.server";
+import { operations as templatesIdRender } from "./templates-id-render.openapi.server";
+import { operations as templatesIdDuplicate } from "./templates-id-duplicate.openapi.server";
 import { operations as segments } from "./segments.openapi.server";
 import { operations as segmentsPreview } from "./segments-preview.openapi.server";
 import { operations as segmentsDescribe } from "./segments-describe.openapi.server";
@@ -95,6 +99,11 @@ export const API_OPERATIONS: Operation[] = [
   segmentsId,
   segmentsIdAudienceCount,
   segmentsIdAudience,
+  // Templates
+  templates,
+  templatesId,
+  templatesIdRender,
+  templatesIdDuplicate,
   // Campaigns
   campaigns,
   campaignsId,

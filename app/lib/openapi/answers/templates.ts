@@ -1,0 +1,59 @@
+// The /api answers about templates (docs/decisions/0043-templates-and-merge-tags.md): a template,
+// the list, and a template rendered for a recipient.
+import { z } from "zod";
+import { BlocksSchema } from "~/lib/template-blocks";
+import { TEMPLATE_FORMATS } from "~/lib/templates";
+import type { RenderedMessage } from "~/services/templates/render.server";
+import type { TemplateDto, TemplateSummaryDto } from "~/services/templates.server";
+import { isoTime, type Out, same } from "./common";
+
+const templateId = z
+  .string()
+  .meta({ description: "A template's id: 24 hexadecimal characters, or starter-… for a starter" });
+
+export const TemplateAnswerSchema = z.strictObject({
+  _id: templateId,
+  id: templateId,
+  name: z.string(),
+  subject: z.string().meta({ description: "May hold merge tags, e.g. {{ customer.first_name }}" }),
+  preheader: z.string().meta({ description: "The line mail clients show after the subject" }),
+  format: z.enum(TEMPLATE_FORMATS),
+  content: z
+    .union([z.array(BlocksSchema.element), z.string()])
+    .meta({ description: "Blocks for the blocks format; the HTML or Markdown text otherwise" }),
+  text: z.string().nullable().meta({ description: "The text part as edited; null: derived from the design" }),
+  version: z
+    .number()
+    .int()
+    .min(1)
+    .meta({ description: "Grows by one with every save; PUT it back to save only over it" }),
+  starter: z.boolean().meta({ description: "A starter template: listed for everyone, duplicated to be changed" }),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+
+export const TemplateSummarySchema = TemplateAnswerSchema.pick({
+  _id: true,
+  id: true,
+  name: true,
+  subject: true,
+  format: true,
+  starter: true,
+  version: true,
+  updatedAt: true,
+});
+
+export const TemplateListSchema = z.strictObject({ templates: z.array(TemplateSummarySchema) });
+
+export const RenderedMessageSchema = z.strictObject({
+  subject: z.string(),
+  html: z.string().meta({ description: "The HTML part, as the recipient would receive it (example links)" }),
+  text: z.string().meta({ description: "The text part" }),
+});
+
+// Compile-time guards: each line fails to type-check when the DTO and its schema differ.
+export const TEMPLATE_DTO_CHECKS = [
+  same<Out<typeof TemplateAnswerSchema>, TemplateDto>(true),
+  same<Out<typeof TemplateSummarySchema>, TemplateSummaryDto>(true),
+  same<Out<typeof RenderedMessageSchema>, RenderedMessage>(true),
+];

@@ -1,0 +1,73 @@
+// A template as the Templates screen and /api/templates take it (docs/decisions/0043-templates-and-merge-tags.md):
+// `{ name, subject, preheader?, format, content, text? }`, content being a list of blocks for
+// "blocks" and the HTML or Markdown text otherwise. Whether its merge tags parse is the service's
+// check (a 422 naming the problem and where).
+import { z } from "zod";
+import { MAX_TEMPLATE_CHARS } from "~/lib/merge-tags";
+import { BlocksSchema } from "~/lib/template-blocks";
+import { MAX_TEMPLATE_NAME, MAX_TEMPLATE_PREHEADER, MAX_TEMPLATE_SUBJECT, TEMPLATE_FORMATS } from "~/lib/templates";
+import { multiLine, singleLine } from "~/schemas/text";
+
+export const TEMPLATE_MESSAGES = {
+  name: "Name is required",
+  subject: "Subject is required",
+  format: `Format must be one of: ${TEMPLATE_FORMATS.join(", ")}`,
+  content: "Content is required",
+  contentText: "An HTML or Markdown template's content is text",
+  tooLong: `The content must be at most ${MAX_TEMPLATE_CHARS.toLocaleString("en-IN")} characters`,
+} as const;
+
+const name = singleLine(z.string({ message: TEMPLATE_MESSAGES.name }).trim(), "Name")
+  .min(1, TEMPLATE_MESSAGES.name)
+  .max(MAX_TEMPLATE_NAME, `Name must be at most ${MAX_TEMPLATE_NAME} characters`);
+const subject = singleLine(z.string({ message: TEMPLATE_MESSAGES.subject }).trim(), "Subject")
+  .min(1, TEMPLATE_MESSAGES.subject)
+  .max(MAX_TEMPLATE_SUBJECT, `Subject must be at most ${MAX_TEMPLATE_SUBJECT} characters`);
+const preheader = singleLine(z.string({ message: "Preheader must be text" }).trim(), "Preheader").max(
+  MAX_TEMPLATE_PREHEADER,
+  `Preheader must be at most ${MAX_TEMPLATE_PREHEADER} characters`,
+);
+const text = multiLine(z.string({ message: "The text part must be text" }), "The text part").max(
+  MAX_TEMPLATE_CHARS,
+  TEMPLATE_MESSAGES.tooLong,
+);
+const source = multiLine(z.string({ message: TEMPLATE_MESSAGES.contentText }), "Content")
+  .max(MAX_TEMPLATE_CHARS, TEMPLATE_MESSAGES.tooLong)
+  .refine((value) => value.trim() !== "", TEMPLATE_MESSAGES.content);
+
+/** The shape both formats share; content is checked against the format below. */
+const fields = {
+  name,
+  subject,
+  preheader: preheader.default(""),
+  text: text.nullable().default(null),
+  /** The version the template was read at: a save from an older copy is refused (409), not applied. */
+  version: z.number({ message: "version must be a number" }).int().min(1).optional(),
+};
+
+export const TemplateInputSchema = z.discriminatedUnion(
+  "format",
+  [
+    z.strictObject({ ...fields, format: z.literal("blocks"), content: BlocksSchema }),
+    z.strictObject({ ...fields, format: z.literal("html"), content: source }),
+    z.strictObject({ ...fields, format: z.literal("markdown"), content: source }),
+  ],
+  { message: TEMPLATE_MESSAGES.format },
+);
+export type TemplateInput = z.infer<typeof TemplateInputSchema>;
+
+const sampleValue = z.union([z.string().max(2_000), z.number(), z.boolean(), z.null()]);
+/** POST /api/templates/{id}/render: one of the tenant's customers, or sample values. */
+export const TemplateRenderSchema = z.union(
+  [
+    z.strictObject({ customerId: z.string({ message: "customerId must be text" }).min(1) }),
+    z.strictObject({
+      sample: z.strictObject({
+        customer: z.record(z.string(), sampleValue).default({}),
+        last_order: z.record(z.string(), sampleValue).nullable().default(null),
+      }),
+    }),
+  ],
+  { message: "Give customerId, or sample: { customer, last_order }" },
+);
+export type TemplateRenderInput = z.infer<typeof TemplateRenderSchema>;

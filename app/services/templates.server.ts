@@ -1,0 +1,253 @@
+// Templates (docs/decisions/0043-templates-and-merge-tags.md): a tenant's own beside the starter
+// templates, made, saved (never over a newer copy), duplicated, deleted and rendered for a customer
+// or sample values. Every function takes the tenant first; another tenant's template is "not
+// found". A template is saved only when it parses (its merge tags and its design): a 422 names the
+// problem and where it is; tags that name nothing the product has are listed by templateCheck()
+// and refused at launch, not at save, so a draft can name a field that is yet to be made.
+import { ApiError, notFound } from "~/lib/api.server";
+import { newId } from "~/lib/id";
+import { knownMergeTags, MergeTagError, type MergeTagProblem, mergeTagProblems } from "~/lib/merge-tags";
+import { isStarterTemplateId, STARTER_TEMPLATES, type StarterTemplate } from "~/lib/starter-templates";
+import { type Block, BlocksSchema, blockTexts } from "~/lib/template-blocks";
+import { DEFAULT_BRAND } from "~/lib/template-brand";
+import { isTemplateFormat, type TemplateFormat } from "~/lib/templates";
+import { MAX_TEMPLATES, type TemplateRow } from "~/models/templates/rows";
+import { templates } from "~/models/templates/store.server";
+import { type TemplateInput, TemplateInputSchema, type TemplateRenderInput } from "~/schemas/template";
+import { fieldDefinitions } from "~/services/custom-fields.server";
+import { customerMergeValues, sampleMergeValues } from "~/services/templates/merge-values.server";
+import {
+  compileTemplate,
+  type RenderedMessage,
+  renderTemplate,
+  TemplateCompileError,
+  type TemplateSource,
+} from "~/services/templates/render.server";
+
+/** A template as /api/templates gives it. */
+export type TemplateDto = {
+  _id: string;
+  id: string;
+  name: string;
+  subject: string;
+  preheader: string;
+  format: TemplateFormat;
+  /** Blocks, or the HTML or Markdown text. */
+  content: Block[] | string;
+  /** The text part as edited; null: derived from the design. */
+  text: string | null;
+  /** Grows by one with every save; a save names the version it was read at. */
+  version: number;
+  /** A starter template: listed for every tenant, duplicated to be changed. */
+  starter: boolean;
+  createdAt: string;
+  updatedAt: string;
+};
+
+/** A template in the list. */
+export type TemplateSummaryDto = Pick<
+  TemplateDto,
+  "_id" | "id" | "name" | "subject" | "format" | "starter" | "version" | "updatedAt"
+>;
+
+/** When the starter templates were written (their dates in the list). */
+const STARTERS_DATE = "2026-11-29T00:00:00.000Z";
+
+const STARTER_CHANGE = "A starter template cannot be changed: duplicate it and edit the copy";
+
+function contentOf(format: TemplateFormat, stored: string): Block[] | string {
+  if (format !== "blocks") return stored;
+  try {
+    const parsed = BlocksSchema.safeParse(JSON.parse(stored));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
+}
+
+function toDto(row: TemplateRow): TemplateDto {
+  const format = isTemplateFormat(row.format) ? row.format : "html";
+  return {
+    _id: row.id,
+    id: row.id,
+    name: row.name,
+    subject: row.subject,
+    preheader: row.preheader,
+    format,
+    content: contentOf(format, row.content),
+    text: row.text,
+    version: row.version,
+    starter: false,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function starterDto(starter: StarterTemplate): TemplateDto {
+  return {
+    _id: starter.id,
+    id: starter.id,
+    name: starter.name,
+    subject: starter.subject,
+    preheader: starter.preheader,
+    format: "blocks",
+    content: starter.blocks,
+    text: null,
+    version: 1,
+    starter: true,
+    createdAt: STARTERS_DATE,
+    updatedAt: STARTERS_DATE,
+  };
+}
+
+const summary = (t: TemplateDto | TemplateSummaryDto): TemplateSummaryDto => ({
+  _id: t.id,
+  id: t.id,
+  name: t.name,
+  subject: t.subject,
+  format: t.format,
+  starter: t.starter,
+  version: t.version,
+  updatedAt: t.updatedAt,
+});
+
+/** The tenant's templates, last edited first, then the starters; `search` matches a name or subject. */
+export async function listTemplates(userId: string, search = ""): Promise<TemplateSummaryDto[]> {
+  const own = (await templates.listTemplates(userId)).map((row) =>
+    summary({
+      ...row,
+      _id: row.id,
+      format: isTemplateFormat(row.format) ? row.format : "html",
+      starter: false,
+      updatedAt: row.updatedAt.toISOString(),
+    }),
+  );
+  const all = [...own, ...STARTER_TEMPLATES.map((s) => summary(starterDto(s)))];
+  const term = search.trim().toLocaleLowerCase("en-IN");
+  if (!term) return all;
+  return all.filter((t) => `${t.name}\n${t.subject}`.toLocaleLowerCase("en-IN").includes(term));
+}
+
+/** One template, the tenant's own or a starter. */
+export async function getTemplate(userId: string, id: string): Promise<TemplateDto> {
+  const starter = STARTER_TEMPLATES.find((s) => s.id === id);
+  if (starter) return starterDto(starter);
+  const row = await templates.findTemplate(userId, id);
+  if (!row) throw notFound("Template");
+  return toDto(row);
+}
+
+const sourceOf = (t: TemplateInput | TemplateDto): TemplateSource => ({
+  format: t.format,
+  subject: t.subject,
+  preheader: t.preheader,
+  content: t.content,
+  text: t.text,
+});
+
+/**
+ * Every merge-tag problem of a template, each with the part it is in (the subject, the
+ * preheader, a block and its text, the HTML or Markdown, the text part) and its line and column.
+ */
+export function tagProblemsOf(t: TemplateInput | TemplateDto, customFieldNames: readonly string[]): MergeTagProblem[] {
+  const known = knownMergeTags(customFieldNames);
+  const texts: { where: string; text: string }[] = [
+    { where: "Subject", text: t.subject },
+    { where: "Preheader", text: t.preheader },
+    ...(typeof t.content === "string"
+      ? [{ where: t.format === "html" ? "HTML" : "Markdown", text: t.content }]
+      : blockTexts(t.content)),
+    ...(t.text === null ? [] : [{ where: "Text part", text: t.text }]),
+  ];
+  return texts.flatMap(({ where, text }) => mergeTagProblems(text, where, known));
+}
+
+/** Throws a 422 naming the first thing of the template that does not parse. */
+async function checkParses(input: TemplateInput): Promise<void> {
+  const syntax = tagProblemsOf(input, []).find((p) => p.kind === "syntax");
+  if (syntax) throw unparsable(syntax.where, syntax.message);
+  try {
+    await compileTemplate(sourceOf(input), DEFAULT_BRAND);
+  } catch (error) {
+    if (error instanceof TemplateCompileError) throw unparsable(error.where, error.message);
+    throw error;
+  }
+}
+
+const unparsable = (where: string, message: string) =>
+  new ApiError("unprocessable", `${where}: ${message}`, { content: `${where}: ${message}` });
+
+const storedFields = (input: TemplateInput) => ({
+  name: input.name,
+  subject: input.subject,
+  preheader: input.preheader,
+  format: input.format,
+  content: typeof input.content === "string" ? input.content : JSON.stringify(input.content),
+  text: input.text,
+});
+
+export async function createTemplate(userId: string, input: TemplateInput): Promise<TemplateDto> {
+  await checkParses(input);
+  if ((await templates.listTemplates(userId)).length >= MAX_TEMPLATES) {
+    throw new ApiError("conflict", `You have ${MAX_TEMPLATES} templates: delete one before you make another`);
+  }
+  return toDto(await templates.createTemplate(userId, newId(), storedFields(input)));
+}
+
+/**
+ * Saves the whole template. With `version`, only over that version: a save from an older copy
+ * (another tab, another person) is a 409 that says so, and the stored template is unchanged.
+ */
+export async function saveTemplate(userId: string, id: string, input: TemplateInput): Promise<TemplateDto> {
+  if (isStarterTemplateId(id)) throw new ApiError("bad_request", STARTER_CHANGE);
+  const current = await templates.findTemplate(userId, id);
+  if (!current) throw notFound("Template");
+  await checkParses(input);
+  const saved = await templates.saveTemplate(userId, id, input.version ?? current.version, storedFields(input));
+  if (!saved) throw notFound("Template");
+  if ("stale" in saved) {
+    throw new ApiError(
+      "conflict",
+      `This template was saved elsewhere since you opened it (version ${saved.stale.version}): reload it to see that version, and copy your changes across`,
+    );
+  }
+  return toDto(saved);
+}
+
+/** A copy of a template (the tenant's own or a starter), named "Copy of …", as a new template. */
+export async function duplicateTemplate(userId: string, id: string): Promise<TemplateDto> {
+  const original = await getTemplate(userId, id);
+  const name = original.starter ? original.name : `Copy of ${original.name}`.slice(0, 100);
+  const { subject, preheader, format, content, text } = original;
+  return createTemplate(userId, TemplateInputSchema.parse({ name, subject, preheader, format, content, text }));
+}
+
+export async function deleteTemplate(userId: string, id: string): Promise<void> {
+  if (isStarterTemplateId(id)) throw new ApiError("bad_request", STARTER_CHANGE);
+  if (!(await templates.deleteTemplate(userId, id))) throw notFound("Template");
+}
+
+/** The tenant's custom field names (the merge tags of `customer.` beside the built-in ones). */
+export async function customFieldNames(userId: string): Promise<string[]> {
+  return (await fieldDefinitions(userId)).filter((f) => !f.builtIn).map((f) => f.name);
+}
+
+/** A template rendered for one of the tenant's customers or for sample values: what they would receive. */
+export async function renderTemplateFor(
+  userId: string,
+  id: string,
+  input: TemplateRenderInput,
+): Promise<RenderedMessage> {
+  const template = await getTemplate(userId, id);
+  const values =
+    "customerId" in input
+      ? await customerMergeValues(userId, input.customerId)
+      : await sampleMergeValues(userId, input.sample);
+  const compiled = await compileTemplate(sourceOf(template), DEFAULT_BRAND);
+  try {
+    return renderTemplate(compiled, values);
+  } catch (error) {
+    if (error instanceof MergeTagError) throw new ApiError("unprocessable", error.message);
+    throw error;
+  }
+}
