@@ -102,6 +102,8 @@ export default [
     route("tags", "routes/tags.tsx"),
     ...recordScreens("orders", "orders-form"),
     ...recordScreens("segments", "segments-form"),
+    route("templates", "routes/templates.tsx"),
+    route("templates/:id", "routes/templates-detail.tsx"),
     ...recordScreens("campaigns", "campaigns-wizard"),
     route("campaigns/:id/resend", "routes/campaigns-resend.tsx"),
     route("suppressions", "routes/suppressions.tsx"),

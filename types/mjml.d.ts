@@ -7,6 +7,8 @@ declare module "mjml" {
     keepComments?: boolean;
     minify?: boolean;
     beautify?: boolean;
+    /** Web fonts to link when the font-family names them (name → stylesheet address); {} links none. */
+    fonts?: Record<string, string>;
   };
   export type MjmlResult = { html: string; errors: MjmlError[] };
   export default function mjml2html(mjml: string, options?: MjmlOptions): Promise<MjmlResult>;

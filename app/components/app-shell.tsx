@@ -3,6 +3,7 @@ import { Link, useLocation } from "@remix-run/react";
 import {
   CircleHelp,
   LayoutDashboard,
+  LayoutTemplate,
   ListPlus,
   MailX,
   Megaphone,
@@ -29,6 +30,7 @@ const NAV_ICONS = {
   Tags: Tag,
   Orders: ShoppingCart,
   Segments: Target,
+  Templates: LayoutTemplate,
   Campaigns: Megaphone,
   Suppressions: MailX,
 } as const;

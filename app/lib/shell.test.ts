@@ -21,7 +21,7 @@ describe("the top bar title", () => {
 });
 
 describe("navigation", () => {
-  it("has the eight entries in order", () => {
+  it("has the nine entries in order", () => {
     expect(NAV_ITEMS.map((i) => [i.label, i.to])).toEqual([
       ["Dashboard", "/"],
       ["Customers", "/customers"],
@@ -29,6 +29,7 @@ describe("navigation", () => {
       ["Tags", "/tags"],
       ["Orders", "/orders"],
       ["Segments", "/segments"],
+      ["Templates", "/templates"],
       ["Campaigns", "/campaigns"],
       ["Suppressions", "/suppressions"],
     ]);

@@ -6,6 +6,7 @@ export const NAV_ITEMS = [
   { label: "Tags", to: "/tags" },
   { label: "Orders", to: "/orders" },
   { label: "Segments", to: "/segments" },
+  { label: "Templates", to: "/templates" },
   { label: "Campaigns", to: "/campaigns" },
   { label: "Suppressions", to: "/suppressions" },
 ] as const;

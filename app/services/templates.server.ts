@@ -251,3 +251,65 @@ export async function renderTemplateFor(
     throw error;
   }
 }
+
+/** What a new template holds, by format: a start to write over, which parses. */
+const BLANK: Record<TemplateFormat, Pick<TemplateInput, "format" | "content">> = {
+  blocks: {
+    format: "blocks",
+    content: [
+      { type: "heading", text: 'Hello {{ customer.first_name | default: "there" }}', level: 1, align: "left" },
+      { type: "text", html: "<p>Write your message here.</p>", align: "left" },
+      { type: "footer", text: "" },
+    ],
+  },
+  html: {
+    format: "html",
+    content:
+      '<!DOCTYPE html>\n<html>\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n</head>\n<body>\n<p>Hello {{ customer.first_name | default: "there" }},</p>\n<p>Write your message here.</p>\n</body>\n</html>\n',
+  },
+  markdown: {
+    format: "markdown",
+    content: '# Hello {{ customer.first_name | default: "there" }}\n\nWrite your message here.\n',
+  },
+};
+
+/** A new template of the format, named "Untitled template", to be edited. */
+export async function newTemplate(userId: string, format: TemplateFormat): Promise<TemplateDto> {
+  return createTemplate(
+    userId,
+    TemplateInputSchema.parse({
+      name: "Untitled template",
+      subject: "A message from {{ shop.name }}",
+      ...BLANK[format],
+    }),
+  );
+}
+
+/**
+ * A copy of a blocks or Markdown template as HTML (the HTML it compiles to, merge tags kept): for
+ * editing it by hand, and for a browser without JavaScript, which the block editor needs.
+ */
+export async function copyAsHtml(userId: string, id: string): Promise<TemplateDto> {
+  const original = await getTemplate(userId, id);
+  const compiled = await compileTemplate(sourceOf(original), DEFAULT_BRAND);
+  const name = `${original.name} (HTML)`.slice(0, 100);
+  const { subject, text } = original;
+  return createTemplate(
+    userId,
+    TemplateInputSchema.parse({ name, subject, preheader: "", format: "html", content: compiled.htmlSource, text }),
+  );
+}
+
+/** A template's preview for sample values (a customer with empty fields, or one of the tenant's), and its tag problems. */
+export async function previewTemplate(
+  userId: string,
+  id: string,
+  customerId?: string,
+): Promise<{ message: RenderedMessage; problems: MergeTagProblem[] }> {
+  const template = await getTemplate(userId, id);
+  const [message, names] = await Promise.all([
+    renderTemplateFor(userId, id, customerId ? { customerId } : { sample: { customer: {}, last_order: null } }),
+    customFieldNames(userId),
+  ]);
+  return { message, problems: tagProblemsOf(template, names) };
+}

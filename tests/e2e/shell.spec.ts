@@ -34,7 +34,7 @@ async function expectToastClearOfTopBar(page: Page) {
 }
 
 test.describe("on a wide screen", () => {
-  test("permanent side navigation with the greeting and eight entries, the current one highlighted", async ({
+  test("permanent side navigation with the greeting and nine entries, the current one highlighted", async ({
     page,
   }) => {
     await signIn(page, { name: "Zara Khan" });
@@ -53,6 +53,7 @@ test.describe("on a wide screen", () => {
       "Tags",
       "Orders",
       "Segments",
+      "Templates",
       "Campaigns",
       "Suppressions",
     ]);
@@ -63,6 +64,7 @@ test.describe("on a wide screen", () => {
       ["Tags", "/tags"],
       ["Orders", "/orders"],
       ["Segments", "/segments"],
+      ["Templates", "/templates"],
       ["Campaigns", "/campaigns"],
       ["Suppressions", "/suppressions"],
     ]) {
@@ -167,6 +169,7 @@ test.describe("on a phone (390×844)", () => {
       "Tags",
       "Orders",
       "Segments",
+      "Templates",
       "Campaigns",
       "Suppressions",
     ]);

@@ -135,7 +135,7 @@ describe("the block editor", () => {
     expect(state("Delete")).toEqual([false, false, false]);
     expect(state("Remove link 1")).toEqual([true]);
     expect(state("Add link")).toEqual([false]);
-    expect(state("Add")).toEqual([false]);
+    expect(state("Add Heading")).toEqual([false]);
   });
 
   it("says when there are no blocks yet", () => {

@@ -418,7 +418,14 @@ function AddControl<T extends BlockType>({
           } as React.SelectHTMLAttributes<HTMLSelectElement>
         }
       />
-      <button type="button" className={`btn-secondary ${TOUCH}`} disabled={!fits} onClick={() => onAdd(chosen)}>
+      <button
+        type="button"
+        className={`btn-secondary ${TOUCH}`}
+        disabled={!fits}
+        // Several Add buttons are on the page (the template's and each column's): the name says which.
+        aria-label={`Add ${BLOCK_LABELS[chosen]}${label.startsWith("Add to ") ? ` ${label.slice(4)}` : ""}`}
+        onClick={() => onAdd(chosen)}
+      >
         <Plus className="h-4 w-4" aria-hidden="true" /> Add
       </button>
     </div>

@@ -51,6 +51,8 @@ describe("a blocks template", () => {
     expect(message.html).toContain("Sent by Chai Co, 1 MG Road, Pune.");
     expect(message.html).toContain('href="https://crm.example.in/u/tok?x=1&amp;y=2"');
     expect(message.html).toContain('href="https://shop.example.in/green"');
+    // Nothing is fetched from a third party when it is opened: no web fonts.
+    expect(message.html).not.toContain("fonts.googleapis.com");
   });
 
   it("has a text part derived from the design, with the links written out and the footer", async () => {

@@ -1,0 +1,259 @@
+// /templates/:id: a template's editor and preview (docs/decisions/0043-templates-and-merge-tags.md).
+// Name, subject, preheader, the design (the block editor for blocks, a text area for HTML and
+// Markdown) and the text part (empty: derived from the design), saved by one form that names the
+// version it was read at, so a save from another tab's older copy is refused with a message instead
+// of overwriting it. The preview beside it is the saved template as it is sent. A starter is shown
+// read-only with "Use this template". HTML and Markdown work without JavaScript; the block editor
+// needs it, and without it the page says so and offers an HTML copy to edit.
+import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Code, Copy, Save, Trash2 } from "lucide-react";
+import { ConfirmDialog } from "~/components/confirm-dialog";
+import { RouteErrorBoundary } from "~/components/error-boundary";
+import { Field, FormAlert, LIVE_VALIDATION, TextareaField } from "~/components/forms";
+import { useHydrated } from "~/components/hydrated";
+import { SubmitButton } from "~/components/submit-button";
+import { BlockEditor } from "~/components/templates/block-editor";
+import { type PreviewView, TemplatePreview } from "~/components/templates/template-preview";
+import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
+import { BRAND } from "~/lib/brand";
+import { replyRefused, replyUnfinished } from "~/lib/forms.server";
+import { orRespond, refusedWith } from "~/lib/responses";
+import { TEMPLATE_FORMAT_LABELS } from "~/lib/templates";
+import { TemplateFormSchema } from "~/schemas/template-form";
+import { requireUser } from "~/services/auth.server";
+import { redirectWithFlash } from "~/services/session.server";
+import {
+  copyAsHtml,
+  deleteTemplate,
+  duplicateTemplate,
+  getTemplate,
+  previewTemplate,
+  saveTemplate,
+} from "~/services/templates.server";
+
+// A 405 keeps its Allow header on the rendered page (app/lib/api.server.ts).
+export const headers = keepAllowHeader;
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.template.name ?? "Template"} · Templates · ${BRAND}` },
+];
+
+const LOAD_FAILED = "Failed to load the template. Please try again.";
+const SAVE_FAILED = "The template was not saved";
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const id = params.id ?? "";
+  const template = await orRespond(getTemplate(user.id, id), LOAD_FAILED);
+  const search = new URL(request.url).searchParams;
+  const { message, problems } = await orRespond(previewTemplate(user.id, id), LOAD_FAILED);
+  const view: PreviewView = search.get("view") === "desktop" ? "desktop" : "phone";
+  return { template, preview: message, problems, view, deleting: search.get("delete") === "1" };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  allowMethods(request, "GET", "POST");
+  const user = await requireUser(request);
+  const id = params.id ?? "";
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  if (intent === "delete") {
+    await orRespond(deleteTemplate(user.id, id), refusedWith("Delete failed"));
+    return redirectWithFlash(request, "/templates", { kind: "toast", type: "success", message: "Template deleted" });
+  }
+  if (intent === "duplicate" || intent === "copy-html") {
+    const copy = await orRespond(
+      intent === "duplicate" ? duplicateTemplate(user.id, id) : copyAsHtml(user.id, id),
+      refusedWith("Copy failed"),
+    );
+    return redirectWithFlash(request, `/templates/${copy.id}`, {
+      kind: "toast",
+      type: "success",
+      message: `"${copy.name}" is yours to edit`,
+    });
+  }
+  const submission = parseWithZod(formData, { schema: TemplateFormSchema });
+  if (submission.status !== "success") return replyUnfinished(submission, SAVE_FAILED);
+  try {
+    await saveTemplate(user.id, id, submission.value);
+  } catch (error) {
+    return replyRefused(
+      submission,
+      error,
+      `${SAVE_FAILED}: ${error instanceof ApiError ? error.message : "Unknown error"}`,
+    );
+  }
+  return redirectWithFlash(request, `/templates/${id}`, { kind: "toast", type: "success", message: "Template saved" });
+}
+
+/** A button that posts one intent of this page. */
+function IntentButton({
+  intent,
+  className,
+  children,
+}: {
+  intent: string;
+  className: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <Form method="post" className="inline">
+      <input type="hidden" name="intent" value={intent} />
+      <button type="submit" className={className}>
+        {children}
+      </button>
+    </Form>
+  );
+}
+
+export default function TemplateDetail() {
+  const { template, preview, problems, view, deleting } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const hydrated = useHydrated();
+  const busy = useNavigation().state === "submitting";
+  const [form, fields] = useForm({
+    id: `template-${template.id}-${template.version}`,
+    lastResult: actionData,
+    defaultValue: {
+      name: template.name,
+      subject: template.subject,
+      preheader: template.preheader,
+      text: template.text ?? "",
+      content: typeof template.content === "string" ? template.content : JSON.stringify(template.content),
+    },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: TemplateFormSchema }),
+    ...LIVE_VALIDATION,
+  });
+  const blocks = typeof template.content === "string" ? null : template.content;
+
+  return (
+    <div className="mx-auto max-w-7xl space-y-4">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div className="min-w-0">
+          <Link to="/templates" className="text-sm text-primary hover:underline">
+            ← Templates
+          </Link>
+          <h2 className="truncate text-2xl font-bold text-slate-900">{template.name}</h2>
+          <p className="text-sm text-slate-600">
+            {TEMPLATE_FORMAT_LABELS[template.format]} template{template.starter ? " · starter" : ""}
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <IntentButton intent="duplicate" className={template.starter ? "btn-primary" : "btn-secondary"}>
+            <Copy className="h-4 w-4" aria-hidden /> {template.starter ? "Use this template" : "Duplicate"}
+          </IntentButton>
+          {template.format !== "html" ? (
+            <IntentButton intent="copy-html" className="btn-secondary">
+              <Code className="h-4 w-4" aria-hidden /> Copy as HTML
+            </IntentButton>
+          ) : null}
+          {template.starter ? null : (
+            <Link to="?delete=1" className="btn-secondary" preventScrollReset>
+              <Trash2 className="h-4 w-4" aria-hidden /> Delete
+            </Link>
+          )}
+        </div>
+      </div>
+
+      <div className="grid gap-4 lg:grid-cols-2">
+        {template.starter ? (
+          <section className="card space-y-2 p-4" aria-label="Starter template">
+            <p className="text-slate-700">
+              Starter templates cannot be changed. <strong>Use this template</strong> makes a copy of your own to edit.
+            </p>
+          </section>
+        ) : (
+          <Form method="post" className="card min-w-0 space-y-4 p-4" {...getFormProps(form)} aria-label="Edit template">
+            <input type="hidden" name="intent" value="save" />
+            <input type="hidden" name="format" value={template.format} />
+            <input type="hidden" name="version" value={template.version} />
+            <FormAlert id={form.errorId} errors={form.errors} />
+            <Field
+              label="Name"
+              inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "off" }}
+              errors={fields.name.errors}
+            />
+            <Field
+              label="Subject"
+              hint='Merge tags fill it per customer: {{ customer.first_name | default: "there" }}'
+              inputProps={{ ...getInputProps(fields.subject, { type: "text" }), autoComplete: "off" }}
+              errors={fields.subject.errors}
+            />
+            <Field
+              label="Preheader"
+              hint="The line mail clients show after the subject."
+              inputProps={{ ...getInputProps(fields.preheader, { type: "text" }), autoComplete: "off" }}
+              errors={fields.preheader.errors}
+            />
+            {blocks ? (
+              hydrated ? (
+                <div className="space-y-2">
+                  <BlockEditor name={fields.content.name} initialBlocks={blocks} />
+                  <FormAlert id={fields.content.errorId} errors={fields.content.errors} />
+                </div>
+              ) : (
+                <div className="space-y-2 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700">
+                  <input type="hidden" name={fields.content.name} value={JSON.stringify(blocks)} />
+                  <p>
+                    The block editor needs JavaScript. Turn it on to edit the blocks, or use{" "}
+                    <strong>Copy as HTML</strong> above to edit this design as HTML without it. The name, subject and
+                    preheader can be saved here.
+                  </p>
+                  <FormAlert id={fields.content.errorId} errors={fields.content.errors} />
+                </div>
+              )
+            ) : (
+              <TextareaField
+                label={template.format === "html" ? "HTML" : "Markdown"}
+                hint={
+                  template.format === "html"
+                    ? "The whole message as you want it sent. Without {{ unsubscribe_url }} the footer with the unsubscribe link is added."
+                    : "Headings (#), **bold**, *italic*, [links](https://…) and lists; merge tags in {{ }}."
+                }
+                textareaProps={{ ...getTextareaProps(fields.content), rows: 18, className: "input font-mono text-sm" }}
+                errors={fields.content.errors}
+              />
+            )}
+            <TextareaField
+              label="Text part"
+              hint="Leave it empty to derive it from the design."
+              textareaProps={{ ...getTextareaProps(fields.text), rows: 6, className: "input font-mono text-sm" }}
+              errors={fields.text.errors}
+            />
+            <SubmitButton busy={busy} busyLabel="Saving..." icon={Save} className="btn-primary">
+              Save template
+            </SubmitButton>
+          </Form>
+        )}
+        <TemplatePreview
+          subject={preview.subject}
+          html={preview.html}
+          text={preview.text}
+          view={view}
+          problems={problems}
+        />
+      </div>
+
+      <ConfirmDialog
+        open={deleting && !template.starter}
+        title="Delete template"
+        message={
+          <p>
+            Delete <strong>“{template.name}”</strong>? This cannot be undone.
+          </p>
+        }
+        cancelHref={`/templates/${template.id}`}
+        action={`/templates/${template.id}`}
+        fields={{ intent: "delete" }}
+        confirmLabel="Delete"
+      />
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteErrorBoundary backTo="/templates" fallback={LOAD_FAILED} />;
+}

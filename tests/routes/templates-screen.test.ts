@@ -1,0 +1,186 @@
+// @engines sqlite postgres
+// The Templates screens through their loaders and actions with a real session and database: the
+// list (the user's own, searched, and the starters), a new template of each format, "Use this
+// template" on a starter, the editor's save (refused with the problem and where when it does not
+// parse, refused when it comes from an older copy), the preview with its problems, Copy as HTML,
+// Delete; and another user's template neither listed nor reachable.
+import { describe, expect, it } from "vitest";
+import { useTestDatabase as setUpTestDatabase } from "../helpers/db";
+import { args, flashOf, formRequest, makeRequest } from "../helpers/requests";
+import { replyOf, thrown } from "../helpers/route-answers";
+import { signedIn } from "../helpers/signed-in";
+
+setUpTestDatabase();
+
+const listRoute = await import("~/routes/templates");
+const editorRoute = await import("~/routes/templates-detail");
+const { getTemplate, listTemplates } = await import("~/services/templates.server");
+
+const get = (cookie: string, path: string) => makeRequest(path, { auth: { cookie } });
+const post = (cookie: string, path: string, fields: Record<string, string>) => formRequest(path, fields, { cookie });
+const locationOf = (res: unknown) => (res as Response).headers.get("Location") ?? "";
+
+/** A new template of the format, made from the list's button; its id. */
+async function made(cookie: string, format: string): Promise<string> {
+  const res = await listRoute.action(args(post(cookie, "/templates", { intent: "new", format })));
+  expect(locationOf(res)).toMatch(/^\/templates\/[0-9a-f]{24}$/);
+  return locationOf(res).split("/").pop() ?? "";
+}
+
+const editor = (cookie: string, id: string, query = "") =>
+  editorRoute.loader(args(get(cookie, `/templates/${id}${query}`), { id }));
+const save = (cookie: string, id: string, fields: Record<string, string>) =>
+  editorRoute.action(args(post(cookie, `/templates/${id}`, { intent: "save", ...fields }), { id }));
+
+describe("the Templates screens", () => {
+  it("lists the user's own templates, searched, above the four starters", async () => {
+    const { cookie } = await signedIn();
+    const page = await listRoute.loader(args(get(cookie, "/templates")));
+    expect(page.own).toEqual([]);
+    expect(page.starters.map((t) => t.name)).toEqual(["Newsletter", "Offer", "Welcome", "Order follow-up"]);
+    const id = await made(cookie, "markdown");
+    const found = await listRoute.loader(args(get(cookie, "/templates?q=untitled")));
+    expect(found.own.map((t) => t.id)).toEqual([id]);
+    expect((await listRoute.loader(args(get(cookie, "/templates?q=nothing-like-it")))).own).toEqual([]);
+    expect((await listRoute.loader(args(get(cookie, `/templates?delete=${id}`)))).deleting?.id).toBe(id);
+  });
+
+  it("starts each format from something that parses, and a starter as the user's own copy", async () => {
+    const { user, cookie } = await signedIn();
+    for (const format of ["blocks", "html", "markdown"]) {
+      const id = await made(cookie, format);
+      const page = await editor(cookie, id);
+      expect(page.template.format).toBe(format);
+      expect(page.preview.html).toContain("Hello there");
+      expect(page.problems).toEqual([]);
+    }
+    const use = await listRoute.action(
+      args(post(cookie, "/templates", { intent: "duplicate", id: "starter-welcome" })),
+    );
+    expect((await flashOf(use as Response))?.message).toBe('"Welcome" is yours to edit');
+    const copy = await getTemplate(user.id, locationOf(use).split("/").pop() ?? "");
+    expect(copy).toMatchObject({ name: "Welcome", format: "blocks", starter: false });
+  });
+
+  it("saves what is typed, and refuses what does not parse with where it is, keeping the saved template", async () => {
+    const { user, cookie } = await signedIn();
+    const id = await made(cookie, "html");
+    const saved = await save(cookie, id, {
+      name: "Diwali",
+      subject: "Hi {{ customer.first_name }}",
+      format: "html",
+      version: "1",
+      content: "<p>Happy Diwali, {{ customer.first_name | default: 'friend' }}</p>",
+    });
+    expect(locationOf(saved)).toBe(`/templates/${id}`);
+    expect((await flashOf(saved as Response))?.message).toBe("Template saved");
+    const page = await editor(cookie, id);
+    expect(page.template).toMatchObject({ name: "Diwali", version: 2 });
+    expect(page.preview.html).toContain("<p>Happy Diwali, friend</p>");
+
+    const broken = replyOf(
+      await save(cookie, id, {
+        name: "Diwali",
+        subject: "Hi",
+        format: "html",
+        version: "2",
+        content: "<p>{{ customer.first_name </p>",
+      }),
+    );
+    expect(broken.status).toBe(422);
+    expect(broken.error.content?.[0]).toMatch(/^HTML: The tag .* is not closed \(line 1, column 4\)$/);
+    expect(broken.error[""]?.[0]).toMatch(/^The template was not saved: HTML: The tag/);
+
+    const empty = replyOf(
+      await save(cookie, id, { name: "", subject: "Hi", format: "html", version: "2", content: "<p>x</p>" }),
+    );
+    expect(empty.status).toBe(400);
+    expect(empty.error.name).toEqual(["Name is required"]);
+    expect((await getTemplate(user.id, id)).content).toBe(
+      "<p>Happy Diwali, {{ customer.first_name | default: 'friend' }}</p>",
+    );
+  });
+
+  it("refuses a save from an older copy (another tab) and says so", async () => {
+    const { user, cookie } = await signedIn();
+    const id = await made(cookie, "markdown");
+    const fields = { subject: "Hi", format: "markdown", version: "1", content: "# One" };
+    await save(cookie, id, { ...fields, name: "Tab one" });
+    const stale = replyOf(await save(cookie, id, { ...fields, name: "Tab two", content: "# Two" }));
+    expect(stale.status).toBe(409);
+    expect(stale.error[""]?.[0]).toMatch(/saved elsewhere since you opened it \(version 2\)/);
+    expect(await getTemplate(user.id, id)).toMatchObject({ name: "Tab one", content: "# One" });
+  });
+
+  it("saves blocks posted as the block editor's JSON, and names a block's problem", async () => {
+    const { user, cookie } = await signedIn();
+    const id = await made(cookie, "blocks");
+    const blocks = [
+      { type: "heading", text: "Sale", level: 1, align: "left" },
+      { type: "button", label: "Shop", href: "https://shop.example.in", align: "center" },
+    ];
+    const fields = { name: "Sale", subject: "Sale", format: "blocks", version: "1" };
+    expect(locationOf(await save(cookie, id, { ...fields, content: JSON.stringify(blocks) }))).toBe(`/templates/${id}`);
+    expect((await getTemplate(user.id, id)).content).toEqual(blocks);
+
+    const noLabel = replyOf(
+      await save(cookie, id, {
+        ...fields,
+        version: "2",
+        content: JSON.stringify([{ type: "button", label: "", href: "https://x.in" }]),
+      }),
+    );
+    expect(noLabel.status).toBe(400);
+    expect(noLabel.error.content).toEqual(["Block 1: A button needs a label"]);
+  });
+
+  it("lists the tags that name nothing before the template is sent", async () => {
+    const { cookie } = await signedIn();
+    const id = await made(cookie, "markdown");
+    await save(cookie, id, {
+      name: "x",
+      subject: "{{ customer.shoe_size }}",
+      format: "markdown",
+      version: "1",
+      content: "# Hi",
+    });
+    const page = await editor(cookie, id);
+    expect(page.problems).toEqual([
+      { kind: "unknown", message: 'There is no merge tag "customer.shoe_size"', where: "Subject, line 1, column 4" },
+    ]);
+  });
+
+  it("copies a blocks design as HTML to edit by hand, and deletes a template", async () => {
+    const { user, cookie } = await signedIn();
+    const id = await made(cookie, "blocks");
+    const copied = await editorRoute.action(args(post(cookie, `/templates/${id}`, { intent: "copy-html" }), { id }));
+    const copy = await getTemplate(user.id, locationOf(copied).split("/").pop() ?? "");
+    expect(copy).toMatchObject({ name: "Untitled template (HTML)", format: "html" });
+    expect(copy.content).toContain('<meta name="viewport"');
+    expect(copy.content).toContain("{{ unsubscribe_url }}");
+
+    const deleted = await editorRoute.action(args(post(cookie, `/templates/${id}`, { intent: "delete" }), { id }));
+    expect(locationOf(deleted)).toBe("/templates");
+    expect((await listTemplates(user.id)).some((t) => t.id === id)).toBe(false);
+  });
+
+  it("keeps another user's template out of reach", async () => {
+    const alice = await signedIn();
+    const bob = await signedIn();
+    const id = await made(alice.cookie, "html");
+    expect((await thrown(editor(bob.cookie, id))).status).toBe(404);
+    const taken = await save(bob.cookie, id, {
+      name: "Mine",
+      subject: "x",
+      format: "html",
+      version: "1",
+      content: "<p>x</p>",
+    });
+    expect(replyOf(taken).status).toBe(404);
+    expect(
+      (await thrown(editorRoute.action(args(post(bob.cookie, `/templates/${id}`, { intent: "delete" }), { id }))))
+        .status,
+    ).toBe(404);
+    expect((await listRoute.loader(args(get(bob.cookie, "/templates")))).own).toEqual([]);
+  });
+});
