@@ -15,7 +15,8 @@ import { MAX_TEMPLATES, type TemplateRow } from "~/models/templates/rows";
 import { templates } from "~/models/templates/store.server";
 import { type TemplateInput, TemplateInputSchema, type TemplateRenderInput } from "~/schemas/template";
 import { fieldDefinitions } from "~/services/custom-fields.server";
-import { customerMergeValues, sampleMergeValues } from "~/services/templates/merge-values.server";
+import { templateProblems, type TemplateProblem } from "~/services/templates/checks.server";
+import { customerMergeValues, exampleLinks, sampleMergeValues, shopOf } from "~/services/templates/merge-values.server";
 import {
   compileTemplate,
   type RenderedMessage,
@@ -300,16 +301,30 @@ export async function copyAsHtml(userId: string, id: string): Promise<TemplateDt
   );
 }
 
-/** A template's preview for sample values (a customer with empty fields, or one of the tenant's), and its tag problems. */
+/**
+ * A template's preview for sample values (a customer with empty fields, or one of the tenant's),
+ * and what to fix before it is sent: the tags that name nothing, images without alt text, links
+ * that are not absolute or still examples, a message Gmail would clip, an empty text part, no
+ * postal address.
+ */
 export async function previewTemplate(
   userId: string,
   id: string,
   customerId?: string,
-): Promise<{ message: RenderedMessage; problems: MergeTagProblem[] }> {
+): Promise<{ message: RenderedMessage; problems: TemplateProblem[] }> {
   const template = await getTemplate(userId, id);
-  const [message, names] = await Promise.all([
+  const [message, names, shop] = await Promise.all([
     renderTemplateFor(userId, id, customerId ? { customerId } : { sample: { customer: {}, last_order: null } }),
     customFieldNames(userId),
+    shopOf(userId),
   ]);
-  return { message, problems: tagProblemsOf(template, names) };
+  const links = exampleLinks();
+  const problems = templateProblems({
+    html: message.html,
+    text: message.text,
+    tagProblems: tagProblemsOf(template, names),
+    postalAddress: shop.address,
+    exampleLinks: [links.unsubscribe_url, links.view_in_browser_url],
+  });
+  return { message, problems };
 }

@@ -582,6 +582,9 @@ describe("real answers validate against the document", () => {
     await call("PUT /api/templates/{id}", { params: { id: "starter-offer" }, json: input }, 400);
     await call("POST /api/templates/{id}/render", { params: { id }, json: { sample: { customer: {} } } }, 200);
     await call("POST /api/templates/{id}/render", { params: { id }, json: {} }, 400);
+    const check = await call("GET /api/templates/{id}/check", { params: { id: "starter-offer" } }, 200);
+    expect(JSON.stringify(check.body)).toContain("It is an example address: put your own");
+    await call("GET /api/templates/{id}/check", { params: { id: "0".repeat(24) } }, 404);
     const copy = await call("POST /api/templates/{id}/duplicate", { params: { id } }, 201);
     await call("DELETE /api/templates/{id}", { params: { id: copy.body.id as unknown as string } }, 200);
     await call("DELETE /api/templates/{id}", { params: { id: "starter-offer" } }, 400);

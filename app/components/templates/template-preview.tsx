@@ -4,7 +4,6 @@
 // renders every message sent. The width is a link (?view=phone|desktop), so it works without
 // JavaScript.
 import { Link } from "@remix-run/react";
-import type { MergeTagProblem } from "~/lib/merge-tags";
 
 export type PreviewView = "phone" | "desktop";
 export const PREVIEW_WIDTHS: Record<PreviewView, number> = { phone: 375, desktop: 600 };
@@ -20,7 +19,8 @@ export function TemplatePreview({
   html: string;
   text: string;
   view: PreviewView;
-  problems: MergeTagProblem[];
+  /** What to fix before it is sent, each with where it is. */
+  problems: { message: string; where: string }[];
 }) {
   const width = PREVIEW_WIDTHS[view];
   const tab = (value: PreviewView, label: string) => (

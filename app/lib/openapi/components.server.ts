@@ -101,6 +101,7 @@ export const ANSWERS = {
   Template: A.TemplateAnswerSchema,
   TemplateList: A.TemplateListSchema,
   RenderedMessage: A.RenderedMessageSchema,
+  TemplateCheck: A.TemplateCheckSchema,
 } satisfies Record<string, z.ZodType>;
 
 export type AnswerName = keyof typeof ANSWERS;

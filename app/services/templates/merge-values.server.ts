@@ -17,7 +17,7 @@ export async function shopOf(userId: string): Promise<MergeValues["shop"]> {
 }
 
 /** The preview's links: examples on PUBLIC_URL that look like a recipient's and lead nowhere harmful. */
-function exampleLinks() {
+export function exampleLinks() {
   const base = getEnv().publicUrl;
   return { unsubscribe_url: `${base}/u/example`, view_in_browser_url: `${base}/v/example` };
 }

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { BlocksSchema } from "~/lib/template-blocks";
 import { TEMPLATE_FORMATS } from "~/lib/templates";
+import type { TemplateProblem } from "~/services/templates/checks.server";
 import type { RenderedMessage } from "~/services/templates/render.server";
 import type { TemplateDto, TemplateSummaryDto } from "~/services/templates.server";
 import { isoTime, type Out, same } from "./common";
@@ -45,6 +46,15 @@ export const TemplateSummarySchema = TemplateAnswerSchema.pick({
 
 export const TemplateListSchema = z.strictObject({ templates: z.array(TemplateSummarySchema) });
 
+export const TemplateCheckSchema = z.strictObject({
+  problems: z.array(
+    z.strictObject({
+      message: z.string().meta({ description: "What to fix" }),
+      where: z.string().meta({ description: "Where: Subject, line 1, column 4; Image 2 (…); Link …; Footer" }),
+    }),
+  ),
+});
+
 export const RenderedMessageSchema = z.strictObject({
   subject: z.string(),
   html: z.string().meta({ description: "The HTML part, as the recipient would receive it (example links)" }),
@@ -56,4 +66,5 @@ export const TEMPLATE_DTO_CHECKS = [
   same<Out<typeof TemplateAnswerSchema>, TemplateDto>(true),
   same<Out<typeof TemplateSummarySchema>, TemplateSummaryDto>(true),
   same<Out<typeof RenderedMessageSchema>, RenderedMessage>(true),
+  same<Out<typeof TemplateCheckSchema>["problems"][number], TemplateProblem>(true),
 ];
