@@ -185,3 +185,16 @@ export function blockTexts(blocks: readonly Block[]): { where: string; text: str
   walk(blocks);
   return texts;
 }
+
+/** Issues of a value's rules (a label left empty, a number out of range), not of its shape. */
+const VALUE_ISSUES = new Set(["too_small", "too_big", "invalid_format", "custom"]);
+
+/**
+ * Blocks as the editor autosaved them, which may break the rules (a button whose label is still
+ * empty) but keep the shape the editor gave them: those blocks, or null when it is not blocks.
+ */
+export function draftBlocks(value: unknown): Block[] | null {
+  const parsed = BlocksSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  return parsed.error.issues.every((issue) => VALUE_ISSUES.has(issue.code)) ? (value as Block[]) : null;
+}

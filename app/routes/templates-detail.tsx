@@ -8,19 +8,30 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import {
+  Form,
+  Link,
+  type ShouldRevalidateFunctionArgs,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+} from "@remix-run/react";
 import { Code, Copy, Save, Trash2 } from "lucide-react";
+import { useRef } from "react";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { Field, FormAlert, LIVE_VALIDATION, TextareaField } from "~/components/forms";
 import { useHydrated } from "~/components/hydrated";
 import { SubmitButton } from "~/components/submit-button";
+import { DateTime } from "~/components/date-time";
+import { autosaveText, useAutosave } from "~/components/templates/autosave";
 import { BlockEditor } from "~/components/templates/block-editor";
 import { type PreviewView, TemplatePreview } from "~/components/templates/template-preview";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { replyRefused, replyUnfinished } from "~/lib/forms.server";
 import { orRespond, refusedWith } from "~/lib/responses";
+import { type Block, draftBlocks } from "~/lib/template-blocks";
 import { TEMPLATE_FORMAT_LABELS } from "~/lib/templates";
 import { TemplateFormSchema } from "~/schemas/template-form";
 import { requireUser } from "~/services/auth.server";
@@ -28,6 +39,8 @@ import { redirectWithFlash } from "~/services/session.server";
 import {
   copyAsHtml,
   deleteTemplate,
+  discardTemplateDraft,
+  templateDraft,
   duplicateTemplate,
   getTemplate,
   previewTemplate,
@@ -44,14 +57,30 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 const LOAD_FAILED = "Failed to load the template. Please try again.";
 const SAVE_FAILED = "The template was not saved";
 
+/**
+ * After a save that was refused (an older copy, a template that does not parse), the page is not
+ * loaded again: the form keeps what she typed, and the message says why it was not saved.
+ */
+export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  const refused =
+    typeof actionResult === "object" &&
+    actionResult !== null &&
+    "status" in actionResult &&
+    actionResult.status === "error";
+  return refused ? false : defaultShouldRevalidate;
+}
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const id = params.id ?? "";
   const template = await orRespond(getTemplate(user.id, id), LOAD_FAILED);
   const search = new URL(request.url).searchParams;
-  const { message, problems } = await orRespond(previewTemplate(user.id, id), LOAD_FAILED);
+  const [{ message, problems }, draft] = await Promise.all([
+    orRespond(previewTemplate(user.id, id), LOAD_FAILED),
+    templateDraft(user.id, id),
+  ]);
   const view: PreviewView = search.get("view") === "desktop" ? "desktop" : "phone";
-  return { template, preview: message, problems, view, deleting: search.get("delete") === "1" };
+  return { template, draft, preview: message, problems, view, deleting: search.get("delete") === "1" };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -60,6 +89,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const id = params.id ?? "";
   const formData = await request.formData();
   const intent = formData.get("intent");
+  if (intent === "discard-draft") {
+    await orRespond(discardTemplateDraft(user.id, id), refusedWith("Discard failed"));
+    return redirectWithFlash(request, `/templates/${id}`, {
+      kind: "toast",
+      type: "success",
+      message: "Unsaved changes discarded",
+    });
+  }
   if (intent === "delete") {
     await orRespond(deleteTemplate(user.id, id), refusedWith("Delete failed"));
     return redirectWithFlash(request, "/templates", { kind: "toast", type: "success", message: "Template deleted" });
@@ -110,24 +147,31 @@ function IntentButton({
 }
 
 export default function TemplateDetail() {
-  const { template, preview, problems, view, deleting } = useLoaderData<typeof loader>();
+  const { template, draft, preview, problems, view, deleting } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const hydrated = useHydrated();
   const busy = useNavigation().state === "submitting";
+  const formRef = useRef<HTMLFormElement>(null);
+  const autosave = useAutosave(template.id, formRef);
+  const saved = typeof template.content === "string" ? template.content : JSON.stringify(template.content);
+  // What the editor starts from: the draft autosaved since the last save, else the saved template.
+  const start = draft ?? { ...template, text: template.text ?? "", content: saved, version: template.version };
   const [form, fields] = useForm({
     id: `template-${template.id}-${template.version}`,
     lastResult: actionData,
     defaultValue: {
-      name: template.name,
-      subject: template.subject,
-      preheader: template.preheader,
-      text: template.text ?? "",
-      content: typeof template.content === "string" ? template.content : JSON.stringify(template.content),
+      name: start.name,
+      subject: start.subject,
+      preheader: start.preheader,
+      text: start.text,
+      content: start.content,
     },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: TemplateFormSchema }),
     ...LIVE_VALIDATION,
   });
-  const blocks = typeof template.content === "string" ? null : template.content;
+  const blocks = typeof template.content === "string" ? null : (draftBlocksOf(draft?.content) ?? template.content);
+  // A draft typed on an older version keeps that version: its save is refused, not laid over the newer one.
+  const stale = draft !== null && draft.version !== template.version;
 
   return (
     <div className="mx-auto max-w-7xl space-y-4">
@@ -158,7 +202,7 @@ export default function TemplateDetail() {
         </div>
       </div>
 
-      <div className="grid gap-4 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
         {template.starter ? (
           <section className="card space-y-2 p-4" aria-label="Starter template">
             <p className="text-slate-700">
@@ -166,11 +210,19 @@ export default function TemplateDetail() {
             </p>
           </section>
         ) : (
-          <Form method="post" className="card min-w-0 space-y-4 p-4" {...getFormProps(form)} aria-label="Edit template">
-            <input type="hidden" name="intent" value="save" />
+          <Form
+            method="post"
+            ref={formRef}
+            className="card min-w-0 space-y-4 p-4"
+            {...getFormProps(form)}
+            aria-label="Edit template"
+            onInput={autosave.changed}
+            onChange={autosave.changed}
+          >
             <input type="hidden" name="format" value={template.format} />
-            <input type="hidden" name="version" value={template.version} />
+            <input type="hidden" name="version" value={start.version} />
             <FormAlert id={form.errorId} errors={form.errors} />
+            {draft ? <DraftNotice at={draft.at} stale={stale} savedVersion={template.version} /> : null}
             <Field
               label="Name"
               inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "off" }}
@@ -191,7 +243,7 @@ export default function TemplateDetail() {
             {blocks ? (
               hydrated ? (
                 <div className="space-y-2">
-                  <BlockEditor name={fields.content.name} initialBlocks={blocks} />
+                  <BlockEditor name={fields.content.name} initialBlocks={blocks} onChange={autosave.changed} />
                   <FormAlert id={fields.content.errorId} errors={fields.content.errors} />
                 </div>
               ) : (
@@ -223,9 +275,14 @@ export default function TemplateDetail() {
               textareaProps={{ ...getTextareaProps(fields.text), rows: 6, className: "input font-mono text-sm" }}
               errors={fields.text.errors}
             />
-            <SubmitButton busy={busy} busyLabel="Saving..." icon={Save} className="btn-primary">
-              Save template
-            </SubmitButton>
+            <div className="flex flex-wrap items-center gap-3">
+              <SubmitButton busy={busy} busyLabel="Saving..." icon={Save} className="btn-primary">
+                Save template
+              </SubmitButton>
+              <p role="status" className="text-sm text-slate-600" data-testid="autosave-status">
+                {autosaveText(autosave.status, autosave.message)}
+              </p>
+            </div>
           </Form>
         )}
         <TemplatePreview
@@ -250,6 +307,37 @@ export default function TemplateDetail() {
         fields={{ intent: "delete" }}
         confirmLabel="Delete"
       />
+    </div>
+  );
+}
+
+/** The blocks of a draft, as far as they are blocks (null: none, or not readable as blocks). */
+function draftBlocksOf(content: string | undefined): Block[] | null {
+  if (content === undefined) return null;
+  try {
+    return draftBlocks(JSON.parse(content));
+  } catch {
+    return null;
+  }
+}
+
+/** Says that the form holds unsaved changes kept from before, and offers to drop them. */
+function DraftNotice({ at, stale, savedVersion }: { at: string; stale: boolean; savedVersion: number }) {
+  return (
+    <div
+      role="note"
+      className="space-y-2 rounded-md border border-sky-200 bg-sky-50 p-3 text-sm text-sky-900"
+      data-testid="draft-notice"
+    >
+      <p>
+        Unsaved changes from <DateTime value={at} format="dateTime" /> are back in the form.{" "}
+        {stale
+          ? `The template was saved elsewhere since (version ${savedVersion}): saving these is refused until you discard them, so copy what you need first.`
+          : "Save the template to keep them, or discard them to go back to the saved one."}
+      </p>
+      <button type="submit" name="intent" value="discard-draft" formNoValidate className="btn-secondary">
+        Discard changes
+      </button>
     </div>
   );
 }

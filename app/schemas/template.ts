@@ -71,3 +71,15 @@ export const TemplateRenderSchema = z.union(
   { message: "Give customerId, or sample: { customer, last_order }" },
 );
 export type TemplateRenderInput = z.infer<typeof TemplateRenderSchema>;
+
+/** An autosaved draft: the editor's fields as typed (any text, within the size of a template). */
+const typed = (what: string) =>
+  z.string({ message: `${what} must be text` }).max(MAX_TEMPLATE_CHARS, `${what} is too long to keep`);
+export const TemplateDraftSchema = z.strictObject({
+  name: typed("The name"),
+  subject: typed("The subject"),
+  preheader: typed("The preheader"),
+  content: typed("The content"),
+  text: typed("The text part"),
+  version: z.number({ message: "version must be a number" }).int().min(1),
+});

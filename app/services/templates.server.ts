@@ -328,3 +328,70 @@ export async function previewTemplate(
   });
   return { message, problems };
 }
+
+/** What the editor autosaved since the last save: the form's fields as typed, and the version they were typed on. */
+export type TemplateDraft = {
+  name: string;
+  subject: string;
+  preheader: string;
+  /** The blocks' JSON, or the HTML or Markdown, as typed. */
+  content: string;
+  text: string;
+  version: number;
+  /** When it was autosaved (ISO). */
+  at: string;
+};
+
+/** The most characters an autosaved draft holds (a template's parts, as typed). */
+const MAX_DRAFT_CHARS = 1_200_000;
+const DRAFT_FIELDS = ["name", "subject", "preheader", "content", "text"] as const;
+
+/**
+ * Keeps what the editor holds as the template's draft, whatever it holds (half-typed tags
+ * included): nothing typed is lost to a reload, a restart or a lost tab. Not checked beyond its
+ * size; the template itself changes only when it is saved.
+ */
+export async function saveTemplateDraft(
+  userId: string,
+  id: string,
+  typed: Record<(typeof DRAFT_FIELDS)[number], string> & { version: number },
+): Promise<TemplateDraft> {
+  if (isStarterTemplateId(id)) throw new ApiError("bad_request", STARTER_CHANGE);
+  const draft: TemplateDraft = { ...typed, at: new Date().toISOString() };
+  const text = JSON.stringify(draft);
+  if (text.length > MAX_DRAFT_CHARS) {
+    throw new ApiError("payload_too_large", "The draft is too large to keep: shorten the template");
+  }
+  if (!(await templates.saveDraft(userId, id, text))) throw notFound("Template");
+  return draft;
+}
+
+/** Forgets the template's draft (Discard changes). */
+export async function discardTemplateDraft(userId: string, id: string): Promise<void> {
+  if (isStarterTemplateId(id)) return;
+  if (!(await templates.saveDraft(userId, id, null))) throw notFound("Template");
+}
+
+/** The template's autosaved draft, or null (none, a starter, or one that cannot be read). */
+export async function templateDraft(userId: string, id: string): Promise<TemplateDraft | null> {
+  if (isStarterTemplateId(id)) return null;
+  const row = await templates.findTemplate(userId, id);
+  if (!row?.draft) return null;
+  try {
+    const value: unknown = JSON.parse(row.draft);
+    if (typeof value !== "object" || value === null) return null;
+    const record = value as Record<string, unknown>;
+    const fields = DRAFT_FIELDS.map((f) => record[f]);
+    if (
+      !fields.every((f) => typeof f === "string") ||
+      typeof record.version !== "number" ||
+      typeof record.at !== "string"
+    ) {
+      return null;
+    }
+    const [name, subject, preheader, content, text] = fields as string[];
+    return { name, subject, preheader, content, text, version: record.version, at: record.at };
+  } catch {
+    return null;
+  }
+}

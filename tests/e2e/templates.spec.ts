@@ -58,9 +58,17 @@ test.describe("templates", () => {
     await expect(blocks(page).locator("h3")).toHaveCount(count);
 
     await page.getByLabel("Name").fill("Diwali offer");
+    // Kept as a draft as she types: a reload before saving loses nothing.
+    await expect(page.getByTestId("autosave-status")).toHaveText(/Changes kept as a draft/);
+    await page.reload();
+    await expect(page.getByTestId("draft-notice")).toBeVisible();
+    await expect(page.getByLabel("Name")).toHaveValue("Diwali offer");
+    await expect(blocks(page).locator("h3")).toHaveCount(count);
+    await expect(blockCard(page, `${count - 1}. Image`)).toBeVisible();
     await page.getByRole("button", { name: "Save template" }).click();
     await expect(page.getByText("Template saved")).toBeVisible();
     await expect(page.getByRole("heading", { level: 2, name: "Diwali offer" })).toBeVisible();
+    await expect(page.getByTestId("draft-notice")).toHaveCount(0);
 
     // The preview: filled for a customer with empty fields, on a phone, then a desktop.
     await expect(page.getByTestId("preview-subject")).toHaveText("Subject: A gift, 20% off everything until Sunday");
@@ -105,9 +113,30 @@ test.describe("templates", () => {
       source.replace("Thank you for joining us.", "Thank you for joining us, {{ customer.first_name }}."),
     );
     await plain.getByRole("button", { name: "Save template" }).click();
-    await expect(plain.getByRole("alert")).toHaveCount(0);
     await plain.reload();
     await expect(plain.getByLabel("HTML")).toHaveValue(/Thank you for joining us, \{\{ customer\.first_name \}\}\./);
     await context.close();
+  });
+
+  test("two tabs: the later save from an older copy is refused and says so, the typing kept", async ({ page }) => {
+    await signIn(page, { name: "Two Tabs" });
+    const made = await page.request.post("/api/templates", {
+      data: { name: "Weekly", subject: "Hi", format: "markdown", content: "# Weekly" },
+    });
+    const { id } = (await made.json()) as { id: string };
+    await page.goto(`/templates/${id}`);
+    const other = await page.context().newPage();
+    await other.goto(`/templates/${id}`);
+
+    await other.getByLabel("Subject").fill("From the second tab");
+    await other.getByRole("button", { name: "Save template" }).click();
+    await expect(other.getByText("Template saved")).toBeVisible();
+
+    await page.getByLabel("Subject").fill("From the first tab");
+    await page.getByRole("button", { name: "Save template" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "saved elsewhere since you opened it" })).toBeVisible();
+    await expect(page.getByLabel("Subject")).toHaveValue("From the first tab");
+    await other.reload();
+    await expect(other.getByLabel("Subject")).toHaveValue("From the second tab");
   });
 });

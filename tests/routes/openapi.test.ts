@@ -585,6 +585,11 @@ describe("real answers validate against the document", () => {
     const check = await call("GET /api/templates/{id}/check", { params: { id: "starter-offer" } }, 200);
     expect(JSON.stringify(check.body)).toContain("It is an example address: put your own");
     await call("GET /api/templates/{id}/check", { params: { id: "0".repeat(24) } }, 404);
+    const typed = { name: "Weekly", subject: "Hi {{ customer.", preheader: "", content: "# Hel", text: "", version: 2 };
+    await call("PUT /api/templates/{id}/draft", { params: { id }, json: typed }, 200);
+    await call("PUT /api/templates/{id}/draft", { params: { id }, json: { ...typed, version: "x" } }, 400);
+    await call("PUT /api/templates/{id}/draft", { params: { id: "0".repeat(24) }, json: typed }, 404);
+    await call("DELETE /api/templates/{id}/draft", { params: { id } }, 200);
     const copy = await call("POST /api/templates/{id}/duplicate", { params: { id } }, 201);
     await call("DELETE /api/templates/{id}", { params: { id: copy.body.id as unknown as string } }, 200);
     await call("DELETE /api/templates/{id}", { params: { id: "starter-offer" } }, 400);

@@ -6,13 +6,14 @@
 // Delete; and another user's template neither listed nor reachable.
 import { describe, expect, it } from "vitest";
 import { useTestDatabase as setUpTestDatabase } from "../helpers/db";
-import { args, flashOf, formRequest, makeRequest } from "../helpers/requests";
+import { args, flashOf, formRequest, makeRequest, ORIGIN } from "../helpers/requests";
 import { replyOf, thrown } from "../helpers/route-answers";
 import { signedIn } from "../helpers/signed-in";
 
 setUpTestDatabase();
 
 const listRoute = await import("~/routes/templates");
+const draftRoute = await import("~/routes/api/templates-id-draft");
 const editorRoute = await import("~/routes/templates-detail");
 const { getTemplate, listTemplates } = await import("~/services/templates.server");
 
@@ -166,6 +167,51 @@ describe("the Templates screens", () => {
     expect((await listTemplates(user.id)).some((t) => t.id === id)).toBe(false);
   });
 
+  it("brings back what was autosaved, whatever it holds, until it is saved or discarded", async () => {
+    const { user, cookie } = await signedIn();
+    const id = await made(cookie, "markdown");
+    const typed = { name: "Half", subject: "Hi {{ customer.", preheader: "", content: "# Hel", text: "", version: 1 };
+    const kept = await draftRoute.action(
+      args(
+        makeRequest(`/api/templates/${id}/draft`, {
+          method: "PUT",
+          json: typed,
+          auth: { cookie },
+          headers: { Origin: ORIGIN },
+        }),
+        { id },
+      ),
+    );
+    expect((kept as Response).status).toBe(200);
+    const page = await editor(cookie, id);
+    expect(page.draft).toMatchObject({ name: "Half", subject: "Hi {{ customer.", content: "# Hel", version: 1 });
+    // The template itself is as it was saved.
+    expect(page.template).toMatchObject({ name: "Untitled template", version: 1 });
+
+    const discarded = await editorRoute.action(
+      args(post(cookie, `/templates/${id}`, { intent: "discard-draft" }), { id }),
+    );
+    expect((await flashOf(discarded as Response))?.message).toBe("Unsaved changes discarded");
+    expect((await editor(cookie, id)).draft).toBeNull();
+
+    await draftRoute.action(
+      args(
+        makeRequest(`/api/templates/${id}/draft`, {
+          method: "PUT",
+          json: typed,
+          auth: { cookie },
+          headers: { Origin: ORIGIN },
+        }),
+        { id },
+      ),
+    );
+    await save(cookie, id, { name: "Whole", subject: "Hi", format: "markdown", version: "1", content: "# Hello" });
+    const after = await editor(cookie, id);
+    expect(after.draft).toBeNull();
+    expect(after.template).toMatchObject({ name: "Whole", version: 2 });
+    expect((await getTemplate(user.id, id)).content).toBe("# Hello");
+  });
+
   it("keeps another user's template out of reach", async () => {
     const alice = await signedIn();
     const bob = await signedIn();
@@ -184,5 +230,21 @@ describe("the Templates screens", () => {
         .status,
     ).toBe(404);
     expect((await listRoute.loader(args(get(bob.cookie, "/templates")))).own).toEqual([]);
+    const draft = { name: "x", subject: "x", preheader: "", content: "x", text: "", version: 1 };
+    const refused = await draftRoute.action(
+      args(
+        makeRequest(`/api/templates/${id}/draft`, {
+          method: "PUT",
+          json: draft,
+          auth: { cookie: bob.cookie },
+          headers: { Origin: ORIGIN },
+        }),
+        {
+          id,
+        },
+      ),
+    );
+    expect((refused as Response).status).toBe(404);
+    expect((await editor(alice.cookie, id)).draft).toBeNull();
   });
 });

@@ -54,16 +54,21 @@ export function TemplatePreview({
         </span>
       </p>
       {problems.length > 0 ? (
-        <div role="alert" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
-          <p className="font-medium">Fix before you send it:</p>
-          <ul className="list-disc pl-5" data-testid="template-problems">
+        <section
+          aria-labelledby="problems-title"
+          className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
+        >
+          <h4 id="problems-title" className="font-medium">
+            Fix before you send it:
+          </h4>
+          <ul className="list-disc break-words pl-5" data-testid="template-problems">
             {problems.map((p) => (
               <li key={`${p.where}${p.message}`}>
                 {p.where}: {p.message}
               </li>
             ))}
           </ul>
-        </div>
+        </section>
       ) : null}
       <div className="overflow-x-auto rounded-md bg-slate-100 p-2">
         <iframe

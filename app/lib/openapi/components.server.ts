@@ -23,7 +23,7 @@ import { OrderSchema, OrderUpdateSchema } from "~/schemas/order";
 import { ProfileSchema } from "~/schemas/profile";
 import { PreviewInputSchema, SegmentInputSchema } from "~/schemas/segment";
 import { DescribeSegmentInputSchema } from "~/schemas/segment-ai";
-import { TemplateInputSchema, TemplateRenderSchema } from "~/schemas/template";
+import { TemplateDraftSchema, TemplateInputSchema, TemplateRenderSchema } from "~/schemas/template";
 
 /** Request bodies, converted from the input side of the routes' own schemas. */
 export const INPUTS = {
@@ -48,6 +48,7 @@ export const INPUTS = {
   SuppressionsInput: SuppressionAddInputSchema,
   TemplateInput: TemplateInputSchema,
   TemplateRenderInput: TemplateRenderSchema,
+  TemplateDraftInput: TemplateDraftSchema,
 } satisfies Record<string, z.ZodType>;
 
 /** Answers, converted from the output side. */
@@ -102,6 +103,7 @@ export const ANSWERS = {
   TemplateList: A.TemplateListSchema,
   RenderedMessage: A.RenderedMessageSchema,
   TemplateCheck: A.TemplateCheckSchema,
+  DraftKept: A.DraftKeptSchema,
 } satisfies Record<string, z.ZodType>;
 
 export type AnswerName = keyof typeof ANSWERS;

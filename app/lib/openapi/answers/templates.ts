@@ -55,6 +55,8 @@ export const TemplateCheckSchema = z.strictObject({
   ),
 });
 
+export const DraftKeptSchema = z.strictObject({ at: isoTime.meta({ description: "When the draft was kept" }) });
+
 export const RenderedMessageSchema = z.strictObject({
   subject: z.string(),
   html: z.string().meta({ description: "The HTML part, as the recipient would receive it (example links)" }),
