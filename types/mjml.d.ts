@@ -9,6 +9,8 @@ declare module "mjml" {
     beautify?: boolean;
     /** Web fonts to link when the font-family names them (name → stylesheet address); {} links none. */
     fonts?: Record<string, string>;
+    /** Leave mj-include alone (read no file). */
+    ignoreIncludes?: boolean;
   };
   export type MjmlResult = { html: string; errors: MjmlError[] };
   export default function mjml2html(mjml: string, options?: MjmlOptions): Promise<MjmlResult>;

@@ -116,3 +116,25 @@ describe("merge tags", () => {
     expect(fill("{{ customer.constructor }}|{{ customer.__proto__ }}", "text", values({ first_name: "A" }))).toBe("|");
   });
 });
+
+describe("what a template cannot do", () => {
+  it("never prints a value unescaped in HTML: the raw filter escapes, the raw tag is refused", () => {
+    const v = values({ first_name: "<img src=x onerror=alert(1)>" });
+    expect(fill("{{ customer.first_name | raw }}", "html", v)).toBe("&lt;img src=x onerror=alert(1)&gt;");
+    expect(mergeTagProblems("{% raw %}<script>{% endraw %}", "Message", known)[0].message).toMatch(
+      /^\{% raw %\} is not allowed/,
+    );
+    expect(() => compileMergeParts([{ source: "{% raw %}x{% endraw %}", kind: "html", where: "Message" }])).toThrow(
+      MergeTagError,
+    );
+  });
+
+  it("fills an output again after an assign changes what it reads", () => {
+    const source = '{% assign g = "a" %}{{ g }},{% assign g = "b" %}{{ g }}';
+    expect(fill(source, "text", values({}))).toBe("a,b");
+  });
+
+  it("names a bare root, which would print an object", () => {
+    expect(mergeTagProblems("{{ customer }}", "Subject", known)[0].message).toBe('There is no merge tag "customer"');
+  });
+});

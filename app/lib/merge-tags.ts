@@ -76,6 +76,7 @@ export type MergeTagProblem = { kind: "syntax" | "unknown"; message: string; whe
 
 const FILE_TAGS = ["include", "render", "layout"] as const;
 const FILE_MESSAGE = "Templates cannot include other files";
+const RAW_MESSAGE = "{% raw %} is not allowed: its text would reach the message without being escaped";
 
 function engine(escape: boolean): Liquid {
   const liquid = new Liquid({
@@ -98,16 +99,19 @@ function engine(escape: boolean): Liquid {
       sep: "/",
     },
   });
-  for (const tag of FILE_TAGS) {
+  for (const [tag, message] of [...FILE_TAGS.map((t) => [t, FILE_MESSAGE] as const), ["raw", RAW_MESSAGE] as const]) {
     liquid.registerTag(tag, {
       parse() {
-        throw new Error(FILE_MESSAGE);
+        throw new Error(message);
       },
       render() {
         return "";
       },
     });
   }
+  // The built-in `raw` filter marks a value as safe HTML; here it is a plain filter, so the value
+  // is escaped like any other (a customer's name cannot become markup).
+  liquid.registerFilter("raw", (value: unknown) => value);
   return liquid;
 }
 
@@ -148,12 +152,20 @@ export class MergeTagError extends Error {
 
 /** Parses the parts (throws a MergeTagError naming the part and the place) and plans their filling. */
 export function compileMergeParts(parts: readonly MergePart[]): MergeParts {
-  const separator = parseOrThrow(HTML_ENGINE, SEPARATOR, "separator")[0];
+  // What separates the tags' results in one render: a marker no value or template holds.
+  const marker = `\u0000${Math.random().toString(36).slice(2)}${Date.now().toString(36)}\u0000`;
+  const separator = parseOrThrow(HTML_ENGINE, marker, "separator")[0];
   // Per kind: the tags filled per recipient, and those that read only the shop (filled once per sender).
   const lists = { html: [[], []] as Template[][], text: [[], []] as Template[][] };
   const seen = new Map<string, number>();
-  const plans: PartPlan[] = parts.map(({ source, kind, where }) => {
-    const parsed = parseOrThrow(kind === "html" ? HTML_ENGINE : TEXT_ENGINE, withLegacyTags(source), where);
+  const parsedParts = parts.map(({ source, kind, where }) =>
+    parseOrThrow(kind === "html" ? HTML_ENGINE : TEXT_ENGINE, withLegacyTags(source), where),
+  );
+  // A tag that writes a value (assign, capture…) makes the same output differ by where it is: then
+  // every output is filled where it is written.
+  const dedupe = !parsedParts.flat().some((t) => TypeGuards.isTagToken(t.token) && WRITING_TAGS.has(t.token.name));
+  const plans: PartPlan[] = parts.map(({ kind }, index) => {
+    const parsed = parsedParts[index];
     const plan: PartPlan = { statics: [""], slots: [], kind };
     for (const template of parsed) {
       if (TypeGuards.isHTMLToken(template.token)) {
@@ -162,7 +174,7 @@ export function compileMergeParts(parts: readonly MergePart[]): MergeParts {
       }
       const constant = readsOnlyTheShop(template) ? 1 : 0;
       // An output tag is the same wherever it is written; a block tag is its own.
-      const key = template instanceof Output ? `${kind}${constant}${template.token.getText()}` : undefined;
+      const key = dedupe && template instanceof Output ? `${kind}${constant}${template.token.getText()}` : undefined;
       let slot = key === undefined ? undefined : seen.get(key);
       if (slot === undefined) {
         slot = lists[kind][constant].push(template) - 1;
@@ -186,9 +198,9 @@ export function compileMergeParts(parts: readonly MergePart[]): MergeParts {
     fill(values) {
       const results = { html: [] as string[], text: [] as string[] };
       for (const { kind, engine, perRecipient, perShop } of renders) {
-        if (perRecipient.length > 0) results[kind] = renderOrThrow(engine, perRecipient, values).split(SEPARATOR);
+        if (perRecipient.length > 0) results[kind] = renderOrThrow(engine, perRecipient, values).split(marker);
         if (shop !== values.shop && perShop.length > 0)
-          shopResults[kind] = renderOrThrow(engine, perShop, values).split(SEPARATOR);
+          shopResults[kind] = renderOrThrow(engine, perShop, values).split(marker);
       }
       shop = values.shop;
       return plans.map(({ statics, slots, kind }) => {
@@ -213,12 +225,6 @@ function readsOnlyTheShop(template: Template): boolean {
   if (Object.keys(analysis.locals).length > 0) return false;
   return Object.keys(analysis.globals).every((root) => root === "shop");
 }
-
-/**
- * What separates the tags' results in one render: characters no value carries (the values are
- * texts of a form, a CSV or /api, where control characters other than line breaks are refused).
- */
-const SEPARATOR = "\u0000\u0001\u0000";
 
 function parseOrThrow(liquid: Liquid, source: string, where: string): Template[] {
   try {
@@ -262,7 +268,8 @@ function unknownTag(segments: readonly (string | number | unknown)[], known: Kno
     return segments.length === 1 ? undefined : name;
   }
   if (root === "customer" || root === "last_order" || root === "shop") {
-    if (member === undefined) return undefined;
+    // A bare root prints an object, never what was meant.
+    if (member === undefined) return name;
     return typeof member === "string" && known[root].has(member) ? undefined : name;
   }
   return name;

@@ -75,12 +75,23 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = params.id ?? "";
   const template = await orRespond(getTemplate(user.id, id), LOAD_FAILED);
   const search = new URL(request.url).searchParams;
-  const [{ message, problems }, draft] = await Promise.all([
-    orRespond(previewTemplate(user.id, id), LOAD_FAILED),
-    templateDraft(user.id, id),
-  ]);
+  const [preview, draft] = await Promise.all([previewOrProblem(user.id, id), templateDraft(user.id, id)]);
   const view: PreviewView = search.get("view") === "desktop" ? "desktop" : "phone";
-  return { template, draft, preview: message, problems, view, deleting: search.get("delete") === "1" };
+  return { template, draft, ...preview, view, deleting: search.get("delete") === "1" };
+}
+
+/**
+ * The saved template's preview, or why there is none (a render past its limits): the editor opens
+ * either way, so the template can be mended.
+ */
+async function previewOrProblem(userId: string, id: string) {
+  try {
+    const { message, problems } = await previewTemplate(userId, id);
+    return { preview: message, problems, previewFailed: null };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return { preview: null, problems: [], previewFailed: error.message };
+  }
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -147,7 +158,7 @@ function IntentButton({
 }
 
 export default function TemplateDetail() {
-  const { template, draft, preview, problems, view, deleting } = useLoaderData<typeof loader>();
+  const { template, draft, preview, problems, previewFailed, view, deleting } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const hydrated = useHydrated();
   const busy = useNavigation().state === "submitting";
@@ -157,7 +168,8 @@ export default function TemplateDetail() {
   // What the editor starts from: the draft autosaved since the last save, else the saved template.
   const start = draft ?? { ...template, text: template.text ?? "", content: saved, version: template.version };
   const [form, fields] = useForm({
-    id: `template-${template.id}-${template.version}`,
+    // A new id (a save, a discarded draft) starts the form again from what the page now holds.
+    id: `template-${template.id}-${template.version}-${draft?.at ?? "saved"}`,
     lastResult: actionData,
     defaultValue: {
       name: start.name,
@@ -170,6 +182,7 @@ export default function TemplateDetail() {
     ...LIVE_VALIDATION,
   });
   const blocks = typeof template.content === "string" ? null : (draftBlocksOf(draft?.content) ?? template.content);
+  const formProps = getFormProps(form);
   // A draft typed on an older version keeps that version: its save is refused, not laid over the newer one.
   const stale = draft !== null && draft.version !== template.version;
 
@@ -214,10 +227,14 @@ export default function TemplateDetail() {
             method="post"
             ref={formRef}
             className="card min-w-0 space-y-4 p-4"
-            {...getFormProps(form)}
+            {...formProps}
             aria-label="Edit template"
             onInput={autosave.changed}
             onChange={autosave.changed}
+            onSubmit={(event) => {
+              autosave.cancel();
+              formProps.onSubmit(event);
+            }}
           >
             <input type="hidden" name="format" value={template.format} />
             <input type="hidden" name="version" value={start.version} />
@@ -243,7 +260,12 @@ export default function TemplateDetail() {
             {blocks ? (
               hydrated ? (
                 <div className="space-y-2">
-                  <BlockEditor name={fields.content.name} initialBlocks={blocks} onChange={autosave.changed} />
+                  <BlockEditor
+                    key={form.id}
+                    name={fields.content.name}
+                    initialBlocks={blocks}
+                    onChange={autosave.changed}
+                  />
                   <FormAlert id={fields.content.errorId} errors={fields.content.errors} />
                 </div>
               ) : (
@@ -285,13 +307,22 @@ export default function TemplateDetail() {
             </div>
           </Form>
         )}
-        <TemplatePreview
-          subject={preview.subject}
-          html={preview.html}
-          text={preview.text}
-          view={view}
-          problems={problems}
-        />
+        {preview ? (
+          <TemplatePreview
+            subject={preview.subject}
+            html={preview.html}
+            text={preview.text}
+            view={view}
+            problems={problems}
+          />
+        ) : (
+          <section aria-label="Preview" className="card min-w-0 space-y-2 self-start p-4" data-testid="preview-failed">
+            <h3 className="text-lg font-semibold text-slate-900">Preview</h3>
+            <p className="text-sm text-red-700">
+              The saved template cannot be shown: {previewFailed} Change it here and save it again.
+            </p>
+          </section>
+        )}
       </div>
 
       <ConfirmDialog

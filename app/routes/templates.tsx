@@ -50,7 +50,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const id = String(form.get("id") ?? "");
   if (intent === "new") {
     const format = String(form.get("format") ?? "");
-    const made = await newTemplate(user.id, isTemplateFormat(format) ? format : "blocks");
+    const made = await orRespond(
+      newTemplate(user.id, isTemplateFormat(format) ? format : "blocks"),
+      refusedWith("Create failed"),
+    );
     return redirectWithFlash(request, `/templates/${made.id}`, {
       kind: "toast",
       type: "success",

@@ -26,7 +26,11 @@ export const TemplateFormSchema = z
     format: z.enum(TEMPLATE_FORMATS, { message: TEMPLATE_MESSAGES.format }),
     content: z.string({ message: TEMPLATE_MESSAGES.content }),
     text: z.string().optional(),
-    version: z.number({ message: "Reload the page and try again" }).int().min(1),
+    version: z
+      .number({ message: "Reload the page and try again" })
+      .int()
+      .min(1)
+      .max(2_147_483_647, "Reload the page and try again"),
   })
   .transform((form, ctx): TemplateInput & { version: number } => {
     const content = contentOf(form.format, form.content);

@@ -17,6 +17,9 @@ export const TEMPLATE_MESSAGES = {
   tooLong: `The content must be at most ${MAX_TEMPLATE_CHARS.toLocaleString("en-IN")} characters`,
 } as const;
 
+/** The largest version a save may name (the column is a 32-bit integer on PostgreSQL). */
+const MAX_VERSION = 2_147_483_647;
+
 const name = singleLine(z.string({ message: TEMPLATE_MESSAGES.name }).trim(), "Name")
   .min(1, TEMPLATE_MESSAGES.name)
   .max(MAX_TEMPLATE_NAME, `Name must be at most ${MAX_TEMPLATE_NAME} characters`);
@@ -42,7 +45,7 @@ const fields = {
   preheader: preheader.default(""),
   text: text.nullable().default(null),
   /** The version the template was read at: a save from an older copy is refused (409), not applied. */
-  version: z.number({ message: "version must be a number" }).int().min(1).optional(),
+  version: z.number({ message: "version must be a number" }).int().min(1).max(MAX_VERSION).optional(),
 };
 
 export const TemplateInputSchema = z.discriminatedUnion(
@@ -81,5 +84,5 @@ export const TemplateDraftSchema = z.strictObject({
   preheader: typed("The preheader"),
   content: typed("The content"),
   text: typed("The text part"),
-  version: z.number({ message: "version must be a number" }).int().min(1),
+  version: z.number({ message: "version must be a number" }).int().min(1).max(MAX_VERSION),
 });

@@ -8,7 +8,7 @@ import { ApiError, notFound } from "~/lib/api.server";
 import { newId } from "~/lib/id";
 import { knownMergeTags, MergeTagError, type MergeTagProblem, mergeTagProblems } from "~/lib/merge-tags";
 import { isStarterTemplateId, STARTER_TEMPLATES, type StarterTemplate } from "~/lib/starter-templates";
-import { type Block, BlocksSchema, blockTexts } from "~/lib/template-blocks";
+import { type Block, blockTexts, draftBlocks } from "~/lib/template-blocks";
 import { DEFAULT_BRAND } from "~/lib/template-brand";
 import { isTemplateFormat, type TemplateFormat } from "~/lib/templates";
 import { MAX_TEMPLATES, type TemplateRow } from "~/models/templates/rows";
@@ -56,14 +56,21 @@ const STARTERS_DATE = "2026-11-29T00:00:00.000Z";
 
 const STARTER_CHANGE = "A starter template cannot be changed: duplicate it and edit the copy";
 
+/**
+ * The stored content as the product uses it. Blocks that no longer meet today's rules keep their
+ * shape (draftBlocks); blocks that cannot be read are a 422, never an empty design that a save or
+ * a copy would then write over the stored one.
+ */
 function contentOf(format: TemplateFormat, stored: string): Block[] | string {
   if (format !== "blocks") return stored;
+  let blocks: Block[] | null;
   try {
-    const parsed = BlocksSchema.safeParse(JSON.parse(stored));
-    return parsed.success ? parsed.data : [];
+    blocks = draftBlocks(JSON.parse(stored));
   } catch {
-    return [];
+    blocks = null;
   }
+  if (!blocks) throw new ApiError("unprocessable", "This template's blocks cannot be read");
+  return blocks;
 }
 
 function toDto(row: TemplateRow): TemplateDto {
@@ -92,7 +99,8 @@ function starterDto(starter: StarterTemplate): TemplateDto {
     subject: starter.subject,
     preheader: starter.preheader,
     format: "blocks",
-    content: starter.blocks,
+    // A copy: nothing done to an answer changes the starter for everyone.
+    content: structuredClone(starter.blocks),
     text: null,
     version: 1,
     starter: true,
@@ -168,12 +176,24 @@ async function checkParses(input: TemplateInput): Promise<void> {
   const syntax = tagProblemsOf(input, []).find((p) => p.kind === "syntax");
   if (syntax) throw unparsable(syntax.where, syntax.message);
   try {
-    await compileTemplate(sourceOf(input), DEFAULT_BRAND);
+    // One render for a customer with empty fields: a template past the limits of a render (a
+    // loop that makes too much text) is refused now, not at send time.
+    renderTemplate(await compileTemplate(sourceOf(input), DEFAULT_BRAND), TRIAL_VALUES);
   } catch (error) {
     if (error instanceof TemplateCompileError) throw unparsable(error.where, error.message);
+    if (error instanceof MergeTagError) throw unparsable(error.where || "Message", error.reason);
     throw error;
   }
 }
+
+/** The values of the render a save tries: a customer with empty fields, no order. */
+const TRIAL_VALUES = {
+  customer: {},
+  last_order: null,
+  shop: { name: "Shop", address: "" },
+  unsubscribe_url: "https://example.com/u",
+  view_in_browser_url: "https://example.com/v",
+};
 
 const unparsable = (where: string, message: string) =>
   new ApiError("unprocessable", `${where}: ${message}`, { content: `${where}: ${message}` });
@@ -220,12 +240,20 @@ export async function duplicateTemplate(userId: string, id: string): Promise<Tem
   const original = await getTemplate(userId, id);
   const name = original.starter ? original.name : `Copy of ${original.name}`.slice(0, 100);
   const { subject, preheader, format, content, text } = original;
-  return createTemplate(userId, TemplateInputSchema.parse({ name, subject, preheader, format, content, text }));
+  return createTemplate(userId, checkedInput({ name, subject, preheader, format, content, text }));
 }
 
 export async function deleteTemplate(userId: string, id: string): Promise<void> {
   if (isStarterTemplateId(id)) throw new ApiError("bad_request", STARTER_CHANGE);
   if (!(await templates.deleteTemplate(userId, id))) throw notFound("Template");
+}
+
+/** A template made here (a copy, a new one) as the rules take it; a 422 with the first problem otherwise. */
+function checkedInput(input: Record<string, unknown>): TemplateInput {
+  const parsed = TemplateInputSchema.safeParse(input);
+  if (!parsed.success)
+    throw new ApiError("unprocessable", parsed.error.issues[0]?.message ?? "The template cannot be made");
+  return parsed.data;
 }
 
 /** The tenant's custom field names (the merge tags of `customer.` beside the built-in ones). */
@@ -244,11 +272,11 @@ export async function renderTemplateFor(
     "customerId" in input
       ? await customerMergeValues(userId, input.customerId)
       : await sampleMergeValues(userId, input.sample);
-  const compiled = await compileTemplate(sourceOf(template), DEFAULT_BRAND);
   try {
-    return renderTemplate(compiled, values);
+    return renderTemplate(await compileTemplate(sourceOf(template), DEFAULT_BRAND), values);
   } catch (error) {
     if (error instanceof MergeTagError) throw new ApiError("unprocessable", error.message);
+    if (error instanceof TemplateCompileError) throw unparsable(error.where, error.message);
     throw error;
   }
 }
@@ -292,12 +320,15 @@ export async function newTemplate(userId: string, format: TemplateFormat): Promi
  */
 export async function copyAsHtml(userId: string, id: string): Promise<TemplateDto> {
   const original = await getTemplate(userId, id);
-  const compiled = await compileTemplate(sourceOf(original), DEFAULT_BRAND);
+  const compiled = await compileTemplate(sourceOf(original), DEFAULT_BRAND).catch((error: unknown) => {
+    if (error instanceof TemplateCompileError) throw unparsable(error.where, error.message);
+    throw error;
+  });
   const name = `${original.name} (HTML)`.slice(0, 100);
   const { subject, text } = original;
   return createTemplate(
     userId,
-    TemplateInputSchema.parse({ name, subject, preheader: "", format: "html", content: compiled.htmlSource, text }),
+    checkedInput({ name, subject, preheader: "", format: "html", content: compiled.htmlSource, text }),
   );
 }
 
@@ -325,6 +356,7 @@ export async function previewTemplate(
     tagProblems: tagProblemsOf(template, names),
     postalAddress: shop.address,
     exampleLinks: [links.unsubscribe_url, links.view_in_browser_url],
+    unsubscribeUrl: links.unsubscribe_url,
   });
   return { message, problems };
 }
@@ -361,6 +393,15 @@ export async function saveTemplateDraft(
   const text = JSON.stringify(draft);
   if (text.length > MAX_DRAFT_CHARS) {
     throw new ApiError("payload_too_large", "The draft is too large to keep: shorten the template");
+  }
+  const stored = await templates.findTemplate(userId, id);
+  if (!stored) throw notFound("Template");
+  // Typed on an older version: kept on the page, not here, where it would come back over the newer one.
+  if (typed.version !== stored.version) {
+    throw new ApiError(
+      "conflict",
+      `This template was saved elsewhere since you opened it (version ${stored.version}): copy your changes, then reload it`,
+    );
   }
   if (!(await templates.saveDraft(userId, id, text))) throw notFound("Template");
   return draft;

@@ -123,6 +123,18 @@ describe("/api/templates", () => {
     expect(bad.body.error?.message).toMatch(/^Subject: There is no filter named shout/);
     expect((await get(alice, id)).body).toMatchObject({ subject: "Hi {{ customer.first_name }}", version: 1 });
 
+    // A loop that makes too much text is refused at save, not found at send time.
+    const loop = await create(
+      alice,
+      html({
+        content:
+          '{% assign a = "xxxxxxxxxx" %}{% for i in (1..30) %}{% assign a = a | append: a %}{% endfor %}<p>{{ a }}</p>',
+      }),
+    );
+    expect(loop.status).toBe(422);
+    expect(loop.body.error?.message).toMatch(/^Message: The template makes too much text/);
+    expect((await put(alice, id, html({ version: 2_147_483_648 }))).status).toBe(400);
+
     expect((await create(alice, html({ format: "mjml" }))).status).toBe(400);
     expect((await create(alice, { ...html(), content: [{ type: "video" }], format: "blocks" })).status).toBe(400);
     expect((await create(alice, html({ content: "x".repeat(500_001) }))).status).toBe(400);

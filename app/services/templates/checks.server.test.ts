@@ -1,17 +1,37 @@
 import { describe, expect, it } from "vitest";
 import { templateProblems } from "./checks.server";
 
+const UNSUBSCRIBE = ' <a href="https://crm.example.in/u/example">Unsubscribe</a>';
 const check = (html: string, over: Partial<Parameters<typeof templateProblems>[0]> = {}) =>
   templateProblems({
-    html,
-    text: "Hello",
+    html: html + UNSUBSCRIBE,
+    text: "Hello https://crm.example.in/u/example",
     tagProblems: [],
     postalAddress: "1 MG Road, Pune",
     exampleLinks: ["https://crm.example.in/u/example"],
+    unsubscribeUrl: "https://crm.example.in/u/example",
     ...over,
   });
 
 describe("the check before a template is sent", () => {
+  it("names an unsubscribe link that does not show", () => {
+    const problems = templateProblems({
+      html: "<p>Hi</p><!-- https://crm.example.in/u/example -->".replace(
+        "<!-- https://crm.example.in/u/example -->",
+        "",
+      ),
+      text: "Hi",
+      tagProblems: [],
+      postalAddress: "Pune",
+      exampleLinks: [],
+      unsubscribeUrl: "https://crm.example.in/u/example",
+    });
+    expect(problems).toEqual([
+      { where: "Message", message: "It has no unsubscribe link: put {{ unsubscribe_url }} where it shows" },
+      { where: "Text part", message: "It has no unsubscribe link: put {{ unsubscribe_url }} where it shows" },
+    ]);
+  });
+
   it("finds nothing in a message without problems", () => {
     expect(
       check(
@@ -47,14 +67,21 @@ describe("the check before a template is sent", () => {
 
   it("warns past Gmail's 102 KB, of an empty text part and of no postal address, and keeps the tag problems first", () => {
     const problems = check(`<p>${"x".repeat(105 * 1024)}</p>`, {
-      text: " ",
+      text: "",
       postalAddress: "",
       tagProblems: [
         { kind: "unknown", message: 'There is no merge tag "customer.hat"', where: "Subject, line 1, column 4" },
       ],
     });
-    expect(problems.map((p) => p.where)).toEqual(["Subject, line 1, column 4", "Message", "Text part", "Footer"]);
+    expect(problems.map((p) => p.where)).toEqual([
+      "Subject, line 1, column 4",
+      "Message",
+      "Text part",
+      "Text part",
+      "Footer",
+    ]);
     expect(problems[1].message).toBe("It is 106 KB: Gmail shows the first 102 KB and hides the rest behind a link");
-    expect(problems[3].message).toMatch(/set MAIL_POSTAL_ADDRESS/);
+    expect(problems[3].message).toMatch(/no unsubscribe link/);
+    expect(problems[4].message).toMatch(/set MAIL_POSTAL_ADDRESS/);
   });
 });

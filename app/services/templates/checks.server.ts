@@ -45,6 +45,8 @@ export function templateProblems(message: {
   postalAddress: string;
   /** The example links the preview puts in (they are the recipient's own when sent). */
   exampleLinks: readonly string[];
+  /** The example unsubscribe link among them: both parts must carry it. */
+  unsubscribeUrl: string;
 }): TemplateProblem[] {
   const problems: TemplateProblem[] = message.tagProblems.map(({ message: text, where }) => ({ message: text, where }));
   const { images, links } = scan(message.html);
@@ -78,6 +80,16 @@ export function templateProblems(message: {
     });
   }
   if (!message.text.trim()) problems.push({ where: "Text part", message: "It is empty" });
+  // The link is added unless the author placed it; placed where it never shows (a comment, a
+  // branch never taken), it is missing all the same.
+  for (const [where, part] of [
+    ["Message", message.html],
+    ["Text part", message.text],
+  ] as const) {
+    if (!part.includes(message.unsubscribeUrl)) {
+      problems.push({ where, message: "It has no unsubscribe link: put {{ unsubscribe_url }} where it shows" });
+    }
+  }
   if (!message.postalAddress.trim()) {
     problems.push({
       where: "Footer",

@@ -96,6 +96,18 @@ describe("an HTML or Markdown template", () => {
     expect(message.text).toMatch(/^Hi Asha\n\n—\nSent by Chai Co/);
   });
 
+  it("escapes the preheader it puts at the top of the author's HTML", async () => {
+    const compiled = await compileTemplate(
+      source({
+        format: "html",
+        content: "<body><p>x {{ unsubscribe_url }}</p></body>",
+        preheader: "Tom & Jerry <3 {{ customer.first_name }}",
+      }),
+      DEFAULT_BRAND,
+    );
+    expect(renderTemplate(compiled, values("<A>")).html).toContain(">Tom &amp; Jerry &lt;3 &lt;A&gt;</div>");
+  });
+
   it("does not add a second unsubscribe link where the author placed one", async () => {
     const html = '<p>Hi</p><a href="{UNSUBSCRIBE_URL}">Leave</a>';
     const message = renderTemplate(

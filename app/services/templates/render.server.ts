@@ -3,11 +3,13 @@
 // parsed for its merge tags), then filled per recipient, which is only LiquidJS putting values
 // into parsed templates. What the preview shows and what is sent come from these two functions.
 import { marked } from "marked";
+import { escapeHtml } from "~/lib/email-body";
 import mjml2html from "mjml";
 import { compileMergeParts, MergeTagError, type MergeParts, type MergeValues } from "~/lib/merge-tags";
 import type { Block } from "~/lib/template-blocks";
 import type { Brand } from "~/lib/template-brand";
 import type { TemplateFormat } from "~/lib/templates";
+import { toOneLine } from "~/schemas/text";
 import { blocksMjml, htmlMjml } from "./blocks-mjml.server";
 import { tagMarkers } from "./tag-markers.server";
 import { blocksText, htmlAsText, TEXT_FOOTER } from "./text-part.server";
@@ -68,8 +70,21 @@ function authoredHtml(html: string, preheader: string): string {
 async function compileMjml(source: string): Promise<string> {
   // No web fonts: MJML would link Google Fonts for a font it knows (Roboto in the stack), a request
   // to a third party from every recipient's mail client.
-  const result = await mjml2html(source, { validationLevel: "soft", keepComments: false, fonts: {} });
-  return result.html;
+  // No file is ever read (mj-include), whatever the markup says.
+  try {
+    const result = await mjml2html(source, {
+      validationLevel: "soft",
+      keepComments: false,
+      fonts: {},
+      ignoreIncludes: true,
+    });
+    return result.html;
+  } catch (error) {
+    throw new TemplateCompileError(
+      `The design could not be made into e-mail HTML (${error instanceof Error ? error.message : String(error)})`,
+      "Message",
+    );
+  }
 }
 
 /** The design's HTML and derived text, both with merge tags in place. */
@@ -80,7 +95,8 @@ async function designOf(source: TemplateSource, brand: Brand): Promise<{ html: s
   if (source.format === "html") {
     const html = String(source.content);
     return {
-      html: authoredHtml(html, source.preheader),
+      // The preheader is text: escaped like the blocks', its merge tags kept.
+      html: authoredHtml(html, markers.restore(escapeHtml(preheader))),
       text: markers.restore(htmlAsText(markers.mark(html))) + TEXT_FOOTER,
     };
   }
@@ -125,11 +141,8 @@ export async function compileTemplate(source: TemplateSource, brand: Brand): Pro
 /** An edited text part keeps the unsubscribe link: the footer is added when it lacks one. */
 const withTextFooter = (text: string) => (UNSUBSCRIBE_TAG.test(text) ? text : text.trimEnd() + TEXT_FOOTER);
 
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
-const oneLine = (value: string) => value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ").trim();
-
 /** One recipient's message; throws MergeTagError when a render passes its limits. */
 export function renderTemplate(compiled: CompiledTemplate, values: MergeValues): RenderedMessage {
   const [subject, html, text] = compiled.parts.fill(values);
-  return { subject: oneLine(subject), html, text };
+  return { subject: toOneLine(subject), html, text };
 }
