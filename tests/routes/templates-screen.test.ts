@@ -171,6 +171,8 @@ describe("the Templates screens", () => {
     const { user, cookie } = await signedIn();
     const id = await made(cookie, "markdown");
     const typed = { name: "Half", subject: "Hi {{ customer.", preheader: "", content: "# Hel", text: "", version: 1 };
+    const before = (await getTemplate(user.id, id)).updatedAt;
+    await new Promise((resolve) => setTimeout(resolve, 5));
     const kept = await draftRoute.action(
       args(
         makeRequest(`/api/templates/${id}/draft`, {
@@ -185,6 +187,9 @@ describe("the Templates screens", () => {
     expect((kept as Response).status).toBe(200);
     const page = await editor(cookie, id);
     expect(page.draft).toMatchObject({ name: "Half", subject: "Hi {{ customer.", content: "# Hel", version: 1 });
+    // A draft is not an edit: the template's "Last edited" stays.
+    const listed = await listTemplates(user.id);
+    expect(listed.find((t) => t.id === id)?.updatedAt).toBe(before);
     // The template itself is as it was saved.
     expect(page.template).toMatchObject({ name: "Untitled template", version: 1 });
 

@@ -1,4 +1,4 @@
-// The templates' model: Prisma's calls only, one body for both engines, so this folder has no
+// The templates' model: Prisma's calls (and one statement of the same text on both engines), one body for both engines, so this folder has no
 // engine files and no engineDoor() (as app/models/idempotency/). A save is one conditional UPDATE
 // on (id, userId, version), so of two saves from the same copy only the first lands, on either
 // engine, without a transaction held across awaits.
@@ -47,7 +47,10 @@ export const templates: TemplatesStore = {
   },
 
   async saveDraft(userId, id, draft) {
-    const { count } = await db().emailTemplate.updateMany({ where: { id, userId }, data: { draft } });
+    // One statement that leaves "updatedAt" alone: a draft is not an edit of the template (Prisma's
+    // update would stamp it, and the list's "Last edited" would move with every autosave).
+    const count = await db()
+      .$executeRaw`UPDATE "EmailTemplate" SET "draft" = ${draft} WHERE "id" = ${id} AND "userId" = ${userId}`;
     return count === 1;
   },
 
