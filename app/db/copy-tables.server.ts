@@ -33,6 +33,8 @@ export const COPY_TABLES = [
   "IdempotencyKey",
   "Suppression",
   "SuppressionEvent",
+  // Message templates (their autosaved drafts with them).
+  "EmailTemplate",
   // Sign-in counters: empty on SQLite (its workers count in memory), so nothing goes across today.
   "SignInAttempt",
   // The send rate's bucket: empty on SQLite too (its one delivery job keeps it in memory).
