@@ -1,32 +1,22 @@
 // The state of the block editor of e-mail templates (app/components/templates/block-editor.tsx):
 // the blocks, and the steps to undo and redo. Pure and isomorphic, so the server renders the editor
 // from the same state the browser edits, and the tests drive it without a DOM.
-import { type Block, type BlockType, type ColumnBlock, MAX_BLOCKS } from "~/lib/template-blocks";
+import {
+  type Block,
+  BlockSchema,
+  type BlockType,
+  type ColumnBlock,
+  ColumnBlockSchema,
+  MAX_BLOCKS,
+  MAX_COLUMN_BLOCKS,
+} from "~/lib/template-blocks";
 
-/** The block types in the order the editor offers them. */
-export const BLOCK_TYPES: readonly BlockType[] = [
-  "heading",
-  "text",
-  "image",
-  "button",
-  "divider",
-  "spacer",
-  "social",
-  "footer",
-  "columns",
-];
+/** The block types in the order the editor offers them: the schema's. */
+export const BLOCK_TYPES: readonly BlockType[] = BlockSchema.options.map((o) => o.shape.type.value);
 export type ColumnBlockType = ColumnBlock["type"];
-/** What a column of a columns block may hold (ColumnBlockSchema). */
-export const COLUMN_BLOCK_TYPES: readonly ColumnBlockType[] = [
-  "heading",
-  "text",
-  "image",
-  "button",
-  "divider",
-  "spacer",
-];
-/** The most blocks one column holds (ColumnsBlockSchema). */
-export const MAX_COLUMN_BLOCKS = 20;
+/** What a column of a columns block may hold: the schema's. */
+export const COLUMN_BLOCK_TYPES: readonly ColumnBlockType[] = ColumnBlockSchema.options.map((o) => o.shape.type.value);
+export { MAX_COLUMN_BLOCKS };
 /** How many steps Undo goes back at most. */
 export const HISTORY_LIMIT = 100;
 /** Keystrokes in one field closer together than this are one step to undo. */

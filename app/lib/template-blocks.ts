@@ -19,6 +19,8 @@ export const SOCIAL_LABELS: Record<SocialNetwork, string> = {
 
 /** The most blocks a template holds (at the top level and inside columns together). */
 export const MAX_BLOCKS = 200;
+/** The most blocks one column of a columns block holds. */
+export const MAX_COLUMN_BLOCKS = 20;
 const MAX_SHORT = 500;
 const MAX_RICH = 50_000;
 const MAX_URL = 2_000;
@@ -99,7 +101,7 @@ export const ColumnBlockSchema = z.discriminatedUnion(
 export const ColumnsBlockSchema = z.strictObject({
   type: z.literal("columns"),
   columns: z
-    .array(z.array(ColumnBlockSchema).max(20, "A column holds at most 20 blocks"))
+    .array(z.array(ColumnBlockSchema).max(MAX_COLUMN_BLOCKS, `A column holds at most ${MAX_COLUMN_BLOCKS} blocks`))
     .min(2, "A columns block has 2 or 3 columns")
     .max(3, "A columns block has 2 or 3 columns"),
 });

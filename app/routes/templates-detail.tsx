@@ -19,6 +19,7 @@ import {
 import { Code, Copy, Save, Trash2 } from "lucide-react";
 import { useRef } from "react";
 import { ConfirmDialog } from "~/components/confirm-dialog";
+import { PostButton } from "~/components/post-button";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { Field, FormAlert, LIVE_VALIDATION, TextareaField } from "~/components/forms";
 import { useHydrated } from "~/components/hydrated";
@@ -137,26 +138,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirectWithFlash(request, `/templates/${id}`, { kind: "toast", type: "success", message: "Template saved" });
 }
 
-/** A button that posts one intent of this page. */
-function IntentButton({
-  intent,
-  className,
-  children,
-}: {
-  intent: string;
-  className: string;
-  children: React.ReactNode;
-}) {
-  return (
-    <Form method="post" className="inline">
-      <input type="hidden" name="intent" value={intent} />
-      <button type="submit" className={className}>
-        {children}
-      </button>
-    </Form>
-  );
-}
-
 export default function TemplateDetail() {
   const { template, draft, preview, problems, previewFailed, view, deleting } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
@@ -199,13 +180,13 @@ export default function TemplateDetail() {
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
-          <IntentButton intent="duplicate" className={template.starter ? "btn-primary" : "btn-secondary"}>
+          <PostButton fields={{ intent: "duplicate" }} className={template.starter ? "btn-primary" : "btn-secondary"}>
             <Copy className="h-4 w-4" aria-hidden /> {template.starter ? "Use this template" : "Duplicate"}
-          </IntentButton>
+          </PostButton>
           {template.format !== "html" ? (
-            <IntentButton intent="copy-html" className="btn-secondary">
+            <PostButton fields={{ intent: "copy-html" }} className="btn-secondary">
               <Code className="h-4 w-4" aria-hidden /> Copy as HTML
-            </IntentButton>
+            </PostButton>
           ) : null}
           {template.starter ? null : (
             <Link to="?delete=1" className="btn-secondary" preventScrollReset>

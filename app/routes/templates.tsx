@@ -4,9 +4,10 @@
 // copy); each opens in the editor (/templates/:id), which duplicates it. Edit and Delete (asked first) in each row.
 // Plain links and form posts: all of it works without JavaScript; on a phone the rows are cards.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { Copy, LayoutTemplate } from "lucide-react";
 import { ConfirmDialog } from "~/components/confirm-dialog";
+import { PostButton } from "~/components/post-button";
 import { DateTime } from "~/components/date-time";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { useDelegatedLinks } from "~/components/fast-rows";
@@ -79,28 +80,6 @@ export async function action({ request }: ActionFunctionArgs) {
   });
 }
 
-/** One button of a post form: its intent and fields hidden, its words visible. */
-function PostButton({
-  fields,
-  className,
-  children,
-}: {
-  fields: Record<string, string>;
-  className: string;
-  children: React.ReactNode;
-}) {
-  return (
-    <Form method="post" action="/templates" className="inline">
-      {Object.entries(fields).map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
-      ))}
-      <button type="submit" className={className}>
-        {children}
-      </button>
-    </Form>
-  );
-}
-
 export default function Templates() {
   const { q, own, starters, deleting } = useLoaderData<typeof loader>();
   const onRowsClick = useDelegatedLinks();
@@ -114,6 +93,7 @@ export default function Templates() {
             {TEMPLATE_FORMATS.map((format) => (
               <PostButton
                 key={format}
+                action="/templates"
                 fields={{ intent: "new", format }}
                 className={format === "blocks" ? "btn-primary" : "btn-secondary"}
               >
@@ -190,7 +170,7 @@ export default function Templates() {
                 </Link>
                 <p className="text-sm text-slate-600">{t.subject}</p>
                 <div className="mt-auto">
-                  <PostButton fields={{ intent: "duplicate", id: t.id }} className="btn-secondary">
+                  <PostButton action="/templates" fields={{ intent: "duplicate", id: t.id }} className="btn-secondary">
                     <Copy className="h-4 w-4" aria-hidden /> Use this template
                   </PostButton>
                 </div>

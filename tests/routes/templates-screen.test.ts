@@ -30,6 +30,16 @@ async function made(cookie: string, format: string): Promise<string> {
 
 const editor = (cookie: string, id: string, query = "") =>
   editorRoute.loader(args(get(cookie, `/templates/${id}${query}`), { id }));
+/** What the editor's autosave puts (PUT /api/templates/{id}/draft), as the browser sends it. */
+const putDraft = (cookie: string, id: string, json: unknown) =>
+  draftRoute.action(
+    args(
+      makeRequest(`/api/templates/${id}/draft`, { method: "PUT", json, auth: { cookie }, headers: { Origin: ORIGIN } }),
+      {
+        id,
+      },
+    ),
+  );
 const save = (cookie: string, id: string, fields: Record<string, string>) =>
   editorRoute.action(args(post(cookie, `/templates/${id}`, { intent: "save", ...fields }), { id }));
 
@@ -173,17 +183,7 @@ describe("the Templates screens", () => {
     const typed = { name: "Half", subject: "Hi {{ customer.", preheader: "", content: "# Hel", text: "", version: 1 };
     const before = (await getTemplate(user.id, id)).updatedAt;
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const kept = await draftRoute.action(
-      args(
-        makeRequest(`/api/templates/${id}/draft`, {
-          method: "PUT",
-          json: typed,
-          auth: { cookie },
-          headers: { Origin: ORIGIN },
-        }),
-        { id },
-      ),
-    );
+    const kept = await putDraft(cookie, id, typed);
     expect((kept as Response).status).toBe(200);
     const page = await editor(cookie, id);
     expect(page.draft).toMatchObject({ name: "Half", subject: "Hi {{ customer.", content: "# Hel", version: 1 });
@@ -194,17 +194,7 @@ describe("the Templates screens", () => {
     expect(page.template).toMatchObject({ name: "Untitled template", version: 1 });
 
     // Typed on a version saved over since: refused, so it never comes back over the newer one.
-    const stale = await draftRoute.action(
-      args(
-        makeRequest(`/api/templates/${id}/draft`, {
-          method: "PUT",
-          json: { ...typed, version: 7 },
-          auth: { cookie },
-          headers: { Origin: ORIGIN },
-        }),
-        { id },
-      ),
-    );
+    const stale = await putDraft(cookie, id, { ...typed, version: 7 });
     expect((stale as Response).status).toBe(409);
     expect((await editor(cookie, id)).draft?.subject).toBe("Hi {{ customer.");
 
@@ -214,17 +204,7 @@ describe("the Templates screens", () => {
     expect((await flashOf(discarded as Response))?.message).toBe("Unsaved changes discarded");
     expect((await editor(cookie, id)).draft).toBeNull();
 
-    await draftRoute.action(
-      args(
-        makeRequest(`/api/templates/${id}/draft`, {
-          method: "PUT",
-          json: typed,
-          auth: { cookie },
-          headers: { Origin: ORIGIN },
-        }),
-        { id },
-      ),
-    );
+    await putDraft(cookie, id, typed);
     await save(cookie, id, { name: "Whole", subject: "Hi", format: "markdown", version: "1", content: "# Hello" });
     const after = await editor(cookie, id);
     expect(after.draft).toBeNull();
@@ -251,19 +231,7 @@ describe("the Templates screens", () => {
     ).toBe(404);
     expect((await listRoute.loader(args(get(bob.cookie, "/templates")))).own).toEqual([]);
     const draft = { name: "x", subject: "x", preheader: "", content: "x", text: "", version: 1 };
-    const refused = await draftRoute.action(
-      args(
-        makeRequest(`/api/templates/${id}/draft`, {
-          method: "PUT",
-          json: draft,
-          auth: { cookie: bob.cookie },
-          headers: { Origin: ORIGIN },
-        }),
-        {
-          id,
-        },
-      ),
-    );
+    const refused = await putDraft(bob.cookie, id, draft);
     expect((refused as Response).status).toBe(404);
     expect((await editor(alice.cookie, id)).draft).toBeNull();
   });
