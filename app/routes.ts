@@ -26,6 +26,7 @@ export default [
   route("u/:token", "routes/unsubscribe.tsx"),
   route("o/:token", "routes/track-open.ts"),
   route("c/:token", "routes/track-click.ts"),
+  route("v/:token", "routes/view-in-browser.ts"),
 
   // /api (docs/rules.md#the-api-contract)
   route("api/auth/google", "routes/api/auth-google.ts"),

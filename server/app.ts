@@ -153,10 +153,10 @@ type OriginRule = Pick<AppEntryModule, "crossOriginMessage" | "isOwnOrigin" | "o
  */
 const UNSUBSCRIBE_PAGE = /^\/u\/[^/]+?(\.data)?\/?$/i;
 
-/** A path as the log writes it: an unsubscribe token is a credential, logged as /u/[token]; so are /o and /c's (tracking) and a password link's. */
+/** A path as the log writes it: an unsubscribe token is a credential, logged as /u/[token]; so are /o and /c's (tracking), /v's (view in browser) and a password link's. */
 export function loggedPath(pathname: string): string {
   return pathname.replace(
-    /^\/([uoc]|set-password)\/[^/]+?(\.data)?(?=\/|$)/i,
+    /^\/([uocv]|set-password)\/[^/]+?(\.data)?(?=\/|$)/i,
     (_, page: string, data: string | undefined) => `/${page}/[token]${data ?? ""}`,
   );
 }

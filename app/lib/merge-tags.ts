@@ -26,8 +26,8 @@ export const RENDER_LIMIT_MS = 100;
 /** The most characters of strings one render may make (loops that build text stop here). */
 export const RENDER_MEMORY_LIMIT = 5_000_000;
 
-/** The customer's values every tenant has, by their tag name. */
-export const CUSTOMER_TAGS = [
+/** The customer's values read from the customer's own record, by their tag name. */
+const CUSTOMER_COLUMNS = [
   "name",
   "first_name",
   "last_name",
@@ -37,8 +37,10 @@ export const CUSTOMER_TAGS = [
   "company",
   "total_spend",
   "visits",
-  ...BUILT_IN_FIELDS.map((f) => f.name),
 ] as const;
+export const CUSTOMER_COLUMN_TAGS: ReadonlySet<string> = new Set(CUSTOMER_COLUMNS);
+/** The customer's values every tenant has, by their tag name: the record's and the built-in fields. */
+export const CUSTOMER_TAGS = [...CUSTOMER_COLUMNS, ...BUILT_IN_FIELDS.map((f) => f.name)] as const;
 /** The last order's values (`last_order` is empty for a customer without orders). */
 export const LAST_ORDER_TAGS = ["amount", "total", "date", "status"] as const;
 /** The sender's values. */
@@ -65,6 +67,9 @@ export type MergeValues = {
   shop: { name: string; address: string };
   unsubscribe_url: string;
   view_in_browser_url: string;
+  /** A sent message's tracked links and open pixel (the slots a tracked template has; no tag of the author's). */
+  tracked_links?: string[];
+  tracked_open?: string;
 };
 
 /**

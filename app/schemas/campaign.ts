@@ -46,16 +46,36 @@ export const TrackingCheckboxSchema = z
   .optional()
   .transform((v) => v === "on");
 
+/** The template a campaign is made from: one of the tenant's or a starter (`starter-…`). */
+export const TemplateRefSchema = z
+  .string({ message: "Template not found" })
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, "Template not found")
+  .meta({
+    description:
+      "Make the message from this template (its design is copied into the campaign; its subject when subject is absent)",
+  });
+
 export const CampaignContentSchema = CampaignAudienceSchema.extend(CampaignMessageSchema.shape).extend({
   description: multiLine(z.string().trim(), "Description")
     .max(2000, "Description must be at most 2000 characters")
     .default(""),
   trackingEnabled: TrackingEnabledSchema,
+  templateId: TemplateRefSchema.optional(),
 });
 export type CampaignContent = z.infer<typeof CampaignContentSchema>;
 
-/** POST /api/campaigns: the content, and status 'Draft' to save without launching. */
+/**
+ * POST /api/campaigns: the content, and status 'Draft' to save without launching. The subject and
+ * the message may be left out when a template gives them (withMessageRule).
+ */
 export const CampaignApiSchema = CampaignContentSchema.extend({
+  subject: singleLine(z.string().trim(), "Subject line")
+    .max(300, "Subject line must be at most 300 characters")
+    .optional(),
+  message: multiLine(z.string().trim(), "Message content")
+    .max(10_000, "Message content must be at most 10000 characters")
+    .optional(),
   status: z
     .string()
     .trim()
@@ -65,6 +85,22 @@ export const CampaignApiSchema = CampaignContentSchema.extend({
   audienceSize: z.unknown().optional(),
   launchedAt: z.unknown().optional(),
 });
+
+/**
+ * A campaign's subject and message are required unless it is made from a template (which gives
+ * them): the rule on an API body, after which both are text ("" when the template gives them).
+ */
+export function withMessageRule<T extends { templateId?: string; subject?: string; message?: string }>(
+  schema: z.ZodType<T>,
+) {
+  return schema
+    .superRefine((value, ctx) => {
+      if (value.templateId) return;
+      if (!value.subject) ctx.addIssue({ code: "custom", path: ["subject"], message: CAMPAIGN_MESSAGES.subject });
+      if (!value.message) ctx.addIssue({ code: "custom", path: ["message"], message: CAMPAIGN_MESSAGES.message });
+    })
+    .transform((value) => ({ ...value, subject: value.subject ?? "", message: value.message ?? "" }));
+}
 
 const KEY_MESSAGE = "1 to 255 visible characters (letters, digits, punctuation), no spaces";
 

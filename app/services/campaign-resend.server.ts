@@ -9,7 +9,7 @@ import { newId } from "~/lib/id";
 import { campaigns } from "~/models/campaigns/store.server";
 import type { ResendNonOpeners } from "~/schemas/campaign-resend";
 import { resendReach } from "~/services/campaigns/reach.server";
-import { type CampaignDto, getCampaign } from "~/services/campaigns/views.server";
+import { type CampaignDto, findCampaign, getCampaign, toCampaignDto } from "~/services/campaigns/views.server";
 
 /** Why nobody is left to resend to, or null when someone is. */
 function nobodyReason(reach: { audience: number; receivers: number }): string | null {
@@ -41,7 +41,8 @@ export async function createResendDraft(
   input: ResendNonOpeners,
   now = Date.now(),
 ): Promise<CampaignDto> {
-  const source = await getCampaign(userId, sourceId.toLowerCase());
+  const sourceRow = await findCampaign(userId, sourceId.toLowerCase());
+  const source = toCampaignDto(sourceRow);
   if (source.status !== "Completed") throw new ApiError("conflict", RESEND_MESSAGES.notCompleted(source.status));
   const reach = await resendReach(userId, source.id);
   const reason = nobodyReason(reach);
@@ -58,6 +59,8 @@ export async function createResendDraft(
       subject: input.subject,
       description: "",
       message: input.message || source.message,
+      // The source's design goes with its message; a message of its own is plain text.
+      ...(input.message ? {} : { templateId: sourceRow.templateId, design: sourceRow.design }),
       trackingEnabled: source.trackingEnabled ? 1 : 0,
       resendOfId: source.id,
     },

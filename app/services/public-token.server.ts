@@ -11,7 +11,7 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { getEnv } from "~/env.server";
 
-export type TokenPurpose = "unsubscribe" | "open" | "click" | "set-password";
+export type TokenPurpose = "unsubscribe" | "open" | "click" | "set-password" | "view";
 
 const IV_BYTES = 16;
 /** The longest token opened: a few ids and an e-mail address, or a tracked link's address (up to 2,000 characters). */

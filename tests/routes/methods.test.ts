@@ -42,6 +42,7 @@ const TAKES: Record<string, Method[] | "any"> = {
   "u/:token": ["GET", "POST"],
   "o/:token": ["GET"],
   "c/:token": ["GET"],
+  "v/:token": ["GET"],
   "api/auth/google": ["GET", "POST", "PUT", "PATCH", "DELETE"],
   "api/auth/google/callback": ["GET"],
   "api/auth/current_user": ["GET"],

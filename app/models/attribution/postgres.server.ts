@@ -10,6 +10,7 @@
 //   is integer arithmetic in microseconds), before it meets "Order_attribution_idx";
 // - the page's campaign ids are a text[] parameter instead of json_each().
 import { postgres, query } from "~/db/postgres.server";
+import { CAMPAIGN_COLUMNS_PG } from "~/models/campaigns/rows";
 import type { AttributionStore } from "./contract";
 import {
   type AttributionRow,
@@ -79,11 +80,6 @@ function campaignAttributionSql(p: Params, touch: AttributionTouch): string {
 }
 
 /** The campaign columns as CampaignRow has them: the tracking switch as SQLite's 0/1. */
-const CAMPAIGN_COLUMNS_PG = `"id", "userId", "segmentId", "segmentName", "name", "subject", "description", "message", "status",
-  "statusDetail", "audienceSize", "pendingCount", "sentCount", "deliveredCount", "failedCount", "bouncedCount", "cancelledCount",
-  "suppressedCount", "openedCount", "clickedCount", "sendErrors", "launchedAt", "completedAt", "createdAt", "updatedAt", "firstSeq",
-  "lastSeq", "suppressedAtLaunch", "complainedCount", "trackingEnabled"::int AS "trackingEnabled", "opensTotal", "clicksTotal",
-  "machineOpenCount", "machineClickCount", "softBounceCount", "resendOfId"`;
 
 export const postgresAttribution: AttributionStore = {
   async campaignAttribution(userId, campaignId, touch, windowMs) {

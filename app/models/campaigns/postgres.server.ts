@@ -11,10 +11,12 @@ import { postgresOf } from "~/db/engine.server";
 import { type Postgres, postgres, query, transaction } from "~/db/postgres.server";
 import type { CampaignsStore } from "~/models/campaigns/contract";
 import {
+  CAMPAIGN_COLUMNS_PG,
   type CampaignPersonRow,
   type CampaignRow,
   type CampaignState,
   type CampaignTotals,
+  CONTENT_SET,
   contentValues,
   deleteEventSlice,
   draftValues,
@@ -35,11 +37,6 @@ import {
 import { deleteDeliverySlice, LAUNCHING } from "~/models/launch/rows";
 
 /** The columns of a whole CampaignRow, as the SQLite side reads them (trackingEnabled as 0/1). */
-const PG_CAMPAIGN_COLUMNS = `"id", "userId", "segmentId", "segmentName", "name", "subject", "description", "message", "status",
-  "statusDetail", "audienceSize", "pendingCount", "sentCount", "deliveredCount", "failedCount", "bouncedCount", "cancelledCount",
-  "suppressedCount", "openedCount", "clickedCount", "sendErrors", "launchedAt", "completedAt", "createdAt", "updatedAt", "firstSeq",
-  "lastSeq", "suppressedAtLaunch", "complainedCount", "trackingEnabled"::int AS "trackingEnabled", "opensTotal", "clicksTotal",
-  "machineOpenCount", "machineClickCount", "softBounceCount", "resendOfId"`;
 
 const DELETE_EVENT_SLICE = deleteEventSlice("$1");
 const DELETE_DELIVERY_SLICE = deleteDeliverySlice("$1");
@@ -65,7 +62,7 @@ async function sendingCampaigns(pg: Postgres): Promise<SendingCampaign[]> {
   const startedAt = performance.now();
   const rows = await query<SendingCampaign>(
     pg,
-    `SELECT "id", "userId", "subject", "message", "sendErrors", "trackingEnabled"::int AS "trackingEnabled"
+    `SELECT "id", "userId", "subject", "message", "sendErrors", "trackingEnabled"::int AS "trackingEnabled", "design"
      FROM "Campaign" WHERE "status" = 'Active' ORDER BY "launchedAt", "id" COLLATE "C"`,
   );
   // Each round's read is also the engine's freshest word on which campaigns may send.
@@ -84,7 +81,7 @@ export const postgresCampaigns: CampaignsStore = {
   async findCampaignRow(userId, id) {
     const [row] = await query<CampaignRow>(
       postgres(),
-      `SELECT ${PG_CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "id" = $1 AND "userId" = $2`,
+      `SELECT ${CAMPAIGN_COLUMNS_PG} FROM "Campaign" WHERE "id" = $1 AND "userId" = $2`,
       [id, userId],
     );
     return row ?? null;
@@ -93,7 +90,7 @@ export const postgresCampaigns: CampaignsStore = {
   async findCampaignRowById(id) {
     const [row] = await query<CampaignRow>(
       postgres(),
-      `SELECT ${PG_CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "id" = $1`,
+      `SELECT ${CAMPAIGN_COLUMNS_PG} FROM "Campaign" WHERE "id" = $1`,
       [id],
     );
     return row ?? null;
@@ -112,13 +109,13 @@ export const postgresCampaigns: CampaignsStore = {
     return after
       ? query<CampaignRow>(
           postgres(),
-          `SELECT ${PG_CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "userId" = $1 AND ("createdAt", "id" COLLATE "C") < ($2, $3)
+          `SELECT ${CAMPAIGN_COLUMNS_PG} FROM "Campaign" WHERE "userId" = $1 AND ("createdAt", "id" COLLATE "C") < ($2, $3)
            ORDER BY "createdAt" DESC, "id" COLLATE "C" DESC LIMIT $4`,
           [userId, at(after.createdAt), after.id, limit],
         )
       : query<CampaignRow>(
           postgres(),
-          `SELECT ${PG_CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "userId" = $1 ORDER BY "createdAt" DESC, "id" COLLATE "C" DESC LIMIT $2`,
+          `SELECT ${CAMPAIGN_COLUMNS_PG} FROM "Campaign" WHERE "userId" = $1 ORDER BY "createdAt" DESC, "id" COLLATE "C" DESC LIMIT $2`,
           [userId, limit],
         );
   },
@@ -149,9 +146,9 @@ export const postgresCampaigns: CampaignsStore = {
 
   async updateDraft(c, audienceSize, now = Date.now()) {
     const result = await postgres().pool.query(
-      `UPDATE "Campaign" SET "segmentId" = $1, "segmentName" = $2, "name" = $3, "subject" = $4, "description" = $5, "message" = $6,
-         "trackingEnabled" = $7, "resendOfId" = $8, "audienceSize" = $9, "updatedAt" = $10
-       WHERE "id" = $11 AND "userId" = $12 AND "status" = 'Draft' AND "statusDetail" != $13`,
+      `UPDATE "Campaign" SET ${CONTENT_SET((n) => `$${n}`, 1)},
+         "trackingEnabled" = $9, "resendOfId" = $10, "audienceSize" = $11, "updatedAt" = $12
+       WHERE "id" = $13 AND "userId" = $14 AND "status" = 'Draft' AND "statusDetail" != $15`,
       [...contentValues(c), trackingValue(c) === 1, resendValue(c), audienceSize, at(now), c.id, c.userId, LAUNCHING],
     );
     return result.rowCount === 1;
@@ -246,7 +243,7 @@ export const postgresCampaigns: CampaignsStore = {
       postgresOf(connection),
       `UPDATE "Campaign" SET "status" = 'Completed', "completedAt" = $1, "statusDetail" = ''
        WHERE "status" = 'Active' AND "pendingCount" = 0 AND ("sentCount" = 0 OR "updatedAt" <= $2)
-       RETURNING ${PG_CAMPAIGN_COLUMNS}`,
+       RETURNING ${CAMPAIGN_COLUMNS_PG}`,
       [at(now), at(now - receiptWaitMs)],
     );
   },
@@ -259,7 +256,7 @@ export const postgresCampaigns: CampaignsStore = {
       `UPDATE "Campaign" SET "status" = 'Paused', "updatedAt" = $1,
          "statusDetail" = 'Paused after ' || "sendErrors" || ' send errors: check the delivery settings, then resume.'
        WHERE "id" = $2 AND "status" = 'Active' AND "sendErrors" >= $3
-       RETURNING ${PG_CAMPAIGN_COLUMNS}`,
+       RETURNING ${CAMPAIGN_COLUMNS_PG}`,
       [at(now), campaignId, cap],
     );
     // This engine stops at once: its own messages after this one are held.
@@ -274,7 +271,7 @@ export const postgresCampaigns: CampaignsStore = {
       pg,
       `UPDATE "Campaign" SET "status" = 'Paused', "updatedAt" = $1, "statusDetail" = $2
        WHERE "id" = $3 AND "status" = 'Active'
-       RETURNING ${PG_CAMPAIGN_COLUMNS}`,
+       RETURNING ${CAMPAIGN_COLUMNS_PG}`,
       [at(now), detail, campaignId],
     );
     // This engine stops at once: its own messages after this one are held.

@@ -38,6 +38,13 @@ export type CampaignRow = CampaignCounters & {
   softBounceCount: number;
   /** A "Resend to non-openers" draft's source campaign; null for a campaign sent to a segment. */
   resendOfId: string | null;
+  /** The template the campaign was made from (null: written as plain text, or none). */
+  templateId: string | null;
+  /**
+   * The frozen copy of the design its messages are made from (CampaignDesign's JSON, see
+   * app/lib/campaign-design.ts); "" when the message is the plain text of `message`.
+   */
+  design: string;
 };
 
 /** The columns of a whole CampaignRow, for SELECT and RETURNING (SQLite; PostgreSQL casts trackingEnabled). */
@@ -45,15 +52,21 @@ export const CAMPAIGN_COLUMNS = `"id", "userId", "segmentId", "segmentName", "na
   "statusDetail", "audienceSize", "pendingCount", "sentCount", "deliveredCount", "failedCount", "bouncedCount", "cancelledCount",
   "suppressedCount", "openedCount", "clickedCount", "sendErrors", "launchedAt", "completedAt", "createdAt", "updatedAt", "firstSeq",
   "lastSeq", "suppressedAtLaunch", "complainedCount", "trackingEnabled", "opensTotal", "clicksTotal", "machineOpenCount",
-  "machineClickCount", "softBounceCount", "resendOfId"`;
+  "machineClickCount", "softBounceCount", "resendOfId", "templateId", "design"`;
+
+/** CAMPAIGN_COLUMNS as PostgreSQL reads them: its boolean trackingEnabled as SQLite's 0 or 1. */
+export const CAMPAIGN_COLUMNS_PG = CAMPAIGN_COLUMNS.replace(
+  `"trackingEnabled"`,
+  `"trackingEnabled"::int AS "trackingEnabled"`,
+);
 
 /** A campaign's content as a draft or a launch writes it. */
 export type NewCampaign = Pick<
   CampaignRow,
   "id" | "userId" | "segmentId" | "segmentName" | "name" | "subject" | "description" | "message"
 > &
-  /** Tracking is on and the audience is a segment unless said. */
-  Partial<Pick<CampaignRow, "trackingEnabled" | "resendOfId">>;
+  /** Tracking is on, the audience is a segment and the message plain text unless said. */
+  Partial<Pick<CampaignRow, "trackingEnabled" | "resendOfId" | "templateId" | "design">>;
 
 /** The stored values of a new campaign's tracking switch and resend source. */
 export const trackingValue = (c: NewCampaign) => (c.trackingEnabled === 0 ? 0 : 1);
@@ -64,9 +77,9 @@ export type Param = (n: number) => string;
 
 /**
  * The columns a new Campaign row is written with, as a draft (a saved draft, or a launch's draft
- * marked LAUNCHING): 'Draft' is the ninth value, the others are bound.
+ * marked LAUNCHING): 'Draft' is the eleventh value, the others are bound.
  */
-export const DRAFT_COLUMNS = `"id", "userId", "segmentId", "segmentName", "name", "subject", "description", "message", "status",
+export const DRAFT_COLUMNS = `"id", "userId", "segmentId", "segmentName", "name", "subject", "description", "message", "templateId", "design", "status",
   "statusDetail", "audienceSize", "createdAt", "updatedAt", "trackingEnabled", "resendOfId"`;
 
 /**
@@ -75,9 +88,12 @@ export const DRAFT_COLUMNS = `"id", "userId", "segmentId", "segmentName", "name"
  * PostgreSQL binds the time once, SQLite twice), trackingEnabled and resendOfId.
  */
 export const INSERT_DRAFT_SQL = (p: Param) =>
-  `INSERT INTO "Campaign" (${DRAFT_COLUMNS}) VALUES (${[1, 2, 3, 4, 5, 6, 7, 8].map(p).join(", ")}, 'Draft', ${[9, 10, 11, 11, 12, 13].map(p).join(", ")})`;
+  `INSERT INTO "Campaign" (${DRAFT_COLUMNS}) VALUES (${[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map(p).join(", ")}, 'Draft', ${[11, 12, 13, 13, 14, 15].map(p).join(", ")})`;
 
-/** A campaign's content as a draft's statements bind it: "segmentId" to "message", in DRAFT_COLUMNS' order. */
+/**
+ * A campaign's content as a draft's statements bind it: "segmentId" to "design", in DRAFT_COLUMNS'
+ * order (CONTENT_SET names them in an UPDATE).
+ */
 export const contentValues = (c: NewCampaign) => [
   c.segmentId,
   c.segmentName,
@@ -85,15 +101,23 @@ export const contentValues = (c: NewCampaign) => [
   c.subject,
   c.description,
   c.message,
+  c.templateId ?? null,
+  c.design ?? "",
 ];
 
-/** The first eight values of a new draft (INSERT_DRAFT_SQL): its id, its owner and its content. */
+/** The SET of contentValues in an UPDATE, parameters from `first` on. */
+export const CONTENT_SET = (p: Param, first: number) =>
+  ["segmentId", "segmentName", "name", "subject", "description", "message", "templateId", "design"]
+    .map((column, i) => `"${column}" = ${p(first + i)}`)
+    .join(", ");
+
+/** The first ten values of a new draft (INSERT_DRAFT_SQL): its id, its owner and its content. */
 export const draftValues = (c: NewCampaign) => [c.id, c.userId, ...contentValues(c)];
 
 /** An active campaign as the delivery job sends it (trackingEnabled 1: the open pixel and tracked links). */
 export type SendingCampaign = Pick<
   CampaignRow,
-  "id" | "userId" | "subject" | "message" | "sendErrors" | "trackingEnabled"
+  "id" | "userId" | "subject" | "message" | "sendErrors" | "trackingEnabled" | "design"
 >;
 
 /** A campaign's launch state (an idempotency key's "is its result finished" check). */

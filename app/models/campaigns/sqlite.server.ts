@@ -11,6 +11,7 @@ import { withWriter } from "~/db/writer.server";
 import type { CampaignsStore } from "~/models/campaigns/contract";
 import {
   CAMPAIGN_COLUMNS,
+  CONTENT_SET,
   type CampaignPersonRow,
   type CampaignRow,
   type CampaignState,
@@ -119,7 +120,7 @@ export const sqliteCampaigns: CampaignsStore = {
     const result = await withWriter((sqlite) =>
       sqlite
         .prepare(
-          `UPDATE "Campaign" SET "segmentId" = ?, "segmentName" = ?, "name" = ?, "subject" = ?, "description" = ?, "message" = ?,
+          `UPDATE "Campaign" SET ${CONTENT_SET(() => "?", 1)},
              "trackingEnabled" = ?, "resendOfId" = ?, "audienceSize" = ?, "updatedAt" = ?
            WHERE "id" = ? AND "userId" = ? AND "status" = 'Draft' AND "statusDetail" != ?`,
         )
@@ -193,7 +194,7 @@ export const sqliteCampaigns: CampaignsStore = {
   async sendingCampaigns(connection) {
     return sqliteOf(connection)
       .prepare<unknown[], SendingCampaign>(
-        `SELECT "id", "userId", "subject", "message", "sendErrors", "trackingEnabled" FROM "Campaign" WHERE "status" = 'Active' ORDER BY "launchedAt", "id"`,
+        `SELECT "id", "userId", "subject", "message", "sendErrors", "trackingEnabled", "design" FROM "Campaign" WHERE "status" = 'Active' ORDER BY "launchedAt", "id"`,
       )
       .all();
   },

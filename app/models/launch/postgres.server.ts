@@ -10,7 +10,7 @@ import { openConnection } from "~/db/connection.server";
 import { postgresOf } from "~/db/engine.server";
 import { type Postgres, postgres, query, transaction } from "~/db/postgres.server";
 import { ApiError } from "~/lib/api.server";
-import { contentValues, draftValues, INSERT_DRAFT_SQL, resendValue, trackingValue } from "~/models/campaigns/rows";
+import { CONTENT_SET, contentValues, draftValues, INSERT_DRAFT_SQL, resendValue, trackingValue } from "~/models/campaigns/rows";
 import type { LaunchStore } from "~/models/launch/contract";
 import {
   deleteDeliverySlice,
@@ -102,8 +102,8 @@ export const postgresLaunch: LaunchStore = {
           throw new ApiError("conflict", LAUNCH_IN_PROGRESS);
         if (existing) {
           await client.query(
-            `UPDATE "Campaign" SET "segmentId" = $1, "segmentName" = $2, "name" = $3, "subject" = $4, "description" = $5,
-               "message" = $6, "trackingEnabled" = $7, "resendOfId" = $8, "statusDetail" = $9, "updatedAt" = $10 WHERE "id" = $11`,
+            `UPDATE "Campaign" SET ${CONTENT_SET((n) => `$${n}`, 1)},
+               "trackingEnabled" = $9, "resendOfId" = $10, "statusDetail" = $11, "updatedAt" = $12 WHERE "id" = $13`,
             [...contentValues(c), trackingValue(c) === 1, resendValue(c), LAUNCHING, new Date(now), c.id],
           );
         } else {

@@ -5,7 +5,7 @@ import { sqliteOf } from "~/db/engine.server";
 import { readStatement } from "~/db/reader.server";
 import { openSqlite, type Sqlite } from "~/db/sqlite.server";
 import { ApiError } from "~/lib/api.server";
-import { contentValues, draftValues, INSERT_DRAFT_SQL, resendValue, trackingValue } from "~/models/campaigns/rows";
+import { CONTENT_SET, contentValues, draftValues, INSERT_DRAFT_SQL, resendValue, trackingValue } from "~/models/campaigns/rows";
 import type { LaunchStore } from "~/models/launch/contract";
 import {
   deleteDeliverySlice,
@@ -113,7 +113,7 @@ export const sqliteLaunch: LaunchStore = {
         if (existing) {
           sqlite
             .prepare(
-              `UPDATE "Campaign" SET "segmentId" = ?, "segmentName" = ?, "name" = ?, "subject" = ?, "description" = ?, "message" = ?,
+              `UPDATE "Campaign" SET ${CONTENT_SET(() => "?", 1)},
                  "trackingEnabled" = ?, "resendOfId" = ?, "statusDetail" = ?, "updatedAt" = ? WHERE "id" = ?`,
             )
             .run(...contentValues(c), trackingValue(c), resendValue(c), LAUNCHING, now, c.id);

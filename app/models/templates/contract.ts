@@ -23,6 +23,8 @@ export type TemplatesStore = {
   ): Promise<TemplateRow | StaleSave | undefined>;
   /** Keeps an autosaved draft beside the template (its saved fields stay); false when there is no such template. */
   saveDraft(userId: string, id: string, draft: string | null): Promise<boolean>;
+  /** The names of the tenant's campaigns made from the template that are sending or paused (at most `limit`). */
+  campaignsSending(userId: string, templateId: string, limit: number): Promise<string[]>;
   /** Deletes the template; false when the tenant has no such template. */
   deleteTemplate(userId: string, id: string): Promise<boolean>;
 };

@@ -54,6 +54,16 @@ export const templates: TemplatesStore = {
     return count === 1;
   },
 
+  async campaignsSending(userId, templateId, limit) {
+    const rows = await db().campaign.findMany({
+      where: { userId, templateId, status: { in: ["Active", "Paused"] } },
+      select: { name: true },
+      orderBy: { createdAt: "asc" },
+      take: limit,
+    });
+    return rows.map((r) => r.name);
+  },
+
   async deleteTemplate(userId, id) {
     const { count } = await db().emailTemplate.deleteMany({ where: { id, userId } });
     return count === 1;

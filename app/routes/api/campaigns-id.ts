@@ -6,7 +6,7 @@
 // cancelled first. Another tenant's campaign, or a malformed id, is a 404.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { allowMethods, parseOrThrow, readJson } from "~/lib/api.server";
-import { CampaignApiSchema } from "~/schemas/campaign";
+import { CampaignApiSchema, withMessageRule } from "~/schemas/campaign";
 import { ResendDraftApiSchema } from "~/schemas/campaign-resend";
 import { withApi } from "~/services/auth.server";
 import { deleteCampaign } from "~/services/campaigns/controls.server";
@@ -40,7 +40,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
       ...content
     } = parseOrThrow(
       // A resend draft's audience is fixed (docs/rules.md#resend-to-non-openers): no segment is asked for.
-      (await getCampaign(user.id, id).catch(() => null))?.resendOfId ? ResendDraftApiSchema : CampaignApiSchema,
+      withMessageRule(
+        (await getCampaign(user.id, id).catch(() => null))?.resendOfId ? ResendDraftApiSchema : CampaignApiSchema,
+      ),
       await readJson(request),
     );
     return {

@@ -8,7 +8,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { allowMethods, jsonResponse, parseOrThrow, readJson } from "~/lib/api.server";
 import { CampaignListQuerySchema } from "~/schemas/api-inputs.server";
-import { CampaignApiHeadersSchema, CampaignApiSchema } from "~/schemas/campaign";
+import { CampaignApiHeadersSchema, CampaignApiSchema, withMessageRule } from "~/schemas/campaign";
 import { withApi } from "~/services/auth.server";
 import { saveOrLaunchOnce } from "~/services/campaigns/launch.server";
 import { campaignTotals, listCampaigns } from "~/services/campaigns/views.server";
@@ -41,7 +41,7 @@ export async function action({ request }: ActionFunctionArgs) {
       audienceSize: _a,
       launchedAt: _l,
       ...content
-    } = parseOrThrow(CampaignApiSchema, await readJson(request));
+    } = parseOrThrow(withMessageRule(CampaignApiSchema), await readJson(request));
     const key = headers["Idempotency-Key"];
     const { campaign, replayed } = await saveOrLaunchOnce(
       user.id,

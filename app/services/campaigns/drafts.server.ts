@@ -13,6 +13,7 @@ import { type CampaignDto, findCampaign, getCampaign } from "~/services/campaign
 import { resendReach } from "~/services/campaigns/reach.server";
 import { withSegmentReference } from "~/services/segment-references.server";
 import { getSegment, segmentAudienceCount } from "~/services/segments.server";
+import { templateForCampaign } from "~/services/templates.server";
 
 /** The campaign to write, and the segment it is sent to (null for a resend: its audience is its source's non-openers). */
 type Content = {
@@ -27,6 +28,7 @@ type Content = {
  * tracking switch.
  */
 async function contentOf(userId: string, input: CampaignContent, draft?: CampaignRow | null): Promise<Content> {
+  const message = await messageOf(userId, input, draft);
   if (draft?.resendOfId) {
     return {
       campaign: {
@@ -34,9 +36,8 @@ async function contentOf(userId: string, input: CampaignContent, draft?: Campaig
         segmentId: null,
         segmentName: draft.segmentName,
         name: input.name,
-        subject: input.subject,
         description: input.description,
-        message: input.message,
+        ...message,
         trackingEnabled: draft.trackingEnabled,
         resendOfId: draft.resendOfId,
       },
@@ -55,13 +56,35 @@ async function contentOf(userId: string, input: CampaignContent, draft?: Campaig
       segmentId: segment.id,
       segmentName: segment.name,
       name: input.name,
-      subject: input.subject,
       description: input.description,
-      message: input.message,
+      ...message,
       trackingEnabled: input.trackingEnabled === false ? 0 : 1,
     },
     segment,
   };
+}
+
+/**
+ * The campaign's subject and message: written as plain text, or made from a template (its design
+ * frozen into the campaign, its tags checked: templateForCampaign). A draft that was made from a
+ * template keeps its design while its message is the one it was made with (a resend draft, a
+ * draft saved again without naming the template).
+ */
+async function messageOf(
+  userId: string,
+  input: CampaignContent,
+  draft?: CampaignRow | null,
+): Promise<Pick<NewCampaign, "subject" | "message" | "templateId" | "design">> {
+  if (input.templateId) return templateForCampaign(userId, input.templateId, input.subject);
+  if (draft?.design && (input.message === "" || input.message === draft.message)) {
+    return {
+      subject: input.subject || draft.subject,
+      message: draft.message,
+      templateId: draft.templateId,
+      design: draft.design,
+    };
+  }
+  return { subject: input.subject, message: input.message, templateId: null, design: "" };
 }
 
 /**

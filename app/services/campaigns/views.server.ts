@@ -2,6 +2,8 @@
 // its unsubscribes), the list a page at a time and the list's totals. Every function takes the
 // tenant first and scopes every query to it; another tenant's campaign is "not found". The queries
 // are the campaigns domain's (app/models/campaigns/); the answers are here.
+import { designFormat } from "~/lib/campaign-design";
+import type { TemplateFormat } from "~/lib/templates";
 import { notFound } from "~/lib/api.server";
 import {
   type CampaignStatus,
@@ -58,6 +60,10 @@ export type CampaignDto = {
   trackingEnabled: boolean;
   /** The campaign whose non-openers this "Resend to non-openers" goes to; null for a segment's campaign. */
   resendOfId: string | null;
+  /** The template its message was made from (its design is the campaign's own copy); null: plain text. */
+  templateId: string | null;
+  /** What its message is: plain text, or a design made from a template (its format). */
+  format: "text" | TemplateFormat;
   pendingCount: number;
   deliveryStats: DeliveryStats;
   progress: number;
@@ -104,6 +110,8 @@ export function toCampaignDto(row: CampaignRow): CampaignDto {
     softBounceCount: row.softBounceCount,
     trackingEnabled: Boolean(row.trackingEnabled),
     resendOfId: row.resendOfId,
+    templateId: row.templateId,
+    format: designFormat(row.design),
     pendingCount: row.pendingCount,
     deliveryStats: stats,
     progress: progressPercent(row),

@@ -19,7 +19,7 @@ import { type ClaimedDelivery, deliveryClaims, keepClaimed } from "~/models/deli
 import type { SendOutcome } from "~/models/deliveries/receipts/rows";
 import { deliveryReceipts } from "~/models/deliveries/receipts/store.server";
 import type { AnyConnection } from "~/models/transaction/store.server";
-import { campaignMails, outgoingMessages } from "~/services/sending/campaign-mail.server";
+import { campaignMails } from "~/services/sending/campaign-mail.server";
 import type { ChannelResult, DeliveryChannel, SendControl } from "~/services/sending/channel.server";
 import {
   DEFAULT_ENGINE_SETTINGS,
@@ -116,8 +116,9 @@ export function createDeliveryEngine(options: {
   const turns = turnRecorder({ connection, now, emit });
 
   const sendBatch = async (campaign: SendingCampaign, rows: ClaimedDelivery[]) => {
-    const messages = outgoingMessages(campaign, rows, await mails.of(campaign));
-    const rowOf = new Map(messages.map((m, i) => [m.key, rows[i]]));
+    const { messages, refused } = await (await mails.of(campaign)).write(rows);
+    const keyOf = (row: ClaimedDelivery) => deliveryKey(row.campaignId, row.seq, row.retries);
+    const rowOf = new Map(rows.map((row) => [keyOf(row), row]));
     // The rows are this claim's until then: the outcomes are tried again until it.
     const leaseEnds = now() + settings.leaseMs;
     /** Answers of this batch whose recording failed, counted in `unrecorded` until the batch writes them. */
@@ -175,18 +176,22 @@ export function createDeliveryEngine(options: {
     };
     let results: ChannelResult[];
     try {
-      results = await channel.send(messages, control);
+      // A row whose message could not be made fails with why; the others go.
+      results = [...refused, ...(messages.length > 0 ? await channel.send(messages, control) : [])];
     } catch (error) {
-      results = messages.map((m) => ({
-        key: m.key,
-        status: "retry",
-        details: (error as Error).message,
-        countsAsError: true,
-      }));
+      results = [
+        ...refused,
+        ...messages.map((m) => ({
+          key: m.key,
+          status: "retry" as const,
+          details: (error as Error).message,
+          countsAsError: true,
+        })),
+      ];
     }
     await Promise.all(recordings);
     const byKey = new Map(results.map((r) => [r.key, r]));
-    const left = rows.filter((_, i) => !recorded.has(messages[i].key));
+    const left = rows.filter((row) => !recorded.has(keyOf(row)));
     // One jitter for the batch: its deferred rows stay due together, so they are claimed again as
     // one batch (and a call that failed as a whole stays one send error per try), while batches
     // deferred at the same moment come back apart.
@@ -197,7 +202,7 @@ export function createDeliveryEngine(options: {
     const batchRules = { ...rules, now: () => decidedAt };
     const outcomes = oneErrorPerFailedCall(
       left.map((row) =>
-        outcomeFor(batchRules, row, byKey.get(deliveryKey(row.campaignId, row.seq, row.retries)), jitter),
+        outcomeFor(batchRules, row, byKey.get(keyOf(row)), jitter),
       ),
       results.filter((r) => !recorded.has(r.key)),
     );

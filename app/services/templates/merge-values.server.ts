@@ -1,12 +1,12 @@
 // The values a template's merge tags read (~/lib/merge-tags): one of the tenant's customers with
 // their fields and last order, or sample values, and the shop (the sender's name and postal
 // address). The links are the preview's examples here; a sent message gets its own signed ones.
-import { NAME_FALLBACK } from "~/lib/campaigns";
 import type { MergeValues } from "~/lib/merge-tags";
 import { getEnv } from "~/env.server";
 import { senderOf } from "~/services/email/sender.server";
 import { getCustomer } from "~/services/customers.server";
 import { recentOrdersForCustomer } from "~/services/orders.server";
+import { fullName, recipientValues } from "./recipient-values.server";
 
 type Customer = MergeValues["customer"];
 
@@ -22,9 +22,6 @@ export function exampleLinks() {
   return { unsubscribe_url: `${base}/u/example`, view_in_browser_url: `${base}/v/example` };
 }
 
-/** A customer's full name as {NAME} always gave it: trimmed, "Customer" when empty. */
-const fullName = (first: string, last: string) => `${first} ${last}`.trim() || NAME_FALLBACK;
-
 /** The values of one of the tenant's customers (404 when it is not theirs). */
 export async function customerMergeValues(userId: string, customerId: string): Promise<MergeValues> {
   const [customer, orders, shop] = await Promise.all([
@@ -34,21 +31,10 @@ export async function customerMergeValues(userId: string, customerId: string): P
   ]);
   const last = orders[0];
   return {
-    customer: {
-      ...customer.fields,
-      name: fullName(customer.firstName, customer.lastName),
-      first_name: customer.firstName,
-      last_name: customer.lastName,
-      email: customer.email,
-      phone: customer.phone,
-      address: customer.address,
-      company: customer.company,
-      total_spend: customer.totalSpend,
-      visits: customer.visits,
-    },
-    last_order: last
-      ? { amount: last.amount, total: last.total, date: last.date.slice(0, 10), status: last.status }
-      : null,
+    ...recipientValues({
+      ...customer,
+      lastOrder: last ? { createdAt: Date.parse(last.date), amount: last.amount, total: last.total, status: last.status } : null,
+    }),
     shop,
     ...exampleLinks(),
   };

@@ -3,7 +3,7 @@
 // parsed for its merge tags), then filled per recipient, which is only LiquidJS putting values
 // into parsed templates. What the preview shows and what is sent come from these two functions.
 import { marked } from "marked";
-import { escapeHtml } from "~/lib/email-body";
+import { type EmailTracking, escapeHtml, MAX_TRACKED_LINK_CHARS } from "~/lib/email-body";
 import mjml2html from "mjml";
 import { compileMergeParts, MergeTagError, type MergeParts, type MergeValues } from "~/lib/merge-tags";
 import type { Block } from "~/lib/template-blocks";
@@ -31,6 +31,11 @@ export type CompiledTemplate = {
   /** The compiled HTML and text with their merge tags, before any recipient's values. */
   htmlSource: string;
   textSource: string;
+  /**
+   * With tracking: the HTML's links in the order of their numbers (a click token's `link`), as
+   * written (merge tags in place), and those tags parsed when any has one.
+   */
+  links: { sources: string[]; parts: MergeParts | null } | null;
 };
 
 export type RenderedMessage = { subject: string; html: string; text: string };
@@ -121,17 +126,61 @@ function markBlock<T>(value: T, mark: (text: string) => string): T {
   return value;
 }
 
-/** Compiles a template once; throws TemplateCompileError naming the part that does not parse. */
-export async function compileTemplate(source: TemplateSource, brand: Brand): Promise<CompiledTemplate> {
+/** Where a sent message's tracking goes: each tracked link's address, and the open pixel's. */
+const TRACKED_LINK = (n: number) => `{{ tracked_links[${n}] }}`;
+const PIXEL = `<img src="{{ tracked_open }}" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0;">`;
+const LINK_TAGS_HREF = /^(\{\{-?\s*(unsubscribe_url|view_in_browser_url)\b|\{UNSUBSCRIBE_URL\})/;
+
+const ENTITIES: Record<string, string> = { "&amp;": "&", "&quot;": '"', "&#39;": "'", "&lt;": "<", "&gt;": ">" };
+const decoded = (attribute: string) => attribute.replace(/&(amp|quot|#39|lt|gt);/g, (e) => ENTITIES[e] ?? e);
+
+/**
+ * The HTML with a slot for each link that is tracked (an http(s) address, or one a merge tag
+ * writes; not the unsubscribe or view-in-browser link, nor mailto:) and for the open pixel at the
+ * end of the body; the links, as written, numbered in order of first appearance.
+ */
+function withTrackingSlots(html: string): { html: string; links: string[] } {
+  const links: string[] = [];
+  const slotted = html.replace(/(<a\b[^>]*?\shref=)"([^"]*)"/gi, (whole, start: string, raw: string) => {
+    const href = decoded(raw).trim();
+    if (LINK_TAGS_HREF.test(href) || !(/^https?:\/\//i.test(href) || href.startsWith("{{"))) return whole;
+    let n = links.indexOf(href);
+    if (n < 0) n = links.push(href) - 1;
+    return `${start}"${TRACKED_LINK(n)}"`;
+  });
+  const withPixel = /<\/body>/i.test(slotted) ? slotted.replace(/<\/body>/i, `${PIXEL}\n</body>`) : `${slotted}\n${PIXEL}`;
+  return { html: withPixel, links };
+}
+
+/**
+ * Compiles a template once; throws TemplateCompileError naming the part that does not parse. With
+ * `tracking`, as a campaign that tracks sends it: its links and the open pixel are slots that
+ * renderTemplate fills with the recipient's tracking addresses (the rest is byte for byte what the
+ * preview shows).
+ */
+export async function compileTemplate(
+  source: TemplateSource,
+  brand: Brand,
+  { tracking = false }: { tracking?: boolean } = {},
+): Promise<CompiledTemplate> {
   const design = await designOf(source, brand);
   const textSource = source.text === null ? design.text : withTextFooter(source.text);
+  const tracked = tracking ? withTrackingSlots(design.html) : null;
   try {
     const parts = compileMergeParts([
       { source: source.subject, kind: "text", where: "Subject" },
-      { source: design.html, kind: "html", where: "Message" },
+      { source: tracked?.html ?? design.html, kind: "html", where: "Message" },
       { source: textSource, kind: "text", where: "Text part" },
     ]);
-    return { parts, htmlSource: design.html, textSource };
+    const links = tracked
+      ? {
+          sources: tracked.links,
+          parts: tracked.links.some((l) => l.includes("{"))
+            ? compileMergeParts(tracked.links.map((l) => ({ source: l, kind: "text" as const, where: "Link" })))
+            : null,
+        }
+      : null;
+    return { parts, htmlSource: design.html, textSource, links };
   } catch (error) {
     if (error instanceof MergeTagError) throw new TemplateCompileError(error.reason, error.where);
     throw error;
@@ -141,8 +190,30 @@ export async function compileTemplate(source: TemplateSource, brand: Brand): Pro
 /** An edited text part keeps the unsubscribe link: the footer is added when it lacks one. */
 const withTextFooter = (text: string) => (UNSUBSCRIBE_TAG.test(text) ? text : text.trimEnd() + TEXT_FOOTER);
 
-/** One recipient's message; throws MergeTagError when a render passes its limits. */
-export function renderTemplate(compiled: CompiledTemplate, values: MergeValues): RenderedMessage {
-  const [subject, html, text] = compiled.parts.fill(values);
+/**
+ * One recipient's message; throws MergeTagError when a render passes its limits. A template
+ * compiled with tracking gets the recipient's tracked links and open pixel from `tracking` (its
+ * links as they are without it).
+ */
+export function renderTemplate(
+  compiled: CompiledTemplate,
+  values: MergeValues,
+  tracking?: EmailTracking,
+): RenderedMessage {
+  const links = compiled.links;
+  let filled = values;
+  if (links) {
+    const urls = links.parts ? links.parts.fill(values) : links.sources;
+    filled = {
+      ...values,
+      tracked_links: urls.map((url, n) =>
+        tracking && TRACKABLE.test(url) && url.length <= MAX_TRACKED_LINK_CHARS ? tracking.clickUrl(n, url) : url,
+      ),
+      tracked_open: tracking?.openUrl ?? "",
+    };
+  }
+  const [subject, html, text] = compiled.parts.fill(filled);
   return { subject: toOneLine(subject), html, text };
 }
+
+const TRACKABLE = /^https?:\/\/[^\s<>"]+$/i;

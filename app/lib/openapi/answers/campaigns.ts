@@ -4,6 +4,7 @@ import { z } from "zod";
 import { CAMPAIGN_STATUSES, DELIVERY_LOG_STATUSES, type DeliveryStats } from "~/lib/campaigns";
 import type { HistoricalStats } from "~/lib/dashboard";
 import type { Insights } from "~/lib/insights";
+import { TEMPLATE_FORMATS } from "~/lib/templates";
 import type { SuggestionsResult } from "~/services/ai.server";
 import type { CampaignLinkDto } from "~/services/campaign-engagement.server";
 import type { ControlResult } from "~/services/campaigns/controls.server";
@@ -65,6 +66,13 @@ export const CampaignAnswerSchema = z.strictObject({
   resendOfId: id
     .nullable()
     .meta({ description: 'The campaign whose non-openers a "Resend to non-openers" is sent to' }),
+  templateId: z
+    .string()
+    .nullable()
+    .meta({ description: "The template its message was made from (the campaign keeps its own copy of the design)" }),
+  format: z
+    .enum(["text", ...TEMPLATE_FORMATS])
+    .meta({ description: "Plain text, or the format of the design made from a template" }),
   pendingCount: count,
   deliveryStats: DeliveryStatsSchema,
   progress: z.number(),
