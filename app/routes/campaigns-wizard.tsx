@@ -20,6 +20,7 @@ import { fetchAudienceReach, type SegmentReach } from "~/components/audience-rea
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import {
   draftSchema,
+  fromTemplate,
   launchKeyOf,
   LAST_STEP,
   launchSchema,
@@ -53,6 +54,7 @@ import { resendReach } from "~/services/campaigns/reach.server";
 import { emptySegmentCheck, wizardReach, wizardSample } from "~/services/campaigns/wizard.server";
 import { type CampaignDto, getCampaign } from "~/services/campaigns/views.server";
 import { listSegments } from "~/services/segments.server";
+import { listTemplates } from "~/services/templates.server";
 import { senderOf } from "~/services/email/sender.server";
 import { redirectWithFlash } from "~/services/session.server";
 
@@ -98,9 +100,22 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
           reach: await resendReach(user.id, campaign.resendOfId),
         }
       : null;
+  const templates = (await listTemplates(user.id)).map((t) => ({
+    id: t.id,
+    name: t.name,
+    subject: t.subject,
+    starter: t.starter,
+  }));
+  // The template the message starts from: a draft's (while it exists), or the one the Templates
+  // screen's "Use in a campaign" asked for.
+  const askedTemplate =
+    campaign?.status === "Draft"
+      ? (campaign.templateId ?? "")
+      : (new URL(request.url).searchParams.get("templateId") ?? "");
   const values: WizardValues = {
     name: campaign?.name ?? "",
     segmentId,
+    templateId: templates.some((t) => t.id === askedTemplate) ? askedTemplate : "",
     subject: campaign?.subject ?? "",
     message: campaign?.message ?? "",
     description: campaign?.description ?? "",
@@ -110,6 +125,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return {
     id: campaign?.id ?? null,
     resend,
+    templates,
     started: campaign ? campaign.status !== "Draft" : false,
     segments,
     values,
@@ -143,7 +159,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const isEmpty = editing?.status === "Draft" && editing.resendOfId ? null : await emptySegmentCheck(user.id, formData);
 
   if (intent === "launch") {
-    const submission = parseWithZod(formData, { schema: launchSchema(isEmpty) });
+    const submission = parseWithZod(formData, { schema: launchSchema(isEmpty, fromTemplate(formData)) });
     if (submission.status !== "success") {
       const result = submission.reply();
       return data({ result, ...(await showing(stepOfErrors(result.error, step))), failure: null }, { status: 400 });
@@ -186,6 +202,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       message: v.message ?? "",
       description: v.description ?? "",
       trackingEnabled: v.trackingEnabled,
+      templateId: v.templateId,
     };
     try {
       // A draft is saved in place; a campaign that has started keeps its record and the draft is new.
@@ -221,6 +238,7 @@ export default function CampaignWizard() {
   const {
     id,
     resend,
+    templates,
     started,
     segments,
     values,
@@ -286,6 +304,16 @@ export default function CampaignWizard() {
   const segment = segments.find((s) => s.id === segmentId) ?? null;
   const name = text(fields.name.value);
   const subject = text(fields.subject.value);
+  const template = templates.find((t) => t.id === text(fields.templateId.value)) ?? null;
+
+  // A template chosen gives its subject, unless the user typed one.
+  useEffect(() => {
+    if (!hydrated || !template || subjectEdited) return;
+    form.update({ name: fields.subject.name, value: template.subject });
+    setSubjectEdited(true);
+    // Only the choice of template moves the subject.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [template?.id, hydrated]);
 
   useEffect(() => {
     if (!hydrated || subjectEdited || subject === name) return;
@@ -397,6 +425,17 @@ export default function CampaignWizard() {
 
         <MessageStep
           hidden={step !== 2}
+          templateField={{ props: getSelectProps(fields.templateId), errors: fields.templateId.errors }}
+          templates={templates}
+          template={template}
+          previewCustomer={
+            shownSample?.customers[0]
+              ? {
+                  id: shownSample.customers[0]._id,
+                  name: `${shownSample.customers[0].firstName} ${shownSample.customers[0].lastName}`.trim(),
+                }
+              : null
+          }
           subjectField={{ props: getInputProps(fields.subject, { type: "text" }), errors: fields.subject.errors }}
           messageField={{ props: getTextareaProps(fields.message), errors: fields.message.errors }}
           tracking={getInputProps(fields.trackingEnabled, { type: "checkbox" })}
@@ -420,8 +459,8 @@ export default function CampaignWizard() {
           segmentName={segment?.name ?? null}
           audienceSize={audienceSize}
           reach={shownReach}
-          message={message}
-          personaliseHint={personaliseHint}
+          message={template ? `From the template "${template.name}"` : message}
+          personaliseHint={template ? null : personaliseHint}
           started={started}
         />
 

@@ -8,6 +8,7 @@ import {
   CampaignContentSchema,
   CampaignMessageSchema,
   IdempotencyKeySchema,
+  TemplateRefSchema,
   TrackingCheckboxSchema,
 } from "~/schemas/campaign";
 
@@ -29,10 +30,25 @@ const audienceStep = (isEmpty: IsEmpty | null) =>
       });
 // The tracking checkbox is absent when unticked (the API's field is absent when on).
 const TRACKING = { trackingEnabled: TrackingCheckboxSchema };
-export const launchSchema = (isEmpty: IsEmpty | null) =>
-  CampaignContentSchema.extend(audienceStep(isEmpty).shape).extend(TRACKING);
+// "Start from": a template's id, or "" for a message written here as plain text.
+const TEMPLATE = { templateId: z.preprocess((v) => (v === "" ? undefined : v), TemplateRefSchema.optional()) };
+// With a template, the subject and the message may be left empty: the template gives them.
+const TEMPLATE_MESSAGE = {
+  subject: z.string().trim().max(300, "Subject line must be at most 300 characters").default(""),
+  message: z.string().trim().max(10_000, "Message content must be at most 10000 characters").default(""),
+};
+/** Whether the form starts the message from a template. */
+export const fromTemplate = (formData: FormData) => String(formData.get("templateId") ?? "").trim() !== "";
+const messageStep = (templated: boolean) =>
+  templated ? CampaignMessageSchema.extend(TEMPLATE_MESSAGE) : CampaignMessageSchema;
+export const launchSchema = (isEmpty: IsEmpty | null, templated = false) =>
+  CampaignContentSchema.extend(audienceStep(isEmpty).shape)
+    .extend(messageStep(templated).shape)
+    .extend(TRACKING)
+    .extend(TEMPLATE);
 const DraftSchema = CampaignAudienceSchema.extend({
   ...TRACKING,
+  ...TEMPLATE,
   subject: z.string().trim().max(300, "Subject line must be at most 300 characters").optional(),
   message: z.string().trim().max(10_000, "Message content must be at most 10000 characters").optional(),
   description: z.string().trim().max(2000, "Description must be at most 2000 characters").optional(),
@@ -46,6 +62,8 @@ export type WizardValues = {
   segmentId: string;
   subject: string;
   message: string;
+  /** The template the message starts from ("" for plain text written here). */
+  templateId: string;
   description: string;
   trackingEnabled: boolean;
 };
@@ -74,10 +92,13 @@ export function schemaFor(formData: FormData, isEmpty: IsEmpty | null): z.ZodTyp
   const intent = readIntent(formData);
   if (intent === "back" || intent === "preview") return NothingSchema;
   if (intent === "draft") return draftSchema(isEmpty);
-  if (intent === "launch") return launchSchema(isEmpty);
+  const templated = fromTemplate(formData);
+  if (intent === "launch") return launchSchema(isEmpty, templated);
   const step = readStep(formData);
   if (step === 1) return audienceStep(isEmpty);
-  return step === 2 ? audienceStep(isEmpty).extend(CampaignMessageSchema.shape) : launchSchema(isEmpty);
+  return step === 2
+    ? audienceStep(isEmpty).extend(messageStep(templated).shape).extend(TEMPLATE)
+    : launchSchema(isEmpty, templated);
 }
 
 /** The step that shows the first field with a message (a refused step, or a refused launch). */

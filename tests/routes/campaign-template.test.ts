@@ -211,7 +211,10 @@ describe("a campaign made from a template", () => {
         name: "Tiered offer",
         subject: "Changed subject",
         format: "blocks",
-        content: [{ type: "heading", text: "Changed", level: 1, align: "left" }, { type: "footer", text: "" }],
+        content: [
+          { type: "heading", text: "Changed", level: 1, align: "left" },
+          { type: "footer", text: "" },
+        ],
       }),
       params: { id: templateId },
     });
@@ -258,7 +261,8 @@ describe("a campaign made from a template", () => {
     );
     expect(refused.status).toBe(422);
     expect(refused.body.error).toMatchObject({
-      message: 'The template "Shoe sizes" cannot be sent: Markdown, line 1, column 15: There is no merge tag \"customer.shoe_size\"',
+      message:
+        'The template "Shoe sizes" cannot be sent: Markdown, line 1, column 15: There is no merge tag "customer.shoe_size"',
     });
 
     const unknown = await callRoute(

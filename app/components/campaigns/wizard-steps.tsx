@@ -7,6 +7,7 @@ import type { ReactNode } from "react";
 import { AlertTriangle, Info, Loader2, Rocket, Save } from "lucide-react";
 import { type AudienceSample, AudiencePanel, SuggestionsPanel } from "~/components/campaign-wizard-parts";
 import { EmailPreview } from "~/components/email-preview";
+import { TemplateMessagePreview } from "~/components/campaigns/template-message-preview";
 import { CheckboxField, Field, SelectField, TextareaField } from "~/components/forms";
 import { type AudienceReach, audienceReachText } from "~/lib/campaigns";
 import { UNSUBSCRIBE_PLACEHOLDER } from "~/lib/email-body";
@@ -116,8 +117,15 @@ export function AudienceStep({
 }
 
 /** Step 2: the subject and the message, with the e-mail's preview and the AI's suggestions. */
+/** A template the message can start from, as the wizard lists them. */
+export type TemplateChoice = { id: string; name: string; subject: string; starter: boolean };
+
 export function MessageStep({
   hidden,
+  templateField,
+  templates,
+  template,
+  previewCustomer,
   subjectField,
   messageField,
   tracking,
@@ -132,6 +140,12 @@ export function MessageStep({
   onUseSuggestion,
 }: {
   hidden: boolean;
+  templateField: FieldState<ReturnType<typeof getSelectProps>>;
+  templates: TemplateChoice[];
+  /** The template chosen, or null for a message written here. */
+  template: TemplateChoice | null;
+  /** Whose values fill the template's preview: the segment's first customer. */
+  previewCustomer: { id: string; name: string } | null;
   subjectField: FieldState<InputProps>;
   messageField: FieldState<ReturnType<typeof getTextareaProps>>;
   tracking: InputProps;
@@ -149,13 +163,28 @@ export function MessageStep({
   return (
     <div hidden={hidden} data-testid="step-2">
       <section className="card space-y-4 p-5" aria-label="Create Message">
+        {templates.length > 0 ? (
+          <SelectField
+            label="Start from"
+            hint="A template of yours or a starter: its design is copied into the campaign when you launch, so changing the template later changes nothing this campaign sent."
+            selectProps={templateField.props}
+            errors={templateField.errors}
+            placeholder="Plain text, written below"
+            options={templates.map((t) => ({
+              value: t.id,
+              label: t.name,
+              group: t.starter ? "Starter templates" : "Your templates",
+            }))}
+          />
+        ) : null}
         <Field
           label="Subject line"
-          required
+          required={template === null}
+          hint={template ? "Leave it empty to use the template's subject. Merge tags work here too." : undefined}
           inputProps={{
             ...subjectField.props,
             maxLength: 300,
-            placeholder: "A little something for you",
+            placeholder: template ? template.subject : "A little something for you",
             // Typed by the user (the name's updates come as untrusted events): it no longer follows the name.
             onInput: (event) => {
               if (event.nativeEvent.isTrusted) onSubjectTyped();
@@ -163,43 +192,65 @@ export function MessageStep({
           }}
           errors={subjectField.errors}
         />
-        <TextareaField
-          label="Message Content"
-          required
-          textareaProps={{
-            ...messageField.props,
-            rows: 5,
-            maxLength: 10_000,
-            placeholder: "Hi {NAME}, ...",
-          }}
-          errors={messageField.errors}
-        />
-        <p className="flex gap-2 rounded-lg bg-primary-light/60 px-3 py-2 text-sm text-slate-700">
-          <Info className="mt-0.5 h-4 w-4 shrink-0 text-primary" aria-hidden="true" />
-          <span>
-            Use <code className="font-mono font-semibold">{"{NAME}"}</code> to personalise: it becomes each
-            customer&apos;s name. Use <code className="font-mono font-semibold">{UNSUBSCRIBE_PLACEHOLDER}</code> to
-            place the unsubscribe link; without it, the link is added at the end.
-          </span>
-        </p>
-        {personaliseHint ? (
-          <p className="flex gap-2 text-sm text-amber-700" data-testid="personalise-warning">
-            <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" /> {personaliseHint}
-          </p>
+        {template ? (
+          <div className="space-y-3">
+            <p className="flex flex-wrap items-center gap-2 text-sm text-slate-700">
+              <Info className="h-4 w-4 shrink-0 text-primary" aria-hidden="true" />
+              <span>
+                The message is the template <strong>{template.name}</strong>.
+              </span>
+              {template.starter ? (
+                <Link to="/templates" className="link" target="_blank" rel="noreferrer">
+                  Duplicate it on the Templates screen to change it
+                </Link>
+              ) : (
+                <Link to={`/templates/${template.id}`} className="link" target="_blank" rel="noreferrer">
+                  Edit the template
+                </Link>
+              )}
+            </p>
+            <TemplateMessagePreview templateId={template.id} customer={previewCustomer} hydrated={hydrated} />
+          </div>
         ) : null}
-        {message.trim() || subject.trim() ? (
-          <EmailPreview
-            subject={subject}
-            message={message}
-            sampleName={sampleName}
-            senderName={sender.name}
-            postalAddress={sender.postalAddress}
-            unsubscribeUrl={sender.exampleUnsubscribeUrl}
-            interactive={hydrated}
+        <div hidden={template !== null} className="space-y-4">
+          <TextareaField
+            label="Message Content"
+            required
+            textareaProps={{
+              ...messageField.props,
+              rows: 5,
+              maxLength: 10_000,
+              placeholder: "Hi {NAME}, ...",
+            }}
+            errors={messageField.errors}
           />
-        ) : null}
+          <p className="flex gap-2 rounded-lg bg-primary-light/60 px-3 py-2 text-sm text-slate-700">
+            <Info className="mt-0.5 h-4 w-4 shrink-0 text-primary" aria-hidden="true" />
+            <span>
+              Use <code className="font-mono font-semibold">{"{NAME}"}</code> to personalise: it becomes each
+              customer&apos;s name. Use <code className="font-mono font-semibold">{UNSUBSCRIBE_PLACEHOLDER}</code> to
+              place the unsubscribe link; without it, the link is added at the end.
+            </span>
+          </p>
+          {personaliseHint ? (
+            <p className="flex gap-2 text-sm text-amber-700" data-testid="personalise-warning">
+              <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" /> {personaliseHint}
+            </p>
+          ) : null}
+          {message.trim() || subject.trim() ? (
+            <EmailPreview
+              subject={subject}
+              message={message}
+              sampleName={sampleName}
+              senderName={sender.name}
+              postalAddress={sender.postalAddress}
+              unsubscribeUrl={sender.exampleUnsubscribeUrl}
+              interactive={hydrated}
+            />
+          ) : null}
+        </div>
         <CheckboxField label={TRACKING_TEXTS.checkbox} hint={TRACKING_TEXTS.checkboxHint} inputProps={tracking} />
-        {hydrated ? (
+        {hydrated && template === null ? (
           <SuggestionsPanel segmentId={segment?.id ?? ""} segmentName={segment?.name ?? ""} onUse={onUseSuggestion} />
         ) : null}
       </section>

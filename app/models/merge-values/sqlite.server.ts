@@ -17,8 +17,6 @@ export const sqliteMergeValues: MergeValuesStore = {
     return sqliteOf(connection).prepare<unknown[], RecipientFieldRow>(SQL.fields).all(userId, JSON.stringify(ids));
   },
   async lastOrders(connection, userId, ids) {
-    return sqliteOf(connection)
-      .prepare<unknown[], RecipientOrderRow>(SQL.lastOrders)
-      .all(userId, JSON.stringify(ids));
+    return sqliteOf(connection).prepare<unknown[], RecipientOrderRow>(SQL.lastOrders).all(userId, JSON.stringify(ids));
   },
 };

@@ -114,7 +114,13 @@ function valuesNeeded(compiled: CompiledTemplate): ValuesNeeded {
 const rowValues = (r: ClaimedDelivery): RecipientValues => {
   const [first = "", ...rest] = r.name.trim().split(/\s+/);
   return {
-    customer: { name: fullName(first, rest.join(" ")), first_name: first, last_name: rest.join(" "), email: r.email, phone: r.phone },
+    customer: {
+      name: fullName(first, rest.join(" ")),
+      first_name: first,
+      last_name: rest.join(" "),
+      email: r.email,
+      phone: r.phone,
+    },
     last_order: null,
   };
 };
@@ -164,7 +170,11 @@ async function designMail(connection: AnyConnection, campaign: SendingCampaign, 
           });
         } catch (error) {
           if (!(error instanceof MergeTagError)) throw error;
-          refused.push({ key, status: "failed", details: `The message could not be made for this recipient: ${error.reason}` });
+          refused.push({
+            key,
+            status: "failed",
+            details: `The message could not be made for this recipient: ${error.reason}`,
+          });
         }
       }
       return { messages, refused };

@@ -201,9 +201,7 @@ export function createDeliveryEngine(options: {
     const decidedAt = now();
     const batchRules = { ...rules, now: () => decidedAt };
     const outcomes = oneErrorPerFailedCall(
-      left.map((row) =>
-        outcomeFor(batchRules, row, byKey.get(keyOf(row)), jitter),
-      ),
+      left.map((row) => outcomeFor(batchRules, row, byKey.get(keyOf(row)), jitter)),
       results.filter((r) => !recorded.has(r.key)),
     );
     // In short transactions, the write lock left free between them (a batch is up to 500 rows).

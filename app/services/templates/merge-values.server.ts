@@ -33,7 +33,9 @@ export async function customerMergeValues(userId: string, customerId: string): P
   return {
     ...recipientValues({
       ...customer,
-      lastOrder: last ? { createdAt: Date.parse(last.date), amount: last.amount, total: last.total, status: last.status } : null,
+      lastOrder: last
+        ? { createdAt: Date.parse(last.date), amount: last.amount, total: last.total, status: last.status }
+        : null,
     }),
     shop,
     ...exampleLinks(),

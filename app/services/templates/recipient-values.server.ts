@@ -7,7 +7,7 @@ import { NAME_FALLBACK } from "~/lib/campaigns";
 import type { MergeValues } from "~/lib/merge-tags";
 import { paiseToRupees } from "~/lib/money";
 import { totalPaise } from "~/lib/orders";
-import type { AnyConnection } from "~/db/connection.server";
+import type { AnyConnection } from "~/models/transaction/store.server";
 import { mergeValues, type RecipientFieldRow } from "~/models/merge-values/store.server";
 
 export type RecipientValues = Pick<MergeValues, "customer" | "last_order">;

@@ -148,7 +148,9 @@ function withTrackingSlots(html: string): { html: string; links: string[] } {
     if (n < 0) n = links.push(href) - 1;
     return `${start}"${TRACKED_LINK(n)}"`;
   });
-  const withPixel = /<\/body>/i.test(slotted) ? slotted.replace(/<\/body>/i, `${PIXEL}\n</body>`) : `${slotted}\n${PIXEL}`;
+  const withPixel = /<\/body>/i.test(slotted)
+    ? slotted.replace(/<\/body>/i, `${PIXEL}\n</body>`)
+    : `${slotted}\n${PIXEL}`;
   return { html: withPixel, links };
 }
 
