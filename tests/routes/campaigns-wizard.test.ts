@@ -213,6 +213,58 @@ describe("the subject", () => {
   });
 });
 
+describe("a message started from a template", () => {
+  it("lists the starters, moves on without a message, and launches with the template's design and subject", async () => {
+    const data = await loaderData("/campaigns/new?templateId=starter-welcome");
+    expect(data.values.templateId).toBe("starter-welcome");
+    expect(data.templates.filter((t) => t.starter).map((t) => t.id)).toContain("starter-offer");
+
+    // Without JavaScript, step 2 moves on with no message and no subject: the template gives them.
+    const step2 = await answer(
+      await wizard.action(
+        args(
+          post("/campaigns/new", {
+            ...filled("Welcome aboard"),
+            subject: "",
+            message: "",
+            templateId: "starter-welcome",
+            step: "2",
+            intent: "continue",
+          }),
+        ),
+      ),
+    );
+    expect(step2.body?.step).toBe(3);
+    // Plain text still needs both.
+    const plain = await answer(
+      await wizard.action(
+        args(
+          post("/campaigns/new", { ...filled("Plain"), message: "", templateId: "", step: "2", intent: "continue" }),
+        ),
+      ),
+    );
+    expect(plain.body?.result?.error).toMatchObject({ message: ["Message content is required"] });
+
+    const launched = await answer(
+      await wizard.action(
+        args(
+          post("/campaigns/new", {
+            ...filled("Welcome aboard"),
+            subject: "",
+            message: "",
+            templateId: "starter-welcome",
+          }),
+        ),
+      ),
+    );
+    expect(launched.status).toBe(302);
+    const [made] = await db().campaign.findMany({ where: { userId, name: "Welcome aboard" } });
+    expect(made).toMatchObject({ status: "Active", templateId: "starter-welcome" });
+    expect(made.subject).toMatch(/^Welcome to /);
+    expect(JSON.parse(made.design)).toMatchObject({ format: "blocks" });
+  });
+});
+
 describe("a path under /campaigns that is not a campaign id", () => {
   it("is a 404, not a redirect with a toast", async () => {
     for (const id of ["create", "edit", "not-an-id"]) {
