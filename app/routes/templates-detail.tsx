@@ -16,7 +16,7 @@ import {
   useLoaderData,
   useNavigation,
 } from "@remix-run/react";
-import { Code, Copy, Save, Trash2 } from "lucide-react";
+import { Code, Copy, Save, Send, Trash2 } from "lucide-react";
 import { useRef } from "react";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { PostButton } from "~/components/post-button";
@@ -180,6 +180,9 @@ export default function TemplateDetail() {
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
+          <Link to={`/campaigns/new?templateId=${template.id}`} className="btn-secondary">
+            <Send className="h-4 w-4" aria-hidden /> Send as a campaign
+          </Link>
           <PostButton fields={{ intent: "duplicate" }} className={template.starter ? "btn-primary" : "btn-secondary"}>
             <Copy className="h-4 w-4" aria-hidden /> {template.starter ? "Use this template" : "Duplicate"}
           </PostButton>

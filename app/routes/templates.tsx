@@ -5,7 +5,7 @@
 // Plain links and form posts: all of it works without JavaScript; on a phone the rows are cards.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { Copy, LayoutTemplate } from "lucide-react";
+import { Copy, LayoutTemplate, Send } from "lucide-react";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { PostButton } from "~/components/post-button";
 import { DateTime } from "~/components/date-time";
@@ -169,10 +169,13 @@ export default function Templates() {
                   {t.name}
                 </Link>
                 <p className="text-sm text-slate-600">{t.subject}</p>
-                <div className="mt-auto">
+                <div className="mt-auto flex flex-wrap gap-2">
                   <PostButton action="/templates" fields={{ intent: "duplicate", id: t.id }} className="btn-secondary">
                     <Copy className="h-4 w-4" aria-hidden /> Use this template
                   </PostButton>
+                  <Link to={`/campaigns/new?templateId=${t.id}`} className="btn-ghost">
+                    <Send className="h-4 w-4" aria-hidden /> Send as a campaign
+                  </Link>
                 </div>
               </li>
             ))}
