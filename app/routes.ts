@@ -58,6 +58,7 @@ export default [
   route("api/templates/:id", "routes/api/templates-id.ts"),
   route("api/templates/:id/render", "routes/api/templates-id-render.ts"),
   route("api/templates/:id/duplicate", "routes/api/templates-id-duplicate.ts"),
+  route("api/templates/:id/test", "routes/api/templates-id-test.ts"),
   route("api/templates/:id/check", "routes/api/templates-id-check.ts"),
   route("api/templates/:id/draft", "routes/api/templates-id-draft.ts"),
   route("api/suppressions", "routes/api/suppressions.ts"),

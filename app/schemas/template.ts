@@ -6,7 +6,7 @@ import { z } from "zod";
 import { MAX_TEMPLATE_CHARS } from "~/lib/merge-tags";
 import { BlocksSchema } from "~/lib/template-blocks";
 import { MAX_TEMPLATE_NAME, MAX_TEMPLATE_PREHEADER, MAX_TEMPLATE_SUBJECT, TEMPLATE_FORMATS } from "~/lib/templates";
-import { multiLine, singleLine } from "~/schemas/text";
+import { multiLine, singleLine, typedEmail } from "~/schemas/text";
 
 export const TEMPLATE_MESSAGES = {
   name: "Name is required",
@@ -86,3 +86,16 @@ export const TemplateDraftSchema = z.strictObject({
   text: typed("The text part"),
   version: z.number({ message: "version must be a number" }).int().min(1).max(MAX_VERSION),
 });
+
+/** The most addresses one test send goes to. */
+export const MAX_TEST_ADDRESSES = 5;
+/** POST /api/templates/{id}/test: up to five addresses to send the template to, marked as a test. */
+export const TemplateTestSchema = z.strictObject({
+  to: z
+    .array(typedEmail(), { message: "to must be a list of e-mail addresses" })
+    .min(1, "Give at least one address to send the test to")
+    .max(MAX_TEST_ADDRESSES, `A test goes to at most ${MAX_TEST_ADDRESSES} addresses`),
+  /** The customer whose values fill it (a customer with empty fields when absent). */
+  customerId: z.string().trim().optional(),
+});
+export type TemplateTestInput = z.infer<typeof TemplateTestSchema>;

@@ -25,7 +25,10 @@ import { loader as campaignLoader } from "~/routes/api/campaigns-id";
 import { action as templatesAction } from "~/routes/api/templates";
 import { action as templateAction } from "~/routes/api/templates-id";
 import { action as renderAction } from "~/routes/api/templates-id-render";
+import { action as testAction } from "~/routes/api/templates-id-test";
 import { loader as viewLoader } from "~/routes/view-in-browser";
+import { resetEnvCache } from "~/env.server";
+import { campaigns as campaignStore } from "~/models/campaigns/store.server";
 import { createField } from "~/services/custom-fields.server";
 import { createCustomer } from "~/services/customers.server";
 import { createOrder } from "~/services/orders.server";
@@ -124,6 +127,68 @@ const withoutSignedLinks = (html: string) =>
   html
     .replace(/<img src="[^"]*\/o\/[^"]*"[^>]*>\n?/g, "")
     .replace(/https?:\/\/[^"\s<]*\/(?:c|u|v)\/[A-Za-z0-9_-]+/g, "SIGNED");
+
+describe("Send a test", () => {
+  /** The settings the channel is built from, as the server reads them; restored after. */
+  const setEnv = (changes: Record<string, string | undefined>) => {
+    const before: Record<string, string | undefined> = {};
+    for (const [name, value] of Object.entries(changes)) {
+      before[name] = process.env[name];
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    resetEnvCache();
+    return () => setEnv(before);
+  };
+  const test = (json: unknown) =>
+    callRoute(testAction, `/api/templates/${templateId}/test`, { ...send("POST", json), params: { id: templateId } });
+
+  it("sends the template marked [Test] through the SMTP channel to each address, counted nowhere", async () => {
+    const restore = setEnv({
+      DELIVERY_CHANNEL: "smtp",
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      MAIL_FROM: "Shop <news@shop.example>",
+      PUBLIC_URL: process.env.PUBLIC_URL ?? "http://localhost:3000",
+    });
+    try {
+      const before = smtp.messages.length;
+      const answer = await test({ to: ["me@shop.example", "Colleague@Shop.example"], customerId: asha.id });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      expect(answer.body.sent).toEqual([
+        { to: "me@shop.example", status: "accepted", details: expect.any(String) },
+        { to: "colleague@shop.example", status: "accepted", details: expect.any(String) },
+      ]);
+      const received = smtp.messages.slice(before);
+      expect(received.map((m) => m.to).sort()).toEqual(["colleague@shop.example", "me@shop.example"]);
+      const mail = await simpleParser(received[0].raw);
+      expect(mail.subject).toBe("[Test] Asha, an offer for you");
+      expect(String(mail.html)).toContain("Your tier: gold.");
+      // No campaign, no delivery row.
+      expect((await campaignStore.campaignTotalsOf(userId)).campaigns).toBe(0);
+    } finally {
+      restore();
+      // The campaign's tests below read only what the campaign sends.
+      smtp.messages.length = 0;
+    }
+  });
+
+  it("refuses more than five addresses, a malformed one, and another tenant's template", async () => {
+    const six = Array.from({ length: 6 }, (_, i) => `t${i}@shop.example`);
+    const tooMany = await test({ to: six });
+    expect(tooMany.status).toBe(400);
+    expect(JSON.stringify(tooMany.body)).toContain("A test goes to at most 5 addresses");
+    expect((await test({ to: ["not an address"] })).status).toBe(400);
+    expect((await test({})).status).toBe(400);
+    const other = await createTestUser("Someone else");
+    const theirs = await callRoute(testAction, `/api/templates/${templateId}/test`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${await bearerFor(other.id)}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ to: ["me@shop.example"] }),
+      params: { id: templateId },
+    });
+    expect(theirs.status).toBe(404);
+  });
+});
 
 describe("a campaign made from a template", () => {
   let campaignId: string;

@@ -72,6 +72,7 @@ const TAKES: Record<string, Method[] | "any"> = {
   "api/templates/:id": ["GET", "PUT", "DELETE"],
   "api/templates/:id/render": ["POST"],
   "api/templates/:id/duplicate": ["POST"],
+  "api/templates/:id/test": ["POST"],
   "api/templates/:id/check": ["GET"],
   "api/templates/:id/draft": ["PUT", "DELETE"],
   "api/suppressions": ["GET", "POST"],

@@ -22,6 +22,7 @@ useTestDatabase();
 const connection = useTestConnection();
 
 import { getEnv, resetEnvCache } from "~/env.server";
+import { startSimulatedVendor } from "~/services/sending/simulated-vendor.server";
 import { deliveryId } from "~/lib/campaigns";
 import { campaigns } from "~/models/campaigns/store.server";
 import type { OpenApiDocument } from "~/lib/openapi/document.server";
@@ -590,6 +591,31 @@ describe("real answers validate against the document", () => {
     await call("PUT /api/templates/{id}/draft", { params: { id }, json: { ...typed, version: "x" } }, 400);
     await call("PUT /api/templates/{id}/draft", { params: { id: "0".repeat(24) }, json: typed }, 404);
     await call("DELETE /api/templates/{id}/draft", { params: { id } }, 200);
+    // A test through the built-in vendor, running here as the server runs it.
+    const vendor = await startSimulatedVendor({
+      apiKey: "vendor-key",
+      receiptsUrl: "http://127.0.0.1:9/none",
+      receiptsSecret: "s",
+    });
+    process.env.SIMULATED_VENDOR_URL = vendor.url;
+    process.env.SIMULATED_VENDOR_KEY = "vendor-key";
+    resetEnvCache();
+    try {
+      const tested = await call(
+        "POST /api/templates/{id}/test",
+        { params: { id }, json: { to: ["me@shop.example"] } },
+        200,
+      );
+      expect(tested.body).toMatchObject({ sent: [{ to: "me@shop.example", status: "accepted" }] });
+      expect([...vendor.accepted().values()][0]).toMatchObject({ subject: "[Test] Hi" });
+    } finally {
+      delete process.env.SIMULATED_VENDOR_URL;
+      delete process.env.SIMULATED_VENDOR_KEY;
+      resetEnvCache();
+      await vendor.close();
+    }
+    await call("POST /api/templates/{id}/test", { params: { id }, json: { to: [] } }, 400);
+    await call("POST /api/templates/{id}/test", { params: { id: "0".repeat(24) }, json: { to: ["a@b.example"] } }, 404);
     const copy = await call("POST /api/templates/{id}/duplicate", { params: { id } }, 201);
     await call("DELETE /api/templates/{id}", { params: { id: copy.body.id as unknown as string } }, 200);
     await call("DELETE /api/templates/{id}", { params: { id: "starter-offer" } }, 400);

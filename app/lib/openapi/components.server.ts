@@ -23,7 +23,7 @@ import { OrderSchema, OrderUpdateSchema } from "~/schemas/order";
 import { ProfileSchema } from "~/schemas/profile";
 import { PreviewInputSchema, SegmentInputSchema } from "~/schemas/segment";
 import { DescribeSegmentInputSchema } from "~/schemas/segment-ai";
-import { TemplateDraftSchema, TemplateInputSchema, TemplateRenderSchema } from "~/schemas/template";
+import { TemplateDraftSchema, TemplateInputSchema, TemplateRenderSchema, TemplateTestSchema } from "~/schemas/template";
 
 /** Request bodies, converted from the input side of the routes' own schemas. */
 export const INPUTS = {
@@ -49,6 +49,7 @@ export const INPUTS = {
   TemplateInput: TemplateInputSchema,
   TemplateRenderInput: TemplateRenderSchema,
   TemplateDraftInput: TemplateDraftSchema,
+  TemplateTestInput: TemplateTestSchema,
 } satisfies Record<string, z.ZodType>;
 
 /** Answers, converted from the output side. */
@@ -104,6 +105,7 @@ export const ANSWERS = {
   RenderedMessage: A.RenderedMessageSchema,
   TemplateCheck: A.TemplateCheckSchema,
   DraftKept: A.DraftKeptSchema,
+  TestSendResult: A.TestSendResultSchema,
 } satisfies Record<string, z.ZodType>;
 
 export type AnswerName = keyof typeof ANSWERS;

@@ -10,7 +10,14 @@ import { openConnection } from "~/db/connection.server";
 import { postgresOf } from "~/db/engine.server";
 import { type Postgres, postgres, query, transaction } from "~/db/postgres.server";
 import { ApiError } from "~/lib/api.server";
-import { CONTENT_SET, contentValues, draftValues, INSERT_DRAFT_SQL, resendValue, trackingValue } from "~/models/campaigns/rows";
+import {
+  CONTENT_SET,
+  contentValues,
+  draftValues,
+  INSERT_DRAFT_SQL,
+  resendValue,
+  trackingValue,
+} from "~/models/campaigns/rows";
 import type { LaunchStore } from "~/models/launch/contract";
 import {
   deleteDeliverySlice,

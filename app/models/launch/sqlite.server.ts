@@ -5,7 +5,14 @@ import { sqliteOf } from "~/db/engine.server";
 import { readStatement } from "~/db/reader.server";
 import { openSqlite, type Sqlite } from "~/db/sqlite.server";
 import { ApiError } from "~/lib/api.server";
-import { CONTENT_SET, contentValues, draftValues, INSERT_DRAFT_SQL, resendValue, trackingValue } from "~/models/campaigns/rows";
+import {
+  CONTENT_SET,
+  contentValues,
+  draftValues,
+  INSERT_DRAFT_SQL,
+  resendValue,
+  trackingValue,
+} from "~/models/campaigns/rows";
 import type { LaunchStore } from "~/models/launch/contract";
 import {
   deleteDeliverySlice,

@@ -36,6 +36,7 @@ import { operations as templates } from "./templates.openapi.server";
 import { operations as templatesId } from "./templates-id.openapi.server";
 import { operations as templatesIdRender } from "./templates-id-render.openapi.server";
 import { operations as templatesIdDuplicate } from "./templates-id-duplicate.openapi.server";
+import { operations as templatesIdTest } from "./templates-id-test.openapi.server";
 import { operations as templatesIdCheck } from "./templates-id-check.openapi.server";
 import { operations as templatesIdDraft } from "./templates-id-draft.openapi.server";
 import { operations as segments } from "./segments.openapi.server";
@@ -106,6 +107,7 @@ export const API_OPERATIONS: Operation[] = [
   templatesId,
   templatesIdRender,
   templatesIdDuplicate,
+  templatesIdTest,
   templatesIdCheck,
   templatesIdDraft,
   // Campaigns

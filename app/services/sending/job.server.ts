@@ -28,6 +28,10 @@ export type DeliveryJobWiring = {
   close(): Promise<void>;
 };
 
+/** The built-in vendor this process runs, for a message sent outside a campaign (a template's test). */
+let runningVendor: { vendorUrl: string; vendorKey: string } | null = null;
+export const builtInVendor = () => runningVendor;
+
 function isJobEvent(message: unknown): message is { type: "event"; event: EngineEvent } {
   return typeof message === "object" && message !== null && (message as { type?: unknown }).type === "event";
 }
@@ -48,6 +52,7 @@ export async function prepareDeliveryJob(log: Logger): Promise<DeliveryJobWiring
       log: (line) => log.warn(line),
     });
     log.info({ url: vendor.url }, "built-in e-mail vendor listening");
+    runningVendor = { vendorUrl: vendor.url, vendorKey };
   }
 
   const handleEvent = (event: EngineEvent) => {
@@ -77,6 +82,7 @@ export async function prepareDeliveryJob(log: Logger): Promise<DeliveryJobWiring
     },
     listenForWakes: (wake) => onDeliveryWake(wake),
     async close() {
+      runningVendor = null;
       await vendor?.close();
     },
   };

@@ -5,6 +5,7 @@ import { BlocksSchema } from "~/lib/template-blocks";
 import { TEMPLATE_FORMATS } from "~/lib/templates";
 import type { TemplateProblem } from "~/services/templates/checks.server";
 import type { RenderedMessage } from "~/services/templates/render.server";
+import type { TestSendAnswer } from "~/services/templates/test-send.server";
 import type { TemplateDto, TemplateSummaryDto } from "~/services/templates.server";
 import { isoTime, type Out, same } from "./common";
 
@@ -63,10 +64,23 @@ export const RenderedMessageSchema = z.strictObject({
   text: z.string().meta({ description: "The text part" }),
 });
 
+export const TestSendResultSchema = z.strictObject({
+  sent: z.array(
+    z.strictObject({
+      to: z.string(),
+      status: z.enum(["accepted", "failed", "not sent"]).meta({
+        description: "accepted: the channel took it; failed: refused for good; not sent: try again later",
+      }),
+      details: z.string().meta({ description: "What the channel said" }),
+    }),
+  ),
+});
+
 // Compile-time guards: each line fails to type-check when the DTO and its schema differ.
 export const TEMPLATE_DTO_CHECKS = [
   same<Out<typeof TemplateAnswerSchema>, TemplateDto>(true),
   same<Out<typeof TemplateSummarySchema>, TemplateSummaryDto>(true),
   same<Out<typeof RenderedMessageSchema>, RenderedMessage>(true),
+  same<Out<typeof TestSendResultSchema>["sent"][number], TestSendAnswer>(true),
   same<Out<typeof TemplateCheckSchema>["problems"][number], TemplateProblem>(true),
 ];
