@@ -35,6 +35,9 @@ import { orRespond, refusedWith } from "~/lib/responses";
 import { type Block, draftBlocks } from "~/lib/template-blocks";
 import { TEMPLATE_FORMAT_LABELS } from "~/lib/templates";
 import { TemplateFormSchema } from "~/schemas/template-form";
+import { TemplateTestSchema } from "~/schemas/template";
+import { SendTestForm } from "~/components/templates/send-test-form";
+import { sendTemplateTest, type TestSendAnswer } from "~/services/templates/test-send.server";
 import { requireUser } from "~/services/auth.server";
 import { redirectWithFlash } from "~/services/session.server";
 import {
@@ -78,7 +81,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const search = new URL(request.url).searchParams;
   const [preview, draft] = await Promise.all([previewOrProblem(user.id, id), templateDraft(user.id, id)]);
   const view: PreviewView = search.get("view") === "desktop" ? "desktop" : "phone";
-  return { template, draft, ...preview, view, deleting: search.get("delete") === "1" };
+  return { template, draft, ...preview, view, deleting: search.get("delete") === "1", testTo: user.email };
 }
 
 /**
@@ -107,6 +110,26 @@ export async function action({ request, params }: ActionFunctionArgs) {
       kind: "toast",
       type: "success",
       message: "Unsaved changes discarded",
+    });
+  }
+  if (intent === "test") {
+    const to = String(formData.get("to") ?? "")
+      .split(/[\s,;]+/)
+      .filter(Boolean);
+    const parsed = TemplateTestSchema.safeParse({ to });
+    const answer = parsed.success
+      ? await sendTemplateTest(user.id, id, parsed.data).then(
+          ({ sent }) => testAnswer(sent),
+          (error: unknown) => {
+            if (error instanceof ApiError) return { ok: false, text: `The test was not sent: ${error.message}` };
+            throw error;
+          },
+        )
+      : { ok: false, text: `The test was not sent: ${parsed.error.issues[0]?.message ?? "check the addresses"}` };
+    return redirectWithFlash(request, `/templates/${id}`, {
+      kind: "toast",
+      type: answer.ok ? "success" : "error",
+      message: answer.text,
     });
   }
   if (intent === "delete") {
@@ -138,11 +161,24 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirectWithFlash(request, `/templates/${id}`, { kind: "toast", type: "success", message: "Template saved" });
 }
 
+/** What the page says of a test send: to whom it went, and what the channel said of the others. */
+function testAnswer(sent: TestSendAnswer[]): { ok: boolean; text: string } {
+  const went = sent.filter((s) => s.status === "accepted").map((s) => s.to);
+  const not = sent.filter((s) => s.status !== "accepted").map((s) => `${s.to} (${s.details})`);
+  if (not.length === 0) return { ok: true, text: `Test sent to ${went.join(", ")}` };
+  return {
+    ok: false,
+    text: `${went.length > 0 ? `Test sent to ${went.join(", ")}; not` : "The test was not"} sent to ${not.join(", ")}`,
+  };
+}
+
 export default function TemplateDetail() {
-  const { template, draft, preview, problems, previewFailed, view, deleting } = useLoaderData<typeof loader>();
+  const { template, draft, preview, problems, previewFailed, view, deleting, testTo } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const hydrated = useHydrated();
-  const busy = useNavigation().state === "submitting";
+  const navigation = useNavigation();
+  const testing = navigation.state === "submitting" && navigation.formData?.get("intent") === "test";
+  const busy = navigation.state === "submitting" && !testing;
   const formRef = useRef<HTMLFormElement>(null);
   const autosave = useAutosave(template.id, formRef);
   const saved = typeof template.content === "string" ? template.content : JSON.stringify(template.content);
@@ -292,13 +328,16 @@ export default function TemplateDetail() {
           </Form>
         )}
         {preview ? (
-          <TemplatePreview
-            subject={preview.subject}
-            html={preview.html}
-            text={preview.text}
-            view={view}
-            problems={problems}
-          />
+          <div className="min-w-0 space-y-4 self-start">
+            <TemplatePreview
+              subject={preview.subject}
+              html={preview.html}
+              text={preview.text}
+              view={view}
+              problems={problems}
+            />
+            <SendTestForm defaultTo={testTo} busy={testing} />
+          </div>
         ) : (
           <section aria-label="Preview" className="card min-w-0 space-y-2 self-start p-4" data-testid="preview-failed">
             <h3 className="text-lg font-semibold text-slate-900">Preview</h3>

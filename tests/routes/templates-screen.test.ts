@@ -235,4 +235,53 @@ describe("the Templates screens", () => {
     expect((refused as Response).status).toBe(404);
     expect((await editor(alice.cookie, id)).draft).toBeNull();
   });
+
+  it("sends a test from the editor through the built-in vendor, and says why when it cannot", async () => {
+    const { user, cookie } = await signedIn();
+    const id = await made(cookie, "markdown");
+    expect((await editor(cookie, id)).testTo).toBe(user.email);
+    const sendTest = async (to: string) =>
+      flashOf(
+        (await editorRoute.action(args(post(cookie, `/templates/${id}`, { intent: "test", to }), { id }))) as Response,
+      );
+
+    // No vendor runs in this process: the page says the test cannot go now.
+    expect(await sendTest("me@shop.example")).toMatchObject({
+      type: "error",
+      message: expect.stringMatching(
+        /^The test was not sent: The test cannot be sent now: The built-in vendor is not running/,
+      ),
+    });
+    expect(
+      await sendTest("a@x.example, b@x.example, c@x.example, d@x.example, e@x.example, f@x.example"),
+    ).toMatchObject({
+      type: "error",
+      message: "The test was not sent: A test goes to at most 5 addresses",
+    });
+
+    const { startSimulatedVendor } = await import("~/services/sending/simulated-vendor.server");
+    const { resetEnvCache } = await import("~/env.server");
+    const vendor = await startSimulatedVendor({
+      apiKey: "vendor-key",
+      receiptsUrl: "http://127.0.0.1:9/none",
+      receiptsSecret: "s",
+    });
+    process.env.SIMULATED_VENDOR_URL = vendor.url;
+    process.env.SIMULATED_VENDOR_KEY = "vendor-key";
+    resetEnvCache();
+    try {
+      expect(await sendTest("me@shop.example; you@shop.example")).toMatchObject({
+        type: "success",
+        message: "Test sent to me@shop.example, you@shop.example",
+      });
+      const got = [...vendor.accepted().values()];
+      expect(got.map((m) => m.email).sort()).toEqual(["me@shop.example", "you@shop.example"]);
+      expect(got[0]).toMatchObject({ subject: expect.stringMatching(/^\[Test\] A message from /) });
+    } finally {
+      delete process.env.SIMULATED_VENDOR_URL;
+      delete process.env.SIMULATED_VENDOR_KEY;
+      resetEnvCache();
+      await vendor.close();
+    }
+  });
 });
