@@ -236,108 +236,113 @@ export default function TemplateDetail() {
       </div>
 
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
-        {template.starter ? (
-          <section className="card space-y-2 p-4" aria-label="Starter template">
-            <p className="text-slate-700">
-              Starter templates cannot be changed. <strong>Use this template</strong> makes a copy of your own to edit.
-            </p>
-          </section>
-        ) : (
-          <Form
-            method="post"
-            ref={formRef}
-            className="card min-w-0 space-y-4 p-4"
-            {...formProps}
-            aria-label="Edit template"
-            onInput={autosave.changed}
-            onChange={autosave.changed}
-            onSubmit={(event) => {
-              autosave.cancel();
-              formProps.onSubmit(event);
-            }}
-          >
-            <input type="hidden" name="format" value={template.format} />
-            <input type="hidden" name="version" value={start.version} />
-            <FormAlert id={form.errorId} errors={form.errors} />
-            {draft ? <DraftNotice at={draft.at} stale={stale} savedVersion={template.version} /> : null}
-            <Field
-              label="Name"
-              inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "off" }}
-              errors={fields.name.errors}
-            />
-            <Field
-              label="Subject"
-              hint='Merge tags fill it per customer: {{ customer.first_name | default: "there" }}'
-              inputProps={{ ...getInputProps(fields.subject, { type: "text" }), autoComplete: "off" }}
-              errors={fields.subject.errors}
-            />
-            <Field
-              label="Preheader"
-              hint="The line mail clients show after the subject."
-              inputProps={{ ...getInputProps(fields.preheader, { type: "text" }), autoComplete: "off" }}
-              errors={fields.preheader.errors}
-            />
-            {blocks ? (
-              hydrated ? (
-                <div className="space-y-2">
-                  <BlockEditor
-                    key={form.id}
-                    name={fields.content.name}
-                    initialBlocks={blocks}
-                    onChange={autosave.changed}
-                  />
-                  <FormAlert id={fields.content.errorId} errors={fields.content.errors} />
-                </div>
-              ) : (
-                <div className="space-y-2 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700">
-                  <input type="hidden" name={fields.content.name} value={JSON.stringify(blocks)} />
-                  <p>
-                    The block editor needs JavaScript. Turn it on to edit the blocks, or use{" "}
-                    <strong>Copy as HTML</strong> above to edit this design as HTML without it. The name, subject and
-                    preheader can be saved here.
-                  </p>
-                  <FormAlert id={fields.content.errorId} errors={fields.content.errors} />
-                </div>
-              )
-            ) : (
-              <TextareaField
-                label={template.format === "html" ? "HTML" : "Markdown"}
-                hint={
-                  template.format === "html"
-                    ? "The whole message as you want it sent. Without {{ unsubscribe_url }} the footer with the unsubscribe link is added."
-                    : "Headings (#), **bold**, *italic*, [links](https://…) and lists; merge tags in {{ }}."
-                }
-                textareaProps={{ ...getTextareaProps(fields.content), rows: 18, className: "input font-mono text-sm" }}
-                errors={fields.content.errors}
-              />
-            )}
-            <TextareaField
-              label="Text part"
-              hint="Leave it empty to derive it from the design."
-              textareaProps={{ ...getTextareaProps(fields.text), rows: 6, className: "input font-mono text-sm" }}
-              errors={fields.text.errors}
-            />
-            <div className="flex flex-wrap items-center gap-3">
-              <SubmitButton busy={busy} busyLabel="Saving..." icon={Save} className="btn-primary">
-                Save template
-              </SubmitButton>
-              <p role="status" className="text-sm text-slate-600" data-testid="autosave-status">
-                {autosaveText(autosave.status, autosave.message)}
+        <div className="min-w-0 space-y-4">
+          {template.starter ? (
+            <section className="card space-y-2 p-4" aria-label="Starter template">
+              <p className="text-slate-700">
+                Starter templates cannot be changed. <strong>Use this template</strong> makes a copy of your own to
+                edit.
               </p>
-            </div>
-          </Form>
-        )}
+            </section>
+          ) : (
+            <Form
+              method="post"
+              ref={formRef}
+              className="card min-w-0 space-y-4 p-4"
+              {...formProps}
+              aria-label="Edit template"
+              onInput={autosave.changed}
+              onChange={autosave.changed}
+              onSubmit={(event) => {
+                autosave.cancel();
+                formProps.onSubmit(event);
+              }}
+            >
+              <input type="hidden" name="format" value={template.format} />
+              <input type="hidden" name="version" value={start.version} />
+              <FormAlert id={form.errorId} errors={form.errors} />
+              {draft ? <DraftNotice at={draft.at} stale={stale} savedVersion={template.version} /> : null}
+              <Field
+                label="Name"
+                inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "off" }}
+                errors={fields.name.errors}
+              />
+              <Field
+                label="Subject"
+                hint='Merge tags fill it per customer: {{ customer.first_name | default: "there" }}'
+                inputProps={{ ...getInputProps(fields.subject, { type: "text" }), autoComplete: "off" }}
+                errors={fields.subject.errors}
+              />
+              <Field
+                label="Preheader"
+                hint="The line mail clients show after the subject."
+                inputProps={{ ...getInputProps(fields.preheader, { type: "text" }), autoComplete: "off" }}
+                errors={fields.preheader.errors}
+              />
+              {blocks ? (
+                hydrated ? (
+                  <div className="space-y-2">
+                    <BlockEditor
+                      key={form.id}
+                      name={fields.content.name}
+                      initialBlocks={blocks}
+                      onChange={autosave.changed}
+                    />
+                    <FormAlert id={fields.content.errorId} errors={fields.content.errors} />
+                  </div>
+                ) : (
+                  <div className="space-y-2 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700">
+                    <input type="hidden" name={fields.content.name} value={JSON.stringify(blocks)} />
+                    <p>
+                      The block editor needs JavaScript. Turn it on to edit the blocks, or use{" "}
+                      <strong>Copy as HTML</strong> above to edit this design as HTML without it. The name, subject and
+                      preheader can be saved here.
+                    </p>
+                    <FormAlert id={fields.content.errorId} errors={fields.content.errors} />
+                  </div>
+                )
+              ) : (
+                <TextareaField
+                  label={template.format === "html" ? "HTML" : "Markdown"}
+                  hint={
+                    template.format === "html"
+                      ? "The whole message as you want it sent. Without {{ unsubscribe_url }} the footer with the unsubscribe link is added."
+                      : "Headings (#), **bold**, *italic*, [links](https://…) and lists; merge tags in {{ }}."
+                  }
+                  textareaProps={{
+                    ...getTextareaProps(fields.content),
+                    rows: 18,
+                    className: "input font-mono text-sm",
+                  }}
+                  errors={fields.content.errors}
+                />
+              )}
+              <TextareaField
+                label="Text part"
+                hint="Leave it empty to derive it from the design."
+                textareaProps={{ ...getTextareaProps(fields.text), rows: 6, className: "input font-mono text-sm" }}
+                errors={fields.text.errors}
+              />
+              <div className="flex flex-wrap items-center gap-3">
+                <SubmitButton busy={busy} busyLabel="Saving..." icon={Save} className="btn-primary">
+                  Save template
+                </SubmitButton>
+                <p role="status" className="text-sm text-slate-600" data-testid="autosave-status">
+                  {autosaveText(autosave.status, autosave.message)}
+                </p>
+              </div>
+            </Form>
+          )}
+          {preview ? <SendTestForm defaultTo={testTo} busy={testing} /> : null}
+        </div>
         {preview ? (
-          <div className="min-w-0 space-y-4 self-start">
-            <TemplatePreview
-              subject={preview.subject}
-              html={preview.html}
-              text={preview.text}
-              view={view}
-              problems={problems}
-            />
-            <SendTestForm defaultTo={testTo} busy={testing} />
-          </div>
+          <TemplatePreview
+            subject={preview.subject}
+            html={preview.html}
+            text={preview.text}
+            view={view}
+            problems={problems}
+          />
         ) : (
           <section aria-label="Preview" className="card min-w-0 space-y-2 self-start p-4" data-testid="preview-failed">
             <h3 className="text-lg font-semibold text-slate-900">Preview</h3>

@@ -194,20 +194,20 @@ export function MessageStep({
         />
         {template ? (
           <div className="space-y-3">
-            <p className="flex flex-wrap items-center gap-2 text-sm text-slate-700">
-              <Info className="h-4 w-4 shrink-0 text-primary" aria-hidden="true" />
+            <p className="flex gap-2 text-sm text-slate-700">
+              <Info className="mt-0.5 h-4 w-4 shrink-0 text-primary" aria-hidden="true" />
               <span>
-                The message is the template <strong>{template.name}</strong>.
+                The message is the template <strong>{template.name}</strong>.{" "}
+                {template.starter ? (
+                  <Link to="/templates" className="link" target="_blank" rel="noreferrer">
+                    Duplicate it on the Templates screen to change it
+                  </Link>
+                ) : (
+                  <Link to={`/templates/${template.id}`} className="link" target="_blank" rel="noreferrer">
+                    Edit the template
+                  </Link>
+                )}
               </span>
-              {template.starter ? (
-                <Link to="/templates" className="link" target="_blank" rel="noreferrer">
-                  Duplicate it on the Templates screen to change it
-                </Link>
-              ) : (
-                <Link to={`/templates/${template.id}`} className="link" target="_blank" rel="noreferrer">
-                  Edit the template
-                </Link>
-              )}
             </p>
             <TemplateMessagePreview templateId={template.id} customer={previewCustomer} hydrated={hydrated} />
           </div>

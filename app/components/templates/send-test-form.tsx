@@ -18,7 +18,7 @@ export function SendTestForm({ defaultTo, busy }: { defaultTo: string; busy: boo
         <input type="hidden" name="intent" value="test" />
         <Field
           label="Send to"
-          hint={`Up to ${MAX_TEST_ADDRESSES} addresses, separated by commas. The saved template goes, its subject marked [Test]; it is counted in no figure and its unsubscribe link is an example.`}
+          hint={`Up to ${MAX_TEST_ADDRESSES} addresses, separated by commas. The saved template goes, its subject marked [Test]; it is counted in no figure and its unsubscribe link is an example. Save your changes first.`}
           inputProps={{
             id: "test-to",
             name: "to",
