@@ -5,6 +5,7 @@
 // Resume, Retry failed are plain forms; Cancel and Delete confirm first (?confirm=cancel|delete).
 // The page's parts are in app/components/campaigns/ (detail-header, details-tab, delivery-log);
 // the route reads the campaign, keeps the address and answers the controls.
+import { campaignDesignPreview } from "~/services/campaigns/design-preview.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useNavigation, useParams, useSearchParams } from "@remix-run/react";
 import { z } from "zod";
@@ -79,6 +80,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       tab === "details" && campaign.status !== "Draft"
         ? await attributionOfCampaign(user.id, { id: campaign.id, sent: campaign.sentCount })
         : null,
+    // A message made from a template: its design as sent, filled for a customer with empty fields.
+    designPreview: tab === "details" ? await campaignDesignPreview(user.id, campaign.id) : null,
     // Opens and clicks, people and machines apart, and the clicks by link (docs/rules.md#opens-and-clicks).
     engagement: tab === "details" && campaign.status !== "Draft" ? await campaignEngagement(user.id, campaign) : null,
     tab,
@@ -135,6 +138,7 @@ export default function CampaignDetail() {
     unsubscribed,
     resend,
     attribution,
+    designPreview,
     engagement,
     tab,
     status,
@@ -186,7 +190,7 @@ export default function CampaignDetail() {
 
       {tab === "details" ? (
         <div role="tabpanel" aria-label="Campaign Details" className="space-y-4">
-          <CampaignFacts campaign={c} name={name} />
+          <CampaignFacts campaign={c} name={name} designPreview={designPreview} />
           <DeliveryFigures campaign={c} unsubscribed={unsubscribed} />
           {c.status !== "Draft" ? <ExportPeople campaignId={c.id} /> : null}
           {engagement ? <CampaignEngagement engagement={engagement} /> : null}

@@ -291,6 +291,11 @@ describe("a campaign made from a template", () => {
     const shown = campaign.body.campaign as Json;
     expect(shown.subject).toBe("{{ customer.first_name }}, an offer for you");
     expect(String(shown.message)).toContain("Hello {{ customer.first_name");
+    // Its detail page shows the design it sent, not the template's new one.
+    const { campaignDesignPreview } = await import("~/services/campaigns/design-preview.server");
+    const design = await campaignDesignPreview(userId, campaignId);
+    expect(design?.html).toContain("Hello there");
+    expect(design?.html).not.toContain("Changed");
 
     // Paused, it may go on: the template stays.
     const { setCampaignStatus } = await import("~/models/campaigns/store.server").then((m) => ({

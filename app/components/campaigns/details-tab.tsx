@@ -51,7 +51,16 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /** What the campaign is: its name, subject, segment, status, launch, audience and message. */
-export function CampaignFacts({ campaign: c, name }: { campaign: CampaignDto; name: string }) {
+export function CampaignFacts({
+  campaign: c,
+  name,
+  designPreview = null,
+}: {
+  campaign: CampaignDto;
+  name: string;
+  /** A message made from a template: its design as sent, for a customer with empty fields. */
+  designPreview?: { subject: string; html: string } | null;
+}) {
   const segmentName = c.segment?.name || "Unnamed Segment";
   return (
     <section className="card p-5" aria-label="Campaign">
@@ -89,12 +98,26 @@ export function CampaignFacts({ campaign: c, name }: { campaign: CampaignDto; na
         </Row>
         <div className="sm:col-span-2">
           <Row label="Message">
-            <span
-              className="block whitespace-pre-wrap rounded-lg bg-slate-50 p-3 text-sm"
-              data-testid="campaign-message"
-            >
-              {c.message}
-            </span>
+            {designPreview ? (
+              <span className="block space-y-2" data-testid="campaign-design">
+                <span className="block text-sm text-slate-600">
+                  Made from a template; as a customer with empty fields gets it (the links are examples).
+                </span>
+                <iframe
+                  title="The campaign's message"
+                  sandbox=""
+                  srcDoc={designPreview.html}
+                  className="block h-[32rem] w-full max-w-[600px] rounded-lg border border-slate-200 bg-white"
+                />
+              </span>
+            ) : (
+              <span
+                className="block whitespace-pre-wrap rounded-lg bg-slate-50 p-3 text-sm"
+                data-testid="campaign-message"
+              >
+                {c.message}
+              </span>
+            )}
           </Row>
         </div>
       </dl>
