@@ -39,6 +39,36 @@ describe("merge tags", () => {
     );
   });
 
+  it("fills a simple output exactly as a LiquidJS render does", () => {
+    // An assign anywhere makes LiquidJS fill every output: the reference for the fast path.
+    const rendered = (source: string, kind: "html" | "text", v: MergeValues) => [
+      fill(source, kind, v),
+      fill(`{% assign unused = 1 %}${source}`, kind, v),
+    ];
+    const sources = [
+      "{{ customer.x }}",
+      '{{ customer.x | default: "d&<" }}',
+      "{{customer.x|default:'e'}}",
+      "{{ last_order.total }}",
+      "{{ last_order.total | default: 0 }}",
+      "{{ tracked_links[1] }}",
+      "{{ customer.toString }}",
+      "{{ customer.x.size }}",
+    ];
+    const odd: unknown[] = [`<b>"A" & 'c'</b>`, "", null, undefined, 0, false, true, 1.5, -0, ["a", 2, null], { a: 1 }];
+    for (const x of odd) {
+      const v = { ...values({ x } as MergeValues["customer"]), tracked_links: ["https://a.example/?q=1&r=2", String(x)] };
+      for (const source of sources) {
+        for (const kind of ["html", "text"] as const) {
+          const [fast, liquid] = rendered(source, kind, v);
+          expect(fast, `${source} (${kind}) of ${JSON.stringify(x)}`).toBe(liquid);
+        }
+      }
+    }
+    const withOrder = { ...values({}), last_order: { total: 672 } };
+    expect(rendered("{{ last_order.total }}", "text", withOrder)).toEqual(["672", "672"]);
+  });
+
   it("reads the first messages' {NAME} and {UNSUBSCRIBE_URL}", () => {
     expect(withLegacyTags("Hi {NAME}, {UNSUBSCRIBE_URL} {{NAME}}")).toBe(
       "Hi {{ customer.name }}, {{ unsubscribe_url }} {{NAME}}",

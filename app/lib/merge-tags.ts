@@ -142,8 +142,63 @@ export type MergePart = { source: string; kind: "html" | "text"; where: string }
  */
 export type MergeParts = { fill(values: MergeValues): string[] };
 
-/** A part as static strings and the indexes of its tags' results between them. */
-type PartPlan = { statics: string[]; slots: number[]; kind: "html" | "text" };
+/**
+ * A part as static strings and what goes between them: a tag's result in a LiquidJS render (its
+ * index; ~index for a render of the shop's tags), or a simple output computed without LiquidJS.
+ */
+type PartPlan = { statics: string[]; slots: (number | FastOutput)[]; kind: "html" | "text" };
+
+/** `{{ a.b.c }}`, `{{ a[0] }}` or `{{ a.b | default: "text" }}`, read as LiquidJS reads it, without a render. */
+type FastOutput = (values: MergeValues) => string;
+
+const SIMPLE_OUTPUT =
+  /^\{\{\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[\d+\])*)\s*(?:\|\s*default:\s*(?:"([^"\\]*)"|'([^'\\]*)'))?\s*\}\}$/;
+/** Members LiquidJS reads in its own way (a string's or a list's size, first, last): left to it. */
+const LIQUID_MEMBERS = new Set(["size", "first", "last"]);
+/** LiquidJS's escape: the same five characters, the same entities. */
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "'": "&#39;" };
+const escapeOutput = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+
+/** Text as LiquidJS writes a value: nothing for nil, lists joined, the rest as strings. */
+function liquidText(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  if (Array.isArray(value)) return value.map(liquidText).join("");
+  return String(value);
+}
+
+/**
+ * A simple output as a function of the values, or null when the tag is not one: the path read
+ * through own properties only (ownPropertyOnly), LiquidJS's `default` (for an empty text or list,
+ * nil or false), its text, escaped in HTML as LiquidJS escapes. The same characters as a render
+ * (a test compares them), at a fraction of its cost (docs/decisions/0043-templates-and-merge-tags.md).
+ */
+function fastOutput(template: Template, kind: "html" | "text"): FastOutput | null {
+  if (!(template instanceof Output)) return null;
+  const match = SIMPLE_OUTPUT.exec(template.token.getText());
+  if (!match) return null;
+  // `a.b[2].c` read as the segments a, b, 2, c.
+  const path = match[1].split(/\.|\[(\d+)\]/).filter((segment) => segment !== undefined && segment !== "");
+  if (path.some((segment) => LIQUID_MEMBERS.has(segment))) return null;
+  const fallback = match[2] ?? match[3];
+  return (values) => {
+    let value: unknown = values;
+    for (const segment of path) {
+      value =
+        value !== null && typeof value === "object" && Object.hasOwn(value, segment)
+          ? (value as Record<string, unknown>)[segment]
+          : undefined;
+    }
+    if (fallback !== undefined) {
+      const empty =
+        typeof value === "string" || Array.isArray(value)
+          ? value.length === 0
+          : value === null || value === undefined || value === false;
+      if (empty) value = fallback;
+    }
+    const text = liquidText(value);
+    return kind === "html" ? escapeOutput(text) : text;
+  };
+}
 
 /** A template that did not parse or did not render within its limits; the message says which and where. */
 export class MergeTagError extends Error {
@@ -175,6 +230,13 @@ export function compileMergeParts(parts: readonly MergePart[]): MergeParts {
     for (const template of parsed) {
       if (TypeGuards.isHTMLToken(template.token)) {
         plan.statics[plan.statics.length - 1] += template.token.getContent();
+        continue;
+      }
+      // A tag that writes a value may be read by an output: then LiquidJS fills every one.
+      const fast = dedupe ? fastOutput(template, kind) : null;
+      if (fast) {
+        plan.slots.push(fast);
+        plan.statics.push("");
         continue;
       }
       const constant = readsOnlyTheShop(template) ? 1 : 0;
@@ -212,7 +274,9 @@ export function compileMergeParts(parts: readonly MergePart[]): MergeParts {
         let out = statics[0];
         for (let i = 0; i < slots.length; i++) {
           const slot = slots[i];
-          out += (slot >= 0 ? results[kind][slot] : shopResults[kind][~slot]) + statics[i + 1];
+          out +=
+            (typeof slot === "function" ? slot(values) : slot >= 0 ? results[kind][slot] : shopResults[kind][~slot]) +
+            statics[i + 1];
         }
         return out;
       });
