@@ -57,7 +57,10 @@ describe("merge tags", () => {
     ];
     const odd: unknown[] = [`<b>"A" & 'c'</b>`, "", null, undefined, 0, false, true, 1.5, -0, ["a", 2, null], { a: 1 }];
     for (const x of odd) {
-      const v = { ...values({ x } as MergeValues["customer"]), tracked_links: ["https://a.example/?q=1&r=2", String(x)] };
+      const v = {
+        ...values({ x } as MergeValues["customer"]),
+        tracked_links: ["https://a.example/?q=1&r=2", String(x)],
+      };
       for (const source of sources) {
         for (const kind of ["html", "text"] as const) {
           const [fast, liquid] = rendered(source, kind, v);

@@ -27,7 +27,7 @@ import { SubmitButton } from "~/components/submit-button";
 import { DateTime } from "~/components/date-time";
 import { autosaveText, useAutosave } from "~/components/templates/autosave";
 import { BlockEditor } from "~/components/templates/block-editor";
-import { type PreviewView, TemplatePreview } from "~/components/templates/template-preview";
+import { isPreviewView, type PreviewView, TemplatePreview } from "~/components/templates/template-preview";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { replyRefused, replyUnfinished } from "~/lib/forms.server";
@@ -80,7 +80,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const template = await orRespond(getTemplate(user.id, id), LOAD_FAILED);
   const search = new URL(request.url).searchParams;
   const [preview, draft] = await Promise.all([previewOrProblem(user.id, id), templateDraft(user.id, id)]);
-  const view: PreviewView = search.get("view") === "desktop" ? "desktop" : "phone";
+  const asked = search.get("view");
+  const view: PreviewView = isPreviewView(asked) ? asked : "phone";
   return { template, draft, ...preview, view, deleting: search.get("delete") === "1", testTo: user.email };
 }
 

@@ -4,7 +4,7 @@
 // or a desktop's width. Without JavaScript it is a link to the template's own preview.
 import { Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { PREVIEW_WIDTHS, type PreviewView } from "~/components/templates/template-preview";
+import { inDarkMode, PREVIEW_WIDTHS, type PreviewView } from "~/components/templates/template-preview";
 
 type Rendered = { subject: string; html: string };
 
@@ -63,7 +63,7 @@ export function TemplateMessagePreview({
           As {customer ? customer.name : "a customer with empty fields"} will get it (the links are examples).
         </p>
         <div role="group" aria-label="Preview width" className="flex gap-1 rounded-lg bg-slate-100 p-1">
-          {(["phone", "desktop"] as const).map((v) => (
+          {(["phone", "desktop", "dark"] as const).map((v) => (
             <button
               key={v}
               type="button"
@@ -71,7 +71,7 @@ export function TemplateMessagePreview({
               onClick={() => setView(v)}
               className={`rounded-md px-3 py-1 text-sm font-medium ${view === v ? "bg-white text-slate-900 shadow-sm" : "text-slate-600"}`}
             >
-              {v === "phone" ? "Phone" : "Desktop"}
+              {v === "phone" ? "Phone" : v === "desktop" ? "Desktop" : "Dark"}
             </button>
           ))}
         </div>
@@ -89,7 +89,7 @@ export function TemplateMessagePreview({
             <iframe
               title="The message as a recipient will see it"
               sandbox=""
-              srcDoc={rendered.html}
+              srcDoc={view === "dark" ? inDarkMode(rendered.html) : rendered.html}
               className="mx-auto block h-[32rem] max-w-full bg-white"
               style={{ width: PREVIEW_WIDTHS[view] }}
             />

@@ -1,12 +1,25 @@
 // A template's preview (docs/decisions/0043-templates-and-merge-tags.md): the subject, the HTML part
 // in a sandboxed frame (no scripts, no access to this page) at a phone's width (375 px) or a
-// desktop's (600 px), and the text part beside it, all rendered on the server by the code that
-// renders every message sent. The width is a link (?view=phone|desktop), so it works without
-// JavaScript.
+// desktop's (600 px), in dark mode as mail apps that invert colours show it, and the text part
+// beside it, all rendered on the server by the code that renders every message sent. The view is a
+// link (?view=phone|desktop|dark), so it works without JavaScript.
 import { Link } from "@remix-run/react";
 
-export type PreviewView = "phone" | "desktop";
-export const PREVIEW_WIDTHS: Record<PreviewView, number> = { phone: 375, desktop: 600 };
+export type PreviewView = "phone" | "desktop" | "dark";
+export const PREVIEW_WIDTHS: Record<PreviewView, number> = { phone: 375, desktop: 600, dark: 375 };
+export const isPreviewView = (value: unknown): value is PreviewView =>
+  value === "phone" || value === "desktop" || value === "dark";
+
+/**
+ * The message as a mail app in dark mode that inverts its colours shows it (Gmail's and Outlook's
+ * apps do, for a message that declares no dark colours of its own): lightness turned over, hues
+ * kept, images left as they are. Only the preview is changed; the message sent is the same.
+ */
+export function inDarkMode(html: string): string {
+  const style =
+    "<style>html{filter:invert(1) hue-rotate(180deg);background:#fff}img{filter:invert(1) hue-rotate(180deg)}</style>";
+  return /<\/head>/i.test(html) ? html.replace(/<\/head>/i, `${style}</head>`) : `${style}${html}`;
+}
 
 export function TemplatePreview({
   subject,
@@ -45,6 +58,7 @@ export function TemplatePreview({
         <nav aria-label="Preview width" className="flex gap-1 rounded-lg bg-slate-100 p-1">
           {tab("phone", "Phone")}
           {tab("desktop", "Desktop")}
+          {tab("dark", "Dark")}
         </nav>
       </div>
       <p className="text-sm text-slate-600">
@@ -74,7 +88,7 @@ export function TemplatePreview({
         <iframe
           title={`The HTML part at ${width} px`}
           sandbox=""
-          srcDoc={html}
+          srcDoc={view === "dark" ? inDarkMode(html) : html}
           style={{ width }}
           className="mx-auto block h-[640px] max-w-none rounded bg-white"
           data-testid="preview-frame"
