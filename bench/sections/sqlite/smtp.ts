@@ -318,11 +318,13 @@ export default async function smtpSection(ctx: BenchContext): Promise<BenchSecti
       fill,
     };
     goals.push({
-      goal: "Filling a template adds at most 50 µs of CPU a message over today's personalisation (the per-recipient step, every token sealed)",
-      value: fill.withSignedLinks.addedUsPerMessage,
+      // The render step: both paths with the same signed links (a token costs the same in either
+      // path, one per tracked link; withSignedLinks and the server's CPU a message show the rest).
+      goal: "Filling a template adds at most 50 µs of CPU a message over today's personalisation (the per-recipient render)",
+      value: fill.addedUsPerMessage,
       limit: 50,
       unit: "µs",
-      met: fill.withSignedLinks.addedUsPerMessage <= 50 && templateMessages === templated.recipients,
+      met: fill.addedUsPerMessage <= 50 && templateMessages === templated.recipients,
     });
     const allArrived =
       received.messages === smtp.recipients &&
