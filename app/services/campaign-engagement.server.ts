@@ -1,11 +1,12 @@
 // A campaign's opens and clicks as the detail page and GET /api/campaigns/{id}/links show them
 // (docs/rules.md#opens-and-clicks): people (each recipient once, and every open or click)
 // with their rates, machines apart, and the clicks of each link of the message. The links are the
-// message's own, numbered as the messages were rendered (emailLinks in app/lib/email-body.ts).
-import { emailLinks } from "~/lib/email-body";
+// message's own, numbered as the messages were rendered (messageLinks: the plain text's, or the
+// links of the design made from a template).
+import { messageLinks } from "~/services/campaigns/message-links.server";
 import { rateOf } from "~/lib/numbers";
 import { deliveryHistory } from "~/models/deliveries/history/store.server";
-import { type CampaignDto, getCampaign } from "~/services/campaigns/views.server";
+import { type CampaignDto, findCampaign, getCampaign } from "~/services/campaigns/views.server";
 
 /** One link of the message: its address and its clicks (people; machines apart). */
 export type CampaignLinkDto = {
@@ -38,8 +39,12 @@ export async function campaignLinks(userId: string, campaignId: string): Promise
 }
 
 async function linksOf(userId: string, campaign: CampaignDto): Promise<CampaignLinkDto[]> {
-  const counted = new Map((await deliveryHistory.clicksByLink(userId, campaign.id)).map((r) => [r.link, r]));
-  return emailLinks(campaign.message).map((url, index) => {
+  const [clicks, row] = await Promise.all([
+    deliveryHistory.clicksByLink(userId, campaign.id),
+    findCampaign(userId, campaign.id),
+  ]);
+  const counted = new Map(clicks.map((r) => [r.link, r]));
+  return (await messageLinks(row)).map((url, index) => {
     const row = counted.get(index);
     return {
       index,

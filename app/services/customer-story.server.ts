@@ -11,7 +11,7 @@ import {
   type StoryEntry,
   type StoryKind,
 } from "~/lib/customer-story";
-import { emailLinks } from "~/lib/email-body";
+import { messageLinks } from "~/services/campaigns/message-links.server";
 import { customerStories, type StoryRow } from "~/models/customer-story/store.server";
 import { getCustomer } from "~/services/customers.server";
 
@@ -114,14 +114,10 @@ export async function customerStory(
     page.flatMap((r) => (r.kind === "clicked" && r.link !== null && r.campaignId ? [r.campaignId] : [])),
   );
   const messages = await customerStories.campaignMessages(userId, [...clicked]);
-  const links = new Map<string, readonly string[]>();
-  const linksOf: LinksOf = (campaignId) => {
-    const message = campaignId ? messages.get(campaignId) : undefined;
-    if (!campaignId || message === undefined) return [];
-    let found = links.get(campaignId);
-    if (!found) links.set(campaignId, (found = emailLinks(message)));
-    return found;
-  };
+  const links = new Map(
+    await Promise.all([...messages].map(async ([id, m]) => [id, await messageLinks({ subject: "", ...m })] as const)),
+  );
+  const linksOf: LinksOf = (campaignId) => (campaignId ? (links.get(campaignId) ?? []) : []);
   return {
     entries: page.map((r) => toEntry(r, linksOf)),
     nextCursor: rows.length > limit && last ? storyCursor(last.at, last.key) : null,

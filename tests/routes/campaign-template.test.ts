@@ -27,6 +27,8 @@ import { action as templateAction } from "~/routes/api/templates-id";
 import { action as renderAction } from "~/routes/api/templates-id-render";
 import { action as testAction } from "~/routes/api/templates-id-test";
 import { loader as viewLoader } from "~/routes/view-in-browser";
+import { loader as clickLoader } from "~/routes/track-click";
+import { campaignLinks } from "~/services/campaign-engagement.server";
 import { resetEnvCache } from "~/env.server";
 import { campaigns as campaignStore } from "~/models/campaigns/store.server";
 import { createField } from "~/services/custom-fields.server";
@@ -244,6 +246,24 @@ describe("a campaign made from a template", () => {
       "SIGNED",
     );
     expect(withoutSignedLinks(html)).toBe(previewed.replace(/http:\/\/[^"\s<]*\/(?:u|v)\/example/g, "SIGNED"));
+  });
+
+  it("tracks the button's link as written, and a click goes to the recipient's own address", async () => {
+    const raw = smtp.messages.find((m) => m.to === asha.email)?.raw ?? "";
+    const html = String((await simpleParser(raw)).html);
+    const click = /href="(http[^"]*\/c\/([A-Za-z0-9_-]+))"/.exec(html);
+    expect(click).not.toBeNull();
+    const answer = await clickLoader({
+      request: new Request(click?.[1] ?? "", { headers: { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64)" } }),
+      params: { token: click?.[2] ?? "" },
+      context: {},
+    } as never);
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get("Location")).toBe(`https://shop.example/offer?who=${asha.email}`);
+    // The campaign's links, numbered as its messages were: the button's as the design writes it.
+    expect((await campaignLinks(userId, campaignId)).map((l) => l.url)).toEqual([
+      "https://shop.example/offer?who={{ customer.email }}",
+    ]);
   });
 
   it("opens a recipient's copy from the view-in-browser link, and nothing from a forged one", async () => {

@@ -15,7 +15,7 @@
 // first `limit` after the cursor, a (time, key) pair: keys order entries of the same millisecond
 // (a click above the open above the receipt it made) and are unique, so no entry is shown twice
 // or skipped across pages.
-import type { StoryCursor, StoryRow } from "./rows";
+import type { CampaignMessage, StoryCursor, StoryRow } from "./rows";
 
 export type CustomerStoryStore = {
   /**
@@ -30,6 +30,9 @@ export type CustomerStoryStore = {
     cursor: StoryCursor | null,
     limit: number,
   ): Promise<StoryRow[]>;
-  /** The messages of the tenant's campaigns among `ids` (their links name a story's clicks), by id. */
-  campaignMessages(userId: string, ids: readonly string[]): Promise<Map<string, string>>;
+  /**
+   * The messages of the tenant's campaigns among `ids` (their links name a story's clicks), by id:
+   * the plain text and the design made from a template ("" for none).
+   */
+  campaignMessages(userId: string, ids: readonly string[]): Promise<Map<string, CampaignMessage>>;
 };

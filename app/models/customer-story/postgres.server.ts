@@ -5,7 +5,7 @@
 import type pg from "pg";
 import { postgres } from "~/db/postgres.server";
 import type { CustomerStoryStore } from "./contract";
-import { ROW_CLICK_SQL, ROW_OPEN_SQL, STORY_SOURCES_SQL, storyRow, type StoryRow } from "./rows";
+import { type CampaignMessage, ROW_CLICK_SQL, ROW_OPEN_SQL, STORY_SOURCES_SQL, storyRow, type StoryRow } from "./rows";
 
 const ms = (column: string) => `round(extract(epoch from ${column}) * 1000)::bigint`;
 const SEQ = `lpad("seq"::text, 12, '0')`;
@@ -76,10 +76,10 @@ export const postgresCustomerStory: CustomerStoryStore = {
 
   async campaignMessages(userId, ids) {
     if (ids.length === 0) return new Map();
-    const found = await rows<{ id: string; message: string }>(
-      `SELECT "id", "message" FROM "Campaign" WHERE "userId" = $1 AND "id" = ANY($2::text[])`,
+    const found = await rows<{ id: string } & CampaignMessage>(
+      `SELECT "id", "message", "design" FROM "Campaign" WHERE "userId" = $1 AND "id" = ANY($2::text[])`,
       [userId, ids],
     );
-    return new Map(found.map((r) => [r.id, r.message]));
+    return new Map(found.map((r) => [r.id, { message: r.message, design: r.design }]));
   },
 };

@@ -28,6 +28,9 @@ export type StoryRow = {
 /** Where a page starts: after the entry (at, key) of the previous page's last. */
 export type StoryCursor = { at: number; key: string };
 
+/** A campaign's message as its links are read: the plain text, and the design made from a template ("" for none). */
+export type CampaignMessage = { message: string; design: string };
+
 /** A row as the driver gives it (a bigint time or link may come as text or a bigint): numbers. */
 export function storyRow(row: StoryRow): StoryRow {
   return { ...row, at: Number(row.at), link: row.link === null ? null : Number(row.link) };

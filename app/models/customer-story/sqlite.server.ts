@@ -2,7 +2,7 @@
 // what it gathers and how a page is cut).
 import { readStatement } from "~/db/reader.server";
 import type { CustomerStoryStore } from "./contract";
-import { ROW_CLICK_SQL, ROW_OPEN_SQL, STORY_SOURCES_SQL, storyRow, type StoryRow } from "./rows";
+import { type CampaignMessage, ROW_CLICK_SQL, ROW_OPEN_SQL, STORY_SOURCES_SQL, storyRow, type StoryRow } from "./rows";
 
 // Keys: a digit for the order within one millisecond, then ids that make it unique. Sequence
 // numbers are zero-padded so that keys compare as their numbers do.
@@ -64,9 +64,9 @@ export const sqliteCustomerStory: CustomerStoryStore = {
 
   async campaignMessages(userId, ids) {
     if (ids.length === 0) return new Map();
-    const rows = readStatement<{ id: string; message: string }>(
-      `SELECT "id", "message" FROM "Campaign" WHERE "userId" = ? AND "id" IN (SELECT "value" FROM json_each(?))`,
+    const rows = readStatement<{ id: string } & CampaignMessage>(
+      `SELECT "id", "message", "design" FROM "Campaign" WHERE "userId" = ? AND "id" IN (SELECT "value" FROM json_each(?))`,
     ).all(userId, JSON.stringify(ids));
-    return new Map(rows.map((r) => [r.id, r.message]));
+    return new Map(rows.map((r) => [r.id, { message: r.message, design: r.design }]));
   },
 };
