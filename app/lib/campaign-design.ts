@@ -12,16 +12,26 @@ export type CampaignDesign = {
   content: Block[] | string;
   /** The text part as the author edited it; null: derived from the design. */
   text: string | null;
+  /** The campaign's own From name and Reply-To address ("": the sender's, app/services/email/sender.server.ts). */
+  fromName: string;
+  replyTo: string;
 };
 
 export const designJson = (design: CampaignDesign): string =>
-  JSON.stringify({ format: design.format, preheader: design.preheader, content: design.content, text: design.text });
+  JSON.stringify({
+    format: design.format,
+    preheader: design.preheader,
+    content: design.content,
+    text: design.text,
+    fromName: design.fromName,
+    replyTo: design.replyTo,
+  });
 
 /** A stored design; null for a plain-text campaign. Throws when the stored text is not a design. */
 export function readDesign(stored: string): CampaignDesign | null {
   if (stored === "") return null;
   const value = JSON.parse(stored) as Record<string, unknown>;
-  const { format, preheader, content, text } = value;
+  const { format, preheader, content, text, fromName, replyTo } = value;
   if (typeof format !== "string" || !isTemplateFormat(format)) throw new Error("The campaign's design has no format");
   const readable = format === "blocks" ? draftBlocks(content) : typeof content === "string" ? content : null;
   if (readable === null) throw new Error("The campaign's design cannot be read");
@@ -30,6 +40,8 @@ export function readDesign(stored: string): CampaignDesign | null {
     preheader: typeof preheader === "string" ? preheader : "",
     content: readable,
     text: typeof text === "string" ? text : null,
+    fromName: typeof fromName === "string" ? fromName : "",
+    replyTo: typeof replyTo === "string" ? replyTo : "",
   };
 }
 

@@ -52,7 +52,8 @@ import { saveDraft } from "~/services/campaigns/drafts.server";
 import { saveOrLaunchOnce } from "~/services/campaigns/launch.server";
 import { resendReach } from "~/services/campaigns/reach.server";
 import { emptySegmentCheck, wizardReach, wizardSample } from "~/services/campaigns/wizard.server";
-import { type CampaignDto, getCampaign } from "~/services/campaigns/views.server";
+import { type CampaignDto, findCampaign, getCampaign } from "~/services/campaigns/views.server";
+import { readDesign } from "~/lib/campaign-design";
 import { listSegments } from "~/services/segments.server";
 import { listTemplates } from "~/services/templates.server";
 import { senderOf } from "~/services/email/sender.server";
@@ -112,10 +113,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     campaign?.status === "Draft"
       ? (campaign.templateId ?? "")
       : (new URL(request.url).searchParams.get("templateId") ?? "");
+  // A draft made from a template: the From name, Reply-To and preheader it was given.
+  const design = campaign?.status === "Draft" ? readDesign((await findCampaign(user.id, campaign.id)).design) : null;
   const values: WizardValues = {
     name: campaign?.name ?? "",
     segmentId,
     templateId: templates.some((t) => t.id === askedTemplate) ? askedTemplate : "",
+    fromName: design?.fromName ?? "",
+    replyTo: design?.replyTo ?? "",
+    preheader: design?.preheader ?? "",
     subject: campaign?.subject ?? "",
     message: campaign?.message ?? "",
     description: campaign?.description ?? "",
@@ -203,6 +209,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
       description: v.description ?? "",
       trackingEnabled: v.trackingEnabled,
       templateId: v.templateId,
+      fromName: v.fromName,
+      replyTo: v.replyTo,
+      preheader: v.preheader,
     };
     try {
       // A draft is saved in place; a campaign that has started keeps its record and the draft is new.
@@ -426,6 +435,11 @@ export default function CampaignWizard() {
         <MessageStep
           hidden={step !== 2}
           templateField={{ props: getSelectProps(fields.templateId), errors: fields.templateId.errors }}
+          senderFields={{
+            fromName: { props: getInputProps(fields.fromName, { type: "text" }), errors: fields.fromName.errors },
+            replyTo: { props: getInputProps(fields.replyTo, { type: "email" }), errors: fields.replyTo.errors },
+            preheader: { props: getInputProps(fields.preheader, { type: "text" }), errors: fields.preheader.errors },
+          }}
           templates={templates}
           template={template}
           previewCustomer={

@@ -7,6 +7,7 @@ import {
   CampaignAudienceSchema,
   CampaignContentSchema,
   CampaignMessageSchema,
+  CampaignSenderSchema,
   IdempotencyKeySchema,
   TemplateRefSchema,
   TrackingCheckboxSchema,
@@ -49,6 +50,7 @@ export const launchSchema = (isEmpty: IsEmpty | null, templated = false) =>
 const DraftSchema = CampaignAudienceSchema.extend({
   ...TRACKING,
   ...TEMPLATE,
+  ...CampaignSenderSchema.shape,
   subject: z.string().trim().max(300, "Subject line must be at most 300 characters").optional(),
   message: z.string().trim().max(10_000, "Message content must be at most 10000 characters").optional(),
   description: z.string().trim().max(2000, "Description must be at most 2000 characters").optional(),
@@ -64,6 +66,10 @@ export type WizardValues = {
   message: string;
   /** The template the message starts from ("" for plain text written here). */
   templateId: string;
+  /** A message from a template: its own From name, Reply-To and preheader ("": the defaults). */
+  fromName: string;
+  replyTo: string;
+  preheader: string;
   description: string;
   trackingEnabled: boolean;
 };
@@ -105,6 +111,6 @@ export function schemaFor(formData: FormData, isEmpty: IsEmpty | null): z.ZodTyp
 export function stepOfErrors(error: Record<string, unknown> | null | undefined, fallback: number): number {
   const names = Object.keys(error ?? {}).filter((k) => k !== "");
   if (names.some((n) => n === "name" || n === "segmentId")) return 1;
-  if (names.some((n) => n === "subject" || n === "message")) return 2;
+  if (names.some((n) => ["subject", "message", "templateId", "fromName", "replyTo", "preheader"].includes(n))) return 2;
   return fallback;
 }

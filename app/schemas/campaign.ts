@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ID_PATTERN } from "~/lib/id";
+import { MAX_TEMPLATE_PREHEADER } from "~/lib/templates";
 import { multiLine, singleLine } from "~/schemas/text";
 
 // A campaign as the wizard and POST /api/campaigns give it (docs/rules.md#campaign-wizard). The
@@ -56,13 +57,35 @@ export const TemplateRefSchema = z
       "Make the message from this template (its design is copied into the campaign; its subject when subject is absent)",
   });
 
-export const CampaignContentSchema = CampaignAudienceSchema.extend(CampaignMessageSchema.shape).extend({
-  description: multiLine(z.string().trim(), "Description")
-    .max(2000, "Description must be at most 2000 characters")
-    .default(""),
-  trackingEnabled: TrackingEnabledSchema,
-  templateId: TemplateRefSchema.optional(),
+/**
+ * A campaign made from a template may have its own From name, Reply-To address and preheader (the
+ * sender's and the template's when empty); the From address is always MAIL_FROM's.
+ */
+export const CampaignSenderSchema = z.object({
+  fromName: singleLine(z.string().trim(), "From name")
+    .max(100, "From name must be at most 100 characters")
+    .optional()
+    .meta({ description: "With templateId: the From name of its messages (the sender's when empty)" }),
+  replyTo: z
+    .union([z.literal(""), z.string().trim().toLowerCase().email("Reply-To must be an e-mail address")])
+    .optional()
+    .meta({ description: "With templateId: where replies go (MAIL_REPLY_TO when empty)" }),
+  preheader: singleLine(z.string().trim(), "Preheader")
+    .max(MAX_TEMPLATE_PREHEADER, `Preheader must be at most ${MAX_TEMPLATE_PREHEADER} characters`)
+    .optional()
+    .meta({ description: "With templateId: the preview text inbox lists show (the template's when empty)" }),
 });
+export type CampaignSender = z.infer<typeof CampaignSenderSchema>;
+
+export const CampaignContentSchema = CampaignAudienceSchema.extend(CampaignMessageSchema.shape)
+  .extend({
+    description: multiLine(z.string().trim(), "Description")
+      .max(2000, "Description must be at most 2000 characters")
+      .default(""),
+    trackingEnabled: TrackingEnabledSchema,
+    templateId: TemplateRefSchema.optional(),
+  })
+  .extend(CampaignSenderSchema.shape);
 export type CampaignContent = z.infer<typeof CampaignContentSchema>;
 
 /**

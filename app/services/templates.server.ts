@@ -304,14 +304,22 @@ export type CampaignTemplate = { templateId: string; subject: string; message: s
  * the product has: a message that cannot be filled is found now, never at send time. An unknown
  * template is a 404 on the field.
  */
-export async function templateForCampaign(userId: string, templateId: string, subject = ""): Promise<CampaignTemplate> {
+export async function templateForCampaign(
+  userId: string,
+  templateId: string,
+  own: { subject?: string; preheader?: string; fromName?: string; replyTo?: string } = {},
+): Promise<CampaignTemplate> {
   const template = await getTemplate(userId, templateId).catch((error: unknown) => {
     if (error instanceof ApiError && error.status === 404) {
       throw new ApiError("not_found", "Template not found", { templateId: "Template not found" });
     }
     throw error;
   });
-  const sent = { ...template, subject: subject || template.subject };
+  const sent = {
+    ...template,
+    subject: own.subject || template.subject,
+    preheader: own.preheader || template.preheader,
+  };
   const [problem] = tagProblemsOf(sent, await customFieldNames(userId));
   if (problem) {
     const reason = `The template "${template.name}" cannot be sent: ${problem.where}: ${problem.message}`;
@@ -328,7 +336,14 @@ export async function templateForCampaign(userId: string, templateId: string, su
     templateId: template.id,
     subject: sent.subject,
     message: compiled.textSource,
-    design: designJson({ format: sent.format, preheader: sent.preheader, content: sent.content, text: sent.text }),
+    design: designJson({
+      format: sent.format,
+      preheader: sent.preheader,
+      content: sent.content,
+      text: sent.text,
+      fromName: own.fromName ?? "",
+      replyTo: own.replyTo ?? "",
+    }),
   };
 }
 

@@ -199,7 +199,14 @@ describe("a campaign made from a template", () => {
     const launched = await callRoute(
       campaignsAction,
       "/api/campaigns",
-      send("POST", { name: "Tier offer", segmentId, templateId }),
+      send("POST", {
+        name: "Tier offer",
+        segmentId,
+        templateId,
+        fromName: "Diwali desk",
+        replyTo: "Care@Shop.example",
+        preheader: "Ends on Sunday",
+      }),
     );
     expect(launched.status, JSON.stringify(launched.body)).toBe(201);
     expect(launched.body).toMatchObject({
@@ -221,6 +228,9 @@ describe("a campaign made from a template", () => {
     };
     const toAsha = await mailTo(asha.email);
     expect(toAsha.subject).toBe("Asha, an offer for you");
+    // The campaign's own From name, Reply-To and preheader; the address stays the sender's.
+    expect(toAsha.from?.value[0]?.name).toBe("Diwali desk");
+    expect(toAsha.replyTo?.value[0]?.address).toBe("care@shop.example");
     const html = String(toAsha.html);
     expect(html).toContain("Hello Asha");
     expect(html).toContain("Your tier: gold. Last order ₹640.");
@@ -241,7 +251,7 @@ describe("a campaign made from a template", () => {
       params: { id: templateId },
     });
     expect(preview.status).toBe(200);
-    const previewed = withoutSignedLinks(String(preview.body.html)).replace(
+    const previewed = withoutSignedLinks(String(preview.body.html).replace("Only this week", "Ends on Sunday")).replace(
       /https:\/\/shop\.example\/offer\?who=[^"]+/g,
       "SIGNED",
     );
@@ -361,6 +371,13 @@ describe("a campaign made from a template", () => {
       send("POST", { name: "Nothing", segmentId, templateId: "0123456789abcdef01234567" }),
     );
     expect(unknown.status).toBe(404);
+    const badReply = await callRoute(
+      campaignsAction,
+      "/api/campaigns",
+      send("POST", { name: "Bad", segmentId, templateId, replyTo: "not an address" }),
+    );
+    expect(badReply.status).toBe(400);
+    expect(JSON.stringify(badReply.body)).toContain("Reply-To must be an e-mail address");
     const neither = await callRoute(campaignsAction, "/api/campaigns", send("POST", { name: "Empty", segmentId }));
     expect(neither.status).toBe(400);
     expect(JSON.stringify(neither.body)).toContain("Message content is required");

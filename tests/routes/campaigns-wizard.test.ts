@@ -253,6 +253,9 @@ describe("a message started from a template", () => {
             subject: "",
             message: "",
             templateId: "starter-welcome",
+            fromName: "Welcome desk",
+            replyTo: "",
+            preheader: "",
           }),
         ),
       ),
@@ -261,7 +264,7 @@ describe("a message started from a template", () => {
     const [made] = await db().campaign.findMany({ where: { userId, name: "Welcome aboard" } });
     expect(made).toMatchObject({ status: "Active", templateId: "starter-welcome" });
     expect(made.subject).toMatch(/^Welcome to /);
-    expect(JSON.parse(made.design)).toMatchObject({ format: "blocks" });
+    expect(JSON.parse(made.design)).toMatchObject({ format: "blocks", fromName: "Welcome desk", replyTo: "" });
   });
 });
 

@@ -123,6 +123,7 @@ export type TemplateChoice = { id: string; name: string; subject: string; starte
 export function MessageStep({
   hidden,
   templateField,
+  senderFields,
   templates,
   template,
   previewCustomer,
@@ -141,6 +142,8 @@ export function MessageStep({
 }: {
   hidden: boolean;
   templateField: FieldState<ReturnType<typeof getSelectProps>>;
+  /** A message from a template: its own From name, Reply-To and preheader. */
+  senderFields: Record<"fromName" | "replyTo" | "preheader", FieldState<InputProps>>;
   templates: TemplateChoice[];
   /** The template chosen, or null for a message written here. */
   template: TemplateChoice | null;
@@ -212,6 +215,28 @@ export function MessageStep({
             <TemplateMessagePreview templateId={template.id} customer={previewCustomer} hydrated={hydrated} />
           </div>
         ) : null}
+        <div hidden={template === null} className="grid gap-4 sm:grid-cols-2">
+          <Field
+            label="From name"
+            hint={`Leave it empty for ${sender.name || "your shop's name"}. The address stays your sending address.`}
+            inputProps={{ ...senderFields.fromName.props, maxLength: 100 }}
+            errors={senderFields.fromName.errors}
+          />
+          <Field
+            label="Reply-To"
+            hint="Where replies go; leave it empty for the usual address."
+            inputProps={{ ...senderFields.replyTo.props, maxLength: 254 }}
+            errors={senderFields.replyTo.errors}
+          />
+          <div className="sm:col-span-2">
+            <Field
+              label="Preheader"
+              hint="The line inbox lists show after the subject; leave it empty for the template's."
+              inputProps={{ ...senderFields.preheader.props, maxLength: 200 }}
+              errors={senderFields.preheader.errors}
+            />
+          </div>
+        </div>
         <div hidden={template !== null} className="space-y-4">
           <TextareaField
             label="Message Content"

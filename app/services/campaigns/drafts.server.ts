@@ -75,7 +75,7 @@ async function messageOf(
   input: CampaignContent,
   draft?: CampaignRow | null,
 ): Promise<Pick<NewCampaign, "subject" | "message" | "templateId" | "design">> {
-  if (input.templateId) return templateForCampaign(userId, input.templateId, input.subject);
+  if (input.templateId) return templateForCampaign(userId, input.templateId, input);
   if (draft?.design && (input.message === "" || input.message === draft.message)) {
     return {
       subject: input.subject || draft.subject,

@@ -15,7 +15,7 @@ import type { SendingCampaign } from "~/models/campaigns/store.server";
 import type { ClaimedDelivery } from "~/models/deliveries/claims/store.server";
 import type { AnyConnection } from "~/models/transaction/store.server";
 import type { ChannelResult, OutgoingMessage } from "~/services/sending/channel.server";
-import { type Sender, senderOf } from "~/services/email/sender.server";
+import { headerSafe, type Sender, senderOf } from "~/services/email/sender.server";
 import {
   batchRecipientValues,
   fullName,
@@ -136,8 +136,14 @@ async function designMail(connection: AnyConnection, campaign: SendingCampaign, 
   // A token sealed per recipient costs ~15 µs: the view-in-browser link is made only when written.
   const viewWritten = /view_in_browser_url/.test(compiled.htmlSource + compiled.textSource);
   const shop = { name: sender.name, address: sender.postalAddress ?? "" };
+  // The campaign's own From name and Reply-To, when it has them (the address stays MAIL_FROM's).
+  const from: Sender = {
+    ...sender,
+    name: headerSafe(design.fromName) || sender.name,
+    replyTo: design.replyTo || sender.replyTo,
+  };
   return {
-    sender,
+    sender: from,
     async write(rows) {
       const values = await batchRecipientValues(
         connection,
@@ -166,7 +172,7 @@ async function designMail(connection: AnyConnection, campaign: SendingCampaign, 
           messages.push({
             key,
             to: { name: r.name, email: r.email, phone: r.phone },
-            from: sender,
+            from,
             subject: message.subject,
             text: message.text,
             html: message.html,
