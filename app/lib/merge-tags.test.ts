@@ -68,6 +68,14 @@ describe("merge tags", () => {
         }
       }
     }
+    // An initial, a literal, a value set inside a block: what LiquidJS writes.
+    const asha = values({ first_name: "Asha" });
+    expect(fill("{{ customer.first_name[0] }}.{{ customer.first_name.length }}", "text", asha)).toBe("A.4");
+    expect(fill("{{ true }}", "text", asha)).toBe("true");
+    const nested =
+      '{% if customer.first_name != blank %}{% assign hi = customer.first_name %}{% else %}{% assign hi = "there" %}{% endif %}Hi {{ hi }}';
+    expect(fill(nested, "text", asha)).toBe("Hi Asha");
+    expect(fill(nested, "text", values({}))).toBe("Hi there");
     const withOrder = { ...values({}), last_order: { total: 672 } };
     expect(rendered("{{ last_order.total }}", "text", withOrder)).toEqual(["672", "672"]);
   });

@@ -153,8 +153,18 @@ type FastOutput = (values: MergeValues) => string;
 
 const SIMPLE_OUTPUT =
   /^\{\{\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[\d+\])*)\s*(?:\|\s*default:\s*(?:"([^"\\]*)"|'([^'\\]*)'))?\s*\}\}$/;
-/** Members LiquidJS reads in its own way (a string's or a list's size, first, last): left to it. */
-const LIQUID_MEMBERS = new Set(["size", "first", "last"]);
+/** Members LiquidJS reads in its own way (a string's or a list's size, first, last, length): left to it. */
+const LIQUID_MEMBERS = new Set(["size", "first", "last", "length"]);
+/** The roots of the values a message is filled with. */
+const FAST_ROOTS = new Set([
+  "customer",
+  "last_order",
+  "shop",
+  "unsubscribe_url",
+  "view_in_browser_url",
+  "tracked_links",
+  "tracked_open",
+]);
 /** LiquidJS's escape: the same five characters, the same entities. */
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "'": "&#39;" };
 const escapeOutput = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
@@ -178,7 +188,10 @@ function fastOutput(template: Template, kind: "html" | "text"): FastOutput | nul
   if (!match) return null;
   // `a.b[2].c` read as the segments a, b, 2, c.
   const path = match[1].split(/\.|\[(\d+)\]/).filter((segment) => segment !== undefined && segment !== "");
-  if (path.some((segment) => LIQUID_MEMBERS.has(segment))) return null;
+  // Only the values' own roots (not `true`, a literal); an index only of the tracked links (a
+  // string's index is a character to LiquidJS); none of the members LiquidJS reads its own way.
+  if (!FAST_ROOTS.has(path[0]) || path.some((segment) => LIQUID_MEMBERS.has(segment))) return null;
+  if (path.some((segment, i) => /^\d+$/.test(segment) && !(i === 1 && path[0] === "tracked_links"))) return null;
   const fallback = match[2] ?? match[3];
   return (values) => {
     let value: unknown = values;
@@ -221,9 +234,11 @@ export function compileMergeParts(parts: readonly MergePart[]): MergeParts {
   const parsedParts = parts.map(({ source, kind, where }) =>
     parseOrThrow(kind === "html" ? HTML_ENGINE : TEXT_ENGINE, withLegacyTags(source), where),
   );
-  // A tag that writes a value (assign, capture…) makes the same output differ by where it is: then
-  // every output is filled where it is written.
-  const dedupe = !parsedParts.flat().some((t) => TypeGuards.isTagToken(t.token) && WRITING_TAGS.has(t.token.name));
+  // A tag that writes a value (assign, capture…), at the top or inside a block, makes the same
+  // output differ by where it is: then every output is filled where it is written, by LiquidJS.
+  const dedupe =
+    !parsedParts.flat().some((t) => TypeGuards.isTagToken(t.token) && WRITING_TAGS.has(t.token.name)) &&
+    !parts.some(({ source }) => WRITING_TAG_TEXT.test(source));
   const plans: PartPlan[] = parts.map(({ kind }, index) => {
     const parsed = parsedParts[index];
     const plan: PartPlan = { statics: [""], slots: [], kind };
@@ -286,6 +301,8 @@ export function compileMergeParts(parts: readonly MergePart[]): MergeParts {
 
 /** Tags that write a value for later tags: filled with them, per recipient, whatever they read. */
 const WRITING_TAGS = new Set(["assign", "capture", "increment", "decrement", "cycle", "liquid"]);
+/** A writing tag anywhere in a text, nested in a block included. */
+const WRITING_TAG_TEXT = /\{%-?\s*(?:assign|capture|increment|decrement|cycle|liquid)\b/;
 
 /** Whether a tag's result depends on the shop's values only (the same for every recipient of a sender). */
 function readsOnlyTheShop(template: Template): boolean {

@@ -109,9 +109,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }));
   // The template the message starts from: a draft's (while it exists), or the one the Templates
   // screen's "Use in a campaign" asked for.
+  // A resend draft keeps its source's frozen design (it is not made again from the template).
   const askedTemplate =
     campaign?.status === "Draft"
-      ? (campaign.templateId ?? "")
+      ? campaign.resendOfId
+        ? ""
+        : (campaign.templateId ?? "")
       : (new URL(request.url).searchParams.get("templateId") ?? "");
   // A draft made from a template: the From name, Reply-To and preheader it was given.
   const design = campaign?.status === "Draft" ? readDesign((await findCampaign(user.id, campaign.id)).design) : null;
@@ -237,7 +240,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const next = intent === "back" ? Math.max(1, step - 1) : intent === "preview" ? step : Math.min(LAST_STEP, step + 1);
   // The subject starts as the campaign's name (with JavaScript it follows the name until edited).
   const name = String(formData.get("name") ?? "").trim();
-  if (next === 2 && step === 1 && !String(formData.get("subject") ?? "").trim() && name) {
+  // A message from a template takes the template's subject when none is typed.
+  if (next === 2 && step === 1 && !String(formData.get("subject") ?? "").trim() && name && !fromTemplate(formData)) {
     result.initialValue = { ...result.initialValue, subject: name };
   }
   return data({ result, ...(await showing(next)), failure: null });
@@ -315,17 +319,16 @@ export default function CampaignWizard() {
   const subject = text(fields.subject.value);
   const template = templates.find((t) => t.id === text(fields.templateId.value)) ?? null;
 
-  // A template chosen gives its subject, unless the user typed one.
+  // A template chosen gives its subject (another template, its own), unless the user typed one.
   useEffect(() => {
     if (!hydrated || !template || subjectEdited) return;
     form.update({ name: fields.subject.name, value: template.subject });
-    setSubjectEdited(true);
     // Only the choice of template moves the subject.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [template?.id, hydrated]);
 
   useEffect(() => {
-    if (!hydrated || subjectEdited || subject === name) return;
+    if (!hydrated || subjectEdited || template || subject === name) return;
     form.update({ name: fields.subject.name, value: name });
     // Only the name moves the subject; the subject's own value is read to skip a write that changes nothing.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -467,7 +470,7 @@ export default function CampaignWizard() {
         <ReviewStep
           hidden={step !== 3}
           name={name}
-          subject={subject}
+          subject={subject || template?.subject || ""}
           trackingOn={fields.trackingEnabled.value === "on"}
           resendAudience={resendAudience}
           segmentName={segment?.name ?? null}

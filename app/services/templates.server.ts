@@ -327,7 +327,8 @@ export async function templateForCampaign(
   }
   let compiled;
   try {
-    compiled = await compileTemplate(sourceOf(sent), DEFAULT_BRAND);
+    // As the delivery engine compiles it (with the tracking slots): what would fail there fails here.
+    compiled = await compileTemplate(sourceOf(sent), DEFAULT_BRAND, { tracking: true });
   } catch (error) {
     if (error instanceof TemplateCompileError) throw unparsable(error.where, error.message);
     throw error;

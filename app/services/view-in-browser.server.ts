@@ -10,8 +10,14 @@ import { campaigns } from "~/models/campaigns/store.server";
 import { deliveryHistory } from "~/models/deliveries/history/store.server";
 import { ApiError } from "~/lib/api.server";
 import { customerMergeValues, shopOf } from "~/services/templates/merge-values.server";
-import { fullName } from "~/services/templates/recipient-values.server";
-import { compileTemplate, renderTemplate } from "~/services/templates/render.server";
+import { MergeTagError } from "~/lib/merge-tags";
+import { keptRecipientValues } from "~/services/templates/recipient-values.server";
+import {
+  type CompiledTemplate,
+  compileTemplate,
+  renderTemplate,
+  TemplateCompileError,
+} from "~/services/templates/render.server";
 import { unsubscribeUrl } from "~/services/unsubscribe-token.server";
 import { readViewToken, viewInBrowserUrl } from "~/services/view-token.server";
 
@@ -20,26 +26,48 @@ export async function messageInBrowser(token: string): Promise<{ subject: string
   if (!target) return null;
   const campaign = await campaigns.findCampaignRow(target.userId, target.campaignId);
   if (!campaign || target.seq < campaign.firstSeq || target.seq > campaign.lastSeq) return null;
-  const design = readDesign(campaign.design);
+  let design;
+  try {
+    design = readDesign(campaign.design);
+  } catch {
+    return null;
+  }
   if (!design) return null;
   const [row] = await deliveryHistory.logRowsAfterSeq(target.seq - 1, target.seq, 1);
   if (!row || row.seq !== target.seq) return null;
   const values = await customerMergeValues(target.userId, row.customerId).catch(async (error: unknown) => {
     if (!(error instanceof ApiError)) throw error;
     // The customer was deleted since: the name and address the delivery row kept.
-    return {
-      customer: { name: fullName(row.name, ""), email: row.email, phone: row.phone },
-      last_order: null,
-      shop: await shopOf(target.userId),
-      unsubscribe_url: "",
-      view_in_browser_url: "",
-    };
+    return { ...keptRecipientValues(row), shop: await shopOf(target.userId) };
   });
-  const compiled = await compileTemplate({ ...design, subject: campaign.subject }, DEFAULT_BRAND);
-  const message = renderTemplate(compiled, {
-    ...values,
-    unsubscribe_url: unsubscribeUrl({ userId: target.userId, campaignId: campaign.id, email: row.email }),
-    view_in_browser_url: viewInBrowserUrl(target),
-  });
-  return { subject: message.subject, html: message.html };
+  try {
+    const compiled = await compiledOf(campaign.id, { ...design, subject: campaign.subject });
+    const message = renderTemplate(compiled, {
+      ...values,
+      unsubscribe_url: unsubscribeUrl({ userId: target.userId, campaignId: campaign.id, email: row.email }),
+      view_in_browser_url: viewInBrowserUrl(target),
+    });
+    return { subject: message.subject, html: message.html };
+  } catch (error) {
+    if (error instanceof TemplateCompileError || error instanceof MergeTagError) return null;
+    throw error;
+  }
+}
+
+/** The compiled designs of the campaigns whose copies were asked for last (a launched design does not change). */
+const compiledByCampaign = new Map<string, Promise<CompiledTemplate>>();
+const KEPT_DESIGNS = 20;
+
+function compiledOf(campaignId: string, source: Parameters<typeof compileTemplate>[0]): Promise<CompiledTemplate> {
+  let compiled = compiledByCampaign.get(campaignId);
+  if (!compiled) {
+    compiled = compileTemplate(source, DEFAULT_BRAND);
+    compiled.catch(() => compiledByCampaign.delete(campaignId));
+    if (compiledByCampaign.size >= KEPT_DESIGNS) {
+      const oldest = compiledByCampaign.keys().next().value;
+      if (oldest !== undefined) compiledByCampaign.delete(oldest);
+    }
+    compiledByCampaign.set(campaignId, compiled);
+  }
+  return compiled;
 }

@@ -112,8 +112,13 @@ test.describe("templates", () => {
     await html.fill(
       source.replace("Thank you for joining us.", "Thank you for joining us, {{ customer.first_name }}."),
     );
-    await plain.getByRole("button", { name: "Save template" }).click();
-    await plain.reload();
+    // The save is a plain form post (303 back to the page); the page is read again once it is answered.
+    await Promise.all([
+      plain.waitForResponse((r) => r.request().method() === "POST" && r.url().includes(`/templates/${id}`)),
+      plain.getByRole("button", { name: "Save template" }).click(),
+    ]);
+    await plain.waitForLoadState("load");
+    await plain.goto(`/templates/${id}`);
     await expect(plain.getByLabel("HTML")).toHaveValue(/Thank you for joining us, \{\{ customer\.first_name \}\}\./);
     await context.close();
   });

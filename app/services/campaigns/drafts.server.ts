@@ -76,7 +76,7 @@ async function messageOf(
   draft?: CampaignRow | null,
 ): Promise<Pick<NewCampaign, "subject" | "message" | "templateId" | "design">> {
   if (input.templateId) return templateForCampaign(userId, input.templateId, input);
-  if (draft?.design && (input.message === "" || input.message === draft.message)) {
+  if (draft?.design && (input.message === "" || sameText(input.message, draft.message))) {
     return {
       subject: input.subject || draft.subject,
       message: draft.message,
@@ -86,6 +86,9 @@ async function messageOf(
   }
   return { subject: input.subject, message: input.message, templateId: null, design: "" };
 }
+
+/** Two messages alike but for line endings and the spaces around them (a form trims and sends CRLF). */
+const sameText = (a: string, b: string) => a.replace(/\r\n?/g, "\n").trim() === b.replace(/\r\n?/g, "\n").trim();
 
 /**
  * The campaign a launch writes and its audience source, the one launch path for both: the WHERE of

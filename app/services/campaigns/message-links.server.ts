@@ -8,7 +8,12 @@ import { DEFAULT_BRAND } from "~/lib/template-brand";
 import { compileTemplate, TemplateCompileError } from "~/services/templates/render.server";
 
 export async function messageLinks(campaign: { subject: string; message: string; design: string }): Promise<string[]> {
-  const design = readDesign(campaign.design);
+  let design;
+  try {
+    design = readDesign(campaign.design);
+  } catch {
+    return [];
+  }
   if (!design) return emailLinks(campaign.message);
   try {
     const compiled = await compileTemplate({ ...design, subject: campaign.subject }, DEFAULT_BRAND, { tracking: true });

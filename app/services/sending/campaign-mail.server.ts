@@ -6,7 +6,7 @@
 // design made from a template (app/lib/campaign-design.ts), compiled once through MJML and
 // LiquidJS (app/services/templates/render.server.ts) and filled per recipient with their values,
 // read for the whole batch at once: the same compile and fill the template's preview uses.
-import { readDesign } from "~/lib/campaign-design";
+import { type CampaignDesign, readDesign } from "~/lib/campaign-design";
 import { deliveryKey, personalise } from "~/lib/campaigns";
 import { compileEmailBody } from "~/lib/email-body";
 import { CUSTOMER_COLUMN_TAGS, MergeTagError } from "~/lib/merge-tags";
@@ -18,8 +18,7 @@ import type { ChannelResult, OutgoingMessage } from "~/services/sending/channel.
 import { headerSafe, type Sender, senderOf } from "~/services/email/sender.server";
 import {
   batchRecipientValues,
-  fullName,
-  type RecipientValues,
+  keptRecipientValues,
   type ValuesNeeded,
 } from "~/services/templates/recipient-values.server";
 import { type CompiledTemplate, compileTemplate, renderTemplate } from "~/services/templates/render.server";
@@ -100,9 +99,9 @@ function textMail(campaign: SendingCampaign, sender: Sender): CampaignMail {
   };
 }
 
-/** What a compiled template reads beyond the customer's own columns. */
-function valuesNeeded(compiled: CompiledTemplate): ValuesNeeded {
-  const all = [compiled.htmlSource, compiled.textSource, ...(compiled.links?.sources ?? [])].join("\n");
+/** What a compiled template (and its subject) reads beyond the customer's own columns. */
+function valuesNeeded(compiled: CompiledTemplate, subject: string): ValuesNeeded {
+  const all = [subject, compiled.htmlSource, compiled.textSource, ...(compiled.links?.sources ?? [])].join("\n");
   const members = [...all.matchAll(/\bcustomer\s*\.\s*([A-Za-z_][\w]*)/g)].map((m) => m[1]);
   return {
     fields: /\bcustomer\s*\[/.test(all) || members.some((m) => !CUSTOMER_COLUMN_TAGS.has(m)),
@@ -110,29 +109,35 @@ function valuesNeeded(compiled: CompiledTemplate): ValuesNeeded {
   };
 }
 
-/** A recipient whose customer was deleted since the launch: the name and address the row kept. */
-const rowValues = (r: ClaimedDelivery): RecipientValues => {
-  const [first = "", ...rest] = r.name.trim().split(/\s+/);
-  return {
-    customer: {
-      name: fullName(first, rest.join(" ")),
-      first_name: first,
-      last_name: rest.join(" "),
-      email: r.email,
-      phone: r.phone,
-    },
-    last_order: null,
-  };
-};
-
 /** A campaign made from a template: its frozen design compiled once, filled per recipient. */
 async function designMail(connection: AnyConnection, campaign: SendingCampaign, sender: Sender): Promise<CampaignMail> {
-  const design = readDesign(campaign.design);
-  if (!design) throw new Error(`Campaign ${campaign.id} has no design`);
-  const compiled = await compileTemplate({ ...design, subject: campaign.subject }, DEFAULT_BRAND, {
-    tracking: campaign.trackingEnabled === 1,
-  });
-  const needed = valuesNeeded(compiled);
+  let design: CampaignDesign | null;
+  let compiled: CompiledTemplate;
+  try {
+    design = readDesign(campaign.design);
+    if (!design) throw new Error("it has no design");
+    compiled = await compileTemplate({ ...design, subject: campaign.subject }, DEFAULT_BRAND, {
+      tracking: campaign.trackingEnabled === 1,
+    });
+  } catch (error) {
+    // Checked at launch, so never expected; if it happens, its rows fail saying why rather than
+    // being claimed again for ever.
+    const reason = `The campaign's message could not be made: ${error instanceof Error ? error.message : String(error)}`;
+    return {
+      sender,
+      async write(rows) {
+        return {
+          messages: [],
+          refused: rows.map((r) => ({
+            key: deliveryKey(r.campaignId, r.seq, r.retries),
+            status: "failed" as const,
+            details: reason,
+          })),
+        };
+      },
+    };
+  }
+  const needed = valuesNeeded(compiled, campaign.subject);
   // A token sealed per recipient costs ~15 µs: the view-in-browser link is made only when written.
   const viewWritten = /view_in_browser_url/.test(compiled.htmlSource + compiled.textSource);
   const shop = { name: sender.name, address: sender.postalAddress ?? "" };
@@ -160,7 +165,7 @@ async function designMail(connection: AnyConnection, campaign: SendingCampaign, 
           const message = renderTemplate(
             compiled,
             {
-              ...(values.get(r.customerId) ?? rowValues(r)),
+              ...(values.get(r.customerId) ?? keptRecipientValues(r)),
               shop,
               unsubscribe_url: unsubscribe,
               view_in_browser_url: viewWritten

@@ -55,6 +55,19 @@ export function recipientValues(r: RecipientSource): RecipientValues {
   };
 }
 
+/**
+ * A recipient whose customer was deleted since the launch: the name, address and phone their
+ * delivery row kept (the sent message and its view-in-browser copy read the same).
+ */
+export function keptRecipientValues(row: { name: string; email: string; phone: string }): RecipientValues {
+  const [first = "", ...rest] = row.name.trim().split(/\s+/);
+  const last = rest.join(" ");
+  return {
+    customer: { name: fullName(first, last), first_name: first, last_name: last, email: row.email, phone: row.phone },
+    last_order: null,
+  };
+}
+
 const BUILT_IN_TYPES = new Map<string, FieldType>(BUILT_IN_FIELDS.map((f) => [f.name, f.type]));
 
 /** A stored value as a tag reads it; undefined for a value of a field deleted since. */

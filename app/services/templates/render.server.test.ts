@@ -129,3 +129,48 @@ describe("an HTML or Markdown template", () => {
     expect(message.text).toMatch(/^# Hi Asha_B\n\nOur \*\*sale\*\* is on/);
   });
 });
+
+describe("a template compiled with tracking", () => {
+  const tracking = {
+    openUrl: "https://crm.example.in/o/open",
+    clickUrl: (n: number, url: string) => `https://crm.example.in/c/${n}?to=${encodeURIComponent(url)}`,
+  };
+
+  it("puts each link's tracked address and the open pixel in, the rest as the preview has it", async () => {
+    const compiled = await compileTemplate(source(), DEFAULT_BRAND, { tracking: true });
+    expect(compiled.links?.sources).toEqual([
+      "https://shop.example.in/sale",
+      "https://shop.example.in/masala",
+      "https://shop.example.in/green",
+    ]);
+    const sent = renderTemplate(compiled, values("Asha"), tracking);
+    expect(sent.html).toMatch(
+      /<a href="https:\/\/crm\.example\.in\/c\/0\?to=https%3A%2F%2Fshop\.example\.in%2Fsale"[^>]*>see it<\/a>/,
+    );
+    expect(sent.html).toContain('<img src="https://crm.example.in/o/open" width="1" height="1" alt=""');
+    const previewed = renderTemplate(await compileTemplate(source(), DEFAULT_BRAND), values("Asha"));
+    const untracked = sent.html
+      .replace(/https:\/\/crm\.example\.in\/c\/(\d)\?to=([^"]+)/g, (_m, _n, to: string) => decodeURIComponent(to))
+      .replace(/<img src="https:\/\/crm\.example\.in\/o\/open"[^>]*>\n/, "");
+    expect(untracked).toBe(previewed.html);
+  });
+
+  it("reads a link whose merge tag holds quotes whole, and fills it per recipient", async () => {
+    const linked: Block[] = [
+      {
+        type: "button",
+        label: "Your page",
+        href: '{{ customer.page | default: "https://shop.example.in/?a=1&b=2" }}',
+        align: "center",
+      },
+    ];
+    const compiled = await compileTemplate(source({ content: linked }), DEFAULT_BRAND, { tracking: true });
+    expect(compiled.links?.sources).toEqual(['{{ customer.page | default: "https://shop.example.in/?a=1&b=2" }}']);
+    const fallback = renderTemplate(compiled, values("Asha"), tracking);
+    expect(fallback.html).toContain(
+      `href="https://crm.example.in/c/0?to=${encodeURIComponent("https://shop.example.in/?a=1&b=2")}"`,
+    );
+    const own = renderTemplate(compiled, { ...values("Asha"), customer: { page: "https://asha.example/" } }, tracking);
+    expect(own.html).toContain(`href="https://crm.example.in/c/0?to=${encodeURIComponent("https://asha.example/")}"`);
+  });
+});

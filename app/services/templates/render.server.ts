@@ -131,8 +131,15 @@ const TRACKED_LINK = (n: number) => `{{ tracked_links[${n}] }}`;
 const PIXEL = `<img src="{{ tracked_open }}" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0;">`;
 const LINK_TAGS_HREF = /^(\{\{-?\s*(unsubscribe_url|view_in_browser_url)\b|\{UNSUBSCRIBE_URL\})/;
 
-const ENTITIES: Record<string, string> = { "&amp;": "&", "&quot;": '"', "&#39;": "'", "&lt;": "<", "&gt;": ">" };
-const decoded = (attribute: string) => attribute.replace(/&(amp|quot|#39|lt|gt);/g, (e) => ENTITIES[e] ?? e);
+const HREF = /(<a\b[^>]*?\shref=)"((?:\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}|[^"])*)"/gi;
+const ENTITIES: Record<string, string> = { "&amp;": "&", "&quot;": '"', "&lt;": "<", "&gt;": ">" };
+/** An attribute's text: the named entities HTML writes in one, and numeric ones (&#39;, &#x26;). */
+const decoded = (attribute: string) =>
+  attribute.replace(/&(?:amp|quot|lt|gt|#(\d{1,7})|#x([0-9a-f]{1,6}));/gi, (e, dec?: string, hex?: string) => {
+    const code = dec !== undefined ? Number(dec) : hex !== undefined ? parseInt(hex, 16) : NaN;
+    if (Number.isNaN(code)) return ENTITIES[e.toLowerCase()] ?? e;
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : e;
+  });
 
 /**
  * The HTML with a slot for each link that is tracked (an http(s) address, or one a merge tag
@@ -141,7 +148,8 @@ const decoded = (attribute: string) => attribute.replace(/&(amp|quot|#39|lt|gt);
  */
 function withTrackingSlots(html: string): { html: string; links: string[] } {
   const links: string[] = [];
-  const slotted = html.replace(/(<a\b[^>]*?\shref=)"([^"]*)"/gi, (whole, start: string, raw: string) => {
+  // A merge tag inside the address may hold quotes of its own (`default: "…"`): a tag is read whole.
+  const slotted = html.replace(HREF, (whole, start: string, raw: string) => {
     const href = decoded(raw).trim();
     if (LINK_TAGS_HREF.test(href) || !(/^https?:\/\//i.test(href) || href.startsWith("{{"))) return whole;
     let n = links.indexOf(href);

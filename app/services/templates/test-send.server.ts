@@ -16,7 +16,8 @@ import { createChannel } from "~/services/sending/channels.server";
 import { builtInVendor } from "~/services/sending/job.server";
 import { customFieldNames, getTemplate, tagProblemsOf } from "~/services/templates.server";
 import { customerMergeValues, exampleLinks, sampleMergeValues } from "~/services/templates/merge-values.server";
-import { compileTemplate, renderTemplate } from "~/services/templates/render.server";
+import { compileTemplate, renderTemplate, TemplateCompileError } from "~/services/templates/render.server";
+import { MergeTagError } from "~/lib/merge-tags";
 
 export const TEST_ADDRESSES_PER_HOUR = 30;
 const HOUR_MS = 60 * 60_000;
@@ -49,16 +50,27 @@ export async function sendTemplateTest(
     throw new ApiError("unprocessable", `The test cannot be sent: ${problem.where}: ${problem.message}`);
   }
   const to = [...new Set(input.to)];
-  takeTestAllowance(userId, to.length, now);
   const [compiled, sender, customer] = await Promise.all([
-    compileTemplate(template, DEFAULT_BRAND),
+    compileTemplate(template, DEFAULT_BRAND).catch((error: unknown) => {
+      if (error instanceof TemplateCompileError) {
+        throw new ApiError("unprocessable", `The test cannot be sent: ${error.where}: ${error.message}`);
+      }
+      throw error;
+    }),
     senderOf(userId),
     input.customerId ? customerMergeValues(userId, input.customerId) : null,
   ]);
   const messages: OutgoingMessage[] = [];
   for (const address of to) {
     const values = customer ?? (await sampleMergeValues(userId, { customer: { email: address }, last_order: null }));
-    const message = renderTemplate(compiled, values);
+    let message;
+    try {
+      message = renderTemplate(compiled, values);
+    } catch (error) {
+      if (error instanceof MergeTagError)
+        throw new ApiError("unprocessable", `The test cannot be sent: ${error.message}`);
+      throw error;
+    }
     messages.push({
       key: `test-${randomUUID()}`,
       to: { name: "", email: address, phone: "" },
@@ -69,6 +81,8 @@ export async function sendTemplateTest(
       unsubscribeUrl: exampleLinks().unsubscribe_url,
     });
   }
+  // Counted once the messages are made: a template refused above costs no allowance.
+  takeTestAllowance(userId, messages.length, now);
   let channel;
   try {
     channel = createChannel(getEnv(), builtInVendor() ?? {});
@@ -78,6 +92,8 @@ export async function sendTemplateTest(
   let results: ChannelResult[];
   try {
     results = await channel.send(messages);
+  } catch (error) {
+    throw new ApiError("unavailable", `The test could not be handed over: ${(error as Error).message}`);
   } finally {
     await channel.close().catch(() => undefined);
   }
