@@ -5,7 +5,6 @@
 // problem and where it is; tags that name nothing the product has are listed by templateCheck()
 // and refused at launch, not at save, so a draft can name a field that is yet to be made.
 import { ApiError, notFound } from "~/lib/api.server";
-import { designJson } from "~/lib/campaign-design";
 import { newId } from "~/lib/id";
 import { knownMergeTags, MergeTagError, type MergeTagProblem, mergeTagProblems } from "~/lib/merge-tags";
 import { isStarterTemplateId, STARTER_TEMPLATES, type StarterTemplate } from "~/lib/starter-templates";
@@ -292,60 +291,6 @@ export async function renderTemplateFor(
     if (error instanceof TemplateCompileError) throw unparsable(error.where, error.message);
     throw error;
   }
-}
-
-/** A template as a campaign takes it: its id, subject, text part (the campaign's message) and frozen design. */
-export type CampaignTemplate = { templateId: string; subject: string; message: string; design: string };
-
-/**
- * The template a campaign is made from, frozen for it (app/lib/campaign-design.ts), under the
- * subject the campaign gives (the template's when it gives none). Refused, naming the problem and
- * where it is, when the template (or that subject) has a tag that does not parse or names nothing
- * the product has: a message that cannot be filled is found now, never at send time. An unknown
- * template is a 404 on the field.
- */
-export async function templateForCampaign(
-  userId: string,
-  templateId: string,
-  own: { subject?: string; preheader?: string; fromName?: string; replyTo?: string } = {},
-): Promise<CampaignTemplate> {
-  const template = await getTemplate(userId, templateId).catch((error: unknown) => {
-    if (error instanceof ApiError && error.status === 404) {
-      throw new ApiError("not_found", "Template not found", { templateId: "Template not found" });
-    }
-    throw error;
-  });
-  const sent = {
-    ...template,
-    subject: own.subject || template.subject,
-    preheader: own.preheader || template.preheader,
-  };
-  const [problem] = tagProblemsOf(sent, await customFieldNames(userId));
-  if (problem) {
-    const reason = `The template "${template.name}" cannot be sent: ${problem.where}: ${problem.message}`;
-    throw new ApiError("unprocessable", reason, { templateId: reason });
-  }
-  let compiled;
-  try {
-    // As the delivery engine compiles it (with the tracking slots): what would fail there fails here.
-    compiled = await compileTemplate(sourceOf(sent), DEFAULT_BRAND, { tracking: true });
-  } catch (error) {
-    if (error instanceof TemplateCompileError) throw unparsable(error.where, error.message);
-    throw error;
-  }
-  return {
-    templateId: template.id,
-    subject: sent.subject,
-    message: compiled.textSource,
-    design: designJson({
-      format: sent.format,
-      preheader: sent.preheader,
-      content: sent.content,
-      text: sent.text,
-      fromName: own.fromName ?? "",
-      replyTo: own.replyTo ?? "",
-    }),
-  };
 }
 
 /** What a new template holds, by format: a start to write over, which parses. */

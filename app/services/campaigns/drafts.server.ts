@@ -13,7 +13,7 @@ import { type CampaignDto, findCampaign, getCampaign } from "~/services/campaign
 import { resendReach } from "~/services/campaigns/reach.server";
 import { withSegmentReference } from "~/services/segment-references.server";
 import { getSegment, segmentAudienceCount } from "~/services/segments.server";
-import { templateForCampaign } from "~/services/templates.server";
+import { templateForCampaign } from "~/services/campaigns/campaign-template.server";
 
 /** The campaign to write, and the segment it is sent to (null for a resend: its audience is its source's non-openers). */
 type Content = {
