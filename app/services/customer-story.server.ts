@@ -115,7 +115,9 @@ export async function customerStory(
   );
   const messages = await customerStories.campaignMessages(userId, [...clicked]);
   const links = new Map(
-    await Promise.all([...messages].map(async ([id, m]) => [id, await messageLinks({ subject: "", ...m })] as const)),
+    await Promise.all(
+      [...messages].map(async ([id, m]) => [id, await messageLinks({ id, subject: "", ...m })] as const),
+    ),
   );
   const linksOf: LinksOf = (campaignId) => (campaignId ? (links.get(campaignId) ?? []) : []);
   return {

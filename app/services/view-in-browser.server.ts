@@ -4,20 +4,14 @@
 // with the recipient's values, as the message was (their current values: a field changed since the
 // send shows its new value), without tracking. A token this server did not seal, of a campaign or
 // recipient that is gone, or of a plain-text campaign, is nothing (null: a 404).
-import { readDesign } from "~/lib/campaign-design";
-import { DEFAULT_BRAND } from "~/lib/template-brand";
 import { campaigns } from "~/models/campaigns/store.server";
 import { deliveryHistory } from "~/models/deliveries/history/store.server";
 import { ApiError } from "~/lib/api.server";
 import { customerMergeValues, shopOf } from "~/services/templates/merge-values.server";
 import { MergeTagError } from "~/lib/merge-tags";
 import { keptRecipientValues } from "~/services/templates/recipient-values.server";
-import {
-  type CompiledTemplate,
-  compileTemplate,
-  renderTemplate,
-  TemplateCompileError,
-} from "~/services/templates/render.server";
+import { compiledDesign } from "~/services/campaigns/compiled-design.server";
+import { renderTemplate } from "~/services/templates/render.server";
 import { unsubscribeUrl } from "~/services/unsubscribe-token.server";
 import { readViewToken, viewInBrowserUrl } from "~/services/view-token.server";
 
@@ -26,13 +20,8 @@ export async function messageInBrowser(token: string): Promise<{ subject: string
   if (!target) return null;
   const campaign = await campaigns.findCampaignRow(target.userId, target.campaignId);
   if (!campaign || target.seq < campaign.firstSeq || target.seq > campaign.lastSeq) return null;
-  let design;
-  try {
-    design = readDesign(campaign.design);
-  } catch {
-    return null;
-  }
-  if (!design) return null;
+  const compiled = await compiledDesign(campaign);
+  if (!compiled) return null;
   const [row] = await deliveryHistory.logRowsAfterSeq(target.seq - 1, target.seq, 1);
   if (!row || row.seq !== target.seq) return null;
   const values = await customerMergeValues(target.userId, row.customerId).catch(async (error: unknown) => {
@@ -41,7 +30,6 @@ export async function messageInBrowser(token: string): Promise<{ subject: string
     return { ...keptRecipientValues(row), shop: await shopOf(target.userId) };
   });
   try {
-    const compiled = await compiledOf(campaign.id, { ...design, subject: campaign.subject });
     const message = renderTemplate(compiled, {
       ...values,
       unsubscribe_url: unsubscribeUrl({ userId: target.userId, campaignId: campaign.id, email: row.email }),
@@ -49,25 +37,7 @@ export async function messageInBrowser(token: string): Promise<{ subject: string
     });
     return { subject: message.subject, html: message.html };
   } catch (error) {
-    if (error instanceof TemplateCompileError || error instanceof MergeTagError) return null;
+    if (error instanceof MergeTagError) return null;
     throw error;
   }
-}
-
-/** The compiled designs of the campaigns whose copies were asked for last (a launched design does not change). */
-const compiledByCampaign = new Map<string, Promise<CompiledTemplate>>();
-const KEPT_DESIGNS = 20;
-
-function compiledOf(campaignId: string, source: Parameters<typeof compileTemplate>[0]): Promise<CompiledTemplate> {
-  let compiled = compiledByCampaign.get(campaignId);
-  if (!compiled) {
-    compiled = compileTemplate(source, DEFAULT_BRAND);
-    compiled.catch(() => compiledByCampaign.delete(campaignId));
-    if (compiledByCampaign.size >= KEPT_DESIGNS) {
-      const oldest = compiledByCampaign.keys().next().value;
-      if (oldest !== undefined) compiledByCampaign.delete(oldest);
-    }
-    compiledByCampaign.set(campaignId, compiled);
-  }
-  return compiled;
 }

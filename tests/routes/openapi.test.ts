@@ -13,6 +13,7 @@ import { createTestUser, useTestConnection, useTestDatabase } from "../helpers/d
 import { sqlRun } from "../helpers/sql";
 import { AnswerValidator, type ApiRoute, apiRoutes, routeModule, structuralProblems } from "../helpers/openapi";
 import { cookieFor } from "../helpers/requests";
+import { withBuiltInVendor } from "../helpers/built-in-vendor";
 import { fakeSendgrid } from "../fakes/sendgrid";
 import { startFakeSns, trustFakeSns } from "../fakes/sns";
 
@@ -22,7 +23,6 @@ useTestDatabase();
 const connection = useTestConnection();
 
 import { getEnv, resetEnvCache } from "~/env.server";
-import { startSimulatedVendor } from "~/services/sending/simulated-vendor.server";
 import { deliveryId } from "~/lib/campaigns";
 import { campaigns } from "~/models/campaigns/store.server";
 import type { OpenApiDocument } from "~/lib/openapi/document.server";
@@ -592,15 +592,7 @@ describe("real answers validate against the document", () => {
     await call("PUT /api/templates/{id}/draft", { params: { id: "0".repeat(24) }, json: typed }, 404);
     await call("DELETE /api/templates/{id}/draft", { params: { id } }, 200);
     // A test through the built-in vendor, running here as the server runs it.
-    const vendor = await startSimulatedVendor({
-      apiKey: "vendor-key",
-      receiptsUrl: "http://127.0.0.1:9/none",
-      receiptsSecret: "s",
-    });
-    process.env.SIMULATED_VENDOR_URL = vendor.url;
-    process.env.SIMULATED_VENDOR_KEY = "vendor-key";
-    resetEnvCache();
-    try {
+    await withBuiltInVendor(async (vendor) => {
       const tested = await call(
         "POST /api/templates/{id}/test",
         { params: { id }, json: { to: ["me@shop.example"] } },
@@ -608,12 +600,7 @@ describe("real answers validate against the document", () => {
       );
       expect(tested.body).toMatchObject({ sent: [{ to: "me@shop.example", status: "accepted" }] });
       expect([...vendor.accepted().values()][0]).toMatchObject({ subject: "[Test] Hi" });
-    } finally {
-      delete process.env.SIMULATED_VENDOR_URL;
-      delete process.env.SIMULATED_VENDOR_KEY;
-      resetEnvCache();
-      await vendor.close();
-    }
+    });
     await call("POST /api/templates/{id}/test", { params: { id }, json: { to: [] } }, 400);
     await call("POST /api/templates/{id}/test", { params: { id: "0".repeat(24) }, json: { to: ["a@b.example"] } }, 404);
     const copy = await call("POST /api/templates/{id}/duplicate", { params: { id } }, 201);

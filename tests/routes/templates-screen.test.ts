@@ -9,6 +9,7 @@ import { useTestDatabase as setUpTestDatabase } from "../helpers/db";
 import { args, flashOf, formRequest, makeRequest, ORIGIN } from "../helpers/requests";
 import { replyOf, thrown } from "../helpers/route-answers";
 import { signedIn } from "../helpers/signed-in";
+import { withBuiltInVendor } from "../helpers/built-in-vendor";
 
 setUpTestDatabase();
 
@@ -259,17 +260,7 @@ describe("the Templates screens", () => {
       message: "The test was not sent: A test goes to at most 5 addresses",
     });
 
-    const { startSimulatedVendor } = await import("~/services/sending/simulated-vendor.server");
-    const { resetEnvCache } = await import("~/env.server");
-    const vendor = await startSimulatedVendor({
-      apiKey: "vendor-key",
-      receiptsUrl: "http://127.0.0.1:9/none",
-      receiptsSecret: "s",
-    });
-    process.env.SIMULATED_VENDOR_URL = vendor.url;
-    process.env.SIMULATED_VENDOR_KEY = "vendor-key";
-    resetEnvCache();
-    try {
+    await withBuiltInVendor(async (vendor) => {
       expect(await sendTest("me@shop.example; you@shop.example")).toMatchObject({
         type: "success",
         message: "Test sent to me@shop.example, you@shop.example",
@@ -277,11 +268,6 @@ describe("the Templates screens", () => {
       const got = [...vendor.accepted().values()];
       expect(got.map((m) => m.email).sort()).toEqual(["me@shop.example", "you@shop.example"]);
       expect(got[0]).toMatchObject({ subject: expect.stringMatching(/^\[Test\] A message from /) });
-    } finally {
-      delete process.env.SIMULATED_VENDOR_URL;
-      delete process.env.SIMULATED_VENDOR_KEY;
-      resetEnvCache();
-      await vendor.close();
-    }
+    });
   });
 });

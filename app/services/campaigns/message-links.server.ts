@@ -2,24 +2,15 @@
 // this list): for plain text, each distinct http(s) address in order of first appearance
 // (emailLinks in app/lib/email-body.ts); for a design made from a template, the links of its HTML
 // as the compile with tracking numbers them, as written (a link a merge tag writes shows its tag).
-import { readDesign } from "~/lib/campaign-design";
 import { emailLinks } from "~/lib/email-body";
-import { DEFAULT_BRAND } from "~/lib/template-brand";
-import { compileTemplate, TemplateCompileError } from "~/services/templates/render.server";
+import { compiledDesign } from "~/services/campaigns/compiled-design.server";
 
-export async function messageLinks(campaign: { subject: string; message: string; design: string }): Promise<string[]> {
-  let design;
-  try {
-    design = readDesign(campaign.design);
-  } catch {
-    return [];
-  }
-  if (!design) return emailLinks(campaign.message);
-  try {
-    const compiled = await compileTemplate({ ...design, subject: campaign.subject }, DEFAULT_BRAND, { tracking: true });
-    return compiled.links?.sources ?? [];
-  } catch (error) {
-    if (error instanceof TemplateCompileError) return [];
-    throw error;
-  }
+export async function messageLinks(campaign: {
+  id: string;
+  subject: string;
+  message: string;
+  design: string;
+}): Promise<string[]> {
+  if (campaign.design === "") return emailLinks(campaign.message);
+  return (await compiledDesign(campaign, { tracking: true }))?.links?.sources ?? [];
 }

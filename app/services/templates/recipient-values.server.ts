@@ -8,20 +8,13 @@ import type { MergeValues } from "~/lib/merge-tags";
 import { paiseToRupees } from "~/lib/money";
 import { totalPaise } from "~/lib/orders";
 import type { AnyConnection } from "~/models/transaction/store.server";
-import { mergeValues, type RecipientFieldRow } from "~/models/merge-values/store.server";
+import { mergeValues, type RecipientFieldRow, type RecipientRow } from "~/models/merge-values/store.server";
 
 export type RecipientValues = Pick<MergeValues, "customer" | "last_order">;
 
-/** What the values are made of: the customer's fields (amounts in rupees) and their newest order. */
-export type RecipientSource = {
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  address: string;
-  company: string;
+/** What the values are made of: the customer's record (amounts in rupees), fields and newest order. */
+export type RecipientSource = Omit<RecipientRow, "id" | "totalSpendPaise"> & {
   totalSpend: number;
-  visits: number;
   fields: FieldValues;
   lastOrder: { createdAt: number; amount: number; total: number; status: string } | null;
 };
