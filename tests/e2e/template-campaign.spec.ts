@@ -153,6 +153,10 @@ test.describe("a campaign made from a template", () => {
     await expect(page.getByTestId("review-message")).toHaveText('From the template "Festive sale"');
     await page.getByRole("button", { name: "Launch Campaign" }).click();
     await expect(page.getByText("Campaign launched successfully!")).toBeVisible({ timeout: 30_000 });
+    // Its detail page shows the design it sends.
+    await expect(page.getByTestId("campaign-design").locator("iframe")).toBeVisible();
+    await widthShot(page, "campaign-detail-template", 1366);
+    await widthShot(page, "campaign-detail-template", 390);
 
     await expect.poll(() => smtp!.messages.length, { timeout: 60_000 }).toBe(CUSTOMERS + 1);
     const sent = smtp.messages.find((m) => m.to !== EMAIL)!;
