@@ -27,6 +27,7 @@ export default [
   route("o/:token", "routes/track-open.ts"),
   route("c/:token", "routes/track-click.ts"),
   route("v/:token", "routes/view-in-browser.ts"),
+  route("images/:file", "routes/image-file.ts"),
 
   // /api (docs/rules.md#the-api-contract)
   route("api/auth/google", "routes/api/auth-google.ts"),
@@ -61,6 +62,9 @@ export default [
   route("api/templates/:id/test", "routes/api/templates-id-test.ts"),
   route("api/templates/:id/check", "routes/api/templates-id-check.ts"),
   route("api/templates/:id/draft", "routes/api/templates-id-draft.ts"),
+  route("api/images", "routes/api/images.ts"),
+  route("api/images/:id", "routes/api/images-id.ts"),
+  route("api/brand", "routes/api/brand.ts"),
   route("api/suppressions", "routes/api/suppressions.ts"),
   route("api/suppressions/import", "routes/api/suppressions-import.ts"),
   route("api/suppressions/export", "routes/api/suppressions-export.ts"),

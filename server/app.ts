@@ -60,6 +60,8 @@ export const BODY_LIMITS = {
   form: 64 * 1024,
   /** /api JSON bodies. */
   json: 1_000_000,
+  /** An image upload (POST /api/images, the Brand and images screen's form): far above the image limit, so a phone photo is refused by the route with a message saying what to do, not by a bare 413. */
+  image: 16 * 1024 * 1024,
   /** A CSV import (the pages' uploads, POST /api/customers/import and /api/suppressions/import), streamed. */
   import: 512 * 1024 * 1024,
 } as const;
@@ -72,6 +74,7 @@ export function bodyLimitOf(pathname: string): number {
     .replace(/\/+$/, "");
   if (path === "/customers/import" || path === "/api/customers/import") return BODY_LIMITS.import;
   if (path === "/suppressions/import" || path === "/api/suppressions/import") return BODY_LIMITS.import;
+  if (path === "/api/images" || path === "/templates/brand") return BODY_LIMITS.image;
   if (path === "/api" || path.startsWith("/api/")) return BODY_LIMITS.json;
   return BODY_LIMITS.form;
 }

@@ -16,6 +16,7 @@ const PG_TYPES: Record<string, Column["type"]> = {
   "double precision": "real",
   boolean: "bool",
   "timestamp with time zone": "timestamp",
+  bytea: "bytes",
 };
 
 /** Opens the source read-only, with a message for each way it can be missing or wrong. */

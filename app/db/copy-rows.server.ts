@@ -17,7 +17,7 @@ function escapeText(value: string): string {
  * One value as COPY text. SQLite keeps DateTime as integer milliseconds (Prisma's unixepoch-ms);
  * a row written by SQL with the column's CURRENT_TIMESTAMP default holds "YYYY-MM-DD HH:MM:SS" in
  * UTC, which the session reads as UTC (SET LOCAL timezone). Booleans are 0/1, which PostgreSQL's
- * boolean input takes as they are.
+ * boolean input takes as they are. Bytes go as bytea's hex form.
  */
 function formatValue(value: unknown, type: Column["type"]): string {
   if (value === null || value === undefined) return "\\N";
@@ -26,6 +26,8 @@ function formatValue(value: unknown, type: Column["type"]): string {
     const text = String(value);
     return /^-?\d+$/.test(text) ? new Date(Number(text)).toISOString() : escapeText(text);
   }
+  // bytea's hex input (\\x…), its backslash doubled for COPY's text format.
+  if (type === "bytes") return "\\\\x" + (Buffer.isBuffer(value) ? value : Buffer.from(String(value))).toString("hex");
   if (typeof value === "string") return escapeText(value);
   if (Buffer.isBuffer(value)) return escapeText(value.toString("utf8"));
   return String(value);

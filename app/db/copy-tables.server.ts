@@ -33,8 +33,10 @@ export const COPY_TABLES = [
   "IdempotencyKey",
   "Suppression",
   "SuppressionEvent",
-  // Message templates (their autosaved drafts with them).
+  // Message templates (their autosaved drafts with them), the images they show, the tenant's brand.
   "EmailTemplate",
+  "Image",
+  "Brand",
   // Sign-in counters: empty on SQLite (its workers count in memory), so nothing goes across today.
   "SignInAttempt",
   // The send rate's bucket: empty on SQLite too (its one delivery job keeps it in memory).
@@ -51,7 +53,7 @@ export class CopyRefused extends Error {
 }
 
 /** A copied column and the kind of value it takes on PostgreSQL. */
-export type Column = { name: string; type: "text" | "int" | "real" | "bool" | "timestamp" };
+export type Column = { name: string; type: "text" | "int" | "real" | "bool" | "timestamp" | "bytes" };
 
 /** "postgres://crm:***@db:5432/crm": the URL without its password, for messages. */
 export function urlForDisplay(url: string): string {

@@ -20,6 +20,19 @@ export type Brand = {
 export const SYSTEM_FONTS =
   "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Noto Sans', 'Helvetica Neue', Arial, sans-serif";
 
+/** The fonts a brand chooses from: stacks every mail client has a font of, by the name a marketer knows. */
+export const BRAND_FONTS = {
+  system: { label: "The reader's system font", stack: SYSTEM_FONTS },
+  arial: { label: "Arial", stack: "Arial, Helvetica, sans-serif" },
+  verdana: { label: "Verdana", stack: "Verdana, Geneva, sans-serif" },
+  trebuchet: { label: "Trebuchet MS", stack: "'Trebuchet MS', 'Lucida Grande', sans-serif" },
+  georgia: { label: "Georgia", stack: "Georgia, 'Times New Roman', serif" },
+  times: { label: "Times New Roman", stack: "'Times New Roman', Times, serif" },
+  courier: { label: "Courier New", stack: "'Courier New', Courier, monospace" },
+} as const;
+export type BrandFont = keyof typeof BRAND_FONTS;
+export const BRAND_FONT_KEYS = Object.keys(BRAND_FONTS) as [BrandFont, ...BrandFont[]];
+
 export const DEFAULT_BRAND: Brand = {
   background: "#f3f4f6",
   textColor: "#1f2937",
@@ -30,3 +43,14 @@ export const DEFAULT_BRAND: Brand = {
   logoUrl: "",
   logoAlt: "",
 };
+
+/** A brand's settings as the tenant sets them (the font by its name; the postal address of the footer). */
+export type BrandSettings = Omit<Brand, "font"> & { font: BrandFont; postalAddress: string };
+
+export const DEFAULT_BRAND_SETTINGS: BrandSettings = { ...DEFAULT_BRAND, font: "system", postalAddress: "" };
+
+/** The brand a template wears, from its settings. */
+export function brandOfSettings(settings: BrandSettings): Brand {
+  const { postalAddress: _address, font, ...colours } = settings;
+  return { ...colours, font: (BRAND_FONTS[font] ?? BRAND_FONTS.system).stack };
+}

@@ -61,15 +61,24 @@ export const TemplateRefSchema = z
  * A campaign made from a template may have its own From name, Reply-To address and preheader (the
  * sender's and the template's when empty); the From address is always MAIL_FROM's.
  */
+/** A From name of a template's or a campaign's own ("" for the sender's). */
+export const FromNameSchema = singleLine(z.string().trim(), "From name").max(
+  100,
+  "From name must be at most 100 characters",
+);
+/** A Reply-To address of a template's or a campaign's own ("" for MAIL_REPLY_TO). */
+export const ReplyToSchema = z.union([
+  z.literal(""),
+  z.string().trim().toLowerCase().email("Reply-To must be an e-mail address"),
+]);
+
 export const CampaignSenderSchema = z.object({
-  fromName: singleLine(z.string().trim(), "From name")
-    .max(100, "From name must be at most 100 characters")
-    .optional()
-    .meta({ description: "With templateId: the From name of its messages (the sender's when empty)" }),
-  replyTo: z
-    .union([z.literal(""), z.string().trim().toLowerCase().email("Reply-To must be an e-mail address")])
-    .optional()
-    .meta({ description: "With templateId: where replies go (MAIL_REPLY_TO when empty)" }),
+  fromName: FromNameSchema.optional().meta({
+    description: "With templateId: the From name of its messages (the template's, else the sender's, when empty)",
+  }),
+  replyTo: ReplyToSchema.optional().meta({
+    description: "With templateId: where replies go (the template's, else MAIL_REPLY_TO, when empty)",
+  }),
   preheader: singleLine(z.string().trim(), "Preheader")
     .max(MAX_TEMPLATE_PREHEADER, `Preheader must be at most ${MAX_TEMPLATE_PREHEADER} characters`)
     .optional()

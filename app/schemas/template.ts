@@ -6,6 +6,7 @@ import { z } from "zod";
 import { MAX_TEMPLATE_CHARS } from "~/lib/merge-tags";
 import { BlocksSchema } from "~/lib/template-blocks";
 import { MAX_TEMPLATE_NAME, MAX_TEMPLATE_PREHEADER, MAX_TEMPLATE_SUBJECT, TEMPLATE_FORMATS } from "~/lib/templates";
+import { FromNameSchema, ReplyToSchema } from "~/schemas/campaign";
 import { multiLine, singleLine, typedEmail } from "~/schemas/text";
 
 export const TEMPLATE_MESSAGES = {
@@ -44,6 +45,9 @@ const fields = {
   subject,
   preheader: preheader.default(""),
   text: text.nullable().default(null),
+  /** The From name and Reply-To of the campaigns made from it, unless a campaign gives its own ("": the sender's). */
+  fromName: FromNameSchema.default("").meta({ description: "The From name of campaigns made from it (the sender's when empty)" }),
+  replyTo: ReplyToSchema.default("").meta({ description: "Where replies to its campaigns go (MAIL_REPLY_TO when empty)" }),
   /** The version the template was read at: a save from an older copy is refused (409), not applied. */
   version: z.number({ message: "version must be a number" }).int().min(1).max(MAX_VERSION).optional(),
 };
@@ -84,6 +88,8 @@ export const TemplateDraftSchema = z.strictObject({
   preheader: typed("The preheader"),
   content: typed("The content"),
   text: typed("The text part"),
+  fromName: typed("The From name").optional(),
+  replyTo: typed("The Reply-To address").optional(),
   version: z.number({ message: "version must be a number" }).int().min(1).max(MAX_VERSION),
 });
 

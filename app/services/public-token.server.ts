@@ -1,4 +1,4 @@
-// Tokens in public URLs (the unsubscribe link; the open pixel and tracked links): they carry what the URL
+// Tokens in public URLs (the unsubscribe link; the open pixel and tracked links; view in browser; uploaded images): they carry what the URL
 // acts on, reveal none of it and cannot be made or altered without the server's secret.
 //
 // A token is a synthetic-IV seal (the construction of RFC 5297, with HMAC-SHA256 as the PRF):
@@ -11,7 +11,7 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { getEnv } from "~/env.server";
 
-export type TokenPurpose = "unsubscribe" | "open" | "click" | "set-password" | "view";
+export type TokenPurpose = "unsubscribe" | "open" | "click" | "set-password" | "view" | "image";
 
 const IV_BYTES = 16;
 /** The longest token opened: a few ids and an e-mail address, or a tracked link's address (up to 2,000 characters). */

@@ -10,6 +10,7 @@ import { knownMergeTags, MergeTagError, type MergeTagProblem, mergeTagProblems }
 import { isStarterTemplateId, STARTER_TEMPLATES, type StarterTemplate } from "~/lib/starter-templates";
 import { type Block, blockTexts, draftBlocks } from "~/lib/template-blocks";
 import { DEFAULT_BRAND } from "~/lib/template-brand";
+import { templateBrandOf } from "~/services/brand.server";
 import { isTemplateFormat, type TemplateFormat } from "~/lib/templates";
 import { MAX_TEMPLATES, type TemplateRow } from "~/models/templates/rows";
 import { templates } from "~/models/templates/store.server";
@@ -37,6 +38,9 @@ export type TemplateDto = {
   content: Block[] | string;
   /** The text part as edited; null: derived from the design. */
   text: string | null;
+  /** The From name and Reply-To of campaigns made from it ("": the sender's). */
+  fromName: string;
+  replyTo: string;
   /** Grows by one with every save; a save names the version it was read at. */
   version: number;
   /** A starter template: listed for every tenant, duplicated to be changed. */
@@ -84,6 +88,8 @@ function toDto(row: TemplateRow): TemplateDto {
     format,
     content: contentOf(format, row.content),
     text: row.text,
+    fromName: row.fromName,
+    replyTo: row.replyTo,
     version: row.version,
     starter: false,
     createdAt: row.createdAt.toISOString(),
@@ -102,6 +108,8 @@ function starterDto(starter: StarterTemplate): TemplateDto {
     // A copy: nothing done to an answer changes the starter for everyone.
     content: structuredClone(starter.blocks),
     text: null,
+    fromName: "",
+    replyTo: "",
     version: 1,
     starter: true,
     createdAt: STARTERS_DATE,
@@ -205,6 +213,8 @@ const storedFields = (input: TemplateInput) => ({
   format: input.format,
   content: typeof input.content === "string" ? input.content : JSON.stringify(input.content),
   text: input.text,
+  fromName: input.fromName,
+  replyTo: input.replyTo,
 });
 
 export async function createTemplate(userId: string, input: TemplateInput): Promise<TemplateDto> {
@@ -239,8 +249,8 @@ export async function saveTemplate(userId: string, id: string, input: TemplateIn
 export async function duplicateTemplate(userId: string, id: string): Promise<TemplateDto> {
   const original = await getTemplate(userId, id);
   const name = original.starter ? original.name : `Copy of ${original.name}`.slice(0, 100);
-  const { subject, preheader, format, content, text } = original;
-  return createTemplate(userId, checkedInput({ name, subject, preheader, format, content, text }));
+  const { subject, preheader, format, content, text, fromName, replyTo } = original;
+  return createTemplate(userId, checkedInput({ name, subject, preheader, format, content, text, fromName, replyTo }));
 }
 
 /**
@@ -280,12 +290,12 @@ export async function renderTemplateFor(
   input: TemplateRenderInput,
 ): Promise<RenderedMessage> {
   const template = await getTemplate(userId, id);
-  const values =
-    "customerId" in input
-      ? await customerMergeValues(userId, input.customerId)
-      : await sampleMergeValues(userId, input.sample);
+  const [values, brand] = await Promise.all([
+    "customerId" in input ? customerMergeValues(userId, input.customerId) : sampleMergeValues(userId, input.sample),
+    templateBrandOf(userId),
+  ]);
   try {
-    return renderTemplate(await compileTemplate(sourceOf(template), DEFAULT_BRAND), values);
+    return renderTemplate(await compileTemplate(sourceOf(template), brand), values);
   } catch (error) {
     if (error instanceof MergeTagError) throw new ApiError("unprocessable", error.message);
     if (error instanceof TemplateCompileError) throw unparsable(error.where, error.message);
@@ -332,7 +342,7 @@ export async function newTemplate(userId: string, format: TemplateFormat): Promi
  */
 export async function copyAsHtml(userId: string, id: string): Promise<TemplateDto> {
   const original = await getTemplate(userId, id);
-  const compiled = await compileTemplate(sourceOf(original), DEFAULT_BRAND).catch((error: unknown) => {
+  const compiled = await compileTemplate(sourceOf(original), await templateBrandOf(userId)).catch((error: unknown) => {
     if (error instanceof TemplateCompileError) throw unparsable(error.where, error.message);
     throw error;
   });
@@ -381,6 +391,9 @@ export type TemplateDraft = {
   /** The blocks' JSON, or the HTML or Markdown, as typed. */
   content: string;
   text: string;
+  /** The From name and Reply-To as typed (absent in a draft kept before templates had them). */
+  fromName?: string;
+  replyTo?: string;
   version: number;
   /** When it was autosaved (ISO). */
   at: string;
@@ -398,7 +411,7 @@ const DRAFT_FIELDS = ["name", "subject", "preheader", "content", "text"] as cons
 export async function saveTemplateDraft(
   userId: string,
   id: string,
-  typed: Record<(typeof DRAFT_FIELDS)[number], string> & { version: number },
+  typed: Record<(typeof DRAFT_FIELDS)[number], string> & { fromName?: string; replyTo?: string; version: number },
 ): Promise<TemplateDraft> {
   if (isStarterTemplateId(id)) throw new ApiError("bad_request", STARTER_CHANGE);
   const draft: TemplateDraft = { ...typed, at: new Date().toISOString() };
@@ -443,7 +456,18 @@ export async function templateDraft(userId: string, id: string): Promise<Templat
       return null;
     }
     const [name, subject, preheader, content, text] = fields as string[];
-    return { name, subject, preheader, content, text, version: record.version, at: record.at };
+    const own = (key: "fromName" | "replyTo") => (typeof record[key] === "string" ? { [key]: record[key] } : {});
+    return {
+      name,
+      subject,
+      preheader,
+      content,
+      text,
+      ...own("fromName"),
+      ...own("replyTo"),
+      version: record.version,
+      at: record.at,
+    };
   } catch {
     return null;
   }

@@ -23,6 +23,7 @@ import { OrderSchema, OrderUpdateSchema } from "~/schemas/order";
 import { ProfileSchema } from "~/schemas/profile";
 import { PreviewInputSchema, SegmentInputSchema } from "~/schemas/segment";
 import { DescribeSegmentInputSchema } from "~/schemas/segment-ai";
+import { BrandInputSchema } from "~/schemas/brand";
 import { TemplateDraftSchema, TemplateInputSchema, TemplateRenderSchema, TemplateTestSchema } from "~/schemas/template";
 
 /** Request bodies, converted from the input side of the routes' own schemas. */
@@ -50,6 +51,7 @@ export const INPUTS = {
   TemplateRenderInput: TemplateRenderSchema,
   TemplateDraftInput: TemplateDraftSchema,
   TemplateTestInput: TemplateTestSchema,
+  BrandInput: BrandInputSchema,
 } satisfies Record<string, z.ZodType>;
 
 /** Answers, converted from the output side. */
@@ -106,6 +108,9 @@ export const ANSWERS = {
   TemplateCheck: A.TemplateCheckSchema,
   DraftKept: A.DraftKeptSchema,
   TestSendResult: A.TestSendResultSchema,
+  Image: A.ImageAnswerSchema,
+  ImageList: A.ImageListSchema,
+  Brand: A.BrandAnswerSchema,
 } satisfies Record<string, z.ZodType>;
 
 export type AnswerName = keyof typeof ANSWERS;

@@ -4,8 +4,8 @@ import type { Prisma } from "~/generated/prisma/client";
 /** One EmailTemplate row. */
 export type TemplateRow = Prisma.EmailTemplateGetPayload<object>;
 
-/** A template's list entry: everything but its content and draft (the list shows names and dates). */
-export type TemplateListRow = Omit<TemplateRow, "content" | "text" | "draft">;
+/** A template's list entry: everything but its content, draft and sender (the list shows names and dates). */
+export type TemplateListRow = Omit<TemplateRow, "content" | "text" | "draft" | "fromName" | "replyTo">;
 
 /** What a template stores of the author's (content: blocks as JSON, or the HTML or Markdown). */
 export type TemplateFields = {
@@ -15,6 +15,8 @@ export type TemplateFields = {
   format: string;
   content: string;
   text: string | null;
+  fromName: string;
+  replyTo: string;
 };
 
 /** A save that came from an older copy of the template: the stored one has moved on. */

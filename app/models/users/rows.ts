@@ -13,8 +13,11 @@ export type NewUser = Pick<User, "id" | "email" | "provider" | "displayName" | "
 /** The fields a sign-in or a profile save may change (an undefined field is left as it is). */
 export type UserChanges = Partial<Omit<User, "id" | "createdAt" | "updatedAt" | "sessionVersion">>;
 
-/** What names a tenant as the sender of their campaigns (app/services/email/sender.server.ts). */
-export type SenderProfile = Pick<User, "company" | "displayName" | "email">;
+/**
+ * What names a tenant as the sender of their campaigns (app/services/email/sender.server.ts): their
+ * profile, and the postal address of their brand (null when they never set one).
+ */
+export type SenderProfile = Pick<User, "company" | "displayName" | "email"> & { postalAddress: string | null };
 
 const USER_BY_ID_SQL = (
   param: string,
@@ -23,7 +26,8 @@ const USER_BY_ID_SQL = (
   "emailVerified", "sessionVersion", "timeZone" FROM "User" WHERE "id" = ${param}`;
 const USER_EXISTS_SQL = (param: string) => `SELECT 1 AS "found" FROM "User" WHERE "id" = ${param}`;
 const SENDER_PROFILE_SQL = (param: string) =>
-  `SELECT "company", "displayName", "email" FROM "User" WHERE "id" = ${param}`;
+  `SELECT u."company", u."displayName", u."email", b."postalAddress" FROM "User" u
+  LEFT JOIN "Brand" b ON b."userId" = u."id" WHERE u."id" = ${param}`;
 
 /** The statements both engines run, with the engine's spelling of their one parameter (made once per engine file). */
 export const userStatements = (param: string) => ({

@@ -39,6 +39,9 @@ import { operations as templatesIdDuplicate } from "./templates-id-duplicate.ope
 import { operations as templatesIdTest } from "./templates-id-test.openapi.server";
 import { operations as templatesIdCheck } from "./templates-id-check.openapi.server";
 import { operations as templatesIdDraft } from "./templates-id-draft.openapi.server";
+import { operations as images } from "./images.openapi.server";
+import { operations as imagesId } from "./images-id.openapi.server";
+import { operations as brand } from "./brand.openapi.server";
 import { operations as segments } from "./segments.openapi.server";
 import { operations as segmentsPreview } from "./segments-preview.openapi.server";
 import { operations as segmentsDescribe } from "./segments-describe.openapi.server";
@@ -110,6 +113,9 @@ export const API_OPERATIONS: Operation[] = [
   templatesIdTest,
   templatesIdCheck,
   templatesIdDraft,
+  images,
+  imagesId,
+  brand,
   // Campaigns
   campaigns,
   campaignsId,

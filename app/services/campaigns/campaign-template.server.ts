@@ -2,7 +2,7 @@
 // checked as the delivery engine will fill it, then frozen into the campaign's design.
 import { ApiError } from "~/lib/api.server";
 import { designJson } from "~/lib/campaign-design";
-import { DEFAULT_BRAND } from "~/lib/template-brand";
+import { templateBrandOf } from "~/services/brand.server";
 import { customFieldNames, getTemplate, tagProblemsOf } from "~/services/templates.server";
 import { compileTemplate, TemplateCompileError } from "~/services/templates/render.server";
 
@@ -11,7 +11,8 @@ export type CampaignTemplate = { templateId: string; subject: string; message: s
 
 /**
  * The template a campaign is made from, frozen for it (app/lib/campaign-design.ts), under the
- * subject the campaign gives (the template's when it gives none). Refused, naming the problem and
+ * subject the campaign gives (the template's when it gives none; so too its preheader, From name
+ * and Reply-To), in the tenant's brand as it is now. Refused, naming the problem and
  * where it is, when the template (or that subject) has a tag that does not parse or names nothing
  * the product has: a message that cannot be filled is found now, never at send time. An unknown
  * template is a 404 on the field.
@@ -32,7 +33,8 @@ export async function templateForCampaign(
     subject: own.subject || template.subject,
     preheader: own.preheader || template.preheader,
   };
-  const [problem] = tagProblemsOf(sent, await customFieldNames(userId));
+  const [names, brand] = await Promise.all([customFieldNames(userId), templateBrandOf(userId)]);
+  const [problem] = tagProblemsOf(sent, names);
   if (problem) {
     const reason = `The template "${template.name}" cannot be sent: ${problem.where}: ${problem.message}`;
     throw new ApiError("unprocessable", reason, { templateId: reason });
@@ -40,7 +42,7 @@ export async function templateForCampaign(
   let compiled;
   try {
     // As the delivery engine compiles it (with the tracking slots): what would fail there fails here.
-    compiled = await compileTemplate(sent, DEFAULT_BRAND, { tracking: true });
+    compiled = await compileTemplate(sent, brand, { tracking: true });
   } catch (error) {
     if (error instanceof TemplateCompileError) {
       const reason = `${error.where}: ${error.message}`;
@@ -57,8 +59,9 @@ export async function templateForCampaign(
       preheader: sent.preheader,
       content: sent.content,
       text: sent.text,
-      fromName: own.fromName ?? "",
-      replyTo: own.replyTo ?? "",
+      fromName: own.fromName || template.fromName,
+      replyTo: own.replyTo || template.replyTo,
+      brand,
     }),
   };
 }

@@ -4,7 +4,6 @@
 // Null for a plain-text campaign, or a design that cannot be read or compiled (the delivery engine
 // fails such a campaign's rows saying why: app/services/sending/campaign-mail.server.ts).
 import { readDesign } from "~/lib/campaign-design";
-import { DEFAULT_BRAND } from "~/lib/template-brand";
 import { type CompiledTemplate, compileTemplate } from "~/services/templates/render.server";
 
 type Kept = { subject: string; design: string; compiled: Promise<CompiledTemplate | null> };
@@ -14,7 +13,7 @@ const KEPT_DESIGNS = 20;
 async function compile(subject: string, stored: string, tracking: boolean): Promise<CompiledTemplate | null> {
   try {
     const design = readDesign(stored);
-    return design ? await compileTemplate({ ...design, subject }, DEFAULT_BRAND, { tracking }) : null;
+    return design ? await compileTemplate({ ...design, subject }, design.brand, { tracking }) : null;
   } catch {
     return null;
   }

@@ -14,7 +14,7 @@ export type Sender = {
   name: string;
   address: string;
   replyTo: string | null;
-  /** MAIL_POSTAL_ADDRESS, for the messages' footer ("" or absent when not set). */
+  /** The brand's postal address, else MAIL_POSTAL_ADDRESS, for the messages' footer ("" or absent when neither is set). */
   postalAddress?: string;
 };
 
@@ -40,6 +40,6 @@ export async function senderOf(userId: string, connection?: AnyConnection): Prom
     name: name ?? "",
     address,
     replyTo: env.MAIL_REPLY_TO ?? null,
-    postalAddress: env.MAIL_POSTAL_ADDRESS ?? "",
+    postalAddress: headerSafe(profile?.postalAddress ?? "") || (env.MAIL_POSTAL_ADDRESS ?? ""),
   };
 }

@@ -10,7 +10,6 @@ import { type CampaignDesign, readDesign } from "~/lib/campaign-design";
 import { deliveryKey, personalise } from "~/lib/campaigns";
 import { compileEmailBody } from "~/lib/email-body";
 import { CUSTOMER_COLUMN_TAGS, MergeTagError } from "~/lib/merge-tags";
-import { DEFAULT_BRAND } from "~/lib/template-brand";
 import type { SendingCampaign } from "~/models/campaigns/store.server";
 import type { ClaimedDelivery } from "~/models/deliveries/claims/store.server";
 import type { AnyConnection } from "~/models/transaction/store.server";
@@ -116,7 +115,7 @@ async function designMail(connection: AnyConnection, campaign: SendingCampaign, 
   try {
     design = readDesign(campaign.design);
     if (!design) throw new Error("it has no design");
-    compiled = await compileTemplate({ ...design, subject: campaign.subject }, DEFAULT_BRAND, {
+    compiled = await compileTemplate({ ...design, subject: campaign.subject }, design.brand, {
       tracking: campaign.trackingEnabled === 1,
     });
   } catch (error) {

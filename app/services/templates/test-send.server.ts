@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { getEnv } from "~/env.server";
 import { ApiError } from "~/lib/api.server";
-import { DEFAULT_BRAND } from "~/lib/template-brand";
+import { templateBrandOf } from "~/services/brand.server";
 import type { TemplateTestInput } from "~/schemas/template";
 import { senderOf } from "~/services/email/sender.server";
 import type { ChannelResult, OutgoingMessage } from "~/services/sending/channel.server";
@@ -51,7 +51,7 @@ export async function sendTemplateTest(
   }
   const to = [...new Set(input.to)];
   const [compiled, sender, customer] = await Promise.all([
-    compileTemplate(template, DEFAULT_BRAND).catch((error: unknown) => {
+    compileTemplate(template, await templateBrandOf(userId)).catch((error: unknown) => {
       if (error instanceof TemplateCompileError) {
         throw new ApiError("unprocessable", `The test cannot be sent: ${error.where}: ${error.message}`);
       }

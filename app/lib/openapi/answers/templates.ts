@@ -1,12 +1,15 @@
 // The /api answers about templates (docs/decisions/0043-templates-and-merge-tags.md): a template,
-// the list, and a template rendered for a recipient.
+// the list, a template rendered for a recipient, the uploaded images and the brand.
 import { z } from "zod";
 import { BlocksSchema } from "~/lib/template-blocks";
+import { BRAND_FONT_KEYS } from "~/lib/template-brand";
 import { TEMPLATE_FORMATS } from "~/lib/templates";
 import type { TemplateProblem } from "~/services/templates/checks.server";
 import type { RenderedMessage } from "~/services/templates/render.server";
 import type { TestSendAnswer } from "~/services/templates/test-send.server";
 import type { TemplateDto, TemplateSummaryDto } from "~/services/templates.server";
+import type { BrandDto } from "~/services/brand.server";
+import type { ImageDto } from "~/services/images.server";
 import { isoTime, type Out, same } from "./common";
 
 const templateId = z
@@ -24,6 +27,8 @@ export const TemplateAnswerSchema = z.strictObject({
     .union([z.array(BlocksSchema.element), z.string()])
     .meta({ description: "Blocks for the blocks format; the HTML or Markdown text otherwise" }),
   text: z.string().nullable().meta({ description: "The text part as edited; null: derived from the design" }),
+  fromName: z.string().meta({ description: "The From name of campaigns made from it (the sender's when empty)" }),
+  replyTo: z.string().meta({ description: "Where replies to its campaigns go (MAIL_REPLY_TO when empty)" }),
   version: z
     .number()
     .int()
@@ -83,4 +88,36 @@ export const TEMPLATE_DTO_CHECKS = [
   same<Out<typeof RenderedMessageSchema>, RenderedMessage>(true),
   same<Out<typeof TestSendResultSchema>["sent"][number], TestSendAnswer>(true),
   same<Out<typeof TemplateCheckSchema>["problems"][number], TemplateProblem>(true),
+];
+
+export const ImageAnswerSchema = z.strictObject({
+  _id: z.string(),
+  id: z.string(),
+  name: z.string().meta({ description: "The file's name as uploaded" }),
+  contentType: z.enum(["image/png", "image/jpeg", "image/gif"]),
+  size: z.number().int().meta({ description: "Bytes" }),
+  width: z.number().int().meta({ description: "Pixels" }),
+  height: z.number().int().meta({ description: "Pixels" }),
+  url: z.string().meta({ description: "Its public address (PUBLIC_URL/images/…), for an image block's src" }),
+  createdAt: isoTime,
+});
+
+export const ImageListSchema = z.strictObject({ images: z.array(ImageAnswerSchema) });
+
+export const BrandAnswerSchema = z.strictObject({
+  background: z.string().meta({ description: "#rrggbb" }),
+  textColor: z.string(),
+  linkColor: z.string(),
+  buttonColor: z.string(),
+  buttonTextColor: z.string(),
+  font: z.enum(BRAND_FONT_KEYS),
+  logoUrl: z.string().meta({ description: "An absolute http(s) address, or empty for none" }),
+  logoAlt: z.string(),
+  postalAddress: z.string().meta({ description: "The footer's postal address (MAIL_POSTAL_ADDRESS when empty)" }),
+  updatedAt: isoTime.nullable().meta({ description: "When it was saved; null: never, the defaults" }),
+});
+
+export const BRAND_DTO_CHECKS = [
+  same<Out<typeof BrandAnswerSchema>, BrandDto>(true),
+  same<Omit<Out<typeof ImageAnswerSchema>, "contentType">, Omit<ImageDto, "contentType">>(true),
 ];
