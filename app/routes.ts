@@ -111,6 +111,7 @@ export default [
     ...recordScreens("orders", "orders-form"),
     ...recordScreens("segments", "segments-form"),
     route("templates", "routes/templates.tsx"),
+    route("templates/brand", "routes/templates-brand.tsx"),
     route("templates/:id", "routes/templates-detail.tsx"),
     ...recordScreens("campaigns", "campaigns-wizard"),
     route("campaigns/:id/resend", "routes/campaigns-resend.tsx"),

@@ -9,7 +9,10 @@ const IMAGE_BODY_TYPES = /^(image\/[a-z0-9.+-]+|application\/octet-stream)\s*(;|
 export async function imageRequestBody(request: Request): Promise<Buffer> {
   const type = request.headers.get("Content-Type") ?? "";
   if (type && !IMAGE_BODY_TYPES.test(type))
-    throw new ApiError("bad_request", "Send the image file as the body, with its Content-Type (image/png, image/jpeg or image/gif)");
+    throw new ApiError(
+      "bad_request",
+      "Send the image file as the body, with its Content-Type (image/png, image/jpeg or image/gif)",
+    );
   const declared = Number(request.headers.get("Content-Length") ?? 0);
   if (declared > MAX_IMAGE_BYTES) throw new ApiError("payload_too_large", IMAGE_MESSAGES.tooLarge(declared));
   if (!request.body) return Buffer.alloc(0);

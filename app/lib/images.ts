@@ -14,7 +14,8 @@ export const IMAGE_ACCEPT = Object.values(IMAGE_TYPES).join(",");
 
 export const IMAGE_MESSAGES = {
   empty: "The file is empty. Choose a PNG, JPEG or GIF image.",
-  notImage: "This file is not a PNG, JPEG or GIF image. Save it as one of those (mail clients show no other kind) and upload it again.",
+  notImage:
+    "This file is not a PNG, JPEG or GIF image. Save it as one of those (mail clients show no other kind) and upload it again.",
   tooLarge: (bytes: number) =>
     `The image is ${formatBytes(bytes)}; an image may be at most ${formatBytes(MAX_IMAGE_BYTES)}. Make it smaller (about 1200 px wide is plenty for e-mail) and upload it again.`,
   tooMany: `You have ${MAX_IMAGES.toLocaleString("en-IN")} images, the most kept. Delete one you no longer use first.`,

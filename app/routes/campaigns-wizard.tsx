@@ -106,6 +106,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     name: t.name,
     subject: t.subject,
     starter: t.starter,
+    fromName: t.fromName,
+    replyTo: t.replyTo,
   }));
   // The template the message starts from: a draft's (while it exists), or the one the Templates
   // screen's "Use in a campaign" asked for.

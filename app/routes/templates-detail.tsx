@@ -184,7 +184,9 @@ export default function TemplateDetail() {
   const autosave = useAutosave(template.id, formRef);
   const saved = typeof template.content === "string" ? template.content : JSON.stringify(template.content);
   // What the editor starts from: the draft autosaved since the last save, else the saved template.
-  const start = draft ?? { ...template, text: template.text ?? "", content: saved, version: template.version };
+  const start = draft
+    ? { fromName: template.fromName, replyTo: template.replyTo, ...draft }
+    : { ...template, text: template.text ?? "", content: saved, version: template.version };
   const [form, fields] = useForm({
     // A new id (a save, a discarded draft) starts the form again from what the page now holds.
     id: `template-${template.id}-${template.version}-${draft?.at ?? "saved"}`,
@@ -195,6 +197,8 @@ export default function TemplateDetail() {
       preheader: start.preheader,
       text: start.text,
       content: start.content,
+      fromName: start.fromName,
+      replyTo: start.replyTo,
     },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: TemplateFormSchema }),
     ...LIVE_VALIDATION,
@@ -280,6 +284,20 @@ export default function TemplateDetail() {
                 inputProps={{ ...getInputProps(fields.preheader, { type: "text" }), autoComplete: "off" }}
                 errors={fields.preheader.errors}
               />
+              <div className="grid gap-4 sm:grid-cols-2">
+                <Field
+                  label="From name"
+                  hint="Of the campaigns made from it; empty: your sender name. A campaign may give its own."
+                  inputProps={{ ...getInputProps(fields.fromName, { type: "text" }), autoComplete: "off" }}
+                  errors={fields.fromName.errors}
+                />
+                <Field
+                  label="Reply-To"
+                  hint="Where replies go; empty: the install's reply address."
+                  inputProps={{ ...getInputProps(fields.replyTo, { type: "email" }), autoComplete: "off" }}
+                  errors={fields.replyTo.errors}
+                />
+              </div>
               {blocks ? (
                 hydrated ? (
                   <div className="space-y-2">

@@ -5,7 +5,7 @@
 // Plain links and form posts: all of it works without JavaScript; on a phone the rows are cards.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { Copy, LayoutTemplate, Send } from "lucide-react";
+import { Copy, LayoutTemplate, Palette, Send } from "lucide-react";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { PostButton } from "~/components/post-button";
 import { DateTime } from "~/components/date-time";
@@ -105,7 +105,10 @@ export default function Templates() {
       >
         <p className="text-slate-600">
           Designs you reuse across campaigns. Blocks make a message that reads well on a phone; HTML and Markdown are
-          for writing it yourself.
+          for writing it yourself.{" "}
+          <Link to="/templates/brand" className="inline-flex items-center gap-1 text-primary hover:underline">
+            <Palette className="h-4 w-4" aria-hidden /> Brand and images
+          </Link>
         </p>
       </PageHeader>
 

@@ -26,6 +26,8 @@ export const TemplateFormSchema = z
     format: z.enum(TEMPLATE_FORMATS, { message: TEMPLATE_MESSAGES.format }),
     content: z.string({ message: TEMPLATE_MESSAGES.content }),
     text: z.string().optional(),
+    fromName: z.string().default(""),
+    replyTo: z.string().default(""),
     version: z
       .number({ message: "Reload the page and try again" })
       .int()
@@ -45,6 +47,8 @@ export const TemplateFormSchema = z
       format: form.format,
       content,
       text: form.text?.trim() ? form.text : null,
+      fromName: form.fromName,
+      replyTo: form.replyTo,
       version: form.version,
     });
     if (!parsed.success) {

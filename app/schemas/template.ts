@@ -46,8 +46,12 @@ const fields = {
   preheader: preheader.default(""),
   text: text.nullable().default(null),
   /** The From name and Reply-To of the campaigns made from it, unless a campaign gives its own ("": the sender's). */
-  fromName: FromNameSchema.default("").meta({ description: "The From name of campaigns made from it (the sender's when empty)" }),
-  replyTo: ReplyToSchema.default("").meta({ description: "Where replies to its campaigns go (MAIL_REPLY_TO when empty)" }),
+  fromName: FromNameSchema.default("").meta({
+    description: "The From name of campaigns made from it (the sender's when empty)",
+  }),
+  replyTo: ReplyToSchema.default("").meta({
+    description: "Where replies to its campaigns go (MAIL_REPLY_TO when empty)",
+  }),
   /** The version the template was read at: a save from an older copy is refused (409), not applied. */
   version: z.number({ message: "version must be a number" }).int().min(1).max(MAX_VERSION).optional(),
 };

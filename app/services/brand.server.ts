@@ -3,7 +3,13 @@
 // (MAIL_POSTAL_ADDRESS when the tenant sets none). A tenant who never set one has the defaults.
 // A campaign keeps the brand it was made with in its frozen copy (app/lib/campaign-design.ts), so
 // a later change moves no message already sent.
-import { type Brand, BRAND_FONT_KEYS, type BrandFont, brandOfSettings, DEFAULT_BRAND_SETTINGS } from "~/lib/template-brand";
+import {
+  type Brand,
+  BRAND_FONT_KEYS,
+  type BrandFont,
+  brandOfSettings,
+  DEFAULT_BRAND_SETTINGS,
+} from "~/lib/template-brand";
 import type { BrandRow } from "~/models/brands/rows";
 import { brands } from "~/models/brands/store.server";
 import type { BrandInput } from "~/schemas/brand";

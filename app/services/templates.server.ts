@@ -52,7 +52,7 @@ export type TemplateDto = {
 /** A template in the list. */
 export type TemplateSummaryDto = Pick<
   TemplateDto,
-  "_id" | "id" | "name" | "subject" | "format" | "starter" | "version" | "updatedAt"
+  "_id" | "id" | "name" | "subject" | "format" | "fromName" | "replyTo" | "starter" | "version" | "updatedAt"
 >;
 
 /** When the starter templates were written (their dates in the list). */
@@ -123,6 +123,8 @@ const summary = (t: TemplateDto | TemplateSummaryDto): TemplateSummaryDto => ({
   name: t.name,
   subject: t.subject,
   format: t.format,
+  fromName: t.fromName,
+  replyTo: t.replyTo,
   starter: t.starter,
   version: t.version,
   updatedAt: t.updatedAt,

@@ -118,7 +118,15 @@ export function AudienceStep({
 
 /** Step 2: the subject and the message, with the e-mail's preview and the AI's suggestions. */
 /** A template the message can start from, as the wizard lists them. */
-export type TemplateChoice = { id: string; name: string; subject: string; starter: boolean };
+export type TemplateChoice = {
+  id: string;
+  name: string;
+  subject: string;
+  starter: boolean;
+  /** The template's own From name and Reply-To, the campaign's when it gives none ("": the sender's). */
+  fromName: string;
+  replyTo: string;
+};
 
 export function MessageStep({
   hidden,
@@ -218,13 +226,17 @@ export function MessageStep({
         <div hidden={template === null} className="grid gap-4 sm:grid-cols-2">
           <Field
             label="From name"
-            hint={`Leave it empty for ${sender.name || "your shop's name"}. The address stays your sending address.`}
+            hint={`Leave it empty for ${template?.fromName || sender.name || "your shop's name"}${template?.fromName ? ", the template's" : ""}. The address stays your sending address.`}
             inputProps={{ ...senderFields.fromName.props, maxLength: 100 }}
             errors={senderFields.fromName.errors}
           />
           <Field
             label="Reply-To"
-            hint="Where replies go; leave it empty for the usual address."
+            hint={
+              template?.replyTo
+                ? `Where replies go; leave it empty for ${template.replyTo}, the template's.`
+                : "Where replies go; leave it empty for the usual address."
+            }
             inputProps={{ ...senderFields.replyTo.props, maxLength: 254 }}
             errors={senderFields.replyTo.errors}
           />

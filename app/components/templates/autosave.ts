@@ -13,7 +13,7 @@ const RETRY_MS = 5_000;
 
 export type AutosaveStatus = "idle" | "pending" | "saved" | "offline" | "refused";
 
-const DRAFT_FIELDS = ["name", "subject", "preheader", "content", "text"] as const;
+const DRAFT_FIELDS = ["name", "subject", "preheader", "content", "text", "fromName", "replyTo"] as const;
 
 /** The form's fields as the draft keeps them. */
 function draftOf(form: HTMLFormElement): string {

@@ -7,6 +7,8 @@
 import { Plus, Trash2 } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import { Field, SelectField, TextareaField } from "~/components/forms";
+import { ImageUploadButton } from "~/components/templates/image-upload";
+import { blockWidthOf } from "~/lib/images";
 import type { BlockPatch } from "~/lib/block-editor-state";
 import {
   ALIGNMENTS,
@@ -182,7 +184,10 @@ export function BlockFields({ block, onPatch }: { block: SimpleBlock; onPatch: O
     case "image":
       return (
         <div className="grid gap-3 @md:grid-cols-2">
-          <TextField label="Image address" field="src" value={block.src} onPatch={onPatch} url required />
+          <div className="space-y-2">
+            <TextField label="Image address" field="src" value={block.src} onPatch={onPatch} url required />
+            <ImageUploadButton onUploaded={(image) => onPatch({ src: image.url, width: blockWidthOf(image.width) })} />
+          </div>
           <TextField
             label="Alt text"
             field="alt"

@@ -4,8 +4,8 @@ import type { Prisma } from "~/generated/prisma/client";
 /** One EmailTemplate row. */
 export type TemplateRow = Prisma.EmailTemplateGetPayload<object>;
 
-/** A template's list entry: everything but its content, draft and sender (the list shows names and dates). */
-export type TemplateListRow = Omit<TemplateRow, "content" | "text" | "draft" | "fromName" | "replyTo">;
+/** A template's list entry: everything but its content and draft (the list shows names and dates; the wizard its sender). */
+export type TemplateListRow = Omit<TemplateRow, "content" | "text" | "draft">;
 
 /** What a template stores of the author's (content: blocks as JSON, or the HTML or Markdown). */
 export type TemplateFields = {

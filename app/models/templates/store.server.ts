@@ -13,6 +13,8 @@ const LIST_COLUMNS = {
   subject: true,
   preheader: true,
   format: true,
+  fromName: true,
+  replyTo: true,
   version: true,
   createdAt: true,
   updatedAt: true,

@@ -45,6 +45,8 @@ export const TemplateSummarySchema = TemplateAnswerSchema.pick({
   name: true,
   subject: true,
   format: true,
+  fromName: true,
+  replyTo: true,
   starter: true,
   version: true,
   updatedAt: true,
