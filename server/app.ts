@@ -168,7 +168,13 @@ export function loggedPath(pathname: string): string {
 const TRACKING_PATH = /^\/[oc]\/[^/]+\/?$/i;
 
 /** The pages whose writes may be multipart: the CSV uploads, and the sign-in (which reads either kind). */
-const MULTIPART_PAGES = new Set(["/customers/import", "/suppressions/import", "/login", "/auth/local"]);
+const MULTIPART_PAGES = new Set([
+  "/customers/import",
+  "/suppressions/import",
+  "/templates/brand",
+  "/login",
+  "/auth/local",
+]);
 
 /**
  * What is refused before the app sees it: an address that does not decode, and (pages only; /api

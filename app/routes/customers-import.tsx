@@ -18,7 +18,7 @@ import { ImportHeading, ImportResultCard, ImportUpload } from "~/components/csv-
 import { CheckboxField, FormAlert, SelectField } from "~/components/forms";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
-import { importUploadedCsv } from "~/lib/csv-upload.server";
+import { importUploadedFile } from "~/lib/file-upload.server";
 import { formatCount } from "~/lib/numbers";
 import { CsvRecordReader, NO_CUSTOMER_ROWS, NOT_CSV_TEXT, TEXT_SNIFF_BYTES, TextSniffer } from "~/lib/csv-records";
 import {
@@ -91,7 +91,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const fields = new Map<string, string>();
   let creating = false;
-  const upload = await importUploadedCsv(
+  const upload = await importUploadedFile(
     request,
     async (chunks) => {
       const submission = parseWithZod(new URLSearchParams([...fields]), { schema: ImportFieldsSchema });

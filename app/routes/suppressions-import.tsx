@@ -12,7 +12,7 @@ import { ImportHeading, ImportResultCard, ImportUpload } from "~/components/csv-
 import { FormAlert } from "~/components/forms";
 import { allowMethods, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
-import { importUploadedCsv } from "~/lib/csv-upload.server";
+import { importUploadedFile } from "~/lib/file-upload.server";
 import { formatCount } from "~/lib/numbers";
 import { requireUser } from "~/services/auth.server";
 import {
@@ -47,7 +47,7 @@ export async function action({ request }: ActionFunctionArgs) {
   allowMethods(request, "GET", "POST");
   const user = await requireUser(request);
   // A file the import refuses (not CSV, no email column) is told on the screen.
-  const upload = await importUploadedCsv(request, (chunks) => importSuppressionsCsv(user.id, chunks));
+  const upload = await importUploadedFile(request, (chunks) => importSuppressionsCsv(user.id, chunks));
   if (!upload.ok) return data<Outcome>(upload, { status: 422 });
   const { result } = upload;
   const report =

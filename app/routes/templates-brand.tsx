@@ -9,18 +9,21 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ArrowLeft, ImageUp, Palette, Save } from "lucide-react";
-import { useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { z } from "zod";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { Field, FormAlert, liveChecks, SelectField } from "~/components/forms";
 import { PageHeader } from "~/components/page-header";
 import { PostButton } from "~/components/post-button";
+import { useResetAfterPost } from "~/components/reset-after-post";
 import { SubmitButton } from "~/components/submit-button";
 import { ImageUploadButton } from "~/components/templates/image-upload";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
-import { formatBytes, IMAGE_ACCEPT, IMAGE_MESSAGES } from "~/lib/images";
+import { importUploadedFile } from "~/lib/file-upload.server";
+import { imageBytes } from "~/lib/image-request.server";
+import { formatBytes, IMAGE_ACCEPT } from "~/lib/images";
 import { replyRefused, replyUnfinished } from "~/lib/forms.server";
 import { BRAND_FONT_KEYS, BRAND_FONTS, type BrandFont } from "~/lib/template-brand";
 import { BrandInputSchema } from "~/schemas/brand";
@@ -64,20 +67,25 @@ const toast = (request: Request, type: "success" | "error", message: string) =>
 export async function action({ request }: ActionFunctionArgs) {
   allowMethods(request, "GET", "POST");
   const user = await requireUser(request);
+  // The upload form is the one multipart form here: its file is read as it arrives, at most 1 MB of it.
+  if (/^multipart\/form-data\b/i.test(request.headers.get("Content-Type") ?? "")) {
+    const upload = await importUploadedFile(
+      request,
+      async (chunks, filename) => uploadImage(user.id, await imageBytes(chunks), filename),
+      undefined,
+      "Choose an image file to upload.",
+    );
+    if (!upload.ok) return toast(request, "error", upload.message);
+    const { image, created } = upload.result;
+    return toast(
+      request,
+      "success",
+      created ? `Uploaded ${image.name}` : `${image.name} was uploaded before: it is below`,
+    );
+  }
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "brand");
   try {
-    if (intent === "upload") {
-      const file = form.get("file");
-      if (!(file instanceof Blob) || file.size === 0) return toast(request, "error", IMAGE_MESSAGES.empty);
-      const name = "name" in file && typeof file.name === "string" ? file.name : "";
-      const { image, created } = await uploadImage(user.id, Buffer.from(await file.arrayBuffer()), name);
-      return toast(
-        request,
-        "success",
-        created ? `Uploaded ${image.name}` : `${image.name} was uploaded before: it is below`,
-      );
-    }
     if (intent === "delete-image") {
       await deleteImage(user.id, String(form.get("id") ?? ""));
       return toast(request, "success", "Image deleted");
@@ -144,7 +152,9 @@ export default function BrandAndImages() {
   const { brand, images, deleting } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
-  const posting = navigation.state === "submitting" ? String(navigation.formData?.get("intent") ?? "brand") : null;
+  // Which form is posting: the upload (its file), or the one its intent names.
+  const sent = navigation.state === "submitting" ? navigation.formData : undefined;
+  const posting = sent ? (sent.has("file") ? "upload" : String(sent.get("intent") ?? "brand")) : null;
   const [form, fields] = useForm({
     id: `brand-${brand.updatedAt ?? "default"}`,
     lastResult,
@@ -153,6 +163,18 @@ export default function BrandAndImages() {
   });
   const [sample, setSample] = useState<Sample>(brand);
   const [logoUrl, setLogoUrl] = useState(brand.logoUrl);
+  // The brand as saved now (a save, "Use as logo"): the sample and the logo field follow it, so a
+  // later save never writes back an older logo.
+  useEffect(() => {
+    setSample(brand);
+    setLogoUrl(brand.logoUrl);
+  }, [brand]);
+  const uploadForm = useRef<HTMLFormElement>(null);
+  useResetAfterPost(
+    posting === "upload",
+    undefined,
+    useCallback(() => uploadForm.current?.reset(), []),
+  );
   const formProps = getFormProps(form);
 
   return (
@@ -255,7 +277,9 @@ export default function BrandAndImages() {
               Save brand
             </SubmitButton>
           </Form>
-          <BrandSample sample={{ ...sample, logoUrl }} />
+          <div className="self-start">
+            <BrandSample sample={{ ...sample, logoUrl }} />
+          </div>
         </div>
       </section>
 
@@ -263,8 +287,7 @@ export default function BrandAndImages() {
         <h3 id="images-title" className="flex items-center gap-2 text-lg font-semibold text-slate-900">
           <ImageUp className="h-5 w-5" aria-hidden /> Images
         </h3>
-        <Form method="post" encType="multipart/form-data" className="flex flex-wrap items-end gap-3">
-          <input type="hidden" name="intent" value="upload" />
+        <Form ref={uploadForm} method="post" encType="multipart/form-data" className="flex flex-wrap items-end gap-3">
           <div>
             <label htmlFor="image-file" className="mb-1 block text-sm font-medium text-slate-700">
               Image file

@@ -1,17 +1,18 @@
-// The CSV file a page's import form uploads (/customers/import and /suppressions/import): a plain
-// multipart form post whose part "file" is streamed into the import as it arrives, never held whole
-// in memory. What the import refuses (an ApiError: not CSV, a column missing) is told on the page;
-// any other error is a fault and goes on to the error boundary and the server log.
+// The file a page's upload form sends (a CSV import on /customers/import and /suppressions/import,
+// an image on /templates/brand): a plain multipart form post whose part "file" is streamed into
+// its reader as it arrives, never held whole in memory by this. What the reader refuses (an
+// ApiError: not CSV, a column missing, not an image) is told on the page; any other error is a
+// fault and goes on to the error boundary and the server log.
 import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import { ApiError } from "~/lib/api.server";
 
-/** What the page says when no file came. */
+/** What an import page says when no file came (the default of importUploadedFile's `noFile`). */
 export const NO_CSV_FILE = "Choose a CSV file to import.";
 
 /** Longest text field read before the file (the rest of a longer one is left unread). */
 const FIELD_CHARS = 1000;
 
-export type CsvUpload<T> = { ok: true; result: T } | { ok: false; message: string };
+export type FileUpload<T> = { ok: true; result: T } | { ok: false; message: string };
 
 /**
  * Runs `importFile` on the form's file part ("file") as it streams in; the parts after it are
@@ -19,11 +20,12 @@ export type CsvUpload<T> = { ok: true; result: T } | { ok: false; message: strin
  * read into it (the first thousand characters or so of each) for `importFile` to use; without, they
  * are drained too.
  */
-export async function importUploadedCsv<T>(
+export async function importUploadedFile<T>(
   request: Request,
-  importFile: (chunks: AsyncIterable<Uint8Array>) => Promise<T>,
+  importFile: (chunks: AsyncIterable<Uint8Array>, filename: string) => Promise<T>,
   fields?: Map<string, string>,
-): Promise<CsvUpload<T>> {
+  noFile = NO_CSV_FILE,
+): Promise<FileUpload<T>> {
   let result: T | undefined;
   let failure: string | undefined;
   let fault: unknown;
@@ -47,11 +49,11 @@ export async function importUploadedCsv<T>(
     }
     if (!filename) {
       await drain(chunks);
-      failure = NO_CSV_FILE;
+      failure = noFile;
       return undefined;
     }
     try {
-      result = await importFile(chunks);
+      result = await importFile(chunks, filename);
     } catch (error) {
       if (!(error instanceof ApiError)) {
         fault = error;
@@ -70,5 +72,5 @@ export async function importUploadedCsv<T>(
     if (fault !== undefined) throw fault;
     if (result === undefined) failure = "The upload could not be read. Choose the file again and retry.";
   }
-  return result === undefined ? { ok: false, message: failure ?? NO_CSV_FILE } : { ok: true, result };
+  return result === undefined ? { ok: false, message: failure ?? noFile } : { ok: true, result };
 }
