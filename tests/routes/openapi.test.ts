@@ -43,7 +43,7 @@ type CallOptions = {
   params?: Record<string, string>;
   query?: Record<string, string>;
   json?: unknown;
-  body?: string;
+  body?: string | Uint8Array;
   headers?: Record<string, string>;
   auth?: Auth;
 };
@@ -606,6 +606,55 @@ describe("real answers validate against the document", () => {
     const copy = await call("POST /api/templates/{id}/duplicate", { params: { id } }, 201);
     await call("DELETE /api/templates/{id}", { params: { id: copy.body.id as unknown as string } }, 200);
     await call("DELETE /api/templates/{id}", { params: { id: "starter-offer" } }, 400);
+  });
+
+  it("images and the brand", async () => {
+    // The smallest GIF header that says 2 × 1 pixels.
+    const gif = Buffer.from("474946383961020001000000003b", "hex");
+    const made = await call(
+      "POST /api/images",
+      { query: { name: "dot.gif" }, body: new Uint8Array(gif), headers: { "Content-Type": "image/gif" } },
+      201,
+    );
+    const id = made.body.id as unknown as string;
+    await call("POST /api/images", { body: new Uint8Array(gif), headers: { "Content-Type": "image/gif" } }, 200);
+    await call("POST /api/images", { body: "not an image", headers: { "Content-Type": "image/png" } }, 422);
+    await call("POST /api/images", { body: "a,b", headers: { "Content-Type": "text/csv" } }, 400);
+    await call(
+      "POST /api/images",
+      { body: new Uint8Array(1_000_001), headers: { "Content-Type": "image/png", "Content-Length": "1000001" } },
+      413,
+    );
+    const listed = await call("GET /api/images", {}, 200);
+    expect(JSON.stringify(listed.body)).toContain("dot.gif");
+    await call("GET /api/images/{id}", { params: { id } }, 200);
+    await call("GET /api/images/{id}", { params: { id: "0".repeat(24) } }, 404);
+    await call(
+      "POST /api/templates",
+      {
+        json: {
+          name: "Dot",
+          subject: "Dot",
+          format: "blocks",
+          content: [{ type: "image", src: made.body.url, alt: "A dot", align: "left" }],
+        },
+      },
+      201,
+    );
+    await call("DELETE /api/images/{id}", { params: { id } }, 409);
+    await call("DELETE /api/images/{id}", { params: { id: "0".repeat(24) } }, 404);
+    const other = await call(
+      "POST /api/images",
+      {
+        body: new Uint8Array(Buffer.from("474946383961030001000000003b", "hex")),
+        headers: { "Content-Type": "image/gif" },
+      },
+      201,
+    );
+    await call("DELETE /api/images/{id}", { params: { id: other.body.id as unknown as string } }, 200);
+    await call("GET /api/brand", {}, 200);
+    await call("PUT /api/brand", { json: { buttonColor: "#0f766e", postalAddress: "1 Main Road, Pune" } }, 200);
+    await call("PUT /api/brand", { json: { font: "comic" } }, 400);
   });
 
   it("fields and tags", async () => {

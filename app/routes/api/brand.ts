@@ -1,5 +1,5 @@
 // GET /api/brand: the caller's brand (the defaults when never set). PUT: keeps it whole, a field
-// left out taking its default; a colour, font or logo address that is not one is a 422 naming the
+// left out taking its default; a colour, font or logo address that is not one is a 400 naming the
 // field. Every template wears it; campaigns keep the brand they were made with.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { allowMethods, parseOrThrow, readJson } from "~/lib/api.server";
