@@ -75,6 +75,17 @@ function addOddRows(sqlite: Database.Database) {
       `INSERT INTO "IdempotencyKey" ("id", "userId", "key", "fingerprint", "resultId", "state", "createdAt", "updatedAt") VALUES ('k00000000000000000000001', ?, 'launch-1', 'f', ?, 'done', ?, ?)`,
     )
     .run(userId, campaign.id, now, now);
+  // An uploaded image: bytes that hold what COPY's text format escapes (a backslash, a tab, a newline, NUL).
+  sqlite
+    .prepare(
+      `INSERT INTO "Image" ("id", "userId", "name", "contentType", "size", "width", "height", "bytes", "sha256", "createdAt") VALUES ('i00000000000000000000001', ?, 'logo.png', 'image/png', 8, 2, 1, ?, 'abc', ?)`,
+    )
+    .run(userId, Buffer.from([0x89, 0x5c, 0x09, 0x0a, 0x00, 0x0d, 0x5c, 0x4e]), now);
+  sqlite
+    .prepare(
+      `INSERT INTO "Brand" ("userId", "background", "textColor", "linkColor", "buttonColor", "buttonTextColor", "font", "logoUrl", "logoAlt", "postalAddress", "updatedAt") VALUES (?, '#ffffff', '#111111', '#2563eb', '#0f766e', '#ffffff', 'georgia', '', '', '1 Main Road', ?)`,
+    )
+    .run(userId, now);
 }
 
 beforeAll(async () => {
