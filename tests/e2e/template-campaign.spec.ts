@@ -1,10 +1,11 @@
 // A campaign made from a template, as a new user makes one, on the production server sending through
 // the SMTP channel to a real SMTP server (the smtp-server package, in this test's process) with a
-// DKIM key made by `crm dkim generate`: she takes the Offer starter as her own, adds her logo, a
-// button and two columns, saves, sends a test to herself, opens the wizard from "Send as a
-// campaign", sees the preview on a phone, and launches to a segment. What arrives is multipart with
-// the text part, verifies DKIM, and renders in Chromium at 320 and 600 px wide with no sideways
-// scroll, images loaded or not (they cannot load here: the addresses are the shop's).
+// DKIM key made by `crm dkim generate`: she sets her brand (uploads her logo, her colour, her postal
+// address), takes the Offer starter as her own, adds an image she uploads from the editor, a button
+// and two columns, saves, sends a test to herself, opens the wizard from "Send as a campaign", sees
+// the preview on a phone, and launches to a segment. What arrives is multipart with the text part,
+// verifies DKIM, shows her logo and image from the product's own addresses, and renders in Chromium
+// at 320 and 600 px wide with no sideways scroll, with its images loaded and with images off.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -101,7 +102,36 @@ test.describe("a campaign made from a template", () => {
     });
     expect(made.status).toBe(201);
 
-    // The Offer starter, made her own: her logo on top, a button, two columns of products.
+    // Two pictures of hers: a logo and a product photo wider than the message.
+    const art = await browser.newPage();
+    const picture = async (file: string, width: number, height: number, colour: string, words: string) => {
+      await art.setViewportSize({ width, height });
+      await art.setContent(
+        `<div style="width:${width}px;height:${height}px;background:${colour};color:#fff;font:bold 48px sans-serif;display:flex;align-items:center;justify-content:center">${words}</div>`,
+      );
+      await art.screenshot({ path: path.join(dataDir, file) });
+      return path.join(dataDir, file);
+    };
+    const logoFile = await picture("logo.png", 300, 100, "#0f766e", "Shop");
+    const photoFile = await picture("kurta.png", 800, 500, "#9a3412", "Kurta");
+    await art.close();
+
+    // Her brand: the logo uploaded from the Brand and images screen, her button colour, her address.
+    await page.goto(`${base}/templates`);
+    await page.getByRole("link", { name: "Brand and images" }).click();
+    await page.getByLabel("Upload a logo").setInputFiles(logoFile);
+    await expect(page.getByText("Uploaded logo.png (300 × 100 px).")).toBeVisible();
+    await expect(page.getByLabel("Logo address")).toHaveValue(/^http:\/\/127\.0\.0\.1:\d+\/images\/[\w-]+\.png$/);
+    await page.getByLabel("Logo alt text").fill("Shop logo");
+    await page.getByLabel("Buttons").fill("#0f766e");
+    await page.getByLabel("Postal address").fill("12 MG Road, Bengaluru 560001");
+    await page.getByRole("button", { name: "Save brand" }).click();
+    await expect(page.getByText("Brand saved: every template wears it")).toBeVisible();
+    await expect(page.getByTestId("image")).toHaveCount(1);
+    await widthShot(page, "brand-and-images", 1366);
+    await widthShot(page, "brand-and-images", 390);
+
+    // The Offer starter, made her own: a product photo on top, a button, two columns of products.
     await page.goto(`${base}/templates`);
     await page
       .getByTestId("starter-template")
@@ -109,9 +139,11 @@ test.describe("a campaign made from a template", () => {
       .getByRole("button", { name: "Use this template" })
       .click();
     await expect(page).toHaveURL(/\/templates\/[0-9a-f]{24}$/);
-    const logoCard = await addBlock(page, "image", "Image");
-    await logoCard.getByRole("textbox", { name: "Image address" }).fill(`https://${DOMAIN}/logo.png`);
-    await logoCard.getByRole("textbox", { name: "Alt text" }).fill("Shop logo");
+    const photoCard = await addBlock(page, "image", "Image");
+    await photoCard.getByLabel("Upload an image").setInputFiles(photoFile);
+    await expect(photoCard.getByText("Uploaded kurta.png (800 × 500 px).")).toBeVisible();
+    await expect(photoCard.getByRole("textbox", { name: "Image address" })).toHaveValue(/\/images\/[\w-]+\.png$/);
+    await photoCard.getByRole("textbox", { name: "Alt text" }).fill("A blue kurta");
     const moves = (await topCards(page).count()) - 1;
     for (let i = 0; i < moves; i++)
       await topCards(page)
@@ -119,12 +151,12 @@ test.describe("a campaign made from a template", () => {
         .getByRole("button", { name: "Move up" })
         .first()
         .click();
-    await expect(topCards(page).first().getByRole("textbox", { name: "Alt text" }).first()).toHaveValue("Shop logo");
+    await expect(topCards(page).first().getByRole("textbox", { name: "Alt text" }).first()).toHaveValue("A blue kurta");
     const buttonCard = await addBlock(page, "button", "Button");
     await buttonCard.getByRole("textbox", { name: "Label" }).fill("See the sale");
     await buttonCard.getByRole("textbox", { name: "Link" }).fill(`https://${DOMAIN}/sale?from=mail`);
     await addBlock(page, "columns", "Columns");
-    await page.getByLabel("Name").fill("Festive sale");
+    await page.getByLabel("Name", { exact: true }).fill("Festive sale");
     await page.getByRole("button", { name: "Save template" }).click();
     await expect(page.getByText("Template saved")).toBeVisible();
 
@@ -173,22 +205,33 @@ test.describe("a campaign made from a template", () => {
     });
     expect(verified.results[0]?.status.result).toBe("pass");
 
-    // The received HTML in Chromium: no sideways scroll on a small phone or a desktop column, with
-    // its images failing to load (images off) as they do here.
+    // The received HTML in Chromium: her logo and photo load from the product's own addresses; no
+    // sideways scroll on a small phone or a desktop column, with images loaded and with images off.
     const html = String(parsed.html);
-    const reader = await browser.newPage();
-    try {
-      for (const width of [320, 600]) {
-        await reader.setViewportSize({ width, height: 900 });
-        await reader.setContent(html, { waitUntil: "load" });
-        const overflow = await reader.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        expect(overflow, `sideways scroll at ${width} px`).toBeLessThanOrEqual(0);
-        await expect(reader.getByText("See the sale")).toBeVisible();
-        await expect(reader.getByAltText("Shop logo")).toHaveCount(1);
-        await reader.screenshot({ path: test.info().outputPath(`received-${width}.png`), fullPage: true });
+    expect(html).toContain("12 MG Road, Bengaluru 560001");
+    expect(html).toContain("#0f766e");
+    for (const imagesOn of [true, false]) {
+      const reader = await browser.newPage();
+      try {
+        if (!imagesOn) await reader.route("**/images/**", (route) => route.abort());
+        for (const width of [320, 600]) {
+          await reader.setViewportSize({ width, height: 900 });
+          await reader.setContent(html, { waitUntil: "load" });
+          const overflow = await reader.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          expect(overflow, `sideways scroll at ${width} px, images ${imagesOn ? "on" : "off"}`).toBeLessThanOrEqual(0);
+          await expect(reader.getByText("See the sale")).toBeVisible();
+          for (const alt of ["Shop logo", "A blue kurta"]) {
+            const loaded = await reader.getByAltText(alt).evaluate((img) => (img as HTMLImageElement).naturalWidth > 0);
+            expect(loaded, `${alt}, images ${imagesOn ? "on" : "off"}`).toBe(imagesOn);
+          }
+          await reader.screenshot({
+            path: test.info().outputPath(`received-${width}-images-${imagesOn ? "on" : "off"}.png`),
+            fullPage: true,
+          });
+        }
+      } finally {
+        await reader.close();
       }
-    } finally {
-      await reader.close();
     }
   });
 });

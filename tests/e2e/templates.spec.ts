@@ -57,12 +57,12 @@ test.describe("templates", () => {
     await blocks(page).getByRole("button", { name: "Undo" }).click();
     await expect(blocks(page).locator("h3")).toHaveCount(count);
 
-    await page.getByLabel("Name").fill("Diwali offer");
+    await page.getByLabel("Name", { exact: true }).fill("Diwali offer");
     // Kept as a draft as she types: a reload before saving loses nothing.
     await expect(page.getByTestId("autosave-status")).toHaveText(/Changes kept as a draft/);
     await page.reload();
     await expect(page.getByTestId("draft-notice")).toBeVisible();
-    await expect(page.getByLabel("Name")).toHaveValue("Diwali offer");
+    await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Diwali offer");
     await expect(blocks(page).locator("h3")).toHaveCount(count);
     await expect(blockCard(page, `${count - 1}. Image`)).toBeVisible();
     await page.getByRole("button", { name: "Save template" }).click();

@@ -43,7 +43,7 @@ type CallOptions = {
   params?: Record<string, string>;
   query?: Record<string, string>;
   json?: unknown;
-  body?: string | Uint8Array;
+  body?: string | Blob;
   headers?: Record<string, string>;
   auth?: Auth;
 };
@@ -613,16 +613,16 @@ describe("real answers validate against the document", () => {
     const gif = Buffer.from("474946383961020001000000003b", "hex");
     const made = await call(
       "POST /api/images",
-      { query: { name: "dot.gif" }, body: new Uint8Array(gif), headers: { "Content-Type": "image/gif" } },
+      { query: { name: "dot.gif" }, body: new Blob([gif]), headers: { "Content-Type": "image/gif" } },
       201,
     );
     const id = made.body.id as unknown as string;
-    await call("POST /api/images", { body: new Uint8Array(gif), headers: { "Content-Type": "image/gif" } }, 200);
+    await call("POST /api/images", { body: new Blob([gif]), headers: { "Content-Type": "image/gif" } }, 200);
     await call("POST /api/images", { body: "not an image", headers: { "Content-Type": "image/png" } }, 422);
     await call("POST /api/images", { body: "a,b", headers: { "Content-Type": "text/csv" } }, 400);
     await call(
       "POST /api/images",
-      { body: new Uint8Array(1_000_001), headers: { "Content-Type": "image/png", "Content-Length": "1000001" } },
+      { body: new Blob([new Uint8Array(1_000_001)]), headers: { "Content-Type": "image/png", "Content-Length": "1000001" } },
       413,
     );
     const listed = await call("GET /api/images", {}, 200);
@@ -646,7 +646,7 @@ describe("real answers validate against the document", () => {
     const other = await call(
       "POST /api/images",
       {
-        body: new Uint8Array(Buffer.from("474946383961030001000000003b", "hex")),
+        body: new Blob([Buffer.from("474946383961030001000000003b", "hex")]),
         headers: { "Content-Type": "image/gif" },
       },
       201,
