@@ -10,6 +10,7 @@ import { newId } from "~/lib/id";
 import { IMAGE_MESSAGES, IMAGE_TYPES, type ImageExtension, MAX_IMAGE_BYTES, MAX_IMAGES } from "~/lib/images";
 import type { ImageListRow } from "~/models/images/rows";
 import { images } from "~/models/images/store.server";
+import { toOneLine } from "~/schemas/text";
 import { imageToken, imageUrl, readImageToken } from "~/services/image-token.server";
 
 /** An image as /api/images gives it. */
@@ -77,12 +78,7 @@ export function readImage(bytes: Buffer): { extension: ImageExtension; width: nu
 
 /** A file's name as the list shows it: one line, at most 200 characters, "image.EXT" when none. */
 function nameOf(name: string, extension: ImageExtension): string {
-  // eslint-disable-next-line no-control-regex
-  const clean = name
-    .replace(/[\u0000-\u001f\u007f]+/g, " ")
-    .replace(/^.*[\\/]/, "")
-    .trim()
-    .slice(0, MAX_NAME);
+  const clean = toOneLine(name.replace(/^.*[\\/]/, "")).slice(0, MAX_NAME);
   return clean || `image.${extension}`;
 }
 

@@ -622,7 +622,10 @@ describe("real answers validate against the document", () => {
     await call("POST /api/images", { body: "a,b", headers: { "Content-Type": "text/csv" } }, 400);
     await call(
       "POST /api/images",
-      { body: new Blob([new Uint8Array(1_000_001)]), headers: { "Content-Type": "image/png", "Content-Length": "1000001" } },
+      {
+        body: new Blob([new Uint8Array(1_000_001)]),
+        headers: { "Content-Type": "image/png", "Content-Length": "1000001" },
+      },
       413,
     );
     const listed = await call("GET /api/images", {}, 200);
