@@ -101,14 +101,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
           reach: await resendReach(user.id, campaign.resendOfId),
         }
       : null;
-  const templates = (await listTemplates(user.id)).map((t) => ({
-    id: t.id,
-    name: t.name,
-    subject: t.subject,
-    starter: t.starter,
-    fromName: t.fromName,
-    replyTo: t.replyTo,
-  }));
+  const templates = (await listTemplates(user.id)).map(({ id, name, subject, starter, fromName, replyTo }) => {
+    return { id, name, subject, starter, fromName, replyTo };
+  });
   // The template the message starts from: a draft's (while it exists), or the one the Templates
   // screen's "Use in a campaign" asked for.
   // A resend draft keeps its source's frozen design (it is not made again from the template).

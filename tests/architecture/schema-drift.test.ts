@@ -30,6 +30,9 @@ const TYPE_CLASS: Record<string, string> = {
   // Float in schema.prisma (SendRate.tokens).
   REAL: "float",
   "double precision": "float",
+  // Bytes in schema.prisma (Image.bytes).
+  BLOB: "bytes",
+  bytea: "bytes",
 };
 
 // Money columns: `Int` in schema.prisma, INTEGER (64-bit) on SQLite, bigint on PostgreSQL, whose
