@@ -65,6 +65,7 @@ export default [
   route("api/images", "routes/api/images.ts"),
   route("api/images/:id", "routes/api/images-id.ts"),
   route("api/brand", "routes/api/brand.ts"),
+  route("api/events", "routes/api/events.ts"),
   route("api/suppressions", "routes/api/suppressions.ts"),
   route("api/suppressions/import", "routes/api/suppressions-import.ts"),
   route("api/suppressions/export", "routes/api/suppressions-export.ts"),

@@ -22,6 +22,8 @@ export const COPY_TABLES = [
   "CustomerTag",
   "CustomerConsent",
   "CustomerActivity",
+  // Events from the shop's own systems (POST /api/events).
+  "CustomerEvent",
   "Order",
   "OrderItem",
   "Segment",

@@ -79,6 +79,7 @@ const TAKES: Record<string, Method[] | "any"> = {
   "api/images": ["GET", "POST"],
   "api/images/:id": ["GET", "DELETE"],
   "api/brand": ["GET", "PUT"],
+  "api/events": ["GET", "POST"],
   "api/suppressions": ["GET", "POST"],
   "api/suppressions/import": ["POST"],
   "api/suppressions/export": ["GET"],

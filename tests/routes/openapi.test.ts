@@ -490,6 +490,19 @@ describe("real answers validate against the document", () => {
     expect(older.body).toMatchObject([{ kind: "suppressed", reason: "manual", text: "Suppressed by hand" }]);
     await call("GET /api/customers/{id}/story", { params: { id: customerId }, query: { cursor: "nope" } }, 400);
     await call("GET /api/customers/{id}/story", { params: { id: "0".repeat(24) } }, 404);
+    const events = {
+      events: [{ id: "cart-9", name: "cart_abandoned", customerId, properties: { total: 1299 } }],
+    };
+    await call("POST /api/events", { json: events }, 200);
+    await call("POST /api/events", { json: { events: [] } }, 400);
+    await call(
+      "POST /api/events",
+      { json: { events: [{ id: "x", name: "viewed", customerId: "0".repeat(24) }] } },
+      422,
+    );
+    const listedEvents = await call("GET /api/events", { query: { name: "cart_abandoned" } }, 200);
+    expect(JSON.stringify(listedEvents.body)).toContain("cart-9");
+    await call("GET /api/events", { query: { limit: "0" } }, 400);
     await call(
       "POST /api/suppressions/import",
       {

@@ -8,6 +8,7 @@
 // gathers them for the document (~/lib/openapi/document.server.ts, components.server.ts).
 export * from "./answers/campaigns";
 export * from "./answers/common";
+export * from "./answers/events";
 export * from "./answers/people";
 export * from "./answers/segments";
 export * from "./answers/templates";

@@ -24,6 +24,7 @@ import { ProfileSchema } from "~/schemas/profile";
 import { PreviewInputSchema, SegmentInputSchema } from "~/schemas/segment";
 import { DescribeSegmentInputSchema } from "~/schemas/segment-ai";
 import { BrandInputSchema } from "~/schemas/brand";
+import { EventsInputSchema } from "~/schemas/events";
 import { TemplateDraftSchema, TemplateInputSchema, TemplateRenderSchema, TemplateTestSchema } from "~/schemas/template";
 
 /** Request bodies, converted from the input side of the routes' own schemas. */
@@ -52,6 +53,7 @@ export const INPUTS = {
   TemplateDraftInput: TemplateDraftSchema,
   TemplateTestInput: TemplateTestSchema,
   BrandInput: BrandInputSchema,
+  EventsInput: EventsInputSchema,
 } satisfies Record<string, z.ZodType>;
 
 /** Answers, converted from the output side. */
@@ -111,6 +113,8 @@ export const ANSWERS = {
   Image: A.ImageAnswerSchema,
   ImageList: A.ImageListSchema,
   Brand: A.BrandAnswerSchema,
+  EventsRecorded: A.EventsRecordedSchema,
+  EventList: A.EventListSchema,
 } satisfies Record<string, z.ZodType>;
 
 export type AnswerName = keyof typeof ANSWERS;

@@ -42,6 +42,7 @@ import { operations as templatesIdDraft } from "./templates-id-draft.openapi.ser
 import { operations as images } from "./images.openapi.server";
 import { operations as imagesId } from "./images-id.openapi.server";
 import { operations as brand } from "./brand.openapi.server";
+import { operations as events } from "./events.openapi.server";
 import { operations as segments } from "./segments.openapi.server";
 import { operations as segmentsPreview } from "./segments-preview.openapi.server";
 import { operations as segmentsDescribe } from "./segments-describe.openapi.server";
@@ -116,6 +117,7 @@ export const API_OPERATIONS: Operation[] = [
   images,
   imagesId,
   brand,
+  events,
   // Campaigns
   campaigns,
   campaignsId,
