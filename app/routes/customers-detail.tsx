@@ -54,6 +54,8 @@ import { redirectWithFlash } from "~/services/session.server";
 import { resubscribe, suppressionOf } from "~/services/suppressions.server";
 import { addCustomerTags, customerTagsOf, listTags, removeCustomerTag } from "~/services/tags.server";
 import { TitledCard } from "~/components/titled-card";
+import { EventsCard, EVENTS_SHOWN } from "~/components/customers/events-card";
+import { listEvents } from "~/services/events.server";
 import { ConsentCard } from "~/components/customers/consent-card";
 import { TagsCard } from "~/components/customers/tags-card";
 
@@ -72,11 +74,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const search = new URL(request.url).searchParams;
   // ?story=CURSOR: an older page of the E-mail history (a cursor that is not one reads the newest).
   const storyCursor = search.get(STORY_PARAM);
-  const [suppression, story, definitions, tags] = await Promise.all([
+  const [suppression, story, definitions, tags, events] = await Promise.all([
     customer.email ? suppressionOf(user.id, customer.email) : null,
     orRespond(customerStory(user.id, customer.id, { cursor: storyCursor }), LOAD_FAILED),
     fieldDefinitions(user.id),
     listTags(user.id),
+    listEvents(user.id, { customerId: customer.id, limit: EVENTS_SHOWN }),
   ]);
   const resubscribing = suppression !== null && search.get("resubscribe") === "1";
   const own = new Set(customer.tags.map(tagKey));
@@ -84,6 +87,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     customer,
     suppression,
     story,
+    events,
     olderStory: storyCursor !== null,
     resubscribing,
     fieldValues: shownValues(definitions, customer.fields),
@@ -178,7 +182,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function CustomerDetail() {
-  const { customer, suppression, story, olderStory, resubscribing, fieldValues, otherTags } =
+  const { customer, suppression, story, events, olderStory, resubscribing, fieldValues, otherTags } =
     useLoaderData<typeof loader>();
   const name = customerDisplayName(customer);
   const here = `/customers/${customer.id}`;
@@ -382,6 +386,8 @@ export default function CustomerDetail() {
       </section>
 
       <CustomerStory page={story} here={here} older={olderStory} />
+
+      <EventsCard events={events} />
 
       <ConfirmDialog
         open={resubscribing}

@@ -7,12 +7,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { customerInput } from "../helpers/customer-input";
 import { createTestUser, useTestDatabase } from "../helpers/db";
-import { bearerFor, callRoute } from "../helpers/requests";
+import { args, bearerFor, callRoute, cookieFor, ORIGIN } from "../helpers/requests";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named use*, not a React hook
 useTestDatabase();
 
+import { propertiesLine } from "~/components/customers/events-card";
 import { action, loader } from "~/routes/api/events";
+import { loader as customerPage } from "~/routes/customers-detail";
 import { createCustomer, listCustomers } from "~/services/customers.server";
 
 type Who = { id: string; bearer: string };
@@ -177,5 +179,15 @@ describe("POST /api/events", () => {
     }
     expect((await list(alice, "?limit=0")).status).toBe(400);
     expect(((await list(alice, "?limit=500")).body.events as unknown as unknown[]).length).toBe(before);
+  });
+
+  it("shows a customer's newest events on their page, their properties in one short line", async () => {
+    const cookie = await cookieFor(alice.id);
+    const page = (await customerPage(
+      args(new Request(`${ORIGIN}/customers/${asha.id}`, { headers: { Cookie: cookie } }), { id: asha.id }),
+    )) as { events: { id: string; name: string; properties: Record<string, unknown> }[] };
+    expect(page.events.map((e) => e.id)).toContain("cart-1001");
+    const cart = page.events.find((e) => e.id === "cart-1001");
+    expect(propertiesLine(cart?.properties ?? {})).toBe("items: 1 item · url: https://shop.example/cart/1001");
   });
 });
