@@ -45,7 +45,7 @@ function optionsOf(html: string, label: string): string[] {
 const FIELDS: Record<Exclude<BlockType, "columns">, string[]> = {
   heading: ["Text", "Level", "Alignment"],
   text: [TEXT_LABEL, "Alignment"],
-  image: ["Image address", "Alt text", "Link (optional)", "Width (px)", "Alignment"],
+  image: ["Image address", "Upload an image", "Alt text", "Link (optional)", "Width (px)", "Alignment"],
   button: ["Label", "Link", "Alignment"],
   divider: [],
   spacer: ["Height (px)"],
