@@ -5,11 +5,16 @@ import { MAX_EVENTS_READ } from "./rows";
 
 export const commonEvents: Omit<EventsStore, "recordEvents"> = {
   async knownCustomers(userId, ids, emails) {
-    if (ids.length === 0 && emails.length === 0) return [];
-    return db().customer.findMany({
-      where: { userId, OR: [{ id: { in: [...ids] } }, { email: { in: emails.map((e) => e.toLowerCase()) } }] },
-      select: { id: true, email: true },
-    });
+    // Two lookups, each on its own index (the id, the tenant's e-mail): one statement with OR would
+    // read the tenant's customers one by one on SQLite.
+    const select = { id: true, email: true } as const;
+    const [byId, byEmail] = await Promise.all([
+      ids.length ? db().customer.findMany({ where: { userId, id: { in: [...ids] } }, select }) : [],
+      emails.length
+        ? db().customer.findMany({ where: { userId, email: { in: emails.map((e) => e.toLowerCase()) } }, select })
+        : [],
+    ]);
+    return [...byId, ...byEmail];
   },
 
   async listEvents(userId, { name, customerId, limit }) {
