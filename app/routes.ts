@@ -98,6 +98,7 @@ export default [
   route("campaigns/reach", "routes/campaigns-reach.ts"),
   route("campaigns/:id/export", "routes/campaigns-export.ts"),
   route("suppressions/export", "routes/suppressions-export.ts"),
+  route("templates/:id/thumbnail", "routes/templates-thumbnail.ts"),
 
   // Signed-in screens inside the layout shell
   layout("routes/app-layout.tsx", [

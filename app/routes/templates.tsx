@@ -15,6 +15,7 @@ import { CardCell, ColumnHeader, EmptyRow, ListTable } from "~/components/list-t
 import { ListSearch } from "~/components/list-search";
 import { PageHeader } from "~/components/page-header";
 import { RowActionSprite, RowActions } from "~/components/row-actions";
+import { TemplateThumbnail } from "~/components/templates/template-thumbnail";
 import { allowMethods, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { orRespond, refusedWith } from "~/lib/responses";
@@ -136,10 +137,15 @@ export default function Templates() {
             own.map((t) => (
               <tr key={t.id} className="hover:bg-slate-50" data-testid="template-row">
                 <td className="px-4 py-3">
-                  <Link to={`/templates/${t.id}`} className="font-medium text-primary hover:underline">
-                    {t.name}
-                  </Link>
-                  <p className="truncate text-sm text-slate-500">{t.subject}</p>
+                  <div className="flex items-center gap-3">
+                    <TemplateThumbnail id={t.id} version={t.version} name={t.name} />
+                    <div className="min-w-0">
+                      <Link to={`/templates/${t.id}`} className="font-medium text-primary hover:underline">
+                        {t.name}
+                      </Link>
+                      <p className="truncate text-sm text-slate-500">{t.subject}</p>
+                    </div>
+                  </div>
                 </td>
                 <CardCell label="Format" className="px-4 py-3 text-slate-700">
                   {TEMPLATE_FORMAT_LABELS[t.format]}
@@ -168,10 +174,15 @@ export default function Templates() {
           <ul className="grid gap-3 sm:grid-cols-2">
             {starters.map((t) => (
               <li key={t.id} className="card flex flex-col gap-2 p-4" data-testid="starter-template">
-                <Link to={`/templates/${t.id}`} className="font-medium text-primary hover:underline">
-                  {t.name}
-                </Link>
-                <p className="text-sm text-slate-600">{t.subject}</p>
+                <div className="flex items-center gap-3">
+                  <TemplateThumbnail id={t.id} version={t.version} name={t.name} />
+                  <div className="min-w-0">
+                    <Link to={`/templates/${t.id}`} className="font-medium text-primary hover:underline">
+                      {t.name}
+                    </Link>
+                    <p className="text-sm text-slate-600">{t.subject}</p>
+                  </div>
+                </div>
                 <div className="mt-auto flex flex-wrap gap-2">
                   <PostButton action="/templates" fields={{ intent: "duplicate", id: t.id }} className="btn-secondary">
                     <Copy className="h-4 w-4" aria-hidden /> Use this template

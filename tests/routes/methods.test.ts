@@ -126,6 +126,7 @@ const TAKES: Record<string, Method[] | "any"> = {
   templates: ["GET", "POST"],
   "templates/:id": ["GET", "POST"],
   "templates/brand": ["GET", "POST"],
+  "templates/:id/thumbnail": ["GET"],
   orders: ["GET", "POST"],
   "orders/new": ["GET", "POST"],
   "orders/edit/:id": ["GET", "POST"],

@@ -16,6 +16,7 @@ setUpTestDatabase();
 const listRoute = await import("~/routes/templates");
 const draftRoute = await import("~/routes/api/templates-id-draft");
 const editorRoute = await import("~/routes/templates-detail");
+const thumbnailRoute = await import("~/routes/templates-thumbnail");
 const { getTemplate, listTemplates } = await import("~/services/templates.server");
 
 const get = (cookie: string, path: string) => makeRequest(path, { auth: { cookie } });
@@ -55,6 +56,38 @@ describe("the Templates screens", () => {
     expect(found.own.map((t) => t.id)).toEqual([id]);
     expect((await listRoute.loader(args(get(cookie, "/templates?q=nothing-like-it")))).own).toEqual([]);
     expect((await listRoute.loader(args(get(cookie, `/templates?delete=${id}`)))).deleting?.id).toBe(id);
+  });
+
+  it("gives each row's small preview: the template's HTML for empty fields, unchanged until it is saved, the user's own only", async () => {
+    const { user, cookie } = await signedIn();
+    const thumbnail = (id: string, headers: Record<string, string> = {}) =>
+      thumbnailRoute.loader(args(makeRequest(`/templates/${id}/thumbnail`, { auth: { cookie }, headers }), { id }));
+    const id = await made(cookie, "markdown");
+    const first = await thumbnail(id);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("Content-Type")).toBe("text/html; charset=utf-8");
+    expect(await first.text()).toContain("Hello there");
+    const etag = first.headers.get("ETag") ?? "";
+    expect((await thumbnail(id, { "If-None-Match": etag })).status).toBe(304);
+    const template = await getTemplate(user.id, id);
+    await save(cookie, id, {
+      name: template.name,
+      subject: template.subject,
+      preheader: "",
+      format: "markdown",
+      content: "# Fresh news",
+      text: "",
+      version: String(template.version),
+    });
+    const changed = await thumbnail(id, { "If-None-Match": etag });
+    expect(changed.status).toBe(200);
+    expect(await changed.text()).toContain("Fresh news");
+    expect((await thumbnail("starter-offer")).status).toBe(200);
+    const other = await signedIn();
+    const theirs = await thumbnailRoute.loader(
+      args(makeRequest(`/templates/${id}/thumbnail`, { auth: { cookie: other.cookie } }), { id }),
+    );
+    expect(theirs.status).toBe(404);
   });
 
   it("starts each format from something that parses, and a starter as the user's own copy", async () => {
