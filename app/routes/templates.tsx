@@ -1,7 +1,8 @@
 // /templates: the user's message templates, last edited first, searched by name or subject, and the
 // starter templates below them (docs/decisions/0043-templates-and-merge-tags.md). A new template
 // starts as blocks, HTML or Markdown, or from a starter ("Use this template" makes the user's own
-// copy); each opens in the editor (/templates/:id), which duplicates it. Edit and Delete (asked first) in each row.
+// copy); each opens in the editor (/templates/:id), which duplicates it. Edit and Delete (asked first) in each row,
+// and a small preview of the template beside its name (drawn with JavaScript; a plain initial without).
 // Plain links and form posts: all of it works without JavaScript; on a phone the rows are cards.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
