@@ -82,6 +82,27 @@ export async function action({ request }: ActionFunctionArgs) {
   });
 }
 
+/** A template's small preview beside its name (a link to the editor) and its subject: a row's and a starter card's. */
+function TemplateTitle({
+  template: t,
+  subjectClassName,
+}: {
+  template: { id: string; version: number; name: string; subject: string };
+  subjectClassName: string;
+}) {
+  return (
+    <div className="flex items-center gap-3">
+      <TemplateThumbnail id={t.id} version={t.version} name={t.name} />
+      <div className="min-w-0">
+        <Link to={`/templates/${t.id}`} className="font-medium text-primary hover:underline">
+          {t.name}
+        </Link>
+        <p className={subjectClassName}>{t.subject}</p>
+      </div>
+    </div>
+  );
+}
+
 export default function Templates() {
   const { q, own, starters, deleting } = useLoaderData<typeof loader>();
   const onRowsClick = useDelegatedLinks();
@@ -138,15 +159,7 @@ export default function Templates() {
             own.map((t) => (
               <tr key={t.id} className="hover:bg-slate-50" data-testid="template-row">
                 <td className="px-4 py-3">
-                  <div className="flex items-center gap-3">
-                    <TemplateThumbnail id={t.id} version={t.version} name={t.name} />
-                    <div className="min-w-0">
-                      <Link to={`/templates/${t.id}`} className="font-medium text-primary hover:underline">
-                        {t.name}
-                      </Link>
-                      <p className="truncate text-sm text-slate-500">{t.subject}</p>
-                    </div>
-                  </div>
+                  <TemplateTitle template={t} subjectClassName="truncate text-sm text-slate-500" />
                 </td>
                 <CardCell label="Format" className="px-4 py-3 text-slate-700">
                   {TEMPLATE_FORMAT_LABELS[t.format]}
@@ -175,15 +188,7 @@ export default function Templates() {
           <ul className="grid gap-3 sm:grid-cols-2">
             {starters.map((t) => (
               <li key={t.id} className="card flex flex-col gap-2 p-4" data-testid="starter-template">
-                <div className="flex items-center gap-3">
-                  <TemplateThumbnail id={t.id} version={t.version} name={t.name} />
-                  <div className="min-w-0">
-                    <Link to={`/templates/${t.id}`} className="font-medium text-primary hover:underline">
-                      {t.name}
-                    </Link>
-                    <p className="text-sm text-slate-600">{t.subject}</p>
-                  </div>
-                </div>
+                <TemplateTitle template={t} subjectClassName="text-sm text-slate-600" />
                 <div className="mt-auto flex flex-wrap gap-2">
                   <PostButton action="/templates" fields={{ intent: "duplicate", id: t.id }} className="btn-secondary">
                     <Copy className="h-4 w-4" aria-hidden /> Use this template

@@ -145,7 +145,7 @@ export async function publicImage(
 ): Promise<{ bytes: Uint8Array; contentType: string; etag: string } | null> {
   const target = readImageToken(token);
   if (!target) return null;
-  const row = await images.findImage(target.userId, target.imageId);
+  const row = await images.findImageFile(target.userId, target.imageId);
   if (!row || extensionOf(row.contentType) !== extension) return null;
   return { bytes: row.bytes, contentType: row.contentType, etag: `"${row.sha256}"` };
 }

@@ -5,14 +5,10 @@
 // events a second, and a batch's p99 at most 100 ms. A batch posted again is checked to keep
 // nothing (all duplicates). The issue's "while a campaign sends at 1,000 msg/s" is not part of this
 // run: the events are measured alone.
-import { spawn } from "node:child_process";
-import path from "node:path";
 import type { BenchGoal, BenchSection } from "../harness/types.ts";
-import { freePort, serverCommand } from "../../tests/helpers/production-server.ts";
 import { stats } from "./latency-stats.ts";
-import { stopProcess, waitForHealth } from "./server-processes.ts";
+import { startProductionServer, stopProcess } from "./server-processes.ts";
 
-const root = path.resolve(import.meta.dirname, "../..");
 const SECONDS = Number(process.env.BENCH_EVENTS_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
 const CONNECTIONS = Number(process.env.BENCH_EVENTS_CONNECTIONS ?? 4);
@@ -25,24 +21,9 @@ export async function measureEventsIn(options: {
   log: (message: string) => void;
 }): Promise<BenchSection> {
   const { issueToken } = await import("../../app/services/token.server.ts");
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  options.log(`events (${options.engine}): the production server on port ${port}`);
-  const server = spawn(serverCommand.file, serverCommand.args, {
-    cwd: root,
-    stdio: ["ignore", "inherit", "inherit"],
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: base,
-      LOCAL_AUTH: "true",
-      LOG_LEVEL: "warn",
-    },
-  });
+  const { server, base } = await startProductionServer();
+  options.log(`events (${options.engine}): the production server on ${base}`);
   try {
-    await waitForHealth(base);
     const headers = { Authorization: `Bearer ${await issueToken(options.userId)}`, "Content-Type": "application/json" };
     let next = 0;
     const batchBody = () => {

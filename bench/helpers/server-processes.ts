@@ -1,10 +1,44 @@
 // The bench's view of the processes it starts (production servers, the vendor) and of the
 // PostgreSQL server on the same machine: health, resident memory and CPU time, from /proc (Linux).
-import type { ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import pg from "pg";
+import { freePort, serverCommand } from "../../tests/helpers/production-server.ts";
 import { childrenByParent } from "./loop-marks.ts";
+
+/**
+ * The production server on the bench's database (this process's DATABASE_URL), on a free loopback
+ * port with local sign-in, started and healthy; `env` adds or overrides settings.
+ */
+export async function startProductionServer(
+  env: Record<string, string> = {},
+): Promise<{ server: ChildProcess; base: string }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = spawn(serverCommand.file, serverCommand.args, {
+    cwd: path.resolve(import.meta.dirname, "../.."),
+    stdio: ["ignore", "inherit", "inherit"],
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: base,
+      LOCAL_AUTH: "true",
+      LOG_LEVEL: "warn",
+      ...env,
+    },
+  });
+  try {
+    await waitForHealth(base);
+  } catch (error) {
+    await stopProcess(server);
+    throw error;
+  }
+  return { server, base };
+}
 
 /** Waits until `${base}/healthz` answers 2xx (a minute at most). */
 export async function waitForHealth(base: string) {

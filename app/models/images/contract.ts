@@ -8,8 +8,10 @@ export type ImagesStore = {
   /** The tenant's images, newest first, without their bytes. */
   listImages(userId: string): Promise<ImageListRow[]>;
   countImages(userId: string): Promise<number>;
-  /** One of the tenant's images with its bytes, or undefined. */
-  findImage(userId: string, id: string): Promise<ImageRow | undefined>;
+  /** One of the tenant's images without its bytes, or undefined. */
+  findImage(userId: string, id: string): Promise<ImageListRow | undefined>;
+  /** One of the tenant's images with its bytes (for its public address), or undefined. */
+  findImageFile(userId: string, id: string): Promise<ImageRow | undefined>;
   /**
    * Keeps the image, or answers the one the tenant already has with the same bytes (`created`
    * false): uploading a file twice keeps it once.

@@ -32,6 +32,10 @@ export const images: ImagesStore = {
   },
 
   async findImage(userId, id) {
+    return (await db().image.findFirst({ where: { id, userId }, select: LIST_COLUMNS })) ?? undefined;
+  },
+
+  async findImageFile(userId, id) {
     return (await db().image.findFirst({ where: { id, userId } })) ?? undefined;
   },
 
