@@ -59,10 +59,11 @@ export function NoRateChip({ sent, testId }: { sent?: number; testId?: string })
   );
 }
 
-export function CampaignStatusChip({ status }: { status: CampaignStatus }) {
+/** A campaign's status; a draft that launches itself at a set time shows as "Scheduled". */
+export function CampaignStatusChip({ status, scheduled = false }: { status: CampaignStatus; scheduled?: boolean }) {
   return (
-    <Chip colour={STATUS_COLOURS[status]} testId="campaign-status">
-      {status}
+    <Chip colour={scheduled ? "info" : STATUS_COLOURS[status]} testId="campaign-status">
+      {scheduled ? "Scheduled" : status}
     </Chip>
   );
 }

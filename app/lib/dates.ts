@@ -122,6 +122,29 @@ export function isoInZone(d: Date | string | number, timeZone: string): string {
   return `${isoFromEpochMs(ms + offset * 60_000).slice(0, -1)}${formatOffset(offset)}`;
 }
 
+/** A datetime-local input's value: "2026-11-30T09:00". */
+const WALL_TIME = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d)$/;
+
+/**
+ * The instant a wall-clock time ("2026-11-30T09:00", as a datetime-local input gives it) names in
+ * the zone, as unix milliseconds; null when the text is not such a time or the date does not exist
+ * (30 February). A time a clock change skips (02:30 when clocks jump from 02:00 to 03:00) is taken
+ * with the offset before the jump, so it lands just after it.
+ */
+export function wallTimeToMs(value: string, timeZone: string): number | null {
+  const m = WALL_TIME.exec(value);
+  if (!m) return null;
+  const [year, month, day, hour, minute] = m.slice(1).map(Number);
+  const utc = Date.UTC(year, month - 1, day, hour, minute);
+  const back = new Date(utc);
+  if (back.getUTCMonth() !== month - 1 || back.getUTCDate() !== day || hour > 23 || minute > 59) return null;
+  const first = utc - zoneOffsetMinutes(utc, timeZone) * 60_000;
+  return utc - zoneOffsetMinutes(first, timeZone) * 60_000;
+}
+
+/** The wall-clock time of an instant in the zone, as a datetime-local input shows it: "2026-11-30T09:00". */
+export const wallTimeOf = (d: Date | string | number, timeZone: string) => isoInZone(d, timeZone).slice(0, 16);
+
 /** "India Standard Time", "Eastern Daylight Time": the zone's name at that instant. */
 export function zoneName(d: Date | string | number, timeZone: string): string {
   const parts = formatter("zoneName", timeZone, { timeZoneName: "long" }).formatToParts(toDate(d));

@@ -20,7 +20,7 @@ import { PageNotFound, RouteErrorBoundary } from "~/components/error-boundary";
 import { ResendNonOpeners } from "~/components/resend-non-openers";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
-import { figuresMayChange } from "~/lib/campaigns";
+import { figuresMayChange, isScheduled } from "~/lib/campaigns";
 import { ID_PATTERN } from "~/lib/id";
 import { invariantResponse, orRespond, refusedWith } from "~/lib/responses";
 import { withSearchParams } from "~/lib/search-params";
@@ -94,7 +94,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 const ActionSchema = z.object({
-  intent: z.enum(["pause", "resume", "cancel", "retry", "delete"]),
+  intent: z.enum(["pause", "resume", "cancel", "retry", "unschedule", "delete"]),
   back: z.string().optional(),
 });
 
@@ -161,6 +161,7 @@ export default function CampaignDetail() {
     resume: c.status === "Paused",
     cancel: c.status === "Active" || c.status === "Paused",
     retry: c.status !== "Draft" && c.status !== "Cancelled" && c.deliveryStats.failed > 0,
+    unschedule: isScheduled(c),
   };
   const nextHref = logs?.nextCursor
     ? here({ cursor: logs.nextCursor, trail: cursor ? [...trail, cursor].join(",") : null, confirm: null })

@@ -26,9 +26,9 @@ import {
   launchSchema,
   readIntent,
   readStep,
+  scheduleSchema,
   schemaFor,
   stepOfErrors,
-  type WizardValues,
 } from "~/schemas/campaign-wizard";
 import {
   AudienceStep,
@@ -38,6 +38,10 @@ import {
   WizardButtons,
 } from "~/components/campaigns/wizard-steps";
 import { FormAlert, LIVE_VALIDATION } from "~/components/forms";
+import { ScheduleCard } from "~/components/campaigns/schedule-card";
+import { useTimeZone } from "~/components/date-time";
+import { formatDateTime, wallTimeToMs, zoneName } from "~/lib/dates";
+import { viewerTimeZone } from "~/services/time-zone.server";
 import { allowMethods, ApiError, keepAllowHeader } from "~/lib/api.server";
 import { BRAND } from "~/lib/brand";
 import { hasNamePlaceholder, launchedMessage } from "~/lib/campaigns";
@@ -50,12 +54,9 @@ import { getEnv } from "~/env.server";
 import { requireUser } from "~/services/auth.server";
 import { saveDraft } from "~/services/campaigns/drafts.server";
 import { saveOrLaunchOnce } from "~/services/campaigns/launch.server";
-import { resendReach } from "~/services/campaigns/reach.server";
-import { emptySegmentCheck, wizardReach, wizardSample } from "~/services/campaigns/wizard.server";
-import { type CampaignDto, findCampaign, getCampaign } from "~/services/campaigns/views.server";
-import { readDesign } from "~/lib/campaign-design";
+import { emptySegmentCheck, wizardReach, wizardSample, wizardStart } from "~/services/campaigns/wizard.server";
+import { type CampaignDto, getCampaign } from "~/services/campaigns/views.server";
 import { listSegments } from "~/services/segments.server";
-import { listTemplates } from "~/services/templates.server";
 import { senderOf } from "~/services/email/sender.server";
 import { redirectWithFlash } from "~/services/session.server";
 
@@ -69,6 +70,7 @@ export const meta: MetaFunction = ({ params }) => [
 const NOT_FOUND = "Campaign not found";
 const LAUNCH_FAILED = "Failed to launch campaign";
 const DRAFT_FAILED = "Failed to save the draft";
+const SCHEDULE_FAILED = "Failed to schedule campaign";
 /** A launch key sent again with other content (the page was kept, e.g. by the browser's Back). */
 const LAUNCH_KEY_REUSED =
   "This page has already launched a campaign with other content. Open the wizard again to launch another one.";
@@ -87,52 +89,20 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }));
   let campaign: Awaited<ReturnType<typeof getCampaign>> | null = null;
   if (params.id) campaign = await orRespond(getCampaign(user.id, params.id.toLowerCase()), NOT_FOUND);
-  const asked = campaign?.segmentId ?? new URL(request.url).searchParams.get("segmentId") ?? "";
-  // A segment since deleted (or not the user's) is not chosen: the user picks again.
-  const segmentId = segments.some((s) => s.id === asked) ? asked : "";
-  // A resend draft's fixed audience: the non-openers of its source campaign, counted now.
-  const resend =
-    campaign?.status === "Draft" && campaign.resendOfId
-      ? {
-          sourceName: await getCampaign(user.id, campaign.resendOfId).then(
-            (source) => source.name,
-            () => null,
-          ),
-          reach: await resendReach(user.id, campaign.resendOfId),
-        }
-      : null;
-  const templates = (await listTemplates(user.id)).map(({ id, name, subject, starter, fromName, replyTo }) => {
-    return { id, name, subject, starter, fromName, replyTo };
-  });
-  // The template the message starts from: a draft's (while it exists), or the one the Templates
-  // screen's "Use in a campaign" asked for.
-  // A resend draft keeps its source's frozen design (it is not made again from the template).
-  const askedTemplate =
-    campaign?.status === "Draft"
-      ? campaign.resendOfId
-        ? ""
-        : (campaign.templateId ?? "")
-      : (new URL(request.url).searchParams.get("templateId") ?? "");
-  // A draft made from a template: the From name, Reply-To and preheader it was given.
-  const design = campaign?.status === "Draft" ? readDesign((await findCampaign(user.id, campaign.id)).design) : null;
-  const values: WizardValues = {
-    name: campaign?.name ?? "",
-    segmentId,
-    templateId: templates.some((t) => t.id === askedTemplate) ? askedTemplate : "",
-    fromName: design?.fromName ?? "",
-    replyTo: design?.replyTo ?? "",
-    preheader: design?.preheader ?? "",
-    subject: campaign?.subject ?? "",
-    message: campaign?.message ?? "",
-    description: campaign?.description ?? "",
-    // On for a new campaign (docs/rules.md#opens-and-clicks).
-    trackingEnabled: campaign?.trackingEnabled ?? true,
-  };
+  const url = new URL(request.url);
+  const { segmentId, resend, templates, values } = await wizardStart(
+    user.id,
+    campaign,
+    { segmentId: url.searchParams.get("segmentId") ?? "", templateId: url.searchParams.get("templateId") ?? "" },
+    segments.map((s) => s.id),
+    viewerTimeZone(request, user).timeZone,
+  );
   return {
     id: campaign?.id ?? null,
     resend,
     templates,
     started: campaign ? campaign.status !== "Draft" : false,
+    scheduledAt: campaign?.status === "Draft" ? campaign.scheduledAt : null,
     segments,
     values,
     sample: segmentId ? await wizardSample(user.id, segmentId) : null,
@@ -164,33 +134,51 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const editing = editId ? await getCampaign(user.id, editId).catch(() => null) : null;
   const isEmpty = editing?.status === "Draft" && editing.resendOfId ? null : await emptySegmentCheck(user.id, formData);
 
-  if (intent === "launch") {
-    const submission = parseWithZod(formData, { schema: launchSchema(isEmpty, fromTemplate(formData)) });
+  if (intent === "launch" || intent === "schedule") {
+    const templated = fromTemplate(formData);
+    const schema = intent === "schedule" ? scheduleSchema(isEmpty, templated) : launchSchema(isEmpty, templated);
+    const submission = parseWithZod(formData, { schema });
     if (submission.status !== "success") {
       const result = submission.reply();
       return data({ result, ...(await showing(stepOfErrors(result.error, step))), failure: null }, { status: 400 });
     }
     const launchKey = launchKeyOf(formData);
+    // A schedule's time is the wall-clock time the page showed, in the viewer's zone.
+    const { timeZone } = viewerTimeZone(request, user);
+    const scheduledAt =
+      intent === "schedule" ? (wallTimeToMs(String(formData.get("scheduledAt")), timeZone) ?? Number.NaN) : undefined;
     let launched: CampaignDto;
     try {
-      // A draft launches in place; launching a campaign that has started makes a new one (the page
-      // says so): the service's draft rule (CampaignTarget.editing).
+      // A draft launches (or is scheduled) in place; launching a campaign that has started makes a
+      // new one (the page says so): the service's draft rule (CampaignTarget.editing).
       ({ campaign: launched } = await saveOrLaunchOnce(
         user.id,
-        { status: "Active", content: submission.value, editing: editId },
+        {
+          status: intent === "schedule" ? "Scheduled" : "Active",
+          content: submission.value,
+          editing: editId,
+          scheduledAt,
+        },
         launchKey ? { key: launchKey, scope: `wizard:${editId ?? "new"}`, mismatch: LAUNCH_KEY_REUSED } : null,
       ));
     } catch (error) {
       const reason = error instanceof ApiError ? error.message : "Unknown error";
-      const refused = replyRefused(submission, error, `${LAUNCH_FAILED}: ${reason}`);
-      return data({ result: refused.data, ...(await showing(LAST_STEP)), failure: reason }, refused.init ?? undefined);
+      const failed = intent === "schedule" ? SCHEDULE_FAILED : LAUNCH_FAILED;
+      const refused = replyRefused(submission, error, `${failed}: ${reason}`);
+      return data(
+        { result: refused.data, ...(await showing(LAST_STEP)), failure: { title: failed, reason } },
+        refused.init ?? undefined,
+      );
     }
-    // Lands on the launched campaign, whose figures follow the send, and says who the launch left out
-    // as suppressed, if anyone ("… 3,120 of 3,271 will receive it; 151 suppressed").
+    // Lands on the campaign: a launched one's figures follow the send, and the message says who the
+    // launch left out as suppressed, if anyone ("… 3,120 of 3,271 will receive it; 151 suppressed").
     return redirectWithFlash(request, `/campaigns/${launched.id}`, {
       kind: "toast",
       type: "success",
-      message: launchedMessage(launched),
+      message:
+        scheduledAt === undefined
+          ? launchedMessage(launched)
+          : `Campaign scheduled for ${formatDateTime(scheduledAt, timeZone)} (${zoneName(scheduledAt, timeZone)})`,
     });
   }
 
@@ -250,6 +238,7 @@ export default function CampaignWizard() {
     resend,
     templates,
     started,
+    scheduledAt,
     segments,
     values,
     sample: loadedSample,
@@ -307,7 +296,8 @@ export default function CampaignWizard() {
     if (!actionData) return;
     setStep(actionData.step);
     if (actionData.reach) setReach(actionData.reach);
-    if (actionData.failure) toast.error(LAUNCH_FAILED, { description: actionData.failure, duration: WIZARD_TOAST_MS });
+    const { failure } = actionData;
+    if (failure) toast.error(failure.title, { description: failure.reason, duration: WIZARD_TOAST_MS });
   }, [actionData]);
 
   const segmentId = text(fields.segmentId.value);
@@ -387,6 +377,7 @@ export default function CampaignWizard() {
   const personaliseHint = message.trim() && !hasNamePlaceholder(message) ? CAMPAIGN_MESSAGES.personalise : null;
   const submittingIntent = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
   const launching = submittingIntent === "launch";
+  const timeZone = useTimeZone();
   // Every button waits until the page has moved on (or the server's answer has come back).
   const busy = navigation.state !== "idle";
   const options = useMemo(
@@ -476,6 +467,18 @@ export default function CampaignWizard() {
           message={template ? `From the template "${template.name}"` : message}
           personaliseHint={template ? null : personaliseHint}
           started={started}
+        />
+
+        <ScheduleCard
+          hidden={step !== 3}
+          field={{
+            props: getInputProps(fields.scheduledAt, { type: "datetime-local" }),
+            errors: fields.scheduledAt.errors,
+          }}
+          zoneLabel={zoneName(Date.now(), timeZone)}
+          scheduledText={scheduledAt ? formatDateTime(scheduledAt, timeZone) : null}
+          busy={busy}
+          scheduling={submittingIntent === "schedule"}
         />
 
         <WizardButtons step={step} lastStep={LAST_STEP} busy={busy} launching={launching} />

@@ -17,7 +17,7 @@ import { CardCell, ColumnHeader, ListTable } from "~/components/list-table";
 import { PrevNextPager } from "~/components/pager";
 import { RowActionSprite, RowActions } from "~/components/row-actions";
 import { BRAND } from "~/lib/brand";
-import { listSuccessChip } from "~/lib/campaigns";
+import { isScheduled, listSuccessChip } from "~/lib/campaigns";
 import { isId } from "~/lib/id";
 import { formatRupees } from "~/lib/money";
 import { formatCount } from "~/lib/numbers";
@@ -266,8 +266,12 @@ export default function Campaigns() {
                       </span>
                     </CardCell>
                     <td className="px-2 py-3 sm:px-4">
-                      <CampaignStatusChip status={c.status} />
-                      {c.status === "Active" || c.status === "Paused" ? (
+                      <CampaignStatusChip status={c.status} scheduled={isScheduled(c)} />
+                      {isScheduled(c) && c.scheduledAt ? (
+                        <p className="mt-1 text-xs text-slate-500" data-testid="campaign-scheduled-at">
+                          Sends <DateTime value={c.scheduledAt} format="dateTime" />
+                        </p>
+                      ) : c.status === "Active" || c.status === "Paused" ? (
                         <div className="mt-2 space-y-1">
                           <ProgressBar
                             value={c.progress}

@@ -15,10 +15,11 @@ import {
 
 export const LAST_STEP = 3;
 
-// What each button checks: Continue the fields of its step (and those before), Launch everything,
-// Save as draft only what identifies the campaign, Back and the audience preview nothing. Continue
-// and Launch also refuse a segment with no customers, at step 1 where it is chosen: `isEmpty` knows
-// the counts (the loader's in the browser, a fresh count on the server).
+// What each button checks: Continue the fields of its step (and those before), Launch everything
+// (Schedule everything and its time), Save as draft only what identifies the campaign, Back and the
+// audience preview nothing. Continue, Launch and Schedule also refuse a segment with no customers,
+// at step 1 where it is chosen: `isEmpty` knows the counts (the loader's in the browser, a fresh
+// count on the server).
 // A resend draft's audience is fixed (the non-openers of its source): `null` instead of `isEmpty`,
 // and no segment is asked for (docs/rules.md#resend-to-non-openers).
 export type IsEmpty = (segmentId: string) => boolean;
@@ -47,6 +48,16 @@ export const launchSchema = (isEmpty: IsEmpty | null, templated = false) =>
     .extend(messageStep(templated).shape)
     .extend(TRACKING)
     .extend(TEMPLATE);
+/** What the Schedule button asks of its date-and-time field (a datetime-local input's value). */
+export const SEND_AT_MESSAGE = "Choose the date and time to send it";
+/** Schedule checks everything Launch does, and the time (in the viewer's zone, turned into an instant on the server). */
+export const scheduleSchema = (isEmpty: IsEmpty | null, templated = false) =>
+  launchSchema(isEmpty, templated).extend({
+    scheduledAt: z
+      .string({ message: SEND_AT_MESSAGE })
+      .trim()
+      .regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d$/, SEND_AT_MESSAGE),
+  });
 const DraftSchema = CampaignAudienceSchema.extend({
   ...TRACKING,
   ...TEMPLATE,
@@ -72,12 +83,15 @@ export type WizardValues = {
   preheader: string;
   description: string;
   trackingEnabled: boolean;
+  /** When a scheduled draft sends, as its wall-clock time in the viewer's zone ("" when not scheduled). */
+  scheduledAt: string;
 };
-export type Intent = "continue" | "back" | "launch" | "draft" | "preview";
+export type Intent = "continue" | "back" | "launch" | "schedule" | "draft" | "preview";
+const INTENTS: readonly Intent[] = ["back", "launch", "schedule", "draft", "preview"];
 
 export function readIntent(formData: FormData): Intent {
   const value = formData.get("intent");
-  return value === "back" || value === "launch" || value === "draft" || value === "preview" ? value : "continue";
+  return INTENTS.find((intent) => intent === value) ?? "continue";
 }
 
 /**
@@ -100,6 +114,7 @@ export function schemaFor(formData: FormData, isEmpty: IsEmpty | null): z.ZodTyp
   if (intent === "draft") return draftSchema(isEmpty);
   const templated = fromTemplate(formData);
   if (intent === "launch") return launchSchema(isEmpty, templated);
+  if (intent === "schedule") return scheduleSchema(isEmpty, templated);
   const step = readStep(formData);
   if (step === 1) return audienceStep(isEmpty);
   return step === 2

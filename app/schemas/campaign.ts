@@ -97,9 +97,16 @@ export const CampaignContentSchema = CampaignAudienceSchema.extend(CampaignMessa
   .extend(CampaignSenderSchema.shape);
 export type CampaignContent = z.infer<typeof CampaignContentSchema>;
 
+const SCHEDULED_AT_FORMAT = "scheduledAt must be an ISO 8601 time with its offset, e.g. 2026-12-01T09:00:00+05:30";
+/** What a body that sends scheduledAt with status Draft is told. */
+export const DRAFT_NOT_SCHEDULED =
+  "A draft has no schedule: send status Scheduled with scheduledAt, or leave scheduledAt out to save a draft";
+/** What a body that asks for status Scheduled without a time is told. */
+export const SCHEDULED_AT_REQUIRED = "scheduledAt is required to schedule a campaign";
+
 /**
  * POST /api/campaigns: the content, and status 'Draft' to save without launching. The subject and
- * the message may be left out when a template gives them (withMessageRule).
+ * the message may be left out when a template gives them (withCampaignRules).
  */
 export const CampaignApiSchema = CampaignContentSchema.extend({
   subject: singleLine(z.string().trim(), "Subject line")
@@ -112,26 +119,59 @@ export const CampaignApiSchema = CampaignContentSchema.extend({
     .string()
     .trim()
     .optional()
-    .transform((s) => (s?.toLowerCase() === "draft" ? ("Draft" as const) : ("Active" as const))),
+    .transform((s) => {
+      const status = s?.toLowerCase();
+      return status === "draft"
+        ? ("Draft" as const)
+        : status === "scheduled"
+          ? ("Scheduled" as const)
+          : ("Active" as const);
+    })
+    .meta({
+      description:
+        "Draft to save without launching, Scheduled (or scheduledAt alone) to launch at scheduledAt, anything else launches now",
+    }),
+  scheduledAt: z.iso
+    .datetime({ offset: true, message: SCHEDULED_AT_FORMAT })
+    .optional()
+    .meta({ description: "When the campaign launches itself (ISO 8601 with its offset); it stays a draft until then" }),
   // Accepted for compatibility and ignored: the server counts the audience and stamps the launch.
   audienceSize: z.unknown().optional(),
   launchedAt: z.unknown().optional(),
 });
 
 /**
- * A campaign's subject and message are required unless it is made from a template (which gives
- * them): the rule on an API body, after which both are text ("" when the template gives them).
+ * The rules of an API body across its fields: a campaign's subject and message are required unless
+ * it is made from a template (which gives them), after which both are text ("" when the template
+ * gives them); `scheduledAt` schedules (status Scheduled, also when the status is left out or
+ * says launch), is required by status Scheduled and refused with Draft; it comes out as unix ms.
  */
-export function withMessageRule<T extends { templateId?: string; subject?: string; message?: string }>(
-  schema: z.ZodType<T>,
-) {
+export function withCampaignRules<
+  T extends {
+    templateId?: string;
+    subject?: string;
+    message?: string;
+    status: "Draft" | "Scheduled" | "Active";
+    scheduledAt?: string;
+  },
+>(schema: z.ZodType<T>) {
   return schema
     .superRefine((value, ctx) => {
+      if (value.status === "Draft" && value.scheduledAt !== undefined)
+        ctx.addIssue({ code: "custom", path: ["scheduledAt"], message: DRAFT_NOT_SCHEDULED });
+      if (value.status === "Scheduled" && value.scheduledAt === undefined)
+        ctx.addIssue({ code: "custom", path: ["scheduledAt"], message: SCHEDULED_AT_REQUIRED });
       if (value.templateId) return;
       if (!value.subject) ctx.addIssue({ code: "custom", path: ["subject"], message: CAMPAIGN_MESSAGES.subject });
       if (!value.message) ctx.addIssue({ code: "custom", path: ["message"], message: CAMPAIGN_MESSAGES.message });
     })
-    .transform((value) => ({ ...value, subject: value.subject ?? "", message: value.message ?? "" }));
+    .transform(({ scheduledAt, ...value }) => ({
+      ...value,
+      status: scheduledAt === undefined ? value.status : ("Scheduled" as const),
+      scheduledAt: scheduledAt === undefined ? undefined : Date.parse(scheduledAt),
+      subject: value.subject ?? "",
+      message: value.message ?? "",
+    }));
 }
 
 const KEY_MESSAGE = "1 to 255 visible characters (letters, digits, punctuation), no spaces";

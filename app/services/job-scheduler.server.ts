@@ -2,7 +2,8 @@
 // (the cluster's primary, or the only process; never by an HTTP worker, so never twice). Bree is
 // the scheduler: the delivery job (jobs/delivery.ts drains the delivery table, the queue, in a
 // worker thread; its wiring is app/services/sending/job.server.ts, with the built-in vendor) and
-// the dashboard's daily snapshots (jobs/snapshots.ts). A request's heavy work (imports, exports,
+// the dashboard's daily snapshots (jobs/snapshots.ts); beside them, the clock that launches
+// scheduled campaigns (campaigns/schedule-clock.server.ts). A request's heavy work (imports, exports,
 // launches) goes to another thread, background-work.server.ts, when the request comes, not here.
 import Bree from "bree";
 import type { Logger } from "~/lib/logger.server";
@@ -10,6 +11,7 @@ import { DELIVERY_JOB, prepareDeliveryJob } from "~/services/sending/job.server"
 import { BOUNCE_MAILBOX_JOB, onBounceMailboxMessage } from "~/services/feedback/bounce-mailbox.server";
 import { getEnv } from "~/env.server";
 import { jobEntry } from "~/services/job-entry.server";
+import { startScheduleClock } from "~/services/campaigns/schedule-clock.server";
 
 export type BackgroundJobs = { stop(): Promise<void> };
 
@@ -70,10 +72,15 @@ export async function startBackgroundJobs(options: { root: string; log: Logger }
     else bree.run(DELIVERY_JOB).catch((err: unknown) => log.error({ err }, "could not start the delivery job"));
   });
   await bree.start();
+  // Scheduled campaigns: a query every few seconds on this thread and, when one is due, the launch
+  // a request would make, which hands its audience to the background work thread. Not a Bree job:
+  // that thread is this process's, out of a job's worker thread's reach.
+  const scheduleClock = startScheduleClock(log);
 
   return {
     async stop() {
       stopWaking();
+      await scheduleClock.stop();
       await bree.stop();
       await delivery.close();
     },

@@ -1,13 +1,20 @@
 // The top of a campaign's page (app/routes/campaigns-detail.tsx): the way back, its name, the
-// controls that apply to it now (Pause, Resume, Retry failed, Cancel, Edit, Delete) and the two tabs.
-// The route keeps the address and what may be done; these only lay it out. Pause, Resume and Retry
-// failed are plain form posts; Cancel and Delete open the page's confirmation (?confirm=).
+// controls that apply to it now (Pause, Resume, Retry failed, Cancel schedule, Cancel, Edit, Delete)
+// and the two tabs. The route keeps the address and what may be done; these only lay it out. Pause,
+// Resume, Retry failed and Cancel schedule are plain form posts; Cancel and Delete open the page's confirmation (?confirm=).
 import { Form, Link } from "@remix-run/react";
-import { ArrowLeft, Pause, Pencil, Play, RotateCcw, Trash2, XCircle } from "lucide-react";
+import { ArrowLeft, CalendarX, Pause, Pencil, Play, RotateCcw, Trash2, XCircle } from "lucide-react";
 import type { CampaignStatus } from "~/lib/campaigns";
 
 /** Which controls apply to the campaign now. */
-export type CampaignControls = { pause: boolean; resume: boolean; retry: boolean; cancel: boolean };
+export type CampaignControls = {
+  pause: boolean;
+  resume: boolean;
+  retry: boolean;
+  cancel: boolean;
+  /** A scheduled draft: its schedule can be taken off. */
+  unschedule: boolean;
+};
 
 /** A control posted to the page's action, coming back to `back`. */
 function ControlButton({
@@ -68,6 +75,9 @@ export function CampaignHeader({
         {can.resume ? <ControlButton intent="resume" label="Resume" icon={Play} back={back} busy={busy} /> : null}
         {can.retry ? (
           <ControlButton intent="retry" label="Retry failed" icon={RotateCcw} back={back} busy={busy} />
+        ) : null}
+        {can.unschedule ? (
+          <ControlButton intent="unschedule" label="Cancel schedule" icon={CalendarX} back={back} busy={busy} />
         ) : null}
         {can.cancel ? (
           <Link to={confirmHref("cancel")} preventScrollReset className="btn-secondary">

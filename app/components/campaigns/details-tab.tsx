@@ -7,7 +7,7 @@ import { CampaignStatusChip, Chip, NoRateChip, ProgressBar } from "~/components/
 import { CsvExportForm } from "~/components/csv-export-form";
 import { DateTime } from "~/components/date-time";
 import { CAMPAIGN_PEOPLE, CAMPAIGN_PEOPLE_LABELS } from "~/lib/campaign-people";
-import { successBand, successBandColour } from "~/lib/campaigns";
+import { isScheduled, successBand, successBandColour } from "~/lib/campaigns";
 import { NO_RATE, formatCount } from "~/lib/numbers";
 import { segmentChipClass } from "~/lib/segment-descriptions";
 import type { CampaignDto } from "~/services/campaigns/views.server";
@@ -77,7 +77,7 @@ export function CampaignFacts({
         </Row>
         <Row label="Status">
           <span className="flex flex-wrap items-center gap-2">
-            <CampaignStatusChip status={c.status} />
+            <CampaignStatusChip status={c.status} scheduled={isScheduled(c)} />
             {c.statusDetail ? (
               <span className="text-sm text-slate-600" data-testid="status-detail">
                 {c.statusDetail}
@@ -85,9 +85,15 @@ export function CampaignFacts({
             ) : null}
           </span>
         </Row>
-        <Row label="Launched">
-          {c.launchedAt ? <DateTime value={c.launchedAt} format="dateTime" /> : "Not launched"}
-        </Row>
+        {isScheduled(c) && c.scheduledAt ? (
+          <Row label="Scheduled for">
+            <DateTime value={c.scheduledAt} format="dateTime" testId="campaign-scheduled-at" />
+          </Row>
+        ) : (
+          <Row label="Launched">
+            {c.launchedAt ? <DateTime value={c.launchedAt} format="dateTime" /> : "Not launched"}
+          </Row>
+        )}
         <Row label="Audience">
           {formatCount(c.audienceSize)} customers
           {c.suppressedAtLaunch > 0 ? (

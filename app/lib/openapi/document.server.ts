@@ -140,7 +140,7 @@ const codeOfStatus = (status: number) => A.API_ERROR_CODES.find((code) => ERROR_
 const ID_PARAMETER_DESCRIPTION =
   "A record id (24 lowercase hexadecimal characters); another tenant's id, or a malformed one, is a 404";
 
-const CAMPAIGN_CONTROLS = ["pause", "resume", "cancel", "retry-failed"] as const;
+const CAMPAIGN_CONTROLS = ["pause", "resume", "cancel", "retry-failed", "unschedule"] as const;
 
 const HEADERS: Record<string, Json> = {
   "X-User-Id": { description: "The id of the signed-in caller", schema: { type: "string" } },

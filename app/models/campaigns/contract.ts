@@ -14,6 +14,7 @@ import type {
   CampaignState,
   CampaignTotals,
   ControlStatus,
+  DueCampaign,
   NewCampaign,
   SendingCampaign,
 } from "~/models/campaigns/rows";
@@ -41,8 +42,23 @@ export type CampaignsStore = {
   /** Writes a draft: no delivery rows yet; audienceSize is the count when it was saved. */
   insertDraft(c: NewCampaign, audienceSize: number, now?: number): Promise<void>;
 
-  /** Replaces a draft's content (only while it is a draft). Returns false when there was no such draft. */
+  /**
+   * Replaces a draft's content (only while it is a draft), and takes its schedule off (a draft saved
+   * again waits for a person until it is scheduled again). Returns false when there was no such draft.
+   */
   updateDraft(c: NewCampaign, audienceSize: number, now?: number): Promise<boolean>;
+
+  // --- Schedules ---
+
+  /**
+   * Sets the time a draft launches itself (`at`), or takes it off (null), with `detail` as its
+   * statusDetail (why a schedule was taken off; "" otherwise): only while it is a draft no launch is
+   * writing. Returns false when there was no such draft.
+   */
+  setSchedule(userId: string, id: string, at: number | null, detail: string, now?: number): Promise<boolean>;
+
+  /** Up to `limit` drafts, of any tenant, whose schedule is due at `now`, the longest due first. */
+  dueScheduled(now: number, limit: number): Promise<DueCampaign[]>;
 
   // --- The controls ---
 

@@ -20,11 +20,14 @@ import {
   contentValues,
   deleteEventSlice,
   draftValues,
+  type DueCampaign,
+  DUE_SCHEDULED_SQL,
   INSERT_DRAFT_SQL,
   PEOPLE_WHERE,
   PERSON_COLUMNS,
   resendValue,
   type SendingCampaign,
+  SET_SCHEDULE_SQL,
   trackingValue,
   UNSUBSCRIBED_AT,
 } from "~/models/campaigns/rows";
@@ -41,6 +44,8 @@ import { deleteDeliverySlice, LAUNCHING } from "~/models/launch/rows";
 const DELETE_EVENT_SLICE = deleteEventSlice("$1");
 const DELETE_DELIVERY_SLICE = deleteDeliverySlice("$1");
 const INSERT_DRAFT = INSERT_DRAFT_SQL((n) => `$${n}`);
+const SET_SCHEDULE = SET_SCHEDULE_SQL((n) => `$${n}`);
+const DUE_SCHEDULED = DUE_SCHEDULED_SQL((n) => `$${n}`);
 
 const at = (ms: number) => new Date(ms);
 
@@ -147,11 +152,29 @@ export const postgresCampaigns: CampaignsStore = {
   async updateDraft(c, audienceSize, now = Date.now()) {
     const result = await postgres().pool.query(
       `UPDATE "Campaign" SET ${CONTENT_SET((n) => `$${n}`, 1)},
-         "trackingEnabled" = $9, "resendOfId" = $10, "audienceSize" = $11, "updatedAt" = $12
+         "trackingEnabled" = $9, "resendOfId" = $10, "audienceSize" = $11, "updatedAt" = $12, "scheduledAt" = NULL
        WHERE "id" = $13 AND "userId" = $14 AND "status" = 'Draft' AND "statusDetail" != $15`,
       [...contentValues(c), trackingValue(c) === 1, resendValue(c), audienceSize, at(now), c.id, c.userId, LAUNCHING],
     );
     return result.rowCount === 1;
+  },
+
+  // --- Schedules -------------------------------------------------------------------------------
+
+  async setSchedule(userId, id, when, detail, now = Date.now()) {
+    const result = await postgres().pool.query(SET_SCHEDULE, [
+      when === null ? null : at(when),
+      detail,
+      at(now),
+      id,
+      userId,
+      LAUNCHING,
+    ]);
+    return result.rowCount === 1;
+  },
+
+  async dueScheduled(now, limit) {
+    return query<DueCampaign>(postgres(), DUE_SCHEDULED, [at(now), LAUNCHING, limit]);
   },
 
   // --- The controls ----------------------------------------------------------------------------

@@ -45,6 +45,8 @@ export type CampaignRow = CampaignCounters & {
    * app/lib/campaign-design.ts); "" when the message is the plain text of `message`.
    */
   design: string;
+  /** A draft that launches itself at this time (unixepoch ms); null when it waits for a person. */
+  scheduledAt: number | null;
 };
 
 /** The columns of a whole CampaignRow, for SELECT and RETURNING (SQLite; PostgreSQL casts trackingEnabled). */
@@ -52,7 +54,7 @@ export const CAMPAIGN_COLUMNS = `"id", "userId", "segmentId", "segmentName", "na
   "statusDetail", "audienceSize", "pendingCount", "sentCount", "deliveredCount", "failedCount", "bouncedCount", "cancelledCount",
   "suppressedCount", "openedCount", "clickedCount", "sendErrors", "launchedAt", "completedAt", "createdAt", "updatedAt", "firstSeq",
   "lastSeq", "suppressedAtLaunch", "complainedCount", "trackingEnabled", "opensTotal", "clicksTotal", "machineOpenCount",
-  "machineClickCount", "softBounceCount", "resendOfId", "templateId", "design"`;
+  "machineClickCount", "softBounceCount", "resendOfId", "templateId", "design", "scheduledAt"`;
 
 /** CAMPAIGN_COLUMNS as PostgreSQL reads them: its boolean trackingEnabled as SQLite's 0 or 1. */
 export const CAMPAIGN_COLUMNS_PG = CAMPAIGN_COLUMNS.replace(
@@ -119,6 +121,23 @@ export type SendingCampaign = Pick<
   CampaignRow,
   "id" | "userId" | "subject" | "message" | "sendErrors" | "trackingEnabled" | "design"
 >;
+
+/** A scheduled draft whose time has come: the clock launches it for its owner. */
+export type DueCampaign = { id: string; userId: string };
+
+/**
+ * Sets or takes off a draft's schedule: scheduledAt, statusDetail and updatedAt, then the id, the
+ * owner and LAUNCHING (a draft a launch is writing is left alone).
+ */
+export const SET_SCHEDULE_SQL = (p: Param) =>
+  `UPDATE "Campaign" SET "scheduledAt" = ${p(1)}, "statusDetail" = ${p(2)}, "updatedAt" = ${p(3)}
+   WHERE "id" = ${p(4)} AND "userId" = ${p(5)} AND "status" = 'Draft' AND "statusDetail" != ${p(6)}`;
+
+/** Drafts whose schedule is due (scheduledAt at most the first parameter), the longest due first, LAUNCHING's left out. */
+export const DUE_SCHEDULED_SQL = (p: Param) =>
+  `SELECT "id", "userId" FROM "Campaign"
+   WHERE "scheduledAt" <= ${p(1)} AND "status" = 'Draft' AND "statusDetail" != ${p(2)}
+   ORDER BY "scheduledAt" LIMIT ${p(3)}`;
 
 /** A campaign's launch state (an idempotency key's "is its result finished" check). */
 export type CampaignState = { status: string; statusDetail: string };

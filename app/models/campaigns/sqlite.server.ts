@@ -19,11 +19,14 @@ import {
   contentValues,
   deleteEventSlice,
   draftValues,
+  type DueCampaign,
+  DUE_SCHEDULED_SQL,
   INSERT_DRAFT_SQL,
   PEOPLE_WHERE,
   PERSON_COLUMNS,
   resendValue,
   type SendingCampaign,
+  SET_SCHEDULE_SQL,
   trackingValue,
   UNSUBSCRIBED_AT,
 } from "~/models/campaigns/rows";
@@ -65,6 +68,8 @@ async function control<T>(
 
 const DELETE_EVENT_SLICE = deleteEventSlice("?");
 const INSERT_DRAFT = INSERT_DRAFT_SQL(() => "?");
+const SET_SCHEDULE = SET_SCHEDULE_SQL(() => "?");
+const DUE_SCHEDULED = DUE_SCHEDULED_SQL(() => "?");
 const DELETE_DELIVERY_SLICE = deleteDeliverySlice("?");
 
 export const sqliteCampaigns: CampaignsStore = {
@@ -121,12 +126,25 @@ export const sqliteCampaigns: CampaignsStore = {
       sqlite
         .prepare(
           `UPDATE "Campaign" SET ${CONTENT_SET(() => "?", 1)},
-             "trackingEnabled" = ?, "resendOfId" = ?, "audienceSize" = ?, "updatedAt" = ?
+             "trackingEnabled" = ?, "resendOfId" = ?, "audienceSize" = ?, "updatedAt" = ?, "scheduledAt" = NULL
            WHERE "id" = ? AND "userId" = ? AND "status" = 'Draft' AND "statusDetail" != ?`,
         )
         .run(...contentValues(c), trackingValue(c), resendValue(c), audienceSize, now, c.id, c.userId, LAUNCHING),
     );
     return result.changes === 1;
+  },
+
+  // --- Schedules -------------------------------------------------------------------------------
+
+  async setSchedule(userId, id, at, detail, now = Date.now()) {
+    const result = await withWriter((sqlite) =>
+      sqlite.prepare(SET_SCHEDULE).run(at, detail, now, id, userId, LAUNCHING),
+    );
+    return result.changes === 1;
+  },
+
+  async dueScheduled(now, limit) {
+    return readStatement<DueCampaign>(DUE_SCHEDULED).all(now, LAUNCHING, limit);
   },
 
   // --- The controls ----------------------------------------------------------------------------

@@ -8,7 +8,7 @@ export const operations: Operation[] = [
     path: "/api/campaigns/{id}/{control}",
     method: "post",
     operationId: "controlCampaign",
-    summary: "Pauses, resumes, cancels a campaign or retries its failed deliveries",
+    summary: "Pauses, resumes, cancels a campaign, retries its failed deliveries or takes its schedule off",
     description: "A control the campaign's status does not allow is a 409 that says why.",
     tag: "Campaigns",
     answers: { 200: { description: "The campaign and what happened", json: "ControlResult" } },

@@ -1,4 +1,5 @@
-// POST /api/campaigns/{id}/pause, /resume, /cancel and /retry-failed: { campaign, message }. A
+// POST /api/campaigns/{id}/pause, /resume, /cancel, /retry-failed and /unschedule (a scheduled
+// draft waits for a person again): { campaign, message }. A
 // control the campaign's status does not allow (resuming one that is not paused) is a 409 that
 // says why; another tenant's campaign is a 404.
 import type { ActionFunctionArgs } from "@remix-run/node";

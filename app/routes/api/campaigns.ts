@@ -1,14 +1,14 @@
 // GET /api/campaigns?limit=&cursor=&sort=: the caller's campaigns, newest first (sort=revenue: most
 // revenue first, docs/rules.md#revenue-per-campaign), as an array; the next
 // page's cursor is in X-Next-Cursor (absent on the last page), the number of campaigns in
-// X-Total-Count. POST /api/campaigns: launches one to a segment (201), or saves a draft when
-// status is "Draft". The audience size is counted by the server; a segment with no customers is
+// X-Total-Count. POST /api/campaigns: launches one to a segment (201), saves a draft when status is
+// "Draft", or schedules it for scheduledAt (a draft that launches itself then). The audience size is counted by the server; a segment with no customers is
 // a 422. With an Idempotency-Key header the same key and body answer the campaign the first request
 // made (Idempotent-Replayed: true), never a second send; the same key with another body is a 422.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { allowMethods, jsonResponse, parseOrThrow, readJson } from "~/lib/api.server";
 import { CampaignListQuerySchema } from "~/schemas/api-inputs.server";
-import { CampaignApiHeadersSchema, CampaignApiSchema, withMessageRule } from "~/schemas/campaign";
+import { CampaignApiHeadersSchema, CampaignApiSchema, withCampaignRules } from "~/schemas/campaign";
 import { withApi } from "~/services/auth.server";
 import { saveOrLaunchOnce } from "~/services/campaigns/launch.server";
 import { campaignTotals, listCampaigns } from "~/services/campaigns/views.server";
@@ -38,14 +38,15 @@ export async function action({ request }: ActionFunctionArgs) {
     });
     const {
       status,
+      scheduledAt,
       audienceSize: _a,
       launchedAt: _l,
       ...content
-    } = parseOrThrow(withMessageRule(CampaignApiSchema), await readJson(request));
+    } = parseOrThrow(withCampaignRules(CampaignApiSchema), await readJson(request));
     const key = headers["Idempotency-Key"];
     const { campaign, replayed } = await saveOrLaunchOnce(
       user.id,
-      { status, content },
+      { status, content, scheduledAt },
       key ? { key, scope: "POST /api/campaigns", mismatch: KEY_REUSED } : null,
     );
     const answer = new Headers({ Location: `/api/campaigns/${campaign.id}` });

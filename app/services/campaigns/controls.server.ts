@@ -1,4 +1,4 @@
-// The controls of one tenant's campaign (pause, resume, cancel, retry failed, delete), by the name
+// The controls of one tenant's campaign (pause, resume, cancel, retry failed, unschedule, delete), by the name
 // the screens and /api use for them. The statuses move in the campaigns domain's transactions
 // (app/models/campaigns/); the refusals and the answers are here.
 import { ApiError, notFound } from "~/lib/api.server";
@@ -6,6 +6,7 @@ import { campaignStatus } from "~/lib/campaigns";
 import { isId } from "~/lib/id";
 import { campaigns } from "~/models/campaigns/store.server";
 import { type CampaignDto, findCampaign, getCampaign, toCampaignDto } from "~/services/campaigns/views.server";
+import { SCHEDULE_MESSAGES } from "~/services/campaigns/schedule.server";
 import { wakeDelivery } from "~/services/sending/wake.server";
 
 export type ControlResult = { campaign: CampaignDto; message: string };
@@ -63,6 +64,16 @@ async function control(
   return { campaign: await getCampaign(userId, id), message: done };
 }
 
+/** Takes a scheduled draft's schedule off: it stays a draft, waiting for a person (a 409 when it is not scheduled). */
+export async function unscheduleCampaign(userId: string, id: string): Promise<ControlResult> {
+  if (!isId(id)) throw notFound("Campaign");
+  const row = await findCampaign(userId, id);
+  if (row.status !== "Draft" || row.scheduledAt === null || !(await campaigns.setSchedule(userId, id, null, ""))) {
+    throw new ApiError("conflict", SCHEDULE_MESSAGES.notScheduled);
+  }
+  return { campaign: await getCampaign(userId, id), message: "Schedule cancelled: the campaign is a draft again" };
+}
+
 /** Sends again to the recipients whose delivery failed (bounced addresses are not retried). */
 export async function retryFailedDeliveries(userId: string, id: string): Promise<ControlResult & { queued: number }> {
   if (!isId(id)) throw notFound("Campaign");
@@ -85,6 +96,7 @@ export const CAMPAIGN_CONTROLS = {
   resume: resumeCampaign,
   cancel: cancelCampaign,
   "retry-failed": retryFailedDeliveries,
+  unschedule: unscheduleCampaign,
 } as const satisfies Record<string, (userId: string, id: string) => Promise<ControlResult>>;
 
 export type CampaignControl = keyof typeof CAMPAIGN_CONTROLS;
@@ -94,7 +106,7 @@ export const isCampaignControl = (name: string): name is CampaignControl => Obje
 /** Runs the control `name` (a 404 that lists the controls when there is no such one). */
 export async function runCampaignControl(userId: string, id: string, name: string): Promise<ControlResult> {
   if (!isCampaignControl(name))
-    throw new ApiError("not_found", "No such campaign action: use pause, resume, cancel or retry-failed");
+    throw new ApiError("not_found", "No such campaign action: use pause, resume, cancel, retry-failed or unschedule");
   const { campaign, message } = await CAMPAIGN_CONTROLS[name](userId, id);
   return { campaign, message };
 }

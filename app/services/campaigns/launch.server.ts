@@ -14,6 +14,7 @@ import { type CampaignContent, EMPTY_SEGMENT } from "~/schemas/campaign";
 import { launchCampaignOffThread } from "~/services/background-work.server";
 import { type CampaignTarget, draftInPlace, launchContent, saveDraft } from "~/services/campaigns/drafts.server";
 import { reachOf } from "~/services/campaigns/reach.server";
+import { scheduleCampaign } from "~/services/campaigns/schedule.server";
 import { type CampaignDto, findCampaign, getCampaign } from "~/services/campaigns/views.server";
 import { wakeDelivery } from "~/services/sending/wake.server";
 import { requestFingerprint, runOnce } from "~/services/idempotency.server";
@@ -96,17 +97,19 @@ export async function launch(
 /** The 422 of a launch to a segment whose every customer is suppressed. */
 export const ALL_SUPPRESSED = "Everyone in this segment is on the suppression list";
 
-/** A save or launch as a client asks for it (POST /api/campaigns, the wizard's Launch). */
+/** A save, schedule or launch as a client asks for it (POST /api/campaigns, the wizard's Launch and Schedule). */
 export type CampaignRequest = CampaignTarget & {
-  status: "Draft" | "Active";
+  status: "Draft" | "Scheduled" | "Active";
   content: CampaignContent;
+  /** With status Scheduled: when it launches itself (unix ms). */
+  scheduledAt?: number;
 };
 
 /** The key a request carries: its value, what it is for (part of the fingerprint), the 422's message. */
 export type RequestKey = { key: string; scope: string; mismatch: string };
 
 /**
- * Saves or launches once per idempotency key (docs/rules.md#one-launch-one-send): any number of
+ * Saves, schedules or launches once per idempotency key (docs/rules.md#one-launch-one-send): any number of
  * repeats of one request make one campaign and all answer it (`replayed` for the repeats); the same
  * key with another request is a 422. Without a key, it simply saves or launches.
  */
@@ -119,20 +122,28 @@ export async function saveOrLaunchOnce(
   const write = (id?: string) =>
     request.status === "Draft"
       ? saveDraft(userId, request.content, draftId, id)
-      : launch(userId, request.content, { draftId, id });
+      : request.status === "Scheduled"
+        ? scheduleCampaign(userId, request.content, { draftId }, request.scheduledAt ?? Number.NaN, id)
+        : launch(userId, request.content, { draftId, id });
   if (!key) return { campaign: await write(), replayed: false };
   const { id, replayed } = await runOnce(
     userId,
     {
       key: key.key,
-      fingerprint: requestFingerprint([key.scope, request.status, request.content]),
+      // A schedule's time is part of what it asks (a launch's and a draft's fingerprints as before).
+      fingerprint: requestFingerprint([
+        key.scope,
+        request.status,
+        request.content,
+        ...(request.scheduledAt === undefined ? [] : [request.scheduledAt]),
+      ]),
       resultId: draftId,
       mismatch: key.mismatch,
       busy: LAUNCH_IN_PROGRESS,
       finished: async (resultId) => {
         const row = isId(resultId) ? await campaigns.campaignState(userId, resultId) : null;
         if (!row) return false;
-        return request.status === "Draft" ? row.statusDetail !== LAUNCHING : row.status !== "Draft";
+        return request.status === "Active" ? row.status !== "Draft" : row.statusDetail !== LAUNCHING;
       },
     },
     async (reserved) => (await write(draftId ? undefined : reserved)).id,

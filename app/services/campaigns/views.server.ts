@@ -69,6 +69,8 @@ export type CampaignDto = {
   progress: number;
   launchedAt: string | null;
   completedAt: string | null;
+  /** When a scheduled draft launches itself; null for a draft that waits for a person (kept after the launch). */
+  scheduledAt: string | null;
   createdAt: string;
   updatedAt: string;
 };
@@ -117,6 +119,7 @@ export function toCampaignDto(row: CampaignRow): CampaignDto {
     progress: progressPercent(row),
     launchedAt: iso(row.launchedAt),
     completedAt: iso(row.completedAt),
+    scheduledAt: iso(row.scheduledAt),
     createdAt: new Date(row.createdAt).toISOString(),
     updatedAt: new Date(row.updatedAt).toISOString(),
   };

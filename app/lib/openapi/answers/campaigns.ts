@@ -78,6 +78,10 @@ export const CampaignAnswerSchema = z.strictObject({
   progress: z.number(),
   launchedAt: isoTime.nullable(),
   completedAt: isoTime.nullable(),
+  scheduledAt: isoTime.nullable().meta({
+    description:
+      "When a scheduled draft launches itself (its status stays Draft until then); null for a draft that waits for a person. Kept after the launch.",
+  }),
   createdAt: isoTime,
   updatedAt: isoTime,
 });
