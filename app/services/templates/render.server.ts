@@ -4,7 +4,6 @@
 // into parsed templates. What the preview shows and what is sent come from these two functions.
 import { marked } from "marked";
 import { type EmailTracking, escapeHtml, MAX_TRACKED_LINK_CHARS } from "~/lib/email-body";
-import mjml2html from "mjml";
 import { compileMergeParts, MergeTagError, type MergeParts, type MergeValues } from "~/lib/merge-tags";
 import type { Block } from "~/lib/template-blocks";
 import type { Brand } from "~/lib/template-brand";
@@ -13,6 +12,14 @@ import { toOneLine } from "~/schemas/text";
 import { blocksMjml, htmlMjml } from "./blocks-mjml.server";
 import { tagMarkers } from "./tag-markers.server";
 import { blocksText, htmlAsText, TEXT_FOOTER } from "./text-part.server";
+
+/**
+ * MJML, loaded when a design is first compiled: importing it costs seconds of CPU (about 2 s on the
+ * 2-core machines), which every process that never compiles a design (a CLI command, a server
+ * that sends only plain text, each test file) would otherwise pay at start.
+ */
+let mjml: Promise<typeof import("mjml").default> | null = null;
+const loadMjml = () => (mjml ??= import("mjml").then((module) => module.default));
 
 /** What a template is made of, as stored. */
 export type TemplateSource = {
@@ -77,6 +84,7 @@ async function compileMjml(source: string): Promise<string> {
   // to a third party from every recipient's mail client.
   // No file is ever read (mj-include), whatever the markup says.
   try {
+    const mjml2html = await loadMjml();
     const result = await mjml2html(source, {
       validationLevel: "soft",
       keepComments: false,
