@@ -219,17 +219,23 @@ describe("what the product sends over the bus, from one instance to another", ()
   it("a user changed on another instance is dropped from this instance's cache at once", async () => {
     const { createTestUser } = await import("../../tests/helpers/db");
     const { getUser, USER_CHANGED } = await import("~/services/users.server");
-    const user = await createTestUser();
     const changed = listen<string>(USER_CHANGED);
     const b = await instance();
-    const cachedAt = Date.now();
-    const before = await getUser(user.id);
-    await b.call({ cmd: "endSessions", userId: user.id });
-    await until(() => changed.includes(user.id), "the user change here");
-    const after = await getUser(user.id);
-    // Well within the cache's two seconds: the row was read again because the bus said so.
-    expect(Date.now() - cachedAt).toBeLessThan(2_000);
-    expect(after?.sessionVersion).toBe((before?.sessionVersion ?? 0) + 1);
+    // Told apart from the cache's own expiry only when it all happens within its two seconds: a
+    // machine too busy for that (a loaded CI run) makes the attempt say nothing, and it is tried again.
+    for (let attempt = 1; ; attempt++) {
+      const user = await createTestUser();
+      const cachedAt = Date.now();
+      const before = await getUser(user.id);
+      await b.call({ cmd: "endSessions", userId: user.id });
+      await until(() => changed.includes(user.id), "the user change here");
+      const after = await getUser(user.id);
+      if (Date.now() - cachedAt >= 2_000 && attempt < 3) continue;
+      // Well within the cache's two seconds: the row was read again because the bus said so.
+      expect(Date.now() - cachedAt).toBeLessThan(2_000);
+      expect(after?.sessionVersion).toBe((before?.sessionVersion ?? 0) + 1);
+      break;
+    }
   });
 
   it("an import's progress saved on another instance is readable here", async () => {
