@@ -14,6 +14,8 @@ import {
   isoFromEpochMs,
   isoInZone,
   timeZoneNames,
+  wallTimeOf,
+  wallTimeToMs,
   zoneOffsetMinutes,
 } from "~/lib/dates";
 
@@ -120,6 +122,43 @@ describe("dates in a time zone", () => {
     expect(names).toContain("UTC");
     expect(names).toContain("America/New_York");
     expect(names.every((n) => canonicalTimeZone(n) !== null)).toBe(true);
+  });
+});
+
+describe("a wall-clock time in a zone (a scheduled campaign's time)", () => {
+  it("names the instant that reads that time in the zone, across zones and daylight saving time", () => {
+    expect(new Date(wallTimeToMs("2026-11-30T09:00", "Asia/Kolkata") ?? 0).toISOString()).toBe(
+      "2026-11-30T03:30:00.000Z",
+    );
+    // New York in winter (UTC-5) and in summer (UTC-4).
+    expect(new Date(wallTimeToMs("2026-01-15T09:00", "America/New_York") ?? 0).toISOString()).toBe(
+      "2026-01-15T14:00:00.000Z",
+    );
+    expect(new Date(wallTimeToMs("2026-07-15T09:00", "America/New_York") ?? 0).toISOString()).toBe(
+      "2026-07-15T13:00:00.000Z",
+    );
+    // 02:30 on the night clocks jump from 02:00 to 03:00 does not exist: it lands just after the jump.
+    expect(new Date(wallTimeToMs("2026-03-08T02:30", "America/New_York") ?? 0).toISOString()).toBe(
+      "2026-03-08T07:30:00.000Z",
+    );
+  });
+
+  it("reads back as the same wall-clock time, and refuses what is not one", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2099, 0, 1) }),
+        fc.constantFrom("Asia/Kolkata", "America/New_York", "Europe/London", "Australia/Lord_Howe", "UTC"),
+        (ms, zone) => {
+          const minute = Math.floor(ms / 60_000) * 60_000;
+          const wall = wallTimeOf(minute, zone);
+          const back = wallTimeToMs(wall, zone);
+          expect(back).not.toBeNull();
+          expect(wallTimeOf(back ?? 0, zone)).toBe(wall);
+        },
+      ),
+    );
+    for (const bad of ["2026-02-30T09:00", "2026-11-30 09:00", "2026-11-30T24:00", "2026-11-30T09:60", "", "tomorrow"])
+      expect(wallTimeToMs(bad, "Asia/Kolkata")).toBeNull();
   });
 });
 

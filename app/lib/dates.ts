@@ -125,11 +125,15 @@ export function isoInZone(d: Date | string | number, timeZone: string): string {
 /** A datetime-local input's value: "2026-11-30T09:00". */
 const WALL_TIME = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d)$/;
 
+/** The wall-clock time of an instant in the zone, as a datetime-local input shows it: "2026-11-30T09:00". */
+export const wallTimeOf = (d: Date | string | number, timeZone: string) => isoInZone(d, timeZone).slice(0, 16);
+
 /**
  * The instant a wall-clock time ("2026-11-30T09:00", as a datetime-local input gives it) names in
  * the zone, as unix milliseconds; null when the text is not such a time or the date does not exist
  * (30 February). A time a clock change skips (02:30 when clocks jump from 02:00 to 03:00) is taken
- * with the offset before the jump, so it lands just after it.
+ * with the offset before the jump, so it lands just after it (03:30); one it reads twice (clocks
+ * going back) is the first of the two.
  */
 export function wallTimeToMs(value: string, timeZone: string): number | null {
   const m = WALL_TIME.exec(value);
@@ -139,11 +143,11 @@ export function wallTimeToMs(value: string, timeZone: string): number | null {
   const back = new Date(utc);
   if (back.getUTCMonth() !== month - 1 || back.getUTCDate() !== day || hour > 23 || minute > 59) return null;
   const first = utc - zoneOffsetMinutes(utc, timeZone) * 60_000;
-  return utc - zoneOffsetMinutes(first, timeZone) * 60_000;
+  const second = utc - zoneOffsetMinutes(first, timeZone) * 60_000;
+  // A time the zone reads twice (clocks going back) is its first reading; one it skips keeps the
+  // offset before the jump.
+  return wallTimeOf(second, timeZone) === value ? second : first;
 }
-
-/** The wall-clock time of an instant in the zone, as a datetime-local input shows it: "2026-11-30T09:00". */
-export const wallTimeOf = (d: Date | string | number, timeZone: string) => isoInZone(d, timeZone).slice(0, 16);
 
 /** "India Standard Time", "Eastern Daylight Time": the zone's name at that instant. */
 export function zoneName(d: Date | string | number, timeZone: string): string {

@@ -47,7 +47,7 @@ type Answer = {
   location: string | null;
   body: {
     step?: number;
-    failure?: string | null;
+    failure?: { title: string; reason: string } | null;
     result?: { error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> | null };
   } | null;
   response: Response | null;
@@ -124,9 +124,11 @@ describe("the wizard's launch key", () => {
       await wizard.action(args(post("/campaigns/new", filled("Pressed five times, changed", { launchKey })))),
     );
     expect(changed.status).toBe(422);
-    expect(changed.body?.failure).toBe(
-      "This page has already launched a campaign with other content. Open the wizard again to launch another one.",
-    );
+    expect(changed.body?.failure).toEqual({
+      title: "Failed to launch campaign",
+      reason:
+        "This page has already launched a campaign with other content. Open the wizard again to launch another one.",
+    });
     expect(await db().campaign.count({ where: { userId, name: "Pressed five times, changed" } })).toBe(0);
   });
 
