@@ -85,6 +85,9 @@ describe("crm campaigns", { timeout: 120_000 }, () => {
     expect((await crm("campaigns", "pause", newest.id)).stdout).toContain("Campaign paused");
     expect((await crm("campaigns", "resume", newest.id)).stdout).toContain("Campaign resumed");
     expect((await crm("campaigns", "cancel", newest.id)).stdout).toContain("is now Cancelled");
+    const unschedule = await crm("campaigns", "unschedule", newest.id);
+    expect(unschedule.code).toBe(1);
+    expect(unschedule.stderr).toContain("This campaign is not scheduled: there is no schedule to cancel.");
 
     const bad = await crm("campaigns", "status", "nope");
     expect(bad.code).toBe(1);

@@ -1,4 +1,4 @@
-// `crm campaigns list|status|pause|resume|cancel|export` and `crm deliveries replay`: campaigns from
+// `crm campaigns list|status|pause|resume|cancel|unschedule|export` and `crm deliveries replay`: campaigns from
 // the admin's side. Changes go through the same services as the screens and /api (a running server's
 // delivery job picks them up within seconds).
 import { createWriteStream } from "node:fs";
@@ -10,11 +10,16 @@ import type { Command } from "commander";
 import { z } from "zod";
 import { migrateConfiguredDatabase } from "../../app/db/migrate-configured.server.ts";
 import { closeConnection, openConnection } from "../../app/db/connection.server.ts";
-import { answeredCount, deliveryStats } from "../../app/lib/campaigns.ts";
+import { answeredCount, deliveryStats, isScheduled } from "../../app/lib/campaigns.ts";
 import { ID_PATTERN } from "../../app/lib/id.ts";
 import { type CampaignRow, campaigns as storedCampaigns } from "../../app/models/campaigns/store.server.ts";
 import { deliveryHistory } from "../../app/models/deliveries/history/store.server.ts";
-import { cancelCampaign, pauseCampaign, resumeCampaign } from "../../app/services/campaigns/controls.server.ts";
+import {
+  cancelCampaign,
+  pauseCampaign,
+  resumeCampaign,
+  unscheduleCampaign,
+} from "../../app/services/campaigns/controls.server.ts";
 import { listCampaigns } from "../../app/services/campaigns/views.server.ts";
 import { wakeDelivery } from "../../app/services/sending/wake.server.ts";
 import { parseWho, WHO_REFUSED } from "../../app/lib/campaign-people.ts";
@@ -64,7 +69,11 @@ export function registerCampaignCommands(program: Command) {
         return;
       }
       for (const c of all) {
-        console.log(`${c.id}  ${c.status.padEnd(9)}  ${String(c.audienceSize).padStart(9)}  ${c.progress}%  ${c.name}`);
+        const status = isScheduled(c) ? "Scheduled" : c.status;
+        const when = isScheduled(c) ? `  (sends ${c.scheduledAt})` : "";
+        console.log(
+          `${c.id}  ${status.padEnd(9)}  ${String(c.audienceSize).padStart(9)}  ${c.progress}%  ${c.name}${when}`,
+        );
       }
     });
 
@@ -103,6 +112,7 @@ export function registerCampaignCommands(program: Command) {
     ["pause", pauseCampaign, "Paused"],
     ["resume", resumeCampaign, "Resumed"],
     ["cancel", cancelCampaign, "Cancelled"],
+    ["unschedule", unscheduleCampaign, "Unscheduled"],
   ] as const) {
     campaigns
       .command(name)
