@@ -7,7 +7,7 @@
 // off, and every screen at 390 px.
 import type { APIRequestContext, Page } from "@playwright/test";
 import { sqlRows, sqlRun } from "../helpers/sql";
-import { expect, signIn, test, uniqueEmail, withE2eDatabase, POSTGRES_TOO } from "./fixtures";
+import { expect, signIn, test, uniqueEmail, withE2eDatabase, POSTGRES_TOO, toast } from "./fixtures";
 
 type CampaignJson = {
   id: string;
@@ -95,8 +95,6 @@ async function failSomeDeliveries(campaignId: string, n: number) {
     );
   });
 }
-
-const toast = (page: Page, text: string | RegExp) => page.locator("[data-sonner-toast]").filter({ hasText: text });
 
 async function expectNoSidewaysScroll(page: Page) {
   const width = await page.evaluate(() => document.documentElement.scrollWidth);

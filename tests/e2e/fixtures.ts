@@ -165,3 +165,7 @@ export async function widthShot(page: Page, name: string, width: number) {
   await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`) });
   await page.setViewportSize({ width: 1366, height: 900 });
 }
+
+/** The toast (sonner) that shows `text`: a flash message after a redirect, with JavaScript. */
+export const toast = (page: Page, text: string | RegExp) =>
+  page.locator("[data-sonner-toast]").filter({ hasText: text });

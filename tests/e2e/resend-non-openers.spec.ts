@@ -5,12 +5,10 @@
 // exactly the recipients who got the first and did not open it, less the suppressed one
 // (docs/rules.md#resend-to-non-openers). Screens at 1440×900 and 390×844 are kept in test-results.
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, signIn, test, uniqueEmail, waitForVendorReceipts } from "./fixtures";
+import { expect, signIn, test, uniqueEmail, waitForVendorReceipts, toast } from "./fixtures";
 
 type CampaignJson = { id: string; name: string; status: string; audienceSize: number; suppressedAtLaunch: number };
 type LogJson = { customer: { email: string }; status: string; openedAt: string | null; clickedAt: string | null };
-
-const toast = (page: Page, text: string | RegExp) => page.locator("[data-sonner-toast]").filter({ hasText: text });
 
 async function campaignOf(request: APIRequestContext, id: string) {
   const res = await request.get(`/api/campaigns/${id}`);
