@@ -137,9 +137,23 @@ describe("a wall-clock time in a zone (a scheduled campaign's time)", () => {
     expect(new Date(wallTimeToMs("2026-07-15T09:00", "America/New_York") ?? 0).toISOString()).toBe(
       "2026-07-15T13:00:00.000Z",
     );
-    // 02:30 on the night clocks jump from 02:00 to 03:00 does not exist: it lands just after the jump.
+    // 02:30 on the night clocks jump from 02:00 to 03:00 does not exist: it lands just after the
+    // jump (03:30), west and east of UTC.
     expect(new Date(wallTimeToMs("2026-03-08T02:30", "America/New_York") ?? 0).toISOString()).toBe(
       "2026-03-08T07:30:00.000Z",
+    );
+    expect(new Date(wallTimeToMs("2026-03-29T02:30", "Europe/Berlin") ?? 0).toISOString()).toBe(
+      "2026-03-29T01:30:00.000Z",
+    );
+    expect(new Date(wallTimeToMs("2026-10-04T02:30", "Australia/Sydney") ?? 0).toISOString()).toBe(
+      "2026-10-03T16:30:00.000Z",
+    );
+    // 02:30 on the night clocks go back from 03:00 to 02:00 happens twice: the first one.
+    expect(new Date(wallTimeToMs("2026-10-25T02:30", "Europe/Berlin") ?? 0).toISOString()).toBe(
+      "2026-10-25T00:30:00.000Z",
+    );
+    expect(new Date(wallTimeToMs("2026-11-01T01:30", "America/New_York") ?? 0).toISOString()).toBe(
+      "2026-11-01T05:30:00.000Z",
     );
   });
 
@@ -147,7 +161,15 @@ describe("a wall-clock time in a zone (a scheduled campaign's time)", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2099, 0, 1) }),
-        fc.constantFrom("Asia/Kolkata", "America/New_York", "Europe/London", "Australia/Lord_Howe", "UTC"),
+        fc.constantFrom(
+          "Asia/Kolkata",
+          "America/New_York",
+          "Europe/London",
+          "Europe/Berlin",
+          "Australia/Sydney",
+          "Australia/Lord_Howe",
+          "UTC",
+        ),
         (ms, zone) => {
           const minute = Math.floor(ms / 60_000) * 60_000;
           const wall = wallTimeOf(minute, zone);

@@ -142,11 +142,14 @@ export function wallTimeToMs(value: string, timeZone: string): number | null {
   const utc = Date.UTC(year, month - 1, day, hour, minute);
   const back = new Date(utc);
   if (back.getUTCMonth() !== month - 1 || back.getUTCDate() !== day || hour > 23 || minute > 59) return null;
-  const first = utc - zoneOffsetMinutes(utc, timeZone) * 60_000;
-  const second = utc - zoneOffsetMinutes(first, timeZone) * 60_000;
-  // A time the zone reads twice (clocks going back) is its first reading; one it skips keeps the
-  // offset before the jump.
-  return wallTimeOf(second, timeZone) === value ? second : first;
+  // The zone's offsets a day before and a day after: around a clock change they differ, and the
+  // time is read with each (no zone changes its clocks twice in two days).
+  const before = utc - zoneOffsetMinutes(utc - DAY_MS, timeZone) * 60_000;
+  const after = utc - zoneOffsetMinutes(utc + DAY_MS, timeZone) * 60_000;
+  const readings = [before, after].filter((ms) => wallTimeOf(ms, timeZone) === value);
+  // Read twice (clocks going back): the first. Never read (clocks jumping): the offset before the
+  // jump, which lands the time just after it.
+  return readings.length > 0 ? Math.min(...readings) : before;
 }
 
 /** "India Standard Time", "Eastern Daylight Time": the zone's name at that instant. */

@@ -5,6 +5,7 @@ import { hasNamePlaceholder } from "~/lib/campaigns";
 import {
   CAMPAIGN_MESSAGES,
   CampaignApiSchema,
+  withCampaignRules,
   CampaignAudienceSchema,
   CampaignContentSchema,
   CampaignMessageSchema,
@@ -63,8 +64,22 @@ describe("wizard step 2 to 3: Create Message", () => {
 describe("launch: the whole campaign", () => {
   it("launches unless the status asks for a draft, and ignores a sent audience size or launch time", () => {
     const base = { name: "June", segmentId: SEGMENT, subject: "Hi {NAME}", message: "Hi {NAME}" };
-    expect(CampaignApiSchema.parse(base).status).toBe("Active");
-    expect(CampaignApiSchema.parse({ ...base, status: "draft" }).status).toBe("Draft");
+    const api = withCampaignRules(CampaignApiSchema);
+    expect(api.parse(base).status).toBe("Active");
+    expect(api.parse({ ...base, status: "draft" }).status).toBe("Draft");
+    // A time schedules, unless the status says launch now (as every status but draft did before
+    // schedules); null is no time.
+    const at = "2030-01-01T09:00:00+05:30";
+    expect(api.parse({ ...base, scheduledAt: at })).toMatchObject({ status: "Scheduled", scheduledAt: Date.parse(at) });
+    expect(api.parse({ ...base, status: "draft", scheduledAt: at }).status).toBe("Scheduled");
+    expect(api.parse({ ...base, status: "Completed", scheduledAt: at })).toMatchObject({
+      status: "Active",
+      scheduledAt: undefined,
+    });
+    expect(api.parse({ ...base, scheduledAt: null }).status).toBe("Active");
+    expect(api.safeParse({ ...base, status: "scheduled" }).error?.issues[0]?.message).toBe(
+      "scheduledAt is required to schedule a campaign",
+    );
     const parsed = CampaignContentSchema.parse({ ...base, audienceSize: 5, launchedAt: "2020-01-01" });
     expect(parsed).toEqual({ ...base, description: "" });
   });

@@ -98,9 +98,6 @@ export const CampaignContentSchema = CampaignAudienceSchema.extend(CampaignMessa
 export type CampaignContent = z.infer<typeof CampaignContentSchema>;
 
 const SCHEDULED_AT_FORMAT = "scheduledAt must be an ISO 8601 time with its offset, e.g. 2026-12-01T09:00:00+05:30";
-/** What a body that sends scheduledAt with status Draft is told. */
-export const DRAFT_NOT_SCHEDULED =
-  "A draft has no schedule: send status Scheduled with scheduledAt, or leave scheduledAt out to save a draft";
 /** What a body that asks for status Scheduled without a time is told. */
 export const SCHEDULED_AT_REQUIRED = "scheduledAt is required to schedule a campaign";
 
@@ -120,7 +117,8 @@ export const CampaignApiSchema = CampaignContentSchema.extend({
     .trim()
     .optional()
     .transform((s) => {
-      const status = s?.toLowerCase();
+      if (s === undefined) return undefined;
+      const status = s.toLowerCase();
       return status === "draft"
         ? ("Draft" as const)
         : status === "scheduled"
@@ -129,12 +127,12 @@ export const CampaignApiSchema = CampaignContentSchema.extend({
     })
     .meta({
       description:
-        "Draft to save without launching, Scheduled (or scheduledAt alone) to launch at scheduledAt, anything else launches now",
+        "Draft to save without launching (with scheduledAt: a scheduled draft), Scheduled to launch at scheduledAt; left out, it launches now, or at scheduledAt when given; any other value launches now (scheduledAt ignored)",
     }),
-  scheduledAt: z.iso
-    .datetime({ offset: true, message: SCHEDULED_AT_FORMAT })
-    .optional()
-    .meta({ description: "When the campaign launches itself (ISO 8601 with its offset); it stays a draft until then" }),
+  scheduledAt: z.iso.datetime({ offset: true, message: SCHEDULED_AT_FORMAT }).nullable().optional().meta({
+    description:
+      "When the campaign launches itself (ISO 8601 with its offset); it stays a draft until then. null: not scheduled",
+  }),
   // Accepted for compatibility and ignored: the server counts the audience and stamps the launch.
   audienceSize: z.unknown().optional(),
   launchedAt: z.unknown().optional(),
@@ -143,35 +141,38 @@ export const CampaignApiSchema = CampaignContentSchema.extend({
 /**
  * The rules of an API body across its fields: a campaign's subject and message are required unless
  * it is made from a template (which gives them), after which both are text ("" when the template
- * gives them); `scheduledAt` schedules (status Scheduled, also when the status is left out or
- * says launch), is required by status Scheduled and refused with Draft; it comes out as unix ms.
+ * gives them). The status and `scheduledAt` together say what to do: a time (not null) with status
+ * Scheduled, Draft or none schedules (a draft echoed back as read keeps its schedule); Scheduled
+ * without one is refused; any other status launches now, as it did before schedules, the time
+ * ignored. `scheduledAt` comes out as unix ms when it schedules.
  */
 export function withCampaignRules<
   T extends {
     templateId?: string;
     subject?: string;
     message?: string;
-    status: "Draft" | "Scheduled" | "Active";
-    scheduledAt?: string;
+    status?: "Draft" | "Scheduled" | "Active";
+    scheduledAt?: string | null;
   },
 >(schema: z.ZodType<T>) {
   return schema
     .superRefine((value, ctx) => {
-      if (value.status === "Draft" && value.scheduledAt !== undefined)
-        ctx.addIssue({ code: "custom", path: ["scheduledAt"], message: DRAFT_NOT_SCHEDULED });
-      if (value.status === "Scheduled" && value.scheduledAt === undefined)
+      if (value.status === "Scheduled" && (value.scheduledAt ?? null) === null)
         ctx.addIssue({ code: "custom", path: ["scheduledAt"], message: SCHEDULED_AT_REQUIRED });
       if (value.templateId) return;
       if (!value.subject) ctx.addIssue({ code: "custom", path: ["subject"], message: CAMPAIGN_MESSAGES.subject });
       if (!value.message) ctx.addIssue({ code: "custom", path: ["message"], message: CAMPAIGN_MESSAGES.message });
     })
-    .transform(({ scheduledAt, ...value }) => ({
-      ...value,
-      status: scheduledAt === undefined ? value.status : ("Scheduled" as const),
-      scheduledAt: scheduledAt === undefined ? undefined : Date.parse(scheduledAt),
-      subject: value.subject ?? "",
-      message: value.message ?? "",
-    }));
+    .transform(({ scheduledAt, status, ...value }) => {
+      const scheduling = (scheduledAt ?? null) !== null && status !== "Active";
+      return {
+        ...value,
+        status: scheduling ? ("Scheduled" as const) : (status ?? ("Active" as const)),
+        scheduledAt: scheduling ? Date.parse(scheduledAt ?? "") : undefined,
+        subject: value.subject ?? "",
+        message: value.message ?? "",
+      };
+    });
 }
 
 const KEY_MESSAGE = "1 to 255 visible characters (letters, digits, punctuation), no spaces";

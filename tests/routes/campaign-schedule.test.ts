@@ -19,6 +19,8 @@ import * as campaignApi from "~/routes/api/campaigns-id";
 import * as controlApi from "~/routes/api/campaigns-id-control";
 import * as detail from "~/routes/campaigns-detail";
 import * as wizard from "~/routes/campaigns-wizard";
+import { SCHEDULE_CHANGED } from "~/models/launch/rows";
+import { launch } from "~/services/campaigns/launch.server";
 import { launchDueCampaigns } from "~/services/campaigns/schedule-clock.server";
 import { getCampaign } from "~/services/campaigns/views.server";
 import { createCustomer } from "~/services/customers.server";
@@ -113,7 +115,7 @@ describe("scheduling through /api", () => {
     expect(again.body.error?.message).toBe("This campaign is not scheduled: there is no schedule to cancel.");
   });
 
-  it("refuses a time in the past, a body that asks for a schedule without one, and a draft with one", async () => {
+  it("refuses a time in the past, a body that asks for a schedule without one, and a segment nobody is in", async () => {
     const before = await db().campaign.count({ where: { userId } });
     const past = await schedule({ ...content("Yesterday"), scheduledAt: new Date(Date.now() - HOUR).toISOString() });
     expect(past.status).toBe(400);
@@ -121,9 +123,6 @@ describe("scheduling through /api", () => {
     const noTime = await schedule({ ...content("No time"), status: "Scheduled" });
     expect(noTime.status).toBe(400);
     expect(noTime.body.error?.fields?.scheduledAt).toBe("scheduledAt is required to schedule a campaign");
-    const draft = await schedule({ ...content("Draft"), status: "Draft", scheduledAt: "2030-01-01T00:00:00Z" });
-    expect(draft.status).toBe(400);
-    expect(draft.body.error?.fields?.scheduledAt).toMatch(/^A draft has no schedule/);
     const noZone = await schedule({ ...content("No zone"), scheduledAt: "2030-01-01T09:00" });
     expect(noZone.status).toBe(400);
     expect(noZone.body.error?.fields?.scheduledAt).toMatch(/^scheduledAt must be an ISO 8601 time with its offset/);
@@ -139,6 +138,19 @@ describe("scheduling through /api", () => {
       scheduledAt: new Date(Date.now() + HOUR).toISOString(),
     });
     expect(foreign.status).toBe(404);
+    // A segment with nobody in it is refused as a launch to it would be.
+    const empty = await createSegment(userId, {
+      name: "Nobody",
+      description: "",
+      tree: segmentTree({ visits: { $gt: 1_000_000 } }),
+    });
+    const nobody = await schedule({
+      ...content("To nobody"),
+      segmentId: empty.id,
+      scheduledAt: new Date(Date.now() + HOUR).toISOString(),
+    });
+    expect(nobody.status).toBe(422);
+    expect(nobody.body.error?.message).toBe("This segment has no customers: there is nobody to send the campaign to.");
     expect(await db().campaign.count({ where: { userId } })).toBe(before);
   });
 });
@@ -163,6 +175,35 @@ describe("the clock", () => {
     expect(await deliveries(id)).toBe(13);
     const { notifications } = await listNotifications(userId);
     expect(notifications.map((n) => n.details)).toContain('Campaign "Due soon" is being sent to 13 customers.');
+  });
+
+  it("leaves a draft that was changed after the clock read it to a later tick, as it is then", async () => {
+    const made = await schedule({
+      ...content("Changed meanwhile"),
+      scheduledAt: new Date(Date.now() + 60_000).toISOString(),
+    });
+    const id = String(made.body.id);
+    const read = await db().campaign.findUniqueOrThrow({ where: { id } });
+    // Saved again (and so unscheduled) between the clock's read and its launch.
+    await callRoute(campaignApi.action, `/api/campaigns/${id}`, {
+      ...api("PUT", bearer, { ...content("Changed meanwhile, kept"), status: "Draft" }),
+      params: { id },
+    });
+    const refused = await launch(
+      userId,
+      { ...content("Changed meanwhile"), description: "" },
+      {
+        draftId: id,
+        unchangedSince: read.updatedAt.getTime(),
+      },
+    ).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ status: 409, message: SCHEDULE_CHANGED });
+    expect(await getCampaign(userId, id)).toMatchObject({
+      name: "Changed meanwhile, kept",
+      status: "Draft",
+      scheduledAt: null,
+    });
+    expect(await deliveries(id)).toBe(0);
   });
 
   it("takes the schedule off a draft whose segment has nobody left when its time comes, and tells its owner", async () => {
@@ -240,6 +281,37 @@ describe("the wizard without JavaScript", () => {
     expect(off.status).toBe(302);
     expect((await flashOf(off))?.message).toBe("Schedule cancelled: the campaign is a draft again");
     expect((await getCampaign(userId, made.id)).scheduledAt).toBeNull();
+  });
+
+  it("schedules a draft again from the same page after a refused time (the page's key is not spent)", async () => {
+    const cookie = await cookieFor(userId);
+    const draft = await callRoute(
+      campaignsApi.action,
+      "/api/campaigns",
+      api("POST", bearer, { ...content("Edited draft"), status: "Draft" }),
+    );
+    const id = String(draft.body.id);
+    const page = (await wizard.loader(
+      args(new Request(`${BASE}/campaigns/edit/${id}`, { headers: { Cookie: cookie } }), { id }),
+    )) as Awaited<ReturnType<typeof wizard.loader>>;
+    const post = (scheduledAt: string) =>
+      wizard.action(
+        args(
+          formRequest(
+            `/campaigns/edit/${id}`,
+            { ...fields("Edited draft", scheduledAt), launchKey: page.launchKey },
+            { cookie },
+          ),
+          { id },
+        ),
+      );
+    const refused = (await post(wallTimeOf(Date.now() - HOUR, "Asia/Kolkata"))) as unknown as {
+      init: { status: number };
+    };
+    expect(refused.init.status).toBe(400);
+    const res = (await post(wallTimeOf(Date.now() + 5 * HOUR, "Asia/Kolkata"))) as Response;
+    expect(res.status).toBe(302);
+    expect((await getCampaign(userId, id)).scheduledAt).not.toBeNull();
   });
 
   it("shows a time in the past under its field, and a missing one, keeping the Review step", async () => {

@@ -104,7 +104,7 @@ export const postgresCampaigns: CampaignsStore = {
   async campaignState(userId, id) {
     const [row] = await query<CampaignState>(
       postgres(),
-      `SELECT "status", "statusDetail" FROM "Campaign" WHERE "id" = $1 AND "userId" = $2`,
+      `SELECT "status", "statusDetail", "scheduledAt" FROM "Campaign" WHERE "id" = $1 AND "userId" = $2`,
       [id, userId],
     );
     return row ?? null;

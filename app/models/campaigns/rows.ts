@@ -68,7 +68,13 @@ export type NewCampaign = Pick<
   "id" | "userId" | "segmentId" | "segmentName" | "name" | "subject" | "description" | "message"
 > &
   /** Tracking is on, the audience is a segment and the message plain text unless said. */
-  Partial<Pick<CampaignRow, "trackingEnabled" | "resendOfId" | "templateId" | "design">>;
+  Partial<Pick<CampaignRow, "trackingEnabled" | "resendOfId" | "templateId" | "design">> & {
+    /**
+     * A launch of a draft as it was read at this updatedAt (the schedule clock's): refused (409,
+     * SCHEDULE_CHANGED) when the draft was saved, rescheduled or unscheduled since.
+     */
+    unchangedSince?: number;
+  };
 
 /** The stored values of a new campaign's tracking switch and resend source. */
 export const trackingValue = (c: NewCampaign) => (c.trackingEnabled === 0 ? 0 : 1);
@@ -140,7 +146,7 @@ export const DUE_SCHEDULED_SQL = (p: Param) =>
    ORDER BY "scheduledAt" LIMIT ${p(3)}`;
 
 /** A campaign's launch state (an idempotency key's "is its result finished" check). */
-export type CampaignState = { status: string; statusDetail: string };
+export type CampaignState = { status: string; statusDetail: string; scheduledAt: number | null };
 
 /** The list screen's cards: how many campaigns, their audiences added up, and distinct segments. */
 export type CampaignTotals = { campaigns: number; audience: number; segments: number };

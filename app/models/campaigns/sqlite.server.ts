@@ -89,7 +89,7 @@ export const sqliteCampaigns: CampaignsStore = {
   async campaignState(userId, id) {
     return (
       readStatement<CampaignState>(
-        `SELECT "status", "statusDetail" FROM "Campaign" WHERE "id" = ? AND "userId" = ?`,
+        `SELECT "status", "statusDetail", "scheduledAt" FROM "Campaign" WHERE "id" = ? AND "userId" = ?`,
       ).get(id, userId) ?? null
     );
   },

@@ -20,11 +20,13 @@ import {
 } from "~/models/campaigns/rows";
 import type { LaunchStore } from "~/models/launch/contract";
 import {
+  changedSince,
   deleteDeliverySlice,
   LAUNCH_IN_PROGRESS,
   LAUNCH_INTERRUPTED,
   LAUNCHING,
   NOT_SUPPRESSED,
+  SCHEDULE_CHANGED,
 } from "~/models/launch/rows";
 import type { CompiledWhere } from "~/models/segments/audience/rows";
 
@@ -99,14 +101,16 @@ export const postgresLaunch: LaunchStore = {
   async reserve(connection, c, now) {
     try {
       return await transaction(postgresOf(connection), async (client) => {
-        const [existing] = await query<{ status: string; statusDetail: string }>(
+        const [existing] = await query<{ status: string; statusDetail: string; updatedAt: number }>(
           client,
-          `SELECT "status", "statusDetail" FROM "Campaign" WHERE "id" = $1 AND "userId" = $2 FOR UPDATE`,
+          `SELECT "status", "statusDetail", "updatedAt" FROM "Campaign" WHERE "id" = $1 AND "userId" = $2 FOR UPDATE`,
           [c.id, c.userId],
         );
         // Two launches of one draft at once: the second is refused (409), never a second send.
         if (existing && (existing.status !== "Draft" || existing.statusDetail === LAUNCHING))
           throw new ApiError("conflict", LAUNCH_IN_PROGRESS);
+        if (existing && changedSince(c.unchangedSince, existing.updatedAt))
+          throw new ApiError("conflict", SCHEDULE_CHANGED);
         if (existing) {
           await client.query(
             `UPDATE "Campaign" SET ${CONTENT_SET((n) => `$${n}`, 1)},

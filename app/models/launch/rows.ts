@@ -14,6 +14,13 @@ export const LAUNCHING = "Launching: writing the audience";
 /** The 409 of a launch of a campaign another launch has taken (docs/rules.md#one-launch-one-send). */
 export const LAUNCH_IN_PROGRESS = "This campaign is being launched already.";
 export const LAUNCH_INTERRUPTED = "The launch was interrupted before its audience was written. Launch it again.";
+/** The 409 of the schedule clock's launch of a draft that was saved, rescheduled or unscheduled since it read it. */
+export const SCHEDULE_CHANGED =
+  "The campaign was changed after it came due; it is launched as it is now, if still scheduled.";
+
+/** Whether a launch's guard refuses the draft as it is now (see NewCampaign.unchangedSince). */
+export const changedSince = (expected: number | undefined, updatedAt: number | Date) =>
+  expected !== undefined && Number(updatedAt) !== expected;
 /** Delivery rows written a transaction: a few milliseconds of the write lock at a time. */
 export const LAUNCH_SLICE = 5_000;
 

@@ -15,11 +15,13 @@ import {
 } from "~/models/campaigns/rows";
 import type { LaunchStore } from "~/models/launch/contract";
 import {
+  changedSince,
   deleteDeliverySlice,
   LAUNCH_IN_PROGRESS,
   LAUNCH_INTERRUPTED,
   LAUNCHING,
   NOT_SUPPRESSED,
+  SCHEDULE_CHANGED,
 } from "~/models/launch/rows";
 import type { CompiledWhere } from "~/models/segments/audience/rows";
 
@@ -110,13 +112,15 @@ export const sqliteLaunch: LaunchStore = {
     return sqlite
       .transaction(() => {
         const existing = sqlite
-          .prepare<unknown[], { status: string; statusDetail: string }>(
-            `SELECT "status", "statusDetail" FROM "Campaign" WHERE "id" = ? AND "userId" = ?`,
+          .prepare<unknown[], { status: string; statusDetail: string; updatedAt: number }>(
+            `SELECT "status", "statusDetail", "updatedAt" FROM "Campaign" WHERE "id" = ? AND "userId" = ?`,
           )
           .get(c.id, c.userId);
         // Two launches of one draft at once: the second is refused (409), never a second send.
         if (existing && (existing.status !== "Draft" || existing.statusDetail === LAUNCHING))
           throw new ApiError("conflict", LAUNCH_IN_PROGRESS);
+        if (existing && changedSince(c.unchangedSince, existing.updatedAt))
+          throw new ApiError("conflict", SCHEDULE_CHANGED);
         if (existing) {
           sqlite
             .prepare(

@@ -3,17 +3,16 @@
 // domain once (in the background work thread), the notification, and the once-per-key save or
 // launch that POST /api/campaigns and the wizard make (docs/rules.md#one-launch-one-send).
 import { ApiError } from "~/lib/api.server";
-import { RESEND_MESSAGES } from "~/lib/campaign-resend";
 import { campaignStatus } from "~/lib/campaigns";
 import { isId, newId } from "~/lib/id";
 import { logger } from "~/lib/logger.server";
 import { formatCount } from "~/lib/numbers";
 import { type CampaignRow, campaigns } from "~/models/campaigns/store.server";
 import { LAUNCH_IN_PROGRESS, LAUNCHING } from "~/models/launch/rows";
-import { type CampaignContent, EMPTY_SEGMENT } from "~/schemas/campaign";
+import type { CampaignContent } from "~/schemas/campaign";
 import { launchCampaignOffThread } from "~/services/background-work.server";
 import { type CampaignTarget, draftInPlace, launchContent, saveDraft } from "~/services/campaigns/drafts.server";
-import { reachOf } from "~/services/campaigns/reach.server";
+import { nobodyToSend } from "~/services/campaigns/reach.server";
 import { scheduleCampaign } from "~/services/campaigns/schedule.server";
 import { type CampaignDto, findCampaign, getCampaign } from "~/services/campaigns/views.server";
 import { wakeDelivery } from "~/services/sending/wake.server";
@@ -40,12 +39,13 @@ function assertLaunchable(row: CampaignRow): void {
  * name and rules, launchContent) and the launch domain freezes the audience once; a launch that
  * wrote nobody says why from the same WHERE. A segment with no customers is refused (422). Two
  * launches of one draft at once: one launches it, the other gets a 409 (the launch model's check
- * in one transaction).
+ * in one transaction). With `unchangedSince` (the schedule clock's) a draft saved or rescheduled
+ * since it was read is refused (409) rather than launched with the content read before.
  */
 export async function launch(
   userId: string,
   input: CampaignContent,
-  target: { draftId?: string; id?: string } = {},
+  target: { draftId?: string; id?: string; unchangedSince?: number } = {},
 ): Promise<CampaignDto> {
   let id = target.id ?? newId();
   const draft = target.draftId ? await findCampaign(userId, target.draftId) : null;
@@ -55,30 +55,9 @@ export async function launch(
   }
   // The one launch path for both audience sources: a segment's WHERE, or a resend's non-openers.
   const { campaign, where } = await launchContent(userId, input, draft);
-  const audience = await launchCampaignOffThread({ ...campaign, id }, where);
-  if (audience === 0 && campaign.resendOfId) {
-    // Nobody left to resend to: everyone opened it since, or those left are suppressed, or the source is gone.
-    const source = await campaigns.findCampaignRow(userId, campaign.resendOfId);
-    const reach = await reachOf(userId, where);
-    const reason = !source
-      ? RESEND_MESSAGES.sourceGone
-      : reach.audience > 0
-        ? RESEND_MESSAGES.allSuppressed
-        : RESEND_MESSAGES.nobodyLeft;
-    throw new ApiError("unprocessable", reason);
-  }
-  if (audience === 0) {
-    // A segment whose every customer is on the suppression list has nobody to send to either.
-    const reach = await reachOf(userId, where);
-    if (reach.audience > 0 && reach.receivers === 0) {
-      throw new ApiError("unprocessable", `${ALL_SUPPRESSED}: there is nobody to send the campaign to.`, {
-        segmentId: ALL_SUPPRESSED,
-      });
-    }
-    throw new ApiError("unprocessable", `${EMPTY_SEGMENT}: there is nobody to send the campaign to.`, {
-      segmentId: EMPTY_SEGMENT,
-    });
-  }
+  const audience = await launchCampaignOffThread({ ...campaign, id, unchangedSince: target.unchangedSince }, where);
+  // A launch that wrote nobody says why, from the same WHERE.
+  if (audience === 0) throw await nobodyToSend(userId, where, campaign.resendOfId);
   wakeDelivery();
   const launched = await getCampaign(userId, id);
   const left = launched.suppressedAtLaunch;
@@ -93,9 +72,6 @@ export async function launch(
   }).catch((error: unknown) => logger().error({ err: error, campaignId: id }, "The launch notification failed"));
   return launched;
 }
-
-/** The 422 of a launch to a segment whose every customer is suppressed. */
-export const ALL_SUPPRESSED = "Everyone in this segment is on the suppression list";
 
 /** A save, schedule or launch as a client asks for it (POST /api/campaigns, the wizard's Launch and Schedule). */
 export type CampaignRequest = CampaignTarget & {
@@ -143,7 +119,11 @@ export async function saveOrLaunchOnce(
       finished: async (resultId) => {
         const row = isId(resultId) ? await campaigns.campaignState(userId, resultId) : null;
         if (!row) return false;
-        return request.status === "Active" ? row.status !== "Draft" : row.statusDetail !== LAUNCHING;
+        if (request.status === "Active") return row.status !== "Draft";
+        // A schedule is done when the draft holds its time (a refused one leaves it without).
+        if (request.status === "Scheduled")
+          return row.status === "Draft" && row.statusDetail !== LAUNCHING && row.scheduledAt === request.scheduledAt;
+        return row.statusDetail !== LAUNCHING;
       },
     },
     async (reserved) => (await write(draftId ? undefined : reserved)).id,

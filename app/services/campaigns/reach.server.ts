@@ -1,8 +1,12 @@
 // Who a launch would reach now, before it is made: the customers of a segment, or the non-openers
 // of a campaign to resend, how many of them the suppression list leaves out, and the rest
 // (audienceReachText in app/lib/campaigns.ts says it).
+import { ApiError } from "~/lib/api.server";
+import { RESEND_MESSAGES } from "~/lib/campaign-resend";
 import type { AudienceReach } from "~/lib/campaigns";
+import { campaigns } from "~/models/campaigns/store.server";
 import { launches } from "~/models/launch/store.server";
+import { EMPTY_SEGMENT } from "~/schemas/campaign";
 import type { CompiledWhere } from "~/models/segments/audience/rows";
 import { segmentAudienceCount, segmentWhere } from "~/services/segments.server";
 
@@ -34,4 +38,32 @@ export async function reachOf(userId: string, where: CompiledWhere): Promise<Aud
   const audience = await launches.countAudience(where);
   const suppressed = audience > 0 ? Math.min(audience, await launches.suppressedInAudience(userId, where)) : 0;
   return { audience, suppressed, receivers: audience - suppressed };
+}
+
+/** The 422 of a launch to a segment whose every customer is suppressed. */
+export const ALL_SUPPRESSED = "Everyone in this segment is on the suppression list";
+
+/**
+ * Why a launch (or a schedule) to the audience `where` reaches nobody, as the 422 it answers: a
+ * resend's source gone, or everyone left suppressed, or nobody left; a segment whose every
+ * customer is suppressed, or that has none.
+ */
+export async function nobodyToSend(
+  userId: string,
+  where: CompiledWhere,
+  resendOfId: string | null | undefined,
+): Promise<ApiError> {
+  const reach = await reachOf(userId, where);
+  if (resendOfId) {
+    // Nobody left to resend to: everyone opened it since, or those left are suppressed, or the source is gone.
+    const source = await campaigns.findCampaignRow(userId, resendOfId);
+    const reason = !source
+      ? RESEND_MESSAGES.sourceGone
+      : reach.audience > 0
+        ? RESEND_MESSAGES.allSuppressed
+        : RESEND_MESSAGES.nobodyLeft;
+    return new ApiError("unprocessable", reason);
+  }
+  const why = reach.audience > 0 ? ALL_SUPPRESSED : EMPTY_SEGMENT;
+  return new ApiError("unprocessable", `${why}: there is nobody to send the campaign to.`, { segmentId: why });
 }

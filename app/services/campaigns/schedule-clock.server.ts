@@ -42,7 +42,9 @@ export async function launchDueCampaigns(now = Date.now(), log: Logger = logger(
     const row = await campaigns.findCampaignRow(due.userId, due.id);
     if (!row || row.status !== "Draft" || row.scheduledAt === null) continue;
     try {
-      await launch(row.userId, contentOfDraft(row), { draftId: row.id });
+      // As read here: a draft saved, rescheduled or unscheduled meanwhile is refused (409), and a
+      // later tick takes it as it is then.
+      await launch(row.userId, contentOfDraft(row), { draftId: row.id, unchangedSince: row.updatedAt });
       launched.push(row.id);
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) continue;
@@ -50,6 +52,8 @@ export async function launchDueCampaigns(now = Date.now(), log: Logger = logger(
         log.error({ err: error, campaignId: row.id }, "A scheduled campaign could not be launched; trying again");
         continue;
       }
+      // Deleted while it came due: nothing to tell.
+      if (!(await campaigns.findCampaignRow(row.userId, row.id))) continue;
       await missedSchedule(row, error.message, log);
     }
   }

@@ -7,6 +7,7 @@ import { campaigns } from "~/models/campaigns/store.server";
 import type { CampaignContent } from "~/schemas/campaign";
 import { type CampaignTarget, draftInPlace, launchContent, saveDraft } from "~/services/campaigns/drafts.server";
 import { type CampaignDto, findCampaign, getCampaign } from "~/services/campaigns/views.server";
+import { nobodyToSend, reachOf } from "~/services/campaigns/reach.server";
 
 /** How far ahead a campaign may be scheduled. */
 export const SCHEDULE_MAX_DAYS = 365;
@@ -44,8 +45,9 @@ export async function scheduleCampaign(
   checkScheduleTime(at);
   const draftId = await draftInPlace(userId, target);
   const draft = draftId ? await findCampaign(userId, draftId) : null;
-  // The launch's own checks, without writing anything.
-  await launchContent(userId, content, draft);
+  // The launch's own checks, without writing anything: the segment, the template, and someone to send to.
+  const { campaign, where } = await launchContent(userId, content, draft);
+  if ((await reachOf(userId, where)).receivers === 0) throw await nobodyToSend(userId, where, campaign.resendOfId);
   const saved = await saveDraft(userId, content, draftId, createAs);
   if (!(await campaigns.setSchedule(userId, saved.id, at, "")))
     throw new ApiError("conflict", SCHEDULE_MESSAGES.notDraft);
