@@ -127,34 +127,22 @@ describe("dates in a time zone", () => {
 
 describe("a wall-clock time in a zone (a scheduled campaign's time)", () => {
   it("names the instant that reads that time in the zone, across zones and daylight saving time", () => {
-    expect(new Date(wallTimeToMs("2026-11-30T09:00", "Asia/Kolkata") ?? 0).toISOString()).toBe(
-      "2026-11-30T03:30:00.000Z",
-    );
-    // New York in winter (UTC-5) and in summer (UTC-4).
-    expect(new Date(wallTimeToMs("2026-01-15T09:00", "America/New_York") ?? 0).toISOString()).toBe(
-      "2026-01-15T14:00:00.000Z",
-    );
-    expect(new Date(wallTimeToMs("2026-07-15T09:00", "America/New_York") ?? 0).toISOString()).toBe(
-      "2026-07-15T13:00:00.000Z",
-    );
-    // 02:30 on the night clocks jump from 02:00 to 03:00 does not exist: it lands just after the
-    // jump (03:30), west and east of UTC.
-    expect(new Date(wallTimeToMs("2026-03-08T02:30", "America/New_York") ?? 0).toISOString()).toBe(
-      "2026-03-08T07:30:00.000Z",
-    );
-    expect(new Date(wallTimeToMs("2026-03-29T02:30", "Europe/Berlin") ?? 0).toISOString()).toBe(
-      "2026-03-29T01:30:00.000Z",
-    );
-    expect(new Date(wallTimeToMs("2026-10-04T02:30", "Australia/Sydney") ?? 0).toISOString()).toBe(
-      "2026-10-03T16:30:00.000Z",
-    );
-    // 02:30 on the night clocks go back from 03:00 to 02:00 happens twice: the first one.
-    expect(new Date(wallTimeToMs("2026-10-25T02:30", "Europe/Berlin") ?? 0).toISOString()).toBe(
-      "2026-10-25T00:30:00.000Z",
-    );
-    expect(new Date(wallTimeToMs("2026-11-01T01:30", "America/New_York") ?? 0).toISOString()).toBe(
-      "2026-11-01T05:30:00.000Z",
-    );
+    const cases: [wall: string, zone: string, instant: string][] = [
+      ["2026-11-30T09:00", "Asia/Kolkata", "2026-11-30T03:30:00.000Z"],
+      // New York in winter (UTC-5) and in summer (UTC-4).
+      ["2026-01-15T09:00", "America/New_York", "2026-01-15T14:00:00.000Z"],
+      ["2026-07-15T09:00", "America/New_York", "2026-07-15T13:00:00.000Z"],
+      // 02:30 on the night clocks jump from 02:00 to 03:00 does not exist: it lands just after the
+      // jump (03:30), west and east of UTC.
+      ["2026-03-08T02:30", "America/New_York", "2026-03-08T07:30:00.000Z"],
+      ["2026-03-29T02:30", "Europe/Berlin", "2026-03-29T01:30:00.000Z"],
+      ["2026-10-04T02:30", "Australia/Sydney", "2026-10-03T16:30:00.000Z"],
+      // 02:30 on the night clocks go back from 03:00 to 02:00 happens twice: the first one.
+      ["2026-10-25T02:30", "Europe/Berlin", "2026-10-25T00:30:00.000Z"],
+      ["2026-11-01T01:30", "America/New_York", "2026-11-01T05:30:00.000Z"],
+    ];
+    for (const [wall, zone, instant] of cases)
+      expect(new Date(wallTimeToMs(wall, zone) ?? 0).toISOString(), `${wall} in ${zone}`).toBe(instant);
   });
 
   it("reads back as the same wall-clock time, and refuses what is not one", () => {
