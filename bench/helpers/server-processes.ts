@@ -8,18 +8,21 @@ import pg from "pg";
 import { freePort, serverCommand } from "../../tests/helpers/production-server.ts";
 import { childrenByParent } from "./loop-marks.ts";
 
+/** What a production server the bench starts differs by: settings added or overridden, node's own arguments (the loop monitor's), and whether its output is shown. */
+export type BenchServerOptions = { env?: Record<string, string>; nodeArgs?: string[]; stdout?: "inherit" | "ignore" };
+
 /**
- * The production server on the bench's database (this process's DATABASE_URL), on a free loopback
- * port with local sign-in, started and healthy; `env` adds or overrides settings.
+ * Spawns the production server on `port` with the bench's settings (production, loopback, local
+ * sign-in, warnings only, this process's DATABASE_URL unless `env` says otherwise); not waited for.
  */
-export async function startProductionServer(
-  env: Record<string, string> = {},
-): Promise<{ server: ChildProcess; base: string }> {
-  const port = await freePort();
+export function spawnProductionServer(
+  port: number,
+  { env = {}, nodeArgs = [], stdout = "inherit" }: BenchServerOptions = {},
+): { server: ChildProcess; base: string } {
   const base = `http://127.0.0.1:${port}`;
-  const server = spawn(serverCommand.file, serverCommand.args, {
+  const server = spawn(serverCommand.file, [...nodeArgs, ...serverCommand.args], {
     cwd: path.resolve(import.meta.dirname, "../.."),
-    stdio: ["ignore", "inherit", "inherit"],
+    stdio: ["ignore", stdout, "inherit"],
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -31,6 +34,17 @@ export async function startProductionServer(
       ...env,
     },
   });
+  return { server, base };
+}
+
+/**
+ * The production server on the bench's database, on a free loopback port, started and healthy
+ * (spawnProductionServer's settings); `env` adds or overrides settings.
+ */
+export async function startProductionServer(
+  env: Record<string, string> = {},
+): Promise<{ server: ChildProcess; base: string }> {
+  const { server, base } = spawnProductionServer(await freePort(), { env });
   try {
     await waitForHealth(base);
   } catch (error) {

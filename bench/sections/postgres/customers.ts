@@ -4,19 +4,15 @@
 // the same 5,000 customers, and a 50-row page of the API list, with and without a search term, at
 // 1 connection (the goal) and at 10. Beside them raw pg (one client, one query at a time) reading
 // the same rows, for the ratios. The CSV import, the screens and the sorts are not measured here.
-import { spawn } from "node:child_process";
 import { once } from "node:events";
-import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { load, loadClient } from "../../helpers/load.ts";
 import { sampleCustomerIds } from "../../harness/postgres.ts";
 import { stats } from "../../helpers/latency-stats.ts";
-import { treeCpuSeconds, waitForHealth } from "../../helpers/server-processes.ts";
+import { spawnProductionServer, treeCpuSeconds, waitForHealth } from "../../helpers/server-processes.ts";
 import type { BenchSection, PostgresBenchContext } from "../../harness/types.ts";
-import { freePort, serverCommand } from "../../../tests/helpers/production-server.ts";
-
-const root = path.resolve(import.meta.dirname, "../../..");
+import { freePort } from "../../../tests/helpers/production-server.ts";
 
 async function rawTimes(n: number, run: (i: number) => Promise<unknown>) {
   const out: number[] = [];
@@ -44,21 +40,8 @@ export default async function customersOnPostgres(ctx: PostgresBenchContext): Pr
   sqlite.close();
 
   const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
   ctx.log(`customers: starting the production server on PostgreSQL, port ${port}`);
-  const server = spawn(serverCommand.file, serverCommand.args, {
-    cwd: root,
-    stdio: ["ignore", "inherit", "inherit"],
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: base,
-      LOCAL_AUTH: "true",
-      LOG_LEVEL: "warn",
-    },
-  });
+  const { server, base } = spawnProductionServer(port);
   const raw = new pg.Client({ connectionString: ctx.databaseUrl });
   await raw.connect();
   try {

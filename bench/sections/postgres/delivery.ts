@@ -20,11 +20,18 @@ import path from "node:path";
 import pg from "pg";
 import { load } from "../../helpers/load.ts";
 import { sampleCustomerIds } from "../../harness/postgres.ts";
-import { postmasterPid, type Rss, treeCpuSeconds, treeRss, waitForHealth } from "../../helpers/server-processes.ts";
+import {
+  postmasterPid,
+  type Rss,
+  spawnProductionServer,
+  treeCpuSeconds,
+  treeRss,
+  waitForHealth,
+} from "../../helpers/server-processes.ts";
 import type { BenchSection, PostgresBenchContext } from "../../harness/types.ts";
 import type { Receipt } from "../../../app/models/deliveries/receipts/rows.ts";
 import { runWriters } from "../../../tests/helpers/writers.ts";
-import { freePort, serverCommand } from "../../../tests/helpers/production-server.ts";
+import { freePort } from "../../../tests/helpers/production-server.ts";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 const tsx = path.join(root, "node_modules/.bin/tsx");
@@ -303,25 +310,17 @@ export default async function deliveryOnPostgres(ctx: PostgresBenchContext): Pro
       },
     });
     const poolSize = process.env.BENCH_POSTGRES_POOL_SIZE;
-    const servers: ChildProcess[] = ports.map((port, i) =>
-      spawn(serverCommand.file, serverCommand.args, {
-        cwd: root,
-        stdio: ["ignore", "inherit", "inherit"],
-        env: {
-          ...process.env,
-          NODE_ENV: "production",
-          PORT: String(port),
-          HOST: "127.0.0.1",
-          PUBLIC_URL: bases[i],
-          LOCAL_AUTH: "true",
-          LOG_LEVEL: "warn",
-          DELIVERY_CHANNEL: "simulated",
-          SIMULATED_VENDOR_URL: `http://127.0.0.1:${vendorPort}`,
-          SIMULATED_VENDOR_KEY: vendorKey,
-          RECEIPTS_SECRET: receiptsSecret,
-          ...(poolSize ? { DATABASE_POOL_SIZE: poolSize } : {}),
-        },
-      }),
+    const servers: ChildProcess[] = ports.map(
+      (port) =>
+        spawnProductionServer(port, {
+          env: {
+            DELIVERY_CHANNEL: "simulated",
+            SIMULATED_VENDOR_URL: `http://127.0.0.1:${vendorPort}`,
+            SIMULATED_VENDOR_KEY: vendorKey,
+            RECEIPTS_SECRET: receiptsSecret,
+            ...(poolSize ? { DATABASE_POOL_SIZE: poolSize } : {}),
+          },
+        }).server,
     );
     const postmaster = await postmasterPid(ctx.databaseUrl);
     try {

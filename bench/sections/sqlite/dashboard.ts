@@ -9,16 +9,13 @@
 // - the same figures computed the slow way with raw better-sqlite3 (counting the customers,
 //   scanning their creation times for the weekly series, reading the delivery rows for the
 //   rates), checked equal to the service's, to show what the snapshots and counters save.
-import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import path from "node:path";
 import Database from "better-sqlite3";
 import { load, type LoadStats } from "../../helpers/load.ts";
 import type { BenchContext, BenchSection } from "../../harness/types.ts";
-import { waitForHealth } from "../../helpers/server-processes.ts";
-import { freePort, serverCommand } from "../../../tests/helpers/production-server.ts";
+import { spawnProductionServer, waitForHealth } from "../../helpers/server-processes.ts";
+import { freePort } from "../../../tests/helpers/production-server.ts";
 
-const root = path.resolve(import.meta.dirname, "../../..");
 const round = (n: number) => Math.round(n * 100) / 100;
 const DAY = 86_400_000;
 
@@ -288,20 +285,7 @@ export default async function dashboardSection(ctx: BenchContext): Promise<Bench
   ctx.log(
     `dashboard: ${JSON.stringify({ snapshotsJob: figures.snapshotsJob, inProcess, rawSlowWay: figures.rawSlowWay })}`,
   );
-  const server: ChildProcess = spawn(serverCommand.file, serverCommand.args, {
-    cwd: root,
-    stdio: ["ignore", "inherit", "inherit"],
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: serverBase,
-      LOCAL_AUTH: "true",
-      LOG_LEVEL: "warn",
-      DELIVERY_CHANNEL: "simulated",
-    },
-  });
+  const { server } = spawnProductionServer(port, { env: { DELIVERY_CHANNEL: "simulated" } });
   try {
     await Promise.race([
       waitForHealth(serverBase),

@@ -23,9 +23,9 @@ import Database from "better-sqlite3";
 import { load } from "../../helpers/load.ts";
 import { runWriters } from "../../../tests/helpers/writers.ts";
 import type { BenchContext, BenchSection } from "../../harness/types.ts";
-import { freePort, serverCommand } from "../../../tests/helpers/production-server.ts";
+import { freePort } from "../../../tests/helpers/production-server.ts";
 import { loopMonitorArgs, loopMonitorEnv, markLoops, servingPids } from "../../helpers/loop-marks.ts";
-import { type Rss, treeRss, waitForHealth } from "../../helpers/server-processes.ts";
+import { type Rss, spawnProductionServer, treeRss, waitForHealth } from "../../helpers/server-processes.ts";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 const tsx = path.join(root, "node_modules/.bin/tsx");
@@ -190,17 +190,9 @@ export default async function deliverySection(ctx: BenchContext): Promise<BenchS
       VENDOR_RECEIPTS_SECRET: receiptsSecret,
     },
   });
-  const server: ChildProcess = spawn(serverCommand.file, [...loopMonitorArgs, ...serverCommand.args], {
-    cwd: root,
-    stdio: ["ignore", "inherit", "inherit"],
+  const { server } = spawnProductionServer(port, {
+    nodeArgs: loopMonitorArgs,
     env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: serverBase,
-      LOCAL_AUTH: "true",
-      LOG_LEVEL: "warn",
       DELIVERY_CHANNEL: "simulated",
       SIMULATED_VENDOR_URL: `http://127.0.0.1:${vendorPort}`,
       SIMULATED_VENDOR_KEY: vendorKey,

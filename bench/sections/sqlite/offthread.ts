@@ -23,8 +23,9 @@ import type { ProbeSample } from "../../helpers/probe-client.ts";
 import type { BenchContext, BenchSection } from "../../harness/types.ts";
 import { writeCsv } from "../../helpers/customers-csv.ts";
 import { stats } from "../../helpers/latency-stats.ts";
-import { freePort, serverCommand } from "../../../tests/helpers/production-server.ts";
+import { freePort } from "../../../tests/helpers/production-server.ts";
 import { type LoopFigures, loopMonitorArgs, loopMonitorEnv, markLoops } from "../../helpers/loop-marks.ts";
+import { spawnProductionServer } from "../../helpers/server-processes.ts";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 const tsx = path.join(root, "node_modules/.bin/tsx");
@@ -75,24 +76,11 @@ export default async function offthreadSection(ctx: BenchContext): Promise<Bench
   copy.close();
 
   const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
   ctx.log(`offthread: starting the production server (one worker) on port ${port}`);
-  const server = spawn(serverCommand.file, [...loopMonitorArgs, ...serverCommand.args], {
-    cwd: root,
-    stdio: ["ignore", "ignore", "inherit"],
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: base,
-      DATA_DIR: dir,
-      DATABASE_URL: `file:${dbFile}`,
-      LOCAL_AUTH: "true",
-      LOG_LEVEL: "warn",
-      WEB_CONCURRENCY: "1",
-      ...loopMonitorEnv(dir),
-    },
+  const { server, base } = spawnProductionServer(port, {
+    nodeArgs: loopMonitorArgs,
+    stdout: "ignore",
+    env: { DATA_DIR: dir, DATABASE_URL: `file:${dbFile}`, WEB_CONCURRENCY: "1", ...loopMonitorEnv(dir) },
   });
   const prober = spawn(tsx, [path.join(import.meta.dirname, "../../helpers/probe-client.ts")], {
     cwd: root,
