@@ -14,7 +14,6 @@ import type {
   CampaignState,
   CampaignTotals,
   ControlStatus,
-  DueCampaign,
   NewCampaign,
   SendingCampaign,
 } from "~/models/campaigns/rows";
@@ -57,8 +56,8 @@ export type CampaignsStore = {
    */
   setSchedule(userId: string, id: string, at: number | null, detail: string, now?: number): Promise<boolean>;
 
-  /** Up to `limit` drafts, of any tenant, whose schedule is due at `now`, the longest due first. */
-  dueScheduled(now: number, limit: number): Promise<DueCampaign[]>;
+  /** Up to `limit` drafts, of any tenant, whose schedule is due at `now`, the longest due first, whole. */
+  dueScheduled(now: number, limit: number): Promise<CampaignRow[]>;
 
   // --- The controls ---
 

@@ -20,7 +20,6 @@ import {
   contentValues,
   deleteEventSlice,
   draftValues,
-  type DueCampaign,
   DUE_SCHEDULED_SQL,
   INSERT_DRAFT_SQL,
   PEOPLE_WHERE,
@@ -45,7 +44,7 @@ const DELETE_EVENT_SLICE = deleteEventSlice("$1");
 const DELETE_DELIVERY_SLICE = deleteDeliverySlice("$1");
 const INSERT_DRAFT = INSERT_DRAFT_SQL((n) => `$${n}`);
 const SET_SCHEDULE = SET_SCHEDULE_SQL((n) => `$${n}`);
-const DUE_SCHEDULED = DUE_SCHEDULED_SQL((n) => `$${n}`);
+const DUE_SCHEDULED = DUE_SCHEDULED_SQL((n) => `$${n}`, CAMPAIGN_COLUMNS_PG);
 
 const at = (ms: number) => new Date(ms);
 
@@ -174,7 +173,7 @@ export const postgresCampaigns: CampaignsStore = {
   },
 
   async dueScheduled(now, limit) {
-    return query<DueCampaign>(postgres(), DUE_SCHEDULED, [at(now), LAUNCHING, limit]);
+    return query<CampaignRow>(postgres(), DUE_SCHEDULED, [at(now), LAUNCHING, limit]);
   },
 
   // --- The controls ----------------------------------------------------------------------------

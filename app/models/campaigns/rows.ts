@@ -128,9 +128,6 @@ export type SendingCampaign = Pick<
   "id" | "userId" | "subject" | "message" | "sendErrors" | "trackingEnabled" | "design"
 >;
 
-/** A scheduled draft whose time has come: the clock launches it for its owner. */
-export type DueCampaign = { id: string; userId: string };
-
 /**
  * Sets or takes off a draft's schedule: scheduledAt, statusDetail and updatedAt, then the id, the
  * owner and LAUNCHING (a draft a launch is writing is left alone).
@@ -139,9 +136,12 @@ export const SET_SCHEDULE_SQL = (p: Param) =>
   `UPDATE "Campaign" SET "scheduledAt" = ${p(1)}, "statusDetail" = ${p(2)}, "updatedAt" = ${p(3)}
    WHERE "id" = ${p(4)} AND "userId" = ${p(5)} AND "status" = 'Draft' AND "statusDetail" != ${p(6)}`;
 
-/** Drafts whose schedule is due (scheduledAt at most the first parameter), the longest due first, LAUNCHING's left out. */
-export const DUE_SCHEDULED_SQL = (p: Param) =>
-  `SELECT "id", "userId" FROM "Campaign"
+/**
+ * Drafts whose schedule is due (scheduledAt at most the first parameter), whole (`columns`: the
+ * engine's CAMPAIGN_COLUMNS), the longest due first, LAUNCHING's left out.
+ */
+export const DUE_SCHEDULED_SQL = (p: Param, columns: string) =>
+  `SELECT ${columns} FROM "Campaign"
    WHERE "scheduledAt" <= ${p(1)} AND "status" = 'Draft' AND "statusDetail" != ${p(2)}
    ORDER BY "scheduledAt" LIMIT ${p(3)}`;
 

@@ -19,7 +19,6 @@ import {
   contentValues,
   deleteEventSlice,
   draftValues,
-  type DueCampaign,
   DUE_SCHEDULED_SQL,
   INSERT_DRAFT_SQL,
   PEOPLE_WHERE,
@@ -69,7 +68,7 @@ async function control<T>(
 const DELETE_EVENT_SLICE = deleteEventSlice("?");
 const INSERT_DRAFT = INSERT_DRAFT_SQL(() => "?");
 const SET_SCHEDULE = SET_SCHEDULE_SQL(() => "?");
-const DUE_SCHEDULED = DUE_SCHEDULED_SQL(() => "?");
+const DUE_SCHEDULED = DUE_SCHEDULED_SQL(() => "?", CAMPAIGN_COLUMNS);
 const DELETE_DELIVERY_SLICE = deleteDeliverySlice("?");
 
 export const sqliteCampaigns: CampaignsStore = {
@@ -144,7 +143,7 @@ export const sqliteCampaigns: CampaignsStore = {
   },
 
   async dueScheduled(now, limit) {
-    return readStatement<DueCampaign>(DUE_SCHEDULED).all(now, LAUNCHING, limit);
+    return readStatement<CampaignRow>(DUE_SCHEDULED).all(now, LAUNCHING, limit);
   },
 
   // --- The controls ----------------------------------------------------------------------------

@@ -38,9 +38,7 @@ function contentOfDraft(row: CampaignRow): CampaignContent {
  */
 export async function launchDueCampaigns(now = Date.now(), log: Logger = logger()): Promise<string[]> {
   const launched: string[] = [];
-  for (const due of await campaigns.dueScheduled(now, DUE_PER_TICK)) {
-    const row = await campaigns.findCampaignRow(due.userId, due.id);
-    if (!row || row.status !== "Draft" || row.scheduledAt === null) continue;
+  for (const row of await campaigns.dueScheduled(now, DUE_PER_TICK)) {
     try {
       // As read here: a draft saved, rescheduled or unscheduled meanwhile is refused (409), and a
       // later tick takes it as it is then.
