@@ -12,7 +12,7 @@ import { LAUNCH_IN_PROGRESS, LAUNCHING } from "~/models/launch/rows";
 import type { CampaignContent } from "~/schemas/campaign";
 import { launchCampaignOffThread } from "~/services/background-work.server";
 import { type CampaignTarget, draftInPlace, launchContent, saveDraft } from "~/services/campaigns/drafts.server";
-import { nobodyToSend } from "~/services/campaigns/reach.server";
+import { nobodyToSend, reachOf } from "~/services/campaigns/reach.server";
 import { scheduleCampaign } from "~/services/campaigns/schedule.server";
 import { type CampaignDto, findCampaign, getCampaign } from "~/services/campaigns/views.server";
 import { wakeDelivery } from "~/services/sending/wake.server";
@@ -57,7 +57,7 @@ export async function launch(
   const { campaign, where } = await launchContent(userId, input, draft);
   const audience = await launchCampaignOffThread({ ...campaign, id, unchangedSince: target.unchangedSince }, where);
   // A launch that wrote nobody says why, from the same WHERE.
-  if (audience === 0) throw await nobodyToSend(userId, where, campaign.resendOfId);
+  if (audience === 0) throw await nobodyToSend(userId, await reachOf(userId, where), campaign.resendOfId);
   wakeDelivery();
   const launched = await getCampaign(userId, id);
   const left = launched.suppressedAtLaunch;

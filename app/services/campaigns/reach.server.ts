@@ -44,16 +44,15 @@ export async function reachOf(userId: string, where: CompiledWhere): Promise<Aud
 export const ALL_SUPPRESSED = "Everyone in this segment is on the suppression list";
 
 /**
- * Why a launch (or a schedule) to the audience `where` reaches nobody, as the 422 it answers: a
- * resend's source gone, or everyone left suppressed, or nobody left; a segment whose every
- * customer is suppressed, or that has none.
+ * Why a launch (or a schedule) whose audience has this reach (reachOf) reaches nobody, as the 422
+ * it answers: a resend's source gone, or everyone left suppressed, or nobody left; a segment whose
+ * every customer is suppressed, or that has none.
  */
 export async function nobodyToSend(
   userId: string,
-  where: CompiledWhere,
+  reach: AudienceReach,
   resendOfId: string | null | undefined,
 ): Promise<ApiError> {
-  const reach = await reachOf(userId, where);
   if (resendOfId) {
     // Nobody left to resend to: everyone opened it since, or those left are suppressed, or the source is gone.
     const source = await campaigns.findCampaignRow(userId, resendOfId);

@@ -47,7 +47,8 @@ export async function scheduleCampaign(
   const draft = draftId ? await findCampaign(userId, draftId) : null;
   // The launch's own checks, without writing anything: the segment, the template, and someone to send to.
   const { campaign, where } = await launchContent(userId, content, draft);
-  if ((await reachOf(userId, where)).receivers === 0) throw await nobodyToSend(userId, where, campaign.resendOfId);
+  const reach = await reachOf(userId, where);
+  if (reach.receivers === 0) throw await nobodyToSend(userId, reach, campaign.resendOfId);
   const saved = await saveDraft(userId, content, draftId, createAs);
   if (!(await campaigns.setSchedule(userId, saved.id, at, "")))
     throw new ApiError("conflict", SCHEDULE_MESSAGES.notDraft);
