@@ -13,8 +13,9 @@ export function campaignStatus(status: string | null | undefined): CampaignStatu
 }
 
 /** Whether a campaign is a draft that launches itself at its scheduledAt (shown as "Scheduled"). */
-export const isScheduled = (c: { status: CampaignStatus; scheduledAt: string | null }) =>
-  c.status === "Draft" && c.scheduledAt !== null;
+export const isScheduled = <C extends { status: CampaignStatus; scheduledAt: string | null }>(
+  c: C,
+): c is C & { scheduledAt: string } => c.status === "Draft" && c.scheduledAt !== null;
 
 /** Whether the delivery job still has work for a campaign in this status. */
 export const isSending = (status: CampaignStatus) => status === "Active";

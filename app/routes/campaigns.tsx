@@ -267,7 +267,7 @@ export default function Campaigns() {
                     </CardCell>
                     <td className="px-2 py-3 sm:px-4">
                       <CampaignStatusChip status={c.status} scheduled={isScheduled(c)} />
-                      {isScheduled(c) && c.scheduledAt ? (
+                      {isScheduled(c) ? (
                         <p className="mt-1 text-xs text-slate-500" data-testid="campaign-scheduled-at">
                           Sends <DateTime value={c.scheduledAt} format="dateTime" />
                         </p>

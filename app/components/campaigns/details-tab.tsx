@@ -85,7 +85,7 @@ export function CampaignFacts({
             ) : null}
           </span>
         </Row>
-        {isScheduled(c) && c.scheduledAt ? (
+        {isScheduled(c) ? (
           <Row label="Scheduled for">
             <DateTime value={c.scheduledAt} format="dateTime" testId="campaign-scheduled-at" />
           </Row>
