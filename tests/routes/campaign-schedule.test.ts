@@ -41,9 +41,7 @@ beforeAll(async () => {
   bearer = await bearerFor(userId);
   otherBearer = await bearerFor(otherId);
   await seedTenant(userId, { customers: 12, orders: 0, seed: 45 });
-  segmentId = (
-    await createSegment(userId, { name: "Everyone", description: "", tree: segmentTree({ visits: { $gte: 0 } }) })
-  ).id;
+  segmentId = (await segmentOf(userId, "Everyone", { visits: { $gte: 0 } })).id;
 });
 
 const content = (name: string) => ({
@@ -61,93 +59,88 @@ function api(method: string, token: string, body?: unknown) {
   };
 }
 
-const schedule = (body: unknown, token = bearer) =>
+const postCampaign = (body: unknown, token = bearer) =>
   callRoute(campaignsApi.action, "/api/campaigns", api("POST", token, body));
+const put = (id: string, body: unknown) =>
+  callRoute(campaignApi.action, `/api/campaigns/${id}`, { ...api("PUT", bearer, body), params: { id } });
+const unschedule = (id: string, token = bearer) =>
+  callRoute(controlApi.action, `/api/campaigns/${id}/unschedule`, {
+    ...api("POST", token),
+    params: { id, control: "unschedule" },
+  });
+/** A segment of `owner`'s on these conditions. */
+const segmentOf = (owner: string, name: string, conditions: unknown) =>
+  createSegment(owner, { name, description: "", tree: segmentTree(conditions) });
+/** An ISO time `ms` from now. */
+const fromNow = (ms: number) => new Date(Date.now() + ms).toISOString();
 const deliveries = (campaignId: string) => db().delivery.count({ where: { campaignId } });
 
 describe("scheduling through /api", () => {
   it("keeps a draft with its time, then reschedules, takes the schedule off, and refuses another tenant", async () => {
     const at = new Date(Date.now() + 2 * HOUR);
-    const made = await schedule({ ...content("Sunday sale"), scheduledAt: at.toISOString() });
+    const made = await postCampaign({ ...content("Sunday sale"), scheduledAt: at.toISOString() });
     expect(made.status).toBe(201);
     expect(made.body).toMatchObject({ status: "Draft", scheduledAt: at.toISOString(), launchedAt: null });
     const id = String(made.body.id);
     expect(await deliveries(id)).toBe(0);
     // "Scheduled" with an offset names the same kind of instant.
     const later = "2099-01-01T09:30:00+05:30";
-    const moved = await callRoute(
-      campaignApi.action,
-      `/api/campaigns/${id}`,
-      // Far ahead is refused: at most a year.
-      { ...api("PUT", bearer, { ...content("Sunday sale"), status: "Scheduled", scheduledAt: later }), params: { id } },
-    );
+    // Far ahead is refused: at most a year.
+    const moved = await put(id, { ...content("Sunday sale"), status: "Scheduled", scheduledAt: later });
     expect(moved.status).toBe(400);
     expect(moved.body.error?.fields).toEqual({ scheduledAt: "A campaign can be scheduled at most 365 days ahead" });
     const soon = new Date(Date.now() + 3 * HOUR);
-    const rescheduled = await callRoute(campaignApi.action, `/api/campaigns/${id}`, {
-      ...api("PUT", bearer, { ...content("Sunday sale, moved"), status: "Scheduled", scheduledAt: soon.toISOString() }),
-      params: { id },
+    const rescheduled = await put(id, {
+      ...content("Sunday sale, moved"),
+      status: "Scheduled",
+      scheduledAt: soon.toISOString(),
     });
     expect(rescheduled.status).toBe(200);
     expect(rescheduled.body.campaign).toMatchObject({ name: "Sunday sale, moved", scheduledAt: soon.toISOString() });
 
     // Another tenant sees nothing and can change nothing.
-    const theirs = await callRoute(controlApi.action, `/api/campaigns/${id}/unschedule`, {
-      ...api("POST", otherBearer),
-      params: { id, control: "unschedule" },
-    });
+    const theirs = await unschedule(id, otherBearer);
     expect(theirs.status).toBe(404);
 
-    const off = await callRoute(controlApi.action, `/api/campaigns/${id}/unschedule`, {
-      ...api("POST", bearer),
-      params: { id, control: "unschedule" },
-    });
+    const off = await unschedule(id);
     expect(off.status).toBe(200);
     expect(off.body).toMatchObject({
       message: "Schedule cancelled: the campaign is a draft again",
       campaign: { status: "Draft", scheduledAt: null },
     });
-    const again = await callRoute(controlApi.action, `/api/campaigns/${id}/unschedule`, {
-      ...api("POST", bearer),
-      params: { id, control: "unschedule" },
-    });
+    const again = await unschedule(id);
     expect(again.status).toBe(409);
     expect(again.body.error?.message).toBe("This campaign is not scheduled: there is no schedule to cancel.");
   });
 
   it("refuses a time in the past, a body that asks for a schedule without one, and a segment nobody is in", async () => {
     const before = await db().campaign.count({ where: { userId } });
-    const past = await schedule({ ...content("Yesterday"), scheduledAt: new Date(Date.now() - HOUR).toISOString() });
+    const past = await postCampaign({
+      ...content("Yesterday"),
+      scheduledAt: new Date(Date.now() - HOUR).toISOString(),
+    });
     expect(past.status).toBe(400);
     expect(past.body.error?.fields).toEqual({ scheduledAt: "Choose a time in the future to schedule the campaign" });
-    const noTime = await schedule({ ...content("No time"), status: "Scheduled" });
+    const noTime = await postCampaign({ ...content("No time"), status: "Scheduled" });
     expect(noTime.status).toBe(400);
     expect(noTime.body.error?.fields?.scheduledAt).toBe("scheduledAt is required to schedule a campaign");
-    const noZone = await schedule({ ...content("No zone"), scheduledAt: "2030-01-01T09:00" });
+    const noZone = await postCampaign({ ...content("No zone"), scheduledAt: "2030-01-01T09:00" });
     expect(noZone.status).toBe(400);
     expect(noZone.body.error?.fields?.scheduledAt).toMatch(/^scheduledAt must be an ISO 8601 time with its offset/);
     // A segment that is not the caller's is refused as a launch would be, before anything is kept.
-    const otherSegment = await createSegment(otherId, {
-      name: "Theirs",
-      description: "",
-      tree: segmentTree({ visits: { $gte: 0 } }),
-    });
-    const foreign = await schedule({
+    const otherSegment = await segmentOf(otherId, "Theirs", { visits: { $gte: 0 } });
+    const foreign = await postCampaign({
       ...content("Foreign segment"),
       segmentId: otherSegment.id,
-      scheduledAt: new Date(Date.now() + HOUR).toISOString(),
+      scheduledAt: fromNow(HOUR),
     });
     expect(foreign.status).toBe(404);
     // A segment with nobody in it is refused as a launch to it would be.
-    const empty = await createSegment(userId, {
-      name: "Nobody",
-      description: "",
-      tree: segmentTree({ visits: { $gt: 1_000_000 } }),
-    });
-    const nobody = await schedule({
+    const empty = await segmentOf(userId, "Nobody", { visits: { $gt: 1_000_000 } });
+    const nobody = await postCampaign({
       ...content("To nobody"),
       segmentId: empty.id,
-      scheduledAt: new Date(Date.now() + HOUR).toISOString(),
+      scheduledAt: fromNow(HOUR),
     });
     expect(nobody.status).toBe(422);
     expect(nobody.body.error?.message).toBe("This segment has no customers: there is nobody to send the campaign to.");
@@ -157,7 +150,7 @@ describe("scheduling through /api", () => {
 
 describe("the clock", () => {
   it("launches a due draft once, however many clocks tick at once, with the segment's audience then", async () => {
-    const made = await schedule({ ...content("Due soon"), scheduledAt: new Date(Date.now() + 60_000).toISOString() });
+    const made = await postCampaign({ ...content("Due soon"), scheduledAt: fromNow(60_000) });
     const id = String(made.body.id);
     // Not due yet: nothing happens.
     expect(await launchDueCampaigns(Date.now())).not.toContain(id);
@@ -178,17 +171,14 @@ describe("the clock", () => {
   });
 
   it("leaves a draft that was changed after the clock read it to a later tick, as it is then", async () => {
-    const made = await schedule({
+    const made = await postCampaign({
       ...content("Changed meanwhile"),
-      scheduledAt: new Date(Date.now() + 60_000).toISOString(),
+      scheduledAt: fromNow(60_000),
     });
     const id = String(made.body.id);
     const read = await db().campaign.findUniqueOrThrow({ where: { id } });
     // Saved again (and so unscheduled) between the clock's read and its launch.
-    await callRoute(campaignApi.action, `/api/campaigns/${id}`, {
-      ...api("PUT", bearer, { ...content("Changed meanwhile, kept"), status: "Draft" }),
-      params: { id },
-    });
+    await put(id, { ...content("Changed meanwhile, kept"), status: "Draft" });
     const refused = await launch(
       userId,
       { ...content("Changed meanwhile"), description: "" },
@@ -207,15 +197,11 @@ describe("the clock", () => {
   });
 
   it("takes the schedule off a draft whose segment has nobody left when its time comes, and tells its owner", async () => {
-    const shrinking = await createSegment(userId, {
-      name: "Big spenders",
-      description: "",
-      tree: segmentTree({ visits: { $gte: 0 } }),
-    });
-    const made = await schedule({
+    const shrinking = await segmentOf(userId, "Big spenders", { visits: { $gte: 0 } });
+    const made = await postCampaign({
       ...content("Nobody left"),
       segmentId: shrinking.id,
-      scheduledAt: new Date(Date.now() + 60_000).toISOString(),
+      scheduledAt: fromNow(60_000),
     });
     const id = String(made.body.id);
     await updateSegment(userId, shrinking.id, {
@@ -285,11 +271,7 @@ describe("the wizard without JavaScript", () => {
 
   it("schedules a draft again from the same page after a refused time (the page's key is not spent)", async () => {
     const cookie = await cookieFor(userId);
-    const draft = await callRoute(
-      campaignsApi.action,
-      "/api/campaigns",
-      api("POST", bearer, { ...content("Edited draft"), status: "Draft" }),
-    );
+    const draft = await postCampaign({ ...content("Edited draft"), status: "Draft" });
     const id = String(draft.body.id);
     const page = (await wizard.loader(
       args(new Request(`${BASE}/campaigns/edit/${id}`, { headers: { Cookie: cookie } }), { id }),
