@@ -51,6 +51,7 @@ import type { FieldValues } from "~/lib/custom-fields";
 import { CONSENT_BY_HAND_SOURCE, type ConsentDto, type ConsentStatus } from "~/lib/consent";
 import { suppressions } from "~/models/suppressions/store.server";
 import { consentOf, recordConsent, suppressWithdrawn } from "~/services/consent.server";
+import { OWN_EVENTS, recordOwnEvent } from "~/services/own-events.server";
 
 // Tests, the seed and the bench still reach these here.
 
@@ -198,6 +199,12 @@ export async function createCustomer(userId: string, input: CustomerApiInput): P
     const row = await customers.insertCustomer(id, userId, customerFields(input), tx);
     await customers.indexCustomerForSearch(id, tx);
     await customers.addToCustomerTally(userId, 1, tx);
+    await recordOwnEvent(tx, userId, {
+      name: OWN_EVENTS.customerCreated,
+      key: `customer:${id}`,
+      customerId: id,
+      properties: { email: row.email },
+    });
     return row;
   });
   await recordNewCustomers(userId, 1);

@@ -3,7 +3,8 @@
 // the scheduler: the delivery job (jobs/delivery.ts drains the delivery table, the queue, in a
 // worker thread; its wiring is app/services/sending/job.server.ts, with the built-in vendor) and
 // the dashboard's daily snapshots (jobs/snapshots.ts); beside them, the clock that launches
-// scheduled campaigns (campaigns/schedule-clock.server.ts). A request's heavy work (imports, exports,
+// scheduled campaigns (campaigns/schedule-clock.server.ts) and the flow clock that moves people
+// through flows (flows/flow-clock.server.ts). A request's heavy work (imports, exports,
 // launches) goes to another thread, background-work.server.ts, when the request comes, not here.
 import Bree from "bree";
 import type { Logger } from "~/lib/logger.server";
@@ -12,6 +13,7 @@ import { BOUNCE_MAILBOX_JOB, onBounceMailboxMessage } from "~/services/feedback/
 import { getEnv } from "~/env.server";
 import { jobEntry } from "~/services/job-entry.server";
 import { startScheduleClock } from "~/services/campaigns/schedule-clock.server";
+import { startFlowClock } from "~/services/flows/flow-clock.server";
 
 export type BackgroundJobs = { stop(): Promise<void> };
 
@@ -76,11 +78,14 @@ export async function startBackgroundJobs(options: { root: string; log: Logger }
   // a request would make, which hands its audience to the background work thread. Not a Bree job:
   // that thread is this process's, out of a job's worker thread's reach.
   const scheduleClock = startScheduleClock(log);
+  // Flows: the same kind of clock, once a second (services/flows/flow-clock.server.ts).
+  const flowClock = startFlowClock(log);
 
   return {
     async stop() {
       stopWaking();
       await scheduleClock.stop();
+      await flowClock.stop();
       await bree.stop();
       await delivery.close();
     },

@@ -32,6 +32,7 @@ import {
 import { customerActivity } from "~/models/customer-activity/store.server";
 import { type Tx, transaction } from "~/models/transaction/store.server";
 import { ORDER_MESSAGES, type OrderInput, type OrderUpdateInput } from "~/schemas/order";
+import { OWN_EVENTS, recordOwnEvent } from "~/services/own-events.server";
 
 /** A customer as every payload that names one says it: the ids, the names, the e-mail and the phone. */
 export type CustomerContactDto = {
@@ -195,6 +196,12 @@ export async function createOrder(userId: string, input: OrderInput): Promise<Or
       tx,
     );
     await followOrderChange(tx, userId, input.customerId, null, created);
+    await recordOwnEvent(tx, userId, {
+      name: OWN_EVENTS.orderPlaced,
+      key: `order:${id}`,
+      customerId: input.customerId,
+      properties: { orderId: id, status, amount: (amountPaise + taxPaise) / 100, amountPaise: amountPaise + taxPaise },
+    });
     return orders.orderWithItems(id, tx);
   });
   return toOrderDto(order);

@@ -113,7 +113,7 @@ export const postgresAttribution: AttributionStore = {
       ranked AS (
         SELECT ${CAMPAIGN_COLUMNS_PG}, coalesce(r."orders", 0) AS "attributedOrders",
           coalesce(r."revenuePaise", 0) AS "attributedRevenuePaise"
-        FROM "Campaign" LEFT JOIN r ON r."campaignId" = "Campaign"."id" WHERE "Campaign"."userId" = ${p.ref("userId")})
+        FROM "Campaign" LEFT JOIN r ON r."campaignId" = "Campaign"."id" WHERE "Campaign"."flowId" IS NULL AND "Campaign"."userId" = ${p.ref("userId")})
       SELECT * FROM ranked ${
         after
           ? `WHERE ("attributedRevenuePaise", "id" COLLATE "C") < (${p.ref("afterRevenuePaise")}::bigint, ${p.ref("afterId")}::text COLLATE "C")`

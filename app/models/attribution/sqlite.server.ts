@@ -82,7 +82,7 @@ export function campaignsByRevenueSql(after: boolean): string {
     ranked AS (
       SELECT ${CAMPAIGN_COLUMNS}, coalesce(r.orders, 0) AS attributedOrders,
         coalesce(r.revenuePaise, 0) AS attributedRevenuePaise
-      FROM "Campaign" LEFT JOIN r ON r.campaignId = "Campaign"."id" WHERE "Campaign"."userId" = @userId)
+      FROM "Campaign" LEFT JOIN r ON r.campaignId = "Campaign"."id" WHERE "Campaign"."flowId" IS NULL AND "Campaign"."userId" = @userId)
     SELECT * FROM ranked ${after ? `WHERE (attributedRevenuePaise, "id") < (@afterRevenuePaise, @afterId)` : ""}
     ORDER BY attributedRevenuePaise DESC, "id" DESC LIMIT @limit`;
 }

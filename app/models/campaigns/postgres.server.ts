@@ -113,13 +113,13 @@ export const postgresCampaigns: CampaignsStore = {
     return after
       ? query<CampaignRow>(
           postgres(),
-          `SELECT ${CAMPAIGN_COLUMNS_PG} FROM "Campaign" WHERE "userId" = $1 AND ("createdAt", "id" COLLATE "C") < ($2, $3)
+          `SELECT ${CAMPAIGN_COLUMNS_PG} FROM "Campaign" WHERE "flowId" IS NULL AND "userId" = $1 AND ("createdAt", "id" COLLATE "C") < ($2, $3)
            ORDER BY "createdAt" DESC, "id" COLLATE "C" DESC LIMIT $4`,
           [userId, at(after.createdAt), after.id, limit],
         )
       : query<CampaignRow>(
           postgres(),
-          `SELECT ${CAMPAIGN_COLUMNS_PG} FROM "Campaign" WHERE "userId" = $1 ORDER BY "createdAt" DESC, "id" COLLATE "C" DESC LIMIT $2`,
+          `SELECT ${CAMPAIGN_COLUMNS_PG} FROM "Campaign" WHERE "flowId" IS NULL AND "userId" = $1 ORDER BY "createdAt" DESC, "id" COLLATE "C" DESC LIMIT $2`,
           [userId, limit],
         );
   },
@@ -129,7 +129,7 @@ export const postgresCampaigns: CampaignsStore = {
       postgres(),
       `SELECT count(*)::int AS "campaigns", coalesce(sum("audienceSize"), 0)::bigint AS "audience",
          count(DISTINCT "segmentId")::int AS "segments"
-       FROM "Campaign" WHERE "userId" = $1`,
+       FROM "Campaign" WHERE "flowId" IS NULL AND "userId" = $1`,
       [userId],
     );
     return row ?? { campaigns: 0, audience: 0, segments: 0 };
@@ -264,7 +264,7 @@ export const postgresCampaigns: CampaignsStore = {
     return query<CampaignRow>(
       postgresOf(connection),
       `UPDATE "Campaign" SET "status" = 'Completed', "completedAt" = $1, "statusDetail" = ''
-       WHERE "status" = 'Active' AND "pendingCount" = 0 AND ("sentCount" = 0 OR "updatedAt" <= $2)
+       WHERE "status" = 'Active' AND "flowId" IS NULL AND "pendingCount" = 0 AND ("sentCount" = 0 OR "updatedAt" <= $2)
        RETURNING ${CAMPAIGN_COLUMNS_PG}`,
       [at(now), at(now - receiptWaitMs)],
     );

@@ -96,18 +96,18 @@ export const sqliteCampaigns: CampaignsStore = {
   async listCampaignRows(userId, limit, after) {
     return after
       ? readStatement<CampaignRow>(
-          `SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "userId" = ? AND ("createdAt", "id") < (?, ?)
+          `SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "flowId" IS NULL AND "userId" = ? AND ("createdAt", "id") < (?, ?)
            ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}`,
         ).all(userId, after.createdAt, after.id)
       : readStatement<CampaignRow>(
-          `SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "userId" = ? ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}`,
+          `SELECT ${CAMPAIGN_COLUMNS} FROM "Campaign" WHERE "flowId" IS NULL AND "userId" = ? ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}`,
         ).all(userId);
   },
 
   async campaignTotalsOf(userId) {
     const row = readStatement<CampaignTotals>(
       `SELECT count(*) AS campaigns, coalesce(sum("audienceSize"), 0) AS audience, count(DISTINCT "segmentId") AS segments
-       FROM "Campaign" WHERE "userId" = ?`,
+       FROM "Campaign" WHERE "flowId" IS NULL AND "userId" = ?`,
     ).get(userId);
     return row ?? { campaigns: 0, audience: 0, segments: 0 };
   },
@@ -227,7 +227,7 @@ export const sqliteCampaigns: CampaignsStore = {
     return sqliteOf(connection)
       .prepare<unknown[], CampaignRow>(
         `UPDATE "Campaign" SET "status" = 'Completed', "completedAt" = ?, "statusDetail" = ''
-         WHERE "status" = 'Active' AND "pendingCount" = 0 AND ("sentCount" = 0 OR "updatedAt" <= ?)
+         WHERE "status" = 'Active' AND "flowId" IS NULL AND "pendingCount" = 0 AND ("sentCount" = 0 OR "updatedAt" <= ?)
          RETURNING ${CAMPAIGN_COLUMNS}`,
       )
       .all(now, now - receiptWaitMs);

@@ -39,11 +39,11 @@ function target(connection?: DashboardConnection): Queryable {
 const CREATED_BETWEEN = `SELECT
     (SELECT count(*) FROM "Customer" WHERE "userId" = $1 AND "id" >= $4 AND "id" < $5) AS "customers",
     (SELECT count(*) FROM "Segment" WHERE "userId" = $1 AND "createdAt" >= $2 AND "createdAt" < $3) AS "segments",
-    (SELECT count(*) FROM "Campaign" WHERE "userId" = $1 AND "createdAt" >= $2 AND "createdAt" < $3) AS "campaigns",
-    (SELECT count(*) FROM "Campaign" WHERE "userId" = $1 AND "launchedAt" >= $2 AND "launchedAt" < $3) AS "campaignsSent"`;
+    (SELECT count(*) FROM "Campaign" WHERE "flowId" IS NULL AND "userId" = $1 AND "createdAt" >= $2 AND "createdAt" < $3) AS "campaigns",
+    (SELECT count(*) FROM "Campaign" WHERE "flowId" IS NULL AND "userId" = $1 AND "launchedAt" >= $2 AND "launchedAt" < $3) AS "campaignsSent"`;
 const ADDED_BETWEEN = `SELECT
     (SELECT count(*) FROM "Customer" WHERE "userId" = $1 AND "id" >= $4 AND "id" < $5) AS "customersAdded",
-    (SELECT count(*) FROM "Campaign" WHERE "userId" = $1 AND "launchedAt" >= $2 AND "launchedAt" < $3) AS "campaignsSent"`;
+    (SELECT count(*) FROM "Campaign" WHERE "flowId" IS NULL AND "userId" = $1 AND "launchedAt" >= $2 AND "launchedAt" < $3) AS "campaignsSent"`;
 
 const SQL = dashboardStatements((n) => `$${n}`);
 
@@ -98,7 +98,7 @@ export const postgresDashboard: DashboardStore = {
       db,
       `SELECT (SELECT "customers" FROM "CustomerTally" WHERE "userId" = $1) AS "tally",
               (SELECT count(*) FROM "Segment" WHERE "userId" = $1) AS "segments",
-              (SELECT count(*) FROM "Campaign" WHERE "userId" = $1) AS "campaigns"`,
+              (SELECT count(*) FROM "Campaign" WHERE "flowId" IS NULL AND "userId" = $1) AS "campaigns"`,
       [userId],
     );
     // The tally is counted once when the tenant has none yet, as on SQLite.

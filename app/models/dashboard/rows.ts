@@ -133,11 +133,11 @@ const TOTALS_SQL = (p: Param) => `SELECT coalesce(sum("deliveredCount" + "compla
             coalesce(sum("openedCount"), 0) AS "opened", coalesce(sum("clickedCount"), 0) AS "clicked",
             coalesce(sum("complainedCount"), 0) AS "complained",
             coalesce(sum("sentCount" + "deliveredCount" + "complainedCount"), 0) AS "reached"
-     FROM "Campaign" WHERE "userId" = ${p(1)}`;
+     FROM "Campaign" WHERE "flowId" IS NULL AND "userId" = ${p(1)}`;
 const RECENT_CAMPAIGNS_SQL = (p: Param) => `SELECT ${DASHBOARD_CAMPAIGN_COLUMNS}
-  FROM "Campaign" WHERE "userId" = ${p(1)} ORDER BY coalesce("launchedAt", "createdAt") DESC, "id" DESC LIMIT ${p(2)}`;
+  FROM "Campaign" WHERE "flowId" IS NULL AND "userId" = ${p(1)} ORDER BY coalesce("launchedAt", "createdAt") DESC, "id" DESC LIMIT ${p(2)}`;
 const LAUNCHED_CAMPAIGNS_SQL = (p: Param) => `SELECT ${DASHBOARD_CAMPAIGN_COLUMNS}
-  FROM "Campaign" WHERE "userId" = ${p(1)} AND "launchedAt" IS NOT NULL ORDER BY "launchedAt" DESC, "id" DESC LIMIT ${p(2)}`;
+  FROM "Campaign" WHERE "flowId" IS NULL AND "userId" = ${p(1)} AND "launchedAt" IS NOT NULL ORDER BY "launchedAt" DESC, "id" DESC LIMIT ${p(2)}`;
 const RECENT_SEGMENTS_SQL = (
   p: Param,
 ) => `SELECT "id", "name", "description", "createdAt" FROM "Segment" WHERE "userId" = ${p(1)}

@@ -63,9 +63,9 @@ export function countOf(prepare: Prepare, sql: string, ...params: unknown[]): nu
 const CUSTOMERS_BETWEEN = `SELECT count(*) AS n FROM "Customer" WHERE "userId" = ? AND "id" >= ? AND "id" < ?`;
 const SEGMENTS_BETWEEN = `SELECT count(*) AS n FROM "Segment" WHERE "userId" = ? AND "createdAt" >= ? AND "createdAt" < ?`;
 const CAMPAIGNS_BETWEEN = `SELECT count(*) AS campaigns,
-  (SELECT count(*) FROM "Campaign" WHERE "userId" = ? AND "launchedAt" >= ? AND "launchedAt" < ?) AS campaignsSent
-  FROM "Campaign" WHERE "userId" = ? AND "createdAt" >= ? AND "createdAt" < ?`;
-const LAUNCHED_BETWEEN = `SELECT count(*) AS n FROM "Campaign" WHERE "userId" = ? AND "launchedAt" >= ? AND "launchedAt" < ?`;
+  (SELECT count(*) FROM "Campaign" WHERE "flowId" IS NULL AND "userId" = ? AND "launchedAt" >= ? AND "launchedAt" < ?) AS campaignsSent
+  FROM "Campaign" WHERE "flowId" IS NULL AND "userId" = ? AND "createdAt" >= ? AND "createdAt" < ?`;
+const LAUNCHED_BETWEEN = `SELECT count(*) AS n FROM "Campaign" WHERE "flowId" IS NULL AND "userId" = ? AND "launchedAt" >= ? AND "launchedAt" < ?`;
 
 const SQL = dashboardStatements(() => "?");
 const UPSERT_SNAPSHOT = UPSERT_SNAPSHOTS_SQL("(?, ?, ?, ?, ?, ?, ?, ?)");
@@ -124,7 +124,7 @@ export const sqliteDashboard: DashboardStore = {
         ? (countOf(prepare, `SELECT count(*) AS n FROM "Customer" WHERE "userId" = ?`, userId) ?? 0)
         : Math.max(0, tally);
     const segments = countOf(prepare, `SELECT count(*) AS n FROM "Segment" WHERE "userId" = ?`, userId) ?? 0;
-    const campaigns = countOf(prepare, `SELECT count(*) AS n FROM "Campaign" WHERE "userId" = ?`, userId) ?? 0;
+    const campaigns = countOf(prepare, `SELECT count(*) AS n FROM "Campaign" WHERE "flowId" IS NULL AND "userId" = ?`, userId) ?? 0;
     return { customers, segments, campaigns };
   },
 

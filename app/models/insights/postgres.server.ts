@@ -47,7 +47,7 @@ export const postgresInsights: InsightsStore = {
       `SELECT (SELECT count(*) || ':' || ${MAX_UPDATED_MS} FROM "Segment" WHERE "userId" = $1) AS "segments",
               (SELECT count(*) || ':' || ${MAX_UPDATED_MS} || ':' ||
                       coalesce(sum("sentCount" + "deliveredCount" + "failedCount" + "bouncedCount" + "openedCount" + "clickedCount"), 0)
-                 FROM "Campaign" WHERE "userId" = $1) AS "campaigns"`,
+                 FROM "Campaign" WHERE "flowId" IS NULL AND "userId" = $1) AS "campaigns"`,
       [userId],
     );
     return row ?? { segments: "", campaigns: "" };
@@ -56,7 +56,7 @@ export const postgresInsights: InsightsStore = {
   async insightCounts(userId) {
     const [row] = await query<InsightCounts>(
       postgres(),
-      `SELECT (SELECT count(*) FROM "Campaign" WHERE "userId" = $1) AS "campaigns",
+      `SELECT (SELECT count(*) FROM "Campaign" WHERE "flowId" IS NULL AND "userId" = $1) AS "campaigns",
               (SELECT count(*) FROM "Segment" WHERE "userId" = $1) AS "segments",
               (SELECT min("id") FROM "Customer" WHERE "userId" = $1) AS "firstCustomerId"`,
       [userId],

@@ -47,7 +47,7 @@ const customersFromIdSql = (p: Param) =>
 const launchedCampaignCountersSql = (p: Param) =>
   `SELECT "id", "name", "audienceSize", "pendingCount", "sentCount", "deliveredCount", "failedCount", "bouncedCount",
           "complainedCount", "cancelledCount", "suppressedCount", "openedCount", "clickedCount"
-   FROM "Campaign" WHERE "userId" = ${p(1)} AND "status" <> 'Draft' ORDER BY "createdAt" DESC, "id" DESC`;
+   FROM "Campaign" WHERE "flowId" IS NULL AND "userId" = ${p(1)} AND "status" <> 'Draft' ORDER BY "createdAt" DESC, "id" DESC`;
 
 /** The tenant's segments no campaign has been sent to (a draft is not a send), newest first. */
 const segmentsNeverSentSql = (p: Param) =>

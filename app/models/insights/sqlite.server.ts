@@ -40,14 +40,14 @@ export const sqliteInsights: InsightsStore = {
       `SELECT (SELECT count(*) || ':' || coalesce(max("updatedAt"), 0) FROM "Segment" WHERE "userId" = @u) AS segments,
               (SELECT count(*) || ':' || coalesce(max("updatedAt"), 0) || ':' ||
                       coalesce(sum("sentCount" + "deliveredCount" + "failedCount" + "bouncedCount" + "openedCount" + "clickedCount"), 0)
-                 FROM "Campaign" WHERE "userId" = @u) AS campaigns`,
+                 FROM "Campaign" WHERE "flowId" IS NULL AND "userId" = @u) AS campaigns`,
     ).get({ u: userId });
     return row ?? { segments: "", campaigns: "" };
   },
 
   async insightCounts(userId) {
     const row = readStatement<InsightCounts>(
-      `SELECT (SELECT count(*) FROM "Campaign" WHERE "userId" = @u) AS campaigns,
+      `SELECT (SELECT count(*) FROM "Campaign" WHERE "flowId" IS NULL AND "userId" = @u) AS campaigns,
               (SELECT count(*) FROM "Segment" WHERE "userId" = @u) AS segments,
               (SELECT min("id") FROM "Customer" WHERE "userId" = @u) AS firstCustomerId`,
     ).get({ u: userId });

@@ -27,11 +27,10 @@ import {
   LAUNCHING,
   NOT_SUPPRESSED,
   SCHEDULE_CHANGED,
+  SEQ_RESERVATION_LOCK,
 } from "~/models/launch/rows";
 import type { CompiledWhere } from "~/models/segments/audience/rows";
 
-/** The advisory lock two launches' seq reservations take turns on (any constant of ours). */
-const SEQ_RESERVATION_LOCK = 0x63726d01;
 const UNIQUE_VIOLATION = "23505";
 /** A launch of at least this many rows refreshes the delivery table's statistics. */
 const ANALYZE_AFTER_ROWS = 10_000;

@@ -70,3 +70,9 @@ export type LaunchEnd = {
   lastSeq: number;
   now: number;
 };
+
+/**
+ * The PostgreSQL advisory lock that everything taking delivery seq numbers takes turns on (a launch's
+ * range, a flow's one row): held to the commit, so two never take the same numbers.
+ */
+export const SEQ_RESERVATION_LOCK = 0x63726d01;

@@ -117,9 +117,9 @@ export const commonTags = {
     return count;
   },
 
-  async untagCustomers(userId, tagId, customerIds) {
+  async untagCustomers(userId, tagId, customerIds, tx?: Tx) {
     if (customerIds.length === 0) return 0;
-    const { count } = await db().customerTag.deleteMany({
+    const { count } = await (tx ?? db()).customerTag.deleteMany({
       where: { userId, tagId, customerId: { in: [...customerIds] } },
     });
     return count;

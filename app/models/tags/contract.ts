@@ -26,7 +26,7 @@ export type TagsStore = {
   /** Adds the tag to every customer a compiled segment WHERE (of the tenant) matches; returns how many got it. */
   tagAudience(userId: string, tagId: string, where: CompiledWhere): Promise<number>;
   /** Takes the tag off these customers; returns how many had it. */
-  untagCustomers(userId: string, tagId: string, customerIds: readonly string[]): Promise<number>;
+  untagCustomers(userId: string, tagId: string, customerIds: readonly string[], tx?: Tx): Promise<number>;
   /** Renames a tag (its key follows the name). */
   renameTag(userId: string, tagId: string, name: string, key: string): Promise<void>;
   /** Moves every customer of tag `fromId` to tag `intoId` and deletes `fromId` (a rename onto an existing tag). */
