@@ -22,7 +22,7 @@ export const COPY_TABLES = [
   "CustomerTag",
   "CustomerConsent",
   "CustomerActivity",
-  // Events from the shop's own systems (POST /api/events).
+  // Events from the shop's own systems (POST /api/events) and the product's own (order_placed, customer_created).
   "CustomerEvent",
   "Order",
   "OrderItem",
@@ -39,6 +39,12 @@ export const COPY_TABLES = [
   "EmailTemplate",
   "Image",
   "Brand",
+  // Flows: their versions, each person's entry and their passages through steps (a waiting person
+  // goes on from PostgreSQL when their step is due).
+  "Flow",
+  "FlowVersion",
+  "FlowEntry",
+  "FlowPassage",
   // Sign-in counters: empty on SQLite (its workers count in memory), so nothing goes across today.
   "SignInAttempt",
   // The send rate's bucket: empty on SQLite too (its one delivery job keeps it in memory).

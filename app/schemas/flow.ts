@@ -66,39 +66,37 @@ export type FlowCondition = z.infer<typeof FlowConditionSchema>;
 
 const id = stepId("id");
 
+/** Each kind of step's fields (the answers of /api/flows add its figures to them). */
+export const STEP_SHAPES = {
+  send: {
+    id,
+    type: z.literal("send"),
+    templateId: z.string({ message: "templateId is required: the template the step sends" }).min(1).max(100),
+  },
+  wait: {
+    id,
+    type: z.literal("wait"),
+    seconds: z
+      .number({ message: "seconds is required: how long to wait" })
+      .int("seconds must be a whole number")
+      .min(1, "A wait must be at least 1 second")
+      .max(MAX_WAIT_SECONDS, "A wait may be at most a year"),
+  },
+  condition: { id, type: z.literal("condition"), if: FlowConditionSchema, then: stepId("then"), else: stepId("else") },
+  tag: { id, type: z.literal("tag"), add: tagName("add").optional(), remove: tagName("remove").optional() },
+  exit: { id, type: z.literal("exit") },
+};
+
 export const FlowStepSchema = z.discriminatedUnion(
   "type",
   [
-    z.strictObject({
-      id,
-      type: z.literal("send"),
-      templateId: z.string({ message: "templateId is required: the template the step sends" }).min(1).max(100),
-    }),
-    z.strictObject({
-      id,
-      type: z.literal("wait"),
-      seconds: z
-        .number({ message: "seconds is required: how long to wait" })
-        .int("seconds must be a whole number")
-        .min(1, "A wait must be at least 1 second")
-        .max(MAX_WAIT_SECONDS, "A wait may be at most a year"),
-    }),
-    z.strictObject({
-      id,
-      type: z.literal("condition"),
-      if: FlowConditionSchema,
-      then: stepId("then"),
-      else: stepId("else"),
-    }),
+    z.strictObject(STEP_SHAPES.send),
+    z.strictObject(STEP_SHAPES.wait),
+    z.strictObject(STEP_SHAPES.condition),
     z
-      .strictObject({
-        id,
-        type: z.literal("tag"),
-        add: tagName("add").optional(),
-        remove: tagName("remove").optional(),
-      })
+      .strictObject(STEP_SHAPES.tag)
       .refine((s) => s.add !== undefined || s.remove !== undefined, "A tag step adds a tag, removes one, or both"),
-    z.strictObject({ id, type: z.literal("exit") }),
+    z.strictObject(STEP_SHAPES.exit),
   ],
   { message: 'Each step has a type: "send", "wait", "condition", "tag" or "exit"' },
 );

@@ -72,14 +72,19 @@ describe("POST /api/events", () => {
     const listed = await list(alice, `?customerId=${asha.id}`);
     expect(listed.status).toBe(200);
     const events = listed.body.events as unknown as { id: string; name: string; properties: unknown }[];
-    expect(events.map((e) => e.id).sort()).toEqual(["cart-1001", "review-77", "visit-1"]);
+    // Beside the shop's, the product's own: the customer's creation.
+    expect(events.map((e) => e.id).sort()).toEqual(["cart-1001", `crm:customer:${asha.id}`, "review-77", "visit-1"]);
+    expect(events.find((e) => e.id.startsWith("crm:"))).toMatchObject({
+      name: "customer_created",
+      properties: { email: "asha@shop.example" },
+    });
     expect(events.find((e) => e.id === "cart-1001")).toMatchObject({
       name: "cart_abandoned",
       customerId: asha.id,
       occurredAt: "2026-11-28T09:00:00.000Z",
       properties: { items: [{ sku: "KURTA-BLUE", qty: 1 }], url: "https://shop.example/cart/1001" },
     });
-    // The newest first: the cart (yesterday) comes after the two sent without a time (now).
+    // The newest first: the cart (yesterday) comes after those without a time (now).
     expect(events[events.length - 1]?.id).toBe("cart-1001");
     const carts = await list(alice, "?name=cart_abandoned");
     expect((carts.body.events as unknown as unknown[]).length).toBe(1);
@@ -136,7 +141,10 @@ describe("POST /api/events", () => {
     expect(refused.body.error?.message).toBe(
       `No event was kept: event 1 (steal-1): Customer ${bobsCustomer} not found`,
     );
-    expect((await list(bob)).body.events).toEqual([]);
+    // Bob sees only his own: his customer's creation.
+    expect((await list(bob)).body.events).toEqual([
+      expect.objectContaining({ id: `crm:customer:${bobsCustomer}`, customerId: bobsCustomer }),
+    ]);
     await post(bob, { events: [{ id: "bob-1", name: "cart_abandoned", customerId: bobsCustomer }] });
     const alices = (await list(alice)).body.events as unknown as { id: string }[];
     expect(alices.map((e) => e.id)).not.toContain("bob-1");

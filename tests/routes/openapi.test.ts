@@ -503,6 +503,37 @@ describe("real answers validate against the document", () => {
     const listedEvents = await call("GET /api/events", { query: { name: "cart_abandoned" } }, 200);
     expect(JSON.stringify(listedEvents.body)).toContain("cart-9");
     await call("GET /api/events", { query: { limit: "0" } }, 400);
+    // A flow from a starter template: made, read with its figures, its people, changed, deleted.
+    const flowInput = {
+      name: "Welcome",
+      trigger: { type: "event", event: "customer_created" },
+      steps: [
+        { id: "hello", type: "send", templateId: "starter-welcome" },
+        { id: "later", type: "wait", seconds: 86_400 },
+        { id: "check", type: "condition", if: { ordered: true }, then: "bye", else: "tag" },
+        { id: "tag", type: "tag", add: "no order yet" },
+        { id: "bye", type: "exit" },
+      ],
+      goal: { ordered: true },
+      status: "live",
+    };
+    const flow = await call("POST /api/flows", { json: flowInput }, 200);
+    const flowId = String(flow.body.id);
+    await call("POST /api/flows", { json: { ...flowInput, steps: [{ id: "w", type: "wait", seconds: -1 }] } }, 400);
+    await call(
+      "POST /api/flows",
+      { json: { ...flowInput, steps: [{ id: "c", type: "condition", if: { ordered: true }, then: "c", else: "c" }] } },
+      422,
+    );
+    await call("GET /api/flows", {}, 200);
+    await call("GET /api/flows/{id}", { params: { id: flowId } }, 200);
+    await call("GET /api/flows/{id}", { params: { id: "0".repeat(24) } }, 404);
+    await call("GET /api/flows/{id}/people", { params: { id: flowId } }, 200);
+    await call("GET /api/flows/{id}/people", { params: { id: flowId }, query: { state: "lost" } }, 400);
+    await call("PUT /api/flows/{id}", { params: { id: flowId }, json: { ...flowInput, status: "paused" } }, 200);
+    await call("PUT /api/flows/{id}", { params: { id: flowId }, json: { name: "" } }, 400);
+    await call("DELETE /api/flows/{id}", { params: { id: flowId } }, 200);
+    await call("DELETE /api/flows/{id}", { params: { id: flowId } }, 404);
     await call(
       "POST /api/suppressions/import",
       {

@@ -9,6 +9,7 @@
 export * from "./answers/campaigns";
 export * from "./answers/common";
 export * from "./answers/events";
+export * from "./answers/flows";
 export * from "./answers/people";
 export * from "./answers/segments";
 export * from "./answers/templates";

@@ -25,6 +25,7 @@ import { PreviewInputSchema, SegmentInputSchema } from "~/schemas/segment";
 import { DescribeSegmentInputSchema } from "~/schemas/segment-ai";
 import { BrandInputSchema } from "~/schemas/brand";
 import { EventsInputSchema } from "~/schemas/events";
+import { FlowInputSchema } from "~/schemas/flow";
 import { TemplateDraftSchema, TemplateInputSchema, TemplateRenderSchema, TemplateTestSchema } from "~/schemas/template";
 
 /** Request bodies, converted from the input side of the routes' own schemas. */
@@ -54,6 +55,7 @@ export const INPUTS = {
   TemplateTestInput: TemplateTestSchema,
   BrandInput: BrandInputSchema,
   EventsInput: EventsInputSchema,
+  FlowInput: FlowInputSchema,
 } satisfies Record<string, z.ZodType>;
 
 /** Answers, converted from the output side. */
@@ -115,6 +117,9 @@ export const ANSWERS = {
   Brand: A.BrandAnswerSchema,
   EventsRecorded: A.EventsRecordedSchema,
   EventList: A.EventListSchema,
+  Flow: A.FlowAnswerSchema,
+  FlowList: A.FlowListSchema,
+  FlowPeople: A.FlowPeopleSchema,
 } satisfies Record<string, z.ZodType>;
 
 export type AnswerName = keyof typeof ANSWERS;

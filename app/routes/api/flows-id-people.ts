@@ -1,7 +1,7 @@
 // GET /api/flows/{id}/people: who is in the flow and where, the latest entered first (`?state=`
 // active, done or converted; `?limit=` 1–500, 50 when absent).
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { parseOrThrow } from "~/lib/api.server";
+import { methodNotAllowed, parseOrThrow } from "~/lib/api.server";
 import { FlowPeopleQuerySchema } from "~/schemas/flow";
 import { withApi } from "~/services/auth.server";
 import { flowPeople } from "~/services/flows/flows.server";
@@ -16,3 +16,5 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     return { people: await flowPeople(user.id, params.id ?? "", query) };
   });
 }
+
+export const action = methodNotAllowed("GET");

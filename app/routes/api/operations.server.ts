@@ -43,6 +43,9 @@ import { operations as images } from "./images.openapi.server";
 import { operations as imagesId } from "./images-id.openapi.server";
 import { operations as brand } from "./brand.openapi.server";
 import { operations as events } from "./events.openapi.server";
+import { operations as flows } from "./flows.openapi.server";
+import { operations as flowsId } from "./flows-id.openapi.server";
+import { operations as flowsIdPeople } from "./flows-id-people.openapi.server";
 import { operations as segments } from "./segments.openapi.server";
 import { operations as segmentsPreview } from "./segments-preview.openapi.server";
 import { operations as segmentsDescribe } from "./segments-describe.openapi.server";
@@ -118,6 +121,9 @@ export const API_OPERATIONS: Operation[] = [
   imagesId,
   brand,
   events,
+  flows,
+  flowsId,
+  flowsIdPeople,
   // Campaigns
   campaigns,
   campaignsId,
