@@ -44,6 +44,7 @@ const POSTGRES_BIGINT_MONEY = new Set([
   "OrderItem.pricePaise",
   "CustomerActivity.orderSpendPaise",
   "CustomerActivity.averageOrderPaise",
+  "FlowEntry.revenuePaise",
 ]);
 
 // Made by hand on one engine only: SQLite's FTS5 search table (PostgreSQL searches with an index on
