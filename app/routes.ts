@@ -118,6 +118,8 @@ export default [
     route("templates", "routes/templates.tsx"),
     route("templates/brand", "routes/templates-brand.tsx"),
     route("templates/:id", "routes/templates-detail.tsx"),
+    route("flows", "routes/flows.tsx"),
+    route("flows/:id", "routes/flows-detail.tsx"),
     ...recordScreens("campaigns", "campaigns-wizard"),
     route("campaigns/:id/resend", "routes/campaigns-resend.tsx"),
     route("suppressions", "routes/suppressions.tsx"),

@@ -13,6 +13,7 @@ import {
   Tag,
   Target,
   Users,
+  Workflow,
   X,
 } from "lucide-react";
 import { useEffect, useState } from "react";
@@ -32,6 +33,7 @@ const NAV_ICONS = {
   Segments: Target,
   Templates: LayoutTemplate,
   Campaigns: Megaphone,
+  Flows: Workflow,
   Suppressions: MailX,
 } as const;
 

@@ -21,7 +21,7 @@ describe("the top bar title", () => {
 });
 
 describe("navigation", () => {
-  it("has the nine entries in order", () => {
+  it("has the ten entries in order", () => {
     expect(NAV_ITEMS.map((i) => [i.label, i.to])).toEqual([
       ["Dashboard", "/"],
       ["Customers", "/customers"],
@@ -31,6 +31,7 @@ describe("navigation", () => {
       ["Segments", "/segments"],
       ["Templates", "/templates"],
       ["Campaigns", "/campaigns"],
+      ["Flows", "/flows"],
       ["Suppressions", "/suppressions"],
     ]);
   });

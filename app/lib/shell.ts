@@ -8,6 +8,7 @@ export const NAV_ITEMS = [
   { label: "Segments", to: "/segments" },
   { label: "Templates", to: "/templates" },
   { label: "Campaigns", to: "/campaigns" },
+  { label: "Flows", to: "/flows" },
   { label: "Suppressions", to: "/suppressions" },
 ] as const;
 

@@ -34,9 +34,7 @@ async function expectToastClearOfTopBar(page: Page) {
 }
 
 test.describe("on a wide screen", () => {
-  test("permanent side navigation with the greeting and nine entries, the current one highlighted", async ({
-    page,
-  }) => {
+  test("permanent side navigation with the greeting and ten entries, the current one highlighted", async ({ page }) => {
     await signIn(page, { name: "Zara Khan" });
     const side = page.getByTestId("side-nav");
     await expect(side).toBeVisible();
@@ -55,6 +53,7 @@ test.describe("on a wide screen", () => {
       "Segments",
       "Templates",
       "Campaigns",
+      "Flows",
       "Suppressions",
     ]);
     for (const [name, href] of [
@@ -66,6 +65,7 @@ test.describe("on a wide screen", () => {
       ["Segments", "/segments"],
       ["Templates", "/templates"],
       ["Campaigns", "/campaigns"],
+      ["Flows", "/flows"],
       ["Suppressions", "/suppressions"],
     ]) {
       await expect(nav.getByRole("link", { name })).toHaveAttribute("href", href);
@@ -171,6 +171,7 @@ test.describe("on a phone (390×844)", () => {
       "Segments",
       "Templates",
       "Campaigns",
+      "Flows",
       "Suppressions",
     ]);
 

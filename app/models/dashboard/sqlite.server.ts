@@ -124,7 +124,8 @@ export const sqliteDashboard: DashboardStore = {
         ? (countOf(prepare, `SELECT count(*) AS n FROM "Customer" WHERE "userId" = ?`, userId) ?? 0)
         : Math.max(0, tally);
     const segments = countOf(prepare, `SELECT count(*) AS n FROM "Segment" WHERE "userId" = ?`, userId) ?? 0;
-    const campaigns = countOf(prepare, `SELECT count(*) AS n FROM "Campaign" WHERE "flowId" IS NULL AND "userId" = ?`, userId) ?? 0;
+    const campaigns =
+      countOf(prepare, `SELECT count(*) AS n FROM "Campaign" WHERE "flowId" IS NULL AND "userId" = ?`, userId) ?? 0;
     return { customers, segments, campaigns };
   },
 

@@ -4,6 +4,7 @@
 // (422, saying why) when it is set live. Editing a flow someone has entered makes a new version:
 // the people inside finish on the version they entered.
 import { ApiError, notFound } from "~/lib/api.server";
+import { flowStarter } from "~/lib/flow-starters";
 import { flowProblems } from "~/lib/flows";
 import { isId, newId } from "~/lib/id";
 import { paiseToRupees } from "~/lib/money";
@@ -140,6 +141,13 @@ async function readyToRun(
   if (problems.length > 0) throw new ApiError("unprocessable", FLOW_MESSAGES.notLive(problems));
   const problem = await prepareSendSteps(flow, version, definition);
   if (problem) throw new ApiError("unprocessable", FLOW_MESSAGES.notLive([problem]));
+}
+
+/** Makes a draft from a starter flow (app/lib/flow-starters.ts), to be changed and set live; a 404 for no such starter. */
+export async function createFlowFromStarter(userId: string, key: string): Promise<FlowDto> {
+  const starter = flowStarter(key);
+  if (!starter) throw notFound("Starter flow");
+  return createFlow(userId, { name: starter.name, status: "draft", ...starter.definition });
 }
 
 /** Makes a flow. Live at once only when it can run (a 422 saying why, and nothing kept, otherwise). */
