@@ -13,6 +13,7 @@ export const GROUPS = {
   customers: async () => (await import("./commands/customers.ts")).registerCustomerCommands,
   seed: async () => (await import("./commands/seed.ts")).registerSeedCommand,
   campaigns: async () => (await import("./commands/campaigns.ts")).registerCampaignCommands,
+  flows: async () => (await import("./commands/flows.ts")).registerFlowCommands,
   dkim: async () => (await import("./commands/dkim.ts")).registerDkimCommands,
   suppressions: async () => (await import("./commands/suppressions.ts")).registerSuppressionCommands,
   bounces: async () => (await import("./commands/bounces.ts")).registerBounceCommands,
@@ -34,6 +35,7 @@ export const COMMANDS: { name: string; description: string; hasOptions?: true; g
   },
   { name: "campaigns", description: "Look at and steer campaigns", groups: ["campaigns"] },
   { name: "deliveries", description: "A campaign's delivery rows", groups: ["campaigns"] },
+  { name: "flows", description: "Look at, pause and resume flows", groups: ["flows"] },
   {
     name: "dkim",
     description: "DKIM signing keys for your sending domain, and the DNS records (DKIM, SPF, DMARC) to publish",
@@ -72,7 +74,9 @@ export async function buildProgram(args: string[], options: { all?: boolean } = 
       });
   const program = configured(new Command())
     .name("crm")
-    .description("Admin commands for the CRM: database, users, tokens, imports, seeding, campaigns and deliveries.");
+    .description(
+      "Admin commands for the CRM: database, users, tokens, imports, seeding, campaigns, deliveries and flows.",
+    );
   const named = COMMANDS.find((c) => c.name === namedCommand(args));
   const groups = new Set<GroupName>(options.all ? COMMANDS.flatMap((c) => c.groups) : named?.groups);
   // The groups register into a program of their own; their commands then join in COMMANDS' order.
