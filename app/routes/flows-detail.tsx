@@ -122,7 +122,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return redirectWithFlash(request, here, { kind: "toast", type: "success", message: "Flow saved" });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    invariantResponse(error.status !== 404 || intent !== "delete", "Flow not found");
+    // Gone, or another user's: a 404 like any record.
+    invariantResponse(error.status !== 404, "Flow not found");
     return refused(error.message);
   }
 }

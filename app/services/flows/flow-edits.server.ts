@@ -31,7 +31,7 @@ function edited(definition: FlowDefinition, edit: FlowEdit): Record<string, unkn
       };
     case "step": {
       const at = definition.steps.findIndex((s) => s.id === edit.step.id);
-      if (at < 0) throw new ApiError("not_found", "That step is no longer in the flow");
+      if (at < 0) throw new ApiError("bad_request", "That step is no longer in the flow: reload the page");
       steps[at] = edit.step;
       return { ...definition, steps };
     }
