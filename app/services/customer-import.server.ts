@@ -47,6 +47,8 @@ import {
   readExtras,
   tenantFields,
 } from "~/services/customer-import-extras.server";
+import { hasLiveFlowOn } from "~/services/flows/flows.server";
+import { OWN_EVENTS } from "~/services/own-events.server";
 import { recordNewCustomers } from "~/services/customer-events.server";
 import {
   type ConsentColumns,
@@ -364,6 +366,7 @@ async function stageAndMerge(
   const extras: MergeExtras = {
     ...(plan ? { fields: plan.fields.length > 0, tags: plan.tags !== undefined } : NO_EXTRAS),
     defaults: defaultsJson(definitions, plan),
+    createdEvents: await hasLiveFlowOn(userId, OWN_EVENTS.customerCreated),
   };
   const merged = await merge(connection, userId, mapping!, staged, options, extras);
   return {

@@ -6,6 +6,7 @@
 // Events posted twice and two clocks at once move nobody twice; a clock whose claim ran out writes
 // nothing. Bad flows are refused (400 for the shape, 422 for a flow that cannot go live) and
 // another tenant's flow is a 404.
+import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { customerInput } from "../helpers/customer-input";
 import { createTestUser, useTestConnection, useTestDatabase } from "../helpers/db";
@@ -25,6 +26,7 @@ import { action as flowAction, loader as flowLoader } from "~/routes/api/flows-i
 import { loader as peopleLoader } from "~/routes/api/flows-id-people";
 import { action as templatesAction } from "~/routes/api/templates";
 import { action as templateAction } from "~/routes/api/templates-id";
+import { importCustomers } from "~/services/customer-import.server";
 import { createCustomer } from "~/services/customers.server";
 import { runFlowClock } from "~/services/flows/flow-clock.server";
 import { runEntry } from "~/services/flows/flow-steps.server";
@@ -285,6 +287,31 @@ describe("a welcome series", () => {
       await callRoute(peopleLoader, `/api/flows/${flowId}/people`, { ...json(alice, "GET"), params: { id: flowId } })
     ).body as unknown as { people: FlowPersonDto[] };
     expect(new Set(people.people.map((p: { version: number }) => p.version))).toEqual(new Set([1]));
+  });
+
+  it("enters the new customers of a CSV import, once each, and not those it only updates", async () => {
+    const before = (await getFlow(alice, flowId)).body as unknown as FlowDto;
+    const file = [
+      "firstName,lastName,email",
+      "Neha,Kapoor,neha@flows.example",
+      "Arjun,Mehta,arjun@flows.example",
+      // Already a customer: updated, not created, so not welcomed again.
+      "Asha,Rao,asha@flows.example",
+    ].join("\n");
+    const imported = await importCustomers(alice.id, Readable.from([file]));
+    expect(imported).toMatchObject({ created: 2 });
+    await tick(3_000);
+    await tick(3_000);
+    const after = (await getFlow(alice, flowId)).body as unknown as FlowDto;
+    const welcome = (f: FlowDto) => f.steps.find((s) => s.id === "welcome")?.entered ?? 0;
+    expect(welcome(after) - welcome(before)).toBe(2);
+    const people = (
+      await callRoute(peopleLoader, `/api/flows/${flowId}/people`, { ...json(alice, "GET"), params: { id: flowId } })
+    ).body as unknown as { people: FlowPersonDto[] };
+    expect(people.people.filter((p) => p.email === "asha@flows.example")).toHaveLength(1);
+    expect(people.people.map((p) => p.email)).toEqual(
+      expect.arrayContaining(["neha@flows.example", "arjun@flows.example"]),
+    );
   });
 
   it("is another tenant's 404", async () => {

@@ -172,9 +172,31 @@ export type StagedTag = [key: string, name: string, id: string];
  * What a merge writes besides the customers: the staged rows' extra columns it carries (`fields`,
  * `tags`), and `defaults`, the values a new customer takes of the fields the file has no column for
  * (JSON as a staged row's fields: `{"tier": ["Bronze", "bronze", null]}`), null when none has a default.
+ *
+ * `createdEvents`: each new customer gets the product's own customer_created event in the batch's
+ * transaction (app/services/own-events.server.ts), as one made on the form does. Asked for only when
+ * a live flow starts on that event: a bulk load otherwise writes a million events nobody reads.
  */
-export type MergeExtras = { fields: boolean; tags: boolean; defaults: string | null };
+export type MergeExtras = { fields: boolean; tags: boolean; defaults: string | null; createdEvents?: boolean };
 export const NO_EXTRAS: MergeExtras = { fields: false, tags: false, defaults: null };
+
+/**
+ * The customer_created events of a batch's new customers (SQLite; @userId, @before: the largest
+ * Customer rowid before the batch, @now): the event's id is the second of now in hex followed by
+ * the rest of the customer's id, so it sorts after the events kept before the import commits.
+ */
+export const CREATED_EVENTS_SQLITE = `INSERT INTO "CustomerEvent" ("id", "userId", "eventId", "name", "customerId", "properties", "occurredAt", "receivedAt")
+  SELECT printf('%08x', @now / 1000) || substr(c."id", 9), @userId, 'crm:customer:' || c."id", 'customer_created', c."id",
+    json_object('email', c."email"), @now, @now
+  FROM "Customer" c WHERE c.rowid > @before
+  ON CONFLICT DO NOTHING`;
+
+/** The same on PostgreSQL ($1 userId, $2 now as milliseconds, $3 the new customers' ids, $4 their e-mails). */
+export const CREATED_EVENTS_PG = `INSERT INTO "CustomerEvent" ("id", "userId", "eventId", "name", "customerId", "properties", "occurredAt", "receivedAt")
+  SELECT lpad(to_hex(($2::bigint / 1000)), 8, '0') || substr(c."id", 9), $1, 'crm:customer:' || c."id", 'customer_created', c."id",
+    json_build_object('email', c."email")::text, to_timestamp($2::bigint / 1000.0), to_timestamp($2::bigint / 1000.0)
+  FROM unnest($3::text[], $4::text[]) AS c("id", "email")
+  ON CONFLICT DO NOTHING`;
 
 /** A field definition as the import and the export read it on their own connection. */
 export type CsvFieldRow = {

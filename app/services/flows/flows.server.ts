@@ -268,6 +268,16 @@ function toSummary(
   };
 }
 
+/** Whether one of the tenant's live flows starts on this event (a CSV import writes customer_created only then). */
+export async function hasLiveFlowOn(userId: string, event: string): Promise<boolean> {
+  for (const flow of await flows.listFlows(userId)) {
+    if (flow.status !== "live") continue;
+    const text = await flows.readDefinition(flow.id, flow.version);
+    if (text !== null && parseDefinition(text).trigger.event === event) return true;
+  }
+  return false;
+}
+
 /** The tenant's flows, newest first, each with its people and revenue. */
 export async function listFlows(userId: string): Promise<FlowSummaryDto[]> {
   const rows = await flows.listFlows(userId);

@@ -25,6 +25,7 @@ import {
   MERGE_COLUMNS,
   mergeUpdateSets,
   NO_EXTRAS,
+  CREATED_EVENTS_PG,
   STAGE_ROWS,
   STAGED_COLUMNS,
   STAGED_EXTRA_COLUMNS,
@@ -231,7 +232,7 @@ export const postgresCustomerCsv: CustomerCsvStore = {
       coalesce("totalSpendPaise", 0), coalesce("visits", 0), "lastActive", $4, $4
     FROM "folded" ORDER BY "n"
     ON CONFLICT ("userId", "email") DO UPDATE SET ${mergeUpdateSets(mapping)}
-    RETURNING ("xmax" = 0) AS "created"${extras.defaults === null && extraStatements.length === 0 ? "" : `, "id", "email"`}`;
+    RETURNING ("xmax" = 0) AS "created"${extras.defaults === null && extraStatements.length === 0 && !extras.createdEvents ? "" : `, "id", "email"`}`;
     // A new customer's defaults (the fields the file has no column for), for the ids just inserted.
     const defaults = `INSERT INTO "CustomerFieldValue" ("userId", "customerId", "name", "value", "textKey", "numberValue")
     SELECT $1::text, c."id", d."key", d."value" ->> 0, d."value" ->> 1, (d."value" ->> 2)::double precision
@@ -252,6 +253,15 @@ export const postgresCustomerCsv: CustomerCsvStore = {
           if (created > 0 && extras.defaults !== null) {
             const ids = rows.filter((r) => r.created).map((r) => r.id);
             await session.client.query(defaults, [userId, ids, extras.defaults]);
+          }
+          if (created > 0 && extras.createdEvents) {
+            const made = rows.filter((r) => r.created);
+            await session.client.query(CREATED_EVENTS_PG, [
+              userId,
+              now,
+              made.map((r) => r.id),
+              made.map((r) => r.email),
+            ]);
           }
           if (extraStatements.length > 0) {
             const emails = rows.map((r) => r.email);

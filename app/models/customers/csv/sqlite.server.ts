@@ -17,6 +17,7 @@ import {
   MERGE_COLUMNS,
   mergeUpdateSets,
   NO_EXTRAS,
+  CREATED_EVENTS_SQLITE,
   STAGE_ROWS,
   STAGED_EXTRA_VALUES,
   STAGED_VALUES,
@@ -137,9 +138,11 @@ function prepareExtras(sqlite: Sqlite, userId: string, now: number, extras: Merg
            FROM "Customer" c, json_each(@defaults) d WHERE c.rowid > @before
            ON CONFLICT DO NOTHING`,
         );
-  if (steps.length === 0 && defaults === null) return null;
+  const events = extras.createdEvents ? sqlite.prepare(CREATED_EVENTS_SQLITE) : null;
+  if (steps.length === 0 && defaults === null && events === null) return null;
   return (from: number, to: number, before: number, created: number) => {
     if (defaults && created > 0) defaults.run({ userId, before, defaults: extras.defaults });
+    if (events && created > 0) events.run({ userId, before, now });
     for (const step of steps) step.run({ userId, from, to, now });
   };
 }
