@@ -204,18 +204,18 @@ export default function FlowDetail() {
                 {stepInWords(step, templateName)} <span className="text-xs text-slate-500">({step.id})</span>
               </p>
               <dl className="mt-2 grid grid-cols-3 gap-2 text-sm sm:grid-cols-7">
-                {figure("Entered", formatCount(step.entered))}
-                {figure(step.type === "wait" ? "Waiting" : "Here now", formatCount(step.waiting))}
+                {figure("Entered", formatCount(step.entered), `${step.id}-entered`)}
+                {figure(step.type === "wait" ? "Waiting" : "Here now", formatCount(step.waiting), `${step.id}-waiting`)}
                 {step.type === "send" ? (
                   <>
-                    {figure("Sent", formatCount(step.sent))}
+                    {figure("Sent", formatCount(step.sent), `${step.id}-sent`)}
                     {figure("Opened", formatCount(step.opened))}
                     {figure("Clicked", formatCount(step.clicked))}
                   </>
                 ) : null}
                 {figure("Converted", formatCount(step.converted))}
                 {figure("Revenue", formatRupees(step.revenue))}
-                {step.type === "exit" ? figure("Left here", formatCount(step.exited)) : null}
+                {step.type === "exit" ? figure("Left here", formatCount(step.exited), `${step.id}-exited`) : null}
               </dl>
               <div className="mt-2 flex flex-wrap items-center gap-3 text-sm">
                 {step.campaignId ? (

@@ -46,7 +46,6 @@ export function StepForm({
               className="input mt-1 w-28"
               type="number"
               name="amount"
-              min={1}
               step="any"
               required
               defaultValue={waitForm(step.seconds).amount}
