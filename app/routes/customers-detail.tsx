@@ -56,6 +56,8 @@ import { addCustomerTags, customerTagsOf, listTags, removeCustomerTag } from "~/
 import { TitledCard } from "~/components/titled-card";
 import { EventsCard, EVENTS_SHOWN } from "~/components/customers/events-card";
 import { listEvents } from "~/services/events.server";
+import { FlowsCard, PASSAGES_SHOWN } from "~/components/customers/flows-card";
+import { customerPassages } from "~/services/flows/flows.server";
 import { ConsentCard } from "~/components/customers/consent-card";
 import { TagsCard } from "~/components/customers/tags-card";
 
@@ -74,12 +76,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const search = new URL(request.url).searchParams;
   // ?story=CURSOR: an older page of the E-mail history (a cursor that is not one reads the newest).
   const storyCursor = search.get(STORY_PARAM);
-  const [suppression, story, definitions, tags, events] = await Promise.all([
+  const [suppression, story, definitions, tags, events, passages] = await Promise.all([
     customer.email ? suppressionOf(user.id, customer.email) : null,
     orRespond(customerStory(user.id, customer.id, { cursor: storyCursor }), LOAD_FAILED),
     fieldDefinitions(user.id),
     listTags(user.id),
     listEvents(user.id, { customerId: customer.id, limit: EVENTS_SHOWN }),
+    customerPassages(user.id, customer.id, PASSAGES_SHOWN),
   ]);
   const resubscribing = suppression !== null && search.get("resubscribe") === "1";
   const own = new Set(customer.tags.map(tagKey));
@@ -88,6 +91,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     suppression,
     story,
     events,
+    passages,
     olderStory: storyCursor !== null,
     resubscribing,
     fieldValues: shownValues(definitions, customer.fields),
@@ -182,7 +186,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function CustomerDetail() {
-  const { customer, suppression, story, events, olderStory, resubscribing, fieldValues, otherTags } =
+  const { customer, suppression, story, events, passages, olderStory, resubscribing, fieldValues, otherTags } =
     useLoaderData<typeof loader>();
   const name = customerDisplayName(customer);
   const here = `/customers/${customer.id}`;
@@ -386,6 +390,8 @@ export default function CustomerDetail() {
       </section>
 
       <CustomerStory page={story} here={here} older={olderStory} />
+
+      <FlowsCard passages={passages} />
 
       <EventsCard events={events} />
 

@@ -81,6 +81,11 @@ test.describe("flows", () => {
     await expect(page.getByTestId("flow-people")).toContainText("reached the goal (₹2,998.00)");
     await expect(page.getByTestId("flow-people")).toContainText("finished");
 
+    // Asha's page tells her way through it.
+    await page.getByTestId("flow-people").getByRole("link", { name: "Asha Rao" }).click();
+    await expect(page.getByTestId("customer-flows")).toContainText("Welcome series · offer: message sent");
+    await expect(page.getByTestId("customer-flows")).toContainText("Welcome series · ordered: condition not met");
+
     // The list shows it; the page fits a phone.
     await page.goto("/flows");
     const row = page.getByTestId("flow-row").filter({ hasText: "Welcome series" });

@@ -30,7 +30,13 @@ import { importCustomers } from "~/services/customer-import.server";
 import { createCustomer } from "~/services/customers.server";
 import { runFlowClock } from "~/services/flows/flow-clock.server";
 import { runEntry } from "~/services/flows/flow-steps.server";
-import { type FlowDto, type FlowPersonDto, type FlowSummaryDto, parseDefinition } from "~/services/flows/flows.server";
+import {
+  customerPassages,
+  type FlowDto,
+  type FlowPersonDto,
+  type FlowSummaryDto,
+  parseDefinition,
+} from "~/services/flows/flows.server";
 import { createOrder } from "~/services/orders.server";
 import { createDeliveryEngine } from "~/services/sending/engine.server";
 import { smtpChannel } from "~/services/sending/smtp-channel.server";
@@ -220,7 +226,16 @@ describe("a welcome series", () => {
       ["asha@flows.example", "done", 0],
       ["ravi@flows.example", "converted", 2_998],
     ]);
-    void asha;
+    // Asha's page tells her way through the flow.
+    const passages = await customerPassages(alice.id, asha.id, 10);
+    expect(passages.map((p) => `${p.flowName} · ${p.stepId}: ${p.outcome}`).sort()).toEqual([
+      "Welcome series · done: exited",
+      "Welcome series · offer: sent",
+      "Welcome series · ordered: no",
+      "Welcome series · pause: waited",
+      "Welcome series · welcome: sent",
+    ]);
+    expect(await customerPassages(bob.id, asha.id, 10)).toEqual([]);
   });
 
   it("enters a person once however often the event that enters them is posted", async () => {

@@ -312,3 +312,13 @@ export async function flowPeople(
     revenue: paiseToRupees(r.revenuePaise),
   }));
 }
+
+/** The steps of the tenant's flows a customer passed, newest first (the customer page). */
+export async function customerPassages(
+  userId: string,
+  customerId: string,
+  limit: number,
+): Promise<{ flowId: string; flowName: string; stepId: string; outcome: string; details: string; at: string }[]> {
+  const rows = await flows.passagesOf(userId, customerId, limit);
+  return rows.map((r) => ({ ...r, at: new Date(r.at).toISOString() }));
+}
