@@ -5,6 +5,7 @@
 // deleted) is found by flowProblems() (app/lib/flows.ts) and keeps it from going live (a 422).
 import { z } from "zod";
 import { tagProblem } from "~/lib/tags";
+import { listLimitSchema } from "~/schemas/list-limit";
 import { singleLine } from "~/schemas/text";
 
 export const MAX_FLOW_STEPS = 50;
@@ -168,10 +169,5 @@ export const FlowPeopleQuerySchema = z.object({
   state: z
     .enum(["active", "done", "converted"], { message: 'state must be "active", "done" or "converted"' })
     .optional(),
-  limit: z.coerce
-    .number({ message: "limit must be a number from 1 to 500" })
-    .int("limit must be a number from 1 to 500")
-    .min(1, "limit must be a number from 1 to 500")
-    .max(500, "limit must be a number from 1 to 500")
-    .default(50),
+  limit: listLimitSchema(500, 50),
 });

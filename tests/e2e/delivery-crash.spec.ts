@@ -6,7 +6,7 @@
 // the messages that arrived twice are at most the pool's connections (the messages in flight at
 // the kill), each with the same Message-ID. The "chromium" project runs both on SQLite, the
 // "postgres" project (playwright.config.ts) the vendor's on a PostgreSQL database of the test's own.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -15,7 +15,13 @@ import { deliveryId, personalise } from "../../app/lib/campaigns.ts";
 import { startSimulatedVendor, type SimulatedVendor } from "../../app/services/sending/simulated-vendor.server.ts";
 import { closeConnection } from "../../app/db/connection.server.ts";
 import { createPostgresDatabase, type PostgresDatabase } from "../helpers/postgres.ts";
-import { freePort, productionServerEnv, repoRoot as root, serverCommand } from "../helpers/production-server.ts";
+import {
+  crashableServers,
+  freePort,
+  productionServerEnv,
+  repoRoot as root,
+  waitUntilUp,
+} from "../helpers/production-server.ts";
 import { type SmtpCapture, startSmtpCapture } from "../helpers/smtp.ts";
 import { openSqlConnection, sqlRow, sqlRows, sqlValue } from "../helpers/sql.ts";
 
@@ -43,7 +49,7 @@ async function sendThroughACrash(
   dataDir: string,
   port: number,
   extra: Record<string, string>,
-  track: (server: ChildProcess) => void,
+  servers: ReturnType<typeof crashableServers>,
   postgres: PostgresDatabase | null,
 ) {
   const base = `http://127.0.0.1:${port}`;
@@ -64,23 +70,8 @@ async function sendThroughACrash(
   cli("users", "create", "--email", "crash@example.com", "--name", "Crash Test");
   cli("seed", "--user", "crash@example.com", "--customers", String(RECIPIENTS), "--seed", "4");
   const token = cli("users", "token", "crash@example.com").trim().split("\n").pop() ?? "";
-  // Its own process group, so SIGKILL reaches the primary, the workers and the job's thread at once.
-  const start = () => {
-    const server = spawn(serverCommand.file, serverCommand.args, { cwd: root, env, stdio: "ignore", detached: true });
-    track(server);
-    return server;
-  };
-  const waitUp = async () => {
-    for (let i = 0; i < 1200; i++) {
-      try {
-        if ((await fetch(`${base}/healthz`)).ok) return;
-      } catch {
-        /* not yet */
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error("the server did not start");
-  };
+  const start = () => servers.start(env);
+  const waitUp = () => waitUntilUp(base);
   const api = async (pathname: string, init: RequestInit = {}) => {
     const r = await fetch(`${base}${pathname}`, {
       ...init,
@@ -115,7 +106,7 @@ async function sendThroughACrash(
   for (let i = 0; i < 600 && (await pending()) > RECIPIENTS * 0.7; i++) await new Promise((r) => setTimeout(r, 50));
   const pendingAtKill = await pending();
   expect(pendingAtKill).toBeGreaterThan(0);
-  process.kill(-(first.pid ?? 0), "SIGKILL");
+  servers.kill(first);
   await new Promise((r) => setTimeout(r, 500));
 
   start();
@@ -154,7 +145,7 @@ test.describe("delivery survives a crash", () => {
   let vendor: SimulatedVendor | undefined;
   let smtp: SmtpCapture | undefined;
   let postgres: PostgresDatabase | null = null;
-  const servers: ChildProcess[] = [];
+  const servers = crashableServers();
 
   test.beforeEach(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), "crm-crash-"));
@@ -162,13 +153,7 @@ test.describe("delivery survives a crash", () => {
   });
 
   test.afterEach(async () => {
-    for (const server of servers.splice(0)) {
-      try {
-        if (server.pid) process.kill(-server.pid, "SIGKILL");
-      } catch {
-        /* already gone */
-      }
-    }
+    servers.killAll();
     await vendor?.close();
     vendor = undefined;
     await smtp?.close();
@@ -203,7 +188,7 @@ test.describe("delivery survives a crash", () => {
           DELIVERY_RATE_PER_SECOND: "2000",
           DELIVERY_BATCH_SIZE: "200",
         },
-        (server) => servers.push(server),
+        servers,
         postgres,
       );
       // The vendor accepted every key exactly once (a re-sent key is answered "duplicate" and not
@@ -241,7 +226,7 @@ test.describe("delivery survives a crash", () => {
         MAIL_FROM: "Crash Test <news@shop.example>",
         DELIVERY_RATE_PER_SECOND: "2000",
       },
-      (server) => servers.push(server),
+      servers,
       postgres,
     );
     // A relay's acceptance is the delivery: every row delivered.

@@ -7,7 +7,7 @@
 // arrived twice is one that was in flight at a kill (at most the pool's connections a kill), with
 // the same Message-ID. The flow's figures add up. The "chromium" project runs it on SQLite, the
 // "postgres" project on a PostgreSQL database of the test's own.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -15,7 +15,13 @@ import { expect, test } from "@playwright/test";
 import { deliveryId } from "../../app/lib/campaigns.ts";
 import { closeConnection } from "../../app/db/connection.server.ts";
 import { createPostgresDatabase, type PostgresDatabase } from "../helpers/postgres.ts";
-import { freePort, productionServerEnv, repoRoot as root, serverCommand } from "../helpers/production-server.ts";
+import {
+  crashableServers,
+  freePort,
+  productionServerEnv,
+  repoRoot as root,
+  waitUntilUp,
+} from "../helpers/production-server.ts";
 import { type SmtpCapture, startSmtpCapture } from "../helpers/smtp.ts";
 import { openSqlConnection, sqlRows, sqlValue } from "../helpers/sql.ts";
 
@@ -29,7 +35,7 @@ test.describe("flows survive a crash", () => {
   let dataDir = "";
   let smtp: SmtpCapture | undefined;
   let postgres: PostgresDatabase | null = null;
-  const servers: ChildProcess[] = [];
+  const servers = crashableServers();
 
   test.beforeEach(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), "crm-flow-crash-"));
@@ -37,13 +43,7 @@ test.describe("flows survive a crash", () => {
   });
 
   test.afterEach(async () => {
-    for (const server of servers.splice(0)) {
-      try {
-        if (server.pid) process.kill(-server.pid, "SIGKILL");
-      } catch {
-        /* already gone */
-      }
-    }
+    servers.killAll();
     await smtp?.close();
     smtp = undefined;
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -77,27 +77,8 @@ test.describe("flows survive a crash", () => {
         execFileSync(process.execPath, [path.join(root, "bin/crm.mjs"), ...argv], { cwd: root, env }).toString();
       cli("users", "create", "--email", "flows@example.com", "--name", "Flow Crash");
       const token = cli("users", "token", "flows@example.com").trim().split("\n").pop() ?? "";
-      const start = () => {
-        const server = spawn(serverCommand.file, serverCommand.args, {
-          cwd: root,
-          env,
-          stdio: "ignore",
-          detached: true,
-        });
-        servers.push(server);
-        return server;
-      };
-      const waitUp = async () => {
-        for (let i = 0; i < 1200; i++) {
-          try {
-            if ((await fetch(`${base}/healthz`)).ok) return;
-          } catch {
-            /* not yet */
-          }
-          await new Promise((r) => setTimeout(r, 100));
-        }
-        throw new Error("the server did not start");
-      };
+      const start = () => servers.start(env);
+      const waitUp = () => waitUntilUp(base);
       const api = async (pathname: string, body: unknown) => {
         const r = await fetch(`${base}${pathname}`, {
           method: "POST",
@@ -156,7 +137,7 @@ test.describe("flows survive a crash", () => {
         for (let i = 0; i < 1200 && arrivedOf(campaignId) < KILL_AT; i++) await new Promise((r) => setTimeout(r, 25));
         expect(arrivedOf(campaignId)).toBeGreaterThanOrEqual(KILL_AT);
         kills.push(`${label}: ${arrivedOf(campaignId)} of its messages arrived`);
-        process.kill(-(server.pid ?? 0), "SIGKILL");
+        servers.kill(server);
         await new Promise((r) => setTimeout(r, 500));
         server = start();
         await waitUp();

@@ -11,6 +11,7 @@ import { type Logger, logger } from "~/lib/logger.server";
 import { type CampaignRow, campaigns } from "~/models/campaigns/store.server";
 import type { CampaignContent } from "~/schemas/campaign";
 import { launch } from "~/services/campaigns/launch.server";
+import { tickEvery } from "~/services/ticking.server";
 import { notify } from "~/services/notifications.server";
 
 /** How often the clock looks for due drafts: a scheduled campaign starts at most this late. */
@@ -75,18 +76,9 @@ async function missedSchedule(row: CampaignRow, reason: string, log: Logger): Pr
  * its stop, which waits for a tick under way.
  */
 export function startScheduleClock(log: Logger): { stop(): Promise<void> } {
-  let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = launchDueCampaigns(Date.now(), log)
-      .catch((err: unknown) => log.error({ err }, "The schedule clock's tick failed"))
-      .finally(() => (running = null));
-  }, SCHEDULE_POLL_MS);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return tickEvery(
+    SCHEDULE_POLL_MS,
+    () => launchDueCampaigns(Date.now(), log),
+    (err) => log.error({ err }, "The schedule clock's tick failed"),
+  );
 }

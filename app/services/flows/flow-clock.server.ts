@@ -13,6 +13,7 @@ import { cursorAt, type FlowRow, flows } from "~/models/flows/store.server";
 import type { FlowDefinition } from "~/schemas/flow";
 import { OWN_EVENTS } from "~/services/own-events.server";
 import { wakeDelivery } from "~/services/sending/wake.server";
+import { tickEvery } from "~/services/ticking.server";
 import { runEntry } from "./flow-steps.server";
 import { parseDefinition } from "./flows.server";
 
@@ -138,18 +139,9 @@ export async function runFlowClock(
 
 /** Starts the clock: runFlowClock every FLOW_POLL_MS (never two ticks at once). Returns its stop. */
 export function startFlowClock(log: Logger): { stop(): Promise<void> } {
-  let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = runFlowClock(Date.now(), log)
-      .catch((err: unknown) => log.error({ err }, "The flow clock's tick failed"))
-      .finally(() => (running = null));
-  }, FLOW_POLL_MS);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return tickEvery(
+    FLOW_POLL_MS,
+    () => runFlowClock(Date.now(), log),
+    (err) => log.error({ err }, "The flow clock's tick failed"),
+  );
 }
