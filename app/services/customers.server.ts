@@ -203,7 +203,8 @@ export async function createCustomer(userId: string, input: CustomerApiInput): P
       name: OWN_EVENTS.customerCreated,
       key: `customer:${id}`,
       customerId: id,
-      properties: { email: row.email },
+      // The event names the customer; their details are on the customer.
+      properties: {},
     });
     return row;
   });

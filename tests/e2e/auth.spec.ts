@@ -371,7 +371,9 @@ test.describe("local accounts have passwords", () => {
     await page.getByRole("menuitem", { name: "Logout" }).click();
     await expect(page).toHaveURL(/\/login$/);
 
-    // Someone kept a copy of the cookie and puts it back.
+    // Someone kept a copy of the cookie and puts it back: in a tab of their own, not on this /login
+    // page, whose session watcher would see the replayed cookie refused and drop it first.
+    await page.goto("about:blank");
     await context.addCookies([session!]);
     const api = await page.request.get("/api/auth/current_user");
     expect(api.status()).toBe(401);

@@ -76,7 +76,7 @@ describe("POST /api/events", () => {
     expect(events.map((e) => e.id).sort()).toEqual(["cart-1001", `crm:customer:${asha.id}`, "review-77", "visit-1"]);
     expect(events.find((e) => e.id.startsWith("crm:"))).toMatchObject({
       name: "customer_created",
-      properties: { email: "asha@shop.example" },
+      properties: {},
     });
     expect(events.find((e) => e.id === "cart-1001")).toMatchObject({
       name: "cart_abandoned",

@@ -130,6 +130,8 @@ const TAKES: Record<string, Method[] | "any"> = {
   "templates/:id": ["GET", "POST"],
   "templates/brand": ["GET", "POST"],
   "templates/:id/thumbnail": ["GET"],
+  flows: ["GET", "POST"],
+  "flows/:id": ["GET", "POST"],
   orders: ["GET", "POST"],
   "orders/new": ["GET", "POST"],
   "orders/edit/:id": ["GET", "POST"],

@@ -187,15 +187,15 @@ export const NO_EXTRAS: MergeExtras = { fields: false, tags: false, defaults: nu
  */
 export const CREATED_EVENTS_SQLITE = `INSERT INTO "CustomerEvent" ("id", "userId", "eventId", "name", "customerId", "properties", "occurredAt", "receivedAt")
   SELECT printf('%08x', @now / 1000) || substr(c."id", 9), @userId, 'crm:customer:' || c."id", 'customer_created', c."id",
-    json_object('email', c."email"), @now, @now
+    '{}', @now, @now
   FROM "Customer" c WHERE c.rowid > @before
   ON CONFLICT DO NOTHING`;
 
-/** The same on PostgreSQL ($1 userId, $2 now as milliseconds, $3 the new customers' ids, $4 their e-mails). */
+/** The same on PostgreSQL ($1 userId, $2 now as milliseconds, $3 the new customers' ids). */
 export const CREATED_EVENTS_PG = `INSERT INTO "CustomerEvent" ("id", "userId", "eventId", "name", "customerId", "properties", "occurredAt", "receivedAt")
   SELECT lpad(to_hex(($2::bigint / 1000)), 8, '0') || substr(c."id", 9), $1, 'crm:customer:' || c."id", 'customer_created', c."id",
-    json_build_object('email', c."email")::text, to_timestamp($2::bigint / 1000.0), to_timestamp($2::bigint / 1000.0)
-  FROM unnest($3::text[], $4::text[]) AS c("id", "email")
+    '{}', to_timestamp($2::bigint / 1000.0), to_timestamp($2::bigint / 1000.0)
+  FROM unnest($3::text[]) AS c("id")
   ON CONFLICT DO NOTHING`;
 
 /** A field definition as the import and the export read it on their own connection. */

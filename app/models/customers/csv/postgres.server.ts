@@ -256,12 +256,7 @@ export const postgresCustomerCsv: CustomerCsvStore = {
           }
           if (created > 0 && extras.createdEvents) {
             const made = rows.filter((r) => r.created);
-            await session.client.query(CREATED_EVENTS_PG, [
-              userId,
-              now,
-              made.map((r) => r.id),
-              made.map((r) => r.email),
-            ]);
+            await session.client.query(CREATED_EVENTS_PG, [userId, now, made.map((r) => r.id)]);
           }
           if (extraStatements.length > 0) {
             const emails = rows.map((r) => r.email);
