@@ -141,6 +141,11 @@ function uniqueStepIds(flow: { steps: readonly FlowStep[] }, ctx: z.RefinementCt
 export const FlowDefinitionSchema = z.strictObject(definitionShape).superRefine(uniqueStepIds);
 export type FlowDefinition = z.infer<typeof FlowDefinitionSchema>;
 
+/** A stored version's definition, read back through the schema it was written by. */
+export function parseDefinition(text: string): FlowDefinition {
+  return FlowDefinitionSchema.parse(JSON.parse(text));
+}
+
 /** POST /api/flows and PUT /api/flows/{id}: the whole flow. */
 export const FlowInputSchema = z
   .strictObject({

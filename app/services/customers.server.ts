@@ -51,7 +51,8 @@ import type { FieldValues } from "~/lib/custom-fields";
 import { CONSENT_BY_HAND_SOURCE, type ConsentDto, type ConsentStatus } from "~/lib/consent";
 import { suppressions } from "~/models/suppressions/store.server";
 import { consentOf, recordConsent, suppressWithdrawn } from "~/services/consent.server";
-import { OWN_EVENTS, recordOwnEvent } from "~/services/own-events.server";
+import { enterOnEvents } from "~/services/flows/flow-entry.server";
+import { OWN_EVENTS, type OwnEvent, recordOwnEvent } from "~/services/own-events.server";
 
 // Tests, the seed and the bench still reach these here.
 
@@ -195,11 +196,12 @@ export async function createCustomer(userId: string, input: CustomerApiInput): P
   const id = newId();
   // The new customer is searchable and counted in the same transaction that adds them, with
   // their field values and tags.
+  let joined: OwnEvent | undefined;
   const created = await writeCustomer(userId, id, input, true, async (tx) => {
     const row = await customers.insertCustomer(id, userId, customerFields(input), tx);
     await customers.indexCustomerForSearch(id, tx);
     await customers.addToCustomerTally(userId, 1, tx);
-    await recordOwnEvent(tx, userId, {
+    joined = await recordOwnEvent(tx, userId, {
       name: OWN_EVENTS.customerCreated,
       key: `customer:${id}`,
       customerId: id,
@@ -208,6 +210,7 @@ export async function createCustomer(userId: string, input: CustomerApiInput): P
     });
     return row;
   });
+  if (joined) await enterOnEvents(userId, [joined]);
   await recordNewCustomers(userId, 1);
   return withExtras(userId, created);
 }

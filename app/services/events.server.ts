@@ -10,6 +10,7 @@ import { events as eventsStore } from "~/models/events/store.server";
 import { CustomerApiSchema } from "~/schemas/customer";
 import type { EventInput, EventsInput } from "~/schemas/events";
 import { createCustomer } from "~/services/customers.server";
+import { enterOnEvents } from "~/services/flows/flow-entry.server";
 
 /** What a batch did: events kept now, repeats of ids kept before, customers made, and each refusal. */
 export type EventsAnswer = {
@@ -99,7 +100,8 @@ export async function recordEvents(userId: string, input: EventsInput, now = Dat
     }
     seen.add(event.id);
     rows.push({
-      id: newId(new Date(now)),
+      // Made now, after the batch's customers: the id's second is close to the insert's commit.
+      id: newId(),
       eventId: event.id,
       name: event.name,
       customerId,
@@ -115,6 +117,18 @@ export async function recordEvents(userId: string, input: EventsInput, now = Dat
     });
   }
   const kept = await eventsStore.recordEvents(userId, rows);
+  await enterOnEvents(
+    userId,
+    rows
+      .filter((r) => kept.has(r.eventId))
+      .map((r) => ({
+        eventId: r.eventId,
+        name: r.name,
+        customerId: r.customerId,
+        properties: JSON.parse(r.properties) as Record<string, unknown>,
+        at: r.occurredAt,
+      })),
+  );
   return {
     accepted: kept.size,
     duplicates: rows.length - kept.size + repeatsInBatch,

@@ -32,7 +32,8 @@ import {
 import { customerActivity } from "~/models/customer-activity/store.server";
 import { type Tx, transaction } from "~/models/transaction/store.server";
 import { ORDER_MESSAGES, type OrderInput, type OrderUpdateInput } from "~/schemas/order";
-import { OWN_EVENTS, recordOwnEvent } from "~/services/own-events.server";
+import { enterOnEvents } from "~/services/flows/flow-entry.server";
+import { OWN_EVENTS, type OwnEvent, recordOwnEvent } from "~/services/own-events.server";
 
 /** A customer as every payload that names one says it: the ids, the names, the e-mail and the phone. */
 export type CustomerContactDto = {
@@ -188,6 +189,7 @@ export async function createOrder(userId: string, input: OrderInput): Promise<Or
   const id = newId();
   const { amountPaise, taxPaise } = orderAmounts(input);
   const status = input.status ?? DEFAULT_ORDER_STATUS;
+  let placed: OwnEvent | undefined;
   const order = await transaction(async (tx) => {
     await requireCustomer(tx, userId, input.customerId);
     const created = await orders.insertOrderWithItems(
@@ -196,7 +198,7 @@ export async function createOrder(userId: string, input: OrderInput): Promise<Or
       tx,
     );
     await followOrderChange(tx, userId, input.customerId, null, created);
-    await recordOwnEvent(tx, userId, {
+    placed = await recordOwnEvent(tx, userId, {
       name: OWN_EVENTS.orderPlaced,
       key: `order:${id}`,
       customerId: input.customerId,
@@ -204,6 +206,7 @@ export async function createOrder(userId: string, input: OrderInput): Promise<Or
     });
     return orders.orderWithItems(id, tx);
   });
+  if (placed) await enterOnEvents(userId, [placed]);
   return toOrderDto(order);
 }
 

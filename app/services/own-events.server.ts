@@ -9,13 +9,25 @@ import type { Tx } from "~/models/transaction/store.server";
 /** The names of the product's own events, as flows' triggers name them. */
 export const OWN_EVENTS = { orderPlaced: "order_placed", customerCreated: "customer_created" } as const;
 
-/** Keeps one of the product's own events about a customer, in the caller's transaction. */
+/** One of the product's own events, as flows take it once its transaction has committed. */
+export type OwnEvent = {
+  eventId: string;
+  name: string;
+  customerId: string;
+  properties: Record<string, unknown>;
+  at: number;
+};
+
+/**
+ * Keeps one of the product's own events about a customer, in the caller's transaction; answers it
+ * for the caller to hand to flows (enterOnEvents) after the commit.
+ */
 export async function recordOwnEvent(
   tx: Tx,
   userId: string,
   event: { name: string; key: string; customerId: string; properties: Record<string, unknown> },
   now = Date.now(),
-): Promise<void> {
+): Promise<OwnEvent> {
   await events.recordOwnEvent(
     userId,
     {
@@ -29,4 +41,11 @@ export async function recordOwnEvent(
     },
     tx,
   );
+  return {
+    eventId: `crm:${event.key}`,
+    name: event.name,
+    customerId: event.customerId,
+    properties: event.properties,
+    at: now,
+  };
 }

@@ -260,11 +260,13 @@ export const commonFlows: Omit<FlowsStore, "claimDue" | "appendStepDelivery"> = 
     return transaction(async (tx) => {
       // The cursor first: a clock that read the same events meanwhile has moved it, and this one
       // writes nothing (its entries would be the same).
-      const moved = await tx.flow.updateMany({
-        where: { id: flow.id, eventCursor: cursor.from },
-        data: { eventCursor: cursor.to },
-      });
-      if (moved.count === 0) return null;
+      if (cursor) {
+        const moved = await tx.flow.updateMany({
+          where: { id: flow.id, eventCursor: cursor.from },
+          data: { eventCursor: cursor.to },
+        });
+        if (moved.count === 0) return null;
+      }
       let converted = 0;
       for (const c of conversions) {
         const ended = await tx.flowEntry.updateMany({

@@ -64,8 +64,9 @@ export type FlowsStore = {
   /**
    * In one transaction: enters each person at the first step of the flow's current version, due
    * `first.delayMs` after they entered (once per entry key; not at all when the re-entry rule says no), ends the active entries of those in
-   * `conversions` as converted with the order's revenue, and moves the flow's event cursor from
-   * `cursor.from` to `cursor.to`. Null (and nothing written) when another clock moved the cursor first.
+   * `conversions` as converted with the order's revenue, and (given a cursor: the clock's read)
+   * moves the flow's event cursor from `cursor.from` to `cursor.to`. Null (and nothing written)
+   * when another clock moved the cursor first.
    */
   enter(
     flow: { id: string; userId: string; version: number },
@@ -73,7 +74,7 @@ export type FlowsStore = {
     entries: readonly NewEntry[],
     reentry: "never" | { afterDays: number },
     conversions: readonly { customerId: string; at: number; revenuePaise: number }[],
-    cursor: { from: string; to: string },
+    cursor: { from: string; to: string } | null,
     now?: number,
   ): Promise<{ entered: number; converted: number } | null>;
   /**

@@ -5,25 +5,24 @@
 // entry's due time, a claim a lease on the row, so a restart loses no one and several instances
 // share the work (a claimed row is another clock's only once its lease runs out, and the passage's
 // unique key keeps a step from running twice even then).
-import { stepDelayMs, triggerFires } from "~/lib/flows";
 import type { Logger } from "~/lib/logger.server";
-import { rupeesToPaise } from "~/lib/money";
 import { events } from "~/models/events/store.server";
 import { cursorAt, type FlowRow, flows } from "~/models/flows/store.server";
 import type { FlowDefinition } from "~/schemas/flow";
-import { OWN_EVENTS } from "~/services/own-events.server";
 import { wakeDelivery } from "~/services/sending/wake.server";
 import { tickEvery } from "~/services/ticking.server";
+import { admit, definitions, propertiesOf } from "./flow-entry.server";
 import { runEntry } from "./flow-steps.server";
-import { parseDefinition } from "./flows.server";
 
 /** How often the clock ticks: a step is due at most this late (plus EVENT_SETTLE_MS for an event). */
 export const FLOW_POLL_MS = 1_000;
 /**
- * An event is read once its second is this far past: ids order events only to the second, and an
- * event of the same second kept by another instance may commit a moment later.
+ * The clock reads an event once its second is this far past: events enter flows at once when they
+ * are kept (enterOnEvents), and this read is the net under that, for an event whose fast path was
+ * cut off (a crash) or that a CSV import kept. Our ids order events only to the second, and a
+ * transaction may commit a while after its ids were made: the read waits this long for it.
  */
-export const EVENT_SETTLE_MS = 2_000;
+export const EVENT_SETTLE_MS = 30_000;
 const EVENTS_PER_READ = 1_000;
 /** People claimed at once, and claims a tick makes at most while each comes back full. */
 const ENTRIES_PER_CLAIM = 200;
@@ -35,39 +34,7 @@ const CLAIMS_PER_TICK = 25;
  */
 export const FLOW_LEASE_MS = 15_000;
 
-/** Definitions by flow and version, read once per tick. */
-function definitions(): (flowId: string, version: number) => Promise<FlowDefinition | null> {
-  const known = new Map<string, Promise<FlowDefinition | null>>();
-  return (flowId, version) => {
-    const key = `${flowId}:${version}`;
-    let found = known.get(key);
-    if (!found) {
-      found = flows.readDefinition(flowId, version).then((text) => (text === null ? null : parseDefinition(text)));
-      known.set(key, found);
-    }
-    return found;
-  };
-}
-
-/** The order's revenue an order_placed event carries, in paise (the product's own say amountPaise; the shop's, amount in rupees). */
-function revenueOf(properties: Record<string, unknown>): number {
-  if (typeof properties.amountPaise === "number" && Number.isFinite(properties.amountPaise))
-    return Math.max(0, Math.round(properties.amountPaise));
-  if (typeof properties.amount === "number" && Number.isFinite(properties.amount))
-    return Math.max(0, rupeesToPaise(properties.amount));
-  return 0;
-}
-
-function propertiesOf(text: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
-/** Reads one live flow's new events: people in, conversions out. Answers how many entered. */
+/** Reads one live flow's events the fast path may have missed (kept EVENT_SETTLE_MS ago and more). */
 async function readFlowEvents(flow: FlowRow, definition: FlowDefinition, now: number): Promise<number> {
   const batch = await events.eventsAfter(
     flow.userId,
@@ -77,31 +44,14 @@ async function readFlowEvents(flow: FlowRow, definition: FlowDefinition, now: nu
   );
   const last = batch.at(-1);
   if (!last) return 0;
-  const read = batch.map((e) => ({ ...e, props: propertiesOf(e.properties), at: e.occurredAt.getTime() }));
-  const entries = read
-    .filter((e) => triggerFires(definition.trigger, e.name, e.props))
-    .map((e) => ({ customerId: e.customerId, entryKey: e.eventId, at: Math.min(e.at, now) }));
-  const conversions =
-    definition.goal && "ordered" in definition.goal
-      ? read
-          .filter((e) => e.name === OWN_EVENTS.orderPlaced)
-          .map((e) => ({ customerId: e.customerId, at: e.at, revenuePaise: revenueOf(e.props) }))
-      : [];
-  const firstStep = definition.steps[0]?.id ?? "";
-  const first = { stepId: firstStep, delayMs: stepDelayMs(definition, firstStep) };
-  const done = await flows.enter(
-    flow,
-    first,
-    entries,
-    definition.reentry,
-    conversions,
-    {
-      from: flow.eventCursor,
-      to: last.id,
-    },
-    now,
-  );
-  return done?.entered ?? 0;
+  const read = batch.map((e) => ({
+    eventId: e.eventId,
+    name: e.name,
+    customerId: e.customerId,
+    properties: propertiesOf(e.properties),
+    at: e.occurredAt.getTime(),
+  }));
+  return admit(flow, definition, read, { from: flow.eventCursor, to: last.id }, now);
 }
 
 /** One tick: every live flow's new events, then the people whose step is due. Answers what it did. */

@@ -13,10 +13,10 @@ import { type FlowRow, flows, stepKey } from "~/models/flows/store.server";
 import {
   definitionOf,
   type FlowDefinition,
-  FlowDefinitionSchema,
   type FlowInput,
   type FlowStatus,
   type FlowStep,
+  parseDefinition,
 } from "~/schemas/flow";
 import { templateForCampaign } from "~/services/campaigns/campaign-template.server";
 import { listTemplates } from "~/services/templates.server";
@@ -73,11 +73,6 @@ export const FLOW_MESSAGES = {
 
 const isStatus = (s: string): s is FlowStatus => s === "draft" || s === "live" || s === "paused";
 const isState = (s: string): s is FlowPersonDto["state"] => s === "active" || s === "done" || s === "converted";
-
-/** A stored version's definition, read back through the schema it was written by. */
-export function parseDefinition(text: string): FlowDefinition {
-  return FlowDefinitionSchema.parse(JSON.parse(text));
-}
 
 /** The tenant's flow with its current definition, or a 404. */
 export async function flowWithDefinition(
