@@ -22,6 +22,7 @@ import {
   repoRoot as root,
   waitUntilUp,
 } from "../helpers/production-server.ts";
+import { joinedBatch, TWO_MESSAGE_FLOW } from "../helpers/flow-batches.ts";
 import { type SmtpCapture, startSmtpCapture } from "../helpers/smtp.ts";
 import { openSqlConnection, sqlRows, sqlValue } from "../helpers/sql.ts";
 
@@ -91,33 +92,14 @@ test.describe("flows survive a crash", () => {
 
       let server = start();
       await waitUp();
-      const flow = await api("/api/flows", {
-        name: "Two messages",
-        trigger: { type: "event", event: "joined" },
-        steps: [
-          { id: "first", type: "send", templateId: "starter-welcome" },
-          { id: "pause", type: "wait", seconds: 3 },
-          { id: "second", type: "send", templateId: "starter-offer" },
-        ],
-        status: "live",
-      });
+      const flow = await api("/api/flows", TWO_MESSAGE_FLOW);
       const flowId = String(flow.id);
-      const batch = (from: number, to: number, occurredAt?: string) => ({
-        createCustomers: true,
-        events: Array.from({ length: to - from }, (_, i) => ({
-          id: `join-${from + i}`,
-          name: "joined",
-          email: `person${from + i}@flows.example`,
-          customer: { firstName: "Person", lastName: String(from + i) },
-          ...(occurredAt ? { occurredAt } : {}),
-        })),
-      });
-      await api("/api/events", batch(0, 200));
-      await api("/api/events", batch(200, 400));
+      await api("/api/events", joinedBatch(0, 200));
+      await api("/api/events", joinedBatch(200, 400));
       // The first batch again: nobody enters twice.
-      expect(await api("/api/events", batch(0, 200))).toMatchObject({ accepted: 0, duplicates: 200 });
+      expect(await api("/api/events", joinedBatch(0, 200))).toMatchObject({ accepted: 0, duplicates: 200 });
       // Out of order: an hour ago, posted last.
-      await api("/api/events", batch(400, PEOPLE, new Date(Date.now() - 3_600_000).toISOString()));
+      await api("/api/events", joinedBatch(400, PEOPLE, new Date(Date.now() - 3_600_000).toISOString()));
 
       const db = openSqlConnection(postgres?.url ?? path.join(dataDir, "crm.db"));
       const stepCampaign = async (step: string) =>

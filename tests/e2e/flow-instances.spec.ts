@@ -20,6 +20,7 @@ import {
   repoRoot as root,
   waitUntilUp,
 } from "../helpers/production-server.ts";
+import { joinedBatch, TWO_MESSAGE_FLOW } from "../helpers/flow-batches.ts";
 import { type SmtpCapture, startSmtpCapture } from "../helpers/smtp.ts";
 
 const PEOPLE = 600;
@@ -84,30 +85,12 @@ test.describe("flows on three instances", () => {
       return (await r.json()) as Record<string, unknown>;
     };
 
-    const flow = await api(1, "/api/flows", {
-      name: "Two messages",
-      trigger: { type: "event", event: "joined" },
-      steps: [
-        { id: "first", type: "send", templateId: "starter-welcome" },
-        { id: "pause", type: "wait", seconds: 3 },
-        { id: "second", type: "send", templateId: "starter-offer" },
-      ],
-      status: "live",
-    });
+    const flow = await api(1, "/api/flows", TWO_MESSAGE_FLOW);
     const flowId = String(flow.id);
-    const batch = (from: number, to: number) => ({
-      createCustomers: true,
-      events: Array.from({ length: to - from }, (_, i) => ({
-        id: `join-${from + i}`,
-        name: "joined",
-        email: `member${from + i}@flows.example`,
-        customer: { firstName: "Member", lastName: String(from + i) },
-      })),
-    });
-    await api(0, "/api/events", batch(0, 200));
-    await api(1, "/api/events", batch(200, 400));
-    await api(2, "/api/events", batch(400, PEOPLE));
-    expect(await api(2, "/api/events", batch(0, 200))).toMatchObject({ accepted: 0, duplicates: 200 });
+    await api(0, "/api/events", joinedBatch(0, 200));
+    await api(1, "/api/events", joinedBatch(200, 400));
+    await api(2, "/api/events", joinedBatch(400, PEOPLE));
+    expect(await api(2, "/api/events", joinedBatch(0, 200))).toMatchObject({ accepted: 0, duplicates: 200 });
 
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
